@@ -1,0 +1,12 @@
+import express, { type Router } from 'express';
+import type { RouteDeps } from '../http/route';
+import { NotFound } from '../errors';
+import { registerMeRoutes } from './me';
+
+/** The dashboard API under /api: one register function per resource. */
+export function apiRouter(deps: RouteDeps): Router {
+  const router = express.Router();
+  registerMeRoutes(router, deps);
+  router.use((_req, _res, next) => next(new NotFound('There is no such API endpoint.')));
+  return router;
+}

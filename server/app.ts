@@ -1,0 +1,133 @@
+import crypto from 'node:crypto';
+import express, { type Express } from 'express';
+import session from 'express-session';
+import helmet from 'helmet';
+import compression from 'compression';
+import { pinoHttp } from 'pino-http';
+import type { Config } from './config';
+import type { Db } from './db/index';
+import { isMigrated } from './db/index';
+import type { Logger } from './logger';
+import { sanitizeUrl } from './logger';
+import type { Mailer } from './mail/mailer';
+import { DbSessionStore } from './http/session-store';
+import { csrfProtection } from './http/csrf';
+import { errorMiddleware } from './http/error-middleware';
+import { createPassport } from './auth/strategies';
+import { authRouter, SESSION_COOKIE } from './auth/router';
+import { apiRouter } from './api/index';
+import { devMailboxRouter } from './mail/dev-mailbox-page';
+import { assetsRouter, defaultWebDir, spaRouter } from './web/static';
+import { NotFound } from './errors';
+
+export interface AppDeps {
+  config: Config;
+  db: Db;
+  logger: Logger;
+  mailer: Mailer;
+  sessionSecret: string;
+  webDir?: string;
+}
+
+export interface CairnApp {
+  app: Express;
+  close(): void;
+}
+
+const REQUEST_ID_RE = /^[\w.-]{1,64}$/;
+
+/** Builds the control-plane Express app without listening, so tests can drive it on any port. */
+export function createApp(deps: AppDeps): CairnApp {
+  const { config, db, logger, mailer } = deps;
+  const webDir = deps.webDir ?? defaultWebDir;
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('trust proxy', config.trustProxy);
+
+  app.use(
+    pinoHttp({
+      logger,
+      genReqId: (req, res) => {
+        const incoming = req.headers['x-request-id'];
+        const id = typeof incoming === 'string' && REQUEST_ID_RE.test(incoming) ? incoming : crypto.randomUUID();
+        res.setHeader('X-Request-Id', id);
+        return id;
+      },
+      // Log the method, sanitised URL and status only: headers carry cookies and CSRF tokens.
+      serializers: {
+        req: (req: { id: string; method: string; url: string }) => ({ id: req.id, method: req.method, url: sanitizeUrl(req.url) }),
+        res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
+      },
+      autoLogging: { ignore: (req) => req.url === '/healthz' || req.url?.startsWith('/assets/') === true },
+    }),
+  );
+
+  app.use(
+    helmet({
+      contentSecurityPolicy: {
+        directives: {
+          'script-src': ["'self'", 'https://hcaptcha.com', 'https://*.hcaptcha.com'],
+          'frame-src': ["'self'", 'https://hcaptcha.com', 'https://*.hcaptcha.com'],
+          'style-src': ["'self'", "'unsafe-inline'", 'https://hcaptcha.com', 'https://*.hcaptcha.com'],
+          'connect-src': ["'self'", 'https://hcaptcha.com', 'https://*.hcaptcha.com'],
+          'img-src': ["'self'", 'data:', 'https:'],
+          'upgrade-insecure-requests': null,
+        },
+      },
+      // HSTS only makes sense behind HTTPS; operators who terminate TLS set it at their proxy.
+      strictTransportSecurity: false,
+    }),
+  );
+  app.use(compression());
+  app.use(assetsRouter(webDir));
+
+  app.get('/healthz', (_req, res) => {
+    res.json({ data: { status: 'ok' } });
+  });
+  app.get('/readyz', async (_req, res) => {
+    try {
+      await db.raw('select 1');
+      if (!(await isMigrated(db))) return res.status(503).json({ error: { code: 'not_ready', message: 'Database migrations are pending.' } });
+      res.json({ data: { status: 'ready' } });
+    } catch {
+      res.status(503).json({ error: { code: 'not_ready', message: 'The database is not reachable.' } });
+    }
+  });
+
+  app.use(express.json({ limit: '1mb', strict: true }));
+
+  const store = new DbSessionStore(db, config.session.maxAgeMs);
+  app.use(
+    session({
+      name: SESSION_COOKIE,
+      secret: deps.sessionSecret,
+      store,
+      resave: false,
+      saveUninitialized: false,
+      rolling: false,
+      proxy: undefined, // follows the app's trust proxy setting
+      cookie: {
+        httpOnly: true,
+        sameSite: 'lax',
+        secure: 'auto', // Secure whenever the request arrived over HTTPS (directly or through a trusted proxy)
+        maxAge: config.session.maxAgeMs,
+        path: '/',
+      },
+    }),
+  );
+  const { passport, enabled } = createPassport(config, db);
+  app.use(passport.initialize());
+  app.use(passport.session());
+
+  const routeDeps = { db, config, logger };
+  app.use(['/api', '/auth'], csrfProtection());
+  app.use('/auth', authRouter({ ...routeDeps, mailer, passport, enabledProviders: enabled }));
+  app.use('/api', apiRouter(routeDeps));
+  if (!config.isProduction && mailer.kind === 'dev-mailbox') app.use('/dev', devMailboxRouter(mailer));
+
+  app.use(spaRouter(webDir));
+  app.use((_req, _res, next) => next(new NotFound('Not found.')));
+  app.use(errorMiddleware(logger));
+
+  return { app, close: () => store.close() };
+}

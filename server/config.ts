@@ -1,0 +1,187 @@
+import { z } from 'zod';
+import path from 'node:path';
+
+// Environment → typed configuration, validated once at boot. Every variable here is documented in the
+// README and listed with its default in .env.example.
+
+const emptyToUndefined = (v: unknown) => (typeof v === 'string' && v.trim() === '' ? undefined : v);
+const optionalString = z.preprocess(emptyToUndefined, z.string().optional());
+const port = (fallback: number) =>
+  z.preprocess(
+    emptyToUndefined,
+    z.coerce
+      .number({ error: 'must be a whole number between 1 and 65535' })
+      .int('must be a whole number between 1 and 65535')
+      .min(1, 'must be a whole number between 1 and 65535')
+      .max(65535, 'must be a whole number between 1 and 65535')
+      .default(fallback),
+  );
+const positiveInt = (fallback: number, what: string) =>
+  z.preprocess(
+    emptyToUndefined,
+    z.coerce.number({ error: `must be ${what}` }).int(`must be ${what}`).positive(`must be ${what}`).default(fallback),
+  );
+const httpUrl = (what: string) =>
+  z.string().refine((v) => {
+    try {
+      const u = new URL(v);
+      return u.protocol === 'http:' || u.protocol === 'https:';
+    } catch {
+      return false;
+    }
+  }, `must be an http(s) URL ${what}`.trim());
+const optionalUrl = z.preprocess(emptyToUndefined, httpUrl('').optional());
+const urlWithDefault = (fallback: string) => z.preprocess(emptyToUndefined, httpUrl('').default(fallback));
+const bool = (fallback: boolean) =>
+  z.preprocess(
+    emptyToUndefined,
+    z
+      .enum(['true', 'false', '1', '0', 'yes', 'no'], { error: 'must be true or false' })
+      .default(fallback ? 'true' : 'false')
+      .transform((v) => v === 'true' || v === '1' || v === 'yes'),
+  );
+
+const schema = z.object({
+  NODE_ENV: z.preprocess(
+    emptyToUndefined,
+    z.enum(['development', 'production', 'test'], { error: 'must be development, production or test' }).default('development'),
+  ),
+  HOST: z.preprocess(emptyToUndefined, z.string().default('0.0.0.0')),
+  PORT: port(3000),
+  PUBLIC_URL: optionalUrl,
+  DATA_DIR: z.preprocess(emptyToUndefined, z.string().default('./data')),
+  DATABASE_URL: z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .refine((v) => {
+        try {
+          const u = new URL(v);
+          return (u.protocol === 'postgres:' || u.protocol === 'postgresql:') && u.hostname !== '';
+        } catch {
+          return false;
+        }
+      }, 'must be a PostgreSQL URL such as postgres://user:password@host:5432/database')
+      .optional(),
+  ),
+  LOG_LEVEL: z.preprocess(
+    emptyToUndefined,
+    z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], {
+      error: 'must be one of fatal, error, warn, info, debug, trace, silent',
+    }).default('info'),
+  ),
+  SESSION_SECRET: z.preprocess(emptyToUndefined, z.string().min(32, 'must be at least 32 characters long').optional()),
+  SESSION_MAX_AGE_DAYS: positiveInt(30, 'a positive whole number of days'),
+  TRUST_PROXY: z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .default('false')
+      .transform((v, ctx): boolean | number | string => {
+        if (v === 'true') return true;
+        if (v === 'false') return false;
+        if (/^\d+$/.test(v)) return Number(v);
+        if (/^[\w.:/,\s-]+$/.test(v)) return v; // loopback, linklocal, uniquelocal or addresses/CIDRs
+        ctx.addIssue({ code: 'custom', message: 'must be true, false, a hop count, or a list of addresses' });
+        return z.NEVER;
+      }),
+  ),
+  MAGIC_LINK_TTL_MINUTES: positiveInt(15, 'a positive whole number of minutes'),
+  SMTP_URL: z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .refine((v) => /^smtps?:\/\/.+/.test(v), 'must be an smtp:// or smtps:// URL')
+      .optional(),
+  ),
+  MAIL_FROM: z.preprocess(emptyToUndefined, z.string().default('Cairn <no-reply@localhost>')),
+  HCAPTCHA_SITE_KEY: optionalString,
+  HCAPTCHA_SECRET: optionalString,
+  HCAPTCHA_VERIFY_URL: urlWithDefault('https://api.hcaptcha.com/siteverify'),
+  GITHUB_CLIENT_ID: optionalString,
+  GITHUB_CLIENT_SECRET: optionalString,
+  GITHUB_AUTHORIZATION_URL: urlWithDefault('https://github.com/login/oauth/authorize'),
+  GITHUB_TOKEN_URL: urlWithDefault('https://github.com/login/oauth/access_token'),
+  GITHUB_API_URL: urlWithDefault('https://api.github.com'),
+  GOOGLE_CLIENT_ID: optionalString,
+  GOOGLE_CLIENT_SECRET: optionalString,
+  GITLAB_CLIENT_ID: optionalString,
+  GITLAB_CLIENT_SECRET: optionalString,
+  GITLAB_URL: urlWithDefault('https://gitlab.com'),
+});
+
+type Env = z.infer<typeof schema>;
+
+export interface OAuthClientConfig {
+  clientId: string;
+  clientSecret: string;
+}
+
+export interface Config {
+  env: Env['NODE_ENV'];
+  isProduction: boolean;
+  host: string;
+  port: number;
+  publicUrl: string;
+  dataDir: string;
+  databaseUrl: string | undefined;
+  logLevel: Env['LOG_LEVEL'];
+  session: { secret: string | undefined; maxAgeMs: number };
+  trustProxy: boolean | number | string;
+  magicLinkTtlMs: number;
+  mail: { smtpUrl: string | undefined; from: string };
+  captcha: { siteKey: string; secret: string; verifyUrl: string } | null;
+  github: (OAuthClientConfig & { authorizationUrl: string; tokenUrl: string; apiUrl: string }) | null;
+  google: OAuthClientConfig | null;
+  gitlab: (OAuthClientConfig & { baseUrl: string }) | null;
+}
+
+export class ConfigError extends Error {}
+
+const pair = (id: string | undefined, secret: string | undefined) => (id && secret ? { clientId: id, clientSecret: secret } : null);
+
+/** Parses the environment; throws ConfigError with one line naming the variable and what is wrong. */
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  const parsed = schema.safeParse(env);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    const name = String(issue.path[0] ?? 'configuration');
+    const raw = env[name];
+    // Never echo values that may carry credentials.
+    const secret = /SECRET|DATABASE_URL|SMTP_URL|PASSWORD/.test(name);
+    const got = raw === undefined || secret ? '' : ` (got ${JSON.stringify(raw.length > 60 ? raw.slice(0, 60) + '…' : raw)})`;
+    throw new ConfigError(`Invalid configuration: ${name} ${issue.message}${got}`);
+  }
+  const e = parsed.data;
+  if (Boolean(e.HCAPTCHA_SITE_KEY) !== Boolean(e.HCAPTCHA_SECRET)) {
+    throw new ConfigError('Invalid configuration: HCAPTCHA_SITE_KEY and HCAPTCHA_SECRET must be set together');
+  }
+  const github = pair(e.GITHUB_CLIENT_ID, e.GITHUB_CLIENT_SECRET);
+  const gitlab = pair(e.GITLAB_CLIENT_ID, e.GITLAB_CLIENT_SECRET);
+  return {
+    env: e.NODE_ENV,
+    isProduction: e.NODE_ENV === 'production',
+    host: e.HOST,
+    port: e.PORT,
+    publicUrl: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ''),
+    dataDir: path.resolve(e.DATA_DIR),
+    databaseUrl: e.DATABASE_URL,
+    logLevel: e.LOG_LEVEL,
+    session: { secret: e.SESSION_SECRET, maxAgeMs: e.SESSION_MAX_AGE_DAYS * 24 * 3600 * 1000 },
+    trustProxy: e.TRUST_PROXY,
+    magicLinkTtlMs: e.MAGIC_LINK_TTL_MINUTES * 60 * 1000,
+    mail: { smtpUrl: e.SMTP_URL, from: e.MAIL_FROM },
+    captcha:
+      e.HCAPTCHA_SITE_KEY && e.HCAPTCHA_SECRET
+        ? { siteKey: e.HCAPTCHA_SITE_KEY, secret: e.HCAPTCHA_SECRET, verifyUrl: e.HCAPTCHA_VERIFY_URL }
+        : null,
+    github: github && {
+      ...github,
+      authorizationUrl: e.GITHUB_AUTHORIZATION_URL,
+      tokenUrl: e.GITHUB_TOKEN_URL,
+      apiUrl: e.GITHUB_API_URL.replace(/\/+$/, ''),
+    },
+    google: pair(e.GOOGLE_CLIENT_ID, e.GOOGLE_CLIENT_SECRET),
+    gitlab: gitlab && { ...gitlab, baseUrl: e.GITLAB_URL.replace(/\/+$/, '') },
+  };
+}

@@ -1,0 +1,12 @@
+import type { Knex } from 'knex';
+import * as createUsersAndSessions from './2026-11-22-0100-create-users-and-sessions';
+
+export interface Migration {
+  up(knex: Knex): Promise<void>;
+  down(knex: Knex): Promise<void>;
+}
+
+// One dated file per change, never edited after it lands; append new ones at the end, in order.
+export const migrations: ReadonlyArray<readonly [name: string, migration: Migration]> = [
+  ['2026-11-22-0100-create-users-and-sessions', createUsersAndSessions],
+];

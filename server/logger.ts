@@ -1,0 +1,26 @@
+import pino, { type Logger } from 'pino';
+
+export type { Logger };
+
+// Paths that may carry credentials; pino replaces them with [redacted] before anything is written.
+const redact = [
+  'req.headers.cookie',
+  'req.headers.authorization',
+  'req.headers["x-csrf-token"]',
+  'req.headers.project_id',
+  'res.headers["set-cookie"]',
+  '*.password',
+  '*.token',
+  '*.secret',
+  '*.csrfToken',
+  '*.captchaToken',
+];
+
+const SENSITIVE_QUERY = /([?&](?:token|code|state|captchaToken|email)=)[^&#]*/gi;
+
+/** Strips secrets from a URL's query string before it is logged. */
+export const sanitizeUrl = (url: string) => url.replace(SENSITIVE_QUERY, '$1[redacted]');
+
+export function createLogger(level: string, destination?: pino.DestinationStream): Logger {
+  return pino({ level, redact: { paths: redact, censor: '[redacted]' }, base: { service: 'cairn' } }, destination);
+}

@@ -1,0 +1,31 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import express, { type Router } from 'express';
+import { isAppRoute, isDashboardPath, signInPathFor } from '../../shared/routes';
+
+export const defaultWebDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../dist/web');
+
+/** Hashed build assets: cached for a year, never revalidated. Mounted before sessions so they cost no database work. */
+export function assetsRouter(webDir: string): Router {
+  const router = express.Router();
+  router.use('/assets', express.static(path.join(webDir, 'assets'), { immutable: true, maxAge: '365d', index: false, fallthrough: false }));
+  router.use(express.static(webDir, { index: false, maxAge: '1h' }));
+  return router;
+}
+
+/** index.html for client routes; signed-out visits to /dashboard/* go to sign-in with a way back. */
+export function spaRouter(webDir: string): Router {
+  const router = express.Router();
+  const indexFile = path.join(webDir, 'index.html');
+  router.get(/.*/, (req, res, next) => {
+    if (!req.accepts('html')) return next();
+    if (isDashboardPath(req.path) && !req.user) return res.redirect(signInPathFor(req.originalUrl));
+    if (!fs.existsSync(indexFile)) {
+      return res.status(503).type('text').send('The web app is not built yet: run `npm run build:web` (npm start does it for you).');
+    }
+    res.set('Cache-Control', 'no-cache');
+    res.status(isAppRoute(req.path) ? 200 : 404).sendFile(indexFile);
+  });
+  return router;
+}

@@ -1,0 +1,42 @@
+// Every text the product spec quotes, word for word. UI and tests import from here so they never drift.
+export const messages = {
+  signIn: {
+    emailEmpty: 'Email is empty',
+    emailInvalid: 'Email is not valid',
+    captchaRequired: 'Please check the checkbox',
+    genericError: 'Error while signing in. Please contact our support.',
+  },
+  errorView: {
+    title: 'Oops! Something went wrong.',
+  },
+  project: {
+    nameEmpty: 'Project name is empty',
+  },
+  permission: {
+    createResource: (resource: string) =>
+      `You don't have permission to create a new ${resource} in this workspace.`,
+  },
+  deletePopup: {
+    warning: 'This will permanently delete the resource.',
+    inputEmpty: 'Input is empty',
+    button: 'Delete permanently',
+  },
+  deleteEndpoint: {
+    confirm: 'Yes, delete the endpoint',
+    cancel: 'No, keep the endpoint',
+  },
+  preferences: {
+    saved: 'Your preferences have been successfully updated.',
+    failed:
+      'Your preferences could not be saved. If the issue persists, please contact Customer Support.',
+  },
+  deploy: {
+    newVersion: 'New version is available! Please refresh the page.',
+  },
+  cookieBanner:
+    'This website uses cookies to improve user experience. By using our website you consent to all cookies in accordance with our Cookie Policy.',
+  stats: {
+    waiting: 'Waiting for the first request...',
+    graphError: 'Error while fetching the graph data',
+  },
+} as const;
