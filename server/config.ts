@@ -32,15 +32,6 @@ const httpUrl = (what: string) =>
   }, `must be an http(s) URL ${what}`.trim());
 const optionalUrl = z.preprocess(emptyToUndefined, httpUrl('').optional());
 const urlWithDefault = (fallback: string) => z.preprocess(emptyToUndefined, httpUrl('').default(fallback));
-const bool = (fallback: boolean) =>
-  z.preprocess(
-    emptyToUndefined,
-    z
-      .enum(['true', 'false', '1', '0', 'yes', 'no'], { error: 'must be true or false' })
-      .default(fallback ? 'true' : 'false')
-      .transform((v) => v === 'true' || v === '1' || v === 'yes'),
-  );
-
 const schema = z.object({
   NODE_ENV: z.preprocess(
     emptyToUndefined,

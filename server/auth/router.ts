@@ -1,8 +1,5 @@
 import express, { type NextFunction, type Request, type Response, type Router } from 'express';
 import type { Passport } from 'passport';
-import type { Db } from '../db/index';
-import type { Config } from '../config';
-import type { Logger } from '../logger';
 import type { Mailer } from '../mail/mailer';
 import { AppError, Invalid } from '../errors';
 import { csrfTokenFor, newCsrfToken } from '../http/csrf';

@@ -32,6 +32,13 @@ export function errorMiddleware(logger: Logger): ErrorRequestHandler {
       if (typeof bp.status === 'number' && bp.status >= 400 && bp.status < 500)
         return send(res, 400, 'bad_request', 'The request could not be read.');
     }
+    // http-errors from express itself (static files, send): a 4xx is the client's, not ours.
+    const status = (bp as { status?: unknown; statusCode?: unknown })?.status ?? (bp as { statusCode?: unknown })?.statusCode;
+    if (typeof status === 'number' && status >= 400 && status < 500) {
+      return status === 404
+        ? send(res, 404, 'not_found', 'Not found.')
+        : send(res, status, 'bad_request', 'The request could not be handled.');
+    }
     const requestId = String(req.id ?? '');
     (req.log ?? logger).error({ err, requestId }, 'unhandled error');
     return send(res, 500, 'internal', 'Something went wrong on our side. Please try again later.', { requestId });

@@ -25,7 +25,7 @@ export function spaRouter(webDir: string): Router {
       return res.status(503).type('text').send('The web app is not built yet: run `npm run build:web` (npm start does it for you).');
     }
     res.set('Cache-Control', 'no-cache');
-    res.status(isAppRoute(req.path) ? 200 : 404).sendFile(indexFile);
+    res.status(isAppRoute(req.path) ? 200 : 404).sendFile(indexFile, { dotfiles: 'allow' });
   });
   return router;
 }

@@ -1,0 +1,85 @@
+import http from 'node:http';
+import { Writable } from 'node:stream';
+import type { AddressInfo } from 'node:net';
+import { inject } from 'vitest';
+import { loadConfig, type Config } from '../../server/config';
+import { createApp } from '../../server/app';
+import { createLogger } from '../../server/logger';
+import { devMailbox, smtpMailer, type Mailer } from '../../server/mail/mailer';
+import type { Db } from '../../server/db/index';
+import { freshDatabase, type TestDatabase } from './db-template';
+
+export const TEST_SESSION_SECRET = 'test-session-secret-that-is-long-enough-1234567890';
+
+export interface TestApp {
+  url: string;
+  config: Config;
+  db: Db;
+  mailer: Mailer;
+  /** Every log line the app wrote, as parsed JSON. */
+  logs: Array<Record<string, unknown>>;
+  rawLogs: string[];
+  /** Stops this server (the database stays). */
+  stop(): Promise<void>;
+}
+
+export interface TestAppOptions {
+  env?: Record<string, string>;
+  database?: TestDatabase;
+  port?: number;
+  /** The built web app to serve; the real build (dist/web) by default. */
+  webDir?: string;
+}
+
+/** Starts the real app on 127.0.0.1 over a fresh copy of the template database (or a given one). */
+export async function startTestApp(opts: TestAppOptions = {}): Promise<TestApp & { database: TestDatabase }> {
+  const database = opts.database ?? (await freshDatabase(inject('dbTemplate')));
+  const db = opts.database ? database.reopen() : database.db;
+  const rawLogs: string[] = [];
+  const logs: Array<Record<string, unknown>> = [];
+  const sink = new Writable({
+    write(chunk, _enc, cb) {
+      for (const line of String(chunk).split('\n').filter(Boolean)) {
+        rawLogs.push(line);
+        try {
+          logs.push(JSON.parse(line) as Record<string, unknown>);
+        } catch {
+          // not JSON
+        }
+      }
+      cb();
+    },
+  });
+  const logger = createLogger('debug', sink);
+  const server = http.createServer();
+  await new Promise<void>((resolve) => server.listen(opts.port ?? 0, '127.0.0.1', resolve));
+  const port = (server.address() as AddressInfo).port;
+  const config = loadConfig({
+    NODE_ENV: 'test',
+    PUBLIC_URL: `http://127.0.0.1:${port}`,
+    SESSION_SECRET: TEST_SESSION_SECRET,
+    DATA_DIR: '/nonexistent-data-dir-for-tests',
+    ...(database.databaseUrl ? { DATABASE_URL: database.databaseUrl } : {}),
+    ...opts.env,
+  });
+  const mailer = config.mail.smtpUrl ? smtpMailer(config.mail.smtpUrl, config.mail.from) : devMailbox(logger);
+  const { app, close } = createApp({ config, db, logger, mailer, sessionSecret: TEST_SESSION_SECRET, ...(opts.webDir ? { webDir: opts.webDir } : {}) });
+  server.on('request', app);
+  const url = `http://127.0.0.1:${port}`;
+  return {
+    url,
+    config,
+    db,
+    mailer,
+    logs,
+    rawLogs,
+    database,
+    stop: async () => {
+      close();
+      mailer.close();
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      if (opts.database) await db.destroy();
+    },
+  };
+}

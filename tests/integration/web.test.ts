@@ -1,0 +1,104 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, type TestApp } from '../helpers/test-app';
+import { Client } from '../helpers/http-client';
+import { signIn } from '../helpers/sign-in';
+import { ARTIFACTS, type TestDatabase } from '../helpers/db-template';
+import { appRoutes } from '../../shared/routes';
+
+// A tiny stand-in build so these tests do not depend on `vite build` having run.
+const webDir = path.join(ARTIFACTS, `web-${process.pid}`);
+let app: TestApp & { database: TestDatabase };
+
+beforeAll(async () => {
+  fs.mkdirSync(path.join(webDir, 'assets'), { recursive: true });
+  fs.writeFileSync(path.join(webDir, 'index.html'), '<!doctype html><html lang="en"><div id="root"></div></html>');
+  fs.writeFileSync(path.join(webDir, 'assets', 'index-AbC123.js'), 'console.log(1)');
+  app = await startTestApp({ webDir });
+});
+afterAll(async () => {
+  await app.stop();
+  await app.database.drop();
+  fs.rmSync(webDir, { recursive: true, force: true });
+});
+
+const html = (c: Client, p: string) => c.request('GET', p, { headers: { accept: 'text/html' } });
+
+describe('serving the web app', () => {
+  it('serves hashed assets with long immutable cache headers', async () => {
+    const res = await fetch(app.url + '/assets/index-AbC123.js');
+    expect(res.status).toBe(200);
+    expect(res.headers.get('cache-control')).toMatch(/max-age=31536000.*immutable/);
+  });
+
+  it('answers 404 for a missing asset instead of index.html', async () => {
+    expect((await fetch(app.url + '/assets/missing.js')).status).toBe(404);
+  });
+
+  it('serves index.html for every public client route, revalidated on each visit', async () => {
+    const c = new Client(app.url);
+    for (const p of ['/', '/auth/signin', '/auth/error', '/auth/verify-request', '/auth/signout', '/workspace-invite/abc']) {
+      const res = await html(c, p);
+      expect(res.status, p).toBe(200);
+      expect(res.text).toContain('<div id="root">');
+      expect(res.headers.get('cache-control')).toBe('no-cache');
+    }
+  });
+
+  it('answers 404 (with the app, which shows its not-found page) for unknown pages', async () => {
+    const res = await html(new Client(app.url), '/no/such/page');
+    expect(res.status).toBe(404);
+    expect(res.text).toContain('<div id="root">');
+  });
+
+  it('sends a signed-out visit to any dashboard page to sign-in with the way back', async () => {
+    const c = new Client(app.url);
+    const dashboardRoutes = appRoutes.filter((r) => r.startsWith('/dashboard')).map((r) => r.replace(/:[a-zA-Z]+/g, '42'));
+    expect(dashboardRoutes.length).toBeGreaterThan(15);
+    for (const p of dashboardRoutes) {
+      const res = await html(c, p);
+      expect(res.status, p).toBe(302);
+      expect(res.headers.get('location')).toBe(`/auth/signin?redirect=${encodeURIComponent(p)}`);
+    }
+    const withQuery = await html(c, '/dashboard/project/7?tab=stats');
+    expect(withQuery.headers.get('location')).toBe('/auth/signin?redirect=%2Fdashboard%2Fproject%2F7%3Ftab%3Dstats');
+  });
+
+  it('serves the dashboard once signed in', async () => {
+    const c = new Client(app.url);
+    await signIn(c, app.mailer, 'web@example.com');
+    const res = await html(c, '/dashboard/settings');
+    expect(res.status).toBe(200);
+  });
+
+  it('sets security headers', async () => {
+    const res = await fetch(app.url + '/');
+    expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(res.headers.get('content-security-policy')).toContain("default-src 'self'");
+    expect(res.headers.get('x-powered-by')).toBeNull();
+  });
+});
+
+describe('development mailbox', () => {
+  it('lists captured mails in embedded mode', async () => {
+    await new Client(app.url).post('/auth/signin/email', { email: 'mailbox@example.com' });
+    const page = await fetch(app.url + '/dev/mailbox');
+    expect(page.status).toBe(200);
+    const text = await page.text();
+    expect(text).toContain('mailbox@example.com');
+    expect(text).toContain('/auth/callback/email?token=');
+  });
+
+  it('does not exist when NODE_ENV=production', async () => {
+    const prod = await startTestApp({ env: { NODE_ENV: 'production' }, database: app.database, webDir });
+    try {
+      const res = await fetch(prod.url + '/dev/mailbox', { headers: { accept: 'application/json' } });
+      expect(res.status).toBe(404);
+      const json = await fetch(prod.url + '/dev/mailbox.json');
+      expect(json.status).toBe(404);
+    } finally {
+      await prod.stop();
+    }
+  });
+});

@@ -1,0 +1,63 @@
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../../../server/config';
+
+const fails = (env: Record<string, string>) => {
+  try {
+    loadConfig(env);
+  } catch (e) {
+    expect(e).toBeInstanceOf(ConfigError);
+    return (e as Error).message;
+  }
+  throw new Error('expected a ConfigError');
+};
+
+describe('configuration', () => {
+  it('runs on embedded defaults', () => {
+    const c = loadConfig({});
+    expect(c).toMatchObject({
+      port: 3000,
+      publicUrl: 'http://localhost:3000',
+      dataDir: path.resolve('./data'),
+      databaseUrl: undefined,
+      trustProxy: false,
+      magicLinkTtlMs: 15 * 60 * 1000,
+      captcha: null,
+      github: null,
+      google: null,
+      gitlab: null,
+      isProduction: false,
+    });
+    expect(c.mail.smtpUrl).toBeUndefined();
+  });
+
+  it('names the variable and the problem', () => {
+    expect(fails({ PORT: 'abc' })).toBe('Invalid configuration: PORT must be a whole number between 1 and 65535 (got "abc")');
+    expect(fails({ DATABASE_URL: 'nonsense' })).toMatch(/^Invalid configuration: DATABASE_URL must be a PostgreSQL URL/);
+    expect(fails({ MAGIC_LINK_TTL_MINUTES: '-3' })).toMatch(/^Invalid configuration: MAGIC_LINK_TTL_MINUTES must be/);
+    expect(fails({ SMTP_URL: 'mail.example' })).toMatch(/^Invalid configuration: SMTP_URL must be an smtp/);
+    expect(fails({ TRUST_PROXY: 'maybe?' })).toMatch(/^Invalid configuration: TRUST_PROXY/);
+    expect(fails({ HCAPTCHA_SITE_KEY: 'x' })).toMatch(/HCAPTCHA_SITE_KEY and HCAPTCHA_SECRET must be set together/);
+  });
+
+  it('never echoes secrets', () => {
+    expect(fails({ DATABASE_URL: 'mysql://u:hunter2@h/db' })).not.toContain('hunter2');
+    expect(fails({ SESSION_SECRET: 'hunter2' })).not.toContain('hunter2');
+  });
+
+  it('enables a provider only with both id and secret', () => {
+    expect(loadConfig({ GITHUB_CLIENT_ID: 'id' }).github).toBeNull();
+    expect(loadConfig({ GITHUB_CLIENT_ID: 'id', GITHUB_CLIENT_SECRET: 's' }).github).toMatchObject({ clientId: 'id', apiUrl: 'https://api.github.com' });
+    expect(loadConfig({ GITLAB_CLIENT_ID: 'id', GITLAB_CLIENT_SECRET: 's', GITLAB_URL: 'https://git.example/' }).gitlab).toMatchObject({ baseUrl: 'https://git.example' });
+  });
+
+  it('parses TRUST_PROXY forms', () => {
+    expect(loadConfig({ TRUST_PROXY: 'true' }).trustProxy).toBe(true);
+    expect(loadConfig({ TRUST_PROXY: '2' }).trustProxy).toBe(2);
+    expect(loadConfig({ TRUST_PROXY: 'loopback, 10.0.0.0/8' }).trustProxy).toBe('loopback, 10.0.0.0/8');
+  });
+
+  it('treats empty values as unset', () => {
+    expect(loadConfig({ PORT: '', DATABASE_URL: ' ' }).port).toBe(3000);
+  });
+});
