@@ -1,0 +1,69 @@
+// Bundles the Electron main process and the preload into CommonJS files (package.json "main" points at the first).
+// Run with `npx tsx desktop/build.ts`.
+import { build, type Metafile } from 'esbuild';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+export const desktopBundles = [
+  { name: 'main', entry: 'desktop/main/main.ts', outfile: 'desktop/main/dist/main.cjs' },
+  { name: 'preload', entry: 'desktop/preload/preload.ts', outfile: 'desktop/preload/dist/preload.cjs' },
+] as const;
+
+/** The modules a bundle still requires at runtime (what esbuild left external). */
+export function runtimeRequires(metafile: Metafile): string[] {
+  const required = new Set<string>();
+  for (const output of Object.values(metafile.outputs)) {
+    for (const imported of output.imports) if (imported.external) required.add(imported.path);
+  }
+  return [...required].sort();
+}
+
+export interface BuildDesktopOptions {
+  /** Where the dist folders are written; the repository root unless a test points elsewhere. */
+  outRoot?: string;
+}
+
+export async function buildDesktop(options: BuildDesktopOptions = {}): Promise<string[]> {
+  const outRoot = options.outRoot ?? repoRoot;
+  const written: string[] = [];
+  for (const bundle of desktopBundles) {
+    const outfile = path.join(outRoot, bundle.outfile);
+    const result = await build({
+      absWorkingDir: repoRoot,
+      entryPoints: [path.join(repoRoot, bundle.entry)],
+      outfile,
+      bundle: true,
+      platform: 'node',
+      format: 'cjs',
+      // Electron 45 embeds Node 22 and Chromium 140.
+      target: 'node22',
+      external: ['electron'],
+      sourcemap: true,
+      metafile: true,
+      logLevel: 'warning',
+    });
+    // A sandboxed preload can require nothing but electron; anything else would fail only at runtime.
+    if (bundle.name === 'preload') {
+      const extra = runtimeRequires(result.metafile).filter((name) => name !== 'electron');
+      if (extra.length > 0) {
+        throw new Error(`The sandboxed preload may only require electron, but it requires: ${extra.join(', ')}`);
+      }
+    }
+    written.push(outfile);
+  }
+  return written;
+}
+
+const invokedDirectly = process.argv[1] !== undefined && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href;
+
+if (invokedDirectly) {
+  try {
+    const files = await buildDesktop();
+    for (const file of files) console.log(`built ${path.relative(process.cwd(), file)}`);
+  } catch (error) {
+    console.error(error instanceof Error ? error.message : error);
+    process.exitCode = 1;
+  }
+}
