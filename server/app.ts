@@ -119,9 +119,9 @@ export function createApp(deps: AppDeps): CairnApp {
   app.use(passport.initialize());
   app.use(passport.session());
 
-  const routeDeps = { db, config, logger };
+  const routeDeps = { db, config, logger, mailer };
   app.use(['/api', '/auth'], csrfProtection());
-  app.use('/auth', authRouter({ ...routeDeps, mailer, passport, enabledProviders: enabled }));
+  app.use('/auth', authRouter({ ...routeDeps, passport, enabledProviders: enabled }));
   app.use('/api', apiRouter(routeDeps));
   if (!config.isProduction && mailer.kind === 'dev-mailbox') app.use('/dev', devMailboxRouter(mailer));
 

@@ -3,7 +3,10 @@ import type { z } from 'zod';
 import type { Db } from '../db/index';
 import type { Config } from '../config';
 import type { Logger } from '../logger';
-import { Unauthorized } from '../errors';
+import type { Mailer } from '../mail/mailer';
+import { Forbidden, NotFound, Unauthorized } from '../errors';
+import { can, type Action } from '../../shared/permissions';
+import { membershipOf, type Membership } from '../services/workspaces';
 
 export interface SignedInUser {
   id: number;
@@ -11,10 +14,12 @@ export interface SignedInUser {
 }
 
 /**
- * Who may call a route. 'public' must be said out loud; 'signedIn' needs a session. Workspace
- * permissions extend this union as they arrive; a route without one fails to register.
+ * Who may call a route. 'public' must be said out loud; 'signedIn' needs a session; a workspace
+ * action needs membership of the workspace in the path (`:id` or `:workspaceId`) with a role the
+ * permission matrix allows. Non-members get 404, members without the permission 403. A route
+ * without a permission fails to register.
  */
-export type Permission = 'public' | 'signedIn';
+export type Permission = 'public' | 'signedIn' | { workspace: Action; denied?: string };
 
 export interface RouteContext<B, Q, P> {
   req: Request;
@@ -23,6 +28,8 @@ export interface RouteContext<B, Q, P> {
   query: Q;
   params: P;
   user: SignedInUser | null;
+  /** The caller's membership, for workspace routes. */
+  membership: Membership;
   deps: RouteDeps;
 }
 
@@ -30,6 +37,7 @@ export interface RouteDeps {
   db: Db;
   config: Config;
   logger: Logger;
+  mailer: Mailer;
 }
 
 type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
@@ -59,10 +67,18 @@ export function route<B extends z.ZodType = z.ZodUnknown, Q extends z.ZodType = 
     try {
       const user = (req.user as SignedInUser | undefined) ?? null;
       if (spec.permission !== 'public' && !user) throw new Unauthorized();
+      let membership: Membership | undefined;
+      if (typeof spec.permission === 'object') {
+        const raw = req.params.workspaceId ?? req.params.id;
+        const workspaceId = Number(raw);
+        if (!Number.isSafeInteger(workspaceId) || workspaceId <= 0) throw new NotFound('Workspace not found.');
+        membership = await membershipOf(deps.db, workspaceId, user!.id);
+        if (!can(membership.role, spec.permission.workspace)) throw new Forbidden(spec.permission.denied);
+      }
       const body = spec.body ? spec.body.parse(req.body ?? {}) : req.body;
       const query = spec.query ? spec.query.parse(req.query) : req.query;
       const params = spec.params ? spec.params.parse(req.params) : req.params;
-      const data = await spec.handler({ req, res, body, query, params, user, deps } as RouteContext<
+      const data = await spec.handler({ req, res, body, query, params, user, membership, deps } as RouteContext<
         z.output<B>,
         z.output<Q>,
         z.output<P>

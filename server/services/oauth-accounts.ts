@@ -1,6 +1,6 @@
 import type { Db } from '../db/index';
 import type { OAuthProvider } from '../../shared/auth';
-import { findUserByEmail, findUserById, type User } from './users';
+import { findOrCreateUserByEmail, findUserByEmail, findUserById, type User } from './users';
 
 export interface ProviderIdentity {
   provider: OAuthProvider;
@@ -31,22 +31,15 @@ export async function signInWithProvider(db: Db, id: ProviderIdentity): Promise<
   }
   if (!id.email) throw new OAuthSignInError('OAuthNoEmail');
   const email = id.email.toLowerCase();
-  const now = Date.now();
-  return db.transaction(async (trx) => {
-    let user = await findUserByEmail(trx, email);
-    if (user && !id.emailVerified) throw new OAuthSignInError('OAuthAccountNotLinked');
-    // Creating an account on an unverified address would let its real owner later sign in to an
-    // account someone else controls through the provider.
-    if (!user && !id.emailVerified) throw new OAuthSignInError('OAuthEmailNotVerified');
-    if (!user) {
-      await trx('users').insert({ email, created_at: now, updated_at: now }).onConflict('email').ignore();
-      user = await findUserByEmail(trx, email);
-      if (!user) throw new Error('user vanished right after insert');
-    }
-    await trx('oauth_accounts')
-      .insert({ user_id: user.id, provider: id.provider, provider_user_id: id.providerUserId, email, created_at: now })
-      .onConflict(['provider', 'provider_user_id'])
-      .ignore();
-    return user;
-  });
+  const existing = await findUserByEmail(db, email);
+  if (existing && !id.emailVerified) throw new OAuthSignInError('OAuthAccountNotLinked');
+  // Creating an account on an unverified address would let its real owner later sign in to an
+  // account someone else controls through the provider.
+  if (!existing && !id.emailVerified) throw new OAuthSignInError('OAuthEmailNotVerified');
+  const user = existing ?? (await findOrCreateUserByEmail(db, email));
+  await db('oauth_accounts')
+    .insert({ user_id: user.id, provider: id.provider, provider_user_id: id.providerUserId, email, created_at: Date.now() })
+    .onConflict(['provider', 'provider_user_id'])
+    .ignore();
+  return user;
 }

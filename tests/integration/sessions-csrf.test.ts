@@ -131,7 +131,9 @@ describe('/api/me', () => {
   it('forgets a user whose account is gone', async () => {
     const c = new Client(app.url);
     await signIn(c, app.mailer, 'gone@example.com');
-    await app.db('users').where({ email: 'gone@example.com' }).delete();
+    const { id } = (await c.get('/api/me')).body.data;
+    await app.db('workspaces').where({ owner_id: id }).delete();
+    await app.db('users').where({ id }).delete();
     expect((await c.get('/api/me')).status).toBe(401);
   });
 });

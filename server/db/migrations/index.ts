@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import * as createUsersAndSessions from './2026-11-22-0100-create-users-and-sessions';
+import * as createWorkspacesAndProjects from './2026-11-22-0200-create-workspaces-and-projects';
 
 export interface Migration {
   up(knex: Knex): Promise<void>;
@@ -9,4 +10,5 @@ export interface Migration {
 // One dated file per change, never edited after it lands; append new ones at the end, in order.
 export const migrations: ReadonlyArray<readonly [name: string, migration: Migration]> = [
   ['2026-11-22-0100-create-users-and-sessions', createUsersAndSessions],
+  ['2026-11-22-0200-create-workspaces-and-projects', createWorkspacesAndProjects],
 ];

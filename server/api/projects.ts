@@ -1,0 +1,67 @@
+import type { Router } from 'express';
+import { z } from 'zod';
+import { route, type RouteDeps } from '../http/route';
+import { Invalid } from '../errors';
+import { messages } from '../../shared/messages';
+import { createProjectSchema, projectNameSchema } from '../../shared/workspaces';
+import { createProject, deleteProject, getProject, listProjects, renameProject } from '../services/projects';
+
+const projectParams = z.object({
+  id: z.string().optional(),
+  workspaceId: z.string().optional(),
+  projectId: z.string().uuid('Project not found.'),
+});
+
+export function registerProjectRoutes(router: Router, deps: RouteDeps): void {
+  const { db } = deps;
+
+  route(router, deps, {
+    method: 'get',
+    path: '/workspaces/:id/projects',
+    permission: { workspace: 'projects.view' },
+    handler: ({ membership }) => listProjects(db, membership.workspaceId),
+  });
+
+  route(router, deps, {
+    method: 'post',
+    path: '/workspaces/:workspaceId/projects',
+    permission: { workspace: 'projects.add', denied: messages.permission.createResource('project') },
+    status: 201,
+    body: createProjectSchema,
+    handler: async ({ membership, body }) => {
+      if (body.workspaceId !== undefined && body.workspaceId !== membership.workspaceId) {
+        throw new Invalid('workspaceId in the body does not match the workspace in the path.');
+      }
+      const project = await createProject(db, membership, body.projectName, body.networkId);
+      return { uuid: project.uuid, project };
+    },
+  });
+
+  route(router, deps, {
+    method: 'get',
+    path: '/workspaces/:id/projects/:projectId',
+    permission: { workspace: 'projects.view' },
+    params: projectParams,
+    handler: ({ membership, params }) => getProject(db, membership.workspaceId, params.projectId),
+  });
+
+  route(router, deps, {
+    method: 'put',
+    path: '/workspaces/:id/projects/:projectId',
+    permission: { workspace: 'projects.update', denied: 'Only the owner, administrators and maintainers can change projects.' },
+    params: projectParams,
+    body: z.object({ projectName: projectNameSchema }),
+    handler: ({ membership, params, body }) => renameProject(db, membership.workspaceId, params.projectId, body.projectName),
+  });
+
+  route(router, deps, {
+    method: 'delete',
+    path: '/workspaces/:id/projects/:projectId',
+    permission: { workspace: 'projects.delete', denied: 'Only the owner, administrators and maintainers can delete projects.' },
+    params: projectParams,
+    handler: async ({ membership, params }) => {
+      await deleteProject(db, membership.workspaceId, params.projectId);
+      return { deleted: true };
+    },
+  });
+}

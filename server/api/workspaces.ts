@@ -1,0 +1,222 @@
+import type { Router } from 'express';
+import { z } from 'zod';
+import { route, type RouteDeps } from '../http/route';
+import { messages } from '../../shared/messages';
+import { assignableRoleSchema, inviteSchema, workspaceNameSchema, type AddonDto, type QuotaDto } from '../../shared/workspaces';
+import {
+  changeMemberRole,
+  createWorkspace,
+  deleteWorkspace,
+  getWorkspace,
+  leaveWorkspace,
+  listMembers,
+  listWorkspaces,
+  planTransfer,
+  removeMember,
+  renameWorkspace,
+  transferWorkspace,
+} from '../services/workspaces';
+import { acceptInvitation, createInvitation, listInvitations, previewInvitation, revokeInvitation } from '../services/invitations';
+import { ownedProjectCount } from '../services/projects';
+import { getSubscription } from '../services/subscriptions';
+
+const userIdSchema = z.coerce.number({ error: 'newOwnerId must be a user id' }).int('newOwnerId must be a user id').positive('newOwnerId must be a user id');
+const memberParams = z.object({ id: z.string(), userId: z.coerce.number().int().positive() });
+
+export function registerWorkspaceRoutes(router: Router, deps: RouteDeps): void {
+  const { db, config, mailer } = deps;
+
+  route(router, deps, {
+    method: 'get',
+    path: '/workspaces',
+    permission: 'signedIn',
+    handler: ({ user }) => listWorkspaces(db, user!.id),
+  });
+
+  route(router, deps, {
+    method: 'post',
+    path: '/workspaces',
+    permission: 'signedIn',
+    status: 201,
+    body: z.object({ name: workspaceNameSchema }),
+    handler: ({ user, body }) => createWorkspace(db, user!.id, body.name),
+  });
+
+  route(router, deps, {
+    method: 'get',
+    path: '/workspaces/:id',
+    permission: { workspace: 'workspace.view' },
+    handler: ({ user, membership }) => getWorkspace(db, membership.workspaceId, user!.id),
+  });
+
+  route(router, deps, {
+    method: 'put',
+    path: '/workspaces/:id',
+    permission: { workspace: 'workspace.change_name', denied: 'Only the owner and administrators can rename the workspace.' },
+    body: z.object({ name: workspaceNameSchema }),
+    handler: async ({ user, membership, body }) => {
+      await renameWorkspace(db, membership.workspaceId, body.name);
+      return getWorkspace(db, membership.workspaceId, user!.id);
+    },
+  });
+
+  route(router, deps, {
+    method: 'delete',
+    path: '/workspaces/:id',
+    permission: { workspace: 'workspace.delete', denied: 'Only the owner can delete the workspace.' },
+    handler: async ({ membership }) => {
+      await deleteWorkspace(db, membership.workspaceId);
+      return { deleted: true };
+    },
+  });
+
+  route(router, deps, {
+    method: 'get',
+    path: '/workspaces/:id/transfer/dry',
+    permission: { workspace: 'workspace.transfer', denied: 'Only the owner can transfer the workspace.' },
+    query: z.object({ newOwnerId: userIdSchema }),
+    handler: ({ membership, query }) => planTransfer(db, membership, query.newOwnerId),
+  });
+
+  route(router, deps, {
+    method: 'post',
+    path: '/workspaces/:id/transfer',
+    permission: { workspace: 'workspace.transfer', denied: 'Only the owner can transfer the workspace.' },
+    body: z.object({ newOwnerId: userIdSchema }),
+    handler: async ({ user, membership, body }) => {
+      await transferWorkspace(db, membership, body.newOwnerId);
+      return getWorkspace(db, membership.workspaceId, user!.id);
+    },
+  });
+
+  route(router, deps, {
+    method: 'get',
+    path: '/workspaces/:id/quota',
+    permission: { workspace: 'workspace.view' },
+    handler: async ({ membership }): Promise<QuotaDto> => {
+      const { plan, status } = await getSubscription(db, membership.ownerId);
+      const now = Date.now();
+      const boosts = await db('addons as a')
+        .join('workspaces as w', 'w.id', 'a.workspace_id')
+        .where('w.owner_id', membership.ownerId)
+        .andWhere('a.expires_at', '>', now)
+        .select('a.type');
+      const boost = boosts.reduce((sum, b) => sum + (b.type === 'REQUESTS_BOOST_1M' ? 1_000_000 : b.type === 'REQUESTS_BOOST_300K' ? 300_000 : 0), 0);
+      return {
+        quota: { projectCount: plan.projectCount, requestLimit: plan.requestLimit + boost, storageLimit: plan.storageLimit, webhookCount: plan.webhookCount },
+        // Requests, storage and webhooks are counted by the gateway, IPFS and webhooks once they exist here.
+        used: { subscription: { projectCount: await ownedProjectCount(db, membership.ownerId), webhookCount: 0, requests: 0, storage: 0 } },
+        subscription: { status, currentPlan: { name: plan.name } },
+        ppu: { active: false, balance: { requests: 0 } },
+      };
+    },
+  });
+
+  route(router, deps, {
+    method: 'get',
+    path: '/workspaces/:id/addons',
+    permission: { workspace: 'workspace.view' },
+    handler: async ({ membership }): Promise<AddonDto[]> =>
+      db('addons')
+        .where({ workspace_id: membership.workspaceId })
+        .andWhere('expires_at', '>', Date.now())
+        .orderBy('expires_at', 'asc')
+        .select('type', 'expires_at'),
+  });
+
+  // ---- members ----
+  route(router, deps, {
+    method: 'get',
+    path: '/workspaces/:id/members',
+    permission: { workspace: 'members.view' },
+    handler: ({ membership }) => listMembers(db, membership.workspaceId),
+  });
+
+  route(router, deps, {
+    method: 'put',
+    path: '/workspaces/:id/members/:userId',
+    permission: { workspace: 'members.update', denied: 'Only the owner and administrators can change roles.' },
+    params: memberParams,
+    body: z.object({ role: assignableRoleSchema }),
+    handler: async ({ membership, params, body }) => {
+      await changeMemberRole(db, membership.workspaceId, params.userId, body.role);
+      return listMembers(db, membership.workspaceId);
+    },
+  });
+
+  route(router, deps, {
+    method: 'delete',
+    path: '/workspaces/:id/members/:userId',
+    permission: { workspace: 'members.delete', denied: 'Only the owner and administrators can remove members.' },
+    params: memberParams,
+    handler: async ({ membership, params }) => {
+      await removeMember(db, membership.workspaceId, params.userId);
+      return listMembers(db, membership.workspaceId);
+    },
+  });
+
+  route(router, deps, {
+    method: 'post',
+    path: '/workspaces/:id/leave',
+    permission: { workspace: 'workspace.leave', denied: 'The owner cannot leave the workspace. Transfer it to another member or delete it.' },
+    handler: async ({ user, membership }) => {
+      await leaveWorkspace(db, membership, user!.id);
+      return { left: true };
+    },
+  });
+
+  // ---- invitations ----
+  route(router, deps, {
+    method: 'get',
+    path: '/workspaces/:id/invitations',
+    permission: { workspace: 'invites.view' },
+    handler: ({ membership }) => listInvitations(db, membership.workspaceId),
+  });
+
+  route(router, deps, {
+    method: 'post',
+    path: '/workspaces/:id/invitations',
+    permission: { workspace: 'invites.add', denied: messages.permission.createResource('invitation') },
+    status: 201,
+    body: inviteSchema,
+    handler: async ({ user, membership, body }) => {
+      const { invitation, token } = await createInvitation(db, membership, user!.id, body.email, body.role);
+      const link = `${config.publicUrl}/workspace-invite/${token}`;
+      await mailer.send({
+        to: body.email,
+        subject: `You are invited to ${membership.name} on Cairn`,
+        text: `${user!.email} invited you to the workspace "${membership.name}" on Cairn as ${body.role}.\n\nAccept the invitation here:\n\n${link}\n\nThe invitation works once and expires in 7 days.`,
+      });
+      return invitation;
+    },
+  });
+
+  route(router, deps, {
+    method: 'delete',
+    path: '/workspaces/:id/invitations/:invitationId',
+    permission: { workspace: 'invites.delete', denied: 'Only the owner and administrators can revoke invitations.' },
+    params: z.object({ id: z.string(), invitationId: z.string().uuid('Invitation not found.') }),
+    handler: async ({ membership, params }) => {
+      await revokeInvitation(db, membership.workspaceId, params.invitationId);
+      return listInvitations(db, membership.workspaceId);
+    },
+  });
+
+  const tokenParams = z.object({ token: z.string().regex(/^[\w-]{16,64}$/, 'This invitation does not exist or has been revoked.') });
+
+  route(router, deps, {
+    method: 'get',
+    path: '/invitations/:token',
+    permission: 'signedIn',
+    params: tokenParams,
+    handler: ({ params }) => previewInvitation(db, params.token),
+  });
+
+  route(router, deps, {
+    method: 'post',
+    path: '/invitations/:token/accept',
+    permission: 'signedIn',
+    params: tokenParams,
+    handler: ({ user, params }) => acceptInvitation(db, params.token, user!),
+  });
+}

@@ -1,0 +1,126 @@
+// Plans as data (spec section 9). Prices are integer euro cents. Stripe product and price ids are the
+// operator's, so they come from billing configuration; here they are null until billing fills them.
+
+export type PlanName = 'STARTER' | 'HOBBY' | 'DEVELOPER' | 'ENTERPRISE';
+
+export interface PlanPrice {
+  /** Stripe price id, set by billing configuration. */
+  id: string | null;
+  /** Minor units (euro cents); null for custom pricing. */
+  price: number | null;
+  price_currency: 'eur';
+}
+
+export interface Plan {
+  name: PlanName;
+  stripeProductId: string | null;
+  stripePriceId: { month: PlanPrice; year: PlanPrice };
+  image: string;
+  /** Requests per day. */
+  requestLimit: number;
+  projectCount: number;
+  webhookCount: number;
+  workspaceCount: number;
+  workspaceMembers: number;
+  /** Bytes. */
+  storageLimit: number;
+  storageLimitFilecoin: number;
+  limitPerSecond: number;
+  limitBurst: number;
+}
+
+const price = (cents: number | null): PlanPrice => ({ id: null, price: cents, price_currency: 'eur' });
+
+export const plans: Readonly<Record<PlanName, Plan>> = {
+  STARTER: {
+    name: 'STARTER',
+    stripeProductId: null,
+    stripePriceId: { month: price(0), year: price(0) },
+    image: '/plans/starter.svg',
+    requestLimit: 50_000,
+    projectCount: 1,
+    webhookCount: 1,
+    workspaceCount: 1,
+    workspaceMembers: 1,
+    storageLimit: 100_000_000,
+    storageLimitFilecoin: 10_000_000,
+    limitPerSecond: 10,
+    limitBurst: 500,
+  },
+  HOBBY: {
+    name: 'HOBBY',
+    stripeProductId: null,
+    stripePriceId: { month: price(2900), year: price(29900) },
+    image: '/plans/hobby.svg',
+    requestLimit: 300_000,
+    projectCount: 3,
+    webhookCount: 3,
+    workspaceCount: 1,
+    workspaceMembers: 1,
+    storageLimit: 1_000_000_000,
+    storageLimitFilecoin: 100_000_000,
+    limitPerSecond: 10,
+    limitBurst: 500,
+  },
+  DEVELOPER: {
+    name: 'DEVELOPER',
+    stripeProductId: null,
+    stripePriceId: { month: price(7900), year: price(79900) },
+    image: '/plans/developer.svg',
+    requestLimit: 1_000_000,
+    projectCount: 10,
+    webhookCount: 10,
+    workspaceCount: 2,
+    workspaceMembers: 5,
+    storageLimit: 50_000_000_000,
+    storageLimitFilecoin: 1_000_000_000,
+    limitPerSecond: 10,
+    limitBurst: 500,
+  },
+  ENTERPRISE: {
+    name: 'ENTERPRISE',
+    stripeProductId: null,
+    stripePriceId: { month: price(null), year: price(null) },
+    image: '/plans/enterprise.svg',
+    requestLimit: 10_000_000,
+    projectCount: 10,
+    webhookCount: 10,
+    workspaceCount: 3,
+    workspaceMembers: 10,
+    storageLimit: 100_000_000,
+    storageLimitFilecoin: 1_000_000_000,
+    limitPerSecond: 10,
+    limitBurst: 500,
+  },
+};
+
+export const planNames = Object.keys(plans) as PlanName[];
+export const DEFAULT_PLAN: PlanName = 'STARTER';
+
+export const isPlanName = (v: unknown): v is PlanName => typeof v === 'string' && v in plans;
+
+/** A paid subscription is any plan but STARTER (spec section 4). */
+export const isPaidPlan = (name: PlanName) => name !== 'STARTER';
+
+export type SubscriptionStatus =
+  | 'active'
+  | 'trialing'
+  | 'past_due'
+  | 'canceled'
+  | 'unpaid'
+  | 'incomplete'
+  | 'incomplete_expired';
+
+/** incomplete and incomplete_expired both block adding projects (spec section 4). */
+export const blocksNewProjects = (status: SubscriptionStatus) => status === 'incomplete' || status === 'incomplete_expired';
+
+// Display rules of spec section 9.
+export const YEARLY_DISCOUNT = 0.15;
+export const monthlyRequests = (plan: Plan) => plan.requestLimit * 30;
+export const storageInMb = (bytes: number) => bytes / 1_000_000;
+/** Yearly savings against twelve monthly payments, in cents (Hobby 4900, Developer 14900). */
+export const yearlySavings = (plan: Plan): number | null => {
+  const m = plan.stripePriceId.month.price;
+  const y = plan.stripePriceId.year.price;
+  return m === null || y === null ? null : m * 12 - y;
+};

@@ -1,0 +1,99 @@
+import { z } from 'zod';
+import { messages } from './messages';
+import { assignableRoles, type Role } from './permissions';
+import type { PlanName, SubscriptionStatus } from './plans';
+import { emailSchema } from './auth';
+
+export interface WorkspaceDto {
+  id: number;
+  name: string;
+  role_name: Role;
+  is_creator: boolean;
+  creator_email: string;
+}
+
+export interface MemberDto {
+  user_id: number;
+  email: string;
+  role_name: Role;
+  is_creator: boolean;
+  joined_at: number;
+}
+
+export interface InvitationDto {
+  id: string;
+  email: string;
+  role_name: Role;
+  invited_by_email: string | null;
+  created_at: number;
+  expires_at: number;
+}
+
+/** What /workspace-invite/{id} shows before accepting. */
+export interface InvitationPreview {
+  workspace_name: string;
+  email: string;
+  role_name: Role;
+  invited_by_email: string | null;
+  expires_at: number;
+  status: 'pending' | 'accepted' | 'expired';
+}
+
+export interface ProjectDto {
+  id: number;
+  uuid: string;
+  project_name: string;
+  project_id: string;
+  network_id: number;
+  workspace_id: number;
+  created_at: number;
+  requests_today: number;
+}
+
+export interface QuotaDto {
+  quota: { projectCount: number; requestLimit: number; storageLimit: number; webhookCount: number };
+  used: { subscription: { projectCount: number; webhookCount: number; requests: number; storage: number } };
+  subscription: { status: SubscriptionStatus; currentPlan: { name: PlanName } };
+  ppu: { active: boolean; balance: { requests: number } };
+}
+
+export interface AddonDto {
+  type: 'REQUESTS_BOOST_1M' | 'REQUESTS_BOOST_300K';
+  expires_at: number;
+}
+
+export interface CustomerSettings {
+  marketing_consent: boolean | null;
+}
+
+export interface TransferPlan {
+  newOwner: { id: number; email: string; plan: PlanName; currentRole: Role };
+  changes: { newOwnerRole: 'owner'; previousOwnerRole: 'administrator'; plan: PlanName; projectsMoving: number };
+  after: { projectCount: number; workspaceCount: number; workspaceMembers: number };
+  blockers: Array<{ limit: 'projectCount' | 'workspaceCount' | 'workspaceMembers'; max: number; after: number; message: string }>;
+  allowed: boolean;
+}
+
+export const NAME_MAX = 100;
+
+export const workspaceNameSchema = z
+  .string({ error: 'Workspace name is empty' })
+  .trim()
+  .min(1, 'Workspace name is empty')
+  .max(NAME_MAX, `Workspace name is longer than ${NAME_MAX} characters`);
+
+export const projectNameSchema = z
+  .string({ error: messages.project.nameEmpty })
+  .trim()
+  .min(1, messages.project.nameEmpty)
+  .max(NAME_MAX, `Project name is longer than ${NAME_MAX} characters`);
+
+export const assignableRoleSchema = z.enum(assignableRoles, { error: 'Role must be administrator, maintainer or collaborator' });
+
+export const createProjectSchema = z.object({
+  projectName: projectNameSchema,
+  networkId: z.number({ error: 'Network is required' }).int('Network is not valid'),
+  workspaceId: z.number().int().optional(),
+});
+
+export const inviteSchema = z.object({ email: emailSchema, role: assignableRoleSchema });

@@ -1,0 +1,23 @@
+import fs from 'node:fs';
+import { chromium, type Browser } from 'playwright-core';
+
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+/**
+ * Browser tests need Debian's Chromium. Outside CI they are skipped, loudly, when it is missing;
+ * in CI (CI=true) a missing browser is a failure, so no browser test is ever skipped there.
+ */
+export function browserAvailable(): boolean {
+  const ok = fs.existsSync(CHROMIUM);
+  if (!ok && process.env.CI) throw new Error(`Chromium not found at ${CHROMIUM}; .ci/run installs it with apt-get install chromium`);
+  if (!ok) console.warn(`SKIPPING browser tests: no Chromium at ${CHROMIUM} (apt-get install -y chromium)`);
+  return ok;
+}
+
+export function launchBrowser(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+  });
+}

@@ -1,0 +1,146 @@
+import crypto from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, type TestApp } from '../helpers/test-app';
+import { Client } from '../helpers/http-client';
+import { signIn } from '../helpers/sign-in';
+import { makeProject, makeUser, makeWorkspace } from '../helpers/workspace-fixture';
+import type { TestDatabase } from '../helpers/db-template';
+import { messages } from '../../shared/messages';
+
+type Who = 'owner' | 'administrator' | 'maintainer' | 'collaborator' | 'stranger';
+const everyone: Who[] = ['owner', 'administrator', 'maintainer', 'collaborator', 'stranger'];
+
+let app: TestApp & { database: TestDatabase };
+const users = {} as Record<Who, { id: number; email: string; client: Client }>;
+
+beforeAll(async () => {
+  app = await startTestApp();
+  for (const who of everyone) {
+    const email = `${who}@perm.example`;
+    // ENTERPRISE everywhere so plan limits never decide a cell: this test is about roles only.
+    const user = await makeUser(app.db, email, 'ENTERPRISE');
+    const client = new Client(app.url);
+    await signIn(client, app.mailer, email);
+    users[who] = { ...user, client };
+  }
+});
+afterAll(async () => {
+  await app.stop();
+  await app.database.drop();
+});
+
+interface Cell {
+  ws: number;
+  project: string;
+  invitation: string;
+}
+
+interface RouteCase {
+  name: string;
+  call: (c: Client, x: Cell) => Promise<{ status: number; body: any }>;
+  expect: Record<Who, number>;
+}
+
+const ALL_OK = (ok: number): Record<Who, number> => ({ owner: ok, administrator: ok, maintainer: ok, collaborator: ok, stranger: 404 });
+const ONLY = (ok: number, allowed: Who[]): Record<Who, number> =>
+  Object.fromEntries(everyone.map((w) => [w, w === 'stranger' ? 404 : allowed.includes(w) ? ok : 403])) as Record<Who, number>;
+
+const routes: RouteCase[] = [
+  { name: 'GET /workspaces/:id', call: (c, x) => c.get(`/api/workspaces/${x.ws}`), expect: ALL_OK(200) },
+  { name: 'PUT /workspaces/:id', call: (c, x) => c.put(`/api/workspaces/${x.ws}`, { name: 'Renamed' }), expect: ONLY(200, ['owner', 'administrator']) },
+  { name: 'DELETE /workspaces/:id', call: (c, x) => c.delete(`/api/workspaces/${x.ws}`), expect: ONLY(200, ['owner']) },
+  { name: 'GET /workspaces/:id/transfer/dry', call: (c, x) => c.get(`/api/workspaces/${x.ws}/transfer/dry?newOwnerId=${users.administrator.id}`), expect: ONLY(200, ['owner']) },
+  { name: 'POST /workspaces/:id/transfer', call: (c, x) => c.post(`/api/workspaces/${x.ws}/transfer`, { newOwnerId: users.administrator.id }), expect: ONLY(200, ['owner']) },
+  { name: 'GET /workspaces/:id/quota', call: (c, x) => c.get(`/api/workspaces/${x.ws}/quota`), expect: ALL_OK(200) },
+  { name: 'GET /workspaces/:id/addons', call: (c, x) => c.get(`/api/workspaces/${x.ws}/addons`), expect: ALL_OK(200) },
+  { name: 'GET /workspaces/:id/members', call: (c, x) => c.get(`/api/workspaces/${x.ws}/members`), expect: ALL_OK(200) },
+  { name: 'PUT /workspaces/:id/members/:userId', call: (c, x) => c.put(`/api/workspaces/${x.ws}/members/${users.collaborator.id}`, { role: 'maintainer' }), expect: ONLY(200, ['owner', 'administrator']) },
+  { name: 'DELETE /workspaces/:id/members/:userId', call: (c, x) => c.delete(`/api/workspaces/${x.ws}/members/${users.collaborator.id}`), expect: ONLY(200, ['owner', 'administrator']) },
+  { name: 'POST /workspaces/:id/leave', call: (c, x) => c.post(`/api/workspaces/${x.ws}/leave`), expect: ONLY(200, ['administrator', 'maintainer', 'collaborator']) },
+  { name: 'GET /workspaces/:id/invitations', call: (c, x) => c.get(`/api/workspaces/${x.ws}/invitations`), expect: ALL_OK(200) },
+  { name: 'POST /workspaces/:id/invitations', call: (c, x) => c.post(`/api/workspaces/${x.ws}/invitations`, { email: `new-${crypto.randomUUID()}@perm.example`, role: 'collaborator' }), expect: ONLY(201, ['owner', 'administrator']) },
+  { name: 'DELETE /workspaces/:id/invitations/:invitationId', call: (c, x) => c.delete(`/api/workspaces/${x.ws}/invitations/${x.invitation}`), expect: ONLY(200, ['owner', 'administrator']) },
+  { name: 'GET /workspaces/:id/projects', call: (c, x) => c.get(`/api/workspaces/${x.ws}/projects`), expect: ALL_OK(200) },
+  { name: 'POST /workspaces/:id/projects', call: (c, x) => c.post(`/api/workspaces/${x.ws}/projects`, { projectName: 'New', networkId: 0, workspaceId: x.ws }), expect: ONLY(201, ['owner', 'administrator', 'maintainer']) },
+  { name: 'GET /workspaces/:id/projects/:projectId', call: (c, x) => c.get(`/api/workspaces/${x.ws}/projects/${x.project}`), expect: ALL_OK(200) },
+  { name: 'PUT /workspaces/:id/projects/:projectId', call: (c, x) => c.put(`/api/workspaces/${x.ws}/projects/${x.project}`, { projectName: 'Renamed' }), expect: ONLY(200, ['owner', 'administrator', 'maintainer']) },
+  { name: 'DELETE /workspaces/:id/projects/:projectId', call: (c, x) => c.delete(`/api/workspaces/${x.ws}/projects/${x.project}`), expect: ONLY(200, ['owner', 'administrator', 'maintainer']) },
+];
+
+async function freshCell(): Promise<Cell> {
+  const ws = await makeWorkspace(app.db, users.owner.id, [
+    { userId: users.administrator.id, role: 'administrator' },
+    { userId: users.maintainer.id, role: 'maintainer' },
+    { userId: users.collaborator.id, role: 'collaborator' },
+  ]);
+  const project = await makeProject(app.db, ws);
+  const invitation = crypto.randomUUID();
+  const now = Date.now();
+  await app.db('workspace_invitations').insert({
+    id: invitation,
+    workspace_id: ws,
+    token_hash: crypto.randomBytes(32).toString('hex'),
+    email: `pending-${invitation}@perm.example`,
+    role: 'collaborator',
+    invited_by: users.owner.id,
+    created_at: now,
+    expires_at: now + 86_400_000,
+  });
+  return { ws, project, invitation };
+}
+
+describe('every workspace route × every role', () => {
+  const cells = routes.flatMap((r) => everyone.map((who) => [r.name, who, r.expect[who], r] as const));
+  it.each(cells)('%s as %s answers %i', async (_name, who, status, r) => {
+    const cell = await freshCell();
+    try {
+      const res = await r.call(users[who].client, cell);
+      expect(res.status, JSON.stringify(res.body)).toBe(status);
+      if (status === 404) expect(res.body).toEqual({ error: { code: 'not_found', message: expect.any(String) } });
+      if (status === 403) expect(res.body.error.code).toBe('forbidden');
+    } finally {
+      await app.db('workspaces').where({ id: cell.ws }).delete();
+    }
+  });
+
+  it("says 'You don't have permission to create a new project in this workspace.' to a collaborator", async () => {
+    const cell = await freshCell();
+    const res = await users.collaborator.client.post(`/api/workspaces/${cell.ws}/projects`, { projectName: 'x', networkId: 0 });
+    expect(res.body.error.message).toBe(messages.permission.createResource('project'));
+    await app.db('workspaces').where({ id: cell.ws }).delete();
+  });
+
+  it('answers 401 to a signed-out caller on every route', async () => {
+    const cell = await freshCell();
+    const anon = new Client(app.url);
+    for (const r of routes) expect((await r.call(anon, cell)).status, r.name).toBe(401);
+    await app.db('workspaces').where({ id: cell.ws }).delete();
+  });
+});
+
+describe("another workspace's resources answer 404", () => {
+  it('even to the owner of both workspaces', async () => {
+    const a = await freshCell();
+    const b = await freshCell();
+    const owner = users.owner.client;
+    expect((await owner.get(`/api/workspaces/${a.ws}/projects/${b.project}`)).status).toBe(404);
+    expect((await owner.put(`/api/workspaces/${a.ws}/projects/${b.project}`, { projectName: 'x' })).status).toBe(404);
+    expect((await owner.delete(`/api/workspaces/${a.ws}/projects/${b.project}`)).status).toBe(404);
+    expect((await owner.delete(`/api/workspaces/${a.ws}/invitations/${b.invitation}`)).status).toBe(404);
+    expect(await app.db('projects').where({ uuid: b.project }).first()).toBeTruthy();
+    expect(await app.db('workspace_invitations').where({ id: b.invitation }).first()).toBeTruthy();
+    await app.db('workspaces').whereIn('id', [a.ws, b.ws]).delete();
+  });
+
+  it('for members of another workspace', async () => {
+    const cell = await freshCell();
+    const other = await makeWorkspace(app.db, users.stranger.id, [], 'Stranger space');
+    await makeProject(app.db, other);
+    const stranger = users.stranger.client;
+    expect((await stranger.get(`/api/workspaces/${cell.ws}/projects/${cell.project}`)).status).toBe(404);
+    expect((await stranger.get(`/api/workspaces/${other}/projects/${cell.project}`)).status).toBe(404);
+    expect((await stranger.get(`/api/workspaces/999999`)).status).toBe(404);
+    expect((await stranger.get(`/api/workspaces/abc`)).status).toBe(404);
+    await app.db('workspaces').whereIn('id', [cell.ws, other]).delete();
+  });
+});
