@@ -1,0 +1,98 @@
+import type { ComponentType } from 'react';
+import { createBrowserRouter, Outlet, ScrollRestoration, type RouteObject } from 'react-router-dom';
+import type { AppRoute } from '../../../../shared/routes';
+import { PageLoader } from '../components/page-loader';
+import { PublicShell } from '../components/public-shell';
+import { LandingPage } from '../features/landing/landing-page';
+import { RouteError } from './route-error';
+
+type Frame = 'signedIn' | 'auth';
+type LazyComponent = () => Promise<{ Component: ComponentType }>;
+
+/** Loads a page module only when its route is visited: the landing page never pulls dashboard code. */
+const lazyPage =
+  <M,>(load: () => Promise<M>, pick: (module: M) => ComponentType): LazyComponent =>
+  async () => ({ Component: pick(await load()) });
+
+const projects = () => import('../features/projects/pages');
+const workspaces = () => import('../features/workspaces/pages');
+const subscription = () => import('../features/subscription/pages');
+const webhooks = () => import('../features/webhooks/pages');
+const settings = () => import('../features/settings/pages');
+const workspaceInvite = () => import('../features/workspace-invite/pages');
+
+/**
+ * Every client route of shared/routes.ts except '/', which the entry renders directly. Typed as a
+ * Record over AppRoute so a route added there cannot be forgotten here.
+ */
+const pages: Record<Exclude<AppRoute, '/'>, { frame: Frame; lazy: LazyComponent }> = {
+  '/dashboard': { frame: 'signedIn', lazy: lazyPage(projects, (m) => m.ProjectsPage) },
+  '/dashboard/project/:id': { frame: 'signedIn', lazy: lazyPage(projects, (m) => m.ProjectPage) },
+  '/dashboard/project/:id/settings': { frame: 'signedIn', lazy: lazyPage(projects, (m) => m.ProjectSettingsPage) },
+  '/dashboard/subscription': { frame: 'signedIn', lazy: lazyPage(subscription, (m) => m.SubscriptionPage) },
+  '/dashboard/subscription/plans': { frame: 'signedIn', lazy: lazyPage(subscription, (m) => m.SubscriptionPlansPage) },
+  '/dashboard/subscription/plans/fixed': { frame: 'signedIn', lazy: lazyPage(subscription, (m) => m.FixedPlansPage) },
+  '/dashboard/subscription/logs': { frame: 'signedIn', lazy: lazyPage(subscription, (m) => m.SubscriptionLogsPage) },
+  '/dashboard/subscription/ppu/order': { frame: 'signedIn', lazy: lazyPage(subscription, (m) => m.PayAsYouGoOrderPage) },
+  '/dashboard/subscription/ppu/order/:id': { frame: 'signedIn', lazy: lazyPage(subscription, (m) => m.PayAsYouGoOrderDetailPage) },
+  '/dashboard/subscription/ppu/history': { frame: 'signedIn', lazy: lazyPage(subscription, (m) => m.PayAsYouGoHistoryPage) },
+  '/dashboard/webhooks/add': { frame: 'signedIn', lazy: lazyPage(webhooks, (m) => m.AddWebhookPage) },
+  '/dashboard/webhooks/:id': { frame: 'signedIn', lazy: lazyPage(webhooks, (m) => m.WebhookPage) },
+  '/dashboard/workspaces': { frame: 'signedIn', lazy: lazyPage(workspaces, (m) => m.WorkspacesPage) },
+  '/dashboard/workspaces/:id': { frame: 'signedIn', lazy: lazyPage(workspaces, (m) => m.WorkspacePage) },
+  '/dashboard/workspaces/:id/transfer': { frame: 'signedIn', lazy: lazyPage(workspaces, (m) => m.TransferWorkspacePage) },
+  '/dashboard/workspaces/:id/order': { frame: 'signedIn', lazy: lazyPage(workspaces, (m) => m.WorkspaceOrderPage) },
+  '/dashboard/workspaces/:id/order/:orderId': { frame: 'signedIn', lazy: lazyPage(workspaces, (m) => m.WorkspaceOrderDetailPage) },
+  '/dashboard/settings': { frame: 'signedIn', lazy: lazyPage(settings, (m) => m.SettingsPage) },
+  '/workspace-invite/:id': { frame: 'signedIn', lazy: lazyPage(workspaceInvite, (m) => m.WorkspaceInvitePage) },
+  '/auth/signin': { frame: 'auth', lazy: lazyPage(() => import('../features/auth/signin-page'), (m) => m.SignInPage) },
+  '/auth/signout': { frame: 'auth', lazy: lazyPage(() => import('../features/auth/signout-page'), (m) => m.SignOutPage) },
+  '/auth/error': { frame: 'auth', lazy: lazyPage(() => import('../features/auth/auth-error-page'), (m) => m.AuthErrorPage) },
+  '/auth/verify-request': { frame: 'auth', lazy: lazyPage(() => import('../features/auth/verify-request-page'), (m) => m.VerifyRequestPage) },
+};
+
+const routesIn = (frame: Frame): RouteObject[] =>
+  Object.entries(pages)
+    .filter(([, page]) => page.frame === frame)
+    .map(([path, page]) => ({ path, lazy: page.lazy }));
+
+function Root() {
+  return (
+    <>
+      <Outlet />
+      <ScrollRestoration />
+    </>
+  );
+}
+
+function AuthFrame() {
+  return (
+    <PublicShell>
+      <Outlet />
+    </PublicShell>
+  );
+}
+
+export const routes: RouteObject[] = [
+  {
+    id: 'root',
+    Component: Root,
+    errorElement: <RouteError standalone />,
+    HydrateFallback: () => <PageLoader minHeight="100dvh" />,
+    children: [
+      { index: true, Component: LandingPage },
+      {
+        // Header, account menu and the RequireAuth guard; pages render inside it, and so do their errors.
+        lazy: lazyPage(() => import('../features/dashboard/signed-in-layout'), (m) => m.SignedInLayout),
+        children: [{ errorElement: <RouteError />, children: routesIn('signedIn') }],
+      },
+      {
+        Component: AuthFrame,
+        children: [{ errorElement: <RouteError />, children: routesIn('auth') }],
+      },
+      { path: '*', lazy: lazyPage(() => import('./not-found-page'), (m) => m.NotFoundPage) },
+    ],
+  },
+];
+
+export const router = createBrowserRouter(routes);

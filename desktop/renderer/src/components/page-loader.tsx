@@ -1,0 +1,10 @@
+import { Center, Loader } from '@mantine/core';
+
+/** A centred spinner with an accessible name, for pages waiting on their first data. */
+export function PageLoader({ label = 'Loading…', minHeight = '40vh' }: { label?: string; minHeight?: string | number }) {
+  return (
+    <Center mih={minHeight} role="status" aria-live="polite">
+      <Loader aria-label={label} />
+    </Center>
+  );
+}

@@ -1,0 +1,8 @@
+import { useDocumentTitle } from '@mantine/hooks';
+
+export const APP_NAME = 'Cairn';
+
+/** Sets document.title to "<title> · Cairn" (or just "Cairn"). */
+export function usePageTitle(title?: string): void {
+  useDocumentTitle(title ? `${title} · ${APP_NAME}` : APP_NAME);
+}

@@ -1,0 +1,14 @@
+import { queryOptions } from '@tanstack/react-query';
+import type { Me } from '../../../../../shared/api';
+import { apiFetch } from '../../api/client';
+
+export const meQueries = {
+  all: () => ['me'] as const,
+  /** The signed-in user; fails with ApiError 401 when signed out. */
+  me: () =>
+    queryOptions({
+      queryKey: [...meQueries.all()],
+      queryFn: ({ signal }) => apiFetch<Me>('/api/me', { signal }),
+      staleTime: 60_000,
+    }),
+};
