@@ -122,7 +122,7 @@ export function createApp(deps: AppDeps): CairnApp {
   const routeDeps = { db, config, logger, mailer };
   app.use(['/api', '/auth'], csrfProtection());
   app.use('/auth', authRouter({ ...routeDeps, passport, enabledProviders: enabled }));
-  app.use('/api', apiRouter(routeDeps));
+  app.use('/api', apiRouter(routeDeps, webDir));
   if (!config.isProduction && mailer.kind === 'dev-mailbox') app.use('/dev', devMailboxRouter(mailer));
 
   app.use(spaRouter(webDir));

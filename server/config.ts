@@ -32,6 +32,37 @@ const httpUrl = (what: string) =>
   }, `must be an http(s) URL ${what}`.trim());
 const optionalUrl = z.preprocess(emptyToUndefined, httpUrl('').optional());
 const urlWithDefault = (fallback: string) => z.preprocess(emptyToUndefined, httpUrl('').default(fallback));
+const bool = (fallback: boolean) =>
+  z.preprocess(
+    emptyToUndefined,
+    z
+      .enum(['true', 'false', '1', '0', 'yes', 'no'], { error: 'must be true or false' })
+      .default(fallback ? 'true' : 'false')
+      .transform((v) => v === 'true' || v === '1' || v === 'yes'),
+  );
+
+/** "Label=https://…,Label=https://…" → [{label, url}] */
+const linkList = z.preprocess(
+  emptyToUndefined,
+  z
+    .string()
+    .default('')
+    .transform((v, ctx) => {
+      const out: Array<{ label: string; url: string }> = [];
+      for (const part of v.split(',').map((p) => p.trim()).filter(Boolean)) {
+        const i = part.indexOf('=');
+        const label = part.slice(0, i).trim();
+        const url = part.slice(i + 1).trim();
+        if (i <= 0 || !/^https?:\/\/\S+$/.test(url)) {
+          ctx.addIssue({ code: 'custom', message: 'must be a comma-separated list of Label=https://… pairs' });
+          return z.NEVER;
+        }
+        out.push({ label, url });
+      }
+      return out;
+    }),
+);
+
 const schema = z.object({
   NODE_ENV: z.preprocess(
     emptyToUndefined,
@@ -99,6 +130,21 @@ const schema = z.object({
   GITLAB_CLIENT_ID: optionalString,
   GITLAB_CLIENT_SECRET: optionalString,
   GITLAB_URL: urlWithDefault('https://gitlab.com'),
+  STATUS_URL: optionalUrl,
+  BLOG_URL: optionalUrl,
+  DOCS_URL: optionalUrl,
+  CHAT_URL: optionalUrl,
+  SUPPORT_EMAIL: z.preprocess(emptyToUndefined, z.string().regex(/^[^\s@]+@[^\s@]+$/, 'must be an e-mail address').default('support@localhost')),
+  SOCIAL_LINKS: linkList,
+  COMPANY_ADDRESS: z.preprocess(emptyToUndefined, z.string().max(300, 'must be at most 300 characters').optional()),
+  MAINTENANCE_MODE: bool(false),
+  MAINTENANCE_ETA: z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .refine((v) => !Number.isNaN(Date.parse(v)), 'must be a date and time such as 2026-12-01T18:00:00Z')
+      .optional(),
+  ),
 });
 
 type Env = z.infer<typeof schema>;
@@ -125,6 +171,17 @@ export interface Config {
   github: (OAuthClientConfig & { authorizationUrl: string; tokenUrl: string; apiUrl: string }) | null;
   google: OAuthClientConfig | null;
   gitlab: (OAuthClientConfig & { baseUrl: string }) | null;
+  site: SiteConfig;
+}
+
+/** What the public site and the dashboard shell show; answered by GET /api/site. */
+export interface SiteConfig {
+  links: { status: string | null; blog: string | null; docs: string | null };
+  chatUrl: string | null;
+  supportEmail: string;
+  socialLinks: Array<{ label: string; url: string }>;
+  companyAddress: string | null;
+  maintenance: { enabled: boolean; eta: string | null };
 }
 
 export class ConfigError extends Error {}
@@ -174,5 +231,13 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     },
     google: pair(e.GOOGLE_CLIENT_ID, e.GOOGLE_CLIENT_SECRET),
     gitlab: gitlab && { ...gitlab, baseUrl: e.GITLAB_URL.replace(/\/+$/, '') },
+    site: {
+      links: { status: e.STATUS_URL ?? null, blog: e.BLOG_URL ?? null, docs: e.DOCS_URL ?? null },
+      chatUrl: e.CHAT_URL ?? null,
+      supportEmail: e.SUPPORT_EMAIL,
+      socialLinks: e.SOCIAL_LINKS,
+      companyAddress: e.COMPANY_ADDRESS ?? null,
+      maintenance: { enabled: e.MAINTENANCE_MODE, eta: e.MAINTENANCE_ETA ? new Date(e.MAINTENANCE_ETA).toISOString() : null },
+    },
   };
 }

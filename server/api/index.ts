@@ -5,14 +5,16 @@ import { registerMeRoutes } from './me';
 import { registerWorkspaceRoutes } from './workspaces';
 import { registerProjectRoutes } from './projects';
 import { registerSettingsRoutes } from './settings';
+import { registerSiteRoutes } from './site';
 
 /** The dashboard API under /api: one register function per resource. */
-export function apiRouter(deps: RouteDeps): Router {
+export function apiRouter(deps: RouteDeps, webDir: string): Router {
   const router = express.Router();
   registerMeRoutes(router, deps);
   registerWorkspaceRoutes(router, deps);
   registerProjectRoutes(router, deps);
   registerSettingsRoutes(router, deps);
+  registerSiteRoutes(router, deps, webDir);
   router.use((_req, _res, next) => next(new NotFound('There is no such API endpoint.')));
   return router;
 }

@@ -5,6 +5,8 @@ import { Invalid } from '../errors';
 import { messages } from '../../shared/messages';
 import { createProjectSchema, projectNameSchema } from '../../shared/workspaces';
 import { createProject, deleteProject, getProject, listProjects, renameProject } from '../services/projects';
+import { membershipOf } from '../services/workspaces';
+import { NotFound } from '../errors';
 
 const projectParams = z.object({
   id: z.string().optional(),
@@ -14,6 +16,22 @@ const projectParams = z.object({
 
 export function registerProjectRoutes(router: Router, deps: RouteDeps): void {
   const { db } = deps;
+
+  // The project page knows only the project's uuid; answer it to members of its workspace, 404 to anyone else.
+  route(router, deps, {
+    method: 'get',
+    path: '/projects/:projectId',
+    permission: 'signedIn',
+    params: z.object({ projectId: z.string().uuid('Project not found.') }),
+    handler: async ({ user, params }) => {
+      const row = await db('projects').where({ uuid: params.projectId }).first('workspace_id');
+      if (!row) throw new NotFound('Project not found.');
+      const membership = await membershipOf(db, row.workspace_id, user!.id).catch(() => {
+        throw new NotFound('Project not found.');
+      });
+      return { ...(await getProject(db, membership.workspaceId, params.projectId)), role_name: membership.role };
+    },
+  });
 
   route(router, deps, {
     method: 'get',

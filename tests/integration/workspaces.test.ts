@@ -361,3 +361,15 @@ describe('customer settings', () => {
     expect((await u.client.get('/api/customer/settings')).body.data.marketing_consent).toBe(false);
   });
 });
+
+describe('GET /api/projects/:uuid', () => {
+  it('answers members with the project and their role, and 404 to anyone else', async () => {
+    const owner = await newUser('DEVELOPER');
+    const { uuid } = (await owner.client.post(`/api/workspaces/${owner.ws}/projects`, { projectName: 'Mine', networkId: 0 })).body.data;
+    const res = await owner.client.get(`/api/projects/${uuid}`);
+    expect(res.body.data).toMatchObject({ uuid, project_name: 'Mine', workspace_id: owner.ws, role_name: 'owner' });
+    const stranger = await newUser();
+    expect((await stranger.client.get(`/api/projects/${uuid}`)).status).toBe(404);
+    expect((await stranger.client.get(`/api/projects/00000000-0000-4000-8000-000000000000`)).status).toBe(404);
+  });
+});

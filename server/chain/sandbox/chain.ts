@@ -1,0 +1,670 @@
+// The sandbox chain: a deterministic simulated Cardano chain, served in Blockfrost shapes.
+//
+// Time-derived: block h is made at genesisTime + h × blockIntervalMs, so the tip is a function of
+// the clock and nothing runs in the background. Deterministic: every value is derived from
+// (seed, network, coordinates), so two processes with the same options serve byte-identical data.
+// Cost per request is bounded: a block is simulated with its segment (segmentLength blocks) and
+// segments are cached; lookups by hash decode the position from the hash itself.
+import { parseShelleyAddress, parseStakeAddress, type CardanoNetwork } from '../cardano/address';
+import { HashCodec } from './hashes';
+import { derive, deriveBytes, deriveFloat } from './rng';
+import { LeaderSchedule } from './schedule';
+import { remintCount, segmentAddressTxs, simulateSegment, type Segment, type SimBlock, type SimOutput, type SimTx } from './simulate';
+import { buildWorld, type World, type WorldAsset, type WorldPool } from './world';
+import type {
+  AddressInfo,
+  AddressTransaction,
+  Amount,
+  Asset,
+  Block,
+  Epoch,
+  EpochStart,
+  Genesis,
+  Network,
+  Pagination,
+  Pool,
+  Tx,
+  TxDelegation,
+  TxDelegationWithPool,
+  TxDetails,
+  TxInput,
+  TxOutput,
+  TxUtxos,
+} from './types';
+
+export type SandboxNetwork = CardanoNetwork;
+
+/** 2025-01-01T00:00:00Z: at 20 s blocks the chain starts with well over a year of history. */
+export const DEFAULT_GENESIS_TIME = Date.UTC(2025, 0, 1);
+export const DEFAULT_BLOCK_INTERVAL_MS = 20_000;
+/** 180 blocks: one epoch per hour at 20 s blocks. */
+export const DEFAULT_BLOCKS_PER_EPOCH = 180;
+/** Address balances and histories cover the most recent 720 blocks (4 hours at 20 s blocks). */
+export const DEFAULT_ADDRESS_WINDOW_BLOCKS = 720;
+export const DEFAULT_SEGMENT_LENGTH = 60;
+export const DEFAULT_SEED = 'cairn';
+
+export const NETWORK_MAGIC: Record<SandboxNetwork, number> = { mainnet: 764824073, preprod: 1, preview: 2 };
+
+export interface SandboxChainOptions {
+  network: SandboxNetwork;
+  /** Milliseconds between blocks; default 20000. */
+  blockIntervalMs?: number;
+  /** Time of block 0 in UNIX milliseconds; default 2025-01-01T00:00:00Z. */
+  genesisTime?: number;
+  /** Any string; chains with different seeds share nothing. Default 'cairn'. */
+  seed?: string;
+  /** Clock in UNIX milliseconds; default Date.now. */
+  now?: () => number;
+  /** Blocks per epoch; default 180. */
+  blocksPerEpoch?: number;
+  /** How many recent blocks address balances and histories cover; default 720. */
+  addressWindowBlocks?: number;
+  /** Simulation unit in blocks (see simulate.ts); default 60. */
+  segmentLength?: number;
+  /** Segments kept in memory; default 48. */
+  cacheSegments?: number;
+}
+
+export interface SandboxChainParams {
+  network: SandboxNetwork;
+  networkMagic: number;
+  seed: string;
+  genesisTime: number;
+  blockIntervalMs: number;
+  blocksPerEpoch: number;
+  slotsPerBlock: number;
+  addressWindowBlocks: number;
+  segmentLength: number;
+}
+
+/** Pagination with Blockfrost's defaults filled in. */
+export interface PageRequest {
+  count: number;
+  page: number;
+  order: 'asc' | 'desc';
+}
+
+export interface AddressTxQuery extends Pagination {
+  /** Inclusive lower bound: "height" or "height:index". */
+  from?: string;
+  /** Inclusive upper bound: "height" or "height:index". */
+  to?: string;
+}
+
+export interface CatalogAddress {
+  address: string;
+  stakeAddress: string | null;
+  script: boolean;
+}
+
+export interface CatalogAsset {
+  unit: string;
+  policyId: string;
+  assetName: string;
+  fingerprint: string;
+  nft: boolean;
+}
+
+export interface SandboxCatalog {
+  addresses: CatalogAddress[];
+  stakeAddresses: string[];
+  pools: string[];
+  assets: CatalogAsset[];
+}
+
+export interface SandboxChain {
+  readonly network: SandboxNetwork;
+  readonly params: SandboxChainParams;
+  now(): number;
+  tipHeight(): number;
+  epochOfHeight(height: number): number;
+  latestBlock(): Block;
+  /** A height (number or decimal string) or a block hash; null when unknown or above the tip. */
+  blockAt(hashOrHeight: string | number): Block | null;
+  blockNext(hashOrHeight: string | number, page?: Pagination): Block[] | null;
+  blockPrevious(hashOrHeight: string | number, page?: Pagination): Block[] | null;
+  /** Transaction hashes of a block, all of them unless a page is asked for. */
+  blockTxs(hashOrHeight: string | number, page?: Pagination): string[] | null;
+  /** Every transaction of a block in full: tx, inputs, outputs and delegations with their pools. */
+  blockTxDetails(hashOrHeight: string | number): TxDetails[] | null;
+  tx(hash: string): Tx | null;
+  txUtxos(hash: string): TxUtxos | null;
+  txDelegations(hash: string): TxDelegation[] | null;
+  txDetails(hash: string): TxDetails | null;
+  latestEpoch(): Epoch;
+  epoch(n: number): Epoch | null;
+  /** Start and end of an epoch (also of one not yet begun), as in the webhook epoch payload. */
+  epochBounds(n: number): EpochStart;
+  networkInfo(): Network;
+  genesis(): Genesis;
+  address(address: string): AddressInfo | null;
+  addressTransactions(address: string, query?: AddressTxQuery): AddressTransaction[] | null;
+  pool(poolId: string): Pool | null;
+  asset(unit: string): Asset | null;
+  /** Base addresses controlled by a stake address (empty when unknown). */
+  addressesOfStake(stakeAddress: string): string[];
+  /** The finite sets of addresses, stake addresses, pools and assets the chain uses. */
+  catalog(): SandboxCatalog;
+}
+
+const MAX_SUPPLY = 45_000_000_000_000_000n;
+const SATURATION_POINT = 75_000_000_000_000;
+
+function positiveInt(value: number, name: string): number {
+  if (!Number.isSafeInteger(value) || value < 1) throw new Error(`${name} must be a positive integer`);
+  return value;
+}
+
+export function fillPage(page: Pagination | undefined, total: number): PageRequest {
+  return { count: page?.count ?? Math.max(total, 1), page: page?.page ?? 1, order: page?.order ?? 'asc' };
+}
+
+function amounts(lovelace: number | bigint, assets: Iterable<[string, number | bigint]>): Amount[] {
+  const out: Amount[] = [{ unit: 'lovelace', quantity: String(lovelace) }];
+  for (const [unit, quantity] of assets) out.push({ unit, quantity: String(quantity) });
+  return out;
+}
+
+function parseBound(text: string | undefined): [number, number] | null {
+  if (text === undefined) return null;
+  const m = /^(\d+)(?::(\d+))?$/.exec(text);
+  if (!m) throw new RangeError('malformed bound');
+  return [Number(m[1]), m[2] === undefined ? -1 : Number(m[2])];
+}
+
+export function createSandboxChain(options: SandboxChainOptions): SandboxChain {
+  const network = options.network;
+  if (!(network in NETWORK_MAGIC)) throw new Error(`unknown sandbox network ${String(network)}`);
+  const blockIntervalMs = positiveInt(options.blockIntervalMs ?? DEFAULT_BLOCK_INTERVAL_MS, 'blockIntervalMs');
+  const blocksPerEpoch = positiveInt(options.blocksPerEpoch ?? DEFAULT_BLOCKS_PER_EPOCH, 'blocksPerEpoch');
+  const addressWindowBlocks = positiveInt(options.addressWindowBlocks ?? DEFAULT_ADDRESS_WINDOW_BLOCKS, 'addressWindowBlocks');
+  const segmentLength = positiveInt(options.segmentLength ?? DEFAULT_SEGMENT_LENGTH, 'segmentLength');
+  const cacheSegments = positiveInt(options.cacheSegments ?? 48, 'cacheSegments');
+  const genesisTime = options.genesisTime ?? DEFAULT_GENESIS_TIME;
+  if (!Number.isSafeInteger(genesisTime)) throw new Error('genesisTime must be an integer of milliseconds');
+  const seed = options.seed ?? DEFAULT_SEED;
+  const clock = options.now ?? Date.now;
+  const slotsPerBlock = Math.max(1, Math.round(blockIntervalMs / 1000));
+
+  const params: SandboxChainParams = Object.freeze({
+    network,
+    networkMagic: NETWORK_MAGIC[network],
+    seed,
+    genesisTime,
+    blockIntervalMs,
+    blocksPerEpoch,
+    slotsPerBlock,
+    addressWindowBlocks,
+    segmentLength,
+  });
+
+  const key = new Uint8Array(derive(new TextEncoder().encode('cairn-sandbox-chain/v1'), seed, network));
+  const world: World = buildWorld(key, network);
+  const hashes = new HashCodec(key);
+  const schedule = new LeaderSchedule(key, world.pools, blocksPerEpoch);
+  const slotOf = (height: number): number => height * slotsPerBlock;
+  const timeOf = (height: number): number => Math.floor((genesisTime + height * blockIntervalMs) / 1000);
+  const epochOf = (height: number): number => Math.floor(height / blocksPerEpoch);
+  const simContext = { key, world, hashes, segmentLength, slotOf };
+
+  const tipHeight = (): number => Math.max(0, Math.floor((clock() - genesisTime) / blockIntervalMs));
+
+  // ---- segment cache ----
+  const segments = new Map<number, Segment>();
+  const segment = (index: number): Segment => {
+    const hit = segments.get(index);
+    if (hit) {
+      segments.delete(index);
+      segments.set(index, hit);
+      return hit;
+    }
+    const made = simulateSegment(simContext, index);
+    segments.set(index, made);
+    while (segments.size > cacheSegments) segments.delete(segments.keys().next().value!);
+    return made;
+  };
+  const simBlock = (height: number): SimBlock => {
+    const s = Math.floor(height / segmentLength);
+    return segment(s).blocks[height - s * segmentLength]!;
+  };
+
+  // ---- references ----
+  const resolveHeight = (ref: string | number, tip: number): number | null => {
+    let height: number | null = null;
+    if (typeof ref === 'number') height = Number.isSafeInteger(ref) ? ref : null;
+    else if (/^\d{1,15}$/.test(ref)) height = Number(ref);
+    else if (/^[0-9a-fA-F]{64}$/.test(ref)) height = hashes.blockHeight(ref);
+    return height !== null && height >= 0 && height <= tip ? height : null;
+  };
+  const resolveTx = (hash: string, tip: number): SimTx | null => {
+    if (typeof hash !== 'string') return null;
+    const pos = hashes.txPosition(hash);
+    if (!pos || pos.height > tip) return null;
+    return simBlock(pos.height).txs[pos.index] ?? null;
+  };
+
+  // ---- pools ----
+  const poolStake = (pool: WorldPool, epoch: number): number =>
+    Math.round((pool.baseStake * (0.94 + 0.12 * deriveFloat(key, 'pool-stake', pool.index, Math.max(0, epoch)))) / 1_000_000) * 1_000_000;
+  const totalStake = (epoch: number): number => world.pools.reduce((n, p) => n + poolStake(p, epoch), 0);
+  const opCert = (pool: WorldPool, epoch: number): { counter: number; hash: string } => {
+    const counter = pool.opCertCounterBase + Math.floor(epoch / 90);
+    return { counter, hash: derive(pool.opCertKey, 'opcert', counter).toString('hex') };
+  };
+
+  const poolObject = (pool: WorldPool, tip: number): Pool => {
+    const epoch = epochOf(tip);
+    const position = tip - epoch * blocksPerEpoch;
+    const live = poolStake(pool, epoch);
+    const active = poolStake(pool, epoch - 2);
+    const liveTotal = totalStake(epoch);
+    const activeTotal = totalStake(epoch - 2);
+    const round = (x: number): number => Math.round(x * 1e6) / 1e6;
+    return {
+      pool_id: pool.id,
+      hex: pool.hex,
+      vrf_key: pool.vrfKeyHash,
+      blocks_minted: epoch * schedule.weights[pool.index]! + schedule.countInEpoch(pool.index, epoch, position),
+      blocks_epoch: schedule.countInEpoch(pool.index, epoch, position),
+      live_stake: String(live),
+      live_size: round(live / liveTotal),
+      live_saturation: round(live / SATURATION_POINT),
+      live_delegators: Math.round(pool.baseDelegators * (0.95 + 0.1 * deriveFloat(key, 'pool-delegators', pool.index, epoch))),
+      active_stake: String(active),
+      active_size: round(active / activeTotal),
+      declared_pledge: String(pool.pledge),
+      live_pledge: String(pool.pledge + Math.round(deriveFloat(key, 'pool-pledge', pool.index, epoch) * 50) * 1_000_000),
+      margin_cost: pool.margin,
+      fixed_cost: String(pool.fixedCost),
+      reward_account: pool.rewardAccount,
+      owners: [pool.rewardAccount],
+      registration: [hashes.tx(0, 0)],
+      retirement: [],
+      calidus_key: null,
+    };
+  };
+
+  // ---- blocks ----
+  const blockObject = (height: number, tip: number): Block => {
+    const sim = simBlock(height);
+    const epoch = epochOf(height);
+    const pool = world.pools[schedule.leader(epoch, height - epoch * blocksPerEpoch)]!;
+    const cert = opCert(pool, epoch);
+    const empty = sim.txs.length === 0;
+    return {
+      time: timeOf(height),
+      height,
+      hash: hashes.block(height),
+      slot: slotOf(height),
+      epoch,
+      epoch_slot: (height - epoch * blocksPerEpoch) * slotsPerBlock,
+      slot_leader: pool.id,
+      size: sim.size,
+      tx_count: sim.txs.length,
+      output: empty ? null : String(sim.outputLovelace),
+      fees: empty ? null : String(sim.fees),
+      block_vrf: pool.vrfVkey,
+      op_cert: cert.hash,
+      op_cert_counter: String(cert.counter),
+      previous_block: height > 0 ? hashes.block(height - 1) : null,
+      next_block: height < tip ? hashes.block(height + 1) : null,
+      confirmations: tip - height,
+    };
+  };
+
+  // ---- transactions ----
+  const outputAmounts = (o: SimOutput): Amount[] => amounts(o.lovelace, o.assets);
+  const addressText = (index: number): string => world.addresses[index]!.bech32;
+
+  const txObject = (tx: SimTx): Tx => {
+    let lovelace = 0;
+    const assets = new Map<string, bigint>();
+    for (const o of tx.outputs) {
+      lovelace += o.lovelace;
+      for (const [unit, q] of o.assets) assets.set(unit, (assets.get(unit) ?? 0n) + BigInt(q));
+    }
+    return {
+      hash: tx.hash,
+      block: hashes.block(tx.height),
+      block_height: tx.height,
+      block_time: timeOf(tx.height),
+      slot: slotOf(tx.height),
+      index: tx.index,
+      output_amount: amounts(lovelace, [...assets.entries()].sort((a, b) => (a[0] < b[0] ? -1 : 1))),
+      fees: String(tx.fee),
+      deposit: String(tx.deposit),
+      size: tx.size,
+      invalid_before: tx.invalidBefore === null ? null : String(tx.invalidBefore),
+      invalid_hereafter: tx.invalidHereafter === null ? null : String(tx.invalidHereafter),
+      utxo_count: tx.inputs.length + tx.outputs.length,
+      withdrawal_count: tx.withdrawals.length,
+      mir_cert_count: 0,
+      delegation_count: tx.delegations.length,
+      stake_cert_count: tx.stakeRegistrations,
+      pool_update_count: tx.poolUpdates,
+      pool_retire_count: 0,
+      asset_mint_or_burn_count: tx.mints,
+      redeemer_count: tx.redeemers,
+      valid_contract: true,
+      treasury_donation: '0',
+    };
+  };
+
+  const utxosObject = (tx: SimTx, tip: number): TxUtxos => ({
+    hash: tx.hash,
+    inputs: tx.inputs.map((i): TxInput => ({
+      address: addressText(i.output.address),
+      amount: outputAmounts(i.output),
+      tx_hash: hashes.tx(i.height, i.index),
+      output_index: i.outputIndex,
+      data_hash: i.output.dataHash,
+      inline_datum: i.output.inlineDatum,
+      reference_script_hash: null,
+      collateral: false,
+      reference: false,
+    })),
+    outputs: tx.outputs.map((o, outputIndex): TxOutput => ({
+      address: addressText(o.address),
+      amount: outputAmounts(o),
+      output_index: outputIndex,
+      data_hash: o.dataHash,
+      inline_datum: o.inlineDatum,
+      collateral: false,
+      reference_script_hash: null,
+      consumed_by_tx: o.consumedBy && o.consumedBy.height <= tip ? hashes.tx(o.consumedBy.height, o.consumedBy.index) : null,
+    })),
+  });
+
+  const delegationObjects = (tx: SimTx): TxDelegation[] =>
+    tx.delegations.map((d, i) => {
+      const certIndex = tx.stakeRegistrations > 0 ? i + tx.stakeRegistrations : i;
+      return {
+        index: certIndex,
+        cert_index: certIndex,
+        address: world.wallets[d.wallet]!.stakeAddress!,
+        pool_id: world.pools[d.pool]!.id,
+        active_epoch: epochOf(tx.height) + 2,
+      };
+    });
+
+  const detailsObject = (tx: SimTx, tip: number): TxDetails => {
+    const utxos = utxosObject(tx, tip);
+    return {
+      tx: txObject(tx),
+      inputs: utxos.inputs,
+      outputs: utxos.outputs,
+      delegations: delegationObjects(tx).map((d): TxDelegationWithPool => ({ ...d, pool: poolObject(world.poolByKey.get(d.pool_id)!, tip) })),
+    };
+  };
+
+  // ---- epochs ----
+  const epochSums = new Map<number, { upTo: number; txCount: number; output: bigint; fees: bigint }>();
+  const sumsOf = (epoch: number, last: number): { txCount: number; output: bigint; fees: bigint } => {
+    const first = epoch * blocksPerEpoch;
+    let entry = epochSums.get(epoch);
+    if (!entry || entry.upTo > last) entry = { upTo: first - 1, txCount: 0, output: 0n, fees: 0n };
+    for (let h = entry.upTo + 1; h <= last; h++) {
+      const b = simBlock(h);
+      entry.txCount += b.txs.length;
+      entry.output += BigInt(b.outputLovelace);
+      entry.fees += BigInt(b.fees);
+      entry.upTo = h;
+    }
+    epochSums.set(epoch, entry);
+    if (epochSums.size > 256) epochSums.delete(epochSums.keys().next().value!);
+    return entry;
+  };
+  const epochBounds = (n: number): EpochStart => ({
+    epoch: n,
+    start_time: Math.floor((genesisTime + n * blocksPerEpoch * blockIntervalMs) / 1000),
+    end_time: Math.floor((genesisTime + (n + 1) * blocksPerEpoch * blockIntervalMs) / 1000),
+  });
+  const epochObject = (n: number, tip: number): Epoch | null => {
+    if (!Number.isSafeInteger(n) || n < 0 || n > epochOf(tip)) return null;
+    const first = n * blocksPerEpoch;
+    const last = Math.min(tip, (n + 1) * blocksPerEpoch - 1);
+    const sums = sumsOf(n, last);
+    return {
+      ...epochBounds(n),
+      first_block_time: timeOf(first),
+      last_block_time: timeOf(last),
+      block_count: last - first + 1,
+      tx_count: sums.txCount,
+      output: String(sums.output),
+      fees: String(sums.fees),
+      active_stake: String(totalStake(n - 2)),
+    };
+  };
+
+  // ---- addresses ----
+  /** Transactions touching an address within the address window, ascending. */
+  const addressHistory = (addressIndex: number, tip: number): SimTx[] => {
+    const low = Math.max(0, tip - addressWindowBlocks + 1);
+    const out: SimTx[] = [];
+    for (let s = Math.floor(low / segmentLength); s <= Math.floor(tip / segmentLength); s++) {
+      for (const tx of segmentAddressTxs(segment(s)).get(addressIndex) ?? []) {
+        if (tx.height >= low && tx.height <= tip) out.push(tx);
+      }
+    }
+    return out;
+  };
+  const worldAddress = (text: string): World['addresses'][number] | null => {
+    if (typeof text !== 'string') return null;
+    return world.addressByBech32.get(text) ?? null;
+  };
+
+  const paginate = <T>(items: T[], page: Pagination | undefined): T[] => {
+    const p = fillPage(page, items.length);
+    const ordered = p.order === 'desc' ? items.slice().reverse() : items;
+    return ordered.slice((p.page - 1) * p.count, p.page * p.count);
+  };
+
+  const assetObject = (asset: WorldAsset, tip: number): Asset => {
+    const remints = remintCount(asset, Math.floor(tip / segmentLength));
+    const image = `ipfs://bafkrei${Buffer.from(deriveBytes(key, 32, 'asset-image', asset.unit)).toString('base64url').toLowerCase().replace(/[^a-z2-7]/g, 'a').slice(0, 52)}`;
+    let onchain: Asset['onchain_metadata'] = null;
+    if (asset.nft) onchain = { name: asset.name, image, mediaType: 'image/png', description: 'A stone of the Cairn sandbox chain' };
+    else if (asset.standard === 'CIP68v1') onchain = { name: asset.name, ticker: asset.ticker, decimals: asset.decimals, description: 'A sandbox token' };
+    return {
+      asset: asset.unit,
+      policy_id: asset.policyId,
+      asset_name: asset.assetNameHex === '' ? null : asset.assetNameHex,
+      fingerprint: asset.fingerprint,
+      quantity: String(BigInt(asset.genesisSupply) + BigInt(remints) * BigInt(asset.mintAmount)),
+      initial_mint_tx_hash: hashes.tx(0, 0),
+      mint_or_burn_count: 1 + remints,
+      onchain_metadata: onchain,
+      onchain_metadata_standard: asset.standard,
+      onchain_metadata_extra: null,
+      metadata:
+        asset.nft || asset.standard
+          ? null
+          : { name: asset.name, description: `${asset.name}, a token of the Cairn sandbox chain`, ticker: asset.ticker, url: null, logo: null, decimals: asset.decimals },
+    };
+  };
+
+  const chain: SandboxChain = {
+    network,
+    params,
+    now: () => clock(),
+    tipHeight,
+    epochOfHeight: epochOf,
+
+    latestBlock() {
+      const tip = tipHeight();
+      return blockObject(tip, tip);
+    },
+    blockAt(ref) {
+      const tip = tipHeight();
+      const h = resolveHeight(ref, tip);
+      return h === null ? null : blockObject(h, tip);
+    },
+    blockNext(ref, page) {
+      const tip = tipHeight();
+      const h = resolveHeight(ref, tip);
+      if (h === null) return null;
+      const p = fillPage(page, 100);
+      const out: Block[] = [];
+      for (let x = h + 1 + (p.page - 1) * p.count; x <= tip && out.length < p.count; x++) out.push(blockObject(x, tip));
+      return out;
+    },
+    blockPrevious(ref, page) {
+      const tip = tipHeight();
+      const h = resolveHeight(ref, tip);
+      if (h === null) return null;
+      const p = fillPage(page, 100);
+      const end = h - 1 - (p.page - 1) * p.count;
+      const out: Block[] = [];
+      for (let x = Math.max(0, end - p.count + 1); x <= end; x++) out.push(blockObject(x, tip));
+      return out;
+    },
+    blockTxs(ref, page) {
+      const tip = tipHeight();
+      const h = resolveHeight(ref, tip);
+      if (h === null) return null;
+      return paginate(simBlock(h).txs.map((t) => t.hash), page);
+    },
+    blockTxDetails(ref) {
+      const tip = tipHeight();
+      const h = resolveHeight(ref, tip);
+      if (h === null) return null;
+      return simBlock(h).txs.map((t) => detailsObject(t, tip));
+    },
+
+    tx(hash) {
+      const t = resolveTx(hash, tipHeight());
+      return t ? txObject(t) : null;
+    },
+    txUtxos(hash) {
+      const tip = tipHeight();
+      const t = resolveTx(hash, tip);
+      return t ? utxosObject(t, tip) : null;
+    },
+    txDelegations(hash) {
+      const t = resolveTx(hash, tipHeight());
+      return t ? delegationObjects(t) : null;
+    },
+    txDetails(hash) {
+      const tip = tipHeight();
+      const t = resolveTx(hash, tip);
+      return t ? detailsObject(t, tip) : null;
+    },
+
+    latestEpoch() {
+      const tip = tipHeight();
+      return epochObject(epochOf(tip), tip)!;
+    },
+    epoch(n) {
+      return epochObject(n, tipHeight());
+    },
+    epochBounds,
+
+    networkInfo() {
+      const tip = tipHeight();
+      const epoch = BigInt(epochOf(tip));
+      let reserves = 7_000_000_000_000_000n - epoch * 2_000_000_000n;
+      if (reserves < 1_000_000_000_000_000n) reserves = 1_000_000_000_000_000n;
+      const treasury = 1_500_000_000_000_000n + epoch * 400_000_000n;
+      const total = MAX_SUPPLY - reserves;
+      return {
+        supply: {
+          max: String(MAX_SUPPLY),
+          total: String(total),
+          circulating: String(total - treasury - 250_000_000_000_000n),
+          locked: String(300_000_000_000_000n + (epoch % 1000n) * 1_000_000_000n),
+          treasury: String(treasury),
+          reserves: String(reserves),
+        },
+        stake: { live: String(totalStake(Number(epoch))), active: String(totalStake(Number(epoch) - 2)) },
+      };
+    },
+    genesis() {
+      return {
+        active_slots_coefficient: 1 / slotsPerBlock,
+        update_quorum: 5,
+        max_lovelace_supply: String(MAX_SUPPLY),
+        network_magic: NETWORK_MAGIC[network],
+        epoch_length: blocksPerEpoch * slotsPerBlock,
+        system_start: Math.floor(genesisTime / 1000),
+        slots_per_kes_period: 129_600,
+        slot_length: 1,
+        max_kes_evolutions: 62,
+        security_param: 2160,
+      };
+    },
+
+    address(text) {
+      const entry = worldAddress(text);
+      if (!entry) return null;
+      const tip = tipHeight();
+      let lovelace = 0;
+      const assets = new Map<string, bigint>();
+      for (const tx of addressHistory(entry.index, tip)) {
+        for (const o of tx.outputs) {
+          if (o.address !== entry.index || (o.consumedBy && o.consumedBy.height <= tip)) continue;
+          lovelace += o.lovelace;
+          for (const [unit, q] of o.assets) assets.set(unit, (assets.get(unit) ?? 0n) + BigInt(q));
+        }
+      }
+      return {
+        address: entry.bech32,
+        amount: amounts(lovelace, [...assets.entries()].sort((a, b) => (a[0] < b[0] ? -1 : 1))),
+        stake_address: entry.stakeAddress,
+        type: 'shelley',
+        script: entry.script,
+      };
+    },
+    addressTransactions(text, query) {
+      const entry = worldAddress(text);
+      if (!entry) return null;
+      const tip = tipHeight();
+      const from = parseBound(query?.from);
+      const to = parseBound(query?.to);
+      const rows = addressHistory(entry.index, tip).filter((tx) => {
+        if (from && (tx.height < from[0] || (tx.height === from[0] && from[1] >= 0 && tx.index < from[1]))) return false;
+        if (to && (tx.height > to[0] || (tx.height === to[0] && to[1] >= 0 && tx.index > to[1]))) return false;
+        return true;
+      });
+      return paginate(rows, query).map((tx) => ({ tx_hash: tx.hash, tx_index: tx.index, block_height: tx.height, block_time: timeOf(tx.height) }));
+    },
+
+    pool(id) {
+      if (typeof id !== 'string') return null;
+      const pool = world.poolByKey.get(id) ?? world.poolByKey.get(id.toLowerCase());
+      return pool ? poolObject(pool, tipHeight()) : null;
+    },
+    asset(unit) {
+      if (typeof unit !== 'string') return null;
+      const asset = world.assetByUnit.get(unit.toLowerCase());
+      return asset ? assetObject(asset, tipHeight()) : null;
+    },
+
+    addressesOfStake(stake) {
+      const wallet = world.walletByStakeAddress.get(stake);
+      return wallet ? wallet.addresses.map(addressText) : [];
+    },
+    catalog() {
+      return {
+        addresses: world.addresses.map((a) => ({ address: a.bech32, stakeAddress: a.stakeAddress, script: a.script })),
+        stakeAddresses: world.wallets.filter((w) => w.stakeAddress).map((w) => w.stakeAddress!),
+        pools: world.pools.map((p) => p.id),
+        assets: world.assets.map((a) => ({ unit: a.unit, policyId: a.policyId, assetName: a.assetNameHex, fingerprint: a.fingerprint, nft: a.nft })),
+      };
+    },
+  };
+  return chain;
+}
+
+/** Whether a string is a Shelley address of this network (not whether the chain knows it). */
+export function isAddressOfNetwork(address: string, network: SandboxNetwork): boolean {
+  const parsed = parseShelleyAddress(address);
+  if (!parsed) return false;
+  return network === 'mainnet' ? parsed.network === 'mainnet' : parsed.network !== 'mainnet';
+}
+
+/** Whether a string is a stake address of this network. */
+export function isStakeAddressOfNetwork(address: string, network: SandboxNetwork): boolean {
+  const parsed = parseStakeAddress(address);
+  return parsed !== null && parsed.mainnet === (network === 'mainnet');
+}

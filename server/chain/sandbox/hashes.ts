@@ -1,0 +1,53 @@
+// Block and transaction hashes that look like any 32-byte hash but can be mapped back to their
+// position, so a lookup by hash costs O(1) instead of an index over the whole chain.
+//
+// hash = prefix(24 bytes) ‖ (position(8 bytes) XOR mask(prefix)), where prefix is derived from the
+// chain key and the position. Decoding recovers the position from the mask and then recomputes the
+// whole hash: a hash not produced by this chain never decodes.
+import { derive } from './rng';
+
+const TX_INDEX_BITS = 20n;
+const TX_INDEX_LIMIT = 1 << Number(TX_INDEX_BITS);
+
+function encode(key: Uint8Array, domain: string, position: bigint): string {
+  const prefix = derive(key, domain, 'p', position).subarray(0, 24);
+  const mask = derive(key, domain, 'm', prefix.toString('hex')).subarray(0, 8);
+  const suffix = Buffer.alloc(8);
+  suffix.writeBigUInt64BE(position ^ mask.readBigUInt64BE(0));
+  return Buffer.concat([prefix, suffix]).toString('hex');
+}
+
+function decode(key: Uint8Array, domain: string, hash: string): bigint | null {
+  if (!/^[0-9a-f]{64}$/.test(hash)) return null;
+  const bytes = Buffer.from(hash, 'hex');
+  const prefix = bytes.subarray(0, 24);
+  const mask = derive(key, domain, 'm', prefix.toString('hex')).subarray(0, 8);
+  const position = bytes.readBigUInt64BE(24) ^ mask.readBigUInt64BE(0);
+  return encode(key, domain, position) === hash ? position : null;
+}
+
+export class HashCodec {
+  constructor(private readonly key: Uint8Array) {}
+
+  block(height: number): string {
+    return encode(this.key, 'block', BigInt(height));
+  }
+
+  /** The height a block hash was made for, or null when this chain never made it. */
+  blockHeight(hash: string): number | null {
+    const position = decode(this.key, 'block', hash.toLowerCase());
+    return position === null || position > BigInt(Number.MAX_SAFE_INTEGER) ? null : Number(position);
+  }
+
+  tx(height: number, index: number): string {
+    if (index < 0 || index >= TX_INDEX_LIMIT) throw new Error('transaction index out of range');
+    return encode(this.key, 'tx', (BigInt(height) << TX_INDEX_BITS) | BigInt(index));
+  }
+
+  /** The (height, index) a transaction hash was made for, or null. */
+  txPosition(hash: string): { height: number; index: number } | null {
+    const position = decode(this.key, 'tx', hash.toLowerCase());
+    if (position === null) return null;
+    return { height: Number(position >> TX_INDEX_BITS), index: Number(position & (BigInt(TX_INDEX_LIMIT) - 1n)) };
+  }
+}

@@ -1,0 +1,31 @@
+// The sandbox chain: a deterministic simulated Cardano chain served in Blockfrost shapes.
+export {
+  createSandboxChain,
+  isAddressOfNetwork,
+  isStakeAddressOfNetwork,
+  DEFAULT_ADDRESS_WINDOW_BLOCKS,
+  DEFAULT_BLOCK_INTERVAL_MS,
+  DEFAULT_BLOCKS_PER_EPOCH,
+  DEFAULT_GENESIS_TIME,
+  DEFAULT_SEED,
+  DEFAULT_SEGMENT_LENGTH,
+  NETWORK_MAGIC,
+} from './chain';
+export type {
+  AddressTxQuery,
+  CatalogAddress,
+  CatalogAsset,
+  PageRequest,
+  SandboxCatalog,
+  SandboxChain,
+  SandboxChainOptions,
+  SandboxChainParams,
+  SandboxNetwork,
+} from './chain';
+export { sandboxRouter, SANDBOX_HEADER, SANDBOX_HEADER_VALUE } from './router';
+export type { SandboxRouterOptions } from './router';
+export { blockfrostError, parsePagination, BlockfrostHttpError, NOT_FOUND_MESSAGE, INTERNAL_ERROR_MESSAGE } from './http';
+export type { BlockfrostErrorBody } from './http';
+export type * from './types';
+export { stakeAddressOf, parseShelleyAddress, parseStakeAddress } from '../cardano/address';
+export { assetFingerprint } from '../cardano/fingerprint';

@@ -1,0 +1,95 @@
+// Deterministic randomness for the sandbox chain. Everything random is derived by hashing the
+// chain key with a domain and coordinates (height, index, …), so any process computes the same
+// values in any order. Math.random is never used.
+import { createHash } from 'node:crypto';
+
+export type Part = string | number | bigint;
+
+/** sha256(key ‖ parts): the root of every derived value. */
+export function derive(key: Uint8Array, ...parts: Part[]): Buffer {
+  const h = createHash('sha256');
+  h.update(key);
+  h.update(parts.map(String).join('|'));
+  return h.digest();
+}
+
+/** `len` pseudo-random bytes for (key, parts); up to 64 bytes. */
+export function deriveBytes(key: Uint8Array, len: number, ...parts: Part[]): Uint8Array {
+  if (len <= 32) return new Uint8Array(derive(key, ...parts).subarray(0, len));
+  const a = derive(key, ...parts, 'a');
+  const b = derive(key, ...parts, 'b');
+  return new Uint8Array(Buffer.concat([a, b]).subarray(0, len));
+}
+
+/** A float in [0, 1) for (key, parts). */
+export function deriveFloat(key: Uint8Array, ...parts: Part[]): number {
+  const d = derive(key, ...parts);
+  return (d.readUInt32BE(0) * 2 ** 21 + (d.readUInt32BE(4) >>> 11)) / 2 ** 53;
+}
+
+/** sfc32: a small fast PRNG with a 128-bit state, seeded from a derived hash. */
+export class Rng {
+  private a: number;
+  private b: number;
+  private c: number;
+  private d: number;
+
+  constructor(seed: Uint8Array) {
+    const view = Buffer.from(seed.buffer, seed.byteOffset, seed.byteLength);
+    this.a = view.readUInt32BE(0);
+    this.b = view.readUInt32BE(4);
+    this.c = view.readUInt32BE(8);
+    this.d = view.readUInt32BE(12);
+    for (let i = 0; i < 12; i++) this.u32();
+  }
+
+  static of(key: Uint8Array, ...parts: Part[]): Rng {
+    return new Rng(derive(key, ...parts));
+  }
+
+  u32(): number {
+    const t = (((this.a + this.b) | 0) + this.d) | 0;
+    this.d = (this.d + 1) | 0;
+    this.a = this.b ^ (this.b >>> 9);
+    this.b = (this.c + (this.c << 3)) | 0;
+    this.c = (this.c << 21) | (this.c >>> 11);
+    this.c = (this.c + t) | 0;
+    return t >>> 0;
+  }
+
+  /** [0, 1) */
+  float(): number {
+    return (this.u32() * 2 ** 21 + (this.u32() >>> 11)) / 2 ** 53;
+  }
+
+  /** Integer in [min, max], both included. */
+  int(min: number, max: number): number {
+    return min + Math.floor(this.float() * (max - min + 1));
+  }
+
+  chance(p: number): boolean {
+    return this.float() < p;
+  }
+
+  pick<T>(items: readonly T[]): T {
+    if (items.length === 0) throw new Error('pick from an empty list');
+    return items[Math.floor(this.float() * items.length)]!;
+  }
+
+  /** Log-uniform value in [min, max): many small values, few large ones. */
+  logUniform(min: number, max: number): number {
+    return Math.exp(Math.log(min) + this.float() * (Math.log(max) - Math.log(min)));
+  }
+
+  /** Fisher-Yates shuffle of a copy. */
+  shuffled<T>(items: readonly T[]): T[] {
+    const out = items.slice();
+    for (let i = out.length - 1; i > 0; i--) {
+      const j = Math.floor(this.float() * (i + 1));
+      const tmp = out[i]!;
+      out[i] = out[j]!;
+      out[j] = tmp;
+    }
+    return out;
+  }
+}
