@@ -61,3 +61,24 @@ describe('configuration', () => {
     expect(loadConfig({ PORT: '', DATABASE_URL: ' ' }).port).toBe(3000);
   });
 });
+
+describe('site configuration', () => {
+  it('has honest defaults', () => {
+    expect(loadConfig({}).site).toEqual({
+      links: { status: null, blog: null, docs: null },
+      chatUrl: null,
+      supportEmail: 'support@localhost',
+      socialLinks: [],
+      companyAddress: null,
+      maintenance: { enabled: false, eta: null },
+    });
+  });
+
+  it('refuses malformed values', () => {
+    expect(fails({ SOCIAL_LINKS: 'GitHub' })).toMatch(/^Invalid configuration: SOCIAL_LINKS must be a comma-separated list/);
+    expect(fails({ MAINTENANCE_MODE: 'sometimes' })).toBe('Invalid configuration: MAINTENANCE_MODE must be true or false (got "sometimes")');
+    expect(fails({ MAINTENANCE_ETA: 'soon' })).toMatch(/^Invalid configuration: MAINTENANCE_ETA must be a date and time/);
+    expect(fails({ STATUS_URL: 'ftp://x' })).toMatch(/^Invalid configuration: STATUS_URL must be an http\(s\) URL/);
+    expect(fails({ SUPPORT_EMAIL: 'nope' })).toMatch(/^Invalid configuration: SUPPORT_EMAIL must be an e-mail address/);
+  });
+});
