@@ -62,7 +62,7 @@ export interface SandboxChainOptions {
   addressWindowBlocks?: number;
   /** Simulation unit in blocks (see simulate.ts); default 60. */
   segmentLength?: number;
-  /** Segments kept in memory; default 48. */
+  /** Segments kept in memory; default 48, never fewer than the address window needs. */
   cacheSegments?: number;
 }
 
@@ -180,7 +180,8 @@ export function createSandboxChain(options: SandboxChainOptions): SandboxChain {
   const blocksPerEpoch = positiveInt(options.blocksPerEpoch ?? DEFAULT_BLOCKS_PER_EPOCH, 'blocksPerEpoch');
   const addressWindowBlocks = positiveInt(options.addressWindowBlocks ?? DEFAULT_ADDRESS_WINDOW_BLOCKS, 'addressWindowBlocks');
   const segmentLength = positiveInt(options.segmentLength ?? DEFAULT_SEGMENT_LENGTH, 'segmentLength');
-  const cacheSegments = positiveInt(options.cacheSegments ?? 48, 'cacheSegments');
+  // The cache always holds the whole address window plus a few segments around it.
+  const cacheSegments = Math.max(positiveInt(options.cacheSegments ?? 48, 'cacheSegments'), Math.ceil(addressWindowBlocks / segmentLength) + 4);
   const genesisTime = options.genesisTime ?? DEFAULT_GENESIS_TIME;
   if (!Number.isSafeInteger(genesisTime)) throw new Error('genesisTime must be an integer of milliseconds');
   const seed = options.seed ?? DEFAULT_SEED;
@@ -484,6 +485,8 @@ export function createSandboxChain(options: SandboxChainOptions): SandboxChain {
     };
   };
 
+  let catalogCache: SandboxCatalog | undefined;
+
   const chain: SandboxChain = {
     network,
     params,
@@ -645,12 +648,13 @@ export function createSandboxChain(options: SandboxChainOptions): SandboxChain {
       return wallet ? wallet.addresses.map(addressText) : [];
     },
     catalog() {
-      return {
+      catalogCache ??= {
         addresses: world.addresses.map((a) => ({ address: a.bech32, stakeAddress: a.stakeAddress, script: a.script })),
         stakeAddresses: world.wallets.filter((w) => w.stakeAddress).map((w) => w.stakeAddress!),
         pools: world.pools.map((p) => p.id),
         assets: world.assets.map((a) => ({ unit: a.unit, policyId: a.policyId, assetName: a.assetNameHex, fingerprint: a.fingerprint, nft: a.nft })),
       };
+      return structuredClone(catalogCache);
     },
   };
   return chain;
