@@ -19,6 +19,9 @@ import { apiRouter } from './api/index';
 import { devMailboxRouter } from './mail/dev-mailbox-page';
 import { assetsRouter, defaultWebDir, spaRouter } from './web/static';
 import { NotFound } from './errors';
+import { createSandboxChains, sandboxedSlugs } from './chain/sandbox-chains';
+import type { SandboxChain, SandboxNetwork } from './chain/sandbox/index';
+import { latestMainnetBlock } from './api/landing';
 
 export interface AppDeps {
   config: Config;
@@ -27,6 +30,8 @@ export interface AppDeps {
   mailer: Mailer;
   sessionSecret: string;
   webDir?: string;
+  /** Sandbox chains of this process (shared with the gateway); created from config when absent. */
+  chains?: Partial<Record<SandboxNetwork, SandboxChain>>;
 }
 
 export interface CairnApp {
@@ -122,7 +127,11 @@ export function createApp(deps: AppDeps): CairnApp {
   const routeDeps = { db, config, logger, mailer };
   app.use(['/api', '/auth'], csrfProtection());
   app.use('/auth', authRouter({ ...routeDeps, passport, enabledProviders: enabled }));
-  app.use('/api', apiRouter(routeDeps, webDir));
+  const chains = deps.chains ?? createSandboxChains(config);
+  app.use(
+    '/api',
+    apiRouter(routeDeps, { webDir, latestBlock: latestMainnetBlock(config, logger, chains), sandboxed: new Set(sandboxedSlugs(config)) }),
+  );
   if (!config.isProduction && mailer.kind === 'dev-mailbox') app.use('/dev', devMailboxRouter(mailer));
 
   app.use(spaRouter(webDir));

@@ -63,6 +63,23 @@ const linkList = z.preprocess(
     }),
 );
 
+/** "Header-Name: value", for upstreams that need their own credentials. */
+const headerLine = z.preprocess(
+  emptyToUndefined,
+  z
+    .string()
+    .regex(/^[A-Za-z0-9_-]+:\s*\S.*$/, 'must look like "Header-Name: value"')
+    .transform((v) => {
+      const i = v.indexOf(':');
+      return { name: v.slice(0, i).trim().toLowerCase(), value: v.slice(i + 1).trim() };
+    })
+    .optional(),
+);
+
+export const upstreamNetworks = ['cardano-mainnet', 'cardano-preprod', 'cardano-preview', 'ipfs'] as const;
+export type UpstreamNetwork = (typeof upstreamNetworks)[number];
+const envName = (slug: UpstreamNetwork) => slug.toUpperCase().replace(/-/g, '_');
+
 const schema = z.object({
   NODE_ENV: z.preprocess(
     emptyToUndefined,
@@ -137,6 +154,27 @@ const schema = z.object({
   SUPPORT_EMAIL: z.preprocess(emptyToUndefined, z.string().regex(/^[^\s@]+@[^\s@]+$/, 'must be an e-mail address').default('support@localhost')),
   SOCIAL_LINKS: linkList,
   COMPANY_ADDRESS: z.preprocess(emptyToUndefined, z.string().max(300, 'must be at most 300 characters').optional()),
+  GATEWAY_PORT: port(3001),
+  GATEWAY_PUBLIC_URL: optionalUrl,
+  GATEWAY_DOMAIN: z.preprocess(
+    emptyToUndefined,
+    z.string().regex(/^[a-z0-9.-]+$/i, 'must be a domain name such as api.cairn.example').optional(),
+  ),
+  REDIS_URL: z.preprocess(emptyToUndefined, z.string().regex(/^rediss?:\/\/.+/, 'must be a redis:// or rediss:// URL').optional()),
+  METERING_FLUSH_MS: positiveInt(5000, 'a positive whole number of milliseconds'),
+  SANDBOX_BLOCK_INTERVAL_MS: positiveInt(20000, 'a positive whole number of milliseconds'),
+  UPSTREAM_TIMEOUT_MS: positiveInt(30000, 'a positive whole number of milliseconds'),
+  GATEWAY_BAN_THRESHOLD: positiveInt(1000, 'a positive whole number of rejected requests'),
+  GATEWAY_BAN_WINDOW_SECONDS: positiveInt(60, 'a positive whole number of seconds'),
+  GATEWAY_BAN_SECONDS: positiveInt(600, 'a positive whole number of seconds'),
+  UPSTREAM_CARDANO_MAINNET_URL: optionalUrl,
+  UPSTREAM_CARDANO_MAINNET_AUTH: headerLine,
+  UPSTREAM_CARDANO_PREPROD_URL: optionalUrl,
+  UPSTREAM_CARDANO_PREPROD_AUTH: headerLine,
+  UPSTREAM_CARDANO_PREVIEW_URL: optionalUrl,
+  UPSTREAM_CARDANO_PREVIEW_AUTH: headerLine,
+  UPSTREAM_IPFS_URL: optionalUrl,
+  UPSTREAM_IPFS_AUTH: headerLine,
   MAINTENANCE_MODE: bool(false),
   MAINTENANCE_ETA: z.preprocess(
     emptyToUndefined,
@@ -172,6 +210,26 @@ export interface Config {
   google: OAuthClientConfig | null;
   gitlab: (OAuthClientConfig & { baseUrl: string }) | null;
   site: SiteConfig;
+  gateway: GatewayConfig;
+}
+
+export interface UpstreamConfig {
+  url: string;
+  auth: { name: string; value: string } | null;
+}
+
+export interface GatewayConfig {
+  port: number;
+  publicUrl: string;
+  /** Host-based network selection: cardano-mainnet.<domain> and so on. */
+  domain: string | null;
+  redisUrl: string | null;
+  meteringFlushMs: number;
+  sandboxBlockIntervalMs: number;
+  upstreamTimeoutMs: number;
+  ban: { threshold: number; windowSeconds: number; seconds: number };
+  /** Configured upstreams; a Cardano network without one is served by the sandbox chain. */
+  upstreams: Partial<Record<UpstreamNetwork, UpstreamConfig>>;
 }
 
 /** What the public site and the dashboard shell show; answered by GET /api/site. */
@@ -196,7 +254,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     const name = String(issue.path[0] ?? 'configuration');
     const raw = env[name];
     // Never echo values that may carry credentials.
-    const secret = /SECRET|DATABASE_URL|SMTP_URL|PASSWORD/.test(name);
+    const secret = /SECRET|DATABASE_URL|SMTP_URL|REDIS_URL|PASSWORD|_AUTH$/.test(name);
     const got = raw === undefined || secret ? '' : ` (got ${JSON.stringify(raw.length > 60 ? raw.slice(0, 60) + '…' : raw)})`;
     throw new ConfigError(`Invalid configuration: ${name} ${issue.message}${got}`);
   }
@@ -231,6 +289,24 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     },
     google: pair(e.GOOGLE_CLIENT_ID, e.GOOGLE_CLIENT_SECRET),
     gitlab: gitlab && { ...gitlab, baseUrl: e.GITLAB_URL.replace(/\/+$/, '') },
+    gateway: {
+      port: e.GATEWAY_PORT,
+      publicUrl: (e.GATEWAY_PUBLIC_URL ?? `http://localhost:${e.GATEWAY_PORT}`).replace(/\/+$/, ''),
+      domain: e.GATEWAY_DOMAIN?.toLowerCase() ?? null,
+      redisUrl: e.REDIS_URL ?? null,
+      meteringFlushMs: e.METERING_FLUSH_MS,
+      sandboxBlockIntervalMs: e.SANDBOX_BLOCK_INTERVAL_MS,
+      upstreamTimeoutMs: e.UPSTREAM_TIMEOUT_MS,
+      ban: { threshold: e.GATEWAY_BAN_THRESHOLD, windowSeconds: e.GATEWAY_BAN_WINDOW_SECONDS, seconds: e.GATEWAY_BAN_SECONDS },
+      upstreams: Object.fromEntries(
+        upstreamNetworks.flatMap((slug) => {
+          const raw = e as unknown as Record<string, unknown>;
+          const url = raw[`UPSTREAM_${envName(slug)}_URL`] as string | undefined;
+          const auth = raw[`UPSTREAM_${envName(slug)}_AUTH`] as UpstreamConfig['auth'] | undefined;
+          return url ? [[slug, { url: url.replace(/\/+$/, ''), auth: auth ?? null }]] : [];
+        }),
+      ),
+    },
     site: {
       links: { status: e.STATUS_URL ?? null, blog: e.BLOG_URL ?? null, docs: e.DOCS_URL ?? null },
       chatUrl: e.CHAT_URL ?? null,

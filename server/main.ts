@@ -1,56 +1,94 @@
 import 'dotenv/config';
+import fs from 'node:fs';
 import http from 'node:http';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { ConfigError, loadConfig, type Config } from './config';
 import { createDb, migrateLatest, sqliteFileIn } from './db/index';
 import { createLogger } from './logger';
 import { devMailbox, smtpMailer } from './mail/mailer';
 import { createApp } from './app';
 import { resolveSessionSecret } from './session-secret';
+import { createSandboxChains } from './chain/sandbox-chains';
+import { startGateway } from './gateway/index';
 
-async function start(config: Config) {
+type Role = 'all' | 'api' | 'gateway';
+const ROLES: Role[] = ['all', 'api', 'gateway'];
+
+/** `--role api|gateway` starts one part, so operators can scale the gateway out; `all` (the default) starts both. */
+function parseRole(argv: string[]): Role {
+  const i = argv.indexOf('--role');
+  const value = i === -1 ? 'all' : argv[i + 1];
+  if (!ROLES.includes(value as Role)) throw new ConfigError(`Invalid option: --role must be one of ${ROLES.join(', ')}`);
+  return value as Role;
+}
+
+const version = (JSON.parse(fs.readFileSync(path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../package.json'), 'utf8')) as { version: string }).version;
+
+async function start(config: Config, role: Role) {
   const logger = createLogger(config.logLevel);
   const db = createDb({ databaseUrl: config.databaseUrl, sqliteFile: sqliteFileIn(config.dataDir) });
   await migrateLatest(db);
   logger.info({ engine: config.databaseUrl ? 'postgresql' : 'sqlite' }, config.databaseUrl ? 'database: PostgreSQL (migrated)' : `database: SQLite at ${sqliteFileIn(config.dataDir)} (migrated)`);
+  const chains = createSandboxChains(config);
+  const stops: Array<() => Promise<void> | void> = [];
 
-  const mailer = config.mail.smtpUrl ? smtpMailer(config.mail.smtpUrl, config.mail.from) : devMailbox(logger);
-  if (mailer.kind === 'dev-mailbox') {
-    logger.warn(
-      config.isProduction
-        ? 'embedded mail: SMTP_URL is not set, sign-in links are only written to this log'
-        : `embedded mail: SMTP_URL is not set, sign-in links are written to this log and listed at ${config.publicUrl}/dev/mailbox`,
+  if (role === 'all' || role === 'api') {
+    const mailer = config.mail.smtpUrl ? smtpMailer(config.mail.smtpUrl, config.mail.from) : devMailbox(logger);
+    if (mailer.kind === 'dev-mailbox') {
+      logger.warn(
+        config.isProduction
+          ? 'embedded mail: SMTP_URL is not set, sign-in links are only written to this log'
+          : `embedded mail: SMTP_URL is not set, sign-in links are written to this log and listed at ${config.publicUrl}/dev/mailbox`,
+      );
+    }
+    if (!config.captcha) logger.warn('captcha is off: HCAPTCHA_SITE_KEY and HCAPTCHA_SECRET are not set');
+    const { app, close } = createApp({ config, db, logger, mailer, sessionSecret: resolveSessionSecret(config), chains });
+    const server = http.createServer(app);
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(config.port, config.host, resolve);
+    });
+    logger.info(`Cairn is running at ${config.publicUrl}`);
+    stops.push(
+      () =>
+        new Promise<void>((resolve) => {
+          server.close(() => resolve());
+          server.closeIdleConnections();
+        }),
+      () => close(),
+      () => mailer.close(),
     );
   }
-  if (!config.captcha) logger.warn('captcha is off: HCAPTCHA_SITE_KEY and HCAPTCHA_SECRET are not set');
 
-  const { app, close } = createApp({ config, db, logger, mailer, sessionSecret: resolveSessionSecret(config) });
-  const server = http.createServer(app);
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(config.port, config.host, resolve);
-  });
-  logger.info(`Cairn is running at ${config.publicUrl}`);
+  if (role === 'all' || role === 'gateway') {
+    if (Object.keys(chains).length > 0) logger.warn(`sandbox chain: simulated data for ${Object.keys(chains).map((n) => `cardano-${n}`).join(', ')} (no upstream configured)`);
+    const gateway = await startGateway({ config, db, logger, version, chains });
+    // The gateway flushes its last metering counts on the way out.
+    stops.push(() => gateway.close());
+  }
 
   let stopping = false;
   const shutdown = (signal: string) => {
     if (stopping) return;
     stopping = true;
     logger.info({ signal }, 'shutting down');
-    server.close(() => {
-      close();
-      mailer.close();
-      void db.destroy().finally(() => process.exit(0));
-    });
-    server.closeIdleConnections();
     setTimeout(() => process.exit(1), 10_000).unref();
+    void (async () => {
+      for (const stop of stops) await stop();
+      await db.destroy();
+      process.exit(0);
+    })();
   };
   process.on('SIGINT', () => shutdown('SIGINT'));
   process.on('SIGTERM', () => shutdown('SIGTERM'));
 }
 
 let config: Config;
+let role: Role;
 try {
   config = loadConfig();
+  role = parseRole(process.argv.slice(2));
 } catch (err) {
   if (err instanceof ConfigError) {
     process.stderr.write(err.message + '\n');
@@ -58,13 +96,13 @@ try {
   }
   throw err;
 }
-start(config).catch((err: unknown) => {
-  const e = err as NodeJS.ErrnoException;
+start(config, role).catch((err: unknown) => {
+  const e = err as NodeJS.ErrnoException & { port?: number };
   const reason =
     e.code === 'EADDRINUSE'
-      ? `port ${config.port} is already in use (set PORT to another port)`
+      ? `port ${e.port ?? ''} is already in use (set PORT or GATEWAY_PORT to another port)`
       : e.code === 'ECONNREFUSED'
-        ? 'the database refused the connection (check DATABASE_URL)'
+        ? 'a service refused the connection (check DATABASE_URL and REDIS_URL)'
         : (e.message ?? String(err));
   process.stderr.write(`Cairn could not start: ${reason}\n`);
   process.exit(1);

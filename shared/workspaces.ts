@@ -48,6 +48,8 @@ export interface ProjectDto {
   workspace_id: number;
   created_at: number;
   requests_today: number;
+  /** Served by the simulated sandbox chain ('Sandbox data'). */
+  sandbox?: boolean;
 }
 
 export interface QuotaDto {

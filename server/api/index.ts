@@ -6,15 +6,27 @@ import { registerWorkspaceRoutes } from './workspaces';
 import { registerProjectRoutes } from './projects';
 import { registerSettingsRoutes } from './settings';
 import { registerSiteRoutes } from './site';
+import { registerUsageRoutes } from './usage';
+import { registerLandingRoutes } from './landing';
+import type { LatestBlock } from '../../shared/landing-sample';
 
 /** The dashboard API under /api: one register function per resource. */
-export function apiRouter(deps: RouteDeps, webDir: string): Router {
+export interface ApiExtras {
+  webDir: string;
+  latestBlock: () => Promise<{ block: LatestBlock; source: string }>;
+  /** Gateway slugs served by the sandbox chain. */
+  sandboxed: ReadonlySet<string>;
+}
+
+export function apiRouter(deps: RouteDeps, extras: ApiExtras): Router {
   const router = express.Router();
   registerMeRoutes(router, deps);
   registerWorkspaceRoutes(router, deps);
-  registerProjectRoutes(router, deps);
+  registerProjectRoutes(router, deps, extras.sandboxed);
   registerSettingsRoutes(router, deps);
-  registerSiteRoutes(router, deps, webDir);
+  registerSiteRoutes(router, deps, extras.webDir);
+  registerUsageRoutes(router, deps);
+  registerLandingRoutes(router, deps, extras.latestBlock);
   router.use((_req, _res, next) => next(new NotFound('There is no such API endpoint.')));
   return router;
 }

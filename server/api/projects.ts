@@ -6,6 +6,7 @@ import { messages } from '../../shared/messages';
 import { createProjectSchema, projectNameSchema } from '../../shared/workspaces';
 import { createProject, deleteProject, getProject, listProjects, renameProject } from '../services/projects';
 import { membershipOf } from '../services/workspaces';
+import { findNetwork } from '../../shared/networks';
 import { NotFound } from '../errors';
 
 const projectParams = z.object({
@@ -14,8 +15,10 @@ const projectParams = z.object({
   projectId: z.string().uuid('Project not found.'),
 });
 
-export function registerProjectRoutes(router: Router, deps: RouteDeps): void {
+export function registerProjectRoutes(router: Router, deps: RouteDeps, sandboxed: ReadonlySet<string>): void {
   const { db } = deps;
+  // Projects of a network served by the sandbox chain carry the 'Sandbox data' badge.
+  const mark = <P extends { network_id: number }>(p: P) => ({ ...p, sandbox: sandboxed.has(findNetwork(p.network_id)?.slug ?? '') });
 
   // The project page knows only the project's uuid; answer it to members of its workspace, 404 to anyone else.
   route(router, deps, {
@@ -29,7 +32,7 @@ export function registerProjectRoutes(router: Router, deps: RouteDeps): void {
       const membership = await membershipOf(db, row.workspace_id, user!.id).catch(() => {
         throw new NotFound('Project not found.');
       });
-      return { ...(await getProject(db, membership.workspaceId, params.projectId)), role_name: membership.role };
+      return { ...mark(await getProject(db, membership.workspaceId, params.projectId)), role_name: membership.role };
     },
   });
 
@@ -37,7 +40,7 @@ export function registerProjectRoutes(router: Router, deps: RouteDeps): void {
     method: 'get',
     path: '/workspaces/:id/projects',
     permission: { workspace: 'projects.view' },
-    handler: ({ membership }) => listProjects(db, membership.workspaceId),
+    handler: async ({ membership }) => (await listProjects(db, membership.workspaceId)).map(mark),
   });
 
   route(router, deps, {
@@ -51,7 +54,7 @@ export function registerProjectRoutes(router: Router, deps: RouteDeps): void {
         throw new Invalid('workspaceId in the body does not match the workspace in the path.');
       }
       const project = await createProject(db, membership, body.projectName, body.networkId);
-      return { uuid: project.uuid, project };
+      return { uuid: project.uuid, project: mark(project) };
     },
   });
 
@@ -60,7 +63,7 @@ export function registerProjectRoutes(router: Router, deps: RouteDeps): void {
     path: '/workspaces/:id/projects/:projectId',
     permission: { workspace: 'projects.view' },
     params: projectParams,
-    handler: ({ membership, params }) => getProject(db, membership.workspaceId, params.projectId),
+    handler: async ({ membership, params }) => mark(await getProject(db, membership.workspaceId, params.projectId)),
   });
 
   route(router, deps, {
@@ -69,7 +72,7 @@ export function registerProjectRoutes(router: Router, deps: RouteDeps): void {
     permission: { workspace: 'projects.update', denied: 'Only the owner, administrators and maintainers can change projects.' },
     params: projectParams,
     body: z.object({ projectName: projectNameSchema }),
-    handler: ({ membership, params, body }) => renameProject(db, membership.workspaceId, params.projectId, body.projectName),
+    handler: async ({ membership, params, body }) => mark(await renameProject(db, membership.workspaceId, params.projectId, body.projectName)),
   });
 
   route(router, deps, {

@@ -6,6 +6,8 @@ import { blocksNewProjects } from '../../shared/plans';
 import type { ProjectDto } from '../../shared/workspaces';
 import { getSubscription, withOwnerLock } from './subscriptions';
 import { limitError, type Membership } from './workspaces';
+import { recordGatewayChange } from './gateway-changes';
+import { requestsToday } from './usage';
 
 const KEY_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 const KEY_LENGTH = 32;
@@ -31,12 +33,6 @@ export function projectNetwork(networkId: number) {
 }
 
 const columns = ['id', 'uuid', 'name as project_name', 'project_id', 'network_id', 'workspace_id', 'created_at'];
-
-/**
- * Requests today per project, from the gateway's metering rollups. The gateway does not exist yet,
- * so no project has been called and every count is 0; metering replaces this lookup.
- */
-const requestsToday = async (_db: Db, _projectIds: number[]) => new Map<number, number>();
 
 const withRequests = async (db: Db, rows: Omit<ProjectDto, 'requests_today'>[]): Promise<ProjectDto[]> => {
   const counts = await requestsToday(db, rows.map((r) => r.id));
@@ -81,6 +77,7 @@ export async function createProject(db: Db, m: Membership, name: string, network
         throw new Error('could not draw a unique project key');
       }
       await trx('projects').insert({ uuid: id, workspace_id: m.workspaceId, name, project_id: key, network_id: network.value, created_at: now, updated_at: now });
+      await recordGatewayChange(trx, 'project', id);
       return id;
     }
   });
@@ -94,6 +91,9 @@ export async function renameProject(db: Db, workspaceId: number, uuid: string, n
 }
 
 export async function deleteProject(db: Db, workspaceId: number, uuid: string): Promise<void> {
-  const deleted = await db('projects').where({ workspace_id: workspaceId, uuid }).delete();
-  if (deleted === 0) throw new NotFound('Project not found.');
+  await db.transaction(async (trx) => {
+    const deleted = await trx('projects').where({ workspace_id: workspaceId, uuid }).delete();
+    if (deleted === 0) throw new NotFound('Project not found.');
+    await recordGatewayChange(trx, 'project', uuid);
+  });
 }

@@ -1,4 +1,5 @@
 import type { Db } from '../db/index';
+import { recordGatewayChange } from './gateway-changes';
 import { DEFAULT_PLAN, isPlanName, plans, type Plan, type PlanName, type SubscriptionStatus } from '../../shared/plans';
 
 export interface Subscription {
@@ -17,10 +18,13 @@ export async function getSubscription(db: Db, userId: number): Promise<Subscript
 /** Stores plan and status; billing calls this when Stripe or pay-as-you-go changes them. */
 export async function setSubscription(db: Db, userId: number, plan: PlanName, status: SubscriptionStatus): Promise<void> {
   const now = Date.now();
-  await db('subscriptions')
-    .insert({ user_id: userId, plan, status, created_at: now, updated_at: now })
-    .onConflict('user_id')
-    .merge({ plan, status, updated_at: now });
+  await db.transaction(async (trx) => {
+    await trx('subscriptions')
+      .insert({ user_id: userId, plan, status, created_at: now, updated_at: now })
+      .onConflict('user_id')
+      .merge({ plan, status, updated_at: now });
+    await recordGatewayChange(trx, 'subscription', userId);
+  });
 }
 
 /**

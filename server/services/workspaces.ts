@@ -3,6 +3,7 @@ import { Conflict, Forbidden, Invalid, NotFound, PlanLimit } from '../errors';
 import { isRole, type AssignableRole, type Role } from '../../shared/permissions';
 import type { Plan } from '../../shared/plans';
 import { getSubscription, withOwnerLock } from './subscriptions';
+import { recordGatewayChange } from './gateway-changes';
 import type { WorkspaceDto, MemberDto, TransferPlan } from '../../shared/workspaces';
 
 export interface Membership {
@@ -96,6 +97,7 @@ export async function deleteWorkspace(db: Db, workspaceId: number): Promise<void
     await trx('addons').where({ workspace_id: workspaceId }).delete();
     await trx('workspace_members').where({ workspace_id: workspaceId }).delete();
     await trx('workspaces').where({ id: workspaceId }).delete();
+    await recordGatewayChange(trx, 'workspace', workspaceId);
   });
 }
 
@@ -188,6 +190,7 @@ export async function transferWorkspace(db: Db, m: Membership, newOwnerId: numbe
     if (updated !== 1) throw new Conflict('The workspace changed owner meanwhile. Reload and try again.');
     await trx('workspace_members').where({ workspace_id: m.workspaceId, user_id: newOwnerId }).update({ role: 'owner' });
     await trx('workspace_members').where({ workspace_id: m.workspaceId, user_id: m.ownerId }).update({ role: 'administrator' });
+    await recordGatewayChange(trx, 'workspace', m.workspaceId);
   });
 }
 

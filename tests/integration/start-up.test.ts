@@ -58,7 +58,7 @@ describe('start-up configuration', () => {
     const dataDir = path.join(ARTIFACTS, `start-${process.pid}-${Date.now()}`);
     try {
       const port = await freePort();
-      const res = await runMain({ DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1' }, /Cairn is running/);
+      const res = await runMain({ DATA_DIR: dataDir, PORT: String(port), GATEWAY_PORT: String(await freePort()), HOST: '127.0.0.1' }, /gateway listening/);
       expect(res.stdout).toContain(`Cairn is running at http://localhost:${port}`);
       expect(res.stdout).toMatch(/database: SQLite at .*cairn\.sqlite \(migrated\)/);
       expect(fs.existsSync(path.join(dataDir, 'cairn.sqlite'))).toBe(true);

@@ -97,6 +97,7 @@ describe('projects', () => {
         workspace_id: u.ws,
         created_at: expect.any(Number),
         requests_today: 0,
+        sandbox: true,
       },
     ]);
   });

@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import * as createUsersAndSessions from './2026-11-22-0100-create-users-and-sessions';
 import * as createWorkspacesAndProjects from './2026-11-22-0200-create-workspaces-and-projects';
+import * as createGatewayChangesAndUsage from './2026-11-22-0300-create-gateway-changes-and-usage';
 
 export interface Migration {
   up(knex: Knex): Promise<void>;
@@ -11,4 +12,5 @@ export interface Migration {
 export const migrations: ReadonlyArray<readonly [name: string, migration: Migration]> = [
   ['2026-11-22-0100-create-users-and-sessions', createUsersAndSessions],
   ['2026-11-22-0200-create-workspaces-and-projects', createWorkspacesAndProjects],
+  ['2026-11-22-0300-create-gateway-changes-and-usage', createGatewayChangesAndUsage],
 ];

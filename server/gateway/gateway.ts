@@ -1,0 +1,186 @@
+import type http from 'node:http';
+import express from 'express';
+import proxyaddr from 'proxy-addr';
+import type { Config, UpstreamNetwork } from '../config';
+import type { Logger } from '../logger';
+import { networks } from '../../shared/networks';
+import { createSandboxChain, sandboxRouter, type SandboxChain, type SandboxNetwork } from '../chain/sandbox/index';
+import { NOT_FOUND_MESSAGE } from '../chain/sandbox/http';
+import type { KeyCache, ProjectKey } from './key-cache';
+import type { Limiter } from './limiter';
+import { utcDay } from './limiter';
+import type { Meter } from './metering';
+import { endpointTemplate } from './endpoint-template';
+import { httpUpstream, type Upstream } from './proxy';
+import { sendBlockfrostError, sendJson } from './respond';
+
+const API_PREFIX = '/api/v0';
+const slugs = new Set(networks.map((n) => n.slug).filter((s): s is string => !!s));
+
+const SANDBOX_NETWORKS: Partial<Record<string, SandboxNetwork>> = {
+  'cardano-mainnet': 'mainnet',
+  'cardano-preprod': 'preprod',
+  'cardano-preview': 'preview',
+};
+
+export const MESSAGES = {
+  invalidToken: 'Invalid project token.',
+  mismatch: 'Network token mismatch',
+  overLimit: 'Usage is over limit.',
+  banned: 'IP has been auto-banned for flooding.',
+  noBackend: 'This network has no backend configured on this Cairn server.',
+} as const;
+
+export interface GatewayDeps {
+  config: Config;
+  logger: Logger;
+  keys: KeyCache;
+  limiter: Limiter;
+  meter: Meter;
+  /** Sandbox chains already created by the caller (shared with the webhook follower); created here otherwise. */
+  chains?: Partial<Record<SandboxNetwork, SandboxChain>>;
+  version: string;
+  now?: () => number;
+}
+
+type Backend = (req: http.IncomingMessage, res: http.ServerResponse, path: string) => void;
+
+/** Where each network's requests go: its configured upstream, or the sandbox chain for Cardano networks without one. */
+function backends(deps: GatewayDeps): { byNetwork: Map<string, Backend>; sandboxed: Set<string>; close(): void } {
+  const byNetwork = new Map<string, Backend>();
+  const sandboxed = new Set<string>();
+  const upstreams: Upstream[] = [];
+  const gw = deps.config.gateway;
+  for (const slug of slugs) {
+    const upstream = gw.upstreams[slug as UpstreamNetwork];
+    if (upstream) {
+      const u = httpUpstream(upstream, gw.upstreamTimeoutMs);
+      upstreams.push(u);
+      byNetwork.set(slug, (req, res, path) => u.forward(req, res, path));
+      continue;
+    }
+    const sandboxNetwork = SANDBOX_NETWORKS[slug];
+    if (!sandboxNetwork) continue;
+    const chain = deps.chains?.[sandboxNetwork] ?? createSandboxChain({ network: sandboxNetwork, blockIntervalMs: gw.sandboxBlockIntervalMs });
+    const app = express();
+    app.disable('x-powered-by');
+    app.set('etag', false);
+    app.use(sandboxRouter(chain, { url: `${gw.publicUrl}/${slug}${API_PREFIX}`, version: deps.version }));
+    sandboxed.add(slug);
+    byNetwork.set(slug, (req, res, path) => {
+      req.url = path;
+      app(req as express.Request, res as express.Response);
+    });
+  }
+  return { byNetwork, sandboxed, close: () => upstreams.forEach((u) => u.close()) };
+}
+
+/**
+ * The data plane: authenticates the project key, picks the network (from the path, the host or the
+ * key), applies the ban, rate limit and daily quota, meters the request and hands it to the
+ * network's backend. The hot path touches no database.
+ */
+export function createGatewayHandler(deps: GatewayDeps) {
+  const { config, keys, limiter, meter } = deps;
+  const now = deps.now ?? Date.now;
+  // The same rules as the control plane's "trust proxy": which X-Forwarded-For hops to believe.
+  const tp = config.trustProxy;
+  const trust: (addr: string, i: number) => boolean =
+    tp === true ? () => true : tp === false ? () => false : typeof tp === 'number' ? (_a, i) => i < tp : proxyaddr.compile(tp.split(',').map((s) => s.trim()));
+  const clientIp = (req: http.IncomingMessage): string => proxyaddr(req as express.Request, trust);
+  const { byNetwork, sandboxed, close } = backends(deps);
+  const domain = config.gateway.domain;
+  let quotaBase = new Map<number, number>();
+  let quotaBaseDay = -1;
+
+  const root = (res: http.ServerResponse, rest: string, base: string): boolean => {
+    if (rest === '/' || rest === '') return (sendJson(res, 200, { url: base, version: deps.version }), true);
+    if (rest === '/health') return (sendJson(res, 200, { is_healthy: true }), true);
+    if (rest === '/health/clock') return (sendJson(res, 200, { server_time: now() }), true);
+    return false;
+  };
+
+  const handler = (req: http.IncomingMessage, res: http.ServerResponse): void => {
+    const url = req.url ?? '/';
+    const q = url.indexOf('?');
+    const pathname = q === -1 ? url : url.slice(0, q);
+    const search = q === -1 ? '' : url.slice(q);
+
+    // Network from the host (cardano-mainnet.<domain>), else from the path (/cardano-mainnet/api/v0/…).
+    let network: string | undefined;
+    let rest = pathname;
+    if (domain) {
+      const host = (req.headers.host ?? '').toLowerCase().replace(/:\d+$/, '');
+      if (host.endsWith(`.${domain}`)) {
+        const sub = host.slice(0, -domain.length - 1);
+        if (slugs.has(sub)) network = sub;
+      }
+    }
+    if (!network) {
+      const second = pathname.indexOf('/', 1);
+      const first = second === -1 ? pathname.slice(1) : pathname.slice(1, second);
+      if (slugs.has(first)) {
+        network = first;
+        rest = second === -1 ? '/' : pathname.slice(second);
+      }
+    }
+    if (rest === API_PREFIX || rest.startsWith(API_PREFIX + '/')) rest = rest.slice(API_PREFIX.length) || '/';
+    else if (rest !== '/' && rest !== '/health' && rest !== '/health/clock') return sendBlockfrostError(res, 404, NOT_FOUND_MESSAGE);
+
+    const base = `${config.gateway.publicUrl}${network ? `/${network}` : ''}${API_PREFIX}`;
+    if (root(res, rest, base)) return;
+
+    const key = req.headers.project_id;
+    const project: ProjectKey | undefined = typeof key === 'string' ? keys.lookup(key) : undefined;
+    if (!project) return sendBlockfrostError(res, 403, MESSAGES.invalidToken);
+    if (network && network !== project.network) return sendBlockfrostError(res, 403, MESSAGES.mismatch);
+    const target = network ?? project.network;
+    const backend = byNetwork.get(target);
+
+    const at = now();
+    const day = utcDay(at);
+    if (day !== quotaBaseDay) {
+      // The day turned: nothing flushed for it yet.
+      quotaBase = new Map();
+      quotaBaseDay = day;
+    }
+    const ip = clientIp(req);
+    limiter
+      .admit({
+        ip,
+        bucketKey: project.key,
+        rate: project.limitPerSecond,
+        burst: project.limitBurst,
+        quotaKey: String(project.ownerId),
+        day,
+        quotaLimit: project.requestLimit,
+        quotaBase: quotaBase.get(project.ownerId) ?? 0,
+      })
+      .then((verdict) => {
+        const endpoint = endpointTemplate(rest);
+        res.once('finish', () =>
+          meter.record({ projectId: project.projectId, ownerId: project.ownerId, endpoint, status: res.statusCode, ip, userAgent: req.headers['user-agent'], admitted: verdict === 'ok', at }),
+        );
+        if (verdict === 'banned') return sendBlockfrostError(res, 418, MESSAGES.banned);
+        if (verdict === 'rate_limited') return sendBlockfrostError(res, 429, MESSAGES.overLimit);
+        if (verdict === 'over_quota') return sendBlockfrostError(res, 402, MESSAGES.overLimit);
+        if (!backend) return sendBlockfrostError(res, 500, MESSAGES.noBackend);
+        backend(req, res, rest + search);
+      })
+      .catch((err: unknown) => {
+        deps.logger.error({ err: { message: (err as Error).message } }, 'gateway: limiter failed');
+        if (!res.headersSent) sendBlockfrostError(res, 500, 'The request could not be checked against its limits. Please retry.');
+      });
+  };
+
+  return {
+    handler,
+    /** Networks served by the sandbox chain (the dashboard marks their projects 'Sandbox data'). */
+    sandboxed,
+    setQuotaBase(base: Map<number, number>, at = now()) {
+      quotaBase = base;
+      quotaBaseDay = utcDay(at);
+    },
+    close,
+  };
+}

@@ -1,0 +1,75 @@
+import http from 'node:http';
+import type { Config } from '../config';
+import type { Db } from '../db/index';
+import type { Logger } from '../logger';
+import type { SandboxChain, SandboxNetwork } from '../chain/sandbox/index';
+import { KeyCache } from './key-cache';
+import { MemoryLimiter, type Limiter } from './limiter';
+import { RedisLimiter } from './redis-limiter';
+import { Meter, loadQuotaBase } from './metering';
+import { createGatewayHandler } from './gateway';
+
+export interface GatewayOptions {
+  config: Config;
+  db: Db;
+  logger: Logger;
+  version: string;
+  chains?: Partial<Record<SandboxNetwork, SandboxChain>>;
+  /** Listen here instead of config.gateway.port (tests use 0). */
+  port?: number;
+  host?: string;
+  /** Redis key prefix, so tests can isolate their buckets. */
+  redisPrefix?: string;
+}
+
+export interface RunningGateway {
+  server: http.Server;
+  url: string;
+  keys: KeyCache;
+  meter: Meter;
+  limiter: Limiter;
+  sandboxed: Set<string>;
+  close(): Promise<void>;
+}
+
+export async function startGateway(opts: GatewayOptions): Promise<RunningGateway> {
+  const { config, db, logger } = opts;
+  const gw = config.gateway;
+  const keys = new KeyCache(db, logger);
+  await keys.start();
+  const limiter: Limiter = gw.redisUrl ? new RedisLimiter(gw.redisUrl, gw.ban, opts.redisPrefix) : new MemoryLimiter(gw.ban);
+  const meter = new Meter(db, logger, gw.meteringFlushMs);
+  meter.start();
+  const gateway = createGatewayHandler({ config, logger, keys, limiter, meter, version: opts.version, ...(opts.chains ? { chains: opts.chains } : {}) });
+  gateway.setQuotaBase(await loadQuotaBase(db));
+
+  const server = http.createServer(gateway.handler);
+  server.keepAliveTimeout = 65_000;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(opts.port ?? gw.port, opts.host ?? config.host, resolve);
+  });
+  const address = server.address() as { port: number };
+  logger.info(
+    { limiter: limiter.kind, sandbox: [...gateway.sandboxed] },
+    `gateway listening on port ${address.port} (limits in ${limiter.kind === 'redis' ? 'Redis' : 'memory'}; sandbox chain for ${[...gateway.sandboxed].join(', ') || 'no network'})`,
+  );
+  return {
+    server,
+    url: `http://127.0.0.1:${address.port}`,
+    keys,
+    meter,
+    limiter,
+    sandboxed: gateway.sandboxed,
+    async close() {
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeIdleConnections();
+      });
+      keys.stop();
+      await meter.stop();
+      await limiter.close();
+      gateway.close();
+    },
+  };
+}

@@ -1,0 +1,119 @@
+/** What the limiter says about one request. */
+export type Verdict = 'ok' | 'rate_limited' | 'over_quota' | 'banned';
+
+export interface AdmitRequest {
+  ip: string;
+  /** Token bucket per project. */
+  bucketKey: string;
+  rate: number;
+  burst: number;
+  /** Daily quota per subscription owner; `day` is the UTC day number (ms / 86 400 000). */
+  quotaKey: string;
+  day: number;
+  quotaLimit: number;
+  /** Requests already counted today before this process started (from quota_usage). */
+  quotaBase: number;
+}
+
+export interface BanPolicy {
+  /** Rejections (429/402) within the window that get an IP banned. */
+  threshold: number;
+  windowSeconds: number;
+  seconds: number;
+}
+
+export interface Limiter {
+  readonly kind: 'memory' | 'redis';
+  admit(r: AdmitRequest): Promise<Verdict>;
+  close(): Promise<void>;
+}
+
+export const DAY_MS = 86_400_000;
+export const utcDay = (ms: number) => Math.floor(ms / DAY_MS);
+
+/**
+ * One process's limits: a token bucket per project, a daily counter per subscription and the flood
+ * ban per IP. JavaScript runs one request at a time, so each check-and-take is atomic and the daily
+ * quota can never overshoot within this process. Several gateway processes share limits through
+ * Redis instead.
+ */
+export class MemoryLimiter implements Limiter {
+  readonly kind = 'memory';
+  private buckets = new Map<string, { tokens: number; at: number }>();
+  private quotas = new Map<string, { day: number; used: number }>();
+  private rejections = new Map<string, { count: number; since: number }>();
+  private bans = new Map<string, number>();
+  private sweeper: NodeJS.Timeout;
+
+  constructor(
+    private readonly ban: BanPolicy,
+    private readonly now: () => number = Date.now,
+  ) {
+    // Full buckets and old counters carry no information; dropping them keeps memory bounded.
+    this.sweeper = setInterval(() => this.sweep(), 60_000);
+    this.sweeper.unref();
+  }
+
+  admit(r: AdmitRequest): Promise<Verdict> {
+    return Promise.resolve(this.admitNow(r));
+  }
+
+  admitNow(r: AdmitRequest): Verdict {
+    const now = this.now();
+    const bannedUntil = this.bans.get(r.ip);
+    if (bannedUntil !== undefined) {
+      if (bannedUntil > now) return 'banned';
+      this.bans.delete(r.ip);
+    }
+    let bucket = this.buckets.get(r.bucketKey);
+    if (!bucket) {
+      bucket = { tokens: r.burst, at: now };
+      this.buckets.set(r.bucketKey, bucket);
+    }
+    bucket.tokens = Math.min(r.burst, bucket.tokens + ((now - bucket.at) * r.rate) / 1000);
+    bucket.at = now;
+    let verdict: Verdict = 'ok';
+    if (bucket.tokens < 1) verdict = 'rate_limited';
+    else {
+      let quota = this.quotas.get(r.quotaKey);
+      if (!quota || quota.day !== r.day) {
+        quota = { day: r.day, used: r.quotaBase };
+        this.quotas.set(r.quotaKey, quota);
+      }
+      if (quota.used + 1 > r.quotaLimit) verdict = 'over_quota';
+      else {
+        quota.used += 1;
+        bucket.tokens -= 1;
+      }
+    }
+    if (verdict !== 'ok') this.reject(r.ip, now);
+    return verdict;
+  }
+
+  private reject(ip: string, now: number) {
+    let rej = this.rejections.get(ip);
+    if (!rej || now - rej.since > this.ban.windowSeconds * 1000) {
+      rej = { count: 0, since: now };
+      this.rejections.set(ip, rej);
+    }
+    rej.count += 1;
+    if (rej.count >= this.ban.threshold) {
+      this.bans.set(ip, now + this.ban.seconds * 1000);
+      this.rejections.delete(ip);
+    }
+  }
+
+  private sweep() {
+    const now = this.now();
+    for (const [k, b] of this.buckets) if (b.tokens + ((now - b.at) * 10) / 1000 >= 1_000_000 || now - b.at > 3_600_000) this.buckets.delete(k);
+    const today = utcDay(now);
+    for (const [k, q] of this.quotas) if (q.day < today) this.quotas.delete(k);
+    for (const [ip, rej] of this.rejections) if (now - rej.since > this.ban.windowSeconds * 1000) this.rejections.delete(ip);
+    for (const [ip, until] of this.bans) if (until <= now) this.bans.delete(ip);
+  }
+
+  close(): Promise<void> {
+    clearInterval(this.sweeper);
+    return Promise.resolve();
+  }
+}

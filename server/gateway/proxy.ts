@@ -1,0 +1,76 @@
+import http from 'node:http';
+import https from 'node:https';
+import type { UpstreamConfig } from '../config';
+import { INTERNAL_ERROR_MESSAGE } from '../chain/sandbox/http';
+import { sendBlockfrostError } from './respond';
+
+// Headers that describe one hop, not the message; never forwarded either way (RFC 9110 7.6.1).
+const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'te', 'trailer', 'upgrade', 'proxy-authorization', 'proxy-authenticate']);
+// What the client sends that the upstream must not see: our key, cookies, and the original host.
+const NOT_FORWARDED = new Set([...HOP_BY_HOP, 'host', 'project_id', 'cookie', 'authorization']);
+
+export interface Upstream {
+  forward(req: http.IncomingMessage, res: http.ServerResponse, path: string): void;
+  close(): void;
+}
+
+/**
+ * A Blockfrost-compatible HTTP backend. Bodies stream through in both directions (nothing is
+ * buffered); connections are kept alive; a failure or timeout before the answer starts becomes the
+ * Blockfrost 500 body.
+ */
+export function httpUpstream(cfg: UpstreamConfig, timeoutMs: number): Upstream {
+  const base = new URL(cfg.url);
+  const isHttps = base.protocol === 'https:';
+  const agent = isHttps ? new https.Agent({ keepAlive: true, maxSockets: 256 }) : new http.Agent({ keepAlive: true, maxSockets: 256 });
+  const basePath = base.pathname.replace(/\/+$/, '');
+  const request = isHttps ? https.request : http.request;
+
+  return {
+    forward(req, res, path) {
+      const headers: http.OutgoingHttpHeaders = {};
+      for (const [name, value] of Object.entries(req.headers)) if (!NOT_FORWARDED.has(name) && value !== undefined) headers[name] = value;
+      if (cfg.auth) headers[cfg.auth.name] = cfg.auth.value;
+      const upstreamReq = request({
+        protocol: base.protocol,
+        hostname: base.hostname,
+        port: base.port || (isHttps ? 443 : 80),
+        method: req.method,
+        path: basePath + path,
+        headers,
+        agent,
+        timeout: timeoutMs,
+      });
+      let answered = false;
+      const fail = () => {
+        if (answered) return;
+        answered = true;
+        upstreamReq.destroy();
+        if (!res.headersSent) sendBlockfrostError(res, 500, INTERNAL_ERROR_MESSAGE);
+        else res.destroy();
+      };
+      upstreamReq.on('timeout', fail);
+      upstreamReq.on('error', fail);
+      upstreamReq.on('response', (upstreamRes) => {
+        if (answered) return upstreamRes.resume();
+        const status = upstreamRes.statusCode ?? 502;
+        // The backend falling over (5xx) is reported in our own words; its 4xx answers pass through.
+        if (status >= 500) {
+          upstreamRes.resume();
+          return fail();
+        }
+        answered = true;
+        const out: http.OutgoingHttpHeaders = {};
+        for (const [name, value] of Object.entries(upstreamRes.headers)) if (!HOP_BY_HOP.has(name) && value !== undefined) out[name] = value;
+        res.writeHead(status, out);
+        upstreamRes.pipe(res);
+        upstreamRes.on('error', () => res.destroy());
+      });
+      res.on('close', () => {
+        if (!res.writableFinished) upstreamReq.destroy();
+      });
+      req.pipe(upstreamReq);
+    },
+    close: () => agent.destroy(),
+  };
+}

@@ -1,0 +1,11 @@
+import type { Db } from '../db/index';
+
+export type GatewayChangeKind = 'project' | 'workspace' | 'subscription' | 'addon';
+
+/**
+ * Tells every gateway that what it caches about keys may be stale. Written in the same transaction
+ * as the change itself, so a gateway never sees the change log ahead of the data.
+ */
+export async function recordGatewayChange(db: Db, kind: GatewayChangeKind, ref: string | number): Promise<void> {
+  await db('gateway_changes').insert({ kind, ref: String(ref), created_at: Date.now() });
+}

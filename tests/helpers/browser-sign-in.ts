@@ -1,0 +1,51 @@
+import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playwright-core';
+import type { Mailer } from '../../server/mail/mailer';
+
+const CALLBACK_LINK = /(https?:\/\/\S+\/auth\/callback\/email\?\S+)/;
+
+/** Ids of the mails the dev mailbox holds now, to wait for a later one. */
+export const capturedIds = (mailer: Mailer): Set<number> => new Set(mailer.captured().map((m) => m.id));
+
+/** Waits for a mail to `to` whose text matches, captured by the dev mailbox and not among `seen`. */
+export async function waitForCapturedMail(mailer: Mailer, to: string, match: (text: string) => boolean, seen = new Set<number>(), timeoutMs = 10_000) {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    const mail = mailer.captured().find((m) => m.to === to && !seen.has(m.id) && match(m.text));
+    if (mail) return mail;
+    if (Date.now() > end) throw new Error(`no mail to ${to} within ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+export interface SignedInBrowser {
+  context: BrowserContext;
+  page: Page;
+}
+
+/**
+ * Signs a user in the way a person does, in a browser context of their own: opens `path` (a signed-in
+ * page), is sent to sign-in, asks for a magic link, reads it from the dev mailbox and opens it, and
+ * lands back on `path`.
+ */
+export async function signInInBrowser(
+  browser: Browser,
+  app: { url: string; mailer: Mailer },
+  email: string,
+  path = '/dashboard',
+  contextOptions: BrowserContextOptions = {},
+): Promise<SignedInBrowser> {
+  const context = await browser.newContext(contextOptions);
+  const page = await context.newPage();
+  await page.goto(`${app.url}${path}`);
+  await page.waitForURL(/\/auth\/signin\?redirect=/);
+  const seen = capturedIds(app.mailer);
+  await page.getByLabel('Email').fill(email);
+  await page.getByRole('button', { name: 'Sign in with Email' }).click();
+  await page.waitForURL(/\/auth\/verify-request/);
+  const mail = await waitForCapturedMail(app.mailer, email, (text) => CALLBACK_LINK.test(text), seen);
+  const link = CALLBACK_LINK.exec(mail.text)![1]!;
+  await page.goto(link);
+  await page.waitForURL(`${app.url}${path}`);
+  await page.getByRole('button', { name: 'Account menu' }).waitFor();
+  return { context, page };
+}

@@ -1,0 +1,330 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, type TestApp } from '../helpers/test-app';
+import { Client } from '../helpers/http-client';
+import { signIn } from '../helpers/sign-in';
+import { call, startTestGateway } from '../helpers/gateway';
+import type { TestDatabase } from '../helpers/db-template';
+import type { RunningGateway } from '../../server/gateway/index';
+import { setSubscription } from '../../server/services/subscriptions';
+
+let app: TestApp & { database: TestDatabase };
+let gw: RunningGateway;
+let owner: { client: Client; id: number; ws: number };
+
+const FORBIDDEN = { status_code: 403, error: 'Forbidden', message: 'Invalid project token.' };
+
+async function newProject(networkId = 0, client = owner.client, ws = owner.ws) {
+  const res = await client.post(`/api/workspaces/${ws}/projects`, { projectName: `p${Math.random()}`, networkId });
+  expect(res.status, JSON.stringify(res.body)).toBe(201);
+  return res.body.data.project as { uuid: string; project_id: string; id: number };
+}
+
+/** The key cache picks up changes within its poll interval. */
+const settle = () => new Promise((r) => setTimeout(r, 600));
+
+beforeAll(async () => {
+  app = await startTestApp();
+  owner = { client: new Client(app.url), id: 0, ws: 0 };
+  await signIn(owner.client, app.mailer, 'gateway-owner@example.com');
+  owner.id = (await owner.client.get('/api/me')).body.data.id;
+  owner.ws = (await owner.client.get('/api/workspaces')).body.data[0].id;
+  await setSubscription(app.db, owner.id, 'ENTERPRISE', 'active');
+  gw = await startTestGateway(app, { GATEWAY_DOMAIN: 'api.cairn.test' });
+});
+afterAll(async () => {
+  await gw.close();
+  await app.stop();
+  await app.database.drop();
+});
+
+describe('open endpoints', () => {
+  it.each(['/', '/api/v0', '/api/v0/', '/cardano-mainnet/api/v0/'])('GET %s answers {url, version} without a key', async (p) => {
+    const res = await call(gw.url + p);
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ url: expect.stringMatching(/\/api\/v0$/), version: 'test' });
+  });
+
+  it('health and clock', async () => {
+    expect((await call(gw.url + '/health')).body).toEqual({ is_healthy: true });
+    expect((await call(gw.url + '/api/v0/health')).body).toEqual({ is_healthy: true });
+    const clock = await call(gw.url + '/cardano-preprod/api/v0/health/clock');
+    expect(Math.abs(clock.body.server_time - Date.now())).toBeLessThan(5000);
+  });
+});
+
+describe('project keys', () => {
+  it('refuses a missing or unknown key in the Blockfrost shape', async () => {
+    expect(await call(gw.url + '/api/v0/blocks/latest')).toMatchObject({ status: 403, body: FORBIDDEN });
+    expect(await call(gw.url + '/api/v0/blocks/latest', 'mainnetAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA')).toMatchObject({ status: 403, body: FORBIDDEN });
+  });
+
+  it('serves the sandbox chain for a key, from the key prefix, the path and the host', async () => {
+    const p = await newProject(0);
+    await settle();
+    const direct = await call(gw.url + '/api/v0/blocks/latest', p.project_id);
+    expect(direct.status).toBe(200);
+    expect(direct.headers.get('x-cairn-sandbox')).toBe('simulated');
+    expect(direct.body).toMatchObject({ hash: expect.stringMatching(/^[0-9a-f]{64}$/), height: expect.any(Number) });
+    expect((await call(gw.url + '/cardano-mainnet/api/v0/blocks/latest', p.project_id)).status).toBe(200);
+    const byHost = await call(gw.url + '/api/v0/epochs/latest', p.project_id, { host: 'cardano-mainnet.api.cairn.test' });
+    expect(byHost.status).toBe(200);
+    expect(byHost.body).toMatchObject({ epoch: expect.any(Number) });
+  });
+
+  it("refuses a key on another network's path or host with 'Network token mismatch'", async () => {
+    const p = await newProject(6);
+    await settle();
+    expect((await call(gw.url + '/api/v0/blocks/latest', p.project_id)).status).toBe(200);
+    const mismatch = { status: 403, body: { status_code: 403, error: 'Forbidden', message: 'Network token mismatch' } };
+    expect(await call(gw.url + '/cardano-mainnet/api/v0/blocks/latest', p.project_id)).toMatchObject(mismatch);
+    expect(await call(gw.url + '/api/v0/blocks/latest', p.project_id, { host: 'cardano-preview.api.cairn.test' })).toMatchObject(mismatch);
+  });
+
+  it('answers 404 and 400 in the Blockfrost shape', async () => {
+    const p = await newProject(0);
+    await settle();
+    expect(await call(gw.url + '/api/v0/nothing/here', p.project_id)).toMatchObject({
+      status: 404,
+      body: { status_code: 404, error: 'Not Found', message: 'The requested component has not been found.' },
+    });
+    expect(await call(gw.url + '/elsewhere', p.project_id)).toMatchObject({ status: 404 });
+    const bad = await call(gw.url + '/api/v0/blocks/latest/txs?count=1000', p.project_id);
+    expect(bad).toMatchObject({ status: 400, body: { status_code: 400, error: 'Bad Request' } });
+  });
+
+  it('refuses a deleted project within a second, on every instance', async () => {
+    const second = await startTestGateway(app);
+    try {
+      const p = await newProject(0);
+      await settle();
+      expect((await call(gw.url + '/api/v0/health/clock', p.project_id)).status).toBe(200);
+      expect((await call(second.url + '/api/v0/blocks/latest', p.project_id)).status).toBe(200);
+      const deletedAt = Date.now();
+      expect((await owner.client.delete(`/api/workspaces/${owner.ws}/projects/${p.uuid}`)).status).toBe(200);
+      for (const g of [gw, second]) {
+        for (;;) {
+          const res = await call(g.url + '/api/v0/blocks/latest', p.project_id);
+          if (res.status === 403) break;
+          expect(Date.now() - deletedAt).toBeLessThan(1000);
+          await new Promise((r) => setTimeout(r, 20));
+        }
+      }
+      expect(Date.now() - deletedAt).toBeLessThan(1000);
+    } finally {
+      await second.close();
+    }
+  });
+});
+
+describe('limits', () => {
+  it('rate-limits a project past its burst with 429', async () => {
+    const p = await newProject(0);
+    await settle();
+    const statuses = await Promise.all(Array.from({ length: 560 }, () => call(gw.url + '/api/v0/health/clock', p.project_id).then((r) => r.status)));
+    // health/clock is open, so it never counts; use a keyed endpoint instead.
+    expect(statuses.every((s) => s === 200)).toBe(true);
+    const keyed = [];
+    for (let i = 0; i < 7; i++) keyed.push(...(await Promise.all(Array.from({ length: 80 }, () => call(gw.url + '/api/v0/network', p.project_id)))));
+    const ok = keyed.filter((r) => r.status === 200).length;
+    const limited = keyed.filter((r) => r.status === 429);
+    expect(ok).toBeGreaterThanOrEqual(500);
+    expect(ok).toBeLessThan(560);
+    expect(limited[0]!.body).toEqual({ status_code: 429, error: 'Project Over Limit', message: 'Usage is over limit.' });
+  });
+
+  it('answers 402 once the daily quota is used up, counting what was used before a restart', async () => {
+    const u = new Client(app.url);
+    await signIn(u, app.mailer, 'quota-user@example.com');
+    const me = (await u.get('/api/me')).body.data;
+    const ws = (await u.get('/api/workspaces')).body.data[0].id;
+    const p = await newProject(0, u, ws);
+    const day = Date.now() - (Date.now() % 86_400_000);
+    await app.db('quota_usage').insert({ user_id: me.id, day_ms: day, requests: 50_000 - 3 });
+    const fresh = await startTestGateway(app);
+    try {
+      const results = await Promise.all(Array.from({ length: 10 }, () => call(fresh.url + '/api/v0/network', p.project_id)));
+      expect(results.filter((r) => r.status === 200)).toHaveLength(3);
+      const over = results.find((r) => r.status === 402)!;
+      expect(over.body).toEqual({ status_code: 402, error: 'Project Over Limit', message: 'Usage is over limit.' });
+    } finally {
+      await fresh.close();
+    }
+    const row = await app.db('quota_usage').where({ user_id: me.id, day_ms: day }).first();
+    expect(Number(row.requests)).toBe(50_000);
+  });
+
+  it('bans an IP that keeps flooding past 429s with 418', async () => {
+    const strict = await startTestGateway(app, { GATEWAY_BAN_THRESHOLD: '20' });
+    try {
+      const p = await newProject(0);
+      await strict.keys.reload();
+      const all = [];
+      for (let i = 0; i < 6; i++) all.push(...(await Promise.all(Array.from({ length: 100 }, () => call(strict.url + '/api/v0/network', p.project_id)))));
+      const banned = all.filter((r) => r.status === 418);
+      expect(banned.length).toBeGreaterThan(0);
+      expect(banned[0]!.body).toEqual({ status_code: 418, error: 'Requested Banned', message: 'IP has been auto-banned for flooding.' });
+      // A banned IP is refused even with a different, fresh project.
+      const other = await newProject(0);
+      await strict.keys.reload();
+      expect((await call(strict.url + '/api/v0/network', other.project_id)).status).toBe(418);
+    } finally {
+      await strict.close();
+    }
+  });
+});
+
+describe('upstreams', () => {
+  let upstream: http.Server;
+  let upstreamUrl: string;
+  const seen: Array<{ url: string; headers: http.IncomingHttpHeaders }> = [];
+
+  beforeAll(async () => {
+    upstream = http.createServer((req, res) => {
+      seen.push({ url: req.url!, headers: req.headers });
+      if (req.url!.startsWith('/bf/api/v0/slow')) return; // never answers
+      if (req.url!.startsWith('/bf/api/v0/broken')) return void res.writeHead(503).end('down');
+      if (req.url!.startsWith('/bf/api/v0/stream')) {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.write('[');
+        let i = 0;
+        const t = setInterval(() => {
+          res.write((i ? ',' : '') + i);
+          if (++i === 5) {
+            clearInterval(t);
+            res.end(']');
+          }
+        }, 20);
+        return;
+      }
+      res.writeHead(200, { 'content-type': 'application/json', 'x-upstream': 'yes' }).end(JSON.stringify({ echoed: req.url }));
+    });
+    await new Promise<void>((r) => upstream.listen(0, '127.0.0.1', r));
+    upstreamUrl = `http://127.0.0.1:${(upstream.address() as AddressInfo).port}/bf/api/v0`;
+  });
+  afterAll(() => {
+    upstream.closeAllConnections();
+    upstream.close();
+  });
+
+  it('proxies to the configured backend with its own auth header, never our key', async () => {
+    const g = await startTestGateway(app, { UPSTREAM_CARDANO_PREPROD_URL: upstreamUrl, UPSTREAM_CARDANO_PREPROD_AUTH: 'project_id: upstream-secret', UPSTREAM_TIMEOUT_MS: '300' });
+    try {
+      const p = await newProject(6);
+      await g.keys.reload();
+      const res = await call(g.url + '/api/v0/blocks/latest?count=2', p.project_id, { cookie: 'a=b' });
+      expect(res.status).toBe(200);
+      expect(res.body).toEqual({ echoed: '/bf/api/v0/blocks/latest?count=2' });
+      expect(res.headers.get('x-upstream')).toBe('yes');
+      expect(res.headers.get('x-cairn-sandbox')).toBeNull();
+      const last = seen.at(-1)!;
+      expect(last.headers.project_id).toBe('upstream-secret');
+      expect(last.headers.cookie).toBeUndefined();
+
+      const streamed = await call(g.url + '/api/v0/stream', p.project_id);
+      expect(streamed.body).toEqual([0, 1, 2, 3, 4]);
+
+      const internal = { status: 500, body: { status_code: 500, error: 'Internal Server Error', message: 'An unexpected response was received from the backend.' } };
+      expect(await call(g.url + '/api/v0/broken', p.project_id)).toMatchObject(internal);
+      expect(await call(g.url + '/api/v0/slow', p.project_id)).toMatchObject(internal);
+      // Mainnet still has no upstream: the sandbox answers it.
+      const m = await newProject(0);
+      await g.keys.reload();
+      expect((await call(g.url + '/api/v0/blocks/latest', m.project_id)).headers.get('x-cairn-sandbox')).toBe('simulated');
+    } finally {
+      await g.close();
+    }
+  });
+
+  it('maps an unreachable backend to the Blockfrost 500', async () => {
+    const g = await startTestGateway(app, { UPSTREAM_CARDANO_PREVIEW_URL: 'http://127.0.0.1:9/api/v0' });
+    try {
+      const p = await newProject(5);
+      await g.keys.reload();
+      expect((await call(g.url + '/api/v0/blocks/latest', p.project_id)).body.status_code).toBe(500);
+    } finally {
+      await g.close();
+    }
+  });
+});
+
+describe('metering and statistics', () => {
+  it('counts requests into rollups and answers stats, history and requests today', async () => {
+    const m = await startTestGateway(app);
+    const p = await newProject(0);
+    await m.keys.reload();
+    try {
+      const addr = (await call(m.url + '/api/v0/blocks/latest', p.project_id)).body;
+      expect(addr.hash).toBeTruthy();
+      for (let i = 0; i < 3; i++) await call(m.url + `/api/v0/blocks/${addr.height - i}`, p.project_id, { 'user-agent': 'curl/8.5.0' });
+      await call(m.url + '/api/v0/epochs/latest', p.project_id, { 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Safari/537.36' });
+      await call(m.url + '/api/v0/blocks/nope', p.project_id);
+    } finally {
+      await m.close(); // flushes
+    }
+    const rollups = await app.db('usage_rollups').where({ project_id: p.id });
+    expect(rollups.map((r) => r.granularity).sort()).toEqual(['d', 'h', 'm']);
+    expect(rollups.every((r) => Number(r.requests) === 6)).toBe(true);
+
+    const stats = await owner.client.get(`/api/workspaces/${owner.ws}/projects/${p.uuid}/stats`);
+    expect(stats.status).toBe(200);
+    expect(stats.body.data).toMatchObject({ projectRequests: 6, total: 6, locked: false, countries: [{ user_country: 'unknown', requests: 6 }], ips: [{ ip: '127.0.0.1', requests: 6 }] });
+    expect(stats.body.data.endpoints).toEqual([
+      { endpoint: '/blocks/{hash_or_number}', requests: 4 },
+      { endpoint: '/blocks/latest', requests: 1 },
+      { endpoint: '/epochs/latest', requests: 1 },
+    ]);
+    expect(stats.body.data.browsers).toEqual(expect.arrayContaining([{ user_agent_browser: 'curl', requests: 3 }, { user_agent_browser: 'Chrome', requests: 1 }]));
+
+    const history = await owner.client.get(`/api/projects/${p.uuid}/history`);
+    expect(history.body.data).toHaveLength(30);
+    expect(history.body.data.at(-1)).toEqual({ time: Date.now() - (Date.now() % 86_400_000), requestCount: 6 });
+    expect(history.body.max).toBe(6);
+
+    const list = (await owner.client.get(`/api/workspaces/${owner.ws}/projects`)).body.data;
+    expect(list.find((x: { uuid: string }) => x.uuid === p.uuid).requests_today).toBe(6);
+  });
+
+  it('locks the detailed lists on plans without detailed statistics', async () => {
+    await setSubscription(app.db, owner.id, 'HOBBY', 'active');
+    try {
+      const p = (await app.db('projects').where({ workspace_id: owner.ws }).first('uuid')).uuid;
+      const stats = (await owner.client.get(`/api/workspaces/${owner.ws}/projects/${p}/stats`)).body.data;
+      expect(stats).toMatchObject({ locked: true, ips: [], endpoints: [], browsers: [] });
+    } finally {
+      await setSubscription(app.db, owner.id, 'ENTERPRISE', 'active');
+    }
+  });
+
+  it('answers stats and history only to members of the workspace', async () => {
+    const p = (await app.db('projects').where({ workspace_id: owner.ws }).first('uuid')).uuid;
+    const stranger = new Client(app.url);
+    await signIn(stranger, app.mailer, 'stats-stranger@example.com');
+    const ws = (await stranger.get('/api/workspaces')).body.data[0].id;
+    expect((await stranger.get(`/api/workspaces/${owner.ws}/projects/${p}/stats`)).status).toBe(404);
+    expect((await stranger.get(`/api/workspaces/${ws}/projects/${p}/stats`)).status).toBe(404);
+    expect((await stranger.get(`/api/projects/${p}/history`)).status).toBe(404);
+  });
+});
+
+describe('landing', () => {
+  it('answers the latest sandbox mainnet block', async () => {
+    const res = await new Client(app.url).get('/api/landing');
+    expect(res.headers.get('x-cairn-source')).toBe('sandbox');
+    expect(res.body.data).toMatchObject({ hash: expect.stringMatching(/^[0-9a-f]{64}$/), slot_leader: expect.any(String), confirmations: 0 });
+  });
+
+  it('falls back to the built-in sample when the upstream fails', async () => {
+    const broken = await startTestApp({ env: { UPSTREAM_CARDANO_MAINNET_URL: 'http://127.0.0.1:9/api/v0' }, database: app.database });
+    try {
+      const res = await new Client(broken.url).get('/api/landing');
+      expect(res.status).toBe(200);
+      expect(res.headers.get('x-cairn-source')).toBe('sample');
+      const { landingSample } = await import('../../shared/landing-sample');
+      expect(res.body.data).toEqual(landingSample);
+    } finally {
+      await broken.stop();
+    }
+  });
+});
