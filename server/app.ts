@@ -22,6 +22,7 @@ import { NotFound } from './errors';
 import { createSandboxChains, sandboxedSlugs } from './chain/sandbox-chains';
 import type { SandboxChain, SandboxNetwork } from './chain/sandbox/index';
 import { latestMainnetBlock } from './api/landing';
+import { webhookSources } from './webhooks/index';
 
 export interface AppDeps {
   config: Config;
@@ -130,7 +131,12 @@ export function createApp(deps: AppDeps): CairnApp {
   const chains = deps.chains ?? createSandboxChains(config);
   app.use(
     '/api',
-    apiRouter(routeDeps, { webDir, latestBlock: latestMainnetBlock(config, logger, chains), sandboxed: new Set(sandboxedSlugs(config)) }),
+    apiRouter(routeDeps, {
+      webDir,
+      latestBlock: latestMainnetBlock(config, logger, chains),
+      sandboxed: new Set(sandboxedSlugs(config)),
+      webhookSources: webhookSources(config, chains),
+    }),
   );
   if (!config.isProduction && mailer.kind === 'dev-mailbox') app.use('/dev', devMailboxRouter(mailer));
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import path from 'node:path';
+import { isValidAllowlistEntry } from './webhooks/ssrf';
 
 // Environment → typed configuration, validated once at boot. Every variable here is documented in the
 // README and listed with its default in .env.example.
@@ -175,6 +176,26 @@ const schema = z.object({
   UPSTREAM_CARDANO_PREVIEW_AUTH: headerLine,
   UPSTREAM_IPFS_URL: optionalUrl,
   UPSTREAM_IPFS_AUTH: headerLine,
+  WEBHOOK_ALLOWLIST: z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .default('')
+      .refine(
+        (v) => v.split(',').map((e) => e.trim()).filter(Boolean).every(isValidAllowlistEntry),
+        'must be a comma-separated list of host names and CIDR ranges such as 127.0.0.1/32',
+      ),
+  ),
+  WEBHOOK_TIMEOUT_MS: positiveInt(15000, 'a positive whole number of milliseconds'),
+  WEBHOOK_RETRY_SCHEDULE_SECONDS: z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .default('0,5,300,1800,7200,18000,36000,36000')
+      .refine((v) => /^\d+(\s*,\s*\d+)*$/.test(v.trim()), 'must be a comma-separated list of whole seconds, such as 0,5,300')
+      .transform((v) => v.split(',').map((x) => Number(x.trim()) * 1000)),
+  ),
+  CHAIN_POLL_MS: positiveInt(2000, 'a positive whole number of milliseconds'),
   MAINTENANCE_MODE: bool(false),
   MAINTENANCE_ETA: z.preprocess(
     emptyToUndefined,
@@ -211,6 +232,7 @@ export interface Config {
   gitlab: (OAuthClientConfig & { baseUrl: string }) | null;
   site: SiteConfig;
   gateway: GatewayConfig;
+  webhooks: { allowlist: string; timeoutMs: number; retryScheduleMs: number[]; chainPollMs: number };
 }
 
 export interface UpstreamConfig {
@@ -289,6 +311,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     },
     google: pair(e.GOOGLE_CLIENT_ID, e.GOOGLE_CLIENT_SECRET),
     gitlab: gitlab && { ...gitlab, baseUrl: e.GITLAB_URL.replace(/\/+$/, '') },
+    webhooks: {
+      allowlist: e.WEBHOOK_ALLOWLIST,
+      timeoutMs: e.WEBHOOK_TIMEOUT_MS,
+      retryScheduleMs: e.WEBHOOK_RETRY_SCHEDULE_SECONDS,
+      chainPollMs: e.CHAIN_POLL_MS,
+    },
     gateway: {
       port: e.GATEWAY_PORT,
       publicUrl: (e.GATEWAY_PUBLIC_URL ?? `http://localhost:${e.GATEWAY_PORT}`).replace(/\/+$/, ''),

@@ -11,11 +11,12 @@ import { createApp } from './app';
 import { resolveSessionSecret } from './session-secret';
 import { createSandboxChains } from './chain/sandbox-chains';
 import { startGateway } from './gateway/index';
+import { startWebhookWorker } from './webhooks/index';
 
-type Role = 'all' | 'api' | 'gateway';
-const ROLES: Role[] = ['all', 'api', 'gateway'];
+type Role = 'all' | 'api' | 'gateway' | 'worker';
+const ROLES: Role[] = ['all', 'api', 'gateway', 'worker'];
 
-/** `--role api|gateway` starts one part, so operators can scale the gateway out; `all` (the default) starts both. */
+/** `--role api|gateway|worker` starts one part, so operators can scale parts out; `all` (the default) starts every part. */
 function parseRole(argv: string[]): Role {
   const i = argv.indexOf('--role');
   const value = i === -1 ? 'all' : argv[i + 1];
@@ -33,8 +34,8 @@ async function start(config: Config, role: Role) {
   const chains = createSandboxChains(config);
   const stops: Array<() => Promise<void> | void> = [];
 
+  const mailer = config.mail.smtpUrl ? smtpMailer(config.mail.smtpUrl, config.mail.from) : devMailbox(logger);
   if (role === 'all' || role === 'api') {
-    const mailer = config.mail.smtpUrl ? smtpMailer(config.mail.smtpUrl, config.mail.from) : devMailbox(logger);
     if (mailer.kind === 'dev-mailbox') {
       logger.warn(
         config.isProduction
@@ -57,7 +58,6 @@ async function start(config: Config, role: Role) {
           server.closeIdleConnections();
         }),
       () => close(),
-      () => mailer.close(),
     );
   }
 
@@ -67,6 +67,12 @@ async function start(config: Config, role: Role) {
     // The gateway flushes its last metering counts on the way out.
     stops.push(() => gateway.close());
   }
+
+  if (role === 'all' || role === 'worker') {
+    const worker = startWebhookWorker({ config, db, logger, mailer, chains });
+    stops.unshift(() => worker.stop());
+  }
+  stops.push(() => mailer.close());
 
   let stopping = false;
   const shutdown = (signal: string) => {

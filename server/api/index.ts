@@ -8,6 +8,8 @@ import { registerSettingsRoutes } from './settings';
 import { registerSiteRoutes } from './site';
 import { registerUsageRoutes } from './usage';
 import { registerLandingRoutes } from './landing';
+import { registerWebhookRoutes } from './webhooks';
+import type { ChainSource } from '../webhooks/chain-source';
 import type { LatestBlock } from '../../shared/landing-sample';
 
 /** The dashboard API under /api: one register function per resource. */
@@ -16,6 +18,8 @@ export interface ApiExtras {
   latestBlock: () => Promise<{ block: LatestBlock; source: string }>;
   /** Gateway slugs served by the sandbox chain. */
   sandboxed: ReadonlySet<string>;
+  /** Event sources of the webhook networks (for sample payloads). */
+  webhookSources: Map<number, ChainSource>;
 }
 
 export function apiRouter(deps: RouteDeps, extras: ApiExtras): Router {
@@ -27,6 +31,7 @@ export function apiRouter(deps: RouteDeps, extras: ApiExtras): Router {
   registerSiteRoutes(router, deps, extras.webDir);
   registerUsageRoutes(router, deps);
   registerLandingRoutes(router, deps, extras.latestBlock);
+  registerWebhookRoutes(router, deps, extras.webhookSources);
   router.use((_req, _res, next) => next(new NotFound('There is no such API endpoint.')));
   return router;
 }

@@ -18,6 +18,7 @@ import {
 } from '../services/workspaces';
 import { acceptInvitation, createInvitation, listInvitations, previewInvitation, revokeInvitation } from '../services/invitations';
 import { ownedProjectCount } from '../services/projects';
+import { ownedWebhookCount } from '../services/webhooks';
 import { getSubscription } from '../services/subscriptions';
 
 const userIdSchema = z.coerce.number({ error: 'newOwnerId must be a user id' }).int('newOwnerId must be a user id').positive('newOwnerId must be a user id');
@@ -104,8 +105,15 @@ export function registerWorkspaceRoutes(router: Router, deps: RouteDeps): void {
       const boost = boosts.reduce((sum, b) => sum + (b.type === 'REQUESTS_BOOST_1M' ? 1_000_000 : b.type === 'REQUESTS_BOOST_300K' ? 300_000 : 0), 0);
       return {
         quota: { projectCount: plan.projectCount, requestLimit: plan.requestLimit + boost, storageLimit: plan.storageLimit, webhookCount: plan.webhookCount },
-        // Requests, storage and webhooks are counted by the gateway, IPFS and webhooks once they exist here.
-        used: { subscription: { projectCount: await ownedProjectCount(db, membership.ownerId), webhookCount: 0, requests: 0, storage: 0 } },
+        // Storage is counted once IPFS pinning exists here.
+        used: {
+          subscription: {
+            projectCount: await ownedProjectCount(db, membership.ownerId),
+            webhookCount: await ownedWebhookCount(db, membership.ownerId),
+            requests: Number((await db('quota_usage').where({ user_id: membership.ownerId, day_ms: now - (now % 86_400_000) }).first('requests'))?.requests ?? 0),
+            storage: 0,
+          },
+        },
         subscription: { status, currentPlan: { name: plan.name } },
         ppu: { active: false, balance: { requests: 0 } },
       };

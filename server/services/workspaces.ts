@@ -65,7 +65,7 @@ export async function getWorkspace(db: Db, workspaceId: number, userId: number):
 export const ownedWorkspaceCount = async (db: Db, ownerId: number): Promise<number> =>
   Number((await db('workspaces').where({ owner_id: ownerId }).count({ n: '*' }))[0]?.n ?? 0);
 
-const limitError = (plan: Plan, limit: 'workspaceCount' | 'workspaceMembers' | 'projectCount', noun: string, used: number) =>
+const limitError = (plan: Plan, limit: 'workspaceCount' | 'workspaceMembers' | 'projectCount' | 'webhookCount', noun: string, used: number) =>
   new PlanLimit(
     `Your ${plan.name} plan allows ${plan[limit]} ${noun}${plan[limit] === 1 ? '' : 's'}${limit === 'workspaceMembers' ? ' per workspace' : ''}. Upgrade the plan to add more.`,
     { limit, plan: plan.name, max: plan[limit], used },
@@ -89,10 +89,11 @@ export async function renameWorkspace(db: Db, workspaceId: number, name: string)
   await db('workspaces').where({ id: workspaceId }).update({ name, updated_at: Date.now() });
 }
 
-/** Removes the workspace with its projects, memberships, invitations and add-ons, all or nothing. */
+/** Removes the workspace with its projects, webhooks, memberships, invitations and add-ons, all or nothing. */
 export async function deleteWorkspace(db: Db, workspaceId: number): Promise<void> {
   await db.transaction(async (trx) => {
     await trx('projects').where({ workspace_id: workspaceId }).delete();
+    await trx('webhooks').where({ workspace_id: workspaceId }).delete();
     await trx('workspace_invitations').where({ workspace_id: workspaceId }).delete();
     await trx('addons').where({ workspace_id: workspaceId }).delete();
     await trx('workspace_members').where({ workspace_id: workspaceId }).delete();

@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import * as createUsersAndSessions from './2026-11-22-0100-create-users-and-sessions';
 import * as createWorkspacesAndProjects from './2026-11-22-0200-create-workspaces-and-projects';
 import * as createGatewayChangesAndUsage from './2026-11-22-0300-create-gateway-changes-and-usage';
+import * as createWebhooks from './2026-11-22-0400-create-webhooks';
 
 export interface Migration {
   up(knex: Knex): Promise<void>;
@@ -13,4 +14,5 @@ export const migrations: ReadonlyArray<readonly [name: string, migration: Migrat
   ['2026-11-22-0100-create-users-and-sessions', createUsersAndSessions],
   ['2026-11-22-0200-create-workspaces-and-projects', createWorkspacesAndProjects],
   ['2026-11-22-0300-create-gateway-changes-and-usage', createGatewayChangesAndUsage],
+  ['2026-11-22-0400-create-webhooks', createWebhooks],
 ];

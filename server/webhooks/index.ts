@@ -1,0 +1,56 @@
+import type { Config, UpstreamNetwork } from '../config';
+import type { Db } from '../db/index';
+import type { Logger } from '../logger';
+import type { Mailer } from '../mail/mailer';
+import type { SandboxChain, SandboxNetwork } from '../chain/sandbox/index';
+import { webhookNetworks } from '../../shared/webhooks';
+import { httpSource, sandboxSource, type ChainSource } from './chain-source';
+import { ChainFollower } from './follower';
+import { Dispatcher } from './dispatcher';
+import { parseAllowlist } from './ssrf';
+
+const SANDBOX_OF_SLUG: Record<string, SandboxNetwork> = { 'cardano-mainnet': 'mainnet', 'cardano-preprod': 'preprod', 'cardano-preview': 'preview' };
+
+/** The event source of each webhook network: its configured upstream, else the sandbox chain. */
+export function webhookSources(config: Config, chains: Partial<Record<SandboxNetwork, SandboxChain>>): Map<number, ChainSource> {
+  const out = new Map<number, ChainSource>();
+  for (const n of webhookNetworks) {
+    if (!n.slug || n.webhookId === null) continue;
+    const upstream = config.gateway.upstreams[n.slug as UpstreamNetwork];
+    const chain = chains[SANDBOX_OF_SLUG[n.slug]!];
+    if (upstream) out.set(n.webhookId, httpSource(upstream));
+    else if (chain) out.set(n.webhookId, sandboxSource(chain));
+  }
+  return out;
+}
+
+export interface WebhookWorker {
+  followers: ChainFollower[];
+  dispatcher: Dispatcher;
+  stop(): Promise<void>;
+}
+
+/** Chain followers (one per network) and the delivery dispatcher. */
+export function startWebhookWorker(opts: { config: Config; db: Db; logger: Logger; mailer: Mailer; chains: Partial<Record<SandboxNetwork, SandboxChain>> }): WebhookWorker {
+  const { config, db, logger, mailer, chains } = opts;
+  const followers = [...webhookSources(config, chains)].map(
+    ([network, source]) => new ChainFollower(db, logger, source, { network, pollMs: config.webhooks.chainPollMs }),
+  );
+  const dispatcher = new Dispatcher(db, logger, mailer, {
+    allowlist: parseAllowlist(config.webhooks.allowlist),
+    timeoutMs: config.webhooks.timeoutMs,
+    retrySchedule: config.webhooks.retryScheduleMs,
+    publicUrl: config.publicUrl,
+  });
+  for (const f of followers) f.start();
+  dispatcher.start();
+  logger.info(`webhooks: following ${followers.length} network(s), delivering from the outbox`);
+  return {
+    followers,
+    dispatcher,
+    async stop() {
+      await Promise.all(followers.map((f) => f.stop()));
+      await dispatcher.stop();
+    },
+  };
+}

@@ -1,0 +1,272 @@
+import { JSONPath } from 'jsonpath-plus';
+import { assetFingerprint } from '../chain/cardano/fingerprint';
+import { stakeAddressOf } from '../chain/cardano/address';
+import type { Block, Epoch, EpochStart, TxDetails } from '../chain/sandbox/types';
+import type { Condition, Operator, Trigger } from '../../shared/webhooks';
+
+/** What one block offers the matcher. */
+export interface BlockInput {
+  block: Block;
+  txs: TxDetails[];
+  /** Present on the first block of a new epoch. */
+  epochSwitch: EpochPayload | null;
+}
+
+export interface EpochPayload {
+  previous_epoch: Epoch;
+  current_epoch: EpochStart;
+}
+
+export interface MatchableWebhook {
+  id: string;
+  type: Trigger;
+  conditions: Condition[];
+}
+
+export interface Match {
+  webhookId: string;
+  type: Trigger;
+  payload: unknown;
+}
+
+const INDEXED = new Set(['recipient', 'sender', 'policyId', 'fingerprint', 'assetHex']);
+
+// ---- comparisons ----
+
+const INT = /^-?\d+$/;
+const NUM = /^-?\d+(\.\d+)?([eE][-+]?\d+)?$/;
+
+function compare(actual: unknown, op: Operator, expected: string): boolean {
+  let a: bigint | number | string;
+  let e: bigint | number | string;
+  const actualText = typeof actual === 'number' || typeof actual === 'bigint' ? String(actual) : typeof actual === 'string' ? actual : null;
+  if (actualText === null) {
+    // Objects, booleans and nulls compare by their JSON text, for = and != only.
+    if (op !== '=' && op !== '!=') return false;
+    const same = JSON.stringify(actual) === expected;
+    return op === '=' ? same : !same;
+  }
+  if (INT.test(actualText) && INT.test(expected)) {
+    a = BigInt(actualText);
+    e = BigInt(expected);
+  } else if (NUM.test(actualText) && NUM.test(expected)) {
+    a = Number(actualText);
+    e = Number(expected);
+  } else {
+    a = actualText;
+    e = expected;
+    if (op !== '=' && op !== '!=') return false;
+  }
+  switch (op) {
+    case '=':
+      return a === e;
+    case '!=':
+      return a !== e;
+    case '<':
+      return a < e;
+    case '<=':
+      return a <= e;
+    case '>':
+      return a > e;
+    case '>=':
+      return a >= e;
+  }
+}
+
+/**
+ * A JSONPath query with script evaluation disabled (jsonpath-plus `eval: false` throws on script
+ * expressions instead of running them; such a condition never matches). An array result matches
+ * when any item matches.
+ */
+export function jsonPathMatches(json: unknown, selector: string, op: Operator, value: string): boolean {
+  let results: unknown[];
+  try {
+    results = JSONPath({ path: selector, json: json as object, eval: false, wrap: true }) as unknown[];
+  } catch {
+    return false;
+  }
+  const flat = results.flatMap((r) => (Array.isArray(r) ? r : [r]));
+  if (op === '!=') return flat.length > 0 && flat.every((r) => compare(r, '!=', value));
+  return flat.some((r) => compare(r, op, value));
+}
+
+export function extractJsonPath(json: unknown, selector: string): unknown[] {
+  return JSONPath({ path: selector, json: json as object, eval: false, wrap: true }) as unknown[];
+}
+
+// ---- per-transaction facts, computed once per block ----
+
+interface TxFacts {
+  recipient: Set<string>;
+  sender: Set<string>;
+  policyId: Set<string>;
+  fingerprint: Set<string>;
+  assetHex: Set<string>;
+  lovelace: bigint;
+}
+
+const withStake = (addresses: Iterable<string>): Set<string> => {
+  const out = new Set<string>();
+  for (const a of addresses) {
+    out.add(a);
+    const stake = stakeAddressOf(a);
+    if (stake) out.add(stake);
+  }
+  return out;
+};
+
+function factsOf(t: TxDetails): TxFacts {
+  const policyId = new Set<string>();
+  const fingerprint = new Set<string>();
+  const assetHex = new Set<string>();
+  for (const o of t.outputs) {
+    for (const a of o.amount) {
+      if (a.unit === 'lovelace' || a.unit.length < 56) continue;
+      assetHex.add(a.unit);
+      policyId.add(a.unit.slice(0, 56));
+      try {
+        fingerprint.add(assetFingerprint(a.unit.slice(0, 56), a.unit.slice(56)));
+      } catch {
+        // not a well-formed unit; it can still match by hex
+      }
+    }
+  }
+  const lovelace = t.tx.output_amount.find((a) => a.unit === 'lovelace')?.quantity ?? '0';
+  return {
+    recipient: withStake(t.outputs.map((o) => o.address)),
+    sender: withStake(t.inputs.map((i) => i.address)),
+    policyId,
+    fingerprint,
+    assetHex,
+    lovelace: BigInt(lovelace),
+  };
+}
+
+/** Everything about one block the conditions look at, with inverted indexes for equality conditions. */
+export class BlockIndex {
+  readonly facts: TxFacts[];
+  private readonly inverted = new Map<string, Map<string, number[]>>();
+  private readonly txItems: Array<{ tx: TxDetails['tx']; inputs: TxDetails['inputs']; outputs: TxDetails['outputs'] }>;
+
+  constructor(readonly input: BlockInput) {
+    this.facts = input.txs.map(factsOf);
+    this.txItems = input.txs.map((t) => ({ tx: t.tx, inputs: t.inputs, outputs: t.outputs }));
+    for (const type of INDEXED) {
+      const m = new Map<string, number[]>();
+      this.facts.forEach((f, i) => {
+        for (const v of f[type as keyof Omit<TxFacts, 'lovelace'>]) {
+          const list = m.get(v);
+          if (list) list.push(i);
+          else m.set(v, [i]);
+        }
+      });
+      this.inverted.set(type, m);
+    }
+  }
+
+  /** Transactions that could satisfy the conditions: narrowed by an indexed '=' condition when there is one. */
+  candidates(conditions: Condition[]): Iterable<number> {
+    for (const c of conditions) {
+      if (c.operator === '=' && INDEXED.has(c.type)) return this.inverted.get(c.type)!.get(c.value) ?? [];
+    }
+    return this.facts.keys();
+  }
+
+  txItem(i: number) {
+    return this.txItems[i]!;
+  }
+}
+
+function txMatches(index: BlockIndex, i: number, conditions: Condition[]): boolean {
+  const f = index.facts[i]!;
+  for (const c of conditions) {
+    let ok: boolean;
+    switch (c.type) {
+      case 'recipient':
+      case 'sender':
+      case 'policyId':
+      case 'fingerprint':
+      case 'assetHex':
+        ok = f[c.type].has(c.value) === (c.operator === '=');
+        break;
+      case 'quantity':
+        ok = compare(f.lovelace, c.operator, c.value);
+        break;
+      case 'jsonPath':
+        ok = jsonPathMatches(index.txItem(i), c.selector ?? '', c.operator, c.value);
+        break;
+      default:
+        ok = false;
+    }
+    if (!ok) return false;
+  }
+  return true;
+}
+
+function blockMatches(block: Block, conditions: Condition[]): boolean {
+  return conditions.every((c) => {
+    switch (c.type) {
+      case 'poolId':
+        return compare(block.slot_leader, c.operator, c.value);
+      case 'txCount':
+        return compare(block.tx_count, c.operator, c.value);
+      case 'size':
+        return compare(block.size, c.operator, c.value);
+      case 'height':
+        return compare(block.height ?? 0, c.operator, c.value);
+      case 'totalFees':
+        return compare(block.fees ?? '0', c.operator, c.value);
+      case 'totalOutput':
+        return compare(block.output ?? '0', c.operator, c.value);
+      case 'jsonPath':
+        return jsonPathMatches(block, c.selector ?? '', c.operator, c.value);
+      default:
+        return false;
+    }
+  });
+}
+
+function delegationItemMatches(item: { tx: unknown; delegations: Array<{ pool_id: string }> }, conditions: Condition[]): boolean {
+  return conditions.every((c) => {
+    if (c.type === 'poolId') return item.delegations.some((d) => compare(d.pool_id, c.operator, c.value));
+    if (c.type === 'jsonPath') return jsonPathMatches(item, c.selector ?? '', c.operator, c.value);
+    return false;
+  });
+}
+
+/** Matches every webhook against one block; each matching webhook gets one event with its payload. */
+export function matchBlock(webhooks: MatchableWebhook[], input: BlockInput): Match[] {
+  const out: Match[] = [];
+  let index: BlockIndex | null = null;
+  let delegationItems: Array<{ tx: TxDetails['tx']; delegations: TxDetails['delegations'] }> | null = null;
+  for (const w of webhooks) {
+    switch (w.type) {
+      case 'transaction': {
+        index ??= new BlockIndex(input);
+        const matched: Array<ReturnType<BlockIndex['txItem']>> = [];
+        for (const i of index.candidates(w.conditions)) if (txMatches(index, i, w.conditions)) matched.push(index.txItem(i));
+        if (matched.length > 0) out.push({ webhookId: w.id, type: w.type, payload: matched });
+        break;
+      }
+      case 'block':
+        if (blockMatches(input.block, w.conditions)) out.push({ webhookId: w.id, type: w.type, payload: input.block });
+        break;
+      case 'delegation': {
+        delegationItems ??= input.txs.filter((t) => t.delegations.length > 0).map((t) => ({ tx: t.tx, delegations: t.delegations }));
+        const matched = delegationItems.filter((item) => delegationItemMatches(item, w.conditions));
+        if (matched.length > 0) out.push({ webhookId: w.id, type: w.type, payload: matched });
+        break;
+      }
+      case 'epoch':
+        if (input.epochSwitch) {
+          const payload = input.epochSwitch;
+          const ok = w.conditions.every((c) =>
+            c.type === 'epoch' ? compare(payload.current_epoch.epoch, c.operator, c.value) : c.type === 'jsonPath' ? jsonPathMatches(payload, c.selector ?? '', c.operator, c.value) : false,
+          );
+          if (ok) out.push({ webhookId: w.id, type: w.type, payload });
+        }
+        break;
+    }
+  }
+  return out;
+}

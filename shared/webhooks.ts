@@ -1,0 +1,200 @@
+import { z } from 'zod';
+import { networks } from './networks';
+
+// Secure Webhooks: triggers, condition types and operators (spec section 5), the form's validation
+// texts, and the shapes the API answers. Server, UI and tests all read them from here.
+
+export const triggers = ['transaction', 'block', 'delegation', 'epoch'] as const;
+export type Trigger = (typeof triggers)[number];
+
+export const triggerLabels: Record<Trigger, string> = {
+  transaction: 'Transaction',
+  block: 'Block',
+  delegation: 'Delegation',
+  epoch: 'Epoch',
+};
+
+export const comparisonOperators = ['=', '!=', '<=', '<', '>=', '>'] as const;
+export const equalityOperators = ['=', '!='] as const;
+export type Operator = (typeof comparisonOperators)[number];
+
+export type ConditionType =
+  | 'recipient'
+  | 'sender'
+  | 'policyId'
+  | 'fingerprint'
+  | 'assetHex'
+  | 'quantity'
+  | 'poolId'
+  | 'txCount'
+  | 'size'
+  | 'height'
+  | 'totalFees'
+  | 'totalOutput'
+  | 'epoch'
+  | 'jsonPath';
+
+interface ConditionDef {
+  type: ConditionType;
+  label: string;
+  operators: readonly Operator[];
+}
+
+const eq = (type: ConditionType, label: string): ConditionDef => ({ type, label, operators: equalityOperators });
+const cmp = (type: ConditionType, label: string): ConditionDef => ({ type, label, operators: comparisonOperators });
+const jsonPath = cmp('jsonPath', 'JSONPath');
+
+/** Condition types each trigger offers, with their operators. */
+export const conditionsByTrigger: Record<Trigger, readonly ConditionDef[]> = {
+  transaction: [
+    eq('recipient', 'Recipient'),
+    eq('sender', 'Sender'),
+    eq('policyId', 'Policy ID'),
+    eq('fingerprint', 'Asset fingerprint'),
+    eq('assetHex', 'Asset (hex)'),
+    cmp('quantity', 'Quantity (lovelace)'),
+    jsonPath,
+  ],
+  block: [
+    eq('poolId', 'Pool ID'),
+    cmp('txCount', 'Transaction count'),
+    cmp('size', 'Size'),
+    cmp('height', 'Height'),
+    cmp('totalFees', 'Total fees'),
+    cmp('totalOutput', 'Total output'),
+    jsonPath,
+  ],
+  delegation: [eq('poolId', 'Pool ID'), jsonPath],
+  epoch: [cmp('epoch', 'Epoch number'), jsonPath],
+};
+
+export const conditionDef = (trigger: Trigger, type: string): ConditionDef | undefined =>
+  conditionsByTrigger[trigger].find((c) => c.type === type);
+
+export const MAX_CONDITIONS = 5;
+export const MAX_CONFIRMATIONS = 5;
+export const FAILURE_WARNING_WINDOW_MS = 48 * 3600 * 1000;
+
+export const webhookMessages = {
+  required: 'The field is required',
+  invalidUrl: 'Invalid URL format',
+  confirmations: 'Enter a number between 0 and 5',
+  unsupportedNetwork: 'This network is not supported by Secure Webhooks.',
+  tooManyConditions: `At most ${MAX_CONDITIONS} conditions are allowed.`,
+  created: 'Webhook created!',
+  updated: 'Webhook updated!',
+  failingWarning:
+    'We have detected problems delivering events to this endpoint. Repeated failures may disable the webhook automatically.',
+  verifyWarning:
+    'Verify that the events your endpoint receives come from Cairn: check the Blockfrost-Signature header with the auth token before trusting a payload.',
+} as const;
+
+/** Networks Secure Webhooks can watch: those with a webhook id; testnet is hidden. */
+export const webhookNetworks = networks.filter((n) => n.webhookId !== null && n.value !== 1);
+export const isWebhookNetwork = (webhookId: number) => webhookNetworks.some((n) => n.webhookId === webhookId);
+
+const isHttpUrl = (v: string) => {
+  try {
+    const u = new URL(v);
+    return (u.protocol === 'http:' || u.protocol === 'https:') && u.hostname.length > 0 && /^https?:\/\//i.test(v);
+  } catch {
+    return false;
+  }
+};
+
+export const conditionSchema = z.object({
+  type: z.string({ error: webhookMessages.required }).min(1, webhookMessages.required),
+  operator: z.string({ error: webhookMessages.required }).min(1, webhookMessages.required),
+  value: z.string({ error: webhookMessages.required }).trim().min(1, webhookMessages.required).max(500, 'The value is longer than 500 characters'),
+  selector: z.string().trim().max(500, 'The JSONPath query is longer than 500 characters').optional().nullable(),
+});
+export type Condition = { type: ConditionType; operator: Operator; value: string; selector?: string | null };
+
+export const webhookInputSchema = z
+  .object({
+    name: z.string({ error: webhookMessages.required }).trim().min(1, webhookMessages.required).max(100, 'The name is longer than 100 characters'),
+    description: z.string().trim().max(500, 'The description is longer than 500 characters').optional().nullable(),
+    network: z.number({ error: webhookMessages.required }).int(webhookMessages.unsupportedNetwork).refine(isWebhookNetwork, webhookMessages.unsupportedNetwork),
+    type: z.enum(triggers, { error: webhookMessages.required }),
+    target_url: z
+      .string({ error: webhookMessages.required })
+      .trim()
+      .min(1, webhookMessages.required)
+      .max(2048, webhookMessages.invalidUrl)
+      .refine(isHttpUrl, webhookMessages.invalidUrl),
+    confirmations: z
+      .number({ error: webhookMessages.confirmations })
+      .int(webhookMessages.confirmations)
+      .min(0, webhookMessages.confirmations)
+      .max(MAX_CONFIRMATIONS, webhookMessages.confirmations),
+    status: z.enum(['enabled', 'disabled'], { error: webhookMessages.required }),
+    conditions: z.array(conditionSchema).max(MAX_CONDITIONS, webhookMessages.tooManyConditions).default([]),
+    api_version: z.literal(1, { error: 'api_version must be 1' }).optional(),
+    workspace_id: z.number().int().optional(),
+  })
+  .superRefine((w, ctx) => {
+    w.conditions.forEach((c, i) => {
+      const def = conditionDef(w.type, c.type);
+      if (!def) {
+        ctx.addIssue({ code: 'custom', path: ['conditions', i, 'type'], message: `A ${w.type} webhook has no ${c.type} condition.` });
+        return;
+      }
+      if (!(def.operators as readonly string[]).includes(c.operator)) {
+        ctx.addIssue({ code: 'custom', path: ['conditions', i, 'operator'], message: `The ${c.type} condition takes ${def.operators.join(', ')}.` });
+      }
+      if (c.type === 'jsonPath' && !c.selector) ctx.addIssue({ code: 'custom', path: ['conditions', i, 'selector'], message: webhookMessages.required });
+      if (def.operators === comparisonOperators && c.type !== 'jsonPath' && !/^\d+$/.test(c.value)) {
+        ctx.addIssue({ code: 'custom', path: ['conditions', i, 'value'], message: 'Enter a whole number.' });
+      }
+    });
+  });
+
+export type WebhookInput = z.output<typeof webhookInputSchema>;
+
+export interface WebhookDto {
+  id: string;
+  name: string;
+  description: string | null;
+  network: number;
+  type: Trigger;
+  target_url: string;
+  confirmations: number;
+  status: 'enabled' | 'disabled';
+  conditions: Condition[];
+  auth_token: string;
+  workspace_id: number;
+  workspace_name: string;
+  role_name: string;
+  api_version: 1;
+  fail_history: Array<{ fired_at: number; success: boolean }>;
+  disabled_reason: string | null;
+}
+
+export type WebhookDisplayState = 'disabled' | 'enabled-warning' | 'enabled';
+
+/** Disabled; enabled with a warning when a delivery failed in the last 48 hours; else enabled (spec section 4). */
+export function webhookDisplayState(w: Pick<WebhookDto, 'status' | 'fail_history'>, now = Date.now()): WebhookDisplayState {
+  if (w.status === 'disabled') return 'disabled';
+  const since = (now - FAILURE_WARNING_WINDOW_MS) / 1000;
+  return w.fail_history.some((f) => !f.success && f.fired_at >= since) ? 'enabled-warning' : 'enabled';
+}
+
+export interface WebhookAttemptDto {
+  attempted_at: number;
+  status_code: number | null;
+  duration_ms: number;
+  response_excerpt: string | null;
+  error: string | null;
+  success: boolean;
+}
+
+export interface WebhookEventDto {
+  id: string;
+  type: Trigger;
+  created: number;
+  status: 'pending' | 'delivered' | 'failed' | 'cancelled';
+  block_height: number | null;
+  block_hash: string | null;
+  test: boolean;
+  attempts: WebhookAttemptDto[];
+}
