@@ -1,0 +1,253 @@
+import crypto from 'node:crypto';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { startTestApp, type TestApp } from '../helpers/test-app';
+import { Client } from '../helpers/http-client';
+import { signIn } from '../helpers/sign-in';
+import { startReceiver } from '../helpers/receiver';
+import type { TestDatabase } from '../helpers/db-template';
+import { setSubscription } from '../../server/services/subscriptions';
+import { AUTO_DISABLE_AFTER_MS, Dispatcher } from '../../server/webhooks/dispatcher';
+import { parseAllowlist } from '../../server/webhooks/ssrf';
+import { eventBody } from '../../server/webhooks/follower';
+import { createLogger } from '../../server/logger';
+import { webhookDisplayState } from '../../shared/webhooks';
+
+let app: TestApp & { database: TestDatabase };
+let owner: { client: Client; id: number; ws: number; email: string };
+let receiver: Awaited<ReturnType<typeof startReceiver>>;
+const logger = createLogger('silent');
+let now = Date.now();
+
+const dispatcher = (over: Partial<ConstructorParameters<typeof Dispatcher>[3]> = {}) =>
+  new Dispatcher(app.db, logger, app.mailer, {
+    allowlist: parseAllowlist('127.0.0.1'),
+    timeoutMs: 1000,
+    retrySchedule: [0, 5000, 300_000],
+    publicUrl: app.url,
+    now: () => now,
+    ...over,
+  });
+
+async function webhook(target = receiver.url) {
+  const res = await owner.client.post(`/api/workspaces/${owner.ws}/webhooks`, {
+    name: 'delivery',
+    network: 0,
+    type: 'block',
+    target_url: target,
+    confirmations: 0,
+    status: 'enabled',
+    conditions: [],
+  });
+  expect(res.status, JSON.stringify(res.body)).toBe(201);
+  return res.body.data.webhook as { id: string; auth_token: string };
+}
+
+async function enqueue(webhookId: string) {
+  const id = crypto.randomUUID();
+  const created = Math.floor(now / 1000);
+  await app.db('webhook_events').insert({
+    id,
+    webhook_id: webhookId,
+    type: 'block',
+    network: 0,
+    block_height: 1,
+    block_hash: 'ab'.repeat(32),
+    body: eventBody(id, webhookId, created, 'block', { hash: 'ab'.repeat(32) }),
+    created,
+    status: 'pending',
+    attempts: 0,
+    next_attempt_at: now,
+    test: false,
+    created_at: now,
+  });
+  return id;
+}
+
+const event = (id: string) => app.db('webhook_events').where({ id }).first();
+
+beforeAll(async () => {
+  receiver = await startReceiver();
+  app = await startTestApp();
+  owner = { client: new Client(app.url), id: 0, ws: 0, email: 'delivery@example.com' };
+  await signIn(owner.client, app.mailer, owner.email);
+  owner.id = (await owner.client.get('/api/me')).body.data.id;
+  owner.ws = (await owner.client.get('/api/workspaces')).body.data[0].id;
+  await setSubscription(app.db, owner.id, 'ENTERPRISE', 'active');
+});
+afterAll(async () => {
+  await app.stop();
+  await app.database.drop();
+  await receiver.close();
+});
+beforeEach(async () => {
+  receiver.received.length = 0;
+  receiver.state.respond = () => 200;
+  now = Date.now();
+  await app.db('webhooks').delete();
+});
+
+describe('delivery', () => {
+  it('retries on the contract statuses with the same event id, on the backoff schedule', async () => {
+    const w = await webhook();
+    const id = await enqueue(w.id);
+    let calls = 0;
+    receiver.state.respond = () => (++calls === 1 ? 503 : 200);
+    const d = dispatcher();
+    expect(await d.runOnce()).toBe(1);
+    expect(await event(id)).toMatchObject({ status: 'pending', attempts: 1 });
+    expect(Number((await event(id)).next_attempt_at)).toBe(now + 5000);
+    expect(await d.runOnce()).toBe(0); // not due yet
+    now += 5000;
+    expect(await d.runOnce()).toBe(1);
+    expect(await event(id)).toMatchObject({ status: 'delivered', attempts: 2 });
+    expect(receiver.received.map((r) => r.body.id)).toEqual([id, id]);
+    const history = (await owner.client.get(`/api/workspaces/${owner.ws}/webhooks/${w.id}/events`)).body.data.events[0];
+    expect(history.attempts.map((a: { status_code: number; success: boolean }) => [a.status_code, a.success])).toEqual([
+      [503, false],
+      [200, true],
+    ]);
+    // It succeeded in the end, so the dashboard shows no failure.
+    const dto = (await owner.client.get(`/api/workspaces/${owner.ws}/webhooks/${w.id}`)).body.data;
+    expect(dto.fail_history).toEqual([{ fired_at: expect.any(Number), success: true }]);
+    expect(webhookDisplayState(dto)).toBe('enabled');
+  });
+
+  it('fails at once on a status outside the retry list, and gives up after the schedule', async () => {
+    const w = await webhook();
+    const once = await enqueue(w.id);
+    receiver.state.respond = () => 404;
+    await dispatcher().runOnce();
+    expect(await event(once)).toMatchObject({ status: 'failed', attempts: 1 });
+
+    const retried = await enqueue(w.id);
+    receiver.state.respond = () => 500;
+    const d = dispatcher();
+    for (const step of [0, 5000, 300_000]) {
+      now += step;
+      await d.runOnce();
+    }
+    expect(await event(retried)).toMatchObject({ status: 'failed', attempts: 3 });
+    const dto = (await owner.client.get(`/api/workspaces/${owner.ws}/webhooks/${w.id}`)).body.data;
+    expect(dto.fail_history.some((f: { success: boolean }) => !f.success)).toBe(true);
+    expect(webhookDisplayState(dto, now)).toBe('enabled-warning');
+  });
+
+  it('treats a timeout as retryable', async () => {
+    const w = await webhook();
+    const id = await enqueue(w.id);
+    receiver.state.respond = () => 'hang';
+    await dispatcher({ timeoutMs: 300 }).runOnce();
+    const e = await event(id);
+    expect(e).toMatchObject({ status: 'pending', attempts: 1 });
+    const attempt = await app.db('webhook_attempts').where({ event_id: id }).first();
+    expect(attempt.error).toMatch(/No answer within/);
+  });
+
+  it('does not follow redirects', async () => {
+    const redirector = http.createServer((_req, res) => res.writeHead(302, { location: receiver.url }).end());
+    await new Promise<void>((r) => redirector.listen(0, '127.0.0.1', r));
+    try {
+      const w = await webhook(`http://127.0.0.1:${(redirector.address() as AddressInfo).port}/moved`);
+      const id = await enqueue(w.id);
+      await dispatcher().runOnce();
+      expect(await event(id)).toMatchObject({ status: 'failed' });
+      expect(receiver.received).toHaveLength(0);
+    } finally {
+      redirector.close();
+    }
+  });
+
+  it('resends an event with the same id, and sends a test event', async () => {
+    const w = await webhook();
+    const id = await enqueue(w.id);
+    const d = dispatcher();
+    await d.runOnce();
+    const resend = await owner.client.post(`/api/workspaces/${owner.ws}/webhooks/${w.id}/events/${id}/resend`);
+    expect(resend.status).toBe(200);
+    expect((await owner.client.post(`/api/workspaces/${owner.ws}/webhooks/${w.id}/events/${id}/resend`)).status).toBe(409);
+    now = Date.now();
+    await d.runOnce();
+    expect(receiver.received.map((r) => r.body.id)).toEqual([id, id]);
+
+    const test = await owner.client.post(`/api/workspaces/${owner.ws}/webhooks/${w.id}/test`);
+    expect(test.status).toBe(201);
+    now = Date.now();
+    await d.runOnce();
+    const last = receiver.received.at(-1)!;
+    expect(last.body).toMatchObject({ id: test.body.data.id, type: 'block', payload: { hash: expect.any(String) } });
+    const events = (await owner.client.get(`/api/workspaces/${owner.ws}/webhooks/${w.id}/events`)).body.data.events;
+    expect(events.find((e: { id: string }) => e.id === test.body.data.id).test).toBe(true);
+  });
+
+  it('cancels events of a disabled webhook instead of sending them', async () => {
+    const w = await webhook();
+    const id = await enqueue(w.id);
+    await app.db('webhooks').where({ id: w.id }).update({ status: 'disabled' });
+    await dispatcher().runOnce();
+    expect(await event(id)).toMatchObject({ status: 'cancelled' });
+    expect(receiver.received).toHaveLength(0);
+  });
+
+  it('disables a webhook that failed every attempt for 5 days, and mails the owner', async () => {
+    const w = await webhook();
+    receiver.state.respond = () => 500;
+    const d = dispatcher({ retrySchedule: [0, 1000] });
+    await enqueue(w.id);
+    await d.runOnce();
+    expect((await app.db('webhooks').where({ id: w.id }).first()).status).toBe('enabled');
+    now += AUTO_DISABLE_AFTER_MS;
+    await enqueue(w.id);
+    await d.runOnce();
+    const row = await app.db('webhooks').where({ id: w.id }).first();
+    expect(row).toMatchObject({ status: 'disabled', disabled_reason: 'Disabled automatically: every delivery attempt failed for 5 days.' });
+    const mail = app.mailer.captured()[0]!;
+    expect(mail.to).toBe(owner.email);
+    expect(mail.subject).toBe('Webhook "delivery" was disabled');
+    // Re-enabling in the dashboard starts afresh.
+    const put = await owner.client.put(`/api/workspaces/${owner.ws}/webhooks/${w.id}`, {
+      name: 'delivery', network: 0, type: 'block', target_url: receiver.url, confirmations: 0, status: 'enabled', conditions: [],
+    });
+    expect(put.body.data).toMatchObject({ status: 'enabled', disabled_reason: null });
+  });
+
+  it('never sends one attempt twice when two workers run at once', async () => {
+    const w = await webhook();
+    const ids = await Promise.all(Array.from({ length: 40 }, () => enqueue(w.id)));
+    await Promise.all([dispatcher({ concurrency: 10 }), dispatcher({ concurrency: 10 }), dispatcher({ concurrency: 10 })].map(async (d) => {
+      while ((await d.runOnce()) > 0);
+    }));
+    const got = receiver.received.map((r) => r.body.id).sort();
+    expect(got).toEqual([...ids].sort());
+  });
+});
+
+describe('SSRF protection', () => {
+  // Only loopback addresses are ever aimed at; the allow-list holds none of them.
+  const strict = () => dispatcher({ allowlist: parseAllowlist('127.0.0.9/32') });
+
+  it.each([
+    () => receiver.url,
+    () => `http://127.0.0.2:${receiver.port}/hook`,
+    () => `http://[::1]:${receiver.port}/hook`,
+    () => `http://[::ffff:127.0.0.1]:${receiver.port}/hook`,
+    () => `http://[::ffff:7f00:1]:${receiver.port}/hook`,
+    () => `http://localhost:${receiver.port}/hook`,
+  ])('refuses %s', async (target) => {
+    const w = await webhook(target());
+    const id = await enqueue(w.id);
+    await strict().runOnce();
+    const attempt = await app.db('webhook_attempts').where({ event_id: id }).first();
+    expect(attempt.error).toMatch(/which webhooks may not reach/);
+    expect(attempt.status_code).toBeNull();
+    expect(receiver.received).toHaveLength(0);
+  });
+
+  it('delivers to an allow-listed host name', async () => {
+    const w = await webhook(`http://localhost:${receiver.port}/hook`);
+    const id = await enqueue(w.id);
+    await dispatcher({ allowlist: parseAllowlist('localhost') }).runOnce();
+    expect(await event(id)).toMatchObject({ status: 'delivered' });
+  });
+});
