@@ -1,0 +1,175 @@
+import crypto from 'node:crypto';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { startTestApp, type TestApp } from '../helpers/test-app';
+import { makeUser, makeWorkspace } from '../helpers/workspace-fixture';
+import type { TestDatabase } from '../helpers/db-template';
+import { ChainFollower } from '../../server/webhooks/follower';
+import type { ChainSource } from '../../server/webhooks/chain-source';
+import type { Block } from '../../server/chain/sandbox/types';
+import { createLogger } from '../../server/logger';
+
+/** A chain we script: blocks by height, replaceable to simulate a rollback. */
+class ScriptedChain implements ChainSource {
+  blocks: Block[] = [];
+  constructor(length: number) {
+    for (let h = 0; h < length; h++) this.append();
+  }
+  append(tag = 'a', epoch?: number): Block {
+    const h = this.blocks.length;
+    const prev = this.blocks[h - 1];
+    const block: Block = {
+      time: 1_700_000_000 + h * 20,
+      height: h,
+      hash: crypto.createHash('sha256').update(`${tag}-${h}-${prev?.hash ?? ''}`).digest('hex'),
+      slot: h * 20,
+      epoch: epoch ?? Math.floor(h / 10),
+      epoch_slot: 0,
+      slot_leader: 'pool1' + 'x'.repeat(51),
+      size: 1000 + h,
+      tx_count: 0,
+      output: null,
+      fees: null,
+      block_vrf: null,
+      op_cert: null,
+      op_cert_counter: null,
+      previous_block: prev?.hash ?? null,
+      next_block: null,
+      confirmations: 0,
+    };
+    this.blocks.push(block);
+    return block;
+  }
+  /** Replaces everything from `height` on with a different branch of `count` blocks. */
+  fork(height: number, count: number) {
+    this.blocks.length = height;
+    for (let i = 0; i < count; i++) this.append('b');
+  }
+  tipHeight = async () => this.blocks.length - 1;
+  blockAt = async (h: number) => this.blocks[h] ?? null;
+  blockTxDetails = async () => [];
+  epoch = async (n: number) => ({ epoch: n, start_time: n * 200, end_time: n * 200 + 200, first_block_time: 0, last_block_time: 0, block_count: 10, tx_count: 0, output: '0', fees: '0', active_stake: null });
+  epochStart = async (n: number) => ({ epoch: n, start_time: n * 200, end_time: n * 200 + 200 });
+}
+
+let app: TestApp & { database: TestDatabase };
+let ws: number;
+const logger = createLogger('silent');
+
+async function hook(type: string, confirmations: number) {
+  const id = crypto.randomUUID();
+  const now = Date.now();
+  await app.db('webhooks').insert({ id, workspace_id: ws, name: type, network: 0, type, target_url: 'http://127.0.0.1:9/x', confirmations, status: 'enabled', conditions: '[]', auth_token: 'x'.repeat(64), created_at: now, updated_at: now });
+  return id;
+}
+const heightsFor = async (webhookId: string, status = 'pending') =>
+  (await app.db('webhook_events').where({ webhook_id: webhookId, status }).orderBy('block_height').pluck('block_height')).map(Number);
+
+beforeAll(async () => {
+  app = await startTestApp();
+  const user = await makeUser(app.db, 'follower@example.com', 'ENTERPRISE');
+  ws = await makeWorkspace(app.db, user.id, []);
+});
+afterAll(async () => {
+  await app.stop();
+  await app.database.drop();
+});
+beforeEach(async () => {
+  await app.db('webhooks').delete();
+  await app.db('chain_cursors').delete();
+  await app.db('chain_blocks').delete();
+});
+
+describe('chain follower', () => {
+  it('starts at the tip, then follows blocks in order', async () => {
+    const chain = new ScriptedChain(5);
+    const id = await hook('block', 0);
+    const f = new ChainFollower(app.db, logger, chain, { network: 0 });
+    await f.tick();
+    expect(await heightsFor(id)).toEqual([]);
+    chain.append();
+    chain.append();
+    await f.tick();
+    expect(await heightsFor(id)).toEqual([5, 6]);
+  });
+
+  it('holds events until the required confirmations are reached', async () => {
+    const chain = new ScriptedChain(5);
+    const zero = await hook('block', 0);
+    const three = await hook('block', 3);
+    const f = new ChainFollower(app.db, logger, chain, { network: 0 });
+    await f.tick();
+    chain.append(); // height 5
+    await f.tick();
+    expect(await heightsFor(zero)).toEqual([5]);
+    // The depth-3 cursor started at tip − 3 = 1; with the tip at 5, block 2 has its 3 confirmations, block 5 does not.
+    expect(await heightsFor(three)).toEqual([2]);
+    chain.append();
+    chain.append();
+    chain.append(); // height 8: block 5 has 3 confirmations
+    await f.tick();
+    expect(await heightsFor(zero)).toEqual([5, 6, 7, 8]);
+    expect(await heightsFor(three)).toEqual([2, 3, 4, 5]);
+  });
+
+  it('resumes from its stored cursor after a restart, without losing or repeating events', async () => {
+    const chain = new ScriptedChain(5);
+    const id = await hook('block', 0);
+    await new ChainFollower(app.db, logger, chain, { network: 0 }).tick();
+    chain.append();
+    await new ChainFollower(app.db, logger, chain, { network: 0 }).tick();
+    chain.append();
+    chain.append();
+    // A new follower object, as after a process restart.
+    await new ChainFollower(app.db, logger, chain, { network: 0 }).tick();
+    expect(await heightsFor(id)).toEqual([5, 6, 7]);
+  });
+
+  it('detects a rollback, cancels what was abandoned and emits the new blocks', async () => {
+    const chain = new ScriptedChain(5);
+    const id = await hook('block', 0);
+    const f = new ChainFollower(app.db, logger, chain, { network: 0 });
+    await f.tick();
+    chain.append();
+    chain.append();
+    chain.append(); // 5, 6, 7 on branch a
+    await f.tick();
+    const before = await app.db('webhook_events').where({ webhook_id: id }).orderBy('block_height').select('block_height', 'block_hash');
+    expect(before.map((e) => Number(e.block_height))).toEqual([5, 6, 7]);
+    chain.fork(6, 3); // 6, 7, 8 now on branch b
+    await f.tick();
+    const cancelled = await app.db('webhook_events').where({ webhook_id: id, status: 'cancelled' }).pluck('block_hash');
+    expect(cancelled.sort()).toEqual([before[1].block_hash, before[2].block_hash].sort());
+    const pending = await app.db('webhook_events').where({ webhook_id: id, status: 'pending' }).orderBy('block_height').select('block_height', 'block_hash');
+    expect(pending.map((e) => Number(e.block_height))).toEqual([5, 6, 7, 8]);
+    expect(pending.slice(1).map((e) => e.block_hash)).toEqual([chain.blocks[6]!.hash, chain.blocks[7]!.hash, chain.blocks[8]!.hash]);
+  });
+
+  it('fires epoch events at the epoch switch only', async () => {
+    const chain = new ScriptedChain(8); // epoch 0 is heights 0-9
+    const id = await hook('epoch', 0);
+    const f = new ChainFollower(app.db, logger, chain, { network: 0 });
+    await f.tick();
+    for (let i = 0; i < 5; i++) chain.append(); // heights 8..12, the switch at 10
+    await f.tick();
+    const events = await app.db('webhook_events').where({ webhook_id: id });
+    expect(events).toHaveLength(1);
+    expect(Number(events[0].block_height)).toBe(10);
+    expect(JSON.parse(events[0].body).payload).toEqual({ previous_epoch: expect.objectContaining({ epoch: 0 }), current_epoch: { epoch: 1, start_time: 200, end_time: 400 } });
+  });
+
+  it('forgets the cursor of a depth nobody uses, so a new webhook starts at the tip', async () => {
+    const chain = new ScriptedChain(5);
+    const id = await hook('block', 0);
+    const f = new ChainFollower(app.db, logger, chain, { network: 0 });
+    await f.tick();
+    await app.db('webhooks').where({ id }).update({ status: 'disabled' });
+    await f.tick();
+    expect(await app.db('chain_cursors').count({ n: '*' })).toEqual([{ n: 0 }]);
+    for (let i = 0; i < 20; i++) chain.append();
+    const later = await hook('block', 0);
+    await f.tick();
+    chain.append();
+    await f.tick();
+    expect(await heightsFor(later)).toEqual([25]);
+  });
+});
