@@ -10,7 +10,6 @@ import { signatureHeader } from './signature';
 /** Statuses worth retrying (the contract's list); anything else but 2xx fails the event at once. */
 export const RETRY_STATUSES = new Set([400, 408, 413, 429, 500, 502, 503, 504, 521, 522, 524]);
 export const AUTO_DISABLE_AFTER_MS = 5 * 24 * 3600 * 1000;
-const LEASE_MS = 60_000;
 const EXCERPT = 500;
 
 export interface DispatcherOptions {
@@ -135,9 +134,11 @@ export class Dispatcher {
 
   private async claim(limit: number): Promise<ClaimedEvent[]> {
     const now = this.now();
+    // Long enough for one attempt to finish; a crashed worker's events are taken again once it runs out.
+    const lease = 2 * this.opts.timeoutMs + 5000;
     const due = `SELECT id FROM webhook_events WHERE status = 'pending' AND next_attempt_at <= ? AND (claimed_until IS NULL OR claimed_until < ?) ORDER BY next_attempt_at LIMIT ?`;
     const sql = `UPDATE webhook_events SET claimed_until = ? WHERE id IN (${due}${isPostgres(this.db) ? ' FOR UPDATE SKIP LOCKED' : ''}) RETURNING id, webhook_id, body, attempts`;
-    const result = await this.db.raw(sql, [now + LEASE_MS, now, now, limit]);
+    const result = await this.db.raw(sql, [now + lease, now, now, limit]);
     return (isPostgres(this.db) ? result.rows : result) as ClaimedEvent[];
   }
 

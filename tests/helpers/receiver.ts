@@ -11,7 +11,7 @@ export interface Received {
 /** A local HTTP endpoint for webhooks; `respond` decides each answer's status (200 by default). */
 export async function startReceiver(host = '127.0.0.1') {
   const received: Received[] = [];
-  const state = { respond: (_r: Received): number | 'hang' => 200 };
+  const state = { respond: (_r: Received): number | 'hang' => 200, delayMs: 0 };
   const server = http.createServer((req, res) => {
     let raw = '';
     req.setEncoding('utf8');
@@ -27,6 +27,10 @@ export async function startReceiver(host = '127.0.0.1') {
       received.push(r);
       const status = state.respond(r);
       if (status === 'hang') return;
+      if (state.delayMs > 0) {
+        setTimeout(() => res.writeHead(status, { 'content-type': 'text/plain' }).end(status < 300 ? 'ok thanks' : `nope ${status}`), state.delayMs);
+        return;
+      }
       res.writeHead(status, { 'content-type': 'text/plain' }).end(status < 300 ? 'ok thanks' : `nope ${status}`);
     });
   });
