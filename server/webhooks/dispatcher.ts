@@ -12,6 +12,15 @@ export const RETRY_STATUSES = new Set([400, 408, 413, 429, 500, 502, 503, 504, 5
 export const AUTO_DISABLE_AFTER_MS = 5 * 24 * 3600 * 1000;
 const EXCERPT = 500;
 
+export interface Agents {
+  http: http.Agent;
+  https: https.Agent;
+}
+
+// Kept-alive sockets stay connected to the address the guarded lookup approved when they were opened;
+// each dispatcher has its own, so sockets never outlive the allow-list they were checked against.
+export const keepAliveAgents = (): Agents => ({ http: new http.Agent({ keepAlive: true, maxSockets: 64 }), https: new https.Agent({ keepAlive: true, maxSockets: 64 }) });
+
 export interface DispatcherOptions {
   allowlist: Allowlist;
   timeoutMs: number;
@@ -30,6 +39,13 @@ interface ClaimedEvent {
   attempts: number;
 }
 
+interface WebhookTarget {
+  id: string;
+  target_url: string;
+  auth_token: string;
+  status: string;
+}
+
 interface AttemptResult {
   statusCode: number | null;
   excerpt: string | null;
@@ -38,7 +54,7 @@ interface AttemptResult {
 }
 
 /** POSTs one signed body; never follows redirects; refuses endpoints that resolve to blocked addresses. */
-export function post(url: string, body: string, headers: Record<string, string>, timeoutMs: number, allow: Allowlist): Promise<AttemptResult> {
+export function post(url: string, body: string, headers: Record<string, string>, timeoutMs: number, allow: Allowlist, agents: Agents): Promise<AttemptResult> {
   const started = Date.now();
   return new Promise((resolve) => {
     let target: URL;
@@ -61,7 +77,7 @@ export function post(url: string, body: string, headers: Record<string, string>,
         method: 'POST',
         headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), 'user-agent': 'Cairn-Webhooks/1', ...headers },
         lookup: guardedLookup(target.hostname.replace(/^\[|\]$/g, ''), allow),
-        agent: false,
+        agent: target.protocol === 'https:' ? agents.https : agents.http,
         timeout: timeoutMs,
       },
       (res) => {
@@ -99,6 +115,7 @@ export class Dispatcher {
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<void> | null = null;
   private readonly now: () => number;
+  private readonly agents = keepAliveAgents();
 
   constructor(
     private readonly db: Db,
@@ -130,6 +147,8 @@ export class Dispatcher {
     if (this.timer) clearInterval(this.timer);
     this.timer = undefined;
     await this.running;
+    this.agents.http.destroy();
+    this.agents.https.destroy();
   }
 
   private async claim(limit: number): Promise<ClaimedEvent[]> {
@@ -145,18 +164,21 @@ export class Dispatcher {
   /** Claims and sends one batch; answers how many events it handled. */
   async runOnce(): Promise<number> {
     const events = await this.claim(this.opts.concurrency ?? 32);
-    await Promise.all(events.map((e) => this.deliver(e)));
+    if (events.length === 0) return 0;
+    const ids = [...new Set(events.map((e) => e.webhook_id))];
+    const rows = await this.db('webhooks').whereIn('id', ids).select('id', 'target_url', 'auth_token', 'status');
+    const webhooks = new Map(rows.map((r) => [r.id as string, r as WebhookTarget]));
+    await Promise.all(events.map((e) => this.deliver(e, webhooks.get(e.webhook_id))));
     return events.length;
   }
 
-  private async deliver(event: ClaimedEvent): Promise<void> {
-    const webhook = await this.db('webhooks').where({ id: event.webhook_id }).first('id', 'target_url', 'auth_token', 'status', 'workspace_id', 'name', 'failing_since');
+  private async deliver(event: ClaimedEvent, webhook: WebhookTarget | undefined): Promise<void> {
     if (!webhook || webhook.status !== 'enabled') {
       await this.db('webhook_events').where({ id: event.id }).update({ status: 'cancelled', claimed_until: null });
       return;
     }
     const t = Math.floor(this.now() / 1000);
-    const result = await post(webhook.target_url, event.body, { 'Blockfrost-Signature': signatureHeader(event.body, webhook.auth_token, t) }, this.opts.timeoutMs, this.opts.allowlist);
+    const result = await post(webhook.target_url, event.body, { 'Blockfrost-Signature': signatureHeader(event.body, webhook.auth_token, t) }, this.opts.timeoutMs, this.opts.allowlist, this.agents);
     const success = result.statusCode !== null && result.statusCode >= 200 && result.statusCode < 300;
     const attempts = event.attempts + 1;
     const retryable = !success && (result.statusCode === null || RETRY_STATUSES.has(result.statusCode));

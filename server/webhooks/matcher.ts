@@ -81,7 +81,7 @@ function compare(actual: unknown, op: Operator, expected: string): boolean {
 export function jsonPathMatches(json: unknown, selector: string, op: Operator, value: string): boolean {
   let results: unknown[];
   try {
-    results = JSONPath({ path: selector, json: json as object, eval: false, wrap: true }) as unknown[];
+    results = evaluatePath(selector, json);
   } catch {
     return false;
   }
@@ -90,8 +90,55 @@ export function jsonPathMatches(json: unknown, selector: string, op: Operator, v
   return flat.some((r) => compare(r, op, value));
 }
 
+type Step = { key: string } | { index: number } | { all: true };
+type Compiled = ((json: unknown) => unknown[]) | null;
+const SIMPLE = /^\$((?:\.[A-Za-z_][\w]*|\.\*|\[\d+\]|\[\*\]|\['[^'\\]*'\])*)$/;
+const compiled = new Map<string, Compiled>();
+
+/**
+ * Plain paths ($.a.b, $.a[0], $.a[*].b, $.a.*, $['a']) are compiled into direct lookups that give the
+ * same results as jsonpath-plus, which matching thousands of webhooks per block needs; every other
+ * query (filters, recursive descent, slices) goes to jsonpath-plus with script evaluation disabled.
+ */
+function compile(selector: string): Compiled {
+  const m = SIMPLE.exec(selector.trim());
+  if (!m) return null;
+  const steps: Step[] = [];
+  for (const part of m[1]!.match(/\.[A-Za-z_][\w]*|\.\*|\[\d+\]|\[\*\]|\['[^'\\]*'\]/g) ?? []) {
+    if (part === '.*' || part === '[*]') steps.push({ all: true });
+    else if (part.startsWith('[\'')) steps.push({ key: part.slice(2, -2) });
+    else if (part.startsWith('[')) steps.push({ index: Number(part.slice(1, -1)) });
+    else steps.push({ key: part.slice(1) });
+  }
+  return (json) => {
+    let current: unknown[] = [json];
+    for (const step of steps) {
+      const next: unknown[] = [];
+      for (const v of current) {
+        if (v === null || typeof v !== 'object') continue;
+        if ('all' in step) next.push(...(Array.isArray(v) ? v : Object.values(v)));
+        else if ('index' in step) {
+          if (Array.isArray(v) && step.index < v.length) next.push(v[step.index]);
+        } else if (!Array.isArray(v) && Object.prototype.hasOwnProperty.call(v, step.key)) next.push((v as Record<string, unknown>)[step.key]);
+      }
+      current = next;
+    }
+    return current.filter((v) => v !== undefined);
+  };
+}
+
+function evaluatePath(selector: string, json: unknown): unknown[] {
+  let fast = compiled.get(selector);
+  if (fast === undefined) {
+    fast = compile(selector);
+    if (compiled.size > 10_000) compiled.clear();
+    compiled.set(selector, fast);
+  }
+  return fast ? fast(json) : (JSONPath({ path: selector, json: json as object, eval: false, wrap: true }) as unknown[]);
+}
+
 export function extractJsonPath(json: unknown, selector: string): unknown[] {
-  return JSONPath({ path: selector, json: json as object, eval: false, wrap: true }) as unknown[];
+  return evaluatePath(selector, json);
 }
 
 // ---- per-transaction facts, computed once per block ----
@@ -105,11 +152,33 @@ interface TxFacts {
   lovelace: bigint;
 }
 
+/** Bounded memo: addresses and assets recur block after block, and decoding them is the costly part of indexing. */
+function memo<T>(fn: (k: string) => T, limit = 200_000): (k: string) => T {
+  const cache = new Map<string, T>();
+  return (k) => {
+    let v = cache.get(k);
+    if (v === undefined && !cache.has(k)) {
+      if (cache.size >= limit) cache.clear();
+      v = fn(k);
+      cache.set(k, v);
+    }
+    return v as T;
+  };
+}
+const stakeOf = memo(stakeAddressOf);
+const fingerprintOf = memo((unit: string): string | null => {
+  try {
+    return assetFingerprint(unit.slice(0, 56), unit.slice(56));
+  } catch {
+    return null; // not a well-formed unit; it can still match by hex
+  }
+});
+
 const withStake = (addresses: Iterable<string>): Set<string> => {
   const out = new Set<string>();
   for (const a of addresses) {
     out.add(a);
-    const stake = stakeAddressOf(a);
+    const stake = stakeOf(a);
     if (stake) out.add(stake);
   }
   return out;
@@ -124,11 +193,8 @@ function factsOf(t: TxDetails): TxFacts {
       if (a.unit === 'lovelace' || a.unit.length < 56) continue;
       assetHex.add(a.unit);
       policyId.add(a.unit.slice(0, 56));
-      try {
-        fingerprint.add(assetFingerprint(a.unit.slice(0, 56), a.unit.slice(56)));
-      } catch {
-        // not a well-formed unit; it can still match by hex
-      }
+      const fp = fingerprintOf(a.unit);
+      if (fp) fingerprint.add(fp);
     }
   }
   const lovelace = t.tx.output_amount.find((a) => a.unit === 'lovelace')?.quantity ?? '0';
@@ -237,14 +303,18 @@ function delegationItemMatches(item: { tx: unknown; delegations: Array<{ pool_id
 /** Matches every webhook against one block; each matching webhook gets one event with its payload. */
 export function matchBlock(webhooks: MatchableWebhook[], input: BlockInput): Match[] {
   const out: Match[] = [];
+  // JSONPath is by far the costliest check: run it only after every cheap condition held.
+  const ordered = (conditions: Condition[]) =>
+    conditions.some((c) => c.type === 'jsonPath') ? [...conditions].sort((a, b) => Number(a.type === 'jsonPath') - Number(b.type === 'jsonPath')) : conditions;
   let index: BlockIndex | null = null;
   let delegationItems: Array<{ tx: TxDetails['tx']; delegations: TxDetails['delegations'] }> | null = null;
   for (const w of webhooks) {
     switch (w.type) {
       case 'transaction': {
         index ??= new BlockIndex(input);
+        const conditions = ordered(w.conditions);
         const matched: Array<ReturnType<BlockIndex['txItem']>> = [];
-        for (const i of index.candidates(w.conditions)) if (txMatches(index, i, w.conditions)) matched.push(index.txItem(i));
+        for (const i of index.candidates(conditions)) if (txMatches(index, i, conditions)) matched.push(index.txItem(i));
         if (matched.length > 0) out.push({ webhookId: w.id, type: w.type, payload: matched });
         break;
       }

@@ -169,3 +169,12 @@ describe('JSONPath safety', () => {
     expect(jsonPathMatches(json, '$.missing', '=', 'x')).toBe(false);
   });
 });
+
+describe('plain JSONPath queries give what jsonpath-plus gives', () => {
+  const json = { tx: { hash: 'h', fees: '170000', n: 0, 'odd key': 1 }, outputs: [{ address: 'a', amount: [{ unit: 'lovelace', quantity: '5' }] }, { address: 'b', amount: [] }], e: null };
+  it.each(['$.tx.hash', '$.tx.fees', '$.tx.n', "$['tx']['odd key']", '$.outputs[0].address', '$.outputs[*].address', '$.outputs[*].amount[*].quantity', '$.outputs.*.address', '$.tx.*', '$.missing', '$.outputs[5]', '$.e', '$.outputs', '$'])('%s', async (selector) => {
+    const { JSONPath } = await import('jsonpath-plus');
+    const { extractJsonPath } = await import('../../../../server/webhooks/matcher');
+    expect(extractJsonPath(json, selector)).toEqual(JSONPath({ path: selector, json, eval: false, wrap: true }));
+  });
+});
