@@ -36,7 +36,20 @@ const LITERAL = new Set([
 
 const MAX_SEGMENTS = 8;
 
+const cache = new Map<string, string>();
+
+/** Cached by path: clients call the same paths over and over. */
 export function endpointTemplate(path: string): string {
+  let t = cache.get(path);
+  if (t === undefined) {
+    if (cache.size >= 20_000) cache.clear();
+    t = template(path);
+    cache.set(path, t);
+  }
+  return t;
+}
+
+function template(path: string): string {
   const q = path.indexOf('?');
   const clean = q === -1 ? path : path.slice(0, q);
   const segments = clean.split('/');

@@ -7,8 +7,7 @@ import { networks } from '../../shared/networks';
 import { createSandboxChain, sandboxRouter, type SandboxChain, type SandboxNetwork } from '../chain/sandbox/index';
 import { NOT_FOUND_MESSAGE } from '../chain/sandbox/http';
 import type { KeyCache, ProjectKey } from './key-cache';
-import type { Limiter } from './limiter';
-import { utcDay } from './limiter';
+import { MemoryLimiter, utcDay, type Limiter, type Verdict } from './limiter';
 import type { Meter } from './metering';
 import { endpointTemplate } from './endpoint-template';
 import { httpUpstream, type Upstream } from './proxy';
@@ -87,8 +86,9 @@ export function createGatewayHandler(deps: GatewayDeps) {
   const tp = config.trustProxy;
   const trust: (addr: string, i: number) => boolean =
     tp === true ? () => true : tp === false ? () => false : typeof tp === 'number' ? (_a, i) => i < tp : proxyaddr.compile(tp.split(',').map((s) => s.trim()));
-  const clientIp = (req: http.IncomingMessage): string => proxyaddr(req as express.Request, trust);
+  const clientIp = (req: http.IncomingMessage): string => (tp === false ? (req.socket.remoteAddress ?? '') : proxyaddr(req as express.Request, trust));
   const { byNetwork, sandboxed, close } = backends(deps);
+  const memory = limiter instanceof MemoryLimiter ? limiter : null;
   const domain = config.gateway.domain;
   let quotaBase = new Map<number, number>();
   let quotaBaseDay = -1;
@@ -145,28 +145,32 @@ export function createGatewayHandler(deps: GatewayDeps) {
       quotaBaseDay = day;
     }
     const ip = clientIp(req);
+    const admit = {
+      ip,
+      bucketKey: project.key,
+      rate: project.limitPerSecond,
+      burst: project.limitBurst,
+      quotaKey: project.quotaKey,
+      day,
+      quotaLimit: project.requestLimit,
+      quotaBase: quotaBase.get(project.ownerId) ?? 0,
+    };
+    const proceed = (verdict: Verdict) => {
+      const endpoint = endpointTemplate(rest);
+      res.once('finish', () =>
+        meter.record({ projectId: project.projectId, ownerId: project.ownerId, endpoint, status: res.statusCode, ip, userAgent: req.headers['user-agent'], admitted: verdict === 'ok', at }),
+      );
+      if (verdict === 'banned') return sendBlockfrostError(res, 418, MESSAGES.banned);
+      if (verdict === 'rate_limited') return sendBlockfrostError(res, 429, MESSAGES.overLimit);
+      if (verdict === 'over_quota') return sendBlockfrostError(res, 402, MESSAGES.overLimit);
+      if (!backend) return sendBlockfrostError(res, 500, MESSAGES.noBackend);
+      backend(req, res, rest + search);
+    };
+    // The in-memory limiter answers at once; only Redis needs a round trip.
+    if (memory) return proceed(memory.admitNow(admit));
     limiter
-      .admit({
-        ip,
-        bucketKey: project.key,
-        rate: project.limitPerSecond,
-        burst: project.limitBurst,
-        quotaKey: String(project.ownerId),
-        day,
-        quotaLimit: project.requestLimit,
-        quotaBase: quotaBase.get(project.ownerId) ?? 0,
-      })
-      .then((verdict) => {
-        const endpoint = endpointTemplate(rest);
-        res.once('finish', () =>
-          meter.record({ projectId: project.projectId, ownerId: project.ownerId, endpoint, status: res.statusCode, ip, userAgent: req.headers['user-agent'], admitted: verdict === 'ok', at }),
-        );
-        if (verdict === 'banned') return sendBlockfrostError(res, 418, MESSAGES.banned);
-        if (verdict === 'rate_limited') return sendBlockfrostError(res, 429, MESSAGES.overLimit);
-        if (verdict === 'over_quota') return sendBlockfrostError(res, 402, MESSAGES.overLimit);
-        if (!backend) return sendBlockfrostError(res, 500, MESSAGES.noBackend);
-        backend(req, res, rest + search);
-      })
+      .admit(admit)
+      .then(proceed)
       .catch((err: unknown) => {
         deps.logger.error({ err: { message: (err as Error).message } }, 'gateway: limiter failed');
         if (!res.headersSent) sendBlockfrostError(res, 500, 'The request could not be checked against its limits. Please retry.');

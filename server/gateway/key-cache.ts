@@ -10,6 +10,8 @@ export interface ProjectKey {
   uuid: string;
   workspaceId: number;
   ownerId: number;
+  /** The daily quota's counter key (the subscription owner). */
+  quotaKey: string;
   /** Gateway slug of the key's network, e.g. cardano-mainnet. */
   network: string;
   limitPerSecond: number;
@@ -100,6 +102,7 @@ export class KeyCache {
         uuid: r.uuid,
         workspaceId: r.workspace_id,
         ownerId: r.owner_id,
+        quotaKey: String(r.owner_id),
         network,
         limitPerSecond: plan.limitPerSecond,
         limitBurst: plan.limitBurst,

@@ -48,14 +48,23 @@ export const browserOf = memo((ua: string) => {
   return product ? product.slice(0, 64) : 'unknown';
 });
 
+const add = <K>(m: Map<K, number>, k: K, n = 1) => m.set(k, (m.get(k) ?? 0) + n);
+
+/** One project's counts since the last flush, keyed by raw values so recording stays cheap. */
+interface ProjectCounts {
+  minutes: Map<number, number>;
+  hours: Map<number, number>;
+  /** Per UTC day: the day's total and its dimensions. Country and browser are derived at flush time. */
+  days: Map<number, { total: number; endpoint: Map<string, number>; status: Map<number, number>; ip: Map<string, number>; ua: Map<string, number> }>;
+}
+
 interface Pending {
-  rollups: Map<string, number>;
-  dimensions: Map<string, number>;
+  projects: Map<number, ProjectCounts>;
+  /** `${ownerId}|${day}` → admitted requests. */
   quota: Map<string, number>;
 }
 
-const empty = (): Pending => ({ rollups: new Map(), dimensions: new Map(), quota: new Map() });
-const add = (m: Map<string, number>, k: string, n = 1) => m.set(k, (m.get(k) ?? 0) + n);
+const empty = (): Pending => ({ projects: new Map(), quota: new Map() });
 
 /**
  * Counts requests in memory and flushes them every interval as upserts into rollup tables (per
@@ -76,17 +85,25 @@ export class Meter {
   ) {}
 
   record(r: MeteredRequest): void {
-    const p = this.pending;
-    const day = r.at - (r.at % DAY_MS);
-    add(p.rollups, `${r.projectId}|m|${r.at - (r.at % MINUTE)}`);
-    add(p.rollups, `${r.projectId}|h|${r.at - (r.at % HOUR)}`);
-    add(p.rollups, `${r.projectId}|d|${day}`);
-    add(p.dimensions, `${r.projectId}|endpoint|${day}|${r.endpoint}`);
-    add(p.dimensions, `${r.projectId}|status|${day}|${r.status}`);
-    add(p.dimensions, `${r.projectId}|ip|${day}|${r.ip}`);
-    add(p.dimensions, `${r.projectId}|country|${day}|${countryOf(r.ip)}`);
-    add(p.dimensions, `${r.projectId}|browser|${day}|${browserOf(r.userAgent ?? '')}`);
-    if (r.admitted) add(p.quota, `${r.ownerId}|${day}`);
+    let p = this.pending.projects.get(r.projectId);
+    if (!p) {
+      p = { minutes: new Map(), hours: new Map(), days: new Map() };
+      this.pending.projects.set(r.projectId, p);
+    }
+    const dayStart = r.at - (r.at % DAY_MS);
+    add(p.minutes, r.at - (r.at % MINUTE));
+    add(p.hours, r.at - (r.at % HOUR));
+    let d = p.days.get(dayStart);
+    if (!d) {
+      d = { total: 0, endpoint: new Map(), status: new Map(), ip: new Map(), ua: new Map() };
+      p.days.set(dayStart, d);
+    }
+    d.total += 1;
+    add(d.endpoint, r.endpoint);
+    add(d.status, r.status);
+    add(d.ip, r.ip);
+    add(d.ua, r.userAgent ?? '');
+    if (r.admitted) add(this.pending.quota, `${r.ownerId}|${dayStart}`);
   }
 
   start(): void {
@@ -110,50 +127,60 @@ export class Meter {
     return run;
   }
 
+  /** Turns the counts into rows; country and browser come from each distinct IP and user agent. */
+  private rows(batch: Pending) {
+    const rollups: Array<{ project_id: number; granularity: string; bucket_ms: number; requests: number }> = [];
+    const dims: Array<{ project_id: number; dimension: string; day_ms: number; value: string; requests: number }> = [];
+    for (const [project_id, p] of batch.projects) {
+      for (const [bucket_ms, requests] of p.minutes) rollups.push({ project_id, granularity: 'm', bucket_ms, requests });
+      for (const [bucket_ms, requests] of p.hours) rollups.push({ project_id, granularity: 'h', bucket_ms, requests });
+      for (const [day_ms, d] of p.days) {
+        rollups.push({ project_id, granularity: 'd', bucket_ms: day_ms, requests: d.total });
+        const country = new Map<string, number>();
+        const browser = new Map<string, number>();
+        for (const [ip, n] of d.ip) add(country, countryOf(ip), n);
+        for (const [ua, n] of d.ua) add(browser, browserOf(ua), n);
+        const push = (dimension: string, m: Map<string | number, number>) => {
+          for (const [value, requests] of m) dims.push({ project_id, dimension, day_ms, value: String(value).slice(0, 255), requests });
+        };
+        push('endpoint', d.endpoint);
+        push('status', d.status);
+        push('ip', d.ip);
+        push('country', country);
+        push('browser', browser);
+      }
+    }
+    const quota = [...batch.quota].map(([k, requests]) => {
+      const [user, day] = k.split('|');
+      return { user_id: Number(user), day_ms: Number(day), requests };
+    });
+    return { rollups, dims, quota };
+  }
+
   private async write(): Promise<void> {
     const batch = this.pending;
-    if (batch.rollups.size === 0 && batch.quota.size === 0) return;
+    if (batch.projects.size === 0 && batch.quota.size === 0) return;
     this.pending = empty();
+    const { rollups, dims, quota } = this.rows(batch);
     try {
       await this.db.transaction(async (trx) => {
-        const rollups = [...batch.rollups].map(([k, requests]) => {
-          const [project, granularity, bucket] = k.split('|');
-          return { project_id: Number(project), granularity, bucket_ms: Number(bucket), requests };
-        });
-        for (let i = 0; i < rollups.length; i += CHUNK) {
-          await trx('usage_rollups')
-            .insert(rollups.slice(i, i + CHUNK))
-            .onConflict(['project_id', 'granularity', 'bucket_ms'])
-            .merge({ requests: trx.raw('usage_rollups.requests + excluded.requests') });
-        }
-        const dims = [...batch.dimensions].map(([k, requests]) => {
-          const i1 = k.indexOf('|');
-          const i2 = k.indexOf('|', i1 + 1);
-          const i3 = k.indexOf('|', i2 + 1);
-          return { project_id: Number(k.slice(0, i1)), dimension: k.slice(i1 + 1, i2), day_ms: Number(k.slice(i2 + 1, i3)), value: k.slice(i3 + 1, i3 + 256), requests };
-        });
-        for (let i = 0; i < dims.length; i += CHUNK) {
-          await trx('usage_dimensions')
-            .insert(dims.slice(i, i + CHUNK))
-            .onConflict(['project_id', 'dimension', 'day_ms', 'value'])
-            .merge({ requests: trx.raw('usage_dimensions.requests + excluded.requests') });
-        }
-        const quota = [...batch.quota].map(([k, requests]) => {
-          const [user, day] = k.split('|');
-          return { user_id: Number(user), day_ms: Number(day), requests };
-        });
-        for (let i = 0; i < quota.length; i += CHUNK) {
-          await trx('quota_usage')
-            .insert(quota.slice(i, i + CHUNK))
-            .onConflict(['user_id', 'day_ms'])
-            .merge({ requests: trx.raw('quota_usage.requests + excluded.requests') });
-        }
+        const upsert = async (table: string, rows: object[], keys: string[]) => {
+          for (let i = 0; i < rows.length; i += CHUNK) {
+            await trx(table)
+              .insert(rows.slice(i, i + CHUNK))
+              .onConflict(keys)
+              .merge({ requests: trx.raw(`${table}.requests + excluded.requests`) });
+            // Building a chunk's SQL takes the event loop; let requests through between chunks.
+            await new Promise((r) => setImmediate(r));
+          }
+        };
+        await upsert('usage_rollups', rollups, ['project_id', 'granularity', 'bucket_ms']);
+        await upsert('usage_dimensions', dims, ['project_id', 'dimension', 'day_ms', 'value']);
+        await upsert('quota_usage', quota, ['user_id', 'day_ms']);
       });
     } catch (err) {
       // Put the counts back so the next flush writes them; nothing counted is dropped.
-      for (const [k, n] of batch.rollups) add(this.pending.rollups, k, n);
-      for (const [k, n] of batch.dimensions) add(this.pending.dimensions, k, n);
-      for (const [k, n] of batch.quota) add(this.pending.quota, k, n);
+      this.restore(batch);
       this.logger.warn({ err: { message: (err as Error).message } }, 'metering: flush failed, will retry');
       return;
     }
@@ -162,6 +189,33 @@ export class Meter {
       this.lastPrune = now;
       await this.db('usage_rollups').where({ granularity: 'm' }).andWhere('bucket_ms', '<', now - MINUTES_KEPT_MS).delete().catch(() => undefined);
     }
+  }
+
+  private restore(batch: Pending) {
+    const merge = <K>(into: Map<K, number>, from: Map<K, number>) => {
+      for (const [k, n] of from) add(into, k, n);
+    };
+    for (const [projectId, p] of batch.projects) {
+      let q = this.pending.projects.get(projectId);
+      if (!q) {
+        q = { minutes: new Map(), hours: new Map(), days: new Map() };
+        this.pending.projects.set(projectId, q);
+      }
+      merge(q.minutes, p.minutes);
+      merge(q.hours, p.hours);
+      for (const [day, d] of p.days) {
+        const e = q.days.get(day);
+        if (!e) q.days.set(day, d);
+        else {
+          e.total += d.total;
+          merge(e.endpoint, d.endpoint);
+          merge(e.status, d.status);
+          merge(e.ip, d.ip);
+          merge(e.ua, d.ua);
+        }
+      }
+    }
+    merge(this.pending.quota, batch.quota);
   }
 }
 

@@ -22,14 +22,16 @@ export interface Upstream {
 export function httpUpstream(cfg: UpstreamConfig, timeoutMs: number): Upstream {
   const base = new URL(cfg.url);
   const isHttps = base.protocol === 'https:';
-  const agent = isHttps ? new https.Agent({ keepAlive: true, maxSockets: 256 }) : new http.Agent({ keepAlive: true, maxSockets: 256 });
+  // The timeout lives on the agent's sockets, armed once per socket rather than per request.
+  const agent = isHttps ? new https.Agent({ keepAlive: true, maxSockets: 256, timeout: timeoutMs }) : new http.Agent({ keepAlive: true, maxSockets: 256, timeout: timeoutMs });
   const basePath = base.pathname.replace(/\/+$/, '');
   const request = isHttps ? https.request : http.request;
 
   return {
     forward(req, res, path) {
       const headers: http.OutgoingHttpHeaders = {};
-      for (const [name, value] of Object.entries(req.headers)) if (!NOT_FORWARDED.has(name) && value !== undefined) headers[name] = value;
+      const incoming = req.headers;
+      for (const name in incoming) if (!NOT_FORWARDED.has(name) && incoming[name] !== undefined) headers[name] = incoming[name];
       if (cfg.auth) headers[cfg.auth.name] = cfg.auth.value;
       const upstreamReq = request({
         protocol: base.protocol,
@@ -39,7 +41,6 @@ export function httpUpstream(cfg: UpstreamConfig, timeoutMs: number): Upstream {
         path: basePath + path,
         headers,
         agent,
-        timeout: timeoutMs,
       });
       let answered = false;
       const fail = () => {
@@ -61,7 +62,8 @@ export function httpUpstream(cfg: UpstreamConfig, timeoutMs: number): Upstream {
         }
         answered = true;
         const out: http.OutgoingHttpHeaders = {};
-        for (const [name, value] of Object.entries(upstreamRes.headers)) if (!HOP_BY_HOP.has(name) && value !== undefined) out[name] = value;
+        const h = upstreamRes.headers;
+        for (const name in h) if (!HOP_BY_HOP.has(name) && h[name] !== undefined) out[name] = h[name];
         res.writeHead(status, out);
         upstreamRes.pipe(res);
         upstreamRes.on('error', () => res.destroy());

@@ -3,6 +3,7 @@ import * as createUsersAndSessions from './2026-11-22-0100-create-users-and-sess
 import * as createWorkspacesAndProjects from './2026-11-22-0200-create-workspaces-and-projects';
 import * as createGatewayChangesAndUsage from './2026-11-22-0300-create-gateway-changes-and-usage';
 import * as createWebhooks from './2026-11-22-0400-create-webhooks';
+import * as indexUsageDimensionsByValue from './2026-11-22-0500-index-usage-dimensions-by-value';
 
 export interface Migration {
   up(knex: Knex): Promise<void>;
@@ -15,4 +16,5 @@ export const migrations: ReadonlyArray<readonly [name: string, migration: Migrat
   ['2026-11-22-0200-create-workspaces-and-projects', createWorkspacesAndProjects],
   ['2026-11-22-0300-create-gateway-changes-and-usage', createGatewayChangesAndUsage],
   ['2026-11-22-0400-create-webhooks', createWebhooks],
+  ['2026-11-22-0500-index-usage-dimensions-by-value', indexUsageDimensionsByValue],
 ];

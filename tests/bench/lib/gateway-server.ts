@@ -1,0 +1,42 @@
+// Target (c): the Cairn gateway (startGateway) in its own process, with BENCH_UPSTREAM as the
+// Cardano mainnet upstream, on a migrated temporary SQLite database holding one ENTERPRISE owner
+// with BENCH_PROJECTS mainnet projects. Auth, limits and metering run as in production.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { loadConfig } from '../../../server/config';
+import { createDb, migrateLatest } from '../../../server/db/index';
+import { createLogger } from '../../../server/logger';
+import { startGateway } from '../../../server/gateway/index';
+import { makeUser } from '../../helpers/workspace-fixture';
+import { insertProjects } from './fixtures';
+import { serveUntilDisconnected } from './child-server';
+
+export interface GatewayServerInfo {
+  keys: string[];
+  flushMs: number;
+}
+
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cairn-bench-gw-'));
+const db = createDb({ sqliteFile: path.join(dataDir, 'cairn.sqlite') });
+await migrateLatest(db);
+const owner = await makeUser(db, 'bench-owner@example.com', 'ENTERPRISE');
+const workspace = (await db('workspaces').where({ owner_id: owner.id }).first('id')) as { id: number };
+const projects = await insertProjects(db, workspace.id, Number(process.env.BENCH_PROJECTS));
+
+const config = loadConfig({
+  NODE_ENV: 'production',
+  HOST: '127.0.0.1',
+  DATA_DIR: dataDir,
+  LOG_LEVEL: 'warn',
+  UPSTREAM_CARDANO_MAINNET_URL: process.env.BENCH_UPSTREAM,
+});
+const gateway = await startGateway({ config, db, logger: createLogger('warn'), version: 'bench', port: 0, host: '127.0.0.1' });
+if (gateway.keys.size !== projects.length) throw new Error(`the key cache holds ${gateway.keys.size} keys, expected ${projects.length}`);
+
+const info: GatewayServerInfo = { keys: projects.map((p) => p.key), flushMs: config.gateway.meteringFlushMs };
+serveUntilDisconnected({ url: gateway.url, ...info }, async () => {
+  await gateway.close();
+  await db.destroy();
+  fs.rmSync(dataDir, { recursive: true, force: true });
+});

@@ -1,0 +1,160 @@
+// The load generator (forked by LoadGenerator): keep-alive HTTP requests to loopback URLs, latency
+// of each request from process.hrtime.bigint. Every run stops by itself: its length is fixed by
+// warm-up, slices and rounds, and each target has a cap on requests.
+import http from 'node:http';
+import type { LoadResult, LoadRun, LoadTarget } from './load-protocol';
+import { percentile, summarize } from './report';
+
+const MAX_OPEN_IN_FLIGHT = 2_000;
+/** After a slice ends, answers still on their way are waited for at most this long. */
+const DRAIN_LIMIT_MS = 5_000;
+const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]']);
+
+const nowNs = (() => {
+  const t0 = process.hrtime.bigint();
+  return () => Number(process.hrtime.bigint() - t0);
+})();
+
+/** One target's connections and tallies, kept across its slices. */
+class TargetLoad {
+  readonly agent: http.Agent;
+  private readonly options: http.RequestOptions;
+  private readonly keys: string[];
+  private keyIndex = 0;
+  readonly latencies: Float64Array;
+  recorded = 0;
+  completed = 0;
+  measuredNs = 0;
+  sent = 0;
+  inFlight = 0;
+  skipped = 0;
+  /** p99 of each measured slice, to show how much it moves from one slice to the next. */
+  readonly sliceP99: number[] = [];
+  readonly statuses: Record<string, number> = {};
+
+  constructor(
+    readonly target: LoadTarget,
+    sockets: number,
+  ) {
+    const url = new URL(target.url);
+    if (!LOOPBACK.has(url.hostname)) throw new Error(`refusing a non-loopback target: ${url.hostname}`);
+    this.agent = new http.Agent({ keepAlive: true, maxSockets: sockets, maxFreeSockets: sockets });
+    this.options = { agent: this.agent, host: url.hostname, port: Number(url.port), path: url.pathname + url.search, method: 'GET' };
+    this.keys = target.keys ?? [];
+    this.latencies = new Float64Array(target.maxRequests);
+  }
+
+  get capped() {
+    return this.sent >= this.target.maxRequests;
+  }
+
+  /** Sends one request; `window` is the measured slice, or null during warm-up. */
+  send(window: { start: number; end: number } | null, done: () => void) {
+    this.sent += 1;
+    this.inFlight += 1;
+    const headers: http.OutgoingHttpHeaders = this.keys.length ? { project_id: this.keys[this.keyIndex++ % this.keys.length] } : {};
+    const begin = nowNs();
+    const settle = (status: number) => {
+      const end = nowNs();
+      this.inFlight -= 1;
+      if (window && end >= window.start && end <= window.end) {
+        this.completed += 1;
+        this.statuses[status] = (this.statuses[status] ?? 0) + 1;
+        // Only requests wholly inside the slice count towards latency.
+        if (begin >= window.start) this.latencies[this.recorded++] = (end - begin) / 1e6;
+      }
+      done();
+    };
+    const req = http.request({ ...this.options, headers }, (res) => {
+      res.on('end', () => settle(res.statusCode ?? 0));
+      res.on('error', () => settle(0));
+      res.resume();
+    });
+    req.on('error', () => settle(0));
+    req.end();
+  }
+
+  result(): LoadResult {
+    return {
+      rps: this.measuredNs > 0 ? this.completed / (this.measuredNs / 1e9) : 0,
+      latency: summarize(this.latencies.subarray(0, this.recorded)),
+      sliceP99: this.sliceP99,
+      statuses: this.statuses,
+      skipped: this.skipped,
+      capped: this.capped,
+    };
+  }
+}
+
+/** Loads one target for `ms`, then waits for its answers still in flight. */
+function slice(t: TargetLoad, r: LoadRun, ms: number, measured: boolean): Promise<void> {
+  const start = nowNs();
+  const end = start + ms * 1e6;
+  const window = measured ? { start, end } : null;
+  const firstSample = t.recorded;
+  return new Promise((resolve) => {
+    let over = false;
+    const finish = () => {
+      if (over) return;
+      over = true;
+      // A capped target stopped early: only the time it was loaded counts.
+      if (measured) t.measuredNs += Math.min(nowNs(), end) - start;
+      const drainUntil = nowNs() + DRAIN_LIMIT_MS * 1e6;
+      const done = () => {
+        if (measured) t.sliceP99.push(percentile(t.latencies.slice(firstSample, t.recorded).sort(), 99));
+        resolve();
+      };
+      const drain = () => (t.inFlight === 0 || nowNs() > drainUntil ? done() : setTimeout(drain, 2));
+      drain();
+    };
+    const stopped = () => nowNs() >= end || t.capped;
+
+    if (r.mode === 'closed') {
+      let loops = r.concurrency;
+      const loop = () => {
+        if (stopped()) {
+          if (--loops === 0) finish();
+          return;
+        }
+        t.send(window, loop);
+      };
+      for (let i = 0; i < r.concurrency; i++) loop();
+      return;
+    }
+
+    // Open loop: request i is due at start + i / rate, whatever the answers; each timer tick sends
+    // everything that has come due since the last one.
+    const rate = r.rate ?? 1000;
+    let due = 0;
+    const noop = () => undefined;
+    const tick = () => {
+      if (stopped()) return finish();
+      const target = Math.floor(((nowNs() - start) / 1e9) * rate);
+      for (; due < target && !t.capped; due++) {
+        if (t.inFlight >= MAX_OPEN_IN_FLIGHT) t.skipped += 1;
+        else t.send(window, noop);
+      }
+      setTimeout(tick, 1);
+    };
+    tick();
+  });
+}
+
+async function run(r: LoadRun): Promise<LoadResult[]> {
+  const loads = r.targets.map((t) => new TargetLoad(t, r.concurrency));
+  try {
+    for (const t of loads) await slice(t, r, r.warmupMs, false);
+    for (let round = 0; round < r.rounds; round++) for (const t of loads) await slice(t, r, r.sliceMs, true);
+    return loads.map((t) => t.result());
+  } finally {
+    for (const t of loads) t.agent.destroy();
+  }
+}
+
+process.on('message', (r: LoadRun) => {
+  run(r).then(
+    (results) => process.send!({ kind: 'result', results }),
+    (err: unknown) => process.send!({ kind: 'error', message: (err as Error).message }),
+  );
+});
+process.on('disconnect', () => process.exit(0));

@@ -1,0 +1,223 @@
+// npm run bench:stats — the project page's two dashboard calls over a busy project's month:
+// GET /api/workspaces/:id/projects/:uuid/stats and GET /api/projects/:uuid/history, through the real
+// app over HTTP, signed in (magic link) as a collaborator of the workspace, on SQLite and on
+// PostgreSQL (DATABASE_URL, else postgres://postgres@127.0.0.1:5432/test when reachable; a scratch
+// database is created there and dropped after). Target: p95 ≤ 50 ms for each.
+//
+// Environment: BENCH_STATS_REQUESTS (default 200 per endpoint), BENCH_STATS_WARMUP (20).
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import { Writable } from 'node:stream';
+import type { AddressInfo } from 'node:net';
+import knex from 'knex';
+import { loadConfig } from '../../server/config';
+import { createApp } from '../../server/app';
+import { createDb, migrateLatest, type Db } from '../../server/db/index';
+import { createLogger } from '../../server/logger';
+import { devMailbox } from '../../server/mail/mailer';
+import { makeProject, makeUser, makeWorkspace } from '../helpers/workspace-fixture';
+import { seedUsage } from './lib/usage-seed';
+import { machine, ms, summarize, table, verdicts, type LatencySummary, type Verdict } from './lib/report';
+
+const TOTAL_REQUESTS = 10_000_000;
+const REQUESTS = Number(process.env.BENCH_STATS_REQUESTS ?? 200);
+const WARMUP = Number(process.env.BENCH_STATS_WARMUP ?? 20);
+const P95_TARGET_MS = 50;
+const DEFAULT_PG = 'postgres://postgres@127.0.0.1:5432/test';
+const SESSION_SECRET = 'bench-session-secret-that-is-long-enough-0123456789';
+
+setTimeout(() => {
+  console.error('bench:stats: gave up after 300 s');
+  process.exit(2);
+}, 300_000).unref();
+
+interface Engine {
+  name: 'SQLite' | 'PostgreSQL';
+  databaseUrl?: string;
+  sqliteFile?: string;
+  drop(): Promise<void>;
+}
+
+function sqliteEngine(): Engine {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cairn-bench-stats-'));
+  return { name: 'SQLite', sqliteFile: path.join(dir, 'cairn.sqlite'), drop: async () => fs.rmSync(dir, { recursive: true, force: true }) };
+}
+
+/** A scratch database on the PostgreSQL server, or null when none is reachable (and none was asked for). */
+async function postgresEngine(): Promise<Engine | null> {
+  const adminUrl = process.env.DATABASE_URL ?? DEFAULT_PG;
+  const admin = knex({ client: 'pg', connection: adminUrl, pool: { min: 0, max: 1 }, acquireConnectionTimeout: 3000 });
+  try {
+    await admin.raw('select 1');
+  } catch (err) {
+    await admin.destroy();
+    if (process.env.DATABASE_URL) throw new Error(`DATABASE_URL is set but PostgreSQL is not reachable: ${(err as Error).message}`);
+    console.log(`\nSKIP PostgreSQL: nothing reachable at ${DEFAULT_PG} and DATABASE_URL is not set.`);
+    return null;
+  }
+  const name = `cairn_bench_${crypto.randomBytes(4).toString('hex')}`;
+  await admin.raw(`CREATE DATABASE ${name}`);
+  await admin.destroy();
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  return {
+    name: 'PostgreSQL',
+    databaseUrl: url.toString(),
+    drop: async () => {
+      const a = knex({ client: 'pg', connection: adminUrl, pool: { min: 0, max: 1 } });
+      await a.raw(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await a.destroy();
+    },
+  };
+}
+
+/** GET with a keep-alive agent; answers status, body text and the time to the last byte. */
+function timedGet(agent: http.Agent, url: string, cookie: string): Promise<{ status: number; body: string; ms: number }> {
+  return new Promise((resolve, reject) => {
+    const start = process.hrtime.bigint();
+    http
+      .get(url, { agent, headers: { cookie, accept: 'application/json' } }, (res) => {
+        let body = '';
+        res.setEncoding('utf8');
+        res.on('data', (c: string) => (body += c));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body, ms: Number(process.hrtime.bigint() - start) / 1e6 }));
+      })
+      .on('error', reject);
+  });
+}
+
+/** The magic-link sign-in a person does: CSRF token, ask for a link, read it from the dev mailbox, open it. */
+async function signIn(baseUrl: string, mailbox: ReturnType<typeof devMailbox>, email: string): Promise<string> {
+  const jar = new Map<string, string>();
+  const call = async (method: string, p: string, body?: unknown, csrf?: string) => {
+    const headers: Record<string, string> = { accept: 'application/json', cookie: [...jar].map(([k, v]) => `${k}=${v}`).join('; ') };
+    if (body !== undefined) headers['content-type'] = 'application/json';
+    if (csrf) headers['x-csrf-token'] = csrf;
+    const res = await fetch(baseUrl + p, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), redirect: 'manual' });
+    for (const line of res.headers.getSetCookie()) {
+      const pair = line.split(';')[0]!;
+      jar.set(pair.slice(0, pair.indexOf('=')).trim(), pair.slice(pair.indexOf('=') + 1).trim());
+    }
+    return res;
+  };
+  const csrf = ((await (await call('GET', '/auth/csrf')).json()) as { data: { csrfToken: string } }).data.csrfToken;
+  const asked = await call('POST', '/auth/signin/email', { email, callbackUrl: '/dashboard' }, csrf);
+  if (asked.status !== 200) throw new Error(`sign-in link request answered ${asked.status}: ${await asked.text()}`);
+  const mail = mailbox.captured().find((m) => m.to === email);
+  const link = mail && /(https?:\/\/\S+\/auth\/callback\/email\?\S+)/.exec(mail.text)?.[1];
+  if (!link) throw new Error(`no sign-in mail to ${email}`);
+  const u = new URL(link);
+  const back = await call('GET', u.pathname + u.search);
+  if (back.status !== 302 || back.headers.get('location') !== '/dashboard') throw new Error(`sign-in callback answered ${back.status} → ${back.headers.get('location')}`);
+  return [...jar].map(([k, v]) => `${k}=${v}`).join('; ');
+}
+
+interface EngineResult {
+  engine: string;
+  stats: LatencySummary;
+  history: LatencySummary;
+  seedMs: number;
+}
+
+async function runEngine(engine: Engine): Promise<EngineResult> {
+  const db: Db = createDb(engine.databaseUrl ? { databaseUrl: engine.databaseUrl } : { sqliteFile: engine.sqliteFile! });
+  const server = http.createServer();
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+  let close = () => undefined as void;
+  try {
+    await migrateLatest(db);
+    // The owner's plan shows every card (the costliest /stats); the caller is a plain collaborator.
+    const owner = await makeUser(db, 'bench-owner@example.com', 'ENTERPRISE');
+    const member = await makeUser(db, 'bench-member@example.com');
+    const workspaceId = await makeWorkspace(db, owner.id, [{ userId: member.id, role: 'collaborator' }], 'Bench workspace');
+    const uuid = await makeProject(db, workspaceId, 'Busy project');
+    const projectId = ((await db('projects').where({ uuid }).first('id')) as { id: number }).id;
+    const seedStart = performance.now();
+    const seeded = await seedUsage(db, projectId, TOTAL_REQUESTS);
+    if (engine.name === 'PostgreSQL') await db.raw('ANALYZE');
+    const seedMs = performance.now() - seedStart;
+    console.log(
+      `\n${engine.name}: ${TOTAL_REQUESTS.toLocaleString('en')} requests over ${seeded.days} days in ${seeded.rollupRows.toLocaleString('en')} usage_rollups rows ` +
+        `(minutes for the last 2 days, hours, days) and ${seeded.dimensionRows.toLocaleString('en')} usage_dimensions rows ` +
+        `(per day: ~50 countries, 2,000 IPs, 40 endpoints, 15 browsers, 6 statuses), seeded in ${(seedMs / 1000).toFixed(1)} s.`,
+    );
+
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const config = loadConfig({
+      NODE_ENV: 'production',
+      HOST: '127.0.0.1',
+      PUBLIC_URL: baseUrl,
+      SESSION_SECRET,
+      DATA_DIR: os.tmpdir(),
+      ...(engine.databaseUrl ? { DATABASE_URL: engine.databaseUrl } : {}),
+    });
+    // Request logging stays on at info, as in production; the lines go nowhere.
+    const logger = createLogger('info', new Writable({ write: (_c, _e, cb) => cb() }));
+    const mailer = devMailbox(logger);
+    const app = createApp({ config, db, logger, mailer, sessionSecret: SESSION_SECRET });
+    close = app.close;
+    server.on('request', app.app);
+    const cookie = await signIn(baseUrl, mailer, 'bench-member@example.com');
+
+    const urls = { stats: `${baseUrl}/api/workspaces/${workspaceId}/projects/${uuid}/stats`, history: `${baseUrl}/api/projects/${uuid}/history` };
+    const first = { stats: await timedGet(agent, urls.stats, cookie), history: await timedGet(agent, urls.history, cookie) };
+    for (const [name, r] of Object.entries(first)) if (r.status !== 200) throw new Error(`${name} answered ${r.status}: ${r.body}`);
+    const stats = JSON.parse(first.stats.body).data;
+    const history = JSON.parse(first.history.body);
+    const historySum = (history.data as Array<{ requestCount: number }>).reduce((a, d) => a + d.requestCount, 0);
+    if (stats.total !== TOTAL_REQUESTS || stats.ips.length !== 10 || stats.countries.length !== 10 || historySum !== TOTAL_REQUESTS) {
+      throw new Error(`unexpected answers: stats total ${stats.total} (${stats.ips.length} IPs, ${stats.countries.length} countries), history sum ${historySum}`);
+    }
+
+    // Alternating the two calls spreads any disturbance of the machine over both.
+    const samples = { stats: new Float64Array(REQUESTS), history: new Float64Array(REQUESTS) };
+    for (let i = 0; i < WARMUP + REQUESTS; i++) {
+      for (const name of ['stats', 'history'] as const) {
+        const r = await timedGet(agent, urls[name], cookie);
+        if (r.status !== 200) throw new Error(`${name} answered ${r.status}: ${r.body}`);
+        if (i >= WARMUP) samples[name][i - WARMUP] = r.ms;
+      }
+    }
+    return { engine: engine.name, stats: summarize(samples.stats), history: summarize(samples.history), seedMs };
+  } finally {
+    close();
+    agent.destroy();
+    server.closeAllConnections();
+    if (server.listening) await new Promise<void>((resolve) => server.close(() => resolve()));
+    await db.destroy();
+  }
+}
+
+async function main() {
+  console.log(`bench:stats on ${machine()}`);
+  console.log(`${REQUESTS} sequential requests per endpoint after ${WARMUP} warm-up requests, the two endpoints alternating, one keep-alive connection.`);
+  const results: EngineResult[] = [];
+  const engines: Array<() => Promise<Engine | null>> = [async () => sqliteEngine(), postgresEngine];
+  for (const make of engines) {
+    const engine = await make();
+    if (!engine) continue;
+    try {
+      results.push(await runEngine(engine));
+    } finally {
+      await engine.drop();
+    }
+  }
+
+  const rows = results.flatMap((r) =>
+    (['stats', 'history'] as const).map((e) => [`${r.engine} ${e === 'stats' ? '/stats' : '/history'}`, ms(r[e].p50), ms(r[e].p95), ms(r[e].p99), ms(r[e].max)]),
+  );
+  console.log(`\n${table(['endpoint', 'p50', 'p95', 'p99', 'max'], rows)}\n`);
+  const list: Verdict[] = results.flatMap((r) =>
+    (['stats', 'history'] as const).map((e) => ({ name: `${r.engine} ${e === 'stats' ? '/stats' : '/history'} p95 ≤ ${P95_TARGET_MS} ms`, ok: r[e].p95 <= P95_TARGET_MS, detail: ms(r[e].p95) })),
+  );
+  verdicts(list);
+}
+
+main().catch((err: unknown) => {
+  console.error(err);
+  process.exitCode = 1;
+});
