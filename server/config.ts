@@ -262,6 +262,8 @@ export interface SiteConfig {
   socialLinks: Array<{ label: string; url: string }>;
   companyAddress: string | null;
   maintenance: { enabled: boolean; eta: string | null };
+  /** Where project keys call the API (the dashboard's API examples). */
+  gatewayUrl: string;
 }
 
 export class ConfigError extends Error {}
@@ -342,6 +344,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       socialLinks: e.SOCIAL_LINKS,
       companyAddress: e.COMPANY_ADDRESS ?? null,
       maintenance: { enabled: e.MAINTENANCE_MODE, eta: e.MAINTENANCE_ETA ? new Date(e.MAINTENANCE_ETA).toISOString() : null },
+      gatewayUrl: (e.GATEWAY_PUBLIC_URL ?? `http://localhost:${e.GATEWAY_PORT}`).replace(/\/+$/, ''),
     },
   };
 }

@@ -71,6 +71,7 @@ describe('site configuration', () => {
       socialLinks: [],
       companyAddress: null,
       maintenance: { enabled: false, eta: null },
+      gatewayUrl: 'http://localhost:3001',
     });
   });
 
