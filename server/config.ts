@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import path from 'node:path';
 import { isValidAllowlistEntry } from './webhooks/ssrf';
+import type { SiteInfo } from '../shared/site';
 
 // Environment → typed configuration, validated once at boot. Every variable here is documented in the
 // README and listed with its default in .env.example.
@@ -255,16 +256,7 @@ export interface GatewayConfig {
 }
 
 /** What the public site and the dashboard shell show; answered by GET /api/site. */
-export interface SiteConfig {
-  links: { status: string | null; blog: string | null; docs: string | null };
-  chatUrl: string | null;
-  supportEmail: string;
-  socialLinks: Array<{ label: string; url: string }>;
-  companyAddress: string | null;
-  maintenance: { enabled: boolean; eta: string | null };
-  /** Where project keys call the API (the dashboard's API examples). */
-  gatewayUrl: string;
-}
+export type SiteConfig = SiteInfo;
 
 export class ConfigError extends Error {}
 

@@ -33,6 +33,21 @@ async function start(config: Config, role: Role) {
   logger.info({ engine: config.databaseUrl ? 'postgresql' : 'sqlite' }, config.databaseUrl ? 'database: PostgreSQL (migrated)' : `database: SQLite at ${sqliteFileIn(config.dataDir)} (migrated)`);
   const chains = createSandboxChains(config);
   const stops: Array<() => Promise<void> | void> = [];
+  // Signals may arrive while parts are still starting: stop whatever has started so far.
+  let stopping = false;
+  const shutdown = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, 'shutting down');
+    setTimeout(() => process.exit(1), 10_000).unref();
+    void (async () => {
+      for (const stop of stops) await stop();
+      await db.destroy();
+      process.exit(0);
+    })();
+  };
+  process.on('SIGINT', () => shutdown('SIGINT'));
+  process.on('SIGTERM', () => shutdown('SIGTERM'));
 
   const mailer = config.mail.smtpUrl ? smtpMailer(config.mail.smtpUrl, config.mail.from) : devMailbox(logger);
   if (role === 'all' || role === 'api') {
@@ -74,20 +89,6 @@ async function start(config: Config, role: Role) {
   }
   stops.push(() => mailer.close());
 
-  let stopping = false;
-  const shutdown = (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    logger.info({ signal }, 'shutting down');
-    setTimeout(() => process.exit(1), 10_000).unref();
-    void (async () => {
-      for (const stop of stops) await stop();
-      await db.destroy();
-      process.exit(0);
-    })();
-  };
-  process.on('SIGINT', () => shutdown('SIGINT'));
-  process.on('SIGTERM', () => shutdown('SIGTERM'));
 }
 
 let config: Config;

@@ -1,5 +1,6 @@
+import crypto from 'node:crypto';
 import { fileURLToPath } from 'node:url';
-import { defineConfig, type ProxyOptions } from 'vite';
+import { defineConfig, type Plugin, type ProxyOptions } from 'vite';
 import react from '@vitejs/plugin-react';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
@@ -19,15 +20,33 @@ const toServer: ProxyOptions = {
   },
 };
 
+// One id per build. The bundle knows its own (__CAIRN_BUILD_ID__) and the build writes it to
+// dist/web/version.json, which GET /api/has-new-deploy reads: an open page whose id differs from the
+// file's learns that a new version was deployed. CAIRN_BUILD_ID pins it (reproducible builds, CI).
+const buildId =
+  process.env.CAIRN_BUILD_ID ?? `${new Date().toISOString().replace(/\D/g, '').slice(0, 14)}-${crypto.randomBytes(4).toString('hex')}`;
+
+const versionFile = (): Plugin => ({
+  name: 'cairn-version-file',
+  apply: 'build',
+  generateBundle() {
+    this.emitFile({ type: 'asset', fileName: 'version.json', source: JSON.stringify({ version: buildId }) + '\n' });
+  },
+});
+
 export default defineConfig({
   root: here,
   base: '/',
-  plugins: [react()],
+  plugins: [react(), versionFile()],
+  define: { __CAIRN_BUILD_ID__: JSON.stringify(buildId) },
   build: {
     outDir: fileURLToPath(new URL('../../dist/web', import.meta.url)),
     emptyOutDir: true,
     assetsDir: 'assets',
     sourcemap: false,
+    // .vite/manifest.json maps source modules to chunks; `npm run bench:web` reads it to check that the
+    // landing page requests no dashboard chunk. The server never serves dot-directories.
+    manifest: true,
   },
   server: {
     proxy: { '/api': toServer, '/auth': toServer, '/dev': toServer },

@@ -6,6 +6,7 @@ import { startSmtpServer } from '../helpers/smtp';
 import { startLocalGitHub, type LocalGitHub } from '../helpers/oauth';
 import type { TestDatabase } from '../helpers/db-template';
 import { messages } from '../../shared/messages';
+import { answerConsentModal } from '../helpers/browser-sign-in';
 
 describe.runIf(browserAvailable())('signing in, in Chromium', () => {
   let browser: Browser;
@@ -51,6 +52,10 @@ describe.runIf(browserAvailable())('signing in, in Chromium', () => {
     await page.waitForURL(`${app.url}/dashboard/settings`);
     await page.getByRole('button', { name: 'Account menu' }).waitFor();
     expect(await page.getByRole('button', { name: 'Account menu' }).textContent()).toContain('browser@example.com');
+    // A new user is asked for marketing consent once.
+    await answerConsentModal(page);
+    await page.getByText(messages.preferences.saved).waitFor();
+    await page.getByRole('button', { name: 'Accept' }).click();
 
     // The session survives a reload; signing out returns to sign-in and ends it.
     await page.reload();
@@ -90,6 +95,7 @@ describe.runIf(browserAvailable())('signing in, in Chromium', () => {
     await page.getByRole('link', { name: 'Sign in with GitHub' }).click();
     await page.waitForURL(`${app.url}/dashboard/workspaces`);
     await page.getByRole('button', { name: 'Account menu' }).waitFor();
+    await answerConsentModal(page);
     expect(await page.getByRole('button', { name: 'Account menu' }).textContent()).toContain('octo@example.com');
     await context.close();
   });

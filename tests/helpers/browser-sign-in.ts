@@ -1,5 +1,6 @@
 import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playwright-core';
 import type { Mailer } from '../../server/mail/mailer';
+import { CONSENT_COOKIE } from '../../shared/site';
 
 const CALLBACK_LINK = /(https?:\/\/\S+\/auth\/callback\/email\?\S+)/;
 
@@ -33,8 +34,11 @@ export async function signInInBrowser(
   email: string,
   path = '/dashboard',
   contextOptions: BrowserContextOptions = {},
+  { acceptCookies = true }: { acceptCookies?: boolean } = {},
 ): Promise<SignedInBrowser> {
   const context = await browser.newContext(contextOptions);
+  // The cookie banner would cover the bottom of every page; its own test leaves this off.
+  if (acceptCookies) await context.addCookies([{ name: CONSENT_COOKIE, value: '1', url: app.url }]);
   const page = await context.newPage();
   await page.goto(`${app.url}${path}`);
   await page.waitForURL(/\/auth\/signin\?redirect=/);
@@ -47,5 +51,14 @@ export async function signInInBrowser(
   await page.goto(link);
   await page.waitForURL(`${app.url}${path}`);
   await page.getByRole('button', { name: 'Account menu' }).waitFor();
+  await answerConsentModal(page);
   return { context, page };
+}
+
+/** A new user is asked for marketing consent once; answer it as a person would (Save Preferences). */
+export async function answerConsentModal(page: Page): Promise<void> {
+  const dialog = page.getByRole('dialog', { name: 'Your communication preferences' });
+  await dialog.waitFor();
+  await dialog.getByRole('button', { name: 'Save Preferences' }).click();
+  await dialog.waitFor({ state: 'hidden' });
 }

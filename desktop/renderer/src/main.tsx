@@ -1,11 +1,30 @@
-import '@mantine/core/styles.css';
-import '@mantine/notifications/styles.css';
+// Only the Mantine styles the landing page (and the root's loader and error view) use, in Mantine's own
+// order; lazily loaded pages bring the complete sheet (app/page-styles.ts). Layered builds, so app.css
+// and the CSS modules always win over Mantine's defaults.
+import '@mantine/core/styles/baseline.layer.css';
+import '@mantine/core/styles/default-css-variables.layer.css';
+import '@mantine/core/styles/global.layer.css';
+import '@mantine/core/styles/UnstyledButton.layer.css';
+import '@mantine/core/styles/Paper.layer.css';
+import '@mantine/core/styles/Loader.layer.css';
+import '@mantine/core/styles/Group.layer.css';
+import '@mantine/core/styles/Text.layer.css';
+import '@mantine/core/styles/Anchor.layer.css';
+import '@mantine/core/styles/Badge.layer.css';
+import '@mantine/core/styles/Burger.layer.css';
+import '@mantine/core/styles/Button.layer.css';
+import '@mantine/core/styles/Center.layer.css';
+import '@mantine/core/styles/Container.layer.css';
+import '@mantine/core/styles/SimpleGrid.layer.css';
+import '@mantine/core/styles/Stack.layer.css';
+import '@mantine/core/styles/Title.layer.css';
 import './app.css';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { MantineProvider } from '@mantine/core';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { RouterProvider } from 'react-router-dom';
+import { CookieBanner } from './components/cookie-banner';
 import { DeferredNotifications } from './app/deferred-notifications';
 import { queryClient } from './app/query-client';
 import { router } from './app/router';
@@ -21,6 +40,7 @@ createRoot(container).render(
       <QueryClientProvider client={queryClient}>
         <RouterProvider router={router} />
       </QueryClientProvider>
+      <CookieBanner />
     </MantineProvider>
   </StrictMode>,
 );

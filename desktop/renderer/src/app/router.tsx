@@ -12,7 +12,11 @@ type LazyComponent = () => Promise<{ Component: ComponentType }>;
 /** Loads a page module only when its route is visited: the landing page never pulls dashboard code. */
 const lazyPage =
   <M,>(load: () => Promise<M>, pick: (module: M) => ComponentType): LazyComponent =>
-  async () => ({ Component: pick(await load()) });
+  async () => {
+    const [module] = await Promise.all([load(), pageStyles()]);
+    return { Component: pick(module) };
+  };
+const pageStyles = () => import('./page-styles');
 
 const projects = () => import('../features/projects/pages');
 const workspaces = () => import('../features/workspaces/pages');

@@ -1,9 +1,26 @@
-import { Button, Menu, Text } from '@mantine/core';
-import { IconChevronDown, IconCreditCard, IconLogout, IconSettings, IconUserCircle, IconUsersGroup } from '@tabler/icons-react';
+import { Box, Button, Menu, Text } from '@mantine/core';
+import {
+  IconChevronDown,
+  IconCreditCard,
+  IconLogout,
+  IconReceipt,
+  IconSettings,
+  IconUserCircle,
+  IconUsersGroup,
+} from '@tabler/icons-react';
 import { Link } from 'react-router-dom';
 
+export interface AccountMenuProps {
+  email: string;
+  /**
+   * The workspace whose billing portal Manage Billing opens; null hides the item (no workspace, or a
+   * role without billing.manage).
+   */
+  billingWorkspaceId?: number | null;
+}
+
 /** The signed-in user's e-mail with the account links. */
-export function AccountMenu({ email }: { email: string }) {
+export function AccountMenu({ email, billingWorkspaceId = null }: AccountMenuProps) {
   return (
     <Menu position="bottom-end" width={240} shadow="md">
       <Menu.Target>
@@ -13,13 +30,17 @@ export function AccountMenu({ email }: { email: string }) {
           aria-label="Account menu"
           leftSection={<IconUserCircle size={20} aria-hidden />}
           rightSection={<IconChevronDown size={16} aria-hidden />}
-          styles={{ label: { minWidth: 0 } }}
-          maw="min(60vw, 320px)"
+          styles={{ label: { minWidth: 0 }, section: { marginInline: 0 } }}
+          miw={0}
+          maw="min(40vw, 320px)"
           px="xs"
         >
-          <Text span size="sm" fw={500} truncate="end" c="var(--mantine-color-text)">
-            {email}
-          </Text>
+          {/* Below the xs breakpoint only the icon shows; the e-mail is in the menu. */}
+          <Box component="span" visibleFrom="xs" miw={0} ml={6} mr={4}>
+            <Text span size="sm" fw={500} truncate="end" display="block" c="var(--mantine-color-text)">
+              {email}
+            </Text>
+          </Box>
         </Button>
       </Menu.Target>
       <Menu.Dropdown>
@@ -30,6 +51,16 @@ export function AccountMenu({ email }: { email: string }) {
         <Menu.Item component={Link} to="/dashboard/workspaces" leftSection={<IconUsersGroup size={16} aria-hidden />}>
           Manage Workspaces
         </Menu.Item>
+        {billingWorkspaceId !== null && (
+          // A plain link: the billing portal is a server redirect, not a client route.
+          <Menu.Item
+            component="a"
+            href={`/api/workspaces/${billingWorkspaceId}/billing-portal`}
+            leftSection={<IconReceipt size={16} aria-hidden />}
+          >
+            Manage Billing
+          </Menu.Item>
+        )}
         <Menu.Item component={Link} to="/dashboard/settings" leftSection={<IconSettings size={16} aria-hidden />}>
           Settings
         </Menu.Item>

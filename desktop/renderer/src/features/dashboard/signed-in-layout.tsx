@@ -1,25 +1,34 @@
 import { Anchor, AppShell, Container, Group, Text } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { Link, Outlet } from 'react-router-dom';
+import { can } from '../../../../../shared/permissions';
 import { CairnLogo } from '../../components/cairn-logo';
 import { meQueries } from '../account/queries';
+import { SelectedWorkspaceProvider, useSelectedWorkspace } from '../workspaces/selected-workspace';
+import { WorkspacePicker } from '../workspaces/workspace-picker';
+import { ShellExtras } from '../shell/shell-extras';
 import { AccountMenu } from './account-menu';
 import { RequireAuth } from './require-auth';
 
 function AppHeader() {
   const { data: me } = useQuery(meQueries.me());
+  const { workspace } = useSelectedWorkspace();
+  const billingWorkspaceId = workspace && can(workspace.role_name, 'billing.manage') ? workspace.id : null;
   return (
-    <Container size="lg" h="100%" px="md">
-      <Group h="100%" justify="space-between" wrap="nowrap" gap="sm">
-        <Anchor component={Link} to="/dashboard" underline="never" c="inherit" aria-label="Cairn dashboard">
-          <Group gap={8} wrap="nowrap">
-            <CairnLogo />
-            <Text fw={700} size="xl">
-              Cairn
-            </Text>
-          </Group>
-        </Anchor>
-        {me && <AccountMenu email={me.email} />}
+    <Container size="lg" h="100%" px={{ base: 'xs', xs: 'md' }}>
+      <Group h="100%" justify="space-between" wrap="nowrap" gap="xs">
+        <Group gap="sm" wrap="nowrap" miw={0}>
+          <Anchor component={Link} to="/dashboard" underline="never" c="inherit" aria-label="Cairn dashboard">
+            <Group gap={8} wrap="nowrap">
+              <CairnLogo />
+              <Text fw={700} size="xl" visibleFrom="xs">
+                Cairn
+              </Text>
+            </Group>
+          </Anchor>
+          <WorkspacePicker />
+        </Group>
+        {me && <AccountMenu email={me.email} billingWorkspaceId={billingWorkspaceId} />}
       </Group>
     </Container>
   );
@@ -29,16 +38,20 @@ function AppHeader() {
 export function SignedInLayout() {
   return (
     <RequireAuth>
-      <AppShell header={{ height: 60 }} padding={0}>
-        <AppShell.Header>
-          <AppHeader />
-        </AppShell.Header>
-        <AppShell.Main bg="gray.0">
-          <Container size="lg" px="md" py="lg">
-            <Outlet />
-          </Container>
-        </AppShell.Main>
-      </AppShell>
+      <SelectedWorkspaceProvider>
+        <AppShell header={{ height: 60 }} padding={0}>
+          <AppShell.Header>
+            <AppHeader />
+          </AppShell.Header>
+          <AppShell.Main bg="gray.0">
+            <Container size="lg" px="md" py="lg">
+              <ShellExtras>
+                <Outlet />
+              </ShellExtras>
+            </Container>
+          </AppShell.Main>
+        </AppShell>
+      </SelectedWorkspaceProvider>
     </RequireAuth>
   );
 }

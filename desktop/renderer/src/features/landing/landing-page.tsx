@@ -1,53 +1,90 @@
-import { Anchor, Box, Button, Container, Group, Stack, Text, Title } from '@mantine/core';
+import { useEffect, useRef, useState } from 'react';
 import { useDocumentTitle } from '@mantine/hooks';
 import { useQuery } from '@tanstack/react-query';
-import { Link } from 'react-router-dom';
-import { CairnLogo } from '../../components/cairn-logo';
+import { useLocation } from 'react-router-dom';
+import { landingAnchors } from '../../../../../shared/site';
 import { meQueries } from '../account/queries';
+import { PricingSection, type PlanKind } from '../pricing/pricing-section';
+import { siteQueries } from '../shell/queries';
+import { ContactSection } from './contact-section';
+import { FeaturesSection } from './features-section';
+import { Hero } from './hero';
+import { SiteFooter } from './site-footer';
+import { SiteHeader } from './site-header';
+import classes from './landing.module.css';
 
 export const PITCH = 'Instant API access to the Cardano blockchain and IPFS';
 
-/** The public page at /. Kept small: it is in the entry chunk that every first visit downloads. */
+const anchorOf = (hash: string) => decodeURIComponent(hash.replace(/^#/, ''));
+
+/**
+ * Scrolls to the element the URL's #anchor names once it is on the page, after the router's own scroll
+ * handling (which may restore an older position on a fresh load).
+ */
+function useScrollToAnchor(hash: string, navigationKey: string) {
+  const pending = useRef<string | null>(anchorOf(hash) || null);
+  useEffect(() => {
+    pending.current = anchorOf(hash) || null;
+  }, [hash, navigationKey]);
+  useEffect(() => {
+    if (!pending.current) return;
+    const frame = requestAnimationFrame(() => {
+      const id = pending.current;
+      const target = id ? document.getElementById(id) : null;
+      if (target) {
+        target.scrollIntoView({ block: 'start' });
+        pending.current = null;
+      }
+    });
+    return () => cancelAnimationFrame(frame);
+  });
+}
+
+/** The public page at /. It is in the entry chunk that every first visit downloads, so it stays lean. */
 export function LandingPage() {
   useDocumentTitle(`Cairn · ${PITCH}`);
+  const location = useLocation();
   const me = useQuery(meQueries.me());
-  const dashboardTarget = me.isSuccess ? '/dashboard' : '/auth/signin';
+  const site = useQuery(siteQueries.site()).data;
+  const signedIn = me.isSuccess;
+  const dashboardTarget = signedIn ? '/dashboard' : '/auth/signin';
+
+  // #pay-as-you-go opens the pricing on the Pay As You Go tab (on load and when the anchor changes).
+  const [kind, setKind] = useState<PlanKind>(() => (anchorOf(location.hash) === landingAnchors.payAsYouGo ? 'payg' : 'fixed'));
+  useEffect(() => {
+    if (anchorOf(location.hash) === landingAnchors.payAsYouGo) setKind('payg');
+  }, [location.hash, location.key]);
+  useScrollToAnchor(location.hash, location.key);
+
+  // Below the hero renders one frame later, so the first paint (the Largest Contentful Paint) waits only
+  // for header and hero. With an #anchor in the URL everything renders at once, so it can be scrolled to.
+  const [belowFold, setBelowFold] = useState(() => location.hash !== '');
+  useEffect(() => {
+    if (belowFold) return;
+    let timer = 0;
+    const frame = requestAnimationFrame(() => {
+      timer = window.setTimeout(() => setBelowFold(true), 0);
+    });
+    return () => {
+      cancelAnimationFrame(frame);
+      window.clearTimeout(timer);
+    };
+  }, [belowFold]);
 
   return (
-    <Box mih="100dvh" style={{ display: 'flex', flexDirection: 'column' }}>
-      <Box component="header" py="md" style={{ borderBottom: '1px solid var(--mantine-color-gray-3)' }}>
-        <Container size="lg">
-          <Group justify="space-between" wrap="nowrap">
-            <Anchor component={Link} to="/" underline="never" c="inherit" aria-label="Cairn home">
-              <Group gap={8} wrap="nowrap">
-                <CairnLogo />
-                <Text fw={700} size="xl">
-                  Cairn
-                </Text>
-              </Group>
-            </Anchor>
-            <Box component="nav" aria-label="Main">
-              <Button component={Link} to={dashboardTarget}>
-                Dashboard
-              </Button>
-            </Box>
-          </Group>
-        </Container>
-      </Box>
-      <Container component="main" id="introduction" size="md" py={{ base: 48, sm: 96 }} style={{ flex: 1 }}>
-        <Stack gap="lg" align="center" ta="center">
-          <CairnLogo size={72} />
-          <Title order={1} fz={{ base: 32, sm: 48 }} lh={1.15}>
-            Cairn
-          </Title>
-          <Text fz={{ base: 'lg', sm: 'xl' }} maw={640}>
-            {PITCH}
-          </Text>
-          <Text c="dimmed" maw={640}>
-            A self-hostable developer platform for Cardano and IPFS.
-          </Text>
-        </Stack>
-      </Container>
-    </Box>
+    <div className={classes.page}>
+      <SiteHeader site={site} dashboardTarget={dashboardTarget} />
+      <main>
+        <Hero dashboardTarget={dashboardTarget} />
+        {belowFold && (
+          <>
+            <FeaturesSection />
+            <PricingSection kind={kind} onKindChange={setKind} signedIn={signedIn} site={site} />
+            <ContactSection site={site} />
+          </>
+        )}
+      </main>
+      {belowFold && <SiteFooter site={site} dashboardTarget={dashboardTarget} />}
+    </div>
   );
 }

@@ -1,0 +1,50 @@
+import { useState } from 'react';
+import { Button, Paper, Text } from '@mantine/core';
+import { messages } from '../../../../shared/messages';
+import { CONSENT_COOKIE, CONSENT_COOKIE_MAX_AGE_S } from '../../../../shared/site';
+
+const hasConsentCookie = () => document.cookie.split(';').some((part) => part.trim().startsWith(`${CONSENT_COOKIE}=`));
+
+function storeConsent() {
+  const secure = window.location.protocol === 'https:' ? '; Secure' : '';
+  document.cookie = `${CONSENT_COOKIE}=1; path=/; max-age=${CONSENT_COOKIE_MAX_AGE_S}; SameSite=Lax${secure}`;
+}
+
+/** The cookie notice of every page, public and dashboard; Accept stores a consent cookie and it stays hidden from then on. */
+export function CookieBanner() {
+  const [accepted, setAccepted] = useState(hasConsentCookie);
+  if (accepted) return null;
+  return (
+    <Paper
+      component="section"
+      aria-label="Cookie consent"
+      shadow="lg"
+      withBorder
+      radius="md"
+      p="md"
+      style={{
+        position: 'fixed',
+        insetInline: 'max(12px, calc((100vw - 960px) / 2))',
+        bottom: 12,
+        zIndex: 190,
+        display: 'flex',
+        flexWrap: 'wrap',
+        alignItems: 'center',
+        gap: 'var(--mantine-spacing-md)',
+      }}
+    >
+      <Text size="sm" style={{ flex: '1 1 280px' }}>
+        {messages.cookieBanner}
+      </Text>
+      <Button
+        onClick={() => {
+          storeConsent();
+          setAccepted(true);
+        }}
+        style={{ flex: '0 0 auto' }}
+      >
+        Accept
+      </Button>
+    </Paper>
+  );
+}

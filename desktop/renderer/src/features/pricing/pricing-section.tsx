@@ -1,0 +1,96 @@
+import { useState } from 'react';
+import { Badge, Container, Text, Title } from '@mantine/core';
+import { planNames, plans, YEARLY_DISCOUNT } from '../../../../../shared/plans';
+import { landingAnchors, type SiteInfo } from '../../../../../shared/site';
+import { PlansGrid } from '../../components/plans-grid';
+import { PayAsYouGoCard } from './payg-card';
+import { PlanCard, type BillingPeriod } from './plan-card';
+import { SegmentedToggle } from './segmented-toggle';
+import classes from './pricing.module.css';
+
+export type PlanKind = 'fixed' | 'payg';
+
+export interface PricingSectionProps {
+  /** Fixed Plans or Pay As You Go; the landing page owns it so #pay-as-you-go can preselect it. */
+  kind: PlanKind;
+  onKindChange: (kind: PlanKind) => void;
+  signedIn: boolean;
+  site: SiteInfo | undefined;
+}
+
+const discountLabel = `${Math.round(YEARLY_DISCOUNT * 100)}% off`;
+
+export function PricingSection({ kind, onKindChange, signedIn, site }: PricingSectionProps) {
+  const [period, setPeriod] = useState<BillingPeriod>('month');
+  return (
+    <section id={landingAnchors.pricing} aria-labelledby="pricing-title" className={classes.section}>
+      <Container size="xl">
+        <div className={classes.intro}>
+          <Text className={classes.eyebrow}>Pricing</Text>
+          <Title order={2} id="pricing-title" className={classes.title}>
+            Plans that grow with your project
+          </Title>
+          <Text c="dimmed" size="lg">
+            Start free, pick a fixed plan when you go live, or pay only for the requests you use.
+          </Text>
+        </div>
+        <div className={classes.toggles}>
+          <SegmentedToggle<PlanKind>
+            label="Plan type"
+            name="plan-kind"
+            value={kind}
+            onChange={onKindChange}
+            options={[
+              { value: 'fixed', label: 'Fixed Plans' },
+              {
+                value: 'payg',
+                label: (
+                  <>
+                    Pay As You Go
+                    <Badge size="xs" variant="filled" color="teal.9">
+                      New
+                    </Badge>
+                  </>
+                ),
+              },
+            ]}
+          />
+          {kind === 'fixed' && (
+            <SegmentedToggle<BillingPeriod>
+              label="Billing period"
+              name="billing-period"
+              value={period}
+              onChange={setPeriod}
+              options={[
+                { value: 'month', label: 'Monthly' },
+                {
+                  value: 'year',
+                  label: (
+                    <>
+                      Yearly
+                      <Badge size="xs" variant="light" color="teal.9">
+                        {discountLabel}
+                      </Badge>
+                    </>
+                  ),
+                },
+              ]}
+            />
+          )}
+        </div>
+        {kind === 'fixed' ? (
+          <PlansGrid>
+            {planNames.map((name) => (
+              <PlanCard key={name} plan={plans[name]} period={period} signedIn={signedIn} site={site} />
+            ))}
+          </PlansGrid>
+        ) : (
+          <PayAsYouGoCard signedIn={signedIn} />
+        )}
+        <Text ta="center" size="sm" c="dimmed" mt="xl">
+          Prices in EUR. Every plan covers Cardano mainnet, preprod and preview, IPFS and Secure Webhooks.
+        </Text>
+      </Container>
+    </section>
+  );
+}

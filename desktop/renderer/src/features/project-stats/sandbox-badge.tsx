@@ -1,0 +1,36 @@
+import { useId } from 'react';
+import { Badge, Tooltip, VisuallyHidden } from '@mantine/core';
+import { IconFlask } from '@tabler/icons-react';
+
+export const SANDBOX_BADGE = 'Sandbox data';
+export const SANDBOX_EXPLANATION =
+  "Data on this network is simulated by Cairn's sandbox chain because no upstream is configured for it.";
+
+/**
+ * Marks a project whose network is served by the simulated sandbox chain. The badge takes focus so keyboard
+ * users get the tooltip too; screen readers read the explanation as its description.
+ */
+export function SandboxBadge({ sandbox }: { sandbox: boolean }) {
+  const descriptionId = useId();
+  if (!sandbox) return null;
+  return (
+    <>
+      <Tooltip label={SANDBOX_EXPLANATION} multiline maw={300} withArrow events={{ hover: true, focus: true, touch: true }}>
+        <Badge
+          color="orange"
+          variant="light"
+          c="orange.9"
+          tt="none"
+          radius="sm"
+          tabIndex={0}
+          aria-describedby={descriptionId}
+          leftSection={<IconFlask size={14} aria-hidden />}
+          style={{ cursor: 'help' }}
+        >
+          {SANDBOX_BADGE}
+        </Badge>
+      </Tooltip>
+      <VisuallyHidden id={descriptionId}>{SANDBOX_EXPLANATION}</VisuallyHidden>
+    </>
+  );
+}

@@ -1,0 +1,78 @@
+import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
+import type { Role } from '../../../../../shared/permissions';
+import type { ProjectDto } from '../../../../../shared/workspaces';
+import { apiFetch } from '../../api/client';
+import { invalidateQuotas } from '../workspaces/queries';
+
+/** GET /api/projects/:uuid: the project plus the caller's role in its workspace. */
+export type ProjectWithRole = ProjectDto & { role_name: Role };
+
+const projectsOf = (workspaceId: number) => `/api/workspaces/${encodeURIComponent(String(workspaceId))}/projects`;
+
+export const projectQueries = {
+  all: () => ['projects'] as const,
+  lists: () => [...projectQueries.all(), 'list'] as const,
+  list: (workspaceId: number) =>
+    queryOptions({
+      queryKey: [...projectQueries.lists(), workspaceId] as const,
+      queryFn: ({ signal }) => apiFetch<ProjectDto[]>(projectsOf(workspaceId), { signal }),
+    }),
+  detail: (uuid: string) =>
+    queryOptions({
+      queryKey: [...projectQueries.all(), 'detail', uuid] as const,
+      queryFn: ({ signal }) => apiFetch<ProjectWithRole>(`/api/projects/${encodeURIComponent(uuid)}`, { signal }),
+    }),
+};
+
+export interface NewProject {
+  projectName: string;
+  networkId: number;
+}
+
+export function useCreateProject(workspaceId: number) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (body: NewProject) =>
+      apiFetch<{ uuid: string; project: ProjectDto }>(projectsOf(workspaceId), {
+        method: 'POST',
+        body: { ...body, workspaceId },
+      }),
+    onSettled: () =>
+      Promise.all([
+        queryClient.invalidateQueries({ queryKey: projectQueries.list(workspaceId).queryKey }),
+        invalidateQuotas(queryClient),
+      ]),
+  });
+}
+
+export function useRenameProject(project: { uuid: string; workspace_id: number }) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (projectName: string) =>
+      apiFetch<ProjectDto>(`${projectsOf(project.workspace_id)}/${encodeURIComponent(project.uuid)}`, {
+        method: 'PUT',
+        body: { projectName },
+      }),
+    onSettled: () =>
+      Promise.all([
+        queryClient.invalidateQueries({ queryKey: projectQueries.detail(project.uuid).queryKey }),
+        queryClient.invalidateQueries({ queryKey: projectQueries.list(project.workspace_id).queryKey }),
+      ]),
+  });
+}
+
+export function useDeleteProject(project: { uuid: string; workspace_id: number }) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: () =>
+      apiFetch<{ deleted: true }>(`${projectsOf(project.workspace_id)}/${encodeURIComponent(project.uuid)}`, {
+        method: 'DELETE',
+      }),
+    onSuccess: () => {
+      // The page that showed the project is about to leave; its query would only answer 404 now.
+      void queryClient.invalidateQueries({ queryKey: projectQueries.detail(project.uuid).queryKey, refetchType: 'none' });
+      void queryClient.invalidateQueries({ queryKey: projectQueries.list(project.workspace_id).queryKey });
+      void invalidateQuotas(queryClient);
+    },
+  });
+}

@@ -1,0 +1,48 @@
+import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
+import { DEPLOY_POLL_MS, type DeployVersion, type SiteInfo } from '../../../../../shared/site';
+import type { CustomerSettings } from '../../../../../shared/workspaces';
+import { apiFetch } from '../../api/client';
+
+export const siteQueries = {
+  all: () => ['site'] as const,
+  /** Links, contacts and the maintenance flag from configuration (public). */
+  site: () =>
+    queryOptions({
+      queryKey: [...siteQueries.all()],
+      queryFn: ({ signal }) => apiFetch<SiteInfo>('/api/site', { signal }),
+      staleTime: 5 * 60_000,
+    }),
+};
+
+export const deployQueries = {
+  all: () => ['deploy-version'] as const,
+  /** The build id on the server, polled every 30 s. A failed check is not retried: the next poll is soon. */
+  version: () =>
+    queryOptions({
+      queryKey: [...deployQueries.all()],
+      queryFn: ({ signal }) => apiFetch<DeployVersion>('/api/has-new-deploy', { signal }),
+      staleTime: 0,
+      retry: false,
+      refetchInterval: DEPLOY_POLL_MS,
+    }),
+};
+
+export const customerSettingsQueries = {
+  all: () => ['customer-settings'] as const,
+  settings: () =>
+    queryOptions({
+      queryKey: [...customerSettingsQueries.all()],
+      queryFn: ({ signal }) => apiFetch<CustomerSettings>('/api/customer/settings', { signal }),
+      staleTime: 5 * 60_000,
+    }),
+};
+
+/** Stores the marketing consent choice; the settings query then holds what the server answered. */
+export function useSaveMarketingConsent() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (marketingConsent: boolean) =>
+      apiFetch<CustomerSettings>('/api/customer/settings', { method: 'PUT', body: { marketing_consent: marketingConsent } }),
+    onSuccess: (settings) => queryClient.setQueryData(customerSettingsQueries.settings().queryKey, settings),
+  });
+}

@@ -1,0 +1,150 @@
+import { queryOptions, useMutation, useQueryClient, type QueryClient } from '@tanstack/react-query';
+import type { Trigger, WebhookDto, WebhookEventDto, WebhookInput } from '../../../../../shared/webhooks';
+import { apiFetch, isApiError, ApiError } from '../../api/client';
+import { invalidateQuotas } from '../workspaces/queries';
+
+/** GET …/webhooks/:id/events: one page of the delivery history, newest first. */
+export interface WebhookEventsPage {
+  events: WebhookEventDto[];
+  page: number;
+  pages: number;
+  total: number;
+}
+
+/** The body POST and PUT take: the validated form plus the fields the API wants stated. */
+export type WebhookBody = WebhookInput & { api_version: 1; workspace_id: number };
+
+const hooksOf = (workspaceId: number) => `/api/workspaces/${encodeURIComponent(String(workspaceId))}/webhooks`;
+const hookPath = (workspaceId: number, webhookId: string) => `${hooksOf(workspaceId)}/${encodeURIComponent(webhookId)}`;
+
+/** Poll the history this often while an event still waits to be sent. */
+export const PENDING_POLL_MS = 3_000;
+
+export const webhookQueries = {
+  all: () => ['webhooks'] as const,
+  /** Everything cached about one workspace's webhooks (list, details, histories). */
+  workspace: (workspaceId: number) => [...webhookQueries.all(), workspaceId] as const,
+  /** The workspace's webhooks; re-fetched whenever the window regains focus (spec section 4). */
+  list: (workspaceId: number) =>
+    queryOptions({
+      queryKey: [...webhookQueries.workspace(workspaceId), 'list'] as const,
+      queryFn: ({ signal }) => apiFetch<WebhookDto[]>(hooksOf(workspaceId), { signal }),
+      staleTime: 0,
+      refetchOnWindowFocus: true,
+    }),
+  detail: (workspaceId: number, webhookId: string) =>
+    queryOptions({
+      queryKey: [...webhookQueries.workspace(workspaceId), 'detail', webhookId] as const,
+      queryFn: ({ signal }) => apiFetch<WebhookDto>(hookPath(workspaceId, webhookId), { signal }),
+    }),
+  /**
+   * Which of the user's workspaces holds a webhook: the page URL carries only the webhook id. Asks
+   * each workspace in the given order (the selected one first) and seeds the detail cache with the
+   * answer; a webhook no workspace has is a 404.
+   */
+  locate: (webhookId: string, workspaceIds: readonly number[]) =>
+    queryOptions({
+      queryKey: [...webhookQueries.all(), 'locate', webhookId, workspaceIds] as const,
+      queryFn: async ({ signal, client }) => {
+        // Just created or opened before: the detail cache already knows the workspace.
+        const cached = client
+          .getQueriesData<WebhookDto>({ queryKey: webhookQueries.all() })
+          .find(([key, data]) => key[2] === 'detail' && key[3] === webhookId && data && workspaceIds.includes(data.workspace_id));
+        if (cached?.[1]) return cached[1].workspace_id;
+        for (const workspaceId of workspaceIds) {
+          try {
+            const webhook = await apiFetch<WebhookDto>(hookPath(workspaceId, webhookId), { signal });
+            client.setQueryData(webhookQueries.detail(workspaceId, webhookId).queryKey, webhook);
+            return workspaceId;
+          } catch (error) {
+            // 404: not in this workspace; 400: not a webhook id at all. Anything else is a real failure.
+            if (isApiError(error, 404)) continue;
+            if (isApiError(error, 400)) break;
+            throw error;
+          }
+        }
+        throw new ApiError(404, 'not_found', 'Webhook not found.');
+      },
+      staleTime: Infinity,
+    }),
+  eventsOf: (workspaceId: number, webhookId: string) => [...webhookQueries.workspace(workspaceId), 'events', webhookId] as const,
+  events: (workspaceId: number, webhookId: string, page: number) =>
+    queryOptions({
+      queryKey: [...webhookQueries.eventsOf(workspaceId, webhookId), page] as const,
+      queryFn: ({ signal }) => apiFetch<WebhookEventsPage>(`${hookPath(workspaceId, webhookId)}/events?page=${page}`, { signal }),
+      staleTime: 0,
+      refetchInterval: (query) => (query.state.data?.events.some((e) => e.status === 'pending') ? PENDING_POLL_MS : false),
+    }),
+  /** A real payload of a trigger from the chain of a network (its webhook id), for the JSONPath editor. */
+  sample: (type: Trigger, network: number) =>
+    queryOptions({
+      queryKey: [...webhookQueries.all(), 'sample', type, network] as const,
+      queryFn: ({ signal }) =>
+        apiFetch<unknown>(`/api/webhooks/sample?type=${encodeURIComponent(type)}&network=${encodeURIComponent(String(network))}`, { signal }),
+      staleTime: 5 * 60_000,
+      retry: false,
+    }),
+};
+
+const refreshWorkspace = (queryClient: QueryClient, workspaceId: number) =>
+  queryClient.invalidateQueries({ queryKey: webhookQueries.workspace(workspaceId) });
+
+export function useCreateWebhook(workspaceId: number) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (body: WebhookBody) => apiFetch<{ id: string; webhook: WebhookDto }>(hooksOf(workspaceId), { method: 'POST', body }),
+    onSuccess: ({ id, webhook }) => {
+      queryClient.setQueryData(webhookQueries.detail(workspaceId, id).queryKey, webhook);
+    },
+    // Webhooks are pooled over the owner's workspaces, like projects: every quota may have moved.
+    onSettled: () => Promise.all([refreshWorkspace(queryClient, workspaceId), invalidateQuotas(queryClient)]),
+  });
+}
+
+export function useUpdateWebhook(workspaceId: number, webhookId: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (body: WebhookBody) => apiFetch<WebhookDto>(hookPath(workspaceId, webhookId), { method: 'PUT', body }),
+    onSuccess: (webhook) => queryClient.setQueryData(webhookQueries.detail(workspaceId, webhookId).queryKey, webhook),
+    onSettled: () => refreshWorkspace(queryClient, workspaceId),
+  });
+}
+
+export function useDeleteWebhook(workspaceId: number, webhookId: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: () => apiFetch<{ deleted: true }>(hookPath(workspaceId, webhookId), { method: 'DELETE' }),
+    onSuccess: () => {
+      // The page showing it is about to leave; its queries would only answer 404 now.
+      queryClient.removeQueries({ queryKey: webhookQueries.detail(workspaceId, webhookId).queryKey });
+      queryClient.removeQueries({ queryKey: webhookQueries.eventsOf(workspaceId, webhookId) });
+      queryClient.removeQueries({ queryKey: [...webhookQueries.all(), 'locate', webhookId] });
+      void queryClient.invalidateQueries({ queryKey: webhookQueries.list(workspaceId).queryKey });
+      void invalidateQuotas(queryClient);
+    },
+  });
+}
+
+/** Sending a test event or resending one changes the history and, later, the list's failure warning. */
+const refreshDeliveries = (queryClient: QueryClient, workspaceId: number, webhookId: string) =>
+  Promise.all([
+    queryClient.invalidateQueries({ queryKey: webhookQueries.eventsOf(workspaceId, webhookId) }),
+    queryClient.invalidateQueries({ queryKey: webhookQueries.list(workspaceId).queryKey }),
+  ]);
+
+export function useSendTestEvent(workspaceId: number, webhookId: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: () => apiFetch<{ id: string }>(`${hookPath(workspaceId, webhookId)}/test`, { method: 'POST' }),
+    onSettled: () => refreshDeliveries(queryClient, workspaceId, webhookId),
+  });
+}
+
+export function useResendEvent(workspaceId: number, webhookId: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (eventId: string) =>
+      apiFetch<{ resent: true }>(`${hookPath(workspaceId, webhookId)}/events/${encodeURIComponent(eventId)}/resend`, { method: 'POST' }),
+    onSettled: () => refreshDeliveries(queryClient, workspaceId, webhookId),
+  });
+}

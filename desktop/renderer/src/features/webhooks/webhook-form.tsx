@@ -1,0 +1,165 @@
+import { useId, useMemo, useState, type FormEvent } from 'react';
+import { Box, Button, Group, NativeSelect, NumberInput, Stack, Switch, Text, TextInput } from '@mantine/core';
+import { IconDeviceFloppy } from '@tabler/icons-react';
+import { Link } from 'react-router-dom';
+import { MAX_CONFIRMATIONS, triggerLabels, triggers, webhookNetworks, type Trigger } from '../../../../../shared/webhooks';
+import { ReasonTooltip } from '../../components/reason-tooltip';
+import { ConditionList } from './condition-list';
+import { validate, webhookNetworkLabel, type WebhookDraft } from './form-model';
+import type { WebhookBody } from './queries';
+import classes from './webhooks.module.css';
+
+export interface WebhookFormProps {
+  initial: WebhookDraft;
+  workspace: { id: number; name: string };
+  /** Why saving is not possible whatever the fields say (no permission, plan limit); null when it is. */
+  blockedReason: string | null;
+  submitting: boolean;
+  onSubmit: (body: WebhookBody) => void;
+  /** Show every field's message from the start (an existing webhook), not only once a field is left. */
+  revealErrors?: boolean;
+  /** False for members who may only look: every field is disabled. */
+  editable?: boolean;
+}
+
+const INCOMPLETE = 'Complete the fields marked in red to save the webhook.';
+
+/** The webhook form of spec section 2, validated with the API's own schema. */
+export function WebhookForm({ initial, workspace, blockedReason, submitting, onSubmit, revealErrors = false, editable = true }: WebhookFormProps) {
+  const statusLabelId = useId();
+  const [draft, setDraft] = useState<WebhookDraft>(initial);
+  const [touched, setTouched] = useState<ReadonlySet<string>>(() => new Set());
+  const [revealAll, setRevealAll] = useState(revealErrors);
+  const { body, errors } = useMemo(() => validate(draft, workspace.id), [draft, workspace.id]);
+
+  const touch = (field: string) => setTouched((t) => (t.has(field) ? t : new Set(t).add(field)));
+  const isTouched = (field: string) => revealAll || touched.has(field);
+  const errorOf = (field: string) => (isTouched(field) ? errors[field] : undefined);
+  const set = <K extends keyof WebhookDraft>(key: K, value: WebhookDraft[K]) => setDraft((d) => ({ ...d, [key]: value }));
+
+  const reason = blockedReason ?? (body ? null : INCOMPLETE);
+  const networkSupported = webhookNetworks.some((n) => n.webhookId === draft.network);
+  const networkOptions = [
+    ...webhookNetworks.map((n) => ({ value: String(n.webhookId), label: n.label })),
+    // A webhook may arrive on a network Secure Webhooks no longer watches: show it, with the error.
+    ...(networkSupported ? [] : [{ value: String(draft.network), label: webhookNetworkLabel(draft.network) }]),
+  ];
+
+  const revealIfIncomplete = () => {
+    if (!body) setRevealAll(true);
+  };
+
+  const submit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    if (!body) {
+      setRevealAll(true);
+      return;
+    }
+    if (submitting || blockedReason) return;
+    onSubmit(body);
+  };
+
+  return (
+    <form onSubmit={submit} noValidate aria-label="Webhook" className={classes.wrap}>
+      <fieldset disabled={!editable} className={classes.fieldset}>
+        <Stack gap="md">
+          <TextInput
+            label="Webhook name"
+            value={draft.name}
+            onChange={(e) => set('name', e.currentTarget.value)}
+            onBlur={() => touch('name')}
+            error={errorOf('name')}
+            withAsterisk
+            autoComplete="off"
+          />
+          <TextInput
+            label="Endpoint URL"
+            description="Cairn sends each event to this URL as an HTTPS or HTTP POST request."
+            type="url"
+            inputMode="url"
+            value={draft.target_url}
+            onChange={(e) => set('target_url', e.currentTarget.value)}
+            onBlur={() => touch('target_url')}
+            error={errorOf('target_url')}
+            withAsterisk
+            autoComplete="url"
+            spellCheck={false}
+          />
+          <NativeSelect
+            label="Network"
+            value={String(draft.network)}
+            onChange={(e) => set('network', Number(e.currentTarget.value))}
+            data={networkOptions}
+            // An unsupported network is never the user's typing, so its message shows at once.
+            error={errors.network}
+          />
+          <TextInput label="Workspace" value={workspace.name} readOnly variant="filled" description="Webhooks belong to the workspace they are created in." />
+          <Box role="group" aria-labelledby={statusLabelId}>
+            <Text id={statusLabelId} fw={500} size="sm" mb={6}>
+              Status
+            </Text>
+            <Switch
+              label={draft.status === 'enabled' ? 'Enabled' : 'Disabled'}
+              description={draft.status === 'enabled' ? 'Events are sent to the endpoint.' : 'No events are sent until you enable the webhook.'}
+              checked={draft.status === 'enabled'}
+              onChange={(e) => set('status', e.currentTarget.checked ? 'enabled' : 'disabled')}
+            />
+          </Box>
+          <NativeSelect
+            label="Trigger"
+            description="Changing the trigger removes all trigger conditions."
+            value={draft.type}
+            onChange={(e) => {
+              const type = e.currentTarget.value as Trigger;
+              // Condition types differ per trigger (spec section 4): a new trigger starts without any.
+              setDraft((d) => ({ ...d, type, conditions: [] }));
+            }}
+            data={triggers.map((t) => ({ value: t, label: triggerLabels[t] }))}
+            error={errors.type}
+          />
+          <NumberInput
+            label="Required confirmations"
+            description={`Blocks to wait on top of the event's block before sending it, from 0 to ${MAX_CONFIRMATIONS}.`}
+            value={draft.confirmations}
+            onChange={(v) => set('confirmations', v)}
+            onBlur={() => touch('confirmations')}
+            error={errorOf('confirmations')}
+            min={0}
+            max={MAX_CONFIRMATIONS}
+            clampBehavior="none"
+            allowDecimal={false}
+            allowNegative={false}
+            withAsterisk
+          />
+          <ConditionList
+            trigger={draft.type}
+            network={draft.network}
+            conditions={draft.conditions}
+            onChange={(conditions) => set('conditions', conditions)}
+            errors={errors}
+            isTouched={isTouched}
+            onTouch={touch}
+          />
+        </Stack>
+      </fieldset>
+      <Group justify="flex-end" gap="sm" mt="lg">
+        <Button component={Link} to="/dashboard" variant="default">
+          Close
+        </Button>
+        {/* Hovering or focusing a Save that waits on the fields shows every field's message. */}
+        <Box onMouseEnter={revealIfIncomplete} onFocus={revealIfIncomplete}>
+          <ReasonTooltip reason={submitting ? null : reason}>
+            <Button
+              type="submit"
+              loading={submitting}
+              disabled={!!reason || submitting}
+              leftSection={<IconDeviceFloppy size={16} aria-hidden />}
+            >
+              Save Webhook
+            </Button>
+          </ReasonTooltip>
+        </Box>
+      </Group>
+    </form>
+  );
+}

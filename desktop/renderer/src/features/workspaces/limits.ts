@@ -1,0 +1,63 @@
+// Why a create button is disabled: permission first (from the one matrix), then the owner's plan.
+// The server enforces the same rules; these only explain them before the user tries.
+import { messages } from '../../../../../shared/messages';
+import { can, type Role } from '../../../../../shared/permissions';
+import { blocksNewProjects, plans, type Plan, type PlanName } from '../../../../../shared/plans';
+import type { QuotaDto, WorkspaceDto } from '../../../../../shared/workspaces';
+
+const plural = (n: number, noun: string) => `${n} ${noun}${n === 1 ? '' : 's'}`;
+
+/** Same wording as the server's 422 plan_limit answers. */
+export const planLimitReason = (plan: PlanName, limit: 'projectCount' | 'workspaceCount' | 'workspaceMembers'): string => {
+  const p: Plan = plans[plan];
+  const what =
+    limit === 'projectCount'
+      ? plural(p.projectCount, 'project')
+      : limit === 'workspaceCount'
+        ? plural(p.workspaceCount, 'workspace')
+        : `${plural(p.workspaceMembers, 'member')} per workspace`;
+  return `Your ${plan} plan allows ${what}. Upgrade the plan to add more.`;
+};
+
+export const subscriptionBlockedReason = (status: QuotaDto['subscription']['status']): string | null => {
+  if (status === 'incomplete') {
+    return 'The first payment of this subscription is not complete yet, so projects cannot be added. Complete the payment in billing and try again.';
+  }
+  if (status === 'incomplete_expired') {
+    return 'The first payment of this subscription failed and it expired, so projects cannot be added. Choose a plan again to continue.';
+  }
+  return null;
+};
+
+/** Add Project: role, then subscription status, then the pooled project count. */
+export function addProjectBlockedReason(role: Role | null | undefined, quota: QuotaDto | undefined): string | null {
+  if (!can(role, 'projects.add')) return messages.permission.createResource('project');
+  if (!quota) return null;
+  if (blocksNewProjects(quota.subscription.status)) return subscriptionBlockedReason(quota.subscription.status);
+  if (quota.used.subscription.projectCount >= quota.quota.projectCount) {
+    return planLimitReason(quota.subscription.currentPlan.name, 'projectCount');
+  }
+  return null;
+}
+
+/** Invite Member: role, then members plus pending invitations against the owner's plan. */
+export function inviteBlockedReason(
+  role: Role | null | undefined,
+  plan: PlanName | undefined,
+  members: number,
+  pendingInvitations: number,
+): string | null {
+  if (!can(role, 'invites.add')) return messages.permission.createResource('member');
+  if (plan && members + pendingInvitations >= plans[plan].workspaceMembers) return planLimitReason(plan, 'workspaceMembers');
+  return null;
+}
+
+/**
+ * Create Workspace: the user's own plan caps the workspaces they own. The plan is known from the
+ * quota of a workspace they own; with none owned the server decides.
+ */
+export function createWorkspaceBlockedReason(workspaces: readonly WorkspaceDto[], ownPlan: PlanName | undefined): string | null {
+  if (!ownPlan) return null;
+  const owned = workspaces.filter((w) => w.is_creator).length;
+  return owned >= plans[ownPlan].workspaceCount ? planLimitReason(ownPlan, 'workspaceCount') : null;
+}

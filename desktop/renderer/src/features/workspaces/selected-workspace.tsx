@@ -1,0 +1,65 @@
+import { createContext, useCallback, useContext, useEffect, useMemo, type ReactNode } from 'react';
+import { useLocalStorage } from '@mantine/hooks';
+import { useQuery } from '@tanstack/react-query';
+import type { WorkspaceDto } from '../../../../../shared/workspaces';
+import { workspaceQueries } from './queries';
+
+export const SELECTED_WORKSPACE_KEY = 'cairn.workspace';
+
+export interface SelectedWorkspace {
+  /** The selected workspace: the stored choice while it still exists, else the first; null while loading or with none. */
+  workspace: WorkspaceDto | null;
+  /** Every workspace of the signed-in user, oldest first. */
+  workspaces: WorkspaceDto[];
+  select: (id: number) => void;
+  isPending: boolean;
+  error: unknown;
+}
+
+const SelectedWorkspaceContext = createContext<SelectedWorkspace | null>(null);
+
+const parseId = (raw: string | undefined): number | null => {
+  const n = Number(raw);
+  return raw && Number.isSafeInteger(n) && n > 0 ? n : null;
+};
+
+/** Picks the stored workspace if the user still has it, else the first (spec section 4). */
+export const resolveSelection = (workspaces: readonly WorkspaceDto[], storedId: number | null): WorkspaceDto | null =>
+  workspaces.find((w) => w.id === storedId) ?? workspaces[0] ?? null;
+
+/** Holds which workspace the dashboard shows, remembered in localStorage and shared across tabs. */
+export function SelectedWorkspaceProvider({ children }: { children: ReactNode }) {
+  const list = useQuery(workspaceQueries.list());
+  const [storedId, setStoredId] = useLocalStorage<number | null>({
+    key: SELECTED_WORKSPACE_KEY,
+    defaultValue: null,
+    getInitialValueInEffect: false,
+    serialize: (v) => (v === null ? '' : String(v)),
+    deserialize: parseId,
+  });
+
+  const workspaces = useMemo(() => list.data ?? [], [list.data]);
+  const workspace = resolveSelection(workspaces, storedId);
+
+  // The stored workspace is gone (deleted, left, removed): forget it, but only once the list is
+  // fresh, so a workspace just joined is not dropped before the refetch that brings it in.
+  const settled = list.isSuccess && !list.isFetching;
+  const resolvedId = workspace?.id ?? null;
+  useEffect(() => {
+    if (settled && resolvedId !== storedId) setStoredId(resolvedId);
+  }, [settled, resolvedId, storedId, setStoredId]);
+
+  const select = useCallback((id: number) => setStoredId(id), [setStoredId]);
+
+  const value = useMemo<SelectedWorkspace>(
+    () => ({ workspace, workspaces, select, isPending: list.isPending, error: list.error }),
+    [workspace, workspaces, select, list.isPending, list.error],
+  );
+  return <SelectedWorkspaceContext.Provider value={value}>{children}</SelectedWorkspaceContext.Provider>;
+}
+
+export function useSelectedWorkspace(): SelectedWorkspace {
+  const value = useContext(SelectedWorkspaceContext);
+  if (!value) throw new Error('useSelectedWorkspace must be used inside SelectedWorkspaceProvider');
+  return value;
+}

@@ -1,0 +1,91 @@
+// `npm run screenshots [folder]`: full-width screenshots of /, /#pricing, /auth/signin and /dashboard at
+// 375 and 1280 px, for looking at the product the way a visitor does. Starts the real app on a free
+// loopback port with a temporary data directory and signs in through the embedded dev mailbox.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { BrowserContext, Page } from 'playwright-core';
+import { CONSENT_COOKIE } from '../../shared/site';
+import { launchBrowser } from '../helpers/browser';
+import { startLocalApp } from '../helpers/local-app';
+
+const WEB_DIR = path.resolve(process.env.CAIRN_WEB_DIR ?? path.join(path.dirname(fileURLToPath(import.meta.url)), '../../dist/web'));
+const WIDTHS = [375, 1280] as const;
+const EMAIL = 'screenshots@example.com';
+
+async function signIn(context: BrowserContext, baseUrl: string): Promise<void> {
+  const page = await context.newPage();
+  await page.goto(`${baseUrl}/auth/signin`);
+  await page.getByLabel('Email').fill(EMAIL);
+  await page.getByRole('button', { name: 'Sign in with Email' }).click();
+  await page.waitForURL(/\/auth\/verify-request/);
+  const res = await context.request.get(`${baseUrl}/dev/mailbox.json`);
+  const mails = ((await res.json()) as { data: Array<{ to: string; text: string }> }).data;
+  const link = /(http:\/\/127\.0\.0\.1:\d+\/auth\/callback\/email\?\S+)/.exec(mails.find((m) => m.to === EMAIL)?.text ?? '')?.[1];
+  if (!link) throw new Error('No sign-in link in the dev mailbox');
+  await page.goto(link);
+  await page.waitForURL(/\/dashboard/);
+  await page.close();
+}
+
+async function shoot(page: Page, file: string, fullPage: boolean): Promise<void> {
+  await page.screenshot({ path: file, fullPage, animations: 'disabled' });
+  console.log(`  ${path.basename(file)}`);
+}
+
+async function main(): Promise<void> {
+  if (!fs.existsSync(path.join(WEB_DIR, 'index.html'))) throw new Error(`No web build in ${WEB_DIR}: run \`npm run build:web\` first.`);
+  const outDir = process.argv[2] ? path.resolve(process.argv[2]) : fs.mkdtempSync(path.join(os.tmpdir(), 'cairn-screenshots-'));
+  fs.mkdirSync(outDir, { recursive: true });
+  const app = await startLocalApp({
+    webDir: WEB_DIR,
+    env: {
+      STATUS_URL: 'https://status.example.com',
+      BLOG_URL: 'https://blog.example.com',
+      DOCS_URL: 'https://docs.example.com',
+      SUPPORT_EMAIL: 'support@example.com',
+      SOCIAL_LINKS: 'GitHub=https://github.com/example,X=https://x.com/example,Discord=https://discord.gg/example',
+      COMPANY_ADDRESS: 'Cairn Labs s.r.o.\nExample Street 1\n110 00 Prague, Czech Republic',
+    },
+  });
+  const browser = await launchBrowser();
+  try {
+    console.log(`Screenshots in ${outDir}`);
+    for (const width of WIDTHS) {
+      const context = await browser.newContext({ viewport: { width, height: 900 } });
+      const page = await context.newPage();
+
+      // A first visit, cookie banner included.
+      await page.goto(`${app.url}/`);
+      await page.getByRole('heading', { name: 'Plans that grow with your project' }).waitFor();
+      await shoot(page, path.join(outDir, `landing-${width}.png`), true);
+
+      await context.addCookies([{ name: CONSENT_COOKIE, value: '1', url: app.url }]);
+      await page.goto(`${app.url}/#pricing`);
+      await page.getByRole('heading', { name: 'Plans that grow with your project' }).waitFor();
+      await page.waitForFunction(() => (document.getElementById('pricing')?.getBoundingClientRect().top ?? 999) < 100);
+      await shoot(page, path.join(outDir, `pricing-${width}.png`), false);
+
+      await page.goto(`${app.url}/auth/signin`);
+      await page.getByRole('button', { name: 'Sign in with Email' }).waitFor();
+      await shoot(page, path.join(outDir, `signin-${width}.png`), false);
+
+      await signIn(context, app.url);
+      await page.goto(`${app.url}/dashboard`);
+      await page.getByRole('button', { name: 'Account menu' }).waitFor();
+      await page.getByRole('heading', { level: 1 }).first().waitFor();
+      await shoot(page, path.join(outDir, `dashboard-${width}.png`), false);
+      await context.close();
+    }
+    console.log(outDir);
+  } finally {
+    await browser.close();
+    await app.stop();
+  }
+}
+
+main().catch((err: unknown) => {
+  console.error(err);
+  process.exit(1);
+});
