@@ -84,7 +84,8 @@ export function createApp(deps: AppDeps): CairnApp {
       strictTransportSecurity: false,
     }),
   );
-  app.use(compression());
+  // Small assets too: the landing page's budget counts every byte on the wire.
+  app.use(compression({ threshold: 256 }));
   app.use(assetsRouter(webDir));
 
   app.get('/healthz', (_req, res) => {

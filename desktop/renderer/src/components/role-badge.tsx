@@ -5,7 +5,8 @@ import { roleLabels, type Role } from '../../../../shared/permissions';
 export function RoleBadge({ role }: { role: Role }) {
   const owner = role === 'owner';
   return (
-    <Badge variant={owner ? 'filled' : 'light'} color={owner ? 'yellow.8' : 'indigo'} data-role={role} radius="sm">
+    // autoContrast gives the owner's yellow badge dark text: white on yellow fails WCAG contrast.
+    <Badge variant={owner ? 'filled' : 'light'} color={owner ? 'yellow.5' : 'indigo'} autoContrast data-role={role} radius="sm">
       {roleLabels[role]}
     </Badge>
   );

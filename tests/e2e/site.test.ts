@@ -1,0 +1,238 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import AxeBuilder from '@axe-core/playwright';
+import { browserAvailable, launchBrowser } from '../helpers/browser';
+import { startTestApp, type TestApp } from '../helpers/test-app';
+import { signInInBrowser } from '../helpers/browser-sign-in';
+import { ARTIFACTS, type TestDatabase } from '../helpers/db-template';
+import { messages } from '../../shared/messages';
+import { CONSENT_COOKIE } from '../../shared/site';
+
+const SITE_ENV = {
+  STATUS_URL: 'https://status.cairn.example',
+  BLOG_URL: 'https://blog.cairn.example',
+  DOCS_URL: 'https://docs.cairn.example',
+  SUPPORT_EMAIL: 'help@cairn.example',
+  SOCIAL_LINKS: 'GitHub=https://github.com/cairn-example',
+  COMPANY_ADDRESS: 'Cairn Ltd, 1 Stone Row, Edinburgh',
+};
+
+const noHorizontalScroll = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
+
+describe.runIf(browserAvailable())('the public site and the dashboard shell, in Chromium', () => {
+  let browser: Browser;
+  let app: TestApp & { database: TestDatabase };
+
+  beforeAll(async () => {
+    app = await startTestApp({ env: SITE_ENV });
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await app?.stop();
+    await app?.database.drop();
+  });
+
+  const visit = async (p: string, width = 1280) => {
+    const context = await browser.newContext({ viewport: { width, height: 900 } });
+    await context.addCookies([{ name: CONSENT_COOKIE, value: '1', url: app.url }]);
+    const page = await context.newPage();
+    await page.goto(app.url + p);
+    return { context, page };
+  };
+
+  it('rotates the hero words every 3 s and shows the latest block', async () => {
+    const { context, page } = await visit('/');
+    const word = page.getByTestId('hero-word');
+    const first = await word.getAttribute('data-word');
+    expect(['Cardano', 'IPFS']).toContain(first);
+    const t = Date.now();
+    await page.waitForFunction((w) => document.querySelector('[data-testid="hero-word"]')?.getAttribute('data-word') !== w, first, { timeout: 5000 });
+    expect(Date.now() - t).toBeGreaterThan(1500);
+    await page.getByText('"hash"', { exact: false }).first().waitFor();
+    await context.close();
+  });
+
+  it('toggles fixed plans and Pay As You Go, monthly and yearly, with the right prices and savings', async () => {
+    const { context, page } = await visit('/#pricing');
+    await page.getByRole('radiogroup', { name: 'Plan type' }).waitFor();
+    await page.getByText('New', { exact: true }).first().waitFor();
+    expect(await page.getByTestId('price-HOBBY').textContent()).toContain('29');
+    await page.getByRole('radio', { name: /Yearly/ }).check({ force: true });
+    expect(await page.getByTestId('price-HOBBY').textContent()).toContain('299');
+    expect(await page.getByTestId('savings-HOBBY').textContent()).toContain('49');
+    expect(await page.getByTestId('savings-DEVELOPER').textContent()).toContain('149');
+    await page.getByRole('radio', { name: /Pay As You Go/ }).check({ force: true });
+    await page.getByTestId('payg-price-eur').waitFor();
+    expect(await page.getByTestId('payg-price-eur').textContent()).toMatch(/0[.,]24/);
+    await context.close();
+  });
+
+  it('#pay-as-you-go preselects the Pay As You Go tab and scrolls to it', async () => {
+    const { context, page } = await visit('/#pay-as-you-go');
+    await page.getByTestId('payg-price-eur').waitFor();
+    expect(await page.getByRole('radio', { name: /Pay As You Go/ }).isChecked()).toBe(true);
+    await page.waitForFunction(() => {
+      const el = document.getElementById('pay-as-you-go');
+      if (!el) return false;
+      const r = el.getBoundingClientRect();
+      return r.top < window.innerHeight && r.bottom > 0;
+    });
+    await context.close();
+  });
+
+  it('shows the full navigation above 998 px and a toggle menu below', async () => {
+    const wide = await visit('/', 1280);
+    const main = wide.page.getByRole('navigation', { name: 'Main', exact: true });
+    for (const label of ['Home', 'Pricing', 'Status', 'Blog', 'Documentation']) await main.getByRole('link', { name: label }).waitFor();
+    expect(await main.getByRole('link', { name: 'Status' }).getAttribute('href')).toBe(SITE_ENV.STATUS_URL);
+    expect(await wide.page.getByRole('button', { name: 'Toggle navigation' }).isVisible()).toBe(false);
+    await wide.context.close();
+
+    const narrow = await visit('/', 900);
+    expect(await narrow.page.getByRole('navigation', { name: 'Main', exact: true }).isVisible()).toBe(false);
+    await narrow.page.getByRole('button', { name: 'Toggle navigation' }).click();
+    await narrow.page.getByRole('navigation', { name: 'Main menu' }).getByRole('link', { name: 'Documentation' }).waitFor();
+    await narrow.context.close();
+  });
+
+  it('sends buttons to sign-in with a redirect when signed out, and straight on when signed in', async () => {
+    const out = await visit('/#pricing');
+    expect(await out.page.getByTestId('dashboard-button').getAttribute('href')).toBe('/auth/signin');
+    expect(await out.page.getByTestId('plan-button-HOBBY').getAttribute('href')).toBe('/auth/signin?redirect=%2Fdashboard%2Fsubscription');
+    expect(await out.page.getByTestId('plan-button-ENTERPRISE').getAttribute('href')).toBe('mailto:help@cairn.example');
+    await out.page.getByRole('radio', { name: /Pay As You Go/ }).check({ force: true });
+    expect(await out.page.getByTestId('payg-button').getAttribute('href')).toBe('/auth/signin?redirect=%2Fdashboard%2Fsubscription%2Fplans');
+    await out.page.getByRole('link', { name: 'Get in Touch' }).waitFor();
+    expect(await out.page.getByRole('link', { name: 'Get in Touch' }).getAttribute('href')).toBe('mailto:help@cairn.example');
+    await out.page.getByText(SITE_ENV.COMPANY_ADDRESS).waitFor();
+    await out.context.close();
+
+    const session = await signInInBrowser(browser, app, 'site-user@example.com');
+    await session.page.goto(`${app.url}/#pricing`);
+    await session.page.waitForFunction(() => document.querySelector('[data-testid="dashboard-button"]')?.getAttribute('href') === '/dashboard');
+    expect(await session.page.getByTestId('plan-button-HOBBY').getAttribute('href')).toBe('/dashboard/subscription');
+    await session.page.getByRole('radio', { name: /Pay As You Go/ }).check({ force: true });
+    expect(await session.page.getByTestId('payg-button').getAttribute('href')).toBe('/dashboard/subscription/plans');
+    await session.context.close();
+  });
+
+  it('shows the cookie banner until Accept, and never again after', async () => {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    await page.goto(app.url + '/');
+    const banner = page.getByRole('region', { name: 'Cookie consent' });
+    await banner.getByText(messages.cookieBanner).waitFor();
+    await banner.getByRole('button', { name: 'Accept' }).click();
+    await banner.waitFor({ state: 'hidden' });
+    expect((await context.cookies()).some((c) => c.name === CONSENT_COOKIE)).toBe(true);
+    await page.reload();
+    await page.getByTestId('hero-word').waitFor();
+    expect(await page.getByText(messages.cookieBanner).count()).toBe(0);
+    await context.close();
+  });
+
+  it('has no horizontal scroll at 375, 768, 1280 and 1920 px', async () => {
+    const session = await signInInBrowser(browser, app, 'widths@example.com');
+    for (const width of [375, 768, 1280, 1920]) {
+      for (const p of ['/', '/auth/signin', '/dashboard']) {
+        const page = p === '/dashboard' ? session.page : (await visit(p, width)).page;
+        if (p === '/dashboard') {
+          await page.setViewportSize({ width, height: 900 });
+          await page.goto(app.url + p);
+          await page.getByRole('heading', { level: 1 }).first().waitFor();
+        } else await page.waitForLoadState('networkidle');
+        expect(await noHorizontalScroll(page), `${p} at ${width}px`).toBe(true);
+        if (p !== '/dashboard') await page.context().close();
+      }
+    }
+    await session.context.close();
+  });
+
+  it('has no serious or critical axe violations on /, /auth/signin and /dashboard', async () => {
+    const session = await signInInBrowser(browser, app, 'axe@example.com');
+    for (const p of ['/', '/auth/signin', '/dashboard']) {
+      const page = p === '/dashboard' ? session.page : (await visit(p)).page;
+      if (p === '/dashboard') {
+        await page.goto(app.url + p);
+        await page.getByRole('heading', { level: 1 }).first().waitFor();
+      }
+      await page.waitForLoadState('networkidle');
+      const result = await new AxeBuilder({ page }).analyze();
+      const bad = result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+      expect(bad.map((v) => `${v.id}: ${v.nodes.map((n) => `${n.target.join(" ")} ${n.html.slice(0, 160)} ${n.failureSummary ?? ""}`).join(" | ")}`), p).toEqual([]);
+      if (p !== '/dashboard') await page.context().close();
+    }
+    await session.context.close();
+  });
+
+  it('reaches every landing link by keyboard', async () => {
+    const { context, page } = await visit('/');
+    await page.keyboard.press('Tab');
+    const seen = new Set<string>();
+    for (let i = 0; i < 25; i++) {
+      seen.add((await page.evaluate(() => document.activeElement?.textContent?.trim() ?? '')) || '');
+      await page.keyboard.press('Tab');
+    }
+    for (const label of ['Pricing', 'Dashboard']) expect([...seen].some((s) => s.includes(label)), label).toBe(true);
+    await context.close();
+  });
+});
+
+describe.runIf(browserAvailable())('maintenance mode and the deploy checker, in Chromium', () => {
+  let browser: Browser;
+  beforeAll(async () => {
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  it('replaces the dashboard with the maintenance page', async () => {
+    const app = await startTestApp({ env: { MAINTENANCE_MODE: 'true', MAINTENANCE_ETA: '2026-12-01T18:00:00Z', STATUS_URL: 'https://status.cairn.example', SUPPORT_EMAIL: 'help@cairn.example' } });
+    try {
+      const context = await browser.newContext();
+      await context.addCookies([{ name: CONSENT_COOKIE, value: '1', url: app.url }]);
+      const page = await context.newPage();
+      await page.goto(`${app.url}/dashboard`);
+      await page.getByLabel('Email').fill('maint@example.com');
+      await page.getByRole('button', { name: 'Sign in with Email' }).click();
+      await page.waitForURL(/verify-request/);
+      const link = /(http:\/\/\S+\/auth\/callback\/email\?\S+)/.exec(app.mailer.captured()[0]!.text)![1]!;
+      await page.goto(link);
+      await page.getByRole('heading', { name: 'Maintenance Mode' }).waitFor();
+      await page.getByText(/temporarily unavailable during scheduled maintenance/).waitFor();
+      expect(await page.getByRole('link', { name: /status/i }).first().getAttribute('href')).toBe('https://status.cairn.example');
+      expect(await page.getByRole('link', { name: /support/i }).first().getAttribute('href')).toBe('mailto:help@cairn.example');
+      await context.close();
+    } finally {
+      await app.stop();
+      await app.database.drop();
+    }
+  });
+
+  it('shows the persistent new-version toast after a deploy, and reloads on click', async () => {
+    const webDir = path.join(ARTIFACTS, `web-deploy-${process.pid}`);
+    fs.cpSync(path.resolve(import.meta.dirname, '../../dist/web'), webDir, { recursive: true });
+    const app = await startTestApp({ webDir });
+    try {
+      const session = await signInInBrowser(browser, app, 'deploy@example.com');
+      const page = session.page;
+      // The page polls every 30 s; a new build id on disk is what a deploy looks like.
+      fs.writeFileSync(path.join(webDir, 'version.json'), JSON.stringify({ version: 'a-newer-build' }));
+      const later = new Date(Date.now() + 10_000);
+      fs.utimesSync(path.join(webDir, 'version.json'), later, later);
+      await page.getByText(messages.deploy.newVersion).waitFor({ timeout: 45_000 });
+      const reloaded = page.waitForEvent('load');
+      await page.getByText(messages.deploy.newVersion).click();
+      await reloaded;
+      await session.context.close();
+    } finally {
+      await app.stop();
+      await app.database.drop();
+      fs.rmSync(webDir, { recursive: true, force: true });
+    }
+  }, 90_000);
+});
