@@ -51,7 +51,9 @@ describe.runIf(browserAvailable())('the public site and the dashboard shell, in 
     const t = Date.now();
     await page.waitForFunction((w) => document.querySelector('[data-testid="hero-word"]')?.getAttribute('data-word') !== w, first, { timeout: 5000 });
     expect(Date.now() - t).toBeGreaterThan(1500);
-    await page.getByText('"hash"', { exact: false }).first().waitFor();
+    // The terminal shows the live block from GET /api/landing (the sandbox chain here), not the built-in sample.
+    const live = (await (await fetch(`${app.url}/api/landing`)).json()) as { data: { height: number } };
+    await page.waitForFunction((h) => document.querySelector('[data-testid="block-terminal"]')?.textContent?.includes(String(h - 1)) || document.querySelector('[data-testid="block-terminal"]')?.textContent?.includes(String(h)), live.data.height);
     await context.close();
   });
 
