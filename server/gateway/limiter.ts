@@ -105,7 +105,8 @@ export class MemoryLimiter implements Limiter {
 
   private sweep() {
     const now = this.now();
-    for (const [k, b] of this.buckets) if (b.tokens + ((now - b.at) * 10) / 1000 >= 1_000_000 || now - b.at > 3_600_000) this.buckets.delete(k);
+    // A bucket untouched for an hour has refilled to its burst; forgetting it changes nothing.
+    for (const [k, b] of this.buckets) if (now - b.at > 3_600_000) this.buckets.delete(k);
     const today = utcDay(now);
     for (const [k, q] of this.quotas) if (q.day < today) this.quotas.delete(k);
     for (const [ip, rej] of this.rejections) if (now - rej.since > this.ban.windowSeconds * 1000) this.rejections.delete(ip);
