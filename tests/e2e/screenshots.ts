@@ -62,6 +62,7 @@ async function main(): Promise<void> {
       await shoot(page, path.join(outDir, `landing-${width}.png`), true);
 
       await context.addCookies([{ name: CONSENT_COOKIE, value: '1', url: app.url }]);
+      await page.goto('about:blank'); // a fresh load, not a same-document jump to the anchor
       await page.goto(`${app.url}/#pricing`);
       await page.getByRole('heading', { name: 'Plans that grow with your project' }).waitFor();
       await page.waitForFunction(() => (document.getElementById('pricing')?.getBoundingClientRect().top ?? 999) < 100);

@@ -13,7 +13,7 @@ export function ContactSection({ site }: { site: SiteInfo | undefined }) {
             Questions about plans or running Cairn yourself?
           </h2>
           <p className={classes.contactText}>
-            Tell us what you are building. We answer every message, usually within one working day.
+            Tell us what you are building and we will help you find the plan, limits and setup that fit it.
           </p>
         </div>
         {site && (

@@ -30,7 +30,7 @@ export function Hero({ dashboardTarget }: { dashboardTarget: string }) {
     <section id={landingAnchors.introduction} aria-labelledby="hero-title" className={classes.hero}>
       <div className={classes.heroGrid}>
         <div className={classes.heroCopy}>
-          <p className={classes.heroKicker}>Developer platform for Cardano and IPFS</p>
+          <p className={classes.heroKicker}>Cardano &amp; IPFS developer platform</p>
           <h1 id="hero-title" className={classes.heroTitle}>
             Instant API access to <RotatingWord />
           </h1>

@@ -27,7 +27,7 @@ export function PayAsYouGoCard({ signedIn }: { signedIn: boolean }) {
       aria-labelledby="payg-title"
     >
       <div className={classes.paygMain}>
-        <Badge variant="light" size="md">
+        <Badge variant="filled" color="teal.9" size="md">
           New
         </Badge>
         <Title order={3} id="payg-title" mt="sm">

@@ -43,7 +43,7 @@ function PlanPrice({ plan, period }: { plan: Plan; period: BillingPeriod }) {
     return (
       <div className={classes.priceRow}>
         <span className={classes.price}>Custom</span>
-        <span className={classes.pricePeriod}>tailored to your traffic</span>
+        <span className={classes.pricePeriod}>pricing</span>
       </div>
     );
   }
@@ -65,9 +65,9 @@ function PlanPrice({ plan, period }: { plan: Plan; period: BillingPeriod }) {
         <span className={classes.pricePeriod}>/ {period}</span>
       </div>
       {savings !== null && savings > 0 && (
-        <Badge color="teal.9" variant="light" mt={6} data-testid={`savings-${plan.name}`}>
+        <span className={classes.savings} data-testid={`savings-${plan.name}`}>
           Save {formatEur(savings)} per year
-        </Badge>
+        </span>
       )}
     </div>
   );

@@ -68,7 +68,7 @@ export function PricingSection({ kind, onKindChange, signedIn, site }: PricingSe
                   label: (
                     <>
                       Yearly
-                      <Badge size="xs" variant="light" color="teal.9">
+                      <Badge size="xs" variant="filled" color="teal.9">
                         {discountLabel}
                       </Badge>
                     </>

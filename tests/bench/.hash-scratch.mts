@@ -1,0 +1,21 @@
+import { chromium } from 'playwright-core';
+import { startLocalApp } from '../helpers/local-app';
+const app = await startLocalApp({});
+const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', headless: true, args: ['--no-sandbox', '--disable-gpu'] });
+const ctx = await browser.newContext({ viewport: { width: 375, height: 900 } });
+const page = await ctx.newPage();
+await page.goto(app.url + '/');
+await page.getByRole('heading', { name: 'Plans that grow with your project' }).waitFor();
+await page.goto('about:blank');
+await page.addInitScript(() => {
+  const log: string[] = (window as any).__log = [];
+  const orig = window.scrollTo.bind(window);
+  (window as any).scrollTo = (...a: any[]) => { log.push('scrollTo ' + JSON.stringify(a) + ' ' + new Error().stack?.split('\n')[2]); return orig(...(a as [number, number])); };
+  const origSIV = Element.prototype.scrollIntoView;
+  Element.prototype.scrollIntoView = function (...a: any[]) { log.push('scrollIntoView ' + (this as Element).id + ' ' + performance.now().toFixed(0)); return origSIV.apply(this, a as any); };
+  addEventListener('scroll', () => log.push('scroll ' + scrollY + ' ' + performance.now().toFixed(0)));
+});
+await page.goto(app.url + '/#pricing');
+await page.waitForTimeout(1500);
+console.log(await page.evaluate(() => (window as any).__log.join('\n')), await page.evaluate(() => [scrollY, document.getElementById('pricing')?.getBoundingClientRect().top, sessionStorage.getItem('react-router-scroll-positions')]));
+await browser.close(); await app.stop();
