@@ -1,5 +1,5 @@
 import type { ComponentType } from 'react';
-import { createBrowserRouter, Outlet, ScrollRestoration, type RouteObject } from 'react-router-dom';
+import { createBrowserRouter, Outlet, ScrollRestoration, type Location, type RouteObject } from 'react-router-dom';
 import type { AppRoute } from '../../../../shared/routes';
 import { PageLoader } from '../components/page-loader';
 import { PublicShell } from '../components/public-shell';
@@ -60,11 +60,18 @@ const routesIn = (frame: Frame): RouteObject[] =>
     .filter(([, page]) => page.frame === frame)
     .map(([path, page]) => ({ path, lazy: page.lazy }));
 
+/**
+ * Where a page's scroll position is remembered. The router names the first page of every document
+ * 'default', so a fresh load of /#pricing in a tab that showed / before would get /'s old position
+ * instead of its anchor; first pages are remembered by their URL instead.
+ */
+const scrollKey = (location: Location) => (location.key === 'default' ? location.pathname + location.search + location.hash : location.key);
+
 function Root() {
   return (
     <>
       <Outlet />
-      <ScrollRestoration />
+      <ScrollRestoration getKey={scrollKey} />
     </>
   );
 }
