@@ -121,9 +121,10 @@ describe.runIf(browserAvailable())('the marketing consent modal, the deploy chec
 
   it('says nothing when the deployed version cannot be read', async () => {
     const { context, page } = await signInNewUser(browser, app, 'deploy-unknown@example.com');
-    const answer = page.waitForResponse((res) => res.url().endsWith('/api/has-new-deploy'));
+    expect(await (await fetch(`${app.url}/api/has-new-deploy`)).json()).toEqual({ data: { version: 'unknown' } });
+    const checked = page.waitForResponse((res) => res.url().endsWith('/api/has-new-deploy'));
     await page.reload();
-    expect(await (await answer).json()).toEqual({ data: { version: 'unknown' } });
+    await checked;
     await page.getByRole('button', { name: 'Account menu' }).waitFor();
     await page.waitForLoadState('networkidle');
     expect(await page.getByText(messages.deploy.newVersion).count()).toBe(0);
