@@ -46,7 +46,7 @@ describe.runIf(browserAvailable())('the marketing consent modal, the deploy chec
     webDir = path.join(ARTIFACTS, `web-unknown-version-${process.pid}`);
     fs.cpSync(path.resolve(import.meta.dirname, '../../dist/web'), webDir, { recursive: true });
     fs.rmSync(path.join(webDir, 'version.json'), { force: true });
-    app = await startTestApp({ webDir, env: { SUPPORT_EMAIL: 'help@cairn.example' } });
+    app = await startTestApp({ webDir, env: { SUPPORT_EMAIL: 'help@cairn.example', CHAT_URL: 'https://chat.cairn.example/start' } });
     browser = await launchBrowser();
   });
   afterAll(async () => {
@@ -116,6 +116,18 @@ describe.runIf(browserAvailable())('the marketing consent modal, the deploy chec
     await expect.poll(pricingTop).toBeLessThan(100);
     await page.waitForLoadState('networkidle');
     expect(Math.abs(await pricingTop())).toBeLessThan(100);
+    await context.close();
+  });
+
+  it('opens the configured live chat in a new window from the Enterprise plan', async () => {
+    const context = await browser.newContext();
+    await context.addCookies([{ name: CONSENT_COOKIE, value: '1', url: app.url }]);
+    const page = await context.newPage();
+    await page.goto(`${app.url}/#pricing`);
+    const enterprise = page.getByTestId('plan-button-ENTERPRISE');
+    await expect.poll(() => enterprise.getAttribute('href')).toBe('https://chat.cairn.example/start');
+    expect(await enterprise.getAttribute('target')).toBe('_blank');
+    expect(await enterprise.getAttribute('rel')).toContain('noopener');
     await context.close();
   });
 
