@@ -1,30 +1,15 @@
 // Response shapes of the Blockfrost API (as in the @blockfrost/openapi schemas) that the sandbox
 // chain serves. Amounts are lovelace (or token quantity) strings, times are UNIX seconds.
 
+import type { LatestBlock } from '../../../shared/landing-sample';
+
 export interface Amount {
   unit: string;
   quantity: string;
 }
 
-export interface Block {
-  time: number;
-  height: number | null;
-  hash: string;
-  slot: number | null;
-  epoch: number | null;
-  epoch_slot: number | null;
-  slot_leader: string;
-  size: number;
-  tx_count: number;
-  output: string | null;
-  fees: string | null;
-  block_vrf: string | null;
-  op_cert: string | null;
-  op_cert_counter: string | null;
-  previous_block: string | null;
-  next_block: string | null;
-  confirmations: number;
-}
+/** A block as /blocks/{hash_or_number} answers it; the landing page's sample has the same shape. */
+export type Block = LatestBlock;
 
 export interface Tx {
   hash: string;
