@@ -93,8 +93,8 @@ export function createGatewayHandler(deps: GatewayDeps) {
   let quotaBase = new Map<number, number>();
   let quotaBaseDay = -1;
 
-  const root = (res: http.ServerResponse, rest: string, base: string): boolean => {
-    if (rest === '/' || rest === '') return (sendJson(res, 200, { url: base, version: deps.version }), true);
+  const root = (res: http.ServerResponse, rest: string, network: string | undefined): boolean => {
+    if (rest === '/' || rest === '') return (sendJson(res, 200, { url: `${config.gateway.publicUrl}${network ? `/${network}` : ''}${API_PREFIX}`, version: deps.version }), true);
     if (rest === '/health') return (sendJson(res, 200, { is_healthy: true }), true);
     if (rest === '/health/clock') return (sendJson(res, 200, { server_time: now() }), true);
     return false;
@@ -127,8 +127,7 @@ export function createGatewayHandler(deps: GatewayDeps) {
     if (rest === API_PREFIX || rest.startsWith(API_PREFIX + '/')) rest = rest.slice(API_PREFIX.length) || '/';
     else if (rest !== '/' && rest !== '/health' && rest !== '/health/clock') return sendBlockfrostError(res, 404, NOT_FOUND_MESSAGE);
 
-    const base = `${config.gateway.publicUrl}${network ? `/${network}` : ''}${API_PREFIX}`;
-    if (root(res, rest, base)) return;
+    if (root(res, rest, network)) return;
 
     const key = req.headers.project_id;
     const project: ProjectKey | undefined = typeof key === 'string' ? keys.lookup(key) : undefined;

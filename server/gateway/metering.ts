@@ -21,7 +21,10 @@ const MINUTE = 60_000;
 const HOUR = 3_600_000;
 const MINUTES_KEPT_MS = 2 * DAY_MS;
 const CACHE_LIMIT = 50_000;
-const CHUNK = 300;
+/** Rows per statement. */
+const CHUNK = 200;
+/** Longest stretch of flush work on the gateway's thread before the event loop gets a turn. */
+const SLICE_MS = 1;
 
 /** A small bounded memo: geolocation and user-agent parsing are far costlier than a Map lookup. */
 function memo<T>(fn: (k: string) => T): (k: string) => T {
@@ -65,6 +68,85 @@ interface Pending {
 }
 
 const empty = (): Pending => ({ projects: new Map(), quota: new Map() });
+
+/** Gives the event loop a turn whenever about SLICE_MS of work has run since the last one. */
+class Slicer {
+  private since = performance.now();
+  async pause(): Promise<void> {
+    if (performance.now() - this.since < SLICE_MS) return;
+    await new Promise((resolve) => setImmediate(resolve));
+    this.since = performance.now();
+  }
+}
+
+/**
+ * Multi-row upserts into one table that add to the stored count (the same text on SQLite and
+ * PostgreSQL), sent every CHUNK rows so only one statement's rows are alive at a time. Integers are
+ * written into the statement and only free text is bound: binding a parameter costs the gateway's
+ * thread far more (a 200-row statement binding every value took about 0.5 ms here, one binding only
+ * the text 0.15 ms).
+ */
+class Upserts {
+  private tuples: string[] = [];
+  private bindings: string[] = [];
+  private readonly head: string;
+  private readonly tail: string;
+
+  constructor(
+    table: string,
+    columns: readonly string[],
+    keys: readonly string[],
+    private readonly exec: (sql: string, bindings: string[]) => PromiseLike<unknown>,
+  ) {
+    this.head = `insert into ${table} (${columns.join(', ')}) values `;
+    this.tail = ` on conflict (${keys.join(', ')}) do update set requests = ${table}.requests + excluded.requests`;
+  }
+
+  /** One row, as a tuple; a `?` in it stands for `text`, which is bound. */
+  add(tuple: string, text?: string): void {
+    this.tuples.push(tuple);
+    if (text !== undefined) this.bindings.push(text);
+  }
+
+  /** Sends the rows added so far once there are CHUNK of them, or whatever there is when `all`. */
+  async send(all = false): Promise<void> {
+    if (this.tuples.length === 0 || (!all && this.tuples.length < CHUNK)) return;
+    const sql = this.head + this.tuples.join(', ') + this.tail;
+    const bindings = this.bindings;
+    this.tuples = [];
+    this.bindings = [];
+    await this.exec(sql, bindings);
+  }
+}
+
+/** An integer written into a statement: checked, so nothing but digits ever reaches the SQL. */
+const int = (n: number): string => {
+  if (!Number.isSafeInteger(n)) throw new Error(`metering: not an integer: ${n}`);
+  return String(n);
+};
+
+/** One project's counts as rows; country and browser come from each distinct IP and user agent. */
+function appendRows(projectId: number, p: ProjectCounts, rollups: Upserts, dims: Upserts): void {
+  const pid = int(projectId);
+  for (const [bucket, n] of p.minutes) rollups.add(`(${pid}, 'm', ${int(bucket)}, ${int(n)})`);
+  for (const [bucket, n] of p.hours) rollups.add(`(${pid}, 'h', ${int(bucket)}, ${int(n)})`);
+  for (const [day, d] of p.days) {
+    rollups.add(`(${pid}, 'd', ${int(day)}, ${int(d.total)})`);
+    const country = new Map<string, number>();
+    const browser = new Map<string, number>();
+    for (const [ip, n] of d.ip) add(country, countryOf(ip), n);
+    for (const [ua, n] of d.ua) add(browser, browserOf(ua), n);
+    for (const [dimension, m] of [
+      ['endpoint', d.endpoint],
+      ['status', d.status],
+      ['ip', d.ip],
+      ['country', country],
+      ['browser', browser],
+    ] as const) {
+      for (const [value, n] of m as Map<string | number, number>) dims.add(`(${pid}, '${dimension}', ${int(day)}, ?, ${int(n)})`, String(value).slice(0, 255));
+    }
+  }
+}
 
 /**
  * Counts requests in memory and flushes them every interval as upserts into rollup tables (per
@@ -127,56 +209,37 @@ export class Meter {
     return run;
   }
 
-  /** Turns the counts into rows; country and browser come from each distinct IP and user agent. */
-  private rows(batch: Pending) {
-    const rollups: Array<{ project_id: number; granularity: string; bucket_ms: number; requests: number }> = [];
-    const dims: Array<{ project_id: number; dimension: string; day_ms: number; value: string; requests: number }> = [];
-    for (const [project_id, p] of batch.projects) {
-      for (const [bucket_ms, requests] of p.minutes) rollups.push({ project_id, granularity: 'm', bucket_ms, requests });
-      for (const [bucket_ms, requests] of p.hours) rollups.push({ project_id, granularity: 'h', bucket_ms, requests });
-      for (const [day_ms, d] of p.days) {
-        rollups.push({ project_id, granularity: 'd', bucket_ms: day_ms, requests: d.total });
-        const country = new Map<string, number>();
-        const browser = new Map<string, number>();
-        for (const [ip, n] of d.ip) add(country, countryOf(ip), n);
-        for (const [ua, n] of d.ua) add(browser, browserOf(ua), n);
-        const push = (dimension: string, m: Map<string | number, number>) => {
-          for (const [value, requests] of m) dims.push({ project_id, dimension, day_ms, value: String(value).slice(0, 255), requests });
-        };
-        push('endpoint', d.endpoint);
-        push('status', d.status);
-        push('ip', d.ip);
-        push('country', country);
-        push('browser', browser);
-      }
-    }
-    const quota = [...batch.quota].map(([k, requests]) => {
-      const [user, day] = k.split('|');
-      return { user_id: Number(user), day_ms: Number(day), requests };
-    });
-    return { rollups, dims, quota };
-  }
-
+  /**
+   * Writes one batch. The work on this thread (turning counts into rows, binding each statement) is
+   * cut into slices of about a millisecond with a turn of the event loop between them, so a flush
+   * of thousands of rows never holds up the requests the gateway is serving meanwhile.
+   */
   private async write(): Promise<void> {
     const batch = this.pending;
     if (batch.projects.size === 0 && batch.quota.size === 0) return;
     this.pending = empty();
-    const { rollups, dims, quota } = this.rows(batch);
+    const slicer = new Slicer();
     try {
       await this.db.transaction(async (trx) => {
-        const upsert = async (table: string, rows: object[], keys: string[]) => {
-          for (let i = 0; i < rows.length; i += CHUNK) {
-            await trx(table)
-              .insert(rows.slice(i, i + CHUNK))
-              .onConflict(keys)
-              .merge({ requests: trx.raw(`${table}.requests + excluded.requests`) });
-            // Building a chunk's SQL takes the event loop; let requests through between chunks.
-            await new Promise((r) => setImmediate(r));
-          }
-        };
-        await upsert('usage_rollups', rollups, ['project_id', 'granularity', 'bucket_ms']);
-        await upsert('usage_dimensions', dims, ['project_id', 'dimension', 'day_ms', 'value']);
-        await upsert('quota_usage', quota, ['user_id', 'day_ms']);
+        const exec = (sql: string, bindings: string[]) => trx.raw(sql, bindings);
+        const rollups = new Upserts('usage_rollups', ['project_id', 'granularity', 'bucket_ms', 'requests'], ['project_id', 'granularity', 'bucket_ms'], exec);
+        const dims = new Upserts('usage_dimensions', ['project_id', 'dimension', 'day_ms', 'value', 'requests'], ['project_id', 'dimension', 'day_ms', 'value'], exec);
+        const quota = new Upserts('quota_usage', ['user_id', 'day_ms', 'requests'], ['user_id', 'day_ms'], exec);
+        for (const [projectId, p] of batch.projects) {
+          appendRows(projectId, p, rollups, dims);
+          await rollups.send();
+          await dims.send();
+          await slicer.pause();
+        }
+        for (const [k, requests] of batch.quota) {
+          const bar = k.indexOf('|');
+          quota.add(`(${int(Number(k.slice(0, bar)))}, ${int(Number(k.slice(bar + 1)))}, ${int(requests)})`);
+          await quota.send();
+        }
+        for (const table of [rollups, dims, quota]) {
+          await table.send(true);
+          await slicer.pause();
+        }
       });
     } catch (err) {
       // Put the counts back so the next flush writes them; nothing counted is dropped.

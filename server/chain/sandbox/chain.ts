@@ -119,7 +119,8 @@ export interface SandboxChain {
   now(): number;
   tipHeight(): number;
   epochOfHeight(height: number): number;
-  latestBlock(): Block;
+  /** The tip block; the same frozen object until the next block. */
+  latestBlock(): Readonly<Block>;
   /** A height (number or decimal string) or a block hash; null when unknown or above the tip. */
   blockAt(hashOrHeight: string | number): Block | null;
   blockNext(hashOrHeight: string | number, page?: Pagination): Block[] | null;
@@ -486,6 +487,8 @@ export function createSandboxChain(options: SandboxChainOptions): SandboxChain {
   };
 
   let catalogCache: SandboxCatalog | undefined;
+  // The tip's block changes once per block interval and is asked for far more often than that.
+  let latest: Readonly<Block> | undefined;
 
   const chain: SandboxChain = {
     network,
@@ -496,7 +499,8 @@ export function createSandboxChain(options: SandboxChainOptions): SandboxChain {
 
     latestBlock() {
       const tip = tipHeight();
-      return blockObject(tip, tip);
+      if (latest?.height !== tip) latest = Object.freeze(blockObject(tip, tip));
+      return latest;
     },
     blockAt(ref) {
       const tip = tipHeight();

@@ -1,0 +1,96 @@
+// The metering flush on the real database engine: many rows in several statements, counts that add
+// up across flushes, free text stored verbatim, and nothing lost when a flush fails.
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { freshDatabase, type TestDatabase } from '../helpers/db-template';
+import { makeProject, makeUser, makeWorkspace } from '../helpers/workspace-fixture';
+import { Meter, type MeteredRequest } from '../../server/gateway/metering';
+import { createLogger } from '../../server/logger';
+import { DAY_MS } from '../../server/gateway/limiter';
+
+let database: TestDatabase;
+let ownerId: number;
+const projectIds: number[] = [];
+const logger = createLogger('silent');
+
+beforeAll(async () => {
+  database = await freshDatabase(inject('dbTemplate'));
+  const owner = await makeUser(database.db, 'metering@example.com', 'ENTERPRISE');
+  ownerId = owner.id;
+  const ws = await makeWorkspace(database.db, owner.id, []);
+  // More projects than one statement carries (200 rows), so every table takes several statements.
+  for (let i = 0; i < 260; i++) await makeProject(database.db, ws, `m${i}`);
+  projectIds.push(...(await database.db('projects').where({ workspace_id: ws }).orderBy('id').pluck('id')).map(Number));
+});
+afterAll(() => database.drop());
+
+const AT = Date.UTC(2026, 10, 22, 10, 30, 15);
+const request = (projectId: number, over: Partial<MeteredRequest> = {}): MeteredRequest => ({
+  projectId,
+  ownerId,
+  endpoint: '/blocks/latest',
+  status: 200,
+  ip: '127.0.0.1',
+  userAgent: 'curl/8.5.0',
+  admitted: true,
+  at: AT,
+  ...over,
+});
+
+const sum = async (table: string, where: Record<string, unknown>) => Number((await database.db(table).where(where).sum({ n: 'requests' }).first())?.n ?? 0);
+
+describe('metering flush', () => {
+  it('writes every project in several statements and adds to the stored counts on the next flush', async () => {
+    const meter = new Meter(database.db, logger, 60_000);
+    for (const id of projectIds) for (let k = 0; k < 3; k++) meter.record(request(id));
+    await meter.flush();
+    for (const id of projectIds) meter.record(request(id, { status: 404, admitted: false }));
+    await meter.flush();
+
+    const day = AT - (AT % DAY_MS);
+    const rollups = await database.db('usage_rollups').whereIn('project_id', projectIds).select('project_id', 'granularity', 'bucket_ms', 'requests');
+    expect(rollups).toHaveLength(projectIds.length * 3);
+    expect(rollups.every((r) => Number(r.requests) === 4)).toBe(true);
+    expect(new Set(rollups.filter((r) => r.granularity === 'd').map((r) => Number(r.bucket_ms)))).toEqual(new Set([day]));
+    expect(new Set(rollups.filter((r) => r.granularity === 'm').map((r) => Number(r.bucket_ms)))).toEqual(new Set([Date.UTC(2026, 10, 22, 10, 30)]));
+
+    expect(await sum('usage_dimensions', { project_id: projectIds[7], dimension: 'status', value: '200' })).toBe(3);
+    expect(await sum('usage_dimensions', { project_id: projectIds[7], dimension: 'status', value: '404' })).toBe(1);
+    expect(await sum('usage_dimensions', { dimension: 'browser', value: 'curl' })).toBe(projectIds.length * 4);
+    // Only admitted requests count toward the daily quota.
+    expect(await sum('quota_usage', { user_id: ownerId, day_ms: day })).toBe(projectIds.length * 3);
+  });
+
+  it('stores free text verbatim, quotes and question marks included', async () => {
+    const meter = new Meter(database.db, logger, 60_000);
+    const odd = `it's "odd"?; -- ? ' ?`;
+    meter.record(request(projectIds[0]!, { userAgent: odd, endpoint: "/x/?'", ip: '203.0.113.9' }));
+    await meter.flush();
+    const dims = await database.db('usage_dimensions').where({ project_id: projectIds[0] }).whereIn('dimension', ['browser', 'endpoint', 'ip', 'country']).select('dimension', 'value');
+    expect(dims).toEqual(
+      expect.arrayContaining([
+        { dimension: 'browser', value: 'it' },
+        { dimension: 'endpoint', value: "/x/?'" },
+        { dimension: 'ip', value: '203.0.113.9' },
+      ]),
+    );
+  });
+
+  it('keeps the counts of a failed flush for the next one', async () => {
+    const meter = new Meter(database.db, logger, 60_000);
+    const id = projectIds[42]!;
+    const before = await sum('usage_rollups', { project_id: id, granularity: 'd' });
+    meter.record(request(id));
+    // The table is missing for a moment: the flush fails as a whole and changes nothing.
+    await database.db.schema.renameTable('usage_dimensions', 'usage_dimensions_away');
+    try {
+      await meter.flush();
+    } finally {
+      await database.db.schema.renameTable('usage_dimensions_away', 'usage_dimensions');
+    }
+    expect(await sum('usage_rollups', { project_id: id, granularity: 'd' })).toBe(before);
+
+    meter.record(request(id));
+    await meter.flush();
+    expect(await sum('usage_rollups', { project_id: id, granularity: 'd' })).toBe(before + 2);
+  });
+});
