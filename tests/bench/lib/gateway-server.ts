@@ -30,6 +30,7 @@ const config = loadConfig({
   DATA_DIR: dataDir,
   LOG_LEVEL: 'warn',
   UPSTREAM_CARDANO_MAINNET_URL: process.env.BENCH_UPSTREAM,
+  ...(process.env.METERING_FLUSH_MS ? { METERING_FLUSH_MS: process.env.METERING_FLUSH_MS } : {}),
 });
 const gateway = await startGateway({ config, db, logger: createLogger('warn'), version: 'bench', port: 0, host: '127.0.0.1' });
 if (gateway.keys.size !== projects.length) throw new Error(`the key cache holds ${gateway.keys.size} keys, expected ${projects.length}`);

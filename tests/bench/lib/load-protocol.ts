@@ -12,9 +12,12 @@ export interface LoadTarget {
 }
 
 /**
- * Every target is first warmed up for warmupMs, one after the other; then the measured time is cut
- * into slices of sliceMs that go round the targets `rounds` times, so a passing disturbance on the
- * machine (another process, a VM neighbour) lands on all targets alike instead of on one.
+ * Every target is first warmed up for warmupMs; then the measured time is cut into `rounds` slices
+ * of sliceMs. Apart (together false), the targets take turns, one slice each per round, so each is
+ * measured alone and a passing disturbance of the machine lands on all of them alike over the
+ * rounds. Together (open mode), every slice loads all targets at once, alternating request by
+ * request, so each disturbance lands on all of them at the same moment: the fairest comparison of
+ * their latencies on a noisy machine.
  */
 export interface LoadRun {
   targets: LoadTarget[];
@@ -25,7 +28,9 @@ export interface LoadRun {
    */
   mode: 'closed' | 'open';
   concurrency: number;
+  /** Open mode: requests per second, to each target. */
   rate?: number;
+  together?: boolean;
   warmupMs: number;
   sliceMs: number;
   rounds: number;

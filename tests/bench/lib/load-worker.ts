@@ -86,51 +86,60 @@ class TargetLoad {
   }
 }
 
-/** Loads one target for `ms`, then waits for its answers still in flight. */
-function slice(t: TargetLoad, r: LoadRun, ms: number, measured: boolean): Promise<void> {
+/**
+ * Loads the given targets together for `ms`, then waits for their answers still in flight. Closed
+ * mode runs `concurrency` loops per target; open mode sends `rate` requests per second to each
+ * target, alternating between them request by request, so a stall of the machine lands on all of
+ * them at the same moment.
+ */
+function slice(ts: TargetLoad[], r: LoadRun, ms: number, measured: boolean): Promise<void> {
   const start = nowNs();
   const end = start + ms * 1e6;
   const window = measured ? { start, end } : null;
-  const firstSample = t.recorded;
+  const firstSample = ts.map((t) => t.recorded);
   return new Promise((resolve) => {
     let over = false;
     const finish = () => {
       if (over) return;
       over = true;
       // A capped target stopped early: only the time it was loaded counts.
-      if (measured) t.measuredNs += Math.min(nowNs(), end) - start;
+      if (measured) for (const t of ts) t.measuredNs += Math.min(nowNs(), end) - start;
       const drainUntil = nowNs() + DRAIN_LIMIT_MS * 1e6;
       const done = () => {
-        if (measured) t.sliceP99.push(percentile(t.latencies.slice(firstSample, t.recorded).sort(), 99));
+        if (measured) ts.forEach((t, i) => t.sliceP99.push(percentile(t.latencies.slice(firstSample[i], t.recorded).sort(), 99)));
         resolve();
       };
-      const drain = () => (t.inFlight === 0 || nowNs() > drainUntil ? done() : setTimeout(drain, 2));
+      const drain = () => (ts.every((t) => t.inFlight === 0) || nowNs() > drainUntil ? done() : setTimeout(drain, 2));
       drain();
     };
-    const stopped = () => nowNs() >= end || t.capped;
+    const stopped = () => nowNs() >= end || ts.every((t) => t.capped);
 
     if (r.mode === 'closed') {
-      let loops = r.concurrency;
-      const loop = () => {
-        if (stopped()) {
-          if (--loops === 0) finish();
-          return;
-        }
-        t.send(window, loop);
-      };
-      for (let i = 0; i < r.concurrency; i++) loop();
+      let loops = r.concurrency * ts.length;
+      for (const t of ts) {
+        const loop = () => {
+          if (nowNs() >= end || t.capped) {
+            if (--loops === 0) finish();
+            return;
+          }
+          t.send(window, loop);
+        };
+        for (let i = 0; i < r.concurrency; i++) loop();
+      }
       return;
     }
 
-    // Open loop: request i is due at start + i / rate, whatever the answers; each timer tick sends
-    // everything that has come due since the last one.
-    const rate = r.rate ?? 1000;
+    // Open loop: request i is due at start + i / (rate × targets), whatever the answers, and goes to
+    // target i mod targets; each timer tick sends everything that has come due since the last one.
+    const rate = (r.rate ?? 1000) * ts.length;
     let due = 0;
     const noop = () => undefined;
     const tick = () => {
       if (stopped()) return finish();
       const target = Math.floor(((nowNs() - start) / 1e9) * rate);
-      for (; due < target && !t.capped; due++) {
+      for (; due < target; due++) {
+        const t = ts[due % ts.length]!;
+        if (t.capped) continue;
         if (t.inFlight >= MAX_OPEN_IN_FLIGHT) t.skipped += 1;
         else t.send(window, noop);
       }
@@ -143,8 +152,13 @@ function slice(t: TargetLoad, r: LoadRun, ms: number, measured: boolean): Promis
 async function run(r: LoadRun): Promise<LoadResult[]> {
   const loads = r.targets.map((t) => new TargetLoad(t, r.concurrency));
   try {
-    for (const t of loads) await slice(t, r, r.warmupMs, false);
-    for (let round = 0; round < r.rounds; round++) for (const t of loads) await slice(t, r, r.sliceMs, true);
+    if (r.together) {
+      await slice(loads, r, r.warmupMs, false);
+      for (let round = 0; round < r.rounds; round++) await slice(loads, r, r.sliceMs, true);
+    } else {
+      for (const t of loads) await slice([t], r, r.warmupMs, false);
+      for (let round = 0; round < r.rounds; round++) for (const t of loads) await slice([t], r, r.sliceMs, true);
+    }
     return loads.map((t) => t.result());
   } finally {
     for (const t of loads) t.agent.destroy();
