@@ -28,6 +28,7 @@ export const MESSAGES = {
   overLimit: 'Usage is over limit.',
   banned: 'IP has been auto-banned for flooding.',
   noBackend: 'This network has no backend configured on this Cairn server.',
+  restricted: 'API access is restricted: the first payment of this subscription failed. Pay the open invoice in the dashboard to restore it.',
 } as const;
 
 export interface GatewayDeps {
@@ -133,6 +134,8 @@ export function createGatewayHandler(deps: GatewayDeps) {
     const project: ProjectKey | undefined = typeof key === 'string' ? keys.lookup(key) : undefined;
     if (!project) return sendBlockfrostError(res, 403, MESSAGES.invalidToken);
     if (network && network !== project.network) return sendBlockfrostError(res, 403, MESSAGES.mismatch);
+    // incomplete_expired: the first payment failed and none succeeded within 23 hours (spec: access restricted).
+    if (project.status === 'incomplete_expired') return sendBlockfrostError(res, 402, MESSAGES.restricted);
     const target = network ?? project.network;
     const backend = byNetwork.get(target);
 

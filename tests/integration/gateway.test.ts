@@ -155,6 +155,23 @@ describe('limits', () => {
     expect(Number(row.requests)).toBe(50_000);
   });
 
+  it('restricts API access while the first payment has failed (incomplete_expired) and restores it once paid', async () => {
+    const u = new Client(app.url);
+    await signIn(u, app.mailer, 'expired-user@example.com');
+    const me = (await u.get('/api/me')).body.data;
+    const ws = (await u.get('/api/workspaces')).body.data[0].id;
+    const p = await newProject(0, u, ws);
+    await setSubscription(app.db, me.id, 'DEVELOPER', 'incomplete_expired');
+    await settle();
+    const refused = await call(gw.url + '/api/v0/blocks/latest', p.project_id);
+    expect(refused.status).toBe(402);
+    expect(refused.body).toMatchObject({ status_code: 402, error: 'Project Over Limit' });
+    expect(refused.body.message).toMatch(/first payment/);
+    await setSubscription(app.db, me.id, 'DEVELOPER', 'active');
+    await settle();
+    expect((await call(gw.url + '/api/v0/blocks/latest', p.project_id)).status).toBe(200);
+  });
+
   it('bans an IP that keeps flooding past 429s with 418', async () => {
     const strict = await startTestGateway(app, { GATEWAY_BAN_THRESHOLD: '20' });
     try {
