@@ -66,7 +66,7 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
         server.close(() => resolve());
         server.closeIdleConnections();
       });
-      keys.stop();
+      await keys.stop();
       await meter.stop();
       await limiter.close();
       gateway.close();

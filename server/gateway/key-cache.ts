@@ -1,4 +1,5 @@
 import type { Db } from '../db/index';
+import { SerialTicker } from '../ticker';
 import type { Logger } from '../logger';
 import { networks } from '../../shared/networks';
 import { DEFAULT_PLAN, isPlanName, plans, type PlanName, type SubscriptionStatus } from '../../shared/plans';
@@ -37,8 +38,7 @@ export class KeyCache {
   private keys = new Map<string, ProjectKey>();
   private lastChange = -1;
   private lastFullLoad = 0;
-  private timer: NodeJS.Timeout | undefined;
-  private polling = false;
+  private ticker: SerialTicker | undefined;
 
   constructor(
     private readonly db: Db,
@@ -55,27 +55,23 @@ export class KeyCache {
 
   async start(): Promise<void> {
     await this.reload();
-    this.timer = setInterval(() => void this.poll(), POLL_MS);
-    this.timer.unref();
+    this.ticker = new SerialTicker(
+      () => this.poll(),
+      POLL_MS,
+      (err) => this.logger.warn({ err: { message: err.message } }, 'gateway key cache: refresh failed, keeping the previous keys'),
+    );
+    this.ticker.start();
   }
 
-  stop(): void {
-    if (this.timer) clearInterval(this.timer);
-    this.timer = undefined;
+  /** Stops polling and waits for a refresh in progress. */
+  stop(): Promise<void> {
+    return this.ticker?.stop() ?? Promise.resolve();
   }
 
   private async poll(): Promise<void> {
-    if (this.polling) return;
-    this.polling = true;
-    try {
-      const row = await this.db('gateway_changes').max({ id: 'id' }).first();
-      const latest = Number(row?.id ?? 0);
-      if (latest !== this.lastChange || Date.now() - this.lastFullLoad > FULL_RELOAD_MS) await this.reload(latest);
-    } catch (err) {
-      this.logger.warn({ err: { message: (err as Error).message } }, 'gateway key cache: refresh failed, keeping the previous keys');
-    } finally {
-      this.polling = false;
-    }
+    const row = await this.db('gateway_changes').max({ id: 'id' }).first();
+    const latest = Number(row?.id ?? 0);
+    if (latest !== this.lastChange || Date.now() - this.lastFullLoad > FULL_RELOAD_MS) await this.reload(latest);
   }
 
   /** Reads every key with its owner's plan. `latest` is the change id read before the load began. */

@@ -1,4 +1,5 @@
 import http from 'node:http';
+import { SerialTicker } from '../ticker';
 import https from 'node:https';
 import type { Db } from '../db/index';
 import { isPostgres } from '../db/index';
@@ -112,8 +113,7 @@ export function post(url: string, body: string, headers: Record<string, string>,
  * the same id: delivery is at least once.
  */
 export class Dispatcher {
-  private timer: NodeJS.Timeout | undefined;
-  private running: Promise<void> | null = null;
+  private ticker: SerialTicker | undefined;
   private readonly now: () => number;
   private readonly agents = keepAliveAgents();
 
@@ -127,26 +127,17 @@ export class Dispatcher {
   }
 
   start(): void {
-    const tick = () => {
-      this.running ??= this.runOnce()
-        .then((n) => {
-          // Keep draining while there is a backlog; otherwise wait for the next poll.
-          if (n > 0) setImmediate(tick);
-        })
-        .catch((err: unknown) => this.logger.warn({ err: { message: (err as Error).message } }, 'webhooks: dispatch failed'))
-        .finally(() => {
-          this.running = null;
-        });
-    };
-    this.timer = setInterval(tick, this.opts.pollMs ?? 500);
-    this.timer.unref();
-    tick();
+    // Keep draining while there is a backlog; otherwise wait for the next poll.
+    this.ticker = new SerialTicker(
+      async () => (await this.runOnce()) > 0,
+      this.opts.pollMs ?? 500,
+      (err) => this.logger.warn({ err: { message: err.message } }, 'webhooks: dispatch failed'),
+    );
+    this.ticker.start();
   }
 
   async stop(): Promise<void> {
-    if (this.timer) clearInterval(this.timer);
-    this.timer = undefined;
-    await this.running;
+    await this.ticker?.stop();
     this.agents.http.destroy();
     this.agents.https.destroy();
   }

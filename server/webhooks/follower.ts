@@ -1,4 +1,5 @@
 import crypto from 'node:crypto';
+import { SerialTicker } from '../ticker';
 import type { Db } from '../db/index';
 import type { Logger } from '../logger';
 import type { Block } from '../chain/sandbox/types';
@@ -37,8 +38,7 @@ export const eventBody = (id: string, webhookId: string, created: number, type: 
  * them.
  */
 export class ChainFollower {
-  private timer: NodeJS.Timeout | undefined;
-  private running: Promise<void> | null = null;
+  private ticker: SerialTicker | undefined;
 
   constructor(
     private readonly db: Db,
@@ -48,22 +48,16 @@ export class ChainFollower {
   ) {}
 
   start(): void {
-    const tick = () => {
-      this.running ??= this.tick()
-        .catch((err: unknown) => this.logger.warn({ network: this.opts.network, err: { message: (err as Error).message } }, 'webhooks: chain follower tick failed'))
-        .finally(() => {
-          this.running = null;
-        });
-    };
-    this.timer = setInterval(tick, this.opts.pollMs ?? 2000);
-    this.timer.unref();
-    tick();
+    this.ticker = new SerialTicker(
+      () => this.tick(),
+      this.opts.pollMs ?? 2000,
+      (err) => this.logger.warn({ network: this.opts.network, err: { message: err.message } }, 'webhooks: chain follower tick failed'),
+    );
+    this.ticker.start();
   }
 
   async stop(): Promise<void> {
-    if (this.timer) clearInterval(this.timer);
-    this.timer = undefined;
-    await this.running;
+    await this.ticker?.stop();
   }
 
   private async webhooksByDepth(): Promise<Map<number, MatchableWebhook[]>> {

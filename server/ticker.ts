@@ -1,0 +1,43 @@
+/**
+ * Runs `work` every `intervalMs`, one run at a time: a tick that comes while a run is still going is
+ * skipped. When a run answers true (more is waiting), the next one starts at once instead of at the
+ * next tick. A failed run is reported to `onError` and the ticker carries on.
+ */
+export class SerialTicker {
+  private timer: NodeJS.Timeout | undefined;
+  private running: Promise<void> | null = null;
+  private stopped = true;
+
+  constructor(
+    private readonly work: () => Promise<boolean | void>,
+    private readonly intervalMs: number,
+    private readonly onError: (err: Error) => void,
+  ) {}
+
+  start(): void {
+    this.stopped = false;
+    this.timer = setInterval(() => this.tick(), this.intervalMs);
+    this.timer.unref();
+    this.tick();
+  }
+
+  /** Stops ticking and waits for a run in progress to end. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.timer) clearInterval(this.timer);
+    this.timer = undefined;
+    await this.running;
+  }
+
+  private tick(): void {
+    if (this.stopped || this.running) return;
+    this.running = this.work()
+      .then((more) => {
+        if (more === true) setImmediate(() => this.tick());
+      })
+      .catch((err: unknown) => this.onError(err instanceof Error ? err : new Error(String(err))))
+      .finally(() => {
+        this.running = null;
+      });
+  }
+}
