@@ -2,9 +2,10 @@ import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query
 import type { CustomerSettings } from '../../../../../shared/workspaces';
 import { apiFetch } from '../../api/client';
 
+/** The user's preferences, one cache for the settings page and the consent modal of the shell. */
 export const settingsQueries = {
   all: () => ['customer-settings'] as const,
-  /** The user's preferences; marketing_consent is null until they have chosen. */
+  /** marketing_consent is null until they have chosen. */
   settings: () =>
     queryOptions({
       queryKey: [...settingsQueries.all()],
@@ -12,6 +13,7 @@ export const settingsQueries = {
     }),
 };
 
+/** Stores the preferences; the query then holds what the server answered. */
 export function useSaveSettings() {
   const queryClient = useQueryClient();
   return useMutation({

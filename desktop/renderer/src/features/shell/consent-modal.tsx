@@ -4,12 +4,12 @@ import { notifications } from '@mantine/notifications';
 import { useQuery } from '@tanstack/react-query';
 import { messages } from '../../../../../shared/messages';
 import { ModalDialog } from '../../components/modal-dialog';
-import { customerSettingsQueries, useSaveMarketingConsent } from './queries';
+import { settingsQueries, useSaveSettings } from '../settings/queries';
 
 /** Asks once for marketing consent: shown while the stored choice is unset, closed when Save Preferences succeeds. */
 export function MarketingConsentModal() {
-  const settings = useQuery(customerSettingsQueries.settings());
-  const save = useSaveMarketingConsent();
+  const settings = useQuery(settingsQueries.settings());
+  const save = useSaveSettings();
   const [consent, setConsent] = useState(false);
   const opened = settings.data?.marketing_consent === null;
 
@@ -30,7 +30,7 @@ export function MarketingConsentModal() {
           <Button
             loading={save.isPending}
             onClick={() =>
-              save.mutate(consent, {
+              save.mutate({ marketing_consent: consent }, {
                 onSuccess: () => notifications.show({ color: 'teal', message: messages.preferences.saved }),
                 onError: () => notifications.show({ color: 'red', message: messages.preferences.failed }),
               })

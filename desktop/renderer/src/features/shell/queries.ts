@@ -1,6 +1,5 @@
-import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
+import { queryOptions } from '@tanstack/react-query';
 import { DEPLOY_POLL_MS, type DeployVersion, type SiteInfo } from '../../../../../shared/site';
-import type { CustomerSettings } from '../../../../../shared/workspaces';
 import { apiFetch } from '../../api/client';
 
 export const siteQueries = {
@@ -26,23 +25,3 @@ export const deployQueries = {
       refetchInterval: DEPLOY_POLL_MS,
     }),
 };
-
-export const customerSettingsQueries = {
-  all: () => ['customer-settings'] as const,
-  settings: () =>
-    queryOptions({
-      queryKey: [...customerSettingsQueries.all()],
-      queryFn: ({ signal }) => apiFetch<CustomerSettings>('/api/customer/settings', { signal }),
-      staleTime: 5 * 60_000,
-    }),
-};
-
-/** Stores the marketing consent choice; the settings query then holds what the server answered. */
-export function useSaveMarketingConsent() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: (marketingConsent: boolean) =>
-      apiFetch<CustomerSettings>('/api/customer/settings', { method: 'PUT', body: { marketing_consent: marketingConsent } }),
-    onSuccess: (settings) => queryClient.setQueryData(customerSettingsQueries.settings().queryKey, settings),
-  });
-}
