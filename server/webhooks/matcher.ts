@@ -1,8 +1,8 @@
-import { JSONPath } from 'jsonpath-plus';
 import { assetFingerprint } from '../chain/cardano/fingerprint';
 import { stakeAddressOf } from '../chain/cardano/address';
 import type { Block, Epoch, EpochStart, TxDetails } from '../chain/sandbox/types';
-import type { Condition, Operator, Trigger } from '../../shared/webhooks';
+import { compare, jsonPathMatches } from '../../shared/jsonpath';
+import type { Condition, Trigger } from '../../shared/webhooks';
 
 /** What one block offers the matcher. */
 export interface BlockInput {
@@ -31,115 +31,9 @@ export interface Match {
 
 const INDEXED = new Set(['recipient', 'sender', 'policyId', 'fingerprint', 'assetHex']);
 
-// ---- comparisons ----
-
-const INT = /^-?\d+$/;
-const NUM = /^-?\d+(\.\d+)?([eE][-+]?\d+)?$/;
-
-function compare(actual: unknown, op: Operator, expected: string): boolean {
-  let a: bigint | number | string;
-  let e: bigint | number | string;
-  const actualText = typeof actual === 'number' || typeof actual === 'bigint' ? String(actual) : typeof actual === 'string' ? actual : null;
-  if (actualText === null) {
-    // Objects, booleans and nulls compare by their JSON text, for = and != only.
-    if (op !== '=' && op !== '!=') return false;
-    const same = JSON.stringify(actual) === expected;
-    return op === '=' ? same : !same;
-  }
-  if (INT.test(actualText) && INT.test(expected)) {
-    a = BigInt(actualText);
-    e = BigInt(expected);
-  } else if (NUM.test(actualText) && NUM.test(expected)) {
-    a = Number(actualText);
-    e = Number(expected);
-  } else {
-    a = actualText;
-    e = expected;
-    if (op !== '=' && op !== '!=') return false;
-  }
-  switch (op) {
-    case '=':
-      return a === e;
-    case '!=':
-      return a !== e;
-    case '<':
-      return a < e;
-    case '<=':
-      return a <= e;
-    case '>':
-      return a > e;
-    case '>=':
-      return a >= e;
-  }
-}
-
-/**
- * A JSONPath query with script evaluation disabled (jsonpath-plus `eval: false` throws on script
- * expressions instead of running them; such a condition never matches). An array result matches
- * when any item matches.
- */
-export function jsonPathMatches(json: unknown, selector: string, op: Operator, value: string): boolean {
-  let results: unknown[];
-  try {
-    results = evaluatePath(selector, json);
-  } catch {
-    return false;
-  }
-  const flat = results.flatMap((r) => (Array.isArray(r) ? r : [r]));
-  if (op === '!=') return flat.length > 0 && flat.every((r) => compare(r, '!=', value));
-  return flat.some((r) => compare(r, op, value));
-}
-
-type Step = { key: string } | { index: number } | { all: true };
-type Compiled = ((json: unknown) => unknown[]) | null;
-const SIMPLE = /^\$((?:\.[A-Za-z_][\w]*|\.\*|\[\d+\]|\[\*\]|\['[^'\\]*'\])*)$/;
-const compiled = new Map<string, Compiled>();
-
-/**
- * Plain paths ($.a.b, $.a[0], $.a[*].b, $.a.*, $['a']) are compiled into direct lookups that give the
- * same results as jsonpath-plus, which matching thousands of webhooks per block needs; every other
- * query (filters, recursive descent, slices) goes to jsonpath-plus with script evaluation disabled.
- */
-function compile(selector: string): Compiled {
-  const m = SIMPLE.exec(selector.trim());
-  if (!m) return null;
-  const steps: Step[] = [];
-  for (const part of m[1]!.match(/\.[A-Za-z_][\w]*|\.\*|\[\d+\]|\[\*\]|\['[^'\\]*'\]/g) ?? []) {
-    if (part === '.*' || part === '[*]') steps.push({ all: true });
-    else if (part.startsWith('[\'')) steps.push({ key: part.slice(2, -2) });
-    else if (part.startsWith('[')) steps.push({ index: Number(part.slice(1, -1)) });
-    else steps.push({ key: part.slice(1) });
-  }
-  return (json) => {
-    let current: unknown[] = [json];
-    for (const step of steps) {
-      const next: unknown[] = [];
-      for (const v of current) {
-        if (v === null || typeof v !== 'object') continue;
-        if ('all' in step) next.push(...(Array.isArray(v) ? v : Object.values(v)));
-        else if ('index' in step) {
-          if (Array.isArray(v) && step.index < v.length) next.push(v[step.index]);
-        } else if (!Array.isArray(v) && Object.prototype.hasOwnProperty.call(v, step.key)) next.push((v as Record<string, unknown>)[step.key]);
-      }
-      current = next;
-    }
-    return current.filter((v) => v !== undefined);
-  };
-}
-
-function evaluatePath(selector: string, json: unknown): unknown[] {
-  let fast = compiled.get(selector);
-  if (fast === undefined) {
-    fast = compile(selector);
-    if (compiled.size > 10_000) compiled.clear();
-    compiled.set(selector, fast);
-  }
-  return fast ? fast(json) : (JSONPath({ path: selector, json: json as object, eval: false, wrap: true }) as unknown[]);
-}
-
-export function extractJsonPath(json: unknown, selector: string): unknown[] {
-  return evaluatePath(selector, json);
-}
+// JSONPath evaluation and comparisons live in shared/jsonpath.ts, which the webhook editor's preview
+// runs too; jsonPathMatches and extractJsonPath stay exported from here for the matcher's callers.
+export { extractJsonPath, jsonPathMatches } from '../../shared/jsonpath';
 
 // ---- per-transaction facts, computed once per block ----
 
