@@ -4,6 +4,7 @@ import { useClipboard } from '@mantine/hooks';
 import { IconBrandJavascript, IconCheck, IconCopy, IconTerminal2 } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { findNetwork } from '../../../../../shared/networks';
+import classes from './api-examples.module.css';
 import { gatewayUrlOf, statsQueries } from './queries';
 
 export interface ApiExamplesProps {
@@ -168,11 +169,7 @@ function Snippet({ example }: { example: Example }) {
           {clipboard.copied ? 'Copied' : 'Copy'}
         </Button>
       </Group>
-      <Code
-        block
-        data-testid={`api-example-${example.value}`}
-        style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere', fontSize: 'var(--mantine-font-size-xs)' }}
-      >
+      <Code block data-testid={`api-example-${example.value}`} className={classes.code}>
         {example.code}
       </Code>
       <Text size="sm" role="status" aria-live="polite" c={clipboard.error ? 'red.8' : undefined}>

@@ -10,7 +10,9 @@ import { enabledNetworks, findNetwork } from '../../../../../shared/networks';
 import { projectNameSchema, type ProjectDto, type WorkspaceDto } from '../../../../../shared/workspaces';
 import { errorMessage, isApiError } from '../../api/client';
 import { ConfirmDeleteModal } from '../../components/confirm-delete-modal';
+import { EmptyState } from '../../components/empty-state';
 import { ErrorView } from '../../components/error-view';
+import { FactLine } from '../../components/fact-line';
 import { ModalDialog } from '../../components/modal-dialog';
 import { NameForm } from '../../components/name-form';
 import { PageLayout, type Crumb } from '../../components/page-layout';
@@ -21,7 +23,7 @@ import { SectionHeading } from '../../components/section-heading';
 import { formatDate, formatNumber } from '../../lib/format';
 import { addProjectBlockedReason } from '../workspaces/limits';
 import { workspaceQueries } from '../workspaces/queries';
-import { useSelectedWorkspace } from '../workspaces/selected-workspace';
+import { useSelectedWorkspace, WithSelectedWorkspace } from '../workspaces/selected-workspace';
 import { ApiExamples, RequestsChart, SandboxBadge, StatsCards } from '../project-stats';
 import { WebhooksSection } from '../webhooks/webhooks-section';
 import { projectQueries, useCreateProject, useDeleteProject, useRenameProject, type ProjectWithRole } from './queries';
@@ -36,31 +38,16 @@ export const networkLabel = (networkId: number): string => findNetwork(networkId
 // ---- /dashboard ----
 
 export function ProjectsPage() {
-  const { workspace, isPending, error } = useSelectedWorkspace();
   return (
     <PageLayout title="Projects">
-      {isPending ? (
-        <PageLoader label="Loading workspaces…" />
-      ) : workspace ? (
-        <Stack gap="xl">
-          <WorkspaceProjects key={workspace.id} workspace={workspace} />
-          <WebhooksSection />
-        </Stack>
-      ) : error ? (
-        <ErrorView error={error} withRefresh />
-      ) : (
-        <Paper withBorder p="xl">
-          <Stack align="center" ta="center" gap="sm">
-            <Title order={2} size="h3">
-              You are not in any workspace
-            </Title>
-            <Text c="dimmed">Projects live in workspaces. Create a workspace, or ask a workspace owner to invite you.</Text>
-            <Button component={Link} to="/dashboard/workspaces">
-              Manage Workspaces
-            </Button>
+      <WithSelectedWorkspace missing="Projects live in workspaces. Create a workspace, or ask a workspace owner to invite you.">
+        {(workspace) => (
+          <Stack gap="xl">
+            <WorkspaceProjects key={workspace.id} workspace={workspace} />
+            <WebhooksSection />
           </Stack>
-        </Paper>
-      )}
+        )}
+      </WithSelectedWorkspace>
     </PageLayout>
   );
 }
@@ -85,36 +72,30 @@ function WorkspaceProjects({ workspace }: { workspace: WorkspaceDto }) {
         title={workspace.name}
         create={{ label: 'Add Project', onClick: () => setAdding(true), disabledReason: reason }}
       />
-      <Group gap="xs">
-        <Text size="sm" c="dimmed">
-          Your role
-        </Text>
-        <RoleBadge role={workspace.role_name} />
+      <FactLine size="sm">
+        <Group gap="xs">
+          <Text size="sm" c="dimmed">
+            Your role
+          </Text>
+          <RoleBadge role={workspace.role_name} />
+        </Group>
         {quota.data && (
           <Text size="sm" c="dimmed">
-            · {quota.data.used.subscription.projectCount} of {quota.data.quota.projectCount} projects used on the{' '}
+            {quota.data.used.subscription.projectCount} of {quota.data.quota.projectCount} projects used on the{' '}
             {quota.data.subscription.currentPlan.name} plan
           </Text>
         )}
-      </Group>
+      </FactLine>
       {projects.isPending ? (
         <PageLoader label="Loading projects…" />
       ) : projects.isError ? (
         <ErrorView error={projects.error} withRefresh />
       ) : projects.data.length === 0 ? (
-        <Paper withBorder p="xl">
-          <Stack align="center" ta="center" gap="xs">
-            <IconFolderOpen size={40} aria-hidden color="var(--mantine-color-dimmed)" />
-            <Title order={3} size="h4">
-              No projects yet
-            </Title>
-            <Text c="dimmed">
-              {can(workspace.role_name, 'projects.add')
-                ? 'Add a project to get a project ID for the Cardano or IPFS API.'
-                : 'Nobody has added a project to this workspace yet.'}
-            </Text>
-          </Stack>
-        </Paper>
+        <EmptyState icon={IconFolderOpen} title="No projects yet">
+          {can(workspace.role_name, 'projects.add')
+            ? 'Add a project to get a project ID for the Cardano or IPFS API.'
+            : 'Nobody has added a project to this workspace yet.'}
+        </EmptyState>
       ) : (
         <SimpleGrid cols={{ base: 1, sm: 2, md: 3 }} spacing="md" component="ul" style={{ listStyle: 'none', padding: 0, margin: 0 }}>
           {projects.data.map((p) => (

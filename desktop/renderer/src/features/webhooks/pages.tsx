@@ -3,7 +3,7 @@ import { Alert, Button, Grid, Group, List, Paper, Stack, Text, Title } from '@ma
 import { notifications } from '@mantine/notifications';
 import { IconAlertTriangle, IconBan, IconTrash } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
-import { Link, useNavigate, useParams } from 'react-router-dom';
+import { useNavigate, useParams } from 'react-router-dom';
 import { messages } from '../../../../../shared/messages';
 import { can, isRole } from '../../../../../shared/permissions';
 import { MAX_CONDITIONS, webhookDisplayState, webhookMessages, type WebhookDto } from '../../../../../shared/webhooks';
@@ -15,7 +15,7 @@ import { PageLayout, type Crumb } from '../../components/page-layout';
 import { PageLoader } from '../../components/page-loader';
 import { ReasonTooltip } from '../../components/reason-tooltip';
 import { workspaceQueries } from '../workspaces/queries';
-import { useSelectedWorkspace } from '../workspaces/selected-workspace';
+import { useSelectedWorkspace, WithSelectedWorkspace } from '../workspaces/selected-workspace';
 import { DeliveryHistory } from './delivery-history';
 import { addWebhookBlockedReason, draftOf, emptyDraft } from './form-model';
 import { useCreateWebhook, useDeleteWebhook, useUpdateWebhook, webhookQueries } from './queries';
@@ -32,32 +32,15 @@ const saveFailed = (error: unknown) => notifications.show({ color: 'red', title:
 // ---- /dashboard/webhooks/add ----
 
 export function AddWebhookPage() {
-  const { workspace, isPending, error } = useSelectedWorkspace();
   return (
     <PageLayout
       title="Add webhook"
       breadcrumbs={[WEBHOOKS, { label: 'Add webhook' }]}
       description="Cairn follows the chain and sends a signed POST request to your endpoint for every event that meets the conditions."
     >
-      {isPending ? (
-        <PageLoader label="Loading workspaces…" />
-      ) : workspace ? (
-        <AddWebhook key={workspace.id} workspace={workspace} />
-      ) : error ? (
-        <ErrorView error={error} withRefresh />
-      ) : (
-        <Paper withBorder p="xl">
-          <Stack align="center" ta="center" gap="sm">
-            <Title order={2} size="h3">
-              You are not in any workspace
-            </Title>
-            <Text c="dimmed">Webhooks live in workspaces. Create a workspace, or ask a workspace owner to invite you.</Text>
-            <Button component={Link} to="/dashboard/workspaces">
-              Manage Workspaces
-            </Button>
-          </Stack>
-        </Paper>
-      )}
+      <WithSelectedWorkspace missing="Webhooks live in workspaces. Create a workspace, or ask a workspace owner to invite you.">
+        {(workspace) => <AddWebhook key={workspace.id} workspace={workspace} />}
+      </WithSelectedWorkspace>
     </PageLayout>
   );
 }

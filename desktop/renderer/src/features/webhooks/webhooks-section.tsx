@@ -1,10 +1,11 @@
-import { Badge, Group, Paper, Stack, Text, Title } from '@mantine/core';
+import { Badge, Group, Paper, Stack, Text } from '@mantine/core';
 import { IconAlertTriangle, IconWebhook } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { Link, useNavigate } from 'react-router-dom';
 import { can } from '../../../../../shared/permissions';
 import { triggerLabels, webhookDisplayState, webhookMessages, type WebhookDto } from '../../../../../shared/webhooks';
 import type { WorkspaceDto } from '../../../../../shared/workspaces';
+import { EmptyState } from '../../components/empty-state';
 import { ErrorView } from '../../components/error-view';
 import { PageLoader } from '../../components/page-loader';
 import { SectionHeading } from '../../components/section-heading';
@@ -40,19 +41,11 @@ function WorkspaceWebhooks({ workspace }: { workspace: WorkspaceDto }) {
       ) : webhooks.isError ? (
         <ErrorView error={webhooks.error} withRefresh />
       ) : webhooks.data.length === 0 ? (
-        <Paper withBorder p="xl">
-          <Stack align="center" ta="center" gap="xs">
-            <IconWebhook size={40} aria-hidden color="var(--mantine-color-dimmed)" />
-            <Title order={3} size="h4">
-              No webhooks yet
-            </Title>
-            <Text c="dimmed">
-              {can(workspace.role_name, 'webhooks.add')
-                ? 'Add a webhook to have Cairn send transactions, blocks, delegations or epochs to your endpoint as they happen.'
-                : 'Nobody has added a webhook to this workspace yet.'}
-            </Text>
-          </Stack>
-        </Paper>
+        <EmptyState icon={IconWebhook} title="No webhooks yet">
+          {can(workspace.role_name, 'webhooks.add')
+            ? 'Add a webhook to have Cairn send transactions, blocks, delegations or epochs to your endpoint as they happen.'
+            : 'Nobody has added a webhook to this workspace yet.'}
+        </EmptyState>
       ) : (
         <Stack component="ul" gap="sm" className={classes.plainList}>
           {webhooks.data.map((w) => (

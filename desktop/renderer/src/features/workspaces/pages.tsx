@@ -25,6 +25,7 @@ import { workspaceNameSchema, type InvitationDto, type MemberDto, type Workspace
 import { errorMessage, isApiError } from '../../api/client';
 import { ConfirmDeleteModal } from '../../components/confirm-delete-modal';
 import { ErrorView } from '../../components/error-view';
+import { FactLine } from '../../components/fact-line';
 import { FeatureUnavailable } from '../../components/feature-unavailable';
 import { ModalDialog } from '../../components/modal-dialog';
 import { NameForm } from '../../components/name-form';
@@ -217,12 +218,15 @@ export function WorkspacePage() {
           title={workspace.name}
           breadcrumbs={[WORKSPACES, { label: workspace.name }]}
           description={
-            <Group gap="xs">
+            <FactLine>
               <Text c="dimmed" style={{ overflowWrap: 'anywhere' }}>
-                Owner: {workspace.creator_email} · Your role
+                Owner: {workspace.creator_email}
               </Text>
-              <RoleBadge role={workspace.role_name} />
-            </Group>
+              <Group gap="xs">
+                <Text c="dimmed">Your role</Text>
+                <RoleBadge role={workspace.role_name} />
+              </Group>
+            </FactLine>
           }
         >
           <WorkspaceSettings key={workspace.id} workspace={workspace} />

@@ -2,6 +2,9 @@ import { createContext, useCallback, useContext, useEffect, useMemo, type ReactN
 import { useLocalStorage } from '@mantine/hooks';
 import { useQuery } from '@tanstack/react-query';
 import type { WorkspaceDto } from '../../../../../shared/workspaces';
+import { NotInAnyWorkspace } from '../../components/empty-state';
+import { ErrorView } from '../../components/error-view';
+import { PageLoader } from '../../components/page-loader';
 import { workspaceQueries } from './queries';
 
 export const SELECTED_WORKSPACE_KEY = 'cairn.workspace';
@@ -62,4 +65,17 @@ export function useSelectedWorkspace(): SelectedWorkspace {
   const value = useContext(SelectedWorkspaceContext);
   if (!value) throw new Error('useSelectedWorkspace must be used inside SelectedWorkspaceProvider');
   return value;
+}
+
+/**
+ * The body of a page about the selected workspace: a loader until the workspaces are known, then the
+ * page's content for the selected one; the error when they could not be loaded; or, for someone in no
+ * workspace at all, the way to one (`missing` says what lives in workspaces).
+ */
+export function WithSelectedWorkspace({ missing, children }: { missing: string; children: (workspace: WorkspaceDto) => ReactNode }) {
+  const { workspace, isPending, error } = useSelectedWorkspace();
+  if (isPending) return <PageLoader label="Loading workspaces…" />;
+  if (workspace) return children(workspace);
+  if (error) return <ErrorView error={error} withRefresh />;
+  return <NotInAnyWorkspace>{missing}</NotInAnyWorkspace>;
 }

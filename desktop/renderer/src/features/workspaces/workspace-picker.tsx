@@ -1,4 +1,4 @@
-import { Button, Group, Menu, Text, VisuallyHidden } from '@mantine/core';
+import { Button, Group, Menu, Text, useMatches, VisuallyHidden } from '@mantine/core';
 import { IconCheck, IconChevronDown, IconSettings, IconStack2 } from '@tabler/icons-react';
 import { Link, useLocation, useNavigate } from 'react-router-dom';
 import { RoleBadge } from '../../components/role-badge';
@@ -9,6 +9,7 @@ export function WorkspacePicker() {
   const { workspace, workspaces, select } = useSelectedWorkspace();
   const navigate = useNavigate();
   const { pathname } = useLocation();
+  const phone = useMatches({ base: true, xs: false }, { getInitialValueInEffect: false });
   if (!workspace) return null;
 
   const choose = (id: number) => {
@@ -18,7 +19,8 @@ export function WorkspacePicker() {
   };
 
   return (
-    <Menu position="bottom-start" width={300} shadow="md">
+    // On a phone the list takes nearly the whole width and smaller role badges, so names keep room.
+    <Menu position="bottom-start" width={phone ? 'calc(100vw - 1rem)' : 300} shadow="md">
       <Menu.Target>
         <Button
           variant="default"
@@ -26,7 +28,7 @@ export function WorkspacePicker() {
           rightSection={<IconChevronDown size={16} aria-hidden />}
           styles={{ label: { minWidth: 0 } }}
           miw={0}
-          maw={{ base: 150, xs: 240, sm: 300 }}
+          maw={{ base: 220, xs: 240, sm: 300 }}
           px="sm"
         >
           <VisuallyHidden>Workspace: </VisuallyHidden>
@@ -45,10 +47,12 @@ export function WorkspacePicker() {
                 onClick={() => choose(w.id)}
                 aria-current={current ? 'true' : undefined}
                 leftSection={current ? <IconCheck size={16} aria-label="Selected" /> : <span style={{ width: 16 }} aria-hidden />}
-                rightSection={<RoleBadge role={w.role_name} />}
+                rightSection={<RoleBadge role={w.role_name} size={phone ? 'sm' : undefined} />}
                 style={{ flex: 1, minWidth: 0 }}
+                // A long name is cut short with an ellipsis; the role badge always shows whole.
+                styles={{ itemLabel: { minWidth: 0 }, itemSection: { flexShrink: 0 } }}
               >
-                <Text span size="sm" truncate="end" display="block">
+                <Text span size="sm" truncate="end" display="block" title={w.name}>
                   {w.name}
                 </Text>
               </Menu.Item>
