@@ -127,6 +127,8 @@ describe.runIf(browserAvailable())('project statistics on the project page, in C
     await chart.and(page.locator('[data-state="ready"]')).waitFor(REFRESH_WAIT);
     await chart.locator('svg.recharts-surface').waitFor();
     await page.getByText(/1,000 requests · busiest day/).waitFor();
+    // The Details card's count for today follows the same refresh, without a reload.
+    await page.locator('dl > div').filter({ hasText: 'Requests today' }).and(page.locator('div:has(> dd:text-is("1,000"))')).waitFor(REFRESH_WAIT);
 
     // No horizontal scroll on a 375 px wide phone.
     await page.setViewportSize({ width: 375, height: 800 });

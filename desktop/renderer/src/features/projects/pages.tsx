@@ -24,7 +24,7 @@ import { formatDate, formatNumber } from '../../lib/format';
 import { addProjectBlockedReason } from '../workspaces/limits';
 import { workspaceQueries } from '../workspaces/queries';
 import { useSelectedWorkspace, WithSelectedWorkspace } from '../workspaces/selected-workspace';
-import { ApiExamples, RequestsChart, SandboxBadge, StatsCards } from '../project-stats';
+import { ApiExamples, RequestsChart, SandboxBadge, StatsCards, statsQueries } from '../project-stats';
 import { WebhooksSection } from '../webhooks/webhooks-section';
 import { projectQueries, useCreateProject, useDeleteProject, useRenameProject, type ProjectWithRole } from './queries';
 
@@ -286,10 +286,14 @@ export function ProjectIdCard({ projectId }: { projectId: string }) {
 function ProjectFacts({ project }: { project: ProjectWithRole }) {
   const { workspaces } = useSelectedWorkspace();
   const workspace = workspaces.find((w) => w.id === project.workspace_id);
+  // Today's count from the history the chart refreshes (same cache), so the two never disagree.
+  const history = useQuery(statsQueries.history(project.uuid));
+  const now = Date.now();
+  const today = history.data?.data.find((d) => d.time === now - (now % 86_400_000));
   const facts: Array<[string, string]> = [
     ['Network', networkLabel(project.network_id)],
     ['Created', formatDate(project.created_at)],
-    ['Requests today', formatNumber(project.requests_today)],
+    ['Requests today', formatNumber(today?.requestCount ?? project.requests_today)],
   ];
   if (workspace) facts.push(['Workspace', workspace.name]);
   return (
