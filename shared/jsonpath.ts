@@ -15,25 +15,22 @@ const NUM = /^-?\d+(\.\d+)?([eE][-+]?\d+)?$/;
  * text for = and != only; objects, booleans and nulls compare by their JSON text, for = and != only.
  */
 export function compare(actual: unknown, op: Operator, expected: string): boolean {
+  const e = parsedExpected(expected);
+  // Lovelace amounts arrive as bigints already: no round trip through text.
+  if (typeof actual === 'bigint' && typeof e.int === 'bigint') return ordered(actual, op, e.int);
   const actualText = typeof actual === 'number' || typeof actual === 'bigint' ? String(actual) : typeof actual === 'string' ? actual : null;
   if (actualText === null) {
     if (op !== '=' && op !== '!=') return false;
     const same = JSON.stringify(actual) === expected;
     return op === '=' ? same : !same;
   }
-  let a: bigint | number | string;
-  let e: bigint | number | string;
-  if (INT.test(actualText) && INT.test(expected)) {
-    a = BigInt(actualText);
-    e = BigInt(expected);
-  } else if (NUM.test(actualText) && NUM.test(expected)) {
-    a = Number(actualText);
-    e = Number(expected);
-  } else {
-    if (op !== '=' && op !== '!=') return false;
-    a = actualText;
-    e = expected;
-  }
+  if (e.int !== null && INT.test(actualText)) return ordered(BigInt(actualText), op, e.int);
+  if (e.num !== null && NUM.test(actualText)) return ordered(Number(actualText), op, e.num);
+  if (op !== '=' && op !== '!=') return false;
+  return ordered(actualText, op, expected);
+}
+
+function ordered<T extends bigint | number | string>(a: T, op: Operator, e: T): boolean {
   switch (op) {
     case '=':
       return a === e;
@@ -50,11 +47,29 @@ export function compare(actual: unknown, op: Operator, expected: string): boolea
   }
 }
 
+/** A condition's value as a whole number and as a number, parsed once: the same values are compared against every transaction. */
+const expectedCache = new Map<string, { int: bigint | null; num: number | null }>();
+function parsedExpected(expected: string): { int: bigint | null; num: number | null } {
+  let parsed = expectedCache.get(expected);
+  if (!parsed) {
+    parsed = { int: INT.test(expected) ? BigInt(expected) : null, num: NUM.test(expected) ? Number(expected) : null };
+    if (expectedCache.size >= 10_000) expectedCache.clear();
+    expectedCache.set(expected, parsed);
+  }
+  return parsed;
+}
+
 /** Whether the extracted values satisfy `op value`: an array result matches when any item matches; != needs every item to differ. */
 export function resultMatches(results: unknown[], op: Operator, value: string): boolean {
-  const flat = results.flatMap((r) => (Array.isArray(r) ? (r as unknown[]) : [r]));
-  if (op === '!=') return flat.length > 0 && flat.every((r) => compare(r, '!=', value));
-  return flat.some((r) => compare(r, op, value));
+  let seen = 0;
+  for (const r of results) {
+    for (const item of Array.isArray(r) ? (r as unknown[]) : [r]) {
+      seen += 1;
+      const ok = compare(item, op, value);
+      if (op === '!=' ? !ok : ok) return op !== '!=';
+    }
+  }
+  return op === '!=' && seen > 0;
 }
 
 // ---- evaluation ----
