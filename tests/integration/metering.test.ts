@@ -60,6 +60,20 @@ describe('metering flush', () => {
     expect(await sum('quota_usage', { user_id: ownerId, day_ms: day })).toBe(projectIds.length * 3);
   });
 
+  it('splits one busy project into statements of bounded size (more IPs than either engine binds at once)', async () => {
+    const meter = new Meter(database.db, logger, 60_000);
+    const id = projectIds[99]!;
+    // 70,000 distinct client IPs in one interval: one statement binding them all would pass both
+    // SQLite's 32,766 and PostgreSQL's 65,535 parameters and fail the whole flush, every time.
+    const IPS = 70_000;
+    const before = { rows: await database.db('usage_dimensions').where({ project_id: id, dimension: 'ip' }).count({ n: '*' }).first(), day: await sum('usage_rollups', { project_id: id, granularity: 'd' }) };
+    for (let i = 0; i < IPS; i++) meter.record(request(id, { ip: `10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}` }));
+    await meter.flush();
+    const ips = await database.db('usage_dimensions').where({ project_id: id, dimension: 'ip' }).count({ n: '*' }).first();
+    expect(Number(ips?.n) - Number(before.rows?.n)).toBe(IPS);
+    expect(await sum('usage_rollups', { project_id: id, granularity: 'd' })).toBe(before.day + IPS);
+  }, 60_000);
+
   it('stores free text verbatim, quotes and question marks included', async () => {
     const meter = new Meter(database.db, logger, 60_000);
     const odd = `it's "odd"?; -- ? ' ?`;
