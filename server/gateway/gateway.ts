@@ -8,7 +8,7 @@ import { createSandboxChain, sandboxRouter, type SandboxChain, type SandboxNetwo
 import { NOT_FOUND_MESSAGE } from '../chain/sandbox/http';
 import type { KeyCache, ProjectKey } from './key-cache';
 import { MemoryLimiter, utcDay, type Limiter, type Verdict } from './limiter';
-import type { Meter } from './metering';
+import type { Meter, MeteredRequest } from './metering';
 import { endpointTemplate } from './endpoint-template';
 import { httpUpstream, type Upstream } from './proxy';
 import { sendBlockfrostError, sendJson } from './respond';
@@ -44,6 +44,10 @@ export interface GatewayDeps {
 }
 
 type Backend = (req: http.IncomingMessage, res: http.ServerResponse, path: string) => void;
+
+/** The request's meter record rides on its response until the answer has gone out. */
+const METERED = Symbol('cairn.metered');
+type MeteredResponse = http.ServerResponse & { [METERED]?: MeteredRequest };
 
 /** Where each network's requests go: its configured upstream, or the sandbox chain for Cardano networks without one. */
 function backends(deps: GatewayDeps): { byNetwork: Map<string, Backend>; sandboxed: Set<string>; close(): void } {
@@ -99,6 +103,25 @@ export function createGatewayHandler(deps: GatewayDeps) {
     if (rest === '/health') return (sendJson(res, 200, { is_healthy: true }), true);
     if (rest === '/health/clock') return (sendJson(res, 200, { server_time: now() }), true);
     return false;
+  };
+
+  // Made once, not per request: the hot path allocates no listener closures.
+  const meterOnFinish = function (this: http.ServerResponse) {
+    const r = (this as MeteredResponse)[METERED]!;
+    r.status = this.statusCode;
+    meter.record(r);
+  };
+
+  /** Answers the limiter's verdict, and meters the request once its answer has gone out. */
+  const dispatch = (verdict: Verdict, req: http.IncomingMessage, res: http.ServerResponse, backend: Backend | undefined, path: string, metered: MeteredRequest): void => {
+    metered.admitted = verdict === 'ok';
+    (res as MeteredResponse)[METERED] = metered;
+    res.on('finish', meterOnFinish);
+    if (verdict === 'banned') return sendBlockfrostError(res, 418, MESSAGES.banned);
+    if (verdict === 'rate_limited') return sendBlockfrostError(res, 429, MESSAGES.overLimit);
+    if (verdict === 'over_quota') return sendBlockfrostError(res, 402, MESSAGES.overLimit);
+    if (!backend) return sendBlockfrostError(res, 500, MESSAGES.noBackend);
+    backend(req, res, path);
   };
 
   const handler = (req: http.IncomingMessage, res: http.ServerResponse): void => {
@@ -157,22 +180,12 @@ export function createGatewayHandler(deps: GatewayDeps) {
       quotaLimit: project.requestLimit,
       quotaBase: quotaBase.get(project.ownerId) ?? 0,
     };
-    const proceed = (verdict: Verdict) => {
-      const endpoint = endpointTemplate(rest);
-      res.once('finish', () =>
-        meter.record({ projectId: project.projectId, ownerId: project.ownerId, endpoint, status: res.statusCode, ip, userAgent: req.headers['user-agent'], admitted: verdict === 'ok', at }),
-      );
-      if (verdict === 'banned') return sendBlockfrostError(res, 418, MESSAGES.banned);
-      if (verdict === 'rate_limited') return sendBlockfrostError(res, 429, MESSAGES.overLimit);
-      if (verdict === 'over_quota') return sendBlockfrostError(res, 402, MESSAGES.overLimit);
-      if (!backend) return sendBlockfrostError(res, 500, MESSAGES.noBackend);
-      backend(req, res, rest + search);
-    };
+    const metered: MeteredRequest = { projectId: project.projectId, ownerId: project.ownerId, endpoint: endpointTemplate(rest), status: 0, ip, userAgent: req.headers['user-agent'], admitted: false, at };
     // The in-memory limiter answers at once; only Redis needs a round trip.
-    if (memory) return proceed(memory.admitNow(admit));
+    if (memory) return dispatch(memory.admitNow(admit), req, res, backend, rest + search, metered);
     limiter
       .admit(admit)
-      .then(proceed)
+      .then((verdict) => dispatch(verdict, req, res, backend, rest + search, metered))
       .catch((err: unknown) => {
         deps.logger.error({ err: { message: (err as Error).message } }, 'gateway: limiter failed');
         if (!res.headersSent) sendBlockfrostError(res, 500, 'The request could not be checked against its limits. Please retry.');

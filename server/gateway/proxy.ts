@@ -29,10 +29,17 @@ export function httpUpstream(cfg: UpstreamConfig, timeoutMs: number): Upstream {
 
   return {
     forward(req, res, path) {
-      const headers: http.OutgoingHttpHeaders = {};
+      // A flat [name, value, …] list goes out as it is; an object would be copied header by header
+      // through setHeader's checks again. Node adds no Host to a list, so it is the first entry.
+      const headers: string[] = ['host', base.host];
       const incoming = req.headers;
-      for (const name in incoming) if (!NOT_FORWARDED.has(name) && incoming[name] !== undefined) headers[name] = incoming[name];
-      if (cfg.auth) headers[cfg.auth.name] = cfg.auth.value;
+      for (const name in incoming) {
+        const value = incoming[name];
+        if (value === undefined || NOT_FORWARDED.has(name)) continue;
+        if (typeof value === 'string') headers.push(name, value);
+        else for (const v of value) headers.push(name, v);
+      }
+      if (cfg.auth) headers.push(cfg.auth.name, cfg.auth.value);
       const upstreamReq = request({
         protocol: base.protocol,
         hostname: base.hostname,

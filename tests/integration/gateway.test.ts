@@ -215,6 +215,13 @@ describe('upstreams', () => {
         }, 20);
         return;
       }
+      if (req.url!.startsWith('/bf/api/v0/tx/submit')) {
+        // Echoes the body it was sent, as it arrived.
+        const chunks: Buffer[] = [];
+        req.on('data', (c: Buffer) => chunks.push(c));
+        req.on('end', () => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ got: Buffer.concat(chunks).toString('hex'), type: req.headers['content-type'] })));
+        return;
+      }
       res.writeHead(200, { 'content-type': 'application/json', 'x-upstream': 'yes' }).end(JSON.stringify({ echoed: req.url }));
     });
     await new Promise<void>((r) => upstream.listen(0, '127.0.0.1', r));
@@ -238,6 +245,13 @@ describe('upstreams', () => {
       const last = seen.at(-1)!;
       expect(last.headers.project_id).toBe('upstream-secret');
       expect(last.headers.cookie).toBeUndefined();
+      expect(last.headers.host).toBe(new URL(upstreamUrl).host);
+
+      // A request body (a transaction's CBOR) streams through untouched.
+      const cbor = Buffer.from('84a300818258200000000000000000000000000000000000000000000000000000000000000000', 'hex');
+      const submitted = await fetch(g.url + '/api/v0/tx/submit', { method: 'POST', headers: { project_id: p.project_id, 'content-type': 'application/cbor' }, body: cbor });
+      expect(submitted.status).toBe(200);
+      expect(await submitted.json()).toEqual({ got: cbor.toString('hex'), type: 'application/cbor' });
 
       const streamed = await call(g.url + '/api/v0/stream', p.project_id);
       expect(streamed.body).toEqual([0, 1, 2, 3, 4]);
