@@ -25,6 +25,10 @@ const CACHE_LIMIT = 50_000;
 const CHUNK = 200;
 /** Longest stretch of flush work on the gateway's thread before the event loop gets a turn. */
 const SLICE_MS = 1;
+/** About this many rows go in one transaction; a bigger batch is written in parts. */
+const PART_ROWS = 1000;
+/** Pause between parts, so a big flush is spread out instead of taking a whole core in one burst. */
+const PART_GAP_MS = 40;
 
 /** A small bounded memo: geolocation and user-agent parsing are far costlier than a Map lookup. */
 function memo<T>(fn: (k: string) => T): (k: string) => T {
@@ -68,6 +72,29 @@ interface Pending {
 }
 
 const empty = (): Pending => ({ projects: new Map(), quota: new Map() });
+
+/** About how many rows a project's counts become (country and browser at most one per IP and user agent). */
+function rowsOf(p: ProjectCounts): number {
+  let n = p.minutes.size + p.hours.size;
+  for (const d of p.days.values()) n += 1 + d.endpoint.size + d.status.size + 2 * d.ip.size + d.ua.size;
+  return n;
+}
+
+/** Cuts a batch into parts of about PART_ROWS rows (whole projects; the quota rows go with the first). */
+function split(batch: Pending): Pending[] {
+  const parts: Pending[] = [{ projects: new Map(), quota: batch.quota }];
+  let rows = batch.quota.size;
+  for (const [projectId, p] of batch.projects) {
+    const n = rowsOf(p);
+    if (rows > 0 && rows + n > PART_ROWS) {
+      parts.push({ projects: new Map(), quota: new Map() });
+      rows = 0;
+    }
+    parts[parts.length - 1]!.projects.set(projectId, p);
+    rows += n;
+  }
+  return parts;
+}
 
 /** Gives the event loop a turn whenever about SLICE_MS of work has run since the last one. */
 class Slicer {
@@ -163,7 +190,7 @@ function appendRows(projectId: number, p: ProjectCounts, rollups: Upserts, dims:
  * Counts requests in memory and flushes them every interval as upserts into rollup tables (per
  * minute, hour and day, per dimension, and the subscription's daily quota usage): rows per bucket,
  * never a row per request. A failed flush keeps its counts for the next one; a crash loses at most
- * one interval.
+ * one interval (plus a paced flush still under way, which ends within a fifth of an interval).
  */
 export class Meter {
   private pending = empty();
@@ -204,16 +231,20 @@ export class Meter {
     this.timer.unref();
   }
 
-  /** Stops the timer and writes what is left (on shutdown). */
+  /** Stops the timer and writes what is left (on shutdown), at once. */
   async stop(): Promise<void> {
     if (this.timer) clearInterval(this.timer);
     this.timer = undefined;
-    await this.flush();
+    await this.flush({ paced: false });
   }
 
-  flush(): Promise<void> {
+  /**
+   * Writes what was counted since the last flush. `paced` (the default) spreads a big batch over a
+   * part of the interval; shutdown writes it in one go.
+   */
+  flush({ paced = true }: { paced?: boolean } = {}): Promise<void> {
     // One flush at a time; a call during a flush waits for it and then writes what came in since.
-    const run = (this.flushing ?? Promise.resolve()).then(() => this.write());
+    const run = (this.flushing ?? Promise.resolve()).then(() => this.write(paced));
     this.flushing = run.finally(() => {
       if (this.flushing === run) this.flushing = null;
     });
@@ -221,48 +252,63 @@ export class Meter {
   }
 
   /**
-   * Writes one batch. The work on this thread (turning counts into rows, binding each statement) is
-   * cut into slices of about a millisecond with a turn of the event loop between them, so a flush
-   * of thousands of rows never holds up the requests the gateway is serving meanwhile.
+   * Writes one batch, in parts of about PART_ROWS rows, each in its own transaction: a part is
+   * written whole or not at all, and one that fails goes back into the counts with every part
+   * after it, for the next flush. Between parts the flush pauses (at most a fifth of the interval
+   * in all), so thousands of rows never take the machine in one burst, and the database connection is
+   * free for others between parts.
    */
-  private async write(): Promise<void> {
+  private async write(paced: boolean): Promise<void> {
     const batch = this.pending;
     if (batch.projects.size === 0 && batch.quota.size === 0) return;
     this.pending = empty();
-    const slicer = new Slicer();
-    try {
-      await this.db.transaction(async (trx) => {
-        const exec = (sql: string, bindings: string[]) => trx.raw(sql, bindings);
-        const rollups = new Upserts('usage_rollups', ['project_id', 'granularity', 'bucket_ms', 'requests'], ['project_id', 'granularity', 'bucket_ms'], exec);
-        const dims = new Upserts('usage_dimensions', ['project_id', 'dimension', 'day_ms', 'value', 'requests'], ['project_id', 'dimension', 'day_ms', 'value'], exec);
-        const quota = new Upserts('quota_usage', ['user_id', 'day_ms', 'requests'], ['user_id', 'day_ms'], exec);
-        for (const [projectId, p] of batch.projects) {
-          appendRows(projectId, p, rollups, dims);
-          await rollups.send();
-          await dims.send();
-          await slicer.pause();
-        }
-        for (const [k, requests] of batch.quota) {
-          const bar = k.indexOf('|');
-          quota.add(`(${int(Number(k.slice(0, bar)))}, ${int(Number(k.slice(bar + 1)))}, ${int(requests)})`);
-          await quota.send();
-        }
-        for (const table of [rollups, dims, quota]) {
-          await table.send(true);
-          await slicer.pause();
-        }
-      });
-    } catch (err) {
-      // Put the counts back so the next flush writes them; nothing counted is dropped.
-      this.restore(batch);
-      this.logger.warn({ err: { message: (err as Error).message } }, 'metering: flush failed, will retry');
-      return;
+    const parts = split(batch);
+    const gap = paced ? Math.min(PART_GAP_MS, this.flushMs / 5 / parts.length) : 0;
+    for (let i = 0; i < parts.length; i++) {
+      if (i > 0 && gap > 0) await new Promise((resolve) => setTimeout(resolve, gap));
+      try {
+        await this.writePart(parts[i]!);
+      } catch (err) {
+        // Put the counts back so the next flush writes them; nothing counted is dropped or doubled.
+        for (const part of parts.slice(i)) this.restore(part);
+        this.logger.warn({ err: { message: (err as Error).message } }, 'metering: flush failed, will retry');
+        return;
+      }
     }
     const now = Date.now();
     if (now - this.lastPrune > HOUR) {
       this.lastPrune = now;
       await this.db('usage_rollups').where({ granularity: 'm' }).andWhere('bucket_ms', '<', now - MINUTES_KEPT_MS).delete().catch(() => undefined);
     }
+  }
+
+  /**
+   * One part in one transaction. The work on this thread (turning counts into rows, binding each
+   * statement) is cut into slices of about a millisecond with a turn of the event loop between them.
+   */
+  private async writePart(part: Pending): Promise<void> {
+    const slicer = new Slicer();
+    await this.db.transaction(async (trx) => {
+      const exec = (sql: string, bindings: string[]) => trx.raw(sql, bindings);
+      const rollups = new Upserts('usage_rollups', ['project_id', 'granularity', 'bucket_ms', 'requests'], ['project_id', 'granularity', 'bucket_ms'], exec);
+      const dims = new Upserts('usage_dimensions', ['project_id', 'dimension', 'day_ms', 'value', 'requests'], ['project_id', 'dimension', 'day_ms', 'value'], exec);
+      const quota = new Upserts('quota_usage', ['user_id', 'day_ms', 'requests'], ['user_id', 'day_ms'], exec);
+      for (const [projectId, p] of part.projects) {
+        appendRows(projectId, p, rollups, dims);
+        await rollups.send();
+        await dims.send();
+        await slicer.pause();
+      }
+      for (const [k, requests] of part.quota) {
+        const bar = k.indexOf('|');
+        quota.add(`(${int(Number(k.slice(0, bar)))}, ${int(Number(k.slice(bar + 1)))}, ${int(requests)})`);
+        await quota.send();
+      }
+      for (const table of [rollups, dims, quota]) {
+        await table.send(true);
+        await slicer.pause();
+      }
+    });
   }
 
   private restore(batch: Pending) {

@@ -6,6 +6,7 @@ import { makeProject, makeUser, makeWorkspace } from '../helpers/workspace-fixtu
 import { Meter, type MeteredRequest } from '../../server/gateway/metering';
 import { createLogger } from '../../server/logger';
 import { DAY_MS } from '../../server/gateway/limiter';
+import { isPostgres } from '../../server/db/index';
 
 let database: TestDatabase;
 let ownerId: number;
@@ -106,5 +107,32 @@ describe('metering flush', () => {
     meter.record(request(id));
     await meter.flush();
     expect(await sum('usage_rollups', { project_id: id, granularity: 'd' })).toBe(before + 2);
+  });
+
+  it('writes a big batch in parts: a failing part and those after it come back on the next flush, none counted twice', async () => {
+    const db = database.db;
+    const meter = new Meter(db, logger, 60_000);
+    const last = projectIds.at(-1)!;
+    const before = new Map<number, number>();
+    for (const id of projectIds) before.set(id, await sum('usage_rollups', { project_id: id, granularity: 'd' }));
+    // The last project's rows are refused for a while: its part fails, the parts before it commit.
+    if (isPostgres(db)) {
+      await db.raw(`create function refuse_metering() returns trigger language plpgsql as $$ begin raise exception 'refused for the test'; end $$`);
+      await db.raw(`create trigger refuse_metering before insert on usage_rollups for each row when (new.project_id = ${last}) execute function refuse_metering()`);
+    } else {
+      await db.raw(`create trigger refuse_metering before insert on usage_rollups when new.project_id = ${last} begin select raise(abort, 'refused for the test'); end`);
+    }
+    // 260 projects of 8 rows each: three parts of about 1000 rows.
+    for (const id of projectIds) meter.record(request(id));
+    try {
+      await meter.flush();
+      expect(await sum('usage_rollups', { project_id: projectIds[0], granularity: 'd' })).toBe(before.get(projectIds[0]!)! + 1);
+      expect(await sum('usage_rollups', { project_id: last, granularity: 'd' })).toBe(before.get(last));
+    } finally {
+      await db.raw('drop trigger refuse_metering' + (isPostgres(db) ? ' on usage_rollups' : ''));
+      if (isPostgres(db)) await db.raw('drop function refuse_metering()');
+    }
+    await meter.flush();
+    for (const id of projectIds) expect(await sum('usage_rollups', { project_id: id, granularity: 'd' })).toBe(before.get(id)! + 1);
   });
 });
