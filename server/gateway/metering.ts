@@ -71,7 +71,67 @@ interface Pending {
   quota: Map<string, number>;
 }
 
+type DayCounts = ProjectCounts['days'] extends Map<number, infer D> ? D : never;
+
 const empty = (): Pending => ({ projects: new Map(), quota: new Map() });
+
+function projectIn(pending: Pending, projectId: number): ProjectCounts {
+  let p = pending.projects.get(projectId);
+  if (!p) {
+    p = { minutes: new Map(), hours: new Map(), days: new Map() };
+    pending.projects.set(projectId, p);
+  }
+  return p;
+}
+
+function dayIn(p: ProjectCounts, dayStart: number): DayCounts {
+  let d = p.days.get(dayStart);
+  if (!d) {
+    d = { total: 0, endpoint: new Map(), status: new Map(), ip: new Map(), ua: new Map() };
+    p.days.set(dayStart, d);
+  }
+  return d;
+}
+
+/** Sets every count to 0 and forgets the entries that were already 0 (unused for a whole interval). Answers whether any was in use. */
+function zero<K>(m: Map<K, number>): boolean {
+  let used = false;
+  for (const [k, n] of m) {
+    if (n === 0) m.delete(k);
+    else {
+      m.set(k, 0);
+      used = true;
+    }
+  }
+  return used;
+}
+
+/**
+ * Empties a written buffer for its next turn while keeping its maps and keys: the same projects,
+ * IPs and endpoints come back interval after interval, and re-creating their maps every flush made
+ * thousands of objects live just long enough to be promoted and collected by full garbage
+ * collections in the gateway. What went unused for a whole interval is let go.
+ */
+function reset(batch: Pending): void {
+  for (const [projectId, p] of batch.projects) {
+    let used = zero(p.minutes);
+    zero(p.hours);
+    for (const [day, d] of p.days) {
+      if (d.total === 0) {
+        p.days.delete(day);
+        continue;
+      }
+      d.total = 0;
+      zero(d.endpoint);
+      zero(d.status);
+      zero(d.ip);
+      zero(d.ua);
+      used = true;
+    }
+    if (!used) batch.projects.delete(projectId);
+  }
+  zero(batch.quota);
+}
 
 /** About how many rows a project's counts become (country and browser at most one per IP and user agent). */
 function rowsOf(p: ProjectCounts): number {
@@ -166,14 +226,15 @@ const int = (n: number): string => {
 /** One project's counts as rows; country and browser come from each distinct IP and user agent. */
 function appendRows(projectId: number, p: ProjectCounts, rollups: Upserts, dims: Upserts): void {
   const pid = int(projectId);
-  for (const [bucket, n] of p.minutes) rollups.add(`(${pid}, 'm', ${int(bucket)}, ${int(n)})`);
-  for (const [bucket, n] of p.hours) rollups.add(`(${pid}, 'h', ${int(bucket)}, ${int(n)})`);
+  for (const [bucket, n] of p.minutes) if (n > 0) rollups.add(`(${pid}, 'm', ${int(bucket)}, ${int(n)})`);
+  for (const [bucket, n] of p.hours) if (n > 0) rollups.add(`(${pid}, 'h', ${int(bucket)}, ${int(n)})`);
   for (const [day, d] of p.days) {
+    if (d.total === 0) continue;
     rollups.add(`(${pid}, 'd', ${int(day)}, ${int(d.total)})`);
     const country = new Map<string, number>();
     const browser = new Map<string, number>();
-    for (const [ip, n] of d.ip) add(country, countryOf(ip), n);
-    for (const [ua, n] of d.ua) add(browser, browserOf(ua), n);
+    for (const [ip, n] of d.ip) if (n > 0) add(country, countryOf(ip), n);
+    for (const [ua, n] of d.ua) if (n > 0) add(browser, browserOf(ua), n);
     for (const [dimension, m] of [
       ['endpoint', d.endpoint],
       ['status', d.status],
@@ -181,7 +242,7 @@ function appendRows(projectId: number, p: ProjectCounts, rollups: Upserts, dims:
       ['country', country],
       ['browser', browser],
     ] as const) {
-      for (const [value, n] of m as Map<string | number, number>) dims.add(`(${pid}, '${dimension}', ${int(day)}, ?, ${int(n)})`, String(value).slice(0, 255));
+      for (const [value, n] of m as Map<string | number, number>) if (n > 0) dims.add(`(${pid}, '${dimension}', ${int(day)}, ?, ${int(n)})`, String(value).slice(0, 255));
     }
   }
 }
@@ -193,7 +254,12 @@ function appendRows(projectId: number, p: ProjectCounts, rollups: Upserts, dims:
  * one interval (plus a paced flush still under way, which ends within a fifth of an interval).
  */
 export class Meter {
+  /** Where requests are counted now. */
   private pending = empty();
+  /** The other buffer: written out by a flush, then zeroed and swapped back in by the next one. */
+  private spare = empty();
+  /** Anything counted in `pending` since the last swap. */
+  private counted = false;
   private timer: NodeJS.Timeout | undefined;
   private flushing: Promise<void> | null = null;
   private lastPrune = 0;
@@ -205,25 +271,18 @@ export class Meter {
   ) {}
 
   record(r: MeteredRequest): void {
-    let p = this.pending.projects.get(r.projectId);
-    if (!p) {
-      p = { minutes: new Map(), hours: new Map(), days: new Map() };
-      this.pending.projects.set(r.projectId, p);
-    }
+    const p = projectIn(this.pending, r.projectId);
     const dayStart = r.at - (r.at % DAY_MS);
     add(p.minutes, r.at - (r.at % MINUTE));
     add(p.hours, r.at - (r.at % HOUR));
-    let d = p.days.get(dayStart);
-    if (!d) {
-      d = { total: 0, endpoint: new Map(), status: new Map(), ip: new Map(), ua: new Map() };
-      p.days.set(dayStart, d);
-    }
+    const d = dayIn(p, dayStart);
     d.total += 1;
     add(d.endpoint, r.endpoint);
     add(d.status, r.status);
     add(d.ip, r.ip);
     add(d.ua, r.userAgent ?? '');
     if (r.admitted) add(this.pending.quota, `${r.ownerId}|${dayStart}`);
+    this.counted = true;
   }
 
   start(): void {
@@ -259,9 +318,24 @@ export class Meter {
    * free for others between parts.
    */
   private async write(paced: boolean): Promise<void> {
+    if (!this.counted) return;
     const batch = this.pending;
-    if (batch.projects.size === 0 && batch.quota.size === 0) return;
-    this.pending = empty();
+    this.pending = this.spare;
+    this.spare = batch;
+    this.counted = false;
+    try {
+      await this.writeParts(batch, paced);
+    } finally {
+      reset(batch);
+    }
+    const now = Date.now();
+    if (now - this.lastPrune > HOUR) {
+      this.lastPrune = now;
+      await this.db('usage_rollups').where({ granularity: 'm' }).andWhere('bucket_ms', '<', now - MINUTES_KEPT_MS).delete().catch(() => undefined);
+    }
+  }
+
+  private async writeParts(batch: Pending, paced: boolean): Promise<void> {
     const parts = split(batch);
     const gap = paced ? Math.min(PART_GAP_MS, this.flushMs / 5 / parts.length) : 0;
     for (let i = 0; i < parts.length; i++) {
@@ -274,11 +348,6 @@ export class Meter {
         this.logger.warn({ err: { message: (err as Error).message } }, 'metering: flush failed, will retry');
         return;
       }
-    }
-    const now = Date.now();
-    if (now - this.lastPrune > HOUR) {
-      this.lastPrune = now;
-      await this.db('usage_rollups').where({ granularity: 'm' }).andWhere('bucket_ms', '<', now - MINUTES_KEPT_MS).delete().catch(() => undefined);
     }
   }
 
@@ -311,31 +380,27 @@ export class Meter {
     });
   }
 
+  /** Adds a batch's counts back into the counting buffer (copied: the batch's maps are zeroed for reuse). */
   private restore(batch: Pending) {
     const merge = <K>(into: Map<K, number>, from: Map<K, number>) => {
-      for (const [k, n] of from) add(into, k, n);
+      for (const [k, n] of from) if (n > 0) add(into, k, n);
     };
     for (const [projectId, p] of batch.projects) {
-      let q = this.pending.projects.get(projectId);
-      if (!q) {
-        q = { minutes: new Map(), hours: new Map(), days: new Map() };
-        this.pending.projects.set(projectId, q);
-      }
+      const q = projectIn(this.pending, projectId);
       merge(q.minutes, p.minutes);
       merge(q.hours, p.hours);
       for (const [day, d] of p.days) {
-        const e = q.days.get(day);
-        if (!e) q.days.set(day, d);
-        else {
-          e.total += d.total;
-          merge(e.endpoint, d.endpoint);
-          merge(e.status, d.status);
-          merge(e.ip, d.ip);
-          merge(e.ua, d.ua);
-        }
+        if (d.total === 0) continue;
+        const e = dayIn(q, day);
+        e.total += d.total;
+        merge(e.endpoint, d.endpoint);
+        merge(e.status, d.status);
+        merge(e.ip, d.ip);
+        merge(e.ua, d.ua);
       }
     }
     merge(this.pending.quota, batch.quota);
+    this.counted = true;
   }
 }
 

@@ -75,6 +75,30 @@ describe('metering flush', () => {
     expect(await sum('usage_rollups', { project_id: id, granularity: 'd' })).toBe(before.day + IPS);
   }, 60_000);
 
+  it('adds up exactly over many flushes while the same projects and IPs come and go', async () => {
+    const meter = new Meter(database.db, logger, 60_000);
+    const [a, b] = [projectIds[120]!, projectIds[121]!];
+    const ipSum = (id: number, ip: string) => sum('usage_dimensions', { project_id: id, dimension: 'ip', value: ip });
+    const before = { a: await sum('usage_rollups', { project_id: a, granularity: 'd' }), b: await sum('usage_rollups', { project_id: b, granularity: 'h' }) };
+    // Flush by flush: a is busy, then quiet for two intervals, then back; b only now and then.
+    const plan: Array<Array<[number, string]>> = [
+      [[a, '198.51.100.1'], [a, '198.51.100.1'], [b, '198.51.100.2']],
+      [[a, '198.51.100.3']],
+      [[b, '198.51.100.2']],
+      [],
+      [[a, '198.51.100.1'], [b, '198.51.100.2']],
+    ];
+    for (const round of plan) {
+      for (const [id, ip] of round) meter.record(request(id, { ip }));
+      await meter.flush();
+    }
+    expect(await ipSum(a, '198.51.100.1')).toBe(3);
+    expect(await ipSum(a, '198.51.100.3')).toBe(1);
+    expect(await ipSum(b, '198.51.100.2')).toBe(3);
+    expect(await sum('usage_rollups', { project_id: a, granularity: 'd' })).toBe(before.a + 4);
+    expect(await sum('usage_rollups', { project_id: b, granularity: 'h' })).toBe(before.b + 3);
+  });
+
   it('stores free text verbatim, quotes and question marks included', async () => {
     const meter = new Meter(database.db, logger, 60_000);
     const odd = `it's "odd"?; -- ? ' ?`;
