@@ -57,12 +57,20 @@ export const browserOf = memo((ua: string) => {
 
 const add = <K>(m: Map<K, number>, k: K, n = 1) => m.set(k, (m.get(k) ?? 0) + n);
 
+/** One UTC day's total and dimensions. Country and browser are derived at flush time. */
+interface DayCounts {
+  total: number;
+  endpoint: Map<string, number>;
+  status: Map<number, number>;
+  ip: Map<string, number>;
+  ua: Map<string, number>;
+}
+
 /** One project's counts since the last flush, keyed by raw values so recording stays cheap. */
 interface ProjectCounts {
   minutes: Map<number, number>;
   hours: Map<number, number>;
-  /** Per UTC day: the day's total and its dimensions. Country and browser are derived at flush time. */
-  days: Map<number, { total: number; endpoint: Map<string, number>; status: Map<number, number>; ip: Map<string, number>; ua: Map<string, number> }>;
+  days: Map<number, DayCounts>;
 }
 
 interface Pending {
@@ -70,8 +78,6 @@ interface Pending {
   /** `${ownerId}|${day}` → admitted requests. */
   quota: Map<string, number>;
 }
-
-type DayCounts = ProjectCounts['days'] extends Map<number, infer D> ? D : never;
 
 const empty = (): Pending => ({ projects: new Map(), quota: new Map() });
 
