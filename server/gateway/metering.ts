@@ -375,6 +375,7 @@ export class Meter {
         await slicer.pause();
       }
       for (const [k, requests] of part.quota) {
+        if (requests === 0) continue;
         const bar = k.indexOf('|');
         quota.add(`(${int(Number(k.slice(0, bar)))}, ${int(Number(k.slice(bar + 1)))}, ${int(requests)})`);
         await quota.send();
