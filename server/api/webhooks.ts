@@ -1,17 +1,15 @@
-import crypto from 'node:crypto';
 import type { Router } from 'express';
 import { z } from 'zod';
 import { route, type RouteDeps } from '../http/route';
-import { AppError, Invalid, NotFound } from '../errors';
+import { AppError, Invalid } from '../errors';
 import { messages } from '../../shared/messages';
-import { triggers, webhookInputSchema, webhookMessages, type WebhookEventDto } from '../../shared/webhooks';
+import { triggers, webhookInputSchema, webhookMessages } from '../../shared/webhooks';
 import { createWebhook, deleteWebhook, findWebhook, getWebhook, listWebhooks, updateWebhook } from '../services/webhooks';
 import type { ChainSource } from '../webhooks/chain-source';
 import { samplePayload } from '../webhooks/sample';
-import { eventBody } from '../webhooks/follower';
+import * as outbox from '../services/webhook-outbox';
 
 const params = z.object({ id: z.string(), webhookId: z.string().uuid('Webhook not found.') });
-const EVENTS_PER_PAGE = 20;
 
 export function registerWebhookRoutes(router: Router, deps: RouteDeps, sources: Map<number, ChainSource>): void {
   const { db } = deps;
@@ -94,43 +92,7 @@ export function registerWebhookRoutes(router: Router, deps: RouteDeps, sources: 
     query: z.object({ page: z.coerce.number({ error: 'page must be a whole number' }).int('page must be a whole number').min(1, 'page must be at least 1').default(1) }),
     handler: async ({ membership, params: p, query }) => {
       await findWebhook(db, membership.workspaceId, p.webhookId);
-      const total = Number((await db('webhook_events').where({ webhook_id: p.webhookId }).count({ n: '*' }))[0]?.n ?? 0);
-      const events = await db('webhook_events')
-        .where({ webhook_id: p.webhookId })
-        .orderBy('created_at', 'desc')
-        .orderBy('id', 'asc')
-        .limit(EVENTS_PER_PAGE)
-        .offset((query.page - 1) * EVENTS_PER_PAGE)
-        .select('id', 'type', 'created', 'status', 'block_height', 'block_hash', 'test');
-      const attempts = events.length
-        ? await db('webhook_attempts')
-            .whereIn(
-              'event_id',
-              events.map((e) => e.id),
-            )
-            .orderBy('attempted_at', 'asc')
-            .select('event_id', 'attempted_at', 'status_code', 'duration_ms', 'response_excerpt', 'error', 'success')
-        : [];
-      const data: WebhookEventDto[] = events.map((e) => ({
-        id: e.id,
-        type: e.type,
-        created: Number(e.created),
-        status: e.status,
-        block_height: e.block_height === null ? null : Number(e.block_height),
-        block_hash: e.block_hash,
-        test: Boolean(e.test),
-        attempts: attempts
-          .filter((a) => a.event_id === e.id)
-          .map((a) => ({
-            attempted_at: Number(a.attempted_at),
-            status_code: a.status_code,
-            duration_ms: a.duration_ms,
-            response_excerpt: a.response_excerpt,
-            error: a.error,
-            success: Boolean(a.success),
-          })),
-      }));
-      return { events: data, page: query.page, pages: Math.max(1, Math.ceil(total / EVENTS_PER_PAGE)), total };
+      return outbox.eventHistory(db, p.webhookId, query.page);
     },
   });
 
@@ -141,16 +103,7 @@ export function registerWebhookRoutes(router: Router, deps: RouteDeps, sources: 
     params: params.extend({ eventId: z.string().uuid('Event not found.') }),
     handler: async ({ membership, params: p }) => {
       await findWebhook(db, membership.workspaceId, p.webhookId);
-      // The same event id again, so the receiver can recognise a redelivery.
-      const updated = await db('webhook_events')
-        .where({ id: p.eventId, webhook_id: p.webhookId })
-        .whereIn('status', ['delivered', 'failed', 'cancelled'])
-        .update({ status: 'pending', attempts: 0, next_attempt_at: Date.now(), claimed_until: null });
-      if (updated === 0) {
-        const exists = await db('webhook_events').where({ id: p.eventId, webhook_id: p.webhookId }).first('status');
-        if (!exists) throw new NotFound('Event not found.');
-        throw new AppError(409, 'conflict', 'This event is already waiting to be sent.');
-      }
+      await outbox.resend(db, p.webhookId, p.eventId);
       return { resent: true };
     },
   });
@@ -165,24 +118,7 @@ export function registerWebhookRoutes(router: Router, deps: RouteDeps, sources: 
       const webhook = await findWebhook(db, membership.workspaceId, p.webhookId);
       if (webhook.status !== 'enabled') throw new AppError(409, 'conflict', 'Enable the webhook to send it a test event.');
       const payload = await sample(webhook.network, webhook.type);
-      const id = crypto.randomUUID();
-      const now = Date.now();
-      const created = Math.floor(now / 1000);
-      await db('webhook_events').insert({
-        id,
-        webhook_id: webhook.id,
-        type: webhook.type,
-        network: webhook.network,
-        block_height: null,
-        block_hash: null,
-        body: eventBody(id, webhook.id, created, webhook.type, payload),
-        created,
-        status: 'pending',
-        attempts: 0,
-        next_attempt_at: now,
-        test: true,
-        created_at: now,
-      });
+      const [id] = await outbox.enqueue(db, [{ webhookId: webhook.id, type: webhook.type, network: webhook.network, blockHeight: null, blockHash: null, payload, test: true }]);
       return { id };
     },
   });
