@@ -27,7 +27,7 @@ export interface DispatcherOptions {
   timeoutMs: number;
   /** Delay before each attempt, in milliseconds: [0] is the first attempt. */
   retrySchedule: number[];
-  /** Events claimed and sent at once by one lane (default 64). */
+  /** Events claimed and sent at once by one lane (default 128; at most 64 sockets per endpoint). */
   concurrency?: number;
   /** Lanes started by start(), each claiming and sending its own batches, so one slow endpoint holds up one lane only (default 4). */
   lanes?: number;
@@ -148,7 +148,7 @@ export class Dispatcher {
   async runOnce(): Promise<number> {
     // Long enough for every attempt of the batch to finish; a crashed worker's events are taken again once it runs out.
     const lease = 2 * this.opts.timeoutMs + 5000;
-    const events = await outbox.claim(this.db, this.opts.concurrency ?? 64, lease, this.now());
+    const events = await outbox.claim(this.db, this.opts.concurrency ?? 128, lease, this.now());
     if (events.length === 0) return 0;
     const ids = [...new Set(events.map((e) => e.webhook_id))];
     const rows = await this.db('webhooks').whereIn('id', ids).select('id', 'target_url', 'auth_token', 'status');
