@@ -24,8 +24,11 @@ export function compare(actual: unknown, op: Operator, expected: string): boolea
     const same = JSON.stringify(actual) === expected;
     return op === '=' ? same : !same;
   }
-  if (e.int !== null && INT.test(actualText)) return ordered(BigInt(actualText), op, e.int);
-  if (e.num !== null && NUM.test(actualText)) return ordered(Number(actualText), op, e.num);
+  if (e.int !== null || e.num !== null) {
+    const a = parsedActual(actualText);
+    if (e.int !== null && a.int !== null) return ordered(a.int, op, e.int);
+    if (e.num !== null && a.num !== null) return ordered(a.num, op, e.num);
+  }
   if (op !== '=' && op !== '!=') return false;
   return ordered(actualText, op, expected);
 }
@@ -55,6 +58,19 @@ function parsedExpected(expected: string): { int: bigint | null; num: number | n
     parsed = { int: INT.test(expected) ? BigInt(expected) : null, num: NUM.test(expected) ? Number(expected) : null };
     if (expectedCache.size >= 10_000) expectedCache.clear();
     expectedCache.set(expected, parsed);
+  }
+  return parsed;
+}
+
+/** A value read from a transaction as a number, parsed once: the same fees and amounts are compared by thousands of webhooks. */
+const actualCache = new Map<string, { int: bigint | null; num: number | null }>();
+function parsedActual(text: string): { int: bigint | null; num: number | null } {
+  let parsed = actualCache.get(text);
+  if (!parsed) {
+    const int = INT.test(text) ? BigInt(text) : null;
+    parsed = { int, num: NUM.test(text) ? Number(text) : null };
+    if (actualCache.size >= 10_000) actualCache.clear();
+    actualCache.set(text, parsed);
   }
   return parsed;
 }
