@@ -1,7 +1,7 @@
 import { assetFingerprint } from '../chain/cardano/fingerprint';
 import { stakeAddressOf } from '../chain/cardano/address';
 import type { Block, Epoch, EpochStart, TxDetails } from '../chain/sandbox/types';
-import { compare, extractJsonPath, jsonPathMatches, resultMatches } from '../../shared/jsonpath';
+import { compare, extractJsonPath, JsonPathRefused, jsonPathMatches, resultMatches } from '../../shared/jsonpath';
 import type { Condition, Trigger } from '../../shared/webhooks';
 
 /** What one block offers the matcher. */
@@ -138,6 +138,8 @@ export class BlockIndex {
 
   /** Per selector, what it extracts from each transaction: thousands of webhooks share a handful of selectors. */
   private readonly extracted = new Map<string, Array<unknown[] | null | undefined>>();
+  /** Selectors that ran out of their budget on a transaction of this block: each costs one budget per block at most. */
+  private readonly overBudget = new Set<string>();
 
   /** jsonPathMatches on transaction `i`, the extraction done once per selector and transaction. */
   jsonPath(i: number, selector: string, op: Condition['operator'], value: string): boolean {
@@ -148,10 +150,15 @@ export class BlockIndex {
     }
     let results = perTx[i];
     if (results === undefined) {
-      try {
-        results = extractJsonPath(this.txItems[i], selector);
-      } catch {
-        results = null; // a query that cannot be evaluated never matches
+      if (this.overBudget.has(selector)) results = null;
+      else {
+        try {
+          results = extractJsonPath(this.txItems[i], selector);
+        } catch (err) {
+          // A query that cannot be evaluated never matches; one that ran out of budget is not run again in this block.
+          if (err instanceof JsonPathRefused) this.overBudget.add(selector);
+          results = null;
+        }
       }
       perTx[i] = results;
     }
