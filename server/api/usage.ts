@@ -18,9 +18,11 @@ export function registerUsageRoutes(router: Router, deps: RouteDeps): void {
     permission: { workspace: 'projects.view' },
     params: z.object({ workspaceId: z.string(), projectUuid: uuid }),
     handler: async ({ membership, params }) => {
-      const project = await db('projects').where({ uuid: params.projectUuid, workspace_id: membership.workspaceId }).first('id');
+      const [project, { plan }] = await Promise.all([
+        db('projects').where({ uuid: params.projectUuid, workspace_id: membership.workspaceId }).first('id'),
+        getSubscription(db, membership.ownerId),
+      ]);
       if (!project) throw new NotFound('Project not found.');
-      const { plan } = await getSubscription(db, membership.ownerId);
       return projectStats(db, project.id, plan.name);
     },
   });

@@ -101,17 +101,21 @@ async function top(db: Db, projectId: number, dimension: string): Promise<Array<
 export async function projectStats(db: Db, projectId: number, plan: PlanName, now = Date.now()): Promise<ProjectStats> {
   const from = windowStart(now);
   const detailed = DETAILED_STATS_PLANS.includes(plan);
-  const start = await db('usage_window_starts').where({ project_id: projectId }).first('day_ms');
-  if (Number(start?.day_ms ?? 0) < from) await advanceWindow(db, projectId, from);
   // Together: PostgreSQL runs them side by side on its pool (SQLite's one connection takes them in turn).
   // Each reads at most ten index entries of usage_window, and the total 30 day rows.
-  const [totalRow, countries, ips, endpoints, browsers] = await Promise.all([
+  const [start, totalRow, countries, ips, endpoints, browsers] = await Promise.all([
+    db('usage_window_starts').where({ project_id: projectId }).first('day_ms'),
     db('usage_rollups').where({ project_id: projectId, granularity: 'd' }).andWhere('bucket_ms', '>=', from).sum({ n: 'requests' }).first(),
     top(db, projectId, 'country'),
     detailed ? top(db, projectId, 'ip') : Promise.resolve([]),
     detailed ? top(db, projectId, 'endpoint') : Promise.resolve([]),
     detailed ? top(db, projectId, 'browser') : Promise.resolve([]),
   ]);
+  // A day fell out of the window since it last moved (the first read of the day): move it and read again.
+  if (Number(start?.day_ms ?? 0) < from) {
+    await advanceWindow(db, projectId, from);
+    return projectStats(db, projectId, plan, now);
+  }
   const total = Number(totalRow?.n ?? 0);
   const rows = <K extends keyof StatsRow>(list: Array<{ value: string; requests: number }>, key: K) =>
     list.map((r) => ({ [key]: r.value, requests: r.requests }) as Pick<StatsRow, K> & { requests: number });
