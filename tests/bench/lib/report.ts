@@ -30,10 +30,10 @@ export function summarize(samples: Float64Array): LatencySummary {
 
 export const ms = (v: number, digits = 2) => `${v.toFixed(digits)} ms`;
 
-/** A fixed-width text table, first column left-aligned, the rest right-aligned. */
-export function table(header: string[], rows: string[][]): string {
+/** A fixed-width text table, the first `leftColumns` columns left-aligned, the rest right-aligned. */
+export function table(header: string[], rows: string[][], leftColumns = 1): string {
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
-  const line = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
+  const line = (cells: string[]) => cells.map((c, i) => (i < leftColumns ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
   return [line(header), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(line)].join('\n');
 }
 
@@ -95,5 +95,6 @@ export function rowsTable(rows: BenchRow[]): string {
   return table(
     ['bench', 'measure', 'figure', 'baseline', 'ratio', 'target', 'result'],
     rows.map((r) => [r.bench, r.measure, r.figure, r.baseline, r.ratio, r.target, r.pass ? 'PASS' : 'FAIL']),
+    4,
   );
 }
