@@ -2,8 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { appRoutes, isAppRoute, isDashboardPath, signInPathFor } from '../../../shared/routes';
 
 describe('client routes', () => {
-  it('registers every route of spec section 2', () => {
-    expect(appRoutes).toHaveLength(24);
+  it('registers every route of spec section 2, and the public status page', () => {
+    expect(appRoutes).toHaveLength(25);
+    expect(appRoutes).toContain('/status');
     expect(appRoutes).toContain('/dashboard/workspaces/:id/order/:orderId');
   });
 
