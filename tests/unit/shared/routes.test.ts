@@ -2,9 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { appRoutes, isAppRoute, isDashboardPath, signInPathFor } from '../../../shared/routes';
 
 describe('client routes', () => {
-  it('registers every route of spec section 2, and the public status page', () => {
-    expect(appRoutes).toHaveLength(25);
+  it('registers every route of spec section 2, the public status page and the cookie policy', () => {
+    expect(appRoutes).toHaveLength(26);
     expect(appRoutes).toContain('/status');
+    expect(appRoutes).toContain('/cookie-policy');
     expect(appRoutes).toContain('/dashboard/workspaces/:id/order/:orderId');
   });
 
