@@ -72,8 +72,8 @@ const render = (initial: ComponentType | null) =>
         <DeferredNotifications />
         <QueryClientProvider client={queryClient}>
           <App initial={initial} />
+          <CookieBanner />
         </QueryClientProvider>
-        <CookieBanner />
       </MantineProvider>
     </StrictMode>,
   );

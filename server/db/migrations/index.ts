@@ -6,6 +6,7 @@ import * as createWebhooks from './2026-11-22-0400-create-webhooks';
 import * as indexUsageDimensionsByValue from './2026-11-22-0500-index-usage-dimensions-by-value';
 import * as createUsageWindow from './2026-11-23-1500-create-usage-window';
 import * as outboxCancelReasonAndClaimIndex from './2026-11-23-1501-outbox-cancel-reason-and-claim-index';
+import * as createServiceHeartbeats from './2026-11-23-1700-create-service-heartbeats';
 
 export interface Migration {
   up(knex: Knex): Promise<void>;
@@ -21,4 +22,5 @@ export const migrations: ReadonlyArray<readonly [name: string, migration: Migrat
   ['2026-11-22-0500-index-usage-dimensions-by-value', indexUsageDimensionsByValue],
   ['2026-11-23-1500-create-usage-window', createUsageWindow],
   ['2026-11-23-1501-outbox-cancel-reason-and-claim-index', outboxCancelReasonAndClaimIndex],
+  ['2026-11-23-1700-create-service-heartbeats', createServiceHeartbeats],
 ];

@@ -20,10 +20,16 @@ export interface Nav {
 const NavContext = createContext<Nav | null>(null);
 export const NavProvider = NavContext.Provider;
 
+/** Outside any provider (an error view above the router): the browser's own location and page loads. */
+const pageLoads: Nav = {
+  get location() {
+    return { pathname: window.location.pathname, search: window.location.search, hash: window.location.hash, key: 'default' };
+  },
+  navigate: (to) => window.location.assign(to),
+};
+
 export function useNav(): Nav {
-  const nav = useContext(NavContext);
-  if (!nav) throw new Error('useNav outside a NavProvider');
-  return nav;
+  return useContext(NavContext) ?? pageLoads;
 }
 
 export type AppLinkProps = AnchorHTMLAttributes<HTMLAnchorElement> & { to: string; ref?: Ref<HTMLAnchorElement> };
