@@ -87,3 +87,11 @@ export function addEthereumChainParameters(gatewayUrl: string, key: string, chai
     blockExplorerUrls: [chain.blockExplorerUrl],
   };
 }
+
+/** GET /api/milkomeda/dev-chain: the embedded EVM development chain and its funded accounts (never in production). */
+export interface DevChainInfo {
+  chainId: number;
+  /** Each account's starting balance in wei, as a decimal string. */
+  balanceWei: string;
+  accounts: Array<{ address: string; privateKey: string }>;
+}
