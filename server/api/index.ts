@@ -10,6 +10,7 @@ import { registerUsageRoutes } from './usage';
 import { registerLandingRoutes } from './landing';
 import { registerWebhookRoutes } from './webhooks';
 import { registerMilkomedaRoutes } from './milkomeda';
+import { registerEndpointRoutes } from './endpoints';
 import type { ChainSource } from '../webhooks/chain-source';
 import type { LatestBlock } from '../../shared/landing-sample';
 
@@ -34,6 +35,7 @@ export function apiRouter(deps: RouteDeps, extras: ApiExtras): Router {
   registerLandingRoutes(router, deps, extras.latestBlock);
   registerWebhookRoutes(router, deps, extras.webhookSources);
   registerMilkomedaRoutes(router, deps);
+  registerEndpointRoutes(router, deps);
   router.use((_req, _res, next) => next(new NotFound('There is no such API endpoint.')));
   return router;
 }

@@ -214,6 +214,8 @@ export function createGatewayHandler(deps: GatewayDeps) {
     handler,
     /** Networks served by the sandbox chain (the dashboard marks their projects 'Sandbox data'). */
     sandboxed,
+    /** The backend of each network; the failover pools (upstream-pool.ts) swap entries while community endpoints serve a network. */
+    backends: byNetwork,
     setQuotaBase(base: Map<number, number>, at = now()) {
       quotaBase = base;
       quotaBaseDay = utcDay(at);

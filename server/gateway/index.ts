@@ -9,6 +9,7 @@ import { RedisLimiter } from './redis-limiter';
 import { Meter, loadQuotaBase } from './metering';
 import { createGatewayHandler } from './gateway';
 import type { EvmBackend } from './jsonrpc';
+import { UpstreamPools } from './upstream-pool';
 import type { DevChain } from '../evm/dev-chain';
 import { usesEvmDevChain } from '../chain/sandbox-chains';
 
@@ -32,6 +33,8 @@ export interface RunningGateway {
   meter: Meter;
   limiter: Limiter;
   sandboxed: Set<string>;
+  /** Failover over each network's configured upstream and enabled community endpoints. */
+  pools: UpstreamPools;
   /** The embedded EVM development chain behind milkomeda-mainnet, when no upstream is configured (never in production). */
   devChain: DevChain | null;
   close(): Promise<void>;
@@ -56,6 +59,8 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
   } else if (!evm) logger.warn('milkomeda-mainnet has no backend: set UPSTREAM_MILKOMEDA_MAINNET_URL (the embedded EVM development chain does not run in production)');
   const gateway = createGatewayHandler({ config, logger, keys, limiter, meter, version: opts.version, evm, ...(opts.chains ? { chains: opts.chains } : {}) });
   gateway.setQuotaBase(await loadQuotaBase(db));
+  const pools = new UpstreamPools({ db, config, logger, backends: gateway.backends });
+  await pools.start();
 
   const server = http.createServer(gateway.handler);
   server.keepAliveTimeout = 65_000;
@@ -76,6 +81,7 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
     limiter,
     sandboxed: new Set([...gateway.sandboxed, ...(devChain ? ['milkomeda-mainnet'] : [])]),
     devChain,
+    pools,
     async close() {
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
@@ -83,6 +89,7 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
       });
       await keys.stop();
       await meter.stop();
+      await pools.stop();
       await limiter.close();
       gateway.close();
       await devChain?.close();
