@@ -19,7 +19,7 @@ export interface ApiExtras {
   webDir: string;
   latestBlock: () => Promise<{ block: LatestBlock; source: string }>;
   /** Gateway slugs served by the sandbox chain. */
-  sandboxed: ReadonlySet<string>;
+  sandboxed: Pick<ReadonlySet<string>, 'has'>;
   /** Event sources of the webhook networks (for sample payloads). */
   webhookSources: Map<number, ChainSource>;
 }

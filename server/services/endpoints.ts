@@ -1,5 +1,6 @@
 import { Address, RewardAddress } from '@emurgo/cardano-serialization-lib-nodejs';
 import type { Db } from '../db/index';
+import { SerialTicker } from '../ticker';
 import { AppError, Conflict, Invalid, NotFound } from '../errors';
 import { messages } from '../../shared/messages';
 import { endpointNetworks, looksLikeShelleyAddress, type CommunityEndpoint, type EndpointNetwork, type ReviewedEndpoint } from '../../shared/endpoints';
@@ -156,4 +157,21 @@ export async function addServedRequests(db: Db, counts: Map<number, number>, day
     .insert(rows)
     .onConflict(['endpoint_id', 'day_ms'])
     .merge({ requests: db.raw('community_endpoint_usage.requests + excluded.requests') });
+}
+
+/**
+ * The Cardano networks some enabled community endpoint serves, refreshed every few seconds: their
+ * projects no longer get the sandbox chain, so the dashboard stops marking them 'Sandbox data'.
+ */
+export function communityServedNetworks(db: Db, onError: (err: Error) => void, intervalMs = 2000) {
+  let served = new Set<string>();
+  const ticker = new SerialTicker(
+    async () => {
+      served = new Set((await db('community_endpoints').where({ status: 'enabled' }).distinct('network')).map((r: { network: string }) => r.network));
+    },
+    intervalMs,
+    onError,
+  );
+  ticker.start();
+  return { has: (network: string) => served.has(network), stop: () => ticker.stop() };
 }

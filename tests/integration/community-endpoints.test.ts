@@ -138,6 +138,8 @@ describe('operator review', () => {
 describe('failover between enabled upstreams', () => {
   let gw: RunningGateway;
   let keys: string[];
+  let owner: Client;
+  let ws: number;
 
   beforeAll(async () => {
     expect((await runner.post('/api/endpoints', { endpoint: b.url, paymentAddress: testnetAddress })).status).toBe(201);
@@ -146,11 +148,11 @@ describe('failover between enabled upstreams', () => {
       const res = await operator.post(`/api/operator/endpoints/${list.find((e) => e.url === url)!.id}`, { action: 'enable' });
       expect(res.body.data).toMatchObject({ status: 'enabled' });
     }
-    const owner = new Client(app.url);
+    owner = new Client(app.url);
     await signIn(owner, app.mailer, 'failover-owner@example.com');
     const me = (await owner.get('/api/me')).body.data.id;
     await setSubscription(app.db, me, 'ENTERPRISE', 'active');
-    const ws = (await owner.get('/api/workspaces')).body.data[0].id;
+    ws = (await owner.get('/api/workspaces')).body.data[0].id;
     keys = [];
     // One project per load loop: each stays well inside its own rate limit.
     for (let i = 0; i < 4; i++) keys.push((await owner.post(`/api/workspaces/${ws}/projects`, { projectName: `f${i}`, networkId: 6 })).body.data.project.project_id);
@@ -159,6 +161,16 @@ describe('failover between enabled upstreams', () => {
   });
   afterAll(async () => {
     await gw?.close();
+  });
+
+  it("no longer marks the network's projects 'Sandbox data' once community endpoints serve it", async () => {
+    const start = Date.now();
+    for (;;) {
+      const list = (await owner.get(`/api/workspaces/${ws}/projects`)).body.data as Array<{ network_id: number; sandbox: boolean }>;
+      if (list.every((p) => p.network_id === 6 && p.sandbox === false)) break;
+      expect(Date.now() - start).toBeLessThan(5000);
+      await new Promise((r) => setTimeout(r, 200));
+    }
   });
 
   it('uses them in order, skips a killed one at once and loses no request', async () => {

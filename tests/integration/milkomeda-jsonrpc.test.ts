@@ -12,6 +12,10 @@ import { startTestApp, type TestApp } from '../helpers/test-app';
 import { Client } from '../helpers/http-client';
 import { signIn } from '../helpers/sign-in';
 import { startTestGateway } from '../helpers/gateway';
+import { Writable } from 'node:stream';
+import { loadConfig } from '../../server/config';
+import { createLogger } from '../../server/logger';
+import { startGateway } from '../../server/gateway/index';
 import type { TestDatabase } from '../helpers/db-template';
 import type { RunningGateway } from '../../server/gateway/index';
 import { setSubscription } from '../../server/services/subscriptions';
@@ -287,5 +291,69 @@ describe('limits per call', () => {
     expect(ok).toBeGreaterThanOrEqual(500);
     expect(ok).toBeLessThanOrEqual(500 + refill);
     expect(limited).toBe(600 - ok);
+  });
+});
+
+describe('start-up, host form and production', () => {
+  /** A gateway whose log lines are kept, in the given NODE_ENV. */
+  async function loggedGateway(env: Record<string, string>) {
+    const lines: string[] = [];
+    const sink = new Writable({
+      write(chunk, _enc, cb) {
+        lines.push(...String(chunk).split('\n').filter(Boolean));
+        cb();
+      },
+    });
+    const config = loadConfig({ NODE_ENV: 'test', SESSION_SECRET: 'x'.repeat(40), GATEWAY_DOMAIN: 'api.cairn.test', ...(app.database.databaseUrl ? { DATABASE_URL: app.database.databaseUrl } : {}), ...env });
+    const g = await startGateway({ config, db: app.db, logger: createLogger('info', sink), version: 'test', port: 0, host: '127.0.0.1', redisPrefix: `cairn-test:${Math.random()}:` });
+    return { g, log: lines.join('\n') };
+  }
+
+  it('lists the funded development accounts in the start-up log and answers on the host form', async () => {
+    const { g, log } = await loggedGateway({});
+    try {
+      for (const a of DEV_ACCOUNTS) {
+        expect(log).toContain(a.address);
+        expect(log).toContain(a.privateKey);
+      }
+      expect(log).toContain('chain id 2001');
+      const res = await new Promise<{ status: number; body: any }>((resolve, reject) => {
+        const req = http.request(`${g.url}/api/v0/`, { method: 'POST', headers: { host: 'milkomeda-mainnet.api.cairn.test', project_id: key, 'content-type': 'application/json' } }, (r) => {
+          let t = '';
+          r.on('data', (c) => (t += c));
+          r.on('end', () => resolve({ status: r.statusCode ?? 0, body: JSON.parse(t) }));
+        });
+        req.on('error', reject);
+        req.end(JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'net_version', params: [] }));
+      });
+      expect(res).toEqual({ status: 200, body: { jsonrpc: '2.0', id: 3, result: '2001' } });
+    } finally {
+      await g.close();
+    }
+  });
+
+  it('runs no development chain in production: nothing of its accounts, and calls get a JSON-RPC error', async () => {
+    const { g, log } = await loggedGateway({ NODE_ENV: 'production' });
+    try {
+      expect(g.devChain).toBeNull();
+      for (const a of DEV_ACCOUNTS) expect(log).not.toContain(a.address);
+      expect(log).toContain('milkomeda-mainnet has no backend');
+      await settle();
+      const res = await rpc(`${g.url}/api/v0/`, { jsonrpc: '2.0', id: 1, method: 'eth_chainId', params: [] }, { project_id: key });
+      expect(res.status).toBe(500);
+      expect(res.body).toEqual({ jsonrpc: '2.0', id: 1, error: { code: -32603, message: 'This network has no backend configured on this Cairn server.' } });
+    } finally {
+      await g.close();
+    }
+    // The dashboard's development chain card: only where the chain runs.
+    expect((await owner.client.get('/api/milkomeda/dev-chain')).body.data).toMatchObject({ chainId: 2001, accounts: DEV_ACCOUNTS });
+    const prod = await startTestApp({ env: { NODE_ENV: 'production', UPSTREAM_MILKOMEDA_MAINNET_URL: '' }, database: app.database });
+    try {
+      const c = new Client(prod.url);
+      await signIn(c, prod.mailer, 'milkomeda-owner@example.com');
+      expect((await c.get('/api/milkomeda/dev-chain')).status).toBe(404);
+    } finally {
+      await prod.stop();
+    }
   });
 });

@@ -3,7 +3,10 @@ import { appRoutes, isAppRoute, isDashboardPath, signInPathFor } from '../../../
 
 describe('client routes', () => {
   it('registers every route of spec section 2', () => {
-    expect(appRoutes).toHaveLength(24);
+    // The 24 routes of spec section 2, plus the submit-endpoint form's page and its operator review.
+    expect(appRoutes).toHaveLength(26);
+    expect(appRoutes).toContain('/dashboard/endpoints');
+    expect(appRoutes).toContain('/dashboard/operator/endpoints');
     expect(appRoutes).toContain('/dashboard/workspaces/:id/order/:orderId');
   });
 
