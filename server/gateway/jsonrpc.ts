@@ -26,6 +26,9 @@ export const EVM_SANDBOX_HEADER_VALUE = 'development-chain';
 export const MAX_JSON_RPC_BODY = 1024 * 1024;
 export const MAX_BATCH = 100;
 
+const PARSE_FAILED = Symbol('parse failed');
+/** A single call's meter record rides on its response until it closes. */
+const RECORD = Symbol('cairn.jsonrpc.record');
 const BACKEND_FAILED = 'An unexpected response was received from the backend.';
 const NO_BACKEND = 'This network has no backend configured on this Cairn server.';
 const LIMIT_MESSAGES: Record<Exclude<Verdict, 'ok'>, { status: number; message: string }> = {
@@ -99,44 +102,56 @@ export function createJsonRpcHandler(deps: JsonRpcDeps) {
     res.end(text);
   };
 
-  /** POSTs a JSON-RPC body to the backend; resolves with its status and the response stream, or null when it failed (5xx, refused, timed out). */
-  const post = (body: Buffer, res: http.ServerResponse): Promise<http.IncomingMessage | null> =>
-    new Promise((resolve) => {
-      if (!base || !agent) return resolve(null);
-      const headers: Record<string, string | number> = { host: base.host, 'content-type': 'application/json', 'content-length': body.length };
-      if (backend?.auth) headers[backend.auth.name] = backend.auth.value;
-      const up = (base.protocol === 'https:' ? https.request : http.request)({
-        protocol: base.protocol,
-        hostname: base.hostname,
-        port: base.port || (base.protocol === 'https:' ? 443 : 80),
-        method: 'POST',
-        path: base.pathname + base.search,
-        headers,
-        agent,
-      });
-      let settled = false;
-      const fail = () => {
-        if (settled) return;
-        settled = true;
-        up.destroy();
-        resolve(null);
-      };
-      up.on('timeout', fail);
-      up.on('error', fail);
-      up.on('response', (r) => {
-        if (settled) return r.resume();
-        if ((r.statusCode ?? 502) >= 500) {
-          r.resume();
-          return fail();
-        }
-        settled = true;
-        resolve(r);
-      });
-      res.on('close', () => {
-        if (!res.writableFinished) up.destroy();
-      });
-      up.end(body);
+  const upstreamHeaders = (length: number): Record<string, string | number> => {
+    const headers: Record<string, string | number> = { host: base!.host, 'content-type': 'application/json', 'content-length': length };
+    if (backend?.auth) headers[backend.auth.name] = backend.auth.value;
+    return headers;
+  };
+  const request = base?.protocol === 'https:' ? https.request : http.request;
+  const upstreamPort = base ? base.port || (base.protocol === 'https:' ? 443 : 80) : 0;
+
+  /** POSTs a JSON-RPC body to the backend; calls back with the response stream, or null when it failed (5xx, refused, timed out). */
+  const postCb = (body: Buffer, res: http.ServerResponse, done: (r: http.IncomingMessage | null) => void): void => {
+    if (!base || !agent) return done(null);
+    const up = request({ protocol: base.protocol, hostname: base.hostname, port: upstreamPort, method: 'POST', path: base.pathname + base.search, headers: upstreamHeaders(body.length), agent });
+    let settled = false;
+    const fail = () => {
+      if (settled) return;
+      settled = true;
+      up.destroy();
+      done(null);
+    };
+    up.on('timeout', fail);
+    up.on('error', fail);
+    up.on('response', (r) => {
+      if (settled) return r.resume();
+      if ((r.statusCode ?? 502) >= 500) {
+        r.resume();
+        return fail();
+      }
+      settled = true;
+      done(r);
     });
+    res.on('close', () => {
+      if (!res.writableFinished) up.destroy();
+    });
+    up.end(body);
+  };
+  const post = (body: Buffer, res: http.ServerResponse): Promise<http.IncomingMessage | null> => new Promise((resolve) => postCb(body, res, resolve));
+
+  /** Streams the backend's answer to one call back untouched, or answers the JSON-RPC internal error. */
+  const relay = (upstream: http.IncomingMessage | null, res: http.ServerResponse, record: MeteredRequest, id: Id): void => {
+    if (!upstream) {
+      record.status = 500;
+      return send(res, 500, errorReply(id, JSON_RPC_ERRORS.internal, backend ? BACKEND_FAILED : NO_BACKEND));
+    }
+    record.status = upstream.statusCode ?? 200;
+    const headers: http.OutgoingHttpHeaders = { 'content-type': upstream.headers['content-type'] ?? 'application/json', ...sandboxHeaders };
+    if (upstream.headers['content-length']) headers['content-length'] = upstream.headers['content-length'];
+    res.writeHead(record.status, headers);
+    upstream.pipe(res);
+    upstream.on('error', () => res.destroy());
+  };
 
   const readAll = (r: http.IncomingMessage): Promise<string> =>
     new Promise((resolve, reject) => {
@@ -146,32 +161,69 @@ export function createJsonRpcHandler(deps: JsonRpcDeps) {
       r.on('error', reject);
     });
 
-  /** Never rejects: a failure of our own answers the JSON-RPC internal error. */
-  const handle = (req: http.IncomingMessage, res: http.ServerResponse, rest: string, ctx: JsonRpcCallContext): Promise<void> =>
-    run(req, res, rest, ctx).catch(() => {
-      if (!res.headersSent) send(res, 500, errorReply(null, JSON_RPC_ERRORS.internal, 'The request could not be handled. Please retry.'));
-      else res.destroy();
-    });
+  const internalError = (res: http.ServerResponse) => {
+    if (!res.headersSent) send(res, 500, errorReply(null, JSON_RPC_ERRORS.internal, 'The request could not be handled. Please retry.'));
+    else res.destroy();
+  };
 
-  async function run(req: http.IncomingMessage, res: http.ServerResponse, rest: string, ctx: JsonRpcCallContext): Promise<void> {
+  const meterOne = function (this: http.ServerResponse & { [RECORD]?: MeteredRequest }) {
+    meter.record(this[RECORD]!);
+  };
+
+  /**
+   * Reads the body, then answers. A single allowed call on the in-memory limiter (the common case)
+   * runs without promises: parse, admit, stream the backend's answer back. Batches, errors and
+   * Redis limits take the general path.
+   */
+  const handle = (req: http.IncomingMessage, res: http.ServerResponse, rest: string, ctx: JsonRpcCallContext): void => {
     if (rest !== '/') return sendBlockfrostError(res, 404, NOT_FOUND_MESSAGE);
     if (req.method !== 'POST') return send(res, 405, errorReply(null, JSON_RPC_ERRORS.invalidRequest, 'JSON-RPC requests are sent with POST.'));
+    readBody(req, (raw) => {
+      let body: unknown = PARSE_FAILED;
+      if (raw) {
+        try {
+          body = JSON.parse(raw.toString('utf8'));
+        } catch {
+          body = PARSE_FAILED;
+        }
+      }
+      if (memory && raw && body !== PARSE_FAILED && !Array.isArray(body)) {
+        const call = checkCall(body);
+        if (call.ok && !call.notification && ALLOWED_EVM_METHODS.has(call.method)) {
+          const { project } = ctx;
+          const verdict = memory.admitNow(admitRequestOf(ctx));
+          const record: MeteredRequest = { projectId: project.projectId, ownerId: project.ownerId, endpoint: call.method, status: 200, ip: ctx.ip, userAgent: req.headers['user-agent'], admitted: verdict === 'ok', at: ctx.at };
+          (res as http.ServerResponse & { [RECORD]?: MeteredRequest })[RECORD] = record;
+          res.once('close', meterOne);
+          if (verdict !== 'ok') {
+            record.status = LIMIT_MESSAGES[verdict].status;
+            return limitReply(res, call.id, verdict);
+          }
+          return postCb(raw, res, (upstream) => relay(upstream, res, record, call.id));
+        }
+      }
+      run(req, res, ctx, raw, body).catch(() => internalError(res));
+    });
+  };
 
+  const admitRequestOf = (ctx: JsonRpcCallContext) => ({
+    ip: ctx.ip,
+    bucketKey: ctx.project.key,
+    rate: ctx.project.limitPerSecond,
+    burst: ctx.project.limitBurst,
+    quotaKey: ctx.project.quotaKey,
+    day: ctx.day,
+    quotaLimit: ctx.project.requestLimit,
+    quotaBase: ctx.quotaBase,
+  });
+
+  async function run(req: http.IncomingMessage, res: http.ServerResponse, ctx: JsonRpcCallContext, raw: Buffer | null, body: unknown): Promise<void> {
     const { project } = ctx;
     const records: MeteredRequest[] = [];
     res.once('close', () => {
       for (const r of records) meter.record(r);
     });
-    const admitRequest = {
-      ip: ctx.ip,
-      bucketKey: project.key,
-      rate: project.limitPerSecond,
-      burst: project.limitBurst,
-      quotaKey: project.quotaKey,
-      day: ctx.day,
-      quotaLimit: project.requestLimit,
-      quotaBase: ctx.quotaBase,
-    };
+    const admitRequest = admitRequestOf(ctx);
     const userAgent = req.headers['user-agent'];
     /** Admits one call and notes its meter record; the record's status is filled in once its outcome is known. */
     const admit = async (endpoint: string): Promise<{ verdict: Verdict; record: MeteredRequest }> => {
@@ -182,21 +234,14 @@ export function createJsonRpcHandler(deps: JsonRpcDeps) {
       return { verdict, record };
     };
 
-    let raw: Buffer;
-    try {
-      raw = await readBody(req);
-    } catch {
-      req.resume();
+    if (!raw) {
       const { verdict, record } = await admit('(invalid request)');
       if (verdict !== 'ok') return limitReply(res, null, verdict);
       record.status = 413;
       res.setHeader('connection', 'close');
       return send(res, 413, errorReply(null, JSON_RPC_ERRORS.invalidRequest, `The request body is larger than ${MAX_JSON_RPC_BODY} bytes.`));
     }
-    let body: unknown;
-    try {
-      body = JSON.parse(raw.toString('utf8'));
-    } catch {
+    if (body === PARSE_FAILED) {
       const { verdict, record } = await admit('(parse error)');
       if (verdict !== 'ok') return limitReply(res, null, verdict);
       record.status = 400;
@@ -217,18 +262,7 @@ export function createJsonRpcHandler(deps: JsonRpcDeps) {
         return send(res, 200, errorReply(call.id, JSON_RPC_ERRORS.methodNotFound, methodNotAllowedMessage(call.method)));
       }
       // The one call goes out as the client sent it and its answer streams back untouched.
-      const upstream = await post(raw, res);
-      if (!upstream) {
-        record.status = 500;
-        return send(res, 500, errorReply(call.id, JSON_RPC_ERRORS.internal, backend ? BACKEND_FAILED : NO_BACKEND));
-      }
-      record.status = upstream.statusCode ?? 200;
-      const headers: http.OutgoingHttpHeaders = { 'content-type': upstream.headers['content-type'] ?? 'application/json', ...sandboxHeaders };
-      if (upstream.headers['content-length']) headers['content-length'] = upstream.headers['content-length'];
-      res.writeHead(record.status, headers);
-      upstream.pipe(res);
-      upstream.on('error', () => res.destroy());
-      return;
+      return relay(await post(raw, res), res, record, call.id);
     }
 
     if (body.length === 0 || body.length > MAX_BATCH) {
@@ -308,27 +342,36 @@ export function createJsonRpcHandler(deps: JsonRpcDeps) {
   };
 }
 
-function readBody(req: http.IncomingMessage): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    const declared = Number(req.headers['content-length']);
-    if (declared > MAX_JSON_RPC_BODY) return reject(new Error('too large'));
-    const chunks: Buffer[] = [];
-    let size = 0;
-    let done = false;
-    req.on('data', (c: Buffer) => {
-      if (done) return;
-      size += c.length;
-      if (size > MAX_JSON_RPC_BODY) {
-        done = true;
-        return reject(new Error('too large'));
-      }
-      chunks.push(c);
-    });
-    req.on('end', () => {
-      if (!done) resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks));
-    });
-    req.on('error', (e) => {
-      if (!done) reject(e);
-    });
+/** Calls back with the body, or null when it is larger than MAX_JSON_RPC_BODY (the rest is drained). */
+function readBody(req: http.IncomingMessage, done: (raw: Buffer | null) => void): void {
+  const declared = Number(req.headers['content-length']);
+  if (declared > MAX_JSON_RPC_BODY) {
+    req.resume();
+    return done(null);
+  }
+  let first: Buffer | null = null;
+  let chunks: Buffer[] | null = null;
+  let size = 0;
+  let over = false;
+  req.on('data', (c: Buffer) => {
+    if (over) return;
+    size += c.length;
+    if (size > MAX_JSON_RPC_BODY) {
+      over = true;
+      first = null;
+      chunks = null;
+      return done(null);
+    }
+    if (!first) first = c;
+    else (chunks ??= [first]).push(c);
+  });
+  req.on('end', () => {
+    if (!over) done(chunks ? Buffer.concat(chunks) : (first ?? Buffer.alloc(0)));
+  });
+  req.on('error', () => {
+    if (!over) {
+      over = true;
+      done(null);
+    }
   });
 }

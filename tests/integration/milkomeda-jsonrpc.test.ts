@@ -244,6 +244,9 @@ describe('allow-list and errors', () => {
     expect(bad.headers.get('content-type')).toMatch(/application\/json/);
     expect(bad.body).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32700, message: expect.stringContaining('Parse error') } });
     expect((await rpc(`${gw2.url}/api/v0/`, [], { project_id: key2 })).body.error.code).toBe(-32600);
+    const big = await rpc(`${gw2.url}/api/v0/`, { jsonrpc: '2.0', id: 1, method: 'eth_call', params: ['x'.repeat(1_100_000)] }, { project_id: key2 });
+    expect(big).toMatchObject({ status: 413, body: { jsonrpc: '2.0', id: null, error: { code: -32600 } } });
+    expect((await rpc(`${gw2.url}/api/v0/`, { jsonrpc: '2.0', id: 1, method: 'eth_chainId' }, { project_id: key2 })).body.result).toBe('0x7d1');
     expect((await rpc(`${gw2.url}/api/v0/`, '"text"', { project_id: key2 })).body.error.code).toBe(-32600);
   });
 
@@ -267,7 +270,7 @@ describe('allow-list and errors', () => {
       .select('value')
       .sum({ n: 'requests' });
     const byEndpoint = Object.fromEntries(rows.map((r: any) => [r.value, Number(r.n)]));
-    expect(byEndpoint).toMatchObject({ eth_accounts: 2, eth_blockNumber: 2, eth_chainId: 1, eth_getBalance: 1, net_version: 1, admin_peers: 1, '(parse error)': 1, '(invalid request)': 3 });
+    expect(byEndpoint).toMatchObject({ eth_accounts: 2, eth_blockNumber: 2, eth_chainId: 2, eth_getBalance: 1, net_version: 1, admin_peers: 1, '(parse error)': 1, '(invalid request)': 4 });
   });
 });
 
