@@ -9,8 +9,9 @@
 // round after round, with single eth_blockNumber calls (the cheapest call, so the gateway's own
 // share is the largest). Target: c ≥ 85 % of b's throughput.
 //
-// Environment: BENCH_CONCURRENCY (default 32), BENCH_CLOSED_ROUNDS (3), BENCH_SLICE_MS (1000),
-// BENCH_WARMUP_MS (1000), BENCH_PROJECTS (2000).
+// Environment: BENCH_CONCURRENCY (default 32), BENCH_CLOSED_ROUNDS (5), BENCH_SLICE_MS (1000),
+// BENCH_WARMUP_MS (1000), BENCH_PROJECTS (2000), BENCH_PROF_DIR (write --cpu-prof profiles of the proxy and gateway there).
+import fs from 'node:fs';
 import http from 'node:http';
 import { plans } from '../../shared/plans';
 import { forkServer } from './lib/child-server';
@@ -19,10 +20,11 @@ import { LoadGenerator, type LoadResult, type LoadTarget } from './lib/load-prot
 import { machine, ms, table, verdicts } from './lib/report';
 
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 32);
-const ROUNDS = Number(process.env.BENCH_CLOSED_ROUNDS ?? 3);
+const ROUNDS = Number(process.env.BENCH_CLOSED_ROUNDS ?? 5);
 const SLICE_MS = Number(process.env.BENCH_SLICE_MS ?? 1000);
 const WARMUP_MS = Number(process.env.BENCH_WARMUP_MS ?? 1000);
 const PROJECTS = Number(process.env.BENCH_PROJECTS ?? 2000);
+const PROF_DIR = process.env.BENCH_PROF_DIR;
 const THROUGHPUT_TARGET = 0.85;
 const REQUEST_CAP = 2_000_000;
 const BODY = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_blockNumber', params: [] });
@@ -47,13 +49,15 @@ const probe = (url: string, headers: Record<string, string> = {}) =>
 
 async function main() {
   console.log(`bench:jsonrpc on ${machine()}`);
+  const profiled = PROF_DIR ? [...process.execArgv, '--cpu-prof', `--cpu-prof-dir=${PROF_DIR}`] : process.execArgv;
+  if (PROF_DIR) fs.mkdirSync(PROF_DIR, { recursive: true });
   const stops: Array<() => Promise<void>> = [];
   try {
     const chain = await forkServer('evm-upstream.ts');
     stops.push(chain.stop);
     const [proxy, gateway] = await Promise.all([
-      forkServer('minimal-proxy.ts', { BENCH_UPSTREAM: chain.url }),
-      forkServer<GatewayServerInfo>('gateway-server.ts', { BENCH_UPSTREAM: chain.url, BENCH_PROJECTS: String(PROJECTS), BENCH_EVM: '1' }),
+      forkServer('minimal-proxy.ts', { BENCH_UPSTREAM: chain.url }, profiled),
+      forkServer<GatewayServerInfo>('gateway-server.ts', { BENCH_UPSTREAM: chain.url, BENCH_PROJECTS: String(PROJECTS), BENCH_EVM: '1' }, profiled),
     ]);
     stops.push(proxy.stop, gateway.stop);
     const { keys } = gateway.info;
