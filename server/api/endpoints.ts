@@ -53,7 +53,7 @@ export function registerEndpointRoutes(router: Router, deps: RouteDeps): void {
     body: endpointActionSchema,
     handler: ({ user, params, body }) => {
       operatorOnly(user!.email);
-      return reviewEndpoint(db, params.id, body.action, user!.id);
+      return reviewEndpoint(db, params.id, body.action, user!.id, (url) => checkBlockfrostBackend(url, allow));
     },
   });
 }

@@ -124,12 +124,36 @@ export async function allEndpoints(db: Db): Promise<ReviewedEndpoint[]> {
   return rows.map((r) => ({ ...toEndpoint(r), submitter_email: r.submitter_email ?? '' }));
 }
 
-/** Enable (appended after the network's enabled upstreams), disable, or reject an endpoint. */
-export async function reviewEndpoint(db: Db, id: number, action: 'enable' | 'disable' | 'reject', operatorId: number, now = Date.now()): Promise<CommunityEndpoint> {
+/**
+ * Enable (appended after the network's enabled upstreams), disable, or reject an endpoint. Enabling
+ * checks the backend again first, so what was submitted long ago is not enabled without answering.
+ */
+export async function reviewEndpoint(
+  db: Db,
+  id: number,
+  action: 'enable' | 'disable' | 'reject',
+  operatorId: number,
+  check: SubmitArgs['check'],
+  now = Date.now(),
+): Promise<CommunityEndpoint> {
+  const existing = (await db('community_endpoints').where({ id }).first('url', 'network')) as { url: string; network: string } | undefined;
+  if (!existing) throw new NotFound('There is no such endpoint.');
+  let recheck: { version: string | null } | null = null;
+  if (action === 'enable') {
+    let detected: { network: EndpointNetwork; version: string | null };
+    try {
+      detected = await check(existing.url);
+    } catch (err) {
+      throw new EndpointCheckError(`The endpoint does not answer like a Blockfrost backend now. ${(err as Error).message}`);
+    }
+    if (detected.network !== existing.network) throw new EndpointCheckError(`The endpoint now serves ${endpointNetworks[detected.network].label}, not ${existing.network}; it has to be submitted again.`);
+    recheck = { version: detected.version };
+  }
   return db.transaction(async (trx) => {
     const row = (await trx('community_endpoints').where({ id }).first()) as Row | undefined;
     if (!row) throw new NotFound('There is no such endpoint.');
     const patch: Record<string, unknown> = { reviewed_at: now, reviewed_by: operatorId, updated_at: now };
+    if (recheck) Object.assign(patch, { checked_at: now, backend_version: recheck.version });
     if (action === 'enable') {
       if (row.status !== 'enabled') {
         const last = (await trx('community_endpoints').where({ network: row.network, status: 'enabled' }).max({ p: 'position' }).first()) as { p: number | null } | undefined;

@@ -135,6 +135,20 @@ describe('operator review', () => {
   });
 });
 
+describe('enabling checks again', () => {
+  it('refuses to enable an endpoint that no longer answers, which stays pending', async () => {
+    const c = await startBackend();
+    expect((await runner.post('/api/endpoints', { endpoint: c.url, paymentAddress: testnetAddress })).status).toBe(201);
+    await c.stop();
+    const id = ((await operator.get('/api/operator/endpoints')).body.data as Array<{ id: number; url: string }>).find((e) => e.url === c.url)!.id;
+    const res = await operator.post(`/api/operator/endpoints/${id}`, { action: 'enable' });
+    expect(res.status).toBe(422);
+    expect(res.body.error.message).toMatch(/does not answer like a Blockfrost backend now/);
+    const rejected = await operator.post(`/api/operator/endpoints/${id}`, { action: 'reject' });
+    expect(rejected.body.data).toMatchObject({ status: 'rejected' });
+  });
+});
+
 describe('failover between enabled upstreams', () => {
   let gw: RunningGateway;
   let keys: string[];
