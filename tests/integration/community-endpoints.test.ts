@@ -228,6 +228,14 @@ describe('failover between enabled upstreams', () => {
     }
     expect((await call(`${gw.url}/api/v0/blocks/latest`, keys[0])).status).toBe(200);
 
+    // Without any traffic, the health check alone finds a dead one within a second.
+    await b.stop();
+    const down = Date.now();
+    while (gw.pools.status('cardano-preprod')[1]!.alive) {
+      expect(Date.now() - down).toBeLessThan(1000);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+
     // Every request served is counted for the endpoint that answered it.
     await gw.close();
     const served = await app.db('community_endpoint_usage').join('community_endpoints', 'community_endpoints.id', 'community_endpoint_usage.endpoint_id').select('url').sum({ n: 'requests' }).groupBy('url');
