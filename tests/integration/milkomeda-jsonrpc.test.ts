@@ -275,6 +275,18 @@ describe('allow-list and errors', () => {
 });
 
 describe('limits per call', () => {
+  it('admits single calls and batches through Redis limits too', async () => {
+    const redisGw = await startTestGateway(app, { REDIS_URL: process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379' });
+    try {
+      const single = await rpc(`${redisGw.url}/api/v0/`, { jsonrpc: '2.0', id: 1, method: 'eth_chainId', params: [] }, { project_id: key });
+      expect(single.body).toEqual({ jsonrpc: '2.0', id: 1, result: '0x7d1' });
+      const batch = await rpc(`${redisGw.url}/api/v0/`, [{ jsonrpc: '2.0', id: 1, method: 'net_version' }, { jsonrpc: '2.0', id: 2, method: 'eth_accounts' }], { project_id: key });
+      expect(batch.body).toEqual([{ jsonrpc: '2.0', id: 1, result: '2001' }, { jsonrpc: '2.0', id: 2, error: { code: -32601, message: expect.stringContaining('eth_accounts') } }]);
+    } finally {
+      await redisGw.close();
+    }
+  });
+
   it('counts each call of a batch against the rate limit', async () => {
     const p = (await newProject(3)).project_id;
     await settle();
