@@ -23,6 +23,7 @@ export function registerEndpointRoutes(router: Router, deps: RouteDeps): void {
     method: 'get',
     path: '/endpoints',
     permission: 'signedIn',
+    summary: 'The endpoints the signed-in user submitted',
     handler: ({ user }) => endpointsOf(db, user!.id),
   });
 
@@ -32,6 +33,7 @@ export function registerEndpointRoutes(router: Router, deps: RouteDeps): void {
     permission: 'signedIn',
     body: submitEndpointSchema,
     status: 201,
+    summary: 'Submit a Blockfrost-compatible backend (checked at once, then reviewed by an operator)',
     handler: ({ user, body }) => submitEndpoint(db, { userId: user!.id, endpoint: body.endpoint, paymentAddress: body.paymentAddress, check: (url) => checkBlockfrostBackend(url, allow) }),
   });
 
@@ -39,6 +41,7 @@ export function registerEndpointRoutes(router: Router, deps: RouteDeps): void {
     method: 'get',
     path: '/operator/endpoints',
     permission: 'signedIn',
+    summary: 'Every submitted endpoint, for operators (OPERATOR_EMAILS); 403 for anyone else',
     handler: ({ user }) => {
       operatorOnly(user!.email);
       return allEndpoints(db);
@@ -51,6 +54,7 @@ export function registerEndpointRoutes(router: Router, deps: RouteDeps): void {
     permission: 'signedIn',
     params: idParams,
     body: endpointActionSchema,
+    summary: 'Enable (after checking it again), disable or reject a submitted endpoint; operators only',
     handler: ({ user, params, body }) => {
       operatorOnly(user!.email);
       return reviewEndpoint(db, params.id, body.action, user!.id, (url) => checkBlockfrostBackend(url, allow));

@@ -12,6 +12,7 @@ export function registerMilkomedaRoutes(router: Router, deps: RouteDeps): void {
     method: 'get',
     path: '/milkomeda/dev-chain',
     permission: 'signedIn',
+    summary: "The embedded EVM development chain's funded accounts (404 when Milkomeda has an upstream, and in production)",
     handler: (): DevChainInfo => {
       if (!usesEvmDevChain(deps.config)) throw new NotFound('Milkomeda is not served by the development chain on this server.');
       return { chainId: MILKOMEDA_MAINNET.chainIdNumber, balanceWei: DEV_ACCOUNT_BALANCE_WEI.toString(), accounts: DEV_ACCOUNTS.map((a) => ({ ...a })) };
