@@ -143,7 +143,7 @@ export function createApp(deps: AppDeps): CairnApp {
       latestBlock: latestMainnetBlock(config, logger, chains),
       sandboxed: { has: (slug: string) => sandboxSlugs.has(slug) && !community.has(slug) },
       webhookSources: webhookSources(config, chains),
-      status: statusReporter({ db, probes: defaultProbes(config, chains) }),
+      status: statusReporter({ db, probes: defaultProbes(config, chains, db) }),
     }),
   );
   if (!config.isProduction && mailer.kind === 'dev-mailbox') app.use('/dev', devMailboxRouter(mailer));

@@ -16,6 +16,7 @@ import { Writable } from 'node:stream';
 import { loadConfig } from '../../server/config';
 import { createLogger } from '../../server/logger';
 import { startGateway } from '../../server/gateway/index';
+import { defaultProbes, statusReporter } from '../../server/services/status';
 import type { TestDatabase } from '../helpers/db-template';
 import type { RunningGateway } from '../../server/gateway/index';
 import { setSubscription } from '../../server/services/subscriptions';
@@ -259,6 +260,16 @@ describe('allow-list and errors', () => {
     expect((await rpc(`${gw2.url}/api/v0/`, call, basic)).status).toBe(403);
     expect((await rpc(`${gw2.url}/cardano-mainnet/api/v0/`, call, { project_id: key2 })).body).toMatchObject({ message: 'Network token mismatch' });
     expect(rpcUrlWithKey(gw2.url, key2)).toBe(`${gw2.url.replace('http://', 'http://project:' + key2 + '@')}/milkomeda-mainnet/api/v0/`);
+  });
+
+  it("shows a configured Milkomeda RPC on the status page with its latest block's age", async () => {
+    const cfg = loadConfig({ NODE_ENV: 'test', SESSION_SECRET: 'x'.repeat(40), UPSTREAM_MILKOMEDA_MAINNET_URL: dev.url });
+    const report = await statusReporter({ db: app.db, probes: defaultProbes(cfg, {}, app.db) })();
+    const milk = report.networks.find((n) => n.slug === 'milkomeda-mainnet')!;
+    expect(milk).toMatchObject({ backend: 'upstream', state: 'operational' });
+    expect(milk.latestBlockAgeSeconds).toBeGreaterThanOrEqual(0);
+    const prod = loadConfig({ NODE_ENV: 'production', SESSION_SECRET: 'x'.repeat(40) });
+    expect((await statusReporter({ db: app.db, probes: defaultProbes(prod, {}, app.db) })()).networks.find((n) => n.slug === 'milkomeda-mainnet')).toMatchObject({ backend: 'none', state: 'not_available' });
   });
 
   it('meters every call with its method as the endpoint, refused ones included', async () => {
