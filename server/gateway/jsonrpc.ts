@@ -187,6 +187,11 @@ export function createJsonRpcHandler(deps: JsonRpcDeps) {
           body = PARSE_FAILED;
         }
       }
+      // No backend at all (production without an upstream): nothing is served, so nothing is counted against limits or quota.
+      if (!backend) {
+        const id = body !== PARSE_FAILED && !Array.isArray(body) ? checkCall(body).id : null;
+        return send(res, 500, errorReply(id, JSON_RPC_ERRORS.internal, NO_BACKEND));
+      }
       if (memory && raw && body !== PARSE_FAILED && !Array.isArray(body)) {
         const call = checkCall(body);
         if (call.ok && !call.notification && ALLOWED_EVM_METHODS.has(call.method)) {

@@ -368,6 +368,10 @@ describe('start-up, host form and production', () => {
       const res = await rpc(`${g.url}/api/v0/`, { jsonrpc: '2.0', id: 1, method: 'eth_chainId', params: [] }, { project_id: key });
       expect(res.status).toBe(500);
       expect(res.body).toEqual({ jsonrpc: '2.0', id: 1, error: { code: -32603, message: 'This network has no backend configured on this Cairn server.' } });
+      // Nothing served, nothing counted: no metering record (and so no quota) for it.
+      await g.meter.flush();
+      const rows = await app.db('usage_dimensions').join('projects', 'projects.id', 'usage_dimensions.project_id').where({ 'projects.project_id': key, dimension: 'status', value: '500' });
+      expect(rows).toEqual([]);
     } finally {
       await g.close();
     }
