@@ -29,6 +29,7 @@ const SANDBOX_NETWORKS: Partial<Record<string, SandboxNetwork>> = {
 
 export const MESSAGES = {
   invalidToken: 'Invalid project token.',
+  missingToken: 'Missing project token. Please include project_id in your request.',
   mismatch: 'Network token mismatch',
   overLimit: 'Usage is over limit.',
   banned: 'IP has been auto-banned for flooding.',
@@ -182,9 +183,13 @@ export function createGatewayHandler(deps: GatewayDeps) {
     if (!(rest === '/' && req.method === 'POST') && root(res, rest, network)) return;
 
     const key = req.headers.project_id;
-    let project: ProjectKey | undefined = typeof key === 'string' ? keys.lookup(key) : undefined;
-    // Milkomeda tools that cannot set headers send the key as the basic-auth password.
-    if (!project && key === undefined && req.headers.authorization) project = milkomedaKey(basicAuthPassword(req.headers.authorization));
+    let project: ProjectKey | undefined;
+    if (key === undefined) {
+      // Milkomeda tools that cannot set headers send the key as the basic-auth password.
+      const auth = req.headers.authorization;
+      project = auth ? milkomedaKey(basicAuthPassword(auth)) : undefined;
+      if (!project) return sendBlockfrostError(res, 403, auth ? MESSAGES.invalidToken : MESSAGES.missingToken);
+    } else project = typeof key === 'string' ? keys.lookup(key) : undefined;
     if (!project) return sendBlockfrostError(res, 403, MESSAGES.invalidToken);
     if (network && network !== project.network) return sendBlockfrostError(res, 403, MESSAGES.mismatch);
     // incomplete_expired: the first payment failed and none succeeded within 23 hours (spec: access restricted).

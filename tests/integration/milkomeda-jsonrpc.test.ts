@@ -253,11 +253,11 @@ describe('allow-list and errors', () => {
 
   it('refuses a missing key, a Cardano key as basic auth, and a Milkomeda key on a Cardano path', async () => {
     const call = { jsonrpc: '2.0', id: 1, method: 'eth_chainId', params: [] };
-    expect(await rpc(`${gw2.url}/api/v0/`, call)).toMatchObject({ status: 403, body: { status_code: 403, message: 'Invalid project token.' } });
+    expect(await rpc(`${gw2.url}/api/v0/`, call)).toMatchObject({ status: 403, body: { status_code: 403, message: 'Missing project token. Please include project_id in your request.' } });
     const cardano = (await newProject(0)).project_id;
     await settle();
     const basic = { authorization: `Basic ${Buffer.from(`x:${cardano}`).toString('base64')}` };
-    expect((await rpc(`${gw2.url}/api/v0/`, call, basic)).status).toBe(403);
+    expect(await rpc(`${gw2.url}/api/v0/`, call, basic)).toMatchObject({ status: 403, body: { message: 'Invalid project token.' } });
     expect((await rpc(`${gw2.url}/cardano-mainnet/api/v0/`, call, { project_id: key2 })).body).toMatchObject({ message: 'Network token mismatch' });
     expect(rpcUrlWithKey(gw2.url, key2)).toBe(`${gw2.url.replace('http://', 'http://project:' + key2 + '@')}/milkomeda-mainnet/api/v0/`);
   });
