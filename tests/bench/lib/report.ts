@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import path from 'node:path';
 import os from 'node:os';
 
 /** The value below which `p` of the sorted samples lie (nearest rank). */
@@ -52,6 +53,10 @@ export interface Verdict {
 /** Prints PASS/FAIL lines and sets the exit code when any target was missed. */
 export function verdicts(list: Verdict[]): boolean {
   for (const v of list) console.log(`${v.ok ? 'PASS' : 'FAIL'}  ${v.name}: ${v.detail}`);
+  // Into npm run bench's closing table too (a bench that reports with row() gets baseline and ratio columns).
+  const file = process.env.BENCH_ROWS_FILE;
+  const bench = path.basename(process.argv[1] ?? 'bench').replace(/\.ts$/, '');
+  if (file) for (const v of list) fs.appendFileSync(file, `${JSON.stringify({ bench, measure: v.name, figure: v.detail, baseline: '', ratio: '', target: '', pass: v.ok } satisfies BenchRow)}\n`);
   const ok = list.every((v) => v.ok);
   if (!ok) process.exitCode = 1;
   return ok;
