@@ -23,6 +23,7 @@ import { createSandboxChains, sandboxedSlugs } from './chain/sandbox-chains';
 import type { SandboxChain, SandboxNetwork } from './chain/sandbox/index';
 import { latestMainnetBlock } from './api/landing';
 import { webhookSources } from './webhooks/index';
+import { createBillingProvider, StripeBillingProvider, type BillingProvider } from './billing/index';
 
 export interface AppDeps {
   config: Config;
@@ -33,6 +34,8 @@ export interface AppDeps {
   webDir?: string;
   /** Sandbox chains of this process (shared with the gateway); created from config when absent. */
   chains?: Partial<Record<SandboxNetwork, SandboxChain>>;
+  /** The billing provider (started by the caller); created from config when absent. */
+  billing?: BillingProvider;
 }
 
 export interface CairnApp {
@@ -101,6 +104,18 @@ export function createApp(deps: AppDeps): CairnApp {
     }
   });
 
+  const billing = deps.billing ?? createBillingProvider(config, db, logger);
+  // Stripe's webhooks: the signature is checked on the raw body, before any JSON parsing, session or CSRF.
+  if (billing instanceof StripeBillingProvider) {
+    app.post('/api/stripe/webhook', express.raw({ type: '*/*', limit: '1mb' }), async (req, res, next) => {
+      try {
+        res.json(await billing.handleWebhook(Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0), req.get('stripe-signature')));
+      } catch (err) {
+        next(err);
+      }
+    });
+  }
+
   app.use(express.json({ limit: '1mb', strict: true }));
 
   const store = new DbSessionStore(db, config.session.maxAgeMs);
@@ -137,6 +152,7 @@ export function createApp(deps: AppDeps): CairnApp {
       latestBlock: latestMainnetBlock(config, logger, chains),
       sandboxed: new Set(sandboxedSlugs(config)),
       webhookSources: webhookSources(config, chains),
+      billing,
     }),
   );
   if (!config.isProduction && mailer.kind === 'dev-mailbox') app.use('/dev', devMailboxRouter(mailer));

@@ -9,6 +9,9 @@ import { registerSiteRoutes } from './site';
 import { registerUsageRoutes } from './usage';
 import { registerLandingRoutes } from './landing';
 import { registerWebhookRoutes } from './webhooks';
+import { registerBillingRoutes } from './billing';
+import { registerOperatorRoutes } from './operator';
+import type { BillingProvider } from '../billing/provider';
 import type { ChainSource } from '../webhooks/chain-source';
 import type { LatestBlock } from '../../shared/landing-sample';
 
@@ -20,6 +23,7 @@ export interface ApiExtras {
   sandboxed: ReadonlySet<string>;
   /** Event sources of the webhook networks (for sample payloads). */
   webhookSources: Map<number, ChainSource>;
+  billing: BillingProvider;
 }
 
 export function apiRouter(deps: RouteDeps, extras: ApiExtras): Router {
@@ -32,6 +36,8 @@ export function apiRouter(deps: RouteDeps, extras: ApiExtras): Router {
   registerUsageRoutes(router, deps);
   registerLandingRoutes(router, deps, extras.latestBlock);
   registerWebhookRoutes(router, deps, extras.webhookSources);
+  registerBillingRoutes(router, deps, extras.billing);
+  registerOperatorRoutes(router, deps);
   router.use((_req, _res, next) => next(new NotFound('There is no such API endpoint.')));
   return router;
 }
