@@ -302,3 +302,23 @@ export interface OperatorUserDto {
   created_at: number;
   workspaces: Array<{ id: number; name: string; projects: number; members: number; boosts: Array<{ type: BoostType; expires_at: number }> }>;
 }
+
+// ---- warning banners ----
+
+/** 'Quota nearly exhausted' from this fraction of projects, webhooks, requests or storage (our reading of the spec's unnamed 0.8). */
+export const QUOTA_WARNING_FRACTION = 0.8;
+
+/** The quota parts at or above the warning fraction, named for the banner. */
+export function nearlyExhausted(q: {
+  quota: { projectCount: number; requestLimit: number; storageLimit: number; webhookCount: number };
+  used: { subscription: { projectCount: number; webhookCount: number; requests: number; storage: number } };
+}): string[] {
+  const u = q.used.subscription;
+  const parts: Array<[string, number, number]> = [
+    ['Projects', u.projectCount, q.quota.projectCount],
+    ['Webhooks', u.webhookCount, q.quota.webhookCount],
+    ['Requests today', u.requests, q.quota.requestLimit],
+    ['Storage', u.storage, q.quota.storageLimit],
+  ];
+  return parts.filter(([, used, limit]) => limit > 0 && used / limit >= QUOTA_WARNING_FRACTION).map(([name]) => name);
+}

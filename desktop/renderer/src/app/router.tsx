@@ -23,6 +23,8 @@ const workspaces = () => import('../features/workspaces/pages');
 const subscription = () => import('../features/subscription/pages');
 const webhooks = () => import('../features/webhooks/pages');
 const settings = () => import('../features/settings/pages');
+const billing = () => import('../features/billing/pages');
+const operator = () => import('../features/operator/pages');
 const workspaceInvite = () => import('../features/workspace-invite/pages');
 
 /**
@@ -48,6 +50,9 @@ const pages: Record<Exclude<AppRoute, '/'>, { frame: Frame; lazy: LazyComponent 
   '/dashboard/workspaces/:id/order': { frame: 'signedIn', lazy: lazyPage(workspaces, (m) => m.WorkspaceOrderPage) },
   '/dashboard/workspaces/:id/order/:orderId': { frame: 'signedIn', lazy: lazyPage(workspaces, (m) => m.WorkspaceOrderDetailPage) },
   '/dashboard/settings': { frame: 'signedIn', lazy: lazyPage(settings, (m) => m.SettingsPage) },
+  '/dashboard/operator': { frame: 'signedIn', lazy: lazyPage(operator, (m) => m.OperatorPage) },
+  '/billing/checkout/:id': { frame: 'signedIn', lazy: lazyPage(billing, (m) => m.LocalCheckoutPage) },
+  '/billing/portal': { frame: 'signedIn', lazy: lazyPage(billing, (m) => m.LocalPortalPage) },
   '/workspace-invite/:id': { frame: 'signedIn', lazy: lazyPage(workspaceInvite, (m) => m.WorkspaceInvitePage) },
   '/auth/signin': { frame: 'auth', lazy: lazyPage(() => import('../features/auth/signin-page'), (m) => m.SignInPage) },
   '/auth/signout': { frame: 'auth', lazy: lazyPage(() => import('../features/auth/signout-page'), (m) => m.SignOutPage) },
