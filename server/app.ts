@@ -41,6 +41,8 @@ export interface AppDeps {
 export interface CairnApp {
   app: Express;
   close(): void;
+  /** The billing provider the app serves (given, or created from config; the caller starts it). */
+  billing: BillingProvider;
 }
 
 const REQUEST_ID_RE = /^[\w.-]{1,64}$/;
@@ -161,5 +163,5 @@ export function createApp(deps: AppDeps): CairnApp {
   app.use((_req, _res, next) => next(new NotFound('Not found.')));
   app.use(errorMiddleware(logger));
 
-  return { app, close: () => store.close() };
+  return { app, close: () => store.close(), billing };
 }

@@ -280,8 +280,9 @@ export class StripeBillingProvider implements BillingProvider {
     const sub = await call('read the subscription', () => this.stripe.subscriptions.retrieve(subId));
     let entry: LogEntry | undefined;
     if (invoice.status === 'paid') {
-      if (invoice.billing_reason === 'subscription_cycle') entry = { type: 'renewal', amount: invoice.amount_paid, reference: invoice.id, dedupeKey: `stripe:invoice:${invoice.id}` };
-      else if (invoice.billing_reason === 'manual' || invoice.attempt_count > 1) entry = { type: 'payment', amount: invoice.amount_paid, reference: invoice.id, dedupeKey: `stripe:invoice:${invoice.id}` };
+      // Paid after a failed attempt: the open invoice was paid. Else a renewal (creation and updates are logged by their checkout and plan change).
+      if (invoice.attempt_count > 1 || invoice.billing_reason === 'manual') entry = { type: 'payment', amount: invoice.amount_paid, reference: invoice.id, dedupeKey: `stripe:invoice:${invoice.id}` };
+      else if (invoice.billing_reason === 'subscription_cycle') entry = { type: 'renewal', amount: invoice.amount_paid, reference: invoice.id, dedupeKey: `stripe:invoice:${invoice.id}` };
     } else if (invoice.status === 'open' && invoice.attempted) {
       entry = { type: 'failed_payment', amount: invoice.amount_due, reference: invoice.id, dedupeKey: `stripe:invoice-failed:${invoice.id}:${invoice.attempt_count}` };
     }
