@@ -6,6 +6,7 @@ import { makeProject, makeWorkspace } from '../helpers/workspace-fixture';
 import type { TestDatabase } from '../helpers/db-template';
 import { expireIncompleteSubscriptions } from '../../server/services/billing';
 import { messages } from '../../shared/messages';
+import { runOperatorCommand } from '../../server/cli/operator';
 import { INCOMPLETE_EXPIRY_MS, boostLookupKey, planLookupKey } from '../../shared/billing';
 
 // The built-in test billing end to end over HTTP: checkout, the state machine, the spec's rules,
@@ -198,5 +199,21 @@ describe('built-in test billing', () => {
     expect(boost.status).toBe(201);
     expect((await quota(u)).quota.requestLimit).toBe(1_300_000);
     expect(await logTypes(u)).toEqual(['boost', 'operator']);
+  });
+
+  it('npm run operator sets a plan and grants a boost from the shell, and refuses bad input', async () => {
+    const u = await newUser();
+    const lines: string[] = [];
+    const out = (l: string) => lines.push(l);
+    expect(await runOperatorCommand(['set-plan', u.email, 'DEVELOPER'], { db: app.db, out })).toBe(0);
+    expect(lines.pop()).toBe(`${u.email} is now on DEVELOPER (active).`);
+    expect(await runOperatorCommand(['grant-boost', String(u.id), 'REQUESTS_BOOST_1M', '3'], { db: app.db, out })).toBe(0);
+    expect((await quota(u)).quota.requestLimit).toBe(2_000_000);
+    expect(await runOperatorCommand(['list', u.email], { db: app.db, out })).toBe(0);
+    expect(lines.pop()).toBe(`${u.id}\t${u.email}\tDEVELOPER\tactive\tMy Workspace (#${u.ws}, 0 projects, 1 members, REQUESTS_BOOST_1M)`);
+    expect(await runOperatorCommand(['set-plan', u.email, 'GOLD'], { db: app.db, out })).toBe(2);
+    expect(await runOperatorCommand(['set-plan', 'nobody@billing.example', 'HOBBY'], { db: app.db, out })).toBe(1);
+    expect(lines.pop()).toBe('Not done: There is no user nobody@billing.example.');
+    expect((await quota(u)).subscription.currentPlan.name).toBe('DEVELOPER');
   });
 });
