@@ -68,9 +68,14 @@ export const sellablePrices = (): Array<{ lookupKey: string; target: PriceTarget
 
 // ---- tax ids per country (Stripe's tax id types) ----
 
-const EU_VAT_PREFIX: Record<string, string> = {
-  AT: 'AT', BE: 'BE', BG: 'BG', CY: 'CY', CZ: 'CZ', DE: 'DE', DK: 'DK', EE: 'EE', ES: 'ES', FI: 'FI', FR: 'FR', GR: 'EL', HR: 'HR',
-  HU: 'HU', IE: 'IE', IT: 'IT', LT: 'LT', LU: 'LU', LV: 'LV', MT: 'MT', NL: 'NL', PL: 'PL', PT: 'PT', RO: 'RO', SE: 'SE', SI: 'SI', SK: 'SK',
+// EU VAT numbers: the country prefix (EL for Greece) and the national format after it.
+const EU_VAT: Record<string, [prefix: string, body: string, example: string]> = {
+  AT: ['AT', 'U\\d{8}', 'ATU12345678'], BE: ['BE', '[01]\\d{9}', 'BE0123456789'], BG: ['BG', '\\d{9,10}', 'BG123456789'], CY: ['CY', '\\d{8}[A-Z]', 'CY12345678Z'], CZ: ['CZ', '\\d{8,10}', 'CZ12345678'],
+  DE: ['DE', '\\d{9}', 'DE123456789'], DK: ['DK', '\\d{8}', 'DK12345678'], EE: ['EE', '\\d{9}', 'EE123456789'], ES: ['ES', '[A-Z\\d]\\d{7}[A-Z\\d]', 'ESA1234567Z'], FI: ['FI', '\\d{8}', 'FI12345678'],
+  FR: ['FR', '[A-Z\\d]{2}\\d{9}', 'FRAB123456789'], GR: ['EL', '\\d{9}', 'EL123456789'], HR: ['HR', '\\d{11}', 'HR12345678912'], HU: ['HU', '\\d{8}', 'HU12345678'], IE: ['IE', '\\d[A-Z\\d+*]\\d{5}[A-W][A-I]?', 'IE1234567WI'],
+  IT: ['IT', '\\d{11}', 'IT12345678912'], LT: ['LT', '(\\d{9}|\\d{12})', 'LT123456789'], LU: ['LU', '\\d{8}', 'LU12345678'], LV: ['LV', '\\d{11}', 'LV12345678912'], MT: ['MT', '\\d{8}', 'MT12345678'],
+  NL: ['NL', '\\d{9}B\\d{2}', 'NL123456789B12'], PL: ['PL', '\\d{10}', 'PL1234567890'], PT: ['PT', '\\d{9}', 'PT123456789'], RO: ['RO', '\\d{2,10}', 'RO1234567891'], SE: ['SE', '\\d{12}', 'SE123456789123'],
+  SI: ['SI', '\\d{8}', 'SI12345678'], SK: ['SK', '\\d{10}', 'SK1234567891'],
 };
 
 export interface TaxIdType {
@@ -100,8 +105,8 @@ const single: Record<string, TaxIdType> = {
 
 /** The tax id type a country collects, or null when it has none here. */
 export function taxIdTypeFor(country: string): TaxIdType | null {
-  const prefix = EU_VAT_PREFIX[country];
-  if (prefix) return { type: 'eu_vat', example: `${prefix}123456789`, pattern: new RegExp(`^${prefix}[0-9A-Z+*]{2,13}$`) };
+  const eu = EU_VAT[country];
+  if (eu) return { type: 'eu_vat', example: eu[2], pattern: new RegExp(`^${eu[0]}${eu[1]}$`) };
   return single[country] ?? null;
 }
 
