@@ -69,6 +69,7 @@ export function CheckoutDialog({ item, onClose }: { item: CheckoutItem | null; o
               onChange={(e) => {
                 setCountry(e.currentTarget.value);
                 setTaxId('');
+                setError(null);
               }}
               data={[{ value: '', label: 'Choose a country' }, ...countries.map(([code, name]) => ({ value: code, label: name }))]}
             />
@@ -77,7 +78,10 @@ export function CheckoutDialog({ item, onClose }: { item: CheckoutItem | null; o
                 label={`Tax id (${taxType.type}, optional)`}
                 placeholder={taxType.example}
                 value={taxId}
-                onChange={(e) => setTaxId(e.currentTarget.value)}
+                onChange={(e) => {
+                  setTaxId(e.currentTarget.value);
+                  setError(null);
+                }}
               />
             )}
             {error && (
