@@ -3,8 +3,10 @@ import { appRoutes, isAppRoute, isDashboardPath, signInPathFor } from '../../../
 
 describe('client routes', () => {
   it('registers every route of spec section 2', () => {
-    expect(appRoutes).toHaveLength(24);
+    // The spec's 24, plus the operator page and the built-in test billing's checkout and portal.
+    expect(appRoutes).toHaveLength(27);
     expect(appRoutes).toContain('/dashboard/workspaces/:id/order/:orderId');
+    expect(appRoutes).toContain('/billing/checkout/:id');
   });
 
   it.each(['/', '/dashboard', '/dashboard/', '/dashboard/project/5', '/dashboard/project/5/settings', '/auth/signin', '/workspace-invite/x1'])(
