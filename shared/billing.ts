@@ -327,3 +327,22 @@ export function nearlyExhausted(q: {
   ];
   return parts.filter(([, used, limit]) => limit > 0 && used / limit >= QUOTA_WARNING_FRACTION).map(([name]) => name);
 }
+
+export type BannerKind = 'quota' | 'unpaid-own' | 'unpaid-owner' | 'initial-payment';
+
+/**
+ * Which warning banners a member of a workspace sees (spec section 2), in the order they show: failed
+ * initial payment, unpaid invoice (the user's own, or the workspace owner's), quota nearly exhausted.
+ * Upgrade advice and the billing link on the owner's notice are for billing roles only (the banner does that).
+ */
+export function bannersFor(
+  isOwner: boolean,
+  quota: Parameters<typeof nearlyExhausted>[0],
+  billing: { status: SubscriptionStatus; delinquent: boolean },
+): BannerKind[] {
+  const out: BannerKind[] = [];
+  if (billing.status === 'incomplete' || billing.status === 'incomplete_expired') out.push('initial-payment');
+  if (hasUnpaidInvoice(billing.status) || billing.delinquent) out.push(isOwner ? 'unpaid-own' : 'unpaid-owner');
+  if (nearlyExhausted(quota).length > 0) out.push('quota');
+  return out;
+}

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  bannersFor,
   checkoutSchema,
   excessFor,
   nearlyExhausted,
@@ -95,5 +96,19 @@ describe('plan-change rule and quota warning', () => {
       ['cairn_requests_boost_300k', 1900],
       ['cairn_requests_boost_1m', 4900],
     ]);
+  });
+});
+
+describe('warning banners', () => {
+  const quota = (projects: number) => ({
+    quota: { projectCount: 3, webhookCount: 3, requestLimit: 1000, storageLimit: 1000 },
+    used: { subscription: { projectCount: projects, webhookCount: 0, requests: 0, storage: 0 } },
+  });
+  it('shows the failed initial payment, the unpaid invoice of the user or of the owner, and the quota', () => {
+    expect(bannersFor(true, quota(0), { status: 'active', delinquent: false })).toEqual([]);
+    expect(bannersFor(true, quota(3), { status: 'incomplete', delinquent: false })).toEqual(['initial-payment', 'quota']);
+    expect(bannersFor(true, quota(0), { status: 'past_due', delinquent: true })).toEqual(['unpaid-own']);
+    expect(bannersFor(false, quota(0), { status: 'unpaid', delinquent: false })).toEqual(['unpaid-owner']);
+    expect(bannersFor(false, quota(0), { status: 'incomplete_expired', delinquent: false })).toEqual(['initial-payment']);
   });
 });

@@ -3,24 +3,12 @@ import { IconAlertTriangle } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router-dom';
 import { can } from '../../../../../shared/permissions';
-import { QUOTA_WARNING_FRACTION, nearlyExhausted } from '../../../../../shared/billing';
+import { QUOTA_WARNING_FRACTION, bannersFor, nearlyExhausted, type BannerKind } from '../../../../../shared/billing';
 import type { QuotaDto, WorkspaceDto } from '../../../../../shared/workspaces';
 import type { WorkspaceBillingDto } from '../../../../../shared/billing';
 import { useSelectedWorkspace } from '../workspaces/selected-workspace';
 import { workspaceQueries } from '../workspaces/queries';
 import { billingQueries } from './queries';
-
-export type BannerKind = 'quota' | 'unpaid-own' | 'unpaid-owner' | 'initial-payment';
-
-/** Which warning banners a member of a workspace sees (spec section 2), in the order they show. */
-export function bannersFor(workspace: Pick<WorkspaceDto, 'is_creator'>, quota: QuotaDto, billing: WorkspaceBillingDto): BannerKind[] {
-  const out: BannerKind[] = [];
-  const unpaid = billing.status === 'past_due' || billing.status === 'unpaid' || billing.delinquent;
-  if (billing.status === 'incomplete' || billing.status === 'incomplete_expired') out.push('initial-payment');
-  if (unpaid) out.push(workspace.is_creator ? 'unpaid-own' : 'unpaid-owner');
-  if (nearlyExhausted(quota).length > 0) out.push('quota');
-  return out;
-}
 
 function Banner({ kind, workspace, quota, billing }: { kind: BannerKind; workspace: WorkspaceDto; quota: QuotaDto; billing: WorkspaceBillingDto }) {
   const billingRole = can(workspace.role_name, 'billing.manage');
@@ -95,7 +83,7 @@ export function BillingBanners() {
   const quota = useQuery({ ...workspaceQueries.quota(workspace?.id ?? 0), enabled: !!workspace });
   const billing = useQuery({ ...billingQueries.workspace(workspace?.id ?? 0), enabled: !!workspace });
   if (!workspace || !quota.data || !billing.data) return null;
-  const kinds = bannersFor(workspace, quota.data, billing.data);
+  const kinds = bannersFor(workspace.is_creator, quota.data, billing.data);
   if (kinds.length === 0) return null;
   return (
     <Stack gap="sm" mb="lg">
