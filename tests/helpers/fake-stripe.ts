@@ -42,6 +42,8 @@ export interface FakeStripe {
   invoices: Map<string, Obj>;
   /** Requests received, "METHOD /path". */
   calls: string[];
+  /** How long every answer waits (to catch Cairn in the middle of a call). */
+  delayMs: number;
   /** The customer pays (or fails) the checkout, as Stripe's hosted page would. */
   completeCheckout(sessionId: string, outcome: 'paid' | 'failed'): { subscription: Obj | null; invoice: Obj | null };
   /** A renewal invoice, paid or failed (the subscription goes past_due and the customer delinquent). */
@@ -194,13 +196,16 @@ export async function startFakeStripe(): Promise<FakeStripe> {
         return;
       }
       const [status, payload] = handle(req.method ?? 'GET', url.pathname, parseForm(text), url.searchParams);
-      res.writeHead(status, { 'content-type': 'application/json', 'request-id': `req_${seq}` }).end(JSON.stringify(payload));
+      setTimeout(() => {
+        if (!res.destroyed) res.writeHead(status, { 'content-type': 'application/json', 'request-id': `req_${seq}` }).end(JSON.stringify(payload));
+      }, fake.delayMs);
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const port = (server.address() as AddressInfo).port;
 
-  return {
+  const fake: FakeStripe = {
+    delayMs: 0,
     url: `http://127.0.0.1:${port}`,
     secretKey,
     webhookSecret,
@@ -244,4 +249,5 @@ export async function startFakeStripe(): Promise<FakeStripe> {
         server.close(() => resolve());
       }),
   };
+  return fake;
 }
