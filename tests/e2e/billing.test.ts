@@ -20,7 +20,7 @@ describe.runIf(browserAvailable())('billing on the built-in provider, in Chromiu
   let user: SignedInBrowser;
 
   beforeAll(async () => {
-    app = await startTestApp();
+    app = await startTestApp({ env: { OPERATOR_EMAILS: EMAIL } });
     browser = await launchBrowser();
   });
   afterAll(async () => {
@@ -113,5 +113,26 @@ describe.runIf(browserAvailable())('billing on the built-in provider, in Chromiu
     await logs.getByRole('link', { name: /^Download log entry/ }).first().click();
     expect((await download).suggestedFilename()).toMatch(/^cairn-subscription-log-\d+\.txt$/);
     await shoot(page, 'logs');
+
+    // A renewal that fails in the built-in portal: the unpaid-invoice banner, until the invoice is paid.
+    await page.goto(`${app.url}/dashboard/subscription`);
+    await page.getByRole('button', { name: 'Account menu' }).click();
+    await page.getByRole('menuitem', { name: 'Manage Billing' }).click();
+    await page.waitForURL(/\/billing\/portal\?workspace=\d+$/);
+    await page.getByRole('button', { name: 'Renew now (payment fails)' }).click();
+    await page.getByTestId('banner-unpaid-own').waitFor();
+    await shoot(page, 'portal-unpaid');
+    await page.getByRole('button', { name: 'Pay the open invoice' }).click();
+    await page.getByTestId('banner-unpaid-own').waitFor({ state: 'hidden' });
+
+    // The crossroad (fixed plans only while pay as you go is not built) and the operator page.
+    await page.goto(`${app.url}/dashboard/subscription/plans`);
+    await page.getByTestId('crossroad-fixed').waitFor();
+    expect(await page.getByTestId('crossroad-payg').count()).toBe(0);
+    await shoot(page, 'crossroad');
+    await page.getByRole('button', { name: 'Account menu' }).click();
+    await page.getByRole('menuitem', { name: 'Operator' }).click();
+    await page.getByTestId(/^operator-user-/).first().getByText(EMAIL).waitFor();
+    await shoot(page, 'operator');
   });
 });
