@@ -255,6 +255,10 @@ export interface CheckoutResultDto {
 
 // ---- POST /api/checkout ----
 
+/** Database ids are 32-bit integers on PostgreSQL: anything larger is refused as input, never sent to the database. */
+const MAX_ID = 2_147_483_647;
+export const idSchema = (message: string) => z.number({ error: message }).int(message).positive(message).max(MAX_ID, message);
+
 const callbackPath = (fallback: string) =>
   z
     .string()
@@ -267,7 +271,7 @@ export const checkoutSchema = z
     priceId: z.string({ error: 'priceId is required' }).min(1, 'priceId is required').max(200),
     email: z.string().email('Email is not valid').max(254).optional(),
     mode: z.enum(['subscription', 'payment'], { error: 'mode must be subscription or payment' }).default('subscription'),
-    onBehalfWorkspaceId: z.number().int().positive().optional(),
+    onBehalfWorkspaceId: idSchema('onBehalfWorkspaceId must be a workspace id').optional(),
     successCallbackPath: callbackPath('/dashboard/subscription'),
     cancelCallbackPath: callbackPath('/dashboard/subscription/plans/fixed'),
     country: z
@@ -294,7 +298,7 @@ export const operatorPlanSchema = z.object({
 });
 export const operatorBoostSchema = z.object({
   type: z.string().refine(isBoostType, 'type must be REQUESTS_BOOST_1M or REQUESTS_BOOST_300K'),
-  workspaceId: z.number().int().positive().optional(),
+  workspaceId: idSchema('workspaceId must be a workspace id').optional(),
   days: z.number().int().min(1).max(366).optional(),
 });
 

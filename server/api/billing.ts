@@ -17,6 +17,7 @@ import {
   boostTypes,
   boosts,
   checkoutSchema,
+  idSchema,
   logTypeLabels,
   normalizeTaxId,
   planLookupKey,
@@ -281,7 +282,7 @@ function registerLocalBillingRoutes(router: Router, deps: RouteDeps, local: Loca
     },
   });
 
-  const portalQuery = z.object({ workspace: z.coerce.number().int().positive().optional() });
+  const portalQuery = z.object({ workspace: z.coerce.number().int().positive().max(2_147_483_647).optional() });
 
   route(router, deps, {
     method: 'get',
@@ -299,7 +300,7 @@ function registerLocalBillingRoutes(router: Router, deps: RouteDeps, local: Loca
     method: 'post',
     path: '/billing/local/portal',
     permission: 'signedIn',
-    body: z.object({ action: z.enum(['pay_invoice', 'renew_paid', 'renew_failed', 'cancel'], { error: 'action must be pay_invoice, renew_paid, renew_failed or cancel' }), workspace: z.number().int().positive().optional() }),
+    body: z.object({ action: z.enum(['pay_invoice', 'renew_paid', 'renew_failed', 'cancel'], { error: 'action must be pay_invoice, renew_paid, renew_failed or cancel' }), workspace: idSchema('workspace must be a workspace id').optional() }),
     handler: async ({ req, user, body }) => {
       onlyHere(req);
       const owner = await ownerFor(user!, body.workspace);

@@ -7,7 +7,7 @@ import { NotFound } from '../errors';
 import { operatorBoostSchema, operatorPlanSchema, type BoostType } from '../../shared/billing';
 import type { PlanName } from '../../shared/plans';
 
-const userParams = z.object({ id: z.coerce.number({ error: 'User not found.' }).int('User not found.').positive('User not found.').max(2 ** 31 - 1, 'User not found.') });
+const userParams = z.object({ id: z.coerce.number({ error: 'The user id is not valid.' }).int('The user id is not valid.').positive('The user id is not valid.').max(2 ** 31 - 1, 'The user id is not valid.') });
 
 /** The operator page's calls: accounts named in OPERATOR_EMAILS only (everyone else gets 404). */
 export function registerOperatorRoutes(router: Router, deps: RouteDeps): void {
@@ -20,7 +20,7 @@ export function registerOperatorRoutes(router: Router, deps: RouteDeps): void {
     method: 'get',
     path: '/operator/users',
     permission: 'operator',
-    query: z.object({ search: z.string().max(254).optional() }),
+    query: z.object({ search: z.string().max(254).refine((v) => !v.includes('\u0000'), 'search must not contain NUL').optional() }),
     handler: ({ query }) => listUsersForOperator(db, query.search ?? ''),
   });
 

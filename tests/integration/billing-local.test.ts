@@ -76,6 +76,9 @@ describe('built-in test billing', () => {
       expect(res.status, bad).toBe(400);
     }
     expect((await u.client.post('/api/checkout', { priceId: 'price_nope' })).status).toBe(400);
+    expect((await u.client.post('/api/checkout', { priceId: 'price\u0000' })).status).toBe(400);
+    expect((await u.client.post('/api/checkout', { priceId: boostLookupKey('REQUESTS_BOOST_1M'), mode: 'payment', onBehalfWorkspaceId: 2 ** 40 })).status).toBe(400);
+    expect((await u.client.post('/api/checkout', { priceId: planLookupKey('HOBBY', 'month'), country: 'DE', taxId: 'DE\u0000123' })).status).toBe(400);
     expect((await u.client.post('/api/checkout', { priceId: planLookupKey('HOBBY', 'month'), mode: 'payment' })).status).toBe(400);
     const tax = await u.client.post('/api/checkout', { priceId: planLookupKey('HOBBY', 'month'), country: 'DE', taxId: '12345' });
     expect(tax.status).toBe(400);
@@ -100,6 +103,8 @@ describe('built-in test billing', () => {
     expect(await logTypes(u)).toEqual(['payment', 'expired', 'failed_payment']);
     const customer = (await u.client.get('/api/stripe/get_customer')).body.data;
     expect(customer.tax_id).toEqual({ type: 'eu_vat', value: 'DE123456789' });
+    expect(customer.delinquent).toBe(false);
+    expect((await u.client.get('/api/stripe/get_customer_subscriptions')).body.data).toEqual(customer.subscriptions.data);
     expect(customer.subscriptions.data[0]).toMatchObject({ status: 'active', plan: 'DEVELOPER', period: 'year' });
   });
 
@@ -181,6 +186,15 @@ describe('built-in test billing', () => {
     const refused = await m.client.get(`/api/workspaces/${u.ws}/billing-portal`);
     expect(refused.status).toBe(303);
     expect(refused.headers.get('location')).toMatch(/^\/dashboard\/subscription\?billing_error=/);
+    // Administrators manage billing too; any member reads the owner's billing state; strangers get 404.
+    const admin = await newUser();
+    await app.db('workspace_members').insert({ workspace_id: u.ws, user_id: admin.id, role: 'administrator', created_at: Date.now() });
+    expect((await admin.client.get(`/api/workspaces/${u.ws}/billing-portal`)).headers.get('location')).toBe(`/billing/portal?workspace=${u.ws}`);
+    const seen = await m.client.get(`/api/workspaces/${u.ws}/billing`);
+    expect(seen.body.data).toMatchObject({ provider: 'local', testBilling: true, owner_email: u.email, plan: 'STARTER', status: 'active', delinquent: false });
+    const stranger = await newUser();
+    expect((await stranger.client.get(`/api/workspaces/${u.ws}/billing`)).status).toBe(404);
+    expect((await stranger.client.get(`/api/workspaces/${u.ws}/addons`)).status).toBe(404);
   });
 
   it('operators set plans and grant boosts; everyone else gets 404', async () => {
@@ -195,6 +209,9 @@ describe('built-in test billing', () => {
     expect(set.body.data).toMatchObject({ plan: 'DEVELOPER', status: 'active' });
     expect((await op.client.put(`/api/operator/users/${u.id}/plan`, { plan: 'GOLD' })).status).toBe(400);
     expect((await op.client.put('/api/operator/users/999999/plan', { plan: 'HOBBY' })).status).toBe(404);
+    expect((await op.client.put('/api/operator/users/99999999999/plan', { plan: 'HOBBY' })).status).toBe(400);
+    expect((await op.client.get('/api/operator/users?search=a%00b')).status).toBe(400);
+    expect((await op.client.post(`/api/operator/users/${u.id}/boosts`, { type: 'REQUESTS_BOOST_1M', workspaceId: 2 ** 40 })).status).toBe(400);
     const boost = await op.client.post(`/api/operator/users/${u.id}/boosts`, { type: 'REQUESTS_BOOST_300K', days: 7 });
     expect(boost.status).toBe(201);
     expect((await quota(u)).quota.requestLimit).toBe(1_300_000);
