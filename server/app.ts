@@ -24,6 +24,8 @@ import type { SandboxChain, SandboxNetwork } from './chain/sandbox/index';
 import { latestMainnetBlock } from './api/landing';
 import { webhookSources } from './webhooks/index';
 import { createBillingProvider, StripeBillingProvider, type BillingProvider } from './billing/index';
+import { docsRouter } from './web/docs';
+import { defaultProbes, statusReporter } from './services/status';
 
 export interface AppDeps {
   config: Config;
@@ -155,10 +157,12 @@ export function createApp(deps: AppDeps): CairnApp {
       sandboxed: new Set(sandboxedSlugs(config)),
       webhookSources: webhookSources(config, chains),
       billing,
+      status: statusReporter({ db, probes: defaultProbes(config, chains) }),
     }),
   );
   if (!config.isProduction && mailer.kind === 'dev-mailbox') app.use('/dev', devMailboxRouter(mailer));
 
+  app.use(docsRouter(config, chains.mainnet ?? chains.preprod ?? chains.preview, webDir));
   app.use(spaRouter(webDir));
   app.use((_req, _res, next) => next(new NotFound('Not found.')));
   app.use(errorMiddleware(logger));

@@ -232,6 +232,8 @@ export interface Config {
   host: string;
   port: number;
   publicUrl: string;
+  /** PUBLIC_URL was set; when not, development links follow the loopback address the user used. */
+  publicUrlConfigured: boolean;
   dataDir: string;
   databaseUrl: string | undefined;
   logLevel: Env['LOG_LEVEL'];
@@ -316,6 +318,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     host: e.HOST,
     port: e.PORT,
     publicUrl: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ''),
+    publicUrlConfigured: e.PUBLIC_URL !== undefined,
     dataDir: path.resolve(e.DATA_DIR),
     databaseUrl: e.DATABASE_URL,
     logLevel: e.LOG_LEVEL,
@@ -365,7 +368,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       ),
     },
     site: {
-      links: { status: e.STATUS_URL ?? null, blog: e.BLOG_URL ?? null, docs: e.DOCS_URL ?? null },
+      // Status and Documentation default to the built-in pages (/status, /docs); Blog has none.
+      links: { status: e.STATUS_URL ?? '/status', blog: e.BLOG_URL ?? null, docs: e.DOCS_URL ?? '/docs' },
       chatUrl: e.CHAT_URL ?? null,
       supportEmail: e.SUPPORT_EMAIL,
       socialLinks: e.SOCIAL_LINKS,

@@ -12,6 +12,10 @@ import { registerWebhookRoutes } from './webhooks';
 import { registerBillingRoutes } from './billing';
 import { registerOperatorRoutes } from './operator';
 import type { BillingProvider } from '../billing/provider';
+import { registerOpenApiRoute } from './openapi';
+import { registerStatusRoutes } from './status';
+import type { StatusReport } from '../../shared/status';
+import { CAIRN_VERSION } from '../version';
 import type { ChainSource } from '../webhooks/chain-source';
 import type { LatestBlock } from '../../shared/landing-sample';
 
@@ -24,6 +28,8 @@ export interface ApiExtras {
   /** Event sources of the webhook networks (for sample payloads). */
   webhookSources: Map<number, ChainSource>;
   billing: BillingProvider;
+  /** The status page's report (cached). */
+  status: () => Promise<StatusReport>;
 }
 
 export function apiRouter(deps: RouteDeps, extras: ApiExtras): Router {
@@ -38,6 +44,9 @@ export function apiRouter(deps: RouteDeps, extras: ApiExtras): Router {
   registerWebhookRoutes(router, deps, extras.webhookSources);
   registerBillingRoutes(router, deps, extras.billing);
   registerOperatorRoutes(router, deps);
+  registerStatusRoutes(router, deps, extras.status);
+  // Last: the document lists every route declared above.
+  registerOpenApiRoute(router, deps, CAIRN_VERSION);
   router.use((_req, _res, next) => next(new NotFound('There is no such API endpoint.')));
   return router;
 }

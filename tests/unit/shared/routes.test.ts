@@ -2,9 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { appRoutes, isAppRoute, isDashboardPath, signInPathFor } from '../../../shared/routes';
 
 describe('client routes', () => {
-  it('registers every route of spec section 2', () => {
-    // The spec's 24, plus the operator page and the built-in test billing's checkout and portal.
-    expect(appRoutes).toHaveLength(27);
+  it('registers every route of spec section 2, the public status page, the operator page and the built-in billing pages', () => {
+    // The spec's 24, plus /status, the operator page and the built-in test billing's checkout and portal.
+    expect(appRoutes).toHaveLength(28);
+    expect(appRoutes).toContain('/status');
     expect(appRoutes).toContain('/dashboard/workspaces/:id/order/:orderId');
     expect(appRoutes).toContain('/billing/checkout/:id');
   });

@@ -6,7 +6,7 @@ import { PublicShell } from '../components/public-shell';
 import { LandingPage } from '../features/landing/landing-page';
 import { RouteError } from './route-error';
 
-type Frame = 'signedIn' | 'auth';
+type Frame = 'signedIn' | 'auth' | 'public';
 type LazyComponent = () => Promise<{ Component: ComponentType }>;
 
 /** Loads a page module only when its route is visited: the landing page never pulls dashboard code. */
@@ -54,6 +54,7 @@ const pages: Record<Exclude<AppRoute, '/'>, { frame: Frame; lazy: LazyComponent 
   '/billing/checkout/:id': { frame: 'signedIn', lazy: lazyPage(billing, (m) => m.LocalCheckoutPage) },
   '/billing/portal': { frame: 'signedIn', lazy: lazyPage(billing, (m) => m.LocalPortalPage) },
   '/workspace-invite/:id': { frame: 'signedIn', lazy: lazyPage(workspaceInvite, (m) => m.WorkspaceInvitePage) },
+  '/status': { frame: 'public', lazy: lazyPage(() => import('../features/status/status-page'), (m) => m.StatusPage) },
   '/auth/signin': { frame: 'auth', lazy: lazyPage(() => import('../features/auth/signin-page'), (m) => m.SignInPage) },
   '/auth/signout': { frame: 'auth', lazy: lazyPage(() => import('../features/auth/signout-page'), (m) => m.SignOutPage) },
   '/auth/error': { frame: 'auth', lazy: lazyPage(() => import('../features/auth/auth-error-page'), (m) => m.AuthErrorPage) },
@@ -81,6 +82,15 @@ function Root() {
   );
 }
 
+/** Public pages wider than a sign-in card (the status page). */
+function PublicFrame() {
+  return (
+    <PublicShell size="md">
+      <Outlet />
+    </PublicShell>
+  );
+}
+
 function AuthFrame() {
   return (
     <PublicShell>
@@ -105,6 +115,10 @@ export const routes: RouteObject[] = [
       {
         Component: AuthFrame,
         children: [{ errorElement: <RouteError />, children: routesIn('auth') }],
+      },
+      {
+        Component: PublicFrame,
+        children: [{ errorElement: <RouteError />, children: routesIn('public') }],
       },
       { path: '*', lazy: lazyPage(() => import('./not-found-page'), (m) => m.NotFoundPage) },
     ],
