@@ -5,6 +5,7 @@ import { AppError, Conflict, Forbidden, Invalid, NotFound } from '../errors';
 import { isLoopbackRequest } from '../http/loopback';
 import type { BillingProvider } from '../billing/provider';
 import { LocalBillingProvider } from '../billing/local';
+import { NO_BILLING } from '../billing/index';
 import { customerRow } from '../billing/customers';
 import { membershipOf } from '../services/workspaces';
 import { findUserById } from '../services/users';
@@ -64,7 +65,7 @@ export function registerBillingRoutes(router: Router, deps: RouteDeps, billing: 
     permission: 'signedIn',
     body: checkoutSchema,
     handler: async ({ user, body }): Promise<CheckoutResultDto> => {
-      if (billing.name === 'none') await billing.checkout({} as never);
+      if (billing.name === 'none') throw new Conflict(NO_BILLING);
       const target = billing.targetOf(body.priceId);
       if (!target) throw new Invalid('This priceId is not sold here. Choose a plan or a boost from the list.');
       if ((target.kind === 'plan') !== (body.mode === 'subscription')) {

@@ -11,7 +11,7 @@ export type { BillingProvider } from './provider';
 export { LocalBillingProvider } from './local';
 export { StripeBillingProvider } from './stripe';
 
-const NO_BILLING = 'Billing is not set up on this Cairn, so plans cannot be bought here. Ask the operator to change your plan.';
+export const NO_BILLING = 'Billing is not set up on this Cairn, so plans cannot be bought here. Ask the operator to change your plan.';
 
 /** No billing at all: plans change only through the operator page or the operator CLI. */
 export class NoBillingProvider implements BillingProvider {
