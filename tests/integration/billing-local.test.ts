@@ -234,3 +234,26 @@ describe('built-in test billing', () => {
     expect((await quota(u)).subscription.currentPlan.name).toBe('DEVELOPER');
   });
 });
+
+describe('no billing at all (BILLING_PROVIDER=none)', () => {
+  it('sells nothing, says so, and leaves plans to the operator', async () => {
+    const none = await startTestApp({ env: { BILLING_PROVIDER: 'none' } });
+    try {
+      const c = new Client(none.url);
+      await signIn(c, none.mailer, 'nobilling@billing.example');
+      const info = (await c.get('/api/billing/plans')).body.data;
+      expect(info).toMatchObject({ provider: 'none', testBilling: false });
+      expect(info.plans.every((p: { purchasable: boolean }) => !p.purchasable)).toBe(true);
+      const res = await c.post('/api/checkout', { priceId: planLookupKey('HOBBY', 'month') });
+      expect(res.status).toBe(409);
+      expect(res.body.error.message).toMatch(/^Billing is not set up on this Cairn/);
+      const portal = await c.get('/api/customer-portal');
+      expect(portal.status).toBe(303);
+      expect(portal.headers.get('location')).toMatch(/^\/dashboard\/subscription\?billing_error=Billing%20is%20not%20set%20up/);
+      expect((await c.post('/api/billing/local/portal', { action: 'renew_paid' })).status).toBe(404);
+    } finally {
+      await none.stop();
+      await none.database.drop();
+    }
+  });
+});
