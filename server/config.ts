@@ -152,6 +152,7 @@ const schema = z.object({
   STATUS_URL: optionalUrl,
   BLOG_URL: optionalUrl,
   DOCS_URL: optionalUrl,
+  COOKIE_POLICY_URL: optionalUrl,
   CHAT_URL: optionalUrl,
   SUPPORT_EMAIL: z.preprocess(emptyToUndefined, z.string().regex(/^[^\s@]+@[^\s@]+$/, 'must be an e-mail address').default('support@localhost')),
   SOCIAL_LINKS: linkList,
@@ -369,7 +370,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     },
     site: {
       // Status and Documentation default to the built-in pages (/status, /docs); Blog has none.
-      links: { status: e.STATUS_URL ?? '/status', blog: e.BLOG_URL ?? null, docs: e.DOCS_URL ?? '/docs' },
+      links: { status: e.STATUS_URL ?? '/status', blog: e.BLOG_URL ?? null, docs: e.DOCS_URL ?? '/docs', cookiePolicy: e.COOKIE_POLICY_URL ?? '/cookie-policy' },
       chatUrl: e.CHAT_URL ?? null,
       supportEmail: e.SUPPORT_EMAIL,
       socialLinks: e.SOCIAL_LINKS,

@@ -2,6 +2,7 @@
 export const appRoutes = [
   '/',
   '/status',
+  '/cookie-policy',
   '/dashboard',
   '/dashboard/subscription',
   '/dashboard/subscription/plans',

@@ -7,7 +7,7 @@
  * configured and its nav item is hidden.
  */
 export interface SiteInfo {
-  links: { status: string | null; blog: string | null; docs: string | null };
+  links: { status: string | null; blog: string | null; docs: string | null; cookiePolicy: string };
   chatUrl: string | null;
   supportEmail: string;
   socialLinks: Array<{ label: string; url: string }>;

@@ -24,6 +24,7 @@ const SANDBOX_NETWORKS: Partial<Record<string, SandboxNetwork>> = {
 
 export const MESSAGES = {
   invalidToken: 'Invalid project token.',
+  missingToken: 'Missing project token. Please include project_id in your request.',
   mismatch: 'Network token mismatch',
   overLimit: 'Usage is over limit.',
   banned: 'IP has been auto-banned for flooding.',
@@ -167,6 +168,7 @@ export function createGatewayHandler(deps: GatewayDeps) {
     if (root(res, rest, network)) return;
 
     const key = req.headers.project_id;
+    if (key === undefined) return sendBlockfrostError(res, 403, MESSAGES.missingToken);
     const project: ProjectKey | undefined = typeof key === 'string' ? keys.lookup(key) : undefined;
     if (!project) return sendBlockfrostError(res, 403, MESSAGES.invalidToken);
     if (network && network !== project.network) return sendBlockfrostError(res, 403, MESSAGES.mismatch);

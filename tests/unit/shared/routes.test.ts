@@ -2,10 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { appRoutes, isAppRoute, isDashboardPath, signInPathFor } from '../../../shared/routes';
 
 describe('client routes', () => {
-  it('registers every route of spec section 2, the public status page, the operator page and the built-in billing pages', () => {
-    // The spec's 24, plus /status, the operator page and the built-in test billing's checkout and portal.
-    expect(appRoutes).toHaveLength(28);
+  it('registers every route of spec section 2, the status page, the cookie policy, the operator page and the built-in billing pages', () => {
+    // The spec's 24, plus /status, the cookie policy, the operator page and the built-in test billing's checkout and portal.
+    expect(appRoutes).toHaveLength(29);
     expect(appRoutes).toContain('/status');
+    expect(appRoutes).toContain('/cookie-policy');
     expect(appRoutes).toContain('/dashboard/workspaces/:id/order/:orderId');
     expect(appRoutes).toContain('/billing/checkout/:id');
   });

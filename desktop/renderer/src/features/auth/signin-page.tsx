@@ -146,9 +146,10 @@ function EmailSignInForm({ captchaSiteKey, callbackUrl }: { captchaSiteKey: stri
       onSuccess: () => navigate('/auth/verify-request', { state: { email: body.email } satisfies VerifyRequestState }),
       onError: (error) => {
         const text = apiErrorText(error);
-        notifications.show({ color: 'red', title: 'Sign-in failed', message: text ?? messages.signIn.genericError });
+        // Said once: beside the field it concerns, else as a toast.
         if (text && EMAIL_ERRORS.has(text)) setErrors({ email: text });
         else if (text === messages.signIn.captchaRequired) setErrors({ captcha: text });
+        else notifications.show({ color: 'red', title: 'Sign-in failed', message: text ?? messages.signIn.genericError });
         // An hCaptcha token is good for one check only.
         resetCaptcha();
       },
