@@ -1106,7 +1106,9 @@ export function createSandboxChain(options: SandboxChainOptions): SandboxChain {
     asset(unit) {
       if (typeof unit !== 'string') return null;
       const asset = world.assetByUnit.get(unit.toLowerCase());
-      return asset ? assetObject(asset, tipHeight()) : null;
+      if (asset) return assetObject(asset, tipHeight());
+      const live = liveAssets().get(unit.toLowerCase());
+      return live ? liveAssetObject(live) : null;
     },
 
     addressesOfStake(stake) {
