@@ -149,8 +149,10 @@ export function sandboxRouter(chain: SandboxChain, options: SandboxRouterOptions
   router.get('/pools/extended', (req, res) => {
     res.json(chain.poolsExtended(parsePagination(req.query, true)));
   });
-  router.get('/pools/:pool_id', (req, res) => {
+  router.get('/pools/:pool_id', (req, res, next) => {
     const id = param(req, 'pool_id');
+    // Blockfrost's own paths under /pools that the sandbox does not serve.
+    if (id === 'retired' || id === 'retiring') return next();
     const bech = decodeBech32(id);
     const valid = (bech !== null && bech.prefix === 'pool' && bech.bytes.length === 28) || /^[0-9a-fA-F]{56}$/.test(id);
     if (!valid) throw badRequest('Invalid or malformed pool id format.');
