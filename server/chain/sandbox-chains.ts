@@ -19,7 +19,7 @@ export function createSandboxChains(config: Config, db?: Db): Partial<Record<San
   const chains: Partial<Record<SandboxNetwork, SandboxChain>> = {};
   for (const network of Object.keys(SLUGS) as SandboxNetwork[]) {
     if (!config.gateway.upstreams[SLUGS[network]]) {
-      chains[network] = createSandboxChain({ network, blockIntervalMs: config.gateway.sandboxBlockIntervalMs, ...(store ? { store } : {}) });
+      chains[network] = createSandboxChain({ network, blockIntervalMs: config.gateway.sandboxBlockIntervalMs, devAids: !config.isProduction, ...(store ? { store } : {}) });
     }
   }
   return chains;

@@ -120,7 +120,7 @@ describe('a dApp on the sandbox chain', () => {
     const many = CSL.TransactionBody.new_tx_body(body.inputs(), outs, CSL.BigNum.from_str(String(fee)));
     const signedMany = CSL.FixedTransaction.new(many.to_bytes(), CSL.TransactionWitnessSet.new().to_bytes(), true);
     signedMany.sign_and_add_vkey_signature(keys.payment);
-    const res = await fetch(`${gw.url}/api/v0/tx/submit`, { method: 'POST', headers: { project_id: key, 'Content-Type': 'application/cbor' }, body: signedMany.to_bytes() });
+    const res = await fetch(`${gw.url}/api/v0/tx/submit`, { method: 'POST', headers: { project_id: key, 'Content-Type': 'application/cbor' }, body: Buffer.from(signedMany.to_bytes()) });
     expect(res.status, await res.clone().text()).toBe(200);
     // 110 test assets under the faucet's policy.
     await chain.faucet({ address: target, lovelace: 2_000_000, assets: Array.from({ length: 110 }, (_, i) => ({ assetName: Buffer.from(`T${i}`).toString('hex'), quantity: i + 1 })) });

@@ -78,6 +78,8 @@ export interface SandboxChainOptions {
   cacheSegments?: number;
   /** Where accepted transactions (submissions, faucet payments) are kept; memory when absent. */
   store?: LedgerStore;
+  /** Development wallets and the faucet (default true); false in production, where neither exists. */
+  devAids?: boolean;
 }
 
 /** What the faucet is asked for (the dashboard button, /dev/faucet, pay-as-you-go orders in development). */
@@ -279,7 +281,8 @@ export function createSandboxChain(options: SandboxChainOptions): SandboxChain {
   const timeOf = (height: number): number => Math.floor((genesisTime + height * blockIntervalMs) / 1000);
   const epochOf = (height: number): number => Math.floor(height / blocksPerEpoch);
   const simContext = { key, world, hashes, segmentLength, slotOf };
-  const wallets = devWallets(key, network);
+  const devAids = options.devAids ?? true;
+  const wallets = devAids ? devWallets(key, network) : [];
   const faucetKeys = faucetOf(key, network);
   const poolById = (id: string): WorldPool | undefined => world.poolByKey.get(id) ?? world.poolByKey.get(id.toLowerCase());
 
@@ -290,7 +293,7 @@ export function createSandboxChain(options: SandboxChainOptions): SandboxChain {
     tip: tipHeight,
     slotOf,
     isPool: (id) => world.poolByKey.has(id),
-    genesis: () => [{ hash: '', cbor: genesisTx(faucetKeys, wallets) }],
+    genesis: () => (devAids ? [{ hash: '', cbor: genesisTx(faucetKeys, wallets) }] : []),
   });
   const liveIndex = (t: LiveTx): number => simBlock(t.height).txs.length + t.order;
 
@@ -1077,6 +1080,7 @@ export function createSandboxChain(options: SandboxChainOptions): SandboxChain {
       return (await ledger.submit(cbor)).hash;
     },
     async faucet(request) {
+      if (!devAids) throw new Error('the sandbox faucet does not exist in production');
       const lovelace = BigInt(request.lovelace);
       if (lovelace < 1_000_000n || lovelace > FAUCET_MAX_LOVELACE) throw new RangeError(`lovelace must be between 1000000 and ${FAUCET_MAX_LOVELACE}`);
       if (!isAddressOfNetwork(request.address, network)) throw new RangeError(`address must be a Shelley address of ${network}`);

@@ -139,7 +139,7 @@ describe('sandbox endpoints against the Blockfrost schema', () => {
     const keys = keysOf(wallet.mnemonic);
     const input = chain.addressUtxos(wallet.address)!.find((u) => u.amount.length === 1 && BigInt(u.amount[0]!.quantity) > 10_000_000n)!;
     const cbor = payment({ inputs: [input], to: wallet.address, lovelace: 2_000_000n, change: wallet.address, signers: [keys.payment] });
-    const good = await fetch(`${http.base}/tx/submit`, { method: 'POST', headers: { 'Content-Type': 'application/cbor' }, body: cbor });
+    const good = await fetch(`${http.base}/tx/submit`, { method: 'POST', headers: { 'Content-Type': 'application/cbor' }, body: Buffer.from(cbor) });
     expect(good.status).toBe(200);
     expect(await good.json()).toBe(CSL.FixedTransaction.from_bytes(cbor).transaction_hash().to_hex());
   });

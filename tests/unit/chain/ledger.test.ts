@@ -155,4 +155,11 @@ describe('the sandbox ledger', () => {
     // The replayed ledger still refuses the spent input.
     expect(await refusal(restarted, payment({ inputs: [input], to: first.bob.address, lovelace: 3_000_000n, change: first.alice.address, signers: [first.aliceKeys.payment] }))).toMatch(/double spend/);
   });
+
+  it('has no development wallets and no faucet without dev aids (production)', async () => {
+    const { chain } = testChain({ devAids: false });
+    expect(chain.devWallets()).toEqual([]);
+    expect(chain.blockTxs(0)).toEqual(testChain().chain.blockTxs(0)!.slice(0, -1));
+    await expect(chain.faucet({ address: testChain().chain.devWallets()[0]!.address, lovelace: 2_000_000 })).rejects.toThrow(/does not exist in production/);
+  });
 });
