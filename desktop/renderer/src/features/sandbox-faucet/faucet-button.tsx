@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import { Anchor, Button, Group, NumberInput, Stack, Text, TextInput } from '@mantine/core';
+import { Button, Group, NumberInput, Stack, Text, TextInput } from '@mantine/core';
 import { IconDroplet } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { findNetwork } from '../../../../../shared/networks';
@@ -69,9 +69,9 @@ function FaucetForm({ network, defaultAddress }: { network: string; defaultAddre
         {paid && (
           <Text size="sm" role="status" style={{ overflowWrap: 'anywhere' }}>
             Sent {Number(paid.lovelace) / 1_000_000} ada{paid.assets.length > 0 ? ' and the test token' : ''} in block {paid.height}: transaction{' '}
-            <Anchor component="span" ff="monospace">
+            <Text component="span" ff="monospace" size="sm">
               {paid.txHash}
-            </Anchor>
+            </Text>
           </Text>
         )}
         <Button type="submit" loading={faucet.isPending}>
