@@ -17,6 +17,7 @@ import { createPassport } from './auth/strategies';
 import { authRouter, SESSION_COOKIE } from './auth/router';
 import { apiRouter } from './api/index';
 import { devMailboxRouter } from './mail/dev-mailbox-page';
+import { devRouter } from './http/dev-router';
 import { assetsRouter, defaultWebDir, spaRouter } from './web/static';
 import { NotFound } from './errors';
 import { createSandboxChains, sandboxedSlugs } from './chain/sandbox-chains';
@@ -139,7 +140,12 @@ export function createApp(deps: AppDeps): CairnApp {
       webhookSources: webhookSources(config, chains),
     }),
   );
-  if (!config.isProduction && mailer.kind === 'dev-mailbox') app.use('/dev', devMailboxRouter(mailer));
+  if (!config.isProduction) {
+    // Development aids hang off this one router, whose guard admits loopback clients only.
+    const dev = devRouter();
+    if (mailer.kind === 'dev-mailbox') dev.use(devMailboxRouter(mailer));
+    app.use('/dev', dev);
+  }
 
   app.use(spaRouter(webDir));
   app.use((_req, _res, next) => next(new NotFound('Not found.')));
