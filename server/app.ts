@@ -12,6 +12,7 @@ import { sanitizeUrl } from './logger';
 import type { Mailer } from './mail/mailer';
 import { DbSessionStore } from './http/session-store';
 import { csrfProtection } from './http/csrf';
+import { refuseNulBytes } from './http/input-guard';
 import { errorMiddleware } from './http/error-middleware';
 import { createPassport } from './auth/strategies';
 import { authRouter, SESSION_COOKIE } from './auth/router';
@@ -103,6 +104,7 @@ export function createApp(deps: AppDeps): CairnApp {
   });
 
   app.use(express.json({ limit: '1mb', strict: true }));
+  app.use(['/api', '/auth'], refuseNulBytes());
 
   const store = new DbSessionStore(db, config.session.maxAgeMs);
   app.use(

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { text } from './text';
 import { networks } from './networks';
 
 // Secure Webhooks: triggers, condition types and operators (spec section 5), the form's validation
@@ -103,21 +104,20 @@ const isHttpUrl = (v: string) => {
 };
 
 export const conditionSchema = z.object({
-  type: z.string({ error: webhookMessages.required }).min(1, webhookMessages.required),
-  operator: z.string({ error: webhookMessages.required }).min(1, webhookMessages.required),
-  value: z.string({ error: webhookMessages.required }).trim().min(1, webhookMessages.required).max(500, 'The value is longer than 500 characters'),
-  selector: z.string().trim().max(500, 'The JSONPath query is longer than 500 characters').optional().nullable(),
+  type: text({ error: webhookMessages.required }).min(1, webhookMessages.required),
+  operator: text({ error: webhookMessages.required }).min(1, webhookMessages.required),
+  value: text({ error: webhookMessages.required }).trim().min(1, webhookMessages.required).max(500, 'The value is longer than 500 characters'),
+  selector: text().trim().max(500, 'The JSONPath query is longer than 500 characters').optional().nullable(),
 });
 export type Condition = { type: ConditionType; operator: Operator; value: string; selector?: string | null };
 
 export const webhookInputSchema = z
   .object({
-    name: z.string({ error: webhookMessages.required }).trim().min(1, webhookMessages.required).max(100, 'The name is longer than 100 characters'),
-    description: z.string().trim().max(500, 'The description is longer than 500 characters').optional().nullable(),
+    name: text({ error: webhookMessages.required }).trim().min(1, webhookMessages.required).max(100, 'The name is longer than 100 characters'),
+    description: text().trim().max(500, 'The description is longer than 500 characters').optional().nullable(),
     network: z.number({ error: webhookMessages.required }).int(webhookMessages.unsupportedNetwork).refine(isWebhookNetwork, webhookMessages.unsupportedNetwork),
     type: z.enum(triggers, { error: webhookMessages.required }),
-    target_url: z
-      .string({ error: webhookMessages.required })
+    target_url: text({ error: webhookMessages.required })
       .trim()
       .min(1, webhookMessages.required)
       .max(2048, webhookMessages.invalidUrl)

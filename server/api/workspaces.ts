@@ -2,6 +2,7 @@ import type { Router } from 'express';
 import { z } from 'zod';
 import { route, type RouteDeps } from '../http/route';
 import { messages } from '../../shared/messages';
+import { dbIdSchema } from '../../shared/text';
 import { assignableRoleSchema, inviteSchema, workspaceNameSchema, type AddonDto, type QuotaDto } from '../../shared/workspaces';
 import {
   changeMemberRole,
@@ -21,8 +22,8 @@ import { ownedProjectCount } from '../services/projects';
 import { ownedWebhookCount } from '../services/webhooks';
 import { getSubscription } from '../services/subscriptions';
 
-const userIdSchema = z.coerce.number({ error: 'newOwnerId must be a user id' }).int('newOwnerId must be a user id').positive('newOwnerId must be a user id');
-const memberParams = z.object({ id: z.string(), userId: z.coerce.number().int().positive() });
+const userIdSchema = dbIdSchema('newOwnerId must be a user id');
+const memberParams = z.object({ id: z.string(), userId: dbIdSchema('The member id must be a user id.') });
 
 export function registerWorkspaceRoutes(router: Router, deps: RouteDeps): void {
   const { db, config, mailer } = deps;

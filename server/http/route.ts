@@ -4,7 +4,8 @@ import type { Db } from '../db/index';
 import type { Config } from '../config';
 import type { Logger } from '../logger';
 import type { Mailer } from '../mail/mailer';
-import { Forbidden, NotFound, Unauthorized } from '../errors';
+import { Forbidden, Invalid, Unauthorized } from '../errors';
+import { MAX_DB_ID, parseDbId } from '../../shared/text';
 import { can, type Action } from '../../shared/permissions';
 import { membershipOf, type Membership } from '../services/workspaces';
 
@@ -69,9 +70,8 @@ export function route<B extends z.ZodType = z.ZodUnknown, Q extends z.ZodType = 
       if (spec.permission !== 'public' && !user) throw new Unauthorized();
       let membership: Membership | undefined;
       if (typeof spec.permission === 'object') {
-        const raw = req.params.workspaceId ?? req.params.id;
-        const workspaceId = Number(raw);
-        if (!Number.isSafeInteger(workspaceId) || workspaceId <= 0) throw new NotFound('Workspace not found.');
+        const workspaceId = parseDbId(req.params.workspaceId ?? req.params.id);
+        if (workspaceId === null) throw new Invalid(`The workspace id must be a whole number between 1 and ${MAX_DB_ID}.`);
         membership = await membershipOf(deps.db, workspaceId, user!.id);
         if (!can(membership.role, spec.permission.workspace)) throw new Forbidden(spec.permission.denied);
       }

@@ -140,7 +140,7 @@ describe("another workspace's resources answer 404", () => {
     expect((await stranger.get(`/api/workspaces/${cell.ws}/projects/${cell.project}`)).status).toBe(404);
     expect((await stranger.get(`/api/workspaces/${other}/projects/${cell.project}`)).status).toBe(404);
     expect((await stranger.get(`/api/workspaces/999999`)).status).toBe(404);
-    expect((await stranger.get(`/api/workspaces/abc`)).status).toBe(404);
+    expect((await stranger.get(`/api/workspaces/abc`)).status).toBe(400);
     await app.db('workspaces').whereIn('id', [cell.ws, other]).delete();
   });
 });
