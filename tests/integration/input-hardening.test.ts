@@ -89,3 +89,14 @@ describe('ids', () => {
     expect((await owner.get(`/api/workspaces/${ws}/transfer/dry?newOwnerId=${encodeURIComponent(String(id))}`)).status).toBe(400);
   });
 });
+
+describe('workspace transfer', () => {
+  it('to a user who does not exist: 400, nothing changes (issue 11, point 4)', async () => {
+    const subs = await app.db('subscriptions').count({ n: '*' });
+    const res = await owner.post(`/api/workspaces/${ws}/transfer`, { newOwnerId: 2147483000 });
+    expect(res.status, JSON.stringify(res.body)).toBe(400);
+    expect(res.body.error.message).toBe('The new owner must be a member of this workspace.');
+    expect(await app.db('subscriptions').count({ n: '*' })).toEqual(subs);
+    expect((await app.db('workspaces').where({ id: ws }).first('owner_id')).owner_id).toBe(ownerId);
+  });
+});
