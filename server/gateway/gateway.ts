@@ -28,6 +28,7 @@ export const MESSAGES = {
   overLimit: 'Usage is over limit.',
   banned: 'IP has been auto-banned for flooding.',
   noBackend: 'This network has no backend configured on this Cairn server.',
+  badPath: 'The path is not valid: dot segments, encoded slashes and backslashes are not allowed.',
   restricted: 'API access is restricted: the first payment of this subscription failed. Pay the open invoice in the dashboard to restore it.',
 } as const;
 
@@ -41,6 +42,28 @@ export interface GatewayDeps {
   chains?: Partial<Record<SandboxNetwork, SandboxChain>>;
   version: string;
   now?: () => number;
+}
+
+/**
+ * True for a path a backend could resolve outside the API: '.' or '..' segments, also encoded
+ * ('%2e%2e') or with a parameter ('..;'), and encoded slashes or backslashes. The cheap test first:
+ * a normal path has none of '.', '%', ';' or '\\'.
+ */
+export function climbs(path: string): boolean {
+  if (!/[.%;\\]/.test(path)) return false;
+  if (path.includes('\\')) return true;
+  for (const segment of path.split('/')) {
+    let decoded: string;
+    try {
+      decoded = decodeURIComponent(segment);
+    } catch {
+      return true;
+    }
+    if (decoded.includes('/') || decoded.includes('\\') || decoded.includes('\u0000')) return true;
+    const bare = decoded.split(';', 1)[0]!.trim();
+    if (bare === '.' || bare === '..') return true;
+  }
+  return false;
 }
 
 type Backend = (req: http.IncomingMessage, res: http.ServerResponse, path: string) => void;
@@ -152,6 +175,9 @@ export function createGatewayHandler(deps: GatewayDeps) {
     else if (rest !== '/' && rest !== '/health' && rest !== '/health/clock') return sendBlockfrostError(res, 404, NOT_FOUND_MESSAGE);
 
     if (root(res, rest, network)) return;
+    // Before any key, limit or backend: a path that climbs out of /api/v0 would reach whatever the
+    // upstream serves beside its API, with Cairn's upstream credentials.
+    if (climbs(rest)) return sendBlockfrostError(res, 400, MESSAGES.badPath);
 
     const key = req.headers.project_id;
     const project: ProjectKey | undefined = typeof key === 'string' ? keys.lookup(key) : undefined;

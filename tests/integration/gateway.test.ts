@@ -192,6 +192,20 @@ describe('limits', () => {
   });
 });
 
+/** A GET whose path goes out exactly as written (a URL string would be normalised by the client first). */
+const rawGet = (base: string, path: string, key: string) =>
+  new Promise<{ status: number; body: any }>((resolve, reject) => {
+    const u = new URL(base);
+    http
+      .get({ host: u.hostname, port: u.port, path, headers: { project_id: key } }, (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (c: string) => (text += c));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: JSON.parse(text) }));
+      })
+      .on('error', reject);
+  });
+
 describe('upstreams', () => {
   let upstream: http.Server;
   let upstreamUrl: string;
@@ -263,6 +277,45 @@ describe('upstreams', () => {
       const m = await newProject(0);
       await g.keys.reload();
       expect((await call(g.url + '/api/v0/blocks/latest', m.project_id)).headers.get('x-cairn-sandbox')).toBe('simulated');
+    } finally {
+      await g.close();
+    }
+  });
+
+  it('refuses traversal before proxying, and drops a client copy of the upstream auth header (issue 11, point 5)', async () => {
+    const g = await startTestGateway(app, { UPSTREAM_CARDANO_PREPROD_URL: upstreamUrl, UPSTREAM_CARDANO_PREPROD_AUTH: 'X-Upstream-Key: upstream-secret' });
+    try {
+      const p = await newProject(6);
+      await g.keys.reload();
+      const before = seen.length;
+      for (const path of [
+        '/api/v0/../../admin',
+        '/api/v0/blocks/../../../admin',
+        '/api/v0/%2e%2e/%2e%2e/admin',
+        '/api/v0/%2E%2e/admin',
+        '/api/v0/..;/..;/admin',
+        '/api/v0/.%2e/admin',
+        '/api/v0/./blocks',
+        '/api/v0/blocks%2f..%2f..%2fadmin',
+        '/api/v0/blocks%5c..%5cadmin',
+        '/api/v0/blocks\\..\\admin',
+        '/cardano-preprod/api/v0/../../admin',
+        '/api/v0/%zz',
+      ]) {
+        const res = await rawGet(g.url, path, p.project_id);
+        expect(res.status, path).toBe(400);
+        expect(res.body).toMatchObject({ status_code: 400, error: 'Bad Request' });
+      }
+      expect(seen.length).toBe(before);
+
+      // Dots inside a segment are fine.
+      expect((await call(g.url + '/api/v0/assets/a.b..c', p.project_id)).status).toBe(200);
+      const res = await call(g.url + '/api/v0/blocks/latest', p.project_id, { 'x-upstream-key': 'client-guess' });
+      expect(res.status).toBe(200);
+      expect(seen.at(-1)!.headers['x-upstream-key']).toBe('upstream-secret');
+      expect(seen.at(-1)!.url).toBe('/bf/api/v0/blocks/latest');
+      // The plan's project pool is shared with the tests below.
+      expect((await owner.client.delete(`/api/workspaces/${owner.ws}/projects/${p.uuid}`)).status).toBe(200);
     } finally {
       await g.close();
     }
