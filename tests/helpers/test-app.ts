@@ -58,6 +58,8 @@ export async function startTestApp(opts: TestAppOptions = {}): Promise<TestApp &
     NODE_ENV: 'test',
     PUBLIC_URL: `http://127.0.0.1:${port}`,
     SESSION_SECRET: TEST_SESSION_SECRET,
+    // Every test signs its users in from 127.0.0.1; the per-IP limit has its own test (auth-throttle).
+    SIGNIN_LINKS_PER_IP: '100000',
     DATA_DIR: '/nonexistent-data-dir-for-tests',
     ...(database.databaseUrl ? { DATABASE_URL: database.databaseUrl } : {}),
     ...opts.env,
