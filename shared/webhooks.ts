@@ -81,6 +81,8 @@ export const webhookMessages = {
   invalidUrl: 'Invalid URL format',
   confirmations: 'Enter a number between 0 and 5',
   unsupportedNetwork: 'This network is not supported by Secure Webhooks.',
+  privateEndpoint:
+    'This URL is a private or loopback address. Cairn does not deliver to such addresses unless the server operator lists it in WEBHOOK_ALLOWLIST.',
   tooManyConditions: `At most ${MAX_CONDITIONS} conditions are allowed.`,
   created: 'Webhook created!',
   updated: 'Webhook updated!',
@@ -102,6 +104,35 @@ const isHttpUrl = (v: string) => {
     return false;
   }
 };
+
+const v4Private = (a: number, b: number): boolean =>
+  a === 0 || a === 10 || a === 127 || (a === 100 && b >= 64 && b < 128) || (a === 169 && b === 254) || (a === 172 && b >= 16 && b < 32) || (a === 192 && b === 168) || a >= 224;
+
+/** The host of a URL names this machine or a private network (a literal address or a local name). */
+export function isPrivateHost(hostname: string): boolean {
+  const host = hostname.toLowerCase().replace(/^\[|\]$/g, '').replace(/\.$/, '');
+  if (host === 'localhost' || /\.(localhost|local|internal|home\.arpa)$/.test(host)) return true;
+  const v4 = /^(\d{1,3})\.(\d{1,3})\.\d{1,3}\.\d{1,3}$/.exec(host) ?? /^(?:::ffff:(?:0:)?)(\d{1,3})\.(\d{1,3})\.\d{1,3}\.\d{1,3}$/.exec(host);
+  if (v4) return v4Private(Number(v4[1]), Number(v4[2]));
+  if (!host.includes(':')) return false;
+  const hexMapped = /^::ffff:(?:0:)?([0-9a-f]{1,4}):[0-9a-f]{1,4}$/.exec(host);
+  if (hexMapped) {
+    const hi = parseInt(hexMapped[1]!, 16);
+    return v4Private(hi >> 8, hi & 255);
+  }
+  return host === '::' || host === '::1' || /^f[cd][0-9a-f]{2}:/.test(host) || /^fe[89ab][0-9a-f]:/.test(host) || /^ff[0-9a-f]{2}:/.test(host);
+}
+
+/** What the form says when the endpoint is on a private or loopback address; null otherwise. */
+export function privateEndpointWarning(url: string): string | null {
+  let host: string;
+  try {
+    host = new URL(url.trim()).hostname;
+  } catch {
+    return null;
+  }
+  return isPrivateHost(host) ? webhookMessages.privateEndpoint : null;
+}
 
 export const conditionSchema = z.object({
   type: text({ error: webhookMessages.required }).min(1, webhookMessages.required),

@@ -28,6 +28,7 @@ for (const [net6, prefix] of [
   ['::', 128],
   ['::1', 128],
   ['::', 96], // IPv4-compatible (deprecated)
+  ['::ffff:0:0:0', 96], // IPv4-translated (RFC 2765): ::ffff:0:a.b.c.d is not the mapped form
   ['64:ff9b::', 96], // NAT64
   ['64:ff9b:1::', 48],
   ['100::', 64], // discard
@@ -98,9 +99,15 @@ export function isAllowedAddress(address: string, allow: Allowlist): boolean {
   return !blocked.check(address, type);
 }
 
+/**
+ * The guard refused the address this attempt would connect to. Final for the attempt: it is not
+ * retried on the schedule (the same name would resolve to the same refused address), and the
+ * message says how an operator allows it.
+ */
 export class BlockedAddressError extends Error {
+  readonly final = true;
   constructor(host: string, address: string) {
-    super(`The endpoint ${host} resolves to ${address}, which webhooks may not reach.`);
+    super(`The endpoint ${host} resolves to ${address}, a private, loopback or reserved address webhooks may not reach unless WEBHOOK_ALLOWLIST lists it.`);
     this.name = 'BlockedAddressError';
   }
 }
