@@ -134,6 +134,44 @@ export function privateEndpointWarning(url: string): string | null {
   return isPrivateHost(host) ? webhookMessages.privateEndpoint : null;
 }
 
+const BECH32_DATA = '[02-9ac-hj-np-z]';
+const HEX = /^[0-9a-f]*$/i;
+/** Webhook network ids of the test networks (preview, preprod): their addresses are addr_test…/stake_test…. */
+const isTestNetwork = (webhookNetwork: number) => webhookNetwork !== 0 && webhookNetwork !== 1;
+
+/**
+ * What is wrong with a condition's value, in the form's words; null when its shape is right. The
+ * shape only (prefix, alphabet, length): the server also checks bech32 checksums and address bytes.
+ */
+export function conditionValueError(type: string, value: string, webhookNetwork: number): string | null {
+  const v = value.trim();
+  const test = isTestNetwork(webhookNetwork);
+  switch (type) {
+    case 'recipient':
+    case 'sender': {
+      const [addr, stake] = test ? ['addr_test1', 'stake_test1'] : ['addr1', 'stake1'];
+      if (new RegExp(`^(${addr}|${stake})${BECH32_DATA}{20,}$`).test(v)) return null;
+      // Byron addresses (base58) are checked by the server.
+      if (/^(Ae2|DdzFF|37bt|2cWKM|KjgoiXJS2)[1-9A-HJ-NP-Za-km-z]{20,}$/.test(v)) return null;
+      return `Enter a Cardano ${test ? 'test network' : 'mainnet'} address (${addr}…) or stake address (${stake}…).`;
+    }
+    case 'policyId':
+      return v.length === 56 && HEX.test(v) ? null : 'A policy ID is 56 hexadecimal characters.';
+    case 'assetHex':
+      return v.length >= 56 && v.length <= 120 && v.length % 2 === 0 && HEX.test(v)
+        ? null
+        : 'An asset is its policy ID (56 hexadecimal characters) followed by its name in hex (up to 64).';
+    case 'fingerprint':
+      return new RegExp(`^asset1${BECH32_DATA}{38}$`).test(v) ? null : 'An asset fingerprint starts with asset1 and is 44 characters long.';
+    case 'poolId':
+      return new RegExp(`^pool1${BECH32_DATA}{51}$`).test(v) || (v.length === 56 && HEX.test(v))
+        ? null
+        : 'A pool ID is pool1… (56 characters) or 56 hexadecimal characters.';
+    default:
+      return null;
+  }
+}
+
 export const conditionSchema = z.object({
   type: text({ error: webhookMessages.required }).min(1, webhookMessages.required),
   operator: text({ error: webhookMessages.required }).min(1, webhookMessages.required),
@@ -172,8 +210,11 @@ export const webhookInputSchema = z
       }
       if (!(def.operators as readonly string[]).includes(c.operator)) {
         ctx.addIssue({ code: 'custom', path: ['conditions', i, 'operator'], message: `The ${c.type} condition takes ${def.operators.join(', ')}.` });
+        return;
       }
       if (c.type === 'jsonPath' && !c.selector) ctx.addIssue({ code: 'custom', path: ['conditions', i, 'selector'], message: webhookMessages.required });
+      const valueError = conditionValueError(c.type, c.value, w.network);
+      if (valueError) ctx.addIssue({ code: 'custom', path: ['conditions', i, 'value'], message: valueError });
       if (def.operators === comparisonOperators && c.type !== 'jsonPath' && !/^\d+$/.test(c.value)) {
         ctx.addIssue({ code: 'custom', path: ['conditions', i, 'value'], message: 'Enter a whole number.' });
       }
