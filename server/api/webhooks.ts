@@ -7,20 +7,25 @@ import { messages } from '../../shared/messages';
 import { triggers, webhookInputSchema, webhookMessages, type WebhookEventDto } from '../../shared/webhooks';
 import { createWebhook, deleteWebhook, findWebhook, getWebhook, listWebhooks, updateWebhook } from '../services/webhooks';
 import type { ChainSource } from '../webhooks/chain-source';
-import { samplePayload } from '../webhooks/sample';
+import { SampleCache } from '../webhooks/sample';
+import { SlidingWindowLimit } from '../http/sliding-window-limit';
 import { eventBody } from '../webhooks/follower';
 
 const params = z.object({ id: z.string(), webhookId: z.string().uuid('Webhook not found.') });
 const EVENTS_PER_PAGE = 20;
+const SAMPLE_REQUESTS_PER_MINUTE = 30;
 
 export function registerWebhookRoutes(router: Router, deps: RouteDeps, sources: Map<number, ChainSource>): void {
   const { db } = deps;
 
+  const samples = new SampleCache();
+  // Per signed-in user and process: the editor asks once per trigger, a script asking in a loop is refused.
+  const sampleLimit = new SlidingWindowLimit(SAMPLE_REQUESTS_PER_MINUTE, 60_000);
   const sample = async (network: number, type: (typeof triggers)[number]) => {
     const source = sources.get(network);
     if (!source) throw new Invalid(webhookMessages.unsupportedNetwork);
     try {
-      return await samplePayload(source, type);
+      return await samples.get(network, type, source);
     } catch (err) {
       throw new AppError(503, 'sample_unavailable', `No sample ${type} could be read from this network right now (${(err as Error).message}).`);
     }
@@ -34,7 +39,10 @@ export function registerWebhookRoutes(router: Router, deps: RouteDeps, sources: 
       type: z.enum(triggers, { error: 'type must be transaction, block, delegation or epoch' }),
       network: z.coerce.number({ error: webhookMessages.unsupportedNetwork }).int(webhookMessages.unsupportedNetwork),
     }),
-    handler: ({ query }) => sample(query.network, query.type),
+    handler: ({ query, user }) => {
+      if (!sampleLimit.take(String(user!.id))) throw new AppError(429, 'too_many_requests', 'Too many sample requests. Please wait a minute and try again.');
+      return sample(query.network, query.type);
+    },
   });
 
   route(router, deps, {

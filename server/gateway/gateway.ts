@@ -27,7 +27,7 @@ export const MESSAGES = {
   mismatch: 'Network token mismatch',
   overLimit: 'Usage is over limit.',
   banned: 'IP has been auto-banned for flooding.',
-  noBackend: 'This network has no backend configured on this Cairn server.',
+  noBackend: 'This network has no backend configured on this Cairn server, so requests to it cannot be answered (and are not counted).',
   badPath: 'The path is not valid: dot segments, encoded slashes and backslashes are not allowed.',
   restricted: 'API access is restricted: the first payment of this subscription failed. Pay the open invoice in the dashboard to restore it.',
 } as const;
@@ -136,14 +136,13 @@ export function createGatewayHandler(deps: GatewayDeps) {
   };
 
   /** Answers the limiter's verdict, and meters the request once its answer has gone out. */
-  const dispatch = (verdict: Verdict, req: http.IncomingMessage, res: http.ServerResponse, backend: Backend | undefined, path: string, metered: MeteredRequest): void => {
+  const dispatch = (verdict: Verdict, req: http.IncomingMessage, res: http.ServerResponse, backend: Backend, path: string, metered: MeteredRequest): void => {
     metered.admitted = verdict === 'ok';
     (res as MeteredResponse)[METERED] = metered;
     res.on('finish', meterOnFinish);
     if (verdict === 'banned') return sendBlockfrostError(res, 418, MESSAGES.banned);
     if (verdict === 'rate_limited') return sendBlockfrostError(res, 429, MESSAGES.overLimit);
     if (verdict === 'over_quota') return sendBlockfrostError(res, 402, MESSAGES.overLimit);
-    if (!backend) return sendBlockfrostError(res, 500, MESSAGES.noBackend);
     backend(req, res, path);
   };
 
@@ -187,6 +186,8 @@ export function createGatewayHandler(deps: GatewayDeps) {
     if (project.status === 'incomplete_expired') return sendBlockfrostError(res, 402, MESSAGES.restricted);
     const target = network ?? project.network;
     const backend = byNetwork.get(target);
+    // Nothing can answer it here: say so before the limits, so it costs no quota, no token and no metering.
+    if (!backend) return sendBlockfrostError(res, 500, MESSAGES.noBackend);
 
     const at = now();
     const day = utcDay(at);

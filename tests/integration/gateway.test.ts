@@ -5,6 +5,7 @@ import { startTestApp, type TestApp } from '../helpers/test-app';
 import { Client } from '../helpers/http-client';
 import { signIn } from '../helpers/sign-in';
 import { call, startTestGateway } from '../helpers/gateway';
+import { MESSAGES } from '../../server/gateway/gateway';
 import type { TestDatabase } from '../helpers/db-template';
 import type { RunningGateway } from '../../server/gateway/index';
 import { setSubscription } from '../../server/services/subscriptions';
@@ -153,6 +154,23 @@ describe('limits', () => {
     }
     const row = await app.db('quota_usage').where({ user_id: me.id, day_ms: day }).first();
     expect(Number(row.requests)).toBe(50_000);
+  });
+
+  it('answers a network with no backend with a clear error that costs no quota and is not metered (issue 11, point 11)', async () => {
+    const u = new Client(app.url);
+    await signIn(u, app.mailer, 'no-backend@example.com');
+    const me = (await u.get('/api/me')).body.data;
+    const ws = (await u.get('/api/workspaces')).body.data[0].id;
+    const p = await newProject(2, u, ws); // IPFS: no upstream configured in this test
+    const g = await startTestGateway(app);
+    try {
+      const results = await Promise.all(Array.from({ length: 5 }, () => call(g.url + '/api/v0/ipfs/pin/list', p.project_id)));
+      for (const r of results) expect(r.body).toEqual({ status_code: 500, error: 'Internal Server Error', message: MESSAGES.noBackend });
+    } finally {
+      await g.close();
+    }
+    expect(await app.db('quota_usage').where({ user_id: me.id })).toEqual([]);
+    expect(await app.db('usage_rollups').where({ project_id: p.id })).toEqual([]);
   });
 
   it('restricts API access while the first payment has failed (incomplete_expired) and restores it once paid', async () => {

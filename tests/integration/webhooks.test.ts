@@ -202,6 +202,19 @@ describe('webhook API', () => {
     }
     expect((await owner.client.get('/api/webhooks/sample?type=block&network=1')).status).toBe(400);
   });
+
+  it('limits sample requests per user (issue 11, point 11)', async () => {
+    const sampler = new Client(app.url);
+    await signIn(sampler, app.mailer, 'sampler@example.com');
+    const statuses: number[] = [];
+    for (let i = 0; i < 31; i++) statuses.push((await sampler.get('/api/webhooks/sample?type=block&network=0')).status);
+    expect(statuses.slice(0, 30).every((s) => s === 200)).toBe(true);
+    const refused = await sampler.get('/api/webhooks/sample?type=block&network=0');
+    expect(refused.status).toBe(429);
+    expect(refused.body.error.message).toBe('Too many sample requests. Please wait a minute and try again.');
+    // Another user is not affected.
+    expect((await owner.client.get('/api/webhooks/sample?type=block&network=0')).status).toBe(200);
+  });
 });
 
 describe('following the chain and delivering', () => {
