@@ -43,6 +43,10 @@ export const actions = Object.keys(permissionMatrix) as Action[];
 export const can = (role: Role | null | undefined, action: Action): boolean =>
   !!role && (permissionMatrix[action] as readonly Role[]).includes(role);
 
+/** Secrets (webhook auth tokens) are shown to the roles that may change projects; collaborators only read. */
+export const SECRETS_ACTION: Action = 'projects.update';
+export const maySeeSecrets = (role: Role | null | undefined): boolean => can(role, SECRETS_ACTION);
+
 export const isRole = (v: unknown): v is Role => typeof v === 'string' && (roles as readonly string[]).includes(v);
 
 export const roleLabels: Record<Role, string> = {

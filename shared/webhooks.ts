@@ -85,6 +85,7 @@ export const webhookMessages = {
     'This URL is a private or loopback address. Cairn does not deliver to such addresses unless the server operator lists it in WEBHOOK_ALLOWLIST.',
   tooManyConditions: `At most ${MAX_CONDITIONS} conditions are allowed.`,
   created: 'Webhook created!',
+  tokenHidden: 'Only the owner, administrators and maintainers can see the auth token.',
   updated: 'Webhook updated!',
   failingWarning:
     'We have detected problems delivering events to this endpoint. Repeated failures may disable the webhook automatically.',
@@ -233,7 +234,8 @@ export interface WebhookDto {
   confirmations: number;
   status: 'enabled' | 'disabled';
   conditions: Condition[];
-  auth_token: string;
+  /** null for roles that may not see secrets (collaborators). */
+  auth_token: string | null;
   workspace_id: number;
   workspace_name: string;
   role_name: string;

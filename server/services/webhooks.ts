@@ -3,6 +3,7 @@ import type { Db } from '../db/index';
 import { NotFound } from '../errors';
 import { FAILURE_WARNING_WINDOW_MS, type Condition, type WebhookDto, type WebhookInput } from '../../shared/webhooks';
 import { getSubscription, withOwnerLock } from './subscriptions';
+import { maySeeSecrets } from '../../shared/permissions';
 import { checkConditionValues } from './condition-values';
 import { limitError, type Membership } from './workspaces';
 
@@ -66,7 +67,7 @@ const toDto = (r: WebhookRow, m: Membership, history: WebhookDto['fail_history']
   confirmations: r.confirmations,
   status: r.status,
   conditions: parseConditions(r.conditions),
-  auth_token: r.auth_token,
+  auth_token: maySeeSecrets(m.role) ? r.auth_token : null,
   workspace_id: r.workspace_id,
   workspace_name: m.name,
   role_name: m.role,
