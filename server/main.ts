@@ -12,6 +12,7 @@ import { resolveSessionSecret } from './session-secret';
 import { createSandboxChains } from './chain/sandbox-chains';
 import { startGateway } from './gateway/index';
 import { startWebhookWorker } from './webhooks/index';
+import { startRetention } from './services/retention';
 
 type Role = 'all' | 'api' | 'gateway' | 'worker';
 const ROLES: Role[] = ['all', 'api', 'gateway', 'worker'];
@@ -82,6 +83,9 @@ async function start(config: Config, role: Role) {
   if (role === 'all' || role === 'worker') {
     const worker = startWebhookWorker({ config, db, logger, mailer, chains });
     stops.unshift(() => worker.stop());
+    // INTEGRATION HOOK: pass the webhook outbox's prune here as { pruneWebhookOutbox } once it exists.
+    const retention = startRetention(db, logger);
+    stops.unshift(() => retention.stop());
   }
   stops.push(() => mailer.close());
 
