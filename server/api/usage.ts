@@ -3,8 +3,8 @@ import { z } from 'zod';
 import { route, type RouteDeps } from '../http/route';
 import { NotFound } from '../errors';
 import { membershipOf } from '../services/workspaces';
-import { getSubscription } from '../services/subscriptions';
-import { projectHistory, projectStats } from '../services/usage';
+import { findProjectRef } from '../services/projects';
+import { projectHistory, statsOfProject } from '../services/usage';
 
 const uuid = z.string().uuid('Project not found.');
 
@@ -17,12 +17,7 @@ export function registerUsageRoutes(router: Router, deps: RouteDeps): void {
     path: '/workspaces/:workspaceId/projects/:projectUuid/stats',
     permission: { workspace: 'projects.view' },
     params: z.object({ workspaceId: z.string(), projectUuid: uuid }),
-    handler: async ({ membership, params }) => {
-      const project = await db('projects').where({ uuid: params.projectUuid, workspace_id: membership.workspaceId }).first('id');
-      if (!project) throw new NotFound('Project not found.');
-      const { plan } = await getSubscription(db, membership.ownerId);
-      return projectStats(db, project.id, plan.name);
-    },
+    handler: async ({ membership, params }) => statsOfProject(db, await findProjectRef(db, params.projectUuid, membership.workspaceId), membership.ownerId),
   });
 
   // Answers {data: [{time, requestCount}], max}: the spec's history shape is itself the envelope.
@@ -32,9 +27,8 @@ export function registerUsageRoutes(router: Router, deps: RouteDeps): void {
     permission: 'signedIn',
     params: z.object({ projectUuid: uuid }),
     handler: async ({ user, params, res }) => {
-      const project = await db('projects').where({ uuid: params.projectUuid }).first('id', 'workspace_id');
-      if (!project) throw new NotFound('Project not found.');
-      await membershipOf(db, project.workspace_id, user!.id).catch(() => {
+      const project = await findProjectRef(db, params.projectUuid);
+      await membershipOf(db, project.workspaceId, user!.id).catch(() => {
         throw new NotFound('Project not found.');
       });
       res.json(await projectHistory(db, project.id));
