@@ -6,6 +6,7 @@ import { signIn } from '../helpers/sign-in';
 import { makeProject, makeUser, makeWorkspace } from '../helpers/workspace-fixture';
 import type { TestDatabase } from '../helpers/db-template';
 import { messages } from '../../shared/messages';
+import { deniedMessages, type Action } from '../../shared/permissions';
 
 type Who = 'owner' | 'administrator' | 'maintainer' | 'collaborator' | 'stranger';
 const everyone: Who[] = ['owner', 'administrator', 'maintainer', 'collaborator', 'stranger'];
@@ -89,6 +90,27 @@ const routes: RouteCase[] = [
   { name: 'POST /workspaces/:id/webhooks/:webhookId/test', call: (c, x) => c.post(`/api/workspaces/${x.ws}/webhooks/${x.webhook}/test`), expect: ONLY(201, BUILDERS) },
 ];
 
+/** The matrix action each route that can answer 403 checks. */
+const actionOf: Record<string, Action> = {
+  'PUT /workspaces/:id': 'workspace.change_name',
+  'DELETE /workspaces/:id': 'workspace.delete',
+  'GET /workspaces/:id/transfer/dry': 'workspace.transfer',
+  'POST /workspaces/:id/transfer': 'workspace.transfer',
+  'PUT /workspaces/:id/members/:userId': 'members.update',
+  'DELETE /workspaces/:id/members/:userId': 'members.delete',
+  'POST /workspaces/:id/leave': 'workspace.leave',
+  'POST /workspaces/:id/invitations': 'invites.add',
+  'DELETE /workspaces/:id/invitations/:invitationId': 'invites.delete',
+  'POST /workspaces/:id/projects': 'projects.add',
+  'PUT /workspaces/:id/projects/:projectId': 'projects.update',
+  'DELETE /workspaces/:id/projects/:projectId': 'projects.delete',
+  'POST /workspaces/:id/webhooks': 'webhooks.add',
+  'PUT /workspaces/:id/webhooks/:webhookId': 'webhooks.update',
+  'DELETE /workspaces/:id/webhooks/:webhookId': 'webhooks.delete',
+  'POST /workspaces/:id/webhooks/:webhookId/events/:eventId/resend': 'webhooks.update',
+  'POST /workspaces/:id/webhooks/:webhookId/test': 'webhooks.update',
+};
+
 async function freshCell(): Promise<Cell> {
   const ws = await makeWorkspace(app.db, users.owner.id, [
     { userId: users.administrator.id, role: 'administrator' },
@@ -145,7 +167,11 @@ describe('every workspace route × every role', () => {
       const res = await r.call(users[who].client, cell);
       expect(res.status, JSON.stringify(res.body)).toBe(status);
       if (status === 404) expect(res.body).toEqual({ error: { code: 'not_found', message: expect.any(String) } });
-      if (status === 403) expect(res.body.error.code).toBe('forbidden');
+      if (status === 403) {
+        expect(res.body.error.code).toBe('forbidden');
+        // The text comes from the matrix module (issue 11, point 15).
+        expect(res.body.error.message).toBe(deniedMessages[actionOf[r.name]!]);
+      }
     } finally {
       await app.db('workspaces').where({ id: cell.ws }).delete();
     }
