@@ -3,7 +3,6 @@ import type { Router } from 'express';
 import { z } from 'zod';
 import { route, type RouteDeps } from '../http/route';
 import { AppError, Invalid, NotFound } from '../errors';
-import { messages } from '../../shared/messages';
 import { triggers, webhookInputSchema, webhookMessages, type WebhookEventDto } from '../../shared/webhooks';
 import { createWebhook, deleteWebhook, getWebhook, listWebhooks, updateWebhook } from '../services/webhooks';
 import type { ChainSource } from '../webhooks/chain-source';
