@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import path from 'node:path';
-import { isValidAllowlistEntry } from './webhooks/ssrf';
+import { isValidAllowlistEntry } from './allowlist';
 import type { SiteInfo } from '../shared/site';
 
 // Environment → typed configuration, validated once at boot. Every variable here is documented in the
