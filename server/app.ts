@@ -25,6 +25,8 @@ import { createSandboxChains, sandboxedSlugs } from './chain/sandbox-chains';
 import type { SandboxChain, SandboxNetwork } from './chain/sandbox/index';
 import { latestMainnetBlock } from './api/landing';
 import { webhookSources } from './webhooks/index';
+import { docsRouter } from './web/docs';
+import { defaultProbes, statusReporter } from './services/status';
 
 export interface AppDeps {
   config: Config;
@@ -140,6 +142,7 @@ export function createApp(deps: AppDeps): CairnApp {
       latestBlock: latestMainnetBlock(config, logger, chains),
       sandboxed: new Set(sandboxedSlugs(config)),
       webhookSources: webhookSources(config, chains),
+      status: statusReporter({ db, probes: defaultProbes(config, chains) }),
     }),
   );
   if (!config.isProduction) {
@@ -149,6 +152,7 @@ export function createApp(deps: AppDeps): CairnApp {
     app.use('/dev', dev);
   }
 
+  app.use(docsRouter(config, chains.mainnet ?? chains.preprod ?? chains.preview, webDir));
   app.use(spaRouter(webDir));
   app.use((_req, _res, next) => next(new NotFound('Not found.')));
   app.use(errorMiddleware(logger));

@@ -9,6 +9,10 @@ import { registerSiteRoutes } from './site';
 import { registerUsageRoutes } from './usage';
 import { registerLandingRoutes } from './landing';
 import { registerWebhookRoutes } from './webhooks';
+import { registerOpenApiRoute } from './openapi';
+import { registerStatusRoutes } from './status';
+import type { StatusReport } from '../../shared/status';
+import { CAIRN_VERSION } from '../version';
 import type { ChainSource } from '../webhooks/chain-source';
 import type { LatestBlock } from '../../shared/landing-sample';
 
@@ -20,6 +24,8 @@ export interface ApiExtras {
   sandboxed: ReadonlySet<string>;
   /** Event sources of the webhook networks (for sample payloads). */
   webhookSources: Map<number, ChainSource>;
+  /** The status page's report (cached). */
+  status: () => Promise<StatusReport>;
 }
 
 export function apiRouter(deps: RouteDeps, extras: ApiExtras): Router {
@@ -32,6 +38,9 @@ export function apiRouter(deps: RouteDeps, extras: ApiExtras): Router {
   registerUsageRoutes(router, deps);
   registerLandingRoutes(router, deps, extras.latestBlock);
   registerWebhookRoutes(router, deps, extras.webhookSources);
+  registerStatusRoutes(router, deps, extras.status);
+  // Last: the document lists every route declared above.
+  registerOpenApiRoute(router, deps, CAIRN_VERSION);
   router.use((_req, _res, next) => next(new NotFound('There is no such API endpoint.')));
   return router;
 }

@@ -2,8 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { appRoutes, isAppRoute, isDashboardPath, signInPathFor } from '../../../shared/routes';
 
 describe('client routes', () => {
-  it('registers every route of spec section 2', () => {
-    expect(appRoutes).toHaveLength(24);
+  it('registers every route of spec section 2, the public status page and the cookie policy', () => {
+    expect(appRoutes).toHaveLength(26);
+    expect(appRoutes).toContain('/status');
+    expect(appRoutes).toContain('/cookie-policy');
     expect(appRoutes).toContain('/dashboard/workspaces/:id/order/:orderId');
   });
 
