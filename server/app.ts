@@ -22,6 +22,7 @@ import { devRouter } from './http/dev-router';
 import { assetsRouter, defaultWebDir, spaRouter } from './web/static';
 import { NotFound } from './errors';
 import { createSandboxChains, sandboxedSlugs } from './chain/sandbox-chains';
+import { communityServedNetworks } from './services/endpoints';
 import type { SandboxChain, SandboxNetwork } from './chain/sandbox/index';
 import { latestMainnetBlock } from './api/landing';
 import { webhookSources } from './webhooks/index';
@@ -135,14 +136,17 @@ export function createApp(deps: AppDeps): CairnApp {
   app.use(['/api', '/auth'], csrfProtection());
   app.use('/auth', authRouter({ ...routeDeps, passport, enabledProviders: enabled }));
   const chains = deps.chains ?? createSandboxChains(config);
+  // A network an enabled community endpoint serves is no longer the sandbox chain's.
+  const community = communityServedNetworks(db, (err) => logger.error({ err: { message: err.message } }, 'community endpoints: could not read the enabled ones'));
+  const sandboxSlugs = new Set(sandboxedSlugs(config));
   app.use(
     '/api',
     apiRouter(routeDeps, {
       webDir,
       latestBlock: latestMainnetBlock(config, logger, chains),
-      sandboxed: new Set(sandboxedSlugs(config)),
+      sandboxed: { has: (slug: string) => sandboxSlugs.has(slug) && !community.has(slug) },
       webhookSources: webhookSources(config, chains),
-      status: statusReporter({ db, probes: defaultProbes(config, chains) }),
+      status: statusReporter({ db, probes: defaultProbes(config, chains, db) }),
     }),
   );
   if (!config.isProduction) {
@@ -157,5 +161,11 @@ export function createApp(deps: AppDeps): CairnApp {
   app.use((_req, _res, next) => next(new NotFound('Not found.')));
   app.use(errorMiddleware(logger));
 
-  return { app, close: () => store.close() };
+  return {
+    app,
+    close: () => {
+      store.close();
+      void community.stop();
+    },
+  };
 }

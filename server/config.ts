@@ -179,6 +179,16 @@ const schema = z.object({
   UPSTREAM_CARDANO_PREVIEW_AUTH: headerLine,
   UPSTREAM_IPFS_URL: optionalUrl,
   UPSTREAM_IPFS_AUTH: headerLine,
+  UPSTREAM_MILKOMEDA_MAINNET_URL: optionalUrl,
+  UPSTREAM_MILKOMEDA_MAINNET_AUTH: headerLine,
+  OPERATOR_EMAILS: z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .default('')
+      .refine((v) => v.split(',').map((e) => e.trim()).filter(Boolean).every((e) => /^[^\s@,]+@[^\s@,]+$/.test(e)), 'must be a comma-separated list of e-mail addresses')
+      .transform((v) => v.split(',').map((e) => e.trim().toLowerCase()).filter(Boolean)),
+  ),
   WEBHOOK_ALLOWLIST: z.preprocess(
     emptyToUndefined,
     z
@@ -240,6 +250,8 @@ export interface Config {
   site: SiteConfig;
   gateway: GatewayConfig;
   webhooks: { allowlist: string; timeoutMs: number; retryScheduleMs: number[]; chainPollMs: number };
+  /** Lower-cased e-mails of the operators (OPERATOR_EMAILS): they review submitted endpoints. */
+  operatorEmails: string[];
 }
 
 export interface UpstreamConfig {
@@ -259,6 +271,8 @@ export interface GatewayConfig {
   ban: { threshold: number; windowSeconds: number; seconds: number };
   /** Configured upstreams; a Cardano network without one is served by the sandbox chain. */
   upstreams: Partial<Record<UpstreamNetwork, UpstreamConfig>>;
+  /** Milkomeda mainnet's EVM JSON-RPC; unset: the embedded development chain (never in production). */
+  milkomeda: UpstreamConfig | null;
 }
 
 /** What the public site and the dashboard shell show; answered by GET /api/site. */
@@ -267,6 +281,10 @@ export type SiteConfig = SiteInfo;
 export class ConfigError extends Error {}
 
 const pair = (id: string | undefined, secret: string | undefined) => (id && secret ? { clientId: id, clientSecret: secret } : null);
+
+/** Whether the signed-in user's e-mail is one of OPERATOR_EMAILS. */
+export const isOperator = (config: Pick<Config, 'operatorEmails'>, email: string | null | undefined): boolean =>
+  !!email && config.operatorEmails.includes(email.trim().toLowerCase());
 
 /** Parses the environment; throws ConfigError with one line naming the variable and what is wrong. */
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
@@ -328,6 +346,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       sandboxBlockIntervalMs: e.SANDBOX_BLOCK_INTERVAL_MS,
       upstreamTimeoutMs: e.UPSTREAM_TIMEOUT_MS,
       ban: { threshold: e.GATEWAY_BAN_THRESHOLD, windowSeconds: e.GATEWAY_BAN_WINDOW_SECONDS, seconds: e.GATEWAY_BAN_SECONDS },
+      milkomeda: e.UPSTREAM_MILKOMEDA_MAINNET_URL ? { url: e.UPSTREAM_MILKOMEDA_MAINNET_URL, auth: e.UPSTREAM_MILKOMEDA_MAINNET_AUTH ?? null } : null,
       upstreams: Object.fromEntries(
         upstreamNetworks.flatMap((slug) => {
           const raw = e as unknown as Record<string, unknown>;
@@ -337,6 +356,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
         }),
       ),
     },
+    operatorEmails: e.OPERATOR_EMAILS,
     site: {
       // Status and Documentation default to the built-in pages (/status, /docs); Blog has none.
       links: { status: e.STATUS_URL ?? '/status', blog: e.BLOG_URL ?? null, docs: e.DOCS_URL ?? '/docs', cookiePolicy: e.COOKIE_POLICY_URL ?? '/cookie-policy' },

@@ -28,6 +28,16 @@ export const messages = {
     confirm: 'Yes, delete the endpoint',
     cancel: 'No, keep the endpoint',
   },
+  submitEndpoint: {
+    endpointEmpty: 'Endpoint is empty',
+    urlInvalid: 'URL is not valid',
+    addressEmpty: 'Address is empty',
+    addressInvalid: 'Address format is not valid',
+  },
+  metamask: {
+    addError: 'Error while adding milkomeda to MetaMask. Please contact our support.',
+    notInstalled: 'Please install the MetaMask browser extension',
+  },
   preferences: {
     saved: 'Your preferences have been successfully updated.',
     failed:

@@ -16,6 +16,8 @@ export const appRoutes = [
   '/dashboard/workspaces/:id/order',
   '/dashboard/workspaces/:id/order/:orderId',
   '/dashboard/settings',
+  '/dashboard/endpoints',
+  '/dashboard/operator/endpoints',
   '/dashboard/project/:id',
   '/dashboard/project/:id/settings',
   '/dashboard/subscription/ppu/order',

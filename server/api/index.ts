@@ -13,6 +13,8 @@ import { registerOpenApiRoute } from './openapi';
 import { registerStatusRoutes } from './status';
 import type { StatusReport } from '../../shared/status';
 import { CAIRN_VERSION } from '../version';
+import { registerMilkomedaRoutes } from './milkomeda';
+import { registerEndpointRoutes } from './endpoints';
 import type { ChainSource } from '../webhooks/chain-source';
 import type { LatestBlock } from '../../shared/landing-sample';
 
@@ -21,7 +23,7 @@ export interface ApiExtras {
   webDir: string;
   latestBlock: () => Promise<{ block: LatestBlock; source: string }>;
   /** Gateway slugs served by the sandbox chain. */
-  sandboxed: ReadonlySet<string>;
+  sandboxed: Pick<ReadonlySet<string>, 'has'>;
   /** Event sources of the webhook networks (for sample payloads). */
   webhookSources: Map<number, ChainSource>;
   /** The status page's report (cached). */
@@ -38,6 +40,8 @@ export function apiRouter(deps: RouteDeps, extras: ApiExtras): Router {
   registerUsageRoutes(router, deps);
   registerLandingRoutes(router, deps, extras.latestBlock);
   registerWebhookRoutes(router, deps, extras.webhookSources);
+  registerMilkomedaRoutes(router, deps);
+  registerEndpointRoutes(router, deps);
   registerStatusRoutes(router, deps, extras.status);
   // Last: the document lists every route declared above.
   registerOpenApiRoute(router, deps, CAIRN_VERSION);

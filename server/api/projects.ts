@@ -6,7 +6,7 @@ import { createProject, deleteProject, getProject, listProjects, renameProject }
 import { findNetwork } from '../../shared/networks';
 import { z } from 'zod';
 
-export function registerProjectRoutes(router: Router, deps: RouteDeps, sandboxed: ReadonlySet<string>): void {
+export function registerProjectRoutes(router: Router, deps: RouteDeps, sandboxed: Pick<ReadonlySet<string>, 'has'>): void {
   const { db } = deps;
   // Projects of a network served by the sandbox chain carry the 'Sandbox data' badge.
   const mark = <P extends { network_id: number }>(p: P) => ({ ...p, sandbox: sandboxed.has(findNetwork(p.network_id)?.slug ?? '') });

@@ -23,6 +23,7 @@ const workspaces = () => import('../features/workspaces/pages');
 const subscription = () => import('../features/subscription/pages');
 const webhooks = () => import('../features/webhooks/pages');
 const settings = () => import('../features/settings/pages');
+const endpoints = () => import('../features/endpoints/pages');
 const workspaceInvite = () => import('../features/workspace-invite/pages');
 
 /**
@@ -48,6 +49,8 @@ const pages: Record<Exclude<AppRoute, '/'>, { frame: Frame; lazy: LazyComponent 
   '/dashboard/workspaces/:id/order': { frame: 'signedIn', lazy: lazyPage(workspaces, (m) => m.WorkspaceOrderPage) },
   '/dashboard/workspaces/:id/order/:orderId': { frame: 'signedIn', lazy: lazyPage(workspaces, (m) => m.WorkspaceOrderDetailPage) },
   '/dashboard/settings': { frame: 'signedIn', lazy: lazyPage(settings, (m) => m.SettingsPage) },
+  '/dashboard/endpoints': { frame: 'signedIn', lazy: lazyPage(endpoints, (m) => m.SubmitEndpointPage) },
+  '/dashboard/operator/endpoints': { frame: 'signedIn', lazy: lazyPage(endpoints, (m) => m.OperatorEndpointsPage) },
   '/workspace-invite/:id': { frame: 'signedIn', lazy: lazyPage(workspaceInvite, (m) => m.WorkspaceInvitePage) },
   '/cookie-policy': { frame: 'public', lazy: lazyPage(() => import('../features/shell/cookie-policy-page'), (m) => m.CookiePolicyPage) },
   '/status': { frame: 'public', lazy: lazyPage(() => import('../features/status/status-page'), (m) => m.StatusPage) },
