@@ -11,6 +11,8 @@ import { createSandboxChains } from './chain/sandbox-chains';
 import { startGateway } from './gateway/index';
 import { startWebhookWorker } from './webhooks/index';
 import { startRetention } from './services/retention';
+import { billingStartupLine, createBillingProvider } from './billing/index';
+import { startSubscriptionSweeper } from './billing/sweeper';
 import { CAIRN_VERSION } from './version';
 import { startHeartbeat } from './services/heartbeats';
 
@@ -58,7 +60,17 @@ async function start(config: Config, role: Role) {
       logger.warn(`embedded mail: SMTP_URL is not set, sign-in links are written to this log and listed at ${config.publicUrl}/dev/mailbox (loopback clients only)`);
     }
     if (!config.captcha) logger.warn('captcha is off: HCAPTCHA_SITE_KEY and HCAPTCHA_SECRET are not set');
-    const { app, close } = createApp({ config, db, logger, mailer, sessionSecret: resolveSessionSecret(config), chains });
+    const billing = createBillingProvider(config, db, logger);
+    const { level, line } = billingStartupLine(billing);
+    logger[level](line);
+    if (config.operatorEmails.length === 0) logger.warn('operators: OPERATOR_EMAILS is not set, so nobody sees the operator page (npm run operator works from the shell)');
+    // Price ids, and whatever was paid while Cairn was down, before the first request is served.
+    try {
+      await billing.start();
+    } catch (err) {
+      logger.error({ err: { message: (err as Error).message } }, 'billing: the provider could not be reached on start; checkout stays off until Cairn restarts with it reachable');
+    }
+    const { app, close } = createApp({ config, db, logger, mailer, sessionSecret: resolveSessionSecret(config), chains, billing });
     const server = http.createServer(app);
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
@@ -87,6 +99,8 @@ async function start(config: Config, role: Role) {
     const worker = startWebhookWorker({ config, db, logger, mailer, chains });
     const heartbeat = startHeartbeat(db, 'worker', logger);
     stops.unshift(() => worker.stop(), () => heartbeat.stop());
+    const sweeper = startSubscriptionSweeper(db, logger);
+    stops.unshift(() => sweeper.stop());
     // INTEGRATION HOOK: pass the webhook outbox's prune here as { pruneWebhookOutbox } once it exists.
     const retention = startRetention(db, logger);
     stops.unshift(() => retention.stop());

@@ -3,6 +3,7 @@ import { SerialTicker } from '../ticker';
 import type { Logger } from '../logger';
 import { networks } from '../../shared/networks';
 import type { GatewayChangeKind } from '../services/gateway-changes';
+import { boostRequests } from '../../shared/billing';
 import { DEFAULT_PLAN, isPlanName, plans, type PlanName, type SubscriptionStatus } from '../../shared/plans';
 
 /** Everything the gateway needs to admit a request for one project key, without asking the database. */
@@ -23,7 +24,6 @@ export interface ProjectKey {
   status: SubscriptionStatus;
 }
 
-const BOOSTS: Record<string, number> = { REQUESTS_BOOST_1M: 1_000_000, REQUESTS_BOOST_300K: 300_000 };
 const slugByNetworkId = new Map(networks.filter((n) => n.slug).map((n) => [n.value, n.slug!]));
 
 export const POLL_MS = 250;
@@ -159,7 +159,7 @@ export class KeyCache {
     const boostByOwner = new Map<number, number>();
     for (const owner of a ? [...a.owners, ...ownerIds] : []) this.boostExpiry.delete(owner);
     for (const b of boosts) {
-      boostByOwner.set(b.owner_id, (boostByOwner.get(b.owner_id) ?? 0) + (BOOSTS[b.type] ?? 0));
+      boostByOwner.set(b.owner_id, (boostByOwner.get(b.owner_id) ?? 0) + boostRequests(b.type));
       const expiry = Number(b.expires_at);
       this.boostExpiry.set(b.owner_id, Math.min(this.boostExpiry.get(b.owner_id) ?? Infinity, expiry));
     }

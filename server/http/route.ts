@@ -4,7 +4,9 @@ import type { Db } from '../db/index';
 import type { Config } from '../config';
 import type { Logger } from '../logger';
 import type { Mailer } from '../mail/mailer';
-import { Forbidden, Invalid, NotFound, Unauthorized } from '../errors';
+import { AppError, Forbidden, Invalid, NotFound, Unauthorized } from '../errors';
+import { isOperator } from '../services/operators';
+import { signInPathFor } from '../../shared/routes';
 import { can, deniedMessages, type Action } from '../../shared/permissions';
 import { MAX_DB_ID, parseDbId } from '../../shared/text';
 import { membershipOf, type Membership } from '../services/workspaces';
@@ -17,9 +19,10 @@ export interface SignedInUser {
 }
 
 /**
- * Who may call a route. 'public' must be said out loud; 'signedIn' needs a session. The others need
- * membership of a workspace with a role the permission matrix allows for the action, and route()
- * resolves that workspace itself:
+ * Who may call a route. 'public' must be said out loud; 'signedIn' needs a session; 'operator'
+ * needs an account named in OPERATOR_EMAILS (anyone else gets 404, as if the route were not there).
+ * The others need membership of a workspace with a role the permission matrix allows for the
+ * action, and route() resolves that workspace itself:
  * - `{ workspace }`: from `:workspaceId` or `:id` in the path;
  * - `{ project }`: from the project `:projectId` or `:projectUuid` (within `:id`/`:workspaceId` when
  *   the path names one);
@@ -30,6 +33,7 @@ export interface SignedInUser {
 export type Permission =
   | 'public'
   | 'signedIn'
+  | 'operator'
   | { workspace: Action; denied?: string }
   | { project: Action; denied?: string }
   | { webhook: Action; denied?: string };
@@ -46,7 +50,7 @@ interface BaseContext<B, Q, P> {
 /** What the permission guarantees the handler: `user` once signed in, `membership` (and the project or webhook) once resolved. */
 type Guaranteed<Perm> = [Perm] extends ['public']
   ? { user: SignedInUser | null }
-  : [Perm] extends ['signedIn']
+  : [Perm] extends ['signedIn'] | ['operator']
     ? { user: SignedInUser }
     : [Perm] extends [{ project: Action }]
       ? { user: SignedInUser; membership: Membership; project: ProjectRef }
@@ -77,6 +81,12 @@ export interface RouteSpec<B extends z.ZodType, Q extends z.ZodType, P extends z
   params?: P;
   /** Status for a successful answer; 200 by default. */
   status?: number;
+  /**
+   * A link target the browser navigates to (the billing portals, a log download): it never answers
+   * with a JSON page. Signed out goes to sign-in and back; any other refusal goes to the given page
+   * with the message in `billing_error`.
+   */
+  link?: { errorPage: string };
   handler: (ctx: RouteContext<z.output<B>, z.output<Q>, z.output<P>, Perm>) => Promise<unknown> | unknown;
   /** One line for the API reference (/api/openapi.json); the method and path say the rest. */
   summary?: string;
@@ -175,13 +185,24 @@ export function route<B extends z.ZodType = z.ZodUnknown, Q extends z.ZodType = 
     throw new Error(`Route ${spec.method.toUpperCase()} ${spec.path} declares no permission`);
   }
   const list = declarations.get(router) ?? [];
-  list.push({ method: spec.method, path: spec.path, permission: spec.permission, body: spec.body, query: spec.query, params: spec.params, status: spec.status, summary: spec.summary });
+  list.push({
+    method: spec.method,
+    path: spec.path,
+    permission: spec.permission,
+    body: spec.body,
+    query: spec.query,
+    params: spec.params,
+    status: spec.status,
+    summary: spec.summary,
+    ...(spec.link ? { raw: `a redirect (303) or a file for the browser, never JSON; refusals redirect to ${spec.link.errorPage}?billing_error=…` } : {}),
+  });
   declarations.set(router, list);
   const permission: Permission = spec.permission;
   router[spec.method](spec.path, async (req: Request, res: Response, next: NextFunction) => {
     try {
       const user = (req.user as SignedInUser | undefined) ?? null;
       if (permission !== 'public' && !user) throw new Unauthorized();
+      if (permission === 'operator' && !isOperator(deps.config, user!.email)) throw new NotFound('There is no such API endpoint.');
       const tenancy = typeof permission === 'object' ? await resolveTenancy(deps.db, req, permission, user!.id) : {};
       const body = spec.body ? spec.body.parse(req.body ?? {}) : req.body;
       const query = spec.query ? spec.query.parse(req.query) : req.query;
@@ -190,6 +211,11 @@ export function route<B extends z.ZodType = z.ZodUnknown, Q extends z.ZodType = 
       const data = await spec.handler(ctx as unknown as RouteContext<z.output<B>, z.output<Q>, z.output<P>, Perm>);
       if (!res.headersSent) res.status(spec.status ?? 200).json({ data: data ?? null });
     } catch (err) {
+      if (spec.link && !res.headersSent) {
+        if (err instanceof Unauthorized) return res.redirect(303, signInPathFor(req.originalUrl));
+        const message = err instanceof AppError ? err.message : (err as { issues?: Array<{ message: string }> }).issues?.[0]?.message;
+        if (message) return res.redirect(303, `${spec.link.errorPage}?billing_error=${encodeURIComponent(message)}`);
+      }
       next(err);
     }
   });

@@ -4,6 +4,7 @@ import * as createWorkspacesAndProjects from './2026-11-22-0200-create-workspace
 import * as createGatewayChangesAndUsage from './2026-11-22-0300-create-gateway-changes-and-usage';
 import * as createWebhooks from './2026-11-22-0400-create-webhooks';
 import * as indexUsageDimensionsByValue from './2026-11-22-0500-index-usage-dimensions-by-value';
+import * as createBilling from './2026-11-23-1000-create-billing';
 import * as createCommunityEndpoints from './2026-11-23-1300-create-community-endpoints';
 import * as createSignInThrottle from './2026-11-23-1400-create-sign-in-throttle';
 import * as createServiceHeartbeats from './2026-11-23-1700-create-service-heartbeats';
@@ -20,6 +21,7 @@ export const migrations: ReadonlyArray<readonly [name: string, migration: Migrat
   ['2026-11-22-0300-create-gateway-changes-and-usage', createGatewayChangesAndUsage],
   ['2026-11-22-0400-create-webhooks', createWebhooks],
   ['2026-11-22-0500-index-usage-dimensions-by-value', indexUsageDimensionsByValue],
+  ['2026-11-23-1000-create-billing', createBilling],
   ['2026-11-23-1300-create-community-endpoints', createCommunityEndpoints],
   ['2026-11-23-1400-create-sign-in-throttle', createSignInThrottle],
   ['2026-11-23-1700-create-service-heartbeats', createServiceHeartbeats],
