@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import path from 'node:path';
-import { isValidAllowlistEntry } from './webhooks/ssrf';
+import { isValidAllowlistEntry } from './allowlist';
 import type { SiteInfo } from '../shared/site';
 
 // Environment → typed configuration, validated once at boot. Every variable here is documented in the
@@ -128,6 +128,7 @@ const schema = z.object({
       }),
   ),
   MAGIC_LINK_TTL_MINUTES: positiveInt(15, 'a positive whole number of minutes'),
+  SIGNIN_LINKS_PER_IP: positiveInt(30, 'a positive whole number'),
   SMTP_URL: z.preprocess(
     emptyToUndefined,
     z
@@ -243,6 +244,8 @@ export interface Config {
   session: { secret: string | undefined; maxAgeMs: number };
   trustProxy: boolean | number | string;
   magicLinkTtlMs: number;
+  /** Sign-in mails one client IP may ask for in 15 minutes. */
+  signInLinksPerIp: number;
   mail: { smtpUrl: string | undefined; from: string };
   captcha: { siteKey: string; secret: string; verifyUrl: string } | null;
   github: (OAuthClientConfig & { authorizationUrl: string; tokenUrl: string; apiUrl: string }) | null;
@@ -331,6 +334,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     session: { secret: e.SESSION_SECRET, maxAgeMs: e.SESSION_MAX_AGE_DAYS * 24 * 3600 * 1000 },
     trustProxy: e.TRUST_PROXY,
     magicLinkTtlMs: e.MAGIC_LINK_TTL_MINUTES * 60 * 1000,
+    signInLinksPerIp: e.SIGNIN_LINKS_PER_IP,
     mail: { smtpUrl: e.SMTP_URL, from: e.MAIL_FROM },
     captcha:
       e.HCAPTCHA_SITE_KEY && e.HCAPTCHA_SECRET

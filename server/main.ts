@@ -7,9 +7,11 @@ import prettyStream from 'pino-pretty';
 import { devMailbox, smtpMailer } from './mail/mailer';
 import { createApp } from './app';
 import { resolveSessionSecret } from './session-secret';
-import { createSandboxChains } from './chain/sandbox-chains';
+import { createSandboxChains, startSandboxSync } from './chain/sandbox-chains';
 import { startGateway } from './gateway/index';
 import { startWebhookWorker } from './webhooks/index';
+import { startRetention } from './services/retention';
+import { pruneOutbox } from './services/webhook-outbox';
 import { billingStartupLine, createBillingProvider } from './billing/index';
 import { startSubscriptionSweeper } from './billing/sweeper';
 import { CAIRN_VERSION } from './version';
@@ -35,7 +37,8 @@ async function start(config: Config, role: Role) {
   const db = createDb({ databaseUrl: config.databaseUrl, sqliteFile: sqliteFileIn(config.dataDir) });
   await migrateLatest(db);
   logger.info({ engine: config.databaseUrl ? 'postgresql' : 'sqlite' }, config.databaseUrl ? 'database: PostgreSQL (migrated)' : `database: SQLite at ${sqliteFileIn(config.dataDir)} (migrated)`);
-  const chains = createSandboxChains(config);
+  const chains = createSandboxChains(config, db);
+  const stopSandboxSync = await startSandboxSync(chains, (err) => logger.error({ err }, 'sandbox chain: reading accepted transactions failed'));
   const stops: Array<() => Promise<void> | void> = [];
   // Signals may arrive while parts are still starting: stop whatever has started so far.
   let stopping = false;
@@ -45,6 +48,7 @@ async function start(config: Config, role: Role) {
     logger.info({ signal }, 'shutting down');
     setTimeout(() => process.exit(1), 10_000).unref();
     void (async () => {
+      stopSandboxSync();
       for (const stop of stops) await stop();
       await db.destroy();
       process.exit(0);
@@ -56,11 +60,7 @@ async function start(config: Config, role: Role) {
   const mailer = config.mail.smtpUrl ? smtpMailer(config.mail.smtpUrl, config.mail.from) : devMailbox(logger);
   if (role === 'all' || role === 'api') {
     if (mailer.kind === 'dev-mailbox') {
-      logger.warn(
-        config.isProduction
-          ? 'embedded mail: SMTP_URL is not set, sign-in links are only written to this log'
-          : `embedded mail: SMTP_URL is not set, sign-in links are written to this log and listed at ${config.publicUrl}/dev/mailbox`,
-      );
+      logger.warn(`embedded mail: SMTP_URL is not set, sign-in links are written to this log and listed at ${config.publicUrl}/dev/mailbox (loopback clients only)`);
     }
     if (!config.captcha) logger.warn('captcha is off: HCAPTCHA_SITE_KEY and HCAPTCHA_SECRET are not set');
     const billing = createBillingProvider(config, db, logger);
@@ -92,6 +92,7 @@ async function start(config: Config, role: Role) {
 
   if (role === 'all' || role === 'gateway') {
     if (Object.keys(chains).length > 0) logger.warn(`sandbox chain: simulated data for ${Object.keys(chains).map((n) => `cardano-${n}`).join(', ')} (no upstream configured)`);
+    if (!config.isProduction) logDevWallets(logger, chains, config.publicUrl);
     const gateway = await startGateway({ config, db, logger, version, chains });
     const heartbeat = startHeartbeat(db, 'gateway', logger);
     // The gateway flushes its last metering counts on the way out.
@@ -104,9 +105,25 @@ async function start(config: Config, role: Role) {
     stops.unshift(() => worker.stop(), () => heartbeat.stop());
     const sweeper = startSubscriptionSweeper(db, logger);
     stops.unshift(() => sweeper.stop());
+    // INTEGRATION HOOK: pass the webhook outbox's prune here as { pruneWebhookOutbox } once it exists.
+    const retention = startRetention(db, logger, { pruneWebhookOutbox: (d, now) => pruneOutbox(d, now) });
+    stops.unshift(() => retention.stop());
   }
   stops.push(() => mailer.close());
 
+}
+
+/** Development wallets of each sandbox chain: test keys, funded in block 0, never in production. */
+function logDevWallets(logger: ReturnType<typeof createLogger>, chains: ReturnType<typeof createSandboxChains>, publicUrl: string) {
+  for (const [network, chain] of Object.entries(chains)) {
+    const wallets = chain.devWallets();
+    logger.warn(
+      { network: `cardano-${network}`, wallets },
+      `sandbox chain cardano-${network}: development wallets (test keys, 11,000 test ada each; never use them on a real network):\n` +
+        wallets.map((w, i) => `  wallet ${i + 1}: ${w.address}\n    mnemonic: ${w.mnemonic}`).join('\n') +
+        `\n  faucet: POST ${publicUrl}/dev/faucet {"network":"cardano-${network}","address":"addr…","lovelace":"10000000"} (loopback only)`,
+    );
+  }
 }
 
 let config: Config;
@@ -114,6 +131,10 @@ let role: Role;
 try {
   config = loadConfig();
   role = parseRole(process.argv.slice(2));
+  // Without SMTP, sign-in links would only reach the log: acceptable on a laptop, never in production.
+  if (config.isProduction && !config.mail.smtpUrl && role !== 'gateway') {
+    throw new ConfigError('Invalid configuration: SMTP_URL must be set when NODE_ENV is production (without it sign-in links could only be written to the log)');
+  }
 } catch (err) {
   if (err instanceof ConfigError) {
     process.stderr.write(err.message + '\n');

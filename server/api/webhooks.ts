@@ -2,23 +2,26 @@ import type { Router } from 'express';
 import { z } from 'zod';
 import { route, type RouteDeps } from '../http/route';
 import { AppError, Invalid } from '../errors';
-import { messages } from '../../shared/messages';
 import { triggers, webhookInputSchema, webhookMessages } from '../../shared/webhooks';
-import { createWebhook, deleteWebhook, findWebhook, getWebhook, listWebhooks, updateWebhook } from '../services/webhooks';
+import { createWebhook, deleteWebhook, getWebhook, listWebhooks, updateWebhook } from '../services/webhooks';
 import type { ChainSource } from '../webhooks/chain-source';
-import { samplePayload } from '../webhooks/sample';
+import { SampleCache } from '../webhooks/sample';
+import { SlidingWindowLimit } from '../http/sliding-window-limit';
 import * as outbox from '../services/webhook-outbox';
 
-const params = z.object({ id: z.string(), webhookId: z.string().uuid('Webhook not found.') });
+const SAMPLE_REQUESTS_PER_MINUTE = 30;
 
 export function registerWebhookRoutes(router: Router, deps: RouteDeps, sources: Map<number, ChainSource>): void {
   const { db } = deps;
 
+  const samples = new SampleCache();
+  // Per signed-in user and process: the editor asks once per trigger, a script asking in a loop is refused.
+  const sampleLimit = new SlidingWindowLimit(SAMPLE_REQUESTS_PER_MINUTE, 60_000);
   const sample = async (network: number, type: (typeof triggers)[number]) => {
     const source = sources.get(network);
     if (!source) throw new Invalid(webhookMessages.unsupportedNetwork);
     try {
-      return await samplePayload(source, type);
+      return await samples.get(network, type, source);
     } catch (err) {
       throw new AppError(503, 'sample_unavailable', `No sample ${type} could be read from this network right now (${(err as Error).message}).`);
     }
@@ -32,7 +35,10 @@ export function registerWebhookRoutes(router: Router, deps: RouteDeps, sources: 
       type: z.enum(triggers, { error: 'type must be transaction, block, delegation or epoch' }),
       network: z.coerce.number({ error: webhookMessages.unsupportedNetwork }).int(webhookMessages.unsupportedNetwork),
     }),
-    handler: ({ query }) => sample(query.network, query.type),
+    handler: ({ query, user }) => {
+      if (!sampleLimit.take(String(user!.id))) throw new AppError(429, 'too_many_requests', 'Too many sample requests. Please wait a minute and try again.');
+      return sample(query.network, query.type);
+    },
   });
 
   route(router, deps, {
@@ -45,7 +51,7 @@ export function registerWebhookRoutes(router: Router, deps: RouteDeps, sources: 
   route(router, deps, {
     method: 'post',
     path: '/workspaces/:id/webhooks',
-    permission: { workspace: 'webhooks.add', denied: messages.permission.createResource('webhook') },
+    permission: { workspace: 'webhooks.add' },
     status: 201,
     body: webhookInputSchema,
     handler: async ({ membership, body }) => {
@@ -58,27 +64,24 @@ export function registerWebhookRoutes(router: Router, deps: RouteDeps, sources: 
   route(router, deps, {
     method: 'get',
     path: '/workspaces/:id/webhooks/:webhookId',
-    permission: { workspace: 'webhooks.view' },
-    params,
-    handler: ({ membership, params: p }) => getWebhook(db, membership, p.webhookId),
+    permission: { webhook: 'webhooks.view' },
+    handler: ({ membership, webhook }) => getWebhook(db, membership, webhook.id),
   });
 
   route(router, deps, {
     method: 'put',
     path: '/workspaces/:id/webhooks/:webhookId',
-    permission: { workspace: 'webhooks.update', denied: 'Only the owner, administrators and maintainers can change webhooks.' },
-    params,
+    permission: { webhook: 'webhooks.update' },
     body: webhookInputSchema,
-    handler: ({ membership, params: p, body }) => updateWebhook(db, membership, p.webhookId, body),
+    handler: ({ membership, webhook, body }) => updateWebhook(db, membership, webhook.id, body),
   });
 
   route(router, deps, {
     method: 'delete',
     path: '/workspaces/:id/webhooks/:webhookId',
-    permission: { workspace: 'webhooks.delete', denied: 'Only the owner, administrators and maintainers can delete webhooks.' },
-    params,
-    handler: async ({ membership, params: p }) => {
-      await deleteWebhook(db, membership.workspaceId, p.webhookId);
+    permission: { webhook: 'webhooks.delete' },
+    handler: async ({ membership, webhook }) => {
+      await deleteWebhook(db, membership.workspaceId, webhook.id);
       return { deleted: true };
     },
   });
@@ -87,23 +90,18 @@ export function registerWebhookRoutes(router: Router, deps: RouteDeps, sources: 
   route(router, deps, {
     method: 'get',
     path: '/workspaces/:id/webhooks/:webhookId/events',
-    permission: { workspace: 'webhooks.view' },
-    params,
+    permission: { webhook: 'webhooks.view' },
     query: z.object({ page: z.coerce.number({ error: 'page must be a whole number' }).int('page must be a whole number').min(1, 'page must be at least 1').default(1) }),
-    handler: async ({ membership, params: p, query }) => {
-      await findWebhook(db, membership.workspaceId, p.webhookId);
-      return outbox.eventHistory(db, p.webhookId, query.page);
-    },
+    handler: ({ webhook, query }) => outbox.eventHistory(db, webhook.id, query.page),
   });
 
   route(router, deps, {
     method: 'post',
     path: '/workspaces/:id/webhooks/:webhookId/events/:eventId/resend',
-    permission: { workspace: 'webhooks.update', denied: 'Only the owner, administrators and maintainers can resend events.' },
-    params: params.extend({ eventId: z.string().uuid('Event not found.') }),
-    handler: async ({ membership, params: p }) => {
-      await findWebhook(db, membership.workspaceId, p.webhookId);
-      await outbox.resend(db, p.webhookId, p.eventId);
+    permission: { webhook: 'webhooks.update' },
+    params: z.object({ eventId: z.string().uuid('Event not found.') }).loose(),
+    handler: async ({ webhook, params: p }) => {
+      await outbox.resend(db, webhook.id, p.eventId);
       return { resent: true };
     },
   });
@@ -111,11 +109,9 @@ export function registerWebhookRoutes(router: Router, deps: RouteDeps, sources: 
   route(router, deps, {
     method: 'post',
     path: '/workspaces/:id/webhooks/:webhookId/test',
-    permission: { workspace: 'webhooks.update', denied: 'Only the owner, administrators and maintainers can send test events.' },
-    params,
+    permission: { webhook: 'webhooks.update' },
     status: 201,
-    handler: async ({ membership, params: p }) => {
-      const webhook = await findWebhook(db, membership.workspaceId, p.webhookId);
+    handler: async ({ webhook }) => {
       if (webhook.status !== 'enabled') throw new AppError(409, 'conflict', 'Enable the webhook to send it a test event.');
       const payload = await sample(webhook.network, webhook.type);
       const [id] = await outbox.enqueue(db, [{ webhookId: webhook.id, type: webhook.type, network: webhook.network, blockHeight: null, blockHash: null, payload, test: true }]);

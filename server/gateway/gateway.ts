@@ -33,7 +33,8 @@ export const MESSAGES = {
   mismatch: 'Network token mismatch',
   overLimit: 'Usage is over limit.',
   banned: 'IP has been auto-banned for flooding.',
-  noBackend: 'This network has no backend configured on this Cairn server.',
+  noBackend: 'This network has no backend configured on this Cairn server, so requests to it cannot be answered (and are not counted).',
+  badPath: 'The path is not valid: dot segments, encoded slashes and backslashes are not allowed.',
   restricted: 'API access is restricted: the first payment of this subscription failed. Pay the open invoice in the dashboard to restore it.',
 } as const;
 
@@ -49,6 +50,28 @@ export interface GatewayDeps {
   evm?: EvmBackend | null;
   version: string;
   now?: () => number;
+}
+
+/**
+ * True for a path a backend could resolve outside the API: '.' or '..' segments, also encoded
+ * ('%2e%2e') or with a parameter ('..;'), and encoded slashes or backslashes. The cheap test first:
+ * a normal path has none of '.', '%', ';' or '\\'.
+ */
+export function climbs(path: string): boolean {
+  if (!/[.%;\\]/.test(path)) return false;
+  if (path.includes('\\')) return true;
+  for (const segment of path.split('/')) {
+    let decoded: string;
+    try {
+      decoded = decodeURIComponent(segment);
+    } catch {
+      return true;
+    }
+    if (decoded.includes('/') || decoded.includes('\\') || decoded.includes('\u0000')) return true;
+    const bare = decoded.split(';', 1)[0]!.trim();
+    if (bare === '.' || bare === '..') return true;
+  }
+  return false;
 }
 
 type Backend = (req: http.IncomingMessage, res: http.ServerResponse, path: string) => void;
@@ -132,14 +155,13 @@ export function createGatewayHandler(deps: GatewayDeps) {
   };
 
   /** Answers the limiter's verdict, and meters the request once its answer has gone out. */
-  const dispatch = (verdict: Verdict, req: http.IncomingMessage, res: http.ServerResponse, backend: Backend | undefined, path: string, metered: MeteredRequest): void => {
+  const dispatch = (verdict: Verdict, req: http.IncomingMessage, res: http.ServerResponse, backend: Backend, path: string, metered: MeteredRequest): void => {
     metered.admitted = verdict === 'ok';
     (res as MeteredResponse)[METERED] = metered;
     res.on('finish', meterOnFinish);
     if (verdict === 'banned') return sendBlockfrostError(res, 418, MESSAGES.banned);
     if (verdict === 'rate_limited') return sendBlockfrostError(res, 429, MESSAGES.overLimit);
     if (verdict === 'over_quota') return sendBlockfrostError(res, 402, MESSAGES.overLimit);
-    if (!backend) return sendBlockfrostError(res, 500, MESSAGES.noBackend);
     backend(req, res, path);
   };
 
@@ -181,6 +203,9 @@ export function createGatewayHandler(deps: GatewayDeps) {
 
     // POST /api/v0/ is a JSON-RPC call (Milkomeda), not the root document.
     if (!(rest === '/' && req.method === 'POST') && root(res, rest, network)) return;
+    // Before any key, limit or backend: a path that climbs out of /api/v0 would reach whatever the
+    // upstream serves beside its API, with Cairn's upstream credentials.
+    if (climbs(rest)) return sendBlockfrostError(res, 400, MESSAGES.badPath);
 
     const key = req.headers.project_id;
     let project: ProjectKey | undefined;
@@ -196,6 +221,9 @@ export function createGatewayHandler(deps: GatewayDeps) {
     if (project.status === 'incomplete_expired') return sendBlockfrostError(res, 402, MESSAGES.restricted);
     const target = network ?? project.network;
     const backend = byNetwork.get(target);
+    // Nothing can answer it here: say so before the limits, so it costs no quota, no token and no
+    // metering. Milkomeda's JSON-RPC handler makes the same check for its own backend.
+    if (!backend && target !== MILKOMEDA) return sendBlockfrostError(res, 500, MESSAGES.noBackend);
 
     const at = now();
     const day = utcDay(at);
@@ -218,6 +246,7 @@ export function createGatewayHandler(deps: GatewayDeps) {
     };
     const metered: MeteredRequest = { projectId: project.projectId, ownerId: project.ownerId, endpoint: endpointTemplate(rest), status: 0, ip, userAgent: req.headers['user-agent'], admitted: false, at };
     // The in-memory limiter answers at once; only Redis needs a round trip.
+    if (!backend) return sendBlockfrostError(res, 500, MESSAGES.noBackend);
     if (memory) return dispatch(memory.admitNow(admit), req, res, backend, rest + search, metered);
     limiter
       .admit(admit)

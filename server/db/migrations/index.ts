@@ -5,7 +5,9 @@ import * as createGatewayChangesAndUsage from './2026-11-22-0300-create-gateway-
 import * as createWebhooks from './2026-11-22-0400-create-webhooks';
 import * as indexUsageDimensionsByValue from './2026-11-22-0500-index-usage-dimensions-by-value';
 import * as createBilling from './2026-11-23-1000-create-billing';
+import * as createSandboxLedger from './2026-11-23-1100-create-sandbox-ledger';
 import * as createCommunityEndpoints from './2026-11-23-1300-create-community-endpoints';
+import * as createSignInThrottle from './2026-11-23-1400-create-sign-in-throttle';
 import * as createUsageWindow from './2026-11-23-1500-create-usage-window';
 import * as outboxCancelReasonAndClaimIndex from './2026-11-23-1501-outbox-cancel-reason-and-claim-index';
 import * as createServiceHeartbeats from './2026-11-23-1700-create-service-heartbeats';
@@ -23,7 +25,9 @@ export const migrations: ReadonlyArray<readonly [name: string, migration: Migrat
   ['2026-11-22-0400-create-webhooks', createWebhooks],
   ['2026-11-22-0500-index-usage-dimensions-by-value', indexUsageDimensionsByValue],
   ['2026-11-23-1000-create-billing', createBilling],
+  ['2026-11-23-1100-create-sandbox-ledger', createSandboxLedger],
   ['2026-11-23-1300-create-community-endpoints', createCommunityEndpoints],
+  ['2026-11-23-1400-create-sign-in-throttle', createSignInThrottle],
   ['2026-11-23-1500-create-usage-window', createUsageWindow],
   ['2026-11-23-1501-outbox-cancel-reason-and-claim-index', outboxCancelReasonAndClaimIndex],
   ['2026-11-23-1700-create-service-heartbeats', createServiceHeartbeats],
