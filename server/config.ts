@@ -177,6 +177,11 @@ const schema = z.object({
   UPSTREAM_CARDANO_PREVIEW_AUTH: headerLine,
   UPSTREAM_IPFS_URL: optionalUrl,
   UPSTREAM_IPFS_AUTH: headerLine,
+  IPFS_KUBO_API_URL: optionalUrl,
+  IPFS_GC_GRACE_SECONDS: positiveInt(86_400, 'a positive whole number of seconds'),
+  IPFS_GC_INTERVAL_SECONDS: positiveInt(600, 'a positive whole number of seconds'),
+  FILECOIN_PINNING_SERVICE_URL: optionalUrl,
+  FILECOIN_PINNING_SERVICE_TOKEN: optionalString,
   WEBHOOK_ALLOWLIST: z.preprocess(
     emptyToUndefined,
     z
@@ -233,6 +238,7 @@ export interface Config {
   gitlab: (OAuthClientConfig & { baseUrl: string }) | null;
   site: SiteConfig;
   gateway: GatewayConfig;
+  ipfs: IpfsConfig;
   webhooks: { allowlist: string; timeoutMs: number; retryScheduleMs: number[]; chainPollMs: number };
 }
 
@@ -255,6 +261,16 @@ export interface GatewayConfig {
   upstreams: Partial<Record<UpstreamNetwork, UpstreamConfig>>;
 }
 
+export interface IpfsConfig {
+  /** Kubo's RPC API (http://127.0.0.1:5001); null: the embedded store under DATA_DIR/ipfs. */
+  kuboApiUrl: string | null;
+  /** Added objects never pinned, and gc pins, are kept this long. */
+  gcGraceMs: number;
+  gcIntervalMs: number;
+  /** An IPFS Pinning Service API provider for Filecoin deals; null: none is made. */
+  pinningService: { url: string; token: string } | null;
+}
+
 /** What the public site and the dashboard shell show; answered by GET /api/site. */
 export type SiteConfig = SiteInfo;
 
@@ -270,13 +286,16 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     const name = String(issue.path[0] ?? 'configuration');
     const raw = env[name];
     // Never echo values that may carry credentials.
-    const secret = /SECRET|DATABASE_URL|SMTP_URL|REDIS_URL|PASSWORD|_AUTH$/.test(name);
+    const secret = /SECRET|DATABASE_URL|SMTP_URL|REDIS_URL|PASSWORD|TOKEN|_AUTH$/.test(name);
     const got = raw === undefined || secret ? '' : ` (got ${JSON.stringify(raw.length > 60 ? raw.slice(0, 60) + '…' : raw)})`;
     throw new ConfigError(`Invalid configuration: ${name} ${issue.message}${got}`);
   }
   const e = parsed.data;
   if (Boolean(e.HCAPTCHA_SITE_KEY) !== Boolean(e.HCAPTCHA_SECRET)) {
     throw new ConfigError('Invalid configuration: HCAPTCHA_SITE_KEY and HCAPTCHA_SECRET must be set together');
+  }
+  if (Boolean(e.FILECOIN_PINNING_SERVICE_URL) !== Boolean(e.FILECOIN_PINNING_SERVICE_TOKEN)) {
+    throw new ConfigError('Invalid configuration: FILECOIN_PINNING_SERVICE_URL and FILECOIN_PINNING_SERVICE_TOKEN must be set together');
   }
   const github = pair(e.GITHUB_CLIENT_ID, e.GITHUB_CLIENT_SECRET);
   const gitlab = pair(e.GITLAB_CLIENT_ID, e.GITLAB_CLIENT_SECRET);
@@ -328,6 +347,15 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
           return url ? [[slug, { url: url.replace(/\/+$/, ''), auth: auth ?? null }]] : [];
         }),
       ),
+    },
+    ipfs: {
+      kuboApiUrl: e.IPFS_KUBO_API_URL?.replace(/\/+$/, '') ?? null,
+      gcGraceMs: e.IPFS_GC_GRACE_SECONDS * 1000,
+      gcIntervalMs: e.IPFS_GC_INTERVAL_SECONDS * 1000,
+      pinningService:
+        e.FILECOIN_PINNING_SERVICE_URL && e.FILECOIN_PINNING_SERVICE_TOKEN
+          ? { url: e.FILECOIN_PINNING_SERVICE_URL.replace(/\/+$/, ''), token: e.FILECOIN_PINNING_SERVICE_TOKEN }
+          : null,
     },
     site: {
       links: { status: e.STATUS_URL ?? null, blog: e.BLOG_URL ?? null, docs: e.DOCS_URL ?? null },

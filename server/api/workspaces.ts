@@ -16,6 +16,7 @@ import {
   renameWorkspace,
   transferWorkspace,
 } from '../services/workspaces';
+import { storageUsed } from '../services/ipfs';
 import { acceptInvitation, createInvitation, listInvitations, previewInvitation, revokeInvitation } from '../services/invitations';
 import { ownedProjectCount } from '../services/projects';
 import { ownedWebhookCount } from '../services/webhooks';
@@ -105,13 +106,13 @@ export function registerWorkspaceRoutes(router: Router, deps: RouteDeps): void {
       const boost = boosts.reduce((sum, b) => sum + (b.type === 'REQUESTS_BOOST_1M' ? 1_000_000 : b.type === 'REQUESTS_BOOST_300K' ? 300_000 : 0), 0);
       return {
         quota: { projectCount: plan.projectCount, requestLimit: plan.requestLimit + boost, storageLimit: plan.storageLimit, webhookCount: plan.webhookCount },
-        // Storage is counted once IPFS pinning exists here.
         used: {
           subscription: {
             projectCount: await ownedProjectCount(db, membership.ownerId),
             webhookCount: await ownedWebhookCount(db, membership.ownerId),
             requests: Number((await db('quota_usage').where({ user_id: membership.ownerId, day_ms: now - (now % 86_400_000) }).first('requests'))?.requests ?? 0),
-            storage: 0,
+            // Pinned IPFS bytes, pooled over the owner's workspaces, each CID once (server/services/ipfs.ts).
+            storage: (await storageUsed(db, membership.ownerId)).storage,
           },
         },
         subscription: { status, currentPlan: { name: plan.name } },

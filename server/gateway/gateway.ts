@@ -12,6 +12,7 @@ import type { Meter, MeteredRequest } from './metering';
 import { endpointTemplate } from './endpoint-template';
 import { httpUpstream, type Upstream } from './proxy';
 import { sendBlockfrostError, sendJson } from './respond';
+import type { IpfsBackend } from '../ipfs/backend';
 
 const API_PREFIX = '/api/v0';
 const slugs = new Set(networks.map((n) => n.slug).filter((s): s is string => !!s));
@@ -39,11 +40,13 @@ export interface GatewayDeps {
   meter: Meter;
   /** Sandbox chains already created by the caller (shared with the webhook follower); created here otherwise. */
   chains?: Partial<Record<SandboxNetwork, SandboxChain>>;
+  /** IPFS calls for the ipfs network when no UPSTREAM_IPFS_URL is set (server/ipfs). */
+  ipfs?: IpfsBackend;
   version: string;
   now?: () => number;
 }
 
-type Backend = (req: http.IncomingMessage, res: http.ServerResponse, path: string) => void;
+type Backend = (req: http.IncomingMessage, res: http.ServerResponse, path: string, project: ProjectKey) => void;
 
 /** The request's meter record rides on its response until the answer has gone out. */
 const METERED = Symbol('cairn.metered');
@@ -61,6 +64,12 @@ function backends(deps: GatewayDeps): { byNetwork: Map<string, Backend>; sandbox
       const u = httpUpstream(upstream, gw.upstreamTimeoutMs);
       upstreams.push(u);
       byNetwork.set(slug, (req, res, path) => u.forward(req, res, path));
+      continue;
+    }
+    // IPFS: the embedded store or a Kubo node (server/ipfs), unless an upstream is configured above.
+    const ipfs = slug === 'ipfs' ? deps.ipfs : undefined;
+    if (ipfs) {
+      byNetwork.set(slug, (req, res, path, project) => ipfs.handle(req, res, path, project));
       continue;
     }
     const sandboxNetwork = SANDBOX_NETWORKS[slug];
@@ -113,7 +122,7 @@ export function createGatewayHandler(deps: GatewayDeps) {
   };
 
   /** Answers the limiter's verdict, and meters the request once its answer has gone out. */
-  const dispatch = (verdict: Verdict, req: http.IncomingMessage, res: http.ServerResponse, backend: Backend | undefined, path: string, metered: MeteredRequest): void => {
+  const dispatch = (verdict: Verdict, req: http.IncomingMessage, res: http.ServerResponse, backend: Backend | undefined, path: string, metered: MeteredRequest, project: ProjectKey): void => {
     metered.admitted = verdict === 'ok';
     (res as MeteredResponse)[METERED] = metered;
     res.on('finish', meterOnFinish);
@@ -121,7 +130,7 @@ export function createGatewayHandler(deps: GatewayDeps) {
     if (verdict === 'rate_limited') return sendBlockfrostError(res, 429, MESSAGES.overLimit);
     if (verdict === 'over_quota') return sendBlockfrostError(res, 402, MESSAGES.overLimit);
     if (!backend) return sendBlockfrostError(res, 500, MESSAGES.noBackend);
-    backend(req, res, path);
+    backend(req, res, path, project);
   };
 
   const handler = (req: http.IncomingMessage, res: http.ServerResponse): void => {
@@ -182,10 +191,10 @@ export function createGatewayHandler(deps: GatewayDeps) {
     };
     const metered: MeteredRequest = { projectId: project.projectId, ownerId: project.ownerId, endpoint: endpointTemplate(rest), status: 0, ip, userAgent: req.headers['user-agent'], admitted: false, at };
     // The in-memory limiter answers at once; only Redis needs a round trip.
-    if (memory) return dispatch(memory.admitNow(admit), req, res, backend, rest + search, metered);
+    if (memory) return dispatch(memory.admitNow(admit), req, res, backend, rest + search, metered, project);
     limiter
       .admit(admit)
-      .then((verdict) => dispatch(verdict, req, res, backend, rest + search, metered))
+      .then((verdict) => dispatch(verdict, req, res, backend, rest + search, metered, project))
       .catch((err: unknown) => {
         deps.logger.error({ err: { message: (err as Error).message } }, 'gateway: limiter failed');
         if (!res.headersSent) sendBlockfrostError(res, 500, 'The request could not be checked against its limits. Please retry.');

@@ -8,6 +8,7 @@ import { MemoryLimiter, type Limiter } from './limiter';
 import { RedisLimiter } from './redis-limiter';
 import { Meter, loadQuotaBase } from './metering';
 import { createGatewayHandler } from './gateway';
+import { createIpfsBackend, type IpfsBackend } from '../ipfs/backend';
 
 export interface GatewayOptions {
   config: Config;
@@ -29,6 +30,8 @@ export interface RunningGateway {
   meter: Meter;
   limiter: Limiter;
   sandboxed: Set<string>;
+  /** The IPFS backend (embedded store or Kubo); null when UPSTREAM_IPFS_URL proxies IPFS. */
+  ipfs: IpfsBackend | null;
   close(): Promise<void>;
 }
 
@@ -40,7 +43,12 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
   const limiter: Limiter = gw.redisUrl ? new RedisLimiter(gw.redisUrl, gw.ban, opts.redisPrefix) : new MemoryLimiter(gw.ban);
   const meter = new Meter(db, logger, gw.meteringFlushMs);
   meter.start();
-  const gateway = createGatewayHandler({ config, logger, keys, limiter, meter, version: opts.version, ...(opts.chains ? { chains: opts.chains } : {}) });
+  const ipfs = gw.upstreams.ipfs ? null : createIpfsBackend({ config, db, logger });
+  if (ipfs) {
+    await ipfs.start();
+    logger.info({ ipfs: ipfs.store.kind, filecoin: ipfs.pinning ? 'pinning-service' : 'embedded' }, `ipfs: ${ipfs.store.description}; Filecoin: ${ipfs.pinning ? `deals through the pinning service at ${ipfs.pinning.url}` : 'no provider configured, Filecoin pins are kept on this store and no Filecoin deal is made'}`);
+  }
+  const gateway = createGatewayHandler({ config, logger, keys, limiter, meter, version: opts.version, ...(opts.chains ? { chains: opts.chains } : {}), ...(ipfs ? { ipfs } : {}) });
   gateway.setQuotaBase(await loadQuotaBase(db));
 
   const server = http.createServer(gateway.handler);
@@ -61,6 +69,7 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
     meter,
     limiter,
     sandboxed: gateway.sandboxed,
+    ipfs,
     async close() {
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
@@ -70,6 +79,7 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
       await meter.stop();
       await limiter.close();
       gateway.close();
+      await ipfs?.stop();
     },
   };
 }
