@@ -62,6 +62,20 @@ export class EmbeddedIpfsStore implements IpfsStore {
   readonly description: string;
   readonly blockstore: FsBlockstore;
   private readonly lock = new CollectLock();
+  /** Puts of blocks being written now, by CID: a block repeated in a file (or two adds) is written once. */
+  private readonly writing = new Map<string, Promise<CID>>();
+  /** What the importer writes through: a block already there is not written again (Kubo does the same). */
+  private readonly writer = {
+    put: (cid: CID, bytes: Uint8Array): Promise<CID> => {
+      const key = cid.toString();
+      let p = this.writing.get(key);
+      if (!p) {
+        p = (async () => ((await this.blockstore.has(cid)) ? cid : this.blockstore.put(cid, bytes)))().finally(() => this.writing.delete(key));
+        this.writing.set(key, p);
+      }
+      return p;
+    },
+  };
   /** Blocks of each object seen, by root CID: content addressed, so never stale. Spares re-reading whole files on every collection. */
   private readonly dagBlocks = new Map<string, { blocks: string[]; bytes: number }>();
 
@@ -93,7 +107,7 @@ export class EmbeddedIpfsStore implements IpfsStore {
         }
       })();
       let root: CID | undefined;
-      for await (const entry of importer([{ content: counted }], this.blockstore, KUBO_ADD_DEFAULTS)) root = entry.cid;
+      for await (const entry of importer([{ content: counted }], this.writer, KUBO_ADD_DEFAULTS)) root = entry.cid;
       if (!root) throw new Error('the importer produced no object');
       return stored({ cid: root.toString(), size });
     });
