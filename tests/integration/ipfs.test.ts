@@ -9,6 +9,7 @@ import { startTestGateway } from '../helpers/gateway';
 import { ipfsAdd, ipfsCall, pseudoRandom } from '../helpers/ipfs';
 import type { TestDatabase } from '../helpers/db-template';
 import type { RunningGateway } from '../../server/gateway/index';
+import { BlockFrostIPFS, BlockfrostServerError } from '@blockfrost/blockfrost-js';
 import { setSubscription } from '../../server/services/subscriptions';
 import { PIN_QUEUE_LIMIT } from '../../shared/ipfs';
 
@@ -235,4 +236,29 @@ describe('storage quota', () => {
     expect(refused[0]!.body.message).toMatch(/^Storage limit of the STARTER plan reached: 99 MB of 100 MB used, and this object needs 5.5 MB/);
     expect(await quotaStorage(a)).toBe(18 * size);
   }, 60_000);
+});
+
+describe("@blockfrost/blockfrost-js's BlockFrostIPFS against Cairn, unchanged", () => {
+  it('adds, reads through the gateway, pins, lists by path and removes the pin', async () => {
+    const a = await account('ipfs-sdk@example.com', 'STARTER');
+    const p = await ipfsProject(a);
+    await settle();
+    const file = path.join(dataDir, 'sdk-upload.txt');
+    fs.writeFileSync(file, 'hello world\n');
+    const ipfs = new BlockFrostIPFS({ projectId: p.key, customBackend: `${gw.url}/api/v0`, rateLimiter: false, retrySettings: { limit: 0 } as never, requestTimeout: 10_000 });
+    const added = await ipfs.add(file);
+    expect(added).toEqual({ name: 'sdk-upload.txt', ipfs_hash: HELLO, size: '12' });
+    // The SDK's HTTP client parses every answer as JSON (with Blockfrost too), so its gateway() reads JSON objects.
+    const json = path.join(dataDir, 'sdk-metadata.json');
+    fs.writeFileSync(json, '{"name":"cairn","n":1}\n');
+    const jsonAdded = await ipfs.add(json);
+    expect(await ipfs.gateway(jsonAdded.ipfs_hash)).toEqual({ name: 'cairn', n: 1 });
+    expect(await ipfs.pin(HELLO)).toEqual({ ipfs_hash: HELLO, state: 'pinned', filecoin: false });
+    expect(await ipfs.listByPath(HELLO)).toMatchObject({ ipfs_hash: HELLO, state: 'pinned', size: '12', filecoin: false });
+    expect((await ipfs.list()).map((x) => x.ipfs_hash)).toEqual([HELLO]);
+    expect(await ipfs.pinRemove(HELLO)).toEqual({ ipfs_hash: HELLO, state: 'unpinned' });
+    const err = await ipfs.listByPath('QmRk1rduJvo5DfEYAaLobS2za9tDszk35hzaNSDCJ74DA7').catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(BlockfrostServerError);
+    expect(err).toMatchObject({ status_code: 404, error: 'Not Found' });
+  });
 });
