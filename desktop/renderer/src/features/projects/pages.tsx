@@ -26,6 +26,7 @@ import { workspaceQueries } from '../workspaces/queries';
 import { useSelectedWorkspace, WithSelectedWorkspace } from '../workspaces/selected-workspace';
 import { ApiExamples, RequestsChart, SandboxBadge, StatsCards, statsQueries } from '../project-stats';
 import { WebhooksSection } from '../webhooks/webhooks-section';
+import { IpfsPanel } from '../ipfs';
 import { projectQueries, useCreateProject, useDeleteProject, useRenameProject, type ProjectWithRole } from './queries';
 
 const PROJECTS: Crumb = { label: 'Projects', to: '/dashboard' };
@@ -233,6 +234,7 @@ export function ProjectPage() {
           <ProjectIdCard projectId={p.project_id} />
           <ApiExamples projectKey={p.project_id} networkId={p.network_id} />
         </SimpleGrid>
+        {p.network_id === 2 && <IpfsPanel workspaceId={p.workspace_id} projectUuid={p.uuid} projectKey={p.project_id} />}
         <ProjectFacts project={p} />
         <StatsCards workspaceId={p.workspace_id} projectUuid={p.uuid} />
       </Stack>
