@@ -4,7 +4,35 @@ import { importer } from 'ipfs-unixfs-importer';
 import { exporter } from 'ipfs-unixfs-exporter';
 import * as dagPb from '@ipld/dag-pb';
 import { CID } from 'multiformats/cid';
+import { sha256 } from 'multiformats/hashes/sha2';
+import { UnixFS } from 'ipfs-unixfs';
+import type { BufferImporter } from 'ipfs-unixfs-importer';
 import type { IpfsStore, StoredFile } from './store';
+
+/**
+ * The importer's own leaf writer, but the result it keeps for the layout holds the chunk's length
+ * instead of the chunk: the balanced layout keeps every leaf's result until the parent above it is
+ * built (174 leaves, 45 MB), so the default kept a 100 MB file in memory. The leaf blocks and CIDs
+ * are the same (dag-pb 'file' leaves, CIDv0); the Kubo fixtures in tests/unit/server/ipfs prove it.
+ */
+/** Made outside the leaf's scope, so no closure holds on to the chunk. */
+function leafSummary(length: number): UnixFS {
+  const unixfs = new UnixFS({ type: 'file' });
+  // The layout reads only data.length of a leaf (its block size in the parent).
+  (unixfs as unknown as { data: { length: number } }).data = { length };
+  return unixfs;
+}
+
+const leanBufferImporter: BufferImporter = async function* (file, blockstore) {
+  for await (const chunk of file.content) {
+    yield async () => {
+      const block = dagPb.encode({ Data: new UnixFS({ type: 'file', data: chunk }).marshal(), Links: [] });
+      const cid = CID.createV0(await sha256.digest(block));
+      await blockstore.put(cid, block);
+      return { cid, unixfs: leafSummary(chunk.byteLength), size: BigInt(block.length), block };
+    };
+  }
+};
 
 /** The defaults of `ipfs add` (Kubo): CIDv0, dag-pb leaves, fixed 256 KiB chunks, balanced DAG of 174 links. */
 export const KUBO_ADD_DEFAULTS = {
@@ -12,6 +40,7 @@ export const KUBO_ADD_DEFAULTS = {
   rawLeaves: false,
   reduceSingleLeafToSelf: true,
   wrapWithDirectory: false,
+  bufferImporter: leanBufferImporter,
 } as const;
 
 /**
@@ -49,6 +78,9 @@ class CollectLock {
   }
 }
 
+/** Bytes an add may have read but not yet written (a few chunks of 256 KiB). */
+const IN_FLIGHT_BYTES = 4 * 1024 * 1024;
+
 const mh = (cid: CID): string => Buffer.from(cid.multihash.bytes).toString('base64');
 const isNotFound = (err: unknown) => (err as { name?: string }).name === 'NotFoundError';
 
@@ -64,18 +96,17 @@ export class EmbeddedIpfsStore implements IpfsStore {
   private readonly lock = new CollectLock();
   /** Puts of blocks being written now, by CID: a block repeated in a file (or two adds) is written once. */
   private readonly writing = new Map<string, Promise<CID>>();
-  /** What the importer writes through: a block already there is not written again (Kubo does the same). */
-  private readonly writer = {
-    put: (cid: CID, bytes: Uint8Array): Promise<CID> => {
-      const key = cid.toString();
-      let p = this.writing.get(key);
-      if (!p) {
-        p = (async () => ((await this.blockstore.has(cid)) ? cid : this.blockstore.put(cid, bytes)))().finally(() => this.writing.delete(key));
-        this.writing.set(key, p);
-      }
-      return p;
-    },
-  };
+  /** Writes a block unless it is already there (Kubo does the same); one write per CID at a time. */
+  private put(cid: CID, bytes: Uint8Array): Promise<CID> {
+    const key = cid.toString();
+    let p = this.writing.get(key);
+    if (!p) {
+      p = (async () => ((await this.blockstore.has(cid)) ? cid : this.blockstore.put(cid, bytes)))().finally(() => this.writing.delete(key));
+      this.writing.set(key, p);
+    }
+    return p;
+  }
+
   /** Blocks of each object seen, by root CID: content addressed, so never stale. Spares re-reading whole files on every collection. */
   private readonly dagBlocks = new Map<string, { blocks: string[]; bytes: number }>();
 
@@ -99,15 +130,30 @@ export class EmbeddedIpfsStore implements IpfsStore {
 
   add<T>(source: AsyncIterable<Uint8Array>, stored: (r: { cid: string; size: number }) => Promise<T>): Promise<T> {
     return this.lock.shared(async () => {
+      // The importer reads its source as fast as it can, whatever the disk does: with no brake a
+      // 100 MB file sat in memory waiting for its writes. Reading waits while more than
+      // IN_FLIGHT_BYTES read are not yet written.
       let size = 0;
+      let written = 0;
+      let wake: (() => void) | null = null;
+      const writer = {
+        put: async (cid: CID, bytes: Uint8Array): Promise<CID> => {
+          const r = await this.put(cid, bytes);
+          written += bytes.byteLength;
+          wake?.();
+          return r;
+        },
+      };
       const counted = (async function* () {
         for await (const chunk of source) {
           size += chunk.byteLength;
+          while (size - written > IN_FLIGHT_BYTES) await new Promise<void>((r) => (wake = r));
+          wake = null;
           yield chunk;
         }
       })();
       let root: CID | undefined;
-      for await (const entry of importer([{ content: counted }], this.writer, KUBO_ADD_DEFAULTS)) root = entry.cid;
+      for await (const entry of importer([{ content: counted }], writer, KUBO_ADD_DEFAULTS)) root = entry.cid;
       if (!root) throw new Error('the importer produced no object');
       return stored({ cid: root.toString(), size });
     });
