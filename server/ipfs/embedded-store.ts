@@ -78,8 +78,8 @@ class CollectLock {
   }
 }
 
-/** Bytes an add may have read but not yet written (a few chunks of 256 KiB). */
-const IN_FLIGHT_BYTES = 4 * 1024 * 1024;
+/** Bytes an add may have read but not yet written: 64 chunks of 256 KiB, enough to keep the disk busy. */
+const IN_FLIGHT_BYTES = 16 * 1024 * 1024;
 
 const mh = (cid: CID): string => Buffer.from(cid.multihash.bytes).toString('base64');
 const isNotFound = (err: unknown) => (err as { name?: string }).name === 'NotFoundError';
