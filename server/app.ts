@@ -20,9 +20,12 @@ import { devMailboxRouter } from './mail/dev-mailbox-page';
 import { assetsRouter, defaultWebDir, spaRouter } from './web/static';
 import { NotFound } from './errors';
 import { createSandboxChains, sandboxedSlugs } from './chain/sandbox-chains';
+import { communityServedNetworks } from './services/endpoints';
 import type { SandboxChain, SandboxNetwork } from './chain/sandbox/index';
 import { latestMainnetBlock } from './api/landing';
 import { webhookSources } from './webhooks/index';
+import { docsRouter } from './web/docs';
+import { defaultProbes, statusReporter } from './services/status';
 
 export interface AppDeps {
   config: Config;
@@ -130,20 +133,31 @@ export function createApp(deps: AppDeps): CairnApp {
   app.use(['/api', '/auth'], csrfProtection());
   app.use('/auth', authRouter({ ...routeDeps, passport, enabledProviders: enabled }));
   const chains = deps.chains ?? createSandboxChains(config);
+  // A network an enabled community endpoint serves is no longer the sandbox chain's.
+  const community = communityServedNetworks(db, (err) => logger.error({ err: { message: err.message } }, 'community endpoints: could not read the enabled ones'));
+  const sandboxSlugs = new Set(sandboxedSlugs(config));
   app.use(
     '/api',
     apiRouter(routeDeps, {
       webDir,
       latestBlock: latestMainnetBlock(config, logger, chains),
-      sandboxed: new Set(sandboxedSlugs(config)),
+      sandboxed: { has: (slug: string) => sandboxSlugs.has(slug) && !community.has(slug) },
       webhookSources: webhookSources(config, chains),
+      status: statusReporter({ db, probes: defaultProbes(config, chains, db) }),
     }),
   );
   if (!config.isProduction && mailer.kind === 'dev-mailbox') app.use('/dev', devMailboxRouter(mailer));
 
+  app.use(docsRouter(config, chains.mainnet ?? chains.preprod ?? chains.preview, webDir));
   app.use(spaRouter(webDir));
   app.use((_req, _res, next) => next(new NotFound('Not found.')));
   app.use(errorMiddleware(logger));
 
-  return { app, close: () => store.close() };
+  return {
+    app,
+    close: () => {
+      store.close();
+      void community.stop();
+    },
+  };
 }

@@ -152,6 +152,7 @@ const schema = z.object({
   STATUS_URL: optionalUrl,
   BLOG_URL: optionalUrl,
   DOCS_URL: optionalUrl,
+  COOKIE_POLICY_URL: optionalUrl,
   CHAT_URL: optionalUrl,
   SUPPORT_EMAIL: z.preprocess(emptyToUndefined, z.string().regex(/^[^\s@]+@[^\s@]+$/, 'must be an e-mail address').default('support@localhost')),
   SOCIAL_LINKS: linkList,
@@ -177,6 +178,16 @@ const schema = z.object({
   UPSTREAM_CARDANO_PREVIEW_AUTH: headerLine,
   UPSTREAM_IPFS_URL: optionalUrl,
   UPSTREAM_IPFS_AUTH: headerLine,
+  UPSTREAM_MILKOMEDA_MAINNET_URL: optionalUrl,
+  UPSTREAM_MILKOMEDA_MAINNET_AUTH: headerLine,
+  OPERATOR_EMAILS: z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .default('')
+      .refine((v) => v.split(',').map((e) => e.trim()).filter(Boolean).every((e) => /^[^\s@,]+@[^\s@,]+$/.test(e)), 'must be a comma-separated list of e-mail addresses')
+      .transform((v) => v.split(',').map((e) => e.trim().toLowerCase()).filter(Boolean)),
+  ),
   IPFS_KUBO_API_URL: optionalUrl,
   IPFS_GC_GRACE_SECONDS: positiveInt(86_400, 'a positive whole number of seconds'),
   IPFS_GC_INTERVAL_SECONDS: positiveInt(600, 'a positive whole number of seconds'),
@@ -225,6 +236,8 @@ export interface Config {
   host: string;
   port: number;
   publicUrl: string;
+  /** PUBLIC_URL was set; when not, development links follow the loopback address the user used. */
+  publicUrlConfigured: boolean;
   dataDir: string;
   databaseUrl: string | undefined;
   logLevel: Env['LOG_LEVEL'];
@@ -240,6 +253,8 @@ export interface Config {
   gateway: GatewayConfig;
   ipfs: IpfsConfig;
   webhooks: { allowlist: string; timeoutMs: number; retryScheduleMs: number[]; chainPollMs: number };
+  /** Lower-cased e-mails of the operators (OPERATOR_EMAILS): they review submitted endpoints. */
+  operatorEmails: string[];
 }
 
 export interface UpstreamConfig {
@@ -259,6 +274,8 @@ export interface GatewayConfig {
   ban: { threshold: number; windowSeconds: number; seconds: number };
   /** Configured upstreams; a Cardano network without one is served by the sandbox chain. */
   upstreams: Partial<Record<UpstreamNetwork, UpstreamConfig>>;
+  /** Milkomeda mainnet's EVM JSON-RPC; unset: the embedded development chain (never in production). */
+  milkomeda: UpstreamConfig | null;
 }
 
 export interface IpfsConfig {
@@ -277,6 +294,10 @@ export type SiteConfig = SiteInfo;
 export class ConfigError extends Error {}
 
 const pair = (id: string | undefined, secret: string | undefined) => (id && secret ? { clientId: id, clientSecret: secret } : null);
+
+/** Whether the signed-in user's e-mail is one of OPERATOR_EMAILS. */
+export const isOperator = (config: Pick<Config, 'operatorEmails'>, email: string | null | undefined): boolean =>
+  !!email && config.operatorEmails.includes(email.trim().toLowerCase());
 
 /** Parses the environment; throws ConfigError with one line naming the variable and what is wrong. */
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
@@ -305,6 +326,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     host: e.HOST,
     port: e.PORT,
     publicUrl: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ''),
+    publicUrlConfigured: e.PUBLIC_URL !== undefined,
     dataDir: path.resolve(e.DATA_DIR),
     databaseUrl: e.DATABASE_URL,
     logLevel: e.LOG_LEVEL,
@@ -339,6 +361,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       sandboxBlockIntervalMs: e.SANDBOX_BLOCK_INTERVAL_MS,
       upstreamTimeoutMs: e.UPSTREAM_TIMEOUT_MS,
       ban: { threshold: e.GATEWAY_BAN_THRESHOLD, windowSeconds: e.GATEWAY_BAN_WINDOW_SECONDS, seconds: e.GATEWAY_BAN_SECONDS },
+      milkomeda: e.UPSTREAM_MILKOMEDA_MAINNET_URL ? { url: e.UPSTREAM_MILKOMEDA_MAINNET_URL, auth: e.UPSTREAM_MILKOMEDA_MAINNET_AUTH ?? null } : null,
       upstreams: Object.fromEntries(
         upstreamNetworks.flatMap((slug) => {
           const raw = e as unknown as Record<string, unknown>;
@@ -348,6 +371,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
         }),
       ),
     },
+    operatorEmails: e.OPERATOR_EMAILS,
     ipfs: {
       kuboApiUrl: e.IPFS_KUBO_API_URL?.replace(/\/+$/, '') ?? null,
       gcGraceMs: e.IPFS_GC_GRACE_SECONDS * 1000,
@@ -358,7 +382,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
           : null,
     },
     site: {
-      links: { status: e.STATUS_URL ?? null, blog: e.BLOG_URL ?? null, docs: e.DOCS_URL ?? null },
+      // Status and Documentation default to the built-in pages (/status, /docs); Blog has none.
+      links: { status: e.STATUS_URL ?? '/status', blog: e.BLOG_URL ?? null, docs: e.DOCS_URL ?? '/docs', cookiePolicy: e.COOKIE_POLICY_URL ?? '/cookie-policy' },
       chatUrl: e.CHAT_URL ?? null,
       supportEmail: e.SUPPORT_EMAIL,
       socialLinks: e.SOCIAL_LINKS,

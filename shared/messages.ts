@@ -8,6 +8,8 @@ export const messages = {
   },
   errorView: {
     title: 'Oops! Something went wrong.',
+    notFoundTitle: 'Not found',
+    notFoundText: 'It does not exist, or it is not shared with you.',
   },
   project: {
     nameEmpty: 'Project name is empty',
@@ -24,6 +26,16 @@ export const messages = {
   deleteEndpoint: {
     confirm: 'Yes, delete the endpoint',
     cancel: 'No, keep the endpoint',
+  },
+  submitEndpoint: {
+    endpointEmpty: 'Endpoint is empty',
+    urlInvalid: 'URL is not valid',
+    addressEmpty: 'Address is empty',
+    addressInvalid: 'Address format is not valid',
+  },
+  metamask: {
+    addError: 'Error while adding milkomeda to MetaMask. Please contact our support.',
+    notInstalled: 'Please install the MetaMask browser extension',
   },
   preferences: {
     saved: 'Your preferences have been successfully updated.',

@@ -1,6 +1,8 @@
 // Every client route of spec section 2. The server uses it to decide which paths get index.html.
 export const appRoutes = [
   '/',
+  '/status',
+  '/cookie-policy',
   '/dashboard',
   '/dashboard/subscription',
   '/dashboard/subscription/plans',
@@ -14,6 +16,8 @@ export const appRoutes = [
   '/dashboard/workspaces/:id/order',
   '/dashboard/workspaces/:id/order/:orderId',
   '/dashboard/settings',
+  '/dashboard/endpoints',
+  '/dashboard/operator/endpoints',
   '/dashboard/project/:id',
   '/dashboard/project/:id/settings',
   '/dashboard/subscription/ppu/order',

@@ -9,6 +9,12 @@ import { registerSiteRoutes } from './site';
 import { registerUsageRoutes } from './usage';
 import { registerLandingRoutes } from './landing';
 import { registerWebhookRoutes } from './webhooks';
+import { registerOpenApiRoute } from './openapi';
+import { registerStatusRoutes } from './status';
+import type { StatusReport } from '../../shared/status';
+import { CAIRN_VERSION } from '../version';
+import { registerMilkomedaRoutes } from './milkomeda';
+import { registerEndpointRoutes } from './endpoints';
 import { registerIpfsRoutes } from './ipfs';
 import type { ChainSource } from '../webhooks/chain-source';
 import type { LatestBlock } from '../../shared/landing-sample';
@@ -18,9 +24,11 @@ export interface ApiExtras {
   webDir: string;
   latestBlock: () => Promise<{ block: LatestBlock; source: string }>;
   /** Gateway slugs served by the sandbox chain. */
-  sandboxed: ReadonlySet<string>;
+  sandboxed: Pick<ReadonlySet<string>, 'has'>;
   /** Event sources of the webhook networks (for sample payloads). */
   webhookSources: Map<number, ChainSource>;
+  /** The status page's report (cached). */
+  status: () => Promise<StatusReport>;
 }
 
 export function apiRouter(deps: RouteDeps, extras: ApiExtras): Router {
@@ -34,6 +42,11 @@ export function apiRouter(deps: RouteDeps, extras: ApiExtras): Router {
   registerLandingRoutes(router, deps, extras.latestBlock);
   registerWebhookRoutes(router, deps, extras.webhookSources);
   registerIpfsRoutes(router, deps);
+  registerMilkomedaRoutes(router, deps);
+  registerEndpointRoutes(router, deps);
+  registerStatusRoutes(router, deps, extras.status);
+  // Last: the document lists every route declared above.
+  registerOpenApiRoute(router, deps, CAIRN_VERSION);
   router.use((_req, _res, next) => next(new NotFound('There is no such API endpoint.')));
   return router;
 }

@@ -12,10 +12,15 @@ import type { Meter, MeteredRequest } from './metering';
 import { endpointTemplate } from './endpoint-template';
 import { httpUpstream, type Upstream } from './proxy';
 import { sendBlockfrostError, sendJson } from './respond';
+import { createJsonRpcHandler, type EvmBackend } from './jsonrpc';
+import { basicAuthPassword } from './basic-auth';
 import type { IpfsBackend } from '../ipfs/backend';
 
 const API_PREFIX = '/api/v0';
 const slugs = new Set(networks.map((n) => n.slug).filter((s): s is string => !!s));
+
+const MILKOMEDA = 'milkomeda-mainnet';
+const EVM_NETWORKS = new Set(['milkomeda-mainnet', 'milkomeda-testnet']);
 
 const SANDBOX_NETWORKS: Partial<Record<string, SandboxNetwork>> = {
   'cardano-mainnet': 'mainnet',
@@ -25,6 +30,7 @@ const SANDBOX_NETWORKS: Partial<Record<string, SandboxNetwork>> = {
 
 export const MESSAGES = {
   invalidToken: 'Invalid project token.',
+  missingToken: 'Missing project token. Please include project_id in your request.',
   mismatch: 'Network token mismatch',
   overLimit: 'Usage is over limit.',
   banned: 'IP has been auto-banned for flooding.',
@@ -40,13 +46,16 @@ export interface GatewayDeps {
   meter: Meter;
   /** Sandbox chains already created by the caller (shared with the webhook follower); created here otherwise. */
   chains?: Partial<Record<SandboxNetwork, SandboxChain>>;
+  /** Milkomeda mainnet's EVM JSON-RPC backend (configured, or the embedded development chain); none: calls answer 'no backend'. */
+  evm?: EvmBackend | null;
   /** IPFS calls for the ipfs network when no UPSTREAM_IPFS_URL is set (server/ipfs). */
   ipfs?: IpfsBackend;
   version: string;
   now?: () => number;
 }
 
-type Backend = (req: http.IncomingMessage, res: http.ServerResponse, path: string, project: ProjectKey) => void;
+/** `project` is the admitted key's project (the IPFS backend keeps its bookkeeping per project; proxies ignore it). */
+type Backend = (req: http.IncomingMessage, res: http.ServerResponse, path: string, project?: ProjectKey) => void;
 
 /** The request's meter record rides on its response until the answer has gone out. */
 const METERED = Symbol('cairn.metered');
@@ -69,7 +78,7 @@ function backends(deps: GatewayDeps): { byNetwork: Map<string, Backend>; sandbox
     // IPFS: the embedded store or a Kubo node (server/ipfs), unless an upstream is configured above.
     const ipfs = slug === 'ipfs' ? deps.ipfs : undefined;
     if (ipfs) {
-      byNetwork.set(slug, (req, res, path, project) => ipfs.handle(req, res, path, project));
+      byNetwork.set(slug, (req, res, path, project) => (project ? ipfs.handle(req, res, path, project) : sendBlockfrostError(res, 403, MESSAGES.invalidToken)));
       continue;
     }
     const sandboxNetwork = SANDBOX_NETWORKS[slug];
@@ -87,6 +96,15 @@ function backends(deps: GatewayDeps): { byNetwork: Map<string, Backend>; sandbox
   }
   return { byNetwork, sandboxed, close: () => upstreams.forEach((u) => u.close()) };
 }
+
+const preflight = (res: http.ServerResponse): void => {
+  res.writeHead(204, {
+    'Access-Control-Allow-Methods': 'GET, POST, OPTIONS',
+    'Access-Control-Allow-Headers': 'project_id, Content-Type, Authorization',
+    'Access-Control-Max-Age': '86400',
+  });
+  res.end();
+};
 
 /**
  * The data plane: authenticates the project key, picks the network (from the path, the host or the
@@ -106,6 +124,8 @@ export function createGatewayHandler(deps: GatewayDeps) {
   const domain = config.gateway.domain;
   let quotaBase = new Map<number, number>();
   let quotaBaseDay = -1;
+  // Milkomeda: JSON-RPC with a method allow-list (server/gateway/jsonrpc.ts).
+  const jsonRpc = createJsonRpcHandler({ backend: deps.evm ?? null, limiter, meter, timeoutMs: config.gateway.upstreamTimeoutMs });
 
   const root = (res: http.ServerResponse, rest: string, network: string | undefined): boolean => {
     if (rest === '/' || rest === '') return (sendJson(res, 200, { url: `${config.gateway.publicUrl}${network ? `/${network}` : ''}${API_PREFIX}`, version: deps.version }), true);
@@ -133,7 +153,16 @@ export function createGatewayHandler(deps: GatewayDeps) {
     backend(req, res, path, project);
   };
 
+  const milkomedaKey = (password: string | null): ProjectKey | undefined => {
+    const p = password ? keys.lookup(password) : undefined;
+    return p && EVM_NETWORKS.has(p.network) ? p : undefined;
+  };
+
   const handler = (req: http.IncomingMessage, res: http.ServerResponse): void => {
+    // Browsers (dApps, the API reference's 'try it') call the gateway from other origins; the key
+    // travels in a header, never in a cookie, so any origin may read the answers, as Blockfrost allows.
+    res.setHeader('Access-Control-Allow-Origin', '*');
+    if (req.method === 'OPTIONS') return preflight(res);
     const url = req.url ?? '/';
     const q = url.indexOf('?');
     const pathname = q === -1 ? url : url.slice(0, q);
@@ -160,10 +189,17 @@ export function createGatewayHandler(deps: GatewayDeps) {
     if (rest === API_PREFIX || rest.startsWith(API_PREFIX + '/')) rest = rest.slice(API_PREFIX.length) || '/';
     else if (rest !== '/' && rest !== '/health' && rest !== '/health/clock') return sendBlockfrostError(res, 404, NOT_FOUND_MESSAGE);
 
-    if (root(res, rest, network)) return;
+    // POST /api/v0/ is a JSON-RPC call (Milkomeda), not the root document.
+    if (!(rest === '/' && req.method === 'POST') && root(res, rest, network)) return;
 
     const key = req.headers.project_id;
-    const project: ProjectKey | undefined = typeof key === 'string' ? keys.lookup(key) : undefined;
+    let project: ProjectKey | undefined;
+    if (key === undefined) {
+      // Milkomeda tools that cannot set headers send the key as the basic-auth password.
+      const auth = req.headers.authorization;
+      project = auth ? milkomedaKey(basicAuthPassword(auth)) : undefined;
+      if (!project) return sendBlockfrostError(res, 403, auth ? MESSAGES.invalidToken : MESSAGES.missingToken);
+    } else project = typeof key === 'string' ? keys.lookup(key) : undefined;
     if (!project) return sendBlockfrostError(res, 403, MESSAGES.invalidToken);
     if (network && network !== project.network) return sendBlockfrostError(res, 403, MESSAGES.mismatch);
     // incomplete_expired: the first payment failed and none succeeded within 23 hours (spec: access restricted).
@@ -179,6 +215,7 @@ export function createGatewayHandler(deps: GatewayDeps) {
       quotaBaseDay = day;
     }
     const ip = clientIp(req);
+    if (target === MILKOMEDA) return void jsonRpc.handle(req, res, rest, { project, ip, at, day, quotaBase: quotaBase.get(project.ownerId) ?? 0 });
     const admit = {
       ip,
       bucketKey: project.key,
@@ -205,10 +242,15 @@ export function createGatewayHandler(deps: GatewayDeps) {
     handler,
     /** Networks served by the sandbox chain (the dashboard marks their projects 'Sandbox data'). */
     sandboxed,
+    /** The backend of each network; the failover pools (upstream-pool.ts) swap entries while community endpoints serve a network. */
+    backends: byNetwork,
     setQuotaBase(base: Map<number, number>, at = now()) {
       quotaBase = base;
       quotaBaseDay = utcDay(at);
     },
-    close,
+    close() {
+      close();
+      jsonRpc.close();
+    },
   };
 }

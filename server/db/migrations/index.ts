@@ -5,6 +5,8 @@ import * as createGatewayChangesAndUsage from './2026-11-22-0300-create-gateway-
 import * as createWebhooks from './2026-11-22-0400-create-webhooks';
 import * as indexUsageDimensionsByValue from './2026-11-22-0500-index-usage-dimensions-by-value';
 import * as createIpfs from './2026-11-23-1200-create-ipfs';
+import * as createCommunityEndpoints from './2026-11-23-1300-create-community-endpoints';
+import * as createServiceHeartbeats from './2026-11-23-1700-create-service-heartbeats';
 
 export interface Migration {
   up(knex: Knex): Promise<void>;
@@ -19,4 +21,6 @@ export const migrations: ReadonlyArray<readonly [name: string, migration: Migrat
   ['2026-11-22-0400-create-webhooks', createWebhooks],
   ['2026-11-22-0500-index-usage-dimensions-by-value', indexUsageDimensionsByValue],
   ['2026-11-23-1200-create-ipfs', createIpfs],
+  ['2026-11-23-1300-create-community-endpoints', createCommunityEndpoints],
+  ['2026-11-23-1700-create-service-heartbeats', createServiceHeartbeats],
 ];

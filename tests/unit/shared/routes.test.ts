@@ -2,8 +2,13 @@ import { describe, expect, it } from 'vitest';
 import { appRoutes, isAppRoute, isDashboardPath, signInPathFor } from '../../../shared/routes';
 
 describe('client routes', () => {
-  it('registers every route of spec section 2', () => {
-    expect(appRoutes).toHaveLength(24);
+  it('registers every route of spec section 2, the public status page, the cookie policy and the submit-endpoint pages', () => {
+    // The 24 routes of spec section 2, /status, /cookie-policy, and the submit-endpoint form's page with its operator review.
+    expect(appRoutes).toHaveLength(28);
+    expect(appRoutes).toContain('/status');
+    expect(appRoutes).toContain('/cookie-policy');
+    expect(appRoutes).toContain('/dashboard/endpoints');
+    expect(appRoutes).toContain('/dashboard/operator/endpoints');
     expect(appRoutes).toContain('/dashboard/workspaces/:id/order/:orderId');
   });
 

@@ -6,7 +6,7 @@ import { PublicShell } from '../components/public-shell';
 import { LandingPage } from '../features/landing/landing-page';
 import { RouteError } from './route-error';
 
-type Frame = 'signedIn' | 'auth';
+type Frame = 'signedIn' | 'auth' | 'public';
 type LazyComponent = () => Promise<{ Component: ComponentType }>;
 
 /** Loads a page module only when its route is visited: the landing page never pulls dashboard code. */
@@ -23,6 +23,7 @@ const workspaces = () => import('../features/workspaces/pages');
 const subscription = () => import('../features/subscription/pages');
 const webhooks = () => import('../features/webhooks/pages');
 const settings = () => import('../features/settings/pages');
+const endpoints = () => import('../features/endpoints/pages');
 const workspaceInvite = () => import('../features/workspace-invite/pages');
 
 /**
@@ -48,7 +49,11 @@ const pages: Record<Exclude<AppRoute, '/'>, { frame: Frame; lazy: LazyComponent 
   '/dashboard/workspaces/:id/order': { frame: 'signedIn', lazy: lazyPage(workspaces, (m) => m.WorkspaceOrderPage) },
   '/dashboard/workspaces/:id/order/:orderId': { frame: 'signedIn', lazy: lazyPage(workspaces, (m) => m.WorkspaceOrderDetailPage) },
   '/dashboard/settings': { frame: 'signedIn', lazy: lazyPage(settings, (m) => m.SettingsPage) },
+  '/dashboard/endpoints': { frame: 'signedIn', lazy: lazyPage(endpoints, (m) => m.SubmitEndpointPage) },
+  '/dashboard/operator/endpoints': { frame: 'signedIn', lazy: lazyPage(endpoints, (m) => m.OperatorEndpointsPage) },
   '/workspace-invite/:id': { frame: 'signedIn', lazy: lazyPage(workspaceInvite, (m) => m.WorkspaceInvitePage) },
+  '/cookie-policy': { frame: 'public', lazy: lazyPage(() => import('../features/shell/cookie-policy-page'), (m) => m.CookiePolicyPage) },
+  '/status': { frame: 'public', lazy: lazyPage(() => import('../features/status/status-page'), (m) => m.StatusPage) },
   '/auth/signin': { frame: 'auth', lazy: lazyPage(() => import('../features/auth/signin-page'), (m) => m.SignInPage) },
   '/auth/signout': { frame: 'auth', lazy: lazyPage(() => import('../features/auth/signout-page'), (m) => m.SignOutPage) },
   '/auth/error': { frame: 'auth', lazy: lazyPage(() => import('../features/auth/auth-error-page'), (m) => m.AuthErrorPage) },
@@ -76,6 +81,15 @@ function Root() {
   );
 }
 
+/** Public pages wider than a sign-in card (the status page). */
+function PublicFrame() {
+  return (
+    <PublicShell size="md">
+      <Outlet />
+    </PublicShell>
+  );
+}
+
 function AuthFrame() {
   return (
     <PublicShell>
@@ -100,6 +114,10 @@ export const routes: RouteObject[] = [
       {
         Component: AuthFrame,
         children: [{ errorElement: <RouteError />, children: routesIn('auth') }],
+      },
+      {
+        Component: PublicFrame,
+        children: [{ errorElement: <RouteError />, children: routesIn('public') }],
       },
       { path: '*', lazy: lazyPage(() => import('./not-found-page'), (m) => m.NotFoundPage) },
     ],

@@ -4,6 +4,7 @@ import {
   IconCreditCard,
   IconLogout,
   IconReceipt,
+  IconServer,
   IconSettings,
   IconUserCircle,
   IconUsersGroup,
@@ -63,6 +64,9 @@ export function AccountMenu({ email, billingWorkspaceId = null }: AccountMenuPro
         )}
         <Menu.Item component={Link} to="/dashboard/settings" leftSection={<IconSettings size={16} aria-hidden />}>
           Settings
+        </Menu.Item>
+        <Menu.Item component={Link} to="/dashboard/endpoints" leftSection={<IconServer size={16} aria-hidden />}>
+          Submit an Endpoint
         </Menu.Item>
         <Menu.Divider />
         <Menu.Item component={Link} to="/auth/signout" leftSection={<IconLogout size={16} aria-hidden />}>
