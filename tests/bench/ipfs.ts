@@ -75,7 +75,7 @@ async function main() {
   const baseline: number[] = [];
   for (let round = 0; round < ROUNDS; round++) {
     // A new file every round on both sides, so neither skips blocks it already has.
-    let t = performance.now();
+    const t = performance.now();
     for await (const _ of importer([{ content: pseudoRandom(ADD_BYTES, `bare-${round}`) }], bare, { cidVersion: 0, rawLeaves: false })) void _;
     baseline.push(mbps(ADD_BYTES, performance.now() - t));
     const res = await upload(gw.url, key, ADD_BYTES, `cairn-${round}`);
