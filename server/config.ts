@@ -213,6 +213,10 @@ const schema = z.object({
       .transform((v) => v.split(',').map((x) => Number(x.trim()) * 1000)),
   ),
   CHAIN_POLL_MS: positiveInt(2000, 'a positive whole number of milliseconds'),
+  BILLING_PROVIDER: z.preprocess(emptyToUndefined, z.enum(['stripe', 'local', 'none'], { error: 'must be stripe, local or none' }).optional()),
+  STRIPE_SECRET_KEY: optionalString,
+  STRIPE_WEBHOOK_SECRET: optionalString,
+  STRIPE_API_URL: optionalUrl,
   MAINTENANCE_MODE: bool(false),
   MAINTENANCE_ETA: z.preprocess(
     emptyToUndefined,
@@ -253,8 +257,14 @@ export interface Config {
   gateway: GatewayConfig;
   ipfs: IpfsConfig;
   webhooks: { allowlist: string; timeoutMs: number; retryScheduleMs: number[]; chainPollMs: number };
-  /** Lower-cased e-mails of the operators (OPERATOR_EMAILS): they review submitted endpoints. */
+  billing: BillingConfig;
+  /** Lower-cased e-mails of the operators (OPERATOR_EMAILS): the operator page, plans by hand, submitted endpoints. */
   operatorEmails: string[];
+}
+
+export interface BillingConfig {
+  provider: 'stripe' | 'local' | 'none';
+  stripe: { secretKey: string; webhookSecret: string; apiUrl: string | null } | null;
 }
 
 export interface UpstreamConfig {
@@ -295,9 +305,6 @@ export class ConfigError extends Error {}
 
 const pair = (id: string | undefined, secret: string | undefined) => (id && secret ? { clientId: id, clientSecret: secret } : null);
 
-/** Whether the signed-in user's e-mail is one of OPERATOR_EMAILS. */
-export const isOperator = (config: Pick<Config, 'operatorEmails'>, email: string | null | undefined): boolean =>
-  !!email && config.operatorEmails.includes(email.trim().toLowerCase());
 
 /** Parses the environment; throws ConfigError with one line naming the variable and what is wrong. */
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
@@ -314,6 +321,16 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   const e = parsed.data;
   if (Boolean(e.HCAPTCHA_SITE_KEY) !== Boolean(e.HCAPTCHA_SECRET)) {
     throw new ConfigError('Invalid configuration: HCAPTCHA_SITE_KEY and HCAPTCHA_SECRET must be set together');
+  }
+  if (Boolean(e.STRIPE_SECRET_KEY) !== Boolean(e.STRIPE_WEBHOOK_SECRET)) {
+    throw new ConfigError('Invalid configuration: STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET must be set together');
+  }
+  const billingProvider = e.BILLING_PROVIDER ?? (e.STRIPE_SECRET_KEY ? 'stripe' : e.NODE_ENV === 'production' ? 'none' : 'local');
+  if (billingProvider === 'stripe' && !e.STRIPE_SECRET_KEY) {
+    throw new ConfigError('Invalid configuration: BILLING_PROVIDER=stripe needs STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET');
+  }
+  if (billingProvider === 'local' && e.NODE_ENV === 'production') {
+    throw new ConfigError('Invalid configuration: BILLING_PROVIDER=local is test billing (no money moves) and cannot run with NODE_ENV=production; use stripe or none');
   }
   if (Boolean(e.FILECOIN_PINNING_SERVICE_URL) !== Boolean(e.FILECOIN_PINNING_SERVICE_TOKEN)) {
     throw new ConfigError('Invalid configuration: FILECOIN_PINNING_SERVICE_URL and FILECOIN_PINNING_SERVICE_TOKEN must be set together');
@@ -352,6 +369,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       retryScheduleMs: e.WEBHOOK_RETRY_SCHEDULE_SECONDS,
       chainPollMs: e.CHAIN_POLL_MS,
     },
+    billing: {
+      provider: billingProvider,
+      stripe: billingProvider === 'stripe' ? { secretKey: e.STRIPE_SECRET_KEY!, webhookSecret: e.STRIPE_WEBHOOK_SECRET!, apiUrl: e.STRIPE_API_URL ?? null } : null,
+    },
+    operatorEmails: e.OPERATOR_EMAILS,
     gateway: {
       port: e.GATEWAY_PORT,
       publicUrl: (e.GATEWAY_PUBLIC_URL ?? `http://localhost:${e.GATEWAY_PORT}`).replace(/\/+$/, ''),
@@ -371,7 +393,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
         }),
       ),
     },
-    operatorEmails: e.OPERATOR_EMAILS,
     ipfs: {
       kuboApiUrl: e.IPFS_KUBO_API_URL?.replace(/\/+$/, '') ?? null,
       gcGraceMs: e.IPFS_GC_GRACE_SECONDS * 1000,

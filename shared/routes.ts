@@ -28,6 +28,10 @@ export const appRoutes = [
   '/auth/signout',
   '/auth/error',
   '/auth/verify-request',
+  // Not in the spec's list: the operator page, and the built-in test billing's checkout and portal.
+  '/dashboard/operator',
+  '/billing/checkout/:id',
+  '/billing/portal',
 ] as const;
 
 export type AppRoute = (typeof appRoutes)[number];

@@ -1,8 +1,6 @@
 import type { Router } from 'express';
 import { z } from 'zod';
 import { route, type RouteDeps } from '../http/route';
-import { Forbidden } from '../errors';
-import { isOperator } from '../config';
 import { parseAllowlist } from '../webhooks/ssrf';
 import { checkBlockfrostBackend } from '../endpoints/check';
 import { allEndpoints, endpointsOf, reviewEndpoint, submitEndpoint } from '../services/endpoints';
@@ -15,9 +13,6 @@ export function registerEndpointRoutes(router: Router, deps: RouteDeps): void {
   const { db, config } = deps;
   // The check reaches only public addresses, or what the operator allow-lists (the webhooks' SSRF guard).
   const allow = parseAllowlist(config.webhooks.allowlist);
-  const operatorOnly = (email: string) => {
-    if (!isOperator(config, email)) throw new Forbidden('Only operators can review submitted endpoints.');
-  };
 
   route(router, deps, {
     method: 'get',
@@ -40,24 +35,18 @@ export function registerEndpointRoutes(router: Router, deps: RouteDeps): void {
   route(router, deps, {
     method: 'get',
     path: '/operator/endpoints',
-    permission: 'signedIn',
-    summary: 'Every submitted endpoint, for operators (OPERATOR_EMAILS); 403 for anyone else',
-    handler: ({ user }) => {
-      operatorOnly(user!.email);
-      return allEndpoints(db);
-    },
+    permission: 'operator',
+    summary: 'Every submitted endpoint, for operators (OPERATOR_EMAILS); 404 for anyone else',
+    handler: () => allEndpoints(db),
   });
 
   route(router, deps, {
     method: 'post',
     path: '/operator/endpoints/:id',
-    permission: 'signedIn',
+    permission: 'operator',
     params: idParams,
     body: endpointActionSchema,
     summary: 'Enable (after checking it again), disable or reject a submitted endpoint; operators only',
-    handler: ({ user, params, body }) => {
-      operatorOnly(user!.email);
-      return reviewEndpoint(db, params.id, body.action, user!.id, (url) => checkBlockfrostBackend(url, allow));
-    },
+    handler: ({ user, params, body }) => reviewEndpoint(db, params.id, body.action, user!.id, (url) => checkBlockfrostBackend(url, allow)),
   });
 }

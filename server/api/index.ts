@@ -9,6 +9,9 @@ import { registerSiteRoutes } from './site';
 import { registerUsageRoutes } from './usage';
 import { registerLandingRoutes } from './landing';
 import { registerWebhookRoutes } from './webhooks';
+import { registerBillingRoutes } from './billing';
+import { registerOperatorRoutes } from './operator';
+import type { BillingProvider } from '../billing/provider';
 import { registerOpenApiRoute } from './openapi';
 import { registerStatusRoutes } from './status';
 import type { StatusReport } from '../../shared/status';
@@ -27,6 +30,7 @@ export interface ApiExtras {
   sandboxed: Pick<ReadonlySet<string>, 'has'>;
   /** Event sources of the webhook networks (for sample payloads). */
   webhookSources: Map<number, ChainSource>;
+  billing: BillingProvider;
   /** The status page's report (cached). */
   status: () => Promise<StatusReport>;
 }
@@ -44,6 +48,8 @@ export function apiRouter(deps: RouteDeps, extras: ApiExtras): Router {
   registerIpfsRoutes(router, deps);
   registerMilkomedaRoutes(router, deps);
   registerEndpointRoutes(router, deps);
+  registerBillingRoutes(router, deps, extras.billing);
+  registerOperatorRoutes(router, deps);
   registerStatusRoutes(router, deps, extras.status);
   // Last: the document lists every route declared above.
   registerOpenApiRoute(router, deps, CAIRN_VERSION);

@@ -4,6 +4,8 @@ import * as createWorkspacesAndProjects from './2026-11-22-0200-create-workspace
 import * as createGatewayChangesAndUsage from './2026-11-22-0300-create-gateway-changes-and-usage';
 import * as createWebhooks from './2026-11-22-0400-create-webhooks';
 import * as indexUsageDimensionsByValue from './2026-11-22-0500-index-usage-dimensions-by-value';
+import * as createBilling from './2026-11-23-1000-create-billing';
+import * as createSandboxLedger from './2026-11-23-1100-create-sandbox-ledger';
 import * as createIpfs from './2026-11-23-1200-create-ipfs';
 import * as createCommunityEndpoints from './2026-11-23-1300-create-community-endpoints';
 import * as createServiceHeartbeats from './2026-11-23-1700-create-service-heartbeats';
@@ -20,6 +22,8 @@ export const migrations: ReadonlyArray<readonly [name: string, migration: Migrat
   ['2026-11-22-0300-create-gateway-changes-and-usage', createGatewayChangesAndUsage],
   ['2026-11-22-0400-create-webhooks', createWebhooks],
   ['2026-11-22-0500-index-usage-dimensions-by-value', indexUsageDimensionsByValue],
+  ['2026-11-23-1000-create-billing', createBilling],
+  ['2026-11-23-1100-create-sandbox-ledger', createSandboxLedger],
   ['2026-11-23-1200-create-ipfs', createIpfs],
   ['2026-11-23-1300-create-community-endpoints', createCommunityEndpoints],
   ['2026-11-23-1700-create-service-heartbeats', createServiceHeartbeats],

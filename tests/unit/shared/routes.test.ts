@@ -2,14 +2,16 @@ import { describe, expect, it } from 'vitest';
 import { appRoutes, isAppRoute, isDashboardPath, signInPathFor } from '../../../shared/routes';
 
 describe('client routes', () => {
-  it('registers every route of spec section 2, the public status page, the cookie policy and the submit-endpoint pages', () => {
-    // The 24 routes of spec section 2, /status, /cookie-policy, and the submit-endpoint form's page with its operator review.
-    expect(appRoutes).toHaveLength(28);
+  it('registers every route of spec section 2, the status page, the cookie policy, the operator pages, the built-in billing pages and the submit-endpoint pages', () => {
+    // The spec's 24, plus /status, the cookie policy, the operator page, the built-in test billing's
+    // checkout and portal, and the submit-endpoint form's page with its operator review.
+    expect(appRoutes).toHaveLength(31);
     expect(appRoutes).toContain('/status');
     expect(appRoutes).toContain('/cookie-policy');
     expect(appRoutes).toContain('/dashboard/endpoints');
     expect(appRoutes).toContain('/dashboard/operator/endpoints');
     expect(appRoutes).toContain('/dashboard/workspaces/:id/order/:orderId');
+    expect(appRoutes).toContain('/billing/checkout/:id');
   });
 
   it.each(['/', '/dashboard', '/dashboard/', '/dashboard/project/5', '/dashboard/project/5/settings', '/auth/signin', '/workspace-invite/x1'])(

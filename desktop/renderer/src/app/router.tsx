@@ -24,6 +24,8 @@ const subscription = () => import('../features/subscription/pages');
 const webhooks = () => import('../features/webhooks/pages');
 const settings = () => import('../features/settings/pages');
 const endpoints = () => import('../features/endpoints/pages');
+const billing = () => import('../features/billing/pages');
+const operator = () => import('../features/operator/pages');
 const workspaceInvite = () => import('../features/workspace-invite/pages');
 
 /**
@@ -51,6 +53,9 @@ const pages: Record<Exclude<AppRoute, '/'>, { frame: Frame; lazy: LazyComponent 
   '/dashboard/settings': { frame: 'signedIn', lazy: lazyPage(settings, (m) => m.SettingsPage) },
   '/dashboard/endpoints': { frame: 'signedIn', lazy: lazyPage(endpoints, (m) => m.SubmitEndpointPage) },
   '/dashboard/operator/endpoints': { frame: 'signedIn', lazy: lazyPage(endpoints, (m) => m.OperatorEndpointsPage) },
+  '/dashboard/operator': { frame: 'signedIn', lazy: lazyPage(operator, (m) => m.OperatorPage) },
+  '/billing/checkout/:id': { frame: 'signedIn', lazy: lazyPage(billing, (m) => m.LocalCheckoutPage) },
+  '/billing/portal': { frame: 'signedIn', lazy: lazyPage(billing, (m) => m.LocalPortalPage) },
   '/workspace-invite/:id': { frame: 'signedIn', lazy: lazyPage(workspaceInvite, (m) => m.WorkspaceInvitePage) },
   '/cookie-policy': { frame: 'public', lazy: lazyPage(() => import('../features/shell/cookie-policy-page'), (m) => m.CookiePolicyPage) },
   '/status': { frame: 'public', lazy: lazyPage(() => import('../features/status/status-page'), (m) => m.StatusPage) },

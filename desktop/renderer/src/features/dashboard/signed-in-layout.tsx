@@ -8,6 +8,7 @@ import { SelectedWorkspaceProvider, useSelectedWorkspace } from '../workspaces/s
 import { WorkspacePicker } from '../workspaces/workspace-picker';
 import { ShellExtras } from '../shell/shell-extras';
 import { AccountMenu } from './account-menu';
+import { BillingBanners } from '../subscription/banners';
 import { RequireAuth } from './require-auth';
 
 function AppHeader() {
@@ -28,7 +29,7 @@ function AppHeader() {
           </Anchor>
           <WorkspacePicker />
         </Group>
-        {me && <AccountMenu email={me.email} billingWorkspaceId={billingWorkspaceId} />}
+        {me && <AccountMenu email={me.email} billingWorkspaceId={billingWorkspaceId} operator={me.is_operator === true} />}
       </Group>
     </Container>
   );
@@ -46,6 +47,7 @@ export function SignedInLayout() {
           <AppShell.Main bg="gray.0">
             <Container size="lg" px="md" py="lg">
               <ShellExtras>
+                <BillingBanners />
                 <Outlet />
               </ShellExtras>
             </Container>

@@ -11,6 +11,7 @@ import { EmptyState } from '../../components/empty-state';
 import { ApiError, apiErrorText, isApiError } from '../../api/client';
 import { endpointNetworks, submitEndpointSchema, type CommunityEndpoint, type EndpointStatus } from '../../../../../shared/endpoints';
 import { endpointQueries, useReviewEndpoint, useSubmitEndpoint } from './queries';
+import { meQueries } from '../account/queries';
 
 const STATUS_COLOR: Record<EndpointStatus, string> = { pending: 'yellow', enabled: 'teal', disabled: 'gray', rejected: 'red' };
 const formatDate = (ms: number) => new Date(ms).toLocaleDateString(undefined, { year: 'numeric', month: 'short', day: 'numeric' });
@@ -43,7 +44,9 @@ function fieldErrorsOf(error: unknown): Partial<Record<Field, string>> {
 
 export function SubmitEndpointPage() {
   const mine = useQuery(endpointQueries.mine());
-  const operator = useQuery(endpointQueries.review());
+  const me = useQuery(meQueries.me());
+  // Only operators may review; nobody else asks (the review call answers them 404).
+  const operator = useQuery({ ...endpointQueries.review(), enabled: me.data?.is_operator === true });
   return (
     <PageLayout
       title="Submit an endpoint"
@@ -213,7 +216,7 @@ export function OperatorEndpointsPage() {
       {review.isPending ? (
         <PageLoader label="Loading submitted endpoints…" />
       ) : review.isError ? (
-        isApiError(review.error, 403) ? (
+        isApiError(review.error, 404) ? (
           <Alert color="yellow" title="Operators only">
             Only the operators of this Cairn server (OPERATOR_EMAILS) review submitted endpoints. <Anchor component={Link} to="/dashboard/endpoints">Submit an endpoint</Anchor> instead.
           </Alert>
