@@ -5,7 +5,6 @@ import { startTestApp, type TestApp } from '../helpers/test-app';
 import { Client } from '../helpers/http-client';
 import { signIn } from '../helpers/sign-in';
 import { call, startTestGateway } from '../helpers/gateway';
-import { MESSAGES } from '../../server/gateway/gateway';
 import type { TestDatabase } from '../helpers/db-template';
 import type { RunningGateway } from '../../server/gateway/index';
 import { setSubscription } from '../../server/services/subscriptions';
