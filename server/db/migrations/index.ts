@@ -4,6 +4,7 @@ import * as createWorkspacesAndProjects from './2026-11-22-0200-create-workspace
 import * as createGatewayChangesAndUsage from './2026-11-22-0300-create-gateway-changes-and-usage';
 import * as createWebhooks from './2026-11-22-0400-create-webhooks';
 import * as indexUsageDimensionsByValue from './2026-11-22-0500-index-usage-dimensions-by-value';
+import * as createDesktopSignIns from './2026-11-23-1600-create-desktop-sign-ins';
 
 export interface Migration {
   up(knex: Knex): Promise<void>;
@@ -17,4 +18,5 @@ export const migrations: ReadonlyArray<readonly [name: string, migration: Migrat
   ['2026-11-22-0300-create-gateway-changes-and-usage', createGatewayChangesAndUsage],
   ['2026-11-22-0400-create-webhooks', createWebhooks],
   ['2026-11-22-0500-index-usage-dimensions-by-value', indexUsageDimensionsByValue],
+  ['2026-11-23-1600-create-desktop-sign-ins', createDesktopSignIns],
 ];
