@@ -23,6 +23,7 @@ import { createSandboxChains, sandboxedSlugs } from './chain/sandbox-chains';
 import type { SandboxChain, SandboxNetwork } from './chain/sandbox/index';
 import { latestMainnetBlock } from './api/landing';
 import { webhookSources } from './webhooks/index';
+import { EventStreams } from './api/events';
 
 export interface AppDeps {
   config: Config;
@@ -130,6 +131,7 @@ export function createApp(deps: AppDeps): CairnApp {
   app.use(['/api', '/auth'], csrfProtection());
   app.use('/auth', authRouter({ ...routeDeps, passport, enabledProviders: enabled }));
   const chains = deps.chains ?? createSandboxChains(config);
+  const eventStreams = new EventStreams();
   app.use(
     '/api',
     apiRouter(routeDeps, {
@@ -137,6 +139,7 @@ export function createApp(deps: AppDeps): CairnApp {
       latestBlock: latestMainnetBlock(config, logger, chains),
       sandboxed: new Set(sandboxedSlugs(config)),
       webhookSources: webhookSources(config, chains),
+      eventStreams,
     }),
   );
   if (!config.isProduction && mailer.kind === 'dev-mailbox') app.use('/dev', devMailboxRouter(mailer));
@@ -145,5 +148,11 @@ export function createApp(deps: AppDeps): CairnApp {
   app.use((_req, _res, next) => next(new NotFound('Not found.')));
   app.use(errorMiddleware(logger));
 
-  return { app, close: () => store.close() };
+  return {
+    app,
+    close: () => {
+      eventStreams.closeAll();
+      store.close();
+    },
+  };
 }

@@ -9,6 +9,7 @@ import { registerSiteRoutes } from './site';
 import { registerUsageRoutes } from './usage';
 import { registerLandingRoutes } from './landing';
 import { registerWebhookRoutes } from './webhooks';
+import { registerEventRoutes, type EventStreams } from './events';
 import type { ChainSource } from '../webhooks/chain-source';
 import type { LatestBlock } from '../../shared/landing-sample';
 
@@ -20,6 +21,8 @@ export interface ApiExtras {
   sandboxed: ReadonlySet<string>;
   /** Event sources of the webhook networks (for sample payloads). */
   webhookSources: Map<number, ChainSource>;
+  /** Open event streams, ended when the app closes. */
+  eventStreams: EventStreams;
 }
 
 export function apiRouter(deps: RouteDeps, extras: ApiExtras): Router {
@@ -32,6 +35,7 @@ export function apiRouter(deps: RouteDeps, extras: ApiExtras): Router {
   registerUsageRoutes(router, deps);
   registerLandingRoutes(router, deps, extras.latestBlock);
   registerWebhookRoutes(router, deps, extras.webhookSources);
+  registerEventRoutes(router, deps, extras.eventStreams);
   router.use((_req, _res, next) => next(new NotFound('There is no such API endpoint.')));
   return router;
 }

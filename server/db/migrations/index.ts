@@ -5,6 +5,7 @@ import * as createGatewayChangesAndUsage from './2026-11-22-0300-create-gateway-
 import * as createWebhooks from './2026-11-22-0400-create-webhooks';
 import * as indexUsageDimensionsByValue from './2026-11-22-0500-index-usage-dimensions-by-value';
 import * as createDesktopSignIns from './2026-11-23-1600-create-desktop-sign-ins';
+import * as createWebhookNotices from './2026-11-23-1610-create-webhook-notices';
 
 export interface Migration {
   up(knex: Knex): Promise<void>;
@@ -19,4 +20,5 @@ export const migrations: ReadonlyArray<readonly [name: string, migration: Migrat
   ['2026-11-22-0400-create-webhooks', createWebhooks],
   ['2026-11-22-0500-index-usage-dimensions-by-value', indexUsageDimensionsByValue],
   ['2026-11-23-1600-create-desktop-sign-ins', createDesktopSignIns],
+  ['2026-11-23-1610-create-webhook-notices', createWebhookNotices],
 ];

@@ -7,6 +7,7 @@ import { meQueries } from '../account/queries';
 import { SelectedWorkspaceProvider, useSelectedWorkspace } from '../workspaces/selected-workspace';
 import { WorkspacePicker } from '../workspaces/workspace-picker';
 import { ShellExtras } from '../shell/shell-extras';
+import { WebhookNoticeToasts } from '../webhooks/notice-toasts';
 import { AccountMenu } from './account-menu';
 import { RequireAuth } from './require-auth';
 
@@ -39,6 +40,7 @@ export function SignedInLayout() {
   return (
     <RequireAuth>
       <SelectedWorkspaceProvider>
+        <WebhookNoticeToasts />
         <AppShell header={{ height: 60 }} padding={0}>
           <AppShell.Header>
             <AppHeader />
