@@ -14,6 +14,8 @@ export const appRoutes = [
   '/dashboard/workspaces/:id/order',
   '/dashboard/workspaces/:id/order/:orderId',
   '/dashboard/settings',
+  '/dashboard/jsonpath-sandbox',
+  '/dashboard/api-console',
   '/dashboard/project/:id',
   '/dashboard/project/:id/settings',
   '/dashboard/subscription/ppu/order',
@@ -24,6 +26,7 @@ export const appRoutes = [
   '/auth/signout',
   '/auth/error',
   '/auth/verify-request',
+  '/jsonpath-sandbox',
 ] as const;
 
 export type AppRoute = (typeof appRoutes)[number];

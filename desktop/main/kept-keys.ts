@@ -5,7 +5,7 @@ import type { ProjectDto, WorkspaceDto } from '../../shared/workspaces';
 import type { CairnApi } from './cairn-api';
 import type { Keychain } from './keychain';
 
-export async function keepProjectKey(api: CairnApi, keychain: Keychain, projectUuid: string, now = Date.now()): Promise<KeptKey> {
+export async function keepProjectKey(api: CairnApi, keychain: Pick<Keychain, 'keep'>, projectUuid: string, now = Date.now()): Promise<KeptKey> {
   const project = await api.require<ProjectDto>(`/api/projects/${encodeURIComponent(projectUuid)}`);
   const workspace = await api.require<Pick<WorkspaceDto, 'id' | 'name'>>(`/api/workspaces/${project.workspace_id}`);
   const record = {
@@ -23,7 +23,7 @@ export async function keepProjectKey(api: CairnApi, keychain: Keychain, projectU
 }
 
 /** The kept keys with their projects' state on the server (asked in parallel, each on its own). */
-export async function listKeptKeys(api: CairnApi, keychain: Keychain): Promise<KeptKey[]> {
+export async function listKeptKeys(api: CairnApi, keychain: Pick<Keychain, 'list'>): Promise<KeptKey[]> {
   const kept = await keychain.list();
   return Promise.all(
     kept.map(async (k): Promise<KeptKey> => {

@@ -10,6 +10,7 @@ import { registerUsageRoutes } from './usage';
 import { registerLandingRoutes } from './landing';
 import { registerWebhookRoutes } from './webhooks';
 import { registerEventRoutes, type EventStreams } from './events';
+import { registerWebhookEventPayloadRoute } from './webhook-event-payload';
 import type { ChainSource } from '../webhooks/chain-source';
 import type { LatestBlock } from '../../shared/landing-sample';
 
@@ -36,6 +37,7 @@ export function apiRouter(deps: RouteDeps, extras: ApiExtras): Router {
   registerLandingRoutes(router, deps, extras.latestBlock);
   registerWebhookRoutes(router, deps, extras.webhookSources);
   registerEventRoutes(router, deps, extras.eventStreams);
+  registerWebhookEventPayloadRoute(router, deps);
   router.use((_req, _res, next) => next(new NotFound('There is no such API endpoint.')));
   return router;
 }

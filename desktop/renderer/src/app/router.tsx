@@ -6,7 +6,7 @@ import { PublicShell } from '../components/public-shell';
 import { LandingPage } from '../features/landing/landing-page';
 import { RouteError } from './route-error';
 
-type Frame = 'signedIn' | 'auth';
+type Frame = 'signedIn' | 'auth' | 'standalone';
 type LazyComponent = () => Promise<{ Component: ComponentType }>;
 
 /** Loads a page module only when its route is visited: the landing page never pulls dashboard code. */
@@ -24,6 +24,8 @@ const subscription = () => import('../features/subscription/pages');
 const webhooks = () => import('../features/webhooks/pages');
 const settings = () => import('../features/settings/pages');
 const workspaceInvite = () => import('../features/workspace-invite/pages');
+const jsonpathSandbox = () => import('../features/jsonpath-sandbox/pages');
+const apiConsole = () => import('../features/api-console/pages');
 
 /**
  * Every client route of shared/routes.ts except '/', which the entry renders directly. Typed as a
@@ -48,6 +50,10 @@ const pages: Record<Exclude<AppRoute, '/'>, { frame: Frame; lazy: LazyComponent 
   '/dashboard/workspaces/:id/order': { frame: 'signedIn', lazy: lazyPage(workspaces, (m) => m.WorkspaceOrderPage) },
   '/dashboard/workspaces/:id/order/:orderId': { frame: 'signedIn', lazy: lazyPage(workspaces, (m) => m.WorkspaceOrderDetailPage) },
   '/dashboard/settings': { frame: 'signedIn', lazy: lazyPage(settings, (m) => m.SettingsPage) },
+  '/dashboard/jsonpath-sandbox': { frame: 'signedIn', lazy: lazyPage(jsonpathSandbox, (m) => m.JsonPathSandboxPage) },
+  '/dashboard/api-console': { frame: 'signedIn', lazy: lazyPage(apiConsole, (m) => m.ApiConsolePage) },
+  // No sign-in and no server: the desktop app's sandbox window shows it from the packaged build.
+  '/jsonpath-sandbox': { frame: 'standalone', lazy: lazyPage(jsonpathSandbox, (m) => m.StandaloneSandboxPage) },
   '/workspace-invite/:id': { frame: 'signedIn', lazy: lazyPage(workspaceInvite, (m) => m.WorkspaceInvitePage) },
   '/auth/signin': { frame: 'auth', lazy: lazyPage(() => import('../features/auth/signin-page'), (m) => m.SignInPage) },
   '/auth/signout': { frame: 'auth', lazy: lazyPage(() => import('../features/auth/signout-page'), (m) => m.SignOutPage) },
@@ -101,6 +107,7 @@ export const routes: RouteObject[] = [
         Component: AuthFrame,
         children: [{ errorElement: <RouteError />, children: routesIn('auth') }],
       },
+      { errorElement: <RouteError />, children: routesIn('standalone') },
       { path: '*', lazy: lazyPage(() => import('./not-found-page'), (m) => m.NotFoundPage) },
     ],
   },
