@@ -127,7 +127,7 @@ describe.runIf(browserAvailable())('desktop pages in Chromium', () => {
 
   it('API console: keeps a project key via the bridge, lists it, sends a request from main, flags a deleted project', async () => {
     const keychain = memoryKeychain();
-    let context!: BrowserContext;
+    const context = await browser.newContext();
     const cookie = async () => {
       const jar = await context.cookies(app.url);
       const sid = jar.find((c) => c.name === 'cairn.sid');
@@ -146,7 +146,6 @@ describe.runIf(browserAvailable())('desktop pages in Chromium', () => {
       'console:send': (request) => sendConsoleRequest(request, { keychain, gatewayUrl: async () => gateway.url }),
       'sandbox:open': () => undefined,
     };
-    context = await browser.newContext();
     const calls = await installBridge(context, handlers);
     const signed = await signInInBrowser(browser, app, 'console@example.com', '/dashboard', {}, {});
     // The signed-in session, moved into the context that has the bridge.
