@@ -1,13 +1,14 @@
 // Wires the pure modules next to this file to Electron. Every decision lives in those modules.
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { app, BrowserWindow, dialog, ipcMain, protocol, session, shell } from 'electron';
+import { app, BrowserWindow, dialog, ipcMain, Notification, protocol, session, shell } from 'electron';
 import { sendConsoleRequest, gatewayUrlFrom } from './api-console';
 import { CairnApi } from './cairn-api';
 import { readDesktopConfig, type DesktopConfig } from './config';
 import { Keychain } from './keychain';
 import { keepProjectKey, listKeptKeys } from './kept-keys';
 import { LOCAL_SCHEME, SANDBOX_URL, resolveLocalFile } from './local-pages';
+import { NoticeStream, NoticeThrottle, nativeNotification } from './notices';
 import { DesktopSignIn, SESSION_COOKIE_NAME, isAuthCallbackLink } from './sign-in';
 import { findDeepLinkInArgv, parseDeepLink, protocolClientArgs } from './deep-links';
 import { guardWebContents } from './guard-web-contents';
@@ -237,6 +238,25 @@ export function startCairnDesktop(proc: DesktopProcess): void {
         'console:send': (request) => sendConsoleRequest(request, { keychain, gatewayUrl }),
         'sandbox:open': () => openSandbox(),
       });
+
+      // Webhook trouble from the server's event stream, as native notifications: one per webhook per hour; a
+      // click opens that webhook's page with its delivery history.
+      if (Notification.isSupported()) {
+        const throttle = new NoticeThrottle();
+        const notices = new NoticeStream({
+          cairnOrigin,
+          sessionCookie,
+          onNotice: (notice) => {
+            if (!throttle.allow(notice.webhookId)) return;
+            const shown = nativeNotification(notice, cairnOrigin);
+            const notification = new Notification({ title: shown.title, body: shown.body });
+            notification.on('click', () => showPage(shown.url));
+            notification.show();
+          },
+        });
+        notices.start();
+        app.on('before-quit', () => void notices.stop());
+      }
 
       const firstUrl = pendingUrl ?? config.cairnUrl;
       pendingUrl = null;

@@ -88,6 +88,16 @@ const fake = vi.hoisted(() => {
       },
     },
   };
+  class FakeNotification extends Emitter {
+    static isSupported = () => true;
+    static shown: FakeNotification[] = [];
+    constructor(readonly options: { title: string; body: string }) {
+      super();
+    }
+    show(): void {
+      FakeNotification.shown.push(this);
+    }
+  }
   const protocolHandlers = new Map<string, (request: { url: string }) => Promise<Response>>();
   const protocol = {
     registerSchemesAsPrivileged: vi.fn(),
@@ -102,6 +112,7 @@ const fake = vi.hoisted(() => {
   const reset = (): void => {
     windows.length = 0;
     cookieJar.length = 0;
+    FakeNotification.shown.length = 0;
     protocolHandlers.clear();
     app.listeners.clear();
     app.ready = false;
@@ -124,7 +135,7 @@ const fake = vi.hoisted(() => {
     cookieJar,
     reset,
     becomeReady,
-    module: { app, BrowserWindow: FakeBrowserWindow, ipcMain, session, shell, dialog, protocol },
+    module: { app, BrowserWindow: FakeBrowserWindow, ipcMain, session, shell, dialog, protocol, Notification: FakeNotification },
   };
 });
 
