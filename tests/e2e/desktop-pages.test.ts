@@ -3,6 +3,7 @@
 // arguments checked with main's schemas, keys and names fetched from the server with the page's session, the
 // console's requests sent by main's own module to a real gateway. Only the keychain is kept in memory here
 // (tests/integration/desktop-keychain.test.ts runs it against a real Secret Service).
+import crypto from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { browserAvailable, launchBrowser } from '../helpers/browser';
@@ -122,6 +123,44 @@ describe.runIf(browserAvailable())('desktop pages in Chromium', () => {
     await standalone.getByRole('heading', { name: 'JSONPath sandbox' }).waitFor();
     await standalone.getByText('This event would fire').waitFor();
     await offline.close();
+    await context.close();
+  });
+
+  it('the web dashboard shows event-stream notices as toasts that lead to the delivery history', async () => {
+    const { context, page } = await signInInBrowser(browser, app, 'toasts@example.com', '/dashboard');
+    const workspaceId = ((await (await page.request.get(`${app.url}/api/workspaces`)).json()).data as Array<{ id: number }>)[0]!.id;
+    const webhookId = crypto.randomUUID();
+    const now = Date.now();
+    await app.db('webhooks').insert({
+      id: webhookId,
+      workspace_id: workspaceId,
+      name: 'Toasted hook',
+      network: 0,
+      type: 'block',
+      target_url: 'https://example.com/hook',
+      confirmations: 0,
+      status: 'enabled',
+      conditions: '[]',
+      auth_token: 'ab'.repeat(32),
+      created_at: now,
+      updated_at: now,
+    });
+    // Once the dashboard's stream is open (its response headers arrived), a notice as the worker writes it.
+    const streamOpen = page.waitForResponse((r) => r.url().endsWith('/api/events') && r.status() === 200);
+    await page.reload();
+    await streamOpen;
+    await app.db('webhook_notices').insert({
+      workspace_id: workspaceId,
+      webhook_id: webhookId,
+      kind: 'warning',
+      source: `test:${webhookId}`,
+      data: JSON.stringify({ webhookName: 'Toasted hook', at: now, eventId: crypto.randomUUID(), statusCode: 503, error: null }),
+      created_at: now,
+    });
+    await page.getByText('Problems detected with Toasted hook').waitFor();
+    await page.getByText(/HTTP 503.*Repeated failure may disable the webhook automatically/).waitFor();
+    await page.getByRole('link', { name: 'Open the delivery history' }).click();
+    await page.waitForURL(`${app.url}/dashboard/webhooks/${webhookId}`);
     await context.close();
   });
 

@@ -227,6 +227,23 @@ describe('GET /api/events', () => {
     ownerStream.close();
   });
 
+  it("answers an event of the delivery history with its payload to members, 404 to anyone else (the sandbox's loader)", async () => {
+    // The owner signed out in the test before: a fresh client signs in again.
+    owner = new Client(app.url);
+    await signIn(owner, app.mailer, 'stream-owner@example.com');
+    const webhookId = (await app.db('webhooks').where({ workspace_id: workspaceId }).first('id')).id as string;
+    const eventId = await enqueue(webhookId);
+    const path = `/api/workspaces/${workspaceId}/webhooks/${webhookId}/events/${eventId}`;
+    const mine = await owner.get(path);
+    expect(mine.status).toBe(200);
+    expect(mine.body.data).toEqual({ id: eventId, type: 'block', created: expect.any(Number), payload: { hash: 'ab'.repeat(32) } });
+    const theirs = await stranger.get(path);
+    expect(theirs.status).toBe(404);
+    const missing = await owner.get(`/api/workspaces/${workspaceId}/webhooks/${webhookId}/events/${crypto.randomUUID()}`);
+    expect(missing.status).toBe(404);
+    expect(missing.body.error.message).toBe('Event not found.');
+  });
+
   it('answers 401 when signed out and 400 for a Last-Event-ID that is not one of its ids', async () => {
     const anonymous = await fetch(`${app.url}/api/events`);
     expect(anonymous.status).toBe(401);

@@ -2,7 +2,7 @@ import { useEffect } from 'react';
 import { Anchor, Stack, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useQueryClient } from '@tanstack/react-query';
-import { Link } from 'react-router-dom';
+import { useNavigate } from 'react-router-dom';
 import { EVENTS_PATH, noticeEventName, noticeText, webhookNoticeKinds, webhookPagePath, type WebhookNotice } from '../../../../../shared/webhook-notices';
 import { desktopBridge } from '../../lib/desktop';
 import { webhookQueries } from './queries';
@@ -14,6 +14,7 @@ import { webhookQueries } from './queries';
  */
 export function WebhookNoticeToasts() {
   const queryClient = useQueryClient();
+  const navigate = useNavigate();
   useEffect(() => {
     if (desktopBridge() !== null || typeof EventSource === 'undefined') return;
     // EventSource reconnects by itself and sends Last-Event-ID, so nothing said while it was away is lost.
@@ -36,7 +37,16 @@ export function WebhookNoticeToasts() {
         message: (
           <Stack gap={4}>
             <Text size="sm">{message}</Text>
-            <Anchor component={Link} to={webhookPagePath(notice)} size="sm" onClick={() => notifications.hide(id)}>
+            {/* Toasts render outside the router, so the link navigates through the hook's navigate. */}
+            <Anchor
+              href={webhookPagePath(notice)}
+              size="sm"
+              onClick={(e) => {
+                e.preventDefault();
+                notifications.hide(id);
+                navigate(webhookPagePath(notice));
+              }}
+            >
               Open the delivery history
             </Anchor>
           </Stack>
@@ -46,6 +56,6 @@ export function WebhookNoticeToasts() {
     };
     for (const kind of webhookNoticeKinds) source.addEventListener(noticeEventName(kind), onNotice);
     return () => source.close();
-  }, [queryClient]);
+  }, [queryClient, navigate]);
   return null;
 }
