@@ -24,6 +24,8 @@ import type { SandboxChain, SandboxNetwork } from './chain/sandbox/index';
 import { latestMainnetBlock } from './api/landing';
 import { webhookSources } from './webhooks/index';
 import { EventStreams } from './api/events';
+import { docsRouter } from './web/docs';
+import { defaultProbes, statusReporter } from './services/status';
 
 export interface AppDeps {
   config: Config;
@@ -140,10 +142,12 @@ export function createApp(deps: AppDeps): CairnApp {
       sandboxed: new Set(sandboxedSlugs(config)),
       webhookSources: webhookSources(config, chains),
       eventStreams,
+      status: statusReporter({ db, probes: defaultProbes(config, chains) }),
     }),
   );
   if (!config.isProduction && mailer.kind === 'dev-mailbox') app.use('/dev', devMailboxRouter(mailer));
 
+  app.use(docsRouter(config, chains.mainnet ?? chains.preprod ?? chains.preview, webDir));
   app.use(spaRouter(webDir));
   app.use((_req, _res, next) => next(new NotFound('Not found.')));
   app.use(errorMiddleware(logger));

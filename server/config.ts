@@ -152,6 +152,7 @@ const schema = z.object({
   STATUS_URL: optionalUrl,
   BLOG_URL: optionalUrl,
   DOCS_URL: optionalUrl,
+  COOKIE_POLICY_URL: optionalUrl,
   CHAT_URL: optionalUrl,
   SUPPORT_EMAIL: z.preprocess(emptyToUndefined, z.string().regex(/^[^\s@]+@[^\s@]+$/, 'must be an e-mail address').default('support@localhost')),
   SOCIAL_LINKS: linkList,
@@ -220,6 +221,8 @@ export interface Config {
   host: string;
   port: number;
   publicUrl: string;
+  /** PUBLIC_URL was set; when not, development links follow the loopback address the user used. */
+  publicUrlConfigured: boolean;
   dataDir: string;
   databaseUrl: string | undefined;
   logLevel: Env['LOG_LEVEL'];
@@ -286,6 +289,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     host: e.HOST,
     port: e.PORT,
     publicUrl: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ''),
+    publicUrlConfigured: e.PUBLIC_URL !== undefined,
     dataDir: path.resolve(e.DATA_DIR),
     databaseUrl: e.DATABASE_URL,
     logLevel: e.LOG_LEVEL,
@@ -330,7 +334,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       ),
     },
     site: {
-      links: { status: e.STATUS_URL ?? null, blog: e.BLOG_URL ?? null, docs: e.DOCS_URL ?? null },
+      // Status and Documentation default to the built-in pages (/status, /docs); Blog has none.
+      links: { status: e.STATUS_URL ?? '/status', blog: e.BLOG_URL ?? null, docs: e.DOCS_URL ?? '/docs', cookiePolicy: e.COOKIE_POLICY_URL ?? '/cookie-policy' },
       chatUrl: e.CHAT_URL ?? null,
       supportEmail: e.SUPPORT_EMAIL,
       socialLinks: e.SOCIAL_LINKS,

@@ -1,17 +1,17 @@
 import 'dotenv/config';
-import fs from 'node:fs';
 import http from 'node:http';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { ConfigError, loadConfig, type Config } from './config';
 import { createDb, migrateLatest, sqliteFileIn } from './db/index';
 import { createLogger } from './logger';
+import prettyStream from 'pino-pretty';
 import { devMailbox, smtpMailer } from './mail/mailer';
 import { createApp } from './app';
 import { resolveSessionSecret } from './session-secret';
 import { createSandboxChains } from './chain/sandbox-chains';
 import { startGateway } from './gateway/index';
 import { startWebhookWorker } from './webhooks/index';
+import { CAIRN_VERSION } from './version';
+import { startHeartbeat } from './services/heartbeats';
 
 type Role = 'all' | 'api' | 'gateway' | 'worker';
 const ROLES: Role[] = ['all', 'api', 'gateway', 'worker'];
@@ -24,10 +24,12 @@ function parseRole(argv: string[]): Role {
   return value as Role;
 }
 
-const version = (JSON.parse(fs.readFileSync(path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../package.json'), 'utf8')) as { version: string }).version;
+const version = CAIRN_VERSION;
 
 async function start(config: Config, role: Role) {
-  const logger = createLogger(config.logLevel);
+  // On a terminal, outside production, log lines are made readable; anything else gets JSON.
+  const pretty = !config.isProduction && process.stdout.isTTY ? prettyStream({ colorize: true, translateTime: 'SYS:HH:MM:ss', ignore: 'pid,hostname,service' }) : undefined;
+  const logger = createLogger(config.logLevel, pretty);
   const db = createDb({ databaseUrl: config.databaseUrl, sqliteFile: sqliteFileIn(config.dataDir) });
   await migrateLatest(db);
   logger.info({ engine: config.databaseUrl ? 'postgresql' : 'sqlite' }, config.databaseUrl ? 'database: PostgreSQL (migrated)' : `database: SQLite at ${sqliteFileIn(config.dataDir)} (migrated)`);
@@ -80,13 +82,15 @@ async function start(config: Config, role: Role) {
   if (role === 'all' || role === 'gateway') {
     if (Object.keys(chains).length > 0) logger.warn(`sandbox chain: simulated data for ${Object.keys(chains).map((n) => `cardano-${n}`).join(', ')} (no upstream configured)`);
     const gateway = await startGateway({ config, db, logger, version, chains });
+    const heartbeat = startHeartbeat(db, 'gateway', logger);
     // The gateway flushes its last metering counts on the way out.
-    stops.push(() => gateway.close());
+    stops.push(() => heartbeat.stop(), () => gateway.close());
   }
 
   if (role === 'all' || role === 'worker') {
     const worker = startWebhookWorker({ config, db, logger, mailer, chains });
-    stops.unshift(() => worker.stop());
+    const heartbeat = startHeartbeat(db, 'worker', logger);
+    stops.unshift(() => worker.stop(), () => heartbeat.stop());
   }
   stops.push(() => mailer.close());
 

@@ -8,6 +8,8 @@ export const messages = {
   },
   errorView: {
     title: 'Oops! Something went wrong.',
+    notFoundTitle: 'Not found',
+    notFoundText: 'It does not exist, or it is not shared with you.',
   },
   project: {
     nameEmpty: 'Project name is empty',

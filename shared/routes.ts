@@ -1,6 +1,8 @@
 // Every client route of spec section 2. The server uses it to decide which paths get index.html.
 export const appRoutes = [
   '/',
+  '/status',
+  '/cookie-policy',
   '/dashboard',
   '/dashboard/subscription',
   '/dashboard/subscription/plans',

@@ -1,9 +1,13 @@
 // What GET /api/site and GET /api/has-new-deploy answer, and the names the public site and the dashboard
 // shell share with the tests.
 
-/** GET /api/site: links and contacts from configuration. A null link is not configured (its nav item is hidden). */
+/**
+ * GET /api/site: links and contacts from configuration. Status and Documentation are the built-in
+ * pages (/status, /docs) unless STATUS_URL or DOCS_URL name others; a null link (Blog) is not
+ * configured and its nav item is hidden.
+ */
 export interface SiteInfo {
-  links: { status: string | null; blog: string | null; docs: string | null };
+  links: { status: string | null; blog: string | null; docs: string | null; cookiePolicy: string };
   chatUrl: string | null;
   supportEmail: string;
   socialLinks: Array<{ label: string; url: string }>;

@@ -1,4 +1,6 @@
 import crypto from 'node:crypto';
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { defineConfig, type Plugin, type ProxyOptions } from 'vite';
 import react from '@vitejs/plugin-react';
@@ -34,10 +36,22 @@ const versionFile = (): Plugin => ({
   },
 });
 
+// The built-in API reference (/docs) runs Scalar's standalone bundle; the build ships it beside the
+// app (dist/web/docs/scalar.js) so the server needs no dev dependency at run time.
+const require = createRequire(import.meta.url);
+const apiReferenceBundle = (): Plugin => ({
+  name: 'cairn-api-reference',
+  apply: 'build',
+  generateBundle() {
+    const file = require.resolve('@scalar/api-reference/browser/standalone.js');
+    this.emitFile({ type: 'asset', fileName: 'docs/scalar.js', source: fs.readFileSync(file) });
+  },
+});
+
 export default defineConfig({
   root: here,
   base: '/',
-  plugins: [react(), versionFile()],
+  plugins: [react(), versionFile(), apiReferenceBundle()],
   define: { __CAIRN_BUILD_ID__: JSON.stringify(buildId) },
   build: {
     outDir: fileURLToPath(new URL('../../dist/web', import.meta.url)),

@@ -9,8 +9,12 @@ import { registerSiteRoutes } from './site';
 import { registerUsageRoutes } from './usage';
 import { registerLandingRoutes } from './landing';
 import { registerWebhookRoutes } from './webhooks';
-import { registerEventRoutes, type EventStreams } from './events';
+import { EventStreams, registerEventRoutes } from './events';
 import { registerWebhookEventPayloadRoute } from './webhook-event-payload';
+import { registerOpenApiRoute } from './openapi';
+import { registerStatusRoutes } from './status';
+import type { StatusReport } from '../../shared/status';
+import { CAIRN_VERSION } from '../version';
 import type { ChainSource } from '../webhooks/chain-source';
 import type { LatestBlock } from '../../shared/landing-sample';
 
@@ -22,8 +26,10 @@ export interface ApiExtras {
   sandboxed: ReadonlySet<string>;
   /** Event sources of the webhook networks (for sample payloads). */
   webhookSources: Map<number, ChainSource>;
-  /** Open event streams, ended when the app closes. */
-  eventStreams: EventStreams;
+  /** Open event streams, ended when the app closes (a set of this router's own when not given). */
+  eventStreams?: EventStreams;
+  /** The status page's report (cached). */
+  status: () => Promise<StatusReport>;
 }
 
 export function apiRouter(deps: RouteDeps, extras: ApiExtras): Router {
@@ -36,8 +42,11 @@ export function apiRouter(deps: RouteDeps, extras: ApiExtras): Router {
   registerUsageRoutes(router, deps);
   registerLandingRoutes(router, deps, extras.latestBlock);
   registerWebhookRoutes(router, deps, extras.webhookSources);
-  registerEventRoutes(router, deps, extras.eventStreams);
+  registerEventRoutes(router, deps, extras.eventStreams ?? new EventStreams());
   registerWebhookEventPayloadRoute(router, deps);
+  registerStatusRoutes(router, deps, extras.status);
+  // Last: the document lists every route declared above.
+  registerOpenApiRoute(router, deps, CAIRN_VERSION);
   router.use((_req, _res, next) => next(new NotFound('There is no such API endpoint.')));
   return router;
 }

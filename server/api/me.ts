@@ -9,4 +9,13 @@ export function registerMeRoutes(router: Router, deps: RouteDeps): void {
     permission: 'signedIn',
     handler: ({ user }): Me => ({ id: user!.id, email: user!.email }),
   });
+
+  // Public pages ask who is signed in without provoking a 401 (and a console error) for visitors.
+  route(router, deps, {
+    method: 'get',
+    path: '/session',
+    permission: 'public',
+    summary: 'The signed-in user, or null for a visitor',
+    handler: ({ user }): Me | null => (user ? { id: user.id, email: user.email } : null),
+  });
 }

@@ -1,5 +1,6 @@
 import type { Router } from 'express';
 import { z } from 'zod';
+import { linkBase } from '../http/link-base';
 import { route, type RouteDeps } from '../http/route';
 import { messages } from '../../shared/messages';
 import { assignableRoleSchema, inviteSchema, workspaceNameSchema, type AddonDto, type QuotaDto } from '../../shared/workspaces';
@@ -187,9 +188,9 @@ export function registerWorkspaceRoutes(router: Router, deps: RouteDeps): void {
     permission: { workspace: 'invites.add', denied: messages.permission.createResource('invitation') },
     status: 201,
     body: inviteSchema,
-    handler: async ({ user, membership, body }) => {
+    handler: async ({ req, user, membership, body }) => {
       const { invitation, token } = await createInvitation(db, membership, user!.id, body.email, body.role);
-      const link = `${config.publicUrl}/workspace-invite/${token}`;
+      const link = `${linkBase(config, req)}/workspace-invite/${token}`;
       await mailer.send({
         to: body.email,
         subject: `You are invited to ${membership.name} on Cairn`,

@@ -13,6 +13,7 @@ import { OAuthSignInError } from '../services/oauth-accounts';
 import { emailSchema, emailSignInSchema, oauthProviders, type OAuthProvider, type SignInOptions } from '../../shared/auth';
 import { messages } from '../../shared/messages';
 import { safeRedirect } from '../../shared/redirect';
+import { linkBase } from '../http/link-base';
 
 export interface AuthRouterDeps extends RouteDeps {
   mailer: Mailer;
@@ -81,7 +82,7 @@ export function authRouter(deps: AuthRouterDeps): Router {
       const callbackUrl = safeRedirect(body.callbackUrl);
       const token = await createMagicLinkToken(db, body.email, config.magicLinkTtlMs);
       const link =
-        `${config.publicUrl}/auth/callback/email?token=${encodeURIComponent(token)}` +
+        `${linkBase(config, req)}/auth/callback/email?token=${encodeURIComponent(token)}` +
         `&email=${encodeURIComponent(body.email)}&callbackUrl=${encodeURIComponent(callbackUrl)}`;
       const minutes = Math.round(config.magicLinkTtlMs / 60000);
       try {

@@ -24,6 +24,7 @@ const SANDBOX_NETWORKS: Partial<Record<string, SandboxNetwork>> = {
 
 export const MESSAGES = {
   invalidToken: 'Invalid project token.',
+  missingToken: 'Missing project token. Please include project_id in your request.',
   mismatch: 'Network token mismatch',
   overLimit: 'Usage is over limit.',
   banned: 'IP has been auto-banned for flooding.',
@@ -79,6 +80,15 @@ function backends(deps: GatewayDeps): { byNetwork: Map<string, Backend>; sandbox
   return { byNetwork, sandboxed, close: () => upstreams.forEach((u) => u.close()) };
 }
 
+const preflight = (res: http.ServerResponse): void => {
+  res.writeHead(204, {
+    'Access-Control-Allow-Methods': 'GET, POST, OPTIONS',
+    'Access-Control-Allow-Headers': 'project_id, Content-Type, Authorization',
+    'Access-Control-Max-Age': '86400',
+  });
+  res.end();
+};
+
 /**
  * The data plane: authenticates the project key, picks the network (from the path, the host or the
  * key), applies the ban, rate limit and daily quota, meters the request and hands it to the
@@ -125,6 +135,10 @@ export function createGatewayHandler(deps: GatewayDeps) {
   };
 
   const handler = (req: http.IncomingMessage, res: http.ServerResponse): void => {
+    // Browsers (dApps, the API reference's 'try it') call the gateway from other origins; the key
+    // travels in a header, never in a cookie, so any origin may read the answers, as Blockfrost allows.
+    res.setHeader('Access-Control-Allow-Origin', '*');
+    if (req.method === 'OPTIONS') return preflight(res);
     const url = req.url ?? '/';
     const q = url.indexOf('?');
     const pathname = q === -1 ? url : url.slice(0, q);
@@ -154,6 +168,7 @@ export function createGatewayHandler(deps: GatewayDeps) {
     if (root(res, rest, network)) return;
 
     const key = req.headers.project_id;
+    if (key === undefined) return sendBlockfrostError(res, 403, MESSAGES.missingToken);
     const project: ProjectKey | undefined = typeof key === 'string' ? keys.lookup(key) : undefined;
     if (!project) return sendBlockfrostError(res, 403, MESSAGES.invalidToken);
     if (network && network !== project.network) return sendBlockfrostError(res, 403, MESSAGES.mismatch);

@@ -52,6 +52,30 @@ export interface RouteSpec<B extends z.ZodType, Q extends z.ZodType, P extends z
   /** Status for a successful answer; 200 by default. */
   status?: number;
   handler: (ctx: RouteContext<z.output<B>, z.output<Q>, z.output<P>>) => Promise<unknown> | unknown;
+  /** One line for the API reference (/api/openapi.json); the method and path say the rest. */
+  summary?: string;
+}
+
+/** What a route declares, as the API reference reads it. */
+export type RouteDeclaration = Pick<RouteSpec<z.ZodType, z.ZodType, z.ZodType>, 'method' | 'path' | 'permission' | 'body' | 'query' | 'params' | 'status' | 'summary'> & {
+  /** The answer is not the {data} envelope (a file, a stream, a redirect or a page). */
+  raw?: string;
+};
+
+const declarations = new WeakMap<Router, RouteDeclaration[]>();
+
+/** Every route declared on a router, in order: the dashboard API's OpenAPI document is built from these. */
+export const declaredRoutes = (router: Router): readonly RouteDeclaration[] => declarations.get(router) ?? [];
+
+/**
+ * Declares a handler that answers something other than {data} (a download, an event stream, a
+ * redirect) and is registered by hand, so the API reference still lists it.
+ */
+export function declareRoute(router: Router, declaration: RouteDeclaration & { raw: string }): void {
+  if (!declaration.permission) throw new Error(`Route ${declaration.method.toUpperCase()} ${declaration.path} declares no permission`);
+  const list = declarations.get(router) ?? [];
+  list.push(declaration);
+  declarations.set(router, list);
 }
 
 /** Registers one JSON endpoint: validates input with zod, checks the permission, answers {data}. */
@@ -63,6 +87,9 @@ export function route<B extends z.ZodType = z.ZodUnknown, Q extends z.ZodType = 
   if (!spec.permission) {
     throw new Error(`Route ${spec.method.toUpperCase()} ${spec.path} declares no permission`);
   }
+  const list = declarations.get(router) ?? [];
+  list.push({ method: spec.method, path: spec.path, permission: spec.permission, body: spec.body, query: spec.query, params: spec.params, status: spec.status, summary: spec.summary });
+  declarations.set(router, list);
   router[spec.method](spec.path, async (req: Request, res: Response, next: NextFunction) => {
     try {
       const user = (req.user as SignedInUser | undefined) ?? null;

@@ -10,7 +10,8 @@ export const defaultWebDir = path.resolve(path.dirname(fileURLToPath(import.meta
 export function assetsRouter(webDir: string): Router {
   const router = express.Router();
   router.use('/assets', express.static(path.join(webDir, 'assets'), { immutable: true, maxAge: '365d', index: false, fallthrough: false }));
-  router.use(express.static(webDir, { index: false, maxAge: '1h' }));
+  // redirect: false, so /docs (a folder of the build) reaches its page instead of a redirect to /docs/.
+  router.use(express.static(webDir, { index: false, maxAge: '1h', redirect: false }));
   return router;
 }
 

@@ -72,16 +72,23 @@ describe.runIf(browserAvailable())('the public site and the dashboard shell, in 
     await context.close();
   });
 
-  it('#pay-as-you-go preselects the Pay As You Go tab and scrolls to it', async () => {
-    const { context, page } = await visit('/#pay-as-you-go');
+  it.each([375, 1280])('#pay-as-you-go and #pricing land below the sticky header with the tab toggle visible (%i px)', async (width) => {
+    const { context, page } = await visit('/#pay-as-you-go', width);
     await page.getByTestId('payg-price-eur').waitFor();
     expect(await page.getByRole('radio', { name: /Pay As You Go/ }).isChecked()).toBe(true);
-    await page.waitForFunction(() => {
-      const el = document.getElementById('pay-as-you-go');
-      if (!el) return false;
-      const r = el.getBoundingClientRect();
-      return r.top < window.innerHeight && r.bottom > 0;
-    });
+    // The toggle sits wholly below the header and inside the window, and so does the card's price.
+    const toggleVisible = (hash: string) =>
+      page.waitForFunction((h) => {
+        if (location.hash !== h) return false;
+        const header = document.querySelector('header')!.getBoundingClientRect();
+        const toggle = document.querySelector('[role="radiogroup"]')!.getBoundingClientRect();
+        return toggle.top >= header.bottom && toggle.bottom <= window.innerHeight;
+      }, hash);
+    await toggleVisible('#pay-as-you-go');
+    expect(await page.getByTestId('payg-price-eur').isVisible()).toBe(true);
+    await page.goto(`${page.url().split('#')[0]}#pricing`);
+    await page.reload();
+    await toggleVisible('#pricing');
     await context.close();
   });
 
@@ -122,16 +129,21 @@ describe.runIf(browserAvailable())('the public site and the dashboard shell, in 
     await session.context.close();
   });
 
-  it('shows the cookie banner until Accept, and never again after', async () => {
+  it('shows the cookie banner, its Cookie Policy link, until Accept, and never again after', async () => {
     const context = await browser.newContext();
     const page = await context.newPage();
     await page.goto(app.url + '/');
     const banner = page.getByRole('region', { name: 'Cookie consent' });
     await banner.getByText(messages.cookieBanner).waitFor();
+    // 'Cookie Policy' is a link: to the built-in page while COOKIE_POLICY_URL is unset.
+    await banner.getByRole('link', { name: 'Cookie Policy' }).click();
+    await page.waitForURL(/\/cookie-policy$/);
+    await page.getByRole('heading', { name: 'Cookie Policy' }).waitFor();
+    expect(await page.getByText('cairn.sid').count()).toBe(1);
     await banner.getByRole('button', { name: 'Accept' }).click();
     await banner.waitFor({ state: 'hidden' });
     expect((await context.cookies()).some((c) => c.name === CONSENT_COOKIE)).toBe(true);
-    await page.reload();
+    await page.goto(app.url + '/');
     await page.getByTestId('hero-word').waitFor();
     expect(await page.getByText(messages.cookieBanner).count()).toBe(0);
     await context.close();

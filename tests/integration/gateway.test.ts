@@ -55,8 +55,11 @@ describe('open endpoints', () => {
 });
 
 describe('project keys', () => {
-  it('refuses a missing or unknown key in the Blockfrost shape', async () => {
-    expect(await call(gw.url + '/api/v0/blocks/latest')).toMatchObject({ status: 403, body: FORBIDDEN });
+  it('refuses a missing or unknown key in the Blockfrost shape, each with its own message', async () => {
+    expect(await call(gw.url + '/api/v0/blocks/latest')).toMatchObject({
+      status: 403,
+      body: { status_code: 403, error: 'Forbidden', message: 'Missing project token. Please include project_id in your request.' },
+    });
     expect(await call(gw.url + '/api/v0/blocks/latest', 'mainnetAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA')).toMatchObject({ status: 403, body: FORBIDDEN });
   });
 

@@ -34,7 +34,7 @@ describe('GET /api/site', () => {
     const res = await new Client(app.url).get('/api/site');
     expect(res.body).toEqual({
       data: {
-        links: { status: 'https://status.cairn.example', blog: null, docs: 'https://docs.cairn.example' },
+        links: { status: 'https://status.cairn.example', blog: null, docs: 'https://docs.cairn.example', cookiePolicy: '/cookie-policy' },
         chatUrl: null,
         supportEmail: 'help@cairn.example',
         socialLinks: [

@@ -39,8 +39,8 @@ createRoot(container).render(
       <DeferredNotifications />
       <QueryClientProvider client={queryClient}>
         <RouterProvider router={router} />
+        <CookieBanner />
       </QueryClientProvider>
-      <CookieBanner />
     </MantineProvider>
   </StrictMode>,
 );

@@ -65,7 +65,7 @@ describe('configuration', () => {
 describe('site configuration', () => {
   it('has honest defaults', () => {
     expect(loadConfig({}).site).toEqual({
-      links: { status: null, blog: null, docs: null },
+      links: { status: '/status', blog: null, docs: '/docs', cookiePolicy: '/cookie-policy' },
       chatUrl: null,
       supportEmail: 'support@localhost',
       socialLinks: [],

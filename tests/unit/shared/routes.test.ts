@@ -2,9 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { appRoutes, isAppRoute, isDashboardPath, signInPathFor } from '../../../shared/routes';
 
 describe('client routes', () => {
-  it('registers every route of spec section 2', () => {
-    // The spec's 24, the dashboard's JSONPath sandbox and API console, and the standalone sandbox.
-    expect(appRoutes).toHaveLength(27);
+  it('registers every route of spec section 2, the public status page, the cookie policy and the desktop pages', () => {
+    // The spec's 24, /status and /cookie-policy, the dashboard's JSONPath sandbox and API console, and the standalone sandbox.
+    expect(appRoutes).toHaveLength(29);
+    expect(appRoutes).toContain('/status');
+    expect(appRoutes).toContain('/cookie-policy');
+    expect(appRoutes).toContain('/jsonpath-sandbox');
     expect(appRoutes).toContain('/dashboard/workspaces/:id/order/:orderId');
   });
 

@@ -6,7 +6,7 @@ import { PublicShell } from '../components/public-shell';
 import { LandingPage } from '../features/landing/landing-page';
 import { RouteError } from './route-error';
 
-type Frame = 'signedIn' | 'auth' | 'standalone';
+type Frame = 'signedIn' | 'auth' | 'public' | 'standalone';
 type LazyComponent = () => Promise<{ Component: ComponentType }>;
 
 /** Loads a page module only when its route is visited: the landing page never pulls dashboard code. */
@@ -55,6 +55,8 @@ const pages: Record<Exclude<AppRoute, '/'>, { frame: Frame; lazy: LazyComponent 
   // No sign-in and no server: the desktop app's sandbox window shows it from the packaged build.
   '/jsonpath-sandbox': { frame: 'standalone', lazy: lazyPage(jsonpathSandbox, (m) => m.StandaloneSandboxPage) },
   '/workspace-invite/:id': { frame: 'signedIn', lazy: lazyPage(workspaceInvite, (m) => m.WorkspaceInvitePage) },
+  '/cookie-policy': { frame: 'public', lazy: lazyPage(() => import('../features/shell/cookie-policy-page'), (m) => m.CookiePolicyPage) },
+  '/status': { frame: 'public', lazy: lazyPage(() => import('../features/status/status-page'), (m) => m.StatusPage) },
   '/auth/signin': { frame: 'auth', lazy: lazyPage(() => import('../features/auth/signin-page'), (m) => m.SignInPage) },
   '/auth/signout': { frame: 'auth', lazy: lazyPage(() => import('../features/auth/signout-page'), (m) => m.SignOutPage) },
   '/auth/error': { frame: 'auth', lazy: lazyPage(() => import('../features/auth/auth-error-page'), (m) => m.AuthErrorPage) },
@@ -82,6 +84,15 @@ function Root() {
   );
 }
 
+/** Public pages wider than a sign-in card (the status page). */
+function PublicFrame() {
+  return (
+    <PublicShell size="md">
+      <Outlet />
+    </PublicShell>
+  );
+}
+
 function AuthFrame() {
   return (
     <PublicShell>
@@ -106,6 +117,10 @@ export const routes: RouteObject[] = [
       {
         Component: AuthFrame,
         children: [{ errorElement: <RouteError />, children: routesIn('auth') }],
+      },
+      {
+        Component: PublicFrame,
+        children: [{ errorElement: <RouteError />, children: routesIn('public') }],
       },
       { errorElement: <RouteError />, children: routesIn('standalone') },
       { path: '*', lazy: lazyPage(() => import('./not-found-page'), (m) => m.NotFoundPage) },

@@ -1,7 +1,11 @@
 import { useState } from 'react';
-import { Button, Paper, Text } from '@mantine/core';
+import { Anchor, Button, Paper, Text } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
 import { messages } from '../../../../shared/messages';
 import { CONSENT_COOKIE, CONSENT_COOKIE_MAX_AGE_S } from '../../../../shared/site';
+import { siteQueries } from '../features/shell/queries';
+
+const COOKIE_POLICY_WORDS = 'Cookie Policy';
 
 const hasConsentCookie = () => document.cookie.split(';').some((part) => part.trim().startsWith(`${CONSENT_COOKIE}=`));
 
@@ -13,7 +17,10 @@ function storeConsent() {
 /** The cookie notice of every page, public and dashboard; Accept stores a consent cookie and it stays hidden from then on. */
 export function CookieBanner() {
   const [accepted, setAccepted] = useState(hasConsentCookie);
+  const site = useQuery({ ...siteQueries.site(), enabled: !accepted }).data;
   if (accepted) return null;
+  // The spec's sentence, with its closing 'Cookie Policy' as a link (COOKIE_POLICY_URL or the built-in page).
+  const [before] = messages.cookieBanner.split(COOKIE_POLICY_WORDS);
   return (
     <Paper
       component="section"
@@ -34,7 +41,11 @@ export function CookieBanner() {
       }}
     >
       <Text size="sm" style={{ flex: '1 1 280px' }}>
-        {messages.cookieBanner}
+        {before}
+        <Anchor href={site?.links.cookiePolicy ?? '/cookie-policy'} inherit underline="always">
+          {COOKIE_POLICY_WORDS}
+        </Anchor>
+        .
       </Text>
       <Button
         onClick={() => {

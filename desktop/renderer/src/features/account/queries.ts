@@ -11,4 +11,11 @@ export const meQueries = {
       queryFn: ({ signal }) => apiFetch<Me>('/api/me', { signal }),
       staleTime: 60_000,
     }),
+  /** For public pages: the signed-in user, or null for a visitor (never a 401). */
+  session: () =>
+    queryOptions({
+      queryKey: [...meQueries.all(), 'session'],
+      queryFn: ({ signal }) => apiFetch<Me | null>('/api/session', { signal }),
+      staleTime: 60_000,
+    }),
 };

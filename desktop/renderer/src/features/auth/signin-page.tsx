@@ -49,7 +49,7 @@ export function SignInPage() {
   const errorCode = searchParams.get('error');
   const goTo = useGoTo();
 
-  const me = useQuery(meQueries.me());
+  const session = useQuery(meQueries.session());
   const providers = useQuery(authQueries.providers());
 
   // ?error=<code> from a failed provider or e-mail-link sign-in: say why, once.
@@ -60,14 +60,14 @@ export function SignInPage() {
     notifications.show({ color: 'red', title: 'Sign-in error', message: authErrorReason(errorCode) });
   }, [errorCode]);
 
-  const signedIn = me.isSuccess;
+  const signedIn = !!session.data;
   useEffect(() => {
     if (signedIn) goTo(redirect);
     // goTo is stable in behaviour; re-running on its identity would only repeat the same navigation.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [signedIn, redirect]);
 
-  if (me.isPending || signedIn || providers.isPending) return <PageLoader label="Loading sign-in options…" />;
+  if (session.isPending || signedIn || providers.isPending) return <PageLoader label="Loading sign-in options…" />;
   if (providers.isError) return <ErrorView error={providers.error} withRefresh />;
 
   // The desktop app signs in through the system browser: an e-mail link would open there, and providers refuse
@@ -163,9 +163,10 @@ function EmailSignInForm({ captchaSiteKey, callbackUrl }: { captchaSiteKey: stri
       onSuccess: () => navigate('/auth/verify-request', { state: { email: body.email } satisfies VerifyRequestState }),
       onError: (error) => {
         const text = apiErrorText(error);
-        notifications.show({ color: 'red', title: 'Sign-in failed', message: text ?? messages.signIn.genericError });
+        // Said once: beside the field it concerns, else as a toast.
         if (text && EMAIL_ERRORS.has(text)) setErrors({ email: text });
         else if (text === messages.signIn.captchaRequired) setErrors({ captcha: text });
+        else notifications.show({ color: 'red', title: 'Sign-in failed', message: text ?? messages.signIn.genericError });
         // An hCaptcha token is good for one check only.
         resetCaptcha();
       },

@@ -44,9 +44,9 @@ function useScrollToAnchor(hash: string, navigationKey: string) {
 export function LandingPage() {
   useDocumentTitle(`Cairn · ${PITCH}`);
   const location = useLocation();
-  const me = useQuery(meQueries.me());
+  const session = useQuery(meQueries.session());
   const site = useQuery(siteQueries.site()).data;
-  const signedIn = me.isSuccess;
+  const signedIn = !!session.data;
   const dashboardTarget = signedIn ? '/dashboard' : '/auth/signin';
 
   // #pay-as-you-go opens the pricing on the Pay As You Go tab (on load and when the anchor changes).

@@ -27,11 +27,15 @@ export function SiteFooter({ site, dashboardTarget }: { site: SiteInfo | undefin
           <h2 className={classes.footerHeading}>Product</h2>
           <ul>
             {items.map((item) =>
-              item.external ? (
+              item.kind === 'external' ? (
                 <li key={item.label}>
                   <a href={item.href} target="_blank" rel="noopener noreferrer">
                     {item.label}
                   </a>
+                </li>
+              ) : item.kind === 'page' ? (
+                <li key={item.label}>
+                  <a href={item.href}>{item.label}</a>
                 </li>
               ) : (
                 <li key={item.label}>

@@ -3,27 +3,34 @@ import { Burger, Button } from '@mantine/core';
 import { IconArrowUpRight } from '@tabler/icons-react';
 import { Link, useLocation } from 'react-router-dom';
 import { landingAnchors, type SiteInfo } from '../../../../../shared/site';
+import { isAppRoute } from '../../../../../shared/routes';
 import { CairnLogo } from '../../components/cairn-logo';
 import classes from './landing.module.css';
 
 interface NavItem {
   label: string;
   href: string;
-  external: boolean;
+  /** 'route': a page of this app; 'page': a page of this server outside the app (/docs); 'external': another site. */
+  kind: 'route' | 'page' | 'external';
 }
 
-/** Home and Pricing are anchors of this page; Status, Blog and Documentation appear only when configured. */
+const kindOf = (href: string): NavItem['kind'] => (/^https?:\/\//i.test(href) ? 'external' : isAppRoute(href.split(/[?#]/)[0] ?? href) ? 'route' : 'page');
+
+/**
+ * Home and Pricing are anchors of this page; Status and Documentation are the built-in pages unless
+ * configured elsewhere; Blog appears only when configured.
+ */
 export function navItems(site: SiteInfo | undefined): NavItem[] {
   const items: NavItem[] = [
-    { label: 'Home', href: `/#${landingAnchors.introduction}`, external: false },
-    { label: 'Pricing', href: `/#${landingAnchors.pricing}`, external: false },
+    { label: 'Home', href: `/#${landingAnchors.introduction}`, kind: 'route' },
+    { label: 'Pricing', href: `/#${landingAnchors.pricing}`, kind: 'route' },
   ];
   const external: Array<[string, string | null | undefined]> = [
     ['Status', site?.links.status],
     ['Blog', site?.links.blog],
     ['Documentation', site?.links.docs],
   ];
-  for (const [label, href] of external) if (href) items.push({ label, href, external: true });
+  for (const [label, href] of external) if (href) items.push({ label, href, kind: kindOf(href) });
   return items;
 }
 
@@ -32,10 +39,14 @@ function NavLinks({ items, className, onNavigate }: { items: NavItem[]; classNam
     <ul className={className}>
       {items.map((item) => (
         <li key={item.label}>
-          {item.external ? (
+          {item.kind === 'external' ? (
             <a href={item.href} target="_blank" rel="noopener noreferrer" className={classes.navLink} onClick={onNavigate}>
               {item.label}
               <IconArrowUpRight size={14} aria-hidden className={classes.navExternal} />
+            </a>
+          ) : item.kind === 'page' ? (
+            <a href={item.href} className={classes.navLink} onClick={onNavigate}>
+              {item.label}
             </a>
           ) : (
             <Link to={item.href} className={classes.navLink} onClick={onNavigate}>

@@ -8,7 +8,6 @@ import {
   paygFeatures,
   pricePerDisplayUnit,
 } from '../../../../../shared/pricing';
-import { landingAnchors } from '../../../../../shared/site';
 import { payAsYouGoTarget } from './targets';
 import classes from './pricing.module.css';
 
@@ -20,7 +19,6 @@ export function PayAsYouGoCard({ signedIn }: { signedIn: boolean }) {
   return (
     <Paper
       component="article"
-      id={landingAnchors.payAsYouGo}
       withBorder
       radius="lg"
       className={classes.paygCard}

@@ -34,7 +34,8 @@ export function PricingSection({ kind, onKindChange, signedIn, site }: PricingSe
             Start free, pick a fixed plan when you go live, or pay only for the requests you use.
           </Text>
         </div>
-        <div className={classes.toggles}>
+        {/* #pay-as-you-go lands here, so the toggle stays in view above the card it selects. */}
+        <div className={classes.toggles} id={landingAnchors.payAsYouGo}>
           <SegmentedToggle<PlanKind>
             label="Plan type"
             name="plan-kind"

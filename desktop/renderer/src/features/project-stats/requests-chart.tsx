@@ -123,6 +123,7 @@ function HistoryBars({ history, limit }: { history: ProjectHistory; limit: numbe
         <Tooltip
           labelFormatter={(t) => dayFull.format(Number(t))}
           formatter={(value) => [formatNumber(Number(value)), 'Requests']}
+          separator=": "
           contentStyle={{ borderRadius: 'var(--mantine-radius-sm)', borderColor: 'var(--mantine-color-gray-3)' }}
           cursor={{ fill: 'var(--mantine-color-gray-1)' }}
         />

@@ -1,0 +1,107 @@
+import type { Config, UpstreamNetwork } from '../config';
+import type { Db } from '../db/index';
+import type { SandboxChain, SandboxNetwork } from '../chain/sandbox/index';
+import { networks } from '../../shared/networks';
+import { STATUS_CACHE_MS, type BackendKind, type ComponentState, type NetworkStatus, type StatusReport } from '../../shared/status';
+import { HEARTBEAT_STALE_MS, latestHeartbeats } from './heartbeats';
+
+const PROBE_TIMEOUT_MS = 3_000;
+
+/** What a network's backend says when asked: whether it answers, and its latest block's time (epoch ms). */
+export interface ProbeResult {
+  ok: boolean;
+  latestBlockAt: number | null;
+}
+export interface NetworkProbe {
+  backend: BackendKind;
+  probe(): Promise<ProbeResult>;
+}
+
+const SANDBOX_OF: Partial<Record<string, SandboxNetwork>> = { 'cardano-mainnet': 'mainnet', 'cardano-preprod': 'preprod', 'cardano-preview': 'preview' };
+
+/** A Blockfrost-compatible upstream answers GET /health, and Cardano ones /blocks/latest. */
+function upstreamProbe(config: Config, slug: UpstreamNetwork): NetworkProbe | null {
+  const upstream = config.gateway.upstreams[slug];
+  if (!upstream) return null;
+  const headers = upstream.auth ? { [upstream.auth.name]: upstream.auth.value } : undefined;
+  const isCardano = slug.startsWith('cardano-');
+  return {
+    backend: 'upstream',
+    async probe() {
+      const res = await fetch(`${upstream.url}${isCardano ? '/blocks/latest' : '/health'}`, { headers, signal: AbortSignal.timeout(PROBE_TIMEOUT_MS) });
+      const body = (await res.json().catch(() => null)) as { time?: unknown } | null;
+      if (!res.ok) return { ok: false, latestBlockAt: null };
+      return { ok: true, latestBlockAt: isCardano && typeof body?.time === 'number' ? body.time * 1000 : null };
+    },
+  };
+}
+
+/** The default probes: each network's configured upstream, else the sandbox chain for Cardano networks. */
+export function defaultProbes(config: Config, chains: Partial<Record<SandboxNetwork, SandboxChain>>): Map<string, NetworkProbe> {
+  const probes = new Map<string, NetworkProbe>();
+  for (const n of networks) {
+    if (!n.slug || n.disabled) continue;
+    const upstream = upstreamProbe(config, n.slug as UpstreamNetwork);
+    if (upstream) {
+      probes.set(n.slug, upstream);
+      continue;
+    }
+    const sandbox = SANDBOX_OF[n.slug];
+    const chain = sandbox ? chains[sandbox] : undefined;
+    if (chain) probes.set(n.slug, { backend: 'sandbox', probe: async () => ({ ok: true, latestBlockAt: chain.latestBlock().time * 1000 }) });
+  }
+  return probes;
+}
+
+export interface StatusReporterDeps {
+  db: Db;
+  probes: Map<string, NetworkProbe>;
+  now?: () => number;
+}
+
+/** Builds the status report, at most once per STATUS_CACHE_MS however many visitors ask. */
+export function statusReporter({ db, probes, now = Date.now }: StatusReporterDeps): () => Promise<StatusReport> {
+  let cached: { at: number; report: Promise<StatusReport> } | null = null;
+
+  const check = async (): Promise<StatusReport> => {
+    const at = now();
+    const dbState: ComponentState = await db
+      .raw('select 1')
+      .then(() => 'operational' as const)
+      .catch(() => 'down' as const);
+    const beats = dbState === 'operational' ? await latestHeartbeats(db).catch(() => null) : null;
+    const alive = (beat: number | null | undefined): ComponentState => (beat != null && at - beat < HEARTBEAT_STALE_MS ? 'operational' : 'down');
+    const networkStates: NetworkStatus[] = await Promise.all(
+      networks
+        .filter((n) => n.slug && !n.disabled)
+        .map(async (n): Promise<NetworkStatus> => {
+          const probe = probes.get(n.slug!);
+          if (!probe) return { slug: n.slug!, label: n.label, backend: 'none', state: 'not_available', latestBlockAgeSeconds: null };
+          const result = await probe.probe().catch((): ProbeResult => ({ ok: false, latestBlockAt: null }));
+          return {
+            slug: n.slug!,
+            label: n.label,
+            backend: probe.backend,
+            state: result.ok ? 'operational' : 'down',
+            latestBlockAgeSeconds: result.ok && result.latestBlockAt !== null ? Math.max(0, Math.round((at - result.latestBlockAt) / 1000)) : null,
+          };
+        }),
+    );
+    const services: StatusReport['services'] = [
+      { name: 'Gateway', state: alive(beats?.gateway) },
+      { name: 'Webhook worker', state: alive(beats?.worker) },
+      { name: 'Database', state: dbState },
+    ];
+    const anyDown = services.some((s) => s.state === 'down') || networkStates.some((n) => n.state === 'down');
+    return { checkedAt: at, overall: anyDown ? 'degraded' : 'operational', services, networks: networkStates };
+  };
+
+  return () => {
+    if (!cached || now() - cached.at >= STATUS_CACHE_MS) {
+      const report = check();
+      cached = { at: now(), report };
+      report.catch(() => (cached = null));
+    }
+    return cached.report;
+  };
+}

@@ -1,0 +1,46 @@
+// GET /api/status and the public status page (/status): whether each part of this Cairn server
+// answers. Nothing here names an address, a key or any other detail of the deployment.
+
+export type ComponentState = 'operational' | 'down' | 'not_available';
+
+export interface ServiceStatus {
+  name: 'Gateway' | 'Webhook worker' | 'Database';
+  state: ComponentState;
+}
+
+/** What serves a network: the built-in sandbox chain, a configured backend, or nothing. */
+export type BackendKind = 'sandbox' | 'embedded' | 'upstream' | 'none';
+
+export interface NetworkStatus {
+  slug: string;
+  label: string;
+  backend: BackendKind;
+  state: ComponentState;
+  /** Seconds since the backend's latest block was made; null when the network has no blocks to show or did not answer. */
+  latestBlockAgeSeconds: number | null;
+}
+
+export interface StatusReport {
+  /** Epoch ms of the check. */
+  checkedAt: number;
+  overall: 'operational' | 'degraded';
+  services: ServiceStatus[];
+  networks: NetworkStatus[];
+}
+
+/** How often the status page refreshes, and how long the server reuses one check. */
+export const STATUS_REFRESH_MS = 10_000;
+export const STATUS_CACHE_MS = 5_000;
+
+export const statusLabels: Record<ComponentState, string> = {
+  operational: 'Operational',
+  down: 'Not answering',
+  not_available: 'Not available on this server',
+};
+
+export const backendLabels: Record<BackendKind, string> = {
+  sandbox: 'Sandbox chain (simulated data)',
+  embedded: 'Built-in',
+  upstream: 'Backend',
+  none: 'No backend',
+};

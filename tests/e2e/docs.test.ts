@@ -1,0 +1,81 @@
+import net from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser } from 'playwright-core';
+import { browserAvailable, launchBrowser } from '../helpers/browser';
+import { signInInBrowser } from '../helpers/browser-sign-in';
+import { startTestApp, type TestApp } from '../helpers/test-app';
+import type { TestDatabase } from '../helpers/db-template';
+import { loadConfig } from '../../server/config';
+import { createLogger } from '../../server/logger';
+import { startGateway, type RunningGateway } from '../../server/gateway/index';
+
+const freePort = () =>
+  new Promise<number>((resolve) => {
+    const s = net.createServer().listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as net.AddressInfo;
+      s.close(() => resolve(port));
+    });
+  });
+
+describe.runIf(browserAvailable())('the built-in API reference at /docs, in Chromium', () => {
+  let browser: Browser;
+  let app: TestApp & { database: TestDatabase };
+  let gateway: RunningGateway;
+
+  beforeAll(async () => {
+    const gatewayPort = await freePort();
+    const gatewayUrl = `http://127.0.0.1:${gatewayPort}`;
+    app = await startTestApp({ env: { GATEWAY_PUBLIC_URL: gatewayUrl } });
+    const config = loadConfig({
+      NODE_ENV: 'test',
+      SESSION_SECRET: 'x'.repeat(40),
+      GATEWAY_PUBLIC_URL: gatewayUrl,
+      ...(app.database.databaseUrl ? { DATABASE_URL: app.database.databaseUrl } : {}),
+    });
+    gateway = await startGateway({ config, db: app.db, logger: createLogger('silent'), version: 'test', port: gatewayPort, host: '127.0.0.1' });
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await gateway?.close();
+    await app?.stop();
+    await app?.database.drop();
+  });
+
+  it('renders both references, and its try-it calls the sandbox with a real project key', async () => {
+    const { page, context } = await signInInBrowser(browser, app, 'docs-reader@example.com', '/dashboard');
+    const workspaceId = ((await (await page.request.get(`${app.url}/api/workspaces`)).json()).data as Array<{ id: number }>)[0]!.id;
+    const csrf = (await (await page.request.get(`${app.url}/auth/csrf`)).json()).data.csrfToken as string;
+    const created = await page.request.post(`${app.url}/api/workspaces/${workspaceId}/projects`, {
+      headers: { 'X-CSRF-Token': csrf },
+      data: { projectName: 'Docs', networkId: 0 },
+    });
+    const key = ((await created.json()).data.project.project_id) as string;
+
+    // The top navigation's Documentation link leads here when DOCS_URL is unset.
+    await page.goto(`${app.url}/`);
+    await page.getByRole('banner').getByRole('link', { name: 'Documentation' }).first().click();
+    await page.waitForURL(/\/docs$/);
+    await expect.poll(() => page.getByRole('heading', { name: 'Cairn data API (Blockfrost-compatible)' }).count(), { timeout: 20_000 }).toBe(1);
+    await expect.poll(() => page.getByText('sandbox chain').first().isVisible()).toBe(true);
+
+    // Try it: the key goes into the reference's authentication, then a request to the sandbox.
+    await page.locator('input[id^="scalar-refs"]').first().fill(key);
+    await page.goto(`${app.url}/docs#data-api/tag/cardano--blocks/GET/blocks/latest`);
+    await page.getByRole('button', { name: /Test Request.*get \/blocks\/latest\)/ }).first().click();
+    const dialog = page.getByRole('dialog');
+    const sent = page.waitForResponse((r) => r.url() === `${gateway.url}/cardano-mainnet/api/v0/blocks/latest` && r.request().method() === 'GET', { timeout: 20_000 });
+    await dialog.getByRole('button', { name: /^Send get request/ }).first().click();
+    const response = await sent;
+    expect(response.status()).toBe(200);
+    expect(response.request().headers()['project_id']).toBe(key);
+    expect((await response.json()).hash).toMatch(/^[0-9a-f]{64}$/);
+    await page.keyboard.press('Escape');
+
+    // The dashboard API, generated from the declared routes.
+    await page.getByRole('button', { name: /Data API \(Blockfrost-compatible\)/ }).first().click();
+    await page.getByText('Dashboard API', { exact: true }).first().click();
+    await expect.poll(() => page.getByRole('heading', { name: 'Cairn dashboard API' }).count(), { timeout: 20_000 }).toBe(1);
+    await context.close();
+  });
+});

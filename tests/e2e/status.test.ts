@@ -1,0 +1,52 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser } from 'playwright-core';
+import { browserAvailable, launchBrowser } from '../helpers/browser';
+import { startTestApp, type TestApp } from '../helpers/test-app';
+import type { TestDatabase } from '../helpers/db-template';
+import { createLogger } from '../../server/logger';
+import { startHeartbeat } from '../../server/services/heartbeats';
+import { STATUS_REFRESH_MS, STATUS_CACHE_MS } from '../../shared/status';
+
+describe.runIf(browserAvailable())('the public status page, in Chromium', () => {
+  let browser: Browser;
+  let app: TestApp & { database: TestDatabase };
+
+  beforeAll(async () => {
+    app = await startTestApp();
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await app?.stop();
+    await app?.database.drop();
+  });
+
+  it('shows every part and network to a signed-out visitor, and follows a change without a reload', async () => {
+    const context = await browser.newContext({ viewport: { width: 375, height: 800 } });
+    const page = await context.newPage();
+    const failed: string[] = [];
+    page.on('response', (r) => {
+      if (r.status() >= 400) failed.push(`${r.status()} ${r.url()}`);
+    });
+    page.on('console', (m) => {
+      if (m.type() === 'error') failed.push(m.text());
+    });
+    await page.goto(`${app.url}/`);
+    await page.getByRole('button', { name: 'Toggle navigation' }).click();
+    await page.getByRole('link', { name: 'Status' }).first().click();
+    await page.waitForURL(/\/status$/);
+    await page.getByRole('heading', { name: 'Status' }).waitFor();
+    const gateway = page.getByTestId('service-Gateway');
+    await expect.poll(() => gateway.innerText()).toContain('Not answering');
+    expect(await page.getByTestId('service-Database').innerText()).toContain('Operational');
+    expect(await page.getByTestId('network-cardano-mainnet').innerText()).toMatch(/Sandbox chain \(simulated data\)[\s\S]*Operational[\s\S]*Latest block \d+ s ago/);
+    expect(await page.getByTestId('network-milkomeda-mainnet').innerText()).toContain('Not available on this server');
+    expect(await page.getByText('Some parts are not answering').count()).toBe(1);
+
+    const beat = startHeartbeat(app.db, 'gateway', createLogger('silent'));
+    await expect.poll(() => gateway.innerText(), { timeout: STATUS_REFRESH_MS + STATUS_CACHE_MS + 5_000 }).toContain('Operational');
+    await beat.stop();
+    expect(failed).toEqual([]);
+    await context.close();
+  });
+});

@@ -1,0 +1,95 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, type TestApp } from '../helpers/test-app';
+import { Client } from '../helpers/http-client';
+import type { TestDatabase } from '../helpers/db-template';
+import { loadConfig } from '../../server/config';
+import { createLogger } from '../../server/logger';
+import { startHeartbeat } from '../../server/services/heartbeats';
+import { defaultProbes, statusReporter } from '../../server/services/status';
+import { createSandboxChains } from '../../server/chain/sandbox-chains';
+
+let app: TestApp & { database: TestDatabase };
+let upstream: http.Server;
+let upstreamUrl: string;
+let upstreamUp = true;
+const SECRET = 'upstream-secret-value-123';
+
+beforeAll(async () => {
+  app = await startTestApp();
+  upstream = http.createServer((req, res) => {
+    if (!upstreamUp || req.headers['x-upstream-key'] !== SECRET) {
+      res.writeHead(503, { 'content-type': 'application/json' }).end('{"status_code":503}');
+      return;
+    }
+    res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ time: Math.floor(Date.now() / 1000) - 42, hash: 'ab', height: 1 }));
+  });
+  await new Promise<void>((r) => upstream.listen(0, '127.0.0.1', r));
+  upstreamUrl = `http://127.0.0.1:${(upstream.address() as AddressInfo).port}/api/v0`;
+});
+afterAll(async () => {
+  upstream.close();
+  await app.stop();
+  await app.database.drop();
+});
+
+describe('GET /api/status', () => {
+  it('answers anyone: the database, the parts without a heartbeat as down, sandboxed networks with their latest block', async () => {
+    const res = await new Client(app.url).get('/api/status');
+    expect(res.status).toBe(200);
+    const report = res.body.data;
+    expect(report.services).toEqual([
+      { name: 'Gateway', state: 'down' },
+      { name: 'Webhook worker', state: 'down' },
+      { name: 'Database', state: 'operational' },
+    ]);
+    expect(report.overall).toBe('degraded');
+    const mainnet = report.networks.find((n: any) => n.slug === 'cardano-mainnet');
+    expect(mainnet).toMatchObject({ backend: 'sandbox', state: 'operational' });
+    expect(mainnet.latestBlockAgeSeconds).toBeGreaterThanOrEqual(0);
+    expect(report.networks.find((n: any) => n.slug === 'milkomeda-mainnet')).toMatchObject({ backend: 'none', state: 'not_available', latestBlockAgeSeconds: null });
+    expect(report.networks.some((n: any) => n.slug === 'milkomeda-testnet')).toBe(false); // disabled networks are not listed
+  });
+});
+
+describe('the status report', () => {
+  const config = () =>
+    loadConfig({ NODE_ENV: 'test', SESSION_SECRET: 'x'.repeat(40), UPSTREAM_CARDANO_PREPROD_URL: upstreamUrl, UPSTREAM_CARDANO_PREPROD_AUTH: `X-Upstream-Key: ${SECRET}` });
+
+  it('sees a gateway and a worker by their heartbeats, and a stopped one as down', async () => {
+    let clock = Date.now();
+    const report = statusReporter({ db: app.db, probes: new Map(), now: () => clock });
+    const gateway = startHeartbeat(app.db, 'gateway', createLogger('silent'));
+    const worker = startHeartbeat(app.db, 'worker', createLogger('silent'));
+    await expect.poll(async () => Number((await app.db('service_heartbeats').count({ n: '*' }))[0]!.n)).toBe(2);
+    expect((await report()).services.map((s) => s.state)).toEqual(['operational', 'operational', 'operational']);
+    await worker.stop();
+    clock += 6_000; // past the cache
+    expect((await report()).services.map((s) => s.state)).toEqual(['operational', 'down', 'operational']);
+    clock += 60_000; // the gateway's last beat is now stale
+    expect((await report()).services[0]!.state).toBe('down');
+    await gateway.stop();
+  });
+
+  it('asks a configured upstream with its credentials, reports its block age, and never shows its address or secret', async () => {
+    const cfg = config();
+    let clock = Date.now();
+    const report = statusReporter({ db: app.db, probes: defaultProbes(cfg, createSandboxChains(cfg)), now: () => clock });
+    const up = await report();
+    const preprod = up.networks.find((n) => n.slug === 'cardano-preprod')!;
+    expect(preprod).toMatchObject({ backend: 'upstream', state: 'operational' });
+    expect(preprod.latestBlockAgeSeconds).toBeGreaterThanOrEqual(41);
+    const text = JSON.stringify(up);
+    expect(text).not.toContain('127.0.0.1');
+    expect(text).not.toContain(SECRET);
+
+    upstreamUp = false;
+    expect((await report()).networks.find((n) => n.slug === 'cardano-preprod')!.state).toBe('operational'); // cached
+    clock += 6_000;
+    const down = await report();
+    expect(down.networks.find((n) => n.slug === 'cardano-preprod')).toMatchObject({ state: 'down', latestBlockAgeSeconds: null });
+    expect(down.overall).toBe('degraded');
+    upstreamUp = true;
+  });
+});
