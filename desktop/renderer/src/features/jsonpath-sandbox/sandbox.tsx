@@ -125,8 +125,8 @@ export function JsonPathSandbox({ historyLoader }: SandboxProps) {
                 return (
                   <Paper key={c.key} withBorder p="sm" role="group" aria-label={`Condition ${i + 1}`}>
                     <Stack gap="xs">
-                      <Group justify="space-between" wrap="nowrap">
-                        <Group gap="xs">
+                      <Group justify="space-between" wrap="nowrap" align="flex-start">
+                        <Group gap="xs" miw={0}>
                           <Text fw={600} size="sm">
                             Condition {i + 1}
                           </Text>
@@ -136,7 +136,7 @@ export function JsonPathSandbox({ historyLoader }: SandboxProps) {
                             </Badge>
                           )}
                         </Group>
-                        <Button size="compact-sm" variant="subtle" color="red" leftSection={<IconTrash size={14} aria-hidden />} onClick={() => setConditions(conditions.filter((_, j) => j !== i))}>
+                        <Button size="compact-sm" variant="subtle" color="red" style={{ flexShrink: 0 }} leftSection={<IconTrash size={14} aria-hidden />} onClick={() => setConditions(conditions.filter((_, j) => j !== i))}>
                           Remove
                         </Button>
                       </Group>
