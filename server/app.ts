@@ -20,10 +20,12 @@ import { devMailboxRouter } from './mail/dev-mailbox-page';
 import { assetsRouter, defaultWebDir, spaRouter } from './web/static';
 import { NotFound } from './errors';
 import { createSandboxChains, sandboxedSlugs } from './chain/sandbox-chains';
+import { communityServedNetworks } from './services/endpoints';
 import type { SandboxChain, SandboxNetwork } from './chain/sandbox/index';
 import { latestMainnetBlock } from './api/landing';
 import { webhookSources } from './webhooks/index';
 import { EventStreams } from './api/events';
+import { createBillingProvider, StripeBillingProvider, type BillingProvider } from './billing/index';
 import { docsRouter } from './web/docs';
 import { defaultProbes, statusReporter } from './services/status';
 
@@ -36,11 +38,15 @@ export interface AppDeps {
   webDir?: string;
   /** Sandbox chains of this process (shared with the gateway); created from config when absent. */
   chains?: Partial<Record<SandboxNetwork, SandboxChain>>;
+  /** The billing provider (started by the caller); created from config when absent. */
+  billing?: BillingProvider;
 }
 
 export interface CairnApp {
   app: Express;
   close(): void;
+  /** The billing provider the app serves (given, or created from config; the caller starts it). */
+  billing: BillingProvider;
 }
 
 const REQUEST_ID_RE = /^[\w.-]{1,64}$/;
@@ -104,6 +110,18 @@ export function createApp(deps: AppDeps): CairnApp {
     }
   });
 
+  const billing = deps.billing ?? createBillingProvider(config, db, logger);
+  // Stripe's webhooks: the signature is checked on the raw body, before any JSON parsing, session or CSRF.
+  if (billing instanceof StripeBillingProvider) {
+    app.post('/api/stripe/webhook', express.raw({ type: '*/*', limit: '1mb' }), async (req, res, next) => {
+      try {
+        res.json(await billing.handleWebhook(Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0), req.get('stripe-signature')));
+      } catch (err) {
+        next(err);
+      }
+    });
+  }
+
   app.use(express.json({ limit: '1mb', strict: true }));
 
   const store = new DbSessionStore(db, config.session.maxAgeMs);
@@ -134,15 +152,19 @@ export function createApp(deps: AppDeps): CairnApp {
   app.use('/auth', authRouter({ ...routeDeps, passport, enabledProviders: enabled }));
   const chains = deps.chains ?? createSandboxChains(config);
   const eventStreams = new EventStreams();
+  // A network an enabled community endpoint serves is no longer the sandbox chain's.
+  const community = communityServedNetworks(db, (err) => logger.error({ err: { message: err.message } }, 'community endpoints: could not read the enabled ones'));
+  const sandboxSlugs = new Set(sandboxedSlugs(config));
   app.use(
     '/api',
     apiRouter(routeDeps, {
       webDir,
       latestBlock: latestMainnetBlock(config, logger, chains),
-      sandboxed: new Set(sandboxedSlugs(config)),
+      sandboxed: { has: (slug: string) => sandboxSlugs.has(slug) && !community.has(slug) },
       webhookSources: webhookSources(config, chains),
       eventStreams,
-      status: statusReporter({ db, probes: defaultProbes(config, chains) }),
+      billing,
+      status: statusReporter({ db, probes: defaultProbes(config, chains, db) }),
     }),
   );
   if (!config.isProduction && mailer.kind === 'dev-mailbox') app.use('/dev', devMailboxRouter(mailer));
@@ -157,6 +179,8 @@ export function createApp(deps: AppDeps): CairnApp {
     close: () => {
       eventStreams.closeAll();
       store.close();
+      void community.stop();
     },
+    billing,
   };
 }

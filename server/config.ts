@@ -178,6 +178,16 @@ const schema = z.object({
   UPSTREAM_CARDANO_PREVIEW_AUTH: headerLine,
   UPSTREAM_IPFS_URL: optionalUrl,
   UPSTREAM_IPFS_AUTH: headerLine,
+  UPSTREAM_MILKOMEDA_MAINNET_URL: optionalUrl,
+  UPSTREAM_MILKOMEDA_MAINNET_AUTH: headerLine,
+  OPERATOR_EMAILS: z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .default('')
+      .refine((v) => v.split(',').map((e) => e.trim()).filter(Boolean).every((e) => /^[^\s@,]+@[^\s@,]+$/.test(e)), 'must be a comma-separated list of e-mail addresses')
+      .transform((v) => v.split(',').map((e) => e.trim().toLowerCase()).filter(Boolean)),
+  ),
   WEBHOOK_ALLOWLIST: z.preprocess(
     emptyToUndefined,
     z
@@ -198,6 +208,10 @@ const schema = z.object({
       .transform((v) => v.split(',').map((x) => Number(x.trim()) * 1000)),
   ),
   CHAIN_POLL_MS: positiveInt(2000, 'a positive whole number of milliseconds'),
+  BILLING_PROVIDER: z.preprocess(emptyToUndefined, z.enum(['stripe', 'local', 'none'], { error: 'must be stripe, local or none' }).optional()),
+  STRIPE_SECRET_KEY: optionalString,
+  STRIPE_WEBHOOK_SECRET: optionalString,
+  STRIPE_API_URL: optionalUrl,
   MAINTENANCE_MODE: bool(false),
   MAINTENANCE_ETA: z.preprocess(
     emptyToUndefined,
@@ -237,6 +251,14 @@ export interface Config {
   site: SiteConfig;
   gateway: GatewayConfig;
   webhooks: { allowlist: string; timeoutMs: number; retryScheduleMs: number[]; chainPollMs: number };
+  billing: BillingConfig;
+  /** Lower-cased e-mails of the operators (OPERATOR_EMAILS): the operator page, plans by hand, submitted endpoints. */
+  operatorEmails: string[];
+}
+
+export interface BillingConfig {
+  provider: 'stripe' | 'local' | 'none';
+  stripe: { secretKey: string; webhookSecret: string; apiUrl: string | null } | null;
 }
 
 export interface UpstreamConfig {
@@ -256,6 +278,8 @@ export interface GatewayConfig {
   ban: { threshold: number; windowSeconds: number; seconds: number };
   /** Configured upstreams; a Cardano network without one is served by the sandbox chain. */
   upstreams: Partial<Record<UpstreamNetwork, UpstreamConfig>>;
+  /** Milkomeda mainnet's EVM JSON-RPC; unset: the embedded development chain (never in production). */
+  milkomeda: UpstreamConfig | null;
 }
 
 /** What the public site and the dashboard shell show; answered by GET /api/site. */
@@ -264,6 +288,7 @@ export type SiteConfig = SiteInfo;
 export class ConfigError extends Error {}
 
 const pair = (id: string | undefined, secret: string | undefined) => (id && secret ? { clientId: id, clientSecret: secret } : null);
+
 
 /** Parses the environment; throws ConfigError with one line naming the variable and what is wrong. */
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
@@ -280,6 +305,16 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   const e = parsed.data;
   if (Boolean(e.HCAPTCHA_SITE_KEY) !== Boolean(e.HCAPTCHA_SECRET)) {
     throw new ConfigError('Invalid configuration: HCAPTCHA_SITE_KEY and HCAPTCHA_SECRET must be set together');
+  }
+  if (Boolean(e.STRIPE_SECRET_KEY) !== Boolean(e.STRIPE_WEBHOOK_SECRET)) {
+    throw new ConfigError('Invalid configuration: STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET must be set together');
+  }
+  const billingProvider = e.BILLING_PROVIDER ?? (e.STRIPE_SECRET_KEY ? 'stripe' : e.NODE_ENV === 'production' ? 'none' : 'local');
+  if (billingProvider === 'stripe' && !e.STRIPE_SECRET_KEY) {
+    throw new ConfigError('Invalid configuration: BILLING_PROVIDER=stripe needs STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET');
+  }
+  if (billingProvider === 'local' && e.NODE_ENV === 'production') {
+    throw new ConfigError('Invalid configuration: BILLING_PROVIDER=local is test billing (no money moves) and cannot run with NODE_ENV=production; use stripe or none');
   }
   const github = pair(e.GITHUB_CLIENT_ID, e.GITHUB_CLIENT_SECRET);
   const gitlab = pair(e.GITLAB_CLIENT_ID, e.GITLAB_CLIENT_SECRET);
@@ -315,6 +350,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       retryScheduleMs: e.WEBHOOK_RETRY_SCHEDULE_SECONDS,
       chainPollMs: e.CHAIN_POLL_MS,
     },
+    billing: {
+      provider: billingProvider,
+      stripe: billingProvider === 'stripe' ? { secretKey: e.STRIPE_SECRET_KEY!, webhookSecret: e.STRIPE_WEBHOOK_SECRET!, apiUrl: e.STRIPE_API_URL ?? null } : null,
+    },
+    operatorEmails: e.OPERATOR_EMAILS,
     gateway: {
       port: e.GATEWAY_PORT,
       publicUrl: (e.GATEWAY_PUBLIC_URL ?? `http://localhost:${e.GATEWAY_PORT}`).replace(/\/+$/, ''),
@@ -324,6 +364,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       sandboxBlockIntervalMs: e.SANDBOX_BLOCK_INTERVAL_MS,
       upstreamTimeoutMs: e.UPSTREAM_TIMEOUT_MS,
       ban: { threshold: e.GATEWAY_BAN_THRESHOLD, windowSeconds: e.GATEWAY_BAN_WINDOW_SECONDS, seconds: e.GATEWAY_BAN_SECONDS },
+      milkomeda: e.UPSTREAM_MILKOMEDA_MAINNET_URL ? { url: e.UPSTREAM_MILKOMEDA_MAINNET_URL, auth: e.UPSTREAM_MILKOMEDA_MAINNET_AUTH ?? null } : null,
       upstreams: Object.fromEntries(
         upstreamNetworks.flatMap((slug) => {
           const raw = e as unknown as Record<string, unknown>;

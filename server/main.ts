@@ -10,6 +10,8 @@ import { resolveSessionSecret } from './session-secret';
 import { createSandboxChains } from './chain/sandbox-chains';
 import { startGateway } from './gateway/index';
 import { startWebhookWorker } from './webhooks/index';
+import { billingStartupLine, createBillingProvider } from './billing/index';
+import { startSubscriptionSweeper } from './billing/sweeper';
 import { CAIRN_VERSION } from './version';
 import { startHeartbeat } from './services/heartbeats';
 
@@ -61,7 +63,17 @@ async function start(config: Config, role: Role) {
       );
     }
     if (!config.captcha) logger.warn('captcha is off: HCAPTCHA_SITE_KEY and HCAPTCHA_SECRET are not set');
-    const { app, close } = createApp({ config, db, logger, mailer, sessionSecret: resolveSessionSecret(config), chains });
+    const billing = createBillingProvider(config, db, logger);
+    const { level, line } = billingStartupLine(billing);
+    logger[level](line);
+    if (config.operatorEmails.length === 0) logger.warn('operators: OPERATOR_EMAILS is not set, so nobody sees the operator page (npm run operator works from the shell)');
+    // Price ids, and whatever was paid while Cairn was down, before the first request is served.
+    try {
+      await billing.start();
+    } catch (err) {
+      logger.error({ err: { message: (err as Error).message } }, 'billing: the provider could not be reached on start; checkout stays off until Cairn restarts with it reachable');
+    }
+    const { app, close } = createApp({ config, db, logger, mailer, sessionSecret: resolveSessionSecret(config), chains, billing });
     const server = http.createServer(app);
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
@@ -91,6 +103,8 @@ async function start(config: Config, role: Role) {
     const worker = startWebhookWorker({ config, db, logger, mailer, chains });
     const heartbeat = startHeartbeat(db, 'worker', logger);
     stops.unshift(() => worker.stop(), () => heartbeat.stop());
+    const sweeper = startSubscriptionSweeper(db, logger);
+    stops.unshift(() => sweeper.stop());
   }
   stops.push(() => mailer.close());
 

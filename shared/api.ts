@@ -9,6 +9,8 @@ export interface ApiErrorBody {
 export interface Me {
   id: number;
   email: string;
+  /** Named in OPERATOR_EMAILS: sees the operator page. */
+  is_operator?: boolean;
 }
 
 export interface CsrfToken {

@@ -27,6 +27,16 @@ export const messages = {
     confirm: 'Yes, delete the endpoint',
     cancel: 'No, keep the endpoint',
   },
+  submitEndpoint: {
+    endpointEmpty: 'Endpoint is empty',
+    urlInvalid: 'URL is not valid',
+    addressEmpty: 'Address is empty',
+    addressInvalid: 'Address format is not valid',
+  },
+  metamask: {
+    addError: 'Error while adding milkomeda to MetaMask. Please contact our support.',
+    notInstalled: 'Please install the MetaMask browser extension',
+  },
   preferences: {
     saved: 'Your preferences have been successfully updated.',
     failed:
@@ -37,6 +47,15 @@ export const messages = {
   },
   cookieBanner:
     'This website uses cookies to improve user experience. By using our website you consent to all cookies in accordance with our Cookie Policy.',
+  billing: {
+    unpaidInvoice: 'You cannot cancel/change your subscription while having an unpaid invoice.',
+    removeToMatch: (projects: number, webhooks: number, workspaces: number, plan: string) =>
+      `Please remove ${projects} projects, ${webhooks} webhooks and ${workspaces} workspaces to match the ${plan} plan`,
+    downgradeConfirm: 'Yes, downgrade the subscription',
+    downgradeCancel: 'No, keep the subscription',
+    downgradeText: (plan: string) =>
+      `Your subscription will be downgraded to the ${plan} plan, with its limited calls and storage, effective immediately.`,
+  },
   stats: {
     waiting: 'Waiting for the first request...',
     graphError: 'Error while fetching the graph data',

@@ -16,6 +16,8 @@ export const appRoutes = [
   '/dashboard/workspaces/:id/order',
   '/dashboard/workspaces/:id/order/:orderId',
   '/dashboard/settings',
+  '/dashboard/endpoints',
+  '/dashboard/operator/endpoints',
   '/dashboard/jsonpath-sandbox',
   '/dashboard/api-console',
   '/dashboard/project/:id',
@@ -28,6 +30,10 @@ export const appRoutes = [
   '/auth/signout',
   '/auth/error',
   '/auth/verify-request',
+  // Not in the spec's list: the operator page, and the built-in test billing's checkout and portal.
+  '/dashboard/operator',
+  '/billing/checkout/:id',
+  '/billing/portal',
   '/jsonpath-sandbox',
 ] as const;
 

@@ -9,12 +9,17 @@ import { registerSiteRoutes } from './site';
 import { registerUsageRoutes } from './usage';
 import { registerLandingRoutes } from './landing';
 import { registerWebhookRoutes } from './webhooks';
+import { registerBillingRoutes } from './billing';
+import { registerOperatorRoutes } from './operator';
+import type { BillingProvider } from '../billing/provider';
 import { EventStreams, registerEventRoutes } from './events';
 import { registerWebhookEventPayloadRoute } from './webhook-event-payload';
 import { registerOpenApiRoute } from './openapi';
 import { registerStatusRoutes } from './status';
 import type { StatusReport } from '../../shared/status';
 import { CAIRN_VERSION } from '../version';
+import { registerMilkomedaRoutes } from './milkomeda';
+import { registerEndpointRoutes } from './endpoints';
 import type { ChainSource } from '../webhooks/chain-source';
 import type { LatestBlock } from '../../shared/landing-sample';
 
@@ -23,9 +28,10 @@ export interface ApiExtras {
   webDir: string;
   latestBlock: () => Promise<{ block: LatestBlock; source: string }>;
   /** Gateway slugs served by the sandbox chain. */
-  sandboxed: ReadonlySet<string>;
+  sandboxed: Pick<ReadonlySet<string>, 'has'>;
   /** Event sources of the webhook networks (for sample payloads). */
   webhookSources: Map<number, ChainSource>;
+  billing: BillingProvider;
   /** Open event streams, ended when the app closes (a set of this router's own when not given). */
   eventStreams?: EventStreams;
   /** The status page's report (cached). */
@@ -42,6 +48,10 @@ export function apiRouter(deps: RouteDeps, extras: ApiExtras): Router {
   registerUsageRoutes(router, deps);
   registerLandingRoutes(router, deps, extras.latestBlock);
   registerWebhookRoutes(router, deps, extras.webhookSources);
+  registerMilkomedaRoutes(router, deps);
+  registerEndpointRoutes(router, deps);
+  registerBillingRoutes(router, deps, extras.billing);
+  registerOperatorRoutes(router, deps);
   registerEventRoutes(router, deps, extras.eventStreams ?? new EventStreams());
   registerWebhookEventPayloadRoute(router, deps);
   registerStatusRoutes(router, deps, extras.status);

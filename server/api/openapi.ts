@@ -29,6 +29,7 @@ const errorResponse = (description: string) => ({ description, content: { 'appli
 function describePermission(permission: Permission): string {
   if (permission === 'public') return 'Open to everyone.';
   if (permission === 'signedIn') return 'Any signed-in user.';
+  if (permission === 'operator') return 'Operators only (OPERATOR_EMAILS); anyone else gets 404.';
   if ('workspace' in permission) return `Members of the workspace whose role may \`${permission.workspace}\`; non-members get 404.`;
   return 'Restricted.';
 }

@@ -15,7 +15,7 @@ const projectParams = z.object({
   projectId: z.string().uuid('Project not found.'),
 });
 
-export function registerProjectRoutes(router: Router, deps: RouteDeps, sandboxed: ReadonlySet<string>): void {
+export function registerProjectRoutes(router: Router, deps: RouteDeps, sandboxed: Pick<ReadonlySet<string>, 'has'>): void {
   const { db } = deps;
   // Projects of a network served by the sandbox chain carry the 'Sandbox data' badge.
   const mark = <P extends { network_id: number }>(p: P) => ({ ...p, sandbox: sandboxed.has(findNetwork(p.network_id)?.slug ?? '') });

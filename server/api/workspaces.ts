@@ -18,9 +18,7 @@ import {
   transferWorkspace,
 } from '../services/workspaces';
 import { acceptInvitation, createInvitation, listInvitations, previewInvitation, revokeInvitation } from '../services/invitations';
-import { ownedProjectCount } from '../services/projects';
-import { ownedWebhookCount } from '../services/webhooks';
-import { getSubscription } from '../services/subscriptions';
+import { getQuota } from '../services/quota';
 
 const userIdSchema = z.coerce.number({ error: 'newOwnerId must be a user id' }).int('newOwnerId must be a user id').positive('newOwnerId must be a user id');
 const memberParams = z.object({ id: z.string(), userId: z.coerce.number().int().positive() });
@@ -95,30 +93,7 @@ export function registerWorkspaceRoutes(router: Router, deps: RouteDeps): void {
     method: 'get',
     path: '/workspaces/:id/quota',
     permission: { workspace: 'workspace.view' },
-    handler: async ({ membership }): Promise<QuotaDto> => {
-      const { plan, status } = await getSubscription(db, membership.ownerId);
-      const now = Date.now();
-      const boosts = await db('addons as a')
-        .join('workspaces as w', 'w.id', 'a.workspace_id')
-        .where('w.owner_id', membership.ownerId)
-        .andWhere('a.expires_at', '>', now)
-        .select('a.type');
-      const boost = boosts.reduce((sum, b) => sum + (b.type === 'REQUESTS_BOOST_1M' ? 1_000_000 : b.type === 'REQUESTS_BOOST_300K' ? 300_000 : 0), 0);
-      return {
-        quota: { projectCount: plan.projectCount, requestLimit: plan.requestLimit + boost, storageLimit: plan.storageLimit, webhookCount: plan.webhookCount },
-        // Storage is counted once IPFS pinning exists here.
-        used: {
-          subscription: {
-            projectCount: await ownedProjectCount(db, membership.ownerId),
-            webhookCount: await ownedWebhookCount(db, membership.ownerId),
-            requests: Number((await db('quota_usage').where({ user_id: membership.ownerId, day_ms: now - (now % 86_400_000) }).first('requests'))?.requests ?? 0),
-            storage: 0,
-          },
-        },
-        subscription: { status, currentPlan: { name: plan.name } },
-        ppu: { active: false, balance: { requests: 0 } },
-      };
-    },
+    handler: ({ membership }): Promise<QuotaDto> => getQuota(db, membership.ownerId),
   });
 
   route(router, deps, {

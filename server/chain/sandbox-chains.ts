@@ -18,5 +18,10 @@ export function createSandboxChains(config: Config): Partial<Record<SandboxNetwo
   return chains;
 }
 
-export const sandboxedSlugs = (config: Config): string[] =>
-  (Object.keys(SLUGS) as SandboxNetwork[]).filter((n) => !config.gateway.upstreams[SLUGS[n]]).map((n) => SLUGS[n]);
+/** Milkomeda mainnet without UPSTREAM_MILKOMEDA_MAINNET_URL runs on the embedded EVM development chain, except in production. */
+export const usesEvmDevChain = (config: Config): boolean => !config.gateway.milkomeda && !config.isProduction;
+
+export const sandboxedSlugs = (config: Config): string[] => [
+  ...(Object.keys(SLUGS) as SandboxNetwork[]).filter((n) => !config.gateway.upstreams[SLUGS[n]]).map((n) => SLUGS[n]),
+  ...(usesEvmDevChain(config) ? ['milkomeda-mainnet'] : []),
+];

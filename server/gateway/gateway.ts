@@ -12,9 +12,14 @@ import type { Meter, MeteredRequest } from './metering';
 import { endpointTemplate } from './endpoint-template';
 import { httpUpstream, type Upstream } from './proxy';
 import { sendBlockfrostError, sendJson } from './respond';
+import { createJsonRpcHandler, type EvmBackend } from './jsonrpc';
+import { basicAuthPassword } from './basic-auth';
 
 const API_PREFIX = '/api/v0';
 const slugs = new Set(networks.map((n) => n.slug).filter((s): s is string => !!s));
+
+const MILKOMEDA = 'milkomeda-mainnet';
+const EVM_NETWORKS = new Set(['milkomeda-mainnet', 'milkomeda-testnet']);
 
 const SANDBOX_NETWORKS: Partial<Record<string, SandboxNetwork>> = {
   'cardano-mainnet': 'mainnet',
@@ -40,6 +45,8 @@ export interface GatewayDeps {
   meter: Meter;
   /** Sandbox chains already created by the caller (shared with the webhook follower); created here otherwise. */
   chains?: Partial<Record<SandboxNetwork, SandboxChain>>;
+  /** Milkomeda mainnet's EVM JSON-RPC backend (configured, or the embedded development chain); none: calls answer 'no backend'. */
+  evm?: EvmBackend | null;
   version: string;
   now?: () => number;
 }
@@ -107,6 +114,8 @@ export function createGatewayHandler(deps: GatewayDeps) {
   const domain = config.gateway.domain;
   let quotaBase = new Map<number, number>();
   let quotaBaseDay = -1;
+  // Milkomeda: JSON-RPC with a method allow-list (server/gateway/jsonrpc.ts).
+  const jsonRpc = createJsonRpcHandler({ backend: deps.evm ?? null, limiter, meter, timeoutMs: config.gateway.upstreamTimeoutMs });
 
   const root = (res: http.ServerResponse, rest: string, network: string | undefined): boolean => {
     if (rest === '/' || rest === '') return (sendJson(res, 200, { url: `${config.gateway.publicUrl}${network ? `/${network}` : ''}${API_PREFIX}`, version: deps.version }), true);
@@ -132,6 +141,11 @@ export function createGatewayHandler(deps: GatewayDeps) {
     if (verdict === 'over_quota') return sendBlockfrostError(res, 402, MESSAGES.overLimit);
     if (!backend) return sendBlockfrostError(res, 500, MESSAGES.noBackend);
     backend(req, res, path);
+  };
+
+  const milkomedaKey = (password: string | null): ProjectKey | undefined => {
+    const p = password ? keys.lookup(password) : undefined;
+    return p && EVM_NETWORKS.has(p.network) ? p : undefined;
   };
 
   const handler = (req: http.IncomingMessage, res: http.ServerResponse): void => {
@@ -165,11 +179,17 @@ export function createGatewayHandler(deps: GatewayDeps) {
     if (rest === API_PREFIX || rest.startsWith(API_PREFIX + '/')) rest = rest.slice(API_PREFIX.length) || '/';
     else if (rest !== '/' && rest !== '/health' && rest !== '/health/clock') return sendBlockfrostError(res, 404, NOT_FOUND_MESSAGE);
 
-    if (root(res, rest, network)) return;
+    // POST /api/v0/ is a JSON-RPC call (Milkomeda), not the root document.
+    if (!(rest === '/' && req.method === 'POST') && root(res, rest, network)) return;
 
     const key = req.headers.project_id;
-    if (key === undefined) return sendBlockfrostError(res, 403, MESSAGES.missingToken);
-    const project: ProjectKey | undefined = typeof key === 'string' ? keys.lookup(key) : undefined;
+    let project: ProjectKey | undefined;
+    if (key === undefined) {
+      // Milkomeda tools that cannot set headers send the key as the basic-auth password.
+      const auth = req.headers.authorization;
+      project = auth ? milkomedaKey(basicAuthPassword(auth)) : undefined;
+      if (!project) return sendBlockfrostError(res, 403, auth ? MESSAGES.invalidToken : MESSAGES.missingToken);
+    } else project = typeof key === 'string' ? keys.lookup(key) : undefined;
     if (!project) return sendBlockfrostError(res, 403, MESSAGES.invalidToken);
     if (network && network !== project.network) return sendBlockfrostError(res, 403, MESSAGES.mismatch);
     // incomplete_expired: the first payment failed and none succeeded within 23 hours (spec: access restricted).
@@ -185,6 +205,7 @@ export function createGatewayHandler(deps: GatewayDeps) {
       quotaBaseDay = day;
     }
     const ip = clientIp(req);
+    if (target === MILKOMEDA) return void jsonRpc.handle(req, res, rest, { project, ip, at, day, quotaBase: quotaBase.get(project.ownerId) ?? 0 });
     const admit = {
       ip,
       bucketKey: project.key,
@@ -211,10 +232,15 @@ export function createGatewayHandler(deps: GatewayDeps) {
     handler,
     /** Networks served by the sandbox chain (the dashboard marks their projects 'Sandbox data'). */
     sandboxed,
+    /** The backend of each network; the failover pools (upstream-pool.ts) swap entries while community endpoints serve a network. */
+    backends: byNetwork,
     setQuotaBase(base: Map<number, number>, at = now()) {
       quotaBase = base;
       quotaBaseDay = utcDay(at);
     },
-    close,
+    close() {
+      close();
+      jsonRpc.close();
+    },
   };
 }

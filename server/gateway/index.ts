@@ -8,6 +8,10 @@ import { MemoryLimiter, type Limiter } from './limiter';
 import { RedisLimiter } from './redis-limiter';
 import { Meter, loadQuotaBase } from './metering';
 import { createGatewayHandler } from './gateway';
+import type { EvmBackend } from './jsonrpc';
+import { UpstreamPools } from './upstream-pool';
+import type { DevChain } from '../evm/dev-chain';
+import { usesEvmDevChain } from '../chain/sandbox-chains';
 
 export interface GatewayOptions {
   config: Config;
@@ -29,6 +33,10 @@ export interface RunningGateway {
   meter: Meter;
   limiter: Limiter;
   sandboxed: Set<string>;
+  /** Failover over each network's configured upstream and enabled community endpoints. */
+  pools: UpstreamPools;
+  /** The embedded EVM development chain behind milkomeda-mainnet, when no upstream is configured (never in production). */
+  devChain: DevChain | null;
   close(): Promise<void>;
 }
 
@@ -40,8 +48,19 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
   const limiter: Limiter = gw.redisUrl ? new RedisLimiter(gw.redisUrl, gw.ban, opts.redisPrefix) : new MemoryLimiter(gw.ban);
   const meter = new Meter(db, logger, gw.meteringFlushMs);
   meter.start();
-  const gateway = createGatewayHandler({ config, logger, keys, limiter, meter, version: opts.version, ...(opts.chains ? { chains: opts.chains } : {}) });
+  const devChain = usesEvmDevChain(config) ? await (await import('../evm/dev-chain')).startDevChain() : null;
+  const evm: EvmBackend | null = gw.milkomeda ? { ...gw.milkomeda, sandbox: false } : devChain ? { url: devChain.url, auth: null, sandbox: true } : null;
+  if (devChain) {
+    logger.warn(
+      { chainId: devChain.chainId, accounts: devChain.accounts.map((a) => a.address) },
+      `EVM development chain: milkomeda-mainnet is served by an embedded EVM chain (Hardhat EDR, chain id ${devChain.chainId}, 'Sandbox data') because UPSTREAM_MILKOMEDA_MAINNET_URL is not set. Funded development accounts (10000 mADA each; public keys, never use them for real funds):\n` +
+        devChain.accounts.map((a, i) => `  (${i}) ${a.address}  private key ${a.privateKey}`).join('\n'),
+    );
+  } else if (!evm) logger.warn('milkomeda-mainnet has no backend: set UPSTREAM_MILKOMEDA_MAINNET_URL (the embedded EVM development chain does not run in production)');
+  const gateway = createGatewayHandler({ config, logger, keys, limiter, meter, version: opts.version, evm, ...(opts.chains ? { chains: opts.chains } : {}) });
   gateway.setQuotaBase(await loadQuotaBase(db));
+  const pools = new UpstreamPools({ db, config, logger, backends: gateway.backends });
+  await pools.start();
 
   const server = http.createServer(gateway.handler);
   server.keepAliveTimeout = 65_000;
@@ -51,8 +70,8 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
   });
   const address = server.address() as { port: number };
   logger.info(
-    { limiter: limiter.kind, sandbox: [...gateway.sandboxed] },
-    `gateway listening on port ${address.port} (limits in ${limiter.kind === 'redis' ? 'Redis' : 'memory'}; sandbox chain for ${[...gateway.sandboxed].join(', ') || 'no network'})`,
+    { limiter: limiter.kind, sandbox: [...gateway.sandboxed], evm: devChain ? 'development chain' : evm ? 'upstream' : 'none' },
+    `gateway listening on port ${address.port} (limits in ${limiter.kind === 'redis' ? 'Redis' : 'memory'}; sandbox chain for ${[...gateway.sandboxed].join(', ') || 'no network'}${devChain ? '; EVM development chain for milkomeda-mainnet' : ''})`,
   );
   return {
     server,
@@ -60,7 +79,9 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
     keys,
     meter,
     limiter,
-    sandboxed: gateway.sandboxed,
+    sandboxed: new Set([...gateway.sandboxed, ...(devChain ? ['milkomeda-mainnet'] : [])]),
+    devChain,
+    pools,
     async close() {
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
@@ -68,8 +89,10 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
       });
       await keys.stop();
       await meter.stop();
+      await pools.stop();
       await limiter.close();
       gateway.close();
+      await devChain?.close();
     },
   };
 }

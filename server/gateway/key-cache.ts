@@ -2,6 +2,7 @@ import type { Db } from '../db/index';
 import { SerialTicker } from '../ticker';
 import type { Logger } from '../logger';
 import { networks } from '../../shared/networks';
+import { boostRequests } from '../../shared/billing';
 import { DEFAULT_PLAN, isPlanName, plans, type PlanName, type SubscriptionStatus } from '../../shared/plans';
 
 /** Everything the gateway needs to admit a request for one project key, without asking the database. */
@@ -22,7 +23,6 @@ export interface ProjectKey {
   status: SubscriptionStatus;
 }
 
-const BOOSTS: Record<string, number> = { REQUESTS_BOOST_1M: 1_000_000, REQUESTS_BOOST_300K: 300_000 };
 const slugByNetworkId = new Map(networks.filter((n) => n.slug).map((n) => [n.value, n.slug!]));
 
 export const POLL_MS = 250;
@@ -86,7 +86,7 @@ export class KeyCache {
       this.db('addons as a').join('workspaces as w', 'w.id', 'a.workspace_id').where('a.expires_at', '>', now).select('w.owner_id', 'a.type'),
     ]);
     const boostByOwner = new Map<number, number>();
-    for (const b of boosts) boostByOwner.set(b.owner_id, (boostByOwner.get(b.owner_id) ?? 0) + (BOOSTS[b.type] ?? 0));
+    for (const b of boosts) boostByOwner.set(b.owner_id, (boostByOwner.get(b.owner_id) ?? 0) + boostRequests(b.type));
     const next = new Map<string, ProjectKey>();
     for (const r of rows) {
       const network = slugByNetworkId.get(r.network_id);

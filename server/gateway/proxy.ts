@@ -9,8 +9,16 @@ const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'tra
 // What the client sends that the upstream must not see: our key, cookies, and the original host.
 const NOT_FORWARDED = new Set([...HOP_BY_HOP, 'host', 'project_id', 'cookie', 'authorization']);
 
+/** What a failover pool learns from one forward (server/gateway/upstream-pool.ts). */
+export interface ForwardHooks {
+  /** The backend failed before answering; true when the pool took the request over (the 500 is not sent). */
+  unavailable(): boolean;
+  /** The backend answered (status below 500). */
+  answered(): void;
+}
+
 export interface Upstream {
-  forward(req: http.IncomingMessage, res: http.ServerResponse, path: string): void;
+  forward(req: http.IncomingMessage, res: http.ServerResponse, path: string, hooks?: ForwardHooks): void;
   close(): void;
 }
 
@@ -28,7 +36,7 @@ export function httpUpstream(cfg: UpstreamConfig, timeoutMs: number): Upstream {
   const request = isHttps ? https.request : http.request;
 
   return {
-    forward(req, res, path) {
+    forward(req, res, path, hooks) {
       // A flat [name, value, …] list goes out as it is; an object would be copied header by header
       // through setHeader's checks again. Node adds no Host to a list, so it is the first entry.
       const headers: string[] = ['host', base.host];
@@ -54,6 +62,7 @@ export function httpUpstream(cfg: UpstreamConfig, timeoutMs: number): Upstream {
         if (answered) return;
         answered = true;
         upstreamReq.destroy();
+        if (hooks && !res.headersSent && hooks.unavailable()) return;
         if (!res.headersSent) sendBlockfrostError(res, 500, INTERNAL_ERROR_MESSAGE);
         else res.destroy();
       };
@@ -68,6 +77,7 @@ export function httpUpstream(cfg: UpstreamConfig, timeoutMs: number): Upstream {
           return fail();
         }
         answered = true;
+        hooks?.answered();
         const out: http.OutgoingHttpHeaders = {};
         const h = upstreamRes.headers;
         for (const name in h) if (!HOP_BY_HOP.has(name) && h[name] !== undefined) out[name] = h[name];
@@ -78,7 +88,9 @@ export function httpUpstream(cfg: UpstreamConfig, timeoutMs: number): Upstream {
       res.on('close', () => {
         if (!res.writableFinished) upstreamReq.destroy();
       });
-      req.pipe(upstreamReq);
+      // A failover retry forwards a request whose (empty) body has already been read.
+      if (req.readableEnded) upstreamReq.end();
+      else req.pipe(upstreamReq);
     },
     close: () => agent.destroy(),
   };

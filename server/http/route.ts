@@ -4,7 +4,9 @@ import type { Db } from '../db/index';
 import type { Config } from '../config';
 import type { Logger } from '../logger';
 import type { Mailer } from '../mail/mailer';
-import { Forbidden, NotFound, Unauthorized } from '../errors';
+import { AppError, Forbidden, NotFound, Unauthorized } from '../errors';
+import { isOperator } from '../services/operators';
+import { signInPathFor } from '../../shared/routes';
 import { can, type Action } from '../../shared/permissions';
 import { membershipOf, type Membership } from '../services/workspaces';
 
@@ -16,10 +18,11 @@ export interface SignedInUser {
 /**
  * Who may call a route. 'public' must be said out loud; 'signedIn' needs a session; a workspace
  * action needs membership of the workspace in the path (`:id` or `:workspaceId`) with a role the
- * permission matrix allows. Non-members get 404, members without the permission 403. A route
- * without a permission fails to register.
+ * permission matrix allows. Non-members get 404, members without the permission 403. 'operator'
+ * needs an account named in OPERATOR_EMAILS (anyone else gets 404, as if the route were not there).
+ * A route without a permission fails to register.
  */
-export type Permission = 'public' | 'signedIn' | { workspace: Action; denied?: string };
+export type Permission = 'public' | 'signedIn' | 'operator' | { workspace: Action; denied?: string };
 
 export interface RouteContext<B, Q, P> {
   req: Request;
@@ -51,6 +54,12 @@ export interface RouteSpec<B extends z.ZodType, Q extends z.ZodType, P extends z
   params?: P;
   /** Status for a successful answer; 200 by default. */
   status?: number;
+  /**
+   * A link target the browser navigates to (the billing portals, a log download): it never answers
+   * with a JSON page. Signed out goes to sign-in and back; any other refusal goes to the given page
+   * with the message in `billing_error`.
+   */
+  link?: { errorPage: string };
   handler: (ctx: RouteContext<z.output<B>, z.output<Q>, z.output<P>>) => Promise<unknown> | unknown;
   /** One line for the API reference (/api/openapi.json); the method and path say the rest. */
   summary?: string;
@@ -88,12 +97,23 @@ export function route<B extends z.ZodType = z.ZodUnknown, Q extends z.ZodType = 
     throw new Error(`Route ${spec.method.toUpperCase()} ${spec.path} declares no permission`);
   }
   const list = declarations.get(router) ?? [];
-  list.push({ method: spec.method, path: spec.path, permission: spec.permission, body: spec.body, query: spec.query, params: spec.params, status: spec.status, summary: spec.summary });
+  list.push({
+    method: spec.method,
+    path: spec.path,
+    permission: spec.permission,
+    body: spec.body,
+    query: spec.query,
+    params: spec.params,
+    status: spec.status,
+    summary: spec.summary,
+    ...(spec.link ? { raw: `a redirect (303) or a file for the browser, never JSON; refusals redirect to ${spec.link.errorPage}?billing_error=…` } : {}),
+  });
   declarations.set(router, list);
   router[spec.method](spec.path, async (req: Request, res: Response, next: NextFunction) => {
     try {
       const user = (req.user as SignedInUser | undefined) ?? null;
       if (spec.permission !== 'public' && !user) throw new Unauthorized();
+      if (spec.permission === 'operator' && !isOperator(deps.config, user!.email)) throw new NotFound('There is no such API endpoint.');
       let membership: Membership | undefined;
       if (typeof spec.permission === 'object') {
         const raw = req.params.workspaceId ?? req.params.id;
@@ -112,6 +132,11 @@ export function route<B extends z.ZodType = z.ZodUnknown, Q extends z.ZodType = 
       >);
       if (!res.headersSent) res.status(spec.status ?? 200).json({ data: data ?? null });
     } catch (err) {
+      if (spec.link && !res.headersSent) {
+        if (err instanceof Unauthorized) return res.redirect(303, signInPathFor(req.originalUrl));
+        const message = err instanceof AppError ? err.message : (err as { issues?: Array<{ message: string }> }).issues?.[0]?.message;
+        if (message) return res.redirect(303, `${spec.link.errorPage}?billing_error=${encodeURIComponent(message)}`);
+      }
       next(err);
     }
   });

@@ -4,6 +4,7 @@ import type { SandboxChain, SandboxNetwork } from '../chain/sandbox/index';
 import { networks } from '../../shared/networks';
 import { STATUS_CACHE_MS, type BackendKind, type ComponentState, type NetworkStatus, type StatusReport } from '../../shared/status';
 import { HEARTBEAT_STALE_MS, latestHeartbeats } from './heartbeats';
+import { milkomedaProbe } from '../evm/status-probe';
 
 const PROBE_TIMEOUT_MS = 3_000;
 
@@ -36,11 +37,16 @@ function upstreamProbe(config: Config, slug: UpstreamNetwork): NetworkProbe | nu
   };
 }
 
-/** The default probes: each network's configured upstream, else the sandbox chain for Cardano networks. */
-export function defaultProbes(config: Config, chains: Partial<Record<SandboxNetwork, SandboxChain>>): Map<string, NetworkProbe> {
+/** The default probes: each network's configured upstream, else the sandbox chain for Cardano networks (and the EVM development chain for Milkomeda). */
+export function defaultProbes(config: Config, chains: Partial<Record<SandboxNetwork, SandboxChain>>, db?: Db): Map<string, NetworkProbe> {
   const probes = new Map<string, NetworkProbe>();
   for (const n of networks) {
     if (!n.slug || n.disabled) continue;
+    if (n.slug === 'milkomeda-mainnet') {
+      const evm = milkomedaProbe(config, db);
+      if (evm) probes.set(n.slug, evm);
+      continue;
+    }
     const upstream = upstreamProbe(config, n.slug as UpstreamNetwork);
     if (upstream) {
       probes.set(n.slug, upstream);

@@ -39,7 +39,7 @@ export async function startLocalApp(opts: { env?: Record<string, string>; webDir
   const db = createDb({ sqliteFile: sqliteFileIn(dataDir) });
   await migrateLatest(db);
   const mailer = devMailbox(logger);
-  const { app, close } = createApp({
+  const { app, close, billing } = createApp({
     config,
     db,
     logger,
@@ -47,6 +47,7 @@ export async function startLocalApp(opts: { env?: Record<string, string>; webDir
     sessionSecret: 'local-app-session-secret-that-is-long-enough-0123456789',
     ...(opts.webDir ? { webDir: opts.webDir } : {}),
   });
+  await billing.start();
   server.on('request', app);
   return {
     url,

@@ -63,7 +63,9 @@ export async function startTestApp(opts: TestAppOptions = {}): Promise<TestApp &
     ...opts.env,
   });
   const mailer = config.mail.smtpUrl ? smtpMailer(config.mail.smtpUrl, config.mail.from) : devMailbox(logger);
-  const { app, close } = createApp({ config, db, logger, mailer, sessionSecret: TEST_SESSION_SECRET, ...(opts.webDir ? { webDir: opts.webDir } : {}) });
+  const { app, close, billing } = createApp({ config, db, logger, mailer, sessionSecret: TEST_SESSION_SECRET, ...(opts.webDir ? { webDir: opts.webDir } : {}) });
+  // As server/main.ts does: price ids and reconciliation before the first request.
+  await billing.start();
   server.on('request', app);
   const url = `http://127.0.0.1:${port}`;
   return {

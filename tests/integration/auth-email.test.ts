@@ -40,7 +40,7 @@ describe('e-mail magic link', () => {
 
     const me = await c.get('/api/me');
     expect(me.status).toBe(200);
-    expect(me.body).toEqual({ data: { id: expect.any(Number), email: 'ada@example.com' } });
+    expect(me.body).toEqual({ data: { id: expect.any(Number), email: 'ada@example.com', is_operator: false } });
     expect(await app.db('users').where({ email: 'ada@example.com' }).count({ n: '*' })).toEqual([{ n: 1 }]);
   });
 

@@ -7,6 +7,7 @@ import { apiRouter } from '../../server/api/index';
 import { openApiPath } from '../../server/api/openapi';
 import { createLogger } from '../../server/logger';
 import { devMailbox } from '../../server/mail/mailer';
+import { LocalBillingProvider } from '../../server/billing/local';
 
 let app: TestApp & { database: TestDatabase };
 
@@ -27,7 +28,7 @@ function existingRoutes(): string[] {
   const logger = createLogger('silent');
   const router = apiRouter(
     { db: app.db, config: app.config, logger, mailer: devMailbox(logger) },
-    { webDir: '/nonexistent', latestBlock: async () => ({ block: {} as never, source: 'test' }), sandboxed: new Set(), webhookSources: new Map(), status: async () => { throw new Error('unused'); } },
+    { webDir: '/nonexistent', latestBlock: async () => ({ block: {} as never, source: 'test' }), sandboxed: new Set(), webhookSources: new Map(), status: async () => { throw new Error('unused'); }, billing: new LocalBillingProvider(app.db) },
   ) as Router & { stack: Layer[] };
   const out: string[] = [];
   for (const layer of router.stack) {

@@ -4,9 +4,11 @@ import * as createWorkspacesAndProjects from './2026-11-22-0200-create-workspace
 import * as createGatewayChangesAndUsage from './2026-11-22-0300-create-gateway-changes-and-usage';
 import * as createWebhooks from './2026-11-22-0400-create-webhooks';
 import * as indexUsageDimensionsByValue from './2026-11-22-0500-index-usage-dimensions-by-value';
-import * as createServiceHeartbeats from './2026-11-23-1700-create-service-heartbeats';
+import * as createBilling from './2026-11-23-1000-create-billing';
+import * as createCommunityEndpoints from './2026-11-23-1300-create-community-endpoints';
 import * as createDesktopSignIns from './2026-11-23-1600-create-desktop-sign-ins';
 import * as createWebhookNotices from './2026-11-23-1610-create-webhook-notices';
+import * as createServiceHeartbeats from './2026-11-23-1700-create-service-heartbeats';
 
 export interface Migration {
   up(knex: Knex): Promise<void>;
@@ -20,7 +22,9 @@ export const migrations: ReadonlyArray<readonly [name: string, migration: Migrat
   ['2026-11-22-0300-create-gateway-changes-and-usage', createGatewayChangesAndUsage],
   ['2026-11-22-0400-create-webhooks', createWebhooks],
   ['2026-11-22-0500-index-usage-dimensions-by-value', indexUsageDimensionsByValue],
-  ['2026-11-23-1700-create-service-heartbeats', createServiceHeartbeats],
+  ['2026-11-23-1000-create-billing', createBilling],
+  ['2026-11-23-1300-create-community-endpoints', createCommunityEndpoints],
   ['2026-11-23-1600-create-desktop-sign-ins', createDesktopSignIns],
   ['2026-11-23-1610-create-webhook-notices', createWebhookNotices],
+  ['2026-11-23-1700-create-service-heartbeats', createServiceHeartbeats],
 ];

@@ -13,14 +13,14 @@ export interface BenchProject {
  * Inserts `count` Cardano mainnet projects into a workspace in one transaction (the shape
  * createProject writes, without its per-plan project cap), and records one gateway change.
  */
-export async function insertProjects(db: Db, workspaceId: number, count: number, chunk = 200): Promise<BenchProject[]> {
+export async function insertProjects(db: Db, workspaceId: number, count: number, chunk = 200, network: { id: number; prefix: string } = { id: 0, prefix: 'mainnet' }): Promise<BenchProject[]> {
   const now = Date.now();
   const rows = Array.from({ length: count }, (_, i) => ({
     uuid: crypto.randomUUID(),
     workspace_id: workspaceId,
     name: `Bench project ${i + 1}`,
-    project_id: generateProjectKey('mainnet'),
-    network_id: 0,
+    project_id: generateProjectKey(network.prefix),
+    network_id: network.id,
     created_at: now,
     updated_at: now,
   }));

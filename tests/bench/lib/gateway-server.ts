@@ -22,14 +22,16 @@ const db = createDb({ sqliteFile: path.join(dataDir, 'cairn.sqlite') });
 await migrateLatest(db);
 const owner = await makeUser(db, 'bench-owner@example.com', 'ENTERPRISE');
 const workspace = (await db('workspaces').where({ owner_id: owner.id }).first('id')) as { id: number };
-const projects = await insertProjects(db, workspace.id, Number(process.env.BENCH_PROJECTS));
+// BENCH_EVM: the upstream is Milkomeda's EVM JSON-RPC and the projects are Milkomeda projects (bench:jsonrpc).
+const evm = process.env.BENCH_EVM === '1';
+const projects = await insertProjects(db, workspace.id, Number(process.env.BENCH_PROJECTS), 200, evm ? { id: 3, prefix: 'milkmainnet' } : undefined);
 
 const config = loadConfig({
   NODE_ENV: 'production',
   HOST: '127.0.0.1',
   DATA_DIR: dataDir,
   LOG_LEVEL: 'warn',
-  UPSTREAM_CARDANO_MAINNET_URL: process.env.BENCH_UPSTREAM,
+  ...(evm ? { UPSTREAM_MILKOMEDA_MAINNET_URL: process.env.BENCH_UPSTREAM } : { UPSTREAM_CARDANO_MAINNET_URL: process.env.BENCH_UPSTREAM }),
   ...(process.env.METERING_FLUSH_MS ? { METERING_FLUSH_MS: process.env.METERING_FLUSH_MS } : {}),
 });
 const gateway = await startGateway({ config, db, logger: createLogger('warn'), version: 'bench', port: 0, host: '127.0.0.1' });

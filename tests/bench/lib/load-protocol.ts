@@ -9,6 +9,8 @@ export interface LoadTarget {
   keys?: string[];
   /** Hard cap on requests sent to this target in the whole run, warm-up included. */
   maxRequests: number;
+  /** POSTs this JSON body instead of a GET (JSON-RPC). */
+  body?: string;
 }
 
 /**

@@ -21,6 +21,7 @@ class TargetLoad {
   private readonly options: http.RequestOptions;
   private readonly keys: string[];
   private keyIndex = 0;
+  private readonly body: Buffer | null;
   readonly latencies: Float64Array;
   recorded = 0;
   completed = 0;
@@ -39,7 +40,8 @@ class TargetLoad {
     const url = new URL(target.url);
     if (!LOOPBACK.has(url.hostname)) throw new Error(`refusing a non-loopback target: ${url.hostname}`);
     this.agent = new http.Agent({ keepAlive: true, maxSockets: sockets, maxFreeSockets: sockets });
-    this.options = { agent: this.agent, host: url.hostname, port: Number(url.port), path: url.pathname + url.search, method: 'GET' };
+    this.options = { agent: this.agent, host: url.hostname, port: Number(url.port), path: url.pathname + url.search, method: target.body === undefined ? 'GET' : 'POST' };
+    this.body = target.body === undefined ? null : Buffer.from(target.body);
     this.keys = target.keys ?? [];
     this.latencies = new Float64Array(target.maxRequests);
   }
@@ -53,6 +55,10 @@ class TargetLoad {
     this.sent += 1;
     this.inFlight += 1;
     const headers: http.OutgoingHttpHeaders = this.keys.length ? { project_id: this.keys[this.keyIndex++ % this.keys.length] } : {};
+    if (this.body) {
+      headers['content-type'] = 'application/json';
+      headers['content-length'] = this.body.length;
+    }
     const begin = nowNs();
     const settle = (status: number) => {
       const end = nowNs();
@@ -71,7 +77,8 @@ class TargetLoad {
       res.resume();
     });
     req.on('error', () => settle(0));
-    req.end();
+    if (this.body) req.end(this.body);
+    else req.end();
   }
 
   result(): LoadResult {

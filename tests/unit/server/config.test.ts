@@ -82,4 +82,21 @@ describe('site configuration', () => {
     expect(fails({ STATUS_URL: 'ftp://x' })).toMatch(/^Invalid configuration: STATUS_URL must be an http\(s\) URL/);
     expect(fails({ SUPPORT_EMAIL: 'nope' })).toMatch(/^Invalid configuration: SUPPORT_EMAIL must be an e-mail address/);
   });
+
+  it('chooses billing: local test billing by default, none in production, Stripe with its key pair', () => {
+    expect(loadConfig({}).billing).toEqual({ provider: 'local', stripe: null });
+    expect(loadConfig({ NODE_ENV: 'production', SMTP_URL: 'smtp://mail.example' }).billing.provider).toBe('none');
+    expect(loadConfig({ STRIPE_SECRET_KEY: 'sk_x', STRIPE_WEBHOOK_SECRET: 'whsec_x' }).billing).toEqual({ provider: 'stripe', stripe: { secretKey: 'sk_x', webhookSecret: 'whsec_x', apiUrl: null } });
+    expect(fails({ STRIPE_SECRET_KEY: 'sk_x' })).toBe('Invalid configuration: STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET must be set together');
+    expect(fails({ BILLING_PROVIDER: 'stripe' })).toMatch(/BILLING_PROVIDER=stripe needs STRIPE_SECRET_KEY/);
+    expect(fails({ BILLING_PROVIDER: 'local', NODE_ENV: 'production' })).toMatch(/BILLING_PROVIDER=local is test billing/);
+    expect(fails({ BILLING_PROVIDER: 'paypal' })).toBe('Invalid configuration: BILLING_PROVIDER must be stripe, local or none (got "paypal")');
+    expect(loadConfig({ BILLING_PROVIDER: 'none' }).billing.provider).toBe('none');
+  });
+
+  it('reads OPERATOR_EMAILS as lower-cased addresses', () => {
+    expect(loadConfig({ OPERATOR_EMAILS: ' Ops@Example.com , root@cairn.example ' }).operatorEmails).toEqual(['ops@example.com', 'root@cairn.example']);
+    expect(loadConfig({}).operatorEmails).toEqual([]);
+    expect(fails({ OPERATOR_EMAILS: 'ops@example.com,not-an-email' })).toMatch(/^Invalid configuration: OPERATOR_EMAILS must be a comma-separated list of e-mail addresses/);
+  });
 });

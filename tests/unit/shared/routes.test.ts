@@ -2,13 +2,18 @@ import { describe, expect, it } from 'vitest';
 import { appRoutes, isAppRoute, isDashboardPath, signInPathFor } from '../../../shared/routes';
 
 describe('client routes', () => {
-  it('registers every route of spec section 2, the public status page, the cookie policy and the desktop pages', () => {
-    // The spec's 24, /status and /cookie-policy, the dashboard's JSONPath sandbox and API console, and the standalone sandbox.
-    expect(appRoutes).toHaveLength(29);
+  it('registers every route of spec section 2, the status page, the cookie policy, the operator pages, the built-in billing pages, the submit-endpoint pages and the desktop pages', () => {
+    // The spec's 24, plus /status, the cookie policy, the operator page, the built-in test billing's
+    // checkout and portal, the submit-endpoint form's page with its operator review, and the JSONPath
+    // sandbox (dashboard and standalone) and the desktop app's API console.
+    expect(appRoutes).toHaveLength(34);
     expect(appRoutes).toContain('/status');
     expect(appRoutes).toContain('/cookie-policy');
+    expect(appRoutes).toContain('/dashboard/endpoints');
+    expect(appRoutes).toContain('/dashboard/operator/endpoints');
     expect(appRoutes).toContain('/jsonpath-sandbox');
     expect(appRoutes).toContain('/dashboard/workspaces/:id/order/:orderId');
+    expect(appRoutes).toContain('/billing/checkout/:id');
   });
 
   it.each(['/', '/dashboard', '/dashboard/', '/dashboard/project/5', '/dashboard/project/5/settings', '/auth/signin', '/workspace-invite/x1'])(

@@ -22,6 +22,8 @@ export interface ApiFetchOptions {
   method?: HttpMethod;
   body?: unknown;
   signal?: AbortSignal;
+  /** Send the CSRF token on a GET too (GET /api/stripe/cancel_subscription changes state, as the spec names it). */
+  csrf?: boolean;
 }
 
 const SAFE_METHODS: ReadonlySet<HttpMethod> = new Set(['GET']);
@@ -94,7 +96,7 @@ async function request<T>(path: string, options: ApiFetchOptions, token: string 
  */
 export async function apiFetch<T>(path: string, options: ApiFetchOptions = {}): Promise<T> {
   const method = options.method ?? 'GET';
-  if (SAFE_METHODS.has(method)) return request<T>(path, options, null);
+  if (SAFE_METHODS.has(method) && !options.csrf) return request<T>(path, options, null);
   try {
     return await request<T>(path, options, await getCsrfToken());
   } catch (err) {

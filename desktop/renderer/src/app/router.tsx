@@ -23,6 +23,9 @@ const workspaces = () => import('../features/workspaces/pages');
 const subscription = () => import('../features/subscription/pages');
 const webhooks = () => import('../features/webhooks/pages');
 const settings = () => import('../features/settings/pages');
+const endpoints = () => import('../features/endpoints/pages');
+const billing = () => import('../features/billing/pages');
+const operator = () => import('../features/operator/pages');
 const workspaceInvite = () => import('../features/workspace-invite/pages');
 const jsonpathSandbox = () => import('../features/jsonpath-sandbox/pages');
 const apiConsole = () => import('../features/api-console/pages');
@@ -50,6 +53,11 @@ const pages: Record<Exclude<AppRoute, '/'>, { frame: Frame; lazy: LazyComponent 
   '/dashboard/workspaces/:id/order': { frame: 'signedIn', lazy: lazyPage(workspaces, (m) => m.WorkspaceOrderPage) },
   '/dashboard/workspaces/:id/order/:orderId': { frame: 'signedIn', lazy: lazyPage(workspaces, (m) => m.WorkspaceOrderDetailPage) },
   '/dashboard/settings': { frame: 'signedIn', lazy: lazyPage(settings, (m) => m.SettingsPage) },
+  '/dashboard/endpoints': { frame: 'signedIn', lazy: lazyPage(endpoints, (m) => m.SubmitEndpointPage) },
+  '/dashboard/operator/endpoints': { frame: 'signedIn', lazy: lazyPage(endpoints, (m) => m.OperatorEndpointsPage) },
+  '/dashboard/operator': { frame: 'signedIn', lazy: lazyPage(operator, (m) => m.OperatorPage) },
+  '/billing/checkout/:id': { frame: 'signedIn', lazy: lazyPage(billing, (m) => m.LocalCheckoutPage) },
+  '/billing/portal': { frame: 'signedIn', lazy: lazyPage(billing, (m) => m.LocalPortalPage) },
   '/dashboard/jsonpath-sandbox': { frame: 'signedIn', lazy: lazyPage(jsonpathSandbox, (m) => m.JsonPathSandboxPage) },
   '/dashboard/api-console': { frame: 'signedIn', lazy: lazyPage(apiConsole, (m) => m.ApiConsolePage) },
   // No sign-in and no server: the desktop app's sandbox window shows it from the packaged build.

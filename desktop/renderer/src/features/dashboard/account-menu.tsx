@@ -5,7 +5,9 @@ import {
   IconCreditCard,
   IconLogout,
   IconReceipt,
+  IconServer,
   IconSettings,
+  IconShieldCog,
   IconTerminal2,
   IconUserCircle,
   IconUsersGroup,
@@ -20,10 +22,12 @@ export interface AccountMenuProps {
    * role without billing.manage).
    */
   billingWorkspaceId?: number | null;
+  /** Named in OPERATOR_EMAILS: the menu links the operator page. */
+  operator?: boolean;
 }
 
 /** The signed-in user's e-mail with the account links. */
-export function AccountMenu({ email, billingWorkspaceId = null }: AccountMenuProps) {
+export function AccountMenu({ email, billingWorkspaceId = null, operator = false }: AccountMenuProps) {
   return (
     <Menu position="bottom-end" width={240} shadow="md">
       <Menu.Target>
@@ -75,6 +79,14 @@ export function AccountMenu({ email, billingWorkspaceId = null }: AccountMenuPro
         <Menu.Item component={Link} to="/dashboard/settings" leftSection={<IconSettings size={16} aria-hidden />}>
           Settings
         </Menu.Item>
+        <Menu.Item component={Link} to="/dashboard/endpoints" leftSection={<IconServer size={16} aria-hidden />}>
+          Submit an Endpoint
+        </Menu.Item>
+        {operator && (
+          <Menu.Item component={Link} to="/dashboard/operator" leftSection={<IconShieldCog size={16} aria-hidden />}>
+            Operator
+          </Menu.Item>
+        )}
         <Menu.Divider />
         <Menu.Item component={Link} to="/auth/signout" leftSection={<IconLogout size={16} aria-hidden />}>
           Sign Out

@@ -9,6 +9,7 @@ import { WorkspacePicker } from '../workspaces/workspace-picker';
 import { ShellExtras } from '../shell/shell-extras';
 import { WebhookNoticeToasts } from '../webhooks/notice-toasts';
 import { AccountMenu } from './account-menu';
+import { BillingBanners } from '../subscription/banners';
 import { RequireAuth } from './require-auth';
 
 function AppHeader() {
@@ -29,7 +30,7 @@ function AppHeader() {
           </Anchor>
           <WorkspacePicker />
         </Group>
-        {me && <AccountMenu email={me.email} billingWorkspaceId={billingWorkspaceId} />}
+        {me && <AccountMenu email={me.email} billingWorkspaceId={billingWorkspaceId} operator={me.is_operator === true} />}
       </Group>
     </Container>
   );
@@ -48,6 +49,7 @@ export function SignedInLayout() {
           <AppShell.Main bg="gray.0">
             <Container size="lg" px="md" py="lg">
               <ShellExtras>
+                <BillingBanners />
                 <Outlet />
               </ShellExtras>
             </Container>

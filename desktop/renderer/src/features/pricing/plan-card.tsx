@@ -124,14 +124,14 @@ export function PlanCard({ plan, period, signedIn, site }: PlanCardProps) {
       ) : (
         <Button
           component={Link}
-          to={fixedPlanTarget(signedIn)}
+          to={fixedPlanTarget(signedIn, { name: plan.name, period })}
           variant={featured ? 'filled' : 'outline'}
           fullWidth
           mt="lg"
           data-testid={`plan-button-${plan.name}`}
           aria-label={`Get started with ${title}`}
         >
-          Get Started
+          {plan.name === 'STARTER' ? 'Get Started' : 'Select plan'}
         </Button>
       )}
       <ul className={classes.featureList} aria-label={`${title} includes`}>

@@ -1,11 +1,20 @@
 import { signInPathFor } from '../../../../../shared/routes';
 import type { SiteInfo } from '../../../../../shared/site';
+import type { PlanName } from '../../../../../shared/plans';
 
 export const SUBSCRIPTION_PATH = '/dashboard/subscription';
 export const SUBSCRIPTION_PLANS_PATH = '/dashboard/subscription/plans';
 
-/** Fixed plan buttons: the subscription page, or sign-in that comes back to it (spec section 2). */
-export const fixedPlanTarget = (signedIn: boolean) => (signedIn ? SUBSCRIPTION_PATH : signInPathFor(SUBSCRIPTION_PATH));
+export const FIXED_PLANS_PATH = '/dashboard/subscription/plans/fixed';
+
+/**
+ * Fixed plan buttons (spec section 2): the subscription page, or sign-in that comes back to it. A paid
+ * plan's button goes on into its checkout (the fixed plans page opens it for the plan and period named).
+ */
+export const fixedPlanTarget = (signedIn: boolean, plan?: { name: PlanName; period: 'month' | 'year' }) => {
+  const path = plan && plan.name !== 'STARTER' && plan.name !== 'ENTERPRISE' ? `${FIXED_PLANS_PATH}?plan=${plan.name}&period=${plan.period}` : SUBSCRIPTION_PATH;
+  return signedIn ? path : signInPathFor(path);
+};
 
 /** Pay As You Go's Start Building: the subscription plans crossroad, or sign-in that comes back to it. */
 export const payAsYouGoTarget = (signedIn: boolean) => (signedIn ? SUBSCRIPTION_PLANS_PATH : signInPathFor(SUBSCRIPTION_PLANS_PATH));

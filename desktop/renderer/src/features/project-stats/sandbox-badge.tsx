@@ -4,7 +4,7 @@ import { IconFlask } from '@tabler/icons-react';
 
 export const SANDBOX_BADGE = 'Sandbox data';
 export const SANDBOX_EXPLANATION =
-  "Data on this network is simulated by Cairn's sandbox chain because no upstream is configured for it.";
+  "No upstream is configured for this network, so Cairn serves it from its built-in sandbox: a simulated Cardano chain, or for Milkomeda a local EVM development chain.";
 
 /**
  * Marks a project whose network is served by the simulated sandbox chain. The badge takes focus so keyboard

@@ -25,6 +25,7 @@ import { addProjectBlockedReason } from '../workspaces/limits';
 import { workspaceQueries } from '../workspaces/queries';
 import { useSelectedWorkspace, WithSelectedWorkspace } from '../workspaces/selected-workspace';
 import { ApiExamples, RequestsChart, SandboxBadge, StatsCards, statsQueries } from '../project-stats';
+import { isMilkomeda, MilkomedaPanel } from '../milkomeda';
 import { WebhooksSection } from '../webhooks/webhooks-section';
 import { projectQueries, useCreateProject, useDeleteProject, useRenameProject, type ProjectWithRole } from './queries';
 import { KeepKeyButton } from '../api-console/keep-key-button';
@@ -235,7 +236,7 @@ export function ProjectPage() {
         <RequestsChart projectUuid={p.uuid} workspaceId={p.workspace_id} />
         <SimpleGrid cols={{ base: 1, md: 2 }} spacing="md">
           <ProjectIdCard projectId={p.project_id} />
-          <ApiExamples projectKey={p.project_id} networkId={p.network_id} />
+          {isMilkomeda(p.network_id) ? <MilkomedaPanel projectKey={p.project_id} sandbox={p.sandbox ?? false} /> : <ApiExamples projectKey={p.project_id} networkId={p.network_id} />}
         </SimpleGrid>
         <ProjectFacts project={p} />
         <StatsCards workspaceId={p.workspace_id} projectUuid={p.uuid} />
