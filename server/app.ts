@@ -20,6 +20,7 @@ import { devMailboxRouter } from './mail/dev-mailbox-page';
 import { assetsRouter, defaultWebDir, spaRouter } from './web/static';
 import { NotFound } from './errors';
 import { createSandboxChains, sandboxedSlugs } from './chain/sandbox-chains';
+import { devFaucetRouter } from './chain/dev-faucet';
 import { communityServedNetworks } from './services/endpoints';
 import type { SandboxChain, SandboxNetwork } from './chain/sandbox/index';
 import { latestMainnetBlock } from './api/landing';
@@ -168,6 +169,8 @@ export function createApp(deps: AppDeps): CairnApp {
     }),
   );
   if (!config.isProduction && mailer.kind === 'dev-mailbox') app.use('/dev', devMailboxRouter(mailer));
+  // The sandbox faucet and development wallets: outside production only, loopback clients only.
+  if (!config.isProduction && Object.keys(chains).length > 0) app.use('/dev', devFaucetRouter(chains));
 
   app.use(docsRouter(config, chains.mainnet ?? chains.preprod ?? chains.preview, webDir));
   app.use(spaRouter(webDir));

@@ -7,7 +7,7 @@ import prettyStream from 'pino-pretty';
 import { devMailbox, smtpMailer } from './mail/mailer';
 import { createApp } from './app';
 import { resolveSessionSecret } from './session-secret';
-import { createSandboxChains } from './chain/sandbox-chains';
+import { createSandboxChains, startSandboxSync } from './chain/sandbox-chains';
 import { startGateway } from './gateway/index';
 import { startWebhookWorker } from './webhooks/index';
 import { billingStartupLine, createBillingProvider } from './billing/index';
@@ -35,7 +35,8 @@ async function start(config: Config, role: Role) {
   const db = createDb({ databaseUrl: config.databaseUrl, sqliteFile: sqliteFileIn(config.dataDir) });
   await migrateLatest(db);
   logger.info({ engine: config.databaseUrl ? 'postgresql' : 'sqlite' }, config.databaseUrl ? 'database: PostgreSQL (migrated)' : `database: SQLite at ${sqliteFileIn(config.dataDir)} (migrated)`);
-  const chains = createSandboxChains(config);
+  const chains = createSandboxChains(config, db);
+  const stopSandboxSync = await startSandboxSync(chains, (err) => logger.error({ err }, 'sandbox chain: reading accepted transactions failed'));
   const stops: Array<() => Promise<void> | void> = [];
   // Signals may arrive while parts are still starting: stop whatever has started so far.
   let stopping = false;
@@ -45,6 +46,7 @@ async function start(config: Config, role: Role) {
     logger.info({ signal }, 'shutting down');
     setTimeout(() => process.exit(1), 10_000).unref();
     void (async () => {
+      stopSandboxSync();
       for (const stop of stops) await stop();
       await db.destroy();
       process.exit(0);
@@ -93,6 +95,7 @@ async function start(config: Config, role: Role) {
 
   if (role === 'all' || role === 'gateway') {
     if (Object.keys(chains).length > 0) logger.warn(`sandbox chain: simulated data for ${Object.keys(chains).map((n) => `cardano-${n}`).join(', ')} (no upstream configured)`);
+    if (!config.isProduction) logDevWallets(logger, chains, config.publicUrl);
     const gateway = await startGateway({ config, db, logger, version, chains });
     const heartbeat = startHeartbeat(db, 'gateway', logger);
     // The gateway flushes its last metering counts on the way out.
@@ -108,6 +111,19 @@ async function start(config: Config, role: Role) {
   }
   stops.push(() => mailer.close());
 
+}
+
+/** Development wallets of each sandbox chain: test keys, funded in block 0, never in production. */
+function logDevWallets(logger: ReturnType<typeof createLogger>, chains: ReturnType<typeof createSandboxChains>, publicUrl: string) {
+  for (const [network, chain] of Object.entries(chains)) {
+    const wallets = chain.devWallets();
+    logger.warn(
+      { network: `cardano-${network}`, wallets },
+      `sandbox chain cardano-${network}: development wallets (test keys, 11,000 test ada each; never use them on a real network):\n` +
+        wallets.map((w, i) => `  wallet ${i + 1}: ${w.address}\n    mnemonic: ${w.mnemonic}`).join('\n') +
+        `\n  faucet: POST ${publicUrl}/dev/faucet {"network":"cardano-${network}","address":"addr…","lovelace":"10000000"} (loopback only)`,
+    );
+  }
 }
 
 let config: Config;

@@ -14,7 +14,12 @@ export interface ChainSource {
 
 export function sandboxSource(chain: SandboxChain): ChainSource {
   return {
-    tipHeight: async () => chain.tipHeight(),
+    // Reads what other processes accepted into the sandbox first, so the follower sees every
+    // submitted and faucet transaction of a block before it matches the block.
+    tipHeight: async () => {
+      await chain.sync();
+      return chain.tipHeight();
+    },
     blockAt: async (h) => chain.blockAt(h),
     blockTxDetails: async (hash) => chain.blockTxDetails(hash) ?? [],
     epoch: async (n) => chain.epoch(n),

@@ -8,6 +8,7 @@ import { call, startTestGateway } from '../helpers/gateway';
 import type { TestDatabase } from '../helpers/db-template';
 import type { RunningGateway } from '../../server/gateway/index';
 import { setSubscription } from '../../server/services/subscriptions';
+import { NOT_SERVED_MESSAGE } from '../../server/chain/sandbox/index';
 
 let app: TestApp & { database: TestDatabase };
 let gw: RunningGateway;
@@ -88,7 +89,12 @@ describe('project keys', () => {
   it('answers 404 and 400 in the Blockfrost shape', async () => {
     const p = await newProject(0);
     await settle();
+    // The sandbox says it does not serve the endpoint; an unknown resource keeps Blockfrost's message.
     expect(await call(gw.url + '/api/v0/nothing/here', p.project_id)).toMatchObject({
+      status: 404,
+      body: { status_code: 404, error: 'Not Found', message: NOT_SERVED_MESSAGE },
+    });
+    expect(await call(gw.url + `/api/v0/txs/${'ab'.repeat(32)}`, p.project_id)).toMatchObject({
       status: 404,
       body: { status_code: 404, error: 'Not Found', message: 'The requested component has not been found.' },
     });

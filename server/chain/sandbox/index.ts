@@ -13,6 +13,9 @@ export {
 } from './chain';
 export type {
   AddressTxQuery,
+  DevWalletInfo,
+  FaucetPayment,
+  FaucetRequest,
   CatalogAddress,
   CatalogAsset,
   PageRequest,
@@ -22,7 +25,9 @@ export type {
   SandboxChainParams,
   SandboxNetwork,
 } from './chain';
-export { sandboxRouter, SANDBOX_HEADER, SANDBOX_HEADER_VALUE } from './router';
+export { sandboxRouter, SANDBOX_HEADER, SANDBOX_HEADER_VALUE, NOT_SERVED_MESSAGE } from './router';
+export { LedgerRefusal, memoryLedgerStore } from './ledger';
+export type { LedgerEntry, LedgerStore } from './ledger';
 export type { SandboxRouterOptions } from './router';
 export { blockfrostError, parsePagination, BlockfrostHttpError, NOT_FOUND_MESSAGE, INTERNAL_ERROR_MESSAGE } from './http';
 export type { BlockfrostErrorBody } from './http';

@@ -192,3 +192,68 @@ export interface Pagination {
   page?: number;
   order?: Order;
 }
+
+export interface AddressExtended {
+  address: string;
+  amount: Array<Amount & { decimals: number | null; has_nft_onchain_metadata: boolean }>;
+  stake_address: string | null;
+  type: 'byron' | 'shelley';
+  script: boolean;
+}
+
+export interface AddressUtxo {
+  address: string;
+  tx_hash: string;
+  /** Deprecated alias of output_index, still part of the schema. */
+  tx_index: number;
+  output_index: number;
+  amount: Amount[];
+  block: string;
+  data_hash: string | null;
+  inline_datum: string | null;
+  reference_script_hash: string | null;
+}
+
+export interface Account {
+  stake_address: string;
+  active: boolean;
+  registered: boolean;
+  active_epoch: number | null;
+  controlled_amount: string;
+  rewards_sum: string;
+  withdrawals_sum: string;
+  reserves_sum: string;
+  treasury_sum: string;
+  withdrawable_amount: string;
+  pool_id: string | null;
+  drep_id: string | null;
+}
+
+export interface AssetListItem {
+  asset: string;
+  quantity: string;
+}
+
+export interface AssetHolder {
+  address: string;
+  quantity: string;
+}
+
+export interface PoolExtended {
+  pool_id: string;
+  hex: string;
+  active_stake: string;
+  live_stake: string;
+  live_saturation: number;
+  blocks_minted: number;
+  declared_pledge: string;
+  margin_cost: number;
+  fixed_cost: string;
+  metadata: null;
+}
+
+export interface MetadataLabel {
+  label: string;
+  cip10: string | null;
+  count: string;
+}

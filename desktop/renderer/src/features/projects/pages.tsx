@@ -27,6 +27,7 @@ import { useSelectedWorkspace, WithSelectedWorkspace } from '../workspaces/selec
 import { ApiExamples, RequestsChart, SandboxBadge, StatsCards, statsQueries } from '../project-stats';
 import { isMilkomeda, MilkomedaPanel } from '../milkomeda';
 import { WebhooksSection } from '../webhooks/webhooks-section';
+import { FaucetButton } from '../sandbox-faucet/faucet-button';
 import { projectQueries, useCreateProject, useDeleteProject, useRenameProject, type ProjectWithRole } from './queries';
 import { KeepKeyButton } from '../api-console/keep-key-button';
 
@@ -233,6 +234,7 @@ export function ProjectPage() {
     >
       <Stack gap="lg">
         <SandboxBadge sandbox={p.sandbox ?? false} />
+        <FaucetButton networkId={p.network_id} sandbox={p.sandbox ?? false} />
         <RequestsChart projectUuid={p.uuid} workspaceId={p.workspace_id} />
         <SimpleGrid cols={{ base: 1, md: 2 }} spacing="md">
           <ProjectIdCard projectId={p.project_id} />

@@ -1,0 +1,657 @@
+// The live ledger of the sandbox chain: every transaction that is not background traffic (the
+// development wallets' genesis funding, faucet payments and transactions sent to /tx/submit), as
+// real Cardano transactions in CBOR, checked with cardano-serialization-lib and applied to one
+// UTXO set. Each accepted transaction is assigned to the next block (tip + 1) and becomes visible
+// when that block exists. Accepted transactions are appended to a store (the database), so a
+// restart replays them, and every process of a deployment reads the same sequence.
+//
+// The background traffic (simulate.ts) only spends outputs of its own world addresses, whose keys
+// nobody holds, so the two UTXO sets never share an output and each stays consistent.
+import CSL from '@emurgo/cardano-serialization-lib-nodejs';
+import { PROTOCOL } from './protocol';
+
+export type LedgerOrigin = 'genesis' | 'faucet' | 'submit';
+
+/** One accepted transaction as stored. */
+export interface LedgerEntry {
+  seq: number;
+  height: number;
+  hash: string;
+  /** The signed transaction's CBOR in hex, exactly as submitted. */
+  cbor: string;
+  origin: LedgerOrigin;
+}
+
+/** Where accepted transactions are kept; the database in Cairn, memory in unit tests. */
+export interface LedgerStore {
+  /** Entries of a network with seq > after, in seq order. */
+  entriesAfter(network: string, after: number): Promise<LedgerEntry[]>;
+  /** Appends an entry; false when its seq is already taken (another process appended first). */
+  append(network: string, entry: LedgerEntry): Promise<boolean>;
+}
+
+export function memoryLedgerStore(): LedgerStore {
+  const rows = new Map<string, LedgerEntry[]>();
+  return {
+    async entriesAfter(network, after) {
+      return (rows.get(network) ?? []).filter((e) => e.seq > after);
+    },
+    async append(network, entry) {
+      const list = rows.get(network) ?? [];
+      if (list.some((e) => e.seq === entry.seq)) return false;
+      list.push(entry);
+      rows.set(network, list);
+      return true;
+    },
+  };
+}
+
+/** A refusal of /tx/submit; the message is the reason, answered in the Blockfrost 400 body. */
+export class LedgerRefusal extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'LedgerRefusal';
+  }
+}
+
+export interface LiveOutput {
+  address: string;
+  lovelace: bigint;
+  /** unit → quantity, sorted by unit. */
+  assets: Map<string, bigint>;
+  dataHash: string | null;
+  inlineDatum: string | null;
+  referenceScriptHash: string | null;
+}
+
+export interface LiveUtxo {
+  txHash: string;
+  outputIndex: number;
+  height: number;
+  output: LiveOutput;
+  spentBy: { hash: string; height: number } | null;
+}
+
+export interface LiveCert {
+  kind: 'registration' | 'deregistration' | 'delegation';
+  stakeAddress: string;
+  /** Bech32 pool id of a delegation. */
+  pool?: string;
+  certIndex: number;
+}
+
+export interface LiveScript {
+  hash: string;
+  type: 'timelock';
+  cbor: string;
+  json: unknown;
+}
+
+export interface LiveTx {
+  seq: number;
+  hash: string;
+  height: number;
+  /** Position among the block's live transactions (the chain adds the background count). */
+  order: number;
+  origin: LedgerOrigin;
+  cbor: string;
+  size: number;
+  fee: bigint;
+  deposit: bigint;
+  inputs: Array<{ txHash: string; outputIndex: number }>;
+  referenceInputs: Array<{ txHash: string; outputIndex: number }>;
+  outputs: LiveOutput[];
+  withdrawals: Array<{ stakeAddress: string; amount: bigint }>;
+  certs: LiveCert[];
+  mint: Map<string, bigint>;
+  metadata: Array<{ label: string; json: unknown; cbor: string }>;
+  scripts: LiveScript[];
+  datums: Array<{ hash: string; cbor: string }>;
+  invalidBefore: bigint | null;
+  invalidHereafter: bigint | null;
+}
+
+export interface LedgerOptions {
+  network: 'mainnet' | 'preprod' | 'preview';
+  store?: LedgerStore;
+  /** The chain's current tip height. */
+  tip: () => number;
+  slotOf: (height: number) => number;
+  /** Whether a bech32 pool id is a pool of the chain. */
+  isPool: (poolId: string) => boolean;
+  /** Called once, before anything else, with the entries every chain of this seed starts with. */
+  genesis: () => Array<Pick<LedgerEntry, 'hash' | 'cbor'>>;
+}
+
+const hex = (bytes: Uint8Array): string => Buffer.from(bytes).toString('hex');
+const key = (txHash: string, index: number): string => `${txHash}#${index}`;
+
+function addTo(map: Map<string, bigint>, unit: string, q: bigint): void {
+  const next = (map.get(unit) ?? 0n) + q;
+  if (next === 0n) map.delete(unit);
+  else map.set(unit, next);
+}
+
+const sortUnits = (map: Map<string, bigint>): Map<string, bigint> => new Map([...map.entries()].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0)));
+
+function multiAssetInto(ma: CSL.MultiAsset | undefined, into: Map<string, bigint>, sign = 1n): void {
+  if (!ma) return;
+  const policies = ma.keys();
+  for (let i = 0; i < policies.len(); i++) {
+    const policy = policies.get(i);
+    const assets = ma.get(policy)!;
+    const names = assets.keys();
+    for (let j = 0; j < names.len(); j++) {
+      const name = names.get(j);
+      addTo(into, policy.to_hex() + hex(name.name()), sign * BigInt(assets.get(name)!.to_str()));
+    }
+  }
+}
+
+function mintOf(body: CSL.TransactionBody): Map<string, bigint> {
+  const out = new Map<string, bigint>();
+  const mint = body.mint();
+  if (!mint) return out;
+  const policies = mint.keys();
+  for (let i = 0; i < policies.len(); i++) {
+    const policy = policies.get(i);
+    const all = mint.get(policy);
+    if (!all) continue;
+    for (let k = 0; k < all.len(); k++) {
+      const assets = all.get(k)!;
+      const names = assets.keys();
+      for (let j = 0; j < names.len(); j++) {
+        const name = names.get(j);
+        addTo(out, policy.to_hex() + hex(name.name()), BigInt(assets.get(name)!.to_str()));
+      }
+    }
+  }
+  return out;
+}
+
+function bech32Of(address: CSL.Address): string {
+  try {
+    return address.to_bech32(undefined);
+  } catch {
+    throw new LedgerRefusal('Byron addresses are not supported by the sandbox.');
+  }
+}
+
+function outputOf(o: CSL.TransactionOutput): LiveOutput {
+  const assets = new Map<string, bigint>();
+  multiAssetInto(o.amount().multiasset(), assets);
+  const ref = o.script_ref();
+  let referenceScriptHash: string | null = null;
+  if (ref) referenceScriptHash = ref.is_native_script() ? ref.native_script()!.hash().to_hex() : ref.plutus_script()!.hash().to_hex();
+  return {
+    address: bech32Of(o.address()),
+    lovelace: BigInt(o.amount().coin().to_str()),
+    assets: sortUnits(assets),
+    dataHash: o.data_hash()?.to_hex() ?? null,
+    inlineDatum: o.plutus_data()?.to_hex() ?? null,
+    referenceScriptHash,
+  };
+}
+
+function inputsOf(list: CSL.TransactionInputs | undefined): Array<{ txHash: string; outputIndex: number }> {
+  const out: Array<{ txHash: string; outputIndex: number }> = [];
+  if (!list) return out;
+  for (let i = 0; i < list.len(); i++) out.push({ txHash: list.get(i).transaction_id().to_hex(), outputIndex: list.get(i).index() });
+  return out;
+}
+
+interface Decoded {
+  tx: LiveTx;
+  fixed: CSL.FixedTransaction;
+  body: CSL.TransactionBody;
+  /** Key hashes whose signatures a refusal-free transaction must carry, with why. */
+  stakeKeysToSign: Array<{ keyHash: string; why: string }>;
+}
+
+/** Decodes a signed transaction into the ledger's terms; throws LedgerRefusal when it cannot. */
+function decode(bytes: Uint8Array, networkId: number, origin: LedgerOrigin): Decoded {
+  let fixed: CSL.FixedTransaction;
+  try {
+    fixed = CSL.FixedTransaction.from_bytes(bytes);
+  } catch (err) {
+    throw new LedgerRefusal(`The transaction could not be decoded: ${err instanceof Error ? err.message : String(err)}`.slice(0, 300));
+  }
+  const body = fixed.body();
+  const stakeAddressOf = (cred: CSL.Credential): string => CSL.RewardAddress.new(networkId, cred).to_address().to_bech32(undefined);
+  const stakeKeysToSign: Decoded['stakeKeysToSign'] = [];
+  const keyOf = (cred: CSL.Credential, why: string): void => {
+    const kh = cred.to_keyhash();
+    if (!kh) throw new LedgerRefusal(`Script stake credentials are refused: the sandbox does not run scripts (${why}).`);
+    stakeKeysToSign.push({ keyHash: kh.to_hex(), why });
+  };
+
+  const certs: LiveCert[] = [];
+  let deposit = 0n;
+  const list = body.certs();
+  for (let i = 0; list && i < list.len(); i++) {
+    const cert = list.get(i);
+    const kind = cert.kind();
+    if (kind === CSL.CertificateKind.StakeRegistration) {
+      const c = cert.as_stake_registration()!;
+      const coin = c.coin();
+      if (coin && BigInt(coin.to_str()) !== PROTOCOL.keyDeposit) throw new LedgerRefusal(`Certificate ${i}: the stake key deposit is ${PROTOCOL.keyDeposit} lovelace.`);
+      if (coin) keyOf(c.stake_credential(), `certificate ${i}`);
+      else if (!c.stake_credential().to_keyhash()) throw new LedgerRefusal(`Script stake credentials are refused: the sandbox does not run scripts (certificate ${i}).`);
+      certs.push({ kind: 'registration', stakeAddress: stakeAddressOf(c.stake_credential()), certIndex: i });
+      deposit += PROTOCOL.keyDeposit;
+    } else if (kind === CSL.CertificateKind.StakeDeregistration) {
+      const c = cert.as_stake_deregistration()!;
+      keyOf(c.stake_credential(), `certificate ${i}`);
+      certs.push({ kind: 'deregistration', stakeAddress: stakeAddressOf(c.stake_credential()), certIndex: i });
+      deposit -= PROTOCOL.keyDeposit;
+    } else if (kind === CSL.CertificateKind.StakeDelegation) {
+      const c = cert.as_stake_delegation()!;
+      keyOf(c.stake_credential(), `certificate ${i}`);
+      certs.push({ kind: 'delegation', stakeAddress: stakeAddressOf(c.stake_credential()), pool: c.pool_keyhash().to_bech32('pool'), certIndex: i });
+    } else if (kind === CSL.CertificateKind.StakeRegistrationAndDelegation) {
+      const c = cert.as_stake_registration_and_delegation()!;
+      keyOf(c.stake_credential(), `certificate ${i}`);
+      if (BigInt(c.coin().to_str()) !== PROTOCOL.keyDeposit) throw new LedgerRefusal(`Certificate ${i}: the stake key deposit is ${PROTOCOL.keyDeposit} lovelace.`);
+      const stakeAddress = stakeAddressOf(c.stake_credential());
+      certs.push({ kind: 'registration', stakeAddress, certIndex: i });
+      certs.push({ kind: 'delegation', stakeAddress, pool: c.pool_keyhash().to_bech32('pool'), certIndex: i });
+      deposit += PROTOCOL.keyDeposit;
+    } else {
+      throw new LedgerRefusal(`Certificate ${i} is of a kind the sandbox does not support (only stake registration, deregistration and delegation are).`);
+    }
+  }
+
+  const withdrawals: LiveTx['withdrawals'] = [];
+  const w = body.withdrawals();
+  if (w) {
+    const keys = w.keys();
+    for (let i = 0; i < keys.len(); i++) {
+      const ra = keys.get(i);
+      keyOf(ra.payment_cred(), `withdrawal ${i}`);
+      withdrawals.push({ stakeAddress: ra.to_address().to_bech32(undefined), amount: BigInt(w.get(ra)!.to_str()) });
+    }
+  }
+
+  const outputs: LiveOutput[] = [];
+  const outs = body.outputs();
+  for (let i = 0; i < outs.len(); i++) {
+    const o = outs.get(i);
+    if (o.address().network_id() !== networkId) throw new LedgerRefusal(`Output ${i} pays an address of another network.`);
+    outputs.push(outputOf(o));
+  }
+
+  const metadata: LiveTx['metadata'] = [];
+  const aux = fixed.auxiliary_data();
+  const general = aux?.metadata();
+  if (general) {
+    const labels = general.keys();
+    for (let i = 0; i < labels.len(); i++) {
+      const label = labels.get(i);
+      const datum = general.get(label)!;
+      let json: unknown;
+      try {
+        json = JSON.parse(CSL.decode_metadatum_to_json_str(datum, CSL.MetadataJsonSchema.NoConversions));
+      } catch {
+        json = null;
+      }
+      metadata.push({ label: label.to_str(), json, cbor: datum.to_hex() });
+    }
+    metadata.sort((a, b) => Number(BigInt(a.label) - BigInt(b.label)));
+  }
+
+  const witnesses = fixed.witness_set();
+  const scripts: LiveScript[] = [];
+  const natives = witnesses.native_scripts();
+  for (let i = 0; natives && i < natives.len(); i++) {
+    const ns = natives.get(i);
+    scripts.push({ hash: ns.hash().to_hex(), type: 'timelock', cbor: ns.to_hex(), json: JSON.parse(ns.to_json()) });
+  }
+  const datums: LiveTx['datums'] = [];
+  const data = witnesses.plutus_data();
+  for (let i = 0; data && i < data.len(); i++) datums.push({ hash: CSL.hash_plutus_data(data.get(i)).to_hex(), cbor: data.get(i).to_hex() });
+  for (const o of outputs) if (o.inlineDatum) datums.push({ hash: CSL.hash_plutus_data(CSL.PlutusData.from_hex(o.inlineDatum)).to_hex(), cbor: o.inlineDatum });
+
+  const tx: LiveTx = {
+    seq: 0,
+    hash: fixed.transaction_hash().to_hex(),
+    height: 0,
+    order: 0,
+    origin,
+    cbor: hex(bytes),
+    size: bytes.length,
+    fee: BigInt(body.fee().to_str()),
+    deposit,
+    inputs: inputsOf(body.inputs()),
+    referenceInputs: inputsOf(body.reference_inputs()),
+    outputs,
+    withdrawals,
+    certs,
+    mint: sortUnits(mintOf(body)),
+    metadata,
+    scripts,
+    datums,
+    invalidBefore: body.validity_start_interval_bignum() ? BigInt(body.validity_start_interval_bignum()!.to_str()) : null,
+    invalidHereafter: body.ttl_bignum() ? BigInt(body.ttl_bignum()!.to_str()) : null,
+  };
+  return { tx, fixed, body, stakeKeysToSign };
+}
+
+/** Whether a native script is satisfied by these signers within the transaction's validity interval. */
+function nativeScriptHolds(ns: CSL.NativeScript, signers: Set<string>, tx: LiveTx): boolean {
+  const all = (list: CSL.NativeScripts): boolean[] => Array.from({ length: list.len() }, (_, i) => nativeScriptHolds(list.get(i), signers, tx));
+  switch (ns.kind()) {
+    case CSL.NativeScriptKind.ScriptPubkey:
+      return signers.has(ns.as_script_pubkey()!.addr_keyhash().to_hex());
+    case CSL.NativeScriptKind.ScriptAll:
+      return all(ns.as_script_all()!.native_scripts()).every(Boolean);
+    case CSL.NativeScriptKind.ScriptAny:
+      return all(ns.as_script_any()!.native_scripts()).some(Boolean);
+    case CSL.NativeScriptKind.ScriptNOfK: {
+      const s = ns.as_script_n_of_k()!;
+      return all(s.native_scripts()).filter(Boolean).length >= s.n();
+    }
+    case CSL.NativeScriptKind.TimelockStart:
+      return tx.invalidBefore !== null && tx.invalidBefore >= BigInt(ns.as_timelock_start()!.slot_bignum().to_str());
+    case CSL.NativeScriptKind.TimelockExpiry:
+      return tx.invalidHereafter !== null && tx.invalidHereafter <= BigInt(ns.as_timelock_expiry()!.slot_bignum().to_str());
+    default:
+      return false;
+  }
+}
+
+const describeUnit = (unit: string): string => (unit === 'lovelace' ? 'lovelace' : `of ${unit}`);
+
+export class LiveLedger {
+  readonly networkId: number;
+  private readonly txs = new Map<string, LiveTx>();
+  /** Every transaction in chain order (height, then order). */
+  private readonly ordered: LiveTx[] = [];
+  private readonly byHeight = new Map<number, LiveTx[]>();
+  private readonly utxos = new Map<string, LiveUtxo>();
+  private readonly utxosByAddress = new Map<string, LiveUtxo[]>();
+  private readonly txsByAddress = new Map<string, LiveTx[]>();
+  private seq = 0;
+  private queue: Promise<unknown> = Promise.resolve();
+  private started: Promise<void> | null = null;
+
+  constructor(private readonly options: LedgerOptions) {
+    this.networkId = options.network === 'mainnet' ? 1 : 0;
+    for (const g of options.genesis()) this.apply(decode(Buffer.from(g.cbor, 'hex'), this.networkId, 'genesis').tx, 0, 0);
+  }
+
+  // ---- reading ----
+
+  private visible = (height: number): boolean => height <= this.options.tip();
+
+  tx(hash: string): LiveTx | null {
+    const tx = this.txs.get(hash.toLowerCase());
+    return tx && this.visible(tx.height) ? tx : null;
+  }
+  /** Live transactions of a block (they follow the block's background transactions). */
+  txsAt(height: number): LiveTx[] {
+    return this.visible(height) ? (this.byHeight.get(height) ?? []) : [];
+  }
+  /** Visible transactions in chain order. */
+  all(): LiveTx[] {
+    const tip = this.options.tip();
+    let end = this.ordered.length;
+    while (end > 0 && this.ordered[end - 1]!.height > tip) end--;
+    return this.ordered.slice(0, end);
+  }
+  /** The output a transaction's input spends (visible or not: the transaction itself is). */
+  outputOf(txHash: string, outputIndex: number): LiveOutput | null {
+    return this.utxos.get(key(txHash, outputIndex))?.output ?? null;
+  }
+  spentBy(txHash: string, outputIndex: number): string | null {
+    const u = this.utxos.get(key(txHash, outputIndex));
+    return u?.spentBy && this.visible(u.spentBy.height) ? u.spentBy.hash : null;
+  }
+  knows(address: string): boolean {
+    return (this.txsByAddress.get(address) ?? []).some((t) => this.visible(t.height));
+  }
+  txsOf(address: string): LiveTx[] {
+    return (this.txsByAddress.get(address) ?? []).filter((t) => this.visible(t.height));
+  }
+  /** Unspent outputs at an address as of the tip, in chain order. */
+  utxosOf(address: string): LiveUtxo[] {
+    return (this.utxosByAddress.get(address) ?? []).filter((u) => this.visible(u.height) && !(u.spentBy && this.visible(u.spentBy.height)));
+  }
+  /** Every unspent output as of the tip, in chain order. */
+  unspent(): LiveUtxo[] {
+    const out: LiveUtxo[] = [];
+    for (const tx of this.all()) {
+      tx.outputs.forEach((_, i) => {
+        const u = this.utxos.get(key(tx.hash, i))!;
+        if (!(u.spentBy && this.visible(u.spentBy.height))) out.push(u);
+      });
+    }
+    return out;
+  }
+
+  // ---- writing ----
+
+  private apply(tx: LiveTx, seq: number, height: number): void {
+    tx.seq = seq;
+    tx.height = height;
+    const block = this.byHeight.get(height) ?? [];
+    tx.order = block.length;
+    block.push(tx);
+    this.byHeight.set(height, block);
+    this.txs.set(tx.hash, tx);
+    this.ordered.push(tx);
+    const touched = new Set<string>();
+    for (const i of tx.inputs) {
+      const u = this.utxos.get(key(i.txHash, i.outputIndex));
+      if (u) {
+        u.spentBy = { hash: tx.hash, height };
+        touched.add(u.output.address);
+      }
+    }
+    tx.outputs.forEach((output, outputIndex) => {
+      const u: LiveUtxo = { txHash: tx.hash, outputIndex, height, output, spentBy: null };
+      this.utxos.set(key(tx.hash, outputIndex), u);
+      const list = this.utxosByAddress.get(output.address) ?? [];
+      list.push(u);
+      this.utxosByAddress.set(output.address, list);
+      touched.add(output.address);
+    });
+    for (const a of touched) {
+      const list = this.txsByAddress.get(a) ?? [];
+      list.push(tx);
+      this.txsByAddress.set(a, list);
+    }
+  }
+
+  /** Reads what other processes appended since the last read. */
+  async sync(): Promise<void> {
+    if (!this.options.store) return;
+    const entries = await this.options.store.entriesAfter(this.options.network, this.seq);
+    for (const e of entries) {
+      if (e.seq !== this.seq + 1) break;
+      if (!this.txs.has(e.hash)) this.apply(decode(Buffer.from(e.cbor, 'hex'), this.networkId, e.origin).tx, e.seq, e.height);
+      this.seq = e.seq;
+    }
+  }
+
+  /** Loads the stored transactions once (later calls wait for the same load). */
+  ready(): Promise<void> {
+    this.started ??= this.sync();
+    return this.started;
+  }
+
+  /** Stake accounts' state as of the tip: registration, pool, withdrawals. */
+  accounts(): Map<string, { registered: boolean; pool: string | null; activeHeight: number; withdrawals: bigint }> {
+    const out = new Map<string, { registered: boolean; pool: string | null; activeHeight: number; withdrawals: bigint }>();
+    for (const tx of this.all()) {
+      for (const c of tx.certs) {
+        const a = out.get(c.stakeAddress) ?? { registered: false, pool: null, activeHeight: tx.height, withdrawals: 0n };
+        if (c.kind === 'registration') a.registered = true;
+        if (c.kind === 'deregistration') Object.assign(a, { registered: false, pool: null });
+        if (c.kind === 'delegation') a.pool = c.pool!;
+        a.activeHeight = tx.height;
+        out.set(c.stakeAddress, a);
+      }
+      for (const w of tx.withdrawals) {
+        const a = out.get(w.stakeAddress);
+        if (a) a.withdrawals += w.amount;
+      }
+    }
+    return out;
+  }
+
+  /**
+   * Checks a signed transaction against the ledger (including transactions accepted for the next
+   * block) for inclusion at `height`; answers the decoded transaction or throws LedgerRefusal.
+   */
+  validate(bytes: Uint8Array, height: number, origin: LedgerOrigin = 'submit'): LiveTx {
+    const { tx, fixed, body, stakeKeysToSign } = decode(bytes, this.networkId, origin);
+    if (!fixed.is_valid()) throw new LedgerRefusal('The transaction is marked invalid (is_valid = false); the sandbox does not run scripts.');
+    if (this.txs.has(tx.hash)) throw new LedgerRefusal(`Transaction ${tx.hash} has already been accepted.`);
+    if (bytes.length > PROTOCOL.maxTxSize) throw new LedgerRefusal(`The transaction is ${bytes.length} bytes; the maximum is ${PROTOCOL.maxTxSize}.`);
+    const witnesses = fixed.witness_set();
+    if ((witnesses.plutus_scripts()?.len() ?? 0) > 0 || (witnesses.redeemers()?.total_ex_units() && (witnesses.redeemers()?.len() ?? 0) > 0)) {
+      throw new LedgerRefusal('Plutus scripts are refused: the sandbox does not run them yet.');
+    }
+    if ((witnesses.bootstraps()?.len() ?? 0) > 0) throw new LedgerRefusal('Byron (bootstrap) witnesses are not supported by the sandbox.');
+    if (tx.inputs.length === 0) throw new LedgerRefusal('The transaction has no inputs.');
+
+    // Validity interval against the slot of the block it would go into.
+    const slot = BigInt(this.options.slotOf(height));
+    if (tx.invalidBefore !== null && slot < tx.invalidBefore) throw new LedgerRefusal(`The transaction is not valid yet: its validity starts at slot ${tx.invalidBefore}, the next block's slot is ${slot}.`);
+    if (tx.invalidHereafter !== null && slot >= tx.invalidHereafter) throw new LedgerRefusal(`The transaction has expired: it is valid until slot ${tx.invalidHereafter}, the next block's slot is ${slot}.`);
+
+    // Inputs exist, are unspent, and are locked by keys (whose hashes must sign).
+    const mustSign = new Map<string, string>();
+    const consumed = new Map<string, bigint>();
+    const seen = new Set<string>();
+    for (const input of tx.inputs) {
+      const k = key(input.txHash, input.outputIndex);
+      if (seen.has(k)) throw new LedgerRefusal(`Input ${k} appears twice.`);
+      seen.add(k);
+      const u = this.utxos.get(k);
+      if (!u) throw new LedgerRefusal(`Input ${k} does not exist: no transaction of this ledger made that output.`);
+      if (u.spentBy) throw new LedgerRefusal(`Input ${k} has already been spent by transaction ${u.spentBy.hash} (double spend).`);
+      const cred = CSL.Address.from_bech32(u.output.address).payment_cred();
+      const kh = cred?.to_keyhash();
+      if (!kh) throw new LedgerRefusal(`Input ${k} is locked by a script: script-locked inputs are refused, the sandbox does not run scripts yet.`);
+      mustSign.set(kh.to_hex(), `input ${k}`);
+      addTo(consumed, 'lovelace', u.output.lovelace);
+      for (const [unit, q] of u.output.assets) addTo(consumed, unit, q);
+    }
+    for (const r of tx.referenceInputs) {
+      const u = this.utxos.get(key(r.txHash, r.outputIndex));
+      if (!u || u.spentBy) throw new LedgerRefusal(`Reference input ${key(r.txHash, r.outputIndex)} is not an unspent output of this ledger.`);
+    }
+    const required = body.required_signers();
+    for (let i = 0; required && i < required.len(); i++) mustSign.set(required.get(i).to_hex(), `required signer ${i}`);
+    for (const s of stakeKeysToSign) mustSign.set(s.keyHash, s.why);
+
+    // Key witnesses verify over the body hash.
+    const bodyHash = fixed.transaction_hash().to_bytes();
+    const signers = new Set<string>();
+    const vkeys = witnesses.vkeys();
+    for (let i = 0; vkeys && i < vkeys.len(); i++) {
+      const w = vkeys.get(i);
+      const pub = w.vkey().public_key();
+      if (!pub.verify(bodyHash, w.signature())) throw new LedgerRefusal(`Key witness ${i} (key hash ${pub.hash().to_hex()}) does not verify: its signature is not over this transaction's body.`);
+      signers.add(pub.hash().to_hex());
+    }
+    for (const [kh, why] of mustSign) if (!signers.has(kh)) throw new LedgerRefusal(`Missing key witness for ${kh} (${why}).`);
+
+    // Minting policies: a native script in the witness set whose conditions hold.
+    const policies = new Set([...tx.mint.keys()].map((unit) => unit.slice(0, 56)));
+    const natives = witnesses.native_scripts();
+    for (const policy of policies) {
+      let script: CSL.NativeScript | undefined;
+      for (let i = 0; natives && i < natives.len(); i++) if (natives.get(i).hash().to_hex() === policy) script = natives.get(i);
+      if (!script) throw new LedgerRefusal(`Minting policy ${policy} has no native script in the witness set (Plutus minting policies are refused).`);
+      if (!nativeScriptHolds(script, signers, tx)) throw new LedgerRefusal(`The native script of minting policy ${policy} is not satisfied by the transaction's signatures and validity interval.`);
+    }
+
+    // Certificates and withdrawals against the accounts.
+    const accounts = this.pendingAccounts();
+    for (const c of tx.certs) {
+      const a = accounts.get(c.stakeAddress) ?? { registered: false };
+      if (c.kind === 'registration' && a.registered) throw new LedgerRefusal(`Certificate ${c.certIndex}: ${c.stakeAddress} is already registered.`);
+      if (c.kind !== 'registration' && !a.registered) throw new LedgerRefusal(`Certificate ${c.certIndex}: ${c.stakeAddress} is not registered.`);
+      if (c.kind === 'delegation' && !this.options.isPool(c.pool!)) throw new LedgerRefusal(`Certificate ${c.certIndex}: pool ${c.pool} is not registered on this chain.`);
+      a.registered = c.kind !== 'deregistration';
+      accounts.set(c.stakeAddress, a);
+    }
+    for (const w of tx.withdrawals) {
+      if (!accounts.get(w.stakeAddress)?.registered) throw new LedgerRefusal(`Withdrawal from ${w.stakeAddress}: the stake address is not registered.`);
+      if (w.amount !== 0n) throw new LedgerRefusal(`Withdrawal from ${w.stakeAddress}: its reward balance is 0 lovelace, not ${w.amount}.`);
+    }
+
+    // Value is preserved: inputs + withdrawals + refunds + mint = outputs + fee + deposits.
+    for (const w of tx.withdrawals) addTo(consumed, 'lovelace', w.amount);
+    if (tx.deposit < 0n) addTo(consumed, 'lovelace', -tx.deposit);
+    for (const [unit, q] of tx.mint) addTo(consumed, unit, q);
+    const produced = new Map<string, bigint>();
+    for (const o of tx.outputs) {
+      addTo(produced, 'lovelace', o.lovelace);
+      for (const [unit, q] of o.assets) addTo(produced, unit, q);
+    }
+    addTo(produced, 'lovelace', tx.fee);
+    if (tx.deposit > 0n) addTo(produced, 'lovelace', tx.deposit);
+    for (const unit of new Set([...consumed.keys(), ...produced.keys()])) {
+      const c = consumed.get(unit) ?? 0n;
+      const p = produced.get(unit) ?? 0n;
+      if (c !== p) {
+        throw new LedgerRefusal(
+          `Value is not preserved: inputs + withdrawals + refunds + mint hold ${c} ${describeUnit(unit)}, outputs + fee + deposits ${p}.`,
+        );
+      }
+    }
+
+    // Fee and minimum ada.
+    const minFee = BigInt(PROTOCOL.minFeeA) * BigInt(bytes.length) + BigInt(PROTOCOL.minFeeB);
+    if (tx.fee < minFee) throw new LedgerRefusal(`The fee is too low: ${tx.fee} lovelace, the minimum for ${bytes.length} bytes is ${minFee} (${PROTOCOL.minFeeA} × size + ${PROTOCOL.minFeeB}).`);
+    const outs = body.outputs();
+    const dataCost = CSL.DataCost.new_coins_per_byte(CSL.BigNum.from_str(String(PROTOCOL.coinsPerUtxoByte)));
+    for (let i = 0; i < outs.len(); i++) {
+      const min = BigInt(CSL.min_ada_for_output(outs.get(i), dataCost).to_str());
+      if (tx.outputs[i]!.lovelace < min) throw new LedgerRefusal(`Output ${i} holds ${tx.outputs[i]!.lovelace} lovelace, below the minimum of ${min} for its size.`);
+    }
+    return tx;
+  }
+
+  /** Registration state including transactions accepted for the next block. */
+  private pendingAccounts(): Map<string, { registered: boolean }> {
+    const out = new Map<string, { registered: boolean }>();
+    for (const tx of this.ordered) for (const c of tx.certs) out.set(c.stakeAddress, { registered: c.kind !== 'deregistration' });
+    return out;
+  }
+
+  /**
+   * Validates a signed transaction and appends it for the next block. Submissions are serialised
+   * within the process; across processes the store's sequence decides, and a lost race re-reads
+   * and re-validates.
+   */
+  submit(transaction: Uint8Array | (() => Uint8Array), origin: LedgerOrigin = 'submit'): Promise<LiveTx> {
+    const run = async (): Promise<LiveTx> => {
+      await this.ready();
+      for (let attempt = 0; attempt < 5; attempt++) {
+        await this.sync();
+        const height = this.options.tip() + 1;
+        // A builder (the faucet) is called here, in turn, so it sees every earlier acceptance.
+        const bytes = typeof transaction === 'function' ? transaction() : transaction;
+        const tx = this.validate(bytes, height, origin);
+        const seq = this.seq + 1;
+        if (this.options.store && !(await this.options.store.append(this.options.network, { seq, height, hash: tx.hash, cbor: tx.cbor, origin }))) continue;
+        this.apply(tx, seq, height);
+        this.seq = seq;
+        return tx;
+      }
+      throw new Error('the sandbox ledger is busy: too many concurrent submissions');
+    };
+    const result = this.queue.then(run, run);
+    this.queue = result.catch(() => undefined);
+    return result;
+  }
+
+  /** Unspent outputs at an address including those of transactions accepted for the next block. */
+  pendingUtxosOf(address: string): LiveUtxo[] {
+    return (this.utxosByAddress.get(address) ?? []).filter((u) => !u.spentBy);
+  }
+}

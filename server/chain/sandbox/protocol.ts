@@ -1,0 +1,94 @@
+// Protocol parameters of the sandbox chain: Conway-era values as on preprod and mainnet today. The
+// ledger (ledger.ts) checks submitted transactions against the same numbers it serves at
+// /epochs/{n}/parameters, so a transaction builder that reads them builds what the ledger accepts.
+import costModels from './cost-models.json';
+
+export const PROTOCOL = {
+  minFeeA: 44,
+  minFeeB: 155_381,
+  maxTxSize: 16_384,
+  maxBlockSize: 90_112,
+  maxBlockHeaderSize: 1_100,
+  keyDeposit: 2_000_000n,
+  poolDeposit: 500_000_000n,
+  coinsPerUtxoByte: 4_310n,
+  maxValSize: 5_000,
+  collateralPercent: 150,
+  maxCollateralInputs: 3,
+  minPoolCost: 170_000_000n,
+  protocolMajor: 10,
+  protocolMinor: 0,
+  minFeeRefScriptCostPerByte: 15,
+} as const;
+
+/** The Plutus cost models in raw list form (PlutusV1 166, PlutusV2 175, PlutusV3 297 entries; the defaults Mesh SDK ships). */
+export const COST_MODELS_RAW: Record<'PlutusV1' | 'PlutusV2' | 'PlutusV3', number[]> = costModels;
+
+export interface ProtocolParameters {
+  [field: string]: unknown;
+}
+
+const named = (list: number[]): Record<string, number> => Object.fromEntries(list.map((v, i) => [String(i), v]));
+
+/** /epochs/{n}/parameters: the same parameters in every epoch, with the epoch's own nonce. */
+export function protocolParameters(epoch: number, nonce: string): ProtocolParameters {
+  return {
+    epoch,
+    min_fee_a: PROTOCOL.minFeeA,
+    min_fee_b: PROTOCOL.minFeeB,
+    max_block_size: PROTOCOL.maxBlockSize,
+    max_tx_size: PROTOCOL.maxTxSize,
+    max_block_header_size: PROTOCOL.maxBlockHeaderSize,
+    key_deposit: String(PROTOCOL.keyDeposit),
+    pool_deposit: String(PROTOCOL.poolDeposit),
+    e_max: 18,
+    n_opt: 500,
+    a0: 0.3,
+    rho: 0.003,
+    tau: 0.2,
+    decentralisation_param: 0,
+    extra_entropy: null,
+    protocol_major_ver: PROTOCOL.protocolMajor,
+    protocol_minor_ver: PROTOCOL.protocolMinor,
+    min_utxo: String(PROTOCOL.coinsPerUtxoByte),
+    min_pool_cost: String(PROTOCOL.minPoolCost),
+    nonce,
+    // Blockfrost's deprecated named form; the sandbox keys the values by their position in the list.
+    cost_models: { PlutusV1: named(COST_MODELS_RAW.PlutusV1), PlutusV2: named(COST_MODELS_RAW.PlutusV2), PlutusV3: named(COST_MODELS_RAW.PlutusV3) },
+    cost_models_raw: { PlutusV1: COST_MODELS_RAW.PlutusV1, PlutusV2: COST_MODELS_RAW.PlutusV2, PlutusV3: COST_MODELS_RAW.PlutusV3 },
+    price_mem: 0.0577,
+    price_step: 0.0000721,
+    max_tx_ex_mem: '14000000',
+    max_tx_ex_steps: '10000000000',
+    max_block_ex_mem: '62000000',
+    max_block_ex_steps: '20000000000',
+    max_val_size: String(PROTOCOL.maxValSize),
+    collateral_percent: PROTOCOL.collateralPercent,
+    max_collateral_inputs: PROTOCOL.maxCollateralInputs,
+    coins_per_utxo_size: String(PROTOCOL.coinsPerUtxoByte),
+    coins_per_utxo_word: String(PROTOCOL.coinsPerUtxoByte),
+    pvt_motion_no_confidence: 0.51,
+    pvt_committee_normal: 0.51,
+    pvt_committee_no_confidence: 0.51,
+    pvt_hard_fork_initiation: 0.51,
+    dvt_motion_no_confidence: 0.67,
+    dvt_committee_normal: 0.67,
+    dvt_committee_no_confidence: 0.6,
+    dvt_update_to_constitution: 0.75,
+    dvt_hard_fork_initiation: 0.6,
+    dvt_p_p_network_group: 0.67,
+    dvt_p_p_economic_group: 0.67,
+    dvt_p_p_technical_group: 0.67,
+    dvt_p_p_gov_group: 0.75,
+    dvt_treasury_withdrawal: 0.67,
+    committee_min_size: '7',
+    committee_max_term_length: '146',
+    gov_action_lifetime: '6',
+    gov_action_deposit: '100000000000',
+    drep_deposit: '500000000',
+    drep_activity: '20',
+    pvtpp_security_group: 0.51,
+    pvt_p_p_security_group: 0.51,
+    min_fee_ref_script_cost_per_byte: PROTOCOL.minFeeRefScriptCostPerByte,
+  };
+}

@@ -1,0 +1,162 @@
+// Development wallets and the faucet of the sandbox chain. Both are derived from the chain key, so
+// every Cairn with the same seed has the same wallets: they are test keys, printed in the start-up
+// log, and worthless by design. The genesis transaction (in block 0) funds them and the faucet.
+import CSL from '@emurgo/cardano-serialization-lib-nodejs';
+import { entropyToMnemonic } from '@scure/bip39';
+import { wordlist } from '@scure/bip39/wordlists/english.js';
+import { derive } from './rng';
+import { PROTOCOL } from './protocol';
+import type { LiveUtxo } from './ledger';
+
+export const DEV_WALLET_COUNT = 3;
+/** Each development wallet starts with these outputs (10,000 and 1,000 ada). */
+export const DEV_WALLET_FUNDS = [10_000_000_000n, 1_000_000_000n];
+/** The faucet's genesis output: 100 million ada. */
+export const FAUCET_FUNDS = 100_000_000_000_000n;
+/** Largest faucet payment: 100,000 ada. */
+export const FAUCET_MAX_LOVELACE = 100_000_000_000n;
+
+export interface DevWallet {
+  index: number;
+  mnemonic: string;
+  address: string;
+  stakeAddress: string;
+  paymentKey: CSL.PrivateKey;
+  stakeKey: CSL.PrivateKey;
+}
+
+export interface Faucet {
+  address: string;
+  key: CSL.PrivateKey;
+  keyHash: CSL.Ed25519KeyHash;
+  /** The native script (one signature: the faucet's key) of the test assets the faucet mints. */
+  policy: CSL.NativeScript;
+  policyId: string;
+}
+
+const harden = (n: number): number => 0x8000_0000 + n;
+const big = (n: bigint): CSL.BigNum => CSL.BigNum.from_str(String(n));
+
+export function networkIdOf(network: 'mainnet' | 'preprod' | 'preview'): number {
+  return network === 'mainnet' ? 1 : 0;
+}
+
+/** The CIP-1852 first address (m/1852'/1815'/0'/0/0 with stake key 2/0) of a 24-word wallet. */
+export function devWallets(chainKey: Uint8Array, network: 'mainnet' | 'preprod' | 'preview'): DevWallet[] {
+  const out: DevWallet[] = [];
+  for (let i = 0; i < DEV_WALLET_COUNT; i++) {
+    const entropy = new Uint8Array(derive(chainKey, 'dev-wallet', i).subarray(0, 32));
+    const root = CSL.Bip32PrivateKey.from_bip39_entropy(entropy, new Uint8Array());
+    const account = root.derive(harden(1852)).derive(harden(1815)).derive(harden(0));
+    const paymentKey = account.derive(0).derive(0).to_raw_key();
+    const stakeKey = account.derive(2).derive(0).to_raw_key();
+    const payCred = CSL.Credential.from_keyhash(paymentKey.to_public().hash());
+    const stakeCred = CSL.Credential.from_keyhash(stakeKey.to_public().hash());
+    const id = networkIdOf(network);
+    out.push({
+      index: i,
+      mnemonic: entropyToMnemonic(entropy, wordlist),
+      address: CSL.BaseAddress.new(id, payCred, stakeCred).to_address().to_bech32(undefined),
+      stakeAddress: CSL.RewardAddress.new(id, stakeCred).to_address().to_bech32(undefined),
+      paymentKey,
+      stakeKey,
+    });
+  }
+  return out;
+}
+
+export function faucetOf(chainKey: Uint8Array, network: 'mainnet' | 'preprod' | 'preview'): Faucet {
+  const key = CSL.PrivateKey.from_normal_bytes(new Uint8Array(derive(chainKey, 'faucet-key').subarray(0, 32)));
+  const keyHash = key.to_public().hash();
+  const policy = CSL.NativeScript.new_script_pubkey(CSL.ScriptPubkey.new(keyHash));
+  return {
+    address: CSL.EnterpriseAddress.new(networkIdOf(network), CSL.Credential.from_keyhash(keyHash)).to_address().to_bech32(undefined),
+    key,
+    keyHash,
+    policy,
+    policyId: policy.hash().to_hex(),
+  };
+}
+
+/** The genesis transaction of the live ledger: no inputs, it creates the faucet's and the wallets' funds. */
+export function genesisTx(faucet: Faucet, wallets: DevWallet[]): string {
+  const outputs = CSL.TransactionOutputs.new();
+  outputs.add(CSL.TransactionOutput.new(CSL.Address.from_bech32(faucet.address), CSL.Value.new(big(FAUCET_FUNDS))));
+  for (const w of wallets) for (const amount of DEV_WALLET_FUNDS) outputs.add(CSL.TransactionOutput.new(CSL.Address.from_bech32(w.address), CSL.Value.new(big(amount))));
+  const body = CSL.TransactionBody.new_tx_body(CSL.TransactionInputs.new(), outputs, big(0n));
+  return CSL.Transaction.new(body, CSL.TransactionWitnessSet.new(), undefined).to_hex();
+}
+
+export interface FaucetAsset {
+  /** Asset name in hex (0–32 bytes); minted under the faucet's policy. */
+  assetName: string;
+  quantity: bigint;
+}
+
+/**
+ * A signed faucet payment: spends the faucet's unspent outputs, pays `lovelace` (raised to the
+ * output's minimum ada when lower) and mints `assets` to the recipient, change back to the faucet.
+ */
+export function buildFaucetTx(faucet: Faucet, utxos: LiveUtxo[], to: string, lovelace: bigint, assets: FaucetAsset[]): Uint8Array {
+  if (utxos.length === 0) throw new Error('the faucet has no funds left');
+  const inputs = CSL.TransactionInputs.new();
+  let total = 0n;
+  for (const u of utxos) {
+    inputs.add(CSL.TransactionInput.new(CSL.TransactionHash.from_hex(u.txHash), u.outputIndex));
+    total += u.output.lovelace;
+  }
+  const policy = CSL.ScriptHash.from_hex(faucet.policyId);
+  const value = (coin: bigint): CSL.Value => {
+    const v = CSL.Value.new(big(coin));
+    if (assets.length > 0) {
+      const ma = CSL.MultiAsset.new();
+      const a = CSL.Assets.new();
+      for (const asset of assets) a.insert(CSL.AssetName.new(Buffer.from(asset.assetName, 'hex')), big(asset.quantity));
+      ma.insert(policy, a);
+      v.set_multiasset(ma);
+    }
+    return v;
+  };
+  const recipient = CSL.Address.from_bech32(to);
+  const dataCost = CSL.DataCost.new_coins_per_byte(big(PROTOCOL.coinsPerUtxoByte));
+  const minAda = BigInt(CSL.min_ada_for_output(CSL.TransactionOutput.new(recipient, value(lovelace)), dataCost).to_str());
+  const pay = lovelace < minAda ? minAda : lovelace;
+
+  const build = (fee: bigint): CSL.FixedTransaction => {
+    const outputs = CSL.TransactionOutputs.new();
+    outputs.add(CSL.TransactionOutput.new(recipient, value(pay)));
+    outputs.add(CSL.TransactionOutput.new(CSL.Address.from_bech32(faucet.address), CSL.Value.new(big(total - pay - fee))));
+    const body = CSL.TransactionBody.new_tx_body(inputs, outputs, big(fee));
+    const witnesses = CSL.TransactionWitnessSet.new();
+    if (assets.length > 0) {
+      const mint = CSL.Mint.new();
+      const m = CSL.MintAssets.new();
+      for (const asset of assets) m.insert(CSL.AssetName.new(Buffer.from(asset.assetName, 'hex')), CSL.Int.new(big(asset.quantity)));
+      mint.insert(policy, m);
+      body.set_mint(mint);
+      const scripts = CSL.NativeScripts.new();
+      scripts.add(faucet.policy);
+      witnesses.set_native_scripts(scripts);
+    }
+    const tx = CSL.FixedTransaction.new(body.to_bytes(), witnesses.to_bytes(), true);
+    tx.sign_and_add_vkey_signature(faucet.key);
+    return tx;
+  };
+  let fee = 0n;
+  for (let round = 0; round < 4; round++) {
+    const size = BigInt(build(fee).to_bytes().length);
+    const needed = BigInt(PROTOCOL.minFeeA) * size + BigInt(PROTOCOL.minFeeB);
+    if (needed <= fee) break;
+    fee = needed;
+  }
+  if (total - pay - fee < 1_000_000n) throw new Error('the faucet has no funds left');
+  return build(fee).to_bytes();
+}
+
+/** /utils/addresses/xpub/{xpub}/{role}/{index}: the base address of an account public key's role/index with its stake key 2/0. */
+export function addressFromXpub(xpubHex: string, role: number, index: number, network: 'mainnet' | 'preprod' | 'preview'): string {
+  const account = CSL.Bip32PublicKey.from_bytes(Buffer.from(xpubHex, 'hex'));
+  const pay = account.derive(role).derive(index).to_raw_key().hash();
+  const stake = account.derive(2).derive(0).to_raw_key().hash();
+  return CSL.BaseAddress.new(networkIdOf(network), CSL.Credential.from_keyhash(pay), CSL.Credential.from_keyhash(stake)).to_address().to_bech32(undefined);
+}
