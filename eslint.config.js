@@ -37,4 +37,64 @@ export default tseslint.config(
       ],
     },
   },
+  // The import rules of the README's layout table.
+  {
+    // Services take plain arguments and a db handle: nothing of HTTP.
+    files: ['server/services/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [{ group: ['express', 'express/*', 'express-session', '../http/*', '../api/*'], message: 'Services know nothing of HTTP (README, layout).' }] }],
+    },
+  },
+  {
+    // Routes are declarations and one-line handlers: the SQL lives in services.
+    files: ['server/api/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        { patterns: [{ group: ['knex', '../db', '../db/*'], allowTypeImports: true, message: 'Routes never reach knex directly: call a service (README, layout).' }] },
+      ],
+      'no-restricted-syntax': [
+        'error',
+        { selector: "CallExpression[callee.name=/^(db|trx|knex)$/]", message: 'Routes never reach knex directly: move the query into a service (README, layout).' },
+        { selector: "MemberExpression[object.name=/^(db|trx|knex)$/][property.name=/^(raw|transaction|schema|select|from)$/]", message: 'Routes never reach knex directly: move the query into a service (README, layout).' },
+      ],
+    },
+  },
+  {
+    // Still querying in the route file until their owners' services land: the webhook outbox
+    // (delivery history, resend, test events) and the billing quota service (quota, add-ons).
+    files: ['server/api/webhooks.ts', 'server/api/workspaces.ts'],
+    rules: { 'no-restricted-syntax': 'off' },
+  },
+  {
+    // The renderer runs in the browser (and Electron's sandboxed renderer): never the server's code.
+    files: ['desktop/renderer/src/**/*.{ts,tsx}'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [{ group: ['**/server', '**/server/**', 'node:*', 'express', 'knex'], message: 'The renderer never imports server code (README, layout).' }] }],
+    },
+  },
+  {
+    // The one exception: the JSONPath sandbox runs the webhook matcher itself (isomorphic: shared/jsonpath.ts
+    // and pure Cardano encodings), so its verdict can never differ from delivery's. Only that module and its
+    // types (this file imports nothing else); the web build fails if the matcher takes a Node-only import.
+    files: ['desktop/renderer/src/features/jsonpath-sandbox/evaluate.ts'],
+    rules: { 'no-restricted-imports': 'off' },
+  },
+  {
+    // Configuration is read first and by everything: it may import shared/ and small helpers, no feature module.
+    files: ['server/config.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['./api/*', './services/*', './gateway/*', './webhooks/*', './auth/*', './chain/*', './http/*', './mail/*', './web/*', './db/*', './app', './main'],
+              message: 'server/config.ts imports no feature module (README, layout).',
+            },
+          ],
+        },
+      ],
+    },
+  },
 );

@@ -12,11 +12,13 @@ import { sanitizeUrl } from './logger';
 import type { Mailer } from './mail/mailer';
 import { DbSessionStore } from './http/session-store';
 import { csrfProtection } from './http/csrf';
+import { refuseNulBytes } from './http/input-guard';
 import { errorMiddleware } from './http/error-middleware';
 import { createPassport } from './auth/strategies';
 import { authRouter, SESSION_COOKIE } from './auth/router';
 import { apiRouter } from './api/index';
 import { devMailboxRouter } from './mail/dev-mailbox-page';
+import { devRouter } from './http/dev-router';
 import { assetsRouter, defaultWebDir, spaRouter } from './web/static';
 import { NotFound } from './errors';
 import { createSandboxChains, sandboxedSlugs } from './chain/sandbox-chains';
@@ -124,6 +126,7 @@ export function createApp(deps: AppDeps): CairnApp {
   }
 
   app.use(express.json({ limit: '1mb', strict: true }));
+  app.use(['/api', '/auth'], refuseNulBytes());
 
   const store = new DbSessionStore(db, config.session.maxAgeMs);
   app.use(
@@ -168,9 +171,14 @@ export function createApp(deps: AppDeps): CairnApp {
       status: statusReporter({ db, probes: defaultProbes(config, chains, db) }),
     }),
   );
-  if (!config.isProduction && mailer.kind === 'dev-mailbox') app.use('/dev', devMailboxRouter(mailer));
-  // The sandbox faucet and development wallets: outside production only, loopback clients only.
-  if (!config.isProduction && Object.keys(chains).length > 0) app.use('/dev', devFaucetRouter(chains));
+  if (!config.isProduction) {
+    // Development aids hang off this one router, whose guard admits loopback clients only.
+    const dev = devRouter();
+    if (mailer.kind === 'dev-mailbox') dev.use(devMailboxRouter(mailer));
+    // The sandbox faucet and development wallets.
+    if (Object.keys(chains).length > 0) dev.use(devFaucetRouter(chains));
+    app.use('/dev', dev);
+  }
 
   app.use(docsRouter(config, chains.mainnet ?? chains.preprod ?? chains.preview, webDir));
   app.use(spaRouter(webDir));

@@ -18,8 +18,11 @@ const redact = [
 
 const SENSITIVE_QUERY = /([?&](?:token|code|state|captchaToken|email)=)[^&#]*/gi;
 
-/** Strips secrets from a URL's query string before it is logged. */
-export const sanitizeUrl = (url: string) => url.replace(SENSITIVE_QUERY, '$1[redacted]');
+// Invitation tokens travel in the path: the API's accept and preview, and the page the mail links to.
+const SENSITIVE_PATH = /^((?:\/api)?\/(?:invitations|workspace-invite)\/)[^/?#]+/i;
+
+/** Strips secrets from a URL's path and query string before it is logged. */
+export const sanitizeUrl = (url: string) => url.replace(SENSITIVE_PATH, '$1[redacted]').replace(SENSITIVE_QUERY, '$1[redacted]');
 
 export function createLogger(level: string, destination?: pino.DestinationStream): Logger {
   return pino({ level, redact: { paths: redact, censor: '[redacted]' }, base: { service: 'cairn' } }, destination);

@@ -10,6 +10,7 @@ import { resolveSessionSecret } from './session-secret';
 import { createSandboxChains, startSandboxSync } from './chain/sandbox-chains';
 import { startGateway } from './gateway/index';
 import { startWebhookWorker } from './webhooks/index';
+import { startRetention } from './services/retention';
 import { billingStartupLine, createBillingProvider } from './billing/index';
 import { startSubscriptionSweeper } from './billing/sweeper';
 import { CAIRN_VERSION } from './version';
@@ -58,11 +59,7 @@ async function start(config: Config, role: Role) {
   const mailer = config.mail.smtpUrl ? smtpMailer(config.mail.smtpUrl, config.mail.from) : devMailbox(logger);
   if (role === 'all' || role === 'api') {
     if (mailer.kind === 'dev-mailbox') {
-      logger.warn(
-        config.isProduction
-          ? 'embedded mail: SMTP_URL is not set, sign-in links are only written to this log'
-          : `embedded mail: SMTP_URL is not set, sign-in links are written to this log and listed at ${config.publicUrl}/dev/mailbox`,
-      );
+      logger.warn(`embedded mail: SMTP_URL is not set, sign-in links are written to this log and listed at ${config.publicUrl}/dev/mailbox (loopback clients only)`);
     }
     if (!config.captcha) logger.warn('captcha is off: HCAPTCHA_SITE_KEY and HCAPTCHA_SECRET are not set');
     const billing = createBillingProvider(config, db, logger);
@@ -108,6 +105,9 @@ async function start(config: Config, role: Role) {
     stops.unshift(() => worker.stop(), () => heartbeat.stop());
     const sweeper = startSubscriptionSweeper(db, logger);
     stops.unshift(() => sweeper.stop());
+    // INTEGRATION HOOK: pass the webhook outbox's prune here as { pruneWebhookOutbox } once it exists.
+    const retention = startRetention(db, logger);
+    stops.unshift(() => retention.stop());
   }
   stops.push(() => mailer.close());
 
@@ -131,6 +131,10 @@ let role: Role;
 try {
   config = loadConfig();
   role = parseRole(process.argv.slice(2));
+  // Without SMTP, sign-in links would only reach the log: acceptable on a laptop, never in production.
+  if (config.isProduction && !config.mail.smtpUrl && role !== 'gateway') {
+    throw new ConfigError('Invalid configuration: SMTP_URL must be set when NODE_ENV is production (without it sign-in links could only be written to the log)');
+  }
 } catch (err) {
   if (err instanceof ConfigError) {
     process.stderr.write(err.message + '\n');

@@ -1,11 +1,11 @@
 import { z } from 'zod';
+import { text } from './text';
 import { messages } from './messages';
 
 // Deliberately simple: one @, something on each side, a dot in the domain, no spaces.
 const EMAIL_RE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
-export const emailSchema = z
-  .string({ error: messages.signIn.emailEmpty })
+export const emailSchema = text({ error: messages.signIn.emailEmpty })
   .trim()
   .min(1, messages.signIn.emailEmpty)
   .max(254, messages.signIn.emailInvalid)
@@ -16,9 +16,9 @@ export const emailSignInSchema = (captchaEnabled: boolean) =>
   z.object({
     email: emailSchema,
     captchaToken: captchaEnabled
-      ? z.string({ error: messages.signIn.captchaRequired }).min(1, messages.signIn.captchaRequired)
-      : z.string().optional().nullable(),
-    callbackUrl: z.string().max(2048).optional().nullable(),
+      ? text({ error: messages.signIn.captchaRequired }).min(1, messages.signIn.captchaRequired)
+      : text().optional().nullable(),
+    callbackUrl: text().max(2048).optional().nullable(),
   });
 
 export type EmailSignInInput = z.input<ReturnType<typeof emailSignInSchema>>;

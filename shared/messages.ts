@@ -15,6 +15,7 @@ export const messages = {
     nameEmpty: 'Project name is empty',
   },
   permission: {
+    // The same words as deniedMessages (shared/permissions.ts) for projects.add, webhooks.add and invites.add.
     createResource: (resource: string) =>
       `You don't have permission to create a new ${resource} in this workspace.`,
   },

@@ -38,10 +38,42 @@ export const permissionMatrix = {
 } as const satisfies Record<string, readonly Role[]>;
 
 export type Action = keyof typeof permissionMatrix;
+
+const createResource = (resource: string) => `You don't have permission to create a new ${resource} in this workspace.`;
+const EVERYONE = 'Every member of the workspace can do this.';
+
+/** What a member without the permission is told (403), per action: the server and the UI's tooltips say the same. */
+export const deniedMessages: Record<Action, string> = {
+  'workspace.view': EVERYONE,
+  'workspace.change_name': 'Only the owner and administrators can rename the workspace.',
+  'workspace.payg_new_order': 'Only the owner and administrators can order pay-as-you-go requests.',
+  'workspace.transfer': 'Only the owner can transfer the workspace.',
+  'workspace.delete': 'Only the owner can delete the workspace.',
+  'workspace.leave': 'The owner cannot leave the workspace. Transfer it to another member or delete it.',
+  'billing.manage': 'Only the owner and administrators can manage billing.',
+  'projects.view': EVERYONE,
+  'projects.add': createResource('project'),
+  'projects.update': 'Only the owner, administrators and maintainers can change projects.',
+  'projects.delete': 'Only the owner, administrators and maintainers can delete projects.',
+  'webhooks.view': EVERYONE,
+  'webhooks.add': createResource('webhook'),
+  'webhooks.update': 'Only the owner, administrators and maintainers can change webhooks.',
+  'webhooks.delete': 'Only the owner, administrators and maintainers can delete webhooks.',
+  'members.view': EVERYONE,
+  'members.update': 'Only the owner and administrators can change roles.',
+  'members.delete': 'Only the owner and administrators can remove members.',
+  'invites.view': EVERYONE,
+  'invites.add': createResource('invitation'),
+  'invites.delete': 'Only the owner and administrators can revoke invitations.',
+};
 export const actions = Object.keys(permissionMatrix) as Action[];
 
 export const can = (role: Role | null | undefined, action: Action): boolean =>
   !!role && (permissionMatrix[action] as readonly Role[]).includes(role);
+
+/** Secrets (webhook auth tokens) are shown to the roles that may change projects; collaborators only read. */
+export const SECRETS_ACTION: Action = 'projects.update';
+export const maySeeSecrets = (role: Role | null | undefined): boolean => can(role, SECRETS_ACTION);
 
 export const isRole = (v: unknown): v is Role => typeof v === 'string' && (roles as readonly string[]).includes(v);
 

@@ -14,7 +14,11 @@ export function safeRedirect(input: unknown, fallback: string = DEFAULT_REDIRECT
     const base = 'http://cairn.invalid';
     const url = new URL(input, base);
     if (url.origin !== base) return fallback;
-    return url.pathname + url.search + url.hash;
+    // Dot segments normalise away ('/.//evil.com' becomes '//evil.com'): the result must still be
+    // a path, not a protocol-relative or backslash address another origin could be read from.
+    const path = url.pathname + url.search + url.hash;
+    if (path.startsWith('//') || path.startsWith('/\\') || path.includes('\\')) return fallback;
+    return path;
   } catch {
     return fallback;
   }

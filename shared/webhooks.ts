@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { text } from './text';
 import { networks } from './networks';
 
 // Secure Webhooks: triggers, condition types and operators (spec section 5), the form's validation
@@ -80,8 +81,11 @@ export const webhookMessages = {
   invalidUrl: 'Invalid URL format',
   confirmations: 'Enter a number between 0 and 5',
   unsupportedNetwork: 'This network is not supported by Secure Webhooks.',
+  privateEndpoint:
+    'This URL is a private or loopback address. Cairn does not deliver to such addresses unless the server operator lists it in WEBHOOK_ALLOWLIST.',
   tooManyConditions: `At most ${MAX_CONDITIONS} conditions are allowed.`,
   created: 'Webhook created!',
+  tokenHidden: 'Only the owner, administrators and maintainers can see the auth token.',
   updated: 'Webhook updated!',
   failingWarning:
     'We have detected problems delivering events to this endpoint. Repeated failures may disable the webhook automatically.',
@@ -102,22 +106,88 @@ const isHttpUrl = (v: string) => {
   }
 };
 
+const v4Private = (a: number, b: number): boolean =>
+  a === 0 || a === 10 || a === 127 || (a === 100 && b >= 64 && b < 128) || (a === 169 && b === 254) || (a === 172 && b >= 16 && b < 32) || (a === 192 && b === 168) || a >= 224;
+
+/** The host of a URL names this machine or a private network (a literal address or a local name). */
+export function isPrivateHost(hostname: string): boolean {
+  const host = hostname.toLowerCase().replace(/^\[|\]$/g, '').replace(/\.$/, '');
+  if (host === 'localhost' || /\.(localhost|local|internal|home\.arpa)$/.test(host)) return true;
+  const v4 = /^(\d{1,3})\.(\d{1,3})\.\d{1,3}\.\d{1,3}$/.exec(host) ?? /^(?:::ffff:(?:0:)?)(\d{1,3})\.(\d{1,3})\.\d{1,3}\.\d{1,3}$/.exec(host);
+  if (v4) return v4Private(Number(v4[1]), Number(v4[2]));
+  if (!host.includes(':')) return false;
+  const hexMapped = /^::ffff:(?:0:)?([0-9a-f]{1,4}):[0-9a-f]{1,4}$/.exec(host);
+  if (hexMapped) {
+    const hi = parseInt(hexMapped[1]!, 16);
+    return v4Private(hi >> 8, hi & 255);
+  }
+  return host === '::' || host === '::1' || /^f[cd][0-9a-f]{2}:/.test(host) || /^fe[89ab][0-9a-f]:/.test(host) || /^ff[0-9a-f]{2}:/.test(host);
+}
+
+/** What the form says when the endpoint is on a private or loopback address; null otherwise. */
+export function privateEndpointWarning(url: string): string | null {
+  let host: string;
+  try {
+    host = new URL(url.trim()).hostname;
+  } catch {
+    return null;
+  }
+  return isPrivateHost(host) ? webhookMessages.privateEndpoint : null;
+}
+
+const BECH32_DATA = '[02-9ac-hj-np-z]';
+const HEX = /^[0-9a-f]*$/i;
+/** Webhook network ids of the test networks (preview, preprod): their addresses are addr_test…/stake_test…. */
+const isTestNetwork = (webhookNetwork: number) => webhookNetwork !== 0 && webhookNetwork !== 1;
+
+/**
+ * What is wrong with a condition's value, in the form's words; null when its shape is right. The
+ * shape only (prefix, alphabet, length): the server also checks bech32 checksums and address bytes.
+ */
+export function conditionValueError(type: string, value: string, webhookNetwork: number): string | null {
+  const v = value.trim();
+  const test = isTestNetwork(webhookNetwork);
+  switch (type) {
+    case 'recipient':
+    case 'sender': {
+      const [addr, stake] = test ? ['addr_test1', 'stake_test1'] : ['addr1', 'stake1'];
+      if (new RegExp(`^(${addr}|${stake})${BECH32_DATA}{20,}$`).test(v)) return null;
+      // Byron addresses (base58) are checked by the server.
+      if (/^(Ae2|DdzFF|37bt|2cWKM|KjgoiXJS2)[1-9A-HJ-NP-Za-km-z]{20,}$/.test(v)) return null;
+      return `Enter a Cardano ${test ? 'test network' : 'mainnet'} address (${addr}…) or stake address (${stake}…).`;
+    }
+    case 'policyId':
+      return v.length === 56 && HEX.test(v) ? null : 'A policy ID is 56 hexadecimal characters.';
+    case 'assetHex':
+      return v.length >= 56 && v.length <= 120 && v.length % 2 === 0 && HEX.test(v)
+        ? null
+        : 'An asset is its policy ID (56 hexadecimal characters) followed by its name in hex (up to 64).';
+    case 'fingerprint':
+      return new RegExp(`^asset1${BECH32_DATA}{38}$`).test(v) ? null : 'An asset fingerprint starts with asset1 and is 44 characters long.';
+    case 'poolId':
+      return new RegExp(`^pool1${BECH32_DATA}{51}$`).test(v) || (v.length === 56 && HEX.test(v))
+        ? null
+        : 'A pool ID is pool1… (56 characters) or 56 hexadecimal characters.';
+    default:
+      return null;
+  }
+}
+
 export const conditionSchema = z.object({
-  type: z.string({ error: webhookMessages.required }).min(1, webhookMessages.required),
-  operator: z.string({ error: webhookMessages.required }).min(1, webhookMessages.required),
-  value: z.string({ error: webhookMessages.required }).trim().min(1, webhookMessages.required).max(500, 'The value is longer than 500 characters'),
-  selector: z.string().trim().max(500, 'The JSONPath query is longer than 500 characters').optional().nullable(),
+  type: text({ error: webhookMessages.required }).min(1, webhookMessages.required),
+  operator: text({ error: webhookMessages.required }).min(1, webhookMessages.required),
+  value: text({ error: webhookMessages.required }).trim().min(1, webhookMessages.required).max(500, 'The value is longer than 500 characters'),
+  selector: text().trim().max(500, 'The JSONPath query is longer than 500 characters').optional().nullable(),
 });
 export type Condition = { type: ConditionType; operator: Operator; value: string; selector?: string | null };
 
 export const webhookInputSchema = z
   .object({
-    name: z.string({ error: webhookMessages.required }).trim().min(1, webhookMessages.required).max(100, 'The name is longer than 100 characters'),
-    description: z.string().trim().max(500, 'The description is longer than 500 characters').optional().nullable(),
+    name: text({ error: webhookMessages.required }).trim().min(1, webhookMessages.required).max(100, 'The name is longer than 100 characters'),
+    description: text().trim().max(500, 'The description is longer than 500 characters').optional().nullable(),
     network: z.number({ error: webhookMessages.required }).int(webhookMessages.unsupportedNetwork).refine(isWebhookNetwork, webhookMessages.unsupportedNetwork),
     type: z.enum(triggers, { error: webhookMessages.required }),
-    target_url: z
-      .string({ error: webhookMessages.required })
+    target_url: text({ error: webhookMessages.required })
       .trim()
       .min(1, webhookMessages.required)
       .max(2048, webhookMessages.invalidUrl)
@@ -141,8 +211,11 @@ export const webhookInputSchema = z
       }
       if (!(def.operators as readonly string[]).includes(c.operator)) {
         ctx.addIssue({ code: 'custom', path: ['conditions', i, 'operator'], message: `The ${c.type} condition takes ${def.operators.join(', ')}.` });
+        return;
       }
       if (c.type === 'jsonPath' && !c.selector) ctx.addIssue({ code: 'custom', path: ['conditions', i, 'selector'], message: webhookMessages.required });
+      const valueError = conditionValueError(c.type, c.value, w.network);
+      if (valueError) ctx.addIssue({ code: 'custom', path: ['conditions', i, 'value'], message: valueError });
       if (def.operators === comparisonOperators && c.type !== 'jsonPath' && !/^\d+$/.test(c.value)) {
         ctx.addIssue({ code: 'custom', path: ['conditions', i, 'value'], message: 'Enter a whole number.' });
       }
@@ -161,7 +234,8 @@ export interface WebhookDto {
   confirmations: number;
   status: 'enabled' | 'disabled';
   conditions: Condition[];
-  auth_token: string;
+  /** null for roles that may not see secrets (collaborators). */
+  auth_token: string | null;
   workspace_id: number;
   workspace_name: string;
   role_name: string;

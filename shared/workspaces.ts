@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { text } from './text';
 import { messages } from './messages';
 import { assignableRoles, type Role } from './permissions';
 import type { PlanName, SubscriptionStatus } from './plans';
@@ -78,14 +79,12 @@ export interface TransferPlan {
 
 export const NAME_MAX = 100;
 
-export const workspaceNameSchema = z
-  .string({ error: 'Workspace name is empty' })
+export const workspaceNameSchema = text({ error: 'Workspace name is empty' })
   .trim()
   .min(1, 'Workspace name is empty')
   .max(NAME_MAX, `Workspace name is longer than ${NAME_MAX} characters`);
 
-export const projectNameSchema = z
-  .string({ error: messages.project.nameEmpty })
+export const projectNameSchema = text({ error: messages.project.nameEmpty })
   .trim()
   .min(1, messages.project.nameEmpty)
   .max(NAME_MAX, `Project name is longer than ${NAME_MAX} characters`);

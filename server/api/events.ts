@@ -4,9 +4,8 @@
 import type { Router } from 'express';
 import { route, type RouteDeps } from '../http/route';
 import { Invalid } from '../errors';
-import { can } from '../../shared/permissions';
-import { isRole } from '../../shared/permissions';
-import { noticeEventName, type WebhookNotice, type WebhookNoticeKind } from '../../shared/webhook-notices';
+import { latestNoticeId, noticesAfter, sessionAlive, workspacesHearingWebhooks } from '../services/webhook-notices';
+import { noticeEventName } from '../../shared/webhook-notices';
 
 const POLL_MS = 1000;
 const HEARTBEAT_MS = 25_000;
@@ -28,11 +27,6 @@ export class EventStreams {
 export function registerEventRoutes(router: Router, deps: RouteDeps, streams: EventStreams, pollMs = POLL_MS): void {
   const { db } = deps;
 
-  const visibleWorkspaces = async (userId: number): Promise<number[]> => {
-    const rows = (await db('workspace_members').where({ user_id: userId }).select('workspace_id', 'role')) as Array<{ workspace_id: number; role: string }>;
-    return rows.filter((r) => isRole(r.role) && can(r.role, 'webhooks.view')).map((r) => Number(r.workspace_id));
-  };
-
   route(router, deps, {
     method: 'get',
     path: '/events',
@@ -40,8 +34,7 @@ export function registerEventRoutes(router: Router, deps: RouteDeps, streams: Ev
     handler: async ({ req, res, user }) => {
       const resumeFrom = req.get('last-event-id') ?? (typeof req.query.lastEventId === 'string' ? req.query.lastEventId : undefined);
       if (resumeFrom !== undefined && !EVENT_ID_RE.test(resumeFrom)) throw new Invalid('Last-Event-ID must be an event id from this stream.');
-      let last =
-        resumeFrom !== undefined ? Number(resumeFrom) : Number(((await db('webhook_notices').max({ id: 'id' }).first()) as { id: number | string | null } | undefined)?.id ?? 0);
+      let last = resumeFrom !== undefined ? Number(resumeFrom) : await latestNoticeId(db);
       const sid = req.sessionID;
 
       res.writeHead(200, {
@@ -70,20 +63,9 @@ export function registerEventRoutes(router: Router, deps: RouteDeps, streams: Ev
 
         const poll = async (): Promise<void> => {
           // Signing out (here or elsewhere) ends the session, and with it the stream.
-          const alive = await db('sessions').where({ sid }).andWhere('expires_at', '>', Date.now()).first('sid');
-          if (!alive) return end();
-          const workspaces = await visibleWorkspaces(user!.id);
-          const rows = workspaces.length
-            ? ((await db('webhook_notices').where('id', '>', last).whereIn('workspace_id', workspaces).orderBy('id', 'asc').limit(PAGE)) as Array<Record<string, unknown>>)
-            : [];
-          for (const row of rows) {
-            const notice: WebhookNotice = {
-              id: Number(row.id),
-              kind: row.kind as WebhookNoticeKind,
-              webhookId: String(row.webhook_id),
-              workspaceId: Number(row.workspace_id),
-              ...(JSON.parse(String(row.data)) as Omit<WebhookNotice, 'id' | 'kind' | 'webhookId' | 'workspaceId'>),
-            };
+          if (!(await sessionAlive(db, sid))) return end();
+          const notices = await noticesAfter(db, last, await workspacesHearingWebhooks(db, user!.id), PAGE);
+          for (const notice of notices) {
             res.write(`id: ${notice.id}\nevent: ${noticeEventName(notice.kind)}\ndata: ${JSON.stringify(notice)}\n\n`);
             last = notice.id;
             lastWrite = Date.now();

@@ -20,6 +20,7 @@ import type { StatusReport } from '../../shared/status';
 import { CAIRN_VERSION } from '../version';
 import { registerMilkomedaRoutes } from './milkomeda';
 import { registerEndpointRoutes } from './endpoints';
+import { registerIpfsRoutes } from './ipfs';
 import type { ChainSource } from '../webhooks/chain-source';
 import type { LatestBlock } from '../../shared/landing-sample';
 
@@ -48,6 +49,7 @@ export function apiRouter(deps: RouteDeps, extras: ApiExtras): Router {
   registerUsageRoutes(router, deps);
   registerLandingRoutes(router, deps, extras.latestBlock);
   registerWebhookRoutes(router, deps, extras.webhookSources);
+  registerIpfsRoutes(router, deps);
   registerMilkomedaRoutes(router, deps);
   registerEndpointRoutes(router, deps);
   registerBillingRoutes(router, deps, extras.billing);

@@ -31,6 +31,8 @@ function describePermission(permission: Permission): string {
   if (permission === 'signedIn') return 'Any signed-in user.';
   if (permission === 'operator') return 'Operators only (OPERATOR_EMAILS); anyone else gets 404.';
   if ('workspace' in permission) return `Members of the workspace whose role may \`${permission.workspace}\`; non-members get 404.`;
+  if ('project' in permission) return `Members of the project's workspace whose role may \`${permission.project}\`; anyone else gets 404.`;
+  if ('webhook' in permission) return `Members of the webhook's workspace whose role may \`${permission.webhook}\`; non-members get 404.`;
   return 'Restricted.';
 }
 

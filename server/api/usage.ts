@@ -1,42 +1,24 @@
 import type { Router } from 'express';
-import { z } from 'zod';
 import { route, type RouteDeps } from '../http/route';
-import { NotFound } from '../errors';
-import { membershipOf } from '../services/workspaces';
-import { getSubscription } from '../services/subscriptions';
-import { projectHistory, projectStats } from '../services/usage';
+import { projectHistory, statsOfProject } from '../services/usage';
 
-const uuid = z.string().uuid('Project not found.');
-
-/** Project statistics and history: members of the project's workspace only. */
+/** Project statistics and history: members of the project's workspace only (route() resolves it). */
 export function registerUsageRoutes(router: Router, deps: RouteDeps): void {
   const { db } = deps;
 
   route(router, deps, {
     method: 'get',
     path: '/workspaces/:workspaceId/projects/:projectUuid/stats',
-    permission: { workspace: 'projects.view' },
-    params: z.object({ workspaceId: z.string(), projectUuid: uuid }),
-    handler: async ({ membership, params }) => {
-      const project = await db('projects').where({ uuid: params.projectUuid, workspace_id: membership.workspaceId }).first('id');
-      if (!project) throw new NotFound('Project not found.');
-      const { plan } = await getSubscription(db, membership.ownerId);
-      return projectStats(db, project.id, plan.name);
-    },
+    permission: { project: 'projects.view' },
+    handler: ({ membership, project }) => statsOfProject(db, project, membership.ownerId),
   });
 
   // Answers {data: [{time, requestCount}], max}: the spec's history shape is itself the envelope.
   route(router, deps, {
     method: 'get',
     path: '/projects/:projectUuid/history',
-    permission: 'signedIn',
-    params: z.object({ projectUuid: uuid }),
-    handler: async ({ user, params, res }) => {
-      const project = await db('projects').where({ uuid: params.projectUuid }).first('id', 'workspace_id');
-      if (!project) throw new NotFound('Project not found.');
-      await membershipOf(db, project.workspace_id, user!.id).catch(() => {
-        throw new NotFound('Project not found.');
-      });
+    permission: { project: 'projects.view' },
+    handler: async ({ project, res }) => {
       res.json(await projectHistory(db, project.id));
     },
   });

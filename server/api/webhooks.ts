@@ -3,24 +3,27 @@ import type { Router } from 'express';
 import { z } from 'zod';
 import { route, type RouteDeps } from '../http/route';
 import { AppError, Invalid, NotFound } from '../errors';
-import { messages } from '../../shared/messages';
 import { triggers, webhookInputSchema, webhookMessages, type WebhookEventDto } from '../../shared/webhooks';
-import { createWebhook, deleteWebhook, findWebhook, getWebhook, listWebhooks, updateWebhook } from '../services/webhooks';
+import { createWebhook, deleteWebhook, getWebhook, listWebhooks, updateWebhook } from '../services/webhooks';
 import type { ChainSource } from '../webhooks/chain-source';
-import { samplePayload } from '../webhooks/sample';
+import { SampleCache } from '../webhooks/sample';
+import { SlidingWindowLimit } from '../http/sliding-window-limit';
 import { eventBody } from '../webhooks/follower';
 
-const params = z.object({ id: z.string(), webhookId: z.string().uuid('Webhook not found.') });
 const EVENTS_PER_PAGE = 20;
+const SAMPLE_REQUESTS_PER_MINUTE = 30;
 
 export function registerWebhookRoutes(router: Router, deps: RouteDeps, sources: Map<number, ChainSource>): void {
   const { db } = deps;
 
+  const samples = new SampleCache();
+  // Per signed-in user and process: the editor asks once per trigger, a script asking in a loop is refused.
+  const sampleLimit = new SlidingWindowLimit(SAMPLE_REQUESTS_PER_MINUTE, 60_000);
   const sample = async (network: number, type: (typeof triggers)[number]) => {
     const source = sources.get(network);
     if (!source) throw new Invalid(webhookMessages.unsupportedNetwork);
     try {
-      return await samplePayload(source, type);
+      return await samples.get(network, type, source);
     } catch (err) {
       throw new AppError(503, 'sample_unavailable', `No sample ${type} could be read from this network right now (${(err as Error).message}).`);
     }
@@ -34,7 +37,10 @@ export function registerWebhookRoutes(router: Router, deps: RouteDeps, sources: 
       type: z.enum(triggers, { error: 'type must be transaction, block, delegation or epoch' }),
       network: z.coerce.number({ error: webhookMessages.unsupportedNetwork }).int(webhookMessages.unsupportedNetwork),
     }),
-    handler: ({ query }) => sample(query.network, query.type),
+    handler: ({ query, user }) => {
+      if (!sampleLimit.take(String(user!.id))) throw new AppError(429, 'too_many_requests', 'Too many sample requests. Please wait a minute and try again.');
+      return sample(query.network, query.type);
+    },
   });
 
   route(router, deps, {
@@ -47,7 +53,7 @@ export function registerWebhookRoutes(router: Router, deps: RouteDeps, sources: 
   route(router, deps, {
     method: 'post',
     path: '/workspaces/:id/webhooks',
-    permission: { workspace: 'webhooks.add', denied: messages.permission.createResource('webhook') },
+    permission: { workspace: 'webhooks.add' },
     status: 201,
     body: webhookInputSchema,
     handler: async ({ membership, body }) => {
@@ -60,27 +66,24 @@ export function registerWebhookRoutes(router: Router, deps: RouteDeps, sources: 
   route(router, deps, {
     method: 'get',
     path: '/workspaces/:id/webhooks/:webhookId',
-    permission: { workspace: 'webhooks.view' },
-    params,
-    handler: ({ membership, params: p }) => getWebhook(db, membership, p.webhookId),
+    permission: { webhook: 'webhooks.view' },
+    handler: ({ membership, webhook }) => getWebhook(db, membership, webhook.id),
   });
 
   route(router, deps, {
     method: 'put',
     path: '/workspaces/:id/webhooks/:webhookId',
-    permission: { workspace: 'webhooks.update', denied: 'Only the owner, administrators and maintainers can change webhooks.' },
-    params,
+    permission: { webhook: 'webhooks.update' },
     body: webhookInputSchema,
-    handler: ({ membership, params: p, body }) => updateWebhook(db, membership, p.webhookId, body),
+    handler: ({ membership, webhook, body }) => updateWebhook(db, membership, webhook.id, body),
   });
 
   route(router, deps, {
     method: 'delete',
     path: '/workspaces/:id/webhooks/:webhookId',
-    permission: { workspace: 'webhooks.delete', denied: 'Only the owner, administrators and maintainers can delete webhooks.' },
-    params,
-    handler: async ({ membership, params: p }) => {
-      await deleteWebhook(db, membership.workspaceId, p.webhookId);
+    permission: { webhook: 'webhooks.delete' },
+    handler: async ({ membership, webhook }) => {
+      await deleteWebhook(db, membership.workspaceId, webhook.id);
       return { deleted: true };
     },
   });
@@ -89,14 +92,12 @@ export function registerWebhookRoutes(router: Router, deps: RouteDeps, sources: 
   route(router, deps, {
     method: 'get',
     path: '/workspaces/:id/webhooks/:webhookId/events',
-    permission: { workspace: 'webhooks.view' },
-    params,
+    permission: { webhook: 'webhooks.view' },
     query: z.object({ page: z.coerce.number({ error: 'page must be a whole number' }).int('page must be a whole number').min(1, 'page must be at least 1').default(1) }),
-    handler: async ({ membership, params: p, query }) => {
-      await findWebhook(db, membership.workspaceId, p.webhookId);
-      const total = Number((await db('webhook_events').where({ webhook_id: p.webhookId }).count({ n: '*' }))[0]?.n ?? 0);
+    handler: async ({ webhook, query }) => {
+      const total = Number((await db('webhook_events').where({ webhook_id: webhook.id }).count({ n: '*' }))[0]?.n ?? 0);
       const events = await db('webhook_events')
-        .where({ webhook_id: p.webhookId })
+        .where({ webhook_id: webhook.id })
         .orderBy('created_at', 'desc')
         .orderBy('id', 'asc')
         .limit(EVENTS_PER_PAGE)
@@ -137,17 +138,16 @@ export function registerWebhookRoutes(router: Router, deps: RouteDeps, sources: 
   route(router, deps, {
     method: 'post',
     path: '/workspaces/:id/webhooks/:webhookId/events/:eventId/resend',
-    permission: { workspace: 'webhooks.update', denied: 'Only the owner, administrators and maintainers can resend events.' },
-    params: params.extend({ eventId: z.string().uuid('Event not found.') }),
-    handler: async ({ membership, params: p }) => {
-      await findWebhook(db, membership.workspaceId, p.webhookId);
+    permission: { webhook: 'webhooks.update' },
+    params: z.object({ eventId: z.string().uuid('Event not found.') }).loose(),
+    handler: async ({ webhook, params: p }) => {
       // The same event id again, so the receiver can recognise a redelivery.
       const updated = await db('webhook_events')
-        .where({ id: p.eventId, webhook_id: p.webhookId })
+        .where({ id: p.eventId, webhook_id: webhook.id })
         .whereIn('status', ['delivered', 'failed', 'cancelled'])
         .update({ status: 'pending', attempts: 0, next_attempt_at: Date.now(), claimed_until: null });
       if (updated === 0) {
-        const exists = await db('webhook_events').where({ id: p.eventId, webhook_id: p.webhookId }).first('status');
+        const exists = await db('webhook_events').where({ id: p.eventId, webhook_id: webhook.id }).first('status');
         if (!exists) throw new NotFound('Event not found.');
         throw new AppError(409, 'conflict', 'This event is already waiting to be sent.');
       }
@@ -158,11 +158,9 @@ export function registerWebhookRoutes(router: Router, deps: RouteDeps, sources: 
   route(router, deps, {
     method: 'post',
     path: '/workspaces/:id/webhooks/:webhookId/test',
-    permission: { workspace: 'webhooks.update', denied: 'Only the owner, administrators and maintainers can send test events.' },
-    params,
+    permission: { webhook: 'webhooks.update' },
     status: 201,
-    handler: async ({ membership, params: p }) => {
-      const webhook = await findWebhook(db, membership.workspaceId, p.webhookId);
+    handler: async ({ webhook }) => {
       if (webhook.status !== 'enabled') throw new AppError(409, 'conflict', 'Enable the webhook to send it a test event.');
       const payload = await sample(webhook.network, webhook.type);
       const id = crypto.randomUUID();

@@ -2,7 +2,7 @@ import type { Router } from 'express';
 import { z } from 'zod';
 import { linkBase } from '../http/link-base';
 import { route, type RouteDeps } from '../http/route';
-import { messages } from '../../shared/messages';
+import { dbIdSchema } from '../../shared/text';
 import { assignableRoleSchema, inviteSchema, workspaceNameSchema, type AddonDto, type QuotaDto } from '../../shared/workspaces';
 import {
   changeMemberRole,
@@ -20,8 +20,8 @@ import {
 import { acceptInvitation, createInvitation, listInvitations, previewInvitation, revokeInvitation } from '../services/invitations';
 import { getQuota } from '../services/quota';
 
-const userIdSchema = z.coerce.number({ error: 'newOwnerId must be a user id' }).int('newOwnerId must be a user id').positive('newOwnerId must be a user id');
-const memberParams = z.object({ id: z.string(), userId: z.coerce.number().int().positive() });
+const userIdSchema = dbIdSchema('newOwnerId must be a user id');
+const memberParams = z.object({ id: z.string(), userId: dbIdSchema('The member id must be a user id.') });
 
 export function registerWorkspaceRoutes(router: Router, deps: RouteDeps): void {
   const { db, config, mailer } = deps;
@@ -52,7 +52,7 @@ export function registerWorkspaceRoutes(router: Router, deps: RouteDeps): void {
   route(router, deps, {
     method: 'put',
     path: '/workspaces/:id',
-    permission: { workspace: 'workspace.change_name', denied: 'Only the owner and administrators can rename the workspace.' },
+    permission: { workspace: 'workspace.change_name' },
     body: z.object({ name: workspaceNameSchema }),
     handler: async ({ user, membership, body }) => {
       await renameWorkspace(db, membership.workspaceId, body.name);
@@ -63,7 +63,7 @@ export function registerWorkspaceRoutes(router: Router, deps: RouteDeps): void {
   route(router, deps, {
     method: 'delete',
     path: '/workspaces/:id',
-    permission: { workspace: 'workspace.delete', denied: 'Only the owner can delete the workspace.' },
+    permission: { workspace: 'workspace.delete' },
     handler: async ({ membership }) => {
       await deleteWorkspace(db, membership.workspaceId);
       return { deleted: true };
@@ -73,7 +73,7 @@ export function registerWorkspaceRoutes(router: Router, deps: RouteDeps): void {
   route(router, deps, {
     method: 'get',
     path: '/workspaces/:id/transfer/dry',
-    permission: { workspace: 'workspace.transfer', denied: 'Only the owner can transfer the workspace.' },
+    permission: { workspace: 'workspace.transfer' },
     query: z.object({ newOwnerId: userIdSchema }),
     handler: ({ membership, query }) => planTransfer(db, membership, query.newOwnerId),
   });
@@ -81,7 +81,7 @@ export function registerWorkspaceRoutes(router: Router, deps: RouteDeps): void {
   route(router, deps, {
     method: 'post',
     path: '/workspaces/:id/transfer',
-    permission: { workspace: 'workspace.transfer', denied: 'Only the owner can transfer the workspace.' },
+    permission: { workspace: 'workspace.transfer' },
     body: z.object({ newOwnerId: userIdSchema }),
     handler: async ({ user, membership, body }) => {
       await transferWorkspace(db, membership, body.newOwnerId);
@@ -119,7 +119,7 @@ export function registerWorkspaceRoutes(router: Router, deps: RouteDeps): void {
   route(router, deps, {
     method: 'put',
     path: '/workspaces/:id/members/:userId',
-    permission: { workspace: 'members.update', denied: 'Only the owner and administrators can change roles.' },
+    permission: { workspace: 'members.update' },
     params: memberParams,
     body: z.object({ role: assignableRoleSchema }),
     handler: async ({ membership, params, body }) => {
@@ -131,7 +131,7 @@ export function registerWorkspaceRoutes(router: Router, deps: RouteDeps): void {
   route(router, deps, {
     method: 'delete',
     path: '/workspaces/:id/members/:userId',
-    permission: { workspace: 'members.delete', denied: 'Only the owner and administrators can remove members.' },
+    permission: { workspace: 'members.delete' },
     params: memberParams,
     handler: async ({ membership, params }) => {
       await removeMember(db, membership.workspaceId, params.userId);
@@ -142,7 +142,7 @@ export function registerWorkspaceRoutes(router: Router, deps: RouteDeps): void {
   route(router, deps, {
     method: 'post',
     path: '/workspaces/:id/leave',
-    permission: { workspace: 'workspace.leave', denied: 'The owner cannot leave the workspace. Transfer it to another member or delete it.' },
+    permission: { workspace: 'workspace.leave' },
     handler: async ({ user, membership }) => {
       await leaveWorkspace(db, membership, user!.id);
       return { left: true };
@@ -160,7 +160,7 @@ export function registerWorkspaceRoutes(router: Router, deps: RouteDeps): void {
   route(router, deps, {
     method: 'post',
     path: '/workspaces/:id/invitations',
-    permission: { workspace: 'invites.add', denied: messages.permission.createResource('invitation') },
+    permission: { workspace: 'invites.add' },
     status: 201,
     body: inviteSchema,
     handler: async ({ req, user, membership, body }) => {
@@ -178,7 +178,7 @@ export function registerWorkspaceRoutes(router: Router, deps: RouteDeps): void {
   route(router, deps, {
     method: 'delete',
     path: '/workspaces/:id/invitations/:invitationId',
-    permission: { workspace: 'invites.delete', denied: 'Only the owner and administrators can revoke invitations.' },
+    permission: { workspace: 'invites.delete' },
     params: z.object({ id: z.string(), invitationId: z.string().uuid('Invitation not found.') }),
     handler: async ({ membership, params }) => {
       await revokeInvitation(db, membership.workspaceId, params.invitationId);

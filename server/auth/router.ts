@@ -9,6 +9,7 @@ import { providerScopes } from './strategies';
 import { desktopAuthRouter } from './desktop';
 import { createMagicLinkToken, consumeMagicLinkToken } from '../services/magic-links';
 import { findOrCreateUserByEmail } from '../services/users';
+import { takeSignInSlot } from '../services/sign-in-throttle';
 import { OAuthSignInError } from '../services/oauth-accounts';
 import { emailSchema, emailSignInSchema, oauthProviders, type OAuthProvider, type SignInOptions } from '../../shared/auth';
 import { messages } from '../../shared/messages';
@@ -21,8 +22,8 @@ export interface AuthRouterDeps extends RouteDeps {
   enabledProviders: Set<OAuthProvider>;
 }
 
-const MAX_LINKS_PER_WINDOW = 5;
-const LINK_WINDOW_MS = 15 * 60 * 1000;
+/** Sign-in mails per e-mail address in one window (SIGN_IN_WINDOW_MS); per client IP it is configured. */
+const MAX_LINKS_PER_EMAIL = 5;
 
 const errorPage = (code: string) => `/auth/error?error=${encodeURIComponent(code)}`;
 
@@ -72,12 +73,18 @@ export function authRouter(deps: AuthRouterDeps): Router {
         const ok = await verifyCaptcha(config.captcha, body.captchaToken ?? '', req.ip);
         if (!ok) throw new Invalid(messages.signIn.captchaRequired);
       }
-      const recent = await db('magic_link_tokens')
-        .where({ email: body.email })
-        .andWhere('created_at', '>', Date.now() - LINK_WINDOW_MS)
-        .count<{ n: number | string }[]>({ n: '*' });
-      if (Number(recent[0]?.n ?? 0) >= MAX_LINKS_PER_WINDOW) {
-        throw new AppError(429, 'too_many_links', 'Too many sign-in links were requested for this e-mail. Please wait a few minutes and try again.');
+      const full = await takeSignInSlot(db, [
+        { key: `email:${body.email}`, max: MAX_LINKS_PER_EMAIL },
+        { key: `ip:${req.ip ?? req.socket.remoteAddress ?? 'unknown'}`, max: config.signInLinksPerIp },
+      ]);
+      if (full) {
+        throw new AppError(
+          429,
+          'too_many_links',
+          full.key.startsWith('email:')
+            ? 'Too many sign-in links were requested for this e-mail. Please wait a few minutes and try again.'
+            : 'Too many sign-in links were requested from your network. Please wait a few minutes and try again.',
+        );
       }
       const callbackUrl = safeRedirect(body.callbackUrl);
       const token = await createMagicLinkToken(db, body.email, config.magicLinkTtlMs);

@@ -14,6 +14,7 @@ import { httpUpstream, type Upstream } from './proxy';
 import { sendBlockfrostError, sendJson } from './respond';
 import { createJsonRpcHandler, type EvmBackend } from './jsonrpc';
 import { basicAuthPassword } from './basic-auth';
+import type { IpfsBackend } from '../ipfs/backend';
 
 const API_PREFIX = '/api/v0';
 const slugs = new Set(networks.map((n) => n.slug).filter((s): s is string => !!s));
@@ -33,7 +34,8 @@ export const MESSAGES = {
   mismatch: 'Network token mismatch',
   overLimit: 'Usage is over limit.',
   banned: 'IP has been auto-banned for flooding.',
-  noBackend: 'This network has no backend configured on this Cairn server.',
+  noBackend: 'This network has no backend configured on this Cairn server, so requests to it cannot be answered (and are not counted).',
+  badPath: 'The path is not valid: dot segments, encoded slashes and backslashes are not allowed.',
   restricted: 'API access is restricted: the first payment of this subscription failed. Pay the open invoice in the dashboard to restore it.',
 } as const;
 
@@ -47,11 +49,36 @@ export interface GatewayDeps {
   chains?: Partial<Record<SandboxNetwork, SandboxChain>>;
   /** Milkomeda mainnet's EVM JSON-RPC backend (configured, or the embedded development chain); none: calls answer 'no backend'. */
   evm?: EvmBackend | null;
+  /** IPFS calls for the ipfs network when no UPSTREAM_IPFS_URL is set (server/ipfs). */
+  ipfs?: IpfsBackend;
   version: string;
   now?: () => number;
 }
 
-type Backend = (req: http.IncomingMessage, res: http.ServerResponse, path: string) => void;
+/**
+ * True for a path a backend could resolve outside the API: '.' or '..' segments, also encoded
+ * ('%2e%2e') or with a parameter ('..;'), and encoded slashes or backslashes. The cheap test first:
+ * a normal path has none of '.', '%', ';' or '\\'.
+ */
+export function climbs(path: string): boolean {
+  if (!/[.%;\\]/.test(path)) return false;
+  if (path.includes('\\')) return true;
+  for (const segment of path.split('/')) {
+    let decoded: string;
+    try {
+      decoded = decodeURIComponent(segment);
+    } catch {
+      return true;
+    }
+    if (decoded.includes('/') || decoded.includes('\\') || decoded.includes('\u0000')) return true;
+    const bare = decoded.split(';', 1)[0]!.trim();
+    if (bare === '.' || bare === '..') return true;
+  }
+  return false;
+}
+
+/** `project` is the admitted key's project (the IPFS backend keeps its bookkeeping per project; proxies ignore it). */
+type Backend = (req: http.IncomingMessage, res: http.ServerResponse, path: string, project?: ProjectKey) => void;
 
 /** The request's meter record rides on its response until the answer has gone out. */
 const METERED = Symbol('cairn.metered');
@@ -69,6 +96,12 @@ function backends(deps: GatewayDeps): { byNetwork: Map<string, Backend>; sandbox
       const u = httpUpstream(upstream, gw.upstreamTimeoutMs);
       upstreams.push(u);
       byNetwork.set(slug, (req, res, path) => u.forward(req, res, path));
+      continue;
+    }
+    // IPFS: the embedded store or a Kubo node (server/ipfs), unless an upstream is configured above.
+    const ipfs = slug === 'ipfs' ? deps.ipfs : undefined;
+    if (ipfs) {
+      byNetwork.set(slug, (req, res, path, project) => (project ? ipfs.handle(req, res, path, project) : sendBlockfrostError(res, 403, MESSAGES.invalidToken)));
       continue;
     }
     const sandboxNetwork = SANDBOX_NETWORKS[slug];
@@ -132,15 +165,14 @@ export function createGatewayHandler(deps: GatewayDeps) {
   };
 
   /** Answers the limiter's verdict, and meters the request once its answer has gone out. */
-  const dispatch = (verdict: Verdict, req: http.IncomingMessage, res: http.ServerResponse, backend: Backend | undefined, path: string, metered: MeteredRequest): void => {
+  const dispatch = (verdict: Verdict, req: http.IncomingMessage, res: http.ServerResponse, backend: Backend, path: string, metered: MeteredRequest, project: ProjectKey): void => {
     metered.admitted = verdict === 'ok';
     (res as MeteredResponse)[METERED] = metered;
     res.on('finish', meterOnFinish);
     if (verdict === 'banned') return sendBlockfrostError(res, 418, MESSAGES.banned);
     if (verdict === 'rate_limited') return sendBlockfrostError(res, 429, MESSAGES.overLimit);
     if (verdict === 'over_quota') return sendBlockfrostError(res, 402, MESSAGES.overLimit);
-    if (!backend) return sendBlockfrostError(res, 500, MESSAGES.noBackend);
-    backend(req, res, path);
+    backend(req, res, path, project);
   };
 
   const milkomedaKey = (password: string | null): ProjectKey | undefined => {
@@ -181,6 +213,9 @@ export function createGatewayHandler(deps: GatewayDeps) {
 
     // POST /api/v0/ is a JSON-RPC call (Milkomeda), not the root document.
     if (!(rest === '/' && req.method === 'POST') && root(res, rest, network)) return;
+    // Before any key, limit or backend: a path that climbs out of /api/v0 would reach whatever the
+    // upstream serves beside its API, with Cairn's upstream credentials.
+    if (climbs(rest)) return sendBlockfrostError(res, 400, MESSAGES.badPath);
 
     const key = req.headers.project_id;
     let project: ProjectKey | undefined;
@@ -196,6 +231,9 @@ export function createGatewayHandler(deps: GatewayDeps) {
     if (project.status === 'incomplete_expired') return sendBlockfrostError(res, 402, MESSAGES.restricted);
     const target = network ?? project.network;
     const backend = byNetwork.get(target);
+    // Nothing can answer it here: say so before the limits, so it costs no quota, no token and no
+    // metering. Milkomeda's JSON-RPC handler makes the same check for its own backend.
+    if (!backend && target !== MILKOMEDA) return sendBlockfrostError(res, 500, MESSAGES.noBackend);
 
     const at = now();
     const day = utcDay(at);
@@ -218,10 +256,11 @@ export function createGatewayHandler(deps: GatewayDeps) {
     };
     const metered: MeteredRequest = { projectId: project.projectId, ownerId: project.ownerId, endpoint: endpointTemplate(rest), status: 0, ip, userAgent: req.headers['user-agent'], admitted: false, at };
     // The in-memory limiter answers at once; only Redis needs a round trip.
-    if (memory) return dispatch(memory.admitNow(admit), req, res, backend, rest + search, metered);
+    if (!backend) return sendBlockfrostError(res, 500, MESSAGES.noBackend);
+    if (memory) return dispatch(memory.admitNow(admit), req, res, backend, rest + search, metered, project);
     limiter
       .admit(admit)
-      .then((verdict) => dispatch(verdict, req, res, backend, rest + search, metered))
+      .then((verdict) => dispatch(verdict, req, res, backend, rest + search, metered, project))
       .catch((err: unknown) => {
         deps.logger.error({ err: { message: (err as Error).message } }, 'gateway: limiter failed');
         if (!res.headersSent) sendBlockfrostError(res, 500, 'The request could not be checked against its limits. Please retry.');

@@ -2,6 +2,7 @@ import type { Db } from '../db/index';
 import { SerialTicker } from '../ticker';
 import type { Logger } from '../logger';
 import { networks } from '../../shared/networks';
+import type { GatewayChangeKind } from '../services/gateway-changes';
 import { boostRequests } from '../../shared/billing';
 import { DEFAULT_PLAN, isPlanName, plans, type PlanName, type SubscriptionStatus } from '../../shared/plans';
 
@@ -26,23 +27,36 @@ export interface ProjectKey {
 const slugByNetworkId = new Map(networks.filter((n) => n.slug).map((n) => [n.value, n.slug!]));
 
 export const POLL_MS = 250;
-const FULL_RELOAD_MS = 60_000;
+/** A safety net only: changes are applied from gateway_changes, boost expiries when they fall due. */
+const FULL_RELOAD_MS = 10 * 60_000;
+
+interface Affected {
+  projects: Set<string>;
+  workspaces: Set<number>;
+  owners: Set<number>;
+}
 
 /**
- * All project keys in memory. Every POLL_MS it asks for the newest id of gateway_changes (written in
- * the same transaction as any project, workspace or plan change) and reloads when it moved, so a
- * deleted key is refused on every instance well within a second. A full reload every minute also
- * picks up boosts that expired.
+ * All project keys in memory. Every POLL_MS it reads the gateway_changes rows after the last one it
+ * applied (written in the same transaction as any project, workspace or plan change) and reloads only
+ * the keys they name, so a deleted key is refused on every instance well within a second and a change
+ * costs a few rows, not every key. A boost that expires reloads its owner's keys when it falls due; a
+ * full reload runs at start and every ten minutes as a safety net.
  */
 export class KeyCache {
   private keys = new Map<string, ProjectKey>();
   private lastChange = -1;
   private lastFullLoad = 0;
+  /** Earliest expiry of each owner's active boosts. */
+  private boostExpiry = new Map<number, number>();
   private ticker: SerialTicker | undefined;
+  /** Keys reloaded by the last partial refresh (tests and logs). */
+  lastPartialReload = 0;
 
   constructor(
     private readonly db: Db,
     private readonly logger: Logger,
+    private readonly now: () => number = Date.now,
   ) {}
 
   lookup(key: string): ProjectKey | undefined {
@@ -68,31 +82,93 @@ export class KeyCache {
     return this.ticker?.stop() ?? Promise.resolve();
   }
 
-  private async poll(): Promise<void> {
-    const row = await this.db('gateway_changes').max({ id: 'id' }).first();
-    const latest = Number(row?.id ?? 0);
-    if (latest !== this.lastChange || Date.now() - this.lastFullLoad > FULL_RELOAD_MS) await this.reload(latest);
+  /** One refresh: what gateway_changes names since the last one, and owners whose boost expired. */
+  async poll(): Promise<void> {
+    const now = this.now();
+    if (now - this.lastFullLoad > FULL_RELOAD_MS) return this.reload();
+    const changes = (await this.db('gateway_changes').where('id', '>', this.lastChange).orderBy('id', 'asc').limit(1000).select('id', 'kind', 'ref')) as Array<{
+      id: number | string;
+      kind: string;
+      ref: string;
+    }>;
+    // Far behind (or a kind this version does not know): everything, once.
+    if (changes.length === 1000 || changes.some((c) => !KINDS.has(c.kind))) return this.reload();
+    const affected: Affected = { projects: new Set(), workspaces: new Set(), owners: new Set() };
+    for (const c of changes) {
+      if (c.kind === 'project') affected.projects.add(c.ref);
+      else if (c.kind === 'workspace' || c.kind === 'addon') affected.workspaces.add(toId(c.ref));
+      else if (c.kind === 'subscription') affected.owners.add(toId(c.ref));
+    }
+    for (const [owner, expiry] of this.boostExpiry) if (expiry <= now) affected.owners.add(owner);
+    // The owners these keys had until now: a workspace that moves takes its boosts from their total.
+    for (const k of this.keys.values()) if (affected.projects.has(k.uuid) || affected.workspaces.has(k.workspaceId)) affected.owners.add(k.ownerId);
+    if (affected.projects.size + affected.workspaces.size + affected.owners.size === 0) {
+      if (changes.length) this.lastChange = Number(changes.at(-1)!.id);
+      return;
+    }
+    await this.reloadSome(affected, now);
+    if (changes.length) this.lastChange = Number(changes.at(-1)!.id);
   }
 
   /** Reads every key with its owner's plan. `latest` is the change id read before the load began. */
   async reload(latest?: number): Promise<void> {
     const changeId = latest ?? Number((await this.db('gateway_changes').max({ id: 'id' }).first())?.id ?? 0);
-    const now = Date.now();
-    const [rows, boosts] = await Promise.all([
-      this.db('projects as p')
-        .join('workspaces as w', 'w.id', 'p.workspace_id')
-        .leftJoin('subscriptions as s', 's.user_id', 'w.owner_id')
-        .select('p.id', 'p.uuid', 'p.project_id as key', 'p.network_id', 'p.workspace_id', 'w.owner_id', 's.plan', 's.status'),
-      this.db('addons as a').join('workspaces as w', 'w.id', 'a.workspace_id').where('a.expires_at', '>', now).select('w.owner_id', 'a.type'),
-    ]);
-    const boostByOwner = new Map<number, number>();
-    for (const b of boosts) boostByOwner.set(b.owner_id, (boostByOwner.get(b.owner_id) ?? 0) + boostRequests(b.type));
+    const now = this.now();
     const next = new Map<string, ProjectKey>();
+    this.boostExpiry = new Map();
+    for (const k of await this.load(null, now)) next.set(k.key, k);
+    this.keys = next;
+    this.lastChange = changeId;
+    this.lastFullLoad = now;
+  }
+
+  private async reloadSome(a: Affected, now: number): Promise<void> {
+    const fresh = await this.load(a, now);
+    const owners = new Set([...a.owners, ...fresh.map((k) => k.ownerId)]);
+    // Drop what the changes name (a deleted project, a workspace that moved), then put back what exists.
+    for (const [key, k] of this.keys) {
+      if (a.projects.has(k.uuid) || a.workspaces.has(k.workspaceId) || owners.has(k.ownerId)) this.keys.delete(key);
+    }
+    for (const k of fresh) this.keys.set(k.key, k);
+    this.lastPartialReload = fresh.length;
+  }
+
+  /** Keys with their owner's plan and boosts: all of them, or those the changes name. */
+  private async load(a: Affected | null, now: number): Promise<ProjectKey[]> {
+    let q = this.db('projects as p')
+      .join('workspaces as w', 'w.id', 'p.workspace_id')
+      .leftJoin('subscriptions as s', 's.user_id', 'w.owner_id')
+      .select('p.id', 'p.uuid', 'p.project_id as key', 'p.network_id', 'p.workspace_id', 'w.owner_id', 's.plan', 's.status');
+    if (a) {
+      // Every key of an owner whose project or workspace changed: boosts and plan are per owner.
+      const owners = this.db('workspaces as w2')
+        .leftJoin('projects as p2', 'p2.workspace_id', 'w2.id')
+        .where((w) => {
+          w.whereIn('w2.id', [...a.workspaces, -1]).orWhereIn('p2.uuid', [...[...a.projects].filter((u) => UUID.test(u)), NO_UUID]);
+        })
+        .select('w2.owner_id');
+      q = q.where((w) => {
+        w.whereIn('w.owner_id', [...a.owners, -1]).orWhereIn('w.owner_id', owners);
+      });
+    }
+    const rows = await q;
+    const ownerIds = [...new Set(rows.map((r) => r.owner_id as number))];
+    let boostQuery = this.db('addons as a').join('workspaces as w', 'w.id', 'a.workspace_id').where('a.expires_at', '>', now);
+    if (a) boostQuery = boostQuery.whereIn('w.owner_id', ownerIds.length ? ownerIds : [-1]);
+    const boosts = await boostQuery.select('w.owner_id', 'a.type', 'a.expires_at');
+    const boostByOwner = new Map<number, number>();
+    for (const owner of a ? [...a.owners, ...ownerIds] : []) this.boostExpiry.delete(owner);
+    for (const b of boosts) {
+      boostByOwner.set(b.owner_id, (boostByOwner.get(b.owner_id) ?? 0) + boostRequests(b.type));
+      const expiry = Number(b.expires_at);
+      this.boostExpiry.set(b.owner_id, Math.min(this.boostExpiry.get(b.owner_id) ?? Infinity, expiry));
+    }
+    const out: ProjectKey[] = [];
     for (const r of rows) {
       const network = slugByNetworkId.get(r.network_id);
       if (!network) continue;
       const plan = plans[isPlanName(r.plan) ? (r.plan as PlanName) : DEFAULT_PLAN];
-      next.set(r.key, {
+      out.push({
         key: r.key,
         projectId: r.id,
         uuid: r.uuid,
@@ -106,8 +182,11 @@ export class KeyCache {
         status: (r.status as SubscriptionStatus) ?? 'active',
       });
     }
-    this.keys = next;
-    this.lastChange = changeId;
-    this.lastFullLoad = now;
+    return out;
   }
 }
+
+const toId = (ref: string): number => (/^\d{1,10}$/.test(ref) ? Number(ref) : -1);
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const NO_UUID = '00000000-0000-0000-0000-000000000000';
+const KINDS = new Set<string>(['project', 'workspace', 'subscription', 'addon'] satisfies GatewayChangeKind[]);

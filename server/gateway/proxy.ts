@@ -34,6 +34,7 @@ export function httpUpstream(cfg: UpstreamConfig, timeoutMs: number): Upstream {
   const agent = isHttps ? new https.Agent({ keepAlive: true, maxSockets: 256, timeout: timeoutMs }) : new http.Agent({ keepAlive: true, maxSockets: 256, timeout: timeoutMs });
   const basePath = base.pathname.replace(/\/+$/, '');
   const request = isHttps ? https.request : http.request;
+  const authName = cfg.auth?.name.toLowerCase();
 
   return {
     forward(req, res, path, hooks) {
@@ -43,7 +44,8 @@ export function httpUpstream(cfg: UpstreamConfig, timeoutMs: number): Upstream {
       const incoming = req.headers;
       for (const name in incoming) {
         const value = incoming[name];
-        if (value === undefined || NOT_FORWARDED.has(name)) continue;
+        // A client's own copy of the upstream's auth header would reach it beside ours.
+        if (value === undefined || NOT_FORWARDED.has(name) || name === authName) continue;
         if (typeof value === 'string') headers.push(name, value);
         else for (const v of value) headers.push(name, v);
       }

@@ -4,11 +4,14 @@ import type { Db } from '../db/index';
 import type { Config } from '../config';
 import type { Logger } from '../logger';
 import type { Mailer } from '../mail/mailer';
-import { AppError, Forbidden, NotFound, Unauthorized } from '../errors';
+import { AppError, Forbidden, Invalid, NotFound, Unauthorized } from '../errors';
 import { isOperator } from '../services/operators';
 import { signInPathFor } from '../../shared/routes';
-import { can, type Action } from '../../shared/permissions';
+import { can, deniedMessages, type Action } from '../../shared/permissions';
+import { MAX_DB_ID, parseDbId } from '../../shared/text';
 import { membershipOf, type Membership } from '../services/workspaces';
+import { findProjectRef, type ProjectRef } from '../services/projects';
+import { findWebhook, type WebhookRow } from '../services/webhooks';
 
 export interface SignedInUser {
   id: number;
@@ -16,25 +19,49 @@ export interface SignedInUser {
 }
 
 /**
- * Who may call a route. 'public' must be said out loud; 'signedIn' needs a session; a workspace
- * action needs membership of the workspace in the path (`:id` or `:workspaceId`) with a role the
- * permission matrix allows. Non-members get 404, members without the permission 403. 'operator'
+ * Who may call a route. 'public' must be said out loud; 'signedIn' needs a session; 'operator'
  * needs an account named in OPERATOR_EMAILS (anyone else gets 404, as if the route were not there).
- * A route without a permission fails to register.
+ * The others need membership of a workspace with a role the permission matrix allows for the
+ * action, and route() resolves that workspace itself:
+ * - `{ workspace }`: from `:workspaceId` or `:id` in the path;
+ * - `{ project }`: from the project `:projectId` or `:projectUuid` (within `:id`/`:workspaceId` when
+ *   the path names one);
+ * - `{ webhook }`: the webhook `:webhookId` within the workspace `:id`.
+ * Non-members, and ids that name nothing, get 404; members without the permission 403 with the
+ * matrix's text (`denied` overrides it). A route without a permission fails to register.
  */
-export type Permission = 'public' | 'signedIn' | 'operator' | { workspace: Action; denied?: string };
+export type Permission =
+  | 'public'
+  | 'signedIn'
+  | 'operator'
+  | { workspace: Action; denied?: string }
+  | { project: Action; denied?: string }
+  | { webhook: Action; denied?: string };
 
-export interface RouteContext<B, Q, P> {
+interface BaseContext<B, Q, P> {
   req: Request;
   res: Response;
   body: B;
   query: Q;
   params: P;
-  user: SignedInUser | null;
-  /** The caller's membership, for workspace routes. */
-  membership: Membership;
   deps: RouteDeps;
 }
+
+/** What the permission guarantees the handler: `user` once signed in, `membership` (and the project or webhook) once resolved. */
+type Guaranteed<Perm> = [Perm] extends ['public']
+  ? { user: SignedInUser | null }
+  : [Perm] extends ['signedIn'] | ['operator']
+    ? { user: SignedInUser }
+    : [Perm] extends [{ project: Action }]
+      ? { user: SignedInUser; membership: Membership; project: ProjectRef }
+      : [Perm] extends [{ webhook: Action }]
+        ? { user: SignedInUser; membership: Membership; webhook: WebhookRow }
+        : [Perm] extends [{ workspace: Action }]
+          ? { user: SignedInUser; membership: Membership }
+          : // A permission not known at compile time: the loosest shape.
+            { user: SignedInUser | null; membership: Membership };
+
+export type RouteContext<B, Q, P, Perm extends Permission = Permission> = BaseContext<B, Q, P> & Guaranteed<Perm>;
 
 export interface RouteDeps {
   db: Db;
@@ -45,10 +72,10 @@ export interface RouteDeps {
 
 type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
 
-export interface RouteSpec<B extends z.ZodType, Q extends z.ZodType, P extends z.ZodType> {
+export interface RouteSpec<B extends z.ZodType, Q extends z.ZodType, P extends z.ZodType, Perm extends Permission = Permission> {
   method: Method;
   path: string;
-  permission: Permission;
+  permission: Perm;
   body?: B;
   query?: Q;
   params?: P;
@@ -60,7 +87,7 @@ export interface RouteSpec<B extends z.ZodType, Q extends z.ZodType, P extends z
    * with the message in `billing_error`.
    */
   link?: { errorPage: string };
-  handler: (ctx: RouteContext<z.output<B>, z.output<Q>, z.output<P>>) => Promise<unknown> | unknown;
+  handler: (ctx: RouteContext<z.output<B>, z.output<Q>, z.output<P>, Perm>) => Promise<unknown> | unknown;
   /** One line for the API reference (/api/openapi.json); the method and path say the rest. */
   summary?: string;
 }
@@ -87,11 +114,72 @@ export function declareRoute(router: Router, declaration: RouteDeclaration & { r
   declarations.set(router, list);
 }
 
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+const param = (req: Request, name: string): string | undefined => {
+  const v = (req.params as Record<string, unknown>)[name];
+  return typeof v === 'string' ? v : undefined;
+};
+
+const workspaceIdIn = (req: Request): number | undefined => {
+  const raw = param(req, 'workspaceId') ?? param(req, 'id');
+  if (raw === undefined) return undefined;
+  const id = parseDbId(raw);
+  if (id === null) throw new Invalid(`The workspace id must be a whole number between 1 and ${MAX_DB_ID}.`);
+  return id;
+};
+
+const allow = (membership: Membership, permission: { denied?: string }, action: Action) => {
+  if (!can(membership.role, action)) throw new Forbidden(permission.denied ?? deniedMessages[action]);
+};
+
+interface Tenancy {
+  membership?: Membership;
+  project?: ProjectRef;
+  webhook?: WebhookRow;
+}
+
+/** The workspace a route addresses, the caller's membership in it, and the project or webhook it names. */
+async function resolveTenancy(db: Db, req: Request, permission: Exclude<Permission, string>, userId: number): Promise<Tenancy> {
+  if ('workspace' in permission) {
+    const workspaceId = workspaceIdIn(req);
+    if (workspaceId === undefined) throw new Error(`route ${req.method} ${req.route?.path}: a workspace permission needs :id or :workspaceId`);
+    const membership = await membershipOf(db, workspaceId, userId);
+    allow(membership, permission, permission.workspace);
+    return { membership };
+  }
+  if ('project' in permission) {
+    const uuid = param(req, 'projectId') ?? param(req, 'projectUuid');
+    if (uuid === undefined) throw new Error(`route ${req.method} ${req.route?.path}: a project permission needs :projectId or :projectUuid`);
+    if (!UUID.test(uuid)) throw new Invalid('The project id must be a UUID.');
+    const workspaceId = workspaceIdIn(req);
+    if (workspaceId !== undefined) {
+      // Addressed through its workspace: membership first, so a stranger learns nothing of the project.
+      const membership = await membershipOf(db, workspaceId, userId);
+      allow(membership, permission, permission.project);
+      return { membership, project: await findProjectRef(db, uuid, workspaceId) };
+    }
+    const project = await findProjectRef(db, uuid);
+    const membership = await membershipOf(db, project.workspaceId, userId).catch(() => {
+      throw new NotFound('Project not found.');
+    });
+    allow(membership, permission, permission.project);
+    return { membership, project };
+  }
+  const workspaceId = workspaceIdIn(req);
+  const webhookId = param(req, 'webhookId');
+  if (workspaceId === undefined || webhookId === undefined) throw new Error(`route ${req.method} ${req.route?.path}: a webhook permission needs :id and :webhookId`);
+  if (!UUID.test(webhookId)) throw new Invalid('The webhook id must be a UUID.');
+  const membership = await membershipOf(db, workspaceId, userId);
+  allow(membership, permission, permission.webhook);
+  return { membership, webhook: await findWebhook(db, workspaceId, webhookId) };
+}
+
 /** Registers one JSON endpoint: validates input with zod, checks the permission, answers {data}. */
-export function route<B extends z.ZodType = z.ZodUnknown, Q extends z.ZodType = z.ZodUnknown, P extends z.ZodType = z.ZodUnknown>(
+export function route<B extends z.ZodType = z.ZodUnknown, Q extends z.ZodType = z.ZodUnknown, P extends z.ZodType = z.ZodUnknown, const Perm extends Permission = Permission>(
   router: Router,
   deps: RouteDeps,
-  spec: RouteSpec<B, Q, P>,
+  spec: RouteSpec<B, Q, P, Perm>,
 ): void {
   if (!spec.permission) {
     throw new Error(`Route ${spec.method.toUpperCase()} ${spec.path} declares no permission`);
@@ -109,27 +197,18 @@ export function route<B extends z.ZodType = z.ZodUnknown, Q extends z.ZodType = 
     ...(spec.link ? { raw: `a redirect (303) or a file for the browser, never JSON; refusals redirect to ${spec.link.errorPage}?billing_error=…` } : {}),
   });
   declarations.set(router, list);
+  const permission: Permission = spec.permission;
   router[spec.method](spec.path, async (req: Request, res: Response, next: NextFunction) => {
     try {
       const user = (req.user as SignedInUser | undefined) ?? null;
-      if (spec.permission !== 'public' && !user) throw new Unauthorized();
-      if (spec.permission === 'operator' && !isOperator(deps.config, user!.email)) throw new NotFound('There is no such API endpoint.');
-      let membership: Membership | undefined;
-      if (typeof spec.permission === 'object') {
-        const raw = req.params.workspaceId ?? req.params.id;
-        const workspaceId = Number(raw);
-        if (!Number.isSafeInteger(workspaceId) || workspaceId <= 0) throw new NotFound('Workspace not found.');
-        membership = await membershipOf(deps.db, workspaceId, user!.id);
-        if (!can(membership.role, spec.permission.workspace)) throw new Forbidden(spec.permission.denied);
-      }
+      if (permission !== 'public' && !user) throw new Unauthorized();
+      if (permission === 'operator' && !isOperator(deps.config, user!.email)) throw new NotFound('There is no such API endpoint.');
+      const tenancy = typeof permission === 'object' ? await resolveTenancy(deps.db, req, permission, user!.id) : {};
       const body = spec.body ? spec.body.parse(req.body ?? {}) : req.body;
       const query = spec.query ? spec.query.parse(req.query) : req.query;
       const params = spec.params ? spec.params.parse(req.params) : req.params;
-      const data = await spec.handler({ req, res, body, query, params, user, membership, deps } as RouteContext<
-        z.output<B>,
-        z.output<Q>,
-        z.output<P>
-      >);
+      const ctx = { req, res, body, query, params, user, deps, ...tenancy };
+      const data = await spec.handler(ctx as unknown as RouteContext<z.output<B>, z.output<Q>, z.output<P>, Perm>);
       if (!res.headersSent) res.status(spec.status ?? 200).json({ data: data ?? null });
     } catch (err) {
       if (spec.link && !res.headersSent) {

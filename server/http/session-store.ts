@@ -1,6 +1,11 @@
 import session from 'express-session';
 import type { Db } from '../db/index';
 
+/** How long a session nobody has signed in to lives after its last request. */
+export const ANONYMOUS_SESSION_TTL_MS = 60 * 60 * 1000;
+
+const signedIn = (sess: session.SessionData): boolean => (sess as { passport?: { user?: unknown } }).passport?.user !== undefined;
+
 /** express-session store on our own database, so a signed-in user stays signed in across restarts. */
 export class DbSessionStore extends session.Store {
   private sweeper: NodeJS.Timeout | undefined;
@@ -17,7 +22,10 @@ export class DbSessionStore extends session.Store {
 
   private expiresAt(sess: session.SessionData): number {
     const exp = sess.cookie?.expires ? new Date(sess.cookie.expires).getTime() : NaN;
-    return Number.isFinite(exp) ? exp : Date.now() + this.defaultMaxAgeMs;
+    const full = Number.isFinite(exp) ? exp : Date.now() + this.defaultMaxAgeMs;
+    // Nobody signed in (a CSRF token for the sign-in form, an OAuth redirect): an hour from its last
+    // use, so anonymous requests cannot fill the table with month-long rows.
+    return signedIn(sess) ? full : Math.min(full, Date.now() + ANONYMOUS_SESSION_TTL_MS);
   }
 
   override get(sid: string, cb: (err: unknown, session?: session.SessionData | null) => void): void {

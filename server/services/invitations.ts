@@ -106,24 +106,37 @@ export async function acceptInvitation(db: Db, token: string, user: { id: number
   if (row.email !== user.email.toLowerCase()) {
     throw new Forbidden(`This invitation was sent to ${row.email}. Sign in with that e-mail to accept it.`);
   }
-  return withOwnerLock(db, row.owner_id, async (trx) => {
-    const now = Date.now();
-    if (await trx('workspace_members').where({ workspace_id: row.workspace_id, user_id: user.id }).first('user_id')) {
-      throw new Conflict('You are already a member of this workspace.');
-    }
-    const spent = await trx('workspace_invitations')
-      .where({ id: row.id })
-      .whereNull('accepted_at')
-      .andWhere('expires_at', '>', now)
-      .update({ accepted_at: now, accepted_by: user.id });
-    if (spent !== 1) {
-      const fresh = await trx('workspace_invitations').where({ id: row.id }).first('accepted_at');
-      throw new Conflict(fresh?.accepted_at ? 'This invitation has already been accepted.' : 'This invitation has expired. Ask for a new one.');
-    }
-    const { plan } = await getSubscription(trx, row.owner_id);
-    const members = await countOf(trx('workspace_members').where({ workspace_id: row.workspace_id }).count({ n: '*' }));
-    if (members >= plan.workspaceMembers) throw limitError(plan, 'workspaceMembers', 'member', members);
-    await trx('workspace_members').insert({ workspace_id: row.workspace_id, user_id: user.id, role: row.role, created_at: now });
-    return { workspaceId: row.workspace_id };
-  });
+  // The owner read above may change before its lock is ours (a transfer): read it again under the
+  // lock and start over with the new owner, so the plan checked is the one that owns the workspace.
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const ownerId = attempt === 0 ? (row.owner_id as number) : ((await db('workspaces').where({ id: row.workspace_id }).first('owner_id'))?.owner_id as number | undefined);
+    if (ownerId === undefined) throw new NotFound('This invitation does not exist or has been revoked.');
+    const result = await withOwnerLock(db, ownerId, async (trx) => {
+      const current = await trx('workspaces').where({ id: row.workspace_id }).first('owner_id');
+      if (!current) throw new NotFound('This invitation does not exist or has been revoked.');
+      if (current.owner_id !== ownerId) return OWNER_CHANGED;
+      const now = Date.now();
+      if (await trx('workspace_members').where({ workspace_id: row.workspace_id, user_id: user.id }).first('user_id')) {
+        throw new Conflict('You are already a member of this workspace.');
+      }
+      const spent = await trx('workspace_invitations')
+        .where({ id: row.id })
+        .whereNull('accepted_at')
+        .andWhere('expires_at', '>', now)
+        .update({ accepted_at: now, accepted_by: user.id });
+      if (spent !== 1) {
+        const fresh = await trx('workspace_invitations').where({ id: row.id }).first('accepted_at');
+        throw new Conflict(fresh?.accepted_at ? 'This invitation has already been accepted.' : 'This invitation has expired. Ask for a new one.');
+      }
+      const { plan } = await getSubscription(trx, ownerId);
+      const members = await countOf(trx('workspace_members').where({ workspace_id: row.workspace_id }).count({ n: '*' }));
+      if (members >= plan.workspaceMembers) throw limitError(plan, 'workspaceMembers', 'member', members);
+      await trx('workspace_members').insert({ workspace_id: row.workspace_id, user_id: user.id, role: row.role, created_at: now });
+      return { workspaceId: row.workspace_id as number };
+    });
+    if (result !== OWNER_CHANGED) return result;
+  }
+  throw new Conflict('The workspace changed owner meanwhile. Try again.');
 }
+
+const OWNER_CHANGED = Symbol('owner changed');

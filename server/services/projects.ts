@@ -49,6 +49,21 @@ export async function getProject(db: Db, workspaceId: number, uuid: string): Pro
   return (await withRequests(db, [row]))[0]!;
 }
 
+export interface ProjectRef {
+  id: number;
+  uuid: string;
+  workspaceId: number;
+}
+
+/** A project by uuid, optionally only within one workspace; 404 when there is none. */
+export async function findProjectRef(db: Db, uuid: string, workspaceId?: number): Promise<ProjectRef> {
+  const row = await db('projects')
+    .where({ uuid, ...(workspaceId === undefined ? {} : { workspace_id: workspaceId }) })
+    .first('id', 'uuid', 'workspace_id');
+  if (!row) throw new NotFound('Project not found.');
+  return { id: row.id, uuid: row.uuid, workspaceId: row.workspace_id };
+}
+
 /** Projects of every workspace the owner owns: the pool the plan's projectCount caps. */
 export const ownedProjectCount = async (db: Db, ownerId: number): Promise<number> =>
   Number((await db('projects as p').join('workspaces as w', 'w.id', 'p.workspace_id').where('w.owner_id', ownerId).count({ n: '*' }))[0]?.n ?? 0);

@@ -33,13 +33,21 @@ export async function setSubscription(db: Db, userId: number, plan: PlanName, st
  * PostgreSQL: SELECT … FOR UPDATE. SQLite: one connection, so transactions are already serial.
  */
 export async function withOwnerLock<T>(db: Db, ownerId: number, fn: (trx: Db) => Promise<T>): Promise<T> {
+  return withOwnersLock(db, [ownerId], fn);
+}
+
+/** withOwnerLock for several owners (a transfer holds both), taken in id order so two never deadlock. */
+export async function withOwnersLock<T>(db: Db, ownerIds: number[], fn: (trx: Db) => Promise<T>): Promise<T> {
+  const ids = [...new Set(ownerIds)].sort((a, b) => a - b);
   return db.transaction(async (trx) => {
     const now = Date.now();
-    await trx('subscriptions')
-      .insert({ user_id: ownerId, plan: DEFAULT_PLAN, status: 'active', created_at: now, updated_at: now })
-      .onConflict('user_id')
-      .ignore();
-    await trx('subscriptions').where({ user_id: ownerId }).forUpdate().first('user_id');
+    for (const ownerId of ids) {
+      await trx('subscriptions')
+        .insert({ user_id: ownerId, plan: DEFAULT_PLAN, status: 'active', created_at: now, updated_at: now })
+        .onConflict('user_id')
+        .ignore();
+      await trx('subscriptions').where({ user_id: ownerId }).forUpdate().first('user_id');
+    }
     return fn(trx);
   });
 }

@@ -3,6 +3,7 @@ import { isPostgres, type Db } from '../db/index';
 import type { PlanName } from '../../shared/plans';
 import type { ProjectHistory, ProjectStats, StatsRow } from '../../shared/usage';
 import { DETAILED_STATS_PLANS, HISTORY_DAYS, TOP_N } from '../../shared/usage';
+import { getSubscription } from './subscriptions';
 
 const DAY_MS = 86_400_000;
 const dayStart = (ms: number) => ms - (ms % DAY_MS);
@@ -77,4 +78,10 @@ export async function projectStats(db: Db, projectId: number, plan: PlanName, no
     endpoints: rows(endpoints, 'endpoint'),
     browsers: rows(browsers, 'user_agent_browser'),
   };
+}
+
+/** The 30-day statistics of a project of this workspace, detailed as the owner's plan allows. */
+export async function statsOfProject(db: Db, project: { id: number }, ownerId: number, now = Date.now()): Promise<ProjectStats> {
+  const { plan } = await getSubscription(db, ownerId);
+  return projectStats(db, project.id, plan.name, now);
 }

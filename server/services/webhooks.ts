@@ -3,6 +3,8 @@ import type { Db } from '../db/index';
 import { NotFound } from '../errors';
 import { FAILURE_WARNING_WINDOW_MS, type Condition, type WebhookDto, type WebhookInput } from '../../shared/webhooks';
 import { getSubscription, withOwnerLock } from './subscriptions';
+import { maySeeSecrets } from '../../shared/permissions';
+import { checkConditionValues } from './condition-values';
 import { limitError, type Membership } from './workspaces';
 
 export interface WebhookRow {
@@ -65,7 +67,7 @@ const toDto = (r: WebhookRow, m: Membership, history: WebhookDto['fail_history']
   confirmations: r.confirmations,
   status: r.status,
   conditions: parseConditions(r.conditions),
-  auth_token: r.auth_token,
+  auth_token: maySeeSecrets(m.role) ? r.auth_token : null,
   workspace_id: r.workspace_id,
   workspace_name: m.name,
   role_name: m.role,
@@ -96,6 +98,8 @@ export async function getWebhook(db: Db, m: Membership, id: string): Promise<Web
 export const ownedWebhookCount = async (db: Db, ownerId: number): Promise<number> =>
   Number((await db('webhooks as h').join('workspaces as w', 'w.id', 'h.workspace_id').where('w.owner_id', ownerId).count({ n: '*' }))[0]?.n ?? 0);
 
+const HEX_VALUED = new Set(['policyId', 'assetHex', 'poolId']);
+
 const columns = (input: WebhookInput) => ({
   name: input.name,
   description: input.description ?? null,
@@ -105,11 +109,13 @@ const columns = (input: WebhookInput) => ({
   confirmations: input.confirmations,
   status: input.status,
   conditions: JSON.stringify(
-    input.conditions.map((c) => ({ type: c.type, operator: c.operator, value: c.value, ...(c.type === 'jsonPath' ? { selector: c.selector } : {}) })),
+    // Hex is compared as the chain writes it: lower case.
+    input.conditions.map((c) => ({ type: c.type, operator: c.operator, value: HEX_VALUED.has(c.type) ? c.value.toLowerCase() : c.value, ...(c.type === 'jsonPath' ? { selector: c.selector } : {}) })),
   ),
 });
 
 export async function createWebhook(db: Db, m: Membership, input: WebhookInput): Promise<WebhookDto> {
+  checkConditionValues(input);
   const id = crypto.randomUUID();
   await withOwnerLock(db, m.ownerId, async (trx) => {
     const { plan } = await getSubscription(trx, m.ownerId);
@@ -122,6 +128,7 @@ export async function createWebhook(db: Db, m: Membership, input: WebhookInput):
 }
 
 export async function updateWebhook(db: Db, m: Membership, id: string, input: WebhookInput): Promise<WebhookDto> {
+  checkConditionValues(input);
   const current = await findWebhook(db, m.workspaceId, id);
   const reEnabled = current.status === 'disabled' && input.status === 'enabled';
   await db('webhooks')

@@ -2,7 +2,7 @@ import type { Db } from '../db/index';
 import { Conflict, Forbidden, Invalid, NotFound, PlanLimit } from '../errors';
 import { isRole, type AssignableRole, type Role } from '../../shared/permissions';
 import type { Plan } from '../../shared/plans';
-import { getSubscription, withOwnerLock } from './subscriptions';
+import { getSubscription, withOwnerLock, withOwnersLock } from './subscriptions';
 import { recordGatewayChange } from './gateway-changes';
 import type { WorkspaceDto, MemberDto, TransferPlan } from '../../shared/workspaces';
 
@@ -184,7 +184,14 @@ export async function planTransfer(db: Db, m: Membership, newOwnerId: number): P
 }
 
 export async function transferWorkspace(db: Db, m: Membership, newOwnerId: number): Promise<void> {
-  await withOwnerLock(db, newOwnerId, async (trx) => {
+  // Membership first: the lock below creates the new owner's subscription row, which for a user id
+  // that does not exist fails on its foreign key (a 500 before this check).
+  if (!(await db('workspace_members').where({ workspace_id: m.workspaceId, user_id: newOwnerId }).first('user_id'))) {
+    throw new Invalid('The new owner must be a member of this workspace.');
+  }
+  // Both owners: the current owner's lock is what accepting an invitation holds while it checks
+  // the current owner's plan, so a transfer cannot slip in between.
+  await withOwnersLock(db, [m.ownerId, newOwnerId], async (trx) => {
     const plan = await planTransfer(trx, m, newOwnerId);
     if (!plan.allowed) throw new PlanLimit(plan.blockers.map((b) => b.message).join(' '), { blockers: plan.blockers });
     const updated = await trx('workspaces').where({ id: m.workspaceId, owner_id: m.ownerId }).update({ owner_id: newOwnerId, updated_at: Date.now() });

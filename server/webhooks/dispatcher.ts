@@ -5,7 +5,7 @@ import type { Db } from '../db/index';
 import { isPostgres } from '../db/index';
 import type { Logger } from '../logger';
 import type { Mailer } from '../mail/mailer';
-import { checkLiteralHost, guardedLookup, type Allowlist } from './ssrf';
+import { BlockedAddressError, checkLiteralHost, guardedLookup, type Allowlist } from './ssrf';
 import { signatureHeader } from './signature';
 
 /** Statuses worth retrying (the contract's list); anything else but 2xx fails the event at once. */
@@ -52,7 +52,11 @@ interface AttemptResult {
   excerpt: string | null;
   error: string | null;
   durationMs: number;
+  /** The SSRF guard refused the address: no retry on the schedule. */
+  final?: boolean;
 }
+
+const refused = (err: unknown): boolean => err instanceof BlockedAddressError;
 
 /** POSTs one signed body; never follows redirects; refuses endpoints that resolve to blocked addresses. */
 export function post(url: string, body: string, headers: Record<string, string>, timeoutMs: number, allow: Allowlist, agents: Agents): Promise<AttemptResult> {
@@ -63,7 +67,7 @@ export function post(url: string, body: string, headers: Record<string, string>,
       target = new URL(url);
       checkLiteralHost(target.hostname, allow);
     } catch (err) {
-      return resolve({ statusCode: null, excerpt: null, error: (err as Error).message.slice(0, 255), durationMs: 0 });
+      return resolve({ statusCode: null, excerpt: null, error: (err as Error).message.slice(0, 255), durationMs: 0, final: refused(err) });
     }
     const request = target.protocol === 'https:' ? https.request : http.request;
     let settled = false;
@@ -95,7 +99,7 @@ export function post(url: string, body: string, headers: Record<string, string>,
       req.destroy();
       done({ statusCode: null, excerpt: null, error: `No answer within ${Math.round(timeoutMs / 1000)} s.` });
     });
-    req.on('error', (err) => done({ statusCode: null, excerpt: null, error: err.message.slice(0, 255) }));
+    req.on('error', (err) => done({ statusCode: null, excerpt: null, error: err.message.slice(0, 255), final: refused(err) }));
     const hardStop = setTimeout(() => {
       req.destroy();
       done({ statusCode: null, excerpt: null, error: `No answer within ${Math.round(timeoutMs / 1000)} s.` });
@@ -172,7 +176,7 @@ export class Dispatcher {
     const result = await post(webhook.target_url, event.body, { 'Blockfrost-Signature': signatureHeader(event.body, webhook.auth_token, t) }, this.opts.timeoutMs, this.opts.allowlist, this.agents);
     const success = result.statusCode !== null && result.statusCode >= 200 && result.statusCode < 300;
     const attempts = event.attempts + 1;
-    const retryable = !success && (result.statusCode === null || RETRY_STATUSES.has(result.statusCode));
+    const retryable = !success && !result.final && (result.statusCode === null || RETRY_STATUSES.has(result.statusCode));
     const schedule = this.opts.retrySchedule;
     const now = this.now();
     const status = success ? 'delivered' : retryable && attempts < schedule.length ? 'pending' : 'failed';

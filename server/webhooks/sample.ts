@@ -28,3 +28,33 @@ export async function samplePayload(source: ChainSource, type: Trigger): Promise
   }
   throw new Error(`no recent ${type} on this chain`);
 }
+
+/** How long a network's sample stays fresh: long enough that a busy editor costs one walk a minute. */
+export const SAMPLE_TTL_MS = 60_000;
+/** A failed walk is not retried for this long, so a struggling backend is not hammered. */
+const FAILURE_TTL_MS = 5_000;
+
+/**
+ * Samples per network and trigger, shared by every caller: concurrent requests wait for the same
+ * walk, and a payload is reused for SAMPLE_TTL_MS, so the number of upstream calls no longer grows
+ * with the number of people opening the editor.
+ */
+export class SampleCache {
+  private readonly entries = new Map<string, { at: number; ttl: number; value: Promise<unknown> }>();
+
+  constructor(private readonly now: () => number = Date.now) {}
+
+  get(network: number, type: Trigger, source: ChainSource): Promise<unknown> {
+    const key = `${network}:${type}`;
+    const at = this.now();
+    const hit = this.entries.get(key);
+    if (hit && at - hit.at < hit.ttl) return hit.value;
+    const value = samplePayload(source, type);
+    const entry = { at, ttl: SAMPLE_TTL_MS, value };
+    this.entries.set(key, entry);
+    value.catch(() => {
+      entry.ttl = FAILURE_TTL_MS;
+    });
+    return value;
+  }
+}

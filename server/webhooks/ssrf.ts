@@ -1,6 +1,7 @@
 import dns from 'node:dns';
 import net from 'node:net';
 import type { LookupFunction } from 'node:net';
+import type { Allowlist } from '../allowlist';
 
 // Addresses a webhook may never reach unless an operator allow-lists them: private, loopback,
 // link-local, CGNAT, multicast, documentation, benchmarking and reserved ranges, IPv4 and IPv6.
@@ -28,6 +29,7 @@ for (const [net6, prefix] of [
   ['::', 128],
   ['::1', 128],
   ['::', 96], // IPv4-compatible (deprecated)
+  ['::ffff:0:0:0', 96], // IPv4-translated (RFC 2765): ::ffff:0:a.b.c.d is not the mapped form
   ['64:ff9b::', 96], // NAT64
   ['64:ff9b:1::', 48],
   ['100::', 64], // discard
@@ -57,35 +59,7 @@ function mappedV4(address: string): string | null {
   return null;
 }
 
-export interface Allowlist {
-  hosts: Set<string>;
-  ranges: net.BlockList;
-}
-
-/** WEBHOOK_ALLOWLIST: comma-separated host names and CIDR ranges (a bare address is a /32 or /128). */
-export function parseAllowlist(raw: string): Allowlist {
-  const hosts = new Set<string>();
-  const ranges = new net.BlockList();
-  for (const entry of raw.split(',').map((s) => s.trim()).filter(Boolean)) {
-    const [addr, bits] = entry.split('/');
-    const family = net.isIP(addr!);
-    if (family) {
-      const type = family === 4 ? 'ipv4' : 'ipv6';
-      ranges.addSubnet(addr!, bits === undefined ? (family === 4 ? 32 : 128) : Number(bits), type);
-    } else {
-      hosts.add(entry.toLowerCase());
-    }
-  }
-  return { hosts, ranges };
-}
-
-export const isValidAllowlistEntry = (entry: string): boolean => {
-  const [addr, bits, extra] = entry.split('/');
-  if (extra !== undefined) return false;
-  const family = net.isIP(addr!);
-  if (family) return bits === undefined || (/^\d+$/.test(bits) && Number(bits) <= (family === 4 ? 32 : 128));
-  return bits === undefined && /^[a-z0-9.-]+$/i.test(entry);
-};
+export { isValidAllowlistEntry, parseAllowlist, type Allowlist } from '../allowlist';
 
 /** May a webhook connect to this address? Mapped IPv6 addresses are judged by the IPv4 inside. */
 export function isAllowedAddress(address: string, allow: Allowlist): boolean {
@@ -98,9 +72,15 @@ export function isAllowedAddress(address: string, allow: Allowlist): boolean {
   return !blocked.check(address, type);
 }
 
+/**
+ * The guard refused the address this attempt would connect to. Final for the attempt: it is not
+ * retried on the schedule (the same name would resolve to the same refused address), and the
+ * message says how an operator allows it.
+ */
 export class BlockedAddressError extends Error {
+  readonly final = true;
   constructor(host: string, address: string) {
-    super(`The endpoint ${host} resolves to ${address}, which webhooks may not reach.`);
+    super(`The endpoint ${host} resolves to ${address}, a private, loopback or reserved address webhooks may not reach unless WEBHOOK_ALLOWLIST lists it.`);
     this.name = 'BlockedAddressError';
   }
 }

@@ -3,6 +3,7 @@ import { Writable } from 'node:stream';
 import type { AddressInfo } from 'node:net';
 import { inject } from 'vitest';
 import { loadConfig, type Config } from '../../server/config';
+import type { Express } from 'express';
 import { createApp } from '../../server/app';
 import { createLogger } from '../../server/logger';
 import { devMailbox, smtpMailer, type Mailer } from '../../server/mail/mailer';
@@ -19,6 +20,8 @@ export interface TestApp {
   /** Every log line the app wrote, as parsed JSON. */
   logs: Array<Record<string, unknown>>;
   rawLogs: string[];
+  /** The Express app itself (tests that walk its routes). */
+  express: Express;
   /** Stops this server (the database stays). */
   stop(): Promise<void>;
 }
@@ -58,6 +61,8 @@ export async function startTestApp(opts: TestAppOptions = {}): Promise<TestApp &
     NODE_ENV: 'test',
     PUBLIC_URL: `http://127.0.0.1:${port}`,
     SESSION_SECRET: TEST_SESSION_SECRET,
+    // Every test signs its users in from 127.0.0.1; the per-IP limit has its own test (auth-throttle).
+    SIGNIN_LINKS_PER_IP: '100000',
     DATA_DIR: '/nonexistent-data-dir-for-tests',
     ...(database.databaseUrl ? { DATABASE_URL: database.databaseUrl } : {}),
     ...opts.env,
@@ -76,6 +81,7 @@ export async function startTestApp(opts: TestAppOptions = {}): Promise<TestApp &
     logs,
     rawLogs,
     database,
+    express: app,
     stop: async () => {
       close();
       mailer.close();

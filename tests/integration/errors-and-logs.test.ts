@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../helpers/test-app';
 import { Client, linkIn } from '../helpers/http-client';
 import { signIn } from '../helpers/sign-in';
+import { makeUser } from '../helpers/workspace-fixture';
 import type { TestDatabase } from '../helpers/db-template';
 
 let app: TestApp & { database: TestDatabase };
@@ -94,6 +95,28 @@ describe('logs', () => {
     expect(all).not.toContain(csrf);
     expect(all).not.toContain('test-session-secret');
     expect(all).toContain('token=[redacted]');
+  });
+});
+
+describe('invitation tokens', () => {
+  it('are redacted from the paths the request log writes (issue 11, point 6)', async () => {
+    await makeUser(app.db, 'inviter@logs.example', 'ENTERPRISE');
+    const inviter = new Client(app.url);
+    await signIn(inviter, app.mailer, 'inviter@logs.example');
+    const ws = (await inviter.get('/api/workspaces')).body.data[0].id as number;
+    expect((await inviter.post(`/api/workspaces/${ws}/invitations`, { email: 'invitee@logs.example', role: 'collaborator' })).status).toBe(201);
+    const token = new URL(linkIn(app.mailer.captured()[0]!.text)).pathname.split('/').at(-1)!;
+    const invitee = new Client(app.url);
+    await signIn(invitee, app.mailer, 'invitee@logs.example');
+    await invitee.get(`/workspace-invite/${token}`);
+    expect((await invitee.get(`/api/invitations/${token}`)).status).toBe(200);
+    expect((await invitee.post(`/api/invitations/${token}/accept`)).status).toBe(200);
+
+    const requestLines = app.rawLogs.filter((l) => !l.includes('[dev mailbox]'));
+    expect(requestLines.join('\n')).not.toContain(token);
+    const urls = app.logs.map((l) => (l.req as { url?: string } | undefined)?.url).filter(Boolean);
+    expect(urls).toContain('/api/invitations/[redacted]/accept');
+    expect(urls).toContain('/workspace-invite/[redacted]');
   });
 });
 

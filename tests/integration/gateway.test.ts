@@ -164,6 +164,29 @@ describe('limits', () => {
     expect(Number(row.requests)).toBe(50_000);
   });
 
+  it('answers a network with no backend with a clear error that costs no quota and is not metered (issue 11, point 11)', async () => {
+    const u = new Client(app.url);
+    await signIn(u, app.mailer, 'no-backend@example.com');
+    const me = (await u.get('/api/me')).body.data;
+    const ws = (await u.get('/api/workspaces')).body.data[0].id;
+    // Every Cardano network has the sandbox chain and IPFS its embedded store; Milkomeda in production
+    // without an upstream has nothing behind it.
+    const p = await newProject(3, u, ws);
+    const g = await startTestGateway(app, { NODE_ENV: 'production' });
+    try {
+      const results = await Promise.all(
+        Array.from({ length: 5 }, () =>
+          fetch(g.url + '/api/v0/', { method: 'POST', headers: { project_id: p.project_id, 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_blockNumber', params: [] }) }).then((r) => r.json()),
+        ),
+      );
+      for (const r of results) expect(r).toMatchObject({ jsonrpc: '2.0', id: 1, error: { code: -32603, message: expect.stringContaining('no backend') } });
+    } finally {
+      await g.close();
+    }
+    expect(await app.db('quota_usage').where({ user_id: me.id })).toEqual([]);
+    expect(await app.db('usage_rollups').where({ project_id: p.id })).toEqual([]);
+  });
+
   it('restricts API access while the first payment has failed (incomplete_expired) and restores it once paid', async () => {
     const u = new Client(app.url);
     await signIn(u, app.mailer, 'expired-user@example.com');
@@ -200,6 +223,20 @@ describe('limits', () => {
     }
   });
 });
+
+/** A GET whose path goes out exactly as written (a URL string would be normalised by the client first). */
+const rawGet = (base: string, path: string, key: string) =>
+  new Promise<{ status: number; body: any }>((resolve, reject) => {
+    const u = new URL(base);
+    http
+      .get({ host: u.hostname, port: u.port, path, headers: { project_id: key } }, (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (c: string) => (text += c));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: JSON.parse(text) }));
+      })
+      .on('error', reject);
+  });
 
 describe('upstreams', () => {
   let upstream: http.Server;
@@ -272,6 +309,45 @@ describe('upstreams', () => {
       const m = await newProject(0);
       await g.keys.reload();
       expect((await call(g.url + '/api/v0/blocks/latest', m.project_id)).headers.get('x-cairn-sandbox')).toBe('simulated');
+    } finally {
+      await g.close();
+    }
+  });
+
+  it('refuses traversal before proxying, and drops a client copy of the upstream auth header (issue 11, point 5)', async () => {
+    const g = await startTestGateway(app, { UPSTREAM_CARDANO_PREPROD_URL: upstreamUrl, UPSTREAM_CARDANO_PREPROD_AUTH: 'X-Upstream-Key: upstream-secret' });
+    try {
+      const p = await newProject(6);
+      await g.keys.reload();
+      const before = seen.length;
+      for (const path of [
+        '/api/v0/../../admin',
+        '/api/v0/blocks/../../../admin',
+        '/api/v0/%2e%2e/%2e%2e/admin',
+        '/api/v0/%2E%2e/admin',
+        '/api/v0/..;/..;/admin',
+        '/api/v0/.%2e/admin',
+        '/api/v0/./blocks',
+        '/api/v0/blocks%2f..%2f..%2fadmin',
+        '/api/v0/blocks%5c..%5cadmin',
+        '/api/v0/blocks\\..\\admin',
+        '/cardano-preprod/api/v0/../../admin',
+        '/api/v0/%zz',
+      ]) {
+        const res = await rawGet(g.url, path, p.project_id);
+        expect(res.status, path).toBe(400);
+        expect(res.body).toMatchObject({ status_code: 400, error: 'Bad Request' });
+      }
+      expect(seen.length).toBe(before);
+
+      // Dots inside a segment are fine.
+      expect((await call(g.url + '/api/v0/assets/a.b..c', p.project_id)).status).toBe(200);
+      const res = await call(g.url + '/api/v0/blocks/latest', p.project_id, { 'x-upstream-key': 'client-guess' });
+      expect(res.status).toBe(200);
+      expect(seen.at(-1)!.headers['x-upstream-key']).toBe('upstream-secret');
+      expect(seen.at(-1)!.url).toBe('/bf/api/v0/blocks/latest');
+      // The plan's project pool is shared with the tests below.
+      expect((await owner.client.delete(`/api/workspaces/${owner.ws}/projects/${p.uuid}`)).status).toBe(200);
     } finally {
       await g.close();
     }

@@ -41,6 +41,7 @@ describe('start-up configuration', () => {
     [{ DATABASE_URL: 'nonsense' }, /^Invalid configuration: DATABASE_URL must be a PostgreSQL URL/],
     [{ SESSION_SECRET: 'short' }, /^Invalid configuration: SESSION_SECRET must be at least 32 characters long$/],
     [{ NODE_ENV: 'staging' }, /^Invalid configuration: NODE_ENV must be development, production or test/],
+    [{ NODE_ENV: 'production' }, /^Invalid configuration: SMTP_URL must be set when NODE_ENV is production/],
   ])('stops with one line naming the variable: %o', async (env, line) => {
     const res = await runMain(env);
     expect(res.code).toBe(1);

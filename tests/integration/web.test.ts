@@ -90,6 +90,22 @@ describe('development mailbox', () => {
     expect(text).toContain('/auth/callback/email?token=');
   });
 
+  it('answers loopback clients only, on every /dev route (a proxied remote client is refused)', async () => {
+    const proxied = await startTestApp({ env: { TRUST_PROXY: 'loopback' }, database: app.database, webDir });
+    try {
+      for (const path of ['/dev/mailbox', '/dev/mailbox.json', '/dev/anything-added-later']) {
+        const res = await fetch(proxied.url + path, { headers: { 'x-forwarded-for': '203.0.113.7', accept: 'application/json' } });
+        expect(res.status, path).toBe(403);
+        const body = (await res.json()) as { error: { message: string } };
+        expect(body.error.message).toMatch(/loopback/);
+      }
+      const local = await fetch(proxied.url + '/dev/mailbox.json', { headers: { 'x-forwarded-for': '127.0.0.1' } });
+      expect(local.status).toBe(200);
+    } finally {
+      await proxied.stop();
+    }
+  });
+
   it('does not exist when NODE_ENV=production', async () => {
     const prod = await startTestApp({ env: { NODE_ENV: 'production' }, database: app.database, webDir });
     try {

@@ -233,14 +233,17 @@ describe('SSRF protection', () => {
     () => `http://[::1]:${receiver.port}/hook`,
     () => `http://[::ffff:127.0.0.1]:${receiver.port}/hook`,
     () => `http://[::ffff:7f00:1]:${receiver.port}/hook`,
+    () => `http://[::ffff:0:7f00:1]:${receiver.port}/hook`,
     () => `http://localhost:${receiver.port}/hook`,
-  ])('refuses %s', async (target) => {
+  ])('refuses %s, finally, naming WEBHOOK_ALLOWLIST', async (target) => {
     const w = await webhook(target());
     const id = await enqueue(w.id);
     await strict().runOnce();
     const attempt = await app.db('webhook_attempts').where({ event_id: id }).first();
-    expect(attempt.error).toMatch(/which webhooks may not reach/);
+    expect(attempt.error).toMatch(/webhooks may not reach unless WEBHOOK_ALLOWLIST lists it/);
     expect(attempt.status_code).toBeNull();
+    // The guard's refusal is not retried on the schedule.
+    expect(await event(id)).toMatchObject({ status: 'failed' });
     expect(receiver.received).toHaveLength(0);
   });
 

@@ -14,6 +14,8 @@ import { parseAllowlist } from '../../server/webhooks/ssrf';
 import { createLogger } from '../../server/logger';
 import { webhookMessages } from '../../shared/webhooks';
 import { messages } from '../../shared/messages';
+import { baseAddress } from '../../server/chain/cardano/address';
+import { assetFingerprint, poolBech32 } from '../../server/chain/cardano/fingerprint';
 
 let app: TestApp & { database: TestDatabase };
 let owner: { client: Client; id: number; ws: number };
@@ -101,6 +103,58 @@ describe('webhook API', () => {
     expect(await app.db('webhooks').count({ n: '*' })).toEqual(before);
   });
 
+  describe('condition values (issue 11, point 10)', () => {
+    const POLICY = 'b0d07d45fe9514f80213f4020e5a61241458be626841cde717cb38a7';
+    const MAINNET_ADDR = 'addr1qx2fxv2umyhttkxyxp8x0dlpdt3k6cwng5pxj3jhsydzer3n0d3vllmyqwsx5wktcd8cc3sq835lu7drv2xwl2wywfgse35a3x';
+    const STAKE = 'stake1uyehkck0lajq8gr28t9uxnuvgcqrc6070x3k9r8048z8y5gh6ffgw';
+    const TEST_ADDR = baseAddress('preprod', new Uint8Array(28).fill(1), new Uint8Array(28).fill(2));
+    const tx = (type: string, value: string, network = 0) => base({ type: 'transaction', network, conditions: [{ type, operator: '=', value }] });
+    const block = (value: string) => base({ conditions: [{ type: 'poolId', operator: '=', value }] });
+
+    it.each([
+      ['recipient 0', () => tx('recipient', '0')],
+      ['policyId zzz', () => tx('policyId', 'zzz')],
+      ['policyId of 55 hex', () => tx('policyId', POLICY.slice(1))],
+      ['a test network address on mainnet', () => tx('recipient', TEST_ADDR)],
+      ['a mainnet address on preprod', () => tx('sender', MAINNET_ADDR, 3)],
+      ['an address with a bad checksum', () => tx('recipient', MAINNET_ADDR.slice(0, -1) + 'y')],
+      ['a stake address with a bad checksum', () => tx('recipient', STAKE.slice(0, -1) + 'q')],
+      ['assetHex of odd length', () => tx('assetHex', POLICY + 'abc')],
+      ['a fingerprint that is not bech32', () => tx('fingerprint', 'asset1' + 'b'.repeat(38))],
+      ['a pool id that is neither', () => block('pool1xyz')],
+      ['a pool id with a bad checksum', () => block(poolBech32(new Uint8Array(28).fill(7)).slice(0, -1) + 'q')],
+    ])('refuses %s with 400 and stores nothing', async (_what, body) => {
+      const before = await app.db('webhooks').count({ n: '*' });
+      const res = await owner.client.post(`/api/workspaces/${owner.ws}/webhooks`, body());
+      expect(res.status, JSON.stringify(res.body)).toBe(400);
+      expect(res.body.error.details[0].path).toBe('conditions.0.value');
+      expect(await app.db('webhooks').count({ n: '*' })).toEqual(before);
+    });
+
+    it('accepts well-formed values of the right network, and stores hex in lower case', async () => {
+      const res = await owner.client.post(
+        `/api/workspaces/${owner.ws}/webhooks`,
+        base({
+          type: 'transaction',
+          conditions: [
+            { type: 'recipient', operator: '=', value: MAINNET_ADDR },
+            { type: 'sender', operator: '!=', value: STAKE },
+            { type: 'policyId', operator: '=', value: POLICY.toUpperCase() },
+            { type: 'assetHex', operator: '=', value: POLICY + '4d494e' },
+            { type: 'fingerprint', operator: '=', value: assetFingerprint(POLICY, '4d494e') },
+          ],
+        }),
+      );
+      expect(res.status, JSON.stringify(res.body)).toBe(201);
+      expect(res.body.data.webhook.conditions[2].value).toBe(POLICY);
+      const preprod = await owner.client.post(`/api/workspaces/${owner.ws}/webhooks`, tx('recipient', TEST_ADDR, 3));
+      expect(preprod.status, JSON.stringify(preprod.body)).toBe(201);
+      const pool = await owner.client.post(`/api/workspaces/${owner.ws}/webhooks`, block(poolBech32(new Uint8Array(28).fill(7))));
+      expect(pool.status, JSON.stringify(pool.body)).toBe(201);
+      for (const id of [res.body.data.id, preprod.body.data.id, pool.body.data.id]) await owner.client.delete(`/api/workspaces/${owner.ws}/webhooks/${id}`);
+    });
+  });
+
   it('enforces the pooled webhookCount', async () => {
     await setSubscription(app.db, owner.id, 'STARTER', 'active');
     try {
@@ -147,6 +201,19 @@ describe('webhook API', () => {
       expect(res.body.data).toBeTruthy();
     }
     expect((await owner.client.get('/api/webhooks/sample?type=block&network=1')).status).toBe(400);
+  });
+
+  it('limits sample requests per user (issue 11, point 11)', async () => {
+    const sampler = new Client(app.url);
+    await signIn(sampler, app.mailer, 'sampler@example.com');
+    const statuses: number[] = [];
+    for (let i = 0; i < 31; i++) statuses.push((await sampler.get('/api/webhooks/sample?type=block&network=0')).status);
+    expect(statuses.slice(0, 30).every((s) => s === 200)).toBe(true);
+    const refused = await sampler.get('/api/webhooks/sample?type=block&network=0');
+    expect(refused.status).toBe(429);
+    expect(refused.body.error.message).toBe('Too many sample requests. Please wait a minute and try again.');
+    // Another user is not affected.
+    expect((await owner.client.get('/api/webhooks/sample?type=block&network=0')).status).toBe(200);
   });
 });
 

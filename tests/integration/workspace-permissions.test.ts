@@ -6,6 +6,7 @@ import { signIn } from '../helpers/sign-in';
 import { makeProject, makeUser, makeWorkspace } from '../helpers/workspace-fixture';
 import type { TestDatabase } from '../helpers/db-template';
 import { messages } from '../../shared/messages';
+import { deniedMessages, type Action } from '../../shared/permissions';
 
 type Who = 'owner' | 'administrator' | 'maintainer' | 'collaborator' | 'stranger';
 const everyone: Who[] = ['owner', 'administrator', 'maintainer', 'collaborator', 'stranger'];
@@ -33,7 +34,12 @@ interface Cell {
   ws: number;
   project: string;
   invitation: string;
+  webhook: string;
+  event: string;
 }
+
+const hookBody = { name: 'Perm hook', network: 0, type: 'block', target_url: 'https://hooks.example/perm', confirmations: 0, status: 'enabled', conditions: [] };
+const BUILDERS: Who[] = ['owner', 'administrator', 'maintainer'];
 
 interface RouteCase {
   name: string;
@@ -65,7 +71,45 @@ const routes: RouteCase[] = [
   { name: 'GET /workspaces/:id/projects/:projectId', call: (c, x) => c.get(`/api/workspaces/${x.ws}/projects/${x.project}`), expect: ALL_OK(200) },
   { name: 'PUT /workspaces/:id/projects/:projectId', call: (c, x) => c.put(`/api/workspaces/${x.ws}/projects/${x.project}`, { projectName: 'Renamed' }), expect: ONLY(200, ['owner', 'administrator', 'maintainer']) },
   { name: 'DELETE /workspaces/:id/projects/:projectId', call: (c, x) => c.delete(`/api/workspaces/${x.ws}/projects/${x.project}`), expect: ONLY(200, ['owner', 'administrator', 'maintainer']) },
+  // Project-addressed routes: the workspace comes from the project.
+  { name: 'GET /projects/:projectId', call: (c, x) => c.get(`/api/projects/${x.project}`), expect: ALL_OK(200) },
+  { name: 'GET /projects/:projectUuid/history', call: (c, x) => c.get(`/api/projects/${x.project}/history`), expect: ALL_OK(200) },
+  { name: 'GET /workspaces/:id/projects/:projectUuid/stats', call: (c, x) => c.get(`/api/workspaces/${x.ws}/projects/${x.project}/stats`), expect: ALL_OK(200) },
+  // Webhooks and their delivery history.
+  { name: 'GET /workspaces/:id/webhooks', call: (c, x) => c.get(`/api/workspaces/${x.ws}/webhooks`), expect: ALL_OK(200) },
+  { name: 'POST /workspaces/:id/webhooks', call: (c, x) => c.post(`/api/workspaces/${x.ws}/webhooks`, hookBody), expect: ONLY(201, BUILDERS) },
+  { name: 'GET /workspaces/:id/webhooks/:webhookId', call: (c, x) => c.get(`/api/workspaces/${x.ws}/webhooks/${x.webhook}`), expect: ALL_OK(200) },
+  { name: 'PUT /workspaces/:id/webhooks/:webhookId', call: (c, x) => c.put(`/api/workspaces/${x.ws}/webhooks/${x.webhook}`, { ...hookBody, name: 'Renamed' }), expect: ONLY(200, BUILDERS) },
+  { name: 'DELETE /workspaces/:id/webhooks/:webhookId', call: (c, x) => c.delete(`/api/workspaces/${x.ws}/webhooks/${x.webhook}`), expect: ONLY(200, BUILDERS) },
+  { name: 'GET /workspaces/:id/webhooks/:webhookId/events', call: (c, x) => c.get(`/api/workspaces/${x.ws}/webhooks/${x.webhook}/events`), expect: ALL_OK(200) },
+  {
+    name: 'POST /workspaces/:id/webhooks/:webhookId/events/:eventId/resend',
+    call: (c, x) => c.post(`/api/workspaces/${x.ws}/webhooks/${x.webhook}/events/${x.event}/resend`),
+    expect: ONLY(200, BUILDERS),
+  },
+  { name: 'POST /workspaces/:id/webhooks/:webhookId/test', call: (c, x) => c.post(`/api/workspaces/${x.ws}/webhooks/${x.webhook}/test`), expect: ONLY(201, BUILDERS) },
 ];
+
+/** The matrix action each route that can answer 403 checks. */
+const actionOf: Record<string, Action> = {
+  'PUT /workspaces/:id': 'workspace.change_name',
+  'DELETE /workspaces/:id': 'workspace.delete',
+  'GET /workspaces/:id/transfer/dry': 'workspace.transfer',
+  'POST /workspaces/:id/transfer': 'workspace.transfer',
+  'PUT /workspaces/:id/members/:userId': 'members.update',
+  'DELETE /workspaces/:id/members/:userId': 'members.delete',
+  'POST /workspaces/:id/leave': 'workspace.leave',
+  'POST /workspaces/:id/invitations': 'invites.add',
+  'DELETE /workspaces/:id/invitations/:invitationId': 'invites.delete',
+  'POST /workspaces/:id/projects': 'projects.add',
+  'PUT /workspaces/:id/projects/:projectId': 'projects.update',
+  'DELETE /workspaces/:id/projects/:projectId': 'projects.delete',
+  'POST /workspaces/:id/webhooks': 'webhooks.add',
+  'PUT /workspaces/:id/webhooks/:webhookId': 'webhooks.update',
+  'DELETE /workspaces/:id/webhooks/:webhookId': 'webhooks.delete',
+  'POST /workspaces/:id/webhooks/:webhookId/events/:eventId/resend': 'webhooks.update',
+  'POST /workspaces/:id/webhooks/:webhookId/test': 'webhooks.update',
+};
 
 async function freshCell(): Promise<Cell> {
   const ws = await makeWorkspace(app.db, users.owner.id, [
@@ -86,7 +130,33 @@ async function freshCell(): Promise<Cell> {
     created_at: now,
     expires_at: now + 86_400_000,
   });
-  return { ws, project, invitation };
+  const webhook = crypto.randomUUID();
+  await app.db('webhooks').insert({
+    id: webhook,
+    workspace_id: ws,
+    ...hookBody,
+    conditions: '[]',
+    auth_token: crypto.randomBytes(32).toString('hex'),
+    created_at: now,
+    updated_at: now,
+  });
+  const event = crypto.randomUUID();
+  await app.db('webhook_events').insert({
+    id: event,
+    webhook_id: webhook,
+    type: 'block',
+    network: 0,
+    block_height: 1,
+    block_hash: 'ab'.repeat(32),
+    body: '{}',
+    created: Math.floor(now / 1000),
+    status: 'delivered',
+    attempts: 1,
+    next_attempt_at: now,
+    test: false,
+    created_at: now,
+  });
+  return { ws, project, invitation, webhook, event };
 }
 
 describe('every workspace route × every role', () => {
@@ -97,7 +167,11 @@ describe('every workspace route × every role', () => {
       const res = await r.call(users[who].client, cell);
       expect(res.status, JSON.stringify(res.body)).toBe(status);
       if (status === 404) expect(res.body).toEqual({ error: { code: 'not_found', message: expect.any(String) } });
-      if (status === 403) expect(res.body.error.code).toBe('forbidden');
+      if (status === 403) {
+        expect(res.body.error.code).toBe('forbidden');
+        // The text comes from the matrix module (issue 11, point 15).
+        expect(res.body.error.message).toBe(deniedMessages[actionOf[r.name]!]);
+      }
     } finally {
       await app.db('workspaces').where({ id: cell.ws }).delete();
     }
@@ -115,6 +189,27 @@ describe('every workspace route × every role', () => {
     const anon = new Client(app.url);
     for (const r of routes) expect((await r.call(anon, cell)).status, r.name).toBe(401);
     await app.db('workspaces').where({ id: cell.ws }).delete();
+  });
+});
+
+describe('webhook auth tokens (issue 11, point 12)', () => {
+  it('are shown to the roles that may update projects, and to no collaborator', async () => {
+    const cell = await freshCell();
+    try {
+      for (const who of ['owner', 'administrator', 'maintainer', 'collaborator'] as const) {
+        const one = await users[who].client.get(`/api/workspaces/${cell.ws}/webhooks/${cell.webhook}`);
+        const list = await users[who].client.get(`/api/workspaces/${cell.ws}/webhooks`);
+        if (who === 'collaborator') {
+          expect(one.body.data.auth_token).toBeNull();
+          expect(list.body.data[0].auth_token).toBeNull();
+        } else {
+          expect(one.body.data.auth_token, who).toMatch(/^[0-9a-f]{64}$/);
+          expect(list.body.data[0].auth_token, who).toMatch(/^[0-9a-f]{64}$/);
+        }
+      }
+    } finally {
+      await app.db('workspaces').where({ id: cell.ws }).delete();
+    }
   });
 });
 
@@ -140,7 +235,7 @@ describe("another workspace's resources answer 404", () => {
     expect((await stranger.get(`/api/workspaces/${cell.ws}/projects/${cell.project}`)).status).toBe(404);
     expect((await stranger.get(`/api/workspaces/${other}/projects/${cell.project}`)).status).toBe(404);
     expect((await stranger.get(`/api/workspaces/999999`)).status).toBe(404);
-    expect((await stranger.get(`/api/workspaces/abc`)).status).toBe(404);
+    expect((await stranger.get(`/api/workspaces/abc`)).status).toBe(400);
     await app.db('workspaces').whereIn('id', [cell.ws, other]).delete();
   });
 });

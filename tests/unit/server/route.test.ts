@@ -29,3 +29,20 @@ describe('sanitizeUrl', () => {
     expect(sanitizeUrl('/auth/callback/github?code=1&state=2')).toBe('/auth/callback/github?code=[redacted]&state=[redacted]');
   });
 });
+
+describe('RouteContext types what the permission guarantees (checked by npm run typecheck)', () => {
+  it('compiles only the uses each permission allows', () => {
+    const router = express.Router();
+    route(router, deps, { method: 'get', path: '/a', permission: 'signedIn', handler: ({ user }) => user.id });
+    // @ts-expect-error a signed-in route has no membership
+    route(router, deps, { method: 'get', path: '/b', permission: 'signedIn', handler: ({ membership }) => membership });
+    // @ts-expect-error a public route may have no user
+    route(router, deps, { method: 'get', path: '/c', permission: 'public', handler: ({ user }) => user.id });
+    route(router, deps, { method: 'get', path: '/d/:id', permission: { workspace: 'workspace.view' }, handler: ({ user, membership }) => [user.id, membership.role] });
+    route(router, deps, { method: 'get', path: '/e/:projectId', permission: { project: 'projects.view' }, handler: ({ project, membership }) => [project.uuid, membership.ownerId] });
+    route(router, deps, { method: 'get', path: '/f/:id/:webhookId', permission: { webhook: 'webhooks.view' }, handler: ({ webhook }) => webhook.id });
+    // @ts-expect-error a workspace route names no project
+    route(router, deps, { method: 'get', path: '/g/:id', permission: { workspace: 'projects.view' }, handler: ({ project }) => project });
+    expect(router.stack).toHaveLength(7);
+  });
+});

@@ -15,6 +15,13 @@ describe('safeRedirect', () => {
     'dashboard',
     '',
     ' /dashboard',
+    // Dot segments that normalise to a protocol-relative path (issue 11, point 1).
+    '/.//evil.com',
+    '/../..//evil.com',
+    '/./..//evil.com/x',
+    '/%2e//evil.com',
+    '/%2e%2e/%2e%2e//evil.com',
+    '/a/..//evil.com',
   ])('refuses %j', (input) => {
     expect(safeRedirect(input)).toBe('/dashboard');
   });

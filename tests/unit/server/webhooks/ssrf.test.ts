@@ -11,6 +11,8 @@ describe('address classification', () => {
     '0.0.0.0', '224.0.0.1', '239.255.255.250', '240.0.0.1', '255.255.255.255', '192.0.2.1', '198.51.100.7', '203.0.113.9', '198.18.0.1',
     '::1', '::', 'fe80::1', 'fc00::1', 'fd12:3456::1', 'ff02::1', '2001:db8::1', '::ffff:127.0.0.1', '::ffff:7f00:1', '::ffff:10.0.0.1',
     '::ffff:169.254.169.254', '64:ff9b::a00:1', '2002:a00:1::',
+    // IPv4-translated (::ffff:0:0:0/96), issue 11 point 8
+    '::ffff:0:7f00:1', '::ffff:0:127.0.0.1', '::ffff:0:a00:1', '0:0:0:0:ffff:0:a9fe:a9fe',
   ])('refuses %s', (ip) => expect(isAllowedAddress(ip, none)).toBe(false));
 
   it.each(['93.184.216.34', '1.1.1.1', '2606:4700:4700::1111', '::ffff:93.184.216.34'])('allows public %s', (ip) => expect(isAllowedAddress(ip, none)).toBe(true));

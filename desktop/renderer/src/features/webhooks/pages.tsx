@@ -6,7 +6,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useNavigate, useParams } from 'react-router-dom';
 import { messages } from '../../../../../shared/messages';
 import { can, isRole } from '../../../../../shared/permissions';
-import { MAX_CONDITIONS, webhookDisplayState, webhookMessages, type WebhookDto } from '../../../../../shared/webhooks';
+import { MAX_CONDITIONS, privateEndpointWarning, webhookDisplayState, webhookMessages, type WebhookDto } from '../../../../../shared/webhooks';
 import type { WorkspaceDto } from '../../../../../shared/workspaces';
 import { apiErrorText, isApiError } from '../../api/client';
 import { ErrorView } from '../../components/error-view';
@@ -27,6 +27,11 @@ const SAVE_FAILED = 'The webhook could not be saved. Please try again.';
 const CANNOT_CHANGE = 'Only the owner, administrators and maintainers can change webhooks.';
 const CANNOT_DELETE = 'Only the owner, administrators and maintainers can delete webhooks.';
 
+// Saved, but Cairn's guard will refuse the address unless the operator allows it: say so at save time.
+const warnIfPrivate = (url: string) => {
+  const warning = privateEndpointWarning(url);
+  if (warning) notifications.show({ color: 'yellow', title: 'Private endpoint', message: warning, autoClose: 10_000 });
+};
 const saveFailed = (error: unknown) => notifications.show({ color: 'red', title: 'Webhook not saved', message: apiErrorText(error) ?? SAVE_FAILED });
 
 // ---- /dashboard/webhooks/add ----
@@ -71,6 +76,7 @@ function AddWebhook({ workspace }: { workspace: WorkspaceDto }) {
                 create.mutate(body, {
                   onSuccess: ({ id }) => {
                     notifications.show({ color: 'green', message: webhookMessages.created });
+                    warnIfPrivate(body.target_url);
                     // The new webhook's page shows its identifier and auth token.
                     navigate(`/dashboard/webhooks/${id}`, { replace: true });
                   },
@@ -178,7 +184,10 @@ function WebhookView({ webhook }: { webhook: WebhookDto }) {
               submitting={update.isPending}
               onSubmit={(body) =>
                 update.mutate(body, {
-                  onSuccess: () => notifications.show({ color: 'green', message: webhookMessages.updated }),
+                  onSuccess: () => {
+                    notifications.show({ color: 'green', message: webhookMessages.updated });
+                    warnIfPrivate(body.target_url);
+                  },
                   onError: saveFailed,
                 })
               }

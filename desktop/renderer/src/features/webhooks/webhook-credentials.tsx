@@ -48,7 +48,11 @@ export function WebhookCredentials({ webhook }: { webhook: WebhookDto }) {
             Credentials
           </Title>
           <CopyField label="Identifier" value={webhook.id} />
-          <CopyField label="Auth token" value={webhook.auth_token} secret />
+          {webhook.auth_token === null ? (
+            <TextInput label="Auth token" value="" placeholder="Hidden" readOnly disabled description={webhookMessages.tokenHidden} />
+          ) : (
+            <CopyField label="Auth token" value={webhook.auth_token} secret />
+          )}
         </Stack>
       </Paper>
       <Alert color="yellow" variant="light" icon={<IconShieldCheck size={20} aria-hidden />} title="Verify every event">

@@ -1,8 +1,8 @@
 import { useId, useMemo, useState, type FormEvent } from 'react';
-import { Box, Button, Group, NativeSelect, NumberInput, Stack, Switch, Text, TextInput } from '@mantine/core';
+import { Alert, Box, Button, Group, NativeSelect, NumberInput, Stack, Switch, Text, TextInput } from '@mantine/core';
 import { IconDeviceFloppy } from '@tabler/icons-react';
 import { Link } from 'react-router-dom';
-import { MAX_CONFIRMATIONS, triggerLabels, triggers, webhookNetworks, type Trigger } from '../../../../../shared/webhooks';
+import { MAX_CONFIRMATIONS, privateEndpointWarning, triggerLabels, triggers, webhookNetworks, type Trigger } from '../../../../../shared/webhooks';
 import { ReasonTooltip } from '../../components/reason-tooltip';
 import { ConditionList } from './condition-list';
 import { validate, webhookNetworkLabel, type WebhookDraft } from './form-model';
@@ -38,6 +38,7 @@ export function WebhookForm({ initial, workspace, blockedReason, submitting, onS
   const set = <K extends keyof WebhookDraft>(key: K, value: WebhookDraft[K]) => setDraft((d) => ({ ...d, [key]: value }));
 
   const reason = blockedReason ?? (body ? null : INCOMPLETE);
+  const endpointWarning = privateEndpointWarning(draft.target_url);
   const networkSupported = webhookNetworks.some((n) => n.webhookId === draft.network);
   const networkOptions = [
     ...webhookNetworks.map((n) => ({ value: String(n.webhookId), label: n.label })),
@@ -85,6 +86,11 @@ export function WebhookForm({ initial, workspace, blockedReason, submitting, onS
             autoComplete="url"
             spellCheck={false}
           />
+          {endpointWarning && (
+            <Alert color="yellow" variant="light" p="xs" role="status">
+              <Text size="sm">{endpointWarning}</Text>
+            </Alert>
+          )}
           <NativeSelect
             label="Network"
             value={String(draft.network)}

@@ -1,0 +1,137 @@
+import { useState, type FormEvent } from 'react';
+import { Button, Group, NativeSelect, Paper, Stack, Text, TextInput } from '@mantine/core';
+import { IconMail } from '@tabler/icons-react';
+import { useQuery } from '@tanstack/react-query';
+import { emailSchema } from '../../../../../shared/auth';
+import { messages } from '../../../../../shared/messages';
+import { assignableRoles, can, roleLabels, type AssignableRole } from '../../../../../shared/permissions';
+import { type InvitationDto, type WorkspaceDto } from '../../../../../shared/workspaces';
+import { ErrorView } from '../../components/error-view';
+import { PageLoader } from '../../components/page-loader';
+import { RoleBadge } from '../../components/role-badge';
+import { SectionHeading } from '../../components/section-heading';
+import { formatDate } from '../../lib/format';
+import { useInviteMember, useRevokeInvitation, workspaceQueries } from './queries';
+import { failed, succeeded } from './feedback';
+
+export function InviteForm({ workspace, onDone }: { workspace: WorkspaceDto; onDone: () => void }) {
+  const invite = useInviteMember(workspace.id);
+  const [email, setEmail] = useState('');
+  const [role, setRole] = useState<AssignableRole>('collaborator');
+  const [error, setError] = useState<string | null>(null);
+  const onSubmit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    if (invite.isPending) return;
+    const parsed = emailSchema.safeParse(email);
+    if (!parsed.success) {
+      setError(parsed.error.issues[0]?.message ?? messages.signIn.emailInvalid);
+      return;
+    }
+    setError(null);
+    invite.mutate(
+      { email: parsed.data, role },
+      {
+        onSuccess: (inv) => {
+          succeeded('Invitation sent', `${inv.email} has been invited as ${roleLabels[inv.role_name].toLowerCase()}.`);
+          onDone();
+        },
+        onError: (err) => failed('Invitation not sent', err, 'The invitation could not be sent.'),
+      },
+    );
+  };
+  return (
+    <form onSubmit={onSubmit} noValidate>
+      <Stack gap="md">
+        <Text size="sm" c="dimmed">
+          We e-mail a link to join {workspace.name}. It works once and expires in 7 days.
+        </Text>
+        <TextInput
+          label="Email"
+          type="email"
+          inputMode="email"
+          autoComplete="off"
+          autoCapitalize="none"
+          spellCheck={false}
+          value={email}
+          onChange={(e) => {
+            setEmail(e.currentTarget.value);
+            if (error) setError(null);
+          }}
+          error={error}
+          data-autofocus
+        />
+        <NativeSelect
+          label="Role"
+          value={role}
+          onChange={(e) => setRole(e.currentTarget.value as AssignableRole)}
+          data={assignableRoles.map((r) => ({ value: r, label: roleLabels[r] }))}
+        />
+        <Group justify="flex-end" gap="sm">
+          <Button variant="default" onClick={onDone} disabled={invite.isPending}>
+            Cancel
+          </Button>
+          <Button type="submit" loading={invite.isPending} leftSection={<IconMail size={16} aria-hidden />}>
+            Send invitation
+          </Button>
+        </Group>
+      </Stack>
+    </form>
+  );
+}
+
+export function Invitations({ workspace }: { workspace: WorkspaceDto }) {
+  const invitations = useQuery(workspaceQueries.invitations(workspace.id));
+  const revoke = useRevokeInvitation(workspace.id);
+  const canRevoke = can(workspace.role_name, 'invites.delete');
+  return (
+    <Stack gap="sm">
+      <SectionHeading title="Pending invitations" />
+      {invitations.isPending ? (
+        <PageLoader label="Loading invitations…" minHeight={80} />
+      ) : invitations.isError ? (
+        <ErrorView error={invitations.error} />
+      ) : invitations.data.length === 0 ? (
+        <Text c="dimmed" size="sm">
+          No pending invitations.
+        </Text>
+      ) : (
+        <Stack component="ul" gap={0} p={0} m={0} style={{ listStyle: 'none' }} aria-label="Pending invitations">
+          {invitations.data.map((inv: InvitationDto) => (
+            <Paper component="li" key={inv.id} withBorder p="sm" radius={0} style={{ marginTop: -1 }}>
+              <Group justify="space-between" gap="sm">
+                <Stack gap={2} miw={0} style={{ flex: '1 1 200px' }}>
+                  <Group gap="xs">
+                    <Text fw={500} style={{ overflowWrap: 'anywhere' }}>
+                      {inv.email}
+                    </Text>
+                    <RoleBadge role={inv.role_name} />
+                  </Group>
+                  <Text size="xs" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
+                    {inv.invited_by_email ? `Invited by ${inv.invited_by_email} · ` : ''}Expires {formatDate(inv.expires_at)}
+                  </Text>
+                </Stack>
+                {canRevoke && (
+                  <Button
+                    variant="subtle"
+                    color="red"
+                    size="sm"
+                    loading={revoke.isPending && revoke.variables === inv.id}
+                    onClick={() =>
+                      revoke.mutate(inv.id, {
+                        onSuccess: () => succeeded('Invitation revoked', `The link sent to ${inv.email} no longer works.`),
+                        onError: (err) => failed('Invitation not revoked', err, 'The invitation could not be revoked.'),
+                      })
+                    }
+                    aria-label={`Revoke invitation for ${inv.email}`}
+                  >
+                    Revoke
+                  </Button>
+                )}
+              </Group>
+            </Paper>
+          ))}
+        </Stack>
+      )}
+    </Stack>
+  );
+}

@@ -1,0 +1,98 @@
+import type { Db } from '../db/index';
+import type { Logger } from '../logger';
+import { SerialTicker } from '../ticker';
+import { pruneSignInThrottle } from './sign-in-throttle';
+
+const HOUR_MS = 3_600_000;
+const DAY_MS = 24 * HOUR_MS;
+
+/**
+ * How long each table that only grows keeps its rows (the README's retention table says the same).
+ * The dashboard reads day rollups and dimensions of the last 30 days; minute and hour rollups serve
+ * recent charts and billing checks; day rollups and quota rows stay for a year of invoices.
+ */
+export const RETENTION = {
+  gatewayChangesMs: DAY_MS,
+  minuteRollupsMs: 2 * DAY_MS,
+  hourRollupsMs: 35 * DAY_MS,
+  dayRollupsMs: 400 * DAY_MS,
+  dimensionsMs: 35 * DAY_MS,
+  quotaUsageMs: 400 * DAY_MS,
+} as const;
+
+export const RETENTION_INTERVAL_MS = HOUR_MS;
+
+export type PruneReport = Record<string, number>;
+
+export interface RetentionOptions {
+  /**
+   * INTEGRATION HOOK (webhook outbox): the outbox module's own prune of delivered, failed and
+   * cancelled webhook events and their attempts, called on every run. Owned by the outbox; the
+   * worker passes it in when it starts retention.
+   */
+  pruneWebhookOutbox?: (db: Db, now: number) => Promise<number>;
+}
+
+const deleted = (n: unknown): number => (typeof n === 'number' ? n : 0);
+
+/** One pass over every table that only grows; answers how many rows each step removed. */
+export async function pruneOnce(db: Db, now = Date.now(), opts: RetentionOptions = {}): Promise<PruneReport> {
+  const report: PruneReport = {};
+
+  // gateway_changes: the key caches only read rows after the last one they applied (every 250 ms);
+  // the newest row always stays, so a cache never sees the log move backwards.
+  const newest = Number((await db('gateway_changes').max({ id: 'id' }).first())?.id ?? 0);
+  report.gateway_changes = deleted(await db('gateway_changes').where('created_at', '<', now - RETENTION.gatewayChangesMs).andWhere('id', '<', newest).delete());
+
+  // Usage of projects that no longer exist (no foreign key: the gateway may still flush their last counts).
+  report.usage_of_deleted_projects = 0;
+  for (const table of ['usage_rollups', 'usage_dimensions'] as const) {
+    report.usage_of_deleted_projects += deleted(
+      await db(table)
+        .whereNotExists((q) => q.select(db.raw('1')).from('projects').whereRaw(`projects.id = ${table}.project_id`))
+        .delete(),
+    );
+  }
+  report.quota_of_deleted_users = deleted(
+    await db('quota_usage')
+      .whereNotExists((q) => q.select(db.raw('1')).from('users').whereRaw('users.id = quota_usage.user_id'))
+      .delete(),
+  );
+
+  // Old days.
+  report.usage_rollups = 0;
+  for (const [granularity, keep] of [
+    ['m', RETENTION.minuteRollupsMs],
+    ['h', RETENTION.hourRollupsMs],
+    ['d', RETENTION.dayRollupsMs],
+  ] as const) {
+    report.usage_rollups += deleted(await db('usage_rollups').where({ granularity }).andWhere('bucket_ms', '<', now - keep).delete());
+  }
+  report.usage_dimensions = deleted(await db('usage_dimensions').where('day_ms', '<', now - RETENTION.dimensionsMs).delete());
+  report.quota_usage = deleted(await db('quota_usage').where('day_ms', '<', now - RETENTION.quotaUsageMs).delete());
+
+  // Sessions past their expiry (anonymous ones expire an hour after their last request).
+  report.sessions = deleted(await db('sessions').where('expires_at', '<=', now).delete());
+  report.magic_link_tokens = deleted(await db('magic_link_tokens').where('expires_at', '<', now - DAY_MS).delete());
+  report.sign_in_throttle = await pruneSignInThrottle(db, now);
+
+  // INTEGRATION HOOK: webhook events and attempts are pruned by the outbox module (see RetentionOptions).
+  if (opts.pruneWebhookOutbox) report.webhook_outbox = await opts.pruneWebhookOutbox(db, now);
+
+  return report;
+}
+
+/** The worker role's retention job: a pass at start, then every hour. */
+export function startRetention(db: Db, logger: Logger, opts: RetentionOptions & { intervalMs?: number } = {}): { stop(): Promise<void> } {
+  const ticker = new SerialTicker(
+    async () => {
+      const report = await pruneOnce(db, Date.now(), opts);
+      const total = Object.values(report).reduce((a, b) => a + b, 0);
+      if (total > 0) logger.info({ pruned: report }, `retention: removed ${total} expired row(s)`);
+    },
+    opts.intervalMs ?? RETENTION_INTERVAL_MS,
+    (err) => logger.warn({ err: { message: err.message } }, 'retention: pass failed, retrying at the next interval'),
+  );
+  ticker.start();
+  return { stop: () => ticker.stop() };
+}

@@ -1,0 +1,84 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, type TestApp } from '../helpers/test-app';
+import type { TestDatabase } from '../helpers/db-template';
+import { makeProject, makeUser, makeWorkspace } from '../helpers/workspace-fixture';
+import { KeyCache } from '../../server/gateway/key-cache';
+import { createLogger } from '../../server/logger';
+import { deleteProject } from '../../server/services/projects';
+import { setSubscription } from '../../server/services/subscriptions';
+import { recordGatewayChange } from '../../server/services/gateway-changes';
+import { plans } from '../../shared/plans';
+
+// Issue 11, point 13: the key cache reloaded every key on any change; now only what the change names.
+let app: TestApp & { database: TestDatabase };
+beforeAll(async () => {
+  app = await startTestApp();
+});
+afterAll(async () => {
+  await app.stop();
+  await app.database.drop();
+});
+
+const keyOf = async (uuid: string) => (await app.db('projects').where({ uuid }).first('project_id')).project_id as string;
+
+describe('KeyCache', () => {
+  it('applies each change to the keys it names, and only to them', async () => {
+    let now = Date.now();
+    const cache = new KeyCache(app.db, createLogger('silent'), () => now);
+    // Many keys of other owners that no change below touches.
+    const bystander = await makeUser(app.db, 'bystander@keys.example', 'ENTERPRISE');
+    const bws = await makeWorkspace(app.db, bystander.id, []);
+    for (let i = 0; i < 8; i++) await makeProject(app.db, bws, `b${i}`);
+    const owner = await makeUser(app.db, 'owner@keys.example', 'STARTER');
+    const ws = await makeWorkspace(app.db, owner.id, []);
+    const first = await makeProject(app.db, ws, 'first');
+    await cache.reload();
+    const total = cache.size;
+    expect(total).toBeGreaterThanOrEqual(9);
+
+    // A new project: one owner's keys reloaded.
+    const second = await makeProject(app.db, ws, 'second');
+    await recordGatewayChange(app.db, 'project', second);
+    await cache.poll();
+    expect(cache.lookup(await keyOf(second))).toBeTruthy();
+    expect(cache.lastPartialReload).toBe(2);
+    expect(cache.size).toBe(total + 1);
+
+    // A plan change: that owner's keys carry the new limit.
+    await setSubscription(app.db, owner.id, 'ENTERPRISE', 'active');
+    await cache.poll();
+    expect(cache.lookup(await keyOf(first))!.requestLimit).toBe(plans.ENTERPRISE.requestLimit);
+    expect(cache.lastPartialReload).toBe(2);
+
+    // A boost: counted while active, dropped when it expires, without any change row.
+    await app.db('addons').insert({ workspace_id: ws, type: 'REQUESTS_BOOST_300K', expires_at: now + 60_000, created_at: now });
+    await recordGatewayChange(app.db, 'addon', ws);
+    await cache.poll();
+    expect(cache.lookup(await keyOf(first))!.requestLimit).toBe(plans.ENTERPRISE.requestLimit + 300_000);
+    now += 61_000;
+    await cache.poll();
+    expect(cache.lookup(await keyOf(first))!.requestLimit).toBe(plans.ENTERPRISE.requestLimit);
+
+    // A deleted project is gone at the next poll; the bystander's keys were never reloaded.
+    const firstKey = await keyOf(first);
+    await deleteProject(app.db, ws, first);
+    await cache.poll();
+    expect(cache.lookup(firstKey)).toBeUndefined();
+    expect(cache.size).toBe(total);
+    expect(cache.lastPartialReload).toBe(1);
+  });
+
+  it('a workspace that changes owner takes its keys to the new owner', async () => {
+    const cache = new KeyCache(app.db, createLogger('silent'));
+    const a = await makeUser(app.db, 'a@keys.example', 'STARTER');
+    const b = await makeUser(app.db, 'b@keys.example', 'ENTERPRISE');
+    const ws = await makeWorkspace(app.db, a.id, []);
+    const p = await makeProject(app.db, ws);
+    await cache.reload();
+    expect(cache.lookup(await keyOf(p))!.ownerId).toBe(a.id);
+    await app.db('workspaces').where({ id: ws }).update({ owner_id: b.id });
+    await recordGatewayChange(app.db, 'workspace', ws);
+    await cache.poll();
+    expect(cache.lookup(await keyOf(p))).toMatchObject({ ownerId: b.id, requestLimit: plans.ENTERPRISE.requestLimit });
+  });
+});

@@ -1,0 +1,91 @@
+import crypto from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, type TestApp } from '../helpers/test-app';
+import type { TestDatabase } from '../helpers/db-template';
+import { makeProject, makeUser, makeWorkspace } from '../helpers/workspace-fixture';
+import { RETENTION, pruneOnce } from '../../server/services/retention';
+
+// Issue 11, point 13: nothing pruned the tables that only grow.
+let app: TestApp & { database: TestDatabase };
+beforeAll(async () => {
+  app = await startTestApp();
+});
+afterAll(async () => {
+  await app.stop();
+  await app.database.drop();
+});
+
+const DAY = 86_400_000;
+const count = async (table: string, where: Record<string, unknown> = {}) => Number((await app.db(table).where(where).count({ n: '*' }))[0]!.n);
+
+describe('retention', () => {
+  it('prunes old and orphaned rows on this engine, keeps everything still in use, and calls the outbox hook', async () => {
+    const now = Date.UTC(2026, 10, 23, 12);
+    const today = now - (now % DAY);
+    const owner = await makeUser(app.db, 'keeper@retention.example');
+    const ws = await makeWorkspace(app.db, owner.id, []);
+    const uuid = await makeProject(app.db, ws);
+    const live = (await app.db('projects').where({ uuid }).first('id')).id as number;
+    const gone = live + 100_000;
+
+    await app.db('gateway_changes').insert([
+      { kind: 'project', ref: 'old', created_at: now - RETENTION.gatewayChangesMs - 1 },
+      { kind: 'project', ref: 'recent', created_at: now - 1000 },
+    ]);
+    await app.db('usage_rollups').insert([
+      { project_id: live, granularity: 'm', bucket_ms: now - RETENTION.minuteRollupsMs - 60_000, requests: 1 },
+      { project_id: live, granularity: 'm', bucket_ms: now - 60_000, requests: 1 },
+      { project_id: live, granularity: 'h', bucket_ms: now - RETENTION.hourRollupsMs - 3_600_000, requests: 1 },
+      { project_id: live, granularity: 'h', bucket_ms: today, requests: 1 },
+      { project_id: live, granularity: 'd', bucket_ms: today - RETENTION.dayRollupsMs - DAY, requests: 1 },
+      { project_id: live, granularity: 'd', bucket_ms: today - 29 * DAY, requests: 1 },
+      { project_id: gone, granularity: 'd', bucket_ms: today, requests: 5 },
+    ]);
+    await app.db('usage_dimensions').insert([
+      { project_id: live, dimension: 'country', day_ms: today - RETENTION.dimensionsMs - DAY, value: 'DE', requests: 1 },
+      { project_id: live, dimension: 'country', day_ms: today - 29 * DAY, value: 'DE', requests: 1 },
+      { project_id: gone, dimension: 'country', day_ms: today, value: 'FR', requests: 1 },
+    ]);
+    await app.db('quota_usage').insert([
+      { user_id: owner.id, day_ms: today - RETENTION.quotaUsageMs - DAY, requests: 1 },
+      { user_id: owner.id, day_ms: today, requests: 1 },
+    ]);
+    await app.db('sessions').insert([
+      { sid: crypto.randomUUID(), sess: '{}', expires_at: now - 1 },
+      { sid: crypto.randomUUID(), sess: '{}', expires_at: now + 3_600_000 },
+    ]);
+    await app.db('sign_in_throttle').insert([
+      { key: 'ip:old', window_start: now - 3_600_000, count: 3 },
+      { key: 'ip:current', window_start: now - (now % 900_000), count: 3 },
+    ]);
+    const changesBefore = await count('gateway_changes');
+    const hookCalls: number[] = [];
+
+    const report = await pruneOnce(app.db, now, { pruneWebhookOutbox: async (_db, at) => (hookCalls.push(at), 7) });
+
+    expect(hookCalls).toEqual([now]);
+    expect(report.webhook_outbox).toBe(7);
+    expect(await count('gateway_changes')).toBe(changesBefore - 1);
+    expect(await app.db('gateway_changes').where({ ref: 'old' }).first()).toBeUndefined();
+    expect((await app.db('usage_rollups').where({ project_id: live }).orderBy(['granularity', 'bucket_ms']).select('granularity')).map((r) => r.granularity)).toEqual(['d', 'h', 'm']);
+    expect(await count('usage_rollups', { project_id: gone })).toBe(0);
+    expect(await count('usage_dimensions', { project_id: live })).toBe(1);
+    expect(await count('usage_dimensions', { project_id: gone })).toBe(0);
+    expect(await count('quota_usage', { user_id: owner.id })).toBe(1);
+    expect(await app.db('sessions').where('expires_at', '<=', now).first()).toBeUndefined();
+    expect(await count('sessions')).toBeGreaterThanOrEqual(1);
+    expect(await app.db('sign_in_throttle').select('key')).toEqual([{ key: 'ip:current' }]);
+    expect(report.usage_of_deleted_projects).toBe(2);
+
+    // A second pass finds nothing more to do.
+    const again = await pruneOnce(app.db, now);
+    expect(Object.values(again).reduce((a, b) => a + b, 0)).toBe(0);
+  });
+
+  it('never removes the newest gateway change, however old', async () => {
+    await app.db('gateway_changes').delete();
+    await app.db('gateway_changes').insert({ kind: 'project', ref: 'only', created_at: 1 });
+    await pruneOnce(app.db, Date.now());
+    expect(await count('gateway_changes')).toBe(1);
+  });
+});

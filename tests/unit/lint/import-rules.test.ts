@@ -1,0 +1,33 @@
+import path from 'node:path';
+import { ESLint } from 'eslint';
+import { describe, expect, it } from 'vitest';
+
+// Issue 11, point 18: the README's layout table, enforced by ESLint (eslint.config.js).
+const eslint = new ESLint({ cwd: path.resolve(import.meta.dirname, '../../..') });
+
+const problems = async (file: string, code: string) => {
+  const [result] = await eslint.lintText(code, { filePath: file });
+  return result!.messages.filter((m) => m.ruleId?.endsWith('no-restricted-imports') || m.ruleId === 'no-restricted-syntax').map((m) => m.message);
+};
+
+describe('layout import rules', () => {
+  it.each([
+    ['a service importing express', 'server/services/new-thing.ts', "import express from 'express';\nexport const x = express;\n", /Services know nothing of HTTP/],
+    ['a route importing knex', 'server/api/new-thing.ts', "import knex from 'knex';\nexport const x = knex;\n", /Routes never reach knex directly/],
+    ['a route importing the db module', 'server/api/new-thing.ts', "import { createDb } from '../db/index';\nexport const x = createDb;\n", /Routes never reach knex directly/],
+    ['a route querying through its deps', 'server/api/new-thing.ts', "export const rows = (db: (t: string) => unknown) => db('projects');\n", /move the query into a service/],
+    ['the renderer importing server code', 'desktop/renderer/src/features/x/page.tsx', "import { loadConfig } from '../../../../../server/config';\nexport const x = loadConfig;\n", /never imports server code/],
+    ['config importing a feature module', 'server/config.ts', "import { parseAllowlist } from './webhooks/ssrf';\nexport const x = parseAllowlist;\n", /imports no feature module/],
+  ])('refuses %s', async (_what, file, code, message) => {
+    expect((await problems(file, code)).join('\n')).toMatch(message);
+  });
+
+  it.each([
+    ['a route importing the Db type', 'server/api/new-thing.ts', "import type { Db } from '../db/index';\nexport type X = Db;\n"],
+    ['a service importing the db module', 'server/services/new-thing.ts', "import { isPostgres } from '../db/index';\nexport const x = isPostgres;\n"],
+    ['the renderer importing shared/', 'desktop/renderer/src/features/x/page.tsx', "import { can } from '../../../../../shared/permissions';\nexport const x = can;\n"],
+    ['config importing shared/ and the allowlist syntax', 'server/config.ts', "import { isValidAllowlistEntry } from './allowlist';\nimport type { SiteInfo } from '../shared/site';\nexport const x = isValidAllowlistEntry;\nexport type Y = SiteInfo;\n"],
+  ])('allows %s', async (_what, file, code) => {
+    expect(await problems(file, code)).toEqual([]);
+  });
+});
