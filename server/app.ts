@@ -157,6 +157,9 @@ export function createApp(deps: AppDeps): CairnApp {
   // A network an enabled community endpoint serves is no longer the sandbox chain's.
   const community = communityServedNetworks(db, (err) => logger.error({ err: { message: err.message } }, 'community endpoints: could not read the enabled ones'));
   const sandboxSlugs = new Set(sandboxedSlugs(config));
+  // The status page's probes are the backends the gateway answers from: a configured upstream, the
+  // sandbox chain, the EVM development chain (and whatever else defaultProbes learns to name).
+  const probes = defaultProbes(config, chains, db);
   app.use(
     '/api',
     apiRouter(routeDeps, {
@@ -165,7 +168,8 @@ export function createApp(deps: AppDeps): CairnApp {
       sandboxed: { has: (slug: string) => sandboxSlugs.has(slug) && !community.has(slug) },
       webhookSources: webhookSources(config, chains),
       billing,
-      status: statusReporter({ db, probes: defaultProbes(config, chains, db) }),
+      status: statusReporter({ db, probes }),
+      served: (slug: string) => probes.has(slug) || community.has(slug),
     }),
   );
   if (!config.isProduction) {

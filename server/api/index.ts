@@ -18,6 +18,7 @@ import type { StatusReport } from '../../shared/status';
 import { CAIRN_VERSION } from '../version';
 import { registerMilkomedaRoutes } from './milkomeda';
 import { registerEndpointRoutes } from './endpoints';
+import { registerNetworkRoutes } from './networks';
 import type { ChainSource } from '../webhooks/chain-source';
 import type { LatestBlock } from '../../shared/landing-sample';
 
@@ -32,6 +33,8 @@ export interface ApiExtras {
   billing: BillingProvider;
   /** The status page's report (cached). */
   status: () => Promise<StatusReport>;
+  /** Whether this server has a backend for a gateway slug (GET /api/networks). */
+  served: (slug: string) => boolean;
 }
 
 export function apiRouter(deps: RouteDeps, extras: ApiExtras): Router {
@@ -49,6 +52,7 @@ export function apiRouter(deps: RouteDeps, extras: ApiExtras): Router {
   registerBillingRoutes(router, deps, extras.billing);
   registerOperatorRoutes(router, deps);
   registerStatusRoutes(router, deps, extras.status);
+  registerNetworkRoutes(router, deps, extras.served);
   // Last: the document lists every route declared above.
   registerOpenApiRoute(router, deps, CAIRN_VERSION);
   router.use((_req, _res, next) => next(new NotFound('There is no such API endpoint.')));

@@ -1,6 +1,7 @@
 import type { Router } from 'express';
 import { route, type RouteDeps } from '../http/route';
 import { projectHistory, statsOfProject } from '../services/usage';
+import { privateNetworkRequests } from '../services/private-network';
 
 /** Project statistics and history: members of the project's workspace only (route() resolves it). */
 export function registerUsageRoutes(router: Router, deps: RouteDeps): void {
@@ -10,7 +11,10 @@ export function registerUsageRoutes(router: Router, deps: RouteDeps): void {
     method: 'get',
     path: '/workspaces/:workspaceId/projects/:projectUuid/stats',
     permission: { project: 'projects.view' },
-    handler: ({ membership, project }) => statsOfProject(db, project, membership.ownerId),
+    handler: async ({ membership, project }) => {
+      const [stats, privateRequests] = await Promise.all([statsOfProject(db, project, membership.ownerId), privateNetworkRequests(db, project.id)]);
+      return { ...stats, privateNetworkRequests: privateRequests };
+    },
   });
 
   // Answers {data: [{time, requestCount}], max}: the spec's history shape is itself the envelope.

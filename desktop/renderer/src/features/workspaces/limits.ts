@@ -61,3 +61,18 @@ export function createWorkspaceBlockedReason(workspaces: readonly WorkspaceDto[]
   const owned = workspaces.filter((w) => w.is_creator).length;
   return owned >= plans[ownPlan].workspaceCount ? planLimitReason(ownPlan, 'workspaceCount') : null;
 }
+
+const count = (n: number) => n.toLocaleString('en-US');
+
+/**
+ * What the workspace's usage line says. Quotas are pooled over every workspace the owner owns, so a
+ * member who does not own it is told whose plan it is and that the numbers cover all of its owner's
+ * workspaces (otherwise 8 of 10 projects in a workspace showing 2 would make no sense to them).
+ */
+export function workspaceUsageText(workspace: Pick<WorkspaceDto, 'is_creator' | 'creator_email'>, quota: QuotaDto): string {
+  const plan = quota.subscription.currentPlan.name;
+  const projects = `${count(quota.used.subscription.projectCount)} of ${count(quota.quota.projectCount)} projects`;
+  if (workspace.is_creator) return `${projects} used on the ${plan} plan`;
+  const requests = `${count(quota.used.subscription.requests)} of ${count(quota.quota.requestLimit)} requests today`;
+  return `This workspace runs on the ${plan} plan of its owner, ${workspace.creator_email}, pooled across all of the owner's workspaces: ${projects} and ${requests} used in all of them together.`;
+}
