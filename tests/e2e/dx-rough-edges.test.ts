@@ -2,7 +2,7 @@
 // DX_SCREENSHOTS=<folder> also saves the screens at 375 and 1280 px.
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, Locator, Page } from 'playwright-core';
 import { browserAvailable, launchBrowser } from '../helpers/browser';
 import { signInInBrowser, type SignedInBrowser } from '../helpers/browser-sign-in';
 import { startTestApp, type TestApp } from '../helpers/test-app';
@@ -13,11 +13,12 @@ import { PRIVATE_NETWORK_LABEL } from '../../shared/ip';
 const DAY_MS = 86_400_000;
 const SHOTS = process.env.DX_SCREENSHOTS;
 
-async function shoot(page: Page, name: string) {
+async function shoot(page: Page, name: string, focus?: Locator) {
   if (!SHOTS) return;
   for (const width of [375, 1280]) {
     await page.setViewportSize({ width, height: 900 });
     await page.waitForTimeout(200);
+    await focus?.scrollIntoViewIfNeeded();
     await page.screenshot({ path: path.join(SHOTS, `${name}-${width}.png`), fullPage: false });
   }
   await page.setViewportSize({ width: 1280, height: 900 });
@@ -74,8 +75,7 @@ describe.runIf(browserAvailable())('developer experience rough edges, in Chromiu
     await page.getByTestId('current-plan-STARTER').waitFor();
     expect(await page.getByTestId('plan-button-HOBBY').innerText()).toBe('Select plan');
     expect(await page.getByText('Get Started', { exact: true }).count()).toBe(0);
-    await page.locator('[data-plan="STARTER"]').scrollIntoViewIfNeeded();
-    await shoot(page, 'pricing-current-plan');
+    await shoot(page, 'pricing-current-plan', page.locator('[data-plan="STARTER"]'));
   });
 
   it("explains a collaborator's usage as the owner's pooled plan", async () => {
@@ -86,8 +86,9 @@ describe.runIf(browserAvailable())('developer experience rough edges, in Chromiu
     await page.evaluate((id) => localStorage.setItem('cairn.workspace', String(id)), owner.workspaceId);
     await page.goto(`${app.url}/dashboard`);
     const usage = page.getByTestId('workspace-usage');
-    await expect.poll(() => usage.innerText()).toContain("STARTER plan of its owner, dx-owner@example.com, pooled across all of the owner's workspaces");
-    expect(await usage.innerText()).toMatch(/0 of 1 projects and 0 of [\d,]+ requests today used in all of them together/);
+    await expect.poll(() => usage.innerText()).toContain("Runs on the STARTER plan of its owner, dx-owner@example.com, shared by all of the owner's workspaces");
+    expect(await usage.innerText()).toMatch(/0 of 1 projects and 0 of [\d,]+ requests today used across them\.$/);
+    await page.getByText("0 of 1 webhooks used across the owner's workspaces on their STARTER plan").waitFor();
     await shoot(page, 'collaborator-usage');
     // The owner keeps the short line.
     await owner.page.goto(`${app.url}/dashboard`);
@@ -121,7 +122,8 @@ describe.runIf(browserAvailable())('developer experience rough edges, in Chromiu
     expect(items).toEqual([`${PRIVATE_NETWORK_LABEL} 14 (70%)`, '🇩🇪 Germany 3 (15%)', 'Unknown 3 (15%)']);
     const countries = page.getByRole('table', { name: 'Countries, TOP 10 by requests' });
     await countries.getByText(PRIVATE_NETWORK_LABEL).waitFor();
-    await shoot(page, 'private-network');
+    await shoot(page, 'private-network', legend);
+    await shoot(page, 'private-network-card', countries);
   });
 
   it("marks networks this server cannot serve 'Not available on this server' and never chooses them", async () => {
