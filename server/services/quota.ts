@@ -3,6 +3,7 @@ import { getSubscription } from './subscriptions';
 import { ownedProjectCount } from './projects';
 import { ownedWebhookCount } from './webhooks';
 import { activeBoostRequests } from './billing';
+import { storageUsed } from './ipfs';
 import type { QuotaDto } from '../../shared/workspaces';
 
 const DAY_MS = 86_400_000;
@@ -13,16 +14,17 @@ const DAY_MS = 86_400_000;
  * computed, so storage (IPFS) and pay as you go add their terms here.
  */
 export async function getQuota(db: Db, ownerId: number, now = Date.now()): Promise<QuotaDto> {
-  const [{ plan, status }, boost, projectCount, webhookCount, usage] = await Promise.all([
+  const [{ plan, status }, boost, projectCount, webhookCount, usage, stored] = await Promise.all([
     getSubscription(db, ownerId),
     activeBoostRequests(db, ownerId, now),
     ownedProjectCount(db, ownerId),
     ownedWebhookCount(db, ownerId),
     db('quota_usage').where({ user_id: ownerId, day_ms: now - (now % DAY_MS) }).first('requests'),
+    storageUsed(db, ownerId),
   ]);
   return {
     quota: { projectCount: plan.projectCount, requestLimit: plan.requestLimit + boost, storageLimit: plan.storageLimit, webhookCount: plan.webhookCount },
-    used: { subscription: { projectCount, webhookCount, requests: Number(usage?.requests ?? 0), storage: 0 } },
+    used: { subscription: { projectCount, webhookCount, requests: Number(usage?.requests ?? 0), storage: stored.storage } },
     subscription: { status, currentPlan: { name: plan.name } },
     ppu: { active: false, balance: { requests: 0 } },
   };

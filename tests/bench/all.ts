@@ -3,7 +3,7 @@
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 
-const benches = ['gateway.ts', 'jsonrpc.ts', 'stats.ts', 'webhooks.ts'];
+const benches = ['gateway.ts', 'jsonrpc.ts', 'stats.ts', 'webhooks.ts', 'ipfs.ts'];
 const failed: string[] = [];
 for (const file of benches) {
   const run = spawnSync(process.execPath, [...process.execArgv, path.join(import.meta.dirname, file)], { stdio: 'inherit', timeout: 400_000 });
