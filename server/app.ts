@@ -27,6 +27,7 @@ import { communityServedNetworks } from './services/endpoints';
 import type { SandboxChain, SandboxNetwork } from './chain/sandbox/index';
 import { latestMainnetBlock } from './api/landing';
 import { webhookSources } from './webhooks/index';
+import { EventStreams } from './api/events';
 import { createBillingProvider, StripeBillingProvider, type BillingProvider } from './billing/index';
 import { docsRouter } from './web/docs';
 import { defaultProbes, statusReporter } from './services/status';
@@ -154,6 +155,7 @@ export function createApp(deps: AppDeps): CairnApp {
   app.use(['/api', '/auth'], csrfProtection());
   app.use('/auth', authRouter({ ...routeDeps, passport, enabledProviders: enabled }));
   const chains = deps.chains ?? createSandboxChains(config);
+  const eventStreams = new EventStreams();
   // A network an enabled community endpoint serves is no longer the sandbox chain's.
   const community = communityServedNetworks(db, (err) => logger.error({ err: { message: err.message } }, 'community endpoints: could not read the enabled ones'));
   const sandboxSlugs = new Set(sandboxedSlugs(config));
@@ -167,6 +169,7 @@ export function createApp(deps: AppDeps): CairnApp {
       latestBlock: latestMainnetBlock(config, logger, chains),
       sandboxed: { has: (slug: string) => sandboxSlugs.has(slug) && !community.has(slug) },
       webhookSources: webhookSources(config, chains),
+      eventStreams,
       billing,
       status: statusReporter({ db, probes }),
       served: (slug: string) => probes.has(slug) || community.has(slug),
@@ -189,6 +192,7 @@ export function createApp(deps: AppDeps): CairnApp {
   return {
     app,
     close: () => {
+      eventStreams.closeAll();
       store.close();
       void community.stop();
     },

@@ -11,6 +11,7 @@ import { createSandboxChains, startSandboxSync } from './chain/sandbox-chains';
 import { startGateway } from './gateway/index';
 import { startWebhookWorker } from './webhooks/index';
 import { startRetention } from './services/retention';
+import { pruneOutbox } from './services/webhook-outbox';
 import { billingStartupLine, createBillingProvider } from './billing/index';
 import { startSubscriptionSweeper } from './billing/sweeper';
 import { CAIRN_VERSION } from './version';
@@ -83,9 +84,10 @@ async function start(config: Config, role: Role) {
       () =>
         new Promise<void>((resolve) => {
           server.close(() => resolve());
+          // Ends open event streams (GET /api/events), which the server would otherwise wait for.
+          close();
           server.closeIdleConnections();
         }),
-      () => close(),
     );
   }
 
@@ -105,7 +107,7 @@ async function start(config: Config, role: Role) {
     const sweeper = startSubscriptionSweeper(db, logger);
     stops.unshift(() => sweeper.stop());
     // INTEGRATION HOOK: pass the webhook outbox's prune here as { pruneWebhookOutbox } once it exists.
-    const retention = startRetention(db, logger);
+    const retention = startRetention(db, logger, { pruneWebhookOutbox: (d, now) => pruneOutbox(d, now) });
     stops.unshift(() => retention.stop());
   }
   stops.push(() => mailer.close());
