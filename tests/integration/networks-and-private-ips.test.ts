@@ -46,7 +46,7 @@ describe('project stats', () => {
     const id = (await app.db('projects').where({ uuid }).first('id')).id as number;
     const today = Date.now() - (Date.now() % DAY_MS);
     const ip = (value: string, requests: number, day = today) => ({ project_id: id, dimension: 'ip', day_ms: day, value, requests });
-    await app.db('usage_dimensions').insert([
+    const rows = [
       ip('127.0.0.1', 5),
       ip('127.0.0.1', 2, today - DAY_MS),
       ip('::1', 1),
@@ -56,7 +56,18 @@ describe('project stats', () => {
       ip('172.32.0.1', 7), // public
       ip('8.8.8.8', 9),
       { project_id: id, dimension: 'country', day_ms: today, value: 'unknown', requests: 22 },
-    ]);
+    ];
+    // Per day, and summed into the 30-day window the metering flush keeps (which the stats read
+    // moves forward, dropping the day 40 days ago).
+    await app.db('usage_dimensions').insert(rows);
+    const window = new Map<string, { project_id: number; dimension: string; value: string; requests: number }>();
+    for (const r of rows) {
+      const k = `${r.dimension}|${r.value}`;
+      const w = window.get(k) ?? { project_id: id, dimension: r.dimension, value: r.value, requests: 0 };
+      w.requests += r.requests;
+      window.set(k, w);
+    }
+    await app.db('usage_window').insert([...window.values()]);
     const stats = await client.get<{ data: { privateNetworkRequests: number } }>(`/api/workspaces/${workspaceId}/projects/${uuid}/stats`);
     expect(stats.status).toBe(200);
     expect(stats.body.data.privateNetworkRequests).toBe(15);
