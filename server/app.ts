@@ -159,6 +159,9 @@ export function createApp(deps: AppDeps): CairnApp {
   // A network an enabled community endpoint serves is no longer the sandbox chain's.
   const community = communityServedNetworks(db, (err) => logger.error({ err: { message: err.message } }, 'community endpoints: could not read the enabled ones'));
   const sandboxSlugs = new Set(sandboxedSlugs(config));
+  // The status page's probes are the backends the gateway answers from: a configured upstream, the
+  // sandbox chain, the EVM development chain (and whatever else defaultProbes learns to name).
+  const probes = defaultProbes(config, chains, db);
   app.use(
     '/api',
     apiRouter(routeDeps, {
@@ -168,7 +171,8 @@ export function createApp(deps: AppDeps): CairnApp {
       webhookSources: webhookSources(config, chains),
       eventStreams,
       billing,
-      status: statusReporter({ db, probes: defaultProbes(config, chains, db) }),
+      status: statusReporter({ db, probes }),
+      served: (slug: string) => probes.has(slug) || community.has(slug),
     }),
   );
   if (!config.isProduction) {

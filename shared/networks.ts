@@ -26,3 +26,23 @@ export const networks: readonly Network[] = [
 export const enabledNetworks = (): Network[] => networks.filter((n) => !n.disabled);
 
 export const findNetwork = (value: number): Network | undefined => networks.find((n) => n.value === value);
+
+/** What the Add Project form says of a network this server cannot serve. */
+export const NETWORK_NOT_AVAILABLE = 'Not available on this server';
+
+/**
+ * GET /api/networks: the networks a project can be keyed to, each with whether this server can serve
+ * it now: not disabled, and with a backend (a configured upstream, an enabled community endpoint, or an
+ * embedded one such as the sandbox chain or the EVM development chain).
+ */
+export interface NetworkOptionDto {
+  value: number;
+  label: string;
+  available: boolean;
+}
+
+/** The networks with key prefixes, in the spec's order, marked by the slugs this server has a backend for. */
+export const networkOptions = (served: (slug: string) => boolean): NetworkOptionDto[] =>
+  networks
+    .filter((n) => n.prefix !== null)
+    .map((n) => ({ value: n.value, label: n.label, available: !n.disabled && n.slug !== null && served(n.slug) }));

@@ -25,6 +25,11 @@ export interface ProjectStats {
   ips: Array<Pick<StatsRow, 'ip' | 'requests'>>;
   endpoints: Array<Pick<StatsRow, 'endpoint' | 'requests'>>;
   browsers: Array<Pick<StatsRow, 'user_agent_browser' | 'requests'>>;
+  /**
+   * Of the requests counted under country 'unknown', those from private, loopback, link-local or CGNAT
+   * addresses (shared/ip.ts): the dashboard shows them as 'Private network'.
+   */
+  privateNetworkRequests?: number;
 }
 
 export interface ProjectHistory {

@@ -20,6 +20,7 @@ import type { StatusReport } from '../../shared/status';
 import { CAIRN_VERSION } from '../version';
 import { registerMilkomedaRoutes } from './milkomeda';
 import { registerEndpointRoutes } from './endpoints';
+import { registerNetworkRoutes } from './networks';
 import { registerIpfsRoutes } from './ipfs';
 import type { ChainSource } from '../webhooks/chain-source';
 import type { LatestBlock } from '../../shared/landing-sample';
@@ -37,6 +38,8 @@ export interface ApiExtras {
   eventStreams?: EventStreams;
   /** The status page's report (cached). */
   status: () => Promise<StatusReport>;
+  /** Whether this server has a backend for a gateway slug (GET /api/networks). */
+  served: (slug: string) => boolean;
 }
 
 export function apiRouter(deps: RouteDeps, extras: ApiExtras): Router {
@@ -57,6 +60,7 @@ export function apiRouter(deps: RouteDeps, extras: ApiExtras): Router {
   registerEventRoutes(router, deps, extras.eventStreams ?? new EventStreams());
   registerWebhookEventPayloadRoute(router, deps);
   registerStatusRoutes(router, deps, extras.status);
+  registerNetworkRoutes(router, deps, extras.served);
   // Last: the document lists every route declared above.
   registerOpenApiRoute(router, deps, CAIRN_VERSION);
   router.use((_req, _res, next) => next(new NotFound('There is no such API endpoint.')));

@@ -28,7 +28,7 @@ function existingRoutes(): string[] {
   const logger = createLogger('silent');
   const router = apiRouter(
     { db: app.db, config: app.config, logger, mailer: devMailbox(logger) },
-    { webDir: '/nonexistent', latestBlock: async () => ({ block: {} as never, source: 'test' }), sandboxed: new Set(), webhookSources: new Map(), status: async () => { throw new Error('unused'); }, billing: new LocalBillingProvider(app.db) },
+    { webDir: '/nonexistent', latestBlock: async () => ({ block: {} as never, source: 'test' }), sandboxed: new Set(), webhookSources: new Map(), status: async () => { throw new Error('unused'); }, served: () => true, billing: new LocalBillingProvider(app.db) },
   ) as Router & { stack: Layer[] };
   const out: string[] = [];
   for (const layer of router.stack) {

@@ -4,7 +4,7 @@ import { AppLink as Link } from '../../app/nav';
 import { yearlySavings, type Plan, type PlanName } from '../../../../../shared/plans';
 import { formatCount, formatEur, monthlyRequestsText, storageText } from '../../../../../shared/pricing';
 import type { SiteInfo } from '../../../../../shared/site';
-import { enterpriseContact, fixedPlanTarget } from './targets';
+import { enterpriseContact, fixedPlanTarget, SUBSCRIPTION_PATH } from './targets';
 import classes from './pricing.module.css';
 
 export type BillingPeriod = 'month' | 'year';
@@ -78,9 +78,11 @@ export interface PlanCardProps {
   period: BillingPeriod;
   signedIn: boolean;
   site: SiteInfo | undefined;
+  /** The signed-in user's subscription is on this plan. */
+  current?: boolean;
 }
 
-export function PlanCard({ plan, period, signedIn, site }: PlanCardProps) {
+export function PlanCard({ plan, period, signedIn, site, current = false }: PlanCardProps) {
   const title = planTitles[plan.name];
   const featured = plan.name === 'DEVELOPER';
   const contact = plan.name === 'ENTERPRISE' ? enterpriseContact(site) : null;
@@ -99,17 +101,27 @@ export function PlanCard({ plan, period, signedIn, site }: PlanCardProps) {
         <Title order={3} id={`plan-${plan.name}`} size="h4">
           {title}
         </Title>
-        {featured && (
-          <Badge variant="filled" size="sm">
-            Recommended
+        {current ? (
+          <Badge variant="light" color="teal" size="sm" data-testid={`current-plan-${plan.name}`}>
+            Current plan
           </Badge>
+        ) : (
+          featured && (
+            <Badge variant="filled" size="sm">
+              Recommended
+            </Badge>
+          )
         )}
       </div>
       <Text size="sm" c="dimmed" mt={4} mih={44}>
         {planPitches[plan.name]}
       </Text>
       <PlanPrice plan={plan} period={period} />
-      {plan.name === 'ENTERPRISE' ? (
+      {current ? (
+        <Button component={Link} to={SUBSCRIPTION_PATH} variant="light" fullWidth mt="lg" data-testid={`plan-button-${plan.name}`} aria-label={`Your current plan: ${title}. Manage your subscription`}>
+          Your current plan
+        </Button>
+      ) : plan.name === 'ENTERPRISE' ? (
         <Button
           component="a"
           href={contact?.href ?? '#contact'}

@@ -1,5 +1,30 @@
+import { isPrivateIp, PRIVATE_NETWORK_LABEL } from '../../../../../shared/ip';
+import type { ProjectStats } from '../../../../../shared/usage';
+
 /** What the gateway records when the client's IP has no known country. */
 export const UNKNOWN_COUNTRY = 'unknown';
+/** The row the dashboard makes of the 'unknown' requests that came from private or loopback addresses. */
+export const PRIVATE_NETWORK = 'private';
+
+/**
+ * Geolocation cannot place a private or loopback address, so the gateway counts those requests under
+ * 'unknown'. Shows that part as 'Private network': the server's count when it sends one, else what the
+ * IP rows show (their top 10 only). What remains stays 'Unknown'; the rows are sorted again.
+ */
+export function withPrivateNetwork(stats: ProjectStats): ProjectStats {
+  const unknown = stats.countries.find((c) => c.user_country.toLowerCase() === UNKNOWN_COUNTRY);
+  if (!unknown) return stats;
+  const fromIps = stats.ips.reduce((sum, r) => (isPrivateIp(r.ip) ? sum + r.requests : sum), 0);
+  const privateRequests = Math.min(unknown.requests, Math.max(stats.privateNetworkRequests ?? 0, fromIps));
+  if (privateRequests <= 0) return stats;
+  const rest = unknown.requests - privateRequests;
+  const countries = [
+    ...stats.countries.filter((c) => c !== unknown),
+    { user_country: PRIVATE_NETWORK, requests: privateRequests },
+    ...(rest > 0 ? [{ user_country: UNKNOWN_COUNTRY, requests: rest }] : []),
+  ].sort((a, b) => b.requests - a.requests);
+  return { ...stats, countries };
+}
 
 const ALPHA2 = /^[A-Z]{2}$/;
 const REGIONAL_INDICATOR_A = 0x1f1e6;
@@ -27,6 +52,7 @@ export function flagEmoji(code: string): string | null {
 /** The English name of a country code ('DE' → 'Germany'); the code itself when the browser does not know it. */
 export function countryName(code: string): string {
   if (code.toLowerCase() === UNKNOWN_COUNTRY) return 'Unknown';
+  if (code === PRIVATE_NETWORK) return PRIVATE_NETWORK_LABEL;
   const upper = normalise(code);
   if (!ALPHA2.test(upper)) return code;
   try {

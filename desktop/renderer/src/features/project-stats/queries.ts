@@ -4,6 +4,7 @@ import type { SiteInfo } from '../../../../../shared/site';
 import type { ProjectHistory, ProjectStats } from '../../../../../shared/usage';
 import { ApiError, apiFetch } from '../../api/client';
 import { siteQueries } from '../shell/queries';
+import { withPrivateNetwork } from './country';
 
 /** Spec section 9: project stats refresh every 15.6 s, the history every 15 s. */
 export const STATS_REFRESH_MS = 15_600;
@@ -56,7 +57,7 @@ export const statsQueries = {
         apiFetch<ProjectStats>(
           `/api/workspaces/${encodeURIComponent(String(workspaceId))}/projects/${encodeURIComponent(uuid)}/stats`,
           { signal },
-        ),
+        ).then(withPrivateNetwork),
       refetchInterval: STATS_REFRESH_MS,
     }),
   /** Requests per UTC day over the last 30 days. */

@@ -6,7 +6,7 @@ import { IconCheck, IconCopy, IconFolderOpen, IconSettings, IconTrash } from '@t
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate, useParams } from 'react-router-dom';
 import { can } from '../../../../../shared/permissions';
-import { enabledNetworks, findNetwork } from '../../../../../shared/networks';
+import { findNetwork, NETWORK_NOT_AVAILABLE, networkOptions } from '../../../../../shared/networks';
 import { projectNameSchema, type ProjectDto, type WorkspaceDto } from '../../../../../shared/workspaces';
 import { errorMessage, isApiError } from '../../api/client';
 import { ConfirmDeleteModal } from '../../components/confirm-delete-modal';
@@ -21,7 +21,7 @@ import { ReasonTooltip } from '../../components/reason-tooltip';
 import { RoleBadge } from '../../components/role-badge';
 import { SectionHeading } from '../../components/section-heading';
 import { formatDate, formatNumber } from '../../lib/format';
-import { addProjectBlockedReason } from '../workspaces/limits';
+import { addProjectBlockedReason, workspaceUsageText } from '../workspaces/limits';
 import { workspaceQueries } from '../workspaces/queries';
 import { useSelectedWorkspace, WithSelectedWorkspace } from '../workspaces/selected-workspace';
 import { ApiExamples, RequestsChart, SandboxBadge, StatsCards, statsQueries } from '../project-stats';
@@ -34,8 +34,8 @@ import { KeepKeyButton } from '../api-console/keep-key-button';
 
 const PROJECTS: Crumb = { label: 'Projects', to: '/dashboard' };
 
-/** Networks a new project may use: enabled ones that have a key prefix; the first is the default. */
-const projectNetworks = enabledNetworks().filter((n) => n.prefix !== null);
+/** Should GET /api/networks fail: every enabled network, and the server still refuses a wrong one. */
+const fallbackNetworks = networkOptions(() => true);
 
 export const networkLabel = (networkId: number): string => findNetwork(networkId)?.label ?? `Network ${networkId}`;
 
@@ -84,9 +84,8 @@ function WorkspaceProjects({ workspace }: { workspace: WorkspaceDto }) {
           <RoleBadge role={workspace.role_name} />
         </Group>
         {quota.data && (
-          <Text size="sm" c="dimmed">
-            {quota.data.used.subscription.projectCount} of {quota.data.quota.projectCount} projects used on the{' '}
-            {quota.data.subscription.currentPlan.name} plan
+          <Text size="sm" c="dimmed" data-testid="workspace-usage">
+            {workspaceUsageText(workspace, quota.data)}
           </Text>
         )}
       </FactLine>
@@ -143,12 +142,18 @@ function AddProjectForm({ workspaceId, onDone }: { workspaceId: number; onDone: 
   const navigate = useNavigate();
   const create = useCreateProject(workspaceId);
   const [name, setName] = useState('');
-  const [networkId, setNetworkId] = useState(String(projectNetworks[0]?.value ?? ''));
+  // Networks this server cannot serve are listed but cannot be chosen; the first servable is the default.
+  const networks = useQuery(projectQueries.networks());
+  const options = networks.data ?? (networks.isError ? fallbackNetworks : []);
+  const [chosen, setChosen] = useState<string | null>(null);
+  const firstAvailable = options.find((n) => n.available);
+  const networkId = chosen ?? (firstAvailable ? String(firstAvailable.value) : '');
+  const unavailable = options.some((n) => !n.available);
   const [nameError, setNameError] = useState<string | null>(null);
 
   const onSubmit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    if (create.isPending) return;
+    if (create.isPending || !networkId) return;
     const parsed = projectNameSchema.safeParse(name);
     if (!parsed.success) {
       setNameError(parsed.error.issues[0]?.message ?? 'Project name is not valid');
@@ -187,14 +192,16 @@ function AddProjectForm({ workspaceId, onDone }: { workspaceId: number; onDone: 
         <NativeSelect
           label="Network"
           value={networkId}
-          onChange={(e) => setNetworkId(e.currentTarget.value)}
-          data={projectNetworks.map((n) => ({ value: String(n.value), label: n.label }))}
+          onChange={(e) => setChosen(e.currentTarget.value)}
+          disabled={networks.isPending}
+          data={options.map((n) => ({ value: String(n.value), label: n.available ? n.label : `${n.label} (${NETWORK_NOT_AVAILABLE})`, disabled: !n.available }))}
+          description={unavailable ? `Networks marked '${NETWORK_NOT_AVAILABLE}' have no backend here or are turned off; the status page shows which networks answer.` : undefined}
         />
         <Group justify="flex-end" gap="sm">
           <Button variant="default" onClick={onDone} disabled={create.isPending}>
             Cancel
           </Button>
-          <Button type="submit" loading={create.isPending}>
+          <Button type="submit" loading={create.isPending} disabled={!networkId}>
             Add Project
           </Button>
         </Group>

@@ -1,6 +1,7 @@
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import type { Role } from '../../../../../shared/permissions';
 import type { ProjectDto } from '../../../../../shared/workspaces';
+import type { NetworkOptionDto } from '../../../../../shared/networks';
 import { apiFetch } from '../../api/client';
 import { invalidateQuotas } from '../workspaces/queries';
 
@@ -21,6 +22,13 @@ export const projectQueries = {
     queryOptions({
       queryKey: [...projectQueries.all(), 'detail', uuid] as const,
       queryFn: ({ signal }) => apiFetch<ProjectWithRole>(`/api/projects/${encodeURIComponent(uuid)}`, { signal }),
+    }),
+  /** The networks a project can use and whether this server can serve each (GET /api/networks). */
+  networks: () =>
+    queryOptions({
+      queryKey: [...projectQueries.all(), 'networks'] as const,
+      queryFn: ({ signal }) => apiFetch<NetworkOptionDto[]>('/api/networks', { signal }),
+      staleTime: 0,
     }),
 };
 

@@ -12,6 +12,7 @@ import { SectionHeading } from '../../components/section-heading';
 import { workspaceQueries } from '../workspaces/queries';
 import { useSelectedWorkspace } from '../workspaces/selected-workspace';
 import { addWebhookBlockedReason, webhookNetworkLabel } from './form-model';
+import { webhookUsageText } from '../workspaces/limits';
 import { webhookQueries } from './queries';
 import classes from './webhooks.module.css';
 
@@ -33,7 +34,7 @@ function WorkspaceWebhooks({ workspace }: { workspace: WorkspaceDto }) {
       <SectionHeading title="Webhooks" create={{ label: 'Add Webhook', onClick: () => navigate('/dashboard/webhooks/add'), disabledReason: reason }} />
       {quota.data && (
         <Text size="sm" c="dimmed" mt={-8}>
-          {quota.data.used.subscription.webhookCount} of {quota.data.quota.webhookCount} webhooks used on the {quota.data.subscription.currentPlan.name} plan
+          {webhookUsageText(workspace, quota.data)}
         </Text>
       )}
       {webhooks.isPending ? (

@@ -4,10 +4,12 @@ import { useNavigate } from 'react-router-dom';
 import { workspaceNameSchema } from '../../../../../shared/workspaces';
 import { useCreateWorkspace } from './queries';
 import { failed, succeeded } from './feedback';
+import { useSelectedWorkspace } from './selected-workspace';
 
 export function CreateWorkspaceForm({ onDone }: { onDone: () => void }) {
   const create = useCreateWorkspace();
   const navigate = useNavigate();
+  const { select } = useSelectedWorkspace();
   const [name, setName] = useState('');
   const [error, setError] = useState<string | null>(null);
   const onSubmit = (event: FormEvent<HTMLFormElement>) => {
@@ -21,6 +23,9 @@ export function CreateWorkspaceForm({ onDone }: { onDone: () => void }) {
     setError(null);
     create.mutate(parsed.data, {
       onSuccess: (workspace) => {
+        // The workspace just made is the one the user means to work in next: select it (the list
+        // already holds it, as the mutation waits for the refetch before this runs).
+        select(workspace.id);
         succeeded('Workspace created', `${workspace.name} is ready. Invite members and add projects.`);
         onDone();
         navigate(`/dashboard/workspaces/${workspace.id}`);

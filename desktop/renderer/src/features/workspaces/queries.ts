@@ -75,6 +75,9 @@ export function useCreateWorkspace() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (name: string) => apiFetch<WorkspaceDto>('/api/workspaces', { method: 'POST', body: { name } }),
+    // Into the list at once, so selecting the new workspace never meets a list without it.
+    onSuccess: (workspace) =>
+      queryClient.setQueryData(workspaceQueries.list().queryKey, (list) => (list && !list.some((w) => w.id === workspace.id) ? [...list, workspace] : list)),
     onSettled: () => queryClient.invalidateQueries({ queryKey: workspaceQueries.all() }),
   });
 }
