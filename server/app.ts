@@ -30,6 +30,9 @@ import { webhookSources } from './webhooks/index';
 import { createBillingProvider, StripeBillingProvider, type BillingProvider } from './billing/index';
 import { docsRouter } from './web/docs';
 import { defaultProbes, statusReporter } from './services/status';
+import { ppuSettings } from './services/ppu';
+import { paymentChainSource } from './ppu/watcher';
+import { devPpuRouter } from './ppu/dev-router';
 
 export interface AppDeps {
   config: Config;
@@ -49,6 +52,8 @@ export interface CairnApp {
   close(): void;
   /** The billing provider the app serves (given, or created from config; the caller starts it). */
   billing: BillingProvider;
+  /** The sandbox chains the app serves (given, or created from config). */
+  chains: Partial<Record<SandboxNetwork, SandboxChain>>;
 }
 
 const REQUEST_ID_RE = /^[\w.-]{1,64}$/;
@@ -157,6 +162,12 @@ export function createApp(deps: AppDeps): CairnApp {
   // A network an enabled community endpoint serves is no longer the sandbox chain's.
   const community = communityServedNetworks(db, (err) => logger.error({ err: { message: err.message } }, 'community endpoints: could not read the enabled ones'));
   const sandboxSlugs = new Set(sandboxedSlugs(config));
+  // Pay as you go: the payment network's tip (for confirmations) and, in development on the sandbox
+  // chain, 'Simulate payment'.
+  const ppu = ppuSettings(config);
+  const paymentSource = paymentChainSource(config, chains);
+  const ppuChain = config.gateway.upstreams[ppu.network] ? undefined : chains[ppu.network.replace('cardano-', '') as SandboxNetwork];
+  const canSimulatePayment = !config.isProduction && ppu.enabled && ppuChain !== undefined;
   app.use(
     '/api',
     apiRouter(routeDeps, {
@@ -166,6 +177,7 @@ export function createApp(deps: AppDeps): CairnApp {
       webhookSources: webhookSources(config, chains),
       billing,
       status: statusReporter({ db, probes: defaultProbes(config, chains, db) }),
+      ppu: { settings: ppu, tip: async () => (paymentSource ? paymentSource.tipHeight() : null), canSimulate: canSimulatePayment },
     }),
   );
   if (!config.isProduction) {
@@ -174,6 +186,8 @@ export function createApp(deps: AppDeps): CairnApp {
     if (mailer.kind === 'dev-mailbox') dev.use(devMailboxRouter(mailer));
     // The sandbox faucet and development wallets.
     if (Object.keys(chains).length > 0) dev.use(devFaucetRouter(chains));
+    // 'Simulate payment' of pay-as-you-go orders: a faucet payment of the order's amount to its address.
+    if (canSimulatePayment && ppuChain) dev.use(devPpuRouter(db, ppuChain));
     app.use('/dev', dev);
   }
 
@@ -189,5 +203,6 @@ export function createApp(deps: AppDeps): CairnApp {
       void community.stop();
     },
     billing,
+    chains,
   };
 }

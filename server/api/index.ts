@@ -18,6 +18,7 @@ import type { StatusReport } from '../../shared/status';
 import { CAIRN_VERSION } from '../version';
 import { registerMilkomedaRoutes } from './milkomeda';
 import { registerEndpointRoutes } from './endpoints';
+import { registerPpuRoutes, type PpuExtras } from './ppu';
 import type { ChainSource } from '../webhooks/chain-source';
 import type { LatestBlock } from '../../shared/landing-sample';
 
@@ -32,6 +33,8 @@ export interface ApiExtras {
   billing: BillingProvider;
   /** The status page's report (cached). */
   status: () => Promise<StatusReport>;
+  /** Pay as you go (absent: its routes are not served). */
+  ppu?: PpuExtras;
 }
 
 export function apiRouter(deps: RouteDeps, extras: ApiExtras): Router {
@@ -47,6 +50,7 @@ export function apiRouter(deps: RouteDeps, extras: ApiExtras): Router {
   registerMilkomedaRoutes(router, deps);
   registerEndpointRoutes(router, deps);
   registerBillingRoutes(router, deps, extras.billing);
+  if (extras.ppu) registerPpuRoutes(router, deps, extras.ppu);
   registerOperatorRoutes(router, deps);
   registerStatusRoutes(router, deps, extras.status);
   // Last: the document lists every route declared above.

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { inject } from 'vitest';
 import { loadConfig, type Config } from '../../server/config';
 import type { Express } from 'express';
-import { createApp } from '../../server/app';
+import { createApp, type CairnApp } from '../../server/app';
 import { createLogger } from '../../server/logger';
 import { devMailbox, smtpMailer, type Mailer } from '../../server/mail/mailer';
 import type { Db } from '../../server/db/index';
@@ -22,6 +22,8 @@ export interface TestApp {
   rawLogs: string[];
   /** The Express app itself (tests that walk its routes). */
   express: Express;
+  /** The app's sandbox chains (the pay-as-you-go watcher and faucet tests read them). */
+  chains: CairnApp['chains'];
   /** Stops this server (the database stays). */
   stop(): Promise<void>;
 }
@@ -68,7 +70,7 @@ export async function startTestApp(opts: TestAppOptions = {}): Promise<TestApp &
     ...opts.env,
   });
   const mailer = config.mail.smtpUrl ? smtpMailer(config.mail.smtpUrl, config.mail.from) : devMailbox(logger);
-  const { app, close, billing } = createApp({ config, db, logger, mailer, sessionSecret: TEST_SESSION_SECRET, ...(opts.webDir ? { webDir: opts.webDir } : {}) });
+  const { app, close, billing, chains } = createApp({ config, db, logger, mailer, sessionSecret: TEST_SESSION_SECRET, ...(opts.webDir ? { webDir: opts.webDir } : {}) });
   // As server/main.ts does: price ids and reconciliation before the first request.
   await billing.start();
   server.on('request', app);
@@ -82,6 +84,7 @@ export async function startTestApp(opts: TestAppOptions = {}): Promise<TestApp &
     rawLogs,
     database,
     express: app,
+    chains,
     stop: async () => {
       close();
       mailer.close();

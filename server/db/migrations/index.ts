@@ -9,6 +9,7 @@ import * as createSandboxLedger from './2026-11-23-1100-create-sandbox-ledger';
 import * as createCommunityEndpoints from './2026-11-23-1300-create-community-endpoints';
 import * as createSignInThrottle from './2026-11-23-1400-create-sign-in-throttle';
 import * as createServiceHeartbeats from './2026-11-23-1700-create-service-heartbeats';
+import * as createPpu from './2026-11-23-1800-create-ppu';
 
 export interface Migration {
   up(knex: Knex): Promise<void>;
@@ -27,4 +28,5 @@ export const migrations: ReadonlyArray<readonly [name: string, migration: Migrat
   ['2026-11-23-1300-create-community-endpoints', createCommunityEndpoints],
   ['2026-11-23-1400-create-sign-in-throttle', createSignInThrottle],
   ['2026-11-23-1700-create-service-heartbeats', createServiceHeartbeats],
+  ['2026-11-23-1800-create-ppu', createPpu],
 ];
