@@ -5,6 +5,7 @@ import { inject } from 'vitest';
 import { loadConfig, type Config } from '../../server/config';
 import type { Express } from 'express';
 import { createApp, type CairnApp } from '../../server/app';
+import { startPaymentWatcherFor } from '../../server/ppu/watcher';
 import { createLogger } from '../../server/logger';
 import { devMailbox, smtpMailer, type Mailer } from '../../server/mail/mailer';
 import type { Db } from '../../server/db/index';
@@ -34,6 +35,8 @@ export interface TestAppOptions {
   port?: number;
   /** The built web app to serve; the real build (dist/web) by default. */
   webDir?: string;
+  /** Runs the pay-as-you-go payment watcher beside the app, as the worker role does. */
+  ppuWatcher?: boolean;
 }
 
 /** Starts the real app on 127.0.0.1 over a fresh copy of the template database (or a given one). */
@@ -74,6 +77,7 @@ export async function startTestApp(opts: TestAppOptions = {}): Promise<TestApp &
   // As server/main.ts does: price ids and reconciliation before the first request.
   await billing.start();
   server.on('request', app);
+  const watcher = opts.ppuWatcher ? startPaymentWatcherFor({ config, db, logger, chains, intervalMs: 200 }) : null;
   const url = `http://127.0.0.1:${port}`;
   return {
     url,
@@ -86,6 +90,7 @@ export async function startTestApp(opts: TestAppOptions = {}): Promise<TestApp &
     express: app,
     chains,
     stop: async () => {
+      await watcher?.stop();
       close();
       mailer.close();
       server.closeAllConnections();

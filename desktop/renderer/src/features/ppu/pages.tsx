@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { Alert, Anchor, Badge, Box, Button, Code, CopyButton, Group, NumberInput, Paper, SegmentedControl, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
-import { useQuery } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate, useParams } from 'react-router-dom';
 import QRCode from 'qrcode';
 import { can, deniedMessages } from '../../../../../shared/permissions';
@@ -23,7 +23,7 @@ import { PageLayout, type Crumb } from '../../components/page-layout';
 import { PageLoader } from '../../components/page-loader';
 import { formatDateTime } from '../../lib/format';
 import { WithSelectedWorkspace } from '../workspaces/selected-workspace';
-import { workspaceQueries } from '../workspaces/queries';
+import { invalidateQuotas, workspaceQueries } from '../workspaces/queries';
 import { ppuQueries, useCreateOrder, useSimulatePayment } from './queries';
 
 const SUBSCRIPTION: Crumb = { label: 'Subscription', to: '/dashboard/subscription' };
@@ -148,6 +148,11 @@ function OrderDetail({ order }: { order: PpuOrderDto }) {
   const simulate = useSimulatePayment(order.id);
   const quota = useQuery(workspaceQueries.quota(order.workspaceId));
   const open = isOpenOrder(order.status);
+  const queryClient = useQueryClient();
+  // Once the order is credited, every quota shown (balance, banners) is re-read.
+  useEffect(() => {
+    if (order.status === 'paid' || order.status === 'underpaid') void invalidateQuotas(queryClient);
+  }, [order.status, queryClient]);
   return (
     <Stack gap="lg" maw={760}>
       <Group gap="sm">
