@@ -295,3 +295,13 @@ export async function creditConfirmed(db: Db, network: string, tip: number, conf
 export async function expireOrders(db: Db, network: string, now = Date.now()): Promise<number> {
   return db('ppu_orders').where({ network, status: 'awaiting_payment' }).andWhere('expires_at', '<=', now).update({ status: 'expired' });
 }
+
+/** Adds the gateway's balance spends (requests per workspace id) to ppu_balances.spent. */
+export async function addBalanceSpends(db: Db, spends: Map<string, number>, now = Date.now()): Promise<void> {
+  if (spends.size === 0) return;
+  await db.transaction(async (trx) => {
+    for (const [workspaceId, n] of spends) {
+      await trx('ppu_balances').where({ workspace_id: Number(workspaceId) }).update({ spent: trx.raw('spent + ?', [n]), updated_at: now });
+    }
+  });
+}
