@@ -189,6 +189,11 @@ const schema = z.object({
       .refine((v) => v.split(',').map((e) => e.trim()).filter(Boolean).every((e) => /^[^\s@,]+@[^\s@,]+$/.test(e)), 'must be a comma-separated list of e-mail addresses')
       .transform((v) => v.split(',').map((e) => e.trim().toLowerCase()).filter(Boolean)),
   ),
+  IPFS_KUBO_API_URL: optionalUrl,
+  IPFS_GC_GRACE_SECONDS: positiveInt(86_400, 'a positive whole number of seconds'),
+  IPFS_GC_INTERVAL_SECONDS: positiveInt(600, 'a positive whole number of seconds'),
+  FILECOIN_PINNING_SERVICE_URL: optionalUrl,
+  FILECOIN_PINNING_SERVICE_TOKEN: optionalString,
   WEBHOOK_ALLOWLIST: z.preprocess(
     emptyToUndefined,
     z
@@ -265,6 +270,7 @@ export interface Config {
   gitlab: (OAuthClientConfig & { baseUrl: string }) | null;
   site: SiteConfig;
   gateway: GatewayConfig;
+  ipfs: IpfsConfig;
   webhooks: { allowlist: string; timeoutMs: number; retryScheduleMs: number[]; chainPollMs: number };
   billing: BillingConfig;
   /** Lower-cased e-mails of the operators (OPERATOR_EMAILS): the operator page, plans by hand, submitted endpoints. */
@@ -306,6 +312,16 @@ export interface GatewayConfig {
   milkomeda: UpstreamConfig | null;
 }
 
+export interface IpfsConfig {
+  /** Kubo's RPC API (http://127.0.0.1:5001); null: the embedded store under DATA_DIR/ipfs. */
+  kuboApiUrl: string | null;
+  /** Added objects never pinned, and gc pins, are kept this long. */
+  gcGraceMs: number;
+  gcIntervalMs: number;
+  /** An IPFS Pinning Service API provider for Filecoin deals; null: none is made. */
+  pinningService: { url: string; token: string } | null;
+}
+
 /** What the public site and the dashboard shell show; answered by GET /api/site. */
 export type SiteConfig = SiteInfo;
 
@@ -322,7 +338,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     const name = String(issue.path[0] ?? 'configuration');
     const raw = env[name];
     // Never echo values that may carry credentials.
-    const secret = /SECRET|DATABASE_URL|SMTP_URL|REDIS_URL|PASSWORD|_AUTH$/.test(name);
+    const secret = /SECRET|DATABASE_URL|SMTP_URL|REDIS_URL|PASSWORD|TOKEN|_AUTH$/.test(name);
     const got = raw === undefined || secret ? '' : ` (got ${JSON.stringify(raw.length > 60 ? raw.slice(0, 60) + '…' : raw)})`;
     throw new ConfigError(`Invalid configuration: ${name} ${issue.message}${got}`);
   }
@@ -339,6 +355,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   }
   if (billingProvider === 'local' && e.NODE_ENV === 'production') {
     throw new ConfigError('Invalid configuration: BILLING_PROVIDER=local is test billing (no money moves) and cannot run with NODE_ENV=production; use stripe or none');
+  }
+  if (Boolean(e.FILECOIN_PINNING_SERVICE_URL) !== Boolean(e.FILECOIN_PINNING_SERVICE_TOKEN)) {
+    throw new ConfigError('Invalid configuration: FILECOIN_PINNING_SERVICE_URL and FILECOIN_PINNING_SERVICE_TOKEN must be set together');
   }
   const github = pair(e.GITHUB_CLIENT_ID, e.GITHUB_CLIENT_SECRET);
   const gitlab = pair(e.GITLAB_CLIENT_ID, e.GITLAB_CLIENT_SECRET);
@@ -406,6 +425,15 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
           return url ? [[slug, { url: url.replace(/\/+$/, ''), auth: auth ?? null }]] : [];
         }),
       ),
+    },
+    ipfs: {
+      kuboApiUrl: e.IPFS_KUBO_API_URL?.replace(/\/+$/, '') ?? null,
+      gcGraceMs: e.IPFS_GC_GRACE_SECONDS * 1000,
+      gcIntervalMs: e.IPFS_GC_INTERVAL_SECONDS * 1000,
+      pinningService:
+        e.FILECOIN_PINNING_SERVICE_URL && e.FILECOIN_PINNING_SERVICE_TOKEN
+          ? { url: e.FILECOIN_PINNING_SERVICE_URL.replace(/\/+$/, ''), token: e.FILECOIN_PINNING_SERVICE_TOKEN }
+          : null,
     },
     site: {
       // Status and Documentation default to the built-in pages (/status, /docs); Blog has none.

@@ -11,6 +11,7 @@ import { createSandboxChains, startSandboxSync } from './chain/sandbox-chains';
 import { startGateway } from './gateway/index';
 import { startWebhookWorker } from './webhooks/index';
 import { startRetention } from './services/retention';
+import { pruneOutbox } from './services/webhook-outbox';
 import { billingStartupLine, createBillingProvider } from './billing/index';
 import { startSubscriptionSweeper } from './billing/sweeper';
 import { CAIRN_VERSION } from './version';
@@ -112,7 +113,7 @@ async function start(config: Config, role: Role) {
     const watcher = startPaymentWatcherFor({ config, db, logger, chains });
     if (watcher) stops.unshift(() => watcher.stop());
     // INTEGRATION HOOK: pass the webhook outbox's prune here as { pruneWebhookOutbox } once it exists.
-    const retention = startRetention(db, logger);
+    const retention = startRetention(db, logger, { pruneWebhookOutbox: (d, now) => pruneOutbox(d, now) });
     stops.unshift(() => retention.stop());
   }
   stops.push(() => mailer.close());

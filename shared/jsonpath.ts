@@ -24,8 +24,11 @@ export function compare(actual: unknown, op: Operator, expected: string): boolea
     const same = JSON.stringify(actual) === expected;
     return op === '=' ? same : !same;
   }
-  if (e.int !== null && INT.test(actualText)) return ordered(BigInt(actualText), op, e.int);
-  if (e.num !== null && NUM.test(actualText)) return ordered(Number(actualText), op, e.num);
+  if (e.int !== null || e.num !== null) {
+    const a = parsedActual(actualText);
+    if (e.int !== null && a.int !== null) return ordered(a.int, op, e.int);
+    if (e.num !== null && a.num !== null) return ordered(a.num, op, e.num);
+  }
   if (op !== '=' && op !== '!=') return false;
   return ordered(actualText, op, expected);
 }
@@ -59,6 +62,19 @@ function parsedExpected(expected: string): { int: bigint | null; num: number | n
   return parsed;
 }
 
+/** A value read from a transaction as a number, parsed once: the same fees and amounts are compared by thousands of webhooks. */
+const actualCache = new Map<string, { int: bigint | null; num: number | null }>();
+function parsedActual(text: string): { int: bigint | null; num: number | null } {
+  let parsed = actualCache.get(text);
+  if (!parsed) {
+    const int = INT.test(text) ? BigInt(text) : null;
+    parsed = { int, num: NUM.test(text) ? Number(text) : null };
+    if (actualCache.size >= 10_000) actualCache.clear();
+    actualCache.set(text, parsed);
+  }
+  return parsed;
+}
+
 /** Whether the extracted values satisfy `op value`: an array result matches when any item matches; != needs every item to differ. */
 export function resultMatches(results: unknown[], op: Operator, value: string): boolean {
   let seen = 0;
@@ -83,7 +99,7 @@ const compiled = new Map<string, Compiled>();
 /**
  * Plain paths ($.a.b, $.a[0], $.a[*].b, $.a.*, $['a']) are compiled into direct lookups that give the
  * same results as jsonpath-plus, which matching thousands of webhooks per block needs; every other
- * query (filters, recursive descent, slices) goes to jsonpath-plus with script evaluation disabled.
+ * query (filters, recursive descent, slices) goes to jsonpath-plus (extractJsonPath).
  */
 function compile(selector: string): Compiled {
   const m = SIMPLE.exec(selector);
@@ -118,9 +134,67 @@ function compile(selector: string): Compiled {
   };
 }
 
+/** Steps (property reads and key listings) one evaluation by jsonpath-plus may take. */
+export const JSONPATH_BUDGET = 10_000;
+
+/** A query refused before or while it runs: the message says why, for the editor and the API. */
+export class JsonPathRefused extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'JsonPathRefused';
+  }
+}
+
+export const jsonPathMessages = {
+  script: 'Script expressions such as [(@.length-1)] are not allowed. Filter expressions such as [?(@.quantity > 10)] are.',
+  budget: `This query does too much work: it took more than ${JSONPATH_BUDGET.toLocaleString('en')} steps on one item. Avoid chaining recursive descents such as $..*..*; name the fields on the way instead.`,
+  bigBudget: `This query would do too much work on large transactions (more than ${JSONPATH_BUDGET.toLocaleString('en')} steps on one item). Avoid chaining recursive descents such as $..*..*; name the fields on the way instead.`,
+} as const;
+
+/** A script expression: '[(' not opening a filter '[?('. */
+const SCRIPT = /\[\s*\(/;
+
+let steps = 0;
+const step = () => {
+  if (++steps > JSONPATH_BUDGET) throw new JsonPathRefused(jsonPathMessages.budget);
+};
+const proxies = new WeakMap<object, object>();
+const targets = new WeakMap<object, object>();
+/** The document seen through a proxy that counts every step jsonpath-plus takes on it. */
+function counted(v: unknown): unknown {
+  if (v === null || typeof v !== 'object') return v;
+  let p = proxies.get(v);
+  if (!p) {
+    p = new Proxy(v, {
+      get: (t, k, r) => {
+        step();
+        return counted(Reflect.get(t, k, r));
+      },
+      ownKeys: (t) => {
+        step();
+        return Reflect.ownKeys(t);
+      },
+      getOwnPropertyDescriptor: (t, k) => {
+        step();
+        return Reflect.getOwnPropertyDescriptor(t, k);
+      },
+      has: (t, k) => {
+        step();
+        return Reflect.has(t, k);
+      },
+    });
+    proxies.set(v, p);
+    targets.set(p, v);
+  }
+  return p;
+}
+const uncounted = (v: unknown): unknown => (v !== null && typeof v === 'object' ? (targets.get(v) ?? v) : v);
+
 /**
- * Every value the query selects, as the matcher sees it. Throws on a malformed query or a script
- * expression (jsonpath-plus `eval: false` throws on those instead of running them).
+ * Every value the query selects, as the matcher sees it. Plain paths are direct lookups; any other
+ * query runs in jsonpath-plus with its safe evaluator (filter expressions, no JavaScript) under a
+ * budget of JSONPATH_BUDGET steps. Throws on a malformed query, and JsonPathRefused on a script
+ * expression or a query that runs out of budget.
  */
 export function extractJsonPath(json: unknown, selector: string): unknown[] {
   let fast = compiled.get(selector);
@@ -131,8 +205,39 @@ export function extractJsonPath(json: unknown, selector: string): unknown[] {
   }
   const quick = fast ? fast(json) : null;
   if (quick) return quick;
-  const result: unknown = JSONPath({ path: selector, json: json as object, eval: false, wrap: true });
-  return Array.isArray(result) ? result : [];
+  if (SCRIPT.test(selector.replace(/\[\s*\?/g, '[?'))) throw new JsonPathRefused(jsonPathMessages.script);
+  steps = 0;
+  const result: unknown = JSONPath({ path: selector, json: counted(json) as object, eval: 'safe', wrap: true });
+  return Array.isArray(result) ? result.map(uncounted) : [];
+}
+
+/** A large transaction event item (20 inputs, 40 outputs of 3 assets each): what a query must stay within budget on. */
+function largeItem(): unknown {
+  const amount = (i: number) => [
+    { unit: 'lovelace', quantity: String(1_000_000 + i) },
+    { unit: `${'ab'.repeat(28)}${(i % 256).toString(16).padStart(2, '0')}`, quantity: String(i) },
+    { unit: `${'cd'.repeat(28)}01`, quantity: '1' },
+  ];
+  return {
+    tx: { hash: 'ef'.repeat(32), block: '01'.repeat(32), block_height: 1, slot: 1, index: 0, output_amount: amount(0), fees: '180000', size: 900, valid_contract: true },
+    inputs: Array.from({ length: 20 }, (_, i) => ({ address: `addr1q${i}`, amount: amount(i), tx_hash: '12'.repeat(32), output_index: i })),
+    outputs: Array.from({ length: 40 }, (_, i) => ({ address: `addr1v${i}`, amount: amount(i), output_index: i })),
+  };
+}
+
+/**
+ * Why a webhook's JSONPath query is refused, or null: malformed, a script expression, or more work
+ * than the budget on a large transaction. The API refuses such a webhook with this text and the
+ * editor shows it.
+ */
+export function jsonPathProblem(selector: string): string | null {
+  try {
+    extractJsonPath(largeItem(), selector);
+    return null;
+  } catch (err) {
+    if (err instanceof JsonPathRefused) return err.message === jsonPathMessages.budget ? jsonPathMessages.bigBudget : err.message;
+    return `The JSONPath query cannot be evaluated: ${err instanceof Error ? err.message : String(err)}`;
+  }
 }
 
 /**
@@ -146,8 +251,8 @@ export function extract(json: unknown, selector: string): unknown[] {
 }
 
 /**
- * A webhook's jsonPath condition: the query, with script evaluation disabled, compared with
- * resultMatches. A query that cannot be evaluated never matches.
+ * A webhook's jsonPath condition: the query (safe evaluator, no scripts, within budget) compared with
+ * resultMatches. A query that cannot be evaluated, or runs out of budget, never matches.
  */
 export function jsonPathMatches(json: unknown, selector: string, op: Operator, value: string): boolean {
   let results: unknown[];

@@ -40,7 +40,7 @@ export const statusLabels: Record<ComponentState, string> = {
 
 export const backendLabels: Record<BackendKind, string> = {
   sandbox: 'Sandbox chain (simulated data)',
-  embedded: 'Built-in',
+  embedded: 'Built-in store',
   upstream: 'Backend',
   none: 'No backend',
 };

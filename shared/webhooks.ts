@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { text } from './text';
 import { networks } from './networks';
+import { jsonPathProblem } from './jsonpath';
 
 // Secure Webhooks: triggers, condition types and operators (spec section 5), the form's validation
 // texts, and the shapes the API answers. Server, UI and tests all read them from here.
@@ -216,6 +217,8 @@ export const webhookInputSchema = z
       if (c.type === 'jsonPath' && !c.selector) ctx.addIssue({ code: 'custom', path: ['conditions', i, 'selector'], message: webhookMessages.required });
       const valueError = conditionValueError(c.type, c.value, w.network);
       if (valueError) ctx.addIssue({ code: 'custom', path: ['conditions', i, 'value'], message: valueError });
+      const problem = c.type === 'jsonPath' && c.selector ? jsonPathProblem(c.selector) : null;
+      if (problem) ctx.addIssue({ code: 'custom', path: ['conditions', i, 'selector'], message: problem });
       if (def.operators === comparisonOperators && c.type !== 'jsonPath' && !/^\d+$/.test(c.value)) {
         ctx.addIssue({ code: 'custom', path: ['conditions', i, 'value'], message: 'Enter a whole number.' });
       }

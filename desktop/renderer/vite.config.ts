@@ -61,6 +61,13 @@ export default defineConfig({
     // .vite/manifest.json maps source modules to chunks; `npm run bench:web` reads it to check that the
     // landing page requests no dashboard chunk. The server never serves dot-directories.
     manifest: true,
+    rollupOptions: {
+      // React and Mantine's hooks in one chunk: every page needs them, and left to itself Rollup cut
+      // them into several small chunks (one request each) once react-router left the entry.
+      output: {
+        manualChunks: (id) => (/node_modules\/(react|react-dom|scheduler|@mantine\/hooks)\//.test(id) ? 'react' : undefined),
+      },
+    },
   },
   server: {
     proxy: { '/api': toServer, '/auth': toServer, '/dev': toServer },

@@ -19,6 +19,7 @@ import { CAIRN_VERSION } from '../version';
 import { registerMilkomedaRoutes } from './milkomeda';
 import { registerEndpointRoutes } from './endpoints';
 import { registerPpuRoutes, type PpuExtras } from './ppu';
+import { registerIpfsRoutes } from './ipfs';
 import type { ChainSource } from '../webhooks/chain-source';
 import type { LatestBlock } from '../../shared/landing-sample';
 
@@ -47,6 +48,7 @@ export function apiRouter(deps: RouteDeps, extras: ApiExtras): Router {
   registerUsageRoutes(router, deps);
   registerLandingRoutes(router, deps, extras.latestBlock);
   registerWebhookRoutes(router, deps, extras.webhookSources);
+  registerIpfsRoutes(router, deps);
   registerMilkomedaRoutes(router, deps);
   registerEndpointRoutes(router, deps);
   registerBillingRoutes(router, deps, extras.billing);

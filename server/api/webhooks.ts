@@ -1,16 +1,14 @@
-import crypto from 'node:crypto';
 import type { Router } from 'express';
 import { z } from 'zod';
 import { route, type RouteDeps } from '../http/route';
-import { AppError, Invalid, NotFound } from '../errors';
-import { triggers, webhookInputSchema, webhookMessages, type WebhookEventDto } from '../../shared/webhooks';
+import { AppError, Invalid } from '../errors';
+import { triggers, webhookInputSchema, webhookMessages } from '../../shared/webhooks';
 import { createWebhook, deleteWebhook, getWebhook, listWebhooks, updateWebhook } from '../services/webhooks';
 import type { ChainSource } from '../webhooks/chain-source';
 import { SampleCache } from '../webhooks/sample';
 import { SlidingWindowLimit } from '../http/sliding-window-limit';
-import { eventBody } from '../webhooks/follower';
+import * as outbox from '../services/webhook-outbox';
 
-const EVENTS_PER_PAGE = 20;
 const SAMPLE_REQUESTS_PER_MINUTE = 30;
 
 export function registerWebhookRoutes(router: Router, deps: RouteDeps, sources: Map<number, ChainSource>): void {
@@ -94,45 +92,7 @@ export function registerWebhookRoutes(router: Router, deps: RouteDeps, sources: 
     path: '/workspaces/:id/webhooks/:webhookId/events',
     permission: { webhook: 'webhooks.view' },
     query: z.object({ page: z.coerce.number({ error: 'page must be a whole number' }).int('page must be a whole number').min(1, 'page must be at least 1').default(1) }),
-    handler: async ({ webhook, query }) => {
-      const total = Number((await db('webhook_events').where({ webhook_id: webhook.id }).count({ n: '*' }))[0]?.n ?? 0);
-      const events = await db('webhook_events')
-        .where({ webhook_id: webhook.id })
-        .orderBy('created_at', 'desc')
-        .orderBy('id', 'asc')
-        .limit(EVENTS_PER_PAGE)
-        .offset((query.page - 1) * EVENTS_PER_PAGE)
-        .select('id', 'type', 'created', 'status', 'block_height', 'block_hash', 'test');
-      const attempts = events.length
-        ? await db('webhook_attempts')
-            .whereIn(
-              'event_id',
-              events.map((e) => e.id),
-            )
-            .orderBy('attempted_at', 'asc')
-            .select('event_id', 'attempted_at', 'status_code', 'duration_ms', 'response_excerpt', 'error', 'success')
-        : [];
-      const data: WebhookEventDto[] = events.map((e) => ({
-        id: e.id,
-        type: e.type,
-        created: Number(e.created),
-        status: e.status,
-        block_height: e.block_height === null ? null : Number(e.block_height),
-        block_hash: e.block_hash,
-        test: Boolean(e.test),
-        attempts: attempts
-          .filter((a) => a.event_id === e.id)
-          .map((a) => ({
-            attempted_at: Number(a.attempted_at),
-            status_code: a.status_code,
-            duration_ms: a.duration_ms,
-            response_excerpt: a.response_excerpt,
-            error: a.error,
-            success: Boolean(a.success),
-          })),
-      }));
-      return { events: data, page: query.page, pages: Math.max(1, Math.ceil(total / EVENTS_PER_PAGE)), total };
-    },
+    handler: ({ webhook, query }) => outbox.eventHistory(db, webhook.id, query.page),
   });
 
   route(router, deps, {
@@ -141,16 +101,7 @@ export function registerWebhookRoutes(router: Router, deps: RouteDeps, sources: 
     permission: { webhook: 'webhooks.update' },
     params: z.object({ eventId: z.string().uuid('Event not found.') }).loose(),
     handler: async ({ webhook, params: p }) => {
-      // The same event id again, so the receiver can recognise a redelivery.
-      const updated = await db('webhook_events')
-        .where({ id: p.eventId, webhook_id: webhook.id })
-        .whereIn('status', ['delivered', 'failed', 'cancelled'])
-        .update({ status: 'pending', attempts: 0, next_attempt_at: Date.now(), claimed_until: null });
-      if (updated === 0) {
-        const exists = await db('webhook_events').where({ id: p.eventId, webhook_id: webhook.id }).first('status');
-        if (!exists) throw new NotFound('Event not found.');
-        throw new AppError(409, 'conflict', 'This event is already waiting to be sent.');
-      }
+      await outbox.resend(db, webhook.id, p.eventId);
       return { resent: true };
     },
   });
@@ -163,24 +114,7 @@ export function registerWebhookRoutes(router: Router, deps: RouteDeps, sources: 
     handler: async ({ webhook }) => {
       if (webhook.status !== 'enabled') throw new AppError(409, 'conflict', 'Enable the webhook to send it a test event.');
       const payload = await sample(webhook.network, webhook.type);
-      const id = crypto.randomUUID();
-      const now = Date.now();
-      const created = Math.floor(now / 1000);
-      await db('webhook_events').insert({
-        id,
-        webhook_id: webhook.id,
-        type: webhook.type,
-        network: webhook.network,
-        block_height: null,
-        block_hash: null,
-        body: eventBody(id, webhook.id, created, webhook.type, payload),
-        created,
-        status: 'pending',
-        attempts: 0,
-        next_attempt_at: now,
-        test: true,
-        created_at: now,
-      });
+      const [id] = await outbox.enqueue(db, [{ webhookId: webhook.id, type: webhook.type, network: webhook.network, blockHeight: null, blockHash: null, payload, test: true }]);
       return { id };
     },
   });

@@ -14,6 +14,7 @@ import { httpUpstream, type Upstream } from './proxy';
 import { sendBlockfrostError, sendJson } from './respond';
 import { createJsonRpcHandler, type EvmBackend } from './jsonrpc';
 import { basicAuthPassword } from './basic-auth';
+import type { IpfsBackend } from '../ipfs/backend';
 
 const API_PREFIX = '/api/v0';
 const slugs = new Set(networks.map((n) => n.slug).filter((s): s is string => !!s));
@@ -48,6 +49,8 @@ export interface GatewayDeps {
   chains?: Partial<Record<SandboxNetwork, SandboxChain>>;
   /** Milkomeda mainnet's EVM JSON-RPC backend (configured, or the embedded development chain); none: calls answer 'no backend'. */
   evm?: EvmBackend | null;
+  /** IPFS calls for the ipfs network when no UPSTREAM_IPFS_URL is set (server/ipfs). */
+  ipfs?: IpfsBackend;
   version: string;
   now?: () => number;
 }
@@ -74,7 +77,8 @@ export function climbs(path: string): boolean {
   return false;
 }
 
-type Backend = (req: http.IncomingMessage, res: http.ServerResponse, path: string) => void;
+/** `project` is the admitted key's project (the IPFS backend keeps its bookkeeping per project; proxies ignore it). */
+type Backend = (req: http.IncomingMessage, res: http.ServerResponse, path: string, project?: ProjectKey) => void;
 
 /** The request's meter record rides on its response until the answer has gone out. */
 const METERED = Symbol('cairn.metered');
@@ -92,6 +96,12 @@ function backends(deps: GatewayDeps): { byNetwork: Map<string, Backend>; sandbox
       const u = httpUpstream(upstream, gw.upstreamTimeoutMs);
       upstreams.push(u);
       byNetwork.set(slug, (req, res, path) => u.forward(req, res, path));
+      continue;
+    }
+    // IPFS: the embedded store or a Kubo node (server/ipfs), unless an upstream is configured above.
+    const ipfs = slug === 'ipfs' ? deps.ipfs : undefined;
+    if (ipfs) {
+      byNetwork.set(slug, (req, res, path, project) => (project ? ipfs.handle(req, res, path, project) : sendBlockfrostError(res, 403, MESSAGES.invalidToken)));
       continue;
     }
     const sandboxNetwork = SANDBOX_NETWORKS[slug];
@@ -155,14 +165,14 @@ export function createGatewayHandler(deps: GatewayDeps) {
   };
 
   /** Answers the limiter's verdict, and meters the request once its answer has gone out. */
-  const dispatch = (verdict: Verdict, req: http.IncomingMessage, res: http.ServerResponse, backend: Backend, path: string, metered: MeteredRequest): void => {
+  const dispatch = (verdict: Verdict, req: http.IncomingMessage, res: http.ServerResponse, backend: Backend, path: string, metered: MeteredRequest, project: ProjectKey): void => {
     metered.admitted = verdict === 'ok';
     (res as MeteredResponse)[METERED] = metered;
     res.on('finish', meterOnFinish);
     if (verdict === 'banned') return sendBlockfrostError(res, 418, MESSAGES.banned);
     if (verdict === 'rate_limited') return sendBlockfrostError(res, 429, MESSAGES.overLimit);
     if (verdict === 'over_quota') return sendBlockfrostError(res, 402, MESSAGES.overLimit);
-    backend(req, res, path);
+    backend(req, res, path, project);
   };
 
   const milkomedaKey = (password: string | null): ProjectKey | undefined => {
@@ -251,10 +261,10 @@ export function createGatewayHandler(deps: GatewayDeps) {
     const metered: MeteredRequest = { projectId: project.projectId, ownerId: project.ownerId, endpoint: endpointTemplate(rest), status: 0, ip, userAgent: req.headers['user-agent'], admitted: false, at };
     // The in-memory limiter answers at once; only Redis needs a round trip.
     if (!backend) return sendBlockfrostError(res, 500, MESSAGES.noBackend);
-    if (memory) return dispatch(memory.admitNow(admit), req, res, backend, rest + search, metered);
+    if (memory) return dispatch(memory.admitNow(admit), req, res, backend, rest + search, metered, project);
     limiter
       .admit(admit)
-      .then((verdict) => dispatch(verdict, req, res, backend, rest + search, metered))
+      .then((verdict) => dispatch(verdict, req, res, backend, rest + search, metered, project))
       .catch((err: unknown) => {
         deps.logger.error({ err: { message: (err as Error).message } }, 'gateway: limiter failed');
         if (!res.headersSent) sendBlockfrostError(res, 500, 'The request could not be checked against its limits. Please retry.');

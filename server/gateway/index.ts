@@ -13,6 +13,7 @@ import type { EvmBackend } from './jsonrpc';
 import { UpstreamPools } from './upstream-pool';
 import type { DevChain } from '../evm/dev-chain';
 import { usesEvmDevChain } from '../chain/sandbox-chains';
+import { createIpfsBackend, type IpfsBackend } from '../ipfs/backend';
 
 export interface GatewayOptions {
   config: Config;
@@ -38,6 +39,8 @@ export interface RunningGateway {
   pools: UpstreamPools;
   /** The embedded EVM development chain behind milkomeda-mainnet, when no upstream is configured (never in production). */
   devChain: DevChain | null;
+  /** The IPFS backend (embedded store or Kubo); null when UPSTREAM_IPFS_URL proxies IPFS. */
+  ipfs: IpfsBackend | null;
   close(): Promise<void>;
 }
 
@@ -49,6 +52,11 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
   const limiter: Limiter = gw.redisUrl ? new RedisLimiter(gw.redisUrl, gw.ban, opts.redisPrefix) : new MemoryLimiter(gw.ban);
   const meter = new Meter(db, logger, gw.meteringFlushMs);
   meter.start();
+  const ipfs = gw.upstreams.ipfs ? null : createIpfsBackend({ config, db, logger });
+  if (ipfs) {
+    await ipfs.start();
+    logger.info({ ipfs: ipfs.store.kind, filecoin: ipfs.pinning ? 'pinning-service' : 'embedded' }, `ipfs: ${ipfs.store.description}; Filecoin: ${ipfs.pinning ? `deals through the pinning service at ${ipfs.pinning.url}` : 'no provider configured, Filecoin pins are kept on this store and no Filecoin deal is made'}`);
+  }
   const devChain = usesEvmDevChain(config) ? await (await import('../evm/dev-chain')).startDevChain() : null;
   const evm: EvmBackend | null = gw.milkomeda ? { ...gw.milkomeda, sandbox: false } : devChain ? { url: devChain.url, auth: null, sandbox: true } : null;
   if (devChain) {
@@ -58,7 +66,7 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
         devChain.accounts.map((a, i) => `  (${i}) ${a.address}  private key ${a.privateKey}`).join('\n'),
     );
   } else if (!evm) logger.warn('milkomeda-mainnet has no backend: set UPSTREAM_MILKOMEDA_MAINNET_URL (the embedded EVM development chain does not run in production)');
-  const gateway = createGatewayHandler({ config, logger, keys, limiter, meter, version: opts.version, evm, ...(opts.chains ? { chains: opts.chains } : {}) });
+  const gateway = createGatewayHandler({ config, logger, keys, limiter, meter, version: opts.version, evm, ...(ipfs ? { ipfs } : {}), ...(opts.chains ? { chains: opts.chains } : {}) });
   gateway.setQuotaBase(await loadQuotaBase(db));
   const pools = new UpstreamPools({ db, config, logger, backends: gateway.backends });
   await pools.start();
@@ -95,6 +103,7 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
     sandboxed: new Set([...gateway.sandboxed, ...(devChain ? ['milkomeda-mainnet'] : [])]),
     devChain,
     pools,
+    ipfs,
     async close() {
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
@@ -108,6 +117,7 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
       await limiter.close();
       gateway.close();
       await devChain?.close();
+      await ipfs?.stop();
     },
   };
 }

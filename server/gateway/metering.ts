@@ -27,6 +27,12 @@ const CHUNK = 200;
 const SLICE_MS = 1;
 /** About this many rows go in one transaction; a bigger batch is written in parts. */
 const PART_ROWS = 1000;
+/**
+ * Days older than this many days before today are not added to the 30-day window (the statistics
+ * service moves a window at most to 29 days before its own today, so what is added always lies
+ * inside it, with a day to spare for clocks).
+ */
+const WINDOW_FLOOR_DAYS = 28;
 /** Pause between parts, so a big flush is spread out instead of taking a whole core in one burst. */
 const PART_GAP_MS = 40;
 
@@ -139,10 +145,10 @@ function reset(batch: Pending): void {
   zero(batch.quota);
 }
 
-/** About how many rows a project's counts become (country and browser at most one per IP and user agent). */
+/** About how many rows a project's counts become (country and browser at most one per IP and user agent; the windowed dimensions twice, by day and in the window). */
 function rowsOf(p: ProjectCounts): number {
   let n = p.minutes.size + p.hours.size;
-  for (const d of p.days.values()) n += 1 + d.endpoint.size + d.status.size + 2 * d.ip.size + d.ua.size;
+  for (const d of p.days.values()) n += 1 + 2 * d.endpoint.size + d.status.size + 4 * d.ip.size + 2 * d.ua.size;
   return n;
 }
 
@@ -229,8 +235,28 @@ const int = (n: number): string => {
   return String(n);
 };
 
-/** One project's counts as rows; country and browser come from each distinct IP and user agent. */
-function appendRows(projectId: number, p: ProjectCounts, rollups: Upserts, dims: Upserts): void {
+/** The dimensions of the statistics page, whose 30-day totals the flush keeps in usage_window. */
+const WINDOWED = new Set(['country', 'ip', 'endpoint', 'browser']);
+
+/**
+ * The tables one part of a flush writes. To extend the flush (another rollup), add its Upserts here
+ * and its rows in appendRows: chunking, slicing, parts and retries apply to it unchanged.
+ */
+interface Tables {
+  rollups: Upserts;
+  dims: Upserts;
+  /** 30-day totals per dimension and value (services/usage.ts reads them and moves the window). */
+  window: Upserts;
+  quota: Upserts;
+}
+
+/**
+ * One project's counts as rows; country and browser come from each distinct IP and user agent.
+ * Days from `windowFloor` on are also added to the project's 30-day window; an older day (only
+ * counts held back by weeks of failed flushes) goes to the daily tables alone.
+ */
+function appendRows(projectId: number, p: ProjectCounts, t: Tables, windowFloor: number): void {
+  const { rollups, dims, window } = t;
   const pid = int(projectId);
   for (const [bucket, n] of p.minutes) if (n > 0) rollups.add(`(${pid}, 'm', ${int(bucket)}, ${int(n)})`);
   for (const [bucket, n] of p.hours) if (n > 0) rollups.add(`(${pid}, 'h', ${int(bucket)}, ${int(n)})`);
@@ -248,7 +274,13 @@ function appendRows(projectId: number, p: ProjectCounts, rollups: Upserts, dims:
       ['country', country],
       ['browser', browser],
     ] as const) {
-      for (const [value, n] of m as Map<string | number, number>) if (n > 0) dims.add(`(${pid}, '${dimension}', ${int(day)}, ?, ${int(n)})`, String(value).slice(0, 255));
+      const windowed = day >= windowFloor && WINDOWED.has(dimension);
+      for (const [value, n] of m as Map<string | number, number>) {
+        if (n <= 0) continue;
+        const text = String(value).slice(0, 255);
+        dims.add(`(${pid}, '${dimension}', ${int(day)}, ?, ${int(n)})`, text);
+        if (windowed) window.add(`(${pid}, '${dimension}', ?, ${int(n)})`, text);
+      }
     }
   }
 }
@@ -274,6 +306,7 @@ export class Meter {
     private readonly db: Db,
     private readonly logger: Logger,
     private readonly flushMs: number,
+    private readonly now: () => number = Date.now,
   ) {}
 
   record(r: MeteredRequest): void {
@@ -363,24 +396,29 @@ export class Meter {
    */
   private async writePart(part: Pending): Promise<void> {
     const slicer = new Slicer();
+    const now = this.now();
+    const windowFloor = now - (now % DAY_MS) - WINDOW_FLOOR_DAYS * DAY_MS;
     await this.db.transaction(async (trx) => {
       const exec = (sql: string, bindings: string[]) => trx.raw(sql, bindings);
-      const rollups = new Upserts('usage_rollups', ['project_id', 'granularity', 'bucket_ms', 'requests'], ['project_id', 'granularity', 'bucket_ms'], exec);
-      const dims = new Upserts('usage_dimensions', ['project_id', 'dimension', 'day_ms', 'value', 'requests'], ['project_id', 'dimension', 'day_ms', 'value'], exec);
-      const quota = new Upserts('quota_usage', ['user_id', 'day_ms', 'requests'], ['user_id', 'day_ms'], exec);
+      const t: Tables = {
+        rollups: new Upserts('usage_rollups', ['project_id', 'granularity', 'bucket_ms', 'requests'], ['project_id', 'granularity', 'bucket_ms'], exec),
+        dims: new Upserts('usage_dimensions', ['project_id', 'dimension', 'day_ms', 'value', 'requests'], ['project_id', 'dimension', 'day_ms', 'value'], exec),
+        window: new Upserts('usage_window', ['project_id', 'dimension', 'value', 'requests'], ['project_id', 'dimension', 'value'], exec),
+        quota: new Upserts('quota_usage', ['user_id', 'day_ms', 'requests'], ['user_id', 'day_ms'], exec),
+      };
+      const tables = Object.values(t);
       for (const [projectId, p] of part.projects) {
-        appendRows(projectId, p, rollups, dims);
-        await rollups.send();
-        await dims.send();
+        appendRows(projectId, p, t, windowFloor);
+        for (const table of tables) await table.send();
         await slicer.pause();
       }
       for (const [k, requests] of part.quota) {
         if (requests === 0) continue;
         const bar = k.indexOf('|');
-        quota.add(`(${int(Number(k.slice(0, bar)))}, ${int(Number(k.slice(bar + 1)))}, ${int(requests)})`);
-        await quota.send();
+        t.quota.add(`(${int(Number(k.slice(0, bar)))}, ${int(Number(k.slice(bar + 1)))}, ${int(requests)})`);
+        await t.quota.send();
       }
-      for (const table of [rollups, dims, quota]) {
+      for (const table of tables) {
         await table.send(true);
         await slicer.pause();
       }

@@ -2,6 +2,7 @@ import type { Db } from '../db/index';
 import type { Logger } from '../logger';
 import { SerialTicker } from '../ticker';
 import { pruneSignInThrottle } from './sign-in-throttle';
+import { advanceAllWindows } from './usage';
 
 const HOUR_MS = 3_600_000;
 const DAY_MS = 24 * HOUR_MS;
@@ -46,7 +47,7 @@ export async function pruneOnce(db: Db, now = Date.now(), opts: RetentionOptions
 
   // Usage of projects that no longer exist (no foreign key: the gateway may still flush their last counts).
   report.usage_of_deleted_projects = 0;
-  for (const table of ['usage_rollups', 'usage_dimensions'] as const) {
+  for (const table of ['usage_rollups', 'usage_dimensions', 'usage_window', 'usage_window_starts'] as const) {
     report.usage_of_deleted_projects += deleted(
       await db(table)
         .whereNotExists((q) => q.select(db.raw('1')).from('projects').whereRaw(`projects.id = ${table}.project_id`))
@@ -68,6 +69,9 @@ export async function pruneOnce(db: Db, now = Date.now(), opts: RetentionOptions
   ] as const) {
     report.usage_rollups += deleted(await db('usage_rollups').where({ granularity }).andWhere('bucket_ms', '<', now - keep).delete());
   }
+  // Every project's 30-day statistics window first subtracts the days that fell out of it, so no day
+  // still counted in a window is pruned before it is subtracted (services/usage.ts).
+  report.usage_windows_moved = await advanceAllWindows(db, now);
   report.usage_dimensions = deleted(await db('usage_dimensions').where('day_ms', '<', now - RETENTION.dimensionsMs).delete());
   report.quota_usage = deleted(await db('quota_usage').where('day_ms', '<', now - RETENTION.quotaUsageMs).delete());
 

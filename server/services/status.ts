@@ -37,6 +37,30 @@ function upstreamProbe(config: Config, slug: UpstreamNetwork): NetworkProbe | nu
   };
 }
 
+/**
+ * IPFS without a Blockfrost-compatible upstream: a Kubo node answers its RPC's version call; the
+ * embedded store lives inside the gateway, so it answers exactly while the gateway's heartbeat is fresh.
+ */
+function ipfsProbe(config: Config, db: Db | undefined): NetworkProbe {
+  const kubo = config.ipfs.kuboApiUrl;
+  if (kubo) {
+    return {
+      backend: 'upstream',
+      async probe() {
+        const res = await fetch(`${kubo}/api/v0/version`, { method: 'POST', signal: AbortSignal.timeout(PROBE_TIMEOUT_MS) });
+        return { ok: res.ok, latestBlockAt: null };
+      },
+    };
+  }
+  return {
+    backend: 'embedded',
+    async probe() {
+      const beat = db ? (await latestHeartbeats(db)).gateway : null;
+      return { ok: beat !== null && Date.now() - beat < HEARTBEAT_STALE_MS, latestBlockAt: null };
+    },
+  };
+}
+
 /** The default probes: each network's configured upstream, else the sandbox chain for Cardano networks (and the EVM development chain for Milkomeda). */
 export function defaultProbes(config: Config, chains: Partial<Record<SandboxNetwork, SandboxChain>>, db?: Db): Map<string, NetworkProbe> {
   const probes = new Map<string, NetworkProbe>();
@@ -50,6 +74,10 @@ export function defaultProbes(config: Config, chains: Partial<Record<SandboxNetw
     const upstream = upstreamProbe(config, n.slug as UpstreamNetwork);
     if (upstream) {
       probes.set(n.slug, upstream);
+      continue;
+    }
+    if (n.slug === 'ipfs') {
+      probes.set(n.slug, ipfsProbe(config, db));
       continue;
     }
     const sandbox = SANDBOX_OF[n.slug];

@@ -1,4 +1,3 @@
-import type { Knex } from 'knex';
 import { isPostgres, type Db } from '../db/index';
 import type { PlanName } from '../../shared/plans';
 import type { ProjectHistory, ProjectStats, StatsRow } from '../../shared/usage';
@@ -31,41 +30,93 @@ export async function projectHistory(db: Db, projectId: number, now = Date.now()
   return { data, max: data.reduce((m, d) => Math.max(m, d.requestCount), 0) };
 }
 
-/**
- * The dimension rows to group. On SQLite the covering index (project, dimension, value, day, requests;
- * migration 0500) is named: without table statistics the planner takes the primary key instead and
- * sorts every row of the month into a temporary tree, three times slower for a busy project's IPs.
- */
-const dimensionRows = (db: Db): Knex.QueryBuilder => (isPostgres(db) ? db('usage_dimensions') : db.from(db.raw('?? indexed by ??', ['usage_dimensions', 'usage_dimensions_by_value'])));
+/** The dimensions whose 30-day totals usage_window keeps (the metering flush adds to them). */
+export const WINDOW_DIMENSIONS = ['country', 'ip', 'endpoint', 'browser'] as const;
+const DEADLOCK = '40P01';
 
-async function top(db: Db, projectId: number, dimension: string, from: number): Promise<Array<{ value: string; requests: number }>> {
-  const rows = await dimensionRows(db)
+/**
+ * Moves a project's 30-day window so that it starts at `from`: the days that fell out are subtracted
+ * (one grouped statement over those days' rows, once a day for a project that is read every day),
+ * values left at 0 are dropped, and the new start is stored, all in one transaction. Several
+ * readers at once: the start row is locked (PostgreSQL) or the transaction serialised (SQLite), so a
+ * day is never subtracted twice. The metering flush only adds days after `from`, so it never meets
+ * these statements on the same day's counts. The retention job calls this before it prunes
+ * usage_dimensions, so no day still inside a window is pruned before it is subtracted.
+ */
+export async function advanceWindow(db: Db, projectId: number, from: number): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await db.transaction(async (trx) => {
+        await trx('usage_window_starts').insert({ project_id: projectId, day_ms: 0 }).onConflict('project_id').ignore();
+        const starts = trx('usage_window_starts').where({ project_id: projectId });
+        const row = await (isPostgres(db) ? starts.forUpdate() : starts).first('day_ms');
+        const start = Number(row?.day_ms ?? 0);
+        if (start >= from) return;
+        await trx.raw(
+          `insert into usage_window (project_id, dimension, value, requests)
+           select project_id, dimension, value, -sum(requests) from usage_dimensions
+           where project_id = ? and dimension in (${WINDOW_DIMENSIONS.map(() => '?').join(', ')}) and day_ms >= ? and day_ms < ?
+           group by project_id, dimension, value order by dimension, value
+           on conflict (project_id, dimension, value) do update set requests = usage_window.requests + excluded.requests`,
+          [projectId, ...WINDOW_DIMENSIONS, start, from],
+        );
+        await trx('usage_window').where({ project_id: projectId }).andWhere('requests', '<=', 0).delete();
+        await trx('usage_window_starts').where({ project_id: projectId }).update({ day_ms: from });
+      });
+      return;
+    } catch (err) {
+      // PostgreSQL may pick this transaction to break a deadlock with a metering flush: take it again.
+      if ((err as { code?: string }).code !== DEADLOCK || attempt >= 3) throw err;
+    }
+  }
+}
+
+/** Moves the window of every project that has one to `from` (for the retention job, before it prunes usage_dimensions). */
+export async function advanceAllWindows(db: Db, now = Date.now()): Promise<number> {
+  const from = windowStart(now);
+  const stale = await db('usage_window_starts').where('day_ms', '<', from).pluck('project_id');
+  const fresh = await db('usage_dimensions').whereNotIn('project_id', db('usage_window_starts').select('project_id')).distinct().pluck('project_id');
+  const ids = [...new Set([...stale, ...fresh].map(Number))];
+  for (const id of ids) await advanceWindow(db, id, from);
+  return ids.length;
+}
+
+const windowStart = (now: number) => dayStart(now) - (HISTORY_DAYS - 1) * DAY_MS;
+
+async function top(db: Db, projectId: number, dimension: string): Promise<Array<{ value: string; requests: number }>> {
+  const rows = await db('usage_window')
     .where({ project_id: projectId, dimension })
-    .andWhere('day_ms', '>=', from)
-    .groupBy('value')
-    .select('value')
-    .sum({ requests: 'requests' })
+    .andWhere('requests', '>', 0)
     .orderBy('requests', 'desc')
     .orderBy('value', 'asc')
-    .limit(TOP_N);
+    .limit(TOP_N)
+    .select('value', 'requests');
   return (rows as Array<{ value: string; requests: number | string }>).map((r) => ({ value: String(r.value), requests: Number(r.requests) }));
 }
 
 /**
- * TOP 10 countries, IP addresses, endpoints and browsers over the last 30 days, with the total.
+ * TOP 10 countries, IP addresses, endpoints and browsers over the last 30 days, with the total,
+ * read from the project's 30-day window (moved forward first when a day has fallen out of it).
  * On plans without detailed statistics only the countries (the locations map) are answered.
  */
 export async function projectStats(db: Db, projectId: number, plan: PlanName, now = Date.now()): Promise<ProjectStats> {
-  const from = dayStart(now) - (HISTORY_DAYS - 1) * DAY_MS;
+  const from = windowStart(now);
   const detailed = DETAILED_STATS_PLANS.includes(plan);
   // Together: PostgreSQL runs them side by side on its pool (SQLite's one connection takes them in turn).
-  const [totalRow, countries, ips, endpoints, browsers] = await Promise.all([
+  // Each reads at most ten index entries of usage_window, and the total 30 day rows.
+  const [start, totalRow, countries, ips, endpoints, browsers] = await Promise.all([
+    db('usage_window_starts').where({ project_id: projectId }).first('day_ms'),
     db('usage_rollups').where({ project_id: projectId, granularity: 'd' }).andWhere('bucket_ms', '>=', from).sum({ n: 'requests' }).first(),
-    top(db, projectId, 'country', from),
-    detailed ? top(db, projectId, 'ip', from) : Promise.resolve([]),
-    detailed ? top(db, projectId, 'endpoint', from) : Promise.resolve([]),
-    detailed ? top(db, projectId, 'browser', from) : Promise.resolve([]),
+    top(db, projectId, 'country'),
+    detailed ? top(db, projectId, 'ip') : Promise.resolve([]),
+    detailed ? top(db, projectId, 'endpoint') : Promise.resolve([]),
+    detailed ? top(db, projectId, 'browser') : Promise.resolve([]),
   ]);
+  // A day fell out of the window since it last moved (the first read of the day): move it and read again.
+  if (Number(start?.day_ms ?? 0) < from) {
+    await advanceWindow(db, projectId, from);
+    return projectStats(db, projectId, plan, now);
+  }
   const total = Number(totalRow?.n ?? 0);
   const rows = <K extends keyof StatsRow>(list: Array<{ value: string; requests: number }>, key: K) =>
     list.map((r) => ({ [key]: r.value, requests: r.requests }) as Pick<StatsRow, K> & { requests: number });

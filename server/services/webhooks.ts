@@ -1,7 +1,8 @@
 import crypto from 'node:crypto';
 import type { Db } from '../db/index';
 import { NotFound } from '../errors';
-import { FAILURE_WARNING_WINDOW_MS, type Condition, type WebhookDto, type WebhookInput } from '../../shared/webhooks';
+import type { Condition, WebhookDto, WebhookInput } from '../../shared/webhooks';
+import { failHistory } from './webhook-outbox';
 import { getSubscription, withOwnerLock } from './subscriptions';
 import { maySeeSecrets } from '../../shared/permissions';
 import { checkConditionValues } from './condition-values';
@@ -34,28 +35,6 @@ export const parseConditions = (raw: string): Condition[] => {
 
 /** An auth token shown to members and used to sign deliveries: 32 random bytes, hex. */
 const newAuthToken = () => crypto.randomBytes(32).toString('hex');
-
-/** fail_history per webhook: every logical event of the last 48 hours that has been attempted. */
-async function failHistory(db: Db, webhookIds: string[], now = Date.now()): Promise<Map<string, WebhookDto['fail_history']>> {
-  const out = new Map<string, WebhookDto['fail_history']>();
-  if (webhookIds.length === 0) return out;
-  const rows = await db('webhook_events as e')
-    .join('webhook_attempts as a', 'a.event_id', 'e.id')
-    .whereIn('e.webhook_id', webhookIds)
-    .andWhere('e.test', false)
-    .andWhere('e.created_at', '>=', now - FAILURE_WARNING_WINDOW_MS)
-    .groupBy('e.id', 'e.webhook_id', 'e.status')
-    .select('e.webhook_id', 'e.status')
-    .min({ fired: 'a.attempted_at' });
-  for (const r of rows as Array<{ webhook_id: string; status: string; fired: number | string }>) {
-    const list = out.get(r.webhook_id) ?? [];
-    // A delivery counts as failed only while no attempt has succeeded.
-    list.push({ fired_at: Math.floor(Number(r.fired) / 1000), success: r.status === 'delivered' });
-    out.set(r.webhook_id, list);
-  }
-  for (const list of out.values()) list.sort((x, y) => x.fired_at - y.fired_at);
-  return out;
-}
 
 const toDto = (r: WebhookRow, m: Membership, history: WebhookDto['fail_history']): WebhookDto => ({
   id: r.id,

@@ -2,11 +2,11 @@ import http from 'node:http';
 import { SerialTicker } from '../ticker';
 import https from 'node:https';
 import type { Db } from '../db/index';
-import { isPostgres } from '../db/index';
 import type { Logger } from '../logger';
 import type { Mailer } from '../mail/mailer';
 import { BlockedAddressError, checkLiteralHost, guardedLookup, type Allowlist } from './ssrf';
 import { signatureHeader } from './signature';
+import * as outbox from '../services/webhook-outbox';
 
 /** Statuses worth retrying (the contract's list); anything else but 2xx fails the event at once. */
 export const RETRY_STATUSES = new Set([400, 408, 413, 429, 500, 502, 503, 504, 521, 522, 524]);
@@ -27,17 +27,13 @@ export interface DispatcherOptions {
   timeoutMs: number;
   /** Delay before each attempt, in milliseconds: [0] is the first attempt. */
   retrySchedule: number[];
+  /** Events claimed and sent at once by one lane (default 128; at most 64 sockets per endpoint). */
   concurrency?: number;
+  /** Lanes started by start(), each claiming and sending its own batches, so one slow endpoint holds up one lane only (default 4). */
+  lanes?: number;
   pollMs?: number;
   publicUrl: string;
   now?: () => number;
-}
-
-interface ClaimedEvent {
-  id: string;
-  webhook_id: string;
-  body: string;
-  attempts: number;
 }
 
 interface WebhookTarget {
@@ -111,13 +107,14 @@ export function post(url: string, body: string, headers: Record<string, string>,
 }
 
 /**
- * Delivers outbox events. Workers claim due rows with a lease (FOR UPDATE SKIP LOCKED on PostgreSQL,
- * so two workers never take the same attempt; SQLite has one connection and one worker), send them
- * signed, and record every attempt. A crashed worker's lease runs out and the event is sent again with
- * the same id: delivery is at least once.
+ * Delivers outbox events. Each lane claims a batch of due events with a lease (services/webhook-outbox:
+ * FOR UPDATE SKIP LOCKED on PostgreSQL, so workers claim disjoint batches), sends them signed at
+ * once over kept-alive connections (one pool per endpoint, each socket opened to an address the SSRF
+ * guard approved), and records the batch's attempts in one transaction. A crashed worker's lease
+ * runs out and its events are sent again with the same ids: delivery is at least once.
  */
 export class Dispatcher {
-  private ticker: SerialTicker | undefined;
+  private tickers: SerialTicker[] = [];
   private readonly now: () => number;
   private readonly agents = keepAliveAgents();
 
@@ -132,46 +129,46 @@ export class Dispatcher {
 
   start(): void {
     // Keep draining while there is a backlog; otherwise wait for the next poll.
-    this.ticker = new SerialTicker(
-      async () => (await this.runOnce()) > 0,
-      this.opts.pollMs ?? 500,
-      (err) => this.logger.warn({ err: { message: err.message } }, 'webhooks: dispatch failed'),
-    );
-    this.ticker.start();
+    const lanes = Math.max(1, this.opts.lanes ?? 4);
+    for (let i = 0; i < lanes; i++) {
+      const ticker = new SerialTicker(
+        async () => (await this.runOnce()) > 0,
+        this.opts.pollMs ?? 500,
+        (err) => this.logger.warn({ err: { message: err.message } }, 'webhooks: dispatch failed'),
+      );
+      this.tickers.push(ticker);
+      ticker.start();
+    }
   }
 
   async stop(): Promise<void> {
-    await this.ticker?.stop();
+    await Promise.all(this.tickers.map((t) => t.stop()));
+    this.tickers = [];
     this.agents.http.destroy();
     this.agents.https.destroy();
   }
 
-  private async claim(limit: number): Promise<ClaimedEvent[]> {
-    const now = this.now();
-    // Long enough for one attempt to finish; a crashed worker's events are taken again once it runs out.
-    const lease = 2 * this.opts.timeoutMs + 5000;
-    const due = `SELECT id FROM webhook_events WHERE status = 'pending' AND next_attempt_at <= ? AND (claimed_until IS NULL OR claimed_until < ?) ORDER BY next_attempt_at LIMIT ?`;
-    const sql = `UPDATE webhook_events SET claimed_until = ? WHERE id IN (${due}${isPostgres(this.db) ? ' FOR UPDATE SKIP LOCKED' : ''}) RETURNING id, webhook_id, body, attempts`;
-    const result = await this.db.raw(sql, [now + lease, now, now, limit]);
-    return (isPostgres(this.db) ? result.rows : result) as ClaimedEvent[];
-  }
-
-  /** Claims and sends one batch; answers how many events it handled. */
+  /** Claims, sends and records one batch; answers how many events it handled. */
   async runOnce(): Promise<number> {
-    const events = await this.claim(this.opts.concurrency ?? 32);
+    // Long enough for every attempt of the batch to finish; a crashed worker's events are taken again once it runs out.
+    const lease = 2 * this.opts.timeoutMs + 5000;
+    const events = await outbox.claim(this.db, this.opts.concurrency ?? 128, lease, this.now());
     if (events.length === 0) return 0;
     const ids = [...new Set(events.map((e) => e.webhook_id))];
     const rows = await this.db('webhooks').whereIn('id', ids).select('id', 'target_url', 'auth_token', 'status');
     const webhooks = new Map(rows.map((r) => [r.id as string, r as WebhookTarget]));
-    await Promise.all(events.map((e) => this.deliver(e, webhooks.get(e.webhook_id))));
+    const live = events.filter((e) => webhooks.get(e.webhook_id)?.status === 'enabled');
+    await outbox.cancelForDisabled(
+      this.db,
+      events.filter((e) => !live.includes(e)).map((e) => e.id),
+    );
+    const records = await Promise.all(live.map((e) => this.attempt(e, webhooks.get(e.webhook_id)!)));
+    const failing = await outbox.recordAttempts(this.db, records);
+    for (const id of failing) await this.disableIfFailingTooLong(id, this.now());
     return events.length;
   }
 
-  private async deliver(event: ClaimedEvent, webhook: WebhookTarget | undefined): Promise<void> {
-    if (!webhook || webhook.status !== 'enabled') {
-      await this.db('webhook_events').where({ id: event.id }).update({ status: 'cancelled', claimed_until: null });
-      return;
-    }
+  private async attempt(event: outbox.ClaimedEvent, webhook: WebhookTarget): Promise<outbox.AttemptRecord> {
     const t = Math.floor(this.now() / 1000);
     const result = await post(webhook.target_url, event.body, { 'Blockfrost-Signature': signatureHeader(event.body, webhook.auth_token, t) }, this.opts.timeoutMs, this.opts.allowlist, this.agents);
     const success = result.statusCode !== null && result.statusCode >= 200 && result.statusCode < 300;
@@ -180,23 +177,19 @@ export class Dispatcher {
     const schedule = this.opts.retrySchedule;
     const now = this.now();
     const status = success ? 'delivered' : retryable && attempts < schedule.length ? 'pending' : 'failed';
-    await this.db.transaction(async (trx) => {
-      await trx('webhook_attempts').insert({
-        event_id: event.id,
-        attempted_at: now,
-        status_code: result.statusCode,
-        duration_ms: result.durationMs,
-        response_excerpt: result.excerpt,
-        error: result.error,
-        success,
-      });
-      await trx('webhook_events')
-        .where({ id: event.id })
-        .update({ status, attempts, claimed_until: null, next_attempt_at: status === 'pending' ? now + schedule[attempts]! : now });
-      if (success) await trx('webhooks').where({ id: webhook.id }).update({ failing_since: null });
-      else await trx('webhooks').where({ id: webhook.id }).whereNull('failing_since').update({ failing_since: now });
-    });
-    if (!success) await this.disableIfFailingTooLong(webhook.id, now);
+    return {
+      eventId: event.id,
+      webhookId: webhook.id,
+      attemptsBefore: event.attempts,
+      attemptedAt: now,
+      statusCode: result.statusCode,
+      durationMs: result.durationMs,
+      excerpt: result.excerpt,
+      error: result.error,
+      success,
+      status,
+      nextAttemptAt: status === 'pending' ? now + schedule[attempts]! : now,
+    };
   }
 
   /** Five days of nothing but failed attempts disables the webhook and tells the workspace owner. */

@@ -1,4 +1,3 @@
-import crypto from 'node:crypto';
 import { SerialTicker } from '../ticker';
 import type { Db } from '../db/index';
 import type { Logger } from '../logger';
@@ -6,7 +5,7 @@ import type { Block } from '../chain/sandbox/types';
 import type { ChainSource } from './chain-source';
 import { matchBlock, type EpochPayload, type MatchableWebhook } from './matcher';
 import { parseConditions } from '../services/webhooks';
-import type { Trigger } from '../../shared/webhooks';
+import * as outbox from '../services/webhook-outbox';
 
 const KEEP_BLOCKS = 200;
 
@@ -24,9 +23,8 @@ export interface FollowerOptions {
   maxBlocksPerTick?: number;
 }
 
-/** The event body exactly as it is signed and sent. */
-export const eventBody = (id: string, webhookId: string, created: number, type: Trigger, payload: unknown) =>
-  JSON.stringify({ id, webhook_id: webhookId, created, api_version: 1, type, payload });
+// The event body's shape lives with the outbox; re-exported for the follower's callers.
+export { eventBody } from '../services/webhook-outbox';
 
 /**
  * Follows one network's chain for its webhooks. For each confirmation depth in use it keeps a cursor
@@ -121,27 +119,12 @@ export class ChainFollower {
     }
     const matches = matchBlock(webhooks, { block, txs, epochSwitch });
     const now = Date.now();
-    const created = Math.floor(now / 1000);
     await this.db.transaction(async (trx) => {
-      const events = matches.map((m) => {
-        const id = crypto.randomUUID();
-        return {
-          id,
-          webhook_id: m.webhookId,
-          type: m.type,
-          network: this.opts.network,
-          block_height: block.height,
-          block_hash: block.hash,
-          body: eventBody(id, m.webhookId, created, m.type, m.payload),
-          created,
-          status: 'pending',
-          attempts: 0,
-          next_attempt_at: now,
-          test: false,
-          created_at: now,
-        };
-      });
-      for (let i = 0; i < events.length; i += 100) await trx('webhook_events').insert(events.slice(i, i + 100));
+      await outbox.enqueue(
+        trx,
+        matches.map((m) => ({ webhookId: m.webhookId, type: m.type, network: this.opts.network, blockHeight: block.height, blockHash: block.hash, payload: m.payload })),
+        now,
+      );
       const moved = await trx('chain_cursors')
         .where({ network: this.opts.network, confirmations: depth, height: cursor.height, hash: cursor.hash })
         .update({ height: block.height, hash: block.hash, epoch: block.epoch, updated_at: now });
@@ -174,9 +157,7 @@ export class ChainFollower {
     const f = fork;
     await this.db.transaction(async (trx) => {
       const abandoned = await trx('chain_blocks').where({ network: this.opts.network, confirmations: depth }).andWhere('height', '>', f.height).pluck('hash');
-      if (abandoned.length > 0) {
-        await trx('webhook_events').whereIn('block_hash', abandoned).andWhere({ status: 'pending', network: this.opts.network }).update({ status: 'cancelled' });
-      }
+      if (abandoned.length > 0) await outbox.cancelRolledBack(trx, this.opts.network, abandoned);
       await trx('chain_blocks').where({ network: this.opts.network, confirmations: depth }).andWhere('height', '>', f.height).delete();
       await trx('chain_cursors').where({ network: this.opts.network, confirmations: depth }).update({ height: f.height, hash: f.hash, epoch: f.epoch, updated_at: Date.now() });
     });

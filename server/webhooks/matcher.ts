@@ -1,7 +1,7 @@
 import { assetFingerprint } from '../chain/cardano/fingerprint';
 import { stakeAddressOf } from '../chain/cardano/address';
 import type { Block, Epoch, EpochStart, TxDetails } from '../chain/sandbox/types';
-import { compare, jsonPathMatches } from '../../shared/jsonpath';
+import { compare, extractJsonPath, JsonPathRefused, jsonPathMatches, resultMatches } from '../../shared/jsonpath';
 import type { Condition, Trigger } from '../../shared/webhooks';
 
 /** What one block offers the matcher. */
@@ -135,6 +135,35 @@ export class BlockIndex {
   txItem(i: number) {
     return this.txItems[i]!;
   }
+
+  /** Per selector, what it extracts from each transaction: thousands of webhooks share a handful of selectors. */
+  private readonly extracted = new Map<string, Array<unknown[] | null | undefined>>();
+  /** Selectors that ran out of their budget on a transaction of this block: each costs one budget per block at most. */
+  private readonly overBudget = new Set<string>();
+
+  /** jsonPathMatches on transaction `i`, the extraction done once per selector and transaction. */
+  jsonPath(i: number, selector: string, op: Condition['operator'], value: string): boolean {
+    let perTx = this.extracted.get(selector);
+    if (!perTx) {
+      perTx = new Array<unknown[] | null | undefined>(this.facts.length);
+      this.extracted.set(selector, perTx);
+    }
+    let results = perTx[i];
+    if (results === undefined) {
+      if (this.overBudget.has(selector)) results = null;
+      else {
+        try {
+          results = extractJsonPath(this.txItems[i], selector);
+        } catch (err) {
+          // A query that cannot be evaluated never matches; one that ran out of budget is not run again in this block.
+          if (err instanceof JsonPathRefused) this.overBudget.add(selector);
+          results = null;
+        }
+      }
+      perTx[i] = results;
+    }
+    return results !== null && resultMatches(results, op, value);
+  }
 }
 
 function txMatches(index: BlockIndex, i: number, conditions: Condition[]): boolean {
@@ -153,7 +182,7 @@ function txMatches(index: BlockIndex, i: number, conditions: Condition[]): boole
         ok = compare(f.lovelace, c.operator, c.value);
         break;
       case 'jsonPath':
-        ok = jsonPathMatches(index.txItem(i), c.selector ?? '', c.operator, c.value);
+        ok = index.jsonPath(i, c.selector ?? '', c.operator, c.value);
         break;
       default:
         ok = false;
@@ -194,12 +223,23 @@ function delegationItemMatches(item: { tx: unknown; delegations: Array<{ pool_id
   });
 }
 
+/**
+ * A webhook's conditions with JSONPath (by far the costliest check) last, so it runs only after every
+ * cheap condition held. Remembered per conditions array: the same webhooks come block after block.
+ */
+const orderedCache = new WeakMap<Condition[], Condition[]>();
+function ordered(conditions: Condition[]): Condition[] {
+  let o = orderedCache.get(conditions);
+  if (!o) {
+    o = conditions.some((c) => c.type === 'jsonPath') ? [...conditions].sort((a, b) => Number(a.type === 'jsonPath') - Number(b.type === 'jsonPath')) : conditions;
+    orderedCache.set(conditions, o);
+  }
+  return o;
+}
+
 /** Matches every webhook against one block; each matching webhook gets one event with its payload. */
 export function matchBlock(webhooks: MatchableWebhook[], input: BlockInput): Match[] {
   const out: Match[] = [];
-  // JSONPath is by far the costliest check: run it only after every cheap condition held.
-  const ordered = (conditions: Condition[]) =>
-    conditions.some((c) => c.type === 'jsonPath') ? [...conditions].sort((a, b) => Number(a.type === 'jsonPath') - Number(b.type === 'jsonPath')) : conditions;
   let index: BlockIndex | null = null;
   let delegationItems: Array<{ tx: TxDetails['tx']; delegations: TxDetails['delegations'] }> | null = null;
   for (const w of webhooks) {

@@ -1,8 +1,8 @@
 // `npm run bench:web`: how fast the landing page is, in headless Chromium on loopback, against the real
 // server (production mode, compression on) started here on a free port with a throwaway SQLite database.
 //
-// Targets (issue 5): the landing page's JavaScript and CSS over the wire at most 200 KB, Largest
-// Contentful Paint of / at most 1.0 s (median of the runs), and no dashboard chunk requested by /.
+// Targets (issue 19): the landing page's JavaScript and CSS over the wire at most 150 KB, Largest
+// Contentful Paint of / at most 0.8 s (median of the runs), and no dashboard chunk requested by /.
 // The baseline measured in the same run is a static HTML page with the same headline and no script,
 // served from loopback too: the LCP ratio tells how much the app adds over the floor of this machine.
 import fs from 'node:fs';
@@ -12,13 +12,14 @@ import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type CDPSession } from 'playwright-core';
 import { startLocalApp } from '../helpers/local-app';
+import { ratio, row } from './lib/report';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const WEB_DIR = path.resolve(process.env.CAIRN_WEB_DIR ?? path.join(path.dirname(fileURLToPath(import.meta.url)), '../../dist/web'));
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
 
-const TARGET_TRANSFER_BYTES = 200 * 1000;
-const TARGET_LCP_MS = 1000;
+const TARGET_TRANSFER_BYTES = 150 * 1000;
+const TARGET_LCP_MS = 800;
 
 // Source folders whose code belongs to the signed-in dashboard.
 const DASHBOARD_SOURCES = /features\/(dashboard|projects|workspaces|workspace-invite|subscription|webhooks|settings|shell)\//;
@@ -161,7 +162,9 @@ async function main(): Promise<number> {
     const assets = transfers.filter((t) => t.type === 'Script' || t.type === 'Stylesheet');
     const js = assets.filter((t) => t.type === 'Script').reduce((sum, t) => sum + t.bytes, 0);
     const css = assets.filter((t) => t.type === 'Stylesheet').reduce((sum, t) => sum + t.bytes, 0);
-    const uncompressed = assets.filter((t) => t.encoding !== 'gzip');
+    // Files under the server's compression threshold (256 bytes, server/app.ts) are sent as they are, rightly.
+    const bodyBytes = (t: Transfer) => fs.statSync(path.join(WEB_DIR, new URL(t.url).pathname)).size;
+    const uncompressed = assets.filter((t) => t.encoding !== 'gzip' && bodyBytes(t) >= 256);
     const dashboardRequested = assets
       .map((t) => new URL(t.url).pathname.replace(/^\//, ''))
       .filter((file) => dashboard.has(file));
@@ -188,7 +191,7 @@ async function main(): Promise<number> {
         'JS + CSS over the wire (gzip)',
         `${kb(js + css)} (JS ${kb(js)}, CSS ${kb(css)}; ${((100 * (js + css)) / TARGET_TRANSFER_BYTES).toFixed(0)}% of budget)`,
         `<= ${kb(TARGET_TRANSFER_BYTES)}`,
-        js + css <= TARGET_TRANSFER_BYTES && uncompressed.length === 0,
+        js + css <= TARGET_TRANSFER_BYTES,
       ],
       [
         `Largest Contentful Paint of / (median of ${RUNS})`,
@@ -209,10 +212,19 @@ async function main(): Promise<number> {
         unstyled.length === 0,
       ],
     ];
-    for (const [name, value, target, pass] of rows) {
-      console.log(`${pass ? 'PASS' : 'FAIL'}  ${name}: ${value}  [target ${target}]`);
-    }
-    if (uncompressed.length) console.log(`FAIL  sent without gzip: ${uncompressed.map((t) => t.url).join(', ')}`);
+    const figures = [`${kb(js + css)} (JS ${kb(js)}, CSS ${kb(css)})`, ms(lcp), rows[2]![1], rows[3]![1]];
+    rows.forEach(([name, , target, pass], i) =>
+      row({
+        bench: 'web',
+        measure: name,
+        figure: figures[i]!,
+        baseline: i === 1 ? `${ms(baseLcp)} static HTML` : '',
+        ratio: i === 1 ? ratio(lcp, baseLcp) : '',
+        target: target.replace(/^<= /, '≤ '),
+        pass,
+      }),
+    );
+    if (uncompressed.length) row({ bench: 'web', measure: 'JS and CSS sent gzip', figure: `not: ${uncompressed.map((t) => new URL(t.url).pathname).join(', ')}`, baseline: '', ratio: '', target: 'all', pass: false });
     return rows.every(([, , , pass]) => pass) ? 0 : 1;
   } finally {
     await browser.close();

@@ -1,12 +1,33 @@
 // A bare local HTTP endpoint answering 200 to every POST, run in its own process by the benchmark.
+// It counts the event ids it receives, so the bench can check every event arrived exactly once;
+// on the message 'peek' it answers {total, distinct}, on 'count' the same and then forgets them.
 import http from 'node:http';
 
+let ids = new Map<string, number>();
+let total = 0;
 const server = http.createServer((req, res) => {
-  req.resume();
-  req.on('end', () => res.writeHead(200, { 'content-type': 'text/plain' }).end('ok'));
+  let raw = '';
+  req.setEncoding('utf8');
+  req.on('data', (c: string) => (raw += c));
+  req.on('end', () => {
+    const id = /"id":"([^"]+)"/.exec(raw)?.[1];
+    if (id) {
+      total++;
+      ids.set(id, (ids.get(id) ?? 0) + 1);
+    }
+    res.writeHead(200, { 'content-type': 'text/plain' }).end('ok');
+  });
 });
 server.keepAliveTimeout = 30_000;
 server.listen(0, '127.0.0.1', () => {
   process.send?.({ port: (server.address() as { port: number }).port });
+});
+process.on('message', (m: string) => {
+  if (m === 'peek') process.send?.({ total, distinct: ids.size });
+  if (m === 'count') {
+    process.send?.({ total, distinct: ids.size });
+    ids = new Map();
+    total = 0;
+  }
 });
 process.on('disconnect', () => process.exit(0));

@@ -5,6 +5,7 @@ import { signInInBrowser, type SignedInBrowser } from '../helpers/browser-sign-i
 import { startTestApp, type TestApp } from '../helpers/test-app';
 import type { TestDatabase } from '../helpers/db-template';
 import { setSubscription } from '../../server/services/subscriptions';
+import { WINDOW_DIMENSIONS } from '../../server/services/usage';
 import { messages } from '../../shared/messages';
 
 const DAY_MS = 86_400_000;
@@ -57,13 +58,20 @@ describe.runIf(browserAvailable())('project statistics on the project page, in C
     return { page, uuid, id, key: project.project_id };
   }
 
-  /** Writes what the gateway's metering flush would: a day rollup and its dimensions. */
+  /** Writes what the gateway's metering flush would: a day rollup, its dimensions, and the same added to the 30-day window. */
   async function recordUsage(projectId: number, day: number, requests: number, dimensions: Record<string, Record<string, number>>) {
     await app.db('usage_rollups').insert({ granularity: 'd', bucket_ms: day, project_id: projectId, requests });
     const rows = Object.entries(dimensions).flatMap(([dimension, values]) =>
       Object.entries(values).map(([value, n]) => ({ project_id: projectId, dimension, day_ms: day, value, requests: n })),
     );
     await app.db('usage_dimensions').insert(rows);
+    for (const r of rows.filter((r) => (WINDOW_DIMENSIONS as readonly string[]).includes(r.dimension))) {
+      await app
+        .db('usage_window')
+        .insert({ project_id: r.project_id, dimension: r.dimension, value: r.value, requests: r.requests })
+        .onConflict(['project_id', 'dimension', 'value'])
+        .merge({ requests: app.db.raw('usage_window.requests + excluded.requests') });
+    }
   }
 
   const card = (page: Page, name: string) => page.getByRole('region', { name, exact: true });

@@ -5,7 +5,6 @@ import { startTestApp, type TestApp } from '../helpers/test-app';
 import { Client } from '../helpers/http-client';
 import { signIn } from '../helpers/sign-in';
 import { call, startTestGateway } from '../helpers/gateway';
-import { MESSAGES } from '../../server/gateway/gateway';
 import type { TestDatabase } from '../helpers/db-template';
 import type { RunningGateway } from '../../server/gateway/index';
 import { setSubscription } from '../../server/services/subscriptions';
@@ -170,11 +169,17 @@ describe('limits', () => {
     await signIn(u, app.mailer, 'no-backend@example.com');
     const me = (await u.get('/api/me')).body.data;
     const ws = (await u.get('/api/workspaces')).body.data[0].id;
-    const p = await newProject(2, u, ws); // IPFS: no upstream configured in this test
-    const g = await startTestGateway(app);
+    // Every Cardano network has the sandbox chain and IPFS its embedded store; Milkomeda in production
+    // without an upstream has nothing behind it.
+    const p = await newProject(3, u, ws);
+    const g = await startTestGateway(app, { NODE_ENV: 'production' });
     try {
-      const results = await Promise.all(Array.from({ length: 5 }, () => call(g.url + '/api/v0/ipfs/pin/list', p.project_id)));
-      for (const r of results) expect(r.body).toEqual({ status_code: 500, error: 'Internal Server Error', message: MESSAGES.noBackend });
+      const results = await Promise.all(
+        Array.from({ length: 5 }, () =>
+          fetch(g.url + '/api/v0/', { method: 'POST', headers: { project_id: p.project_id, 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_blockNumber', params: [] }) }).then((r) => r.json()),
+        ),
+      );
+      for (const r of results) expect(r).toMatchObject({ jsonrpc: '2.0', id: 1, error: { code: -32603, message: expect.stringContaining('no backend') } });
     } finally {
       await g.close();
     }

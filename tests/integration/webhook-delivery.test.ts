@@ -11,6 +11,7 @@ import { setSubscription } from '../../server/services/subscriptions';
 import { AUTO_DISABLE_AFTER_MS, Dispatcher } from '../../server/webhooks/dispatcher';
 import { parseAllowlist } from '../../server/webhooks/ssrf';
 import { eventBody } from '../../server/webhooks/follower';
+import { cancelRolledBack, OUTBOX_RETENTION, pruneOutbox } from '../../server/services/webhook-outbox';
 import { createLogger } from '../../server/logger';
 import { webhookDisplayState } from '../../shared/webhooks';
 
@@ -179,6 +180,65 @@ describe('delivery', () => {
     expect(last.body).toMatchObject({ id: test.body.data.id, type: 'block', payload: { hash: expect.any(String) } });
     const events = (await owner.client.get(`/api/workspaces/${owner.ws}/webhooks/${w.id}/events`)).body.data.events;
     expect(events.find((e: { id: string }) => e.id === test.body.data.id).test).toBe(true);
+  });
+
+  it('refuses to resend an event cancelled because its block was rolled back, but resends one cancelled for a disabled webhook', async () => {
+    const w = await webhook();
+    const rolledBack = await enqueue(w.id);
+    expect(await cancelRolledBack(app.db, 0, ['ab'.repeat(32)])).toBe(1);
+    expect(await event(rolledBack)).toMatchObject({ status: 'cancelled', cancel_reason: 'rollback' });
+    const refused = await owner.client.post(`/api/workspaces/${owner.ws}/webhooks/${w.id}/events/${rolledBack}/resend`);
+    expect(refused.status).toBe(409);
+    expect(refused.body.error.message).toBe('This event was cancelled because its block was rolled back off the chain, so it cannot be sent again.');
+    expect(await event(rolledBack)).toMatchObject({ status: 'cancelled' });
+
+    const other = await enqueue(w.id);
+    await app.db('webhooks').where({ id: w.id }).update({ status: 'disabled' });
+    await dispatcher().runOnce();
+    expect(await event(other)).toMatchObject({ status: 'cancelled', cancel_reason: 'disabled' });
+    await app.db('webhooks').where({ id: w.id }).update({ status: 'enabled' });
+    expect((await owner.client.post(`/api/workspaces/${owner.ws}/webhooks/${w.id}/events/${other}/resend`)).status).toBe(200);
+    now = Date.now();
+    await dispatcher().runOnce();
+    expect(await event(other)).toMatchObject({ status: 'delivered', cancel_reason: null });
+    expect(receiver.received.map((r) => r.body.id)).toEqual([other]);
+  });
+
+  it('records a batch of attempts to several webhooks in one go, each with its own outcome and failure clock', async () => {
+    const good = await webhook();
+    const bad = await webhook(`${receiver.url}?fail`);
+    receiver.state.respond = (r) => (r.body.webhook_id === bad.id ? 500 : 200);
+    const goodIds = await Promise.all(Array.from({ length: 30 }, () => enqueue(good.id)));
+    const badIds = await Promise.all(Array.from({ length: 20 }, () => enqueue(bad.id)));
+    expect(await dispatcher({ concurrency: 64 }).runOnce()).toBe(50);
+    const rows = await app.db('webhook_events').whereIn('id', [...goodIds, ...badIds]).select('id', 'status', 'attempts', 'next_attempt_at');
+    expect(rows.filter((r) => goodIds.includes(r.id)).every((r) => r.status === 'delivered' && r.attempts === 1)).toBe(true);
+    expect(rows.filter((r) => badIds.includes(r.id)).every((r) => r.status === 'pending' && r.attempts === 1 && Number(r.next_attempt_at) === now + 5000)).toBe(true);
+    expect(Number((await app.db('webhook_attempts').whereIn('event_id', [...goodIds, ...badIds]).count({ n: '*' }).first())?.n)).toBe(50);
+    expect((await app.db('webhooks').where({ id: good.id }).first()).failing_since).toBeNull();
+    expect(Number((await app.db('webhooks').where({ id: bad.id }).first()).failing_since)).toBe(now);
+  });
+
+  it('prunes finished events past their retention with their attempts, never pending ones', async () => {
+    const w = await webhook();
+    const DAY = 86_400_000;
+    const ids = { delivered: await enqueue(w.id), failed: await enqueue(w.id), pending: await enqueue(w.id), recent: await enqueue(w.id) };
+    receiver.state.respond = (r) => (r.body.id === ids.failed ? 404 : 200);
+    await dispatcher().runOnce();
+    await app.db('webhook_events').where({ id: ids.pending }).update({ status: 'pending' });
+    const old = now - (OUTBOX_RETENTION.doneDays + 1) * DAY;
+    await app.db('webhook_events').whereIn('id', [ids.delivered, ids.failed, ids.pending]).update({ created_at: old });
+    expect(await event(ids.failed)).toMatchObject({ status: 'failed' });
+    // Failed events are kept longer than delivered ones.
+    expect(await pruneOutbox(app.db, now)).toBe(1);
+    expect(await event(ids.delivered)).toBeUndefined();
+    expect(await app.db('webhook_attempts').where({ event_id: ids.delivered }).first()).toBeUndefined();
+    expect(await event(ids.failed)).toBeDefined();
+    await app.db('webhook_events').where({ id: ids.failed }).update({ created_at: now - (OUTBOX_RETENTION.failedDays + 1) * DAY });
+    expect(await pruneOutbox(app.db, now)).toBe(1);
+    expect(await event(ids.failed)).toBeUndefined();
+    expect(await event(ids.pending)).toMatchObject({ status: 'pending' });
+    expect(await event(ids.recent)).toMatchObject({ status: 'delivered' });
   });
 
   it('cancels events of a disabled webhook instead of sending them', async () => {

@@ -13,6 +13,7 @@ import { Dispatcher } from '../../server/webhooks/dispatcher';
 import { parseAllowlist } from '../../server/webhooks/ssrf';
 import { createLogger } from '../../server/logger';
 import { webhookMessages } from '../../shared/webhooks';
+import { jsonPathMessages } from '../../shared/jsonpath';
 import { messages } from '../../shared/messages';
 import { baseAddress } from '../../server/chain/cardano/address';
 import { assetFingerprint, poolBech32 } from '../../server/chain/cardano/fingerprint';
@@ -95,12 +96,23 @@ describe('webhook API', () => {
     [{ conditions: [{ type: 'recipient', operator: '=', value: 'addr1' }] }, 'A block webhook has no recipient condition.'],
     [{ conditions: [{ type: 'poolId', operator: '>', value: 'pool1' }] }, 'The poolId condition takes =, !=.'],
     [{ conditions: Array(6).fill({ type: 'txCount', operator: '>', value: '1' }) }, webhookMessages.tooManyConditions],
+    [{ type: 'transaction', conditions: [{ type: 'jsonPath', operator: '=', value: '1', selector: '$..*..*..*' }] }, jsonPathMessages.bigBudget],
+    [{ type: 'transaction', conditions: [{ type: 'jsonPath', operator: '=', value: '1', selector: '$.outputs[(@.length-1)].address' }] }, jsonPathMessages.script],
   ])('refuses %j with its message and stores nothing', async (over, message) => {
     const before = await app.db('webhooks').count({ n: '*' });
     const res = await owner.client.post(`/api/workspaces/${owner.ws}/webhooks`, base(over));
     expect(res.status).toBe(400);
     expect(res.body.error.message).toBe(message);
     expect(await app.db('webhooks').count({ n: '*' })).toEqual(before);
+  });
+
+  it('takes a JSONPath filter expression', async () => {
+    const res = await owner.client.post(
+      `/api/workspaces/${owner.ws}/webhooks`,
+      base({ type: 'transaction', conditions: [{ type: 'jsonPath', operator: '>', value: '1000000', selector: '$.outputs[?(@.amount[0].quantity > 5)].amount[0].quantity' }] }),
+    );
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    await owner.client.delete(`/api/workspaces/${owner.ws}/webhooks/${res.body.data.id}`);
   });
 
   describe('condition values (issue 11, point 10)', () => {

@@ -19,28 +19,64 @@ import '@mantine/core/styles/SimpleGrid.layer.css';
 import '@mantine/core/styles/Stack.layer.css';
 import '@mantine/core/styles/Title.layer.css';
 import './app.css';
-import { StrictMode } from 'react';
+import { StrictMode, useCallback, useState, type ComponentType } from 'react';
 import { createRoot } from 'react-dom/client';
 import { MantineProvider } from '@mantine/core';
 import { QueryClientProvider } from '@tanstack/react-query';
-import { RouterProvider } from 'react-router-dom';
 import { CookieBanner } from './components/cookie-banner';
 import { DeferredNotifications } from './app/deferred-notifications';
+import { LandingBoundary } from './app/landing-boundary';
+import { LightNav } from './app/light-nav';
 import { queryClient } from './app/query-client';
-import { router } from './app/router';
+import { LandingPage } from './features/landing/landing-page';
 import { cssVariablesResolver, theme } from './theme';
 
 const container = document.getElementById('root');
 if (!container) throw new Error('index.html has no #root element');
 
-createRoot(container).render(
-  <StrictMode>
-    <MantineProvider theme={theme} cssVariablesResolver={cssVariablesResolver} defaultColorScheme="light">
-      <DeferredNotifications />
-      <QueryClientProvider client={queryClient}>
-        <RouterProvider router={router} />
-        <CookieBanner />
-      </QueryClientProvider>
-    </MantineProvider>
-  </StrictMode>,
-);
+/** The router and everything behind it (react-router, the route table): loaded for any page but /. */
+const loadRouter = async (): Promise<ComponentType> => {
+  const [{ router }, { RouterProvider }] = await Promise.all([import('./app/router'), import('react-router-dom')]);
+  return function AppRouter() {
+    return <RouterProvider router={router} />;
+  };
+};
+
+/**
+ * / renders the landing page at once, without the router; the first link that leaves it loads the
+ * router, which takes over the history from there. Every other first page starts with the router.
+ */
+function App({ initial }: { initial: ComponentType | null }) {
+  const [Routed, setRouted] = useState<ComponentType | null>(() => initial);
+  const leave = useCallback((to: string) => {
+    void loadRouter().then(async (Component) => {
+      const { router } = await import('./app/router');
+      await router.navigate(to);
+      setRouted(() => Component);
+    });
+  }, []);
+  if (Routed) return <Routed />;
+  return (
+    <LandingBoundary>
+      <LightNav leave={leave}>
+        <LandingPage />
+      </LightNav>
+    </LandingBoundary>
+  );
+}
+
+const render = (initial: ComponentType | null) =>
+  createRoot(container).render(
+    <StrictMode>
+      <MantineProvider theme={theme} cssVariablesResolver={cssVariablesResolver} defaultColorScheme="light">
+        <DeferredNotifications />
+        <QueryClientProvider client={queryClient}>
+          <App initial={initial} />
+          <CookieBanner />
+        </QueryClientProvider>
+      </MantineProvider>
+    </StrictMode>,
+  );
+
+if (window.location.pathname === '/') render(null);
+else void loadRouter().then(render);

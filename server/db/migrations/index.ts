@@ -6,8 +6,11 @@ import * as createWebhooks from './2026-11-22-0400-create-webhooks';
 import * as indexUsageDimensionsByValue from './2026-11-22-0500-index-usage-dimensions-by-value';
 import * as createBilling from './2026-11-23-1000-create-billing';
 import * as createSandboxLedger from './2026-11-23-1100-create-sandbox-ledger';
+import * as createIpfs from './2026-11-23-1200-create-ipfs';
 import * as createCommunityEndpoints from './2026-11-23-1300-create-community-endpoints';
 import * as createSignInThrottle from './2026-11-23-1400-create-sign-in-throttle';
+import * as createUsageWindow from './2026-11-23-1500-create-usage-window';
+import * as outboxCancelReasonAndClaimIndex from './2026-11-23-1501-outbox-cancel-reason-and-claim-index';
 import * as createServiceHeartbeats from './2026-11-23-1700-create-service-heartbeats';
 import * as createPpu from './2026-11-23-1800-create-ppu';
 
@@ -25,8 +28,11 @@ export const migrations: ReadonlyArray<readonly [name: string, migration: Migrat
   ['2026-11-22-0500-index-usage-dimensions-by-value', indexUsageDimensionsByValue],
   ['2026-11-23-1000-create-billing', createBilling],
   ['2026-11-23-1100-create-sandbox-ledger', createSandboxLedger],
+  ['2026-11-23-1200-create-ipfs', createIpfs],
   ['2026-11-23-1300-create-community-endpoints', createCommunityEndpoints],
   ['2026-11-23-1400-create-sign-in-throttle', createSignInThrottle],
+  ['2026-11-23-1500-create-usage-window', createUsageWindow],
+  ['2026-11-23-1501-outbox-cancel-reason-and-claim-index', outboxCancelReasonAndClaimIndex],
   ['2026-11-23-1700-create-service-heartbeats', createServiceHeartbeats],
   ['2026-11-23-1800-create-ppu', createPpu],
 ];

@@ -1,6 +1,6 @@
 // Usage of one project as the gateway's meter would have written it: rollups per minute (the last
-// 2 days, what the meter keeps), hour and day, and per-day dimension counts, over the last 30 UTC
-// days (today so far included), every table adding up to exactly `total` requests.
+// 2 days, what the meter keeps), hour and day, per-day dimension counts and the 30-day windows, over
+// the last `dayCount` UTC days (today so far included), every table adding up to exactly `total` requests.
 import type { Db } from '../../../server/db/index';
 import { HISTORY_DAYS } from '../../../shared/usage';
 
@@ -63,12 +63,14 @@ export interface SeedSummary {
   rollupRows: number;
   dimensionRows: number;
   days: number;
+  /** Requests of the last 30 days (today included): what /stats and /history add up to. */
+  lastMonth: number;
 }
 
-export async function seedUsage(db: Db, projectId: number, total: number, now = Date.now()): Promise<SeedSummary> {
+export async function seedUsage(db: Db, projectId: number, total: number, now = Date.now(), dayCount = HISTORY_DAYS): Promise<SeedSummary> {
   const random = rng(20261122);
   const today = now - (now % DAY);
-  const from = today - (HISTORY_DAYS - 1) * DAY;
+  const from = today - (dayCount - 1) * DAY;
   const lastMinute = now - (now % MINUTE);
 
   // Per-minute traffic: growing over the month, busier in the European/US afternoon, with noise.
@@ -120,6 +122,16 @@ export async function seedUsage(db: Db, projectId: number, total: number, now = 
   await db.transaction(async (trx) => {
     for (let i = 0; i < rollups.length; i += 500) await trx('usage_rollups').insert(rollups.slice(i, i + 500));
     for (let i = 0; i < dimensions.length; i += 500) await trx('usage_dimensions').insert(dimensions.slice(i, i + 500));
+    // The 30-day windows as the metering flush leaves them: every day it wrote, added up. The project
+    // has no window start yet, so the first /stats moves its window (subtracting the older days).
+    await trx.raw(
+      `insert into usage_window (project_id, dimension, value, requests)
+       select project_id, dimension, value, sum(requests) from usage_dimensions
+       where project_id = ? and dimension in ('country', 'ip', 'endpoint', 'browser') group by project_id, dimension, value`,
+      [projectId],
+    );
   });
-  return { rollupRows: rollups.length, dimensionRows: dimensions.length, days: days.size };
+  const monthFrom = today - (HISTORY_DAYS - 1) * DAY;
+  const lastMonth = [...days].reduce((a, [t, n]) => (t >= monthFrom ? a + n : a), 0);
+  return { rollupRows: rollups.length, dimensionRows: dimensions.length, days: days.size, lastMonth };
 }

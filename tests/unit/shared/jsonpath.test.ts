@@ -6,7 +6,7 @@ import * as preview from '../../../desktop/renderer/src/features/webhooks/jsonpa
 import { createSandboxChain } from '../../../server/chain/sandbox/index';
 import type { Condition, Operator, Trigger } from '../../../shared/webhooks';
 
-const { compare, extract, extractJsonPath, jsonPathMatches, resultMatches } = shared;
+const { compare, extract, extractJsonPath, jsonPathMatches, jsonPathMessages, jsonPathProblem, JsonPathRefused, resultMatches } = shared;
 
 describe('compare', () => {
   it.each([
@@ -78,10 +78,42 @@ describe('plain JSONPath queries give what jsonpath-plus gives', () => {
     expect(extract(json, selector)).toEqual(expected);
   });
 
-  it('other queries go to jsonpath-plus, with filter expressions refused', () => {
+  it('other queries go to jsonpath-plus, filter expressions through its safe evaluator', () => {
     expect(extract(json, '$..address')).toEqual(['a', 'b']);
     expect(extract(json, '$.outputs[-1:].address')).toEqual(['b']);
-    expect(() => extract(json, '$.outputs[?(@.address === "b")].address')).toThrow();
+    expect(extract(json, '$.outputs[?(@.address == "b")].address')).toEqual(['b']);
+    expect(extract(json, "$.outputs[?(@.address != 'b')].address")).toEqual(['a']);
+  });
+
+  it('refuses script expressions, and filters cannot run JavaScript', () => {
+    expect(() => extract(json, '$.outputs[(@.length-1)]')).toThrow(jsonPathMessages.script);
+    expect(() => extract(json, '$.outputs[ ( @.length-1)]')).toThrow(JsonPathRefused);
+    (globalThis as Record<string, unknown>).__pwned = false;
+    try {
+      extract(json, "$.outputs[?(@.constructor.constructor('globalThis.__pwned = true')())]");
+    } catch {
+      // refused by the safe evaluator: fine
+    }
+    expect((globalThis as Record<string, unknown>).__pwned).toBe(false);
+  });
+
+  it('stops a query that runs out of its budget, and the matcher treats it as no match', () => {
+    const big = { items: Array.from({ length: 60 }, (_, i) => ({ a: { b: [i, i + 1, { c: i }] }, d: [{ e: i }, { f: [i] }] })) };
+    const started = performance.now();
+    expect(() => extract(big, '$..*..*..*')).toThrow(jsonPathMessages.budget);
+    expect(performance.now() - started).toBeLessThan(1000);
+    expect(jsonPathMatches(big, '$..*..*..*', '=', '1')).toBe(false);
+    // A descent that stays within budget still works.
+    expect(extract(big, '$..e')).toHaveLength(60);
+  });
+
+  it('explains a refused query for the editor and the API', () => {
+    expect(jsonPathProblem('$.tx.fees')).toBeNull();
+    expect(jsonPathProblem('$..unit')).toBeNull();
+    expect(jsonPathProblem('$.outputs[?(@.amount[0].quantity > 1000000)].address')).toBeNull();
+    expect(jsonPathProblem('$..*..*..*')).toBe(jsonPathMessages.bigBudget);
+    expect(jsonPathProblem('$.outputs[(@.length-1)]')).toBe(jsonPathMessages.script);
+    expect(jsonPathProblem('$.outputs[?(@.a')).toMatch(/^The JSONPath query cannot be evaluated: /);
   });
 
   it('the preview selects nothing from a subject that is not an object or array', () => {

@@ -5,6 +5,7 @@ import { PageLoader } from '../components/page-loader';
 import { PublicShell } from '../components/public-shell';
 import { LandingPage } from '../features/landing/landing-page';
 import { RouteError } from './route-error';
+import { RouterNav } from './router-nav';
 
 type Frame = 'signedIn' | 'auth' | 'public';
 type LazyComponent = () => Promise<{ Component: ComponentType }>;
@@ -80,10 +81,10 @@ const scrollKey = (location: Location) => (location.key === 'default' ? location
 
 function Root() {
   return (
-    <>
+    <RouterNav>
       <Outlet />
       <ScrollRestoration getKey={scrollKey} />
-    </>
+    </RouterNav>
   );
 }
 

@@ -1,6 +1,6 @@
 import { Button, Paper, Stack, Text, Title } from '@mantine/core';
 import { IconArrowLeft, IconRefresh } from '@tabler/icons-react';
-import { Link } from 'react-router-dom';
+import { AppLink as Link } from '../app/nav';
 import { messages } from '../../../../shared/messages';
 import { errorMessage, isApiError } from '../api/client';
 

@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { useDocumentTitle } from '@mantine/hooks';
 import { useQuery } from '@tanstack/react-query';
-import { useLocation } from 'react-router-dom';
+import { useNav } from '../../app/nav';
 import { landingAnchors } from '../../../../../shared/site';
 import { meQueries } from '../account/queries';
 import { PricingSection, type PlanKind } from '../pricing/pricing-section';
@@ -43,7 +43,7 @@ function useScrollToAnchor(hash: string, navigationKey: string) {
 /** The public page at /. It is in the entry chunk that every first visit downloads, so it stays lean. */
 export function LandingPage() {
   useDocumentTitle(`Cairn · ${PITCH}`);
-  const location = useLocation();
+  const { location } = useNav();
   const session = useQuery(meQueries.session());
   const site = useQuery(siteQueries.site()).data;
   const signedIn = !!session.data;

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { Burger, Button } from '@mantine/core';
 import { IconArrowUpRight } from '@tabler/icons-react';
-import { Link, useLocation } from 'react-router-dom';
+import { AppLink as Link, useNav } from '../../app/nav';
 import { landingAnchors, type SiteInfo } from '../../../../../shared/site';
 import { isAppRoute } from '../../../../../shared/routes';
 import { CairnLogo } from '../../components/cairn-logo';
@@ -67,7 +67,7 @@ export interface SiteHeaderProps {
 /** The public top bar. From 998 px the links sit inline; below, a toggle button opens them as a menu. */
 export function SiteHeader({ site, dashboardTarget }: SiteHeaderProps) {
   const [menuOpen, setMenuOpen] = useState(false);
-  const location = useLocation();
+  const { location } = useNav();
   const items = navItems(site);
 
   // Any navigation (a menu link, the back button) closes the menu.

@@ -28,6 +28,7 @@ import { ApiExamples, RequestsChart, SandboxBadge, StatsCards, statsQueries } fr
 import { isMilkomeda, MilkomedaPanel } from '../milkomeda';
 import { WebhooksSection } from '../webhooks/webhooks-section';
 import { FaucetButton } from '../sandbox-faucet/faucet-button';
+import { IpfsPanel } from '../ipfs';
 import { projectQueries, useCreateProject, useDeleteProject, useRenameProject, type ProjectWithRole } from './queries';
 
 const PROJECTS: Crumb = { label: 'Projects', to: '/dashboard' };
@@ -236,6 +237,7 @@ export function ProjectPage() {
           <ProjectIdCard projectId={p.project_id} />
           {isMilkomeda(p.network_id) ? <MilkomedaPanel projectKey={p.project_id} sandbox={p.sandbox ?? false} /> : <ApiExamples projectKey={p.project_id} networkId={p.network_id} />}
         </SimpleGrid>
+        {p.network_id === 2 && <IpfsPanel workspaceId={p.workspace_id} projectUuid={p.uuid} projectKey={p.project_id} />}
         <ProjectFacts project={p} />
         <StatsCards workspaceId={p.workspace_id} projectUuid={p.uuid} />
       </Stack>

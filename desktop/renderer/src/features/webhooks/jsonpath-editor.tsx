@@ -7,7 +7,7 @@ import { useQuery } from '@tanstack/react-query';
 import { triggerLabels, type Operator, type Trigger } from '../../../../../shared/webhooks';
 import { apiErrorText } from '../../api/client';
 import { webhookNetworkLabel } from './form-model';
-import { extract, parseSample, resultMatches, subjectsOf } from './jsonpath';
+import { extract, jsonPathHelp, jsonPathProblem, JsonPathRefused, parseSample, resultMatches, subjectsOf } from './jsonpath';
 import { webhookQueries } from './queries';
 import classes from './webhooks.module.css';
 
@@ -61,6 +61,9 @@ export function JsonPathEditor({ trigger, network, selector, operator, value }: 
     if (!parsed) return { kind: 'idle', text: 'Paste a sample payload to try the query on.' };
     if (!parsed.ok) return { kind: 'idle', text: 'Fix the sample JSON to see what the query extracts.' };
     if (!query) return { kind: 'idle', text: 'Enter a JSONPath query to see the value it extracts from the sample.' };
+    // What the server refuses on save (a script expression, too much work on a large transaction), said here first.
+    const problem = jsonPathProblem(query);
+    if (problem) return { kind: 'error', text: problem };
     try {
       return {
         kind: 'result',
@@ -70,6 +73,7 @@ export function JsonPathEditor({ trigger, network, selector, operator, value }: 
         }),
       };
     } catch (error) {
+      if (error instanceof JsonPathRefused) return { kind: 'error', text: error.message };
       return { kind: 'error', text: `The query cannot be evaluated: ${error instanceof Error ? error.message : String(error)}` };
     }
   }, [parsed, query, trigger, operator, expected]);
@@ -84,7 +88,8 @@ export function JsonPathEditor({ trigger, network, selector, operator, value }: 
       <Text size="xs" c="dimmed">
         {perItem
           ? `A ${triggerLabels[trigger].toLowerCase()} event carries a list; the query runs against each item of it.`
-          : `The query runs against the whole ${triggerLabels[trigger].toLowerCase()} payload.`}
+          : `The query runs against the whole ${triggerLabels[trigger].toLowerCase()} payload.`}{' '}
+        {jsonPathHelp}
       </Text>
       {sample.isPending ? (
         <Group gap="xs" role="status">

@@ -1,9 +1,13 @@
 // The JSONPath editor's preview. Evaluation and comparison are the server matcher's own, from
-// shared/jsonpath.ts (jsonpath-plus with script expressions disabled, an array result matching when
+// shared/jsonpath.ts (jsonpath-plus's safe evaluator: filters yes, scripts no, within a budget; an array result matching when
 // any item matches), so the preview cannot disagree with the matcher.
 import type { Trigger } from '../../../../../shared/webhooks';
 
-export { extract, resultMatches } from '../../../../../shared/jsonpath';
+export { extract, jsonPathProblem, JsonPathRefused, resultMatches } from '../../../../../shared/jsonpath';
+import { JSONPATH_BUDGET } from '../../../../../shared/jsonpath';
+
+/** What the editor says about the queries it takes, as the matcher runs them. */
+export const jsonPathHelp = `Filter expressions such as $.outputs[?(@.address == 'addr1…')] work, evaluated safely; script expressions such as [(@.length-1)] are not allowed, and a query may take at most ${JSONPATH_BUDGET.toLocaleString('en')} steps per item.`;
 
 export type ParsedSample = { ok: true; json: unknown } | { ok: false; message: string };
 

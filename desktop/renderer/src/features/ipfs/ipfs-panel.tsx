@@ -1,0 +1,192 @@
+import { useState } from 'react';
+import { Alert, Badge, Button, Code, Group, Paper, Progress, SimpleGrid, Skeleton, Stack, Table, Text, Title } from '@mantine/core';
+import { useClipboard } from '@mantine/hooks';
+import { IconCheck, IconCopy, IconInfoCircle } from '@tabler/icons-react';
+import { useQuery } from '@tanstack/react-query';
+import { ipfsMessages, mbText, storageIsDanger, type IpfsPin, type PinState } from '../../../../../shared/ipfs';
+import { ErrorView } from '../../components/error-view';
+import { Pagination } from '../../components/pagination';
+import { formatDateTime } from '../../lib/format';
+import { statsQueries } from '../project-stats/queries';
+import { ipfsQueries, PINS_PER_PAGE } from './queries';
+import classes from '../project-stats/api-examples.module.css';
+
+export interface IpfsPanelProps {
+  workspaceId: number;
+  projectUuid: string;
+  projectKey: string;
+}
+
+const STATE_COLOURS: Record<PinState, string> = { queued: 'yellow', pinned: 'teal', unpinned: 'gray', failed: 'red', gc: 'gray' };
+
+/** "12.35 MB of 100 MB", in the danger colour from 85 % of the limit (spec section 9). */
+function StorageMeter({ label, used, limit }: { label: string; used: number; limit: number }) {
+  const danger = storageIsDanger(used, limit);
+  const percent = limit > 0 ? Math.min(100, (used / limit) * 100) : 0;
+  return (
+    <Stack gap={6}>
+      <Group justify="space-between" gap="xs">
+        <Text size="sm" fw={500}>
+          {label}
+        </Text>
+        <Text size="sm" c={danger ? 'red.8' : undefined} fw={danger ? 600 : undefined} data-testid={`storage-${label === 'Storage' ? 'ipfs' : 'filecoin'}`} data-danger={danger}>
+          {mbText(used)} of {mbText(limit)}
+        </Text>
+      </Group>
+      <Progress value={percent} color={danger ? 'red' : 'blue'} aria-label={`${label}: ${mbText(used)} of ${mbText(limit)} used`} />
+    </Stack>
+  );
+}
+
+function PinsTable({ pins }: { pins: IpfsPin[] }) {
+  if (pins.length === 0) {
+    return (
+      <Text size="sm" c="dimmed">
+        No pins yet. Add a file, then pin its CID: only pinned objects are kept and counted.
+      </Text>
+    );
+  }
+  return (
+    <Table.ScrollContainer minWidth={620}>
+      <Table striped verticalSpacing="xs" aria-label="Pins of this project">
+        <Table.Thead>
+          <Table.Tr>
+            <Table.Th>CID</Table.Th>
+            <Table.Th>State</Table.Th>
+            <Table.Th ta="right">Size</Table.Th>
+            <Table.Th>Filecoin</Table.Th>
+            <Table.Th>Created</Table.Th>
+          </Table.Tr>
+        </Table.Thead>
+        <Table.Tbody>
+          {pins.map((p) => (
+            <Table.Tr key={p.ipfs_hash}>
+              <Table.Td>
+                <Text ff="monospace" size="xs" title={p.ipfs_hash}>
+                  {p.ipfs_hash.slice(0, 10)}…{p.ipfs_hash.slice(-6)}
+                </Text>
+              </Table.Td>
+              <Table.Td>
+                <Badge variant="light" color={STATE_COLOURS[p.state]}>
+                  {p.state}
+                </Badge>
+              </Table.Td>
+              <Table.Td ta="right">{mbText(Number(p.size))}</Table.Td>
+              <Table.Td>{p.filecoin ? 'Yes' : 'No'}</Table.Td>
+              <Table.Td>{formatDateTime(p.time_created * 1000)}</Table.Td>
+            </Table.Tr>
+          ))}
+        </Table.Tbody>
+      </Table>
+    </Table.ScrollContainer>
+  );
+}
+
+function Snippet({ title, code }: { title: string; code: string }) {
+  const clipboard = useClipboard({ timeout: 500 });
+  return (
+    <Stack gap="xs">
+      <Group justify="space-between" gap="xs" wrap="nowrap">
+        <Text size="sm" c="dimmed">
+          {title}
+        </Text>
+        <Button
+          size="xs"
+          variant={clipboard.copied ? 'filled' : 'light'}
+          color={clipboard.copied ? 'teal' : undefined}
+          leftSection={clipboard.copied ? <IconCheck size={14} aria-hidden /> : <IconCopy size={14} aria-hidden />}
+          onClick={() => clipboard.copy(code)}
+          aria-label={clipboard.copied ? 'Copied' : `Copy: ${title}`}
+          style={{ flexShrink: 0 }}
+        >
+          {clipboard.copied ? 'Copied' : 'Copy'}
+        </Button>
+      </Group>
+      <Code block className={classes.code}>
+        {code}
+      </Code>
+    </Stack>
+  );
+}
+
+/** curl for add, pin (with and without Filecoin) and the gateway, with the project's key and this gateway. */
+export function ipfsExamples(projectKey: string, gatewayUrl: string): Array<{ title: string; code: string }> {
+  const base = `${gatewayUrl}/api/v0/ipfs`;
+  const h = `-H "project_id: ${projectKey}"`;
+  return [
+    { title: 'Add a file (at most 100 MB); the answer carries its ipfs_hash (CID).', code: `curl -X POST ${h} \\\n  -F "file=@./photo.png" \\\n  ${base}/add` },
+    { title: 'Pin it, so it is kept and counted against your storage (add ?filecoin=true for Filecoin).', code: `curl -X POST ${h} \\\n  ${base}/pin/add/<ipfs_hash>` },
+    { title: 'Read it back through the gateway (Range requests work too).', code: `curl ${h} \\\n  ${base}/gateway/<ipfs_hash>` },
+  ];
+}
+
+/** An IPFS project's storage against its plan, its pins, and how to call the IPFS API. */
+export function IpfsPanel({ workspaceId, projectUuid, projectKey }: IpfsPanelProps) {
+  const [page, setPage] = useState(1);
+  const q = useQuery(ipfsQueries.project(workspaceId, projectUuid, page));
+  const gateway = useQuery(statsQueries.gatewayUrl());
+  if (q.isError) return <ErrorView error={q.error} withRefresh />;
+  const d = q.data;
+  return (
+    <Stack gap="md">
+      <SimpleGrid cols={{ base: 1, md: 2 }} spacing="md">
+        <Paper withBorder p="md">
+          <Stack gap="sm">
+            <Title order={3} size="h4">
+              IPFS storage
+            </Title>
+            {d ? (
+              <>
+                <StorageMeter label="Storage" used={d.storage.used} limit={d.storage.limit} />
+                <StorageMeter label="Filecoin storage" used={d.storage.filecoinUsed} limit={d.storage.filecoinLimit} />
+                <Text size="xs" c="dimmed">
+                  Pinned bytes of every project on this subscription, each object counted once. MB = bytes ÷ 1,000,000.
+                </Text>
+                {d.store === 'embedded' && (
+                  <Alert variant="light" color="blue" icon={<IconInfoCircle size={16} aria-hidden />} p="xs">
+                    <Text size="sm">{ipfsMessages.embeddedStore}</Text>
+                  </Alert>
+                )}
+                {d.filecoinProvider ? (
+                  <Text size="sm">Filecoin storage deals are made through the pinning service at {d.filecoinProvider}.</Text>
+                ) : (
+                  <Alert variant="light" color="yellow" icon={<IconInfoCircle size={16} aria-hidden />} p="xs" data-testid="no-filecoin-deal">
+                    <Text size="sm">{ipfsMessages.noFilecoinDeal}</Text>
+                  </Alert>
+                )}
+              </>
+            ) : (
+              <Skeleton h={120} aria-label="Loading storage…" />
+            )}
+          </Stack>
+        </Paper>
+        <Paper withBorder p="md">
+          <Stack gap="md">
+            <Title order={3} size="h4">
+              IPFS API examples
+            </Title>
+            {ipfsExamples(projectKey, gateway.data ?? '').map((e) => (
+              <Snippet key={e.title} {...e} />
+            ))}
+          </Stack>
+        </Paper>
+      </SimpleGrid>
+      <Paper withBorder p="md">
+        <Stack gap="sm">
+          <Group justify="space-between">
+            <Title order={3} size="h4">
+              Pins
+            </Title>
+            {d && (
+              <Text size="sm" c="dimmed">
+                {d.totalPins} in total
+              </Text>
+            )}
+          </Group>
+          {d ? <PinsTable pins={d.pins} /> : <Skeleton h={80} aria-label="Loading pins…" />}
+          {d && <Pagination page={page} totalPages={Math.ceil(d.totalPins / PINS_PER_PAGE)} onChange={setPage} label="Pins pages" />}
+        </Stack>
+      </Paper>
+    </Stack>
+  );
+}

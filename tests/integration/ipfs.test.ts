@@ -1,0 +1,264 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, type TestApp } from '../helpers/test-app';
+import { Client } from '../helpers/http-client';
+import { signIn } from '../helpers/sign-in';
+import { startTestGateway } from '../helpers/gateway';
+import { ipfsAdd, ipfsCall, pseudoRandom } from '../helpers/ipfs';
+import type { TestDatabase } from '../helpers/db-template';
+import type { RunningGateway } from '../../server/gateway/index';
+import { BlockFrostIPFS, BlockfrostServerError } from '@blockfrost/blockfrost-js';
+import { setSubscription } from '../../server/services/subscriptions';
+import { PIN_QUEUE_LIMIT } from '../../shared/ipfs';
+
+let app: TestApp & { database: TestDatabase };
+let gw: RunningGateway;
+let dataDir: string;
+
+interface Account {
+  client: Client;
+  id: number;
+  ws: number;
+}
+
+// 'hello world\n' is the IPFS documentation's own example: `echo "hello world" | ipfs add` gives this CID.
+const HELLO = 'QmT78zSuBmuS4z925WZfrqQ1qHaJ56DQaTfyMUF7F8ff5o';
+const NOT_FOUND = { status_code: 404, error: 'Not Found', message: 'The requested component has not been found.' };
+
+async function account(email: string, plan: 'STARTER' | 'HOBBY' | 'DEVELOPER'): Promise<Account> {
+  const client = new Client(app.url);
+  await signIn(client, app.mailer, email);
+  const id = (await client.get('/api/me')).body.data.id;
+  const ws = (await client.get('/api/workspaces')).body.data[0].id;
+  await setSubscription(app.db, id, plan, 'active');
+  return { client, id, ws };
+}
+
+async function ipfsProject(a: Account): Promise<{ key: string; uuid: string }> {
+  const res = await a.client.post(`/api/workspaces/${a.ws}/projects`, { projectName: `ipfs ${Math.random()}`, networkId: 2 });
+  expect(res.status, JSON.stringify(res.body)).toBe(201);
+  return { key: res.body.data.project.project_id, uuid: res.body.data.project.uuid };
+}
+
+const settle = () => new Promise((r) => setTimeout(r, 600));
+const quotaStorage = async (a: Account) => (await a.client.get(`/api/workspaces/${a.ws}/quota`)).body.data.used.subscription.storage as number;
+const blockFiles = () => fs.readdirSync(path.join(dataDir, 'ipfs', 'blocks'), { recursive: true }).filter((f) => String(f).endsWith('.data')).length;
+
+beforeAll(async () => {
+  app = await startTestApp();
+  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cairn-ipfs-'));
+  gw = await startTestGateway(app, { DATA_DIR: dataDir, IPFS_GC_GRACE_SECONDS: '1', IPFS_GC_INTERVAL_SECONDS: '3600' });
+});
+afterAll(async () => {
+  await gw.close();
+  await app.stop();
+  await app.database.drop();
+  fs.rmSync(dataDir, { recursive: true, force: true });
+});
+
+describe('IPFS through the gateway, on the embedded store', () => {
+  let owner: Account;
+  let p1: { key: string; uuid: string };
+  let p2: { key: string; uuid: string };
+
+  beforeAll(async () => {
+    owner = await account('ipfs-owner@example.com', 'HOBBY');
+    p1 = await ipfsProject(owner);
+    p2 = await ipfsProject(owner);
+    await settle();
+  });
+
+  it('adds a file and gives the CID Kubo gives', async () => {
+    const res = await ipfsAdd(gw.url, p1.key, Buffer.from('hello world\n'), 'hello.txt');
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body).toEqual({ name: 'hello.txt', ipfs_hash: HELLO, size: '12' });
+  });
+
+  it('serves the bytes with a content type, whole or by range, by path or ?path=', async () => {
+    const whole = await ipfsCall('GET', `${gw.url}/api/v0/ipfs/gateway/${HELLO}`, p1.key);
+    expect(whole.status).toBe(200);
+    expect(whole.raw.toString()).toBe('hello world\n');
+    expect(whole.headers['content-type']).toBe('text/plain; charset=utf-8');
+    expect(whole.headers['accept-ranges']).toBe('bytes');
+    const viaQuery = await ipfsCall('GET', `${gw.url}/ipfs/api/v0/ipfs/gateway?path=${HELLO}`, p1.key);
+    expect(viaQuery.raw.toString()).toBe('hello world\n');
+    const part = await ipfsCall('GET', `${gw.url}/api/v0/ipfs/gateway/${HELLO}`, p1.key, { range: 'bytes=6-10' });
+    expect(part.status).toBe(206);
+    expect(part.raw.toString()).toBe('world');
+    expect(part.headers['content-range']).toBe('bytes 6-10/12');
+    const suffix = await ipfsCall('GET', `${gw.url}/api/v0/ipfs/gateway/${HELLO}`, p1.key, { range: 'bytes=-3' });
+    expect(suffix.raw.toString()).toBe('ld\n');
+    const past = await ipfsCall('GET', `${gw.url}/api/v0/ipfs/gateway/${HELLO}`, p1.key, { range: 'bytes=50-' });
+    expect(past.status).toBe(416);
+    expect(past.headers['content-range']).toBe('bytes */12');
+    expect(past.body).toMatchObject({ status_code: 416 });
+  });
+
+  it('serves a multi-block file by range across chunk boundaries', async () => {
+    const size = 700_000;
+    const content = Buffer.concat([...pseudoRandom(size, 'ranged')]);
+    const added = await ipfsAdd(gw.url, p1.key, pseudoRandom(size, 'ranged'));
+    expect(added.body.size).toBe(String(size));
+    const res = await ipfsCall('GET', `${gw.url}/api/v0/ipfs/gateway/${added.body.ipfs_hash}`, p1.key, { range: 'bytes=262000-524500' });
+    expect(res.status).toBe(206);
+    expect(res.raw.equals(content.subarray(262000, 524501))).toBe(true);
+    expect(res.headers['content-type']).toBe('application/octet-stream');
+  });
+
+  it('answers bad input in the Blockfrost shape and changes nothing', async () => {
+    expect(await ipfsCall('GET', `${gw.url}/api/v0/ipfs/gateway/QmNotACidAtAll`, p1.key)).toMatchObject({ status: 400, body: { status_code: 400, error: 'Bad Request' } });
+    // A valid CID nobody added.
+    expect((await ipfsCall('GET', `${gw.url}/api/v0/ipfs/gateway/QmRk1rduJvo5DfEYAaLobS2za9tDszk35hzaNSDCJ74DA7`, p1.key)).body).toEqual(NOT_FOUND);
+    expect((await ipfsCall('POST', `${gw.url}/api/v0/ipfs/pin/add/QmRk1rduJvo5DfEYAaLobS2za9tDszk35hzaNSDCJ74DA7`, p1.key)).body).toEqual(NOT_FOUND);
+    expect((await ipfsCall('POST', `${gw.url}/api/v0/ipfs/add`, p1.key, { 'content-type': 'application/json' })).body).toMatchObject({ status_code: 400 });
+    const wrongField = await ipfsAdd(gw.url, p1.key, Buffer.from('x'), 'x.txt', { field: 'upload' });
+    expect(wrongField.body).toEqual({ status_code: 400, error: 'Bad Request', message: 'The multipart request has no field "file".' });
+    const declared = await ipfsCall('POST', `${gw.url}/api/v0/ipfs/add`, p1.key, { 'content-type': 'multipart/form-data; boundary=x', 'content-length': String(200_000_000) });
+    expect(declared.body).toMatchObject({ status_code: 400, message: 'The file is larger than 100 MB, the most one add takes.' });
+    expect((await ipfsCall('GET', `${gw.url}/api/v0/ipfs/pin/list?count=0`, p1.key)).status).toBe(400);
+    expect((await ipfsCall('GET', `${gw.url}/api/v0/ipfs/pin/list?order=up`, p1.key)).status).toBe(400);
+    expect((await ipfsCall('POST', `${gw.url}/api/v0/ipfs/pin/add/${HELLO}?filecoin=yes`, p1.key)).status).toBe(400);
+    expect((await ipfsCall('GET', `${gw.url}/api/v0/ipfs/nothing`, p1.key)).body).toEqual(NOT_FOUND);
+    expect((await ipfsCall('GET', `${gw.url}/api/v0/ipfs/pin/list`, p1.key)).body).toEqual([]);
+  });
+
+  it('pins, lists, counts storage once per CID across the owner\'s projects, and unpins', async () => {
+    const pinned = await ipfsCall('POST', `${gw.url}/api/v0/ipfs/pin/add/${HELLO}`, p1.key);
+    expect(pinned.body).toEqual({ ipfs_hash: HELLO, state: 'pinned', filecoin: false });
+    // The same CID pinned by the owner's other project is the same bytes: counted once.
+    expect((await ipfsCall('POST', `${gw.url}/api/v0/ipfs/pin/add/${HELLO}`, p2.key)).body.state).toBe('pinned');
+    expect(await quotaStorage(owner)).toBe(12);
+    const one = await ipfsCall('GET', `${gw.url}/api/v0/ipfs/pin/list/${HELLO}`, p1.key);
+    expect(one.body).toEqual({ time_created: expect.any(Number), time_pinned: expect.any(Number), ipfs_hash: HELLO, size: '12', state: 'pinned', filecoin: false });
+    expect(Math.abs(one.body.time_created - Date.now() / 1000)).toBeLessThan(30);
+    const list = await ipfsCall('GET', `${gw.url}/api/v0/ipfs/pin/list?count=1&page=1&order=desc`, p1.key);
+    expect(list.body).toHaveLength(1);
+    expect((await ipfsCall('GET', `${gw.url}/api/v0/ipfs/pin/list?count=1&page=2`, p1.key)).body).toEqual([]);
+
+    expect((await ipfsCall('POST', `${gw.url}/api/v0/ipfs/pin/remove/${HELLO}`, p1.key)).body).toEqual({ ipfs_hash: HELLO, state: 'unpinned' });
+    expect(await quotaStorage(owner)).toBe(12); // p2 still pins it
+    expect((await ipfsCall('POST', `${gw.url}/api/v0/ipfs/pin/remove/${HELLO}`, p2.key)).body.state).toBe('unpinned');
+    expect(await quotaStorage(owner)).toBe(0);
+    // Pinning again brings it back.
+    expect((await ipfsCall('POST', `${gw.url}/api/v0/ipfs/pin/add/${HELLO}`, p1.key)).body.state).toBe('pinned');
+    expect(await quotaStorage(owner)).toBe(12);
+  });
+
+  it("someone else's project sees none of it", async () => {
+    const stranger = await account('ipfs-stranger@example.com', 'STARTER');
+    const theirs = await ipfsProject(stranger);
+    await settle();
+    expect((await ipfsCall('GET', `${gw.url}/api/v0/ipfs/pin/list/${HELLO}`, theirs.key)).body).toEqual(NOT_FOUND);
+    expect((await ipfsCall('POST', `${gw.url}/api/v0/ipfs/pin/remove/${HELLO}`, theirs.key)).body).toEqual(NOT_FOUND);
+    expect((await ipfsCall('GET', `${gw.url}/api/v0/ipfs/pin/list/${HELLO}`, p1.key)).body.state).toBe('pinned');
+    // A Cardano key cannot call IPFS.
+    const cardano = await stranger.client.get(`/api/workspaces/${stranger.ws}/projects`);
+    expect(cardano.status).toBe(200);
+  });
+
+  it('Filecoin: queued, then pinned on the local store with no provider; never removable; counted against the Filecoin limit', async () => {
+    const added = await ipfsAdd(gw.url, p1.key, Buffer.from('kept for good'), 'forever.txt');
+    const cid = added.body.ipfs_hash as string;
+    const res = await ipfsCall('POST', `${gw.url}/api/v0/ipfs/pin/add/${cid}?filecoin=true`, p1.key);
+    expect(res.body).toEqual({ ipfs_hash: cid, state: 'queued', filecoin: true });
+    await gw.ipfs!.processQueue();
+    expect((await ipfsCall('GET', `${gw.url}/api/v0/ipfs/pin/list/${cid}`, p1.key)).body).toMatchObject({ state: 'pinned', filecoin: true });
+    const remove = await ipfsCall('POST', `${gw.url}/api/v0/ipfs/pin/remove/${cid}`, p1.key);
+    expect(remove.body).toEqual({ status_code: 400, error: 'Bad Request', message: 'Filecoin pins cannot be removed.' });
+    expect(await quotaStorage(owner)).toBe(12); // the Filecoin pin counts against storageLimitFilecoin instead
+    const page = await owner.client.get(`/api/workspaces/${owner.ws}/projects/${p1.uuid}/ipfs`);
+    expect(page.body.data.storage).toMatchObject({ used: 12, limit: 1_000_000_000, filecoinUsed: 13, filecoinLimit: 100_000_000 });
+    expect(page.body.data.filecoinProvider).toBeNull();
+  });
+
+  it(`answers 425 Pin Queue Full at ${PIN_QUEUE_LIMIT} queued pins`, async () => {
+    const project = await app.db('projects').where({ project_id: p2.key }).first('id');
+    const now = Date.now();
+    await app.db('ipfs_pins').insert(
+      Array.from({ length: PIN_QUEUE_LIMIT }, (_, i) => ({ project_id: project.id, cid: `QmQueued${i}`, size: 1, state: 'queued', filecoin: true, time_created: now, updated_at: now + 3_600_000 })),
+    );
+    const full = await ipfsCall('POST', `${gw.url}/api/v0/ipfs/pin/add/${HELLO}?filecoin=true`, p2.key);
+    expect(full.status).toBe(425);
+    expect(full.body).toMatchObject({ status_code: 425, error: 'Pin Queue Full' });
+    expect((await ipfsCall('GET', `${gw.url}/api/v0/ipfs/pin/list/${HELLO}`, p2.key)).body.state).toBe('unpinned');
+    await app.db('ipfs_pins').where({ project_id: project.id }).andWhere('cid', 'like', 'QmQueued%').delete();
+  });
+
+  it('collects objects never pinned after the grace period, and unpinned ones go to gc, then away', async () => {
+    const orphan = await ipfsAdd(gw.url, p1.key, Buffer.from('nobody pins me'), 'orphan.txt');
+    const gone = await ipfsAdd(gw.url, p2.key, Buffer.from('pinned, then unpinned'), 'gone.txt');
+    await ipfsCall('POST', `${gw.url}/api/v0/ipfs/pin/add/${gone.body.ipfs_hash}`, p2.key);
+    await ipfsCall('POST', `${gw.url}/api/v0/ipfs/pin/remove/${gone.body.ipfs_hash}`, p2.key);
+    // Within the grace period (1 s in this test) nothing goes.
+    await gw.ipfs!.collect();
+    expect((await ipfsCall('GET', `${gw.url}/api/v0/ipfs/gateway/${orphan.body.ipfs_hash}`, p1.key)).status).toBe(200);
+    expect((await ipfsCall('GET', `${gw.url}/api/v0/ipfs/pin/list/${gone.body.ipfs_hash}`, p2.key)).body.state).toBe('gc');
+    const before = blockFiles();
+    await new Promise((r) => setTimeout(r, 1100));
+    const { removedBlocks } = await gw.ipfs!.collect();
+    expect(removedBlocks).toBeGreaterThanOrEqual(2);
+    expect(blockFiles()).toBe(before - removedBlocks);
+    expect((await ipfsCall('GET', `${gw.url}/api/v0/ipfs/gateway/${orphan.body.ipfs_hash}`, p1.key)).body).toEqual(NOT_FOUND);
+    expect((await ipfsCall('GET', `${gw.url}/api/v0/ipfs/gateway/${gone.body.ipfs_hash}`, p1.key)).body).toEqual(NOT_FOUND);
+    // gc pins older than the grace period leave the list.
+    expect((await ipfsCall('GET', `${gw.url}/api/v0/ipfs/pin/list/${gone.body.ipfs_hash}`, p2.key)).body).toEqual(NOT_FOUND);
+    // Pinned content stays.
+    expect((await ipfsCall('GET', `${gw.url}/api/v0/ipfs/gateway/${HELLO}`, p1.key)).raw.toString()).toBe('hello world\n');
+  });
+
+  it('meters IPFS calls like every other gateway call', async () => {
+    const project = await app.db('projects').where({ project_id: p1.key }).first('id');
+    await gw.meter.flush({ paced: false });
+    const rows = await app.db('usage_dimensions').where({ project_id: project.id, dimension: 'endpoint' }).select('value');
+    expect(rows.map((r) => r.value)).toEqual(expect.arrayContaining(['/ipfs/add', '/ipfs/gateway/{IPFS_path}', '/ipfs/pin/add/{IPFS_path}']));
+  });
+});
+
+describe('storage quota', () => {
+  it('is exact under 20 parallel adds and pins: the plan limit is never passed', async () => {
+    const a = await account('ipfs-quota@example.com', 'STARTER'); // 100 MB
+    const p = await ipfsProject(a);
+    await settle();
+    const size = 5_500_000; // 18 fit in 100 MB (99 MB), the 19th does not
+    const results = await Promise.all(
+      Array.from({ length: 20 }, async (_, i) => {
+        const added = await ipfsAdd(gw.url, p.key, pseudoRandom(size, `quota-${i}`), `q${i}.bin`);
+        expect(added.status, JSON.stringify(added.body)).toBe(200);
+        return ipfsCall('POST', `${gw.url}/api/v0/ipfs/pin/add/${added.body.ipfs_hash}`, p.key);
+      }),
+    );
+    const ok = results.filter((r) => r.status === 200);
+    const refused = results.filter((r) => r.status !== 200);
+    expect(ok).toHaveLength(18);
+    expect(refused.map((r) => r.body.status_code)).toEqual([402, 402]);
+    expect(refused[0]!.body.message).toMatch(/^Storage limit of the STARTER plan reached: 99 MB of 100 MB used, and this object needs 5.5 MB/);
+    expect(await quotaStorage(a)).toBe(18 * size);
+  }, 60_000);
+});
+
+describe("@blockfrost/blockfrost-js's BlockFrostIPFS against Cairn, unchanged", () => {
+  it('adds, reads through the gateway, pins, lists by path and removes the pin', async () => {
+    const a = await account('ipfs-sdk@example.com', 'STARTER');
+    const p = await ipfsProject(a);
+    await settle();
+    const file = path.join(dataDir, 'sdk-upload.txt');
+    fs.writeFileSync(file, 'hello world\n');
+    const ipfs = new BlockFrostIPFS({ projectId: p.key, customBackend: `${gw.url}/api/v0`, rateLimiter: false, retrySettings: { limit: 0 } as never, requestTimeout: 10_000 });
+    const added = await ipfs.add(file);
+    expect(added).toEqual({ name: 'sdk-upload.txt', ipfs_hash: HELLO, size: '12' });
+    // The SDK's HTTP client parses every answer as JSON (with Blockfrost too), so its gateway() reads JSON objects.
+    const json = path.join(dataDir, 'sdk-metadata.json');
+    fs.writeFileSync(json, '{"name":"cairn","n":1}\n');
+    const jsonAdded = await ipfs.add(json);
+    expect(await ipfs.gateway(jsonAdded.ipfs_hash)).toEqual({ name: 'cairn', n: 1 });
+    expect(await ipfs.pin(HELLO)).toEqual({ ipfs_hash: HELLO, state: 'pinned', filecoin: false });
+    expect(await ipfs.listByPath(HELLO)).toMatchObject({ ipfs_hash: HELLO, state: 'pinned', size: '12', filecoin: false });
+    expect((await ipfs.list()).map((x) => x.ipfs_hash)).toEqual([HELLO]);
+    expect(await ipfs.pinRemove(HELLO)).toEqual({ ipfs_hash: HELLO, state: 'unpinned' });
+    const err = await ipfs.listByPath('QmRk1rduJvo5DfEYAaLobS2za9tDszk35hzaNSDCJ74DA7').catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(BlockfrostServerError);
+    expect(err).toMatchObject({ status_code: 404, error: 'Not Found' });
+  });
+});
