@@ -3,7 +3,7 @@ import type { Logger } from '../logger';
 import type { Config } from '../config';
 import type { SandboxChain, SandboxNetwork } from '../chain/sandbox/index';
 import { httpSource, sandboxSource, type ChainSource } from '../webhooks/chain-source';
-import { creditConfirmed, expireOrders, ppuSettings, recordBlock, watchCursor, watchedAddresses, type SeenPayment } from '../services/ppu';
+import { creditConfirmed, expireOrders, ppuSettings, recordBlock, rollBackTo, watchCursor, watchedAddresses, type SeenPayment } from '../services/ppu';
 
 /** Blocks read per tick at most, so a watcher far behind catches up in steps. */
 const MAX_BLOCKS_PER_TICK = 200;
@@ -12,7 +12,12 @@ export interface WatchResult {
   blocks: number;
   payments: number;
   credited: number;
+  /** Orders whose credit a rollback reversed. */
+  reversed?: number;
 }
+
+/** How far back the watcher looks for the fork of a rollback. */
+const MAX_ROLLBACK = 100;
 
 /**
  * One pass of the payment watcher over a network's chain: records payments to order addresses in
@@ -30,6 +35,26 @@ export async function watchTick(db: Db, source: ChainSource, opts: { network: st
     if (!start) return { blocks: 0, payments: 0, credited: 0 };
     cursor = { height: start.height ?? Math.max(0, tip - 10), hash: start.hash };
     await recordBlock(db, opts.network, cursor, [], now);
+  }
+  // A rollback: the block under the cursor is no longer the chain's. Walk back to the fork and undo
+  // what the rolled-back blocks paid (or credited).
+  let reversed = 0;
+  const under = await source.blockAt(cursor.height);
+  if ((under && under.hash !== cursor.hash) || (!under && tip < cursor.height)) {
+    // Payments recorded in blocks the chain no longer has are undone; the blocks above the fork are
+    // read again (MAX_ROLLBACK deep, as payment-free blocks leave no hash to compare), so a payment the
+    // chain took again in another block is found there.
+    const recorded = await db('ppu_payments').where('height', '>', cursor.height - MAX_ROLLBACK).distinct('height', 'block_hash');
+    const gone: number[] = [];
+    for (const r of recorded as Array<{ height: number; block_hash: string }>) {
+      const onChain = await source.blockAt(Number(r.height));
+      if (!onChain || onChain.hash !== r.block_hash) gone.push(Number(r.height));
+    }
+    const forkHeight = Math.max(0, Math.min(cursor.height - MAX_ROLLBACK, ...gone.map((h) => h - 1)));
+    const fork = await source.blockAt(forkHeight);
+    if (!fork) throw new Error(`pay as you go: block ${forkHeight} cannot be read after a rollback`);
+    reversed = await rollBackTo(db, opts.network, gone, { height: forkHeight, hash: fork.hash }, now);
+    cursor = { height: forkHeight, hash: fork.hash };
   }
   const addresses = await watchedAddresses(db, opts.network, now);
   let blocks = 0;
@@ -55,7 +80,7 @@ export async function watchTick(db: Db, source: ChainSource, opts: { network: st
   }
   const credited = await creditConfirmed(db, opts.network, tip, opts.confirmations, now);
   await expireOrders(db, opts.network, now);
-  return { blocks, payments, credited };
+  return { blocks, payments, credited, reversed };
 }
 
 /** Runs the watcher every `intervalMs` (one pass at a time) until stopped. */

@@ -281,7 +281,7 @@ export async function creditConfirmed(db: Db, network: string, tip: number, conf
         .merge({ credited: trx.raw('ppu_balances.credited + ?', [requests.toString()]), updated_at: now });
       const tx = await trx('ppu_payments').where({ order_id: id }).orderBy('height').first('tx_hash');
       const euroCents = Math.round((Number(o.total_eur) * 100 * Number(received)) / Number(price));
-      await writeSubscriptionLog(trx, o.owner_id, 'cardano', { type: 'ppu_order', amount: euroCents, workspaceId: o.workspace_id, reference: tx?.tx_hash ?? null, dedupeKey: `ppu_order:${id}` }, now);
+      await writeSubscriptionLog(trx, o.owner_id, 'cardano', { type: 'ppu_order', amount: euroCents, workspaceId: o.workspace_id, reference: tx?.tx_hash ?? null, dedupeKey: `ppu_order:${id}:${o.first_payment_height}` }, now);
       // The gateways reload the workspace's keys, and with them its balance.
       await recordGatewayChange(trx, 'workspace', o.workspace_id);
       return true;
@@ -303,5 +303,35 @@ export async function addBalanceSpends(db: Db, spends: Map<string, number>, now 
     for (const [workspaceId, n] of spends) {
       await trx('ppu_balances').where({ workspace_id: Number(workspaceId) }).update({ spent: trx.raw('spent + ?', [n]), updated_at: now });
     }
+  });
+}
+
+/**
+ * A rollback: the chain no longer holds the blocks at `goneHeights`. In one transaction, forgets
+ * the payments recorded in them, reverses what they had credited (the order goes back to awaiting
+ * payment or confirming on what remains, the balance loses the credit, a log entry says so) and moves
+ * the cursor back to the fork. Answers the number of orders whose credit was reversed.
+ */
+export async function rollBackTo(db: Db, network: string, goneHeights: number[], fork: { height: number; hash: string }, now = Date.now()): Promise<number> {
+  return db.transaction(async (trx) => {
+    const touched = await trx('ppu_payments as p').join('ppu_orders as o', 'o.id', 'p.order_id').where('o.network', network).whereIn('p.height', [...goneHeights, -1]).distinct('p.order_id');
+    let reversed = 0;
+    for (const { order_id: id } of touched) {
+      await trx('ppu_payments').where({ order_id: id }).whereIn('height', [...goneHeights, -1]).delete();
+      const o = await trx('ppu_orders as o').join('workspaces as w', 'w.id', 'o.workspace_id').where('o.id', id).first('o.*', 'w.owner_id');
+      const left = await trx('ppu_payments').where({ order_id: id }).sum({ s: 'lovelace' }).min({ h: 'height' }).first();
+      const received = String(left?.s ?? 0);
+      const credited = BigInt(o.credited_requests);
+      if (credited > 0n) {
+        await trx('ppu_balances').where({ workspace_id: o.workspace_id }).update({ credited: trx.raw('credited - ?', [credited.toString()]), updated_at: now });
+        await writeSubscriptionLog(trx, o.owner_id, 'cardano', { type: 'ppu_order', amount: 0, workspaceId: o.workspace_id, reference: `rollback of order ${id}`, dedupeKey: `ppu_rollback:${id}:${now}` }, now);
+        await recordGatewayChange(trx, 'workspace', o.workspace_id);
+        reversed++;
+      }
+      const status: PpuOrderStatus = left?.h != null ? 'confirming' : Number(o.expires_at) <= now ? 'expired' : 'awaiting_payment';
+      await trx('ppu_orders').where({ id }).update({ status, received_lovelace: received, first_payment_height: left?.h ?? null, credited_requests: 0, paid_at: null });
+    }
+    await trx('ppu_watch_cursors').where({ network }).update({ height: fork.height, hash: fork.hash, updated_at: now });
+    return reversed;
   });
 }
