@@ -58,6 +58,17 @@ describe.runIf(browserAvailable())('pay as you go in Chromium', () => {
     expect(await row.textContent()).toMatch(/[0-9a-f]{64}/);
     await page.setViewportSize({ width: 1280, height: 900 });
     await page.screenshot({ path: path.join(shots, 'history-1280.png'), fullPage: true });
+
+    // Below the low-balance threshold, the dashboard's banner links to a new order for the workspace.
+    await app.db('ppu_balances').update({ spent: 950_000 });
+    await page.goto(`${app.url}/dashboard`);
+    const banner = page.getByTestId('banner-ppu-low');
+    await banner.filter({ hasText: '50,000 pay-as-you-go requests left' }).waitFor();
+    await banner.getByRole('link', { name: 'New order' }).click();
+    await page.waitForURL(/\/dashboard\/workspaces\/\d+\/order$/);
+    await page.getByRole('button', { name: 'Order 1,000,000 requests' }).waitFor();
+    await page.setViewportSize({ width: 375, height: 900 });
+    await page.screenshot({ path: path.join(shots, 'workspace-order-375.png'), fullPage: true });
     console.log(`pay-as-you-go screenshots in ${shots}`);
   });
 });

@@ -3,6 +3,7 @@ import { Alert, Anchor, Badge, Box, Button, Code, CopyButton, Group, NumberInput
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate, useParams } from 'react-router-dom';
 import QRCode from 'qrcode';
+import { useMediaQuery } from '@mantine/hooks';
 import { can, deniedMessages } from '../../../../../shared/permissions';
 import { formatEur } from '../../../../../shared/pricing';
 import {
@@ -34,7 +35,7 @@ const statusColors: Record<PpuOrderStatus, string> = { awaiting_payment: 'blue',
 
 export function OrderStatusBadge({ status }: { status: PpuOrderStatus }) {
   return (
-    <Badge color={statusColors[status]} variant="light" data-testid="order-status">
+    <Badge color={statusColors[status]} variant="light" data-testid="order-status" style={{ flexShrink: 0, overflow: 'visible' }}>
       {ppuOrderStatusLabels[status]}
     </Badge>
   );
@@ -53,6 +54,8 @@ function OrderForm({ workspace, orderPath }: { workspace: WorkspaceDto; orderPat
   const quote = useQuery({ ...ppuQueries.quote(requests), enabled: valid });
   const create = useCreateOrder(workspace.id);
   const mayOrder = can(workspace.role_name, 'workspace.payg_new_order');
+  // Five choices do not fit side by side on a phone.
+  const narrow = useMediaQuery('(max-width: 36em)');
   if (settings.isPending) return <PageLoader label="Loading prices…" />;
   if (settings.error) return <ErrorView error={settings.error} withRefresh />;
   const s = settings.data;
@@ -77,7 +80,7 @@ function OrderForm({ workspace, orderPath }: { workspace: WorkspaceDto; orderPat
             onChange={setPreset}
             data={[...ORDER_PRESETS.map((n) => ({ value: String(n), label: formatRequests(n) })), { value: 'custom', label: 'Other' }]}
             fullWidth
-            orientation="horizontal"
+            orientation={narrow ? 'vertical' : 'horizontal'}
           />
           {preset === 'custom' && (
             <NumberInput label="Number of requests" value={custom} onChange={setCustom} min={1} max={MAX_ORDER_REQUESTS} allowDecimal={false} thousandSeparator="," />
@@ -304,7 +307,7 @@ export function PayAsYouGoHistoryPage() {
                     <Table.Td>{o.workspaceName}</Table.Td>
                     <Table.Td>{formatRequests(o.requests)}</Table.Td>
                     <Table.Td>{formatAda(o.lovelace)}</Table.Td>
-                    <Table.Td>
+                    <Table.Td miw={150}>
                       <OrderStatusBadge status={o.status} />
                     </Table.Td>
                     <Table.Td>
