@@ -7,8 +7,10 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
 export const desktopBundles = [
-  { name: 'main', entry: 'desktop/main/main.ts', outfile: 'desktop/main/dist/main.cjs' },
-  { name: 'preload', entry: 'desktop/preload/preload.ts', outfile: 'desktop/preload/dist/preload.cjs' },
+  // The keychain binding loads a prebuilt native .node file per platform, so it stays a runtime require and
+  // electron-builder.yml ships it (N-API: no rebuild for Electron's ABI).
+  { name: 'main', entry: 'desktop/main/main.ts', outfile: 'desktop/main/dist/main.cjs', external: ['electron', '@napi-rs/keyring'] },
+  { name: 'preload', entry: 'desktop/preload/preload.ts', outfile: 'desktop/preload/dist/preload.cjs', external: ['electron'] },
 ] as const;
 
 /** The modules a bundle still requires at runtime (what esbuild left external). */
@@ -39,7 +41,7 @@ export async function buildDesktop(options: BuildDesktopOptions = {}): Promise<s
       format: 'cjs',
       // Electron 45 embeds Node 22 and Chromium 140.
       target: 'node22',
-      external: ['electron'],
+      external: [...bundle.external],
       sourcemap: true,
       metafile: true,
       logLevel: 'warning',

@@ -27,6 +27,7 @@ import { communityServedNetworks } from './services/endpoints';
 import type { SandboxChain, SandboxNetwork } from './chain/sandbox/index';
 import { latestMainnetBlock } from './api/landing';
 import { webhookSources } from './webhooks/index';
+import { EventStreams } from './api/events';
 import { createBillingProvider, StripeBillingProvider, type BillingProvider } from './billing/index';
 import { docsRouter } from './web/docs';
 import { defaultProbes, statusReporter } from './services/status';
@@ -159,6 +160,7 @@ export function createApp(deps: AppDeps): CairnApp {
   app.use(['/api', '/auth'], csrfProtection());
   app.use('/auth', authRouter({ ...routeDeps, passport, enabledProviders: enabled }));
   const chains = deps.chains ?? createSandboxChains(config);
+  const eventStreams = new EventStreams();
   // A network an enabled community endpoint serves is no longer the sandbox chain's.
   const community = communityServedNetworks(db, (err) => logger.error({ err: { message: err.message } }, 'community endpoints: could not read the enabled ones'));
   const sandboxSlugs = new Set(sandboxedSlugs(config));
@@ -175,6 +177,7 @@ export function createApp(deps: AppDeps): CairnApp {
       latestBlock: latestMainnetBlock(config, logger, chains),
       sandboxed: { has: (slug: string) => sandboxSlugs.has(slug) && !community.has(slug) },
       webhookSources: webhookSources(config, chains),
+      eventStreams,
       billing,
       status: statusReporter({ db, probes: defaultProbes(config, chains, db) }),
       ppu: { settings: ppu, tip: async () => (paymentSource ? paymentSource.tipHeight() : null), canSimulate: canSimulatePayment },
@@ -199,6 +202,7 @@ export function createApp(deps: AppDeps): CairnApp {
   return {
     app,
     close: () => {
+      eventStreams.closeAll();
       store.close();
       void community.stop();
     },

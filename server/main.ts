@@ -86,9 +86,10 @@ async function start(config: Config, role: Role) {
       () =>
         new Promise<void>((resolve) => {
           server.close(() => resolve());
+          // Ends open event streams (GET /api/events), which the server would otherwise wait for.
+          close();
           server.closeIdleConnections();
         }),
-      () => close(),
     );
   }
 

@@ -18,6 +18,8 @@ export const appRoutes = [
   '/dashboard/settings',
   '/dashboard/endpoints',
   '/dashboard/operator/endpoints',
+  '/dashboard/jsonpath-sandbox',
+  '/dashboard/api-console',
   '/dashboard/project/:id',
   '/dashboard/project/:id/settings',
   '/dashboard/subscription/ppu/order',
@@ -32,6 +34,7 @@ export const appRoutes = [
   '/dashboard/operator',
   '/billing/checkout/:id',
   '/billing/portal',
+  '/jsonpath-sandbox',
 ] as const;
 
 export type AppRoute = (typeof appRoutes)[number];

@@ -273,5 +273,9 @@ export interface WebhookEventDto {
   block_height: number | null;
   block_hash: string | null;
   test: boolean;
+  /** When the next attempt is due (epoch ms), while the event is still pending; null otherwise. */
+  next_attempt_at: number | null;
+  /** The exact JSON body that is signed and sent on every attempt. */
+  body: string;
   attempts: WebhookAttemptDto[];
 }

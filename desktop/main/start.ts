@@ -1,13 +1,22 @@
 // Wires the pure modules next to this file to Electron. Every decision lives in those modules.
-import { app, BrowserWindow, dialog, ipcMain, session, shell } from 'electron';
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { app, BrowserWindow, dialog, ipcMain, Notification, protocol, session, shell } from 'electron';
+import { sendConsoleRequest, gatewayUrlFrom } from './api-console';
+import { CairnApi } from './cairn-api';
 import { readDesktopConfig, type DesktopConfig } from './config';
+import { Keychain } from './keychain';
+import { keepProjectKey, listKeptKeys } from './kept-keys';
+import { LOCAL_SCHEME, SANDBOX_URL, resolveLocalFile } from './local-pages';
+import { NoticeStream, NoticeThrottle, nativeNotification } from './notices';
+import { DesktopSignIn, SESSION_COOKIE_NAME, isAuthCallbackLink } from './sign-in';
 import { findDeepLinkInArgv, parseDeepLink, protocolClientArgs } from './deep-links';
 import { guardWebContents } from './guard-web-contents';
 import { registerBridgeHandlers } from './ipc';
 import { isInternalNavigation } from './links';
 import { describeLoadFailure } from './load-failure';
 import { isPermissionAllowed } from './permissions';
-import { createWindowOptions, preloadPathFor } from './window-options';
+import { createSandboxWindowOptions, createWindowOptions, preloadPathFor } from './window-options';
 
 export interface DesktopProcess {
   env: Readonly<Record<string, string | undefined>>;
@@ -43,6 +52,8 @@ export function startCairnDesktop(proc: DesktopProcess): void {
   }
 
   app.enableSandbox();
+  // The sandbox window's pages come from the packaged web build on a scheme of our own (see local-pages.ts).
+  protocol.registerSchemesAsPrivileged([{ scheme: LOCAL_SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: true } }]);
   const protocolClient = protocolClientArgs(proc);
   if (protocolClient.development) {
     app.setAsDefaultProtocolClient(protocolClient.scheme, protocolClient.development.execPath, protocolClient.development.args);
@@ -121,7 +132,43 @@ export function startCairnDesktop(proc: DesktopProcess): void {
     focus(mainWindow);
   };
 
+  const sessionCookie = async (): Promise<string | null> => {
+    const [cookie] = await session.defaultSession.cookies.get({ url: cairnOrigin, name: SESSION_COOKIE_NAME });
+    return cookie ? `${cookie.name}=${cookie.value}` : null;
+  };
+  const api = new CairnApi(cairnOrigin, sessionCookie);
+  const keychain = new Keychain(cairnOrigin);
+  const gatewayUrl = gatewayUrlFrom(api);
+  const desktopSignIn = new DesktopSignIn({
+    cairnOrigin,
+    openExternal: (url) => shell.openExternal(url),
+    // Without the OS's registration (a Linux desktop without the .desktop file) cairn:// links never arrive.
+    deepLinksDelivered: () =>
+      protocolClient.development
+        ? app.isDefaultProtocolClient(protocolClient.scheme, protocolClient.development.execPath, protocolClient.development.args)
+        : app.isDefaultProtocolClient(protocolClient.scheme),
+  });
+
+  let sandboxWindow: BrowserWindow | null = null;
+  const openSandbox = (): void => {
+    if (sandboxWindow !== null && !sandboxWindow.isDestroyed()) {
+      focus(sandboxWindow);
+      return;
+    }
+    const window = new BrowserWindow(createSandboxWindowOptions());
+    guardWebContents(window.webContents, cairnOrigin, openExternal);
+    window.on('closed', () => {
+      if (sandboxWindow === window) sandboxWindow = null;
+    });
+    sandboxWindow = window;
+    load(window, SANDBOX_URL);
+  };
+
   const handleDeepLink = (link: string): void => {
+    if (isAuthCallbackLink(link)) {
+      if (!desktopSignIn.handleCallback(link)) console.warn('Cairn ignored a sign-in link it did not ask for.');
+      return;
+    }
     const target = parseDeepLink(link, cairnOrigin);
     if (target === null) {
       console.warn('Cairn ignored a deep link that does not point to a Cairn page.');
@@ -167,9 +214,49 @@ export function startCairnDesktop(proc: DesktopProcess): void {
       });
       session.defaultSession.setPermissionCheckHandler((_contents, permission, requestingOrigin) => allow(permission, requestingOrigin));
 
+      protocol.handle(LOCAL_SCHEME, async (request) => {
+        const found = resolveLocalFile(request.url, path.join(app.getAppPath(), 'dist', 'web'));
+        if ('status' in found) return new Response('Not found.', { status: 404 });
+        try {
+          return new Response(await fs.readFile(found.file), { headers: { 'content-type': found.type } });
+        } catch {
+          return new Response('Not found.', { status: 404 });
+        }
+      });
+
       registerBridgeHandlers(ipcMain, cairnOrigin, {
         'app:version': () => app.getVersion(),
+        'auth:sign-in': async () => {
+          const { cookie, email } = await desktopSignIn.signIn();
+          await session.defaultSession.cookies.set({ url: cairnOrigin, ...cookie });
+          showPage(config.cairnUrl);
+          return { email };
+        },
+        'keychain:keep': (projectUuid) => keepProjectKey(api, keychain, projectUuid),
+        'keychain:list': () => listKeptKeys(api, keychain),
+        'keychain:remove': (projectUuid) => keychain.remove(projectUuid),
+        'console:send': (request) => sendConsoleRequest(request, { keychain, gatewayUrl }),
+        'sandbox:open': () => openSandbox(),
       });
+
+      // Webhook trouble from the server's event stream, as native notifications: one per webhook per hour; a
+      // click opens that webhook's page with its delivery history.
+      if (Notification.isSupported()) {
+        const throttle = new NoticeThrottle();
+        const notices = new NoticeStream({
+          cairnOrigin,
+          sessionCookie,
+          onNotice: (notice) => {
+            if (!throttle.allow(notice.webhookId)) return;
+            const shown = nativeNotification(notice, cairnOrigin);
+            const notification = new Notification({ title: shown.title, body: shown.body });
+            notification.on('click', () => showPage(shown.url));
+            notification.show();
+          },
+        });
+        notices.start();
+        app.on('before-quit', () => void notices.stop());
+      }
 
       const firstUrl = pendingUrl ?? config.cairnUrl;
       pendingUrl = null;

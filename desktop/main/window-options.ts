@@ -31,3 +31,10 @@ export function createWindowOptions(preloadPath: string): BrowserWindowConstruct
     },
   };
 }
+
+/** The JSONPath sandbox's window: local pages only, no preload, so no bridge at all. */
+export function createSandboxWindowOptions(): BrowserWindowConstructorOptions {
+  const options = createWindowOptions('');
+  const { preload: _preload, ...webPreferences } = options.webPreferences ?? {};
+  return { ...options, title: 'Cairn JSONPath sandbox', width: 1100, height: 760, minWidth: 360, minHeight: 480, webPreferences };
+}

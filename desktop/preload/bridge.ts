@@ -1,13 +1,60 @@
 /**
  * The contract between the Electron main process and the renderer, written once.
  *
- * This file must not import electron at runtime: the renderer imports `CairnBridge` from here (type only)
- * to type `window.cairn`, and the main process imports the channel table to register its handlers.
+ * This file must not import electron or anything else at runtime: the renderer imports `CairnBridge` from here
+ * (type only) to type `window.cairn`, the main process imports the channel table to register its handlers and
+ * validates every argument against it (desktop/main/bridge-schemas.ts), and tests implement the same contract.
  */
+
+/** A project key kept in the OS keychain, as the renderer sees it: everything but the key itself. */
+export interface KeptKey {
+  projectUuid: string;
+  projectName: string;
+  networkId: number;
+  workspaceId: number;
+  workspaceName: string;
+  /** Epoch milliseconds. */
+  keptAt: number;
+  /** 'deleted' when the server no longer knows the project; 'unknown' when it could not be asked (offline, signed out). */
+  status: 'active' | 'deleted' | 'unknown';
+}
+
+export const consoleMethods = ['GET', 'POST'] as const;
+
+/** One request of the API console; the main process adds the kept key and the gateway's address. */
+export interface ConsoleRequest {
+  projectUuid: string;
+  method: (typeof consoleMethods)[number];
+  /** The path under the network's /api/v0, e.g. `/blocks/latest`; may carry a query string. */
+  path: string;
+  /** A JSON body for POST (Milkomeda JSON-RPC, IPFS calls that take JSON); none for GET. */
+  body?: string;
+}
+
+export interface ConsoleResponse {
+  status: number;
+  statusText: string;
+  headers: Array<[name: string, value: string]>;
+  /** Time to the last byte, in milliseconds. */
+  timeMs: number;
+  body: string;
+  /** The body was longer than the console shows and was cut. */
+  truncated: boolean;
+  /** The URL the request went to (the key is sent in a header, never in the URL). */
+  url: string;
+}
 
 /** Every IPC channel of the bridge with its arguments and result. Main handles exactly these. */
 export interface BridgeChannels {
   'app:version': { args: []; result: string };
+  /** Signs the app in through the system browser; resolves with the e-mail once the app holds its session. */
+  'auth:sign-in': { args: []; result: { email: string } };
+  'keychain:keep': { args: [projectUuid: string]; result: KeptKey };
+  'keychain:list': { args: []; result: KeptKey[] };
+  'keychain:remove': { args: [projectUuid: string]; result: boolean };
+  'console:send': { args: [request: ConsoleRequest]; result: ConsoleResponse };
+  /** Opens the JSONPath sandbox in a window of its own (it needs no server). */
+  'sandbox:open': { args: []; result: void };
 }
 
 export type BridgeChannel = keyof BridgeChannels;
@@ -27,6 +74,20 @@ export function createBridge(invoke: BridgeInvoke, platform: string) {
       version: (): Promise<string> => invoke('app:version'),
       /** Node's platform name: 'darwin', 'win32', 'linux', … */
       platform,
+    },
+    auth: {
+      signIn: (): Promise<{ email: string }> => invoke('auth:sign-in'),
+    },
+    keychain: {
+      keep: (projectUuid: string): Promise<KeptKey> => invoke('keychain:keep', projectUuid),
+      list: (): Promise<KeptKey[]> => invoke('keychain:list'),
+      remove: (projectUuid: string): Promise<boolean> => invoke('keychain:remove', projectUuid),
+    },
+    apiConsole: {
+      send: (request: ConsoleRequest): Promise<ConsoleResponse> => invoke('console:send', request),
+    },
+    jsonpath: {
+      openSandbox: (): Promise<void> => invoke('sandbox:open'),
     },
   };
 }

@@ -12,6 +12,8 @@ import { registerWebhookRoutes } from './webhooks';
 import { registerBillingRoutes } from './billing';
 import { registerOperatorRoutes } from './operator';
 import type { BillingProvider } from '../billing/provider';
+import { EventStreams, registerEventRoutes } from './events';
+import { registerWebhookEventPayloadRoute } from './webhook-event-payload';
 import { registerOpenApiRoute } from './openapi';
 import { registerStatusRoutes } from './status';
 import type { StatusReport } from '../../shared/status';
@@ -32,6 +34,8 @@ export interface ApiExtras {
   /** Event sources of the webhook networks (for sample payloads). */
   webhookSources: Map<number, ChainSource>;
   billing: BillingProvider;
+  /** Open event streams, ended when the app closes (a set of this router's own when not given). */
+  eventStreams?: EventStreams;
   /** The status page's report (cached). */
   status: () => Promise<StatusReport>;
   /** Pay as you go (absent: its routes are not served). */
@@ -54,6 +58,8 @@ export function apiRouter(deps: RouteDeps, extras: ApiExtras): Router {
   registerBillingRoutes(router, deps, extras.billing);
   if (extras.ppu) registerPpuRoutes(router, deps, extras.ppu);
   registerOperatorRoutes(router, deps);
+  registerEventRoutes(router, deps, extras.eventStreams ?? new EventStreams());
+  registerWebhookEventPayloadRoute(router, deps);
   registerStatusRoutes(router, deps, extras.status);
   // Last: the document lists every route declared above.
   registerOpenApiRoute(router, deps, CAIRN_VERSION);

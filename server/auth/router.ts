@@ -6,6 +6,7 @@ import { csrfTokenFor, newCsrfToken } from '../http/csrf';
 import { route, type RouteDeps } from '../http/route';
 import { verifyCaptcha } from './captcha';
 import { providerScopes } from './strategies';
+import { desktopAuthRouter } from './desktop';
 import { createMagicLinkToken, consumeMagicLinkToken } from '../services/magic-links';
 import { findOrCreateUserByEmail } from '../services/users';
 import { takeSignInSlot } from '../services/sign-in-throttle';
@@ -40,6 +41,7 @@ function logIn(req: Request, user: Express.User): Promise<void> {
 export function authRouter(deps: AuthRouterDeps): Router {
   const { db, config, logger, mailer, passport, enabledProviders } = deps;
   const router = express.Router();
+  router.use('/desktop', desktopAuthRouter(deps, logIn));
 
   route(router, deps, {
     method: 'get',

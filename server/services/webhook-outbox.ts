@@ -192,7 +192,7 @@ export async function eventHistory(db: Db, webhookId: string, page: number): Pro
     .orderBy('id', 'asc')
     .limit(EVENTS_PER_PAGE)
     .offset((page - 1) * EVENTS_PER_PAGE)
-    .select('id', 'type', 'created', 'status', 'block_height', 'block_hash', 'test');
+    .select('id', 'type', 'created', 'status', 'block_height', 'block_hash', 'test', 'next_attempt_at', 'body');
   const attempts = events.length
     ? await db('webhook_attempts')
         .whereIn(
@@ -211,6 +211,8 @@ export async function eventHistory(db: Db, webhookId: string, page: number): Pro
     block_height: e.block_height === null ? null : Number(e.block_height),
     block_hash: e.block_hash,
     test: Boolean(e.test),
+    next_attempt_at: e.status === 'pending' ? Number(e.next_attempt_at) : null,
+    body: e.body,
     attempts: attempts
       .filter((a) => a.event_id === e.id)
       .map((a) => ({

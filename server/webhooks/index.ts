@@ -8,6 +8,7 @@ import { httpSource, sandboxSource, type ChainSource } from './chain-source';
 import { ChainFollower } from './follower';
 import { Dispatcher } from './dispatcher';
 import { parseAllowlist } from './ssrf';
+import { startNoticeDeriver } from './notices';
 
 const SANDBOX_OF_SLUG: Record<string, SandboxNetwork> = { 'cardano-mainnet': 'mainnet', 'cardano-preprod': 'preprod', 'cardano-preview': 'preview' };
 
@@ -44,6 +45,8 @@ export function startWebhookWorker(opts: { config: Config; db: Db; logger: Logge
   });
   for (const f of followers) f.start();
   dispatcher.start();
+  // Failed deliveries, warnings and disablings for the event stream (GET /api/events), read from the outbox's tables.
+  const notices = startNoticeDeriver(db, logger);
   logger.info(`webhooks: following ${followers.length} network(s), delivering from the outbox`);
   return {
     followers,
@@ -51,6 +54,7 @@ export function startWebhookWorker(opts: { config: Config; db: Db; logger: Logge
     async stop() {
       await Promise.all(followers.map((f) => f.stop()));
       await dispatcher.stop();
+      await notices.stop();
     },
   };
 }

@@ -40,11 +40,14 @@ describe.runIf(browserAvailable())('the public status page, in Chromium', () => 
     await expect.poll(() => gateway.innerText()).toContain('Not answering');
     expect(await page.getByTestId('service-Database').innerText()).toContain('Operational');
     expect(await page.getByTestId('network-cardano-mainnet').innerText()).toMatch(/Sandbox chain \(simulated data\)[\s\S]*Operational[\s\S]*Latest block \d+ s ago/);
-    expect(await page.getByTestId('network-milkomeda-mainnet').innerText()).toContain('Not available on this server');
+    // Milkomeda's EVM development chain and the IPFS store run inside the gateway: down with it.
+    expect(await page.getByTestId('network-milkomeda-mainnet').innerText()).toMatch(/Sandbox chain \(simulated data\)[\s\S]*Not answering/);
+    expect(await page.getByTestId('network-ipfs').innerText()).toMatch(/Built-in store[\s\S]*Not answering/);
     expect(await page.getByText('Some parts are not answering').count()).toBe(1);
 
     const beat = startHeartbeat(app.db, 'gateway', createLogger('silent'));
     await expect.poll(() => gateway.innerText(), { timeout: STATUS_REFRESH_MS + STATUS_CACHE_MS + 5_000 }).toContain('Operational');
+    expect(await page.getByTestId('network-ipfs').innerText()).toContain('Operational');
     await beat.stop();
     expect(failed).toEqual([]);
     await context.close();

@@ -209,10 +209,15 @@ describe.runIf(browserAvailable())('Secure Webhooks screens, in Chromium', () =>
     await attempts.getByText('HTTP 200', { exact: true }).waitFor();
     await attempts.getByText('ok thanks').waitFor();
     await event.getByText(eventId).waitFor();
+    // The exact body that was sent, as the receiver got it.
+    expect(JSON.parse(await event.getByTestId('event-body').innerText())).toEqual(receiver.received[0]!.body);
+    expect(await event.getByTestId('next-attempt').count()).toBe(0); // delivered: nothing more is due
 
     await event.getByRole('button', { name: 'Resend' }).click();
     await toast(p, 'Event queued again').waitFor();
     await event.getByText('Pending').waitFor();
+    // While pending, the history says when the next attempt is due.
+    await expect.poll(() => event.getByTestId('next-attempt').innerText()).toMatch(/^First attempt (due now|at .+)$/);
     await deliver();
     await receiver.waitFor((r) => r.length === 2);
     expect(receiver.received[1]!.body.id).toBe(eventId);

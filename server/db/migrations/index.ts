@@ -9,6 +9,8 @@ import * as createSandboxLedger from './2026-11-23-1100-create-sandbox-ledger';
 import * as createIpfs from './2026-11-23-1200-create-ipfs';
 import * as createCommunityEndpoints from './2026-11-23-1300-create-community-endpoints';
 import * as createSignInThrottle from './2026-11-23-1400-create-sign-in-throttle';
+import * as createDesktopSignIns from './2026-11-23-1600-create-desktop-sign-ins';
+import * as createWebhookNotices from './2026-11-23-1610-create-webhook-notices';
 import * as createUsageWindow from './2026-11-23-1500-create-usage-window';
 import * as outboxCancelReasonAndClaimIndex from './2026-11-23-1501-outbox-cancel-reason-and-claim-index';
 import * as createServiceHeartbeats from './2026-11-23-1700-create-service-heartbeats';
@@ -33,6 +35,8 @@ export const migrations: ReadonlyArray<readonly [name: string, migration: Migrat
   ['2026-11-23-1400-create-sign-in-throttle', createSignInThrottle],
   ['2026-11-23-1500-create-usage-window', createUsageWindow],
   ['2026-11-23-1501-outbox-cancel-reason-and-claim-index', outboxCancelReasonAndClaimIndex],
+  ['2026-11-23-1600-create-desktop-sign-ins', createDesktopSignIns],
+  ['2026-11-23-1610-create-webhook-notices', createWebhookNotices],
   ['2026-11-23-1700-create-service-heartbeats', createServiceHeartbeats],
   ['2026-11-23-1800-create-ppu', createPpu],
 ];

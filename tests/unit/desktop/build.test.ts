@@ -1,13 +1,14 @@
 // Builds the real bundles into a temporary folder and runs them against a stand-in for the electron module,
 // so the CommonJS output (esbuild's interop, the externals) is checked, not just the TypeScript sources.
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { builtinModules, createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildDesktop, desktopBundles } from '../../../desktop/build';
 
 const nodeRequire = createRequire(import.meta.url);
+const nodeBuiltins = new Set(builtinModules);
 let outRoot = '';
 
 /** Runs a CommonJS bundle with `electron` answered by `fakeElectron`; every other require is the real one. */
@@ -48,11 +49,17 @@ describe('desktop/build.ts', () => {
     expect(requires).toEqual(['electron']);
   });
 
+  it('leaves only electron and the native keychain binding to runtime requires of main', () => {
+    const main = readFileSync(path.join(outRoot, 'desktop/main/dist/main.cjs'), 'utf8');
+    const requires = new Set([...main.matchAll(/require\(["']([^"']+)["']\)/g)].map((match) => match[1]).filter((id) => !id!.startsWith('node:')));
+    expect([...requires].filter((id) => !['electron', '@napi-rs/keyring'].includes(id!) && !nodeBuiltins.has(id!))).toEqual([]);
+  });
+
   it('the preload bundle exposes window.cairn', async () => {
     const exposeInMainWorld = vi.fn();
     const invoke = vi.fn(async () => '0.1.0');
     runBundle(path.join(outRoot, 'desktop/preload/dist/preload.cjs'), { contextBridge: { exposeInMainWorld }, ipcRenderer: { invoke } });
-    expect(exposeInMainWorld).toHaveBeenCalledWith('cairn', { app: { version: expect.any(Function), platform: process.platform } });
+    expect(exposeInMainWorld).toHaveBeenCalledWith('cairn', expect.objectContaining({ app: { version: expect.any(Function), platform: process.platform } }));
     const api = exposeInMainWorld.mock.calls[0]?.[1] as { app: { version(): Promise<string> } };
     await expect(api.app.version()).resolves.toBe('0.1.0');
     expect(invoke).toHaveBeenCalledWith('app:version');
@@ -66,7 +73,7 @@ describe('desktop/build.ts', () => {
       on: vi.fn(),
       whenReady: vi.fn(() => new Promise(() => undefined)),
     };
-    runBundle(path.join(outRoot, 'desktop/main/dist/main.cjs'), { app, dialog: { showErrorBox: vi.fn() } }, {
+    runBundle(path.join(outRoot, 'desktop/main/dist/main.cjs'), { app, dialog: { showErrorBox: vi.fn() }, protocol: { registerSchemesAsPrivileged: vi.fn() } }, {
       env: {},
       argv: ['/opt/Cairn/cairn'],
     });

@@ -19,7 +19,7 @@ describe('preload', () => {
     expect(electron.contextBridge.exposeInMainWorld).toHaveBeenCalledTimes(1);
     const [key, api] = electron.contextBridge.exposeInMainWorld.mock.calls[0] as [string, Record<string, Record<string, unknown>>];
     expect(key).toBe('cairn');
-    expect(Object.keys(api)).toEqual(['app']);
+    expect(Object.keys(api)).toEqual(['app', 'auth', 'keychain', 'apiConsole', 'jsonpath']);
     expect(api.app?.platform).toBe(process.platform);
   });
 
@@ -35,8 +35,15 @@ describe('preload', () => {
     expect(values).not.toContain(electron.ipcRenderer);
     expect(values).not.toContain(electron.ipcRenderer.invoke);
     const functions = values.filter((value): value is (...args: unknown[]) => unknown => typeof value === 'function');
-    // Each method takes no channel argument: it is bound to its own channel.
-    expect(functions.every((fn) => fn.length === 0)).toBe(true);
+    // Each method is bound to its own channel: whatever the page passes, a channel name among them changes nothing.
+    electron.ipcRenderer.invoke.mockResolvedValue(undefined);
+    const channels = new Set<unknown>();
+    for (const fn of functions) {
+      electron.ipcRenderer.invoke.mockClear();
+      await fn('app:version', 'keychain:remove');
+      channels.add(electron.ipcRenderer.invoke.mock.calls[0]?.[0]);
+    }
+    expect(channels.size).toBe(functions.length);
   });
 
   it('app.version() invokes app:version', async () => {

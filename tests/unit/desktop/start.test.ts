@@ -68,6 +68,7 @@ const fake = vi.hoisted(() => {
     exit: vi.fn(),
     enableSandbox: vi.fn(),
     setAsDefaultProtocolClient: vi.fn(() => true),
+    isDefaultProtocolClient: vi.fn(() => true),
     getAppPath: vi.fn(() => '/opt/Cairn/resources/app.asar'),
     getVersion: vi.fn(() => '0.1.0'),
     isReady: (): boolean => app.ready,
@@ -76,8 +77,31 @@ const fake = vi.hoisted(() => {
 
   const ipcHandlers = new Map<string, Listener>();
   const ipcMain = { handle: vi.fn((channel: string, listener: Listener) => void ipcHandlers.set(channel, listener)) };
+  const cookieJar: Array<{ url: string; name: string; value: string }> = [];
   const session = {
-    defaultSession: { setPermissionRequestHandler: vi.fn(), setPermissionCheckHandler: vi.fn() },
+    defaultSession: {
+      setPermissionRequestHandler: vi.fn(),
+      setPermissionCheckHandler: vi.fn(),
+      cookies: {
+        get: vi.fn(async (filter: { url: string; name: string }) => cookieJar.filter((c) => c.url === filter.url && c.name === filter.name)),
+        set: vi.fn(async (cookie: { url: string; name: string; value: string }) => void cookieJar.push(cookie)),
+      },
+    },
+  };
+  class FakeNotification extends Emitter {
+    static isSupported = () => true;
+    static shown: FakeNotification[] = [];
+    constructor(readonly options: { title: string; body: string }) {
+      super();
+    }
+    show(): void {
+      FakeNotification.shown.push(this);
+    }
+  }
+  const protocolHandlers = new Map<string, (request: { url: string }) => Promise<Response>>();
+  const protocol = {
+    registerSchemesAsPrivileged: vi.fn(),
+    handle: vi.fn((scheme: string, handler: (request: { url: string }) => Promise<Response>) => void protocolHandlers.set(scheme, handler)),
   };
   const shell = { openExternal: vi.fn(async (_url: string) => undefined) };
   const dialog = {
@@ -87,6 +111,9 @@ const fake = vi.hoisted(() => {
 
   const reset = (): void => {
     windows.length = 0;
+    cookieJar.length = 0;
+    FakeNotification.shown.length = 0;
+    protocolHandlers.clear();
     app.listeners.clear();
     app.ready = false;
     ipcHandlers.clear();
@@ -104,9 +131,11 @@ const fake = vi.hoisted(() => {
   return {
     windows,
     ipcHandlers,
+    protocolHandlers,
+    cookieJar,
     reset,
     becomeReady,
-    module: { app, BrowserWindow: FakeBrowserWindow, ipcMain, session, shell, dialog },
+    module: { app, BrowserWindow: FakeBrowserWindow, ipcMain, session, shell, dialog, protocol, Notification: FakeNotification },
   };
 });
 
@@ -302,7 +331,30 @@ describe('startCairnDesktop: bridge, permissions and load failures', () => {
     expect(handler).toBeDefined();
     expect(handler!({ senderFrame: { url: 'http://localhost:3000/dashboard' } })).toBe('0.1.0');
     expect(() => handler!({ senderFrame: { url: 'https://evil.example/' } })).toThrow(/not a Cairn page/);
-    expect([...fake.ipcHandlers.keys()]).toEqual(['app:version']);
+    expect([...fake.ipcHandlers.keys()].sort()).toEqual(['app:version', 'auth:sign-in', 'console:send', 'keychain:keep', 'keychain:list', 'keychain:remove', 'sandbox:open']);
+  });
+
+  it('opens the JSONPath sandbox in one window of its own, without the bridge, served from the packaged web build', async () => {
+    await startReady();
+    const open = fake.ipcHandlers.get('sandbox:open')!;
+    const page = { senderFrame: { url: 'http://localhost:3000/dashboard' } };
+    open(page);
+    open(page);
+    expect(fake.windows).toHaveLength(2);
+    const sandbox = fake.windows[1]!;
+    expect(sandbox.options.webPreferences).toMatchObject({ contextIsolation: true, nodeIntegration: false, sandbox: true });
+    expect(sandbox.options.webPreferences).not.toHaveProperty('preload');
+    expect(sandbox.loadURL).toHaveBeenCalledWith('cairn-app://app/jsonpath-sandbox');
+    expect(sandbox.focus).toHaveBeenCalled();
+    const serve = fake.protocolHandlers.get('cairn-app')!;
+    expect((await serve({ url: 'cairn-app://app/../../etc/passwd' })).status).toBe(404);
+    expect((await serve({ url: 'cairn-app://app/api/me' })).status).toBe(404);
+  });
+
+  it('takes a cairn://auth/callback link only for a sign-in it started, never as a page', async () => {
+    const window = await startReady();
+    app.emit('second-instance', {}, ['/opt/Cairn/cairn', 'cairn://auth/callback?code=abc&state=' + 'x'.repeat(32)]);
+    expect(window.loadURL).toHaveBeenCalledTimes(1);
   });
 
   it('denies web permissions except clipboard writes from Cairn', async () => {

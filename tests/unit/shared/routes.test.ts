@@ -2,14 +2,16 @@ import { describe, expect, it } from 'vitest';
 import { appRoutes, isAppRoute, isDashboardPath, signInPathFor } from '../../../shared/routes';
 
 describe('client routes', () => {
-  it('registers every route of spec section 2, the status page, the cookie policy, the operator pages, the built-in billing pages and the submit-endpoint pages', () => {
+  it('registers every route of spec section 2, the status page, the cookie policy, the operator pages, the built-in billing pages, the submit-endpoint pages and the desktop pages', () => {
     // The spec's 24, plus /status, the cookie policy, the operator page, the built-in test billing's
-    // checkout and portal, and the submit-endpoint form's page with its operator review.
-    expect(appRoutes).toHaveLength(31);
+    // checkout and portal, the submit-endpoint form's page with its operator review, and the JSONPath
+    // sandbox (dashboard and standalone) and the desktop app's API console.
+    expect(appRoutes).toHaveLength(34);
     expect(appRoutes).toContain('/status');
     expect(appRoutes).toContain('/cookie-policy');
     expect(appRoutes).toContain('/dashboard/endpoints');
     expect(appRoutes).toContain('/dashboard/operator/endpoints');
+    expect(appRoutes).toContain('/jsonpath-sandbox');
     expect(appRoutes).toContain('/dashboard/workspaces/:id/order/:orderId');
     expect(appRoutes).toContain('/billing/checkout/:id');
   });

@@ -7,7 +7,7 @@ import { LandingPage } from '../features/landing/landing-page';
 import { RouteError } from './route-error';
 import { RouterNav } from './router-nav';
 
-type Frame = 'signedIn' | 'auth' | 'public';
+type Frame = 'signedIn' | 'auth' | 'public' | 'standalone';
 type LazyComponent = () => Promise<{ Component: ComponentType }>;
 
 /** Loads a page module only when its route is visited: the landing page never pulls dashboard code. */
@@ -29,6 +29,8 @@ const endpoints = () => import('../features/endpoints/pages');
 const billing = () => import('../features/billing/pages');
 const operator = () => import('../features/operator/pages');
 const workspaceInvite = () => import('../features/workspace-invite/pages');
+const jsonpathSandbox = () => import('../features/jsonpath-sandbox/pages');
+const apiConsole = () => import('../features/api-console/pages');
 
 /**
  * Every client route of shared/routes.ts except '/', which the entry renders directly. Typed as a
@@ -58,6 +60,10 @@ const pages: Record<Exclude<AppRoute, '/'>, { frame: Frame; lazy: LazyComponent 
   '/dashboard/operator': { frame: 'signedIn', lazy: lazyPage(operator, (m) => m.OperatorPage) },
   '/billing/checkout/:id': { frame: 'signedIn', lazy: lazyPage(billing, (m) => m.LocalCheckoutPage) },
   '/billing/portal': { frame: 'signedIn', lazy: lazyPage(billing, (m) => m.LocalPortalPage) },
+  '/dashboard/jsonpath-sandbox': { frame: 'signedIn', lazy: lazyPage(jsonpathSandbox, (m) => m.JsonPathSandboxPage) },
+  '/dashboard/api-console': { frame: 'signedIn', lazy: lazyPage(apiConsole, (m) => m.ApiConsolePage) },
+  // No sign-in and no server: the desktop app's sandbox window shows it from the packaged build.
+  '/jsonpath-sandbox': { frame: 'standalone', lazy: lazyPage(jsonpathSandbox, (m) => m.StandaloneSandboxPage) },
   '/workspace-invite/:id': { frame: 'signedIn', lazy: lazyPage(workspaceInvite, (m) => m.WorkspaceInvitePage) },
   '/cookie-policy': { frame: 'public', lazy: lazyPage(() => import('../features/shell/cookie-policy-page'), (m) => m.CookiePolicyPage) },
   '/status': { frame: 'public', lazy: lazyPage(() => import('../features/status/status-page'), (m) => m.StatusPage) },
@@ -126,6 +132,7 @@ export const routes: RouteObject[] = [
         Component: PublicFrame,
         children: [{ errorElement: <RouteError />, children: routesIn('public') }],
       },
+      { errorElement: <RouteError />, children: routesIn('standalone') },
       { path: '*', lazy: lazyPage(() => import('./not-found-page'), (m) => m.NotFoundPage) },
     ],
   },

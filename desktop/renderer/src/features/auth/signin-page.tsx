@@ -15,6 +15,8 @@ import { PageLoader } from '../../components/page-loader';
 import { usePageTitle } from '../../components/use-page-title';
 import { meQueries } from '../account/queries';
 import { authQueries, useEmailSignIn } from './queries';
+import { DesktopSignIn } from './desktop-sign-in';
+import { desktopBridge } from '../../lib/desktop';
 import type { VerifyRequestState } from './verify-request-page';
 
 interface FieldErrors {
@@ -67,6 +69,21 @@ export function SignInPage() {
 
   if (session.isPending || signedIn || providers.isPending) return <PageLoader label="Loading sign-in options…" />;
   if (providers.isError) return <ErrorView error={providers.error} withRefresh />;
+
+  // The desktop app signs in through the system browser: an e-mail link would open there, and providers refuse
+  // embedded browsers.
+  if (desktopBridge() !== null) {
+    return (
+      <Paper withBorder p={{ base: 'md', xs: 'xl' }}>
+        <Stack gap="lg">
+          <Title order={1} size="h2">
+            Sign in to Cairn
+          </Title>
+          <DesktopSignIn />
+        </Stack>
+      </Paper>
+    );
+  }
 
   const options = providers.data;
   const enabledProviders = oauthProviders.filter((p) => options[p]);

@@ -1,5 +1,6 @@
 import { Box, Button, Menu, Text } from '@mantine/core';
 import {
+  IconBraces,
   IconChevronDown,
   IconCreditCard,
   IconLogout,
@@ -7,10 +8,12 @@ import {
   IconServer,
   IconSettings,
   IconShieldCog,
+  IconTerminal2,
   IconUserCircle,
   IconUsersGroup,
 } from '@tabler/icons-react';
 import { Link } from 'react-router-dom';
+import { desktopBridge } from '../../lib/desktop';
 
 export interface AccountMenuProps {
   email: string;
@@ -63,6 +66,14 @@ export function AccountMenu({ email, billingWorkspaceId = null, operator = false
             leftSection={<IconReceipt size={16} aria-hidden />}
           >
             Manage Billing
+          </Menu.Item>
+        )}
+        <Menu.Item component={Link} to="/dashboard/jsonpath-sandbox" leftSection={<IconBraces size={16} aria-hidden />}>
+          JSONPath sandbox
+        </Menu.Item>
+        {desktopBridge() !== null && (
+          <Menu.Item component={Link} to="/dashboard/api-console" leftSection={<IconTerminal2 size={16} aria-hidden />}>
+            API console
           </Menu.Item>
         )}
         <Menu.Item component={Link} to="/dashboard/settings" leftSection={<IconSettings size={16} aria-hidden />}>

@@ -7,6 +7,7 @@ import { meQueries } from '../account/queries';
 import { SelectedWorkspaceProvider, useSelectedWorkspace } from '../workspaces/selected-workspace';
 import { WorkspacePicker } from '../workspaces/workspace-picker';
 import { ShellExtras } from '../shell/shell-extras';
+import { WebhookNoticeToasts } from '../webhooks/notice-toasts';
 import { AccountMenu } from './account-menu';
 import { BillingBanners } from '../subscription/banners';
 import { RequireAuth } from './require-auth';
@@ -40,6 +41,7 @@ export function SignedInLayout() {
   return (
     <RequireAuth>
       <SelectedWorkspaceProvider>
+        <WebhookNoticeToasts />
         <AppShell header={{ height: 60 }} padding={0}>
           <AppShell.Header>
             <AppHeader />

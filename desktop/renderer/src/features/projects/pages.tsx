@@ -30,6 +30,7 @@ import { WebhooksSection } from '../webhooks/webhooks-section';
 import { FaucetButton } from '../sandbox-faucet/faucet-button';
 import { IpfsPanel } from '../ipfs';
 import { projectQueries, useCreateProject, useDeleteProject, useRenameProject, type ProjectWithRole } from './queries';
+import { KeepKeyButton } from '../api-console/keep-key-button';
 
 const PROJECTS: Crumb = { label: 'Projects', to: '/dashboard' };
 
@@ -224,9 +225,12 @@ export function ProjectPage() {
       title={p.project_name}
       breadcrumbs={[PROJECTS, { label: p.project_name }]}
       actions={
-        <Button component={Link} to={`/dashboard/project/${p.uuid}/settings`} variant="default" leftSection={<IconSettings size={16} aria-hidden />}>
-          Settings
-        </Button>
+        <Group gap="xs">
+          <KeepKeyButton projectUuid={p.uuid} />
+          <Button component={Link} to={`/dashboard/project/${p.uuid}/settings`} variant="default" leftSection={<IconSettings size={16} aria-hidden />}>
+            Settings
+          </Button>
+        </Group>
       }
     >
       <Stack gap="lg">

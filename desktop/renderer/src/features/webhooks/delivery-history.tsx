@@ -168,6 +168,17 @@ function EventItem({ webhook, event, deniedReason }: { webhook: WebhookDto; even
               ))}
             </Stack>
           )}
+          {event.next_attempt_at !== null && (
+            <Text size="xs" mt={6} data-testid="next-attempt">
+              {attempts === 0 ? 'First attempt' : 'Next retry'} {event.next_attempt_at <= Date.now() ? 'due now' : `at ${attemptTime.format(new Date(event.next_attempt_at))}`}
+            </Text>
+          )}
+          <Text size="xs" c="dimmed" mt="sm" mb={4}>
+            Body sent (the same on every attempt; signed in the Blockfrost-Signature header)
+          </Text>
+          <Code block className={classes.preview} style={{ maxHeight: '12rem' }} data-testid="event-body">
+            {event.body}
+          </Code>
         </Box>
       </Collapse>
     </Paper>

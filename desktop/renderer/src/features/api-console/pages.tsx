@@ -1,0 +1,228 @@
+import { useEffect, useMemo, useState } from 'react';
+import { Alert, Badge, Button, Code, Group, NativeSelect, Paper, ScrollArea, SimpleGrid, Stack, Table, Text, Textarea, TextInput, Title } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
+import { IconSend, IconTrash } from '@tabler/icons-react';
+import type { ConsoleResponse, KeptKey } from '../../../../preload/bridge';
+import { consoleEndpointsFor, pathPlaceholders } from '../../../../../shared/console-endpoints';
+import { findNetwork } from '../../../../../shared/networks';
+import { PageLayout } from '../../components/page-layout';
+import { PageLoader } from '../../components/page-loader';
+import { desktopBridge } from '../../lib/desktop';
+import { keptKeyQueries, useConsoleRequest, useRemoveKeptKey } from './queries';
+
+/** /dashboard/api-console: keys kept in the OS keychain and a console that calls the gateway with them (desktop app). */
+export function ApiConsolePage() {
+  const inDesktop = desktopBridge() !== null;
+  return (
+    <PageLayout title="API console" description="Call the gateway with a key kept in your OS keychain; the request is sent by the desktop app, and the key never reaches this page.">
+      {inDesktop ? (
+        <ConsoleWithKeys />
+      ) : (
+        <Alert color="blue" title="The API console is part of the Cairn desktop app">
+          It keeps project keys in your operating system's keychain and sends requests with them from the app. In a browser, copy a project's key from its page and use the curl examples there.
+        </Alert>
+      )}
+    </PageLayout>
+  );
+}
+
+function ConsoleWithKeys() {
+  const kept = useQuery(keptKeyQueries.list());
+  if (kept.isPending) return <PageLoader label="Reading the keychain…" />;
+  if (kept.isError) return <Alert color="red" title="The keychain could not be read">{kept.error.message}</Alert>;
+  return (
+    <Stack gap="lg">
+      <KeptKeys keys={kept.data} />
+      {kept.data.some((k) => k.status !== 'deleted') ? <Console keys={kept.data.filter((k) => k.status !== 'deleted')} /> : null}
+    </Stack>
+  );
+}
+
+const networkLabel = (id: number) => findNetwork(id)?.label ?? `Network ${id}`;
+
+function KeptKeys({ keys }: { keys: KeptKey[] }) {
+  const remove = useRemoveKeptKey();
+  return (
+    <Paper withBorder p="md">
+      <Stack gap="sm">
+        <Title order={2} size="h4">
+          Keys in your keychain
+        </Title>
+        {keys.length === 0 ? (
+          <Text size="sm" c="dimmed">
+            No keys yet. Open a project and choose 'Keep key in keychain'.
+          </Text>
+        ) : (
+          <ScrollArea type="auto">
+            <Table miw={560} verticalSpacing="xs" aria-label="Keys in your keychain">
+              <Table.Thead>
+                <Table.Tr>
+                  <Table.Th>Project</Table.Th>
+                  <Table.Th>Network</Table.Th>
+                  <Table.Th>Workspace</Table.Th>
+                  <Table.Th>State</Table.Th>
+                  <Table.Th />
+                </Table.Tr>
+              </Table.Thead>
+              <Table.Tbody>
+                {keys.map((k) => (
+                  <Table.Tr key={k.projectUuid}>
+                    <Table.Td>{k.projectName}</Table.Td>
+                    <Table.Td>{networkLabel(k.networkId)}</Table.Td>
+                    <Table.Td>{k.workspaceName}</Table.Td>
+                    <Table.Td>
+                      {k.status === 'deleted' ? (
+                        <Badge color="red" variant="light">
+                          Project deleted
+                        </Badge>
+                      ) : k.status === 'unknown' ? (
+                        <Badge color="gray" variant="light">
+                          Not checked
+                        </Badge>
+                      ) : (
+                        <Badge color="green" variant="light">
+                          Active
+                        </Badge>
+                      )}
+                    </Table.Td>
+                    <Table.Td ta="right">
+                      <Button size="compact-sm" variant="subtle" color="red" leftSection={<IconTrash size={14} aria-hidden />} loading={remove.isPending && remove.variables === k.projectUuid} onClick={() => remove.mutate(k.projectUuid)} aria-label={`Remove the key of ${k.projectName}`}>
+                        Remove
+                      </Button>
+                    </Table.Td>
+                  </Table.Tr>
+                ))}
+              </Table.Tbody>
+            </Table>
+          </ScrollArea>
+        )}
+        {remove.error && (
+          <Text size="sm" c="red" role="alert">
+            {remove.error.message}
+          </Text>
+        )}
+      </Stack>
+    </Paper>
+  );
+}
+
+function Console({ keys }: { keys: KeptKey[] }) {
+  const [projectUuid, setProjectUuid] = useState(keys[0]!.projectUuid);
+  const key = keys.find((k) => k.projectUuid === projectUuid) ?? keys[0]!;
+  const endpoints = useMemo(() => consoleEndpointsFor(key.networkId), [key.networkId]);
+  const [endpointIndex, setEndpointIndex] = useState(0);
+  const endpoint = endpoints[endpointIndex] ?? endpoints[0]!;
+  const [path, setPath] = useState(endpoint.path);
+  const [body, setBody] = useState(endpoint.body ?? '');
+  const send = useConsoleRequest();
+
+  useEffect(() => {
+    setPath(endpoint.path);
+    setBody(endpoint.body ?? '');
+  }, [endpoint]);
+
+  const missing = pathPlaceholders(path);
+  return (
+    <Paper withBorder p="md">
+      <Stack gap="sm">
+        <Title order={2} size="h4">
+          Request
+        </Title>
+        <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="sm">
+          <NativeSelect
+            label="Key"
+            value={projectUuid}
+            onChange={(e) => {
+              setProjectUuid(e.currentTarget.value);
+              setEndpointIndex(0);
+            }}
+            data={keys.map((k) => ({ value: k.projectUuid, label: `${k.projectName} · ${networkLabel(k.networkId)} · ${k.workspaceName}` }))}
+          />
+          <NativeSelect label="Endpoint" value={String(endpointIndex)} onChange={(e) => setEndpointIndex(Number(e.currentTarget.value))} data={endpoints.map((ep, i) => ({ value: String(i), label: `${ep.method} ${ep.label}` }))} />
+        </SimpleGrid>
+        <TextInput
+          label={`${endpoint.method} path`}
+          description={missing.length > 0 ? `Replace ${missing.map((m) => `{${m}}`).join(', ')} before sending.` : `Under /${findNetwork(key.networkId)?.slug ?? ''}/api/v0 on the gateway.`}
+          value={path}
+          onChange={(e) => setPath(e.currentTarget.value)}
+          spellCheck={false}
+          autoComplete="off"
+          styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)' } }}
+        />
+        {endpoint.method === 'POST' && (
+          <Textarea label="Body (JSON)" value={body} onChange={(e) => setBody(e.currentTarget.value)} autosize minRows={3} maxRows={12} spellCheck={false} styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)', fontSize: 12 } }} />
+        )}
+        <Group>
+          <Button
+            leftSection={<IconSend size={16} aria-hidden />}
+            loading={send.isPending}
+            disabled={missing.length > 0 || !path.startsWith('/')}
+            onClick={() => send.mutate({ projectUuid: key.projectUuid, method: endpoint.method, path, ...(endpoint.method === 'POST' && body !== '' ? { body } : {}) })}
+          >
+            Send
+          </Button>
+        </Group>
+        {send.error && (
+          <Alert color="red" title="The request could not be sent">
+            {send.error.message}
+          </Alert>
+        )}
+        {send.data && <ResponseView response={send.data} />}
+      </Stack>
+    </Paper>
+  );
+}
+
+function formatBody(body: string): string {
+  try {
+    return JSON.stringify(JSON.parse(body), null, 2);
+  } catch {
+    return body;
+  }
+}
+
+function ResponseView({ response }: { response: ConsoleResponse }) {
+  const ok = response.status >= 200 && response.status < 300;
+  return (
+    <Stack gap="xs" aria-label="Response">
+      <Group gap="sm">
+        <Badge color={ok ? 'green' : response.status >= 500 ? 'red' : 'orange'} size="lg" variant="light">
+          {response.status} {response.statusText}
+        </Badge>
+        <Text size="sm" c="dimmed">
+          {response.timeMs} ms
+        </Text>
+      </Group>
+      <Text size="xs" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
+        {response.url}
+      </Text>
+      <details>
+        <summary>
+          <Text span size="sm">
+            Headers ({response.headers.length})
+          </Text>
+        </summary>
+        <Table verticalSpacing={2} fz="xs">
+          <Table.Tbody>
+            {response.headers.map(([name, value]) => (
+              <Table.Tr key={name}>
+                <Table.Td ff="monospace">{name}</Table.Td>
+                <Table.Td ff="monospace" style={{ overflowWrap: 'anywhere' }}>
+                  {value}
+                </Table.Td>
+              </Table.Tr>
+            ))}
+          </Table.Tbody>
+        </Table>
+      </details>
+      <Code block data-testid="console-response-body" style={{ maxHeight: 480, overflow: 'auto' }}>
+        {formatBody(response.body)}
+      </Code>
+      {response.truncated && (
+        <Text size="xs" c="dimmed">
+          The body was cut at 1 MB.
+        </Text>
+      )}
+    </Stack>
+  );
+}

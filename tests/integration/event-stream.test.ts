@@ -1,0 +1,255 @@
+// GET /api/events: webhook notices derived from what the real dispatcher writes, heard by members only,
+// resumable with Last-Event-ID.
+import crypto from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, type TestApp } from '../helpers/test-app';
+import { Client } from '../helpers/http-client';
+import { signIn } from '../helpers/sign-in';
+import { startReceiver } from '../helpers/receiver';
+import type { TestDatabase } from '../helpers/db-template';
+import { setSubscription } from '../../server/services/subscriptions';
+import { AUTO_DISABLE_AFTER_MS, Dispatcher } from '../../server/webhooks/dispatcher';
+import { parseAllowlist } from '../../server/webhooks/ssrf';
+import { eventBody } from '../../server/webhooks/follower';
+import { createLogger } from '../../server/logger';
+import { deriveWebhookNotices } from '../../server/webhooks/notices';
+import type { WebhookNotice } from '../../shared/webhook-notices';
+
+let app: TestApp & { database: TestDatabase };
+let receiver: Awaited<ReturnType<typeof startReceiver>>;
+let owner: Client;
+let member: Client;
+let stranger: Client;
+let workspaceId: number;
+let now = Date.now();
+const logger = createLogger('silent');
+
+interface StreamEvent {
+  id: string;
+  event: string;
+  notice: WebhookNotice;
+}
+
+/** Reads GET /api/events as EventSource would, collecting its events. */
+async function openStream(client: Client, lastEventId?: string) {
+  const controller = new AbortController();
+  const res = await fetch(`${app.url}/api/events`, {
+    headers: {
+      accept: 'text/event-stream',
+      cookie: [...client.cookies].map(([k, v]) => `${k}=${v}`).join('; '),
+      ...(lastEventId ? { 'last-event-id': lastEventId } : {}),
+    },
+    signal: controller.signal,
+  });
+  const events: StreamEvent[] = [];
+  const state = { ended: false };
+  if (res.status === 200 && res.body) {
+    void (async () => {
+      const decoder = new TextDecoder();
+      let buffer = '';
+      for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
+        buffer += decoder.decode(chunk, { stream: true });
+        let end: number;
+        while ((end = buffer.indexOf('\n\n')) >= 0) {
+          const block = buffer.slice(0, end);
+          buffer = buffer.slice(end + 2);
+          const field = (name: string) => block.split('\n').find((l) => l.startsWith(`${name}: `))?.slice(name.length + 2);
+          const data = field('data');
+          if (data) events.push({ id: field('id')!, event: field('event')!, notice: JSON.parse(data) as WebhookNotice });
+        }
+      }
+      state.ended = true;
+    })().catch(() => undefined);
+  }
+  return {
+    res,
+    events,
+    state,
+    async waitFor(count: number, timeoutMs = 5000) {
+      await expect.poll(() => events.length, { timeout: timeoutMs, interval: 50 }).toBeGreaterThanOrEqual(count);
+      return events;
+    },
+    close: () => controller.abort(),
+  };
+}
+
+const dispatcher = () =>
+  new Dispatcher(app.db, logger, app.mailer, { allowlist: parseAllowlist('127.0.0.1'), timeoutMs: 1000, retrySchedule: [0, 5000, 300_000], publicUrl: app.url, now: () => now });
+
+async function enqueue(webhookId: string) {
+  const id = crypto.randomUUID();
+  const created = Math.floor(now / 1000);
+  await app.db('webhook_events').insert({
+    id,
+    webhook_id: webhookId,
+    type: 'block',
+    network: 0,
+    block_height: 1,
+    block_hash: 'ab'.repeat(32),
+    body: eventBody(id, webhookId, created, 'block', { hash: 'ab'.repeat(32) }),
+    created,
+    status: 'pending',
+    attempts: 0,
+    next_attempt_at: now,
+    test: false,
+    created_at: now,
+  });
+  return id;
+}
+
+beforeAll(async () => {
+  receiver = await startReceiver();
+  receiver.state.respond = () => 500;
+  app = await startTestApp();
+  owner = new Client(app.url);
+  member = new Client(app.url);
+  stranger = new Client(app.url);
+  await signIn(owner, app.mailer, 'stream-owner@example.com');
+  await signIn(member, app.mailer, 'stream-member@example.com');
+  await signIn(stranger, app.mailer, 'stream-stranger@example.com');
+  const ownerId = (await owner.get('/api/me')).body.data.id;
+  const memberId = (await member.get('/api/me')).body.data.id;
+  await setSubscription(app.db, ownerId, 'ENTERPRISE', 'active');
+  workspaceId = (await owner.get('/api/workspaces')).body.data[0].id;
+  // The least role there is: collaborators may view webhooks in the permission matrix.
+  await app.db('workspace_members').insert({ workspace_id: workspaceId, user_id: memberId, role: 'collaborator', created_at: Date.now() });
+  // The deriver's first pass starts from now.
+  await deriveWebhookNotices(app.db);
+});
+afterAll(async () => {
+  await app?.stop();
+  await app?.database.drop();
+  await receiver?.close();
+});
+
+describe('GET /api/events', () => {
+  it('announces a failed delivery, the 48-hour warning once, and the disabling after 5 days, to members only; resumable', async () => {
+    const created = await owner.post(`/api/workspaces/${workspaceId}/webhooks`, {
+      name: 'Flaky endpoint',
+      network: 0,
+      type: 'block',
+      target_url: receiver.url,
+      confirmations: 0,
+      status: 'enabled',
+      conditions: [],
+    });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const webhookId = created.body.data.id as string;
+
+    const ownerStream = await openStream(owner);
+    const memberStream = await openStream(member);
+    const strangerStream = await openStream(stranger);
+    expect(ownerStream.res.headers.get('content-type')).toMatch(/^text\/event-stream/);
+
+    // First failure: a failed delivery and the warning state.
+    const eventId = await enqueue(webhookId);
+    expect(await dispatcher().runOnce()).toBe(1);
+    await deriveWebhookNotices(app.db);
+    const first = await memberStream.waitFor(2);
+    expect(first.map((e) => e.event)).toEqual(['webhook.delivery_failed', 'webhook.warning']);
+    expect(first[0]!.notice).toEqual({
+      id: Number(first[0]!.id),
+      kind: 'delivery_failed',
+      webhookId,
+      webhookName: 'Flaky endpoint',
+      workspaceId,
+      at: now,
+      eventId,
+      statusCode: 500,
+      error: null,
+    });
+
+    // A second failure within 48 hours: a failed delivery, no second warning. Deriving again adds nothing.
+    now += 3600_000;
+    await dispatcher().runOnce();
+    await deriveWebhookNotices(app.db);
+    await deriveWebhookNotices(app.db);
+    const second = await ownerStream.waitFor(3);
+    expect(second.map((e) => e.event)).toEqual(['webhook.delivery_failed', 'webhook.warning', 'webhook.delivery_failed']);
+
+    // Five days of failures: the dispatcher disables the webhook, the stream says so. The failure before it had
+    // no other in the 48 hours before it, so the webhook entered the warning state again too.
+    now += AUTO_DISABLE_AFTER_MS;
+    await dispatcher().runOnce();
+    expect((await app.db('webhooks').where({ id: webhookId }).first()).status).toBe('disabled');
+    await deriveWebhookNotices(app.db);
+    const all = await ownerStream.waitFor(6);
+    expect(all.map((e) => e.event)).toEqual([
+      'webhook.delivery_failed',
+      'webhook.warning',
+      'webhook.delivery_failed',
+      'webhook.delivery_failed',
+      'webhook.warning',
+      'webhook.disabled',
+    ]);
+    expect(all[5]!.notice).toMatchObject({ kind: 'disabled', webhookId, webhookName: 'Flaky endpoint' });
+    await memberStream.waitFor(6);
+    expect(memberStream.events.map((e) => e.id)).toEqual(all.map((e) => e.id));
+
+    // Someone outside the workspace hears nothing at all.
+    await new Promise((r) => setTimeout(r, 1500));
+    expect(strangerStream.res.status).toBe(200);
+    expect(strangerStream.events).toEqual([]);
+
+    // Resuming after the second event replays exactly what came after it.
+    const resumed = await openStream(member, all[1]!.id);
+    await resumed.waitFor(4);
+    expect(resumed.events.map((e) => e.id)).toEqual(all.slice(2).map((e) => e.id));
+    // Even resumed from the start, the stranger gets none of them.
+    const strangerResumed = await openStream(stranger, '0');
+    await new Promise((r) => setTimeout(r, 1500));
+    expect(strangerResumed.events).toEqual([]);
+
+    for (const s of [ownerStream, memberStream, strangerStream, resumed, strangerResumed]) s.close();
+  });
+
+  it('stops a member who left the workspace hearing at once, and ends the stream on sign-out', async () => {
+    const memberStream = await openStream(member, '0');
+    await memberStream.waitFor(6);
+    const memberId = (await member.get('/api/me')).body.data.id;
+    await app.db('workspace_members').where({ workspace_id: workspaceId, user_id: memberId }).delete();
+    const webhookId = (await app.db('webhooks').where({ workspace_id: workspaceId }).first('id')).id as string;
+    await app.db('webhooks').where({ id: webhookId }).update({ status: 'enabled', failing_since: null });
+    await enqueue(webhookId);
+    await dispatcher().runOnce();
+    await deriveWebhookNotices(app.db);
+    const ownerStream = await openStream(owner, memberStream.events[5]!.id);
+    await ownerStream.waitFor(1);
+    await new Promise((r) => setTimeout(r, 1200));
+    expect(memberStream.events).toHaveLength(6);
+
+    const out = await owner.post('/auth/signout', {});
+    expect(out.status).toBe(200);
+    // The server ends the stream of a session that ended.
+    await expect.poll(() => ownerStream.state.ended, { timeout: 3000 }).toBe(true);
+    expect(memberStream.state.ended).toBe(false);
+    memberStream.close();
+    ownerStream.close();
+  });
+
+  it("answers an event of the delivery history with its payload to members, 404 to anyone else (the sandbox's loader)", async () => {
+    // The owner signed out in the test before: a fresh client signs in again.
+    owner = new Client(app.url);
+    await signIn(owner, app.mailer, 'stream-owner@example.com');
+    const webhookId = (await app.db('webhooks').where({ workspace_id: workspaceId }).first('id')).id as string;
+    const eventId = await enqueue(webhookId);
+    const path = `/api/workspaces/${workspaceId}/webhooks/${webhookId}/events/${eventId}`;
+    const mine = await owner.get(path);
+    expect(mine.status).toBe(200);
+    expect(mine.body.data).toEqual({ id: eventId, type: 'block', created: expect.any(Number), payload: { hash: 'ab'.repeat(32) } });
+    const theirs = await stranger.get(path);
+    expect(theirs.status).toBe(404);
+    const missing = await owner.get(`/api/workspaces/${workspaceId}/webhooks/${webhookId}/events/${crypto.randomUUID()}`);
+    expect(missing.status).toBe(404);
+    expect(missing.body.error.message).toBe('Event not found.');
+  });
+
+  it('answers 401 when signed out and 400 for a Last-Event-ID that is not one of its ids', async () => {
+    const anonymous = await fetch(`${app.url}/api/events`);
+    expect(anonymous.status).toBe(401);
+    expect((await anonymous.json()).error.code).toBe('unauthorized');
+    const bad = await openStream(stranger, 'abc');
+    expect(bad.res.status).toBe(400);
+    expect((await bad.res.json()).error.message).toBe('Last-Event-ID must be an event id from this stream.');
+  });
+});
