@@ -31,6 +31,9 @@ import { EventStreams } from './api/events';
 import { createBillingProvider, StripeBillingProvider, type BillingProvider } from './billing/index';
 import { docsRouter } from './web/docs';
 import { defaultProbes, statusReporter } from './services/status';
+import { ppuSettings } from './services/ppu';
+import { paymentChainSource } from './ppu/watcher';
+import { devPpuRouter } from './ppu/dev-router';
 
 export interface AppDeps {
   config: Config;
@@ -50,6 +53,8 @@ export interface CairnApp {
   close(): void;
   /** The billing provider the app serves (given, or created from config; the caller starts it). */
   billing: BillingProvider;
+  /** The sandbox chains the app serves (given, or created from config). */
+  chains: Partial<Record<SandboxNetwork, SandboxChain>>;
 }
 
 const REQUEST_ID_RE = /^[\w.-]{1,64}$/;
@@ -162,6 +167,12 @@ export function createApp(deps: AppDeps): CairnApp {
   // The status page's probes are the backends the gateway answers from: a configured upstream, the
   // sandbox chain, the EVM development chain (and whatever else defaultProbes learns to name).
   const probes = defaultProbes(config, chains, db);
+  // Pay as you go: the payment network's tip (for confirmations) and, in development on the sandbox
+  // chain, 'Simulate payment'.
+  const ppu = ppuSettings(config);
+  const paymentSource = paymentChainSource(config, chains);
+  const ppuChain = config.gateway.upstreams[ppu.network] ? undefined : chains[ppu.network.replace('cardano-', '') as SandboxNetwork];
+  const canSimulatePayment = !config.isProduction && ppu.enabled && ppuChain !== undefined;
   app.use(
     '/api',
     apiRouter(routeDeps, {
@@ -173,6 +184,7 @@ export function createApp(deps: AppDeps): CairnApp {
       billing,
       status: statusReporter({ db, probes }),
       served: (slug: string) => probes.has(slug) || community.has(slug),
+      ppu: { settings: ppu, tip: async () => (paymentSource ? paymentSource.tipHeight() : null), canSimulate: canSimulatePayment },
     }),
   );
   if (!config.isProduction) {
@@ -181,6 +193,8 @@ export function createApp(deps: AppDeps): CairnApp {
     if (mailer.kind === 'dev-mailbox') dev.use(devMailboxRouter(mailer));
     // The sandbox faucet and development wallets.
     if (Object.keys(chains).length > 0) dev.use(devFaucetRouter(chains));
+    // 'Simulate payment' of pay-as-you-go orders: a faucet payment of the order's amount to its address.
+    if (canSimulatePayment && ppuChain) dev.use(devPpuRouter(db, ppuChain));
     app.use('/dev', dev);
   }
 
@@ -197,5 +211,6 @@ export function createApp(deps: AppDeps): CairnApp {
       void community.stop();
     },
     billing,
+    chains,
   };
 }

@@ -214,6 +214,18 @@ const schema = z.object({
       .transform((v) => v.split(',').map((x) => Number(x.trim()) * 1000)),
   ),
   CHAIN_POLL_MS: positiveInt(2000, 'a positive whole number of milliseconds'),
+  PPU_ACCOUNT_XPUB: z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .regex(/^(acct_xvk1[02-9ac-hj-np-z]+|[0-9a-fA-F]{128})$/, 'must be a CIP-1852 account public key: acct_xvk1… or 128 hex digits')
+      .optional(),
+  ),
+  PPU_NETWORK: z.preprocess(emptyToUndefined, z.enum(['cardano-mainnet', 'cardano-preprod', 'cardano-preview'], { error: 'must be cardano-mainnet, cardano-preprod or cardano-preview' }).default('cardano-mainnet')),
+  PPU_PRICE_PER_REQUEST_EUR: z.preprocess(emptyToUndefined, z.coerce.number({ error: 'must be a number' }).positive('must be a positive number of euro').optional()),
+  PPU_ADA_EUR_RATE: z.preprocess(emptyToUndefined, z.coerce.number({ error: 'must be a number' }).positive('must be a positive number of euro per ADA').optional()),
+  PPU_CONFIRMATIONS: positiveInt(3, 'a positive whole number of blocks'),
+  PPU_ORDER_TTL_MINUTES: positiveInt(60, 'a positive whole number of minutes'),
   BILLING_PROVIDER: z.preprocess(emptyToUndefined, z.enum(['stripe', 'local', 'none'], { error: 'must be stripe, local or none' }).optional()),
   STRIPE_SECRET_KEY: optionalString,
   STRIPE_WEBHOOK_SECRET: optionalString,
@@ -263,6 +275,15 @@ export interface Config {
   billing: BillingConfig;
   /** Lower-cased e-mails of the operators (OPERATOR_EMAILS): the operator page, plans by hand, submitted endpoints. */
   operatorEmails: string[];
+  /** Pay as you go: the operator's account public key (payment addresses derive from it), the network paid on, prices. */
+  ppu: {
+    accountXpub: string | null;
+    network: 'cardano-mainnet' | 'cardano-preprod' | 'cardano-preview';
+    pricePerRequestEur: number | null;
+    adaEurRate: number | null;
+    confirmations: number;
+    orderTtlMs: number;
+  };
 }
 
 export interface BillingConfig {
@@ -378,6 +399,14 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       stripe: billingProvider === 'stripe' ? { secretKey: e.STRIPE_SECRET_KEY!, webhookSecret: e.STRIPE_WEBHOOK_SECRET!, apiUrl: e.STRIPE_API_URL ?? null } : null,
     },
     operatorEmails: e.OPERATOR_EMAILS,
+    ppu: {
+      accountXpub: e.PPU_ACCOUNT_XPUB ?? null,
+      network: e.PPU_NETWORK,
+      pricePerRequestEur: e.PPU_PRICE_PER_REQUEST_EUR ?? null,
+      adaEurRate: e.PPU_ADA_EUR_RATE ?? null,
+      confirmations: e.PPU_CONFIRMATIONS,
+      orderTtlMs: e.PPU_ORDER_TTL_MINUTES * 60_000,
+    },
     gateway: {
       port: e.GATEWAY_PORT,
       publicUrl: (e.GATEWAY_PUBLIC_URL ?? `http://localhost:${e.GATEWAY_PORT}`).replace(/\/+$/, ''),

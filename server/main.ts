@@ -16,6 +16,8 @@ import { billingStartupLine, createBillingProvider } from './billing/index';
 import { startSubscriptionSweeper } from './billing/sweeper';
 import { CAIRN_VERSION } from './version';
 import { startHeartbeat } from './services/heartbeats';
+import { ppuSettings, ppuStartupLine } from './services/ppu';
+import { startPaymentWatcherFor } from './ppu/watcher';
 
 type Role = 'all' | 'api' | 'gateway' | 'worker';
 const ROLES: Role[] = ['all', 'api', 'gateway', 'worker'];
@@ -106,6 +108,11 @@ async function start(config: Config, role: Role) {
     stops.unshift(() => worker.stop(), () => heartbeat.stop());
     const sweeper = startSubscriptionSweeper(db, logger);
     stops.unshift(() => sweeper.stop());
+    // Pay as you go: the payment watcher follows the payment network's chain and credits orders.
+    const ppuLine = ppuStartupLine(ppuSettings(config));
+    logger[ppuLine.level](ppuLine.line);
+    const watcher = startPaymentWatcherFor({ config, db, logger, chains });
+    if (watcher) stops.unshift(() => watcher.stop());
     // INTEGRATION HOOK: pass the webhook outbox's prune here as { pruneWebhookOutbox } once it exists.
     const retention = startRetention(db, logger, { pruneWebhookOutbox: (d, now) => pruneOutbox(d, now) });
     stops.unshift(() => retention.stop());

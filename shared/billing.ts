@@ -12,11 +12,8 @@ export const billingPeriods: readonly BillingPeriod[] = ['month', 'year'];
 /** Which billing the server runs: Stripe, Cairn's built-in test billing, or none (operators set plans by hand). */
 export type BillingProviderName = 'stripe' | 'local' | 'none';
 
-/**
- * Pay as you go (issue 14) plugs into the plans crossroad with its own card. Until its routes exist the
- * crossroad shows fixed plans only, so it never links to a page that is not there.
- */
-export const PAY_AS_YOU_GO_AVAILABLE = false;
+/** Pay as you go (shared/ppu.ts) has its card on the plans crossroad. */
+export const PAY_AS_YOU_GO_AVAILABLE = true;
 
 // ---- boosts ----
 
@@ -166,7 +163,7 @@ export function excessFor(plan: Plan, counts: CurrentCounts): CurrentCounts | nu
 
 // ---- subscription logs ----
 
-export const logTypes = ['checkout', 'upgrade', 'downgrade', 'renewal', 'failed_payment', 'payment', 'cancellation', 'boost', 'expired', 'operator'] as const;
+export const logTypes = ['checkout', 'upgrade', 'downgrade', 'renewal', 'failed_payment', 'payment', 'cancellation', 'boost', 'expired', 'operator', 'ppu_order'] as const;
 export type LogType = (typeof logTypes)[number];
 
 export const logTypeLabels: Record<LogType, string> = {
@@ -180,6 +177,7 @@ export const logTypeLabels: Record<LogType, string> = {
   boost: 'Boost',
   expired: 'First payment expired',
   operator: 'Changed by the operator',
+  ppu_order: 'Pay-as-you-go order paid',
 };
 
 export interface SubscriptionLogDto {
@@ -193,7 +191,8 @@ export interface SubscriptionLogDto {
   currency: 'eur';
   boost: BoostType | null;
   workspace_id: number | null;
-  provider: BillingProviderName;
+  /** 'cardano' for pay-as-you-go orders paid in ADA. */
+  provider: BillingProviderName | 'cardano';
   reference: string | null;
   created_at: number;
 }

@@ -21,6 +21,7 @@ import { CAIRN_VERSION } from '../version';
 import { registerMilkomedaRoutes } from './milkomeda';
 import { registerEndpointRoutes } from './endpoints';
 import { registerNetworkRoutes } from './networks';
+import { registerPpuRoutes, type PpuExtras } from './ppu';
 import { registerIpfsRoutes } from './ipfs';
 import type { ChainSource } from '../webhooks/chain-source';
 import type { LatestBlock } from '../../shared/landing-sample';
@@ -40,6 +41,8 @@ export interface ApiExtras {
   status: () => Promise<StatusReport>;
   /** Whether this server has a backend for a gateway slug (GET /api/networks). */
   served: (slug: string) => boolean;
+  /** Pay as you go (absent: its routes are not served). */
+  ppu?: PpuExtras;
 }
 
 export function apiRouter(deps: RouteDeps, extras: ApiExtras): Router {
@@ -56,6 +59,7 @@ export function apiRouter(deps: RouteDeps, extras: ApiExtras): Router {
   registerMilkomedaRoutes(router, deps);
   registerEndpointRoutes(router, deps);
   registerBillingRoutes(router, deps, extras.billing);
+  if (extras.ppu) registerPpuRoutes(router, deps, extras.ppu);
   registerOperatorRoutes(router, deps);
   registerEventRoutes(router, deps, extras.eventStreams ?? new EventStreams());
   registerWebhookEventPayloadRoute(router, deps);

@@ -93,7 +93,7 @@ export function registerWorkspaceRoutes(router: Router, deps: RouteDeps): void {
     method: 'get',
     path: '/workspaces/:id/quota',
     permission: { workspace: 'workspace.view' },
-    handler: ({ membership }): Promise<QuotaDto> => getQuota(db, membership.ownerId),
+    handler: ({ membership }): Promise<QuotaDto> => getQuota(db, membership.ownerId, Date.now(), membership.workspaceId),
   });
 
   route(router, deps, {

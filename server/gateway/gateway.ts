@@ -253,6 +253,10 @@ export function createGatewayHandler(deps: GatewayDeps) {
       day,
       quotaLimit: project.requestLimit,
       quotaBase: quotaBase.get(project.ownerId) ?? 0,
+      // Pay as you go: a workspace without a balance passes 0 and costs nothing more.
+      balanceKey: project.balanceKey,
+      balanceCredited: project.ppuCredited,
+      balanceSpentBase: project.ppuSpent,
     };
     const metered: MeteredRequest = { projectId: project.projectId, ownerId: project.ownerId, endpoint: endpointTemplate(rest), status: 0, ip, userAgent: req.headers['user-agent'], admitted: false, at };
     // The in-memory limiter answers at once; only Redis needs a round trip.

@@ -7,6 +7,7 @@ import { KeyCache } from './key-cache';
 import { MemoryLimiter, type Limiter } from './limiter';
 import { RedisLimiter } from './redis-limiter';
 import { Meter, loadQuotaBase } from './metering';
+import { addBalanceSpends } from '../services/ppu';
 import { createGatewayHandler } from './gateway';
 import type { EvmBackend } from './jsonrpc';
 import { UpstreamPools } from './upstream-pool';
@@ -69,6 +70,18 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
   gateway.setQuotaBase(await loadQuotaBase(db));
   const pools = new UpstreamPools({ db, config, logger, backends: gateway.backends });
   await pools.start();
+  // Pay as you go: requests paid from balances go to ppu_balances.spent with the metering's rhythm.
+  const flushBalances = async () => {
+    const spends = limiter.drainBalanceSpends();
+    try {
+      await addBalanceSpends(db, spends);
+    } catch (err) {
+      for (const [k, n] of spends) limiter.requeueBalanceSpends(k, n);
+      logger.error({ err: { message: (err as Error).message } }, 'gateway: writing pay-as-you-go balance spends failed; retrying');
+    }
+  };
+  const balanceTimer = setInterval(() => void flushBalances(), gw.meteringFlushMs);
+  balanceTimer.unref();
 
   const server = http.createServer(gateway.handler);
   server.keepAliveTimeout = 65_000;
@@ -97,6 +110,8 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
         server.closeIdleConnections();
       });
       await keys.stop();
+      clearInterval(balanceTimer);
+      await flushBalances();
       await meter.stop();
       await pools.stop();
       await limiter.close();

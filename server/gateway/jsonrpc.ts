@@ -220,6 +220,7 @@ export function createJsonRpcHandler(deps: JsonRpcDeps) {
     day: ctx.day,
     quotaLimit: ctx.project.requestLimit,
     quotaBase: ctx.quotaBase,
+    ...(ctx.project.ppuCredited > 0 ? { balanceKey: ctx.project.balanceKey, balanceCredited: ctx.project.ppuCredited, balanceSpentBase: ctx.project.ppuSpent } : {}),
   });
 
   async function run(req: http.IncomingMessage, res: http.ServerResponse, ctx: JsonRpcCallContext, raw: Buffer | null, body: unknown): Promise<void> {

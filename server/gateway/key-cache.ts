@@ -22,6 +22,11 @@ export interface ProjectKey {
   /** Requests per UTC day for the whole subscription: plan plus active boosts. */
   requestLimit: number;
   status: SubscriptionStatus;
+  /** Pay as you go: requests ever credited to the workspace's balance (0: none) and spent of them when loaded. */
+  ppuCredited: number;
+  ppuSpent: number;
+  /** The balance's counter key (the workspace id), made once at load, not per request. */
+  balanceKey: string;
 }
 
 const slugByNetworkId = new Map(networks.filter((n) => n.slug).map((n) => [n.value, n.slug!]));
@@ -138,7 +143,8 @@ export class KeyCache {
     let q = this.db('projects as p')
       .join('workspaces as w', 'w.id', 'p.workspace_id')
       .leftJoin('subscriptions as s', 's.user_id', 'w.owner_id')
-      .select('p.id', 'p.uuid', 'p.project_id as key', 'p.network_id', 'p.workspace_id', 'w.owner_id', 's.plan', 's.status');
+      .leftJoin('ppu_balances as b', 'b.workspace_id', 'w.id')
+      .select('p.id', 'p.uuid', 'p.project_id as key', 'p.network_id', 'p.workspace_id', 'w.owner_id', 's.plan', 's.status', 'b.credited as ppu_credited', 'b.spent as ppu_spent');
     if (a) {
       // Every key of an owner whose project or workspace changed: boosts and plan are per owner.
       const owners = this.db('workspaces as w2')
@@ -180,6 +186,9 @@ export class KeyCache {
         limitBurst: plan.limitBurst,
         requestLimit: plan.requestLimit + (boostByOwner.get(r.owner_id) ?? 0),
         status: (r.status as SubscriptionStatus) ?? 'active',
+        ppuCredited: Number(r.ppu_credited ?? 0),
+        ppuSpent: Number(r.ppu_spent ?? 0),
+        balanceKey: String(r.workspace_id),
       });
     }
     return out;

@@ -13,6 +13,13 @@ export interface AdmitRequest {
   quotaLimit: number;
   /** Requests already counted today before this process started (from quota_usage). */
   quotaBase: number;
+  /**
+   * Pay as you go: the workspace whose request balance pays once the daily quota is used up, its
+   * credited total and what was spent of it when the key was loaded. Absent (or credited 0): no balance.
+   */
+  balanceKey?: string;
+  balanceCredited?: number;
+  balanceSpentBase?: number;
 }
 
 export interface BanPolicy {
@@ -25,7 +32,24 @@ export interface BanPolicy {
 export interface Limiter {
   readonly kind: 'memory' | 'redis';
   admit(r: AdmitRequest): Promise<Verdict>;
+  /** Requests paid from each balance (by balanceKey) since the last call; the gateway adds them to ppu_balances.spent. */
+  drainBalanceSpends(): Map<string, number>;
+  /** Puts back spends that could not be written. */
+  requeueBalanceSpends(key: string, n: number): void;
   close(): Promise<void>;
+}
+
+/** Counts requests paid from a balance in this process until they are written to the database. */
+export class BalanceSpends {
+  private pending = new Map<string, number>();
+  add(key: string, n = 1): void {
+    this.pending.set(key, (this.pending.get(key) ?? 0) + n);
+  }
+  drain(): Map<string, number> {
+    const out = this.pending;
+    this.pending = new Map();
+    return out;
+  }
 }
 
 export const DAY_MS = 86_400_000;
@@ -43,6 +67,9 @@ export class MemoryLimiter implements Limiter {
   private quotas = new Map<string, { day: number; used: number }>();
   private rejections = new Map<string, { count: number; since: number }>();
   private bans = new Map<string, number>();
+  /** What each balance has spent in all (at least the database's figure when the key was loaded). */
+  private balances = new Map<string, number>();
+  private readonly spends = new BalanceSpends();
   private sweeper: NodeJS.Timeout;
 
   constructor(
@@ -80,14 +107,33 @@ export class MemoryLimiter implements Limiter {
         quota = { day: r.day, used: r.quotaBase };
         this.quotas.set(r.quotaKey, quota);
       }
-      if (quota.used + 1 > r.quotaLimit) verdict = 'over_quota';
-      else {
+      if (quota.used + 1 > r.quotaLimit) {
+        verdict = 'over_quota';
+        // Past the daily quota: the workspace's pay-as-you-go balance pays, never below zero.
+        if (r.balanceCredited && r.balanceKey) {
+          const spent = Math.max(this.balances.get(r.balanceKey) ?? 0, r.balanceSpentBase ?? 0);
+          if (spent + 1 <= r.balanceCredited) {
+            this.balances.set(r.balanceKey, spent + 1);
+            this.spends.add(r.balanceKey);
+            bucket.tokens -= 1;
+            verdict = 'ok';
+          }
+        }
+      } else {
         quota.used += 1;
         bucket.tokens -= 1;
       }
     }
     if (verdict !== 'ok') this.reject(r.ip, now);
     return verdict;
+  }
+
+  drainBalanceSpends(): Map<string, number> {
+    return this.spends.drain();
+  }
+
+  requeueBalanceSpends(key: string, n: number): void {
+    this.spends.add(key, n);
   }
 
   private reject(ip: string, now: number) {

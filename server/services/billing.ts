@@ -67,7 +67,7 @@ export async function readSubscriptionState(db: Db, userId: number): Promise<Sub
 
 const rank = (plan: PlanName, period: BillingPeriod | null) => planNames.indexOf(plan) * 2 + (period === 'year' ? 1 : 0);
 
-async function insertLog(trx: Db, userId: number, state: SubscriptionState, provider: BillingProviderName, entry: LogEntry, now: number) {
+async function insertLog(trx: Db, userId: number, state: SubscriptionState, provider: BillingProviderName | 'cardano', entry: LogEntry, now: number) {
   const row = {
     user_id: userId,
     workspace_id: entry.workspaceId ?? null,
@@ -85,6 +85,14 @@ async function insertLog(trx: Db, userId: number, state: SubscriptionState, prov
   };
   if (entry.dedupeKey) await trx('subscription_logs').insert(row).onConflict('dedupe_key').ignore();
   else await trx('subscription_logs').insert(row);
+}
+
+/**
+ * Writes one subscription log entry with the subscription as it stands, inside the caller's
+ * transaction (pay-as-you-go credits log this way beside their balance change).
+ */
+export async function writeSubscriptionLog(trx: Db, userId: number, provider: BillingProviderName | 'cardano', entry: LogEntry, now = Date.now()): Promise<void> {
+  await insertLog(trx, userId, await readSubscriptionState(trx, userId), provider, entry, now);
 }
 
 /**

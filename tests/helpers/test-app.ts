@@ -4,7 +4,8 @@ import type { AddressInfo } from 'node:net';
 import { inject } from 'vitest';
 import { loadConfig, type Config } from '../../server/config';
 import type { Express } from 'express';
-import { createApp } from '../../server/app';
+import { createApp, type CairnApp } from '../../server/app';
+import { startPaymentWatcherFor } from '../../server/ppu/watcher';
 import { createLogger } from '../../server/logger';
 import { devMailbox, smtpMailer, type Mailer } from '../../server/mail/mailer';
 import type { Db } from '../../server/db/index';
@@ -22,6 +23,8 @@ export interface TestApp {
   rawLogs: string[];
   /** The Express app itself (tests that walk its routes). */
   express: Express;
+  /** The app's sandbox chains (the pay-as-you-go watcher and faucet tests read them). */
+  chains: CairnApp['chains'];
   /** Stops this server (the database stays). */
   stop(): Promise<void>;
 }
@@ -32,6 +35,8 @@ export interface TestAppOptions {
   port?: number;
   /** The built web app to serve; the real build (dist/web) by default. */
   webDir?: string;
+  /** Runs the pay-as-you-go payment watcher beside the app, as the worker role does. */
+  ppuWatcher?: boolean;
 }
 
 /** Starts the real app on 127.0.0.1 over a fresh copy of the template database (or a given one). */
@@ -68,10 +73,11 @@ export async function startTestApp(opts: TestAppOptions = {}): Promise<TestApp &
     ...opts.env,
   });
   const mailer = config.mail.smtpUrl ? smtpMailer(config.mail.smtpUrl, config.mail.from) : devMailbox(logger);
-  const { app, close, billing } = createApp({ config, db, logger, mailer, sessionSecret: TEST_SESSION_SECRET, ...(opts.webDir ? { webDir: opts.webDir } : {}) });
+  const { app, close, billing, chains } = createApp({ config, db, logger, mailer, sessionSecret: TEST_SESSION_SECRET, ...(opts.webDir ? { webDir: opts.webDir } : {}) });
   // As server/main.ts does: price ids and reconciliation before the first request.
   await billing.start();
   server.on('request', app);
+  const watcher = opts.ppuWatcher ? startPaymentWatcherFor({ config, db, logger, chains, intervalMs: 200 }) : null;
   const url = `http://127.0.0.1:${port}`;
   return {
     url,
@@ -82,7 +88,9 @@ export async function startTestApp(opts: TestAppOptions = {}): Promise<TestApp &
     rawLogs,
     database,
     express: app,
+    chains,
     stop: async () => {
+      await watcher?.stop();
       close();
       mailer.close();
       server.closeAllConnections();

@@ -8,6 +8,7 @@ import { openApiPath } from '../../server/api/openapi';
 import { createLogger } from '../../server/logger';
 import { devMailbox } from '../../server/mail/mailer';
 import { LocalBillingProvider } from '../../server/billing/local';
+import { ppuSettings } from '../../server/services/ppu';
 
 let app: TestApp & { database: TestDatabase };
 
@@ -28,7 +29,7 @@ function existingRoutes(): string[] {
   const logger = createLogger('silent');
   const router = apiRouter(
     { db: app.db, config: app.config, logger, mailer: devMailbox(logger) },
-    { webDir: '/nonexistent', latestBlock: async () => ({ block: {} as never, source: 'test' }), sandboxed: new Set(), webhookSources: new Map(), status: async () => { throw new Error('unused'); }, served: () => true, billing: new LocalBillingProvider(app.db) },
+    { webDir: '/nonexistent', latestBlock: async () => ({ block: {} as never, source: 'test' }), sandboxed: new Set(), webhookSources: new Map(), status: async () => { throw new Error('unused'); }, served: () => true, billing: new LocalBillingProvider(app.db), ppu: { settings: ppuSettings(app.config), tip: async () => null, canSimulate: false } },
   ) as Router & { stack: Layer[] };
   const out: string[] = [];
   for (const layer of router.stack) {

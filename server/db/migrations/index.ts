@@ -14,6 +14,7 @@ import * as createWebhookNotices from './2026-11-23-1610-create-webhook-notices'
 import * as createUsageWindow from './2026-11-23-1500-create-usage-window';
 import * as outboxCancelReasonAndClaimIndex from './2026-11-23-1501-outbox-cancel-reason-and-claim-index';
 import * as createServiceHeartbeats from './2026-11-23-1700-create-service-heartbeats';
+import * as createPpu from './2026-11-23-1800-create-ppu';
 
 export interface Migration {
   up(knex: Knex): Promise<void>;
@@ -37,4 +38,5 @@ export const migrations: ReadonlyArray<readonly [name: string, migration: Migrat
   ['2026-11-23-1600-create-desktop-sign-ins', createDesktopSignIns],
   ['2026-11-23-1610-create-webhook-notices', createWebhookNotices],
   ['2026-11-23-1700-create-service-heartbeats', createServiceHeartbeats],
+  ['2026-11-23-1800-create-ppu', createPpu],
 ];

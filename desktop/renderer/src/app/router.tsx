@@ -22,6 +22,7 @@ const pageStyles = () => import('./page-styles');
 const projects = () => import('../features/projects/pages');
 const workspaces = () => import('../features/workspaces/pages');
 const subscription = () => import('../features/subscription/pages');
+const ppu = () => import('../features/ppu/pages');
 const webhooks = () => import('../features/webhooks/pages');
 const settings = () => import('../features/settings/pages');
 const endpoints = () => import('../features/endpoints/pages');
@@ -43,16 +44,16 @@ const pages: Record<Exclude<AppRoute, '/'>, { frame: Frame; lazy: LazyComponent 
   '/dashboard/subscription/plans': { frame: 'signedIn', lazy: lazyPage(subscription, (m) => m.SubscriptionPlansPage) },
   '/dashboard/subscription/plans/fixed': { frame: 'signedIn', lazy: lazyPage(subscription, (m) => m.FixedPlansPage) },
   '/dashboard/subscription/logs': { frame: 'signedIn', lazy: lazyPage(subscription, (m) => m.SubscriptionLogsPage) },
-  '/dashboard/subscription/ppu/order': { frame: 'signedIn', lazy: lazyPage(subscription, (m) => m.PayAsYouGoOrderPage) },
-  '/dashboard/subscription/ppu/order/:id': { frame: 'signedIn', lazy: lazyPage(subscription, (m) => m.PayAsYouGoOrderDetailPage) },
-  '/dashboard/subscription/ppu/history': { frame: 'signedIn', lazy: lazyPage(subscription, (m) => m.PayAsYouGoHistoryPage) },
+  '/dashboard/subscription/ppu/order': { frame: 'signedIn', lazy: lazyPage(ppu, (m) => m.PayAsYouGoOrderPage) },
+  '/dashboard/subscription/ppu/order/:id': { frame: 'signedIn', lazy: lazyPage(ppu, (m) => m.PayAsYouGoOrderDetailPage) },
+  '/dashboard/subscription/ppu/history': { frame: 'signedIn', lazy: lazyPage(ppu, (m) => m.PayAsYouGoHistoryPage) },
   '/dashboard/webhooks/add': { frame: 'signedIn', lazy: lazyPage(webhooks, (m) => m.AddWebhookPage) },
   '/dashboard/webhooks/:id': { frame: 'signedIn', lazy: lazyPage(webhooks, (m) => m.WebhookPage) },
   '/dashboard/workspaces': { frame: 'signedIn', lazy: lazyPage(workspaces, (m) => m.WorkspacesPage) },
   '/dashboard/workspaces/:id': { frame: 'signedIn', lazy: lazyPage(workspaces, (m) => m.WorkspacePage) },
   '/dashboard/workspaces/:id/transfer': { frame: 'signedIn', lazy: lazyPage(workspaces, (m) => m.TransferWorkspacePage) },
-  '/dashboard/workspaces/:id/order': { frame: 'signedIn', lazy: lazyPage(workspaces, (m) => m.WorkspaceOrderPage) },
-  '/dashboard/workspaces/:id/order/:orderId': { frame: 'signedIn', lazy: lazyPage(workspaces, (m) => m.WorkspaceOrderDetailPage) },
+  '/dashboard/workspaces/:id/order': { frame: 'signedIn', lazy: lazyPage(ppu, (m) => m.WorkspaceOrderPage) },
+  '/dashboard/workspaces/:id/order/:orderId': { frame: 'signedIn', lazy: lazyPage(ppu, (m) => m.WorkspaceOrderDetailPage) },
   '/dashboard/settings': { frame: 'signedIn', lazy: lazyPage(settings, (m) => m.SettingsPage) },
   '/dashboard/endpoints': { frame: 'signedIn', lazy: lazyPage(endpoints, (m) => m.SubmitEndpointPage) },
   '/dashboard/operator/endpoints': { frame: 'signedIn', lazy: lazyPage(endpoints, (m) => m.OperatorEndpointsPage) },

@@ -9,6 +9,7 @@ import type { WorkspaceBillingDto } from '../../../../../shared/billing';
 import { useSelectedWorkspace } from '../workspaces/selected-workspace';
 import { workspaceQueries } from '../workspaces/queries';
 import { billingQueries } from './queries';
+import { LOW_BALANCE_REQUESTS, formatRequests } from '../../../../../shared/ppu';
 
 function Banner({ kind, workspace, quota, billing }: { kind: BannerKind; workspace: WorkspaceDto; quota: QuotaDto; billing: WorkspaceBillingDto }) {
   const billingRole = can(workspace.role_name, 'billing.manage');
@@ -84,12 +85,29 @@ export function BillingBanners() {
   const billing = useQuery({ ...billingQueries.workspace(workspace?.id ?? 0), enabled: !!workspace });
   if (!workspace || !quota.data || !billing.data) return null;
   const kinds = bannersFor(workspace.is_creator, quota.data, billing.data);
-  if (kinds.length === 0) return null;
+  // Pay as you go: a workspace that bought requests and has fewer than LOW_BALANCE_REQUESTS left.
+  const ppu = quota.data.ppu;
+  const lowBalance = ppu.active && ppu.balance.requests < LOW_BALANCE_REQUESTS;
+  if (kinds.length === 0 && !lowBalance) return null;
   return (
     <Stack gap="sm" mb="lg">
       {kinds.map((k) => (
         <Banner key={k} kind={k} workspace={workspace} quota={quota.data} billing={billing.data} />
       ))}
+      {lowBalance && (
+        <Alert color="yellow" icon={<IconAlertTriangle aria-hidden />} title="Pay-as-you-go balance running low" data-testid="banner-ppu-low">
+          <Text size="sm">
+            {workspace.name} has {formatRequests(ppu.balance.requests)} pay-as-you-go requests left.{' '}
+            {can(workspace.role_name, 'workspace.payg_new_order') ? (
+              <Anchor component={Link} to={`/dashboard/workspaces/${workspace.id}/order`}>
+                New order
+              </Anchor>
+            ) : (
+              'Ask the owner or an administrator to order more.'
+            )}
+          </Text>
+        </Alert>
+      )}
     </Stack>
   );
 }

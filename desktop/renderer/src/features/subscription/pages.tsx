@@ -21,7 +21,6 @@ import {
 import type { QuotaDto, WorkspaceDto } from '../../../../../shared/workspaces';
 import { errorMessage } from '../../api/client';
 import { ErrorView } from '../../components/error-view';
-import { FeatureUnavailable } from '../../components/feature-unavailable';
 import { ModalDialog } from '../../components/modal-dialog';
 import { PageLayout, type Crumb } from '../../components/page-layout';
 import { PageLoader } from '../../components/page-loader';
@@ -37,7 +36,6 @@ import { billingQueries, useCancelSubscription, useUpdateSubscription } from './
 
 const SUBSCRIPTION: Crumb = { label: 'Subscription', to: '/dashboard/subscription' };
 const PLANS: Crumb = { label: 'Subscription plans', to: '/dashboard/subscription/plans' };
-const PPU_HISTORY: Crumb = { label: 'Pay as you go history', to: '/dashboard/subscription/ppu/history' };
 
 const LIVE_PAID = new Set(['active', 'trialing', 'past_due', 'unpaid']);
 /** The owner pays for a plan now (not STARTER, and not a first payment that failed or a canceled one). */
@@ -605,30 +603,6 @@ export function SubscriptionLogsPage() {
           </Box>
         </>
       )}
-    </PageLayout>
-  );
-}
-
-export function PayAsYouGoOrderPage() {
-  return (
-    <PageLayout title="Order" breadcrumbs={[SUBSCRIPTION, { label: 'Order' }]}>
-      <FeatureUnavailable />
-    </PageLayout>
-  );
-}
-
-export function PayAsYouGoOrderDetailPage() {
-  return (
-    <PageLayout title="Order" breadcrumbs={[SUBSCRIPTION, PPU_HISTORY, { label: 'Order' }]}>
-      <FeatureUnavailable />
-    </PageLayout>
-  );
-}
-
-export function PayAsYouGoHistoryPage() {
-  return (
-    <PageLayout title="Pay as you go history" breadcrumbs={[SUBSCRIPTION, { label: 'Pay as you go history' }]}>
-      <FeatureUnavailable />
     </PageLayout>
   );
 }

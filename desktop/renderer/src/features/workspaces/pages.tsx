@@ -8,7 +8,6 @@ import type { WorkspaceDto } from '../../../../../shared/workspaces';
 import { isApiError } from '../../api/client';
 import { ErrorView } from '../../components/error-view';
 import { FactLine } from '../../components/fact-line';
-import { FeatureUnavailable } from '../../components/feature-unavailable';
 import { ModalDialog } from '../../components/modal-dialog';
 import { PageLayout, type Crumb } from '../../components/page-layout';
 import { PageLoader } from '../../components/page-loader';
@@ -182,25 +181,3 @@ export function TransferWorkspacePage() {
 
 // ---- orders (pay as you go): a later issue ----
 
-function useWorkspaceCrumb(): Crumb {
-  const { id = '' } = useParams();
-  return { label: 'Workspace', to: `/dashboard/workspaces/${encodeURIComponent(id)}` };
-}
-
-export function WorkspaceOrderPage() {
-  const workspace = useWorkspaceCrumb();
-  return (
-    <PageLayout title="Order" breadcrumbs={[WORKSPACES, workspace, { label: 'Order' }]}>
-      <FeatureUnavailable />
-    </PageLayout>
-  );
-}
-
-export function WorkspaceOrderDetailPage() {
-  const workspace = useWorkspaceCrumb();
-  return (
-    <PageLayout title="Order" breadcrumbs={[WORKSPACES, workspace, { label: 'Order' }]}>
-      <FeatureUnavailable />
-    </PageLayout>
-  );
-}
