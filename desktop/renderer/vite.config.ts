@@ -1,8 +1,9 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
-import { fileURLToPath } from 'node:url';
-import { defineConfig, type Plugin, type ProxyOptions } from 'vite';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { build, defineConfig, type Plugin, type ProxyOptions } from 'vite';
 import react from '@vitejs/plugin-react';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
@@ -48,10 +49,54 @@ const apiReferenceBundle = (): Plugin => ({
   },
 });
 
+// The landing page's first screen (header and hero, signed out, before any data) rendered at build time
+// into dist/web/landing.html, which the server answers / with (server/web/static.ts): the browser paints
+// the headline as soon as the HTML and the stylesheet are in, and main.tsx hydrates it once the scripts
+// run. index.html stays the empty shell for every other page. prerender.tsx is built for Node by a
+// second, small build beside the node_modules it imports, run, and removed.
+const ROOT_MARKUP = '<div id="root"></div>';
+const prerenderLanding = (): Plugin => {
+  let outDir = '';
+  let isSsrBuild = false;
+  return {
+    name: 'cairn-prerender-landing',
+    apply: 'build',
+    configResolved(config) {
+      outDir = config.build.outDir;
+      isSsrBuild = !!config.build.ssr;
+    },
+    async closeBundle() {
+      if (isSsrBuild) return;
+      const serverDir = fileURLToPath(new URL('../../node_modules/.cache/cairn-prerender', import.meta.url));
+      await build({
+        configFile: false,
+        root: here,
+        logLevel: 'warn',
+        plugins: [react()],
+        define: { __CAIRN_BUILD_ID__: JSON.stringify(buildId) },
+        build: {
+          ssr: 'prerender.tsx',
+          outDir: serverDir,
+          emptyOutDir: true,
+          minify: false,
+          rolldownOptions: { output: { entryFileNames: 'prerender.mjs' } },
+        },
+      });
+      const { renderLanding } = (await import(`${pathToFileURL(path.join(serverDir, 'prerender.mjs')).href}?${buildId}`)) as {
+        renderLanding: () => string;
+      };
+      const shell = fs.readFileSync(path.join(outDir, 'index.html'), 'utf8');
+      if (!shell.includes(ROOT_MARKUP)) throw new Error(`index.html has no ${ROOT_MARKUP} to prerender the landing page into`);
+      fs.writeFileSync(path.join(outDir, 'landing.html'), shell.replace(ROOT_MARKUP, `<div id="root">${renderLanding()}</div>`));
+      fs.rmSync(serverDir, { recursive: true, force: true });
+    },
+  };
+};
+
 export default defineConfig({
   root: here,
   base: '/',
-  plugins: [react(), versionFile(), apiReferenceBundle()],
+  plugins: [react(), versionFile(), apiReferenceBundle(), prerenderLanding()],
   define: { __CAIRN_BUILD_ID__: JSON.stringify(buildId) },
   build: {
     outDir: fileURLToPath(new URL('../../dist/web', import.meta.url)),

@@ -15,10 +15,15 @@ export function assetsRouter(webDir: string): Router {
   return router;
 }
 
-/** index.html for client routes; signed-out visits to /dashboard/* go to sign-in with a way back. */
+/**
+ * index.html for client routes; signed-out visits to /dashboard/* go to sign-in with a way back. / itself
+ * gets landing.html when the build wrote one: the same shell with the landing page's first screen already
+ * rendered in it (desktop/renderer/vite.config.ts), so the headline paints before the scripts run.
+ */
 export function spaRouter(webDir: string): Router {
   const router = express.Router();
   const indexFile = path.join(webDir, 'index.html');
+  const landingFile = path.join(webDir, 'landing.html');
   router.get(/.*/, (req, res, next) => {
     if (!req.accepts('html')) return next();
     if (isDashboardPath(req.path) && !req.user) return res.redirect(signInPathFor(req.originalUrl));
@@ -26,6 +31,7 @@ export function spaRouter(webDir: string): Router {
       return res.status(503).type('text').send('The web app is not built yet: run `npm run build:web` (npm start does it for you).');
     }
     res.set('Cache-Control', 'no-cache');
+    if (req.path === '/' && fs.existsSync(landingFile)) return res.sendFile(landingFile, { dotfiles: 'allow' });
     res.status(isAppRoute(req.path) ? 200 : 404).sendFile(indexFile, { dotfiles: 'allow' });
   });
   return router;

@@ -57,6 +57,39 @@ describe.runIf(browserAvailable())('the public site and the dashboard shell, in 
     await context.close();
   });
 
+  it('paints the landing page from its HTML before any script, then hydrates it in place without a mismatch', async () => {
+    // Without JavaScript at all: the headline, the hero's links and the terminal are in the page the server sends.
+    const noScript = await browser.newContext({ javaScriptEnabled: false, viewport: { width: 1280, height: 900 } });
+    const still = await noScript.newPage();
+    await still.goto(app.url + '/');
+    expect(await still.getByRole('heading', { level: 1, name: /Instant API access to/ }).isVisible()).toBe(true);
+    expect(await still.getByRole('link', { name: 'Start Building' }).getAttribute('href')).toBe('/auth/signin');
+    expect(await still.getByTestId('block-terminal').isVisible()).toBe(true);
+    await noScript.close();
+    // Only / carries it: any other page starts from the empty shell (no landing page flashing before sign-in).
+    expect(await (await fetch(app.url + '/auth/signin', { headers: { accept: 'text/html' } })).text()).toContain('<div id="root"></div>');
+
+    // With JavaScript: React adopts those elements instead of replacing them (a hydration mismatch would make it
+    // render the page afresh, removing them), with no error, and the rest of the page follows.
+    const { context, page } = await visit('/');
+    const problems: string[] = [];
+    page.on('pageerror', (e) => problems.push(e.message));
+    page.on('console', (m) => m.type() === 'error' && problems.push(m.text()));
+    await page.addInitScript(() => {
+      const removed: string[] = [];
+      (window as unknown as { removedLandingNodes: string[] }).removedLandingNodes = removed;
+      new MutationObserver((records) => {
+        for (const r of records) for (const n of r.removedNodes) if (n instanceof Element && (n.matches('h1, header, pre') || n.querySelector('h1, header, pre'))) removed.push(n.tagName);
+      }).observe(document, { childList: true, subtree: true });
+    });
+    await page.goto(app.url + '/');
+    await page.locator('#pricing').waitFor();
+    await page.getByRole('navigation', { name: 'Main', exact: true }).getByRole('link', { name: 'Status' }).waitFor();
+    expect(await page.evaluate(() => (window as unknown as { removedLandingNodes: string[] }).removedLandingNodes)).toEqual([]);
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
   it('toggles fixed plans and Pay As You Go, monthly and yearly, with the right prices and savings', async () => {
     const { context, page } = await visit('/#pricing');
     await page.getByRole('radiogroup', { name: 'Plan type' }).waitFor();

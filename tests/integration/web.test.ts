@@ -14,6 +14,7 @@ let app: TestApp & { database: TestDatabase };
 beforeAll(async () => {
   fs.mkdirSync(path.join(webDir, 'assets'), { recursive: true });
   fs.writeFileSync(path.join(webDir, 'index.html'), '<!doctype html><html lang="en"><div id="root"></div></html>');
+  fs.writeFileSync(path.join(webDir, 'landing.html'), '<!doctype html><html lang="en"><div id="root"><h1>Prerendered landing</h1></div></html>');
   fs.writeFileSync(path.join(webDir, 'assets', 'index-AbC123.js'), 'console.log(1)');
   app = await startTestApp({ webDir });
 });
@@ -44,6 +45,15 @@ describe('serving the web app', () => {
       expect(res.text).toContain('<div id="root">');
       expect(res.headers.get('cache-control')).toBe('no-cache');
     }
+  });
+
+  it('answers / with the prerendered landing page, and no other page with it', async () => {
+    const c = new Client(app.url);
+    const landing = await html(c, '/');
+    expect(landing.status).toBe(200);
+    expect(landing.text).toContain('<h1>Prerendered landing</h1>');
+    expect(landing.headers.get('cache-control')).toBe('no-cache');
+    for (const p of ['/auth/signin', '/cookie-policy', '/no/such/page']) expect((await html(c, p)).text, p).not.toContain('Prerendered landing');
   });
 
   it('answers 404 (with the app, which shows its not-found page) for unknown pages', async () => {

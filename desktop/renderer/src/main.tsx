@@ -19,17 +19,10 @@ import '@mantine/core/styles/SimpleGrid.layer.css';
 import '@mantine/core/styles/Stack.layer.css';
 import '@mantine/core/styles/Title.layer.css';
 import './app.css';
-import { StrictMode, useCallback, useState, type ComponentType } from 'react';
-import { createRoot } from 'react-dom/client';
-import { MantineProvider } from '@mantine/core';
-import { QueryClientProvider } from '@tanstack/react-query';
-import { CookieBanner } from './components/cookie-banner';
-import { DeferredNotifications } from './app/deferred-notifications';
-import { LandingBoundary } from './app/landing-boundary';
-import { LightNav } from './app/light-nav';
+import { useCallback, useState, type ComponentType } from 'react';
+import { createRoot, hydrateRoot } from 'react-dom/client';
 import { queryClient } from './app/query-client';
-import { LandingPage } from './features/landing/landing-page';
-import { cssVariablesResolver, theme } from './theme';
+import { AppRoot, LandingApp } from './app/root';
 
 const container = document.getElementById('root');
 if (!container) throw new Error('index.html has no #root element');
@@ -56,27 +49,20 @@ function App({ initial }: { initial: ComponentType | null }) {
     });
   }, []);
   if (Routed) return <Routed />;
-  return (
-    <LandingBoundary>
-      <LightNav leave={leave}>
-        <LandingPage />
-      </LightNav>
-    </LandingBoundary>
-  );
+  return <LandingApp leave={leave} />;
 }
 
-const render = (initial: ComponentType | null) =>
-  createRoot(container).render(
-    <StrictMode>
-      <MantineProvider theme={theme} cssVariablesResolver={cssVariablesResolver} defaultColorScheme="light">
-        <DeferredNotifications />
-        <QueryClientProvider client={queryClient}>
-          <App initial={initial} />
-          <CookieBanner />
-        </QueryClientProvider>
-      </MantineProvider>
-    </StrictMode>,
-  );
+const tree = (initial: ComponentType | null) => (
+  <AppRoot client={queryClient}>
+    <App initial={initial} />
+  </AppRoot>
+);
 
-if (window.location.pathname === '/') render(null);
-else void loadRouter().then(render);
+if (window.location.pathname === '/') {
+  // The server answers / with landing.html, whose #root already holds the landing page's first screen as
+  // the build rendered it (desktop/renderer/prerender.tsx), painted before any script runs: React adopts that markup. With
+  // an #anchor the page renders everything below the fold at once, which the prerender does not have, so
+  // it renders afresh (createRoot replaces what is there).
+  if (container.firstElementChild && window.location.hash === '') hydrateRoot(container, tree(null));
+  else createRoot(container).render(tree(null));
+} else void loadRouter().then((initial) => createRoot(container).render(tree(initial)));

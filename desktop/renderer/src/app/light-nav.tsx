@@ -2,7 +2,11 @@ import { useEffect, useMemo, useState, type ReactNode } from 'react';
 import { NavProvider, type NavLocation } from './nav';
 
 let keys = 0;
-const here = (key: string): NavLocation => ({ pathname: window.location.pathname, search: window.location.search, hash: window.location.hash, key });
+// The build renders the landing page without a browser (desktop/renderer/prerender.tsx): there, the location is / itself.
+const here = (key: string): NavLocation =>
+  typeof window === 'undefined'
+    ? { pathname: '/', search: '', hash: '', key }
+    : { pathname: window.location.pathname, search: window.location.search, hash: window.location.hash, key };
 
 /**
  * The landing page before the router is loaded: links within / (its #anchors) move the history and

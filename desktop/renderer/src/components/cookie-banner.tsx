@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useState, useSyncExternalStore } from 'react';
 import { Anchor, Button, Paper, Text } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { messages } from '../../../../shared/messages';
@@ -14,8 +14,19 @@ function storeConsent() {
   document.cookie = `${CONSENT_COOKIE}=1; path=/; max-age=${CONSENT_COOKIE_MAX_AGE_S}; SameSite=Lax${secure}`;
 }
 
-/** The cookie notice of every page, public and dashboard; Accept stores a consent cookie and it stays hidden from then on. */
+const noSubscription = () => () => undefined;
+
+/**
+ * The cookie notice of every page, public and dashboard; Accept stores a consent cookie and it stays hidden from then on.
+ * It depends on the browser's cookies, so the prerendered landing page (desktop/renderer/prerender.tsx) has none, and hydrating
+ * that page renders none either (the server snapshot); it appears in the commit right after.
+ */
 export function CookieBanner() {
+  const inBrowser = useSyncExternalStore(noSubscription, () => true, () => false);
+  return inBrowser ? <CookieNotice /> : null;
+}
+
+function CookieNotice() {
   const [accepted, setAccepted] = useState(hasConsentCookie);
   const site = useQuery({ ...siteQueries.site(), enabled: !accepted }).data;
   if (accepted) return null;
