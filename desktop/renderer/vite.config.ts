@@ -87,7 +87,17 @@ const prerenderLanding = (): Plugin => {
       };
       const shell = fs.readFileSync(path.join(outDir, 'index.html'), 'utf8');
       if (!shell.includes(ROOT_MARKUP)) throw new Error(`index.html has no ${ROOT_MARKUP} to prerender the landing page into`);
-      fs.writeFileSync(path.join(outDir, 'landing.html'), shell.replace(ROOT_MARKUP, `<div id="root">${renderLanding()}</div>`));
+      let markup: string;
+      try {
+        markup = renderLanding();
+      } catch (err) {
+        throw new Error(
+          'Prerendering the landing page failed: what it shows before any data must render without a browser ' +
+            '(read window, document and cookies in effects or useSyncExternalStore, not while rendering)',
+          { cause: err },
+        );
+      }
+      fs.writeFileSync(path.join(outDir, 'landing.html'), shell.replace(ROOT_MARKUP, `<div id="root">${markup}</div>`));
       fs.rmSync(serverDir, { recursive: true, force: true });
     },
   };

@@ -63,6 +63,12 @@ if (window.location.pathname === '/') {
   // the build rendered it (desktop/renderer/prerender.tsx), painted before any script runs: React adopts that markup. With
   // an #anchor the page renders everything below the fold at once, which the prerender does not have, so
   // it renders afresh (createRoot replaces what is there).
-  if (container.firstElementChild && window.location.hash === '') hydrateRoot(container, tree(null));
-  else createRoot(container).render(tree(null));
+  if (container.firstElementChild && window.location.hash === '') {
+    // Hydrating is one long task on a slow machine; started before the browser has painted the prerendered
+    // page, it holds that first paint back. So the page is painted first (the frame after this one), unless
+    // the tab is hidden, where no frame comes until it is shown.
+    const hydrate = () => hydrateRoot(container, tree(null));
+    if (document.visibilityState === 'visible') requestAnimationFrame(() => setTimeout(hydrate, 0));
+    else hydrate();
+  } else createRoot(container).render(tree(null));
 } else void loadRouter().then((initial) => createRoot(container).render(tree(initial)));
