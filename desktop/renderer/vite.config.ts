@@ -67,38 +67,42 @@ const prerenderLanding = (): Plugin => {
     },
     async closeBundle() {
       if (isSsrBuild) return;
-      const serverDir = fileURLToPath(new URL('../../node_modules/.cache/cairn-prerender', import.meta.url));
-      await build({
-        configFile: false,
-        root: here,
-        logLevel: 'warn',
-        plugins: [react()],
-        define: { __CAIRN_BUILD_ID__: JSON.stringify(buildId) },
-        build: {
-          ssr: 'prerender.tsx',
-          outDir: serverDir,
-          emptyOutDir: true,
-          minify: false,
-          rolldownOptions: { output: { entryFileNames: 'prerender.mjs' } },
-        },
-      });
-      const { renderLanding } = (await import(`${pathToFileURL(path.join(serverDir, 'prerender.mjs')).href}?${buildId}`)) as {
-        renderLanding: () => string;
-      };
-      const shell = fs.readFileSync(path.join(outDir, 'index.html'), 'utf8');
-      if (!shell.includes(ROOT_MARKUP)) throw new Error(`index.html has no ${ROOT_MARKUP} to prerender the landing page into`);
-      let markup: string;
+      // One folder per build process, so two builds of the same checkout at once do not share it.
+      const serverDir = fileURLToPath(new URL(`../../node_modules/.cache/cairn-prerender-${process.pid}`, import.meta.url));
       try {
-        markup = renderLanding();
-      } catch (err) {
-        throw new Error(
-          'Prerendering the landing page failed: what it shows before any data must render without a browser ' +
-            '(read window, document and cookies in effects or useSyncExternalStore, not while rendering)',
-          { cause: err },
-        );
+        await build({
+          configFile: false,
+          root: here,
+          logLevel: 'warn',
+          plugins: [react()],
+          define: { __CAIRN_BUILD_ID__: JSON.stringify(buildId) },
+          build: {
+            ssr: 'prerender.tsx',
+            outDir: serverDir,
+            emptyOutDir: true,
+            minify: false,
+            rolldownOptions: { output: { entryFileNames: 'prerender.mjs' } },
+          },
+        });
+        const { renderLanding } = (await import(`${pathToFileURL(path.join(serverDir, 'prerender.mjs')).href}?${buildId}`)) as {
+          renderLanding: () => string;
+        };
+        const shell = fs.readFileSync(path.join(outDir, 'index.html'), 'utf8');
+        if (!shell.includes(ROOT_MARKUP)) throw new Error(`index.html has no ${ROOT_MARKUP} to prerender the landing page into`);
+        let markup: string;
+        try {
+          markup = renderLanding();
+        } catch (err) {
+          throw new Error(
+            'Prerendering the landing page failed: what it shows before any data must render without a browser ' +
+              '(read window, document and cookies in effects or useSyncExternalStore, not while rendering)',
+            { cause: err },
+          );
+        }
+        fs.writeFileSync(path.join(outDir, 'landing.html'), shell.replace(ROOT_MARKUP, `<div id="root">${markup}</div>`));
+      } finally {
+        fs.rmSync(serverDir, { recursive: true, force: true });
       }
-      fs.writeFileSync(path.join(outDir, 'landing.html'), shell.replace(ROOT_MARKUP, `<div id="root">${markup}</div>`));
-      fs.rmSync(serverDir, { recursive: true, force: true });
     },
   };
 };
