@@ -59,10 +59,10 @@ const tree = (initial: ComponentType | null) => (
 );
 
 if (window.location.pathname === '/') {
-  // The server answers / with landing.html, whose #root already holds the landing page's first screen as
-  // the build rendered it (desktop/renderer/prerender.tsx), painted before any script runs: React adopts that markup. With
-  // an #anchor the page renders everything below the fold at once, which the prerender does not have, so
-  // it renders afresh (createRoot replaces what is there).
+  // The server answers / with landing.html, whose #root already holds the landing page's first screen
+  // as the build rendered it (desktop/renderer/prerender.tsx), painted before any script runs: React
+  // adopts that markup. With an #anchor the page renders everything below the fold at once, which the
+  // prerender does not have, so it renders afresh (createRoot replaces what is there).
   if (container.firstElementChild && window.location.hash === '') {
     // Hydrating is one long task on a slow machine; started before the browser has painted the prerendered
     // page, it holds that first paint back. So the page is painted first (the frame after this one), unless
