@@ -61,12 +61,6 @@ export default tseslint.config(
     },
   },
   {
-    // Still querying in the route file until their owners' services land: the webhook outbox
-    // (delivery history, resend, test events) and the billing quota service (quota, add-ons).
-    files: ['server/api/webhooks.ts', 'server/api/workspaces.ts'],
-    rules: { 'no-restricted-syntax': 'off' },
-  },
-  {
     // The renderer runs in the browser (and Electron's sandboxed renderer): never the server's code.
     files: ['desktop/renderer/src/**/*.{ts,tsx}'],
     rules: {

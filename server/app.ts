@@ -31,6 +31,7 @@ import { EventStreams } from './api/events';
 import { createBillingProvider, StripeBillingProvider, type BillingProvider } from './billing/index';
 import { docsRouter } from './web/docs';
 import { defaultProbes, statusReporter } from './services/status';
+import { offeredNetworks, sandboxOf } from '../shared/networks';
 import { ppuSettings } from './services/ppu';
 import { paymentChainSource } from './ppu/watcher';
 import { devPpuRouter } from './ppu/dev-router';
@@ -167,11 +168,12 @@ export function createApp(deps: AppDeps): CairnApp {
   // The status page's probes are the backends the gateway answers from: a configured upstream, the
   // sandbox chain, the EVM development chain (and whatever else defaultProbes learns to name).
   const probes = defaultProbes(config, chains, db);
+  const disabledNetworks = new Set<string>(config.disabledNetworks);
   // Pay as you go: the payment network's tip (for confirmations) and, in development on the sandbox
   // chain, 'Simulate payment'.
   const ppu = ppuSettings(config);
   const paymentSource = paymentChainSource(config, chains);
-  const ppuChain = config.gateway.upstreams[ppu.network] ? undefined : chains[ppu.network.replace('cardano-', '') as SandboxNetwork];
+  const ppuChain = config.gateway.upstreams[ppu.network] ? undefined : chains[sandboxOf(ppu.network)!];
   const canSimulatePayment = !config.isProduction && ppu.enabled && ppuChain !== undefined;
   app.use(
     '/api',
@@ -182,8 +184,9 @@ export function createApp(deps: AppDeps): CairnApp {
       webhookSources: webhookSources(config, chains),
       eventStreams,
       billing,
-      status: statusReporter({ db, probes }),
-      served: (slug: string) => probes.has(slug) || community.has(slug),
+      status: statusReporter({ db, probes, networks: offeredNetworks(config.disabledNetworks) }),
+      // Not turned off by the operator, and with a backend: Add Project offers it, and a project may be keyed to it.
+      served: (slug: string) => !disabledNetworks.has(slug) && (probes.has(slug) || community.has(slug)),
       ppu: { settings: ppu, tip: async () => (paymentSource ? paymentSource.tipHeight() : null), canSimulate: canSimulatePayment },
     }),
   );

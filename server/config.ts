@@ -2,6 +2,17 @@ import { z } from 'zod';
 import path from 'node:path';
 import { isValidAllowlistEntry } from './allowlist';
 import type { SiteInfo } from '../shared/site';
+import {
+  evmNetwork,
+  isNetworkSlug,
+  networkSlugs,
+  sandboxSlugs,
+  upstreamNetworks,
+  upstreamVariables,
+  type NetworkSlug,
+  type SandboxSlug,
+  type UpstreamNetwork,
+} from '../shared/networks';
 
 // Environment → typed configuration, validated once at boot. Every variable here is documented in the
 // README and listed with its default in .env.example.
@@ -78,9 +89,33 @@ const headerLine = z.preprocess(
     .optional(),
 );
 
-export const upstreamNetworks = ['cardano-mainnet', 'cardano-preprod', 'cardano-preview', 'ipfs'] as const;
-export type UpstreamNetwork = (typeof upstreamNetworks)[number];
-const envName = (slug: UpstreamNetwork) => slug.toUpperCase().replace(/-/g, '_');
+/** Every network's upstream variables, named by the network table (shared/networks.ts): <stem>_URL and <stem>_AUTH. */
+const upstreamShape: Record<string, typeof optionalUrl | typeof headerLine> = {};
+for (const stem of upstreamVariables) {
+  upstreamShape[`${stem}_URL`] = optionalUrl;
+  upstreamShape[`${stem}_AUTH`] = headerLine;
+}
+const upstreamSchema = z.object(upstreamShape);
+
+/** DISABLED_NETWORKS: gateway slugs the operator turns off, e.g. "cardano-mainnet,ipfs"; an unknown one stops start-up. */
+const disabledNetworks = z.preprocess(
+  emptyToUndefined,
+  z
+    .string()
+    .default('')
+    .transform((v, ctx): NetworkSlug[] => {
+      const list = v.split(',').map((s) => s.trim().toLowerCase()).filter(Boolean);
+      const unknown = list.filter((s) => !isNetworkSlug(s));
+      if (unknown.length > 0) {
+        ctx.addIssue({
+          code: 'custom',
+          message: `names ${unknown.map((u) => `"${u}"`).join(', ')}, which ${unknown.length === 1 ? 'is not a network' : 'are not networks'} of Cairn: use a comma-separated list of ${networkSlugs.join(', ')}`,
+        });
+        return z.NEVER;
+      }
+      return networkSlugs.filter((slug) => list.includes(slug));
+    }),
+);
 
 const schema = z.object({
   NODE_ENV: z.preprocess(
@@ -171,16 +206,7 @@ const schema = z.object({
   GATEWAY_BAN_THRESHOLD: positiveInt(1000, 'a positive whole number of rejected requests'),
   GATEWAY_BAN_WINDOW_SECONDS: positiveInt(60, 'a positive whole number of seconds'),
   GATEWAY_BAN_SECONDS: positiveInt(600, 'a positive whole number of seconds'),
-  UPSTREAM_CARDANO_MAINNET_URL: optionalUrl,
-  UPSTREAM_CARDANO_MAINNET_AUTH: headerLine,
-  UPSTREAM_CARDANO_PREPROD_URL: optionalUrl,
-  UPSTREAM_CARDANO_PREPROD_AUTH: headerLine,
-  UPSTREAM_CARDANO_PREVIEW_URL: optionalUrl,
-  UPSTREAM_CARDANO_PREVIEW_AUTH: headerLine,
-  UPSTREAM_IPFS_URL: optionalUrl,
-  UPSTREAM_IPFS_AUTH: headerLine,
-  UPSTREAM_MILKOMEDA_MAINNET_URL: optionalUrl,
-  UPSTREAM_MILKOMEDA_MAINNET_AUTH: headerLine,
+  DISABLED_NETWORKS: disabledNetworks,
   OPERATOR_EMAILS: z.preprocess(
     emptyToUndefined,
     z
@@ -221,7 +247,7 @@ const schema = z.object({
       .regex(/^(acct_xvk1[02-9ac-hj-np-z]+|[0-9a-fA-F]{128})$/, 'must be a CIP-1852 account public key: acct_xvk1… or 128 hex digits')
       .optional(),
   ),
-  PPU_NETWORK: z.preprocess(emptyToUndefined, z.enum(['cardano-mainnet', 'cardano-preprod', 'cardano-preview'], { error: 'must be cardano-mainnet, cardano-preprod or cardano-preview' }).default('cardano-mainnet')),
+  PPU_NETWORK: z.preprocess(emptyToUndefined, z.enum(sandboxSlugs, { error: `must be one of ${sandboxSlugs.join(', ')}` }).default('cardano-mainnet')),
   PPU_PRICE_PER_REQUEST_EUR: z.preprocess(emptyToUndefined, z.coerce.number({ error: 'must be a number' }).positive('must be a positive number of euro').optional()),
   PPU_ADA_EUR_RATE: z.preprocess(emptyToUndefined, z.coerce.number({ error: 'must be a number' }).positive('must be a positive number of euro per ADA').optional()),
   PPU_CONFIRMATIONS: positiveInt(3, 'a positive whole number of blocks'),
@@ -273,12 +299,14 @@ export interface Config {
   ipfs: IpfsConfig;
   webhooks: { allowlist: string; timeoutMs: number; retryScheduleMs: number[]; chainPollMs: number };
   billing: BillingConfig;
+  /** Networks the operator turned off (DISABLED_NETWORKS): not offered in Add Project, refused by the gateway, left off the status page. */
+  disabledNetworks: readonly NetworkSlug[];
   /** Lower-cased e-mails of the operators (OPERATOR_EMAILS): the operator page, plans by hand, submitted endpoints. */
   operatorEmails: string[];
   /** Pay as you go: the operator's account public key (payment addresses derive from it), the network paid on, prices. */
   ppu: {
     accountXpub: string | null;
-    network: 'cardano-mainnet' | 'cardano-preprod' | 'cardano-preview';
+    network: SandboxSlug;
     pricePerRequestEur: number | null;
     adaEurRate: number | null;
     confirmations: number;
@@ -333,8 +361,9 @@ const pair = (id: string | undefined, secret: string | undefined) => (id && secr
 /** Parses the environment; throws ConfigError with one line naming the variable and what is wrong. */
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
   const parsed = schema.safeParse(env);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0]!;
+  const upstreamEnv = upstreamSchema.safeParse(env);
+  if (!parsed.success || !upstreamEnv.success) {
+    const issue = (parsed.error ?? upstreamEnv.error)!.issues[0]!;
     const name = String(issue.path[0] ?? 'configuration');
     const raw = env[name];
     // Never echo values that may carry credentials.
@@ -343,6 +372,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     throw new ConfigError(`Invalid configuration: ${name} ${issue.message}${got}`);
   }
   const e = parsed.data;
+  const upstreamValue = (name: string) => (upstreamEnv.data as Record<string, unknown>)[name];
+  const upstream = (stem: string): UpstreamConfig | null => {
+    const url = upstreamValue(`${stem}_URL`) as string | undefined;
+    const auth = upstreamValue(`${stem}_AUTH`) as UpstreamConfig['auth'] | undefined;
+    return url ? { url: url.replace(/\/+$/, ''), auth: auth ?? null } : null;
+  };
   if (Boolean(e.HCAPTCHA_SITE_KEY) !== Boolean(e.HCAPTCHA_SECRET)) {
     throw new ConfigError('Invalid configuration: HCAPTCHA_SITE_KEY and HCAPTCHA_SECRET must be set together');
   }
@@ -399,6 +434,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       stripe: billingProvider === 'stripe' ? { secretKey: e.STRIPE_SECRET_KEY!, webhookSecret: e.STRIPE_WEBHOOK_SECRET!, apiUrl: e.STRIPE_API_URL ?? null } : null,
     },
     operatorEmails: e.OPERATOR_EMAILS,
+    disabledNetworks: e.DISABLED_NETWORKS,
     ppu: {
       accountXpub: e.PPU_ACCOUNT_XPUB ?? null,
       network: e.PPU_NETWORK,
@@ -416,13 +452,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       sandboxBlockIntervalMs: e.SANDBOX_BLOCK_INTERVAL_MS,
       upstreamTimeoutMs: e.UPSTREAM_TIMEOUT_MS,
       ban: { threshold: e.GATEWAY_BAN_THRESHOLD, windowSeconds: e.GATEWAY_BAN_WINDOW_SECONDS, seconds: e.GATEWAY_BAN_SECONDS },
-      milkomeda: e.UPSTREAM_MILKOMEDA_MAINNET_URL ? { url: e.UPSTREAM_MILKOMEDA_MAINNET_URL, auth: e.UPSTREAM_MILKOMEDA_MAINNET_AUTH ?? null } : null,
+      milkomeda: upstream(evmNetwork.upstreamVar),
       upstreams: Object.fromEntries(
-        upstreamNetworks.flatMap((slug) => {
-          const raw = e as unknown as Record<string, unknown>;
-          const url = raw[`UPSTREAM_${envName(slug)}_URL`] as string | undefined;
-          const auth = raw[`UPSTREAM_${envName(slug)}_AUTH`] as UpstreamConfig['auth'] | undefined;
-          return url ? [[slug, { url: url.replace(/\/+$/, ''), auth: auth ?? null }]] : [];
+        upstreamNetworks.flatMap(({ slug, upstreamVar }) => {
+          const configured = upstream(upstreamVar);
+          return configured ? [[slug, configured]] : [];
         }),
       ),
     },

@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { isCountryCode } from './countries';
 import { safeRedirect } from './redirect';
-import { isPlanName, plans, type Plan, type PlanName, type SubscriptionStatus } from './plans';
+import { boosts, boostTypes, isBoostType, isPlanName, plans, type Boost, type BoostType, type Plan, type PlanName, type SubscriptionStatus } from './plans';
 
-// Billing facts shared by the server, the CLI and the screens: price lookup keys, boosts, tax ids,
+// Billing facts shared by the server, the CLI and the screens: price lookup keys (boosts themselves are plan rules, shared/plans.ts), tax ids,
 // the subscription state machine, the checkout schema and the DTOs of the billing calls.
 
 export type BillingPeriod = 'month' | 'year';
@@ -14,26 +14,6 @@ export type BillingProviderName = 'stripe' | 'local' | 'none';
 
 /** Pay as you go (shared/ppu.ts) has its card on the plans crossroad. */
 export const PAY_AS_YOU_GO_AVAILABLE = true;
-
-// ---- boosts ----
-
-export type BoostType = 'REQUESTS_BOOST_1M' | 'REQUESTS_BOOST_300K';
-export interface Boost {
-  type: BoostType;
-  /** Added to the subscription's daily request limit while the boost lasts. */
-  requests: number;
-  /** One-off price in euro cents (our choice; the spec names the boosts, not their prices). */
-  price: number;
-  days: number;
-}
-export const boosts: Readonly<Record<BoostType, Boost>> = {
-  REQUESTS_BOOST_300K: { type: 'REQUESTS_BOOST_300K', requests: 300_000, price: 1900, days: 30 },
-  REQUESTS_BOOST_1M: { type: 'REQUESTS_BOOST_1M', requests: 1_000_000, price: 4900, days: 30 },
-};
-export const boostTypes = Object.keys(boosts) as BoostType[];
-export const isBoostType = (v: unknown): v is BoostType => typeof v === 'string' && v in boosts;
-/** Daily requests a boost adds; 0 for an unknown type. */
-export const boostRequests = (type: string): number => (isBoostType(type) ? boosts[type].requests : 0);
 
 // ---- price lookup keys: one per plan and period, one per boost ----
 

@@ -1,6 +1,7 @@
 import { bech32 } from '@scure/base';
 import { z } from 'zod';
 import { messages } from './messages';
+import { networkBySlug, sandboxSlugs, type SandboxSlug } from './networks';
 
 // Community endpoints: Blockfrost-compatible backends submitted through the submit-endpoint form
 // (spec sections 2 and 5), checked, reviewed by an operator and then used as upstreams of their network.
@@ -8,13 +9,14 @@ import { messages } from './messages';
 /** Spec section 5: the payment address decodes as bech32 with this length limit. */
 export const ADDRESS_DECODE_LIMIT = 1000;
 
-/** Networks a community endpoint can serve, with the network id of their payment addresses (CIP-19). */
-export const endpointNetworks = {
-  'cardano-mainnet': { label: 'Cardano mainnet', addressNetworkId: 1, networkMagic: 764824073 },
-  'cardano-preprod': { label: 'Cardano preprod', addressNetworkId: 0, networkMagic: 1 },
-  'cardano-preview': { label: 'Cardano preview', addressNetworkId: 0, networkMagic: 2 },
-} as const;
-export type EndpointNetwork = keyof typeof endpointNetworks;
+/** Networks a community endpoint can serve (those of the sandbox chain), with the network id of their payment addresses (CIP-19), from shared/networks.ts. */
+export type EndpointNetwork = SandboxSlug;
+export const endpointNetworks: Readonly<Record<EndpointNetwork, { label: string; addressNetworkId: number; networkMagic: number }>> = Object.fromEntries(
+  sandboxSlugs.map((slug) => {
+    const n = networkBySlug(slug)!;
+    return [slug, { label: n.label, addressNetworkId: n.cardano!.addressNetworkId, networkMagic: n.cardano!.networkMagic }];
+  }),
+) as Record<EndpointNetwork, { label: string; addressNetworkId: number; networkMagic: number }>;
 
 export const isValidEndpointUrl = (value: string): boolean => {
   try {

@@ -27,6 +27,8 @@ export interface Plan {
   storageLimitFilecoin: number;
   limitPerSecond: number;
   limitBurst: number;
+  /** The project page's detailed statistics (IP addresses, endpoints, browsers); without them only countries. */
+  detailedStats: boolean;
 }
 
 const price = (cents: number | null): PlanPrice => ({ id: null, price: cents, price_currency: 'eur' });
@@ -46,6 +48,7 @@ export const plans: Readonly<Record<PlanName, Plan>> = {
     storageLimitFilecoin: 10_000_000,
     limitPerSecond: 10,
     limitBurst: 500,
+    detailedStats: false,
   },
   HOBBY: {
     name: 'HOBBY',
@@ -61,6 +64,7 @@ export const plans: Readonly<Record<PlanName, Plan>> = {
     storageLimitFilecoin: 100_000_000,
     limitPerSecond: 10,
     limitBurst: 500,
+    detailedStats: false,
   },
   DEVELOPER: {
     name: 'DEVELOPER',
@@ -76,6 +80,7 @@ export const plans: Readonly<Record<PlanName, Plan>> = {
     storageLimitFilecoin: 1_000_000_000,
     limitPerSecond: 10,
     limitBurst: 500,
+    detailedStats: true,
   },
   ENTERPRISE: {
     name: 'ENTERPRISE',
@@ -91,6 +96,7 @@ export const plans: Readonly<Record<PlanName, Plan>> = {
     storageLimitFilecoin: 1_000_000_000,
     limitPerSecond: 10,
     limitBurst: 500,
+    detailedStats: true,
   },
 };
 
@@ -124,3 +130,42 @@ export const yearlySavings = (plan: Plan): number | null => {
   const y = plan.stripePriceId.year.price;
   return m === null || y === null ? null : m * 12 - y;
 };
+
+// ---- boosts: requests added to the daily limit, bought one-off (spec section 9 names them) ----
+
+export type BoostType = 'REQUESTS_BOOST_1M' | 'REQUESTS_BOOST_300K';
+export interface Boost {
+  type: BoostType;
+  /** Added to the subscription's daily request limit while the boost lasts. */
+  requests: number;
+  /** One-off price in euro cents (our choice; the spec names the boosts, not their prices). */
+  price: number;
+  days: number;
+}
+export const boosts: Readonly<Record<BoostType, Boost>> = {
+  REQUESTS_BOOST_300K: { type: 'REQUESTS_BOOST_300K', requests: 300_000, price: 1900, days: 30 },
+  REQUESTS_BOOST_1M: { type: 'REQUESTS_BOOST_1M', requests: 1_000_000, price: 4900, days: 30 },
+};
+export const boostTypes = Object.keys(boosts) as BoostType[];
+export const isBoostType = (v: unknown): v is BoostType => typeof v === 'string' && v in boosts;
+/** Daily requests a boost adds; 0 for an unknown type. */
+export const boostRequests = (type: string): number => (isBoostType(type) ? boosts[type].requests : 0);
+
+// ---- limit messages: the server's 422 plan_limit answers and the screens' reasons, word for word ----
+
+export type CountLimit = 'projectCount' | 'webhookCount' | 'workspaceCount' | 'workspaceMembers';
+const limitNouns: Record<CountLimit, string> = { projectCount: 'project', webhookCount: 'webhook', workspaceCount: 'workspace', workspaceMembers: 'member' };
+
+/** 'Your HOBBY plan allows 3 projects. Upgrade the plan to add more.' */
+export const planLimitMessage = (plan: PlanName, limit: CountLimit): string => {
+  const max = plans[plan][limit];
+  return `Your ${plan} plan allows ${max} ${limitNouns[limit]}${max === 1 ? '' : 's'}${limit === 'workspaceMembers' ? ' per workspace' : ''}. Upgrade the plan to add more.`;
+};
+
+/** Why no project can be added while the first payment is incomplete or expired; null otherwise. */
+export const subscriptionBlockedMessage = (status: SubscriptionStatus): string | null =>
+  status === 'incomplete'
+    ? 'The first payment of this subscription is not complete yet, so projects cannot be added. Complete the payment in billing and try again.'
+    : status === 'incomplete_expired'
+      ? 'The first payment of this subscription failed and it expired, so projects cannot be added. Choose a plan again to continue.'
+      : null;

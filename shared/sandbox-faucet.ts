@@ -1,12 +1,10 @@
 import { z } from 'zod';
-
-/** Networks the sandbox chain can serve, by slug. */
-export const SANDBOX_SLUGS = ['cardano-mainnet', 'cardano-preprod', 'cardano-preview'] as const;
+import { sandboxSlugs } from './networks';
 
 /** POST /dev/faucet: test ada (and test native assets) to any address, in the next sandbox block. */
 export const faucetRequestSchema = z
   .object({
-    network: z.enum(SANDBOX_SLUGS),
+    network: z.enum(sandboxSlugs),
     address: z.string().min(1).max(200),
     /** Lovelace as a whole number (string or number), 1 to 100,000 ada. */
     lovelace: z.union([z.string().regex(/^\d{1,15}$/), z.number().int().nonnegative()]).default('10000000'),

@@ -1,9 +1,5 @@
-import type { PlanName } from './plans';
-
 export const TOP_N = 10;
 export const HISTORY_DAYS = 30;
-/** Plans whose project page shows the detailed cards (IP addresses, endpoints, browsers). */
-export const DETAILED_STATS_PLANS: readonly PlanName[] = ['DEVELOPER', 'ENTERPRISE'];
 /** The graph draws the plan's limit line when the busiest day passes this share of the daily limit. */
 export const LIMIT_LINE_THRESHOLD = 0.9;
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { text } from './text';
-import { networks } from './networks';
+import { addressNetworkOfWebhook, networks } from './networks';
 import { jsonPathProblem } from './jsonpath';
 
 // Secure Webhooks: triggers, condition types and operators (spec section 5), the form's validation
@@ -139,7 +139,7 @@ export function privateEndpointWarning(url: string): string | null {
 const BECH32_DATA = '[02-9ac-hj-np-z]';
 const HEX = /^[0-9a-f]*$/i;
 /** Webhook network ids of the test networks (preview, preprod): their addresses are addr_test…/stake_test…. */
-const isTestNetwork = (webhookNetwork: number) => webhookNetwork !== 0 && webhookNetwork !== 1;
+const isTestNetwork = (webhookNetwork: number) => addressNetworkOfWebhook(webhookNetwork) === 0;
 
 /**
  * What is wrong with a condition's value, in the form's words; null when its shape is right. The

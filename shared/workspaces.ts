@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { text } from './text';
 import { messages } from './messages';
 import { assignableRoles, type Role } from './permissions';
-import type { PlanName, SubscriptionStatus } from './plans';
+import type { BoostType, PlanName, SubscriptionStatus } from './plans';
 import { emailSchema } from './auth';
 
 export interface WorkspaceDto {
@@ -61,7 +61,7 @@ export interface QuotaDto {
 }
 
 export interface AddonDto {
-  type: 'REQUESTS_BOOST_1M' | 'REQUESTS_BOOST_300K';
+  type: BoostType;
   expires_at: number;
 }
 

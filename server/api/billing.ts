@@ -11,23 +11,8 @@ import { membershipOf } from '../services/workspaces';
 import { findUserById } from '../services/users';
 import { assertPlanChangeAllowed, currentCounts, getLog, listLogs, readSubscriptionState } from '../services/billing';
 import { can } from '../../shared/permissions';
-import { isPaidPlan, planNames, plans } from '../../shared/plans';
-import {
-  INCOMPLETE_EXPIRY_MS,
-  boostLookupKey,
-  boostTypes,
-  boosts,
-  checkoutSchema,
-  idSchema,
-  logTypeLabels,
-  normalizeTaxId,
-  planLookupKey,
-  taxIdTypeFor,
-  updateSubscriptionSchema,
-  type BillingInfoDto,
-  type CheckoutResultDto,
-  type WorkspaceBillingDto,
-} from '../../shared/billing';
+import { boosts, boostTypes, isPaidPlan, planNames, plans } from '../../shared/plans';
+import { INCOMPLETE_EXPIRY_MS, boostLookupKey, checkoutSchema, idSchema, logTypeLabels, normalizeTaxId, planLookupKey, taxIdTypeFor, updateSubscriptionSchema, type BillingInfoDto, type CheckoutResultDto, type WorkspaceBillingDto } from '../../shared/billing';
 import { formatEur } from '../../shared/pricing';
 import { safeRedirect } from '../../shared/redirect';
 import { csrfTokenFor } from '../http/csrf';

@@ -39,7 +39,7 @@ export interface ApiExtras {
   eventStreams?: EventStreams;
   /** The status page's report (cached). */
   status: () => Promise<StatusReport>;
-  /** Whether this server has a backend for a gateway slug (GET /api/networks). */
+  /** Whether this server can serve a gateway slug: not turned off, with a backend (GET /api/networks, new projects). */
   served: (slug: string) => boolean;
   /** Pay as you go (absent: its routes are not served). */
   ppu?: PpuExtras;
@@ -49,7 +49,7 @@ export function apiRouter(deps: RouteDeps, extras: ApiExtras): Router {
   const router = express.Router();
   registerMeRoutes(router, deps);
   registerWorkspaceRoutes(router, deps);
-  registerProjectRoutes(router, deps, extras.sandboxed);
+  registerProjectRoutes(router, deps, extras.sandboxed, extras.served);
   registerSettingsRoutes(router, deps);
   registerSiteRoutes(router, deps, extras.webDir);
   registerUsageRoutes(router, deps);

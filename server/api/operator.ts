@@ -4,8 +4,8 @@ import { route, type RouteDeps } from '../http/route';
 import { grantBoostByOperator, listUsersForOperator, setPlanByOperator } from '../services/operator-admin';
 import { findUserById } from '../services/users';
 import { NotFound } from '../errors';
-import { operatorBoostSchema, operatorPlanSchema, type BoostType } from '../../shared/billing';
-import type { PlanName } from '../../shared/plans';
+import { operatorBoostSchema, operatorPlanSchema } from '../../shared/billing';
+import type { BoostType, PlanName } from '../../shared/plans';
 
 const userParams = z.object({ id: z.coerce.number({ error: 'The user id is not valid.' }).int('The user id is not valid.').positive('The user id is not valid.').max(2 ** 31 - 1, 'The user id is not valid.') });
 

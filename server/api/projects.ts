@@ -3,10 +3,14 @@ import { route, type RouteDeps } from '../http/route';
 import { Invalid } from '../errors';
 import { createProjectSchema, projectNameSchema } from '../../shared/workspaces';
 import { createProject, deleteProject, getProject, listProjects, renameProject } from '../services/projects';
-import { findNetwork } from '../../shared/networks';
+import { findNetwork, networkNotAvailableMessage } from '../../shared/networks';
 import { z } from 'zod';
 
-export function registerProjectRoutes(router: Router, deps: RouteDeps, sandboxed: Pick<ReadonlySet<string>, 'has'>): void {
+/**
+ * `served` says whether this server can serve a gateway slug now (not turned off by DISABLED_NETWORKS,
+ * and with a backend): a project is keyed only to such a network, as Add Project offers.
+ */
+export function registerProjectRoutes(router: Router, deps: RouteDeps, sandboxed: Pick<ReadonlySet<string>, 'has'>, served: (slug: string) => boolean): void {
   const { db } = deps;
   // Projects of a network served by the sandbox chain carry the 'Sandbox data' badge.
   const mark = <P extends { network_id: number }>(p: P) => ({ ...p, sandbox: sandboxed.has(findNetwork(p.network_id)?.slug ?? '') });
@@ -36,6 +40,8 @@ export function registerProjectRoutes(router: Router, deps: RouteDeps, sandboxed
       if (body.workspaceId !== undefined && body.workspaceId !== membership.workspaceId) {
         throw new Invalid('workspaceId in the body does not match the workspace in the path.');
       }
+      const network = findNetwork(body.networkId);
+      if (network?.slug && !network.disabled && !served(network.slug)) throw new Invalid(networkNotAvailableMessage(network.label));
       const project = await createProject(db, membership, body.projectName, body.networkId);
       return { uuid: project.uuid, project: mark(project) };
     },

@@ -19,6 +19,7 @@ import {
 } from '../services/workspaces';
 import { acceptInvitation, createInvitation, listInvitations, previewInvitation, revokeInvitation } from '../services/invitations';
 import { getQuota } from '../services/quota';
+import { activeAddons } from '../services/billing';
 
 const userIdSchema = dbIdSchema('newOwnerId must be a user id');
 const memberParams = z.object({ id: z.string(), userId: dbIdSchema('The member id must be a user id.') });
@@ -100,12 +101,7 @@ export function registerWorkspaceRoutes(router: Router, deps: RouteDeps): void {
     method: 'get',
     path: '/workspaces/:id/addons',
     permission: { workspace: 'workspace.view' },
-    handler: async ({ membership }): Promise<AddonDto[]> =>
-      db('addons')
-        .where({ workspace_id: membership.workspaceId })
-        .andWhere('expires_at', '>', Date.now())
-        .orderBy('expires_at', 'asc')
-        .select('type', 'expires_at'),
+    handler: ({ membership }): Promise<AddonDto[]> => activeAddons(db, membership.workspaceId),
   });
 
   // ---- members ----

@@ -1,5 +1,5 @@
 import type { PlanName } from '../../shared/plans';
-import type { BillingPeriod, BillingProviderName, BoostType, CustomerDto, PriceTarget } from '../../shared/billing';
+import type { BillingPeriod, BillingProviderName, CustomerDto, PriceTarget } from '../../shared/billing';
 
 export interface BillingUser {
   id: number;
@@ -41,5 +41,3 @@ export interface BillingProvider {
   portalUrl(user: BillingUser, returnPath: string): Promise<string>;
   customer(user: BillingUser, opts: { refresh: boolean }): Promise<CustomerDto>;
 }
-
-export type { BoostType };

@@ -2,9 +2,8 @@
 // scripts: mounted on /dev (never in production) and answering loopback clients only.
 import express, { type Request, type Response, type Router } from 'express';
 import { faucetRequestSchema } from '../../shared/sandbox-faucet';
+import { sandboxOf, slugOfSandbox } from '../../shared/networks';
 import type { SandboxChain, SandboxNetwork } from './sandbox/index';
-
-const NETWORK_OF_SLUG: Record<string, SandboxNetwork> = { 'cardano-mainnet': 'mainnet', 'cardano-preprod': 'preprod', 'cardano-preview': 'preview' };
 
 const fail = (res: Response, status: number, code: string, message: string): void => {
   res.status(status).json({ error: { code, message } });
@@ -31,7 +30,7 @@ export function devFaucetRouter(chains: Partial<Record<SandboxNetwork, SandboxCh
 
   router.get('/wallets', (_req, res) => {
     res.json({
-      data: Object.entries(chains).map(([network, chain]) => ({ network: `cardano-${network}`, faucet: chain.faucetInfo(), wallets: chain.devWallets() })),
+      data: Object.entries(chains).map(([network, chain]) => ({ network: slugOfSandbox(network as SandboxNetwork), faucet: chain.faucetInfo(), wallets: chain.devWallets() })),
     });
   });
 
@@ -43,7 +42,7 @@ export function devFaucetRouter(chains: Partial<Record<SandboxNetwork, SandboxCh
       return fail(res, 400, 'invalid', `${issue.path.join('.') || 'body'}: ${issue.message}`);
     }
     const body = parsed.data;
-    const chain = chains[NETWORK_OF_SLUG[body.network]!];
+    const chain = chains[sandboxOf(body.network)!];
     if (!chain) return fail(res, 404, 'not_found', `${body.network} is not served by the sandbox chain on this server (it has an upstream).`);
     const assets = (body.assets ?? []).map((a) => ({ assetName: Buffer.from(a.name, 'utf8').toString('hex'), quantity: String(a.quantity) }));
     if (assets.some((a) => a.assetName.length > 64)) return fail(res, 400, 'invalid', 'assets.name: at most 32 bytes in UTF-8.');

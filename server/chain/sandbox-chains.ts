@@ -1,13 +1,8 @@
-import type { Config, UpstreamNetwork } from '../config';
+import type { Config } from '../config';
 import type { Db } from '../db/index';
 import { createSandboxChain, type SandboxChain, type SandboxNetwork } from './sandbox/index';
 import { dbLedgerStore } from './sandbox-store';
-
-const SLUGS: Record<SandboxNetwork, UpstreamNetwork> = {
-  mainnet: 'cardano-mainnet',
-  preprod: 'cardano-preprod',
-  preview: 'cardano-preview',
-};
+import { evmNetwork, sandboxNetworks } from '../../shared/networks';
 
 /**
  * One sandbox chain per Cardano network without a configured upstream, shared by every part of the
@@ -17,20 +12,25 @@ const SLUGS: Record<SandboxNetwork, UpstreamNetwork> = {
 export function createSandboxChains(config: Config, db?: Db): Partial<Record<SandboxNetwork, SandboxChain>> {
   const store = db ? dbLedgerStore(db) : undefined;
   const chains: Partial<Record<SandboxNetwork, SandboxChain>> = {};
-  for (const network of Object.keys(SLUGS) as SandboxNetwork[]) {
-    if (!config.gateway.upstreams[SLUGS[network]]) {
+  for (const { slug, sandbox: network } of sandboxNetworks) {
+    if (!config.gateway.upstreams[slug]) {
       chains[network] = createSandboxChain({ network, blockIntervalMs: config.gateway.sandboxBlockIntervalMs, devAids: !config.isProduction, ...(store ? { store } : {}) });
     }
   }
   return chains;
 }
 
-/** Milkomeda mainnet without UPSTREAM_MILKOMEDA_MAINNET_URL runs on the embedded EVM development chain, except in production. */
-export const usesEvmDevChain = (config: Config): boolean => !config.gateway.milkomeda && !config.isProduction;
+/**
+ * Milkomeda mainnet without UPSTREAM_MILKOMEDA_MAINNET_URL runs on the embedded EVM development chain,
+ * except in production or when the operator turned it off (DISABLED_NETWORKS).
+ */
+export const usesEvmDevChain = (config: Config): boolean =>
+  !config.gateway.milkomeda && !config.isProduction && !config.disabledNetworks.includes(evmNetwork.slug);
 
+/** Gateway slugs answered by simulated data (the sandbox chain, the EVM development chain): their projects show 'Sandbox data'. */
 export const sandboxedSlugs = (config: Config): string[] => [
-  ...(Object.keys(SLUGS) as SandboxNetwork[]).filter((n) => !config.gateway.upstreams[SLUGS[n]]).map((n) => SLUGS[n]),
-  ...(usesEvmDevChain(config) ? ['milkomeda-mainnet'] : []),
+  ...sandboxNetworks.filter(({ slug }) => !config.gateway.upstreams[slug] && !config.disabledNetworks.includes(slug)).map(({ slug }) => slug),
+  ...(usesEvmDevChain(config) ? [evmNetwork.slug] : []),
 ];
 
 /**

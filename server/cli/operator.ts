@@ -3,8 +3,7 @@ import { ConfigError, loadConfig } from '../config';
 import { createDb, migrateLatest, sqliteFileIn, type Db } from '../db/index';
 import { AppError } from '../errors';
 import { findUserForOperator, grantBoostByOperator, listUsersForOperator, setPlanByOperator } from '../services/operator-admin';
-import { isPlanName, type SubscriptionStatus } from '../../shared/plans';
-import { isBoostType } from '../../shared/billing';
+import { isBoostType, isPlanName, type SubscriptionStatus } from '../../shared/plans';
 
 // `npm run operator -- <command>`: what the operator page does, from the shell, on the database the
 // configuration names (DATABASE_URL or DATA_DIR). Useful before anyone is named in OPERATOR_EMAILS.

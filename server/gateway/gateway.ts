@@ -1,9 +1,9 @@
 import type http from 'node:http';
 import express from 'express';
 import proxyaddr from 'proxy-addr';
-import type { Config, UpstreamNetwork } from '../config';
+import type { Config } from '../config';
 import type { Logger } from '../logger';
-import { networks } from '../../shared/networks';
+import { evmNetwork, evmSlugs, networks, sandboxOf, type UpstreamNetwork } from '../../shared/networks';
 import { createSandboxChain, sandboxRouter, type SandboxChain, type SandboxNetwork } from '../chain/sandbox/index';
 import { NOT_FOUND_MESSAGE } from '../chain/sandbox/http';
 import type { KeyCache, ProjectKey } from './key-cache';
@@ -19,14 +19,7 @@ import type { IpfsBackend } from '../ipfs/backend';
 const API_PREFIX = '/api/v0';
 const slugs = new Set(networks.map((n) => n.slug).filter((s): s is string => !!s));
 
-const MILKOMEDA = 'milkomeda-mainnet';
-const EVM_NETWORKS = new Set(['milkomeda-mainnet', 'milkomeda-testnet']);
-
-const SANDBOX_NETWORKS: Partial<Record<string, SandboxNetwork>> = {
-  'cardano-mainnet': 'mainnet',
-  'cardano-preprod': 'preprod',
-  'cardano-preview': 'preview',
-};
+const MILKOMEDA: string = evmNetwork.slug;
 
 export const MESSAGES = {
   invalidToken: 'Invalid project token.',
@@ -35,6 +28,7 @@ export const MESSAGES = {
   overLimit: 'Usage is over limit.',
   banned: 'IP has been auto-banned for flooding.',
   noBackend: 'This network has no backend configured on this Cairn server, so requests to it cannot be answered (and are not counted).',
+  disabled: 'This network is turned off on this Cairn server by its operator: its keys are refused (and requests are not counted).',
   badPath: 'The path is not valid: dot segments, encoded slashes and backslashes are not allowed.',
   restricted: 'API access is restricted: the first payment of this subscription failed. Pay the open invoice in the dashboard to restore it.',
 } as const;
@@ -90,7 +84,10 @@ function backends(deps: GatewayDeps): { byNetwork: Map<string, Backend>; sandbox
   const sandboxed = new Set<string>();
   const upstreams: Upstream[] = [];
   const gw = deps.config.gateway;
+  const off = new Set<string>(deps.config.disabledNetworks);
   for (const slug of slugs) {
+    // Turned off by the operator (DISABLED_NETWORKS): nothing serves it; the handler says so.
+    if (off.has(slug)) continue;
     const upstream = gw.upstreams[slug as UpstreamNetwork];
     if (upstream) {
       const u = httpUpstream(upstream, gw.upstreamTimeoutMs);
@@ -104,7 +101,7 @@ function backends(deps: GatewayDeps): { byNetwork: Map<string, Backend>; sandbox
       byNetwork.set(slug, (req, res, path, project) => (project ? ipfs.handle(req, res, path, project) : sendBlockfrostError(res, 403, MESSAGES.invalidToken)));
       continue;
     }
-    const sandboxNetwork = SANDBOX_NETWORKS[slug];
+    const sandboxNetwork = sandboxOf(slug);
     if (!sandboxNetwork) continue;
     const chain = deps.chains?.[sandboxNetwork] ?? createSandboxChain({ network: sandboxNetwork, blockIntervalMs: gw.sandboxBlockIntervalMs });
     const app = express();
@@ -145,6 +142,7 @@ export function createGatewayHandler(deps: GatewayDeps) {
   const { byNetwork, sandboxed, close } = backends(deps);
   const memory = limiter instanceof MemoryLimiter ? limiter : null;
   const domain = config.gateway.domain;
+  const disabled = new Set<string>(config.disabledNetworks);
   let quotaBase = new Map<number, number>();
   let quotaBaseDay = -1;
   // Milkomeda: JSON-RPC with a method allow-list (server/gateway/jsonrpc.ts).
@@ -177,7 +175,7 @@ export function createGatewayHandler(deps: GatewayDeps) {
 
   const milkomedaKey = (password: string | null): ProjectKey | undefined => {
     const p = password ? keys.lookup(password) : undefined;
-    return p && EVM_NETWORKS.has(p.network) ? p : undefined;
+    return p && evmSlugs.has(p.network) ? p : undefined;
   };
 
   const handler = (req: http.IncomingMessage, res: http.ServerResponse): void => {
@@ -227,6 +225,8 @@ export function createGatewayHandler(deps: GatewayDeps) {
     } else project = typeof key === 'string' ? keys.lookup(key) : undefined;
     if (!project) return sendBlockfrostError(res, 403, MESSAGES.invalidToken);
     if (network && network !== project.network) return sendBlockfrostError(res, 403, MESSAGES.mismatch);
+    // A network the operator turned off: the key is real but refused, before any limit (costs nothing, not metered).
+    if (disabled.size > 0 && disabled.has(project.network)) return sendBlockfrostError(res, 403, MESSAGES.disabled);
     // incomplete_expired: the first payment failed and none succeeded within 23 hours (spec: access restricted).
     if (project.status === 'incomplete_expired') return sendBlockfrostError(res, 402, MESSAGES.restricted);
     const target = network ?? project.network;

@@ -13,6 +13,7 @@ import type { EvmBackend } from './jsonrpc';
 import { UpstreamPools } from './upstream-pool';
 import type { DevChain } from '../evm/dev-chain';
 import { usesEvmDevChain } from '../chain/sandbox-chains';
+import { evmNetwork } from '../../shared/networks';
 import { createIpfsBackend, type IpfsBackend } from '../ipfs/backend';
 
 export interface GatewayOptions {
@@ -52,7 +53,8 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
   const limiter: Limiter = gw.redisUrl ? new RedisLimiter(gw.redisUrl, gw.ban, opts.redisPrefix) : new MemoryLimiter(gw.ban);
   const meter = new Meter(db, logger, gw.meteringFlushMs);
   meter.start();
-  const ipfs = gw.upstreams.ipfs ? null : createIpfsBackend({ config, db, logger });
+  const off = new Set<string>(config.disabledNetworks);
+  const ipfs = gw.upstreams.ipfs || off.has('ipfs') ? null : createIpfsBackend({ config, db, logger });
   if (ipfs) {
     await ipfs.start();
     logger.info({ ipfs: ipfs.store.kind, filecoin: ipfs.pinning ? 'pinning-service' : 'embedded' }, `ipfs: ${ipfs.store.description}; Filecoin: ${ipfs.pinning ? `deals through the pinning service at ${ipfs.pinning.url}` : 'no provider configured, Filecoin pins are kept on this store and no Filecoin deal is made'}`);
@@ -65,7 +67,7 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
       `EVM development chain: milkomeda-mainnet is served by an embedded EVM chain (Hardhat EDR, chain id ${devChain.chainId}, 'Sandbox data') because UPSTREAM_MILKOMEDA_MAINNET_URL is not set. Funded development accounts (10000 mADA each; public keys, never use them for real funds):\n` +
         devChain.accounts.map((a, i) => `  (${i}) ${a.address}  private key ${a.privateKey}`).join('\n'),
     );
-  } else if (!evm) logger.warn('milkomeda-mainnet has no backend: set UPSTREAM_MILKOMEDA_MAINNET_URL (the embedded EVM development chain does not run in production)');
+  } else if (!evm && !off.has(evmNetwork.slug)) logger.warn('milkomeda-mainnet has no backend: set UPSTREAM_MILKOMEDA_MAINNET_URL (the embedded EVM development chain does not run in production)');
   const gateway = createGatewayHandler({ config, logger, keys, limiter, meter, version: opts.version, evm, ...(ipfs ? { ipfs } : {}), ...(opts.chains ? { chains: opts.chains } : {}) });
   gateway.setQuotaBase(await loadQuotaBase(db));
   const pools = new UpstreamPools({ db, config, logger, backends: gateway.backends });
@@ -91,8 +93,8 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
   });
   const address = server.address() as { port: number };
   logger.info(
-    { limiter: limiter.kind, sandbox: [...gateway.sandboxed], evm: devChain ? 'development chain' : evm ? 'upstream' : 'none' },
-    `gateway listening on port ${address.port} (limits in ${limiter.kind === 'redis' ? 'Redis' : 'memory'}; sandbox chain for ${[...gateway.sandboxed].join(', ') || 'no network'}${devChain ? '; EVM development chain for milkomeda-mainnet' : ''})`,
+    { limiter: limiter.kind, sandbox: [...gateway.sandboxed], disabled: [...off], evm: devChain ? 'development chain' : evm ? 'upstream' : 'none' },
+    `gateway listening on port ${address.port} (limits in ${limiter.kind === 'redis' ? 'Redis' : 'memory'}; sandbox chain for ${[...gateway.sandboxed].join(', ') || 'no network'}${devChain ? '; EVM development chain for milkomeda-mainnet' : ''}${off.size ? `; turned off by DISABLED_NETWORKS: ${[...off].join(', ')}` : ''})`,
   );
   return {
     server,

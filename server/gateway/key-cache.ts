@@ -3,8 +3,7 @@ import { SerialTicker } from '../ticker';
 import type { Logger } from '../logger';
 import { networks } from '../../shared/networks';
 import type { GatewayChangeKind } from '../services/gateway-changes';
-import { boostRequests } from '../../shared/billing';
-import { DEFAULT_PLAN, isPlanName, plans, type PlanName, type SubscriptionStatus } from '../../shared/plans';
+import { boostRequests, DEFAULT_PLAN, isPlanName, plans, type PlanName, type SubscriptionStatus } from '../../shared/plans';
 
 /** Everything the gateway needs to admit a request for one project key, without asking the database. */
 export interface ProjectKey {

@@ -1,11 +1,12 @@
 import http from 'node:http';
 import https from 'node:https';
-import type { Config, UpstreamConfig, UpstreamNetwork } from '../config';
+import type { Config, UpstreamConfig } from '../config';
 import type { Db } from '../db/index';
 import type { Logger } from '../logger';
 import { SerialTicker } from '../ticker';
 import { addServedRequests, enabledEndpoints } from '../services/endpoints';
 import { endpointNetworks, type EndpointNetwork } from '../../shared/endpoints';
+import type { UpstreamNetwork } from '../../shared/networks';
 import { httpUpstream, type ForwardHooks, type Upstream } from './proxy';
 import { sendBlockfrostError } from './respond';
 import { DAY_MS } from './limiter';

@@ -2,6 +2,7 @@ import CSL from '@emurgo/cardano-serialization-lib-nodejs';
 import { mnemonicToEntropy } from '@scure/bip39';
 import { wordlist } from '@scure/bip39/wordlists/english.js';
 import { decodeBech32 } from '../chain/cardano/bech32';
+import { networkBySlug, type SandboxSlug } from '../../shared/networks';
 
 // Payment addresses of pay-as-you-go orders: CIP-1852 base addresses derived from the operator's
 // account public key (m/1852'/1815'/account'), payment key 0/index and stake key 2/0. The server
@@ -35,11 +36,12 @@ export function parseAccountXpub(value: string): CSL.Bip32PublicKey {
   return CSL.Bip32PublicKey.from_bytes(bytes);
 }
 
-export type PaymentNetwork = 'cardano-mainnet' | 'cardano-preprod' | 'cardano-preview';
+/** Pay as you go is paid on a Cardano network of the sandbox chain's (PPU_NETWORK). */
+export type PaymentNetwork = SandboxSlug;
 
 /** Derives payment addresses for one account key; the stake key 2/0 is derived once. */
 export function addressDeriver(account: CSL.Bip32PublicKey, network: PaymentNetwork): (index: number) => string {
-  const networkId = network === 'cardano-mainnet' ? 1 : 0;
+  const networkId = networkBySlug(network)!.cardano!.addressNetworkId;
   const stake = CSL.Credential.from_keyhash(account.derive(2).derive(0).to_raw_key().hash());
   const external = account.derive(0);
   return (index: number) => {

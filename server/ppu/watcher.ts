@@ -2,6 +2,7 @@ import type { Db } from '../db/index';
 import type { Logger } from '../logger';
 import type { Config } from '../config';
 import type { SandboxChain, SandboxNetwork } from '../chain/sandbox/index';
+import { sandboxOf } from '../../shared/networks';
 import { httpSource, sandboxSource, type ChainSource } from '../webhooks/chain-source';
 import { creditConfirmed, expireOrders, ppuSettings, recordBlock, rollBackTo, watchCursor, watchedAddresses, type SeenPayment } from '../services/ppu';
 
@@ -110,8 +111,6 @@ export function startPaymentWatcher(deps: { db: Db; logger: Logger; source: Chai
   };
 }
 
-const SANDBOX_OF: Record<string, 'mainnet' | 'preprod' | 'preview'> = { 'cardano-mainnet': 'mainnet', 'cardano-preprod': 'preprod', 'cardano-preview': 'preview' };
-
 /**
  * The chain the operator takes payments on, through the webhook follower's chain sources: the
  * configured Blockfrost-compatible upstream of PPU_NETWORK, else its sandbox chain; null when neither.
@@ -120,7 +119,7 @@ export function paymentChainSource(config: Config, chains: Partial<Record<Sandbo
   const network = config.ppu.network;
   const upstream = config.gateway.upstreams[network];
   if (upstream) return httpSource(upstream, config.gateway.upstreamTimeoutMs);
-  const chain = chains[SANDBOX_OF[network]!];
+  const chain = chains[sandboxOf(network)!];
   return chain ? sandboxSource(chain) : null;
 }
 

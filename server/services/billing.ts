@@ -3,21 +3,10 @@ import { NotFound, PlanLimit, Conflict } from '../errors';
 import { recordGatewayChange } from './gateway-changes';
 import { ownedProjectCount } from './projects';
 import { ownedWebhookCount } from './webhooks';
-import { DEFAULT_PLAN, isPlanName, planNames, plans, type PlanName, type SubscriptionStatus } from '../../shared/plans';
-import {
-  INCOMPLETE_EXPIRY_MS,
-  boostRequests,
-  boosts,
-  excessFor,
-  hasUnpaidInvoice,
-  type BillingPeriod,
-  type BillingProviderName,
-  type BoostType,
-  type CurrentCounts,
-  type LogType,
-  type SubscriptionLogDto,
-} from '../../shared/billing';
+import { boostRequests, boosts, DEFAULT_PLAN, isPlanName, planNames, plans, type BoostType, type PlanName, type SubscriptionStatus } from '../../shared/plans';
+import { INCOMPLETE_EXPIRY_MS, excessFor, hasUnpaidInvoice, type BillingPeriod, type BillingProviderName, type CurrentCounts, type LogType, type SubscriptionLogDto } from '../../shared/billing';
 import { messages } from '../../shared/messages';
+import type { AddonDto } from '../../shared/workspaces';
 
 // The one subscription state machine every provider drives (Stripe through its webhooks and
 // re-reads, the local provider through its checkout page, operators by hand), and the subscription
@@ -190,6 +179,16 @@ export async function assertPlanChangeAllowed(db: Db, userId: number, newPlan: P
 export async function activeBoostRequests(db: Db, ownerId: number, now = Date.now()): Promise<number> {
   const rows = await db('addons as a').join('workspaces as w', 'w.id', 'a.workspace_id').where('w.owner_id', ownerId).andWhere('a.expires_at', '>', now).select('a.type');
   return rows.reduce((sum, r) => sum + boostRequests(r.type), 0);
+}
+
+/** The workspace's boosts still running, soonest to end first (GET /api/workspaces/{id}/addons). */
+export async function activeAddons(db: Db, workspaceId: number, now = Date.now()): Promise<AddonDto[]> {
+  const rows: Array<{ type: BoostType; expires_at: number | string }> = await db('addons')
+    .where({ workspace_id: workspaceId })
+    .andWhere('expires_at', '>', now)
+    .orderBy('expires_at', 'asc')
+    .select('type', 'expires_at');
+  return rows.map((r) => ({ type: r.type, expires_at: Number(r.expires_at) }));
 }
 
 /** Grants a boost to a workspace once per reference; logs it for the workspace owner. */

@@ -2,9 +2,10 @@ import CSL from '@emurgo/cardano-serialization-lib-nodejs';
 import { Invalid } from '../errors';
 import { decodeBech32 } from '../chain/cardano/bech32';
 import { conditionValueError, type WebhookInput } from '../../shared/webhooks';
+import { addressNetworkOfWebhook } from '../../shared/networks';
 
-/** Webhook network id → the address network id (1 mainnet, 0 test networks). */
-const addressNetworkOf = (webhookNetwork: number): number => (webhookNetwork === 0 || webhookNetwork === 1 ? 1 : 0);
+/** Webhook network id → the address network id (1 mainnet, 0 test networks), from the network table. */
+const addressNetworkOf = addressNetworkOfWebhook;
 
 function addressError(value: string, webhookNetwork: number): string | null {
   const want = addressNetworkOf(webhookNetwork);

@@ -38,7 +38,7 @@ export async function createInvitation(
     const { plan } = await getSubscription(trx, m.ownerId);
     const members = await countOf(trx('workspace_members').where({ workspace_id: m.workspaceId }).count({ n: '*' }));
     const invited = await countOf(pending(trx, m.workspaceId, now).count({ n: '*' }));
-    if (members + invited >= plan.workspaceMembers) throw limitError(plan, 'workspaceMembers', 'member', members + invited);
+    if (members + invited >= plan.workspaceMembers) throw limitError(plan, 'workspaceMembers', members + invited);
     const token = crypto.randomBytes(24).toString('base64url');
     const id = crypto.randomUUID();
     await trx('workspace_invitations').insert({
@@ -130,7 +130,7 @@ export async function acceptInvitation(db: Db, token: string, user: { id: number
       }
       const { plan } = await getSubscription(trx, ownerId);
       const members = await countOf(trx('workspace_members').where({ workspace_id: row.workspace_id }).count({ n: '*' }));
-      if (members >= plan.workspaceMembers) throw limitError(plan, 'workspaceMembers', 'member', members);
+      if (members >= plan.workspaceMembers) throw limitError(plan, 'workspaceMembers', members);
       await trx('workspace_members').insert({ workspace_id: row.workspace_id, user_id: user.id, role: row.role, created_at: now });
       return { workspaceId: row.workspace_id as number };
     });

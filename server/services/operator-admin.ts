@@ -2,8 +2,8 @@ import type { Db } from '../db/index';
 import { Invalid, NotFound } from '../errors';
 import { applySubscription, grantBoost, readSubscriptionState } from './billing';
 import { findUserByEmail, findUserById } from './users';
-import type { PlanName, SubscriptionStatus } from '../../shared/plans';
-import type { BoostType, OperatorUserDto } from '../../shared/billing';
+import type { BoostType, PlanName, SubscriptionStatus } from '../../shared/plans';
+import type { OperatorUserDto } from '../../shared/billing';
 
 // What an operator does by hand, from the operator page or `npm run operator`: see every user with
 // plan and status, set any user's plan, grant a boost. Each change is logged like any other.

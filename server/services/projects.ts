@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import type { Db } from '../db/index';
 import { Invalid, NotFound, PlanLimit } from '../errors';
 import { findNetwork } from '../../shared/networks';
-import { blocksNewProjects } from '../../shared/plans';
+import { blocksNewProjects, subscriptionBlockedMessage } from '../../shared/plans';
 import type { ProjectDto } from '../../shared/workspaces';
 import { getSubscription, withOwnerLock } from './subscriptions';
 import { limitError, type Membership } from './workspaces';
@@ -73,15 +73,10 @@ export async function createProject(db: Db, m: Membership, name: string, network
   const uuid = await withOwnerLock(db, m.ownerId, async (trx) => {
     const { plan, status } = await getSubscription(trx, m.ownerId);
     if (blocksNewProjects(status)) {
-      throw new PlanLimit(
-        status === 'incomplete'
-          ? 'The first payment of this subscription is not complete yet, so projects cannot be added. Complete the payment in billing and try again.'
-          : 'The first payment of this subscription failed and it expired, so projects cannot be added. Choose a plan again to continue.',
-        { limit: 'subscriptionStatus', status },
-      );
+      throw new PlanLimit(subscriptionBlockedMessage(status)!, { limit: 'subscriptionStatus', status });
     }
     const used = await ownedProjectCount(trx, m.ownerId);
-    if (used >= plan.projectCount) throw limitError(plan, 'projectCount', 'project', used);
+    if (used >= plan.projectCount) throw limitError(plan, 'projectCount', used);
     const now = Date.now();
     const id = crypto.randomUUID();
     for (let attempt = 0; ; attempt++) {

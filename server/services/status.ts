@@ -1,7 +1,7 @@
-import type { Config, UpstreamNetwork } from '../config';
+import type { Config } from '../config';
 import type { Db } from '../db/index';
 import type { SandboxChain, SandboxNetwork } from '../chain/sandbox/index';
-import { networks } from '../../shared/networks';
+import { offeredNetworks, sandboxOf, type Network, type UpstreamNetwork } from '../../shared/networks';
 import { STATUS_CACHE_MS, type BackendKind, type ComponentState, type NetworkStatus, type StatusReport } from '../../shared/status';
 import { HEARTBEAT_STALE_MS, latestHeartbeats } from './heartbeats';
 import { milkomedaProbe } from '../evm/status-probe';
@@ -18,14 +18,12 @@ export interface NetworkProbe {
   probe(): Promise<ProbeResult>;
 }
 
-const SANDBOX_OF: Partial<Record<string, SandboxNetwork>> = { 'cardano-mainnet': 'mainnet', 'cardano-preprod': 'preprod', 'cardano-preview': 'preview' };
-
 /** A Blockfrost-compatible upstream answers GET /health, and Cardano ones /blocks/latest. */
-function upstreamProbe(config: Config, slug: UpstreamNetwork): NetworkProbe | null {
-  const upstream = config.gateway.upstreams[slug];
+function upstreamProbe(config: Config, n: Network): NetworkProbe | null {
+  const upstream = config.gateway.upstreams[n.slug as UpstreamNetwork];
   if (!upstream) return null;
   const headers = upstream.auth ? { [upstream.auth.name]: upstream.auth.value } : undefined;
-  const isCardano = slug.startsWith('cardano-');
+  const isCardano = n.family === 'cardano';
   return {
     backend: 'upstream',
     async probe() {
@@ -61,26 +59,29 @@ function ipfsProbe(config: Config, db: Db | undefined): NetworkProbe {
   };
 }
 
-/** The default probes: each network's configured upstream, else the sandbox chain for Cardano networks (and the EVM development chain for Milkomeda). */
+/**
+ * The default probes: each network's configured upstream, else the sandbox chain for Cardano networks
+ * (and the EVM development chain for Milkomeda). A network the operator turned off (DISABLED_NETWORKS)
+ * has none: nothing serves it.
+ */
 export function defaultProbes(config: Config, chains: Partial<Record<SandboxNetwork, SandboxChain>>, db?: Db): Map<string, NetworkProbe> {
   const probes = new Map<string, NetworkProbe>();
-  for (const n of networks) {
-    if (!n.slug || n.disabled) continue;
-    if (n.slug === 'milkomeda-mainnet') {
+  for (const n of offeredNetworks(config.disabledNetworks)) {
+    if (n.family === 'evm') {
       const evm = milkomedaProbe(config, db);
       if (evm) probes.set(n.slug, evm);
       continue;
     }
-    const upstream = upstreamProbe(config, n.slug as UpstreamNetwork);
+    const upstream = upstreamProbe(config, n);
     if (upstream) {
       probes.set(n.slug, upstream);
       continue;
     }
-    if (n.slug === 'ipfs') {
+    if (n.family === 'ipfs') {
       probes.set(n.slug, ipfsProbe(config, db));
       continue;
     }
-    const sandbox = SANDBOX_OF[n.slug];
+    const sandbox = sandboxOf(n.slug);
     const chain = sandbox ? chains[sandbox] : undefined;
     if (chain) probes.set(n.slug, { backend: 'sandbox', probe: async () => ({ ok: true, latestBlockAt: chain.latestBlock().time * 1000 }) });
   }
@@ -90,11 +91,13 @@ export function defaultProbes(config: Config, chains: Partial<Record<SandboxNetw
 export interface StatusReporterDeps {
   db: Db;
   probes: Map<string, NetworkProbe>;
+  /** The networks the page lists (offeredNetworks(config.disabledNetworks): one turned off by the operator is left off); default: every offered network. */
+  networks?: ReadonlyArray<Network & { slug: string }>;
   now?: () => number;
 }
 
 /** Builds the status report, at most once per STATUS_CACHE_MS however many visitors ask. */
-export function statusReporter({ db, probes, now = Date.now }: StatusReporterDeps): () => Promise<StatusReport> {
+export function statusReporter({ db, probes, networks: listed = offeredNetworks(), now = Date.now }: StatusReporterDeps): () => Promise<StatusReport> {
   let cached: { at: number; report: Promise<StatusReport> } | null = null;
 
   const check = async (): Promise<StatusReport> => {
@@ -106,20 +109,18 @@ export function statusReporter({ db, probes, now = Date.now }: StatusReporterDep
     const beats = dbState === 'operational' ? await latestHeartbeats(db).catch(() => null) : null;
     const alive = (beat: number | null | undefined): ComponentState => (beat != null && at - beat < HEARTBEAT_STALE_MS ? 'operational' : 'down');
     const networkStates: NetworkStatus[] = await Promise.all(
-      networks
-        .filter((n) => n.slug && !n.disabled)
-        .map(async (n): Promise<NetworkStatus> => {
-          const probe = probes.get(n.slug!);
-          if (!probe) return { slug: n.slug!, label: n.label, backend: 'none', state: 'not_available', latestBlockAgeSeconds: null };
-          const result = await probe.probe().catch((): ProbeResult => ({ ok: false, latestBlockAt: null }));
-          return {
-            slug: n.slug!,
-            label: n.label,
-            backend: probe.backend,
-            state: result.ok ? 'operational' : 'down',
-            latestBlockAgeSeconds: result.ok && result.latestBlockAt !== null ? Math.max(0, Math.round((at - result.latestBlockAt) / 1000)) : null,
-          };
-        }),
+      listed.map(async (n): Promise<NetworkStatus> => {
+        const probe = probes.get(n.slug);
+        if (!probe) return { slug: n.slug, label: n.label, backend: 'none', state: 'not_available', latestBlockAgeSeconds: null };
+        const result = await probe.probe().catch((): ProbeResult => ({ ok: false, latestBlockAt: null }));
+        return {
+          slug: n.slug,
+          label: n.label,
+          backend: probe.backend,
+          state: result.ok ? 'operational' : 'down',
+          latestBlockAgeSeconds: result.ok && result.latestBlockAt !== null ? Math.max(0, Math.round((at - result.latestBlockAt) / 1000)) : null,
+        };
+      }),
     );
     const services: StatusReport['services'] = [
       { name: 'Gateway', state: alive(beats?.gateway) },

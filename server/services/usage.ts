@@ -1,7 +1,7 @@
 import { isPostgres, type Db } from '../db/index';
-import type { PlanName } from '../../shared/plans';
+import { plans, type PlanName } from '../../shared/plans';
 import type { ProjectHistory, ProjectStats, StatsRow } from '../../shared/usage';
-import { DETAILED_STATS_PLANS, HISTORY_DAYS, TOP_N } from '../../shared/usage';
+import { HISTORY_DAYS, TOP_N } from '../../shared/usage';
 import { getSubscription } from './subscriptions';
 
 const DAY_MS = 86_400_000;
@@ -101,7 +101,7 @@ async function top(db: Db, projectId: number, dimension: string): Promise<Array<
  */
 export async function projectStats(db: Db, projectId: number, plan: PlanName, now = Date.now()): Promise<ProjectStats> {
   const from = windowStart(now);
-  const detailed = DETAILED_STATS_PLANS.includes(plan);
+  const detailed = plans[plan].detailedStats;
   // Together: PostgreSQL runs them side by side on its pool (SQLite's one connection takes them in turn).
   // Each reads at most ten index entries of usage_window, and the total 30 day rows.
   const [start, totalRow, countries, ips, endpoints, browsers] = await Promise.all([

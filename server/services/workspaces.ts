@@ -1,7 +1,7 @@
 import type { Db } from '../db/index';
 import { Conflict, Forbidden, Invalid, NotFound, PlanLimit } from '../errors';
 import { isRole, type AssignableRole, type Role } from '../../shared/permissions';
-import type { Plan } from '../../shared/plans';
+import { planLimitMessage, type CountLimit, type Plan } from '../../shared/plans';
 import { getSubscription, withOwnerLock, withOwnersLock } from './subscriptions';
 import { recordGatewayChange } from './gateway-changes';
 import type { WorkspaceDto, MemberDto, TransferPlan } from '../../shared/workspaces';
@@ -65,17 +65,15 @@ export async function getWorkspace(db: Db, workspaceId: number, userId: number):
 export const ownedWorkspaceCount = async (db: Db, ownerId: number): Promise<number> =>
   Number((await db('workspaces').where({ owner_id: ownerId }).count({ n: '*' }))[0]?.n ?? 0);
 
-const limitError = (plan: Plan, limit: 'workspaceCount' | 'workspaceMembers' | 'projectCount' | 'webhookCount', noun: string, used: number) =>
-  new PlanLimit(
-    `Your ${plan.name} plan allows ${plan[limit]} ${noun}${plan[limit] === 1 ? '' : 's'}${limit === 'workspaceMembers' ? ' per workspace' : ''}. Upgrade the plan to add more.`,
-    { limit, plan: plan.name, max: plan[limit], used },
-  );
+/** The 422 of a count limit, in the words the screens use too (shared/plans.ts). */
+const limitError = (plan: Plan, limit: CountLimit, used: number) =>
+  new PlanLimit(planLimitMessage(plan.name, limit), { limit, plan: plan.name, max: plan[limit], used });
 
 export async function createWorkspace(db: Db, userId: number, name: string): Promise<WorkspaceDto> {
   const id = await withOwnerLock(db, userId, async (trx) => {
     const { plan } = await getSubscription(trx, userId);
     const owned = await ownedWorkspaceCount(trx, userId);
-    if (owned >= plan.workspaceCount) throw limitError(plan, 'workspaceCount', 'workspace', owned);
+    if (owned >= plan.workspaceCount) throw limitError(plan, 'workspaceCount', owned);
     const now = Date.now();
     const [row] = await trx('workspaces').insert({ name, owner_id: userId, created_at: now, updated_at: now }).returning('id');
     const workspaceId = insertedId(row);

@@ -7,7 +7,7 @@ import { createRequire } from 'node:module';
 import express, { type Router } from 'express';
 import { parse as parseYaml } from 'yaml';
 import type { Config } from '../config';
-import { networks } from '../../shared/networks';
+import { isSandboxSlug, offeredNetworks, sandboxSlugs } from '../../shared/networks';
 import { sandboxRouter, createSandboxChain, type SandboxChain } from '../chain/sandbox/index';
 import { CAIRN_VERSION } from '../version';
 
@@ -33,7 +33,6 @@ export function sandboxPathShapes(chain: SandboxChain): Set<string> {
   return shapes;
 }
 
-const CARDANO_SLUGS = ['cardano-mainnet', 'cardano-preprod', 'cardano-preview'] as const;
 const GATEWAY_OWN = new Set(['/', '/health', '/health/clock']);
 
 export interface DataApiOptions {
@@ -52,7 +51,7 @@ function loadBlockfrostSpec(): Doc {
 export function dataApiDocument({ config, sandboxShapes }: DataApiOptions): Doc {
   const doc = loadBlockfrostSpec();
   const gw = config.gateway;
-  const cardanoAllSandboxed = CARDANO_SLUGS.every((slug) => !gw.upstreams[slug]);
+  const cardanoAllSandboxed = sandboxSlugs.every((slug) => !gw.upstreams[slug]);
   const ipfsServed = !!gw.upstreams.ipfs;
   const paths: Record<string, unknown> = {};
   for (const [p, item] of Object.entries(doc.paths)) {
@@ -66,10 +65,11 @@ export function dataApiDocument({ config, sandboxShapes }: DataApiOptions): Doc 
     for (const op of Object.values(item as Record<string, { tags?: string[] }>)) for (const t of op?.tags ?? []) usedTags.add(t);
   }
   if (doc.tags) doc.tags = doc.tags.filter((t) => usedTags.has(t.name));
-  const served = networks.filter((n) => n.slug && !n.disabled && (CARDANO_SLUGS.includes(n.slug as (typeof CARDANO_SLUGS)[number]) || (n.slug === 'ipfs' && ipfsServed)));
+  // The networks this server offers (a network turned off by DISABLED_NETWORKS is left out) that this document describes.
+  const served = offeredNetworks(config.disabledNetworks).filter((n) => n.family === 'cardano' || (n.family === 'ipfs' && ipfsServed));
   doc.servers = served.map((n) => ({
     url: `${gw.publicUrl}/${n.slug}/api/v0`,
-    description: `${n.label}${CARDANO_SLUGS.includes(n.slug as (typeof CARDANO_SLUGS)[number]) && !gw.upstreams[n.slug as (typeof CARDANO_SLUGS)[number]] ? ' (sandbox chain: simulated data)' : ''}`,
+    description: `${n.label}${isSandboxSlug(n.slug) && !gw.upstreams[n.slug] ? ' (sandbox chain: simulated data)' : ''}`,
   }));
   doc.info = {
     version: doc.info.version,

@@ -1,16 +1,15 @@
-import type { Config, UpstreamNetwork } from '../config';
+import type { Config } from '../config';
 import type { Db } from '../db/index';
 import type { Logger } from '../logger';
 import type { Mailer } from '../mail/mailer';
 import type { SandboxChain, SandboxNetwork } from '../chain/sandbox/index';
 import { webhookNetworks } from '../../shared/webhooks';
+import { sandboxOf, type UpstreamNetwork } from '../../shared/networks';
 import { httpSource, sandboxSource, type ChainSource } from './chain-source';
 import { ChainFollower } from './follower';
 import { Dispatcher } from './dispatcher';
 import { parseAllowlist } from './ssrf';
 import { startNoticeDeriver } from './notices';
-
-const SANDBOX_OF_SLUG: Record<string, SandboxNetwork> = { 'cardano-mainnet': 'mainnet', 'cardano-preprod': 'preprod', 'cardano-preview': 'preview' };
 
 /** The event source of each webhook network: its configured upstream, else the sandbox chain. */
 export function webhookSources(config: Config, chains: Partial<Record<SandboxNetwork, SandboxChain>>): Map<number, ChainSource> {
@@ -18,7 +17,8 @@ export function webhookSources(config: Config, chains: Partial<Record<SandboxNet
   for (const n of webhookNetworks) {
     if (!n.slug || n.webhookId === null) continue;
     const upstream = config.gateway.upstreams[n.slug as UpstreamNetwork];
-    const chain = chains[SANDBOX_OF_SLUG[n.slug]!];
+    const sandbox = sandboxOf(n.slug);
+    const chain = sandbox ? chains[sandbox] : undefined;
     if (upstream) out.set(n.webhookId, httpSource(upstream));
     else if (chain) out.set(n.webhookId, sandboxSource(chain));
   }

@@ -42,6 +42,10 @@ describe('start-up configuration', () => {
     [{ SESSION_SECRET: 'short' }, /^Invalid configuration: SESSION_SECRET must be at least 32 characters long$/],
     [{ NODE_ENV: 'staging' }, /^Invalid configuration: NODE_ENV must be development, production or test/],
     [{ NODE_ENV: 'production' }, /^Invalid configuration: SMTP_URL must be set when NODE_ENV is production/],
+    [
+      { DISABLED_NETWORKS: 'cardano-mainnet,cardano-testnet' },
+      /^Invalid configuration: DISABLED_NETWORKS names "cardano-testnet", which is not a network of Cairn: use a comma-separated list of cardano-mainnet, ipfs, milkomeda-mainnet, cardano-preview, cardano-preprod \(got "cardano-mainnet,cardano-testnet"\)$/,
+    ],
   ])('stops with one line naming the variable: %o', async (env, line) => {
     const res = await runMain(env);
     expect(res.code).toBe(1);

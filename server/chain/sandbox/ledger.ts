@@ -9,6 +9,7 @@
 // nobody holds, so the two UTXO sets never share an output and each stays consistent.
 import CSL from '@emurgo/cardano-serialization-lib-nodejs';
 import { PROTOCOL } from './protocol';
+import type { SandboxName } from '../../../shared/networks';
 
 export type LedgerOrigin = 'genesis' | 'faucet' | 'submit';
 
@@ -112,7 +113,7 @@ export interface LiveTx {
 }
 
 export interface LedgerOptions {
-  network: 'mainnet' | 'preprod' | 'preview';
+  network: SandboxName;
   store?: LedgerStore;
   /** The chain's current tip height. */
   tip: () => number;

@@ -7,6 +7,7 @@ import { wordlist } from '@scure/bip39/wordlists/english.js';
 import { derive } from './rng';
 import { PROTOCOL } from './protocol';
 import type { LiveUtxo } from './ledger';
+import type { SandboxName } from '../../../shared/networks';
 
 export const DEV_WALLET_COUNT = 3;
 /** Each development wallet starts with these outputs (10,000 and 1,000 ada). */
@@ -37,12 +38,12 @@ export interface Faucet {
 const harden = (n: number): number => 0x8000_0000 + n;
 const big = (n: bigint): CSL.BigNum => CSL.BigNum.from_str(String(n));
 
-export function networkIdOf(network: 'mainnet' | 'preprod' | 'preview'): number {
+export function networkIdOf(network: SandboxName): number {
   return network === 'mainnet' ? 1 : 0;
 }
 
 /** The CIP-1852 first address (m/1852'/1815'/0'/0/0 with stake key 2/0) of a 24-word wallet. */
-export function devWallets(chainKey: Uint8Array, network: 'mainnet' | 'preprod' | 'preview'): DevWallet[] {
+export function devWallets(chainKey: Uint8Array, network: SandboxName): DevWallet[] {
   const out: DevWallet[] = [];
   for (let i = 0; i < DEV_WALLET_COUNT; i++) {
     const entropy = new Uint8Array(derive(chainKey, 'dev-wallet', i).subarray(0, 32));
@@ -65,7 +66,7 @@ export function devWallets(chainKey: Uint8Array, network: 'mainnet' | 'preprod' 
   return out;
 }
 
-export function faucetOf(chainKey: Uint8Array, network: 'mainnet' | 'preprod' | 'preview'): Faucet {
+export function faucetOf(chainKey: Uint8Array, network: SandboxName): Faucet {
   const key = CSL.PrivateKey.from_normal_bytes(new Uint8Array(derive(chainKey, 'faucet-key').subarray(0, 32)));
   const keyHash = key.to_public().hash();
   const policy = CSL.NativeScript.new_script_pubkey(CSL.ScriptPubkey.new(keyHash));
@@ -154,7 +155,7 @@ export function buildFaucetTx(faucet: Faucet, utxos: LiveUtxo[], to: string, lov
 }
 
 /** /utils/addresses/xpub/{xpub}/{role}/{index}: the base address of an account public key's role/index with its stake key 2/0. */
-export function addressFromXpub(xpubHex: string, role: number, index: number, network: 'mainnet' | 'preprod' | 'preview'): string {
+export function addressFromXpub(xpubHex: string, role: number, index: number, network: SandboxName): string {
   const account = CSL.Bip32PublicKey.from_bytes(Buffer.from(xpubHex, 'hex'));
   const pay = account.derive(role).derive(index).to_raw_key().hash();
   const stake = account.derive(2).derive(0).to_raw_key().hash();

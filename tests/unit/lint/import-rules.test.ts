@@ -1,9 +1,11 @@
+import fs from 'node:fs';
 import path from 'node:path';
 import { ESLint } from 'eslint';
 import { describe, expect, it } from 'vitest';
 
 // Issue 11, point 18: the README's layout table, enforced by ESLint (eslint.config.js).
-const eslint = new ESLint({ cwd: path.resolve(import.meta.dirname, '../../..') });
+const root = path.resolve(import.meta.dirname, '../../..');
+const eslint = new ESLint({ cwd: root });
 
 const problems = async (file: string, code: string) => {
   const [result] = await eslint.lintText(code, { filePath: file });
@@ -29,5 +31,17 @@ describe('layout import rules', () => {
     ['config importing shared/ and the allowlist syntax', 'server/config.ts', "import { isValidAllowlistEntry } from './allowlist';\nimport type { SiteInfo } from '../shared/site';\nexport const x = isValidAllowlistEntry;\nexport type Y = SiteInfo;\n"],
   ])('allows %s', async (_what, file, code) => {
     expect(await problems(file, code)).toEqual([]);
+  });
+
+  it('holds for every route file as it is, with no file exempted', async () => {
+    const dir = path.join(root, 'server/api');
+    const files = fs.readdirSync(dir).filter((f) => f.endsWith('.ts'));
+    expect(files).toEqual(expect.arrayContaining(['webhooks.ts', 'workspaces.ts']));
+    for (const f of files) {
+      const file = `server/api/${f}`;
+      expect(await problems(file, fs.readFileSync(path.join(root, file), 'utf8')), file).toEqual([]);
+      // And the rule applies to it: a query added to the file is refused.
+      expect((await problems(file, "export const q = (db: (t: string) => unknown) => db('addons');\n")).join('\n'), file).toMatch(/move the query into a service/);
+    }
   });
 });

@@ -1,6 +1,6 @@
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
-import type { BoostType, OperatorUserDto } from '../../../../../shared/billing';
-import type { PlanName, SubscriptionStatus } from '../../../../../shared/plans';
+import type { OperatorUserDto } from '../../../../../shared/billing';
+import type { BoostType, PlanName, SubscriptionStatus } from '../../../../../shared/plans';
 import { apiFetch } from '../../api/client';
 
 export const operatorQueries = {

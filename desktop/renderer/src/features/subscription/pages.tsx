@@ -6,18 +6,9 @@ import { useQuery } from '@tanstack/react-query';
 import { Link, useSearchParams } from 'react-router-dom';
 import { messages } from '../../../../../shared/messages';
 import { can } from '../../../../../shared/permissions';
-import { isPaidPlan, isPlanName, monthlyRequests, planNames, yearlySavings, type PlanName } from '../../../../../shared/plans';
+import { boosts, boostTypes, isPaidPlan, isPlanName, monthlyRequests, planNames, yearlySavings, type PlanName } from '../../../../../shared/plans';
 import { formatCount, formatEur, storageText } from '../../../../../shared/pricing';
-import {
-  PAY_AS_YOU_GO_AVAILABLE,
-  boostTypes,
-  boosts,
-  logTypeLabels,
-  type BillingInfoDto,
-  type BillingPeriod,
-  type BillingPlanDto,
-  type WorkspaceBillingDto,
-} from '../../../../../shared/billing';
+import { PAY_AS_YOU_GO_AVAILABLE, logTypeLabels, type BillingInfoDto, type BillingPeriod, type BillingPlanDto, type WorkspaceBillingDto } from '../../../../../shared/billing';
 import type { QuotaDto, WorkspaceDto } from '../../../../../shared/workspaces';
 import { errorMessage } from '../../api/client';
 import { ErrorView } from '../../components/error-view';

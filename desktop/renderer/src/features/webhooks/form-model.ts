@@ -3,6 +3,7 @@
 import { messages } from '../../../../../shared/messages';
 import { networks } from '../../../../../shared/networks';
 import { can, type Role } from '../../../../../shared/permissions';
+import { planLimitMessage } from '../../../../../shared/plans';
 import type { QuotaDto } from '../../../../../shared/workspaces';
 import {
   conditionDef,
@@ -132,9 +133,6 @@ export function validate(d: WebhookDraft, workspaceId: number): Validation {
  */
 export function addWebhookBlockedReason(role: Role | null | undefined, quota: QuotaDto | undefined): string | null {
   if (!can(role, 'webhooks.add')) return messages.permission.createResource('webhook');
-  if (quota && quota.used.subscription.webhookCount >= quota.quota.webhookCount) {
-    const max = quota.quota.webhookCount;
-    return `Your ${quota.subscription.currentPlan.name} plan allows ${max} webhook${max === 1 ? '' : 's'}. Upgrade the plan to add more.`;
-  }
+  if (quota && quota.used.subscription.webhookCount >= quota.quota.webhookCount) return planLimitMessage(quota.subscription.currentPlan.name, 'webhookCount');
   return null;
 }

@@ -1,41 +1,17 @@
 // Why a create button is disabled: permission first (from the one matrix), then the owner's plan.
-// The server enforces the same rules; these only explain them before the user tries.
+// The server enforces the same rules, in the same words (shared/plans.ts); these only explain them before the user tries.
 import { messages } from '../../../../../shared/messages';
 import { can, type Role } from '../../../../../shared/permissions';
-import { blocksNewProjects, plans, type Plan, type PlanName } from '../../../../../shared/plans';
+import { blocksNewProjects, planLimitMessage, plans, subscriptionBlockedMessage, type PlanName } from '../../../../../shared/plans';
 import type { QuotaDto, WorkspaceDto } from '../../../../../shared/workspaces';
-
-const plural = (n: number, noun: string) => `${n} ${noun}${n === 1 ? '' : 's'}`;
-
-/** Same wording as the server's 422 plan_limit answers. */
-export const planLimitReason = (plan: PlanName, limit: 'projectCount' | 'workspaceCount' | 'workspaceMembers'): string => {
-  const p: Plan = plans[plan];
-  const what =
-    limit === 'projectCount'
-      ? plural(p.projectCount, 'project')
-      : limit === 'workspaceCount'
-        ? plural(p.workspaceCount, 'workspace')
-        : `${plural(p.workspaceMembers, 'member')} per workspace`;
-  return `Your ${plan} plan allows ${what}. Upgrade the plan to add more.`;
-};
-
-export const subscriptionBlockedReason = (status: QuotaDto['subscription']['status']): string | null => {
-  if (status === 'incomplete') {
-    return 'The first payment of this subscription is not complete yet, so projects cannot be added. Complete the payment in billing and try again.';
-  }
-  if (status === 'incomplete_expired') {
-    return 'The first payment of this subscription failed and it expired, so projects cannot be added. Choose a plan again to continue.';
-  }
-  return null;
-};
 
 /** Add Project: role, then subscription status, then the pooled project count. */
 export function addProjectBlockedReason(role: Role | null | undefined, quota: QuotaDto | undefined): string | null {
   if (!can(role, 'projects.add')) return messages.permission.createResource('project');
   if (!quota) return null;
-  if (blocksNewProjects(quota.subscription.status)) return subscriptionBlockedReason(quota.subscription.status);
+  if (blocksNewProjects(quota.subscription.status)) return subscriptionBlockedMessage(quota.subscription.status);
   if (quota.used.subscription.projectCount >= quota.quota.projectCount) {
-    return planLimitReason(quota.subscription.currentPlan.name, 'projectCount');
+    return planLimitMessage(quota.subscription.currentPlan.name, 'projectCount');
   }
   return null;
 }
@@ -48,7 +24,7 @@ export function inviteBlockedReason(
   pendingInvitations: number,
 ): string | null {
   if (!can(role, 'invites.add')) return messages.permission.createResource('member');
-  if (plan && members + pendingInvitations >= plans[plan].workspaceMembers) return planLimitReason(plan, 'workspaceMembers');
+  if (plan && members + pendingInvitations >= plans[plan].workspaceMembers) return planLimitMessage(plan, 'workspaceMembers');
   return null;
 }
 
@@ -59,7 +35,7 @@ export function inviteBlockedReason(
 export function createWorkspaceBlockedReason(workspaces: readonly WorkspaceDto[], ownPlan: PlanName | undefined): string | null {
   if (!ownPlan) return null;
   const owned = workspaces.filter((w) => w.is_creator).length;
-  return owned >= plans[ownPlan].workspaceCount ? planLimitReason(ownPlan, 'workspaceCount') : null;
+  return owned >= plans[ownPlan].workspaceCount ? planLimitMessage(ownPlan, 'workspaceCount') : null;
 }
 
 const count = (n: number) => n.toLocaleString('en-US');

@@ -1,0 +1,81 @@
+// Issue 18, point 6: networks the operator turned off (DISABLED_NETWORKS) are shown in Add Project as
+// 'Not available on this server' and cannot be chosen; the status page leaves them out.
+// DX_SCREENSHOTS=<folder> also saves the form at 375 and 1280 px.
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser } from 'playwright-core';
+import { browserAvailable, launchBrowser } from '../helpers/browser';
+import { signInInBrowser, type SignedInBrowser } from '../helpers/browser-sign-in';
+import { startTestApp, type TestApp } from '../helpers/test-app';
+import type { TestDatabase } from '../helpers/db-template';
+import { NETWORK_NOT_AVAILABLE } from '../../shared/networks';
+
+const SHOTS = process.env.DX_SCREENSHOTS;
+
+describe.runIf(browserAvailable())('networks turned off by the operator, in Chromium', () => {
+  let browser: Browser;
+  let app: TestApp & { database: TestDatabase };
+  let session: SignedInBrowser | undefined;
+
+  beforeAll(async () => {
+    app = await startTestApp({ env: { DISABLED_NETWORKS: 'cardano-mainnet,ipfs' } });
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await session?.context.close();
+    await browser?.close();
+    await app?.stop();
+    await app?.database.drop();
+  });
+
+  it("lists them in Add Project as 'Not available on this server', never selectable, and picks an available one", async () => {
+    session = await signInInBrowser(browser, app, 'turned-off@example.com', '/dashboard');
+    const { page } = session;
+    await page.goto(`${app.url}/dashboard`);
+    await page.getByRole('button', { name: 'Add Project' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Add Project' });
+    const select = dialog.getByLabel('Network');
+    await expect.poll(() => select.isEnabled()).toBe(true);
+    const option = (value: number) => select.locator(`option[value="${value}"]`);
+    for (const [value, label] of [
+      [0, 'Cardano mainnet'],
+      [2, 'IPFS'],
+    ] as const) {
+      expect(await option(value).innerText()).toBe(`${label} (${NETWORK_NOT_AVAILABLE})`);
+      expect(await option(value).isDisabled()).toBe(true);
+    }
+    for (const [value, label] of [
+      [3, 'Milkomeda mainnet'],
+      [5, 'Cardano preview'],
+      [6, 'Cardano preprod'],
+    ] as const) {
+      expect(await option(value).innerText()).toBe(label);
+      expect(await option(value).isDisabled()).toBe(false);
+    }
+    // The first network this server serves is chosen, not the turned-off Cardano mainnet.
+    expect(await select.inputValue()).toBe('3');
+    await dialog.getByText(`Networks marked '${NETWORK_NOT_AVAILABLE}'`).waitFor();
+    if (SHOTS) {
+      for (const width of [375, 1280]) {
+        await page.setViewportSize({ width, height: 900 });
+        await page.waitForTimeout(200);
+        await page.screenshot({ path: path.join(SHOTS, `disabled-networks-${width}.png`) });
+      }
+    }
+    // A project on an offered network is made as usual.
+    await dialog.getByLabel('Project name').fill('Preprod app');
+    await select.selectOption('6');
+    await dialog.getByRole('button', { name: 'Add Project' }).click();
+    await page.waitForURL(/\/dashboard\/project\//);
+    await page.getByText('Preprod app').first().waitFor();
+  });
+
+  it('leaves them off the status page', async () => {
+    const page = session!.page;
+    await page.goto(`${app.url}/status`);
+    await page.getByTestId('network-cardano-preprod').waitFor();
+    expect(await page.getByTestId('network-cardano-mainnet').count()).toBe(0);
+    expect(await page.getByTestId('network-ipfs').count()).toBe(0);
+    expect(await page.getByTestId('network-milkomeda-mainnet').count()).toBe(1);
+  });
+});
