@@ -156,10 +156,16 @@ export const boostRequests = (type: string): number => (isBoostType(type) ? boos
 export type CountLimit = 'projectCount' | 'webhookCount' | 'workspaceCount' | 'workspaceMembers';
 const limitNouns: Record<CountLimit, string> = { projectCount: 'project', webhookCount: 'webhook', workspaceCount: 'workspace', workspaceMembers: 'member' };
 
-/** 'Your HOBBY plan allows 3 projects. Upgrade the plan to add more.' */
-export const planLimitMessage = (plan: PlanName, limit: CountLimit): string => {
+/**
+ * 'Your HOBBY plan allows 3 projects. Upgrade the plan to add more.' to the owner; the other members
+ * of a workspace are told it is the owner's plan (quotas are pooled over what the owner owns) and
+ * that the owner upgrades it: 'The workspace owner's HOBBY plan allows 3 projects. Ask the owner to
+ * upgrade the plan to add more.'
+ */
+export const planLimitMessage = (plan: PlanName, limit: CountLimit, whose: 'own' | 'owner' = 'own'): string => {
   const max = plans[plan][limit];
-  return `Your ${plan} plan allows ${max} ${limitNouns[limit]}${max === 1 ? '' : 's'}${limit === 'workspaceMembers' ? ' per workspace' : ''}. Upgrade the plan to add more.`;
+  const allows = `${plan} plan allows ${max} ${limitNouns[limit]}${max === 1 ? '' : 's'}${limit === 'workspaceMembers' ? ' per workspace' : ''}.`;
+  return whose === 'own' ? `Your ${allows} Upgrade the plan to add more.` : `The workspace owner's ${allows} Ask the owner to upgrade the plan to add more.`;
 };
 
 /** Why no project can be added while the first payment is incomplete or expired; null otherwise. */

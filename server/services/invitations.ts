@@ -4,7 +4,7 @@ import { Conflict, Forbidden, NotFound } from '../errors';
 import type { AssignableRole } from '../../shared/permissions';
 import type { InvitationDto, InvitationPreview } from '../../shared/workspaces';
 import { getSubscription, withOwnerLock } from './subscriptions';
-import { limitError, type Membership } from './workspaces';
+import { limitError, whosePlan, type Membership } from './workspaces';
 
 export const INVITATION_TTL_MS = 7 * 24 * 3600 * 1000;
 const hash = (token: string) => crypto.createHash('sha256').update(token).digest('hex');
@@ -38,7 +38,7 @@ export async function createInvitation(
     const { plan } = await getSubscription(trx, m.ownerId);
     const members = await countOf(trx('workspace_members').where({ workspace_id: m.workspaceId }).count({ n: '*' }));
     const invited = await countOf(pending(trx, m.workspaceId, now).count({ n: '*' }));
-    if (members + invited >= plan.workspaceMembers) throw limitError(plan, 'workspaceMembers', members + invited);
+    if (members + invited >= plan.workspaceMembers) throw limitError(plan, 'workspaceMembers', members + invited, whosePlan(m));
     const token = crypto.randomBytes(24).toString('base64url');
     const id = crypto.randomUUID();
     await trx('workspace_invitations').insert({
@@ -130,7 +130,7 @@ export async function acceptInvitation(db: Db, token: string, user: { id: number
       }
       const { plan } = await getSubscription(trx, ownerId);
       const members = await countOf(trx('workspace_members').where({ workspace_id: row.workspace_id }).count({ n: '*' }));
-      if (members >= plan.workspaceMembers) throw limitError(plan, 'workspaceMembers', members);
+      if (members >= plan.workspaceMembers) throw limitError(plan, 'workspaceMembers', members, 'owner');
       await trx('workspace_members').insert({ workspace_id: row.workspace_id, user_id: user.id, role: row.role, created_at: now });
       return { workspaceId: row.workspace_id as number };
     });

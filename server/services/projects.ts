@@ -5,7 +5,7 @@ import { findNetwork } from '../../shared/networks';
 import { blocksNewProjects, subscriptionBlockedMessage } from '../../shared/plans';
 import type { ProjectDto } from '../../shared/workspaces';
 import { getSubscription, withOwnerLock } from './subscriptions';
-import { limitError, type Membership } from './workspaces';
+import { limitError, whosePlan, type Membership } from './workspaces';
 import { recordGatewayChange } from './gateway-changes';
 import { requestsToday } from './usage';
 
@@ -76,7 +76,7 @@ export async function createProject(db: Db, m: Membership, name: string, network
       throw new PlanLimit(subscriptionBlockedMessage(status)!, { limit: 'subscriptionStatus', status });
     }
     const used = await ownedProjectCount(trx, m.ownerId);
-    if (used >= plan.projectCount) throw limitError(plan, 'projectCount', used);
+    if (used >= plan.projectCount) throw limitError(plan, 'projectCount', used, whosePlan(m));
     const now = Date.now();
     const id = crypto.randomUUID();
     for (let attempt = 0; ; attempt++) {

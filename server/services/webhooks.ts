@@ -6,7 +6,7 @@ import { failHistory } from './webhook-outbox';
 import { getSubscription, withOwnerLock } from './subscriptions';
 import { maySeeSecrets } from '../../shared/permissions';
 import { checkConditionValues } from './condition-values';
-import { limitError, type Membership } from './workspaces';
+import { limitError, whosePlan, type Membership } from './workspaces';
 
 export interface WebhookRow {
   id: string;
@@ -99,7 +99,7 @@ export async function createWebhook(db: Db, m: Membership, input: WebhookInput):
   await withOwnerLock(db, m.ownerId, async (trx) => {
     const { plan } = await getSubscription(trx, m.ownerId);
     const used = await ownedWebhookCount(trx, m.ownerId);
-    if (used >= plan.webhookCount) throw limitError(plan, 'webhookCount', used);
+    if (used >= plan.webhookCount) throw limitError(plan, 'webhookCount', used, whosePlan(m));
     const now = Date.now();
     await trx('webhooks').insert({ id, workspace_id: m.workspaceId, ...columns(input), auth_token: newAuthToken(), created_at: now, updated_at: now });
   });

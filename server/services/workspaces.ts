@@ -66,8 +66,11 @@ export const ownedWorkspaceCount = async (db: Db, ownerId: number): Promise<numb
   Number((await db('workspaces').where({ owner_id: ownerId }).count({ n: '*' }))[0]?.n ?? 0);
 
 /** The 422 of a count limit, in the words the screens use too (shared/plans.ts). */
-const limitError = (plan: Plan, limit: CountLimit, used: number) =>
-  new PlanLimit(planLimitMessage(plan.name, limit), { limit, plan: plan.name, max: plan[limit], used });
+export const limitError = (plan: Plan, limit: CountLimit, used: number, whose: 'own' | 'owner' = 'own') =>
+  new PlanLimit(planLimitMessage(plan.name, limit, whose), { limit, plan: plan.name, max: plan[limit], used });
+
+/** Whose plan a limit message names: the caller's own, or (for any other member) the owner's. */
+export const whosePlan = (m: Pick<Membership, 'role'>): 'own' | 'owner' => (m.role === 'owner' ? 'own' : 'owner');
 
 export async function createWorkspace(db: Db, userId: number, name: string): Promise<WorkspaceDto> {
   const id = await withOwnerLock(db, userId, async (trx) => {
@@ -200,4 +203,3 @@ export async function transferWorkspace(db: Db, m: Membership, newOwnerId: numbe
   });
 }
 
-export { limitError };

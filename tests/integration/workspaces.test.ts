@@ -142,6 +142,18 @@ describe('projects', () => {
     expect(res.body.error.message).toBe('Your DEVELOPER plan allows 10 projects. Upgrade the plan to add more.');
   });
 
+  it("tells a member who is not the owner that the limit is the owner's plan", async () => {
+    const owner = await newUser('STARTER');
+    const admin = await newUser('DEVELOPER');
+    await app.db('workspace_members').insert({ workspace_id: owner.ws, user_id: admin.id, role: 'administrator', created_at: Date.now() });
+    await makeProject(app.db, owner.ws);
+    const res = await admin.client.post(`/api/workspaces/${owner.ws}/projects`, { projectName: 'second', networkId: 0 });
+    expect(res.status).toBe(422);
+    expect(res.body.error.message).toBe("The workspace owner's STARTER plan allows 1 project. Ask the owner to upgrade the plan to add more.");
+    const own = await owner.client.post(`/api/workspaces/${owner.ws}/projects`, { projectName: 'second', networkId: 0 });
+    expect(own.body.error.message).toBe('Your STARTER plan allows 1 project. Upgrade the plan to add more.');
+  });
+
   it('lets only one of several concurrent creations at the limit succeed', async () => {
     const u = await newUser('STARTER');
     const results = await Promise.all(

@@ -17,6 +17,7 @@ describe('plan rules', () => {
     expect(planLimitMessage('DEVELOPER', 'workspaceMembers')).toBe('Your DEVELOPER plan allows 5 members per workspace. Upgrade the plan to add more.');
     expect(planLimitMessage('HOBBY', 'webhookCount')).toBe('Your HOBBY plan allows 3 webhooks. Upgrade the plan to add more.');
     expect(planLimitMessage('DEVELOPER', 'workspaceCount')).toBe('Your DEVELOPER plan allows 2 workspaces. Upgrade the plan to add more.');
+    expect(planLimitMessage('HOBBY', 'projectCount', 'owner')).toBe("The workspace owner's HOBBY plan allows 3 projects. Ask the owner to upgrade the plan to add more.");
     expect(subscriptionBlockedMessage('incomplete')).toMatch(/^The first payment of this subscription is not complete yet/);
     expect(subscriptionBlockedMessage('incomplete_expired')).toMatch(/failed and it expired/);
     expect(subscriptionBlockedMessage('active')).toBeNull();

@@ -133,6 +133,6 @@ export function validate(d: WebhookDraft, workspaceId: number): Validation {
  */
 export function addWebhookBlockedReason(role: Role | null | undefined, quota: QuotaDto | undefined): string | null {
   if (!can(role, 'webhooks.add')) return messages.permission.createResource('webhook');
-  if (quota && quota.used.subscription.webhookCount >= quota.quota.webhookCount) return planLimitMessage(quota.subscription.currentPlan.name, 'webhookCount');
+  if (quota && quota.used.subscription.webhookCount >= quota.quota.webhookCount) return planLimitMessage(quota.subscription.currentPlan.name, 'webhookCount', role === 'owner' ? 'own' : 'owner');
   return null;
 }

@@ -11,7 +11,7 @@ export function addProjectBlockedReason(role: Role | null | undefined, quota: Qu
   if (!quota) return null;
   if (blocksNewProjects(quota.subscription.status)) return subscriptionBlockedMessage(quota.subscription.status);
   if (quota.used.subscription.projectCount >= quota.quota.projectCount) {
-    return planLimitMessage(quota.subscription.currentPlan.name, 'projectCount');
+    return planLimitMessage(quota.subscription.currentPlan.name, 'projectCount', role === 'owner' ? 'own' : 'owner');
   }
   return null;
 }
@@ -24,7 +24,7 @@ export function inviteBlockedReason(
   pendingInvitations: number,
 ): string | null {
   if (!can(role, 'invites.add')) return messages.permission.createResource('member');
-  if (plan && members + pendingInvitations >= plans[plan].workspaceMembers) return planLimitMessage(plan, 'workspaceMembers');
+  if (plan && members + pendingInvitations >= plans[plan].workspaceMembers) return planLimitMessage(plan, 'workspaceMembers', role === 'owner' ? 'own' : 'owner');
   return null;
 }
 
