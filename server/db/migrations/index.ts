@@ -8,6 +8,7 @@ import * as createBilling from './2026-11-23-1000-create-billing';
 import * as createSandboxLedger from './2026-11-23-1100-create-sandbox-ledger';
 import * as createIpfs from './2026-11-23-1200-create-ipfs';
 import * as createCommunityEndpoints from './2026-11-23-1300-create-community-endpoints';
+import * as privateNetworkCounts from './2026-11-23-1305-private-network-counts';
 import * as createSignInThrottle from './2026-11-23-1400-create-sign-in-throttle';
 import * as createDesktopSignIns from './2026-11-23-1600-create-desktop-sign-ins';
 import * as createWebhookNotices from './2026-11-23-1610-create-webhook-notices';
@@ -32,6 +33,7 @@ export const migrations: ReadonlyArray<readonly [name: string, migration: Migrat
   ['2026-11-23-1100-create-sandbox-ledger', createSandboxLedger],
   ['2026-11-23-1200-create-ipfs', createIpfs],
   ['2026-11-23-1300-create-community-endpoints', createCommunityEndpoints],
+  ['2026-11-23-1305-private-network-counts', privateNetworkCounts],
   ['2026-11-23-1400-create-sign-in-throttle', createSignInThrottle],
   ['2026-11-23-1500-create-usage-window', createUsageWindow],
   ['2026-11-23-1501-outbox-cancel-reason-and-claim-index', outboxCancelReasonAndClaimIndex],
