@@ -1,7 +1,7 @@
 import { isPostgres, type Db } from '../db/index';
 import type { PlanName } from '../../shared/plans';
 import type { ProjectHistory, ProjectStats, StatsRow } from '../../shared/usage';
-import { DETAILED_STATS_PLANS, HISTORY_DAYS, PRIVATE_NETWORK_DIMENSION, TOP_N } from '../../shared/usage';
+import { DETAILED_STATS_PLANS, HISTORY_DAYS, PRIVATE_NETWORK_DIMENSION, PRIVATE_NETWORK_VALUE, TOP_N } from '../../shared/usage';
 import { getSubscription } from './subscriptions';
 
 const DAY_MS = 86_400_000;
@@ -100,23 +100,27 @@ async function readStats(db: Db, projectId: number, from: number, dimensions: re
   const parts = [
     `select 'start' as part, null as value, day_ms as requests from usage_window_starts where project_id = ?`,
     `select 'total' as part, null as value, sum(requests) as requests from usage_rollups where project_id = ? and granularity = 'd' and bucket_ms >= ?`,
+    // Requests from private, loopback, link-local and CGNAT clients: one row the metering flush keeps (isPrivateIp at flush time).
+    `select 'private' as part, null as value, requests from usage_window where project_id = ? and dimension = '${PRIVATE_NETWORK_DIMENSION}' and value = '${PRIVATE_NETWORK_VALUE}'`,
     ...tops,
   ];
   // The TOP 10 order said once more over the union, which on its own promises no order.
   const sql = `select part, value, requests from (${parts.join(' union all ')}) as stats order by part, requests desc, value asc`;
-  const bindings: Array<string | number> = [projectId, projectId, from];
+  const bindings: Array<string | number> = [projectId, projectId, from, projectId];
   for (const d of dimensions) bindings.push(d, projectId, d);
   const result = await db.raw(sql, bindings);
   const rows = (isPostgres(db) ? result.rows : result) as Array<{ part: string; value: string | null; requests: number | string | null }>;
   let start = 0;
   let total = 0;
+  let privateNetwork = 0;
   const top = new Map<string, Array<{ value: string; requests: number }>>(dimensions.map((d) => [d, []]));
   for (const r of rows) {
     if (r.part === 'start') start = Number(r.requests ?? 0);
     else if (r.part === 'total') total = Number(r.requests ?? 0);
+    else if (r.part === 'private') privateNetwork = Math.max(0, Number(r.requests ?? 0));
     else top.get(r.part)?.push({ value: String(r.value), requests: Number(r.requests) });
   }
-  return { start, total, top };
+  return { start, total, privateNetwork, top };
 }
 
 /**
@@ -127,7 +131,7 @@ async function readStats(db: Db, projectId: number, from: number, dimensions: re
 export async function projectStats(db: Db, projectId: number, plan: PlanName, now = Date.now()): Promise<ProjectStats> {
   const from = windowStart(now);
   const detailed = DETAILED_STATS_PLANS.includes(plan);
-  const { start, total, top } = await readStats(db, projectId, from, detailed ? WINDOW_TOPS : WINDOW_TOPS.slice(0, 1));
+  const { start, total, privateNetwork, top } = await readStats(db, projectId, from, detailed ? WINDOW_TOPS : WINDOW_TOPS.slice(0, 1));
   // A day fell out of the window since it last moved (the first read of the day): move it and read again.
   if (start < from) {
     await advanceWindow(db, projectId, from);
@@ -144,6 +148,7 @@ export async function projectStats(db: Db, projectId: number, plan: PlanName, no
     ips: rows(ips, 'ip'),
     endpoints: rows(endpoints, 'endpoint'),
     browsers: rows(browsers, 'user_agent_browser'),
+    privateNetworkRequests: privateNetwork,
   };
 }
 

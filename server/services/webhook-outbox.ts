@@ -206,7 +206,8 @@ export async function recordAttempts(db: Db, records: AttemptRecord[]): Promise<
       error: r.error,
       success: r.success,
     }));
-    for (let i = 0; i < rows.length; i += 100) await trx('webhook_attempts').insert(rows.slice(i, i + 100));
+    // A batch's attempts in one statement (500 rows bind 3,500 values: within both engines' limits).
+    for (let i = 0; i < rows.length; i += 500) await trx('webhook_attempts').insert(rows.slice(i, i + 500));
     for (const g of groups.values()) {
       for (let i = 0; i < g.ids.length; i += 500) {
         await trx('webhook_events').whereIn('id', g.ids.slice(i, i + 500)).update({ status: g.status, attempts: g.attempts, claimed_until: null, next_attempt_at: g.next });
