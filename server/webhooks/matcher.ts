@@ -214,14 +214,26 @@ function bigintCheck(op: Operator, e: bigint): TxCheck {
 
 function compileCheck(c: Condition): TxCheck {
   switch (c.type) {
-    case 'recipient':
-    case 'sender':
-    case 'policyId':
-    case 'fingerprint':
-    case 'assetHex': {
-      const type = c.type;
+    // One function per fact, so each reads its set by name (one shape, one property) rather than by a key.
+    case 'recipient': {
       const value = c.value;
-      return c.operator === '=' ? (f) => f[type].has(value) : (f) => !f[type].has(value);
+      return c.operator === '=' ? (f) => f.recipient.has(value) : (f) => !f.recipient.has(value);
+    }
+    case 'sender': {
+      const value = c.value;
+      return c.operator === '=' ? (f) => f.sender.has(value) : (f) => !f.sender.has(value);
+    }
+    case 'policyId': {
+      const value = c.value;
+      return c.operator === '=' ? (f) => f.policyId.has(value) : (f) => !f.policyId.has(value);
+    }
+    case 'fingerprint': {
+      const value = c.value;
+      return c.operator === '=' ? (f) => f.fingerprint.has(value) : (f) => !f.fingerprint.has(value);
+    }
+    case 'assetHex': {
+      const value = c.value;
+      return c.operator === '=' ? (f) => f.assetHex.has(value) : (f) => !f.assetHex.has(value);
     }
     case 'quantity': {
       const e = expectedOf(c.value);
