@@ -181,8 +181,12 @@ export async function recordAttempts(db: Db, records: AttemptRecord[]): Promise<
   const groups = new Map<string, { status: string; attempts: number; next: number; ids: string[] }>();
   for (const r of sorted) {
     const attempts = r.attemptsBefore + 1;
-    const key = `${r.status}|${attempts}|${r.nextAttemptAt}`;
+    // Only a pending event's next attempt is ever read (the claim, the history's 'Next retry'); a
+    // finished one keeps the time its batch's last attempt of that state was made, so a batch that
+    // ended in one state is one statement rather than one per millisecond its attempts took.
+    const key = r.status === 'pending' ? `${r.status}|${attempts}|${r.nextAttemptAt}` : `${r.status}|${attempts}`;
     const g = groups.get(key) ?? { status: r.status, attempts, next: r.nextAttemptAt, ids: [] };
+    if (r.status !== 'pending') g.next = Math.max(g.next, r.nextAttemptAt);
     g.ids.push(r.eventId);
     groups.set(key, g);
   }

@@ -55,15 +55,21 @@ interface AttemptResult {
 const refused = (err: unknown): boolean => err instanceof BlockedAddressError;
 
 /** Per allow-list, each endpoint URL parsed and its literal host checked once (a batch sends to the same few endpoints). */
-const checkedUrls = new WeakMap<Allowlist, Map<string, URL | Error>>();
-function checkedUrl(url: string, allow: Allowlist): URL | Error {
+interface CheckedUrl {
+  target: URL;
+  /** The guarded lookup for the host (used when a new socket is opened). */
+  lookup: ReturnType<typeof guardedLookup>;
+}
+const checkedUrls = new WeakMap<Allowlist, Map<string, CheckedUrl | Error>>();
+function checkedUrl(url: string, allow: Allowlist): CheckedUrl | Error {
   let cache = checkedUrls.get(allow);
   if (!cache) checkedUrls.set(allow, (cache = new Map()));
   let v = cache.get(url);
   if (v === undefined) {
     try {
-      v = new URL(url);
-      checkLiteralHost(v.hostname, allow);
+      const target = new URL(url);
+      checkLiteralHost(target.hostname, allow);
+      v = { target, lookup: guardedLookup(target.hostname.replace(/^\[|\]$/g, ''), allow) };
     } catch (err) {
       v = err instanceof Error ? err : new Error(String(err));
     }
@@ -81,7 +87,7 @@ export function post(url: string, body: string, headers: Record<string, string>,
     if (checked instanceof Error) {
       return resolve({ statusCode: null, excerpt: null, error: checked.message.slice(0, 255), durationMs: 0, final: refused(checked) });
     }
-    const target = checked;
+    const { target, lookup } = checked;
     const request = target.protocol === 'https:' ? https.request : http.request;
     let settled = false;
     const done = (r: Omit<AttemptResult, 'durationMs'>) => {
@@ -94,7 +100,7 @@ export function post(url: string, body: string, headers: Record<string, string>,
       {
         method: 'POST',
         headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), 'user-agent': 'Cairn-Webhooks/1', ...headers },
-        lookup: guardedLookup(target.hostname.replace(/^\[|\]$/g, ''), allow),
+        lookup,
         agent: target.protocol === 'https:' ? agents.https : agents.http,
         timeout: timeoutMs,
       },
