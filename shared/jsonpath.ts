@@ -88,6 +88,66 @@ export function resultMatches(results: unknown[], op: Operator, value: string): 
   return op === '!=' && seen > 0;
 }
 
+/** A condition's value parsed once, for comparing with many actual values (the matcher compiles its conditions into these). */
+export interface Expected {
+  text: string;
+  int: bigint | null;
+  num: number | null;
+}
+
+export function expectedOf(text: string): Expected {
+  return { text, int: INT.test(text) ? BigInt(text) : null, num: NUM.test(text) ? Number(text) : null };
+}
+
+/** An actual value parsed once, for comparing with many conditions: `text` is null for objects, booleans and nulls (then `json` is their JSON text). */
+export interface Actual {
+  text: string | null;
+  json: string | undefined;
+  int: bigint | null;
+  num: number | null;
+}
+
+export function actualOf(actual: unknown): Actual {
+  const text = typeof actual === 'number' || typeof actual === 'bigint' ? String(actual) : typeof actual === 'string' ? actual : null;
+  if (text === null) return { text, json: JSON.stringify(actual), int: null, num: null };
+  const p = parsedActual(text);
+  return { text, json: undefined, int: p.int, num: p.num };
+}
+
+/** compare(actual, op, expected) on values parsed beforehand: the same answer, without parsing or cache lookups. */
+export function comparePrepared(a: Actual, op: Operator, e: Expected): boolean {
+  if (a.text === null) {
+    if (op !== '=' && op !== '!=') return false;
+    const same = a.json === e.text;
+    return op === '=' ? same : !same;
+  }
+  if (e.int !== null && a.int !== null) return ordered(a.int, op, e.int);
+  if (e.num !== null && a.num !== null) return ordered(a.num, op, e.num);
+  if (op !== '=' && op !== '!=') return false;
+  return ordered(a.text, op, e.text);
+}
+
+/** resultMatches on results flattened one level and parsed (actualOf) beforehand. */
+export function preparedResultMatches(items: Actual[], op: Operator, e: Expected): boolean {
+  if (op === '!=') {
+    if (items.length === 0) return false;
+    for (const it of items) if (!comparePrepared(it, op, e)) return false;
+    return true;
+  }
+  for (const it of items) if (comparePrepared(it, op, e)) return true;
+  return false;
+}
+
+/** Extracted results as preparedResultMatches takes them: arrays flattened one level, each item parsed. */
+export function prepareResults(results: unknown[]): Actual[] {
+  const out: Actual[] = [];
+  for (const r of results) {
+    if (Array.isArray(r)) for (const item of r as unknown[]) out.push(actualOf(item));
+    else out.push(actualOf(r));
+  }
+  return out;
+}
+
 // ---- evaluation ----
 
 type Step = { key: string } | { index: number } | { all: true };

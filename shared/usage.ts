@@ -1,5 +1,12 @@
 export const TOP_N = 10;
 export const HISTORY_DAYS = 30;
+/**
+ * The metering flush's per-day count of requests from private, loopback, link-local and CGNAT
+ * addresses (shared/ip.ts isPrivateIp), kept beside the IP counts in usage_dimensions and in the
+ * 30-day window under this dimension and value, so the stats read one row instead of every IP.
+ */
+export const PRIVATE_NETWORK_DIMENSION = 'private';
+export const PRIVATE_NETWORK_VALUE = '*';
 /** The graph draws the plan's limit line when the busiest day passes this share of the daily limit. */
 export const LIMIT_LINE_THRESHOLD = 0.9;
 

@@ -3,6 +3,8 @@ import { UAParser } from 'ua-parser-js';
 import type { Db } from '../db/index';
 import type { Logger } from '../logger';
 import { DAY_MS } from './limiter';
+import { isPrivateIp } from '../../shared/ip';
+import { PRIVATE_NETWORK_DIMENSION, PRIVATE_NETWORK_VALUE } from '../../shared/usage';
 
 export interface MeteredRequest {
   projectId: number;
@@ -51,6 +53,8 @@ function memo<T>(fn: (k: string) => T): (k: string) => T {
 }
 
 export const countryOf = memo((ip: string) => geoip.lookup(ip.startsWith('::ffff:') ? ip.slice(7) : ip)?.country ?? 'unknown');
+
+const privateIp = memo(isPrivateIp);
 
 /** The browser's name; for API clients (curl, SDKs) the first product token of the user agent. */
 export const browserOf = memo((ua: string) => {
@@ -236,7 +240,7 @@ const int = (n: number): string => {
 };
 
 /** The dimensions of the statistics page, whose 30-day totals the flush keeps in usage_window. */
-const WINDOWED = new Set(['country', 'ip', 'endpoint', 'browser']);
+const WINDOWED = new Set(['country', 'ip', 'endpoint', 'browser', PRIVATE_NETWORK_DIMENSION]);
 
 /**
  * The tables one part of a flush writes. To extend the flush (another rollup), add its Upserts here
@@ -265,7 +269,12 @@ function appendRows(projectId: number, p: ProjectCounts, t: Tables, windowFloor:
     rollups.add(`(${pid}, 'd', ${int(day)}, ${int(d.total)})`);
     const country = new Map<string, number>();
     const browser = new Map<string, number>();
-    for (const [ip, n] of d.ip) if (n > 0) add(country, countryOf(ip), n);
+    const privateNetwork = new Map<string, number>();
+    for (const [ip, n] of d.ip) {
+      if (n <= 0) continue;
+      add(country, countryOf(ip), n);
+      if (privateIp(ip)) add(privateNetwork, PRIVATE_NETWORK_VALUE, n);
+    }
     for (const [ua, n] of d.ua) if (n > 0) add(browser, browserOf(ua), n);
     for (const [dimension, m] of [
       ['endpoint', d.endpoint],
@@ -273,6 +282,7 @@ function appendRows(projectId: number, p: ProjectCounts, t: Tables, windowFloor:
       ['ip', d.ip],
       ['country', country],
       ['browser', browser],
+      [PRIVATE_NETWORK_DIMENSION, privateNetwork],
     ] as const) {
       const windowed = day >= windowFloor && WINDOWED.has(dimension);
       for (const [value, n] of m as Map<string | number, number>) {

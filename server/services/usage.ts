@@ -1,7 +1,7 @@
 import { isPostgres, type Db } from '../db/index';
 import { plans, type PlanName } from '../../shared/plans';
 import type { ProjectHistory, ProjectStats, StatsRow } from '../../shared/usage';
-import { HISTORY_DAYS, TOP_N } from '../../shared/usage';
+import { HISTORY_DAYS, PRIVATE_NETWORK_DIMENSION, PRIVATE_NETWORK_VALUE, TOP_N } from '../../shared/usage';
 import { getSubscription } from './subscriptions';
 
 const DAY_MS = 86_400_000;
@@ -31,7 +31,7 @@ export async function projectHistory(db: Db, projectId: number, now = Date.now()
 }
 
 /** The dimensions whose 30-day totals usage_window keeps (the metering flush adds to them). */
-export const WINDOW_DIMENSIONS = ['country', 'ip', 'endpoint', 'browser'] as const;
+export const WINDOW_DIMENSIONS = ['country', 'ip', 'endpoint', 'browser', PRIVATE_NETWORK_DIMENSION] as const;
 const DEADLOCK = '40P01';
 
 /**
@@ -83,15 +83,44 @@ export async function advanceAllWindows(db: Db, now = Date.now()): Promise<numbe
 
 const windowStart = (now: number) => dayStart(now) - (HISTORY_DAYS - 1) * DAY_MS;
 
-async function top(db: Db, projectId: number, dimension: string): Promise<Array<{ value: string; requests: number }>> {
-  const rows = await db('usage_window')
-    .where({ project_id: projectId, dimension })
-    .andWhere('requests', '>', 0)
-    .orderBy('requests', 'desc')
-    .orderBy('value', 'asc')
-    .limit(TOP_N)
-    .select('value', 'requests');
-  return (rows as Array<{ value: string; requests: number | string }>).map((r) => ({ value: String(r.value), requests: Number(r.requests) }));
+/** The TOP 10 cards, countries first (the one every plan shows). */
+const WINDOW_TOPS = ['country', 'ip', 'endpoint', 'browser'] as const;
+type Top = Array<{ value: string; requests: number }>;
+
+/**
+ * Everything the statistics page reads, in one statement (one round trip, one connection): the
+ * window's start, the 30-day total from the day rollups, and each dimension's TOP 10 read off the
+ * usage_window_top index (at most ten index entries each).
+ */
+async function readStats(db: Db, projectId: number, from: number, dimensions: readonly string[]) {
+  const tops = dimensions.map(
+    (_, i) =>
+      `select * from (select ? as part, value, requests from usage_window where project_id = ? and dimension = ? and requests > 0 order by requests desc, value asc limit ${TOP_N}) as top${i}`,
+  );
+  const parts = [
+    `select 'start' as part, null as value, day_ms as requests from usage_window_starts where project_id = ?`,
+    `select 'total' as part, null as value, sum(requests) as requests from usage_rollups where project_id = ? and granularity = 'd' and bucket_ms >= ?`,
+    // Requests from private, loopback, link-local and CGNAT clients: one row the metering flush keeps (isPrivateIp at flush time).
+    `select 'private' as part, null as value, requests from usage_window where project_id = ? and dimension = '${PRIVATE_NETWORK_DIMENSION}' and value = '${PRIVATE_NETWORK_VALUE}'`,
+    ...tops,
+  ];
+  // The TOP 10 order said once more over the union, which on its own promises no order.
+  const sql = `select part, value, requests from (${parts.join(' union all ')}) as stats order by part, requests desc, value asc`;
+  const bindings: Array<string | number> = [projectId, projectId, from, projectId];
+  for (const d of dimensions) bindings.push(d, projectId, d);
+  const result = await db.raw(sql, bindings);
+  const rows = (isPostgres(db) ? result.rows : result) as Array<{ part: string; value: string | null; requests: number | string | null }>;
+  let start = 0;
+  let total = 0;
+  let privateNetwork = 0;
+  const top = new Map<string, Array<{ value: string; requests: number }>>(dimensions.map((d) => [d, []]));
+  for (const r of rows) {
+    if (r.part === 'start') start = Number(r.requests ?? 0);
+    else if (r.part === 'total') total = Number(r.requests ?? 0);
+    else if (r.part === 'private') privateNetwork = Math.max(0, Number(r.requests ?? 0));
+    else top.get(r.part)?.push({ value: String(r.value), requests: Number(r.requests) });
+  }
+  return { start, total, privateNetwork, top };
 }
 
 /**
@@ -102,22 +131,13 @@ async function top(db: Db, projectId: number, dimension: string): Promise<Array<
 export async function projectStats(db: Db, projectId: number, plan: PlanName, now = Date.now()): Promise<ProjectStats> {
   const from = windowStart(now);
   const detailed = plans[plan].detailedStats;
-  // Together: PostgreSQL runs them side by side on its pool (SQLite's one connection takes them in turn).
-  // Each reads at most ten index entries of usage_window, and the total 30 day rows.
-  const [start, totalRow, countries, ips, endpoints, browsers] = await Promise.all([
-    db('usage_window_starts').where({ project_id: projectId }).first('day_ms'),
-    db('usage_rollups').where({ project_id: projectId, granularity: 'd' }).andWhere('bucket_ms', '>=', from).sum({ n: 'requests' }).first(),
-    top(db, projectId, 'country'),
-    detailed ? top(db, projectId, 'ip') : Promise.resolve([]),
-    detailed ? top(db, projectId, 'endpoint') : Promise.resolve([]),
-    detailed ? top(db, projectId, 'browser') : Promise.resolve([]),
-  ]);
+  const { start, total, privateNetwork, top } = await readStats(db, projectId, from, detailed ? WINDOW_TOPS : WINDOW_TOPS.slice(0, 1));
   // A day fell out of the window since it last moved (the first read of the day): move it and read again.
-  if (Number(start?.day_ms ?? 0) < from) {
+  if (start < from) {
     await advanceWindow(db, projectId, from);
     return projectStats(db, projectId, plan, now);
   }
-  const total = Number(totalRow?.n ?? 0);
+  const [countries, ips, endpoints, browsers] = WINDOW_TOPS.map((d) => top.get(d) ?? []) as [Top, Top, Top, Top];
   const rows = <K extends keyof StatsRow>(list: Array<{ value: string; requests: number }>, key: K) =>
     list.map((r) => ({ [key]: r.value, requests: r.requests }) as Pick<StatsRow, K> & { requests: number });
   return {
@@ -128,6 +148,7 @@ export async function projectStats(db: Db, projectId: number, plan: PlanName, no
     ips: rows(ips, 'ip'),
     endpoints: rows(endpoints, 'endpoint'),
     browsers: rows(browsers, 'user_agent_browser'),
+    privateNetworkRequests: privateNetwork,
   };
 }
 

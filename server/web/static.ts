@@ -6,12 +6,17 @@ import { isAppRoute, isDashboardPath, signInPathFor } from '../../shared/routes'
 
 export const defaultWebDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../dist/web');
 
+/** Paths the web build never holds a file under. */
+const API_PATH = /^\/(?:api|auth)(?:\/|$)/;
+
 /** Hashed build assets: cached for a year, never revalidated. Mounted before sessions so they cost no database work. */
 export function assetsRouter(webDir: string): Router {
   const router = express.Router();
   router.use('/assets', express.static(path.join(webDir, 'assets'), { immutable: true, maxAge: '365d', index: false, fallthrough: false }));
   // redirect: false, so /docs (a folder of the build) reaches its page instead of a redirect to /docs/.
-  router.use(express.static(webDir, { index: false, maxAge: '1h', redirect: false }));
+  const files = express.static(webDir, { index: false, maxAge: '1h', redirect: false });
+  // The API and sign-in paths are never files of the build: they skip the file lookup (a stat per call).
+  router.use((req, res, next) => (API_PATH.test(req.path) ? next() : files(req, res, next)));
   return router;
 }
 

@@ -54,17 +54,40 @@ interface AttemptResult {
 
 const refused = (err: unknown): boolean => err instanceof BlockedAddressError;
 
+/** Per allow-list, each endpoint URL parsed and its literal host checked once (a batch sends to the same few endpoints). */
+interface CheckedUrl {
+  target: URL;
+  /** The guarded lookup for the host (used when a new socket is opened). */
+  lookup: ReturnType<typeof guardedLookup>;
+}
+const checkedUrls = new WeakMap<Allowlist, Map<string, CheckedUrl | Error>>();
+function checkedUrl(url: string, allow: Allowlist): CheckedUrl | Error {
+  let cache = checkedUrls.get(allow);
+  if (!cache) checkedUrls.set(allow, (cache = new Map()));
+  let v = cache.get(url);
+  if (v === undefined) {
+    try {
+      const target = new URL(url);
+      checkLiteralHost(target.hostname, allow);
+      v = { target, lookup: guardedLookup(target.hostname.replace(/^\[|\]$/g, ''), allow) };
+    } catch (err) {
+      v = err instanceof Error ? err : new Error(String(err));
+    }
+    if (cache.size >= 1000) cache.clear();
+    cache.set(url, v);
+  }
+  return v;
+}
+
 /** POSTs one signed body; never follows redirects; refuses endpoints that resolve to blocked addresses. */
 export function post(url: string, body: string, headers: Record<string, string>, timeoutMs: number, allow: Allowlist, agents: Agents): Promise<AttemptResult> {
   const started = Date.now();
   return new Promise((resolve) => {
-    let target: URL;
-    try {
-      target = new URL(url);
-      checkLiteralHost(target.hostname, allow);
-    } catch (err) {
-      return resolve({ statusCode: null, excerpt: null, error: (err as Error).message.slice(0, 255), durationMs: 0, final: refused(err) });
+    const checked = checkedUrl(url, allow);
+    if (checked instanceof Error) {
+      return resolve({ statusCode: null, excerpt: null, error: checked.message.slice(0, 255), durationMs: 0, final: refused(checked) });
     }
+    const { target, lookup } = checked;
     const request = target.protocol === 'https:' ? https.request : http.request;
     let settled = false;
     const done = (r: Omit<AttemptResult, 'durationMs'>) => {
@@ -77,7 +100,7 @@ export function post(url: string, body: string, headers: Record<string, string>,
       {
         method: 'POST',
         headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), 'user-agent': 'Cairn-Webhooks/1', ...headers },
-        lookup: guardedLookup(target.hostname.replace(/^\[|\]$/g, ''), allow),
+        lookup,
         agent: target.protocol === 'https:' ? agents.https : agents.http,
         timeout: timeoutMs,
       },
@@ -152,17 +175,17 @@ export class Dispatcher {
   async runOnce(): Promise<number> {
     // Long enough for every attempt of the batch to finish; a crashed worker's events are taken again once it runs out.
     const lease = 2 * this.opts.timeoutMs + 5000;
-    const events = await outbox.claim(this.db, this.opts.concurrency ?? 128, lease, this.now());
+    // One round trip on PostgreSQL: the batch and the webhooks it goes to.
+    const events = await outbox.claimWithTargets(this.db, this.opts.concurrency ?? 128, lease, this.now());
     if (events.length === 0) return 0;
-    const ids = [...new Set(events.map((e) => e.webhook_id))];
-    const rows = await this.db('webhooks').whereIn('id', ids).select('id', 'target_url', 'auth_token', 'status');
-    const webhooks = new Map(rows.map((r) => [r.id as string, r as WebhookTarget]));
-    const live = events.filter((e) => webhooks.get(e.webhook_id)?.status === 'enabled');
-    await outbox.cancelForDisabled(
-      this.db,
-      events.filter((e) => !live.includes(e)).map((e) => e.id),
-    );
-    const records = await Promise.all(live.map((e) => this.attempt(e, webhooks.get(e.webhook_id)!)));
+    const live = events.filter((e) => e.webhook_status === 'enabled');
+    if (live.length < events.length) {
+      await outbox.cancelForDisabled(
+        this.db,
+        events.filter((e) => e.webhook_status !== 'enabled').map((e) => e.id),
+      );
+    }
+    const records = await Promise.all(live.map((e) => this.attempt(e, { id: e.webhook_id, target_url: e.target_url!, auth_token: e.auth_token!, status: e.webhook_status! })));
     const failing = await outbox.recordAttempts(this.db, records);
     for (const id of failing) await this.disableIfFailingTooLong(id, this.now());
     return events.length;

@@ -3,7 +3,7 @@ import type { Db } from '../db/index';
 import type { Logger } from '../logger';
 import type { Block } from '../chain/sandbox/types';
 import type { ChainSource } from './chain-source';
-import { matchBlock, type EpochPayload, type MatchableWebhook } from './matcher';
+import { compileWebhook, matchBlock, WebhookSet, type CompiledWebhook, type EpochPayload } from './matcher';
 import { parseConditions } from '../services/webhooks';
 import * as outbox from '../services/webhook-outbox';
 
@@ -58,14 +58,33 @@ export class ChainFollower {
     await this.ticker?.stop();
   }
 
-  private async webhooksByDepth(): Promise<Map<number, MatchableWebhook[]>> {
+  /** Each enabled webhook compiled for matching, with the conditions text it was compiled from: recompiled only when that changes. */
+  private compiled = new Map<string, { type: string; conditions: string; compiled: CompiledWebhook }>();
+  /** The last sets handed to the matcher per depth, reused while none of their webhooks changed. */
+  private sets = new Map<number, WebhookSet>();
+
+  private async webhooksByDepth(): Promise<Map<number, WebhookSet>> {
     const rows = await this.db('webhooks').where({ network: this.opts.network, status: 'enabled' }).select('id', 'type', 'conditions', 'confirmations');
-    const out = new Map<number, MatchableWebhook[]>();
+    const byDepth = new Map<number, CompiledWebhook[]>();
+    const seen = new Map<string, { type: string; conditions: string; compiled: CompiledWebhook }>();
     for (const r of rows) {
-      const list = out.get(r.confirmations) ?? [];
-      list.push({ id: r.id, type: r.type, conditions: parseConditions(r.conditions) });
-      out.set(r.confirmations, list);
+      let entry = this.compiled.get(r.id);
+      if (!entry || entry.type !== r.type || entry.conditions !== r.conditions) {
+        entry = { type: r.type, conditions: r.conditions, compiled: compileWebhook({ id: r.id, type: r.type, conditions: parseConditions(r.conditions) }) };
+      }
+      seen.set(r.id, entry);
+      const list = byDepth.get(r.confirmations) ?? [];
+      list.push(entry.compiled);
+      byDepth.set(r.confirmations, list);
     }
+    this.compiled = seen;
+    const out = new Map<number, WebhookSet>();
+    for (const [depth, list] of byDepth) {
+      const last = this.sets.get(depth);
+      const same = last !== undefined && last.compiled.length === list.length && last.compiled.every((c, k) => c === list[k]);
+      out.set(depth, same ? last : new WebhookSet(list));
+    }
+    this.sets = out;
     return out;
   }
 
@@ -85,7 +104,7 @@ export class ChainFollower {
     return row ? { height: Number(row.height), hash: row.hash, epoch: row.epoch ?? null } : null;
   }
 
-  private async advance(depth: number, webhooks: MatchableWebhook[], tip: number): Promise<void> {
+  private async advance(depth: number, webhooks: WebhookSet, tip: number): Promise<void> {
     const target = tip - depth;
     let cursor = await this.loadCursor(depth);
     if (!cursor) {
@@ -109,11 +128,11 @@ export class ChainFollower {
     }
   }
 
-  private async process(depth: number, webhooks: MatchableWebhook[], cursor: Cursor, block: Block): Promise<Cursor> {
-    const needsTxs = webhooks.some((w) => w.type === 'transaction' || w.type === 'delegation');
+  private async process(depth: number, webhooks: WebhookSet, cursor: Cursor, block: Block): Promise<Cursor> {
+    const needsTxs = webhooks.compiled.some(({ webhook: w }) => w.type === 'transaction' || w.type === 'delegation');
     const txs = needsTxs && block.tx_count > 0 ? await this.source.blockTxDetails(block.hash) : [];
     let epochSwitch: EpochPayload | null = null;
-    if (cursor.epoch !== null && block.epoch !== null && block.epoch > cursor.epoch && webhooks.some((w) => w.type === 'epoch')) {
+    if (cursor.epoch !== null && block.epoch !== null && block.epoch > cursor.epoch && webhooks.compiled.some(({ webhook: w }) => w.type === 'epoch')) {
       const [previous, current] = await Promise.all([this.source.epoch(cursor.epoch), this.source.epochStart(block.epoch)]);
       if (previous && current) epochSwitch = { previous_epoch: previous, current_epoch: current };
     }

@@ -1,8 +1,8 @@
 import { assetFingerprint } from '../chain/cardano/fingerprint';
 import { stakeAddressOf } from '../chain/cardano/address';
 import type { Block, Epoch, EpochStart, TxDetails } from '../chain/sandbox/types';
-import { compare, extractJsonPath, JsonPathRefused, jsonPathMatches, resultMatches } from '../../shared/jsonpath';
-import type { Condition, Trigger } from '../../shared/webhooks';
+import { compare, expectedOf, extractJsonPath, JsonPathRefused, jsonPathMatches, preparedResultMatches, prepareResults, type Actual, type Expected } from '../../shared/jsonpath';
+import type { Condition, Operator, Trigger } from '../../shared/webhooks';
 
 /** What one block offers the matcher. */
 export interface BlockInput {
@@ -102,50 +102,61 @@ function factsOf(t: TxDetails): TxFacts {
   };
 }
 
+type IndexedType = 'recipient' | 'sender' | 'policyId' | 'fingerprint' | 'assetHex';
+const INDEXED_TYPES: readonly IndexedType[] = ['recipient', 'sender', 'policyId', 'fingerprint', 'assetHex'];
+
 /** Everything about one block the conditions look at, with inverted indexes for equality conditions. */
 export class BlockIndex {
   readonly facts: TxFacts[];
-  private readonly inverted = new Map<string, Map<string, number[]>>();
+  private readonly inverted = new Map<IndexedType, Map<string, number[]>>();
   private readonly txItems: Array<{ tx: TxDetails['tx']; inputs: TxDetails['inputs']; outputs: TxDetails['outputs'] }>;
+  /** 0 … n−1: the candidates of a webhook with no indexed '=' condition. */
+  readonly all: number[];
 
   constructor(readonly input: BlockInput) {
     this.facts = input.txs.map(factsOf);
     this.txItems = input.txs.map((t) => ({ tx: t.tx, inputs: t.inputs, outputs: t.outputs }));
-    for (const type of INDEXED) {
+    this.all = this.facts.map((_, i) => i);
+    for (const type of INDEXED_TYPES) {
       const m = new Map<string, number[]>();
-      this.facts.forEach((f, i) => {
-        for (const v of f[type as keyof Omit<TxFacts, 'lovelace'>]) {
+      for (let i = 0; i < this.facts.length; i++) {
+        for (const v of this.facts[i]![type]) {
           const list = m.get(v);
           if (list) list.push(i);
           else m.set(v, [i]);
         }
-      });
+      }
       this.inverted.set(type, m);
     }
   }
 
+  /** The transactions holding `value` among their `type` facts (ascending). */
+  holding(type: IndexedType, value: string): readonly number[] {
+    return this.inverted.get(type)!.get(value) ?? NONE;
+  }
+
   /** Transactions that could satisfy the conditions: narrowed by an indexed '=' condition when there is one. */
-  candidates(conditions: Condition[]): Iterable<number> {
+  candidates(conditions: Condition[]): readonly number[] {
     for (const c of conditions) {
-      if (c.operator === '=' && INDEXED.has(c.type)) return this.inverted.get(c.type)!.get(c.value) ?? [];
+      if (c.operator === '=' && INDEXED.has(c.type)) return this.holding(c.type as IndexedType, c.value);
     }
-    return this.facts.keys();
+    return this.all;
   }
 
   txItem(i: number) {
     return this.txItems[i]!;
   }
 
-  /** Per selector, what it extracts from each transaction: thousands of webhooks share a handful of selectors. */
-  private readonly extracted = new Map<string, Array<unknown[] | null | undefined>>();
+  /** Per selector, what it extracts from each transaction, parsed for comparison: thousands of webhooks share a handful of selectors. */
+  private readonly extracted = new Map<string, Array<Actual[] | null | undefined>>();
   /** Selectors that ran out of their budget on a transaction of this block: each costs one budget per block at most. */
   private readonly overBudget = new Set<string>();
 
-  /** jsonPathMatches on transaction `i`, the extraction done once per selector and transaction. */
-  jsonPath(i: number, selector: string, op: Condition['operator'], value: string): boolean {
+  /** What `selector` extracts from transaction `i` (flattened one level and parsed), or null when it cannot be evaluated; extracted once per selector and transaction. */
+  private results(i: number, selector: string): Actual[] | null {
     let perTx = this.extracted.get(selector);
     if (!perTx) {
-      perTx = new Array<unknown[] | null | undefined>(this.facts.length);
+      perTx = new Array<Actual[] | null | undefined>(this.facts.length);
       this.extracted.set(selector, perTx);
     }
     let results = perTx[i];
@@ -153,7 +164,7 @@ export class BlockIndex {
       if (this.overBudget.has(selector)) results = null;
       else {
         try {
-          results = extractJsonPath(this.txItems[i], selector);
+          results = prepareResults(extractJsonPath(this.txItems[i], selector));
         } catch (err) {
           // A query that cannot be evaluated never matches; one that ran out of budget is not run again in this block.
           if (err instanceof JsonPathRefused) this.overBudget.add(selector);
@@ -162,33 +173,122 @@ export class BlockIndex {
       }
       perTx[i] = results;
     }
-    return results !== null && resultMatches(results, op, value);
+    return results;
+  }
+
+  /** jsonPathMatches on transaction `i` against a value parsed beforehand. */
+  jsonPathPrepared(i: number, selector: string, op: Operator, expected: Expected): boolean {
+    const results = this.results(i, selector);
+    return results !== null && preparedResultMatches(results, op, expected);
+  }
+
+  /** jsonPathMatches on transaction `i`, the extraction done once per selector and transaction. */
+  jsonPath(i: number, selector: string, op: Operator, value: string): boolean {
+    return this.jsonPathPrepared(i, selector, op, expectedOf(value));
   }
 }
 
-function txMatches(index: BlockIndex, i: number, conditions: Condition[]): boolean {
-  const f = index.facts[i]!;
-  for (const c of conditions) {
-    let ok: boolean;
-    switch (c.type) {
-      case 'recipient':
-      case 'sender':
-      case 'policyId':
-      case 'fingerprint':
-      case 'assetHex':
-        ok = f[c.type].has(c.value) === (c.operator === '=');
-        break;
-      case 'quantity':
-        ok = compare(f.lovelace, c.operator, c.value);
-        break;
-      case 'jsonPath':
-        ok = index.jsonPath(i, c.selector ?? '', c.operator, c.value);
-        break;
-      default:
-        ok = false;
-    }
-    if (!ok) return false;
+const NONE: readonly number[] = [];
+
+// ---- conditions compiled once per webhook ----
+
+/** One condition of a transaction webhook as a test on one transaction of a block, its value parsed once. */
+type TxCheck = (f: TxFacts, index: BlockIndex, i: number) => boolean;
+
+function bigintCheck(op: Operator, e: bigint): TxCheck {
+  switch (op) {
+    case '=':
+      return (f) => f.lovelace === e;
+    case '!=':
+      return (f) => f.lovelace !== e;
+    case '<':
+      return (f) => f.lovelace < e;
+    case '<=':
+      return (f) => f.lovelace <= e;
+    case '>':
+      return (f) => f.lovelace > e;
+    case '>=':
+      return (f) => f.lovelace >= e;
   }
+}
+
+function compileCheck(c: Condition): TxCheck {
+  switch (c.type) {
+    // One function per fact, so each reads its set by name (one shape, one property) rather than by a key.
+    case 'recipient': {
+      const value = c.value;
+      return c.operator === '=' ? (f) => f.recipient.has(value) : (f) => !f.recipient.has(value);
+    }
+    case 'sender': {
+      const value = c.value;
+      return c.operator === '=' ? (f) => f.sender.has(value) : (f) => !f.sender.has(value);
+    }
+    case 'policyId': {
+      const value = c.value;
+      return c.operator === '=' ? (f) => f.policyId.has(value) : (f) => !f.policyId.has(value);
+    }
+    case 'fingerprint': {
+      const value = c.value;
+      return c.operator === '=' ? (f) => f.fingerprint.has(value) : (f) => !f.fingerprint.has(value);
+    }
+    case 'assetHex': {
+      const value = c.value;
+      return c.operator === '=' ? (f) => f.assetHex.has(value) : (f) => !f.assetHex.has(value);
+    }
+    case 'quantity': {
+      const e = expectedOf(c.value);
+      if (e.int !== null) return bigintCheck(c.operator, e.int);
+      const { operator, value } = c;
+      return (f) => compare(f.lovelace, operator, value);
+    }
+    case 'jsonPath': {
+      const selector = c.selector ?? '';
+      const { operator } = c;
+      const e = expectedOf(c.value);
+      return (_f, index, i) => index.jsonPathPrepared(i, selector, operator, e);
+    }
+    default:
+      return () => false;
+  }
+}
+
+/** A webhook made ready for matching: for a transaction webhook, its narrowing condition and the rest as compiled checks. */
+export interface CompiledWebhook {
+  webhook: MatchableWebhook;
+  /** The first indexed '=' condition: only the transactions holding its value are looked at (and it needs no other check). */
+  anchor: { type: IndexedType; value: string } | null;
+  /** Every other condition, JSONPath (by far the costliest) last, so it runs only after every cheap condition held. */
+  checks: TxCheck[];
+}
+
+export function compileWebhook(w: MatchableWebhook): CompiledWebhook {
+  if (w.type !== 'transaction') return { webhook: w, anchor: null, checks: [] };
+  const at = w.conditions.findIndex((c) => c.operator === '=' && INDEXED.has(c.type));
+  const anchor = at >= 0 ? { type: w.conditions[at]!.type as IndexedType, value: w.conditions[at]!.value } : null;
+  const rest = w.conditions.filter((_, k) => k !== at);
+  const ordered = [...rest.filter((c) => c.type !== 'jsonPath'), ...rest.filter((c) => c.type === 'jsonPath')];
+  return { webhook: w, anchor, checks: ordered.map(compileCheck) };
+}
+
+/**
+ * Webhooks compiled for matching, built when they are loaded or change (the chain follower keeps one
+ * per confirmation depth and recompiles only the webhooks whose conditions changed), so matching a
+ * block parses no condition value, sorts nothing and allocates nothing per webhook that does not match.
+ */
+export class WebhookSet {
+  readonly compiled: CompiledWebhook[];
+  constructor(webhooks: Array<MatchableWebhook | CompiledWebhook>) {
+    this.compiled = webhooks.map((w) => ('webhook' in w ? w : compileWebhook(w)));
+  }
+  get size(): number {
+    return this.compiled.length;
+  }
+}
+
+export const compileWebhooks = (webhooks: MatchableWebhook[]): WebhookSet => new WebhookSet(webhooks);
+
+function txMatches(checks: TxCheck[], f: TxFacts, index: BlockIndex, i: number): boolean {
+  for (let k = 0; k < checks.length; k++) if (!checks[k]!(f, index, i)) return false;
   return true;
 }
 
@@ -224,32 +324,28 @@ function delegationItemMatches(item: { tx: unknown; delegations: Array<{ pool_id
 }
 
 /**
- * A webhook's conditions with JSONPath (by far the costliest check) last, so it runs only after every
- * cheap condition held. Remembered per conditions array: the same webhooks come block after block.
+ * Matches every webhook against one block; each matching webhook gets one event with its payload.
+ * Takes the webhooks compiled (a WebhookSet, as the chain follower keeps them) or plain (compiled here).
  */
-const orderedCache = new WeakMap<Condition[], Condition[]>();
-function ordered(conditions: Condition[]): Condition[] {
-  let o = orderedCache.get(conditions);
-  if (!o) {
-    o = conditions.some((c) => c.type === 'jsonPath') ? [...conditions].sort((a, b) => Number(a.type === 'jsonPath') - Number(b.type === 'jsonPath')) : conditions;
-    orderedCache.set(conditions, o);
-  }
-  return o;
-}
-
-/** Matches every webhook against one block; each matching webhook gets one event with its payload. */
-export function matchBlock(webhooks: MatchableWebhook[], input: BlockInput): Match[] {
+export function matchBlock(webhooks: MatchableWebhook[] | WebhookSet, input: BlockInput): Match[] {
+  const set = webhooks instanceof WebhookSet ? webhooks : new WebhookSet(webhooks);
   const out: Match[] = [];
   let index: BlockIndex | null = null;
   let delegationItems: Array<{ tx: TxDetails['tx']; delegations: TxDetails['delegations'] }> | null = null;
-  for (const w of webhooks) {
+  for (const cw of set.compiled) {
+    const w = cw.webhook;
     switch (w.type) {
       case 'transaction': {
         index ??= new BlockIndex(input);
-        const conditions = ordered(w.conditions);
-        const matched: Array<ReturnType<BlockIndex['txItem']>> = [];
-        for (const i of index.candidates(conditions)) if (txMatches(index, i, conditions)) matched.push(index.txItem(i));
-        if (matched.length > 0) out.push({ webhookId: w.id, type: w.type, payload: matched });
+        const candidates = cw.anchor ? index.holding(cw.anchor.type, cw.anchor.value) : index.all;
+        const { checks } = cw;
+        const facts = index.facts;
+        let matched: Array<ReturnType<BlockIndex['txItem']>> | null = null;
+        for (let k = 0; k < candidates.length; k++) {
+          const i = candidates[k]!;
+          if (txMatches(checks, facts[i]!, index, i)) (matched ??= []).push(index.txItem(i));
+        }
+        if (matched) out.push({ webhookId: w.id, type: w.type, payload: matched });
         break;
       }
       case 'block':

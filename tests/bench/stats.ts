@@ -150,7 +150,7 @@ async function runEngine(engine: Engine): Promise<EngineResult> {
     const owner = await makeUser(db, 'bench-owner@example.com', 'ENTERPRISE');
     const member = await makeUser(db, 'bench-member@example.com');
     const workspaceId = await makeWorkspace(db, owner.id, [{ userId: member.id, role: 'collaborator' }], 'Bench workspace');
-    const projects: Array<{ size: Size; uuid: string; lastMonth: number }> = [];
+    const projects: Array<{ size: Size; uuid: string; lastMonth: number; privateLastMonth: number }> = [];
     for (const size of SIZES) {
       const uuid = await makeProject(db, workspaceId, `Busy project ${size.millions} M`);
       const projectId = ((await db('projects').where({ uuid }).first('id')) as { id: number }).id;
@@ -162,7 +162,7 @@ async function runEngine(engine: Engine): Promise<EngineResult> {
           `and ${seeded.dimensionRows.toLocaleString('en')} usage_dimensions rows (per day: ~50 countries, 2,000 IPs, 40 endpoints, 15 browsers, 6 statuses), ` +
           `seeded in ${((performance.now() - seedStart) / 1000).toFixed(1)} s.`,
       );
-      projects.push({ size, uuid, lastMonth: seeded.lastMonth });
+      projects.push({ size, uuid, lastMonth: seeded.lastMonth, privateLastMonth: seeded.privateLastMonth });
     }
 
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -192,8 +192,10 @@ async function runEngine(engine: Engine): Promise<EngineResult> {
       const stats = JSON.parse(first.stats.body).data;
       const history = JSON.parse(first.history.body);
       const historySum = (history.data as Array<{ requestCount: number }>).reduce((a, d) => a + d.requestCount, 0);
-      if (stats.total !== p.lastMonth || stats.ips.length !== 10 || stats.countries.length !== 10 || historySum !== p.lastMonth) {
-        throw new Error(`unexpected answers: stats total ${stats.total} (${stats.ips.length} IPs, ${stats.countries.length} countries), history sum ${historySum}, expected ${p.lastMonth}`);
+      if (stats.total !== p.lastMonth || stats.ips.length !== 10 || stats.countries.length !== 10 || historySum !== p.lastMonth || stats.privateNetworkRequests !== p.privateLastMonth) {
+        throw new Error(
+          `unexpected answers: stats total ${stats.total} (${stats.ips.length} IPs, ${stats.countries.length} countries, ${stats.privateNetworkRequests} private), history sum ${historySum}, expected ${p.lastMonth} (${p.privateLastMonth} private)`,
+        );
       }
       console.log(`${engine.name} ${p.size.millions} M: first /stats (moves the window) ${ms(first.stats.ms)}`);
 

@@ -11,7 +11,7 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { createSandboxChain } from '../../server/chain/sandbox/index';
-import { matchBlock, type BlockInput, type MatchableWebhook } from '../../server/webhooks/matcher';
+import { compileWebhooks, matchBlock, type BlockInput, type MatchableWebhook } from '../../server/webhooks/matcher';
 import knex from 'knex';
 import { enqueue } from '../../server/services/webhook-outbox';
 import { createDb, migrateLatest, type Db } from '../../server/db/index';
@@ -88,14 +88,21 @@ function benchMatching() {
   const baseline = timeIt(() => {
     for (let w = 0; w < WEBHOOKS; w++) for (const t of input.txs) sink += t.outputs.length;
   }, 7);
+  // As in production: the chain follower compiles its webhooks when it loads them (and again only
+  // those that change), then matches block after block against the compiled set. Every one of the
+  // 7 rounds counts, the first (cold code, empty address memo) included.
+  const compileStart = performance.now();
+  const set = compileWebhooks(webhooks);
+  const compileMs = performance.now() - compileStart;
   let matched = 0;
   const times = timeIt(() => {
-    matched = matchBlock(webhooks, input).length;
+    matched = matchBlock(set, input).length;
   }, 7);
   const median = times[3]!;
   const base = baseline[3]!;
   console.log(`matching: ${WEBHOOKS} webhooks × 5 conditions vs a block of ${TXS} transactions (${matched} webhooks matched)`);
   console.log(`  baseline (touch every tx per webhook): median ${base.toFixed(1)} ms`);
+  console.log(`  compiling the ${WEBHOOKS} webhooks (once, when the follower loads them; not per block): ${compileMs.toFixed(1)} ms`);
   console.log(`  matchBlock:                            median ${median.toFixed(1)} ms, worst ${times.at(-1)!.toFixed(1)} ms  (ratio ${(median / base).toFixed(2)}× baseline)`);
   const worst = times.at(-1)!;
   row({ bench: 'webhooks', measure: `matching ${WEBHOOKS} webhooks × 5 conditions vs ${TXS} txs, median of 7`, figure: `${median.toFixed(1)} ms`, baseline: `${base.toFixed(1)} ms touch every tx`, ratio: ratio(median, base), target: '≤ 50 ms', pass: median <= 50 });

@@ -113,6 +113,7 @@ describe.runIf(browserAvailable())('developer experience rough edges, in Chromiu
       dim('ip', '::ffff:192.168.1.4', 4),
       dim('ip', '5.9.0.1', 3),
       dim('ip', '203.0.113.9', 3), // a public address geolocation could not place: stays 'Unknown'
+      dim('private', '*', 14), // the flush's count of the private ones among them
     ];
     // Per day, and in the 30-day window the metering flush keeps beside them.
     await app.db('usage_dimensions').insert(rows);

@@ -99,6 +99,31 @@ describe('metering flush', () => {
     expect(await sum('usage_rollups', { project_id: b, granularity: 'h' })).toBe(before.b + 3);
   });
 
+  it("counts the requests of private, loopback, link-local and CGNAT clients per day and in the window (the stats' 'Private network')", async () => {
+    const meter = new Meter(database.db, logger, 60_000);
+    const id = projectIds[130]!;
+    const day = AT - (AT % DAY_MS);
+    // The first test's flushes already counted this project's 127.0.0.1 requests.
+    const before = { day: await sum('usage_dimensions', { project_id: id, dimension: 'private', day_ms: day, value: '*' }), window: await sum('usage_window', { project_id: id, dimension: 'private', value: '*' }) };
+    const clients: Array<[string, number]> = [
+      ['127.0.0.1', 3],
+      ['10.2.3.4', 2],
+      ['::1', 1],
+      ['::ffff:192.168.1.4', 4],
+      ['fe80::1', 1],
+      ['100.64.0.9', 2], // CGNAT
+      ['100.128.0.1', 5], // public (just past 100.64/10)
+      ['172.32.0.1', 7], // public (just past 172.16/12)
+      ['8.8.8.8', 9],
+    ];
+    for (const [ip, n] of clients) for (let k = 0; k < n; k++) meter.record(request(id, { ip }));
+    await meter.flush();
+    meter.record(request(id, { ip: '10.0.0.1' }));
+    await meter.flush();
+    expect(await sum('usage_dimensions', { project_id: id, dimension: 'private', day_ms: day, value: '*' })).toBe(before.day + 3 + 2 + 1 + 4 + 1 + 2 + 1);
+    expect(await sum('usage_window', { project_id: id, dimension: 'private', value: '*' })).toBe(before.window + 3 + 2 + 1 + 4 + 1 + 2 + 1);
+  });
+
   it('stores free text verbatim, quotes and question marks included', async () => {
     const meter = new Meter(database.db, logger, 60_000);
     const odd = `it's "odd"?; -- ? ' ?`;

@@ -56,6 +56,10 @@ describe('project stats', () => {
       ip('172.32.0.1', 7), // public
       ip('8.8.8.8', 9),
       { project_id: id, dimension: 'country', day_ms: today, value: 'unknown', requests: 22 },
+      // The flush's per-day count of the private ones among them (tests/integration/metering.test.ts shows it counting).
+      { project_id: id, dimension: 'private', day_ms: today, value: '*', requests: 5 + 1 + 3 + 4 },
+      { project_id: id, dimension: 'private', day_ms: today - DAY_MS, value: '*', requests: 2 },
+      { project_id: id, dimension: 'private', day_ms: today - 40 * DAY_MS, value: '*', requests: 100 },
     ];
     // Per day, and summed into the 30-day window the metering flush keeps (which the stats read
     // moves forward, dropping the day 40 days ago).

@@ -1,6 +1,6 @@
 // Shelley address encoding (CIP-19) for the address kinds the sandbox chain uses, and the stake
 // address of a base address, which webhook conditions on a stake address need.
-import { decodeBech32, encodeBech32, toHex } from './bech32';
+import { decodeBech32, decodeBech32Fast, encodeBech32, encodeBech32Fast, toHex } from './bech32';
 import type { SandboxName } from '../../../shared/networks';
 
 /** A Cardano network by the sandbox chain's name for it (shared/networks.ts). */
@@ -111,6 +111,24 @@ export function parseShelleyAddress(address: string): ParsedShelleyAddress | nul
  * key part. A webhook condition on a stake address matches every address this maps to it.
  */
 export function stakeAddressOf(address: string): string | null {
+  // The webhook matcher derives this for every client address of every block: the common case
+  // (a well-formed lowercase address) takes the fast decoder and encoder; anything else the general path.
+  const prefix = address.startsWith('addr_test1') ? 'addr_test' : address.startsWith('addr1') ? 'addr' : null;
+  const fast = prefix ? decodeBech32Fast(address, prefix) : undefined;
+  if (fast) {
+    const type = fast[0]! >> 4;
+    if (fast.length !== 57 || (type !== AddressType.baseKeyKey && type !== AddressType.baseScriptKey)) return null;
+    const mainnet = (fast[0]! & 0x0f) === 1;
+    const reward = new Uint8Array(29);
+    reward[0] = (AddressType.rewardKey << 4) | (mainnet ? 1 : 0);
+    reward.set(fast.subarray(29, 57), 1);
+    return encodeBech32Fast(mainnet ? 'stake' : 'stake_test', reward);
+  }
+  return stakeAddressOfGeneral(address);
+}
+
+/** stakeAddressOf by the general bech32 decoder and encoder (and the reference the fast path is tested against). */
+export function stakeAddressOfGeneral(address: string): string | null {
   const decoded = decodeBech32(address);
   if (!decoded || (decoded.prefix !== 'addr' && decoded.prefix !== 'addr_test')) return null;
   const { bytes } = decoded;

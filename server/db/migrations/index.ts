@@ -8,6 +8,7 @@ import * as createBilling from './2026-11-23-1000-create-billing';
 import * as createSandboxLedger from './2026-11-23-1100-create-sandbox-ledger';
 import * as createIpfs from './2026-11-23-1200-create-ipfs';
 import * as createCommunityEndpoints from './2026-11-23-1300-create-community-endpoints';
+import * as privateNetworkCounts from './2026-11-23-1900-private-network-counts';
 import * as createSignInThrottle from './2026-11-23-1400-create-sign-in-throttle';
 import * as createDesktopSignIns from './2026-11-23-1600-create-desktop-sign-ins';
 import * as createWebhookNotices from './2026-11-23-1610-create-webhook-notices';
@@ -39,4 +40,5 @@ export const migrations: ReadonlyArray<readonly [name: string, migration: Migrat
   ['2026-11-23-1610-create-webhook-notices', createWebhookNotices],
   ['2026-11-23-1700-create-service-heartbeats', createServiceHeartbeats],
   ['2026-11-23-1800-create-ppu', createPpu],
+  ['2026-11-23-1900-private-network-counts', privateNetworkCounts],
 ];

@@ -2,7 +2,8 @@
 // 2 days, what the meter keeps), hour and day, per-day dimension counts and the 30-day windows, over
 // the last `dayCount` UTC days (today so far included), every table adding up to exactly `total` requests.
 import type { Db } from '../../../server/db/index';
-import { HISTORY_DAYS } from '../../../shared/usage';
+import { HISTORY_DAYS, PRIVATE_NETWORK_DIMENSION, PRIVATE_NETWORK_VALUE } from '../../../shared/usage';
+import { isPrivateIp } from '../../../shared/ip';
 
 const MINUTE = 60_000;
 const HOUR = 3_600_000;
@@ -65,6 +66,8 @@ export interface SeedSummary {
   days: number;
   /** Requests of the last 30 days (today included): what /stats and /history add up to. */
   lastMonth: number;
+  /** Of those, requests from private addresses, counted from the IP rows one by one: what /stats says is 'Private network'. */
+  privateLastMonth: number;
 }
 
 export async function seedUsage(db: Db, projectId: number, total: number, now = Date.now(), dayCount = HISTORY_DAYS): Promise<SeedSummary> {
@@ -116,7 +119,11 @@ export async function seedUsage(db: Db, projectId: number, total: number, now = 
     split(day, 'status', STATUSES.map((s) => s[0]), STATUSES.map((s) => s[1] * (0.9 + 0.2 * random())), dayTotal);
     const todays = new Set<number>(Array.from({ length: REGULAR_IPS }, (_, i) => i));
     while (todays.size < IPS_PER_DAY) todays.add(REGULAR_IPS + Math.floor(random() * (IP_POOL - REGULAR_IPS)));
+    const before = dimensions.length;
     split(day, 'ip', [...todays].map((i) => ipPool[i]!), zipf(IPS_PER_DAY, 1.0, random), dayTotal);
+    // The flush's per-day count of private, loopback and CGNAT clients (some of the pool's 100.64/10, 127/8, 172.16/12).
+    const privateRequests = dimensions.slice(before).reduce((a, r) => (isPrivateIp(r.value) ? a + r.requests : a), 0);
+    if (privateRequests > 0) dimensions.push({ project_id: projectId, dimension: PRIVATE_NETWORK_DIMENSION, day_ms: day, value: PRIVATE_NETWORK_VALUE, requests: privateRequests });
   }
 
   await db.transaction(async (trx) => {
@@ -127,11 +134,12 @@ export async function seedUsage(db: Db, projectId: number, total: number, now = 
     await trx.raw(
       `insert into usage_window (project_id, dimension, value, requests)
        select project_id, dimension, value, sum(requests) from usage_dimensions
-       where project_id = ? and dimension in ('country', 'ip', 'endpoint', 'browser') group by project_id, dimension, value`,
-      [projectId],
+       where project_id = ? and dimension in ('country', 'ip', 'endpoint', 'browser', ?) group by project_id, dimension, value`,
+      [projectId, PRIVATE_NETWORK_DIMENSION],
     );
   });
   const monthFrom = today - (HISTORY_DAYS - 1) * DAY;
   const lastMonth = [...days].reduce((a, [t, n]) => (t >= monthFrom ? a + n : a), 0);
-  return { rollupRows: rollups.length, dimensionRows: dimensions.length, days: days.size, lastMonth };
+  const privateLastMonth = dimensions.reduce((a, r) => (r.dimension === 'ip' && r.day_ms >= monthFrom && isPrivateIp(r.value) ? a + r.requests : a), 0);
+  return { rollupRows: rollups.length, dimensionRows: dimensions.length, days: days.size, lastMonth, privateLastMonth };
 }

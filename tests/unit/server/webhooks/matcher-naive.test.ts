@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { createSandboxChain } from '../../../../server/chain/sandbox/index';
 import { stakeAddressOf } from '../../../../server/chain/cardano/address';
 import { assetFingerprint } from '../../../../server/chain/cardano/fingerprint';
-import { matchBlock, type BlockInput, type MatchableWebhook } from '../../../../server/webhooks/matcher';
+import { compileWebhooks, matchBlock, type BlockInput, type MatchableWebhook } from '../../../../server/webhooks/matcher';
 import { compare, extractJsonPath, resultMatches } from '../../../../shared/jsonpath';
 import type { Condition, Operator } from '../../../../shared/webhooks';
 import type { TxDetails } from '../../../../server/chain/sandbox/types';
@@ -117,5 +117,10 @@ describe('matchBlock against the naive evaluation', () => {
     expect(got).toEqual(want);
     // The per-block caches hold nothing over: the same webhooks on another block still agree.
     expect(matchBlock(webhooks, { ...input, txs: input.txs.slice(0, 7) })).toEqual(naive(webhooks, { ...input, txs: input.txs.slice(0, 7) }));
+    // Compiled once (as the chain follower keeps them) and matched block after block: the same events.
+    const compiled = compileWebhooks(webhooks);
+    expect(matchBlock(compiled, input)).toEqual(want);
+    expect(matchBlock(compiled, { ...input, txs: input.txs.slice(3, 30) })).toEqual(naive(webhooks, { ...input, txs: input.txs.slice(3, 30) }));
+    expect(matchBlock(compiled, input)).toEqual(want);
   }, 30_000);
 });
