@@ -15,6 +15,7 @@ import * as createUsageWindow from './2026-11-23-1500-create-usage-window';
 import * as outboxCancelReasonAndClaimIndex from './2026-11-23-1501-outbox-cancel-reason-and-claim-index';
 import * as createServiceHeartbeats from './2026-11-23-1700-create-service-heartbeats';
 import * as createPpu from './2026-11-23-1800-create-ppu';
+import * as createRequestInsight from './2026-11-23-1302-create-request-insight';
 
 export interface Migration {
   up(knex: Knex): Promise<void>;
@@ -32,6 +33,7 @@ export const migrations: ReadonlyArray<readonly [name: string, migration: Migrat
   ['2026-11-23-1100-create-sandbox-ledger', createSandboxLedger],
   ['2026-11-23-1200-create-ipfs', createIpfs],
   ['2026-11-23-1300-create-community-endpoints', createCommunityEndpoints],
+  ['2026-11-23-1302-create-request-insight', createRequestInsight],
   ['2026-11-23-1400-create-sign-in-throttle', createSignInThrottle],
   ['2026-11-23-1500-create-usage-window', createUsageWindow],
   ['2026-11-23-1501-outbox-cancel-reason-and-claim-index', outboxCancelReasonAndClaimIndex],
