@@ -24,9 +24,14 @@ async function shoot(page: Page, name: string) {
   if (!SHOTS) return;
   for (const width of [375, 1280]) {
     await page.setViewportSize({ width, height: 900 });
-    await page.getByTestId('insight-hourly-chart').locator('svg.recharts-surface').waitFor();
-    await page.getByTestId('request-insight').scrollIntoViewIfNeeded();
+    await page.getByTestId('insight-hourly-chart').getByRole('application', { name: 'Today by the hour (UTC)' }).waitFor();
+    await page.evaluate(() => window.scrollTo(0, 0));
     await page.screenshot({ path: path.join(SHOTS, `${name}-${width}.png`), fullPage: true });
+    // The section itself, scrolled to just below the sticky header.
+    await page.getByTestId('request-insight').evaluate((el) => window.scrollTo(0, el.getBoundingClientRect().top + window.scrollY - 72));
+    await page.screenshot({ path: path.join(SHOTS, `${name}-section-${width}.png`), fullPage: false });
+    await page.getByRole('region', { name: 'Recent failed requests' }).evaluate((el) => window.scrollTo(0, el.getBoundingClientRect().top + window.scrollY - 72));
+    await page.screenshot({ path: path.join(SHOTS, `${name}-failures-${width}.png`), fullPage: false });
   }
   await page.setViewportSize({ width: 1280, height: 900 });
 }
@@ -106,7 +111,8 @@ describe.runIf(browserAvailable())('request insight on the project page, in Chro
 
     const chart = page.getByTestId('insight-hourly-chart');
     await chart.and(page.locator('[data-state="ready"]')).waitFor();
-    await chart.locator('svg.recharts-surface').waitFor();
+    await chart.getByRole('application', { name: 'Today by the hour (UTC)' }).waitFor();
+    for (const name of ['Requests', 'Errors', 'p95 latency']) await chart.getByRole('img', { name: `${name} legend icon` }).waitFor();
     await section.getByText('56 requests · 8 errors').waitFor();
 
     const rows = page.getByTestId('failed-request');
@@ -117,9 +123,13 @@ describe.runIf(browserAvailable())('request insight on the project page, in Chro
     expect(first).toMatch(/127\.0\.0\.1/);
     expect(await rows.last().textContent()).toContain('/assets/{asset}');
 
-    // No horizontal scroll on a 375 px wide phone.
+    // No horizontal scroll on a 375 px wide phone, where each failure is a two-line item.
     await page.setViewportSize({ width: 375, height: 800 });
     await page.getByTestId('insight-p50').waitFor();
+    await page.getByTestId('failed-request-compact').first().waitFor();
+    expect(await page.getByTestId('failed-request-compact').count()).toBe(8);
+    expect(await page.getByTestId('failed-request').first().isVisible()).toBe(false);
+    expect(await page.getByTestId('failed-request-compact').first().textContent()).toMatch(/500\/network.*127\.0\.0\.1/);
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
     await shoot(page, 'project-insight');
   });

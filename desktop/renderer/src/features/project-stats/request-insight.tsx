@@ -8,7 +8,7 @@ import { RECENT_FAILURES_KEPT, STATUS_CLASSES, formatLatency, type FailedRequest
 import { ErrorView } from '../../components/error-view';
 import { Pagination, pageCount, paginate } from '../../components/pagination';
 import { ValueCard } from '../../components/value-card';
-import { formatDateTime, formatNumber } from '../../lib/format';
+import { formatNumber } from '../../lib/format';
 import { statsQueries } from './queries';
 
 export interface RequestInsightProps {
@@ -27,6 +27,16 @@ const CLASS_NAMES: Record<StatusClass, string> = { '2xx': 'Success', '3xx': 'Red
 const hourTick = new Intl.DateTimeFormat(undefined, { hour: '2-digit', minute: '2-digit', timeZone: 'UTC', hourCycle: 'h23' });
 const percent = new Intl.NumberFormat(undefined, { style: 'percent', maximumFractionDigits: 2 });
 const compact = new Intl.NumberFormat(undefined, { notation: 'compact', maximumFractionDigits: 1 });
+// A failure log wants the second it happened.
+const failureTime = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'medium' });
+
+/** The latency axis: short enough never to wrap (80 ms, 0.5 ms, 1.2 s). */
+const latencyTick = (ms: number): string => {
+  if (ms === 0) return '0';
+  if (ms < 1) return `${ms.toFixed(1)} ms`;
+  if (ms < 1000) return `${Math.round(ms)} ms`;
+  return `${(ms / 1000).toFixed(1)} s`;
+};
 
 const latencyText = (ms: number | null | undefined) => (ms === null || ms === undefined ? '–' : formatLatency(ms));
 const rateText = (rate: number | null | undefined) => (rate === null || rate === undefined ? '–' : percent.format(rate));
@@ -175,8 +185,8 @@ function HourlyChart({ insight }: { insight: ProjectInsight | undefined }) {
               <YAxis
                 yAxisId="latency"
                 orientation="right"
-                tickFormatter={(n: number) => formatLatency(n)}
-                width={64}
+                tickFormatter={latencyTick}
+                width={52}
                 tick={{ fontSize: 12, fill: 'var(--mantine-color-dimmed)' }}
                 tickLine={false}
                 axisLine={false}
@@ -202,6 +212,25 @@ function HourlyChart({ insight }: { insight: ProjectInsight | undefined }) {
 
 const statusColor = (status: number) => (status >= 500 ? 'red' : 'orange');
 
+function StatusBadge({ status }: { status: number }) {
+  return (
+    <Badge color={statusColor(status)} variant="light" radius="sm" style={{ flex: 'none' }}>
+      {status}
+    </Badge>
+  );
+}
+
+/** When the failed request arrived, in the viewer's time zone; the exact UTC instant on hover. */
+function FailureTime({ time }: { time: number }) {
+  return (
+    <MantineTooltip label={new Date(time).toISOString()} withArrow>
+      <Text span inherit>
+        {failureTime.format(time)}
+      </Text>
+    </MantineTooltip>
+  );
+}
+
 /** The most recent failed requests, newest first, ten to a page. */
 function RecentFailures({ insight }: { insight: ProjectInsight | undefined }) {
   const [page, setPage] = useState(1);
@@ -221,46 +250,54 @@ function RecentFailures({ insight }: { insight: ProjectInsight | undefined }) {
         </Text>
       ) : (
         <>
-          <Table.ScrollContainer minWidth={520}>
-            <Table verticalSpacing={6} aria-label="Recent failed requests, newest first">
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th>Time</Table.Th>
-                  <Table.Th>Endpoint</Table.Th>
-                  <Table.Th>Status</Table.Th>
-                  <Table.Th>IP address</Table.Th>
+          <Table visibleFrom="sm" verticalSpacing={6} aria-label="Recent failed requests, newest first">
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>Time</Table.Th>
+                <Table.Th>Endpoint</Table.Th>
+                <Table.Th>Status</Table.Th>
+                <Table.Th>IP address</Table.Th>
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {shown.map((f, i) => (
+                <Table.Tr key={`${f.time}-${i}`} data-testid="failed-request">
+                  <Table.Td style={{ whiteSpace: 'nowrap' }}>
+                    <FailureTime time={f.time} />
+                  </Table.Td>
+                  <Table.Td>
+                    <Text span size="sm" ff="monospace" style={{ overflowWrap: 'anywhere' }}>
+                      {f.endpoint}
+                    </Text>
+                  </Table.Td>
+                  <Table.Td>
+                    <StatusBadge status={f.status} />
+                  </Table.Td>
+                  <Table.Td>
+                    <Text span size="sm" ff="monospace" style={{ overflowWrap: 'anywhere' }}>
+                      {f.ip}
+                    </Text>
+                  </Table.Td>
                 </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {shown.map((f, i) => (
-                  <Table.Tr key={`${f.time}-${i}`} data-testid="failed-request">
-                    <Table.Td style={{ whiteSpace: 'nowrap' }}>
-                      <MantineTooltip label={new Date(f.time).toISOString()} withArrow>
-                        <Text span size="sm">
-                          {formatDateTime(f.time)}
-                        </Text>
-                      </MantineTooltip>
-                    </Table.Td>
-                    <Table.Td>
-                      <Text span size="sm" ff="monospace" style={{ overflowWrap: 'anywhere' }}>
-                        {f.endpoint}
-                      </Text>
-                    </Table.Td>
-                    <Table.Td>
-                      <Badge color={statusColor(f.status)} variant="light" radius="sm">
-                        {f.status}
-                      </Badge>
-                    </Table.Td>
-                    <Table.Td>
-                      <Text span size="sm" ff="monospace">
-                        {f.ip}
-                      </Text>
-                    </Table.Td>
-                  </Table.Tr>
-                ))}
-              </Table.Tbody>
-            </Table>
-          </Table.ScrollContainer>
+              ))}
+            </Table.Tbody>
+          </Table>
+          {/* On a phone each failure is two lines: status and endpoint, then time and IP. */}
+          <Stack hiddenFrom="sm" gap={0} component="ul" p={0} m={0} style={{ listStyle: 'none' }} aria-label="Recent failed requests, newest first">
+            {shown.map((f, i) => (
+              <Box component="li" key={`${f.time}-${i}`} py={8} style={{ borderTop: i > 0 ? '1px solid var(--mantine-color-gray-3)' : undefined }} data-testid="failed-request-compact">
+                <Group gap="xs" wrap="nowrap" align="flex-start">
+                  <StatusBadge status={f.status} />
+                  <Text size="sm" ff="monospace" style={{ overflowWrap: 'anywhere', minWidth: 0 }}>
+                    {f.endpoint}
+                  </Text>
+                </Group>
+                <Text size="xs" c="dimmed" mt={2} style={{ overflowWrap: 'anywhere' }}>
+                  <FailureTime time={f.time} /> · {f.ip}
+                </Text>
+              </Box>
+            ))}
+          </Stack>
           <Group justify="flex-end" mt="sm">
             <Pagination page={page} totalPages={pageCount(failures.length, FAILURES_PER_PAGE)} onChange={setPage} label="Failed requests pages" />
           </Group>
