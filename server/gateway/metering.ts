@@ -76,11 +76,13 @@ interface DayCounts {
   status: Map<number, number>;
   ip: Map<string, number>;
   ua: Map<string, number>;
-  /** Requests per latency bin (shared/insight.ts): a log-scale histogram, merged with the stored one at flush. */
-  latency: Uint32Array;
 }
 
-/** One hour's latency histogram (today's hourly chart reads its p95). */
+/**
+ * One hour's latency histogram: requests per latency bin (shared/insight.ts), added to the stored
+ * one at flush. Only hours are written; the retention pass moves past days' hours into day rows
+ * (services/insight.ts compactLatency), so the flush writes one histogram, not two.
+ */
 interface HourLatency {
   n: number;
   bins: Uint32Array;
@@ -130,7 +132,7 @@ function projectIn(pending: Pending, projectId: number): ProjectCounts {
 function dayIn(p: ProjectCounts, dayStart: number): DayCounts {
   let d = p.days.get(dayStart);
   if (!d) {
-    d = { total: 0, endpoint: new Map(), status: new Map(), ip: new Map(), ua: new Map(), latency: new Uint32Array(LATENCY_BINS) };
+    d = { total: 0, endpoint: new Map(), status: new Map(), ip: new Map(), ua: new Map() };
     p.days.set(dayStart, d);
   }
   return d;
@@ -205,7 +207,6 @@ function reset(batch: Pending): void {
       zero(d.status);
       zero(d.ip);
       zero(d.ua);
-      d.latency.fill(0);
       used = true;
     }
     if (!used) batch.projects.delete(projectId);
@@ -216,11 +217,11 @@ function reset(batch: Pending): void {
 /**
  * About how many rows a project's counts become (country and browser at most one per IP and user
  * agent; the windowed dimensions twice, by day and in the window; a few rows of latency bins per
- * day and hour; the failed requests, one row each).
+ * hour; the failed requests, one row each).
  */
 function rowsOf(p: ProjectCounts): number {
   let n = p.minutes.size + p.hours.size + 2 * p.hourLatency.size + p.errorHours.size + p.failures.length;
-  for (const d of p.days.values()) n += 3 + 2 * d.endpoint.size + d.status.size + 4 * d.ip.size + 2 * d.ua.size;
+  for (const d of p.days.values()) n += 1 + 2 * d.endpoint.size + d.status.size + 4 * d.ip.size + 2 * d.ua.size;
   return n;
 }
 
@@ -325,7 +326,7 @@ interface Tables {
   /** 30-day totals per dimension and value (services/usage.ts reads them and moves the window). */
   window: Upserts;
   quota: Upserts;
-  /** Latency histograms per hour and day, LATENCY_BINS_PER_ROW bins to a row (request insight). */
+  /** Latency histograms per hour, LATENCY_BINS_PER_ROW bins to a row (request insight). */
   latency: Upserts;
   /** 4xx and 5xx answers per hour (today's hourly chart). */
   errorHours: Upserts;
@@ -337,7 +338,7 @@ interface Tables {
 const BIN_COLUMNS = Array.from({ length: LATENCY_BINS_PER_ROW }, (_, i) => `b${i}`);
 
 /** A histogram as rows of usage_latency, one per LATENCY_BINS_PER_ROW bins that hold any request. */
-function histogramRows(latency: Upserts, pid: string, granularity: 'h' | 'd', bucket: number, bins: Uint32Array): void {
+function histogramRows(latency: Upserts, pid: string, hour: number, bins: Uint32Array): void {
   for (let from = 0; from < LATENCY_BINS; from += LATENCY_BINS_PER_ROW) {
     let any = false;
     for (let k = from; k < from + LATENCY_BINS_PER_ROW; k++) {
@@ -347,7 +348,7 @@ function histogramRows(latency: Upserts, pid: string, granularity: 'h' | 'd', bu
       }
     }
     if (!any) continue;
-    let tuple = `(${pid}, '${granularity}', ${int(bucket)}, ${from}`;
+    let tuple = `(${pid}, 'h', ${int(hour)}, ${from}`;
     for (let k = from; k < from + LATENCY_BINS_PER_ROW; k++) tuple += `, ${bins[k]!}`;
     latency.add(tuple + ')');
   }
@@ -363,7 +364,7 @@ function appendRows(projectId: number, p: ProjectCounts, t: Tables, windowFloor:
   const pid = int(projectId);
   for (const [bucket, n] of p.minutes) if (n > 0) rollups.add(`(${pid}, 'm', ${int(bucket)}, ${int(n)})`);
   for (const [bucket, n] of p.hours) if (n > 0) rollups.add(`(${pid}, 'h', ${int(bucket)}, ${int(n)})`);
-  for (const [hour, h] of p.hourLatency) if (h.n > 0) histogramRows(latency, pid, 'h', hour, h.bins);
+  for (const [hour, h] of p.hourLatency) if (h.n > 0) histogramRows(latency, pid, hour, h.bins);
   for (const [key, n] of p.errorHours) {
     if (n <= 0) continue;
     const statusClass = key % HOUR;
@@ -373,7 +374,6 @@ function appendRows(projectId: number, p: ProjectCounts, t: Tables, windowFloor:
   for (const [day, d] of p.days) {
     if (d.total === 0) continue;
     rollups.add(`(${pid}, 'd', ${int(day)}, ${int(d.total)})`);
-    histogramRows(latency, pid, 'd', day, d.latency);
     const country = new Map<string, number>();
     const browser = new Map<string, number>();
     for (const [ip, n] of d.ip) if (n > 0) add(country, countryOf(ip), n);
@@ -433,10 +433,9 @@ export class Meter {
     add(d.status, r.status);
     add(d.ip, r.ip);
     add(d.ua, r.userAgent ?? '');
-    // Request insight: a latency bin of the day's and the hour's histograms, errors per hour, and
-    // the failed request itself in the project's ring of recent failures.
+    // Request insight: a latency bin of the hour's histogram, errors per hour, and the failed
+    // request itself in the project's ring of recent failures.
     const bin = latencyBin(finished - r.started);
-    d.latency[bin]! += 1;
     const h = hourLatencyIn(p, hourStart);
     h.n += 1;
     h.bins[bin]! += 1;
@@ -593,7 +592,6 @@ export class Meter {
         merge(e.status, d.status);
         merge(e.ip, d.ip);
         merge(e.ua, d.ua);
-        for (let k = 0; k < LATENCY_BINS; k++) e.latency[k]! += d.latency[k]!;
       }
     }
     merge(this.pending.quota, batch.quota);

@@ -1,4 +1,4 @@
-import type { Db } from '../db/index';
+import { isPostgres, type Db } from '../db/index';
 import { HISTORY_DAYS } from '../../shared/usage';
 import {
   LATENCY_BINS,
@@ -33,8 +33,9 @@ const total = (bins: Float64Array): number => bins.reduce((a, b) => a + b, 0);
  * A project's request insight over the statistics' 30 days (today included): latency percentiles
  * from the merged day histograms, requests by status class from the status dimension, today's
  * 24 hours, and the recent failed requests. Every read is bounded by days or hours, never by the
- * traffic behind them: at most 30 × 11 histogram rows, 30 × (distinct statuses) status rows,
- * 24 × 11 hour rows and RECENT_FAILURES_KEPT log rows.
+ * traffic behind them: 11 histogram rows a day at most (a day's hours until the retention pass
+ * moves them into day rows), 30 × (distinct statuses) status rows, 24 × 11 hour rows and
+ * RECENT_FAILURES_KEPT log rows.
  */
 export async function projectInsight(db: Db, projectId: number, now = Date.now()): Promise<ProjectInsight> {
   const today = now - (now % DAY_MS);
@@ -42,7 +43,9 @@ export async function projectInsight(db: Db, projectId: number, now = Date.now()
   const tomorrow = today + DAY_MS;
   const sums = db.raw(BIN_COLUMNS.map((c) => `sum(${c}) as ${c}`).join(', '));
   const [dayRows, hourRows, statusRows, hourRequests, errorRows, failures] = await Promise.all([
-    db('usage_latency').where({ project_id: projectId, granularity: 'd' }).andWhere('bucket_ms', '>=', from).groupBy('first_bin').select('first_bin', sums),
+    // Past days' hours are moved into day rows by compactLatency (each row is in one or the other,
+    // never both), so the 30 days are the day rows and the hours not moved yet, summed together.
+    db('usage_latency').where({ project_id: projectId }).andWhere('bucket_ms', '>=', from).groupBy('first_bin').select('first_bin', sums),
     db('usage_latency')
       .where({ project_id: projectId, granularity: 'h' })
       .andWhere('bucket_ms', '>=', today)
@@ -116,4 +119,33 @@ export async function projectInsight(db: Db, projectId: number, now = Date.now()
       ip: f.ip,
     })),
   };
+}
+
+/**
+ * Moves the hour histograms of the days before today into one row per project, day and row of bins
+ * (the flush writes hours only: today's chart needs them and a day row would double its work).
+ * The move is one statement on PostgreSQL (the deleted rows are exactly those added up, whatever a
+ * flush does meanwhile) and one transaction on SQLite (one writer at a time); a late flush's hour of
+ * a past day is moved by the next pass. Answers how many hour rows were moved.
+ */
+export async function compactLatency(db: Db, now = Date.now()): Promise<number> {
+  const today = now - (now % DAY_MS);
+  const cols = BIN_COLUMNS.join(', ');
+  const insert = `insert into usage_latency (project_id, granularity, bucket_ms, first_bin, ${cols})`;
+  const select = (from: string, where: string) =>
+    `select project_id, 'd', bucket_ms - (bucket_ms % ${DAY_MS}), first_bin, ${BIN_COLUMNS.map((c) => `sum(${c})`).join(', ')} from ${from} ${where}
+     group by project_id, bucket_ms - (bucket_ms % ${DAY_MS}), first_bin`;
+  const upsert = `on conflict (project_id, granularity, bucket_ms, first_bin) do update set ${BIN_COLUMNS.map((c) => `${c} = usage_latency.${c} + excluded.${c}`).join(', ')}`;
+  if (isPostgres(db)) {
+    const moved = await db.raw(
+      `with moved as (delete from usage_latency where granularity = 'h' and bucket_ms < ${Math.trunc(today)} returning project_id, bucket_ms, first_bin, ${cols}),
+       added as (${insert} ${select('moved', 'where true')} ${upsert})
+       select count(*) as n from moved`,
+    );
+    return Number((moved.rows as Array<{ n: number | string }>)[0]?.n ?? 0);
+  }
+  return db.transaction(async (trx) => {
+    await trx.raw(`${insert} ${select('usage_latency', `where granularity = 'h' and bucket_ms < ${Math.trunc(today)}`)} ${upsert}`);
+    return Number(await trx('usage_latency').where({ granularity: 'h' }).andWhere('bucket_ms', '<', today).delete());
+  });
 }

@@ -7,7 +7,7 @@ import { Meter, type MeteredRequest } from '../../server/gateway/metering';
 import { createLogger } from '../../server/logger';
 import { DAY_MS } from '../../server/gateway/limiter';
 import { isPostgres } from '../../server/db/index';
-import { projectInsight } from '../../server/services/insight';
+import { compactLatency, projectInsight } from '../../server/services/insight';
 import { binValueMs, latencyBin, LATENCY_BINS, LATENCY_BINS_PER_ROW } from '../../shared/insight';
 
 let database: TestDatabase;
@@ -157,26 +157,36 @@ describe('metering flush', () => {
     expect(await database.db('failed_requests').where({ project_id: id }).pluck('status')).toEqual([404]);
     await meter.flush();
 
-    const day = AT - (AT % DAY_MS);
     const hour = AT - (AT % 3_600_000);
-    for (const [granularity, bucket] of [['d', day], ['h', hour]] as const) {
+    const expected = new Array<number>(LATENCY_BINS).fill(0);
+    for (const ms of [1, 1, 1, 250, 250, 2]) expected[latencyBin(ms)]! += 1;
+    const histogram = async (granularity: 'h' | 'd') => {
       const bins = new Array<number>(LATENCY_BINS).fill(0);
-      for (const row of await database.db('usage_latency').where({ project_id: id, granularity, bucket_ms: bucket })) {
+      for (const row of await database.db('usage_latency').where({ project_id: id, granularity })) {
         for (let i = 0; i < LATENCY_BINS_PER_ROW; i++) bins[Number(row.first_bin) + i]! += Number(row[`b${i}`]);
       }
-      const expected = new Array<number>(LATENCY_BINS).fill(0);
-      for (const ms of [1, 1, 1, 250, 250, 2]) expected[latencyBin(ms)]! += 1;
-      expect(bins).toEqual(expected);
-    }
+      return bins;
+    };
+    // The flush writes the hour's histogram only.
+    expect(await histogram('h')).toEqual(expected);
+    expect(await database.db('usage_latency').where({ project_id: id, granularity: 'd' }).first()).toBeUndefined();
 
     const insight = await projectInsight(database.db, id, AT + 60_000);
-    expect(insight.latency).toMatchObject({ requests: 6, p50Ms: binValueMs(latencyBin(1)), p95Ms: binValueMs(latencyBin(250)), p99Ms: binValueMs(latencyBin(250)) });
+    const latency = { requests: 6, p50Ms: binValueMs(latencyBin(1)), p95Ms: binValueMs(latencyBin(250)), p99Ms: binValueMs(latencyBin(250)) };
+    expect(insight.latency).toMatchObject(latency);
     expect(insight.statusClasses).toEqual({ '2xx': 4, '3xx': 0, '4xx': 1, '5xx': 1 });
     expect(insight.today.hours.find((h) => h.time === hour)).toEqual({ time: hour, requests: 6, errors4xx: 1, errors5xx: 1, p95Ms: binValueMs(latencyBin(250)) });
     expect(insight.recentFailures.map((f) => [f.endpoint, f.status])).toEqual([
       ['/s503', 503],
       ['/s404', 404],
     ]);
+
+    // Once the day is over the retention pass moves its hours into a day row: the 30 days read the same.
+    expect(await compactLatency(database.db, AT + DAY_MS)).toBeGreaterThan(0);
+    expect(await histogram('h')).toEqual(new Array<number>(LATENCY_BINS).fill(0));
+    expect(await histogram('d')).toEqual(expected);
+    expect((await projectInsight(database.db, id, AT + DAY_MS)).latency).toMatchObject(latency);
+    expect(await compactLatency(database.db, AT + DAY_MS)).toBe(0);
   });
 
   it('writes a big batch in parts: a failing part and those after it come back on the next flush, none counted twice', async () => {

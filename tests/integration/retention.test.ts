@@ -90,9 +90,11 @@ describe('retention', () => {
     const uuid = await makeProject(app.db, ws);
     const live = (await app.db('projects').where({ uuid }).first('id')).id as number;
     const gone = live + 200_000;
-    const bins = { first_bin: 16, b3: 1 };
+    const bins = { first_bin: 16, b3: 1, b4: 0 };
     await app.db('usage_latency').insert([
-      { project_id: live, granularity: 'h', bucket_ms: now - RETENTION.hourInsightMs - 3_600_000, ...bins },
+      // Hours of days gone by become day rows; today's stay for the chart.
+      { project_id: live, granularity: 'h', bucket_ms: today - 2 * DAY + 11 * 3_600_000, ...bins },
+      { project_id: live, granularity: 'h', bucket_ms: today - 2 * DAY + 15 * 3_600_000, first_bin: 16, b3: 2, b4: 5 },
       { project_id: live, granularity: 'h', bucket_ms: today, ...bins },
       { project_id: live, granularity: 'd', bucket_ms: today - RETENTION.dayLatencyMs - DAY, ...bins },
       { project_id: live, granularity: 'd', bucket_ms: today - 29 * DAY, ...bins },
@@ -111,14 +113,16 @@ describe('retention', () => {
 
     const report = await pruneOnce(app.db, now);
 
-    expect(await app.db('usage_latency').where({ project_id: live }).orderBy('granularity').select('granularity', 'bucket_ms')).toEqual([
-      { granularity: 'd', bucket_ms: today - 29 * DAY },
-      { granularity: 'h', bucket_ms: today },
+    expect(await app.db('usage_latency').where({ project_id: live }).orderBy(['granularity', 'bucket_ms']).select('granularity', 'bucket_ms', 'b3', 'b4')).toEqual([
+      { granularity: 'd', bucket_ms: today - 29 * DAY, b3: 1, b4: 0 },
+      { granularity: 'd', bucket_ms: today - 2 * DAY, b3: 3, b4: 5 },
+      { granularity: 'h', bucket_ms: today, b3: 1, b4: 0 },
     ]);
     expect(await app.db('usage_error_hours').where({ project_id: live }).pluck('hour_ms')).toEqual([today]);
     expect(await app.db('failed_requests').where({ project_id: live }).pluck('endpoint')).toEqual(['/recent']);
     for (const table of ['usage_latency', 'usage_error_hours', 'failed_requests']) expect(await count(table, { project_id: gone })).toBe(0);
-    expect(report.usage_latency).toBe(2);
+    expect(report.usage_latency_hours_moved).toBe(2);
+    expect(report.usage_latency).toBe(1);
     expect(report.usage_error_hours).toBe(1);
     expect(report.failed_requests).toBe(1);
   });

@@ -4,8 +4,8 @@ import type { Knex } from 'knex';
 const BINS_PER_ROW = 16;
 
 export async function up(knex: Knex): Promise<void> {
-  // Latency histograms per project, per hour ('h', today's chart) and per UTC day ('d', the 30-day
-  // percentiles). One row holds 16 consecutive log-scale bins from `first_bin` (b0 … b15, each
+  // Latency histograms per project, per hour ('h', written by the metering flush) and per UTC day
+  // ('d', the hours of a day gone by, moved there by the retention pass). One row holds 16 consecutive log-scale bins from `first_bin` (b0 … b15, each
   // 2^(1/8) wide: two doublings of latency), so a project adds a few rows per flush, never a row per request.
   await knex.schema.createTable('usage_latency', (t) => {
     t.integer('project_id').notNullable();
