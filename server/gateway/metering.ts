@@ -277,10 +277,11 @@ class Upserts {
     this.tail = sums.length === 0 ? '' : ` on conflict (${keys.join(', ')}) do update set ${sums.map((c) => `${c} = ${table}.${c} + excluded.${c}`).join(', ')}`;
   }
 
-  /** One row, as a tuple; each `?` in it stands for the next of `texts`, which are bound. */
-  add(tuple: string, ...texts: string[]): void {
+  /** One row, as a tuple; its `?`s stand for `text` and `text2`, which are bound (no rest array: this runs for every row). */
+  add(tuple: string, text?: string, text2?: string): void {
     this.tuples.push(tuple);
-    for (const t of texts) this.texts.push(t);
+    if (text !== undefined) this.texts.push(text);
+    if (text2 !== undefined) this.texts.push(text2);
     this.ends.push(this.texts.length);
   }
 
