@@ -18,8 +18,8 @@ export interface OpenApiDocument {
 /** Express's `/workspaces/:id` is OpenAPI's `/workspaces/{id}`. */
 export const openApiPath = (expressPath: string): string => expressPath.replace(/:(\w+)/g, '{$1}');
 
-const toSchema = (schema: z.ZodType): JsonSchema => {
-  const { $schema: _drop, ...rest } = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as JsonSchema;
+const toSchema = (schema: z.ZodType, io: 'input' | 'output' = 'input'): JsonSchema => {
+  const { $schema: _drop, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: 'any' }) as JsonSchema;
   return rest;
 };
 
@@ -64,7 +64,10 @@ function operationOf(decl: RouteDeclaration, prefix: string): Record<string, unk
     responses: {
       [status]: decl.raw
         ? { description: decl.raw }
-        : { description: 'Success: the result in `data`.', content: { 'application/json': { schema: { type: 'object', properties: { data: {} }, required: ['data'] } } } },
+        : {
+            description: 'Success: the result in `data`.',
+            content: { 'application/json': { schema: { type: 'object', properties: { data: decl.response ? toSchema(decl.response, 'output') : {} }, required: ['data'] } } },
+          },
       '400': errorResponse('Invalid input: the message says what is wrong.'),
       ...(isSignedIn ? { '401': errorResponse('Not signed in.') } : {}),
       ...(isSignedIn || mutates ? { '403': errorResponse(mutates ? 'No permission, or a missing or wrong CSRF token.' : 'No permission.') } : {}),

@@ -179,6 +179,8 @@ export function createGatewayHandler(deps: GatewayDeps) {
   };
 
   const handler = (req: http.IncomingMessage, res: http.ServerResponse): void => {
+    // The request's latency runs from here until its answer has gone out (metering's histograms).
+    const started = performance.now();
     // Browsers (dApps, the API reference's 'try it') call the gateway from other origins; the key
     // travels in a header, never in a cookie, so any origin may read the answers, as Blockfrost allows.
     res.setHeader('Access-Control-Allow-Origin', '*');
@@ -243,7 +245,7 @@ export function createGatewayHandler(deps: GatewayDeps) {
       quotaBaseDay = day;
     }
     const ip = clientIp(req);
-    if (target === MILKOMEDA) return void jsonRpc.handle(req, res, rest, { project, ip, at, day, quotaBase: quotaBase.get(project.ownerId) ?? 0 });
+    if (target === MILKOMEDA) return void jsonRpc.handle(req, res, rest, { project, ip, at, started, day, quotaBase: quotaBase.get(project.ownerId) ?? 0 });
     const admit = {
       ip,
       bucketKey: project.key,
@@ -258,7 +260,7 @@ export function createGatewayHandler(deps: GatewayDeps) {
       balanceCredited: project.ppuCredited,
       balanceSpentBase: project.ppuSpent,
     };
-    const metered: MeteredRequest = { projectId: project.projectId, ownerId: project.ownerId, endpoint: endpointTemplate(rest), status: 0, ip, userAgent: req.headers['user-agent'], admitted: false, at };
+    const metered: MeteredRequest = { projectId: project.projectId, ownerId: project.ownerId, endpoint: endpointTemplate(rest), status: 0, ip, userAgent: req.headers['user-agent'], admitted: false, at, started };
     // The in-memory limiter answers at once; only Redis needs a round trip.
     if (!backend) return sendBlockfrostError(res, 500, MESSAGES.noBackend);
     if (memory) return dispatch(memory.admitNow(admit), req, res, backend, rest + search, metered, project);

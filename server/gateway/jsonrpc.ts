@@ -56,6 +56,8 @@ export interface JsonRpcCallContext {
   project: ProjectKey;
   ip: string;
   at: number;
+  /** performance.now() when the request reached the gateway (each call's latency runs from it). */
+  started: number;
   day: number;
   quotaBase: number;
 }
@@ -197,7 +199,7 @@ export function createJsonRpcHandler(deps: JsonRpcDeps) {
         if (call.ok && !call.notification && ALLOWED_EVM_METHODS.has(call.method)) {
           const { project } = ctx;
           const verdict = memory.admitNow(admitRequestOf(ctx));
-          const record: MeteredRequest = { projectId: project.projectId, ownerId: project.ownerId, endpoint: call.method, status: 200, ip: ctx.ip, userAgent: req.headers['user-agent'], admitted: verdict === 'ok', at: ctx.at };
+          const record: MeteredRequest = { projectId: project.projectId, ownerId: project.ownerId, endpoint: call.method, status: 200, ip: ctx.ip, userAgent: req.headers['user-agent'], admitted: verdict === 'ok', at: ctx.at, started: ctx.started };
           (res as http.ServerResponse & { [RECORD]?: MeteredRequest })[RECORD] = record;
           res.once('close', meterOne);
           if (verdict !== 'ok') {
@@ -234,7 +236,7 @@ export function createJsonRpcHandler(deps: JsonRpcDeps) {
     /** Admits one call and notes its meter record; the record's status is filled in once its outcome is known. */
     const admit = async (endpoint: string): Promise<{ verdict: Verdict; record: MeteredRequest }> => {
       const verdict = memory ? memory.admitNow(admitRequest) : await limiter.admit(admitRequest);
-      const record: MeteredRequest = { projectId: project.projectId, ownerId: project.ownerId, endpoint, status: 200, ip: ctx.ip, userAgent, admitted: verdict === 'ok', at: ctx.at };
+      const record: MeteredRequest = { projectId: project.projectId, ownerId: project.ownerId, endpoint, status: 200, ip: ctx.ip, userAgent, admitted: verdict === 'ok', at: ctx.at, started: ctx.started };
       if (verdict !== 'ok') record.status = LIMIT_MESSAGES[verdict].status;
       records.push(record);
       return { verdict, record };

@@ -2,6 +2,7 @@ import geoip from 'geoip-country';
 import { UAParser } from 'ua-parser-js';
 import type { Db } from '../db/index';
 import type { Logger } from '../logger';
+import { LATENCY_BINS, LATENCY_BINS_PER_ROW, RECENT_FAILURES_KEPT, latencyBin } from '../../shared/insight';
 import { DAY_MS } from './limiter';
 import { isPrivateIp } from '../../shared/ip';
 import { PRIVATE_NETWORK_DIMENSION, PRIVATE_NETWORK_VALUE } from '../../shared/usage';
@@ -17,6 +18,11 @@ export interface MeteredRequest {
   /** Admitted past rate limit and quota: counts toward the daily quota. */
   admitted: boolean;
   at: number;
+  /**
+   * performance.now() when the request reached the gateway: record() takes the latency (arrival
+   * until the answer has gone out) as the difference from its own clock.
+   */
+  started: number;
 }
 
 const MINUTE = 60_000;
@@ -76,11 +82,38 @@ interface DayCounts {
   ua: Map<string, number>;
 }
 
+/**
+ * One hour's latency histogram: requests per latency bin (shared/insight.ts), added to the stored
+ * one at flush. Only hours are written; the retention pass moves past days' hours into day rows
+ * (services/insight.ts compactLatency), so the flush writes one histogram, not two.
+ */
+interface HourLatency {
+  n: number;
+  bins: Uint32Array;
+}
+
+/** A failed request (status 400 and above) for the project's bounded recent log. */
+interface Failure {
+  at: number;
+  endpoint: string;
+  status: number;
+  ip: string;
+}
+
 /** One project's counts since the last flush, keyed by raw values so recording stays cheap. */
 interface ProjectCounts {
   minutes: Map<number, number>;
   hours: Map<number, number>;
   days: Map<number, DayCounts>;
+  hourLatency: Map<number, HourLatency>;
+  /** 4xx and 5xx answers per hour, keyed by the hour's start plus the class (4 or 5): hour starts are multiples of 3,600,000. */
+  errorHours: Map<number, number>;
+  /**
+   * The interval's last RECENT_FAILURES_KEPT failed requests, a ring: while it is not full they are
+   * in order; once full, `failureHead` is the oldest (and the next to be overwritten).
+   */
+  failures: Failure[];
+  failureHead: number;
 }
 
 interface Pending {
@@ -94,7 +127,7 @@ const empty = (): Pending => ({ projects: new Map(), quota: new Map() });
 function projectIn(pending: Pending, projectId: number): ProjectCounts {
   let p = pending.projects.get(projectId);
   if (!p) {
-    p = { minutes: new Map(), hours: new Map(), days: new Map() };
+    p = { minutes: new Map(), hours: new Map(), days: new Map(), hourLatency: new Map(), errorHours: new Map(), failures: [], failureHead: 0 };
     pending.projects.set(projectId, p);
   }
   return p;
@@ -108,6 +141,32 @@ function dayIn(p: ProjectCounts, dayStart: number): DayCounts {
   }
   return d;
 }
+
+function hourLatencyIn(p: ProjectCounts, hourStart: number): HourLatency {
+  let h = p.hourLatency.get(hourStart);
+  if (!h) {
+    h = { n: 0, bins: new Uint32Array(LATENCY_BINS) };
+    p.hourLatency.set(hourStart, h);
+  }
+  return h;
+}
+
+/** Notes a failed request in the project's ring, overwriting the oldest once it holds RECENT_FAILURES_KEPT. */
+function noteFailure(p: ProjectCounts, at: number, endpoint: string, status: number, ip: string): void {
+  if (p.failures.length < RECENT_FAILURES_KEPT) {
+    p.failures.push({ at, endpoint, status, ip });
+    return;
+  }
+  const f = p.failures[p.failureHead]!;
+  f.at = at;
+  f.endpoint = endpoint;
+  f.status = status;
+  f.ip = ip;
+  p.failureHead = (p.failureHead + 1) % RECENT_FAILURES_KEPT;
+}
+
+/** The ring's failures, oldest first. */
+const failuresInOrder = (p: ProjectCounts): Failure[] => (p.failureHead === 0 ? p.failures : [...p.failures.slice(p.failureHead), ...p.failures.slice(0, p.failureHead)]);
 
 /** Sets every count to 0 and forgets the entries that were already 0 (unused for a whole interval). Answers whether any was in use. */
 function zero<K>(m: Map<K, number>): boolean {
@@ -132,6 +191,16 @@ function reset(batch: Pending): void {
   for (const [projectId, p] of batch.projects) {
     let used = zero(p.minutes);
     zero(p.hours);
+    zero(p.errorHours);
+    for (const [hour, h] of p.hourLatency) {
+      if (h.n === 0) p.hourLatency.delete(hour);
+      else {
+        h.n = 0;
+        h.bins.fill(0);
+      }
+    }
+    p.failures.length = 0;
+    p.failureHead = 0;
     for (const [day, d] of p.days) {
       if (d.total === 0) {
         p.days.delete(day);
@@ -149,9 +218,13 @@ function reset(batch: Pending): void {
   zero(batch.quota);
 }
 
-/** About how many rows a project's counts become (country and browser at most one per IP and user agent; the windowed dimensions twice, by day and in the window). */
+/**
+ * About how many rows a project's counts become (country and browser at most one per IP and user
+ * agent; the windowed dimensions twice, by day and in the window; a few rows of latency bins per
+ * hour; the failed requests, one row each).
+ */
 function rowsOf(p: ProjectCounts): number {
-  let n = p.minutes.size + p.hours.size;
+  let n = p.minutes.size + p.hours.size + 2 * p.hourLatency.size + p.errorHours.size + p.failures.length;
   for (const d of p.days.values()) n += 1 + 2 * d.endpoint.size + d.status.size + 4 * d.ip.size + 2 * d.ua.size;
   return n;
 }
@@ -183,16 +256,17 @@ class Slicer {
 }
 
 /**
- * Multi-row upserts into one table that add to the stored count (the same text on SQLite and
+ * Multi-row upserts into one table that add to the stored counts (the same text on SQLite and
  * PostgreSQL), sent CHUNK rows to a statement as they come, so few rows are alive at a time. Integers are
  * written into the statement and only free text is bound: binding a parameter costs the gateway's
  * thread far more (a 200-row statement binding every value took about 0.5 ms here, one binding only
- * the text 0.15 ms).
+ * the text 0.15 ms). Without `sums` the rows are plain inserts (the failed-request log).
  */
 class Upserts {
   private tuples: string[] = [];
-  /** The bound text of each tuple, in step with `tuples` (undefined where a tuple binds none). */
-  private texts: Array<string | undefined> = [];
+  /** The bound texts of all tuples, in order; `ends[i]` is where tuple i's texts end. */
+  private texts: string[] = [];
+  private ends: number[] = [];
   private readonly head: string;
   private readonly tail: string;
 
@@ -201,15 +275,18 @@ class Upserts {
     columns: readonly string[],
     keys: readonly string[],
     private readonly exec: (sql: string, bindings: string[]) => PromiseLike<unknown>,
+    sums: readonly string[] = ['requests'],
   ) {
     this.head = `insert into ${table} (${columns.join(', ')}) values `;
-    this.tail = ` on conflict (${keys.join(', ')}) do update set requests = ${table}.requests + excluded.requests`;
+    this.tail = sums.length === 0 ? '' : ` on conflict (${keys.join(', ')}) do update set ${sums.map((c) => `${c} = ${table}.${c} + excluded.${c}`).join(', ')}`;
   }
 
-  /** One row, as a tuple; a `?` in it stands for `text`, which is bound. */
-  add(tuple: string, text?: string): void {
+  /** One row, as a tuple; its `?`s stand for `text` and `text2`, which are bound (no rest array: this runs for every row). */
+  add(tuple: string, text?: string, text2?: string): void {
     this.tuples.push(tuple);
-    this.texts.push(text);
+    if (text !== undefined) this.texts.push(text);
+    if (text2 !== undefined) this.texts.push(text2);
+    this.ends.push(this.texts.length);
   }
 
   /**
@@ -222,13 +299,15 @@ class Upserts {
     while (this.tuples.length - from >= CHUNK || (all && from < this.tuples.length)) {
       const to = Math.min(from + CHUNK, this.tuples.length);
       const sql = this.head + this.tuples.slice(from, to).join(', ') + this.tail;
-      const bindings = this.texts.slice(from, to).filter((t): t is string => t !== undefined);
+      const bindings = this.texts.slice(from === 0 ? 0 : this.ends[from - 1]!, this.ends[to - 1]!);
       from = to;
       await this.exec(sql, bindings);
     }
     if (from > 0) {
+      const textsFrom = this.ends[from - 1]!;
       this.tuples = this.tuples.slice(from);
-      this.texts = this.texts.slice(from);
+      this.texts = this.texts.slice(textsFrom);
+      this.ends = this.ends.slice(from).map((e) => e - textsFrom);
     }
   }
 }
@@ -252,6 +331,32 @@ interface Tables {
   /** 30-day totals per dimension and value (services/usage.ts reads them and moves the window). */
   window: Upserts;
   quota: Upserts;
+  /** Latency histograms per hour, LATENCY_BINS_PER_ROW bins to a row (request insight). */
+  latency: Upserts;
+  /** 4xx and 5xx answers per hour (today's hourly chart). */
+  errorHours: Upserts;
+  /** The failed-request log (plain inserts; the part trims each project's log to RECENT_FAILURES_KEPT afterwards). */
+  failures: Upserts;
+}
+
+/** The bin columns of a usage_latency row. */
+const BIN_COLUMNS = Array.from({ length: LATENCY_BINS_PER_ROW }, (_, i) => `b${i}`);
+
+/** A histogram as rows of usage_latency, one per LATENCY_BINS_PER_ROW bins that hold any request. */
+function histogramRows(latency: Upserts, pid: string, hour: number, bins: Uint32Array): void {
+  for (let from = 0; from < LATENCY_BINS; from += LATENCY_BINS_PER_ROW) {
+    let any = false;
+    for (let k = from; k < from + LATENCY_BINS_PER_ROW; k++) {
+      if (bins[k] !== 0) {
+        any = true;
+        break;
+      }
+    }
+    if (!any) continue;
+    let tuple = `(${pid}, 'h', ${int(hour)}, ${from}`;
+    for (let k = from; k < from + LATENCY_BINS_PER_ROW; k++) tuple += `, ${bins[k]!}`;
+    latency.add(tuple + ')');
+  }
 }
 
 /**
@@ -260,10 +365,17 @@ interface Tables {
  * counts held back by weeks of failed flushes) goes to the daily tables alone.
  */
 function appendRows(projectId: number, p: ProjectCounts, t: Tables, windowFloor: number): void {
-  const { rollups, dims, window } = t;
+  const { rollups, dims, window, latency } = t;
   const pid = int(projectId);
   for (const [bucket, n] of p.minutes) if (n > 0) rollups.add(`(${pid}, 'm', ${int(bucket)}, ${int(n)})`);
   for (const [bucket, n] of p.hours) if (n > 0) rollups.add(`(${pid}, 'h', ${int(bucket)}, ${int(n)})`);
+  for (const [hour, h] of p.hourLatency) if (h.n > 0) histogramRows(latency, pid, hour, h.bins);
+  for (const [key, n] of p.errorHours) {
+    if (n <= 0) continue;
+    const statusClass = key % HOUR;
+    t.errorHours.add(`(${pid}, ${int(key - statusClass)}, ${int(statusClass)}, ${int(n)})`);
+  }
+  for (const f of failuresInOrder(p)) t.failures.add(`(${pid}, ${int(f.at)}, ?, ${int(f.status)}, ?)`, f.endpoint.slice(0, 255), f.ip.slice(0, 64));
   for (const [day, d] of p.days) {
     if (d.total === 0) continue;
     rollups.add(`(${pid}, 'd', ${int(day)}, ${int(d.total)})`);
@@ -319,17 +431,30 @@ export class Meter {
     private readonly now: () => number = Date.now,
   ) {}
 
-  record(r: MeteredRequest): void {
+  /** Counts one answered request; `finished` is performance.now() when its answer went out (now, by default). */
+  record(r: MeteredRequest, finished = performance.now()): void {
     const p = projectIn(this.pending, r.projectId);
     const dayStart = r.at - (r.at % DAY_MS);
+    const hourStart = r.at - (r.at % HOUR);
     add(p.minutes, r.at - (r.at % MINUTE));
-    add(p.hours, r.at - (r.at % HOUR));
+    add(p.hours, hourStart);
     const d = dayIn(p, dayStart);
     d.total += 1;
     add(d.endpoint, r.endpoint);
     add(d.status, r.status);
     add(d.ip, r.ip);
     add(d.ua, r.userAgent ?? '');
+    // Request insight: a latency bin of the hour's histogram, errors per hour, and the failed
+    // request itself in the project's ring of recent failures.
+    const bin = latencyBin(finished - r.started);
+    const h = hourLatencyIn(p, hourStart);
+    h.n += 1;
+    h.bins[bin]! += 1;
+    if (r.status >= 400) {
+      const statusClass = (r.status / 100) | 0;
+      if (statusClass === 4 || statusClass === 5) add(p.errorHours, hourStart + statusClass);
+      noteFailure(p, r.at, r.endpoint, r.status, r.ip);
+    }
     if (r.admitted) add(this.pending.quota, `${r.ownerId}|${dayStart}`);
     this.counted = true;
   }
@@ -415,10 +540,15 @@ export class Meter {
         dims: new Upserts('usage_dimensions', ['project_id', 'dimension', 'day_ms', 'value', 'requests'], ['project_id', 'dimension', 'day_ms', 'value'], exec),
         window: new Upserts('usage_window', ['project_id', 'dimension', 'value', 'requests'], ['project_id', 'dimension', 'value'], exec),
         quota: new Upserts('quota_usage', ['user_id', 'day_ms', 'requests'], ['user_id', 'day_ms'], exec),
+        latency: new Upserts('usage_latency', ['project_id', 'granularity', 'bucket_ms', 'first_bin', ...BIN_COLUMNS], ['project_id', 'granularity', 'bucket_ms', 'first_bin'], exec, BIN_COLUMNS),
+        errorHours: new Upserts('usage_error_hours', ['project_id', 'hour_ms', 'status_class', 'requests'], ['project_id', 'hour_ms', 'status_class'], exec),
+        failures: new Upserts('failed_requests', ['project_id', 'at_ms', 'endpoint', 'status', 'ip'], [], exec, []),
       };
       const tables = Object.values(t);
+      const failing: number[] = [];
       for (const [projectId, p] of part.projects) {
         appendRows(projectId, p, t, windowFloor);
+        if (p.failures.length > 0) failing.push(projectId);
         for (const table of tables) await table.send();
         await slicer.pause();
       }
@@ -430,6 +560,15 @@ export class Meter {
       }
       for (const table of tables) {
         await table.send(true);
+        await slicer.pause();
+      }
+      // Each project's failed-request log keeps its newest RECENT_FAILURES_KEPT rows; only the
+      // projects this part added to are trimmed, so the log stays bounded without a pass of its own.
+      for (let i = 0; i < failing.length; i += CHUNK) {
+        await trx.raw(
+          `delete from failed_requests where id in (select id from (select id, row_number() over (partition by project_id order by at_ms desc, id desc) as age
+           from failed_requests where project_id in (${failing.slice(i, i + CHUNK).map(int).join(', ')})) ranked where age > ${int(RECENT_FAILURES_KEPT)})`,
+        );
         await slicer.pause();
       }
     });
@@ -444,6 +583,18 @@ export class Meter {
       const q = projectIn(this.pending, projectId);
       merge(q.minutes, p.minutes);
       merge(q.hours, p.hours);
+      merge(q.errorHours, p.errorHours);
+      for (const [hour, h] of p.hourLatency) {
+        if (h.n === 0) continue;
+        const e = hourLatencyIn(q, hour);
+        e.n += h.n;
+        for (let k = 0; k < LATENCY_BINS; k++) e.bins[k]! += h.bins[k]!;
+      }
+      // The batch's failures are older than any counted since: they go first, the newest are kept.
+      if (p.failures.length > 0) {
+        q.failures = [...failuresInOrder(p).map((f) => ({ ...f })), ...failuresInOrder(q)].slice(-RECENT_FAILURES_KEPT);
+        q.failureHead = 0;
+      }
       for (const [day, d] of p.days) {
         if (d.total === 0) continue;
         const e = dayIn(q, day);

@@ -90,10 +90,12 @@ export interface RouteSpec<B extends z.ZodType, Q extends z.ZodType, P extends z
   handler: (ctx: RouteContext<z.output<B>, z.output<Q>, z.output<P>, Perm>) => Promise<unknown> | unknown;
   /** One line for the API reference (/api/openapi.json); the method and path say the rest. */
   summary?: string;
+  /** The schema of the answer's `data` (from shared/), for the API reference; not checked at run time. */
+  response?: z.ZodType;
 }
 
 /** What a route declares, as the API reference reads it. */
-export type RouteDeclaration = Pick<RouteSpec<z.ZodType, z.ZodType, z.ZodType>, 'method' | 'path' | 'permission' | 'body' | 'query' | 'params' | 'status' | 'summary'> & {
+export type RouteDeclaration = Pick<RouteSpec<z.ZodType, z.ZodType, z.ZodType>, 'method' | 'path' | 'permission' | 'body' | 'query' | 'params' | 'status' | 'summary' | 'response'> & {
   /** The answer is not the {data} envelope (a file, a stream, a redirect or a page). */
   raw?: string;
 };
@@ -194,6 +196,7 @@ export function route<B extends z.ZodType = z.ZodUnknown, Q extends z.ZodType = 
     params: spec.params,
     status: spec.status,
     summary: spec.summary,
+    response: spec.response,
     ...(spec.link ? { raw: `a redirect (303) or a file for the browser, never JSON; refusals redirect to ${spec.link.errorPage}?billing_error=…` } : {}),
   });
   declarations.set(router, list);

@@ -3,6 +3,7 @@ import type { Logger } from '../logger';
 import { SerialTicker } from '../ticker';
 import { pruneSignInThrottle } from './sign-in-throttle';
 import { advanceAllWindows } from './usage';
+import { compactLatency } from './insight';
 
 const HOUR_MS = 3_600_000;
 const DAY_MS = 24 * HOUR_MS;
@@ -19,6 +20,14 @@ export const RETENTION = {
   dayRollupsMs: 400 * DAY_MS,
   dimensionsMs: 35 * DAY_MS,
   quotaUsageMs: 400 * DAY_MS,
+  /**
+   * Request insight: today's hourly chart reads hour error counts (and hour histograms, which every
+   * pass moves into day rows once their day is over); the 30-day percentiles read the day rows.
+   */
+  hourInsightMs: 2 * DAY_MS,
+  dayLatencyMs: 35 * DAY_MS,
+  /** The failed-request log also keeps at most 100 rows per project (trimmed by every metering flush that adds to it). */
+  failedRequestsMs: 30 * DAY_MS,
 } as const;
 
 export const RETENTION_INTERVAL_MS = HOUR_MS;
@@ -47,7 +56,7 @@ export async function pruneOnce(db: Db, now = Date.now(), opts: RetentionOptions
 
   // Usage of projects that no longer exist (no foreign key: the gateway may still flush their last counts).
   report.usage_of_deleted_projects = 0;
-  for (const table of ['usage_rollups', 'usage_dimensions', 'usage_window', 'usage_window_starts'] as const) {
+  for (const table of ['usage_rollups', 'usage_dimensions', 'usage_window', 'usage_window_starts', 'usage_latency', 'usage_error_hours', 'failed_requests'] as const) {
     report.usage_of_deleted_projects += deleted(
       await db(table)
         .whereNotExists((q) => q.select(db.raw('1')).from('projects').whereRaw(`projects.id = ${table}.project_id`))
@@ -74,6 +83,13 @@ export async function pruneOnce(db: Db, now = Date.now(), opts: RetentionOptions
   report.usage_windows_moved = await advanceAllWindows(db, now);
   report.usage_dimensions = deleted(await db('usage_dimensions').where('day_ms', '<', now - RETENTION.dimensionsMs).delete());
   report.quota_usage = deleted(await db('quota_usage').where('day_ms', '<', now - RETENTION.quotaUsageMs).delete());
+
+  // Request insight (shared/insight.ts): past days' hour histograms become day rows (today's chart
+  // keeps its hours), day rows serve the 30 days.
+  report.usage_latency_hours_moved = await compactLatency(db, now);
+  report.usage_latency = deleted(await db('usage_latency').where('bucket_ms', '<', now - RETENTION.dayLatencyMs).delete());
+  report.usage_error_hours = deleted(await db('usage_error_hours').where('hour_ms', '<', now - RETENTION.hourInsightMs).delete());
+  report.failed_requests = deleted(await db('failed_requests').where('at_ms', '<', now - RETENTION.failedRequestsMs).delete());
 
   // Sessions past their expiry (anonymous ones expire an hour after their last request).
   report.sessions = deleted(await db('sessions').where('expires_at', '<=', now).delete());

@@ -7,6 +7,8 @@ import { Meter, type MeteredRequest } from '../../server/gateway/metering';
 import { createLogger } from '../../server/logger';
 import { DAY_MS } from '../../server/gateway/limiter';
 import { isPostgres } from '../../server/db/index';
+import { compactLatency, projectInsight } from '../../server/services/insight';
+import { binValueMs, latencyBin, LATENCY_BINS, LATENCY_BINS_PER_ROW } from '../../shared/insight';
 
 let database: TestDatabase;
 let ownerId: number;
@@ -34,6 +36,7 @@ const request = (projectId: number, over: Partial<MeteredRequest> = {}): Metered
   userAgent: 'curl/8.5.0',
   admitted: true,
   at: AT,
+  started: performance.now(),
   ...over,
 });
 
@@ -158,6 +161,59 @@ describe('metering flush', () => {
     expect(await sum('usage_rollups', { project_id: id, granularity: 'd' })).toBe(before + 2);
   });
 
+  it('adds latency bins, errors per hour and failed requests up across flushes, and keeps them through a failed one', async () => {
+    const meter = new Meter(database.db, logger, 60_000);
+    // A project of its own: the other tests meter every project of the fixture.
+    const { workspace_id: ws } = await database.db('projects').where({ id: projectIds[0] }).first('workspace_id');
+    const uuid = await makeProject(database.db, ws as number, 'insight');
+    const id = Number((await database.db('projects').where({ uuid }).first('id')).id);
+    // record()'s second argument is the clock when the answer went out: the latency is the difference.
+    const answer = (latencyMs: number, status = 200) => meter.record(request(id, { status, started: 1000, endpoint: `/s${status}` }), 1000 + latencyMs);
+    for (const ms of [1, 1, 1, 250]) answer(ms);
+    answer(250, 404);
+    await meter.flush();
+    answer(2, 503);
+    await database.db.schema.renameTable('usage_dimensions', 'usage_dimensions_away');
+    try {
+      await meter.flush();
+    } finally {
+      await database.db.schema.renameTable('usage_dimensions_away', 'usage_dimensions');
+    }
+    expect(await database.db('failed_requests').where({ project_id: id }).pluck('status')).toEqual([404]);
+    await meter.flush();
+
+    const hour = AT - (AT % 3_600_000);
+    const expected = new Array<number>(LATENCY_BINS).fill(0);
+    for (const ms of [1, 1, 1, 250, 250, 2]) expected[latencyBin(ms)]! += 1;
+    const histogram = async (granularity: 'h' | 'd') => {
+      const bins = new Array<number>(LATENCY_BINS).fill(0);
+      for (const row of await database.db('usage_latency').where({ project_id: id, granularity })) {
+        for (let i = 0; i < LATENCY_BINS_PER_ROW; i++) bins[Number(row.first_bin) + i]! += Number(row[`b${i}`]);
+      }
+      return bins;
+    };
+    // The flush writes the hour's histogram only.
+    expect(await histogram('h')).toEqual(expected);
+    expect(await database.db('usage_latency').where({ project_id: id, granularity: 'd' }).first()).toBeUndefined();
+
+    const insight = await projectInsight(database.db, id, AT + 60_000);
+    const latency = { requests: 6, p50Ms: binValueMs(latencyBin(1)), p95Ms: binValueMs(latencyBin(250)), p99Ms: binValueMs(latencyBin(250)) };
+    expect(insight.latency).toMatchObject(latency);
+    expect(insight.statusClasses).toEqual({ '2xx': 4, '3xx': 0, '4xx': 1, '5xx': 1 });
+    expect(insight.today.hours.find((h) => h.time === hour)).toEqual({ time: hour, requests: 6, errors4xx: 1, errors5xx: 1, p95Ms: binValueMs(latencyBin(250)) });
+    expect(insight.recentFailures.map((f) => [f.endpoint, f.status])).toEqual([
+      ['/s503', 503],
+      ['/s404', 404],
+    ]);
+
+    // Once the day is over the retention pass moves its hours into a day row: the 30 days read the same.
+    expect(await compactLatency(database.db, AT + DAY_MS)).toBeGreaterThan(0);
+    expect(await histogram('h')).toEqual(new Array<number>(LATENCY_BINS).fill(0));
+    expect(await histogram('d')).toEqual(expected);
+    expect((await projectInsight(database.db, id, AT + DAY_MS)).latency).toMatchObject(latency);
+    expect(await compactLatency(database.db, AT + DAY_MS)).toBe(0);
+  });
+
   it('writes a big batch in parts: a failing part and those after it come back on the next flush, none counted twice', async () => {
     const db = database.db;
     const meter = new Meter(db, logger, 60_000);
@@ -171,7 +227,7 @@ describe('metering flush', () => {
     } else {
       await db.raw(`create trigger refuse_metering before insert on usage_rollups when new.project_id = ${last} begin select raise(abort, 'refused for the test'); end`);
     }
-    // 260 projects of 8 rows each: three parts of about 1000 rows.
+    // 260 projects of about a dozen rows each: several parts of about 1000 rows.
     for (const id of projectIds) meter.record(request(id));
     try {
       await meter.flush();

@@ -82,6 +82,51 @@ describe('retention', () => {
     expect(Object.values(again).reduce((a, b) => a + b, 0)).toBe(0);
   });
 
+  it('keeps request insight for its chart and its 30 days only, and drops it with its project', async () => {
+    const now = Date.UTC(2026, 10, 23, 12);
+    const today = now - (now % DAY);
+    const owner = await makeUser(app.db, 'insight@retention.example');
+    const ws = await makeWorkspace(app.db, owner.id, []);
+    const uuid = await makeProject(app.db, ws);
+    const live = (await app.db('projects').where({ uuid }).first('id')).id as number;
+    const gone = live + 200_000;
+    const bins = { first_bin: 16, b3: 1, b4: 0 };
+    await app.db('usage_latency').insert([
+      // Hours of days gone by become day rows; today's stay for the chart.
+      { project_id: live, granularity: 'h', bucket_ms: today - 2 * DAY + 11 * 3_600_000, ...bins },
+      { project_id: live, granularity: 'h', bucket_ms: today - 2 * DAY + 15 * 3_600_000, first_bin: 16, b3: 2, b4: 5 },
+      { project_id: live, granularity: 'h', bucket_ms: today, ...bins },
+      { project_id: live, granularity: 'd', bucket_ms: today - RETENTION.dayLatencyMs - DAY, ...bins },
+      { project_id: live, granularity: 'd', bucket_ms: today - 29 * DAY, ...bins },
+      { project_id: gone, granularity: 'd', bucket_ms: today, ...bins },
+    ]);
+    await app.db('usage_error_hours').insert([
+      { project_id: live, hour_ms: now - RETENTION.hourInsightMs - 3_600_000, status_class: 4, requests: 2 },
+      { project_id: live, hour_ms: today, status_class: 5, requests: 1 },
+      { project_id: gone, hour_ms: today, status_class: 4, requests: 1 },
+    ]);
+    await app.db('failed_requests').insert([
+      { project_id: live, at_ms: now - RETENTION.failedRequestsMs - 1, endpoint: '/old', status: 404, ip: '203.0.113.1' },
+      { project_id: live, at_ms: now - 1000, endpoint: '/recent', status: 500, ip: '203.0.113.1' },
+      { project_id: gone, at_ms: now - 1000, endpoint: '/gone', status: 500, ip: '203.0.113.1' },
+    ]);
+
+    const report = await pruneOnce(app.db, now);
+
+    expect(await app.db('usage_latency').where({ project_id: live }).orderBy(['granularity', 'bucket_ms']).select('granularity', 'bucket_ms', 'b3', 'b4')).toEqual([
+      { granularity: 'd', bucket_ms: today - 29 * DAY, b3: 1, b4: 0 },
+      { granularity: 'd', bucket_ms: today - 2 * DAY, b3: 3, b4: 5 },
+      { granularity: 'h', bucket_ms: today, b3: 1, b4: 0 },
+    ]);
+    expect(await app.db('usage_error_hours').where({ project_id: live }).pluck('hour_ms')).toEqual([today]);
+    expect(await app.db('failed_requests').where({ project_id: live }).pluck('endpoint')).toEqual(['/recent']);
+    for (const table of ['usage_latency', 'usage_error_hours', 'failed_requests']) expect(await count(table, { project_id: gone })).toBe(0);
+    expect(report.usage_latency_hours_moved).toBe(2);
+    expect(report.usage_latency).toBe(1);
+    expect(report.usage_error_hours).toBe(1);
+    expect(report.failed_requests).toBe(1);
+  });
+
   it('never removes the newest gateway change, however old', async () => {
     await app.db('gateway_changes').delete();
     await app.db('gateway_changes').insert({ kind: 'project', ref: 'only', created_at: 1 });

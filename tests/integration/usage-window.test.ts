@@ -88,6 +88,7 @@ describe('30-day statistics windows', () => {
               userAgent: pick(UAS, 1.2),
               admitted: true,
               at: clock - Math.floor(random() * 3_000_000),
+              started: performance.now(),
             };
             meter.record(r);
             log.push(r);

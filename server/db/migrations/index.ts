@@ -16,6 +16,7 @@ import * as createUsageWindow from './2026-11-23-1500-create-usage-window';
 import * as outboxCancelReasonAndClaimIndex from './2026-11-23-1501-outbox-cancel-reason-and-claim-index';
 import * as createServiceHeartbeats from './2026-11-23-1700-create-service-heartbeats';
 import * as createPpu from './2026-11-23-1800-create-ppu';
+import * as createRequestInsight from './2026-11-23-1910-create-request-insight';
 
 export interface Migration {
   up(knex: Knex): Promise<void>;
@@ -41,4 +42,5 @@ export const migrations: ReadonlyArray<readonly [name: string, migration: Migrat
   ['2026-11-23-1700-create-service-heartbeats', createServiceHeartbeats],
   ['2026-11-23-1800-create-ppu', createPpu],
   ['2026-11-23-1900-private-network-counts', privateNetworkCounts],
+  ['2026-11-23-1910-create-request-insight', createRequestInsight],
 ];

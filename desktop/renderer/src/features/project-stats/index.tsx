@@ -5,15 +5,17 @@ import { Paper, Skeleton } from '@mantine/core';
 import type { ApiExamplesProps } from './api-examples';
 import type { LocationsMapProps } from './locations-map';
 import type { RequestsChartProps } from './requests-chart';
+import type { RequestInsightProps } from './request-insight';
 import type { StatsCardsProps } from './stats-cards';
 
 export { SandboxBadge } from './sandbox-badge';
 export { statsQueries } from './queries';
-export type { ApiExamplesProps, LocationsMapProps, RequestsChartProps, StatsCardsProps };
+export type { ApiExamplesProps, LocationsMapProps, RequestInsightProps, RequestsChartProps, StatsCardsProps };
 
 const LazyRequestsChart = lazy(() => import('./requests-chart').then((m) => ({ default: m.RequestsChart })));
 const LazyStatsCards = lazy(() => import('./stats-cards').then((m) => ({ default: m.StatsCards })));
 const LazyLocationsMap = lazy(() => import('./locations-map').then((m) => ({ default: m.LocationsMap })));
+const LazyRequestInsight = lazy(() => import('./request-insight').then((m) => ({ default: m.RequestInsight })));
 const LazyApiExamples = lazy(() => import('./api-examples').then((m) => ({ default: m.ApiExamples })));
 
 function Loading({ height }: { height: number }) {
@@ -38,6 +40,15 @@ export function StatsCards(props: StatsCardsProps) {
   return (
     <Suspense fallback={<Loading height={480} />}>
       <LazyStatsCards {...props} />
+    </Suspense>
+  );
+}
+
+/** Latency percentiles, errors by status class, today by the hour and the recent failed requests (refreshed with the stats). */
+export function RequestInsight(props: RequestInsightProps) {
+  return (
+    <Suspense fallback={<Loading height={640} />}>
+      <LazyRequestInsight {...props} />
     </Suspense>
   );
 }

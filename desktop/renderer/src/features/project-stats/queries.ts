@@ -2,6 +2,7 @@ import { queryOptions } from '@tanstack/react-query';
 import type { ApiErrorBody } from '../../../../../shared/api';
 import type { SiteInfo } from '../../../../../shared/site';
 import type { ProjectHistory, ProjectStats } from '../../../../../shared/usage';
+import type { ProjectInsight } from '../../../../../shared/insight';
 import { ApiError, apiFetch } from '../../api/client';
 import { siteQueries } from '../shell/queries';
 import { withPrivateNetwork } from './country';
@@ -58,6 +59,14 @@ export const statsQueries = {
           `/api/workspaces/${encodeURIComponent(String(workspaceId))}/projects/${encodeURIComponent(uuid)}/stats`,
           { signal },
         ).then(withPrivateNetwork),
+      refetchInterval: STATS_REFRESH_MS,
+    }),
+  /** Latency percentiles, status classes, today by the hour and the recent failed requests (refreshed with the stats). */
+  insight: (workspaceId: number, uuid: string) =>
+    queryOptions({
+      queryKey: [...statsQueries.all(), 'insight', workspaceId, uuid] as const,
+      queryFn: ({ signal }) =>
+        apiFetch<ProjectInsight>(`/api/workspaces/${encodeURIComponent(String(workspaceId))}/projects/${encodeURIComponent(uuid)}/insight`, { signal }),
       refetchInterval: STATS_REFRESH_MS,
     }),
   /** Requests per UTC day over the last 30 days. */

@@ -24,7 +24,7 @@ import { formatDate, formatNumber } from '../../lib/format';
 import { addProjectBlockedReason, workspaceUsageText } from '../workspaces/limits';
 import { workspaceQueries } from '../workspaces/queries';
 import { useSelectedWorkspace, WithSelectedWorkspace } from '../workspaces/selected-workspace';
-import { ApiExamples, RequestsChart, SandboxBadge, StatsCards, statsQueries } from '../project-stats';
+import { ApiExamples, RequestInsight, RequestsChart, SandboxBadge, StatsCards, statsQueries } from '../project-stats';
 import { isMilkomeda, MilkomedaPanel } from '../milkomeda';
 import { WebhooksSection } from '../webhooks/webhooks-section';
 import { FaucetButton } from '../sandbox-faucet/faucet-button';
@@ -251,6 +251,7 @@ export function ProjectPage() {
         {p.network_id === 2 && <IpfsPanel workspaceId={p.workspace_id} projectUuid={p.uuid} projectKey={p.project_id} />}
         <ProjectFacts project={p} />
         <StatsCards workspaceId={p.workspace_id} projectUuid={p.uuid} />
+        <RequestInsight workspaceId={p.workspace_id} projectUuid={p.uuid} />
       </Stack>
     </PageLayout>
   );
