@@ -2,10 +2,11 @@
 // per new block of 300 transactions, as the worker runs it (with its in-memory index of the watched
 // orders, loaded on the first pass, outside the figure), with 10,000 open orders, against the same
 // blocks with 40 open orders (the baseline: the watcher's work per block that does not grow with the
-// orders). A few transactions of the blocks pay open orders, so recording payments and
-// crediting them after the confirmations is in the figure too. Target (issue 14): under 20 ms per
-// block. On SQLite, and on PostgreSQL when one answers (DATABASE_URL, else
-// postgres://postgres@127.0.0.1:5432/test). Environment: BENCH_PPU_ORDERS (10,000), BENCH_PPU_BLOCKS (40).
+// orders). Two figures per engine: blocks that pay none of the orders (the common case: the block's
+// transactions read and looked up, the cursor moved), and the same blocks each paying one order and
+// crediting another (two database transactions more). Target (issue 14): under 20 ms per block. On
+// SQLite, and on PostgreSQL when one answers (DATABASE_URL, else postgres://postgres@127.0.0.1:5432/test).
+// Environment: BENCH_PPU_ORDERS (10,000), BENCH_PPU_BLOCKS (40).
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -113,31 +114,46 @@ async function run(db: Db, blocks: TxDetails[][]): Promise<{ times: number[]; cr
 
 async function benchEngine(engine: string, db: Db, blocks: TxDetails[][], derive: (i: number) => string) {
   await migrateLatest(db);
-  // Baseline: the same blocks paying the same way, with only as many orders open as there are blocks
-  // (one paid per block): the watcher's work per block that does not depend on the open orders.
+  const reset = async () => {
+    await db('ppu_orders').delete();
+    await db('ppu_balances').delete();
+  };
+  // Baselines: the same blocks, with only as many orders open as there are blocks: the watcher's
+  // work per block that does not depend on how many orders are open.
   const few = await openOrders(db, BLOCKS, (i) => derive(ORDERS + i));
-  const base = await run(db, withPayments(blocks, few));
-  await db('ppu_orders').delete();
-  await db('ppu_balances').delete();
-  // The figure: 10,000 open orders, one paid per block.
+  const baseScan = await run(db, blocks);
+  const basePay = await run(db, withPayments(blocks, few));
+  await reset();
   const many = await openOrders(db, ORDERS, derive);
-  const fig = await run(db, withPayments(blocks, many));
+  // 1. Blocks that pay none of the 10,000 orders (the common case): the block's 300 transactions
+  //    read and looked up, the cursor moved.
+  const scan = await run(db, blocks);
+  // 2. The same blocks, each paying one order and (after the confirmations) crediting another: two
+  //    database transactions more per block.
+  const pay = await run(db, withPayments(blocks, many));
   const open = Number((await db('ppu_orders').whereIn('status', ['awaiting_payment', 'confirming']).count({ n: '*' }).first())?.n ?? 0);
-  const median = percentile(fig.times, 50);
-  const p95 = percentile(fig.times, 95);
-  const baseMedian = percentile(base.times, 50);
-  console.log(`${engine}: ${BLOCKS} blocks of ${TXS} txs, ${ORDERS} open orders: median ${median.toFixed(2)} ms, p95 ${p95.toFixed(2)} ms, worst ${fig.times.at(-1)!.toFixed(2)} ms per block (${fig.payments} payments seen, ${fig.credited} orders credited, ${open} still open)`);
-  console.log(`${engine}: the same blocks with ${BLOCKS} open orders: median ${baseMedian.toFixed(2)} ms, p95 ${percentile(base.times, 95).toFixed(2)} ms`);
-  if (fig.payments !== BLOCKS || fig.credited !== BLOCKS - CONFIRMATIONS + 1) throw new Error(`the watcher saw ${fig.payments} payments and credited ${fig.credited} orders; expected ${BLOCKS} and ${BLOCKS - CONFIRMATIONS + 1}`);
-  row({
-    bench: 'ppu',
-    measure: `${engine} watcher per block of ${TXS} txs, ${ORDERS.toLocaleString('en-US')} open orders, median of ${BLOCKS}`,
-    figure: `${median.toFixed(2)} ms (p95 ${p95.toFixed(2)})`,
-    baseline: `${baseMedian.toFixed(2)} ms ${BLOCKS} open orders`,
-    ratio: ratio(median, baseMedian),
-    target: '< 20 ms',
-    pass: median < 20,
-  });
+  if (scan.payments !== 0 || pay.payments !== BLOCKS || pay.credited !== BLOCKS - CONFIRMATIONS + 1) {
+    throw new Error(`the watcher saw ${scan.payments} and ${pay.payments} payments and credited ${pay.credited} orders; expected 0, ${BLOCKS} and ${BLOCKS - CONFIRMATIONS + 1}`);
+  }
+  for (const [what, fig, base] of [
+    ['paying no order', scan, baseScan],
+    ['each paying one order and crediting one', pay, basePay],
+  ] as const) {
+    const median = percentile(fig.times, 50);
+    const p95 = percentile(fig.times, 95);
+    const baseMedian = percentile(base.times, 50);
+    console.log(`${engine}: ${BLOCKS} blocks of ${TXS} txs ${what}, ${ORDERS} open orders: median ${median.toFixed(2)} ms, p95 ${p95.toFixed(2)} ms, worst ${fig.times.at(-1)!.toFixed(2)} ms per block; with ${BLOCKS} open orders: median ${baseMedian.toFixed(2)} ms`);
+    row({
+      bench: 'ppu',
+      measure: `${engine} watcher per block of ${TXS} txs ${what}, ${ORDERS.toLocaleString('en-US')} open orders, median of ${BLOCKS}`,
+      figure: `${median.toFixed(2)} ms (p95 ${p95.toFixed(2)})`,
+      baseline: `${baseMedian.toFixed(2)} ms ${BLOCKS} open orders`,
+      ratio: ratio(median, baseMedian),
+      target: '< 20 ms',
+      pass: median < 20,
+    });
+  }
+  console.log(`${engine}: ${open} orders still open at the end`);
 }
 
 console.log(`bench:ppu on ${machine()}`);
