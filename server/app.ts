@@ -171,7 +171,7 @@ export function createApp(deps: AppDeps): CairnApp {
   const disabledNetworks = new Set<string>(config.disabledNetworks);
   // Pay as you go: the payment network's tip (for confirmations) and, in development on the sandbox
   // chain, 'Simulate payment'.
-  const ppu = ppuSettings(config);
+  const ppu = ppuSettings(config, logger);
   const paymentSource = paymentChainSource(config, chains);
   const ppuChain = config.gateway.upstreams[ppu.network] ? undefined : chains[sandboxOf(ppu.network)!];
   const canSimulatePayment = !config.isProduction && ppu.enabled && ppuChain !== undefined;

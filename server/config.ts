@@ -200,6 +200,7 @@ const schema = z.object({
     z.string().regex(/^[a-z0-9.-]+$/i, 'must be a domain name such as api.cairn.example').optional(),
   ),
   REDIS_URL: z.preprocess(emptyToUndefined, z.string().regex(/^rediss?:\/\/.+/, 'must be a redis:// or rediss:// URL').optional()),
+  REDIS_KEY_PREFIX: z.preprocess(emptyToUndefined, z.string().regex(/^[A-Za-z0-9:_.-]{1,64}$/, 'must be 1 to 64 letters, digits or : _ . -').default('cairn:')),
   METERING_FLUSH_MS: positiveInt(5000, 'a positive whole number of milliseconds'),
   SANDBOX_BLOCK_INTERVAL_MS: positiveInt(20000, 'a positive whole number of milliseconds'),
   UPSTREAM_TIMEOUT_MS: positiveInt(30000, 'a positive whole number of milliseconds'),
@@ -250,6 +251,10 @@ const schema = z.object({
   PPU_NETWORK: z.preprocess(emptyToUndefined, z.enum(sandboxSlugs, { error: `must be one of ${sandboxSlugs.join(', ')}` }).default('cardano-mainnet')),
   PPU_PRICE_PER_REQUEST_EUR: z.preprocess(emptyToUndefined, z.coerce.number({ error: 'must be a number' }).positive('must be a positive number of euro').optional()),
   PPU_ADA_EUR_RATE: z.preprocess(emptyToUndefined, z.coerce.number({ error: 'must be a number' }).positive('must be a positive number of euro per ADA').optional()),
+  PPU_RATE_URL: optionalUrl,
+  PPU_RATE_TTL_SECONDS: positiveInt(300, 'a positive whole number of seconds'),
+  PPU_RATE_MAX_AGE_SECONDS: positiveInt(86_400, 'a positive whole number of seconds'),
+  PPU_RATE_TIMEOUT_MS: positiveInt(3000, 'a positive whole number of milliseconds'),
   PPU_CONFIRMATIONS: positiveInt(3, 'a positive whole number of blocks'),
   PPU_ORDER_TTL_MINUTES: positiveInt(60, 'a positive whole number of minutes'),
   BILLING_PROVIDER: z.preprocess(emptyToUndefined, z.enum(['stripe', 'local', 'none'], { error: 'must be stripe, local or none' }).optional()),
@@ -309,6 +314,8 @@ export interface Config {
     network: SandboxSlug;
     pricePerRequestEur: number | null;
     adaEurRate: number | null;
+    /** Where the ADA/EUR rate is read (PPU_RATE_URL), how long a reading is reused, how old one may still be used, the fetch's timeout. */
+    rateSource: { url: string; ttlMs: number; maxAgeMs: number; timeoutMs: number } | null;
     confirmations: number;
     orderTtlMs: number;
   };
@@ -330,6 +337,8 @@ export interface GatewayConfig {
   /** Host-based network selection: cardano-mainnet.<domain> and so on. */
   domain: string | null;
   redisUrl: string | null;
+  /** Prefix of every Redis key the gateways write (REDIS_KEY_PREFIX), so deployments can share one Redis. */
+  redisPrefix: string;
   meteringFlushMs: number;
   sandboxBlockIntervalMs: number;
   upstreamTimeoutMs: number;
@@ -367,7 +376,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     const name = String(issue.path[0] ?? 'configuration');
     const raw = env[name];
     // Never echo values that may carry credentials.
-    const secret = /SECRET|DATABASE_URL|SMTP_URL|REDIS_URL|PASSWORD|TOKEN|_AUTH$/.test(name);
+    const secret = /SECRET|DATABASE_URL|SMTP_URL|REDIS_URL|PPU_RATE_URL|PASSWORD|TOKEN|_AUTH$/.test(name);
     const got = raw === undefined || secret ? '' : ` (got ${JSON.stringify(raw.length > 60 ? raw.slice(0, 60) + '…' : raw)})`;
     throw new ConfigError(`Invalid configuration: ${name} ${issue.message}${got}`);
   }
@@ -440,6 +449,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       network: e.PPU_NETWORK,
       pricePerRequestEur: e.PPU_PRICE_PER_REQUEST_EUR ?? null,
       adaEurRate: e.PPU_ADA_EUR_RATE ?? null,
+      rateSource: e.PPU_RATE_URL
+        ? { url: e.PPU_RATE_URL, ttlMs: e.PPU_RATE_TTL_SECONDS * 1000, maxAgeMs: e.PPU_RATE_MAX_AGE_SECONDS * 1000, timeoutMs: e.PPU_RATE_TIMEOUT_MS }
+        : null,
       confirmations: e.PPU_CONFIRMATIONS,
       orderTtlMs: e.PPU_ORDER_TTL_MINUTES * 60_000,
     },
@@ -448,6 +460,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       publicUrl: (e.GATEWAY_PUBLIC_URL ?? `http://localhost:${e.GATEWAY_PORT}`).replace(/\/+$/, ''),
       domain: e.GATEWAY_DOMAIN?.toLowerCase() ?? null,
       redisUrl: e.REDIS_URL ?? null,
+      redisPrefix: e.REDIS_KEY_PREFIX,
       meteringFlushMs: e.METERING_FLUSH_MS,
       sandboxBlockIntervalMs: e.SANDBOX_BLOCK_INTERVAL_MS,
       upstreamTimeoutMs: e.UPSTREAM_TIMEOUT_MS,

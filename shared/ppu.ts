@@ -36,10 +36,28 @@ export interface PpuPricing {
   requests: { price_per_unit_eur: number };
   /** EUR per ADA. */
   ada_eur_rate: number;
-  /** Where the prices come from: 'configuration', 'fallback' or the rate source's URL. */
-  source: string;
-  /** When the rate was read (ms); null for configured or fallback values. */
+  /**
+   * Where the ADA/EUR rate comes from: 'rate_source' (PPU_RATE_URL answered, now or within its maximum
+   * age), 'configuration' (PPU_ADA_EUR_RATE or PPU_PRICE_PER_REQUEST_EUR) or 'fallback' (the spec's prices).
+   */
+  source: PpuRateOrigin;
+  /** The rate source's host (never its full URL, which may carry a key); null when it is not the source. */
+  rate_source: string | null;
+  /** When the rate source's reading was taken (ms); null for configured or fallback values. */
   rate_at: number | null;
+  /** How old that reading was when this answer was made, in whole seconds; null for configured or fallback values. */
+  rate_age_seconds: number | null;
+}
+
+export type PpuRateOrigin = 'rate_source' | 'configuration' | 'fallback';
+
+/** 'rate as of 3 minutes ago' for a reading `ageMs` old. */
+export function rateAgeText(ageMs: number): string {
+  const minutes = Math.floor(Math.max(0, ageMs) / 60_000);
+  if (minutes < 1) return 'rate as of less than a minute ago';
+  if (minutes < 120) return `rate as of ${minutes} minute${minutes === 1 ? '' : 's'} ago`;
+  const hours = Math.floor(minutes / 60);
+  return `rate as of ${hours} hours ago`;
 }
 
 export interface PpuQuoteDto {

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { route, type RouteDeps } from '../http/route';
 import { dbIdSchema } from '../../shared/text';
 import { ppuOrderSchema, ppuQuoteSchema, type PpuSettingsDto } from '../../shared/ppu';
-import { createOrder, getOrder, getOrderForUser, listOrders, quote, type OrderView, type PpuSettings } from '../services/ppu';
+import { createOrder, currentPricing, getOrder, getOrderForUser, listOrders, quote, type OrderView, type PpuSettings } from '../services/ppu';
 
 export interface PpuExtras {
   settings: PpuSettings;
@@ -25,13 +25,13 @@ export function registerPpuRoutes(router: Router, deps: RouteDeps, ppu: PpuExtra
     path: '/ppu/settings',
     permission: 'signedIn',
     summary: 'Whether pay as you go takes orders here, on which network, at which prices',
-    handler: (): PpuSettingsDto => ({
+    handler: async (): Promise<PpuSettingsDto> => ({
       enabled: ppu.settings.enabled,
       network: ppu.settings.network,
       devAccount: ppu.settings.devAccount,
       confirmations: ppu.settings.confirmations,
       orderTtlMs: ppu.settings.orderTtlMs,
-      pricing: ppu.settings.pricing,
+      pricing: await currentPricing(ppu.settings),
       canSimulate: ppu.canSimulate,
     }),
   });
@@ -42,7 +42,7 @@ export function registerPpuRoutes(router: Router, deps: RouteDeps, ppu: PpuExtra
     permission: 'signedIn',
     body: ppuQuoteSchema,
     summary: 'A price quote for requests, in EUR and in lovelace',
-    handler: ({ body }) => quote(ppu.settings, body.items[0]!.item_quantity),
+    handler: async ({ body }) => quote(await currentPricing(ppu.settings), body.items[0]!.item_quantity),
   });
 
   route(router, deps, {

@@ -4,10 +4,10 @@ import type { Db } from '../db/index';
 import type { Logger } from '../logger';
 import type { SandboxChain, SandboxNetwork } from '../chain/sandbox/index';
 import { KeyCache } from './key-cache';
-import { MemoryLimiter, type Limiter } from './limiter';
+import { MemoryLimiter, type BalanceStore, type Limiter } from './limiter';
 import { RedisLimiter } from './redis-limiter';
 import { Meter, loadQuotaBase } from './metering';
-import { addBalanceSpends } from '../services/ppu';
+import { addBalanceSpends, raiseBalanceSpent } from '../services/ppu';
 import { createGatewayHandler } from './gateway';
 import type { EvmBackend } from './jsonrpc';
 import { UpstreamPools } from './upstream-pool';
@@ -50,7 +50,7 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
   const gw = config.gateway;
   const keys = new KeyCache(db, logger);
   await keys.start();
-  const limiter: Limiter = gw.redisUrl ? new RedisLimiter(gw.redisUrl, gw.ban, opts.redisPrefix) : new MemoryLimiter(gw.ban);
+  const limiter: Limiter = gw.redisUrl ? new RedisLimiter(gw.redisUrl, gw.ban, opts.redisPrefix ?? gw.redisPrefix) : new MemoryLimiter(gw.ban);
   const meter = new Meter(db, logger, gw.meteringFlushMs);
   meter.start();
   const off = new Set<string>(config.disabledNetworks);
@@ -72,16 +72,21 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
   gateway.setQuotaBase(await loadQuotaBase(db));
   const pools = new UpstreamPools({ db, config, logger, backends: gateway.backends });
   await pools.start();
-  // Pay as you go: requests paid from balances go to ppu_balances.spent with the metering's rhythm.
+  // Pay as you go: requests paid from balances go to ppu_balances.spent with the metering's rhythm
+  // (from Redis: the totals of every balance any gateway spent from, including one killed since).
+  const balanceStore: BalanceStore = { addSpends: (m) => addBalanceSpends(db, m), raiseSpent: (m) => raiseBalanceSpent(db, m) };
+  let flushing: Promise<void> | null = null;
   const flushBalances = async () => {
-    const spends = limiter.drainBalanceSpends();
-    try {
-      await addBalanceSpends(db, spends);
-    } catch (err) {
-      for (const [k, n] of spends) limiter.requeueBalanceSpends(k, n);
-      logger.error({ err: { message: (err as Error).message } }, 'gateway: writing pay-as-you-go balance spends failed; retrying');
-    }
+    while (flushing) await flushing;
+    flushing = limiter
+      .flushBalanceSpends(balanceStore)
+      .catch((err: unknown) => logger.error({ err: { message: (err as Error).message } }, 'gateway: writing pay-as-you-go balance spends failed; retrying'))
+      .finally(() => {
+        flushing = null;
+      });
+    await flushing;
   };
+  void flushBalances();
   const balanceTimer = setInterval(() => void flushBalances(), gw.meteringFlushMs);
   balanceTimer.unref();
 

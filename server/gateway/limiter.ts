@@ -32,11 +32,21 @@ export interface BanPolicy {
 export interface Limiter {
   readonly kind: 'memory' | 'redis';
   admit(r: AdmitRequest): Promise<Verdict>;
-  /** Requests paid from each balance (by balanceKey) since the last call; the gateway adds them to ppu_balances.spent. */
-  drainBalanceSpends(): Map<string, number>;
-  /** Puts back spends that could not be written. */
-  requeueBalanceSpends(key: string, n: number): void;
+  /**
+   * Writes what the balances spent to the database (ppu_balances.spent): from memory, the requests
+   * paid since the last call, put back when the write fails; from Redis, each touched balance's total
+   * as Redis counts it, so what a killed gateway spent is written by any other (or the next) one.
+   */
+  flushBalanceSpends(store: BalanceStore): Promise<void>;
   close(): Promise<void>;
+}
+
+/** Where balance spends go (the gateway passes the database's). */
+export interface BalanceStore {
+  /** Adds requests spent (per balance key) to what the database holds. */
+  addSpends(spends: Map<string, number>): Promise<void>;
+  /** Raises what the database holds to these totals (per balance key); never lowers it. */
+  raiseSpent(totals: Map<string, number>): Promise<void>;
 }
 
 /** Counts requests paid from a balance in this process until they are written to the database. */
@@ -128,12 +138,20 @@ export class MemoryLimiter implements Limiter {
     return verdict;
   }
 
+  /** Requests paid from each balance (by balanceKey) since the last call. */
   drainBalanceSpends(): Map<string, number> {
     return this.spends.drain();
   }
 
-  requeueBalanceSpends(key: string, n: number): void {
-    this.spends.add(key, n);
+  async flushBalanceSpends(store: BalanceStore): Promise<void> {
+    const spends = this.spends.drain();
+    if (spends.size === 0) return;
+    try {
+      await store.addSpends(spends);
+    } catch (err) {
+      for (const [k, n] of spends) this.spends.add(k, n);
+      throw err;
+    }
   }
 
   private reject(ip: string, now: number) {

@@ -1,5 +1,5 @@
 import { Redis } from 'ioredis';
-import { BalanceSpends, type AdmitRequest, type BanPolicy, type Limiter, type Verdict } from './limiter';
+import type { AdmitRequest, BalanceStore, BanPolicy, Limiter, Verdict } from './limiter';
 
 // One atomic round trip per request: ban check, token-bucket refill and take, daily quota check and
 // increment, and the flood counter. Redis's own clock (TIME) keeps every gateway process in step.
@@ -29,6 +29,8 @@ else
       local spent = tonumber(redis.call('GET', KEYS[5]))
       if spent + 1 <= credited then
         redis.call('INCR', KEYS[5])
+        -- Marked for the database: any gateway's next flush writes this balance's total.
+        redis.call('SADD', KEYS[6], ARGV[11])
         tokens = tokens - 1
         verdict = 4
       end
@@ -51,16 +53,33 @@ end
 return verdict
 `;
 
+// After a flush wrote the totals it read: a balance leaves the dirty set only when its counter still
+// holds what was written (a spend in between keeps it there for the next flush). ARGV: the counters'
+// prefix, then balance key and the value written ('' for a counter that was gone), pair by pair.
+const CLEAN = `
+for i = 2, #ARGV, 2 do
+  local v = redis.call('GET', ARGV[1] .. ARGV[i])
+  if (v == false and ARGV[i + 1] == '') or v == ARGV[i + 1] then redis.call('SREM', KEYS[1], ARGV[i]) end
+end
+return 0
+`;
+
 // 4: admitted, paid from the pay-as-you-go balance.
 const VERDICTS: Verdict[] = ['ok', 'rate_limited', 'over_quota', 'banned', 'ok'];
 
-type AdmitCommand = (k1: string, k2: string, k3: string, k4: string, k5: string, ...args: Array<string | number>) => Promise<number>;
+type AdmitCommand = (k1: string, k2: string, k3: string, k4: string, k5: string, k6: string, ...args: Array<string | number>) => Promise<number>;
+type CleanCommand = (dirty: string, ...args: string[]) => Promise<number>;
 
-/** Limits shared by every gateway process on one Redis. */
+/**
+ * Limits shared by every gateway process on one Redis. A pay-as-you-go balance's spent counter lives
+ * in Redis (seeded from the database's figure); the Lua script that admits a request paid from it
+ * also adds the balance to a dirty set, and every gateway's flush writes the totals of the dirty
+ * balances to the database, never lowering what it holds. So nothing a gateway spent is lost when it
+ * is killed: the counter is in Redis and the next flush of any gateway writes it.
+ */
 export class RedisLimiter implements Limiter {
   readonly kind = 'redis';
   private readonly redis: Redis;
-  private readonly spends = new BalanceSpends();
 
   constructor(
     url: string,
@@ -68,7 +87,8 @@ export class RedisLimiter implements Limiter {
     private readonly prefix = 'cairn:',
   ) {
     this.redis = new Redis(url, { lazyConnect: false, maxRetriesPerRequest: 2, enableAutoPipelining: true });
-    this.redis.defineCommand('cairnAdmit', { numberOfKeys: 5, lua: ADMIT });
+    this.redis.defineCommand('cairnAdmit', { numberOfKeys: 6, lua: ADMIT });
+    this.redis.defineCommand('cairnClean', { numberOfKeys: 1, lua: CLEAN });
   }
 
   async admit(r: AdmitRequest): Promise<Verdict> {
@@ -80,6 +100,7 @@ export class RedisLimiter implements Limiter {
       `${p}quota:${r.quotaKey}:${r.day}`,
       // The balance's spent counter lives as long as Redis keeps it; the database holds the flushed figure.
       `${p}ppu:${r.balanceKey ?? '-'}`,
+      `${p}ppu-dirty`,
       r.rate,
       r.burst,
       r.quotaLimit,
@@ -90,17 +111,23 @@ export class RedisLimiter implements Limiter {
       2 * 86_400,
       r.balanceKey ? (r.balanceCredited ?? 0) : 0,
       r.balanceSpentBase ?? 0,
+      r.balanceKey ?? '-',
     );
-    if (code === 4) this.spends.add(r.balanceKey!);
     return VERDICTS[code] ?? 'ok';
   }
 
-  drainBalanceSpends(): Map<string, number> {
-    return this.spends.drain();
-  }
-
-  requeueBalanceSpends(key: string, n: number): void {
-    this.spends.add(key, n);
+  async flushBalanceSpends(store: BalanceStore): Promise<void> {
+    const p = this.prefix;
+    const keys = await this.redis.smembers(`${p}ppu-dirty`);
+    if (keys.length === 0) return;
+    const values = await this.redis.mget(keys.map((k) => `${p}ppu:${k}`));
+    const totals = new Map<string, number>();
+    keys.forEach((k, i) => {
+      const v = values[i];
+      if (v !== null && v !== undefined) totals.set(k, Number(v));
+    });
+    await store.raiseSpent(totals);
+    await (this.redis as unknown as { cairnClean: CleanCommand }).cairnClean(`${p}ppu-dirty`, `${p}ppu:`, ...keys.flatMap((k, i) => [k, values[i] ?? '']));
   }
 
   async close(): Promise<void> {

@@ -1,10 +1,11 @@
 import type { Db } from '../db/index';
 import type { Logger } from '../logger';
 import type { Config } from '../config';
-import type { SandboxChain, SandboxNetwork } from '../chain/sandbox/index';
+import type { SandboxChain, SandboxNetwork, TxDetails } from '../chain/sandbox/index';
 import { sandboxOf } from '../../shared/networks';
 import { httpSource, sandboxSource, type ChainSource } from '../webhooks/chain-source';
-import { creditConfirmed, expireOrders, ppuSettings, recordBlock, rollBackTo, watchCursor, watchedAddresses, type SeenPayment } from '../services/ppu';
+import { WatchedOrderIndex } from './order-index';
+import { anyWatchedOrder, creditConfirmed, expireOrders, ppuSettings, recordBlock, rollBackTo, watchCursor, watchedOrdersAt, type SeenPayment } from '../services/ppu';
 
 /** Blocks read per tick at most, so a watcher far behind catches up in steps. */
 const MAX_BLOCKS_PER_TICK = 200;
@@ -26,7 +27,8 @@ const MAX_ROLLBACK = 100;
  * expires unpaid ones. Safe to run in several processes at once: payments are keyed by
  * (tx, output) and an order moves to paid once.
  */
-export async function watchTick(db: Db, source: ChainSource, opts: { network: string; confirmations: number; now?: number }): Promise<WatchResult> {
+export async function watchTick(db: Db, source: ChainSource, opts: { network: string; confirmations: number; now?: number; index?: WatchedOrderIndex }): Promise<WatchResult> {
+  const { index } = opts;
   const now = opts.now ?? Date.now();
   const tip = await source.tipHeight();
   let cursor = await watchCursor(db, opts.network);
@@ -56,41 +58,70 @@ export async function watchTick(db: Db, source: ChainSource, opts: { network: st
     if (!fork) throw new Error(`pay as you go: block ${forkHeight} cannot be read after a rollback`);
     reversed = await rollBackTo(db, opts.network, gone, { height: forkHeight, hash: fork.hash }, now);
     cursor = { height: forkHeight, hash: fork.hash };
+    // Orders the rollback reopened may have left the index: read it all again.
+    index?.invalidate();
   }
-  const addresses = await watchedAddresses(db, opts.network, now);
+  // With no order watched, a block's transactions are not even read (an upstream answers them with
+  // several calls). Otherwise the block's output addresses are looked up in the watcher's index of
+  // watched orders (in memory), or without one by the database's address index.
+  if (index) await index.refresh(now);
+  const watching = index ? index.size > 0 : await anyWatchedOrder(db, opts.network, now);
   let blocks = 0;
   let payments = 0;
   for (let h = cursor.height + 1; h <= tip && blocks < MAX_BLOCKS_PER_TICK; h++) {
     const found = await source.blockAt(h);
     if (!found) break;
     const block = { height: found.height ?? h, hash: found.hash, tx_count: found.tx_count };
-    const seen: SeenPayment[] = [];
-    if (addresses.size > 0 && block.tx_count > 0) {
-      for (const { tx, outputs } of await source.blockTxDetails(block.hash)) {
-        for (const out of outputs) {
-          const orderId = addresses.get(out.address);
-          if (orderId === undefined) continue;
-          const lovelace = BigInt(out.amount.find((a) => a.unit === 'lovelace')?.quantity ?? '0');
-          seen.push({ txHash: tx.hash, outputIndex: out.output_index, orderId, lovelace, height: block.height, blockHash: block.hash });
-        }
-      }
-    }
+    const seen = watching && block.tx_count > 0 ? await paymentsIn(db, opts.network, block, await source.blockTxDetails(block.hash), now, index) : [];
     await recordBlock(db, opts.network, block, seen, now);
     blocks++;
     payments += seen.length;
   }
   const credited = await creditConfirmed(db, opts.network, tip, opts.confirmations, now);
-  await expireOrders(db, opts.network, now);
+  if (!index) await expireOrders(db, opts.network, now);
+  else {
+    const due = index.due(now);
+    if (due.length > 0) {
+      await expireOrders(db, opts.network, now, due);
+      index.settled(due);
+    }
+  }
   return { blocks, payments, credited, reversed };
+}
+
+/**
+ * The outputs of a block's transactions paid to watched order addresses: the block's addresses are
+ * looked up in the watcher's index (in memory), and only those it holds are asked of the database
+ * (by the address index), which decides whether their order is still watched. Without an index every
+ * address is asked of the database.
+ */
+export async function paymentsIn(db: Db, network: string, block: { height: number; hash: string }, txs: TxDetails[], now = Date.now(), index?: WatchedOrderIndex): Promise<SeenPayment[]> {
+  const addresses = new Set<string>();
+  for (const { outputs } of txs) for (const out of outputs) addresses.add(out.address);
+  const asked = index ? index.candidates(addresses) : [...addresses];
+  if (asked.length === 0) return [];
+  const orders = await watchedOrdersAt(db, network, asked, now);
+  const seen: SeenPayment[] = [];
+  if (orders.size === 0) return seen;
+  for (const { tx, outputs } of txs) {
+    for (const out of outputs) {
+      const orderId = orders.get(out.address);
+      if (orderId === undefined) continue;
+      const lovelace = BigInt(out.amount.find((a) => a.unit === 'lovelace')?.quantity ?? '0');
+      seen.push({ txHash: tx.hash, outputIndex: out.output_index, orderId, lovelace, height: block.height, blockHash: block.hash });
+    }
+  }
+  return seen;
 }
 
 /** Runs the watcher every `intervalMs` (one pass at a time) until stopped. */
 export function startPaymentWatcher(deps: { db: Db; logger: Logger; source: ChainSource; network: string; confirmations: number; intervalMs: number }): { stop(): Promise<void> } {
   let running: Promise<void> | null = null;
   let stopped = false;
+  const index = new WatchedOrderIndex(deps.db, deps.network);
   const tick = () => {
     if (running || stopped) return;
-    running = watchTick(deps.db, deps.source, { network: deps.network, confirmations: deps.confirmations })
+    running = watchTick(deps.db, deps.source, { network: deps.network, confirmations: deps.confirmations, index })
       .then((r) => {
         if (r.payments > 0 || r.credited > 0) deps.logger.info({ network: deps.network, ...r }, 'pay as you go: payments seen');
       })

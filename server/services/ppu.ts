@@ -1,5 +1,8 @@
+import type { Knex } from 'knex';
 import type { Db } from '../db/index';
 import type { Config } from '../config';
+import type { Logger } from '../logger';
+import { RateSource } from '../ppu/rate-source';
 import { Conflict, Invalid, NotFound } from '../errors';
 import { recordGatewayChange } from './gateway-changes';
 import { writeSubscriptionLog } from './billing';
@@ -27,12 +30,15 @@ export interface PpuSettings {
   network: PaymentNetwork;
   confirmations: number;
   orderTtlMs: number;
-  pricing: PpuPricing;
+  /** The prices without the rate source: configured, else the spec's fallbacks. */
+  staticPricing: PpuPricing;
+  /** The ADA/EUR rate source the operator names (PPU_RATE_URL); null when none. */
+  rates: RateSource | null;
   /** The payment address of an order (its id is the address index); null when disabled. */
   deriveAddress: ((index: number) => string) | null;
 }
 
-export function ppuSettings(config: Config): PpuSettings {
+export function ppuSettings(config: Config, logger?: Logger): PpuSettings {
   const c = config.ppu;
   const xpub = c.accountXpub ?? (config.isProduction ? null : accountXpubOfMnemonic(DEV_PAYMENT_MNEMONIC));
   const configured = c.pricePerRequestEur !== null || c.adaEurRate !== null;
@@ -42,20 +48,45 @@ export function ppuSettings(config: Config): PpuSettings {
     network: c.network,
     confirmations: c.confirmations,
     orderTtlMs: c.orderTtlMs,
-    pricing: {
+    staticPricing: {
       requests: { price_per_unit_eur: c.pricePerRequestEur ?? FALLBACK_PRICE_PER_REQUEST_EUR },
       ada_eur_rate: c.adaEurRate ?? FALLBACK_ADA_EUR_RATE,
       source: configured ? 'configuration' : 'fallback',
+      rate_source: null,
       rate_at: null,
+      rate_age_seconds: null,
     },
+    rates: c.rateSource ? new RateSource({ ...c.rateSource, ...(logger ? { logger } : {}) }) : null,
     deriveAddress: xpub ? addressDeriver(parseAccountXpub(xpub), c.network) : null,
+  };
+}
+
+/**
+ * The prices now. The unit price is PPU_PRICE_PER_REQUEST_EUR or the spec's 0.0000024 EUR. The
+ * ADA/EUR rate is the rate source's when it answers (or answered within PPU_RATE_MAX_AGE_SECONDS):
+ * an operator who names a source wants the market's rate. Otherwise PPU_ADA_EUR_RATE, and without
+ * it the rate the spec's fallbacks imply (0.0000024 EUR = 0.0000044839 ADA per request).
+ */
+export async function currentPricing(s: PpuSettings, now = Date.now): Promise<PpuPricing> {
+  const reading = s.rates ? await s.rates.current() : null;
+  if (!reading) return s.staticPricing;
+  return {
+    requests: s.staticPricing.requests,
+    ada_eur_rate: reading.rate,
+    source: 'rate_source',
+    rate_source: s.rates!.host,
+    rate_at: reading.at,
+    rate_age_seconds: Math.max(0, Math.floor((now() - reading.at) / 1000)),
   };
 }
 
 /** One start-up line saying where payments go, and that the development key is a test key. */
 export function ppuStartupLine(s: PpuSettings): { level: 'info' | 'warn'; line: string } {
   if (!s.enabled) return { level: 'warn', line: 'pay as you go: off (PPU_ACCOUNT_XPUB is not set), so no orders are taken' };
-  const prices = `${s.pricing.source} prices: ${s.pricing.requests.price_per_unit_eur} EUR per request at ${s.pricing.ada_eur_rate} EUR per ADA`;
+  const p = s.staticPricing;
+  const prices = s.rates
+    ? `${p.requests.price_per_unit_eur} EUR per request at the ADA/EUR rate of ${s.rates.host} (else ${p.ada_eur_rate} EUR per ADA, ${p.source === 'configuration' ? 'configured' : 'the default'})`
+    : `${p.source} prices: ${p.requests.price_per_unit_eur} EUR per request at ${p.ada_eur_rate} EUR per ADA`;
   if (s.devAccount) {
     return {
       level: 'warn',
@@ -65,14 +96,14 @@ export function ppuStartupLine(s: PpuSettings): { level: 'info' | 'warn'; line: 
   return { level: 'info', line: `pay as you go: order addresses derive from PPU_ACCOUNT_XPUB on ${s.network}, ${s.confirmations} confirmations; ${prices}` };
 }
 
-export function quote(s: PpuSettings, requests: number): PpuQuoteDto {
-  const { price_per_unit_eur: price } = s.pricing.requests;
-  const lovelace = lovelaceFor(requests, price, s.pricing.ada_eur_rate);
+export function quote(pricing: PpuPricing, requests: number): PpuQuoteDto {
+  const { price_per_unit_eur: price } = pricing.requests;
+  const lovelace = lovelaceFor(requests, price, pricing.ada_eur_rate);
   if (lovelace < BigInt(MIN_ORDER_LOVELACE)) {
     throw new Invalid(`An order must come to at least ${formatAda(BigInt(MIN_ORDER_LOVELACE))} (a Cardano payment's minimum); ${requests.toLocaleString('en-US')} requests come to ${formatAda(lovelace)}.`);
   }
   return {
-    pricing: s.pricing,
+    pricing,
     items: [{ item_type: 'requests', item_quantity: requests }],
     total_eur: Math.round(requests * price * 100) / 100,
     total_lovelace: lovelace.toString(),
@@ -136,7 +167,7 @@ const orderColumns = ['o.*', 'w.name as workspace_name'];
 
 export async function createOrder(db: Db, s: PpuSettings, args: { workspaceId: number; userId: number; requests: number }, view: OrderView, now = Date.now()): Promise<PpuOrderDto> {
   if (!s.enabled || !s.deriveAddress) throw new Conflict('Pay as you go is not available on this server: the operator has not configured a payment account (PPU_ACCOUNT_XPUB).');
-  const q = quote(s, args.requests);
+  const q = quote(await currentPricing(s), args.requests);
   const derive = s.deriveAddress;
   const id = await db.transaction(async (trx) => {
     const [row] = await trx('ppu_orders')
@@ -215,13 +246,54 @@ export interface SeenPayment {
   blockHash: string;
 }
 
-/** Addresses the watcher looks for: open orders, and expired ones for a week (a late payment is still credited at its locked rate). */
-export async function watchedAddresses(db: Db, network: string, now = Date.now()): Promise<Map<string, number>> {
-  const rows = await db('ppu_orders')
-    .where({ network })
-    .andWhere((q) => q.whereIn('status', ['awaiting_payment', 'confirming']).orWhere((q2) => q2.where('status', 'expired').andWhere('expires_at', '>', now - 7 * 86_400_000)))
-    .select('id', 'address');
-  return new Map(rows.map((r: { id: number | string; address: string }) => [r.address, Number(r.id)]));
+/** How long after it expired an order's address is still watched: a late payment is still credited at its locked rate. */
+export const LATE_PAYMENT_MS = 7 * 86_400_000;
+
+/** The orders whose address the watcher looks for: open ones, and expired ones for a week. */
+const watched = (q: Knex.QueryBuilder, now: number) =>
+  q.where((w) => w.whereIn('status', ['awaiting_payment', 'confirming']).orWhere((e) => e.where('status', 'expired').andWhere('expires_at', '>', now - LATE_PAYMENT_MS)));
+
+/** Whether any order of the network is watched at all (when none is, blocks are not even read). */
+export async function anyWatchedOrder(db: Db, network: string, now = Date.now()): Promise<boolean> {
+  // Two lookups by the status index (an OR of both would scan every paid order when none is open).
+  if (await db('ppu_orders').whereIn('status', ['awaiting_payment', 'confirming']).andWhere({ network }).first('id')) return true;
+  return (await db('ppu_orders').where({ status: 'expired', network }).andWhere('expires_at', '>', now - LATE_PAYMENT_MS).first('id')) !== undefined;
+}
+
+export interface WatchedOrderRow {
+  id: number;
+  address: string;
+  status: PpuOrderStatus;
+  expiresAt: number;
+}
+
+const toWatchedRow = (r: { id: number | string; address: string; status: PpuOrderStatus; expires_at: number | string }): WatchedOrderRow => ({ id: Number(r.id), address: r.address, status: r.status, expiresAt: Number(r.expires_at) });
+
+/** Every watched order of the network (the watcher index's full load), and the highest order id of any network. */
+export async function watchedOrderRows(db: Db, network: string, now = Date.now()): Promise<{ rows: WatchedOrderRow[]; maxId: number }> {
+  // The highest id first: an order committed after it is read is above it, or within the index's re-read window.
+  const max = await db('ppu_orders').max({ m: 'id' }).first();
+  const rows = await watched(db('ppu_orders').where({ network }), now).select('id', 'address', 'status', 'expires_at');
+  return { rows: rows.map(toWatchedRow), maxId: Number(max?.m ?? 0) };
+}
+
+/** Orders above an id (the index's incremental read, by primary key), watched or not, of the network. */
+export async function orderRowsAbove(db: Db, network: string, afterId: number): Promise<{ rows: WatchedOrderRow[]; maxId: number }> {
+  const rows = await db('ppu_orders').where('id', '>', afterId).orderBy('id').select('id', 'network', 'address', 'status', 'expires_at');
+  return { rows: rows.filter((r: { network: string; address: string | null }) => r.network === network && r.address !== null).map(toWatchedRow), maxId: rows.length ? Number(rows[rows.length - 1].id) : afterId };
+}
+
+/**
+ * The watched orders among a block's output addresses (address → order id): one lookup by the
+ * address index per slice of addresses, so a block costs the same with ten or ten thousand orders open.
+ */
+export async function watchedOrdersAt(db: Db, network: string, addresses: string[], now = Date.now()): Promise<Map<string, number>> {
+  const found = new Map<string, number>();
+  for (let i = 0; i < addresses.length; i += 500) {
+    const rows = await watched(db('ppu_orders').whereIn('address', addresses.slice(i, i + 500)).andWhere({ network }), now).select('id', 'address');
+    for (const r of rows as Array<{ id: number | string; address: string }>) found.set(r.address, Number(r.id));
+  }
+  return found;
 }
 
 /**
@@ -229,6 +301,13 @@ export async function watchedAddresses(db: Db, network: string, now = Date.now()
  * transaction: a crash re-reads the block, and a payment already recorded is not recorded twice.
  */
 export async function recordBlock(db: Db, network: string, block: { height: number; hash: string }, payments: SeenPayment[], now = Date.now()): Promise<void> {
+  const moveCursor = (q: Db) =>
+    q('ppu_watch_cursors')
+      .insert({ network, height: block.height, hash: block.hash, updated_at: now })
+      .onConflict('network')
+      .merge({ height: block.height, hash: block.hash, updated_at: now });
+  // Most blocks pay no order: the cursor alone moves, in one statement.
+  if (payments.length === 0) return void (await moveCursor(db));
   await db.transaction(async (trx) => {
     if (payments.length > 0) {
       await trx('ppu_payments')
@@ -236,17 +315,18 @@ export async function recordBlock(db: Db, network: string, block: { height: numb
         .onConflict(['tx_hash', 'output_index'])
         .ignore();
       for (const orderId of new Set(payments.map((p) => p.orderId))) {
-        const sum = await trx('ppu_payments').where({ order_id: orderId }).sum({ s: 'lovelace' }).min({ h: 'height' }).first();
+        // What the order received in all, and its first payment's height, computed by the update itself.
         await trx('ppu_orders')
           .where({ id: orderId })
           .whereIn('status', ['awaiting_payment', 'expired', 'confirming'])
-          .update({ status: 'confirming', received_lovelace: String(sum?.s ?? 0), first_payment_height: sum?.h ?? block.height });
+          .update({
+            status: 'confirming',
+            received_lovelace: trx('ppu_payments').where({ order_id: orderId }).sum('lovelace'),
+            first_payment_height: trx('ppu_payments').where({ order_id: orderId }).min('height'),
+          });
       }
     }
-    await trx('ppu_watch_cursors')
-      .insert({ network, height: block.height, hash: block.hash, updated_at: now })
-      .onConflict('network')
-      .merge({ height: block.height, hash: block.hash, updated_at: now });
+    await moveCursor(trx);
   });
 }
 
@@ -267,7 +347,10 @@ export async function creditConfirmed(db: Db, network: string, tip: number, conf
   let credited = 0;
   for (const { id } of due) {
     const done = await db.transaction(async (trx) => {
-      const o = await trx('ppu_orders as o').join('workspaces as w', 'w.id', 'o.workspace_id').where('o.id', id).first('o.*', 'w.owner_id');
+      const o = await trx('ppu_orders as o')
+        .join('workspaces as w', 'w.id', 'o.workspace_id')
+        .where('o.id', id)
+        .first('o.*', 'w.owner_id', trx('ppu_payments as p').whereRaw('p.order_id = o.id').orderBy('p.height').limit(1).select('p.tx_hash').as('first_tx'));
       if (!o || o.status !== 'confirming') return false;
       const received = BigInt(o.received_lovelace);
       const price = BigInt(o.lovelace);
@@ -279,9 +362,8 @@ export async function creditConfirmed(db: Db, network: string, tip: number, conf
         .insert({ workspace_id: o.workspace_id, credited: requests.toString(), spent: 0, updated_at: now })
         .onConflict('workspace_id')
         .merge({ credited: trx.raw('ppu_balances.credited + ?', [requests.toString()]), updated_at: now });
-      const tx = await trx('ppu_payments').where({ order_id: id }).orderBy('height').first('tx_hash');
       const euroCents = Math.round((Number(o.total_eur) * 100 * Number(received)) / Number(price));
-      await writeSubscriptionLog(trx, o.owner_id, 'cardano', { type: 'ppu_order', amount: euroCents, workspaceId: o.workspace_id, reference: tx?.tx_hash ?? null, dedupeKey: `ppu_order:${id}:${o.first_payment_height}` }, now);
+      await writeSubscriptionLog(trx, o.owner_id, 'cardano', { type: 'ppu_order', amount: euroCents, workspaceId: o.workspace_id, reference: o.first_tx ?? null, dedupeKey: `ppu_order:${id}:${o.first_payment_height}` }, now);
       // The gateways reload the workspace's keys, and with them its balance.
       await recordGatewayChange(trx, 'workspace', o.workspace_id);
       return true;
@@ -292,8 +374,11 @@ export async function creditConfirmed(db: Db, network: string, tip: number, conf
 }
 
 /** Orders nobody paid within their time are expired (a late payment still finds them for a week). */
-export async function expireOrders(db: Db, network: string, now = Date.now()): Promise<number> {
-  return db('ppu_orders').where({ network, status: 'awaiting_payment' }).andWhere('expires_at', '<=', now).update({ status: 'expired' });
+export async function expireOrders(db: Db, network: string, now = Date.now(), ids?: number[]): Promise<number> {
+  const q = db('ppu_orders').where({ network, status: 'awaiting_payment' }).andWhere('expires_at', '<=', now);
+  // The watcher's index knows which orders are due: then only those are looked at, by primary key.
+  if (ids) q.whereIn('id', ids);
+  return q.update({ status: 'expired' });
 }
 
 /** Adds the gateway's balance spends (requests per workspace id) to ppu_balances.spent. */
@@ -302,6 +387,20 @@ export async function addBalanceSpends(db: Db, spends: Map<string, number>, now 
   await db.transaction(async (trx) => {
     for (const [workspaceId, n] of spends) {
       await trx('ppu_balances').where({ workspace_id: Number(workspaceId) }).update({ spent: trx.raw('spent + ?', [n]), updated_at: now });
+    }
+  });
+}
+
+/**
+ * Raises ppu_balances.spent to the totals Redis counts (per workspace id), never lowering it: the
+ * flush of every gateway on one Redis writes the same totals, so any of them may, any number of times.
+ */
+export async function raiseBalanceSpent(db: Db, totals: Map<string, number>, now = Date.now()): Promise<void> {
+  if (totals.size === 0) return;
+  await db.transaction(async (trx) => {
+    for (const [workspaceId, total] of totals) {
+      if (!Number.isSafeInteger(total) || total < 0) continue;
+      await trx('ppu_balances').where({ workspace_id: Number(workspaceId) }).andWhere('spent', '<', total).update({ spent: total, updated_at: now });
     }
   });
 }

@@ -14,7 +14,9 @@ import {
   formatRequests,
   isOpenOrder,
   ppuOrderStatusLabels,
+  rateAgeText,
   type PpuOrderDto,
+  type PpuPricing,
   type PpuOrderStatus,
 } from '../../../../../shared/ppu';
 import type { WorkspaceDto } from '../../../../../shared/workspaces';
@@ -43,6 +45,23 @@ export function OrderStatusBadge({ status }: { status: PpuOrderStatus }) {
 
 /** EUR with enough digits for a price per 100k requests (0.24 EUR at the fallback). */
 const eur = (n: number) => `${n.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 4 })} EUR`;
+
+/** The unit price per 100k requests and the ADA/EUR rate, with the rate source's reading's age ('rate as of 3 minutes ago'). */
+function PriceLine({ pricing, readAt }: { pricing: PpuPricing; readAt: number }) {
+  const now = useNow(15_000);
+  const origin =
+    pricing.source === 'rate_source' && pricing.rate_age_seconds !== null
+      ? ` (${pricing.rate_source}, ${rateAgeText(pricing.rate_age_seconds * 1000 + Math.max(0, now - readAt))})`
+      : pricing.source === 'fallback'
+        ? ' (default prices)'
+        : '';
+  return (
+    <Text size="sm" c="dimmed" data-testid="ppu-unit-price">
+      {eur(pricing.requests.price_per_unit_eur * PRICE_DISPLAY_UNIT)} per {formatRequests(PRICE_DISPLAY_UNIT)} requests · 1 ADA = {eur(pricing.ada_eur_rate)}
+      {origin}
+    </Text>
+  );
+}
 
 function OrderForm({ workspace, orderPath }: { workspace: WorkspaceDto; orderPath: (id: number) => string }) {
   const navigate = useNavigate();
@@ -85,10 +104,7 @@ function OrderForm({ workspace, orderPath }: { workspace: WorkspaceDto; orderPat
           {preset === 'custom' && (
             <NumberInput label="Number of requests" value={custom} onChange={setCustom} min={1} max={MAX_ORDER_REQUESTS} allowDecimal={false} thousandSeparator="," />
           )}
-          <Text size="sm" c="dimmed" data-testid="ppu-unit-price">
-            {eur(s.pricing.requests.price_per_unit_eur * PRICE_DISPLAY_UNIT)} per {formatRequests(PRICE_DISPLAY_UNIT)} requests · 1 ADA = {eur(s.pricing.ada_eur_rate)}
-            {s.pricing.source === 'fallback' ? ' (default prices)' : ''}
-          </Text>
+          <PriceLine pricing={quote.data?.pricing ?? s.pricing} readAt={quote.data ? quote.dataUpdatedAt : settings.dataUpdatedAt} />
           {quote.error && <Alert color="red">{errorMessage(quote.error, 'The price could not be read.')}</Alert>}
           {quote.data && (
             <Group justify="space-between" data-testid="ppu-quote">
