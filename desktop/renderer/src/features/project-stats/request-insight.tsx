@@ -3,6 +3,7 @@ import { Badge, Box, Center, Group, Paper, Progress, SimpleGrid, Stack, Table, T
 import { IconChartBar } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { Bar, CartesianGrid, ComposedChart, Legend, Line, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
+import { AXIS_TICK, GRID_PROPS, X_AXIS_LINE } from './chart-style';
 import { messages } from '../../../../../shared/messages';
 import { RECENT_FAILURES_KEPT, STATUS_CLASSES, formatLatency, type FailedRequest, type ProjectInsight, type StatusClass } from '../../../../../shared/insight';
 import { ErrorView } from '../../components/error-view';
@@ -164,21 +165,21 @@ function HourlyChart({ insight }: { insight: ProjectInsight | undefined }) {
         {state === 'ready' && (
           <ResponsiveContainer width="100%" height="100%" minWidth={0}>
             <ComposedChart data={data} margin={{ top: 8, right: 0, bottom: 0, left: 0 }} title={HOURLY_TITLE} desc={description}>
-              <CartesianGrid strokeDasharray="3 3" vertical={false} stroke="var(--mantine-color-gray-3)" />
+              <CartesianGrid {...GRID_PROPS} />
               <XAxis
                 dataKey="time"
                 tickFormatter={(t: number) => hourTick.format(t)}
                 minTickGap={16}
-                tick={{ fontSize: 12, fill: 'var(--mantine-color-dimmed)' }}
+                tick={AXIS_TICK}
                 tickLine={false}
-                axisLine={{ stroke: 'var(--mantine-color-gray-4)' }}
+                axisLine={X_AXIS_LINE}
               />
               <YAxis
                 yAxisId="requests"
                 allowDecimals={false}
                 tickFormatter={(n: number) => compact.format(n)}
                 width={40}
-                tick={{ fontSize: 12, fill: 'var(--mantine-color-dimmed)' }}
+                tick={AXIS_TICK}
                 tickLine={false}
                 axisLine={false}
               />
@@ -187,7 +188,7 @@ function HourlyChart({ insight }: { insight: ProjectInsight | undefined }) {
                 orientation="right"
                 tickFormatter={latencyTick}
                 width={52}
-                tick={{ fontSize: 12, fill: 'var(--mantine-color-dimmed)' }}
+                tick={AXIS_TICK}
                 tickLine={false}
                 axisLine={false}
               />

@@ -3,6 +3,7 @@ import { Box, Button, Center, Group, Paper, Skeleton, Stack, Text, Title, Visual
 import { IconAlertTriangle, IconChartBar, IconRefresh } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { Bar, BarChart, CartesianGrid, ReferenceLine, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
+import { AXIS_TICK, GRID_PROPS, X_AXIS_LINE } from './chart-style';
 import { messages } from '../../../../../shared/messages';
 import { LIMIT_LINE_THRESHOLD, type ProjectHistory } from '../../../../../shared/usage';
 import { formatNumber } from '../../lib/format';
@@ -103,20 +104,20 @@ function HistoryBars({ history, limit }: { history: ProjectHistory; limit: numbe
   return (
     <ResponsiveContainer width="100%" height="100%" minWidth={0}>
       <BarChart data={history.data} margin={{ top: 16, right: 8, bottom: 0, left: 0 }} title={REQUESTS_CHART_TITLE} desc={description}>
-        <CartesianGrid strokeDasharray="3 3" vertical={false} stroke="var(--mantine-color-gray-3)" />
+        <CartesianGrid {...GRID_PROPS} />
         <XAxis
           dataKey="time"
           tickFormatter={(t: number) => dayTick.format(t)}
           minTickGap={24}
-          tick={{ fontSize: 12, fill: 'var(--mantine-color-dimmed)' }}
+          tick={AXIS_TICK}
           tickLine={false}
-          axisLine={{ stroke: 'var(--mantine-color-gray-4)' }}
+          axisLine={X_AXIS_LINE}
         />
         <YAxis
           allowDecimals={false}
           tickFormatter={(n: number) => compact.format(n)}
           width={44}
-          tick={{ fontSize: 12, fill: 'var(--mantine-color-dimmed)' }}
+          tick={AXIS_TICK}
           tickLine={false}
           axisLine={false}
         />
