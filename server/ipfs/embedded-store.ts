@@ -1,5 +1,7 @@
+import fs from 'node:fs/promises';
 import path from 'node:path';
 import { FsBlockstore } from 'blockstore-fs';
+import { NextToLast } from 'blockstore-fs/sharding';
 import { importer } from 'ipfs-unixfs-importer';
 import { exporter } from 'ipfs-unixfs-exporter';
 import * as dagPb from '@ipld/dag-pb';
@@ -9,13 +11,107 @@ import { UnixFS } from 'ipfs-unixfs';
 import type { BufferImporter } from 'ipfs-unixfs-importer';
 import type { IpfsStore, StoredFile } from './store';
 
+/** Kubo's default chunk: fixed 256 KiB. */
+const CHUNK_BYTES = 262_144;
+/** The most bytes a leaf block has before its data (for a chunk of up to 256 KiB) and after it. */
+const LEAF_HEAD = 10;
+const LEAF_TAIL = 4;
+const LEAF_BUFFER_BYTES = LEAF_HEAD + CHUNK_BYTES + LEAF_TAIL;
+/** Buffers made by leafChunker, with LEAF_HEAD bytes free before each chunk and LEAF_TAIL after it. */
+const leafBuffers = new WeakSet<ArrayBufferLike>();
 /**
- * The importer's own leaf writer, but the result it keeps for the layout holds the chunk's length
- * instead of the chunk: the balanced layout keeps every leaf's result until the parent above it is
- * built (174 leaves, 45 MB), so the default kept a 100 MB file in memory. The leaf blocks and CIDs
- * are the same (dag-pb 'file' leaves, CIDv0); the Kubo fixtures in tests/unit/server/ipfs prove it.
+ * Leaf buffers whose blocks are on disk, for the next chunks: a fresh 256 KiB buffer per chunk cost
+ * more in garbage collection (V8 collects to keep external memory down) than the copy into it.
+ * Holds at most 64 (16 MB, what IN_FLIGHT_BYTES lets an add have in flight); the rest is garbage.
  */
-/** Made outside the leaf's scope, so no closure holds on to the chunk. */
+const spareLeafBuffers: ArrayBuffer[] = [];
+const SPARE_LEAF_BUFFERS = 64;
+function takeLeafBuffer(): Uint8Array {
+  const spare = spareLeafBuffers.pop();
+  if (spare) return new Uint8Array(spare);
+  const b = Buffer.allocUnsafeSlow(LEAF_BUFFER_BYTES);
+  leafBuffers.add(b.buffer);
+  return new Uint8Array(b.buffer, b.byteOffset, LEAF_BUFFER_BYTES);
+}
+/** Hands a written leaf's buffer back. Only for a chunk nothing reads again (see leanBufferImporter). */
+function giveLeafBuffer(chunk: Uint8Array): void {
+  const ab = chunk.buffer;
+  if (ab instanceof ArrayBuffer && leafBuffers.has(ab) && ab.byteLength === LEAF_BUFFER_BYTES && spareLeafBuffers.length < SPARE_LEAF_BUFFERS) spareLeafBuffers.push(ab);
+}
+
+/**
+ * Kubo's fixed-size chunker (256 KiB, the importer's own fixedSize semantics: an empty file is one
+ * empty chunk), but it copies the file's bytes straight into the buffer its leaf block will be
+ * encoded in. The importer's default concatenates each chunk, then copies it into a UnixFS message,
+ * then into a dag-pb node: three 256 KiB allocations and copies per chunk, which made an add through
+ * the gateway spend more CPU than the disk writes it waits for. Here there is one.
+ */
+export async function* leafChunker(source: AsyncIterable<Uint8Array>): AsyncGenerator<Uint8Array> {
+  let buf = takeLeafBuffer();
+  let fill = 0;
+  let emitted = false;
+  for await (const piece of source) {
+    let off = 0;
+    while (off < piece.byteLength) {
+      const n = Math.min(CHUNK_BYTES - fill, piece.byteLength - off);
+      buf.set(piece.subarray(off, off + n), LEAF_HEAD + fill);
+      fill += n;
+      off += n;
+      if (fill === CHUNK_BYTES) {
+        yield buf.subarray(LEAF_HEAD, LEAF_HEAD + CHUNK_BYTES);
+        emitted = true;
+        buf = takeLeafBuffer();
+        fill = 0;
+      }
+    }
+  }
+  if (!emitted || fill > 0) yield buf.subarray(LEAF_HEAD, LEAF_HEAD + fill);
+}
+
+const varintLength = (n: number) => (n < 0x80 ? 1 : n < 0x4000 ? 2 : n < 0x200000 ? 3 : 4);
+function writeVarint(buf: Uint8Array, pos: number, n: number): number {
+  while (n >= 0x80) {
+    buf[pos++] = (n & 0x7f) | 0x80;
+    n >>>= 7;
+  }
+  buf[pos++] = n;
+  return pos;
+}
+
+/**
+ * The dag-pb block of a UnixFS 'file' leaf holding `chunk`, byte for byte what
+ * dagPb.encode({ Data: new UnixFS({ type: 'file', data: chunk }).marshal(), Links: [] }) gives
+ * (tests/unit/server/ipfs/leaf-encoding.test.ts compares them). For a chunk of leafChunker it is
+ * written around the chunk in place: PBNode.Data (field 1) = UnixFS { Type = File (field 1),
+ * Data (field 2), filesize (field 3) }, no links. Any other chunk goes through the libraries.
+ */
+export function encodeLeaf(chunk: Uint8Array): Uint8Array {
+  const n = chunk.byteLength;
+  if (n === 0 || n > CHUNK_BYTES || chunk.byteOffset !== LEAF_HEAD || !leafBuffers.has(chunk.buffer)) {
+    return dagPb.encode({ Data: new UnixFS({ type: 'file', data: chunk }).marshal(), Links: [] });
+  }
+  const buf = new Uint8Array(chunk.buffer);
+  const unixfsLength = 2 + 1 + varintLength(n) + n + 1 + varintLength(n);
+  const start = LEAF_HEAD - (1 + varintLength(unixfsLength) + 2 + 1 + varintLength(n));
+  let p = start;
+  buf[p++] = 0x0a; // PBNode.Data, length-delimited
+  p = writeVarint(buf, p, unixfsLength);
+  buf[p++] = 0x08; // UnixFS.Type, varint
+  buf[p++] = 0x02; // File
+  buf[p++] = 0x12; // UnixFS.Data, length-delimited
+  writeVarint(buf, p, n);
+  let q = LEAF_HEAD + n;
+  buf[q++] = 0x18; // UnixFS.filesize, varint
+  q = writeVarint(buf, q, n);
+  return buf.subarray(start, q);
+}
+
+/**
+ * The result the importer's layout keeps for each leaf holds the chunk's length instead of the
+ * chunk: the balanced layout keeps every leaf's result until the parent above it is built (174
+ * leaves, 45 MB), so the default kept a 100 MB file in memory. Made outside the leaf's scope, so
+ * no closure holds on to the chunk.
+ */
 function leafSummary(length: number): UnixFS {
   const unixfs = new UnixFS({ type: 'file' });
   // The layout reads only data.length of a leaf (its block size in the parent).
@@ -23,12 +119,22 @@ function leafSummary(length: number): UnixFS {
   return unixfs;
 }
 
+/**
+ * The importer's leaf writer with the leaf encoded by encodeLeaf; the blocks and CIDs are the same
+ * (the Kubo fixtures in tests/unit/server/ipfs prove it). The importer reads a leaf's block again
+ * only when it is the file's single block (the first one; buildFileBatch drops every later leaf's
+ * block as it passes it on), so every later leaf's buffer is handed back once its block is on disk.
+ */
 const leanBufferImporter: BufferImporter = async function* (file, blockstore) {
+  let first = true;
   for await (const chunk of file.content) {
+    const reusable = !first;
+    first = false;
     yield async () => {
-      const block = dagPb.encode({ Data: new UnixFS({ type: 'file', data: chunk }).marshal(), Links: [] });
+      const block = encodeLeaf(chunk);
       const cid = CID.createV0(await sha256.digest(block));
       await blockstore.put(cid, block);
+      if (reusable) giveLeafBuffer(chunk);
       return { cid, unixfs: leafSummary(chunk.byteLength), size: BigInt(block.length), block };
     };
   }
@@ -40,6 +146,7 @@ export const KUBO_ADD_DEFAULTS = {
   rawLeaves: false,
   reduceSingleLeafToSelf: true,
   wrapWithDirectory: false,
+  chunker: leafChunker,
   bufferImporter: leanBufferImporter,
 } as const;
 
@@ -81,6 +188,9 @@ class CollectLock {
 /** Bytes an add may have read but not yet written: 64 chunks of 256 KiB, enough to keep the disk busy. */
 const IN_FLIGHT_BYTES = 16 * 1024 * 1024;
 
+/** How many written blocks the store remembers (16 GB of 256 KiB blocks, 4 MB of keys). */
+const RECENT_BLOCKS = 65_536;
+
 const mh = (cid: CID): string => Buffer.from(cid.multihash.bytes).toString('base64');
 const isNotFound = (err: unknown) => (err as { name?: string }).name === 'NotFoundError';
 
@@ -94,17 +204,48 @@ export class EmbeddedIpfsStore implements IpfsStore {
   readonly description: string;
   readonly blockstore: FsBlockstore;
   private readonly lock = new CollectLock();
+  /** Where blockstore-fs keeps a block (Kubo's flatfs layout): shared with it, so both agree. */
+  private readonly sharding = new NextToLast();
+  /** Shard folders known to exist (the collector removes blocks, never folders). */
+  private readonly shardDirs = new Set<string>();
+  /**
+   * Blocks written since the last collection, so a block repeated within a file or across adds is
+   * written once. Without it every block cost a stat (blockstore-fs's has) on top of its write.
+   * Forgotten past RECENT_BLOCKS; a block written again is the same bytes, so that only costs a write.
+   */
+  private readonly recentBlocks = new Set<string>();
   /** Puts of blocks being written now, by CID: a block repeated in a file (or two adds) is written once. */
   private readonly writing = new Map<string, Promise<CID>>();
-  /** Writes a block unless it is already there (Kubo does the same); one write per CID at a time. */
+  /** Writes a block unless this process wrote it since the last collection; one write per CID at a time. */
   private put(cid: CID, bytes: Uint8Array): Promise<CID> {
     const key = cid.toString();
+    if (this.recentBlocks.has(key)) return Promise.resolve(cid);
     let p = this.writing.get(key);
     if (!p) {
-      p = (async () => ((await this.blockstore.has(cid)) ? cid : this.blockstore.put(cid, bytes)))().finally(() => this.writing.delete(key));
+      p = this.writeBlock(cid, bytes).finally(() => this.writing.delete(key));
       this.writing.set(key, p);
     }
     return p;
+  }
+
+  /**
+   * blockstore-fs's put, with fewer calls into the thread pool per block (each one cost the event
+   * loop tens of microseconds here): its folder is made once, not before every block, and no stat
+   * comes first. Written to a temporary file and renamed, so a crash never leaves half a block.
+   */
+  private async writeBlock(cid: CID, bytes: Uint8Array): Promise<CID> {
+    const { dir, file } = this.sharding.encode(cid);
+    const folder = path.join(this.blockstore.path, dir);
+    if (!this.shardDirs.has(dir)) {
+      await fs.mkdir(folder, { recursive: true });
+      this.shardDirs.add(dir);
+    }
+    const tmp = path.join(folder, `.${file}.tmp`);
+    await fs.writeFile(tmp, bytes);
+    await fs.rename(tmp, path.join(folder, file));
+    if (this.recentBlocks.size >= RECENT_BLOCKS) this.recentBlocks.clear();
+    this.recentBlocks.add(cid.toString());
+    return cid;
   }
 
   /** Blocks of each object seen, by root CID: content addressed, so never stale. Spares re-reading whole files on every collection. */
@@ -112,7 +253,7 @@ export class EmbeddedIpfsStore implements IpfsStore {
 
   constructor(dataDir: string) {
     const dir = path.join(dataDir, 'ipfs', 'blocks');
-    this.blockstore = new FsBlockstore(dir);
+    this.blockstore = new FsBlockstore(dir, { shardingStrategy: this.sharding });
     this.description = `embedded IPFS store at ${dir} (no IPFS network: content is served from this node only)`;
   }
 
@@ -249,6 +390,8 @@ export class EmbeddedIpfsStore implements IpfsStore {
         for (const b of dag ? dag.blocks : await this.present(cid)) keep.add(mh(CID.parse(b)));
       }
       for (const key of this.dagBlocks.keys()) if (!keep.has(mh(CID.parse(key)))) this.dagBlocks.delete(key);
+      // Some of the blocks this process wrote may go now: from here on, a write checks nothing.
+      this.recentBlocks.clear();
       let removedBlocks = 0;
       for await (const { cid } of this.blockstore.getAll()) {
         // Block files are named by multihash (the CID version and codec are not kept).
@@ -256,8 +399,24 @@ export class EmbeddedIpfsStore implements IpfsStore {
         await this.blockstore.delete(cid);
         removedBlocks++;
       }
+      await this.removeTemporaryFiles();
       return { removedBlocks };
     });
+  }
+
+  /**
+   * Half-written blocks a crash left (writeBlock's temporary files). Run by the collector alone,
+   * when no write is under way, so every one of them is stale.
+   */
+  private async removeTemporaryFiles(): Promise<void> {
+    const root = this.blockstore.path;
+    const shards = await fs.readdir(root, { withFileTypes: true }).catch(() => []);
+    for (const shard of shards) {
+      if (!shard.isDirectory()) continue;
+      for (const name of await fs.readdir(path.join(root, shard.name))) {
+        if (name.startsWith('.') && name.endsWith('.tmp')) await fs.rm(path.join(root, shard.name, name), { force: true });
+      }
+    }
   }
 
   /** The blocks of a partial DAG that are there. */

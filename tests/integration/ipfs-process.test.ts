@@ -25,10 +25,11 @@ let url: string;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const exited = (p: ChildProcess) => new Promise((r) => (p.exitCode !== null || p.signalCode !== null ? r(null) : p.once('exit', r)));
 const kib = (pid: number, field: 'VmRSS' | 'VmHWM') => Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) * 1024;
-const blockFiles = () => {
+const blockFilesEnding = (ending: string) => {
   const dir = path.join(dataDir, 'ipfs', 'blocks');
-  return fs.existsSync(dir) ? fs.readdirSync(dir, { recursive: true }).filter((f) => String(f).endsWith('.data')).length : 0;
+  return fs.existsSync(dir) ? fs.readdirSync(dir, { recursive: true }).filter((f) => String(f).endsWith(ending)).length : 0;
 };
+const blockFiles = () => blockFilesEnding('.data');
 const freePort = () =>
   new Promise<number>((resolve) => {
     const s = net.createServer().listen(0, '127.0.0.1', () => {
@@ -136,8 +137,9 @@ describe('the IPFS add in a real gateway process', () => {
     gateway = await startGatewayProcess();
     try {
       for (let i = 0; i < 100 && blockFiles() > 5; i++) await sleep(100);
-      // Only the pinned warm-up file is left: 4 leaves and its root.
+      // Only the pinned warm-up file is left: 4 leaves and its root, and no half-written block.
       expect(blockFiles()).toBe(5);
+      expect(blockFilesEnding('.tmp')).toBe(0);
       expect((await ipfsCall('GET', `${url}/api/v0/ipfs/gateway/${kept}`, key)).raw.length).toBe(1_000_000);
       expect((await storageUsed(db, ownerId)).storage).toBe(1_000_000);
     } finally {
