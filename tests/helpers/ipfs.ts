@@ -51,29 +51,34 @@ export function* pseudoRandom(size: number, seed: string, chunk = 64 * 1024): Ge
 }
 
 /**
- * POST /ipfs/add as a multipart upload streamed from `content` (never assembled in memory), the way
- * the SDK's form-data does it. `declaredLength` false sends it chunked.
+ * POST /ipfs/add as a multipart upload streamed from `content` (never assembled in memory). With
+ * `contentBytes` (the file's length) the body's Content-Length is declared, as the SDK's form-data
+ * does for a file; without it the body is sent chunked.
  */
-export function ipfsAdd(baseUrl: string, key: string, content: Iterable<Buffer> | Buffer, filename = 'file.bin', opts: { field?: string; abortAfterBytes?: number } = {}): Promise<IpfsResponse> {
+export function ipfsAdd(baseUrl: string, key: string, content: Iterable<Buffer> | Buffer, filename = 'file.bin', opts: { field?: string; abortAfterBytes?: number; contentBytes?: number } = {}): Promise<IpfsResponse> {
   const boundary = `----cairntest${crypto.randomBytes(8).toString('hex')}`;
+  const head = Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${opts.field ?? 'file'}"; filename="${filename}"\r\nContent-Type: application/octet-stream\r\n\r\n`);
+  const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
+  const length = opts.contentBytes;
+  const framing = length === undefined ? { 'transfer-encoding': 'chunked' } : { 'content-length': String(head.byteLength + length + tail.byteLength) };
   return new Promise((resolve, reject) => {
     const req = http.request(
       `${baseUrl}/api/v0/ipfs/add`,
-      { method: 'POST', agent, headers: { project_id: key, 'content-type': `multipart/form-data; boundary=${boundary}`, 'transfer-encoding': 'chunked' } },
+      { method: 'POST', agent, headers: { project_id: key, 'content-type': `multipart/form-data; boundary=${boundary}`, ...framing } },
       (res) => collect(res).then(resolve, reject),
     );
     req.on('error', reject);
     const chunks = Buffer.isBuffer(content) ? [content] : content;
     (async () => {
       const write = (b: Buffer) => (req.write(b) ? Promise.resolve() : new Promise<void>((r) => req.once('drain', () => r())));
-      await write(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${opts.field ?? 'file'}"; filename="${filename}"\r\nContent-Type: application/octet-stream\r\n\r\n`));
+      await write(head);
       let sent = 0;
       for (const c of chunks) {
         await write(c);
         sent += c.byteLength;
         if (opts.abortAfterBytes !== undefined && sent >= opts.abortAfterBytes) return;
       }
-      await write(Buffer.from(`\r\n--${boundary}--\r\n`));
+      await write(tail);
       req.end();
     })().catch(reject);
   });
