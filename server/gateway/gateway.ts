@@ -11,7 +11,7 @@ import { MemoryLimiter, utcDay, type Limiter, type Verdict } from './limiter';
 import type { Meter, MeteredRequest } from './metering';
 import { endpointTemplate } from './endpoint-template';
 import { httpUpstream, type Upstream } from './proxy';
-import { sendBlockfrostError, sendJson } from './respond';
+import { ANY_ORIGIN, sendBlockfrostError, sendJson } from './respond';
 import { createJsonRpcHandler, type EvmBackend } from './jsonrpc';
 import { basicAuthPassword } from './basic-auth';
 import type { IpfsBackend } from '../ipfs/backend';
@@ -98,7 +98,11 @@ function backends(deps: GatewayDeps): { byNetwork: Map<string, Backend>; sandbox
     // IPFS: the embedded store or a Kubo node (server/ipfs), unless an upstream is configured above.
     const ipfs = slug === 'ipfs' ? deps.ipfs : undefined;
     if (ipfs) {
-      byNetwork.set(slug, (req, res, path, project) => (project ? ipfs.handle(req, res, path, project) : sendBlockfrostError(res, 403, MESSAGES.invalidToken)));
+      byNetwork.set(slug, (req, res, path, project) => {
+        if (!project) return sendBlockfrostError(res, 403, MESSAGES.invalidToken);
+        res.setHeader('access-control-allow-origin', '*');
+        ipfs.handle(req, res, path, project);
+      });
       continue;
     }
     const sandboxNetwork = sandboxOf(slug);
@@ -111,6 +115,7 @@ function backends(deps: GatewayDeps): { byNetwork: Map<string, Backend>; sandbox
     sandboxed.add(slug);
     byNetwork.set(slug, (req, res, path) => {
       req.url = path;
+      res.setHeader('access-control-allow-origin', '*');
       app(req as express.Request, res as express.Response);
     });
   }
@@ -119,6 +124,7 @@ function backends(deps: GatewayDeps): { byNetwork: Map<string, Backend>; sandbox
 
 const preflight = (res: http.ServerResponse): void => {
   res.writeHead(204, {
+    ...ANY_ORIGIN,
     'Access-Control-Allow-Methods': 'GET, POST, OPTIONS',
     'Access-Control-Allow-Headers': 'project_id, Content-Type, Authorization',
     'Access-Control-Max-Age': '86400',
@@ -181,9 +187,8 @@ export function createGatewayHandler(deps: GatewayDeps) {
   const handler = (req: http.IncomingMessage, res: http.ServerResponse): void => {
     // The request's latency runs from here until its answer has gone out (metering's histograms).
     const started = performance.now();
-    // Browsers (dApps, the API reference's 'try it') call the gateway from other origins; the key
-    // travels in a header, never in a cookie, so any origin may read the answers, as Blockfrost allows.
-    res.setHeader('Access-Control-Allow-Origin', '*');
+    // Browsers (dApps, the API reference's 'try it') call the gateway from other origins: every
+    // answer allows any origin (respond.ts ANY_ORIGIN), each in its own headers.
     if (req.method === 'OPTIONS') return preflight(res);
     const url = req.url ?? '/';
     const q = url.indexOf('?');
@@ -245,7 +250,10 @@ export function createGatewayHandler(deps: GatewayDeps) {
       quotaBaseDay = day;
     }
     const ip = clientIp(req);
-    if (target === MILKOMEDA) return void jsonRpc.handle(req, res, rest, { project, ip, at, started, day, quotaBase: quotaBase.get(project.ownerId) ?? 0 });
+    if (target === MILKOMEDA) {
+      res.setHeader('access-control-allow-origin', '*');
+      return void jsonRpc.handle(req, res, rest, { project, ip, at, started, day, quotaBase: quotaBase.get(project.ownerId) ?? 0 });
+    }
     const admit = {
       ip,
       bucketKey: project.key,

@@ -2,7 +2,7 @@ import http from 'node:http';
 import https from 'node:https';
 import type { UpstreamConfig } from '../config';
 import { INTERNAL_ERROR_MESSAGE } from '../chain/sandbox/http';
-import { sendBlockfrostError } from './respond';
+import { ANY_ORIGIN, sendBlockfrostError } from './respond';
 
 // Headers that describe one hop, not the message; never forwarded either way (RFC 9110 7.6.1).
 const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'te', 'trailer', 'upgrade', 'proxy-authorization', 'proxy-authenticate']);
@@ -20,6 +20,59 @@ export interface ForwardHooks {
 export interface Upstream {
   forward(req: http.IncomingMessage, res: http.ServerResponse, path: string, hooks?: ForwardHooks): void;
   close(): void;
+}
+
+/** One forward's state, on its upstream request: the listeners below are made once, not per request. */
+const FORWARD = Symbol('cairn.forward');
+interface Forward {
+  res: http.ServerResponse;
+  hooks: ForwardHooks | undefined;
+  answered: boolean;
+}
+type ForwardRequest = http.ClientRequest & { [FORWARD]: Forward };
+type ForwardedResponse = http.ServerResponse & { [FORWARD]?: ForwardRequest };
+type UpstreamResponse = http.IncomingMessage & { [FORWARD]?: http.ServerResponse };
+
+/** The backend failed (error, timeout or 5xx) before the answer started: the Blockfrost 500, unless a failover pool takes the request over. */
+function failForward(this: ForwardRequest): void {
+  const f = this[FORWARD];
+  if (f.answered) return;
+  f.answered = true;
+  this.destroy();
+  const { res, hooks } = f;
+  if (hooks && !res.headersSent && hooks.unavailable()) return;
+  if (!res.headersSent) sendBlockfrostError(res, 500, INTERNAL_ERROR_MESSAGE);
+  else res.destroy();
+}
+
+function destroyClient(this: UpstreamResponse): void {
+  this[FORWARD]?.destroy();
+}
+
+/** The backend's answer: passed through (its 4xx too), or a 5xx reported in our own words. */
+function onUpstreamResponse(this: ForwardRequest, upstreamRes: UpstreamResponse): void {
+  const f = this[FORWARD];
+  if (f.answered) return void upstreamRes.resume();
+  const status = upstreamRes.statusCode ?? 502;
+  if (status >= 500) {
+    upstreamRes.resume();
+    return failForward.call(this);
+  }
+  f.answered = true;
+  f.hooks?.answered();
+  const out: http.OutgoingHttpHeaders = {};
+  const h = upstreamRes.headers;
+  for (const name in h) if (!HOP_BY_HOP.has(name) && h[name] !== undefined) out[name] = h[name];
+  Object.assign(out, ANY_ORIGIN);
+  f.res.writeHead(status, out);
+  upstreamRes[FORWARD] = f.res;
+  upstreamRes.pipe(f.res);
+  upstreamRes.on('error', destroyClient);
+}
+
+/** The client went away before the answer was complete: stop asking the backend. */
+function onClientClose(this: ForwardedResponse): void {
+  if (!this.writableFinished) this[FORWARD]?.destroy();
 }
 
 /**
@@ -58,38 +111,13 @@ export function httpUpstream(cfg: UpstreamConfig, timeoutMs: number): Upstream {
         path: basePath + path,
         headers,
         agent,
-      });
-      let answered = false;
-      const fail = () => {
-        if (answered) return;
-        answered = true;
-        upstreamReq.destroy();
-        if (hooks && !res.headersSent && hooks.unavailable()) return;
-        if (!res.headersSent) sendBlockfrostError(res, 500, INTERNAL_ERROR_MESSAGE);
-        else res.destroy();
-      };
-      upstreamReq.on('timeout', fail);
-      upstreamReq.on('error', fail);
-      upstreamReq.on('response', (upstreamRes) => {
-        if (answered) return upstreamRes.resume();
-        const status = upstreamRes.statusCode ?? 502;
-        // The backend falling over (5xx) is reported in our own words; its 4xx answers pass through.
-        if (status >= 500) {
-          upstreamRes.resume();
-          return fail();
-        }
-        answered = true;
-        hooks?.answered();
-        const out: http.OutgoingHttpHeaders = {};
-        const h = upstreamRes.headers;
-        for (const name in h) if (!HOP_BY_HOP.has(name) && h[name] !== undefined) out[name] = h[name];
-        res.writeHead(status, out);
-        upstreamRes.pipe(res);
-        upstreamRes.on('error', () => res.destroy());
-      });
-      res.on('close', () => {
-        if (!res.writableFinished) upstreamReq.destroy();
-      });
+      }) as ForwardRequest;
+      upstreamReq[FORWARD] = { res, hooks, answered: false };
+      upstreamReq.on('timeout', failForward);
+      upstreamReq.on('error', failForward);
+      upstreamReq.on('response', onUpstreamResponse);
+      (res as ForwardedResponse)[FORWARD] = upstreamReq;
+      res.on('close', onClientClose);
       // A failover retry forwards a request whose (empty) body has already been read.
       if (req.readableEnded) upstreamReq.end();
       else req.pipe(upstreamReq);

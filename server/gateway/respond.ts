@@ -1,9 +1,17 @@
 import type { ServerResponse } from 'node:http';
 import { blockfrostError } from '../chain/sandbox/http';
 
+/**
+ * Every answer of the gateway may be read from any origin (dApps, the API reference's 'try it'): the
+ * key travels in a header, never in a cookie, as Blockfrost allows. Each answer carries it in its
+ * own writeHead rather than through an early res.setHeader, which would send every proxied answer's
+ * headers through setHeader's checks one by one (Node's slow path for mixed header APIs).
+ */
+export const ANY_ORIGIN = { 'access-control-allow-origin': '*' } as const;
+
 export function sendJson(res: ServerResponse, status: number, body: unknown, extra?: Record<string, string>): void {
   const payload = JSON.stringify(body);
-  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(payload), ...extra });
+  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(payload), ...ANY_ORIGIN, ...extra });
   res.end(payload);
 }
 

@@ -64,8 +64,10 @@ describe('project keys', () => {
     expect(await call(gw.url + '/api/v0/blocks/latest', 'mainnetAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA')).toMatchObject({ status: 403, body: FORBIDDEN });
   });
 
+  let sandboxKey = '';
   it('serves the sandbox chain for a key, from the key prefix, the path and the host', async () => {
     const p = await newProject(0);
+    sandboxKey = p.project_id;
     await settle();
     const direct = await call(gw.url + '/api/v0/blocks/latest', p.project_id);
     expect(direct.status).toBe(200);
@@ -75,6 +77,24 @@ describe('project keys', () => {
     const byHost = await call(gw.url + '/api/v0/epochs/latest', p.project_id, { host: 'cardano-mainnet.api.cairn.test' });
     expect(byHost.status).toBe(200);
     expect(byHost.body).toMatchObject({ epoch: expect.any(Number) });
+  });
+
+  it('lets any origin read every answer: the sandbox, refusals, the open endpoints and a preflight', async () => {
+    // The project the test above made (the plan allows 10 projects in all).
+    const p = { project_id: sandboxKey };
+    const answers = [
+      await call(gw.url + '/api/v0/blocks/latest', p.project_id),
+      await call(gw.url + '/api/v0/blocks/latest'),
+      await call(gw.url + '/api/v0/blocks/latest', 'mainnetAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA'),
+      await call(gw.url + '/api/v0/nothing/here', p.project_id),
+      await call(gw.url + '/health'),
+    ];
+    expect(answers.map((a) => a.status)).toEqual([200, 403, 403, 404, 200]);
+    for (const a of answers) expect(a.headers.get('access-control-allow-origin')).toBe('*');
+    const preflight = await fetch(gw.url + '/api/v0/blocks/latest', { method: 'OPTIONS', headers: { origin: 'https://dapp.example', 'access-control-request-headers': 'project_id' } });
+    expect(preflight.status).toBe(204);
+    expect(preflight.headers.get('access-control-allow-origin')).toBe('*');
+    expect(preflight.headers.get('access-control-allow-headers')).toContain('project_id');
   });
 
   it("refuses a key on another network's path or host with 'Network token mismatch'", async () => {
@@ -288,6 +308,7 @@ describe('upstreams', () => {
       expect(res.body).toEqual({ echoed: '/bf/api/v0/blocks/latest?count=2' });
       expect(res.headers.get('x-upstream')).toBe('yes');
       expect(res.headers.get('x-cairn-sandbox')).toBeNull();
+      expect(res.headers.get('access-control-allow-origin')).toBe('*');
       const last = seen.at(-1)!;
       expect(last.headers.project_id).toBe('upstream-secret');
       expect(last.headers.cookie).toBeUndefined();
@@ -303,7 +324,9 @@ describe('upstreams', () => {
       expect(streamed.body).toEqual([0, 1, 2, 3, 4]);
 
       const internal = { status: 500, body: { status_code: 500, error: 'Internal Server Error', message: 'An unexpected response was received from the backend.' } };
-      expect(await call(g.url + '/api/v0/broken', p.project_id)).toMatchObject(internal);
+      const broken = await call(g.url + '/api/v0/broken', p.project_id);
+      expect(broken).toMatchObject(internal);
+      expect(broken.headers.get('access-control-allow-origin')).toBe('*');
       expect(await call(g.url + '/api/v0/slow', p.project_id)).toMatchObject(internal);
       // Mainnet still has no upstream: the sandbox answers it.
       const m = await newProject(0);

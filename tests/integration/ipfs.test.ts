@@ -82,6 +82,7 @@ describe('IPFS through the gateway, on the embedded store', () => {
     expect(whole.raw.toString()).toBe('hello world\n');
     expect(whole.headers['content-type']).toBe('text/plain; charset=utf-8');
     expect(whole.headers['accept-ranges']).toBe('bytes');
+    expect(whole.headers['access-control-allow-origin']).toBe('*');
     const viaQuery = await ipfsCall('GET', `${gw.url}/ipfs/api/v0/ipfs/gateway?path=${HELLO}`, p1.key);
     expect(viaQuery.raw.toString()).toBe('hello world\n');
     const part = await ipfsCall('GET', `${gw.url}/api/v0/ipfs/gateway/${HELLO}`, p1.key, { range: 'bytes=6-10' });

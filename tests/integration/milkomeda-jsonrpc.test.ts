@@ -91,6 +91,7 @@ describe('embedded EVM development chain', () => {
     const res = await rpc(`${gw.url}/api/v0/`, { jsonrpc: '2.0', id: 7, method: 'eth_chainId', params: [] }, { project_id: key });
     expect(res).toMatchObject({ status: 200, body: { jsonrpc: '2.0', id: 7, result: '0x7d1' } });
     expect(res.headers.get('x-cairn-sandbox')).toBe('development-chain');
+    expect(res.headers.get('access-control-allow-origin')).toBe('*');
     // The project list marks the network 'Sandbox data' too.
     const list = await owner.client.get(`/api/workspaces/${owner.ws}/projects`);
     expect(list.body.data.find((p: { project_id: string }) => p.project_id === key)).toMatchObject({ sandbox: true });
