@@ -13,7 +13,8 @@
 //
 // Environment: BENCH_CONCURRENCY (default 32), BENCH_CLOSED_ROUNDS (3), BENCH_OPEN_ROUNDS (20), BENCH_SLICE_MS (1000),
 // BENCH_WARMUP_MS (1000), BENCH_PROJECTS (2000), BENCH_PROF_DIR (write --cpu-prof profiles of the
-// proxy and gateway processes there), BENCH_OPEN_SHARE (0.5), METERING_FLUSH_MS (the gateway's flush interval).
+// proxy and gateway processes there), BENCH_OPEN_SHARE (0.5), METERING_FLUSH_MS (the gateway's flush interval),
+// BENCH_CONTROL=1 (an A/A run: (c) is a second minimal proxy, so c − b shows this machine's own noise).
 import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
@@ -31,6 +32,8 @@ const WARMUP_MS = Number(process.env.BENCH_WARMUP_MS ?? 1000);
 const PROJECTS = Number(process.env.BENCH_PROJECTS ?? 2000);
 const PROF_DIR = process.env.BENCH_PROF_DIR;
 const PATH = '/blocks/latest';
+/** BENCH_CONTROL=1: (c) is a second minimal proxy (an A/A run): its c − b is this machine's own noise for the same statistics. */
+const CONTROL = process.env.BENCH_CONTROL === '1';
 const THROUGHPUT_TARGET = 0.9;
 const P99_TARGET_MS = 0.5;
 /** The open loop's total rate (all targets together), as a share of the slowest target's closed-loop throughput. */
@@ -65,11 +68,13 @@ async function main() {
   try {
     const upstream = await forkServer('sandbox-upstream.ts');
     stops.push(upstream.stop);
-    const [proxy, gateway] = await Promise.all([
+    const [proxy, gateway, control] = await Promise.all([
       forkServer('minimal-proxy.ts', { BENCH_UPSTREAM: upstream.url }, profiled),
       forkServer<GatewayServerInfo>('gateway-server.ts', { BENCH_UPSTREAM: upstream.url, BENCH_PROJECTS: String(PROJECTS) }, profiled),
+      CONTROL ? forkServer('minimal-proxy.ts', { BENCH_UPSTREAM: upstream.url }) : undefined,
     ]);
     stops.push(proxy.stop, gateway.stop);
+    if (control) stops.push(control.stop);
     const { keys, flushMs } = gateway.info;
 
     const plan = plans.ENTERPRISE;
@@ -80,7 +85,9 @@ async function main() {
     const targets: Array<LoadTarget & { name: string }> = [
       { name: '(a) sandbox direct', url: upstream.url + PATH, maxRequests: REQUEST_CAP },
       { name: '(b) minimal proxy', url: proxy.url + PATH, maxRequests: REQUEST_CAP },
-      { name: '(c) Cairn gateway', url: `${gateway.url}/api/v0${PATH}`, keys, maxRequests: gatewayCap },
+      control
+        ? { name: '(c) control: a 2nd minimal proxy', url: control.url + PATH, maxRequests: REQUEST_CAP }
+        : { name: '(c) Cairn gateway', url: `${gateway.url}/api/v0${PATH}`, keys, maxRequests: gatewayCap },
     ];
     for (const t of targets) {
       const res = await probe(t.url, t.keys ? { project_id: t.keys[0]! } : {});
@@ -145,7 +152,7 @@ async function main() {
     reportRow({ bench: 'gateway', measure: 'valid run (every answer 200, rate kept, no cap)', figure: problems.length ? problems.join('; ') : 'yes', baseline: '', ratio: '', target: 'yes', pass: problems.length === 0 });
     reportRow({
       bench: 'gateway',
-      measure: 'gateway throughput (closed loop)',
+      measure: `${CONTROL ? 'A/A control proxy' : 'gateway'} throughput (closed loop)`,
       figure: `${c.rps.toFixed(0)} req/s`,
       baseline: `${b.rps.toFixed(0)} req/s bare proxy`,
       ratio: ratioOf(c.rps, b.rps),
@@ -154,7 +161,7 @@ async function main() {
     });
     reportRow({
       bench: 'gateway',
-      measure: `gateway p99 − proxy p99 at ${rate} req/s, median of ${perRound.length} rounds`,
+      measure: `${CONTROL ? 'A/A control proxy' : 'gateway'} p99 − proxy p99 at ${rate} req/s, median of ${perRound.length} rounds`,
       figure: `${signed(roundMedian)} (whole run ${signed(p99Open)})`,
       baseline: `${ms(ob.latency.p99)} proxy p99`,
       ratio: ratioOf(oc.latency.p99, ob.latency.p99),
