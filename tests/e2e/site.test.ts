@@ -66,6 +66,14 @@ describe.runIf(browserAvailable())('the public site and the dashboard shell, in 
     expect(await still.getByRole('link', { name: 'Start Building' }).getAttribute('href')).toBe('/auth/signin');
     expect(await still.getByTestId('block-terminal').isVisible()).toBe(true);
     await noScript.close();
+    // The app's entry is fetched at once but run by a small loader the frame after the first paint, so
+    // evaluating its modules never holds back the paint of that HTML (vite.config.ts paintFirst).
+    const landingHtml = await (await fetch(app.url + '/', { headers: { accept: 'text/html' } })).text();
+    const entry = /<link rel="modulepreload" crossorigin href="(\/assets\/index-[^"]+\.js)">/.exec(landingHtml)?.[1];
+    const loader = /<script type="module" crossorigin src="(\/assets\/landing-boot-[^"]+\.js)"><\/script>/.exec(landingHtml)?.[1];
+    expect(entry && loader).toBeTruthy();
+    expect(landingHtml).not.toContain(`<script type="module" crossorigin src="${entry}">`);
+    expect(await (await fetch(app.url + loader!)).text()).toContain(`import('./${entry!.slice('/assets/'.length)}')`);
     // Only / carries it: any other page starts from the empty shell (no landing page flashing before sign-in).
     expect(await (await fetch(app.url + '/auth/signin', { headers: { accept: 'text/html' } })).text()).toContain('<div id="root"></div>');
 
