@@ -250,10 +250,7 @@ export function createGatewayHandler(deps: GatewayDeps) {
       quotaBaseDay = day;
     }
     const ip = clientIp(req);
-    if (target === MILKOMEDA) {
-      res.setHeader('access-control-allow-origin', '*');
-      return void jsonRpc.handle(req, res, rest, { project, ip, at, started, day, quotaBase: quotaBase.get(project.ownerId) ?? 0 });
-    }
+    if (target === MILKOMEDA) return void jsonRpc.handle(req, res, rest, { project, ip, at, started, day, quotaBase: quotaBase.get(project.ownerId) ?? 0 });
     const admit = {
       ip,
       bucketKey: project.key,

@@ -4,7 +4,7 @@ import type { Limiter, Verdict } from './limiter';
 import { MemoryLimiter } from './limiter';
 import type { Meter, MeteredRequest } from './metering';
 import type { ProjectKey } from './key-cache';
-import { sendBlockfrostError } from './respond';
+import { ANY_ORIGIN, sendBlockfrostError } from './respond';
 import { NOT_FOUND_MESSAGE } from '../chain/sandbox/http';
 import { SANDBOX_HEADER } from '../chain/sandbox/router';
 import { ALLOWED_EVM_METHODS, JSON_RPC_ERRORS, methodNotAllowedMessage } from '../../shared/milkomeda';
@@ -96,7 +96,9 @@ export function createJsonRpcHandler(deps: JsonRpcDeps) {
     const Agent = base.protocol === 'https:' ? https.Agent : http.Agent;
     agent = new Agent({ keepAlive: true, maxSockets: 256, timeout: deps.timeoutMs });
   }
-  const sandboxHeaders: Record<string, string> = backend?.sandbox ? { [SANDBOX_HEADER]: EVM_SANDBOX_HEADER_VALUE } : {};
+  // Headers of every answer: any origin may read it (respond.ts ANY_ORIGIN), and the embedded chain's
+  // answers are marked as sandbox data. Given to writeHead whole, never set on the response first.
+  const sandboxHeaders: Record<string, string> = backend?.sandbox ? { ...ANY_ORIGIN, [SANDBOX_HEADER]: EVM_SANDBOX_HEADER_VALUE } : { ...ANY_ORIGIN };
 
   const send = (res: http.ServerResponse, status: number, body: unknown) => {
     const text = JSON.stringify(body);

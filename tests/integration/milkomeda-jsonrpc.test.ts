@@ -208,6 +208,7 @@ describe('allow-list and errors', () => {
       const res = await rpc(`${gw2.url}/api/v0/`, { jsonrpc: '2.0', id: 1, method, params: [] }, { project_id: key2 });
       expect(res.status).toBe(200);
       expect(res.body).toEqual({ jsonrpc: '2.0', id: 1, error: { code: -32601, message: expect.stringContaining(method) } });
+      expect(res.headers.get('access-control-allow-origin')).toBe('*');
     }
     const ok = await rpc(`${gw2.url}/api/v0/`, { jsonrpc: '2.0', id: 'a', method: 'eth_blockNumber', params: [] }, { project_id: key2 });
     expect(ok.body).toEqual({ jsonrpc: '2.0', id: 'a', result: expect.stringMatching(/^0x/) });
@@ -248,6 +249,7 @@ describe('allow-list and errors', () => {
     expect((await rpc(`${gw2.url}/api/v0/`, [], { project_id: key2 })).body.error.code).toBe(-32600);
     const big = await rpc(`${gw2.url}/api/v0/`, { jsonrpc: '2.0', id: 1, method: 'eth_call', params: ['x'.repeat(1_100_000)] }, { project_id: key2 });
     expect(big).toMatchObject({ status: 413, body: { jsonrpc: '2.0', id: null, error: { code: -32600 } } });
+    expect([bad, big].map((r) => r.headers.get('access-control-allow-origin'))).toEqual(['*', '*']);
     expect((await rpc(`${gw2.url}/api/v0/`, { jsonrpc: '2.0', id: 1, method: 'eth_chainId' }, { project_id: key2 })).body.result).toBe('0x7d1');
     expect((await rpc(`${gw2.url}/api/v0/`, '"text"', { project_id: key2 })).body.error.code).toBe(-32600);
   });
