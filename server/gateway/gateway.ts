@@ -11,7 +11,7 @@ import { MemoryLimiter, utcDay, type Limiter, type Verdict } from './limiter';
 import type { Meter, MeteredRequest } from './metering';
 import { endpointTemplate } from './endpoint-template';
 import { httpUpstream, type Upstream } from './proxy';
-import { ANY_ORIGIN, sendBlockfrostError, sendJson } from './respond';
+import { ANY_ORIGIN, allowAnyOrigin, sendBlockfrostError, sendJson } from './respond';
 import { createJsonRpcHandler, type EvmBackend } from './jsonrpc';
 import { basicAuthPassword } from './basic-auth';
 import type { IpfsBackend } from '../ipfs/backend';
@@ -100,7 +100,7 @@ function backends(deps: GatewayDeps): { byNetwork: Map<string, Backend>; sandbox
     if (ipfs) {
       byNetwork.set(slug, (req, res, path, project) => {
         if (!project) return sendBlockfrostError(res, 403, MESSAGES.invalidToken);
-        res.setHeader('access-control-allow-origin', '*');
+        allowAnyOrigin(res);
         ipfs.handle(req, res, path, project);
       });
       continue;
@@ -115,7 +115,7 @@ function backends(deps: GatewayDeps): { byNetwork: Map<string, Backend>; sandbox
     sandboxed.add(slug);
     byNetwork.set(slug, (req, res, path) => {
       req.url = path;
-      res.setHeader('access-control-allow-origin', '*');
+      allowAnyOrigin(res);
       app(req as express.Request, res as express.Response);
     });
   }

@@ -9,6 +9,11 @@ import { blockfrostError } from '../chain/sandbox/http';
  */
 export const ANY_ORIGIN = { 'access-control-allow-origin': '*' } as const;
 
+/** ANY_ORIGIN set ahead, for a backend that writes its own headers progressively (the sandbox's Express app, IPFS). */
+export function allowAnyOrigin(res: ServerResponse): void {
+  for (const [name, value] of Object.entries(ANY_ORIGIN)) res.setHeader(name, value);
+}
+
 export function sendJson(res: ServerResponse, status: number, body: unknown, extra?: Record<string, string>): void {
   const payload = JSON.stringify(body);
   res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(payload), ...ANY_ORIGIN, ...extra });

@@ -36,7 +36,7 @@ function takeLeafBuffer(): Uint8Array {
 /** Hands a written leaf's buffer back. Only for a chunk nothing reads again (see leanBufferImporter). */
 function giveLeafBuffer(chunk: Uint8Array): void {
   const ab = chunk.buffer;
-  if (ab instanceof ArrayBuffer && leafBuffers.has(ab) && ab.byteLength === LEAF_BUFFER_BYTES && spareLeafBuffers.length < SPARE_LEAF_BUFFERS) spareLeafBuffers.push(ab);
+  if (ab instanceof ArrayBuffer && leafBuffers.has(ab) && spareLeafBuffers.length < SPARE_LEAF_BUFFERS) spareLeafBuffers.push(ab);
 }
 
 /**
@@ -222,7 +222,7 @@ export class EmbeddedIpfsStore implements IpfsStore {
     if (this.recentBlocks.has(key)) return Promise.resolve(cid);
     let p = this.writing.get(key);
     if (!p) {
-      p = this.writeBlock(cid, bytes).finally(() => this.writing.delete(key));
+      p = this.writeBlock(cid, key, bytes).finally(() => this.writing.delete(key));
       this.writing.set(key, p);
     }
     return p;
@@ -233,7 +233,7 @@ export class EmbeddedIpfsStore implements IpfsStore {
    * loop tens of microseconds here): its folder is made once, not before every block, and no stat
    * comes first. Written to a temporary file and renamed, so a crash never leaves half a block.
    */
-  private async writeBlock(cid: CID, bytes: Uint8Array): Promise<CID> {
+  private async writeBlock(cid: CID, key: string, bytes: Uint8Array): Promise<CID> {
     const { dir, file } = this.sharding.encode(cid);
     const folder = path.join(this.blockstore.path, dir);
     if (!this.shardDirs.has(dir)) {
@@ -244,7 +244,7 @@ export class EmbeddedIpfsStore implements IpfsStore {
     await fs.writeFile(tmp, bytes);
     await fs.rename(tmp, path.join(folder, file));
     if (this.recentBlocks.size >= RECENT_BLOCKS) this.recentBlocks.clear();
-    this.recentBlocks.add(cid.toString());
+    this.recentBlocks.add(key);
     return cid;
   }
 
