@@ -1,8 +1,5 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EmbeddedIpfsStore } from '../../../../server/ipfs/embedded-store';
+import { openTempStore, type TempStore } from '../../../helpers/embedded-store';
 
 // Kubo cannot be installed here, so the expected CIDs are published values of `ipfs add` with its
 // defaults (CIDv0, 256 KiB chunks, balanced layout, no raw leaves):
@@ -30,27 +27,24 @@ const VECTORS: Array<[string, () => AsyncIterable<Uint8Array>, string]> = [
   ['45,613,057 zero bytes (two levels)', () => zeros(45_613_057), 'QmehMASWcBsX7VcEQqs6rpR5AHoBfKyBVEgmkJHjpPg8jq'],
 ];
 
-let dir: string;
-let store: EmbeddedIpfsStore;
+let temp: TempStore;
 beforeAll(async () => {
-  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cairn-cids-'));
-  store = new EmbeddedIpfsStore(dir);
-  await store.open();
+  temp = await openTempStore('cairn-cids-');
 });
-afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+afterAll(() => temp.remove());
 
 describe('the embedded store gives the CIDs `ipfs add` gives', () => {
   for (const [name, content, cid] of VECTORS) {
     it(name, async () => {
-      const r = await store.add(content(), async (x) => x);
+      const r = await temp.store.add(content(), async (x) => x);
       expect(r.cid).toBe(cid);
-      const stat = await store.stat(cid);
+      const stat = await temp.store.stat(cid);
       expect(stat).toMatchObject({ cid, type: 'file' });
     });
   }
 
   it('reads back any range of a multi-level file', async () => {
-    const file = await store.cat('QmehMASWcBsX7VcEQqs6rpR5AHoBfKyBVEgmkJHjpPg8jq');
+    const file = await temp.store.cat('QmehMASWcBsX7VcEQqs6rpR5AHoBfKyBVEgmkJHjpPg8jq');
     if (!file || file === 'directory') throw new Error('missing');
     expect(file.size).toBe(45_613_057);
     let n = 0;
@@ -60,9 +54,9 @@ describe('the embedded store gives the CIDs `ipfs add` gives', () => {
 
   it('collects every block no root keeps, and keeps those a root needs', async () => {
     const keep = 'QmT78zSuBmuS4z925WZfrqQ1qHaJ56DQaTfyMUF7F8ff5o';
-    const { removedBlocks } = await store.collect(async () => new Set([keep]));
+    const { removedBlocks } = await temp.store.collect(async () => new Set([keep]));
     expect(removedBlocks).toBeGreaterThan(0);
-    expect(await store.stat(keep)).toMatchObject({ size: 12 });
-    expect(await store.stat('QmNg7BJo8gEMDK8yGQbHEwPtycesnE6FUULX5iVd5TAL9f')).toBeNull();
+    expect(await temp.store.stat(keep)).toMatchObject({ size: 12 });
+    expect(await temp.store.stat('QmNg7BJo8gEMDK8yGQbHEwPtycesnE6FUULX5iVd5TAL9f')).toBeNull();
   });
 });

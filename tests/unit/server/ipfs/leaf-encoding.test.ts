@@ -1,12 +1,10 @@
 import crypto from 'node:crypto';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import * as dagPb from '@ipld/dag-pb';
 import { importer, type ImporterOptions } from 'ipfs-unixfs-importer';
 import { UnixFS } from 'ipfs-unixfs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EmbeddedIpfsStore, encodeLeaf, leafChunker } from '../../../../server/ipfs/embedded-store';
+import { encodeLeaf, leafChunker } from '../../../../server/ipfs/embedded-store';
+import { openTempStore, readStored, type TempStore } from '../../../helpers/embedded-store';
 
 // The embedded store cuts files into leaf buffers and encodes each dag-pb leaf around its chunk in
 // place (one copy instead of three). These compare it with the IPFS libraries doing it their way.
@@ -61,27 +59,20 @@ const discard = { put: async (cid: unknown) => cid } as unknown as Parameters<ty
 const libraryDefaults: ImporterOptions = { cidVersion: 0, rawLeaves: false };
 
 describe('the embedded store and the importer with its own chunker and leaf writer', () => {
-  let dir: string;
-  let store: EmbeddedIpfsStore;
+  let temp: TempStore;
   beforeAll(async () => {
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cairn-leaves-'));
-    store = new EmbeddedIpfsStore(dir);
-    await store.open();
+    temp = await openTempStore('cairn-leaves-');
   });
-  afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+  afterAll(() => temp.remove());
 
   for (const n of [0, 1, 262_143, 262_144, 262_145, 2 * 262_144, 3_000_001]) {
     it(`give the same CID for ${n.toLocaleString('en')} random bytes`, async () => {
       const bytes = crypto.randomBytes(n);
       let expected = '';
       for await (const e of importer([{ content: pieces(bytes, n + 1) }], discard, libraryDefaults)) expected = e.cid.toString();
-      const r = await store.add(pieces(bytes, n + 2), async (x) => x);
+      const r = await temp.store.add(pieces(bytes, n + 2), async (x) => x);
       expect(r).toEqual({ cid: expected, size: n });
-      const read: Buffer[] = [];
-      const file = await store.cat(r.cid);
-      if (!file || file === 'directory') throw new Error('not stored');
-      for await (const c of file.read()) read.push(Buffer.from(c));
-      expect(Buffer.concat(read).equals(bytes)).toBe(true);
+      expect((await readStored(temp.store, r.cid))?.equals(bytes)).toBe(true);
     });
   }
 });
