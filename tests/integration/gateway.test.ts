@@ -1,5 +1,5 @@
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import net, { type AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../helpers/test-app';
 import { Client } from '../helpers/http-client';
@@ -262,11 +262,38 @@ describe('upstreams', () => {
   let upstream: http.Server;
   let upstreamUrl: string;
   const seen: Array<{ url: string; headers: http.IncomingHttpHeaders }> = [];
+  /** Lets /sized-big finish: called by the test once the first half reached the client. */
+  let releaseBig = () => {};
+  /** One preprod project for the tests below that need no fresh one (the workspace's plan caps its projects). */
+  let shared: Awaited<ReturnType<typeof newProject>> | undefined;
+  const preprodProject = async () => (shared ??= await newProject(6));
 
   beforeAll(async () => {
     upstream = http.createServer((req, res) => {
       seen.push({ url: req.url!, headers: req.headers });
       if (req.url!.startsWith('/bf/api/v0/slow')) return; // never answers
+      // Sized answers written in two parts: a small one is gathered, a big one streams, a cut one fails.
+      const half = (n: number, c: string) => Buffer.alloc(n, c);
+      if (req.url!.startsWith('/bf/api/v0/sized-small')) {
+        res.writeHead(200, { 'content-type': 'text/plain', 'content-length': 2000 });
+        res.write(half(1000, 'a'));
+        return void setTimeout(() => res.end(half(1000, 'b')), 50);
+      }
+      if (req.url!.startsWith('/bf/api/v0/sized-big')) {
+        res.writeHead(200, { 'content-type': 'text/plain', 'content-length': 200_000 });
+        res.write(half(100_000, 'a'));
+        releaseBig = () => res.end(half(100_000, 'b'));
+        return;
+      }
+      if (req.url!.startsWith('/bf/api/v0/sized-stall')) {
+        res.writeHead(200, { 'content-type': 'text/plain', 'content-length': 2000 });
+        return void res.write(half(1000, 'a')); // and never the rest
+      }
+      if (req.url!.startsWith('/bf/api/v0/sized-cut')) {
+        res.writeHead(200, { 'content-type': 'text/plain', 'content-length': 2000 });
+        res.write(half(1000, 'a'));
+        return void setTimeout(() => res.destroy(), 50);
+      }
       if (req.url!.startsWith('/bf/api/v0/broken')) return void res.writeHead(503).end('down');
       if (req.url!.startsWith('/bf/api/v0/stream')) {
         res.writeHead(200, { 'content-type': 'application/json' });
@@ -337,10 +364,61 @@ describe('upstreams', () => {
     }
   });
 
+  it('sends a small sized answer with its head in one write, streams a big one, and turns a small one cut short into the 500', async () => {
+    const g = await startTestGateway(app, { UPSTREAM_CARDANO_PREPROD_URL: upstreamUrl, UPSTREAM_TIMEOUT_MS: '300' });
+    try {
+      const p = await preprodProject();
+      await g.keys.reload();
+      // A raw client sees what arrives when: the small answer's head comes only with its whole body.
+      const first = await new Promise<string>((resolve, reject) => {
+        const u = new URL(g.url);
+        const socket = net.connect(Number(u.port), u.hostname, () => socket.write(`GET /api/v0/sized-small HTTP/1.1\r\nHost: x\r\nproject_id: ${p.project_id}\r\nConnection: close\r\n\r\n`));
+        socket.once('data', (chunk) => {
+          resolve(chunk.toString('latin1'));
+          socket.destroy();
+        });
+        socket.on('error', reject);
+      });
+      expect(first).toMatch(/^HTTP\/1\.1 200 /);
+      expect(first.toLowerCase()).toContain('access-control-allow-origin: *');
+      expect(first.slice(first.indexOf('\r\n\r\n') + 4)).toBe('a'.repeat(1000) + 'b'.repeat(1000));
+
+      // The big one streams: its first half reaches the client while the upstream still holds the second.
+      const big = await new Promise<{ firstBeforeEnd: boolean; body: string }>((resolve, reject) => {
+        http
+          .get(g.url + '/api/v0/sized-big', { headers: { project_id: p.project_id } }, (res) => {
+            let body = '';
+            let released = false;
+            res.setEncoding('latin1');
+            res.on('data', (c: string) => {
+              body += c;
+              if (!released) {
+                released = true;
+                releaseBig();
+              }
+            });
+            res.on('end', () => resolve({ firstBeforeEnd: released, body }));
+          })
+          .on('error', reject);
+      });
+      expect(big.firstBeforeEnd).toBe(true);
+      expect(big.body).toBe('a'.repeat(100_000) + 'b'.repeat(100_000));
+
+      // Nothing of a gathered answer was sent when its upstream broke off: the client gets the Blockfrost 500.
+      const cut = await call(g.url + '/api/v0/sized-cut', p.project_id);
+      expect(cut).toMatchObject({ status: 500, body: { status_code: 500, error: 'Internal Server Error', message: 'An unexpected response was received from the backend.' } });
+      expect(cut.headers.get('access-control-allow-origin')).toBe('*');
+      // So is one whose upstream stalls half-way for longer than UPSTREAM_TIMEOUT_MS.
+      expect(await call(g.url + '/api/v0/sized-stall', p.project_id)).toMatchObject({ status: 500, body: cut.body });
+    } finally {
+      await g.close();
+    }
+  });
+
   it('refuses traversal before proxying, and drops a client copy of the upstream auth header (issue 11, point 5)', async () => {
     const g = await startTestGateway(app, { UPSTREAM_CARDANO_PREPROD_URL: upstreamUrl, UPSTREAM_CARDANO_PREPROD_AUTH: 'X-Upstream-Key: upstream-secret' });
     try {
-      const p = await newProject(6);
+      const p = await preprodProject();
       await g.keys.reload();
       const before = seen.length;
       for (const path of [
