@@ -11,6 +11,9 @@ import { startGateway } from '../../../server/gateway/index';
 import { makeUser } from '../../helpers/workspace-fixture';
 import { insertProjects } from './fixtures';
 import { serveUntilDisconnected } from './child-server';
+import { loopStats } from './loop-stats';
+
+const reportLoop = loopStats('gateway');
 
 export interface GatewayServerInfo {
   keys: string[];
@@ -39,6 +42,7 @@ if (gateway.keys.size !== projects.length) throw new Error(`the key cache holds 
 
 const info: GatewayServerInfo = { keys: projects.map((p) => p.key), flushMs: config.gateway.meteringFlushMs };
 serveUntilDisconnected({ url: gateway.url, ...info }, async () => {
+  reportLoop();
   await gateway.close();
   await db.destroy();
   fs.rmSync(dataDir, { recursive: true, force: true });

@@ -4,6 +4,9 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { serveUntilDisconnected } from './child-server';
+import { loopStats } from './loop-stats';
+
+const reportLoop = loopStats('proxy');
 
 const upstream = new URL(process.env.BENCH_UPSTREAM!);
 const agent = new http.Agent({ keepAlive: true, maxSockets: 256 });
@@ -22,6 +25,7 @@ const server = http.createServer((req, res) => {
 server.keepAliveTimeout = 65_000;
 server.listen(0, '127.0.0.1', () => {
   serveUntilDisconnected({ url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` }, async () => {
+    reportLoop();
     server.closeAllConnections();
     await new Promise<void>((resolve) => server.close(() => resolve()));
     agent.destroy();
