@@ -5,6 +5,7 @@ import { MemoryLimiter } from './limiter';
 import type { Meter, MeteredRequest } from './metering';
 import type { ProjectKey } from './key-cache';
 import { ANY_ORIGIN, sendBlockfrostError } from './respond';
+import { passAnswer } from './proxy';
 import { NOT_FOUND_MESSAGE } from '../chain/sandbox/http';
 import { SANDBOX_HEADER } from '../chain/sandbox/router';
 import { ALLOWED_EVM_METHODS, JSON_RPC_ERRORS, methodNotAllowedMessage } from '../../shared/milkomeda';
@@ -120,7 +121,8 @@ export function createJsonRpcHandler(deps: JsonRpcDeps) {
     const up = request({ protocol: base.protocol, hostname: base.hostname, port: upstreamPort, method: 'POST', path: base.pathname + base.search, headers: upstreamHeaders(body.length), agent });
     let settled = false;
     const fail = () => {
-      if (settled) return;
+      // After the answer began, a stall past the timeout or a broken connection ends it (passAnswer answers for a gathered one).
+      if (settled) return void up.destroy();
       settled = true;
       up.destroy();
       done(null);
@@ -143,7 +145,7 @@ export function createJsonRpcHandler(deps: JsonRpcDeps) {
   };
   const post = (body: Buffer, res: http.ServerResponse): Promise<http.IncomingMessage | null> => new Promise((resolve) => postCb(body, res, resolve));
 
-  /** Streams the backend's answer to one call back untouched, or answers the JSON-RPC internal error. */
+  /** Passes the backend's answer to one call back untouched (proxy.ts passAnswer), or answers the JSON-RPC internal error. */
   const relay = (upstream: http.IncomingMessage | null, res: http.ServerResponse, record: MeteredRequest, id: Id): void => {
     if (!upstream) {
       record.status = 500;
@@ -152,9 +154,10 @@ export function createJsonRpcHandler(deps: JsonRpcDeps) {
     record.status = upstream.statusCode ?? 200;
     const headers: http.OutgoingHttpHeaders = { 'content-type': upstream.headers['content-type'] ?? 'application/json', ...sandboxHeaders };
     if (upstream.headers['content-length']) headers['content-length'] = upstream.headers['content-length'];
-    res.writeHead(record.status, headers);
-    upstream.pipe(res);
-    upstream.on('error', () => res.destroy());
+    passAnswer(upstream, res, record.status, headers, (r) => {
+      record.status = 500;
+      send(r, 500, errorReply(id, JSON_RPC_ERRORS.internal, BACKEND_FAILED));
+    });
   };
 
   const readAll = (r: http.IncomingMessage): Promise<string> =>

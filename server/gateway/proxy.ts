@@ -45,6 +45,8 @@ interface Gathered {
   status: number;
   headers: http.OutgoingHttpHeaders;
   chunks: Buffer[];
+  /** Answers for a gathered answer whose backend broke off before its end (nothing was sent yet). */
+  broken: (res: http.ServerResponse) => void;
 }
 
 function gatherChunk(this: UpstreamResponse, chunk: Buffer): void {
@@ -58,11 +60,38 @@ function sendGathered(this: UpstreamResponse): void {
   g.res.end(g.chunks.length === 1 ? g.chunks[0] : Buffer.concat(g.chunks));
 }
 
-/** The backend's connection broke before the whole answer came: nothing was sent yet, so the client gets the Blockfrost 500. */
+/** The backend's connection broke before the whole answer came: nothing was sent yet, so the client gets an error answer. */
 function gatherFailed(this: UpstreamResponse): void {
-  const { res } = this[GATHER]!;
-  if (!res.headersSent && !res.destroyed) sendBlockfrostError(res, 500, INTERNAL_ERROR_MESSAGE);
+  const { res, broken } = this[GATHER]!;
+  if (!res.headersSent && !res.destroyed) broken(res);
 }
+
+function destroyClient(this: UpstreamResponse): void {
+  this[FORWARD]?.destroy();
+}
+
+/**
+ * Sends a backend's answer on with `status` and `headers`: gathered and written in one go when it
+ * declares a length up to GATHER_MAX_BYTES, streamed through otherwise. `broken` answers instead
+ * when a gathered answer's backend breaks off before its end.
+ */
+export function passAnswer(upstreamRes: http.IncomingMessage, res: http.ServerResponse, status: number, headers: http.OutgoingHttpHeaders, broken: (res: http.ServerResponse) => void): void {
+  const up = upstreamRes as UpstreamResponse;
+  const declared = up.headers['content-length'];
+  if (declared !== undefined && Number(declared) <= GATHER_MAX_BYTES) {
+    up[GATHER] = { res, status, headers, chunks: [], broken };
+    up.on('data', gatherChunk);
+    up.on('end', sendGathered);
+    up.on('error', gatherFailed);
+    return;
+  }
+  res.writeHead(status, headers);
+  up[FORWARD] = res;
+  up.pipe(res);
+  up.on('error', destroyClient);
+}
+
+const blockfrost500 = (res: http.ServerResponse): void => sendBlockfrostError(res, 500, INTERNAL_ERROR_MESSAGE);
 
 /** The backend failed (error, timeout or 5xx) before the answer started: the Blockfrost 500, unless a failover pool takes the request over. */
 function failForward(this: ForwardRequest): void {
@@ -76,10 +105,6 @@ function failForward(this: ForwardRequest): void {
   if (hooks && !res.headersSent && hooks.unavailable()) return;
   if (!res.headersSent) sendBlockfrostError(res, 500, INTERNAL_ERROR_MESSAGE);
   else res.destroy();
-}
-
-function destroyClient(this: UpstreamResponse): void {
-  this[FORWARD]?.destroy();
 }
 
 /** The backend's answer: passed through (its 4xx too), or a 5xx reported in our own words. */
@@ -97,18 +122,7 @@ function onUpstreamResponse(this: ForwardRequest, upstreamRes: UpstreamResponse)
   const h = upstreamRes.headers;
   for (const name in h) if (!HOP_BY_HOP.has(name) && h[name] !== undefined) out[name] = h[name];
   Object.assign(out, ANY_ORIGIN);
-  const declared = h['content-length'];
-  if (declared !== undefined && Number(declared) <= GATHER_MAX_BYTES) {
-    upstreamRes[GATHER] = { res: f.res, status, headers: out, chunks: [] };
-    upstreamRes.on('data', gatherChunk);
-    upstreamRes.on('end', sendGathered);
-    upstreamRes.on('error', gatherFailed);
-    return;
-  }
-  f.res.writeHead(status, out);
-  upstreamRes[FORWARD] = f.res;
-  upstreamRes.pipe(f.res);
-  upstreamRes.on('error', destroyClient);
+  passAnswer(upstreamRes, f.res, status, out, blockfrost500);
 }
 
 /** A request without Content-Length or Transfer-Encoding has no body (RFC 9112 6.3); nor has one of length 0. */

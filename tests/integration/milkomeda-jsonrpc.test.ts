@@ -182,6 +182,12 @@ describe('allow-list and errors', () => {
       req.on('data', (c) => (text += c));
       req.on('end', async () => {
         const body = JSON.parse(text);
+        // A call with id 'cut': the answer declares its length and breaks off half-way.
+        if (body.id === 'cut') {
+          res.writeHead(200, { 'content-type': 'application/json', 'content-length': 100 });
+          res.write('{"jsonrpc":"2.0","id":"cut","result":');
+          return void setTimeout(() => res.destroy(), 30);
+        }
         const calls = Array.isArray(body) ? body : [body];
         for (const c of calls) seen.push(c.method);
         const out = await Promise.all(calls.map((c) => dev.call(c)));
@@ -214,6 +220,13 @@ describe('allow-list and errors', () => {
     expect(ok.body).toEqual({ jsonrpc: '2.0', id: 'a', result: expect.stringMatching(/^0x/) });
     expect(ok.headers.get('x-cairn-sandbox')).toBeNull();
     expect(seen).toEqual(['eth_blockNumber']);
+  });
+
+  it('answers the JSON-RPC internal error when the backend breaks off in the middle of an answer', async () => {
+    const cut = await rpc(`${gw2.url}/api/v0/`, { jsonrpc: '2.0', id: 'cut', method: 'eth_blockNumber', params: [] }, { project_id: key2 });
+    expect(cut.status).toBe(500);
+    expect(cut.body).toEqual({ jsonrpc: '2.0', id: 'cut', error: { code: -32603, message: 'An unexpected response was received from the backend.' } });
+    expect(cut.headers.get('access-control-allow-origin')).toBe('*');
   });
 
   it('answers a batch in order with per-call results and errors, forwarding only allowed calls', async () => {
@@ -284,7 +297,8 @@ describe('allow-list and errors', () => {
       .select('value')
       .sum({ n: 'requests' });
     const byEndpoint = Object.fromEntries(rows.map((r: any) => [r.value, Number(r.n)]));
-    expect(byEndpoint).toMatchObject({ eth_accounts: 2, eth_blockNumber: 2, eth_chainId: 2, eth_getBalance: 1, net_version: 1, admin_peers: 1, '(parse error)': 1, '(invalid request)': 4 });
+    // eth_blockNumber: 3, one of them the call whose answer was cut short.
+    expect(byEndpoint).toMatchObject({ eth_accounts: 2, eth_blockNumber: 3, eth_chainId: 2, eth_getBalance: 1, net_version: 1, admin_peers: 1, '(parse error)': 1, '(invalid request)': 4 });
   });
 });
 
