@@ -1,11 +1,16 @@
-import geoip from 'geoip-country';
-import { UAParser } from 'ua-parser-js';
+// The gateway's metering, as its request path sees it. Each answered request becomes one packed
+// record (a few numbers, its texts numbered once) in a buffer that goes to the metering worker
+// thread (metering-worker.ts) whenever it fills and at each flush. The worker counts them and turns
+// a flush into parts of SQL (metering-core.ts); this thread runs each part in one transaction on the
+// gateway's own database connection (SQLite has one writer: a second connection in the worker would
+// make the control plane's transactions fail with SQLITE_BUSY while a flush commits).
+import { Worker } from 'node:worker_threads';
+import type { Knex } from 'knex';
 import type { Db } from '../db/index';
+import { isPostgres } from '../db/index';
 import type { Logger } from '../logger';
-import { LATENCY_BINS, LATENCY_BINS_PER_ROW, RECENT_FAILURES_KEPT, latencyBin } from '../../shared/insight';
 import { DAY_MS } from './limiter';
-import { isPrivateIp } from '../../shared/ip';
-import { PRIVATE_NETWORK_DIMENSION, PRIVATE_NETWORK_VALUE } from '../../shared/usage';
+import { FIELD, FIELDS, type ToMain, type ToWorker } from './metering-protocol';
 
 export interface MeteredRequest {
   projectId: number;
@@ -25,449 +30,60 @@ export interface MeteredRequest {
   started: number;
 }
 
-const MINUTE = 60_000;
-const HOUR = 3_600_000;
-const MINUTES_KEPT_MS = 2 * DAY_MS;
-const CACHE_LIMIT = 50_000;
-/** Rows per statement. */
-const CHUNK = 200;
-/** Longest stretch of flush work on the gateway's thread before the event loop gets a turn. */
-const SLICE_MS = 1;
-/** About this many rows go in one transaction; a bigger batch is written in parts. */
-const PART_ROWS = 1000;
-/**
- * Days older than this many days before today are not added to the 30-day window (the statistics
- * service moves a window at most to 29 days before its own today, so what is added always lies
- * inside it, with a day to spare for clocks).
- */
-const WINDOW_FLOOR_DAYS = 28;
-/** Pause between parts, so a big flush is spread out instead of taking a whole core in one burst. */
-const PART_GAP_MS = 40;
+/** Records per buffer: sent to the worker when full (about 300 KB), or sooner at a flush. */
+const RECORDS = 4096;
+/** Numbered texts kept before the numbering starts again (IPs of a busy gateway are unbounded). */
+const STRINGS_KEPT = 100_000;
 
-/** A small bounded memo: geolocation and user-agent parsing are far costlier than a Map lookup. */
-function memo<T>(fn: (k: string) => T): (k: string) => T {
-  const cache = new Map<string, T>();
-  return (k) => {
-    let v = cache.get(k);
-    if (v === undefined) {
-      if (cache.size >= CACHE_LIMIT) cache.clear();
-      v = fn(k);
-      cache.set(k, v);
-    }
-    return v;
-  };
-}
-
-export const countryOf = memo((ip: string) => geoip.lookup(ip.startsWith('::ffff:') ? ip.slice(7) : ip)?.country ?? 'unknown');
-
-const privateIp = memo(isPrivateIp);
-
-/** The browser's name; for API clients (curl, SDKs) the first product token of the user agent. */
-export const browserOf = memo((ua: string) => {
-  if (!ua) return 'unknown';
-  const name = new UAParser(ua).getBrowser().name;
-  if (name) return name;
-  const product = /^([\w.@-]+)/.exec(ua)?.[1];
-  return product ? product.slice(0, 64) : 'unknown';
-});
-
-const add = <K>(m: Map<K, number>, k: K, n = 1) => m.set(k, (m.get(k) ?? 0) + n);
-
-/** One UTC day's total and dimensions. Country and browser are derived at flush time. */
-interface DayCounts {
-  total: number;
-  endpoint: Map<string, number>;
-  status: Map<number, number>;
-  ip: Map<string, number>;
-  ua: Map<string, number>;
-}
+/** The driver connections a part runs on, inside a knex transaction. */
+type SqliteConnection = { exec(sql: string, cb: (err: Error | null) => void): void };
+type PgConnection = { query(sql: string): Promise<unknown> };
 
 /**
- * One hour's latency histogram: requests per latency bin (shared/insight.ts), added to the stored
- * one at flush. Only hours are written; the retention pass moves past days' hours into day rows
- * (services/insight.ts compactLatency), so the flush writes one histogram, not two.
- */
-interface HourLatency {
-  n: number;
-  bins: Uint32Array;
-}
-
-/** A failed request (status 400 and above) for the project's bounded recent log. */
-interface Failure {
-  at: number;
-  endpoint: string;
-  status: number;
-  ip: string;
-}
-
-/** One project's counts since the last flush, keyed by raw values so recording stays cheap. */
-interface ProjectCounts {
-  minutes: Map<number, number>;
-  hours: Map<number, number>;
-  days: Map<number, DayCounts>;
-  hourLatency: Map<number, HourLatency>;
-  /** 4xx and 5xx answers per hour, keyed by the hour's start plus the class (4 or 5): hour starts are multiples of 3,600,000. */
-  errorHours: Map<number, number>;
-  /**
-   * The interval's last RECENT_FAILURES_KEPT failed requests, a ring: while it is not full they are
-   * in order; once full, `failureHead` is the oldest (and the next to be overwritten).
-   */
-  failures: Failure[];
-  failureHead: number;
-}
-
-interface Pending {
-  projects: Map<number, ProjectCounts>;
-  /** `${ownerId}|${day}` → admitted requests. */
-  quota: Map<string, number>;
-}
-
-const empty = (): Pending => ({ projects: new Map(), quota: new Map() });
-
-function projectIn(pending: Pending, projectId: number): ProjectCounts {
-  let p = pending.projects.get(projectId);
-  if (!p) {
-    p = { minutes: new Map(), hours: new Map(), days: new Map(), hourLatency: new Map(), errorHours: new Map(), failures: [], failureHead: 0 };
-    pending.projects.set(projectId, p);
-  }
-  return p;
-}
-
-function dayIn(p: ProjectCounts, dayStart: number): DayCounts {
-  let d = p.days.get(dayStart);
-  if (!d) {
-    d = { total: 0, endpoint: new Map(), status: new Map(), ip: new Map(), ua: new Map() };
-    p.days.set(dayStart, d);
-  }
-  return d;
-}
-
-function hourLatencyIn(p: ProjectCounts, hourStart: number): HourLatency {
-  let h = p.hourLatency.get(hourStart);
-  if (!h) {
-    h = { n: 0, bins: new Uint32Array(LATENCY_BINS) };
-    p.hourLatency.set(hourStart, h);
-  }
-  return h;
-}
-
-/** Notes a failed request in the project's ring, overwriting the oldest once it holds RECENT_FAILURES_KEPT. */
-function noteFailure(p: ProjectCounts, at: number, endpoint: string, status: number, ip: string): void {
-  if (p.failures.length < RECENT_FAILURES_KEPT) {
-    p.failures.push({ at, endpoint, status, ip });
-    return;
-  }
-  const f = p.failures[p.failureHead]!;
-  f.at = at;
-  f.endpoint = endpoint;
-  f.status = status;
-  f.ip = ip;
-  p.failureHead = (p.failureHead + 1) % RECENT_FAILURES_KEPT;
-}
-
-/** The ring's failures, oldest first. */
-const failuresInOrder = (p: ProjectCounts): Failure[] => (p.failureHead === 0 ? p.failures : [...p.failures.slice(p.failureHead), ...p.failures.slice(0, p.failureHead)]);
-
-/** Sets every count to 0 and forgets the entries that were already 0 (unused for a whole interval). Answers whether any was in use. */
-function zero<K>(m: Map<K, number>): boolean {
-  let used = false;
-  for (const [k, n] of m) {
-    if (n === 0) m.delete(k);
-    else {
-      m.set(k, 0);
-      used = true;
-    }
-  }
-  return used;
-}
-
-/**
- * Empties a written project's counts for the buffer's next turn while keeping its maps and keys:
- * the same projects, IPs and endpoints come back interval after interval, and re-creating their
- * maps every flush made thousands of objects live just long enough to be promoted and collected by
- * full garbage collections in the gateway. What went unused for a whole interval is let go. Answers
- * whether the project counted anything in the interval (if not, the caller lets it go too).
- */
-function resetProject(p: ProjectCounts): boolean {
-  let used = zero(p.minutes);
-  zero(p.hours);
-  zero(p.errorHours);
-  for (const [hour, h] of p.hourLatency) {
-    if (h.n === 0) p.hourLatency.delete(hour);
-    else {
-      h.n = 0;
-      h.bins.fill(0);
-    }
-  }
-  p.failures.length = 0;
-  p.failureHead = 0;
-  for (const [day, d] of p.days) {
-    if (d.total === 0) {
-      p.days.delete(day);
-      continue;
-    }
-    d.total = 0;
-    zero(d.endpoint);
-    zero(d.status);
-    zero(d.ip);
-    zero(d.ua);
-    used = true;
-  }
-  return used;
-}
-
-/**
- * Empties a written buffer (resetProject for each project), in slices with a turn of the event
- * loop between them: with thousands of projects, one pass took about 9 ms of the gateway's thread
- * at once, and every request that arrived meanwhile waited for it.
- */
-async function reset(batch: Pending, slicer: Slicer): Promise<void> {
-  for (const [projectId, p] of batch.projects) {
-    if (!resetProject(p)) batch.projects.delete(projectId);
-    await slicer.pause();
-  }
-  zero(batch.quota);
-}
-
-/**
- * About how many rows a project's counts become (country and browser at most one per IP and user
- * agent; the windowed dimensions twice, by day and in the window; a few rows of latency bins per
- * hour; the failed requests, one row each).
- */
-function rowsOf(p: ProjectCounts): number {
-  let n = p.minutes.size + p.hours.size + 2 * p.hourLatency.size + p.errorHours.size + p.failures.length;
-  for (const d of p.days.values()) n += 1 + 2 * d.endpoint.size + d.status.size + 4 * d.ip.size + 2 * d.ua.size;
-  return n;
-}
-
-/** Cuts a batch into parts of about PART_ROWS rows (whole projects; the quota rows go with the first). */
-function split(batch: Pending): Pending[] {
-  const parts: Pending[] = [{ projects: new Map(), quota: batch.quota }];
-  let rows = batch.quota.size;
-  for (const [projectId, p] of batch.projects) {
-    const n = rowsOf(p);
-    if (rows > 0 && rows + n > PART_ROWS) {
-      parts.push({ projects: new Map(), quota: new Map() });
-      rows = 0;
-    }
-    parts[parts.length - 1]!.projects.set(projectId, p);
-    rows += n;
-  }
-  return parts;
-}
-
-/** Gives the event loop a turn whenever about SLICE_MS of work has run since the last one. */
-class Slicer {
-  private since = performance.now();
-  async pause(): Promise<void> {
-    if (performance.now() - this.since < SLICE_MS) return;
-    await new Promise((resolve) => setImmediate(resolve));
-    this.since = performance.now();
-  }
-}
-
-/**
- * Multi-row upserts into one table that add to the stored counts (the same text on SQLite and
- * PostgreSQL), sent CHUNK rows to a statement as they come, so few rows are alive at a time. Integers are
- * written into the statement and only free text is bound: binding a parameter costs the gateway's
- * thread far more (a 200-row statement binding every value took about 0.5 ms here, one binding only
- * the text 0.15 ms). Without `sums` the rows are plain inserts (the failed-request log).
- */
-class Upserts {
-  private tuples: string[] = [];
-  /** The bound texts of all tuples, in order; `ends[i]` is where tuple i's texts end. */
-  private texts: string[] = [];
-  private ends: number[] = [];
-  private readonly head: string;
-  private readonly tail: string;
-
-  constructor(
-    table: string,
-    columns: readonly string[],
-    keys: readonly string[],
-    private readonly exec: (sql: string, bindings: string[]) => PromiseLike<unknown>,
-    sums: readonly string[] = ['requests'],
-  ) {
-    this.head = `insert into ${table} (${columns.join(', ')}) values `;
-    this.tail = sums.length === 0 ? '' : ` on conflict (${keys.join(', ')}) do update set ${sums.map((c) => `${c} = ${table}.${c} + excluded.${c}`).join(', ')}`;
-  }
-
-  /** One row, as a tuple; its `?`s stand for `text` and `text2`, which are bound (no rest array: this runs for every row). */
-  add(tuple: string, text?: string, text2?: string): void {
-    this.tuples.push(tuple);
-    if (text !== undefined) this.texts.push(text);
-    if (text2 !== undefined) this.texts.push(text2);
-    this.ends.push(this.texts.length);
-  }
-
-  /**
-   * Sends the rows added so far, CHUNK to a statement, holding back a last part smaller than CHUNK
-   * unless `all`. No statement ever carries more than CHUNK rows, however many one busy project
-   * added (the engines cap the parameters of a statement: 32,766 on SQLite, 65,535 on PostgreSQL).
-   */
-  async send(all = false): Promise<void> {
-    let from = 0;
-    while (this.tuples.length - from >= CHUNK || (all && from < this.tuples.length)) {
-      const to = Math.min(from + CHUNK, this.tuples.length);
-      const sql = this.head + this.tuples.slice(from, to).join(', ') + this.tail;
-      const bindings = this.texts.slice(from === 0 ? 0 : this.ends[from - 1]!, this.ends[to - 1]!);
-      from = to;
-      await this.exec(sql, bindings);
-    }
-    if (from > 0) {
-      const textsFrom = this.ends[from - 1]!;
-      this.tuples = this.tuples.slice(from);
-      this.texts = this.texts.slice(textsFrom);
-      this.ends = this.ends.slice(from).map((e) => e - textsFrom);
-    }
-  }
-}
-
-/** An integer written into a statement: checked, so nothing but digits ever reaches the SQL. */
-const int = (n: number): string => {
-  if (!Number.isSafeInteger(n)) throw new Error(`metering: not an integer: ${n}`);
-  return String(n);
-};
-
-/** The dimensions of the statistics page, whose 30-day totals the flush keeps in usage_window. */
-const WINDOWED = new Set(['country', 'ip', 'endpoint', 'browser', PRIVATE_NETWORK_DIMENSION]);
-
-/**
- * The tables one part of a flush writes. To extend the flush (another rollup), add its Upserts here
- * and its rows in appendRows: chunking, slicing, parts and retries apply to it unchanged.
- */
-interface Tables {
-  rollups: Upserts;
-  dims: Upserts;
-  /** 30-day totals per dimension and value (services/usage.ts reads them and moves the window). */
-  window: Upserts;
-  quota: Upserts;
-  /** Latency histograms per hour, LATENCY_BINS_PER_ROW bins to a row (request insight). */
-  latency: Upserts;
-  /** 4xx and 5xx answers per hour (today's hourly chart). */
-  errorHours: Upserts;
-  /** The failed-request log (plain inserts; the part trims each project's log to RECENT_FAILURES_KEPT afterwards). */
-  failures: Upserts;
-}
-
-/** The bin columns of a usage_latency row. */
-const BIN_COLUMNS = Array.from({ length: LATENCY_BINS_PER_ROW }, (_, i) => `b${i}`);
-
-/** A histogram as rows of usage_latency, one per LATENCY_BINS_PER_ROW bins that hold any request. */
-function histogramRows(latency: Upserts, pid: string, hour: number, bins: Uint32Array): void {
-  for (let from = 0; from < LATENCY_BINS; from += LATENCY_BINS_PER_ROW) {
-    let any = false;
-    for (let k = from; k < from + LATENCY_BINS_PER_ROW; k++) {
-      if (bins[k] !== 0) {
-        any = true;
-        break;
-      }
-    }
-    if (!any) continue;
-    let tuple = `(${pid}, 'h', ${int(hour)}, ${from}`;
-    for (let k = from; k < from + LATENCY_BINS_PER_ROW; k++) tuple += `, ${bins[k]!}`;
-    latency.add(tuple + ')');
-  }
-}
-
-/**
- * One project's counts as rows; country and browser come from each distinct IP and user agent.
- * Days from `windowFloor` on are also added to the project's 30-day window; an older day (only
- * counts held back by weeks of failed flushes) goes to the daily tables alone.
- */
-function appendRows(projectId: number, p: ProjectCounts, t: Tables, windowFloor: number): void {
-  const { rollups, dims, window, latency } = t;
-  const pid = int(projectId);
-  for (const [bucket, n] of p.minutes) if (n > 0) rollups.add(`(${pid}, 'm', ${int(bucket)}, ${int(n)})`);
-  for (const [bucket, n] of p.hours) if (n > 0) rollups.add(`(${pid}, 'h', ${int(bucket)}, ${int(n)})`);
-  for (const [hour, h] of p.hourLatency) if (h.n > 0) histogramRows(latency, pid, hour, h.bins);
-  for (const [key, n] of p.errorHours) {
-    if (n <= 0) continue;
-    const statusClass = key % HOUR;
-    t.errorHours.add(`(${pid}, ${int(key - statusClass)}, ${int(statusClass)}, ${int(n)})`);
-  }
-  for (const f of failuresInOrder(p)) t.failures.add(`(${pid}, ${int(f.at)}, ?, ${int(f.status)}, ?)`, f.endpoint.slice(0, 255), f.ip.slice(0, 64));
-  for (const [day, d] of p.days) {
-    if (d.total === 0) continue;
-    rollups.add(`(${pid}, 'd', ${int(day)}, ${int(d.total)})`);
-    const country = new Map<string, number>();
-    const browser = new Map<string, number>();
-    const privateNetwork = new Map<string, number>();
-    for (const [ip, n] of d.ip) {
-      if (n <= 0) continue;
-      add(country, countryOf(ip), n);
-      if (privateIp(ip)) add(privateNetwork, PRIVATE_NETWORK_VALUE, n);
-    }
-    for (const [ua, n] of d.ua) if (n > 0) add(browser, browserOf(ua), n);
-    for (const [dimension, m] of [
-      ['endpoint', d.endpoint],
-      ['status', d.status],
-      ['ip', d.ip],
-      ['country', country],
-      ['browser', browser],
-      [PRIVATE_NETWORK_DIMENSION, privateNetwork],
-    ] as const) {
-      const windowed = day >= windowFloor && WINDOWED.has(dimension);
-      for (const [value, n] of m as Map<string | number, number>) {
-        if (n <= 0) continue;
-        const text = String(value).slice(0, 255);
-        dims.add(`(${pid}, '${dimension}', ${int(day)}, ?, ${int(n)})`, text);
-        if (windowed) window.add(`(${pid}, '${dimension}', ?, ${int(n)})`, text);
-      }
-    }
-  }
-}
-
-/**
- * Counts requests in memory and flushes them every interval as upserts into rollup tables (per
- * minute, hour and day, per dimension, and the subscription's daily quota usage): rows per bucket,
- * never a row per request. A failed flush keeps its counts for the next one; a crash loses at most
- * one interval (plus a paced flush still under way, which ends within a fifth of an interval).
+ * Counts requests and flushes them every interval as upserts into rollup tables (per minute, hour
+ * and day, per dimension, the latency histograms and failed requests of request insight, and the
+ * subscription's daily quota usage): rows per bucket, never a row per request. A failed flush keeps
+ * its counts for the next one; a crash loses at most one interval (plus a paced flush still under
+ * way, which ends within a fifth of an interval).
  */
 export class Meter {
-  /** Where requests are counted now. */
-  private pending = empty();
-  /** The other buffer: written out by a flush, then zeroed and swapped back in by the next one. */
-  private spare = empty();
-  /** Anything counted in `pending` since the last swap. */
-  private counted = false;
+  private worker: Worker | null = null;
+  private buffer = new Float64Array(RECORDS * FIELDS);
+  private count = 0;
+  private readonly numbers = new Map<string, number>();
+  /** Texts numbered since the last message. */
+  private fresh: string[] = [];
+  private restart = false;
+  private readonly flushes = new Map<number, () => void>();
+  private nextFlush = 1;
   private timer: NodeJS.Timeout | undefined;
-  private flushing: Promise<void> | null = null;
-  private lastPrune = 0;
+  private stopped = false;
+  private readonly engine: 'pg' | 'sqlite';
 
   constructor(
     private readonly db: Db,
     private readonly logger: Logger,
     private readonly flushMs: number,
     private readonly now: () => number = Date.now,
-  ) {}
+  ) {
+    this.engine = isPostgres(db) ? 'pg' : 'sqlite';
+  }
 
   /** Counts one answered request; `finished` is performance.now() when its answer went out (now, by default). */
   record(r: MeteredRequest, finished = performance.now()): void {
-    const p = projectIn(this.pending, r.projectId);
-    const dayStart = r.at - (r.at % DAY_MS);
-    const hourStart = r.at - (r.at % HOUR);
-    add(p.minutes, r.at - (r.at % MINUTE));
-    add(p.hours, hourStart);
-    const d = dayIn(p, dayStart);
-    d.total += 1;
-    add(d.endpoint, r.endpoint);
-    add(d.status, r.status);
-    add(d.ip, r.ip);
-    add(d.ua, r.userAgent ?? '');
-    // Request insight: a latency bin of the hour's histogram, errors per hour, and the failed
-    // request itself in the project's ring of recent failures.
-    const bin = latencyBin(finished - r.started);
-    const h = hourLatencyIn(p, hourStart);
-    h.n += 1;
-    h.bins[bin]! += 1;
-    if (r.status >= 400) {
-      const statusClass = (r.status / 100) | 0;
-      if (statusClass === 4 || statusClass === 5) add(p.errorHours, hourStart + statusClass);
-      noteFailure(p, r.at, r.endpoint, r.status, r.ip);
-    }
-    if (r.admitted) add(this.pending.quota, `${r.ownerId}|${dayStart}`);
-    this.counted = true;
+    if (this.stopped) return;
+    const b = this.buffer;
+    const o = this.count * FIELDS;
+    b[o + FIELD.projectId] = r.projectId;
+    b[o + FIELD.ownerId] = r.ownerId;
+    b[o + FIELD.endpoint] = this.number(r.endpoint);
+    b[o + FIELD.status] = r.status;
+    b[o + FIELD.ip] = this.number(r.ip);
+    b[o + FIELD.userAgent] = this.number(r.userAgent ?? '');
+    b[o + FIELD.admitted] = r.admitted ? 1 : 0;
+    b[o + FIELD.at] = r.at;
+    b[o + FIELD.latencyMs] = finished - r.started;
+    if (++this.count === RECORDS) this.send();
   }
 
   start(): void {
@@ -475,149 +91,106 @@ export class Meter {
     this.timer.unref();
   }
 
-  /** Stops the timer and writes what is left (on shutdown), at once. */
+  /** Stops the timer and writes what is left (on shutdown), at once; then the worker ends. */
   async stop(): Promise<void> {
     if (this.timer) clearInterval(this.timer);
     this.timer = undefined;
     await this.flush({ paced: false });
+    this.stopped = true;
+    const worker = this.worker;
+    this.worker = null;
+    await worker?.terminate();
   }
 
   /**
-   * Writes what was counted since the last flush. `paced` (the default) spreads a big batch over a
-   * part of the interval; shutdown writes it in one go.
+   * Writes what was counted up to now. `paced` (the default) spreads a big batch over a part of the
+   * interval; shutdown writes it in one go. Flushes run one at a time, in the order asked.
    */
   flush({ paced = true }: { paced?: boolean } = {}): Promise<void> {
-    // One flush at a time; a call during a flush waits for it and then writes what came in since.
-    const run = (this.flushing ?? Promise.resolve()).then(() => this.write(paced));
-    this.flushing = run.finally(() => {
-      if (this.flushing === run) this.flushing = null;
+    if (this.stopped) return Promise.resolve();
+    this.send();
+    const id = this.nextFlush++;
+    const worker = this.worker ?? this.startWorker();
+    return new Promise<void>((resolve) => {
+      this.flushes.set(id, resolve);
+      // The worker is unreferenced (an idle meter never holds a process open) except while a flush is under way.
+      worker.ref();
+      this.post({ t: 'flush', id, now: this.now(), paced });
     });
-    return run;
   }
 
-  /**
-   * Writes one batch, in parts of about PART_ROWS rows, each in its own transaction: a part is
-   * written whole or not at all, and one that fails goes back into the counts with every part
-   * after it, for the next flush. Between parts the flush pauses (at most a fifth of the interval
-   * in all), so thousands of rows never take the machine in one burst, and the database connection is
-   * free for others between parts.
-   */
-  private async write(paced: boolean): Promise<void> {
-    if (!this.counted) return;
-    const batch = this.pending;
-    this.pending = this.spare;
-    this.spare = batch;
-    this.counted = false;
-    try {
-      await this.writeParts(batch, paced);
-    } finally {
-      await reset(batch, new Slicer());
+  /** A text's number, given the first time it is seen (sent to the worker with the next records). */
+  private number(s: string): number {
+    let n = this.numbers.get(s);
+    if (n === undefined) {
+      if (this.numbers.size >= STRINGS_KEPT) {
+        // Start the numbering again; the records already numbered go first, under the old numbers.
+        this.send();
+        this.numbers.clear();
+        this.restart = true;
+      }
+      n = this.numbers.size;
+      this.numbers.set(s, n);
+      this.fresh.push(s);
     }
-    const now = Date.now();
-    if (now - this.lastPrune > HOUR) {
-      this.lastPrune = now;
-      await this.db('usage_rollups').where({ granularity: 'm' }).andWhere('bucket_ms', '<', now - MINUTES_KEPT_MS).delete().catch(() => undefined);
-    }
+    return n;
   }
 
-  private async writeParts(batch: Pending, paced: boolean): Promise<void> {
-    const parts = split(batch);
-    const gap = paced ? Math.min(PART_GAP_MS, this.flushMs / 5 / parts.length) : 0;
-    for (let i = 0; i < parts.length; i++) {
-      if (i > 0 && gap > 0) await new Promise((resolve) => setTimeout(resolve, gap));
-      try {
-        await this.writePart(parts[i]!);
-      } catch (err) {
-        // Put the counts back so the next flush writes them; nothing counted is dropped or doubled.
-        for (const part of parts.slice(i)) this.restore(part);
-        this.logger.warn({ err: { message: (err as Error).message } }, 'metering: flush failed, will retry');
+  /** Sends the buffered records (the buffer's memory moves to the worker; a new one takes its place). */
+  private send(): void {
+    const { buffer, count } = this;
+    if (count === 0 && this.fresh.length === 0 && !this.restart) return;
+    this.post({ t: 'records', buffer: buffer.buffer as ArrayBuffer, count, strings: this.fresh, restart: this.restart }, [buffer.buffer as ArrayBuffer]);
+    this.buffer = new Float64Array(RECORDS * FIELDS);
+    this.count = 0;
+    this.fresh = [];
+    this.restart = false;
+  }
+
+  private post(m: ToWorker, transfer: ArrayBuffer[] = []): void {
+    (this.worker ?? this.startWorker()).postMessage(m, transfer);
+  }
+
+  private startWorker(): Worker {
+    const worker = new Worker(new URL('./metering-worker.mjs', import.meta.url), { workerData: { engine: this.engine, flushMs: this.flushMs } });
+    worker.unref();
+    worker.on('message', (m: ToMain) => {
+      if (m.t === 'part') {
+        this.runPart(m.script).then(
+          () => worker.postMessage({ t: 'partDone', id: m.id, error: null } satisfies ToWorker),
+          (err: unknown) => worker.postMessage({ t: 'partDone', id: m.id, error: (err as Error).message || String(err) } satisfies ToWorker),
+        );
         return;
       }
-    }
-  }
-
-  /**
-   * One part in one transaction. The work on this thread (turning counts into rows, binding each
-   * statement) is cut into slices of about a millisecond with a turn of the event loop between them.
-   */
-  private async writePart(part: Pending): Promise<void> {
-    const slicer = new Slicer();
-    const now = this.now();
-    const windowFloor = now - (now % DAY_MS) - WINDOW_FLOOR_DAYS * DAY_MS;
-    await this.db.transaction(async (trx) => {
-      const exec = (sql: string, bindings: string[]) => trx.raw(sql, bindings);
-      const t: Tables = {
-        rollups: new Upserts('usage_rollups', ['project_id', 'granularity', 'bucket_ms', 'requests'], ['project_id', 'granularity', 'bucket_ms'], exec),
-        dims: new Upserts('usage_dimensions', ['project_id', 'dimension', 'day_ms', 'value', 'requests'], ['project_id', 'dimension', 'day_ms', 'value'], exec),
-        window: new Upserts('usage_window', ['project_id', 'dimension', 'value', 'requests'], ['project_id', 'dimension', 'value'], exec),
-        quota: new Upserts('quota_usage', ['user_id', 'day_ms', 'requests'], ['user_id', 'day_ms'], exec),
-        latency: new Upserts('usage_latency', ['project_id', 'granularity', 'bucket_ms', 'first_bin', ...BIN_COLUMNS], ['project_id', 'granularity', 'bucket_ms', 'first_bin'], exec, BIN_COLUMNS),
-        errorHours: new Upserts('usage_error_hours', ['project_id', 'hour_ms', 'status_class', 'requests'], ['project_id', 'hour_ms', 'status_class'], exec),
-        failures: new Upserts('failed_requests', ['project_id', 'at_ms', 'endpoint', 'status', 'ip'], [], exec, []),
-      };
-      const tables = Object.values(t);
-      const failing: number[] = [];
-      for (const [projectId, p] of part.projects) {
-        appendRows(projectId, p, t, windowFloor);
-        if (p.failures.length > 0) failing.push(projectId);
-        for (const table of tables) await table.send();
-        await slicer.pause();
-      }
-      for (const [k, requests] of part.quota) {
-        if (requests === 0) continue;
-        const bar = k.indexOf('|');
-        t.quota.add(`(${int(Number(k.slice(0, bar)))}, ${int(Number(k.slice(bar + 1)))}, ${int(requests)})`);
-        await t.quota.send();
-      }
-      for (const table of tables) {
-        await table.send(true);
-        await slicer.pause();
-      }
-      // Each project's failed-request log keeps its newest RECENT_FAILURES_KEPT rows; only the
-      // projects this part added to are trimmed, so the log stays bounded without a pass of its own.
-      for (let i = 0; i < failing.length; i += CHUNK) {
-        await trx.raw(
-          `delete from failed_requests where id in (select id from (select id, row_number() over (partition by project_id order by at_ms desc, id desc) as age
-           from failed_requests where project_id in (${failing.slice(i, i + CHUNK).map(int).join(', ')})) ranked where age > ${int(RECENT_FAILURES_KEPT)})`,
-        );
-        await slicer.pause();
-      }
+      if (m.error !== null) this.logger.warn({ err: { message: m.error } }, 'metering: flush failed, will retry');
+      this.flushes.get(m.id)?.();
+      this.flushes.delete(m.id);
+      if (this.flushes.size === 0) worker.unref();
     });
+    worker.on('error', (err) => {
+      // What it counted is lost, as in a crash; the next record starts a new worker.
+      this.logger.error({ err: { message: err.message } }, 'metering: the worker failed; its counts since the last flush are lost');
+      if (this.worker !== worker) return;
+      // A new worker starts with no numbers: number the texts again and drop the records that used the old ones.
+      this.worker = null;
+      this.numbers.clear();
+      this.fresh = [];
+      this.restart = false;
+      this.count = 0;
+      for (const done of this.flushes.values()) done();
+      this.flushes.clear();
+    });
+    this.worker = worker;
+    return worker;
   }
 
-  /** Adds a batch's counts back into the counting buffer (copied: the batch's maps are zeroed for reuse). */
-  private restore(batch: Pending) {
-    const merge = <K>(into: Map<K, number>, from: Map<K, number>) => {
-      for (const [k, n] of from) if (n > 0) add(into, k, n);
-    };
-    for (const [projectId, p] of batch.projects) {
-      const q = projectIn(this.pending, projectId);
-      merge(q.minutes, p.minutes);
-      merge(q.hours, p.hours);
-      merge(q.errorHours, p.errorHours);
-      for (const [hour, h] of p.hourLatency) {
-        if (h.n === 0) continue;
-        const e = hourLatencyIn(q, hour);
-        e.n += h.n;
-        for (let k = 0; k < LATENCY_BINS; k++) e.bins[k]! += h.bins[k]!;
-      }
-      // The batch's failures are older than any counted since: they go first, the newest are kept.
-      if (p.failures.length > 0) {
-        q.failures = [...failuresInOrder(p).map((f) => ({ ...f })), ...failuresInOrder(q)].slice(-RECENT_FAILURES_KEPT);
-        q.failureHead = 0;
-      }
-      for (const [day, d] of p.days) {
-        if (d.total === 0) continue;
-        const e = dayIn(q, day);
-        e.total += d.total;
-        merge(e.endpoint, d.endpoint);
-        merge(e.status, d.status);
-        merge(e.ip, d.ip);
-        merge(e.ua, d.ua);
-      }
-    }
-    merge(this.pending.quota, batch.quota);
-    this.counted = true;
+  /** One part in one transaction, as one script on the transaction's own connection (nothing to bind). */
+  private runPart(script: string): Promise<void> {
+    return this.db.transaction(async (trx: Knex.Transaction) => {
+      const conn: unknown = await trx.client.acquireConnection();
+      if (this.engine === 'pg') await (conn as PgConnection).query(script);
+      else await new Promise<void>((resolve, reject) => (conn as SqliteConnection).exec(script, (err) => (err ? reject(err) : resolve())));
+    });
   }
 }
 

@@ -127,16 +127,17 @@ describe('metering flush', () => {
     expect(await sum('usage_window', { project_id: id, dimension: 'private', value: '*' })).toBe(before.window + 3 + 2 + 1 + 4 + 1 + 2 + 1);
   });
 
-  it('stores free text verbatim, quotes and question marks included', async () => {
+  it('stores free text verbatim, quotes, question marks and backslashes included', async () => {
     const meter = new Meter(database.db, logger, 60_000);
     const odd = `it's "odd"?; -- ? ' ?`;
-    meter.record(request(projectIds[0]!, { userAgent: odd, endpoint: "/x/?'", ip: '203.0.113.9' }));
+    // The flush writes texts as SQL literals: a backslash before a quote must not end the literal on either engine.
+    meter.record(request(projectIds[0]!, { userAgent: odd, endpoint: "/x/?'\\'; drop table users; --", ip: '203.0.113.9' }));
     await meter.flush();
     const dims = await database.db('usage_dimensions').where({ project_id: projectIds[0] }).whereIn('dimension', ['browser', 'endpoint', 'ip', 'country']).select('dimension', 'value');
     expect(dims).toEqual(
       expect.arrayContaining([
         { dimension: 'browser', value: 'it' },
-        { dimension: 'endpoint', value: "/x/?'" },
+        { dimension: 'endpoint', value: "/x/?'\\'; drop table users; --" },
         { dimension: 'ip', value: '203.0.113.9' },
       ]),
     );

@@ -4,7 +4,8 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { freshDatabase, type TestDatabase } from '../helpers/db-template';
 import { makeProject, makeUser, makeWorkspace } from '../helpers/workspace-fixture';
-import { browserOf, countryOf, Meter, type MeteredRequest } from '../../server/gateway/metering';
+import { Meter, type MeteredRequest } from '../../server/gateway/metering';
+import { browserOf, countryOf } from '../../server/gateway/metering-core';
 import { createLogger } from '../../server/logger';
 import { advanceAllWindows, projectStats } from '../../server/services/usage';
 import { HISTORY_DAYS, TOP_N } from '../../shared/usage';

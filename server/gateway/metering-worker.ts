@@ -1,0 +1,64 @@
+// The gateway's metering worker thread (started by metering.ts): it counts the requests the
+// gateway's thread sends as packed records and turns each flush into parts of SQL, which it sends
+// back to be run on the gateway's database connection. Counting, grouping, geolocation, user-agent
+// parsing and building the statements (the bulk of the metering's work, and most of what it
+// allocates) never hold up the gateway's event loop or its garbage collections.
+import { parentPort, workerData } from 'node:worker_threads';
+import { MeterCore } from './metering-core';
+import { FIELD, FIELDS, type ToMain, type ToWorker } from './metering-protocol';
+
+const port = parentPort!;
+const { engine, flushMs } = workerData as { engine: 'pg' | 'sqlite'; flushMs: number };
+const core = new MeterCore(engine, flushMs);
+/** The strings the records refer to by number (endpoints, IPs, user agents), as the gateway's thread numbered them. */
+let strings: string[] = [];
+/** Parts sent to be run, by number, until the gateway's thread says how they went. */
+const running = new Map<number, { resolve: () => void; reject: (err: Error) => void }>();
+let nextPart = 1;
+
+const send = (m: ToMain) => port.postMessage(m);
+
+const runPart = (script: string) =>
+  new Promise<void>((resolve, reject) => {
+    const id = nextPart++;
+    running.set(id, { resolve, reject });
+    send({ t: 'part', id, script });
+  });
+
+port.on('message', (m: ToWorker) => {
+  switch (m.t) {
+    case 'records': {
+      if (m.restart) strings = [];
+      for (const s of m.strings) strings.push(s);
+      const r = new Float64Array(m.buffer);
+      for (let i = 0; i < m.count; i++) {
+        const o = i * FIELDS;
+        core.count({
+          projectId: r[o + FIELD.projectId]!,
+          ownerId: r[o + FIELD.ownerId]!,
+          endpoint: strings[r[o + FIELD.endpoint]!]!,
+          status: r[o + FIELD.status]!,
+          ip: strings[r[o + FIELD.ip]!]!,
+          userAgent: strings[r[o + FIELD.userAgent]!]!,
+          admitted: r[o + FIELD.admitted] === 1,
+          at: r[o + FIELD.at]!,
+          latencyMs: r[o + FIELD.latencyMs]!,
+        });
+      }
+      return;
+    }
+    case 'flush':
+      void core.flush(runPart, m.now, m.paced).then(
+        (error) => send({ t: 'flushed', id: m.id, error }),
+        (err: unknown) => send({ t: 'flushed', id: m.id, error: (err as Error).message }),
+      );
+      return;
+    case 'partDone': {
+      const p = running.get(m.id);
+      running.delete(m.id);
+      if (m.error === null) p?.resolve();
+      else p?.reject(new Error(m.error));
+      return;
+    }
+  }
+});
