@@ -385,11 +385,21 @@ export interface CountedRequest {
   latencyMs: number;
 }
 
+/** One flush as the gateway's thread runs it (metering.ts). */
+export interface FlushScripts {
+  /** Each part's statements as one script, to run in one transaction each, in order. */
+  parts: string[];
+  /** Pause between parts, in milliseconds (0: at once). */
+  gapMs: number;
+  /** Run after the parts, its failure ignored: the old per-minute rollups' prune, hourly. */
+  prune: string | null;
+}
+
 /**
- * Runs one part of a flush, a script of statements, in one transaction on the gateway's database
- * connection (metering.ts); rejects when the part was not written.
+ * Runs a flush's scripts on the gateway's database connection and answers the index of the first
+ * part that was not written (parts.length when all were) with the reason; it never rejects.
  */
-export type RunPart = (script: string) => Promise<void>;
+export type RunFlush = (scripts: FlushScripts) => Promise<{ written: number; error: string | null }>;
 
 /**
  * Counts requests in memory and flushes them on request as upserts into rollup tables (per minute,
@@ -445,7 +455,7 @@ export class MeterCore {
    * flush at a time: a call during a flush waits for it and then writes what came in since.
    * Answers the failure's message when a part could not be written (its counts are kept).
    */
-  flush(run: RunPart, now: number, paced: boolean): Promise<string | null> {
+  flush(run: RunFlush, now: number, paced: boolean): Promise<string | null> {
     const next = (this.flushing ?? Promise.resolve(null)).then(() => this.write(run, now, paced));
     this.flushing = next.finally(() => {
       if (this.flushing === next) this.flushing = null;
@@ -460,36 +470,24 @@ export class MeterCore {
    * in all), so thousands of rows never take the machine in one burst, and the database connection is
    * free for others between parts.
    */
-  private async write(run: RunPart, now: number, paced: boolean): Promise<string | null> {
-    if (!this.counted) return null;
+  private async write(run: RunFlush, now: number, paced: boolean): Promise<string | null> {
+    const prune = now - this.lastPrune > HOUR ? `delete from usage_rollups where granularity = 'm' and bucket_ms < ${int(now - MINUTES_KEPT_MS)}` : null;
+    if (!this.counted && !prune) return null;
+    if (prune) this.lastPrune = now;
     const batch = this.pending;
     this.pending = this.spare;
     this.spare = batch;
     this.counted = false;
-    let failure: string | null = null;
     try {
       const parts = split(batch);
-      const gap = paced ? Math.min(PART_GAP_MS, this.flushMs / 5 / parts.length) : 0;
-      for (let i = 0; i < parts.length; i++) {
-        if (i > 0 && gap > 0) await new Promise((resolve) => setTimeout(resolve, gap));
-        try {
-          const script = this.script(parts[i]!, now);
-          if (script) await run(script);
-        } catch (err) {
-          // Put the counts back so the next flush writes them; nothing counted is dropped or doubled.
-          for (const part of parts.slice(i)) this.restore(part);
-          failure = (err as Error).message;
-          break;
-        }
-      }
+      const scripts = parts.map((part) => this.script(part, now));
+      const { written, error } = await run({ parts: scripts, gapMs: paced ? Math.min(PART_GAP_MS, this.flushMs / 5 / parts.length) : 0, prune });
+      // Put the counts of the parts not written back so the next flush writes them; nothing counted is dropped or doubled.
+      for (const part of parts.slice(written)) this.restore(part);
+      return error;
     } finally {
       reset(batch);
     }
-    if (now - this.lastPrune > HOUR) {
-      this.lastPrune = now;
-      await run(`delete from usage_rollups where granularity = 'm' and bucket_ms < ${int(now - MINUTES_KEPT_MS)}`).catch(() => undefined);
-    }
-    return failure;
   }
 
   /** One part's statements as one script (run in one transaction). */

@@ -11,10 +11,14 @@ export type ToWorker =
    */
   | { t: 'records'; buffer: ArrayBuffer; count: number; strings: string[]; restart: boolean }
   | { t: 'flush'; id: number; now: number; paced: boolean }
-  | { t: 'partDone'; id: number; error: string | null };
+  /** How the flush's parts went: the first `written` were written; `error` says why the next was not. */
+  | { t: 'written'; id: number; written: number; error: string | null };
 
 export type ToMain =
-  /** Run this script in one transaction and answer partDone. */
-  | { t: 'part'; id: number; script: string }
+  /**
+   * A flush's parts, each a script in UTF-8 (transferred, so the gateway's heap holds each only
+   * while it runs), to run in order, one transaction each, `gapMs` apart; then `prune`, if any.
+   */
+  | { t: 'parts'; id: number; parts: ArrayBuffer[]; gapMs: number; prune: string | null }
   /** The flush `id` is over; `error` when a part failed (its counts are kept for the next). */
   | { t: 'flushed'; id: number; error: string | null };

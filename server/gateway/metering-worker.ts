@@ -1,10 +1,11 @@
 // The gateway's metering worker thread (started by metering.ts): it counts the requests the
 // gateway's thread sends as packed records and turns each flush into parts of SQL, which it sends
-// back to be run on the gateway's database connection. Counting, grouping, geolocation, user-agent
-// parsing and building the statements (the bulk of the metering's work, and most of what it
-// allocates) never hold up the gateway's event loop or its garbage collections.
+// back, all parts of a flush in one message, to be run on the gateway's database connection.
+// Counting, grouping, geolocation, user-agent parsing and building the statements (the bulk of the
+// metering's work, and most of what it allocates) never hold up the gateway's event loop or its
+// garbage collections.
 import { parentPort, workerData } from 'node:worker_threads';
-import { MeterCore } from './metering-core';
+import { MeterCore, type RunFlush } from './metering-core';
 import { FIELD, FIELDS, type ToMain, type ToWorker } from './metering-protocol';
 
 const port = parentPort!;
@@ -12,17 +13,22 @@ const { engine, flushMs } = workerData as { engine: 'pg' | 'sqlite'; flushMs: nu
 const core = new MeterCore(engine, flushMs);
 /** The strings the records refer to by number (endpoints, IPs, user agents), as the gateway's thread numbered them. */
 let strings: string[] = [];
-/** Parts sent to be run, by number, until the gateway's thread says how they went. */
-const running = new Map<number, { resolve: () => void; reject: (err: Error) => void }>();
-let nextPart = 1;
+/** Flushes whose parts were sent to be run, until the gateway's thread says how they went. */
+const running = new Map<number, (outcome: { written: number; error: string | null }) => void>();
+let nextRun = 1;
+const encoder = new TextEncoder();
 
-const send = (m: ToMain) => port.postMessage(m);
+const send = (m: ToMain, transfer: ArrayBuffer[] = []) => port.postMessage(m, transfer);
 
-const runPart = (script: string) =>
-  new Promise<void>((resolve, reject) => {
-    const id = nextPart++;
-    running.set(id, { resolve, reject });
-    send({ t: 'part', id, script });
+const runFlush: RunFlush = ({ parts, gapMs, prune }) =>
+  new Promise((resolve) => {
+    const id = nextRun++;
+    running.set(id, resolve);
+    const buffers = parts.map((script) => {
+      const bytes = encoder.encode(script);
+      return (bytes.byteLength === bytes.buffer.byteLength ? bytes : bytes.slice()).buffer as ArrayBuffer;
+    });
+    send({ t: 'parts', id, parts: buffers, gapMs, prune }, buffers);
   });
 
 port.on('message', (m: ToWorker) => {
@@ -48,17 +54,14 @@ port.on('message', (m: ToWorker) => {
       return;
     }
     case 'flush':
-      void core.flush(runPart, m.now, m.paced).then(
+      void core.flush(runFlush, m.now, m.paced).then(
         (error) => send({ t: 'flushed', id: m.id, error }),
         (err: unknown) => send({ t: 'flushed', id: m.id, error: (err as Error).message }),
       );
       return;
-    case 'partDone': {
-      const p = running.get(m.id);
+    case 'written':
+      running.get(m.id)?.({ written: m.written, error: m.error });
       running.delete(m.id);
-      if (m.error === null) p?.resolve();
-      else p?.reject(new Error(m.error));
       return;
-    }
   }
 });

@@ -5,7 +5,6 @@
 // gateway's own database connection (SQLite has one writer: a second connection in the worker would
 // make the control plane's transactions fail with SQLITE_BUSY while a flush commits).
 import { Worker } from 'node:worker_threads';
-import type { Knex } from 'knex';
 import type { Db } from '../db/index';
 import { isPostgres } from '../db/index';
 import type { Logger } from '../logger';
@@ -155,11 +154,8 @@ export class Meter {
     const worker = new Worker(new URL('./metering-worker.mjs', import.meta.url), { workerData: { engine: this.engine, flushMs: this.flushMs } });
     worker.unref();
     worker.on('message', (m: ToMain) => {
-      if (m.t === 'part') {
-        this.runPart(m.script).then(
-          () => worker.postMessage({ t: 'partDone', id: m.id, error: null } satisfies ToWorker),
-          (err: unknown) => worker.postMessage({ t: 'partDone', id: m.id, error: (err as Error).message || String(err) } satisfies ToWorker),
-        );
+      if (m.t === 'parts') {
+        void this.runParts(m.parts, m.gapMs, m.prune).then(({ written, error }) => worker.postMessage({ t: 'written', id: m.id, written, error } satisfies ToWorker));
         return;
       }
       if (m.error !== null) this.logger.warn({ err: { message: m.error } }, 'metering: flush failed, will retry');
@@ -184,13 +180,44 @@ export class Meter {
     return worker;
   }
 
-  /** One part in one transaction, as one script on the transaction's own connection (nothing to bind). */
-  private runPart(script: string): Promise<void> {
-    return this.db.transaction(async (trx: Knex.Transaction) => {
-      const conn: unknown = await trx.client.acquireConnection();
-      if (this.engine === 'pg') await (conn as PgConnection).query(script);
-      else await new Promise<void>((resolve, reject) => (conn as SqliteConnection).exec(script, (err) => (err ? reject(err) : resolve())));
-    });
+  /**
+   * Runs a flush's parts in order, each in one transaction, `gapMs` apart, then the prune (its
+   * failure ignored); stops at the first part that fails. Answers how many parts were written.
+   */
+  private async runParts(parts: ArrayBuffer[], gapMs: number, prune: string | null): Promise<{ written: number; error: string | null }> {
+    for (let i = 0; i < parts.length; i++) {
+      if (parts[i]!.byteLength === 0) continue;
+      if (i > 0 && gapMs > 0) await new Promise((resolve) => setTimeout(resolve, gapMs));
+      try {
+        await this.transaction(Buffer.from(parts[i]!).toString('utf8'));
+      } catch (err) {
+        return { written: i, error: (err as Error).message || String(err) };
+      }
+    }
+    if (prune) await this.transaction(prune).catch(() => undefined);
+    return { written: parts.length, error: null };
+  }
+
+  /**
+   * A script in one transaction on a connection of the pool, sent as one call with its BEGIN and
+   * COMMIT: nothing to bind and no statement-by-statement round trips through knex.
+   */
+  private async transaction(script: string): Promise<void> {
+    const client = this.db.client as { acquireConnection(): Promise<unknown>; releaseConnection(c: unknown): Promise<unknown> };
+    const conn = await client.acquireConnection();
+    const run =
+      this.engine === 'pg'
+        ? (sql: string) => (conn as PgConnection).query(sql).then(() => undefined)
+        : (sql: string) => new Promise<void>((resolve, reject) => (conn as SqliteConnection).exec(sql, (err) => (err ? reject(err) : resolve())));
+    try {
+      await run(`begin;\n${script}\ncommit;`);
+    } catch (err) {
+      // A statement failed (the rest did not run) or the commit did: nothing of the part stays.
+      await run('rollback;').catch(() => undefined);
+      throw err;
+    } finally {
+      await client.releaseConnection(conn);
+    }
   }
 }
 
