@@ -7,7 +7,9 @@
 //     in turn, in 1 s slices round after round;
 //   latency: an open loop (requests at a fixed rate whatever the answers) to all three at once,
 //     alternating request by request, so every stall of this shared machine (the upstream's GC,
-//     another process, the VM) lands on all three at the same moment and cancels out of c − b.
+//     another process, the VM) lands on all three at the same moment and cancels out of c − b; the
+//     order within each group of three turns by one from group to group, so no target is always the
+//     last to reach the shared upstream (tests/bench/lib/load-worker.ts).
 // Targets (issue 19): c ≥ 90 % of b's throughput; c adds ≤ 0.5 ms to b's p99, median of the rounds
 // (the whole run's p99 difference is printed beside it).
 //
