@@ -264,6 +264,8 @@ describe('upstreams', () => {
   const seen: Array<{ url: string; headers: http.IncomingHttpHeaders }> = [];
   /** Lets /sized-big finish: called by the test once the first half reached the client. */
   let releaseBig = () => {};
+  /** Called when the gateway gives up its request to /endless. */
+  let endlessClosed = () => {};
   /** One preprod project for the tests below that need no fresh one (the workspace's plan caps its projects). */
   let shared: Awaited<ReturnType<typeof newProject>> | undefined;
   const preprodProject = async () => (shared ??= await newProject(6));
@@ -293,6 +295,16 @@ describe('upstreams', () => {
         res.writeHead(200, { 'content-type': 'text/plain', 'content-length': 2000 });
         res.write(half(1000, 'a'));
         return void setTimeout(() => res.destroy(), 50);
+      }
+      if (req.url!.startsWith('/bf/api/v0/endless')) {
+        // Streams until the request is given up; says when that happened.
+        res.writeHead(200, { 'content-type': 'text/plain' });
+        const t = setInterval(() => res.write('x'.repeat(100)), 10);
+        res.on('close', () => {
+          clearInterval(t);
+          endlessClosed();
+        });
+        return;
       }
       if (req.url!.startsWith('/bf/api/v0/broken')) return void res.writeHead(503).end('down');
       if (req.url!.startsWith('/bf/api/v0/stream')) {
@@ -359,6 +371,29 @@ describe('upstreams', () => {
       const m = await newProject(0);
       await g.keys.reload();
       expect((await call(g.url + '/api/v0/blocks/latest', m.project_id)).headers.get('x-cairn-sandbox')).toBe('simulated');
+    } finally {
+      await g.close();
+    }
+  });
+
+  it('stops asking the backend when the client leaves in the middle of an answer', async () => {
+    const g = await startTestGateway(app, { UPSTREAM_CARDANO_PREPROD_URL: upstreamUrl, UPSTREAM_TIMEOUT_MS: '5000' });
+    try {
+      const p = await preprodProject();
+      await g.keys.reload();
+      const closed = new Promise<void>((resolve) => (endlessClosed = resolve));
+      await new Promise<void>((resolve, reject) => {
+        const req = http.get(g.url + '/api/v0/endless', { headers: { project_id: p.project_id } }, (res) => {
+          res.once('data', () => {
+            req.destroy();
+            resolve();
+          });
+        });
+        req.on('error', () => undefined);
+        setTimeout(() => reject(new Error('no data from /endless')), 3000);
+      });
+      // Well before the 5 s timeout: the upstream's request closes because the client left.
+      await Promise.race([closed, new Promise((_, reject) => setTimeout(() => reject(new Error('the upstream request was not given up')), 2000))]);
     } finally {
       await g.close();
     }
