@@ -25,6 +25,7 @@ import http from 'node:http';
 import os from 'node:os';
 import { plans } from '../../shared/plans';
 import { forkServer } from './lib/child-server';
+import { SERVER_NODE_FLAGS } from '../../server/node-flags';
 import type { GatewayServerInfo } from './lib/gateway-server';
 import { LoadGenerator, type LoadResult, type LoadRun, type LoadTarget } from './lib/load-protocol';
 import { machine, ms, ratio as ratioOf, row as reportRow, table } from './lib/report';
@@ -67,7 +68,8 @@ const signed = (v: number) => `${v >= 0 ? '+' : ''}${ms(v)}`;
 
 async function main() {
   console.log(`bench:gateway on ${machine()}`);
-  const profiled = [...process.execArgv, ...(PROF_DIR ? ['--cpu-prof', `--cpu-prof-dir=${PROF_DIR}`] : []), ...(process.env.BENCH_NODE_FLAGS ?? '').split(' ').filter(Boolean)];
+  // (b) and (c) run with the server's own V8 flags (server/node-flags.ts), so both have the young generation production has.
+  const profiled = [...process.execArgv, ...SERVER_NODE_FLAGS, ...(PROF_DIR ? ['--cpu-prof', `--cpu-prof-dir=${PROF_DIR}`] : []), ...(process.env.BENCH_NODE_FLAGS ?? '').split(' ').filter(Boolean)];
   if (PROF_DIR) fs.mkdirSync(PROF_DIR, { recursive: true });
   const stops: Array<() => Promise<void>> = [];
   try {
@@ -76,7 +78,7 @@ async function main() {
     const [proxy, gateway, control] = await Promise.all([
       forkServer('minimal-proxy.ts', { BENCH_UPSTREAM: upstream.url }, profiled),
       forkServer<GatewayServerInfo>('gateway-server.ts', { BENCH_UPSTREAM: upstream.url, BENCH_PROJECTS: String(PROJECTS) }, profiled),
-      CONTROL ? forkServer('minimal-proxy.ts', { BENCH_UPSTREAM: upstream.url }) : undefined,
+      CONTROL ? forkServer('minimal-proxy.ts', { BENCH_UPSTREAM: upstream.url }, profiled) : undefined,
     ]);
     stops.push(proxy.stop, gateway.stop);
     if (control) stops.push(control.stop);

@@ -15,6 +15,7 @@ import fs from 'node:fs';
 import http from 'node:http';
 import { plans } from '../../shared/plans';
 import { forkServer } from './lib/child-server';
+import { SERVER_NODE_FLAGS } from '../../server/node-flags';
 import type { GatewayServerInfo } from './lib/gateway-server';
 import { LoadGenerator, type LoadResult, type LoadTarget } from './lib/load-protocol';
 import { machine, ms, table, verdicts } from './lib/report';
@@ -49,7 +50,8 @@ const probe = (url: string, headers: Record<string, string> = {}) =>
 
 async function main() {
   console.log(`bench:jsonrpc on ${machine()}`);
-  const profiled = PROF_DIR ? [...process.execArgv, '--cpu-prof', `--cpu-prof-dir=${PROF_DIR}`] : process.execArgv;
+  // (b) and (c) run with the server's own V8 flags (server/node-flags.ts), as bench:gateway's do.
+  const profiled = [...process.execArgv, ...SERVER_NODE_FLAGS, ...(PROF_DIR ? ['--cpu-prof', `--cpu-prof-dir=${PROF_DIR}`] : [])];
   if (PROF_DIR) fs.mkdirSync(PROF_DIR, { recursive: true });
   const stops: Array<() => Promise<void>> = [];
   try {
