@@ -121,9 +121,10 @@ describe.runIf(browserAvailable())('the public site and the dashboard shell, in 
     const toggleVisible = (hash: string) =>
       page.waitForFunction((h) => {
         if (location.hash !== h) return false;
-        const header = document.querySelector('header')!.getBoundingClientRect();
-        const toggle = document.querySelector('[role="radiogroup"]')!.getBoundingClientRect();
-        return toggle.top >= header.bottom && toggle.bottom <= window.innerHeight;
+        // Right after the reload the page may not hold them yet: wait rather than throw.
+        const header = document.querySelector('header')?.getBoundingClientRect();
+        const toggle = document.querySelector('[role="radiogroup"]')?.getBoundingClientRect();
+        return !!header && !!toggle && toggle.top >= header.bottom && toggle.bottom <= window.innerHeight;
       }, hash);
     await toggleVisible('#pay-as-you-go');
     expect(await page.getByTestId('payg-price-eur').isVisible()).toBe(true);
