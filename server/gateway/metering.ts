@@ -64,6 +64,8 @@ export class Meter {
     private readonly logger: Logger,
     private readonly flushMs: number,
     private readonly now: () => number = Date.now,
+    /** Numbered texts kept before the numbering starts again (tests make it small). */
+    private readonly stringsKept = STRINGS_KEPT,
   ) {
     this.engine = isPostgres(db) ? 'pg' : 'sqlite';
   }
@@ -71,14 +73,19 @@ export class Meter {
   /** Counts one answered request; `finished` is performance.now() when its answer went out (now, by default). */
   record(r: MeteredRequest, finished = performance.now()): void {
     if (this.stopped) return;
+    // Room for this record's three texts, or the numbering starts again before any of them is numbered.
+    if (this.numbers.size > this.stringsKept - 3) this.renumber();
+    const endpoint = this.number(r.endpoint);
+    const ip = this.number(r.ip);
+    const userAgent = this.number(r.userAgent ?? '');
     const b = this.buffer;
     const o = this.count * FIELDS;
     b[o + FIELD.projectId] = r.projectId;
     b[o + FIELD.ownerId] = r.ownerId;
-    b[o + FIELD.endpoint] = this.number(r.endpoint);
+    b[o + FIELD.endpoint] = endpoint;
     b[o + FIELD.status] = r.status;
-    b[o + FIELD.ip] = this.number(r.ip);
-    b[o + FIELD.userAgent] = this.number(r.userAgent ?? '');
+    b[o + FIELD.ip] = ip;
+    b[o + FIELD.userAgent] = userAgent;
     b[o + FIELD.admitted] = r.admitted ? 1 : 0;
     b[o + FIELD.at] = r.at;
     b[o + FIELD.latencyMs] = finished - r.started;
@@ -118,16 +125,17 @@ export class Meter {
     });
   }
 
+  /** Starts the numbering again; the records already numbered go first, under the old numbers. */
+  private renumber(): void {
+    this.send();
+    this.numbers.clear();
+    this.restart = true;
+  }
+
   /** A text's number, given the first time it is seen (sent to the worker with the next records). */
   private number(s: string): number {
     let n = this.numbers.get(s);
     if (n === undefined) {
-      if (this.numbers.size >= STRINGS_KEPT) {
-        // Start the numbering again; the records already numbered go first, under the old numbers.
-        this.send();
-        this.numbers.clear();
-        this.restart = true;
-      }
       n = this.numbers.size;
       this.numbers.set(s, n);
       this.fresh.push(s);

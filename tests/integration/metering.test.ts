@@ -78,6 +78,21 @@ describe('metering flush', () => {
     expect(await sum('usage_rollups', { project_id: id, granularity: 'd' })).toBe(before.day + IPS);
   }, 60_000);
 
+  it('counts exactly when the texts outgrow their numbering and it starts again, mid-interval', async () => {
+    // Room for 10 texts: the 3 of the first record, then 2 new IPs a record; the numbering starts again every few records.
+    const meter = new Meter(database.db, logger, 60_000, Date.now, 10);
+    const id = projectIds[140]!;
+    const ipSum = (ip: string) => sum('usage_dimensions', { project_id: id, dimension: 'ip', value: ip });
+    const ips = Array.from({ length: 40 }, (_, i) => `198.51.100.${100 + i}`);
+    const endpointBefore = await sum('usage_dimensions', { project_id: id, dimension: 'endpoint', value: '/blocks/latest' });
+    for (const ip of ips) meter.record(request(id, { ip, userAgent: `agent-${ip}` }));
+    meter.record(request(id, { ip: ips[0]! }));
+    await meter.flush();
+    expect(await ipSum(ips[0]!)).toBe(2);
+    for (const ip of ips.slice(1)) expect(await ipSum(ip)).toBe(1);
+    expect(await sum('usage_dimensions', { project_id: id, dimension: 'endpoint', value: '/blocks/latest' })).toBe(endpointBefore + 41);
+  });
+
   it('adds up exactly over many flushes while the same projects and IPs come and go', async () => {
     const meter = new Meter(database.db, logger, 60_000);
     const [a, b] = [projectIds[120]!, projectIds[121]!];
