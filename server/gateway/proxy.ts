@@ -42,15 +42,22 @@ interface Gathered {
   broken: (res: http.ServerResponse) => void;
 }
 
+/** Whether an answer declaring this Content-Length is gathered (else it streams). */
+const gathers = (declared: string | string[] | undefined): boolean => typeof declared === 'string' && Number(declared) <= GATHER_MAX_BYTES;
+
+/** Writes a gathered answer: its head and whole body in one go. */
+function writeGathered(res: http.ServerResponse, status: number, headers: http.OutgoingHttpHeaders, chunks: Buffer[]): void {
+  res.writeHead(status, headers);
+  res.end(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks));
+}
+
 function gatherChunk(this: UpstreamResponse, chunk: Buffer): void {
   this[GATHER]!.chunks.push(chunk);
 }
 
 function sendGathered(this: UpstreamResponse): void {
   const g = this[GATHER]!;
-  if (g.res.destroyed) return;
-  g.res.writeHead(g.status, g.headers);
-  g.res.end(g.chunks.length === 1 ? g.chunks[0] : Buffer.concat(g.chunks));
+  if (!g.res.destroyed) writeGathered(g.res, g.status, g.headers, g.chunks);
 }
 
 /** The backend's connection broke before the whole answer came: nothing was sent yet, so the client gets an error answer. */
@@ -70,8 +77,7 @@ function destroyClient(this: UpstreamResponse): void {
  */
 export function passAnswer(upstreamRes: http.IncomingMessage, res: http.ServerResponse, status: number, headers: http.OutgoingHttpHeaders, broken: (res: http.ServerResponse) => void): void {
   const up = upstreamRes as UpstreamResponse;
-  const declared = up.headers['content-length'];
-  if (declared !== undefined && Number(declared) <= GATHER_MAX_BYTES) {
+  if (gathers(up.headers['content-length'])) {
     up[GATHER] = { res, status, headers, chunks: [], broken };
     up.on('data', gatherChunk);
     up.on('end', sendGathered);
@@ -128,8 +134,7 @@ class Forward implements Dispatcher.DispatchHandler {
     const out: http.OutgoingHttpHeaders = {};
     for (const name in headers) if (!HOP_BY_HOP.has(name)) out[name] = headers[name];
     Object.assign(out, ANY_ORIGIN);
-    const declared = headers['content-length'];
-    if (typeof declared === 'string' && Number(declared) <= GATHER_MAX_BYTES) {
+    if (gathers(headers['content-length'])) {
       this.status = status;
       this.headers = out;
       this.chunks = [];
@@ -153,8 +158,7 @@ class Forward implements Dispatcher.DispatchHandler {
     const { res, chunks } = this;
     if (res.destroyed) return;
     if (!chunks) return void res.end();
-    res.writeHead(this.status, this.headers!);
-    res.end(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks));
+    writeGathered(res, this.status, this.headers!, chunks);
   }
 
   /** Refused, broken off, or stalled past the timeout (headers or body). */
