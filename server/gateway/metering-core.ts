@@ -9,9 +9,7 @@ import { DAY_MS } from './limiter';
 import { isPrivateIp } from '../../shared/ip';
 import { PRIVATE_NETWORK_DIMENSION, PRIVATE_NETWORK_VALUE } from '../../shared/usage';
 
-const MINUTE = 60_000;
 const HOUR = 3_600_000;
-const MINUTES_KEPT_MS = 2 * DAY_MS;
 const CACHE_LIMIT = 50_000;
 /** Rows per statement. */
 const CHUNK = 200;
@@ -84,7 +82,6 @@ interface Failure {
 
 /** One project's counts since the last flush, keyed by raw values so recording stays cheap. */
 interface ProjectCounts {
-  minutes: Map<number, number>;
   hours: Map<number, number>;
   days: Map<number, DayCounts>;
   hourLatency: Map<number, HourLatency>;
@@ -109,7 +106,7 @@ const empty = (): Pending => ({ projects: new Map(), quota: new Map() });
 function projectIn(pending: Pending, projectId: number): ProjectCounts {
   let p = pending.projects.get(projectId);
   if (!p) {
-    p = { minutes: new Map(), hours: new Map(), days: new Map(), hourLatency: new Map(), errorHours: new Map(), failures: [], failureHead: 0 };
+    p = { hours: new Map(), days: new Map(), hourLatency: new Map(), errorHours: new Map(), failures: [], failureHead: 0 };
     pending.projects.set(projectId, p);
   }
   return p;
@@ -171,8 +168,7 @@ function zero<K>(m: Map<K, number>): boolean {
  * whether the project counted anything in the interval (if not, the caller lets it go too).
  */
 function resetProject(p: ProjectCounts): boolean {
-  let used = zero(p.minutes);
-  zero(p.hours);
+  let used = zero(p.hours);
   zero(p.errorHours);
   for (const [hour, h] of p.hourLatency) {
     if (h.n === 0) p.hourLatency.delete(hour);
@@ -210,7 +206,7 @@ function reset(batch: Pending): void {
  * hour; the failed requests, one row each).
  */
 function rowsOf(p: ProjectCounts): number {
-  let n = p.minutes.size + p.hours.size + 2 * p.hourLatency.size + p.errorHours.size + p.failures.length;
+  let n = p.hours.size + 2 * p.hourLatency.size + p.errorHours.size + p.failures.length;
   for (const d of p.days.values()) n += 1 + 2 * d.endpoint.size + d.status.size + 4 * d.ip.size + 2 * d.ua.size;
   return n;
 }
@@ -332,7 +328,6 @@ function histogramRows(latency: Upserts, pid: string, hour: number, bins: Uint32
 function appendRows(projectId: number, p: ProjectCounts, t: Tables, windowFloor: number): void {
   const { rollups, dims, window, latency } = t;
   const pid = int(projectId);
-  for (const [bucket, n] of p.minutes) if (n > 0) rollups.add(`(${pid}, 'm', ${int(bucket)}, ${int(n)})`);
   for (const [bucket, n] of p.hours) if (n > 0) rollups.add(`(${pid}, 'h', ${int(bucket)}, ${int(n)})`);
   for (const [hour, h] of p.hourLatency) if (h.n > 0) histogramRows(latency, pid, hour, h.bins);
   for (const [key, n] of p.errorHours) {
@@ -391,8 +386,6 @@ export interface FlushScripts {
   parts: string[];
   /** Pause between parts, in milliseconds (0: at once). */
   gapMs: number;
-  /** Run after the parts, its failure ignored: the old per-minute rollups' prune, hourly. */
-  prune: string | null;
 }
 
 /**
@@ -402,8 +395,8 @@ export interface FlushScripts {
 export type RunFlush = (scripts: FlushScripts) => Promise<{ written: number; error: string | null }>;
 
 /**
- * Counts requests in memory and flushes them on request as upserts into rollup tables (per minute,
- * hour and day, per dimension, latency histograms, errors per hour, the failed-request log and the
+ * Counts requests in memory and flushes them on request as upserts into rollup tables (per hour
+ * and day, per dimension, latency histograms, errors per hour, the failed-request log and the
  * subscription's daily quota usage): rows per bucket, never a row per request. A failed flush keeps
  * its counts for the next one.
  */
@@ -415,7 +408,6 @@ export class MeterCore {
   /** Anything counted in `pending` since the last swap. */
   private counted = false;
   private flushing: Promise<string | null> | null = null;
-  private lastPrune = 0;
 
   constructor(
     private readonly engine: 'pg' | 'sqlite',
@@ -427,7 +419,6 @@ export class MeterCore {
     const p = projectIn(this.pending, r.projectId);
     const dayStart = r.at - (r.at % DAY_MS);
     const hourStart = r.at - (r.at % HOUR);
-    add(p.minutes, r.at - (r.at % MINUTE));
     add(p.hours, hourStart);
     const d = dayIn(p, dayStart);
     d.total += 1;
@@ -471,9 +462,7 @@ export class MeterCore {
    * free for others between parts.
    */
   private async write(run: RunFlush, now: number, paced: boolean): Promise<string | null> {
-    const prune = now - this.lastPrune > HOUR ? `delete from usage_rollups where granularity = 'm' and bucket_ms < ${int(now - MINUTES_KEPT_MS)}` : null;
-    if (!this.counted && !prune) return null;
-    if (prune) this.lastPrune = now;
+    if (!this.counted) return null;
     const batch = this.pending;
     this.pending = this.spare;
     this.spare = batch;
@@ -481,7 +470,7 @@ export class MeterCore {
     try {
       const parts = split(batch);
       const scripts = parts.map((part) => this.script(part, now));
-      const { written, error } = await run({ parts: scripts, gapMs: paced ? Math.min(PART_GAP_MS, this.flushMs / 5 / parts.length) : 0, prune });
+      const { written, error } = await run({ parts: scripts, gapMs: paced ? Math.min(PART_GAP_MS, this.flushMs / 5 / parts.length) : 0 });
       // Put the counts of the parts not written back so the next flush writes them; nothing counted is dropped or doubled.
       for (const part of parts.slice(written)) this.restore(part);
       return error;
@@ -535,7 +524,6 @@ export class MeterCore {
     };
     for (const [projectId, p] of batch.projects) {
       const q = projectIn(this.pending, projectId);
-      merge(q.minutes, p.minutes);
       merge(q.hours, p.hours);
       merge(q.errorHours, p.errorHours);
       for (const [hour, h] of p.hourLatency) {

@@ -17,8 +17,8 @@ export type ToWorker =
 export type ToMain =
   /**
    * A flush's parts, each a script in UTF-8 (transferred, so the gateway's heap holds each only
-   * while it runs), to run in order, one transaction each, `gapMs` apart; then `prune`, if any.
+   * while it runs), to run in order, one transaction each, `gapMs` apart.
    */
-  | { t: 'parts'; id: number; parts: ArrayBuffer[]; gapMs: number; prune: string | null }
+  | { t: 'parts'; id: number; parts: ArrayBuffer[]; gapMs: number }
   /** The flush `id` is over; `error` when a part failed (its counts are kept for the next). */
   | { t: 'flushed'; id: number; error: string | null };

@@ -20,7 +20,7 @@ const encoder = new TextEncoder();
 
 const send = (m: ToMain, transfer: ArrayBuffer[] = []) => port.postMessage(m, transfer);
 
-const runFlush: RunFlush = ({ parts, gapMs, prune }) =>
+const runFlush: RunFlush = ({ parts, gapMs }) =>
   new Promise((resolve) => {
     const id = nextRun++;
     running.set(id, resolve);
@@ -28,7 +28,7 @@ const runFlush: RunFlush = ({ parts, gapMs, prune }) =>
       const bytes = encoder.encode(script);
       return (bytes.byteLength === bytes.buffer.byteLength ? bytes : bytes.slice()).buffer as ArrayBuffer;
     });
-    send({ t: 'parts', id, parts: buffers, gapMs, prune }, buffers);
+    send({ t: 'parts', id, parts: buffers, gapMs }, buffers);
   });
 
 port.on('message', (m: ToWorker) => {

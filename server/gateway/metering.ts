@@ -39,8 +39,8 @@ type SqliteConnection = { exec(sql: string, cb: (err: Error | null) => void): vo
 type PgConnection = { query(sql: string): Promise<unknown> };
 
 /**
- * Counts requests and flushes them every interval as upserts into rollup tables (per minute, hour
- * and day, per dimension, the latency histograms and failed requests of request insight, and the
+ * Counts requests and flushes them every interval as upserts into rollup tables (per hour and
+ * day, per dimension, the latency histograms and failed requests of request insight, and the
  * subscription's daily quota usage): rows per bucket, never a row per request. A failed flush keeps
  * its counts for the next one; a crash loses at most one interval (plus a paced flush still under
  * way, which ends within a fifth of an interval).
@@ -163,7 +163,7 @@ export class Meter {
     worker.unref();
     worker.on('message', (m: ToMain) => {
       if (m.t === 'parts') {
-        void this.runParts(m.parts, m.gapMs, m.prune).then(({ written, error }) => worker.postMessage({ t: 'written', id: m.id, written, error } satisfies ToWorker));
+        void this.runParts(m.parts, m.gapMs).then(({ written, error }) => worker.postMessage({ t: 'written', id: m.id, written, error } satisfies ToWorker));
         return;
       }
       if (m.error !== null) this.logger.warn({ err: { message: m.error } }, 'metering: flush failed, will retry');
@@ -189,10 +189,10 @@ export class Meter {
   }
 
   /**
-   * Runs a flush's parts in order, each in one transaction, `gapMs` apart, then the prune (its
-   * failure ignored); stops at the first part that fails. Answers how many parts were written.
+   * Runs a flush's parts in order, each in one transaction, `gapMs` apart; stops at the first part
+   * that fails. Answers how many parts were written.
    */
-  private async runParts(parts: ArrayBuffer[], gapMs: number, prune: string | null): Promise<{ written: number; error: string | null }> {
+  private async runParts(parts: ArrayBuffer[], gapMs: number): Promise<{ written: number; error: string | null }> {
     for (let i = 0; i < parts.length; i++) {
       if (parts[i]!.byteLength === 0) continue;
       if (i > 0 && gapMs > 0) await new Promise((resolve) => setTimeout(resolve, gapMs));
@@ -202,7 +202,6 @@ export class Meter {
         return { written: i, error: (err as Error).message || String(err) };
       }
     }
-    if (prune) await this.transaction(prune).catch(() => undefined);
     return { written: parts.length, error: null };
   }
 

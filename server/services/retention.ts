@@ -10,12 +10,11 @@ const DAY_MS = 24 * HOUR_MS;
 
 /**
  * How long each table that only grows keeps its rows (the README's retention table says the same).
- * The dashboard reads day rollups and dimensions of the last 30 days; minute and hour rollups serve
- * recent charts and billing checks; day rollups and quota rows stay for a year of invoices.
+ * The dashboard reads day rollups and dimensions of the last 30 days; hour rollups serve
+ * today's charts and billing checks; day rollups and quota rows stay for a year of invoices.
  */
 export const RETENTION = {
   gatewayChangesMs: DAY_MS,
-  minuteRollupsMs: 2 * DAY_MS,
   hourRollupsMs: 35 * DAY_MS,
   dayRollupsMs: 400 * DAY_MS,
   dimensionsMs: 35 * DAY_MS,
@@ -72,7 +71,6 @@ export async function pruneOnce(db: Db, now = Date.now(), opts: RetentionOptions
   // Old days.
   report.usage_rollups = 0;
   for (const [granularity, keep] of [
-    ['m', RETENTION.minuteRollupsMs],
     ['h', RETENTION.hourRollupsMs],
     ['d', RETENTION.dayRollupsMs],
   ] as const) {

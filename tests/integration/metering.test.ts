@@ -52,10 +52,11 @@ describe('metering flush', () => {
 
     const day = AT - (AT % DAY_MS);
     const rollups = await database.db('usage_rollups').whereIn('project_id', projectIds).select('project_id', 'granularity', 'bucket_ms', 'requests');
-    expect(rollups).toHaveLength(projectIds.length * 3);
+    // One hour row and one day row per project: nothing per minute.
+    expect(rollups).toHaveLength(projectIds.length * 2);
     expect(rollups.every((r) => Number(r.requests) === 4)).toBe(true);
     expect(new Set(rollups.filter((r) => r.granularity === 'd').map((r) => Number(r.bucket_ms)))).toEqual(new Set([day]));
-    expect(new Set(rollups.filter((r) => r.granularity === 'm').map((r) => Number(r.bucket_ms)))).toEqual(new Set([Date.UTC(2026, 10, 22, 10, 30)]));
+    expect(new Set(rollups.filter((r) => r.granularity === 'h').map((r) => Number(r.bucket_ms)))).toEqual(new Set([Date.UTC(2026, 10, 22, 10)]));
 
     expect(await sum('usage_dimensions', { project_id: projectIds[7], dimension: 'status', value: '200' })).toBe(3);
     expect(await sum('usage_dimensions', { project_id: projectIds[7], dimension: 'status', value: '404' })).toBe(1);

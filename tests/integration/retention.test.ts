@@ -4,6 +4,7 @@ import { startTestApp, type TestApp } from '../helpers/test-app';
 import type { TestDatabase } from '../helpers/db-template';
 import { makeProject, makeUser, makeWorkspace } from '../helpers/workspace-fixture';
 import { RETENTION, pruneOnce } from '../../server/services/retention';
+import * as dropMinuteRollups from '../../server/db/migrations/2026-11-24-2300-drop-minute-rollups';
 
 // Issue 11, point 13: nothing pruned the tables that only grow.
 let app: TestApp & { database: TestDatabase };
@@ -33,8 +34,6 @@ describe('retention', () => {
       { kind: 'project', ref: 'recent', created_at: now - 1000 },
     ]);
     await app.db('usage_rollups').insert([
-      { project_id: live, granularity: 'm', bucket_ms: now - RETENTION.minuteRollupsMs - 60_000, requests: 1 },
-      { project_id: live, granularity: 'm', bucket_ms: now - 60_000, requests: 1 },
       { project_id: live, granularity: 'h', bucket_ms: now - RETENTION.hourRollupsMs - 3_600_000, requests: 1 },
       { project_id: live, granularity: 'h', bucket_ms: today, requests: 1 },
       { project_id: live, granularity: 'd', bucket_ms: today - RETENTION.dayRollupsMs - DAY, requests: 1 },
@@ -67,7 +66,7 @@ describe('retention', () => {
     expect(report.webhook_outbox).toBe(7);
     expect(await count('gateway_changes')).toBe(changesBefore - 1);
     expect(await app.db('gateway_changes').where({ ref: 'old' }).first()).toBeUndefined();
-    expect((await app.db('usage_rollups').where({ project_id: live }).orderBy(['granularity', 'bucket_ms']).select('granularity')).map((r) => r.granularity)).toEqual(['d', 'h', 'm']);
+    expect((await app.db('usage_rollups').where({ project_id: live }).orderBy(['granularity', 'bucket_ms']).select('granularity')).map((r) => r.granularity)).toEqual(['d', 'h']);
     expect(await count('usage_rollups', { project_id: gone })).toBe(0);
     expect(await count('usage_dimensions', { project_id: live })).toBe(1);
     expect(await count('usage_dimensions', { project_id: gone })).toBe(0);
@@ -132,5 +131,19 @@ describe('retention', () => {
     await app.db('gateway_changes').insert({ kind: 'project', ref: 'only', created_at: 1 });
     await pruneOnce(app.db, Date.now());
     expect(await count('gateway_changes')).toBe(1);
+  });
+
+  it('drops the per-minute rollups the meter used to write, and only those', async () => {
+    const owner = await makeUser(app.db, 'minutes@retention.example');
+    const uuid = await makeProject(app.db, await makeWorkspace(app.db, owner.id, []));
+    const id = (await app.db('projects').where({ uuid }).first('id')).id as number;
+    await app.db('usage_rollups').insert([
+      { project_id: id, granularity: 'm', bucket_ms: 60_000, requests: 1 },
+      { project_id: id, granularity: 'm', bucket_ms: 120_000, requests: 2 },
+      { project_id: id, granularity: 'h', bucket_ms: 0, requests: 3 },
+      { project_id: id, granularity: 'd', bucket_ms: 0, requests: 3 },
+    ]);
+    await dropMinuteRollups.up(app.db);
+    expect((await app.db('usage_rollups').where({ project_id: id }).orderBy('granularity').select('granularity')).map((r) => r.granularity)).toEqual(['d', 'h']);
   });
 });

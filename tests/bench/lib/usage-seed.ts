@@ -1,5 +1,5 @@
-// Usage of one project as the gateway's meter would have written it: rollups per minute (the last
-// 2 days, what the meter keeps), hour and day, per-day dimension counts and the 30-day windows, over
+// Usage of one project as the gateway's meter would have written it: rollups per hour and day,
+// per-day dimension counts and the 30-day windows, over
 // the last `dayCount` UTC days (today so far included), every table adding up to exactly `total` requests.
 import type { Db } from '../../../server/db/index';
 import { HISTORY_DAYS, PRIVATE_NETWORK_DIMENSION, PRIVATE_NETWORK_VALUE } from '../../../shared/usage';
@@ -8,7 +8,6 @@ import { isPrivateIp } from '../../../shared/ip';
 const MINUTE = 60_000;
 const HOUR = 3_600_000;
 const DAY = 86_400_000;
-const MINUTES_KEPT = 2 * DAY;
 
 /** Deterministic PRNG (mulberry32), so every run seeds the same data. */
 function rng(seed: number) {
@@ -94,7 +93,6 @@ export async function seedUsage(db: Db, projectId: number, total: number, now = 
     const n = perMinute[i]!;
     hours.set(t - (t % HOUR), (hours.get(t - (t % HOUR)) ?? 0) + n);
     days.set(t - (t % DAY), (days.get(t - (t % DAY)) ?? 0) + n);
-    if (t >= lastMinute - MINUTES_KEPT && n > 0) rollups.push({ project_id: projectId, granularity: 'm', bucket_ms: t, requests: n });
   });
   for (const [t, n] of hours) if (n > 0) rollups.push({ project_id: projectId, granularity: 'h', bucket_ms: t, requests: n });
   for (const [t, n] of days) if (n > 0) rollups.push({ project_id: projectId, granularity: 'd', bucket_ms: t, requests: n });
