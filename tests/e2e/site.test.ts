@@ -8,7 +8,7 @@ import { startTestApp, type TestApp } from '../helpers/test-app';
 import { signInInBrowser } from '../helpers/browser-sign-in';
 import { ARTIFACTS, type TestDatabase } from '../helpers/db-template';
 import { messages } from '../../shared/messages';
-import { CONSENT_COOKIE } from '../../shared/site';
+import { CONSENT_COOKIE, DEPLOY_POLL_MS } from '../../shared/site';
 
 const SITE_ENV = {
   STATUS_URL: 'https://status.cairn.example',
@@ -277,11 +277,20 @@ describe.runIf(browserAvailable())('maintenance mode and the deploy checker, in 
     try {
       const session = await signInInBrowser(browser, app, 'deploy@example.com');
       const page = session.page;
-      // The page polls every 30 s; a new build id on disk is what a deploy looks like.
+      // The page's own clock, so its 30 s poll can be jumped to rather than waited for.
+      await session.context.clock.install();
+      const firstCheck = page.waitForResponse((r) => r.url().endsWith('/api/has-new-deploy'));
+      await page.reload();
+      await firstCheck;
+      // A new build id on disk is what a deploy looks like.
       fs.writeFileSync(path.join(webDir, 'version.json'), JSON.stringify({ version: 'a-newer-build' }));
       const later = new Date(Date.now() + 10_000);
       fs.utimesSync(path.join(webDir, 'version.json'), later, later);
-      await page.getByText(messages.deploy.newVersion).waitFor({ timeout: 45_000 });
+      // Nothing before the poll is due: the toast waits for the next check, not for the page load.
+      await page.clock.fastForward(DEPLOY_POLL_MS / 2);
+      expect(await page.getByText(messages.deploy.newVersion).count()).toBe(0);
+      await page.clock.fastForward(DEPLOY_POLL_MS / 2 + 1000);
+      await page.getByText(messages.deploy.newVersion).waitFor({ timeout: 10_000 });
       const reloaded = page.waitForEvent('load');
       await page.getByText(messages.deploy.newVersion).click();
       await reloaded;
