@@ -1,11 +1,11 @@
-import http from 'node:http';
-import https from 'node:https';
+import type http from 'node:http';
+import type { Pool } from 'undici';
 import type { Limiter, Verdict } from './limiter';
 import { MemoryLimiter } from './limiter';
 import type { Meter, MeteredRequest } from './metering';
 import type { ProjectKey } from './key-cache';
 import { ANY_ORIGIN, sendBlockfrostError } from './respond';
-import { passAnswer } from './proxy';
+import { Forward, backendPool, dispatchForward } from './proxy';
 import { NOT_FOUND_MESSAGE } from '../chain/sandbox/http';
 import { SANDBOX_HEADER } from '../chain/sandbox/router';
 import { ALLOWED_EVM_METHODS, JSON_RPC_ERRORS, methodNotAllowedMessage } from '../../shared/milkomeda';
@@ -90,13 +90,17 @@ const endpointOf = (method: string) => (ALLOWED_EVM_METHODS.has(method) ? method
 export function createJsonRpcHandler(deps: JsonRpcDeps) {
   const { backend, limiter, meter } = deps;
   const memory = limiter instanceof MemoryLimiter ? limiter : null;
-  let base: URL | null = null;
-  let agent: http.Agent | null = null;
+  let pool: Pool | null = null;
+  let origin = '';
+  let path = '';
   if (backend) {
-    base = new URL(backend.url);
-    const Agent = base.protocol === 'https:' ? https.Agent : http.Agent;
-    agent = new Agent({ keepAlive: true, maxSockets: 256, timeout: deps.timeoutMs });
+    const base = new URL(backend.url);
+    origin = base.origin;
+    path = base.pathname + base.search;
+    pool = backendPool(origin, deps.timeoutMs);
   }
+  // A flat [name, value, …] list, the same for every call; undici adds Host and Content-Length.
+  const upstreamHeaders = ['content-type', 'application/json', ...(backend?.auth ? [backend.auth.name, backend.auth.value] : [])];
   // Headers of every answer: any origin may read it (respond.ts ANY_ORIGIN), and the embedded chain's
   // answers are marked as sandbox data. Given to writeHead whole, never set on the response first.
   const sandboxHeaders: Record<string, string> = backend?.sandbox ? { ...ANY_ORIGIN, [SANDBOX_HEADER]: EVM_SANDBOX_HEADER_VALUE } : { ...ANY_ORIGIN };
@@ -107,66 +111,68 @@ export function createJsonRpcHandler(deps: JsonRpcDeps) {
     res.end(text);
   };
 
-  const upstreamHeaders = (length: number): Record<string, string | number> => {
-    const headers: Record<string, string | number> = { host: base!.host, 'content-type': 'application/json', 'content-length': length };
-    if (backend?.auth) headers[backend.auth.name] = backend.auth.value;
-    return headers;
-  };
-  const request = base?.protocol === 'https:' ? https.request : http.request;
-  const upstreamPort = base ? base.port || (base.protocol === 'https:' ? 443 : 80) : 0;
-
-  /** POSTs a JSON-RPC body to the backend; calls back with the response stream, or null when it failed (5xx, refused, timed out). */
-  const postCb = (body: Buffer, res: http.ServerResponse, done: (r: http.IncomingMessage | null) => void): void => {
-    if (!base || !agent) return done(null);
-    const up = request({ protocol: base.protocol, hostname: base.hostname, port: upstreamPort, method: 'POST', path: base.pathname + base.search, headers: upstreamHeaders(body.length), agent });
-    let settled = false;
-    const fail = () => {
-      // After the answer began, a stall past the timeout or a broken connection ends it (passAnswer answers for a gathered one).
-      if (settled) return void up.destroy();
-      settled = true;
-      up.destroy();
-      done(null);
-    };
-    up.on('timeout', fail);
-    up.on('error', fail);
-    up.on('response', (r) => {
-      if (settled) return r.resume();
-      if ((r.statusCode ?? 502) >= 500) {
-        r.resume();
-        return fail();
-      }
-      settled = true;
-      done(r);
-    });
-    res.on('close', () => {
-      if (!res.writableFinished) up.destroy();
-    });
-    up.end(body);
-  };
-  const post = (body: Buffer, res: http.ServerResponse): Promise<http.IncomingMessage | null> => new Promise((resolve) => postCb(body, res, resolve));
-
-  /** Passes the backend's answer to one call back untouched (proxy.ts passAnswer), or answers the JSON-RPC internal error. */
-  const relay = (upstream: http.IncomingMessage | null, res: http.ServerResponse, record: MeteredRequest, id: Id): void => {
-    if (!upstream) {
-      record.status = 500;
-      return send(res, 500, errorReply(id, JSON_RPC_ERRORS.internal, backend ? BACKEND_FAILED : NO_BACKEND));
+  /** One call's answer, passed back untouched with this handler's headers and metered with its status; a failure is the JSON-RPC internal error. */
+  class CallForward extends Forward {
+    constructor(
+      res: http.ServerResponse,
+      private readonly record: MeteredRequest,
+      private readonly id: Id,
+    ) {
+      super(res);
     }
-    record.status = upstream.statusCode ?? 200;
-    const headers: http.OutgoingHttpHeaders = { 'content-type': upstream.headers['content-type'] ?? 'application/json', ...sandboxHeaders };
-    if (upstream.headers['content-length']) headers['content-length'] = upstream.headers['content-length'];
-    passAnswer(upstream, res, record.status, headers, (r) => {
-      record.status = 500;
-      send(r, 500, errorReply(id, JSON_RPC_ERRORS.internal, BACKEND_FAILED));
-    });
-  };
 
-  const readAll = (r: http.IncomingMessage): Promise<string> =>
-    new Promise((resolve, reject) => {
-      const chunks: Buffer[] = [];
-      r.on('data', (c: Buffer) => chunks.push(c));
-      r.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-      r.on('error', reject);
-    });
+    protected head(status: number, headers: Record<string, string | string[]>): http.OutgoingHttpHeaders {
+      this.record.status = status;
+      const out: http.OutgoingHttpHeaders = { 'content-type': headers['content-type'] ?? 'application/json', ...sandboxHeaders };
+      const length = headers['content-length'];
+      if (typeof length === 'string') out['content-length'] = length;
+      return out;
+    }
+
+    protected failed(): void {
+      this.record.status = 500;
+      send(this.res, 500, errorReply(this.id, JSON_RPC_ERRORS.internal, BACKEND_FAILED));
+    }
+  }
+
+  /** A batch's answer, read whole whatever its size: `done` gets its body, or null when the backend failed or the client left. */
+  class BatchForward extends Forward {
+    constructor(
+      res: http.ServerResponse,
+      private readonly done: (body: Buffer | null) => void,
+    ) {
+      super(res);
+    }
+
+    protected head(): http.OutgoingHttpHeaders {
+      return {};
+    }
+
+    protected override gathered(): boolean {
+      return true;
+    }
+
+    protected override complete(_status: number, _headers: http.OutgoingHttpHeaders, chunks: Buffer[]): void {
+      this.done(Buffer.concat(chunks));
+    }
+
+    protected failed(): void {
+      this.done(null);
+    }
+
+    override clientGone(): void {
+      super.clientGone();
+      this.done(null);
+    }
+  }
+
+  // handle() answers 'no backend' itself, so these run only with a pool.
+  /** Sends one call as the client sent it; its answer goes back untouched. */
+  const forwardCall = (body: Buffer, res: http.ServerResponse, record: MeteredRequest, id: Id): void =>
+    dispatchForward(pool!, { origin, method: 'POST', path, headers: upstreamHeaders, body }, new CallForward(res, record, id));
+  /** Sends a batch; resolves with the backend's whole answer, or null when it failed. */
+  const forwardBatch = (body: Buffer, res: http.ServerResponse): Promise<Buffer | null> =>
+    new Promise((resolve) => dispatchForward(pool!, { origin, method: 'POST', path, headers: upstreamHeaders, body }, new BatchForward(res, resolve)));
 
   const internalError = (res: http.ServerResponse) => {
     if (!res.headersSent) send(res, 500, errorReply(null, JSON_RPC_ERRORS.internal, 'The request could not be handled. Please retry.'));
@@ -211,7 +217,7 @@ export function createJsonRpcHandler(deps: JsonRpcDeps) {
             record.status = LIMIT_MESSAGES[verdict].status;
             return limitReply(res, call.id, verdict);
           }
-          return postCb(raw, res, (upstream) => relay(upstream, res, record, call.id));
+          return forwardCall(raw, res, record, call.id);
         }
       }
       run(req, res, ctx, raw, body).catch(() => internalError(res));
@@ -274,8 +280,7 @@ export function createJsonRpcHandler(deps: JsonRpcDeps) {
         if (call.notification) return void res.writeHead(204, sandboxHeaders).end();
         return send(res, 200, errorReply(call.id, JSON_RPC_ERRORS.methodNotFound, methodNotAllowedMessage(call.method)));
       }
-      // The one call goes out as the client sent it and its answer streams back untouched.
-      return relay(await post(raw, res), res, record, call.id);
+      return forwardCall(raw, res, record, call.id);
     }
 
     if (body.length === 0 || body.length > MAX_BATCH) {
@@ -315,11 +320,11 @@ export function createJsonRpcHandler(deps: JsonRpcDeps) {
       // Ids are replaced by positions on the way out, so the backend's answers map back whatever ids
       // (duplicates, notifications) the client used.
       const out = Buffer.from(JSON.stringify(forwarded.map((f, i) => ({ jsonrpc: '2.0', id: i, method: f.call.method, params: f.call.params ?? [] }))));
-      const upstream = await post(out, res);
+      const answer = await forwardBatch(out, res);
       let answers: unknown = null;
-      if (upstream) {
+      if (answer) {
         try {
-          answers = JSON.parse(await readAll(upstream));
+          answers = JSON.parse(answer.toString('utf8'));
         } catch {
           answers = null;
         }
@@ -334,7 +339,7 @@ export function createJsonRpcHandler(deps: JsonRpcDeps) {
           ? a.error
             ? { jsonrpc: '2.0', id: f.id, error: a.error }
             : { jsonrpc: '2.0', id: f.id, result: a.result ?? null }
-          : errorReply(f.id, JSON_RPC_ERRORS.internal, backend ? BACKEND_FAILED : NO_BACKEND);
+          : errorReply(f.id, JSON_RPC_ERRORS.internal, BACKEND_FAILED);
       });
     }
     const out = replies.filter((r): r is Reply => r !== null);
@@ -351,7 +356,7 @@ export function createJsonRpcHandler(deps: JsonRpcDeps) {
 
   return {
     handle,
-    close: () => agent?.destroy(),
+    close: () => void pool?.destroy(),
   };
 }
 

@@ -29,79 +29,23 @@ export interface Upstream {
  * through a pipe. Bigger or unsized answers (a large script, an IPFS file) stream through.
  */
 export const GATHER_MAX_BYTES = 64 * 1024;
-const GATHER = Symbol('cairn.gather');
-const FORWARD = Symbol('cairn.forward');
-/** A backend's answer received through node:http (the JSON-RPC handler's calls), on its way to `res`. */
-type UpstreamResponse = http.IncomingMessage & { [FORWARD]?: http.ServerResponse; [GATHER]?: Gathered };
-interface Gathered {
-  res: http.ServerResponse;
-  status: number;
-  headers: http.OutgoingHttpHeaders;
-  chunks: Buffer[];
-  /** Answers for a gathered answer whose backend broke off before its end (nothing was sent yet). */
-  broken: (res: http.ServerResponse) => void;
-}
 
 /** Whether an answer declaring this Content-Length is gathered (else it streams). */
 const gathers = (declared: string | string[] | undefined): boolean => typeof declared === 'string' && Number(declared) <= GATHER_MAX_BYTES;
-
-/** Writes a gathered answer: its head and whole body in one go. */
-function writeGathered(res: http.ServerResponse, status: number, headers: http.OutgoingHttpHeaders, chunks: Buffer[]): void {
-  res.writeHead(status, headers);
-  res.end(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks));
-}
-
-function gatherChunk(this: UpstreamResponse, chunk: Buffer): void {
-  this[GATHER]!.chunks.push(chunk);
-}
-
-function sendGathered(this: UpstreamResponse): void {
-  const g = this[GATHER]!;
-  if (!g.res.destroyed) writeGathered(g.res, g.status, g.headers, g.chunks);
-}
-
-/** The backend's connection broke before the whole answer came: nothing was sent yet, so the client gets an error answer. */
-function gatherFailed(this: UpstreamResponse): void {
-  const { res, broken } = this[GATHER]!;
-  if (!res.headersSent && !res.destroyed) broken(res);
-}
-
-function destroyClient(this: UpstreamResponse): void {
-  this[FORWARD]?.destroy();
-}
-
-/**
- * Sends a backend's answer on with `status` and `headers`: gathered and written in one go when it
- * declares a length up to GATHER_MAX_BYTES, streamed through otherwise. `broken` answers instead
- * when a gathered answer's backend breaks off before its end.
- */
-export function passAnswer(upstreamRes: http.IncomingMessage, res: http.ServerResponse, status: number, headers: http.OutgoingHttpHeaders, broken: (res: http.ServerResponse) => void): void {
-  const up = upstreamRes as UpstreamResponse;
-  if (gathers(up.headers['content-length'])) {
-    up[GATHER] = { res, status, headers, chunks: [], broken };
-    up.on('data', gatherChunk);
-    up.on('end', sendGathered);
-    up.on('error', gatherFailed);
-    return;
-  }
-  res.writeHead(status, headers);
-  up[FORWARD] = res;
-  up.pipe(res);
-  up.on('error', destroyClient);
-}
-
-const blockfrost500 = (res: http.ServerResponse): void => sendBlockfrostError(res, 500, INTERNAL_ERROR_MESSAGE);
 
 /** A request without Content-Length or Transfer-Encoding has no body (RFC 9112 6.3); nor has one of length 0. */
 const hasNoBody = (h: http.IncomingHttpHeaders): boolean => h['transfer-encoding'] === undefined && (h['content-length'] === undefined || h['content-length'] === '0');
 
 /**
- * One forward, as undici's dispatch handler: the backend's answer is passed through (its 4xx too),
- * gathered and written with its head in one go when it declares up to GATHER_MAX_BYTES, streamed
- * otherwise (pausing the backend while the client is slow); a failure, timeout or 5xx before the
- * answer starts becomes the Blockfrost 500, unless a failover pool takes the request over.
+ * One request to a backend, as undici's dispatch handler: the backend's answer is passed to `res`
+ * (its 4xx too), gathered and written with its head in one go when it declares up to
+ * GATHER_MAX_BYTES, streamed otherwise (pausing the backend while the client is slow); a failure,
+ * timeout or 5xx before anything was sent becomes the caller's error answer (`failed`), unless a
+ * failover pool takes the request over; a client that leaves stops the backend request.
+ * Subclasses give the head sent and the error answer (the Blockfrost proxy's, the JSON-RPC handler's);
+ * a JSON-RPC batch gathers every answer whole for itself instead.
  */
-class Forward implements Dispatcher.DispatchHandler {
+export abstract class Forward implements Dispatcher.DispatchHandler {
   private controller: Dispatcher.DispatchController | null = null;
   /** The answer began (a status below 500 came). */
   private answered = false;
@@ -113,9 +57,24 @@ class Forward implements Dispatcher.DispatchHandler {
   private chunks: Buffer[] | null = null;
 
   constructor(
-    private readonly res: http.ServerResponse,
-    private readonly hooks: ForwardHooks | undefined,
+    readonly res: http.ServerResponse,
+    private readonly hooks?: ForwardHooks,
   ) {}
+
+  /** The head sent to the client for the backend's answer (status below 500). */
+  protected abstract head(status: number, headers: Record<string, string | string[]>): http.OutgoingHttpHeaders;
+  /** Answers the client for a backend that failed before anything was sent to it. */
+  protected abstract failed(): void;
+  /** Whether this answer is gathered whole before anything is sent (else it streams through). */
+  protected gathered(headers: Record<string, string | string[]>): boolean {
+    return gathers(headers['content-length']);
+  }
+  /** A gathered answer is complete: writes its head and body in one go. */
+  protected complete(status: number, headers: http.OutgoingHttpHeaders, chunks: Buffer[]): void {
+    if (this.res.destroyed) return;
+    this.res.writeHead(status, headers);
+    this.res.end(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks));
+  }
 
   onRequestStart(controller: Dispatcher.DispatchController): void {
     this.controller = controller;
@@ -131,10 +90,8 @@ class Forward implements Dispatcher.DispatchHandler {
     }
     this.answered = true;
     this.hooks?.answered();
-    const out: http.OutgoingHttpHeaders = {};
-    for (const name in headers) if (!HOP_BY_HOP.has(name)) out[name] = headers[name];
-    Object.assign(out, ANY_ORIGIN);
-    if (gathers(headers['content-length'])) {
+    const out = this.head(status, headers);
+    if (this.gathered(headers)) {
       this.status = status;
       this.headers = out;
       this.chunks = [];
@@ -155,10 +112,8 @@ class Forward implements Dispatcher.DispatchHandler {
   onResponseEnd(): void {
     if (this.over) return;
     this.over = true;
-    const { res, chunks } = this;
-    if (res.destroyed) return;
-    if (!chunks) return void res.end();
-    writeGathered(res, this.status, this.headers!, chunks);
+    if (this.chunks) this.complete(this.status, this.headers!, this.chunks);
+    else if (!this.res.destroyed) this.res.end();
   }
 
   /** Refused, broken off, or stalled past the timeout (headers or body). */
@@ -166,9 +121,9 @@ class Forward implements Dispatcher.DispatchHandler {
     if (this.over) return;
     if (!this.answered) return this.fail();
     this.over = true;
-    // In the middle of the answer: a gathered one becomes the 500 (nothing was sent yet), a streamed one is cut.
+    // In the middle of the answer: a gathered one becomes the error answer (nothing was sent yet), a streamed one is cut.
     if (this.chunks) {
-      if (!this.res.headersSent && !this.res.destroyed) blockfrost500(this.res);
+      if (!this.res.headersSent && !this.res.destroyed) this.failed();
     } else this.res.destroy();
   }
 
@@ -177,7 +132,7 @@ class Forward implements Dispatcher.DispatchHandler {
     this.over = true;
     const { res, hooks } = this;
     if (hooks && !res.headersSent && hooks.unavailable()) return;
-    if (!res.headersSent) sendBlockfrostError(res, 500, INTERNAL_ERROR_MESSAGE);
+    if (!res.headersSent) this.failed();
     else res.destroy();
   }
 
@@ -189,11 +144,37 @@ class Forward implements Dispatcher.DispatchHandler {
   }
 }
 
+/** The Blockfrost proxy's forward: the backend's headers but hop-by-hop ones, readable by any origin; failures are the Blockfrost 500. */
+class BlockfrostForward extends Forward {
+  protected head(_status: number, headers: Record<string, string | string[]>): http.OutgoingHttpHeaders {
+    const out: http.OutgoingHttpHeaders = {};
+    for (const name in headers) if (!HOP_BY_HOP.has(name)) out[name] = headers[name];
+    return Object.assign(out, ANY_ORIGIN);
+  }
+
+  protected failed(): void {
+    sendBlockfrostError(this.res, 500, INTERNAL_ERROR_MESSAGE);
+  }
+}
+
 const FORWARDING = Symbol('cairn.forwarding');
 type ForwardedResponse = http.ServerResponse & { [FORWARDING]?: Forward };
 
 function onClientClose(this: ForwardedResponse): void {
   if (!this.writableFinished) this[FORWARDING]?.clientGone();
+}
+
+/**
+ * A keep-alive connection pool to one backend origin (up to 256 connections). `timeoutMs` bounds the
+ * connect, the wait for the answer's head, and each wait between pieces of its body.
+ */
+export const backendPool = (origin: string, timeoutMs: number): Pool => new Pool(origin, { connections: 256, headersTimeout: timeoutMs, bodyTimeout: timeoutMs, connect: { timeout: timeoutMs } });
+
+/** Sends one request through `pool`, its answer going to `forward`; the client leaving stops it. */
+export function dispatchForward(pool: Pool, request: Dispatcher.DispatchOptions, forward: Forward): void {
+  (forward.res as ForwardedResponse)[FORWARDING] = forward;
+  forward.res.on('close', onClientClose);
+  pool.dispatch(request, forward);
 }
 
 /**
@@ -206,8 +187,7 @@ function onClientClose(this: ForwardedResponse): void {
  */
 export function httpUpstream(cfg: UpstreamConfig, timeoutMs: number): Upstream {
   const base = new URL(cfg.url);
-  // The timeouts are undici's per request: for the head, and between pieces of the body.
-  const pool = new Pool(base.origin, { connections: 256, headersTimeout: timeoutMs, bodyTimeout: timeoutMs, connect: { timeout: timeoutMs } });
+  const pool = backendPool(base.origin, timeoutMs);
   const basePath = base.pathname.replace(/\/+$/, '');
   const authName = cfg.auth?.name.toLowerCase();
 
@@ -224,13 +204,10 @@ export function httpUpstream(cfg: UpstreamConfig, timeoutMs: number): Upstream {
         else for (const v of value) headers.push(name, v);
       }
       if (cfg.auth) headers.push(cfg.auth.name, cfg.auth.value);
-      const forward = new Forward(res, hooks);
-      (res as ForwardedResponse)[FORWARDING] = forward;
-      res.on('close', onClientClose);
       // A failover retry forwards a request whose (empty) body has already been read; a request
       // without a body (no length, not chunked: every GET) goes out without one.
       const body = req.readableEnded || hasNoBody(incoming) ? null : req;
-      pool.dispatch({ origin: base.origin, method: req.method as Dispatcher.HttpMethod, path: basePath + path, headers, body }, forward);
+      dispatchForward(pool, { origin: base.origin, method: req.method as Dispatcher.HttpMethod, path: basePath + path, headers, body }, new BlockfrostForward(res, hooks));
     },
     close: () => void pool.destroy(),
   };

@@ -1,5 +1,6 @@
 import crypto from 'node:crypto';
 import http from 'node:http';
+import net from 'node:net';
 import { loadConfig } from '../../server/config';
 import { createLogger } from '../../server/logger';
 import { startGateway, type RunningGateway } from '../../server/gateway/index';
@@ -49,3 +50,77 @@ export const call = (url: string, key?: string, headers: Record<string, string> 
     });
     req.on('error', reject);
   });
+
+/** One request through node:http for the helpers below: its URL, options and body (none for a GET). */
+export interface TimedCall {
+  url: string;
+  options: http.RequestOptions;
+  body?: string;
+}
+
+const send = (c: TimedCall, onAnswer: (res: http.IncomingMessage, req: http.ClientRequest) => void, onError: (err: Error) => void): void => {
+  const req = http.request(c.url, c.options, (res) => onAnswer(res, req));
+  req.on('error', onError);
+  req.end(c.body);
+};
+
+/** The first piece a raw client receives for `request` (an HTTP/1.1 request as text) sent to `baseUrl`'s host and port. */
+export const firstPiece = (baseUrl: string, request: string) =>
+  new Promise<string>((resolve, reject) => {
+    const u = new URL(baseUrl);
+    const socket = net.connect(Number(u.port), u.hostname, () => socket.write(request));
+    socket.once('data', (chunk) => {
+      resolve(chunk.toString('latin1'));
+      socket.destroy();
+    });
+    socket.on('error', reject);
+  });
+
+/** Reads an answer whole, calling `release` once its first piece came; `firstBeforeEnd`: that piece came before the end (the answer streamed). */
+export const readReleasing = (c: TimedCall, release: () => void) =>
+  new Promise<{ firstBeforeEnd: boolean; body: string }>((resolve, reject) =>
+    send(
+      c,
+      (res) => {
+        let body = '';
+        let released = false;
+        res.setEncoding('latin1');
+        res.on('data', (piece: string) => {
+          body += piece;
+          if (!released) {
+            released = true;
+            release();
+          }
+        });
+        res.on('end', () => resolve({ firstBeforeEnd: released, body }));
+      },
+      reject,
+    ),
+  );
+
+/** Leaves once the answer began, then waits for `closed` (the backend's sign that its request was given up); fails after 2 s. */
+export async function leaveMidAnswer(c: TimedCall, closed: Promise<void>): Promise<void> {
+  await new Promise<void>((resolve, reject) => {
+    send(
+      c,
+      (res, req) =>
+        res.once('data', () => {
+          req.destroy();
+          resolve();
+        }),
+      () => undefined,
+    );
+    setTimeout(() => reject(new Error('no answer from the backend')), 3000);
+  });
+  await Promise.race([closed, new Promise((_, reject) => setTimeout(() => reject(new Error('the backend request was not given up')), 2000))]);
+}
+
+/** A backend's answer that streams until the request is given up, then calls `closed`. */
+export function answerEndlessly(res: http.ServerResponse, contentType: string, closed: () => void): void {
+  res.writeHead(200, { 'content-type': contentType });
+  const t = setInterval(() => res.write(' '.repeat(100)), 10);
+  res.on('close', () => {
+    clearInterval(t);
+    closed();
+  });
+}

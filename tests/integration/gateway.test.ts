@@ -1,10 +1,10 @@
 import http from 'node:http';
-import net, { type AddressInfo } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../helpers/test-app';
 import { Client } from '../helpers/http-client';
 import { signIn } from '../helpers/sign-in';
-import { call, startTestGateway } from '../helpers/gateway';
+import { answerEndlessly, call, firstPiece, leaveMidAnswer, readReleasing, startTestGateway } from '../helpers/gateway';
 import type { TestDatabase } from '../helpers/db-template';
 import type { RunningGateway } from '../../server/gateway/index';
 import { setSubscription } from '../../server/services/subscriptions';
@@ -296,16 +296,8 @@ describe('upstreams', () => {
         res.write(half(1000, 'a'));
         return void setTimeout(() => res.destroy(), 50);
       }
-      if (req.url!.startsWith('/bf/api/v0/endless')) {
-        // Streams until the request is given up; says when that happened.
-        res.writeHead(200, { 'content-type': 'text/plain' });
-        const t = setInterval(() => res.write('x'.repeat(100)), 10);
-        res.on('close', () => {
-          clearInterval(t);
-          endlessClosed();
-        });
-        return;
-      }
+      // Streams until the request is given up; says when that happened.
+      if (req.url!.startsWith('/bf/api/v0/endless')) return answerEndlessly(res, 'text/plain', () => endlessClosed());
       if (req.url!.startsWith('/bf/api/v0/broken')) return void res.writeHead(503).end('down');
       if (req.url!.startsWith('/bf/api/v0/stream')) {
         res.writeHead(200, { 'content-type': 'application/json' });
@@ -381,19 +373,8 @@ describe('upstreams', () => {
     try {
       const p = await preprodProject();
       await g.keys.reload();
-      const closed = new Promise<void>((resolve) => (endlessClosed = resolve));
-      await new Promise<void>((resolve, reject) => {
-        const req = http.get(g.url + '/api/v0/endless', { headers: { project_id: p.project_id } }, (res) => {
-          res.once('data', () => {
-            req.destroy();
-            resolve();
-          });
-        });
-        req.on('error', () => undefined);
-        setTimeout(() => reject(new Error('no data from /endless')), 3000);
-      });
       // Well before the 5 s timeout: the upstream's request closes because the client left.
-      await Promise.race([closed, new Promise((_, reject) => setTimeout(() => reject(new Error('the upstream request was not given up')), 2000))]);
+      await leaveMidAnswer({ url: g.url + '/api/v0/endless', options: { headers: { project_id: p.project_id } } }, new Promise<void>((resolve) => (endlessClosed = resolve)));
     } finally {
       await g.close();
     }
@@ -405,37 +386,13 @@ describe('upstreams', () => {
       const p = await preprodProject();
       await g.keys.reload();
       // A raw client sees what arrives when: the small answer's head comes only with its whole body.
-      const first = await new Promise<string>((resolve, reject) => {
-        const u = new URL(g.url);
-        const socket = net.connect(Number(u.port), u.hostname, () => socket.write(`GET /api/v0/sized-small HTTP/1.1\r\nHost: x\r\nproject_id: ${p.project_id}\r\nConnection: close\r\n\r\n`));
-        socket.once('data', (chunk) => {
-          resolve(chunk.toString('latin1'));
-          socket.destroy();
-        });
-        socket.on('error', reject);
-      });
+      const first = await firstPiece(g.url, `GET /api/v0/sized-small HTTP/1.1\r\nHost: x\r\nproject_id: ${p.project_id}\r\nConnection: close\r\n\r\n`);
       expect(first).toMatch(/^HTTP\/1\.1 200 /);
       expect(first.toLowerCase()).toContain('access-control-allow-origin: *');
       expect(first.slice(first.indexOf('\r\n\r\n') + 4)).toBe('a'.repeat(1000) + 'b'.repeat(1000));
 
       // The big one streams: its first half reaches the client while the upstream still holds the second.
-      const big = await new Promise<{ firstBeforeEnd: boolean; body: string }>((resolve, reject) => {
-        http
-          .get(g.url + '/api/v0/sized-big', { headers: { project_id: p.project_id } }, (res) => {
-            let body = '';
-            let released = false;
-            res.setEncoding('latin1');
-            res.on('data', (c: string) => {
-              body += c;
-              if (!released) {
-                released = true;
-                releaseBig();
-              }
-            });
-            res.on('end', () => resolve({ firstBeforeEnd: released, body }));
-          })
-          .on('error', reject);
-      });
+      const big = await readReleasing({ url: g.url + '/api/v0/sized-big', options: { headers: { project_id: p.project_id } } }, () => releaseBig());
       expect(big.firstBeforeEnd).toBe(true);
       expect(big.body).toBe('a'.repeat(100_000) + 'b'.repeat(100_000));
 

@@ -11,7 +11,7 @@ import { privateKeyToAccount } from 'viem/accounts';
 import { startTestApp, type TestApp } from '../helpers/test-app';
 import { Client } from '../helpers/http-client';
 import { signIn } from '../helpers/sign-in';
-import { startTestGateway } from '../helpers/gateway';
+import { answerEndlessly, firstPiece, leaveMidAnswer, readReleasing, startTestGateway, type TimedCall } from '../helpers/gateway';
 import { Writable } from 'node:stream';
 import { loadConfig } from '../../server/config';
 import { createLogger } from '../../server/logger';
@@ -299,6 +299,110 @@ describe('allow-list and errors', () => {
     const byEndpoint = Object.fromEntries(rows.map((r: any) => [r.value, Number(r.n)]));
     // eth_blockNumber: 3, one of them the call whose answer was cut short.
     expect(byEndpoint).toMatchObject({ eth_accounts: 2, eth_blockNumber: 3, eth_chainId: 2, eth_getBalance: 1, net_version: 1, admin_peers: 1, '(parse error)': 1, '(invalid request)': 4 });
+  });
+});
+
+describe('backend failures, answer sizes and clients that leave', () => {
+  let backend: http.Server;
+  let g: RunningGateway;
+  let k: string;
+  /** Lets the 'big' answer finish: called once its first half reached the client. */
+  let releaseBig = () => {};
+  /** Called when the gateway gives up its request for the 'endless' answer. */
+  let endlessClosed = () => {};
+  const BACKEND_FAILED = 'An unexpected response was received from the backend.';
+  /** A call whose first parameter tells the backend below how to answer. */
+  const asking = (mode: string, id: unknown = 1) => ({ jsonrpc: '2.0', id, method: 'eth_call', params: [mode] });
+  const reply = (id: unknown, result: string) => JSON.stringify({ jsonrpc: '2.0', id, result });
+  /** A POST of one call through node:http, for the timing helpers. */
+  let posting: TimedCall;
+
+  beforeAll(async () => {
+    backend = http.createServer((req, res) => {
+      let text = '';
+      req.on('data', (c) => (text += c));
+      req.on('end', () => {
+        const body = JSON.parse(text);
+        const calls: Array<{ id: unknown; params: string[] }> = Array.isArray(body) ? body : [body];
+        const mode = calls[0]!.params[0];
+        if (mode === 'silent') return; // never answers
+        if (mode === 'down') return void res.writeHead(503).end('down');
+        if (mode === 'stall') {
+          // Declares its length, sends part of it and never the rest.
+          res.writeHead(200, { 'content-type': 'application/json', 'content-length': 100 });
+          return void res.write('{"jsonrpc":"2.0","id":1,"result":');
+        }
+        // Streams until the request is given up; says when that happened.
+        if (mode === 'endless') return answerEndlessly(res, 'application/json', () => endlessClosed());
+        // Sized answers written in two parts: a small one (gathered), a big one (streamed), a big batch answer.
+        const text2 = Array.isArray(body) ? `[${calls.map((c) => reply(c.id, c.params[0] === 'big' ? 'b'.repeat(100_000) : 'ok')).join(',')}]` : reply(body.id, mode === 'big' ? 'b'.repeat(200_000) : 's'.repeat(2000));
+        const answer = Buffer.from(text2);
+        res.writeHead(200, { 'content-type': 'application/json', 'content-length': answer.length });
+        res.write(answer.subarray(0, answer.length >> 1));
+        const rest = () => res.end(answer.subarray(answer.length >> 1));
+        if (mode === 'big' && !Array.isArray(body)) releaseBig = rest;
+        else setTimeout(rest, 50);
+      });
+    });
+    await new Promise<void>((r) => backend.listen(0, '127.0.0.1', r));
+    g = await startTestGateway(app, { UPSTREAM_MILKOMEDA_MAINNET_URL: `http://127.0.0.1:${(backend.address() as AddressInfo).port}/rpc`, UPSTREAM_TIMEOUT_MS: '300' });
+    k = (await newProject(3)).project_id;
+    await g.keys.reload();
+    posting = { url: `${g.url}/api/v0/`, options: { method: 'POST', headers: { project_id: k, 'content-type': 'application/json' } } };
+  });
+  afterAll(async () => {
+    await g.close();
+    backend.closeAllConnections();
+    await new Promise((r) => backend.close(r));
+  });
+
+  it('answers the JSON-RPC internal error for a backend that answers 5xx, stalls past the timeout, or says nothing; single calls and batches', async () => {
+    for (const mode of ['down', 'stall', 'silent']) {
+      const one = await rpc(`${g.url}/api/v0/`, asking(mode, 'x'), { project_id: k });
+      expect(one, mode).toMatchObject({ status: 500, body: { jsonrpc: '2.0', id: 'x', error: { code: -32603, message: BACKEND_FAILED } } });
+      expect(one.headers.get('access-control-allow-origin')).toBe('*');
+      const batch = await rpc(`${g.url}/api/v0/`, [asking(mode, 1), { jsonrpc: '2.0', method: 'eth_chainId' }, asking(mode, 'b')], { project_id: k });
+      expect(batch, mode).toMatchObject({ status: 200, body: [1, 'b'].map((id) => ({ jsonrpc: '2.0', id, error: { code: -32603, message: BACKEND_FAILED } })) });
+    }
+    // Metered with the status the client got: 3 single calls and 9 calls of batches.
+    await g.meter.flush();
+    const rows = await app.db('usage_dimensions').join('projects', 'projects.id', 'usage_dimensions.project_id').where({ 'projects.project_id': k, dimension: 'status', value: '500' }).sum({ n: 'requests' });
+    expect(Number(rows[0]!.n)).toBe(12);
+  });
+
+  it('answers the JSON-RPC internal error for a backend that is not there', async () => {
+    const down = await startTestGateway(app, { UPSTREAM_MILKOMEDA_MAINNET_URL: 'http://127.0.0.1:9/rpc' });
+    try {
+      expect(await rpc(`${down.url}/api/v0/`, asking('any', 4), { project_id: k })).toMatchObject({ status: 500, body: { jsonrpc: '2.0', id: 4, error: { code: -32603, message: BACKEND_FAILED } } });
+      expect((await rpc(`${down.url}/api/v0/`, [asking('any', 5)], { project_id: k })).body).toEqual([{ jsonrpc: '2.0', id: 5, error: { code: -32603, message: BACKEND_FAILED } }]);
+    } finally {
+      await down.close();
+    }
+  });
+
+  it('sends a small answer with its head in one write, streams a big one, and splits a big batch answer', async () => {
+    const request = JSON.stringify(asking('small', 9));
+    const first = await firstPiece(g.url, `POST /api/v0/ HTTP/1.1\r\nHost: x\r\nproject_id: ${k}\r\ncontent-type: application/json\r\ncontent-length: ${request.length}\r\nConnection: close\r\n\r\n${request}`);
+    expect(first).toMatch(/^HTTP\/1\.1 200 /);
+    expect(first.toLowerCase()).toContain('access-control-allow-origin: *');
+    expect(first.slice(first.indexOf('\r\n\r\n') + 4)).toBe(reply(9, 's'.repeat(2000)));
+
+    // The big one streams: its first half reaches the client while the backend still holds the second.
+    const big = await readReleasing({ ...posting, body: JSON.stringify(asking('big', 8)) }, () => releaseBig());
+    expect(big.firstBeforeEnd).toBe(true);
+    expect(big.body).toBe(reply(8, 'b'.repeat(200_000)));
+
+    // A batch's answer is read whole whatever its size, and split per call.
+    const batch = await rpc(`${g.url}/api/v0/`, [asking('big', 'p'), asking('x', 'q')], { project_id: k });
+    expect(batch.body).toEqual([
+      { jsonrpc: '2.0', id: 'p', result: 'b'.repeat(100_000) },
+      { jsonrpc: '2.0', id: 'q', result: 'ok' },
+    ]);
+  });
+
+  it('stops asking the backend when the client leaves in the middle of an answer', async () => {
+    // The backend keeps writing, so no timeout ends it: only the client's leaving does.
+    await leaveMidAnswer({ ...posting, body: JSON.stringify(asking('endless')) }, new Promise<void>((resolve) => (endlessClosed = resolve)));
   });
 });
 
