@@ -4,7 +4,7 @@
 //
 // A bench contributes rows with row() from ./lib/report: it prints each row and appends it as a JSON
 // line to the file named by BENCH_ROWS_FILE, which this runner sets. To add a bench, add its file to
-// BENCHES. BENCH_ONLY=stats,webhooks runs a subset.
+// BENCHES. BENCH_ONLY=stats,webhooks runs a subset; BENCH_ROWS_OUT=file keeps the rows as JSON.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -33,7 +33,10 @@ for (const file of BENCHES.filter((f) => !only || only.includes(f.replace(/\.ts$
 
 const rows = fs.readFileSync(rowsFile, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as BenchRow);
 fs.rmSync(path.dirname(rowsFile), { recursive: true, force: true });
-console.log(`npm run bench on ${machine()}, ${new Date().toISOString()}\n`);
+const at = new Date().toISOString();
+// BENCH_ROWS_OUT keeps this run's rows as JSON, for tests/bench/runs-table.ts to set runs side by side.
+if (process.env.BENCH_ROWS_OUT) fs.writeFileSync(process.env.BENCH_ROWS_OUT, JSON.stringify({ machine: machine(), at, rows }, null, 1));
+console.log(`npm run bench on ${machine()}, ${at}\n`);
 console.log(rowsTable(rows));
 for (const e of errors) console.log(`ERROR  ${e}`);
 const failed = rows.filter((r) => !r.pass).length;
