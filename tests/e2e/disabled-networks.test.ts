@@ -2,36 +2,22 @@
 // 'Not available on this server' and cannot be chosen; the status page leaves them out.
 // DX_SCREENSHOTS=<folder> also saves the form at 375 and 1280 px.
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser } from 'playwright-core';
-import { browserAvailable, launchBrowser } from '../helpers/browser';
-import { signInInBrowser, type SignedInBrowser } from '../helpers/browser-sign-in';
-import { startTestApp, type TestApp } from '../helpers/test-app';
-import type { TestDatabase } from '../helpers/db-template';
+import { describe, expect, it } from 'vitest';
+import { browserAvailable } from '../helpers/browser';
+import { useBrowserApp } from '../helpers/browser-app';
+import type { SignedInBrowser } from '../helpers/browser-sign-in';
 import { NETWORK_NOT_AVAILABLE } from '../../shared/networks';
 
 const SHOTS = process.env.DX_SCREENSHOTS;
 
 describe.runIf(browserAvailable())('networks turned off by the operator, in Chromium', () => {
-  let browser: Browser;
-  let app: TestApp & { database: TestDatabase };
+  const suite = useBrowserApp({ env: { DISABLED_NETWORKS: 'cardano-mainnet,ipfs' } });
   let session: SignedInBrowser | undefined;
 
-  beforeAll(async () => {
-    app = await startTestApp({ env: { DISABLED_NETWORKS: 'cardano-mainnet,ipfs' } });
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    await session?.context.close();
-    await browser?.close();
-    await app?.stop();
-    await app?.database.drop();
-  });
-
   it("lists them in Add Project as 'Not available on this server', never selectable, and picks an available one", async () => {
-    session = await signInInBrowser(browser, app, 'turned-off@example.com', '/dashboard');
+    session = await suite.signIn('turned-off@example.com', '/dashboard');
     const { page } = session;
-    await page.goto(`${app.url}/dashboard`);
+    await page.goto(`${suite.app.url}/dashboard`);
     await page.getByRole('button', { name: 'Add Project' }).click();
     const dialog = page.getByRole('dialog', { name: 'Add Project' });
     const select = dialog.getByLabel('Network');
@@ -72,7 +58,7 @@ describe.runIf(browserAvailable())('networks turned off by the operator, in Chro
 
   it('leaves them off the status page', async () => {
     const page = session!.page;
-    await page.goto(`${app.url}/status`);
+    await page.goto(`${suite.app.url}/status`);
     await page.getByTestId('network-cardano-preprod').waitFor();
     expect(await page.getByTestId('network-cardano-mainnet').count()).toBe(0);
     expect(await page.getByTestId('network-ipfs').count()).toBe(0);

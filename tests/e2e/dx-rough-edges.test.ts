@@ -1,12 +1,10 @@
 // More of what a new user tripped over (issue 18, points 5 and 6), each checked in the browser.
 // DX_SCREENSHOTS=<folder> also saves the screens at 375 and 1280 px.
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Locator, Page } from 'playwright-core';
-import { browserAvailable, launchBrowser } from '../helpers/browser';
-import { signInInBrowser, type SignedInBrowser } from '../helpers/browser-sign-in';
-import { startTestApp, type TestApp } from '../helpers/test-app';
-import type { TestDatabase } from '../helpers/db-template';
+import { describe, expect, it } from 'vitest';
+import type { Locator, Page } from 'playwright-core';
+import { browserAvailable } from '../helpers/browser';
+import { useBrowserApp } from '../helpers/browser-app';
 import { NETWORK_NOT_AVAILABLE, type NetworkOptionDto } from '../../shared/networks';
 import { PRIVATE_NETWORK_LABEL } from '../../shared/ip';
 
@@ -25,35 +23,20 @@ async function shoot(page: Page, name: string, focus?: Locator) {
 }
 
 describe.runIf(browserAvailable())('developer experience rough edges, in Chromium', () => {
-  let browser: Browser;
-  let app: TestApp & { database: TestDatabase };
-  const sessions: SignedInBrowser[] = [];
-
-  beforeAll(async () => {
-    app = await startTestApp();
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    for (const s of sessions) await s.context.close();
-    await browser?.close();
-    await app?.stop();
-    await app?.database.drop();
-  });
+  const suite = useBrowserApp();
 
   async function signedIn(email: string) {
-    const session = await signInInBrowser(browser, app, email, '/dashboard');
-    sessions.push(session);
-    const { page } = session;
-    const workspaceId = ((await (await page.request.get(`${app.url}/api/workspaces`)).json()).data as Array<{ id: number }>)[0]!.id;
-    const csrf = (await (await page.request.get(`${app.url}/auth/csrf`)).json()).data.csrfToken as string;
-    const userId = (await app.db('users').where({ email }).first('id')).id as number;
+    const { page } = await suite.signIn(email, '/dashboard');
+    const workspaceId = ((await (await page.request.get(`${suite.app.url}/api/workspaces`)).json()).data as Array<{ id: number }>)[0]!.id;
+    const csrf = (await (await page.request.get(`${suite.app.url}/auth/csrf`)).json()).data.csrfToken as string;
+    const userId = (await suite.app.db('users').where({ email }).first('id')).id as number;
     return { page, workspaceId, csrf, userId };
   }
 
   it('selects a newly created workspace', async () => {
     const { page, userId } = await signedIn('dx-creator@example.com');
-    await app.db('subscriptions').where({ user_id: userId }).update({ plan: 'DEVELOPER' }); // two workspaces
-    await page.goto(`${app.url}/dashboard/workspaces`);
+    await suite.app.db('subscriptions').where({ user_id: userId }).update({ plan: 'DEVELOPER' }); // two workspaces
+    await page.goto(`${suite.app.url}/dashboard/workspaces`);
     await page.getByRole('button', { name: 'Workspace: My Workspace' }).waitFor();
     await page.getByRole('button', { name: 'Create Workspace' }).click();
     const dialog = page.getByRole('dialog');
@@ -62,13 +45,13 @@ describe.runIf(browserAvailable())('developer experience rough edges, in Chromiu
     await page.waitForURL(/\/dashboard\/workspaces\/\d+$/);
     await page.getByRole('button', { name: 'Workspace: Second Space' }).waitFor();
     // And it stays selected on the projects page, after a reload.
-    await page.goto(`${app.url}/dashboard`);
+    await page.goto(`${suite.app.url}/dashboard`);
     await page.getByRole('button', { name: 'Workspace: Second Space' }).waitFor();
   });
 
   it("says 'Your current plan' on the pricing card of the plan the signed-in user has", async () => {
     const { page } = await signedIn('dx-pricing@example.com');
-    await page.goto(`${app.url}/#pricing`);
+    await page.goto(`${suite.app.url}/#pricing`);
     const starter = page.getByTestId('plan-button-STARTER');
     await expect.poll(() => starter.innerText()).toBe('Your current plan');
     expect(await starter.getAttribute('href')).toBe('/dashboard/subscription');
@@ -81,30 +64,30 @@ describe.runIf(browserAvailable())('developer experience rough edges, in Chromiu
   it("explains a collaborator's usage as the owner's pooled plan", async () => {
     const owner = await signedIn('dx-owner@example.com');
     const collaborator = await signedIn('dx-collaborator@example.com');
-    await app.db('workspace_members').insert({ workspace_id: owner.workspaceId, user_id: collaborator.userId, role: 'collaborator', created_at: Date.now() });
+    await suite.app.db('workspace_members').insert({ workspace_id: owner.workspaceId, user_id: collaborator.userId, role: 'collaborator', created_at: Date.now() });
     const { page } = collaborator;
     await page.evaluate((id) => localStorage.setItem('cairn.workspace', String(id)), owner.workspaceId);
-    await page.goto(`${app.url}/dashboard`);
+    await page.goto(`${suite.app.url}/dashboard`);
     const usage = page.getByTestId('workspace-usage');
     await expect.poll(() => usage.innerText()).toContain("Runs on the STARTER plan of its owner, dx-owner@example.com, shared by all of the owner's workspaces");
     expect(await usage.innerText()).toMatch(/0 of 1 projects and 0 of [\d,]+ requests today used across them\.$/);
     await page.getByText("0 of 1 webhooks used across the owner's workspaces on their STARTER plan").waitFor();
     await shoot(page, 'collaborator-usage');
     // The owner keeps the short line.
-    await owner.page.goto(`${app.url}/dashboard`);
+    await owner.page.goto(`${suite.app.url}/dashboard`);
     await expect.poll(() => owner.page.getByTestId('workspace-usage').innerText()).toBe('0 of 1 projects used on the STARTER plan');
   });
 
   it("shows private and loopback clients as 'Private network' in the country card and the map", async () => {
     const { page, workspaceId, csrf } = await signedIn('dx-private@example.com');
-    const created = await page.request.post(`${app.url}/api/workspaces/${workspaceId}/projects`, {
+    const created = await page.request.post(`${suite.app.url}/api/workspaces/${workspaceId}/projects`, {
       headers: { 'X-CSRF-Token': csrf },
       data: { projectName: 'Local', networkId: 0 },
     });
     const { uuid } = (await created.json()).data as { uuid: string };
-    const id = (await app.db('projects').where({ uuid }).first('id')).id as number;
+    const id = (await suite.app.db('projects').where({ uuid }).first('id')).id as number;
     const day = Date.now() - (Date.now() % DAY_MS);
-    await app.db('usage_rollups').insert({ granularity: 'd', bucket_ms: day, project_id: id, requests: 20 });
+    await suite.app.db('usage_rollups').insert({ granularity: 'd', bucket_ms: day, project_id: id, requests: 20 });
     const dim = (dimension: string, value: string, requests: number) => ({ project_id: id, dimension, day_ms: day, value, requests });
     const rows = [
       dim('country', 'unknown', 17),
@@ -116,9 +99,9 @@ describe.runIf(browserAvailable())('developer experience rough edges, in Chromiu
       dim('private', '*', 14), // the flush's count of the private ones among them
     ];
     // Per day, and in the 30-day window the metering flush keeps beside them.
-    await app.db('usage_dimensions').insert(rows);
-    await app.db('usage_window').insert(rows.map(({ day_ms: _day, ...r }) => r));
-    await page.goto(`${app.url}/dashboard/project/${uuid}`);
+    await suite.app.db('usage_dimensions').insert(rows);
+    await suite.app.db('usage_window').insert(rows.map(({ day_ms: _day, ...r }) => r));
+    await page.goto(`${suite.app.url}/dashboard/project/${uuid}`);
     // STARTER hides the IP card; the server's count still tells which requests were private.
     const legend = page.getByRole('list', { name: 'Top countries by requests' });
     await legend.getByText(PRIVATE_NETWORK_LABEL).waitFor();
@@ -132,11 +115,11 @@ describe.runIf(browserAvailable())('developer experience rough edges, in Chromiu
 
   it("marks networks this server cannot serve 'Not available on this server' and never chooses them", async () => {
     const { page } = await signedIn('dx-networks@example.com');
-    const options = (await (await page.request.get(`${app.url}/api/networks`)).json()).data as NetworkOptionDto[];
+    const options = (await (await page.request.get(`${suite.app.url}/api/networks`)).json()).data as NetworkOptionDto[];
     expect(options.find((n) => n.label === 'Cardano testnet')?.available).toBe(false); // disabled
     expect(options.find((n) => n.label === 'Cardano preprod')?.available).toBe(true); // the sandbox chain
     expect(options.find((n) => n.label === 'Milkomeda mainnet')?.available).toBe(true); // the EVM development chain
-    await page.goto(`${app.url}/dashboard`);
+    await page.goto(`${suite.app.url}/dashboard`);
     await page.getByRole('button', { name: 'Add Project' }).click();
     const dialog = page.getByRole('dialog', { name: 'Add Project' });
     const select = dialog.getByLabel('Network');

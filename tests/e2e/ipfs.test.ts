@@ -1,47 +1,31 @@
 import path from 'node:path';
 import fs from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser } from 'playwright-core';
-import { browserAvailable, launchBrowser } from '../helpers/browser';
-import { signInInBrowser, type SignedInBrowser } from '../helpers/browser-sign-in';
-import { startTestApp, type TestApp } from '../helpers/test-app';
-import { ARTIFACTS, type TestDatabase } from '../helpers/db-template';
+import { describe, expect, it } from 'vitest';
+import { browserAvailable } from '../helpers/browser';
+import { useBrowserApp } from '../helpers/browser-app';
+import { ARTIFACTS } from '../helpers/db-template';
 import { ipfsMessages } from '../../shared/ipfs';
 
 describe.runIf(browserAvailable())("an IPFS project's page, in Chromium", () => {
-  let browser: Browser;
-  let app: TestApp & { database: TestDatabase };
-  let session: SignedInBrowser;
-
-  beforeAll(async () => {
-    app = await startTestApp();
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    await session?.context.close();
-    await browser?.close();
-    await app?.stop();
-    await app?.database.drop();
-  });
+  const suite = useBrowserApp();
 
   it('shows storage against the limit (danger from 85 %), the pins with state, size and Filecoin flag, and the API examples', async () => {
-    session = await signInInBrowser(browser, app, 'ipfs-page@example.com', '/dashboard');
-    const { page } = session;
-    const workspaceId = ((await (await page.request.get(`${app.url}/api/workspaces`)).json()).data as Array<{ id: number }>)[0]!.id;
-    const csrf = (await (await page.request.get(`${app.url}/auth/csrf`)).json()).data.csrfToken as string;
-    const created = await page.request.post(`${app.url}/api/workspaces/${workspaceId}/projects`, { headers: { 'X-CSRF-Token': csrf }, data: { projectName: 'Pictures', networkId: 2 } });
+    const { page } = await suite.signIn('ipfs-page@example.com', '/dashboard');
+    const workspaceId = ((await (await page.request.get(`${suite.app.url}/api/workspaces`)).json()).data as Array<{ id: number }>)[0]!.id;
+    const csrf = (await (await page.request.get(`${suite.app.url}/auth/csrf`)).json()).data.csrfToken as string;
+    const created = await page.request.post(`${suite.app.url}/api/workspaces/${workspaceId}/projects`, { headers: { 'X-CSRF-Token': csrf }, data: { projectName: 'Pictures', networkId: 2 } });
     expect(created.status()).toBe(201);
     const { uuid, project } = (await created.json()).data as { uuid: string; project: { project_id: string } };
-    const id = (await app.db('projects').where({ uuid }).first('id')).id as number;
+    const id = (await suite.app.db('projects').where({ uuid }).first('id')).id as number;
     const now = Date.now();
     // What the gateway writes when these are pinned: 86 MB of the STARTER plan's 100 MB, and a Filecoin pin.
-    await app.db('ipfs_pins').insert([
+    await suite.app.db('ipfs_pins').insert([
       { project_id: id, cid: 'QmT78zSuBmuS4z925WZfrqQ1qHaJ56DQaTfyMUF7F8ff5o', size: 86_000_000, state: 'pinned', filecoin: false, time_created: now - 60_000, time_pinned: now - 60_000, updated_at: now },
       { project_id: id, cid: 'QmSsm9M7PQRBnyiz1smizk8hZw3URfk8fSeHzeTo3oZidS', size: 2_500_000, state: 'queued', filecoin: true, time_created: now, updated_at: now },
     ]);
 
     await page.setViewportSize({ width: 1280, height: 900 });
-    await page.goto(`${app.url}/dashboard/project/${uuid}`);
+    await page.goto(`${suite.app.url}/dashboard/project/${uuid}`);
     await page.getByRole('heading', { name: 'IPFS storage' }).waitFor();
     const storage = page.getByTestId('storage-ipfs');
     await expect.poll(() => storage.textContent()).toBe('86 MB of 100 MB');

@@ -1,32 +1,15 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser } from 'playwright-core';
-import { browserAvailable, launchBrowser } from '../helpers/browser';
-import { signInInBrowser, type SignedInBrowser } from '../helpers/browser-sign-in';
-import { startTestApp, type TestApp } from '../helpers/test-app';
-import type { TestDatabase } from '../helpers/db-template';
+import { describe, expect, it } from 'vitest';
+import { browserAvailable } from '../helpers/browser';
+import { useBrowserApp } from '../helpers/browser-app';
 
 describe.runIf(browserAvailable())('pay as you go in Chromium', () => {
-  let browser: Browser;
-  let app: TestApp & { database: TestDatabase };
-  let session: SignedInBrowser;
-
-  beforeAll(async () => {
-    app = await startTestApp({ env: { SANDBOX_BLOCK_INTERVAL_MS: '500', PPU_CONFIRMATIONS: '2' }, ppuWatcher: true });
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    await session?.context.close();
-    await browser?.close();
-    await app?.stop();
-    await app?.database.drop();
-  });
+  const suite = useBrowserApp({ env: { SANDBOX_BLOCK_INTERVAL_MS: '500', PPU_CONFIRMATIONS: '2' }, ppuWatcher: true });
 
   it('orders 1,000,000 requests, simulates the payment, and sees the order paid and the balance appear', async () => {
-    session = await signInInBrowser(browser, app, 'ppu-browser@example.com', '/dashboard/subscription/plans');
-    const { page } = session;
+    const { page } = await suite.signIn('ppu-browser@example.com', '/dashboard/subscription/plans');
     const shots = fs.mkdtempSync(path.join(os.tmpdir(), 'cairn-ppu-shots-'));
     await page.setViewportSize({ width: 1280, height: 900 });
     await page.getByTestId('crossroad-payg').getByRole('link', { name: 'Start Building' }).click();
@@ -52,7 +35,7 @@ describe.runIf(browserAvailable())('pay as you go in Chromium', () => {
     await page.getByTestId('ppu-balance').filter({ hasText: '1,000,000 requests' }).waitFor({ timeout: 10_000 });
     await page.screenshot({ path: path.join(shots, 'order-paid-375.png'), fullPage: true });
 
-    await page.goto(`${app.url}/dashboard/subscription/ppu/history`);
+    await page.goto(`${suite.app.url}/dashboard/subscription/ppu/history`);
     const row = page.getByRole('row').filter({ hasText: '1,000,000' });
     await row.getByTestId('order-status').filter({ hasText: 'Paid' }).waitFor();
     expect(await row.textContent()).toMatch(/[0-9a-f]{64}/);
@@ -60,8 +43,8 @@ describe.runIf(browserAvailable())('pay as you go in Chromium', () => {
     await page.screenshot({ path: path.join(shots, 'history-1280.png'), fullPage: true });
 
     // Below the low-balance threshold, the dashboard's banner links to a new order for the workspace.
-    await app.db('ppu_balances').update({ spent: 950_000 });
-    await page.goto(`${app.url}/dashboard`);
+    await suite.app.db('ppu_balances').update({ spent: 950_000 });
+    await page.goto(`${suite.app.url}/dashboard`);
     const banner = page.getByTestId('banner-ppu-low');
     await banner.filter({ hasText: '50,000 pay-as-you-go requests left' }).waitFor();
     await banner.getByRole('link', { name: 'New order' }).click();

@@ -1,9 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
-import { browserAvailable, launchBrowser } from '../helpers/browser';
-import { signInInBrowser, type SignedInBrowser } from '../helpers/browser-sign-in';
-import { startTestApp, type TestApp } from '../helpers/test-app';
-import type { TestDatabase } from '../helpers/db-template';
+import { describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { browserAvailable } from '../helpers/browser';
+import { useBrowserApp } from '../helpers/browser-app';
 import { setSubscription } from '../../server/services/subscriptions';
 import { WINDOW_DIMENSIONS } from '../../server/services/usage';
 import { messages } from '../../shared/messages';
@@ -23,54 +21,39 @@ const DETAILED = ['IP addresses', 'Requests by endpoint', 'Browsers'];
 const REFRESH_WAIT = { timeout: 25_000 };
 
 describe.runIf(browserAvailable())('project statistics on the project page, in Chromium', () => {
-  let browser: Browser;
-  let app: TestApp & { database: TestDatabase };
-  const sessions: SignedInBrowser[] = [];
-
-  beforeAll(async () => {
-    app = await startTestApp();
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    for (const s of sessions) await s.context.close();
-    await browser?.close();
-    await app?.stop();
-    await app?.database.drop();
-  });
+  const suite = useBrowserApp();
 
   /** Signs in, optionally sets the owner's plan, and creates a Cardano mainnet project through the API. */
   async function projectOf(email: string, plan?: 'DEVELOPER') {
-    const session = await signInInBrowser(browser, app, email, '/dashboard');
-    sessions.push(session);
-    const { page } = session;
-    const userId = (await app.db('users').where({ email }).first('id')).id as number;
-    if (plan) await setSubscription(app.db, userId, plan, 'active');
-    const workspaces = (await (await page.request.get(`${app.url}/api/workspaces`)).json()).data as Array<{ id: number }>;
+    const { page } = await suite.signIn(email, '/dashboard');
+    const userId = (await suite.app.db('users').where({ email }).first('id')).id as number;
+    if (plan) await setSubscription(suite.app.db, userId, plan, 'active');
+    const workspaces = (await (await page.request.get(`${suite.app.url}/api/workspaces`)).json()).data as Array<{ id: number }>;
     const workspaceId = workspaces[0]!.id;
-    const csrf = (await (await page.request.get(`${app.url}/auth/csrf`)).json()).data.csrfToken as string;
-    const created = await page.request.post(`${app.url}/api/workspaces/${workspaceId}/projects`, {
+    const csrf = (await (await page.request.get(`${suite.app.url}/auth/csrf`)).json()).data.csrfToken as string;
+    const created = await page.request.post(`${suite.app.url}/api/workspaces/${workspaceId}/projects`, {
       headers: { 'X-CSRF-Token': csrf },
       data: { projectName: 'Stats API', networkId: 0 },
     });
     expect(created.status()).toBe(201);
     const { uuid, project } = (await created.json()).data as { uuid: string; project: { project_id: string } };
-    const id = (await app.db('projects').where({ uuid }).first('id')).id as number;
+    const id = (await suite.app.db('projects').where({ uuid }).first('id')).id as number;
     return { page, uuid, id, key: project.project_id };
   }
 
   /** Writes what the gateway's metering flush would: a day rollup, its dimensions, and the same added to the 30-day window. */
   async function recordUsage(projectId: number, day: number, requests: number, dimensions: Record<string, Record<string, number>>) {
-    await app.db('usage_rollups').insert({ granularity: 'd', bucket_ms: day, project_id: projectId, requests });
+    await suite.app.db('usage_rollups').insert({ granularity: 'd', bucket_ms: day, project_id: projectId, requests });
     const rows = Object.entries(dimensions).flatMap(([dimension, values]) =>
       Object.entries(values).map(([value, n]) => ({ project_id: projectId, dimension, day_ms: day, value, requests: n })),
     );
-    await app.db('usage_dimensions').insert(rows);
+    await suite.app.db('usage_dimensions').insert(rows);
     for (const r of rows.filter((r) => (WINDOW_DIMENSIONS as readonly string[]).includes(r.dimension))) {
-      await app
+      await suite.app
         .db('usage_window')
         .insert({ project_id: r.project_id, dimension: r.dimension, value: r.value, requests: r.requests })
         .onConflict(['project_id', 'dimension', 'value'])
-        .merge({ requests: app.db.raw('usage_window.requests + excluded.requests') });
+        .merge({ requests: suite.app.db.raw('usage_window.requests + excluded.requests') });
     }
   }
 
@@ -78,7 +61,7 @@ describe.runIf(browserAvailable())('project statistics on the project page, in C
 
   it('waits for the first request, then shows rows, bars, flags, the map and the graph as requests arrive', async () => {
     const { page, uuid, id, key } = await projectOf('stats-dev@example.com', 'DEVELOPER');
-    await page.goto(`${app.url}/dashboard/project/${uuid}`);
+    await page.goto(`${suite.app.url}/dashboard/project/${uuid}`);
     await page.getByRole('heading', { level: 1, name: 'Stats API' }).waitFor();
 
     // Before any request: every card titled TOP 10 with its column labels, and the waiting text.
@@ -154,7 +137,7 @@ describe.runIf(browserAvailable())('project statistics on the project page, in C
       endpoint: { '/blocks/latest': 46_000 },
       browser: { Safari: 46_000 },
     });
-    await page.goto(`${app.url}/dashboard/project/${uuid}`);
+    await page.goto(`${suite.app.url}/dashboard/project/${uuid}`);
     await page.getByRole('heading', { level: 1, name: 'Stats API' }).waitFor();
 
     await card(page, 'Countries').getByRole('row').filter({ hasText: 'Japan' }).waitFor();
@@ -173,7 +156,7 @@ describe.runIf(browserAvailable())('project statistics on the project page, in C
     // The upgrade link works from the keyboard.
     await card(page, 'IP addresses').getByRole('link', { name: 'Upgrade to DEVELOPER Plan' }).focus();
     await page.keyboard.press('Enter');
-    await page.waitForURL(`${app.url}/dashboard/subscription`);
+    await page.waitForURL(`${suite.app.url}/dashboard/subscription`);
   });
 
   it('says so when the graph data cannot be fetched', async () => {
@@ -181,7 +164,7 @@ describe.runIf(browserAvailable())('project statistics on the project page, in C
     await page.route('**/api/projects/*/history', (route) =>
       route.fulfill({ status: 500, contentType: 'application/json', body: JSON.stringify({ error: { code: 'internal', message: 'Boom' } }) }),
     );
-    await page.goto(`${app.url}/dashboard/project/${uuid}`);
+    await page.goto(`${suite.app.url}/dashboard/project/${uuid}`);
     const chart = page.getByTestId('requests-chart');
     await chart.and(page.locator('[data-state="error"]')).waitFor(REFRESH_WAIT);
     await chart.getByRole('alert').filter({ hasText: messages.stats.graphError }).waitFor();

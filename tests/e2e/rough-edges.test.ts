@@ -1,43 +1,25 @@
 // What a new user tripped over on a first run (issue 18, point 5), each checked in the browser.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser } from 'playwright-core';
-import { browserAvailable, launchBrowser } from '../helpers/browser';
-import { signInInBrowser, type SignedInBrowser } from '../helpers/browser-sign-in';
-import { startTestApp, type TestApp } from '../helpers/test-app';
-import type { TestDatabase } from '../helpers/db-template';
+import { describe, expect, it } from 'vitest';
+import { browserAvailable } from '../helpers/browser';
+import { useBrowserApp } from '../helpers/browser-app';
 import { messages } from '../../shared/messages';
 import { CONSENT_COOKIE } from '../../shared/site';
 
 const DAY_MS = 86_400_000;
 
 describe.runIf(browserAvailable())('rough edges of a first run, in Chromium', () => {
-  let browser: Browser;
-  let app: TestApp & { database: TestDatabase };
-  const sessions: SignedInBrowser[] = [];
-
-  beforeAll(async () => {
-    app = await startTestApp();
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    for (const s of sessions) await s.context.close();
-    await browser?.close();
-    await app?.stop();
-    await app?.database.drop();
-  });
+  const suite = useBrowserApp();
 
   async function signedIn(email: string) {
-    const session = await signInInBrowser(browser, app, email, '/dashboard');
-    sessions.push(session);
-    const { page } = session;
-    const workspaceId = ((await (await page.request.get(`${app.url}/api/workspaces`)).json()).data as Array<{ id: number }>)[0]!.id;
-    const csrf = (await (await page.request.get(`${app.url}/auth/csrf`)).json()).data.csrfToken as string;
+    const { page } = await suite.signIn(email, '/dashboard');
+    const workspaceId = ((await (await page.request.get(`${suite.app.url}/api/workspaces`)).json()).data as Array<{ id: number }>)[0]!.id;
+    const csrf = (await (await page.request.get(`${suite.app.url}/auth/csrf`)).json()).data.csrfToken as string;
     return { page, workspaceId, csrf };
   }
 
   it("shows someone else's or a missing project, webhook and workspace as 'not found' with a way back", async () => {
     const owner = await signedIn('edges-owner@example.com');
-    const created = await owner.page.request.post(`${app.url}/api/workspaces/${owner.workspaceId}/projects`, {
+    const created = await owner.page.request.post(`${suite.app.url}/api/workspaces/${owner.workspaceId}/projects`, {
       headers: { 'X-CSRF-Token': owner.csrf },
       data: { projectName: 'Private', networkId: 0 },
     });
@@ -45,7 +27,7 @@ describe.runIf(browserAvailable())('rough edges of a first run, in Chromium', ()
 
     const other = await signedIn('edges-other@example.com');
     for (const path of [`/dashboard/project/${uuid}`, '/dashboard/webhooks/999999', `/dashboard/workspaces/${owner.workspaceId}`]) {
-      await other.page.goto(app.url + path);
+      await other.page.goto(suite.app.url + path);
       const alert = other.page.getByRole('alert').filter({ hasText: messages.errorView.notFoundTitle });
       await alert.waitFor();
       expect(await other.page.getByText(messages.errorView.title).count()).toBe(0);
@@ -55,14 +37,14 @@ describe.runIf(browserAvailable())('rough edges of a first run, in Chromium', ()
   });
 
   it('says a sign-in error once, beside the field it concerns, not also in a toast', async () => {
-    const context = await browser.newContext();
-    await context.addCookies([{ name: CONSENT_COOKIE, value: '1', url: app.url }]);
+    const context = await suite.browser.newContext();
+    await context.addCookies([{ name: CONSENT_COOKIE, value: '1', url: suite.app.url }]);
     const page = await context.newPage();
     // The server refuses the address (as it would one the browser's check lets through).
     await page.route('**/auth/signin/email', (route) =>
       route.fulfill({ status: 400, contentType: 'application/json', body: JSON.stringify({ error: { code: 'invalid', message: messages.signIn.emailInvalid } }) }),
     );
-    await page.goto(`${app.url}/auth/signin`);
+    await page.goto(`${suite.app.url}/auth/signin`);
     await page.getByLabel('Email').fill('someone@example.com');
     await page.getByRole('button', { name: 'Sign in with Email' }).click();
     await page.getByText(messages.signIn.emailInvalid).waitFor();
@@ -73,15 +55,15 @@ describe.runIf(browserAvailable())('rough edges of a first run, in Chromium', ()
 
   it("reads 'Requests: 0' in the chart's tooltip", async () => {
     const { page, workspaceId, csrf } = await signedIn('edges-chart@example.com');
-    const created = await page.request.post(`${app.url}/api/workspaces/${workspaceId}/projects`, {
+    const created = await page.request.post(`${suite.app.url}/api/workspaces/${workspaceId}/projects`, {
       headers: { 'X-CSRF-Token': csrf },
       data: { projectName: 'Chart', networkId: 0 },
     });
     const { uuid } = (await created.json()).data as { uuid: string };
-    const id = (await app.db('projects').where({ uuid }).first('id')).id as number;
+    const id = (await suite.app.db('projects').where({ uuid }).first('id')).id as number;
     const today = Date.now() - (Date.now() % DAY_MS);
-    await app.db('usage_rollups').insert({ granularity: 'd', bucket_ms: today, project_id: id, requests: 7 });
-    await page.goto(`${app.url}/dashboard/project/${uuid}`);
+    await suite.app.db('usage_rollups').insert({ granularity: 'd', bucket_ms: today, project_id: id, requests: 7 });
+    await page.goto(`${suite.app.url}/dashboard/project/${uuid}`);
     const chart = page.getByTestId('requests-chart');
     await chart.locator('.recharts-bar-rectangle').first().waitFor();
     const box = (await chart.locator('.recharts-cartesian-grid').boundingBox())!;

@@ -1,44 +1,27 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser } from 'playwright-core';
-import { browserAvailable, launchBrowser } from '../helpers/browser';
-import { signInInBrowser, type SignedInBrowser } from '../helpers/browser-sign-in';
-import { startTestApp, type TestApp } from '../helpers/test-app';
-import type { TestDatabase } from '../helpers/db-template';
+import { describe, expect, it } from 'vitest';
+import { browserAvailable } from '../helpers/browser';
+import { useBrowserApp } from '../helpers/browser-app';
 
 describe.runIf(browserAvailable())("the sandbox faucet button on a sandbox project's page, in Chromium", () => {
-  let browser: Browser;
-  let app: TestApp & { database: TestDatabase };
-  let session: SignedInBrowser;
-
-  beforeAll(async () => {
-    app = await startTestApp();
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    await session?.context.close();
-    await browser?.close();
-    await app?.stop();
-    await app?.database.drop();
-  });
+  const suite = useBrowserApp();
 
   it('sends test ada and a test token to an address, and says which transaction carries them', async () => {
-    session = await signInInBrowser(browser, app, 'faucet@example.com', '/dashboard');
-    const { page } = session;
-    const workspaceId = ((await (await page.request.get(`${app.url}/api/workspaces`)).json()).data as Array<{ id: number }>)[0]!.id;
-    const csrf = (await (await page.request.get(`${app.url}/auth/csrf`)).json()).data.csrfToken as string;
-    const created = await page.request.post(`${app.url}/api/workspaces/${workspaceId}/projects`, { headers: { 'X-CSRF-Token': csrf }, data: { projectName: 'Faucet dApp', networkId: 6 } });
+    const { page } = await suite.signIn('faucet@example.com', '/dashboard');
+    const workspaceId = ((await (await page.request.get(`${suite.app.url}/api/workspaces`)).json()).data as Array<{ id: number }>)[0]!.id;
+    const csrf = (await (await page.request.get(`${suite.app.url}/auth/csrf`)).json()).data.csrfToken as string;
+    const created = await page.request.post(`${suite.app.url}/api/workspaces/${workspaceId}/projects`, { headers: { 'X-CSRF-Token': csrf }, data: { projectName: 'Faucet dApp', networkId: 6 } });
     expect(created.status()).toBe(201);
     const { uuid } = (await created.json()).data as { uuid: string };
-    const recipient = ((await (await page.request.get(`${app.url}/dev/wallets`)).json()).data as Array<{ network: string; wallets: Array<{ address: string }> }>)
+    const recipient = ((await (await page.request.get(`${suite.app.url}/dev/wallets`)).json()).data as Array<{ network: string; wallets: Array<{ address: string }> }>)
       .find((n) => n.network === 'cardano-preprod')!.wallets[2]!.address;
 
     const shots = fs.mkdtempSync(path.join(os.tmpdir(), 'cairn-faucet-shots-'));
     for (const width of [375, 1280]) {
       await page.setViewportSize({ width, height: 900 });
-      await page.goto(`${app.url}/dashboard/project/${uuid}`);
+      await page.goto(`${suite.app.url}/dashboard/project/${uuid}`);
       await page.getByRole('button', { name: 'Get test ada' }).click();
       const dialog = page.getByRole('dialog', { name: 'Sandbox faucet' });
       await dialog.getByLabel('Address').fill(recipient);

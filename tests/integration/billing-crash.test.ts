@@ -1,68 +1,31 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import crypto from 'node:crypto';
-import fs from 'node:fs';
-import net from 'node:net';
-import path from 'node:path';
+import type { ChildProcess } from 'node:child_process';
 import Stripe from 'stripe';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { ARTIFACTS, freshDatabase, type TestDatabase } from '../helpers/db-template';
-import { createDb, migrateLatest, sqliteFileIn, type Db } from '../../server/db/index';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeUser } from '../helpers/workspace-fixture';
 import { startFakeStripe, type FakeStripe } from '../helpers/fake-stripe';
+import { freePort, serverData, spawnServerProcess, stopServerProcess, stopServerProcesses, type ServerData } from '../helpers/server-process';
+import type { Db } from '../../server/db/index';
 
 // A SIGKILL between payment and webhook: the real entry point (API role) is killed while it applies
 // the webhook of a paid checkout. Nothing is lost: the next start reconciles with Stripe, and the
 // webhook Stripe delivers again applies nothing twice.
 
-const root = path.resolve(import.meta.dirname, '../..');
 let stripe: FakeStripe;
+let data: ServerData;
 let db: Db;
-let pg: TestDatabase | null = null;
 let env: Record<string, string>;
-let dataDir: string;
 let port: number;
 
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const s = net.createServer().listen(0, '127.0.0.1', () => {
-      const p = (s.address() as net.AddressInfo).port;
-      s.close(() => resolve(p));
-    });
-  });
-const startApi = (): ChildProcess =>
-  spawn(process.execPath, ['--import', 'tsx', 'server/main.ts', '--role', 'api'], {
-    cwd: root,
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', LOG_LEVEL: 'warn', ...env },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-const exited = (p: ChildProcess) => new Promise((r) => (p.exitCode !== null || p.signalCode !== null ? r(null) : p.once('exit', r)));
-async function ready() {
-  const end = Date.now() + 30_000;
-  for (;;) {
-    try {
-      if ((await fetch(`http://127.0.0.1:${port}/readyz`)).ok) return;
-    } catch {
-      // not listening yet
-    }
-    if (Date.now() > end) throw new Error('the API did not start');
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
+/** Resolves once the API answers /readyz (30 s at most). */
+const startApi = () => spawnServerProcess({ role: 'api', env, readyUrl: `http://127.0.0.1:${port}/readyz`, readyTimeoutMs: 30_000 });
 
 beforeAll(async () => {
   stripe = await startFakeStripe();
-  dataDir = path.join(ARTIFACTS, `billing-crash-${process.pid}-${crypto.randomBytes(3).toString('hex')}`);
-  fs.mkdirSync(dataDir, { recursive: true });
-  if (process.env.DATABASE_URL) {
-    pg = await freshDatabase(inject('dbTemplate'));
-    db = pg.db;
-  } else {
-    db = createDb({ sqliteFile: sqliteFileIn(dataDir) });
-    await migrateLatest(db);
-  }
+  data = await serverData('billing-crash');
+  db = data.db;
   port = await freePort();
   env = {
-    DATA_DIR: dataDir,
+    ...data.env,
     PORT: String(port),
     HOST: '127.0.0.1',
     PUBLIC_URL: `http://127.0.0.1:${port}`,
@@ -70,22 +33,19 @@ beforeAll(async () => {
     STRIPE_SECRET_KEY: stripe.secretKey,
     STRIPE_WEBHOOK_SECRET: stripe.webhookSecret,
     STRIPE_API_URL: stripe.url,
-    ...(pg?.databaseUrl ? { DATABASE_URL: pg.databaseUrl } : {}),
   };
 });
 afterAll(async () => {
-  if (pg) await pg.drop();
-  else await db.destroy();
+  await stopServerProcesses();
+  await data.remove();
   await stripe.close();
-  fs.rmSync(dataDir, { recursive: true, force: true });
 });
 
 describe('a crash between payment and webhook', () => {
   it('loses nothing: the restart reconciles with Stripe, and the redelivered webhook changes nothing more', async () => {
-    const first = startApi();
+    const first = await startApi();
     let second: ChildProcess | null = null;
     try {
-      await ready();
       // A customer who went through checkout (as POST /api/checkout leaves it) and paid at Stripe.
       const user = await makeUser(db, 'crash-buyer@billing.example');
       const price = (await db('billing_prices').where({ provider: 'stripe', lookup_key: 'cairn_hobby_month' }).first('price_id')).price_id as string;
@@ -105,16 +65,14 @@ describe('a crash between payment and webhook', () => {
       const delivery = fetch(`http://127.0.0.1:${port}/api/stripe/webhook`, { method: 'POST', headers: { 'stripe-signature': event.signature, 'content-type': 'application/json' }, body: event.body }).catch(() => null);
       const end = Date.now() + 10_000;
       while (!stripe.calls.slice(calls).some((c) => c.startsWith('GET /v1/checkout/sessions/')) && Date.now() < end) await new Promise((r) => setTimeout(r, 20));
-      first.kill('SIGKILL');
-      await exited(first);
+      await stopServerProcess(first, 'SIGKILL');
       expect((await delivery)?.ok ?? false).toBe(false);
       expect((await db('subscriptions').where({ user_id: user.id }).first('plan')).plan).toBe('STARTER');
       expect(await db('billing_events').where({ event_id: event.id }).first()).toBeUndefined();
 
       // Started again: the reconciliation brings the paid plan back before the first request.
       stripe.delayMs = 0;
-      second = startApi();
-      await ready();
+      second = await startApi();
       expect(await db('subscriptions').where({ user_id: user.id }).first('plan', 'status')).toEqual({ plan: 'HOBBY', status: 'active' });
       // Stripe delivers the unanswered webhook again: applied, nothing twice.
       const again = await fetch(`http://127.0.0.1:${port}/api/stripe/webhook`, { method: 'POST', headers: { 'stripe-signature': event.signature, 'content-type': 'application/json' }, body: event.body });
@@ -122,11 +80,8 @@ describe('a crash between payment and webhook', () => {
       expect(await db('subscription_logs').where({ user_id: user.id }).select('type')).toEqual([{ type: 'checkout' }]);
       expect(await db('checkout_sessions').where({ id: session.id }).first('status')).toEqual({ status: 'paid' });
     } finally {
-      if (first.exitCode === null && first.signalCode === null) first.kill('SIGKILL');
-      if (second) {
-        second.kill('SIGTERM');
-        await exited(second);
-      }
+      await stopServerProcess(first, 'SIGKILL');
+      if (second) await stopServerProcess(second, 'SIGTERM');
     }
   });
 });

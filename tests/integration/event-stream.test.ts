@@ -10,7 +10,7 @@ import type { TestDatabase } from '../helpers/db-template';
 import { setSubscription } from '../../server/services/subscriptions';
 import { AUTO_DISABLE_AFTER_MS, Dispatcher } from '../../server/webhooks/dispatcher';
 import { parseAllowlist } from '../../server/webhooks/ssrf';
-import { eventBody } from '../../server/webhooks/follower';
+import { enqueueBlockEvent } from '../helpers/webhook-events';
 import { createLogger } from '../../server/logger';
 import { deriveWebhookNotices } from '../../server/webhooks/notices';
 import type { WebhookNotice } from '../../shared/webhook-notices';
@@ -76,26 +76,7 @@ async function openStream(client: Client, lastEventId?: string) {
 const dispatcher = () =>
   new Dispatcher(app.db, logger, app.mailer, { allowlist: parseAllowlist('127.0.0.1'), timeoutMs: 1000, retrySchedule: [0, 5000, 300_000], publicUrl: app.url, now: () => now });
 
-async function enqueue(webhookId: string) {
-  const id = crypto.randomUUID();
-  const created = Math.floor(now / 1000);
-  await app.db('webhook_events').insert({
-    id,
-    webhook_id: webhookId,
-    type: 'block',
-    network: 0,
-    block_height: 1,
-    block_hash: 'ab'.repeat(32),
-    body: eventBody(id, webhookId, created, 'block', { hash: 'ab'.repeat(32) }),
-    created,
-    status: 'pending',
-    attempts: 0,
-    next_attempt_at: now,
-    test: false,
-    created_at: now,
-  });
-  return id;
-}
+const enqueue = (webhookId: string) => enqueueBlockEvent(app.db, webhookId, now);
 
 beforeAll(async () => {
   receiver = await startReceiver();

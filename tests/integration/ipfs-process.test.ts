@@ -1,68 +1,37 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
-import net from 'node:net';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { ARTIFACTS, freshDatabase, type TestDatabase } from '../helpers/db-template';
-import { createDb, migrateLatest, sqliteFileIn, type Db } from '../../server/db/index';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Db } from '../../server/db/index';
 import { makeUser, makeWorkspace } from '../helpers/workspace-fixture';
 import { ipfsAdd, ipfsCall, pseudoRandom } from '../helpers/ipfs';
+import { freePort, serverData, spawnServerProcess, stopServerProcess, stopServerProcesses, type ServerData } from '../helpers/server-process';
 import { storageUsed } from '../../server/services/ipfs';
 import { IPFS_MAX_ADD_BYTES } from '../../shared/ipfs';
 
 // The gateway as an operator runs it (server/main.ts --role gateway), in its own process, so its
 // memory can be read from /proc and it can be killed without warning.
-const root = path.resolve(import.meta.dirname, '../..');
+let data: ServerData;
 let db: Db;
-let pg: TestDatabase | null = null;
 let env: Record<string, string>;
-let dataDir: string;
 let key: string;
 let ownerId: number;
 let url: string;
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-const exited = (p: ChildProcess) => new Promise((r) => (p.exitCode !== null || p.signalCode !== null ? r(null) : p.once('exit', r)));
 const kib = (pid: number, field: 'VmRSS' | 'VmHWM') => Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) * 1024;
 const blockFilesEnding = (ending: string) => {
-  const dir = path.join(dataDir, 'ipfs', 'blocks');
+  const dir = path.join(data.dir, 'ipfs', 'blocks');
   return fs.existsSync(dir) ? fs.readdirSync(dir, { recursive: true }).filter((f) => String(f).endsWith(ending)).length : 0;
 };
 const blockFiles = () => blockFilesEnding('.data');
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const s = net.createServer().listen(0, '127.0.0.1', () => {
-      const p = (s.address() as net.AddressInfo).port;
-      s.close(() => resolve(p));
-    });
-  });
-
-async function startGatewayProcess(): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts', '--role', 'gateway'], {
-    cwd: root,
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', LOG_LEVEL: 'warn', ...env },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-  for (let i = 0; i < 200; i++) {
-    const ok = await fetch(`${url}/health`).then((r) => r.ok, () => false);
-    if (ok) return child;
-    await sleep(100);
-  }
-  child.kill('SIGKILL');
-  throw new Error('the gateway process did not start');
-}
+/** Resolves once the gateway answers /health. */
+const startGatewayProcess = () => spawnServerProcess({ role: 'gateway', env, readyUrl: `${url}/health`, readyTimeoutMs: 30_000 });
 
 beforeAll(async () => {
-  dataDir = path.join(ARTIFACTS, `ipfs-process-${process.pid}-${crypto.randomBytes(3).toString('hex')}`);
-  fs.mkdirSync(dataDir, { recursive: true });
-  if (process.env.DATABASE_URL) {
-    pg = await freshDatabase(inject('dbTemplate'));
-    db = pg.db;
-  } else {
-    db = createDb({ sqliteFile: sqliteFileIn(dataDir) });
-    await migrateLatest(db);
-  }
+  data = await serverData('ipfs-process');
+  db = data.db;
   const user = await makeUser(db, 'ipfs-process@example.com', 'HOBBY');
   ownerId = user.id;
   const ws = await makeWorkspace(db, user.id, []);
@@ -71,19 +40,17 @@ beforeAll(async () => {
   const port = await freePort();
   url = `http://127.0.0.1:${port}`;
   env = {
-    DATA_DIR: dataDir,
+    ...data.env,
     GATEWAY_PORT: String(port),
     HOST: '127.0.0.1',
     SESSION_SECRET: 'x'.repeat(40),
     IPFS_GC_GRACE_SECONDS: '1',
     IPFS_GC_INTERVAL_SECONDS: '3600',
-    ...(pg?.databaseUrl ? { DATABASE_URL: pg.databaseUrl } : {}),
   };
 });
 afterAll(async () => {
-  if (pg) await pg.drop();
-  else await db.destroy();
-  fs.rmSync(dataDir, { recursive: true, force: true });
+  await stopServerProcesses();
+  await data.remove();
 });
 
 describe('the IPFS add in a real gateway process', () => {
@@ -123,8 +90,7 @@ describe('the IPFS add in a real gateway process', () => {
     const upload = ipfsAdd(url, key, pseudoRandom(60_000_000, 'killed'), 'killed.bin').catch((e: Error) => e);
     // Kill once a good part of the file is on disk.
     while (blockFiles() < before + 40) await sleep(20);
-    gateway.kill('SIGKILL');
-    await exited(gateway);
+    await stopServerProcess(gateway, 'SIGKILL');
     expect(await upload).toBeInstanceOf(Error);
     const orphans = blockFiles() - before;
     expect(orphans).toBeGreaterThanOrEqual(40);
@@ -143,8 +109,7 @@ describe('the IPFS add in a real gateway process', () => {
       expect((await ipfsCall('GET', `${url}/api/v0/ipfs/gateway/${kept}`, key)).raw.length).toBe(1_000_000);
       expect((await storageUsed(db, ownerId)).storage).toBe(1_000_000);
     } finally {
-      gateway.kill('SIGTERM');
-      await exited(gateway);
+      await stopServerProcess(gateway, 'SIGTERM');
     }
   }, 120_000);
 });

@@ -1,69 +1,44 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import crypto from 'node:crypto';
-import fs from 'node:fs';
-import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { ARTIFACTS, freshDatabase, type TestDatabase } from '../helpers/db-template';
-import { createDb, migrateLatest, sqliteFileIn, type Db } from '../../server/db/index';
+import type { ChildProcess } from 'node:child_process';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Db } from '../../server/db/index';
 import { loadConfig } from '../../server/config';
 import { createSandboxChains } from '../../server/chain/sandbox-chains';
 import { sandboxSource } from '../../server/webhooks/chain-source';
 import { createOrder, ppuSettings } from '../../server/services/ppu';
 import { watchTick } from '../../server/ppu/watcher';
 import { makeUser, makeWorkspace } from '../helpers/workspace-fixture';
+import { serverData, spawnServerProcess, stopServerProcess, stopServerProcesses, type ServerData } from '../helpers/server-process';
 
 // A SIGKILL while the payment watcher credits: the real entry point (worker role) is killed in the
 // middle of crediting a few hundred paid orders. Each credit is one transaction (order state,
 // balance, subscription log), so the kill leaves every order either credited in full or not at all,
 // and the restarted worker credits the rest: each order exactly once.
 
-const root = path.resolve(import.meta.dirname, '../..');
 const ORDERS = 300;
 const WORKSPACES = 3;
 const BLOCK_MS = 500;
+let data: ServerData;
 let db: Db;
-let pg: TestDatabase | null = null;
 let env: Record<string, string>;
-let dataDir: string;
 
-const startWorker = (): ChildProcess => {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts', '--role', 'worker'], {
-    cwd: root,
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', LOG_LEVEL: 'warn', ...env },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-  children.add(child);
-  return child;
-};
+const startWorker = () => spawnServerProcess({ role: 'worker', env });
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-/** Every child started, killed in afterAll whatever happened (a timed-out test leaves none behind). */
-const children = new Set<ChildProcess>();
-const exited = (p: ChildProcess) => new Promise((r) => (p.exitCode !== null || p.signalCode !== null ? r(null) : p.once('exit', r)));
 
 beforeAll(async () => {
-  dataDir = path.join(ARTIFACTS, `ppu-crash-${process.pid}-${crypto.randomBytes(3).toString('hex')}`);
-  fs.mkdirSync(dataDir, { recursive: true });
-  if (process.env.DATABASE_URL) {
-    pg = await freshDatabase(inject('dbTemplate'));
-    db = pg.db;
-  } else {
-    db = createDb({ sqliteFile: sqliteFileIn(dataDir) });
-    await migrateLatest(db);
-  }
+  data = await serverData('ppu-crash');
+  db = data.db;
   env = {
-    DATA_DIR: dataDir,
+    ...data.env,
     SESSION_SECRET: 'x'.repeat(40),
     SANDBOX_BLOCK_INTERVAL_MS: String(BLOCK_MS),
     CHAIN_POLL_MS: '100',
     PPU_CONFIRMATIONS: '2',
-    ...(pg?.databaseUrl ? { DATABASE_URL: pg.databaseUrl } : {}),
   };
 });
 afterAll(async () => {
-  for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
-  if (pg) await pg.drop();
-  else await db.destroy();
-  fs.rmSync(dataDir, { recursive: true, force: true });
+  // Whatever happened, no worker is left behind (a timed-out test included).
+  await stopServerProcesses();
+  await data.remove();
 });
 
 describe('a SIGKILL while the payment watcher credits', () => {
@@ -102,7 +77,7 @@ describe('a SIGKILL while the payment watcher credits', () => {
 
     // The worker starts, records the payments and credits them; it is killed part-way through (once a
     // tenth is credited: the count is read every few milliseconds, and crediting 300 takes about a second).
-    const first = startWorker();
+    const first = await startWorker();
     let second: ChildProcess | null = null;
     try {
       const end = Date.now() + 60_000;
@@ -112,8 +87,7 @@ describe('a SIGKILL while the payment watcher credits', () => {
         if (atKill >= ORDERS / 10) break;
         await sleep(5);
       }
-      first.kill('SIGKILL');
-      await exited(first);
+      await stopServerProcess(first, 'SIGKILL');
       atKill = await paidCount();
       expect(atKill, 'the kill came while crediting').toBeGreaterThan(0);
       expect(atKill, 'the kill came while crediting').toBeLessThan(ORDERS);
@@ -135,16 +109,13 @@ describe('a SIGKILL while the payment watcher credits', () => {
       expect(Number((await db('ppu_orders').whereIn('id', ids).whereNotIn('status', ['paid', 'confirming']).count({ n: '*' }).first())?.n)).toBe(0);
 
       // Started again: the rest is credited, nothing twice.
-      second = startWorker();
+      second = await startWorker();
       const end2 = Date.now() + 60_000;
       while ((await paidCount()) < ORDERS && Date.now() < end2) await sleep(100);
       await sleep(1000); // more passes of the watcher: still nothing twice
     } finally {
-      if (first.exitCode === null && first.signalCode === null) first.kill('SIGKILL');
-      if (second) {
-        second.kill('SIGTERM');
-        await exited(second);
-      }
+      await stopServerProcess(first, 'SIGKILL');
+      if (second) await stopServerProcess(second, 'SIGTERM');
     }
 
     expect(await paidCount()).toBe(ORDERS);

@@ -1,97 +1,54 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import crypto from 'node:crypto';
-import fs from 'node:fs';
-import net from 'node:net';
-import path from 'node:path';
 import { Redis } from 'ioredis';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { ARTIFACTS, freshDatabase, type TestDatabase } from '../helpers/db-template';
-import { createDb, migrateLatest, sqliteFileIn, type Db } from '../../server/db/index';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Db } from '../../server/db/index';
 import { makeUser, makeWorkspace } from '../helpers/workspace-fixture';
 import { call } from '../helpers/gateway';
+import { freePort, serverData, spawnServerProcess, stopServerProcess, stopServerProcesses, type ServerData } from '../helpers/server-process';
 
 // Two gateway PROCESSES (the real entry point, --role gateway) on one Redis spend one workspace's
 // pay-as-you-go balance of 10,000 requests: exactly 10,000 are admitted, not one more. Then one of
 // them is killed before it ever wrote its spends, and the other's flush still writes the balance's
 // whole spent total to the database (from Redis), so nothing is lost in the customer's favour.
 
-const root = path.resolve(import.meta.dirname, '../..');
 const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 const BALANCE = 10_000;
 const EXTRA = 2_000;
 const PROJECTS = 30;
 const DAY_MS = 86_400_000;
+let data: ServerData;
 let db: Db;
-let pg: TestDatabase | null = null;
-let dataDir: string;
 let prefix: string;
-
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const s = net.createServer().listen(0, '127.0.0.1', () => {
-      const p = (s.address() as net.AddressInfo).port;
-      s.close(() => resolve(p));
-    });
-  });
-/** Every child started, killed in afterAll whatever happened (a timed-out test leaves none behind). */
-const children = new Set<ChildProcess>();
-const exited = (p: ChildProcess) => new Promise((r) => (p.exitCode !== null || p.signalCode !== null ? r(null) : p.once('exit', r)));
 
 async function startGatewayProcess(): Promise<{ child: ChildProcess; url: string }> {
   const port = await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts', '--role', 'gateway'], {
-    cwd: root,
-    env: {
-      PATH: process.env.PATH ?? '',
-      HOME: process.env.HOME ?? '',
-      LOG_LEVEL: 'warn',
-      DATA_DIR: dataDir,
-      HOST: '127.0.0.1',
-      GATEWAY_PORT: String(port),
-      REDIS_URL,
-      REDIS_KEY_PREFIX: prefix,
-      // Spends reach the database only on the way out (or from another gateway's flush).
-      METERING_FLUSH_MS: '600000',
-      GATEWAY_BAN_THRESHOLD: '1000000',
-      // No embedded IPFS store or EVM chain: this test is about the Cardano gateway.
-      UPSTREAM_IPFS_URL: 'http://127.0.0.1:9',
-      UPSTREAM_MILKOMEDA_MAINNET_URL: 'http://127.0.0.1:9',
-      ...(pg?.databaseUrl ? { DATABASE_URL: pg.databaseUrl } : {}),
-    },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-  children.add(child);
   const url = `http://127.0.0.1:${port}`;
-  const end = Date.now() + 60_000;
-  for (;;) {
-    try {
-      if ((await call(`${url}/health`)).status === 200) return { child, url };
-    } catch {
-      // not listening yet
-    }
-    if (child.exitCode !== null) throw new Error(`the gateway exited with ${child.exitCode}`);
-    if (Date.now() > end) throw new Error('the gateway did not start');
-    await new Promise((r) => setTimeout(r, 100));
-  }
+  const env = {
+    ...data.env,
+    HOST: '127.0.0.1',
+    GATEWAY_PORT: String(port),
+    REDIS_URL,
+    REDIS_KEY_PREFIX: prefix,
+    // Spends reach the database only on the way out (or from another gateway's flush).
+    METERING_FLUSH_MS: '600000',
+    GATEWAY_BAN_THRESHOLD: '1000000',
+    // No embedded IPFS store or EVM chain: this test is about the Cardano gateway.
+    UPSTREAM_IPFS_URL: 'http://127.0.0.1:9',
+    UPSTREAM_MILKOMEDA_MAINNET_URL: 'http://127.0.0.1:9',
+  };
+  return { child: await spawnServerProcess({ role: 'gateway', env, readyUrl: `${url}/health`, readyTimeoutMs: 60_000 }), url };
 }
 
 beforeAll(async () => {
-  dataDir = path.join(ARTIFACTS, `ppu-gateways-${process.pid}-${crypto.randomBytes(3).toString('hex')}`);
-  fs.mkdirSync(dataDir, { recursive: true });
+  data = await serverData('ppu-gateways');
+  db = data.db;
   prefix = `cairn-test-${crypto.randomBytes(4).toString('hex')}:`;
-  if (process.env.DATABASE_URL) {
-    pg = await freshDatabase(inject('dbTemplate'));
-    db = pg.db;
-  } else {
-    db = createDb({ sqliteFile: sqliteFileIn(dataDir) });
-    await migrateLatest(db);
-  }
 });
 afterAll(async () => {
-  for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
-  if (pg) await pg.drop();
-  else await db.destroy();
-  fs.rmSync(dataDir, { recursive: true, force: true });
+  // Whatever happened, no gateway is left behind (a timed-out test included).
+  await stopServerProcesses();
+  await data.remove();
   const redis = new Redis(REDIS_URL);
   const keys = await redis.keys(`${prefix}*`);
   if (keys.length) await redis.del(...keys);
@@ -135,13 +92,11 @@ describe('two gateway processes on Redis spending one balance', () => {
       // Neither has written anything yet (the flush interval is 10 minutes).
       expect(Number((await db('ppu_balances').where({ workspace_id: ws }).first('spent')).spent)).toBe(0);
       // One is killed without a chance to write what it spent; the other stops cleanly.
-      a.child.kill('SIGKILL');
-      await exited(a.child);
-      b.child.kill('SIGTERM');
-      await exited(b.child);
+      await stopServerProcess(a.child, 'SIGKILL');
+      await stopServerProcess(b.child, 'SIGTERM');
       expect(b.child.exitCode).toBe(0);
     } finally {
-      for (const g of [a, b]) if (g.child.exitCode === null && g.child.signalCode === null) g.child.kill('SIGKILL');
+      for (const g of [a, b]) await stopServerProcess(g.child, 'SIGKILL');
     }
     // The survivor's last flush wrote the balance's whole total, the killed one's spends included.
     expect(Number((await db('ppu_balances').where({ workspace_id: ws }).first('spent')).spent)).toBe(BALANCE);

@@ -1,4 +1,3 @@
-import crypto from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -10,7 +9,7 @@ import type { TestDatabase } from '../helpers/db-template';
 import { setSubscription } from '../../server/services/subscriptions';
 import { AUTO_DISABLE_AFTER_MS, Dispatcher } from '../../server/webhooks/dispatcher';
 import { parseAllowlist } from '../../server/webhooks/ssrf';
-import { eventBody } from '../../server/webhooks/follower';
+import { enqueueBlockEvent } from '../helpers/webhook-events';
 import { cancelRolledBack, OUTBOX_RETENTION, pruneOutbox } from '../../server/services/webhook-outbox';
 import { createLogger } from '../../server/logger';
 import { webhookDisplayState } from '../../shared/webhooks';
@@ -45,26 +44,7 @@ async function webhook(target = receiver.url) {
   return res.body.data.webhook as { id: string; auth_token: string };
 }
 
-async function enqueue(webhookId: string) {
-  const id = crypto.randomUUID();
-  const created = Math.floor(now / 1000);
-  await app.db('webhook_events').insert({
-    id,
-    webhook_id: webhookId,
-    type: 'block',
-    network: 0,
-    block_height: 1,
-    block_hash: 'ab'.repeat(32),
-    body: eventBody(id, webhookId, created, 'block', { hash: 'ab'.repeat(32) }),
-    created,
-    status: 'pending',
-    attempts: 0,
-    next_attempt_at: now,
-    test: false,
-    created_at: now,
-  });
-  return id;
-}
+const enqueue = (webhookId: string) => enqueueBlockEvent(app.db, webhookId, now);
 
 const event = (id: string) => app.db('webhook_events').where({ id }).first();
 

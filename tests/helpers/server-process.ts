@@ -1,0 +1,103 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+import { inject } from 'vitest';
+import { ARTIFACTS, freshDatabase } from './db-template';
+import { createDb, migrateLatest, sqliteFileIn, type Db } from '../../server/db/index';
+
+// The real entry point (server/main.ts --role …) in a process of its own, as an operator runs it, for
+// the tests that must kill it without warning (SIGKILL) or read its memory.
+
+const root = path.resolve(import.meta.dirname, '../..');
+
+/** Every process started here, so a failed or timed-out test leaves none behind (stopServerProcesses). */
+const started = new Set<ChildProcess>();
+
+const running = (p: ChildProcess) => p.exitCode === null && p.signalCode === null;
+const exited = (p: ChildProcess) => new Promise((r) => (running(p) ? p.once('exit', r) : r(null)));
+
+export interface ServerProcessOptions {
+  role: 'api' | 'gateway' | 'worker';
+  env: Record<string, string>;
+  /** Resolves only once a GET of this URL answers 2xx (polled every 100 ms). */
+  readyUrl?: string;
+  /** How long the process has to answer readyUrl; past it, or if it exits first, it is killed and this throws. */
+  readyTimeoutMs?: number;
+}
+
+/** Starts server/main.ts in `role` with only PATH, HOME, LOG_LEVEL=warn and `env`; its stderr goes to the test's. */
+export async function spawnServerProcess({ role, env, readyUrl, readyTimeoutMs = 30_000 }: ServerProcessOptions): Promise<ChildProcess> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts', '--role', role], {
+    cwd: root,
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', LOG_LEVEL: 'warn', ...env },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  started.add(child);
+  if (!readyUrl) return child;
+  const end = Date.now() + readyTimeoutMs;
+  for (;;) {
+    if (await fetch(readyUrl).then((r) => r.ok, () => false)) return child;
+    const why = !running(child) ? `exited (${child.exitCode ?? child.signalCode})` : Date.now() > end ? `did not answer ${readyUrl} within ${readyTimeoutMs} ms` : null;
+    if (why) {
+      await stopServerProcess(child, 'SIGKILL');
+      throw new Error(`the ${role} process ${why}`);
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/** Sends `signal` (unless the process has already ended) and waits for it to exit. */
+export async function stopServerProcess(child: ChildProcess, signal: NodeJS.Signals = 'SIGTERM'): Promise<void> {
+  if (running(child)) child.kill(signal);
+  await exited(child);
+}
+
+/** For afterAll: kills whatever spawnServerProcess started that is still running. */
+export async function stopServerProcesses(): Promise<void> {
+  for (const child of started) await stopServerProcess(child, 'SIGKILL');
+  started.clear();
+}
+
+/** A port nothing listens on now, for a process that must be told its port up front. */
+export const freePort = () =>
+  new Promise<number>((resolve) => {
+    const s = net.createServer().listen(0, '127.0.0.1', () => {
+      const p = (s.address() as net.AddressInfo).port;
+      s.close(() => resolve(p));
+    });
+  });
+
+export interface ServerData {
+  /** The DATA_DIR, under tests/.artifacts. */
+  dir: string;
+  /** The test's own handle on the processes' database. */
+  db: Db;
+  /** DATA_DIR, and DATABASE_URL on PostgreSQL, for the processes' environment. */
+  env: Record<string, string>;
+  /** For afterAll: drops or closes the database and removes the folder. */
+  remove(): Promise<void>;
+}
+
+/**
+ * A data folder and a database for server processes: on PostgreSQL (DATABASE_URL set) a fresh copy of
+ * the template, otherwise the SQLite file the process itself opens in its DATA_DIR, migrated here.
+ */
+export async function serverData(name: string): Promise<ServerData> {
+  const dir = path.join(ARTIFACTS, `${name}-${process.pid}-${crypto.randomBytes(3).toString('hex')}`);
+  fs.mkdirSync(dir, { recursive: true });
+  const pg = process.env.DATABASE_URL ? await freshDatabase(inject('dbTemplate')) : null;
+  const db = pg ? pg.db : createDb({ sqliteFile: sqliteFileIn(dir) });
+  if (!pg) await migrateLatest(db);
+  return {
+    dir,
+    db,
+    env: { DATA_DIR: dir, ...(pg?.databaseUrl ? { DATABASE_URL: pg.databaseUrl } : {}) },
+    async remove() {
+      if (pg) await pg.drop();
+      else await db.destroy();
+      fs.rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
