@@ -6,7 +6,7 @@ import type { Logger } from '../logger';
 import { evmNetwork, evmSlugs, networks, sandboxOf, type UpstreamNetwork } from '../../shared/networks';
 import { createSandboxChain, sandboxRouter, type SandboxChain, type SandboxNetwork } from '../chain/sandbox/index';
 import { NOT_FOUND_MESSAGE } from '../chain/sandbox/http';
-import type { KeyCache, ProjectKey } from './key-cache';
+import { KeyCache, type ProjectKey } from './key-cache';
 import { MemoryLimiter, utcDay, type Limiter, type Verdict } from './limiter';
 import type { Meter, MeteredRequest } from './metering';
 import { endpointTemplate } from './endpoint-template';
@@ -20,6 +20,10 @@ const API_PREFIX = '/api/v0';
 const slugs = new Set(networks.map((n) => n.slug).filter((s): s is string => !!s));
 
 const MILKOMEDA: string = evmNetwork.slug;
+
+/** A request whose key was looked up again after the key cache caught up: when it arrived. */
+const CAUGHT_UP = Symbol('cairn.caughtUp');
+type CaughtUpRequest = http.IncomingMessage & { [CAUGHT_UP]?: number };
 
 export const MESSAGES = {
   invalidToken: 'Invalid project token.',
@@ -186,7 +190,7 @@ export function createGatewayHandler(deps: GatewayDeps) {
 
   const handler = (req: http.IncomingMessage, res: http.ServerResponse): void => {
     // The request's latency runs from here until its answer has gone out (metering's histograms).
-    const started = performance.now();
+    const started = (req as CaughtUpRequest)[CAUGHT_UP] ?? performance.now();
     // Browsers (dApps, the API reference's 'try it') call the gateway from other origins: every
     // answer allows any origin (respond.ts ANY_ORIGIN), each in its own headers.
     if (req.method === 'OPTIONS') return preflight(res);
@@ -230,7 +234,18 @@ export function createGatewayHandler(deps: GatewayDeps) {
       project = auth ? milkomedaKey(basicAuthPassword(auth)) : undefined;
       if (!project) return sendBlockfrostError(res, 403, auth ? MESSAGES.invalidToken : MESSAGES.missingToken);
     } else project = typeof key === 'string' ? keys.lookup(key) : undefined;
-    if (!project) return sendBlockfrostError(res, 403, MESSAGES.invalidToken);
+    if (!project) {
+      // A key created a moment ago may not be in the cache yet: look again once the cache has caught
+      // up with the changes made before this request, then answer as if it had been there (once).
+      if (typeof key === 'string' && !(req as CaughtUpRequest)[CAUGHT_UP] && KeyCache.looksLikeKey(key)) {
+        (req as CaughtUpRequest)[CAUGHT_UP] = started;
+        return void keys.catchUp().then(
+          () => handler(req, res),
+          () => sendBlockfrostError(res, 403, MESSAGES.invalidToken),
+        );
+      }
+      return sendBlockfrostError(res, 403, MESSAGES.invalidToken);
+    }
     if (network && network !== project.network) return sendBlockfrostError(res, 403, MESSAGES.mismatch);
     // A network the operator turned off: the key is real but refused, before any limit (costs nothing, not metered).
     if (disabled.size > 0 && disabled.has(project.network)) return sendBlockfrostError(res, 403, MESSAGES.disabled);

@@ -31,6 +31,14 @@ export interface ProjectKey {
 const slugByNetworkId = new Map(networks.filter((n) => n.slug).map((n) => [n.value, n.slug!]));
 
 export const POLL_MS = 250;
+/**
+ * A key the cache does not know may be one created a moment ago, before the next poll: the gateway
+ * then waits for a poll that starts after the request came (catchUp). Polls start at least this far
+ * apart, so keys that do not exist cost at most one small query per CATCH_UP_MS, not one each.
+ */
+export const CATCH_UP_MS = 50;
+/** What a project key looks like: a network's prefix and 32 letters or digits (services/projects.ts). */
+const KEY_SHAPE = new RegExp(`^(?:${networks.flatMap((n) => (n.prefix ? [n.prefix] : [])).join('|')})[A-Za-z0-9]{32}$`);
 /** A safety net only: changes are applied from gateway_changes, boost expiries when they fall due. */
 const FULL_RELOAD_MS = 10 * 60_000;
 
@@ -56,6 +64,11 @@ export class KeyCache {
   private ticker: SerialTicker | undefined;
   /** Keys reloaded by the last partial refresh (tests and logs). */
   lastPartialReload = 0;
+  /** The poll running or last run, so polls never overlap. */
+  private chain: Promise<void> = Promise.resolve();
+  /** A poll waiting to start: a caller that comes before it starts shares it. */
+  private queued: Promise<void> | null = null;
+  private lastPollStart = -Infinity;
 
   constructor(
     private readonly db: Db,
@@ -74,7 +87,7 @@ export class KeyCache {
   async start(): Promise<void> {
     await this.reload();
     this.ticker = new SerialTicker(
-      () => this.poll(),
+      () => this.refresh(),
       POLL_MS,
       (err) => this.logger.warn({ err: { message: err.message } }, 'gateway key cache: refresh failed, keeping the previous keys'),
     );
@@ -82,8 +95,41 @@ export class KeyCache {
   }
 
   /** Stops polling and waits for a refresh in progress. */
-  stop(): Promise<void> {
-    return this.ticker?.stop() ?? Promise.resolve();
+  async stop(): Promise<void> {
+    await this.ticker?.stop();
+    await this.chain;
+  }
+
+  /** Whether `key` has the shape of a project key (only those are worth a catch-up). */
+  static looksLikeKey(key: string): boolean {
+    return KEY_SHAPE.test(key);
+  }
+
+  /**
+   * For a well-formed key the cache does not know: answers once a poll that started after this call
+   * has run (at most CATCH_UP_MS after the last poll began), so a key created just before the request
+   * is found; rejects when that poll failed.
+   */
+  catchUp(): Promise<void> {
+    return this.refresh();
+  }
+
+  /**
+   * One poll, after any running and at least CATCH_UP_MS after the last one began (the ticker's and
+   * the catch-ups' alike); callers that come before it starts share it.
+   */
+  private refresh(): Promise<void> {
+    if (this.queued) return this.queued;
+    const run = this.chain.then(async () => {
+      const delayMs = this.lastPollStart + CATCH_UP_MS - performance.now();
+      if (delayMs > 0) await new Promise((resolve) => setTimeout(resolve, delayMs));
+      this.queued = null;
+      this.lastPollStart = performance.now();
+      await this.poll();
+    });
+    this.queued = run;
+    this.chain = run.catch(() => undefined);
+    return run;
   }
 
   /** One refresh: what gateway_changes names since the last one, and owners whose boost expired. */

@@ -123,6 +123,33 @@ describe('project keys', () => {
     expect(bad).toMatchObject({ status: 400, body: { status_code: 400, error: 'Bad Request' } });
   });
 
+  it('serves a key created a moment ago on its first request, and spends at most a poll per 50 ms on keys it does not know', async () => {
+    // Straight after creating it, before the key cache's next poll (every 250 ms): the gateway
+    // catches up with the changes made before the request instead of refusing the new key.
+    const p = await newProject(0);
+    const first = await call(gw.url + '/api/v0/blocks/latest', p.project_id);
+    expect(first.status, JSON.stringify(first.body)).toBe(200);
+
+    // Keys that look real but do not exist share the catch-up polls: a burst of them costs a few
+    // small queries, not one each, and every one is refused in the Blockfrost shape.
+    const polls: number[] = [];
+    const poll = gw.keys.poll.bind(gw.keys);
+    gw.keys.poll = () => (polls.push(performance.now()), poll());
+    try {
+      const started = performance.now();
+      const made = (i: number) => `mainnet${String(i).padStart(32, 'Z')}`;
+      const answers = await Promise.all(Array.from({ length: 300 }, (_, i) => call(gw.url + '/api/v0/blocks/latest', made(i))));
+      const elapsed = performance.now() - started;
+      expect(answers.every((a) => a.status === 403 && a.body.message === FORBIDDEN.message)).toBe(true);
+      // Its own polls plus the regular ones every 250 ms, and never two much closer than 50 ms (timers may fire a millisecond early).
+      expect(polls.length).toBeLessThanOrEqual(Math.ceil(elapsed / 50) + 1);
+      for (let i = 1; i < polls.length; i++) expect(polls[i]! - polls[i - 1]!).toBeGreaterThanOrEqual(45);
+    } finally {
+      gw.keys.poll = poll;
+    }
+    expect((await owner.client.delete(`/api/workspaces/${owner.ws}/projects/${p.uuid}`)).status).toBe(200);
+  });
+
   it('refuses a deleted project within a second, on every instance', async () => {
     const second = await startTestGateway(app);
     try {
