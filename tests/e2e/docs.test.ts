@@ -78,4 +78,23 @@ describe.runIf(browserAvailable())('the built-in API reference at /docs, in Chro
     await expect.poll(() => page.getByRole('heading', { name: 'Cairn dashboard API' }).count(), { timeout: 20_000 }).toBe(1);
     await context.close();
   });
+
+  it('loads for a visitor who is not signed in without a failed request or a console error', async () => {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    const problems: string[] = [];
+    page.on('console', (m) => {
+      if (m.type() === 'error') problems.push(`console: ${m.text()} ${m.location().url}`);
+    });
+    page.on('response', (r) => {
+      if (r.status() >= 400) problems.push(`${r.status()} ${r.url()}`);
+    });
+    await page.goto(`${app.url}/docs`);
+    await expect.poll(() => page.getByRole('heading', { name: 'Cairn data API (Blockfrost-compatible)' }).count(), { timeout: 20_000 }).toBe(1);
+    // The browser asks for an icon once the page has loaded: give late requests a moment to fail.
+    await page.waitForLoadState('load');
+    await page.waitForTimeout(1500);
+    expect(problems).toEqual([]);
+    await context.close();
+  });
 });
