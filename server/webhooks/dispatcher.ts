@@ -105,8 +105,32 @@ const TIMEOUT_ERRORS = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT
 /** Up to 4 bytes a character: enough bytes for the excerpt's EXCERPT characters. */
 const EXCERPT_BYTES = EXCERPT * 4;
 
-function hardStop(d: Delivery): void {
-  d.stop();
+/**
+ * The attempts sent together (a lane's batch), stopped together: undici's timeouts cover connecting,
+ * waiting for the head and each pause in the body, and this one timer caps every attempt of the batch
+ * (a queued or trickling one too) at timeoutMs + 1 s, rather than a timer per attempt.
+ */
+export class AttemptBatch {
+  private readonly running: Delivery[] = [];
+  private readonly timer: NodeJS.Timeout;
+
+  constructor(timeoutMs: number) {
+    this.timer = setTimeout(stopAll, timeoutMs + 1000, this.running);
+    this.timer.unref();
+  }
+
+  add(d: Delivery): void {
+    this.running.push(d);
+  }
+
+  /** Every attempt has settled. */
+  end(): void {
+    clearTimeout(this.timer);
+  }
+}
+
+function stopAll(running: Delivery[]): void {
+  for (const d of running) d.stop();
 }
 
 /** One POST as undici's dispatch handler: keeps the status and the first bytes of the answer, reads the rest away (so the connection is reused). */
@@ -116,17 +140,12 @@ class Delivery implements UndiciDispatcher.DispatchHandler {
   private chunks: Buffer[] = [];
   private bytes = 0;
   private settled = false;
-  private readonly timer: NodeJS.Timeout;
 
   constructor(
     private readonly started: number,
     private readonly timeoutMs: number,
     private readonly resolve: (r: AttemptResult) => void,
-  ) {
-    // undici's timeouts cover connecting, waiting for the head and each pause in the body; this caps the whole attempt (a queued or dripping one too).
-    this.timer = setTimeout(hardStop, timeoutMs + 1000, this);
-    this.timer.unref();
-  }
+  ) {}
 
   onRequestStart(controller: UndiciDispatcher.DispatchController): void {
     this.controller = controller;
@@ -176,25 +195,32 @@ class Delivery implements UndiciDispatcher.DispatchHandler {
   private done(statusCode: number | null, excerpt: string | null, error: string | null, final = false): void {
     if (this.settled) return;
     this.settled = true;
-    clearTimeout(this.timer);
     this.resolve({ statusCode, excerpt, error, durationMs: Date.now() - this.started, final });
   }
 }
 
-/** POSTs one signed body; never follows redirects; refuses endpoints that resolve to blocked addresses. */
-export function post(url: string, body: string, headers: Record<string, string>, timeoutMs: number, allow: Allowlist, agent: Agent): Promise<AttemptResult> {
+/**
+ * POSTs one signed body; never follows redirects; refuses endpoints that resolve to blocked addresses.
+ * Within a batch it is stopped with the batch; alone it gets a hard stop of its own.
+ */
+export function post(url: string, body: string | Buffer, headers: Record<string, string>, timeoutMs: number, allow: Allowlist, agent: Agent, batch?: AttemptBatch): Promise<AttemptResult> {
   const checked = checkedUrl(url, allow);
   if (checked instanceof Error) {
     return Promise.resolve({ statusCode: null, excerpt: null, error: checked.message.slice(0, 255), durationMs: 0, final: refused(checked) });
   }
   const started = Date.now();
-  const payload = Buffer.from(body);
+  const payload = typeof body === 'string' ? Buffer.from(body) : body;
   const list = ['content-type', 'application/json', 'content-length', String(payload.length), 'user-agent', 'Cairn-Webhooks/1'];
   if (checked.authorization) list.push('authorization', checked.authorization);
   for (const name in headers) list.push(name, headers[name]!);
-  return new Promise((resolve) => {
-    agent.dispatch({ origin: checked.origin, path: checked.path, method: 'POST', headers: list, body: payload }, new Delivery(started, timeoutMs, resolve));
+  const stops = batch ?? new AttemptBatch(timeoutMs);
+  const result = new Promise<AttemptResult>((resolve) => {
+    const delivery = new Delivery(started, timeoutMs, resolve);
+    stops.add(delivery);
+    agent.dispatch({ origin: checked.origin, path: checked.path, method: 'POST', headers: list, body: payload }, delivery);
   });
+  if (!batch) void result.then(() => stops.end());
+  return result;
 }
 
 /**
@@ -253,15 +279,19 @@ export class Dispatcher {
         events.filter((e) => e.webhook_status !== 'enabled').map((e) => e.id),
       );
     }
-    const records = await Promise.all(live.map((e) => this.attempt(e, { id: e.webhook_id, target_url: e.target_url!, auth_token: e.auth_token!, status: e.webhook_status! })));
+    const batch = new AttemptBatch(this.opts.timeoutMs);
+    const records = await Promise.all(live.map((e) => this.attempt(e, { id: e.webhook_id, target_url: e.target_url!, auth_token: e.auth_token!, status: e.webhook_status! }, batch)));
+    batch.end();
     const failing = await outbox.recordAttempts(this.db, records);
     for (const id of failing) await this.disableIfFailingTooLong(id, this.now());
     return events.length;
   }
 
-  private async attempt(event: outbox.ClaimedEvent, webhook: WebhookTarget): Promise<outbox.AttemptRecord> {
+  private async attempt(event: outbox.ClaimedEvent, webhook: WebhookTarget, batch: AttemptBatch): Promise<outbox.AttemptRecord> {
     const t = Math.floor(this.now() / 1000);
-    const result = await post(webhook.target_url, event.body, { 'Blockfrost-Signature': signatureHeader(event.body, webhook.auth_token, t) }, this.opts.timeoutMs, this.opts.allowlist, this.agent);
+    // Encoded once: the bytes signed are the bytes sent.
+    const body = Buffer.from(event.body);
+    const result = await post(webhook.target_url, body, { 'Blockfrost-Signature': signatureHeader(body, webhook.auth_token, t) }, this.opts.timeoutMs, this.opts.allowlist, this.agent, batch);
     const success = result.statusCode !== null && result.statusCode >= 200 && result.statusCode < 300;
     const attempts = event.attempts + 1;
     const retryable = !success && !result.final && (result.statusCode === null || RETRY_STATUSES.has(result.statusCode));
