@@ -17,6 +17,7 @@ import * as outboxCancelReasonAndClaimIndex from './2026-11-23-1501-outbox-cance
 import * as createServiceHeartbeats from './2026-11-23-1700-create-service-heartbeats';
 import * as createPpu from './2026-11-23-1800-create-ppu';
 import * as createRequestInsight from './2026-11-23-1910-create-request-insight';
+import * as outboxFillfactor from './2026-11-24-2300-outbox-fillfactor';
 
 export interface Migration {
   up(knex: Knex): Promise<void>;
@@ -43,4 +44,5 @@ export const migrations: ReadonlyArray<readonly [name: string, migration: Migrat
   ['2026-11-23-1800-create-ppu', createPpu],
   ['2026-11-23-1900-private-network-counts', privateNetworkCounts],
   ['2026-11-23-1910-create-request-insight', createRequestInsight],
+  ['2026-11-24-2300-outbox-fillfactor', outboxFillfactor],
 ];
