@@ -466,6 +466,26 @@ describe('transport', () => {
     }
   });
 
+  it('sends credentials written in the URL as Basic authorization, and a query string as is', async () => {
+    const seen: http.IncomingHttpHeaders[] = [];
+    const urls: string[] = [];
+    const endpoint = await countingEndpoint('127.0.0.1', (req, res) => {
+      seen.push(req.headers);
+      urls.push(req.url!);
+      req.resume().on('end', () => res.end('ok'));
+    });
+    try {
+      const w = await webhook(`http://hook%20user:p%40ss@127.0.0.1:${endpoint.port}/hook?x=1&y=%C3%A9`);
+      const id = await enqueue(w.id);
+      await dispatcher().runOnce();
+      expect(await event(id)).toMatchObject({ status: 'delivered' });
+      expect(seen[0]!.authorization).toBe(`Basic ${Buffer.from('hook user:p@ss').toString('base64')}`);
+      expect(urls).toEqual(['/hook?x=1&y=%C3%A9']);
+    } finally {
+      await endpoint.close();
+    }
+  });
+
   it('records the status and the first 500 characters of the answer', async () => {
     const long = 'ü'.repeat(300) + 'x'.repeat(700);
     const endpoint = await countingEndpoint('127.0.0.1', (req, res) => req.resume().on('end', () => res.writeHead(202).end(long)));
