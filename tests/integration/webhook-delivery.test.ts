@@ -1,13 +1,20 @@
+import { execFileSync } from 'node:child_process';
+import crypto from 'node:crypto';
+import dns from 'node:dns';
+import fs from 'node:fs';
 import http from 'node:http';
+import https from 'node:https';
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { startTestApp, type TestApp } from '../helpers/test-app';
 import { Client } from '../helpers/http-client';
 import { signIn } from '../helpers/sign-in';
 import { startReceiver } from '../helpers/receiver';
 import type { TestDatabase } from '../helpers/db-template';
 import { setSubscription } from '../../server/services/subscriptions';
-import { AUTO_DISABLE_AFTER_MS, Dispatcher } from '../../server/webhooks/dispatcher';
+import { AUTO_DISABLE_AFTER_MS, deliveryAgent, Dispatcher, post } from '../../server/webhooks/dispatcher';
 import { parseAllowlist } from '../../server/webhooks/ssrf';
 import { enqueueBlockEvent } from '../helpers/webhook-events';
 import { cancelRolledBack, OUTBOX_RETENTION, pruneOutbox } from '../../server/services/webhook-outbox';
@@ -292,5 +299,186 @@ describe('SSRF protection', () => {
     const id = await enqueue(w.id);
     await dispatcher({ allowlist: parseAllowlist('localhost') }).runOnce();
     expect(await event(id)).toMatchObject({ status: 'delivered' });
+  });
+});
+
+describe('transport', () => {
+  afterEach(() => vi.restoreAllMocks());
+
+  /** A local endpoint that counts the connections opened to it. */
+  async function countingEndpoint(host = '127.0.0.1', handler: http.RequestListener = (req, res) => req.resume().on('end', () => res.end('ok'))) {
+    const server = http.createServer(handler);
+    let connections = 0;
+    server.on('connection', () => connections++);
+    await new Promise<void>((r) => server.listen(0, host, r));
+    return {
+      url: `http://${host}:${(server.address() as AddressInfo).port}/hook`,
+      port: (server.address() as AddressInfo).port,
+      connections: () => connections,
+      close: () => new Promise<void>((r) => (server.closeAllConnections(), server.close(() => r()))),
+    };
+  }
+
+  /** dns.lookup answering `address` for `name` (the guard and net.connect both resolve through it). */
+  function resolveName(name: string, address: () => string) {
+    const real = dns.lookup;
+    vi.spyOn(dns, 'lookup').mockImplementation(((host: string, options: unknown, callback: (...args: unknown[]) => void) => {
+      if (host !== name) return (real as (...args: unknown[]) => void)(host, options, callback);
+      const a = address();
+      const all = typeof options === 'object' && options !== null && (options as { all?: boolean }).all;
+      process.nextTick(() => (all ? callback(null, [{ address: a, family: 4 }]) : callback(null, a, 4)));
+    }) as unknown as typeof dns.lookup);
+  }
+
+  it('sends one endpoint event after event over the same kept-alive connection; another dispatcher opens its own', async () => {
+    const endpoint = await countingEndpoint();
+    try {
+      const w = await webhook(endpoint.url);
+      const d = dispatcher();
+      for (let i = 0; i < 3; i++) {
+        const id = await enqueue(w.id);
+        expect(await d.runOnce()).toBe(1);
+        expect(await event(id)).toMatchObject({ status: 'delivered' });
+      }
+      expect(endpoint.connections()).toBe(1);
+      // Sockets belong to the dispatcher (and the allow-list) that checked them.
+      await enqueue(w.id);
+      await dispatcher().runOnce();
+      expect(endpoint.connections()).toBe(2);
+      await d.stop();
+    } finally {
+      await endpoint.close();
+    }
+  });
+
+  it('connects a name only to the address the guard approved, and refuses it once it resolves to a blocked one', async () => {
+    const other = await startReceiver('127.0.0.2');
+    let address = '127.0.0.1';
+    resolveName('hooks.cairn.test', () => address);
+    try {
+      const w = await webhook(`http://hooks.cairn.test:${receiver.port}/hook`);
+      const allow = parseAllowlist('127.0.0.1/32');
+      const first = await enqueue(w.id);
+      const d = dispatcher({ allowlist: allow });
+      await d.runOnce();
+      expect(await event(first)).toMatchObject({ status: 'delivered' });
+      expect(receiver.received.map((r) => r.body.id)).toEqual([first]);
+
+      // The name now resolves to another loopback address, outside the allow-list. A new connection is
+      // refused at connect time, finally, and nothing reaches that address.
+      address = '127.0.0.2';
+      const second = await enqueue(w.id);
+      await dispatcher({ allowlist: allow }).runOnce();
+      const attempt = await app.db('webhook_attempts').where({ event_id: second }).first();
+      expect(attempt.error).toBe(`The endpoint hooks.cairn.test resolves to 127.0.0.2, a private, loopback or reserved address webhooks may not reach unless WEBHOOK_ALLOWLIST lists it.`);
+      expect(await event(second)).toMatchObject({ status: 'failed', attempts: 1 });
+      expect(other.received).toHaveLength(0);
+      await d.stop();
+    } finally {
+      await other.close();
+    }
+  });
+
+  it('refuses a blocked literal address in the connector itself, before any byte is sent', async () => {
+    const other = await startReceiver('127.0.0.2');
+    const agent = deliveryAgent(parseAllowlist('127.0.0.1/32'), 1000);
+    try {
+      const err = await agent.request({ origin: `http://127.0.0.2:${other.port}`, path: '/hook', method: 'POST', body: '{}' }).then(() => null, (e: unknown) => e);
+      expect(err).toBeInstanceOf(Error);
+      expect((err as Error).message).toMatch(/resolves to 127\.0\.0\.2, .* unless WEBHOOK_ALLOWLIST lists it/);
+      expect(other.received).toHaveLength(0);
+    } finally {
+      await agent.destroy();
+      await other.close();
+    }
+  });
+
+  it('stops an attempt whose answer keeps trickling in past the timeout', async () => {
+    const endpoint = await countingEndpoint('127.0.0.1', (req, res) => {
+      req.resume();
+      res.writeHead(200, { 'content-type': 'text/plain' });
+      const drip = setInterval(() => res.write('.'), 100);
+      res.on('close', () => clearInterval(drip));
+    });
+    try {
+      const w = await webhook(endpoint.url);
+      const id = await enqueue(w.id);
+      const started = Date.now();
+      await dispatcher({ timeoutMs: 300 }).runOnce();
+      expect(Date.now() - started).toBeLessThan(5000);
+      const attempt = await app.db('webhook_attempts').where({ event_id: id }).first();
+      expect(attempt.error).toBe('No answer within 0 s.');
+      expect(await event(id)).toMatchObject({ status: 'pending', attempts: 1 });
+    } finally {
+      await endpoint.close();
+    }
+  });
+
+  it('delivers to an https endpoint, with the same headers, and refuses a certificate it cannot verify', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cairn-webhook-tls-'));
+    const [key, cert] = [path.join(dir, 'key.pem'), path.join(dir, 'cert.pem')];
+    execFileSync('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-keyout', key, '-out', cert, '-days', '1', '-subj', '/CN=localhost', '-addext', 'subjectAltName=IP:127.0.0.1,DNS:localhost'], { stdio: 'ignore' });
+    const seen: http.IncomingHttpHeaders[] = [];
+    const server = https.createServer({ key: fs.readFileSync(key), cert: fs.readFileSync(cert) }, (req, res) => {
+      seen.push(req.headers);
+      req.resume().on('end', () => res.writeHead(201, { 'content-type': 'text/plain' }).end('made it'));
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const url = `https://127.0.0.1:${(server.address() as AddressInfo).port}/hook`;
+    const allow = parseAllowlist('127.0.0.1');
+    try {
+      const agent = deliveryAgent(allow, 1000, { ca: fs.readFileSync(cert) });
+      const body = '{"id":"é"}';
+      const result = await post(url, body, { 'Blockfrost-Signature': 't=1,v1=ab' }, 1000, allow, agent);
+      expect(result).toMatchObject({ statusCode: 201, excerpt: 'made it', error: null });
+      expect(seen[0]).toMatchObject({ 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)), 'user-agent': 'Cairn-Webhooks/1', 'blockfrost-signature': 't=1,v1=ab' });
+      await agent.destroy();
+
+      // The dispatcher trusts the system's roots only.
+      const w = await webhook(url);
+      const id = await enqueue(w.id);
+      await dispatcher().runOnce();
+      const attempt = await app.db('webhook_attempts').where({ event_id: id }).first();
+      expect(attempt.error).toMatch(/self.signed certificate/);
+      expect(seen).toHaveLength(1);
+    } finally {
+      server.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('sends credentials written in the URL as Basic authorization, and a query string as is', async () => {
+    const seen: http.IncomingHttpHeaders[] = [];
+    const urls: string[] = [];
+    const endpoint = await countingEndpoint('127.0.0.1', (req, res) => {
+      seen.push(req.headers);
+      urls.push(req.url!);
+      req.resume().on('end', () => res.end('ok'));
+    });
+    try {
+      const w = await webhook(`http://hook%20user:p%40ss@127.0.0.1:${endpoint.port}/hook?x=1&y=%C3%A9`);
+      const id = await enqueue(w.id);
+      await dispatcher().runOnce();
+      expect(await event(id)).toMatchObject({ status: 'delivered' });
+      expect(seen[0]!.authorization).toBe(`Basic ${Buffer.from('hook user:p@ss').toString('base64')}`);
+      expect(urls).toEqual(['/hook?x=1&y=%C3%A9']);
+    } finally {
+      await endpoint.close();
+    }
+  });
+
+  it('records the status and the first 500 characters of the answer', async () => {
+    const long = 'ü'.repeat(300) + 'x'.repeat(700);
+    const endpoint = await countingEndpoint('127.0.0.1', (req, res) => req.resume().on('end', () => res.writeHead(202).end(long)));
+    try {
+      const w = await webhook(endpoint.url);
+      const id = await enqueue(w.id);
+      await dispatcher().runOnce();
+      const attempt = await app.db('webhook_attempts').where({ event_id: id }).first();
+      expect(attempt).toMatchObject({ status_code: 202, response_excerpt: long.slice(0, 500), error: null });
+      expect(await event(id)).toMatchObject({ status: 'delivered' });
+    } finally {
+      await endpoint.close();
+    }
   });
 });

@@ -18,6 +18,7 @@ import * as createServiceHeartbeats from './2026-11-23-1700-create-service-heart
 import * as createPpu from './2026-11-23-1800-create-ppu';
 import * as createRequestInsight from './2026-11-23-1910-create-request-insight';
 import * as dropMinuteRollups from './2026-11-24-2300-drop-minute-rollups';
+import * as outboxFillfactor from './2026-11-24-2310-outbox-fillfactor';
 
 export interface Migration {
   up(knex: Knex): Promise<void>;
@@ -45,4 +46,5 @@ export const migrations: ReadonlyArray<readonly [name: string, migration: Migrat
   ['2026-11-23-1900-private-network-counts', privateNetworkCounts],
   ['2026-11-23-1910-create-request-insight', createRequestInsight],
   ['2026-11-24-2300-drop-minute-rollups', dropMinuteRollups],
+  ['2026-11-24-2310-outbox-fillfactor', outboxFillfactor],
 ];

@@ -37,4 +37,12 @@ describe('signature', () => {
     // Known answer from: printf '1700000000.{"a":1}' | openssl dgst -sha256 -hmac secret
     expect(signatureHeader('{"a":1}', 'secret', 1_700_000_000)).toBe('t=1700000000,v1=49f24e537407743fa4a0242bb63b94b9a47ee99cbbe071ccd8a22550ae411686');
   });
+
+  it('signs the UTF-8 bytes of the body, given as text or as the Buffer that is sent', () => {
+    // Known answer from: printf '1700000000.{"a":"é€😀"}' | openssl dgst -sha256 -hmac secret
+    const body = '{"a":"é€😀"}';
+    const expected = 't=1700000000,v1=19c4c2428419487eecf24978ed34123f7030da300e1e047ac75b4fef64672785';
+    expect(signatureHeader(body, 'secret', 1_700_000_000)).toBe(expected);
+    expect(signatureHeader(Buffer.from(body), 'secret', 1_700_000_000)).toBe(expected);
+  });
 });
