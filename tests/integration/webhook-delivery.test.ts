@@ -1,5 +1,4 @@
 import { execFileSync } from 'node:child_process';
-import crypto from 'node:crypto';
 import dns from 'node:dns';
 import fs from 'node:fs';
 import http from 'node:http';
