@@ -17,9 +17,9 @@ if (runs.length === 0) {
   console.error('usage: tsx tests/bench/runs-table.ts run1.json [run2.json …]');
   process.exit(2);
 }
-// Measures are matched by bench and by their text up to the first figure that changes from run to
-// run (the gateway's open-loop rate is part of its measure's text).
-const key = (r: BenchRow) => `${r.bench}|${r.measure.replace(/ at \d+ req\/s/, '')}`;
+// Measures are matched by bench and by their text without the figures some put in it (the gateway's
+// open-loop rate, the IPFS add's medians), which change from run to run.
+const key = (r: BenchRow) => `${r.bench}|${r.measure.replace(/ at \d+ req\/s/, '').replace(/ \(median [^)]*\)/, '')}`;
 const order: string[] = [];
 for (const run of runs) for (const r of run.rows) if (!order.includes(key(r))) order.push(key(r));
 
