@@ -87,7 +87,7 @@ export class KeyCache {
   async start(): Promise<void> {
     await this.reload();
     this.ticker = new SerialTicker(
-      () => this.refresh(),
+      () => this.catchUp(),
       POLL_MS,
       (err) => this.logger.warn({ err: { message: err.message } }, 'gateway key cache: refresh failed, keeping the previous keys'),
     );
@@ -106,19 +106,12 @@ export class KeyCache {
   }
 
   /**
-   * For a well-formed key the cache does not know: answers once a poll that started after this call
-   * has run (at most CATCH_UP_MS after the last poll began), so a key created just before the request
-   * is found; rejects when that poll failed.
+   * One poll, after any running and at least CATCH_UP_MS after the last one began; callers that come
+   * before it starts share it. The ticker's polls go through here, and so does the gateway for a
+   * well-formed key it does not know: this answers once a poll that started after the call has run, so
+   * a key created just before the request is found; it rejects when that poll failed.
    */
   catchUp(): Promise<void> {
-    return this.refresh();
-  }
-
-  /**
-   * One poll, after any running and at least CATCH_UP_MS after the last one began (the ticker's and
-   * the catch-ups' alike); callers that come before it starts share it.
-   */
-  private refresh(): Promise<void> {
     if (this.queued) return this.queued;
     const run = this.chain.then(async () => {
       const delayMs = this.lastPollStart + CATCH_UP_MS - performance.now();
