@@ -41,3 +41,11 @@ export const DEPLOY_POLL_MS = 30_000;
 /** The hero's rotating words and their interval (spec sections 2 and 9). */
 export const heroWords = ['Cardano', 'IPFS'] as const;
 export const HERO_WORD_INTERVAL_MS = 3_000;
+
+/**
+ * Cairn's icon, for every page it serves: the web app's (the build writes it into index.html) and the
+ * server's own pages (API reference, development mailbox, desktop sign-in), so no browser asks for a
+ * /favicon.ico that is not there.
+ */
+export const APP_ICON = "data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 32 32'%3E%3Cellipse cx='16' cy='26' rx='12' ry='4.5' fill='%23364fc7'/%3E%3Cellipse cx='16' cy='17.5' rx='9' ry='3.8' fill='%234263eb'/%3E%3Cellipse cx='16' cy='10' rx='6' ry='3.2' fill='%235c7cfa'/%3E%3Cellipse cx='16' cy='4.5' rx='3.2' ry='2.2' fill='%2391a7ff'/%3E%3C/svg%3E";
+export const APP_ICON_LINK = `<link rel="icon" type="image/svg+xml" href="${APP_ICON}" />`;

@@ -5,6 +5,8 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build, defineConfig, type Plugin, type ProxyOptions } from 'vite';
 import react from '@vitejs/plugin-react';
+// With its extension: Vite's native config loader (its future default) resolves no other way.
+import { APP_ICON } from '../../shared/site.ts';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 const backend = process.env.CAIRN_DEV_BACKEND ?? 'http://localhost:3000';
@@ -28,6 +30,12 @@ const toServer: ProxyOptions = {
 // file's learns that a new version was deployed. CAIRN_BUILD_ID pins it (reproducible builds, CI).
 const buildId =
   process.env.CAIRN_BUILD_ID ?? `${new Date().toISOString().replace(/\D/g, '').slice(0, 14)}-${crypto.randomBytes(4).toString('hex')}`;
+
+// Cairn's icon lives once, in shared/site.ts: the server's own pages link it too.
+const appIcon = (): Plugin => ({
+  name: 'cairn-app-icon',
+  transformIndexHtml: (html) => html.replace('__CAIRN_ICON__', APP_ICON),
+});
 
 const versionFile = (): Plugin => ({
   name: 'cairn-version-file',
@@ -136,7 +144,7 @@ const prerenderLanding = (): Plugin => {
 export default defineConfig({
   root: here,
   base: '/',
-  plugins: [react(), versionFile(), apiReferenceBundle(), prerenderLanding()],
+  plugins: [react(), appIcon(), versionFile(), apiReferenceBundle(), prerenderLanding()],
   define: { __CAIRN_BUILD_ID__: JSON.stringify(buildId) },
   build: {
     outDir: fileURLToPath(new URL('../../dist/web', import.meta.url)),

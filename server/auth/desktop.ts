@@ -5,6 +5,7 @@ import express, { type Request, type Response, type Router } from 'express';
 import { route, type RouteDeps } from '../http/route';
 import { AppError } from '../errors';
 import { findUserById } from '../services/users';
+import { APP_ICON_LINK } from '../../shared/site';
 import { exchangeDesktopCode, issueDesktopCode, startDesktopSignIn } from '../services/desktop-sign-ins';
 import {
   DESKTOP_CALLBACK_URI,
@@ -39,7 +40,7 @@ function page(res: Response, status: number, title: string, body: string, refres
     .set('Cache-Control', 'no-store')
     .send(
       `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">` +
-        `<title>${escapeHtml(title)} · Cairn</title>${refresh}</head>` +
+        `<title>${escapeHtml(title)} · Cairn</title>${APP_ICON_LINK}${refresh}</head>` +
         `<body style="font-family:system-ui,sans-serif;max-width:32rem;margin:4rem auto;padding:0 1rem;line-height:1.5">` +
         `<h1 style="font-size:1.5rem">${escapeHtml(title)}</h1>${body}</body></html>`,
     );

@@ -1,5 +1,6 @@
 import express, { type Router } from 'express';
 import type { Mailer } from './mailer';
+import { APP_ICON_LINK } from '../../shared/site';
 
 const escape = (s: string) =>
   s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
@@ -21,7 +22,7 @@ export function devMailboxRouter(mailer: Mailer): Router {
       .join('\n');
     res.set('Cache-Control', 'no-store').type('html').send(`<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>Development mailbox · Cairn</title>
+<title>Development mailbox · Cairn</title>${APP_ICON_LINK}
 <style>body{font-family:system-ui,sans-serif;max-width:52rem;margin:2rem auto;padding:0 1rem;color:#1a1b1e}
 article{border:1px solid #dee2e6;border-radius:8px;padding:1rem;margin:1rem 0}h2{margin:0 0 .25rem;font-size:1.1rem}
 .meta{color:#555;margin:0 0 .5rem}pre{white-space:pre-wrap;word-break:break-all;margin:0}.note{background:#fff3bf;padding:.75rem;border-radius:6px}</style>

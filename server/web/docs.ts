@@ -10,6 +10,7 @@ import type { Config } from '../config';
 import { isSandboxSlug, offeredNetworks, sandboxSlugs } from '../../shared/networks';
 import { sandboxRouter, createSandboxChain, type SandboxChain } from '../chain/sandbox/index';
 import { CAIRN_VERSION } from '../version';
+import { APP_ICON_LINK } from '../../shared/site';
 
 const require = createRequire(import.meta.url);
 
@@ -88,16 +89,13 @@ export function dataApiDocument({ config, sandboxShapes }: DataApiOptions): Doc 
   return doc;
 }
 
-/** The app's own icon (desktop/renderer/index.html has the same), so the page does not ask for a /favicon.ico that is not there. */
-const CAIRN_ICON = "data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 32 32'%3E%3Cellipse cx='16' cy='26' rx='12' ry='4.5' fill='%23364fc7'/%3E%3Cellipse cx='16' cy='17.5' rx='9' ry='3.8' fill='%234263eb'/%3E%3Cellipse cx='16' cy='10' rx='6' ry='3.2' fill='%235c7cfa'/%3E%3Cellipse cx='16' cy='4.5' rx='3.2' ry='2.2' fill='%2391a7ff'/%3E%3C/svg%3E";
-
 const html = `<!doctype html>
 <html lang="en">
   <head>
     <meta charset="utf-8" />
     <meta name="viewport" content="width=device-width, initial-scale=1" />
     <title>API reference · Cairn</title>
-    <link rel="icon" type="image/svg+xml" href="${CAIRN_ICON}" />
+    ${APP_ICON_LINK}
   </head>
   <body>
     <div id="app"></div>

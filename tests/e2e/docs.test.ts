@@ -79,21 +79,27 @@ describe.runIf(browserAvailable())('the built-in API reference at /docs, in Chro
     await context.close();
   });
 
-  it('loads for a visitor who is not signed in without a failed request or a console error', async () => {
+  it('loads, with the development mailbox, for a visitor who is not signed in without a failed request or a console error', async () => {
     const context = await browser.newContext();
-    const page = await context.newPage();
     const problems: string[] = [];
-    page.on('console', (m) => {
-      if (m.type() === 'error') problems.push(`console: ${m.text()} ${m.location().url}`);
-    });
-    page.on('response', (r) => {
-      if (r.status() >= 400) problems.push(`${r.status()} ${r.url()}`);
-    });
-    await page.goto(`${app.url}/docs`);
-    await expect.poll(() => page.getByRole('heading', { name: 'Cairn data API (Blockfrost-compatible)' }).count(), { timeout: 20_000 }).toBe(1);
-    // The browser asks for an icon once the page has loaded: give late requests a moment to fail.
-    await page.waitForLoadState('load');
-    await page.waitForTimeout(1500);
+    for (const [path, heading] of [
+      ['/docs', 'Cairn data API (Blockfrost-compatible)'],
+      ['/dev/mailbox', 'Development mailbox'],
+    ] as const) {
+      const page = await context.newPage();
+      page.on('console', (m) => {
+        if (m.type() === 'error') problems.push(`${path} console: ${m.text()} ${m.location().url}`);
+      });
+      page.on('response', (r) => {
+        if (r.status() >= 400) problems.push(`${path}: ${r.status()} ${r.url()}`);
+      });
+      await page.goto(`${app.url}${path}`);
+      await expect.poll(() => page.getByRole('heading', { name: heading }).count(), { timeout: 20_000 }).toBe(1);
+      // The browser asks for an icon once the page has loaded: give late requests a moment to fail.
+      await page.waitForLoadState('load');
+      await page.waitForTimeout(1500);
+      await page.close();
+    }
     expect(problems).toEqual([]);
     await context.close();
   });
