@@ -1,4 +1,3 @@
-import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { browserAvailable, launchBrowser } from '../helpers/browser';
@@ -8,14 +7,8 @@ import type { TestDatabase } from '../helpers/db-template';
 import { loadConfig } from '../../server/config';
 import { createLogger } from '../../server/logger';
 import { startGateway, type RunningGateway } from '../../server/gateway/index';
+import { freePort } from '../helpers/server-process';
 
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const s = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as net.AddressInfo;
-      s.close(() => resolve(port));
-    });
-  });
 
 describe.runIf(browserAvailable())('the built-in API reference at /docs, in Chromium', () => {
   let browser: Browser;

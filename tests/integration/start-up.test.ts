@@ -1,9 +1,9 @@
 import { spawn } from 'node:child_process';
-import net from 'node:net';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ARTIFACTS } from '../helpers/db-template';
+import { freePort } from '../helpers/server-process';
 
 const root = path.resolve(import.meta.dirname, '../..');
 
@@ -26,14 +26,6 @@ function runMain(env: Record<string, string>, until?: RegExp): Promise<{ code: n
   });
 }
 
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const srv = net.createServer();
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
-    });
-  });
 
 describe('start-up configuration', () => {
   it.each([
