@@ -2,7 +2,7 @@ import { JSONPath } from 'jsonpath-plus';
 import type { Operator } from './webhooks';
 
 // JSONPath evaluation and comparison for webhook conditions, in one place for the server's matcher
-// (server/webhooks/matcher.ts) and the webhook editor's preview in the browser, so the preview can
+// (shared/webhook-matcher.ts) and the webhook editor's preview in the browser, so the preview can
 // never disagree with the matcher. Isomorphic: jsonpath-plus has a browser build that Vite picks.
 
 // ---- comparisons ----

@@ -6,7 +6,7 @@
 /** What kind of backend a network has: a Blockfrost-compatible Cardano API, IPFS, or an EVM JSON-RPC. */
 export type NetworkFamily = 'cardano' | 'ipfs' | 'evm';
 
-/** The sandbox chain's own name of a Cardano network (server/chain/sandbox). */
+/** The sandbox chain's own name of a Cardano network (server/sandbox/chain). */
 export type SandboxName = 'mainnet' | 'preprod' | 'preview';
 
 export interface Network {

@@ -1,5 +1,5 @@
 // Built-in sample payloads of each trigger, as the matcher sees them and deliveries carry them: taken from the
-// deterministic sandbox chain (Cardano preprod) by server/webhooks/sample.ts. The JSONPath sandbox starts from
+// deterministic sandbox chain (Cardano preprod) by server/features/webhooks/sample.ts. The JSONPath sandbox starts from
 // these, so it works with no server at all.
 import type { Trigger } from './webhooks';
 

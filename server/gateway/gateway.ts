@@ -4,17 +4,17 @@ import proxyaddr from 'proxy-addr';
 import type { Config } from '../config';
 import type { Logger } from '../logger';
 import { evmNetwork, evmSlugs, networks, sandboxOf, type UpstreamNetwork } from '../../shared/networks';
-import { createSandboxChain, sandboxRouter, type SandboxChain, type SandboxNetwork } from '../chain/sandbox/index';
-import { NOT_FOUND_MESSAGE } from '../chain/sandbox/http';
+import { createSandboxChain, sandboxRouter, type SandboxChain, type SandboxNetwork } from '../sandbox/chain/index';
+import { NOT_FOUND_MESSAGE } from '../blockfrost/http';
 import { KeyCache, type ProjectKey } from './key-cache';
 import { MemoryLimiter, utcDay, type Limiter, type Verdict } from './limiter';
 import type { Meter, MeteredRequest } from './metering';
 import { endpointTemplate } from './endpoint-template';
 import { httpUpstream, type Upstream } from './proxy';
 import { ANY_ORIGIN, allowAnyOrigin, sendBlockfrostError, sendJson } from './respond';
-import { createJsonRpcHandler, type EvmBackend } from './jsonrpc';
+import { createJsonRpcHandler, type EvmBackend } from '../features/milkomeda/jsonrpc';
 import { basicAuthPassword } from './basic-auth';
-import type { IpfsBackend } from '../ipfs/backend';
+import type { IpfsBackend } from '../features/ipfs/backend';
 
 const API_PREFIX = '/api/v0';
 const slugs = new Set(networks.map((n) => n.slug).filter((s): s is string => !!s));
@@ -47,7 +47,7 @@ export interface GatewayDeps {
   chains?: Partial<Record<SandboxNetwork, SandboxChain>>;
   /** Milkomeda mainnet's EVM JSON-RPC backend (configured, or the embedded development chain); none: calls answer 'no backend'. */
   evm?: EvmBackend | null;
-  /** IPFS calls for the ipfs network when no UPSTREAM_IPFS_URL is set (server/ipfs). */
+  /** IPFS calls for the ipfs network when no UPSTREAM_IPFS_URL is set (server/features/ipfs). */
   ipfs?: IpfsBackend;
   version: string;
   now?: () => number;
@@ -99,7 +99,7 @@ function backends(deps: GatewayDeps): { byNetwork: Map<string, Backend>; sandbox
       byNetwork.set(slug, (req, res, path) => u.forward(req, res, path));
       continue;
     }
-    // IPFS: the embedded store or a Kubo node (server/ipfs), unless an upstream is configured above.
+    // IPFS: the embedded store or a Kubo node (server/features/ipfs), unless an upstream is configured above.
     const ipfs = slug === 'ipfs' ? deps.ipfs : undefined;
     if (ipfs) {
       byNetwork.set(slug, (req, res, path, project) => {
@@ -155,7 +155,7 @@ export function createGatewayHandler(deps: GatewayDeps) {
   const disabled = new Set<string>(config.disabledNetworks);
   let quotaBase = new Map<number, number>();
   let quotaBaseDay = -1;
-  // Milkomeda: JSON-RPC with a method allow-list (server/gateway/jsonrpc.ts).
+  // Milkomeda: JSON-RPC with a method allow-list (server/features/milkomeda/jsonrpc.ts).
   const jsonRpc = createJsonRpcHandler({ backend: deps.evm ?? null, limiter, meter, timeoutMs: config.gateway.upstreamTimeoutMs });
 
   const root = (res: http.ServerResponse, rest: string, network: string | undefined): boolean => {

@@ -2,7 +2,7 @@ import type { Db } from '../db/index';
 import { SerialTicker } from '../ticker';
 import type { Logger } from '../logger';
 import { networks } from '../../shared/networks';
-import type { GatewayChangeKind } from '../services/gateway-changes';
+import type { GatewayChangeKind } from '../db/gateway-changes';
 import { boostRequests, DEFAULT_PLAN, isPlanName, plans, type PlanName, type SubscriptionStatus } from '../../shared/plans';
 
 /** Everything the gateway needs to admit a request for one project key, without asking the database. */

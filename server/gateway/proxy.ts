@@ -1,7 +1,7 @@
 import type http from 'node:http';
 import { Pool, type Dispatcher } from 'undici';
 import type { UpstreamConfig } from '../config';
-import { INTERNAL_ERROR_MESSAGE } from '../chain/sandbox/http';
+import { INTERNAL_ERROR_MESSAGE } from '../blockfrost/http';
 import { ANY_ORIGIN, sendBlockfrostError } from './respond';
 
 // Headers that describe one hop, not the message; never forwarded either way (RFC 9110 7.6.1).

@@ -1,5 +1,5 @@
 import type { ServerResponse } from 'node:http';
-import { blockfrostError } from '../chain/sandbox/http';
+import { blockfrostError } from '../blockfrost/http';
 
 /**
  * Every answer of the gateway may be read from any origin (dApps, the API reference's 'try it'): the

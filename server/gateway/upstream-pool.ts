@@ -4,7 +4,7 @@ import type { Config, UpstreamConfig } from '../config';
 import type { Db } from '../db/index';
 import type { Logger } from '../logger';
 import { SerialTicker } from '../ticker';
-import { addServedRequests, enabledEndpoints } from '../services/endpoints';
+import { addServedRequests, enabledEndpoints } from '../features/endpoints/endpoints';
 import { endpointNetworks, type EndpointNetwork } from '../../shared/endpoints';
 import type { UpstreamNetwork } from '../../shared/networks';
 import { httpUpstream, type ForwardHooks, type Upstream } from './proxy';

@@ -5,13 +5,13 @@ import type { Config } from '../config';
 import type { Logger } from '../logger';
 import type { Mailer } from '../mail/mailer';
 import { AppError, Forbidden, Invalid, NotFound, Unauthorized } from '../errors';
-import { isOperator } from '../services/operators';
+import { isOperator } from '../features/accounts/operators';
 import { signInPathFor } from '../../shared/routes';
 import { can, deniedMessages, type Action } from '../../shared/permissions';
 import { MAX_DB_ID, parseDbId } from '../../shared/text';
-import { membershipOf, type Membership } from '../services/workspaces';
-import { findProjectRef, type ProjectRef } from '../services/projects';
-import { findWebhook, type WebhookRow } from '../services/webhooks';
+import { membershipOf, type Membership } from '../features/workspaces/workspaces';
+import { findProjectRef, type ProjectRef } from '../features/projects/projects';
+import { findWebhook, type WebhookRow } from '../features/webhooks/webhooks';
 
 export interface SignedInUser {
   id: number;

@@ -20,7 +20,7 @@ import path from 'node:path';
 import { loadConfig } from '../../server/config';
 import { createDb, migrateLatest, sqliteFileIn } from '../../server/db/index';
 import { createLogger } from '../../server/logger';
-import { startGateway } from '../../server/gateway/index';
+import { startGateway } from '../../server/gateway-app';
 import { makeUser, makeWorkspace } from '../helpers/workspace-fixture';
 import { ipfsAdd, ipfsCall } from '../helpers/ipfs';
 import { machine, table, verdicts } from './lib/report';

@@ -12,12 +12,12 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import knex from 'knex';
-import { createSandboxChain, type Block, type TxDetails } from '../../server/chain/sandbox/index';
+import { createSandboxChain, type Block, type TxDetails } from '../../server/sandbox/chain/index';
 import { createDb, migrateLatest, type Db } from '../../server/db/index';
-import type { ChainSource } from '../../server/webhooks/chain-source';
-import { watchTick } from '../../server/ppu/watcher';
-import { WatchedOrderIndex } from '../../server/ppu/order-index';
-import { accountXpubOfMnemonic, addressDeriver, DEV_PAYMENT_MNEMONIC, parseAccountXpub } from '../../server/ppu/addresses';
+import type { ChainSource } from '../../server/features/webhooks/chain-source';
+import { watchTick } from '../../server/features/ppu/watcher';
+import { WatchedOrderIndex } from '../../server/features/ppu/order-index';
+import { accountXpubOfMnemonic, addressDeriver, DEV_PAYMENT_MNEMONIC, parseAccountXpub } from '../../server/features/ppu/addresses';
 import { makeUser, makeWorkspace } from '../helpers/workspace-fixture';
 import { machine, percentile, ratio, row } from './lib/report';
 

@@ -13,8 +13,8 @@ import { browserAvailable, launchBrowser } from '../helpers/browser';
 import { signInInBrowser, type SignedInBrowser } from '../helpers/browser-sign-in';
 import { startTestApp, type TestApp } from '../helpers/test-app';
 import type { TestDatabase } from '../helpers/db-template';
-import { createSandboxChain, sandboxRouter } from '../../server/chain/sandbox/index';
-import { enterpriseAddress } from '../../server/chain/cardano/address';
+import { createSandboxChain, sandboxRouter } from '../../server/sandbox/chain/index';
+import { enterpriseAddress } from '../../shared/cardano/address';
 import { messages } from '../../shared/messages';
 
 const M = messages.submitEndpoint;

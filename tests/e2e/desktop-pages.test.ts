@@ -11,7 +11,7 @@ import { signInInBrowser } from '../helpers/browser-sign-in';
 import { startTestApp, type TestApp } from '../helpers/test-app';
 import { startTestGateway } from '../helpers/gateway';
 import type { TestDatabase } from '../helpers/db-template';
-import type { RunningGateway } from '../../server/gateway/index';
+import type { RunningGateway } from '../../server/gateway-app';
 import { createBridge, type BridgeChannel } from '../../desktop/preload/bridge';
 import { bridgeArgSchemas } from '../../desktop/main/bridge-schemas';
 import type { BridgeHandlers } from '../../desktop/main/ipc';
@@ -19,7 +19,7 @@ import { CairnApi } from '../../desktop/main/cairn-api';
 import { keepProjectKey, listKeptKeys } from '../../desktop/main/kept-keys';
 import { sendConsoleRequest } from '../../desktop/main/api-console';
 import type { KeptKeyRecord } from '../../desktop/main/keychain';
-import { stakeAddressOf } from '../../server/chain/cardano/address';
+import { stakeAddressOf } from '../../shared/cardano/address';
 import { builtInSamples } from '../../shared/webhook-samples';
 
 const SHOTS = process.env.CAIRN_SCREENSHOTS_DIR;

@@ -6,7 +6,7 @@ import { startTestApp, type TestApp } from '../helpers/test-app';
 import type { TestDatabase } from '../helpers/db-template';
 import { loadConfig } from '../../server/config';
 import { createLogger } from '../../server/logger';
-import { startGateway, type RunningGateway } from '../../server/gateway/index';
+import { startGateway, type RunningGateway } from '../../server/gateway-app';
 import { freePort } from '../helpers/server-process';
 
 

@@ -11,7 +11,7 @@ import { signInInBrowser, type SignedInBrowser } from '../helpers/browser-sign-i
 import { startTestApp, type TestApp } from '../helpers/test-app';
 import type { TestDatabase } from '../helpers/db-template';
 import { messages } from '../../shared/messages';
-import { DEV_ACCOUNTS } from '../../server/evm/dev-accounts';
+import { DEV_ACCOUNTS } from '../../server/sandbox/evm-accounts';
 
 /** A stand-in wallet as MetaMask injects it: records every request, answers or refuses as told. */
 const injectWallet = (mode: 'accept' | 'refuse') => `

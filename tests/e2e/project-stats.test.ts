@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { browserAvailable } from '../helpers/browser';
 import { useBrowserApp } from '../helpers/browser-app';
-import { setSubscription } from '../../server/services/subscriptions';
-import { WINDOW_DIMENSIONS } from '../../server/services/usage';
+import { setSubscription } from '../../server/features/workspaces/subscriptions';
+import { WINDOW_DIMENSIONS } from '../../server/features/stats/usage';
 import { messages } from '../../shared/messages';
 
 const DAY_MS = 86_400_000;

@@ -12,7 +12,7 @@ import { signInInBrowser, type SignedInBrowser } from '../helpers/browser-sign-i
 import { startTestApp, type TestApp } from '../helpers/test-app';
 import { call, startTestGateway } from '../helpers/gateway';
 import type { TestDatabase } from '../helpers/db-template';
-import type { RunningGateway } from '../../server/gateway/index';
+import type { RunningGateway } from '../../server/gateway-app';
 import { messages } from '../../shared/messages';
 
 const SHOTS = process.env.INSIGHT_SCREENSHOTS;

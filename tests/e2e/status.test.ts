@@ -4,7 +4,7 @@ import { browserAvailable, launchBrowser } from '../helpers/browser';
 import { startTestApp, type TestApp } from '../helpers/test-app';
 import type { TestDatabase } from '../helpers/db-template';
 import { createLogger } from '../../server/logger';
-import { startHeartbeat } from '../../server/services/heartbeats';
+import { startHeartbeat } from '../../server/features/status/heartbeats';
 import { STATUS_REFRESH_MS, STATUS_CACHE_MS } from '../../shared/status';
 
 describe.runIf(browserAvailable())('the public status page, in Chromium', () => {

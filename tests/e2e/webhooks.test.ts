@@ -5,8 +5,8 @@ import { signInInBrowser, type SignedInBrowser } from '../helpers/browser-sign-i
 import { startReceiver } from '../helpers/receiver';
 import { startTestApp, type TestApp } from '../helpers/test-app';
 import type { TestDatabase } from '../helpers/db-template';
-import { Dispatcher } from '../../server/webhooks/dispatcher';
-import { parseAllowlist } from '../../server/webhooks/ssrf';
+import { Dispatcher } from '../../server/features/webhooks/dispatcher';
+import { parseAllowlist } from '../../server/features/webhooks/ssrf';
 import { createLogger } from '../../server/logger';
 import { messages } from '../../shared/messages';
 import { CONSENT_COOKIE } from '../../shared/site';

@@ -4,7 +4,7 @@ import { browserAvailable, launchBrowser } from '../helpers/browser';
 import { capturedIds, signInInBrowser, waitForCapturedMail, type SignedInBrowser } from '../helpers/browser-sign-in';
 import { startTestApp, type TestApp } from '../helpers/test-app';
 import type { TestDatabase } from '../helpers/db-template';
-import { setSubscription } from '../../server/services/subscriptions';
+import { setSubscription } from '../../server/features/workspaces/subscriptions';
 import { messages } from '../../shared/messages';
 
 const OWNER = 'owner@team.example';

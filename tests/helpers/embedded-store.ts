@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { EmbeddedIpfsStore } from '../../server/ipfs/embedded-store';
+import { EmbeddedIpfsStore } from '../../server/features/ipfs/embedded-store';
 
 export interface TempStore {
   dir: string;

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import busboy from 'busboy';
-import { EmbeddedIpfsStore } from '../../server/ipfs/embedded-store';
+import { EmbeddedIpfsStore } from '../../server/features/ipfs/embedded-store';
 
 /**
  * A local HTTP server speaking the Kubo RPC calls Cairn uses (add, files/stat, cat, pin/add, pin/rm),

@@ -3,7 +3,7 @@ import http from 'node:http';
 import net from 'node:net';
 import { loadConfig } from '../../server/config';
 import { createLogger } from '../../server/logger';
-import { startGateway, type RunningGateway } from '../../server/gateway/index';
+import { startGateway, type RunningGateway } from '../../server/gateway-app';
 import type { TestApp } from './test-app';
 import type { TestDatabase } from './db-template';
 

@@ -5,7 +5,7 @@ import { inject } from 'vitest';
 import { loadConfig, type Config } from '../../server/config';
 import type { Express } from 'express';
 import { createApp, type CairnApp } from '../../server/app';
-import { startPaymentWatcherFor } from '../../server/ppu/watcher';
+import { startPaymentWatcherFor } from '../../server/features/ppu/watcher';
 import { createLogger } from '../../server/logger';
 import { devMailbox, smtpMailer, type Mailer } from '../../server/mail/mailer';
 import type { Db } from '../../server/db/index';

@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import type { Db } from '../../server/db/index';
-import { eventBody } from '../../server/webhooks/follower';
+import { eventBody } from '../../server/features/webhooks/follower';
 
 /** Queues one pending block event for `webhookId`, due at `now`, as the follower writes it; returns its id. */
 export async function enqueueBlockEvent(db: Db, webhookId: string, now: number): Promise<string> {

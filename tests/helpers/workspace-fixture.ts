@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import type { Db } from '../../server/db/index';
-import { findOrCreateUserByEmail } from '../../server/services/users';
-import { setSubscription } from '../../server/services/subscriptions';
+import { findOrCreateUserByEmail } from '../../server/features/accounts/users';
+import { setSubscription } from '../../server/features/workspaces/subscriptions';
 import type { PlanName } from '../../shared/plans';
 import type { Role } from '../../shared/permissions';
 

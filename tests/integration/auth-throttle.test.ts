@@ -5,7 +5,7 @@ import { signIn } from '../helpers/sign-in';
 import { makeUser, makeWorkspace } from '../helpers/workspace-fixture';
 import type { TestDatabase } from '../helpers/db-template';
 import { ANONYMOUS_SESSION_TTL_MS } from '../../server/http/session-store';
-import { withOwnerLock } from '../../server/services/subscriptions';
+import { withOwnerLock } from '../../server/features/workspaces/subscriptions';
 
 // Issue 11, point 7: anonymous sessions, sign-in mail limits, and the owner an invitation checks.
 let app: TestApp & { database: TestDatabase };

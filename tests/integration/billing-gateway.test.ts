@@ -5,7 +5,7 @@ import { Client } from '../helpers/http-client';
 import { signIn } from '../helpers/sign-in';
 import { call, startTestGateway } from '../helpers/gateway';
 import type { TestDatabase } from '../helpers/db-template';
-import { grantBoost } from '../../server/services/billing';
+import { grantBoost } from '../../server/features/billing/billing';
 
 const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 

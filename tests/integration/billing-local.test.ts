@@ -4,7 +4,7 @@ import { Client } from '../helpers/http-client';
 import { signIn } from '../helpers/sign-in';
 import { makeProject, makeWorkspace } from '../helpers/workspace-fixture';
 import type { TestDatabase } from '../helpers/db-template';
-import { expireIncompleteSubscriptions } from '../../server/services/billing';
+import { expireIncompleteSubscriptions } from '../../server/features/billing/billing';
 import { messages } from '../../shared/messages';
 import { runOperatorCommand } from '../../server/cli/operator';
 import { INCOMPLETE_EXPIRY_MS, boostLookupKey, planLookupKey } from '../../shared/billing';

@@ -5,7 +5,7 @@ import { Client } from '../helpers/http-client';
 import { signIn } from '../helpers/sign-in';
 import { call, startTestGateway } from '../helpers/gateway';
 import type { TestDatabase } from '../helpers/db-template';
-import type { RunningGateway } from '../../server/gateway/index';
+import type { RunningGateway } from '../../server/gateway-app';
 
 let app: TestApp & { database: TestDatabase };
 let gw: RunningGateway;

@@ -11,12 +11,12 @@ import { Client } from '../helpers/http-client';
 import { signIn } from '../helpers/sign-in';
 import { call, startTestGateway } from '../helpers/gateway';
 import type { TestDatabase } from '../helpers/db-template';
-import type { RunningGateway } from '../../server/gateway/index';
-import { setSubscription } from '../../server/services/subscriptions';
-import { createSandboxChain, sandboxRouter } from '../../server/chain/sandbox/index';
-import { enterpriseAddress, stakeAddress } from '../../server/chain/cardano/address';
-import { checkBlockfrostBackend } from '../../server/endpoints/check';
-import { parseAllowlist } from '../../server/webhooks/ssrf';
+import type { RunningGateway } from '../../server/gateway-app';
+import { setSubscription } from '../../server/features/workspaces/subscriptions';
+import { createSandboxChain, sandboxRouter } from '../../server/sandbox/chain/index';
+import { enterpriseAddress, stakeAddress } from '../../shared/cardano/address';
+import { checkBlockfrostBackend } from '../../server/features/endpoints/check';
+import { parseAllowlist } from '../../server/features/webhooks/ssrf';
 import { messages } from '../../shared/messages';
 
 const M = messages.submitEndpoint;

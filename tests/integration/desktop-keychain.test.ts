@@ -11,7 +11,7 @@ import { secretServiceAvailable } from '../helpers/secret-service';
 import { signIn } from '../helpers/sign-in';
 import { startTestApp, type TestApp } from '../helpers/test-app';
 import type { TestDatabase } from '../helpers/db-template';
-import { setSubscription } from '../../server/services/subscriptions';
+import { setSubscription } from '../../server/features/workspaces/subscriptions';
 
 const available = await secretServiceAvailable();
 

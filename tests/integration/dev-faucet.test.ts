@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../helpers/test-app';
 import type { TestDatabase } from '../helpers/db-template';
-import { isLoopbackAddress } from '../../server/chain/dev-faucet';
+import { isLoopbackAddress } from '../../server/sandbox/faucet';
 
 let app: TestApp & { database: TestDatabase };
 

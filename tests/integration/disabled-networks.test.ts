@@ -6,7 +6,7 @@ import { Client } from '../helpers/http-client';
 import { signIn } from '../helpers/sign-in';
 import { call, startTestGateway } from '../helpers/gateway';
 import type { TestDatabase } from '../helpers/db-template';
-import type { RunningGateway } from '../../server/gateway/index';
+import type { RunningGateway } from '../../server/gateway-app';
 import { MESSAGES } from '../../server/gateway/gateway';
 import { networkNotAvailableMessage, type NetworkOptionDto } from '../../shared/networks';
 import type { StatusReport } from '../../shared/status';

@@ -7,12 +7,12 @@ import { Client } from '../helpers/http-client';
 import { signIn } from '../helpers/sign-in';
 import { startReceiver } from '../helpers/receiver';
 import type { TestDatabase } from '../helpers/db-template';
-import { setSubscription } from '../../server/services/subscriptions';
-import { AUTO_DISABLE_AFTER_MS, Dispatcher } from '../../server/webhooks/dispatcher';
-import { parseAllowlist } from '../../server/webhooks/ssrf';
+import { setSubscription } from '../../server/features/workspaces/subscriptions';
+import { AUTO_DISABLE_AFTER_MS, Dispatcher } from '../../server/features/webhooks/dispatcher';
+import { parseAllowlist } from '../../server/features/webhooks/ssrf';
 import { enqueueBlockEvent } from '../helpers/webhook-events';
 import { createLogger } from '../../server/logger';
-import { deriveWebhookNotices } from '../../server/webhooks/notices';
+import { deriveWebhookNotices } from '../../server/features/webhooks/notices';
 import type { WebhookNotice } from '../../shared/webhook-notices';
 
 let app: TestApp & { database: TestDatabase };

@@ -6,9 +6,9 @@ import { Client } from '../helpers/http-client';
 import { signIn } from '../helpers/sign-in';
 import { answerEndlessly, call, firstPiece, leaveMidAnswer, readReleasing, startTestGateway } from '../helpers/gateway';
 import type { TestDatabase } from '../helpers/db-template';
-import type { RunningGateway } from '../../server/gateway/index';
-import { setSubscription } from '../../server/services/subscriptions';
-import { NOT_SERVED_MESSAGE } from '../../server/chain/sandbox/index';
+import type { RunningGateway } from '../../server/gateway-app';
+import { setSubscription } from '../../server/features/workspaces/subscriptions';
+import { NOT_SERVED_MESSAGE } from '../../server/sandbox/chain/index';
 
 let app: TestApp & { database: TestDatabase };
 let gw: RunningGateway;

@@ -10,8 +10,8 @@ import { Client } from '../helpers/http-client';
 import { signIn } from '../helpers/sign-in';
 import { call, startTestGateway } from '../helpers/gateway';
 import type { TestDatabase } from '../helpers/db-template';
-import type { RunningGateway } from '../../server/gateway/index';
-import { setSubscription } from '../../server/services/subscriptions';
+import type { RunningGateway } from '../../server/gateway-app';
+import { setSubscription } from '../../server/features/workspaces/subscriptions';
 import { LATENCY_BINS, LATENCY_BINS_PER_ROW, LATENCY_RESOLUTION, RECENT_FAILURES_KEPT, projectInsightSchema, type ProjectInsight } from '../../shared/insight';
 
 const SLOW_MS = 60;

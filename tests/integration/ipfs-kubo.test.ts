@@ -9,7 +9,7 @@ import { startTestGateway } from '../helpers/gateway';
 import { ipfsAdd, ipfsCall } from '../helpers/ipfs';
 import { startFakeKubo, startFakePinningService } from '../helpers/fake-kubo';
 import type { TestDatabase } from '../helpers/db-template';
-import type { RunningGateway } from '../../server/gateway/index';
+import type { RunningGateway } from '../../server/gateway-app';
 
 const HELLO = 'QmT78zSuBmuS4z925WZfrqQ1qHaJ56DQaTfyMUF7F8ff5o';
 const TOKEN = 'filecoin-provider-token';

@@ -7,7 +7,7 @@ import type { Db } from '../../server/db/index';
 import { makeUser, makeWorkspace } from '../helpers/workspace-fixture';
 import { ipfsAdd, ipfsCall, pseudoRandom } from '../helpers/ipfs';
 import { freePort, serverData, spawnServerProcess, stopServerProcess, stopServerProcesses, type ServerData } from '../helpers/server-process';
-import { storageUsed } from '../../server/services/ipfs';
+import { storageUsed } from '../../server/features/ipfs/pins';
 import { IPFS_MAX_ADD_BYTES } from '../../shared/ipfs';
 
 // The gateway as an operator runs it (server/main.ts --role gateway), in its own process, so its

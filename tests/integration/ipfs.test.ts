@@ -8,9 +8,9 @@ import { signIn } from '../helpers/sign-in';
 import { startTestGateway } from '../helpers/gateway';
 import { ipfsAdd, ipfsCall, pseudoRandom } from '../helpers/ipfs';
 import type { TestDatabase } from '../helpers/db-template';
-import type { RunningGateway } from '../../server/gateway/index';
+import type { RunningGateway } from '../../server/gateway-app';
 import { BlockFrostIPFS, BlockfrostServerError } from '@blockfrost/blockfrost-js';
-import { setSubscription } from '../../server/services/subscriptions';
+import { setSubscription } from '../../server/features/workspaces/subscriptions';
 import { PIN_QUEUE_LIMIT } from '../../shared/ipfs';
 
 let app: TestApp & { database: TestDatabase };

@@ -4,9 +4,9 @@ import type { TestDatabase } from '../helpers/db-template';
 import { makeProject, makeUser, makeWorkspace } from '../helpers/workspace-fixture';
 import { KeyCache } from '../../server/gateway/key-cache';
 import { createLogger } from '../../server/logger';
-import { deleteProject } from '../../server/services/projects';
-import { setSubscription } from '../../server/services/subscriptions';
-import { recordGatewayChange } from '../../server/services/gateway-changes';
+import { deleteProject } from '../../server/features/projects/projects';
+import { setSubscription } from '../../server/features/workspaces/subscriptions';
+import { recordGatewayChange } from '../../server/db/gateway-changes';
 import { plans } from '../../shared/plans';
 
 // Issue 11, point 13: the key cache reloaded every key on any change; now only what the change names.

@@ -7,7 +7,7 @@ import { Meter, type MeteredRequest } from '../../server/gateway/metering';
 import { createLogger } from '../../server/logger';
 import { DAY_MS } from '../../server/gateway/limiter';
 import { isPostgres } from '../../server/db/index';
-import { compactLatency, projectInsight } from '../../server/services/insight';
+import { compactLatency, projectInsight } from '../../server/features/stats/insight';
 import { binValueMs, latencyBin, LATENCY_BINS, LATENCY_BINS_PER_ROW } from '../../shared/insight';
 
 let database: TestDatabase;

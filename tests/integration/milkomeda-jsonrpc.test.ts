@@ -15,12 +15,12 @@ import { answerEndlessly, firstPiece, leaveMidAnswer, readReleasing, startTestGa
 import { Writable } from 'node:stream';
 import { loadConfig } from '../../server/config';
 import { createLogger } from '../../server/logger';
-import { startGateway } from '../../server/gateway/index';
-import { defaultProbes, statusReporter } from '../../server/services/status';
+import { startGateway } from '../../server/gateway-app';
+import { defaultProbes, statusReporter } from '../../server/features/status/status';
 import type { TestDatabase } from '../helpers/db-template';
-import type { RunningGateway } from '../../server/gateway/index';
-import { setSubscription } from '../../server/services/subscriptions';
-import { DEV_ACCOUNTS, startDevChain, type DevChain } from '../../server/evm/dev-chain';
+import type { RunningGateway } from '../../server/gateway-app';
+import { setSubscription } from '../../server/features/workspaces/subscriptions';
+import { DEV_ACCOUNTS, startDevChain, type DevChain } from '../../server/sandbox/evm-chain';
 import { MILKOMEDA_MAINNET, rpcUrlWithKey } from '../../shared/milkomeda';
 
 let app: TestApp & { database: TestDatabase };

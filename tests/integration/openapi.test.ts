@@ -3,12 +3,12 @@ import type { Router } from 'express';
 import { startTestApp, type TestApp } from '../helpers/test-app';
 import { Client } from '../helpers/http-client';
 import type { TestDatabase } from '../helpers/db-template';
-import { apiRouter } from '../../server/api/index';
-import { openApiPath } from '../../server/api/openapi';
+import { apiRouter } from '../../server/api-router';
+import { openApiPath } from '../../server/features/site/openapi-routes';
 import { createLogger } from '../../server/logger';
 import { devMailbox } from '../../server/mail/mailer';
-import { LocalBillingProvider } from '../../server/billing/local';
-import { ppuSettings } from '../../server/services/ppu';
+import { LocalBillingProvider } from '../../server/features/billing/local';
+import { ppuSettings } from '../../server/features/ppu/ppu';
 
 let app: TestApp & { database: TestDatabase };
 

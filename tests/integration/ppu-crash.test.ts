@@ -2,10 +2,10 @@ import type { ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '../../server/db/index';
 import { loadConfig } from '../../server/config';
-import { createSandboxChains } from '../../server/chain/sandbox-chains';
-import { sandboxSource } from '../../server/webhooks/chain-source';
-import { createOrder, ppuSettings } from '../../server/services/ppu';
-import { watchTick } from '../../server/ppu/watcher';
+import { createSandboxChains } from '../../server/sandbox/chains';
+import { sandboxSource } from '../../server/features/webhooks/chain-source';
+import { createOrder, ppuSettings } from '../../server/features/ppu/ppu';
+import { watchTick } from '../../server/features/ppu/watcher';
 import { makeUser, makeWorkspace } from '../helpers/workspace-fixture';
 import { serverData, spawnServerProcess, stopServerProcess, stopServerProcesses, type ServerData } from '../helpers/server-process';
 

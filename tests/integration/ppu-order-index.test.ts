@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { freshDatabase, type TestDatabase } from '../helpers/db-template';
 import { makeUser, makeWorkspace } from '../helpers/workspace-fixture';
-import { WatchedOrderIndex } from '../../server/ppu/order-index';
+import { WatchedOrderIndex } from '../../server/features/ppu/order-index';
 
 // The payment watcher's in-memory index of watched orders: a superset of what the database watches,
 // kept up to date by primary key, including an order whose id is below one already seen (PostgreSQL

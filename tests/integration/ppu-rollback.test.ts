@@ -2,10 +2,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../helpers/test-app';
 import type { TestDatabase } from '../helpers/db-template';
 import { makeUser, makeWorkspace } from '../helpers/workspace-fixture';
-import { createOrder, ppuBalance, ppuSettings } from '../../server/services/ppu';
-import { watchTick } from '../../server/ppu/watcher';
-import type { ChainSource } from '../../server/webhooks/chain-source';
-import type { Block, TxDetails } from '../../server/chain/sandbox/types';
+import { createOrder, ppuBalance, ppuSettings } from '../../server/features/ppu/ppu';
+import { watchTick } from '../../server/features/ppu/watcher';
+import type { ChainSource } from '../../server/features/webhooks/chain-source';
+import type { Block, TxDetails } from '../../server/sandbox/chain/types';
 
 /** A chain whose blocks the test rewrites, behind the follower's ChainSource interface (an upstream's rollbacks cannot be caused from here). */
 function fakeChain() {

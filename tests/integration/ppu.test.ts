@@ -3,9 +3,9 @@ import { startTestApp, type TestApp } from '../helpers/test-app';
 import type { TestDatabase } from '../helpers/db-template';
 import { Client } from '../helpers/http-client';
 import { signIn } from '../helpers/sign-in';
-import { sandboxSource } from '../../server/webhooks/chain-source';
-import { watchTick } from '../../server/ppu/watcher';
-import { addressDeriver, parseAccountXpub, accountXpubOfMnemonic, DEV_PAYMENT_MNEMONIC } from '../../server/ppu/addresses';
+import { sandboxSource } from '../../server/features/webhooks/chain-source';
+import { watchTick } from '../../server/features/ppu/watcher';
+import { addressDeriver, parseAccountXpub, accountXpubOfMnemonic, DEV_PAYMENT_MNEMONIC } from '../../server/features/ppu/addresses';
 import type { PpuOrderDto, PpuQuoteDto } from '../../shared/ppu';
 
 const BLOCK_MS = 400;

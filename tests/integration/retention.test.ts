@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../helpers/test-app';
 import type { TestDatabase } from '../helpers/db-template';
 import { makeProject, makeUser, makeWorkspace } from '../helpers/workspace-fixture';
-import { RETENTION, pruneOnce } from '../../server/services/retention';
+import { RETENTION, pruneOnce } from '../../server/features/stats/retention';
 import * as dropMinuteRollups from '../../server/db/migrations/2026-11-24-2300-drop-minute-rollups';
 
 // Issue 11, point 13: nothing pruned the tables that only grow.

@@ -6,9 +6,9 @@ import { Client } from '../helpers/http-client';
 import type { TestDatabase } from '../helpers/db-template';
 import { loadConfig } from '../../server/config';
 import { createLogger } from '../../server/logger';
-import { startHeartbeat } from '../../server/services/heartbeats';
-import { defaultProbes, statusReporter } from '../../server/services/status';
-import { createSandboxChains } from '../../server/chain/sandbox-chains';
+import { startHeartbeat } from '../../server/features/status/heartbeats';
+import { defaultProbes, statusReporter } from '../../server/features/status/status';
+import { createSandboxChains } from '../../server/sandbox/chains';
 
 let app: TestApp & { database: TestDatabase };
 let upstream: http.Server;

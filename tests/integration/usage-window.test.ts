@@ -7,7 +7,7 @@ import { makeProject, makeUser, makeWorkspace } from '../helpers/workspace-fixtu
 import { Meter, type MeteredRequest } from '../../server/gateway/metering';
 import { browserOf, countryOf } from '../../server/gateway/metering-core';
 import { createLogger } from '../../server/logger';
-import { advanceAllWindows, projectStats } from '../../server/services/usage';
+import { advanceAllWindows, projectStats } from '../../server/features/stats/usage';
 import { HISTORY_DAYS, TOP_N } from '../../shared/usage';
 
 const DAY = 86_400_000;

@@ -12,11 +12,11 @@ import { Client } from '../helpers/http-client';
 import { signIn } from '../helpers/sign-in';
 import { startReceiver } from '../helpers/receiver';
 import type { TestDatabase } from '../helpers/db-template';
-import { setSubscription } from '../../server/services/subscriptions';
-import { AUTO_DISABLE_AFTER_MS, deliveryAgent, Dispatcher, post } from '../../server/webhooks/dispatcher';
-import { parseAllowlist } from '../../server/webhooks/ssrf';
+import { setSubscription } from '../../server/features/workspaces/subscriptions';
+import { AUTO_DISABLE_AFTER_MS, deliveryAgent, Dispatcher, post } from '../../server/features/webhooks/dispatcher';
+import { parseAllowlist } from '../../server/features/webhooks/ssrf';
 import { enqueueBlockEvent } from '../helpers/webhook-events';
-import { cancelRolledBack, OUTBOX_RETENTION, pruneOutbox } from '../../server/services/webhook-outbox';
+import { cancelRolledBack, OUTBOX_RETENTION, pruneOutbox } from '../../server/features/webhooks/outbox';
 import { createLogger } from '../../server/logger';
 import { webhookDisplayState } from '../../shared/webhooks';
 

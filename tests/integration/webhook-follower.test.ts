@@ -3,9 +3,9 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../helpers/test-app';
 import { makeUser, makeWorkspace } from '../helpers/workspace-fixture';
 import type { TestDatabase } from '../helpers/db-template';
-import { ChainFollower } from '../../server/webhooks/follower';
-import type { ChainSource } from '../../server/webhooks/chain-source';
-import type { Block } from '../../server/chain/sandbox/types';
+import { ChainFollower } from '../../server/features/webhooks/follower';
+import type { ChainSource } from '../../server/features/webhooks/chain-source';
+import type { Block } from '../../server/sandbox/chain/types';
 import { createLogger } from '../../server/logger';
 
 /** A chain we script: blocks by height, replaceable to simulate a rollback. */

@@ -6,9 +6,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../helpers/test-app';
 import { makeUser, makeWorkspace } from '../helpers/workspace-fixture';
 import type { TestDatabase } from '../helpers/db-template';
-import { createSandboxChain, sandboxRouter } from '../../server/chain/sandbox/index';
-import { httpSource, sandboxSource } from '../../server/webhooks/chain-source';
-import { ChainFollower } from '../../server/webhooks/follower';
+import { createSandboxChain, sandboxRouter } from '../../server/sandbox/chain/index';
+import { httpSource, sandboxSource } from '../../server/features/webhooks/chain-source';
+import { ChainFollower } from '../../server/features/webhooks/follower';
 import { createLogger } from '../../server/logger';
 
 // A Blockfrost-compatible backend over HTTP (the sandbox chain's router on its own port, behind the

@@ -4,7 +4,7 @@ import { Client, linkIn } from '../helpers/http-client';
 import { signIn } from '../helpers/sign-in';
 import { makeProject, makeUser } from '../helpers/workspace-fixture';
 import type { TestDatabase } from '../helpers/db-template';
-import { setSubscription } from '../../server/services/subscriptions';
+import { setSubscription } from '../../server/features/workspaces/subscriptions';
 import { messages } from '../../shared/messages';
 import type { PlanName } from '../../shared/plans';
 

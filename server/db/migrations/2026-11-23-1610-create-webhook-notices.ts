@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 
 // What the event stream (GET /api/events) announces about webhooks, derived from the dispatcher's own tables
-// (webhook_attempts, webhook_events, webhooks) by server/webhooks/notices.ts. The id orders the stream and is
+// (webhook_attempts, webhook_events, webhooks) by server/features/webhooks/notices.ts. The id orders the stream and is
 // its Last-Event-ID.
 export async function up(knex: Knex): Promise<void> {
   await knex.schema.createTable('webhook_notices', (t) => {

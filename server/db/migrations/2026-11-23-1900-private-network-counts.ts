@@ -3,7 +3,7 @@ import { isPrivateIp } from '../../../shared/ip';
 
 // The statistics' 'Private network' count summed every IP of a project's 30-day window (thousands of
 // rows for a busy project) on each read. The metering flush now counts those requests per day under
-// their own dimension, in usage_dimensions and in the window (server/services/usage.ts reads it). This
+// their own dimension, in usage_dimensions and in the window (server/features/stats/usage.ts reads it). This
 // fills that dimension in from the IP counts already stored; on a new database there is nothing to fill.
 const DIMENSION = 'private';
 const VALUE = '*';

@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import type { Db } from '../../../server/db/index';
-import { generateProjectKey } from '../../../server/services/projects';
-import { recordGatewayChange } from '../../../server/services/gateway-changes';
+import { generateProjectKey } from '../../../server/features/projects/projects';
+import { recordGatewayChange } from '../../../server/db/gateway-changes';
 
 export interface BenchProject {
   id: number;

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { loadConfig } from '../../../server/config';
 import { createDb, migrateLatest } from '../../../server/db/index';
 import { createLogger } from '../../../server/logger';
-import { startGateway } from '../../../server/gateway/index';
+import { startGateway } from '../../../server/gateway-app';
 import { makeUser } from '../../helpers/workspace-fixture';
 import { insertProjects } from './fixtures';
 import { serveUntilDisconnected } from './child-server';

@@ -3,7 +3,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import express from 'express';
-import { createSandboxChain, sandboxRouter } from '../../../server/chain/sandbox/index';
+import { createSandboxChain, sandboxRouter } from '../../../server/sandbox/chain/index';
 import { serveUntilDisconnected } from './child-server';
 
 const app = express();

@@ -3,8 +3,8 @@
 import { createDb } from '../../../server/db/index';
 import { createLogger } from '../../../server/logger';
 import { devMailbox } from '../../../server/mail/mailer';
-import { Dispatcher } from '../../../server/webhooks/dispatcher';
-import { parseAllowlist } from '../../../server/webhooks/ssrf';
+import { Dispatcher } from '../../../server/features/webhooks/dispatcher';
+import { parseAllowlist } from '../../../server/features/webhooks/ssrf';
 
 const target = process.env.BENCH_DB!;
 const db = createDb(target.startsWith('postgres') ? { databaseUrl: target } : { sqliteFile: target });

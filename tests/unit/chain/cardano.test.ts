@@ -6,9 +6,9 @@ import {
   parseStakeAddress,
   stakeAddress,
   stakeAddressOf,
-} from '../../../server/chain/cardano/address';
-import { decodeBech32, encodeBech32, fromHex } from '../../../server/chain/cardano/bech32';
-import { assetFingerprint } from '../../../server/chain/cardano/fingerprint';
+} from '../../../shared/cardano/address';
+import { decodeBech32, encodeBech32, fromHex } from '../../../shared/cardano/bech32';
+import { assetFingerprint } from '../../../shared/cardano/fingerprint';
 
 describe('CIP-14 asset fingerprints', () => {
   // The test vectors of CIP-14.

@@ -1,8 +1,8 @@
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { parseShelleyAddress, stakeAddressOf } from '../../../server/chain/cardano/address';
-import { assetFingerprint } from '../../../server/chain/cardano/fingerprint';
+import { parseShelleyAddress, stakeAddressOf } from '../../../shared/cardano/address';
+import { assetFingerprint } from '../../../shared/cardano/fingerprint';
 import {
   createSandboxChain,
   DEFAULT_ADDRESS_WINDOW_BLOCKS,
@@ -10,7 +10,7 @@ import {
   DEFAULT_GENESIS_TIME,
   type SandboxChain,
   type TxDetails,
-} from '../../../server/chain/sandbox/index';
+} from '../../../server/sandbox/chain/index';
 import { chainDigest } from '../../fixtures/chain/digest';
 import { assertSchema, testChain, TEST_NOW } from './support';
 

@@ -4,9 +4,9 @@
 import crypto from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { bech32 } from '@scure/base';
-import { stakeAddressOf, stakeAddressOfGeneral } from '../../../server/chain/cardano/address';
-import { decodeBech32, decodeBech32Fast, encodeBech32, encodeBech32Fast } from '../../../server/chain/cardano/bech32';
-import { createSandboxChain } from '../../../server/chain/sandbox/index';
+import { stakeAddressOf, stakeAddressOfGeneral } from '../../../shared/cardano/address';
+import { decodeBech32, decodeBech32Fast, encodeBech32, encodeBech32Fast } from '../../../shared/cardano/bech32';
+import { createSandboxChain } from '../../../server/sandbox/chain/index';
 
 const encode = (prefix: string, bytes: Uint8Array) => bech32.encode(prefix, bech32.toWords(bytes), 1023);
 

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { JSONPath } from 'jsonpath-plus';
 import * as shared from '../../../shared/jsonpath';
-import * as matcher from '../../../server/webhooks/matcher';
+import * as matcher from '../../../shared/webhook-matcher';
 import * as preview from '../../../desktop/renderer/src/features/webhooks/jsonpath';
-import { createSandboxChain } from '../../../server/chain/sandbox/index';
+import { createSandboxChain } from '../../../server/sandbox/chain/index';
 import type { Condition, Operator, Trigger } from '../../../shared/webhooks';
 
 const { compare, extract, extractJsonPath, jsonPathMatches, jsonPathMessages, jsonPathProblem, JsonPathRefused, resultMatches } = shared;

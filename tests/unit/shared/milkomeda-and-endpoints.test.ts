@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { addEthereumChainParameters, ALLOWED_EVM_METHODS, rpcUrlWithKey } from '../../../shared/milkomeda';
 import { looksLikeShelleyAddress, submitEndpointSchema } from '../../../shared/endpoints';
 import { messages } from '../../../shared/messages';
-import { enterpriseAddress } from '../../../server/chain/cardano/address';
+import { enterpriseAddress } from '../../../shared/cardano/address';
 import { basicAuthPassword } from '../../../server/gateway/basic-auth';
 
 describe('Milkomeda chain parameters', () => {

@@ -1,7 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { parseRate, RateSource } from '../../../../server/ppu/rate-source';
+import { parseRate, RateSource } from '../../../../server/features/ppu/rate-source';
 import { rateAgeText } from '../../../../shared/ppu';
 
 describe('parseRate', () => {

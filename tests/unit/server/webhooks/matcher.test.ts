@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { createSandboxChain } from '../../../../server/chain/sandbox/index';
-import { stakeAddressOf } from '../../../../server/chain/cardano/address';
-import { assetFingerprint } from '../../../../server/chain/cardano/fingerprint';
-import { matchBlock, type BlockInput } from '../../../../server/webhooks/matcher';
+import { createSandboxChain } from '../../../../server/sandbox/chain/index';
+import { stakeAddressOf } from '../../../../shared/cardano/address';
+import { assetFingerprint } from '../../../../shared/cardano/fingerprint';
+import { matchBlock, type BlockInput } from '../../../../shared/webhook-matcher';
 import type { Condition, Trigger } from '../../../../shared/webhooks';
-import type { TxDetails } from '../../../../server/chain/sandbox/types';
+import type { TxDetails } from '../../../../server/sandbox/chain/types';
 
 // A fixed sandbox block with plenty of variety: multi-assets, several stake keys, delegations.
 const chain = createSandboxChain({ network: 'mainnet', now: () => Date.UTC(2026, 10, 1) });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { createSandboxChain } from '../../../../server/chain/sandbox/index';
-import { sandboxSource, type ChainSource } from '../../../../server/webhooks/chain-source';
-import { SAMPLE_TTL_MS, SampleCache } from '../../../../server/webhooks/sample';
+import { createSandboxChain } from '../../../../server/sandbox/chain/index';
+import { sandboxSource, type ChainSource } from '../../../../server/features/webhooks/chain-source';
+import { SAMPLE_TTL_MS, SampleCache } from '../../../../server/features/webhooks/sample';
 
 // Issue 11, point 11: a sample walked up to 30 blocks with several reads each, for every request.
 const counted = (source: ChainSource) => {

@@ -1,8 +1,8 @@
-// The sandbox's verdicts come from the webhook matcher itself (server/webhooks/matcher.ts, isomorphic: it
+// The sandbox's verdicts come from the webhook matcher itself (shared/webhook-matcher.ts, isomorphic: it
 // needs only shared/jsonpath.ts and pure Cardano encodings), run on the pasted payload as if it were a
 // block's content, so the sandbox can never disagree with what is delivered.
-import { matchBlock, type BlockInput } from '../../../../../server/webhooks/matcher';
-import type { Block, TxDetails } from '../../../../../server/chain/sandbox/types';
+import { matchBlock, type BlockInput } from '../../../../../shared/webhook-matcher';
+import type { Block, TxDetails } from '../../../../../server/sandbox/chain/types';
 import { extract } from '../../../../../shared/jsonpath';
 import type { Condition, Trigger } from '../../../../../shared/webhooks';
 

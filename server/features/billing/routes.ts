@@ -1,0 +1,298 @@
+import type { Router } from 'express';
+import { z } from 'zod';
+import { route, type RouteDeps, type SignedInUser } from '../../http/route';
+import { AppError, Conflict, Forbidden, Invalid, NotFound } from '../../errors';
+import { isLoopbackRequest } from '../../http/loopback';
+import type { BillingProvider } from './provider';
+import { LocalBillingProvider } from './local';
+import { NO_BILLING } from './providers';
+import { customerRow } from './customers';
+import { membershipOf } from '../workspaces/workspaces';
+import { findUserById } from '../accounts/users';
+import { assertPlanChangeAllowed, currentCounts, getLog, listLogs, readSubscriptionState } from './billing';
+import { can } from '../../../shared/permissions';
+import { boosts, boostTypes, isPaidPlan, planNames, plans } from '../../../shared/plans';
+import { INCOMPLETE_EXPIRY_MS, boostLookupKey, checkoutSchema, idSchema, logTypeLabels, normalizeTaxId, planLookupKey, taxIdTypeFor, updateSubscriptionSchema, type BillingInfoDto, type CheckoutResultDto, type WorkspaceBillingDto } from '../../../shared/billing';
+import { formatEur } from '../../../shared/pricing';
+import { safeRedirect } from '../../../shared/redirect';
+import { csrfTokenFor } from '../../http/csrf';
+
+const LIVE_PAID = new Set(['active', 'trialing', 'past_due', 'unpaid']);
+
+/** The billing calls of spec section 7, the subscription logs, and the built-in test billing's pages. */
+export function registerBillingRoutes(router: Router, deps: RouteDeps, billing: BillingProvider): void {
+  const { db } = deps;
+
+  route(router, deps, {
+    method: 'get',
+    path: '/billing/plans',
+    permission: 'public',
+    handler: (): BillingInfoDto => ({
+      provider: billing.name,
+      testBilling: billing.testBilling,
+      plans: planNames.map((name) => {
+        const plan = plans[name];
+        const month = billing.priceId(planLookupKey(name, 'month'));
+        const year = billing.priceId(planLookupKey(name, 'year'));
+        return {
+          ...plan,
+          stripePriceId: { month: { ...plan.stripePriceId.month, id: month }, year: { ...plan.stripePriceId.year, id: year } },
+          purchasable: month !== null && year !== null,
+        };
+      }),
+      boosts: boostTypes.map((t) => ({ ...boosts[t], priceId: billing.priceId(boostLookupKey(t)) })),
+    }),
+  });
+
+  route(router, deps, {
+    method: 'post',
+    path: '/checkout',
+    permission: 'signedIn',
+    body: checkoutSchema,
+    handler: async ({ user, body }): Promise<CheckoutResultDto> => {
+      if (billing.name === 'none') throw new Conflict(NO_BILLING);
+      const target = billing.targetOf(body.priceId);
+      if (!target) throw new Invalid('This priceId is not sold here. Choose a plan or a boost from the list.');
+      if ((target.kind === 'plan') !== (body.mode === 'subscription')) {
+        throw new Invalid(target.kind === 'plan' ? 'A plan is bought with mode subscription.' : 'A boost is bought with mode payment.');
+      }
+      if (body.email && body.email.toLowerCase() !== user!.email.toLowerCase()) throw new Invalid('Checkout uses the e-mail of the signed-in account.');
+      let workspaceId: number | null = null;
+      if (body.onBehalfWorkspaceId !== undefined) {
+        const m = await membershipOf(db, body.onBehalfWorkspaceId, user!.id);
+        const needed = target.kind === 'boost' ? 'billing.manage' : 'workspace.transfer';
+        if (!can(m.role, needed)) {
+          throw new Forbidden(target.kind === 'boost' ? 'Only the owner and administrators can buy boosts.' : 'Only the workspace owner can choose its plan. Contact the owner to upgrade.');
+        }
+        workspaceId = m.workspaceId;
+      }
+      let amount: number;
+      if (target.kind === 'plan') {
+        const state = await readSubscriptionState(db, user!.id);
+        if (isPaidPlan(state.plan) && LIVE_PAID.has(state.status)) {
+          throw new Conflict('You already have a paid subscription: change it with Upgrade plan or Downgrade plan.');
+        }
+        await assertPlanChangeAllowed(db, user!.id, target.plan);
+        amount = plans[target.plan].stripePriceId[target.period].price!;
+      } else {
+        if (workspaceId === null) throw new Invalid('onBehalfWorkspaceId is required: a boost is bought for a workspace.');
+        amount = boosts[target.boost].price;
+      }
+      const type = body.country ? taxIdTypeFor(body.country) : null;
+      const taxId = type && body.taxId?.trim() ? { type: type.type, value: normalizeTaxId(body.taxId) } : null;
+      const url = await billing.checkout({
+        user: user!,
+        priceId: body.priceId,
+        target,
+        amount,
+        workspaceId,
+        successPath: body.successCallbackPath,
+        cancelPath: body.cancelCallbackPath,
+        country: body.country ?? null,
+        taxId,
+      });
+      return { url };
+    },
+  });
+
+  route(router, deps, {
+    method: 'get',
+    path: '/stripe/get_customer',
+    permission: 'signedIn',
+    query: z.object({ migrate: z.enum(['true', 'false', '1', '0']).optional() }),
+    handler: ({ user, query }) => billing.customer(user!, { refresh: query.migrate === 'true' || query.migrate === '1' }),
+  });
+
+  route(router, deps, {
+    method: 'get',
+    path: '/stripe/get_customer_subscriptions',
+    permission: 'signedIn',
+    handler: async ({ user }) => (await billing.customer(user!, { refresh: false })).subscriptions.data,
+  });
+
+  route(router, deps, {
+    method: 'get',
+    path: '/stripe/cancel_subscription',
+    permission: 'signedIn',
+    handler: async ({ req, user }) => {
+      // The spec makes this a GET; it changes state, so it still needs the session's CSRF token.
+      if (req.get('x-csrf-token') !== csrfTokenFor(req)) throw new AppError(403, 'csrf', 'Invalid or missing CSRF token. Reload the page and try again.');
+      const state = await readSubscriptionState(db, user!.id);
+      if (!isPaidPlan(state.plan) || !LIVE_PAID.has(state.status) && state.status !== 'incomplete') throw new Conflict('There is no paid subscription to cancel.');
+      await assertPlanChangeAllowed(db, user!.id, 'STARTER');
+      await billing.cancel(user!);
+      return (await billing.customer(user!, { refresh: false })).subscriptions.data;
+    },
+  });
+
+  route(router, deps, {
+    method: 'post',
+    path: '/stripe/update_subscription',
+    permission: 'signedIn',
+    body: updateSubscriptionSchema,
+    handler: async ({ user, body }) => {
+      const target = billing.targetOf(body.newPriceId);
+      if (!target || target.kind !== 'plan') throw new Invalid('This newPriceId is not a plan sold here.');
+      const state = await readSubscriptionState(db, user!.id);
+      if (!isPaidPlan(state.plan) || !LIVE_PAID.has(state.status)) throw new Conflict('There is no paid subscription to change. Choose a plan with Select plan first.');
+      if (state.priceId === body.newPriceId) throw new Conflict(`You are already on the ${target.plan} plan, billed every ${target.period}.`);
+      await assertPlanChangeAllowed(db, user!.id, target.plan);
+      await billing.changePlan(user!, target.plan, target.period, body.newPriceId);
+      return (await billing.customer(user!, { refresh: false })).subscriptions.data;
+    },
+  });
+
+  route(router, deps, {
+    method: 'get',
+    path: '/customer-portal',
+    permission: 'signedIn',
+    link: { errorPage: '/dashboard/subscription' },
+    handler: async ({ res, user }) => res.redirect(303, await billing.portalUrl(user!, '/dashboard/subscription')),
+  });
+
+  route(router, deps, {
+    method: 'get',
+    path: '/workspaces/:id/billing-portal',
+    permission: { workspace: 'billing.manage', denied: 'Only the owner and administrators can manage billing.' },
+    link: { errorPage: '/dashboard/subscription' },
+    handler: async ({ res, membership }) => {
+      const owner = await findUserById(db, membership.ownerId);
+      if (!owner) throw new NotFound('Workspace not found.');
+      const url = await billing.portalUrl(owner, '/dashboard/subscription');
+      res.redirect(303, billing.name === 'local' ? `${url}?workspace=${membership.workspaceId}` : url);
+    },
+  });
+
+  route(router, deps, {
+    method: 'get',
+    path: '/workspaces/:id/billing',
+    permission: { workspace: 'workspace.view' },
+    handler: async ({ membership }): Promise<WorkspaceBillingDto> => {
+      const [state, owner, counts] = await Promise.all([readSubscriptionState(db, membership.ownerId), findUserById(db, membership.ownerId), currentCounts(db, membership.ownerId)]);
+      return {
+        provider: billing.name,
+        testBilling: billing.testBilling,
+        owner_email: owner?.email ?? '',
+        plan: state.plan,
+        period: state.period,
+        status: state.status,
+        delinquent: state.delinquent,
+        current_period_end: state.currentPeriodEnd,
+        incomplete_expires_at: state.status === 'incomplete' && state.incompleteSince ? state.incompleteSince + INCOMPLETE_EXPIRY_MS : null,
+        counts,
+      };
+    },
+  });
+
+  // ---- subscription logs ----
+  route(router, deps, {
+    method: 'get',
+    path: '/logs',
+    permission: 'signedIn',
+    handler: ({ user }) => listLogs(db, user!.id),
+  });
+
+  route(router, deps, {
+    method: 'get',
+    path: '/logs/:id/download',
+    permission: 'signedIn',
+    link: { errorPage: '/dashboard/subscription/logs' },
+    params: z.object({ id: z.coerce.number({ error: 'Log entry not found.' }).int('Log entry not found.').positive('Log entry not found.').max(2 ** 53 - 1) }),
+    handler: async ({ res, user, params }) => {
+      const log = await getLog(db, user!.id, params.id);
+      const customer = await customerRow(db, user!.id);
+      const lines = [
+        'Cairn subscription log',
+        '',
+        `Entry:      ${log.id}`,
+        `Date (UTC): ${new Date(log.created_at).toISOString()}`,
+        `Account:    ${user!.email}`,
+        `Event:      ${logTypeLabels[log.type]}`,
+        `Plan:       ${log.plan}${log.period ? ` (billed every ${log.period})` : ''}`,
+        `Status:     ${log.status}`,
+        ...(log.boost ? [`Boost:      ${log.boost} (+${boosts[log.boost].requests.toLocaleString('en-US')} requests per day)`] : []),
+        ...(log.workspace_id ? [`Workspace:  ${log.workspace_id}`] : []),
+        `Amount:     ${log.amount === null ? '-' : formatEur(log.amount)}`,
+        ...(customer?.country ? [`Country:    ${customer.country}`] : []),
+        ...(customer?.tax_id ? [`Tax id:     ${customer.tax_id_type} ${customer.tax_id}`] : []),
+        `Billing:    ${log.provider === 'local' ? "built-in test billing (no money moved)" : log.provider}`,
+        ...(log.reference ? [`Reference:  ${log.reference}`] : []),
+        '',
+      ];
+      res.setHeader('Content-Type', 'text/plain; charset=utf-8');
+      res.setHeader('Content-Disposition', `attachment; filename="cairn-subscription-log-${log.id}.txt"`);
+      res.status(200).send(lines.join('\n'));
+    },
+  });
+
+  if (billing instanceof LocalBillingProvider) registerLocalBillingRoutes(router, deps, billing);
+}
+
+/** The built-in test billing's checkout page and customer portal. A development aid: loopback clients only. */
+function registerLocalBillingRoutes(router: Router, deps: RouteDeps, local: LocalBillingProvider): void {
+  const { db } = deps;
+  const onlyHere = (req: Parameters<typeof isLoopbackRequest>[0]) => {
+    if (!isLoopbackRequest(req)) throw new Forbidden("Cairn's built-in test billing answers on this machine only. The operator sets STRIPE_SECRET_KEY for real payments.");
+  };
+  const ownerFor = async (user: SignedInUser, workspaceId: number | undefined) => {
+    if (workspaceId === undefined) return user;
+    const m = await membershipOf(db, workspaceId, user.id);
+    if (!can(m.role, 'billing.manage')) throw new Forbidden('Only the owner and administrators can manage billing.');
+    const owner = await findUserById(db, m.ownerId);
+    if (!owner) throw new NotFound('Workspace not found.');
+    return owner;
+  };
+  const sessionParams = z.object({ id: z.string().regex(/^lcs_[0-9a-f]{32}$/, 'This checkout does not exist.') });
+
+  route(router, deps, {
+    method: 'get',
+    path: '/billing/local/checkout/:id',
+    permission: 'signedIn',
+    params: sessionParams,
+    handler: ({ req, user, params }) => {
+      onlyHere(req);
+      return local.session(user!.id, params.id);
+    },
+  });
+
+  route(router, deps, {
+    method: 'post',
+    path: '/billing/local/checkout/:id',
+    permission: 'signedIn',
+    params: sessionParams,
+    body: z.object({ outcome: z.enum(['paid', 'failed', 'canceled'], { error: 'outcome must be paid, failed or canceled' }) }),
+    handler: async ({ req, user, params, body }) => {
+      onlyHere(req);
+      const { redirect } = await local.complete(user!.id, params.id, body.outcome);
+      return { redirect: safeRedirect(redirect, '/dashboard/subscription') };
+    },
+  });
+
+  const portalQuery = z.object({ workspace: z.coerce.number().int().positive().max(2_147_483_647).optional() });
+
+  route(router, deps, {
+    method: 'get',
+    path: '/billing/local/portal',
+    permission: 'signedIn',
+    query: portalQuery,
+    handler: async ({ req, user, query }) => {
+      onlyHere(req);
+      const owner = await ownerFor(user!, query.workspace);
+      return { owner_email: owner.email, customer: await local.customer(owner) };
+    },
+  });
+
+  route(router, deps, {
+    method: 'post',
+    path: '/billing/local/portal',
+    permission: 'signedIn',
+    body: z.object({ action: z.enum(['pay_invoice', 'renew_paid', 'renew_failed', 'cancel'], { error: 'action must be pay_invoice, renew_paid, renew_failed or cancel' }), workspace: idSchema('workspace must be a workspace id').optional() }),
+    handler: async ({ req, user, body }) => {
+      onlyHere(req);
+      const owner = await ownerFor(user!, body.workspace);
+      if (body.action === 'cancel') await assertPlanChangeAllowed(db, owner.id, 'STARTER');
+      await local.portalAction(owner, body.action);
+      return { owner_email: owner.email, customer: await local.customer(owner) };
+    },
+  });
+}

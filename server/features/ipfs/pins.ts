@@ -1,0 +1,246 @@
+import type { Db } from '../../db/index';
+import { AppError, NotFound, PlanLimit } from '../../errors';
+import { COUNTED_PIN_STATES, PIN_QUEUE_LIMIT, ipfsMessages, mbText, type IpfsPin, type PinState } from '../../../shared/ipfs';
+import { getSubscription, withOwnerLock } from '../workspaces/subscriptions';
+
+// IPFS bookkeeping: who added and pinned what, and the storage each subscription uses. Storage is
+// pooled like projects (every workspace the owner owns) and counts each CID once per owner.
+
+/** The project a gateway call came from, and the subscription owner its storage counts against. */
+export interface IpfsActor {
+  projectId: number;
+  ownerId: number;
+}
+
+export interface PinRow {
+  id: number;
+  project_id: number;
+  cid: string;
+  size: number;
+  state: PinState;
+  filecoin: boolean;
+  time_created: number;
+  time_pinned: number | null;
+  updated_at: number;
+  provider_request_id: string | null;
+  failure: string | null;
+}
+
+export class PinQueueFull extends AppError {
+  constructor() {
+    super(425, 'pin_queue_full', `This project already has ${PIN_QUEUE_LIMIT} pins queued. Wait until some of them are pinned, then try again.`);
+  }
+}
+
+export class FilecoinPinPermanent extends AppError {
+  constructor() {
+    super(400, 'filecoin_permanent', ipfsMessages.filecoinRemove);
+  }
+}
+
+const toRow = (r: Record<string, unknown>): PinRow => ({
+  id: Number(r.id),
+  project_id: Number(r.project_id),
+  cid: String(r.cid),
+  size: Number(r.size),
+  state: r.state as PinState,
+  filecoin: r.filecoin === true || r.filecoin === 1,
+  time_created: Number(r.time_created),
+  time_pinned: r.time_pinned == null ? null : Number(r.time_pinned),
+  updated_at: Number(r.updated_at),
+  provider_request_id: (r.provider_request_id as string | null) ?? null,
+  failure: (r.failure as string | null) ?? null,
+});
+
+/** The gateway's shape of a pin: UNIX seconds, size as a string. */
+export const pinDto = (p: PinRow): IpfsPin => ({
+  time_created: Math.floor(p.time_created / 1000),
+  time_pinned: p.time_pinned == null ? null : Math.floor(p.time_pinned / 1000),
+  ipfs_hash: p.cid,
+  size: String(p.size),
+  state: p.state,
+  filecoin: p.filecoin,
+});
+
+/** Pins of every project in workspaces the owner owns (a transferred workspace takes its pins along). */
+const ownerPins = (db: Db, ownerId: number) =>
+  db('ipfs_pins as ip').join('projects as pr', 'pr.id', 'ip.project_id').join('workspaces as w', 'w.id', 'pr.workspace_id').where('w.owner_id', ownerId);
+
+/** Bytes counted for the owner, each CID once: ordinary storage, or Filecoin storage. */
+async function counted(db: Db, ownerId: number, filecoin: boolean): Promise<number> {
+  const perCid = ownerPins(db, ownerId)
+    .whereIn('ip.state', COUNTED_PIN_STATES as PinState[])
+    .andWhere('ip.filecoin', filecoin)
+    .groupBy('ip.cid')
+    .select('ip.cid')
+    .max({ s: 'ip.size' });
+  const row = await db.from(perCid.as('x')).sum({ total: 's' }).first();
+  return Number(row?.total ?? 0);
+}
+
+/** Pinned bytes of the subscription owned by ownerId (pooled over their workspaces, each CID once). */
+export async function storageUsed(db: Db, ownerId: number): Promise<{ storage: number; filecoin: number }> {
+  const [storage, filecoin] = await Promise.all([counted(db, ownerId, false), counted(db, ownerId, true)]);
+  return { storage, filecoin };
+}
+
+/** Records a finished add. Called by the store inside its add, so the row and the blocks appear together. */
+export async function recordObject(db: Db, actor: IpfsActor, object: { cid: string; name: string; size: number }, now = Date.now()): Promise<void> {
+  await db('ipfs_objects').insert({ project_id: actor.projectId, cid: object.cid, name: object.name.slice(0, 255), size: object.size, created_at: now });
+}
+
+/**
+ * Pins cid for the project. The storage check and the write happen under the owner's lock, so
+ * parallel pins can never overshoot the plan. `queued` pins wait for the queue (Filecoin deals, a
+ * Kubo node fetching the content); others are pinned at once. Pinning what the project already pins
+ * answers the existing pin.
+ */
+export async function requestPin(
+  db: Db,
+  actor: IpfsActor,
+  pin: { cid: string; size: number; filecoin: boolean; queued: boolean },
+  now = Date.now(),
+): Promise<PinRow> {
+  return withOwnerLock(db, actor.ownerId, async (trx) => {
+    const existing = await trx('ipfs_pins').where({ project_id: actor.projectId, cid: pin.cid }).first();
+    const current = existing ? toRow(existing) : null;
+    if (current && COUNTED_PIN_STATES.includes(current.state) && (current.filecoin || !pin.filecoin)) return current;
+    const filecoin = pin.filecoin || (current?.filecoin ?? false);
+    const state: PinState = pin.queued || filecoin ? 'queued' : 'pinned';
+    if (state === 'queued') {
+      const queued = await trx('ipfs_pins').where({ project_id: actor.projectId, state: 'queued' }).count({ n: '*' }).first();
+      if (Number(queued?.n ?? 0) >= PIN_QUEUE_LIMIT) throw new PinQueueFull();
+    }
+    const already = await ownerPins(trx, actor.ownerId)
+      .where({ 'ip.cid': pin.cid, 'ip.filecoin': filecoin })
+      .whereIn('ip.state', COUNTED_PIN_STATES as PinState[])
+      .first('ip.id');
+    if (!already) {
+      const { plan } = await getSubscription(trx, actor.ownerId);
+      const limit = filecoin ? plan.storageLimitFilecoin : plan.storageLimit;
+      const used = await counted(trx, actor.ownerId, filecoin);
+      if (used + pin.size > limit) {
+        throw new PlanLimit(
+          `${filecoin ? 'Filecoin storage' : 'Storage'} limit of the ${plan.name} plan reached: ${mbText(used)} of ${mbText(limit)} used, and this object needs ${mbText(pin.size)}. Remove pins or upgrade the plan.`,
+          { limit: filecoin ? 'storageLimitFilecoin' : 'storageLimit', max: limit, used, needed: pin.size },
+        );
+      }
+    }
+    const values = {
+      size: pin.size,
+      state,
+      filecoin,
+      time_pinned: state === 'pinned' ? now : null,
+      updated_at: now,
+      provider_request_id: null,
+      failure: null,
+    };
+    if (current) await trx('ipfs_pins').where({ id: current.id }).update(values);
+    else await trx('ipfs_pins').insert({ project_id: actor.projectId, cid: pin.cid, time_created: now, ...values });
+    return toRow(await trx('ipfs_pins').where({ project_id: actor.projectId, cid: pin.cid }).first());
+  });
+}
+
+export async function getPin(db: Db, projectId: number, cid: string): Promise<PinRow> {
+  const row = await db('ipfs_pins').where({ project_id: projectId, cid }).first();
+  if (!row) throw new NotFound();
+  return toRow(row);
+}
+
+export async function listPins(db: Db, projectId: number, page: { count: number; page: number; order: 'asc' | 'desc' }): Promise<PinRow[]> {
+  const rows = await db('ipfs_pins')
+    .where({ project_id: projectId })
+    .orderBy([{ column: 'time_created', order: page.order }, { column: 'id', order: page.order }])
+    .limit(page.count)
+    .offset((page.page - 1) * page.count);
+  return rows.map(toRow);
+}
+
+export async function countPins(db: Db, projectId: number): Promise<number> {
+  const row = await db('ipfs_pins').where({ project_id: projectId }).count({ n: '*' }).first();
+  return Number(row?.n ?? 0);
+}
+
+/** Unpins: the pin stops counting at once and its blocks go at the next collection. Filecoin pins stay for good. */
+export async function removePin(db: Db, projectId: number, cid: string, now = Date.now()): Promise<PinRow> {
+  return db.transaction(async (trx) => {
+    const row = await trx('ipfs_pins').where({ project_id: projectId, cid }).forUpdate().first();
+    if (!row) throw new NotFound();
+    const pin = toRow(row);
+    if (pin.filecoin) throw new FilecoinPinPermanent();
+    if (pin.state === 'unpinned' || pin.state === 'gc') return pin;
+    await trx('ipfs_pins').where({ id: pin.id }).update({ state: 'unpinned', updated_at: now });
+    return { ...pin, state: 'unpinned', updated_at: now };
+  });
+}
+
+/** Queued pins for the queue worker, oldest first. */
+export async function queuedPins(db: Db, limit: number): Promise<PinRow[]> {
+  return (await db('ipfs_pins').where({ state: 'queued' }).orderBy('updated_at').limit(limit)).map(toRow);
+}
+
+export async function markPinned(db: Db, id: number, now = Date.now()): Promise<void> {
+  await db('ipfs_pins').where({ id, state: 'queued' }).update({ state: 'pinned', time_pinned: now, updated_at: now, failure: null });
+}
+
+export async function markFailed(db: Db, id: number, reason: string, now = Date.now()): Promise<void> {
+  await db('ipfs_pins').where({ id, state: 'queued' }).update({ state: 'failed', updated_at: now, failure: reason.slice(0, 500) });
+}
+
+export async function setProviderRequest(db: Db, id: number, requestId: string, now = Date.now()): Promise<void> {
+  await db('ipfs_pins').where({ id }).update({ provider_request_id: requestId, updated_at: now });
+}
+
+/** Touches a queued pin so the queue moves on to others before asking about it again. */
+export async function touchPin(db: Db, id: number, now = Date.now()): Promise<void> {
+  await db('ipfs_pins').where({ id }).update({ updated_at: now });
+}
+
+/**
+ * One collection's bookkeeping: unpinned pins become gc (their CIDs are returned with whether any
+ * pin still holds them, so a Kubo node can be told to unpin), gc pins older than the grace period
+ * are deleted.
+ */
+export async function expirePins(db: Db, graceMs: number, now = Date.now()): Promise<{ released: string[] }> {
+  const unpinned = await db('ipfs_pins').where({ state: 'unpinned' }).select('id', 'cid');
+  const released: string[] = [];
+  if (unpinned.length) {
+    await db('ipfs_pins').whereIn('id', unpinned.map((r) => r.id)).andWhere({ state: 'unpinned' }).update({ state: 'gc', updated_at: now });
+    const cids = [...new Set(unpinned.map((r) => String(r.cid)))];
+    const held = new Set((await db('ipfs_pins').whereIn('cid', cids).whereIn('state', COUNTED_PIN_STATES as PinState[]).distinct('cid')).map((r) => String(r.cid)));
+    for (const c of cids) if (!held.has(c)) released.push(c);
+  }
+  await db('ipfs_pins').where({ state: 'gc' }).andWhere('updated_at', '<', now - graceMs).delete();
+  return { released };
+}
+
+/** What a collection must keep: every pinned or queued CID, and everything added within the grace period. */
+export async function collectionRoots(db: Db, graceMs: number, now = Date.now()): Promise<Set<string>> {
+  const [pins, recent] = await Promise.all([
+    db('ipfs_pins').whereIn('state', COUNTED_PIN_STATES as PinState[]).distinct('cid'),
+    db('ipfs_objects').where('created_at', '>=', now - graceMs).distinct('cid'),
+  ]);
+  return new Set([...pins, ...recent].map((r) => String(r.cid)));
+}
+
+/** The IPFS figures of one project for its page: pooled storage of its subscription and the project's pins. */
+/** The id of a workspace's IPFS project; NotFound for another network's project, or none. */
+export async function findIpfsProjectId(db: Db, uuid: string, workspaceId: number): Promise<number> {
+  const project = await db('projects').where({ uuid, workspace_id: workspaceId, network_id: 2 }).first('id');
+  if (!project) throw new NotFound('Project not found.');
+  return project.id as number;
+}
+
+export async function projectIpfs(db: Db, projectId: number, ownerId: number, page: { count: number; page: number }) {
+  const [{ plan }, used, pins, total] = await Promise.all([
+    getSubscription(db, ownerId),
+    storageUsed(db, ownerId),
+    listPins(db, projectId, { ...page, order: 'desc' }),
+    countPins(db, projectId),
+  ]);
+  return {
+    storage: { used: used.storage, limit: plan.storageLimit, filecoinUsed: used.filecoin, filecoinLimit: plan.storageLimitFilecoin },
+    pins: pins.map(pinDto),
+    totalPins: total,
+  };
+}

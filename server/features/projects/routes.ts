@@ -1,0 +1,74 @@
+import type { Router } from 'express';
+import { route, type RouteDeps } from '../../http/route';
+import { Invalid } from '../../errors';
+import { createProjectSchema, projectNameSchema } from '../../../shared/workspaces';
+import { createProject, deleteProject, getProject, listProjects, renameProject } from './projects';
+import { findNetwork, networkNotAvailableMessage } from '../../../shared/networks';
+import { z } from 'zod';
+
+/**
+ * `served` says whether this server can serve a gateway slug now (not turned off by DISABLED_NETWORKS,
+ * and with a backend): a project is keyed only to such a network, as Add Project offers.
+ */
+export function registerProjectRoutes(router: Router, deps: RouteDeps, sandboxed: Pick<ReadonlySet<string>, 'has'>, served: (slug: string) => boolean): void {
+  const { db } = deps;
+  // Projects of a network served by the sandbox chain carry the 'Sandbox data' badge.
+  const mark = <P extends { network_id: number }>(p: P) => ({ ...p, sandbox: sandboxed.has(findNetwork(p.network_id)?.slug ?? '') });
+
+  // The project page knows only the project's uuid; route() finds its workspace and the caller's membership.
+  route(router, deps, {
+    method: 'get',
+    path: '/projects/:projectId',
+    permission: { project: 'projects.view' },
+    handler: async ({ membership, project }) => ({ ...mark(await getProject(db, project.workspaceId, project.uuid)), role_name: membership.role }),
+  });
+
+  route(router, deps, {
+    method: 'get',
+    path: '/workspaces/:id/projects',
+    permission: { workspace: 'projects.view' },
+    handler: async ({ membership }) => (await listProjects(db, membership.workspaceId)).map(mark),
+  });
+
+  route(router, deps, {
+    method: 'post',
+    path: '/workspaces/:workspaceId/projects',
+    permission: { workspace: 'projects.add' },
+    status: 201,
+    body: createProjectSchema,
+    handler: async ({ membership, body }) => {
+      if (body.workspaceId !== undefined && body.workspaceId !== membership.workspaceId) {
+        throw new Invalid('workspaceId in the body does not match the workspace in the path.');
+      }
+      const network = findNetwork(body.networkId);
+      if (network?.slug && !network.disabled && !served(network.slug)) throw new Invalid(networkNotAvailableMessage(network.label));
+      const project = await createProject(db, membership, body.projectName, body.networkId);
+      return { uuid: project.uuid, project: mark(project) };
+    },
+  });
+
+  route(router, deps, {
+    method: 'get',
+    path: '/workspaces/:id/projects/:projectId',
+    permission: { project: 'projects.view' },
+    handler: async ({ project }) => mark(await getProject(db, project.workspaceId, project.uuid)),
+  });
+
+  route(router, deps, {
+    method: 'put',
+    path: '/workspaces/:id/projects/:projectId',
+    permission: { project: 'projects.update' },
+    body: z.object({ projectName: projectNameSchema }),
+    handler: async ({ project, body }) => mark(await renameProject(db, project.workspaceId, project.uuid, body.projectName)),
+  });
+
+  route(router, deps, {
+    method: 'delete',
+    path: '/workspaces/:id/projects/:projectId',
+    permission: { project: 'projects.delete' },
+    handler: async ({ project }) => {
+      await deleteProject(db, project.workspaceId, project.uuid);
+      return { deleted: true };
+    },
+  });
+}

@@ -1,0 +1,34 @@
+import type { Db } from '../../db/index';
+import { getSubscription } from '../workspaces/subscriptions';
+import { ownedProjectCount } from '../projects/projects';
+import { ownedWebhookCount } from '../webhooks/webhooks';
+import { activeBoostRequests } from '../billing/billing';
+import { ppuBalance } from '../ppu/ppu';
+import { storageUsed } from '../ipfs/pins';
+import type { QuotaDto } from '../../../shared/workspaces';
+
+const DAY_MS = 86_400_000;
+
+/**
+ * The quota response of GET /api/workspaces/{id}/quota for a subscription owner: the plan's limits
+ * (requests plus active boosts) and what the owner's workspaces use today. The one place the quota is
+ * computed, so storage (IPFS) and pay as you go add their terms here.
+ */
+export async function getQuota(db: Db, ownerId: number, now = Date.now(), workspaceId?: number): Promise<QuotaDto> {
+  const [{ plan, status }, boost, projectCount, webhookCount, usage, stored, ppu] = await Promise.all([
+    getSubscription(db, ownerId),
+    activeBoostRequests(db, ownerId, now),
+    ownedProjectCount(db, ownerId),
+    ownedWebhookCount(db, ownerId),
+    db('quota_usage').where({ user_id: ownerId, day_ms: now - (now % DAY_MS) }).first('requests'),
+    storageUsed(db, ownerId),
+    workspaceId === undefined ? { active: false, requests: 0 } : ppuBalance(db, workspaceId),
+  ]);
+  return {
+    quota: { projectCount: plan.projectCount, requestLimit: plan.requestLimit + boost, storageLimit: plan.storageLimit, webhookCount: plan.webhookCount },
+    used: { subscription: { projectCount, webhookCount, requests: Number(usage?.requests ?? 0), storage: stored.storage } },
+    subscription: { status, currentPlan: { name: plan.name } },
+    // Pay as you go is per workspace: its balance of requests that never expire.
+    ppu: { active: ppu.active, balance: { requests: ppu.requests } },
+  };
+}

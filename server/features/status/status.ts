@@ -1,0 +1,142 @@
+import type { Config } from '../../config';
+import type { Db } from '../../db/index';
+import type { SandboxChain, SandboxNetwork } from '../../sandbox/chain/index';
+import { offeredNetworks, sandboxOf, type Network, type UpstreamNetwork } from '../../../shared/networks';
+import { STATUS_CACHE_MS, type BackendKind, type ComponentState, type NetworkStatus, type StatusReport } from '../../../shared/status';
+import { HEARTBEAT_STALE_MS, latestHeartbeats } from './heartbeats';
+import { milkomedaProbe } from './evm-probe';
+
+const PROBE_TIMEOUT_MS = 3_000;
+
+/** What a network's backend says when asked: whether it answers, and its latest block's time (epoch ms). */
+export interface ProbeResult {
+  ok: boolean;
+  latestBlockAt: number | null;
+}
+export interface NetworkProbe {
+  backend: BackendKind;
+  probe(): Promise<ProbeResult>;
+}
+
+/** A Blockfrost-compatible upstream answers GET /health, and Cardano ones /blocks/latest. */
+function upstreamProbe(config: Config, n: Network): NetworkProbe | null {
+  const upstream = config.gateway.upstreams[n.slug as UpstreamNetwork];
+  if (!upstream) return null;
+  const headers = upstream.auth ? { [upstream.auth.name]: upstream.auth.value } : undefined;
+  const isCardano = n.family === 'cardano';
+  return {
+    backend: 'upstream',
+    async probe() {
+      const res = await fetch(`${upstream.url}${isCardano ? '/blocks/latest' : '/health'}`, { headers, signal: AbortSignal.timeout(PROBE_TIMEOUT_MS) });
+      const body = (await res.json().catch(() => null)) as { time?: unknown } | null;
+      if (!res.ok) return { ok: false, latestBlockAt: null };
+      return { ok: true, latestBlockAt: isCardano && typeof body?.time === 'number' ? body.time * 1000 : null };
+    },
+  };
+}
+
+/**
+ * IPFS without a Blockfrost-compatible upstream: a Kubo node answers its RPC's version call; the
+ * embedded store lives inside the gateway, so it answers exactly while the gateway's heartbeat is fresh.
+ */
+function ipfsProbe(config: Config, db: Db | undefined): NetworkProbe {
+  const kubo = config.ipfs.kuboApiUrl;
+  if (kubo) {
+    return {
+      backend: 'upstream',
+      async probe() {
+        const res = await fetch(`${kubo}/api/v0/version`, { method: 'POST', signal: AbortSignal.timeout(PROBE_TIMEOUT_MS) });
+        return { ok: res.ok, latestBlockAt: null };
+      },
+    };
+  }
+  return {
+    backend: 'embedded',
+    async probe() {
+      const beat = db ? (await latestHeartbeats(db)).gateway : null;
+      return { ok: beat !== null && Date.now() - beat < HEARTBEAT_STALE_MS, latestBlockAt: null };
+    },
+  };
+}
+
+/**
+ * The default probes: each network's configured upstream, else the sandbox chain for Cardano networks
+ * (and the EVM development chain for Milkomeda). A network the operator turned off (DISABLED_NETWORKS)
+ * has none: nothing serves it.
+ */
+export function defaultProbes(config: Config, chains: Partial<Record<SandboxNetwork, SandboxChain>>, db?: Db): Map<string, NetworkProbe> {
+  const probes = new Map<string, NetworkProbe>();
+  for (const n of offeredNetworks(config.disabledNetworks)) {
+    if (n.family === 'evm') {
+      const evm = milkomedaProbe(config, db);
+      if (evm) probes.set(n.slug, evm);
+      continue;
+    }
+    const upstream = upstreamProbe(config, n);
+    if (upstream) {
+      probes.set(n.slug, upstream);
+      continue;
+    }
+    if (n.family === 'ipfs') {
+      probes.set(n.slug, ipfsProbe(config, db));
+      continue;
+    }
+    const sandbox = sandboxOf(n.slug);
+    const chain = sandbox ? chains[sandbox] : undefined;
+    if (chain) probes.set(n.slug, { backend: 'sandbox', probe: async () => ({ ok: true, latestBlockAt: chain.latestBlock().time * 1000 }) });
+  }
+  return probes;
+}
+
+export interface StatusReporterDeps {
+  db: Db;
+  probes: Map<string, NetworkProbe>;
+  /** The networks the page lists (offeredNetworks(config.disabledNetworks): one turned off by the operator is left off); default: every offered network. */
+  networks?: ReadonlyArray<Network & { slug: string }>;
+  now?: () => number;
+}
+
+/** Builds the status report, at most once per STATUS_CACHE_MS however many visitors ask. */
+export function statusReporter({ db, probes, networks: listed = offeredNetworks(), now = Date.now }: StatusReporterDeps): () => Promise<StatusReport> {
+  let cached: { at: number; report: Promise<StatusReport> } | null = null;
+
+  const check = async (): Promise<StatusReport> => {
+    const at = now();
+    const dbState: ComponentState = await db
+      .raw('select 1')
+      .then(() => 'operational' as const)
+      .catch(() => 'down' as const);
+    const beats = dbState === 'operational' ? await latestHeartbeats(db).catch(() => null) : null;
+    const alive = (beat: number | null | undefined): ComponentState => (beat != null && at - beat < HEARTBEAT_STALE_MS ? 'operational' : 'down');
+    const networkStates: NetworkStatus[] = await Promise.all(
+      listed.map(async (n): Promise<NetworkStatus> => {
+        const probe = probes.get(n.slug);
+        if (!probe) return { slug: n.slug, label: n.label, backend: 'none', state: 'not_available', latestBlockAgeSeconds: null };
+        const result = await probe.probe().catch((): ProbeResult => ({ ok: false, latestBlockAt: null }));
+        return {
+          slug: n.slug,
+          label: n.label,
+          backend: probe.backend,
+          state: result.ok ? 'operational' : 'down',
+          latestBlockAgeSeconds: result.ok && result.latestBlockAt !== null ? Math.max(0, Math.round((at - result.latestBlockAt) / 1000)) : null,
+        };
+      }),
+    );
+    const services: StatusReport['services'] = [
+      { name: 'Gateway', state: alive(beats?.gateway) },
+      { name: 'Webhook worker', state: alive(beats?.worker) },
+      { name: 'Database', state: dbState },
+    ];
+    const anyDown = services.some((s) => s.state === 'down') || networkStates.some((n) => n.state === 'down');
+    return { checkedAt: at, overall: anyDown ? 'degraded' : 'operational', services, networks: networkStates };
+  };
+
+  return () => {
+    if (!cached || now() - cached.at >= STATUS_CACHE_MS) {
+      const report = check();
+      cached = { at: now(), report };
+      report.catch(() => (cached = null));
+    }
+    return cached.report;
+  };
+}

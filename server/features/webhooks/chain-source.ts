@@ -1,0 +1,76 @@
+import type { UpstreamConfig } from '../../config';
+import type { SandboxChain } from '../../sandbox/chain/index';
+import type { Block, Epoch, EpochStart, Pool, Tx, TxDelegation, TxDetails, TxUtxos } from '../../sandbox/chain/types';
+
+/** What the follower reads from a chain: the sandbox in process, or any Blockfrost-compatible backend. */
+export interface ChainSource {
+  tipHeight(): Promise<number>;
+  blockAt(height: number): Promise<Block | null>;
+  blockTxDetails(hash: string): Promise<TxDetails[]>;
+  epoch(n: number): Promise<Epoch | null>;
+  /** {epoch, start_time, end_time} of an epoch (the current_epoch of the epoch payload). */
+  epochStart(n: number): Promise<EpochStart | null>;
+}
+
+export function sandboxSource(chain: SandboxChain): ChainSource {
+  return {
+    // Reads what other processes accepted into the sandbox first, so the follower sees every
+    // submitted and faucet transaction of a block before it matches the block.
+    tipHeight: async () => {
+      await chain.sync();
+      return chain.tipHeight();
+    },
+    blockAt: async (h) => chain.blockAt(h),
+    blockTxDetails: async (hash) => chain.blockTxDetails(hash) ?? [],
+    epoch: async (n) => chain.epoch(n),
+    epochStart: async (n) => (chain.epoch(n) ? chain.epochBounds(n) : null),
+  };
+}
+
+/** A Blockfrost-compatible HTTP backend (e.g. a self-hosted Blockfrost backend, or Dolos). */
+export function httpSource(upstream: UpstreamConfig, timeoutMs = 15_000): ChainSource {
+  const get = async <T>(path: string): Promise<T | null> => {
+    const res = await fetch(`${upstream.url}${path}`, {
+      headers: upstream.auth ? { [upstream.auth.name]: upstream.auth.value } : {},
+      signal: AbortSignal.timeout(timeoutMs),
+    });
+    if (res.status === 404) return null;
+    if (!res.ok) throw new Error(`upstream answered ${res.status} for ${path}`);
+    return (await res.json()) as T;
+  };
+  const pools = new Map<string, Pool>();
+  const poolOf = async (id: string): Promise<Pool> => {
+    const cached = pools.get(id);
+    if (cached) return cached;
+    const pool = await get<Pool>(`/pools/${id}`);
+    if (!pool) throw new Error(`pool ${id} not found upstream`);
+    if (pools.size > 5000) pools.clear();
+    pools.set(id, pool);
+    return pool;
+  };
+  return {
+    tipHeight: async () => (await get<Block>('/blocks/latest'))?.height ?? 0,
+    blockAt: (h) => get<Block>(`/blocks/${h}`),
+    async blockTxDetails(hash) {
+      const hashes: string[] = [];
+      for (let page = 1; ; page++) {
+        const batch = (await get<string[]>(`/blocks/${hash}/txs?count=100&page=${page}`)) ?? [];
+        hashes.push(...batch);
+        if (batch.length < 100) break;
+      }
+      const out: TxDetails[] = [];
+      for (const h of hashes) {
+        const [tx, utxos] = await Promise.all([get<Tx>(`/txs/${h}`), get<TxUtxos>(`/txs/${h}/utxos`)]);
+        if (!tx || !utxos) continue;
+        const delegations = tx.delegation_count > 0 ? ((await get<TxDelegation[]>(`/txs/${h}/delegations`)) ?? []) : [];
+        out.push({ tx, inputs: utxos.inputs, outputs: utxos.outputs, delegations: await Promise.all(delegations.map(async (d) => ({ ...d, pool: await poolOf(d.pool_id) }))) });
+      }
+      return out;
+    },
+    epoch: (n) => get<Epoch>(`/epochs/${n}`),
+    async epochStart(n) {
+      const e = await get<Epoch>(`/epochs/${n}`);
+      return e ? { epoch: e.epoch, start_time: e.start_time, end_time: e.end_time } : null;
+    },
+  };
+}

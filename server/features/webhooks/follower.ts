@@ -1,0 +1,185 @@
+import { SerialTicker } from '../../ticker';
+import type { Db } from '../../db/index';
+import type { Logger } from '../../logger';
+import type { Block } from '../../sandbox/chain/types';
+import type { ChainSource } from './chain-source';
+import { compileWebhook, matchBlock, WebhookSet, type CompiledWebhook, type EpochPayload } from '../../../shared/webhook-matcher';
+import { parseConditions } from './webhooks';
+import * as outbox from './outbox';
+
+const KEEP_BLOCKS = 200;
+
+interface Cursor {
+  height: number;
+  hash: string;
+  epoch: number | null;
+}
+
+export interface FollowerOptions {
+  /** The network's Secure Webhooks id. */
+  network: number;
+  pollMs?: number;
+  /** Blocks matched per confirmation depth and tick, so one tick never runs for long. */
+  maxBlocksPerTick?: number;
+}
+
+// The event body's shape lives with the outbox; re-exported for the follower's callers.
+export { eventBody } from './outbox';
+
+/**
+ * Follows one network's chain for its webhooks. For each confirmation depth in use it keeps a cursor
+ * (the last block matched at that depth) and walks forward while tip − depth allows, so an event is
+ * only written once its block has the webhook's confirmations. A block whose previous hash does not
+ * match the cursor means a rollback: the cursor steps back to the fork, pending events of the
+ * abandoned blocks are cancelled, and the new blocks are matched again. Events are written to the
+ * outbox in the same transaction that advances the cursor, so a restart neither loses nor repeats
+ * them.
+ */
+export class ChainFollower {
+  private ticker: SerialTicker | undefined;
+
+  constructor(
+    private readonly db: Db,
+    private readonly logger: Logger,
+    private readonly source: ChainSource,
+    private readonly opts: FollowerOptions,
+  ) {}
+
+  start(): void {
+    this.ticker = new SerialTicker(
+      () => this.tick(),
+      this.opts.pollMs ?? 2000,
+      (err) => this.logger.warn({ network: this.opts.network, err: { message: err.message } }, 'webhooks: chain follower tick failed'),
+    );
+    this.ticker.start();
+  }
+
+  async stop(): Promise<void> {
+    await this.ticker?.stop();
+  }
+
+  /** Each enabled webhook compiled for matching, with the conditions text it was compiled from: recompiled only when that changes. */
+  private compiled = new Map<string, { type: string; conditions: string; compiled: CompiledWebhook }>();
+  /** The last sets handed to the matcher per depth, reused while none of their webhooks changed. */
+  private sets = new Map<number, WebhookSet>();
+
+  private async webhooksByDepth(): Promise<Map<number, WebhookSet>> {
+    const rows = await this.db('webhooks').where({ network: this.opts.network, status: 'enabled' }).select('id', 'type', 'conditions', 'confirmations');
+    const byDepth = new Map<number, CompiledWebhook[]>();
+    const seen = new Map<string, { type: string; conditions: string; compiled: CompiledWebhook }>();
+    for (const r of rows) {
+      let entry = this.compiled.get(r.id);
+      if (!entry || entry.type !== r.type || entry.conditions !== r.conditions) {
+        entry = { type: r.type, conditions: r.conditions, compiled: compileWebhook({ id: r.id, type: r.type, conditions: parseConditions(r.conditions) }) };
+      }
+      seen.set(r.id, entry);
+      const list = byDepth.get(r.confirmations) ?? [];
+      list.push(entry.compiled);
+      byDepth.set(r.confirmations, list);
+    }
+    this.compiled = seen;
+    const out = new Map<number, WebhookSet>();
+    for (const [depth, list] of byDepth) {
+      const last = this.sets.get(depth);
+      const same = last !== undefined && last.compiled.length === list.length && last.compiled.every((c, k) => c === list[k]);
+      out.set(depth, same ? last : new WebhookSet(list));
+    }
+    this.sets = out;
+    return out;
+  }
+
+  /** One pass: every depth in use moves forward as far as the tip allows (bounded per tick). */
+  async tick(): Promise<void> {
+    const byDepth = await this.webhooksByDepth();
+    // A depth nobody uses forgets its cursor, so a webhook created later starts at the tip, not in the past.
+    await this.db('chain_cursors').where({ network: this.opts.network }).whereNotIn('confirmations', [...byDepth.keys(), -1]).delete();
+    await this.db('chain_blocks').where({ network: this.opts.network }).whereNotIn('confirmations', [...byDepth.keys(), -1]).delete();
+    if (byDepth.size === 0) return;
+    const tip = await this.source.tipHeight();
+    for (const [depth, webhooks] of byDepth) await this.advance(depth, webhooks, tip);
+  }
+
+  private async loadCursor(depth: number): Promise<Cursor | null> {
+    const row = await this.db('chain_cursors').where({ network: this.opts.network, confirmations: depth }).first('height', 'hash', 'epoch');
+    return row ? { height: Number(row.height), hash: row.hash, epoch: row.epoch ?? null } : null;
+  }
+
+  private async advance(depth: number, webhooks: WebhookSet, tip: number): Promise<void> {
+    const target = tip - depth;
+    let cursor = await this.loadCursor(depth);
+    if (!cursor) {
+      const start = await this.source.blockAt(target);
+      if (!start) return;
+      await this.db.transaction(async (trx) => {
+        await trx('chain_cursors').insert({ network: this.opts.network, confirmations: depth, height: target, hash: start.hash, epoch: start.epoch, updated_at: Date.now() });
+        await trx('chain_blocks').insert({ network: this.opts.network, confirmations: depth, height: target, hash: start.hash }).onConflict(['network', 'confirmations', 'height']).merge();
+      });
+      return;
+    }
+    const limit = this.opts.maxBlocksPerTick ?? 50;
+    for (let n = 0; n < limit && cursor.height < target; n++) {
+      const block = await this.source.blockAt(cursor.height + 1);
+      if (!block) return;
+      if (block.previous_block !== cursor.hash) {
+        cursor = await this.rollBack(depth, cursor);
+        continue;
+      }
+      cursor = await this.process(depth, webhooks, cursor, block);
+    }
+  }
+
+  private async process(depth: number, webhooks: WebhookSet, cursor: Cursor, block: Block): Promise<Cursor> {
+    const needsTxs = webhooks.compiled.some(({ webhook: w }) => w.type === 'transaction' || w.type === 'delegation');
+    const txs = needsTxs && block.tx_count > 0 ? await this.source.blockTxDetails(block.hash) : [];
+    let epochSwitch: EpochPayload | null = null;
+    if (cursor.epoch !== null && block.epoch !== null && block.epoch > cursor.epoch && webhooks.compiled.some(({ webhook: w }) => w.type === 'epoch')) {
+      const [previous, current] = await Promise.all([this.source.epoch(cursor.epoch), this.source.epochStart(block.epoch)]);
+      if (previous && current) epochSwitch = { previous_epoch: previous, current_epoch: current };
+    }
+    const matches = matchBlock(webhooks, { block, txs, epochSwitch });
+    const now = Date.now();
+    await this.db.transaction(async (trx) => {
+      await outbox.enqueue(
+        trx,
+        matches.map((m) => ({ webhookId: m.webhookId, type: m.type, network: this.opts.network, blockHeight: block.height, blockHash: block.hash, payload: m.payload })),
+        now,
+      );
+      const moved = await trx('chain_cursors')
+        .where({ network: this.opts.network, confirmations: depth, height: cursor.height, hash: cursor.hash })
+        .update({ height: block.height, hash: block.hash, epoch: block.epoch, updated_at: now });
+      // Another process moved this cursor meanwhile: drop this work (the transaction rolls back).
+      if (moved !== 1) throw new Error('cursor moved by another follower');
+      await trx('chain_blocks').insert({ network: this.opts.network, confirmations: depth, height: block.height, hash: block.hash }).onConflict(['network', 'confirmations', 'height']).merge();
+      await trx('chain_blocks').where({ network: this.opts.network, confirmations: depth }).andWhere('height', '<', (block.height ?? 0) - KEEP_BLOCKS).delete();
+    });
+    return { height: block.height ?? cursor.height + 1, hash: block.hash, epoch: block.epoch };
+  }
+
+  /** Steps back to the newest block this depth saw that is still on the chain. */
+  private async rollBack(depth: number, cursor: Cursor): Promise<Cursor> {
+    const seen = await this.db('chain_blocks').where({ network: this.opts.network, confirmations: depth }).andWhere('height', '<', cursor.height).orderBy('height', 'desc').select('height', 'hash');
+    let fork: { height: number; hash: string; epoch: number | null } | null = null;
+    for (const s of seen) {
+      const onChain = await this.source.blockAt(Number(s.height));
+      if (onChain && onChain.hash === s.hash) {
+        fork = { height: Number(s.height), hash: s.hash, epoch: onChain.epoch };
+        break;
+      }
+    }
+    if (!fork) {
+      // Deeper than what we remember: restart from the current block at this height.
+      const b = await this.source.blockAt(cursor.height - 1);
+      if (!b) return cursor;
+      fork = { height: b.height ?? cursor.height - 1, hash: b.hash, epoch: b.epoch };
+    }
+    this.logger.warn({ network: this.opts.network, depth, from: cursor.height, to: fork.height }, 'webhooks: rollback detected, matching the new blocks again');
+    const f = fork;
+    await this.db.transaction(async (trx) => {
+      const abandoned = await trx('chain_blocks').where({ network: this.opts.network, confirmations: depth }).andWhere('height', '>', f.height).pluck('hash');
+      if (abandoned.length > 0) await outbox.cancelRolledBack(trx, this.opts.network, abandoned);
+      await trx('chain_blocks').where({ network: this.opts.network, confirmations: depth }).andWhere('height', '>', f.height).delete();
+      await trx('chain_cursors').where({ network: this.opts.network, confirmations: depth }).update({ height: f.height, hash: f.hash, epoch: f.epoch, updated_at: Date.now() });
+    });
+    return f;
+  }
+}

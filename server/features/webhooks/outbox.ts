@@ -1,0 +1,356 @@
+// The webhook outbox (`webhook_events` and `webhook_attempts`): the one module that writes them.
+// The chain followers enqueue matched events in the transaction that moves their cursor and cancel
+// the pending events of rolled-back blocks; the test-event route enqueues too; the dispatcher claims
+// due events in batches under a lease and records the attempts of a batch in one transaction; the
+// dashboard reads the history and resends; the retention job prunes.
+import crypto from 'node:crypto';
+import type { Knex } from 'knex';
+import { isPostgres, type Db } from '../../db/index';
+import { AppError, NotFound } from '../../errors';
+import { FAILURE_WARNING_WINDOW_MS, type Trigger, type WebhookDto, type WebhookEventDto } from '../../../shared/webhooks';
+
+type Conn = Db | Knex.Transaction;
+
+/** The event body exactly as it is signed and sent. */
+export const eventBody = (id: string, webhookId: string, created: number, type: Trigger, payload: unknown) =>
+  JSON.stringify({ id, webhook_id: webhookId, created, api_version: 1, type, payload });
+
+/** Why an event was cancelled: its block was rolled back (never sent again), or its webhook was disabled or deleted. */
+export type CancelReason = 'rollback' | 'disabled';
+
+export interface NewEvent {
+  webhookId: string;
+  type: Trigger;
+  network: number;
+  blockHeight: number | null;
+  blockHash: string | null;
+  payload: unknown;
+  test?: boolean;
+}
+
+/** Writes events to the outbox, due at once (inside the caller's transaction when given one). Answers their ids. */
+export async function enqueue(db: Conn, events: NewEvent[], now = Date.now()): Promise<string[]> {
+  const created = Math.floor(now / 1000);
+  const rows = events.map((e) => {
+    const id = crypto.randomUUID();
+    return {
+      id,
+      webhook_id: e.webhookId,
+      type: e.type,
+      network: e.network,
+      block_height: e.blockHeight,
+      block_hash: e.blockHash,
+      body: eventBody(id, e.webhookId, created, e.type, e.payload),
+      created,
+      status: 'pending',
+      attempts: 0,
+      next_attempt_at: now,
+      test: e.test ?? false,
+      created_at: now,
+    };
+  });
+  for (let i = 0; i < rows.length; i += 100) await db('webhook_events').insert(rows.slice(i, i + 100));
+  return rows.map((r) => r.id);
+}
+
+/** Cancels the pending events of abandoned blocks after a rollback; they can never be resent. */
+export async function cancelRolledBack(trx: Conn, network: number, blockHashes: string[]): Promise<number> {
+  let n = 0;
+  for (let i = 0; i < blockHashes.length; i += 500) {
+    n += await trx('webhook_events')
+      .whereIn('block_hash', blockHashes.slice(i, i + 500))
+      .andWhere({ status: 'pending', network })
+      .update({ status: 'cancelled', cancel_reason: 'rollback', claimed_until: null });
+  }
+  return n;
+}
+
+export interface ClaimedEvent {
+  id: string;
+  webhook_id: string;
+  body: string;
+  attempts: number;
+}
+
+/** A claimed event with the webhook it goes to (null fields when the webhook is gone). */
+export interface ClaimedDelivery extends ClaimedEvent {
+  target_url: string | null;
+  auth_token: string | null;
+  webhook_status: string | null;
+}
+
+/**
+ * Claims up to `limit` due events for `leaseMs`: no other worker takes them until the lease runs out
+ * (FOR UPDATE SKIP LOCKED on PostgreSQL, so concurrent workers claim disjoint batches; SQLite runs
+ * the statement alone). A crashed worker's events are claimed again after the lease: at least once.
+ */
+export async function claim(db: Db, limit: number, leaseMs: number, now = Date.now()): Promise<ClaimedEvent[]> {
+  const pg = isPostgres(db);
+  const due = `SELECT id FROM webhook_events WHERE status = 'pending' AND next_attempt_at <= ? AND (claimed_until IS NULL OR claimed_until < ?) ORDER BY next_attempt_at LIMIT ?${pg ? ' FOR UPDATE SKIP LOCKED' : ''}`;
+  const sql = `UPDATE webhook_events SET claimed_until = ? WHERE id IN (${due}) RETURNING id, webhook_id, body, attempts`;
+  const result = await db.raw(sql, [now + leaseMs, now, now, limit]);
+  return (pg ? result.rows : result) as ClaimedEvent[];
+}
+
+/**
+ * claim() with each event's webhook (target, token, status) in the same round trip: on PostgreSQL
+ * one UPDATE … FROM … RETURNING; SQLite's RETURNING cannot name a joined table, so there the webhooks
+ * are read in a second statement.
+ */
+export async function claimWithTargets(db: Db, limit: number, leaseMs: number, now = Date.now()): Promise<ClaimedDelivery[]> {
+  if (isPostgres(db)) {
+    const due = `SELECT id, webhook_id FROM webhook_events WHERE status = 'pending' AND next_attempt_at <= ? AND (claimed_until IS NULL OR claimed_until < ?) ORDER BY next_attempt_at LIMIT ? FOR UPDATE SKIP LOCKED`;
+    // A LEFT JOIN, so events of a deleted webhook are claimed too (and then cancelled, not left behind).
+    const sql = `UPDATE webhook_events e SET claimed_until = ? FROM (SELECT d.id, w.target_url, w.auth_token, w.status FROM (${due}) d LEFT JOIN webhooks w ON w.id = d.webhook_id) t
+      WHERE e.id = t.id RETURNING e.id, e.webhook_id, e.body, e.attempts, t.target_url, t.auth_token, t.status AS webhook_status`;
+    const result = await db.raw(sql, [now + leaseMs, now, now, limit]);
+    return result.rows as ClaimedDelivery[];
+  }
+  const events = await claim(db, limit, leaseMs, now);
+  if (events.length === 0) return [];
+  const rows = (await db('webhooks')
+    .whereIn('id', [...new Set(events.map((e) => e.webhook_id))])
+    .select('id', 'target_url', 'auth_token', 'status')) as Array<{ id: string; target_url: string; auth_token: string; status: string }>;
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  return events.map((e) => {
+    const w = byId.get(e.webhook_id);
+    return { ...e, target_url: w?.target_url ?? null, auth_token: w?.auth_token ?? null, webhook_status: w?.status ?? null };
+  });
+}
+
+/** Releases claimed events whose webhook is gone or disabled: cancelled, not attempted. */
+export async function cancelForDisabled(db: Db, eventIds: string[]): Promise<void> {
+  if (eventIds.length === 0) return;
+  await db('webhook_events').whereIn('id', eventIds).update({ status: 'cancelled', cancel_reason: 'disabled', claimed_until: null });
+}
+
+export interface AttemptRecord {
+  eventId: string;
+  webhookId: string;
+  /** The event's attempts before this one. */
+  attemptsBefore: number;
+  attemptedAt: number;
+  statusCode: number | null;
+  durationMs: number;
+  excerpt: string | null;
+  error: string | null;
+  success: boolean;
+  /** What the event becomes: delivered, failed, or pending again (then nextAttemptAt says when). */
+  status: 'delivered' | 'failed' | 'pending';
+  nextAttemptAt: number;
+}
+
+/**
+ * Records a batch of attempts in one transaction: the attempt rows in multi-row inserts, each event's
+ * new state in one statement per (state, next attempt) group, and each webhook's failure clock
+ * (failing_since: the first failed attempt since the last success) from its last outcomes in the
+ * batch. Answers the webhooks whose last outcome was a failure (the auto-disable check).
+ */
+export async function recordAttempts(db: Db, records: AttemptRecord[]): Promise<string[]> {
+  if (records.length === 0) return [];
+  const sorted = [...records].sort((a, b) => a.attemptedAt - b.attemptedAt);
+  // The usual batch on PostgreSQL: every attempt succeeded. One statement (atomic on its own) writes
+  // the attempts, marks the events delivered and stops the webhooks' failure clocks.
+  if (isPostgres(db) && sorted.every((r) => r.success && r.status === 'delivered')) {
+    await db.raw(
+      `WITH attempts AS (
+         INSERT INTO webhook_attempts (event_id, attempted_at, status_code, duration_ms, response_excerpt, error, success)
+         SELECT a.event_id, a.attempted_at, a.status_code, a.duration_ms, a.response_excerpt, a.error, true
+         FROM unnest(?::uuid[], ?::bigint[], ?::int[], ?::int[], ?::text[], ?::text[]) WITH ORDINALITY AS a(event_id, attempted_at, status_code, duration_ms, response_excerpt, error, n)
+         ORDER BY a.n
+       ), events AS (
+         UPDATE webhook_events e SET status = 'delivered', attempts = v.attempts, claimed_until = NULL, next_attempt_at = v.next
+         FROM unnest(?::uuid[], ?::int[], ?::bigint[]) AS v(id, attempts, next) WHERE e.id = v.id
+       )
+       UPDATE webhooks SET failing_since = NULL WHERE id = ANY(?::uuid[]) AND failing_since IS NOT NULL`,
+      [
+        sorted.map((r) => r.eventId),
+        sorted.map((r) => r.attemptedAt),
+        sorted.map((r) => r.statusCode),
+        sorted.map((r) => r.durationMs),
+        sorted.map((r) => r.excerpt),
+        sorted.map((r) => r.error),
+        sorted.map((r) => r.eventId),
+        sorted.map((r) => r.attemptsBefore + 1),
+        sorted.map((r) => r.nextAttemptAt),
+        [...new Set(sorted.map((r) => r.webhookId))],
+      ] as unknown as Knex.RawBinding[],
+    );
+    return [];
+  }
+  const groups = new Map<string, { status: string; attempts: number; next: number; ids: string[] }>();
+  for (const r of sorted) {
+    const attempts = r.attemptsBefore + 1;
+    // Only a pending event's next attempt is ever read (the claim, the history's 'Next retry'); a
+    // finished one keeps the time its batch's last attempt of that state was made, so a batch that
+    // ended in one state is one statement rather than one per millisecond its attempts took.
+    const key = r.status === 'pending' ? `${r.status}|${attempts}|${r.nextAttemptAt}` : `${r.status}|${attempts}`;
+    const g = groups.get(key) ?? { status: r.status, attempts, next: r.nextAttemptAt, ids: [] };
+    if (r.status !== 'pending') g.next = Math.max(g.next, r.nextAttemptAt);
+    g.ids.push(r.eventId);
+    groups.set(key, g);
+  }
+  // Per webhook: its last success and its first failure after that, in attempt order.
+  const clocks = new Map<string, { succeeded: boolean; firstFailure: number | null }>();
+  for (const r of sorted) {
+    const c = clocks.get(r.webhookId) ?? { succeeded: false, firstFailure: null };
+    if (r.success) {
+      c.succeeded = true;
+      c.firstFailure = null;
+    } else if (c.firstFailure === null) c.firstFailure = r.attemptedAt;
+    clocks.set(r.webhookId, c);
+  }
+  await db.transaction(async (trx) => {
+    const rows = sorted.map((r) => ({
+      event_id: r.eventId,
+      attempted_at: r.attemptedAt,
+      status_code: r.statusCode,
+      duration_ms: r.durationMs,
+      response_excerpt: r.excerpt,
+      error: r.error,
+      success: r.success,
+    }));
+    // A batch's attempts in one statement (500 rows bind 3,500 values: within both engines' limits).
+    for (let i = 0; i < rows.length; i += 500) await trx('webhook_attempts').insert(rows.slice(i, i + 500));
+    for (const g of groups.values()) {
+      for (let i = 0; i < g.ids.length; i += 500) {
+        await trx('webhook_events').whereIn('id', g.ids.slice(i, i + 500)).update({ status: g.status, attempts: g.attempts, claimed_until: null, next_attempt_at: g.next });
+      }
+    }
+    const cleared = [...clocks].filter(([, c]) => c.succeeded && c.firstFailure === null).map(([id]) => id);
+    if (cleared.length) await trx('webhooks').whereIn('id', cleared).whereNotNull('failing_since').update({ failing_since: null });
+    for (const [id, c] of clocks) {
+      if (c.firstFailure === null) continue;
+      // After a success in this batch the clock restarts at the failure that followed it.
+      const q = trx('webhooks').where({ id });
+      await (c.succeeded ? q : q.whereNull('failing_since')).update({ failing_since: c.firstFailure });
+    }
+  });
+  return [...clocks].filter(([, c]) => c.firstFailure !== null).map(([id]) => id);
+}
+
+/**
+ * Sends an event again with the same id (the receiver can recognise a redelivery). Refused for an
+ * event still waiting to be sent, and for one cancelled because its block was rolled back: that
+ * block is no longer on the chain, so the event describes something that did not happen.
+ */
+export async function resend(db: Db, webhookId: string, eventId: string, now = Date.now()): Promise<void> {
+  const updated = await db('webhook_events')
+    .where({ id: eventId, webhook_id: webhookId })
+    .where((q) => q.whereIn('status', ['delivered', 'failed']).orWhere((c) => c.where({ status: 'cancelled' }).andWhere((r) => r.whereNull('cancel_reason').orWhereNot('cancel_reason', 'rollback'))))
+    .update({ status: 'pending', attempts: 0, next_attempt_at: now, claimed_until: null, cancel_reason: null });
+  if (updated > 0) return;
+  const row = await db('webhook_events').where({ id: eventId, webhook_id: webhookId }).first('status', 'cancel_reason');
+  if (!row) throw new NotFound('Event not found.');
+  if (row.status === 'cancelled') {
+    throw new AppError(409, 'conflict', 'This event was cancelled because its block was rolled back off the chain, so it cannot be sent again.');
+  }
+  throw new AppError(409, 'conflict', 'This event is already waiting to be sent.');
+}
+
+export const EVENTS_PER_PAGE = 20;
+
+/** One page of a webhook's events, newest first, each with its attempts. */
+export async function eventHistory(db: Db, webhookId: string, page: number): Promise<{ events: WebhookEventDto[]; page: number; pages: number; total: number }> {
+  const total = Number((await db('webhook_events').where({ webhook_id: webhookId }).count({ n: '*' }))[0]?.n ?? 0);
+  const events = await db('webhook_events')
+    .where({ webhook_id: webhookId })
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'asc')
+    .limit(EVENTS_PER_PAGE)
+    .offset((page - 1) * EVENTS_PER_PAGE)
+    .select('id', 'type', 'created', 'status', 'block_height', 'block_hash', 'test', 'next_attempt_at', 'body');
+  const attempts = events.length
+    ? await db('webhook_attempts')
+        .whereIn(
+          'event_id',
+          events.map((e) => e.id),
+        )
+        .orderBy('attempted_at', 'asc')
+        .orderBy('id', 'asc')
+        .select('event_id', 'attempted_at', 'status_code', 'duration_ms', 'response_excerpt', 'error', 'success')
+    : [];
+  const data: WebhookEventDto[] = events.map((e) => ({
+    id: e.id,
+    type: e.type,
+    created: Number(e.created),
+    status: e.status,
+    block_height: e.block_height === null ? null : Number(e.block_height),
+    block_hash: e.block_hash,
+    test: Boolean(e.test),
+    next_attempt_at: e.status === 'pending' ? Number(e.next_attempt_at) : null,
+    body: e.body,
+    attempts: attempts
+      .filter((a) => a.event_id === e.id)
+      .map((a) => ({
+        attempted_at: Number(a.attempted_at),
+        status_code: a.status_code,
+        duration_ms: a.duration_ms,
+        response_excerpt: a.response_excerpt,
+        error: a.error,
+        success: Boolean(a.success),
+      })),
+  }));
+  return { events: data, page, pages: Math.max(1, Math.ceil(total / EVENTS_PER_PAGE)), total };
+}
+
+/** fail_history per webhook: every logical event of the last 48 hours that has been attempted. */
+export async function failHistory(db: Db, webhookIds: string[], now = Date.now()): Promise<Map<string, WebhookDto['fail_history']>> {
+  const out = new Map<string, WebhookDto['fail_history']>();
+  if (webhookIds.length === 0) return out;
+  const rows = await db('webhook_events as e')
+    .join('webhook_attempts as a', 'a.event_id', 'e.id')
+    .whereIn('e.webhook_id', webhookIds)
+    .andWhere('e.test', false)
+    .andWhere('e.created_at', '>=', now - FAILURE_WARNING_WINDOW_MS)
+    .groupBy('e.id', 'e.webhook_id', 'e.status')
+    .select('e.webhook_id', 'e.status')
+    .min({ fired: 'a.attempted_at' });
+  for (const r of rows as Array<{ webhook_id: string; status: string; fired: number | string }>) {
+    const list = out.get(r.webhook_id) ?? [];
+    // A delivery counts as failed only while no attempt has succeeded.
+    list.push({ fired_at: Math.floor(Number(r.fired) / 1000), success: r.status === 'delivered' });
+    out.set(r.webhook_id, list);
+  }
+  for (const list of out.values()) list.sort((x, y) => x.fired_at - y.fired_at);
+  return out;
+}
+
+/** How long the outbox keeps what is finished (README, 'Retention'). Pending events are never pruned. */
+export const OUTBOX_RETENTION = {
+  /** Delivered and cancelled events, with their attempts. */
+  doneDays: 30,
+  /** Failed events, with their attempts: longer, so a fixed endpoint can still be sent them again. */
+  failedDays: 90,
+} as const;
+
+const DAY_MS = 86_400_000;
+
+/**
+ * Deletes finished events older than the retention periods (by creation), with their attempts,
+ * in batches of `batch` events so no statement or transaction grows with the backlog. Called by the
+ * retention job; answers how many events went.
+ */
+export async function pruneOutbox(db: Db, now = Date.now(), retention: { doneDays: number; failedDays: number } = OUTBOX_RETENTION, batch = 1000): Promise<number> {
+  let deleted = 0;
+  for (const [statuses, days] of [
+    [['delivered', 'cancelled'], retention.doneDays],
+    [['failed'], retention.failedDays],
+  ] as const) {
+    for (;;) {
+      const ids = await db('webhook_events')
+        .whereIn('status', statuses)
+        .andWhere('created_at', '<', now - days * DAY_MS)
+        .limit(batch)
+        .pluck('id');
+      if (ids.length === 0) break;
+      await db.transaction(async (trx) => {
+        await trx('webhook_attempts').whereIn('event_id', ids).delete();
+        await trx('webhook_events').whereIn('id', ids).whereIn('status', statuses).delete();
+      });
+      deleted += ids.length;
+      if (ids.length < batch) break;
+    }
+  }
+  return deleted;
+}

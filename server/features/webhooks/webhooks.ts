@@ -1,0 +1,127 @@
+import crypto from 'node:crypto';
+import type { Db } from '../../db/index';
+import { NotFound } from '../../errors';
+import type { Condition, WebhookDto, WebhookInput } from '../../../shared/webhooks';
+import { failHistory } from './outbox';
+import { getSubscription, withOwnerLock } from '../workspaces/subscriptions';
+import { maySeeSecrets } from '../../../shared/permissions';
+import { checkConditionValues } from './condition-values';
+import { limitError, whosePlan, type Membership } from '../workspaces/workspaces';
+
+export interface WebhookRow {
+  id: string;
+  workspace_id: number;
+  name: string;
+  description: string | null;
+  network: number;
+  type: WebhookDto['type'];
+  target_url: string;
+  confirmations: number;
+  status: 'enabled' | 'disabled';
+  conditions: string;
+  auth_token: string;
+  disabled_reason: string | null;
+  failing_since: number | null;
+}
+
+export const parseConditions = (raw: string): Condition[] => {
+  try {
+    const v = JSON.parse(raw) as unknown;
+    return Array.isArray(v) ? (v as Condition[]) : [];
+  } catch {
+    return [];
+  }
+};
+
+/** An auth token shown to members and used to sign deliveries: 32 random bytes, hex. */
+const newAuthToken = () => crypto.randomBytes(32).toString('hex');
+
+const toDto = (r: WebhookRow, m: Membership, history: WebhookDto['fail_history']): WebhookDto => ({
+  id: r.id,
+  name: r.name,
+  description: r.description,
+  network: r.network,
+  type: r.type,
+  target_url: r.target_url,
+  confirmations: r.confirmations,
+  status: r.status,
+  conditions: parseConditions(r.conditions),
+  auth_token: maySeeSecrets(m.role) ? r.auth_token : null,
+  workspace_id: r.workspace_id,
+  workspace_name: m.name,
+  role_name: m.role,
+  api_version: 1,
+  fail_history: history,
+  disabled_reason: r.disabled_reason,
+});
+
+export async function listWebhooks(db: Db, m: Membership): Promise<WebhookDto[]> {
+  const rows = (await db('webhooks').where({ workspace_id: m.workspaceId }).orderBy('created_at', 'asc')) as WebhookRow[];
+  const history = await failHistory(db, rows.map((r) => r.id));
+  return rows.map((r) => toDto(r, m, history.get(r.id) ?? []));
+}
+
+export async function findWebhook(db: Db, workspaceId: number, id: string): Promise<WebhookRow> {
+  const row = (await db('webhooks').where({ id, workspace_id: workspaceId }).first()) as WebhookRow | undefined;
+  if (!row) throw new NotFound('Webhook not found.');
+  return row;
+}
+
+export async function getWebhook(db: Db, m: Membership, id: string): Promise<WebhookDto> {
+  const row = await findWebhook(db, m.workspaceId, id);
+  const history = await failHistory(db, [id]);
+  return toDto(row, m, history.get(id) ?? []);
+}
+
+/** Webhooks of every workspace the owner owns: the pool the plan's webhookCount caps. */
+export const ownedWebhookCount = async (db: Db, ownerId: number): Promise<number> =>
+  Number((await db('webhooks as h').join('workspaces as w', 'w.id', 'h.workspace_id').where('w.owner_id', ownerId).count({ n: '*' }))[0]?.n ?? 0);
+
+const HEX_VALUED = new Set(['policyId', 'assetHex', 'poolId']);
+
+const columns = (input: WebhookInput) => ({
+  name: input.name,
+  description: input.description ?? null,
+  network: input.network,
+  type: input.type,
+  target_url: input.target_url,
+  confirmations: input.confirmations,
+  status: input.status,
+  conditions: JSON.stringify(
+    // Hex is compared as the chain writes it: lower case.
+    input.conditions.map((c) => ({ type: c.type, operator: c.operator, value: HEX_VALUED.has(c.type) ? c.value.toLowerCase() : c.value, ...(c.type === 'jsonPath' ? { selector: c.selector } : {}) })),
+  ),
+});
+
+export async function createWebhook(db: Db, m: Membership, input: WebhookInput): Promise<WebhookDto> {
+  checkConditionValues(input);
+  const id = crypto.randomUUID();
+  await withOwnerLock(db, m.ownerId, async (trx) => {
+    const { plan } = await getSubscription(trx, m.ownerId);
+    const used = await ownedWebhookCount(trx, m.ownerId);
+    if (used >= plan.webhookCount) throw limitError(plan, 'webhookCount', used, whosePlan(m));
+    const now = Date.now();
+    await trx('webhooks').insert({ id, workspace_id: m.workspaceId, ...columns(input), auth_token: newAuthToken(), created_at: now, updated_at: now });
+  });
+  return getWebhook(db, m, id);
+}
+
+export async function updateWebhook(db: Db, m: Membership, id: string, input: WebhookInput): Promise<WebhookDto> {
+  checkConditionValues(input);
+  const current = await findWebhook(db, m.workspaceId, id);
+  const reEnabled = current.status === 'disabled' && input.status === 'enabled';
+  await db('webhooks')
+    .where({ id, workspace_id: m.workspaceId })
+    .update({
+      ...columns(input),
+      updated_at: Date.now(),
+      // Re-enabling starts the five-day failure clock afresh.
+      ...(reEnabled ? { disabled_reason: null, failing_since: null } : {}),
+    });
+  return getWebhook(db, m, id);
+}
+
+export async function deleteWebhook(db: Db, workspaceId: number, id: string): Promise<void> {
+  const deleted = await db('webhooks').where({ id, workspace_id: workspaceId }).delete();
+  if (deleted === 0) throw new NotFound('Webhook not found.');
+}

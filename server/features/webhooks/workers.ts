@@ -1,0 +1,60 @@
+import type { Config } from '../../config';
+import type { Db } from '../../db/index';
+import type { Logger } from '../../logger';
+import type { Mailer } from '../../mail/mailer';
+import type { SandboxChain, SandboxNetwork } from '../../sandbox/chain/index';
+import { webhookNetworks } from '../../../shared/webhooks';
+import { sandboxOf, type UpstreamNetwork } from '../../../shared/networks';
+import { httpSource, sandboxSource, type ChainSource } from './chain-source';
+import { ChainFollower } from './follower';
+import { Dispatcher } from './dispatcher';
+import { parseAllowlist } from './ssrf';
+import { startNoticeDeriver } from './notices';
+
+/** The event source of each webhook network: its configured upstream, else the sandbox chain. */
+export function webhookSources(config: Config, chains: Partial<Record<SandboxNetwork, SandboxChain>>): Map<number, ChainSource> {
+  const out = new Map<number, ChainSource>();
+  for (const n of webhookNetworks) {
+    if (!n.slug || n.webhookId === null) continue;
+    const upstream = config.gateway.upstreams[n.slug as UpstreamNetwork];
+    const sandbox = sandboxOf(n.slug);
+    const chain = sandbox ? chains[sandbox] : undefined;
+    if (upstream) out.set(n.webhookId, httpSource(upstream));
+    else if (chain) out.set(n.webhookId, sandboxSource(chain));
+  }
+  return out;
+}
+
+export interface WebhookWorker {
+  followers: ChainFollower[];
+  dispatcher: Dispatcher;
+  stop(): Promise<void>;
+}
+
+/** Chain followers (one per network) and the delivery dispatcher. */
+export function startWebhookWorker(opts: { config: Config; db: Db; logger: Logger; mailer: Mailer; chains: Partial<Record<SandboxNetwork, SandboxChain>> }): WebhookWorker {
+  const { config, db, logger, mailer, chains } = opts;
+  const followers = [...webhookSources(config, chains)].map(
+    ([network, source]) => new ChainFollower(db, logger, source, { network, pollMs: config.webhooks.chainPollMs }),
+  );
+  const dispatcher = new Dispatcher(db, logger, mailer, {
+    allowlist: parseAllowlist(config.webhooks.allowlist),
+    timeoutMs: config.webhooks.timeoutMs,
+    retrySchedule: config.webhooks.retryScheduleMs,
+    publicUrl: config.publicUrl,
+  });
+  for (const f of followers) f.start();
+  dispatcher.start();
+  // Failed deliveries, warnings and disablings for the event stream (GET /api/events), read from the outbox's tables.
+  const notices = startNoticeDeriver(db, logger);
+  logger.info(`webhooks: following ${followers.length} network(s), delivering from the outbox`);
+  return {
+    followers,
+    dispatcher,
+    async stop() {
+      await Promise.all(followers.map((f) => f.stop()));
+      await dispatcher.stop();
+      await notices.stop();
+    },
+  };
+}

@@ -1,0 +1,202 @@
+import type { Router } from 'express';
+import { z } from 'zod';
+import { linkBase } from '../../http/link-base';
+import { route, type RouteDeps } from '../../http/route';
+import { dbIdSchema } from '../../../shared/text';
+import { assignableRoleSchema, inviteSchema, workspaceNameSchema, type AddonDto, type QuotaDto } from '../../../shared/workspaces';
+import {
+  changeMemberRole,
+  createWorkspace,
+  deleteWorkspace,
+  getWorkspace,
+  leaveWorkspace,
+  listMembers,
+  listWorkspaces,
+  planTransfer,
+  removeMember,
+  renameWorkspace,
+  transferWorkspace,
+} from './workspaces';
+import { acceptInvitation, createInvitation, listInvitations, previewInvitation, revokeInvitation } from './invitations';
+import { getQuota } from '../stats/quota';
+import { activeAddons } from '../billing/billing';
+
+const userIdSchema = dbIdSchema('newOwnerId must be a user id');
+const memberParams = z.object({ id: z.string(), userId: dbIdSchema('The member id must be a user id.') });
+
+export function registerWorkspaceRoutes(router: Router, deps: RouteDeps): void {
+  const { db, config, mailer } = deps;
+
+  route(router, deps, {
+    method: 'get',
+    path: '/workspaces',
+    permission: 'signedIn',
+    handler: ({ user }) => listWorkspaces(db, user!.id),
+  });
+
+  route(router, deps, {
+    method: 'post',
+    path: '/workspaces',
+    permission: 'signedIn',
+    status: 201,
+    body: z.object({ name: workspaceNameSchema }),
+    handler: ({ user, body }) => createWorkspace(db, user!.id, body.name),
+  });
+
+  route(router, deps, {
+    method: 'get',
+    path: '/workspaces/:id',
+    permission: { workspace: 'workspace.view' },
+    handler: ({ user, membership }) => getWorkspace(db, membership.workspaceId, user!.id),
+  });
+
+  route(router, deps, {
+    method: 'put',
+    path: '/workspaces/:id',
+    permission: { workspace: 'workspace.change_name' },
+    body: z.object({ name: workspaceNameSchema }),
+    handler: async ({ user, membership, body }) => {
+      await renameWorkspace(db, membership.workspaceId, body.name);
+      return getWorkspace(db, membership.workspaceId, user!.id);
+    },
+  });
+
+  route(router, deps, {
+    method: 'delete',
+    path: '/workspaces/:id',
+    permission: { workspace: 'workspace.delete' },
+    handler: async ({ membership }) => {
+      await deleteWorkspace(db, membership.workspaceId);
+      return { deleted: true };
+    },
+  });
+
+  route(router, deps, {
+    method: 'get',
+    path: '/workspaces/:id/transfer/dry',
+    permission: { workspace: 'workspace.transfer' },
+    query: z.object({ newOwnerId: userIdSchema }),
+    handler: ({ membership, query }) => planTransfer(db, membership, query.newOwnerId),
+  });
+
+  route(router, deps, {
+    method: 'post',
+    path: '/workspaces/:id/transfer',
+    permission: { workspace: 'workspace.transfer' },
+    body: z.object({ newOwnerId: userIdSchema }),
+    handler: async ({ user, membership, body }) => {
+      await transferWorkspace(db, membership, body.newOwnerId);
+      return getWorkspace(db, membership.workspaceId, user!.id);
+    },
+  });
+
+  route(router, deps, {
+    method: 'get',
+    path: '/workspaces/:id/quota',
+    permission: { workspace: 'workspace.view' },
+    handler: ({ membership }): Promise<QuotaDto> => getQuota(db, membership.ownerId, Date.now(), membership.workspaceId),
+  });
+
+  route(router, deps, {
+    method: 'get',
+    path: '/workspaces/:id/addons',
+    permission: { workspace: 'workspace.view' },
+    handler: ({ membership }): Promise<AddonDto[]> => activeAddons(db, membership.workspaceId),
+  });
+
+  // ---- members ----
+  route(router, deps, {
+    method: 'get',
+    path: '/workspaces/:id/members',
+    permission: { workspace: 'members.view' },
+    handler: ({ membership }) => listMembers(db, membership.workspaceId),
+  });
+
+  route(router, deps, {
+    method: 'put',
+    path: '/workspaces/:id/members/:userId',
+    permission: { workspace: 'members.update' },
+    params: memberParams,
+    body: z.object({ role: assignableRoleSchema }),
+    handler: async ({ membership, params, body }) => {
+      await changeMemberRole(db, membership.workspaceId, params.userId, body.role);
+      return listMembers(db, membership.workspaceId);
+    },
+  });
+
+  route(router, deps, {
+    method: 'delete',
+    path: '/workspaces/:id/members/:userId',
+    permission: { workspace: 'members.delete' },
+    params: memberParams,
+    handler: async ({ membership, params }) => {
+      await removeMember(db, membership.workspaceId, params.userId);
+      return listMembers(db, membership.workspaceId);
+    },
+  });
+
+  route(router, deps, {
+    method: 'post',
+    path: '/workspaces/:id/leave',
+    permission: { workspace: 'workspace.leave' },
+    handler: async ({ user, membership }) => {
+      await leaveWorkspace(db, membership, user!.id);
+      return { left: true };
+    },
+  });
+
+  // ---- invitations ----
+  route(router, deps, {
+    method: 'get',
+    path: '/workspaces/:id/invitations',
+    permission: { workspace: 'invites.view' },
+    handler: ({ membership }) => listInvitations(db, membership.workspaceId),
+  });
+
+  route(router, deps, {
+    method: 'post',
+    path: '/workspaces/:id/invitations',
+    permission: { workspace: 'invites.add' },
+    status: 201,
+    body: inviteSchema,
+    handler: async ({ req, user, membership, body }) => {
+      const { invitation, token } = await createInvitation(db, membership, user!.id, body.email, body.role);
+      const link = `${linkBase(config, req)}/workspace-invite/${token}`;
+      await mailer.send({
+        to: body.email,
+        subject: `You are invited to ${membership.name} on Cairn`,
+        text: `${user!.email} invited you to the workspace "${membership.name}" on Cairn as ${body.role}.\n\nAccept the invitation here:\n\n${link}\n\nThe invitation works once and expires in 7 days.`,
+      });
+      return invitation;
+    },
+  });
+
+  route(router, deps, {
+    method: 'delete',
+    path: '/workspaces/:id/invitations/:invitationId',
+    permission: { workspace: 'invites.delete' },
+    params: z.object({ id: z.string(), invitationId: z.string().uuid('Invitation not found.') }),
+    handler: async ({ membership, params }) => {
+      await revokeInvitation(db, membership.workspaceId, params.invitationId);
+      return listInvitations(db, membership.workspaceId);
+    },
+  });
+
+  const tokenParams = z.object({ token: z.string().regex(/^[\w-]{16,64}$/, 'This invitation does not exist or has been revoked.') });
+
+  route(router, deps, {
+    method: 'get',
+    path: '/invitations/:token',
+    permission: 'signedIn',
+    params: tokenParams,
+    handler: ({ params }) => previewInvitation(db, params.token),
+  });
+
+  route(router, deps, {
+    method: 'post',
+    path: '/invitations/:token/accept',
+    permission: 'signedIn',
+    params: tokenParams,
+    handler: ({ user, params }) => acceptInvitation(db, params.token, user!),
+  });
+}

@@ -1,0 +1,541 @@
+// Simulation of one segment of the sandbox chain.
+//
+// The chain is cut into segments of `segmentLength` blocks. A segment is simulated sequentially
+// from a state that depends on nothing but the chain key: its first block opens with the faucet's
+// distribution transaction, which spends the previous distribution's reserve output (a fixed amount,
+// so it is known without simulating the previous segment), withdraws the faucet's reward account to
+// fund a few dozen wallets, and mints the native assets due in that segment. Every other transaction
+// spends outputs created earlier in the same segment. So:
+//   - every input references a real output of an earlier transaction, with the same address and
+//     amount, and no output is spent twice;
+//   - every transaction balances: inputs + withdrawals = outputs + fee + deposit, and for tokens
+//     inputs + mint = outputs;
+//   - simulating any block costs at most one segment of work, whatever the height.
+// Outputs still unspent at the end of their segment stay unspent for good.
+import type { HashCodec } from './hashes';
+import { Rng, deriveBytes } from './rng';
+import { toHex } from '../../../shared/cardano/bech32';
+import { FAUCET_WALLET, type World, type WorldAsset } from './world';
+
+export interface SimOutput {
+  address: number;
+  lovelace: number;
+  /** [unit, quantity] sorted by unit. */
+  assets: Array<[string, number]>;
+  dataHash: string | null;
+  inlineDatum: string | null;
+  /** The transaction that spends this output, if any (possibly above the current tip). */
+  consumedBy: { height: number; index: number } | null;
+}
+
+export interface SimInput {
+  height: number;
+  index: number;
+  outputIndex: number;
+  output: SimOutput;
+}
+
+export interface SimTx {
+  height: number;
+  index: number;
+  hash: string;
+  inputs: SimInput[];
+  outputs: SimOutput[];
+  fee: number;
+  deposit: number;
+  size: number;
+  withdrawals: Array<{ wallet: number; amount: number }>;
+  delegations: Array<{ wallet: number; pool: number }>;
+  stakeRegistrations: number;
+  /** Pool registrations (the genesis transaction registers every pool). */
+  poolUpdates: number;
+  mints: number;
+  redeemers: number;
+  invalidBefore: number | null;
+  invalidHereafter: number | null;
+}
+
+export interface SimBlock {
+  height: number;
+  txs: SimTx[];
+  size: number;
+  outputLovelace: number;
+  fees: number;
+}
+
+export interface Segment {
+  index: number;
+  firstHeight: number;
+  blocks: SimBlock[];
+  /** Built on first use: address index → the segment's transactions touching it, in chain order. */
+  addressTxs?: Map<number, SimTx[]>;
+}
+
+export interface SimContext {
+  key: Uint8Array;
+  world: World;
+  hashes: HashCodec;
+  segmentLength: number;
+  slotOf: (height: number) => number;
+}
+
+/** The faucet's reserve output, carried from one distribution to the next. */
+export const FAUCET_RESERVE = 20_000_000_000_000;
+export const STAKE_KEY_DEPOSIT = 2_000_000;
+const ADA = 1_000_000;
+const MIN_FEE_A = 44;
+const MIN_FEE_B = 155_381;
+
+/** Whether an asset is minted again by the distribution of segment `s` (s ≥ 1). */
+export function mintedInSegment(asset: WorldAsset, s: number): boolean {
+  return s >= 1 && asset.mintEvery !== null && s % asset.mintEvery === asset.mintPhase;
+}
+
+/** How many of the segments 1..lastSegment mint the asset again. */
+export function remintCount(asset: WorldAsset, lastSegment: number): number {
+  if (asset.mintEvery === null || lastSegment < 1) return 0;
+  const m = asset.mintEvery;
+  const r = asset.mintPhase;
+  if (r === 0) return Math.floor(lastSegment / m);
+  return lastSegment >= r ? Math.floor((lastSegment - r) / m) + 1 : 0;
+}
+
+interface Utxo {
+  height: number;
+  index: number;
+  outputIndex: number;
+  output: SimOutput;
+}
+
+interface WalletState {
+  utxos: Utxo[];
+  lovelace: number;
+  tokens: number;
+}
+
+interface Payment {
+  address: number;
+  lovelace: number;
+  assets: Array<[string, number]>;
+  dataHash?: string | null;
+  inlineDatum?: string | null;
+}
+
+interface TxPlan {
+  sender: number;
+  payments: Payment[];
+  withdrawal?: number;
+  delegation?: { pool: number; register: boolean };
+  scriptSpend?: boolean;
+  forceInputs?: Utxo[];
+  changeAddress?: number;
+}
+
+function addAssets(into: Map<string, number>, assets: ReadonlyArray<[string, number]>, sign = 1): void {
+  for (const [unit, qty] of assets) {
+    const next = (into.get(unit) ?? 0) + sign * qty;
+    if (next === 0) into.delete(unit);
+    else into.set(unit, next);
+  }
+}
+
+function sortedAssets(map: Map<string, number>): Array<[string, number]> {
+  return [...map.entries()].filter(([, q]) => q > 0).sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+}
+
+function txSize(inputs: number, outputs: SimOutput[] | Payment[], extra: { certs: number; withdrawals: number; redeemers: number; mints: number; witnesses: number }): number {
+  let size = 190 + 41 * inputs + extra.certs * 58 + extra.withdrawals * 38 + extra.redeemers * 380 + extra.mints * 44 + extra.witnesses * 102;
+  for (const out of outputs) {
+    size += 65 + out.assets.length * 44;
+    if (out.inlineDatum) size += out.inlineDatum.length / 2 + 4;
+    if (out.dataHash) size += 34;
+  }
+  return size;
+}
+
+const minFee = (size: number): number => MIN_FEE_B + MIN_FEE_A * size;
+
+class SegmentSimulator {
+  private readonly wallets: WalletState[];
+  private readonly world: World;
+  private readonly blocks: SimBlock[] = [];
+
+  constructor(private readonly ctx: SimContext, private readonly segment: number) {
+    this.world = ctx.world;
+    this.wallets = this.world.wallets.map(() => ({ utxos: [], lovelace: 0, tokens: 0 }));
+  }
+
+  run(): Segment {
+    const first = this.segment * this.ctx.segmentLength;
+    for (let h = first; h < first + this.ctx.segmentLength; h++) this.block(h);
+    return { index: this.segment, firstHeight: first, blocks: this.blocks };
+  }
+
+  private block(height: number): void {
+    const rng = Rng.of(this.ctx.key, 'block', height);
+    const txs: SimTx[] = [];
+    if (height === this.segment * this.ctx.segmentLength) txs.push(this.distribution(height, rng));
+    const r = rng.float();
+    const wanted = r < 0.12 ? 0 : r < 0.82 ? rng.int(1, 12) : r < 0.97 ? rng.int(13, 40) : rng.int(41, 90);
+    for (let n = 0; n < wanted; n++) {
+      const tx = this.randomTx(height, txs.length, rng);
+      if (tx) txs.push(tx);
+    }
+    let outputLovelace = 0;
+    let fees = 0;
+    let size = 4;
+    for (const tx of txs) {
+      for (const o of tx.outputs) outputLovelace += o.lovelace;
+      fees += tx.fee;
+      size += tx.size;
+    }
+    this.blocks.push({ height, txs, size, outputLovelace, fees });
+  }
+
+  // ---- the faucet distribution opening every segment ----
+
+  private distribution(height: number, rng: Rng): SimTx {
+    const world = this.world;
+    const faucetAddress = world.wallets[FAUCET_WALLET]!.addresses[0]!;
+    const s = this.segment;
+    const outputs: SimOutput[] = [];
+    const out = (address: number, lovelace: number, assets: Array<[string, number]> = []): SimOutput => {
+      const o: SimOutput = { address, lovelace, assets, dataHash: null, inlineDatum: null, consumedBy: null };
+      outputs.push(o);
+      return o;
+    };
+    const reserve = out(faucetAddress, FAUCET_RESERVE);
+    reserve.consumedBy = { height: (s + 1) * this.ctx.segmentLength, index: 0 };
+
+    const funded = rng.shuffled(world.stakeWalletIds).slice(0, rng.int(36, 48));
+    for (const w of funded) {
+      const ada = rng.chance(0.08) ? rng.logUniform(100_000, 1_000_000) : rng.logUniform(100, 50_000);
+      out(rng.pick(world.wallets[w]!.addresses), Math.round(ada) * ADA);
+    }
+    let mints = 0;
+    for (const asset of world.assets) {
+      const qty = s === 0 ? asset.genesisSupply : mintedInSegment(asset, s) ? asset.mintAmount : 0;
+      if (qty === 0) continue;
+      mints++;
+      out(rng.pick(world.wallets[asset.minter]!.addresses), 2 * ADA, [[asset.unit, qty]]);
+    }
+
+    const inputs: SimInput[] = [];
+    const withdrawals: SimTx['withdrawals'] = [];
+    let fee = 0;
+    let size: number;
+    if (s === 0) {
+      size = txSize(0, outputs, { certs: 0, withdrawals: 0, redeemers: 0, mints, witnesses: 0 });
+    } else {
+      const prev = (s - 1) * this.ctx.segmentLength;
+      inputs.push({
+        height: prev,
+        index: 0,
+        outputIndex: 0,
+        output: { address: faucetAddress, lovelace: FAUCET_RESERVE, assets: [], dataHash: null, inlineDatum: null, consumedBy: { height, index: 0 } },
+      });
+      size = txSize(1, outputs, { certs: 0, withdrawals: 1, redeemers: 0, mints, witnesses: 2 + (mints > 0 ? 1 : 0) });
+      fee = minFee(size);
+      const paidOut = outputs.reduce((n, o) => n + o.lovelace, 0) - FAUCET_RESERVE;
+      withdrawals.push({ wallet: FAUCET_WALLET, amount: paidOut + fee });
+    }
+    const tx: SimTx = {
+      height, index: 0, hash: this.ctx.hashes.tx(height, 0), inputs, outputs, fee, deposit: 0, size, withdrawals,
+      delegations: [], stakeRegistrations: 0, poolUpdates: s === 0 ? world.pools.length : 0, mints, redeemers: 0, invalidBefore: null,
+      invalidHereafter: s === 0 ? null : this.ctx.slotOf(height) + 7200,
+    };
+    this.credit(tx);
+    return tx;
+  }
+
+  // ---- ordinary transactions ----
+
+  private eligible(filter: (id: number, state: WalletState) => boolean): number[] {
+    const out: number[] = [];
+    for (const id of this.world.recipientWalletIds) if (filter(id, this.wallets[id]!)) out.push(id);
+    return out;
+  }
+
+  /** A random address of a random wallet other than the faucet. */
+  private recipientAddress(rng: Rng): number {
+    return rng.pick(this.world.wallets[rng.pick(this.world.recipientWalletIds)]!.addresses);
+  }
+
+  private amountFrom(rng: Rng, balance: number, maxShare: number): number {
+    let amount = Math.floor(balance * rng.logUniform(0.005, maxShare));
+    if (rng.chance(0.4)) amount = Math.floor(amount / ADA) * ADA;
+    return Math.max(amount, ADA);
+  }
+
+  private randomTx(height: number, index: number, rng: Rng): SimTx | null {
+    const roll = rng.float();
+    const kind =
+      roll < 0.46 ? 'payment'
+      : roll < 0.56 ? 'asset'
+      : roll < 0.66 ? 'delegation'
+      : roll < 0.72 ? 'batch'
+      : roll < 0.78 ? 'consolidation'
+      : roll < 0.86 ? 'script'
+      : roll < 0.93 ? 'withdrawal'
+      : 'self';
+    const plan = this.plan(kind, rng) ?? this.plan('payment', rng);
+    return plan ? this.build(height, index, plan, rng) : null;
+  }
+
+  private plan(kind: string, rng: Rng): TxPlan | null {
+    const world = this.world;
+    const keyWallet = (id: number): boolean => {
+      const k = world.wallets[id]!.kind;
+      return k === 'stake' || k === 'enterprise';
+    };
+    switch (kind) {
+      case 'payment': {
+        const senders = this.eligible((id, s) => keyWallet(id) && s.lovelace >= 5 * ADA);
+        if (senders.length === 0) return null;
+        const sender = rng.pick(senders);
+        const state = this.wallets[sender]!;
+        const payments: Payment[] = [];
+        const n = rng.chance(0.6) ? 1 : rng.int(2, 3);
+        for (let i = 0; i < n; i++) payments.push({ address: this.recipientAddress(rng), lovelace: this.amountFrom(rng, state.lovelace, 0.5 / n), assets: [] });
+        if (state.tokens > 0 && rng.chance(0.25)) {
+          const [unit, held] = rng.pick(this.heldAssets(sender));
+          payments[0]!.assets = [[unit, Math.max(1, Math.floor(held * rng.float()))]];
+          payments[0]!.lovelace = Math.max(payments[0]!.lovelace, 1_500_000);
+        }
+        return { sender, payments };
+      }
+      case 'asset': {
+        const senders = this.eligible((id, s) => keyWallet(id) && s.tokens > 0 && s.lovelace >= 4 * ADA);
+        if (senders.length === 0) return null;
+        const sender = rng.pick(senders);
+        const held = this.heldAssets(sender);
+        const payments: Payment[] = [];
+        const n = Math.min(held.length, rng.int(1, 2));
+        for (const [unit, qty] of rng.shuffled(held).slice(0, n)) {
+          payments.push({
+            address: this.recipientAddress(rng),
+            lovelace: rng.int(1_150_000, 2_000_000),
+            assets: [[unit, qty === 1 ? 1 : Math.max(1, Math.floor(qty * rng.logUniform(0.001, 0.9)))]],
+          });
+        }
+        return { sender, payments };
+      }
+      case 'delegation': {
+        const senders = this.eligible((id, s) => world.wallets[id]!.kind === 'stake' && s.lovelace >= 5 * ADA);
+        if (senders.length === 0) return null;
+        return { sender: rng.pick(senders), payments: [], delegation: { pool: rng.int(0, world.pools.length - 1), register: rng.chance(0.25) } };
+      }
+      case 'batch': {
+        const senders = this.eligible((id, s) => keyWallet(id) && s.lovelace >= 2_000 * ADA);
+        if (senders.length === 0) return null;
+        const sender = rng.pick(senders);
+        const balance = this.wallets[sender]!.lovelace;
+        const payments: Payment[] = [];
+        const n = rng.int(8, 40);
+        for (let i = 0; i < n; i++) {
+          payments.push({ address: this.recipientAddress(rng), lovelace: Math.max(ADA, Math.floor(rng.logUniform(2 * ADA, balance / (2 * n)))), assets: [] });
+        }
+        return { sender, payments };
+      }
+      case 'consolidation': {
+        const senders = this.eligible((id, s) => keyWallet(id) && s.utxos.length >= 3 && s.lovelace >= 3 * ADA);
+        if (senders.length === 0) return null;
+        const sender = rng.pick(senders);
+        const utxos = rng.shuffled(this.wallets[sender]!.utxos).slice(0, rng.int(3, 12));
+        return { sender, payments: [], forceInputs: utxos, changeAddress: rng.pick(world.wallets[sender]!.addresses) };
+      }
+      case 'script': {
+        if (rng.chance(0.5)) {
+          const senders = this.eligible((id, s) => !keyWallet(id) && s.lovelace >= 3 * ADA);
+          if (senders.length > 0) {
+            const sender = rng.pick(senders);
+            const payments: Payment[] = [{ address: this.recipientAddress(rng), lovelace: this.amountFrom(rng, this.wallets[sender]!.lovelace, 0.5), assets: [] }];
+            return { sender, payments, scriptSpend: true };
+          }
+        }
+        const senders = this.eligible((id, s) => keyWallet(id) && s.lovelace >= 5 * ADA);
+        if (senders.length === 0) return null;
+        const sender = rng.pick(senders);
+        const scripts = world.wallets.filter((w) => w.kind === 'script' || w.kind === 'scriptStake');
+        const inline = rng.chance(0.5);
+        const datum = toHex(deriveBytes(this.ctx.key, 28, 'datum', this.segment, rng.u32()));
+        return {
+          sender,
+          payments: [{
+            address: rng.pick(rng.pick(scripts).addresses),
+            lovelace: Math.max(2 * ADA, this.amountFrom(rng, this.wallets[sender]!.lovelace, 0.4)),
+            assets: [],
+            inlineDatum: inline ? `d8799f581c${datum}ff` : null,
+            dataHash: inline ? null : toHex(deriveBytes(this.ctx.key, 32, 'datum-hash', datum)),
+          }],
+        };
+      }
+      case 'withdrawal': {
+        const senders = this.eligible((id, s) => world.wallets[id]!.kind === 'stake' && s.lovelace >= 2 * ADA);
+        if (senders.length === 0) return null;
+        const sender = rng.pick(senders);
+        return {
+          sender,
+          payments: [{ address: this.recipientAddress(rng), lovelace: this.amountFrom(rng, this.wallets[sender]!.lovelace, 0.3), assets: [] }],
+          withdrawal: Math.round(rng.logUniform(1, 400) * ADA),
+        };
+      }
+      case 'self': {
+        const senders = this.eligible((id, s) => world.wallets[id]!.kind === 'stake' && world.wallets[id]!.addresses.length >= 2 && s.lovelace >= 10 * ADA);
+        if (senders.length === 0) return null;
+        const sender = rng.pick(senders);
+        const own = world.wallets[sender]!.addresses;
+        const targets = rng.shuffled(own).slice(0, Math.min(own.length, rng.int(2, 3)));
+        const balance = this.wallets[sender]!.lovelace;
+        return { sender, payments: targets.map((address) => ({ address, lovelace: this.amountFrom(rng, balance, 0.25), assets: [] })) };
+      }
+      default:
+        return null;
+    }
+  }
+
+  private heldAssets(wallet: number): Array<[string, number]> {
+    const total = new Map<string, number>();
+    for (const u of this.wallets[wallet]!.utxos) addAssets(total, u.output.assets);
+    return sortedAssets(total);
+  }
+
+  private build(height: number, index: number, plan: TxPlan, rng: Rng): SimTx | null {
+    const world = this.world;
+    const state = this.wallets[plan.sender]!;
+    const selected: Utxo[] = [...(plan.forceInputs ?? [])];
+    const chosen = new Set(selected);
+    const candidates = rng.shuffled(state.utxos.filter((u) => !chosen.has(u)));
+    const take = (u: Utxo): void => {
+      selected.push(u);
+      chosen.add(u);
+    };
+
+    const needAssets = new Map<string, number>();
+    for (const p of plan.payments) addAssets(needAssets, p.assets);
+    const have = new Map<string, number>();
+    for (const u of selected) addAssets(have, u.output.assets);
+    for (const [unit, need] of needAssets) {
+      for (const u of candidates) {
+        if ((have.get(unit) ?? 0) >= need) break;
+        if (chosen.has(u) || !u.output.assets.some(([x]) => x === unit)) continue;
+        take(u);
+        addAssets(have, u.output.assets);
+      }
+      if ((have.get(unit) ?? 0) < need) return null;
+    }
+
+    const withdrawal = plan.withdrawal ?? 0;
+    const deposit = plan.delegation?.register ? STAKE_KEY_DEPOSIT : 0;
+    const certs = plan.delegation ? (plan.delegation.register ? 2 : 1) : 0;
+    const paid = plan.payments.reduce((n, p) => n + p.lovelace, 0);
+    const scriptExtra = plan.scriptSpend ? rng.int(150_000, 600_000) : 0;
+    const witnesses = 1 + (withdrawal > 0 || certs > 0 ? 1 : 0);
+
+    let fee = 0;
+    let size = 0;
+    let changeLovelace = 0;
+    let changeAssets: Array<[string, number]> = [];
+    for (let guard = 0; ; guard++) {
+      const leftover = new Map(have);
+      addAssets(leftover, [...needAssets.entries()], -1);
+      changeAssets = sortedAssets(leftover);
+      const change: Payment = { address: 0, lovelace: 0, assets: changeAssets };
+      const redeemers = plan.scriptSpend ? selected.length : 0;
+      size = txSize(selected.length, [...plan.payments, change], { certs, withdrawals: withdrawal > 0 ? 1 : 0, redeemers, mints: 0, witnesses });
+      fee = minFee(size) + (redeemers > 0 ? scriptExtra * redeemers : 0);
+      const inLovelace = selected.reduce((n, u) => n + u.output.lovelace, 0);
+      changeLovelace = inLovelace + withdrawal - paid - fee - deposit;
+      const minChange = ADA + changeAssets.length * 150_000;
+      if (selected.length > 0 && changeLovelace >= minChange) break;
+      const next = candidates.find((u) => !chosen.has(u));
+      if (!next || guard > 60) return null;
+      take(next);
+      addAssets(have, next.output.assets);
+    }
+
+    const outputs: SimOutput[] = plan.payments.map((p) => ({
+      address: p.address,
+      lovelace: p.lovelace,
+      assets: p.assets,
+      dataHash: p.dataHash ?? null,
+      inlineDatum: p.inlineDatum ?? null,
+      consumedBy: null,
+    }));
+    const senderWallet = world.wallets[plan.sender]!;
+    outputs.push({
+      address: plan.changeAddress ?? rng.pick(senderWallet.addresses),
+      lovelace: changeLovelace,
+      assets: changeAssets,
+      dataHash: null,
+      inlineDatum: null,
+      consumedBy: null,
+    });
+
+    const slot = this.ctx.slotOf(height);
+    const tx: SimTx = {
+      height,
+      index,
+      hash: this.ctx.hashes.tx(height, index),
+      inputs: selected.map((u) => ({ height: u.height, index: u.index, outputIndex: u.outputIndex, output: u.output })),
+      outputs,
+      fee,
+      deposit,
+      size,
+      withdrawals: withdrawal > 0 ? [{ wallet: plan.sender, amount: withdrawal }] : [],
+      delegations: plan.delegation ? [{ wallet: plan.sender, pool: plan.delegation.pool }] : [],
+      stakeRegistrations: plan.delegation?.register ? 1 : 0,
+      poolUpdates: 0,
+      mints: 0,
+      redeemers: plan.scriptSpend ? selected.length : 0,
+      invalidBefore: rng.chance(0.1) ? Math.max(0, slot - rng.int(60, 600)) : null,
+      invalidHereafter: rng.chance(0.92) ? slot + rng.int(1800, 10_800) : null,
+    };
+    for (const u of selected) u.output.consumedBy = { height, index };
+    state.utxos = state.utxos.filter((u) => !chosen.has(u));
+    state.lovelace = 0;
+    state.tokens = 0;
+    for (const u of state.utxos) {
+      state.lovelace += u.output.lovelace;
+      state.tokens += u.output.assets.length;
+    }
+    this.credit(tx);
+    return tx;
+  }
+
+  /** Adds a transaction's outputs to their owners' spendable outputs (the faucet reserve excluded). */
+  private credit(tx: SimTx): void {
+    tx.outputs.forEach((output, outputIndex) => {
+      const owner = this.world.addresses[output.address]!.wallet;
+      if (owner === FAUCET_WALLET) return;
+      const state = this.wallets[owner]!;
+      state.utxos.push({ height: tx.height, index: tx.index, outputIndex, output });
+      state.lovelace += output.lovelace;
+      state.tokens += output.assets.length;
+    });
+  }
+}
+
+export function simulateSegment(ctx: SimContext, segment: number): Segment {
+  return new SegmentSimulator(ctx, segment).run();
+}
+
+/** The segment's address index, built once. */
+export function segmentAddressTxs(segment: Segment): Map<number, SimTx[]> {
+  if (segment.addressTxs) return segment.addressTxs;
+  const index = new Map<number, SimTx[]>();
+  for (const block of segment.blocks) {
+    for (const tx of block.txs) {
+      const seen = new Set<number>();
+      for (const i of tx.inputs) seen.add(i.output.address);
+      for (const o of tx.outputs) seen.add(o.address);
+      for (const a of seen) {
+        let list = index.get(a);
+        if (!list) index.set(a, (list = []));
+        list.push(tx);
+      }
+    }
+  }
+  segment.addressTxs = index;
+  return index;
+}

@@ -1,0 +1,27 @@
+import type { Db } from '../db/index';
+import type { LedgerEntry, LedgerStore } from './chain/index';
+
+/** The sandbox ledger's accepted transactions in the database (table sandbox_ledger). */
+export function dbLedgerStore(db: Db): LedgerStore {
+  return {
+    async entriesAfter(network, after) {
+      const rows = await db('sandbox_ledger').where({ network }).andWhere('seq', '>', after).orderBy('seq', 'asc');
+      return rows.map((r: Record<string, unknown>): LedgerEntry => ({
+        seq: Number(r.seq),
+        height: Number(r.height),
+        hash: String(r.hash),
+        cbor: String(r.cbor),
+        origin: r.origin as LedgerEntry['origin'],
+      }));
+    },
+    async append(network, entry) {
+      // The primary key (network, seq) makes a concurrent append by another process fail here.
+      const inserted = await db('sandbox_ledger')
+        .insert({ network, seq: entry.seq, height: entry.height, hash: entry.hash, cbor: entry.cbor, origin: entry.origin, created_at: Date.now() })
+        .onConflict(['network', 'seq'])
+        .ignore()
+        .returning('seq');
+      return inserted.length > 0;
+    },
+  };
+}
