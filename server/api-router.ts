@@ -1,30 +1,40 @@
 import express, { type Router } from 'express';
-import type { RouteDeps } from './http/route';
+import type { RouteDeps, Tenancy } from './http/route';
+import { isOperator } from './features/accounts/index';
+import { membershipOf } from './features/workspaces/index';
+import { findProjectRef } from './features/projects/index';
+import { findWebhook } from './features/webhooks/index';
 import { NotFound } from './errors';
-import { registerMeRoutes } from './features/accounts/me-routes';
-import { registerWorkspaceRoutes } from './features/workspaces/routes';
-import { registerProjectRoutes } from './features/projects/routes';
-import { registerSettingsRoutes } from './features/accounts/settings-routes';
-import { registerSiteRoutes } from './features/site/routes';
-import { registerUsageRoutes } from './features/stats/routes';
-import { registerLandingRoutes } from './features/site/landing-routes';
-import { registerWebhookRoutes } from './features/webhooks/routes';
-import { registerBillingRoutes } from './features/billing/routes';
-import { registerOperatorRoutes } from './features/operator/routes';
-import type { BillingProvider } from './features/billing/provider';
-import { EventStreams, registerEventRoutes } from './features/webhooks/event-stream-routes';
-import { registerWebhookEventPayloadRoute } from './features/webhooks/event-payload-routes';
-import { registerOpenApiRoute } from './features/site/openapi-routes';
-import { registerStatusRoutes } from './features/status/routes';
+import { registerMeRoutes } from './features/accounts/index';
+import { registerWorkspaceRoutes } from './features/workspaces/index';
+import { registerQuotaRoutes } from './features/quota/index';
+import { registerProjectRoutes } from './features/projects/index';
+import { registerSettingsRoutes } from './features/accounts/index';
+import { registerSiteRoutes } from './features/site/index';
+import { registerUsageRoutes } from './features/stats/index';
+import { registerLandingRoutes } from './features/site/index';
+import { registerWebhookRoutes } from './features/webhooks/index';
+import { registerBillingRoutes } from './features/billing/index';
+import { registerOperatorRoutes } from './features/operator/index';
+import type { BillingProvider } from './features/billing/index';
+import { EventStreams, registerEventRoutes } from './features/webhooks/index';
+import { registerWebhookEventPayloadRoute } from './features/webhooks/index';
+import { registerOpenApiRoute } from './features/site/index';
+import { registerStatusRoutes } from './features/status/index';
 import type { StatusReport } from '../shared/status';
 import { CAIRN_VERSION } from './version';
-import { registerMilkomedaRoutes } from './features/milkomeda/routes';
-import { registerEndpointRoutes } from './features/endpoints/routes';
-import { registerNetworkRoutes } from './features/projects/network-routes';
-import { registerPpuRoutes, type PpuExtras } from './features/ppu/routes';
-import { registerIpfsRoutes } from './features/ipfs/routes';
-import type { ChainSource } from './features/webhooks/chain-source';
+import { registerMilkomedaRoutes } from './features/milkomeda/index';
+import { devChainInfo } from './sandbox/evm-accounts';
+import { usesEvmDevChain } from './config';
+import { registerEndpointRoutes } from './features/endpoints/index';
+import { registerNetworkRoutes } from './features/projects/index';
+import { registerPpuRoutes, type PpuExtras } from './features/ppu/index';
+import { registerIpfsRoutes } from './features/ipfs/index';
+import type { ChainSource } from './features/webhooks/index';
 import type { LatestBlock } from '../shared/landing-sample';
+
+/** What route() looks up to check a permission, from the features that own workspaces, projects, webhooks and operators. */
+export const tenancy: Tenancy = { membershipOf, findProjectRef, findWebhook, isOperator };
 
 /** The dashboard API under /api: one register function per resource. */
 export interface ApiExtras {
@@ -49,6 +59,7 @@ export function apiRouter(deps: RouteDeps, extras: ApiExtras): Router {
   const router = express.Router();
   registerMeRoutes(router, deps);
   registerWorkspaceRoutes(router, deps);
+  registerQuotaRoutes(router, deps);
   registerProjectRoutes(router, deps, extras.sandboxed, extras.served);
   registerSettingsRoutes(router, deps);
   registerSiteRoutes(router, deps, extras.webDir);
@@ -56,7 +67,7 @@ export function apiRouter(deps: RouteDeps, extras: ApiExtras): Router {
   registerLandingRoutes(router, deps, extras.latestBlock);
   registerWebhookRoutes(router, deps, extras.webhookSources);
   registerIpfsRoutes(router, deps);
-  registerMilkomedaRoutes(router, deps);
+  registerMilkomedaRoutes(router, deps, usesEvmDevChain(deps.config) ? devChainInfo() : null);
   registerEndpointRoutes(router, deps);
   registerBillingRoutes(router, deps, extras.billing);
   if (extras.ppu) registerPpuRoutes(router, deps, extras.ppu);

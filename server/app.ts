@@ -4,7 +4,7 @@ import session from 'express-session';
 import helmet from 'helmet';
 import compression from 'compression';
 import { pinoHttp } from 'pino-http';
-import type { Config } from './config';
+import { sandboxedSlugs, type Config } from './config';
 import type { Db } from './db/index';
 import { isMigrated } from './db/index';
 import type { Logger } from './logger';
@@ -14,26 +14,27 @@ import { DbSessionStore } from './http/session-store';
 import { csrfProtection } from './http/csrf';
 import { refuseNulBytes } from './http/input-guard';
 import { errorMiddleware } from './http/error-middleware';
-import { createPassport } from './features/accounts/strategies';
-import { authRouter, SESSION_COOKIE } from './features/accounts/auth-routes';
-import { apiRouter } from './api-router';
+import { createPassport } from './features/accounts/index';
+import { authRouter, SESSION_COOKIE } from './features/accounts/index';
+import { apiRouter, tenancy } from './api-router';
 import { devMailboxRouter } from './sandbox/mailbox-page';
 import { devRouter } from './http/dev-router';
 import { assetsRouter, defaultWebDir, spaRouter } from './web/static';
 import { NotFound } from './errors';
-import { createSandboxChains, sandboxedSlugs } from './sandbox/chains';
+import { createSandboxChains } from './sandbox/chains';
 import { devFaucetRouter } from './sandbox/faucet';
-import { communityServedNetworks } from './features/endpoints/endpoints';
+import { communityServedNetworks } from './features/endpoints/index';
 import type { SandboxChain, SandboxNetwork } from './sandbox/chain/index';
-import { latestMainnetBlock } from './features/site/landing-routes';
-import { webhookSources } from './features/webhooks/workers';
-import { EventStreams } from './features/webhooks/event-stream-routes';
-import { createBillingProvider, StripeBillingProvider, type BillingProvider } from './features/billing/providers';
-import { docsRouter } from './features/site/docs-routes';
-import { defaultProbes, statusReporter } from './features/status/status';
+import { latestMainnetBlock } from './features/site/index';
+import { webhookSources } from './features/webhooks/index';
+import { EventStreams } from './features/webhooks/index';
+import { createBillingProvider, StripeBillingProvider, type BillingProvider } from './features/billing/index';
+import { docsRouter } from './features/site/index';
+import { sandboxPathShapes } from './sandbox/chain/path-shapes';
+import { defaultProbes, statusReporter } from './features/status/index';
 import { offeredNetworks, sandboxOf } from '../shared/networks';
-import { ppuSettings } from './features/ppu/ppu';
-import { paymentChainSource } from './features/ppu/watcher';
+import { ppuSettings } from './features/ppu/index';
+import { paymentChainSource } from './features/ppu/index';
 import { devPpuRouter } from './sandbox/ppu-payments';
 
 export interface AppDeps {
@@ -157,7 +158,7 @@ export function createApp(deps: AppDeps): CairnApp {
   app.use(passport.initialize());
   app.use(passport.session());
 
-  const routeDeps = { db, config, logger, mailer };
+  const routeDeps = { db, config, logger, mailer, tenancy };
   app.use(['/api', '/auth'], csrfProtection());
   app.use('/auth', authRouter({ ...routeDeps, passport, enabledProviders: enabled }));
   const chains = deps.chains ?? createSandboxChains(config);
@@ -201,7 +202,7 @@ export function createApp(deps: AppDeps): CairnApp {
     app.use('/dev', dev);
   }
 
-  app.use(docsRouter(config, chains.mainnet ?? chains.preprod ?? chains.preview, webDir));
+  app.use(docsRouter(config, () => sandboxPathShapes(chains.mainnet ?? chains.preprod ?? chains.preview), webDir));
   app.use(spaRouter(webDir));
   app.use((_req, _res, next) => next(new NotFound('Not found.')));
   app.use(errorMiddleware(logger));

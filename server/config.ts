@@ -6,6 +6,7 @@ import {
   evmNetwork,
   isNetworkSlug,
   networkSlugs,
+  sandboxNetworks,
   sandboxSlugs,
   upstreamNetworks,
   upstreamVariables,
@@ -494,3 +495,16 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     },
   };
 }
+
+/**
+ * Milkomeda mainnet without UPSTREAM_MILKOMEDA_MAINNET_URL runs on the embedded EVM development chain,
+ * except in production or when the operator turned it off (DISABLED_NETWORKS).
+ */
+export const usesEvmDevChain = (config: Config): boolean =>
+  !config.gateway.milkomeda && !config.isProduction && !config.disabledNetworks.includes(evmNetwork.slug);
+
+/** Gateway slugs answered by simulated data (the sandbox chain, the EVM development chain): their projects show 'Sandbox data'. */
+export const sandboxedSlugs = (config: Config): string[] => [
+  ...sandboxNetworks.filter(({ slug }) => !config.gateway.upstreams[slug] && !config.disabledNetworks.includes(slug)).map(({ slug }) => slug),
+  ...(usesEvmDevChain(config) ? [evmNetwork.slug] : []),
+];

@@ -1,20 +1,20 @@
 import http from 'node:http';
-import type { Config } from './config';
+import { usesEvmDevChain, type Config } from './config';
 import type { Db } from './db/index';
 import type { Logger } from './logger';
-import type { SandboxChain, SandboxNetwork } from './sandbox/chain/index';
+import { createSandboxChain, sandboxRouter, type SandboxChain, type SandboxNetwork } from './sandbox/chain/index';
 import { KeyCache } from './gateway/key-cache';
 import { MemoryLimiter, type BalanceStore, type Limiter } from './gateway/limiter';
 import { RedisLimiter } from './gateway/redis-limiter';
 import { Meter, loadQuotaBase } from './gateway/metering';
-import { addBalanceSpends, raiseBalanceSpent } from './features/ppu/ppu';
+import { addBalanceSpends, raiseBalanceSpent } from './features/ppu/index';
 import { createGatewayHandler } from './gateway/gateway';
-import type { EvmBackend } from './features/milkomeda/jsonrpc';
+import { createJsonRpcHandler, type EvmBackend } from './features/milkomeda/index';
 import { UpstreamPools } from './gateway/upstream-pool';
+import { addServedRequests, enabledEndpoints } from './features/endpoints/index';
 import type { DevChain } from './sandbox/evm-chain';
-import { usesEvmDevChain } from './sandbox/chains';
-import { evmNetwork } from '../shared/networks';
-import { createIpfsBackend, type IpfsBackend } from './features/ipfs/backend';
+import { evmNetwork, sandboxOf } from '../shared/networks';
+import { createIpfsBackend, type IpfsBackend } from './features/ipfs/index';
 
 export interface GatewayOptions {
   config: Config;
@@ -68,9 +68,16 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
         devChain.accounts.map((a, i) => `  (${i}) ${a.address}  private key ${a.privateKey}`).join('\n'),
     );
   } else if (!evm && !off.has(evmNetwork.slug)) logger.warn('milkomeda-mainnet has no backend: set UPSTREAM_MILKOMEDA_MAINNET_URL (the embedded EVM development chain does not run in production)');
-  const gateway = createGatewayHandler({ config, logger, keys, limiter, meter, version: opts.version, evm, ...(ipfs ? { ipfs } : {}), ...(opts.chains ? { chains: opts.chains } : {}) });
+  const jsonRpc = createJsonRpcHandler({ backend: evm, limiter, meter, timeoutMs: gw.upstreamTimeoutMs });
+  const sandbox = (slug: string, url: string) => {
+    const network = sandboxOf(slug);
+    if (!network) return undefined;
+    const chain = opts.chains?.[network] ?? createSandboxChain({ network, blockIntervalMs: gw.sandboxBlockIntervalMs });
+    return sandboxRouter(chain, { url, version: opts.version });
+  };
+  const gateway = createGatewayHandler({ config, logger, keys, limiter, meter, version: opts.version, jsonRpc, sandbox, ...(ipfs ? { ipfs } : {}) });
   gateway.setQuotaBase(await loadQuotaBase(db));
-  const pools = new UpstreamPools({ db, config, logger, backends: gateway.backends });
+  const pools = new UpstreamPools({ db, config, logger, backends: gateway.backends, endpoints: { enabled: enabledEndpoints, addServed: addServedRequests } });
   await pools.start();
   // Pay as you go: requests paid from balances go to ppu_balances.spent with the metering's rhythm
   // (from Redis: the totals of every balance any gateway spent from, including one killed since).

@@ -1,6 +1,6 @@
 import { assetFingerprint } from './cardano/fingerprint';
 import { stakeAddressOf } from './cardano/address';
-import type { Block, Epoch, EpochStart, TxDetails } from '../server/sandbox/chain/types';
+import type { Block, Epoch, EpochStart, TxDetails } from './chain';
 import { compare, expectedOf, extractJsonPath, JsonPathRefused, jsonPathMatches, preparedResultMatches, prepareResults, type Actual, type Expected } from './jsonpath';
 import type { Condition, Operator, Trigger } from './webhooks';
 

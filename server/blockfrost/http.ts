@@ -1,6 +1,18 @@
 // Blockfrost error bodies and query parsing shared by the sandbox router.
 import type { Request } from 'express';
-import type { PageRequest } from '../sandbox/chain/chain';
+
+/** Answers of Cairn's simulators carry this header (the dashboard's 'Sandbox data'): 'simulated' for the sandbox chain, 'development-chain' for the EVM development chain. */
+export const SANDBOX_HEADER = 'X-Cairn-Sandbox';
+
+/** Pagination with Blockfrost's defaults filled in. */
+export interface PageRequest {
+  count: number;
+  page: number;
+  order: 'asc' | 'desc';
+}
+
+/** `/blocks/{hash_or_number}` and `/blocks/:hash` have the same shape: `/blocks/{}`. */
+export const pathShape = (p: string): string => p.replace(/\{[^}]+\}/g, '{}').replace(/:\w+/g, '{}');
 
 export interface BlockfrostErrorBody {
   status_code: number;

@@ -2,7 +2,7 @@ import 'dotenv/config';
 import { ConfigError, loadConfig } from '../config';
 import { createDb, migrateLatest, sqliteFileIn, type Db } from '../db/index';
 import { AppError } from '../errors';
-import { findUserForOperator, grantBoostByOperator, listUsersForOperator, setPlanByOperator } from '../features/operator/admin';
+import { findUserForOperator, grantBoostByOperator, listUsersForOperator, setPlanByOperator } from '../features/operator/index';
 import { isBoostType, isPlanName, type SubscriptionStatus } from '../../shared/plans';
 
 // `npm run operator -- <command>`: what the operator page does, from the shell, on the database the

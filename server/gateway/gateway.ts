@@ -1,10 +1,9 @@
 import type http from 'node:http';
-import express from 'express';
+import express, { type Router } from 'express';
 import proxyaddr from 'proxy-addr';
 import type { Config } from '../config';
 import type { Logger } from '../logger';
-import { evmNetwork, evmSlugs, networks, sandboxOf, type UpstreamNetwork } from '../../shared/networks';
-import { createSandboxChain, sandboxRouter, type SandboxChain, type SandboxNetwork } from '../sandbox/chain/index';
+import { evmNetwork, evmSlugs, networks, type UpstreamNetwork } from '../../shared/networks';
 import { NOT_FOUND_MESSAGE } from '../blockfrost/http';
 import { KeyCache, type ProjectKey } from './key-cache';
 import { MemoryLimiter, utcDay, type Limiter, type Verdict } from './limiter';
@@ -12,9 +11,9 @@ import type { Meter, MeteredRequest } from './metering';
 import { endpointTemplate } from './endpoint-template';
 import { httpUpstream, type Upstream } from './proxy';
 import { ANY_ORIGIN, allowAnyOrigin, sendBlockfrostError, sendJson } from './respond';
-import { createJsonRpcHandler, type EvmBackend } from '../features/milkomeda/jsonrpc';
+import type { JsonRpcHandler } from '../features/milkomeda/index';
 import { basicAuthPassword } from './basic-auth';
-import type { IpfsBackend } from '../features/ipfs/backend';
+import type { IpfsBackend } from '../features/ipfs/index';
 
 const API_PREFIX = '/api/v0';
 const slugs = new Set(networks.map((n) => n.slug).filter((s): s is string => !!s));
@@ -43,10 +42,14 @@ export interface GatewayDeps {
   keys: KeyCache;
   limiter: Limiter;
   meter: Meter;
-  /** Sandbox chains already created by the caller (shared with the webhook follower); created here otherwise. */
-  chains?: Partial<Record<SandboxNetwork, SandboxChain>>;
-  /** Milkomeda mainnet's EVM JSON-RPC backend (configured, or the embedded development chain); none: calls answer 'no backend'. */
-  evm?: EvmBackend | null;
+  /**
+   * The sandbox chain's Blockfrost router for a Cardano network without an upstream (`url`: the
+   * network's public base URL); undefined when the network has no sandbox. From the composition
+   * root, which owns the simulators.
+   */
+  sandbox?: (slug: string, url: string) => Router | undefined;
+  /** Milkomeda's JSON-RPC handler (server/features/milkomeda); none: calls answer 'no backend'. */
+  jsonRpc: JsonRpcHandler;
   /** IPFS calls for the ipfs network when no UPSTREAM_IPFS_URL is set (server/features/ipfs). */
   ipfs?: IpfsBackend;
   version: string;
@@ -109,13 +112,12 @@ function backends(deps: GatewayDeps): { byNetwork: Map<string, Backend>; sandbox
       });
       continue;
     }
-    const sandboxNetwork = sandboxOf(slug);
-    if (!sandboxNetwork) continue;
-    const chain = deps.chains?.[sandboxNetwork] ?? createSandboxChain({ network: sandboxNetwork, blockIntervalMs: gw.sandboxBlockIntervalMs });
+    const router = deps.sandbox?.(slug, `${gw.publicUrl}/${slug}${API_PREFIX}`);
+    if (!router) continue;
     const app = express();
     app.disable('x-powered-by');
     app.set('etag', false);
-    app.use(sandboxRouter(chain, { url: `${gw.publicUrl}/${slug}${API_PREFIX}`, version: deps.version }));
+    app.use(router);
     sandboxed.add(slug);
     byNetwork.set(slug, (req, res, path) => {
       req.url = path;
@@ -156,7 +158,7 @@ export function createGatewayHandler(deps: GatewayDeps) {
   let quotaBase = new Map<number, number>();
   let quotaBaseDay = -1;
   // Milkomeda: JSON-RPC with a method allow-list (server/features/milkomeda/jsonrpc.ts).
-  const jsonRpc = createJsonRpcHandler({ backend: deps.evm ?? null, limiter, meter, timeoutMs: config.gateway.upstreamTimeoutMs });
+  const { jsonRpc } = deps;
 
   const root = (res: http.ServerResponse, rest: string, network: string | undefined): boolean => {
     if (rest === '/' || rest === '') return (sendJson(res, 200, { url: `${config.gateway.publicUrl}${network ? `/${network}` : ''}${API_PREFIX}`, version: deps.version }), true);

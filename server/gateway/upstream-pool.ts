@@ -4,7 +4,6 @@ import type { Config, UpstreamConfig } from '../config';
 import type { Db } from '../db/index';
 import type { Logger } from '../logger';
 import { SerialTicker } from '../ticker';
-import { addServedRequests, enabledEndpoints } from '../features/endpoints/endpoints';
 import { endpointNetworks, type EndpointNetwork } from '../../shared/endpoints';
 import type { UpstreamNetwork } from '../../shared/networks';
 import { httpUpstream, type ForwardHooks, type Upstream } from './proxy';
@@ -34,12 +33,19 @@ interface Member {
   checking: boolean;
 }
 
+export interface CommunityEndpoints {
+  enabled(db: Db): Promise<Array<{ id: number; url: string; network: EndpointNetwork; position: number; updated_at: number }>>;
+  addServed(db: Db, counts: Map<number, number>, dayMs: number): Promise<void>;
+}
+
 export interface UpstreamPoolsOptions {
   db: Db;
   config: Config;
   logger: Logger;
   /** The gateway's backend per network slug; pools replace entries here while they have community endpoints. */
   backends: Map<string, Backend>;
+  /** The enabled community endpoints and their served-request counts (server/features/endpoints, wired by the composition root). */
+  endpoints: CommunityEndpoints;
   flushMs?: number;
   healthIntervalMs?: number;
 }
@@ -87,7 +93,7 @@ export class UpstreamPools {
   }
 
   private async reload(): Promise<void> {
-    const rows = await enabledEndpoints(this.opts.db);
+    const rows = await this.opts.endpoints.enabled(this.opts.db);
     const signature = rows.map((r) => `${r.id}:${r.url}:${r.network}:${r.position}`).join('|');
     if (signature === this.signature) return;
     this.signature = signature;
@@ -195,7 +201,7 @@ export class UpstreamPools {
     this.served = new Map();
     this.servedDay = Math.floor(Date.now() / DAY_MS) * DAY_MS;
     try {
-      await addServedRequests(this.opts.db, counts, day);
+      await this.opts.endpoints.addServed(this.opts.db, counts, day);
     } catch (err) {
       for (const [id, n] of counts) this.served.set(id, (this.served.get(id) ?? 0) + n);
       this.opts.logger.error({ err: { message: (err as Error).message } }, 'upstream pools: could not write the requests served');

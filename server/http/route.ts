@@ -5,13 +5,12 @@ import type { Config } from '../config';
 import type { Logger } from '../logger';
 import type { Mailer } from '../mail/mailer';
 import { AppError, Forbidden, Invalid, NotFound, Unauthorized } from '../errors';
-import { isOperator } from '../features/accounts/operators';
 import { signInPathFor } from '../../shared/routes';
 import { can, deniedMessages, type Action } from '../../shared/permissions';
 import { MAX_DB_ID, parseDbId } from '../../shared/text';
-import { membershipOf, type Membership } from '../features/workspaces/workspaces';
-import { findProjectRef, type ProjectRef } from '../features/projects/projects';
-import { findWebhook, type WebhookRow } from '../features/webhooks/webhooks';
+import type { Membership } from '../features/workspaces/index';
+import type { ProjectRef } from '../features/projects/index';
+import type { WebhookRow } from '../features/webhooks/index';
 
 export interface SignedInUser {
   id: number;
@@ -68,6 +67,16 @@ export interface RouteDeps {
   config: Config;
   logger: Logger;
   mailer: Mailer;
+  /** How a permission finds its workspace, project or webhook: the features that own them, wired by the composition root. */
+  tenancy: Tenancy;
+}
+
+/** The lookups route() needs to check a permission; each throws NotFound for what does not exist or is not the user's. */
+export interface Tenancy {
+  membershipOf(db: Db, workspaceId: number, userId: number): Promise<Membership>;
+  findProjectRef(db: Db, uuid: string, workspaceId?: number): Promise<ProjectRef>;
+  findWebhook(db: Db, workspaceId: number, webhookId: string): Promise<WebhookRow>;
+  isOperator(config: Pick<Config, 'operatorEmails'>, email: string | null | undefined): boolean;
 }
 
 type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
@@ -135,14 +144,15 @@ const allow = (membership: Membership, permission: { denied?: string }, action: 
   if (!can(membership.role, action)) throw new Forbidden(permission.denied ?? deniedMessages[action]);
 };
 
-interface Tenancy {
+interface Resolved {
   membership?: Membership;
   project?: ProjectRef;
   webhook?: WebhookRow;
 }
 
 /** The workspace a route addresses, the caller's membership in it, and the project or webhook it names. */
-async function resolveTenancy(db: Db, req: Request, permission: Exclude<Permission, string>, userId: number): Promise<Tenancy> {
+async function resolveTenancy({ db, tenancy }: RouteDeps, req: Request, permission: Exclude<Permission, string>, userId: number): Promise<Resolved> {
+  const { membershipOf, findProjectRef, findWebhook } = tenancy;
   if ('workspace' in permission) {
     const workspaceId = workspaceIdIn(req);
     if (workspaceId === undefined) throw new Error(`route ${req.method} ${req.route?.path}: a workspace permission needs :id or :workspaceId`);
@@ -205,8 +215,8 @@ export function route<B extends z.ZodType = z.ZodUnknown, Q extends z.ZodType = 
     try {
       const user = (req.user as SignedInUser | undefined) ?? null;
       if (permission !== 'public' && !user) throw new Unauthorized();
-      if (permission === 'operator' && !isOperator(deps.config, user!.email)) throw new NotFound('There is no such API endpoint.');
-      const tenancy = typeof permission === 'object' ? await resolveTenancy(deps.db, req, permission, user!.id) : {};
+      if (permission === 'operator' && !deps.tenancy.isOperator(deps.config, user!.email)) throw new NotFound('There is no such API endpoint.');
+      const tenancy = typeof permission === 'object' ? await resolveTenancy(deps, req, permission, user!.id) : {};
       const body = spec.body ? spec.body.parse(req.body ?? {}) : req.body;
       const query = spec.query ? spec.query.parse(req.query) : req.query;
       const params = spec.params ? spec.params.parse(req.params) : req.params;

@@ -2,7 +2,7 @@ import type { Config } from '../config';
 import type { Db } from '../db/index';
 import { createSandboxChain, type SandboxChain, type SandboxNetwork } from './chain/index';
 import { dbLedgerStore } from './store';
-import { evmNetwork, sandboxNetworks } from '../../shared/networks';
+import { sandboxNetworks } from '../../shared/networks';
 
 /**
  * One sandbox chain per Cardano network without a configured upstream, shared by every part of the
@@ -20,18 +20,6 @@ export function createSandboxChains(config: Config, db?: Db): Partial<Record<San
   return chains;
 }
 
-/**
- * Milkomeda mainnet without UPSTREAM_MILKOMEDA_MAINNET_URL runs on the embedded EVM development chain,
- * except in production or when the operator turned it off (DISABLED_NETWORKS).
- */
-export const usesEvmDevChain = (config: Config): boolean =>
-  !config.gateway.milkomeda && !config.isProduction && !config.disabledNetworks.includes(evmNetwork.slug);
-
-/** Gateway slugs answered by simulated data (the sandbox chain, the EVM development chain): their projects show 'Sandbox data'. */
-export const sandboxedSlugs = (config: Config): string[] => [
-  ...sandboxNetworks.filter(({ slug }) => !config.gateway.upstreams[slug] && !config.disabledNetworks.includes(slug)).map(({ slug }) => slug),
-  ...(usesEvmDevChain(config) ? [evmNetwork.slug] : []),
-];
 
 /**
  * Loads every chain's accepted transactions, then keeps reading what other processes accept

@@ -1,3 +1,5 @@
+import { MILKOMEDA_MAINNET, type DevChainInfo } from '../../shared/milkomeda';
+
 /**
  * Hardhat's well-known development accounts (mnemonic "test test test test test test test test test
  * test test junk", m/44'/60'/0'/0/i). Their keys are public: they are for local development only.
@@ -11,3 +13,10 @@ export const DEV_ACCOUNTS: ReadonlyArray<{ address: string; privateKey: string }
 ];
 /** 10,000 milkAda (18 decimals) for each development account. */
 export const DEV_ACCOUNT_BALANCE_WEI = 10_000n * 10n ** 18n;
+
+/** What the dashboard shows of the development chain (GET /api/milkomeda/dev-chain). */
+export const devChainInfo = (): DevChainInfo => ({
+  chainId: MILKOMEDA_MAINNET.chainIdNumber,
+  balanceWei: DEV_ACCOUNT_BALANCE_WEI.toString(),
+  accounts: DEV_ACCOUNTS.map((a) => ({ ...a })),
+});

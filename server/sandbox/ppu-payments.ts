@@ -4,7 +4,7 @@
 import express, { type Router } from 'express';
 import type { Db } from '../db/index';
 import type { SandboxChain } from './chain/index';
-import { orderPaymentTarget } from '../features/ppu/ppu';
+import { orderPaymentTarget } from '../features/ppu/index';
 import { parseDbId } from '../../shared/text';
 import { Invalid, NotFound } from '../errors';
 

@@ -3,7 +3,7 @@ import type { Router } from 'express';
 import { startTestApp, type TestApp } from '../helpers/test-app';
 import { Client } from '../helpers/http-client';
 import type { TestDatabase } from '../helpers/db-template';
-import { apiRouter } from '../../server/api-router';
+import { apiRouter, tenancy } from '../../server/api-router';
 import { openApiPath } from '../../server/features/site/openapi-routes';
 import { createLogger } from '../../server/logger';
 import { devMailbox } from '../../server/mail/mailer';
@@ -28,7 +28,7 @@ interface Layer {
 function existingRoutes(): string[] {
   const logger = createLogger('silent');
   const router = apiRouter(
-    { db: app.db, config: app.config, logger, mailer: devMailbox(logger) },
+    { db: app.db, config: app.config, logger, mailer: devMailbox(logger), tenancy },
     { webDir: '/nonexistent', latestBlock: async () => ({ block: {} as never, source: 'test' }), sandboxed: new Set(), webhookSources: new Map(), status: async () => { throw new Error('unused'); }, served: () => true, billing: new LocalBillingProvider(app.db), ppu: { settings: ppuSettings(app.config), tip: async () => null, canSimulate: false } },
   ) as Router & { stack: Layer[] };
   const out: string[] = [];

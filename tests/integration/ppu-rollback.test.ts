@@ -5,7 +5,7 @@ import { makeUser, makeWorkspace } from '../helpers/workspace-fixture';
 import { createOrder, ppuBalance, ppuSettings } from '../../server/features/ppu/ppu';
 import { watchTick } from '../../server/features/ppu/watcher';
 import type { ChainSource } from '../../server/features/webhooks/chain-source';
-import type { Block, TxDetails } from '../../server/sandbox/chain/types';
+import type { Block, TxDetails } from '../../shared/chain';
 
 /** A chain whose blocks the test rewrites, behind the follower's ChainSource interface (an upstream's rollbacks cannot be caused from here). */
 function fakeChain() {

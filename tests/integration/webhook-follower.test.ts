@@ -5,7 +5,7 @@ import { makeUser, makeWorkspace } from '../helpers/workspace-fixture';
 import type { TestDatabase } from '../helpers/db-template';
 import { ChainFollower } from '../../server/features/webhooks/follower';
 import type { ChainSource } from '../../server/features/webhooks/chain-source';
-import type { Block } from '../../server/sandbox/chain/types';
+import type { Block } from '../../shared/chain';
 import { createLogger } from '../../server/logger';
 
 /** A chain we script: blocks by height, replaceable to simulate a rollback. */

@@ -1,8 +1,8 @@
 import type { Db } from '../../db/index';
 import { NotFound, PlanLimit, Conflict } from '../../errors';
 import { recordGatewayChange } from '../../db/gateway-changes';
-import { ownedProjectCount } from '../projects/projects';
-import { ownedWebhookCount } from '../webhooks/webhooks';
+import { ownedProjectCount } from '../projects/index';
+import { ownedWebhookCount } from '../webhooks/index';
 import { boostRequests, boosts, DEFAULT_PLAN, isPlanName, planNames, plans, type BoostType, type PlanName, type SubscriptionStatus } from '../../../shared/plans';
 import { INCOMPLETE_EXPIRY_MS, excessFor, hasUnpaidInvoice, type BillingPeriod, type BillingProviderName, type CurrentCounts, type LogType, type SubscriptionLogDto } from '../../../shared/billing';
 import { messages } from '../../../shared/messages';

@@ -7,13 +7,14 @@ import type { BillingProvider } from './provider';
 import { LocalBillingProvider } from './local';
 import { NO_BILLING } from './providers';
 import { customerRow } from './customers';
-import { membershipOf } from '../workspaces/workspaces';
-import { findUserById } from '../accounts/users';
-import { assertPlanChangeAllowed, currentCounts, getLog, listLogs, readSubscriptionState } from './billing';
+import { membershipOf } from '../workspaces/index';
+import { findUserById } from '../accounts/index';
+import { activeAddons, assertPlanChangeAllowed, currentCounts, getLog, listLogs, readSubscriptionState } from './billing';
 import { can } from '../../../shared/permissions';
 import { boosts, boostTypes, isPaidPlan, planNames, plans } from '../../../shared/plans';
 import { INCOMPLETE_EXPIRY_MS, boostLookupKey, checkoutSchema, idSchema, logTypeLabels, normalizeTaxId, planLookupKey, taxIdTypeFor, updateSubscriptionSchema, type BillingInfoDto, type CheckoutResultDto, type WorkspaceBillingDto } from '../../../shared/billing';
 import { formatEur } from '../../../shared/pricing';
+import type { AddonDto } from '../../../shared/workspaces';
 import { safeRedirect } from '../../../shared/redirect';
 import { csrfTokenFor } from '../../http/csrf';
 
@@ -22,6 +23,13 @@ const LIVE_PAID = new Set(['active', 'trialing', 'past_due', 'unpaid']);
 /** The billing calls of spec section 7, the subscription logs, and the built-in test billing's pages. */
 export function registerBillingRoutes(router: Router, deps: RouteDeps, billing: BillingProvider): void {
   const { db } = deps;
+
+  route(router, deps, {
+    method: 'get',
+    path: '/workspaces/:id/addons',
+    permission: { workspace: 'workspace.view' },
+    handler: ({ membership }): Promise<AddonDto[]> => activeAddons(db, membership.workspaceId),
+  });
 
   route(router, deps, {
     method: 'get',

@@ -1,6 +1,6 @@
 import http from 'node:http';
 import https from 'node:https';
-import { checkLiteralHost, guardedLookup, type Allowlist } from '../webhooks/ssrf';
+import { checkLiteralHost, guardedLookup, type Allowlist } from '../webhooks/index';
 import { endpointNetworks, type EndpointNetwork } from '../../../shared/endpoints';
 
 // Checks that a submitted URL is a Blockfrost-compatible backend (GET /, /health, /blocks/latest)

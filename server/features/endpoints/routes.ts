@@ -1,7 +1,7 @@
 import type { Router } from 'express';
 import { z } from 'zod';
 import { route, type RouteDeps } from '../../http/route';
-import { parseAllowlist } from '../webhooks/ssrf';
+import { parseAllowlist } from '../webhooks/index';
 import { checkBlockfrostBackend } from './check';
 import { allEndpoints, endpointsOf, reviewEndpoint, submitEndpoint } from './endpoints';
 import { endpointActionSchema, submitEndpointSchema } from '../../../shared/endpoints';

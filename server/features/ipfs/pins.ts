@@ -1,7 +1,7 @@
 import type { Db } from '../../db/index';
 import { AppError, NotFound, PlanLimit } from '../../errors';
 import { COUNTED_PIN_STATES, PIN_QUEUE_LIMIT, ipfsMessages, mbText, type IpfsPin, type PinState } from '../../../shared/ipfs';
-import { getSubscription, withOwnerLock } from '../workspaces/subscriptions';
+import { getSubscription, withOwnerLock } from '../workspaces/index';
 
 // IPFS bookkeeping: who added and pinned what, and the storage each subscription uses. Storage is
 // pooled like projects (every workspace the owner owns) and counts each CID once per owner.

@@ -7,7 +7,7 @@ import type { ProjectKey } from '../../gateway/key-cache';
 import { ANY_ORIGIN, sendBlockfrostError } from '../../gateway/respond';
 import { Forward, backendPool, dispatchForward } from '../../gateway/proxy';
 import { NOT_FOUND_MESSAGE } from '../../blockfrost/http';
-import { SANDBOX_HEADER } from '../../sandbox/chain/router';
+import { SANDBOX_HEADER } from '../../blockfrost/http';
 import { ALLOWED_EVM_METHODS, JSON_RPC_ERRORS, methodNotAllowedMessage } from '../../../shared/milkomeda';
 
 // JSON-RPC 2.0 for Milkomeda keys: every call (each one of a batch) is admitted by the project's
@@ -86,6 +86,9 @@ function checkCall(c: unknown): { ok: true; id: Id; method: string; notification
 }
 
 const endpointOf = (method: string) => (ALLOWED_EVM_METHODS.has(method) ? method : METHOD_NAME.test(method) ? method : '(unknown method)');
+
+/** What the gateway calls for Milkomeda's JSON-RPC requests. */
+export type JsonRpcHandler = ReturnType<typeof createJsonRpcHandler>;
 
 export function createJsonRpcHandler(deps: JsonRpcDeps) {
   const { backend, limiter, meter } = deps;

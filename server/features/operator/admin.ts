@@ -1,7 +1,7 @@
 import type { Db } from '../../db/index';
 import { Invalid, NotFound } from '../../errors';
-import { applySubscription, grantBoost, readSubscriptionState } from '../billing/billing';
-import { findUserByEmail, findUserById } from '../accounts/users';
+import { applySubscription, grantBoost, readSubscriptionState } from '../billing/index';
+import { findUserByEmail, findUserById } from '../accounts/index';
 import type { BoostType, PlanName, SubscriptionStatus } from '../../../shared/plans';
 import type { OperatorUserDto } from '../../../shared/billing';
 

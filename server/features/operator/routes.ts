@@ -2,7 +2,7 @@ import type { Router } from 'express';
 import { z } from 'zod';
 import { route, type RouteDeps } from '../../http/route';
 import { grantBoostByOperator, listUsersForOperator, setPlanByOperator } from './admin';
-import { findUserById } from '../accounts/users';
+import { findUserById } from '../accounts/index';
 import { NotFound } from '../../errors';
 import { operatorBoostSchema, operatorPlanSchema } from '../../../shared/billing';
 import type { BoostType, PlanName } from '../../../shared/plans';

@@ -5,7 +5,7 @@ import type { Logger } from '../../logger';
 import { RateSource } from './rate-source';
 import { Conflict, Invalid, NotFound } from '../../errors';
 import { recordGatewayChange } from '../../db/gateway-changes';
-import { writeSubscriptionLog } from '../billing/billing';
+import { writeSubscriptionLog } from '../billing/index';
 import { accountXpubOfMnemonic, addressDeriver, DEV_PAYMENT_MNEMONIC, parseAccountXpub, type PaymentNetwork } from './addresses';
 import {
   FALLBACK_ADA_EUR_RATE,

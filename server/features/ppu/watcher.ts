@@ -3,7 +3,7 @@ import type { Logger } from '../../logger';
 import type { Config } from '../../config';
 import type { SandboxChain, SandboxNetwork, TxDetails } from '../../sandbox/chain/index';
 import { sandboxOf } from '../../../shared/networks';
-import { httpSource, sandboxSource, type ChainSource } from '../webhooks/chain-source';
+import { httpSource, sandboxSource, type ChainSource } from '../webhooks/index';
 import { WatchedOrderIndex } from './order-index';
 import { anyWatchedOrder, creditConfirmed, expireOrders, ppuSettings, recordBlock, rollBackTo, watchCursor, watchedOrdersAt, type SeenPayment } from './ppu';
 

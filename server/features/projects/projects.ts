@@ -4,10 +4,10 @@ import { Invalid, NotFound, PlanLimit } from '../../errors';
 import { findNetwork } from '../../../shared/networks';
 import { blocksNewProjects, subscriptionBlockedMessage } from '../../../shared/plans';
 import type { ProjectDto } from '../../../shared/workspaces';
-import { getSubscription, withOwnerLock } from '../workspaces/subscriptions';
-import { limitError, whosePlan, type Membership } from '../workspaces/workspaces';
+import { getSubscription, withOwnerLock } from '../workspaces/index';
+import { limitError, whosePlan, type Membership } from '../workspaces/index';
 import { recordGatewayChange } from '../../db/gateway-changes';
-import { requestsToday } from '../stats/usage';
+import { requestsToday } from '../stats/index';
 
 const KEY_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 const KEY_LENGTH = 32;

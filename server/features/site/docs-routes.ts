@@ -8,31 +8,13 @@ import express, { type Router } from 'express';
 import { parse as parseYaml } from 'yaml';
 import type { Config } from '../../config';
 import { isSandboxSlug, offeredNetworks, sandboxSlugs } from '../../../shared/networks';
-import { sandboxRouter, createSandboxChain, type SandboxChain } from '../../sandbox/chain/index';
+import { pathShape } from '../../blockfrost/http';
 import { CAIRN_VERSION } from '../../version';
 import { APP_ICON_LINK } from '../../../shared/site';
 
 const require = createRequire(import.meta.url);
 
 type Doc = Record<string, unknown> & { paths: Record<string, unknown>; tags?: Array<{ name: string }>; info: Record<string, unknown> };
-
-/** `/blocks/{hash_or_number}` and `/blocks/:hash` have the same shape: `/blocks/{}`. */
-export const pathShape = (p: string): string => p.replace(/\{[^}]+\}/g, '{}').replace(/:\w+/g, '{}');
-
-interface RouterLike {
-  stack: Array<{ route?: { path: unknown } }>;
-}
-
-/** The path shapes the sandbox chain answers (read from its Express router). */
-export function sandboxPathShapes(chain: SandboxChain): Set<string> {
-  const router = sandboxRouter(chain, { catchAll: false }) as unknown as RouterLike;
-  const shapes = new Set<string>();
-  for (const layer of router.stack) {
-    const p = layer.route?.path;
-    for (const one of Array.isArray(p) ? p : [p]) if (typeof one === 'string') shapes.add(pathShape(one));
-  }
-  return shapes;
-}
 
 const GATEWAY_OWN = new Set(['/', '/health', '/health/clock']);
 
@@ -107,12 +89,12 @@ const html = `<!doctype html>
 `;
 
 /** GET /docs (the reference page), /docs/init.js (its configuration) and /docs/data-api.json. */
-export function docsRouter(config: Config, chain: SandboxChain | undefined, webDir: string): Router {
+/** `sandboxShapes`: the path shapes the sandbox chain answers (from the composition root, which owns the sandbox). */
+export function docsRouter(config: Config, sandboxShapes: () => Set<string>, webDir: string): Router {
   const router = express.Router();
   let dataDoc: string | undefined;
   const dataApi = () => {
-    // A throwaway chain when this process has none: only its router's shape is read.
-    dataDoc ??= JSON.stringify(dataApiDocument({ config, sandboxShapes: sandboxPathShapes(chain ?? createSandboxChain({ network: 'preview', blockIntervalMs: 3_600_000 })) }));
+    dataDoc ??= JSON.stringify(dataApiDocument({ config, sandboxShapes: sandboxShapes() }));
     return dataDoc;
   };
   const gatewayOrigin = new URL(config.gateway.publicUrl).origin;

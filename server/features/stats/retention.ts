@@ -1,7 +1,7 @@
 import type { Db } from '../../db/index';
 import type { Logger } from '../../logger';
 import { SerialTicker } from '../../ticker';
-import { pruneSignInThrottle } from '../accounts/sign-in-throttle';
+import { pruneSignInThrottle } from '../accounts/index';
 import { advanceAllWindows } from './usage';
 import { compactLatency } from './insight';
 

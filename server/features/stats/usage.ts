@@ -2,7 +2,7 @@ import { isPostgres, type Db } from '../../db/index';
 import { plans, type PlanName } from '../../../shared/plans';
 import type { ProjectHistory, ProjectStats, StatsRow } from '../../../shared/usage';
 import { HISTORY_DAYS, PRIVATE_NETWORK_DIMENSION, PRIVATE_NETWORK_VALUE, TOP_N } from '../../../shared/usage';
-import { getSubscription } from '../workspaces/subscriptions';
+import { getSubscription } from '../workspaces/index';
 
 const DAY_MS = 86_400_000;
 const dayStart = (ms: number) => ms - (ms % DAY_MS);

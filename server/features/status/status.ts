@@ -4,7 +4,7 @@ import type { SandboxChain, SandboxNetwork } from '../../sandbox/chain/index';
 import { offeredNetworks, sandboxOf, type Network, type UpstreamNetwork } from '../../../shared/networks';
 import { STATUS_CACHE_MS, type BackendKind, type ComponentState, type NetworkStatus, type StatusReport } from '../../../shared/status';
 import { HEARTBEAT_STALE_MS, latestHeartbeats } from './heartbeats';
-import { milkomedaProbe } from './evm-probe';
+import { milkomedaProbe } from './probes';
 
 const PROBE_TIMEOUT_MS = 3_000;
 

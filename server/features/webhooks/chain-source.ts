@@ -1,6 +1,6 @@
 import type { UpstreamConfig } from '../../config';
 import type { SandboxChain } from '../../sandbox/chain/index';
-import type { Block, Epoch, EpochStart, Pool, Tx, TxDelegation, TxDetails, TxUtxos } from '../../sandbox/chain/types';
+import type { Block, Epoch, EpochStart, Pool, Tx, TxDelegation, TxDetails, TxUtxos } from '../../../shared/chain';
 
 /** What the follower reads from a chain: the sandbox in process, or any Blockfrost-compatible backend. */
 export interface ChainSource {

@@ -1,7 +1,7 @@
 import { SerialTicker } from '../../ticker';
 import type { Db } from '../../db/index';
 import type { Logger } from '../../logger';
-import type { Block } from '../../sandbox/chain/types';
+import type { Block } from '../../../shared/chain';
 import type { ChainSource } from './chain-source';
 import { compileWebhook, matchBlock, WebhookSet, type CompiledWebhook, type EpochPayload } from '../../../shared/webhook-matcher';
 import { parseConditions } from './webhooks';

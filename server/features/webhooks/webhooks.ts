@@ -3,10 +3,10 @@ import type { Db } from '../../db/index';
 import { NotFound } from '../../errors';
 import type { Condition, WebhookDto, WebhookInput } from '../../../shared/webhooks';
 import { failHistory } from './outbox';
-import { getSubscription, withOwnerLock } from '../workspaces/subscriptions';
+import { getSubscription, withOwnerLock } from '../workspaces/index';
 import { maySeeSecrets } from '../../../shared/permissions';
 import { checkConditionValues } from './condition-values';
-import { limitError, whosePlan, type Membership } from '../workspaces/workspaces';
+import { limitError, whosePlan, type Membership } from '../workspaces/index';
 
 export interface WebhookRow {
   id: string;

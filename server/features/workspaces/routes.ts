@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { linkBase } from '../../http/link-base';
 import { route, type RouteDeps } from '../../http/route';
 import { dbIdSchema } from '../../../shared/text';
-import { assignableRoleSchema, inviteSchema, workspaceNameSchema, type AddonDto, type QuotaDto } from '../../../shared/workspaces';
+import { assignableRoleSchema, inviteSchema, workspaceNameSchema } from '../../../shared/workspaces';
 import {
   changeMemberRole,
   createWorkspace,
@@ -18,8 +18,6 @@ import {
   transferWorkspace,
 } from './workspaces';
 import { acceptInvitation, createInvitation, listInvitations, previewInvitation, revokeInvitation } from './invitations';
-import { getQuota } from '../stats/quota';
-import { activeAddons } from '../billing/billing';
 
 const userIdSchema = dbIdSchema('newOwnerId must be a user id');
 const memberParams = z.object({ id: z.string(), userId: dbIdSchema('The member id must be a user id.') });
@@ -88,20 +86,6 @@ export function registerWorkspaceRoutes(router: Router, deps: RouteDeps): void {
       await transferWorkspace(db, membership, body.newOwnerId);
       return getWorkspace(db, membership.workspaceId, user!.id);
     },
-  });
-
-  route(router, deps, {
-    method: 'get',
-    path: '/workspaces/:id/quota',
-    permission: { workspace: 'workspace.view' },
-    handler: ({ membership }): Promise<QuotaDto> => getQuota(db, membership.ownerId, Date.now(), membership.workspaceId),
-  });
-
-  route(router, deps, {
-    method: 'get',
-    path: '/workspaces/:id/addons',
-    permission: { workspace: 'workspace.view' },
-    handler: ({ membership }): Promise<AddonDto[]> => activeAddons(db, membership.workspaceId),
   });
 
   // ---- members ----

@@ -5,6 +5,7 @@
 // (seed, network, coordinates), so two processes with the same options serve byte-identical data.
 // Cost per request is bounded: a block is simulated with its segment (segmentLength blocks) and
 // segments are cached; lookups by hash decode the position from the hash itself.
+import type { PageRequest } from '../../blockfrost/http';
 import CSL from '@emurgo/cardano-serialization-lib-nodejs';
 import { parseShelleyAddress, parseStakeAddress, stakeAddressOf, type CardanoNetwork } from '../../../shared/cardano/address';
 import { assetFingerprint } from '../../../shared/cardano/fingerprint';
@@ -42,7 +43,7 @@ import type {
   TxInput,
   TxOutput,
   TxUtxos,
-} from './types';
+} from '../../../shared/chain';
 
 export type SandboxNetwork = CardanoNetwork;
 
@@ -117,12 +118,6 @@ export interface SandboxChainParams {
   segmentLength: number;
 }
 
-/** Pagination with Blockfrost's defaults filled in. */
-export interface PageRequest {
-  count: number;
-  page: number;
-  order: 'asc' | 'desc';
-}
 
 export interface AddressTxQuery extends Pagination {
   /** Inclusive lower bound: "height" or "height:index". */

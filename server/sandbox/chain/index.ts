@@ -18,7 +18,6 @@ export type {
   FaucetRequest,
   CatalogAddress,
   CatalogAsset,
-  PageRequest,
   SandboxCatalog,
   SandboxChain,
   SandboxChainOptions,
@@ -31,6 +30,7 @@ export type { LedgerEntry, LedgerStore } from './ledger';
 export type { SandboxRouterOptions } from './router';
 export { blockfrostError, parsePagination, BlockfrostHttpError, NOT_FOUND_MESSAGE, INTERNAL_ERROR_MESSAGE } from '../../blockfrost/http';
 export type { BlockfrostErrorBody } from '../../blockfrost/http';
-export type * from './types';
+export type * from '../../../shared/chain';
 export { stakeAddressOf, parseShelleyAddress, parseStakeAddress } from '../../../shared/cardano/address';
 export { assetFingerprint } from '../../../shared/cardano/fingerprint';
+export type { PageRequest } from '../../blockfrost/http';

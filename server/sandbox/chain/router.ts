@@ -14,8 +14,10 @@ import {
   parsePagination,
   stringParam,
 } from '../../blockfrost/http';
+import { SANDBOX_HEADER } from '../../blockfrost/http';
 
-export const SANDBOX_HEADER = 'X-Cairn-Sandbox';
+export { SANDBOX_HEADER };
+
 export const SANDBOX_HEADER_VALUE = 'simulated';
 
 export interface SandboxRouterOptions {

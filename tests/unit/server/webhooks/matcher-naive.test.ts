@@ -8,7 +8,7 @@ import { assetFingerprint } from '../../../../shared/cardano/fingerprint';
 import { compileWebhooks, matchBlock, type BlockInput, type MatchableWebhook } from '../../../../shared/webhook-matcher';
 import { compare, extractJsonPath, resultMatches } from '../../../../shared/jsonpath';
 import type { Condition, Operator } from '../../../../shared/webhooks';
-import type { TxDetails } from '../../../../server/sandbox/chain/types';
+import type { TxDetails } from '../../../../shared/chain';
 
 function blockOf(chain: ReturnType<typeof createSandboxChain>, size: number): BlockInput {
   const txs: TxDetails[] = [];

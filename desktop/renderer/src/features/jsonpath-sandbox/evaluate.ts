@@ -2,7 +2,7 @@
 // needs only shared/jsonpath.ts and pure Cardano encodings), run on the pasted payload as if it were a
 // block's content, so the sandbox can never disagree with what is delivered.
 import { matchBlock, type BlockInput } from '../../../../../shared/webhook-matcher';
-import type { Block, TxDetails } from '../../../../../server/sandbox/chain/types';
+import type { Block, TxDetails } from '../../../../../shared/chain';
 import { extract } from '../../../../../shared/jsonpath';
 import type { Condition, Trigger } from '../../../../../shared/webhooks';
 

@@ -1,10 +1,10 @@
 import type { Db } from '../../db/index';
-import { getSubscription } from '../workspaces/subscriptions';
-import { ownedProjectCount } from '../projects/projects';
-import { ownedWebhookCount } from '../webhooks/webhooks';
-import { activeBoostRequests } from '../billing/billing';
-import { ppuBalance } from '../ppu/ppu';
-import { storageUsed } from '../ipfs/pins';
+import { getSubscription } from '../workspaces/index';
+import { ownedProjectCount } from '../projects/index';
+import { ownedWebhookCount } from '../webhooks/index';
+import { activeBoostRequests } from '../billing/index';
+import { ppuBalance } from '../ppu/index';
+import { storageUsed } from '../ipfs/index';
 import type { QuotaDto } from '../../../shared/workspaces';
 
 const DAY_MS = 86_400_000;

@@ -1,8 +1,7 @@
-import type { Config } from '../../config';
+import { usesEvmDevChain, type Config } from '../../config';
 import type { Db } from '../../db/index';
 import type { NetworkProbe } from './status';
 import { HEARTBEAT_STALE_MS, latestHeartbeats } from './heartbeats';
-import { usesEvmDevChain } from '../../sandbox/chains';
 
 const PROBE_TIMEOUT_MS = 3_000;
 

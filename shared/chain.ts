@@ -1,7 +1,7 @@
 // Response shapes of the Blockfrost API (as in the @blockfrost/openapi schemas) that the sandbox
 // chain serves. Amounts are lovelace (or token quantity) strings, times are UNIX seconds.
 
-import type { LatestBlock } from '../../../shared/landing-sample';
+import type { LatestBlock } from './landing-sample';
 
 export interface Amount {
   unit: string;

@@ -1,0 +1,124 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { createRequire } from 'node:module';
+import { execFileSync } from 'node:child_process';
+import { ESLint } from 'eslint';
+import { afterEach, describe, expect, it } from 'vitest';
+
+// The layout's import rules: layout.cjs is the one source, dependency-cruiser enforces it
+// (.dependency-cruiser.cjs, `npm run lint:layout`), ESLint adds the rules inside a feature folder,
+// and the README's "Layout" table is rendered from layout.cjs.
+const root = path.resolve(import.meta.dirname, '../../..');
+const { layout } = createRequire(import.meta.url)(path.join(root, 'layout.cjs')) as {
+  layout: Array<{ place: string; what: string; mayImport: string[]; mayImportTypes?: string[] }>;
+};
+const depcruise = path.join(root, 'node_modules/.bin/depcruise');
+
+/** The README's table, as layout.cjs says it. */
+function layoutTable(): string {
+  const rows = layout.map((p) => {
+    const may = [...(p.mayImport.length ? p.mayImport : ['nothing outside itself']), ...(p.mayImportTypes ?? []).map((t) => `${t} (types only)`)];
+    return `| \`${p.place}\` | ${p.what} | ${may.join(', ')} |`;
+  });
+  return ['| place | what lives there | may import |', '|---|---|---|', ...rows, '| `tests/` | unit, integration, e2e and bench tests, helpers | everything |'].join('\n');
+}
+
+interface Violation {
+  rule: { name: string };
+  from: string;
+  to: string;
+}
+function violations(files: string[]): Violation[] {
+  let out: string;
+  try {
+    out = execFileSync(depcruise, [...files, '--config', '.dependency-cruiser.cjs', '--output-type', 'json'], { cwd: root, encoding: 'utf8', maxBuffer: 64 << 20 });
+  } catch (err) {
+    out = (err as { stdout: string }).stdout;
+  }
+  return (JSON.parse(out) as { summary: { violations: Violation[] } }).summary.violations;
+}
+
+/** Files the test writes or changes, put back after each test. */
+const touched = new Map<string, string | null>();
+function write(file: string, code: string): string {
+  const full = path.join(root, file);
+  if (!touched.has(file)) touched.set(file, fs.existsSync(full) ? fs.readFileSync(full, 'utf8') : null);
+  fs.writeFileSync(full, code);
+  return file;
+}
+afterEach(() => {
+  for (const [file, original] of touched) {
+    if (original === null) fs.rmSync(path.join(root, file), { force: true });
+    else fs.writeFileSync(path.join(root, file), original);
+  }
+  touched.clear();
+});
+
+describe('layout import rules (dependency-cruiser)', () => {
+  it('hold for the repository as it is', () => {
+    expect(violations(['server', 'shared', 'desktop'])).toEqual([]);
+  }, 60_000);
+
+  it.each([
+    ["a feature reaching past another feature's index.ts", 'server/features/billing/layout-probe.ts', "import { findProjectRef } from '../projects/projects';\nexport const x = findProjectRef;\n", 'feature public face'],
+    ['the gateway loading the sandbox at run time', 'server/gateway/layout-probe.ts', "import { createSandboxChain } from '../sandbox/chain/index';\nexport const x = createSandboxChain;\n", 'layout: server/gateway/ (types only)'],
+    ['a feature loading the sandbox at run time', 'server/features/status/layout-probe.ts', "import { createSandboxChain } from '../../sandbox/chain/index';\nexport const x = createSandboxChain;\n", 'layout: server/features/ (types only)'],
+    ['shared/ importing the server', 'shared/layout-probe.ts', "import { loadConfig } from '../server/config';\nexport const x = loadConfig;\n", 'layout: shared/'],
+    ['the database layer importing a feature', 'server/db/layout-probe.ts', "import { isOperator } from '../features/accounts/index';\nexport const x = isOperator;\n", 'layout: server/db/'],
+  ])('refuses %s', (_what, file, code, rule) => {
+    expect(violations([write(file, code)]).map((v) => v.rule.name)).toContain(rule);
+  }, 60_000);
+
+  it('refuses an import cycle', () => {
+    // index.ts re-exports the routes; the routes import a module that imports index.ts.
+    write('server/features/quota/layout-probe.ts', "import { registerQuotaRoutes } from './index';\nexport const x = registerQuotaRoutes;\n");
+    const routes = 'server/features/quota/routes.ts';
+    write(routes, "import './layout-probe';\n" + fs.readFileSync(path.join(root, routes), 'utf8'));
+    expect(violations([routes]).map((v) => v.rule.name)).toContain('no-circular');
+  }, 60_000);
+
+  it('allows a type-only import of the sandbox from a feature', () => {
+    expect(violations([write('server/features/status/layout-probe.ts', "import type { SandboxChain } from '../../sandbox/chain/index';\nexport type X = SandboxChain;\n")])).toEqual([]);
+  }, 60_000);
+
+  it("is the README's Layout table", () => {
+    expect(fs.readFileSync(path.join(root, 'README.md'), 'utf8')).toContain(layoutTable());
+  });
+});
+
+describe('rules inside a feature folder (ESLint)', () => {
+  const eslint = new ESLint({ cwd: root });
+  const problems = async (file: string, code: string) => {
+    const [result] = await eslint.lintText(code, { filePath: file });
+    return result!.messages.filter((m) => m.ruleId?.endsWith('no-restricted-imports') || m.ruleId === 'no-restricted-syntax').map((m) => m.message);
+  };
+
+  it.each([
+    ['a service importing express', 'server/features/projects/new-thing.ts', "import express from 'express';\nexport const x = express;\n", /Services know nothing of HTTP/],
+    ['a route importing knex', 'server/features/projects/new-routes.ts', "import knex from 'knex';\nexport const x = knex;\n", /Routes never reach knex directly/],
+    ['a route importing the db module', 'server/features/projects/new-routes.ts', "import { createDb } from '../../db/index';\nexport const x = createDb;\n", /Routes never reach knex directly/],
+    ['a route querying through its deps', 'server/features/projects/new-routes.ts', "export const rows = (db: (t: string) => unknown) => db('projects');\n", /move the query into a service/],
+    ['the renderer importing server code', 'desktop/renderer/src/features/x/page.tsx', "import { loadConfig } from '../../../../../server/config';\nexport const x = loadConfig;\n", /never imports server code/],
+  ])('refuses %s', async (_what, file, code, message) => {
+    expect((await problems(file, code)).join('\n')).toMatch(message);
+  });
+
+  it.each([
+    ['a route importing the Db type', 'server/features/projects/new-routes.ts', "import type { Db } from '../../db/index';\nexport type X = Db;\n"],
+    ['a service importing the db module', 'server/features/projects/new-thing.ts', "import { isPostgres } from '../../db/index';\nexport const x = isPostgres;\n"],
+    ['the renderer importing shared/', 'desktop/renderer/src/features/x/page.tsx', "import { can } from '../../../../../shared/permissions';\nexport const x = can;\n"],
+  ])('allows %s', async (_what, file, code) => {
+    expect(await problems(file, code)).toEqual([]);
+  });
+
+  it('holds for every route file as it is, with no file exempted', async () => {
+    const featuresDir = path.join(root, 'server/features');
+    const files = fs.readdirSync(featuresDir).flatMap((f) => fs.readdirSync(path.join(featuresDir, f)).filter((n) => n.endsWith('routes.ts')).map((n) => `server/features/${f}/${n}`));
+    expect(files).toEqual(expect.arrayContaining(['server/features/webhooks/routes.ts', 'server/features/workspaces/routes.ts']));
+    for (const file of files) {
+      expect(await problems(file, fs.readFileSync(path.join(root, file), 'utf8')), file).toEqual([]);
+      // And the rule applies to it: a query added to the file is refused.
+      expect((await problems(file, "export const q = (db: (t: string) => unknown) => db('addons');\n")).join('\n'), file).toMatch(/move the query into a service/);
+    }
+  });
+});
