@@ -3,7 +3,7 @@ import path from 'node:path';
 import { ESLint } from 'eslint';
 import { describe, expect, it } from 'vitest';
 
-// Issue 11, point 18: the README's layout table, enforced by ESLint (eslint.config.js).
+// The README's layout table, enforced by ESLint (eslint.config.js).
 const root = path.resolve(import.meta.dirname, '../../..');
 const eslint = new ESLint({ cwd: root });
 
