@@ -5,6 +5,7 @@ import type { SiteInfo } from '../shared/site';
 import {
   evmNetwork,
   isNetworkSlug,
+  networks,
   networkSlugs,
   sandboxNetworks,
   sandboxSlugs,
@@ -15,8 +16,9 @@ import {
   type UpstreamNetwork,
 } from '../shared/networks';
 
-// Environment → typed configuration, validated once at boot. Every variable here is documented in the
-// README and listed with its default in .env.example.
+// Environment → typed configuration, validated once at boot. Each variable's description lives in the
+// schema (.describe), so docs/configuration.md is generated from it (npm run docs:config) and cannot
+// drift; .env.example lists every variable with its default.
 
 const emptyToUndefined = (v: unknown) => (typeof v === 'string' && v.trim() === '' ? undefined : v);
 const optionalString = z.preprocess(emptyToUndefined, z.string().optional());
@@ -90,13 +92,28 @@ const headerLine = z.preprocess(
     .optional(),
 );
 
+/** What a network's upstream is, and what serves the network while it has none. */
+const upstreamBackend = (stem: string): { what: string; unset: string } =>
+  stem === evmNetwork.upstreamVar
+    ? {
+        what: `${evmNetwork.label}'s EVM JSON-RPC (e.g. https://rpc-mainnet-cardano-evm.c1.milkomeda.com)`,
+        unset: 'an embedded EVM development chain (chain id 2001, funded development accounts listed in the start-up log); in production, no Milkomeda backend',
+      }
+    : {
+        what: `A Blockfrost-compatible backend for ${networks.find((n) => n.upstreamVar === stem)?.label ?? stem} (a self-hosted Blockfrost backend, Dolos, …), e.g. http://blockfrost-backend:3000/api/v0`,
+        unset: networks.find((n) => n.upstreamVar === stem)?.family === 'ipfs'
+          ? "Cairn's own IPFS backend (the embedded store, or the Kubo node of IPFS_KUBO_API_URL)"
+          : 'the sandbox chain',
+      };
+
 /** Every network's upstream variables, named by the network table (shared/networks.ts): <stem>_URL and <stem>_AUTH. */
 const upstreamShape: Record<string, typeof optionalUrl | typeof headerLine> = {};
 for (const stem of upstreamVariables) {
-  upstreamShape[`${stem}_URL`] = optionalUrl;
-  upstreamShape[`${stem}_AUTH`] = headerLine;
+  const { what, unset } = upstreamBackend(stem);
+  upstreamShape[`${stem}_URL`] = optionalUrl.describe(`${what}. Unset: ${unset}.`);
+  upstreamShape[`${stem}_AUTH`] = headerLine.describe(`The credentials ${stem}_URL's backend asks for, as "Header-Name: value" (a client's own copy of that header is dropped).`);
 }
-const upstreamSchema = z.object(upstreamShape);
+export const upstreamSchema = z.object(upstreamShape);
 
 /** DISABLED_NETWORKS: gateway slugs the operator turns off, e.g. "cardano-mainnet,ipfs"; an unknown one stops start-up. */
 const disabledNetworks = z.preprocess(
@@ -118,15 +135,15 @@ const disabledNetworks = z.preprocess(
     }),
 );
 
-const schema = z.object({
+export const configSchema = z.object({
   NODE_ENV: z.preprocess(
     emptyToUndefined,
     z.enum(['development', 'production', 'test'], { error: 'must be development, production or test' }).default('development'),
-  ),
-  HOST: z.preprocess(emptyToUndefined, z.string().default('0.0.0.0')),
-  PORT: port(3000),
-  PUBLIC_URL: optionalUrl,
-  DATA_DIR: z.preprocess(emptyToUndefined, z.string().default('./data')),
+  ).describe('development, production or test. production removes the /dev tools (outside production they answer loopback clients only), requires SMTP_URL and refuses BILLING_PROVIDER=local.'),
+  HOST: z.preprocess(emptyToUndefined, z.string().default('0.0.0.0')).describe('Interface the web app and the gateway listen on.'),
+  PORT: port(3000).describe('Port of the web app and the dashboard API (the control plane).'),
+  PUBLIC_URL: optionalUrl.describe('Public address of the web app, used in e-mailed links and OAuth callbacks. Unset: http://localhost:$PORT, and outside production mailed links follow the loopback address the user used (localhost, 127.0.0.1, [::1]).'),
+  DATA_DIR: z.preprocess(emptyToUndefined, z.string().default('./data')).describe('Where the SQLite file (cairn.sqlite), the generated session secret and the embedded IPFS store (ipfs/blocks) live.'),
   DATABASE_URL: z.preprocess(
     emptyToUndefined,
     z
@@ -140,15 +157,15 @@ const schema = z.object({
         }
       }, 'must be a PostgreSQL URL such as postgres://user:password@host:5432/database')
       .optional(),
-  ),
+  ).describe('postgres://… to run on PostgreSQL, e.g. postgres://postgres@127.0.0.1:5432/cairn. Unset: SQLite at $DATA_DIR/cairn.sqlite.'),
   LOG_LEVEL: z.preprocess(
     emptyToUndefined,
     z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], {
       error: 'must be one of fatal, error, warn, info, debug, trace, silent',
     }).default('info'),
-  ),
-  SESSION_SECRET: z.preprocess(emptyToUndefined, z.string().min(32, 'must be at least 32 characters long').optional()),
-  SESSION_MAX_AGE_DAYS: positiveInt(30, 'a positive whole number of days'),
+  ).describe('pino log level: fatal, error, warn, info, debug, trace or silent.'),
+  SESSION_SECRET: z.preprocess(emptyToUndefined, z.string().min(32, 'must be at least 32 characters long').optional()).describe('Secret that signs session cookies, at least 32 characters; every process of one deployment must share it. Unset: generated once and kept in $DATA_DIR/session-secret.'),
+  SESSION_MAX_AGE_DAYS: positiveInt(30, 'a positive whole number of days').describe('How long a signed-in session lasts, in days.'),
   TRUST_PROXY: z.preprocess(
     emptyToUndefined,
     z
@@ -162,53 +179,53 @@ const schema = z.object({
         ctx.addIssue({ code: 'custom', message: 'must be true, false, a hop count, or a list of addresses' });
         return z.NEVER;
       }),
-  ),
-  MAGIC_LINK_TTL_MINUTES: positiveInt(15, 'a positive whole number of minutes'),
-  SIGNIN_LINKS_PER_IP: positiveInt(30, 'a positive whole number'),
+  ).describe('Express trust proxy: false, true, a hop count, or the addresses/CIDRs of your proxies. Set it behind a TLS-terminating proxy so cookies become Secure.'),
+  MAGIC_LINK_TTL_MINUTES: positiveInt(15, 'a positive whole number of minutes').describe('How long an e-mailed sign-in link works, in minutes.'),
+  SIGNIN_LINKS_PER_IP: positiveInt(30, 'a positive whole number').describe('Sign-in mails one client IP may ask for in 15 minutes (per e-mail address the limit is 5).'),
   SMTP_URL: z.preprocess(
     emptyToUndefined,
     z
       .string()
       .refine((v) => /^smtps?:\/\/.+/.test(v), 'must be an smtp:// or smtps:// URL')
       .optional(),
-  ),
-  MAIL_FROM: z.preprocess(emptyToUndefined, z.string().default('Cairn <no-reply@localhost>')),
-  HCAPTCHA_SITE_KEY: optionalString,
-  HCAPTCHA_SECRET: optionalString,
-  HCAPTCHA_VERIFY_URL: urlWithDefault('https://api.hcaptcha.com/siteverify'),
-  GITHUB_CLIENT_ID: optionalString,
-  GITHUB_CLIENT_SECRET: optionalString,
-  GITHUB_AUTHORIZATION_URL: urlWithDefault('https://github.com/login/oauth/authorize'),
-  GITHUB_TOKEN_URL: urlWithDefault('https://github.com/login/oauth/access_token'),
-  GITHUB_API_URL: urlWithDefault('https://api.github.com'),
-  GOOGLE_CLIENT_ID: optionalString,
-  GOOGLE_CLIENT_SECRET: optionalString,
-  GITLAB_CLIENT_ID: optionalString,
-  GITLAB_CLIENT_SECRET: optionalString,
-  GITLAB_URL: urlWithDefault('https://gitlab.com'),
-  STATUS_URL: optionalUrl,
-  BLOG_URL: optionalUrl,
-  DOCS_URL: optionalUrl,
-  COOKIE_POLICY_URL: optionalUrl,
-  CHAT_URL: optionalUrl,
-  SUPPORT_EMAIL: z.preprocess(emptyToUndefined, z.string().regex(/^[^\s@]+@[^\s@]+$/, 'must be an e-mail address').default('support@localhost')),
-  SOCIAL_LINKS: linkList,
-  COMPANY_ADDRESS: z.preprocess(emptyToUndefined, z.string().max(300, 'must be at most 300 characters').optional()),
-  GATEWAY_PORT: port(3001),
-  GATEWAY_PUBLIC_URL: optionalUrl,
+  ).describe('smtp://user:pass@host:587 or smtps://user:pass@host:465 of the mail server. Unset: the embedded development mailbox at /dev/mailbox (loopback clients only); required in production (the api and worker roles refuse to start without it).'),
+  MAIL_FROM: z.preprocess(emptyToUndefined, z.string().default('Cairn <no-reply@localhost>')).describe('Sender of sign-in and invitation mails.'),
+  HCAPTCHA_SITE_KEY: optionalString.describe('hCaptcha site key; set together with HCAPTCHA_SECRET (both or neither). Unset: captcha off.'),
+  HCAPTCHA_SECRET: optionalString.describe('hCaptcha secret; set together with HCAPTCHA_SITE_KEY (both or neither). Unset: captcha off.'),
+  HCAPTCHA_VERIFY_URL: urlWithDefault('https://api.hcaptcha.com/siteverify').describe('Where hCaptcha tokens are verified.'),
+  GITHUB_CLIENT_ID: optionalString.describe('GitHub OAuth app\'s client id; the GitHub button appears when it and GITHUB_CLIENT_SECRET are set. Callback: $PUBLIC_URL/auth/callback/github.'),
+  GITHUB_CLIENT_SECRET: optionalString.describe('GitHub OAuth app\'s client secret.'),
+  GITHUB_AUTHORIZATION_URL: urlWithDefault('https://github.com/login/oauth/authorize').describe('GitHub\'s authorization endpoint; change it for GitHub Enterprise (and the tests\' local OAuth2 server).'),
+  GITHUB_TOKEN_URL: urlWithDefault('https://github.com/login/oauth/access_token').describe('GitHub\'s token endpoint; change it for GitHub Enterprise (and the tests\' local OAuth2 server).'),
+  GITHUB_API_URL: urlWithDefault('https://api.github.com').describe('GitHub\'s API; change it for GitHub Enterprise (and the tests\' local OAuth2 server).'),
+  GOOGLE_CLIENT_ID: optionalString.describe('Google OAuth client id; the Google button appears when it and GOOGLE_CLIENT_SECRET are set. Callback: $PUBLIC_URL/auth/callback/google.'),
+  GOOGLE_CLIENT_SECRET: optionalString.describe('Google OAuth client secret.'),
+  GITLAB_CLIENT_ID: optionalString.describe('GitLab application id; the GitLab button appears when it and GITLAB_CLIENT_SECRET are set. Callback: $PUBLIC_URL/auth/callback/gitlab.'),
+  GITLAB_CLIENT_SECRET: optionalString.describe('GitLab application secret.'),
+  GITLAB_URL: urlWithDefault('https://gitlab.com').describe('Your GitLab instance.'),
+  STATUS_URL: optionalUrl.describe('The Status link of the top navigation. Unset: the built-in /status.'),
+  BLOG_URL: optionalUrl.describe('The Blog link of the top navigation. Unset: the item is hidden.'),
+  DOCS_URL: optionalUrl.describe('The Documentation link of the top navigation. Unset: the built-in API reference at /docs.'),
+  COOKIE_POLICY_URL: optionalUrl.describe('Where the cookie banner\'s \'Cookie Policy\' link leads. Unset: the built-in page /cookie-policy.'),
+  CHAT_URL: optionalUrl.describe('Live-chat page the Enterprise button opens. Unset: a mailto link to SUPPORT_EMAIL.'),
+  SUPPORT_EMAIL: z.preprocess(emptyToUndefined, z.string().regex(/^[^\s@]+@[^\s@]+$/, 'must be an e-mail address').default('support@localhost')).describe('Address of the \'Get in Touch\' and contact-support links.'),
+  SOCIAL_LINKS: linkList.describe('Footer links: Label=https://…,Label=https://…'),
+  COMPANY_ADDRESS: z.preprocess(emptyToUndefined, z.string().max(300, 'must be at most 300 characters').optional()).describe('The company address in the footer (at most 300 characters).'),
+  GATEWAY_PORT: port(3001).describe('Port of the gateway (the data plane that project keys call).'),
+  GATEWAY_PUBLIC_URL: optionalUrl.describe('The gateway\'s public address, shown in the dashboard\'s API examples and used by the API reference and the desktop API console. Unset: http://localhost:$GATEWAY_PORT.'),
   GATEWAY_DOMAIN: z.preprocess(
     emptyToUndefined,
     z.string().regex(/^[a-z0-9.-]+$/i, 'must be a domain name such as api.cairn.example').optional(),
-  ),
-  REDIS_URL: z.preprocess(emptyToUndefined, z.string().regex(/^rediss?:\/\/.+/, 'must be a redis:// or rediss:// URL').optional()),
-  REDIS_KEY_PREFIX: z.preprocess(emptyToUndefined, z.string().regex(/^[A-Za-z0-9:_.-]{1,64}$/, 'must be 1 to 64 letters, digits or : _ . -').default('cairn:')),
-  METERING_FLUSH_MS: positiveInt(5000, 'a positive whole number of milliseconds'),
-  SANDBOX_BLOCK_INTERVAL_MS: positiveInt(20000, 'a positive whole number of milliseconds'),
-  UPSTREAM_TIMEOUT_MS: positiveInt(30000, 'a positive whole number of milliseconds'),
-  GATEWAY_BAN_THRESHOLD: positiveInt(1000, 'a positive whole number of rejected requests'),
-  GATEWAY_BAN_WINDOW_SECONDS: positiveInt(60, 'a positive whole number of seconds'),
-  GATEWAY_BAN_SECONDS: positiveInt(600, 'a positive whole number of seconds'),
-  DISABLED_NETWORKS: disabledNetworks,
+  ).describe('Host-based network selection: cardano-mainnet.<domain>, cardano-preprod.<domain>, … Unset: by path and key prefix only.'),
+  REDIS_URL: z.preprocess(emptyToUndefined, z.string().regex(/^rediss?:\/\/.+/, 'must be a redis:// or rediss:// URL').optional()).describe('redis:// or rediss:// URL, e.g. redis://127.0.0.1:6379, to share rate limits, quotas, bans and pay-as-you-go spends between gateway processes. Unset: limits in memory (one gateway).'),
+  REDIS_KEY_PREFIX: z.preprocess(emptyToUndefined, z.string().regex(/^[A-Za-z0-9:_.-]{1,64}$/, 'must be 1 to 64 letters, digits or : _ . -').default('cairn:')).describe('Prefix of every key the gateways write in Redis (several deployments can share one Redis).'),
+  METERING_FLUSH_MS: positiveInt(5000, 'a positive whole number of milliseconds').describe('How often usage counts (and pay-as-you-go balance spends) are written to the database, in milliseconds; a crash loses at most this long a stretch of counts.'),
+  SANDBOX_BLOCK_INTERVAL_MS: positiveInt(20000, 'a positive whole number of milliseconds').describe('The sandbox chain makes a block every this many milliseconds.'),
+  UPSTREAM_TIMEOUT_MS: positiveInt(30000, 'a positive whole number of milliseconds').describe('How long the gateway waits for a backend\'s answer head, and between pieces of its body, in milliseconds.'),
+  GATEWAY_BAN_THRESHOLD: positiveInt(1000, 'a positive whole number of rejected requests').describe('Refusals (429/402) within GATEWAY_BAN_WINDOW_SECONDS that get a client IP banned (418).'),
+  GATEWAY_BAN_WINDOW_SECONDS: positiveInt(60, 'a positive whole number of seconds').describe('The window in which GATEWAY_BAN_THRESHOLD refusals are counted, in seconds.'),
+  GATEWAY_BAN_SECONDS: positiveInt(600, 'a positive whole number of seconds').describe('How long a ban (418) lasts, in seconds.'),
+  DISABLED_NETWORKS: disabledNetworks.describe('Gateway slugs of networks this server does not offer, comma-separated (cardano-mainnet, ipfs, milkomeda-mainnet, cardano-preview, cardano-preprod): \'Not available on this server\' in Add Project, new projects refused (400), existing keys answered 403 by the gateway (not counted), left off the status page. An unknown slug stops start-up. Unset: every network is offered.'),
   OPERATOR_EMAILS: z.preprocess(
     emptyToUndefined,
     z
@@ -216,12 +233,12 @@ const schema = z.object({
       .default('')
       .refine((v) => v.split(',').map((e) => e.trim()).filter(Boolean).every((e) => /^[^\s@,]+@[^\s@,]+$/.test(e)), 'must be a comma-separated list of e-mail addresses')
       .transform((v) => v.split(',').map((e) => e.trim().toLowerCase()).filter(Boolean)),
-  ),
-  IPFS_KUBO_API_URL: optionalUrl,
-  IPFS_GC_GRACE_SECONDS: positiveInt(86_400, 'a positive whole number of seconds'),
-  IPFS_GC_INTERVAL_SECONDS: positiveInt(600, 'a positive whole number of seconds'),
-  FILECOIN_PINNING_SERVICE_URL: optionalUrl,
-  FILECOIN_PINNING_SERVICE_TOKEN: optionalString,
+  ).describe('Comma-separated e-mails of the operators: the operator page (/dashboard/operator, plans and boosts by hand) and calls, and the review of submitted community endpoints.'),
+  IPFS_KUBO_API_URL: optionalUrl.describe('A Kubo node\'s RPC API, e.g. http://127.0.0.1:5001. Unset: the embedded store under $DATA_DIR/ipfs/blocks (one gateway process only; content is not announced to the IPFS network).'),
+  IPFS_GC_GRACE_SECONDS: positiveInt(86_400, 'a positive whole number of seconds').describe('How long objects added but never pinned, and unpinned pins (state gc), are kept, in seconds (24 hours by default).'),
+  IPFS_GC_INTERVAL_SECONDS: positiveInt(600, 'a positive whole number of seconds').describe('How often the IPFS collector runs, in seconds.'),
+  FILECOIN_PINNING_SERVICE_URL: optionalUrl.describe('An IPFS Pinning Service API provider for Filecoin deals; set together with FILECOIN_PINNING_SERVICE_TOKEN (both or neither). Unset: Filecoin pins are kept on this server\'s store and no Filecoin deal is made (the dashboard says so).'),
+  FILECOIN_PINNING_SERVICE_TOKEN: optionalString.describe('The Pinning Service API provider\'s access token (both or neither with FILECOIN_PINNING_SERVICE_URL).'),
   WEBHOOK_ALLOWLIST: z.preprocess(
     emptyToUndefined,
     z
@@ -231,8 +248,8 @@ const schema = z.object({
         (v) => v.split(',').map((e) => e.trim()).filter(Boolean).every(isValidAllowlistEntry),
         'must be a comma-separated list of host names and CIDR ranges such as 127.0.0.1/32',
       ),
-  ),
-  WEBHOOK_TIMEOUT_MS: positiveInt(15000, 'a positive whole number of milliseconds'),
+  ).describe('Host names and CIDR ranges, comma-separated (e.g. 127.0.0.1/32,localhost), that webhook deliveries and the check of a submitted endpoint may reach although they are private, loopback or reserved (refused otherwise).'),
+  WEBHOOK_TIMEOUT_MS: positiveInt(15000, 'a positive whole number of milliseconds').describe('How long one delivery attempt may take, in milliseconds.'),
   WEBHOOK_RETRY_SCHEDULE_SECONDS: z.preprocess(
     emptyToUndefined,
     z
@@ -240,39 +257,39 @@ const schema = z.object({
       .default('0,5,300,1800,7200,18000,36000,36000')
       .refine((v) => /^\d+(\s*,\s*\d+)*$/.test(v.trim()), 'must be a comma-separated list of whole seconds, such as 0,5,300')
       .transform((v) => v.split(',').map((x) => Number(x.trim()) * 1000)),
-  ),
-  CHAIN_POLL_MS: positiveInt(2000, 'a positive whole number of milliseconds'),
+  ).describe('Delay before each delivery attempt, in seconds, comma-separated (the first is the first attempt).'),
+  CHAIN_POLL_MS: positiveInt(2000, 'a positive whole number of milliseconds').describe('How often the webhook chain followers look for new blocks, in milliseconds (the payment watcher looks at least this often).'),
   PPU_ACCOUNT_XPUB: z.preprocess(
     emptyToUndefined,
     z
       .string()
       .regex(/^(acct_xvk1[02-9ac-hj-np-z]+|[0-9a-fA-F]{128})$/, 'must be a CIP-1852 account public key: acct_xvk1… or 128 hex digits')
       .optional(),
-  ),
-  PPU_NETWORK: z.preprocess(emptyToUndefined, z.enum(sandboxSlugs, { error: `must be one of ${sandboxSlugs.join(', ')}` }).default('cardano-mainnet')),
-  PPU_PRICE_PER_REQUEST_EUR: z.preprocess(emptyToUndefined, z.coerce.number({ error: 'must be a number' }).positive('must be a positive number of euro').optional()),
-  PPU_ADA_EUR_RATE: z.preprocess(emptyToUndefined, z.coerce.number({ error: 'must be a number' }).positive('must be a positive number of euro per ADA').optional()),
-  PPU_RATE_URL: optionalUrl,
-  PPU_RATE_TTL_SECONDS: positiveInt(300, 'a positive whole number of seconds'),
-  PPU_RATE_MAX_AGE_SECONDS: positiveInt(86_400, 'a positive whole number of seconds'),
-  PPU_RATE_TIMEOUT_MS: positiveInt(3000, 'a positive whole number of milliseconds'),
-  PPU_CONFIRMATIONS: positiveInt(3, 'a positive whole number of blocks'),
-  PPU_ORDER_TTL_MINUTES: positiveInt(60, 'a positive whole number of minutes'),
-  BILLING_PROVIDER: z.preprocess(emptyToUndefined, z.enum(['stripe', 'local', 'none'], { error: 'must be stripe, local or none' }).optional()),
-  STRIPE_SECRET_KEY: optionalString,
-  STRIPE_WEBHOOK_SECRET: optionalString,
-  STRIPE_API_URL: optionalUrl,
-  MAINTENANCE_MODE: bool(false),
+  ).describe('The CIP-1852 account public key pay-as-you-go order addresses derive from (acct_xvk1… or 128 hex digits); the server never holds a spending key. Unset: the published test mnemonic\'s account outside production (test ada only), no orders in production.'),
+  PPU_NETWORK: z.preprocess(emptyToUndefined, z.enum(sandboxSlugs, { error: `must be one of ${sandboxSlugs.join(', ')}` }).default('cardano-mainnet')).describe('The network pay-as-you-go orders are paid on (its upstream, else its sandbox chain): cardano-mainnet, cardano-preprod or cardano-preview.'),
+  PPU_PRICE_PER_REQUEST_EUR: z.preprocess(emptyToUndefined, z.coerce.number({ error: 'must be a number' }).positive('must be a positive number of euro').optional()).describe('The price of one request in EUR. Unset: the spec\'s 0.0000024 EUR.'),
+  PPU_ADA_EUR_RATE: z.preprocess(emptyToUndefined, z.coerce.number({ error: 'must be a number' }).positive('must be a positive number of euro per ADA').optional()).describe('EUR per ADA. With PPU_RATE_URL, the rate used while the source has no young enough reading. Unset, and without a reading of the rate source: 0.0000024 / 0.0000044839 EUR per ADA (the spec\'s 0.0000024 EUR = 0.0000044839 ADA per request).'),
+  PPU_RATE_URL: optionalUrl.describe('The ADA/EUR rate source: a URL answering {"cardano":{"eur":…}} (e.g. https://api.coingecko.com/api/v3/simple/price?ids=cardano&vs_currencies=eur) or {"ada_eur":…}; it wins over PPU_ADA_EUR_RATE when it answers.'),
+  PPU_RATE_TTL_SECONDS: positiveInt(300, 'a positive whole number of seconds').describe('How long a reading of the rate source is reused before it is read again, in seconds.'),
+  PPU_RATE_MAX_AGE_SECONDS: positiveInt(86_400, 'a positive whole number of seconds').describe('How old the last reading may be and still be used while the rate source does not answer, in seconds.'),
+  PPU_RATE_TIMEOUT_MS: positiveInt(3000, 'a positive whole number of milliseconds').describe('How long a quote waits for the rate source, in milliseconds.'),
+  PPU_CONFIRMATIONS: positiveInt(3, 'a positive whole number of blocks').describe('Blocks on top of a payment (counting its own) before the order is credited.'),
+  PPU_ORDER_TTL_MINUTES: positiveInt(60, 'a positive whole number of minutes').describe('How long an order\'s amount and rate stay locked, in minutes.'),
+  BILLING_PROVIDER: z.preprocess(emptyToUndefined, z.enum(['stripe', 'local', 'none'], { error: 'must be stripe, local or none' }).optional()).describe('stripe, local (Cairn\'s built-in test billing, no money moves; refused in production) or none (operators set plans). Unset: stripe when STRIPE_SECRET_KEY is set, else local outside production and none in production.'),
+  STRIPE_SECRET_KEY: optionalString.describe('Stripe API key; set together with STRIPE_WEBHOOK_SECRET (both or neither).'),
+  STRIPE_WEBHOOK_SECRET: optionalString.describe('The Stripe webhook endpoint\'s signing secret. Endpoint: $PUBLIC_URL/api/stripe/webhook (events: checkout.session.*, customer.subscription.*, invoice.*, customer.updated).'),
+  STRIPE_API_URL: optionalUrl.describe('A Stripe-compatible API instead of api.stripe.com, such as stripe-mock (the tests use a server of their own). Unset: Stripe\'s own.'),
+  MAINTENANCE_MODE: bool(false).describe('true replaces the dashboard with the maintenance page.'),
   MAINTENANCE_ETA: z.preprocess(
     emptyToUndefined,
     z
       .string()
       .refine((v) => !Number.isNaN(Date.parse(v)), 'must be a date and time such as 2026-12-01T18:00:00Z')
       .optional(),
-  ),
+  ).describe('Estimated completion shown on the maintenance page (ISO date and time, e.g. 2026-12-01T18:00:00Z).'),
 });
 
-type Env = z.infer<typeof schema>;
+type Env = z.infer<typeof configSchema>;
 
 export interface OAuthClientConfig {
   clientId: string;
@@ -370,7 +387,7 @@ const pair = (id: string | undefined, secret: string | undefined) => (id && secr
 
 /** Parses the environment; throws ConfigError with one line naming the variable and what is wrong. */
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
-  const parsed = schema.safeParse(env);
+  const parsed = configSchema.safeParse(env);
   const upstreamEnv = upstreamSchema.safeParse(env);
   if (!parsed.success || !upstreamEnv.success) {
     const issue = (parsed.error ?? upstreamEnv.error)!.issues[0]!;

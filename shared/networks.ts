@@ -1,7 +1,7 @@
 // Networks as in spec section 3 and the Blockfrost compatibility contract: the one table every part
 // reads (gateway slugs, key prefixes, sandbox chains, upstream variables, webhook ids): no second map
 // of slug to sandbox, variable or address network lives elsewhere. tests/unit/shared/networks.test.ts
-// checks each row against itself, the configuration, .env.example and the README.
+// checks each row against itself, the configuration, .env.example and the docs.
 
 /** What kind of backend a network has: a Blockfrost-compatible Cardano API, IPFS, or an EVM JSON-RPC. */
 export type NetworkFamily = 'cardano' | 'ipfs' | 'evm';

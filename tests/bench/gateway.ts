@@ -10,7 +10,7 @@
 //     another process, the VM) lands on all three at the same moment and cancels out of c − b; the
 //     order within each group of three turns by one from group to group, so no target is always the
 //     last to reach the shared upstream (tests/bench/lib/load-worker.ts).
-// Targets (issue 19): c ≥ 90 % of b's throughput; c adds ≤ 0.5 ms to b's p99, median of the rounds
+// Targets: c ≥ 90 % of b's throughput; c adds ≤ 0.5 ms to b's p99, median of the rounds
 // (the whole run's p99 difference is printed beside it).
 //
 // Environment: BENCH_CONCURRENCY (default 32), BENCH_CLOSED_ROUNDS (3), BENCH_OPEN_ROUNDS (60: the median of

@@ -8,8 +8,8 @@
 //     as reads per second (no target; the gateway's own overhead is bench:gateway's business).
 // The gateway runs in this process (long-running, as in production); the uploading client and the
 // bare importer each run in a process of their own, the importer warmed up on 16 MB first. Both
-// sides generate their file (AES-CTR) in memory before their clock starts. Until 2026-11-23 the bare
-// importer ran in the gateway's process, and the garbage it left there cost the next upload a third.
+// sides generate their file (AES-CTR) in memory before their clock starts. The bare importer has a
+// process of its own because the garbage it would leave in the gateway's process costs the next upload a third.
 // Environment: BENCH_ADD_MB (64), BENCH_ADD_ROUNDS (3), BENCH_READ_MS (5000).
 import { spawn } from 'node:child_process';
 import crypto from 'node:crypto';

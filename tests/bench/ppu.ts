@@ -4,7 +4,7 @@
 // blocks with 40 open orders (the baseline: the watcher's work per block that does not grow with the
 // orders). Two figures per engine: blocks that pay none of the orders (the common case: the block's
 // transactions read and looked up, the cursor moved), and the same blocks each paying one order and
-// crediting another (two database transactions more). Target (issue 14): under 20 ms per block. On
+// crediting another (two database transactions more). Target: under 20 ms per block. On
 // SQLite, and on PostgreSQL when one answers (DATABASE_URL, else postgres://postgres@127.0.0.1:5432/test).
 // Environment: BENCH_PPU_ORDERS (10,000), BENCH_PPU_BLOCKS (40).
 import crypto from 'node:crypto';

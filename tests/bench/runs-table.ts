@@ -1,4 +1,4 @@
-// Sets several `npm run bench` runs side by side, as the README's table: one row per measure, each
+// Sets several `npm run bench` runs side by side, as docs/benchmarks.md's table: one row per measure, each
 // run's figure, ratio and verdict, the target, and the verdict of the median run. Each argument is a
 // file a run wrote with BENCH_ROWS_OUT=file. A target is a threshold, so the median figure meets it
 // exactly when more than half of the runs do.

@@ -5,7 +5,7 @@
 // database is created there and dropped after). Three projects in one database: 1 M and 10 M
 // requests over 30 days, 100 M over 90 days, so the growth with traffic can be read. Baseline of the
 // same run: GET /api/me (session, CSRF-free GET, JSON), the app's floor for a signed-in call.
-// Targets (issue 19): p95 ≤ 20 ms at 1 M and 10 M, ≤ 30 ms at 100 M, for each call on each engine.
+// Targets: p95 ≤ 20 ms at 1 M and 10 M, ≤ 30 ms at 100 M, for each call on each engine.
 //
 // Environment: BENCH_STATS_REQUESTS (default 200 per endpoint and size), BENCH_STATS_WARMUP (20),
 // BENCH_STATS_SIZES (e.g. "1,10": millions of requests, from 1, 10, 100).

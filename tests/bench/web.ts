@@ -1,7 +1,7 @@
 // `npm run bench:web`: how fast the landing page is, in headless Chromium on loopback, against the real
 // server (production mode, compression on) started here on a free port with a throwaway SQLite database.
 //
-// Targets (issue 19): the landing page's JavaScript and CSS over the wire at most 150 KB, Largest
+// Targets: the landing page's JavaScript and CSS over the wire at most 150 KB, Largest
 // Contentful Paint of / at most 0.8 s (median of the runs), and no dashboard chunk requested by /.
 // The baseline measured in the same run is a static HTML page with the same headline and no script,
 // served from loopback too: the LCP ratio tells how much the app adds over the floor of this machine.

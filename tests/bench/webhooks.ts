@@ -1,6 +1,6 @@
 // npm run bench:webhooks — matching 10,000 webhooks of 5 conditions against a block of 300
 // transactions, and delivery from the outbox to a local receiver. Each figure is printed next to a
-// baseline measured in the same run, with the ratio. Targets (issue 19): matching ≤ 50 ms median and
+// baseline measured in the same run, with the ratio. Targets: matching ≤ 50 ms median and
 // ≤ 100 ms worst; delivery ≥ 1,000 events/s from SQLite with one worker process and ≥ 2,000 events/s
 // from PostgreSQL with two, each ≥ half the plain-POST baseline, every event received exactly once.
 // Environment: BENCH_WEBHOOK_EVENTS (10,000), BENCH_WEBHOOK_WARMUP (2,000 delivered before the clock starts), DATABASE_URL (else postgres://postgres@127.0.0.1:5432/test when reachable).

@@ -1,4 +1,4 @@
-// Issue 18, point 6: networks the operator turned off (DISABLED_NETWORKS) are shown in Add Project as
+// Networks the operator turned off (DISABLED_NETWORKS) are shown in Add Project as
 // 'Not available on this server' and cannot be chosen; the status page leaves them out.
 // DX_SCREENSHOTS=<folder> also saves the form at 375 and 1280 px.
 import path from 'node:path';

@@ -1,4 +1,4 @@
-// More of what a new user tripped over (issue 18, points 5 and 6), each checked in the browser.
+// More of what a new user trips over, each checked in the browser.
 // DX_SCREENSHOTS=<folder> also saves the screens at 375 and 1280 px.
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-// Request insight on the project page (issue 18, point 3), in Chromium: real requests through the
+// Request insight on the project page, in Chromium: real requests through the
 // gateway (a local upstream that answers fast, slowly, 404 and falls over), flushed by metering,
 // shown as latency percentiles, status classes, today's hourly chart and the failed-request log.
 // INSIGHT_SCREENSHOTS=<folder> also saves the page at 375 and 1280 px.

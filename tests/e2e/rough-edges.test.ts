@@ -1,4 +1,4 @@
-// What a new user tripped over on a first run (issue 18, point 5), each checked in the browser.
+// What a new user trips over on a first run, each checked in the browser.
 import { describe, expect, it } from 'vitest';
 import { browserAvailable } from '../helpers/browser';
 import { useBrowserApp } from '../helpers/browser-app';

@@ -104,7 +104,7 @@ describe.runIf(browserAvailable())('the marketing consent modal, the deploy chec
   });
 
   it('scrolls to #pricing on a fresh load in a tab that showed / before', async () => {
-    // The router remembered /'s position under the same name as every first page; it used to scroll back to it.
+    // The router remembers /'s position under the same name as every first page; restoring it would scroll back there.
     const context = await browser.newContext({ viewport: { width: 375, height: 900 } });
     await context.addCookies([{ name: CONSENT_COOKIE, value: '1', url: app.url }]);
     const page = await context.newPage();

@@ -7,7 +7,7 @@ import type { TestDatabase } from '../helpers/db-template';
 import { ANONYMOUS_SESSION_TTL_MS } from '../../server/http/session-store';
 import { withOwnerLock } from '../../server/features/workspaces/subscriptions';
 
-// Issue 11, point 7: anonymous sessions, sign-in mail limits, and the owner an invitation checks.
+// Anonymous sessions, sign-in mail limits, and the owner an invitation checks.
 let app: TestApp & { database: TestDatabase };
 beforeAll(async () => {
   // A trusted local proxy, so each test can speak for a client IP of its own.

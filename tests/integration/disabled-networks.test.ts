@@ -1,4 +1,4 @@
-// Issue 18, point 6: an operator turns networks off by configuration (DISABLED_NETWORKS), and a
+// An operator turns networks off by configuration (DISABLED_NETWORKS), and a
 // network without a backend is not offered either. On a real app, gateway and database.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../helpers/test-app';

@@ -99,7 +99,7 @@ describe('logs', () => {
 });
 
 describe('invitation tokens', () => {
-  it('are redacted from the paths the request log writes (issue 11, point 6)', async () => {
+  it('are redacted from the paths the request log writes', async () => {
     await makeUser(app.db, 'inviter@logs.example', 'ENTERPRISE');
     const inviter = new Client(app.url);
     await signIn(inviter, app.mailer, 'inviter@logs.example');

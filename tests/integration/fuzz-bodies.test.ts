@@ -6,7 +6,7 @@ import { signIn } from '../helpers/sign-in';
 import { makeProject, makeUser, makeWorkspace } from '../helpers/workspace-fixture';
 import type { TestDatabase } from '../helpers/db-template';
 
-// Issue 11, proofs: malformed bodies across every POST and PUT route of /api and /auth, found by
+// Malformed bodies across every POST and PUT route of /api and /auth, found by
 // walking the app's own routers (so routes added later are fuzzed too), on this run's engine. None
 // may answer 500, and every refusal is the JSON error shape without a stack.
 let app: TestApp & { database: TestDatabase };

@@ -211,7 +211,7 @@ describe('limits', () => {
     expect(Number(row.requests)).toBe(50_000);
   });
 
-  it('answers a network with no backend with a clear error that costs no quota and is not metered (issue 11, point 11)', async () => {
+  it('answers a network with no backend with a clear error that costs no quota and is not metered', async () => {
     const u = new Client(app.url);
     await signIn(u, app.mailer, 'no-backend@example.com');
     const me = (await u.get('/api/me')).body.data;
@@ -434,7 +434,7 @@ describe('upstreams', () => {
     }
   });
 
-  it('refuses traversal before proxying, and drops a client copy of the upstream auth header (issue 11, point 5)', async () => {
+  it('refuses traversal before proxying, and drops a client copy of the upstream auth header', async () => {
     const g = await startTestGateway(app, { UPSTREAM_CARDANO_PREPROD_URL: upstreamUrl, UPSTREAM_CARDANO_PREPROD_AUTH: 'X-Upstream-Key: upstream-secret' });
     try {
       const p = await preprodProject();

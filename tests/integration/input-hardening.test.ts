@@ -5,7 +5,8 @@ import { signIn } from '../helpers/sign-in';
 import { makeProject, makeUser, makeWorkspace } from '../helpers/workspace-fixture';
 import type { TestDatabase } from '../helpers/db-template';
 
-// Issue 11, point 3: NUL characters and ids past 32 bits answered 500 with a stack on PostgreSQL.
+// NUL characters and ids past 32 bits: PostgreSQL refuses both inside a query, so they must be
+// answered before one runs, never with a 500 and a stack.
 let app: TestApp & { database: TestDatabase };
 let owner: Client;
 let ws: number;
@@ -91,7 +92,7 @@ describe('ids', () => {
 });
 
 describe('workspace transfer', () => {
-  it('to a user who does not exist: 400, nothing changes (issue 11, point 4)', async () => {
+  it('to a user who does not exist: 400, nothing changes', async () => {
     const subs = await app.db('subscriptions').count({ n: '*' });
     const res = await owner.post(`/api/workspaces/${ws}/transfer`, { newOwnerId: 2147483000 });
     expect(res.status, JSON.stringify(res.body)).toBe(400);

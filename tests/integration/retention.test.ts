@@ -6,7 +6,7 @@ import { makeProject, makeUser, makeWorkspace } from '../helpers/workspace-fixtu
 import { RETENTION, pruneOnce } from '../../server/features/stats/retention';
 import * as dropMinuteRollups from '../../server/db/migrations/2026-11-24-2300-drop-minute-rollups';
 
-// Issue 11, point 13: nothing pruned the tables that only grow.
+// The retention pass keeps the tables that only grow from growing without bound.
 let app: TestApp & { database: TestDatabase };
 beforeAll(async () => {
   app = await startTestApp();
@@ -133,7 +133,7 @@ describe('retention', () => {
     expect(await count('gateway_changes')).toBe(1);
   });
 
-  it('drops the per-minute rollups the meter used to write, and only those', async () => {
+  it('drops per-minute rollups (the meter writes none), and only those', async () => {
     const owner = await makeUser(app.db, 'minutes@retention.example');
     const uuid = await makeProject(app.db, await makeWorkspace(app.db, owner.id, []));
     const id = (await app.db('projects').where({ uuid }).first('id')).id as number;

@@ -115,7 +115,7 @@ describe('webhook API', () => {
     await owner.client.delete(`/api/workspaces/${owner.ws}/webhooks/${res.body.data.id}`);
   });
 
-  describe('condition values (issue 11, point 10)', () => {
+  describe('condition values', () => {
     const POLICY = 'b0d07d45fe9514f80213f4020e5a61241458be626841cde717cb38a7';
     const MAINNET_ADDR = 'addr1qx2fxv2umyhttkxyxp8x0dlpdt3k6cwng5pxj3jhsydzer3n0d3vllmyqwsx5wktcd8cc3sq835lu7drv2xwl2wywfgse35a3x';
     const STAKE = 'stake1uyehkck0lajq8gr28t9uxnuvgcqrc6070x3k9r8048z8y5gh6ffgw';
@@ -215,7 +215,7 @@ describe('webhook API', () => {
     expect((await owner.client.get('/api/webhooks/sample?type=block&network=1')).status).toBe(400);
   });
 
-  it('limits sample requests per user (issue 11, point 11)', async () => {
+  it('limits sample requests per user', async () => {
     const sampler = new Client(app.url);
     await signIn(sampler, app.mailer, 'sampler@example.com');
     const statuses: number[] = [];

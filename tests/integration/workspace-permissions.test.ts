@@ -169,7 +169,7 @@ describe('every workspace route × every role', () => {
       if (status === 404) expect(res.body).toEqual({ error: { code: 'not_found', message: expect.any(String) } });
       if (status === 403) {
         expect(res.body.error.code).toBe('forbidden');
-        // The text comes from the matrix module (issue 11, point 15).
+        // The text comes from the matrix module, so the server and the screens say the same.
         expect(res.body.error.message).toBe(deniedMessages[actionOf[r.name]!]);
       }
     } finally {
@@ -192,7 +192,7 @@ describe('every workspace route × every role', () => {
   });
 });
 
-describe('webhook auth tokens (issue 11, point 12)', () => {
+describe('webhook auth tokens', () => {
   it('are shown to the roles that may update projects, and to no collaborator', async () => {
     const cell = await freshCell();
     try {

@@ -25,8 +25,9 @@ export async function up(knex: Knex): Promise<void> {
     t.bigInteger('day_ms').notNullable();
   });
 
-  // The TOP 10s no longer group a month of day rows, so the index built for that (migration 0500)
-  // only cost the flush a write per row; moving a window reads days by the primary key.
+  // The TOP 10s read usage_window instead of grouping a month of day rows, so the index built for that
+  // grouping (migration 0500) would only cost the flush a write per row; moving a window reads days
+  // by the primary key.
   await knex.schema.alterTable('usage_dimensions', (t) => {
     t.dropIndex(['project_id', 'dimension', 'value', 'day_ms', 'requests'], 'usage_dimensions_by_value');
   });

@@ -9,7 +9,7 @@ const HOUR_MS = 3_600_000;
 const DAY_MS = 24 * HOUR_MS;
 
 /**
- * How long each table that only grows keeps its rows (the README's retention table says the same).
+ * How long each table that only grows keeps its rows (docs/operations.md's retention table says the same).
  * The dashboard reads day rollups and dimensions of the last 30 days; hour rollups serve
  * today's charts and billing checks; day rollups and quota rows stay for a year of invoices.
  */

@@ -316,7 +316,7 @@ export async function failHistory(db: Db, webhookIds: string[], now = Date.now()
   return out;
 }
 
-/** How long the outbox keeps what is finished (README, 'Retention'). Pending events are never pruned. */
+/** How long the outbox keeps what is finished (docs/operations.md, 'Retention'). Pending events are never pruned. */
 export const OUTBOX_RETENTION = {
   /** Delivered and cancelled events, with their attempts. */
   doneDays: 30,

@@ -36,7 +36,7 @@ const FAILURE_TTL_MS = 5_000;
 
 /**
  * Samples per network and trigger, shared by every caller: concurrent requests wait for the same
- * walk, and a payload is reused for SAMPLE_TTL_MS, so the number of upstream calls no longer grows
+ * walk, and a payload is reused for SAMPLE_TTL_MS, so the number of upstream calls does not grow
  * with the number of people opening the editor.
  */
 export class SampleCache {

@@ -186,7 +186,7 @@ export async function planTransfer(db: Db, m: Membership, newOwnerId: number): P
 
 export async function transferWorkspace(db: Db, m: Membership, newOwnerId: number): Promise<void> {
   // Membership first: the lock below creates the new owner's subscription row, which for a user id
-  // that does not exist fails on its foreign key (a 500 before this check).
+  // that does not exist would fail on its foreign key (a 500 instead of this 400).
   if (!(await db('workspace_members').where({ workspace_id: m.workspaceId, user_id: newOwnerId }).first('user_id'))) {
     throw new Invalid('The new owner must be a member of this workspace.');
   }

@@ -38,7 +38,7 @@ const HASH28 = /^[0-9a-fA-F]{56}$/;
 const HASH32 = /^[0-9a-fA-F]{64}$/;
 const LABEL = /^\d{1,20}$/;
 
-/** The 404 of an endpoint the sandbox does not serve (README: "What the sandbox serves"). */
+/** The 404 of an endpoint the sandbox does not serve (the chain's README, 'What the sandbox serves'). */
 export const NOT_SERVED_MESSAGE = 'The requested component has not been found. The Cairn sandbox chain does not serve this endpoint; configure an upstream for this network to use it.';
 
 function param(req: Request, name: string): string {

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { boostRequests, boosts, planLimitMessage, plans, subscriptionBlockedMessage } from '../../../shared/plans';
 
-// Issue 11, point 16: plan rules live once in shared/plans.ts, for the server and the screens.
+// Plan rules live once in shared/plans.ts, for the server and the screens.
 const root = path.resolve(import.meta.dirname, '../../..');
 
 describe('plan rules', () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { privateEndpointWarning, webhookMessages } from '../../../shared/webhooks';
 
-// Issue 11, point 8: the webhook form warns at save time when the endpoint is private or loopback.
+// The webhook form warns at save time when the endpoint is private or loopback.
 describe('privateEndpointWarning', () => {
   it.each([
     'http://localhost:3000/hook',

@@ -15,7 +15,7 @@ describe('safeRedirect', () => {
     'dashboard',
     '',
     ' /dashboard',
-    // Dot segments that normalise to a protocol-relative path (issue 11, point 1).
+    // Dot segments that normalise to a protocol-relative path (an open redirect otherwise).
     '/.//evil.com',
     '/../..//evil.com',
     '/./..//evil.com/x',

@@ -179,5 +179,3 @@ export function TransferWorkspacePage() {
   );
 }
 
-// ---- orders (pay as you go): a later issue ----
-
