@@ -1,4 +1,4 @@
-// What the event stream (server/features/webhooks/event-stream.ts) reads: notices of the workspaces a user may view webhooks in.
+// What the event stream (server/features/webhooks/event-stream-routes.ts) reads: notices of the workspaces a user may view webhooks in.
 import type { Db } from '../../db/index';
 import { can, isRole } from '../../../shared/permissions';
 import type { WebhookNotice, WebhookNoticeKind } from '../../../shared/webhook-notices';
