@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { isCountryCode } from './countries';
 import { safeRedirect } from './redirect';
-import { boosts, boostTypes, isBoostType, isPlanName, plans, type Boost, type BoostType, type Plan, type PlanName, type SubscriptionStatus } from './plans';
+import { boosts, boostTypes, isBoostType, isPaidPlan, isPlanName, plans, type Boost, type BoostType, type Plan, type PlanName, type SubscriptionStatus } from './plans';
 
 // Billing facts shared by the server, the CLI and the screens: price lookup keys (boosts themselves are plan rules, shared/plans.ts), tax ids,
 // the subscription state machine, the checkout schema and the DTOs of the billing calls.
@@ -119,6 +119,11 @@ const transitions: Record<SubscriptionStatus, Partial<Record<BillingEvent, Subsc
 
 /** The status after an event, or null when the event does not apply in that status. */
 export const nextStatus = (status: SubscriptionStatus, event: BillingEvent): SubscriptionStatus | null => transitions[status][event] ?? null;
+
+/** The statuses in which a paid plan is live: paid now, or its renewal is still being collected. */
+export const LIVE_PAID: ReadonlySet<SubscriptionStatus> = new Set<SubscriptionStatus>(['active', 'trialing', 'past_due', 'unpaid']);
+/** The owner pays for a plan now (not STARTER, and not a first payment that failed or a canceled one). */
+export const hasPaidSubscription = (s: { plan: PlanName; status: SubscriptionStatus }) => isPaidPlan(s.plan) && LIVE_PAID.has(s.status);
 
 /** An invoice is open and unpaid: plan changes and cancellation wait until it is paid. */
 export const hasUnpaidInvoice = (status: SubscriptionStatus) => status === 'past_due' || status === 'unpaid';

@@ -76,6 +76,8 @@ export const conditionDef = (trigger: Trigger, type: string): ConditionDef | und
 export const MAX_CONDITIONS = 5;
 export const MAX_CONFIRMATIONS = 5;
 export const FAILURE_WARNING_WINDOW_MS = 48 * 3600 * 1000;
+/** A webhook whose every delivery failed for this long is disabled (the dispatcher) and noticed as such (the event stream). */
+export const AUTO_DISABLE_AFTER_MS = 5 * 24 * 3600 * 1000;
 
 export const webhookMessages = {
   required: 'The field is required',

@@ -12,12 +12,10 @@ import { findUserById } from '../services/users';
 import { assertPlanChangeAllowed, currentCounts, getLog, listLogs, readSubscriptionState } from '../services/billing';
 import { can } from '../../shared/permissions';
 import { boosts, boostTypes, isPaidPlan, planNames, plans } from '../../shared/plans';
-import { INCOMPLETE_EXPIRY_MS, boostLookupKey, checkoutSchema, idSchema, logTypeLabels, normalizeTaxId, planLookupKey, taxIdTypeFor, updateSubscriptionSchema, type BillingInfoDto, type CheckoutResultDto, type WorkspaceBillingDto } from '../../shared/billing';
+import { INCOMPLETE_EXPIRY_MS, boostLookupKey, hasPaidSubscription, checkoutSchema, idSchema, logTypeLabels, normalizeTaxId, planLookupKey, taxIdTypeFor, updateSubscriptionSchema, type BillingInfoDto, type CheckoutResultDto, type WorkspaceBillingDto } from '../../shared/billing';
 import { formatEur } from '../../shared/pricing';
 import { safeRedirect } from '../../shared/redirect';
 import { csrfTokenFor } from '../http/csrf';
-
-const LIVE_PAID = new Set(['active', 'trialing', 'past_due', 'unpaid']);
 
 /** The billing calls of spec section 7, the subscription logs, and the built-in test billing's pages. */
 export function registerBillingRoutes(router: Router, deps: RouteDeps, billing: BillingProvider): void {
@@ -69,7 +67,7 @@ export function registerBillingRoutes(router: Router, deps: RouteDeps, billing: 
       let amount: number;
       if (target.kind === 'plan') {
         const state = await readSubscriptionState(db, user!.id);
-        if (isPaidPlan(state.plan) && LIVE_PAID.has(state.status)) {
+        if (hasPaidSubscription(state)) {
           throw new Conflict('You already have a paid subscription: change it with Upgrade plan or Downgrade plan.');
         }
         await assertPlanChangeAllowed(db, user!.id, target.plan);
@@ -118,7 +116,7 @@ export function registerBillingRoutes(router: Router, deps: RouteDeps, billing: 
       // The spec makes this a GET; it changes state, so it still needs the session's CSRF token.
       if (req.get('x-csrf-token') !== csrfTokenFor(req)) throw new AppError(403, 'csrf', 'Invalid or missing CSRF token. Reload the page and try again.');
       const state = await readSubscriptionState(db, user!.id);
-      if (!isPaidPlan(state.plan) || !LIVE_PAID.has(state.status) && state.status !== 'incomplete') throw new Conflict('There is no paid subscription to cancel.');
+      if (!hasPaidSubscription(state) && !(isPaidPlan(state.plan) && state.status === 'incomplete')) throw new Conflict('There is no paid subscription to cancel.');
       await assertPlanChangeAllowed(db, user!.id, 'STARTER');
       await billing.cancel(user!);
       return (await billing.customer(user!, { refresh: false })).subscriptions.data;
@@ -134,7 +132,7 @@ export function registerBillingRoutes(router: Router, deps: RouteDeps, billing: 
       const target = billing.targetOf(body.newPriceId);
       if (!target || target.kind !== 'plan') throw new Invalid('This newPriceId is not a plan sold here.');
       const state = await readSubscriptionState(db, user!.id);
-      if (!isPaidPlan(state.plan) || !LIVE_PAID.has(state.status)) throw new Conflict('There is no paid subscription to change. Choose a plan with Select plan first.');
+      if (!hasPaidSubscription(state)) throw new Conflict('There is no paid subscription to change. Choose a plan with Select plan first.');
       if (state.priceId === body.newPriceId) throw new Conflict(`You are already on the ${target.plan} plan, billed every ${target.period}.`);
       await assertPlanChangeAllowed(db, user!.id, target.plan);
       await billing.changePlan(user!, target.plan, target.period, body.newPriceId);

@@ -6,9 +6,9 @@ import { useQuery } from '@tanstack/react-query';
 import { Link, useSearchParams } from 'react-router-dom';
 import { messages } from '../../../../../shared/messages';
 import { can } from '../../../../../shared/permissions';
-import { boosts, boostTypes, isPaidPlan, isPlanName, monthlyRequests, planNames, yearlySavings, type PlanName } from '../../../../../shared/plans';
+import { boosts, boostTypes, isPlanName, monthlyRequests, planNames, yearlySavings, type PlanName } from '../../../../../shared/plans';
 import { formatCount, formatEur, storageText } from '../../../../../shared/pricing';
-import { PAY_AS_YOU_GO_AVAILABLE, logTypeLabels, type BillingInfoDto, type BillingPeriod, type BillingPlanDto, type WorkspaceBillingDto } from '../../../../../shared/billing';
+import { PAY_AS_YOU_GO_AVAILABLE, hasPaidSubscription, logTypeLabels, type BillingInfoDto, type BillingPeriod, type BillingPlanDto, type WorkspaceBillingDto } from '../../../../../shared/billing';
 import type { QuotaDto, WorkspaceDto } from '../../../../../shared/workspaces';
 import { errorMessage } from '../../api/client';
 import { ErrorView } from '../../components/error-view';
@@ -27,10 +27,6 @@ import { billingQueries, useCancelSubscription, useUpdateSubscription } from './
 
 const SUBSCRIPTION: Crumb = { label: 'Subscription', to: '/dashboard/subscription' };
 const PLANS: Crumb = { label: 'Subscription plans', to: '/dashboard/subscription/plans' };
-
-const LIVE_PAID = new Set(['active', 'trialing', 'past_due', 'unpaid']);
-/** The owner pays for a plan now (not STARTER, and not a first payment that failed or a canceled one). */
-const hasPaidSubscription = (b: Pick<WorkspaceBillingDto, 'plan' | 'status'>) => isPaidPlan(b.plan) && LIVE_PAID.has(b.status);
 
 const statusColors: Record<string, string> = {
   active: 'green',
