@@ -93,6 +93,8 @@ export const offeredNetworks = (turnedOff: readonly string[] = []): Array<Networ
   networks.filter((n): n is Network & { slug: NetworkSlug } => n.slug !== null && !n.disabled && !turnedOff.includes(n.slug));
 
 export const findNetwork = (value: number): Network | undefined => networks.find((n) => n.value === value);
+/** A network's name on screen; a value the table does not know (an old row) still shows as 'Network 9'. */
+export const networkLabel = (value: number): string => findNetwork(value)?.label ?? `Network ${value}`;
 /** The Cardano network a Secure Webhooks network id names, with its address network id (1 mainnet, 0 test networks). */
 export const webhookNetworkOf = (webhookId: number): Network | undefined => networks.find((n) => n.webhookId === webhookId);
 export const addressNetworkOfWebhook = (webhookId: number): 0 | 1 => webhookNetworkOf(webhookId)?.cardano?.addressNetworkId ?? 1;

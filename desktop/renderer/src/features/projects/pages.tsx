@@ -6,7 +6,7 @@ import { IconCheck, IconCopy, IconFolderOpen, IconSettings, IconTrash } from '@t
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate, useParams } from 'react-router-dom';
 import { can } from '../../../../../shared/permissions';
-import { findNetwork, NETWORK_NOT_AVAILABLE, networkOptions } from '../../../../../shared/networks';
+import { NETWORK_NOT_AVAILABLE, networkLabel, networkOptions } from '../../../../../shared/networks';
 import { projectNameSchema, type ProjectDto, type WorkspaceDto } from '../../../../../shared/workspaces';
 import { errorMessage, isApiError } from '../../api/client';
 import { ConfirmDeleteModal } from '../../components/confirm-delete-modal';
@@ -36,8 +36,6 @@ const PROJECTS: Crumb = { label: 'Projects', to: '/dashboard' };
 
 /** Should GET /api/networks fail: every enabled network, and the server still refuses a wrong one. */
 const fallbackNetworks = networkOptions(() => true);
-
-export const networkLabel = (networkId: number): string => findNetwork(networkId)?.label ?? `Network ${networkId}`;
 
 // ---- /dashboard ----
 
