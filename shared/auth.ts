@@ -21,8 +21,6 @@ export const emailSignInSchema = (captchaEnabled: boolean) =>
     callbackUrl: text().max(2048).optional().nullable(),
   });
 
-export type EmailSignInInput = z.input<ReturnType<typeof emailSignInSchema>>;
-
 export const oauthProviders = ['github', 'google', 'gitlab'] as const;
 export type OAuthProvider = (typeof oauthProviders)[number];
 

@@ -44,7 +44,6 @@ export const desktopTokenBodySchema = z.object({
   code: z.string({ error: 'code is required.' }).min(1, 'code is required.').max(256, desktopSignInMessages.invalidCode),
   code_verifier: codeVerifierSchema,
 });
-export type DesktopTokenBody = z.infer<typeof desktopTokenBodySchema>;
 
 export interface DesktopTokenResult {
   signedIn: true;

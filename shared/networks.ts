@@ -51,8 +51,6 @@ export type NetworkSlug = Extract<Row, { disabled: false }>['slug'];
 export type SandboxSlug = Extract<Row, { sandbox: SandboxName }>['slug'];
 /** Networks with a Blockfrost-compatible upstream (UPSTREAM_<NETWORK>_URL): Cardano and IPFS. */
 export type UpstreamNetwork = Extract<Row, { upstreamVar: string; family: 'cardano' | 'ipfs' }>['slug'];
-/** Networks whose backend is an EVM JSON-RPC (Milkomeda). */
-export type EvmSlug = Extract<Row, { family: 'evm'; disabled: false }>['slug'];
 
 export const networks: readonly Network[] = NETWORK_TABLE;
 
@@ -85,8 +83,6 @@ export const evmSlugs: ReadonlySet<string> = new Set(NETWORK_TABLE.filter((n) =>
 
 /** Every upstream variable stem (UPSTREAM_CARDANO_MAINNET, …, UPSTREAM_MILKOMEDA_MAINNET). */
 export const upstreamVariables: readonly string[] = NETWORK_TABLE.flatMap((n) => (n.upstreamVar ? [n.upstreamVar] : []));
-
-export const enabledNetworks = (): Network[] => networks.filter((n) => !n.disabled);
 
 /** The networks a server offers: not retired by the spec, not turned off by its operator (DISABLED_NETWORKS). */
 export const offeredNetworks = (turnedOff: readonly string[] = []): Array<Network & { slug: NetworkSlug }> =>

@@ -29,7 +29,6 @@ export const ppuItemSchema = z.object({
     .max(MAX_ORDER_REQUESTS, `item_quantity must be at most ${MAX_ORDER_REQUESTS.toLocaleString('en-US')}`),
 });
 export const ppuQuoteSchema = z.object({ items: z.array(ppuItemSchema).length(1, 'items must hold exactly one item') });
-export type PpuQuoteInput = z.infer<typeof ppuQuoteSchema>;
 export const ppuOrderSchema = ppuQuoteSchema;
 
 export interface PpuPricing {
