@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { text } from './text';
 import { addressNetworkOfWebhook, networks } from './networks';
 import { jsonPathProblem } from './jsonpath';
+import { classifyIp } from './ip';
 
 // Secure Webhooks: triggers, condition types and operators (spec section 5), the form's validation
 // texts, and the shapes the API answers. Server, UI and tests all read them from here.
@@ -109,22 +110,15 @@ const isHttpUrl = (v: string) => {
   }
 };
 
-const v4Private = (a: number, b: number): boolean =>
-  a === 0 || a === 10 || a === 127 || (a === 100 && b >= 64 && b < 128) || (a === 169 && b === 254) || (a === 172 && b >= 16 && b < 32) || (a === 192 && b === 168) || a >= 224;
-
-/** The host of a URL names this machine or a private network (a literal address or a local name). */
+/**
+ * The host of a URL names this machine or a network the webhook guard refuses: a local name, or a
+ * literal address of any kind but public (shared/ip.ts, the classifier the guard itself uses).
+ */
 export function isPrivateHost(hostname: string): boolean {
   const host = hostname.toLowerCase().replace(/^\[|\]$/g, '').replace(/\.$/, '');
   if (host === 'localhost' || /\.(localhost|local|internal|home\.arpa)$/.test(host)) return true;
-  const v4 = /^(\d{1,3})\.(\d{1,3})\.\d{1,3}\.\d{1,3}$/.exec(host) ?? /^(?:::ffff:(?:0:)?)(\d{1,3})\.(\d{1,3})\.\d{1,3}\.\d{1,3}$/.exec(host);
-  if (v4) return v4Private(Number(v4[1]), Number(v4[2]));
-  if (!host.includes(':')) return false;
-  const hexMapped = /^::ffff:(?:0:)?([0-9a-f]{1,4}):[0-9a-f]{1,4}$/.exec(host);
-  if (hexMapped) {
-    const hi = parseInt(hexMapped[1]!, 16);
-    return v4Private(hi >> 8, hi & 255);
-  }
-  return host === '::' || host === '::1' || /^f[cd][0-9a-f]{2}:/.test(host) || /^fe[89ab][0-9a-f]:/.test(host) || /^ff[0-9a-f]{2}:/.test(host);
+  const kind = classifyIp(host);
+  return kind !== null && kind !== 'public';
 }
 
 /** What the form says when the endpoint is on a private or loopback address; null otherwise. */
