@@ -76,6 +76,13 @@ export const upstreamNetworks: ReadonlyArray<{ slug: UpstreamNetwork; upstreamVa
   (n): n is Extract<Row, { upstreamVar: string; family: 'cardano' | 'ipfs' }> => n.upstreamVar !== null && n.family !== 'evm',
 ).map((n) => ({ slug: n.slug, upstreamVar: n.upstreamVar }));
 
+/** The Cardano parameters of a sandbox chain's network: its address network id (CIP-19) and its network magic. */
+export const cardanoOfSandbox = (sandbox: SandboxName): { addressNetworkId: 0 | 1; networkMagic: number } =>
+  networks.find((n) => n.sandbox === sandbox)!.cardano!;
+
+/** The IPFS network: projects keyed to it have the IPFS backend. */
+export const ipfsNetwork = NETWORK_TABLE.find((n) => n.family === 'ipfs')!;
+
 /** The EVM network (Milkomeda mainnet) and the stem of its upstream variables. */
 export const evmNetwork = NETWORK_TABLE.find((n): n is Extract<Row, { family: 'evm'; disabled: false }> => n.family === 'evm' && !n.disabled)!;
 /** Every EVM slug, retired ones too: their keys are JSON-RPC keys (basic auth) wherever they come from. */

@@ -97,8 +97,8 @@ export const webhookMessages = {
     'Verify that the events your endpoint receives come from Cairn: check the Blockfrost-Signature header with the auth token before trusting a payload.',
 } as const;
 
-/** Networks Secure Webhooks can watch: those with a webhook id; testnet is hidden. */
-export const webhookNetworks = networks.filter((n) => n.webhookId !== null && n.value !== 1);
+/** Networks Secure Webhooks can watch: those with a webhook id; retired ones (testnet) are hidden. */
+export const webhookNetworks = networks.filter((n) => n.webhookId !== null && !n.disabled);
 export const isWebhookNetwork = (webhookId: number) => webhookNetworks.some((n) => n.webhookId === webhookId);
 
 const isHttpUrl = (v: string) => {

@@ -2,7 +2,7 @@ import { Button, Group, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/c
 import { IconSettings } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router-dom';
-import { networkLabel } from '../../../../../shared/networks';
+import { ipfsNetwork, networkLabel } from '../../../../../shared/networks';
 import { isApiError } from '../../api/client';
 import { ErrorView } from '../../components/error-view';
 import { PageLayout } from '../../components/page-layout';
@@ -50,7 +50,7 @@ export function ProjectPage() {
           <ProjectIdCard projectId={p.project_id} />
           {isMilkomeda(p.network_id) ? <MilkomedaPanel projectKey={p.project_id} sandbox={p.sandbox ?? false} /> : <ApiExamples projectKey={p.project_id} networkId={p.network_id} />}
         </SimpleGrid>
-        {p.network_id === 2 && <IpfsPanel workspaceId={p.workspace_id} projectUuid={p.uuid} projectKey={p.project_id} />}
+        {p.network_id === ipfsNetwork.value && <IpfsPanel workspaceId={p.workspace_id} projectUuid={p.uuid} projectKey={p.project_id} />}
         <ProjectFacts project={p} />
         <StatsCards workspaceId={p.workspace_id} projectUuid={p.uuid} />
         <RequestInsight workspaceId={p.workspace_id} projectUuid={p.uuid} />
