@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { isCountryCode } from './countries';
+import { messages } from './messages';
 import { safeRedirect } from './redirect';
 import { boosts, boostTypes, isBoostType, isPaidPlan, isPlanName, plans, type Boost, type BoostType, type Plan, type PlanName, type SubscriptionStatus } from './plans';
 
@@ -253,7 +254,7 @@ const callbackPath = (fallback: string) =>
 export const checkoutSchema = z
   .object({
     priceId: z.string({ error: 'priceId is required' }).min(1, 'priceId is required').max(200),
-    email: z.string().email('Email is not valid').max(254).optional(),
+    email: z.string().email(messages.signIn.emailInvalid).max(254).optional(),
     mode: z.enum(['subscription', 'payment'], { error: 'mode must be subscription or payment' }).default('subscription'),
     onBehalfWorkspaceId: idSchema('onBehalfWorkspaceId must be a workspace id').optional(),
     successCallbackPath: callbackPath('/dashboard/subscription'),

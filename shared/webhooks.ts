@@ -3,6 +3,7 @@ import { text } from './text';
 import { addressNetworkOfWebhook, networks } from './networks';
 import { jsonPathProblem } from './jsonpath';
 import { classifyIp } from './ip';
+import { messages } from './messages';
 
 // Secure Webhooks: triggers, condition types and operators (spec section 5), the form's validation
 // texts, and the shapes the API answers. Server, UI and tests all read them from here.
@@ -80,17 +81,18 @@ export const FAILURE_WARNING_WINDOW_MS = 48 * 3600 * 1000;
 /** A webhook whose every delivery failed for this long is disabled (the dispatcher) and noticed as such (the event stream). */
 export const AUTO_DISABLE_AFTER_MS = 5 * 24 * 3600 * 1000;
 
+/** The webhook screens' and API's texts; those the spec quotes come from shared/messages.ts. */
 export const webhookMessages = {
-  required: 'The field is required',
-  invalidUrl: 'Invalid URL format',
-  confirmations: 'Enter a number between 0 and 5',
+  required: messages.webhook.required,
+  invalidUrl: messages.webhook.invalidUrl,
+  confirmations: messages.webhook.confirmations,
   unsupportedNetwork: 'This network is not supported by Secure Webhooks.',
   privateEndpoint:
     'This URL is a private or loopback address. Cairn does not deliver to such addresses unless the server operator lists it in WEBHOOK_ALLOWLIST.',
   tooManyConditions: `At most ${MAX_CONDITIONS} conditions are allowed.`,
-  created: 'Webhook created!',
+  created: messages.webhook.created,
   tokenHidden: 'Only the owner, administrators and maintainers can see the auth token.',
-  updated: 'Webhook updated!',
+  updated: messages.webhook.updated,
   failingWarning:
     'We have detected problems delivering events to this endpoint. Repeated failures may disable the webhook automatically.',
   verifyWarning:
