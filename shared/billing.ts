@@ -8,7 +8,7 @@ import { boosts, boostTypes, isBoostType, isPaidPlan, isPlanName, plans, type Bo
 // the subscription state machine, the checkout schema and the DTOs of the billing calls.
 
 export type BillingPeriod = 'month' | 'year';
-export const billingPeriods: readonly BillingPeriod[] = ['month', 'year'];
+const billingPeriods: readonly BillingPeriod[] = ['month', 'year'];
 
 /** Which billing the server runs: Stripe, Cairn's built-in test billing, or none (operators set plans by hand). */
 export type BillingProviderName = 'stripe' | 'local' | 'none';
@@ -56,7 +56,7 @@ const EU_VAT: Record<string, [prefix: string, body: string, example: string]> = 
   SI: ['SI', '\\d{8}', 'SI12345678'], SK: ['SK', '\\d{10}', 'SK1234567891'],
 };
 
-export interface TaxIdType {
+interface TaxIdType {
   type: string;
   /** What the field shows as an example. */
   example: string;
@@ -96,7 +96,7 @@ export const normalizeTaxId = (value: string) => {
 
 // ---- the subscription state machine (the local provider and the sweeper; Stripe reports its own) ----
 
-export type BillingEvent =
+type BillingEvent =
   | 'first_payment_paid'
   | 'first_payment_failed'
   | 'incomplete_timeout'
@@ -122,7 +122,7 @@ const transitions: Record<SubscriptionStatus, Partial<Record<BillingEvent, Subsc
 export const nextStatus = (status: SubscriptionStatus, event: BillingEvent): SubscriptionStatus | null => transitions[status][event] ?? null;
 
 /** The statuses in which a paid plan is live: paid now, or its renewal is still being collected. */
-export const LIVE_PAID: ReadonlySet<SubscriptionStatus> = new Set<SubscriptionStatus>(['active', 'trialing', 'past_due', 'unpaid']);
+const LIVE_PAID: ReadonlySet<SubscriptionStatus> = new Set<SubscriptionStatus>(['active', 'trialing', 'past_due', 'unpaid']);
 /** The owner pays for a plan now (not STARTER, and not a first payment that failed or a canceled one). */
 export const hasPaidSubscription = (s: { plan: PlanName; status: SubscriptionStatus }) => isPaidPlan(s.plan) && LIVE_PAID.has(s.status);
 

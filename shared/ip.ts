@@ -13,7 +13,7 @@ export const PRIVATE_NETWORK_LABEL = 'Private network';
  * ranges (IETF protocol assignments, benchmarking, 240.0.0.0/4 and broadcast, discard, Teredo,
  * site-local). IPv4-mapped addresses (::ffff:a.b.c.d) are the kind of the IPv4 address inside.
  */
-export type IpKind =
+type IpKind =
   | 'public'
   | 'unspecified'
   | 'loopback'

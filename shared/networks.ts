@@ -4,7 +4,7 @@
 // checks each row against itself, the configuration, .env.example and the README.
 
 /** What kind of backend a network has: a Blockfrost-compatible Cardano API, IPFS, or an EVM JSON-RPC. */
-export type NetworkFamily = 'cardano' | 'ipfs' | 'evm';
+type NetworkFamily = 'cardano' | 'ipfs' | 'evm';
 
 /** The sandbox chain's own name of a Cardano network (server/chain/sandbox). */
 export type SandboxName = 'mainnet' | 'preprod' | 'preview';

@@ -15,7 +15,7 @@ const OWNER_ADMIN: readonly Role[] = ['owner', 'administrator'];
 const BUILDERS: readonly Role[] = ['owner', 'administrator', 'maintainer'];
 const OWNER: readonly Role[] = ['owner'];
 
-export const permissionMatrix = {
+const permissionMatrix = {
   'workspace.view': ALL,
   'workspace.change_name': OWNER_ADMIN,
   'workspace.payg_new_order': OWNER_ADMIN,
@@ -73,7 +73,7 @@ export const can = (role: Role | null | undefined, action: Action): boolean =>
   !!role && (permissionMatrix[action] as readonly Role[]).includes(role);
 
 /** Secrets (webhook auth tokens) are shown to the roles that may change projects; collaborators only read. */
-export const SECRETS_ACTION: Action = 'projects.update';
+const SECRETS_ACTION: Action = 'projects.update';
 export const maySeeSecrets = (role: Role | null | undefined): boolean => can(role, SECRETS_ACTION);
 
 export const isRole = (v: unknown): v is Role => typeof v === 'string' && (roles as readonly string[]).includes(v);

@@ -18,8 +18,8 @@ export const triggerLabels: Record<Trigger, string> = {
   epoch: 'Epoch',
 };
 
-export const comparisonOperators = ['=', '!=', '<=', '<', '>=', '>'] as const;
-export const equalityOperators = ['=', '!='] as const;
+const comparisonOperators = ['=', '!=', '<=', '<', '>=', '>'] as const;
+const equalityOperators = ['=', '!='] as const;
 export type Operator = (typeof comparisonOperators)[number];
 
 export type ConditionType =
@@ -101,7 +101,7 @@ export const webhookMessages = {
 
 /** Networks Secure Webhooks can watch: those with a webhook id; retired ones (testnet) are hidden. */
 export const webhookNetworks = networks.filter((n) => n.webhookId !== null && !n.disabled);
-export const isWebhookNetwork = (webhookId: number) => webhookNetworks.some((n) => n.webhookId === webhookId);
+const isWebhookNetwork = (webhookId: number) => webhookNetworks.some((n) => n.webhookId === webhookId);
 
 const isHttpUrl = (v: string) => {
   try {
@@ -116,7 +116,7 @@ const isHttpUrl = (v: string) => {
  * The host of a URL names this machine or a network the webhook guard refuses: a local name, or a
  * literal address of any kind but public (shared/ip.ts, the classifier the guard itself uses).
  */
-export function isPrivateHost(hostname: string): boolean {
+function isPrivateHost(hostname: string): boolean {
   const host = hostname.toLowerCase().replace(/^\[|\]$/g, '').replace(/\.$/, '');
   if (host === 'localhost' || /\.(localhost|local|internal|home\.arpa)$/.test(host)) return true;
   const kind = classifyIp(host);
@@ -172,7 +172,7 @@ export function conditionValueError(type: string, value: string, webhookNetwork:
   }
 }
 
-export const conditionSchema = z.object({
+const conditionSchema = z.object({
   type: text({ error: webhookMessages.required }).min(1, webhookMessages.required),
   operator: text({ error: webhookMessages.required }).min(1, webhookMessages.required),
   value: text({ error: webhookMessages.required }).trim().min(1, webhookMessages.required).max(500, 'The value is longer than 500 characters'),
@@ -245,7 +245,7 @@ export interface WebhookDto {
   disabled_reason: string | null;
 }
 
-export type WebhookDisplayState = 'disabled' | 'enabled-warning' | 'enabled';
+type WebhookDisplayState = 'disabled' | 'enabled-warning' | 'enabled';
 
 /** Disabled; enabled with a warning when a delivery failed in the last 48 hours; else enabled (spec section 4). */
 export function webhookDisplayState(w: Pick<WebhookDto, 'status' | 'fail_history'>, now = Date.now()): WebhookDisplayState {

@@ -20,7 +20,7 @@ export interface StatsCardsProps {
 }
 
 /** Texts of the stats cards (spec section 2), exported for the tests. */
-export const statsTexts = {
+const statsTexts = {
   top: messages.stats.top,
   count: 'Count',
   locked: messages.stats.locked,

@@ -18,7 +18,7 @@ function formatEta(iso: string): string {
 }
 
 /** Stands in for the whole dashboard while the operator has switched maintenance mode on. */
-export function MaintenancePage({ site }: { site: SiteInfo }) {
+function MaintenancePage({ site }: { site: SiteInfo }) {
   usePageTitle(messages.maintenance.title);
   const { eta } = site.maintenance;
   return (

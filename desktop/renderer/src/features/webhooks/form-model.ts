@@ -89,7 +89,7 @@ export const webhookNetworkLabel = (webhookId: number): string =>
   webhookNetworkOf(webhookId)?.label ?? `Network ${webhookId}`;
 
 /** The body the API takes, before validation. */
-export const bodyOf = (d: WebhookDraft, workspaceId: number) => ({
+const bodyOf = (d: WebhookDraft, workspaceId: number) => ({
   name: d.name,
   description: d.description,
   network: d.network,
