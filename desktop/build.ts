@@ -14,7 +14,7 @@ export const desktopBundles = [
 ] as const;
 
 /** The modules a bundle still requires at runtime (what esbuild left external). */
-export function runtimeRequires(metafile: Metafile): string[] {
+function runtimeRequires(metafile: Metafile): string[] {
   const required = new Set<string>();
   for (const output of Object.values(metafile.outputs)) {
     for (const imported of output.imports) if (imported.external) required.add(imported.path);
@@ -22,7 +22,7 @@ export function runtimeRequires(metafile: Metafile): string[] {
   return [...required].sort();
 }
 
-export interface BuildDesktopOptions {
+interface BuildDesktopOptions {
   /** Where the dist folders are written; the repository root unless a test points elsewhere. */
   outRoot?: string;
 }

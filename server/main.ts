@@ -113,7 +113,7 @@ async function start(config: Config, role: Role) {
     logger[ppuLine.level](ppuLine.line);
     const watcher = startPaymentWatcherFor({ config, db, logger, chains });
     if (watcher) stops.unshift(() => watcher.stop());
-    // INTEGRATION HOOK: pass the webhook outbox's prune here as { pruneWebhookOutbox } once it exists.
+    // Retention prunes the growing tables; the webhook outbox prunes its own, through this option.
     const retention = startRetention(db, logger, { pruneWebhookOutbox: (d, now) => pruneOutbox(d, now) });
     stops.unshift(() => retention.stop());
   }

@@ -21,8 +21,6 @@ export const emailSignInSchema = (captchaEnabled: boolean) =>
     callbackUrl: text().max(2048).optional().nullable(),
   });
 
-export type EmailSignInInput = z.input<ReturnType<typeof emailSignInSchema>>;
-
 export const oauthProviders = ['github', 'google', 'gitlab'] as const;
 export type OAuthProvider = (typeof oauthProviders)[number];
 
@@ -42,7 +40,7 @@ export interface SignInOptions {
 }
 
 /** Readable reasons for /auth/error?error=<code>. */
-export const authErrorReasons: Record<string, string> = {
+const authErrorReasons: Record<string, string> = {
   Verification: 'The sign-in link is no longer valid. It may have been used already or it may have expired.',
   OAuthSignin: 'Could not start signing in with that provider. Please try again.',
   OAuthCallback: 'The provider did not confirm the sign-in. Please try again.',

@@ -1,13 +1,14 @@
 import { z } from 'zod';
 import { isCountryCode } from './countries';
+import { messages } from './messages';
 import { safeRedirect } from './redirect';
-import { boosts, boostTypes, isBoostType, isPlanName, plans, type Boost, type BoostType, type Plan, type PlanName, type SubscriptionStatus } from './plans';
+import { boosts, boostTypes, isBoostType, isPaidPlan, isPlanName, plans, type Boost, type BoostType, type Plan, type PlanName, type SubscriptionStatus } from './plans';
 
 // Billing facts shared by the server, the CLI and the screens: price lookup keys (boosts themselves are plan rules, shared/plans.ts), tax ids,
 // the subscription state machine, the checkout schema and the DTOs of the billing calls.
 
 export type BillingPeriod = 'month' | 'year';
-export const billingPeriods: readonly BillingPeriod[] = ['month', 'year'];
+const billingPeriods: readonly BillingPeriod[] = ['month', 'year'];
 
 /** Which billing the server runs: Stripe, Cairn's built-in test billing, or none (operators set plans by hand). */
 export type BillingProviderName = 'stripe' | 'local' | 'none';
@@ -55,7 +56,7 @@ const EU_VAT: Record<string, [prefix: string, body: string, example: string]> = 
   SI: ['SI', '\\d{8}', 'SI12345678'], SK: ['SK', '\\d{10}', 'SK1234567891'],
 };
 
-export interface TaxIdType {
+interface TaxIdType {
   type: string;
   /** What the field shows as an example. */
   example: string;
@@ -95,7 +96,7 @@ export const normalizeTaxId = (value: string) => {
 
 // ---- the subscription state machine (the local provider and the sweeper; Stripe reports its own) ----
 
-export type BillingEvent =
+type BillingEvent =
   | 'first_payment_paid'
   | 'first_payment_failed'
   | 'incomplete_timeout'
@@ -119,6 +120,11 @@ const transitions: Record<SubscriptionStatus, Partial<Record<BillingEvent, Subsc
 
 /** The status after an event, or null when the event does not apply in that status. */
 export const nextStatus = (status: SubscriptionStatus, event: BillingEvent): SubscriptionStatus | null => transitions[status][event] ?? null;
+
+/** The statuses in which a paid plan is live: paid now, or its renewal is still being collected. */
+const LIVE_PAID: ReadonlySet<SubscriptionStatus> = new Set<SubscriptionStatus>(['active', 'trialing', 'past_due', 'unpaid']);
+/** The owner pays for a plan now (not STARTER, and not a first payment that failed or a canceled one). */
+export const hasPaidSubscription = (s: { plan: PlanName; status: SubscriptionStatus }) => isPaidPlan(s.plan) && LIVE_PAID.has(s.status);
 
 /** An invoice is open and unpaid: plan changes and cancellation wait until it is paid. */
 export const hasUnpaidInvoice = (status: SubscriptionStatus) => status === 'past_due' || status === 'unpaid';
@@ -248,7 +254,7 @@ const callbackPath = (fallback: string) =>
 export const checkoutSchema = z
   .object({
     priceId: z.string({ error: 'priceId is required' }).min(1, 'priceId is required').max(200),
-    email: z.string().email('Email is not valid').max(254).optional(),
+    email: z.string().email(messages.signIn.emailInvalid).max(254).optional(),
     mode: z.enum(['subscription', 'payment'], { error: 'mode must be subscription or payment' }).default('subscription'),
     onBehalfWorkspaceId: idSchema('onBehalfWorkspaceId must be a workspace id').optional(),
     successCallbackPath: callbackPath('/dashboard/subscription'),

@@ -2,7 +2,7 @@
 // IPFS calls and Milkomeda JSON-RPC. `{name}` parts are filled in by the user before sending.
 import { findNetwork } from './networks';
 
-export interface ConsoleEndpoint {
+interface ConsoleEndpoint {
   method: 'GET' | 'POST';
   path: string;
   label: string;

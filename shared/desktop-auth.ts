@@ -5,7 +5,7 @@ import { z } from 'zod';
 
 export const DESKTOP_CALLBACK_URI = 'cairn://auth/callback';
 /** `http://127.0.0.1:<port>/callback`: the loopback fallback; any port, since the app picks a free one. */
-export const LOOPBACK_CALLBACK_RE = /^http:\/\/127\.0\.0\.1:(\d{1,5})\/callback$/;
+const LOOPBACK_CALLBACK_RE = /^http:\/\/127\.0\.0\.1:(\d{1,5})\/callback$/;
 
 export const desktopSignInMessages = {
   badRedirect: `redirect_uri must be ${DESKTOP_CALLBACK_URI} or http://127.0.0.1:<port>/callback.`,
@@ -16,7 +16,7 @@ export const desktopSignInMessages = {
   otherBrowser: 'Finish signing in to the desktop app in the browser the app opened: this browser did not start the sign-in, or it took too long. Start again from the app.',
 } as const;
 
-export const isDesktopRedirectUri = (uri: string): boolean => {
+const isDesktopRedirectUri = (uri: string): boolean => {
   if (uri === DESKTOP_CALLBACK_URI) return true;
   const m = LOOPBACK_CALLBACK_RE.exec(uri);
   const port = m ? Number(m[1]) : 0;
@@ -34,7 +34,7 @@ export const desktopStartQuerySchema = z.object({
 export type DesktopStartQuery = z.infer<typeof desktopStartQuerySchema>;
 
 /** RFC 7636 §4.1: 43 to 128 characters of [A-Z a-z 0-9 - . _ ~]. */
-export const codeVerifierSchema = z
+const codeVerifierSchema = z
   .string({ error: 'code_verifier is required.' })
   .min(43, 'code_verifier must be 43 to 128 characters.')
   .max(128, 'code_verifier must be 43 to 128 characters.')
@@ -44,7 +44,6 @@ export const desktopTokenBodySchema = z.object({
   code: z.string({ error: 'code is required.' }).min(1, 'code is required.').max(256, desktopSignInMessages.invalidCode),
   code_verifier: codeVerifierSchema,
 });
-export type DesktopTokenBody = z.infer<typeof desktopTokenBodySchema>;
 
 export interface DesktopTokenResult {
   signedIn: true;

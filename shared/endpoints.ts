@@ -7,7 +7,7 @@ import { networkBySlug, sandboxSlugs, type SandboxSlug } from './networks';
 // (spec sections 2 and 5), checked, reviewed by an operator and then used as upstreams of their network.
 
 /** Spec section 5: the payment address decodes as bech32 with this length limit. */
-export const ADDRESS_DECODE_LIMIT = 1000;
+const ADDRESS_DECODE_LIMIT = 1000;
 
 /** Networks a community endpoint can serve (those of the sandbox chain), with the network id of their payment addresses (CIP-19), from shared/networks.ts. */
 export type EndpointNetwork = SandboxSlug;
@@ -18,7 +18,7 @@ export const endpointNetworks: Readonly<Record<EndpointNetwork, { label: string;
   }),
 ) as Record<EndpointNetwork, { label: string; addressNetworkId: number; networkMagic: number }>;
 
-export const isValidEndpointUrl = (value: string): boolean => {
+const isValidEndpointUrl = (value: string): boolean => {
   try {
     const u = new URL(value);
     return (u.protocol === 'http:' || u.protocol === 'https:') && u.hostname !== '' && !u.username && !u.password;

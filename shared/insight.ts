@@ -7,9 +7,9 @@ import { z } from 'zod';
 /** Latencies below this go to the first bin, [0, 0.1 ms). */
 export const LATENCY_FLOOR_MS = 0.1;
 /** Each doubling of latency is cut into this many bins of equal ratio (2^(1/8) ≈ 1.0905). */
-export const LATENCY_BINS_PER_OCTAVE = 8;
+const LATENCY_BINS_PER_OCTAVE = 8;
 /** Octaves above the floor: the last bin starts at 0.1 ms × 2^21.875 ≈ 6.4 minutes and is open-ended. */
-export const LATENCY_OCTAVES = 22;
+const LATENCY_OCTAVES = 22;
 export const LATENCY_BINS = LATENCY_BINS_PER_OCTAVE * LATENCY_OCTAVES;
 /**
  * Storage: a row of usage_latency holds this many consecutive bins (two octaves, columns b0 … b15,
@@ -75,7 +75,7 @@ export function statusClassOf(status: number): StatusClass | null {
 const count = z.number().int().nonnegative();
 const ms = z.number().nonnegative();
 
-export const insightHourSchema = z.object({
+const insightHourSchema = z.object({
   /** The hour's start, epoch ms (UTC). */
   time: z.number().int(),
   requests: count,
@@ -85,7 +85,7 @@ export const insightHourSchema = z.object({
   p95Ms: ms.nullable(),
 });
 
-export const failedRequestSchema = z.object({
+const failedRequestSchema = z.object({
   /** When the request arrived, epoch ms. */
   time: z.number().int(),
   /** The endpoint template, e.g. /addresses/{address} (a JSON-RPC call's method). */

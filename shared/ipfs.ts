@@ -6,7 +6,7 @@ export const IPFS_MAX_ADD_BYTES = 100 * 1_000_000;
 /** Queued pins per project before pin/add answers 425 Pin Queue Full. */
 export const PIN_QUEUE_LIMIT = 100;
 /** Storage usage turns the danger colour at this fraction of the limit. */
-export const STORAGE_DANGER_FRACTION = 0.85;
+const STORAGE_DANGER_FRACTION = 0.85;
 
 export const PIN_STATES = ['queued', 'pinned', 'unpinned', 'failed', 'gc'] as const;
 export type PinState = (typeof PIN_STATES)[number];

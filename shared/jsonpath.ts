@@ -107,7 +107,7 @@ export interface Actual {
   num: number | null;
 }
 
-export function actualOf(actual: unknown): Actual {
+function actualOf(actual: unknown): Actual {
   const text = typeof actual === 'number' || typeof actual === 'bigint' ? String(actual) : typeof actual === 'string' ? actual : null;
   if (text === null) return { text, json: JSON.stringify(actual), int: null, num: null };
   const p = parsedActual(text);
@@ -115,7 +115,7 @@ export function actualOf(actual: unknown): Actual {
 }
 
 /** compare(actual, op, expected) on values parsed beforehand: the same answer, without parsing or cache lookups. */
-export function comparePrepared(a: Actual, op: Operator, e: Expected): boolean {
+function comparePrepared(a: Actual, op: Operator, e: Expected): boolean {
   if (a.text === null) {
     if (op !== '=' && op !== '!=') return false;
     const same = a.json === e.text;

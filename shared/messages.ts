@@ -15,7 +15,7 @@ export const messages = {
     nameEmpty: 'Project name is empty',
   },
   permission: {
-    // The same words as deniedMessages (shared/permissions.ts) for projects.add, webhooks.add and invites.add.
+    // deniedMessages (shared/permissions.ts) answers projects.add, webhooks.add and invites.add with it.
     createResource: (resource: string) =>
       `You don't have permission to create a new ${resource} in this workspace.`,
   },
@@ -60,5 +60,18 @@ export const messages = {
   stats: {
     waiting: 'Waiting for the first request...',
     graphError: 'Error while fetching the graph data',
+    top: 'TOP 10',
+    locked: 'See more detailed stats',
+    upgrade: 'Upgrade to DEVELOPER Plan',
+  },
+  webhook: {
+    required: 'The field is required',
+    invalidUrl: 'Invalid URL format',
+    confirmations: 'Enter a number between 0 and 5',
+    created: 'Webhook created!',
+    updated: 'Webhook updated!',
+  },
+  maintenance: {
+    title: 'Maintenance Mode',
   },
 } as const;

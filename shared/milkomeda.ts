@@ -1,5 +1,7 @@
 // Milkomeda C1 (an EVM chain bridged to Cardano): chain parameters as in the Blockfrost compatibility
 // contract, the JSON-RPC methods the gateway lets through, and the wallet_addEthereumChain request.
+// Chain ids come from the network table (shared/networks.ts).
+import { networkBySlug } from './networks';
 
 export interface EvmChainInfo {
   slug: 'milkomeda-mainnet' | 'milkomeda-testnet';
@@ -11,10 +13,14 @@ export interface EvmChainInfo {
   blockExplorerUrl: string;
 }
 
+/** The chain id of an EVM network, from the network table (hex, as wallets take it, and as a number). */
+const chainIdOf = (slug: EvmChainInfo['slug']) => {
+  const chainId = networkBySlug(slug)!.chainId!;
+  return { slug, chainId, chainIdNumber: parseInt(chainId, 16) };
+};
+
 export const MILKOMEDA_MAINNET: EvmChainInfo = {
-  slug: 'milkomeda-mainnet',
-  chainId: '0x7D1',
-  chainIdNumber: 2001,
+  ...chainIdOf('milkomeda-mainnet'),
   chainName: 'Milkomeda C1 Mainnet',
   nativeCurrency: { name: 'milkAda', symbol: 'mADA', decimals: 18 },
   publicRpcUrl: 'https://rpc-mainnet-cardano-evm.c1.milkomeda.com',
@@ -22,16 +28,16 @@ export const MILKOMEDA_MAINNET: EvmChainInfo = {
 };
 
 export const MILKOMEDA_TESTNET: EvmChainInfo = {
-  slug: 'milkomeda-testnet',
-  chainId: '0x30DA5',
-  chainIdNumber: 200101,
+  ...chainIdOf('milkomeda-testnet'),
   chainName: 'Milkomeda C1 Testnet',
   nativeCurrency: { name: 'milkTAda', symbol: 'mTAda', decimals: 18 },
   publicRpcUrl: 'https://rpc-devnet-cardano-evm.c1.milkomeda.com',
   blockExplorerUrl: 'https://explorer-devnet-cardano-evm.c1.milkomeda.com',
 };
 
-export const evmChainByNetworkId: Readonly<Record<number, EvmChainInfo>> = { 3: MILKOMEDA_MAINNET, 4: MILKOMEDA_TESTNET };
+export const evmChainByNetworkId: Readonly<Record<number, EvmChainInfo>> = Object.fromEntries(
+  [MILKOMEDA_MAINNET, MILKOMEDA_TESTNET].map((chain) => [networkBySlug(chain.slug)!.value, chain]),
+);
 
 /** The contract's read methods plus eth_sendRawTransaction; everything else is refused at the gateway. */
 export const ALLOWED_EVM_METHODS: ReadonlySet<string> = new Set([

@@ -4,7 +4,7 @@
 // checks each row against itself, the configuration, .env.example and the docs.
 
 /** What kind of backend a network has: a Blockfrost-compatible Cardano API, IPFS, or an EVM JSON-RPC. */
-export type NetworkFamily = 'cardano' | 'ipfs' | 'evm';
+type NetworkFamily = 'cardano' | 'ipfs' | 'evm';
 
 /** The sandbox chain's own name of a Cardano network (server/sandbox/chain). */
 export type SandboxName = 'mainnet' | 'preprod' | 'preview';
@@ -51,8 +51,6 @@ export type NetworkSlug = Extract<Row, { disabled: false }>['slug'];
 export type SandboxSlug = Extract<Row, { sandbox: SandboxName }>['slug'];
 /** Networks with a Blockfrost-compatible upstream (UPSTREAM_<NETWORK>_URL): Cardano and IPFS. */
 export type UpstreamNetwork = Extract<Row, { upstreamVar: string; family: 'cardano' | 'ipfs' }>['slug'];
-/** Networks whose backend is an EVM JSON-RPC (Milkomeda). */
-export type EvmSlug = Extract<Row, { family: 'evm'; disabled: false }>['slug'];
 
 export const networks: readonly Network[] = NETWORK_TABLE;
 
@@ -78,6 +76,13 @@ export const upstreamNetworks: ReadonlyArray<{ slug: UpstreamNetwork; upstreamVa
   (n): n is Extract<Row, { upstreamVar: string; family: 'cardano' | 'ipfs' }> => n.upstreamVar !== null && n.family !== 'evm',
 ).map((n) => ({ slug: n.slug, upstreamVar: n.upstreamVar }));
 
+/** The Cardano parameters of a sandbox chain's network: its address network id (CIP-19) and its network magic. */
+export const cardanoOfSandbox = (sandbox: SandboxName): { addressNetworkId: 0 | 1; networkMagic: number } =>
+  networks.find((n) => n.sandbox === sandbox)!.cardano!;
+
+/** The IPFS network: projects keyed to it have the IPFS backend. */
+export const ipfsNetwork = NETWORK_TABLE.find((n) => n.family === 'ipfs')!;
+
 /** The EVM network (Milkomeda mainnet) and the stem of its upstream variables. */
 export const evmNetwork = NETWORK_TABLE.find((n): n is Extract<Row, { family: 'evm'; disabled: false }> => n.family === 'evm' && !n.disabled)!;
 /** Every EVM slug, retired ones too: their keys are JSON-RPC keys (basic auth) wherever they come from. */
@@ -86,13 +91,13 @@ export const evmSlugs: ReadonlySet<string> = new Set(NETWORK_TABLE.filter((n) =>
 /** Every upstream variable stem (UPSTREAM_CARDANO_MAINNET, …, UPSTREAM_MILKOMEDA_MAINNET). */
 export const upstreamVariables: readonly string[] = NETWORK_TABLE.flatMap((n) => (n.upstreamVar ? [n.upstreamVar] : []));
 
-export const enabledNetworks = (): Network[] => networks.filter((n) => !n.disabled);
-
 /** The networks a server offers: not retired by the spec, not turned off by its operator (DISABLED_NETWORKS). */
 export const offeredNetworks = (turnedOff: readonly string[] = []): Array<Network & { slug: NetworkSlug }> =>
   networks.filter((n): n is Network & { slug: NetworkSlug } => n.slug !== null && !n.disabled && !turnedOff.includes(n.slug));
 
 export const findNetwork = (value: number): Network | undefined => networks.find((n) => n.value === value);
+/** A network's name on screen; a value the table does not know (an old row) still shows as 'Network 9'. */
+export const networkLabel = (value: number): string => findNetwork(value)?.label ?? `Network ${value}`;
 /** The Cardano network a Secure Webhooks network id names, with its address network id (1 mainnet, 0 test networks). */
 export const webhookNetworkOf = (webhookId: number): Network | undefined => networks.find((n) => n.webhookId === webhookId);
 export const addressNetworkOfWebhook = (webhookId: number): 0 | 1 => webhookNetworkOf(webhookId)?.cardano?.addressNetworkId ?? 1;

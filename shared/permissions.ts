@@ -1,6 +1,8 @@
 // Roles and the one permission matrix (spec section 6). The server guards every workspace route with
 // can(); the UI reads the same matrix to disable buttons. Nothing else restates a role list.
 
+import { messages } from './messages';
+
 export const roles = ['owner', 'administrator', 'maintainer', 'collaborator'] as const;
 export type Role = (typeof roles)[number];
 
@@ -13,7 +15,7 @@ const OWNER_ADMIN: readonly Role[] = ['owner', 'administrator'];
 const BUILDERS: readonly Role[] = ['owner', 'administrator', 'maintainer'];
 const OWNER: readonly Role[] = ['owner'];
 
-export const permissionMatrix = {
+const permissionMatrix = {
   'workspace.view': ALL,
   'workspace.change_name': OWNER_ADMIN,
   'workspace.payg_new_order': OWNER_ADMIN,
@@ -39,7 +41,6 @@ export const permissionMatrix = {
 
 export type Action = keyof typeof permissionMatrix;
 
-const createResource = (resource: string) => `You don't have permission to create a new ${resource} in this workspace.`;
 const EVERYONE = 'Every member of the workspace can do this.';
 
 /** What a member without the permission is told (403), per action: the server and the UI's tooltips say the same. */
@@ -52,18 +53,18 @@ export const deniedMessages: Record<Action, string> = {
   'workspace.leave': 'The owner cannot leave the workspace. Transfer it to another member or delete it.',
   'billing.manage': 'Only the owner and administrators can manage billing.',
   'projects.view': EVERYONE,
-  'projects.add': createResource('project'),
+  'projects.add': messages.permission.createResource('project'),
   'projects.update': 'Only the owner, administrators and maintainers can change projects.',
   'projects.delete': 'Only the owner, administrators and maintainers can delete projects.',
   'webhooks.view': EVERYONE,
-  'webhooks.add': createResource('webhook'),
+  'webhooks.add': messages.permission.createResource('webhook'),
   'webhooks.update': 'Only the owner, administrators and maintainers can change webhooks.',
   'webhooks.delete': 'Only the owner, administrators and maintainers can delete webhooks.',
   'members.view': EVERYONE,
   'members.update': 'Only the owner and administrators can change roles.',
   'members.delete': 'Only the owner and administrators can remove members.',
   'invites.view': EVERYONE,
-  'invites.add': createResource('invitation'),
+  'invites.add': messages.permission.createResource('invitation'),
   'invites.delete': 'Only the owner and administrators can revoke invitations.',
 };
 export const actions = Object.keys(permissionMatrix) as Action[];
@@ -72,7 +73,7 @@ export const can = (role: Role | null | undefined, action: Action): boolean =>
   !!role && (permissionMatrix[action] as readonly Role[]).includes(role);
 
 /** Secrets (webhook auth tokens) are shown to the roles that may change projects; collaborators only read. */
-export const SECRETS_ACTION: Action = 'projects.update';
+const SECRETS_ACTION: Action = 'projects.update';
 export const maySeeSecrets = (role: Role | null | undefined): boolean => can(role, SECRETS_ACTION);
 
 export const isRole = (v: unknown): v is Role => typeof v === 'string' && (roles as readonly string[]).includes(v);

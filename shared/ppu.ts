@@ -5,7 +5,7 @@ import { z } from 'zod';
 
 /** Spec section 9: the fallback prices when no price and no rate are configured. */
 export const FALLBACK_PRICE_PER_REQUEST_EUR = 0.0000024;
-export const FALLBACK_ADA_PER_REQUEST = 0.0000044839;
+const FALLBACK_ADA_PER_REQUEST = 0.0000044839;
 /** The ADA/EUR rate the two fallbacks imply (EUR per ADA). */
 export const FALLBACK_ADA_EUR_RATE = FALLBACK_PRICE_PER_REQUEST_EUR / FALLBACK_ADA_PER_REQUEST;
 
@@ -20,7 +20,7 @@ export const LOW_BALANCE_REQUESTS = 100_000;
 /** Order quantities the order page offers. */
 export const ORDER_PRESETS = [1_000_000, 5_000_000, 10_000_000, 50_000_000] as const;
 
-export const ppuItemSchema = z.object({
+const ppuItemSchema = z.object({
   item_type: z.literal('requests', { error: 'item_type must be requests' }),
   item_quantity: z
     .number({ error: 'item_quantity must be a number' })
@@ -29,7 +29,6 @@ export const ppuItemSchema = z.object({
     .max(MAX_ORDER_REQUESTS, `item_quantity must be at most ${MAX_ORDER_REQUESTS.toLocaleString('en-US')}`),
 });
 export const ppuQuoteSchema = z.object({ items: z.array(ppuItemSchema).length(1, 'items must hold exactly one item') });
-export type PpuQuoteInput = z.infer<typeof ppuQuoteSchema>;
 export const ppuOrderSchema = ppuQuoteSchema;
 
 export interface PpuPricing {
@@ -49,7 +48,7 @@ export interface PpuPricing {
   rate_age_seconds: number | null;
 }
 
-export type PpuRateOrigin = 'rate_source' | 'configuration' | 'fallback';
+type PpuRateOrigin = 'rate_source' | 'configuration' | 'fallback';
 
 /** 'rate as of 3 minutes ago' for a reading `ageMs` old. */
 export function rateAgeText(ageMs: number): string {

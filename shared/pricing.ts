@@ -4,7 +4,7 @@ import { monthlyRequests, storageInMb, type Plan } from './plans';
 // hand, shown per 100,000 requests.
 export const PAYG_FALLBACK_EUR_PER_REQUEST = 0.0000024;
 export const PAYG_FALLBACK_ADA_PER_REQUEST = 0.0000044839;
-export const PAYG_DISPLAY_UNIT = 100_000;
+const PAYG_DISPLAY_UNIT = 100_000;
 
 /** The five pay-as-you-go features of spec section 2, in its order. */
 export const paygFeatures = [

@@ -1,4 +1,4 @@
-export const DEFAULT_REDIRECT = '/dashboard';
+const DEFAULT_REDIRECT = '/dashboard';
 
 /**
  * Accepts only same-origin relative paths. Anything that a browser could read as another origin

@@ -3,7 +3,7 @@
 
 export type ComponentState = 'operational' | 'down' | 'not_available';
 
-export interface ServiceStatus {
+interface ServiceStatus {
   name: 'Gateway' | 'Webhook worker' | 'Database';
   state: ComponentState;
 }

@@ -5,7 +5,7 @@ import { z } from 'zod';
 /** PostgreSQL text cannot hold U+0000; SQLite would store it and cut it off on the way out. */
 export const NUL_MESSAGE = 'Text must not contain NUL characters.';
 export const hasNul = (v: string): boolean => v.includes('\u0000');
-export const noNul = (v: string): boolean => !hasNul(v);
+const noNul = (v: string): boolean => !hasNul(v);
 
 /** A string schema that refuses NUL characters; chain trim/min/max after it as usual. */
 export const text = (params?: Parameters<typeof z.string>[0]) => z.string(params).refine(noNul, NUL_MESSAGE);

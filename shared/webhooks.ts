@@ -2,6 +2,8 @@ import { z } from 'zod';
 import { text } from './text';
 import { addressNetworkOfWebhook, networks } from './networks';
 import { jsonPathProblem } from './jsonpath';
+import { classifyIp } from './ip';
+import { messages } from './messages';
 
 // Secure Webhooks: triggers, condition types and operators (spec section 5), the form's validation
 // texts, and the shapes the API answers. Server, UI and tests all read them from here.
@@ -16,8 +18,8 @@ export const triggerLabels: Record<Trigger, string> = {
   epoch: 'Epoch',
 };
 
-export const comparisonOperators = ['=', '!=', '<=', '<', '>=', '>'] as const;
-export const equalityOperators = ['=', '!='] as const;
+const comparisonOperators = ['=', '!=', '<=', '<', '>=', '>'] as const;
+const equalityOperators = ['=', '!='] as const;
 export type Operator = (typeof comparisonOperators)[number];
 
 export type ConditionType =
@@ -76,27 +78,30 @@ export const conditionDef = (trigger: Trigger, type: string): ConditionDef | und
 export const MAX_CONDITIONS = 5;
 export const MAX_CONFIRMATIONS = 5;
 export const FAILURE_WARNING_WINDOW_MS = 48 * 3600 * 1000;
+/** A webhook whose every delivery failed for this long is disabled (the dispatcher) and noticed as such (the event stream). */
+export const AUTO_DISABLE_AFTER_MS = 5 * 24 * 3600 * 1000;
 
+/** The webhook screens' and API's texts; those the spec quotes come from shared/messages.ts. */
 export const webhookMessages = {
-  required: 'The field is required',
-  invalidUrl: 'Invalid URL format',
-  confirmations: 'Enter a number between 0 and 5',
+  required: messages.webhook.required,
+  invalidUrl: messages.webhook.invalidUrl,
+  confirmations: messages.webhook.confirmations,
   unsupportedNetwork: 'This network is not supported by Secure Webhooks.',
   privateEndpoint:
     'This URL is a private or loopback address. Cairn does not deliver to such addresses unless the server operator lists it in WEBHOOK_ALLOWLIST.',
   tooManyConditions: `At most ${MAX_CONDITIONS} conditions are allowed.`,
-  created: 'Webhook created!',
+  created: messages.webhook.created,
   tokenHidden: 'Only the owner, administrators and maintainers can see the auth token.',
-  updated: 'Webhook updated!',
+  updated: messages.webhook.updated,
   failingWarning:
     'We have detected problems delivering events to this endpoint. Repeated failures may disable the webhook automatically.',
   verifyWarning:
     'Verify that the events your endpoint receives come from Cairn: check the Blockfrost-Signature header with the auth token before trusting a payload.',
 } as const;
 
-/** Networks Secure Webhooks can watch: those with a webhook id; testnet is hidden. */
-export const webhookNetworks = networks.filter((n) => n.webhookId !== null && n.value !== 1);
-export const isWebhookNetwork = (webhookId: number) => webhookNetworks.some((n) => n.webhookId === webhookId);
+/** Networks Secure Webhooks can watch: those with a webhook id; retired ones (testnet) are hidden. */
+export const webhookNetworks = networks.filter((n) => n.webhookId !== null && !n.disabled);
+const isWebhookNetwork = (webhookId: number) => webhookNetworks.some((n) => n.webhookId === webhookId);
 
 const isHttpUrl = (v: string) => {
   try {
@@ -107,22 +112,15 @@ const isHttpUrl = (v: string) => {
   }
 };
 
-const v4Private = (a: number, b: number): boolean =>
-  a === 0 || a === 10 || a === 127 || (a === 100 && b >= 64 && b < 128) || (a === 169 && b === 254) || (a === 172 && b >= 16 && b < 32) || (a === 192 && b === 168) || a >= 224;
-
-/** The host of a URL names this machine or a private network (a literal address or a local name). */
-export function isPrivateHost(hostname: string): boolean {
+/**
+ * The host of a URL names this machine or a network the webhook guard refuses: a local name, or a
+ * literal address of any kind but public (shared/ip.ts, the classifier the guard itself uses).
+ */
+function isPrivateHost(hostname: string): boolean {
   const host = hostname.toLowerCase().replace(/^\[|\]$/g, '').replace(/\.$/, '');
   if (host === 'localhost' || /\.(localhost|local|internal|home\.arpa)$/.test(host)) return true;
-  const v4 = /^(\d{1,3})\.(\d{1,3})\.\d{1,3}\.\d{1,3}$/.exec(host) ?? /^(?:::ffff:(?:0:)?)(\d{1,3})\.(\d{1,3})\.\d{1,3}\.\d{1,3}$/.exec(host);
-  if (v4) return v4Private(Number(v4[1]), Number(v4[2]));
-  if (!host.includes(':')) return false;
-  const hexMapped = /^::ffff:(?:0:)?([0-9a-f]{1,4}):[0-9a-f]{1,4}$/.exec(host);
-  if (hexMapped) {
-    const hi = parseInt(hexMapped[1]!, 16);
-    return v4Private(hi >> 8, hi & 255);
-  }
-  return host === '::' || host === '::1' || /^f[cd][0-9a-f]{2}:/.test(host) || /^fe[89ab][0-9a-f]:/.test(host) || /^ff[0-9a-f]{2}:/.test(host);
+  const kind = classifyIp(host);
+  return kind !== null && kind !== 'public';
 }
 
 /** What the form says when the endpoint is on a private or loopback address; null otherwise. */
@@ -174,7 +172,7 @@ export function conditionValueError(type: string, value: string, webhookNetwork:
   }
 }
 
-export const conditionSchema = z.object({
+const conditionSchema = z.object({
   type: text({ error: webhookMessages.required }).min(1, webhookMessages.required),
   operator: text({ error: webhookMessages.required }).min(1, webhookMessages.required),
   value: text({ error: webhookMessages.required }).trim().min(1, webhookMessages.required).max(500, 'The value is longer than 500 characters'),
@@ -247,7 +245,7 @@ export interface WebhookDto {
   disabled_reason: string | null;
 }
 
-export type WebhookDisplayState = 'disabled' | 'enabled-warning' | 'enabled';
+type WebhookDisplayState = 'disabled' | 'enabled-warning' | 'enabled';
 
 /** Disabled; enabled with a warning when a delivery failed in the last 48 hours; else enabled (spec section 4). */
 export function webhookDisplayState(w: Pick<WebhookDto, 'status' | 'fail_history'>, now = Date.now()): WebhookDisplayState {

@@ -77,7 +77,7 @@ export interface TransferPlan {
   allowed: boolean;
 }
 
-export const NAME_MAX = 100;
+const NAME_MAX = 100;
 
 export const workspaceNameSchema = text({ error: 'Workspace name is empty' })
   .trim()

@@ -5,7 +5,7 @@ import { findNetwork } from '../../shared/networks';
 import type { CairnApi } from './cairn-api';
 import type { Keychain } from './keychain';
 
-export const CONSOLE_BODY_LIMIT = 1_000_000;
+const CONSOLE_BODY_LIMIT = 1_000_000;
 const CONSOLE_TIMEOUT_MS = 30_000;
 
 /** The gateway's public address from the Cairn server's site settings (GATEWAY_PUBLIC_URL), read once. */
@@ -49,7 +49,7 @@ async function readCapped(res: Response, limit: number): Promise<{ text: string;
   return { text: Buffer.concat(chunks).toString('utf8'), truncated };
 }
 
-export interface ConsoleDeps {
+interface ConsoleDeps {
   keychain: Pick<Keychain, 'secretFor' | 'list'>;
   gatewayUrl: () => Promise<string>;
   fetchImpl?: typeof fetch;

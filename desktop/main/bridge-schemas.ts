@@ -6,7 +6,7 @@ import { consoleMethods, type BridgeArgs, type BridgeChannel } from '../preload/
 
 const projectUuid = z.string().uuid('projectUuid must be a project uuid');
 
-export const consoleRequestSchema = z
+const consoleRequestSchema = z
   .object({
     projectUuid,
     method: z.enum(consoleMethods),

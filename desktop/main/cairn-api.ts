@@ -1,7 +1,7 @@
 // The main process's own calls to the Cairn server, signed in with the app's session cookie. Used where main
 // must not take the renderer's word: a project's key and names, and whether a kept key's project still exists.
 
-export interface ApiAnswer<T> {
+interface ApiAnswer<T> {
   status: number;
   data?: T;
   error?: { code: string; message: string };

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { safeRedirect } from '../../shared/redirect';
 
-export const DEEP_LINK_SCHEME = 'cairn';
+const DEEP_LINK_SCHEME = 'cairn';
 
 const DEEP_LINK_PREFIX = /^cairn:\/\//i;
 
@@ -35,14 +35,14 @@ export function findDeepLinkInArgv(argv: readonly string[]): string | null {
   return null;
 }
 
-export interface LaunchInfo {
+interface LaunchInfo {
   /** `process.defaultApp`: true when started as `electron <path>` during development. */
   defaultApp: boolean;
   execPath: string;
   argv: readonly string[];
 }
 
-export interface ProtocolClientArgs {
+interface ProtocolClientArgs {
   scheme: string;
   development?: { execPath: string; args: string[] };
 }

@@ -1,7 +1,7 @@
 import type { WebContents } from 'electron';
 import { decideNavigation, decideWindowOpen, type LinkDecision } from './links';
 
-export type OpenExternal = (url: string) => void;
+type OpenExternal = (url: string) => void;
 
 type GuardedContents = Pick<WebContents, 'setWindowOpenHandler' | 'on'>;
 

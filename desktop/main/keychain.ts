@@ -5,7 +5,7 @@ import { AsyncEntry, findCredentialsAsync } from '@napi-rs/keyring';
 import { z } from 'zod';
 import type { KeptKey } from '../preload/bridge';
 
-export const KEYCHAIN_SERVICE = 'Cairn project keys';
+const KEYCHAIN_SERVICE = 'Cairn project keys';
 
 const recordSchema = z.object({
   projectUuid: z.string().uuid(),
@@ -18,7 +18,7 @@ const recordSchema = z.object({
 });
 export type KeptKeyRecord = z.infer<typeof recordSchema>;
 
-export class KeychainError extends Error {
+class KeychainError extends Error {
   override name = 'KeychainError';
 }
 

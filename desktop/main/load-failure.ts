@@ -1,7 +1,7 @@
 /** Chromium's net::ERR_ABORTED: a load replaced by another one (e.g. a deep link), not a failure. */
 export const ERR_ABORTED = -3;
 
-export interface LoadFailure {
+interface LoadFailure {
   errorCode: number;
   errorDescription: string;
   url: string;

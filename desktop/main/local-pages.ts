@@ -3,7 +3,7 @@
 import path from 'node:path';
 
 export const LOCAL_SCHEME = 'cairn-app';
-export const LOCAL_ORIGIN = `${LOCAL_SCHEME}://app`;
+const LOCAL_ORIGIN = `${LOCAL_SCHEME}://app`;
 /** The sandbox page of the web build, standalone (no sign-in, no server). */
 export const SANDBOX_URL = `${LOCAL_ORIGIN}/jsonpath-sandbox`;
 
@@ -22,7 +22,7 @@ const TYPES: Record<string, string> = {
 /** Routes of the web build the local scheme may show; anything else is not a page of this window. */
 const LOCAL_ROUTES = new Set(['/jsonpath-sandbox']);
 
-export type LocalFile = { file: string; type: string } | { status: 404 };
+type LocalFile = { file: string; type: string } | { status: 404 };
 
 /** The file of the web build that answers `url`, or 404; client routes get index.html. */
 export function resolveLocalFile(url: string, webDir: string): LocalFile {

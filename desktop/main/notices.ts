@@ -3,7 +3,7 @@
 // per hour. No Electron here: start.ts passes in how to show a notification.
 import { EVENTS_PATH, noticeText, webhookNoticeKinds, type WebhookNotice } from '../../shared/webhook-notices';
 
-export interface SseEvent {
+interface SseEvent {
   id: string | null;
   event: string;
   data: string;
@@ -46,7 +46,7 @@ export class SseParser {
   }
 }
 
-export const NOTIFY_EVERY_MS = 3600_000;
+const NOTIFY_EVERY_MS = 3600_000;
 
 /** One notification per webhook per hour at most. */
 export class NoticeThrottle {
@@ -62,7 +62,7 @@ export class NoticeThrottle {
 
 const KIND_EVENTS = new Set(webhookNoticeKinds.map((k) => `webhook.${k}`));
 
-export interface NoticeStreamDeps {
+interface NoticeStreamDeps {
   cairnOrigin: string;
   /** `cairn.sid=…`, or null while signed out (the stream then waits). */
   sessionCookie(): Promise<string | null>;

@@ -7,7 +7,7 @@ import { DESKTOP_CALLBACK_URI, DESKTOP_SIGN_IN_TTL_MS, type DesktopTokenResult }
 
 export const SESSION_COOKIE_NAME = 'cairn.sid';
 
-export interface PkcePair {
+interface PkcePair {
   verifier: string;
   challenge: string;
 }
@@ -106,12 +106,12 @@ export function sessionCookieFrom(setCookies: readonly string[], name = SESSION_
   return null;
 }
 
-export class SignInError extends Error {
+class SignInError extends Error {
   override name = 'SignInError';
 }
 
 /** Trades the code and verifier for a session on the server; returns the session cookie and who signed in. */
-export async function exchangeCode(
+async function exchangeCode(
   cairnOrigin: string,
   code: string,
   verifier: string,
@@ -139,7 +139,7 @@ export async function exchangeCode(
   return { cookie, email: body.data.email };
 }
 
-export interface LoopbackListener {
+interface LoopbackListener {
   redirectUri: string;
   /** Resolves with the callback URL the browser was sent to. */
   callback: Promise<string>;
@@ -147,7 +147,7 @@ export interface LoopbackListener {
 }
 
 /** A one-shot HTTP server on 127.0.0.1 with a port the OS picks (RFC 8252 §7.3). */
-export async function listenOnLoopback(): Promise<LoopbackListener> {
+async function listenOnLoopback(): Promise<LoopbackListener> {
   let deliver: (url: string) => void = () => undefined;
   const callback = new Promise<string>((resolve) => {
     deliver = resolve;
@@ -178,7 +178,7 @@ export async function listenOnLoopback(): Promise<LoopbackListener> {
   };
 }
 
-export interface DesktopSignInDeps {
+interface DesktopSignInDeps {
   cairnOrigin: string;
   /** Opens the system browser. */
   openExternal(url: string): void | Promise<void>;

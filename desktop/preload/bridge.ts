@@ -45,7 +45,7 @@ export interface ConsoleResponse {
 }
 
 /** Every IPC channel of the bridge with its arguments and result. Main handles exactly these. */
-export interface BridgeChannels {
+interface BridgeChannels {
   'app:version': { args: []; result: string };
   /** Signs the app in through the system browser; resolves with the e-mail once the app holds its session. */
   'auth:sign-in': { args: []; result: { email: string } };

@@ -1,9 +1,8 @@
 import express, { type Request, type Router } from 'express';
 import { Forbidden } from '../errors';
+import { isLoopbackIp } from '../../shared/ip';
 
-const LOOPBACK = /^(127\.\d{1,3}\.\d{1,3}\.\d{1,3}|::1|::ffff:127\.\d{1,3}\.\d{1,3}\.\d{1,3})$/i;
-
-export const isLoopback = (address: string | undefined): boolean => !!address && LOOPBACK.test(address);
+export const isLoopback = (address: string | undefined): boolean => !!address && isLoopbackIp(address);
 
 /**
  * True when the request comes from this machine: the TCP peer is a loopback address, and so is the

@@ -1,7 +1,7 @@
 import type { Request } from 'express';
+import { isLoopbackIp } from '../../shared/ip';
 
 /** The TCP peer is this machine (never a forwarded header: a proxy in front would make everyone local). */
 export function isLoopbackRequest(req: Request): boolean {
-  const a = req.socket.remoteAddress ?? '';
-  return a === '::1' || a.startsWith('127.') || a.startsWith('::ffff:127.');
+  return isLoopbackIp(req.socket.remoteAddress ?? '');
 }

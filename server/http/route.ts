@@ -114,17 +114,6 @@ const declarations = new WeakMap<Router, RouteDeclaration[]>();
 /** Every route declared on a router, in order: the dashboard API's OpenAPI document is built from these. */
 export const declaredRoutes = (router: Router): readonly RouteDeclaration[] => declarations.get(router) ?? [];
 
-/**
- * Declares a handler that answers something other than {data} (a download, an event stream, a
- * redirect) and is registered by hand, so the API reference still lists it.
- */
-export function declareRoute(router: Router, declaration: RouteDeclaration & { raw: string }): void {
-  if (!declaration.permission) throw new Error(`Route ${declaration.method.toUpperCase()} ${declaration.path} declares no permission`);
-  const list = declarations.get(router) ?? [];
-  list.push(declaration);
-  declarations.set(router, list);
-}
-
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 const param = (req: Request, name: string): string | undefined => {

@@ -16,8 +16,9 @@ import { DEV_ACCOUNTS, DEV_ACCOUNT_BALANCE_WEI } from './evm-accounts';
 export { DEV_ACCOUNTS };
 
 // The embedded Milkomeda stand-in: a real EVM development chain (Hardhat's EDR runtime, the same
-// engine as `hardhat node`) with chain id 2001, served as a JSON-RPC endpoint on loopback so the
-// gateway reaches it exactly like a configured UPSTREAM_MILKOMEDA_MAINNET_URL. Never in production.
+// engine as `hardhat node`) with Milkomeda mainnet's chain id (from the network table), served as a
+// JSON-RPC endpoint on loopback so the gateway reaches it exactly like a configured
+// UPSTREAM_MILKOMEDA_MAINNET_URL. Never in production.
 
 /** Longest JSON-RPC body the dev chain reads (a contract deployment fits easily). */
 const MAX_BODY = 5 * 1024 * 1024;

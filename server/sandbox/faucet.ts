@@ -3,17 +3,15 @@
 import express, { type Request, type Response, type Router } from 'express';
 import { faucetRequestSchema } from '../../shared/sandbox-faucet';
 import { sandboxOf, slugOfSandbox } from '../../shared/networks';
+import { isLoopbackIp } from '../../shared/ip';
 import type { SandboxChain, SandboxNetwork } from './chain/index';
 
 const fail = (res: Response, status: number, code: string, message: string): void => {
   res.status(status).json({ error: { code, message } });
 };
 
-/** 127.0.0.0/8, ::1 and their IPv4-mapped forms. */
-export function isLoopbackAddress(address: string): boolean {
-  const a = address.toLowerCase().replace(/^::ffff:/, '');
-  return a === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(a);
-}
+/** 127.0.0.0/8, ::1 and their IPv4-mapped forms (shared/ip.ts). */
+export const isLoopbackAddress = (address: string): boolean => isLoopbackIp(address);
 
 /** The connecting socket's address, never a forwarded header: a proxy in front must not open this up. */
 function fromLoopback(req: Request): boolean {

@@ -1,14 +1,14 @@
 // Shelley address encoding (CIP-19) for the address kinds the sandbox chain uses, and the stake
 // address of a base address, which webhook conditions on a stake address need.
 import { decodeBech32, decodeBech32Fast, encodeBech32, encodeBech32Fast, toHex } from './bech32';
-import type { SandboxName } from '../networks';
+import { cardanoOfSandbox, type SandboxName } from '../networks';
 
 /** A Cardano network by the sandbox chain's name for it (shared/networks.ts). */
 export type CardanoNetwork = SandboxName;
 
 /** The network id in the low nibble of an address header: 1 on mainnet, 0 on the test networks. */
 export function networkId(network: CardanoNetwork): 0 | 1 {
-  return network === 'mainnet' ? 1 : 0;
+  return cardanoOfSandbox(network).addressNetworkId;
 }
 
 export function addressPrefix(network: CardanoNetwork): 'addr' | 'addr_test' {

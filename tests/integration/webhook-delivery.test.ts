@@ -13,12 +13,12 @@ import { signIn } from '../helpers/sign-in';
 import { startReceiver } from '../helpers/receiver';
 import type { TestDatabase } from '../helpers/db-template';
 import { setSubscription } from '../../server/features/workspaces/subscriptions';
-import { AUTO_DISABLE_AFTER_MS, deliveryAgent, Dispatcher, post } from '../../server/features/webhooks/dispatcher';
+import { deliveryAgent, Dispatcher, post } from '../../server/features/webhooks/dispatcher';
 import { parseAllowlist } from '../../server/features/webhooks/ssrf';
 import { enqueueBlockEvent } from '../helpers/webhook-events';
 import { cancelRolledBack, OUTBOX_RETENTION, pruneOutbox } from '../../server/features/webhooks/outbox';
 import { createLogger } from '../../server/logger';
-import { webhookDisplayState } from '../../shared/webhooks';
+import { AUTO_DISABLE_AFTER_MS, webhookDisplayState } from '../../shared/webhooks';
 
 let app: TestApp & { database: TestDatabase };
 let owner: { client: Client; id: number; ws: number; email: string };

@@ -1,12 +1,7 @@
 import { createTheme, type CSSVariablesResolver } from '@mantine/core';
 
-/** Spec breakpoints in px; Mantine takes them in em (px / 16). */
-export const breakpointsPx = { xs: 576, sm: 768, md: 992, lg: 1200, xl: 1400 } as const;
-
-/** The public navigation collapses into a toggle menu below this width (spec section 9). */
-export const NAV_COLLAPSE_PX = 998;
-
 export const theme = createTheme({
+  // The spec's breakpoints (576, 768, 992, 1200 and 1400 px) in em, as Mantine takes them (px / 16).
   breakpoints: {
     xs: '36em',
     sm: '48em',

@@ -1,7 +1,7 @@
 import type { Router } from 'express';
 import { z } from 'zod';
 import { route, type RouteDeps, type SignedInUser } from '../../http/route';
-import { AppError, Conflict, Forbidden, Invalid, NotFound } from '../../errors';
+import { AppError, Conflict, Forbidden, NotFound } from '../../errors';
 import { isLoopbackRequest } from '../../http/loopback';
 import type { BillingProvider } from './provider';
 import { LocalBillingProvider } from './local';
@@ -10,15 +10,14 @@ import { customerRow } from './customers';
 import { membershipOf } from '../workspaces/index';
 import { findUserById } from '../accounts/index';
 import { activeAddons, assertPlanChangeAllowed, currentCounts, getLog, listLogs, readSubscriptionState } from './billing';
+import { assertCancellable, assertPlanChangeable, prepareCheckout } from './checkout';
 import { can } from '../../../shared/permissions';
-import { boosts, boostTypes, isPaidPlan, planNames, plans } from '../../../shared/plans';
+import { boosts, boostTypes, planNames, plans } from '../../../shared/plans';
 import { INCOMPLETE_EXPIRY_MS, boostLookupKey, checkoutSchema, idSchema, logTypeLabels, normalizeTaxId, planLookupKey, taxIdTypeFor, updateSubscriptionSchema, type BillingInfoDto, type CheckoutResultDto, type WorkspaceBillingDto } from '../../../shared/billing';
 import { formatEur } from '../../../shared/pricing';
 import type { AddonDto } from '../../../shared/workspaces';
 import { safeRedirect } from '../../../shared/redirect';
 import { csrfTokenFor } from '../../http/csrf';
-
-const LIVE_PAID = new Set(['active', 'trialing', 'past_due', 'unpaid']);
 
 /** The billing calls of spec section 7, the subscription logs, and the built-in test billing's pages. */
 export function registerBillingRoutes(router: Router, deps: RouteDeps, billing: BillingProvider): void {
@@ -59,33 +58,13 @@ export function registerBillingRoutes(router: Router, deps: RouteDeps, billing: 
     body: checkoutSchema,
     handler: async ({ user, body }): Promise<CheckoutResultDto> => {
       if (billing.name === 'none') throw new Conflict(NO_BILLING);
-      const target = billing.targetOf(body.priceId);
-      if (!target) throw new Invalid('This priceId is not sold here. Choose a plan or a boost from the list.');
-      if ((target.kind === 'plan') !== (body.mode === 'subscription')) {
-        throw new Invalid(target.kind === 'plan' ? 'A plan is bought with mode subscription.' : 'A boost is bought with mode payment.');
-      }
-      if (body.email && body.email.toLowerCase() !== user!.email.toLowerCase()) throw new Invalid('Checkout uses the e-mail of the signed-in account.');
-      let workspaceId: number | null = null;
-      if (body.onBehalfWorkspaceId !== undefined) {
-        const m = await membershipOf(db, body.onBehalfWorkspaceId, user!.id);
-        const needed = target.kind === 'boost' ? 'billing.manage' : 'workspace.transfer';
-        if (!can(m.role, needed)) {
-          throw new Forbidden(target.kind === 'boost' ? 'Only the owner and administrators can buy boosts.' : 'Only the workspace owner can choose its plan. Contact the owner to upgrade.');
-        }
-        workspaceId = m.workspaceId;
-      }
-      let amount: number;
-      if (target.kind === 'plan') {
-        const state = await readSubscriptionState(db, user!.id);
-        if (isPaidPlan(state.plan) && LIVE_PAID.has(state.status)) {
-          throw new Conflict('You already have a paid subscription: change it with Upgrade plan or Downgrade plan.');
-        }
-        await assertPlanChangeAllowed(db, user!.id, target.plan);
-        amount = plans[target.plan].stripePriceId[target.period].price!;
-      } else {
-        if (workspaceId === null) throw new Invalid('onBehalfWorkspaceId is required: a boost is bought for a workspace.');
-        amount = boosts[target.boost].price;
-      }
+      const { target, workspaceId, amount } = await prepareCheckout(db, {
+        user: user!,
+        target: billing.targetOf(body.priceId),
+        mode: body.mode,
+        email: body.email,
+        onBehalfWorkspaceId: body.onBehalfWorkspaceId,
+      });
       const type = body.country ? taxIdTypeFor(body.country) : null;
       const taxId = type && body.taxId?.trim() ? { type: type.type, value: normalizeTaxId(body.taxId) } : null;
       const url = await billing.checkout({
@@ -125,9 +104,7 @@ export function registerBillingRoutes(router: Router, deps: RouteDeps, billing: 
     handler: async ({ req, user }) => {
       // The spec makes this a GET; it changes state, so it still needs the session's CSRF token.
       if (req.get('x-csrf-token') !== csrfTokenFor(req)) throw new AppError(403, 'csrf', 'Invalid or missing CSRF token. Reload the page and try again.');
-      const state = await readSubscriptionState(db, user!.id);
-      if (!isPaidPlan(state.plan) || !LIVE_PAID.has(state.status) && state.status !== 'incomplete') throw new Conflict('There is no paid subscription to cancel.');
-      await assertPlanChangeAllowed(db, user!.id, 'STARTER');
+      await assertCancellable(db, user!.id);
       await billing.cancel(user!);
       return (await billing.customer(user!, { refresh: false })).subscriptions.data;
     },
@@ -139,12 +116,7 @@ export function registerBillingRoutes(router: Router, deps: RouteDeps, billing: 
     permission: 'signedIn',
     body: updateSubscriptionSchema,
     handler: async ({ user, body }) => {
-      const target = billing.targetOf(body.newPriceId);
-      if (!target || target.kind !== 'plan') throw new Invalid('This newPriceId is not a plan sold here.');
-      const state = await readSubscriptionState(db, user!.id);
-      if (!isPaidPlan(state.plan) || !LIVE_PAID.has(state.status)) throw new Conflict('There is no paid subscription to change. Choose a plan with Select plan first.');
-      if (state.priceId === body.newPriceId) throw new Conflict(`You are already on the ${target.plan} plan, billed every ${target.period}.`);
-      await assertPlanChangeAllowed(db, user!.id, target.plan);
+      const target = await assertPlanChangeable(db, user!.id, billing.targetOf(body.newPriceId), body.newPriceId);
       await billing.changePlan(user!, target.plan, target.period, body.newPriceId);
       return (await billing.customer(user!, { refresh: false })).subscriptions.data;
     },

@@ -1,5 +1,6 @@
 import type { Db } from '../../db/index';
 import { AppError, NotFound, PlanLimit } from '../../errors';
+import { ipfsNetwork } from '../../../shared/networks';
 import { COUNTED_PIN_STATES, PIN_QUEUE_LIMIT, ipfsMessages, mbText, type IpfsPin, type PinState } from '../../../shared/ipfs';
 import { getSubscription, withOwnerLock } from '../workspaces/index';
 
@@ -226,7 +227,7 @@ export async function collectionRoots(db: Db, graceMs: number, now = Date.now())
 /** The IPFS figures of one project for its page: pooled storage of its subscription and the project's pins. */
 /** The id of a workspace's IPFS project; NotFound for another network's project, or none. */
 export async function findIpfsProjectId(db: Db, uuid: string, workspaceId: number): Promise<number> {
-  const project = await db('projects').where({ uuid, workspace_id: workspaceId, network_id: 2 }).first('id');
+  const project = await db('projects').where({ uuid, workspace_id: workspaceId, network_id: ipfsNetwork.value }).first('id');
   if (!project) throw new NotFound('Project not found.');
   return project.id as number;
 }

@@ -35,9 +35,8 @@ export type PruneReport = Record<string, number>;
 
 export interface RetentionOptions {
   /**
-   * INTEGRATION HOOK (webhook outbox): the outbox module's own prune of delivered, failed and
-   * cancelled webhook events and their attempts, called on every run. Owned by the outbox; the
-   * worker passes it in when it starts retention.
+   * The webhook outbox's own prune of delivered, failed and cancelled webhook events and their
+   * attempts, called on every run. Owned by the outbox; the worker passes it in when it starts retention.
    */
   pruneWebhookOutbox?: (db: Db, now: number) => Promise<number>;
 }
@@ -94,7 +93,7 @@ export async function pruneOnce(db: Db, now = Date.now(), opts: RetentionOptions
   report.magic_link_tokens = deleted(await db('magic_link_tokens').where('expires_at', '<', now - DAY_MS).delete());
   report.sign_in_throttle = await pruneSignInThrottle(db, now);
 
-  // INTEGRATION HOOK: webhook events and attempts are pruned by the outbox module (see RetentionOptions).
+  // Webhook events and attempts are pruned by the outbox module (see RetentionOptions).
   if (opts.pruneWebhookOutbox) report.webhook_outbox = await opts.pruneWebhookOutbox(db, now);
 
   return report;

@@ -6,10 +6,10 @@ import type { Mailer } from '../../mail/mailer';
 import { BlockedAddressError, checkLiteralHost, guardedLookup, type Allowlist } from './ssrf';
 import { signatureHeader } from './signature';
 import * as outbox from './outbox';
+import { AUTO_DISABLE_AFTER_MS } from '../../../shared/webhooks';
 
 /** Statuses worth retrying (the contract's list); anything else but 2xx fails the event at once. */
 export const RETRY_STATUSES = new Set([400, 408, 413, 429, 500, 502, 503, 504, 521, 522, 524]);
-export const AUTO_DISABLE_AFTER_MS = 5 * 24 * 3600 * 1000;
 const EXCERPT = 500;
 
 export interface DispatcherOptions {

@@ -8,10 +8,9 @@ import type { Db } from '../../db/index';
 import { isPostgres } from '../../db/index';
 import type { Logger } from '../../logger';
 import { SerialTicker } from '../../ticker';
-import { FAILURE_WARNING_WINDOW_MS } from '../../../shared/webhooks';
+import { AUTO_DISABLE_AFTER_MS, FAILURE_WARNING_WINDOW_MS } from '../../../shared/webhooks';
 import type { WebhookNotice, WebhookNoticeKind } from '../../../shared/webhook-notices';
 
-const AUTO_DISABLE_AFTER_MS = 5 * 24 * 3600 * 1000;
 /** Attempts are read again this many ids back: on PostgreSQL ids can commit out of order. */
 const ID_LOOKBACK = 500;
 const BATCH = 500;

@@ -16,8 +16,6 @@ export const eventBody = (id: string, webhookId: string, created: number, type: 
   JSON.stringify({ id, webhook_id: webhookId, created, api_version: 1, type, payload });
 
 /** Why an event was cancelled: its block was rolled back (never sent again), or its webhook was disabled or deleted. */
-export type CancelReason = 'rollback' | 'disabled';
-
 export interface NewEvent {
   webhookId: string;
   type: Trigger;

@@ -2,62 +2,11 @@ import dns from 'node:dns';
 import net from 'node:net';
 import type { LookupFunction } from 'node:net';
 import type { Allowlist } from '../../allowlist';
+import { isPublicIp, mappedIpv4 } from '../../../shared/ip';
 
-// Addresses a webhook may never reach unless an operator allow-lists them: private, loopback,
-// link-local, CGNAT, multicast, documentation, benchmarking and reserved ranges, IPv4 and IPv6.
-const blocked = new net.BlockList();
-for (const [net4, prefix] of [
-  ['0.0.0.0', 8],
-  ['10.0.0.0', 8],
-  ['100.64.0.0', 10],
-  ['127.0.0.0', 8],
-  ['169.254.0.0', 16],
-  ['172.16.0.0', 12],
-  ['192.0.0.0', 24],
-  ['192.0.2.0', 24],
-  ['192.88.99.0', 24],
-  ['192.168.0.0', 16],
-  ['198.18.0.0', 15],
-  ['198.51.100.0', 24],
-  ['203.0.113.0', 24],
-  ['224.0.0.0', 4],
-  ['240.0.0.0', 4],
-] as const) {
-  blocked.addSubnet(net4, prefix, 'ipv4');
-}
-for (const [net6, prefix] of [
-  ['::', 128],
-  ['::1', 128],
-  ['::', 96], // IPv4-compatible (deprecated)
-  ['::ffff:0:0:0', 96], // IPv4-translated (RFC 2765): ::ffff:0:a.b.c.d is not the mapped form
-  ['64:ff9b::', 96], // NAT64
-  ['64:ff9b:1::', 48],
-  ['100::', 64], // discard
-  ['2001::', 23], // IETF protocol assignments, Teredo
-  ['2001:db8::', 32], // documentation
-  ['2002::', 16], // 6to4
-  ['3fff::', 20], // documentation
-  ['fc00::', 7], // unique local
-  ['fe80::', 10], // link-local
-  ['fec0::', 10], // site-local (deprecated)
-  ['ff00::', 8], // multicast
-] as const) {
-  blocked.addSubnet(net6, prefix, 'ipv6');
-}
-
-/** The IPv4 address inside an IPv4-mapped IPv6 address (::ffff:a.b.c.d or ::ffff:hhhh:hhhh). */
-function mappedV4(address: string): string | null {
-  const lower = address.toLowerCase();
-  const dotted = /^(?:0{0,4}:){0,5}:?ffff:(\d+\.\d+\.\d+\.\d+)$/.exec(lower) ?? /^::ffff:(\d+\.\d+\.\d+\.\d+)$/.exec(lower);
-  if (dotted) return dotted[1]!;
-  const hex = /^(?:0{0,4}:){0,5}:?ffff:([0-9a-f]{1,4}):([0-9a-f]{1,4})$/.exec(lower);
-  if (hex) {
-    const hi = parseInt(hex[1]!, 16);
-    const lo = parseInt(hex[2]!, 16);
-    return `${hi >> 8}.${hi & 255}.${lo >> 8}.${lo & 255}`;
-  }
-  return null;
-}
+// Addresses a webhook may never reach unless an operator allow-lists them: every kind but public
+// (private, loopback, link-local, CGNAT, multicast, documentation, translation and reserved ranges,
+// IPv4 and IPv6), as shared/ip.ts classifies them.
 
 export { isValidAllowlistEntry, parseAllowlist, type Allowlist } from '../../allowlist';
 
@@ -67,9 +16,9 @@ export function isAllowedAddress(address: string, allow: Allowlist): boolean {
   if (!family) return false;
   const type = family === 4 ? 'ipv4' : 'ipv6';
   if (allow.ranges.check(address, type)) return true;
-  const v4 = family === 6 ? mappedV4(address) : null;
-  if (v4) return allow.ranges.check(v4, 'ipv4') || !blocked.check(v4, 'ipv4');
-  return !blocked.check(address, type);
+  const v4 = family === 6 ? mappedIpv4(address) : null;
+  if (v4 && allow.ranges.check(v4, 'ipv4')) return true;
+  return isPublicIp(address);
 }
 
 /**

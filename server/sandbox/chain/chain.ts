@@ -9,6 +9,7 @@ import type { PageRequest } from '../../blockfrost/http';
 import CSL from '@emurgo/cardano-serialization-lib-nodejs';
 import { parseShelleyAddress, parseStakeAddress, stakeAddressOf, type CardanoNetwork } from '../../../shared/cardano/address';
 import { assetFingerprint } from '../../../shared/cardano/fingerprint';
+import { cardanoOfSandbox, sandboxNetworks } from '../../../shared/networks';
 import { LiveLedger, type LedgerStore, type LiveOutput, type LiveTx } from './ledger';
 import { protocolParameters, type ProtocolParameters } from './protocol';
 import { addressFromXpub, buildFaucetTx, devWallets, faucetOf, FAUCET_MAX_LOVELACE, genesisTx, type FaucetAsset } from './wallets';
@@ -57,7 +58,8 @@ export const DEFAULT_ADDRESS_WINDOW_BLOCKS = 720;
 export const DEFAULT_SEGMENT_LENGTH = 60;
 export const DEFAULT_SEED = 'cairn';
 
-export const NETWORK_MAGIC: Record<SandboxNetwork, number> = { mainnet: 764824073, preprod: 1, preview: 2 };
+/** Each sandbox chain's network magic, from the network table. */
+export const NETWORK_MAGIC = Object.fromEntries(sandboxNetworks.map((n) => [n.sandbox, cardanoOfSandbox(n.sandbox).networkMagic])) as Record<SandboxNetwork, number>;
 
 export interface SandboxChainOptions {
   network: SandboxNetwork;

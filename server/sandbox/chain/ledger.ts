@@ -9,7 +9,7 @@
 // nobody holds, so the two UTXO sets never share an output and each stays consistent.
 import CSL from '@emurgo/cardano-serialization-lib-nodejs';
 import { PROTOCOL } from './protocol';
-import type { SandboxName } from '../../../shared/networks';
+import { cardanoOfSandbox, type SandboxName } from '../../../shared/networks';
 
 export type LedgerOrigin = 'genesis' | 'faucet' | 'submit';
 
@@ -376,7 +376,7 @@ export class LiveLedger {
   private started: Promise<void> | null = null;
 
   constructor(private readonly options: LedgerOptions) {
-    this.networkId = options.network === 'mainnet' ? 1 : 0;
+    this.networkId = cardanoOfSandbox(options.network).addressNetworkId;
     for (const g of options.genesis()) this.apply(decode(Buffer.from(g.cbor, 'hex'), this.networkId, 'genesis').tx, 0, 0);
   }
 

@@ -1,9 +1,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { evmChainByNetworkId, MILKOMEDA_MAINNET, MILKOMEDA_TESTNET } from '../../../shared/milkomeda';
+import { NETWORK_MAGIC } from '../../../server/sandbox/chain/chain';
+import { networkId } from '../../../shared/cardano/address';
 import {
   addressNetworkOfWebhook,
   evmNetwork,
+  ipfsNetwork,
   networkOptions,
   networks,
   networkSlugs,
@@ -86,6 +90,14 @@ describe('the network table', () => {
   it('has its Blockfrost-compatible upstreams and the EVM one apart', () => {
     expect(upstreamNetworks.map((u) => u.slug)).toEqual(['cardano-mainnet', 'ipfs', 'cardano-preview', 'cardano-preprod']);
     expect(evmNetwork).toMatchObject({ slug: 'milkomeda-mainnet', upstreamVar: 'UPSTREAM_MILKOMEDA_MAINNET', chainId: '0x7D1' });
+  });
+
+  it('is where the chain ids, network magics and the IPFS network come from', () => {
+    expect([MILKOMEDA_MAINNET.chainId, MILKOMEDA_MAINNET.chainIdNumber, MILKOMEDA_TESTNET.chainIdNumber]).toEqual(['0x7D1', 2001, 200101]);
+    expect(Object.keys(evmChainByNetworkId).map(Number)).toEqual(networks.filter((n) => n.family === 'evm').map((n) => n.value));
+    expect(NETWORK_MAGIC).toEqual({ mainnet: 764824073, preview: 2, preprod: 1 });
+    expect(['mainnet', 'preview', 'preprod'].map((n) => networkId(n as 'mainnet'))).toEqual([1, 0, 0]);
+    expect(ipfsNetwork).toMatchObject({ value: 2, slug: 'ipfs' });
   });
 
   it('is what the configuration reads: each upstream variable configures its own network', () => {

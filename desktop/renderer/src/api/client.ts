@@ -18,7 +18,7 @@ export const isApiError = (error: unknown, status?: number): error is ApiError =
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
-export interface ApiFetchOptions {
+interface ApiFetchOptions {
   method?: HttpMethod;
   body?: unknown;
   signal?: AbortSignal;

@@ -12,7 +12,7 @@ export interface NavLocation {
   key: string;
 }
 
-export interface Nav {
+interface Nav {
   location: NavLocation;
   navigate(to: string): void;
 }
@@ -32,7 +32,7 @@ export function useNav(): Nav {
   return useContext(NavContext) ?? pageLoads;
 }
 
-export type AppLinkProps = AnchorHTMLAttributes<HTMLAnchorElement> & { to: string; ref?: Ref<HTMLAnchorElement> };
+type AppLinkProps = AnchorHTMLAttributes<HTMLAnchorElement> & { to: string; ref?: Ref<HTMLAnchorElement> };
 
 /**
  * An in-app link: a real <a href> (so it opens in a new tab, is crawlable and works without script),

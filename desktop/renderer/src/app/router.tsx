@@ -19,52 +19,39 @@ const lazyPage =
   };
 const pageStyles = () => import('./page-styles');
 
-const projects = () => import('../features/projects/pages');
-const workspaces = () => import('../features/workspaces/pages');
-const subscription = () => import('../features/subscription/pages');
-const ppu = () => import('../features/ppu/pages');
-const webhooks = () => import('../features/webhooks/pages');
-const settings = () => import('../features/settings/pages');
-const endpoints = () => import('../features/endpoints/pages');
-const billing = () => import('../features/billing/pages');
-const operator = () => import('../features/operator/pages');
-const workspaceInvite = () => import('../features/workspace-invite/pages');
-const jsonpathSandbox = () => import('../features/jsonpath-sandbox/pages');
-const apiConsole = () => import('../features/api-console/pages');
-
 /**
  * Every client route of shared/routes.ts except '/', which the entry renders directly. Typed as a
  * Record over AppRoute so a route added there cannot be forgotten here.
  */
 const pages: Record<Exclude<AppRoute, '/'>, { frame: Frame; lazy: LazyComponent }> = {
-  '/dashboard': { frame: 'signedIn', lazy: lazyPage(projects, (m) => m.ProjectsPage) },
-  '/dashboard/project/:id': { frame: 'signedIn', lazy: lazyPage(projects, (m) => m.ProjectPage) },
-  '/dashboard/project/:id/settings': { frame: 'signedIn', lazy: lazyPage(projects, (m) => m.ProjectSettingsPage) },
-  '/dashboard/subscription': { frame: 'signedIn', lazy: lazyPage(subscription, (m) => m.SubscriptionPage) },
-  '/dashboard/subscription/plans': { frame: 'signedIn', lazy: lazyPage(subscription, (m) => m.SubscriptionPlansPage) },
-  '/dashboard/subscription/plans/fixed': { frame: 'signedIn', lazy: lazyPage(subscription, (m) => m.FixedPlansPage) },
-  '/dashboard/subscription/logs': { frame: 'signedIn', lazy: lazyPage(subscription, (m) => m.SubscriptionLogsPage) },
-  '/dashboard/subscription/ppu/order': { frame: 'signedIn', lazy: lazyPage(ppu, (m) => m.PayAsYouGoOrderPage) },
-  '/dashboard/subscription/ppu/order/:id': { frame: 'signedIn', lazy: lazyPage(ppu, (m) => m.PayAsYouGoOrderDetailPage) },
-  '/dashboard/subscription/ppu/history': { frame: 'signedIn', lazy: lazyPage(ppu, (m) => m.PayAsYouGoHistoryPage) },
-  '/dashboard/webhooks/add': { frame: 'signedIn', lazy: lazyPage(webhooks, (m) => m.AddWebhookPage) },
-  '/dashboard/webhooks/:id': { frame: 'signedIn', lazy: lazyPage(webhooks, (m) => m.WebhookPage) },
-  '/dashboard/workspaces': { frame: 'signedIn', lazy: lazyPage(workspaces, (m) => m.WorkspacesPage) },
-  '/dashboard/workspaces/:id': { frame: 'signedIn', lazy: lazyPage(workspaces, (m) => m.WorkspacePage) },
-  '/dashboard/workspaces/:id/transfer': { frame: 'signedIn', lazy: lazyPage(workspaces, (m) => m.TransferWorkspacePage) },
-  '/dashboard/workspaces/:id/order': { frame: 'signedIn', lazy: lazyPage(ppu, (m) => m.WorkspaceOrderPage) },
-  '/dashboard/workspaces/:id/order/:orderId': { frame: 'signedIn', lazy: lazyPage(ppu, (m) => m.WorkspaceOrderDetailPage) },
-  '/dashboard/settings': { frame: 'signedIn', lazy: lazyPage(settings, (m) => m.SettingsPage) },
-  '/dashboard/endpoints': { frame: 'signedIn', lazy: lazyPage(endpoints, (m) => m.SubmitEndpointPage) },
-  '/dashboard/operator/endpoints': { frame: 'signedIn', lazy: lazyPage(endpoints, (m) => m.OperatorEndpointsPage) },
-  '/dashboard/operator': { frame: 'signedIn', lazy: lazyPage(operator, (m) => m.OperatorPage) },
-  '/billing/checkout/:id': { frame: 'signedIn', lazy: lazyPage(billing, (m) => m.LocalCheckoutPage) },
-  '/billing/portal': { frame: 'signedIn', lazy: lazyPage(billing, (m) => m.LocalPortalPage) },
-  '/dashboard/jsonpath-sandbox': { frame: 'signedIn', lazy: lazyPage(jsonpathSandbox, (m) => m.JsonPathSandboxPage) },
-  '/dashboard/api-console': { frame: 'signedIn', lazy: lazyPage(apiConsole, (m) => m.ApiConsolePage) },
+  '/dashboard': { frame: 'signedIn', lazy: lazyPage(() => import('../features/projects/projects-page'), (m) => m.ProjectsPage) },
+  '/dashboard/project/:id': { frame: 'signedIn', lazy: lazyPage(() => import('../features/projects/project-page'), (m) => m.ProjectPage) },
+  '/dashboard/project/:id/settings': { frame: 'signedIn', lazy: lazyPage(() => import('../features/projects/project-settings-page'), (m) => m.ProjectSettingsPage) },
+  '/dashboard/subscription': { frame: 'signedIn', lazy: lazyPage(() => import('../features/subscription/subscription-page'), (m) => m.SubscriptionPage) },
+  '/dashboard/subscription/plans': { frame: 'signedIn', lazy: lazyPage(() => import('../features/subscription/subscription-plans-page'), (m) => m.SubscriptionPlansPage) },
+  '/dashboard/subscription/plans/fixed': { frame: 'signedIn', lazy: lazyPage(() => import('../features/subscription/fixed-plans-page'), (m) => m.FixedPlansPage) },
+  '/dashboard/subscription/logs': { frame: 'signedIn', lazy: lazyPage(() => import('../features/subscription/subscription-logs-page'), (m) => m.SubscriptionLogsPage) },
+  '/dashboard/subscription/ppu/order': { frame: 'signedIn', lazy: lazyPage(() => import('../features/ppu/pay-as-you-go-order-page'), (m) => m.PayAsYouGoOrderPage) },
+  '/dashboard/subscription/ppu/order/:id': { frame: 'signedIn', lazy: lazyPage(() => import('../features/ppu/pay-as-you-go-order-detail-page'), (m) => m.PayAsYouGoOrderDetailPage) },
+  '/dashboard/subscription/ppu/history': { frame: 'signedIn', lazy: lazyPage(() => import('../features/ppu/pay-as-you-go-history-page'), (m) => m.PayAsYouGoHistoryPage) },
+  '/dashboard/webhooks/add': { frame: 'signedIn', lazy: lazyPage(() => import('../features/webhooks/add-webhook-page'), (m) => m.AddWebhookPage) },
+  '/dashboard/webhooks/:id': { frame: 'signedIn', lazy: lazyPage(() => import('../features/webhooks/webhook-page'), (m) => m.WebhookPage) },
+  '/dashboard/workspaces': { frame: 'signedIn', lazy: lazyPage(() => import('../features/workspaces/workspaces-page'), (m) => m.WorkspacesPage) },
+  '/dashboard/workspaces/:id': { frame: 'signedIn', lazy: lazyPage(() => import('../features/workspaces/workspace-page'), (m) => m.WorkspacePage) },
+  '/dashboard/workspaces/:id/transfer': { frame: 'signedIn', lazy: lazyPage(() => import('../features/workspaces/transfer-workspace-page'), (m) => m.TransferWorkspacePage) },
+  '/dashboard/workspaces/:id/order': { frame: 'signedIn', lazy: lazyPage(() => import('../features/ppu/workspace-order-page'), (m) => m.WorkspaceOrderPage) },
+  '/dashboard/workspaces/:id/order/:orderId': { frame: 'signedIn', lazy: lazyPage(() => import('../features/ppu/workspace-order-detail-page'), (m) => m.WorkspaceOrderDetailPage) },
+  '/dashboard/settings': { frame: 'signedIn', lazy: lazyPage(() => import('../features/settings/settings-page'), (m) => m.SettingsPage) },
+  '/dashboard/endpoints': { frame: 'signedIn', lazy: lazyPage(() => import('../features/endpoints/submit-endpoint-page'), (m) => m.SubmitEndpointPage) },
+  '/dashboard/operator/endpoints': { frame: 'signedIn', lazy: lazyPage(() => import('../features/endpoints/operator-endpoints-page'), (m) => m.OperatorEndpointsPage) },
+  '/dashboard/operator': { frame: 'signedIn', lazy: lazyPage(() => import('../features/operator/operator-page'), (m) => m.OperatorPage) },
+  '/billing/checkout/:id': { frame: 'signedIn', lazy: lazyPage(() => import('../features/billing/local-checkout-page'), (m) => m.LocalCheckoutPage) },
+  '/billing/portal': { frame: 'signedIn', lazy: lazyPage(() => import('../features/billing/local-portal-page'), (m) => m.LocalPortalPage) },
+  '/dashboard/jsonpath-sandbox': { frame: 'signedIn', lazy: lazyPage(() => import('../features/jsonpath-sandbox/jsonpath-sandbox-page'), (m) => m.JsonPathSandboxPage) },
+  '/dashboard/api-console': { frame: 'signedIn', lazy: lazyPage(() => import('../features/api-console/api-console-page'), (m) => m.ApiConsolePage) },
   // No sign-in and no server: the desktop app's sandbox window shows it from the packaged build.
-  '/jsonpath-sandbox': { frame: 'standalone', lazy: lazyPage(jsonpathSandbox, (m) => m.StandaloneSandboxPage) },
-  '/workspace-invite/:id': { frame: 'signedIn', lazy: lazyPage(workspaceInvite, (m) => m.WorkspaceInvitePage) },
+  '/jsonpath-sandbox': { frame: 'standalone', lazy: lazyPage(() => import('../features/jsonpath-sandbox/standalone-sandbox-page'), (m) => m.StandaloneSandboxPage) },
+  '/workspace-invite/:id': { frame: 'signedIn', lazy: lazyPage(() => import('../features/workspace-invite/workspace-invite-page'), (m) => m.WorkspaceInvitePage) },
   '/cookie-policy': { frame: 'public', lazy: lazyPage(() => import('../features/shell/cookie-policy-page'), (m) => m.CookiePolicyPage) },
   '/status': { frame: 'public', lazy: lazyPage(() => import('../features/status/status-page'), (m) => m.StatusPage) },
   '/auth/signin': { frame: 'auth', lazy: lazyPage(() => import('../features/auth/signin-page'), (m) => m.SignInPage) },

@@ -4,10 +4,10 @@ import { IconAlertTriangle, IconTrash } from '@tabler/icons-react';
 import { messages } from '../../../../shared/messages';
 import { ModalDialog } from './modal-dialog';
 
-export const CONFIRM_MISMATCH = 'The text you typed does not match.';
-export const CONFIRM_CHECKBOX_REQUIRED = 'Please tick the box to confirm.';
+const CONFIRM_MISMATCH = 'The text you typed does not match.';
+const CONFIRM_CHECKBOX_REQUIRED = 'Please tick the box to confirm.';
 
-export interface ConfirmDeleteModalProps {
+interface ConfirmDeleteModalProps {
   opened: boolean;
   onClose: () => void;
   /** Runs once the typed text (and the checkbox, if any) confirm the deletion. */

@@ -3,7 +3,7 @@ import { Button, Paper, Stack, Text, Title } from '@mantine/core';
 import type { Icon as TablerIcon } from '@tabler/icons-react';
 import { Link } from 'react-router-dom';
 
-export interface EmptyStateProps {
+interface EmptyStateProps {
   title: string;
   /** What the emptiness means, or what to do about it. */
   children: ReactNode;

@@ -4,7 +4,7 @@ import { AppLink as Link } from '../app/nav';
 import { messages } from '../../../../shared/messages';
 import { errorMessage, isApiError } from '../api/client';
 
-export interface ErrorViewProps {
+interface ErrorViewProps {
   /** The failure to describe: the server's error text (ApiError) or the error's own message is shown. */
   error?: unknown;
   /** Shows a Refresh button that reloads the page. */

@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 import { Modal } from '@mantine/core';
 
-export interface ModalDialogProps {
+interface ModalDialogProps {
   opened: boolean;
   title: ReactNode;
   /** Called when the user dismisses the dialog. Without it the dialog cannot be cancelled (no close button, Escape or outside click). */

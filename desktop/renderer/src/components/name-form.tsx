@@ -2,7 +2,7 @@ import { useState, type FormEvent } from 'react';
 import { Button, Group, Stack, TextInput } from '@mantine/core';
 import type { ZodType } from 'zod';
 
-export interface NameFormProps {
+interface NameFormProps {
   label: string;
   initialName: string;
   /** The shared zod schema of the name (trims, limits, gives the spec's messages). */

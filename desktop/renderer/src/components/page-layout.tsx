@@ -10,7 +10,7 @@ export interface Crumb {
   to?: string;
 }
 
-export interface PageLayoutProps {
+interface PageLayoutProps {
   title: string;
   /** Trail after the home icon. Defaults to just the page title. */
   breadcrumbs?: Crumb[];

@@ -12,7 +12,7 @@ export function paginate<T>(items: readonly T[], page: number, pageSize: number)
 
 const controlLabels = { first: 'First page', previous: 'Previous page', next: 'Next page', last: 'Last page' } as const;
 
-export interface PaginationProps {
+interface PaginationProps {
   page: number;
   totalPages: number;
   onChange: (page: number) => void;

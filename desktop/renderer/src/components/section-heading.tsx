@@ -2,7 +2,7 @@ import type { ReactNode } from 'react';
 import { Button, Group, Title, Tooltip } from '@mantine/core';
 import { IconPlus } from '@tabler/icons-react';
 
-export interface SectionHeadingProps {
+interface SectionHeadingProps {
   title: string;
   /** The create button; omitted when the section has none. */
   create?: {

@@ -1,6 +1,6 @@
 import { useDocumentTitle } from '@mantine/hooks';
 
-export const APP_NAME = 'Cairn';
+const APP_NAME = 'Cairn';
 
 /** Sets document.title to "<title> · Cairn" (or just "Cairn"). */
 export function usePageTitle(title?: string): void {

@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 import { Group, Paper, Text } from '@mantine/core';
 
-export interface ValueCardProps {
+interface ValueCardProps {
   label: ReactNode;
   /** The figure; while loading it may be a stale or sample value, shown blurred. */
   value: ReactNode;

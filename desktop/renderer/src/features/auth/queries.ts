@@ -13,7 +13,7 @@ export const authQueries = {
     }),
 };
 
-export interface EmailSignInBody {
+interface EmailSignInBody {
   email: string;
   captchaToken: string | null;
   callbackUrl: string;

@@ -2,7 +2,7 @@ import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query
 import type { CustomerDto } from '../../../../../shared/billing';
 import { apiFetch } from '../../api/client';
 
-export interface LocalCheckout {
+interface LocalCheckout {
   id: string;
   mode: 'subscription' | 'payment';
   plan: string | null;
@@ -12,7 +12,7 @@ export interface LocalCheckout {
   amount: number;
   status: 'open' | 'paid' | 'failed' | 'canceled';
 }
-export interface LocalPortal {
+interface LocalPortal {
   owner_email: string;
   customer: CustomerDto;
 }

@@ -15,7 +15,7 @@ import {
 import { Link } from 'react-router-dom';
 import { desktopBridge } from '../../lib/desktop';
 
-export interface AccountMenuProps {
+interface AccountMenuProps {
   email: string;
   /**
    * The workspace whose billing portal Manage Billing opens; null hides the item (no workspace, or a

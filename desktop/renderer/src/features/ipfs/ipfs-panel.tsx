@@ -110,7 +110,7 @@ function Snippet({ title, code }: { title: string; code: string }) {
 }
 
 /** curl for add, pin (with and without Filecoin) and the gateway, with the project's key and this gateway. */
-export function ipfsExamples(projectKey: string, gatewayUrl: string): Array<{ title: string; code: string }> {
+function ipfsExamples(projectKey: string, gatewayUrl: string): Array<{ title: string; code: string }> {
   const base = `${gatewayUrl}/api/v0/ipfs`;
   const h = `-H "project_id: ${projectKey}"`;
   return [

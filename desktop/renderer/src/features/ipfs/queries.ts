@@ -3,7 +3,7 @@ import type { IpfsProjectDto } from '../../../../../shared/ipfs';
 import { apiFetch } from '../../api/client';
 
 /** Storage figures follow the quota's refresh (spec section 9: 30 s). */
-export const IPFS_REFRESH_MS = 30_000;
+const IPFS_REFRESH_MS = 30_000;
 export const PINS_PER_PAGE = 20;
 
 export const ipfsQueries = {

@@ -6,13 +6,13 @@ import type { Block, TxDetails } from '../../../../../shared/chain';
 import { extract } from '../../../../../shared/jsonpath';
 import type { Condition, Trigger } from '../../../../../shared/webhooks';
 
-export type ConditionVerdict = {
+type ConditionVerdict = {
   matches: boolean;
   /** jsonPath conditions: what the query selects from each item (block and epoch events have one). */
   extracted?: Array<{ ok: true; values: unknown[] } | { ok: false; message: string }>;
 };
 
-export type SandboxVerdict =
+type SandboxVerdict =
   | { ok: true; fires: boolean; conditions: ConditionVerdict[]; items: number; matchedItems: number }
   | { ok: false; message: string };
 

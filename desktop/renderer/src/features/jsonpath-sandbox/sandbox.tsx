@@ -23,7 +23,7 @@ const short = (value: unknown): string => {
   return text === undefined ? String(value) : text.length > 200 ? `${text.slice(0, 200)}…` : text;
 };
 
-export interface SandboxProps {
+interface SandboxProps {
   /** Loading an event from a webhook's delivery history (the dashboard page only: it needs the server). */
   historyLoader?: (load: (trigger: Trigger, payload: unknown) => void) => ReactNode;
 }

@@ -13,7 +13,7 @@ import { SiteFooter } from './site-footer';
 import { SiteHeader } from './site-header';
 import classes from './landing.module.css';
 
-export const PITCH = 'Instant API access to the Cardano blockchain and IPFS';
+const PITCH = 'Instant API access to the Cardano blockchain and IPFS';
 
 const anchorOf = (hash: string) => decodeURIComponent(hash.replace(/^#/, ''));
 

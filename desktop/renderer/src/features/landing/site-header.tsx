@@ -59,7 +59,7 @@ function NavLinks({ items, className, onNavigate }: { items: NavItem[]; classNam
   );
 }
 
-export interface SiteHeaderProps {
+interface SiteHeaderProps {
   site: SiteInfo | undefined;
   dashboardTarget: string;
 }

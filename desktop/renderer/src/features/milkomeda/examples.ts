@@ -1,6 +1,6 @@
 import { MILKOMEDA_MAINNET, rpcUrlWithKey, type EvmChainInfo } from '../../../../../shared/milkomeda';
 
-export interface EvmExample {
+interface EvmExample {
   value: 'curl' | 'ethers' | 'viem';
   tab: string;
   description: string;

@@ -112,7 +112,7 @@ function DevChainNotice() {
 }
 
 /** wallet_addEthereumChain through the injected provider; disabled with the spec's tooltip when there is none. */
-export function AddToMetaMask({ gatewayUrl, projectKey }: { gatewayUrl: string; projectKey: string }) {
+function AddToMetaMask({ gatewayUrl, projectKey }: { gatewayUrl: string; projectKey: string }) {
   const [provider, setProvider] = useState(injectedProvider);
   const [busy, setBusy] = useState(false);
   useEffect(() => {

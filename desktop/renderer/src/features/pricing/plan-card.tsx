@@ -73,7 +73,7 @@ function PlanPrice({ plan, period }: { plan: Plan; period: BillingPeriod }) {
   );
 }
 
-export interface PlanCardProps {
+interface PlanCardProps {
   plan: Plan;
   period: BillingPeriod;
   signedIn: boolean;

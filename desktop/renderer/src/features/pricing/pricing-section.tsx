@@ -12,7 +12,7 @@ import classes from './pricing.module.css';
 
 export type PlanKind = 'fixed' | 'payg';
 
-export interface PricingSectionProps {
+interface PricingSectionProps {
   /** Fixed Plans or Pay As You Go; the landing page owns it so #pay-as-you-go can preselect it. */
   kind: PlanKind;
   onKindChange: (kind: PlanKind) => void;

@@ -1,12 +1,12 @@
 import type { ReactNode } from 'react';
 import classes from './pricing.module.css';
 
-export interface ToggleOption<V extends string> {
+interface ToggleOption<V extends string> {
   value: V;
   label: ReactNode;
 }
 
-export interface SegmentedToggleProps<V extends string> {
+interface SegmentedToggleProps<V extends string> {
   /** Names the radio group for assistive technology. */
   label: string;
   name: string;

@@ -3,9 +3,9 @@ import type { SiteInfo } from '../../../../../shared/site';
 import type { PlanName } from '../../../../../shared/plans';
 
 export const SUBSCRIPTION_PATH = '/dashboard/subscription';
-export const SUBSCRIPTION_PLANS_PATH = '/dashboard/subscription/plans';
+const SUBSCRIPTION_PLANS_PATH = '/dashboard/subscription/plans';
 
-export const FIXED_PLANS_PATH = '/dashboard/subscription/plans/fixed';
+const FIXED_PLANS_PATH = '/dashboard/subscription/plans/fixed';
 
 /**
  * Fixed plan buttons (spec section 2): the subscription page, or sign-in that comes back to it. A paid

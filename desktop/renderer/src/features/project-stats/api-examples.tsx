@@ -31,7 +31,7 @@ const flavourOf = (networkId: number, key: string): Flavour => {
 };
 
 /** The snippets, with the project's real key and this deployment's gateway; the key's prefix selects the network. */
-export function apiExamples(projectKey: string, networkId: number, gatewayUrl: string): Example[] {
+function apiExamples(projectKey: string, networkId: number, gatewayUrl: string): Example[] {
   const base = `${gatewayUrl}/api/v0`;
   switch (flavourOf(networkId, projectKey)) {
     case 'ipfs':

@@ -2,7 +2,7 @@ import { isPrivateIp, PRIVATE_NETWORK_LABEL } from '../../../../../shared/ip';
 import type { ProjectStats } from '../../../../../shared/usage';
 
 /** What the gateway records when the client's IP has no known country. */
-export const UNKNOWN_COUNTRY = 'unknown';
+const UNKNOWN_COUNTRY = 'unknown';
 /** The row the dashboard makes of the 'unknown' requests that came from private or loopback addresses. */
 export const PRIVATE_NETWORK = 'private';
 

@@ -2,7 +2,7 @@
 // world-atlas map features, zero-padded to three digits). Generated from Debian's iso-codes 4.15.0
 // (/usr/share/iso-codes/json/iso_3166-1.json): all 249 officially assigned codes.
 
-export const alpha2ToNumeric: Readonly<Record<string, string>> = {
+const alpha2ToNumeric: Readonly<Record<string, string>> = {
   AD: '020', // Andorra
   AE: '784', // United Arab Emirates
   AF: '004', // Afghanistan

@@ -8,8 +8,8 @@ import { siteQueries } from '../shell/queries';
 import { withPrivateNetwork } from './country';
 
 /** Spec section 9: project stats refresh every 15.6 s, the history every 15 s. */
-export const STATS_REFRESH_MS = 15_600;
-export const HISTORY_REFRESH_MS = 15_000;
+const STATS_REFRESH_MS = 15_600;
+const HISTORY_REFRESH_MS = 15_000;
 
 /**
  * GET /api/projects/:uuid/history answers {data: [...], max} with no second envelope, so apiFetch (which

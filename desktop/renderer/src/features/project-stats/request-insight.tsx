@@ -17,8 +17,8 @@ export interface RequestInsightProps {
   projectUuid: string;
 }
 
-export const INSIGHT_TITLE = 'Request insight';
-export const HOURLY_TITLE = 'Today by the hour (UTC)';
+const INSIGHT_TITLE = 'Request insight';
+const HOURLY_TITLE = 'Today by the hour (UTC)';
 const FAILURES_PER_PAGE = 10;
 const HOURLY_CHART_HEIGHT = 240;
 

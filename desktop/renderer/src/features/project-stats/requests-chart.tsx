@@ -15,8 +15,8 @@ export interface RequestsChartProps {
   workspaceId: number;
 }
 
-export const CHART_HEIGHT = 260;
-export const REQUESTS_CHART_TITLE = 'Requests in the last 30 days';
+const CHART_HEIGHT = 260;
+const REQUESTS_CHART_TITLE = 'Requests in the last 30 days';
 
 // History days are UTC day starts: label them in UTC, or a viewer west of Greenwich sees yesterday's date.
 const dayTick = new Intl.DateTimeFormat(undefined, { month: 'short', day: 'numeric', timeZone: 'UTC' });

@@ -2,8 +2,8 @@ import { useId } from 'react';
 import { Badge, Tooltip, VisuallyHidden } from '@mantine/core';
 import { IconFlask } from '@tabler/icons-react';
 
-export const SANDBOX_BADGE = 'Sandbox data';
-export const SANDBOX_EXPLANATION =
+const SANDBOX_BADGE = 'Sandbox data';
+const SANDBOX_EXPLANATION =
   "No upstream is configured for this network, so Cairn serves it from its built-in sandbox: a simulated Cardano chain, or for Milkomeda a local EVM development chain.";
 
 /**

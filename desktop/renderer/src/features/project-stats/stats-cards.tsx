@@ -20,11 +20,11 @@ export interface StatsCardsProps {
 }
 
 /** Texts of the stats cards (spec section 2), exported for the tests. */
-export const statsTexts = {
-  top: 'TOP 10',
+const statsTexts = {
+  top: messages.stats.top,
   count: 'Count',
-  locked: 'See more detailed stats',
-  upgrade: 'Upgrade to DEVELOPER Plan',
+  locked: messages.stats.locked,
+  upgrade: messages.stats.upgrade,
   subscriptionPath: '/dashboard/subscription',
 } as const;
 

@@ -3,7 +3,7 @@ import { feature } from 'topojson-client';
 import type { GeometryCollection, Topology } from 'topojson-specification';
 import { alpha2ByFeatureName, numericToAlpha2 } from './iso-countries';
 
-export interface CountryShape {
+interface CountryShape {
   /** ISO 3166-1 alpha-2, or null for areas without a code of their own (N. Cyprus, Somaliland). */
   code: string | null;
   name: string;
@@ -11,7 +11,7 @@ export interface CountryShape {
   d: string;
 }
 
-export interface WorldShapes {
+interface WorldShapes {
   width: number;
   height: number;
   /** The globe's outline. */

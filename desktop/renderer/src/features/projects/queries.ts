@@ -32,7 +32,7 @@ export const projectQueries = {
     }),
 };
 
-export interface NewProject {
+interface NewProject {
   projectName: string;
   networkId: number;
 }

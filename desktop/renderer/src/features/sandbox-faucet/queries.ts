@@ -2,7 +2,7 @@ import { queryOptions, useMutation } from '@tanstack/react-query';
 import type { FaucetRequestBody } from '../../../../../shared/sandbox-faucet';
 import { apiFetch } from '../../api/client';
 
-export interface DevWalletsDto {
+interface DevWalletsDto {
   network: string;
   faucet: { address: string; policyId: string };
   wallets: Array<{ mnemonic: string; address: string; stakeAddress: string }>;

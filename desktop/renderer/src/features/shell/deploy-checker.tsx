@@ -7,10 +7,10 @@ import { DEPLOY_POLL_MS, UNKNOWN_VERSION } from '../../../../../shared/site';
 import { BUILD_ID } from './build-id';
 import { deployQueries } from './queries';
 
-export const NEW_VERSION_TOAST_ID = 'new-version';
+const NEW_VERSION_TOAST_ID = 'new-version';
 
 /** A new build differs from this page's; an unreadable version (or a failed check) says nothing. */
-export const isNewVersion = (serverVersion: string | undefined, ownVersion: string = BUILD_ID): boolean =>
+const isNewVersion = (serverVersion: string | undefined, ownVersion: string = BUILD_ID): boolean =>
   !!serverVersion && serverVersion !== UNKNOWN_VERSION && serverVersion !== ownVersion;
 
 /**

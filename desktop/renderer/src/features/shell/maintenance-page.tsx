@@ -2,12 +2,11 @@ import type { ReactNode } from 'react';
 import { Anchor, Group, Paper, Stack, Text, ThemeIcon, Title } from '@mantine/core';
 import { IconTool } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
+import { messages } from '../../../../../shared/messages';
 import type { SiteInfo } from '../../../../../shared/site';
 import { PageLoader } from '../../components/page-loader';
 import { usePageTitle } from '../../components/use-page-title';
 import { siteQueries } from './queries';
-
-export const MAINTENANCE_TITLE = 'Maintenance Mode';
 
 function formatEta(iso: string): string {
   const date = new Date(iso);
@@ -19,8 +18,8 @@ function formatEta(iso: string): string {
 }
 
 /** Stands in for the whole dashboard while the operator has switched maintenance mode on. */
-export function MaintenancePage({ site }: { site: SiteInfo }) {
-  usePageTitle(MAINTENANCE_TITLE);
+function MaintenancePage({ site }: { site: SiteInfo }) {
+  usePageTitle(messages.maintenance.title);
   const { eta } = site.maintenance;
   return (
     <Paper withBorder radius="lg" p={{ base: 'lg', sm: 48 }} maw={720} mx="auto" my="xl" role="region" aria-labelledby="maintenance-title">
@@ -29,7 +28,7 @@ export function MaintenancePage({ site }: { site: SiteInfo }) {
           <IconTool size={34} aria-hidden />
         </ThemeIcon>
         <Title order={1} size="h2" id="maintenance-title">
-          {MAINTENANCE_TITLE}
+          {messages.maintenance.title}
         </Title>
         <Text size="lg" maw={520}>
           The dashboard is temporarily unavailable during scheduled maintenance. We are working on it and will be back

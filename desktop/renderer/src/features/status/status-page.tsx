@@ -18,7 +18,7 @@ function StateLabel({ state }: { state: ComponentState }) {
 }
 
 /** "12 s ago", "4 min ago", "2 h ago". */
-export function formatAge(seconds: number): string {
+function formatAge(seconds: number): string {
   if (seconds < 90) return `${seconds} s ago`;
   if (seconds < 90 * 60) return `${Math.round(seconds / 60)} min ago`;
   return `${Math.round(seconds / 3600)} h ago`;

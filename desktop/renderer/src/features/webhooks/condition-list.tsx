@@ -41,7 +41,7 @@ const exampleQueries: Record<Trigger, string> = {
   epoch: '$.current_epoch.epoch',
 };
 
-export interface ConditionListProps {
+interface ConditionListProps {
   trigger: Trigger;
   network: number;
   conditions: ConditionDraft[];

@@ -22,7 +22,7 @@ const statusBadge: Record<WebhookEventDto['status'], { label: string; color: str
   cancelled: { label: 'Cancelled', color: 'gray' },
 };
 
-export interface DeliveryHistoryProps {
+interface DeliveryHistoryProps {
   webhook: WebhookDto;
   /** Why test events and resends are not possible for this member; null when they are. */
   deniedReason: string | null;

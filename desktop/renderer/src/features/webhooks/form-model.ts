@@ -1,7 +1,7 @@
 // The webhook form's state and its validation, kept apart from the components so the rules read in
 // one place. Validation is the server's own schema (shared/webhooks.ts), so both give the same texts.
 import { messages } from '../../../../../shared/messages';
-import { networks } from '../../../../../shared/networks';
+import { webhookNetworkOf } from '../../../../../shared/networks';
 import { can, type Role } from '../../../../../shared/permissions';
 import { planLimitMessage } from '../../../../../shared/plans';
 import type { QuotaDto } from '../../../../../shared/workspaces';
@@ -86,10 +86,10 @@ export const draftOf = (w: WebhookDto): WebhookDraft => ({
 
 /** The label of a network by its webhook id; ids no network has are named by number. */
 export const webhookNetworkLabel = (webhookId: number): string =>
-  networks.find((n) => n.webhookId === webhookId)?.label ?? `Network ${webhookId}`;
+  webhookNetworkOf(webhookId)?.label ?? `Network ${webhookId}`;
 
 /** The body the API takes, before validation. */
-export const bodyOf = (d: WebhookDraft, workspaceId: number) => ({
+const bodyOf = (d: WebhookDraft, workspaceId: number) => ({
   name: d.name,
   description: d.description,
   network: d.network,

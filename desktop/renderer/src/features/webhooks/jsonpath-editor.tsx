@@ -14,7 +14,7 @@ import classes from './webhooks.module.css';
 /** Wait this long after the last keystroke before telling the user the sample does not parse. */
 const PARSE_TOAST_DELAY_MS = 800;
 
-export interface JsonPathEditorProps {
+interface JsonPathEditorProps {
   trigger: Trigger;
   /** The network's webhook id. */
   network: number;

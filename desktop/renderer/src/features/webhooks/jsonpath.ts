@@ -9,7 +9,7 @@ import { JSONPATH_BUDGET } from '../../../../../shared/jsonpath';
 /** What the editor says about the queries it takes, as the matcher runs them. */
 export const jsonPathHelp = `Filter expressions such as $.outputs[?(@.address == 'addr1…')] work, evaluated safely; script expressions such as [(@.length-1)] are not allowed, and a query may take at most ${JSONPATH_BUDGET.toLocaleString('en')} steps per item.`;
 
-export type ParsedSample = { ok: true; json: unknown } | { ok: false; message: string };
+type ParsedSample = { ok: true; json: unknown } | { ok: false; message: string };
 
 export function parseSample(text: string): ParsedSample {
   try {

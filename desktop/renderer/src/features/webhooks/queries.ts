@@ -4,7 +4,7 @@ import { apiFetch, isApiError, ApiError } from '../../api/client';
 import { invalidateQuotas } from '../workspaces/queries';
 
 /** GET …/webhooks/:id/events: one page of the delivery history, newest first. */
-export interface WebhookEventsPage {
+interface WebhookEventsPage {
   events: WebhookEventDto[];
   page: number;
   pages: number;
@@ -18,7 +18,7 @@ const hooksOf = (workspaceId: number) => `/api/workspaces/${encodeURIComponent(S
 const hookPath = (workspaceId: number, webhookId: string) => `${hooksOf(workspaceId)}/${encodeURIComponent(webhookId)}`;
 
 /** Poll the history this often while an event still waits to be sent. */
-export const PENDING_POLL_MS = 3_000;
+const PENDING_POLL_MS = 3_000;
 
 export const webhookQueries = {
   all: () => ['webhooks'] as const,

@@ -64,7 +64,7 @@ export function WebhookCredentials({ webhook }: { webhook: WebhookDto }) {
 }
 
 /** The docs banner: how a receiver checks the Blockfrost-Signature header with the auth token. */
-export function SignatureDocs() {
+function SignatureDocs() {
   return (
     <Alert color="blue" variant="light" icon={<IconInfoCircle size={20} aria-hidden />} title="How to verify the signature" className={classes.wrap}>
       <Stack gap="xs">

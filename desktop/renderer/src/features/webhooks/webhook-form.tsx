@@ -9,7 +9,7 @@ import { validate, webhookNetworkLabel, type WebhookDraft } from './form-model';
 import type { WebhookBody } from './queries';
 import classes from './webhooks.module.css';
 
-export interface WebhookFormProps {
+interface WebhookFormProps {
   initial: WebhookDraft;
   workspace: { id: number; name: string };
   /** Why saving is not possible whatever the fields say (no permission, plan limit); null when it is. */

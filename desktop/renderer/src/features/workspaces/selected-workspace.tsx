@@ -7,9 +7,9 @@ import { ErrorView } from '../../components/error-view';
 import { PageLoader } from '../../components/page-loader';
 import { workspaceQueries } from './queries';
 
-export const SELECTED_WORKSPACE_KEY = 'cairn.workspace';
+const SELECTED_WORKSPACE_KEY = 'cairn.workspace';
 
-export interface SelectedWorkspace {
+interface SelectedWorkspace {
   /** The selected workspace: the stored choice while it still exists, else the first; null while loading or with none. */
   workspace: WorkspaceDto | null;
   /** Every workspace of the signed-in user, oldest first. */
@@ -27,7 +27,7 @@ const parseId = (raw: string | undefined): number | null => {
 };
 
 /** Picks the stored workspace if the user still has it, else the first (spec section 4). */
-export const resolveSelection = (workspaces: readonly WorkspaceDto[], storedId: number | null): WorkspaceDto | null =>
+const resolveSelection = (workspaces: readonly WorkspaceDto[], storedId: number | null): WorkspaceDto | null =>
   workspaces.find((w) => w.id === storedId) ?? workspaces[0] ?? null;
 
 /** Holds which workspace the dashboard shows, remembered in localStorage and shared across tabs. */

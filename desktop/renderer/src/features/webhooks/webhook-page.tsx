@@ -1,112 +1,30 @@
 import { useMemo, useState } from 'react';
-import { Alert, Button, Grid, Group, List, Paper, Stack, Text, Title } from '@mantine/core';
+import { Alert, Button, Grid, Group, Paper, Stack, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { IconAlertTriangle, IconBan, IconTrash } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { useNavigate, useParams } from 'react-router-dom';
 import { messages } from '../../../../../shared/messages';
 import { can, isRole } from '../../../../../shared/permissions';
-import { MAX_CONDITIONS, privateEndpointWarning, webhookDisplayState, webhookMessages, type WebhookDto } from '../../../../../shared/webhooks';
-import type { WorkspaceDto } from '../../../../../shared/workspaces';
+import { webhookDisplayState, webhookMessages, type WebhookDto } from '../../../../../shared/webhooks';
 import { apiErrorText, isApiError } from '../../api/client';
 import { ErrorView } from '../../components/error-view';
 import { ModalDialog } from '../../components/modal-dialog';
-import { PageLayout, type Crumb } from '../../components/page-layout';
+import { PageLayout } from '../../components/page-layout';
 import { PageLoader } from '../../components/page-loader';
 import { ReasonTooltip } from '../../components/reason-tooltip';
-import { workspaceQueries } from '../workspaces/queries';
-import { useSelectedWorkspace, WithSelectedWorkspace } from '../workspaces/selected-workspace';
+import { useSelectedWorkspace } from '../workspaces/selected-workspace';
 import { DeliveryHistory } from './delivery-history';
-import { addWebhookBlockedReason, draftOf, emptyDraft } from './form-model';
-import { useCreateWebhook, useDeleteWebhook, useUpdateWebhook, webhookQueries } from './queries';
+import { draftOf } from './form-model';
+import { useDeleteWebhook, useUpdateWebhook, webhookQueries } from './queries';
 import { WebhookCredentials } from './webhook-credentials';
 import { WebhookForm } from './webhook-form';
+import { WEBHOOKS } from './crumbs';
+import { warnIfPrivate, saveFailed } from './save-feedback';
 
-const WEBHOOKS: Crumb = { label: 'Webhooks', to: '/dashboard' };
-const SAVE_FAILED = 'The webhook could not be saved. Please try again.';
 const CANNOT_CHANGE = 'Only the owner, administrators and maintainers can change webhooks.';
+
 const CANNOT_DELETE = 'Only the owner, administrators and maintainers can delete webhooks.';
-
-// Saved, but Cairn's guard will refuse the address unless the operator allows it: say so at save time.
-const warnIfPrivate = (url: string) => {
-  const warning = privateEndpointWarning(url);
-  if (warning) notifications.show({ color: 'yellow', title: 'Private endpoint', message: warning, autoClose: 10_000 });
-};
-const saveFailed = (error: unknown) => notifications.show({ color: 'red', title: 'Webhook not saved', message: apiErrorText(error) ?? SAVE_FAILED });
-
-// ---- /dashboard/webhooks/add ----
-
-export function AddWebhookPage() {
-  return (
-    <PageLayout
-      title="Add webhook"
-      breadcrumbs={[WEBHOOKS, { label: 'Add webhook' }]}
-      description="Cairn follows the chain and sends a signed POST request to your endpoint for every event that meets the conditions."
-    >
-      <WithSelectedWorkspace missing="Webhooks live in workspaces. Create a workspace, or ask a workspace owner to invite you.">
-        {(workspace) => <AddWebhook key={workspace.id} workspace={workspace} />}
-      </WithSelectedWorkspace>
-    </PageLayout>
-  );
-}
-
-function AddWebhook({ workspace }: { workspace: WorkspaceDto }) {
-  const navigate = useNavigate();
-  const quota = useQuery(workspaceQueries.quota(workspace.id));
-  const create = useCreateWebhook(workspace.id);
-  const [initial] = useState(emptyDraft);
-  const reason = addWebhookBlockedReason(workspace.role_name, quota.data);
-  return (
-    <Grid gap="lg">
-      <Grid.Col span={{ base: 12, md: 8 }}>
-        <Stack gap="md">
-          {reason && (
-            <Alert color="yellow" variant="light" icon={<IconAlertTriangle size={20} aria-hidden />}>
-              {reason}
-            </Alert>
-          )}
-          <Paper withBorder p={{ base: 'sm', xs: 'md' }}>
-            <WebhookForm
-              initial={initial}
-              workspace={workspace}
-              blockedReason={reason}
-              editable={can(workspace.role_name, 'webhooks.add')}
-              submitting={create.isPending}
-              onSubmit={(body) =>
-                create.mutate(body, {
-                  onSuccess: ({ id }) => {
-                    notifications.show({ color: 'green', message: webhookMessages.created });
-                    warnIfPrivate(body.target_url);
-                    // The new webhook's page shows its identifier and auth token.
-                    navigate(`/dashboard/webhooks/${id}`, { replace: true });
-                  },
-                  onError: saveFailed,
-                })
-              }
-            />
-          </Paper>
-        </Stack>
-      </Grid.Col>
-      <Grid.Col span={{ base: 12, md: 4 }}>
-        <Paper withBorder p="md">
-          <Stack gap="xs">
-            <Title order={2} size="h4">
-              How it works
-            </Title>
-            <List size="sm" spacing="xs">
-              <List.Item>Pick the trigger: transactions, blocks, delegations or epochs.</List.Item>
-              <List.Item>Narrow it with up to {MAX_CONDITIONS} conditions; an event must meet all of them.</List.Item>
-              <List.Item>Cairn waits for the required confirmations, then sends the event, signed with the webhook's auth token.</List.Item>
-              <List.Item>Failed deliveries are retried; the delivery history shows every attempt.</List.Item>
-            </List>
-          </Stack>
-        </Paper>
-      </Grid.Col>
-    </Grid>
-  );
-}
-
-// ---- /dashboard/webhooks/:id ----
 
 export function WebhookPage() {
   const { id = '' } = useParams();

@@ -1,17 +1,15 @@
 import { useEffect, useState } from 'react';
-import { Button, Container, Group, NativeSelect, Stack, Text, Title } from '@mantine/core';
+import { Button, Group, NativeSelect, Stack, Text } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import type { Trigger } from '../../../../../shared/webhooks';
 import { apiErrorText } from '../../api/client';
 import { PageLayout } from '../../components/page-layout';
-import { usePageTitle } from '../../components/use-page-title';
 import { desktopBridge } from '../../lib/desktop';
 import { webhookQueries } from '../webhooks/queries';
 import { useSelectedWorkspace } from '../workspaces/selected-workspace';
 import { sandboxQueries } from './queries';
 import { JsonPathSandbox } from './sandbox';
-
-const DESCRIPTION = 'Try webhook conditions on a sample event: what each one selects, and whether the event would fire. It runs the same matcher as delivery, in this page.';
+import { DESCRIPTION } from './sandbox-description';
 
 /** /dashboard/jsonpath-sandbox: the sandbox in the dashboard, which can also load events of your webhooks. */
 export function JsonPathSandboxPage() {
@@ -30,24 +28,6 @@ export function JsonPathSandboxPage() {
     >
       <JsonPathSandbox historyLoader={(load) => <DeliveryHistoryLoader load={load} />} />
     </PageLayout>
-  );
-}
-
-/** /jsonpath-sandbox: the sandbox alone, for the desktop app's window of its own; it needs no server. */
-export function StandaloneSandboxPage() {
-  usePageTitle('JSONPath sandbox');
-  return (
-    <Container size="lg" py="lg" px="md">
-      <Stack gap="lg">
-        <Stack gap={4}>
-          <Title order={1} size="h2">
-            JSONPath sandbox
-          </Title>
-          <Text c="dimmed">{DESCRIPTION}</Text>
-        </Stack>
-        <JsonPathSandbox />
-      </Stack>
-    </Container>
   );
 }
 

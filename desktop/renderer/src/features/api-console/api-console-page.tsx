@@ -4,7 +4,7 @@ import { useQuery } from '@tanstack/react-query';
 import { IconSend, IconTrash } from '@tabler/icons-react';
 import type { ConsoleResponse, KeptKey } from '../../../../preload/bridge';
 import { consoleEndpointsFor, pathPlaceholders } from '../../../../../shared/console-endpoints';
-import { findNetwork } from '../../../../../shared/networks';
+import { findNetwork, networkLabel } from '../../../../../shared/networks';
 import { PageLayout } from '../../components/page-layout';
 import { PageLoader } from '../../components/page-loader';
 import { desktopBridge } from '../../lib/desktop';
@@ -37,8 +37,6 @@ function ConsoleWithKeys() {
     </Stack>
   );
 }
-
-const networkLabel = (id: number) => findNetwork(id)?.label ?? `Network ${id}`;
 
 function KeptKeys({ keys }: { keys: KeptKey[] }) {
   const remove = useRemoveKeptKey();

@@ -12,7 +12,7 @@ import { PageLayout } from '../../components/page-layout';
 import { PageLoader } from '../../components/page-loader';
 import { formatDate } from '../../lib/format';
 import { meQueries } from '../account/queries';
-import { StatusBadge } from '../subscription/pages';
+import { StatusBadge } from '../subscription/status-badge';
 import { operatorQueries, useGrantBoost, useSetPlan } from './queries';
 
 const statuses: SubscriptionStatus[] = ['active', 'past_due', 'unpaid', 'incomplete', 'incomplete_expired', 'canceled'];

@@ -1,0 +1,3 @@
+import type { Crumb } from '../../components/page-layout';
+
+export const PROJECTS: Crumb = { label: 'Projects', to: '/dashboard' };

@@ -1,0 +1,197 @@
+import { useEffect, useState, type FormEvent } from 'react';
+import { Badge, Button, Card, Group, NativeSelect, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import { IconFolderOpen } from '@tabler/icons-react';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { Link, useNavigate } from 'react-router-dom';
+import { can } from '../../../../../shared/permissions';
+import { NETWORK_NOT_AVAILABLE, networkLabel, networkOptions } from '../../../../../shared/networks';
+import { projectNameSchema, type ProjectDto, type WorkspaceDto } from '../../../../../shared/workspaces';
+import { errorMessage, isApiError } from '../../api/client';
+import { EmptyState } from '../../components/empty-state';
+import { ErrorView } from '../../components/error-view';
+import { FactLine } from '../../components/fact-line';
+import { ModalDialog } from '../../components/modal-dialog';
+import { PageLayout } from '../../components/page-layout';
+import { PageLoader } from '../../components/page-loader';
+import { RoleBadge } from '../../components/role-badge';
+import { SectionHeading } from '../../components/section-heading';
+import { formatNumber } from '../../lib/format';
+import { addProjectBlockedReason, workspaceUsageText } from '../workspaces/limits';
+import { workspaceQueries } from '../workspaces/queries';
+import { WithSelectedWorkspace } from '../workspaces/selected-workspace';
+import { SandboxBadge } from '../project-stats';
+import { WebhooksSection } from '../webhooks/webhooks-section';
+import { projectQueries, useCreateProject } from './queries';
+
+/** Should GET /api/networks fail: every enabled network, and the server still refuses a wrong one. */
+const fallbackNetworks = networkOptions(() => true);
+
+export function ProjectsPage() {
+  return (
+    <PageLayout title="Projects">
+      <WithSelectedWorkspace missing="Projects live in workspaces. Create a workspace, or ask a workspace owner to invite you.">
+        {(workspace) => (
+          <Stack gap="xl">
+            <WorkspaceProjects key={workspace.id} workspace={workspace} />
+            <WebhooksSection />
+          </Stack>
+        )}
+      </WithSelectedWorkspace>
+    </PageLayout>
+  );
+}
+
+function WorkspaceProjects({ workspace }: { workspace: WorkspaceDto }) {
+  const queryClient = useQueryClient();
+  const projects = useQuery(projectQueries.list(workspace.id));
+  const quota = useQuery(workspaceQueries.quota(workspace.id));
+  const [adding, setAdding] = useState(false);
+  const reason = addProjectBlockedReason(workspace.role_name, quota.data);
+
+  // 404: the user is no longer in this workspace (removed, or it was deleted); refresh the list so
+  // the selection falls back to the first workspace.
+  const gone = isApiError(projects.error, 404);
+  useEffect(() => {
+    if (gone) void queryClient.invalidateQueries({ queryKey: workspaceQueries.list().queryKey });
+  }, [gone, queryClient]);
+
+  return (
+    <Stack gap="md">
+      <SectionHeading
+        title={workspace.name}
+        create={{ label: 'Add Project', onClick: () => setAdding(true), disabledReason: reason }}
+      />
+      <FactLine size="sm">
+        <Group gap="xs">
+          <Text size="sm" c="dimmed">
+            Your role
+          </Text>
+          <RoleBadge role={workspace.role_name} />
+        </Group>
+        {quota.data && (
+          <Text size="sm" c="dimmed" data-testid="workspace-usage">
+            {workspaceUsageText(workspace, quota.data)}
+          </Text>
+        )}
+      </FactLine>
+      {projects.isPending ? (
+        <PageLoader label="Loading projects…" />
+      ) : projects.isError ? (
+        <ErrorView error={projects.error} withRefresh />
+      ) : projects.data.length === 0 ? (
+        <EmptyState icon={IconFolderOpen} title="No projects yet">
+          {can(workspace.role_name, 'projects.add')
+            ? 'Add a project to get a project ID for the Cardano or IPFS API.'
+            : 'Nobody has added a project to this workspace yet.'}
+        </EmptyState>
+      ) : (
+        <SimpleGrid cols={{ base: 1, sm: 2, md: 3 }} spacing="md" component="ul" style={{ listStyle: 'none', padding: 0, margin: 0 }}>
+          {projects.data.map((p) => (
+            <li key={p.uuid}>
+              <ProjectCard project={p} />
+            </li>
+          ))}
+        </SimpleGrid>
+      )}
+      <ModalDialog opened={adding} onClose={() => setAdding(false)} title="Add Project">
+        <AddProjectForm workspaceId={workspace.id} onDone={() => setAdding(false)} />
+      </ModalDialog>
+    </Stack>
+  );
+}
+
+function ProjectCard({ project }: { project: ProjectDto }) {
+  return (
+    <Card component={Link} to={`/dashboard/project/${project.uuid}`} withBorder padding="md" h="100%" className="cairn-card-link">
+      <Stack gap="xs">
+        <Text fw={600} size="lg" style={{ overflowWrap: 'anywhere' }}>
+          {project.project_name}
+        </Text>
+        <Group justify="space-between" gap="xs">
+          <Group gap={6}>
+            <Badge variant="light" color="gray" radius="sm">
+              {networkLabel(project.network_id)}
+            </Badge>
+            <SandboxBadge sandbox={project.sandbox ?? false} />
+          </Group>
+          <Text size="sm" c="dimmed">
+            Requests today: <strong>{formatNumber(project.requests_today)}</strong>
+          </Text>
+        </Group>
+      </Stack>
+    </Card>
+  );
+}
+
+function AddProjectForm({ workspaceId, onDone }: { workspaceId: number; onDone: () => void }) {
+  const navigate = useNavigate();
+  const create = useCreateProject(workspaceId);
+  const [name, setName] = useState('');
+  // Networks this server cannot serve are listed but cannot be chosen; the first servable is the default.
+  const networks = useQuery(projectQueries.networks());
+  const options = networks.data ?? (networks.isError ? fallbackNetworks : []);
+  const [chosen, setChosen] = useState<string | null>(null);
+  const firstAvailable = options.find((n) => n.available);
+  const networkId = chosen ?? (firstAvailable ? String(firstAvailable.value) : '');
+  const unavailable = options.some((n) => !n.available);
+  const [nameError, setNameError] = useState<string | null>(null);
+
+  const onSubmit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    if (create.isPending || !networkId) return;
+    const parsed = projectNameSchema.safeParse(name);
+    if (!parsed.success) {
+      setNameError(parsed.error.issues[0]?.message ?? 'Project name is not valid');
+      return;
+    }
+    setNameError(null);
+    create.mutate(
+      { projectName: parsed.data, networkId: Number(networkId) },
+      {
+        onSuccess: ({ uuid, project }) => {
+          notifications.show({ color: 'green', title: 'Project created', message: `${project.project_name} is ready to use.` });
+          onDone();
+          navigate(`/dashboard/project/${uuid}`);
+        },
+        onError: (error) => {
+          notifications.show({ color: 'red', title: 'Project not created', message: errorMessage(error, 'The project could not be created.') });
+        },
+      },
+    );
+  };
+
+  return (
+    <form onSubmit={onSubmit} noValidate>
+      <Stack gap="md">
+        <TextInput
+          label="Project name"
+          value={name}
+          onChange={(e) => {
+            setName(e.currentTarget.value);
+            if (nameError) setNameError(null);
+          }}
+          error={nameError}
+          maxLength={200}
+          data-autofocus
+        />
+        <NativeSelect
+          label="Network"
+          value={networkId}
+          onChange={(e) => setChosen(e.currentTarget.value)}
+          disabled={networks.isPending}
+          data={options.map((n) => ({ value: String(n.value), label: n.available ? n.label : `${n.label} (${NETWORK_NOT_AVAILABLE})`, disabled: !n.available }))}
+          description={unavailable ? `Networks marked '${NETWORK_NOT_AVAILABLE}' have no backend here or are turned off; the status page shows which networks answer.` : undefined}
+        />
+        <Group justify="flex-end" gap="sm">
+          <Button variant="default" onClick={onDone} disabled={create.isPending}>
+            Cancel
+          </Button>
+          <Button type="submit" loading={create.isPending} disabled={!networkId}>
+            Add Project
+          </Button>
+        </Group>
+      </Stack>
+    </form>
+  );
+}

@@ -1,0 +1,3 @@
+import type { Crumb } from '../../components/page-layout';
+
+export const WEBHOOKS: Crumb = { label: 'Webhooks', to: '/dashboard' };
