@@ -51,10 +51,10 @@ module.exports = {
     },
     {
       name: 'no-circular',
-      comment: 'No import cycles, between files or through a folder\'s index.ts',
+      comment: 'No import cycles, of values or of types, between files or through a folder\'s index.ts',
       severity: 'error',
       from: {},
-      to: { circular: true, viaOnly: { dependencyTypesNot: ['type-only'] } },
+      to: { circular: true },
     },
   ],
   options: {

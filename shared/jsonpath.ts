@@ -1,5 +1,6 @@
 import { JSONPath } from 'jsonpath-plus';
-import type { Operator } from './webhooks';
+/** A webhook condition's comparison (shared/webhooks.ts lists which each condition offers). */
+export type Operator = '=' | '!=' | '<=' | '<' | '>=' | '>';
 
 // JSONPath evaluation and comparison for webhook conditions, in one place for the server's matcher
 // (shared/webhook-matcher.ts) and the webhook editor's preview in the browser, so the preview can

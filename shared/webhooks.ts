@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { text } from './text';
 import { addressNetworkOfWebhook, networks } from './networks';
-import { jsonPathProblem } from './jsonpath';
+import { jsonPathProblem, type Operator } from './jsonpath';
 import { classifyIp } from './ip';
 import { messages } from './messages';
 
@@ -18,9 +18,9 @@ export const triggerLabels: Record<Trigger, string> = {
   epoch: 'Epoch',
 };
 
-const comparisonOperators = ['=', '!=', '<=', '<', '>=', '>'] as const;
+const comparisonOperators = ['=', '!=', '<=', '<', '>=', '>'] as const satisfies readonly Operator[];
 const equalityOperators = ['=', '!='] as const;
-export type Operator = (typeof comparisonOperators)[number];
+export type { Operator };
 
 export type ConditionType =
   | 'recipient'
@@ -276,4 +276,21 @@ export interface WebhookEventDto {
   /** The exact JSON body that is signed and sent on every attempt. */
   body: string;
   attempts: WebhookAttemptDto[];
+}
+
+/** A webhook as the server stores it (the `webhooks` table's row), as a route's permission resolves it. */
+export interface WebhookRow {
+  id: string;
+  workspace_id: number;
+  name: string;
+  description: string | null;
+  network: number;
+  type: WebhookDto['type'];
+  target_url: string;
+  confirmations: number;
+  status: 'enabled' | 'disabled';
+  conditions: string;
+  auth_token: string;
+  disabled_reason: string | null;
+  failing_since: number | null;
 }

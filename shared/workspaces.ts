@@ -98,3 +98,18 @@ export const createProjectSchema = z.object({
 });
 
 export const inviteSchema = z.object({ email: emailSchema, role: assignableRoleSchema });
+
+/** The signed-in user's place in a workspace, as the server resolves it for every workspace route. */
+export interface Membership {
+  workspaceId: number;
+  name: string;
+  ownerId: number;
+  role: Role;
+}
+
+/** A project as a route's permission resolves it. */
+export interface ProjectRef {
+  id: number;
+  uuid: string;
+  workspaceId: number;
+}

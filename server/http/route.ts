@@ -8,9 +8,8 @@ import { AppError, Forbidden, Invalid, NotFound, Unauthorized } from '../errors'
 import { signInPathFor } from '../../shared/routes';
 import { can, deniedMessages, type Action } from '../../shared/permissions';
 import { MAX_DB_ID, parseDbId } from '../../shared/text';
-import type { Membership } from '../features/workspaces/index';
-import type { ProjectRef } from '../features/projects/index';
-import type { WebhookRow } from '../features/webhooks/index';
+import type { Membership, ProjectRef } from '../../shared/workspaces';
+import type { WebhookRow } from '../../shared/webhooks';
 
 export interface SignedInUser {
   id: number;

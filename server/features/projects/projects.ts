@@ -8,6 +8,9 @@ import { getSubscription, withOwnerLock } from '../workspaces/index';
 import { limitError, whosePlan, type Membership } from '../workspaces/index';
 import { recordGatewayChange } from '../../db/gateway-changes';
 import { requestsToday } from '../stats/index';
+import type { ProjectRef } from '../../../shared/workspaces';
+
+export type { ProjectRef };
 
 const KEY_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 const KEY_LENGTH = 32;
@@ -49,11 +52,6 @@ export async function getProject(db: Db, workspaceId: number, uuid: string): Pro
   return (await withRequests(db, [row]))[0]!;
 }
 
-export interface ProjectRef {
-  id: number;
-  uuid: string;
-  workspaceId: number;
-}
 
 /** A project by uuid, optionally only within one workspace; 404 when there is none. */
 export async function findProjectRef(db: Db, uuid: string, workspaceId?: number): Promise<ProjectRef> {

@@ -1,7 +1,19 @@
 import { usesEvmDevChain, type Config } from '../../config';
 import type { Db } from '../../db/index';
-import type { NetworkProbe } from './status';
+import type { BackendKind } from '../../../shared/status';
 import { HEARTBEAT_STALE_MS, latestHeartbeats } from './heartbeats';
+
+/** What a network's backend says when asked: whether it answers, and its latest block's time (epoch ms). */
+export interface ProbeResult {
+  ok: boolean;
+  latestBlockAt: number | null;
+}
+
+/** One network's check on the status page, and which kind of backend it asks. */
+export interface NetworkProbe {
+  backend: BackendKind;
+  probe(): Promise<ProbeResult>;
+}
 
 const PROBE_TIMEOUT_MS = 3_000;
 

@@ -2,21 +2,14 @@ import type { Config } from '../../config';
 import type { Db } from '../../db/index';
 import type { SandboxChain, SandboxNetwork } from '../../sandbox/chain/index';
 import { offeredNetworks, sandboxOf, type Network, type UpstreamNetwork } from '../../../shared/networks';
-import { STATUS_CACHE_MS, type BackendKind, type ComponentState, type NetworkStatus, type StatusReport } from '../../../shared/status';
+import { STATUS_CACHE_MS, type ComponentState, type NetworkStatus, type StatusReport } from '../../../shared/status';
 import { HEARTBEAT_STALE_MS, latestHeartbeats } from './heartbeats';
-import { milkomedaProbe } from './probes';
+import { milkomedaProbe, type NetworkProbe, type ProbeResult } from './probes';
+
+export type { NetworkProbe, ProbeResult } from './probes';
 
 const PROBE_TIMEOUT_MS = 3_000;
 
-/** What a network's backend says when asked: whether it answers, and its latest block's time (epoch ms). */
-export interface ProbeResult {
-  ok: boolean;
-  latestBlockAt: number | null;
-}
-export interface NetworkProbe {
-  backend: BackendKind;
-  probe(): Promise<ProbeResult>;
-}
 
 /** A Blockfrost-compatible upstream answers GET /health, and Cardano ones /blocks/latest. */
 function upstreamProbe(config: Config, n: Network): NetworkProbe | null {

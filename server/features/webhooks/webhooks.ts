@@ -7,22 +7,10 @@ import { getSubscription, withOwnerLock } from '../workspaces/index';
 import { maySeeSecrets } from '../../../shared/permissions';
 import { checkConditionValues } from './condition-values';
 import { limitError, whosePlan, type Membership } from '../workspaces/index';
+import type { WebhookRow } from '../../../shared/webhooks';
 
-export interface WebhookRow {
-  id: string;
-  workspace_id: number;
-  name: string;
-  description: string | null;
-  network: number;
-  type: WebhookDto['type'];
-  target_url: string;
-  confirmations: number;
-  status: 'enabled' | 'disabled';
-  conditions: string;
-  auth_token: string;
-  disabled_reason: string | null;
-  failing_since: number | null;
-}
+export type { WebhookRow };
+
 
 export const parseConditions = (raw: string): Condition[] => {
   try {

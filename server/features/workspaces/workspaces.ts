@@ -5,13 +5,10 @@ import { planLimitMessage, type CountLimit, type Plan } from '../../../shared/pl
 import { getSubscription, withOwnerLock, withOwnersLock } from './subscriptions';
 import { recordGatewayChange } from '../../db/gateway-changes';
 import type { WorkspaceDto, MemberDto, TransferPlan } from '../../../shared/workspaces';
+import type { Membership } from '../../../shared/workspaces';
 
-export interface Membership {
-  workspaceId: number;
-  name: string;
-  ownerId: number;
-  role: Role;
-}
+export type { Membership };
+
 
 const insertedId = (row: unknown): number => (typeof row === 'object' && row !== null ? (row as { id: number }).id : (row as number));
 

@@ -101,7 +101,7 @@ describe('rules inside a feature folder (ESLint)', () => {
     ['the renderer importing server code', 'desktop/renderer/src/features/x/page.tsx', "import { loadConfig } from '../../../../../server/config';\nexport const x = loadConfig;\n", /never imports server code/],
   ])('refuses %s', async (_what, file, code, message) => {
     expect((await problems(file, code)).join('\n')).toMatch(message);
-  });
+  }, 60_000);
 
   it.each([
     ['a route importing the Db type', 'server/features/projects/new-routes.ts', "import type { Db } from '../../db/index';\nexport type X = Db;\n"],
@@ -109,7 +109,7 @@ describe('rules inside a feature folder (ESLint)', () => {
     ['the renderer importing shared/', 'desktop/renderer/src/features/x/page.tsx', "import { can } from '../../../../../shared/permissions';\nexport const x = can;\n"],
   ])('allows %s', async (_what, file, code) => {
     expect(await problems(file, code)).toEqual([]);
-  });
+  }, 60_000);
 
   it('holds for every route file as it is, with no file exempted', async () => {
     const featuresDir = path.join(root, 'server/features');
@@ -120,5 +120,5 @@ describe('rules inside a feature folder (ESLint)', () => {
       // And the rule applies to it: a query added to the file is refused.
       expect((await problems(file, "export const q = (db: (t: string) => unknown) => db('addons');\n")).join('\n'), file).toMatch(/move the query into a service/);
     }
-  });
+  }, 60_000);
 });
