@@ -6,11 +6,10 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import express from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../helpers/test-app';
+import { useTestApp } from '../helpers/use-test-app';
 import { Client } from '../helpers/http-client';
 import { signIn } from '../helpers/sign-in';
 import { call, startTestGateway } from '../helpers/gateway';
-import type { TestDatabase } from '../helpers/db-template';
 import type { RunningGateway } from '../../server/gateway/index';
 import { setSubscription } from '../../server/services/subscriptions';
 import { createSandboxChain, sandboxRouter } from '../../server/chain/sandbox/index';
@@ -49,14 +48,13 @@ async function startBackend(port = 0): Promise<Backend> {
   };
 }
 
-let app: TestApp & { database: TestDatabase };
+const app = useTestApp({ env: { OPERATOR_EMAILS: 'Operator@Example.com, ops2@example.com', WEBHOOK_ALLOWLIST: '127.0.0.1/32' } });
 let runner: Client;
 let operator: Client;
 let a: Backend;
 let b: Backend;
 
 beforeAll(async () => {
-  app = await startTestApp({ env: { OPERATOR_EMAILS: 'Operator@Example.com, ops2@example.com', WEBHOOK_ALLOWLIST: '127.0.0.1/32' } });
   runner = new Client(app.url);
   await signIn(runner, app.mailer, 'runner@example.com');
   operator = new Client(app.url);
@@ -66,8 +64,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await a?.stop();
   await b?.stop();
-  await app.stop();
-  await app.database.drop();
 });
 
 const fieldErrors = (body: any) => Object.fromEntries((body.error.details as Array<{ path: string; message: string }>).map((d) => [d.path, d.message]));

@@ -2,6 +2,7 @@
 // network without a backend is not offered either. On a real app, gateway and database.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../helpers/test-app';
+import { useTestApp } from '../helpers/use-test-app';
 import { Client } from '../helpers/http-client';
 import { signIn } from '../helpers/sign-in';
 import { call, startTestGateway } from '../helpers/gateway';
@@ -15,19 +16,9 @@ const OFF = { DISABLED_NETWORKS: 'cardano-mainnet, IPFS' };
 /** The key cache picks up changes within its poll interval. */
 const settle = () => new Promise((r) => setTimeout(r, 600));
 
-let open: TestApp & { database: TestDatabase };
-let off: TestApp & { database: TestDatabase };
-
-beforeAll(async () => {
-  // One database, two servers: one offering every network, one whose operator turned two of them off.
-  open = await startTestApp();
-  off = await startTestApp({ env: OFF, database: open.database });
-});
-afterAll(async () => {
-  await off?.stop();
-  await open?.stop();
-  await open?.database.drop();
-});
+// One database, two servers: one offering every network, one whose operator turned two of them off.
+const open = useTestApp();
+const off = useTestApp(() => ({ env: OFF, database: open.database }));
 
 async function owner(app: TestApp, email: string) {
   const client = new Client(app.url);

@@ -2,11 +2,10 @@
 // resumable with Last-Event-ID.
 import crypto from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../helpers/test-app';
+import { useTestApp } from '../helpers/use-test-app';
 import { Client } from '../helpers/http-client';
 import { signIn } from '../helpers/sign-in';
 import { startReceiver } from '../helpers/receiver';
-import type { TestDatabase } from '../helpers/db-template';
 import { setSubscription } from '../../server/services/subscriptions';
 import { AUTO_DISABLE_AFTER_MS, Dispatcher } from '../../server/webhooks/dispatcher';
 import { parseAllowlist } from '../../server/webhooks/ssrf';
@@ -15,7 +14,6 @@ import { createLogger } from '../../server/logger';
 import { deriveWebhookNotices } from '../../server/webhooks/notices';
 import type { WebhookNotice } from '../../shared/webhook-notices';
 
-let app: TestApp & { database: TestDatabase };
 let receiver: Awaited<ReturnType<typeof startReceiver>>;
 let owner: Client;
 let member: Client;
@@ -73,15 +71,21 @@ async function openStream(client: Client, lastEventId?: string) {
   };
 }
 
+beforeAll(async () => {
+  receiver = await startReceiver();
+  receiver.state.respond = () => 500;
+});
+afterAll(async () => {
+  await receiver?.close();
+});
+const app = useTestApp();
+
 const dispatcher = () =>
   new Dispatcher(app.db, logger, app.mailer, { allowlist: parseAllowlist('127.0.0.1'), timeoutMs: 1000, retrySchedule: [0, 5000, 300_000], publicUrl: app.url, now: () => now });
 
 const enqueue = (webhookId: string) => enqueueBlockEvent(app.db, webhookId, now);
 
 beforeAll(async () => {
-  receiver = await startReceiver();
-  receiver.state.respond = () => 500;
-  app = await startTestApp();
   owner = new Client(app.url);
   member = new Client(app.url);
   stranger = new Client(app.url);
@@ -96,11 +100,6 @@ beforeAll(async () => {
   await app.db('workspace_members').insert({ workspace_id: workspaceId, user_id: memberId, role: 'collaborator', created_at: Date.now() });
   // The deriver's first pass starts from now.
   await deriveWebhookNotices(app.db);
-});
-afterAll(async () => {
-  await app?.stop();
-  await app?.database.drop();
-  await receiver?.close();
 });
 
 describe('GET /api/events', () => {

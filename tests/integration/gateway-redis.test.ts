@@ -1,22 +1,20 @@
 import crypto from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../helpers/test-app';
+import { useTestApp } from '../helpers/use-test-app';
 import { Client } from '../helpers/http-client';
 import { signIn } from '../helpers/sign-in';
 import { call, startTestGateway } from '../helpers/gateway';
-import type { TestDatabase } from '../helpers/db-template';
 import type { RunningGateway } from '../../server/gateway/index';
 
 const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 
-let app: TestApp & { database: TestDatabase };
+const app = useTestApp();
 let a: RunningGateway;
 let b: RunningGateway;
 let client: Client;
 let ws: number;
 
 beforeAll(async () => {
-  app = await startTestApp();
   client = new Client(app.url);
   await signIn(client, app.mailer, 'redis-owner@example.com');
   ws = (await client.get('/api/workspaces')).body.data[0].id;
@@ -27,8 +25,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await a?.close();
   await b?.close();
-  await app.stop();
-  await app.database.drop();
 });
 
 async function project() {

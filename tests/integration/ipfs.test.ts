@@ -2,18 +2,17 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../helpers/test-app';
+import { useTestApp } from '../helpers/use-test-app';
 import { Client } from '../helpers/http-client';
 import { signIn } from '../helpers/sign-in';
 import { startTestGateway } from '../helpers/gateway';
 import { ipfsAdd, ipfsCall, pseudoRandom } from '../helpers/ipfs';
-import type { TestDatabase } from '../helpers/db-template';
 import type { RunningGateway } from '../../server/gateway/index';
 import { BlockFrostIPFS, BlockfrostServerError } from '@blockfrost/blockfrost-js';
 import { setSubscription } from '../../server/services/subscriptions';
 import { PIN_QUEUE_LIMIT } from '../../shared/ipfs';
 
-let app: TestApp & { database: TestDatabase };
+const app = useTestApp();
 let gw: RunningGateway;
 let dataDir: string;
 
@@ -47,14 +46,11 @@ const quotaStorage = async (a: Account) => (await a.client.get(`/api/workspaces/
 const blockFiles = () => fs.readdirSync(path.join(dataDir, 'ipfs', 'blocks'), { recursive: true }).filter((f) => String(f).endsWith('.data')).length;
 
 beforeAll(async () => {
-  app = await startTestApp();
   dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cairn-ipfs-'));
   gw = await startTestGateway(app, { DATA_DIR: dataDir, IPFS_GC_GRACE_SECONDS: '1', IPFS_GC_INTERVAL_SECONDS: '3600' });
 });
 afterAll(async () => {
   await gw.close();
-  await app.stop();
-  await app.database.drop();
   fs.rmSync(dataDir, { recursive: true, force: true });
 });
 

@@ -8,7 +8,8 @@ import solc from 'solc';
 import { ContractFactory, FetchRequest, JsonRpcProvider, Network, Wallet, formatEther, type Contract } from 'ethers';
 import { createPublicClient, createWalletClient, defineChain, http as viemHttp, parseEther } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
-import { startTestApp, type TestApp } from '../helpers/test-app';
+import { startTestApp } from '../helpers/test-app';
+import { useTestApp } from '../helpers/use-test-app';
 import { Client } from '../helpers/http-client';
 import { signIn } from '../helpers/sign-in';
 import { answerEndlessly, firstPiece, leaveMidAnswer, readReleasing, startTestGateway, type TimedCall } from '../helpers/gateway';
@@ -17,13 +18,12 @@ import { loadConfig } from '../../server/config';
 import { createLogger } from '../../server/logger';
 import { startGateway } from '../../server/gateway/index';
 import { defaultProbes, statusReporter } from '../../server/services/status';
-import type { TestDatabase } from '../helpers/db-template';
 import type { RunningGateway } from '../../server/gateway/index';
 import { setSubscription } from '../../server/services/subscriptions';
 import { DEV_ACCOUNTS, startDevChain, type DevChain } from '../../server/evm/dev-chain';
 import { MILKOMEDA_MAINNET, rpcUrlWithKey } from '../../shared/milkomeda';
 
-let app: TestApp & { database: TestDatabase };
+const app = useTestApp();
 let gw: RunningGateway;
 let owner: { client: Client; id: number; ws: number };
 let key: string;
@@ -65,7 +65,6 @@ const chain = defineChain({
 });
 
 beforeAll(async () => {
-  app = await startTestApp();
   owner = { client: new Client(app.url), id: 0, ws: 0 };
   await signIn(owner.client, app.mailer, 'milkomeda-owner@example.com');
   owner.id = (await owner.client.get('/api/me')).body.data.id;
@@ -77,8 +76,6 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await gw?.close();
-  await app.stop();
-  await app.database.drop();
 });
 
 describe('embedded EVM development chain', () => {
