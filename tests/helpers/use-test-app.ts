@@ -54,10 +54,11 @@ export function useTestApp(options: Lazy<TestAppOptions> = {}): StartedTestApp {
  * A gateway over `app`'s database (startTestGateway), started in beforeAll after the hooks written
  * before this call and closed in afterAll before the app stops.
  */
-export function useTestGateway(app: StartedTestApp, env: Lazy<Record<string, string>> = {}, redisPrefix?: string): RunningGateway {
+export function useTestGateway(app: StartedTestApp, env: Lazy<Record<string, string>> = {}, options: { redisPrefix?: string } & Parameters<typeof startTestGateway>[3] = {}): RunningGateway {
   let gw: RunningGateway | undefined;
   beforeAll(async () => {
-    gw = await startTestGateway(app, await resolve(env), redisPrefix);
+    const { redisPrefix, ...rest } = options;
+    gw = await startTestGateway(app, await resolve(env), redisPrefix, rest);
   });
   afterAll(async () => {
     await gw?.close();
