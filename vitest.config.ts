@@ -1,4 +1,14 @@
+import os from 'node:os';
 import { defineConfig } from 'vitest/config';
+
+// vitest's default is one worker fewer than the machine has cores: on a 2-core machine one file at a
+// time, though most integration files spend their time waiting on sockets, timers and child
+// processes, not on the CPU. So the projects run one after another (sequence.groupOrder), each with
+// its own number of files at once: unit files are CPU-bound (one per core; more made their 5 s
+// timeouts fail), integration files one more than the cores (at least 3). CAIRN_TEST_WORKERS
+// overrides both (e.g. 1 to run one file at a time when chasing a flaky test).
+const cores = os.availableParallelism();
+const override = Number(process.env.CAIRN_TEST_WORKERS) || 0;
 
 // Three projects: unit (pure functions), integration (HTTP against a real app on a real database:
 // SQLite by default, PostgreSQL when DATABASE_URL is set) and e2e (Debian's Chromium via playwright-core).
@@ -10,6 +20,8 @@ export default defineConfig({
           name: 'unit',
           include: ['tests/unit/**/*.test.{ts,tsx}'],
           environment: 'node',
+          sequence: { groupOrder: 0 },
+          maxWorkers: override || cores,
         },
       },
       {
@@ -20,6 +32,8 @@ export default defineConfig({
           globalSetup: ['tests/helpers/global-setup.ts'],
           testTimeout: 30_000,
           hookTimeout: 60_000,
+          sequence: { groupOrder: 1 },
+          maxWorkers: override || Math.max(3, cores + 1),
         },
       },
       {
@@ -30,7 +44,8 @@ export default defineConfig({
           globalSetup: ['tests/helpers/global-setup.ts'],
           testTimeout: 60_000,
           hookTimeout: 120_000,
-          fileParallelism: false,
+          sequence: { groupOrder: 2 },
+          maxWorkers: override || cores,
         },
       },
     ],

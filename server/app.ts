@@ -48,6 +48,8 @@ export interface AppDeps {
   chains?: Partial<Record<SandboxNetwork, SandboxChain>>;
   /** The billing provider (started by the caller); created from config when absent. */
   billing?: BillingProvider;
+  /** The clock of the pay-as-you-go rate source's TTL and age; Date.now when absent (tests move their own). */
+  now?: () => number;
 }
 
 export interface CairnApp {
@@ -172,7 +174,7 @@ export function createApp(deps: AppDeps): CairnApp {
   const disabledNetworks = new Set<string>(config.disabledNetworks);
   // Pay as you go: the payment network's tip (for confirmations) and, in development on the sandbox
   // chain, 'Simulate payment'.
-  const ppu = ppuSettings(config, logger);
+  const ppu = ppuSettings(config, logger, deps.now);
   const paymentSource = paymentChainSource(config, chains);
   const ppuChain = config.gateway.upstreams[ppu.network] ? undefined : chains[sandboxOf(ppu.network)!];
   const canSimulatePayment = !config.isProduction && ppu.enabled && ppuChain !== undefined;

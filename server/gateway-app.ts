@@ -27,6 +27,8 @@ export interface GatewayOptions {
   host?: string;
   /** Redis key prefix, so tests can isolate their buckets. */
   redisPrefix?: string;
+  /** The clock of the IPFS backend's pins and garbage collection (tests move it past the grace period); Date.now by default. */
+  now?: () => number;
 }
 
 export interface RunningGateway {
@@ -54,7 +56,7 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
   const meter = new Meter(db, logger, gw.meteringFlushMs);
   meter.start();
   const off = new Set<string>(config.disabledNetworks);
-  const ipfs = gw.upstreams.ipfs || off.has('ipfs') ? null : createIpfsBackend({ config, db, logger });
+  const ipfs = gw.upstreams.ipfs || off.has('ipfs') ? null : createIpfsBackend({ config, db, logger, ...(opts.now ? { now: opts.now } : {}) });
   if (ipfs) {
     await ipfs.start();
     logger.info({ ipfs: ipfs.store.kind, filecoin: ipfs.pinning ? 'pinning-service' : 'embedded' }, `ipfs: ${ipfs.store.description}; Filecoin: ${ipfs.pinning ? `deals through the pinning service at ${ipfs.pinning.url}` : 'no provider configured, Filecoin pins are kept on this store and no Filecoin deal is made'}`);

@@ -3,14 +3,19 @@ import http from 'node:http';
 import net from 'node:net';
 import { loadConfig } from '../../server/config';
 import { createLogger } from '../../server/logger';
-import { startGateway, type RunningGateway } from '../../server/gateway-app';
+import { startGateway, type GatewayOptions, type RunningGateway } from '../../server/gateway-app';
 import type { TestApp } from './test-app';
 import type { TestDatabase } from './db-template';
 
 const agent = new http.Agent({ keepAlive: true, maxSockets: 64 });
 
-/** A gateway on 127.0.0.1 over the same database as a test app. */
-export async function startTestGateway(app: TestApp & { database: TestDatabase }, env: Record<string, string> = {}, redisPrefix?: string): Promise<RunningGateway> {
+/** A gateway on 127.0.0.1 over the same database as a test app; `options` are startGateway's (e.g. a clock). */
+export async function startTestGateway(
+  app: TestApp & { database: TestDatabase },
+  env: Record<string, string> = {},
+  redisPrefix?: string,
+  options: Pick<GatewayOptions, 'now'> = {},
+): Promise<RunningGateway> {
   const config = loadConfig({
     NODE_ENV: 'test',
     SESSION_SECRET: 'x'.repeat(40),
@@ -26,6 +31,7 @@ export async function startTestGateway(app: TestApp & { database: TestDatabase }
     port: 0,
     host: '127.0.0.1',
     redisPrefix: redisPrefix ?? `cairn-test:${crypto.randomBytes(4).toString('hex')}:`,
+    ...options,
   });
 }
 

@@ -37,6 +37,8 @@ export interface TestAppOptions {
   webDir?: string;
   /** Runs the pay-as-you-go payment watcher beside the app, as the worker role does. */
   ppuWatcher?: boolean;
+  /** The app's clock where it takes one (createApp's `now`: the pay-as-you-go rate source). */
+  now?: () => number;
 }
 
 /** Starts the real app on 127.0.0.1 over a fresh copy of the template database (or a given one). */
@@ -73,7 +75,15 @@ export async function startTestApp(opts: TestAppOptions = {}): Promise<TestApp &
     ...opts.env,
   });
   const mailer = config.mail.smtpUrl ? smtpMailer(config.mail.smtpUrl, config.mail.from) : devMailbox(logger);
-  const { app, close, billing, chains } = createApp({ config, db, logger, mailer, sessionSecret: TEST_SESSION_SECRET, ...(opts.webDir ? { webDir: opts.webDir } : {}) });
+  const { app, close, billing, chains } = createApp({
+    config,
+    db,
+    logger,
+    mailer,
+    sessionSecret: TEST_SESSION_SECRET,
+    ...(opts.webDir ? { webDir: opts.webDir } : {}),
+    ...(opts.now ? { now: opts.now } : {}),
+  });
   // As server/main.ts does: price ids and reconciliation before the first request.
   await billing.start();
   server.on('request', app);

@@ -1,19 +1,12 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../helpers/test-app';
+import { useTestApp } from '../helpers/use-test-app';
 import { Client, linkIn } from '../helpers/http-client';
 import { signIn } from '../helpers/sign-in';
 import { messages } from '../../shared/messages';
 
-let app: TestApp & { database: { drop(): Promise<void> } };
-beforeAll(async () => {
-  app = await startTestApp();
-});
-afterAll(async () => {
-  await app.stop();
-  await app.database.drop();
-});
+const app = useTestApp();
 
 const askForLink = async (c: Client, email: string, callbackUrl = '/dashboard') => {
   const res = await c.post('/auth/signin/email', { email, callbackUrl });
@@ -157,7 +150,6 @@ describe('e-mail magic link', () => {
 });
 
 describe('captcha', () => {
-  let captchaApp: TestApp & { database: { drop(): Promise<void> } };
   let verifier: http.Server;
   const seen: string[] = [];
 
@@ -174,15 +166,14 @@ describe('captcha', () => {
       });
     });
     await new Promise<void>((r) => verifier.listen(0, '127.0.0.1', r));
-    const port = (verifier.address() as AddressInfo).port;
-    captchaApp = await startTestApp({
-      env: { HCAPTCHA_SITE_KEY: 'hc-site', HCAPTCHA_SECRET: 'hc-secret', HCAPTCHA_VERIFY_URL: `http://127.0.0.1:${port}/siteverify` },
-    });
   });
-  afterAll(async () => {
-    await captchaApp.stop();
-    await captchaApp.database.drop();
+  afterAll(() => {
     verifier.close();
+  });
+  // Started after the verifier above, stopped before it closes.
+  const captchaApp = useTestApp(() => {
+    const port = (verifier.address() as AddressInfo).port;
+    return { env: { HCAPTCHA_SITE_KEY: 'hc-site', HCAPTCHA_SECRET: 'hc-secret', HCAPTCHA_VERIFY_URL: `http://127.0.0.1:${port}/siteverify` } };
   });
 
   it('shows the site key', async () => {

@@ -1,22 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../helpers/test-app';
+import { describe, expect, it } from 'vitest';
+import { useTestApp } from '../helpers/use-test-app';
 import { Client } from '../helpers/http-client';
 import { signIn } from '../helpers/sign-in';
 import { makeUser, makeWorkspace } from '../helpers/workspace-fixture';
-import type { TestDatabase } from '../helpers/db-template';
 import { ANONYMOUS_SESSION_TTL_MS } from '../../server/http/session-store';
 import { withOwnerLock } from '../../server/features/workspaces/subscriptions';
 
-// Anonymous sessions, sign-in mail limits, and the owner an invitation checks.
-let app: TestApp & { database: TestDatabase };
-beforeAll(async () => {
-  // A trusted local proxy, so each test can speak for a client IP of its own.
-  app = await startTestApp({ env: { TRUST_PROXY: 'loopback', SIGNIN_LINKS_PER_IP: '8' } });
-});
-afterAll(async () => {
-  await app.stop();
-  await app.database.drop();
-});
+// Issue 11, point 7: anonymous sessions, sign-in mail limits, and the owner an invitation checks.
+// A trusted local proxy, so each test can speak for a client IP of its own.
+const app = useTestApp({ env: { TRUST_PROXY: 'loopback', SIGNIN_LINKS_PER_IP: '8' } });
 
 const from = (ip: string) => ({ 'x-forwarded-for': ip });
 const ask = (c: Client, email: string, ip: string) => c.request('POST', '/auth/signin/email', { body: { email }, headers: from(ip) });

@@ -1,22 +1,14 @@
 import crypto from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../helpers/test-app';
+import { describe, expect, it } from 'vitest';
+import { useTestApp } from '../helpers/use-test-app';
 import { Client } from '../helpers/http-client';
 import { signIn } from '../helpers/sign-in';
 import { call, startTestGateway } from '../helpers/gateway';
-import type { TestDatabase } from '../helpers/db-template';
 import { grantBoost } from '../../server/features/billing/billing';
 
 const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 
-let app: TestApp & { database: TestDatabase };
-beforeAll(async () => {
-  app = await startTestApp();
-});
-afterAll(async () => {
-  await app.stop();
-  await app.database.drop();
-});
+const app = useTestApp();
 
 describe('boosts at the gateway', () => {
   it('a boost bought after the quota ran out admits requests again on every gateway sharing Redis', async () => {

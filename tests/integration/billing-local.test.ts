@@ -1,9 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../helpers/test-app';
+import { describe, expect, it } from 'vitest';
+import { startTestApp } from '../helpers/test-app';
+import { useTestApp } from '../helpers/use-test-app';
 import { Client } from '../helpers/http-client';
 import { signIn } from '../helpers/sign-in';
 import { makeProject, makeWorkspace } from '../helpers/workspace-fixture';
-import type { TestDatabase } from '../helpers/db-template';
 import { expireIncompleteSubscriptions } from '../../server/features/billing/billing';
 import { messages } from '../../shared/messages';
 import { runOperatorCommand } from '../../server/cli/operator';
@@ -12,14 +12,7 @@ import { INCOMPLETE_EXPIRY_MS, boostLookupKey, planLookupKey } from '../../share
 // The built-in test billing end to end over HTTP: checkout, the state machine, the spec's rules,
 // boosts, logs, the link targets and the operator's calls.
 
-let app: TestApp & { database: TestDatabase };
-beforeAll(async () => {
-  app = await startTestApp({ env: { OPERATOR_EMAILS: 'Op@Billing.example' } });
-});
-afterAll(async () => {
-  await app.stop();
-  await app.database.drop();
-});
+const app = useTestApp({ env: { OPERATOR_EMAILS: 'Op@Billing.example' } });
 
 let n = 0;
 async function newUser(email = `billing${++n}-${Date.now()}@billing.example`) {

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../helpers/test-app';
+import { startTestApp } from '../helpers/test-app';
+import { useTestApp } from '../helpers/use-test-app';
 import { Client } from '../helpers/http-client';
 import { signIn } from '../helpers/sign-in';
-import type { TestDatabase } from '../helpers/db-template';
 import { startFakeStripe, type FakeStripe } from '../helpers/fake-stripe';
 import { messages } from '../../shared/messages';
 
@@ -11,18 +11,15 @@ import { messages } from '../../shared/messages';
 // whose webhook never came, brought back by the reconciliation on start.
 
 let stripe: FakeStripe;
-let app: TestApp & { database: TestDatabase };
 let env: Record<string, string>;
 beforeAll(async () => {
   stripe = await startFakeStripe();
   env = { STRIPE_SECRET_KEY: stripe.secretKey, STRIPE_WEBHOOK_SECRET: stripe.webhookSecret, STRIPE_API_URL: stripe.url };
-  app = await startTestApp({ env });
 });
 afterAll(async () => {
-  await app?.stop();
-  await app?.database.drop();
   await stripe?.close();
 });
+const app = useTestApp(() => ({ env }));
 
 let n = 0;
 async function newUser() {

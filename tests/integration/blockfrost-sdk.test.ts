@@ -1,13 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BlockFrostAPI, BlockfrostServerError } from '@blockfrost/blockfrost-js';
-import { startTestApp, type TestApp } from '../helpers/test-app';
+import { useTestApp } from '../helpers/use-test-app';
 import { Client } from '../helpers/http-client';
 import { signIn } from '../helpers/sign-in';
 import { call, startTestGateway } from '../helpers/gateway';
-import type { TestDatabase } from '../helpers/db-template';
 import type { RunningGateway } from '../../server/gateway-app';
 
-let app: TestApp & { database: TestDatabase };
+const app = useTestApp();
 let gw: RunningGateway;
 let key: string;
 
@@ -16,7 +15,6 @@ const sdk = (projectId: string) =>
   new BlockFrostAPI({ projectId, customBackend: `${gw.url}/api/v0`, rateLimiter: false, retrySettings: { limit: 0 } as never, requestTimeout: 10_000 });
 
 beforeAll(async () => {
-  app = await startTestApp();
   const c = new Client(app.url);
   await signIn(c, app.mailer, 'sdk@example.com');
   const ws = (await c.get('/api/workspaces')).body.data[0].id;
@@ -25,8 +23,6 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await gw.close();
-  await app.stop();
-  await app.database.drop();
 });
 
 describe('@blockfrost/blockfrost-js against Cairn on the sandbox chain', () => {

@@ -5,12 +5,11 @@ import crypto from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import express from 'express';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../helpers/test-app';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { useTestApp } from '../helpers/use-test-app';
 import { Client } from '../helpers/http-client';
 import { signIn } from '../helpers/sign-in';
 import { call, startTestGateway } from '../helpers/gateway';
-import type { TestDatabase } from '../helpers/db-template';
 import type { RunningGateway } from '../../server/gateway-app';
 import { setSubscription } from '../../server/features/workspaces/subscriptions';
 import { createSandboxChain, sandboxRouter } from '../../server/sandbox/chain/index';
@@ -49,14 +48,13 @@ async function startBackend(port = 0): Promise<Backend> {
   };
 }
 
-let app: TestApp & { database: TestDatabase };
+const app = useTestApp({ env: { OPERATOR_EMAILS: 'Operator@Example.com, ops2@example.com', WEBHOOK_ALLOWLIST: '127.0.0.1/32' } });
 let runner: Client;
 let operator: Client;
 let a: Backend;
 let b: Backend;
 
 beforeAll(async () => {
-  app = await startTestApp({ env: { OPERATOR_EMAILS: 'Operator@Example.com, ops2@example.com', WEBHOOK_ALLOWLIST: '127.0.0.1/32' } });
   runner = new Client(app.url);
   await signIn(runner, app.mailer, 'runner@example.com');
   operator = new Client(app.url);
@@ -66,8 +64,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await a?.stop();
   await b?.stop();
-  await app.stop();
-  await app.database.drop();
 });
 
 const fieldErrors = (body: any) => Object.fromEntries((body.error.details as Array<{ path: string; message: string }>).map((d) => [d.path, d.message]));
@@ -172,20 +168,16 @@ describe('failover between enabled upstreams', () => {
     // One project per load loop: each stays well inside its own rate limit.
     for (let i = 0; i < 4; i++) keys.push((await owner.post(`/api/workspaces/${ws}/projects`, { projectName: `f${i}`, networkId: 6 })).body.data.project.project_id);
     gw = await startTestGateway(app, { METERING_FLUSH_MS: '100000' });
-    await new Promise((r) => setTimeout(r, 700));
+    // The gateway's pool has loaded both enabled endpoints, in order.
+    await vi.waitFor(() => expect(gw.pools.status('cardano-preprod').map((m) => m.url)).toEqual([a.url, b.url]));
   });
   afterAll(async () => {
     await gw?.close();
   });
 
   it("no longer marks the network's projects 'Sandbox data' once community endpoints serve it", async () => {
-    const start = Date.now();
-    for (;;) {
-      const list = (await owner.get(`/api/workspaces/${ws}/projects`)).body.data as Array<{ network_id: number; sandbox: boolean }>;
-      if (list.every((p) => p.network_id === 6 && p.sandbox === false)) break;
-      expect(Date.now() - start).toBeLessThan(5000);
-      await new Promise((r) => setTimeout(r, 200));
-    }
+    const list = async () => (await owner.get(`/api/workspaces/${ws}/projects`)).body.data as Array<{ network_id: number; sandbox: boolean }>;
+    await expect.poll(async () => (await list()).every((p) => p.network_id === 6 && p.sandbox === false), { timeout: 5000 }).toBe(true);
   });
 
   it('uses them in order, skips a killed one at once and loses no request', async () => {
@@ -197,20 +189,27 @@ describe('failover between enabled upstreams', () => {
     expect(first.status).toBe(200);
     expect(first.headers.get('x-cairn-sandbox')).toBe('simulated'); // the backends themselves are sandbox chains
 
+    // Four loops of requests; the first one is killed once 60 were answered, and the loops go on
+    // until 60 more were answered after that (or fail the test at 10 s).
     const statuses = new Map<number, number>();
+    let answered = 0;
     let killedAt = 0;
     let afterKill = 0;
-    const until = Date.now() + 2500;
+    let killed!: () => void;
+    const killing = new Promise<void>((resolve) => (killed = resolve));
+    const until = Date.now() + 10_000;
     const loop = async (key: string) => {
-      while (Date.now() < until) {
+      while (afterKill < 60) {
+        expect(Date.now()).toBeLessThan(until);
         const res = await call(`${gw.url}/api/v0/blocks/latest`, key);
         statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
+        if (++answered === 60) killed();
         if (killedAt && res.status === 200) afterKill++;
         await new Promise((r) => setTimeout(r, 5));
       }
     };
     const kill = (async () => {
-      await new Promise((r) => setTimeout(r, 800));
+      await killing;
       await a.stop();
       killedAt = Date.now();
     })();

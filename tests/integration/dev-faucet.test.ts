@@ -1,20 +1,12 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../helpers/test-app';
-import type { TestDatabase } from '../helpers/db-template';
+import { describe, expect, it } from 'vitest';
+import { startTestApp } from '../helpers/test-app';
+import { useTestApp } from '../helpers/use-test-app';
 import { isLoopbackAddress } from '../../server/sandbox/faucet';
 
-let app: TestApp & { database: TestDatabase };
-
-beforeAll(async () => {
-  app = await startTestApp();
-});
-afterAll(async () => {
-  await app.stop();
-  await app.database.drop();
-});
+const app = useTestApp();
 
 const post = (base: string, body: unknown) =>
   fetch(`${base}/dev/faucet`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });

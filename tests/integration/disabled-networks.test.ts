@@ -1,33 +1,21 @@
 // An operator turns networks off by configuration (DISABLED_NETWORKS), and a
 // network without a backend is not offered either. On a real app, gateway and database.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../helpers/test-app';
+import { type TestApp } from '../helpers/test-app';
+import { useTestApp } from '../helpers/use-test-app';
 import { Client } from '../helpers/http-client';
 import { signIn } from '../helpers/sign-in';
 import { call, startTestGateway } from '../helpers/gateway';
-import type { TestDatabase } from '../helpers/db-template';
 import type { RunningGateway } from '../../server/gateway-app';
 import { MESSAGES } from '../../server/gateway/gateway';
 import { networkNotAvailableMessage, type NetworkOptionDto } from '../../shared/networks';
 import type { StatusReport } from '../../shared/status';
 
 const OFF = { DISABLED_NETWORKS: 'cardano-mainnet, IPFS' };
-/** The key cache picks up changes within its poll interval. */
-const settle = () => new Promise((r) => setTimeout(r, 600));
 
-let open: TestApp & { database: TestDatabase };
-let off: TestApp & { database: TestDatabase };
-
-beforeAll(async () => {
-  // One database, two servers: one offering every network, one whose operator turned two of them off.
-  open = await startTestApp();
-  off = await startTestApp({ env: OFF, database: open.database });
-});
-afterAll(async () => {
-  await off?.stop();
-  await open?.stop();
-  await open?.database.drop();
-});
+// One database, two servers: one offering every network, one whose operator turned two of them off.
+const open = useTestApp();
+const off = useTestApp(() => ({ env: OFF, database: open.database }));
 
 async function owner(app: TestApp, email: string) {
   const client = new Client(app.url);
@@ -88,7 +76,7 @@ describe('DISABLED_NETWORKS', () => {
       const made = await Promise.all([0, 2, 6].map(async (id) => (await o.create(id)).body.data.project as { project_id: string; id: number }));
       keys = { mainnet: made[0]!.project_id, ipfs: made[1]!.project_id, preprod: made[2]!.project_id, ownerId: me.id, ids: made.map((p) => p.id) };
       gw = await startTestGateway(open, OFF);
-      await settle();
+      await gw.keys.catchUp();
     });
     afterAll(async () => {
       await gw?.close();
@@ -119,7 +107,7 @@ describe('DISABLED_NETWORKS', () => {
     it('serves the network again once the operator turns it back on', async () => {
       const back = await startTestGateway(open);
       try {
-        await settle();
+        await back.keys.catchUp();
         expect((await call(`${back.url}/api/v0/blocks/latest`, keys.mainnet)).status).toBe(200);
       } finally {
         await back.close();
@@ -129,15 +117,8 @@ describe('DISABLED_NETWORKS', () => {
 });
 
 describe('a network without a backend', () => {
-  let prod: TestApp & { database: TestDatabase };
-  beforeAll(async () => {
-    // In production Milkomeda without UPSTREAM_MILKOMEDA_MAINNET_URL has nothing behind it.
-    prod = await startTestApp({ env: { NODE_ENV: 'production', UPSTREAM_MILKOMEDA_MAINNET_URL: '' } });
-  });
-  afterAll(async () => {
-    await prod?.stop();
-    await prod?.database.drop();
-  });
+  // In production Milkomeda without UPSTREAM_MILKOMEDA_MAINNET_URL has nothing behind it.
+  const prod = useTestApp({ env: { NODE_ENV: 'production', UPSTREAM_MILKOMEDA_MAINNET_URL: '' } });
 
   it('is not available in Add Project, and a project on it is refused with a clear 400', async () => {
     const options = (await new Client(prod.url).get<{ data: NetworkOptionDto[] }>('/api/networks')).body.data;

@@ -1,18 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../helpers/test-app';
+import { describe, expect, it } from 'vitest';
+import { startTestApp } from '../helpers/test-app';
+import { useTestApp } from '../helpers/use-test-app';
 import { Client, linkIn } from '../helpers/http-client';
 import { signIn } from '../helpers/sign-in';
 import { makeUser } from '../helpers/workspace-fixture';
-import type { TestDatabase } from '../helpers/db-template';
 
-let app: TestApp & { database: TestDatabase };
-beforeAll(async () => {
-  app = await startTestApp();
-});
-afterAll(async () => {
-  await app.stop();
-  await app.database.drop();
-});
+const app = useTestApp();
 
 describe('bad input answers 400, never 500', () => {
   it('malformed JSON', async () => {

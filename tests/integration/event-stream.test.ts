@@ -2,11 +2,10 @@
 // resumable with Last-Event-ID.
 import crypto from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../helpers/test-app';
+import { useTestApp } from '../helpers/use-test-app';
 import { Client } from '../helpers/http-client';
 import { signIn } from '../helpers/sign-in';
 import { startReceiver } from '../helpers/receiver';
-import type { TestDatabase } from '../helpers/db-template';
 import { setSubscription } from '../../server/features/workspaces/subscriptions';
 import { Dispatcher } from '../../server/features/webhooks/dispatcher';
 import { AUTO_DISABLE_AFTER_MS } from '../../shared/webhooks';
@@ -14,9 +13,9 @@ import { parseAllowlist } from '../../server/features/webhooks/ssrf';
 import { enqueueBlockEvent } from '../helpers/webhook-events';
 import { createLogger } from '../../server/logger';
 import { deriveWebhookNotices } from '../../server/features/webhooks/notices';
+import { SESSION_COOKIE } from '../../server/features/accounts/auth-routes';
 import type { WebhookNotice } from '../../shared/webhook-notices';
 
-let app: TestApp & { database: TestDatabase };
 let receiver: Awaited<ReturnType<typeof startReceiver>>;
 let owner: Client;
 let member: Client;
@@ -74,15 +73,46 @@ async function openStream(client: Client, lastEventId?: string) {
   };
 }
 
+beforeAll(async () => {
+  receiver = await startReceiver();
+  receiver.state.respond = () => 500;
+});
+afterAll(async () => {
+  await receiver?.close();
+});
+const app = useTestApp();
+
+/**
+ * Counts, from now on, the polls of the event streams of `client`'s session: each poll begins by
+ * asking whether its session is still alive (sessionAlive, a query of sessions' sid alone, which the
+ * session store never makes). Two polls begun means the first has ended, so a stream that was going to
+ * hear an event that existed before the count started has heard it.
+ */
+function countPolls(client: Client) {
+  const signed = decodeURIComponent(client.cookies.get(SESSION_COOKIE)!); // s:<sid>.<signature>
+  const sid = signed.slice(2, signed.lastIndexOf('.'));
+  let polls = 0;
+  const onQuery = (q: { sql: string; bindings?: unknown[] }) => {
+    if (/^select [`"]sid[`"] from [`"]sessions[`"]/.test(q.sql) && q.bindings?.includes(sid)) polls++;
+  };
+  app.db.on('query', onQuery);
+  return {
+    async atLeast(n: number) {
+      try {
+        await expect.poll(() => polls, { timeout: 5000, interval: 20 }).toBeGreaterThanOrEqual(n);
+      } finally {
+        app.db.off('query', onQuery);
+      }
+    },
+  };
+}
+
 const dispatcher = () =>
   new Dispatcher(app.db, logger, app.mailer, { allowlist: parseAllowlist('127.0.0.1'), timeoutMs: 1000, retrySchedule: [0, 5000, 300_000], publicUrl: app.url, now: () => now });
 
 const enqueue = (webhookId: string) => enqueueBlockEvent(app.db, webhookId, now);
 
 beforeAll(async () => {
-  receiver = await startReceiver();
-  receiver.state.respond = () => 500;
-  app = await startTestApp();
   owner = new Client(app.url);
   member = new Client(app.url);
   stranger = new Client(app.url);
@@ -97,11 +127,6 @@ beforeAll(async () => {
   await app.db('workspace_members').insert({ workspace_id: workspaceId, user_id: memberId, role: 'collaborator', created_at: Date.now() });
   // The deriver's first pass starts from now.
   await deriveWebhookNotices(app.db);
-});
-afterAll(async () => {
-  await app?.stop();
-  await app?.database.drop();
-  await receiver?.close();
 });
 
 describe('GET /api/events', () => {
@@ -169,7 +194,7 @@ describe('GET /api/events', () => {
     expect(memberStream.events.map((e) => e.id)).toEqual(all.map((e) => e.id));
 
     // Someone outside the workspace hears nothing at all.
-    await new Promise((r) => setTimeout(r, 1500));
+    await countPolls(stranger).atLeast(2);
     expect(strangerStream.res.status).toBe(200);
     expect(strangerStream.events).toEqual([]);
 
@@ -178,8 +203,12 @@ describe('GET /api/events', () => {
     await resumed.waitFor(4);
     expect(resumed.events.map((e) => e.id)).toEqual(all.slice(2).map((e) => e.id));
     // Even resumed from the start, the stranger gets none of them.
-    const strangerResumed = await openStream(stranger, '0');
-    await new Promise((r) => setTimeout(r, 1500));
+    // (In a session of its own, so its polls are told apart from those of the stream above.)
+    const strangerAgain = new Client(app.url);
+    await signIn(strangerAgain, app.mailer, 'stream-stranger@example.com');
+    const resumedPolls = countPolls(strangerAgain);
+    const strangerResumed = await openStream(strangerAgain, '0');
+    await resumedPolls.atLeast(2);
     expect(strangerResumed.events).toEqual([]);
 
     for (const s of [ownerStream, memberStream, strangerStream, resumed, strangerResumed]) s.close();
@@ -195,9 +224,10 @@ describe('GET /api/events', () => {
     await enqueue(webhookId);
     await dispatcher().runOnce();
     await deriveWebhookNotices(app.db);
+    const memberPolls = countPolls(member);
     const ownerStream = await openStream(owner, memberStream.events[5]!.id);
     await ownerStream.waitFor(1);
-    await new Promise((r) => setTimeout(r, 1200));
+    await memberPolls.atLeast(2);
     expect(memberStream.events).toHaveLength(6);
 
     const out = await owner.post('/auth/signout', {});

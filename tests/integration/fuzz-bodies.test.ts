@@ -1,20 +1,18 @@
 import crypto from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../helpers/test-app';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useTestApp } from '../helpers/use-test-app';
 import { Client } from '../helpers/http-client';
 import { signIn } from '../helpers/sign-in';
 import { makeProject, makeUser, makeWorkspace } from '../helpers/workspace-fixture';
-import type { TestDatabase } from '../helpers/db-template';
 
 // Malformed bodies across every POST and PUT route of /api and /auth, found by
 // walking the app's own routers (so routes added later are fuzzed too), on this run's engine. None
 // may answer 500, and every refusal is the JSON error shape without a stack.
-let app: TestApp & { database: TestDatabase };
+const app = useTestApp();
 let client: Client;
 const fill: Record<string, string> = {};
 
 beforeAll(async () => {
-  app = await startTestApp();
   const owner = await makeUser(app.db, 'fuzz-owner@fuzz.example', 'ENTERPRISE');
   const member = await makeUser(app.db, 'fuzz-member@fuzz.example', 'ENTERPRISE');
   client = new Client(app.url);
@@ -37,10 +35,6 @@ beforeAll(async () => {
     invitationId: crypto.randomUUID(),
     token: crypto.randomBytes(24).toString('base64url'),
   });
-});
-afterAll(async () => {
-  await app.stop();
-  await app.database.drop();
 });
 
 interface Layer {

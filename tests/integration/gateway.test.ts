@@ -1,17 +1,15 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../helpers/test-app';
+import { startTestApp } from '../helpers/test-app';
+import { useTestApp, useTestGateway } from '../helpers/use-test-app';
 import { Client } from '../helpers/http-client';
 import { signIn } from '../helpers/sign-in';
 import { answerEndlessly, call, firstPiece, leaveMidAnswer, readReleasing, startTestGateway } from '../helpers/gateway';
-import type { TestDatabase } from '../helpers/db-template';
-import type { RunningGateway } from '../../server/gateway-app';
 import { setSubscription } from '../../server/features/workspaces/subscriptions';
 import { NOT_SERVED_MESSAGE } from '../../server/sandbox/chain/index';
 
-let app: TestApp & { database: TestDatabase };
-let gw: RunningGateway;
+const app = useTestApp();
 let owner: { client: Client; id: number; ws: number };
 
 const FORBIDDEN = { status_code: 403, error: 'Forbidden', message: 'Invalid project token.' };
@@ -22,23 +20,17 @@ async function newProject(networkId = 0, client = owner.client, ws = owner.ws) {
   return res.body.data.project as { uuid: string; project_id: string; id: number };
 }
 
-/** The key cache picks up changes within its poll interval. */
-const settle = () => new Promise((r) => setTimeout(r, 600));
+/** Waits for a key-cache poll that began after the changes so far (a created, changed or deleted key). */
+const settle = () => gw.keys.catchUp();
 
 beforeAll(async () => {
-  app = await startTestApp();
   owner = { client: new Client(app.url), id: 0, ws: 0 };
   await signIn(owner.client, app.mailer, 'gateway-owner@example.com');
   owner.id = (await owner.client.get('/api/me')).body.data.id;
   owner.ws = (await owner.client.get('/api/workspaces')).body.data[0].id;
   await setSubscription(app.db, owner.id, 'ENTERPRISE', 'active');
-  gw = await startTestGateway(app, { GATEWAY_DOMAIN: 'api.cairn.test' });
 });
-afterAll(async () => {
-  await gw.close();
-  await app.stop();
-  await app.database.drop();
-});
+const gw = useTestGateway(app, { GATEWAY_DOMAIN: 'api.cairn.test' });
 
 describe('open endpoints', () => {
   it.each(['/', '/api/v0', '/api/v0/', '/cardano-mainnet/api/v0/'])('GET %s answers {url, version} without a key', async (p) => {
@@ -154,7 +146,7 @@ describe('project keys', () => {
     const second = await startTestGateway(app);
     try {
       const p = await newProject(0);
-      await settle();
+      await Promise.all([settle(), second.keys.catchUp()]);
       expect((await call(gw.url + '/api/v0/health/clock', p.project_id)).status).toBe(200);
       expect((await call(second.url + '/api/v0/blocks/latest', p.project_id)).status).toBe(200);
       const deletedAt = Date.now();

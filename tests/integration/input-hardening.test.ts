@@ -1,30 +1,23 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../helpers/test-app';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useTestApp } from '../helpers/use-test-app';
 import { Client } from '../helpers/http-client';
 import { signIn } from '../helpers/sign-in';
 import { makeProject, makeUser, makeWorkspace } from '../helpers/workspace-fixture';
-import type { TestDatabase } from '../helpers/db-template';
 
-// NUL characters and ids past 32 bits: PostgreSQL refuses both inside a query, so they must be
-// answered before one runs, never with a 500 and a stack.
-let app: TestApp & { database: TestDatabase };
+// Issue 11, point 3: NUL characters and ids past 32 bits answered 500 with a stack on PostgreSQL.
+const app = useTestApp();
 let owner: Client;
 let ws: number;
 let project: string;
 let ownerId: number;
 
 beforeAll(async () => {
-  app = await startTestApp();
   const user = await makeUser(app.db, 'nul-owner@input.example', 'ENTERPRISE');
   ownerId = user.id;
   owner = new Client(app.url);
   await signIn(owner, app.mailer, 'nul-owner@input.example');
   ws = await makeWorkspace(app.db, user.id, []);
   project = await makeProject(app.db, ws);
-});
-afterAll(async () => {
-  await app.stop();
-  await app.database.drop();
 });
 
 const NUL = 'a\u0000b';

@@ -5,11 +5,10 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../helpers/test-app';
+import { useTestApp } from '../helpers/use-test-app';
 import { Client } from '../helpers/http-client';
 import { signIn } from '../helpers/sign-in';
 import { call, startTestGateway } from '../helpers/gateway';
-import type { TestDatabase } from '../helpers/db-template';
 import type { RunningGateway } from '../../server/gateway-app';
 import { setSubscription } from '../../server/features/workspaces/subscriptions';
 import { LATENCY_BINS, LATENCY_BINS_PER_ROW, LATENCY_RESOLUTION, RECENT_FAILURES_KEPT, projectInsightSchema, type ProjectInsight } from '../../shared/insight';
@@ -17,7 +16,6 @@ import { LATENCY_BINS, LATENCY_BINS_PER_ROW, LATENCY_RESOLUTION, RECENT_FAILURES
 const SLOW_MS = 60;
 const HOUR = 3_600_000;
 
-let app: TestApp & { database: TestDatabase };
 let gw: RunningGateway;
 let upstream: http.Server;
 let owner: { client: Client; ws: number };
@@ -32,9 +30,14 @@ beforeAll(async () => {
     res.writeHead(503).end('down');
   });
   await new Promise<void>((r) => upstream.listen(0, '127.0.0.1', r));
+});
+afterAll(() => {
+  upstream?.closeAllConnections();
+  upstream?.close();
+});
+const app = useTestApp();
+beforeAll(async () => {
   const upstreamUrl = `http://127.0.0.1:${(upstream.address() as AddressInfo).port}/bf/api/v0`;
-
-  app = await startTestApp();
   owner = { client: new Client(app.url), ws: 0 };
   await signIn(owner.client, app.mailer, 'insight-owner@example.com');
   const id = (await owner.client.get('/api/me')).body.data.id as number;
@@ -44,10 +47,6 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await gw?.close();
-  upstream?.closeAllConnections();
-  upstream?.close();
-  await app?.stop();
-  await app?.database.drop();
 });
 
 async function newProject(networkId: number) {
@@ -55,8 +54,8 @@ async function newProject(networkId: number) {
   expect(res.status, JSON.stringify(res.body)).toBe(201);
   const project = res.body.data.project as { uuid: string; project_id: string };
   const dbId = (await app.db('projects').where({ uuid: project.uuid }).first('id')).id as number;
-  // The gateway's key cache polls every 250 ms.
-  await new Promise((r) => setTimeout(r, 600));
+  // A key-cache poll that began after the project was made.
+  await gw.keys.catchUp();
   return { ...project, dbId };
 }
 

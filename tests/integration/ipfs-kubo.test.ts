@@ -2,19 +2,17 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../helpers/test-app';
+import { useTestApp } from '../helpers/use-test-app';
 import { Client } from '../helpers/http-client';
 import { signIn } from '../helpers/sign-in';
 import { startTestGateway } from '../helpers/gateway';
 import { ipfsAdd, ipfsCall } from '../helpers/ipfs';
 import { startFakeKubo, startFakePinningService } from '../helpers/fake-kubo';
-import type { TestDatabase } from '../helpers/db-template';
 import type { RunningGateway } from '../../server/gateway-app';
 
 const HELLO = 'QmT78zSuBmuS4z925WZfrqQ1qHaJ56DQaTfyMUF7F8ff5o';
 const TOKEN = 'filecoin-provider-token';
 
-let app: TestApp & { database: TestDatabase };
 let gw: RunningGateway;
 let kubo: Awaited<ReturnType<typeof startFakeKubo>>;
 let provider: Awaited<ReturnType<typeof startFakePinningService>>;
@@ -26,8 +24,14 @@ let project: { key: string; uuid: string };
 beforeAll(async () => {
   kubo = await startFakeKubo();
   provider = await startFakePinningService(TOKEN, 2);
-  // The dashboard API reads the same configuration to say where pins live.
-  app = await startTestApp({ env: { IPFS_KUBO_API_URL: kubo.url, FILECOIN_PINNING_SERVICE_URL: provider.url, FILECOIN_PINNING_SERVICE_TOKEN: TOKEN } });
+});
+afterAll(async () => {
+  await kubo.close();
+  await provider.close();
+});
+// The dashboard API reads the same configuration to say where pins live.
+const app = useTestApp(() => ({ env: { IPFS_KUBO_API_URL: kubo.url, FILECOIN_PINNING_SERVICE_URL: provider.url, FILECOIN_PINNING_SERVICE_TOKEN: TOKEN } }));
+beforeAll(async () => {
   dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cairn-ipfs-kubo-'));
   gw = await startTestGateway(app, {
     DATA_DIR: dataDir,
@@ -41,14 +45,10 @@ beforeAll(async () => {
   ws = (await client.get('/api/workspaces')).body.data[0].id;
   const res = await client.post(`/api/workspaces/${ws}/projects`, { projectName: 'on kubo', networkId: 2 });
   project = { key: res.body.data.project.project_id, uuid: res.body.data.project.uuid };
-  await new Promise((r) => setTimeout(r, 600));
+  await gw.keys.catchUp();
 });
 afterAll(async () => {
   await gw.close();
-  await kubo.close();
-  await provider.close();
-  await app.stop();
-  await app.database.drop();
   fs.rmSync(dataDir, { recursive: true, force: true });
 });
 

@@ -2,20 +2,21 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../helpers/test-app';
+import { useTestApp } from '../helpers/use-test-app';
 import { Client } from '../helpers/http-client';
 import { signIn } from '../helpers/sign-in';
 import { startTestGateway } from '../helpers/gateway';
 import { ipfsAdd, ipfsCall, pseudoRandom } from '../helpers/ipfs';
-import type { TestDatabase } from '../helpers/db-template';
 import type { RunningGateway } from '../../server/gateway-app';
 import { BlockFrostIPFS, BlockfrostServerError } from '@blockfrost/blockfrost-js';
 import { setSubscription } from '../../server/features/workspaces/subscriptions';
 import { PIN_QUEUE_LIMIT } from '../../shared/ipfs';
 
-let app: TestApp & { database: TestDatabase };
+const app = useTestApp();
 let gw: RunningGateway;
 let dataDir: string;
+/** The gateway's clock runs this far ahead of the wall clock: the garbage-collection test moves it past the grace period. */
+let skewMs = 0;
 
 interface Account {
   client: Client;
@@ -42,19 +43,17 @@ async function ipfsProject(a: Account): Promise<{ key: string; uuid: string }> {
   return { key: res.body.data.project.project_id, uuid: res.body.data.project.uuid };
 }
 
-const settle = () => new Promise((r) => setTimeout(r, 600));
+/** Waits for a key-cache poll that began after the changes so far (a project just created). */
+const settle = () => gw.keys.catchUp();
 const quotaStorage = async (a: Account) => (await a.client.get(`/api/workspaces/${a.ws}/quota`)).body.data.used.subscription.storage as number;
 const blockFiles = () => fs.readdirSync(path.join(dataDir, 'ipfs', 'blocks'), { recursive: true }).filter((f) => String(f).endsWith('.data')).length;
 
 beforeAll(async () => {
-  app = await startTestApp();
   dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cairn-ipfs-'));
-  gw = await startTestGateway(app, { DATA_DIR: dataDir, IPFS_GC_GRACE_SECONDS: '1', IPFS_GC_INTERVAL_SECONDS: '3600' });
+  gw = await startTestGateway(app, { DATA_DIR: dataDir, IPFS_GC_GRACE_SECONDS: '1', IPFS_GC_INTERVAL_SECONDS: '3600' }, undefined, { now: () => Date.now() + skewMs });
 });
 afterAll(async () => {
   await gw.close();
-  await app.stop();
-  await app.database.drop();
   fs.rmSync(dataDir, { recursive: true, force: true });
 });
 
@@ -197,7 +196,7 @@ describe('IPFS through the gateway, on the embedded store', () => {
     expect((await ipfsCall('GET', `${gw.url}/api/v0/ipfs/gateway/${orphan.body.ipfs_hash}`, p1.key)).status).toBe(200);
     expect((await ipfsCall('GET', `${gw.url}/api/v0/ipfs/pin/list/${gone.body.ipfs_hash}`, p2.key)).body.state).toBe('gc');
     const before = blockFiles();
-    await new Promise((r) => setTimeout(r, 1100));
+    skewMs += 1100; // past the grace period
     const { removedBlocks } = await gw.ipfs!.collect();
     expect(removedBlocks).toBeGreaterThanOrEqual(2);
     expect(blockFiles()).toBe(before - removedBlocks);

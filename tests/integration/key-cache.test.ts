@@ -1,6 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../helpers/test-app';
-import type { TestDatabase } from '../helpers/db-template';
+import { describe, expect, it } from 'vitest';
+import { useTestApp } from '../helpers/use-test-app';
 import { makeProject, makeUser, makeWorkspace } from '../helpers/workspace-fixture';
 import { KeyCache } from '../../server/gateway/key-cache';
 import { createLogger } from '../../server/logger';
@@ -9,15 +8,8 @@ import { setSubscription } from '../../server/features/workspaces/subscriptions'
 import { recordGatewayChange } from '../../server/db/gateway-changes';
 import { plans } from '../../shared/plans';
 
-// The key cache reloads only the keys a change names, so a change costs a few rows, not every key.
-let app: TestApp & { database: TestDatabase };
-beforeAll(async () => {
-  app = await startTestApp();
-});
-afterAll(async () => {
-  await app.stop();
-  await app.database.drop();
-});
+// Issue 11, point 13: the key cache reloaded every key on any change; now only what the change names.
+const app = useTestApp();
 
 const keyOf = async (uuid: string) => (await app.db('projects').where({ uuid }).first('project_id')).project_id as string;
 

@@ -8,7 +8,8 @@ import solc from 'solc';
 import { ContractFactory, FetchRequest, JsonRpcProvider, Network, Wallet, formatEther, type Contract } from 'ethers';
 import { createPublicClient, createWalletClient, defineChain, http as viemHttp, parseEther } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
-import { startTestApp, type TestApp } from '../helpers/test-app';
+import { startTestApp } from '../helpers/test-app';
+import { useTestApp } from '../helpers/use-test-app';
 import { Client } from '../helpers/http-client';
 import { signIn } from '../helpers/sign-in';
 import { answerEndlessly, firstPiece, leaveMidAnswer, readReleasing, startTestGateway, type TimedCall } from '../helpers/gateway';
@@ -17,13 +18,12 @@ import { loadConfig } from '../../server/config';
 import { createLogger } from '../../server/logger';
 import { startGateway } from '../../server/gateway-app';
 import { defaultProbes, statusReporter } from '../../server/features/status/status';
-import type { TestDatabase } from '../helpers/db-template';
 import type { RunningGateway } from '../../server/gateway-app';
 import { setSubscription } from '../../server/features/workspaces/subscriptions';
 import { DEV_ACCOUNTS, startDevChain, type DevChain } from '../../server/sandbox/evm-chain';
 import { MILKOMEDA_MAINNET, rpcUrlWithKey } from '../../shared/milkomeda';
 
-let app: TestApp & { database: TestDatabase };
+const app = useTestApp();
 let gw: RunningGateway;
 let owner: { client: Client; id: number; ws: number };
 let key: string;
@@ -49,7 +49,8 @@ async function newProject(networkId: number) {
   return res.body.data.project as { uuid: string; project_id: string; id: number };
 }
 
-const settle = () => new Promise((r) => setTimeout(r, 600));
+/** Waits for a poll of `g`'s key cache that began after the changes so far (a key just created). */
+const settle = (g: RunningGateway = gw) => g.keys.catchUp();
 
 async function rpc(url: string, body: unknown, headers: Record<string, string> = {}) {
   const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: typeof body === 'string' ? body : JSON.stringify(body) });
@@ -65,7 +66,6 @@ const chain = defineChain({
 });
 
 beforeAll(async () => {
-  app = await startTestApp();
   owner = { client: new Client(app.url), id: 0, ws: 0 };
   await signIn(owner.client, app.mailer, 'milkomeda-owner@example.com');
   owner.id = (await owner.client.get('/api/me')).body.data.id;
@@ -77,8 +77,6 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await gw?.close();
-  await app.stop();
-  await app.database.drop();
 });
 
 describe('embedded EVM development chain', () => {
@@ -199,7 +197,7 @@ describe('allow-list and errors', () => {
     recorderUrl = `http://127.0.0.1:${(recorder.address() as AddressInfo).port}`;
     gw2 = await startTestGateway(app, { UPSTREAM_MILKOMEDA_MAINNET_URL: recorderUrl, METERING_FLUSH_MS: '100000' });
     key2 = (await newProject(3)).project_id;
-    await settle();
+    await settle(gw2);
   });
   afterAll(async () => {
     await gw2.close();
@@ -271,7 +269,7 @@ describe('allow-list and errors', () => {
     const call = { jsonrpc: '2.0', id: 1, method: 'eth_chainId', params: [] };
     expect(await rpc(`${gw2.url}/api/v0/`, call)).toMatchObject({ status: 403, body: { status_code: 403, message: 'Missing project token. Please include project_id in your request.' } });
     const cardano = (await newProject(0)).project_id;
-    await settle();
+    await settle(gw2);
     const basic = { authorization: `Basic ${Buffer.from(`x:${cardano}`).toString('base64')}` };
     expect(await rpc(`${gw2.url}/api/v0/`, call, basic)).toMatchObject({ status: 403, body: { message: 'Invalid project token.' } });
     expect((await rpc(`${gw2.url}/cardano-mainnet/api/v0/`, call, { project_id: key2 })).body).toMatchObject({ message: 'Network token mismatch' });
@@ -485,7 +483,7 @@ describe('start-up, host form and production', () => {
       expect(g.devChain).toBeNull();
       for (const a of DEV_ACCOUNTS) expect(log).not.toContain(a.address);
       expect(log).toContain('milkomeda-mainnet has no backend');
-      await settle();
+      await settle(g);
       const res = await rpc(`${g.url}/api/v0/`, { jsonrpc: '2.0', id: 1, method: 'eth_chainId', params: [] }, { project_id: key });
       expect(res.status).toBe(500);
       expect(res.body).toEqual({ jsonrpc: '2.0', id: 1, error: { code: -32603, message: 'This network has no backend configured on this Cairn server.' } });

@@ -1,23 +1,14 @@
 // GET /api/networks (which networks this server can serve) and the stats' count of private-network
 // requests, on a real app and database.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../helpers/test-app';
+import { describe, expect, it } from 'vitest';
+import { useTestApp } from '../helpers/use-test-app';
 import { Client } from '../helpers/http-client';
 import { signIn } from '../helpers/sign-in';
-import type { TestDatabase } from '../helpers/db-template';
 import type { NetworkOptionDto } from '../../shared/networks';
 
 const DAY_MS = 86_400_000;
-let app: TestApp & { database: TestDatabase };
-
-beforeAll(async () => {
-  // IPFS gets a backend by configuration (nothing needs to answer for the list).
-  app = await startTestApp({ env: { UPSTREAM_IPFS_URL: 'http://127.0.0.1:9/api/v0' } });
-});
-afterAll(async () => {
-  await app?.stop();
-  await app?.database.drop();
-});
+// IPFS gets a backend by configuration (nothing needs to answer for the list).
+const app = useTestApp({ env: { UPSTREAM_IPFS_URL: 'http://127.0.0.1:9/api/v0' } });
 
 describe('GET /api/networks', () => {
   it('lists the keyed networks, available only where this server has a backend and the network is not disabled', async () => {

@@ -1,22 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../helpers/test-app';
+import { useTestApp } from '../helpers/use-test-app';
 import { Client } from '../helpers/http-client';
 import { signIn } from '../helpers/sign-in';
 import { startLocalGitHub, type LocalGitHub } from '../helpers/oauth';
-import type { TestDatabase } from '../helpers/db-template';
 
 let github: LocalGitHub;
-let app: TestApp & { database: TestDatabase };
-
 beforeAll(async () => {
   github = await startLocalGitHub({ id: 1, login: 'octo', emails: [{ email: 'octo@example.com', primary: true, verified: true }] });
-  app = await startTestApp({ env: github.env });
 });
 afterAll(async () => {
-  await app.stop();
-  await app.database.drop();
   await github.close();
 });
+const app = useTestApp(() => ({ env: github.env }));
 
 /** Walks the authorization-code dance the way a browser does: Cairn → OAuth server → Cairn. */
 async function signInWithGitHub(c: Client, redirect = '/dashboard/workspaces') {

@@ -1,8 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Router } from 'express';
-import { startTestApp, type TestApp } from '../helpers/test-app';
+import { useTestApp } from '../helpers/use-test-app';
 import { Client } from '../helpers/http-client';
-import type { TestDatabase } from '../helpers/db-template';
 import { apiRouter, tenancy } from '../../server/api-router';
 import { openApiPath } from '../../server/features/site/openapi-routes';
 import { createLogger } from '../../server/logger';
@@ -10,15 +9,7 @@ import { devMailbox } from '../../server/mail/mailer';
 import { LocalBillingProvider } from '../../server/features/billing/local';
 import { ppuSettings } from '../../server/features/ppu/ppu';
 
-let app: TestApp & { database: TestDatabase };
-
-beforeAll(async () => {
-  app = await startTestApp();
-});
-afterAll(async () => {
-  await app.stop();
-  await app.database.drop();
-});
+const app = useTestApp();
 
 interface Layer {
   route?: { path: string; methods: Record<string, boolean> };

@@ -1,10 +1,9 @@
 import crypto from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../helpers/test-app';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useTestApp } from '../helpers/use-test-app';
 import { Client } from '../helpers/http-client';
 import { signIn } from '../helpers/sign-in';
 import { call, startTestGateway } from '../helpers/gateway';
-import type { TestDatabase } from '../helpers/db-template';
 import { RedisLimiter } from '../../server/gateway/redis-limiter';
 import { MemoryLimiter, type AdmitRequest } from '../../server/gateway/limiter';
 
@@ -13,19 +12,14 @@ const DAY_MS = 86_400_000;
 const BAN = { threshold: 1_000_000, windowSeconds: 60, seconds: 60 };
 
 describe('the pay-as-you-go balance in the gateway', () => {
-  let app: TestApp & { database: TestDatabase };
+  const app = useTestApp();
   let client: Client;
   let ws: number;
 
   beforeAll(async () => {
-    app = await startTestApp();
     client = new Client(app.url);
     await signIn(client, app.mailer, 'ppu-spend@example.com');
     ws = (await client.get('/api/workspaces')).body.data[0].id;
-  });
-  afterAll(async () => {
-    await app?.stop();
-    await app?.database.drop();
   });
 
   it('spends the balance once the daily quota is used up, never below zero, answers 402 at zero and writes what it spent', async () => {

@@ -1,8 +1,8 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../helpers/test-app';
-import type { TestDatabase } from '../helpers/db-template';
+import { startTestApp } from '../helpers/test-app';
+import { useTestApp } from '../helpers/use-test-app';
 import { Client } from '../helpers/http-client';
 import { signIn } from '../helpers/sign-in';
 import { FALLBACK_ADA_EUR_RATE, type PpuOrderDto, type PpuQuoteDto, type PpuSettingsDto } from '../../shared/ppu';
@@ -41,14 +41,15 @@ async function startRateServer(rate: number): Promise<RateServer> {
   });
 }
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const items = (n: number) => ({ items: [{ item_type: 'requests', item_quantity: n }] });
 
 describe('the ADA/EUR rate from a rate source the operator names', () => {
   let rates: RateServer;
-  let app: TestApp & { database: TestDatabase };
   let owner: Client;
   let workspaceId: number;
+  // The app's rate source reads this clock: the test moves it past the TTL and the maximum age instead of waiting.
+  let clock = Date.now();
+  const pass = (ms: number) => void (clock += ms);
   const quote = async () => {
     const res = await owner.post<{ data: PpuQuoteDto }>('/api/ppu/orders/quotes', items(1_000_000));
     expect(res.status).toBe(200);
@@ -57,15 +58,18 @@ describe('the ADA/EUR rate from a rate source the operator names', () => {
 
   beforeAll(async () => {
     rates = await startRateServer(0.5);
-    app = await startTestApp({ env: { PPU_RATE_URL: rates.url, PPU_RATE_TTL_SECONDS: '2', PPU_RATE_MAX_AGE_SECONDS: '5', PPU_RATE_TIMEOUT_MS: '1000' } });
+  });
+  afterAll(async () => {
+    await rates?.close();
+  });
+  const app = useTestApp(() => ({
+    env: { PPU_RATE_URL: rates.url, PPU_RATE_TTL_SECONDS: '2', PPU_RATE_MAX_AGE_SECONDS: '5', PPU_RATE_TIMEOUT_MS: '1000' },
+    now: () => clock,
+  }));
+  beforeAll(async () => {
     owner = new Client(app.url);
     await signIn(owner, app.mailer, 'ppu-rate@example.com');
     workspaceId = (await owner.get('/api/workspaces')).body.data[0].id;
-  });
-  afterAll(async () => {
-    await app?.stop();
-    await app?.database.drop();
-    await rates?.close();
   });
 
   it('prices with the source’s rate, reads it once per TTL for every caller, and reports its age', async () => {
@@ -84,7 +88,7 @@ describe('the ADA/EUR rate from a rate source the operator names', () => {
 
     // The market moves, but within the TTL the reading is reused, older each time.
     rates.rate = 0.6;
-    await sleep(1100);
+    pass(1100);
     const cached = await quote();
     expect(rates.hits).toBe(1);
     expect(cached.pricing.ada_eur_rate).toBe(0.5);
@@ -95,7 +99,7 @@ describe('the ADA/EUR rate from a rate source the operator names', () => {
     expect(settings.pricing).toMatchObject({ ada_eur_rate: 0.5, source: 'rate_source', rate_at: readAt });
 
     // Past the TTL the next caller reads it again.
-    await sleep(1000);
+    pass(1000);
     const fresh = await quote();
     expect(rates.hits).toBe(2);
     expect(fresh.pricing).toMatchObject({ ada_eur_rate: 0.6, source: 'rate_source', rate_age_seconds: 0 });
@@ -110,7 +114,7 @@ describe('the ADA/EUR rate from a rate source the operator names', () => {
 
   it('keeps using the last reading while the source is down, then falls back once it is too old', async () => {
     rates.down = true;
-    await sleep(2100); // past the TTL of the last reading
+    pass(2100); // past the TTL of the last reading
     const stale = await quote();
     expect(rates.hits).toBe(3); // asked, and it did not answer
     expect(stale.pricing).toMatchObject({ ada_eur_rate: 0.6, source: 'rate_source' });
@@ -121,7 +125,7 @@ describe('the ADA/EUR rate from a rate source the operator names', () => {
     expect(app.logs.filter((l) => String(l.msg).includes('could not be read (it answered HTTP 503)'))).toHaveLength(1);
 
     // Older than PPU_RATE_MAX_AGE_SECONDS (5): the spec's fallback prices.
-    await sleep(3100);
+    pass(3100);
     const fallback = await quote();
     expect(fallback.pricing).toMatchObject({ source: 'fallback', rate_source: null, rate_at: null, rate_age_seconds: null });
     expect(fallback.pricing.ada_eur_rate).toBeCloseTo(FALLBACK_ADA_EUR_RATE, 12);
@@ -130,7 +134,7 @@ describe('the ADA/EUR rate from a rate source the operator names', () => {
     // It answers again: its rate is used again.
     rates.down = false;
     rates.rate = 0.42;
-    await sleep(2100);
+    pass(2100);
     const back = await quote();
     expect(back.pricing).toMatchObject({ ada_eur_rate: 0.42, source: 'rate_source', rate_age_seconds: 0 });
   });

@@ -1,6 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../helpers/test-app';
-import type { TestDatabase } from '../helpers/db-template';
+import { describe, expect, it } from 'vitest';
+import { useTestApp } from '../helpers/use-test-app';
 import { makeUser, makeWorkspace } from '../helpers/workspace-fixture';
 import { createOrder, ppuBalance, ppuSettings } from '../../server/features/ppu/ppu';
 import { watchTick } from '../../server/features/ppu/watcher';
@@ -27,14 +26,7 @@ const payment = (txHash: string, address: string, lovelace: string) =>
   ({ tx: { hash: txHash.padEnd(64, 'f') }, inputs: [], outputs: [{ address, output_index: 0, amount: [{ unit: 'lovelace', quantity: lovelace }] }], delegations: [] }) as unknown as TxDetails;
 
 describe('the payment watcher across a rollback', () => {
-  let app: TestApp & { database: TestDatabase };
-  beforeAll(async () => {
-    app = await startTestApp();
-  });
-  afterAll(async () => {
-    await app?.stop();
-    await app?.database.drop();
-  });
+  const app = useTestApp();
 
   it('reverses a credit whose payment was rolled back, and credits it once when the chain takes it again', async () => {
     const owner = await makeUser(app.db, 'ppu-rollback@example.com');

@@ -1,6 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../helpers/test-app';
-import type { TestDatabase } from '../helpers/db-template';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useTestApp } from '../helpers/use-test-app';
 import { Client } from '../helpers/http-client';
 import { signIn } from '../helpers/sign-in';
 import { sandboxSource } from '../../server/features/webhooks/chain-source';
@@ -12,19 +11,14 @@ const BLOCK_MS = 400;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe('pay as you go: quotes, orders, the payment watcher and the balance', () => {
-  let app: TestApp & { database: TestDatabase };
+  const app = useTestApp({ env: { SANDBOX_BLOCK_INTERVAL_MS: String(BLOCK_MS), PPU_CONFIRMATIONS: '2' } });
   let owner: Client;
   let workspaceId: number;
 
   beforeAll(async () => {
-    app = await startTestApp({ env: { SANDBOX_BLOCK_INTERVAL_MS: String(BLOCK_MS), PPU_CONFIRMATIONS: '2' } });
     owner = new Client(app.url);
     await signIn(owner, app.mailer, 'ppu-owner@example.com');
     workspaceId = (await owner.get('/api/workspaces')).body.data[0].id;
-  });
-  afterAll(async () => {
-    await app?.stop();
-    await app?.database.drop();
   });
 
   const watch = () => watchTick(app.db, sandboxSource(app.chains.mainnet!), { network: 'cardano-mainnet', confirmations: 2 });

@@ -1,20 +1,12 @@
 import crypto from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../helpers/test-app';
-import type { TestDatabase } from '../helpers/db-template';
+import { describe, expect, it } from 'vitest';
+import { useTestApp } from '../helpers/use-test-app';
 import { makeProject, makeUser, makeWorkspace } from '../helpers/workspace-fixture';
 import { RETENTION, pruneOnce } from '../../server/features/stats/retention';
 import * as dropMinuteRollups from '../../server/db/migrations/2026-11-24-2300-drop-minute-rollups';
 
-// The retention pass keeps the tables that only grow from growing without bound.
-let app: TestApp & { database: TestDatabase };
-beforeAll(async () => {
-  app = await startTestApp();
-});
-afterAll(async () => {
-  await app.stop();
-  await app.database.drop();
-});
+// Issue 11, point 13: nothing pruned the tables that only grow.
+const app = useTestApp();
 
 const DAY = 86_400_000;
 const count = async (table: string, where: Record<string, unknown> = {}) => Number((await app.db(table).where(where).count({ n: '*' }))[0]!.n);

@@ -6,11 +6,10 @@ import CSL from '@emurgo/cardano-serialization-lib-nodejs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BlockFrostAPI, BlockfrostServerError } from '@blockfrost/blockfrost-js';
 import { BlockfrostProvider, MeshTxBuilder, MeshWallet } from '@meshsdk/core';
-import { startTestApp, type TestApp } from '../helpers/test-app';
+import { useTestApp } from '../helpers/use-test-app';
 import { Client } from '../helpers/http-client';
 import { signIn } from '../helpers/sign-in';
 import { startReceiver } from '../helpers/receiver';
-import type { TestDatabase } from '../helpers/db-template';
 import { startGateway, type RunningGateway } from '../../server/gateway-app';
 import { loadConfig } from '../../server/config';
 import { setSubscription } from '../../server/features/workspaces/subscriptions';
@@ -23,7 +22,7 @@ import { parseAllowlist } from '../../server/features/webhooks/ssrf';
 import { createLogger } from '../../server/logger';
 import { keysOf, payment } from '../unit/chain/tx-builder';
 
-let app: TestApp & { database: TestDatabase };
+const app = useTestApp();
 let gw: RunningGateway;
 let receiver: Awaited<ReturnType<typeof startReceiver>>;
 let chain: SandboxChain;
@@ -38,7 +37,6 @@ const nextBlock = () => {
 
 beforeAll(async () => {
   receiver = await startReceiver();
-  app = await startTestApp();
   client = new Client(app.url);
   await signIn(client, app.mailer, 'ledger@example.com');
   const me = (await client.get('/api/me')).body.data.id;
@@ -55,8 +53,6 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await gw.close();
-  await app.stop();
-  await app.database.drop();
   await receiver.close();
 });
 

@@ -1,17 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../helpers/test-app';
+import { describe, expect, it } from 'vitest';
+import { startTestApp } from '../helpers/test-app';
+import { useTestApp } from '../helpers/use-test-app';
 import { Client } from '../helpers/http-client';
 import { signIn } from '../helpers/sign-in';
-import type { TestDatabase } from '../helpers/db-template';
 
-let app: TestApp & { database: TestDatabase };
-beforeAll(async () => {
-  app = await startTestApp();
-});
-afterAll(async () => {
-  await app.stop();
-  await app.database.drop();
-});
+const app = useTestApp();
 
 const sessionCookieLine = (headers: Headers) => headers.getSetCookie().find((l) => l.startsWith('cairn.sid='));
 

@@ -1,32 +1,28 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../helpers/test-app';
+import { useTestApp } from '../helpers/use-test-app';
 import { Client } from '../helpers/http-client';
-import { ARTIFACTS, type TestDatabase } from '../helpers/db-template';
+import { ARTIFACTS } from '../helpers/db-template';
 
 const webDir = path.join(ARTIFACTS, `site-web-${process.pid}`);
-let app: TestApp & { database: TestDatabase };
-
 beforeAll(async () => {
   fs.mkdirSync(webDir, { recursive: true });
-  app = await startTestApp({
-    webDir,
-    env: {
-      STATUS_URL: 'https://status.cairn.example',
-      DOCS_URL: 'https://docs.cairn.example',
-      SUPPORT_EMAIL: 'help@cairn.example',
-      SOCIAL_LINKS: 'GitHub=https://github.com/cairn, X=https://x.com/cairn',
-      COMPANY_ADDRESS: 'Cairn Ltd, 1 Stone Row, Edinburgh',
-      MAINTENANCE_MODE: 'true',
-      MAINTENANCE_ETA: '2026-12-01T18:00:00Z',
-    },
-  });
 });
-afterAll(async () => {
-  await app.stop();
-  await app.database.drop();
+afterAll(() => {
   fs.rmSync(webDir, { recursive: true, force: true });
+});
+const app = useTestApp({
+  webDir,
+  env: {
+    STATUS_URL: 'https://status.cairn.example',
+    DOCS_URL: 'https://docs.cairn.example',
+    SUPPORT_EMAIL: 'help@cairn.example',
+    SOCIAL_LINKS: 'GitHub=https://github.com/cairn, X=https://x.com/cairn',
+    COMPANY_ADDRESS: 'Cairn Ltd, 1 Stone Row, Edinburgh',
+    MAINTENANCE_MODE: 'true',
+    MAINTENANCE_ETA: '2026-12-01T18:00:00Z',
+  },
 });
 
 describe('GET /api/site', () => {

@@ -1,23 +1,21 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../helpers/test-app';
+import { useTestApp } from '../helpers/use-test-app';
 import { Client } from '../helpers/http-client';
-import type { TestDatabase } from '../helpers/db-template';
 import { loadConfig } from '../../server/config';
 import { createLogger } from '../../server/logger';
 import { startHeartbeat } from '../../server/features/status/heartbeats';
 import { defaultProbes, statusReporter } from '../../server/features/status/status';
 import { createSandboxChains } from '../../server/sandbox/chains';
 
-let app: TestApp & { database: TestDatabase };
+const app = useTestApp();
 let upstream: http.Server;
 let upstreamUrl: string;
 let upstreamUp = true;
 const SECRET = 'upstream-secret-value-123';
 
 beforeAll(async () => {
-  app = await startTestApp();
   upstream = http.createServer((req, res) => {
     if (!upstreamUp || req.headers['x-upstream-key'] !== SECRET) {
       res.writeHead(503, { 'content-type': 'application/json' }).end('{"status_code":503}');
@@ -30,8 +28,6 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   upstream.close();
-  await app.stop();
-  await app.database.drop();
 });
 
 describe('GET /api/status', () => {

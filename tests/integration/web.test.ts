@@ -1,28 +1,25 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../helpers/test-app';
+import { startTestApp } from '../helpers/test-app';
+import { useTestApp } from '../helpers/use-test-app';
 import { Client } from '../helpers/http-client';
 import { signIn } from '../helpers/sign-in';
-import { ARTIFACTS, type TestDatabase } from '../helpers/db-template';
+import { ARTIFACTS } from '../helpers/db-template';
 import { appRoutes } from '../../shared/routes';
 
 // A tiny stand-in build so these tests do not depend on `vite build` having run.
 const webDir = path.join(ARTIFACTS, `web-${process.pid}`);
-let app: TestApp & { database: TestDatabase };
-
 beforeAll(async () => {
   fs.mkdirSync(path.join(webDir, 'assets'), { recursive: true });
   fs.writeFileSync(path.join(webDir, 'index.html'), '<!doctype html><html lang="en"><div id="root"></div></html>');
   fs.writeFileSync(path.join(webDir, 'landing.html'), '<!doctype html><html lang="en"><div id="root"><h1>Prerendered landing</h1></div></html>');
   fs.writeFileSync(path.join(webDir, 'assets', 'index-AbC123.js'), 'console.log(1)');
-  app = await startTestApp({ webDir });
 });
-afterAll(async () => {
-  await app.stop();
-  await app.database.drop();
+afterAll(() => {
   fs.rmSync(webDir, { recursive: true, force: true });
 });
+const app = useTestApp({ webDir });
 
 const html = (c: Client, p: string) => c.request('GET', p, { headers: { accept: 'text/html' } });
 

@@ -7,11 +7,10 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { startTestApp, type TestApp } from '../helpers/test-app';
+import { useTestApp } from '../helpers/use-test-app';
 import { Client } from '../helpers/http-client';
 import { signIn } from '../helpers/sign-in';
 import { startReceiver } from '../helpers/receiver';
-import type { TestDatabase } from '../helpers/db-template';
 import { setSubscription } from '../../server/features/workspaces/subscriptions';
 import { deliveryAgent, Dispatcher, post } from '../../server/features/webhooks/dispatcher';
 import { parseAllowlist } from '../../server/features/webhooks/ssrf';
@@ -20,7 +19,7 @@ import { cancelRolledBack, OUTBOX_RETENTION, pruneOutbox } from '../../server/fe
 import { createLogger } from '../../server/logger';
 import { AUTO_DISABLE_AFTER_MS, webhookDisplayState } from '../../shared/webhooks';
 
-let app: TestApp & { database: TestDatabase };
+const app = useTestApp();
 let owner: { client: Client; id: number; ws: number; email: string };
 let receiver: Awaited<ReturnType<typeof startReceiver>>;
 const logger = createLogger('silent');
@@ -56,7 +55,6 @@ const event = (id: string) => app.db('webhook_events').where({ id }).first();
 
 beforeAll(async () => {
   receiver = await startReceiver();
-  app = await startTestApp();
   owner = { client: new Client(app.url), id: 0, ws: 0, email: 'delivery@example.com' };
   await signIn(owner.client, app.mailer, owner.email);
   owner.id = (await owner.client.get('/api/me')).body.data.id;
@@ -64,8 +62,6 @@ beforeAll(async () => {
   await setSubscription(app.db, owner.id, 'ENTERPRISE', 'active');
 });
 afterAll(async () => {
-  await app.stop();
-  await app.database.drop();
   await receiver.close();
 });
 beforeEach(async () => {

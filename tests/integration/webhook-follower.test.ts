@@ -1,8 +1,7 @@
 import crypto from 'node:crypto';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../helpers/test-app';
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { useTestApp } from '../helpers/use-test-app';
 import { makeUser, makeWorkspace } from '../helpers/workspace-fixture';
-import type { TestDatabase } from '../helpers/db-template';
 import { ChainFollower } from '../../server/features/webhooks/follower';
 import type { ChainSource } from '../../server/features/webhooks/chain-source';
 import type { Block } from '../../shared/chain';
@@ -51,7 +50,7 @@ class ScriptedChain implements ChainSource {
   epochStart = async (n: number) => ({ epoch: n, start_time: n * 200, end_time: n * 200 + 200 });
 }
 
-let app: TestApp & { database: TestDatabase };
+const app = useTestApp();
 let ws: number;
 const logger = createLogger('silent');
 
@@ -65,13 +64,8 @@ const heightsFor = async (webhookId: string, status = 'pending') =>
   (await app.db('webhook_events').where({ webhook_id: webhookId, status }).orderBy('block_height').pluck('block_height')).map(Number);
 
 beforeAll(async () => {
-  app = await startTestApp();
   const user = await makeUser(app.db, 'follower@example.com', 'ENTERPRISE');
   ws = await makeWorkspace(app.db, user.id, []);
-});
-afterAll(async () => {
-  await app.stop();
-  await app.database.drop();
 });
 beforeEach(async () => {
   await app.db('webhooks').delete();

@@ -3,9 +3,8 @@ import crypto from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import express from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../helpers/test-app';
+import { useTestApp } from '../helpers/use-test-app';
 import { makeUser, makeWorkspace } from '../helpers/workspace-fixture';
-import type { TestDatabase } from '../helpers/db-template';
 import { createSandboxChain, sandboxRouter } from '../../server/sandbox/chain/index';
 import { httpSource, sandboxSource } from '../../server/features/webhooks/chain-source';
 import { ChainFollower } from '../../server/features/webhooks/follower';
@@ -18,7 +17,6 @@ const chain = createSandboxChain({ network: 'preprod', now: () => clock });
 let upstream: http.Server;
 let url: string;
 const seenAuth: string[] = [];
-let app: TestApp & { database: TestDatabase };
 let ws: number;
 
 beforeAll(async () => {
@@ -31,15 +29,15 @@ beforeAll(async () => {
   upstream = http.createServer(backend);
   await new Promise<void>((r) => upstream.listen(0, '127.0.0.1', r));
   url = `http://127.0.0.1:${(upstream.address() as AddressInfo).port}/api/v0`;
-  app = await startTestApp();
-  const user = await makeUser(app.db, 'upstream-source@example.com', 'ENTERPRISE');
-  ws = await makeWorkspace(app.db, user.id, []);
 });
-afterAll(async () => {
+afterAll(() => {
   upstream.closeAllConnections();
   upstream.close();
-  await app.stop();
-  await app.database.drop();
+});
+const app = useTestApp();
+beforeAll(async () => {
+  const user = await makeUser(app.db, 'upstream-source@example.com', 'ENTERPRISE');
+  ws = await makeWorkspace(app.db, user.id, []);
 });
 
 describe('the follower on a Blockfrost-compatible HTTP upstream', () => {

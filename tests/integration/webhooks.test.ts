@@ -1,10 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyWebhookSignature } from '@blockfrost/blockfrost-js';
-import { startTestApp, type TestApp } from '../helpers/test-app';
+import { useTestApp } from '../helpers/use-test-app';
 import { Client } from '../helpers/http-client';
 import { signIn } from '../helpers/sign-in';
 import { startReceiver } from '../helpers/receiver';
-import type { TestDatabase } from '../helpers/db-template';
 import { setSubscription } from '../../server/features/workspaces/subscriptions';
 import { createSandboxChain, type SandboxChain } from '../../server/sandbox/chain/index';
 import { sandboxSource } from '../../server/features/webhooks/chain-source';
@@ -18,7 +17,7 @@ import { messages } from '../../shared/messages';
 import { baseAddress } from '../../shared/cardano/address';
 import { assetFingerprint, poolBech32 } from '../../shared/cardano/fingerprint';
 
-let app: TestApp & { database: TestDatabase };
+const app = useTestApp();
 let owner: { client: Client; id: number; ws: number };
 let receiver: Awaited<ReturnType<typeof startReceiver>>;
 let clock = Date.UTC(2026, 10, 1);
@@ -40,7 +39,6 @@ const base = (over: Record<string, unknown> = {}) => ({
 
 beforeAll(async () => {
   receiver = await startReceiver();
-  app = await startTestApp();
   owner = { client: new Client(app.url), id: 0, ws: 0 };
   await signIn(owner.client, app.mailer, 'hooks@example.com');
   owner.id = (await owner.client.get('/api/me')).body.data.id;
@@ -49,8 +47,6 @@ beforeAll(async () => {
   chain = createSandboxChain({ network: 'mainnet', now: () => clock });
 });
 afterAll(async () => {
-  await app.stop();
-  await app.database.drop();
   await receiver.close();
 });
 

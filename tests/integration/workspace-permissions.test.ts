@@ -1,21 +1,19 @@
 import crypto from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../helpers/test-app';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useTestApp } from '../helpers/use-test-app';
 import { Client } from '../helpers/http-client';
 import { signIn } from '../helpers/sign-in';
 import { makeProject, makeUser, makeWorkspace } from '../helpers/workspace-fixture';
-import type { TestDatabase } from '../helpers/db-template';
 import { messages } from '../../shared/messages';
 import { deniedMessages, type Action } from '../../shared/permissions';
 
 type Who = 'owner' | 'administrator' | 'maintainer' | 'collaborator' | 'stranger';
 const everyone: Who[] = ['owner', 'administrator', 'maintainer', 'collaborator', 'stranger'];
 
-let app: TestApp & { database: TestDatabase };
+const app = useTestApp();
 const users = {} as Record<Who, { id: number; email: string; client: Client }>;
 
 beforeAll(async () => {
-  app = await startTestApp();
   for (const who of everyone) {
     const email = `${who}@perm.example`;
     // ENTERPRISE everywhere so plan limits never decide a cell: this test is about roles only.
@@ -24,10 +22,6 @@ beforeAll(async () => {
     await signIn(client, app.mailer, email);
     users[who] = { ...user, client };
   }
-});
-afterAll(async () => {
-  await app.stop();
-  await app.database.drop();
 });
 
 interface Cell {

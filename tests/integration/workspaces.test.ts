@@ -1,21 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../helpers/test-app';
+import { describe, expect, it } from 'vitest';
+import { useTestApp } from '../helpers/use-test-app';
 import { Client, linkIn } from '../helpers/http-client';
 import { signIn } from '../helpers/sign-in';
 import { makeProject, makeUser } from '../helpers/workspace-fixture';
-import type { TestDatabase } from '../helpers/db-template';
 import { setSubscription } from '../../server/features/workspaces/subscriptions';
 import { messages } from '../../shared/messages';
 import type { PlanName } from '../../shared/plans';
 
-let app: TestApp & { database: TestDatabase };
-beforeAll(async () => {
-  app = await startTestApp();
-});
-afterAll(async () => {
-  await app.stop();
-  await app.database.drop();
-});
+const app = useTestApp();
 
 let n = 0;
 /** A new user, signed in, on the given plan; returns the client, the user and their first workspace id. */

@@ -34,11 +34,13 @@ export interface PpuSettings {
   staticPricing: PpuPricing;
   /** The ADA/EUR rate source the operator names (PPU_RATE_URL); null when none. */
   rates: RateSource | null;
+  /** The clock of the rate's TTL and age (Date.now; tests pass their own). */
+  now: () => number;
   /** The payment address of an order (its id is the address index); null when disabled. */
   deriveAddress: ((index: number) => string) | null;
 }
 
-export function ppuSettings(config: Config, logger?: Logger): PpuSettings {
+export function ppuSettings(config: Config, logger?: Logger, now: () => number = Date.now): PpuSettings {
   const c = config.ppu;
   const xpub = c.accountXpub ?? (config.isProduction ? null : accountXpubOfMnemonic(DEV_PAYMENT_MNEMONIC));
   const configured = c.pricePerRequestEur !== null || c.adaEurRate !== null;
@@ -56,7 +58,8 @@ export function ppuSettings(config: Config, logger?: Logger): PpuSettings {
       rate_at: null,
       rate_age_seconds: null,
     },
-    rates: c.rateSource ? new RateSource({ ...c.rateSource, ...(logger ? { logger } : {}) }) : null,
+    rates: c.rateSource ? new RateSource({ ...c.rateSource, ...(logger ? { logger } : {}), now }) : null,
+    now,
     deriveAddress: xpub ? addressDeriver(parseAccountXpub(xpub), c.network) : null,
   };
 }
@@ -67,7 +70,7 @@ export function ppuSettings(config: Config, logger?: Logger): PpuSettings {
  * an operator who names a source wants the market's rate. Otherwise PPU_ADA_EUR_RATE, and without
  * it the rate the spec's fallbacks imply (0.0000024 EUR = 0.0000044839 ADA per request).
  */
-export async function currentPricing(s: PpuSettings, now = Date.now): Promise<PpuPricing> {
+export async function currentPricing(s: PpuSettings, now = s.now): Promise<PpuPricing> {
   const reading = s.rates ? await s.rates.current() : null;
   if (!reading) return s.staticPricing;
   return {

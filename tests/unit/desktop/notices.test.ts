@@ -86,9 +86,11 @@ describe('NoticeStream', () => {
 
   it('does not call the server while signed out', async () => {
     const fetchImpl = vi.fn();
-    const stream = new NoticeStream({ cairnOrigin: 'http://127.0.0.1:9', sessionCookie: async () => null, onNotice: () => undefined, fetchImpl, signedOutPollMs: 10 });
+    // Each look for a session is counted: three of them, each answered 'signed out', and no call.
+    const sessionCookie = vi.fn(async () => null);
+    const stream = new NoticeStream({ cairnOrigin: 'http://127.0.0.1:9', sessionCookie, onNotice: () => undefined, fetchImpl, signedOutPollMs: 10 });
     stream.start();
-    await new Promise((r) => setTimeout(r, 60));
+    await vi.waitFor(() => expect(sessionCookie.mock.calls.length).toBeGreaterThanOrEqual(3));
     await stream.stop();
     expect(fetchImpl).not.toHaveBeenCalled();
   });

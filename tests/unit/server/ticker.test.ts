@@ -1,7 +1,17 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { SerialTicker } from '../../../server/ticker';
 
+// On vitest's fake clock: the ticker's interval and the work's own waits move only when the test
+// advances the clock, so the counts below do not depend on how busy the machine is. setImmediate stays
+// real: 'more is waiting' runs come at once, without the clock moving.
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+beforeEach(() => {
+  vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'Date'] });
+});
+afterEach(() => {
+  vi.useRealTimers();
+});
 
 describe('SerialTicker', () => {
   it('never runs twice at once: ticks that come during a run are skipped', async () => {
@@ -20,27 +30,41 @@ describe('SerialTicker', () => {
       () => undefined,
     );
     ticker.start();
-    await sleep(100);
+    expect(runs).toBe(1);
+    // Runs take 30 ms and ticks come every 5 ms: the five ticks of the first run find it going.
+    await vi.advanceTimersByTimeAsync(29);
+    expect(runs).toBe(1);
+    // In 100 ms at most four runs of 30 ms fit one after another, each started by a tick.
+    await vi.advanceTimersByTimeAsync(71);
     await ticker.stop();
     expect(most).toBe(1);
-    expect(runs).toBeGreaterThanOrEqual(2);
-    expect(runs).toBeLessThanOrEqual(5);
+    expect(runs).toBeGreaterThanOrEqual(3);
+    expect(runs).toBeLessThanOrEqual(4);
   });
 
   it('runs again at once while the work says more is waiting, then waits for the interval', async () => {
     let left = 5;
     let runs = 0;
+    let drained!: () => void;
+    const empty = new Promise<void>((resolve) => (drained = resolve));
     const ticker = new SerialTicker(
       () => {
         runs += 1;
-        return Promise.resolve(--left > 0);
+        if (--left === 0) drained();
+        return Promise.resolve(left > 0);
       },
       60_000,
       () => undefined,
     );
     ticker.start();
-    await sleep(50);
+    // The clock stands still: the four runs after the first come at once, not from the interval.
+    await empty;
     expect(runs).toBe(5);
+    // Then nothing until the interval's next tick.
+    await vi.advanceTimersByTimeAsync(59_999);
+    expect(runs).toBe(5);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(runs).toBe(6);
     await ticker.stop();
   });
 
@@ -56,10 +80,11 @@ describe('SerialTicker', () => {
       (err) => errors.push(err.message),
     );
     ticker.start();
-    await sleep(40);
+    await vi.advanceTimersByTimeAsync(40);
     await ticker.stop();
     expect(errors).toEqual(['boom']);
-    expect(runs).toBeGreaterThan(1);
+    // The failed run at 0 ms, then one every tick: 5, 10 … 40 ms.
+    expect(runs).toBe(9);
   });
 
   it('stop waits for the run in progress and nothing runs after it', async () => {
@@ -76,9 +101,13 @@ describe('SerialTicker', () => {
       () => undefined,
     );
     ticker.start();
-    await ticker.stop();
+    const stopped = ticker.stop();
+    await vi.advanceTimersByTimeAsync(30);
+    await stopped;
     expect(finished).toBe(true);
-    await sleep(30);
+    // Long after: no tick and no 'more is waiting' run came.
+    await vi.advanceTimersByTimeAsync(1000);
     expect(runs).toBe(1);
+    expect(vi.getTimerCount()).toBe(0);
   });
 });
