@@ -1,5 +1,6 @@
-// `npm run screenshots [folder]`: full-width screenshots of /, /#pricing, /auth/signin and /dashboard at
-// 375 and 1280 px, for looking at the product the way a visitor does. Starts the real app on a free
+// `npm run screenshots [folder]`: screenshots of /, /#pricing, /auth/signin, /dashboard and every
+// dashboard page (with a sandbox project) at 375 and 1280 px, for looking at the product the way a
+// visitor does. Starts the real app on a free
 // loopback port with a temporary data directory and signs in through the embedded dev mailbox.
 import fs from 'node:fs';
 import os from 'node:os';
@@ -7,6 +8,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { BrowserContext, Page } from 'playwright-core';
 import { CONSENT_COOKIE } from '../../shared/site';
+import { networks } from '../../shared/networks';
 import { launchBrowser } from '../helpers/browser';
 import { startLocalApp } from '../helpers/local-app';
 
@@ -77,6 +79,39 @@ async function main(): Promise<void> {
       await page.getByRole('button', { name: 'Account menu' }).waitFor();
       await page.getByRole('heading', { level: 1 }).first().waitFor();
       await shoot(page, path.join(outDir, `dashboard-${width}.png`), false);
+      // The marketing-preferences question comes once per account: answer it on the first pass.
+      const save = page.getByRole('button', { name: 'Save Preferences' });
+      if (await save.isVisible()) await save.click();
+
+      // Every dashboard page, one of each kind, with a sandbox project to show.
+      const csrf = ((await (await context.request.get(`${app.url}/auth/csrf`)).json()) as { data: { csrfToken: string } }).data.csrfToken;
+      const workspaceId = ((await (await context.request.get(`${app.url}/api/workspaces`)).json()) as { data: Array<{ id: number }> }).data[0]!.id;
+      const preprod = networks.find((n) => n.slug === 'cardano-preprod')!.value;
+      // One project for both widths: STARTER allows one.
+      const listed = ((await (await context.request.get(`${app.url}/api/workspaces/${workspaceId}/projects`)).json()) as { data: Array<{ uuid: string }> }).data;
+      const project =
+        listed[0]?.uuid ??
+        ((await (await context.request.post(`${app.url}/api/workspaces/${workspaceId}/projects`, { headers: { 'x-csrf-token': csrf }, data: { projectName: 'Screenshots', networkId: preprod } })).json()) as { data: { uuid: string } }).data.uuid;
+      const pages: Array<[string, string]> = [
+        ['project', `/dashboard/project/${project}`],
+        ['project-settings', `/dashboard/project/${project}/settings`],
+        ['workspaces', '/dashboard/workspaces'],
+        ['workspace', `/dashboard/workspaces/${workspaceId}`],
+        ['webhook-add', '/dashboard/webhooks/add'],
+        ['subscription', '/dashboard/subscription'],
+        ['subscription-plans', '/dashboard/subscription/plans'],
+        ['subscription-logs', '/dashboard/subscription/logs'],
+        ['ppu-order', '/dashboard/subscription/ppu/order'],
+        ['settings', '/dashboard/settings'],
+        ['endpoints', '/dashboard/endpoints'],
+        ['jsonpath-sandbox', '/dashboard/jsonpath-sandbox'],
+      ];
+      for (const [name, route] of pages) {
+        await page.goto(`${app.url}${route}`);
+        await page.getByRole('heading', { level: 1 }).first().waitFor();
+        await page.waitForFunction(() => !document.querySelector('.mantine-Loader-root'));
+        await shoot(page, path.join(outDir, `${name}-${width}.png`), true);
+      }
       await context.close();
     }
     console.log(outDir);
