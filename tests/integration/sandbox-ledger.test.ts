@@ -20,7 +20,7 @@ import { ChainFollower } from '../../server/features/webhooks/follower';
 import { Dispatcher } from '../../server/features/webhooks/dispatcher';
 import { parseAllowlist } from '../../server/features/webhooks/ssrf';
 import { createLogger } from '../../server/logger';
-import { keysOf, payment } from '../unit/chain/tx-builder';
+import { keysOf, payment } from '../unit/server/sandbox/chain/tx-builder';
 
 const app = useTestApp();
 let gw: RunningGateway;

@@ -81,7 +81,7 @@ function writeVarint(buf: Uint8Array, pos: number, n: number): number {
 /**
  * The dag-pb block of a UnixFS 'file' leaf holding `chunk`, byte for byte what
  * dagPb.encode({ Data: new UnixFS({ type: 'file', data: chunk }).marshal(), Links: [] }) gives
- * (tests/unit/server/ipfs/leaf-encoding.test.ts compares them). For a chunk of leafChunker it is
+ * (tests/unit/server/features/ipfs/leaf-encoding.test.ts compares them). For a chunk of leafChunker it is
  * written around the chunk in place: PBNode.Data (field 1) = UnixFS { Type = File (field 1),
  * Data (field 2), filesize (field 3) }, no links. Any other chunk goes through the libraries.
  */
@@ -121,7 +121,7 @@ function leafSummary(length: number): UnixFS {
 
 /**
  * The importer's leaf writer with the leaf encoded by encodeLeaf; the blocks and CIDs are the same
- * (the Kubo fixtures in tests/unit/server/ipfs prove it). The importer reads a leaf's block again
+ * (the Kubo fixtures in tests/unit/server/features/ipfs prove it). The importer reads a leaf's block again
  * only when it is the file's single block (the first one; buildFileBatch drops every later leaf's
  * block as it passes it on), so every later leaf's buffer is handed back once its block is on disk.
  */

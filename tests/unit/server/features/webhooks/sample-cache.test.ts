@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { createSandboxChain } from '../../../../server/sandbox/chain/index';
-import { sandboxSource, type ChainSource } from '../../../../server/features/webhooks/chain-source';
-import { SAMPLE_TTL_MS, SampleCache } from '../../../../server/features/webhooks/sample';
+import { createSandboxChain } from '../../../../../server/sandbox/chain/index';
+import { sandboxSource, type ChainSource } from '../../../../../server/features/webhooks/chain-source';
+import { SAMPLE_TTL_MS, SampleCache } from '../../../../../server/features/webhooks/sample';
 
 // A sample walks up to 30 blocks with several reads each, so it is shared and cached, never walked per request.
 const counted = (source: ChainSource) => {

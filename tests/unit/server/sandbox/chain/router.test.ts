@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { baseAddress } from '../../../shared/cardano/address';
-import { NOT_SERVED_MESSAGE, SANDBOX_HEADER, SANDBOX_HEADER_VALUE, type SandboxChain } from '../../../server/sandbox/chain/index';
+import { baseAddress } from '../../../../../shared/cardano/address';
+import { NOT_SERVED_MESSAGE, SANDBOX_HEADER, SANDBOX_HEADER_VALUE, type SandboxChain } from '../../../../../server/sandbox/chain/index';
 import { assertSchema, serve, testChain, TEST_NOW, type TestServer } from './support';
 
 const NOT_FOUND = { status_code: 404, error: 'Not Found', message: 'The requested component has not been found.' };

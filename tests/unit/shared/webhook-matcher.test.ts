@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { createSandboxChain } from '../../../../server/sandbox/chain/index';
-import { stakeAddressOf } from '../../../../shared/cardano/address';
-import { assetFingerprint } from '../../../../shared/cardano/fingerprint';
-import { matchBlock, type BlockInput } from '../../../../shared/webhook-matcher';
-import type { Condition, Trigger } from '../../../../shared/webhooks';
-import type { TxDetails } from '../../../../shared/chain';
+import { createSandboxChain } from '../../../server/sandbox/chain/index';
+import { stakeAddressOf } from '../../../shared/cardano/address';
+import { assetFingerprint } from '../../../shared/cardano/fingerprint';
+import { matchBlock, type BlockInput } from '../../../shared/webhook-matcher';
+import type { Condition, Trigger } from '../../../shared/webhooks';
+import type { TxDetails } from '../../../shared/chain';
 
 // A fixed sandbox block with plenty of variety: multi-assets, several stake keys, delegations.
 const chain = createSandboxChain({ network: 'mainnet', now: () => Date.UTC(2026, 10, 1) });

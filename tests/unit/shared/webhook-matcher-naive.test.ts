@@ -2,13 +2,13 @@
 // a result: 600 random transaction webhooks against blocks of 40 to 150 transactions on each network, each
 // compared with the naive evaluation (every condition of every webhook on every transaction).
 import { describe, expect, it } from 'vitest';
-import { createSandboxChain } from '../../../../server/sandbox/chain/index';
-import { stakeAddressOf } from '../../../../shared/cardano/address';
-import { assetFingerprint } from '../../../../shared/cardano/fingerprint';
-import { compileWebhooks, matchBlock, type BlockInput, type MatchableWebhook } from '../../../../shared/webhook-matcher';
-import { compare, extractJsonPath, resultMatches } from '../../../../shared/jsonpath';
-import type { Condition, Operator } from '../../../../shared/webhooks';
-import type { TxDetails } from '../../../../shared/chain';
+import { createSandboxChain } from '../../../server/sandbox/chain/index';
+import { stakeAddressOf } from '../../../shared/cardano/address';
+import { assetFingerprint } from '../../../shared/cardano/fingerprint';
+import { compileWebhooks, matchBlock, type BlockInput, type MatchableWebhook } from '../../../shared/webhook-matcher';
+import { compare, extractJsonPath, resultMatches } from '../../../shared/jsonpath';
+import type { Condition, Operator } from '../../../shared/webhooks';
+import type { TxDetails } from '../../../shared/chain';
 
 function blockOf(chain: ReturnType<typeof createSandboxChain>, size: number): BlockInput {
   const txs: TxDetails[] = [];

@@ -2,7 +2,7 @@
 // with Blockfrost's pagination, 400s, 404s, and the 'not served' 404 for everything else.
 import CSL from '@emurgo/cardano-serialization-lib-nodejs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { memoryLedgerStore, NOT_SERVED_MESSAGE, type SandboxChain } from '../../../server/sandbox/chain/index';
+import { memoryLedgerStore, NOT_SERVED_MESSAGE, type SandboxChain } from '../../../../../server/sandbox/chain/index';
 import { assertSchema, serve, testChain, type TestServer } from './support';
 import { keysOf, payment } from './tx-builder';
 

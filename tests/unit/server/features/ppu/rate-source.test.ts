@@ -1,8 +1,8 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { parseRate, RateSource } from '../../../../server/features/ppu/rate-source';
-import { rateAgeText } from '../../../../shared/ppu';
+import { parseRate, RateSource } from '../../../../../server/features/ppu/rate-source';
+import { rateAgeText } from '../../../../../shared/ppu';
 
 describe('parseRate', () => {
   it('reads CoinGecko’s simple price and the plain shape', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { isAllowedAddress, isValidAllowlistEntry, parseAllowlist } from '../../../../server/features/webhooks/ssrf';
-import { signatureHeader } from '../../../../server/features/webhooks/signature';
+import { isAllowedAddress, isValidAllowlistEntry, parseAllowlist } from '../../../../../server/features/webhooks/ssrf';
+import { signatureHeader } from '../../../../../server/features/webhooks/signature';
 
 // Pure address classification: nothing here opens a connection.
 const none = parseAllowlist('');

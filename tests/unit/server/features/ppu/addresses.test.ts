@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { accountXpubOfMnemonic, addressDeriver, DEV_PAYMENT_MNEMONIC, parseAccountXpub } from '../../server/features/ppu/addresses';
-import { encodeBech32 } from '../../shared/cardano/bech32';
-import { FALLBACK_ADA_EUR_RATE, FALLBACK_PRICE_PER_REQUEST_EUR, formatAda, lovelaceFor, ppuQuoteSchema } from '../../shared/ppu';
+import { accountXpubOfMnemonic, addressDeriver, DEV_PAYMENT_MNEMONIC, parseAccountXpub } from '../../../../../server/features/ppu/addresses';
+import { encodeBech32 } from '../../../../../shared/cardano/bech32';
+import { FALLBACK_ADA_EUR_RATE, FALLBACK_PRICE_PER_REQUEST_EUR, formatAda, lovelaceFor, ppuQuoteSchema } from '../../../../../shared/ppu';
 
 // CIP-19's test vectors (the type-0 base addresses) are the CIP-1852 payment key 0/0 and stake key
 // 2/0 of account 0 of the mnemonic 'test walk nut penalty hip pave soap entry language right filter choice'.

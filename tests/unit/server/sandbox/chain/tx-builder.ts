@@ -3,7 +3,7 @@
 import CSL from '@emurgo/cardano-serialization-lib-nodejs';
 import { mnemonicToEntropy } from '@scure/bip39';
 import { wordlist } from '@scure/bip39/wordlists/english.js';
-import type { AddressUtxo } from '../../../server/sandbox/chain/index';
+import type { AddressUtxo } from '../../../../../server/sandbox/chain/index';
 
 const harden = (n: number) => 0x8000_0000 + n;
 const big = (n: bigint | number) => CSL.BigNum.from_str(String(n));

@@ -1,8 +1,8 @@
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { parseShelleyAddress, stakeAddressOf } from '../../../shared/cardano/address';
-import { assetFingerprint } from '../../../shared/cardano/fingerprint';
+import { parseShelleyAddress, stakeAddressOf } from '../../../../../shared/cardano/address';
+import { assetFingerprint } from '../../../../../shared/cardano/fingerprint';
 import {
   createSandboxChain,
   DEFAULT_ADDRESS_WINDOW_BLOCKS,
@@ -10,8 +10,8 @@ import {
   DEFAULT_GENESIS_TIME,
   type SandboxChain,
   type TxDetails,
-} from '../../../server/sandbox/chain/index';
-import { chainDigest } from '../../fixtures/chain/digest';
+} from '../../../../../server/sandbox/chain/index';
+import { chainDigest } from '../../../../fixtures/chain/digest';
 import { assertSchema, testChain, TEST_NOW } from './support';
 
 const INTERVAL = 20_000;
@@ -38,7 +38,7 @@ describe('determinism', () => {
   });
 
   it('another process computes the same chain', () => {
-    const script = fileURLToPath(new URL('../../fixtures/chain/digest.ts', import.meta.url));
+    const script = fileURLToPath(new URL('../../../../fixtures/chain/digest.ts', import.meta.url));
     const args = [String(TEST_NOW), 'preview', '0', '40'];
     const child = execFileSync(process.execPath, ['--import', 'tsx', script, 'print', ...args], { encoding: 'utf8', timeout: 60_000 });
     expect(child).toMatch(/^[0-9a-f]{64}$/);

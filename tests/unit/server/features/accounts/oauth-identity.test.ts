@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { githubIdentity, gitlabIdentity, googleIdentity } from '../../../server/features/accounts/strategies';
+import { githubIdentity, gitlabIdentity, googleIdentity } from '../../../../../server/features/accounts/strategies';
 
 describe('provider identities', () => {
   it('GitHub: the primary address and its verified flag', () => {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openTempStore, type TempStore } from '../../../helpers/embedded-store';
+import { openTempStore, type TempStore } from '../../../../helpers/embedded-store';
 
 // Kubo cannot be installed here, so the expected CIDs are published values of `ipfs add` with its
 // defaults (CIDv0, 256 KiB chunks, balanced layout, no raw leaves):

@@ -1,8 +1,8 @@
 import express from 'express';
 import { describe, expect, it } from 'vitest';
-import { route, type RouteDeps } from '../../../server/http/route';
-import { loadConfig } from '../../../server/config';
-import { sanitizeUrl } from '../../../server/logger';
+import { route, type RouteDeps } from '../../../../server/http/route';
+import { loadConfig } from '../../../../server/config';
+import { sanitizeUrl } from '../../../../server/logger';
 
 const deps = { config: loadConfig({}) } as RouteDeps;
 

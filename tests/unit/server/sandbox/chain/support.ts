@@ -6,7 +6,7 @@ import express from 'express';
 import Ajv, { type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
 import { getSchema, getSchemaForEndpoint } from '@blockfrost/openapi';
-import { createSandboxChain, sandboxRouter, type SandboxChain, type SandboxChainOptions } from '../../../server/sandbox/chain/index';
+import { createSandboxChain, sandboxRouter, type SandboxChain, type SandboxChainOptions } from '../../../../../server/sandbox/chain/index';
 
 /** A fixed instant for tests: 2026-03-01T12:00:00Z. */
 export const TEST_NOW = Date.UTC(2026, 2, 1, 12);

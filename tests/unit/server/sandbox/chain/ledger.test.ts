@@ -1,7 +1,7 @@
 import CSL from '@emurgo/cardano-serialization-lib-nodejs';
 import { describe, expect, it } from 'vitest';
-import { enterpriseAddress } from '../../../shared/cardano/address';
-import { LedgerRefusal, memoryLedgerStore, type SandboxChain } from '../../../server/sandbox/chain/index';
+import { enterpriseAddress } from '../../../../../shared/cardano/address';
+import { LedgerRefusal, memoryLedgerStore, type SandboxChain } from '../../../../../server/sandbox/chain/index';
 import { keysOf, payment, withForeignSignature } from './tx-builder';
 import { testChain } from './support';
 

@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { openTempStore, readStored, type TempStore } from '../../../helpers/embedded-store';
+import { openTempStore, readStored, type TempStore } from '../../../../helpers/embedded-store';
 
 const content = (bytes: Buffer) =>
   (async function* () {

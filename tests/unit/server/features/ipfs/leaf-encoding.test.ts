@@ -3,8 +3,8 @@ import * as dagPb from '@ipld/dag-pb';
 import { importer, type ImporterOptions } from 'ipfs-unixfs-importer';
 import { UnixFS } from 'ipfs-unixfs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { encodeLeaf, leafChunker } from '../../../../server/features/ipfs/embedded-store';
-import { openTempStore, readStored, type TempStore } from '../../../helpers/embedded-store';
+import { encodeLeaf, leafChunker } from '../../../../../server/features/ipfs/embedded-store';
+import { openTempStore, readStored, type TempStore } from '../../../../helpers/embedded-store';
 
 // The embedded store cuts files into leaf buffers and encodes each dag-pb leaf around its chunk in
 // place (one copy instead of three). These compare it with the IPFS libraries doing it their way.
