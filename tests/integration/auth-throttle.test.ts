@@ -6,7 +6,7 @@ import { makeUser, makeWorkspace } from '../helpers/workspace-fixture';
 import { ANONYMOUS_SESSION_TTL_MS } from '../../server/http/session-store';
 import { withOwnerLock } from '../../server/features/workspaces/subscriptions';
 
-// Issue 11, point 7: anonymous sessions, sign-in mail limits, and the owner an invitation checks.
+// Anonymous sessions, sign-in mail limits, and the owner an invitation checks.
 // A trusted local proxy, so each test can speak for a client IP of its own.
 const app = useTestApp({ env: { TRUST_PROXY: 'loopback', SIGNIN_LINKS_PER_IP: '8' } });
 

@@ -4,7 +4,8 @@ import { Client } from '../helpers/http-client';
 import { signIn } from '../helpers/sign-in';
 import { makeProject, makeUser, makeWorkspace } from '../helpers/workspace-fixture';
 
-// Issue 11, point 3: NUL characters and ids past 32 bits answered 500 with a stack on PostgreSQL.
+// NUL characters and ids past 32 bits: PostgreSQL refuses both inside a query, so they must be
+// answered before one runs, never with a 500 and a stack.
 const app = useTestApp();
 let owner: Client;
 let ws: number;

@@ -8,7 +8,7 @@ import { setSubscription } from '../../server/features/workspaces/subscriptions'
 import { recordGatewayChange } from '../../server/db/gateway-changes';
 import { plans } from '../../shared/plans';
 
-// Issue 11, point 13: the key cache reloaded every key on any change; now only what the change names.
+// The key cache reloads only the keys a change names, so a change costs a few rows, not every key.
 const app = useTestApp();
 
 const keyOf = async (uuid: string) => (await app.db('projects').where({ uuid }).first('project_id')).project_id as string;

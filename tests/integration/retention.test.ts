@@ -5,7 +5,7 @@ import { makeProject, makeUser, makeWorkspace } from '../helpers/workspace-fixtu
 import { RETENTION, pruneOnce } from '../../server/features/stats/retention';
 import * as dropMinuteRollups from '../../server/db/migrations/2026-11-24-2300-drop-minute-rollups';
 
-// Issue 11, point 13: nothing pruned the tables that only grow.
+// The retention pass keeps the tables that only grow from growing without bound.
 const app = useTestApp();
 
 const DAY = 86_400_000;
