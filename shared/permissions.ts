@@ -22,7 +22,10 @@ const permissionMatrix = {
   'workspace.transfer': OWNER,
   'workspace.delete': OWNER,
   'workspace.leave': ['administrator', 'maintainer', 'collaborator'],
+  /** Boosts, pay-as-you-go and paying the owner's open invoice (the billing portal's invoices). */
   'billing.manage': OWNER_ADMIN,
+  /** The owner's subscription itself: choosing or changing the plan, renewing, the payment method, cancelling. */
+  'billing.subscription': OWNER,
   'projects.view': ALL,
   'projects.add': BUILDERS,
   'projects.update': BUILDERS,
@@ -52,6 +55,7 @@ export const deniedMessages: Record<Action, string> = {
   'workspace.delete': 'Only the owner can delete the workspace.',
   'workspace.leave': 'The owner cannot leave the workspace. Transfer it to another member or delete it.',
   'billing.manage': 'Only the owner and administrators can manage billing.',
+  'billing.subscription': "Only the workspace owner can choose, change, renew or cancel the workspace's subscription. Contact the owner to upgrade.",
   'projects.view': EVERYONE,
   'projects.add': messages.permission.createResource('project'),
   'projects.update': 'Only the owner, administrators and maintainers can change projects.',

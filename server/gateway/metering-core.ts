@@ -1,7 +1,8 @@
 // The metering's counting and writing, run in the gateway's metering worker thread
 // (metering-worker.ts): requests come in as compact records from the gateway's thread (metering.ts),
 // are counted here per project, bucket and dimension, and each flush turns the counts into parts of
-// plain SQL that the gateway's thread runs on its database connection, one transaction per part.
+// statements with bound values that the gateway's thread runs on its database connection, one
+// transaction per part.
 import geoip from 'geoip-country';
 import { UAParser } from 'ua-parser-js';
 import { LATENCY_BINS, LATENCY_BINS_PER_ROW, RECENT_FAILURES_KEPT, latencyBin } from '../../shared/insight';
@@ -228,55 +229,93 @@ function split(batch: Pending): Pending[] {
 }
 
 /**
- * A text value as an SQL string literal: quotes doubled, NUL dropped (PostgreSQL's text cannot hold
- * it). The same literal reads the same on SQLite and on PostgreSQL, where each part sets
- * standard_conforming_strings (backslashes are plain characters) for its own transaction.
+ * A text value as the flush stores it: NUL dropped (PostgreSQL's text cannot hold it), cut to `max`
+ * UTF-16 units, and made well-formed (a lone surrogate, sent or left by the cut, becomes U+FFFD), so
+ * both engines store the same text and texts that read the same are counted as one.
  */
-export const text = (s: string): string => `'${s.replace(/\0/g, '').replace(/'/g, "''")}'`;
+export const clean = (s: string, max: number): string => {
+  const t = s.includes('\0') ? s.replace(/\0/g, '') : s;
+  return (t.length > max ? t.slice(0, max) : t).toWellFormed();
+};
+
+/** One statement of a part, with its values bound (never written into the SQL). */
+export interface Statement {
+  sql: string;
+  bindings: Array<string | number | Array<string | number>>;
+}
+
+/** A column of a flushed table and its PostgreSQL type (the type of its unnest array). */
+type Column = readonly [name: string, type: 'bigint' | 'text'];
 
 /**
- * Multi-row upserts into one table that add to the stored counts (the same text on SQLite and
- * PostgreSQL), CHUNK rows to a statement. Every value is written into the statement (integers
- * checked, texts quoted): the part goes to the database as one script with nothing to bind, so the
- * gateway's thread does no per-row work at all. Without `sums` the rows are plain inserts (the
- * failed-request log).
+ * SQLite binds at most 999 variables in one statement in builds before 3.32 (32,766 after): rows
+ * per statement are cut to stay within the smaller.
+ */
+const SQLITE_VARIABLES = 999;
+/** PostgreSQL: rows per statement (one array per column, whatever the number of rows). */
+const PG_CHUNK = 5000;
+
+/**
+ * Multi-row upserts into one table that add to the stored counts, with bound values. PostgreSQL
+ * gets one array per column and inserts their unnest, so a statement has as many parameters as the
+ * table has columns; SQLite gets a multi-row VALUES with a placeholder per value, as many rows to a
+ * statement as its variable limit allows (at most CHUNK). Without `sums` the rows are plain inserts
+ * (the failed-request log).
  */
 class Upserts {
-  private tuples: string[] = [];
+  private values: Array<string | number> = [];
+  private rows = 0;
   private readonly head: string;
   private readonly tail: string;
+  private readonly perStatement: number;
+  private readonly tuple: string;
 
   constructor(
+    private readonly engine: 'pg' | 'sqlite',
     table: string,
-    columns: readonly string[],
+    private readonly columns: readonly Column[],
     keys: readonly string[],
-    private readonly out: string[],
+    private readonly out: Statement[],
     sums: readonly string[] = ['requests'],
   ) {
-    this.head = `insert into ${table} (${columns.join(', ')}) values `;
+    const names = columns.map(([name]) => name).join(', ');
+    this.head =
+      engine === 'pg'
+        ? `insert into ${table} (${names}) select * from unnest(${columns.map(([, type]) => `?::${type}[]`).join(', ')})`
+        : `insert into ${table} (${names}) values `;
     this.tail = sums.length === 0 ? '' : ` on conflict (${keys.join(', ')}) do update set ${sums.map((c) => `${c} = ${table}.${c} + excluded.${c}`).join(', ')}`;
+    this.perStatement = engine === 'pg' ? PG_CHUNK : Math.min(CHUNK, Math.floor(SQLITE_VARIABLES / columns.length));
+    this.tuple = `(${columns.map(() => '?').join(', ')})`;
   }
 
-  add(tuple: string): void {
-    this.tuples.push(tuple);
-    if (this.tuples.length >= CHUNK) this.send();
+  /** Adds one row: its values in the order of the columns. */
+  add(...row: Array<string | number>): void {
+    for (const v of row) this.values.push(v);
+    if (++this.rows >= this.perStatement) this.send();
   }
 
-  /**
-   * Adds the rows so far to the script as one statement. No statement carries more than CHUNK rows,
-   * however many one busy project added.
-   */
+  /** Adds the rows so far to the part as one statement. */
   send(): void {
-    if (this.tuples.length === 0) return;
-    this.out.push(this.head + this.tuples.join(', ') + this.tail);
-    this.tuples = [];
+    if (this.rows === 0) return;
+    const { values, rows } = this;
+    if (this.engine === 'pg') {
+      // Row-major values into one array per column.
+      const width = this.columns.length;
+      const arrays = this.columns.map(() => new Array<string | number>(rows));
+      for (let r = 0; r < rows; r++) for (let c = 0; c < width; c++) arrays[c]![r] = values[r * width + c]!;
+      this.out.push({ sql: this.head + this.tail, bindings: arrays });
+    } else {
+      this.out.push({ sql: this.head + new Array<string>(rows).fill(this.tuple).join(', ') + this.tail, bindings: values });
+    }
+    this.values = [];
+    this.rows = 0;
   }
 }
 
-/** An integer written into a statement: checked, so nothing but digits ever reaches the SQL. */
-const int = (n: number): string => {
+/** An integer bound as a value: checked, so a bad count fails the part instead of storing nonsense. */
+const int = (n: number): number => {
   if (!Number.isSafeInteger(n)) throw new Error(`metering: not an integer: ${n}`);
-  return String(n);
+  return n;
 };
 
 /** The dimensions of the statistics page, whose 30-day totals the flush keeps in usage_window. */
@@ -304,7 +343,7 @@ interface Tables {
 const BIN_COLUMNS = Array.from({ length: LATENCY_BINS_PER_ROW }, (_, i) => `b${i}`);
 
 /** A histogram as rows of usage_latency, one per LATENCY_BINS_PER_ROW bins that hold any request. */
-function histogramRows(latency: Upserts, pid: string, hour: number, bins: Uint32Array): void {
+function histogramRows(latency: Upserts, pid: number, hour: number, bins: Uint32Array): void {
   for (let from = 0; from < LATENCY_BINS; from += LATENCY_BINS_PER_ROW) {
     let any = false;
     for (let k = from; k < from + LATENCY_BINS_PER_ROW; k++) {
@@ -314,31 +353,37 @@ function histogramRows(latency: Upserts, pid: string, hour: number, bins: Uint32
       }
     }
     if (!any) continue;
-    let tuple = `(${pid}, 'h', ${int(hour)}, ${from}`;
-    for (let k = from; k < from + LATENCY_BINS_PER_ROW; k++) tuple += `, ${bins[k]!}`;
-    latency.add(tuple + ')');
+    latency.add(pid, 'h', int(hour), from, ...bins.subarray(from, from + LATENCY_BINS_PER_ROW));
   }
 }
+
+/** Longest stored dimension value and failed request endpoint; longest stored IP of a failed request. */
+const VALUE_MAX = 255;
+const IP_MAX = 64;
 
 /**
  * One project's counts as rows; country and browser come from each distinct IP and user agent.
  * Days from `windowFloor` on are also added to the project's 30-day window; an older day (only
- * counts held back by weeks of failed flushes) goes to the daily tables alone.
+ * counts held back by weeks of failed flushes) goes to the daily tables alone. Values are counted
+ * under their stored (clean) text, so two texts that are stored alike make one row, never two rows
+ * of the same key in one statement (which PostgreSQL refuses).
  */
 function appendRows(projectId: number, p: ProjectCounts, t: Tables, windowFloor: number): void {
   const { rollups, dims, window, latency } = t;
   const pid = int(projectId);
-  for (const [bucket, n] of p.hours) if (n > 0) rollups.add(`(${pid}, 'h', ${int(bucket)}, ${int(n)})`);
+  for (const [bucket, n] of p.hours) if (n > 0) rollups.add(pid, 'h', int(bucket), int(n));
   for (const [hour, h] of p.hourLatency) if (h.n > 0) histogramRows(latency, pid, hour, h.bins);
   for (const [key, n] of p.errorHours) {
     if (n <= 0) continue;
     const statusClass = key % HOUR;
-    t.errorHours.add(`(${pid}, ${int(key - statusClass)}, ${int(statusClass)}, ${int(n)})`);
+    t.errorHours.add(pid, int(key - statusClass), int(statusClass), int(n));
   }
-  for (const f of failuresInOrder(p)) t.failures.add(`(${pid}, ${int(f.at)}, ${text(f.endpoint.slice(0, 255))}, ${int(f.status)}, ${text(f.ip.slice(0, 64))})`);
+  for (const f of failuresInOrder(p)) t.failures.add(pid, int(f.at), clean(f.endpoint, VALUE_MAX), int(f.status), clean(f.ip, IP_MAX));
+  /** The window's rows of every day of this part, added up by dimension and value. */
+  const windowed = new Map<string, Map<string, number>>();
   for (const [day, d] of p.days) {
     if (d.total === 0) continue;
-    rollups.add(`(${pid}, 'd', ${int(day)}, ${int(d.total)})`);
+    rollups.add(pid, 'd', int(day), int(d.total));
     const country = new Map<string, number>();
     const browser = new Map<string, number>();
     const privateNetwork = new Map<string, number>();
@@ -348,6 +393,7 @@ function appendRows(projectId: number, p: ProjectCounts, t: Tables, windowFloor:
       if (privateIp(ip)) add(privateNetwork, PRIVATE_NETWORK_VALUE, n);
     }
     for (const [ua, n] of d.ua) if (n > 0) add(browser, browserOf(ua), n);
+    const inWindow = day >= windowFloor;
     for (const [dimension, m] of [
       ['endpoint', d.endpoint],
       ['status', d.status],
@@ -356,15 +402,17 @@ function appendRows(projectId: number, p: ProjectCounts, t: Tables, windowFloor:
       ['browser', browser],
       [PRIVATE_NETWORK_DIMENSION, privateNetwork],
     ] as const) {
-      const windowed = day >= windowFloor && WINDOWED.has(dimension);
-      for (const [value, n] of m as Map<string | number, number>) {
-        if (n <= 0) continue;
-        const v = text(String(value).slice(0, 255));
-        dims.add(`(${pid}, '${dimension}', ${int(day)}, ${v}, ${int(n)})`);
-        if (windowed) window.add(`(${pid}, '${dimension}', ${v}, ${int(n)})`);
+      const values = new Map<string, number>();
+      for (const [value, n] of m as Map<string | number, number>) if (n > 0) add(values, clean(String(value), VALUE_MAX), n);
+      let w = inWindow && WINDOWED.has(dimension) ? windowed.get(dimension) : undefined;
+      if (inWindow && WINDOWED.has(dimension) && !w) windowed.set(dimension, (w = new Map()));
+      for (const [v, n] of values) {
+        dims.add(pid, dimension, int(day), v, int(n));
+        if (w) add(w, v, n);
       }
     }
   }
+  for (const [dimension, values] of windowed) for (const [v, n] of values) window.add(pid, dimension, v, int(n));
 }
 
 /** One request as the gateway's thread hands it over (metering.ts packs these into records). */
@@ -381,18 +429,18 @@ export interface CountedRequest {
 }
 
 /** One flush as the gateway's thread runs it (metering.ts). */
-export interface FlushScripts {
-  /** Each part's statements as one script, to run in one transaction each, in order. */
-  parts: string[];
+export interface FlushParts {
+  /** Each part's statements, to run in one transaction each, in order. */
+  parts: Statement[][];
   /** Pause between parts, in milliseconds (0: at once). */
   gapMs: number;
 }
 
 /**
- * Runs a flush's scripts on the gateway's database connection and answers the index of the first
+ * Runs a flush's parts on the gateway's database connection and answers the index of the first
  * part that was not written (parts.length when all were) with the reason; it never rejects.
  */
-export type RunFlush = (scripts: FlushScripts) => Promise<{ written: number; error: string | null }>;
+export type RunFlush = (flush: FlushParts) => Promise<{ written: number; error: string | null }>;
 
 /**
  * Counts requests in memory and flushes them on request as upserts into rollup tables (per hour
@@ -469,8 +517,8 @@ export class MeterCore {
     this.counted = false;
     try {
       const parts = split(batch);
-      const scripts = parts.map((part) => this.script(part, now));
-      const { written, error } = await run({ parts: scripts, gapMs: paced ? Math.min(PART_GAP_MS, this.flushMs / 5 / parts.length) : 0 });
+      const statements = parts.map((part) => this.statements(part, now));
+      const { written, error } = await run({ parts: statements, gapMs: paced ? Math.min(PART_GAP_MS, this.flushMs / 5 / parts.length) : 0 });
       // Put the counts of the parts not written back so the next flush writes them; nothing counted is dropped or doubled.
       for (const part of parts.slice(written)) this.restore(part);
       return error;
@@ -479,18 +527,28 @@ export class MeterCore {
     }
   }
 
-  /** One part's statements as one script (run in one transaction). */
-  script(part: Pending, now: number): string {
+  /** One part's statements (run in one transaction). */
+  statements(part: Pending, now: number): Statement[] {
     const windowFloor = now - (now % DAY_MS) - WINDOW_FLOOR_DAYS * DAY_MS;
-    const out: string[] = [];
+    const out: Statement[] = [];
+    const e = this.engine;
+    const big = (name: string): Column => [name, 'bigint'];
+    const str = (name: string): Column => [name, 'text'];
     const t: Tables = {
-      rollups: new Upserts('usage_rollups', ['project_id', 'granularity', 'bucket_ms', 'requests'], ['project_id', 'granularity', 'bucket_ms'], out),
-      dims: new Upserts('usage_dimensions', ['project_id', 'dimension', 'day_ms', 'value', 'requests'], ['project_id', 'dimension', 'day_ms', 'value'], out),
-      window: new Upserts('usage_window', ['project_id', 'dimension', 'value', 'requests'], ['project_id', 'dimension', 'value'], out),
-      quota: new Upserts('quota_usage', ['user_id', 'day_ms', 'requests'], ['user_id', 'day_ms'], out),
-      latency: new Upserts('usage_latency', ['project_id', 'granularity', 'bucket_ms', 'first_bin', ...BIN_COLUMNS], ['project_id', 'granularity', 'bucket_ms', 'first_bin'], out, BIN_COLUMNS),
-      errorHours: new Upserts('usage_error_hours', ['project_id', 'hour_ms', 'status_class', 'requests'], ['project_id', 'hour_ms', 'status_class'], out),
-      failures: new Upserts('failed_requests', ['project_id', 'at_ms', 'endpoint', 'status', 'ip'], [], out, []),
+      rollups: new Upserts(e, 'usage_rollups', [big('project_id'), str('granularity'), big('bucket_ms'), big('requests')], ['project_id', 'granularity', 'bucket_ms'], out),
+      dims: new Upserts(e, 'usage_dimensions', [big('project_id'), str('dimension'), big('day_ms'), str('value'), big('requests')], ['project_id', 'dimension', 'day_ms', 'value'], out),
+      window: new Upserts(e, 'usage_window', [big('project_id'), str('dimension'), str('value'), big('requests')], ['project_id', 'dimension', 'value'], out),
+      quota: new Upserts(e, 'quota_usage', [big('user_id'), big('day_ms'), big('requests')], ['user_id', 'day_ms'], out),
+      latency: new Upserts(
+        e,
+        'usage_latency',
+        [big('project_id'), str('granularity'), big('bucket_ms'), big('first_bin'), ...BIN_COLUMNS.map(big)],
+        ['project_id', 'granularity', 'bucket_ms', 'first_bin'],
+        out,
+        BIN_COLUMNS,
+      ),
+      errorHours: new Upserts(e, 'usage_error_hours', [big('project_id'), big('hour_ms'), big('status_class'), big('requests')], ['project_id', 'hour_ms', 'status_class'], out),
+      failures: new Upserts(e, 'failed_requests', [big('project_id'), big('at_ms'), str('endpoint'), big('status'), str('ip')], [], out, []),
     };
     const failing: number[] = [];
     for (const [projectId, p] of part.projects) {
@@ -500,21 +558,20 @@ export class MeterCore {
     for (const [k, requests] of part.quota) {
       if (requests === 0) continue;
       const bar = k.indexOf('|');
-      t.quota.add(`(${int(Number(k.slice(0, bar)))}, ${int(Number(k.slice(bar + 1)))}, ${int(requests)})`);
+      t.quota.add(int(Number(k.slice(0, bar))), int(Number(k.slice(bar + 1))), int(requests));
     }
     for (const table of Object.values(t)) table.send();
     // Each project's failed-request log keeps its newest RECENT_FAILURES_KEPT rows; only the
     // projects this part added to are trimmed, so the log stays bounded without a pass of its own.
     for (let i = 0; i < failing.length; i += CHUNK) {
-      out.push(
-        `delete from failed_requests where id in (select id from (select id, row_number() over (partition by project_id order by at_ms desc, id desc) as age
-           from failed_requests where project_id in (${failing.slice(i, i + CHUNK).map(int).join(', ')})) ranked where age > ${int(RECENT_FAILURES_KEPT)})`,
-      );
+      const ids = failing.slice(i, i + CHUNK).map(int);
+      out.push({
+        sql: `delete from failed_requests where id in (select id from (select id, row_number() over (partition by project_id order by at_ms desc, id desc) as age
+           from failed_requests where project_id in (${ids.map(() => '?').join(', ')})) ranked where age > ?)`,
+        bindings: [...ids, RECENT_FAILURES_KEPT],
+      });
     }
-    if (out.length === 0) return '';
-    // PostgreSQL: the literals' backslashes are plain characters whatever the server's default.
-    if (this.engine === 'pg') out.unshift('set local standard_conforming_strings = on');
-    return out.join(';\n') + ';';
+    return out;
   }
 
   /** Adds a batch's counts back into the counting buffer (copied: the batch's maps are zeroed for reuse). */

@@ -1,4 +1,5 @@
 // The messages between the gateway's thread (metering.ts) and its metering worker (metering-worker.ts).
+import type { Statement } from './metering-core';
 
 /** A record's fields, each a float64 of a record's FIELDS; texts are numbers into the strings sent so far. */
 export const FIELD = { projectId: 0, ownerId: 1, endpoint: 2, status: 3, ip: 4, userAgent: 5, admitted: 6, at: 7, latencyMs: 8 } as const;
@@ -15,10 +16,7 @@ export type ToWorker =
   | { t: 'written'; id: number; written: number; error: string | null };
 
 export type ToMain =
-  /**
-   * A flush's parts, each a script in UTF-8 (transferred, so the gateway's heap holds each only
-   * while it runs), to run in order, one transaction each, `gapMs` apart.
-   */
-  | { t: 'parts'; id: number; parts: ArrayBuffer[]; gapMs: number }
+  /** A flush's parts, each a list of statements with bound values, to run in order, one transaction each, `gapMs` apart. */
+  | { t: 'parts'; id: number; parts: Statement[][]; gapMs: number }
   /** The flush `id` is over; `error` when a part failed (its counts are kept for the next). */
   | { t: 'flushed'; id: number; error: string | null };

@@ -1,6 +1,7 @@
 // The gateway's metering worker thread (started by metering.ts): it counts the requests the
-// gateway's thread sends as packed records and turns each flush into parts of SQL, which it sends
-// back, all parts of a flush in one message, to be run on the gateway's database connection.
+// gateway's thread sends as packed records and turns each flush into parts of statements with bound
+// values, which it sends back, all parts of a flush in one message, to be run on the gateway's
+// database connection.
 // Counting, grouping, geolocation, user-agent parsing and building the statements (the bulk of the
 // metering's work, and most of what it allocates) never hold up the gateway's event loop or its
 // garbage collections.
@@ -16,19 +17,14 @@ let strings: string[] = [];
 /** Flushes whose parts were sent to be run, until the gateway's thread says how they went. */
 const running = new Map<number, (outcome: { written: number; error: string | null }) => void>();
 let nextRun = 1;
-const encoder = new TextEncoder();
 
-const send = (m: ToMain, transfer: ArrayBuffer[] = []) => port.postMessage(m, transfer);
+const send = (m: ToMain) => port.postMessage(m);
 
 const runFlush: RunFlush = ({ parts, gapMs }) =>
   new Promise((resolve) => {
     const id = nextRun++;
     running.set(id, resolve);
-    const buffers = parts.map((script) => {
-      const bytes = encoder.encode(script);
-      return (bytes.byteLength === bytes.buffer.byteLength ? bytes : bytes.slice()).buffer as ArrayBuffer;
-    });
-    send({ t: 'parts', id, parts: buffers, gapMs }, buffers);
+    send({ t: 'parts', id, parts, gapMs });
   });
 
 port.on('message', (m: ToWorker) => {

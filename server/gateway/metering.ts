@@ -1,7 +1,8 @@
 // The gateway's metering, as its request path sees it. Each answered request becomes one packed
 // record (a few numbers, its texts numbered once) in a buffer that goes to the metering worker
 // thread (metering-worker.ts) whenever it fills and at each flush. The worker counts them and turns
-// a flush into parts of SQL (metering-core.ts); this thread runs each part in one transaction on the
+// a flush into parts of statements with bound values (metering-core.ts); this thread runs each part
+// in one knex transaction on the
 // gateway's own database connection (SQLite has one writer: a second connection in the worker would
 // make the control plane's transactions fail with SQLITE_BUSY while a flush commits).
 import { Worker } from 'node:worker_threads';
@@ -10,6 +11,8 @@ import { isPostgres } from '../db/index';
 import type { Logger } from '../logger';
 import { DAY_MS } from './limiter';
 import { FIELD, FIELDS, type ToMain, type ToWorker } from './metering-protocol';
+import type { Statement } from './metering-core';
+import type { Knex } from 'knex';
 
 export interface MeteredRequest {
   projectId: number;
@@ -33,10 +36,6 @@ export interface MeteredRequest {
 const RECORDS = 4096;
 /** Numbered texts kept before the numbering starts again (IPs of a busy gateway are unbounded). */
 const STRINGS_KEPT = 100_000;
-
-/** The driver connections a part runs on, inside a knex transaction. */
-type SqliteConnection = { exec(sql: string, cb: (err: Error | null) => void): void };
-type PgConnection = { query(sql: string): Promise<unknown> };
 
 /**
  * Counts requests and flushes them every interval as upserts into rollup tables (per hour and
@@ -192,39 +191,21 @@ export class Meter {
    * Runs a flush's parts in order, each in one transaction, `gapMs` apart; stops at the first part
    * that fails. Answers how many parts were written.
    */
-  private async runParts(parts: ArrayBuffer[], gapMs: number): Promise<{ written: number; error: string | null }> {
+  private async runParts(parts: Statement[][], gapMs: number): Promise<{ written: number; error: string | null }> {
     for (let i = 0; i < parts.length; i++) {
-      if (parts[i]!.byteLength === 0) continue;
+      const part = parts[i]!;
+      if (part.length === 0) continue;
       if (i > 0 && gapMs > 0) await new Promise((resolve) => setTimeout(resolve, gapMs));
       try {
-        await this.transaction(Buffer.from(parts[i]!).toString('utf8'));
+        // A statement that fails rolls the whole part back: nothing of it stays.
+        await this.db.transaction(async (trx) => {
+          for (const s of part) await trx.raw(s.sql, s.bindings as Knex.RawBinding[]);
+        });
       } catch (err) {
         return { written: i, error: (err as Error).message || String(err) };
       }
     }
     return { written: parts.length, error: null };
-  }
-
-  /**
-   * A script in one transaction on a connection of the pool, sent as one call with its BEGIN and
-   * COMMIT: nothing to bind and no statement-by-statement round trips through knex.
-   */
-  private async transaction(script: string): Promise<void> {
-    const client = this.db.client as { acquireConnection(): Promise<unknown>; releaseConnection(c: unknown): Promise<unknown> };
-    const conn = await client.acquireConnection();
-    const run =
-      this.engine === 'pg'
-        ? (sql: string) => (conn as PgConnection).query(sql).then(() => undefined)
-        : (sql: string) => new Promise<void>((resolve, reject) => (conn as SqliteConnection).exec(sql, (err) => (err ? reject(err) : resolve())));
-    try {
-      await run(`begin;\n${script}\ncommit;`);
-    } catch (err) {
-      // A statement failed (the rest did not run) or the commit did: nothing of the part stays.
-      await run('rollback;').catch(() => undefined);
-      throw err;
-    } finally {
-      await client.releaseConnection(conn);
-    }
   }
 }
 

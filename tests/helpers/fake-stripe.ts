@@ -40,6 +40,9 @@ export interface FakeStripe {
   sessions: Map<string, Obj>;
   subscriptions: Map<string, Obj>;
   invoices: Map<string, Obj>;
+  /** Billing portal sessions by id (with the configuration they were opened with, null for the default). */
+  portal: Map<string, Obj>;
+  portalConfigurations: Map<string, Obj>;
   /** Requests received, "METHOD /path". */
   calls: string[];
   /** How long every answer waits (to catch Cairn in the middle of a call). */
@@ -66,6 +69,7 @@ export async function startFakeStripe(): Promise<FakeStripe> {
   const subscriptions = new Map<string, Obj>();
   const invoices = new Map<string, Obj>();
   const portal = new Map<string, Obj>();
+  const portalConfigurations = new Map<string, Obj>();
   const calls: string[] = [];
   const signer = new Stripe(secretKey);
 
@@ -176,9 +180,15 @@ export async function startFakeStripe(): Promise<FakeStripe> {
       }
     }
     if (method === 'GET' && seg[1] === 'invoices' && seg[2]) return invoices.has(seg[2]) ? [200, invoices.get(seg[2])] : notFound;
+    if (method === 'POST' && r === 'billing_portal/configurations') {
+      const c = { id: id('bpc'), object: 'billing_portal.configuration', active: true, is_default: false, features: body.features };
+      portalConfigurations.set(c.id, c);
+      return [200, c];
+    }
     if (method === 'POST' && r === 'billing_portal/sessions') {
       if (!customers.has(body.customer)) return notFound;
-      const p = { id: id('bps'), object: 'billing_portal.session', customer: body.customer, return_url: body.return_url, url: `https://billing.stripe.test/p/session/${seq}` };
+      if (body.configuration && !portalConfigurations.has(body.configuration)) return notFound;
+      const p = { id: id('bps'), object: 'billing_portal.session', customer: body.customer, configuration: body.configuration ?? null, return_url: body.return_url, url: `https://billing.stripe.test/p/session/${seq}` };
       portal.set(p.id, p);
       return [200, p];
     }
@@ -215,6 +225,8 @@ export async function startFakeStripe(): Promise<FakeStripe> {
     sessions,
     subscriptions,
     invoices,
+    portal,
+    portalConfigurations,
     calls,
     completeCheckout(sessionId, outcome) {
       const s = sessions.get(sessionId)!;

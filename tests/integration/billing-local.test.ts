@@ -6,6 +6,7 @@ import { signIn } from '../helpers/sign-in';
 import { makeProject, makeWorkspace } from '../helpers/workspace-fixture';
 import { expireIncompleteSubscriptions } from '../../server/features/billing/billing';
 import { messages } from '../../shared/messages';
+import { deniedMessages } from '../../shared/permissions';
 import { runOperatorCommand } from '../../server/cli/operator';
 import { INCOMPLETE_EXPIRY_MS, boostLookupKey, planLookupKey } from '../../shared/billing';
 
@@ -124,6 +125,38 @@ describe('built-in test billing', () => {
     expect((await u.client.post('/api/billing/local/portal', { action: 'pay_invoice' })).status).toBe(200);
     expect((await u.client.post('/api/billing/local/portal', { action: 'renew_paid' })).status).toBe(200);
     expect(await logTypes(u)).toEqual(['renewal', 'payment', 'failed_payment', 'upgrade', 'checkout']);
+  });
+
+  it("an administrator's portal of the owner's account pays the open invoice but cannot renew or cancel the owner's subscription", async () => {
+    const owner = await newUser();
+    await buy(owner, planLookupKey('HOBBY', 'month'), 'paid');
+    const admin = await newUser();
+    await app.db('workspace_members').insert({ workspace_id: owner.ws, user_id: admin.id, role: 'administrator', created_at: Date.now() });
+    const view = await admin.client.get(`/api/billing/local/portal?workspace=${owner.ws}`);
+    expect(view.status).toBe(200);
+    expect(view.body.data).toMatchObject({ owner_email: owner.email, scope: 'invoices' });
+    const logsBefore = await logTypes(owner);
+    for (const action of ['renew_paid', 'renew_failed', 'cancel']) {
+      const refused = await admin.client.post('/api/billing/local/portal', { action, workspace: owner.ws });
+      expect(refused.status, action).toBe(403);
+      expect(refused.body.error.message).toBe(deniedMessages['billing.subscription']);
+    }
+    expect((await quota(owner)).subscription).toEqual({ status: 'active', currentPlan: { name: 'HOBBY' } });
+    expect(await logTypes(owner)).toEqual(logsBefore);
+    // The same refusal as choosing a plan for the workspace.
+    const choose = await admin.client.post('/api/checkout', { priceId: planLookupKey('DEVELOPER', 'month'), mode: 'subscription', onBehalfWorkspaceId: owner.ws });
+    expect(choose.status).toBe(403);
+    expect(choose.body.error.message).toBe(deniedMessages['billing.subscription']);
+    // An open invoice of the owner's is billing: the administrator may pay it.
+    expect((await owner.client.post('/api/billing/local/portal', { action: 'renew_failed' })).status).toBe(200);
+    expect((await quota(owner)).subscription.status).toBe('past_due');
+    const pay = await admin.client.post('/api/billing/local/portal', { action: 'pay_invoice', workspace: owner.ws });
+    expect(pay.status, JSON.stringify(pay.body)).toBe(200);
+    expect((await quota(owner)).subscription.status).toBe('active');
+    // The owner's own portal, with or without the workspace, offers everything.
+    expect((await owner.client.get(`/api/billing/local/portal?workspace=${owner.ws}`)).body.data.scope).toBe('full');
+    expect((await owner.client.get('/api/billing/local/portal')).body.data.scope).toBe('full');
+    expect((await owner.client.post('/api/billing/local/portal', { action: 'renew_paid', workspace: owner.ws })).status).toBe(200);
   });
 
   it('cancels only with the CSRF token, back to STARTER', async () => {

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { deniedMessages } from '../../shared/permissions';
 import { startTestApp } from '../helpers/test-app';
 import { useTestApp } from '../helpers/use-test-app';
 import { Client } from '../helpers/http-client';
@@ -79,6 +80,26 @@ describe('Stripe provider', () => {
     const portal = await u.client.get(`/api/workspaces/${u.ws}/billing-portal`);
     expect(portal.status).toBe(303);
     expect(portal.headers.get('location')).toMatch(/^https:\/\/billing\.stripe\.test\/p\/session\//);
+    const sessionOf = (url: string | null) => [...stripe.portal.values()].find((p) => p.url === url)!;
+    expect(sessionOf(portal.headers.get('location')).configuration).toBeNull();
+    // An administrator's portal of the owner's account shows the invoices alone: the subscription is the owner's.
+    const admin = await newUser();
+    await app.db('workspace_members').insert({ workspace_id: u.ws, user_id: admin.id, role: 'administrator', created_at: Date.now() });
+    const adminPortal = await admin.client.get(`/api/workspaces/${u.ws}/billing-portal`);
+    expect(adminPortal.status).toBe(303);
+    const adminSession = sessionOf(adminPortal.headers.get('location'));
+    expect(adminSession.customer).toBe(session.customer);
+    expect(stripe.portalConfigurations.get(adminSession.configuration)?.features).toEqual({
+      invoice_history: { enabled: 'true' },
+      payment_method_update: { enabled: 'false' },
+      subscription_cancel: { enabled: 'false' },
+      subscription_update: { enabled: 'false' },
+      customer_update: { enabled: 'false' },
+    });
+    // Choosing a plan for the workspace is refused with the same words.
+    const choose = await admin.client.post('/api/checkout', { priceId: await priceId('cairn_developer_month'), mode: 'subscription', onBehalfWorkspaceId: u.ws });
+    expect(choose.status).toBe(403);
+    expect(choose.body.error.message).toBe(deniedMessages['billing.subscription']);
   });
 
   it('refuses a bad or stale signature with 400 and changes nothing', async () => {

@@ -11,6 +11,7 @@ import type { RunningGateway } from '../../server/gateway-app';
 import { BlockFrostIPFS, BlockfrostServerError } from '@blockfrost/blockfrost-js';
 import { setSubscription } from '../../server/features/workspaces/subscriptions';
 import { PIN_QUEUE_LIMIT } from '../../shared/ipfs';
+import { plans } from '../../shared/plans';
 
 const app = useTestApp();
 let gw: RunningGateway;
@@ -225,7 +226,8 @@ describe('storage quota', () => {
     const results = await Promise.all(
       Array.from({ length: 20 }, async (_, i) => {
         const added = await ipfsAdd(gw.url, p.key, pseudoRandom(size, `quota-${i}`), `q${i}.bin`);
-        expect(added.status, JSON.stringify(added.body)).toBe(200);
+        // Unpinned adds count too: the add itself may be the one refused.
+        if (added.status !== 200) return added;
         return ipfsCall('POST', `${gw.url}/api/v0/ipfs/pin/add/${added.body.ipfs_hash}`, p.key);
       }),
     );
@@ -233,8 +235,43 @@ describe('storage quota', () => {
     const refused = results.filter((r) => r.status !== 200);
     expect(ok).toHaveLength(18);
     expect(refused.map((r) => r.body.status_code)).toEqual([402, 402]);
-    expect(refused[0]!.body.message).toMatch(/^Storage limit of the STARTER plan reached: 99 MB of 100 MB used, and this object needs 5.5 MB/);
+    expect(refused[0]!.body.message).toMatch(/^Storage limit of the STARTER plan reached: 99 MB of 100 MB used/);
     expect(await quotaStorage(a)).toBe(18 * size);
+  }, 60_000);
+});
+
+describe('storage quota of unpinned adds', () => {
+  const blockBytes = () =>
+    fs
+      .readdirSync(path.join(dataDir, 'ipfs', 'blocks'), { recursive: true })
+      .filter((f) => String(f).endsWith('.data'))
+      .reduce((n, f) => n + fs.statSync(path.join(dataDir, 'ipfs', 'blocks', String(f))).size, 0);
+
+  it('refuses adds past the plan storage with 402, so adds alone never grow the store past it', async () => {
+    const starter = plans.STARTER as { storageLimit: number };
+    const saved = starter.storageLimit;
+    starter.storageLimit = 2_000_000; // a small plan for the test: 4 adds of 500 kB fit
+    try {
+      const a = await account('ipfs-unpinned-quota@example.com', 'STARTER');
+      const p = await ipfsProject(a);
+      await settle();
+      const before = blockBytes();
+      const size = 500_000;
+      const results = await Promise.all(Array.from({ length: 6 }, (_, i) => ipfsAdd(gw.url, p.key, pseudoRandom(size, `unpinned-${i}`), `u${i}.bin`)));
+      expect(results.filter((r) => r.status === 200)).toHaveLength(4);
+      const refused = results.filter((r) => r.status !== 200);
+      expect(refused.map((r) => r.body)).toEqual(
+        Array.from({ length: 2 }, () => ({ status_code: 402, error: 'Project Over Limit', message: expect.stringMatching(/^Storage limit of the STARTER plan reached: 2 MB of 2 MB used/) })),
+      );
+      // The blocks of the 4 adds (their dag-pb framing adds a few bytes per 256 KiB chunk), nothing of the refused ones.
+      expect(blockBytes() - before).toBeLessThanOrEqual(4 * size + 4 * 200);
+      // A pin of what was added counts once; no room for more until something is collected.
+      const pin = await ipfsCall('POST', `${gw.url}/api/v0/ipfs/pin/add/${results[0]!.body.ipfs_hash}`, p.key);
+      expect(pin.status, JSON.stringify(pin.body)).toBe(200);
+      expect((await ipfsAdd(gw.url, p.key, pseudoRandom(1000, 'one-more'), 'more.bin')).status).toBe(402);
+    } finally {
+      starter.storageLimit = saved;
+    }
   }, 60_000);
 });
 

@@ -3,7 +3,7 @@
 import type { Db } from '../../db/index';
 import { Conflict, Forbidden, Invalid } from '../../errors';
 import { membershipOf } from '../workspaces/index';
-import { can } from '../../../shared/permissions';
+import { can, deniedMessages } from '../../../shared/permissions';
 import { boosts, isPaidPlan, plans } from '../../../shared/plans';
 import { hasPaidSubscription, type PriceTarget } from '../../../shared/billing';
 import { assertPlanChangeAllowed, readSubscriptionState } from './billing';
@@ -32,10 +32,8 @@ export async function prepareCheckout(db: Db, req: CheckoutRequest): Promise<{ t
   let workspaceId: number | null = null;
   if (req.onBehalfWorkspaceId !== undefined) {
     const m = await membershipOf(db, req.onBehalfWorkspaceId, user.id);
-    const needed = target.kind === 'boost' ? 'billing.manage' : 'workspace.transfer';
-    if (!can(m.role, needed)) {
-      throw new Forbidden(target.kind === 'boost' ? 'Only the owner and administrators can buy boosts.' : 'Only the workspace owner can choose its plan. Contact the owner to upgrade.');
-    }
+    const needed = target.kind === 'boost' ? 'billing.manage' : 'billing.subscription';
+    if (!can(m.role, needed)) throw new Forbidden(target.kind === 'boost' ? 'Only the owner and administrators can buy boosts.' : deniedMessages[needed]);
     workspaceId = m.workspaceId;
   }
   if (target.kind === 'plan') {

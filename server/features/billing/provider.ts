@@ -1,6 +1,9 @@
 import type { PlanName } from '../../../shared/plans';
 import type { BillingPeriod, BillingProviderName, CustomerDto, PriceTarget } from '../../../shared/billing';
 
+/** What a billing portal offers: the invoices alone, or the whole subscription too. */
+export type PortalScope = 'invoices' | 'full';
+
 export interface BillingUser {
   id: number;
   email: string;
@@ -37,7 +40,11 @@ export interface BillingProvider {
   /** Immediate, prorated plan change of an existing paid subscription. */
   changePlan(user: BillingUser, plan: PlanName, period: BillingPeriod, priceId: string): Promise<void>;
   cancel(user: BillingUser): Promise<void>;
-  /** The customer portal's address; returnPath is where it comes back to. */
-  portalUrl(user: BillingUser, returnPath: string): Promise<string>;
+  /**
+   * The customer portal's address; returnPath is where it comes back to. `invoices`: a portal of the
+   * invoices alone (see and pay them), for an administrator of a workspace of the user; `full` adds
+   * the subscription (plan, renewal, payment method, cancellation), for the user alone.
+   */
+  portalUrl(user: BillingUser, returnPath: string, scope: PortalScope): Promise<string>;
   customer(user: BillingUser, opts: { refresh: boolean }): Promise<CustomerDto>;
 }

@@ -11,13 +11,17 @@ import { membershipOf } from '../workspaces/index';
 import { findUserById } from '../accounts/index';
 import { activeAddons, assertPlanChangeAllowed, currentCounts, getLog, listLogs, readSubscriptionState } from './billing';
 import { assertCancellable, assertPlanChangeable, prepareCheckout } from './checkout';
-import { can } from '../../../shared/permissions';
+import { can, deniedMessages, type Role } from '../../../shared/permissions';
+import type { PortalScope } from './provider';
 import { boosts, boostTypes, planNames, plans } from '../../../shared/plans';
 import { INCOMPLETE_EXPIRY_MS, boostLookupKey, checkoutSchema, idSchema, logTypeLabels, normalizeTaxId, planLookupKey, taxIdTypeFor, updateSubscriptionSchema, type BillingInfoDto, type CheckoutResultDto, type WorkspaceBillingDto } from '../../../shared/billing';
 import { formatEur } from '../../../shared/pricing';
 import type { AddonDto } from '../../../shared/workspaces';
 import { safeRedirect } from '../../../shared/redirect';
 import { csrfTokenFor } from '../../http/csrf';
+
+/** What a member's billing portal of the workspace owner's account offers (spec section 6). */
+const portalScope = (role: Role): PortalScope => (can(role, 'billing.subscription') ? 'full' : 'invoices');
 
 /** The billing calls of spec section 7, the subscription logs, and the built-in test billing's pages. */
 export function registerBillingRoutes(router: Router, deps: RouteDeps, billing: BillingProvider): void {
@@ -127,18 +131,19 @@ export function registerBillingRoutes(router: Router, deps: RouteDeps, billing: 
     path: '/customer-portal',
     permission: 'signedIn',
     link: { errorPage: '/dashboard/subscription' },
-    handler: async ({ res, user }) => res.redirect(303, await billing.portalUrl(user!, '/dashboard/subscription')),
+    handler: async ({ res, user }) => res.redirect(303, await billing.portalUrl(user!, '/dashboard/subscription', 'full')),
   });
 
   route(router, deps, {
     method: 'get',
     path: '/workspaces/:id/billing-portal',
-    permission: { workspace: 'billing.manage', denied: 'Only the owner and administrators can manage billing.' },
+    permission: { workspace: 'billing.manage', denied: deniedMessages['billing.manage'] },
     link: { errorPage: '/dashboard/subscription' },
     handler: async ({ res, membership }) => {
       const owner = await findUserById(db, membership.ownerId);
       if (!owner) throw new NotFound('Workspace not found.');
-      const url = await billing.portalUrl(owner, '/dashboard/subscription');
+      // The owner's subscription is the owner's: an administrator's portal shows the invoices alone.
+      const url = await billing.portalUrl(owner, '/dashboard/subscription', portalScope(membership.role));
       res.redirect(303, billing.name === 'local' ? `${url}?workspace=${membership.workspaceId}` : url);
     },
   });
@@ -214,13 +219,14 @@ function registerLocalBillingRoutes(router: Router, deps: RouteDeps, local: Loca
   const onlyHere = (req: Parameters<typeof isLoopbackRequest>[0]) => {
     if (!isLoopbackRequest(req)) throw new Forbidden("Cairn's built-in test billing answers on this machine only. The operator sets STRIPE_SECRET_KEY for real payments.");
   };
-  const ownerFor = async (user: SignedInUser, workspaceId: number | undefined) => {
-    if (workspaceId === undefined) return user;
+  /** The account whose portal this is, and what the signed-in user may do in it (as on Stripe: the invoices alone for an administrator). */
+  const ownerFor = async (user: SignedInUser, workspaceId: number | undefined): Promise<{ owner: { id: number; email: string }; scope: PortalScope }> => {
+    if (workspaceId === undefined) return { owner: user, scope: 'full' };
     const m = await membershipOf(db, workspaceId, user.id);
-    if (!can(m.role, 'billing.manage')) throw new Forbidden('Only the owner and administrators can manage billing.');
+    if (!can(m.role, 'billing.manage')) throw new Forbidden(deniedMessages['billing.manage']);
     const owner = await findUserById(db, m.ownerId);
     if (!owner) throw new NotFound('Workspace not found.');
-    return owner;
+    return { owner, scope: portalScope(m.role) };
   };
   const sessionParams = z.object({ id: z.string().regex(/^lcs_[0-9a-f]{32}$/, 'This checkout does not exist.') });
 
@@ -257,8 +263,8 @@ function registerLocalBillingRoutes(router: Router, deps: RouteDeps, local: Loca
     query: portalQuery,
     handler: async ({ req, user, query }) => {
       onlyHere(req);
-      const owner = await ownerFor(user!, query.workspace);
-      return { owner_email: owner.email, customer: await local.customer(owner) };
+      const { owner, scope } = await ownerFor(user!, query.workspace);
+      return { owner_email: owner.email, scope, customer: await local.customer(owner) };
     },
   });
 
@@ -269,10 +275,12 @@ function registerLocalBillingRoutes(router: Router, deps: RouteDeps, local: Loca
     body: z.object({ action: z.enum(['pay_invoice', 'renew_paid', 'renew_failed', 'cancel'], { error: 'action must be pay_invoice, renew_paid, renew_failed or cancel' }), workspace: idSchema('workspace must be a workspace id').optional() }),
     handler: async ({ req, user, body }) => {
       onlyHere(req);
-      const owner = await ownerFor(user!, body.workspace);
+      const { owner, scope } = await ownerFor(user!, body.workspace);
+      // Paying the open invoice is billing; renewing and cancelling are the subscription's owner's.
+      if (body.action !== 'pay_invoice' && scope !== 'full') throw new Forbidden(deniedMessages['billing.subscription']);
       if (body.action === 'cancel') await assertPlanChangeAllowed(db, owner.id, 'STARTER');
       await local.portalAction(owner, body.action);
-      return { owner_email: owner.email, customer: await local.customer(owner) };
+      return { owner_email: owner.email, scope, customer: await local.customer(owner) };
     },
   });
 }

@@ -5,7 +5,7 @@ import { AppError, Conflict, Invalid } from '../../errors';
 import { applySubscription, canceledState, grantBoost, readSubscriptionState, type LogEntry, type SubscriptionState } from './billing';
 import { isBoostType, type SubscriptionStatus } from '../../../shared/plans';
 import { sellablePrices, type BillingPeriod, type CustomerDto, type PriceTarget } from '../../../shared/billing';
-import type { BillingProvider, BillingUser, CheckoutRequest } from './provider';
+import type { BillingProvider, BillingUser, CheckoutRequest, PortalScope } from './provider';
 import { PriceBook } from './prices';
 import { customerRow, saveCustomer } from './customers';
 import { localCustomer } from './local';
@@ -185,11 +185,41 @@ export class StripeBillingProvider implements BillingProvider {
     await this.applyStripeSubscription(user.id, sub);
   }
 
-  async portalUrl(user: BillingUser, returnPath: string): Promise<string> {
+  async portalUrl(user: BillingUser, returnPath: string, scope: PortalScope): Promise<string> {
     const row = await customerRow(this.db, user.id);
     if (!row || row.provider !== 'stripe') throw new Conflict('There is no billing account yet: choose a plan first.');
-    const session = await call('open the billing portal', () => this.stripe.billingPortal.sessions.create({ customer: row.customer_id, return_url: `${this.opts.publicUrl}${returnPath}` }));
+    const configuration = scope === 'invoices' ? await this.invoicesPortal() : undefined;
+    const session = await call('open the billing portal', () =>
+      this.stripe.billingPortal.sessions.create({ customer: row.customer_id, return_url: `${this.opts.publicUrl}${returnPath}`, ...(configuration ? { configuration } : {}) }),
+    );
     return session.url;
+  }
+
+  private invoicesPortalId: Promise<string> | null = null;
+
+  /**
+   * A portal configuration of the invoices alone (see them and pay an open one): no plan change,
+   * cancellation, payment method or customer details. Created once per process.
+   */
+  private invoicesPortal(): Promise<string> {
+    this.invoicesPortalId ??= call('configure the invoices portal', () =>
+      this.stripe.billingPortal.configurations.create({
+        features: {
+          invoice_history: { enabled: true },
+          payment_method_update: { enabled: false },
+          subscription_cancel: { enabled: false },
+          subscription_update: { enabled: false },
+          customer_update: { enabled: false },
+        },
+      }),
+    ).then(
+      (c) => c.id,
+      (err: unknown) => {
+        this.invoicesPortalId = null;
+        throw err;
+      },
+    );
+    return this.invoicesPortalId;
   }
 
   async customer(user: BillingUser, opts: { refresh: boolean }): Promise<CustomerDto> {

@@ -5,11 +5,12 @@ import busboy from 'busboy';
 import type { Config } from '../../config';
 import type { Db } from '../../db/index';
 import type { Logger } from '../../logger';
-import { AppError } from '../../errors';
+import { AppError, PlanLimit } from '../../errors';
 import { SerialTicker } from '../../ticker';
 import { INTERNAL_ERROR_MESSAGE, NOT_FOUND_MESSAGE } from '../../blockfrost/http';
-import { IPFS_MAX_ADD_BYTES, ipfsMessages } from '../../../shared/ipfs';
+import { IPFS_MAX_ADD_BYTES, ipfsMessages, mbText } from '../../../shared/ipfs';
 import {
+  addRoom,
   collectionRoots,
   expirePins,
   getPin,
@@ -120,6 +121,22 @@ export function createIpfsBackend(opts: { config: Config; db: Db; logger: Logger
   const graceMs = config.ipfs.gcGraceMs;
   let queueTicker: SerialTicker | undefined;
   let gcTicker: SerialTicker | undefined;
+  /**
+   * An owner's adds run one after another in this process, so each add's room is read with the
+   * adds before it recorded; `stranded` holds per owner the bytes of adds that failed part-way,
+   * whose blocks stay in the store (and count) until the next collection.
+   */
+  const addQueues = new Map<number, Promise<unknown>>();
+  const stranded = new Map<number, number>();
+  const oneAtATime = <T>(ownerId: number, fn: () => Promise<T>): Promise<T> => {
+    const run = (addQueues.get(ownerId) ?? Promise.resolve()).then(fn, fn);
+    const tail = run.catch(() => undefined);
+    addQueues.set(ownerId, tail);
+    void tail.then(() => {
+      if (addQueues.get(ownerId) === tail) addQueues.delete(ownerId);
+    });
+    return run;
+  };
 
   const onError = (res: http.ServerResponse, err: unknown, what: string) => {
     if (err instanceof BadRequest) return fail(res, 400, err.message);
@@ -170,19 +187,38 @@ export function createIpfsBackend(opts: { config: Config; db: Db; logger: Logger
       file = stream;
       const name = info.filename || 'file';
       let size = 0;
-      const limited = (async function* () {
-        for await (const chunk of stream as AsyncIterable<Buffer>) {
-          size += chunk.byteLength;
-          if (size > IPFS_MAX_ADD_BYTES) throw new BadRequest(ipfsMessages.tooLarge);
-          yield chunk;
+      // What an add stores counts against the plan's storage until it is collected (addRoom): an
+      // add that would pass the limit stops at the chunk that passes it and answers 402.
+      oneAtATime(actor.ownerId, async () => {
+        const room = await addRoom(db, actor.ownerId, graceMs, now());
+        /** Bytes handed to the store (a refused chunk is not). */
+        let written = 0;
+        const used = room.used + (stranded.get(actor.ownerId) ?? 0);
+        const overLimit = () =>
+          new PlanLimit(`Storage limit of the ${room.planName} plan reached: ${mbText(used)} of ${mbText(room.limit)} used by pins and by adds not yet collected. Remove pins or upgrade the plan.`, {
+            limit: 'storageLimit',
+            max: room.limit,
+            used,
+          });
+        const limited = (async function* () {
+          for await (const chunk of stream as AsyncIterable<Buffer>) {
+            size += chunk.byteLength;
+            if (size > IPFS_MAX_ADD_BYTES) throw new BadRequest(ipfsMessages.tooLarge);
+            if (used + size > room.limit) throw overLimit();
+            written = size;
+            yield chunk;
+          }
+        })();
+        try {
+          return await store.add(limited, async (r) => {
+            await recordObject(db, actor, { cid: r.cid, name, size: r.size }, now());
+            return r;
+          });
+        } catch (err) {
+          if (written > 0) stranded.set(actor.ownerId, (stranded.get(actor.ownerId) ?? 0) + written);
+          throw err;
         }
-      })();
-      store
-        .add(limited, async (r) => {
-          await recordObject(db, actor, { cid: r.cid, name, size: r.size }, now());
-          return r;
-        })
-        .then(
+      }).then(
           (r) => finish(() => send(res, 200, { name, ipfs_hash: r.cid, size: String(r.size) })),
           (err: unknown) => {
             stream.resume();
@@ -303,10 +339,17 @@ export function createIpfsBackend(opts: { config: Config; db: Db; logger: Logger
   }
 
   async function collect(): Promise<{ removedBlocks: number; released: string[] }> {
+    // Failed adds' blocks from before this collection go with it.
+    const before = new Map(stranded);
     const { released } = await expirePins(db, graceMs, now());
     for (const cid of released) await store.unpin(cid);
     const { removedBlocks } = await store.collect(() => collectionRoots(db, graceMs, now()));
     if (removedBlocks) logger.info({ removedBlocks }, `ipfs: garbage collection removed ${removedBlocks} blocks`);
+    for (const [owner, bytes] of before) {
+      const left = (stranded.get(owner) ?? 0) - bytes;
+      if (left > 0) stranded.set(owner, left);
+      else stranded.delete(owner);
+    }
     return { removedBlocks, released };
   }
 

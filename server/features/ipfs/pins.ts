@@ -85,6 +85,26 @@ export async function storageUsed(db: Db, ownerId: number): Promise<{ storage: n
   return { storage, filecoin };
 }
 
+/**
+ * Room for an add in the owner's storage: the plan's storageLimit less the counted pins and the
+ * adds of the owner's projects the collector still keeps (added within the grace period, whose CID
+ * no counted pin of the owner already counts), each CID once.
+ */
+export async function addRoom(db: Db, ownerId: number, graceMs: number, now = Date.now()): Promise<{ limit: number; used: number; planName: string }> {
+  const pinnedCids = ownerPins(db, ownerId).whereIn('ip.state', COUNTED_PIN_STATES as PinState[]).andWhere('ip.filecoin', false).select('ip.cid');
+  const perCid = db('ipfs_objects as io')
+    .join('projects as pr', 'pr.id', 'io.project_id')
+    .join('workspaces as w', 'w.id', 'pr.workspace_id')
+    .where('w.owner_id', ownerId)
+    .andWhere('io.created_at', '>=', now - graceMs)
+    .whereNotIn('io.cid', pinnedCids)
+    .groupBy('io.cid')
+    .select('io.cid')
+    .max({ s: 'io.size' });
+  const [{ plan }, pinned, added] = await Promise.all([getSubscription(db, ownerId), counted(db, ownerId, false), db.from(perCid.as('x')).sum({ total: 's' }).first()]);
+  return { limit: plan.storageLimit, used: pinned + Number(added?.total ?? 0), planName: plan.name };
+}
+
 /** Records a finished add. Called by the store inside its add, so the row and the blocks appear together. */
 export async function recordObject(db: Db, actor: IpfsActor, object: { cid: string; name: string; size: number }, now = Date.now()): Promise<void> {
   await db('ipfs_objects').insert({ project_id: actor.projectId, cid: object.cid, name: object.name.slice(0, 255), size: object.size, created_at: now });

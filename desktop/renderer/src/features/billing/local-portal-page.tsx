@@ -20,6 +20,7 @@ export function LocalPortalPage() {
   const [error, setError] = useState<string | null>(null);
   const run = (a: PortalAction) => act.mutate(a, { onSuccess: () => setError(null), onError: (err) => setError(errorMessage(err, 'That did not work.')) });
   const sub = portal.data?.customer.subscriptions.data[0];
+  const full = portal.data?.scope === 'full';
   const owes = sub && ['incomplete', 'incomplete_expired', 'past_due', 'unpaid'].includes(sub.status);
   return (
     <PageLayout title="Billing portal" breadcrumbs={[{ label: 'Subscription', to: '/dashboard/subscription' }, { label: 'Billing portal' }]}>
@@ -52,7 +53,7 @@ export function LocalPortalPage() {
                       Pay the open invoice
                     </Button>
                   )}
-                  {!owes && sub.status !== 'canceled' && (
+                  {full && !owes && sub.status !== 'canceled' && (
                     <>
                       <Button variant="light" onClick={() => run('renew_paid')} disabled={act.isPending}>
                         Renew now (payment succeeds)
@@ -62,12 +63,13 @@ export function LocalPortalPage() {
                       </Button>
                     </>
                   )}
-                  {sub.status !== 'canceled' && (
+                  {full && sub.status !== 'canceled' && (
                     <Button variant="outline" color="red" onClick={() => run('cancel')} disabled={act.isPending}>
                       Cancel subscription
                     </Button>
                   )}
                 </Group>
+                {!full && <Text size="sm">Renewing, changing or cancelling the subscription is for its owner, {portal.data.owner_email}.</Text>}
               </>
             )}
             {error && (

@@ -14,6 +14,8 @@ interface LocalCheckout {
 }
 interface LocalPortal {
   owner_email: string;
+  /** `invoices`: an administrator of the owner's workspace, who may pay the open invoice and nothing else. */
+  scope: 'invoices' | 'full';
   customer: CustomerDto;
 }
 export type PortalAction = 'pay_invoice' | 'renew_paid' | 'renew_failed' | 'cancel';
