@@ -161,10 +161,10 @@ export function createApp(deps: AppDeps): CairnApp {
   app.use(passport.session());
 
   const routeDeps = { db, config, logger, mailer, tenancy };
-  app.use(['/api', '/auth'], csrfProtection());
+  app.use(['/api', '/auth'], csrfProtection(deps.sessionSecret));
   app.use('/auth', authRouter({ ...routeDeps, passport, enabledProviders: enabled }));
   const chains = deps.chains ?? createSandboxChains(config);
-  const eventStreams = new EventStreams();
+  const eventStreams = new EventStreams(config.eventStreams);
   // A network an enabled community endpoint serves is no longer the sandbox chain's.
   const community = communityServedNetworks(db, (err) => logger.error({ err: { message: err.message } }, 'community endpoints: could not read the enabled ones'));
   const sandboxSlugs = new Set(sandboxedSlugs(config));

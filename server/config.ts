@@ -182,6 +182,8 @@ export const configSchema = z.object({
   ).describe('Express trust proxy: false, true, a hop count, or the addresses/CIDRs of your proxies. Set it behind a TLS-terminating proxy so cookies become Secure.'),
   MAGIC_LINK_TTL_MINUTES: positiveInt(15, 'a positive whole number of minutes').describe('How long an e-mailed sign-in link works, in minutes.'),
   SIGNIN_LINKS_PER_IP: positiveInt(30, 'a positive whole number').describe('Sign-in mails one client IP may ask for in 15 minutes (per e-mail address the limit is 5).'),
+  EVENT_STREAMS_PER_USER: positiveInt(5, 'a positive whole number').describe('Event streams (GET /api/events) one user may hold open at once; one more is refused with 429.'),
+  EVENT_STREAMS_PER_IP: positiveInt(20, 'a positive whole number').describe('Event streams (GET /api/events) one client IP may hold open at once, whoever is signed in; one more is refused with 429.'),
   SMTP_URL: z.preprocess(
     emptyToUndefined,
     z
@@ -312,6 +314,8 @@ export interface Config {
   magicLinkTtlMs: number;
   /** Sign-in mails one client IP may ask for in 15 minutes. */
   signInLinksPerIp: number;
+  /** Event streams (GET /api/events) open at once, per user and per client IP. */
+  eventStreams: { perUser: number; perIp: number };
   mail: { smtpUrl: string | undefined; from: string };
   captcha: { siteKey: string; secret: string; verifyUrl: string } | null;
   github: (OAuthClientConfig & { authorizationUrl: string; tokenUrl: string; apiUrl: string }) | null;
@@ -437,6 +441,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     trustProxy: e.TRUST_PROXY,
     magicLinkTtlMs: e.MAGIC_LINK_TTL_MINUTES * 60 * 1000,
     signInLinksPerIp: e.SIGNIN_LINKS_PER_IP,
+    eventStreams: { perUser: e.EVENT_STREAMS_PER_USER, perIp: e.EVENT_STREAMS_PER_IP },
     mail: { smtpUrl: e.SMTP_URL, from: e.MAIL_FROM },
     captcha:
       e.HCAPTCHA_SITE_KEY && e.HCAPTCHA_SECRET

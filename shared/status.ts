@@ -4,8 +4,10 @@
 export type ComponentState = 'operational' | 'down' | 'not_available';
 
 interface ServiceStatus {
-  name: 'Gateway' | 'Webhook worker' | 'Database';
+  name: 'Gateway' | 'Webhook worker' | 'Database' | 'Payment watcher';
   state: ComponentState;
+  /** Epoch ms since which it has been in this state, where the part says so (the payment watcher). */
+  since?: number;
 }
 
 /** What serves a network: the built-in sandbox chain, a configured backend, or nothing. */

@@ -119,7 +119,11 @@ async function exchangeCode(
 ): Promise<{ cookie: SessionCookie; email: string }> {
   // The exchange is a state-changing /auth request, so it carries a CSRF token like any other.
   const csrf = await fetchImpl(new URL('/auth/csrf', cairnOrigin), { headers: { accept: 'application/json' } });
-  const preCookie = sessionCookieFrom(csrf.headers.getSetCookie());
+  // The token is bound to the cookies that came with it (a CSRF cookie, or a session): all go back.
+  const preCookies = csrf.headers
+    .getSetCookie()
+    .map((line) => line.split(';')[0]!.trim())
+    .filter((pair) => pair.indexOf('=') > 0);
   const { data } = (await csrf.json()) as { data: { csrfToken: string } };
   const res = await fetchImpl(new URL('/auth/desktop/token', cairnOrigin), {
     method: 'POST',
@@ -127,7 +131,7 @@ async function exchangeCode(
       accept: 'application/json',
       'content-type': 'application/json',
       'x-csrf-token': data.csrfToken,
-      ...(preCookie ? { cookie: `${preCookie.name}=${preCookie.value}` } : {}),
+      ...(preCookies.length > 0 ? { cookie: preCookies.join('; ') } : {}),
     },
     body: JSON.stringify({ code, code_verifier: verifier }),
     redirect: 'manual',

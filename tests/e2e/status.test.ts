@@ -48,6 +48,15 @@ describe.runIf(browserAvailable())('the public status page, in Chromium', () => 
     const beat = startHeartbeat(app.db, 'gateway', createLogger('silent'));
     await expect.poll(() => gateway.innerText(), { timeout: STATUS_REFRESH_MS + STATUS_CACHE_MS + 5_000 }).toContain('Operational');
     expect(await page.getByTestId('network-ipfs').innerText()).toContain('Operational');
+
+    // The payment watcher of a running worker that cannot read the payment chain: listed, with since when.
+    const worker = startHeartbeat(app.db, 'worker', createLogger('silent'));
+    const since = Date.now() - 60_000;
+    await app.db('component_states').insert({ name: 'Payment watcher', state: 'down', since, updated_at: Date.now() });
+    const watcher = page.getByTestId('service-Payment watcher');
+    await expect.poll(async () => ((await watcher.count()) > 0 ? watcher.innerText() : ''), { timeout: STATUS_REFRESH_MS + STATUS_CACHE_MS + 5_000 }).toMatch(/Payment watcher[\s\S]*since[\s\S]*Not answering/);
+    await app.db('component_states').delete();
+    await worker.stop();
     await beat.stop();
     expect(failed).toEqual([]);
     await context.close();

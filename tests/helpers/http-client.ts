@@ -12,7 +12,11 @@ export class Client {
   readonly cookies = new Map<string, string>();
   csrfToken: string | null = null;
 
-  constructor(readonly baseUrl: string) {}
+  /** headers: sent with every request (a proxy's X-Forwarded-*, say). */
+  constructor(
+    readonly baseUrl: string,
+    readonly headers: Record<string, string> = {},
+  ) {}
 
   private cookieHeader() {
     return [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
@@ -30,7 +34,7 @@ export class Client {
   }
 
   async request<T = any>(method: string, path: string, opts: { body?: unknown; rawBody?: string; headers?: Record<string, string>; csrf?: boolean } = {}): Promise<HttpResponse<T>> {
-    const headers: Record<string, string> = { accept: 'application/json', ...opts.headers };
+    const headers: Record<string, string> = { accept: 'application/json', ...this.headers, ...opts.headers };
     if (this.cookies.size) headers.cookie = this.cookieHeader();
     const stateChanging = !['GET', 'HEAD', 'OPTIONS'].includes(method);
     if (stateChanging && opts.csrf !== false) {

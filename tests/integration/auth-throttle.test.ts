@@ -3,7 +3,8 @@ import { useTestApp } from '../helpers/use-test-app';
 import { Client } from '../helpers/http-client';
 import { signIn } from '../helpers/sign-in';
 import { makeUser, makeWorkspace } from '../helpers/workspace-fixture';
-import { ANONYMOUS_SESSION_TTL_MS } from '../../server/http/session-store';
+import type session from 'express-session';
+import { ANONYMOUS_SESSION_TTL_MS, DbSessionStore } from '../../server/http/session-store';
 import { withOwnerLock } from '../../server/features/workspaces/subscriptions';
 
 // Anonymous sessions, sign-in mail limits, and the owner an invitation checks.
@@ -14,14 +15,20 @@ const from = (ip: string) => ({ 'x-forwarded-for': ip });
 const ask = (c: Client, email: string, ip: string) => c.request('POST', '/auth/signin/email', { body: { email }, headers: from(ip) });
 
 describe('anonymous sessions', () => {
-  it('a CSRF token for someone not signed in is stored for an hour, a signed-in session for its full age', async () => {
-    const c = new Client(app.url);
-    const before = Date.now();
-    await c.fetchCsrf();
-    const sid = decodeURIComponent(c.cookies.get('cairn.sid')!).replace(/^s:/, '').split('.')[0]!;
-    const row = await app.db('sessions').where({ sid }).first('expires_at');
-    expect(Number(row.expires_at)).toBeLessThanOrEqual(Date.now() + ANONYMOUS_SESSION_TTL_MS);
-    expect(Number(row.expires_at)).toBeGreaterThanOrEqual(before + ANONYMOUS_SESSION_TTL_MS - 1000);
+  it('a session nobody signed in to (an OAuth redirect) is stored for an hour, a signed-in session for its full age', async () => {
+    const store = new DbSessionStore(app.db, 30 * 24 * 3600 * 1000);
+    try {
+      const before = Date.now();
+      const far = new Date(before + 30 * 24 * 3600 * 1000);
+      await new Promise<void>((resolve, reject) =>
+        store.set('anonymous-oauth', { cookie: { expires: far, originalMaxAge: 30 * 24 * 3600 * 1000 }, oauthRedirect: '/dashboard' } as unknown as session.SessionData, (e) => (e ? reject(e) : resolve())),
+      );
+      const row = await app.db('sessions').where({ sid: 'anonymous-oauth' }).first('expires_at');
+      expect(Number(row.expires_at)).toBeLessThanOrEqual(Date.now() + ANONYMOUS_SESSION_TTL_MS);
+      expect(Number(row.expires_at)).toBeGreaterThanOrEqual(before + ANONYMOUS_SESSION_TTL_MS - 1000);
+    } finally {
+      store.close();
+    }
 
     const user = new Client(app.url);
     await signIn(user, app.mailer, 'long-lived@throttle.example');

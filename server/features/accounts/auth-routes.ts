@@ -2,7 +2,7 @@ import express, { type NextFunction, type Request, type Response, type Router } 
 import type { Passport } from 'passport';
 import type { Mailer } from '../../mail/mailer';
 import { AppError, Invalid } from '../../errors';
-import { csrfTokenFor, newCsrfToken } from '../../http/csrf';
+import { csrfTokenFor, csrfTokenForSignIn } from '../../http/csrf';
 import { route, type RouteDeps } from '../../http/route';
 import { verifyCaptcha } from './captcha';
 import { providerScopes } from './strategies';
@@ -32,7 +32,7 @@ function logIn(req: Request, user: Express.User): Promise<void> {
   return new Promise((resolve, reject) => {
     req.logIn(user, (err) => {
       if (err) return reject(err);
-      req.session.csrfToken = newCsrfToken();
+      csrfTokenForSignIn(req);
       req.session.save((e) => (e ? reject(e) : resolve()));
     });
   });

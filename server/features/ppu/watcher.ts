@@ -4,6 +4,7 @@ import type { Config } from '../../config';
 import type { SandboxChain, SandboxNetwork, TxDetails } from '../../sandbox/chain/index';
 import { sandboxOf } from '../../../shared/networks';
 import { httpSource, sandboxSource, type ChainSource } from '../webhooks/index';
+import { forgetComponentState, reportComponentState } from '../status/index';
 import { WatchedOrderIndex } from './order-index';
 import { anyWatchedOrder, creditConfirmed, expireOrders, ppuSettings, recordBlock, rollBackTo, watchCursor, watchedOrdersAt, type SeenPayment } from './ppu';
 
@@ -114,30 +115,104 @@ export async function paymentsIn(db: Db, network: string, block: { height: numbe
   return seen;
 }
 
-/** Runs the watcher every `intervalMs` (one pass at a time) until stopped. */
-export function startPaymentWatcher(deps: { db: Db; logger: Logger; source: ChainSource; network: string; confirmations: number; intervalMs: number }): { stop(): Promise<void> } {
-  let running: Promise<void> | null = null;
-  let stopped = false;
+/** The watcher's time: the system's, or a test's that moves only when told. */
+export interface WatcherClock {
+  now(): number;
+  setTimeout(fn: () => void, ms: number): unknown;
+  clearTimeout(handle: unknown): void;
+}
+
+const systemClock: WatcherClock = {
+  now: () => Date.now(),
+  setTimeout: (fn, ms) => {
+    const t = setTimeout(fn, ms);
+    t.unref();
+    return t;
+  },
+  clearTimeout: (handle) => clearTimeout(handle as NodeJS.Timeout),
+};
+
+/** The longest wait between two tries while the payment chain cannot be read. */
+export const WATCHER_MAX_BACKOFF_MS = 5 * 60_000;
+
+/** The wait before the next pass: the interval, doubled with each failure in a row, up to the cap. */
+export const watcherDelay = (intervalMs: number, failures: number, maxMs = WATCHER_MAX_BACKOFF_MS): number =>
+  failures === 0 ? intervalMs : Math.min(maxMs, intervalMs * 2 ** Math.min(failures, 30));
+
+/**
+ * Runs the watcher every `intervalMs` (one pass at a time) until stopped. A pass that fails (the
+ * payment chain's backend does not answer, or answers what cannot be read) is tried again after a
+ * wait that doubles with each failure in a row, up to WATCHER_MAX_BACKOFF_MS. The failure is logged
+ * once, and the recovery once with how long it lasted; the status page shows the watcher's state
+ * and since when.
+ */
+export function startPaymentWatcher(deps: {
+  db: Db;
+  logger: Logger;
+  source: ChainSource;
+  network: string;
+  confirmations: number;
+  intervalMs: number;
+  clock?: WatcherClock;
+  maxBackoffMs?: number;
+}): { stop(): Promise<void> } {
+  const clock = deps.clock ?? systemClock;
+  const maxBackoffMs = deps.maxBackoffMs ?? WATCHER_MAX_BACKOFF_MS;
   const index = new WatchedOrderIndex(deps.db, deps.network);
-  const tick = () => {
-    if (running || stopped) return;
-    running = watchTick(deps.db, deps.source, { network: deps.network, confirmations: deps.confirmations, index })
-      .then((r) => {
-        if (r.payments > 0 || r.credited > 0) deps.logger.info({ network: deps.network, ...r }, 'pay as you go: payments seen');
-      })
-      .catch((err: unknown) => deps.logger.error({ err: { message: (err as Error).message } }, 'pay as you go: the payment watcher failed; retrying'))
-      .finally(() => {
-        running = null;
-      });
+  let running: Promise<void> | null = null;
+  let timer: unknown;
+  let stopped = false;
+  let failures = 0;
+  let downSince: number | null = null;
+  let shown: 'operational' | 'down' | null = null;
+
+  const show = async (state: 'operational' | 'down', since: number) => {
+    if (shown === state) return;
+    try {
+      await reportComponentState(deps.db, { name: 'Payment watcher', state, since }, clock.now());
+      shown = state;
+    } catch {
+      // The database is what failed: the next pass tries again.
+    }
   };
-  const timer = setInterval(tick, deps.intervalMs);
-  timer.unref();
-  tick();
+
+  const pass = async (): Promise<void> => {
+    try {
+      const r = await watchTick(deps.db, deps.source, { network: deps.network, confirmations: deps.confirmations, index });
+      if (downSince !== null) {
+        deps.logger.info({ network: deps.network, downForMs: clock.now() - downSince, attempts: failures }, 'pay as you go: the payment watcher reads the payment chain again');
+      }
+      failures = 0;
+      downSince = null;
+      await show('operational', clock.now());
+      if (r.payments > 0 || r.credited > 0) deps.logger.info({ network: deps.network, ...r }, 'pay as you go: payments seen');
+    } catch (err) {
+      failures++;
+      if (downSince === null) {
+        downSince = clock.now();
+        deps.logger.error(
+          { network: deps.network, err: { message: (err as Error).message } },
+          'pay as you go: the payment watcher failed; retrying with a growing wait, and logging again once it works',
+        );
+      }
+      await show('down', downSince);
+    }
+  };
+
+  const run = () => {
+    if (stopped) return;
+    running = pass().finally(() => {
+      running = null;
+      if (!stopped) timer = clock.setTimeout(run, watcherDelay(deps.intervalMs, failures, maxBackoffMs));
+    });
+  };
+  run();
   return {
     async stop() {
       stopped = true;
-      clearInterval(timer);
+      clock.clearTimeout(timer);
       await running;
+      await forgetComponentState(deps.db, 'Payment watcher').catch(() => undefined);
     },
   };
 }
@@ -155,7 +230,7 @@ export function paymentChainSource(config: Config, chains: Partial<Record<Sandbo
 }
 
 /** Starts the payment watcher of the worker role (main.ts and the tests), or answers null when pay as you go is off. */
-export function startPaymentWatcherFor(deps: { config: Config; db: Db; logger: Logger; chains: Partial<Record<SandboxNetwork, SandboxChain>>; intervalMs?: number }) {
+export function startPaymentWatcherFor(deps: { config: Config; db: Db; logger: Logger; chains: Partial<Record<SandboxNetwork, SandboxChain>>; intervalMs?: number; clock?: WatcherClock }) {
   const settings = ppuSettings(deps.config);
   const source = paymentChainSource(deps.config, deps.chains);
   if (!settings.enabled || !source) return null;
@@ -165,6 +240,7 @@ export function startPaymentWatcherFor(deps: { config: Config; db: Db; logger: L
     source,
     network: settings.network,
     confirmations: settings.confirmations,
+    ...(deps.clock ? { clock: deps.clock } : {}),
     intervalMs: deps.intervalMs ?? Math.min(deps.config.webhooks.chainPollMs, Math.max(250, Math.floor(deps.config.gateway.sandboxBlockIntervalMs / 4))),
   });
 }

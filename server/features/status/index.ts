@@ -2,3 +2,4 @@
 export { startHeartbeat } from './heartbeats';
 export { registerStatusRoutes } from './routes';
 export { defaultProbes, statusReporter } from './status';
+export { forgetComponentState, reportComponentState, type ComponentName } from './components';

@@ -6,6 +6,7 @@ import { usePageTitle } from '../../components/use-page-title';
 // The cookies this server sets, as they are: the cookie banner links here unless COOKIE_POLICY_URL names another page.
 const cookies: Array<{ name: string; purpose: string; lifetime: string }> = [
   { name: 'cairn.sid', purpose: 'Keeps you signed in. Only the server can read it (HttpOnly).', lifetime: 'Until you sign out, or 30 days (the operator may set another period)' },
+  { name: 'cairn.csrf', purpose: 'Protects the sign-in form against requests forged by other sites. Only the server can read it (HttpOnly).', lifetime: 'Until you sign in or close the browser' },
   { name: CONSENT_COOKIE, purpose: 'Remembers that you accepted this notice, so it is not shown again.', lifetime: '1 year' },
 ];
 

@@ -53,7 +53,14 @@ export function StatusPage() {
               <Stack gap="xs">
                 {data.services.map((s) => (
                   <Group key={s.name} justify="space-between" wrap="nowrap" data-testid={`service-${s.name}`}>
-                    <Text fw={500}>{s.name}</Text>
+                    <div>
+                      <Text fw={500}>{s.name}</Text>
+                      {s.since !== undefined && (
+                        <Text size="sm" c="dimmed">
+                          since {new Date(s.since).toLocaleString()}
+                        </Text>
+                      )}
+                    </div>
                     <StateLabel state={s.state} />
                   </Group>
                 ))}

@@ -1,0 +1,28 @@
+import type { Db } from '../../db/index';
+
+/** Background parts whose state the status page shows besides the running processes. */
+export type ComponentName = 'Payment watcher';
+
+export interface ComponentState {
+  name: ComponentName;
+  state: 'operational' | 'down';
+  /** Epoch ms since which the part has been in this state. */
+  since: number;
+}
+
+/** Records that a part is (again) working, or not, since `since`. */
+export async function reportComponentState(db: Db, { name, state, since }: ComponentState, now = Date.now()): Promise<void> {
+  await db('component_states').insert({ name, state, since, updated_at: now }).onConflict('name').merge(['state', 'since', 'updated_at']);
+}
+
+/** The part stopped (its process shuts down, or the part is turned off): the page no longer lists it. */
+export async function forgetComponentState(db: Db, name: ComponentName): Promise<void> {
+  await db('component_states').where({ name }).delete();
+}
+
+export async function componentStates(db: Db): Promise<ComponentState[]> {
+  const rows = (await db('component_states').select('name', 'state', 'since').orderBy('name')) as Array<{ name: string; state: string; since: number | string }>;
+  return rows
+    .filter((r) => r.name === 'Payment watcher' && (r.state === 'operational' || r.state === 'down'))
+    .map((r) => ({ name: r.name as ComponentName, state: r.state as ComponentState['state'], since: Number(r.since) }));
+}
