@@ -1,7 +1,7 @@
 import type http from 'node:http';
 import express, { type Router } from 'express';
 import proxyaddr from 'proxy-addr';
-import type { Config } from '../config';
+import { proxyTrust, type Config } from '../config';
 import type { Logger } from '../logger';
 import { evmNetwork, evmSlugs, networks, type UpstreamNetwork } from '../../shared/networks';
 import { NOT_FOUND_MESSAGE, blockfrostError } from '../blockfrost/http';
@@ -183,10 +183,10 @@ const preflight = (res: http.ServerResponse): void => {
 export function createGatewayHandler(deps: GatewayDeps) {
   const { config, keys, limiter, meter } = deps;
   const now = deps.now ?? Date.now;
-  // The same rules as the control plane's "trust proxy": which X-Forwarded-For hops to believe.
+  // The control plane's rule (its Express 'trust proxy' is the same function): the client is the
+  // nearest X-Forwarded-For hop not trusted, never simply the left-most entry a client wrote.
   const tp = config.trustProxy;
-  const trust: (addr: string, i: number) => boolean =
-    tp === true ? () => true : tp === false ? () => false : typeof tp === 'number' ? (_a, i) => i < tp : proxyaddr.compile(tp.split(',').map((s) => s.trim()));
+  const trust = proxyTrust(tp);
   const clientIp = (req: http.IncomingMessage): string => (tp === false ? (req.socket.remoteAddress ?? '') : proxyaddr(req as express.Request, trust));
   const { byNetwork, sandboxed, close } = backends(deps);
   // Read at start, so a document the gateway cannot read stops it there rather than at a request.

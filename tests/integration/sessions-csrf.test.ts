@@ -18,7 +18,7 @@ describe('session cookie', () => {
   });
 
   it('is Secure when served over HTTPS through a trusted proxy', async () => {
-    const proxied = await startTestApp({ env: { TRUST_PROXY: 'true' }, database: app.database });
+    const proxied = await startTestApp({ env: { TRUST_PROXY: '1' }, database: app.database });
     try {
       const res = await fetch(proxied.url + '/auth/csrf', { headers: { 'x-forwarded-proto': 'https' } });
       expect(sessionCookieLine(res.headers)).toMatch(/;\s*Secure/i);
