@@ -12,7 +12,7 @@ const OPERATIONS = new Set(['get', 'put', 'post', 'delete', 'options', 'head', '
  * Each path template of an OpenAPI document in YAML and the methods it defines, in upper case. A
  * scan of the `paths:` block (a template at two spaces, its operations at four) rather than a YAML
  * parse: the document is half a megabyte and a full parse takes seconds, at every gateway start;
- * tests/unit/server/blockfrost-methods.test.ts checks the scan against the parser.
+ * tests/unit/server/blockfrost/methods.test.ts checks the scan against the parser.
  */
 export function scanPathMethods(yaml: string): Map<string, Set<string>> {
   const out = new Map<string, Set<string>>();
