@@ -4,7 +4,7 @@ import session from 'express-session';
 import helmet from 'helmet';
 import compression from 'compression';
 import { pinoHttp } from 'pino-http';
-import { sandboxedSlugs, type Config } from './config';
+import { proxyTrust, sandboxedSlugs, type Config } from './config';
 import type { Db } from './db/index';
 import { isMigrated } from './db/index';
 import type { Logger } from './logger';
@@ -69,7 +69,8 @@ export function createApp(deps: AppDeps): CairnApp {
   const webDir = deps.webDir ?? defaultWebDir;
   const app = express();
   app.disable('x-powered-by');
-  app.set('trust proxy', config.trustProxy);
+  // Which X-Forwarded-For hops to believe (TRUST_PROXY): req.ip, req.secure and the session cookie's Secure follow it.
+  app.set('trust proxy', proxyTrust(config.trustProxy));
 
   app.use(
     pinoHttp({

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import path from 'node:path';
+import proxyaddr from 'proxy-addr';
 import { isValidAllowlistEntry } from './allowlist';
 import type { SiteInfo } from '../shared/site';
 import {
@@ -19,6 +20,25 @@ import {
 // Environment → typed configuration, validated once at boot. Each variable's description lives in the
 // schema (.describe), so docs/configuration.md is generated from it (npm run docs:config) and cannot
 // drift; .env.example lists every variable with its default.
+
+/** TRUST_PROXY: false, a hop count, or a comma-separated list of addresses, CIDRs and proxy-addr's names. */
+export type TrustProxy = false | number | string;
+
+const TRUST_PROXY_FORMS =
+  "must be false, the number of proxies in front of Cairn (e.g. 1), or their addresses/CIDRs (e.g. loopback or 10.0.0.0/8); true is refused because it believes every X-Forwarded-For entry, including what the client writes itself";
+
+const proxyList = (value: string): string[] => value.split(',').map((s) => s.trim()).filter(Boolean);
+
+/**
+ * Which hops of a request's X-Forwarded-For chain to believe, as Express's 'trust proxy' function:
+ * hop 0 is the TCP peer, each next hop one entry further left. The control plane (Express) and the
+ * gateway both derive the client address with it, so they agree.
+ */
+export function proxyTrust(tp: TrustProxy): (addr: string, hop: number) => boolean {
+  if (tp === false || tp === 0) return () => false;
+  if (typeof tp === 'number') return (_addr, hop) => hop < tp;
+  return proxyaddr.compile(proxyList(tp));
+}
 
 const emptyToUndefined = (v: unknown) => (typeof v === 'string' && v.trim() === '' ? undefined : v);
 const optionalString = z.preprocess(emptyToUndefined, z.string().optional());
@@ -171,15 +191,24 @@ export const configSchema = z.object({
     z
       .string()
       .default('false')
-      .transform((v, ctx): boolean | number | string => {
-        if (v === 'true') return true;
-        if (v === 'false') return false;
-        if (/^\d+$/.test(v)) return Number(v);
-        if (/^[\w.:/,\s-]+$/.test(v)) return v; // loopback, linklocal, uniquelocal or addresses/CIDRs
-        ctx.addIssue({ code: 'custom', message: 'must be true, false, a hop count, or a list of addresses' });
+      .transform((v, ctx): TrustProxy => {
+        const value = v.trim();
+        if (value === 'false' || value === '0') return false;
+        if (/^\d+$/.test(value)) return Number(value);
+        if (value !== 'true' && /^[\w.:/,\s-]+$/.test(value)) {
+          try {
+            proxyaddr.compile(proxyList(value)); // loopback, linklocal, uniquelocal, addresses, CIDRs
+            return value;
+          } catch {
+            // reported below
+          }
+        }
+        ctx.addIssue({ code: 'custom', message: TRUST_PROXY_FORMS });
         return z.NEVER;
       }),
-  ).describe('Express trust proxy: false, true, a hop count, or the addresses/CIDRs of your proxies. Set it behind a TLS-terminating proxy so cookies become Secure.'),
+  ).describe(
+    "The proxies in front of Cairn, whose X-Forwarded-For entries are believed: false (none), their number (1 for one reverse proxy: the client is the address that proxy saw), or their addresses/CIDRs, comma-separated (loopback, linklocal, uniquelocal or e.g. 10.0.0.0/8). The client is the nearest address not trusted, for the sign-in throttle, the loopback-only /dev tools and the gateway's IP bans and statistics alike. true is refused: it would believe the left-most entry, which the client writes itself. Set it behind a TLS-terminating proxy so cookies become Secure.",
+  ),
   MAGIC_LINK_TTL_MINUTES: positiveInt(15, 'a positive whole number of minutes').describe('How long an e-mailed sign-in link works, in minutes.'),
   SIGNIN_LINKS_PER_IP: positiveInt(30, 'a positive whole number').describe('Sign-in mails one client IP may ask for in 15 minutes (per e-mail address the limit is 5).'),
   EVENT_STREAMS_PER_USER: positiveInt(5, 'a positive whole number').describe('Event streams (GET /api/events) one user may hold open at once; one more is refused with 429.'),
@@ -310,7 +339,7 @@ export interface Config {
   databaseUrl: string | undefined;
   logLevel: Env['LOG_LEVEL'];
   session: { secret: string | undefined; maxAgeMs: number };
-  trustProxy: boolean | number | string;
+  trustProxy: TrustProxy;
   magicLinkTtlMs: number;
   /** Sign-in mails one client IP may ask for in 15 minutes. */
   signInLinksPerIp: number;

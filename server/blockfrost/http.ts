@@ -25,6 +25,7 @@ const ERROR_NAMES: Record<number, string> = {
   402: 'Project Over Limit',
   403: 'Forbidden',
   404: 'Not Found',
+  405: 'Method Not Allowed',
   418: 'Requested Banned',
   425: 'Pin Queue Full',
   429: 'Project Over Limit',

@@ -1,10 +1,11 @@
 import type http from 'node:http';
 import express, { type Router } from 'express';
 import proxyaddr from 'proxy-addr';
-import type { Config } from '../config';
+import { proxyTrust, type Config } from '../config';
 import type { Logger } from '../logger';
 import { evmNetwork, evmSlugs, networks, type UpstreamNetwork } from '../../shared/networks';
-import { NOT_FOUND_MESSAGE } from '../blockfrost/http';
+import { NOT_FOUND_MESSAGE, blockfrostError } from '../blockfrost/http';
+import { blockfrostMethods, type MethodTable } from '../blockfrost/methods';
 import { KeyCache, type ProjectKey } from './key-cache';
 import { MemoryLimiter, utcDay, type Limiter, type Verdict } from './limiter';
 import type { Meter, MeteredRequest } from './metering';
@@ -32,7 +33,8 @@ export const MESSAGES = {
   banned: 'IP has been auto-banned for flooding.',
   noBackend: 'This network has no backend configured on this Cairn server, so requests to it cannot be answered (and are not counted).',
   disabled: 'This network is turned off on this Cairn server by its operator: its keys are refused (and requests are not counted).',
-  badPath: 'The path is not valid: dot segments, encoded slashes and backslashes are not allowed.',
+  badPath: "The path is not valid: dot segments (also encoded), encoded slashes, backslashes and '#' are not allowed.",
+  invalidPath: 'Invalid path. Please check https://docs.blockfrost.io/',
   restricted: 'API access is restricted: the first payment of this subscription failed. Pay the open invoice in the dashboard to restore it.',
 } as const;
 
@@ -56,14 +58,25 @@ export interface GatewayDeps {
   now?: () => number;
 }
 
+/** A decoded segment that is a dot segment ('..', also '..;x') or hides a separator ('/', '\\', '#', NUL). */
+const escapes = (decoded: string): boolean => {
+  if (/[/\\#]/.test(decoded) || decoded.includes('\u0000')) return true;
+  const bare = decoded.split(';', 1)[0]!.trim();
+  return bare === '.' || bare === '..';
+};
+
+/** How many more times a segment is decoded after the first: '%252e%252e' is '..' to a backend that decodes twice. */
+const DECODE_AGAIN = 3;
+
 /**
- * True for a path a backend could resolve outside the API: '.' or '..' segments, also encoded
- * ('%2e%2e') or with a parameter ('..;'), and encoded slashes or backslashes. The cheap test first:
- * a normal path has none of '.', '%', ';' or '\\'.
+ * True for a path a backend could resolve outside the API or to another path than the one checked:
+ * '.' or '..' segments, also encoded ('%2e%2e'), encoded twice ('%252e%252e') or with a parameter
+ * ('..;'); slashes, backslashes or '#' encoded (a '#' ends the path for whoever reads it next), and a
+ * backslash or '#' as it is. The cheap test first: a normal path has none of '.', '%', ';', '\\', '#'.
  */
 export function climbs(path: string): boolean {
-  if (!/[.%;\\]/.test(path)) return false;
-  if (path.includes('\\')) return true;
+  if (!/[.%;\\#]/.test(path)) return false;
+  if (path.includes('\\') || path.includes('#')) return true;
   for (const segment of path.split('/')) {
     let decoded: string;
     try {
@@ -71,9 +84,19 @@ export function climbs(path: string): boolean {
     } catch {
       return true;
     }
-    if (decoded.includes('/') || decoded.includes('\\') || decoded.includes('\u0000')) return true;
-    const bare = decoded.split(';', 1)[0]!.trim();
-    if (bare === '.' || bare === '..') return true;
+    if (escapes(decoded)) return true;
+    // Decoded again while it still holds an escape: what a backend that decodes once more would see.
+    for (let round = 0; round < DECODE_AGAIN && decoded.includes('%'); round++) {
+      let again: string;
+      try {
+        again = decodeURIComponent(decoded);
+      } catch {
+        break; // a literal '%' (a file named '100%.txt'): nothing more to decode
+      }
+      if (again === decoded) break;
+      if (escapes(again) || again.includes('?')) return true;
+      decoded = again;
+    }
   }
   return false;
 }
@@ -128,6 +151,20 @@ function backends(deps: GatewayDeps): { byNetwork: Map<string, Backend>; sandbox
   return { byNetwork, sandboxed, close: () => upstreams.forEach((u) => u.close()) };
 }
 
+/**
+ * Whether the request's method is one Blockfrost defines for its path (HEAD wherever GET is); else
+ * answers the Blockfrost 405 with an Allow header, or for a path Blockfrost does not define (which
+ * only GET and HEAD may read) its 400 'Invalid path'.
+ */
+function methodAllowed(methods: MethodTable, req: http.IncomingMessage, res: http.ServerResponse, path: string): boolean {
+  const method = req.method ?? 'GET';
+  const allowed = methods.allowed(path);
+  if (allowed ? allowed.includes(method) : method === 'GET' || method === 'HEAD') return true;
+  if (!allowed) sendBlockfrostError(res, 400, MESSAGES.invalidPath);
+  else sendJson(res, 405, blockfrostError(405, `${method} is not allowed on this path; it answers ${allowed.join(', ')}.`), { allow: allowed.join(', ') });
+  return false;
+}
+
 const preflight = (res: http.ServerResponse): void => {
   res.writeHead(204, {
     ...ANY_ORIGIN,
@@ -146,12 +183,14 @@ const preflight = (res: http.ServerResponse): void => {
 export function createGatewayHandler(deps: GatewayDeps) {
   const { config, keys, limiter, meter } = deps;
   const now = deps.now ?? Date.now;
-  // The same rules as the control plane's "trust proxy": which X-Forwarded-For hops to believe.
+  // The control plane's rule (its Express 'trust proxy' is the same function): the client is the
+  // nearest X-Forwarded-For hop not trusted, never simply the left-most entry a client wrote.
   const tp = config.trustProxy;
-  const trust: (addr: string, i: number) => boolean =
-    tp === true ? () => true : tp === false ? () => false : typeof tp === 'number' ? (_a, i) => i < tp : proxyaddr.compile(tp.split(',').map((s) => s.trim()));
+  const trust = proxyTrust(tp);
   const clientIp = (req: http.IncomingMessage): string => (tp === false ? (req.socket.remoteAddress ?? '') : proxyaddr(req as express.Request, trust));
   const { byNetwork, sandboxed, close } = backends(deps);
+  // Read at start, so a document the gateway cannot read stops it there rather than at a request.
+  const methods = blockfrostMethods();
   const memory = limiter instanceof MemoryLimiter ? limiter : null;
   const domain = config.gateway.domain;
   const disabled = new Set<string>(config.disabledNetworks);
@@ -226,7 +265,8 @@ export function createGatewayHandler(deps: GatewayDeps) {
     if (!(rest === '/' && req.method === 'POST') && root(res, rest, network)) return;
     // Before any key, limit or backend: a path that climbs out of /api/v0 would reach whatever the
     // upstream serves beside its API, with Cairn's upstream credentials.
-    if (climbs(rest)) return sendBlockfrostError(res, 400, MESSAGES.badPath);
+    // A '#' in the query would end the target for a backend that reads it as a fragment.
+    if (climbs(rest) || search.includes('#')) return sendBlockfrostError(res, 400, MESSAGES.badPath);
 
     const key = req.headers.project_id;
     let project: ProjectKey | undefined;
@@ -258,6 +298,10 @@ export function createGatewayHandler(deps: GatewayDeps) {
     // Nothing can answer it here: say so before the limits, so it costs no quota, no token and no
     // metering. Milkomeda's JSON-RPC handler makes the same check for its own backend.
     if (!backend && target !== MILKOMEDA) return sendBlockfrostError(res, 500, MESSAGES.noBackend);
+    // Only the methods Blockfrost defines for the path reach a backend (Milkomeda's JSON-RPC handler
+    // keeps its own rules); a path it does not define is passed on for reading only, so the backend
+    // answers its own 404.
+    if (target !== MILKOMEDA && !methodAllowed(methods, req, res, rest)) return;
 
     const at = now();
     const day = utcDay(at);

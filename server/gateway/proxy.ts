@@ -4,11 +4,17 @@ import type { UpstreamConfig } from '../config';
 import { INTERNAL_ERROR_MESSAGE } from '../blockfrost/http';
 import { ANY_ORIGIN, sendBlockfrostError } from './respond';
 
-// Headers that describe one hop, not the message; never forwarded either way (RFC 9110 7.6.1).
+// Headers that describe one hop, not the message; never passed back to the client (RFC 9110 7.6.1).
 const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'te', 'trailer', 'upgrade', 'proxy-authorization', 'proxy-authenticate']);
-// What the client sends that the upstream must not see: our key, cookies, and the original host;
-// and Expect (the body is sent whole, as undici sends request bodies).
-const NOT_FORWARDED = new Set([...HOP_BY_HOP, 'host', 'project_id', 'cookie', 'authorization', 'expect']);
+/**
+ * The only client headers a Blockfrost backend is sent (beside the operator's own credentials): what
+ * the answer may look like, the body's type and length, the client's name, and ranges and
+ * revalidation for IPFS files. Everything else stays here: the key, cookies, the Host, client-written
+ * proxy headers (X-Forwarded-For, X-Original-URL, X-Rewrite-URL, X-HTTP-Method-Override …) that a
+ * backend or the proxy in front of it could believe, arriving beside the operator's credentials.
+ * A body without Content-Length goes out chunked, as undici sends a streamed body.
+ */
+export const FORWARDED_HEADERS: ReadonlySet<string> = new Set(['accept', 'accept-encoding', 'content-type', 'content-length', 'user-agent', 'range', 'if-range', 'if-none-match', 'if-modified-since']);
 
 /** What a failover pool learns from one forward (server/gateway/upstream-pool.ts). */
 export interface ForwardHooks {
@@ -196,10 +202,10 @@ export function httpUpstream(cfg: UpstreamConfig, timeoutMs: number): Upstream {
       // A flat [name, value, …] list; undici adds the backend's own Host.
       const headers: string[] = [];
       const incoming = req.headers;
-      for (const name in incoming) {
+      for (const name of FORWARDED_HEADERS) {
         const value = incoming[name];
         // A client's own copy of the upstream's auth header would reach it beside ours.
-        if (value === undefined || NOT_FORWARDED.has(name) || name === authName) continue;
+        if (value === undefined || name === authName) continue;
         if (typeof value === 'string') headers.push(name, value);
         else for (const v of value) headers.push(name, v);
       }

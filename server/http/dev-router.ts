@@ -1,15 +1,6 @@
-import express, { type Request, type Router } from 'express';
+import express, { type Router } from 'express';
 import { Forbidden } from '../errors';
-import { isLoopbackIp } from '../../shared/ip';
-
-export const isLoopback = (address: string | undefined): boolean => !!address && isLoopbackIp(address);
-
-/**
- * True when the request comes from this machine: the TCP peer is a loopback address, and so is the
- * client Express derives through TRUST_PROXY (a local reverse proxy forwarding a remote client is
- * not a loopback client).
- */
-export const fromLoopback = (req: Request): boolean => isLoopback(req.socket.remoteAddress) && isLoopback(req.ip);
+import { fromLoopback } from './loopback';
 
 /**
  * The one /dev router (development aids: mailbox, faucet, simulated payments …). Mounted only

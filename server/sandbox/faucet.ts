@@ -1,9 +1,10 @@
 // The sandbox faucet and development wallets over HTTP, for the dashboard's faucet button and for
 // scripts: mounted on /dev (never in production) and answering loopback clients only.
-import express, { type Request, type Response, type Router } from 'express';
+import express, { type Response, type Router } from 'express';
 import { faucetRequestSchema } from '../../shared/sandbox-faucet';
 import { sandboxOf, slugOfSandbox } from '../../shared/networks';
 import { isLoopbackIp } from '../../shared/ip';
+import { fromLoopback } from '../http/loopback';
 import type { SandboxChain, SandboxNetwork } from './chain/index';
 
 const fail = (res: Response, status: number, code: string, message: string): void => {
@@ -12,11 +13,6 @@ const fail = (res: Response, status: number, code: string, message: string): voi
 
 /** 127.0.0.0/8, ::1 and their IPv4-mapped forms (shared/ip.ts). */
 export const isLoopbackAddress = (address: string): boolean => isLoopbackIp(address);
-
-/** The connecting socket's address, never a forwarded header: a proxy in front must not open this up. */
-function fromLoopback(req: Request): boolean {
-  return isLoopbackAddress(req.socket.remoteAddress ?? '');
-}
 
 export function devFaucetRouter(chains: Partial<Record<SandboxNetwork, SandboxChain>>): Router {
   const router = express.Router();

@@ -28,7 +28,7 @@ describe('session and CSRF cookies', () => {
   });
 
   it('are Secure when served over HTTPS through a trusted proxy', async () => {
-    const proxied = await startTestApp({ env: { TRUST_PROXY: 'true' }, database: app.database });
+    const proxied = await startTestApp({ env: { TRUST_PROXY: '1' }, database: app.database });
     try {
       const https = { 'x-forwarded-proto': 'https' };
       const res = await fetch(proxied.url + '/auth/csrf', { headers: https });

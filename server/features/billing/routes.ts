@@ -2,7 +2,7 @@ import type { Router } from 'express';
 import { z } from 'zod';
 import { route, type RouteDeps, type SignedInUser } from '../../http/route';
 import { AppError, Conflict, Forbidden, NotFound } from '../../errors';
-import { isLoopbackRequest } from '../../http/loopback';
+import { fromLoopback } from '../../http/loopback';
 import type { BillingProvider } from './provider';
 import { LocalBillingProvider } from './local';
 import { NO_BILLING } from './providers';
@@ -216,8 +216,8 @@ export function registerBillingRoutes(router: Router, deps: RouteDeps, billing: 
 /** The built-in test billing's checkout page and customer portal. A development aid: loopback clients only. */
 function registerLocalBillingRoutes(router: Router, deps: RouteDeps, local: LocalBillingProvider): void {
   const { db } = deps;
-  const onlyHere = (req: Parameters<typeof isLoopbackRequest>[0]) => {
-    if (!isLoopbackRequest(req)) throw new Forbidden("Cairn's built-in test billing answers on this machine only. The operator sets STRIPE_SECRET_KEY for real payments.");
+  const onlyHere = (req: Parameters<typeof fromLoopback>[0]) => {
+    if (!fromLoopback(req)) throw new Forbidden("Cairn's built-in test billing answers on this machine only. The operator sets STRIPE_SECRET_KEY for real payments.");
   };
   /** The account whose portal this is, and what the signed-in user may do in it (as on Stripe: the invoices alone for an administrator). */
   const ownerFor = async (user: SignedInUser, workspaceId: number | undefined): Promise<{ owner: { id: number; email: string }; scope: PortalScope }> => {

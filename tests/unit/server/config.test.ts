@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from '../../../server/config';
+import { ConfigError, loadConfig, proxyTrust } from '../../../server/config';
 
 const fails = (env: Record<string, string>) => {
   try {
@@ -52,9 +52,26 @@ describe('configuration', () => {
   });
 
   it('parses TRUST_PROXY forms', () => {
-    expect(loadConfig({ TRUST_PROXY: 'true' }).trustProxy).toBe(true);
+    expect(loadConfig({ TRUST_PROXY: 'false' }).trustProxy).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: '0' }).trustProxy).toBe(false);
     expect(loadConfig({ TRUST_PROXY: '2' }).trustProxy).toBe(2);
     expect(loadConfig({ TRUST_PROXY: 'loopback, 10.0.0.0/8' }).trustProxy).toBe('loopback, 10.0.0.0/8');
+    expect(fails({ TRUST_PROXY: '10.0.0.0/99' })).toMatch(/^Invalid configuration: TRUST_PROXY must be false, the number of proxies/);
+  });
+
+  it('refuses TRUST_PROXY=true, naming the variable and the forms it takes', () => {
+    expect(fails({ TRUST_PROXY: 'true' })).toBe(
+      'Invalid configuration: TRUST_PROXY must be false, the number of proxies in front of Cairn (e.g. 1), or their addresses/CIDRs (e.g. loopback or 10.0.0.0/8); true is refused because it believes every X-Forwarded-For entry, including what the client writes itself (got "true")',
+    );
+  });
+
+  it('trusts hops, not the whole X-Forwarded-For header', () => {
+    // hop 0 is the TCP peer, hop 1 the entry the first proxy appended, …
+    const one = proxyTrust(1);
+    expect([one('127.0.0.1', 0), one('203.0.113.9', 1)]).toEqual([true, false]);
+    const listed = proxyTrust('loopback, 10.0.0.0/8');
+    expect([listed('127.0.0.1', 0), listed('10.1.2.3', 1), listed('203.0.113.9', 2)]).toEqual([true, true, false]);
+    expect(proxyTrust(false)('127.0.0.1', 0)).toBe(false);
   });
 
   it('treats empty values as unset', () => {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { classifyIp, isLoopbackIp, isPrivateIp, mappedIpv4 } from '../../../shared/ip';
 import { privateEndpointWarning } from '../../../shared/webhooks';
 import { isAllowedAddress, parseAllowlist } from '../../../server/features/webhooks/ssrf';
-import { isLoopback } from '../../../server/http/dev-router';
+import { isLoopback } from '../../../server/http/loopback';
 import { isLoopbackAddress } from '../../../server/sandbox/faucet';
 
 describe('isPrivateIp', () => {
