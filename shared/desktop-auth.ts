@@ -13,6 +13,7 @@ export const desktopSignInMessages = {
   badMethod: 'code_challenge_method must be S256.',
   badState: 'state must be 16 to 256 URL-safe characters.',
   badDevice: "device must be 1 to 100 letters, digits, spaces or . _ - ( ) '",
+  badConsent: 'This consent form is not for the sign-in this browser has under way. Start again from the app.',
   invalidCode: 'This sign-in code is not valid: it was used already, it expired, or it does not match this app.',
   otherBrowser: 'Finish signing in to the desktop app in the browser the app opened: this browser did not start the sign-in, or it took too long. Start again from the app.',
 } as const;
@@ -49,6 +50,12 @@ export const desktopStartQuerySchema = z.object({
   device: deviceNameSchema.optional(),
 });
 export type DesktopStartQuery = z.infer<typeof desktopStartQuerySchema>;
+
+/** The consent form the browser posts to /auth/desktop/finish (CSRF token checked before the route). */
+export const desktopConsentBodySchema = z.object({
+  decision: z.enum(['approve', 'cancel'], { error: 'decision must be approve or cancel.' }),
+  sign_in: z.string({ error: desktopSignInMessages.badConsent }).regex(/^[0-9a-f]{64}$/, desktopSignInMessages.badConsent),
+});
 
 /** RFC 7636 §4.1: 43 to 128 characters of [A-Z a-z 0-9 - . _ ~]. */
 const codeVerifierSchema = z

@@ -19,6 +19,7 @@ import * as createPpu from './2026-11-23-1800-create-ppu';
 import * as createRequestInsight from './2026-11-23-1910-create-request-insight';
 import * as dropMinuteRollups from './2026-11-24-2300-drop-minute-rollups';
 import * as outboxFillfactor from './2026-11-24-2310-outbox-fillfactor';
+import * as desktopSignInDevice from './2026-11-26-0100-desktop-sign-in-device';
 
 export interface Migration {
   up(knex: Knex): Promise<void>;
@@ -47,4 +48,5 @@ export const migrations: ReadonlyArray<readonly [name: string, migration: Migrat
   ['2026-11-23-1910-create-request-insight', createRequestInsight],
   ['2026-11-24-2300-drop-minute-rollups', dropMinuteRollups],
   ['2026-11-24-2310-outbox-fillfactor', outboxFillfactor],
+  ['2026-11-26-0100-desktop-sign-in-device', desktopSignInDevice],
 ];
