@@ -136,6 +136,8 @@ export function createApp(deps: AppDeps): CairnApp {
   }
 
   app.use(express.json({ limit: '1mb', strict: true }));
+  // The one server-rendered form that posts: the desktop sign-in's consent (its CSRF token is a form field).
+  app.use('/auth/desktop/finish', express.urlencoded({ extended: false, limit: '4kb', parameterLimit: 10 }));
   app.use(['/api', '/auth'], refuseNulBytes());
 
   const store = new DbSessionStore(db, config.session.maxAgeMs);

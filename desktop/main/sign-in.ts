@@ -1,9 +1,10 @@
 // The desktop app's side of signing in through the system browser (RFC 8252 with PKCE, RFC 7636). No Electron
-// here: start.ts passes in how to open the browser and where to put the session cookie.
+// here: start.ts passes in how to open the browser, this computer's name for the browser's consent page, and
+// where to put the session cookie.
 import crypto from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { DESKTOP_CALLBACK_URI, DESKTOP_SIGN_IN_TTL_MS, type DesktopTokenResult } from '../../shared/desktop-auth';
+import { DESKTOP_CALLBACK_URI, DESKTOP_SIGN_IN_TTL_MS, cleanDeviceName, type DesktopTokenResult } from '../../shared/desktop-auth';
 
 export const SESSION_COOKIE_NAME = 'cairn.sid';
 
@@ -20,13 +21,24 @@ export function createPkcePair(): PkcePair {
 
 export const createState = (): string => crypto.randomBytes(24).toString('base64url');
 
-export function startUrl(cairnOrigin: string, challenge: string, state: string, redirectUri: string): string {
+/** `device` names this computer on the browser's consent page ("Jane's laptop (macOS)"). */
+export function startUrl(cairnOrigin: string, challenge: string, state: string, redirectUri: string, device?: string): string {
   const url = new URL('/auth/desktop/start', cairnOrigin);
   url.searchParams.set('code_challenge', challenge);
   url.searchParams.set('code_challenge_method', 'S256');
   url.searchParams.set('state', state);
   url.searchParams.set('redirect_uri', redirectUri);
+  if (device !== undefined) url.searchParams.set('device', device);
   return url.href;
+}
+
+const PLATFORM_NAMES: Partial<Record<NodeJS.Platform, string>> = { darwin: 'macOS', win32: 'Windows', linux: 'Linux', freebsd: 'FreeBSD', openbsd: 'OpenBSD' };
+
+/** The name the consent page shows for this computer: its host name and OS, in characters the server takes. */
+export function deviceName(hostname: string, platform: NodeJS.Platform): string | undefined {
+  const os = PLATFORM_NAMES[platform] ?? platform;
+  const host = cleanDeviceName(hostname.replace(/\.local$/i, ''))?.slice(0, 80).trim();
+  return cleanDeviceName(host ? `${host} (${os})` : os);
 }
 
 /** True for a cairn://auth/callback link, which belongs to this flow and never to page navigation. */
@@ -188,6 +200,8 @@ interface DesktopSignInDeps {
   openExternal(url: string): void | Promise<void>;
   /** Whether cairn:// links reach this app; when not, the loopback redirect is used. */
   deepLinksDelivered(): boolean;
+  /** Names this computer on the browser's consent page (deviceName()). */
+  deviceName?: string;
   fetch?: typeof fetch;
   /** How long to wait for the browser; 15 minutes like the server's start request. */
   timeoutMs?: number;
@@ -216,7 +230,7 @@ export class DesktopSignIn {
         loopback?.callback.then(resolve, reject);
         timer = setTimeout(() => reject(new SignInError('Signing in took too long. Please try again.')), this.deps.timeoutMs ?? DESKTOP_SIGN_IN_TTL_MS);
       });
-      await this.deps.openExternal(startUrl(this.deps.cairnOrigin, challenge, state, loopback?.redirectUri ?? DESKTOP_CALLBACK_URI));
+      await this.deps.openExternal(startUrl(this.deps.cairnOrigin, challenge, state, loopback?.redirectUri ?? DESKTOP_CALLBACK_URI, this.deps.deviceName));
       const code = codeFromCallback(await link, state);
       if (code === null) throw new SignInError('The browser came back without a valid sign-in code. Please try again.');
       return await exchangeCode(this.deps.cairnOrigin, code, verifier, this.deps.fetch);

@@ -1,5 +1,6 @@
 // Wires the pure modules next to this file to Electron. Every decision lives in those modules.
 import fs from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
 import { app, BrowserWindow, dialog, ipcMain, Notification, protocol, session, shell } from 'electron';
 import { sendConsoleRequest, gatewayUrlFrom } from './api-console';
@@ -9,7 +10,7 @@ import { Keychain } from './keychain';
 import { keepProjectKey, listKeptKeys } from './kept-keys';
 import { LOCAL_SCHEME, SANDBOX_URL, resolveLocalFile } from './local-pages';
 import { NoticeStream, NoticeThrottle, nativeNotification } from './notices';
-import { DesktopSignIn, SESSION_COOKIE_NAME, isAuthCallbackLink } from './sign-in';
+import { DesktopSignIn, SESSION_COOKIE_NAME, deviceName, isAuthCallbackLink } from './sign-in';
 import { findDeepLinkInArgv, parseDeepLink, protocolClientArgs } from './deep-links';
 import { guardWebContents } from './guard-web-contents';
 import { registerBridgeHandlers } from './ipc';
@@ -142,6 +143,8 @@ export function startCairnDesktop(proc: DesktopProcess): void {
   const desktopSignIn = new DesktopSignIn({
     cairnOrigin,
     openExternal: (url) => shell.openExternal(url),
+    // The browser's consent page names this computer, so the user can tell this sign-in from someone else's.
+    deviceName: deviceName(os.hostname(), process.platform),
     // Without the OS's registration (a Linux desktop without the .desktop file) cairn:// links never arrive.
     deepLinksDelivered: () =>
       protocolClient.development

@@ -29,6 +29,15 @@ const equal = (a: string, b: string) => {
   return x.length === y.length && crypto.timingSafeEqual(x, y);
 };
 
+/** The token of a server-rendered HTML form, which cannot set headers: its `csrf_token` field. */
+export const CSRF_FORM_FIELD = 'csrf_token';
+
+function formToken(req: Request): string | undefined {
+  if (!req.is('application/x-www-form-urlencoded')) return undefined;
+  const value = (req.body as Record<string, unknown> | undefined)?.[CSRF_FORM_FIELD];
+  return typeof value === 'string' ? value : undefined;
+}
+
 const sign = (token: string, key: Buffer) => crypto.createHmac('sha256', key).update(token).digest('base64url');
 
 function readCookie(req: Request, name: string): string | null {
@@ -83,16 +92,17 @@ export function csrfTokenForSignIn(req: Request): string {
 }
 
 /**
- * Synchronizer-token CSRF check: every state-changing request carries its token in X-CSRF-Token
- * (the session's, or for someone not signed in the one in the signed CSRF cookie). A cross-site form
- * or fetch cannot read the token, so it is refused with 403.
+ * Synchronizer-token CSRF check: every state-changing request carries its token in X-CSRF-Token,
+ * or from a server-rendered HTML form in its csrf_token field (the session's token, or for someone
+ * not signed in the one in the signed CSRF cookie). A cross-site form or fetch cannot read the
+ * token, so it is refused with 403.
  */
 export function csrfProtection(secret: string): RequestHandler {
   const key = crypto.createHmac('sha256', secret).update('cairn csrf cookie').digest();
   return (req, _res, next) => {
     cookieKeys.set(req, key);
     if (SAFE_METHODS.has(req.method)) return next();
-    const sent = req.get('x-csrf-token');
+    const sent = req.get('x-csrf-token') ?? formToken(req);
     const expected = expectedToken(req);
     if (!sent || !expected || !equal(sent, expected)) {
       return next(new AppError(403, 'csrf', 'Invalid or missing CSRF token. Reload the page and try again.'));

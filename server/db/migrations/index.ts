@@ -20,6 +20,7 @@ import * as createRequestInsight from './2026-11-23-1910-create-request-insight'
 import * as dropMinuteRollups from './2026-11-24-2300-drop-minute-rollups';
 import * as outboxFillfactor from './2026-11-24-2310-outbox-fillfactor';
 import * as createComponentStates from './2026-11-26-0100-create-component-states';
+import * as desktopSignInDevice from './2026-11-26-0110-desktop-sign-in-device';
 
 export interface Migration {
   up(knex: Knex): Promise<void>;
@@ -49,4 +50,5 @@ export const migrations: ReadonlyArray<readonly [name: string, migration: Migrat
   ['2026-11-24-2300-drop-minute-rollups', dropMinuteRollups],
   ['2026-11-24-2310-outbox-fillfactor', outboxFillfactor],
   ['2026-11-26-0100-create-component-states', createComponentStates],
+  ['2026-11-26-0110-desktop-sign-in-device', desktopSignInDevice],
 ];

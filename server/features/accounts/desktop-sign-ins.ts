@@ -6,8 +6,13 @@ const sha256 = (value: string): string => crypto.createHash('sha256').update(val
 const s256Challenge = (verifier: string): string => crypto.createHash('sha256').update(verifier).digest('base64url');
 const randomToken = (): string => crypto.randomBytes(32).toString('base64url');
 
-/** Remembers the app's challenge, state and redirect; returns the random id the browser keeps until sign-in is done. */
-export async function startDesktopSignIn(db: Db, input: DesktopStartQuery, now = Date.now()): Promise<string> {
+const USER_AGENT_MAX = 512;
+
+/**
+ * Remembers the app's challenge, state, redirect and device name, and the user agent of the browser that
+ * started; returns the random id the browser keeps until sign-in is done.
+ */
+export async function startDesktopSignIn(db: Db, input: DesktopStartQuery, userAgent: string | undefined, now = Date.now()): Promise<string> {
   const requestId = randomToken();
   // Stale rows are of no use to anyone; clear them while we are here.
   await db('desktop_sign_ins').where('expires_at', '<', now - DESKTOP_SIGN_IN_TTL_MS).delete();
@@ -16,10 +21,50 @@ export async function startDesktopSignIn(db: Db, input: DesktopStartQuery, now =
     code_challenge: input.code_challenge,
     state: input.state,
     redirect_uri: input.redirect_uri,
+    device_name: input.device ?? null,
+    user_agent: userAgent ? userAgent.slice(0, USER_AGENT_MAX) : null,
     expires_at: now + DESKTOP_SIGN_IN_TTL_MS,
     created_at: now,
   });
   return requestId;
+}
+
+/** What the consent page shows of a sign-in still waiting for the user's decision. */
+export interface PendingDesktopSignIn {
+  /** sha256 of the browser's request id: the consent form names the sign-in it was shown for by this. */
+  requestHash: string;
+  redirectUri: string;
+  deviceName: string | null;
+  userAgent: string | null;
+}
+
+/** The sign-in this browser started, while it waits for consent: null when unknown, expired or already decided. */
+export async function pendingDesktopSignIn(db: Db, requestId: string, now = Date.now()): Promise<PendingDesktopSignIn | null> {
+  const requestHash = sha256(requestId);
+  const row = await db('desktop_sign_ins')
+    .where({ request_hash: requestHash })
+    .whereNull('code_hash')
+    .andWhere('expires_at', '>', now)
+    .first('redirect_uri', 'device_name', 'user_agent');
+  if (!row) return null;
+  return {
+    requestHash,
+    redirectUri: row.redirect_uri as string,
+    deviceName: (row.device_name as string | null) ?? null,
+    userAgent: (row.user_agent as string | null) ?? null,
+  };
+}
+
+/** The user said no: the sign-in can never get a code. Returns where to tell the app, or null when nothing was waiting. */
+export async function cancelDesktopSignIn(db: Db, requestId: string, now = Date.now()): Promise<{ state: string; redirectUri: string } | null> {
+  const row = await db('desktop_sign_ins')
+    .where({ request_hash: sha256(requestId) })
+    .whereNull('code_hash')
+    .andWhere('expires_at', '>', now)
+    .first('id', 'state', 'redirect_uri');
+  if (!row) return null;
+  const deleted = await db('desktop_sign_ins').where({ id: row.id }).whereNull('code_hash').delete();
+  return deleted === 1 ? { state: row.state as string, redirectUri: row.redirect_uri as string } : null;
 }
 
 export interface IssuedCode {
@@ -29,8 +74,8 @@ export interface IssuedCode {
 }
 
 /**
- * The browser finished signing in as `userId`: issue the one-time code for the request it started, once. Null
- * when the request is unknown, expired or already had its code.
+ * The user, signed in as `userId`, consented in the browser that started the request: issue its one-time code,
+ * once. Null when the request is unknown, expired or already had its code. Only the consent form's POST calls this.
  */
 export async function issueDesktopCode(db: Db, requestId: string, userId: number, now = Date.now()): Promise<IssuedCode | null> {
   const code = randomToken();

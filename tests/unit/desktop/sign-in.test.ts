@@ -1,7 +1,9 @@
 import crypto from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { codeFromCallback, createPkcePair, isAuthCallbackLink, sessionCookieFrom, startUrl, useLoopbackRedirect } from '../../../desktop/main/sign-in';
+import { codeFromCallback, createPkcePair, deviceName, isAuthCallbackLink, sessionCookieFrom, startUrl, useLoopbackRedirect } from '../../../desktop/main/sign-in';
 import { desktopStartQuerySchema } from '../../../shared/desktop-auth';
+
+const validStart = () => Object.fromEntries(new URL(startUrl('http://localhost:3000', createPkcePair().challenge, 'x'.repeat(32), 'cairn://auth/callback')).searchParams);
 
 describe('desktop sign-in helpers', () => {
   it('makes an RFC 7636 verifier and its S256 challenge, and a start URL the server accepts', () => {
@@ -11,6 +13,21 @@ describe('desktop sign-in helpers', () => {
     const url = new URL(startUrl('http://localhost:3000', challenge, 'x'.repeat(32), 'cairn://auth/callback'));
     expect(url.pathname).toBe('/auth/desktop/start');
     expect(desktopStartQuerySchema.safeParse(Object.fromEntries(url.searchParams)).success).toBe(true);
+  });
+
+  it('names this computer for the consent page in characters the server takes, whatever the host name', () => {
+    expect(deviceName('janes-laptop.local', 'darwin')).toBe('janes-laptop (macOS)');
+    expect(deviceName('DESKTOP-4F2K', 'win32')).toBe('DESKTOP-4F2K (Windows)');
+    expect(deviceName('', 'linux')).toBe('Linux');
+    expect(deviceName('<b>ev\u202eil</b>\n', 'linux')).toBe('b ev il b (Linux)');
+    expect(deviceName('h'.repeat(300), 'linux')).toBe(`${'h'.repeat(80)} (Linux)`);
+    for (const name of ['janes-laptop (macOS)', deviceName('<b>ev\u202eil</b>', 'linux')!, deviceName('h'.repeat(300), 'freebsd')!]) {
+      const url = new URL(startUrl('http://localhost:3000', createPkcePair().challenge, 'x'.repeat(32), 'cairn://auth/callback', name));
+      expect(desktopStartQuerySchema.safeParse(Object.fromEntries(url.searchParams)).success).toBe(true);
+    }
+    expect(desktopStartQuerySchema.safeParse({ ...validStart(), device: 'a<b' }).success).toBe(false);
+    expect(desktopStartQuerySchema.safeParse({ ...validStart(), device: '' }).success).toBe(false);
+    expect(desktopStartQuerySchema.safeParse({ ...validStart(), device: 'x'.repeat(101) }).success).toBe(false);
   });
 
   it('takes a callback only with the expected state', () => {
