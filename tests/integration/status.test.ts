@@ -16,12 +16,15 @@ let upstreamUp = true;
 const SECRET = 'upstream-secret-value-123';
 
 beforeAll(async () => {
+  // The block's time is fixed before any test reads its clock, so its age is at least 42 s however
+  // long the probe takes to reach the upstream on a busy machine.
+  const blockTime = Math.floor(Date.now() / 1000) - 42;
   upstream = http.createServer((req, res) => {
     if (!upstreamUp || req.headers['x-upstream-key'] !== SECRET) {
       res.writeHead(503, { 'content-type': 'application/json' }).end('{"status_code":503}');
       return;
     }
-    res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ time: Math.floor(Date.now() / 1000) - 42, hash: 'ab', height: 1 }));
+    res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ time: blockTime, hash: 'ab', height: 1 }));
   });
   await new Promise<void>((r) => upstream.listen(0, '127.0.0.1', r));
   upstreamUrl = `http://127.0.0.1:${(upstream.address() as AddressInfo).port}/api/v0`;
