@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startReceiver } from '../helpers/receiver';
 import type { Db } from '../../server/db/index';
 import { makeUser, makeWorkspace } from '../helpers/workspace-fixture';
@@ -13,7 +13,6 @@ let webhookId: string;
 
 /** The real entry point, as the worker role an operator would run. */
 const startWorker = () => spawnServerProcess({ role: 'worker', env });
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 beforeAll(async () => {
   receiver = await startReceiver();
@@ -61,7 +60,10 @@ describe('a crash while delivering', () => {
         const got = new Set(r.map((x) => x.body?.id));
         return [...ids].every((id) => got.has(id));
       }, 30_000);
-      await sleep(500);
+      // The restarted follower goes on past the crash: events for three more blocks than it left.
+      const crashTop = Math.max(...atCrash.map((e) => Number(e.block_height)));
+      const top = async () => Number((await db('webhook_events').where({ webhook_id: webhookId }).max({ h: 'block_height' }).first())?.h ?? 0);
+      await vi.waitFor(async () => expect(await top()).toBeGreaterThanOrEqual(crashTop + 3), { timeout: 10_000, interval: 50 });
     } finally {
       await stopServerProcess(second, 'SIGTERM');
     }
