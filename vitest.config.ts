@@ -46,6 +46,12 @@ export default defineConfig({
           hookTimeout: 120_000,
           sequence: { groupOrder: 2 },
           maxWorkers: override || cores,
+          // A file's pages wait for what they show; with two files at once that can take longer than
+          // expect.poll's default second.
+          expect: { poll: { timeout: 15_000 } },
+          // The files share their workers' modules (the server, playwright-core): each file starts its own
+          // app and browser, and none mocks modules, so importing everything again per file only cost time.
+          isolate: false,
         },
       },
     ],
