@@ -4,9 +4,10 @@ import { defineConfig } from 'vitest/config';
 // vitest's default is one worker fewer than the machine has cores: on a 2-core machine one file at a
 // time, though most integration files spend their time waiting on sockets, timers and child
 // processes, not on the CPU. So the projects run one after another (sequence.groupOrder), each with
-// its own number of files at once: unit files are CPU-bound (one per core; more made their 5 s
-// timeouts fail), integration files one more than the cores (at least 3). CAIRN_TEST_WORKERS
-// overrides both (e.g. 1 to run one file at a time when chasing a flaky test).
+// its own number of files at once: unit files are CPU-bound (vitest's default, one fewer than the
+// cores: on a loaded 2-core machine two at once were no faster and pushed the chain and lint tests past
+// their 5 s timeouts), integration files one more than the cores (at least 3), browser files one per
+// core. CAIRN_TEST_WORKERS overrides all three (e.g. 1 to run one file at a time when chasing a flaky test).
 const cores = os.availableParallelism();
 const override = Number(process.env.CAIRN_TEST_WORKERS) || 0;
 
@@ -21,7 +22,7 @@ export default defineConfig({
           include: ['tests/unit/**/*.test.{ts,tsx}'],
           environment: 'node',
           sequence: { groupOrder: 0 },
-          maxWorkers: override || cores,
+          maxWorkers: override || Math.max(1, cores - 1),
         },
       },
       {
@@ -46,6 +47,12 @@ export default defineConfig({
           hookTimeout: 120_000,
           sequence: { groupOrder: 2 },
           maxWorkers: override || cores,
+          // A file's pages wait for what they show; with two files at once that can take longer than
+          // expect.poll's default second.
+          expect: { poll: { timeout: 15_000 } },
+          // The files share their workers' modules (the server, playwright-core): each file starts its own
+          // app and browser, and none mocks modules, so importing everything again per file only cost time.
+          isolate: false,
         },
       },
     ],

@@ -21,7 +21,7 @@ const exited = (p: ChildProcess) => new Promise((r) => (running(p) ? p.once('exi
 export interface ServerProcessOptions {
   role: 'api' | 'gateway' | 'worker';
   env: Record<string, string>;
-  /** Resolves only once a GET of this URL answers 2xx (polled every 100 ms). */
+  /** Resolves only once a GET of this URL answers 2xx (polled every 50 ms). */
   readyUrl?: string;
   /** How long the process has to answer readyUrl; past it, or if it exits first, it is killed and this throws. */
   readyTimeoutMs?: number;
@@ -44,7 +44,7 @@ export async function spawnServerProcess({ role, env, readyUrl, readyTimeoutMs =
       await stopServerProcess(child, 'SIGKILL');
       throw new Error(`the ${role} process ${why}`);
     }
-    await new Promise((r) => setTimeout(r, 100));
+    await new Promise((r) => setTimeout(r, 50));
   }
 }
 

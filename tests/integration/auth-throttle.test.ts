@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { useTestApp } from '../helpers/use-test-app';
 import { Client } from '../helpers/http-client';
 import { signIn } from '../helpers/sign-in';
@@ -6,6 +6,7 @@ import { makeUser, makeWorkspace } from '../helpers/workspace-fixture';
 import type session from 'express-session';
 import { ANONYMOUS_SESSION_TTL_MS, DbSessionStore } from '../../server/http/session-store';
 import { withOwnerLock } from '../../server/features/workspaces/subscriptions';
+import { isPostgres } from '../../server/db/index';
 
 // Anonymous sessions, sign-in mail limits, and the owner an invitation checks.
 // A trusted local proxy, so each test can speak for a client IP of its own.
@@ -85,8 +86,22 @@ describe('accepting an invitation', () => {
     // plan has no room for another member, as a transfer would, and let go.
     let accepting!: Promise<{ status: number; body: any }>;
     await withOwnerLock(app.db, rich.id, async (trx) => {
+      // The acceptance waits for the lock held here: on PostgreSQL its SELECT … FOR UPDATE has been sent
+      // (any FOR UPDATE from now on is not this transaction's: it has taken its lock); on SQLite (one
+      // connection, which this transaction holds) it waits for the connection.
+      const waiting = isPostgres(app.db)
+        ? new Promise<void>((resolve) => {
+            const onQuery = (q: { sql: string }) => {
+              if (/for update/i.test(q.sql)) {
+                app.db.off('query', onQuery);
+                resolve();
+              }
+            };
+            app.db.on('query', onQuery);
+          })
+        : vi.waitFor(() => expect(app.db.client.pool.numPendingAcquires()).toBeGreaterThan(0), { timeout: 5000 });
       accepting = joiner.post(`/api/invitations/${token}/accept`);
-      await new Promise((r) => setTimeout(r, 300));
+      await waiting;
       await trx('workspaces').where({ id: ws }).update({ owner_id: poor.id });
     });
     const res = await accepting;

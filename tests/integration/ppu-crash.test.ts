@@ -1,10 +1,10 @@
 import type { ChildProcess } from 'node:child_process';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Db } from '../../server/db/index';
 import { loadConfig } from '../../server/config';
 import { createSandboxChains } from '../../server/sandbox/chains';
 import { sandboxSource } from '../../server/features/webhooks/chain-source';
-import { createOrder, ppuSettings } from '../../server/features/ppu/ppu';
+import { createOrder, ppuSettings, watchCursor } from '../../server/features/ppu/ppu';
 import { watchTick } from '../../server/features/ppu/watcher';
 import { makeUser, makeWorkspace } from '../helpers/workspace-fixture';
 import { serverData, spawnServerProcess, stopServerProcess, stopServerProcesses, type ServerData } from '../helpers/server-process';
@@ -69,7 +69,7 @@ describe('a SIGKILL while the payment watcher credits', () => {
     await watchTick(db, source, { network, confirmations: 2 });
     let lastHeight = 0;
     for (const o of orders) lastHeight = Math.max(lastHeight, (await chain.faucet({ address: o.address, lovelace: o.lovelace })).height);
-    while (chain.tipHeight() < lastHeight + 2) await sleep(100);
+    while (chain.tipHeight() < lastHeight + 2) await sleep(50);
     const ids = orders.map((o) => o.id);
     const paidCount = async () => Number((await db('ppu_orders').whereIn('id', ids).where('status', 'paid').count({ n: '*' }).first())?.n ?? 0);
     expect(await paidCount()).toBe(0);
@@ -111,8 +111,10 @@ describe('a SIGKILL while the payment watcher credits', () => {
       // Started again: the rest is credited, nothing twice.
       second = await startWorker();
       const end2 = Date.now() + 60_000;
-      while ((await paidCount()) < ORDERS && Date.now() < end2) await sleep(100);
-      await sleep(1000); // more passes of the watcher: still nothing twice
+      while ((await paidCount()) < ORDERS && Date.now() < end2) await sleep(50);
+      // More passes of the watcher (its cursor two blocks further on): still nothing twice.
+      const passed = (await watchCursor(db, network))?.height ?? 0;
+      await vi.waitFor(async () => expect((await watchCursor(db, network))?.height ?? 0).toBeGreaterThanOrEqual(passed + 2), { timeout: 10_000, interval: 50 });
     } finally {
       await stopServerProcess(first, 'SIGKILL');
       if (second) await stopServerProcess(second, 'SIGTERM');
