@@ -5,18 +5,10 @@ import { describe, expect, it } from 'vitest';
 // Unit and integration tests wait for the event they stand for (vi.waitFor, expect.poll, a promise the
 // code resolves, KeyCache.catchUp …) or move an injected clock, never for time to pass: a fixed sleep
 // is either too short on a busy machine or wasted on an idle one. A pause of up to 50 ms (pacing a
-// load loop, the interval of a poll for a condition) is fine; anything longer fails here, unless it is
-// one of the few listed below with the reason no event stands for it.
+// load loop, the interval of a poll for a condition) is fine; anything longer fails here.
 const root = path.resolve(import.meta.dirname, '../../..');
 const MAX_MS = 50;
 
-/** `file:line` → why the pause is a duration the test measures, not a wait for something. */
-const ALLOWED: Record<string, string> = {
-  'tests/integration/ipfs-process.test.ts:68':
-    "lets a separate gateway process's memory settle before its baseline is read: no event says the heap is quiet",
-  'tests/integration/ipfs-process.test.ts:102':
-    "the orphaned blocks must outlive IPFS_GC_GRACE_SECONDS (at least 1) by a separate process's own clock, which the test cannot move",
-};
 
 /** A fixed pause with a literal duration: sleep(300), delay(300), settle(300), setTimeout(r, 300), setTimeout(resolve, 1_000), waitForTimeout(300). */
 const SLEEP = /\b(?:sleep|delay|settle|waitForTimeout)\(\s*([\d_]+)\s*\)|\bsetTimeout\(\s*(?:r|resolve)\s*,\s*([\d_]+)\s*\)/g;
@@ -32,7 +24,7 @@ function longSleeps(dir: string): string[] {
       for (const m of line.matchAll(SLEEP)) {
         const ms = Number((m[1] ?? m[2])!.replaceAll('_', ''));
         const where = `${file}:${i + 1}`;
-        if (ms > MAX_MS && !(where in ALLOWED)) found.push(`${where}: ${line.trim()}`);
+        if (ms > MAX_MS) found.push(`${where}: ${line.trim()}`);
       }
     });
   }
@@ -48,13 +40,5 @@ describe('waiting in tests', () => {
     const probe = ['await sleep(300);', 'await new Promise((r) => setTimeout(r, 1_100));', 'await page.waitForTimeout(200);', 'await sleep(20);', 'setTimeout(() => res.end(), 500);'];
     const hits = probe.flatMap((l) => [...l.matchAll(SLEEP)].map((m) => Number((m[1] ?? m[2])!.replaceAll('_', ''))));
     expect(hits.filter((ms) => ms > MAX_MS)).toEqual([300, 1100, 200]);
-  });
-
-  it('lists only pauses that are still there', () => {
-    for (const where of Object.keys(ALLOWED)) {
-      const [file, line] = where.split(':');
-      const text = fs.readFileSync(path.join(root, file!), 'utf8').split('\n')[Number(line) - 1] ?? '';
-      expect([...text.matchAll(SLEEP)], where).not.toEqual([]);
-    }
   });
 });
