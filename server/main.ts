@@ -9,15 +9,12 @@ import { createApp } from './app';
 import { resolveSessionSecret } from './session-secret';
 import { createSandboxChains, startSandboxSync } from './sandbox/chains';
 import { startGateway } from './gateway-app';
-import { startWebhookWorker } from './features/webhooks/index';
+import { startWebhookWorker, pruneOutbox } from './features/webhooks/index';
 import { startRetention } from './features/stats/index';
-import { pruneOutbox } from './features/webhooks/index';
-import { billingStartupLine, createBillingProvider } from './features/billing/index';
-import { startSubscriptionSweeper } from './features/billing/index';
+import { billingStartupLine, createBillingProvider, startSubscriptionSweeper } from './features/billing/index';
 import { CAIRN_VERSION } from './version';
 import { startHeartbeat } from './features/status/index';
-import { ppuSettings, ppuStartupLine } from './features/ppu/index';
-import { startPaymentWatcherFor } from './features/ppu/index';
+import { ppuSettings, ppuStartupLine, startPaymentWatcherFor } from './features/ppu/index';
 
 type Role = 'all' | 'api' | 'gateway' | 'worker';
 const ROLES: Role[] = ['all', 'api', 'gateway', 'worker'];

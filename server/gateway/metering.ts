@@ -6,8 +6,7 @@
 // gateway's own database connection (SQLite has one writer: a second connection in the worker would
 // make the control plane's transactions fail with SQLITE_BUSY while a flush commits).
 import { Worker } from 'node:worker_threads';
-import type { Db } from '../db/index';
-import { isPostgres } from '../db/index';
+import { type Db, isPostgres } from '../db/index';
 import type { Logger } from '../logger';
 import { DAY_MS } from './limiter';
 import { FIELD, FIELDS, type ToMain, type ToWorker } from './metering-protocol';

@@ -2,13 +2,12 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { FsBlockstore } from 'blockstore-fs';
 import { NextToLast } from 'blockstore-fs/sharding';
-import { importer } from 'ipfs-unixfs-importer';
+import { importer, type BufferImporter } from 'ipfs-unixfs-importer';
 import { exporter } from 'ipfs-unixfs-exporter';
 import * as dagPb from '@ipld/dag-pb';
 import { CID } from 'multiformats/cid';
 import { sha256 } from 'multiformats/hashes/sha2';
 import { UnixFS } from 'ipfs-unixfs';
-import type { BufferImporter } from 'ipfs-unixfs-importer';
 import type { IpfsStore, StoredFile } from './store';
 
 /** Kubo's default chunk: fixed 256 KiB. */

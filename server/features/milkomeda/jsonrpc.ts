@@ -1,13 +1,11 @@
 import type http from 'node:http';
 import type { Pool } from 'undici';
-import type { Limiter, Verdict } from '../../gateway/limiter';
-import { MemoryLimiter } from '../../gateway/limiter';
+import { type Limiter, type Verdict, MemoryLimiter } from '../../gateway/limiter';
 import type { Meter, MeteredRequest } from '../../gateway/metering';
 import type { ProjectKey } from '../../gateway/key-cache';
 import { ANY_ORIGIN, sendBlockfrostError } from '../../gateway/respond';
 import { Forward, backendPool, dispatchForward } from '../../gateway/proxy';
-import { NOT_FOUND_MESSAGE } from '../../blockfrost/http';
-import { SANDBOX_HEADER } from '../../blockfrost/http';
+import { NOT_FOUND_MESSAGE, SANDBOX_HEADER } from '../../blockfrost/http';
 import { ALLOWED_EVM_METHODS, JSON_RPC_ERRORS, methodNotAllowedMessage } from '../../../shared/milkomeda';
 
 // JSON-RPC 2.0 for Milkomeda keys: every call (each one of a batch) is admitted by the project's

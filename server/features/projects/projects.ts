@@ -3,12 +3,10 @@ import type { Db } from '../../db/index';
 import { Invalid, NotFound, PlanLimit } from '../../errors';
 import { findNetwork } from '../../../shared/networks';
 import { blocksNewProjects, subscriptionBlockedMessage } from '../../../shared/plans';
-import type { ProjectDto } from '../../../shared/workspaces';
-import { getSubscription, withOwnerLock } from '../workspaces/index';
-import { limitError, whosePlan, type Membership } from '../workspaces/index';
+import type { ProjectDto, ProjectRef } from '../../../shared/workspaces';
+import { getSubscription, withOwnerLock, limitError, whosePlan, type Membership } from '../workspaces/index';
 import { recordGatewayChange } from '../../db/gateway-changes';
 import { requestsToday } from '../stats/index';
-import type { ProjectRef } from '../../../shared/workspaces';
 
 export type { ProjectRef };
 

@@ -1,7 +1,6 @@
 import { isPostgres, type Db } from '../../db/index';
 import { plans, type PlanName } from '../../../shared/plans';
-import type { ProjectHistory, ProjectStats, StatsRow } from '../../../shared/usage';
-import { HISTORY_DAYS, PRIVATE_NETWORK_DIMENSION, PRIVATE_NETWORK_VALUE, TOP_N } from '../../../shared/usage';
+import { type ProjectHistory, type ProjectStats, type StatsRow, HISTORY_DAYS, PRIVATE_NETWORK_DIMENSION, PRIVATE_NETWORK_VALUE, TOP_N } from '../../../shared/usage';
 import { getSubscription } from '../workspaces/index';
 
 const DAY_MS = 86_400_000;

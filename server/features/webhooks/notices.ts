@@ -4,8 +4,7 @@
 // of workers; on PostgreSQL one worker derives at a time, so notice ids are committed in order and a reader
 // resuming after an id never skips one.
 import type { Knex } from 'knex';
-import type { Db } from '../../db/index';
-import { isPostgres } from '../../db/index';
+import { type Db, isPostgres } from '../../db/index';
 import type { Logger } from '../../logger';
 import { SerialTicker } from '../../ticker';
 import { AUTO_DISABLE_AFTER_MS, FAILURE_WARNING_WINDOW_MS } from '../../../shared/webhooks';

@@ -1,13 +1,11 @@
 import crypto from 'node:crypto';
 import type { Db } from '../../db/index';
 import { NotFound } from '../../errors';
-import type { Condition, WebhookDto, WebhookInput } from '../../../shared/webhooks';
+import type { Condition, WebhookDto, WebhookInput, WebhookRow } from '../../../shared/webhooks';
 import { failHistory } from './outbox';
-import { getSubscription, withOwnerLock } from '../workspaces/index';
+import { getSubscription, withOwnerLock, limitError, whosePlan, type Membership } from '../workspaces/index';
 import { maySeeSecrets } from '../../../shared/permissions';
 import { checkConditionValues } from './condition-values';
-import { limitError, whosePlan, type Membership } from '../workspaces/index';
-import type { WebhookRow } from '../../../shared/webhooks';
 
 export type { WebhookRow };
 

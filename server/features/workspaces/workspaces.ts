@@ -4,8 +4,7 @@ import { isRole, type AssignableRole, type Role } from '../../../shared/permissi
 import { planLimitMessage, type CountLimit, type Plan } from '../../../shared/plans';
 import { getSubscription, withOwnerLock, withOwnersLock } from './subscriptions';
 import { recordGatewayChange } from '../../db/gateway-changes';
-import type { WorkspaceDto, MemberDto, TransferPlan } from '../../../shared/workspaces';
-import type { Membership } from '../../../shared/workspaces';
+import type { WorkspaceDto, MemberDto, TransferPlan, Membership } from '../../../shared/workspaces';
 
 export type { Membership };
 
