@@ -21,6 +21,9 @@ export default defineConfig({
           name: 'unit',
           include: ['tests/unit/**/*.test.{ts,tsx}'],
           environment: 'node',
+          // Building a sandbox chain or linting a probe file takes seconds of CPU: on a slow or busy
+          // machine vitest's 5 s default times them out without anything being wrong.
+          testTimeout: 30_000,
           sequence: { groupOrder: 0 },
           maxWorkers: override || Math.max(1, cores - 1),
         },
