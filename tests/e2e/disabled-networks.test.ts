@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { browserAvailable } from '../helpers/browser';
 import { useBrowserApp } from '../helpers/browser-app';
 import type { SignedInBrowser } from '../helpers/browser-sign-in';
+import { framesDrawn } from '../helpers/page-waits';
 import { NETWORK_NOT_AVAILABLE } from '../../shared/networks';
 
 const SHOTS = process.env.DX_SCREENSHOTS;
@@ -44,7 +45,7 @@ describe.runIf(browserAvailable())('networks turned off by the operator, in Chro
     if (SHOTS) {
       for (const width of [375, 1280]) {
         await page.setViewportSize({ width, height: 900 });
-        await page.waitForTimeout(200);
+        await framesDrawn(page);
         await page.screenshot({ path: path.join(SHOTS, `disabled-networks-${width}.png`) });
       }
     }

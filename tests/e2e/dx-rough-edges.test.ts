@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
 import { browserAvailable } from '../helpers/browser';
 import { useBrowserApp } from '../helpers/browser-app';
+import { framesDrawn } from '../helpers/page-waits';
 import { NETWORK_NOT_AVAILABLE, type NetworkOptionDto } from '../../shared/networks';
 import { PRIVATE_NETWORK_LABEL } from '../../shared/ip';
 
@@ -15,7 +16,7 @@ async function shoot(page: Page, name: string, focus?: Locator) {
   if (!SHOTS) return;
   for (const width of [375, 1280]) {
     await page.setViewportSize({ width, height: 900 });
-    await page.waitForTimeout(200);
+    await framesDrawn(page);
     await focus?.scrollIntoViewIfNeeded();
     await page.screenshot({ path: path.join(SHOTS, `${name}-${width}.png`), fullPage: false });
   }

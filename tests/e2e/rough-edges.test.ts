@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { browserAvailable } from '../helpers/browser';
 import { useBrowserApp } from '../helpers/browser-app';
+import { framesDrawn, inFlight } from '../helpers/page-waits';
 import { messages } from '../../shared/messages';
 import { CONSENT_COOKIE } from '../../shared/site';
 
@@ -46,9 +47,14 @@ describe.runIf(browserAvailable())('rough edges of a first run, in Chromium', ()
     );
     await page.goto(`${suite.app.url}/auth/signin`);
     await page.getByLabel('Email').fill('someone@example.com');
+    const pending = inFlight(page);
     await page.getByRole('button', { name: 'Sign in with Email' }).click();
     await page.getByText(messages.signIn.emailInvalid).waitFor();
-    await page.waitForTimeout(300); // a toast would be on screen by now
+    // A toast would be set off with the field's message: its container is fetched on first use (asked
+    // for by the time a frame has passed) and drawn in a frame once it has arrived.
+    await framesDrawn(page);
+    await expect.poll(pending).toBe(0);
+    await framesDrawn(page);
     expect(await page.getByText(messages.signIn.emailInvalid).count()).toBe(1);
     await context.close();
   });

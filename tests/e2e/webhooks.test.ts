@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { browserAvailable, launchBrowser } from '../helpers/browser';
 import { signInInBrowser, type SignedInBrowser } from '../helpers/browser-sign-in';
+import { waitForWithClock } from '../helpers/page-waits';
 import { startReceiver } from '../helpers/receiver';
 import { startTestApp, type TestApp } from '../helpers/test-app';
 import type { TestDatabase } from '../helpers/db-template';
@@ -13,6 +14,8 @@ import { CONSENT_COOKIE } from '../../shared/site';
 import { MAX_CONDITIONS, webhookMessages } from '../../shared/webhooks';
 
 const OWNER = 'hooks-owner@example.com';
+// How often the events list refetches while one is pending.
+const PENDING_POLL_MS = 3_000;
 const logger = createLogger('silent');
 
 describe.runIf(browserAvailable())('Secure Webhooks screens, in Chromium', () => {
@@ -191,6 +194,9 @@ describe.runIf(browserAvailable())('Secure Webhooks screens, in Chromium', () =>
 
   it('sends a test event, shows its attempts, and resends it', async () => {
     const p = owner.page;
+    // The page's own clock, so its poll while an event is pending can be jumped to rather than waited for.
+    await owner.context.clock.install();
+    await p.reload();
     await p.getByText('No events yet', { exact: false }).waitFor();
     await p.getByRole('button', { name: 'Send test event' }).click();
     const events = p.getByRole('list', { name: 'Events' });
@@ -203,7 +209,7 @@ describe.runIf(browserAvailable())('Secure Webhooks screens, in Chromium', () =>
     await receiver.waitFor((r) => r.length === 1);
     const eventId = receiver.received[0]!.body.id as string;
     // The page polls while an event is pending, so the result shows without a reload.
-    await event.getByText('Delivered').waitFor({ timeout: 15_000 });
+    await waitForWithClock(p, event.getByText('Delivered'), PENDING_POLL_MS);
     await event.getByRole('button', { name: /Block/ }).click();
     const attempts = event.getByRole('list', { name: 'Delivery attempts' });
     await attempts.getByText('HTTP 200', { exact: true }).waitFor();
@@ -221,7 +227,7 @@ describe.runIf(browserAvailable())('Secure Webhooks screens, in Chromium', () =>
     await deliver();
     await receiver.waitFor((r) => r.length === 2);
     expect(receiver.received[1]!.body.id).toBe(eventId);
-    await event.getByText('Delivered').waitFor({ timeout: 15_000 });
+    await waitForWithClock(p, event.getByText('Delivered'), PENDING_POLL_MS);
     await expect.poll(() => attempts.getByText('HTTP 200', { exact: true }).count()).toBe(2);
   });
 

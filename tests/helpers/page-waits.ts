@@ -1,0 +1,38 @@
+import type { Locator, Page } from 'playwright-core';
+
+/**
+ * Waits for `locator` on a page whose context has Playwright's clock installed (context.clock.install()
+ * before the page loads), moving that clock `stepMs` forward before each look so that the page's timers
+ * (refetch intervals, retry back-offs) fire now rather than in real time. One jump is not always
+ * enough: a refetch may answer with what was there before the change, or a failed fetch schedules its
+ * retry only once its answer arrives.
+ */
+export async function waitForWithClock(page: Page, locator: Locator, stepMs: number, timeoutMs = 15_000): Promise<void> {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    await page.clock.fastForward(stepMs);
+    try {
+      await locator.waitFor({ timeout: 1_000 });
+      return;
+    } catch (err) {
+      if (Date.now() >= end) throw err;
+    }
+  }
+}
+
+/** Resolves once the page has drawn two more frames: whatever a change (a resize, a render) set off is on screen. */
+export async function framesDrawn(page: Page): Promise<void> {
+  await page.evaluate(() => new Promise<void>((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve()))));
+}
+
+/**
+ * Counts the page's requests still in flight from now on, so a test can wait for what a step set off
+ * (a chunk loaded on demand, a late fetch) to have arrived.
+ */
+export function inFlight(page: Page): () => number {
+  const pending = new Set<unknown>();
+  page.on('request', (r) => pending.add(r));
+  page.on('requestfinished', (r) => pending.delete(r));
+  page.on('requestfailed', (r) => pending.delete(r));
+  return () => pending.size;
+}
