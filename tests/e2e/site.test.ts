@@ -144,6 +144,9 @@ describe.runIf(browserAvailable())('the public site and the dashboard shell, in 
 
     const narrow = await visit('/', 900);
     expect(await narrow.page.getByRole('navigation', { name: 'Main', exact: true }).isVisible()).toBe(false);
+    // The landing page is prerendered, so its toggle is on screen before React has adopted it, and a
+    // click then does nothing: wait until React has hydrated #root (it marks the container it owns).
+    await narrow.page.waitForFunction(() => Object.keys(document.getElementById('root') ?? {}).some((k) => k.startsWith('__reactContainer')));
     await narrow.page.getByRole('button', { name: 'Toggle navigation' }).click();
     await narrow.page.getByRole('navigation', { name: 'Main menu' }).getByRole('link', { name: 'Documentation' }).waitFor();
     await narrow.context.close();
