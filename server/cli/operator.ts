@@ -3,6 +3,7 @@ import { ConfigError, loadConfig } from '../config';
 import { createDb, migrateLatest, sqliteFileIn, type Db } from '../db/index';
 import { AppError } from '../errors';
 import { findUserForOperator, grantBoostByOperator, listUsersForOperator, setPlanByOperator } from '../features/operator/index';
+import { backup, BackupError, restore } from './backup';
 import { isBoostType, isPlanName, type SubscriptionStatus } from '../../shared/plans';
 
 // `npm run operator -- <command>`: what the operator page does, from the shell, on the database the
@@ -15,6 +16,10 @@ const USAGE = `Usage: npm run operator -- <command>
                                               past_due, unpaid, incomplete, incomplete_expired, canceled
   grant-boost <email|id> <TYPE> [days] [workspaceId]
                                               TYPE: REQUESTS_BOOST_300K, REQUESTS_BOOST_1M (30 days by default)
+  backup <file>                               writes a consistent snapshot of the database and the data directory,
+                                              while Cairn runs
+  restore <file>                              restores a backup into an empty DATA_DIR (and an empty DATABASE_URL
+                                              database), then migrates it to this release
 `;
 
 const STATUSES: SubscriptionStatus[] = ['active', 'past_due', 'unpaid', 'incomplete', 'incomplete_expired', 'canceled'];
@@ -33,6 +38,7 @@ export async function runOperatorCommand(args: string[], opts: OperatorCommandOp
     out(USAGE);
     return command ? 0 : 2;
   }
+  if (command === 'backup' || command === 'restore') return backupCommand(command, rest, opts.env ?? process.env, out);
   let db = opts.db;
   if (!db) {
     const config = loadConfig(opts.env ?? process.env);
@@ -80,6 +86,31 @@ export async function runOperatorCommand(args: string[], opts: OperatorCommandOp
     throw err;
   } finally {
     if (!opts.db) await db.destroy();
+  }
+}
+
+async function backupCommand(command: 'backup' | 'restore', rest: string[], env: Record<string, string | undefined>, out: (line: string) => void): Promise<number> {
+  const [file] = rest;
+  if (!file || rest.length > 1) {
+    out(USAGE);
+    return 2;
+  }
+  const config = loadConfig(env);
+  try {
+    if (command === 'backup') {
+      const { file: written, manifest } = await backup(config, file);
+      out(`Backup written to ${written}: the ${manifest.engine === 'sqlite' ? 'SQLite' : 'PostgreSQL'} database and ${manifest.files} data files (${manifest.bytes} bytes).`);
+    } else {
+      const { manifest, migrated } = await restore(config, file);
+      out(`Restored the backup of ${manifest.createdAt} (Cairn ${manifest.cairnVersion}) into ${config.databaseUrl ? 'the PostgreSQL database' : config.dataDir}${migrated ? `, then applied ${migrated} newer migrations` : ''}.`);
+    }
+    return 0;
+  } catch (err) {
+    if (err instanceof BackupError) {
+      out(`Not done: ${err.message}`);
+      return 1;
+    }
+    throw err;
   }
 }
 
