@@ -11,6 +11,7 @@ import { setSubscription } from '../../server/features/workspaces/subscriptions'
 import { DbSessionStore, INSERT_WINDOW_MS, TOUCH_AFTER_MS } from '../../server/http/session-store';
 import { isPostgres, type Db } from '../../server/db/index';
 import { accountMessages, type AccountSessionDto } from '../../shared/account';
+import * as fillSessionOwners from '../../server/db/migrations/2026-11-26-1021-fill-session-owners';
 
 const app = useTestApp();
 
@@ -173,6 +174,30 @@ describe('the session store keeps last seen cheap', () => {
     } finally {
       store.close();
     }
+  });
+});
+
+describe('sessions from before sessions had owners', () => {
+  it('get their user from the session JSON, so they are listed and can be ended; anonymous and unreadable ones stay as they are', async () => {
+    const user = await browser(newEmail('legacy'));
+    const expires = Date.now() + 86_400_000;
+    const legacy = `legacy-${crypto.randomUUID()}`;
+    const anonymous = `anon-${crypto.randomUUID()}`;
+    const broken = `broken-${crypto.randomUUID()}`;
+    await app.db('sessions').insert([
+      { sid: legacy, sess: JSON.stringify({ cookie: {}, passport: { user: user.id } }), expires_at: expires },
+      { sid: anonymous, sess: JSON.stringify({ cookie: {}, csrfToken: 'x' }), expires_at: expires },
+      { sid: broken, sess: '{"passport": nope', expires_at: expires },
+    ]);
+    await fillSessionOwners.up(app.db);
+    const owners = await app.db('sessions').whereIn('sid', [legacy, anonymous, broken]).orderBy('sid').select('sid', 'user_id');
+    expect(Object.fromEntries(owners.map((r) => [r.sid, r.user_id]))).toEqual({ [legacy]: user.id, [anonymous]: null, [broken]: null });
+    const list = await sessionsOf(user.client);
+    expect(list).toHaveLength(2);
+    expect(list.find((s) => !s.current)).toMatchObject({ device: 'Unknown browser', ip: null, signed_in_at: null, last_seen_at: null });
+    expect((await user.client.post('/api/account/sessions/sign-out-others')).body.data.ended).toBe(1);
+    expect(await app.db('sessions').where({ sid: legacy }).first()).toBeUndefined();
+    await app.db('sessions').whereIn('sid', [anonymous, broken]).delete();
   });
 });
 
