@@ -63,6 +63,8 @@ export function registerAccountRoutes(router: Router, deps: RouteDeps, cancelBil
     summary: 'Deletes the account (the body confirms it with the account’s e-mail address) and signs it out everywhere',
     handler: async ({ req, res, user, body }) => {
       await deleteAccount(db, user, body.confirmation, cancelBilling);
+      // The id only: the e-mail address is what was just deleted.
+      deps.logger.info({ userId: user.id }, 'account deleted');
       // Its row is gone already; this drops what the request still holds so nothing writes it back.
       await new Promise<void>((resolve) => req.session.destroy(() => resolve()));
       res.clearCookie(SESSION_COOKIE, { path: '/' });
