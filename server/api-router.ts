@@ -1,6 +1,6 @@
 import express, { type Router } from 'express';
 import type { RouteDeps, Tenancy } from './http/route';
-import { isOperator, registerMeRoutes, registerSettingsRoutes } from './features/accounts/index';
+import { isOperator, registerAccountRoutes, registerMeRoutes, registerSettingsRoutes } from './features/accounts/index';
 import { membershipOf, registerWorkspaceRoutes } from './features/workspaces/index';
 import { findProjectRef, registerProjectRoutes, registerNetworkRoutes } from './features/projects/index';
 import { findWebhook, registerWebhookRoutes, EventStreams, registerEventRoutes, registerWebhookEventPayloadRoute, type ChainSource } from './features/webhooks/index';
@@ -8,7 +8,7 @@ import { NotFound } from './errors';
 import { registerQuotaRoutes } from './features/quota/index';
 import { registerSiteRoutes, registerLandingRoutes, registerOpenApiRoute } from './features/site/index';
 import { registerUsageRoutes } from './features/stats/index';
-import { registerBillingRoutes, type BillingProvider } from './features/billing/index';
+import { cancelForAccountDeletion, registerBillingRoutes, type BillingProvider } from './features/billing/index';
 import { registerOperatorRoutes } from './features/operator/index';
 import { registerStatusRoutes } from './features/status/index';
 import type { StatusReport } from '../shared/status';
@@ -50,6 +50,7 @@ export function apiRouter(deps: RouteDeps, extras: ApiExtras): Router {
   registerQuotaRoutes(router, deps);
   registerProjectRoutes(router, deps, extras.sandboxed, extras.served);
   registerSettingsRoutes(router, deps);
+  registerAccountRoutes(router, deps, (user) => cancelForAccountDeletion(deps.db, extras.billing, user));
   registerSiteRoutes(router, deps, extras.webDir);
   registerUsageRoutes(router, deps);
   registerLandingRoutes(router, deps, extras.latestBlock);

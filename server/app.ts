@@ -156,6 +156,7 @@ export function createApp(deps: AppDeps): CairnApp {
   const { passport, enabled } = createPassport(config, db);
   app.use(passport.initialize());
   app.use(passport.session());
+  app.use(store.requestNoter());
 
   const routeDeps = { db, config, logger, mailer, tenancy };
   app.use(['/api', '/auth'], csrfProtection(deps.sessionSecret));

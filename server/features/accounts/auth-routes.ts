@@ -27,12 +27,22 @@ const MAX_LINKS_PER_EMAIL = 5;
 
 const errorPage = (code: string) => `/auth/error?error=${encodeURIComponent(code)}`;
 
-/** Signs the user in on a fresh session (passport regenerates the id) and issues a new CSRF token. */
-function logIn(req: Request, user: Express.User): Promise<void> {
+/**
+ * Signs the user in on a fresh session (passport regenerates the id), issues a new CSRF token and notes
+ * where from, for the list of sessions in Settings. `desktop`: the desktop app's code exchange.
+ */
+function logIn(req: Request, user: Express.User, desktop?: { deviceName: string | null }): Promise<void> {
   return new Promise((resolve, reject) => {
     req.logIn(user, (err) => {
       if (err) return reject(err);
       csrfTokenForSignIn(req);
+      req.session.client = {
+        signedInAt: Date.now(),
+        ip: req.ip ?? null,
+        userAgent: req.get('user-agent') ?? null,
+        desktop: desktop !== undefined,
+        deviceName: desktop?.deviceName ?? null,
+      };
       req.session.save((e) => (e ? reject(e) : resolve()));
     });
   });

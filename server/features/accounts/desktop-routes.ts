@@ -45,7 +45,7 @@ function readCookie(req: Request, name: string): string | null {
   return null;
 }
 
-export function desktopAuthRouter(deps: RouteDeps, logIn: (req: Request, user: Express.User) => Promise<void>): Router {
+export function desktopAuthRouter(deps: RouteDeps, logIn: (req: Request, user: Express.User, desktop?: { deviceName: string | null }) => Promise<void>): Router {
   const { db } = deps;
   const router = express.Router();
 
@@ -165,10 +165,10 @@ export function desktopAuthRouter(deps: RouteDeps, logIn: (req: Request, user: E
     permission: 'public',
     body: desktopTokenBodySchema,
     handler: async ({ req, body }): Promise<DesktopTokenResult> => {
-      const userId = await exchangeDesktopCode(db, body.code, body.code_verifier);
-      const user = userId === null ? undefined : await findUserById(db, userId);
+      const exchanged = await exchangeDesktopCode(db, body.code, body.code_verifier);
+      const user = exchanged === null ? undefined : await findUserById(db, exchanged.userId);
       if (!user) throw new AppError(400, 'invalid_grant', desktopSignInMessages.invalidCode);
-      await logIn(req, user);
+      await logIn(req, user, { deviceName: exchanged!.deviceName });
       return { signedIn: true, email: user.email };
     },
   });

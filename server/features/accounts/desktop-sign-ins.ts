@@ -89,13 +89,19 @@ export async function issueDesktopCode(db: Db, requestId: string, userId: number
   return updated === 1 ? { code, state: row.state as string, redirectUri: row.redirect_uri as string } : null;
 }
 
+export interface ExchangedCode {
+  userId: number;
+  /** The name the app gave its computer when it started signing in. */
+  deviceName: string | null;
+}
+
 /**
  * Spends the code (whatever the verifier: a code is tried once) and returns its user when the verifier's S256
  * matches the challenge the app sent at the start and the code has not expired; null otherwise.
  */
-export async function exchangeDesktopCode(db: Db, code: string, verifier: string, now = Date.now()): Promise<number | null> {
+export async function exchangeDesktopCode(db: Db, code: string, verifier: string, now = Date.now()): Promise<ExchangedCode | null> {
   const codeHash = sha256(code);
-  const row = await db('desktop_sign_ins').where({ code_hash: codeHash }).first('id', 'user_id', 'code_challenge', 'code_expires_at');
+  const row = await db('desktop_sign_ins').where({ code_hash: codeHash }).first('id', 'user_id', 'code_challenge', 'code_expires_at', 'device_name');
   if (!row) return null;
   const spent = await db('desktop_sign_ins').where({ id: row.id }).whereNull('used_at').update({ used_at: now });
   if (spent !== 1) return null;
@@ -103,5 +109,5 @@ export async function exchangeDesktopCode(db: Db, code: string, verifier: string
   const expected = Buffer.from(String(row.code_challenge));
   const actual = Buffer.from(s256Challenge(verifier));
   if (expected.length !== actual.length || !crypto.timingSafeEqual(expected, actual)) return null;
-  return row.user_id === null ? null : Number(row.user_id);
+  return row.user_id === null ? null : { userId: Number(row.user_id), deviceName: (row.device_name as string | null) ?? null };
 }

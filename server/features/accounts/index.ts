@@ -6,3 +6,5 @@ export { isOperator } from './operators';
 export { pruneSignInThrottle } from './sign-in-throttle';
 export { createPassport } from './strategies';
 export { findUserByEmail, findUserById } from './users';
+export { registerAccountRoutes } from './account-routes';
+export type { CancelBilling } from './account-deletion';

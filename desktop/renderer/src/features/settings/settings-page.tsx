@@ -1,5 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { Button, Checkbox, Group, Paper, Stack, Text, Title } from '@mantine/core';
+import { IconDownload } from '@tabler/icons-react';
 import { notifications } from '@mantine/notifications';
 import { useQuery } from '@tanstack/react-query';
 import { messages } from '../../../../../shared/messages';
@@ -7,19 +8,27 @@ import type { CustomerSettings } from '../../../../../shared/workspaces';
 import { ErrorView } from '../../components/error-view';
 import { PageLayout } from '../../components/page-layout';
 import { PageLoader } from '../../components/page-loader';
+import { ACCOUNT_EXPORT_PATH } from '../../../../../shared/account';
 import { settingsQueries, useSaveSettings } from './queries';
+import { SessionsSection } from './sessions-section';
+import { DeleteAccountSection } from './delete-account-section';
 
 export function SettingsPage() {
   const settings = useQuery(settingsQueries.settings());
   return (
     <PageLayout title="Settings">
-      {settings.isPending ? (
-        <PageLoader label="Loading your preferences…" />
-      ) : settings.isError ? (
-        <ErrorView error={settings.error} withRefresh />
-      ) : (
-        <PreferencesForm settings={settings.data} />
-      )}
+      <Stack gap="lg" maw={760}>
+        {settings.isPending ? (
+          <PageLoader label="Loading your preferences…" />
+        ) : settings.isError ? (
+          <ErrorView error={settings.error} withRefresh />
+        ) : (
+          <PreferencesForm settings={settings.data} />
+        )}
+        <SessionsSection />
+        <YourDataSection />
+        <DeleteAccountSection />
+      </Stack>
     </PageLayout>
   );
 }
@@ -39,7 +48,7 @@ function PreferencesForm({ settings }: { settings: CustomerSettings }) {
     );
   };
   return (
-    <Paper withBorder p="md" maw={640}>
+    <Paper withBorder p="md">
       <form onSubmit={onSubmit} noValidate>
         <Stack gap="md">
           <Title order={2} size="h3">
@@ -63,6 +72,28 @@ function PreferencesForm({ settings }: { settings: CustomerSettings }) {
           </Group>
         </Stack>
       </form>
+    </Paper>
+  );
+}
+
+/** A copy of what Cairn keeps about the user, as a JSON file. */
+function YourDataSection() {
+  return (
+    <Paper withBorder p="md" component="section" aria-labelledby="your-data-title">
+      <Stack gap="sm">
+        <Title order={2} size="h3" id="your-data-title">
+          Your data
+        </Title>
+        <Text size="sm">
+          Download a JSON file with your profile, linked sign-in providers, settings, memberships, the workspaces you own with their projects, your sessions and
+          invitations. It holds no API keys, tokens or session ids.
+        </Text>
+        <div>
+          <Button component="a" href={ACCOUNT_EXPORT_PATH} download variant="default" leftSection={<IconDownload size={16} aria-hidden />}>
+            Download my data
+          </Button>
+        </div>
+      </Stack>
     </Paper>
   );
 }
