@@ -295,12 +295,30 @@ export function compileIps(entries: readonly string[]): (ip: string) => boolean 
   };
 }
 
+/** Answers remembered per matcher: a project's callers are few, so most checks are one map look-up, like the key's. */
+const MEMO_ENTRIES = 256;
+
+/** `match` with its answers remembered (forgotten all at once when MEMO_ENTRIES are held, so a flood of new values costs no memory). */
+export function memoized(match: (value: string) => boolean): (value: string | undefined) => boolean {
+  const memo = new Map<string, boolean>();
+  return (value) => {
+    if (value === undefined) return match('');
+    let known = memo.get(value);
+    if (known === undefined) {
+      known = match(value);
+      if (memo.size >= MEMO_ENTRIES) memo.clear();
+      memo.set(value, known);
+    }
+    return known;
+  };
+}
+
 /** A project's stored lists compiled for the gateway; null when none restricts anything (the common case costs one check). */
 export function compileAllowList(lists: AllowLists): CompiledAllowList | null {
   if (lists.origins.length === 0 && lists.ips.length === 0 && lists.methods.length === 0) return null;
   return {
-    origin: lists.origins.length ? compileOrigins(lists.origins) : null,
-    ip: lists.ips.length ? compileIps(lists.ips) : null,
+    origin: lists.origins.length ? memoized(compileOrigins(lists.origins)) : null,
+    ip: lists.ips.length ? memoized(compileIps(lists.ips)) : null,
     methods: lists.methods.length ? new Set(lists.methods) : null,
   };
 }

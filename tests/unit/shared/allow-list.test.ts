@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { allowListsSchema, canonicalCidr, canonicalMethod, canonicalOrigin, compileAllowList, compileIps, compileOrigins, MAX_ALLOW_LIST_ENTRIES } from '../../../shared/allow-list';
+import { memoized, allowListsSchema, canonicalCidr, canonicalMethod, canonicalOrigin, compileAllowList, compileIps, compileOrigins, MAX_ALLOW_LIST_ENTRIES } from '../../../shared/allow-list';
 
 const ok = (r: { ok: boolean; value?: string }) => (r.ok ? r.value : null);
 
@@ -107,5 +107,18 @@ describe('JSON-RPC methods and the lists', () => {
     expect(c.origin).toBeNull();
     expect(c.ip!('127.0.0.1')).toBe(true);
     expect(c.methods!.has('eth_call')).toBe(true);
+  });
+});
+
+describe('memoized matchers', () => {
+  it('answers as the matcher does, asking it once per value, and forgets everything past its size', () => {
+    const asked: string[] = [];
+    const m = memoized((v) => (asked.push(v), v.startsWith('ok')));
+    expect([m('ok-1'), m('no'), m('ok-1'), m('no'), m(undefined)]).toEqual([true, false, true, false, false]);
+    expect(asked).toEqual(['ok-1', 'no', '']);
+    for (let i = 0; i < 300; i++) m(`v${i}`);
+    asked.length = 0;
+    m('ok-1');
+    expect(asked).toEqual(['ok-1']);
   });
 });
