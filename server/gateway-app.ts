@@ -27,7 +27,10 @@ export interface GatewayOptions {
   host?: string;
   /** Redis key prefix, so tests can isolate their buckets. */
   redisPrefix?: string;
-  /** The clock of the IPFS backend's pins and garbage collection (tests move it past the grace period); Date.now by default. */
+  /**
+   * The clock of the key cache (a rolled key's grace period) and of the IPFS backend's pins and garbage
+   * collection (tests move it past the grace periods); Date.now by default.
+   */
   now?: () => number;
 }
 
@@ -50,7 +53,7 @@ export interface RunningGateway {
 export async function startGateway(opts: GatewayOptions): Promise<RunningGateway> {
   const { config, db, logger } = opts;
   const gw = config.gateway;
-  const keys = new KeyCache(db, logger);
+  const keys = new KeyCache(db, logger, opts.now);
   await keys.start();
   const limiter: Limiter = gw.redisUrl ? new RedisLimiter(gw.redisUrl, gw.ban, opts.redisPrefix ?? gw.redisPrefix) : new MemoryLimiter(gw.ban);
   const meter = new Meter(db, logger, gw.meteringFlushMs);

@@ -109,6 +109,8 @@ export const projectInsightSchema = z.object({
   /** Requests of the 30 days by status class. */
   statusClasses: z.object({ '2xx': count, '3xx': count, '4xx': count, '5xx': count }),
   requests: count,
+  /** Requests of the 30 days the project's allow-lists refused (403 before any limit; among the 4xx above), by list. */
+  refused: z.object({ origin: count, ip: count, method: count }),
   /** Share of 4xx and 5xx answers among the 30 days' requests, 0 … 1; null without requests. */
   errorRate: z.number().min(0).max(1).nullable(),
   /** Today (UTC) by the hour: 24 hours, the hours still to come with zeros. */

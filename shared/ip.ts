@@ -26,7 +26,7 @@ type IpKind =
   | 'translation'
   | 'reserved';
 
-const parseIpv4 = (ip: string): number[] | null => {
+export const parseIpv4 = (ip: string): number[] | null => {
   const parts = ip.split('.');
   if (parts.length !== 4) return null;
   const bytes = parts.map((p) => (/^\d{1,3}$/.test(p) ? Number(p) : NaN));
@@ -34,7 +34,7 @@ const parseIpv4 = (ip: string): number[] | null => {
 };
 
 /** The eight 16-bit groups of an IPv6 address (a dotted IPv4 tail is two of them); null when it is not one. */
-const parseIpv6 = (ip: string): number[] | null => {
+export const parseIpv6 = (ip: string): number[] | null => {
   if (!ip.includes(':') || !/^[0-9a-f:.]+$/.test(ip)) return null;
   const halves = ip.split('::');
   if (halves.length > 2) return null;

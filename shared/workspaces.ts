@@ -4,6 +4,7 @@ import { messages } from './messages';
 import { assignableRoles, type Role } from './permissions';
 import type { BoostType, PlanName, SubscriptionStatus } from './plans';
 import { emailSchema } from './auth';
+import type { AllowLists, PreviousKeyDto } from './allow-list';
 
 export interface WorkspaceDto {
   id: number;
@@ -49,6 +50,10 @@ export interface ProjectDto {
   workspace_id: number;
   created_at: number;
   requests_today: number;
+  /** The key before the last 'Roll key', while its grace period lasts (null: none, or it has ended). */
+  previous_key: PreviousKeyDto | null;
+  /** Which browser origins, client addresses and (Milkomeda) JSON-RPC methods the keys accept; empty lists restrict nothing. */
+  allow_lists: AllowLists;
   /** Served by the simulated sandbox chain ('Sandbox data'). */
   sandbox?: boolean;
 }

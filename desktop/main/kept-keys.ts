@@ -23,15 +23,19 @@ export async function keepProjectKey(api: CairnApi, keychain: Pick<Keychain, 'ke
 }
 
 /** The kept keys with their projects' state on the server (asked in parallel, each on its own). */
-export async function listKeptKeys(api: CairnApi, keychain: Pick<Keychain, 'list'>): Promise<KeptKey[]> {
+export async function listKeptKeys(api: CairnApi, keychain: Pick<Keychain, 'list' | 'secretFor'>): Promise<KeptKey[]> {
   const kept = await keychain.list();
   return Promise.all(
     kept.map(async (k): Promise<KeptKey> => {
       try {
         const answer = await api.get<ProjectDto>(`/api/projects/${encodeURIComponent(k.projectUuid)}`, AbortSignal.timeout(10_000));
         // 404 is the server's answer for a deleted project and for one the user can no longer see: either way the key is of no use.
-        const status = answer.status === 200 ? 'active' : answer.status === 404 ? 'deleted' : 'unknown';
-        return { ...k, status };
+        if (answer.status !== 200) return { ...k, status: answer.status === 404 ? 'deleted' : 'unknown' };
+        // After 'Roll key' the kept key works while it is the current key or the previous one in its grace period.
+        const project = answer.data;
+        const secret = project ? await keychain.secretFor(k.projectUuid) : null;
+        const live = !project || secret === null || secret === project.project_id || secret === project.previous_key?.project_id;
+        return { ...k, status: live ? 'active' : 'rolled' };
       } catch {
         return { ...k, status: 'unknown' };
       }

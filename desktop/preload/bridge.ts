@@ -15,8 +15,12 @@ export interface KeptKey {
   workspaceName: string;
   /** Epoch milliseconds. */
   keptAt: number;
-  /** 'deleted' when the server no longer knows the project; 'unknown' when it could not be asked (offline, signed out). */
-  status: 'active' | 'deleted' | 'unknown';
+  /**
+   * 'deleted' when the server no longer knows the project; 'rolled' when the project's key was rolled
+   * since it was kept and the kept one no longer works (keep the key again); 'unknown' when the server
+   * could not be asked (offline, signed out).
+   */
+  status: 'active' | 'rolled' | 'deleted' | 'unknown';
 }
 
 export const consoleMethods = ['GET', 'POST'] as const;

@@ -15,6 +15,7 @@ import { ANY_ORIGIN, allowAnyOrigin, sendBlockfrostError, sendJson } from './res
 import type { JsonRpcHandler } from '../features/milkomeda/index';
 import { basicAuthPassword } from './basic-auth';
 import type { IpfsBackend } from '../features/ipfs/index';
+import { ALLOW_LIST_MESSAGES, refusedCode, type AllowListName } from '../../shared/allow-list';
 
 const API_PREFIX = '/api/v0';
 const slugs = new Set(networks.map((n) => n.slug).filter((s): s is string => !!s));
@@ -224,6 +225,12 @@ export function createGatewayHandler(deps: GatewayDeps) {
     backend(req, res, path, project);
   };
 
+  /** A request an allow-list refused: Blockfrost's 403 naming the list, metered as refused (never toward the quota). */
+  const refuse = (res: http.ServerResponse, project: ProjectKey, list: AllowListName, endpoint: string, ip: string, userAgent: string | undefined, at: number, started: number): void => {
+    sendBlockfrostError(res, 403, ALLOW_LIST_MESSAGES[list]);
+    meter.record({ projectId: project.projectId, ownerId: project.ownerId, endpoint, status: 403, ip, userAgent, admitted: false, refused: refusedCode(list), at, started });
+  };
+
   const milkomedaKey = (password: string | null): ProjectKey | undefined => {
     const p = password ? keys.lookup(password) : undefined;
     return p && evmSlugs.has(p.network) ? p : undefined;
@@ -311,10 +318,18 @@ export function createGatewayHandler(deps: GatewayDeps) {
       quotaBaseDay = day;
     }
     const ip = clientIp(req);
+    // The project's allow-lists, before any limit: a refused request spends no token, quota or
+    // balance. Compiled in the key cache, so a project without lists costs one null check.
+    const allow = project.allow;
+    if (allow !== null) {
+      const refused = allow.origin !== null && !allow.origin(req.headers.origin) ? 'origin' : allow.ip !== null && !allow.ip(ip) ? 'ip' : null;
+      if (refused !== null) return refuse(res, project, refused, endpointTemplate(rest), ip, req.headers['user-agent'], at, started);
+    }
     if (target === MILKOMEDA) return void jsonRpc.handle(req, res, rest, { project, ip, at, started, day, quotaBase: quotaBase.get(project.ownerId) ?? 0 });
     const admit = {
       ip,
-      bucketKey: project.key,
+      // Per project, not per key: during a roll's grace both keys share one bucket.
+      bucketKey: project.uuid,
       rate: project.limitPerSecond,
       burst: project.limitBurst,
       quotaKey: project.quotaKey,

@@ -3,6 +3,7 @@ import { SerialTicker } from '../ticker';
 import type { Logger } from '../logger';
 import { networks } from '../../shared/networks';
 import type { GatewayChangeKind } from '../db/gateway-changes';
+import { compileAllowList, readStoredList, type CompiledAllowList } from '../../shared/allow-list';
 import { boostRequests, DEFAULT_PLAN, isPlanName, plans, type PlanName, type SubscriptionStatus } from '../../shared/plans';
 
 /** Everything the gateway needs to admit a request for one project key, without asking the database. */
@@ -26,6 +27,10 @@ export interface ProjectKey {
   ppuSpent: number;
   /** The balance's counter key (the workspace id), made once at load, not per request. */
   balanceKey: string;
+  /** The project's allow-lists compiled once at load (shared/allow-list.ts); null when none restricts anything. */
+  allow: CompiledAllowList | null;
+  /** A previous key in its grace period after 'Roll key': when it stops (epoch ms); the current key never does. */
+  expiresAt?: number;
 }
 
 const slugByNetworkId = new Map(networks.filter((n) => n.slug).map((n) => [n.value, n.slug!]));
@@ -61,6 +66,8 @@ export class KeyCache {
   private lastFullLoad = 0;
   /** Earliest expiry of each owner's active boosts. */
   private boostExpiry = new Map<number, number>();
+  /** Earliest expiry of a previous key in the map (a poll drops expired ones without asking the database). */
+  private keyExpiry = Infinity;
   private ticker: SerialTicker | undefined;
   /** Keys reloaded by the last partial refresh (tests and logs). */
   lastPartialReload = 0;
@@ -143,6 +150,7 @@ export class KeyCache {
       else if (c.kind === 'subscription') affected.owners.add(toId(c.ref));
     }
     for (const [owner, expiry] of this.boostExpiry) if (expiry <= now) affected.owners.add(owner);
+    if (this.keyExpiry <= now) this.dropExpiredKeys(now);
     // The owners these keys had until now: a workspace that moves takes its boosts from their total.
     for (const k of this.keys.values()) if (affected.projects.has(k.uuid) || affected.workspaces.has(k.workspaceId)) affected.owners.add(k.ownerId);
     if (affected.projects.size + affected.workspaces.size + affected.owners.size === 0) {
@@ -159,7 +167,8 @@ export class KeyCache {
     const now = this.now();
     const next = new Map<string, ProjectKey>();
     this.boostExpiry = new Map();
-    for (const k of await this.load(null, now)) next.set(k.key, k);
+    this.keyExpiry = Infinity;
+    for (const k of await this.load(null, now)) this.put(next, k);
     this.keys = next;
     this.lastChange = changeId;
     this.lastFullLoad = now;
@@ -172,8 +181,24 @@ export class KeyCache {
     for (const [key, k] of this.keys) {
       if (a.projects.has(k.uuid) || a.workspaces.has(k.workspaceId) || owners.has(k.ownerId)) this.keys.delete(key);
     }
-    for (const k of fresh) this.keys.set(k.key, k);
+    for (const k of fresh) this.put(this.keys, k);
     this.lastPartialReload = fresh.length;
+  }
+
+  private put(into: Map<string, ProjectKey>, k: ProjectKey): void {
+    into.set(k.key, k);
+    if (k.expiresAt !== undefined && k.expiresAt < this.keyExpiry) this.keyExpiry = k.expiresAt;
+  }
+
+  /** A previous key whose grace period ended is refused from the first poll after it: dropped here, with no query. */
+  private dropExpiredKeys(now: number): void {
+    let next = Infinity;
+    for (const [key, k] of this.keys) {
+      if (k.expiresAt === undefined) continue;
+      if (k.expiresAt <= now) this.keys.delete(key);
+      else if (k.expiresAt < next) next = k.expiresAt;
+    }
+    this.keyExpiry = next;
   }
 
   /** Keys with their owner's plan and boosts: all of them, or those the changes name. */
@@ -182,7 +207,23 @@ export class KeyCache {
       .join('workspaces as w', 'w.id', 'p.workspace_id')
       .leftJoin('subscriptions as s', 's.user_id', 'w.owner_id')
       .leftJoin('ppu_balances as b', 'b.workspace_id', 'w.id')
-      .select('p.id', 'p.uuid', 'p.project_id as key', 'p.network_id', 'p.workspace_id', 'w.owner_id', 's.plan', 's.status', 'b.credited as ppu_credited', 'b.spent as ppu_spent');
+      .select(
+        'p.id',
+        'p.uuid',
+        'p.project_id as key',
+        'p.previous_project_id as previous_key',
+        'p.previous_key_expires_at',
+        'p.allowed_origins',
+        'p.allowed_ips',
+        'p.allowed_methods',
+        'p.network_id',
+        'p.workspace_id',
+        'w.owner_id',
+        's.plan',
+        's.status',
+        'b.credited as ppu_credited',
+        'b.spent as ppu_spent',
+      );
     if (a) {
       // Every key of an owner whose project or workspace changed: boosts and plan are per owner.
       const owners = this.db('workspaces as w2')
@@ -212,7 +253,7 @@ export class KeyCache {
       const network = slugByNetworkId.get(r.network_id);
       if (!network) continue;
       const plan = plans[isPlanName(r.plan) ? (r.plan as PlanName) : DEFAULT_PLAN];
-      out.push({
+      const k: ProjectKey = {
         key: r.key,
         projectId: r.id,
         uuid: r.uuid,
@@ -227,7 +268,12 @@ export class KeyCache {
         ppuCredited: Number(r.ppu_credited ?? 0),
         ppuSpent: Number(r.ppu_spent ?? 0),
         balanceKey: String(r.workspace_id),
-      });
+        allow: compileAllowList({ origins: readStoredList(r.allowed_origins), ips: readStoredList(r.allowed_ips), methods: readStoredList(r.allowed_methods) }),
+      };
+      out.push(k);
+      // After 'Roll key' the old key works until its grace ends: the same project under a second key.
+      const previousExpiry = r.previous_key_expires_at === null ? 0 : Number(r.previous_key_expires_at);
+      if (r.previous_key && previousExpiry > now) out.push({ ...k, key: r.previous_key, expiresAt: previousExpiry });
     }
     return out;
   }

@@ -3,6 +3,7 @@
 // are counted here per project, bucket and dimension, and each flush turns the counts into parts of
 // statements with bound values that the gateway's thread runs on its database connection, one
 // transaction per part.
+import { REFUSED_BY, REFUSED_DIMENSION } from '../../shared/allow-list';
 import geoip from 'geoip-country';
 import { UAParser } from 'ua-parser-js';
 import { LATENCY_BINS, LATENCY_BINS_PER_ROW, RECENT_FAILURES_KEPT, latencyBin } from '../../shared/insight';
@@ -61,6 +62,8 @@ interface DayCounts {
   status: Map<number, number>;
   ip: Map<string, number>;
   ua: Map<string, number>;
+  /** Requests an allow-list refused, by list (REFUSED_BY's names). */
+  refused: Map<string, number>;
 }
 
 /**
@@ -116,7 +119,7 @@ function projectIn(pending: Pending, projectId: number): ProjectCounts {
 function dayIn(p: ProjectCounts, dayStart: number): DayCounts {
   let d = p.days.get(dayStart);
   if (!d) {
-    d = { total: 0, endpoint: new Map(), status: new Map(), ip: new Map(), ua: new Map() };
+    d = { total: 0, endpoint: new Map(), status: new Map(), ip: new Map(), ua: new Map(), refused: new Map() };
     p.days.set(dayStart, d);
   }
   return d;
@@ -190,6 +193,7 @@ function resetProject(p: ProjectCounts): boolean {
     zero(d.status);
     zero(d.ip);
     zero(d.ua);
+    zero(d.refused);
     used = true;
   }
   return used;
@@ -208,7 +212,7 @@ function reset(batch: Pending): void {
  */
 function rowsOf(p: ProjectCounts): number {
   let n = p.hours.size + 2 * p.hourLatency.size + p.errorHours.size + p.failures.length;
-  for (const d of p.days.values()) n += 1 + 2 * d.endpoint.size + d.status.size + 4 * d.ip.size + 2 * d.ua.size;
+  for (const d of p.days.values()) n += 1 + 2 * d.endpoint.size + d.status.size + 4 * d.ip.size + 2 * d.ua.size + d.refused.size;
   return n;
 }
 
@@ -401,6 +405,7 @@ function appendRows(projectId: number, p: ProjectCounts, t: Tables, windowFloor:
       ['country', country],
       ['browser', browser],
       [PRIVATE_NETWORK_DIMENSION, privateNetwork],
+      [REFUSED_DIMENSION, d.refused],
     ] as const) {
       const values = new Map<string, number>();
       for (const [value, n] of m as Map<string | number, number>) if (n > 0) add(values, clean(String(value), VALUE_MAX), n);
@@ -424,6 +429,8 @@ export interface CountedRequest {
   ip: string;
   userAgent: string;
   admitted: boolean;
+  /** Which allow-list refused it (REFUSED_BY's index), 0 for none. */
+  refused: number;
   at: number;
   latencyMs: number;
 }
@@ -474,6 +481,7 @@ export class MeterCore {
     add(d.status, r.status);
     add(d.ip, r.ip);
     add(d.ua, r.userAgent);
+    if (r.refused > 0) add(d.refused, REFUSED_BY[r.refused] ?? 'unknown');
     // Request insight: a latency bin of the hour's histogram, errors per hour, and the failed
     // request itself in the project's ring of recent failures.
     const h = hourLatencyIn(p, hourStart);
@@ -602,6 +610,7 @@ export class MeterCore {
         merge(e.status, d.status);
         merge(e.ip, d.ip);
         merge(e.ua, d.ua);
+        merge(e.refused, d.refused);
       }
     }
     merge(this.pending.quota, batch.quota);

@@ -43,6 +43,7 @@ port.on('message', (m: ToWorker) => {
           ip: strings[r[o + FIELD.ip]!]!,
           userAgent: strings[r[o + FIELD.userAgent]!]!,
           admitted: r[o + FIELD.admitted] === 1,
+          refused: r[o + FIELD.refused]!,
           at: r[o + FIELD.at]!,
           latencyMs: r[o + FIELD.latencyMs]!,
         });

@@ -23,6 +23,8 @@ export interface MeteredRequest {
   userAgent: string | undefined;
   /** Admitted past rate limit and quota: counts toward the daily quota. */
   admitted: boolean;
+  /** Refused by one of the project's allow-lists (index into metering-core's REFUSED_BY: 1 origin, 2 ip, 3 method). */
+  refused?: number;
   at: number;
   /**
    * performance.now() when the request reached the gateway: record() takes the latency (arrival
@@ -87,6 +89,7 @@ export class Meter {
     b[o + FIELD.admitted] = r.admitted ? 1 : 0;
     b[o + FIELD.at] = r.at;
     b[o + FIELD.latencyMs] = finished - r.started;
+    b[o + FIELD.refused] = r.refused ?? 0;
     if (++this.count === RECORDS) this.send();
   }
 

@@ -19,7 +19,12 @@
 // proxy and gateway processes there), BENCH_OPEN_SHARE (0.5), METERING_FLUSH_MS (the gateway's flush interval),
 // BENCH_CONTROL=1 (an A/A run: (c) is a second minimal proxy, so c − b shows this machine's own noise),
 // BENCH_NODE_FLAGS (extra node flags for (b) and (c), e.g. --trace-gc-nvp), BENCH_LOOP_STATS=1 ((b) and (c)
-// print their event-loop delay and garbage collections when they stop: tests/bench/lib/loop-stats.ts).
+// print their event-loop delay and garbage collections when they stop: tests/bench/lib/loop-stats.ts),
+// BENCH_GATEWAY_CASES (plain,allow-lists: which cases run, one after the other, each with fresh processes).
+//
+// Cases: plain (projects without allow-lists), and allow-lists: every project holds a 20-entry
+// allow-list (10 origins, 10 IPv4/IPv6 addresses and ranges) that the requests match only at its last
+// entries, with the same targets (tests/bench/lib/gateway-server.ts).
 import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
@@ -42,6 +47,8 @@ const PATH = '/blocks/latest';
 const CONTROL = process.env.BENCH_CONTROL === '1';
 const THROUGHPUT_TARGET = 0.9;
 const P99_TARGET_MS = 0.5;
+const CASES = (process.env.BENCH_GATEWAY_CASES ?? 'plain,allow-lists').split(',').map((c) => c.trim());
+for (const c of CASES) if (c !== 'plain' && c !== 'allow-lists') throw new Error(`BENCH_GATEWAY_CASES: unknown case ${c} (plain, allow-lists)`);
 /** The open loop's total rate (all targets together), as a share of the slowest target's closed-loop throughput. */
 const OPEN_LOAD_SHARE = Number(process.env.BENCH_OPEN_SHARE ?? 0.5);
 /** Plenty for any machine this runs on; a target that reaches it is reported as capped. */
@@ -49,9 +56,9 @@ const REQUEST_CAP = 2_000_000;
 
 // Every loop below stops by itself; this is the backstop should something hang.
 setTimeout(() => {
-  console.error('bench:gateway: gave up after 240 s');
+  console.error(`bench:gateway: gave up after ${240 * CASES.length} s`);
   process.exit(2);
-}, 240_000).unref();
+}, 240_000 * CASES.length).unref();
 
 /** One request, to check a target answers 200 from the sandbox before loading it. */
 const probe = (url: string, headers: Record<string, string> = {}) =>
@@ -68,6 +75,12 @@ const signed = (v: number) => `${v >= 0 ? '+' : ''}${ms(v)}`;
 
 async function main() {
   console.log(`bench:gateway on ${machine()}`);
+  for (const c of CASES) await runCase(c === 'allow-lists');
+}
+
+async function runCase(allowLists: boolean) {
+  const caseName = allowLists ? ', 20-entry allow-lists on every project' : '';
+  console.log(`\nCase: ${allowLists ? `every project with a 20-entry allow-list (10 origins, 10 IPv4/IPv6 ranges), matched at its last entries` : 'projects without allow-lists'}`);
   // (b) and (c) run with the server's own V8 flags (server/node-flags.ts), so both have the young generation production has.
   const profiled = [...process.execArgv, ...SERVER_NODE_FLAGS, ...(PROF_DIR ? ['--cpu-prof', `--cpu-prof-dir=${PROF_DIR}`] : []), ...(process.env.BENCH_NODE_FLAGS ?? '').split(' ').filter(Boolean)];
   if (PROF_DIR) fs.mkdirSync(PROF_DIR, { recursive: true });
@@ -77,12 +90,13 @@ async function main() {
     stops.push(upstream.stop);
     const [proxy, gateway, control] = await Promise.all([
       forkServer('minimal-proxy.ts', { BENCH_UPSTREAM: upstream.url }, profiled),
-      forkServer<GatewayServerInfo>('gateway-server.ts', { BENCH_UPSTREAM: upstream.url, BENCH_PROJECTS: String(PROJECTS) }, profiled),
+      forkServer<GatewayServerInfo>('gateway-server.ts', { BENCH_UPSTREAM: upstream.url, BENCH_PROJECTS: String(PROJECTS), ...(allowLists ? { BENCH_ALLOW_LISTS: '1' } : {}) }, profiled),
       CONTROL ? forkServer('minimal-proxy.ts', { BENCH_UPSTREAM: upstream.url }, profiled) : undefined,
     ]);
     stops.push(proxy.stop, gateway.stop);
     if (control) stops.push(control.stop);
-    const { keys, flushMs } = gateway.info;
+    const { keys, flushMs, origin } = gateway.info;
+    const originHeader = origin ? { origin } : undefined;
 
     const plan = plans.ENTERPRISE;
     // Every bucket starts full (burst). Requests rotate over all keys and each of the two passes sends
@@ -94,10 +108,10 @@ async function main() {
       { name: '(b) minimal proxy', url: proxy.url + PATH, maxRequests: REQUEST_CAP },
       control
         ? { name: '(c) control: a 2nd minimal proxy', url: control.url + PATH, maxRequests: REQUEST_CAP }
-        : { name: '(c) Cairn gateway', url: `${gateway.url}/api/v0${PATH}`, keys, maxRequests: gatewayCap },
+        : { name: allowLists ? '(c) Cairn gateway, allow-lists' : '(c) Cairn gateway', url: `${gateway.url}/api/v0${PATH}`, keys, maxRequests: gatewayCap, ...(originHeader ? { headers: originHeader } : {}) },
     ];
     for (const t of targets) {
-      const res = await probe(t.url, t.keys ? { project_id: t.keys[0]! } : {});
+      const res = await probe(t.url, t.keys ? { ...t.headers, project_id: t.keys[0]! } : {});
       if (res.status !== 200 || res.sandbox !== 'simulated') throw new Error(`${t.name} answered ${res.status} (sandbox header ${res.sandbox}) to ${t.url}`);
     }
     console.log(
@@ -156,10 +170,10 @@ async function main() {
       ...(r.skipped ? [`${targets[i]!.name} ${pass}: ${r.skipped} requests skipped (rate not kept)`] : []),
     ]);
     const roundMedian = perRound[Math.floor(perRound.length / 2)]!;
-    reportRow({ bench: 'gateway', measure: 'valid run (every answer 200, rate kept, no cap)', figure: problems.length ? problems.join('; ') : 'yes', baseline: '', ratio: '', target: 'yes', pass: problems.length === 0 });
+    reportRow({ bench: 'gateway', measure: `valid run (every answer 200, rate kept, no cap)${caseName}`, figure: problems.length ? problems.join('; ') : 'yes', baseline: '', ratio: '', target: 'yes', pass: problems.length === 0 });
     reportRow({
       bench: 'gateway',
-      measure: `${CONTROL ? 'A/A control proxy' : 'gateway'} throughput (closed loop)`,
+      measure: `${CONTROL ? 'A/A control proxy' : 'gateway'} throughput (closed loop)${caseName}`,
       figure: `${c.rps.toFixed(0)} req/s`,
       baseline: `${b.rps.toFixed(0)} req/s bare proxy`,
       ratio: ratioOf(c.rps, b.rps),
@@ -168,7 +182,7 @@ async function main() {
     });
     reportRow({
       bench: 'gateway',
-      measure: `${CONTROL ? 'A/A control proxy' : 'gateway'} p99 − proxy p99 at ${rate} req/s, median of ${perRound.length} rounds`,
+      measure: `${CONTROL ? 'A/A control proxy' : 'gateway'} p99 − proxy p99 at ${rate} req/s, median of ${perRound.length} rounds${caseName}`,
       figure: `${signed(roundMedian)} (whole run ${signed(p99Open)})`,
       baseline: `${ms(ob.latency.p99)} proxy p99`,
       ratio: ratioOf(oc.latency.p99, ob.latency.p99),

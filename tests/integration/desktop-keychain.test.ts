@@ -76,6 +76,20 @@ describe.runIf(available)('desktop keychain on a real Secret Service', () => {
     expect(items.map((i) => i.account)).toContain(`${app.url} ${project.uuid}`);
   });
 
+  it("flags a kept key once the project's key was rolled past it, and keeps it active during the grace period", async () => {
+    const project = await createProject('Rolled');
+    await keepProjectKey(api, keychain, project.uuid);
+    const roll = (grace: string) => owner.post(`/api/workspaces/${workspaceId}/projects/${project.uuid}/roll-key`, { grace });
+    expect((await roll('1h')).status).toBe(200);
+    expect((await listKeptKeys(api, keychain)).find((k) => k.projectUuid === project.uuid)?.status).toBe('active');
+    expect((await roll('none')).status).toBe(200);
+    expect((await listKeptKeys(api, keychain)).find((k) => k.projectUuid === project.uuid)?.status).toBe('rolled');
+    // Kept again: the new key.
+    await keepProjectKey(api, keychain, project.uuid);
+    expect((await listKeptKeys(api, keychain)).find((k) => k.projectUuid === project.uuid)?.status).toBe('active');
+    await keychain.remove(project.uuid);
+  });
+
   it('flags the key of a deleted project, and removes it on request', async () => {
     const project = await createProject('Soon deleted');
     await keepProjectKey(api, keychain, project.uuid);

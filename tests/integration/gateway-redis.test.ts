@@ -66,7 +66,7 @@ describe('limits shared through Redis by two gateway instances', () => {
     // clock, which a test cannot move), so the next request refills it for 3 s, as after a real wait.
     const redis = new Redis(REDIS_URL);
     try {
-      await redis.hincrbyfloat(`${prefix}bucket:${p.project_id}`, 'at', -3000);
+      await redis.hincrbyfloat(`${prefix}bucket:${p.uuid}`, 'at', -3000);
     } finally {
       redis.disconnect();
     }

@@ -3,7 +3,7 @@ import { useTestApp } from '../helpers/use-test-app';
 import { makeProject, makeUser, makeWorkspace } from '../helpers/workspace-fixture';
 import { KeyCache } from '../../server/gateway/key-cache';
 import { createLogger } from '../../server/logger';
-import { deleteProject } from '../../server/features/projects/projects';
+import { deleteProject, rollProjectKey, setAllowLists } from '../../server/features/projects/projects';
 import { setSubscription } from '../../server/features/workspaces/subscriptions';
 import { recordGatewayChange } from '../../server/db/gateway-changes';
 import { plans } from '../../shared/plans';
@@ -72,5 +72,34 @@ describe('KeyCache', () => {
     await recordGatewayChange(app.db, 'workspace', ws);
     await cache.poll();
     expect(cache.lookup(await keyOf(p))).toMatchObject({ ownerId: b.id, requestLimit: plans.ENTERPRISE.requestLimit });
+  });
+
+  it("holds a rolled project under both keys, drops the old one at the first poll after its grace without a query, and compiles the allow-lists once", async () => {
+    let now = Date.now();
+    const cache = new KeyCache(app.db, createLogger('silent'), () => now);
+    const u = await makeUser(app.db, 'roll@keys.example', 'STARTER');
+    const ws = await makeWorkspace(app.db, u.id, []);
+    const p = await makeProject(app.db, ws);
+    const old = await keyOf(p);
+    await setAllowLists(app.db, ws, p, { origins: ['*.example.com'], ips: ['203.0.113.0/24'], methods: [] });
+    // Rolled with an hour's grace 59 minutes ago: a minute left.
+    const previous = await rollProjectKey(app.db, ws, p, '1h', now - 59 * 60_000);
+    expect(previous).toEqual({ project_id: old, expires_at: now + 60_000 });
+    await cache.reload();
+    const fresh = cache.lookup(await keyOf(p))!;
+    const kept = cache.lookup(old)!;
+    expect(kept).toMatchObject({ projectId: fresh.projectId, uuid: p, expiresAt: now + 60_000 });
+    expect(fresh.expiresAt).toBeUndefined();
+    expect(kept.allow).toBe(fresh.allow);
+    expect(fresh.allow!.origin!('https://a.example.com')).toBe(true);
+    expect(fresh.allow!.ip!('198.51.100.1')).toBe(false);
+    expect(fresh.allow!.methods).toBeNull();
+    const size = cache.size;
+    now += 60_001;
+    // No change row names the project, yet the old key is gone after one poll.
+    await cache.poll();
+    expect(cache.lookup(old)).toBeUndefined();
+    expect(cache.lookup(fresh.key)).toBeTruthy();
+    expect(cache.size).toBe(size - 1);
   });
 });

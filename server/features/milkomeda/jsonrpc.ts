@@ -7,6 +7,7 @@ import { ANY_ORIGIN, sendBlockfrostError } from '../../gateway/respond';
 import { Forward, backendPool, dispatchForward } from '../../gateway/proxy';
 import { NOT_FOUND_MESSAGE, SANDBOX_HEADER } from '../../blockfrost/http';
 import { ALLOWED_EVM_METHODS, JSON_RPC_ERRORS, methodNotAllowedMessage } from '../../../shared/milkomeda';
+import { ALLOW_LIST_MESSAGES, refusedCode } from '../../../shared/allow-list';
 
 // JSON-RPC 2.0 for Milkomeda keys: every call (each one of a batch) is admitted by the project's
 // rate limit and daily quota and metered with its method as the endpoint; only the contract's
@@ -81,6 +82,20 @@ function checkCall(c: unknown): { ok: true; id: Id; method: string; notification
   if ('id' in o && !isId(o.id)) return { ok: false, id: null };
   if (o.params !== undefined && (o.params === null || typeof o.params !== 'object')) return { ok: false, id };
   return { ok: true, id, method: o.method, notification: !('id' in o) };
+}
+
+/** The first method of a call (or of a batch's calls) that `allowed` does not hold; null when every one is on it. */
+function outsideAllowList(body: unknown, allowed: ReadonlySet<string>): string | null {
+  const methodOf = (c: unknown): string | null => {
+    const m = c !== null && typeof c === 'object' ? (c as { method?: unknown }).method : undefined;
+    return typeof m === 'string' && !allowed.has(m) ? m : null;
+  };
+  if (!Array.isArray(body)) return methodOf(body);
+  for (const c of body) {
+    const m = methodOf(c);
+    if (m !== null) return m;
+  }
+  return null;
 }
 
 const endpointOf = (method: string) => (ALLOWED_EVM_METHODS.has(method) ? method : METHOD_NAME.test(method) ? method : '(unknown method)');
@@ -206,6 +221,17 @@ export function createJsonRpcHandler(deps: JsonRpcDeps) {
         const id = body !== PARSE_FAILED && !Array.isArray(body) ? checkCall(body).id : null;
         return send(res, 500, errorReply(id, JSON_RPC_ERRORS.internal, NO_BACKEND));
       }
+      // The project's method allow-list, before any limit: one call of a batch outside it refuses the whole request.
+      const allowed = ctx.project.allow?.methods;
+      if (allowed && body !== PARSE_FAILED) {
+        const method = outsideAllowList(body, allowed);
+        if (method !== null) {
+          sendBlockfrostError(res, 403, ALLOW_LIST_MESSAGES.method);
+          const { project } = ctx;
+          meter.record({ projectId: project.projectId, ownerId: project.ownerId, endpoint: endpointOf(method), status: 403, ip: ctx.ip, userAgent: req.headers['user-agent'], admitted: false, refused: refusedCode('method'), at: ctx.at, started: ctx.started });
+          return;
+        }
+      }
       if (memory && raw && body !== PARSE_FAILED && !Array.isArray(body)) {
         const call = checkCall(body);
         if (call.ok && !call.notification && ALLOWED_EVM_METHODS.has(call.method)) {
@@ -227,7 +253,7 @@ export function createJsonRpcHandler(deps: JsonRpcDeps) {
 
   const admitRequestOf = (ctx: JsonRpcCallContext) => ({
     ip: ctx.ip,
-    bucketKey: ctx.project.key,
+    bucketKey: ctx.project.uuid,
     rate: ctx.project.limitPerSecond,
     burst: ctx.project.limitBurst,
     quotaKey: ctx.project.quotaKey,

@@ -1,9 +1,10 @@
 import crypto from 'node:crypto';
-import type { Db } from '../../db/index';
+import { isPostgres, type Db } from '../../db/index';
 import { Invalid, NotFound, PlanLimit } from '../../errors';
 import { findNetwork } from '../../../shared/networks';
 import { blocksNewProjects, subscriptionBlockedMessage } from '../../../shared/plans';
 import type { ProjectDto, ProjectRef } from '../../../shared/workspaces';
+import { KEY_GRACE_PERIODS, readStoredList, type AllowLists, type KeyGrace, type PreviousKeyDto } from '../../../shared/allow-list';
 import { getSubscription, withOwnerLock, limitError, whosePlan, type Membership } from '../workspaces/index';
 import { recordGatewayChange } from '../../db/gateway-changes';
 import { requestsToday } from '../stats/index';
@@ -33,11 +34,63 @@ export function projectNetwork(networkId: number) {
   return network;
 }
 
-const columns = ['id', 'uuid', 'name as project_name', 'project_id', 'network_id', 'workspace_id', 'created_at'];
+const columns = [
+  'id',
+  'uuid',
+  'name as project_name',
+  'project_id',
+  'network_id',
+  'workspace_id',
+  'created_at',
+  'previous_project_id',
+  'previous_key_expires_at',
+  'allowed_origins',
+  'allowed_ips',
+  'allowed_methods',
+];
 
-const withRequests = async (db: Db, rows: Omit<ProjectDto, 'requests_today'>[]): Promise<ProjectDto[]> => {
+interface ProjectRow {
+  id: number;
+  uuid: string;
+  project_name: string;
+  project_id: string;
+  network_id: number;
+  workspace_id: number;
+  created_at: number | string;
+  previous_project_id: string | null;
+  previous_key_expires_at: number | string | null;
+  allowed_origins: string | null;
+  allowed_ips: string | null;
+  allowed_methods: string | null;
+}
+
+const allowListsOf = (r: Pick<ProjectRow, 'allowed_origins' | 'allowed_ips' | 'allowed_methods'>): AllowLists => ({
+  origins: readStoredList(r.allowed_origins),
+  ips: readStoredList(r.allowed_ips),
+  methods: readStoredList(r.allowed_methods),
+});
+
+/** The previous key while its grace lasts; an ended one is not shown (the gateway refuses it too). */
+const previousKeyOf = (r: Pick<ProjectRow, 'previous_project_id' | 'previous_key_expires_at'>, now: number): PreviousKeyDto | null => {
+  const expires = r.previous_key_expires_at === null ? null : Number(r.previous_key_expires_at);
+  return r.previous_project_id && expires !== null && expires > now ? { project_id: r.previous_project_id, expires_at: expires } : null;
+};
+
+const withRequests = async (db: Db, rows: ProjectRow[]): Promise<ProjectDto[]> => {
   const counts = await requestsToday(db, rows.map((r) => r.id));
-  return rows.map((r) => ({ ...r, requests_today: counts.get(r.id) ?? 0 }));
+  const now = Date.now();
+  return rows.map((r) => ({
+    id: r.id,
+    uuid: r.uuid,
+    project_name: r.project_name,
+    project_id: r.project_id,
+    network_id: r.network_id,
+    workspace_id: r.workspace_id,
+    created_at: Number(r.created_at),
+    requests_today: counts.get(r.id) ?? 0,
+    previous_key: previousKeyOf(r, now),
+    allow_lists: allowListsOf(r),
+  }));
 };
 
 export async function listProjects(db: Db, workspaceId: number): Promise<ProjectDto[]> {
@@ -75,19 +128,65 @@ export async function createProject(db: Db, m: Membership, name: string, network
     if (used >= plan.projectCount) throw limitError(plan, 'projectCount', used, whosePlan(m));
     const now = Date.now();
     const id = crypto.randomUUID();
-    for (let attempt = 0; ; attempt++) {
-      const key = generateProjectKey(network.prefix!);
-      // A clash in 62^32 is not expected; the unique index makes it impossible to go unnoticed.
-      if (await trx('projects').where({ project_id: key }).first('id')) {
-        if (attempt < 3) continue;
-        throw new Error('could not draw a unique project key');
-      }
-      await trx('projects').insert({ uuid: id, workspace_id: m.workspaceId, name, project_id: key, network_id: network.value, created_at: now, updated_at: now });
-      await recordGatewayChange(trx, 'project', id);
-      return id;
-    }
+    const key = await drawUniqueKey(trx, network.prefix!);
+    await trx('projects').insert({ uuid: id, workspace_id: m.workspaceId, name, project_id: key, network_id: network.value, created_at: now, updated_at: now });
+    await recordGatewayChange(trx, 'project', id);
+    return id;
   });
   return getProject(db, m.workspaceId, uuid);
+}
+
+/** A key no project uses, now or as its previous key. */
+async function drawUniqueKey(trx: Db, prefix: string): Promise<string> {
+  for (let attempt = 0; ; attempt++) {
+    const key = generateProjectKey(prefix);
+    // A clash in 62^32 is not expected; the unique indexes make it impossible to go unnoticed.
+    if (await trx('projects').where({ project_id: key }).orWhere({ previous_project_id: key }).first('id')) {
+      if (attempt < 3) continue;
+      throw new Error('could not draw a unique project key');
+    }
+    return key;
+  }
+}
+
+/**
+ * 'Roll key': a new key at once; the old one keeps working for `grace` (none: it stops at once). A
+ * previous key still in its grace period is dropped, so a project never has more than two live keys.
+ * The project's uuid, id (statistics, metering, pins) and webhooks stay. The gateways pick the change
+ * up from gateway_changes at their next poll.
+ */
+export async function rollProjectKey(db: Db, workspaceId: number, uuid: string, grace: KeyGrace, now = Date.now()): Promise<PreviousKeyDto | null> {
+  const graceMs = KEY_GRACE_PERIODS[grace].ms;
+  return db.transaction(async (trx) => {
+    const q = trx('projects').where({ workspace_id: workspaceId, uuid });
+    // Two rolls at once: the second waits and rolls the first one's key (SQLite has one writer anyway).
+    const row = await (isPostgres(db) ? q.forUpdate() : q).first('id', 'project_id', 'network_id');
+    if (!row) throw new NotFound('Project not found.');
+    const prefix = findNetwork(row.network_id)?.prefix;
+    if (!prefix) throw new Invalid('This project has no key to roll.');
+    const key = await drawUniqueKey(trx, prefix);
+    const previous = graceMs > 0 ? { project_id: row.project_id as string, expires_at: now + graceMs } : null;
+    await trx('projects')
+      .where({ id: row.id })
+      .update({ project_id: key, previous_project_id: previous?.project_id ?? null, previous_key_expires_at: previous?.expires_at ?? null, updated_at: now });
+    await recordGatewayChange(trx, 'project', uuid);
+    return previous;
+  });
+}
+
+/** Replaces a project's allow-lists (already validated and canonical: shared/allow-list.ts). A method list is for Milkomeda projects only. */
+export async function setAllowLists(db: Db, workspaceId: number, uuid: string, lists: AllowLists): Promise<AllowLists> {
+  return db.transaction(async (trx) => {
+    const row = await trx('projects').where({ workspace_id: workspaceId, uuid }).first('id', 'network_id');
+    if (!row) throw new NotFound('Project not found.');
+    if (lists.methods.length > 0 && findNetwork(row.network_id)?.family !== 'evm') throw new Invalid('A JSON-RPC method allow-list applies to Milkomeda projects only.');
+    const stored = (l: string[]) => (l.length ? JSON.stringify(l) : null);
+    await trx('projects')
+      .where({ id: row.id })
+      .update({ allowed_origins: stored(lists.origins), allowed_ips: stored(lists.ips), allowed_methods: stored(lists.methods), updated_at: Date.now() });
+    await recordGatewayChange(trx, 'project', uuid);
+    return lists;
+  });
 }
 
 export async function renameProject(db: Db, workspaceId: number, uuid: string, name: string): Promise<ProjectDto> {

@@ -2,7 +2,8 @@ import type { Router } from 'express';
 import { route, type RouteDeps } from '../../http/route';
 import { Invalid } from '../../errors';
 import { createProjectSchema, projectNameSchema } from '../../../shared/workspaces';
-import { createProject, deleteProject, getProject, listProjects, renameProject } from './projects';
+import { createProject, deleteProject, getProject, listProjects, renameProject, rollProjectKey, setAllowLists } from './projects';
+import { allowListsResponseSchema, allowListsSchema, MAX_ALLOW_LIST_ENTRIES, rolledKeysSchema, rollKeySchema } from '../../../shared/allow-list';
 import { findNetwork, networkNotAvailableMessage } from '../../../shared/networks';
 import { z } from 'zod';
 
@@ -70,5 +71,29 @@ export function registerProjectRoutes(router: Router, deps: RouteDeps, sandboxed
       await deleteProject(db, project.workspaceId, project.uuid);
       return { deleted: true };
     },
+  });
+
+  route(router, deps, {
+    method: 'post',
+    path: '/workspaces/:id/projects/:projectId/roll-key',
+    permission: { project: 'projects.update' },
+    summary: "Roll the project's key: a new key at once; the old one keeps working for the grace period chosen (none, 1h, 24h, 7d)",
+    body: rollKeySchema,
+    response: rolledKeysSchema,
+    handler: async ({ project, body }) => {
+      const previous = await rollProjectKey(db, project.workspaceId, project.uuid, body.grace);
+      const fresh = await getProject(db, project.workspaceId, project.uuid);
+      return { project_id: fresh.project_id, previous_key: previous };
+    },
+  });
+
+  route(router, deps, {
+    method: 'put',
+    path: '/workspaces/:id/projects/:projectId/allow-lists',
+    permission: { project: 'projects.update' },
+    summary: `Replace the project's allow-lists: browser origins, client IPs and CIDRs, and JSON-RPC methods (Milkomeda), at most ${MAX_ALLOW_LIST_ENTRIES} each; an empty list restricts nothing`,
+    body: allowListsSchema,
+    response: allowListsResponseSchema,
+    handler: async ({ project, body }) => setAllowLists(db, project.workspaceId, project.uuid, body),
   });
 }

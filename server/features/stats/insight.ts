@@ -1,5 +1,6 @@
 import { isPostgres, type Db } from '../../db/index';
 import { HISTORY_DAYS } from '../../../shared/usage';
+import { REFUSED_DIMENSION } from '../../../shared/allow-list';
 import {
   LATENCY_BINS,
   LATENCY_BINS_PER_ROW,
@@ -42,7 +43,7 @@ export async function projectInsight(db: Db, projectId: number, now = Date.now()
   const from = today - (HISTORY_DAYS - 1) * DAY_MS;
   const tomorrow = today + DAY_MS;
   const sums = db.raw(BIN_COLUMNS.map((c) => `sum(${c}) as ${c}`).join(', '));
-  const [dayRows, hourRows, statusRows, hourRequests, errorRows, failures] = await Promise.all([
+  const [dayRows, hourRows, statusRows, hourRequests, errorRows, failures, refusedRows] = await Promise.all([
     // Past days' hours are moved into day rows by compactLatency (each row is in one or the other,
     // never both), so the 30 days are the day rows and the hours not moved yet, summed together.
     db('usage_latency').where({ project_id: projectId }).andWhere('bucket_ms', '>=', from).groupBy('first_bin').select('first_bin', sums),
@@ -63,7 +64,10 @@ export async function projectInsight(db: Db, projectId: number, now = Date.now()
       ])
       .limit(RECENT_FAILURES_KEPT)
       .select('at_ms', 'endpoint', 'status', 'ip'),
+    db('usage_dimensions').where({ project_id: projectId, dimension: REFUSED_DIMENSION }).andWhere('day_ms', '>=', from).groupBy('value').select('value').sum({ n: 'requests' }),
   ]);
+  const refused = { origin: 0, ip: 0, method: 0 };
+  for (const r of refusedRows as Array<{ value: string; n: number | string }>) if (r.value in refused) refused[r.value as keyof typeof refused] += Number(r.n);
 
   const days = new Float64Array(LATENCY_BINS);
   addRows(days, dayRows as BinRow[]);
@@ -110,6 +114,7 @@ export async function projectInsight(db: Db, projectId: number, now = Date.now()
     },
     statusClasses: classes,
     requests,
+    refused,
     errorRate: requests > 0 ? (classes['4xx'] + classes['5xx']) / requests : null,
     today: { day: today, hours },
     recentFailures: (failures as Array<{ at_ms: number | string; endpoint: string; status: number | string; ip: string }>).map((f) => ({

@@ -18,7 +18,20 @@ const reportLoop = loopStats('gateway');
 export interface GatewayServerInfo {
   keys: string[];
   flushMs: number;
+  /** BENCH_ALLOW_LISTS=1: the Origin header every project's allow-list admits (requests come from 127.0.0.1). */
+  origin: string | null;
 }
+
+/**
+ * BENCH_ALLOW_LISTS=1: every project holds 20 entries, 10 origins and 10 addresses, v4 and v6, and the
+ * bench's requests match only the last ones: a wildcard origin (the exact set misses, then the host's
+ * suffixes are looked up) and the last IPv4 range (every IPv4 range is tried).
+ */
+const ALLOW_LISTS = {
+  origins: ['https://app.example.com', 'https://www.example.org', 'http://localhost:3000', '*.staging.example.net', 'https://*.preview.example.dev', 'https://wallet.example.io', '*.cdn.example.com', 'https://dapp.example.xyz', 'http://127.0.0.1:8080', '*.bench.example'],
+  ips: ['203.0.113.0/24', '198.51.100.0/24', '192.0.2.10', '10.0.0.0/8', '172.16.0.0/12', '2001:db8::/32', '2001:db8:1::/48', 'fd00::/8', '::1', '127.0.0.0/8'],
+};
+const BENCH_ORIGIN = 'https://app.node-7.bench.example';
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cairn-bench-gw-'));
 const db = createDb({ sqliteFile: path.join(dataDir, 'cairn.sqlite') });
@@ -28,6 +41,11 @@ const workspace = (await db('workspaces').where({ owner_id: owner.id }).first('i
 // BENCH_EVM: the upstream is Milkomeda's EVM JSON-RPC and the projects are Milkomeda projects (bench:jsonrpc).
 const evm = process.env.BENCH_EVM === '1';
 const projects = await insertProjects(db, workspace.id, Number(process.env.BENCH_PROJECTS), 200, evm ? { id: 3, prefix: 'milkmainnet' } : undefined);
+
+const allowLists = process.env.BENCH_ALLOW_LISTS === '1';
+if (allowLists) {
+  await db('projects').update({ allowed_origins: JSON.stringify(ALLOW_LISTS.origins), allowed_ips: JSON.stringify(ALLOW_LISTS.ips) });
+}
 
 const config = loadConfig({
   NODE_ENV: 'production',
@@ -39,8 +57,9 @@ const config = loadConfig({
 });
 const gateway = await startGateway({ config, db, logger: createLogger('warn'), version: 'bench', port: 0, host: '127.0.0.1' });
 if (gateway.keys.size !== projects.length) throw new Error(`the key cache holds ${gateway.keys.size} keys, expected ${projects.length}`);
+if (allowLists && projects.some((p) => !gateway.keys.lookup(p.key)?.allow?.ip)) throw new Error('the key cache holds projects without their allow-lists');
 
-const info: GatewayServerInfo = { keys: projects.map((p) => p.key), flushMs: config.gateway.meteringFlushMs };
+const info: GatewayServerInfo = { keys: projects.map((p) => p.key), flushMs: config.gateway.meteringFlushMs, origin: allowLists ? BENCH_ORIGIN : null };
 serveUntilDisconnected({ url: gateway.url, ...info }, async () => {
   reportLoop();
   await gateway.close();

@@ -11,6 +11,8 @@ export interface LoadTarget {
   maxRequests: number;
   /** POSTs this JSON body instead of a GET (JSON-RPC). */
   body?: string;
+  /** Sent with every request (e.g. the Origin an allow-list admits). */
+  headers?: Record<string, string>;
 }
 
 /**

@@ -54,7 +54,7 @@ class TargetLoad {
   send(window: { start: number; end: number } | null, done: () => void) {
     this.sent += 1;
     this.inFlight += 1;
-    const headers: http.OutgoingHttpHeaders = this.keys.length ? { project_id: this.keys[this.keyIndex++ % this.keys.length] } : {};
+    const headers: http.OutgoingHttpHeaders = this.keys.length ? { ...this.target.headers, project_id: this.keys[this.keyIndex++ % this.keys.length] } : { ...this.target.headers };
     if (this.body) {
       headers['content-type'] = 'application/json';
       headers['content-length'] = this.body.length;

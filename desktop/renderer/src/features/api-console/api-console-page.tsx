@@ -33,7 +33,7 @@ function ConsoleWithKeys() {
   return (
     <Stack gap="lg">
       <KeptKeys keys={kept.data} />
-      {kept.data.some((k) => k.status !== 'deleted') ? <Console keys={kept.data.filter((k) => k.status !== 'deleted')} /> : null}
+      {kept.data.some((k) => k.status !== 'deleted' && k.status !== 'rolled') ? <Console keys={kept.data.filter((k) => k.status !== 'deleted' && k.status !== 'rolled')} /> : null}
     </Stack>
   );
 }
@@ -72,6 +72,10 @@ function KeptKeys({ keys }: { keys: KeptKey[] }) {
                       {k.status === 'deleted' ? (
                         <Badge color="red" variant="light">
                           Project deleted
+                        </Badge>
+                      ) : k.status === 'rolled' ? (
+                        <Badge color="orange" variant="light" title="The project's key was rolled: keep the key again from the project page.">
+                          Key rolled
                         </Badge>
                       ) : k.status === 'unknown' ? (
                         <Badge color="gray" variant="light">

@@ -74,7 +74,7 @@ export function RequestInsight({ workspaceId, projectUuid }: RequestInsightProps
             <ValueCard
               label="Error rate"
               value={<span data-testid="insight-error-rate">{rateText(insight?.errorRate)}</span>}
-              description={insight ? `${formatNumber(errors)} of ${formatNumber(insight.requests)} answers were 4xx or 5xx` : undefined}
+              description={insight ? `${formatNumber(errors)} of ${formatNumber(insight.requests)} answers were 4xx or 5xx${refusedText(insight.refused)}` : undefined}
               loading={loading}
             />
           </SimpleGrid>
@@ -306,4 +306,16 @@ function RecentFailures({ insight }: { insight: ProjectInsight | undefined }) {
       )}
     </Paper>
   );
+}
+
+/** Requests the allow-lists refused (among the 4xx), by list; nothing when none was. */
+function refusedText(r: { origin: number; ip: number; method: number }): string {
+  const parts = [
+    ['origin', r.origin],
+    ['IP', r.ip],
+    ['method', r.method],
+  ].filter(([, n]) => (n as number) > 0);
+  if (parts.length === 0) return '';
+  const total = r.origin + r.ip + r.method;
+  return `; ${formatNumber(total)} refused by the allow-lists (${parts.map(([what, n]) => `${what} ${formatNumber(n as number)}`).join(', ')})`;
 }

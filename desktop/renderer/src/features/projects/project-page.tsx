@@ -18,6 +18,7 @@ import { KeepKeyButton } from '../api-console/keep-key-button';
 import { PROJECTS } from './crumbs';
 import { useProject } from './use-project';
 import { ProjectIdCard } from './project-id-card';
+import { AllowListsCard } from './allow-lists-card';
 
 export function ProjectPage() {
   const project = useProject();
@@ -47,11 +48,12 @@ export function ProjectPage() {
         <FaucetButton networkId={p.network_id} sandbox={p.sandbox ?? false} />
         <RequestsChart projectUuid={p.uuid} workspaceId={p.workspace_id} />
         <SimpleGrid cols={{ base: 1, md: 2 }} spacing="md">
-          <ProjectIdCard projectId={p.project_id} />
+          <ProjectIdCard project={p} />
           {isMilkomeda(p.network_id) ? <MilkomedaPanel projectKey={p.project_id} sandbox={p.sandbox ?? false} /> : <ApiExamples projectKey={p.project_id} networkId={p.network_id} />}
         </SimpleGrid>
         {p.network_id === ipfsNetwork.value && <IpfsPanel workspaceId={p.workspace_id} projectUuid={p.uuid} projectKey={p.project_id} />}
         <ProjectFacts project={p} />
+        <AllowListsCard key={`${p.uuid}:${JSON.stringify(p.allow_lists)}`} project={p} milkomeda={isMilkomeda(p.network_id)} />
         <StatsCards workspaceId={p.workspace_id} projectUuid={p.uuid} />
         <RequestInsight workspaceId={p.workspace_id} projectUuid={p.uuid} />
       </Stack>

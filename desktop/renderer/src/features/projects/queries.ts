@@ -2,6 +2,7 @@ import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query
 import type { Role } from '../../../../../shared/permissions';
 import type { ProjectDto } from '../../../../../shared/workspaces';
 import type { NetworkOptionDto } from '../../../../../shared/networks';
+import type { AllowLists, KeyGrace, PreviousKeyDto } from '../../../../../shared/allow-list';
 import { apiFetch } from '../../api/client';
 import { invalidateQuotas } from '../workspaces/queries';
 
@@ -82,5 +83,34 @@ export function useDeleteProject(project: { uuid: string; workspace_id: number }
       void queryClient.invalidateQueries({ queryKey: projectQueries.list(project.workspace_id).queryKey });
       void invalidateQuotas(queryClient);
     },
+  });
+}
+
+/** 'Roll key': a new key at once, the old one kept for the grace period chosen. */
+export function useRollKey(project: { uuid: string; workspace_id: number }) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (grace: KeyGrace) =>
+      apiFetch<{ project_id: string; previous_key: PreviousKeyDto | null }>(`${projectsOf(project.workspace_id)}/${encodeURIComponent(project.uuid)}/roll-key`, {
+        method: 'POST',
+        body: { grace },
+      }),
+    onSettled: () =>
+      Promise.all([
+        queryClient.invalidateQueries({ queryKey: projectQueries.detail(project.uuid).queryKey }),
+        queryClient.invalidateQueries({ queryKey: projectQueries.list(project.workspace_id).queryKey }),
+      ]),
+  });
+}
+
+export function useSaveAllowLists(project: { uuid: string; workspace_id: number }) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (lists: AllowLists) =>
+      apiFetch<AllowLists>(`${projectsOf(project.workspace_id)}/${encodeURIComponent(project.uuid)}/allow-lists`, {
+        method: 'PUT',
+        body: lists,
+      }),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: projectQueries.detail(project.uuid).queryKey }),
   });
 }
