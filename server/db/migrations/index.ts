@@ -22,6 +22,7 @@ import * as outboxFillfactor from './2026-11-24-2310-outbox-fillfactor';
 import * as createComponentStates from './2026-11-26-0100-create-component-states';
 import * as desktopSignInDevice from './2026-11-26-0110-desktop-sign-in-device';
 import * as createAuditEntries from './2026-11-26-1010-create-audit-entries';
+import * as webhookSecretOverlap from './2026-11-26-1011-webhook-secret-overlap';
 
 export interface Migration {
   up(knex: Knex): Promise<void>;
@@ -53,4 +54,5 @@ export const migrations: ReadonlyArray<readonly [name: string, migration: Migrat
   ['2026-11-26-0100-create-component-states', createComponentStates],
   ['2026-11-26-0110-desktop-sign-in-device', desktopSignInDevice],
   ['2026-11-26-1010-create-audit-entries', createAuditEntries],
+  ['2026-11-26-1011-webhook-secret-overlap', webhookSecretOverlap],
 ];

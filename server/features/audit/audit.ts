@@ -79,9 +79,18 @@ export async function recordAudit(db: Db, entry: AuditEntryInput): Promise<void>
   await db('audit_entries').insert(rowOf(entry));
 }
 
+/**
+ * What a signed-in member does through a request, in one workspace: `auditBy(db, req, user, workspaceId)`
+ * answers a function that records one action of theirs.
+ */
+export const auditBy =
+  (db: Db, req: RequestLike, user: { id: number; email: string }, workspaceId: number) =>
+  (action: AuditAction, target: AuditTarget, details?: AuditEntryInput['details']): Promise<void> =>
+    recordAudit(db, { workspaceId, actor: { userId: user.id, email: user.email }, action, target, ...originOf(req), ...(details ? { details } : {}) });
+
 /** The same entry in every workspace the user belongs to (sign-in, sign-out). */
 export async function recordAuditForMember(db: Db, userId: number, entry: Omit<AuditEntryInput, 'workspaceId'>): Promise<void> {
-  const rows = (await db('memberships').where({ user_id: userId }).select('workspace_id')) as Array<{ workspace_id: number }>;
+  const rows = (await db('workspace_members').where({ user_id: userId }).select('workspace_id')) as Array<{ workspace_id: number }>;
   if (rows.length === 0) return;
   await db('audit_entries').insert(rows.map((r) => rowOf({ ...entry, workspaceId: r.workspace_id })));
 }
