@@ -150,8 +150,9 @@ export async function listAuditEntries(db: Db, workspaceId: number, query: Audit
   const q = filtered(db, workspaceId, query);
   if (query.before) {
     const [at, id] = query.before.split('.').map(Number) as [number, number];
-    // Row-value comparison spelled out: both engines use the (…, at, id) index for it.
-    q.andWhere((w) => w.where('at', '<', at).orWhere((x) => x.where('at', at).andWhere('id', '<', id)));
+    // A row-value comparison (SQLite ≥ 3.15, PostgreSQL): both engines seek the (…, at, id) index to it,
+    // where `at < ? OR (at = ? AND id < ?)` made PostgreSQL walk every newer entry first.
+    q.andWhereRaw('(at, id) < (?, ?)', [at, id]);
   }
   const rows = (await q
     .select(...COLUMNS)

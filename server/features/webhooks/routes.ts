@@ -15,8 +15,8 @@ const SAMPLE_REQUESTS_PER_MINUTE = 30;
 /** The settings an update changed, by name (the audit entry lists them, never the secret). */
 const changedFields = (before: WebhookRow, after: WebhookInput): string[] => {
   const now: Record<string, unknown> = { ...after, description: after.description ?? null };
-  const changed = (['name', 'description', 'network', 'type', 'target_url', 'confirmations'] as const).filter((k) => before[k] !== now[k]);
-  if (JSON.stringify(parseConditions(before.conditions)) !== JSON.stringify(after.conditions.map((c) => ({ ...c })))) changed.push('conditions' as never);
+  const changed: string[] = (['name', 'description', 'network', 'type', 'target_url', 'confirmations'] as const).filter((k) => before[k] !== now[k]);
+  if (JSON.stringify(parseConditions(before.conditions)) !== JSON.stringify(after.conditions)) changed.push('conditions');
   return changed;
 };
 

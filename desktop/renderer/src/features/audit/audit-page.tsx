@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Box, Button, Group, Paper, Select, SimpleGrid, Stack, Table, Text, TextInput } from '@mantine/core';
+import { Box, Button, Group, NativeSelect, Paper, SimpleGrid, Stack, Table, Text, TextInput } from '@mantine/core';
 import { IconChevronLeft, IconChevronRight, IconDownload, IconFilterOff } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { auditActionLabels, auditActions, AUDIT_DEFAULT_PAGE_SIZE, type AuditAction, type AuditEntryDto, type AuditFilter } from '../../../../../shared/audit';
@@ -15,7 +15,7 @@ import { WithWorkspace } from '../workspaces/with-workspace';
 import { auditQueries, exportUrl } from './queries';
 
 const TITLE = 'Audit log';
-const actionOptions = auditActions.map((a) => ({ value: a, label: auditActionLabels[a] }));
+const actionOptions = [{ value: '', label: 'Any action' }, ...auditActions.map((a) => ({ value: a, label: auditActionLabels[a] }))];
 
 export function AuditPage() {
   return (
@@ -46,6 +46,7 @@ function AuditLog({ workspace }: { workspace: WorkspaceDto }) {
     setCursors([undefined]);
   };
   const actorOptions = [
+    { value: '', label: 'Anyone' },
     ...(members.data ?? []).map((m) => ({ value: `user:${m.user_id}`, label: m.email })),
     { value: 'operator', label: 'The operator' },
     { value: 'system', label: 'Cairn (automatic)' },
@@ -56,23 +57,12 @@ function AuditLog({ workspace }: { workspace: WorkspaceDto }) {
     <Stack gap="md">
       <Paper withBorder p="md">
         <SimpleGrid cols={{ base: 1, xs: 2, md: 4 }} spacing="sm">
-          <Select
-            label="Actor"
-            placeholder="Anyone"
-            data={actorOptions}
-            value={filter.actor ?? null}
-            onChange={(v) => change({ ...filter, actor: v ?? undefined })}
-            clearable
-            searchable
-          />
-          <Select
+          <NativeSelect label="Actor" data={actorOptions} value={filter.actor ?? ''} onChange={(e) => change({ ...filter, actor: e.currentTarget.value || undefined })} />
+          <NativeSelect
             label="Action"
-            placeholder="Any action"
             data={actionOptions}
-            value={filter.action ?? null}
-            onChange={(v) => change({ ...filter, action: (v as AuditAction | null) ?? undefined })}
-            clearable
-            searchable
+            value={filter.action ?? ''}
+            onChange={(e) => change({ ...filter, action: (e.currentTarget.value as AuditAction) || undefined })}
           />
           <TextInput label="From" type="date" value={filter.from ?? ''} onChange={(e) => change({ ...filter, from: e.currentTarget.value || undefined })} />
           <TextInput
