@@ -302,7 +302,7 @@ export interface WebhookRow {
 
 /** How long the replaced signing secret keeps signing after a rotation, in seconds: none, 1 hour, 24 hours, 7 days. */
 export const secretOverlaps = [
-  { seconds: 0, label: 'None: the old secret stops at once' },
+  { seconds: 0, label: 'None: the old token stops at once' },
   { seconds: 3600, label: '1 hour' },
   { seconds: 86_400, label: '24 hours' },
   { seconds: 604_800, label: '7 days' },
