@@ -19,6 +19,7 @@ import { usesEvmDevChain } from './config';
 import { registerEndpointRoutes } from './features/endpoints/index';
 import { registerPpuRoutes, type PpuExtras } from './features/ppu/index';
 import { registerIpfsRoutes } from './features/ipfs/index';
+import { registerAuditRoutes } from './features/audit/index';
 import type { LatestBlock } from '../shared/landing-sample';
 
 /** What route() looks up to check a permission, from the features that own workspaces, projects, webhooks and operators. */
@@ -47,6 +48,7 @@ export function apiRouter(deps: RouteDeps, extras: ApiExtras): Router {
   const router = express.Router();
   registerMeRoutes(router, deps);
   registerWorkspaceRoutes(router, deps);
+  registerAuditRoutes(router, deps);
   registerQuotaRoutes(router, deps);
   registerProjectRoutes(router, deps, extras.sandboxed, extras.served);
   registerSettingsRoutes(router, deps);

@@ -186,6 +186,7 @@ export const configSchema = z.object({
   ).describe('pino log level: fatal, error, warn, info, debug, trace or silent.'),
   SESSION_SECRET: z.preprocess(emptyToUndefined, z.string().min(32, 'must be at least 32 characters long').optional()).describe('Secret that signs session cookies, at least 32 characters; every process of one deployment must share it. Unset: generated once and kept in $DATA_DIR/session-secret.'),
   SESSION_MAX_AGE_DAYS: positiveInt(30, 'a positive whole number of days').describe('How long a signed-in session lasts, in days.'),
+  AUDIT_RETENTION_DAYS: positiveInt(400, 'a positive whole number of days').describe("How long a workspace's audit log keeps an entry, in days; the hourly retention pass deletes older ones."),
   TRUST_PROXY: z.preprocess(
     emptyToUndefined,
     z
@@ -339,6 +340,8 @@ export interface Config {
   databaseUrl: string | undefined;
   logLevel: Env['LOG_LEVEL'];
   session: { secret: string | undefined; maxAgeMs: number };
+  /** AUDIT_RETENTION_DAYS: how long the workspace audit log keeps an entry. */
+  auditRetentionDays: number;
   trustProxy: TrustProxy;
   magicLinkTtlMs: number;
   /** Sign-in mails one client IP may ask for in 15 minutes. */
@@ -467,6 +470,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     databaseUrl: e.DATABASE_URL,
     logLevel: e.LOG_LEVEL,
     session: { secret: e.SESSION_SECRET, maxAgeMs: e.SESSION_MAX_AGE_DAYS * 24 * 3600 * 1000 },
+    auditRetentionDays: e.AUDIT_RETENTION_DAYS,
     trustProxy: e.TRUST_PROXY,
     magicLinkTtlMs: e.MAGIC_LINK_TTL_MINUTES * 60 * 1000,
     signInLinksPerIp: e.SIGNIN_LINKS_PER_IP,

@@ -111,7 +111,7 @@ async function start(config: Config, role: Role) {
     const watcher = startPaymentWatcherFor({ config, db, logger, chains });
     if (watcher) stops.unshift(() => watcher.stop());
     // Retention prunes the growing tables; the webhook outbox prunes its own, through this option.
-    const retention = startRetention(db, logger, { pruneWebhookOutbox: (d, now) => pruneOutbox(d, now) });
+    const retention = startRetention(db, logger, { pruneWebhookOutbox: (d, now) => pruneOutbox(d, now), auditRetentionDays: config.auditRetentionDays });
     stops.unshift(() => retention.stop());
   }
   stops.push(() => mailer.close());

@@ -40,6 +40,8 @@ const permissionMatrix = {
   'invites.view': ALL,
   'invites.add': OWNER_ADMIN,
   'invites.delete': OWNER_ADMIN,
+  /** The workspace's audit log (anyone else is answered 404 and sees no menu item). */
+  'audit.view': OWNER_ADMIN,
 } as const satisfies Record<string, readonly Role[]>;
 
 export type Action = keyof typeof permissionMatrix;
@@ -70,6 +72,7 @@ export const deniedMessages: Record<Action, string> = {
   'invites.view': EVERYONE,
   'invites.add': messages.permission.createResource('invitation'),
   'invites.delete': 'Only the owner and administrators can revoke invitations.',
+  'audit.view': 'Only the owner and administrators can read the audit log.',
 };
 export const actions = Object.keys(permissionMatrix) as Action[];
 

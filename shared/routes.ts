@@ -30,8 +30,9 @@ export const appRoutes = [
   '/auth/signout',
   '/auth/error',
   '/auth/verify-request',
-  // Not in the spec's list: the operator page, and the built-in test billing's checkout and portal.
+  // Not in the spec's list: the operator page, a workspace's audit log, and the built-in test billing's checkout and portal.
   '/dashboard/operator',
+  '/dashboard/workspaces/:id/audit',
   '/billing/checkout/:id',
   '/billing/portal',
   '/jsonpath-sandbox',

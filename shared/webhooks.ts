@@ -243,6 +243,8 @@ export interface WebhookDto {
   api_version: 1;
   fail_history: Array<{ fired_at: number; success: boolean }>;
   disabled_reason: string | null;
+  /** Until when (epoch ms) the secret replaced by the last rotation still signs deliveries too; null when only the current one signs. */
+  previous_secret_expires_at: number | null;
 }
 
 type WebhookDisplayState = 'disabled' | 'enabled-warning' | 'enabled';
@@ -291,6 +293,23 @@ export interface WebhookRow {
   status: 'enabled' | 'disabled';
   conditions: string;
   auth_token: string;
+  /** The secret the last rotation replaced, signing too until previous_auth_token_expires_at. */
+  previous_auth_token: string | null;
+  previous_auth_token_expires_at: number | null;
   disabled_reason: string | null;
   failing_since: number | null;
 }
+
+/** How long the replaced signing secret keeps signing after a rotation, in seconds: none, 1 hour, 24 hours, 7 days. */
+export const secretOverlaps = [
+  { seconds: 0, label: 'None: the old token stops at once' },
+  { seconds: 3600, label: '1 hour' },
+  { seconds: 86_400, label: '24 hours' },
+  { seconds: 604_800, label: '7 days' },
+] as const;
+
+export const rotateSecretSchema = z.object({
+  overlap_seconds: z
+    .number({ error: 'overlap_seconds must be 0, 3600, 86400 or 604800.' })
+    .refine((n) => secretOverlaps.some((o) => o.seconds === n), 'overlap_seconds must be 0, 3600, 86400 or 604800.'),
+});

@@ -1,5 +1,5 @@
 // `npm run screenshots [folder]`: screenshots of /, /#pricing, /auth/signin, /dashboard and every
-// dashboard page (with a sandbox project) at 375 and 1280 px, for looking at the product the way a
+// dashboard page (with a sandbox project, a webhook and the workspace's audit log) at 375 and 1280 px, for looking at the product the way a
 // visitor does. Starts the real app on a free
 // loopback port with a temporary data directory and signs in through the embedded dev mailbox.
 import fs from 'node:fs';
@@ -92,7 +92,20 @@ async function main(): Promise<void> {
       const project =
         listed[0]?.uuid ??
         ((await (await context.request.post(`${app.url}/api/workspaces/${workspaceId}/projects`, { headers: { 'x-csrf-token': csrf }, data: { projectName: 'Screenshots', networkId: preprod } })).json()) as { data: { uuid: string } }).data.uuid;
+      // A webhook whose secret was rotated with an overlap (the credentials show it), for both widths.
+      const hooks = ((await (await context.request.get(`${app.url}/api/workspaces/${workspaceId}/webhooks`)).json()) as { data: Array<{ id: string }> }).data;
+      let hook = hooks[0]?.id;
+      if (!hook) {
+        const created = await context.request.post(`${app.url}/api/workspaces/${workspaceId}/webhooks`, {
+          headers: { 'x-csrf-token': csrf },
+          data: { name: 'Screenshots', network: 0, type: 'block', target_url: 'https://hooks.example.com/cairn', confirmations: 0, status: 'enabled', conditions: [] },
+        });
+        hook = ((await created.json()) as { data: { id: string } }).data.id;
+        await context.request.post(`${app.url}/api/workspaces/${workspaceId}/webhooks/${hook}/rotate-secret`, { headers: { 'x-csrf-token': csrf }, data: { overlap_seconds: 86_400 } });
+      }
       const pages: Array<[string, string]> = [
+        ['webhook', `/dashboard/webhooks/${hook}`],
+        ['audit', `/dashboard/workspaces/${workspaceId}/audit`],
         ['project', `/dashboard/project/${project}`],
         ['project-settings', `/dashboard/project/${project}/settings`],
         ['workspaces', '/dashboard/workspaces'],

@@ -72,6 +72,7 @@ describe('webhook API', () => {
       api_version: 1,
       fail_history: [],
       disabled_reason: null,
+      previous_secret_expires_at: null,
     });
     const list = (await owner.client.get(`/api/workspaces/${owner.ws}/webhooks`)).body.data;
     expect(list.map((x: { id: string }) => x.id)).toContain(w.id);

@@ -58,6 +58,10 @@ const routes: RouteCase[] = [
   { name: 'DELETE /workspaces/:id/members/:userId', call: (c, x) => c.delete(`/api/workspaces/${x.ws}/members/${users.collaborator.id}`), expect: ONLY(200, ['owner', 'administrator']) },
   { name: 'POST /workspaces/:id/leave', call: (c, x) => c.post(`/api/workspaces/${x.ws}/leave`), expect: ONLY(200, ['administrator', 'maintainer', 'collaborator']) },
   { name: 'GET /workspaces/:id/invitations', call: (c, x) => c.get(`/api/workspaces/${x.ws}/invitations`), expect: ALL_OK(200) },
+  // The audit log is not there at all for members without audit.view: 404, not 403.
+  { name: 'GET /workspaces/:id/audit', call: (c, x) => c.get(`/api/workspaces/${x.ws}/audit`), expect: { owner: 200, administrator: 200, maintainer: 404, collaborator: 404, stranger: 404 } },
+  { name: 'GET /workspaces/:id/audit/export.csv', call: (c, x) => c.get(`/api/workspaces/${x.ws}/audit/export.csv`), expect: { owner: 200, administrator: 200, maintainer: 404, collaborator: 404, stranger: 404 } },
+  { name: 'POST /workspaces/:id/webhooks/:webhookId/rotate-secret', call: (c, x) => c.post(`/api/workspaces/${x.ws}/webhooks/${x.webhook}/rotate-secret`, { overlap_seconds: 0 }), expect: ONLY(200, BUILDERS) },
   { name: 'POST /workspaces/:id/invitations', call: (c, x) => c.post(`/api/workspaces/${x.ws}/invitations`, { email: `new-${crypto.randomUUID()}@perm.example`, role: 'collaborator' }), expect: ONLY(201, ['owner', 'administrator']) },
   { name: 'DELETE /workspaces/:id/invitations/:invitationId', call: (c, x) => c.delete(`/api/workspaces/${x.ws}/invitations/${x.invitation}`), expect: ONLY(200, ['owner', 'administrator']) },
   { name: 'GET /workspaces/:id/projects', call: (c, x) => c.get(`/api/workspaces/${x.ws}/projects`), expect: ALL_OK(200) },
@@ -87,6 +91,7 @@ const routes: RouteCase[] = [
 /** The matrix action each route that can answer 403 checks. */
 const actionOf: Record<string, Action> = {
   'PUT /workspaces/:id': 'workspace.change_name',
+  'POST /workspaces/:id/webhooks/:webhookId/rotate-secret': 'webhooks.update',
   'DELETE /workspaces/:id': 'workspace.delete',
   'GET /workspaces/:id/transfer/dry': 'workspace.transfer',
   'POST /workspaces/:id/transfer': 'workspace.transfer',

@@ -21,9 +21,11 @@ import * as dropMinuteRollups from './2026-11-24-2300-drop-minute-rollups';
 import * as outboxFillfactor from './2026-11-24-2310-outbox-fillfactor';
 import * as createComponentStates from './2026-11-26-0100-create-component-states';
 import * as desktopSignInDevice from './2026-11-26-0110-desktop-sign-in-device';
+import * as createAuditEntries from './2026-11-26-1010-create-audit-entries';
 import * as fillSessionOwners from './2026-11-26-1021-fill-session-owners';
 import * as projectKeyRotationAndAllowLists from './2026-11-26-1000-project-key-rotation-and-allow-lists';
 import * as sessionOwners from './2026-11-26-1020-session-owners';
+import * as webhookSecretOverlap from './2026-11-26-1011-webhook-secret-overlap';
 
 export interface Migration {
   up(knex: Knex): Promise<void>;
@@ -55,6 +57,8 @@ export const migrations: ReadonlyArray<readonly [name: string, migration: Migrat
   ['2026-11-26-0100-create-component-states', createComponentStates],
   ['2026-11-26-0110-desktop-sign-in-device', desktopSignInDevice],
   ['2026-11-26-1000-project-key-rotation-and-allow-lists', projectKeyRotationAndAllowLists],
+  ['2026-11-26-1010-create-audit-entries', createAuditEntries],
+  ['2026-11-26-1011-webhook-secret-overlap', webhookSecretOverlap],
   ['2026-11-26-1020-session-owners', sessionOwners],
   ['2026-11-26-1021-fill-session-owners', fillSessionOwners],
 ];

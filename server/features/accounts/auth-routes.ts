@@ -3,7 +3,7 @@ import type { Passport } from 'passport';
 import type { Mailer } from '../../mail/mailer';
 import { AppError, Invalid } from '../../errors';
 import { csrfTokenFor, csrfTokenForSignIn } from '../../http/csrf';
-import { route, type RouteDeps } from '../../http/route';
+import { route, type RouteDeps, type SignedInUser } from '../../http/route';
 import { verifyCaptcha } from './captcha';
 import { providerScopes } from './strategies';
 import { desktopAuthRouter } from './desktop-routes';
@@ -15,6 +15,7 @@ import { emailSchema, emailSignInSchema, oauthProviders, type OAuthProvider, typ
 import { messages } from '../../../shared/messages';
 import { safeRedirect } from '../../../shared/redirect';
 import { linkBase } from '../../http/link-base';
+import { originOf, recordAuditForMember } from '../audit/index';
 
 export interface AuthRouterDeps extends RouteDeps {
   mailer: Mailer;
@@ -51,7 +52,13 @@ function logIn(req: Request, user: Express.User, desktop?: { deviceName: string 
 export function authRouter(deps: AuthRouterDeps): Router {
   const { db, config, logger, mailer, passport, enabledProviders } = deps;
   const router = express.Router();
-  router.use('/desktop', desktopAuthRouter(deps, logIn));
+  // Every way in ends here: the sign-in is recorded in each workspace the user belongs to.
+  const signIn = async (req: Request, user: Express.User, method: string): Promise<void> => {
+    await logIn(req, user);
+    const { id, email } = user as SignedInUser;
+    await recordAuditForMember(db, id, { actor: { userId: id, email }, action: 'member.signed_in', target: { type: 'member', id, label: email }, ...originOf(req), details: { method } });
+  };
+  router.use('/desktop', desktopAuthRouter(deps, (req, user) => signIn(req, user, 'desktop')));
 
   route(router, deps, {
     method: 'get',
@@ -126,7 +133,7 @@ export function authRouter(deps: AuthRouterDeps): Router {
         return res.redirect(errorPage('Verification'));
       }
       const user = await findOrCreateUserByEmail(db, email.data);
-      await logIn(req, user);
+      await signIn(req, user, 'email');
       res.redirect(safeRedirect(req.query.callbackUrl));
     } catch (err) {
       next(err);
@@ -153,7 +160,7 @@ export function authRouter(deps: AuthRouterDeps): Router {
         return res.redirect(errorPage(req.query.error === 'access_denied' ? 'AccessDenied' : 'OAuthCallback'));
       }
       const target = safeRedirect(req.session.oauthRedirect);
-      logIn(req, user)
+      signIn(req, user, provider)
         .then(() => res.redirect(target))
         .catch(next);
     })(req, res, next);
@@ -163,7 +170,8 @@ export function authRouter(deps: AuthRouterDeps): Router {
     method: 'post',
     path: '/signout',
     permission: 'public',
-    handler: async ({ req, res }) => {
+    handler: async ({ req, res, user }) => {
+      if (user) await recordAuditForMember(db, user.id, { actor: { userId: user.id, email: user.email }, action: 'member.signed_out', target: { type: 'member', id: user.id, label: user.email }, ...originOf(req) });
       await new Promise<void>((resolve, reject) => req.logout((e) => (e ? reject(e) : resolve())));
       await new Promise<void>((resolve) => req.session.destroy(() => resolve()));
       res.clearCookie(SESSION_COOKIE, { path: '/' });

@@ -7,6 +7,7 @@ import { boostRequests, boosts, DEFAULT_PLAN, isPlanName, planNames, plans, type
 import { INCOMPLETE_EXPIRY_MS, excessFor, hasUnpaidInvoice, type BillingPeriod, type BillingProviderName, type CurrentCounts, type LogType, type SubscriptionLogDto } from '../../../shared/billing';
 import { messages } from '../../../shared/messages';
 import type { AddonDto } from '../../../shared/workspaces';
+import { NO_ORIGIN, recordAudit, type AuditActor } from '../audit/index';
 
 // The one subscription state machine every provider drives (Stripe through its webhooks and
 // re-reads, the local provider through its checkout page, operators by hand), and the subscription
@@ -33,6 +34,36 @@ export interface LogEntry {
   reference?: string | null;
   /** Logged once: a second entry with the same key is dropped. */
   dedupeKey?: string | null;
+}
+
+/**
+ * Who bought: the user who opened the checkout (its reference), else the subscription's owner. The
+ * purchase completes on the payment provider's word, so there is no client address to record.
+ */
+async function buyer(trx: Db, ownerId: number, reference: string | null | undefined): Promise<AuditActor> {
+  const row = reference
+    ? await trx('checkout_sessions as c').join('users as u', 'u.id', 'c.user_id').where('c.id', reference).first('u.id', 'u.email')
+    : undefined;
+  if (row) return { userId: Number(row.id), email: row.email as string };
+  const owner = await trx('users').where({ id: ownerId }).first('email');
+  return { userId: ownerId, email: (owner?.email as string | undefined) ?? `user ${ownerId}` };
+}
+
+/** A plan bought or changed by its owner: one audit entry in every workspace the plan runs. */
+async function auditPlanPurchase(trx: Db, ownerId: number, after: SubscriptionState, entry: LogEntry, now: number): Promise<void> {
+  const actor = await buyer(trx, ownerId, entry.reference);
+  const workspaces = (await trx('workspaces').where({ owner_id: ownerId }).select('id')) as Array<{ id: number }>;
+  for (const w of workspaces) {
+    await recordAudit(trx, {
+      workspaceId: w.id,
+      actor,
+      action: 'billing.plan_purchased',
+      target: { type: 'subscription', id: ownerId, label: after.period ? `${after.plan} (${after.period})` : after.plan },
+      ...NO_ORIGIN,
+      details: { change: entry.type, plan: after.plan, period: after.period, amount_cents: entry.amount ?? null },
+      at: now,
+    });
+  }
 }
 
 const bool = (v: unknown) => v === true || v === 1 || v === '1' || v === 't';
@@ -123,6 +154,7 @@ export async function applySubscription(
     });
     if (before.plan !== after.plan || before.status !== after.status) await recordGatewayChange(trx, 'subscription', userId);
     if (entry) await insertLog(trx, userId, after, provider, entry, now);
+    if (entry && (entry.type === 'checkout' || entry.type === 'upgrade' || entry.type === 'downgrade')) await auditPlanPurchase(trx, userId, after, entry, now);
     const covered = entry && ['checkout', 'failed_payment', 'operator', 'upgrade', 'downgrade'].includes(entry.type);
     if (!covered && (before.plan !== after.plan || before.period !== after.period) && after.status !== 'canceled' && after.status !== 'incomplete_expired') {
       await insertLog(trx, userId, after, provider, { type: rank(after.plan, after.period) > rank(before.plan, before.period) ? 'upgrade' : 'downgrade' }, now);
@@ -208,6 +240,18 @@ export async function grantBoost(
     await recordGatewayChange(trx, 'addon', args.workspaceId);
     const state = await readSubscriptionState(trx, ws.owner_id);
     await insertLog(trx, ws.owner_id, state, args.provider, { type: args.logType ?? 'boost', amount: args.amount, boost: args.type, workspaceId: args.workspaceId, reference: args.reference }, now);
+    // A purchase has its checkout as reference; the operator's grants (no reference) are recorded by the operator's route.
+    if (args.reference) {
+      await recordAudit(trx, {
+        workspaceId: args.workspaceId,
+        actor: await buyer(trx, ws.owner_id, args.reference),
+        action: 'billing.boost_purchased',
+        target: { type: 'boost', id: args.reference, label: `+${boosts[args.type].requests.toLocaleString('en-US')} requests per day` },
+        ...NO_ORIGIN,
+        details: { boost: args.type, amount_cents: args.amount, expires_at: new Date(expiresAt).toISOString() },
+        at: now,
+      });
+    }
     return { granted: true, expiresAt };
   });
 }

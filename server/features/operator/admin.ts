@@ -4,6 +4,14 @@ import { applySubscription, grantBoost, readSubscriptionState } from '../billing
 import { findUserByEmail, findUserById } from '../accounts/index';
 import type { BoostType, PlanName, SubscriptionStatus } from '../../../shared/plans';
 import type { OperatorUserDto } from '../../../shared/billing';
+import { boosts } from '../../../shared/plans';
+import { NO_ORIGIN, recordAudit, type AuditOrigin } from '../audit/index';
+
+/** Who acts: an operator's e-mail and where the request came from; the command line by default. */
+export interface OperatorActor extends AuditOrigin {
+  operator: string;
+}
+const COMMAND_LINE: OperatorActor = { operator: 'npm run operator', ...NO_ORIGIN };
 
 // What an operator does by hand, from the operator page or `npm run operator`: see every user with
 // plan and status, set any user's plan, grant a boost. Each change is logged like any other.
@@ -57,17 +65,42 @@ export async function findUserForOperator(db: Db, who: string | number) {
  * Sets a user's plan and status by hand. A Stripe subscription the user has stays in Stripe: its next
  * event or the reconciliation on start brings Stripe's state back, so change it there too.
  */
-export async function setPlanByOperator(db: Db, userId: number, plan: PlanName, status: SubscriptionStatus) {
+export async function setPlanByOperator(db: Db, userId: number, plan: PlanName, status: SubscriptionStatus, by: OperatorActor = COMMAND_LINE) {
   const state = await readSubscriptionState(db, userId);
-  return applySubscription(db, userId, { plan, status, delinquent: false, ...(plan === 'STARTER' ? { period: null, priceId: null } : {}) }, state.provider ?? 'none', { type: 'operator', amount: null });
+  const after = await applySubscription(db, userId, { plan, status, delinquent: false, ...(plan === 'STARTER' ? { period: null, priceId: null } : {}) }, state.provider ?? 'none', { type: 'operator', amount: null });
+  // The plan is what every workspace the user owns runs on: each of them records it.
+  const owned = (await db('workspaces').where({ owner_id: userId }).select('id')) as Array<{ id: number }>;
+  const owner = await findUserById(db, userId);
+  for (const w of owned) {
+    await recordAudit(db, {
+      workspaceId: w.id,
+      actor: { operator: by.operator },
+      action: 'operator.plan_set',
+      target: { type: 'subscription', id: userId, label: `${plan} (${owner?.email ?? `user ${userId}`})` },
+      ip: by.ip,
+      userAgent: by.userAgent,
+      details: { from_plan: state.plan, plan, from_status: state.status, status },
+    });
+  }
+  return after;
 }
 
 /** Grants a boost to one of the user's own workspaces (the first one when none is named). */
-export async function grantBoostByOperator(db: Db, userId: number, type: BoostType, workspaceId?: number, days?: number) {
+export async function grantBoostByOperator(db: Db, userId: number, type: BoostType, workspaceId?: number, days?: number, by: OperatorActor = COMMAND_LINE) {
   const owned = await db('workspaces').where({ owner_id: userId }).orderBy('id', 'asc').select('id');
   const target = workspaceId ?? owned[0]?.id;
   if (!target) throw new Invalid('This user owns no workspace to boost.');
   if (!owned.some((w) => w.id === target)) throw new Invalid('A boost goes to a workspace the user owns.');
   const state = await readSubscriptionState(db, userId);
-  return grantBoost(db, { workspaceId: target, type, reference: null, days, amount: null, provider: state.provider ?? 'none', logType: 'boost' });
+  const granted = await grantBoost(db, { workspaceId: target, type, reference: null, days, amount: null, provider: state.provider ?? 'none', logType: 'boost' });
+  await recordAudit(db, {
+    workspaceId: target,
+    actor: { operator: by.operator },
+    action: 'operator.boost_granted',
+    target: { type: 'boost', id: type, label: `+${boosts[type].requests.toLocaleString('en-US')} requests per day` },
+    ip: by.ip,
+    userAgent: by.userAgent,
+    details: { boost: type, days: days ?? boosts[type].days, expires_at: new Date(granted.expiresAt).toISOString() },
+  });
+  return granted;
 }

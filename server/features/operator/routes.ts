@@ -4,6 +4,7 @@ import { route, type RouteDeps } from '../../http/route';
 import { grantBoostByOperator, listUsersForOperator, setPlanByOperator } from './admin';
 import { findUserById } from '../accounts/index';
 import { NotFound } from '../../errors';
+import { originOf } from '../audit/index';
 import { operatorBoostSchema, operatorPlanSchema } from '../../../shared/billing';
 import type { BoostType, PlanName } from '../../../shared/plans';
 
@@ -30,9 +31,9 @@ export function registerOperatorRoutes(router: Router, deps: RouteDeps): void {
     permission: 'operator',
     params: userParams,
     body: operatorPlanSchema,
-    handler: async ({ params, body }) => {
+    handler: async ({ req, user, params, body }) => {
       await userExists(params.id);
-      await setPlanByOperator(db, params.id, body.plan as PlanName, body.status);
+      await setPlanByOperator(db, params.id, body.plan as PlanName, body.status, { operator: user.email, ...originOf(req) });
       return (await listUsersForOperator(db)).find((u) => u.id === params.id);
     },
   });
@@ -44,9 +45,9 @@ export function registerOperatorRoutes(router: Router, deps: RouteDeps): void {
     status: 201,
     params: userParams,
     body: operatorBoostSchema,
-    handler: async ({ params, body }) => {
+    handler: async ({ req, user, params, body }) => {
       await userExists(params.id);
-      await grantBoostByOperator(db, params.id, body.type as BoostType, body.workspaceId, body.days);
+      await grantBoostByOperator(db, params.id, body.type as BoostType, body.workspaceId, body.days, { operator: user.email, ...originOf(req) });
       return (await listUsersForOperator(db)).find((u) => u.id === params.id);
     },
   });

@@ -6,6 +6,7 @@ import { RateSource } from './rate-source';
 import { Conflict, Invalid, NotFound } from '../../errors';
 import { recordGatewayChange } from '../../db/gateway-changes';
 import { writeSubscriptionLog } from '../billing/index';
+import { NO_ORIGIN, recordAudit } from '../audit/index';
 import { accountXpubOfMnemonic, addressDeriver, DEV_PAYMENT_MNEMONIC, parseAccountXpub, type PaymentNetwork } from './addresses';
 import {
   FALLBACK_ADA_EUR_RATE,
@@ -353,7 +354,7 @@ export async function creditConfirmed(db: Db, network: string, tip: number, conf
       const o = await trx('ppu_orders as o')
         .join('workspaces as w', 'w.id', 'o.workspace_id')
         .where('o.id', id)
-        .first('o.*', 'w.owner_id', trx('ppu_payments as p').whereRaw('p.order_id = o.id').orderBy('p.height').limit(1).select('p.tx_hash').as('first_tx'));
+        .first('o.*', 'w.owner_id', trx('users as u').whereRaw('u.id = o.user_id').select('u.email').as('buyer_email'), trx('ppu_payments as p').whereRaw('p.order_id = o.id').orderBy('p.height').limit(1).select('p.tx_hash').as('first_tx'));
       if (!o || o.status !== 'confirming') return false;
       const received = BigInt(o.received_lovelace);
       const price = BigInt(o.lovelace);
@@ -367,6 +368,16 @@ export async function creditConfirmed(db: Db, network: string, tip: number, conf
         .merge({ credited: trx.raw('ppu_balances.credited + ?', [requests.toString()]), updated_at: now });
       const euroCents = Math.round((Number(o.total_eur) * 100 * Number(received)) / Number(price));
       await writeSubscriptionLog(trx, o.owner_id, 'cardano', { type: 'ppu_order', amount: euroCents, workspaceId: o.workspace_id, reference: o.first_tx ?? null, dedupeKey: `ppu_order:${id}:${o.first_payment_height}` }, now);
+      // The order was placed by a member; it is paid on the chain's word, so there is no client address.
+      await recordAudit(trx, {
+        workspaceId: o.workspace_id,
+        actor: o.user_id && o.buyer_email ? { userId: Number(o.user_id), email: o.buyer_email } : { system: true },
+        action: 'ppu.order_paid',
+        target: { type: 'order', id: id, label: `${requests.toLocaleString('en-US')} requests` },
+        ...NO_ORIGIN,
+        details: { status, requests: Number(requests), amount_cents: euroCents, tx: o.first_tx ?? null },
+        at: now,
+      });
       // The gateways reload the workspace's keys, and with them its balance.
       await recordGatewayChange(trx, 'workspace', o.workspace_id);
       return true;

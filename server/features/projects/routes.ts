@@ -6,6 +6,7 @@ import { createProject, deleteProject, getProject, listProjects, renameProject, 
 import { allowListsResponseSchema, allowListsSchema, MAX_ALLOW_LIST_ENTRIES, rolledKeysSchema, rollKeySchema } from '../../../shared/allow-list';
 import { findNetwork, networkNotAvailableMessage } from '../../../shared/networks';
 import { z } from 'zod';
+import { auditBy } from '../audit/index';
 
 /**
  * `served` says whether this server can serve a gateway slug now (not turned off by DISABLED_NETWORKS,
@@ -37,13 +38,15 @@ export function registerProjectRoutes(router: Router, deps: RouteDeps, sandboxed
     permission: { workspace: 'projects.add' },
     status: 201,
     body: createProjectSchema,
-    handler: async ({ membership, body }) => {
+    handler: async ({ req, user, membership, body }) => {
       if (body.workspaceId !== undefined && body.workspaceId !== membership.workspaceId) {
         throw new Invalid('workspaceId in the body does not match the workspace in the path.');
       }
       const network = findNetwork(body.networkId);
       if (network?.slug && !network.disabled && !served(network.slug)) throw new Invalid(networkNotAvailableMessage(network.label));
       const project = await createProject(db, membership, body.projectName, body.networkId);
+      // The target is the project's uuid, never its project_id: that is the key requests authenticate with.
+      await auditBy(db, req, user, membership.workspaceId)('project.created', { type: 'project', id: project.uuid, label: project.project_name }, { network: findNetwork(project.network_id)?.slug ?? project.network_id });
       return { uuid: project.uuid, project: mark(project) };
     },
   });
@@ -60,15 +63,24 @@ export function registerProjectRoutes(router: Router, deps: RouteDeps, sandboxed
     path: '/workspaces/:id/projects/:projectId',
     permission: { project: 'projects.update' },
     body: z.object({ projectName: projectNameSchema }),
-    handler: async ({ project, body }) => mark(await renameProject(db, project.workspaceId, project.uuid, body.projectName)),
+    handler: async ({ req, user, project, body }) => {
+      const before = await getProject(db, project.workspaceId, project.uuid);
+      const renamed = await renameProject(db, project.workspaceId, project.uuid, body.projectName);
+      if (before.project_name !== renamed.project_name) {
+        await auditBy(db, req, user, project.workspaceId)('project.renamed', { type: 'project', id: project.uuid, label: renamed.project_name }, { from: before.project_name, to: renamed.project_name });
+      }
+      return mark(renamed);
+    },
   });
 
   route(router, deps, {
     method: 'delete',
     path: '/workspaces/:id/projects/:projectId',
     permission: { project: 'projects.delete' },
-    handler: async ({ project }) => {
+    handler: async ({ req, user, project }) => {
+      const before = await getProject(db, project.workspaceId, project.uuid);
       await deleteProject(db, project.workspaceId, project.uuid);
+      await auditBy(db, req, user, project.workspaceId)('project.deleted', { type: 'project', id: project.uuid, label: before.project_name });
       return { deleted: true };
     },
   });

@@ -2,6 +2,7 @@ import type { Db } from '../../db/index';
 import type { Logger } from '../../logger';
 import { SerialTicker } from '../../ticker';
 import { pruneSignInThrottle } from '../accounts/index';
+import { pruneAuditEntries } from '../audit/index';
 import { advanceAllWindows } from './usage';
 import { compactLatency } from './insight';
 
@@ -39,7 +40,11 @@ export interface RetentionOptions {
    * attempts, called on every run. Owned by the outbox; the worker passes it in when it starts retention.
    */
   pruneWebhookOutbox?: (db: Db, now: number) => Promise<number>;
+  /** How long the workspace audit log keeps an entry (AUDIT_RETENTION_DAYS); 400 days when not given. */
+  auditRetentionDays?: number;
 }
+
+export const DEFAULT_AUDIT_RETENTION_DAYS = 400;
 
 const deleted = (n: unknown): number => (typeof n === 'number' ? n : 0);
 
@@ -92,6 +97,9 @@ export async function pruneOnce(db: Db, now = Date.now(), opts: RetentionOptions
   report.sessions = deleted(await db('sessions').where('expires_at', '<=', now).delete());
   report.magic_link_tokens = deleted(await db('magic_link_tokens').where('expires_at', '<', now - DAY_MS).delete());
   report.sign_in_throttle = await pruneSignInThrottle(db, now);
+
+  // The workspace audit log: append-only, so this is the one place its entries are deleted.
+  report.audit_entries = await pruneAuditEntries(db, now, opts.auditRetentionDays ?? DEFAULT_AUDIT_RETENTION_DAYS);
 
   // Webhook events and attempts are pruned by the outbox module (see RetentionOptions).
   if (opts.pruneWebhookOutbox) report.webhook_outbox = await opts.pruneWebhookOutbox(db, now);

@@ -4,8 +4,9 @@ import type { Db } from '../../db/index';
 import type { Logger } from '../../logger';
 import type { Mailer } from '../../mail/mailer';
 import { BlockedAddressError, checkLiteralHost, guardedLookup, type Allowlist } from './ssrf';
-import { signatureHeader } from './signature';
+import { liveSecrets, signatureHeader } from './signature';
 import * as outbox from './outbox';
+import { NO_ORIGIN, recordAudit } from '../audit/index';
 import { AUTO_DISABLE_AFTER_MS } from '../../../shared/webhooks';
 
 /** Statuses worth retrying (the contract's list); anything else but 2xx fails the event at once. */
@@ -35,6 +36,8 @@ interface WebhookTarget {
   id: string;
   target_url: string;
   auth_token: string;
+  previous_auth_token: string | null;
+  previous_auth_token_expires_at: number | null;
   status: string;
 }
 
@@ -285,7 +288,18 @@ export class Dispatcher {
       );
     }
     const batch = new AttemptBatch(this.opts.timeoutMs);
-    const records = await Promise.all(live.map((e) => this.attempt(e, { id: e.webhook_id, target_url: e.target_url!, auth_token: e.auth_token!, status: e.webhook_status! }, batch)));
+    const records = await Promise.all(live.map((e) => this.attempt(
+          e,
+          {
+            id: e.webhook_id,
+            target_url: e.target_url!,
+            auth_token: e.auth_token!,
+            previous_auth_token: e.previous_auth_token,
+            previous_auth_token_expires_at: e.previous_auth_token_expires_at,
+            status: e.webhook_status!,
+          },
+          batch,
+        )));
     batch.end();
     const failing = await outbox.recordAttempts(this.db, records);
     for (const id of failing) await this.disableIfFailingTooLong(id, this.now());
@@ -293,10 +307,11 @@ export class Dispatcher {
   }
 
   private async attempt(event: outbox.ClaimedEvent, webhook: WebhookTarget, batch: AttemptBatch): Promise<outbox.AttemptRecord> {
-    const t = Math.floor(this.now() / 1000);
+    const sentAt = this.now();
+    const t = Math.floor(sentAt / 1000);
     // Encoded once: the bytes signed are the bytes sent.
     const body = Buffer.from(event.body);
-    const result = await post(webhook.target_url, body, { 'Blockfrost-Signature': signatureHeader(body, webhook.auth_token, t) }, this.opts.timeoutMs, this.opts.allowlist, this.agent, batch);
+    const result = await post(webhook.target_url, body, { 'Blockfrost-Signature': signatureHeader(body, liveSecrets(webhook, sentAt), t) }, this.opts.timeoutMs, this.opts.allowlist, this.agent, batch);
     const success = result.statusCode !== null && result.statusCode >= 200 && result.statusCode < 300;
     const attempts = event.attempts + 1;
     const retryable = !success && !result.final && (result.statusCode === null || RETRY_STATUSES.has(result.statusCode));
@@ -330,8 +345,9 @@ export class Dispatcher {
       .join('workspaces as w', 'w.id', 'h.workspace_id')
       .join('users as u', 'u.id', 'w.owner_id')
       .where('h.id', webhookId)
-      .first('h.name', 'h.target_url', 'w.name as workspace_name', 'u.email');
+      .first('h.name', 'h.target_url', 'h.workspace_id', 'w.name as workspace_name', 'u.email');
     if (!row) return;
+    await recordAudit(this.db, { workspaceId: row.workspace_id, actor: { system: true }, action: 'webhook.auto_disabled', target: { type: 'webhook', id: webhookId, label: row.name }, ...NO_ORIGIN, details: { reason }, at: now });
     this.logger.warn({ webhookId }, 'webhook disabled after 5 days of failed deliveries');
     await this.mailer
       .send({

@@ -74,6 +74,9 @@ export interface ClaimedEvent {
 export interface ClaimedDelivery extends ClaimedEvent {
   target_url: string | null;
   auth_token: string | null;
+  /** The secret a rotation replaced and until when it still signs (null when none). */
+  previous_auth_token: string | null;
+  previous_auth_token_expires_at: number | null;
   webhook_status: string | null;
 }
 
@@ -99,8 +102,8 @@ export async function claimWithTargets(db: Db, limit: number, leaseMs: number, n
   if (isPostgres(db)) {
     const due = `SELECT id, webhook_id FROM webhook_events WHERE status = 'pending' AND next_attempt_at <= ? AND (claimed_until IS NULL OR claimed_until < ?) ORDER BY next_attempt_at LIMIT ? FOR UPDATE SKIP LOCKED`;
     // A LEFT JOIN, so events of a deleted webhook are claimed too (and then cancelled, not left behind).
-    const sql = `UPDATE webhook_events e SET claimed_until = ? FROM (SELECT d.id, w.target_url, w.auth_token, w.status FROM (${due}) d LEFT JOIN webhooks w ON w.id = d.webhook_id) t
-      WHERE e.id = t.id RETURNING e.id, e.webhook_id, e.body, e.attempts, t.target_url, t.auth_token, t.status AS webhook_status`;
+    const sql = `UPDATE webhook_events e SET claimed_until = ? FROM (SELECT d.id, w.target_url, w.auth_token, w.previous_auth_token, w.previous_auth_token_expires_at, w.status FROM (${due}) d LEFT JOIN webhooks w ON w.id = d.webhook_id) t
+      WHERE e.id = t.id RETURNING e.id, e.webhook_id, e.body, e.attempts, t.target_url, t.auth_token, t.previous_auth_token, t.previous_auth_token_expires_at, t.status AS webhook_status`;
     const result = await db.raw(sql, [now + leaseMs, now, now, limit]);
     return result.rows as ClaimedDelivery[];
   }
@@ -108,11 +111,25 @@ export async function claimWithTargets(db: Db, limit: number, leaseMs: number, n
   if (events.length === 0) return [];
   const rows = (await db('webhooks')
     .whereIn('id', [...new Set(events.map((e) => e.webhook_id))])
-    .select('id', 'target_url', 'auth_token', 'status')) as Array<{ id: string; target_url: string; auth_token: string; status: string }>;
+    .select('id', 'target_url', 'auth_token', 'previous_auth_token', 'previous_auth_token_expires_at', 'status')) as Array<{
+    id: string;
+    target_url: string;
+    auth_token: string;
+    previous_auth_token: string | null;
+    previous_auth_token_expires_at: number | null;
+    status: string;
+  }>;
   const byId = new Map(rows.map((r) => [r.id, r]));
   return events.map((e) => {
     const w = byId.get(e.webhook_id);
-    return { ...e, target_url: w?.target_url ?? null, auth_token: w?.auth_token ?? null, webhook_status: w?.status ?? null };
+    return {
+      ...e,
+      target_url: w?.target_url ?? null,
+      auth_token: w?.auth_token ?? null,
+      previous_auth_token: w?.previous_auth_token ?? null,
+      previous_auth_token_expires_at: w?.previous_auth_token_expires_at ?? null,
+      webhook_status: w?.status ?? null,
+    };
   });
 }
 

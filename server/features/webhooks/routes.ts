@@ -2,14 +2,23 @@ import type { Router } from 'express';
 import { z } from 'zod';
 import { route, type RouteDeps } from '../../http/route';
 import { AppError, Invalid } from '../../errors';
-import { triggers, webhookInputSchema, webhookMessages } from '../../../shared/webhooks';
-import { createWebhook, deleteWebhook, getWebhook, listWebhooks, updateWebhook } from './webhooks';
+import { rotateSecretSchema, triggers, webhookInputSchema, webhookMessages, type WebhookInput, type WebhookRow } from '../../../shared/webhooks';
+import { createWebhook, deleteWebhook, getWebhook, listWebhooks, parseConditions, rotateWebhookSecret, updateWebhook } from './webhooks';
+import { auditBy } from '../audit/index';
 import type { ChainSource } from './chain-source';
 import { SampleCache } from './sample';
 import { SlidingWindowLimit } from '../../http/sliding-window-limit';
 import * as outbox from './outbox';
 
 const SAMPLE_REQUESTS_PER_MINUTE = 30;
+
+/** The settings an update changed, by name (the audit entry lists them, never the secret). */
+const changedFields = (before: WebhookRow, after: WebhookInput): string[] => {
+  const now: Record<string, unknown> = { ...after, description: after.description ?? null };
+  const changed: string[] = (['name', 'description', 'network', 'type', 'target_url', 'confirmations'] as const).filter((k) => before[k] !== now[k]);
+  if (JSON.stringify(parseConditions(before.conditions)) !== JSON.stringify(after.conditions)) changed.push('conditions');
+  return changed;
+};
 
 export function registerWebhookRoutes(router: Router, deps: RouteDeps, sources: Map<number, ChainSource>): void {
   const { db } = deps;
@@ -54,9 +63,10 @@ export function registerWebhookRoutes(router: Router, deps: RouteDeps, sources: 
     permission: { workspace: 'webhooks.add' },
     status: 201,
     body: webhookInputSchema,
-    handler: async ({ membership, body }) => {
+    handler: async ({ req, user, membership, body }) => {
       if (body.workspace_id !== undefined && body.workspace_id !== membership.workspaceId) throw new Invalid('workspace_id does not match the workspace in the path.');
       const webhook = await createWebhook(db, membership, body);
+      await auditBy(db, req, user, membership.workspaceId)('webhook.created', { type: 'webhook', id: webhook.id, label: webhook.name }, { target_url: webhook.target_url, status: webhook.status });
       return { id: webhook.id, webhook };
     },
   });
@@ -73,16 +83,39 @@ export function registerWebhookRoutes(router: Router, deps: RouteDeps, sources: 
     path: '/workspaces/:id/webhooks/:webhookId',
     permission: { webhook: 'webhooks.update' },
     body: webhookInputSchema,
-    handler: ({ membership, webhook, body }) => updateWebhook(db, membership, webhook.id, body),
+    handler: async ({ req, user, membership, webhook, body }) => {
+      const updated = await updateWebhook(db, membership, webhook.id, body);
+      const audit = auditBy(db, req, user, membership.workspaceId);
+      const target = { type: 'webhook', id: webhook.id, label: updated.name } as const;
+      const fields = changedFields(webhook, body);
+      if (webhook.status === 'disabled' && body.status === 'enabled') fields.push('status');
+      if (fields.length > 0) await audit('webhook.updated', target, { changed: fields.join(', '), ...(fields.includes('status') ? { status: 'enabled' } : {}) });
+      if (webhook.status === 'enabled' && body.status === 'disabled') await audit('webhook.disabled', target);
+      return updated;
+    },
   });
 
   route(router, deps, {
     method: 'delete',
     path: '/workspaces/:id/webhooks/:webhookId',
     permission: { webhook: 'webhooks.delete' },
-    handler: async ({ membership, webhook }) => {
+    handler: async ({ req, user, membership, webhook }) => {
       await deleteWebhook(db, membership.workspaceId, webhook.id);
+      await auditBy(db, req, user, membership.workspaceId)('webhook.deleted', { type: 'webhook', id: webhook.id, label: webhook.name });
       return { deleted: true };
+    },
+  });
+
+  route(router, deps, {
+    method: 'post',
+    path: '/workspaces/:id/webhooks/:webhookId/rotate-secret',
+    permission: { webhook: 'webhooks.update' },
+    body: rotateSecretSchema,
+    summary: 'Issues a new signing secret; the old one keeps signing every delivery too for overlap_seconds (0, 3600, 86400 or 604800).',
+    handler: async ({ req, user, membership, webhook, body }) => {
+      const rotated = await rotateWebhookSecret(db, membership, webhook.id, body.overlap_seconds);
+      await auditBy(db, req, user, membership.workspaceId)('webhook.secret_rotated', { type: 'webhook', id: webhook.id, label: webhook.name }, { overlap_seconds: body.overlap_seconds });
+      return rotated;
     },
   });
 

@@ -39,6 +39,7 @@ const toDto = (r: WebhookRow, m: Membership, history: WebhookDto['fail_history']
   api_version: 1,
   fail_history: history,
   disabled_reason: r.disabled_reason,
+  previous_secret_expires_at: r.previous_auth_token && r.previous_auth_token_expires_at !== null && r.previous_auth_token_expires_at > Date.now() ? Number(r.previous_auth_token_expires_at) : null,
 });
 
 export async function listWebhooks(db: Db, m: Membership): Promise<WebhookDto[]> {
@@ -111,3 +112,22 @@ export async function deleteWebhook(db: Db, workspaceId: number, id: string): Pr
   const deleted = await db('webhooks').where({ id, workspace_id: workspaceId }).delete();
   if (deleted === 0) throw new NotFound('Webhook not found.');
 }
+
+/**
+ * Issues a new signing secret. With an overlap, the secret it replaces keeps signing every delivery
+ * too until the overlap runs out (a receiver checking either one accepts them); without one it stops
+ * at once. Rotating again during an overlap replaces the older secret: only the two newest sign.
+ */
+export async function rotateWebhookSecret(db: Db, m: Membership, id: string, overlapSeconds: number, now = Date.now()): Promise<WebhookDto> {
+  const current = await findWebhook(db, m.workspaceId, id);
+  await db('webhooks')
+    .where({ id, workspace_id: m.workspaceId })
+    .update({
+      auth_token: newAuthToken(),
+      previous_auth_token: overlapSeconds > 0 ? current.auth_token : null,
+      previous_auth_token_expires_at: overlapSeconds > 0 ? now + overlapSeconds * 1000 : null,
+      updated_at: now,
+    });
+  return getWebhook(db, m, id);
+}
+

@@ -74,9 +74,12 @@ export async function listInvitations(db: Db, workspaceId: number): Promise<Invi
   return rows;
 }
 
-export async function revokeInvitation(db: Db, workspaceId: number, invitationId: string): Promise<void> {
-  const deleted = await db('workspace_invitations').where({ id: invitationId, workspace_id: workspaceId }).whereNull('accepted_at').delete();
-  if (deleted === 0) throw new NotFound('Invitation not found.');
+/** Answers whom the revoked invitation was for. */
+export async function revokeInvitation(db: Db, workspaceId: number, invitationId: string): Promise<{ email: string; role: AssignableRole }> {
+  const row = (await db('workspace_invitations').where({ id: invitationId, workspace_id: workspaceId }).whereNull('accepted_at').first('email', 'role')) as { email: string; role: AssignableRole } | undefined;
+  const deleted = row ? await db('workspace_invitations').where({ id: invitationId, workspace_id: workspaceId }).whereNull('accepted_at').delete() : 0;
+  if (!row || deleted === 0) throw new NotFound('Invitation not found.');
+  return row;
 }
 
 const byToken = (db: Db, token: string) =>
@@ -100,7 +103,7 @@ export async function previewInvitation(db: Db, token: string): Promise<Invitati
 }
 
 /** Accepts as the signed-in user, who must have the invited e-mail. Single use: one atomic update. */
-export async function acceptInvitation(db: Db, token: string, user: { id: number; email: string }): Promise<{ workspaceId: number }> {
+export async function acceptInvitation(db: Db, token: string, user: { id: number; email: string }): Promise<{ workspaceId: number; invitationId: string; role: AssignableRole }> {
   const row = await byToken(db, token);
   if (!row) throw new NotFound('This invitation does not exist or has been revoked.');
   if (row.email !== user.email.toLowerCase()) {
@@ -132,7 +135,7 @@ export async function acceptInvitation(db: Db, token: string, user: { id: number
       const members = await countOf(trx('workspace_members').where({ workspace_id: row.workspace_id }).count({ n: '*' }));
       if (members >= plan.workspaceMembers) throw limitError(plan, 'workspaceMembers', members, 'owner');
       await trx('workspace_members').insert({ workspace_id: row.workspace_id, user_id: user.id, role: row.role, created_at: now });
-      return { workspaceId: row.workspace_id as number };
+      return { workspaceId: row.workspace_id as number, invitationId: row.id as string, role: row.role as AssignableRole };
     });
     if (result !== OWNER_CHANGED) return result;
   }

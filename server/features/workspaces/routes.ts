@@ -17,6 +17,7 @@ import {
   renameWorkspace,
   transferWorkspace,
 } from './workspaces';
+import { auditBy } from '../audit/index';
 import { acceptInvitation, createInvitation, listInvitations, previewInvitation, revokeInvitation } from './invitations';
 
 const userIdSchema = dbIdSchema('newOwnerId must be a user id');
@@ -53,8 +54,9 @@ export function registerWorkspaceRoutes(router: Router, deps: RouteDeps): void {
     path: '/workspaces/:id',
     permission: { workspace: 'workspace.change_name' },
     body: z.object({ name: workspaceNameSchema }),
-    handler: async ({ user, membership, body }) => {
+    handler: async ({ req, user, membership, body }) => {
       await renameWorkspace(db, membership.workspaceId, body.name);
+      if (body.name !== membership.name) await auditBy(db, req, user, membership.workspaceId)('workspace.renamed', { type: 'workspace', id: membership.workspaceId, label: body.name }, { from: membership.name, to: body.name });
       return getWorkspace(db, membership.workspaceId, user!.id);
     },
   });
@@ -82,8 +84,10 @@ export function registerWorkspaceRoutes(router: Router, deps: RouteDeps): void {
     path: '/workspaces/:id/transfer',
     permission: { workspace: 'workspace.transfer' },
     body: z.object({ newOwnerId: userIdSchema }),
-    handler: async ({ user, membership, body }) => {
+    handler: async ({ req, user, membership, body }) => {
+      const newOwner = (await listMembers(db, membership.workspaceId)).find((m) => m.user_id === body.newOwnerId);
       await transferWorkspace(db, membership, body.newOwnerId);
+      await auditBy(db, req, user, membership.workspaceId)('workspace.ownership_transferred', { type: 'workspace', id: membership.workspaceId, label: membership.name }, { from: user.email, to: newOwner?.email ?? `user ${body.newOwnerId}` });
       return getWorkspace(db, membership.workspaceId, user!.id);
     },
   });
@@ -102,8 +106,12 @@ export function registerWorkspaceRoutes(router: Router, deps: RouteDeps): void {
     permission: { workspace: 'members.update' },
     params: memberParams,
     body: z.object({ role: assignableRoleSchema }),
-    handler: async ({ membership, params, body }) => {
+    handler: async ({ req, user, membership, params, body }) => {
+      const member = (await listMembers(db, membership.workspaceId)).find((m) => m.user_id === params.userId);
       await changeMemberRole(db, membership.workspaceId, params.userId, body.role);
+      if (member && member.role_name !== body.role) {
+        await auditBy(db, req, user, membership.workspaceId)('member.role_changed', { type: 'member', id: member.user_id, label: member.email }, { from: member.role_name, to: body.role });
+      }
       return listMembers(db, membership.workspaceId);
     },
   });
@@ -113,8 +121,10 @@ export function registerWorkspaceRoutes(router: Router, deps: RouteDeps): void {
     path: '/workspaces/:id/members/:userId',
     permission: { workspace: 'members.delete' },
     params: memberParams,
-    handler: async ({ membership, params }) => {
+    handler: async ({ req, user, membership, params }) => {
+      const member = (await listMembers(db, membership.workspaceId)).find((m) => m.user_id === params.userId);
       await removeMember(db, membership.workspaceId, params.userId);
+      if (member) await auditBy(db, req, user, membership.workspaceId)('member.removed', { type: 'member', id: member.user_id, label: member.email }, { role: member.role_name });
       return listMembers(db, membership.workspaceId);
     },
   });
@@ -123,8 +133,9 @@ export function registerWorkspaceRoutes(router: Router, deps: RouteDeps): void {
     method: 'post',
     path: '/workspaces/:id/leave',
     permission: { workspace: 'workspace.leave' },
-    handler: async ({ user, membership }) => {
+    handler: async ({ req, user, membership }) => {
       await leaveWorkspace(db, membership, user!.id);
+      await auditBy(db, req, user, membership.workspaceId)('member.left', { type: 'member', id: user.id, label: user.email }, { role: membership.role });
       return { left: true };
     },
   });
@@ -145,6 +156,7 @@ export function registerWorkspaceRoutes(router: Router, deps: RouteDeps): void {
     body: inviteSchema,
     handler: async ({ req, user, membership, body }) => {
       const { invitation, token } = await createInvitation(db, membership, user!.id, body.email, body.role);
+      await auditBy(db, req, user, membership.workspaceId)('invitation.sent', { type: 'invitation', id: invitation.id, label: invitation.email }, { role: body.role });
       const link = `${linkBase(config, req)}/workspace-invite/${token}`;
       await mailer.send({
         to: body.email,
@@ -160,8 +172,9 @@ export function registerWorkspaceRoutes(router: Router, deps: RouteDeps): void {
     path: '/workspaces/:id/invitations/:invitationId',
     permission: { workspace: 'invites.delete' },
     params: z.object({ id: z.string(), invitationId: z.string().uuid('Invitation not found.') }),
-    handler: async ({ membership, params }) => {
-      await revokeInvitation(db, membership.workspaceId, params.invitationId);
+    handler: async ({ req, user, membership, params }) => {
+      const revoked = await revokeInvitation(db, membership.workspaceId, params.invitationId);
+      await auditBy(db, req, user, membership.workspaceId)('invitation.revoked', { type: 'invitation', id: params.invitationId, label: revoked.email }, { role: revoked.role });
       return listInvitations(db, membership.workspaceId);
     },
   });
@@ -181,6 +194,10 @@ export function registerWorkspaceRoutes(router: Router, deps: RouteDeps): void {
     path: '/invitations/:token/accept',
     permission: 'signedIn',
     params: tokenParams,
-    handler: ({ user, params }) => acceptInvitation(db, params.token, user!),
+    handler: async ({ req, user, params }) => {
+      const accepted = await acceptInvitation(db, params.token, user);
+      await auditBy(db, req, user, accepted.workspaceId)('invitation.accepted', { type: 'invitation', id: accepted.invitationId, label: user.email }, { role: accepted.role });
+      return { workspaceId: accepted.workspaceId };
+    },
   });
 }

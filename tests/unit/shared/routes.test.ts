@@ -6,7 +6,8 @@ describe('client routes', () => {
     // The spec's 24, plus /status, the cookie policy, the operator page, the built-in test billing's
     // checkout and portal, the submit-endpoint form's page with its operator review, and the JSONPath
     // sandbox (dashboard and standalone) and the desktop app's API console.
-    expect(appRoutes).toHaveLength(34);
+    expect(appRoutes).toHaveLength(35);
+    expect(appRoutes).toContain('/dashboard/workspaces/:id/audit');
     expect(appRoutes).toContain('/status');
     expect(appRoutes).toContain('/cookie-policy');
     expect(appRoutes).toContain('/dashboard/endpoints');

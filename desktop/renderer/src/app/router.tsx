@@ -38,6 +38,7 @@ const pages: Record<Exclude<AppRoute, '/'>, { frame: Frame; lazy: LazyComponent 
   '/dashboard/webhooks/:id': { frame: 'signedIn', lazy: lazyPage(() => import('../features/webhooks/webhook-page'), (m) => m.WebhookPage) },
   '/dashboard/workspaces': { frame: 'signedIn', lazy: lazyPage(() => import('../features/workspaces/workspaces-page'), (m) => m.WorkspacesPage) },
   '/dashboard/workspaces/:id': { frame: 'signedIn', lazy: lazyPage(() => import('../features/workspaces/workspace-page'), (m) => m.WorkspacePage) },
+  '/dashboard/workspaces/:id/audit': { frame: 'signedIn', lazy: lazyPage(() => import('../features/audit/audit-page'), (m) => m.AuditPage) },
   '/dashboard/workspaces/:id/transfer': { frame: 'signedIn', lazy: lazyPage(() => import('../features/workspaces/transfer-workspace-page'), (m) => m.TransferWorkspacePage) },
   '/dashboard/workspaces/:id/order': { frame: 'signedIn', lazy: lazyPage(() => import('../features/ppu/workspace-order-page'), (m) => m.WorkspaceOrderPage) },
   '/dashboard/workspaces/:id/order/:orderId': { frame: 'signedIn', lazy: lazyPage(() => import('../features/ppu/workspace-order-detail-page'), (m) => m.WorkspaceOrderDetailPage) },

@@ -1,6 +1,7 @@
 import { Box, Button, Menu, Text } from '@mantine/core';
 import {
   IconBraces,
+  IconListDetails,
   IconChevronDown,
   IconCreditCard,
   IconLogout,
@@ -24,10 +25,12 @@ interface AccountMenuProps {
   billingWorkspaceId?: number | null;
   /** Named in OPERATOR_EMAILS: the menu links the operator page. */
   operator?: boolean;
+  /** The selected workspace whose audit log the user may read (audit.view); null hides the item. */
+  auditWorkspaceId?: number | null;
 }
 
 /** The signed-in user's e-mail with the account links. */
-export function AccountMenu({ email, billingWorkspaceId = null, operator = false }: AccountMenuProps) {
+export function AccountMenu({ email, billingWorkspaceId = null, operator = false, auditWorkspaceId = null }: AccountMenuProps) {
   return (
     <Menu position="bottom-end" width={240} shadow="md">
       <Menu.Target>
@@ -66,6 +69,11 @@ export function AccountMenu({ email, billingWorkspaceId = null, operator = false
             leftSection={<IconReceipt size={16} aria-hidden />}
           >
             Manage Billing
+          </Menu.Item>
+        )}
+        {auditWorkspaceId !== null && (
+          <Menu.Item component={Link} to={`/dashboard/workspaces/${auditWorkspaceId}/audit`} leftSection={<IconListDetails size={16} aria-hidden />}>
+            Audit log
           </Menu.Item>
         )}
         <Menu.Item component={Link} to="/dashboard/jsonpath-sandbox" leftSection={<IconBraces size={16} aria-hidden />}>

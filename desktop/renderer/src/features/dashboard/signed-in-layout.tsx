@@ -16,6 +16,7 @@ function AppHeader() {
   const { data: me } = useQuery(meQueries.me());
   const { workspace } = useSelectedWorkspace();
   const billingWorkspaceId = workspace && can(workspace.role_name, 'billing.manage') ? workspace.id : null;
+  const auditWorkspaceId = workspace && can(workspace.role_name, 'audit.view') ? workspace.id : null;
   return (
     <Container size="lg" h="100%" px={{ base: 'xs', xs: 'md' }}>
       <Group h="100%" justify="space-between" wrap="nowrap" gap="xs">
@@ -30,7 +31,7 @@ function AppHeader() {
           </Anchor>
           <WorkspacePicker />
         </Group>
-        {me && <AccountMenu email={me.email} billingWorkspaceId={billingWorkspaceId} operator={me.is_operator === true} />}
+        {me && <AccountMenu email={me.email} billingWorkspaceId={billingWorkspaceId} auditWorkspaceId={auditWorkspaceId} operator={me.is_operator === true} />}
       </Group>
     </Container>
   );

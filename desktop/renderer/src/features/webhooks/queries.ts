@@ -110,6 +110,16 @@ export function useUpdateWebhook(workspaceId: number, webhookId: string) {
   });
 }
 
+/** A new signing secret; the old one keeps signing for `overlapSeconds` (0: it stops at once). */
+export function useRotateWebhookSecret(workspaceId: number, webhookId: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (overlapSeconds: number) => apiFetch<WebhookDto>(`${hookPath(workspaceId, webhookId)}/rotate-secret`, { method: 'POST', body: { overlap_seconds: overlapSeconds } }),
+    onSuccess: (webhook) => queryClient.setQueryData(webhookQueries.detail(workspaceId, webhookId).queryKey, webhook),
+    onSettled: () => refreshWorkspace(queryClient, workspaceId),
+  });
+}
+
 export function useDeleteWebhook(workspaceId: number, webhookId: string) {
   const queryClient = useQueryClient();
   return useMutation({

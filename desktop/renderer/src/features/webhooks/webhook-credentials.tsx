@@ -1,7 +1,13 @@
-import type { FocusEvent } from 'react';
-import { Alert, Button, Code, CopyButton, Group, List, Paper, PasswordInput, Stack, Text, TextInput, Title } from '@mantine/core';
-import { IconCheck, IconCopy, IconInfoCircle, IconShieldCheck } from '@tabler/icons-react';
-import { webhookMessages, type WebhookDto } from '../../../../../shared/webhooks';
+import { useState, type FocusEvent } from 'react';
+import { notifications } from '@mantine/notifications';
+import { Alert, Button, Code, CopyButton, Group, List, Paper, PasswordInput, Radio, Stack, Text, TextInput, Title } from '@mantine/core';
+import { IconCheck, IconCopy, IconInfoCircle, IconRefresh, IconShieldCheck } from '@tabler/icons-react';
+import { can } from '../../../../../shared/permissions';
+import { secretOverlaps, webhookMessages, type WebhookDto } from '../../../../../shared/webhooks';
+import { apiErrorText } from '../../api/client';
+import { ModalDialog } from '../../components/modal-dialog';
+import { formatDateTime } from '../../lib/format';
+import { useRotateWebhookSecret } from './queries';
 import classes from './webhooks.module.css';
 
 function CopyField({ label, value, secret = false }: { label: string; value: string; secret?: boolean }) {
@@ -53,6 +59,12 @@ export function WebhookCredentials({ webhook }: { webhook: WebhookDto }) {
           ) : (
             <CopyField label="Auth token" value={webhook.auth_token} secret />
           )}
+          {webhook.previous_secret_expires_at !== null && (
+            <Text size="sm" c="dimmed" data-testid="secret-overlap">
+              The previous auth token also signs every delivery until {formatDateTime(webhook.previous_secret_expires_at)}.
+            </Text>
+          )}
+          {can(webhook.role_name as Parameters<typeof can>[0], 'webhooks.update') && <RotateSecret webhook={webhook} />}
         </Stack>
       </Paper>
       <Alert color="yellow" variant="light" icon={<IconShieldCheck size={20} aria-hidden />} title="Verify every event">
@@ -63,6 +75,56 @@ export function WebhookCredentials({ webhook }: { webhook: WebhookDto }) {
   );
 }
 
+/** 'Rotate secret': a new auth token, with the old one signing too for an overlap the user picks. */
+function RotateSecret({ webhook }: { webhook: WebhookDto }) {
+  const [open, setOpen] = useState(false);
+  const [overlap, setOverlap] = useState('86400');
+  const rotate = useRotateWebhookSecret(webhook.workspace_id, webhook.id);
+  return (
+    <>
+      <Group justify="flex-end">
+        <Button variant="default" leftSection={<IconRefresh size={16} aria-hidden />} onClick={() => setOpen(true)}>
+          Rotate secret
+        </Button>
+      </Group>
+      <ModalDialog opened={open} onClose={() => (rotate.isPending ? undefined : setOpen(false))} title="Rotate the auth token?">
+        <Stack gap="md">
+          <Text size="sm">
+            Cairn issues a new auth token. During the overlap every delivery carries a signature for the new token and one for the old token, so
+            your receiver accepts it while you switch; after the overlap only the new token signs.
+          </Text>
+          <Radio.Group label="Keep the old token signing for" value={overlap} onChange={setOverlap}>
+            <Stack gap={6} mt={6}>
+              {secretOverlaps.map((o) => (
+                <Radio key={o.seconds} value={String(o.seconds)} label={o.label} />
+              ))}
+            </Stack>
+          </Radio.Group>
+          <Group justify="flex-end" gap="sm">
+            <Button variant="default" onClick={() => setOpen(false)} disabled={rotate.isPending}>
+              Cancel
+            </Button>
+            <Button
+              loading={rotate.isPending}
+              onClick={() =>
+                rotate.mutate(Number(overlap), {
+                  onSuccess: () => {
+                    setOpen(false);
+                    notifications.show({ color: 'green', message: 'Auth token rotated. Copy the new token to your receiver.' });
+                  },
+                  onError: (err) => notifications.show({ color: 'red', title: 'Auth token not rotated', message: apiErrorText(err) ?? 'The auth token could not be rotated.' }),
+                })
+              }
+            >
+              Rotate secret
+            </Button>
+          </Group>
+        </Stack>
+      </ModalDialog>
+    </>
+  );
+}
+
 /** The docs banner: how a receiver checks the Blockfrost-Signature header with the auth token. */
 function SignatureDocs() {
   return (
@@ -70,7 +132,8 @@ function SignatureDocs() {
       <Stack gap="xs">
         <Text size="sm">
           Each request carries a <Code>Blockfrost-Signature</Code> header of the form <Code>t=&lt;unix time&gt;,v1=&lt;signature&gt;</Code>. The
-          signature is the HMAC-SHA256, in hex, of the time, a dot and the raw request body, keyed with the auth token.
+          signature is the HMAC-SHA256, in hex, of the time, a dot and the raw request body, keyed with the auth token. While a rotated token
+          overlaps, the header holds one <Code>v1</Code> per token: accept the request when any of them matches.
         </Text>
         <List size="sm" spacing={4}>
           <List.Item>

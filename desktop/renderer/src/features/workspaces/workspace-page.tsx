@@ -1,4 +1,7 @@
-import { Group, Text } from '@mantine/core';
+import { Button, Group, Text } from '@mantine/core';
+import { IconListDetails } from '@tabler/icons-react';
+import { Link } from 'react-router-dom';
+import { can } from '../../../../../shared/permissions';
 import { FactLine } from '../../components/fact-line';
 import { PageLayout } from '../../components/page-layout';
 import { RoleBadge } from '../../components/role-badge';
@@ -13,6 +16,13 @@ export function WorkspacePage() {
         <PageLayout
           title={workspace.name}
           breadcrumbs={[WORKSPACES, { label: workspace.name }]}
+          actions={
+            can(workspace.role_name, 'audit.view') ? (
+              <Button component={Link} to={`/dashboard/workspaces/${workspace.id}/audit`} variant="default" leftSection={<IconListDetails size={16} aria-hidden />}>
+                Audit log
+              </Button>
+            ) : undefined
+          }
           description={
             <FactLine>
               <Text c="dimmed" style={{ overflowWrap: 'anywhere' }}>

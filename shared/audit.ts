@@ -1,0 +1,129 @@
+import { z } from 'zod';
+
+// The workspace audit log: the actions it records, their labels, the page's filters and the API's
+// shapes. The server records and serves them; the dashboard's audit page reads the same list.
+
+export const auditActions = [
+  'member.signed_in',
+  'member.signed_out',
+  'invitation.sent',
+  'invitation.accepted',
+  'invitation.revoked',
+  'member.role_changed',
+  'member.removed',
+  'member.left',
+  'workspace.renamed',
+  'workspace.ownership_transferred',
+  'project.created',
+  'project.renamed',
+  'project.deleted',
+  'project.key_rolled',
+  'project.allowlist_changed',
+  'webhook.created',
+  'webhook.updated',
+  'webhook.secret_rotated',
+  'webhook.disabled',
+  'webhook.auto_disabled',
+  'webhook.deleted',
+  'billing.plan_purchased',
+  'billing.boost_purchased',
+  'ppu.order_paid',
+  'operator.plan_set',
+  'operator.boost_granted',
+] as const;
+export type AuditAction = (typeof auditActions)[number];
+
+export const auditActionLabels: Record<AuditAction, string> = {
+  'member.signed_in': 'Member signed in',
+  'member.signed_out': 'Member signed out',
+  'invitation.sent': 'Invitation sent',
+  'invitation.accepted': 'Invitation accepted',
+  'invitation.revoked': 'Invitation revoked',
+  'member.role_changed': 'Role changed',
+  'member.removed': 'Member removed',
+  'member.left': 'Member left',
+  'workspace.renamed': 'Workspace renamed',
+  'workspace.ownership_transferred': 'Ownership transferred',
+  'project.created': 'Project created',
+  'project.renamed': 'Project renamed',
+  'project.deleted': 'Project deleted',
+  'project.key_rolled': 'Project key rolled',
+  'project.allowlist_changed': 'Project allow-list changed',
+  'webhook.created': 'Webhook created',
+  'webhook.updated': 'Webhook changed',
+  'webhook.secret_rotated': 'Webhook secret rotated',
+  'webhook.disabled': 'Webhook disabled',
+  'webhook.auto_disabled': 'Webhook disabled automatically',
+  'webhook.deleted': 'Webhook deleted',
+  'billing.plan_purchased': 'Plan purchased',
+  'billing.boost_purchased': 'Boost purchased',
+  'ppu.order_paid': 'Pay-as-you-go order paid',
+  'operator.plan_set': 'Plan set by the operator',
+  'operator.boost_granted': 'Boost granted by the operator',
+};
+
+export const isAuditAction = (v: unknown): v is AuditAction => typeof v === 'string' && (auditActions as readonly string[]).includes(v);
+
+/** Who did it: a signed-in user, the operator (an account in OPERATOR_EMAILS, acting from the operator page or CLI), or Cairn itself. */
+export type AuditActor = { userId: number; email?: string } | { operator: string } | { system: true };
+
+export const auditTargetTypes = ['workspace', 'member', 'invitation', 'project', 'webhook', 'subscription', 'boost', 'order'] as const;
+export type AuditTargetType = (typeof auditTargetTypes)[number];
+
+export interface AuditTarget {
+  type: AuditTargetType;
+  id: string | number;
+  label: string;
+}
+
+/** One entry as the API answers it. */
+export interface AuditEntryDto {
+  id: number;
+  at: string;
+  actor: { kind: 'user' | 'operator' | 'system'; userId: number | null; label: string };
+  action: AuditAction;
+  target: { type: string; id: string; label: string };
+  ip: string | null;
+  userAgent: string | null;
+  details: Record<string, string | number | boolean | null> | null;
+}
+
+export interface AuditPageDto {
+  entries: AuditEntryDto[];
+  /** Pass as `before` for the next (older) page; null on the last page. */
+  next: string | null;
+}
+
+export const AUDIT_PAGE_SIZES = [25, 50, 100] as const;
+export const AUDIT_DEFAULT_PAGE_SIZE = 50;
+/** The CSV export's cap: the newest rows matching the filters. */
+export const AUDIT_EXPORT_MAX_ROWS = 100_000;
+
+/** The actor filter: a member by user id, the operator, or Cairn itself. */
+export const auditActorFilterSchema = z
+  .string()
+  .regex(/^(user:[1-9]\d{0,9}|operator|system)$/, 'actor must be user:<id>, operator or system.');
+
+const dateBound = (name: string) =>
+  z
+    .string()
+    .max(40, `${name} must be a date (YYYY-MM-DD) or an ISO 8601 time.`)
+    .refine((v) => /^\d{4}-\d{2}-\d{2}([T ][\d:.]+(Z|[+-]\d{2}:?\d{2})?)?$/.test(v) && !Number.isNaN(Date.parse(v)), `${name} must be a date (YYYY-MM-DD) or an ISO 8601 time.`);
+
+/** A cursor from a previous page: `<epoch ms>.<id>`. */
+export const auditCursorSchema = z.string().regex(/^\d{1,15}\.\d{1,19}$/, 'before must be a cursor from a previous page.');
+
+/** The page's and the export's filters, as query parameters. `from` is inclusive, `to` exclusive; a bare date is midnight UTC. */
+export const auditFilterSchema = z.object({
+  actor: auditActorFilterSchema.optional(),
+  action: z.enum(auditActions, { error: 'action is not an audit action.' }).optional(),
+  from: dateBound('from').optional(),
+  to: dateBound('to').optional(),
+});
+export type AuditFilter = z.output<typeof auditFilterSchema>;
+
+export const auditPageQuerySchema = auditFilterSchema.extend({
+  before: auditCursorSchema.optional(),
+  limit: z.coerce.number({ error: 'limit must be 25, 50 or 100.' }).refine((n) => (AUDIT_PAGE_SIZES as readonly number[]).includes(n), 'limit must be 25, 50 or 100.').optional(),
+});
+export type AuditPageQuery = z.output<typeof auditPageQuerySchema>;
