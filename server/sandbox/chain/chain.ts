@@ -10,8 +10,9 @@ import CSL from '@emurgo/cardano-serialization-lib-nodejs';
 import { parseShelleyAddress, parseStakeAddress, stakeAddressOf, type CardanoNetwork } from '../../../shared/cardano/address';
 import { assetFingerprint } from '../../../shared/cardano/fingerprint';
 import { cardanoOfSandbox, sandboxNetworks } from '../../../shared/networks';
-import { LiveLedger, type LedgerStore, type LiveOutput, type LiveTx } from './ledger';
+import { LiveLedger, type LedgerStore, type LiveOutput, type LiveScript, type LiveTx } from './ledger';
 import { protocolParameters, type ProtocolParameters } from './protocol';
+import type { Evaluation, ResolvedOutput } from './plutus';
 import { addressFromXpub, buildFaucetTx, devWallets, faucetOf, FAUCET_MAX_LOVELACE, genesisTx, type FaucetAsset } from './wallets';
 import { HashCodec } from './hashes';
 import { derive, deriveBytes, deriveFloat } from './rng';
@@ -198,8 +199,8 @@ export interface SandboxChain {
   assetsOfPolicy(policyId: string, page?: Pagination): AssetListItem[] | null;
   pools(page?: Pagination): string[];
   poolsExtended(page?: Pagination): PoolExtended[];
-  script(hash: string): { script_hash: string; type: 'timelock'; serialised_size: null } | null;
-  scriptCbor(hash: string): { cbor: null } | null;
+  script(hash: string): { script_hash: string; type: LiveScript['type']; serialised_size: number | null } | null;
+  scriptCbor(hash: string): { cbor: string | null } | null;
   datum(hash: string): { json_value: unknown } | null;
   datumCbor(hash: string): { cbor: string } | null;
   metadataLabels(page?: Pagination): MetadataLabel[];
@@ -212,6 +213,8 @@ export interface SandboxChain {
   sync(): Promise<void>;
   /** Validates a signed transaction (CBOR) and puts it into the next block; answers its hash or throws LedgerRefusal. */
   submit(cbor: Uint8Array): Promise<string>;
+  /** /utils/txs/evaluate: the Plutus scripts' budgets or failures (throws LedgerRefusal for CBOR that is no transaction). */
+  evaluate(cbor: Uint8Array, additional?: ResolvedOutput[]): Promise<Evaluation>;
   /** Pays test ada (and mints test assets) to an address in the next block; answers the transaction. */
   faucet(request: FaucetRequest): Promise<FaucetPayment>;
   devWallets(): DevWalletInfo[];
@@ -290,6 +293,7 @@ export function createSandboxChain(options: SandboxChainOptions): SandboxChain {
     tip: tipHeight,
     slotOf,
     isPool: (id) => world.poolByKey.has(id),
+    slots: { zeroTime: genesisTime, zeroSlot: 0, slotLength: blockIntervalMs / slotsPerBlock },
     genesis: () => (devAids ? [{ hash: '', cbor: genesisTx(faucetKeys, wallets) }] : []),
   });
   const liveIndex = (t: LiveTx): number => simBlock(t.height).txs.length + t.order;
@@ -613,8 +617,8 @@ export function createSandboxChain(options: SandboxChainOptions): SandboxChain {
       pool_update_count: 0,
       pool_retire_count: 0,
       asset_mint_or_burn_count: t.mint.size,
-      redeemer_count: 0,
-      valid_contract: true,
+      redeemer_count: t.redeemers.length,
+      valid_contract: t.validContract,
       treasury_donation: '0',
     };
   };
@@ -624,12 +628,12 @@ export function createSandboxChain(options: SandboxChainOptions): SandboxChain {
       const o = ledger.outputOf(i.txHash, i.outputIndex)!;
       return {
         address: o.address, amount: liveAmounts(o), tx_hash: i.txHash, output_index: i.outputIndex, data_hash: o.dataHash,
-        inline_datum: o.inlineDatum, reference_script_hash: o.referenceScriptHash, collateral: false, reference: false,
+        inline_datum: o.inlineDatum, reference_script_hash: o.referenceScriptHash, collateral: !t.validContract, reference: false,
       };
     }),
-    outputs: t.outputs.map((o, outputIndex): TxOutput => ({
-      address: o.address, amount: liveAmounts(o), output_index: outputIndex, data_hash: o.dataHash, inline_datum: o.inlineDatum,
-      collateral: false, reference_script_hash: o.referenceScriptHash, consumed_by_tx: ledger.spentBy(t.hash, outputIndex),
+    outputs: t.outputs.map((o, i): TxOutput => ({
+      address: o.address, amount: liveAmounts(o), output_index: t.outputOffset + i, data_hash: o.dataHash, inline_datum: o.inlineDatum,
+      collateral: !t.validContract, reference_script_hash: o.referenceScriptHash, consumed_by_tx: ledger.spentBy(t.hash, t.outputOffset + i),
     })),
   });
   const liveDelegations = (t: LiveTx): TxDelegation[] =>
@@ -783,7 +787,7 @@ export function createSandboxChain(options: SandboxChainOptions): SandboxChain {
     '0': 'No Purpose', '1': 'Reserved', '674': 'Message (CIP-20)', '721': 'NFT Metadata (CIP-25)', '1967': 'nut.link metadata oracles registry', '1968': 'nut.link metadata oracles data points',
   };
 
-  const findScript = (hash: string): { hash: string; type: 'timelock' } | null => {
+  const findScript = (hash: string): LiveScript | null => {
     if (typeof hash !== 'string') return null;
     const h = hash.toLowerCase();
     for (const t of ledger.all()) for (const s of t.scripts) if (s.hash === h) return s;
@@ -1042,10 +1046,12 @@ export function createSandboxChain(options: SandboxChainOptions): SandboxChain {
     },
     script(hash) {
       const s = findScript(hash);
-      return s ? { script_hash: s.hash, type: s.type, serialised_size: null } : null;
+      // Blockfrost gives a Plutus script's size (its flat bytes), and no size or CBOR for a native script.
+      return s ? { script_hash: s.hash, type: s.type, serialised_size: s.type === 'timelock' ? null : CSL.PlutusScript.from_hex(s.cbor).bytes().length } : null;
     },
     scriptCbor(hash) {
-      return findScript(hash) ? { cbor: null } : null;
+      const s = findScript(hash);
+      return s ? { cbor: s.type === 'timelock' ? null : s.cbor } : null;
     },
     datum(hash) {
       const d = findDatum(hash);
@@ -1073,6 +1079,11 @@ export function createSandboxChain(options: SandboxChainOptions): SandboxChain {
 
     ready: () => ledger.ready(),
     sync: () => ledger.sync(),
+    async evaluate(cbor, additional) {
+      await ledger.ready();
+      await ledger.sync();
+      return ledger.evaluateTx(cbor, additional);
+    },
     async submit(cbor) {
       return (await ledger.submit(cbor)).hash;
     },

@@ -9,6 +9,7 @@
 // nobody holds, so the two UTXO sets never share an output and each stays consistent.
 import CSL from '@emurgo/cardano-serialization-lib-nodejs';
 import { PROTOCOL } from './protocol';
+import { costModels, evaluate, exUnitsFee, MAX_TX_EX_MEM, MAX_TX_EX_STEPS, purposeOfTag, versionOf, type Evaluation, type PlutusVersion, type Purpose, type ResolvedOutput, type ScriptFailure, type SlotConfig } from './plutus';
 import { cardanoOfSandbox, type SandboxName } from '../../../shared/networks';
 
 export type LedgerOrigin = 'genesis' | 'faucet' | 'submit';
@@ -55,6 +56,17 @@ export class LedgerRefusal extends Error {
   }
 }
 
+/** A refusal because a Plutus script failed (phase 2): the failing redeemers with their error and trace. */
+export class ScriptRefusal extends LedgerRefusal {
+  constructor(readonly failures: ScriptFailure[]) {
+    super(
+      `A script failed: ${failures.map((f) => `${f.purpose}:${f.index} ${f.error}${f.traces.length ? ` (trace: ${f.traces.join(' | ')})` : ''}`).join('; ')}. ` +
+        'Mark the transaction invalid (is_valid = false) to have its collateral taken instead.',
+    );
+    this.name = 'ScriptRefusal';
+  }
+}
+
 export interface LiveOutput {
   address: string;
   lovelace: bigint;
@@ -63,6 +75,8 @@ export interface LiveOutput {
   dataHash: string | null;
   inlineDatum: string | null;
   referenceScriptHash: string | null;
+  /** The output as it was serialised (what Plutus evaluation and reference scripts read). */
+  cbor: string;
 }
 
 export interface LiveUtxo {
@@ -83,9 +97,21 @@ export interface LiveCert {
 
 export interface LiveScript {
   hash: string;
-  type: 'timelock';
+  type: 'timelock' | PlutusVersion;
   cbor: string;
+  /** A native script's JSON; null for Plutus scripts. */
   json: unknown;
+}
+
+export interface LiveRedeemer {
+  purpose: Purpose;
+  index: number;
+  memory: bigint;
+  steps: bigint;
+  dataHash: string;
+  dataCbor: string;
+  /** The script the redeemer runs (filled by validation). */
+  scriptHash: string | null;
 }
 
 export interface LiveTx {
@@ -110,6 +136,12 @@ export interface LiveTx {
   datums: Array<{ hash: string; cbor: string }>;
   invalidBefore: bigint | null;
   invalidHereafter: bigint | null;
+  redeemers: LiveRedeemer[];
+  /** False for a transaction marked invalid whose scripts failed: only its collateral was taken. */
+  validContract: boolean;
+  /** Output index of outputs[0]: 0, or for an invalid transaction the collateral return's index (after the body's outputs). */
+  outputOffset: number;
+  collateral: Array<{ txHash: string; outputIndex: number }>;
 }
 
 export interface LedgerOptions {
@@ -122,6 +154,8 @@ export interface LedgerOptions {
   isPool: (poolId: string) => boolean;
   /** Called once, before anything else, with the entries every chain of this seed starts with. */
   genesis: () => Array<Pick<LedgerEntry, 'hash' | 'cbor'>>;
+  /** Slot ↔ time, for the validity interval Plutus scripts see. */
+  slots?: SlotConfig;
 }
 
 const hex = (bytes: Uint8Array): string => Buffer.from(bytes).toString('hex');
@@ -191,6 +225,7 @@ function outputOf(o: CSL.TransactionOutput): LiveOutput {
     dataHash: o.data_hash()?.to_hex() ?? null,
     inlineDatum: o.plutus_data()?.to_hex() ?? null,
     referenceScriptHash,
+    cbor: o.to_hex(),
   };
 }
 
@@ -202,11 +237,16 @@ function inputsOf(list: CSL.TransactionInputs | undefined): Array<{ txHash: stri
 }
 
 interface Decoded {
+  /** What the ledger records: the transaction, or for one marked invalid only its collateral's effect. */
   tx: LiveTx;
+  /** The transaction as if valid (what phase-1 checks read). */
+  intended: LiveTx;
   fixed: CSL.FixedTransaction;
   body: CSL.TransactionBody;
   /** Key hashes whose signatures a refusal-free transaction must carry, with why. */
   stakeKeysToSign: Array<{ keyHash: string; why: string }>;
+  /** Script hashes that must allow a certificate or withdrawal, with why. */
+  stakeScripts: Array<{ scriptHash: string; why: string }>;
 }
 
 /** Decodes a signed transaction into the ledger's terms; throws LedgerRefusal when it cannot. */
@@ -220,10 +260,11 @@ function decode(bytes: Uint8Array, networkId: number, origin: LedgerOrigin): Dec
   const body = fixed.body();
   const stakeAddressOf = (cred: CSL.Credential): string => CSL.RewardAddress.new(networkId, cred).to_address().to_bech32(undefined);
   const stakeKeysToSign: Decoded['stakeKeysToSign'] = [];
+  const stakeScripts: Decoded['stakeScripts'] = [];
   const keyOf = (cred: CSL.Credential, why: string): void => {
     const kh = cred.to_keyhash();
-    if (!kh) throw new LedgerRefusal(`Script stake credentials are refused: the sandbox does not run scripts (${why}).`);
-    stakeKeysToSign.push({ keyHash: kh.to_hex(), why });
+    if (kh) stakeKeysToSign.push({ keyHash: kh.to_hex(), why });
+    else stakeScripts.push({ scriptHash: cred.to_scripthash()!.to_hex(), why });
   };
 
   const certs: LiveCert[] = [];
@@ -237,7 +278,6 @@ function decode(bytes: Uint8Array, networkId: number, origin: LedgerOrigin): Dec
       const coin = c.coin();
       if (coin && BigInt(coin.to_str()) !== PROTOCOL.keyDeposit) throw new LedgerRefusal(`Certificate ${i}: the stake key deposit is ${PROTOCOL.keyDeposit} lovelace.`);
       if (coin) keyOf(c.stake_credential(), `certificate ${i}`);
-      else if (!c.stake_credential().to_keyhash()) throw new LedgerRefusal(`Script stake credentials are refused: the sandbox does not run scripts (certificate ${i}).`);
       certs.push({ kind: 'registration', stakeAddress: stakeAddressOf(c.stake_credential()), certIndex: i });
       deposit += PROTOCOL.keyDeposit;
     } else if (kind === CSL.CertificateKind.StakeDeregistration) {
@@ -307,6 +347,25 @@ function decode(bytes: Uint8Array, networkId: number, origin: LedgerOrigin): Dec
     const ns = natives.get(i);
     scripts.push({ hash: ns.hash().to_hex(), type: 'timelock', cbor: ns.to_hex(), json: JSON.parse(ns.to_json()) });
   }
+  const plutus = witnesses.plutus_scripts();
+  for (let i = 0; plutus && i < plutus.len(); i++) {
+    const ps = plutus.get(i);
+    scripts.push({ hash: ps.hash().to_hex(), type: versionOf(ps), cbor: ps.to_hex(), json: null });
+  }
+  const redeemers: LiveRedeemer[] = [];
+  const reds = witnesses.redeemers();
+  for (let i = 0; reds && i < reds.len(); i++) {
+    const r = reds.get(i);
+    redeemers.push({
+      purpose: purposeOfTag(r.tag()),
+      index: Number(r.index().to_str()),
+      memory: BigInt(r.ex_units().mem().to_str()),
+      steps: BigInt(r.ex_units().steps().to_str()),
+      dataHash: CSL.hash_plutus_data(r.data()).to_hex(),
+      dataCbor: r.data().to_hex(),
+      scriptHash: null,
+    });
+  }
   const datums: LiveTx['datums'] = [];
   const data = witnesses.plutus_data();
   for (let i = 0; data && i < data.len(); i++) datums.push({ hash: CSL.hash_plutus_data(data.get(i)).to_hex(), cbor: data.get(i).to_hex() });
@@ -333,8 +392,35 @@ function decode(bytes: Uint8Array, networkId: number, origin: LedgerOrigin): Dec
     datums,
     invalidBefore: body.validity_start_interval_bignum() ? BigInt(body.validity_start_interval_bignum()!.to_str()) : null,
     invalidHereafter: body.ttl_bignum() ? BigInt(body.ttl_bignum()!.to_str()) : null,
+    redeemers,
+    validContract: true,
+    outputOffset: 0,
+    collateral: inputsOf(body.collateral()),
   };
-  return { tx, fixed, body, stakeKeysToSign };
+  return { tx: fixed.is_valid() ? tx : collateralOnly(tx, body), intended: tx, fixed, body, stakeKeysToSign, stakeScripts };
+}
+
+/**
+ * What a transaction marked invalid does: its collateral inputs are spent, the collateral return
+ * (if any) is its one output, at the index after the body's outputs, and the rest is the fee.
+ */
+function collateralOnly(tx: LiveTx, body: CSL.TransactionBody): LiveTx {
+  const ret = body.collateral_return();
+  const outputs = ret ? [outputOf(ret)] : [];
+  const total = body.total_collateral();
+  return {
+    ...tx,
+    inputs: tx.collateral,
+    outputs,
+    outputOffset: body.outputs().len(),
+    fee: total ? BigInt(total.to_str()) : tx.fee,
+    deposit: 0n,
+    withdrawals: [],
+    certs: [],
+    mint: new Map(),
+    datums: tx.datums.filter((d) => outputs.some((o) => o.inlineDatum === d.cbor)),
+    validContract: false,
+  };
 }
 
 /** Whether a native script is satisfied by these signers within the transaction's validity interval. */
@@ -422,7 +508,7 @@ export class LiveLedger {
     const out: LiveUtxo[] = [];
     for (const tx of this.all()) {
       tx.outputs.forEach((_, i) => {
-        const u = this.utxos.get(key(tx.hash, i))!;
+        const u = this.utxos.get(key(tx.hash, tx.outputOffset + i))!;
         if (!(u.spentBy && this.visible(u.spentBy.height))) out.push(u);
       });
     }
@@ -441,14 +527,19 @@ export class LiveLedger {
     this.txs.set(tx.hash, tx);
     this.ordered.push(tx);
     const touched = new Set<string>();
+    let collateralIn = 0n;
     for (const i of tx.inputs) {
       const u = this.utxos.get(key(i.txHash, i.outputIndex));
       if (u) {
         u.spentBy = { hash: tx.hash, height };
         touched.add(u.output.address);
+        collateralIn += u.output.lovelace;
       }
     }
-    tx.outputs.forEach((output, outputIndex) => {
+    // A transaction marked invalid pays with its collateral: what is not returned is the fee.
+    if (!tx.validContract) tx.fee = collateralIn - tx.outputs.reduce((n, o) => n + o.lovelace, 0n);
+    tx.outputs.forEach((output, i) => {
+      const outputIndex = tx.outputOffset + i;
       const u: LiveUtxo = { txHash: tx.hash, outputIndex, height, output, spentBy: null };
       this.utxos.set(key(tx.hash, outputIndex), u);
       const list = this.utxosByAddress.get(output.address) ?? [];
@@ -505,14 +596,11 @@ export class LiveLedger {
    * block) for inclusion at `height`; answers the decoded transaction or throws LedgerRefusal.
    */
   validate(bytes: Uint8Array, height: number, origin: LedgerOrigin = 'submit'): LiveTx {
-    const { tx, fixed, body, stakeKeysToSign } = decode(bytes, this.networkId, origin);
-    if (!fixed.is_valid()) throw new LedgerRefusal('The transaction is marked invalid (is_valid = false); the sandbox does not run scripts.');
+    const decoded = decode(bytes, this.networkId, origin);
+    const { intended: tx, fixed, body, stakeKeysToSign, stakeScripts } = decoded;
     if (this.txs.has(tx.hash)) throw new LedgerRefusal(`Transaction ${tx.hash} has already been accepted.`);
     if (bytes.length > PROTOCOL.maxTxSize) throw new LedgerRefusal(`The transaction is ${bytes.length} bytes; the maximum is ${PROTOCOL.maxTxSize}.`);
     const witnesses = fixed.witness_set();
-    if ((witnesses.plutus_scripts()?.len() ?? 0) > 0 || (witnesses.redeemers()?.total_ex_units() && (witnesses.redeemers()?.len() ?? 0) > 0)) {
-      throw new LedgerRefusal('Plutus scripts are refused: the sandbox does not run them yet.');
-    }
     if ((witnesses.bootstraps()?.len() ?? 0) > 0) throw new LedgerRefusal('Byron (bootstrap) witnesses are not supported by the sandbox.');
     if (tx.inputs.length === 0) throw new LedgerRefusal('The transaction has no inputs.');
 
@@ -521,10 +609,31 @@ export class LiveLedger {
     if (tx.invalidBefore !== null && slot < tx.invalidBefore) throw new LedgerRefusal(`The transaction is not valid yet: its validity starts at slot ${tx.invalidBefore}, the next block's slot is ${slot}.`);
     if (tx.invalidHereafter !== null && slot >= tx.invalidHereafter) throw new LedgerRefusal(`The transaction has expired: it is valid until slot ${tx.invalidHereafter}, the next block's slot is ${slot}.`);
 
-    // Inputs exist, are unspent, and are locked by keys (whose hashes must sign).
+    // The scripts the transaction can run: its witness set's, and the reference scripts of what it spends or references.
+    const scripts = new Map<string, { native: CSL.NativeScript } | { plutus: PlutusVersion }>();
+    const natives = witnesses.native_scripts();
+    for (let i = 0; natives && i < natives.len(); i++) scripts.set(natives.get(i).hash().to_hex(), { native: natives.get(i) });
+    for (const sc of tx.scripts) if (sc.type !== 'timelock') scripts.set(sc.hash, { plutus: sc.type });
+    const referenceScriptOf = (u: LiveUtxo): void => {
+      if (!u.output.referenceScriptHash) return;
+      const ref = CSL.TransactionOutput.from_hex(u.output.cbor).script_ref()!;
+      if (ref.is_native_script()) scripts.set(u.output.referenceScriptHash, { native: ref.native_script()! });
+      else scripts.set(u.output.referenceScriptHash, { plutus: versionOf(ref.plutus_script()!) });
+    };
+    const resolved: LiveUtxo[] = [];
+    for (const r of tx.referenceInputs) {
+      const u = this.utxos.get(key(r.txHash, r.outputIndex));
+      if (!u || u.spentBy) throw new LedgerRefusal(`Reference input ${key(r.txHash, r.outputIndex)} is not an unspent output of this ledger.`);
+      resolved.push(u);
+      referenceScriptOf(u);
+    }
+
+    // Inputs exist, are unspent, and are locked by keys (whose hashes must sign) or by scripts that allow them.
     const mustSign = new Map<string, string>();
     const consumed = new Map<string, bigint>();
     const seen = new Set<string>();
+    const scriptChecks: Array<{ scriptHash: string; why: string; purpose: Purpose; index: number }> = [];
+    const sortedInputs = [...tx.inputs].sort((a, b) => (a.txHash < b.txHash ? -1 : a.txHash > b.txHash ? 1 : a.outputIndex - b.outputIndex));
     for (const input of tx.inputs) {
       const k = key(input.txHash, input.outputIndex);
       if (seen.has(k)) throw new LedgerRefusal(`Input ${k} appears twice.`);
@@ -532,16 +641,15 @@ export class LiveLedger {
       const u = this.utxos.get(k);
       if (!u) throw new LedgerRefusal(`Input ${k} does not exist: no transaction of this ledger made that output.`);
       if (u.spentBy) throw new LedgerRefusal(`Input ${k} has already been spent by transaction ${u.spentBy.hash} (double spend).`);
+      resolved.push(u);
+      referenceScriptOf(u);
       const cred = CSL.Address.from_bech32(u.output.address).payment_cred();
       const kh = cred?.to_keyhash();
-      if (!kh) throw new LedgerRefusal(`Input ${k} is locked by a script: script-locked inputs are refused, the sandbox does not run scripts yet.`);
-      mustSign.set(kh.to_hex(), `input ${k}`);
+      if (kh) mustSign.set(kh.to_hex(), `input ${k}`);
+      else if (cred?.to_scripthash()) scriptChecks.push({ scriptHash: cred.to_scripthash()!.to_hex(), why: `input ${k}`, purpose: 'spend', index: sortedInputs.indexOf(input) });
+      else throw new LedgerRefusal(`Input ${k} has an address with no payment credential.`);
       addTo(consumed, 'lovelace', u.output.lovelace);
       for (const [unit, q] of u.output.assets) addTo(consumed, unit, q);
-    }
-    for (const r of tx.referenceInputs) {
-      const u = this.utxos.get(key(r.txHash, r.outputIndex));
-      if (!u || u.spentBy) throw new LedgerRefusal(`Reference input ${key(r.txHash, r.outputIndex)} is not an unspent output of this ledger.`);
     }
     const required = body.required_signers();
     for (let i = 0; required && i < required.len(); i++) mustSign.set(required.get(i).to_hex(), `required signer ${i}`);
@@ -559,15 +667,28 @@ export class LiveLedger {
     }
     for (const [kh, why] of mustSign) if (!signers.has(kh)) throw new LedgerRefusal(`Missing key witness for ${kh} (${why}).`);
 
-    // Minting policies: a native script in the witness set whose conditions hold.
-    const policies = new Set([...tx.mint.keys()].map((unit) => unit.slice(0, 56)));
-    const natives = witnesses.native_scripts();
-    for (const policy of policies) {
-      let script: CSL.NativeScript | undefined;
-      for (let i = 0; natives && i < natives.len(); i++) if (natives.get(i).hash().to_hex() === policy) script = natives.get(i);
-      if (!script) throw new LedgerRefusal(`Minting policy ${policy} has no native script in the witness set (Plutus minting policies are refused).`);
-      if (!nativeScriptHolds(script, signers, tx)) throw new LedgerRefusal(`The native script of minting policy ${policy} is not satisfied by the transaction's signatures and validity interval.`);
+    // Minting policies, certificates and withdrawals by script: native scripts must hold, Plutus scripts run below.
+    const policies = [...new Set([...tx.mint.keys()].map((unit) => unit.slice(0, 56)))].sort();
+    policies.forEach((policy, index) => scriptChecks.push({ scriptHash: policy, why: `minting policy ${policy}`, purpose: 'mint', index }));
+    for (const sc of stakeScripts) {
+      const cert = /^certificate (\d+)$/.exec(sc.why);
+      const withdrawal = /^withdrawal (\d+)$/.exec(sc.why);
+      scriptChecks.push({ ...sc, purpose: cert ? 'certificate' : 'withdrawal', index: Number((cert ?? withdrawal)![1]) });
     }
+    const plutusRuns: typeof scriptChecks = [];
+    for (const check of scriptChecks) {
+      const script = scripts.get(check.scriptHash);
+      if (!script) throw new LedgerRefusal(`Script ${check.scriptHash} (${check.why}) is neither in the witness set nor a reference script of an input or reference input.`);
+      if ('native' in script) {
+        if (!nativeScriptHolds(script.native, signers, tx)) throw new LedgerRefusal(`The native script ${check.scriptHash} (${check.why}) is not satisfied by the transaction's signatures and validity interval.`);
+        continue;
+      }
+      const redeemer = tx.redeemers.find((r) => r.purpose === check.purpose && r.index === check.index);
+      if (!redeemer) throw new LedgerRefusal(`Missing redeemer ${check.purpose}:${check.index} for the Plutus script ${check.scriptHash} (${check.why}).`);
+      redeemer.scriptHash = check.scriptHash;
+      plutusRuns.push(check);
+    }
+    for (const r of tx.redeemers) if (!r.scriptHash) throw new LedgerRefusal(`Redeemer ${r.purpose}:${r.index} points at nothing a Plutus script guards.`);
 
     // Certificates and withdrawals against the accounts.
     const accounts = this.pendingAccounts();
@@ -605,16 +726,96 @@ export class LiveLedger {
       }
     }
 
-    // Fee and minimum ada.
-    const minFee = BigInt(PROTOCOL.minFeeA) * BigInt(bytes.length) + BigInt(PROTOCOL.minFeeB);
-    if (tx.fee < minFee) throw new LedgerRefusal(`The fee is too low: ${tx.fee} lovelace, the minimum for ${bytes.length} bytes is ${minFee} (${PROTOCOL.minFeeA} × size + ${PROTOCOL.minFeeB}).`);
+    // Fee (size, execution units, reference scripts) and minimum ada.
+    const declaredMem = tx.redeemers.reduce((n, r) => n + r.memory, 0n);
+    const declaredSteps = tx.redeemers.reduce((n, r) => n + r.steps, 0n);
+    const refScriptBytes = resolved.reduce((n, u) => n + (u.output.referenceScriptHash ? BigInt(CSL.TransactionOutput.from_hex(u.output.cbor).script_ref()!.to_bytes().length) : 0n), 0n);
+    const sizeFee = BigInt(PROTOCOL.minFeeA) * BigInt(bytes.length) + BigInt(PROTOCOL.minFeeB);
+    const minFee = sizeFee + exUnitsFee(declaredMem, declaredSteps) + refScriptBytes * BigInt(PROTOCOL.minFeeRefScriptCostPerByte);
+    if (tx.fee < minFee) {
+      const parts = [`${PROTOCOL.minFeeA} × size + ${PROTOCOL.minFeeB}`];
+      if (declaredMem || declaredSteps) parts.push(`${exUnitsFee(declaredMem, declaredSteps)} for execution units`);
+      if (refScriptBytes) parts.push(`${refScriptBytes * BigInt(PROTOCOL.minFeeRefScriptCostPerByte)} for ${refScriptBytes} bytes of reference scripts`);
+      throw new LedgerRefusal(`The fee is too low: ${tx.fee} lovelace, the minimum for ${bytes.length} bytes is ${minFee} (${parts.join(' + ')}).`);
+    }
     const outs = body.outputs();
     const dataCost = CSL.DataCost.new_coins_per_byte(CSL.BigNum.from_str(String(PROTOCOL.coinsPerUtxoByte)));
     for (let i = 0; i < outs.len(); i++) {
       const min = BigInt(CSL.min_ada_for_output(outs.get(i), dataCost).to_str());
       if (tx.outputs[i]!.lovelace < min) throw new LedgerRefusal(`Output ${i} holds ${tx.outputs[i]!.lovelace} lovelace, below the minimum of ${min} for its size.`);
     }
-    return tx;
+
+    if (tx.redeemers.length === 0) {
+      if (!fixed.is_valid()) throw new LedgerRefusal('The transaction is marked invalid (is_valid = false) but runs no Plutus script: nothing could fail, so the ledger refuses it.');
+      return decoded.tx;
+    }
+    this.checkCollateral(tx, body, signers);
+    if (declaredMem > MAX_TX_EX_MEM || declaredSteps > MAX_TX_EX_STEPS) {
+      throw new LedgerRefusal(`The redeemers declare ${declaredMem} memory and ${declaredSteps} steps; a transaction may use at most ${MAX_TX_EX_MEM} and ${MAX_TX_EX_STEPS}.`);
+    }
+    this.checkScriptDataHash(body, witnesses, plutusRuns.map((r) => (scripts.get(r.scriptHash) as { plutus: PlutusVersion }).plutus));
+
+    // Phase 2: the Plutus scripts run; each needs no more than its redeemer declares.
+    const evaluation = evaluate(bytes, resolved.map((u) => ({ input: CSL.TransactionInput.new(CSL.TransactionHash.from_hex(u.txHash), u.outputIndex), output: CSL.TransactionOutput.from_hex(u.output.cbor) })), this.slots);
+    let failures: ScriptFailure[] = [];
+    if (!evaluation.ok) failures = evaluation.failures.length ? evaluation.failures : [{ purpose: 'spend', index: 0, error: evaluation.general ?? 'the scripts could not be evaluated', traces: [] }];
+    else {
+      for (const used of evaluation.redeemers) {
+        const r = tx.redeemers.find((d) => d.purpose === used.purpose && d.index === used.index)!;
+        if (BigInt(used.memory) > r.memory || BigInt(used.steps) > r.steps) {
+          failures.push({ purpose: used.purpose, index: used.index, error: `the script needs ${used.memory} memory and ${used.steps} steps, the redeemer declares ${r.memory} and ${r.steps}`, traces: [] });
+        }
+      }
+    }
+    if (fixed.is_valid()) {
+      if (failures.length) throw new ScriptRefusal(failures);
+      return decoded.tx;
+    }
+    if (!failures.length) throw new LedgerRefusal('The transaction is marked invalid (is_valid = false) but its scripts succeed: the ledger refuses it (submit it as valid).');
+    return decoded.tx;
+  }
+
+  private get slots(): SlotConfig {
+    return this.options.slots ?? { zeroTime: 0, zeroSlot: 0, slotLength: 1000 };
+  }
+
+  /** Collateral: key-locked unspent outputs, few enough, worth at least collateral_percent of the fee in ada, any tokens returned. */
+  private checkCollateral(tx: LiveTx, body: CSL.TransactionBody, signers: Set<string>): void {
+    if (tx.collateral.length === 0) throw new LedgerRefusal('The transaction runs Plutus scripts but has no collateral inputs.');
+    if (tx.collateral.length > PROTOCOL.maxCollateralInputs) throw new LedgerRefusal(`The transaction has ${tx.collateral.length} collateral inputs; at most ${PROTOCOL.maxCollateralInputs} are allowed.`);
+    const value = new Map<string, bigint>();
+    for (const c of tx.collateral) {
+      const k = key(c.txHash, c.outputIndex);
+      const u = this.utxos.get(k);
+      if (!u || u.spentBy) throw new LedgerRefusal(`Collateral input ${k} is not an unspent output of this ledger.`);
+      const kh = CSL.Address.from_bech32(u.output.address).payment_cred()?.to_keyhash();
+      if (!kh) throw new LedgerRefusal(`Collateral input ${k} is locked by a script: collateral must be locked by a key.`);
+      if (!signers.has(kh.to_hex())) throw new LedgerRefusal(`Missing key witness for ${kh.to_hex()} (collateral input ${k}).`);
+      addTo(value, 'lovelace', u.output.lovelace);
+      for (const [unit, q] of u.output.assets) addTo(value, unit, q);
+    }
+    const ret = body.collateral_return();
+    if (ret) {
+      const o = outputOf(ret);
+      addTo(value, 'lovelace', -o.lovelace);
+      for (const [unit, q] of o.assets) addTo(value, unit, -q);
+    }
+    for (const [unit, q] of value) if (unit !== 'lovelace' && q !== 0n) throw new LedgerRefusal(`The collateral holds ${q} ${describeUnit(unit)} that the collateral return does not give back: collateral is ada only.`);
+    const net = value.get('lovelace') ?? 0n;
+    const needed = (tx.fee * BigInt(PROTOCOL.collateralPercent) + 99n) / 100n;
+    if (net < needed) throw new LedgerRefusal(`The collateral is ${net} lovelace (after its return); ${PROTOCOL.collateralPercent} % of the fee is ${needed}.`);
+    const total = body.total_collateral();
+    if (total && BigInt(total.to_str()) !== net) throw new LedgerRefusal(`total_collateral says ${total.to_str()} lovelace, but the collateral inputs less the return hold ${net}.`);
+  }
+
+  /** script_data_hash commits to the redeemers, the datums and the cost models of the languages used. */
+  private checkScriptDataHash(body: CSL.TransactionBody, witnesses: CSL.TransactionWitnessSet, languages: PlutusVersion[]): void {
+    const expected = CSL.hash_script_data(witnesses.redeemers()!, costModels(new Set(languages)), witnesses.plutus_data());
+    const declared = body.script_data_hash();
+    if (!declared) throw new LedgerRefusal(`The transaction runs Plutus scripts but has no script_data_hash (expected ${expected.to_hex()}).`);
+    if (declared.to_hex() !== expected.to_hex()) {
+      throw new LedgerRefusal(`script_data_hash is ${declared.to_hex()}, expected ${expected.to_hex()} (over the redeemers, the datums and the cost models of /epochs/latest/parameters for the languages used).`);
+    }
   }
 
   /** Registration state including transactions accepted for the next block. */
@@ -649,6 +850,35 @@ export class LiveLedger {
     const result = this.queue.then(run, run);
     this.queue = result.catch(() => undefined);
     return result;
+  }
+
+  /**
+   * /utils/txs/evaluate: runs the transaction's Plutus scripts over the outputs it spends and
+   * references (this ledger's, including those accepted for the next block, and `additional`), with
+   * no signature, fee or budget check; answers each redeemer's measured budget or the failures.
+   */
+  evaluateTx(bytes: Uint8Array, additional: ResolvedOutput[] = []): Evaluation {
+    let fixed: CSL.FixedTransaction;
+    try {
+      fixed = CSL.FixedTransaction.from_bytes(bytes);
+    } catch (err) {
+      throw new LedgerRefusal(`The transaction could not be decoded: ${err instanceof Error ? err.message : String(err)}`.slice(0, 300));
+    }
+    const body = fixed.body();
+    const known = new Map(additional.map((u) => [key(u.input.transaction_id().to_hex(), u.input.index()), u]));
+    const missing: string[] = [];
+    for (const list of [body.inputs(), body.reference_inputs()]) {
+      for (const i of inputsOf(list)) {
+        const k = key(i.txHash, i.outputIndex);
+        if (known.has(k)) continue;
+        const u = this.utxos.get(k);
+        if (!u || u.spentBy) missing.push(k);
+        else known.set(k, { input: CSL.TransactionInput.new(CSL.TransactionHash.from_hex(u.txHash), u.outputIndex), output: CSL.TransactionOutput.from_hex(u.output.cbor) });
+      }
+    }
+    if (missing.length) return { ok: false, failures: [], general: `Unknown transaction inputs (missing from the UTxO set): ${missing.join(', ')}.` };
+    if ((fixed.witness_set().redeemers()?.len() ?? 0) === 0) return { ok: false, failures: [], general: 'The transaction has no redeemers: there is no script to evaluate.' };
+    return evaluate(bytes, [...known.values()], this.slots);
   }
 
   /** Unspent outputs at an address including those of transactions accepted for the next block. */

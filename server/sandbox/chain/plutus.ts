@@ -1,0 +1,176 @@
+// Plutus evaluation for the sandbox ledger and /utils/txs/evaluate: Aiken's UPLC machine, compiled
+// to WebAssembly (@lucid-evolution/uplc), run over a transaction and the outputs it spends and
+// references, with the cost models and per-transaction budget of /epochs/latest/parameters. What it
+// answers is what the node's evaluation answers: each redeemer's memory and steps, or the failing
+// redeemers with the script's error and its trace.
+import CSL from '@emurgo/cardano-serialization-lib-nodejs';
+import { eval_phase_two_raw } from '@lucid-evolution/uplc';
+import { COST_MODELS_RAW } from './protocol';
+
+export const MAX_TX_EX_MEM = 14_000_000n;
+export const MAX_TX_EX_STEPS = 10_000_000_000n;
+export const PRICE_MEM = 0.0577;
+export const PRICE_STEP = 0.0000721;
+
+export type Purpose = 'spend' | 'mint' | 'certificate' | 'withdrawal' | 'vote' | 'propose';
+export type PlutusVersion = 'plutusV1' | 'plutusV2' | 'plutusV3';
+
+const PURPOSES: Purpose[] = ['spend', 'mint', 'certificate', 'withdrawal', 'vote', 'propose'];
+export const purposeOfTag = (tag: CSL.RedeemerTag): Purpose => PURPOSES[tag.kind()] ?? 'spend';
+
+export interface RedeemerBudget {
+  purpose: Purpose;
+  index: number;
+  memory: number;
+  steps: number;
+}
+
+export interface ScriptFailure {
+  purpose: Purpose;
+  index: number;
+  error: string;
+  traces: string[];
+}
+
+export type Evaluation =
+  | { ok: true; redeemers: RedeemerBudget[] }
+  /** failures: the redeemers whose scripts failed; general: why evaluation could not start (a missing script, datum or redeemer). */
+  | { ok: false; failures: ScriptFailure[]; general: string | null };
+
+export interface ResolvedOutput {
+  input: CSL.TransactionInput;
+  output: CSL.TransactionOutput;
+}
+
+export interface SlotConfig {
+  /** POSIX milliseconds of slot zeroSlot. */
+  zeroTime: number;
+  zeroSlot: number;
+  /** Milliseconds per slot. */
+  slotLength: number;
+}
+
+const costModel = (list: number[]): CSL.CostModel => {
+  const m = CSL.CostModel.new();
+  list.forEach((v, i) => m.set(i, CSL.Int.new_i32(v)));
+  return m;
+};
+
+const LANGUAGES: Record<PlutusVersion, () => CSL.Language> = {
+  plutusV1: () => CSL.Language.new_plutus_v1(),
+  plutusV2: () => CSL.Language.new_plutus_v2(),
+  plutusV3: () => CSL.Language.new_plutus_v3(),
+};
+const MODELS: Record<PlutusVersion, number[]> = { plutusV1: COST_MODELS_RAW.PlutusV1, plutusV2: COST_MODELS_RAW.PlutusV2, plutusV3: COST_MODELS_RAW.PlutusV3 };
+
+/** The cost models of `languages` (every language when absent), as the ledger hashes and the machine reads them. */
+export function costModels(languages?: Iterable<PlutusVersion>): CSL.Costmdls {
+  const out = CSL.Costmdls.new();
+  for (const v of languages ?? (Object.keys(MODELS) as PlutusVersion[])) out.insert(LANGUAGES[v](), costModel(MODELS[v]));
+  return out;
+}
+const ALL_MODELS = costModels().to_bytes();
+
+export const versionOf = (script: CSL.PlutusScript): PlutusVersion => (['plutusV1', 'plutusV2', 'plutusV3'] as const)[script.language_version().kind()] ?? 'plutusV3';
+
+const FAILURE_LINE = /^\s*(Spend|Mint|Cert|Reward|Vote|Propose)\[(\d+)\]\s*(.*)$/;
+const LABEL_PURPOSE: Record<string, Purpose> = { Spend: 'spend', Mint: 'mint', Cert: 'certificate', Reward: 'withdrawal', Vote: 'vote', Propose: 'propose' };
+
+/** Reads the machine's error text: the failing redeemers with their error and trace lines. */
+export function parseFailure(text: string): { failures: ScriptFailure[]; general: string | null } {
+  const failures: ScriptFailure[] = [];
+  const general: string[] = [];
+  for (const raw of text.split('\n')) {
+    const line = raw.trimEnd();
+    if (!line.trim()) continue;
+    const m = FAILURE_LINE.exec(line);
+    if (m) {
+      failures.push({ purpose: LABEL_PURPOSE[m[1]!]!, index: Number(m[2]), error: m[3]!.trim(), traces: [] });
+      continue;
+    }
+    const trace = /^\s*Trace\s?(.*)$/.exec(line);
+    if (trace && failures.length > 0) failures[failures.length - 1]!.traces.push(trace[1]!);
+    else general.push(line.trim());
+  }
+  return { failures, general: failures.length > 0 ? null : general.join(' ').slice(0, 500) || 'the scripts could not be evaluated' };
+}
+
+/**
+ * Runs every Plutus script of `tx` (its redeemers' budgets are ignored: each is measured against the
+ * transaction's maximum) over `utxos`, which must hold every input and reference input it names.
+ */
+export function evaluate(tx: Uint8Array, utxos: ResolvedOutput[], slots: SlotConfig): Evaluation {
+  let out: Uint8Array[];
+  try {
+    out = eval_phase_two_raw(
+      tx,
+      utxos.map((u) => u.input.to_bytes()),
+      utxos.map((u) => u.output.to_bytes()),
+      ALL_MODELS,
+      MAX_TX_EX_STEPS,
+      MAX_TX_EX_MEM,
+      BigInt(slots.zeroTime),
+      BigInt(slots.zeroSlot),
+      slots.slotLength,
+    );
+  } catch (err) {
+    return { ok: false, ...parseFailure(typeof err === 'string' ? err : err instanceof Error ? err.message : String(err)) };
+  }
+  return {
+    ok: true,
+    redeemers: out.map((bytes) => {
+      const r = CSL.Redeemer.from_bytes(bytes);
+      return { purpose: purposeOfTag(r.tag()), index: Number(r.index().to_str()), memory: Number(r.ex_units().mem().to_str()), steps: Number(r.ex_units().steps().to_str()) };
+    }),
+  };
+}
+
+/** The lovelace the execution units cost (part of the minimum fee). */
+export const exUnitsFee = (memory: bigint, steps: bigint): bigint => BigInt(Math.ceil(PRICE_MEM * Number(memory) + PRICE_STEP * Number(steps)));
+
+// ---- Ogmios's EvaluateTx answer, as Blockfrost relays it (version 5 by default, 6 on ?version=6) ----
+
+const V6_PURPOSE: Record<Purpose, string> = { spend: 'spend', mint: 'mint', certificate: 'publish', withdrawal: 'withdraw', vote: 'vote', propose: 'propose' };
+
+export function ogmiosResult(evaluation: Evaluation, version: 5 | 6): Record<string, unknown> {
+  if (version === 6) {
+    if (evaluation.ok) {
+      return {
+        jsonrpc: '2.0',
+        method: 'evaluateTransaction',
+        result: evaluation.redeemers.map((r) => ({ validator: { purpose: V6_PURPOSE[r.purpose], index: r.index }, budget: { memory: r.memory, cpu: r.steps } })),
+        id: null,
+      };
+    }
+    if (evaluation.failures.length === 0) {
+      return { jsonrpc: '2.0', method: 'evaluateTransaction', error: { code: 3000, message: evaluation.general ?? 'The transaction could not be evaluated.' }, id: null };
+    }
+    return {
+      jsonrpc: '2.0',
+      method: 'evaluateTransaction',
+      error: {
+        code: 3010,
+        message: 'Some scripts of the transactions terminated with error(s).',
+        data: evaluation.failures.map((f) => ({
+          validator: { purpose: V6_PURPOSE[f.purpose], index: f.index },
+          error: { code: 3012, message: 'Some of the scripts failed to evaluate to a positive outcome.', data: { validationError: f.error, traces: f.traces } },
+        })),
+      },
+      id: null,
+    };
+  }
+  const envelope = { type: 'jsonwsp/response', version: '1.0', servicename: 'ogmios', methodname: 'EvaluateTx' };
+  if (evaluation.ok) {
+    return { ...envelope, result: { EvaluationResult: Object.fromEntries(evaluation.redeemers.map((r) => [`${r.purpose}:${r.index}`, { memory: r.memory, steps: r.steps }])) }, reflection: null };
+  }
+  if (evaluation.failures.length === 0) return { ...envelope, result: { EvaluationFailure: { CannotCreateEvaluationContext: { reason: evaluation.general } } }, reflection: null };
+  return {
+    ...envelope,
+    result: {
+      EvaluationFailure: {
+        ScriptFailures: Object.fromEntries(evaluation.failures.map((f) => [`${f.purpose}:${f.index}`, [{ validatorFailed: { error: f.error, traces: f.traces } }]])),
+      },
+    },
+    reflection: null,
+  };
+}
