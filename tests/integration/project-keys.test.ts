@@ -195,6 +195,19 @@ describe('allow-lists', () => {
     expect((await setLists(p, { origins: [] }, collaborator)).status).toBe(403);
   });
 
+  it('records key rolls and allow-list changes in the workspace audit log, with no key in it', async () => {
+    const p = await newProject();
+    expect((await roll(p, '1h')).status).toBe(200);
+    expect((await setLists(p, { origins: ['https://audited.example.com'] })).status).toBe(200);
+    const entries = (await app.db('audit_entries').where({ workspace_id: ws, target_id: p.uuid }).orderBy('id')) as Array<{ action: string; details: string | null; actor_label: string; ip: string | null }>;
+    expect(entries.map((e) => e.action)).toEqual(['project.created', 'project.key_rolled', 'project.allowlist_changed']);
+    expect(JSON.parse(entries[1]!.details!)).toMatchObject({ grace: '1h' });
+    expect(entries[2]!.details).toContain('https://audited.example.com');
+    const keys = (await app.db('projects').where({ uuid: p.uuid }).first('project_id', 'previous_project_id')) as { project_id: string; previous_project_id: string };
+    for (const e of entries) for (const key of [keys.project_id, keys.previous_project_id, p.project_id]) expect(JSON.stringify(e)).not.toContain(key);
+    await remove(p);
+  });
+
   it('refuses calls from outside each list with a 403 naming the list, before any limit, and counts them as refused', async () => {
     const p = await newProject();
     await setLists(p, { origins: ['https://app.example.com', '*.dapp.io'], ips: ['203.0.113.0/24', '2001:db8::/32'] });

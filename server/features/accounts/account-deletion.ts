@@ -2,6 +2,7 @@ import type { Db } from '../../db/index';
 import { AppError, Invalid } from '../../errors';
 import { recordGatewayChange } from '../../db/gateway-changes';
 import { deleteWorkspace, getSubscription, withOwnerLock } from '../workspaces/index';
+import { forgetAuditPerson } from '../audit/index';
 import { isPaidPlan } from '../../../shared/plans';
 import { accountMessages, type AccountDeletionPlan, type BlockingWorkspace } from '../../../shared/account';
 import type { User } from './users';
@@ -75,6 +76,7 @@ export async function deleteAccount(db: Db, user: User, confirmation: string, ca
     }
     await trx('magic_link_tokens').where({ email }).delete();
     await trx('sign_in_throttle').where({ key: `email:${email}` }).delete();
+    await forgetAuditPerson(trx, user.id, email);
     await trx('users').where({ id: user.id }).delete();
     await recordGatewayChange(trx, 'subscription', user.id);
   });

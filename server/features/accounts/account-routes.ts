@@ -4,6 +4,7 @@ import { route, type RouteDeps } from '../../http/route';
 import { NotFound } from '../../errors';
 import { accountMessages, deleteAccountSchema, type AccountDeletionPlan, type AccountSessionDto } from '../../../shared/account';
 import { endOtherSessions, endSession, listSessions } from './account-sessions';
+import { originOf, recordAuditForMember } from '../audit/index';
 import { deleteAccount, planAccountDeletion, type CancelBilling } from './account-deletion';
 import { exportAccount } from './account-export';
 import { SESSION_COOKIE } from './auth-routes';
@@ -29,6 +30,7 @@ export function registerAccountRoutes(router: Router, deps: RouteDeps, cancelBil
     summary: 'Signs out every session of the user but this one',
     handler: async ({ req, user }) => {
       const ended = await endOtherSessions(db, user.id, req.sessionID);
+      if (ended > 0) await recordAuditForMember(db, user.id, { actor: { userId: user.id, email: user.email }, action: 'member.signed_out', target: { type: 'member', id: user.id, label: user.email }, ...originOf(req), details: { ended, scope: 'everywhere else' } });
       return { ended, message: accountMessages.signedOutOthers(ended) };
     },
   });
@@ -43,6 +45,7 @@ export function registerAccountRoutes(router: Router, deps: RouteDeps, cancelBil
       // A session id is 22 base64url characters; anything else names no session.
       if (!/^[\w-]{22}$/.test(params.sessionId)) throw new NotFound(accountMessages.sessionNotFound);
       await endSession(db, user.id, params.sessionId, req.sessionID);
+      await recordAuditForMember(db, user.id, { actor: { userId: user.id, email: user.email }, action: 'member.signed_out', target: { type: 'member', id: user.id, label: user.email }, ...originOf(req), details: { ended: 1, scope: 'one other device' } });
       return { ended: true };
     },
   });

@@ -53,12 +53,12 @@ export function authRouter(deps: AuthRouterDeps): Router {
   const { db, config, logger, mailer, passport, enabledProviders } = deps;
   const router = express.Router();
   // Every way in ends here: the sign-in is recorded in each workspace the user belongs to.
-  const signIn = async (req: Request, user: Express.User, method: string): Promise<void> => {
-    await logIn(req, user);
+  const signIn = async (req: Request, user: Express.User, method: string, desktop?: { deviceName: string | null }): Promise<void> => {
+    await logIn(req, user, desktop);
     const { id, email } = user as SignedInUser;
     await recordAuditForMember(db, id, { actor: { userId: id, email }, action: 'member.signed_in', target: { type: 'member', id, label: email }, ...originOf(req), details: { method } });
   };
-  router.use('/desktop', desktopAuthRouter(deps, (req, user) => signIn(req, user, 'desktop')));
+  router.use('/desktop', desktopAuthRouter(deps, (req, user, desktop) => signIn(req, user, 'desktop', desktop)));
 
   route(router, deps, {
     method: 'get',

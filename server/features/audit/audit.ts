@@ -189,3 +189,18 @@ export async function pruneAuditEntries(db: Db, now: number, retentionDays: numb
     .delete();
   return typeof n === 'number' ? n : 0;
 }
+
+/** The label entries keep for a person who deleted their account. */
+export const DELETED_USER_LABEL = 'Deleted user';
+
+/**
+ * Forgets a person who deleted their account: entries keep what happened, but no longer their
+ * e-mail address, IP or user agent (as actor, as target, or named in the details).
+ */
+export async function forgetAuditPerson(db: Db, userId: number, email: string): Promise<void> {
+  await db('audit_entries').where({ actor_user_id: userId }).update({ actor_user_id: null, actor_label: DELETED_USER_LABEL, ip: null, user_agent: null });
+  await db('audit_entries').where({ target_label: email }).update({ target_label: DELETED_USER_LABEL });
+  const pattern = `%${email.replace(/[!%_]/g, (c) => `!${c}`)}%`;
+  const named = (await db('audit_entries').whereRaw("details LIKE ? ESCAPE '!'", [pattern]).select('id', 'details')) as Array<{ id: number; details: string }>;
+  for (const row of named) await db('audit_entries').where({ id: row.id }).update({ details: row.details.split(email).join(DELETED_USER_LABEL) });
+}

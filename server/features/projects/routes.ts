@@ -92,9 +92,11 @@ export function registerProjectRoutes(router: Router, deps: RouteDeps, sandboxed
     summary: "Roll the project's key: a new key at once; the old one keeps working for the grace period chosen (none, 1h, 24h, 7d)",
     body: rollKeySchema,
     response: rolledKeysSchema,
-    handler: async ({ project, body }) => {
+    handler: async ({ req, user, project, body }) => {
       const previous = await rollProjectKey(db, project.workspaceId, project.uuid, body.grace);
       const fresh = await getProject(db, project.workspaceId, project.uuid);
+      // The keys themselves never go into the audit log: the grace and the old key's expiry do.
+      await auditBy(db, req, user, project.workspaceId)('project.key_rolled', { type: 'project', id: project.uuid, label: fresh.project_name }, { grace: body.grace, old_works_until: previous?.expires_at ?? null });
       return { project_id: fresh.project_id, previous_key: previous };
     },
   });
@@ -106,6 +108,11 @@ export function registerProjectRoutes(router: Router, deps: RouteDeps, sandboxed
     summary: `Replace the project's allow-lists: browser origins, client IPs and CIDRs, and JSON-RPC methods (Milkomeda), at most ${MAX_ALLOW_LIST_ENTRIES} each; an empty list restricts nothing`,
     body: allowListsSchema,
     response: allowListsResponseSchema,
-    handler: async ({ project, body }) => setAllowLists(db, project.workspaceId, project.uuid, body),
+    handler: async ({ req, user, project, body }) => {
+      const lists = await setAllowLists(db, project.workspaceId, project.uuid, body);
+      const { project_name } = await getProject(db, project.workspaceId, project.uuid);
+      await auditBy(db, req, user, project.workspaceId)('project.allowlist_changed', { type: 'project', id: project.uuid, label: project_name }, { origins: lists.origins.join(', '), ips: lists.ips.join(', '), methods: lists.methods.join(', ') });
+      return lists;
+    },
   });
 }
