@@ -112,8 +112,8 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
   // /readyz tells a load balancer to send no more requests once this gateway drains (close()).
   let draining = false;
   const server = http.createServer((req, res) => {
-    if (req.url === '/readyz') return sendJson(res, draining ? 503 : 200, { ready: !draining });
     if (draining) res.setHeader('connection', 'close');
+    if (req.url === '/readyz') return sendJson(res, draining ? 503 : 200, { ready: !draining });
     gateway.handler(req, res);
   });
   server.keepAliveTimeout = 65_000;
