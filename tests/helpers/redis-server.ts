@@ -12,6 +12,8 @@ export interface OwnRedis {
   kill(): Promise<void>;
   /** Starts it again on the same port; resolves once it answers PING (epoch ms of that answer). */
   start(): Promise<number>;
+  /** Sends the server a signal: SIGSTOP makes it hang (connections stay open, nothing answers), SIGCONT resumes it. */
+  signal(signal: NodeJS.Signals): void;
   /** For afterAll. */
   stop(): Promise<void>;
 }
@@ -45,5 +47,16 @@ export async function startOwnRedis(): Promise<OwnRedis> {
     await exited(c);
   };
   await start();
-  return { url, port, kill, start, stop: kill };
+  const signal = (sig: NodeJS.Signals) => void child?.kill(sig);
+  return {
+    url,
+    port,
+    kill,
+    start,
+    signal,
+    stop: async () => {
+      signal('SIGCONT');
+      await kill();
+    },
+  };
 }

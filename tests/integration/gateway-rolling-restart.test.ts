@@ -8,7 +8,7 @@ import { makeUser, makeWorkspace } from '../helpers/workspace-fixture';
 import { freePort, serverData, spawnServerProcess, stopServerProcess, stopServerProcesses, type ServerData } from '../helpers/server-process';
 
 // Two gateway PROCESSES behind a small round-robin load balancer of the test's own (which, as one
-// does, tries the other gateway when a connection is refused) are restarted one after the other with
+// does, tries the other gateway when a connection is refused or reset before an answer) are restarted one after the other with
 // SIGTERM, twice each, under load: not one request fails, and every answered request is metered (the
 // metering flushes only on the way out here, so each restart's last flush is what counts).
 
@@ -93,8 +93,11 @@ function balancer(ports: number[]) {
         answer.pipe(res);
       });
       out.on('error', (err: NodeJS.ErrnoException) => {
-        // Refused: nothing was sent, so another gateway may take it (a reset after sending may not).
-        if (err.code === 'ECONNREFUSED' && n < 50) {
+        // Refused, or (as nginx's proxy_next_upstream does for a GET) reset before any answer: a
+        // connection the kernel had queued when the gateway closed its listener was never read, so
+        // another gateway may take the request. Were it read, it would be metered twice below.
+        const retry = err.code === 'ECONNREFUSED' || (req.method === 'GET' && (err.code === 'ECONNRESET' || err.message === 'socket hang up'));
+        if (retry && !res.headersSent && n < 50) {
           retried++;
           setTimeout(() => attempt(n + 1), n < ports.length ? 0 : 20);
         } else if (!res.headersSent) {
@@ -165,7 +168,7 @@ describe('rolling restarts of the gateway', () => {
     const metered = new Map(rows.map((r) => [Number(r.project_id), Number(r.n)]));
     const ok = okPerKey.size === 0 ? 0 : [...okPerKey.values()].reduce((a, b) => a + b, 0);
     const meteredTotal = [...metered.values()].reduce((a, b) => a + b, 0);
-    console.info(`rolling restarts: ${answered()} requests, ${JSON.stringify(Object.fromEntries(statuses))}, ${lb.retried()} connections refused and sent to the other gateway, ${meteredTotal} metered`);
+    console.info(`rolling restarts: ${answered()} requests, ${JSON.stringify(Object.fromEntries(statuses))}, ${lb.retried()} connections refused or reset and sent to the other gateway, ${meteredTotal} metered`);
     expect(Object.fromEntries(statuses)).toEqual({ 200: ok });
     // Each project's metered count is exactly what the client got answered.
     for (const [i, key] of keys.entries()) expect(metered.get(projectIds[i]!) ?? 0, `project ${i}`).toBe(okPerKey.get(key) ?? 0);
