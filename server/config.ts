@@ -184,6 +184,7 @@ export const configSchema = z.object({
       error: 'must be one of fatal, error, warn, info, debug, trace, silent',
     }).default('info'),
   ).describe('pino log level: fatal, error, warn, info, debug, trace or silent.'),
+  SHUTDOWN_TIMEOUT_MS: positiveInt(25_000, 'a positive whole number of milliseconds').describe('On SIGTERM or SIGINT, how long a process has to finish what it is doing (the gateway its open requests, the worker its deliveries) before it closes what is left; it exits 5 s after at the latest. Keep it below the grace period of whatever stops it (Kubernetes: 30 s).'),
   SESSION_SECRET: z.preprocess(emptyToUndefined, z.string().min(32, 'must be at least 32 characters long').optional()).describe('Secret that signs session cookies, at least 32 characters; every process of one deployment must share it. Unset: generated once and kept in $DATA_DIR/session-secret.'),
   SESSION_MAX_AGE_DAYS: positiveInt(30, 'a positive whole number of days').describe('How long a signed-in session lasts, in days.'),
   AUDIT_RETENTION_DAYS: positiveInt(400, 'a positive whole number of days').describe("How long a workspace's audit log keeps an entry, in days; the hourly retention pass deletes older ones."),
@@ -251,6 +252,7 @@ export const configSchema = z.object({
   ).describe('Host-based network selection: cardano-mainnet.<domain>, cardano-preprod.<domain>, … Unset: by path and key prefix only.'),
   REDIS_URL: z.preprocess(emptyToUndefined, z.string().regex(/^rediss?:\/\/.+/, 'must be a redis:// or rediss:// URL').optional()).describe('redis:// or rediss:// URL, e.g. redis://127.0.0.1:6379, to share rate limits, quotas, bans and pay-as-you-go spends between gateway processes. Unset: limits in memory (one gateway).'),
   REDIS_KEY_PREFIX: z.preprocess(emptyToUndefined, z.string().regex(/^[A-Za-z0-9:_.-]{1,64}$/, 'must be 1 to 64 letters, digits or : _ . -').default('cairn:')).describe('Prefix of every key the gateways write in Redis (several deployments can share one Redis).'),
+  REDIS_TIMEOUT_MS: positiveInt(100, 'a positive whole number of milliseconds').describe('How long a gateway request waits on a Redis that answers nothing before the gateway treats Redis as down and checks requests against its own share of each limit (its limits divided by the number of live gateways) until Redis answers again.'),
   METERING_FLUSH_MS: positiveInt(5000, 'a positive whole number of milliseconds').describe('How often usage counts (and pay-as-you-go balance spends) are written to the database, in milliseconds; a crash loses at most this long a stretch of counts.'),
   SANDBOX_BLOCK_INTERVAL_MS: positiveInt(20000, 'a positive whole number of milliseconds').describe('The sandbox chain makes a block every this many milliseconds.'),
   UPSTREAM_TIMEOUT_MS: positiveInt(30000, 'a positive whole number of milliseconds').describe('How long the gateway waits for a backend\'s answer head, and between pieces of its body, in milliseconds.'),
@@ -339,6 +341,8 @@ export interface Config {
   dataDir: string;
   databaseUrl: string | undefined;
   logLevel: Env['LOG_LEVEL'];
+  /** On SIGTERM: how long in-flight work may take before what is left is closed (SHUTDOWN_TIMEOUT_MS). */
+  shutdownTimeoutMs: number;
   session: { secret: string | undefined; maxAgeMs: number };
   /** AUDIT_RETENTION_DAYS: how long the workspace audit log keeps an entry. */
   auditRetentionDays: number;
@@ -393,6 +397,8 @@ export interface GatewayConfig {
   redisUrl: string | null;
   /** Prefix of every Redis key the gateways write (REDIS_KEY_PREFIX), so deployments can share one Redis. */
   redisPrefix: string;
+  /** How long a request waits on a silent Redis before the gateway applies its own share of the limits (REDIS_TIMEOUT_MS). */
+  redisTimeoutMs: number;
   meteringFlushMs: number;
   sandboxBlockIntervalMs: number;
   upstreamTimeoutMs: number;
@@ -469,6 +475,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     dataDir: path.resolve(e.DATA_DIR),
     databaseUrl: e.DATABASE_URL,
     logLevel: e.LOG_LEVEL,
+    shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
     session: { secret: e.SESSION_SECRET, maxAgeMs: e.SESSION_MAX_AGE_DAYS * 24 * 3600 * 1000 },
     auditRetentionDays: e.AUDIT_RETENTION_DAYS,
     trustProxy: e.TRUST_PROXY,
@@ -517,6 +524,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       domain: e.GATEWAY_DOMAIN?.toLowerCase() ?? null,
       redisUrl: e.REDIS_URL ?? null,
       redisPrefix: e.REDIS_KEY_PREFIX,
+      redisTimeoutMs: e.REDIS_TIMEOUT_MS,
       meteringFlushMs: e.METERING_FLUSH_MS,
       sandboxBlockIntervalMs: e.SANDBOX_BLOCK_INTERVAL_MS,
       upstreamTimeoutMs: e.UPSTREAM_TIMEOUT_MS,

@@ -5,7 +5,7 @@ import type { Logger } from './logger';
 import { createSandboxChain, sandboxRouter, type SandboxChain, type SandboxNetwork } from './sandbox/chain/index';
 import { KeyCache } from './gateway/key-cache';
 import { MemoryLimiter, type BalanceStore, type Limiter } from './gateway/limiter';
-import { RedisLimiter } from './gateway/redis-limiter';
+import { RedisLimiter, type RedisState } from './gateway/redis-limiter';
 import { Meter, loadQuotaBase } from './gateway/metering';
 import { addBalanceSpends, raiseBalanceSpent } from './features/ppu/index';
 import { createGatewayHandler } from './gateway/gateway';
@@ -15,6 +15,8 @@ import { addServedRequests, enabledEndpoints } from './features/endpoints/index'
 import type { DevChain } from './sandbox/evm-chain';
 import { evmNetwork, sandboxOf } from '../shared/networks';
 import { createIpfsBackend, type IpfsBackend } from './features/ipfs/index';
+import { forgetComponentState, reportComponentState } from './features/status/index';
+import { sendJson } from './gateway/respond';
 
 export interface GatewayOptions {
   config: Config;
@@ -32,6 +34,8 @@ export interface GatewayOptions {
    * collection (tests move it past the grace periods); Date.now by default.
    */
   now?: () => number;
+  /** How long close() lets open requests finish before it closes their connections; config.shutdownTimeoutMs by default. */
+  drainMs?: number;
 }
 
 export interface RunningGateway {
@@ -47,6 +51,11 @@ export interface RunningGateway {
   devChain: DevChain | null;
   /** The IPFS backend (embedded store or Kubo); null when UPSTREAM_IPFS_URL proxies IPFS. */
   ipfs: IpfsBackend | null;
+  /**
+   * Drains, then stops: /readyz answers 503, no new connection is accepted, every answer says
+   * `Connection: close`; open requests (upstream calls, uploads, JSON-RPC batches) finish (for at
+   * most drainMs), then metering and balance spends are flushed and everything else is closed.
+   */
   close(): Promise<void>;
 }
 
@@ -55,7 +64,8 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
   const gw = config.gateway;
   const keys = new KeyCache(db, logger, opts.now);
   await keys.start();
-  const limiter: Limiter = gw.redisUrl ? new RedisLimiter(gw.redisUrl, gw.ban, opts.redisPrefix ?? gw.redisPrefix) : new MemoryLimiter(gw.ban);
+  const limiter: Limiter = gw.redisUrl ? await sharedLimits(opts) : new MemoryLimiter(gw.ban);
+  if (!gw.redisUrl) await forgetComponentState(db, 'Shared rate limits').catch(() => undefined);
   const meter = new Meter(db, logger, gw.meteringFlushMs);
   meter.start();
   const off = new Set<string>(config.disabledNetworks);
@@ -102,7 +112,13 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
   const balanceTimer = setInterval(() => void flushBalances(), gw.meteringFlushMs);
   balanceTimer.unref();
 
-  const server = http.createServer(gateway.handler);
+  // /readyz tells a load balancer to send no more requests once this gateway drains (close()).
+  let draining = false;
+  const server = http.createServer((req, res) => {
+    if (draining) res.setHeader('connection', 'close');
+    if (req.url === '/readyz') return sendJson(res, draining ? 503 : 200, { ready: !draining });
+    gateway.handler(req, res);
+  });
   server.keepAliveTimeout = 65_000;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -124,10 +140,8 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
     pools,
     ipfs,
     async close() {
-      await new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeIdleConnections();
-      });
+      draining = true;
+      await drain(server, opts.drainMs ?? config.shutdownTimeoutMs);
       await keys.stop();
       clearInterval(balanceTimer);
       await flushBalances();
@@ -139,4 +153,43 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
       await ipfs?.stop();
     },
   };
+}
+
+/**
+ * Limits shared through Redis, reported on the status page (Shared rate limits) as Redis stops and
+ * starts answering; resolves once Redis has answered or the gateway has started in an outage.
+ */
+async function sharedLimits(opts: GatewayOptions): Promise<RedisLimiter> {
+  const { config, db, logger } = opts;
+  const gw = config.gateway;
+  // Reports go out in order, so the page never ends on an older state.
+  let reports = Promise.resolve();
+  const report = (state: RedisState, since: number) => {
+    reports = reports.then(() =>
+      reportComponentState(db, { name: 'Shared rate limits', state, since }).catch((err: unknown) =>
+        logger.warn({ err: { message: (err as Error).message } }, 'gateway: recording the state of the shared rate limits failed'),
+      ),
+    );
+  };
+  const limiter = new RedisLimiter(gw.redisUrl!, gw.ban, opts.redisPrefix ?? gw.redisPrefix, { logger, onState: report, commandTimeoutMs: gw.redisTimeoutMs });
+  await limiter.whenStarted();
+  return limiter;
+}
+
+/**
+ * Stops accepting connections and waits for the open ones: idle kept-alive connections are closed as
+ * they become idle (their answers carry `Connection: close`), and whatever is still open after
+ * `graceMs` is closed.
+ */
+function drain(server: http.Server, graceMs: number): Promise<void> {
+  return new Promise<void>((resolve) => {
+    const sweep = setInterval(() => server.closeIdleConnections(), 50);
+    const deadline = setTimeout(() => server.closeAllConnections(), graceMs);
+    server.close(() => {
+      clearInterval(sweep);
+      clearTimeout(deadline);
+      resolve();
+    });
+    server.closeIdleConnections();
+  });
 }

@@ -45,7 +45,12 @@ async function start(config: Config, role: Role) {
     if (stopping) return;
     stopping = true;
     logger.info({ signal }, 'shutting down');
-    setTimeout(() => process.exit(1), 10_000).unref();
+    // Each part finishes its in-flight work within SHUTDOWN_TIMEOUT_MS (the gateway drains its
+    // requests, the worker its deliveries); a part that still hangs after that does not keep the process.
+    setTimeout(() => {
+      logger.error({ signal }, 'shutdown did not finish in time; exiting');
+      process.exit(1);
+    }, config.shutdownTimeoutMs + 5_000).unref();
     void (async () => {
       stopSandboxSync();
       for (const stop of stops) await stop();

@@ -4,9 +4,9 @@
 export type ComponentState = 'operational' | 'down' | 'not_available';
 
 interface ServiceStatus {
-  name: 'Gateway' | 'Webhook worker' | 'Database' | 'Payment watcher';
+  name: 'Gateway' | 'Webhook worker' | 'Database' | 'Payment watcher' | 'Shared rate limits';
   state: ComponentState;
-  /** Epoch ms since which it has been in this state, where the part says so (the payment watcher). */
+  /** Epoch ms since which it has been in this state, where the part says so (the payment watcher, the shared rate limits). */
   since?: number;
 }
 

@@ -138,6 +138,11 @@ export class MemoryLimiter implements Limiter {
     return verdict;
   }
 
+  /** Starts a bucket not yet held at `tokens` as of `at` (a share of a shared bucket last seen so), instead of full. */
+  seedBucket(key: string, tokens: number, at: number): void {
+    if (!this.buckets.has(key)) this.buckets.set(key, { tokens, at });
+  }
+
   /** Requests paid from each balance (by balanceKey) since the last call. */
   drainBalanceSpends(): Map<string, number> {
     return this.spends.drain();

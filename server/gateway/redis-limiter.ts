@@ -1,5 +1,7 @@
 import { Redis } from 'ioredis';
-import type { AdmitRequest, BalanceStore, BanPolicy, Limiter, Verdict } from './limiter';
+import crypto from 'node:crypto';
+import { MemoryLimiter, type AdmitRequest, type BalanceStore, type BanPolicy, type Limiter, type Verdict } from './limiter';
+import type { Logger } from '../logger';
 
 // One atomic round trip per request: ban check, token-bucket refill and take, daily quota check and
 // increment, and the flood counter. Redis's own clock (TIME) keeps every gateway process in step.
@@ -50,7 +52,32 @@ if verdict > 0 and verdict < 4 then
     redis.call('DEL', KEYS[2])
   end
 end
-return verdict
+-- The shared counts as they now stand, for this gateway's share of what is left should Redis stop.
+local used = tonumber(redis.call('GET', KEYS[4]) or '-1')
+local spent = tonumber(redis.call('GET', KEYS[5]) or '-1')
+return {verdict, used, spent, math.floor(tokens)}
+`;
+
+// Counts a gateway admitted on its own while Redis did not answer, added to the shared counters once
+// it answers again. A counter Redis lost (a restart without persistence) starts from what the gateway
+// last saw of it. KEYS: the counter, the dirty set of balances ('' for a quota counter); ARGV: the
+// seed, the count to add, the counter's lifetime in seconds (0: none) and the balance key.
+const REPLAY = `
+if tonumber(ARGV[3]) > 0 then redis.call('SET', KEYS[1], ARGV[1], 'NX', 'EX', ARGV[3]) else redis.call('SET', KEYS[1], ARGV[1], 'NX') end
+redis.call('INCRBY', KEYS[1], ARGV[2])
+if ARGV[4] ~= '' then redis.call('SADD', KEYS[2], ARGV[4]) end
+return 0
+`;
+
+// The gateways on this Redis: each says it is alive every second (by Redis's clock); the count of
+// those heard from within GATEWAY_STALE_MS is what each divides the limits by during an outage.
+const ROSTER = `
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+redis.call('ZADD', KEYS[1], now, ARGV[1])
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - tonumber(ARGV[2]))
+redis.call('PEXPIRE', KEYS[1], ARGV[2])
+return redis.call('ZCARD', KEYS[1])
 `;
 
 // After a flush wrote the totals it read: a balance leaves the dirty set only when its counter still
@@ -67,8 +94,50 @@ return 0
 // 4: admitted, paid from the pay-as-you-go balance.
 const VERDICTS: Verdict[] = ['ok', 'rate_limited', 'over_quota', 'banned', 'ok'];
 
-type AdmitCommand = (k1: string, k2: string, k3: string, k4: string, k5: string, k6: string, ...args: Array<string | number>) => Promise<number>;
+type AdmitCommand = (k1: string, k2: string, k3: string, k4: string, k5: string, k6: string, ...args: Array<string | number>) => Promise<[number, number, number, number]>;
 type CleanCommand = (dirty: string, ...args: string[]) => Promise<number>;
+type ReplayCommand = (counter: string, dirty: string, seed: number, add: number, ttlSeconds: number, member: string) => Promise<number>;
+type RosterCommand = (roster: string, instance: string, staleMs: number) => Promise<number>;
+type Commands = { cairnAdmit: AdmitCommand; cairnClean: CleanCommand; cairnReplay: ReplayCommand; cairnRoster: RosterCommand };
+
+/** Longest a request waits on a Redis that answers nothing; past it the gateway checks requests against its own share. */
+export const REDIS_COMMAND_TIMEOUT_MS = 100;
+/** How often a gateway tells Redis it is alive, and after how long without a word it no longer counts. */
+const ROSTER_MS = 1_000;
+const GATEWAY_STALE_MS = 5_000;
+/** While Redis is down: how often the gateway reconnects and asks whether it answers again. */
+const RECONNECT_MS = 100;
+/** Longest a request waits for its answer while Redis keeps answering the commands ahead of it. */
+const ABANDON_MS = 1_000;
+
+class RedisTimeout extends Error {
+  constructor(ms: number) {
+    super(`no answer for ${ms} ms`);
+  }
+}
+const QUOTA_TTL_SECONDS = 2 * 86_400;
+/** Shared counts and buckets remembered for an outage before they are forgotten and seen again. */
+const SEEN_KEPT = 200_000;
+
+export type RedisState = 'operational' | 'down';
+
+export interface RedisLimiterOptions {
+  logger?: Logger;
+  /** Told whenever Redis stops or starts answering this gateway (the status page's component). */
+  onState?: (state: RedisState, since: number) => void;
+  commandTimeoutMs?: number;
+  now?: () => number;
+}
+
+/** What this gateway admitted on its own during an outage, per shared counter, until Redis has it. */
+interface Replay {
+  /** The count this gateway last saw in Redis: the counter's value if Redis lost it. */
+  seed: number;
+  add: number;
+  ttlSeconds: number;
+  /** For a balance: its key, added to the dirty set so a flush writes the total. */
+  balanceKey: string;
+}
 
 /**
  * Limits shared by every gateway process on one Redis. A pay-as-you-go balance's spent counter lives
@@ -76,47 +145,311 @@ type CleanCommand = (dirty: string, ...args: string[]) => Promise<number>;
  * also adds the balance to a dirty set, and every gateway's flush writes the totals of the dirty
  * balances to the database, never lowering what it holds. So nothing a gateway spent is lost when it
  * is killed: the counter is in Redis and the next flush of any gateway writes it.
+ *
+ * Redis may stop answering. No request waits on a silent Redis longer than REDIS_COMMAND_TIMEOUT_MS
+ * (no offline queue, no retries): when it is unreachable, or answers nothing for that long, the circuit opens and
+ * the gateway checks each request in memory against its own share of every limit: rate, burst and
+ * what is left of the daily quota and of a balance, divided by the number of gateways it last saw
+ * alive in Redis. It reconnects every RECONNECT_MS; once Redis answers, what it admitted alone is
+ * added to the shared counters and the shared limits apply again.
  */
 export class RedisLimiter implements Limiter {
   readonly kind = 'redis';
   private readonly redis: Redis;
+  private readonly commands: Commands;
+  private readonly instance = crypto.randomUUID();
+  private readonly logger: Logger | undefined;
+  private readonly onState: RedisLimiterOptions['onState'];
+  private readonly now: () => number;
+  private state: RedisState = 'operational';
+  private downSince = 0;
+  private lastError = '';
+  private lastAnswerAt = 0;
+  private readonly timeoutMs: number;
+  /** Gateways alive on this Redis when last asked, this one included. */
+  private gateways = 1;
+  /** The limits this process applies on its own during an outage (fresh for each outage). */
+  private alone: MemoryLimiter;
+  /** The shared counts as last seen, by their Redis key: where this gateway's share starts. */
+  private readonly seen = new Map<string, number>();
+  /** Each bucket's tokens as last seen (and when), so a share continues from it rather than from a full bucket. */
+  private readonly seenBuckets = new Map<string, { tokens: number; at: number }>();
+  private readonly replays = new Map<string, Replay>();
+  private readonly started: Promise<void>;
+  private ready = false;
+  private rosterTimer: NodeJS.Timeout | undefined;
+  private probeTimer: NodeJS.Timeout | undefined;
+  private probing = false;
+  private closing = false;
 
   constructor(
     url: string,
     private readonly ban: BanPolicy,
     private readonly prefix = 'cairn:',
+    options: RedisLimiterOptions = {},
   ) {
-    this.redis = new Redis(url, { lazyConnect: false, maxRetriesPerRequest: 2, enableAutoPipelining: true });
+    this.logger = options.logger;
+    this.onState = options.onState;
+    this.now = options.now ?? Date.now;
+    this.timeoutMs = options.commandTimeoutMs ?? REDIS_COMMAND_TIMEOUT_MS;
+    this.redis = new Redis(url, {
+      lazyConnect: false,
+      enableAutoPipelining: true,
+      // A command fails at once while Redis is unreachable, and after the timeout while it hangs.
+      enableOfflineQueue: false,
+      maxRetriesPerRequest: 0,
+      autoResendUnfulfilledCommands: false,
+      commandTimeout: 2 * ABANDON_MS,
+      connectTimeout: 1_000,
+      retryStrategy: () => RECONNECT_MS,
+    });
+    // Without a listener ioredis prints every failed reconnect to stderr; the outage is logged once instead.
+    this.redis.on('error', (err: Error) => {
+      this.lastError = err.message;
+    });
+    this.redis.on('close', () => {
+      if (this.ready) this.open(this.lastError || 'the connection closed');
+    });
     this.redis.defineCommand('cairnAdmit', { numberOfKeys: 6, lua: ADMIT });
     this.redis.defineCommand('cairnClean', { numberOfKeys: 1, lua: CLEAN });
+    this.redis.defineCommand('cairnReplay', { numberOfKeys: 2, lua: REPLAY });
+    this.redis.defineCommand('cairnRoster', { numberOfKeys: 1, lua: ROSTER });
+    this.commands = this.redis as unknown as Commands;
+    this.alone = new MemoryLimiter(ban);
+    this.started = this.start();
+  }
+
+  /** Whether Redis answers this gateway, and since when (epoch ms) it has not. */
+  get status(): { state: RedisState; since: number; gateways: number } {
+    return { state: this.state, since: this.downSince, gateways: this.gateways };
+  }
+
+  /** Resolves once Redis has answered, or once it has not within connectTimeout (then the gateway starts in an outage). */
+  whenStarted(): Promise<void> {
+    return this.started;
+  }
+
+  private async start(): Promise<void> {
+    try {
+      if (this.redis.status !== 'ready') {
+        await new Promise<void>((resolve, reject) => {
+          const t = setTimeout(() => reject(new Error(this.lastError || 'no connection within 1 s')), 1_500);
+          this.redis.once('ready', () => {
+            clearTimeout(t);
+            resolve();
+          });
+        });
+      }
+      // Loaded up front, so the first requests do not each wait for Redis to compile the script.
+      await this.redis.script('LOAD', ADMIT);
+      await this.heartbeat();
+      this.ready = true;
+      this.onState?.('operational', this.now());
+    } catch (err) {
+      this.ready = true;
+      this.open((err as Error).message);
+    }
+    this.rosterTimer = setInterval(() => void this.tick(), ROSTER_MS);
+    this.rosterTimer.unref();
   }
 
   async admit(r: AdmitRequest): Promise<Verdict> {
+    if (!this.ready) await this.started;
+    if (this.state === 'down' || this.redis.status !== 'ready') {
+      this.open(this.lastError || `the connection is ${this.redis.status}`);
+      return this.admitAlone(r);
+    }
     const p = this.prefix;
-    const code = await (this.redis as unknown as { cairnAdmit: AdmitCommand }).cairnAdmit(
-      `${p}ban:${r.ip}`,
-      `${p}rej:${r.ip}`,
-      `${p}bucket:${r.bucketKey}`,
-      `${p}quota:${r.quotaKey}:${r.day}`,
-      // The balance's spent counter lives as long as Redis keeps it; the database holds the flushed figure.
-      `${p}ppu:${r.balanceKey ?? '-'}`,
-      `${p}ppu-dirty`,
-      r.rate,
-      r.burst,
-      r.quotaLimit,
-      r.quotaBase,
-      this.ban.threshold,
-      this.ban.windowSeconds,
-      this.ban.seconds,
-      2 * 86_400,
-      r.balanceKey ? (r.balanceCredited ?? 0) : 0,
-      r.balanceSpentBase ?? 0,
-      r.balanceKey ?? '-',
+    const quotaKey = `${p}quota:${r.quotaKey}:${r.day}`;
+    const balanceKey = `${p}ppu:${r.balanceKey ?? '-'}`;
+    try {
+      const [code, used, spent, tokens] = await this.answerWithin(this.commands.cairnAdmit(
+        `${p}ban:${r.ip}`,
+        `${p}rej:${r.ip}`,
+        `${p}bucket:${r.bucketKey}`,
+        quotaKey,
+        // The balance's spent counter lives as long as Redis keeps it; the database holds the flushed figure.
+        balanceKey,
+        `${p}ppu-dirty`,
+        r.rate,
+        r.burst,
+        r.quotaLimit,
+        r.quotaBase,
+        this.ban.threshold,
+        this.ban.windowSeconds,
+        this.ban.seconds,
+        QUOTA_TTL_SECONDS,
+        r.balanceKey ? (r.balanceCredited ?? 0) : 0,
+        r.balanceSpentBase ?? 0,
+        r.balanceKey ?? '-',
+      ));
+      if (used >= 0) this.seen.set(quotaKey, used);
+      if (r.balanceKey && spent >= 0) this.seen.set(balanceKey, spent);
+      this.seenBuckets.set(r.bucketKey, { tokens, at: this.now() });
+      return VERDICTS[code] ?? 'ok';
+    } catch (err) {
+      this.open((err as Error).message);
+      return this.admitAlone(r);
+    }
+  }
+
+  /**
+   * The command's answer, or a RedisTimeout once Redis has answered nothing at all for timeoutMs
+   * (it hangs or is gone) or this command nothing for ABANDON_MS. While Redis keeps answering the
+   * commands sent before this one, the request waits its turn: a busy gateway, whose answers are
+   * only read late, must not take its own lag for a slow Redis. The timer's verdict waits for the
+   * end of the event loop's turn (setImmediate), after the answers that came in that turn were read.
+   */
+  private answerWithin<T>(command: Promise<T>): Promise<T> {
+    const sent = this.now();
+    return new Promise<T>((resolve, reject) => {
+      let settled = false;
+      let timer: NodeJS.Timeout;
+      const check = () =>
+        setImmediate(() => {
+          if (settled) return;
+          const now = this.now();
+          const quiet = now - Math.max(this.lastAnswerAt, sent);
+          if (quiet < this.timeoutMs && now - sent < ABANDON_MS) {
+            timer = setTimeout(check, this.timeoutMs - quiet);
+            return;
+          }
+          settled = true;
+          reject(new RedisTimeout(now - sent));
+        });
+      timer = setTimeout(check, this.timeoutMs);
+      command.then(
+        (v) => {
+          this.lastAnswerAt = this.now();
+          if (settled) return;
+          settled = true;
+          clearTimeout(timer);
+          resolve(v);
+        },
+        (err: unknown) => {
+          if (settled) return;
+          settled = true;
+          clearTimeout(timer);
+          reject(err as Error);
+        },
+      );
+    });
+  }
+
+  /** This process's share of each limit, in memory, continuing from the shared counts it last saw. */
+  private admitAlone(r: AdmitRequest): Verdict {
+    const n = Math.max(1, this.gateways);
+    const p = this.prefix;
+    const quotaKey = `${p}quota:${r.quotaKey}:${r.day}`;
+    const used = Math.max(r.quotaBase, this.seen.get(quotaKey) ?? 0);
+    const share: AdmitRequest = { ...r, rate: r.rate / n, burst: Math.max(1, r.burst / n), quotaBase: used, quotaLimit: used + Math.max(0, r.quotaLimit - used) / n };
+    let balanceKey: string | null = null;
+    let spent = 0;
+    if (r.balanceKey && r.balanceCredited) {
+      balanceKey = `${p}ppu:${r.balanceKey}`;
+      spent = Math.max(r.balanceSpentBase ?? 0, this.seen.get(balanceKey) ?? 0);
+      share.balanceSpentBase = spent;
+      share.balanceCredited = spent + Math.max(0, r.balanceCredited - spent) / n;
+    }
+    const bucket = this.seenBuckets.get(r.bucketKey);
+    if (bucket) this.alone.seedBucket(r.bucketKey, bucket.tokens / n, bucket.at);
+    const verdict = this.alone.admitNow(share);
+    if (verdict === 'ok') {
+      // Paid from the balance or counted on the quota: the counter Redis is given once it is back.
+      const paid = this.alone.drainBalanceSpends();
+      if (balanceKey && paid.has(r.balanceKey!)) this.countAlone(balanceKey, spent, 0, r.balanceKey!);
+      else this.countAlone(quotaKey, used, QUOTA_TTL_SECONDS, '');
+    }
+    return verdict;
+  }
+
+  private countAlone(key: string, seed: number, ttlSeconds: number, balanceKey: string): void {
+    const replay = this.replays.get(key);
+    if (replay) replay.add += 1;
+    else this.replays.set(key, { seed, add: 1, ttlSeconds, balanceKey });
+  }
+
+  /** Opens the circuit: logged once per outage, with the number of gateways each limit is divided by. */
+  private open(reason: string): void {
+    if (this.state === 'down' || this.closing) return;
+    this.state = 'down';
+    this.downSince = this.now();
+    void this.alone.close();
+    this.alone = new MemoryLimiter({ ...this.ban, threshold: Math.max(1, Math.ceil(this.ban.threshold / Math.max(1, this.gateways))) });
+    this.logger?.warn(
+      { redis: { state: 'down', reason, gateways: this.gateways } },
+      `redis: not answering (${reason}); until it does, this gateway admits 1/${this.gateways} of each shared limit on its own`,
     );
-    return VERDICTS[code] ?? 'ok';
+    this.onState?.('down', this.downSince);
+    this.probeTimer = setInterval(() => void this.probe(), RECONNECT_MS);
+    this.probeTimer.unref();
+  }
+
+  /** While down: once Redis answers, hands it what was admitted alone, then closes the circuit. */
+  private async probe(): Promise<void> {
+    if (this.probing || this.state !== 'down' || this.closing || this.redis.status !== 'ready') return;
+    this.probing = true;
+    try {
+      await this.answerWithin(this.redis.ping());
+      await this.replay();
+      // A restarted Redis has heard from no other gateway yet: keep the last count until they say so.
+      const before = this.gateways;
+      await this.heartbeat();
+      this.gateways = Math.max(before, this.gateways);
+      const at = this.now();
+      const outageMs = at - this.downSince;
+      this.state = 'operational';
+      clearInterval(this.probeTimer);
+      this.probeTimer = undefined;
+      this.logger?.info(
+        { redis: { state: 'operational', outageMs, gateways: this.gateways } },
+        `redis: answering again after an outage of ${(outageMs / 1000).toFixed(1)} s; the gateways share their limits again`,
+      );
+      this.onState?.('operational', at);
+    } catch {
+      // Still down: the next probe asks again.
+    } finally {
+      this.probing = false;
+    }
+  }
+
+  /** Adds the counts admitted alone to the shared counters (a counter Redis lost starts from what was last seen of it). */
+  private async replay(): Promise<void> {
+    const p = this.prefix;
+    await Promise.all(
+      [...this.replays].map(async ([key, r]) => {
+        const add = r.add;
+        await this.commands.cairnReplay(key, r.balanceKey ? `${p}ppu-dirty` : key, r.seed, add, r.ttlSeconds, r.balanceKey);
+        r.add -= add;
+        r.seed += add;
+        if (r.add === 0) this.replays.delete(key);
+      }),
+    );
+  }
+
+  private async heartbeat(): Promise<void> {
+    this.gateways = Math.max(1, await this.answerWithin(this.commands.cairnRoster(`${this.prefix}gateways`, this.instance, GATEWAY_STALE_MS)));
+  }
+
+  private async tick(): Promise<void> {
+    // What was seen of idle counters and buckets carries no information worth its memory.
+    if (this.seen.size + this.seenBuckets.size > SEEN_KEPT) {
+      this.seen.clear();
+      this.seenBuckets.clear();
+    }
+    if (this.state !== 'operational' || this.closing || this.redis.status !== 'ready') return;
+    try {
+      await this.heartbeat();
+      // Requests checked alone after a slow answer, while the circuit stayed closed.
+      if (this.replays.size > 0) await this.replay();
+    } catch {
+      // A failing request opens the circuit; the heartbeat only keeps the count of gateways.
+    }
   }
 
   async flushBalanceSpends(store: BalanceStore): Promise<void> {
+    // During an outage the totals are in Redis (as last written) and in the counts to replay: nothing new to write.
+    if (this.state === 'down') return;
     const p = this.prefix;
     const keys = await this.redis.smembers(`${p}ppu-dirty`);
     if (keys.length === 0) return;
@@ -127,10 +460,20 @@ export class RedisLimiter implements Limiter {
       if (v !== null && v !== undefined) totals.set(k, Number(v));
     });
     await store.raiseSpent(totals);
-    await (this.redis as unknown as { cairnClean: CleanCommand }).cairnClean(`${p}ppu-dirty`, `${p}ppu:`, ...keys.flatMap((k, i) => [k, values[i] ?? '']));
+    await this.commands.cairnClean(`${p}ppu-dirty`, `${p}ppu:`, ...keys.flatMap((k, i) => [k, values[i] ?? '']));
   }
 
   async close(): Promise<void> {
-    await this.redis.quit().catch(() => undefined);
+    await this.started;
+    this.closing = true;
+    clearInterval(this.rosterTimer);
+    clearInterval(this.probeTimer);
+    await this.alone.close();
+    if (this.redis.status === 'ready') {
+      // Counts admitted alone that Redis has not yet been given, then this gateway leaves the roster.
+      await this.replay().catch(() => undefined);
+      await this.redis.zrem(`${this.prefix}gateways`, this.instance).catch(() => undefined);
+      await this.redis.quit().catch(() => undefined);
+    } else this.redis.disconnect();
   }
 }

@@ -14,7 +14,7 @@ export async function startTestGateway(
   app: TestApp & { database: TestDatabase },
   env: Record<string, string> = {},
   redisPrefix?: string,
-  options: Pick<GatewayOptions, 'now'> = {},
+  options: Pick<GatewayOptions, 'now' | 'drainMs'> = {},
 ): Promise<RunningGateway> {
   const config = loadConfig({
     NODE_ENV: 'test',
@@ -31,6 +31,8 @@ export async function startTestGateway(
     port: 0,
     host: '127.0.0.1',
     redisPrefix: redisPrefix ?? `cairn-test:${crypto.randomBytes(4).toString('hex')}:`,
+    // A connection a test left open holds close() for this long at most.
+    drainMs: 5_000,
     ...options,
   });
 }

@@ -25,16 +25,29 @@ export interface ServerProcessOptions {
   readyUrl?: string;
   /** How long the process has to answer readyUrl; past it, or if it exits first, it is killed and this throws. */
   readyTimeoutMs?: number;
+  /** Collects every line the process writes (stdout and stderr) here, instead of passing stderr on. */
+  lines?: string[];
 }
 
 /** Starts server/main.ts in `role` with only PATH, HOME, LOG_LEVEL=warn and `env`; its stderr goes to the test's. */
-export async function spawnServerProcess({ role, env, readyUrl, readyTimeoutMs = 30_000 }: ServerProcessOptions): Promise<ChildProcess> {
+export async function spawnServerProcess({ role, env, readyUrl, readyTimeoutMs = 30_000, lines }: ServerProcessOptions): Promise<ChildProcess> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts', '--role', role], {
     cwd: root,
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', LOG_LEVEL: 'warn', ...env },
-    stdio: ['ignore', 'ignore', 'inherit'],
+    stdio: ['ignore', lines ? 'pipe' : 'ignore', lines ? 'pipe' : 'inherit'],
   });
   started.add(child);
+  if (lines) {
+    for (const stream of [child.stdout!, child.stderr!]) {
+      let rest = '';
+      stream.setEncoding('utf8');
+      stream.on('data', (chunk: string) => {
+        const parts = (rest + chunk).split('\n');
+        rest = parts.pop()!;
+        lines.push(...parts);
+      });
+    }
+  }
   if (!readyUrl) return child;
   const end = Date.now() + readyTimeoutMs;
   for (;;) {

@@ -20,8 +20,10 @@ beforeAll(async () => {
   client = new Client(app.url);
   await signIn(client, app.mailer, 'redis-owner@example.com');
   ws = (await client.get('/api/workspaces')).body.data[0].id;
-  a = await startTestGateway(app, { REDIS_URL }, prefix);
-  b = await startTestGateway(app, { REDIS_URL }, prefix);
+  // Exact sharing while Redis answers (outages: gateway-redis-outage.test.ts): a machine too busy to
+  // schedule Redis within the default 100 ms would otherwise trip the gateways' outage fallback.
+  a = await startTestGateway(app, { REDIS_URL, REDIS_TIMEOUT_MS: '2000' }, prefix);
+  b = await startTestGateway(app, { REDIS_URL, REDIS_TIMEOUT_MS: '2000' }, prefix);
 });
 afterAll(async () => {
   await a?.close();

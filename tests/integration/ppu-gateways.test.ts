@@ -30,6 +30,9 @@ async function startGatewayProcess(): Promise<{ child: ChildProcess; url: string
     GATEWAY_PORT: String(port),
     REDIS_URL,
     REDIS_KEY_PREFIX: prefix,
+    // Exact sharing while Redis answers: a machine too busy to schedule Redis within the default 100 ms
+    // would otherwise trip the gateways' outage fallback, whose shares are approximate.
+    REDIS_TIMEOUT_MS: '2000',
     // Spends reach the database only on the way out (or from another gateway's flush).
     METERING_FLUSH_MS: '600000',
     GATEWAY_BAN_THRESHOLD: '1000000',

@@ -7,6 +7,7 @@ import { loadConfig } from '../../server/config';
 import { createLogger } from '../../server/logger';
 import { startHeartbeat } from '../../server/features/status/heartbeats';
 import { defaultProbes, statusReporter } from '../../server/features/status/status';
+import { forgetComponentState, reportComponentState } from '../../server/features/status/components';
 import { createSandboxChains } from '../../server/sandbox/chains';
 
 const app = useTestApp();
@@ -72,6 +73,27 @@ describe('the status report', () => {
     clock += 60_000; // the gateway's last beat is now stale
     expect((await report()).services[0]!.state).toBe('down');
     await gateway.stop();
+  });
+
+  it("lists the gateways' shared rate limits as they report them, and as down while no gateway answers", async () => {
+    let clock = Date.now();
+    const report = statusReporter({ db: app.db, probes: new Map(), now: () => clock });
+    const gateway = startHeartbeat(app.db, 'gateway', createLogger('silent'));
+    try {
+      await expect.poll(async () => Number((await app.db('service_heartbeats').where({ role: 'gateway' }).count({ n: '*' }))[0]!.n)).toBe(1);
+      const since = clock - 1_000;
+      await reportComponentState(app.db, { name: 'Shared rate limits', state: 'down', since });
+      // Reported by the gateways: shown while a gateway answers, whatever the worker does.
+      expect((await report()).services).toContainEqual({ name: 'Shared rate limits', state: 'down', since });
+      await reportComponentState(app.db, { name: 'Shared rate limits', state: 'operational', since: clock });
+      clock += 6_000; // past the cache
+      expect((await report()).services).toContainEqual({ name: 'Shared rate limits', state: 'operational', since: clock - 6_000 });
+      clock += 60_000; // the gateway's last beat is now stale
+      expect((await report()).services).toContainEqual({ name: 'Shared rate limits', state: 'down' });
+    } finally {
+      await gateway.stop();
+      await forgetComponentState(app.db, 'Shared rate limits');
+    }
   });
 
   it('asks a configured upstream with its credentials, reports its block age, and never shows its address or secret', async () => {

@@ -1,7 +1,17 @@
 import type { Db } from '../../db/index';
 
 /** Background parts whose state the status page shows besides the running processes. */
-export type ComponentName = 'Payment watcher';
+export type ComponentName = 'Payment watcher' | 'Shared rate limits';
+
+/**
+ * The process each part runs in: while that role's heartbeat is stale the part is not answering
+ * either, whatever it last reported. The gateways report the shared rate limits (Redis).
+ */
+export const COMPONENT_ROLES: Record<ComponentName, 'gateway' | 'worker'> = {
+  'Payment watcher': 'worker',
+  'Shared rate limits': 'gateway',
+};
+const isComponentName = (name: string): name is ComponentName => Object.hasOwn(COMPONENT_ROLES, name);
 
 export interface ComponentState {
   name: ComponentName;
@@ -23,6 +33,6 @@ export async function forgetComponentState(db: Db, name: ComponentName): Promise
 export async function componentStates(db: Db): Promise<ComponentState[]> {
   const rows = (await db('component_states').select('name', 'state', 'since').orderBy('name')) as Array<{ name: string; state: string; since: number | string }>;
   return rows
-    .filter((r) => r.name === 'Payment watcher' && (r.state === 'operational' || r.state === 'down'))
+    .filter((r) => isComponentName(r.name) && (r.state === 'operational' || r.state === 'down'))
     .map((r) => ({ name: r.name as ComponentName, state: r.state as ComponentState['state'], since: Number(r.since) }));
 }

@@ -4,7 +4,7 @@ import type { SandboxChain, SandboxNetwork } from '../../sandbox/chain/index';
 import { offeredNetworks, sandboxOf, type Network, type UpstreamNetwork } from '../../../shared/networks';
 import { STATUS_CACHE_MS, type ComponentState, type NetworkStatus, type StatusReport } from '../../../shared/status';
 import { HEARTBEAT_STALE_MS, latestHeartbeats } from './heartbeats';
-import { componentStates } from './components';
+import { COMPONENT_ROLES, componentStates } from './components';
 import { milkomedaProbe, type NetworkProbe, type ProbeResult } from './probes';
 
 export type { NetworkProbe, ProbeResult } from './probes';
@@ -121,12 +121,13 @@ export function statusReporter({ db, probes, networks: listed = offeredNetworks(
       { name: 'Webhook worker', state: alive(beats?.worker) },
       { name: 'Database', state: dbState },
     ];
-    // Parts of the worker that say whether they can do their work (the payment watcher, where pay as
-    // you go is on); while the worker itself is not answering, neither are they.
+    // Parts that say whether they can do their work (the worker's payment watcher, where pay as you go
+    // is on; the gateways' shared rate limits, where Redis is configured); while the process they run
+    // in is not answering, neither are they.
     const parts = dbState === 'operational' ? await componentStates(db).catch(() => []) : [];
     for (const part of parts) {
-      const workerUp = alive(beats?.worker) === 'operational';
-      services.push(workerUp ? { name: part.name, state: part.state, since: part.since } : { name: part.name, state: 'down' });
+      const roleUp = alive(beats?.[COMPONENT_ROLES[part.name]]) === 'operational';
+      services.push(roleUp ? { name: part.name, state: part.state, since: part.since } : { name: part.name, state: 'down' });
     }
     const anyDown = services.some((s) => s.state === 'down') || networkStates.some((n) => n.state === 'down');
     return { checkedAt: at, overall: anyDown ? 'degraded' : 'operational', services, networks: networkStates };

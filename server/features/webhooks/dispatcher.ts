@@ -48,6 +48,8 @@ interface AttemptResult {
   durationMs: number;
   /** The SSRF guard refused the address: no retry on the schedule. */
   final?: boolean;
+  /** Never sent: the worker stopped before a connection took it (the event goes back to the outbox). */
+  released?: boolean;
 }
 
 const refused = (err: unknown): boolean => err instanceof BlockedAddressError;
@@ -135,6 +137,11 @@ export class AttemptBatch {
   end(): void {
     clearTimeout(this.timer);
   }
+
+  /** The worker stops: attempts still waiting for a connection are not sent; those under way go on. */
+  releaseUnsent(): void {
+    for (const d of this.running) d.release();
+  }
 }
 
 function stopAll(running: Delivery[]): void {
@@ -181,6 +188,13 @@ class Delivery implements UndiciDispatcher.DispatchHandler {
     if (code !== undefined && TIMEOUT_ERRORS.has(code)) this.done(null, null, this.timeoutText());
     else if (this.statusCode !== null) this.done(this.statusCode, this.excerpt(), 'The response was cut off.');
     else this.done(null, null, err.message.slice(0, 255), err instanceof BlockedAddressError);
+  }
+
+  /** Settles as never sent, unless a connection has taken the request already. */
+  release(): void {
+    if (this.settled || this.controller) return;
+    this.settled = true;
+    this.resolve({ statusCode: null, excerpt: null, error: null, durationMs: 0, released: true });
   }
 
   stop(): void {
@@ -236,10 +250,16 @@ export function post(url: string, body: string | Buffer, headers: Record<string,
  * FOR UPDATE SKIP LOCKED on PostgreSQL, so workers claim disjoint batches), sends them signed at
  * once over kept-alive connections (one pool per endpoint, each socket opened to an address the SSRF
  * guard approved), and records the batch's attempts in one transaction. A crashed worker's lease
- * runs out and its events are sent again with the same ids: delivery is at least once.
+ * runs out and its events are sent again with the same ids: delivery is at least once. A worker that
+ * is stopped sends nothing more: it finishes the deliveries under way, records them, and gives the
+ * events it claimed but did not send back to the outbox at once (no lease to wait out), so another
+ * worker sends each of them once.
  */
 export class Dispatcher {
   private tickers: SerialTicker[] = [];
+  private stopping = false;
+  /** The batches being sent, so stop() can hold back what has not gone out yet. */
+  private readonly sending = new Set<AttemptBatch>();
   private readonly now: () => number;
   private readonly agent: Agent;
 
@@ -268,6 +288,8 @@ export class Dispatcher {
   }
 
   async stop(): Promise<void> {
+    this.stopping = true;
+    for (const batch of this.sending) batch.releaseUnsent();
     await Promise.all(this.tickers.map((t) => t.stop()));
     this.tickers = [];
     await this.agent.destroy();
@@ -287,8 +309,14 @@ export class Dispatcher {
         events.filter((e) => e.webhook_status !== 'enabled').map((e) => e.id),
       );
     }
+    // Stopped while claiming: the batch goes back unsent.
+    if (this.stopping) {
+      await outbox.release(this.db, live.map((e) => e.id));
+      return 0;
+    }
     const batch = new AttemptBatch(this.opts.timeoutMs);
-    const records = await Promise.all(live.map((e) => this.attempt(
+    this.sending.add(batch);
+    const attempts = await Promise.all(live.map((e) => this.attempt(
           e,
           {
             id: e.webhook_id,
@@ -301,17 +329,23 @@ export class Dispatcher {
           batch,
         )));
     batch.end();
+    this.sending.delete(batch);
+    const records = attempts.filter((a): a is outbox.AttemptRecord => typeof a !== 'string');
+    const unsent = attempts.filter((a): a is string => typeof a === 'string');
+    if (unsent.length > 0) await outbox.release(this.db, unsent);
     const failing = await outbox.recordAttempts(this.db, records);
     for (const id of failing) await this.disableIfFailingTooLong(id, this.now());
     return events.length;
   }
 
-  private async attempt(event: outbox.ClaimedEvent, webhook: WebhookTarget, batch: AttemptBatch): Promise<outbox.AttemptRecord> {
+  /** The attempt's record, or the event's id when it was never sent (the worker stopped first). */
+  private async attempt(event: outbox.ClaimedEvent, webhook: WebhookTarget, batch: AttemptBatch): Promise<outbox.AttemptRecord | string> {
     const sentAt = this.now();
     const t = Math.floor(sentAt / 1000);
     // Encoded once: the bytes signed are the bytes sent.
     const body = Buffer.from(event.body);
     const result = await post(webhook.target_url, body, { 'Blockfrost-Signature': signatureHeader(body, liveSecrets(webhook, sentAt), t) }, this.opts.timeoutMs, this.opts.allowlist, this.agent, batch);
+    if (result.released) return event.id;
     const success = result.statusCode !== null && result.statusCode >= 200 && result.statusCode < 300;
     const attempts = event.attempts + 1;
     const retryable = !success && !result.final && (result.statusCode === null || RETRY_STATUSES.has(result.statusCode));

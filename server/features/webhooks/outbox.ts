@@ -133,6 +133,13 @@ export async function claimWithTargets(db: Db, limit: number, leaseMs: number, n
   });
 }
 
+/** Gives back claimed events that were not sent (their worker is stopping): due again for any worker at once. */
+export async function release(db: Db, eventIds: string[]): Promise<void> {
+  for (let i = 0; i < eventIds.length; i += 500) {
+    await db('webhook_events').whereIn('id', eventIds.slice(i, i + 500)).andWhere({ status: 'pending' }).update({ claimed_until: null });
+  }
+}
+
 /** Releases claimed events whose webhook is gone or disabled: cancelled, not attempted. */
 export async function cancelForDisabled(db: Db, eventIds: string[]): Promise<void> {
   if (eventIds.length === 0) return;
