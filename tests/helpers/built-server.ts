@@ -46,6 +46,20 @@ export interface BuiltServer {
 
 const running = (p: ChildProcess) => p.exitCode === null && p.signalCode === null;
 
+/** Every process started here, so a failed or timed-out test leaves none behind (stopBuiltServers). */
+const started = new Set<ChildProcess>();
+
+/** For afterAll: kills whatever startBuiltServer started that is still running. */
+export async function stopBuiltServers(): Promise<void> {
+  for (const child of started) {
+    if (!running(child)) continue;
+    const exited = new Promise((r) => child.once('exit', r));
+    child.kill('SIGKILL');
+    await exited;
+  }
+  started.clear();
+}
+
 /**
  * Starts `node <start:prod flags> dist/server/main.js` in `root` with only PATH, HOME and `env`
  * (plus ports on 127.0.0.1) and waits until /readyz answers 200.
@@ -57,6 +71,7 @@ export async function startBuiltServer(root: string, env: Record<string, string>
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', LOG_LEVEL: 'info', HOST: '127.0.0.1', PORT: String(port), GATEWAY_PORT: String(gatewayPort), ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  started.add(child);
   let out = '';
   child.stdout!.on('data', (d) => (out += d));
   child.stderr!.on('data', (d) => (out += d));

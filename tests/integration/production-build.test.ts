@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createDb, sqliteFileIn, type Db } from '../../server/db/index';
 import { emptyDatabase, type TestDatabase } from '../helpers/db-template';
 import { call } from '../helpers/gateway';
-import { loadedLibraries, makeKeyedProject, nodeArgsOf, repoRoot, stageBuiltApp, startBuiltServer, type BuiltServer } from '../helpers/built-server';
+import { loadedLibraries, makeKeyedProject, nodeArgsOf, repoRoot, stageBuiltApp, startBuiltServer, stopBuiltServers, type BuiltServer } from '../helpers/built-server';
 
 /** Packages production never loads: development tooling, the EVM development chain, the desktop's, the readable log. */
 const NOT_LOADED = ['tsx', 'typescript', 'esbuild', 'vite', 'vitest', '@nomicfoundation/edr', 'electron', '@napi-rs/keyring', 'pino-pretty'];
@@ -52,7 +52,7 @@ beforeAll(async () => {
 }, 120_000);
 
 afterAll(async () => {
-  if (server) await server.stop();
+  await stopBuiltServers();
   if (pg) await pg.drop();
   else await db?.destroy();
   if (root) fs.rmSync(root, { recursive: true, force: true });

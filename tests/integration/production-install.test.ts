@@ -13,18 +13,18 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createDb, sqliteFileIn, type Db } from '../../server/db/index';
 import { emptyDatabase, type TestDatabase } from '../helpers/db-template';
 import { call } from '../helpers/gateway';
-import { makeKeyedProject, nodeArgsOf, stageBuiltApp, startBuiltServer, type BuiltServer } from '../helpers/built-server';
+import { makeKeyedProject, nodeArgsOf, stageBuiltApp, startBuiltServer, stopBuiltServers } from '../helpers/built-server';
 
 const enabled = process.env.CI === 'true' || process.env.CAIRN_TEST_PRODUCTION_INSTALL === '1';
 if (!enabled) console.warn('SKIPPING the production install test (npm ci --omit=dev in a temporary folder, a few minutes): it runs when CI=true or CAIRN_TEST_PRODUCTION_INSTALL=1.');
 
-const NOT_INSTALLED = ['tsx', 'typescript', 'esbuild', 'vite', 'vitest', 'eslint', '@nomicfoundation/edr', 'electron', 'electron-builder', '@types/node'];
+// (@types/node is not among them: a production package depends on it.)
+const NOT_INSTALLED = ['tsx', 'typescript', 'esbuild', 'vite', 'vitest', 'eslint', '@nomicfoundation/edr', 'electron', 'electron-builder', '@types/express'];
 
 let root = '';
 let install = '';
 let pg: TestDatabase | null = null;
 let db: Db | null = null;
-const servers: BuiltServer[] = [];
 const dataDir = () => path.join(root, 'data');
 
 describe.skipIf(!enabled)('a production install (npm ci --omit=dev)', () => {
@@ -43,7 +43,7 @@ describe.skipIf(!enabled)('a production install (npm ci --omit=dev)', () => {
   }, 30 * 60_000);
 
   afterAll(async () => {
-    for (const s of servers) await s.stop();
+    await stopBuiltServers();
     if (pg) await pg.drop();
     else await db?.destroy();
     if (root) fs.rmSync(root, { recursive: true, force: true });
@@ -64,8 +64,7 @@ describe.skipIf(!enabled)('a production install (npm ci --omit=dev)', () => {
       SESSION_SECRET: 'p'.repeat(40),
       PUBLIC_URL: 'http://127.0.0.1',
     };
-    const server = await startBuiltServer(root, env);
-    servers.push(server);
+    const server = await startBuiltServer(root, env, { timeoutMs: 150_000 });
     db = pg ? pg.db : createDb({ sqliteFile: sqliteFileIn(dataDir()) });
     const key = await makeKeyedProject(db, 'production-install@example.com');
     const res = await call(`${server.gatewayUrl}/api/v0/blocks/latest`, key);
@@ -74,13 +73,12 @@ describe.skipIf(!enabled)('a production install (npm ci --omit=dev)', () => {
     expect(await server.stop()).toBe(0);
     const out = execFileSync(process.execPath, nodeArgsOf('operator:prod').concat('list'), { cwd: root, encoding: 'utf8', env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env }, timeout: 60_000 });
     expect(out).toContain('production-install@example.com');
-  });
+  }, 180_000);
 
   it('serves on its embedded defaults in development, with the EVM development chain off for want of its engine', async () => {
-    const server = await startBuiltServer(root, { DATA_DIR: path.join(root, 'dev-data') });
-    servers.push(server);
+    const server = await startBuiltServer(root, { DATA_DIR: path.join(root, 'dev-data') }, { timeoutMs: 150_000 });
     expect((await call(`${server.gatewayUrl}/health`)).body).toEqual({ is_healthy: true });
     expect(server.output()).toContain('EVM development chain: off, because @nomicfoundation/edr (a development dependency) is not installed');
     expect(await server.stop()).toBe(0);
-  });
+  }, 180_000);
 });
