@@ -62,7 +62,7 @@ export async function stopBuiltServers(): Promise<void> {
 
 /**
  * Starts `node <start:prod flags> dist/server/main.js` in `root` with only PATH, HOME and `env`
- * (plus ports on 127.0.0.1) and waits until /readyz answers 200.
+ * (plus ports on 127.0.0.1) and waits until /readyz and the gateway's /health answer 200.
  */
 export async function startBuiltServer(root: string, env: Record<string, string>, opts: { nodeArgs?: string[]; timeoutMs?: number } = {}): Promise<BuiltServer> {
   const [port, gatewayPort] = [await freePort(), await freePort()];
@@ -91,10 +91,12 @@ export async function startBuiltServer(root: string, env: Record<string, string>
   };
   const end = Date.now() + (opts.timeoutMs ?? 60_000);
   for (;;) {
-    if (await fetch(`${server.url}/readyz`).then((r) => r.status === 200, () => false)) return server;
+    const up = (url: string) => fetch(url).then((r) => r.status === 200, () => false);
+    // The control plane listens first, then the gateway: both answer before the server counts as started.
+    if ((await up(`${server.url}/readyz`)) && (await up(`${server.gatewayUrl}/health`))) return server;
     if (!running(child) || Date.now() > end) {
       if (running(child)) child.kill('SIGKILL');
-      throw new Error(`the built server ${running(child) ? 'did not answer /readyz in time' : `exited (${child.exitCode ?? child.signalCode})`}:\n${out}`);
+      throw new Error(`the built server ${running(child) ? 'did not answer /readyz and the gateway in time' : `exited (${child.exitCode ?? child.signalCode})`}:\n${out}`);
     }
     await new Promise((r) => setTimeout(r, 50));
   }
