@@ -1,4 +1,5 @@
 import os from 'node:os';
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
 // vitest's default is one worker fewer than the machine has cores: on a 2-core machine one file at a
@@ -17,6 +18,10 @@ export default defineConfig({
   test: {
     projects: [
       {
+        // The Electron main process and preload are tested with Electron stubbed at the module boundary:
+        // `electron` is one module for the tests and the code under test, whether or not the desktop
+        // tools (desktop/package.json) are installed.
+        resolve: { alias: { electron: fileURLToPath(new URL('tests/helpers/electron-outside-electron.ts', import.meta.url)) } },
         test: {
           name: 'unit',
           include: ['tests/unit/**/*.test.{ts,tsx}'],

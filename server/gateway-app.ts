@@ -59,6 +59,26 @@ export interface RunningGateway {
   close(): Promise<void>;
 }
 
+/** The package the EVM development chain runs on: a development dependency, absent from a production install. */
+const EVM_ENGINE = '@nomicfoundation/edr';
+
+/**
+ * The embedded EVM development chain, loaded only when it runs (outside production, without a Milkomeda
+ * upstream). Without its engine (installed with `npm ci --omit=dev`) milkomeda-mainnet has no backend, and
+ * the log says why.
+ */
+async function startEvmDevChain(logger: Logger): Promise<DevChain | null> {
+  try {
+    const { startDevChain } = await import('./sandbox/evm-chain');
+    return await startDevChain();
+  } catch (err) {
+    const e = err as NodeJS.ErrnoException;
+    if ((e.code !== 'ERR_MODULE_NOT_FOUND' && e.code !== 'MODULE_NOT_FOUND') || !String(e.message).includes(`'${EVM_ENGINE}'`)) throw err;
+    logger.warn(`EVM development chain: off, because ${EVM_ENGINE} (a development dependency) is not installed; milkomeda-mainnet has no backend: install the development dependencies (npm install) or set UPSTREAM_MILKOMEDA_MAINNET_URL`);
+    return null;
+  }
+}
+
 export async function startGateway(opts: GatewayOptions): Promise<RunningGateway> {
   const { config, db, logger } = opts;
   const gw = config.gateway;
@@ -74,7 +94,7 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
     await ipfs.start();
     logger.info({ ipfs: ipfs.store.kind, filecoin: ipfs.pinning ? 'pinning-service' : 'embedded' }, `ipfs: ${ipfs.store.description}; Filecoin: ${ipfs.pinning ? `deals through the pinning service at ${ipfs.pinning.url}` : 'no provider configured, Filecoin pins are kept on this store and no Filecoin deal is made'}`);
   }
-  const devChain = usesEvmDevChain(config) ? await (await import('./sandbox/evm-chain')).startDevChain() : null;
+  const devChain = usesEvmDevChain(config) ? await startEvmDevChain(logger) : null;
   const evm: EvmBackend | null = gw.milkomeda ? { ...gw.milkomeda, sandbox: false } : devChain ? { url: devChain.url, auth: null, sandbox: true } : null;
   if (devChain) {
     logger.warn(
@@ -82,7 +102,7 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
       `EVM development chain: milkomeda-mainnet is served by an embedded EVM chain (Hardhat EDR, chain id ${devChain.chainId}, 'Sandbox data') because UPSTREAM_MILKOMEDA_MAINNET_URL is not set. Funded development accounts (10000 mADA each; public keys, never use them for real funds):\n` +
         devChain.accounts.map((a, i) => `  (${i}) ${a.address}  private key ${a.privateKey}`).join('\n'),
     );
-  } else if (!evm && !off.has(evmNetwork.slug)) logger.warn('milkomeda-mainnet has no backend: set UPSTREAM_MILKOMEDA_MAINNET_URL (the embedded EVM development chain does not run in production)');
+  } else if (!evm && !off.has(evmNetwork.slug) && !usesEvmDevChain(config)) logger.warn('milkomeda-mainnet has no backend: set UPSTREAM_MILKOMEDA_MAINNET_URL (the embedded EVM development chain does not run in production)');
   const jsonRpc = createJsonRpcHandler({ backend: evm, limiter, meter, timeoutMs: gw.upstreamTimeoutMs });
   const sandbox = (slug: string, url: string) => {
     const network = sandboxOf(slug);

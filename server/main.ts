@@ -3,7 +3,6 @@ import http from 'node:http';
 import { ConfigError, loadConfig, type Config } from './config';
 import { createDb, migrateLatest, sqliteFileIn } from './db/index';
 import { createLogger } from './logger';
-import prettyStream from 'pino-pretty';
 import { devMailbox, smtpMailer } from './mail/mailer';
 import { createApp } from './app';
 import { resolveSessionSecret } from './session-secret';
@@ -31,8 +30,10 @@ const version = CAIRN_VERSION;
 
 async function start(config: Config, role: Role) {
   // On a terminal, outside production, log lines are made readable; anything else gets JSON.
-  const pretty = !config.isProduction && process.stdout.isTTY ? prettyStream({ colorize: true, translateTime: 'SYS:HH:MM:ss', ignore: 'pid,hostname,service' }) : undefined;
+  const pretty = !config.isProduction && process.stdout.isTTY ? (await import('pino-pretty')).default({ colorize: true, translateTime: 'SYS:HH:MM:ss', ignore: 'pid,hostname,service' }) : undefined;
   const logger = createLogger(config.logLevel, pretty);
+  // Production runs the build (no TypeScript tooling installed or loaded); tsx is a development tool.
+  if (config.isProduction && import.meta.url.endsWith('.ts')) logger.warn('production from the TypeScript sources: run the build instead (npm run build, then npm run start:prod)');
   const db = createDb({ databaseUrl: config.databaseUrl, sqliteFile: sqliteFileIn(config.dataDir) });
   await migrateLatest(db);
   logger.info({ engine: config.databaseUrl ? 'postgresql' : 'sqlite' }, config.databaseUrl ? 'database: PostgreSQL (migrated)' : `database: SQLite at ${sqliteFileIn(config.dataDir)} (migrated)`);

@@ -1,11 +1,9 @@
 import type { IpcMain, IpcMainInvokeEvent } from 'electron';
-import type { BridgeArgs, BridgeChannel, BridgeResult } from '../preload/bridge';
+import type { BridgeChannel, BridgeHandlers } from '../preload/bridge';
 import { bridgeArgSchemas } from './bridge-schemas';
 import { isInternalNavigation } from './links';
 
-export type BridgeHandlers = {
-  [C in BridgeChannel]: (...args: BridgeArgs<C>) => BridgeResult<C> | Promise<BridgeResult<C>>;
-};
+export type { BridgeHandlers };
 
 /** Only a frame showing a Cairn page may call the bridge; another site that ended up in a frame gets nothing. */
 export function isTrustedSender(event: Pick<IpcMainInvokeEvent, 'senderFrame'>, cairnOrigin: string): boolean {

@@ -67,6 +67,11 @@ export type BridgeResult<C extends BridgeChannel> = BridgeChannels[C]['result'];
 
 export type BridgeInvoke = <C extends BridgeChannel>(channel: C, ...args: BridgeArgs<C>) => Promise<BridgeResult<C>>;
 
+/** What main answers each channel with (desktop/main/ipc.ts registers them). */
+export type BridgeHandlers = {
+  [C in BridgeChannel]: (...args: BridgeArgs<C>) => BridgeResult<C> | Promise<BridgeResult<C>>;
+};
+
 /**
  * Builds the object exposed as `window.cairn`: one small object per domain, each method a single invoke on a
  * named channel. The invoke function stays in this closure; the page never gets a generic way to call main.

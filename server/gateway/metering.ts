@@ -33,6 +33,13 @@ export interface MeteredRequest {
   started: number;
 }
 
+/**
+ * The worker thread's entry. From the sources (tsx) it is metering-worker.mjs, which registers tsx for the
+ * thread (a worker runs no loader of its parent); in the build every module of the server is bundled into
+ * dist/server, beside metering-worker.js (server/build.ts).
+ */
+const METERING_WORKER = new URL(import.meta.url.endsWith('.ts') ? './metering-worker.mjs' : './metering-worker.js', import.meta.url);
+
 /** Records per buffer: sent to the worker when full (about 300 KB), or sooner at a flush. */
 const RECORDS = 4096;
 /** Numbered texts kept before the numbering starts again (IPs of a busy gateway are unbounded). */
@@ -160,7 +167,7 @@ export class Meter {
   }
 
   private startWorker(): Worker {
-    const worker = new Worker(new URL('./metering-worker.mjs', import.meta.url), { workerData: { engine: this.engine, flushMs: this.flushMs } });
+    const worker = new Worker(METERING_WORKER, { workerData: { engine: this.engine, flushMs: this.flushMs } });
     worker.unref();
     worker.on('message', (m: ToMain) => {
       if (m.t === 'parts') {

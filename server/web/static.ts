@@ -1,10 +1,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import express, { type Router } from 'express';
 import { isAppRoute, isDashboardPath, signInPathFor } from '../../shared/routes';
+import { CAIRN_ROOT } from '../version';
 
-export const defaultWebDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../dist/web');
+/** The web build (`npm run build:web`), under Cairn's folder whether the server runs from its sources or its build. */
+export const defaultWebDir = path.join(CAIRN_ROOT, 'dist', 'web');
 
 /** Paths the web build never holds a file under. */
 const API_PATH = /^\/(?:api|auth)(?:\/|$)/;

@@ -1,6 +1,6 @@
 // The real desktop app under Playwright's Electron launcher. Electron's binary cannot be downloaded on every
 // machine (this project's CI has no route to its release host), so the test runs where one exists
-// (node_modules/electron/dist, or ELECTRON_PATH) and otherwise says loudly that it was skipped.
+// (the desktop tools' desktop/node_modules/electron/dist, or ELECTRON_PATH) and otherwise says loudly that it was skipped.
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -14,7 +14,7 @@ const repoRoot = path.resolve(import.meta.dirname, '../..');
 /** The Electron binary npm installed, without requiring the package (that would try to download it). */
 function electronBinary(): string | null {
   if (process.env.ELECTRON_PATH) return fs.existsSync(process.env.ELECTRON_PATH) ? process.env.ELECTRON_PATH : null;
-  const pkg = path.join(repoRoot, 'node_modules', 'electron');
+  const pkg = path.join(repoRoot, 'desktop', 'node_modules', 'electron');
   try {
     const relative = fs.readFileSync(path.join(pkg, 'path.txt'), 'utf8').trim();
     const binary = path.join(pkg, 'dist', relative);
@@ -26,7 +26,7 @@ function electronBinary(): string | null {
 
 const binary = electronBinary();
 if (!binary) {
-  console.warn('SKIPPING the Electron app test: no Electron binary (node_modules/electron/dist is empty; set ELECTRON_PATH or let npm download it).');
+  console.warn('SKIPPING the Electron app test: no Electron binary (desktop/node_modules/electron/dist is empty: install the desktop tools with npm ci --prefix desktop, set ELECTRON_PATH or let npm download it).');
 }
 
 describe.runIf(binary !== null)('the desktop app (Electron)', () => {
