@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { Badge, Button, Group, Paper, Progress, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { Alert, Badge, Button, Group, Paper, Progress, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { Link, useSearchParams } from 'react-router-dom';
 import { can } from '../../../../../shared/permissions';
@@ -180,10 +180,16 @@ function SubscriptionBody({ workspace }: { workspace: WorkspaceDto }) {
   useEffect(() => {
     if (refreshed.isSuccess) void Promise.all([refetchBilling(), refetchQuota()]);
   }, [refreshed.isSuccess, refetchBilling, refetchQuota]);
+  const [thanked, setThanked] = useState(false);
   if (billing.error || quota.error) return <ErrorView error={billing.error ?? quota.error} withRefresh />;
   if (!billing.data || !quota.data) return <PageLoader label="Loading the subscription…" />;
   return (
     <Stack gap="lg">
+      {returned && !thanked && (
+        <Alert color="green" variant="light" title="Thank you, your payment went through" withCloseButton closeButtonLabel="Dismiss" onClose={() => setThanked(true)} role="status" data-testid="checkout-success">
+          What you bought is on this page: the plan below, or the boost under Boosts.
+        </Alert>
+      )}
       <TestBillingNotice info={info.data} />
       <SimpleGrid cols={{ base: 1, md: 2 }} spacing="lg">
         <CurrentPlanPanel workspace={workspace} billing={billing.data} />
