@@ -62,6 +62,8 @@ async function main(): Promise<void> {
       await page.goto(`${app.url}/`);
       await page.getByRole('heading', { name: 'Plans that grow with your project' }).waitFor();
       await shoot(page, path.join(outDir, `landing-${width}.png`), true);
+      // The first screen as a visitor sees it: the cookie banner over the hero.
+      await shoot(page, path.join(outDir, `landing-first-screen-${width}.png`), false);
 
       await context.addCookies([{ name: CONSENT_COOKIE, value: '1', url: app.url }]);
       await page.goto('about:blank'); // a fresh load, not a same-document jump to the anchor

@@ -45,6 +45,9 @@ function ConfirmDeleteForm({
   const [inputError, setInputError] = useState<string | null>(null);
   const [checkboxError, setCheckboxError] = useState<string | null>(null);
 
+  // The button stays disabled until the text matches (and the box is ticked); Enter still says what is missing.
+  const ready = typed.trim() !== '' && typed.trim() === confirmation.trim() && (!checkbox || checked);
+
   const onSubmit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     if (loading) return;
@@ -95,7 +98,7 @@ function ConfirmDeleteForm({
           <Button variant="default" onClick={onClose} disabled={loading}>
             Cancel
           </Button>
-          <Button type="submit" color="red" loading={loading} leftSection={<IconTrash size={16} aria-hidden />}>
+          <Button type="submit" color="red" loading={loading} disabled={!ready} leftSection={<IconTrash size={16} aria-hidden />}>
             {buttonLabel}
           </Button>
         </Group>
