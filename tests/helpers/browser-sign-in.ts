@@ -58,6 +58,9 @@ export async function signInInBrowser(
     const csrf = ((await (await page.request.get(`${app.url}/auth/csrf`)).json()) as { data: { csrfToken: string } }).data.csrfToken;
     const res = await page.request.put(`${app.url}/api/customer/settings`, { headers: { 'X-CSRF-Token': csrf }, data: { marketing_consent: false } });
     if (!res.ok()) throw new Error(`answering the marketing question failed: ${res.status()}`);
+    // The page read the unanswered settings already: load it again with the answer.
+    await page.reload();
+    await page.getByRole('button', { name: 'Account menu' }).waitFor();
   }
   return { context, page };
 }
