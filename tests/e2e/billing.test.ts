@@ -59,8 +59,8 @@ describe.runIf(browserAvailable())('billing on the built-in provider, in Chromiu
     expect(await hobby.textContent()).toBe('Select plan');
     await hobby.click();
 
-    // The fixed plans page opens the checkout of the plan chosen: country and tax id first.
-    await page.waitForURL(/\/dashboard\/subscription\/plans\/fixed\?plan=HOBBY&period=month$/);
+    // The subscription page (as the spec says) opens the checkout of the plan chosen: country and tax id first.
+    await page.waitForURL(/\/dashboard\/subscription\?plan=HOBBY&period=month$/);
     const dialog = page.getByRole('dialog', { name: 'Checkout' });
     await dialog.waitFor();
     // Sorted by the country's name in the browser's language (English here): Afghanistan, Åland Islands, Albania…
