@@ -555,6 +555,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       companyAddress: e.COMPANY_ADDRESS ?? null,
       maintenance: { enabled: e.MAINTENANCE_MODE, eta: e.MAINTENANCE_ETA ? new Date(e.MAINTENANCE_ETA).toISOString() : null },
       gatewayUrl: (e.GATEWAY_PUBLIC_URL ?? `http://localhost:${e.GATEWAY_PORT}`).replace(/\/+$/, ''),
+      // The mailer is the development mailbox exactly when SMTP_URL is unset (production requires it).
+      devMailbox: e.NODE_ENV !== 'production' && !e.SMTP_URL ? '/dev/mailbox' : null,
     },
   };
 }

@@ -277,6 +277,25 @@ export type CheckoutInput = z.input<typeof checkoutSchema>;
 
 export const updateSubscriptionSchema = z.object({ newPriceId: z.string({ error: 'newPriceId is required' }).min(1, 'newPriceId is required').max(200) });
 
+/** POST /api/stripe/preview_subscription_change: newPriceId of the plan to move to, or null to go back to STARTER (a cancellation). */
+export const previewSubscriptionChangeSchema = z.object({
+  newPriceId: z.string({ error: 'newPriceId is required: a price id, or null for STARTER' }).min(1, 'newPriceId is required').max(200).nullable(),
+});
+
+/** What a plan change will charge: now (the prorated difference, as the provider computes it) and from the next period on. */
+export interface PlanChangePreviewDto {
+  plan: PlanName;
+  period: BillingPeriod | null;
+  direction: 'upgrade' | 'downgrade';
+  /** Euro cents charged at once. */
+  amount_now: number;
+  /** Euro cents charged every period from the next one on (0 on STARTER). */
+  next_amount: number;
+  /** When the next period starts (ms since the epoch), when the provider says. */
+  next_period_start: number | null;
+  currency: 'eur';
+}
+
 export const operatorPlanSchema = z.object({
   plan: z.string().refine(isPlanName, 'plan must be STARTER, HOBBY, DEVELOPER or ENTERPRISE'),
   status: z.enum(['active', 'past_due', 'unpaid', 'incomplete', 'incomplete_expired', 'canceled']).default('active'),
@@ -314,7 +333,12 @@ export function nearlyExhausted(q: {
     ['Requests today', u.requests, q.quota.requestLimit],
     ['Storage', u.storage, q.quota.storageLimit],
   ];
-  return parts.filter(([, used, limit]) => limit > 0 && used / limit >= QUOTA_WARNING_FRACTION).map(([name]) => name);
+  // A count the plan allows one of (STARTER's one project) is the plan in use, not a quota running out:
+  // counts warn only once a plan allows more than one. Requests and storage always warn.
+  const counted = new Set(['Projects', 'Webhooks']);
+  return parts
+    .filter(([name, used, limit]) => limit > 0 && !(counted.has(name) && limit <= 1) && used / limit >= QUOTA_WARNING_FRACTION)
+    .map(([name]) => name);
 }
 
 export type BannerKind = 'quota' | 'unpaid-own' | 'unpaid-owner' | 'initial-payment';

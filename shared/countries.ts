@@ -254,3 +254,21 @@ export const countries: ReadonlyArray<readonly [code: string, name: string]> = [
 
 const codes = new Set(countries.map(([code]) => code));
 export const isCountryCode = (v: unknown): v is string => typeof v === "string" && codes.has(v);
+
+/**
+ * The countries as a person picks one: named in their language (Intl.DisplayNames, the English
+ * name where the runtime has none) and sorted by that name the way the language sorts.
+ */
+export function countryOptions(locale: string | readonly string[] = 'en'): Array<{ value: string; label: string }> {
+  const locales = typeof locale === 'string' ? [locale] : [...locale];
+  let names: Intl.DisplayNames | null = null;
+  try {
+    names = new Intl.DisplayNames([...locales, 'en'], { type: 'region', fallback: 'none' });
+  } catch {
+    names = null;
+  }
+  const collator = new Intl.Collator(locales.length ? locales : ['en'], { sensitivity: 'base' });
+  return countries
+    .map(([code, name]) => ({ value: code, label: names?.of(code) ?? name }))
+    .sort((a, b) => collator.compare(a.label, b.label));
+}

@@ -50,10 +50,18 @@ export const messages = {
     'This website uses cookies to improve user experience. By using our website you consent to all cookies in accordance with our Cookie Policy.',
   billing: {
     unpaidInvoice: 'You cannot cancel/change your subscription while having an unpaid invoice.',
-    removeToMatch: (projects: number, webhooks: number, workspaces: number, plan: string) =>
-      `Please remove ${projects} projects, ${webhooks} webhooks and ${workspaces} workspaces to match the ${plan} plan`,
+    /** The spec's 'Please remove N projects, N webhooks and N workspaces to match the {plan} plan', in English: counted words, no zero counts. */
+    removeToMatch: (projects: number, webhooks: number, workspaces: number, plan: string) => {
+      const parts = ([[projects, 'project'], [webhooks, 'webhook'], [workspaces, 'workspace']] as const)
+        .filter(([n]) => n > 0)
+        .map(([n, word]) => `${n} ${word}${n === 1 ? '' : 's'}`);
+      const list = parts.length > 1 ? `${parts.slice(0, -1).join(', ')} and ${parts[parts.length - 1]}` : (parts[0] ?? '');
+      return `Please remove ${list} to match the ${plan} plan`;
+    },
     downgradeConfirm: 'Yes, downgrade the subscription',
     downgradeCancel: 'No, keep the subscription',
+    upgradeConfirm: 'Yes, upgrade the subscription',
+    upgradeText: (plan: string) => `Your subscription will be upgraded to the ${plan} plan, effective immediately.`,
     downgradeText: (plan: string) =>
       `Your subscription will be downgraded to the ${plan} plan, with its limited calls and storage, effective immediately.`,
   },

@@ -128,3 +128,26 @@ export interface PpuSettingsDto {
   pricing: PpuPricing;
   canSimulate: boolean;
 }
+
+/** The fewest requests an order may buy at these prices: they must come to at least MIN_ORDER_LOVELACE. */
+export function minOrderRequests(pricing: Pick<PpuPricing, 'requests' | 'ada_eur_rate'>): number {
+  const price = pricing.requests.price_per_unit_eur;
+  const rate = pricing.ada_eur_rate;
+  const enough = (n: number) => lovelaceFor(n, price, rate) >= BigInt(MIN_ORDER_LOVELACE);
+  let n = Math.max(1, Math.ceil((MIN_ORDER_LOVELACE * rate) / (price * 1_000_000)));
+  while (n > 1 && enough(n - 1)) n--;
+  while (!enough(n)) n++;
+  return n;
+}
+
+/** What is wrong with an order's quantity, in words for beside the field; null when it can be ordered. */
+export function orderQuantityError(value: number | string, pricing: Pick<PpuPricing, 'requests' | 'ada_eur_rate'>): string | null {
+  const min = minOrderRequests(pricing);
+  const range = `from ${formatRequests(min)} to ${formatRequests(MAX_ORDER_REQUESTS)}`;
+  if (value === '' || value === null) return `Enter the number of requests to buy, ${range}.`;
+  const n = Number(value);
+  if (!Number.isFinite(n) || !Number.isInteger(n)) return `Enter a whole number of requests, ${range}.`;
+  if (n < min) return `Order at least ${formatRequests(min)} requests: an order must come to at least ${formatAda(BigInt(MIN_ORDER_LOVELACE))} (a Cardano payment's minimum) at the current price.`;
+  if (n > MAX_ORDER_REQUESTS) return `One order buys at most ${formatRequests(MAX_ORDER_REQUESTS)} requests.`;
+  return null;
+}

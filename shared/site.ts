@@ -15,6 +15,8 @@ export interface SiteInfo {
   maintenance: { enabled: boolean; eta: string | null };
   /** Where project keys call the API (the dashboard's API examples). */
   gatewayUrl: string;
+  /** The development mailbox's path (sign-in links are listed there, not sent) outside production without SMTP_URL; null otherwise. */
+  devMailbox: string | null;
 }
 
 /** GET /api/has-new-deploy: the build id of the web app on disk, or UNKNOWN_VERSION when it cannot be read. */

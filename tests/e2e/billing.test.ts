@@ -9,6 +9,7 @@ import { startTestApp, type TestApp } from '../helpers/test-app';
 import type { TestDatabase } from '../helpers/db-template';
 import { makeProject } from '../helpers/workspace-fixture';
 import { messages } from '../../shared/messages';
+import { formatEur } from '../../shared/pricing';
 
 const EMAIL = 'buyer@billing.example';
 // Screenshots at 375 and 1280 px for a person to look at (SCREENSHOT_DIR to keep them).
@@ -58,10 +59,13 @@ describe.runIf(browserAvailable())('billing on the built-in provider, in Chromiu
     expect(await hobby.textContent()).toBe('Select plan');
     await hobby.click();
 
-    // The fixed plans page opens the checkout of the plan chosen: country and tax id first.
-    await page.waitForURL(/\/dashboard\/subscription\/plans\/fixed\?plan=HOBBY&period=month$/);
+    // The subscription page (as the spec says) opens the checkout of the plan chosen: country and tax id first.
+    await page.waitForURL(/\/dashboard\/subscription\?plan=HOBBY&period=month$/);
     const dialog = page.getByRole('dialog', { name: 'Checkout' });
     await dialog.waitFor();
+    // Sorted by the country's name in the browser's language (English here): Afghanistan, Åland Islands, Albania…
+    const names = await dialog.getByLabel('Country').locator('option').allTextContents();
+    expect(names.slice(0, 4)).toEqual(['Choose a country', 'Afghanistan', 'Åland Islands', 'Albania']);
     await dialog.getByLabel('Country').selectOption('DE');
     await dialog.getByLabel('Tax id (eu_vat, optional)').fill('DE12');
     await dialog.getByRole('button', { name: 'Continue to checkout' }).click();
@@ -73,6 +77,7 @@ describe.runIf(browserAvailable())('billing on the built-in provider, in Chromiu
     await page.getByTestId('checkout-item').getByText('HOBBY plan, billed every month').waitFor();
     await shoot(page, 'built-in-checkout');
     await payOnBuiltInCheckout(page);
+    await page.getByTestId('checkout-success').waitFor();
 
     // The subscription page: HOBBY, active.
     await expect.poll(() => page.getByTestId('current-plan').textContent()).toBe('HOBBY');
@@ -87,18 +92,30 @@ describe.runIf(browserAvailable())('billing on the built-in provider, in Chromiu
     await page.getByTestId('plan-selected-HOBBY').waitFor();
     await page.getByTestId('upgrade-plan-DEVELOPER').waitFor();
     await shoot(page, 'fixed-plans');
+    // Refused before any confirmation, in plain English.
     await page.getByTestId('downgrade-plan-STARTER').click();
-    const confirm = page.getByRole('dialog', { name: 'Downgrade the subscription' });
-    await confirm.getByText(messages.billing.downgradeText('STARTER')).waitFor();
-    await confirm.getByRole('button', { name: messages.billing.downgradeCancel }).waitFor();
-    await confirm.getByRole('button', { name: messages.billing.downgradeConfirm }).click();
-    await page.getByTestId('plan-change-error').getByText(messages.billing.removeToMatch(1, 0, 0, 'STARTER')).waitFor();
+    await page.getByTestId('plan-change-error').getByText('Please remove 1 project to match the STARTER plan').waitFor();
+    expect(await page.getByRole('dialog').count()).toBe(0);
+    await page.getByTestId('plan-selected-HOBBY').waitFor();
+    // An upgrade asks first, with what is charged now (DEVELOPER less the unused HOBBY month) and from the next period.
+    await page.getByTestId('upgrade-plan-DEVELOPER').click();
+    const upgrade = page.getByRole('dialog', { name: 'Upgrade the subscription' });
+    await upgrade.getByText(messages.billing.upgradeText('DEVELOPER')).waitFor();
+    expect(await upgrade.getByTestId('plan-change-now').textContent()).toBe(formatEur(7900 - 2900));
+    expect(await upgrade.getByTestId('plan-change-next').textContent()).toBe(`${formatEur(7900)} / month`);
+    await shoot(page, 'upgrade-confirm');
+    await upgrade.getByRole('button', { name: messages.billing.downgradeCancel }).click();
+    await upgrade.waitFor({ state: 'hidden' });
     await page.getByTestId('plan-selected-HOBBY').waitFor();
 
     // A boost: bought on the subscription page, paid on the built-in checkout, counted in the quota.
     await page.goto(`${app.url}/dashboard/subscription`);
     await page.getByRole('button', { name: /Buy 300K boost/ }).click();
-    await page.getByRole('dialog', { name: 'Checkout' }).getByRole('button', { name: 'Continue to checkout' }).click();
+    // The country and tax id of the last purchase are offered again.
+    const boostDialog = page.getByRole('dialog', { name: 'Checkout' });
+    await expect.poll(() => boostDialog.getByLabel('Country').inputValue()).toBe('DE');
+    expect(await boostDialog.getByLabel('Tax id (eu_vat, optional)').inputValue()).toBe('DE123456789');
+    await boostDialog.getByRole('button', { name: 'Continue to checkout' }).click();
     await payOnBuiltInCheckout(page);
     await page.getByTestId('active-boosts').getByText('REQUESTS_BOOST_300K').waitFor();
     await page.getByTestId('usage-requests-today').getByText('0 of 600,000 per day').waitFor();

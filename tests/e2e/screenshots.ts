@@ -16,12 +16,16 @@ const WEB_DIR = path.resolve(process.env.CAIRN_WEB_DIR ?? path.join(path.dirname
 const WIDTHS = [375, 1280] as const;
 const EMAIL = 'screenshots@example.com';
 
+let shotDir = os.tmpdir();
+
 async function signIn(context: BrowserContext, baseUrl: string): Promise<void> {
   const page = await context.newPage();
   await page.goto(`${baseUrl}/auth/signin`);
   await page.getByLabel('Email').fill(EMAIL);
   await page.getByRole('button', { name: 'Sign in with Email' }).click();
   await page.waitForURL(/\/auth\/verify-request/);
+  await page.getByTestId('dev-mailbox-notice').waitFor();
+  await page.screenshot({ path: path.join(shotDir, `verify-request-${page.viewportSize()?.width ?? 0}.png`), fullPage: true });
   const res = await context.request.get(`${baseUrl}/dev/mailbox.json`);
   const mails = ((await res.json()) as { data: Array<{ to: string; text: string }> }).data;
   const link = /(http:\/\/127\.0\.0\.1:\d+\/auth\/callback\/email\?\S+)/.exec(mails.find((m) => m.to === EMAIL)?.text ?? '')?.[1];
@@ -40,6 +44,7 @@ async function main(): Promise<void> {
   if (!fs.existsSync(path.join(WEB_DIR, 'index.html'))) throw new Error(`No web build in ${WEB_DIR}: run \`npm run build:web\` first.`);
   const outDir = process.argv[2] ? path.resolve(process.argv[2]) : fs.mkdtempSync(path.join(os.tmpdir(), 'cairn-screenshots-'));
   fs.mkdirSync(outDir, { recursive: true });
+  shotDir = outDir;
   const app = await startLocalApp({
     webDir: WEB_DIR,
     env: {
@@ -62,6 +67,8 @@ async function main(): Promise<void> {
       await page.goto(`${app.url}/`);
       await page.getByRole('heading', { name: 'Plans that grow with your project' }).waitFor();
       await shoot(page, path.join(outDir, `landing-${width}.png`), true);
+      // The first screen as a visitor sees it: the cookie banner over the hero.
+      await shoot(page, path.join(outDir, `landing-first-screen-${width}.png`), false);
 
       await context.addCookies([{ name: CONSENT_COOKIE, value: '1', url: app.url }]);
       await page.goto('about:blank'); // a fresh load, not a same-document jump to the anchor
@@ -125,6 +132,22 @@ async function main(): Promise<void> {
         await page.waitForFunction(() => !document.querySelector('.mantine-Loader-root'));
         await shoot(page, path.join(outDir, `${name}-${width}.png`), true);
       }
+      // A paid plan (the built-in test billing), once: its logs, and the confirmation of an upgrade with what it charges.
+      const billing = (await (await context.request.get(`${app.url}/api/workspaces/${workspaceId}/billing`)).json()) as { data: { plan: string } };
+      if (billing.data.plan === 'STARTER') {
+        const started = (await (await context.request.post(`${app.url}/api/checkout`, { headers: { 'x-csrf-token': csrf }, data: { priceId: 'cairn_hobby_month', mode: 'subscription' } })).json()) as { data: { url: string } };
+        await context.request.post(`${app.url}/api/billing/local/checkout/${started.data.url.split('/').pop()}`, { headers: { 'x-csrf-token': csrf }, data: { outcome: 'paid' } });
+      }
+      await page.goto(`${app.url}/dashboard/subscription?checkout=success`);
+      await page.getByTestId('checkout-success').waitFor();
+      await shoot(page, path.join(outDir, `subscription-paid-${width}.png`), true);
+      await page.goto(`${app.url}/dashboard/subscription/logs`);
+      await page.getByTestId('subscription-status').filter({ visible: true }).first().waitFor();
+      await shoot(page, path.join(outDir, `subscription-logs-paid-${width}.png`), true);
+      await page.goto(`${app.url}/dashboard/subscription/plans/fixed`);
+      await page.getByTestId('upgrade-plan-DEVELOPER').click();
+      await page.getByRole('dialog', { name: 'Upgrade the subscription' }).getByTestId('plan-change-now').waitFor();
+      await shoot(page, path.join(outDir, `upgrade-confirm-${width}.png`), false);
       await context.close();
     }
     console.log(outDir);

@@ -52,7 +52,10 @@ describe.runIf(browserAvailable())('signing in, in Chromium', () => {
     await page.waitForURL(`${app.url}/dashboard/settings`);
     await page.getByRole('button', { name: 'Account menu' }).waitFor();
     expect(await page.getByRole('button', { name: 'Account menu' }).textContent()).toContain('browser@example.com');
-    // A new user is asked for marketing consent once.
+    // A new user is asked for marketing consent on the dashboard's home, not over the page they came for.
+    expect(await page.getByRole('dialog', { name: 'Your communication preferences' }).count()).toBe(0);
+    await page.getByRole('link', { name: 'Cairn dashboard' }).click();
+    await page.waitForURL(`${app.url}/dashboard`);
     await answerConsentModal(page);
     await page.getByText(messages.preferences.saved).waitFor();
     await page.getByRole('button', { name: 'Accept' }).click();
@@ -95,6 +98,7 @@ describe.runIf(browserAvailable())('signing in, in Chromium', () => {
     await page.getByRole('link', { name: 'Sign in with GitHub' }).click();
     await page.waitForURL(`${app.url}/dashboard/workspaces`);
     await page.getByRole('button', { name: 'Account menu' }).waitFor();
+    await page.goto(`${app.url}/dashboard`);
     await answerConsentModal(page);
     expect(await page.getByRole('button', { name: 'Account menu' }).textContent()).toContain('octo@example.com');
     await context.close();

@@ -155,7 +155,7 @@ describe.runIf(browserAvailable())('the public site and the dashboard shell, in 
   it('sends buttons to sign-in with a redirect when signed out, and straight on when signed in', async () => {
     const out = await visit('/#pricing');
     expect(await out.page.getByTestId('dashboard-button').getAttribute('href')).toBe('/auth/signin');
-    expect(await out.page.getByTestId('plan-button-HOBBY').getAttribute('href')).toBe('/auth/signin?redirect=%2Fdashboard%2Fsubscription%2Fplans%2Ffixed%3Fplan%3DHOBBY%26period%3Dmonth');
+    expect(await out.page.getByTestId('plan-button-HOBBY').getAttribute('href')).toBe('/auth/signin?redirect=%2Fdashboard%2Fsubscription%3Fplan%3DHOBBY%26period%3Dmonth');
     // The support address arrives with GET /api/site; until then the button points at the contact section.
     await expect.poll(() => out.page.getByTestId('plan-button-ENTERPRISE').getAttribute('href')).toBe('mailto:help@cairn.example');
     await out.page.getByRole('radio', { name: /Pay As You Go/ }).check({ force: true });
@@ -168,7 +168,7 @@ describe.runIf(browserAvailable())('the public site and the dashboard shell, in 
     const session = await signInInBrowser(browser, app, 'site-user@example.com');
     await session.page.goto(`${app.url}/#pricing`);
     await session.page.waitForFunction(() => document.querySelector('[data-testid="dashboard-button"]')?.getAttribute('href') === '/dashboard');
-    expect(await session.page.getByTestId('plan-button-HOBBY').getAttribute('href')).toBe('/dashboard/subscription/plans/fixed?plan=HOBBY&period=month');
+    expect(await session.page.getByTestId('plan-button-HOBBY').getAttribute('href')).toBe('/dashboard/subscription?plan=HOBBY&period=month');
     await session.page.getByRole('radio', { name: /Pay As You Go/ }).check({ force: true });
     expect(await session.page.getByTestId('payg-button').getAttribute('href')).toBe('/dashboard/subscription/plans');
     await session.context.close();

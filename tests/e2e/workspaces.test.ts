@@ -162,16 +162,20 @@ describe.runIf(browserAvailable())('workspaces and projects, in Chromium', () =>
     await popup.getByText(messages.deletePopup.warning).waitFor();
     const confirm = popup.getByRole('button', { name: messages.deletePopup.button });
 
-    await confirm.click();
+    // Disabled until the text matches; Enter in the field still says what is missing.
+    expect(await confirm.isDisabled()).toBe(true);
+    await popup.getByLabel('Confirmation').press('Enter');
     await popup.getByText(messages.deletePopup.inputEmpty).waitFor();
 
     await popup.getByLabel('Confirmation').fill('Maintainer');
-    await confirm.click();
+    expect(await confirm.isDisabled()).toBe(true);
+    await popup.getByLabel('Confirmation').press('Enter');
     await popup.getByText('The text you typed does not match.').waitFor();
     expect(await app.db('projects').where({ name: 'Maintainer API' }).first('id')).toBeTruthy();
 
     // Compared after trimming.
     await popup.getByLabel('Confirmation').fill('  Maintainer API ');
+    expect(await confirm.isEnabled()).toBe(true);
     await confirm.click();
     await o.waitForURL(`${app.url}/dashboard`);
     await projectCard(o, 'Owner API').waitFor();

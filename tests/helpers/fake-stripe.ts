@@ -179,6 +179,27 @@ export async function startFakeStripe(): Promise<FakeStripe> {
         return [200, sub];
       }
     }
+    if (method === 'POST' && r === 'invoices/create_preview') {
+      // Stripe's proration of a price change: the unused part of the current period credited, the
+      // same part of the new price charged; a change of interval starts a new period now.
+      const sub = subscriptions.get(body.subscription);
+      if (!sub || sub.customer !== body.customer) return notFound;
+      const price = prices.get(body.subscription_details?.items?.[0]?.price);
+      if (!price) return [400, { error: { type: 'invalid_request_error', message: 'No such price' } }];
+      const item = sub.items.data[0];
+      const old = item.price;
+      const lengthOf = (p: Obj) => (p.recurring?.interval === 'year' ? 365 : 30) * 86400;
+      const t = now();
+      const left = Math.max(0, item.current_period_end - t) / lengthOf(old);
+      const sameInterval = (old.recurring?.interval ?? 'month') === (price.recurring?.interval ?? 'month');
+      const end = sameInterval ? item.current_period_end : t + lengthOf(price);
+      const lines = [
+        { object: 'line_item', amount: -Math.round(old.unit_amount * left), description: 'Unused time', period: { start: t, end: item.current_period_end } },
+        { object: 'line_item', amount: Math.round(price.unit_amount * (sameInterval ? left : 1)), description: 'Remaining time', period: { start: t, end } },
+      ];
+      const total = lines.reduce((a, l) => a + l.amount, 0);
+      return [200, { id: `upcoming_${seq}`, object: 'invoice', customer: sub.customer, currency: 'eur', total, amount_due: Math.max(0, total), lines: { object: 'list', data: lines, has_more: false } }];
+    }
     if (method === 'GET' && seg[1] === 'invoices' && seg[2]) return invoices.has(seg[2]) ? [200, invoices.get(seg[2])] : notFound;
     if (method === 'POST' && r === 'billing_portal/configurations') {
       const c = { id: id('bpc'), object: 'billing_portal.configuration', active: true, is_default: false, features: body.features };

@@ -102,6 +102,24 @@ describe('built-in test billing', () => {
     expect(customer.subscriptions.data[0]).toMatchObject({ status: 'active', plan: 'DEVELOPER', period: 'year' });
   });
 
+  it('previews an upgrade: the prorated amount now and the new price from the next period; nothing changes', async () => {
+    const u = await newUser();
+    await buy(u, planLookupKey('HOBBY', 'month'), 'paid');
+    const res = await u.client.post('/api/stripe/preview_subscription_change', { newPriceId: planLookupKey('DEVELOPER', 'month') });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    // Just bought: nearly all of HOBBY's month is unused and credited.
+    expect(res.body.data).toMatchObject({ plan: 'DEVELOPER', period: 'month', direction: 'upgrade', next_amount: 7900, currency: 'eur' });
+    expect(Math.abs(res.body.data.amount_now - (7900 - 2900))).toBeLessThanOrEqual(1);
+    expect(res.body.data.next_period_start).toBeGreaterThan(Date.now());
+    const starter = await u.client.post('/api/stripe/preview_subscription_change', { newPriceId: null });
+    expect(starter.body.data).toMatchObject({ plan: 'STARTER', direction: 'downgrade', amount_now: 0, next_amount: 0 });
+    expect((await quota(u)).subscription.currentPlan.name).toBe('HOBBY');
+    expect(await logTypes(u)).toEqual(['checkout']);
+    const fresh = await newUser();
+    const none = await fresh.client.post('/api/stripe/preview_subscription_change', { newPriceId: planLookupKey('DEVELOPER', 'month') });
+    expect(none.status).toBe(409);
+  });
+
   it('upgrades and downgrades at once; the counts rule and an unpaid invoice refuse with the spec words', async () => {
     const u = await newUser();
     await buy(u, planLookupKey('HOBBY', 'month'), 'paid');
@@ -112,7 +130,10 @@ describe('built-in test billing', () => {
     await makeWorkspace(app.db, u.id, [], 'second');
     const down = await u.client.post('/api/stripe/update_subscription', { newPriceId: planLookupKey('HOBBY', 'month') });
     expect(down.status).toBe(422);
-    expect(down.body.error.message).toBe(messages.billing.removeToMatch(1, 0, 1, 'HOBBY'));
+    expect(down.body.error.message).toBe('Please remove 1 project and 1 workspace to match the HOBBY plan');
+    const preview = await u.client.post('/api/stripe/preview_subscription_change', { newPriceId: planLookupKey('HOBBY', 'month') });
+    expect(preview.status).toBe(422);
+    expect(preview.body.error.message).toBe(messages.billing.removeToMatch(1, 0, 1, 'HOBBY'));
     // A failed renewal leaves an unpaid invoice: no change, no cancellation until it is paid.
     expect((await u.client.post('/api/billing/local/portal', { action: 'renew_failed' })).status).toBe(200);
     expect((await quota(u)).subscription.status).toBe('past_due');

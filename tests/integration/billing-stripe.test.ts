@@ -199,6 +199,36 @@ describe('Stripe provider', () => {
     expect(await logTypes(u)).toEqual(['cancellation', 'downgrade', 'upgrade', 'checkout']);
   });
 
+  it("previews a plan change with Stripe's invoice preview, changing nothing, and refuses what the counts forbid before it is confirmed", async () => {
+    const u = await newUser();
+    const sessionId = await checkout(u, 'cairn_hobby_month');
+    const { subscription } = stripe.completeCheckout(sessionId, 'paid');
+    await send(stripe.event('checkout.session.completed', stripe.sessions.get(sessionId)!));
+    // Half of the month is left: Stripe credits half of HOBBY and charges half of DEVELOPER.
+    const item = subscription!.items.data[0];
+    item.current_period_end = Math.floor(Date.now() / 1000) + 15 * 86400;
+    const up = await u.client.post('/api/stripe/preview_subscription_change', { newPriceId: await priceId('cairn_developer_month') });
+    expect(up.status, up.text).toBe(200);
+    expect(stripe.calls).toContain('POST /v1/invoices/create_preview');
+    expect(up.body.data).toMatchObject({ plan: 'DEVELOPER', period: 'month', direction: 'upgrade', next_amount: 7900, next_period_start: item.current_period_end * 1000, currency: 'eur' });
+    expect(Math.abs(up.body.data.amount_now - (7900 - 2900) / 2)).toBeLessThanOrEqual(1);
+    // A yearly price starts a new period now: the year less the unused half month.
+    const year = await u.client.post('/api/stripe/preview_subscription_change', { newPriceId: await priceId('cairn_hobby_year') });
+    expect(year.body.data).toMatchObject({ plan: 'HOBBY', period: 'year', direction: 'upgrade', next_amount: 29900 });
+    expect(Math.abs(year.body.data.amount_now - (29900 - 2900 / 2))).toBeLessThanOrEqual(1);
+    // Previews change nothing.
+    expect(item.price.lookup_key).toBe('cairn_hobby_month');
+    expect(await logTypes(u)).toEqual(['checkout']);
+    // Two projects on STARTER's one: refused with the spec's sentence before any confirmation.
+    await u.client.post(`/api/workspaces/${u.ws}/projects`, { projectName: 'a', networkId: 0 });
+    await u.client.post(`/api/workspaces/${u.ws}/projects`, { projectName: 'b', networkId: 0 });
+    const down = await u.client.post('/api/stripe/preview_subscription_change', { newPriceId: null });
+    expect(down.status).toBe(422);
+    expect(down.body.error.message).toBe('Please remove 1 project to match the STARTER plan');
+    const bad = await u.client.post('/api/stripe/preview_subscription_change', { newPriceId: 'price_nope' });
+    expect(bad.status).toBe(400);
+  });
+
   it('grants a boost bought through Stripe once, whichever of its events arrive', async () => {
     const u = await newUser();
     const res = await u.client.post('/api/checkout', { priceId: await priceId('cairn_requests_boost_300k'), mode: 'payment', onBehalfWorkspaceId: u.ws });

@@ -40,6 +40,7 @@ describe('GET /api/site', () => {
         companyAddress: 'Cairn Ltd, 1 Stone Row, Edinburgh',
         maintenance: { enabled: true, eta: '2026-12-01T18:00:00.000Z' },
         gatewayUrl: 'http://localhost:3001',
+        devMailbox: '/dev/mailbox',
       },
     });
   });

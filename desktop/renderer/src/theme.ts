@@ -1,4 +1,23 @@
-import { createTheme, type CSSVariablesResolver } from '@mantine/core';
+import { createTheme, darken, defaultVariantColorsResolver, parseThemeColor, type CSSVariablesResolver, type VariantColorsResolver } from '@mantine/core';
+
+/** Colours whose shade 9 is too light for white text (green, lime, yellow and orange below 4.5:1). */
+const BRIGHT = new Set(['green', 'lime', 'yellow', 'orange']);
+
+/**
+ * Mantine's variant colours, made readable (WCAG AA, 4.5:1): text on a light-variant badge, alert or
+ * button is the colour's shade 9 darkened by 30 % (shade 6 is below 3:1 on its own tint), and a filled
+ * green, lime, yellow or orange is its shade 9 darkened by 20 % under white text. An explicit shade
+ * ('yellow.5') is left as asked.
+ */
+const readableVariantColors: VariantColorsResolver = (input) => {
+  const base = defaultVariantColorsResolver(input);
+  const parsed = parseThemeColor({ color: input.color || input.theme.primaryColor, theme: input.theme });
+  if (!parsed.isThemeColor || parsed.shade !== undefined || parsed.color === 'gray' || parsed.color === 'dark') return base;
+  const shade9 = input.theme.colors[parsed.color]![9];
+  if (input.variant === 'light') return { ...base, color: darken(shade9, 0.3), hoverColor: darken(shade9, 0.3) };
+  if (input.variant === 'filled' && BRIGHT.has(parsed.color)) return { ...base, background: darken(shade9, 0.2), hover: darken(shade9, 0.3), color: '#fff' };
+  return base;
+};
 
 export const theme = createTheme({
   // The spec's breakpoints (576, 768, 992, 1200 and 1400 px) in em, as Mantine takes them (px / 16).
@@ -18,6 +37,7 @@ export const theme = createTheme({
   fontFamily:
     'system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, "Noto Sans", sans-serif',
   headings: { fontWeight: '700' },
+  variantColorResolver: readableVariantColors,
 });
 
 // Mantine's default dimmed and error greys/reds are below 4.5:1 on white; darken them for readable text.

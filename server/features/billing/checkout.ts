@@ -4,8 +4,8 @@ import type { Db } from '../../db/index';
 import { Conflict, Forbidden, Invalid } from '../../errors';
 import { membershipOf } from '../workspaces/index';
 import { can, deniedMessages } from '../../../shared/permissions';
-import { boosts, isPaidPlan, plans } from '../../../shared/plans';
-import { hasPaidSubscription, type PriceTarget } from '../../../shared/billing';
+import { boosts, isPaidPlan, planNames, plans, type PlanName } from '../../../shared/plans';
+import { hasPaidSubscription, type BillingPeriod, type PriceTarget } from '../../../shared/billing';
 import { assertPlanChangeAllowed, readSubscriptionState } from './billing';
 
 export interface CheckoutRequest {
@@ -62,4 +62,10 @@ export async function assertPlanChangeable(db: Db, userId: number, target: Price
   if (state.priceId === priceId) throw new Conflict(`You are already on the ${target.plan} plan, billed every ${target.period}.`);
   await assertPlanChangeAllowed(db, userId, target.plan);
   return target;
+}
+
+/** Whether moving from one plan and period to another is an upgrade (more requests, or the same plan yearly) or a downgrade. */
+export function changeDirection(from: { plan: PlanName; period: BillingPeriod | null }, to: { plan: PlanName; period: BillingPeriod | null }): 'upgrade' | 'downgrade' {
+  const rank = (p: { plan: PlanName; period: BillingPeriod | null }) => planNames.indexOf(p.plan) * 2 + (p.period === 'year' ? 1 : 0);
+  return rank(to) > rank(from) ? 'upgrade' : 'downgrade';
 }

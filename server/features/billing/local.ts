@@ -4,7 +4,7 @@ import { Conflict, Invalid, NotFound } from '../../errors';
 import { applySubscription, canceledState, grantBoost, readSubscriptionState, type SubscriptionState } from './billing';
 import { isBoostType, isPaidPlan, isPlanName, plans, type PlanName } from '../../../shared/plans';
 import { nextStatus, sellablePrices, type BillingPeriod, type CustomerDto } from '../../../shared/billing';
-import type { BillingProvider, BillingUser, CheckoutRequest } from './provider';
+import type { BillingProvider, BillingUser, CheckoutRequest, PlanChangeCharge } from './provider';
 import { PriceBook, periodMs } from './prices';
 import { saveCustomer, customerRow } from './customers';
 
@@ -136,14 +136,26 @@ export class LocalBillingProvider implements BillingProvider {
     return { redirect: outcome === 'canceled' ? s.cancel_path : s.success_path };
   }
 
-  async changePlan(user: BillingUser, plan: PlanName, period: BillingPeriod, priceId: string, now = Date.now()): Promise<void> {
-    const current = await readSubscriptionState(this.db, user.id);
+  /**
+   * The built-in billing's proration: a change starts a new period at once, charging the new price
+   * less the unused part of the old period; a downgrade charges nothing now.
+   */
+  private charge(current: SubscriptionState, plan: PlanName, period: BillingPeriod, now: number): PlanChangeCharge & { up: boolean } {
     const newPrice = plans[plan].stripePriceId[period].price ?? 0;
     const oldPrice = current.period ? (plans[current.plan].stripePriceId[current.period].price ?? 0) : 0;
-    // Proration: the unused part of the old period is credited against the same part of the new one.
     const remaining = current.currentPeriodEnd && current.period ? Math.max(0, current.currentPeriodEnd - now) / periodMs(current.period) : 0;
-    const amount = Math.max(0, Math.round(newPrice - oldPrice * remaining));
     const up = plans[plan].requestLimit > plans[current.plan].requestLimit || (plan === current.plan && period === 'year');
+    return { up, amountNow: up ? Math.max(0, Math.round(newPrice - oldPrice * remaining)) : 0, nextAmount: newPrice, nextPeriodStart: now + periodMs(period) };
+  }
+
+  async previewPlanChange(user: BillingUser, plan: PlanName, period: BillingPeriod, _priceId: string, now = Date.now()): Promise<PlanChangeCharge> {
+    const { amountNow, nextAmount, nextPeriodStart } = this.charge(await readSubscriptionState(this.db, user.id), plan, period, now);
+    return { amountNow, nextAmount, nextPeriodStart };
+  }
+
+  async changePlan(user: BillingUser, plan: PlanName, period: BillingPeriod, priceId: string, now = Date.now()): Promise<void> {
+    const current = await readSubscriptionState(this.db, user.id);
+    const { up, amountNow: amount } = this.charge(current, plan, period, now);
     await applySubscription(
       this.db,
       user.id,

@@ -23,6 +23,13 @@ export interface CheckoutRequest {
   taxId: { type: string; value: string } | null;
 }
 
+/** Euro cents a plan change charges now, and every period from nextPeriodStart on. */
+export interface PlanChangeCharge {
+  amountNow: number;
+  nextAmount: number;
+  nextPeriodStart: number | null;
+}
+
 /**
  * What the billing routes need from a provider. Stripe and the local (built-in test) provider both
  * end in services/billing's applySubscription, so they drive one state machine and one log.
@@ -37,6 +44,11 @@ export interface BillingProvider {
   targetOf(priceId: string): PriceTarget | null;
   /** Creates a checkout and answers the address the browser goes to. */
   checkout(req: CheckoutRequest): Promise<string>;
+  /**
+   * What changePlan with the same arguments would charge now (the prorated difference, as the
+   * provider computes it: Stripe through an invoice preview) and every period from the next one on.
+   */
+  previewPlanChange(user: BillingUser, plan: PlanName, period: BillingPeriod, priceId: string): Promise<PlanChangeCharge>;
   /** Immediate, prorated plan change of an existing paid subscription. */
   changePlan(user: BillingUser, plan: PlanName, period: BillingPeriod, priceId: string): Promise<void>;
   cancel(user: BillingUser): Promise<void>;

@@ -28,6 +28,9 @@ export class NoBillingProvider implements BillingProvider {
   async checkout(): Promise<string> {
     throw new Conflict(NO_BILLING);
   }
+  async previewPlanChange(): Promise<never> {
+    throw new Conflict(NO_BILLING);
+  }
   async changePlan(): Promise<void> {
     throw new Conflict(NO_BILLING);
   }

@@ -10,10 +10,10 @@ import { customerRow } from './customers';
 import { membershipOf } from '../workspaces/index';
 import { findUserById } from '../accounts/index';
 import { activeAddons, assertPlanChangeAllowed, currentCounts, getLog, listLogs, readSubscriptionState } from './billing';
-import { assertCancellable, assertPlanChangeable, prepareCheckout } from './checkout';
+import { assertCancellable, assertPlanChangeable, changeDirection, prepareCheckout } from './checkout';
 import { can, deniedMessages, type Role } from '../../../shared/permissions';
 import { boosts, boostTypes, planNames, plans } from '../../../shared/plans';
-import { INCOMPLETE_EXPIRY_MS, boostLookupKey, checkoutSchema, idSchema, logTypeLabels, normalizeTaxId, planLookupKey, taxIdTypeFor, updateSubscriptionSchema, type BillingInfoDto, type CheckoutResultDto, type WorkspaceBillingDto } from '../../../shared/billing';
+import { INCOMPLETE_EXPIRY_MS, boostLookupKey, checkoutSchema, idSchema, logTypeLabels, normalizeTaxId, planLookupKey, previewSubscriptionChangeSchema, taxIdTypeFor, updateSubscriptionSchema, type BillingInfoDto, type PlanChangePreviewDto, type CheckoutResultDto, type WorkspaceBillingDto } from '../../../shared/billing';
 import { formatEur } from '../../../shared/pricing';
 import type { AddonDto } from '../../../shared/workspaces';
 import { safeRedirect } from '../../../shared/redirect';
@@ -122,6 +122,32 @@ export function registerBillingRoutes(router: Router, deps: RouteDeps, billing: 
       const target = await assertPlanChangeable(db, user!.id, billing.targetOf(body.newPriceId), body.newPriceId);
       await billing.changePlan(user!, target.plan, target.period, body.newPriceId);
       return (await billing.customer(user!, { refresh: false })).subscriptions.data;
+    },
+  });
+
+  route(router, deps, {
+    method: 'post',
+    path: '/stripe/preview_subscription_change',
+    permission: 'signedIn',
+    body: previewSubscriptionChangeSchema,
+    handler: async ({ user, body }): Promise<PlanChangePreviewDto> => {
+      // The same rules as the change itself, so a change the counts or an unpaid invoice forbid is refused before it is confirmed.
+      const state = await readSubscriptionState(db, user!.id);
+      if (body.newPriceId === null) {
+        await assertCancellable(db, user!.id);
+        return { plan: 'STARTER', period: null, direction: 'downgrade', amount_now: 0, next_amount: 0, next_period_start: null, currency: 'eur' };
+      }
+      const target = await assertPlanChangeable(db, user!.id, billing.targetOf(body.newPriceId), body.newPriceId);
+      const charge = await billing.previewPlanChange(user!, target.plan, target.period, body.newPriceId);
+      return {
+        plan: target.plan,
+        period: target.period,
+        direction: changeDirection(state, target),
+        amount_now: charge.amountNow,
+        next_amount: charge.nextAmount,
+        next_period_start: charge.nextPeriodStart,
+        currency: 'eur',
+      };
     },
   });
 

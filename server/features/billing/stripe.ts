@@ -3,9 +3,9 @@ import type { Db } from '../../db/index';
 import type { Logger } from '../../logger';
 import { AppError, Conflict, Invalid } from '../../errors';
 import { applySubscription, canceledState, grantBoost, readSubscriptionState, type LogEntry, type SubscriptionState } from './billing';
-import { isBoostType, type SubscriptionStatus } from '../../../shared/plans';
+import { isBoostType, plans, type PlanName, type SubscriptionStatus } from '../../../shared/plans';
 import { sellablePrices, type BillingPeriod, type CustomerDto, type PriceTarget } from '../../../shared/billing';
-import type { BillingProvider, BillingUser, CheckoutRequest, PortalScope } from './provider';
+import type { BillingProvider, BillingUser, CheckoutRequest, PlanChangeCharge, PortalScope } from './provider';
 import { PriceBook } from './prices';
 import { customerRow, saveCustomer } from './customers';
 import { localCustomer } from './local';
@@ -166,6 +166,27 @@ export class StripeBillingProvider implements BillingProvider {
     const s = await readSubscriptionState(this.db, userId);
     if (s.provider !== 'stripe' || !s.providerSubscriptionId || !LIVE.has(s.status)) throw new Conflict('There is no paid subscription to change. Choose a plan first.');
     return s.providerSubscriptionId;
+  }
+
+  /** Stripe's own proration of the change, from an invoice preview of the same update changePlan sends; nothing changes. */
+  async previewPlanChange(user: BillingUser, plan: PlanName, period: BillingPeriod, priceId: string): Promise<PlanChangeCharge> {
+    const id = await this.currentSubscriptionId(user.id);
+    const sub = await call('read the subscription', () => this.stripe.subscriptions.retrieve(id));
+    const item = sub.items.data[0];
+    if (!item) throw new AppError(502, 'billing_unavailable', 'The Stripe subscription has no item to change.');
+    const preview = await call('preview the plan change', () =>
+      this.stripe.invoices.createPreview({
+        customer: idOf(sub.customer)!,
+        subscription: id,
+        subscription_details: { items: [{ id: item.id, price: priceId }], proration_behavior: 'always_invoice' },
+      }),
+    );
+    const ends = preview.lines.data.map((l) => l.period?.end ?? 0).filter((t) => t > 0);
+    return {
+      amountNow: Math.max(0, preview.amount_due),
+      nextAmount: plans[plan].stripePriceId[period].price ?? 0,
+      nextPeriodStart: ends.length ? Math.max(...ends) * 1000 : item.current_period_end ? item.current_period_end * 1000 : null,
+    };
   }
 
   async changePlan(user: BillingUser, _plan: unknown, _period: BillingPeriod, priceId: string): Promise<void> {

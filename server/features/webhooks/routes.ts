@@ -7,6 +7,7 @@ import { createWebhook, deleteWebhook, getWebhook, listWebhooks, parseConditions
 import { auditBy } from '../audit/index';
 import type { ChainSource } from './chain-source';
 import { SampleCache } from './sample';
+import { endpointWarning, parseAllowlist } from './ssrf';
 import { SlidingWindowLimit } from '../../http/sliding-window-limit';
 import * as outbox from './outbox';
 
@@ -48,6 +49,15 @@ export function registerWebhookRoutes(router: Router, deps: RouteDeps, sources: 
       if (!sampleLimit.take(String(user!.id))) throw new AppError(429, 'too_many_requests', 'Too many sample requests. Please wait a minute and try again.');
       return sample(query.network, query.type);
     },
+  });
+
+  const allowlist = parseAllowlist(deps.config.webhooks.allowlist);
+  route(router, deps, {
+    method: 'get',
+    path: '/webhooks/endpoint-warning',
+    permission: 'signedIn',
+    query: z.object({ url: z.string({ error: 'url is required' }).max(2048, 'url is too long') }),
+    handler: ({ query }): { warning: string | null } => ({ warning: endpointWarning(query.url, allowlist) }),
   });
 
   route(router, deps, {

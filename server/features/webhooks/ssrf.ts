@@ -3,6 +3,7 @@ import net from 'node:net';
 import type { LookupFunction } from 'node:net';
 import type { Allowlist } from '../../allowlist';
 import { isPublicIp, mappedIpv4 } from '../../../shared/ip';
+import { privateEndpointWarning } from '../../../shared/webhooks';
 
 // Addresses a webhook may never reach unless an operator allow-lists them: every kind but public
 // (private, loopback, link-local, CGNAT, multicast, documentation, translation and reserved ranges,
@@ -60,4 +61,18 @@ export function guardedLookup(host: string, allow: Allowlist): LookupFunction {
 export function checkLiteralHost(hostname: string, allow: Allowlist): void {
   const bare = hostname.replace(/^\[|\]$/g, '');
   if (net.isIP(bare) && !allow.hosts.has(bare.toLowerCase()) && !isAllowedAddress(bare, allow)) throw new BlockedAddressError(hostname, bare);
+}
+
+/**
+ * What the webhook form says about an endpoint: the private-endpoint warning when its host is a local
+ * name or a non-public address, unless WEBHOOK_ALLOWLIST lets deliveries reach it (the host by name,
+ * or an address literal inside an allowed range).
+ */
+export function endpointWarning(url: string, allow: Allowlist): string | null {
+  const warning = privateEndpointWarning(url);
+  if (!warning) return null;
+  const host = new URL(url.trim()).hostname.toLowerCase().replace(/^\[|\]$/g, '');
+  if (allow.hosts.has(host)) return null;
+  if (net.isIP(host) && isAllowedAddress(host, allow)) return null;
+  return warning;
 }

@@ -89,6 +89,7 @@ describe('site configuration', () => {
       companyAddress: null,
       maintenance: { enabled: false, eta: null },
       gatewayUrl: 'http://localhost:3001',
+      devMailbox: '/dev/mailbox',
     });
   });
 
@@ -98,6 +99,12 @@ describe('site configuration', () => {
     expect(fails({ MAINTENANCE_ETA: 'soon' })).toMatch(/^Invalid configuration: MAINTENANCE_ETA must be a date and time/);
     expect(fails({ STATUS_URL: 'ftp://x' })).toMatch(/^Invalid configuration: STATUS_URL must be an http\(s\) URL/);
     expect(fails({ SUPPORT_EMAIL: 'nope' })).toMatch(/^Invalid configuration: SUPPORT_EMAIL must be an e-mail address/);
+  });
+
+  it('names the development mailbox to the sign-in pages only outside production and without SMTP', () => {
+    expect(loadConfig({}).site.devMailbox).toBe('/dev/mailbox');
+    expect(loadConfig({ SMTP_URL: 'smtp://mail.example' }).site.devMailbox).toBeNull();
+    expect(loadConfig({ NODE_ENV: 'production', SMTP_URL: 'smtp://mail.example' }).site.devMailbox).toBeNull();
   });
 
   it('chooses billing: local test billing by default, none in production, Stripe with its key pair', () => {

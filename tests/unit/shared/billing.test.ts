@@ -76,7 +76,10 @@ describe('plan-change rule and quota warning', () => {
   it('names what must go, with the spec words', () => {
     expect(excessFor(plans.HOBBY, { projects: 3, webhooks: 3, workspaces: 1 })).toBeNull();
     const e = excessFor(plans.STARTER, { projects: 3, webhooks: 2, workspaces: 2 })!;
-    expect(messages.billing.removeToMatch(e.projects, e.webhooks, e.workspaces, 'STARTER')).toBe('Please remove 2 projects, 1 webhooks and 1 workspaces to match the STARTER plan');
+    expect(messages.billing.removeToMatch(e.projects, e.webhooks, e.workspaces, 'STARTER')).toBe('Please remove 2 projects, 1 webhook and 1 workspace to match the STARTER plan');
+    expect(messages.billing.removeToMatch(2, 0, 1, 'HOBBY')).toBe('Please remove 2 projects and 1 workspace to match the HOBBY plan');
+    expect(messages.billing.removeToMatch(0, 3, 0, 'HOBBY')).toBe('Please remove 3 webhooks to match the HOBBY plan');
+    expect(messages.billing.removeToMatch(1, 0, 0, 'STARTER')).toBe('Please remove 1 project to match the STARTER plan');
   });
   it('warns at 80 % of any part of the quota', () => {
     const q = (used: Partial<Record<'projectCount' | 'webhookCount' | 'requests' | 'storage', number>>) => ({
@@ -85,6 +88,12 @@ describe('plan-change rule and quota warning', () => {
     });
     expect(nearlyExhausted(q({ projectCount: 7, requests: 799 }))).toEqual([]);
     expect(nearlyExhausted(q({ projectCount: 8, requests: 800, storage: 999 }))).toEqual(['Projects', 'Requests today', 'Storage']);
+  });
+  it('does not warn for a count the plan allows exactly one of, but still for requests and storage', () => {
+    const starter = { quota: { projectCount: 1, webhookCount: 1, requestLimit: 1000, storageLimit: 1000 }, used: { subscription: { projectCount: 1, webhookCount: 1, requests: 0, storage: 0 } } };
+    expect(nearlyExhausted(starter)).toEqual([]);
+    expect(nearlyExhausted({ ...starter, used: { subscription: { projectCount: 1, webhookCount: 1, requests: 900, storage: 850 } } })).toEqual(['Requests today', 'Storage']);
+    expect(nearlyExhausted({ ...starter, quota: { ...starter.quota, requestLimit: 1, storageLimit: 1 }, used: { subscription: { projectCount: 1, webhookCount: 1, requests: 1, storage: 1 } } })).toEqual(['Requests today', 'Storage']);
   });
   it('sells HOBBY and DEVELOPER by month and year and both boosts, in cents', () => {
     const prices = sellablePrices();

@@ -45,16 +45,23 @@ function ConfirmDeleteForm({
   const [inputError, setInputError] = useState<string | null>(null);
   const [checkboxError, setCheckboxError] = useState<string | null>(null);
 
-  const onSubmit = (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    if (loading) return;
+  // The button stays disabled until the text matches (and the box is ticked); Enter still says what is missing.
+  const ready = typed.trim() !== '' && typed.trim() === confirmation.trim() && (!checkbox || checked);
+
+  /** Shows what is missing; true when the deletion may go ahead. */
+  const check = () => {
     const text = typed.trim();
     const nextInput = text === '' ? messages.deletePopup.inputEmpty : text !== confirmation.trim() ? CONFIRM_MISMATCH : null;
     const nextCheckbox = checkbox && !checked ? CONFIRM_CHECKBOX_REQUIRED : null;
     setInputError(nextInput);
     setCheckboxError(nextCheckbox);
-    if (nextInput || nextCheckbox) return;
-    onConfirm();
+    return !nextInput && !nextCheckbox;
+  };
+
+  const onSubmit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    if (loading) return;
+    if (check()) onConfirm();
   };
 
   return (
@@ -76,6 +83,13 @@ function ConfirmDeleteForm({
             if (inputError) setInputError(null);
           }}
           error={inputError}
+          onKeyDown={(e) => {
+            // A form whose button is disabled does not submit on Enter: say what is missing instead.
+            if (e.key === 'Enter' && !ready) {
+              e.preventDefault();
+              check();
+            }
+          }}
           autoComplete="off"
           spellCheck={false}
           data-autofocus
@@ -95,7 +109,7 @@ function ConfirmDeleteForm({
           <Button variant="default" onClick={onClose} disabled={loading}>
             Cancel
           </Button>
-          <Button type="submit" color="red" loading={loading} leftSection={<IconTrash size={16} aria-hidden />}>
+          <Button type="submit" color="red" loading={loading} disabled={!ready} leftSection={<IconTrash size={16} aria-hidden />}>
             {buttonLabel}
           </Button>
         </Group>

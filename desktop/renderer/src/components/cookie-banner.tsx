@@ -4,6 +4,7 @@ import { useQuery } from '@tanstack/react-query';
 import { messages } from '../../../../shared/messages';
 import { CONSENT_COOKIE, CONSENT_COOKIE_MAX_AGE_S } from '../../../../shared/site';
 import { siteQueries } from '../features/shell/queries';
+import classes from './cookie-banner.module.css';
 
 const COOKIE_POLICY_WORDS = 'Cookie Policy';
 
@@ -40,18 +41,10 @@ function CookieNotice() {
       withBorder
       radius="md"
       p="md"
-      style={{
-        position: 'fixed',
-        insetInline: 'max(12px, calc((100vw - 960px) / 2))',
-        bottom: 12,
-        zIndex: 190,
-        display: 'flex',
-        flexWrap: 'wrap',
-        alignItems: 'center',
-        gap: 'var(--mantine-spacing-md)',
-      }}
+      className={classes.banner}
+      data-testid="cookie-banner"
     >
-      <Text size="sm" style={{ flex: '1 1 280px' }}>
+      <Text size="sm" className={classes.text}>
         {before}
         <Anchor href={site?.links.cookiePolicy ?? '/cookie-policy'} inherit underline="always">
           {COOKIE_POLICY_WORDS}
@@ -63,7 +56,7 @@ function CookieNotice() {
           storeConsent();
           setAccepted(true);
         }}
-        style={{ flex: '0 0 auto' }}
+        className={classes.accept}
       >
         Accept
       </Button>

@@ -4,7 +4,8 @@ import { Center, Loader } from '@mantine/core';
 export function PageLoader({ label = 'Loading…', minHeight = '40vh' }: { label?: string; minHeight?: string | number }) {
   return (
     <Center mih={minHeight} role="status" aria-live="polite">
-      <Loader aria-label={label} />
+      {/* role=img: an aria-label on a plain span is not allowed (axe: aria-prohibited-attr). */}
+      <Loader role="img" aria-label={label} />
     </Center>
   );
 }

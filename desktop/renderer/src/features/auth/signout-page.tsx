@@ -6,6 +6,7 @@ import { ErrorView } from '../../components/error-view';
 import { PageLoader } from '../../components/page-loader';
 import { usePageTitle } from '../../components/use-page-title';
 import { signOut } from './queries';
+import { forgetConsentDeferral } from '../shell/consent-modal';
 
 export function SignOutPage() {
   usePageTitle('Signing out');
@@ -21,6 +22,7 @@ export function SignOutPage() {
     signOut()
       .then(() => {
         queryClient.clear();
+        forgetConsentDeferral();
         navigate('/auth/signin', { replace: true });
       })
       .catch(setError);

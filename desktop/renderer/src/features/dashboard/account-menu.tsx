@@ -32,7 +32,8 @@ interface AccountMenuProps {
 /** The signed-in user's e-mail with the account links. */
 export function AccountMenu({ email, billingWorkspaceId = null, operator = false, auditWorkspaceId = null }: AccountMenuProps) {
   return (
-    <Menu position="bottom-end" width={240} shadow="md">
+    // No focus placeholder: a role=presentation child is not allowed in role=menu (axe); focus goes to the first item.
+    <Menu position="bottom-end" width={240} shadow="md" withInitialFocusPlaceholder={false}>
       <Menu.Target>
         <Button
           variant="subtle"

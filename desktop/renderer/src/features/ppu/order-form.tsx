@@ -5,7 +5,7 @@ import { Link, useNavigate } from 'react-router-dom';
 import { useMediaQuery } from '@mantine/hooks';
 import { can, deniedMessages } from '../../../../../shared/permissions';
 import { formatEur } from '../../../../../shared/pricing';
-import { MAX_ORDER_REQUESTS, ORDER_PRESETS, PRICE_DISPLAY_UNIT, formatAda, formatRequests, rateAgeText, type PpuPricing } from '../../../../../shared/ppu';
+import { MAX_ORDER_REQUESTS, ORDER_PRESETS, PRICE_DISPLAY_UNIT, formatAda, formatRequests, orderQuantityError, rateAgeText, type PpuPricing } from '../../../../../shared/ppu';
 import type { WorkspaceDto } from '../../../../../shared/workspaces';
 import { errorMessage } from '../../api/client';
 import { ErrorView } from '../../components/error-view';
@@ -38,9 +38,12 @@ export function OrderForm({ workspace, orderPath }: { workspace: WorkspaceDto; o
   const [preset, setPreset] = useState<string>(String(ORDER_PRESETS[0]));
   const [custom, setCustom] = useState<number | string>(ORDER_PRESETS[0]);
   const requests = preset === 'custom' ? Number(custom) : Number(preset);
-  const valid = Number.isInteger(requests) && requests > 0 && requests <= MAX_ORDER_REQUESTS;
   const settings = useQuery(ppuQueries.settings());
+  // Out of range says why beside the field, from the prices the page has; the server's own refusal of a quote shows there too.
+  const rangeError = settings.data ? orderQuantityError(preset === 'custom' ? custom : requests, settings.data.pricing) : null;
+  const valid = Number.isInteger(requests) && requests > 0 && requests <= MAX_ORDER_REQUESTS && rangeError === null;
   const quote = useQuery({ ...ppuQueries.quote(requests), enabled: valid });
+  const quantityError = rangeError ?? (quote.error ? errorMessage(quote.error, 'The price could not be read.') : null);
   const create = useCreateOrder(workspace.id);
   const mayOrder = can(workspace.role_name, 'workspace.payg_new_order');
   // Five choices do not fit side by side on a phone.
@@ -72,10 +75,25 @@ export function OrderForm({ workspace, orderPath }: { workspace: WorkspaceDto; o
             orientation={narrow ? 'vertical' : 'horizontal'}
           />
           {preset === 'custom' && (
-            <NumberInput label="Number of requests" value={custom} onChange={setCustom} min={1} max={MAX_ORDER_REQUESTS} allowDecimal={false} thousandSeparator="," />
+            <NumberInput
+              label="Number of requests"
+              value={custom}
+              onChange={setCustom}
+              min={1}
+              max={MAX_ORDER_REQUESTS}
+              clampBehavior="none"
+              allowDecimal={false}
+              allowNegative={false}
+              thousandSeparator=","
+              error={quantityError}
+            />
+          )}
+          {preset !== 'custom' && quantityError && (
+            <Text size="sm" c="red" role="alert">
+              {quantityError}
+            </Text>
           )}
           <PriceLine pricing={quote.data?.pricing ?? s.pricing} readAt={quote.data ? quote.dataUpdatedAt : settings.dataUpdatedAt} />
-          {quote.error && <Alert color="red">{errorMessage(quote.error, 'The price could not be read.')}</Alert>}
           {quote.data && (
             <Group justify="space-between" data-testid="ppu-quote">
               <Text>Total</Text>

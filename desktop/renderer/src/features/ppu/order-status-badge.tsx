@@ -5,7 +5,7 @@ const statusColors: Record<PpuOrderStatus, string> = { awaiting_payment: 'blue',
 
 export function OrderStatusBadge({ status }: { status: PpuOrderStatus }) {
   return (
-    <Badge color={statusColors[status]} variant="light" data-testid="order-status" style={{ flexShrink: 0, overflow: 'visible' }}>
+    <Badge color={statusColors[status]} variant="light" data-testid="order-status" styles={{ root: { flexShrink: 0, maxWidth: 'none', overflow: 'visible' }, label: { overflow: 'visible', textOverflow: 'clip' } }}>
       {ppuOrderStatusLabels[status]}
     </Badge>
   );

@@ -5,14 +5,12 @@ import type { PlanName } from '../../../../../shared/plans';
 export const SUBSCRIPTION_PATH = '/dashboard/subscription';
 const SUBSCRIPTION_PLANS_PATH = '/dashboard/subscription/plans';
 
-const FIXED_PLANS_PATH = '/dashboard/subscription/plans/fixed';
-
 /**
  * Fixed plan buttons (spec section 2): the subscription page, or sign-in that comes back to it. A paid
- * plan's button goes on into its checkout (the fixed plans page opens it for the plan and period named).
+ * plan's button names the plan and period, and the subscription page offers its checkout at once.
  */
 export const fixedPlanTarget = (signedIn: boolean, plan?: { name: PlanName; period: 'month' | 'year' }) => {
-  const path = plan && plan.name !== 'STARTER' && plan.name !== 'ENTERPRISE' ? `${FIXED_PLANS_PATH}?plan=${plan.name}&period=${plan.period}` : SUBSCRIPTION_PATH;
+  const path = plan && plan.name !== 'STARTER' && plan.name !== 'ENTERPRISE' ? `${SUBSCRIPTION_PATH}?plan=${plan.name}&period=${plan.period}` : SUBSCRIPTION_PATH;
   return signedIn ? path : signInPathFor(path);
 };
 

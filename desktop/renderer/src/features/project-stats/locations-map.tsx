@@ -86,7 +86,7 @@ export function LocationsMap({ stats }: LocationsMapProps) {
       </Text>
     </Box>
   ) : (
-    <Skeleton style={{ aspectRatio: ASPECT }} h="auto" radius="sm" aria-label="Loading the world map" />
+    <Skeleton style={{ aspectRatio: ASPECT }} h="auto" radius="sm" role="status" aria-label="Loading the world map" />
   );
 
   if (top.length === 0) {

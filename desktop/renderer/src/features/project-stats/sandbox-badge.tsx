@@ -19,7 +19,6 @@ export function SandboxBadge({ sandbox }: { sandbox: boolean }) {
         <Badge
           color="orange"
           variant="light"
-          c="orange.9"
           tt="none"
           radius="sm"
           tabIndex={0}

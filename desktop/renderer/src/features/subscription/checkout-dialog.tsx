@@ -1,11 +1,12 @@
-import { useState, type FormEvent } from 'react';
+import { useEffect, useMemo, useState, type FormEvent } from 'react';
+import { useQuery } from '@tanstack/react-query';
 import { Alert, Button, Group, NativeSelect, Stack, Text, TextInput } from '@mantine/core';
-import { countries } from '../../../../../shared/countries';
+import { countryOptions, isCountryCode } from '../../../../../shared/countries';
 import { checkoutSchema, taxIdTypeFor, type CheckoutInput } from '../../../../../shared/billing';
 import { formatEur } from '../../../../../shared/pricing';
 import { errorMessage } from '../../api/client';
 import { ModalDialog } from '../../components/modal-dialog';
-import { useCheckout } from './queries';
+import { billingQueries, useCheckout } from './queries';
 
 export interface CheckoutItem {
   /** What is bought, e.g. "HOBBY plan, billed every month". */
@@ -28,6 +29,18 @@ export function CheckoutDialog({ item, onClose }: { item: CheckoutItem | null; o
   const [taxId, setTaxId] = useState('');
   const [error, setError] = useState<string | null>(null);
   const checkout = useCheckout();
+  const options = useMemo(() => countryOptions(typeof navigator === 'undefined' ? 'en' : navigator.languages), []);
+  // The country (and tax id) given at the last purchase is offered again.
+  const customer = useQuery({ ...billingQueries.customer(false), enabled: item !== null });
+  const [remembered, setRemembered] = useState(false);
+  useEffect(() => {
+    if (remembered || !customer.data) return;
+    setRemembered(true);
+    if (customer.data.country && isCountryCode(customer.data.country)) {
+      setCountry((c) => c || customer.data!.country!);
+      if (customer.data.tax_id) setTaxId((t) => t || customer.data!.tax_id!.value);
+    }
+  }, [customer.data, remembered]);
   const taxType = country ? taxIdTypeFor(country) : null;
 
   const submit = (e: FormEvent) => {
@@ -71,7 +84,7 @@ export function CheckoutDialog({ item, onClose }: { item: CheckoutItem | null; o
                 setTaxId('');
                 setError(null);
               }}
-              data={[{ value: '', label: 'Choose a country' }, ...countries.map(([code, name]) => ({ value: code, label: name }))]}
+              data={[{ value: '', label: 'Choose a country' }, ...options]}
             />
             {taxType && (
               <TextInput

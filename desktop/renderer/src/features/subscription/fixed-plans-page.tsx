@@ -1,5 +1,5 @@
 import { useEffect, useState, type ReactNode } from 'react';
-import { Alert, Anchor, Badge, Button, Group, Paper, SegmentedControl, Stack, Text, Title } from '@mantine/core';
+import { Alert, Anchor, Badge, Button, Group, Paper, SegmentedControl, Stack, Table, Text, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { IconCheck } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
@@ -7,7 +7,7 @@ import { Link, useSearchParams } from 'react-router-dom';
 import { messages } from '../../../../../shared/messages';
 import { isPlanName, monthlyRequests, planNames, yearlySavings, type PlanName } from '../../../../../shared/plans';
 import { formatCount, formatEur } from '../../../../../shared/pricing';
-import { hasPaidSubscription, type BillingPeriod, type BillingPlanDto } from '../../../../../shared/billing';
+import { hasPaidSubscription, type BillingPeriod, type BillingPlanDto, type PlanChangePreviewDto } from '../../../../../shared/billing';
 import type { WorkspaceDto } from '../../../../../shared/workspaces';
 import { errorMessage } from '../../api/client';
 import { ErrorView } from '../../components/error-view';
@@ -15,12 +15,13 @@ import { ModalDialog } from '../../components/modal-dialog';
 import { PageLayout } from '../../components/page-layout';
 import { PageLoader } from '../../components/page-loader';
 import { PlansGrid } from '../../components/plans-grid';
+import { formatDate } from '../../lib/format';
 import { planFeatures, planTitles } from '../pricing/plan-card';
 import { enterpriseContact } from '../pricing/targets';
 import { siteQueries } from '../shell/queries';
 import { WithSelectedWorkspace } from '../workspaces/selected-workspace';
 import { CheckoutDialog, type CheckoutItem } from './checkout-dialog';
-import { billingQueries, useCancelSubscription, useUpdateSubscription } from './queries';
+import { billingQueries, useCancelSubscription, usePreviewPlanChange, useUpdateSubscription } from './queries';
 import { SUBSCRIPTION, PLANS } from './crumbs';
 import { TestBillingNotice } from './test-billing-notice';
 
@@ -53,10 +54,11 @@ function FixedPlansBody({ workspace }: { workspace: WorkspaceDto }) {
   const billing = useQuery(billingQueries.workspace(workspace.id));
   const site = useQuery(siteQueries.site());
   const [checkoutItem, setCheckoutItem] = useState<CheckoutItem | null>(null);
-  const [downgradeTo, setDowngradeTo] = useState<BillingPlanDto | null>(null);
+  const [confirming, setConfirming] = useState<{ plan: BillingPlanDto; preview: PlanChangePreviewDto } | null>(null);
   const [error, setError] = useState<string | null>(null);
   const update = useUpdateSubscription();
   const cancel = useCancelSubscription();
+  const preview = usePreviewPlanChange();
   const owner = workspace.is_creator;
 
   const startCheckout = (plan: BillingPlanDto) => {
@@ -96,6 +98,17 @@ function FixedPlansBody({ workspace }: { workspace: WorkspaceDto }) {
     else update.mutate(plan.stripePriceId[period].id!, done);
   };
 
+  // Upgrade or downgrade: the server checks the rules and prices the change first, so a change the
+  // counts forbid is refused here, and the confirmation says what is charged now and from the next period.
+  const ask = (plan: BillingPlanDto) => {
+    setError(null);
+    preview.mutate(plan.name === 'STARTER' ? null : plan.stripePriceId[period].id!, {
+      onSuccess: (p) => setConfirming({ plan, preview: p }),
+      onError: (err) => setError(errorMessage(err, 'The plan could not be changed.')),
+    });
+  };
+  const asking = (plan: BillingPlanDto) => preview.isPending && preview.variables === (plan.name === 'STARTER' ? null : plan.stripePriceId[period].id);
+
   const action = (plan: BillingPlanDto): ReactNode => {
     // Operators may set a plan without a billing period (ENTERPRISE, or by hand): it is current in both views.
     const current = plan.name === b.plan && (plan.name === 'STARTER' || plan.name === 'ENTERPRISE' || (paid && (b.period === period || b.period === null)));
@@ -124,11 +137,11 @@ function FixedPlansBody({ workspace }: { workspace: WorkspaceDto }) {
     }
     const up = rankOf(plan.name) > rankOf(b.plan) || (plan.name === b.plan && period === 'year');
     return up ? (
-      <Button fullWidth onClick={() => change(plan)} loading={update.isPending} data-testid={`upgrade-plan-${plan.name}`}>
+      <Button fullWidth onClick={() => ask(plan)} loading={asking(plan) || (update.isPending && update.variables === plan.stripePriceId[period].id)} data-testid={`upgrade-plan-${plan.name}`}>
         Upgrade plan
       </Button>
     ) : (
-      <Button fullWidth variant="outline" onClick={() => setDowngradeTo(plan)} data-testid={`downgrade-plan-${plan.name}`}>
+      <Button fullWidth variant="outline" onClick={() => ask(plan)} loading={asking(plan)} data-testid={`downgrade-plan-${plan.name}`}>
         Downgrade plan
       </Button>
     );
@@ -195,29 +208,58 @@ function FixedPlansBody({ workspace }: { workspace: WorkspaceDto }) {
         ))}
       </PlansGrid>
       <CheckoutDialog item={checkoutItem} onClose={() => setCheckoutItem(null)} />
-      <ModalDialog opened={downgradeTo !== null} onClose={() => setDowngradeTo(null)} title="Downgrade the subscription">
-        {downgradeTo && (
-          <Stack gap="md">
-            <Text>{messages.billing.downgradeText(downgradeTo.name)}</Text>
-            <Group justify="flex-end">
-              <Button variant="default" onClick={() => setDowngradeTo(null)}>
-                {messages.billing.downgradeCancel}
-              </Button>
-              <Button
-                color="red"
-                onClick={() => {
-                  const plan = downgradeTo;
-                  setDowngradeTo(null);
-                  change(plan);
-                }}
-              >
-                {messages.billing.downgradeConfirm}
-              </Button>
-            </Group>
-          </Stack>
-        )}
-      </ModalDialog>
+      <PlanChangeDialog
+        change={confirming}
+        onClose={() => setConfirming(null)}
+        onConfirm={(plan) => {
+          setConfirming(null);
+          change(plan);
+        }}
+      />
     </Stack>
+  );
+}
+
+/** The confirmation of an upgrade or a downgrade, with what it charges now and from the next period on. */
+function PlanChangeDialog({ change, onClose, onConfirm }: { change: { plan: BillingPlanDto; preview: PlanChangePreviewDto } | null; onClose: () => void; onConfirm: (plan: BillingPlanDto) => void }) {
+  const up = change?.preview.direction === 'upgrade';
+  return (
+    <ModalDialog opened={change !== null} onClose={onClose} title={up ? 'Upgrade the subscription' : 'Downgrade the subscription'}>
+      {change && (
+        <Stack gap="md">
+          <Text>{up ? messages.billing.upgradeText(change.plan.name) : messages.billing.downgradeText(change.plan.name)}</Text>
+          <Table withRowBorders={false} verticalSpacing={4} data-testid="plan-change-charges">
+            <Table.Tbody>
+              <Table.Tr>
+                <Table.Th scope="row" fw={500}>Charged now</Table.Th>
+                <Table.Td ta="right" data-testid="plan-change-now">{formatEur(change.preview.amount_now)}</Table.Td>
+              </Table.Tr>
+              <Table.Tr>
+                <Table.Th scope="row" fw={500}>
+                  {change.preview.next_period_start ? `From ${formatDate(change.preview.next_period_start)}` : 'From the next period'}
+                </Table.Th>
+                <Table.Td ta="right" data-testid="plan-change-next">
+                  {change.preview.next_amount === 0 ? 'Free' : `${formatEur(change.preview.next_amount)} / ${change.preview.period ?? 'month'}`}
+                </Table.Td>
+              </Table.Tr>
+            </Table.Tbody>
+          </Table>
+          {up && change.preview.amount_now > 0 && (
+            <Text size="sm" c="dimmed">
+              The amount charged now is the new plan's price for the rest of the current period, less what is unused of the old one.
+            </Text>
+          )}
+          <Group justify="flex-end">
+            <Button variant="default" onClick={onClose}>
+              {messages.billing.downgradeCancel}
+            </Button>
+            <Button color={up ? undefined : 'red'} onClick={() => onConfirm(change.plan)}>
+              {up ? messages.billing.upgradeConfirm : messages.billing.downgradeConfirm}
+            </Button>
+          </Group>
+        </Stack>
+      )}
+    </ModalDialog>
   );
 }
 

@@ -5,6 +5,7 @@ import type {
   CheckoutResultDto,
   CustomerDto,
   CustomerSubscriptionDto,
+  PlanChangePreviewDto,
   SubscriptionLogDto,
   WorkspaceBillingDto,
 } from '../../../../../shared/billing';
@@ -61,6 +62,13 @@ function useInvalidateBilling() {
 export function useCheckout() {
   return useMutation({
     mutationFn: (input: CheckoutInput) => apiFetch<CheckoutResultDto>('/api/checkout', { method: 'POST', body: input }),
+  });
+}
+
+/** What a plan change would charge (null: back to STARTER); refused with the rule's words when the change may not happen. Changes nothing. */
+export function usePreviewPlanChange() {
+  return useMutation({
+    mutationFn: (newPriceId: string | null) => apiFetch<PlanChangePreviewDto>('/api/stripe/preview_subscription_change', { method: 'POST', body: { newPriceId } }),
   });
 }
 

@@ -12,7 +12,8 @@ const statusColors: Record<string, string> = {
 
 export function StatusBadge({ status }: { status: string }) {
   return (
-    <Badge color={statusColors[status] ?? 'gray'} variant="light" data-testid="subscription-status">
+    // Never shrunk or cut ('AC…'): a badge keeps its whole word beside text that wraps.
+    <Badge color={statusColors[status] ?? 'gray'} variant="light" data-testid="subscription-status" styles={{ root: { flexShrink: 0, maxWidth: 'none', overflow: 'visible' }, label: { overflow: 'visible', textOverflow: 'clip' } }}>
       {status.replace(/_/g, ' ')}
     </Badge>
   );

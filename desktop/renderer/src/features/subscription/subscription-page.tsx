@@ -1,9 +1,9 @@
 import { useEffect, useState } from 'react';
-import { Badge, Button, Group, Paper, Progress, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { Alert, Anchor, Badge, Button, Group, Paper, Progress, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { Link, useSearchParams } from 'react-router-dom';
 import { can } from '../../../../../shared/permissions';
-import { boosts, boostTypes } from '../../../../../shared/plans';
+import { boosts, boostTypes, isPlanName } from '../../../../../shared/plans';
 import { formatCount, formatEur, storageText } from '../../../../../shared/pricing';
 import { hasPaidSubscription, type BillingInfoDto, type WorkspaceBillingDto } from '../../../../../shared/billing';
 import type { QuotaDto, WorkspaceDto } from '../../../../../shared/workspaces';
@@ -167,6 +167,56 @@ function CurrentPlanPanel({ workspace, billing }: { workspace: WorkspaceDto; bil
   );
 }
 
+/**
+ * A plan chosen on the pricing page (?plan=HOBBY&period=month): its checkout opens at once for an owner
+ * without a paid plan; anyone else is told how to get it (a change of plan, or the owner's decision).
+ */
+function ChosenPlan({ workspace, billing, info }: { workspace: WorkspaceDto; billing: WorkspaceBillingDto; info: BillingInfoDto | undefined }) {
+  const [params] = useSearchParams();
+  const wanted = params.get('plan');
+  const period = params.get('period') === 'year' ? 'year' : 'month';
+  const plan = isPlanName(wanted) ? info?.plans.find((p) => p.name === wanted) : undefined;
+  const paid = hasPaidSubscription(billing);
+  const buyable = plan !== undefined && workspace.is_creator && !paid && plan.purchasable && plan.stripePriceId[period].id !== null;
+  const [item, setItem] = useState<CheckoutItem | null>(null);
+  const [opened, setOpened] = useState(false);
+  useEffect(() => {
+    if (opened || !plan || !buyable) return;
+    setOpened(true);
+    setItem({
+      label: `${plan.name} plan, billed every ${period}`,
+      priceId: plan.stripePriceId[period].id!,
+      amount: plan.stripePriceId[period].price ?? 0,
+      mode: 'subscription',
+      successCallbackPath: '/dashboard/subscription',
+      cancelCallbackPath: '/dashboard/subscription',
+    });
+  }, [opened, plan, buyable, period]);
+  if (!plan || plan.name === billing.plan) return null;
+  return (
+    <>
+      {!buyable && (
+        <Alert color="blue" variant="light" data-testid="chosen-plan">
+          <Text size="sm">
+            You chose the {plan.name} plan on the pricing page.{' '}
+            {!workspace.is_creator
+              ? `This workspace runs on the subscription of its owner, ${billing.owner_email}: ask the owner to change it.`
+              : paid
+                ? 'Change to it with Upgrade plan or Downgrade plan:'
+                : 'It cannot be bought here:'}{' '}
+            {workspace.is_creator && (
+              <Anchor component={Link} to={`/dashboard/subscription/plans/fixed?period=${period}`}>
+                see the plans
+              </Anchor>
+            )}
+          </Text>
+        </Alert>
+      )}
+      <CheckoutDialog item={item} onClose={() => setItem(null)} />
+    </>
+  );
+}
+
 function SubscriptionBody({ workspace }: { workspace: WorkspaceDto }) {
   const [params] = useSearchParams();
   // Back from a checkout: read the customer from the provider once, in case its webhook is late.
@@ -180,11 +230,18 @@ function SubscriptionBody({ workspace }: { workspace: WorkspaceDto }) {
   useEffect(() => {
     if (refreshed.isSuccess) void Promise.all([refetchBilling(), refetchQuota()]);
   }, [refreshed.isSuccess, refetchBilling, refetchQuota]);
+  const [thanked, setThanked] = useState(false);
   if (billing.error || quota.error) return <ErrorView error={billing.error ?? quota.error} withRefresh />;
   if (!billing.data || !quota.data) return <PageLoader label="Loading the subscription…" />;
   return (
     <Stack gap="lg">
+      {returned && !thanked && (
+        <Alert color="green" variant="light" title="Thank you, your payment went through" withCloseButton closeButtonLabel="Dismiss" onClose={() => setThanked(true)} role="status" data-testid="checkout-success">
+          What you bought is on this page: the plan below, or the boost under Boosts.
+        </Alert>
+      )}
       <TestBillingNotice info={info.data} />
+      <ChosenPlan workspace={workspace} billing={billing.data} info={info.data} />
       <SimpleGrid cols={{ base: 1, md: 2 }} spacing="lg">
         <CurrentPlanPanel workspace={workspace} billing={billing.data} />
         <UsagePanel quota={quota.data} />

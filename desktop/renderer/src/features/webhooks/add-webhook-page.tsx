@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { Alert, Grid, List, Paper, Stack, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { IconAlertTriangle } from '@tabler/icons-react';
-import { useQuery } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from 'react-router-dom';
 import { can } from '../../../../../shared/permissions';
 import { MAX_CONDITIONS, webhookMessages } from '../../../../../shared/webhooks';
@@ -33,6 +33,7 @@ export function AddWebhookPage() {
 function AddWebhook({ workspace }: { workspace: WorkspaceDto }) {
   const navigate = useNavigate();
   const quota = useQuery(workspaceQueries.quota(workspace.id));
+  const queryClient = useQueryClient();
   const create = useCreateWebhook(workspace.id);
   const [initial] = useState(emptyDraft);
   const reason = addWebhookBlockedReason(workspace.role_name, quota.data);
@@ -56,7 +57,7 @@ function AddWebhook({ workspace }: { workspace: WorkspaceDto }) {
                 create.mutate(body, {
                   onSuccess: ({ id }) => {
                     notifications.show({ color: 'green', message: webhookMessages.created });
-                    warnIfPrivate(body.target_url);
+                    warnIfPrivate(queryClient, body.target_url);
                     // The new webhook's page shows its identifier and auth token.
                     navigate(`/dashboard/webhooks/${id}`, { replace: true });
                   },

@@ -55,7 +55,7 @@ export function DeliveryHistory({ webhook, deniedReason }: DeliveryHistoryProps)
             <Title order={2} size="h4" id={titleId}>
               Delivery history
             </Title>
-            {events.isFetching && !events.isPending && <Loader size="xs" aria-label="Refreshing the delivery history" />}
+            {events.isFetching && !events.isPending && <Loader size="xs" role="img" aria-label="Refreshing the delivery history" />}
           </Group>
           <ReasonTooltip reason={testReason}>
             <Button leftSection={<IconSend size={16} aria-hidden />} onClick={onSendTest} loading={sendTest.isPending} disabled={!!testReason}>

@@ -1,5 +1,5 @@
-import { queryOptions, useMutation, useQueryClient, type QueryClient } from '@tanstack/react-query';
-import type { Trigger, WebhookDto, WebhookEventDto, WebhookInput } from '../../../../../shared/webhooks';
+import { queryOptions, useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
+import { privateEndpointWarning, type Trigger, type WebhookDto, type WebhookEventDto, type WebhookInput } from '../../../../../shared/webhooks';
 import { apiFetch, isApiError, ApiError } from '../../api/client';
 import { invalidateQuotas } from '../workspaces/queries';
 
@@ -22,6 +22,13 @@ const PENDING_POLL_MS = 3_000;
 
 export const webhookQueries = {
   all: () => ['webhooks'] as const,
+  /** The server's word on a private or loopback endpoint: the warning, or null when WEBHOOK_ALLOWLIST lets deliveries reach it. */
+  endpointWarning: (url: string) =>
+    queryOptions({
+      queryKey: [...webhookQueries.all(), 'endpoint-warning', url] as const,
+      queryFn: ({ signal }) => apiFetch<{ warning: string | null }>(`/api/webhooks/endpoint-warning?url=${encodeURIComponent(url)}`, { signal }),
+      staleTime: 5 * 60_000,
+    }),
   /** Everything cached about one workspace's webhooks (list, details, histories). */
   workspace: (workspaceId: number) => [...webhookQueries.all(), workspaceId] as const,
   /** The workspace's webhooks; re-fetched whenever the window regains focus (spec section 4). */
@@ -157,4 +164,14 @@ export function useResendEvent(workspaceId: number, webhookId: string) {
       apiFetch<{ resent: true }>(`${hookPath(workspaceId, webhookId)}/events/${encodeURIComponent(eventId)}/resend`, { method: 'POST' }),
     onSettled: () => refreshDeliveries(queryClient, workspaceId, webhookId),
   });
+}
+
+/**
+ * The private-endpoint warning for a URL: only for a local name or non-public address (known here), and
+ * only once the server says WEBHOOK_ALLOWLIST does not allow it; nothing while it is asked.
+ */
+export function useEndpointWarning(url: string): string | null {
+  const local = privateEndpointWarning(url);
+  const server = useQuery({ ...webhookQueries.endpointWarning(url.trim()), enabled: local !== null });
+  return local === null ? null : (server.data?.warning ?? null);
 }

@@ -2,11 +2,11 @@ import { useId, useMemo, useState, type FormEvent } from 'react';
 import { Alert, Box, Button, Group, NativeSelect, NumberInput, Stack, Switch, Text, TextInput } from '@mantine/core';
 import { IconDeviceFloppy } from '@tabler/icons-react';
 import { Link } from 'react-router-dom';
-import { MAX_CONFIRMATIONS, privateEndpointWarning, triggerLabels, triggers, webhookNetworks, type Trigger } from '../../../../../shared/webhooks';
+import { MAX_CONFIRMATIONS, triggerLabels, triggers, webhookNetworks, type Trigger } from '../../../../../shared/webhooks';
 import { ReasonTooltip } from '../../components/reason-tooltip';
 import { ConditionList } from './condition-list';
 import { validate, webhookNetworkLabel, type WebhookDraft } from './form-model';
-import type { WebhookBody } from './queries';
+import { useEndpointWarning, type WebhookBody } from './queries';
 import classes from './webhooks.module.css';
 
 interface WebhookFormProps {
@@ -38,7 +38,7 @@ export function WebhookForm({ initial, workspace, blockedReason, submitting, onS
   const set = <K extends keyof WebhookDraft>(key: K, value: WebhookDraft[K]) => setDraft((d) => ({ ...d, [key]: value }));
 
   const reason = blockedReason ?? (body ? null : INCOMPLETE);
-  const endpointWarning = privateEndpointWarning(draft.target_url);
+  const endpointWarning = useEndpointWarning(draft.target_url);
   const networkSupported = webhookNetworks.some((n) => n.webhookId === draft.network);
   const networkOptions = [
     ...webhookNetworks.map((n) => ({ value: String(n.webhookId), label: n.label })),

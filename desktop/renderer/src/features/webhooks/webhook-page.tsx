@@ -2,7 +2,7 @@ import { useMemo, useState } from 'react';
 import { Alert, Button, Grid, Group, Paper, Stack, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { IconAlertTriangle, IconBan, IconTrash } from '@tabler/icons-react';
-import { useQuery } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useNavigate, useParams } from 'react-router-dom';
 import { messages } from '../../../../../shared/messages';
 import { can, isRole } from '../../../../../shared/permissions';
@@ -53,6 +53,7 @@ function WebhookView({ webhook }: { webhook: WebhookDto }) {
   const canUpdate = can(role, 'webhooks.update');
   const deleteReason = can(role, 'webhooks.delete') ? null : CANNOT_DELETE;
   const update = useUpdateWebhook(webhook.workspace_id, webhook.id);
+  const queryClient = useQueryClient();
   const remove = useDeleteWebhook(webhook.workspace_id, webhook.id);
   const [initial] = useState(() => draftOf(webhook));
   const [confirming, setConfirming] = useState(false);
@@ -104,7 +105,7 @@ function WebhookView({ webhook }: { webhook: WebhookDto }) {
                 update.mutate(body, {
                   onSuccess: () => {
                     notifications.show({ color: 'green', message: webhookMessages.updated });
-                    warnIfPrivate(body.target_url);
+                    warnIfPrivate(queryClient, body.target_url);
                   },
                   onError: saveFailed,
                 })

@@ -26,7 +26,7 @@ export function TransferForm({ workspace }: { workspace: WorkspaceDto }) {
     return (
       <Alert color="gray" variant="light">
         {workspace.name} has no other members yet. Invite someone on the{' '}
-        <Anchor component={Link} to={`/dashboard/workspaces/${workspace.id}`}>
+        <Anchor component={Link} to={`/dashboard/workspaces/${workspace.id}`} c="indigo.9" underline="always">
           workspace page
         </Anchor>{' '}
         first; you can transfer the workspace to them once they have joined.

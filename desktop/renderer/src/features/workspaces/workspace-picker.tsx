@@ -20,7 +20,7 @@ export function WorkspacePicker() {
 
   return (
     // On a phone the list takes nearly the whole width and smaller role badges, so names keep room.
-    <Menu position="bottom-start" width={phone ? 'calc(100vw - 1rem)' : 300} shadow="md">
+    <Menu position="bottom-start" width={phone ? 'calc(100vw - 1rem)' : 300} shadow="md" withInitialFocusPlaceholder={false}>
       <Menu.Target>
         <Button
           variant="default"
