@@ -14,7 +14,8 @@ import { UpstreamPools } from './gateway/upstream-pool';
 import { addServedRequests, enabledEndpoints } from './features/endpoints/index';
 import type { DevChain } from './sandbox/evm-chain';
 import { evmNetwork, sandboxOf } from '../shared/networks';
-import { createIpfsBackend, type IpfsBackend } from './features/ipfs/index';
+import { createIpfsBackend, storedBytes, type IpfsBackend } from './features/ipfs/index';
+import type { Metrics } from './metrics';
 
 export interface GatewayOptions {
   config: Config;
@@ -29,6 +30,8 @@ export interface GatewayOptions {
   redisPrefix?: string;
   /** The clock of the IPFS backend's pins and garbage collection (tests move it past the grace period); Date.now by default. */
   now?: () => number;
+  /** Prometheus metrics (METRICS_PORT); none: nothing is counted for them. */
+  metrics?: Metrics;
 }
 
 export interface RunningGateway {
@@ -54,11 +57,17 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
   await keys.start();
   const limiter: Limiter = gw.redisUrl ? new RedisLimiter(gw.redisUrl, gw.ban, opts.redisPrefix ?? gw.redisPrefix) : new MemoryLimiter(gw.ban);
   const meter = new Meter(db, logger, gw.meteringFlushMs);
+  const { metrics } = opts;
+  if (metrics) {
+    metrics.keyCache(keys);
+    meter.onFlushed = (seconds, rows, ok) => metrics.meteringFlushed(seconds, rows, ok);
+  }
   meter.start();
   const off = new Set<string>(config.disabledNetworks);
   const ipfs = gw.upstreams.ipfs || off.has('ipfs') ? null : createIpfsBackend({ config, db, logger, ...(opts.now ? { now: opts.now } : {}) });
   if (ipfs) {
     await ipfs.start();
+    metrics?.ipfsStore(() => storedBytes(db, config.ipfs.gcGraceMs));
     logger.info({ ipfs: ipfs.store.kind, filecoin: ipfs.pinning ? 'pinning-service' : 'embedded' }, `ipfs: ${ipfs.store.description}; Filecoin: ${ipfs.pinning ? `deals through the pinning service at ${ipfs.pinning.url}` : 'no provider configured, Filecoin pins are kept on this store and no Filecoin deal is made'}`);
   }
   const devChain = usesEvmDevChain(config) ? await (await import('./sandbox/evm-chain')).startDevChain() : null;
@@ -77,7 +86,7 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
     const chain = opts.chains?.[network] ?? createSandboxChain({ network, blockIntervalMs: gw.sandboxBlockIntervalMs });
     return sandboxRouter(chain, { url, version: opts.version });
   };
-  const gateway = createGatewayHandler({ config, logger, keys, limiter, meter, version: opts.version, jsonRpc, sandbox, ...(ipfs ? { ipfs } : {}) });
+  const gateway = createGatewayHandler({ config, logger, keys, limiter, meter, version: opts.version, jsonRpc, sandbox, ...(ipfs ? { ipfs } : {}), ...(metrics ? { metrics } : {}) });
   gateway.setQuotaBase(await loadQuotaBase(db));
   const pools = new UpstreamPools({ db, config, logger, backends: gateway.backends, endpoints: { enabled: enabledEndpoints, addServed: addServedRequests } });
   await pools.start();

@@ -7,6 +7,7 @@ import { BlockedAddressError, checkLiteralHost, guardedLookup, type Allowlist } 
 import { signatureHeader } from './signature';
 import * as outbox from './outbox';
 import { AUTO_DISABLE_AFTER_MS } from '../../../shared/webhooks';
+import type { Metrics } from '../../metrics';
 
 /** Statuses worth retrying (the contract's list); anything else but 2xx fails the event at once. */
 export const RETRY_STATUSES = new Set([400, 408, 413, 429, 500, 502, 503, 504, 521, 522, 524]);
@@ -29,6 +30,8 @@ export interface DispatcherOptions {
   pollMs?: number;
   publicUrl: string;
   now?: () => number;
+  /** Prometheus metrics (METRICS_PORT): attempts by result and their latency. */
+  metrics?: Metrics;
 }
 
 interface WebhookTarget {
@@ -239,6 +242,7 @@ export class Dispatcher {
   private tickers: SerialTicker[] = [];
   private readonly now: () => number;
   private readonly agent: Agent;
+  private readonly observed: ReturnType<Metrics['delivery']> | undefined;
 
   constructor(
     private readonly db: Db,
@@ -248,6 +252,7 @@ export class Dispatcher {
   ) {
     this.now = opts.now ?? Date.now;
     this.agent = deliveryAgent(opts.allowlist, opts.timeoutMs);
+    this.observed = opts.metrics?.delivery();
   }
 
   start(): void {
@@ -288,8 +293,23 @@ export class Dispatcher {
     const records = await Promise.all(live.map((e) => this.attempt(e, { id: e.webhook_id, target_url: e.target_url!, auth_token: e.auth_token!, status: e.webhook_status! }, batch)));
     batch.end();
     const failing = await outbox.recordAttempts(this.db, records);
+    if (this.observed) this.count(records, live);
     for (const id of failing) await this.disableIfFailingTooLong(id, this.now());
     return events.length;
+  }
+
+  private count(records: outbox.AttemptRecord[], events: outbox.ClaimedEvent[]): void {
+    const o = this.observed!;
+    const createdAt = new Map(events.map((e) => [e.id, Number(e.created_at)]));
+    for (const r of records) {
+      o.duration.observe(r.durationMs / 1000);
+      if (r.status === 'delivered') {
+        o.attempts.delivered.inc();
+        const created = createdAt.get(r.eventId);
+        if (created !== undefined && Number.isFinite(created)) o.eventLatency.observe(Math.max(0, r.attemptedAt - created) / 1000);
+      } else if (r.status === 'pending') o.attempts.retry.inc();
+      else o.attempts.failed.inc();
+    }
   }
 
   private async attempt(event: outbox.ClaimedEvent, webhook: WebhookTarget, batch: AttemptBatch): Promise<outbox.AttemptRecord> {

@@ -21,6 +21,8 @@ export interface FollowerOptions {
   pollMs?: number;
   /** Blocks matched per confirmation depth and tick, so one tick never runs for long. */
   maxBlocksPerTick?: number;
+  /** Told after each tick how many blocks the follower is behind the tip (the deepest depth in use). */
+  onLag?: (blocks: number) => void;
 }
 
 // The event body's shape lives with the outbox; re-exported for the follower's callers.
@@ -94,9 +96,11 @@ export class ChainFollower {
     // A depth nobody uses forgets its cursor, so a webhook created later starts at the tip, not in the past.
     await this.db('chain_cursors').where({ network: this.opts.network }).whereNotIn('confirmations', [...byDepth.keys(), -1]).delete();
     await this.db('chain_blocks').where({ network: this.opts.network }).whereNotIn('confirmations', [...byDepth.keys(), -1]).delete();
-    if (byDepth.size === 0) return;
+    if (byDepth.size === 0) return this.opts.onLag?.(0);
     const tip = await this.source.tipHeight();
-    for (const [depth, webhooks] of byDepth) await this.advance(depth, webhooks, tip);
+    let behind = 0;
+    for (const [depth, webhooks] of byDepth) behind = Math.max(behind, await this.advance(depth, webhooks, tip));
+    this.opts.onLag?.(behind);
   }
 
   private async loadCursor(depth: number): Promise<Cursor | null> {
@@ -104,28 +108,30 @@ export class ChainFollower {
     return row ? { height: Number(row.height), hash: row.hash, epoch: row.epoch ?? null } : null;
   }
 
-  private async advance(depth: number, webhooks: WebhookSet, tip: number): Promise<void> {
+  /** Moves one depth's cursor towards tip − depth; answers how many blocks it is still behind. */
+  private async advance(depth: number, webhooks: WebhookSet, tip: number): Promise<number> {
     const target = tip - depth;
     let cursor = await this.loadCursor(depth);
     if (!cursor) {
       const start = await this.source.blockAt(target);
-      if (!start) return;
+      if (!start) return 0;
       await this.db.transaction(async (trx) => {
         await trx('chain_cursors').insert({ network: this.opts.network, confirmations: depth, height: target, hash: start.hash, epoch: start.epoch, updated_at: Date.now() });
         await trx('chain_blocks').insert({ network: this.opts.network, confirmations: depth, height: target, hash: start.hash }).onConflict(['network', 'confirmations', 'height']).merge();
       });
-      return;
+      return 0;
     }
     const limit = this.opts.maxBlocksPerTick ?? 50;
     for (let n = 0; n < limit && cursor.height < target; n++) {
       const block = await this.source.blockAt(cursor.height + 1);
-      if (!block) return;
+      if (!block) return Math.max(0, target - cursor.height);
       if (block.previous_block !== cursor.hash) {
         cursor = await this.rollBack(depth, cursor);
         continue;
       }
       cursor = await this.process(depth, webhooks, cursor, block);
     }
+    return Math.max(0, target - cursor.height);
   }
 
   private async process(depth: number, webhooks: WebhookSet, cursor: Cursor, block: Block): Promise<Cursor> {
