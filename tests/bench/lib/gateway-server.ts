@@ -12,12 +12,15 @@ import { makeUser } from '../../helpers/workspace-fixture';
 import { insertProjects } from './fixtures';
 import { serveUntilDisconnected } from './child-server';
 import { loopStats } from './loop-stats';
+import { Metrics, startMetricsServer } from '../../../server/metrics';
 
 const reportLoop = loopStats('gateway');
 
 export interface GatewayServerInfo {
   keys: string[];
   flushMs: number;
+  /** BENCH_METRICS=1: the metrics listener, scraped every second while the gateway runs. */
+  metricsUrl: string | null;
 }
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cairn-bench-gw-'));
@@ -37,12 +40,22 @@ const config = loadConfig({
   ...(evm ? { UPSTREAM_MILKOMEDA_MAINNET_URL: process.env.BENCH_UPSTREAM } : { UPSTREAM_CARDANO_MAINNET_URL: process.env.BENCH_UPSTREAM }),
   ...(process.env.METERING_FLUSH_MS ? { METERING_FLUSH_MS: process.env.METERING_FLUSH_MS } : {}),
 });
-const gateway = await startGateway({ config, db, logger: createLogger('warn'), version: 'bench', port: 0, host: '127.0.0.1' });
+// BENCH_METRICS=1: metrics on, as with METRICS_PORT, and scraped every second (Prometheus scrapes every 15 s or so).
+const metrics = process.env.BENCH_METRICS === '1' ? new Metrics('gateway') : undefined;
+const gateway = await startGateway({ config, db, logger: createLogger('warn'), version: 'bench', port: 0, host: '127.0.0.1', ...(metrics ? { metrics } : {}) });
+const listener = metrics ? await startMetricsServer({ metrics, port: 0, host: '127.0.0.1' }) : null;
+const scraper = listener
+  ? setInterval(() => {
+      void fetch(listener.url).then((r) => r.text(), () => '');
+    }, 1000)
+  : null;
 if (gateway.keys.size !== projects.length) throw new Error(`the key cache holds ${gateway.keys.size} keys, expected ${projects.length}`);
 
-const info: GatewayServerInfo = { keys: projects.map((p) => p.key), flushMs: config.gateway.meteringFlushMs };
+const info: GatewayServerInfo = { keys: projects.map((p) => p.key), flushMs: config.gateway.meteringFlushMs, metricsUrl: listener?.url ?? null };
 serveUntilDisconnected({ url: gateway.url, ...info }, async () => {
   reportLoop();
+  if (scraper) clearInterval(scraper);
+  await listener?.close();
   await gateway.close();
   await db.destroy();
   fs.rmSync(dataDir, { recursive: true, force: true });
