@@ -67,11 +67,11 @@ describe('metrics are off by default', () => {
   beforeAll(async () => {
     data = await serverData('metrics-off');
     port = await freePort();
-    child = await spawnServerProcess({ role: 'api', env: { ...data.env, HOST: '127.0.0.1', PORT: String(port) }, readyUrl: `http://127.0.0.1:${port}/healthz` });
-  }, 60_000);
+    child = await spawnServerProcess({ role: 'api', env: { ...data.env, HOST: '127.0.0.1', PORT: String(port) }, readyUrl: `http://127.0.0.1:${port}/healthz`, readyTimeoutMs: 60_000 });
+  }, 90_000);
   afterAll(async () => {
-    await stopServerProcess(child);
-    await data.remove();
+    if (child) await stopServerProcess(child);
+    await data?.remove();
   });
 
   it('opens no listener but the web port without METRICS_PORT', () => {

@@ -232,6 +232,17 @@ async function main() {
   report('rss', after.map((s) => s.rss));
   report('heap used', after.map((s) => s.heap));
   report('external', after.map((s) => s.external));
+  // The heap is a saw (garbage collections): its floor, the lowest sample of each window, is what is kept.
+  const windows = 4;
+  const floors = Array.from({ length: windows }, (_, w) => after.slice(Math.floor((w * after.length) / windows), Math.floor(((w + 1) * after.length) / windows))).filter((x) => x.length > 0);
+  const floorOf = (xs: Sample[]) => xs.reduce((a, x) => (x.heap < a.heap ? x : a));
+  const lows = floors.map(floorOf);
+  const floorSlope = slope(lows.map((x) => x.t), lows.map((x) => x.heap));
+  const floorBlocks = lows.at(-1)!.height - lows[0]!.height;
+  console.log(
+    `heap floor (lowest sample of each of ${lows.length} windows): ${lows.map((x) => `${mb(x.heap)} at ${(x.t / 60).toFixed(1)} min`).join(', ')}; ` +
+      `slope ${mb(floorSlope * 3600)}/hour, ${floorBlocks > 0 ? (((lows.at(-1)!.heap - lows[0]!.heap) / floorBlocks) / 1024).toFixed(2) : '0'} KB per block`,
+  );
   console.log(`gateway answers: ${[...statuses].map(([k, v]) => `${v}× ${k}`).join(', ')} (${failures} failed of ${requests})`);
 }
 
