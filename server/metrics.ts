@@ -103,23 +103,32 @@ class HotHistogram {
   }
 }
 
-/** A value read at scrape time, at most once per GAUGE_CACHE_MS (a slow or failing read keeps the last value). */
+/** How long a scrape waits for a gauge's database read before answering with the last value. */
+const GAUGE_WAIT_MS = 1000;
+
+/**
+ * A value read at scrape time, at most once per GAUGE_CACHE_MS. A scrape never waits long on the
+ * database: a read still under way, slower than GAUGE_WAIT_MS or failing leaves the last value
+ * (nothing before the first read succeeds), so a busy connection pool cannot stall /metrics.
+ */
 function cached<T>(read: () => Promise<T> | T, ms = GAUGE_CACHE_MS): () => Promise<T | undefined> {
   let value: T | undefined;
   let at = -Infinity;
   let pending: Promise<void> | null = null;
   return async () => {
-    if (performance.now() - at >= ms) {
-      pending ??= (async () => {
+    if (pending === null && performance.now() - at >= ms) {
+      at = performance.now();
+      pending = (async () => {
         try {
           value = await read();
         } catch {
           // The database is busy or down: the last value stands until the next read.
         }
-        at = performance.now();
         pending = null;
       })();
-      await pending;
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([pending, new Promise<void>((resolve) => (timer = setTimeout(resolve, GAUGE_WAIT_MS)))]);
+      clearTimeout(timer);
     }
     return value;
   };

@@ -74,4 +74,17 @@ describe('Metrics', () => {
     fail = true;
     expect(parseMetrics(await m.text()).sum('cairn_webhook_outbox_pending_events')).toBe(7);
   });
+
+  it('answers a scrape with the last value while a database read hangs', async () => {
+    const m = new Metrics('worker');
+    let release: (n: number) => void = () => undefined;
+    m.outboxDepth(() => new Promise<number>((resolve) => (release = resolve)));
+    const started = performance.now();
+    // The first read hangs: the scrape still answers (within the wait), without the gauge's value.
+    expect(parseMetrics(await m.text()).find('cairn_webhook_outbox_pending_events')).toHaveLength(0);
+    expect(performance.now() - started).toBeLessThan(5000);
+    release(3);
+    await new Promise((r) => setImmediate(r));
+    expect(parseMetrics(await m.text()).sum('cairn_webhook_outbox_pending_events')).toBe(3);
+  });
 });
