@@ -171,6 +171,7 @@ async function main() {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify({ network: 'cardano-mainnet', address: funded[txs.length % Math.max(1, funded.length)], lovelace: '1000000' }),
+        signal: AbortSignal.timeout(10_000),
       }).catch(() => null);
       const body = r?.ok ? ((await r.json()) as { data?: { txHash?: string; tx_hash?: string; hash?: string } }) : null;
       const hash = body?.data?.txHash ?? body?.data?.tx_hash ?? body?.data?.hash;
@@ -186,9 +187,9 @@ async function main() {
   const t0 = Date.now();
   while (Date.now() < end && child.exitCode === null) {
     await sleep(SAMPLE_S * 1000);
-    const text = await fetch(metricsUrl).then((r) => r.text(), () => '');
+    const text = await fetch(metricsUrl, { signal: AbortSignal.timeout(30_000) }).then((r) => r.text(), () => '');
     const m = parseMetrics(text);
-    const height = await fetch(`${gw}/blocks/latest`, { headers: { project_id: projects[0]!.key } })
+    const height = await fetch(`${gw}/blocks/latest`, { headers: { project_id: projects[0]!.key }, signal: AbortSignal.timeout(10_000) })
       .then((r) => r.json() as Promise<{ height?: number }>)
       .then((b) => b.height ?? 0, () => 0);
     const s: Sample = {
@@ -208,9 +209,10 @@ async function main() {
     );
   }
   stopped = true;
-  await Promise.all([gatewayLoad, faucetLoad]);
   const crashed = child.exitCode !== null;
+  // The server goes first, so a request it never answers cannot hold the run open.
   stopChild();
+  await Promise.all([gatewayLoad, faucetLoad]);
   await new Promise((r) => (child.exitCode !== null ? r(null) : child.once('exit', r)));
   receiver.close();
   if (process.env.SOAK_JSON) fs.writeFileSync(process.env.SOAK_JSON, JSON.stringify(samples, null, 1));
