@@ -5,7 +5,7 @@
  */
 const layout = [
   { place: 'shared/', path: '^shared/', what: 'isomorphic domain facts and rules: messages quoted by the spec, networks, plans, roles and the permission matrix, zod schemas, API types, the chain data model, Cardano encodings (`shared/cardano/`), the webhook matcher', mayImport: [] },
-  { place: 'server/ kernel', path: '^server/(config|logger|errors|ticker|version|node-flags|session-secret|allowlist)\\.ts$|^server/types/', what: '`config.ts` (environment → typed configuration), `logger.ts`, `errors.ts`, `ticker.ts`, `version.ts`, `node-flags.ts`, `session-secret.ts`, `allowlist.ts`', mayImport: ['shared/'] },
+  { place: 'server/ kernel', path: '^server/(config|logger|errors|ticker|version|node-flags|session-secret|allowlist|metrics)\\.ts$|^server/types/', what: '`config.ts` (environment → typed configuration), `logger.ts`, `errors.ts`, `ticker.ts`, `version.ts`, `node-flags.ts`, `session-secret.ts`, `allowlist.ts`, `metrics.ts` (Prometheus registry and its listener)', mayImport: ['shared/'] },
   { place: 'server/db/', path: '^server/db/', what: 'knex set-up, dated migrations, `gateway-changes.ts` (the change feed the key cache polls)', mayImport: ['server/ kernel', 'shared/'] },
   { place: 'server/mail/', path: '^server/mail/', what: 'the mailer (SMTP, or the development mailbox)', mayImport: ['server/ kernel', 'shared/'] },
   { place: 'server/http/', path: '^server/http/', what: 'the `route()` helper (validation + permission per route), sessions, CSRF, error middleware, input guard, the loopback-only `/dev` guard', mayImport: ['server/ kernel', 'server/db/', 'server/mail/', 'shared/'], mayImportTypes: ["a feature's index.ts"] },

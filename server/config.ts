@@ -254,6 +254,17 @@ export const configSchema = z.object({
   REDIS_KEY_PREFIX: z.preprocess(emptyToUndefined, z.string().regex(/^[A-Za-z0-9:_.-]{1,64}$/, 'must be 1 to 64 letters, digits or : _ . -').default('cairn:')).describe('Prefix of every key the gateways write in Redis (several deployments can share one Redis).'),
   REDIS_TIMEOUT_MS: positiveInt(100, 'a positive whole number of milliseconds').describe('How long a gateway request waits on a Redis that answers nothing before the gateway treats Redis as down and checks requests against its own share of each limit (its limits divided by the number of live gateways) until Redis answers again.'),
   METERING_FLUSH_MS: positiveInt(5000, 'a positive whole number of milliseconds').describe('How often usage counts (and pay-as-you-go balance spends) are written to the database, in milliseconds; a crash loses at most this long a stretch of counts.'),
+  METRICS_PORT: z.preprocess(
+    emptyToUndefined,
+    z.coerce
+      .number({ error: 'must be a whole number between 1 and 65535' })
+      .int('must be a whole number between 1 and 65535')
+      .min(1, 'must be a whole number between 1 and 65535')
+      .max(65535, 'must be a whole number between 1 and 65535')
+      .optional(),
+  ).describe('Port of the Prometheus metrics listener (GET /metrics), separate from the web app and the gateway. Unset: no metrics listener (metrics are off).'),
+  METRICS_HOST: z.preprocess(emptyToUndefined, z.string().default('127.0.0.1')).describe('Interface the metrics listener binds to. Set 0.0.0.0 (with METRICS_TOKEN) for a Prometheus on another machine.'),
+  METRICS_TOKEN: z.preprocess(emptyToUndefined, z.string().min(16, 'must be at least 16 characters long').optional()).describe('Bearer token a scraper sends (Authorization: Bearer <token>) to read the metrics from a non-loopback address. Unset: loopback clients only.'),
   SANDBOX_BLOCK_INTERVAL_MS: positiveInt(20000, 'a positive whole number of milliseconds').describe('The sandbox chain makes a block every this many milliseconds.'),
   UPSTREAM_TIMEOUT_MS: positiveInt(30000, 'a positive whole number of milliseconds').describe('How long the gateway waits for a backend\'s answer head, and between pieces of its body, in milliseconds.'),
   GATEWAY_BAN_THRESHOLD: positiveInt(1000, 'a positive whole number of rejected requests').describe('Refusals (429/402) within GATEWAY_BAN_WINDOW_SECONDS that get a client IP banned (418).'),
@@ -361,6 +372,8 @@ export interface Config {
   gateway: GatewayConfig;
   ipfs: IpfsConfig;
   webhooks: { allowlist: string; timeoutMs: number; retryScheduleMs: number[]; chainPollMs: number };
+  /** Prometheus metrics on a listener of their own; null: off. */
+  metrics: { port: number; host: string; token: string | undefined } | null;
   billing: BillingConfig;
   /** Networks the operator turned off (DISABLED_NETWORKS): not offered in Add Project, refused by the gateway, left off the status page. */
   disabledNetworks: readonly NetworkSlug[];
@@ -518,6 +531,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       confirmations: e.PPU_CONFIRMATIONS,
       orderTtlMs: e.PPU_ORDER_TTL_MINUTES * 60_000,
     },
+    metrics: e.METRICS_PORT === undefined ? null : { port: e.METRICS_PORT, host: e.METRICS_HOST, token: e.METRICS_TOKEN },
     gateway: {
       port: e.GATEWAY_PORT,
       publicUrl: (e.GATEWAY_PUBLIC_URL ?? `http://localhost:${e.GATEWAY_PORT}`).replace(/\/+$/, ''),

@@ -14,9 +14,10 @@ import { UpstreamPools } from './gateway/upstream-pool';
 import { addServedRequests, enabledEndpoints } from './features/endpoints/index';
 import type { DevChain } from './sandbox/evm-chain';
 import { evmNetwork, sandboxOf } from '../shared/networks';
-import { createIpfsBackend, type IpfsBackend } from './features/ipfs/index';
+import { createIpfsBackend, storedBytes, type IpfsBackend } from './features/ipfs/index';
 import { forgetComponentState, reportComponentState } from './features/status/index';
 import { sendJson } from './gateway/respond';
+import type { Metrics } from './metrics';
 
 export interface GatewayOptions {
   config: Config;
@@ -36,6 +37,8 @@ export interface GatewayOptions {
   now?: () => number;
   /** How long close() lets open requests finish before it closes their connections; config.shutdownTimeoutMs by default. */
   drainMs?: number;
+  /** Prometheus metrics (METRICS_PORT); none: nothing is counted for them. */
+  metrics?: Metrics;
 }
 
 export interface RunningGateway {
@@ -87,11 +90,17 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
   const limiter: Limiter = gw.redisUrl ? await sharedLimits(opts) : new MemoryLimiter(gw.ban);
   if (!gw.redisUrl) await forgetComponentState(db, 'Shared rate limits').catch(() => undefined);
   const meter = new Meter(db, logger, gw.meteringFlushMs);
+  const { metrics } = opts;
+  if (metrics) {
+    metrics.keyCache(keys);
+    meter.onFlushed = (seconds, rows, ok) => metrics.meteringFlushed(seconds, rows, ok);
+  }
   meter.start();
   const off = new Set<string>(config.disabledNetworks);
   const ipfs = gw.upstreams.ipfs || off.has('ipfs') ? null : createIpfsBackend({ config, db, logger, ...(opts.now ? { now: opts.now } : {}) });
   if (ipfs) {
     await ipfs.start();
+    metrics?.ipfsStore(() => storedBytes(db, config.ipfs.gcGraceMs));
     logger.info({ ipfs: ipfs.store.kind, filecoin: ipfs.pinning ? 'pinning-service' : 'embedded' }, `ipfs: ${ipfs.store.description}; Filecoin: ${ipfs.pinning ? `deals through the pinning service at ${ipfs.pinning.url}` : 'no provider configured, Filecoin pins are kept on this store and no Filecoin deal is made'}`);
   }
   const devChain = usesEvmDevChain(config) ? await startEvmDevChain(logger) : null;
@@ -110,7 +119,7 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
     const chain = opts.chains?.[network] ?? createSandboxChain({ network, blockIntervalMs: gw.sandboxBlockIntervalMs });
     return sandboxRouter(chain, { url, version: opts.version });
   };
-  const gateway = createGatewayHandler({ config, logger, keys, limiter, meter, version: opts.version, jsonRpc, sandbox, ...(ipfs ? { ipfs } : {}) });
+  const gateway = createGatewayHandler({ config, logger, keys, limiter, meter, version: opts.version, jsonRpc, sandbox, ...(ipfs ? { ipfs } : {}), ...(metrics ? { metrics } : {}) });
   gateway.setQuotaBase(await loadQuotaBase(db));
   const pools = new UpstreamPools({ db, config, logger, backends: gateway.backends, endpoints: { enabled: enabledEndpoints, addServed: addServedRequests } });
   await pools.start();

@@ -14,6 +14,7 @@ import { billingStartupLine, createBillingProvider, startSubscriptionSweeper } f
 import { CAIRN_VERSION } from './version';
 import { startHeartbeat } from './features/status/index';
 import { ppuSettings, ppuStartupLine, startPaymentWatcherFor } from './features/ppu/index';
+import { Metrics, processRole, startMetricsServer } from './metrics';
 
 type Role = 'all' | 'api' | 'gateway' | 'worker';
 const ROLES: Role[] = ['all', 'api', 'gateway', 'worker'];
@@ -62,6 +63,15 @@ async function start(config: Config, role: Role) {
   process.on('SIGINT', () => shutdown('SIGINT'));
   process.on('SIGTERM', () => shutdown('SIGTERM'));
 
+  // Off unless METRICS_PORT is set: one registry for the process, each series labelled with its role.
+  const metrics = config.metrics ? new Metrics(processRole(role)) : undefined;
+  if (metrics && config.metrics) {
+    metrics.databasePool((db.client as { pool?: Parameters<Metrics['databasePool']>[0] }).pool);
+    const listener = await startMetricsServer({ metrics, port: config.metrics.port, host: config.metrics.host, token: config.metrics.token });
+    logger.info(`metrics: Prometheus text at http://${config.metrics.host}:${config.metrics.port}/metrics (${config.metrics.token ? 'loopback clients, or Authorization: Bearer $METRICS_TOKEN' : 'loopback clients only; set METRICS_TOKEN for a scraper elsewhere'})`);
+    stops.push(() => listener.close());
+  }
+
   const mailer = config.mail.smtpUrl ? smtpMailer(config.mail.smtpUrl, config.mail.from) : devMailbox(logger);
   if (role === 'all' || role === 'api') {
     if (mailer.kind === 'dev-mailbox') {
@@ -99,14 +109,14 @@ async function start(config: Config, role: Role) {
   if (role === 'all' || role === 'gateway') {
     if (Object.keys(chains).length > 0) logger.warn(`sandbox chain: simulated data for ${Object.keys(chains).map((n) => `cardano-${n}`).join(', ')} (no upstream configured)`);
     if (!config.isProduction) logDevWallets(logger, chains, config.publicUrl);
-    const gateway = await startGateway({ config, db, logger, version, chains });
+    const gateway = await startGateway({ config, db, logger, version, chains, ...(metrics ? { metrics } : {}) });
     const heartbeat = startHeartbeat(db, 'gateway', logger);
     // The gateway flushes its last metering counts on the way out.
     stops.push(() => heartbeat.stop(), () => gateway.close());
   }
 
   if (role === 'all' || role === 'worker') {
-    const worker = startWebhookWorker({ config, db, logger, mailer, chains });
+    const worker = startWebhookWorker({ config, db, logger, mailer, chains, ...(metrics ? { metrics } : {}) });
     const heartbeat = startHeartbeat(db, 'worker', logger);
     stops.unshift(() => worker.stop(), () => heartbeat.stop());
     const sweeper = startSubscriptionSweeper(db, logger);
@@ -114,7 +124,7 @@ async function start(config: Config, role: Role) {
     // Pay as you go: the payment watcher follows the payment network's chain and credits orders.
     const ppuLine = ppuStartupLine(ppuSettings(config));
     logger[ppuLine.level](ppuLine.line);
-    const watcher = startPaymentWatcherFor({ config, db, logger, chains });
+    const watcher = startPaymentWatcherFor({ config, db, logger, chains, ...(metrics ? { metrics } : {}) });
     if (watcher) stops.unshift(() => watcher.stop());
     // Retention prunes the growing tables; the webhook outbox prunes its own, through this option.
     const retention = startRetention(db, logger, { pruneWebhookOutbox: (d, now) => pruneOutbox(d, now), auditRetentionDays: config.auditRetentionDays });

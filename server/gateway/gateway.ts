@@ -16,6 +16,7 @@ import type { JsonRpcHandler } from '../features/milkomeda/index';
 import { basicAuthPassword } from './basic-auth';
 import type { IpfsBackend } from '../features/ipfs/index';
 import { ALLOW_LIST_MESSAGES, refusedCode, type AllowListName } from '../../shared/allow-list';
+import type { AnswerSlot, Metrics } from '../metrics';
 
 const API_PREFIX = '/api/v0';
 const slugs = new Set(networks.map((n) => n.slug).filter((s): s is string => !!s));
@@ -57,6 +58,8 @@ export interface GatewayDeps {
   ipfs?: IpfsBackend;
   version: string;
   now?: () => number;
+  /** Prometheus metrics (METRICS_PORT); none: nothing is counted for them. */
+  metrics?: Metrics;
 }
 
 /** A decoded segment that is a dot segment ('..', also '..;x') or hides a separator ('/', '\\', '#', NUL). */
@@ -105,13 +108,28 @@ export function climbs(path: string): boolean {
 /** `project` is the admitted key's project (the IPFS backend keeps its bookkeeping per project; proxies ignore it). */
 type Backend = (req: http.IncomingMessage, res: http.ServerResponse, path: string, project?: ProjectKey) => void;
 
+/** Where the request's answer is counted for the metrics, and when it arrived. */
+const ANSWER = Symbol('cairn.answer');
+const ARRIVED = Symbol('cairn.arrived');
+type ObservedResponse = http.ServerResponse & { [ANSWER]?: AnswerSlot; [ARRIVED]?: number };
+
+/** Made once: counts an answer by status class and its latency in its slot. */
+function observeAnswer(this: http.ServerResponse): void {
+  const r = this as ObservedResponse;
+  const slot = r[ANSWER]!;
+  const c = (this.statusCode / 100) | 0;
+  slot.byClass[c < 1 ? 0 : c > 5 ? 4 : c - 1]!.inc();
+  slot.latency.observe((performance.now() - r[ARRIVED]!) / 1000);
+}
+
 /** The request's meter record rides on its response until the answer has gone out. */
 const METERED = Symbol('cairn.metered');
 type MeteredResponse = http.ServerResponse & { [METERED]?: MeteredRequest };
 
 /** Where each network's requests go: its configured upstream, or the sandbox chain for Cardano networks without one. */
-function backends(deps: GatewayDeps): { byNetwork: Map<string, Backend>; sandboxed: Set<string>; close(): void } {
+function backends(deps: GatewayDeps): { byNetwork: Map<string, Backend>; kinds: Map<string, string>; sandboxed: Set<string>; close(): void } {
   const byNetwork = new Map<string, Backend>();
+  const kinds = new Map<string, string>([[MILKOMEDA, 'jsonrpc']]);
   const sandboxed = new Set<string>();
   const upstreams: Upstream[] = [];
   const gw = deps.config.gateway;
@@ -124,6 +142,7 @@ function backends(deps: GatewayDeps): { byNetwork: Map<string, Backend>; sandbox
       const u = httpUpstream(upstream, gw.upstreamTimeoutMs);
       upstreams.push(u);
       byNetwork.set(slug, (req, res, path) => u.forward(req, res, path));
+      kinds.set(slug, 'upstream');
       continue;
     }
     // IPFS: the embedded store or a Kubo node (server/features/ipfs), unless an upstream is configured above.
@@ -134,6 +153,7 @@ function backends(deps: GatewayDeps): { byNetwork: Map<string, Backend>; sandbox
         allowAnyOrigin(res);
         ipfs.handle(req, res, path, project);
       });
+      kinds.set(slug, 'ipfs');
       continue;
     }
     const router = deps.sandbox?.(slug, `${gw.publicUrl}/${slug}${API_PREFIX}`);
@@ -143,13 +163,14 @@ function backends(deps: GatewayDeps): { byNetwork: Map<string, Backend>; sandbox
     app.set('etag', false);
     app.use(router);
     sandboxed.add(slug);
+    kinds.set(slug, 'sandbox');
     byNetwork.set(slug, (req, res, path) => {
       req.url = path;
       allowAnyOrigin(res);
       app(req as express.Request, res as express.Response);
     });
   }
-  return { byNetwork, sandboxed, close: () => upstreams.forEach((u) => u.close()) };
+  return { byNetwork, kinds, sandboxed, close: () => upstreams.forEach((u) => u.close()) };
 }
 
 /**
@@ -189,7 +210,9 @@ export function createGatewayHandler(deps: GatewayDeps) {
   const tp = config.trustProxy;
   const trust = proxyTrust(tp);
   const clientIp = (req: http.IncomingMessage): string => (tp === false ? (req.socket.remoteAddress ?? '') : proxyaddr(req as express.Request, trust));
-  const { byNetwork, sandboxed, close } = backends(deps);
+  const { byNetwork, kinds, sandboxed, close } = backends(deps);
+  // Bound once: a request only adds to numbers (server/metrics.ts).
+  const observed = deps.metrics?.gateway(kinds, [...slugs]);
   // Read at start, so a document the gateway cannot read stops it there rather than at a request.
   const methods = blockfrostMethods();
   const memory = limiter instanceof MemoryLimiter ? limiter : null;
@@ -219,9 +242,13 @@ export function createGatewayHandler(deps: GatewayDeps) {
     metered.admitted = verdict === 'ok';
     (res as MeteredResponse)[METERED] = metered;
     res.on('finish', meterOnFinish);
-    if (verdict === 'banned') return sendBlockfrostError(res, 418, MESSAGES.banned);
-    if (verdict === 'rate_limited') return sendBlockfrostError(res, 429, MESSAGES.overLimit);
-    if (verdict === 'over_quota') return sendBlockfrostError(res, 402, MESSAGES.overLimit);
+    if (verdict !== 'ok') {
+      observed?.refusals[verdict].inc();
+      if (verdict === 'banned') return sendBlockfrostError(res, 418, MESSAGES.banned);
+      if (verdict === 'rate_limited') return sendBlockfrostError(res, 429, MESSAGES.overLimit);
+      return sendBlockfrostError(res, 402, MESSAGES.overLimit);
+    }
+    if (observed) (res as ObservedResponse)[ANSWER] = observed.slot(project.network, true);
     backend(req, res, path, project);
   };
 
@@ -239,6 +266,11 @@ export function createGatewayHandler(deps: GatewayDeps) {
   const handler = (req: http.IncomingMessage, res: http.ServerResponse): void => {
     // The request's latency runs from here until its answer has gone out (metering's histograms).
     const started = (req as CaughtUpRequest)[CAUGHT_UP] ?? performance.now();
+    if (observed && (res as ObservedResponse)[ANSWER] === undefined) {
+      (res as ObservedResponse)[ANSWER] = observed.slot(undefined, false);
+      (res as ObservedResponse)[ARRIVED] = started;
+      res.on('finish', observeAnswer);
+    }
     // Browsers (dApps, the API reference's 'try it') call the gateway from other origins: every
     // answer allows any origin (respond.ts ANY_ORIGIN), each in its own headers.
     if (req.method === 'OPTIONS') return preflight(res);
@@ -295,6 +327,7 @@ export function createGatewayHandler(deps: GatewayDeps) {
       }
       return sendBlockfrostError(res, 403, MESSAGES.invalidToken);
     }
+    if (observed) (res as ObservedResponse)[ANSWER] = observed.slot(project.network, false);
     if (network && network !== project.network) return sendBlockfrostError(res, 403, MESSAGES.mismatch);
     // A network the operator turned off: the key is real but refused, before any limit (costs nothing, not metered).
     if (disabled.size > 0 && disabled.has(project.network)) return sendBlockfrostError(res, 403, MESSAGES.disabled);
@@ -325,6 +358,7 @@ export function createGatewayHandler(deps: GatewayDeps) {
       const refused = allow.origin !== null && !allow.origin(req.headers.origin) ? 'origin' : allow.ip !== null && !allow.ip(ip) ? 'ip' : null;
       if (refused !== null) return refuse(res, project, refused, endpointTemplate(rest), ip, req.headers['user-agent'], at, started);
     }
+    if (observed && target === MILKOMEDA) (res as ObservedResponse)[ANSWER] = observed.slot(target, true);
     if (target === MILKOMEDA) return void jsonRpc.handle(req, res, rest, { project, ip, at, started, day, quotaBase: quotaBase.get(project.ownerId) ?? 0 });
     const admit = {
       ip,

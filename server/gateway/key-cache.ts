@@ -76,6 +76,8 @@ export class KeyCache {
   /** A poll waiting to start: a caller that comes before it starts shares it. */
   private queued: Promise<void> | null = null;
   private lastPollStart = -Infinity;
+  /** Date.now() when the change feed was last read successfully (the metrics' poll lag). */
+  lastPolledAt = 0;
 
   constructor(
     private readonly db: Db,
@@ -93,6 +95,7 @@ export class KeyCache {
 
   async start(): Promise<void> {
     await this.reload();
+    this.lastPolledAt = Date.now();
     this.ticker = new SerialTicker(
       () => this.catchUp(),
       POLL_MS,
@@ -126,6 +129,7 @@ export class KeyCache {
       this.queued = null;
       this.lastPollStart = performance.now();
       await this.poll();
+      this.lastPolledAt = Date.now();
     });
     this.queued = run;
     this.chain = run.catch(() => undefined);

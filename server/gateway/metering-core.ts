@@ -246,6 +246,8 @@ export const clean = (s: string, max: number): string => {
 export interface Statement {
   sql: string;
   bindings: Array<string | number | Array<string | number>>;
+  /** Rows the statement writes (the metrics count them). */
+  rows?: number;
 }
 
 /** A column of a flushed table and its PostgreSQL type (the type of its unnest array). */
@@ -307,9 +309,9 @@ class Upserts {
       const width = this.columns.length;
       const arrays = this.columns.map(() => new Array<string | number>(rows));
       for (let r = 0; r < rows; r++) for (let c = 0; c < width; c++) arrays[c]![r] = values[r * width + c]!;
-      this.out.push({ sql: this.head + this.tail, bindings: arrays });
+      this.out.push({ sql: this.head + this.tail, bindings: arrays, rows });
     } else {
-      this.out.push({ sql: this.head + new Array<string>(rows).fill(this.tuple).join(', ') + this.tail, bindings: values });
+      this.out.push({ sql: this.head + new Array<string>(rows).fill(this.tuple).join(', ') + this.tail, bindings: values, rows });
     }
     this.values = [];
     this.rows = 0;

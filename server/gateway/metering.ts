@@ -60,11 +60,15 @@ export class Meter {
   /** Texts numbered since the last message. */
   private fresh: string[] = [];
   private restart = false;
-  private readonly flushes = new Map<number, () => void>();
+  private readonly flushes = new Map<number, (ok?: boolean) => void>();
   private nextFlush = 1;
   private timer: NodeJS.Timeout | undefined;
   private stopped = false;
   private readonly engine: 'pg' | 'sqlite';
+  /** Rows written since the flush under way began (runParts adds them). */
+  private rowsWritten = 0;
+  /** Told when a flush is over: its duration, the rows it wrote and whether it wrote everything (the metrics). */
+  onFlushed: ((seconds: number, rows: number, ok: boolean) => void) | null = null;
 
   constructor(
     private readonly db: Db,
@@ -125,8 +129,16 @@ export class Meter {
     this.send();
     const id = this.nextFlush++;
     const worker = this.worker ?? this.startWorker();
+    const began = performance.now();
     return new Promise<void>((resolve) => {
-      this.flushes.set(id, resolve);
+      this.flushes.set(id, (ok = true) => {
+        if (this.onFlushed) {
+          const rows = this.rowsWritten;
+          this.rowsWritten = 0;
+          this.onFlushed((performance.now() - began) / 1000, rows, ok);
+        }
+        resolve();
+      });
       // The worker is unreferenced (an idle meter never holds a process open) except while a flush is under way.
       worker.ref();
       this.post({ t: 'flush', id, now: this.now(), paced });
@@ -175,7 +187,7 @@ export class Meter {
         return;
       }
       if (m.error !== null) this.logger.warn({ err: { message: m.error } }, 'metering: flush failed, will retry');
-      this.flushes.get(m.id)?.();
+      this.flushes.get(m.id)?.(m.error === null);
       this.flushes.delete(m.id);
       if (this.flushes.size === 0) worker.unref();
     });
@@ -189,7 +201,7 @@ export class Meter {
       this.fresh = [];
       this.restart = false;
       this.count = 0;
-      for (const done of this.flushes.values()) done();
+      for (const done of this.flushes.values()) done(false);
       this.flushes.clear();
     });
     this.worker = worker;
@@ -210,6 +222,7 @@ export class Meter {
         await this.db.transaction(async (trx) => {
           for (const s of part) await trx.raw(s.sql, s.bindings as Knex.RawBinding[]);
         });
+        for (const s of part) this.rowsWritten += s.rows ?? 0;
       } catch (err) {
         return { written: i, error: (err as Error).message || String(err) };
       }

@@ -18,6 +18,7 @@
 // BENCH_WARMUP_MS (1000), BENCH_PROJECTS (2000), BENCH_PROF_DIR (write --cpu-prof profiles of the
 // proxy and gateway processes there), BENCH_OPEN_SHARE (0.5), METERING_FLUSH_MS (the gateway's flush interval),
 // BENCH_CONTROL=1 (an A/A run: (c) is a second minimal proxy, so c − b shows this machine's own noise),
+// BENCH_METRICS=1 (the metrics-on case: (c) runs with Prometheus metrics on and is scraped every second; same targets),
 // BENCH_NODE_FLAGS (extra node flags for (b) and (c), e.g. --trace-gc-nvp), BENCH_LOOP_STATS=1 ((b) and (c)
 // print their event-loop delay and garbage collections when they stop: tests/bench/lib/loop-stats.ts),
 // BENCH_GATEWAY_CASES (plain,allow-lists: which cases run, one after the other, each with fresh processes).
@@ -45,6 +46,8 @@ const PROF_DIR = process.env.BENCH_PROF_DIR;
 const PATH = '/blocks/latest';
 /** BENCH_CONTROL=1: (c) is a second minimal proxy (an A/A run): its c − b is this machine's own noise for the same statistics. */
 const CONTROL = process.env.BENCH_CONTROL === '1';
+/** BENCH_METRICS=1: (c) counts its answers for Prometheus (server/metrics.ts) and its /metrics is scraped every second. */
+const METRICS = process.env.BENCH_METRICS === '1';
 const THROUGHPUT_TARGET = 0.9;
 const P99_TARGET_MS = 0.5;
 const CASES = (process.env.BENCH_GATEWAY_CASES ?? 'plain,allow-lists').split(',').map((c) => c.trim());
@@ -90,7 +93,7 @@ async function runCase(allowLists: boolean) {
     stops.push(upstream.stop);
     const [proxy, gateway, control] = await Promise.all([
       forkServer('minimal-proxy.ts', { BENCH_UPSTREAM: upstream.url }, profiled),
-      forkServer<GatewayServerInfo>('gateway-server.ts', { BENCH_UPSTREAM: upstream.url, BENCH_PROJECTS: String(PROJECTS), ...(allowLists ? { BENCH_ALLOW_LISTS: '1' } : {}) }, profiled),
+      forkServer<GatewayServerInfo>('gateway-server.ts', { BENCH_UPSTREAM: upstream.url, BENCH_PROJECTS: String(PROJECTS), BENCH_METRICS: METRICS ? '1' : '0', ...(allowLists ? { BENCH_ALLOW_LISTS: '1' } : {}) }, profiled),
       CONTROL ? forkServer('minimal-proxy.ts', { BENCH_UPSTREAM: upstream.url }, profiled) : undefined,
     ]);
     stops.push(proxy.stop, gateway.stop);
@@ -108,7 +111,7 @@ async function runCase(allowLists: boolean) {
       { name: '(b) minimal proxy', url: proxy.url + PATH, maxRequests: REQUEST_CAP },
       control
         ? { name: '(c) control: a 2nd minimal proxy', url: control.url + PATH, maxRequests: REQUEST_CAP }
-        : { name: allowLists ? '(c) Cairn gateway, allow-lists' : '(c) Cairn gateway', url: `${gateway.url}/api/v0${PATH}`, keys, maxRequests: gatewayCap, ...(originHeader ? { headers: originHeader } : {}) },
+        : { name: `(c) Cairn gateway${allowLists ? ', allow-lists' : ''}${METRICS ? ', metrics on' : ''}`, url: `${gateway.url}/api/v0${PATH}`, keys, maxRequests: gatewayCap, ...(originHeader ? { headers: originHeader } : {}) },
     ];
     for (const t of targets) {
       const res = await probe(t.url, t.keys ? { ...t.headers, project_id: t.keys[0]! } : {});
@@ -119,7 +122,8 @@ async function runCase(allowLists: boolean) {
         `(throughput ${CLOSED_ROUNDS} rounds, latency ${OPEN_ROUNDS}), so a disturbance of the machine falls on all targets alike.\n` +
         `(c) limits: ENTERPRISE plan (${plan.limitPerSecond}/s, burst ${plan.limitBurst} per project, ${plan.requestLimit.toLocaleString('en')} requests a day); ` +
         `${keys.length} projects with valid keys, one key per request in rotation, at most ${gatewayCap.toLocaleString('en')} requests per pass ` +
-        `(≤ ${perKeyPerPass} per key), so no bucket ever empties; metering on, flushed every ${flushMs} ms to SQLite.`,
+        `(≤ ${perKeyPerPass} per key), so no bucket ever empties; metering on, flushed every ${flushMs} ms to SQLite` +
+        `${gateway.info.metricsUrl ? `; Prometheus metrics on, ${gateway.info.metricsUrl} scraped every second` : ''}.`,
     );
 
     const load = new LoadGenerator();
@@ -173,7 +177,7 @@ async function runCase(allowLists: boolean) {
     reportRow({ bench: 'gateway', measure: `valid run (every answer 200, rate kept, no cap)${caseName}`, figure: problems.length ? problems.join('; ') : 'yes', baseline: '', ratio: '', target: 'yes', pass: problems.length === 0 });
     reportRow({
       bench: 'gateway',
-      measure: `${CONTROL ? 'A/A control proxy' : 'gateway'} throughput (closed loop)${caseName}`,
+      measure: `${CONTROL ? 'A/A control proxy' : METRICS ? 'gateway, metrics on,' : 'gateway'} throughput (closed loop)${caseName}`,
       figure: `${c.rps.toFixed(0)} req/s`,
       baseline: `${b.rps.toFixed(0)} req/s bare proxy`,
       ratio: ratioOf(c.rps, b.rps),
@@ -182,7 +186,7 @@ async function runCase(allowLists: boolean) {
     });
     reportRow({
       bench: 'gateway',
-      measure: `${CONTROL ? 'A/A control proxy' : 'gateway'} p99 − proxy p99 at ${rate} req/s, median of ${perRound.length} rounds${caseName}`,
+      measure: `${CONTROL ? 'A/A control proxy' : METRICS ? 'gateway, metrics on,' : 'gateway'} p99 − proxy p99 at ${rate} req/s, median of ${perRound.length} rounds${caseName}`,
       figure: `${signed(roundMedian)} (whole run ${signed(p99Open)})`,
       baseline: `${ms(ob.latency.p99)} proxy p99`,
       ratio: ratioOf(oc.latency.p99, ob.latency.p99),

@@ -19,7 +19,8 @@ const running = (p: ChildProcess) => p.exitCode === null && p.signalCode === nul
 const exited = (p: ChildProcess) => new Promise((r) => (running(p) ? p.once('exit', r) : r(null)));
 
 export interface ServerProcessOptions {
-  role: 'api' | 'gateway' | 'worker';
+  /** all: every part in one process, as `npm start` runs it. */
+  role: 'all' | 'api' | 'gateway' | 'worker';
   env: Record<string, string>;
   /** Resolves only once a GET of this URL answers 2xx (polled every 50 ms). */
   readyUrl?: string;

@@ -235,6 +235,22 @@ export async function expirePins(db: Db, graceMs: number, now = Date.now()): Pro
   return { released };
 }
 
+/**
+ * Bytes of what the store keeps, by the database's record: every pinned or queued CID and every
+ * add within the grace period, each CID once (the metrics' store size; one query).
+ */
+export async function storedBytes(db: Db, graceMs: number, now = Date.now()): Promise<number> {
+  const kept = db('ipfs_pins')
+    .whereIn('state', COUNTED_PIN_STATES as PinState[])
+    .select('cid', 'size')
+    .unionAll((q) => {
+      q.from('ipfs_objects').where('created_at', '>=', now - graceMs).select('cid', 'size');
+    });
+  const perCid = db.from(kept.as('k')).groupBy('cid').select('cid').max({ s: 'size' });
+  const row = await db.from(perCid.as('x')).sum({ total: 's' }).first();
+  return Number(row?.total ?? 0);
+}
+
 /** What a collection must keep: every pinned or queued CID, and everything added within the grace period. */
 export async function collectionRoots(db: Db, graceMs: number, now = Date.now()): Promise<Set<string>> {
   const [pins, recent] = await Promise.all([

@@ -1,5 +1,6 @@
 import type { Db } from '../../db/index';
 import type { Logger } from '../../logger';
+import type { Metrics } from '../../metrics';
 import type { Config } from '../../config';
 import type { SandboxChain, SandboxNetwork, TxDetails } from '../../sandbox/chain/index';
 import { sandboxOf } from '../../../shared/networks';
@@ -17,6 +18,8 @@ export interface WatchResult {
   credited: number;
   /** Orders whose credit a rollback reversed. */
   reversed?: number;
+  /** Blocks between the tip and the last block read. */
+  behind: number;
 }
 
 /** How far back the watcher looks for the fork of a rollback. */
@@ -36,7 +39,7 @@ export async function watchTick(db: Db, source: ChainSource, opts: { network: st
   if (!cursor) {
     // First start: begin a few blocks back, so an order paid while the watcher was starting is seen.
     const start = await source.blockAt(Math.max(0, tip - 10));
-    if (!start) return { blocks: 0, payments: 0, credited: 0 };
+    if (!start) return { blocks: 0, payments: 0, credited: 0, behind: tip };
     cursor = { height: start.height ?? Math.max(0, tip - 10), hash: start.hash };
     await recordBlock(db, opts.network, cursor, [], now);
   }
@@ -69,9 +72,11 @@ export async function watchTick(db: Db, source: ChainSource, opts: { network: st
   const watching = index ? index.size > 0 : await anyWatchedOrder(db, opts.network, now);
   let blocks = 0;
   let payments = 0;
+  let read = cursor.height;
   for (let h = cursor.height + 1; h <= tip && blocks < MAX_BLOCKS_PER_TICK; h++) {
     const found = await source.blockAt(h);
     if (!found) break;
+    read = h;
     const block = { height: found.height ?? h, hash: found.hash, tx_count: found.tx_count };
     const seen = watching && block.tx_count > 0 ? await paymentsIn(db, opts.network, block, await source.blockTxDetails(block.hash), now, index) : [];
     await recordBlock(db, opts.network, block, seen, now);
@@ -87,7 +92,7 @@ export async function watchTick(db: Db, source: ChainSource, opts: { network: st
       index.settled(due);
     }
   }
-  return { blocks, payments, credited, reversed };
+  return { blocks, payments, credited, reversed, behind: Math.max(0, tip - read) };
 }
 
 /**
@@ -155,6 +160,8 @@ export function startPaymentWatcher(deps: {
   intervalMs: number;
   clock?: WatcherClock;
   maxBackoffMs?: number;
+  /** Told after each successful pass how many blocks the watcher is behind the tip (the metrics). */
+  onPass?: (behind: number) => void;
 }): { stop(): Promise<void> } {
   const clock = deps.clock ?? systemClock;
   const maxBackoffMs = deps.maxBackoffMs ?? WATCHER_MAX_BACKOFF_MS;
@@ -184,6 +191,7 @@ export function startPaymentWatcher(deps: {
       }
       failures = 0;
       downSince = null;
+      deps.onPass?.(r.behind);
       await show('operational', clock.now());
       if (r.payments > 0 || r.credited > 0) deps.logger.info({ network: deps.network, ...r }, 'pay as you go: payments seen');
     } catch (err) {
@@ -230,7 +238,7 @@ export function paymentChainSource(config: Config, chains: Partial<Record<Sandbo
 }
 
 /** Starts the payment watcher of the worker role (main.ts and the tests), or answers null when pay as you go is off. */
-export function startPaymentWatcherFor(deps: { config: Config; db: Db; logger: Logger; chains: Partial<Record<SandboxNetwork, SandboxChain>>; intervalMs?: number; clock?: WatcherClock }) {
+export function startPaymentWatcherFor(deps: { config: Config; db: Db; logger: Logger; chains: Partial<Record<SandboxNetwork, SandboxChain>>; intervalMs?: number; clock?: WatcherClock; metrics?: Metrics }) {
   const settings = ppuSettings(deps.config);
   const source = paymentChainSource(deps.config, deps.chains);
   if (!settings.enabled || !source) return null;
@@ -241,6 +249,7 @@ export function startPaymentWatcherFor(deps: { config: Config; db: Db; logger: L
     network: settings.network,
     confirmations: settings.confirmations,
     ...(deps.clock ? { clock: deps.clock } : {}),
+    ...(deps.metrics ? { onPass: (behind: number) => deps.metrics!.watcherRead(settings.network, behind) } : {}),
     intervalMs: deps.intervalMs ?? Math.min(deps.config.webhooks.chainPollMs, Math.max(250, Math.floor(deps.config.gateway.sandboxBlockIntervalMs / 4))),
   });
 }

@@ -8,6 +8,7 @@ import { liveSecrets, signatureHeader } from './signature';
 import * as outbox from './outbox';
 import { NO_ORIGIN, recordAudit } from '../audit/index';
 import { AUTO_DISABLE_AFTER_MS } from '../../../shared/webhooks';
+import type { Metrics } from '../../metrics';
 
 /** Statuses worth retrying (the contract's list); anything else but 2xx fails the event at once. */
 export const RETRY_STATUSES = new Set([400, 408, 413, 429, 500, 502, 503, 504, 521, 522, 524]);
@@ -30,6 +31,8 @@ export interface DispatcherOptions {
   pollMs?: number;
   publicUrl: string;
   now?: () => number;
+  /** Prometheus metrics (METRICS_PORT): attempts by result and their latency. */
+  metrics?: Metrics;
 }
 
 interface WebhookTarget {
@@ -262,6 +265,7 @@ export class Dispatcher {
   private readonly sending = new Set<AttemptBatch>();
   private readonly now: () => number;
   private readonly agent: Agent;
+  private readonly observed: ReturnType<Metrics['delivery']> | undefined;
 
   constructor(
     private readonly db: Db,
@@ -271,6 +275,7 @@ export class Dispatcher {
   ) {
     this.now = opts.now ?? Date.now;
     this.agent = deliveryAgent(opts.allowlist, opts.timeoutMs);
+    this.observed = opts.metrics?.delivery();
   }
 
   start(): void {
@@ -334,8 +339,23 @@ export class Dispatcher {
     const unsent = attempts.filter((a): a is string => typeof a === 'string');
     if (unsent.length > 0) await outbox.release(this.db, unsent);
     const failing = await outbox.recordAttempts(this.db, records);
+    if (this.observed) this.count(records, live);
     for (const id of failing) await this.disableIfFailingTooLong(id, this.now());
     return events.length;
+  }
+
+  private count(records: outbox.AttemptRecord[], events: outbox.ClaimedEvent[]): void {
+    const o = this.observed!;
+    const createdAt = new Map(events.map((e) => [e.id, Number(e.created_at)]));
+    for (const r of records) {
+      o.duration.observe(r.durationMs / 1000);
+      if (r.status === 'delivered') {
+        o.attempts.delivered.inc();
+        const created = createdAt.get(r.eventId);
+        if (created !== undefined && Number.isFinite(created)) o.eventLatency.observe(Math.max(0, r.attemptedAt - created) / 1000);
+      } else if (r.status === 'pending') o.attempts.retry.inc();
+      else o.attempts.failed.inc();
+    }
   }
 
   /** The attempt's record, or the event's id when it was never sent (the worker stopped first). */

@@ -21,6 +21,8 @@ export interface FollowerOptions {
   pollMs?: number;
   /** Blocks matched per confirmation depth and tick, so one tick never runs for long. */
   maxBlocksPerTick?: number;
+  /** Told after each tick how many blocks the follower is behind the tip (the deepest depth in use). */
+  onLag?: (blocks: number) => void;
 }
 
 // The event body's shape lives with the outbox; re-exported for the follower's callers.
@@ -94,9 +96,21 @@ export class ChainFollower {
     // A depth nobody uses forgets its cursor, so a webhook created later starts at the tip, not in the past.
     await this.db('chain_cursors').where({ network: this.opts.network }).whereNotIn('confirmations', [...byDepth.keys(), -1]).delete();
     await this.db('chain_blocks').where({ network: this.opts.network }).whereNotIn('confirmations', [...byDepth.keys(), -1]).delete();
-    if (byDepth.size === 0) return;
+    if (byDepth.size === 0) {
+      this.behind.clear();
+      return this.opts.onLag?.(0);
+    }
     const tip = await this.source.tipHeight();
+    for (const depth of this.behind.keys()) if (!byDepth.has(depth)) this.behind.delete(depth);
     for (const [depth, webhooks] of byDepth) await this.advance(depth, webhooks, tip);
+  }
+
+  /** Blocks each depth is behind its target, as last seen: reported (the deepest) after every block, so a slow tick still shows its lag. */
+  private behind = new Map<number, number>();
+  private reportLag(depth: number, blocks: number): void {
+    if (!this.opts.onLag) return;
+    this.behind.set(depth, blocks);
+    this.opts.onLag(Math.max(...this.behind.values()));
   }
 
   private async loadCursor(depth: number): Promise<Cursor | null> {
@@ -104,6 +118,7 @@ export class ChainFollower {
     return row ? { height: Number(row.height), hash: row.hash, epoch: row.epoch ?? null } : null;
   }
 
+  /** Moves one depth's cursor towards tip − depth, reporting how far behind it is as it goes. */
   private async advance(depth: number, webhooks: WebhookSet, tip: number): Promise<void> {
     const target = tip - depth;
     let cursor = await this.loadCursor(depth);
@@ -114,9 +129,10 @@ export class ChainFollower {
         await trx('chain_cursors').insert({ network: this.opts.network, confirmations: depth, height: target, hash: start.hash, epoch: start.epoch, updated_at: Date.now() });
         await trx('chain_blocks').insert({ network: this.opts.network, confirmations: depth, height: target, hash: start.hash }).onConflict(['network', 'confirmations', 'height']).merge();
       });
-      return;
+      return this.reportLag(depth, 0);
     }
     const limit = this.opts.maxBlocksPerTick ?? 50;
+    this.reportLag(depth, Math.max(0, target - cursor.height));
     for (let n = 0; n < limit && cursor.height < target; n++) {
       const block = await this.source.blockAt(cursor.height + 1);
       if (!block) return;
@@ -125,6 +141,7 @@ export class ChainFollower {
         continue;
       }
       cursor = await this.process(depth, webhooks, cursor, block);
+      this.reportLag(depth, Math.max(0, target - cursor.height));
     }
   }
 

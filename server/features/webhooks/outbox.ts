@@ -68,6 +68,8 @@ export interface ClaimedEvent {
   webhook_id: string;
   body: string;
   attempts: number;
+  /** When the event entered the outbox (epoch ms; PostgreSQL's bigint arrives as a string). */
+  created_at: number | string;
 }
 
 /** A claimed event with the webhook it goes to (null fields when the webhook is gone). */
@@ -88,7 +90,7 @@ export interface ClaimedDelivery extends ClaimedEvent {
 export async function claim(db: Db, limit: number, leaseMs: number, now = Date.now()): Promise<ClaimedEvent[]> {
   const pg = isPostgres(db);
   const due = `SELECT id FROM webhook_events WHERE status = 'pending' AND next_attempt_at <= ? AND (claimed_until IS NULL OR claimed_until < ?) ORDER BY next_attempt_at LIMIT ?${pg ? ' FOR UPDATE SKIP LOCKED' : ''}`;
-  const sql = `UPDATE webhook_events SET claimed_until = ? WHERE id IN (${due}) RETURNING id, webhook_id, body, attempts`;
+  const sql = `UPDATE webhook_events SET claimed_until = ? WHERE id IN (${due}) RETURNING id, webhook_id, body, attempts, created_at`;
   const result = await db.raw(sql, [now + leaseMs, now, now, limit]);
   return (pg ? result.rows : result) as ClaimedEvent[];
 }
@@ -103,7 +105,7 @@ export async function claimWithTargets(db: Db, limit: number, leaseMs: number, n
     const due = `SELECT id, webhook_id FROM webhook_events WHERE status = 'pending' AND next_attempt_at <= ? AND (claimed_until IS NULL OR claimed_until < ?) ORDER BY next_attempt_at LIMIT ? FOR UPDATE SKIP LOCKED`;
     // A LEFT JOIN, so events of a deleted webhook are claimed too (and then cancelled, not left behind).
     const sql = `UPDATE webhook_events e SET claimed_until = ? FROM (SELECT d.id, w.target_url, w.auth_token, w.previous_auth_token, w.previous_auth_token_expires_at, w.status FROM (${due}) d LEFT JOIN webhooks w ON w.id = d.webhook_id) t
-      WHERE e.id = t.id RETURNING e.id, e.webhook_id, e.body, e.attempts, t.target_url, t.auth_token, t.previous_auth_token, t.previous_auth_token_expires_at, t.status AS webhook_status`;
+      WHERE e.id = t.id RETURNING e.id, e.webhook_id, e.body, e.attempts, e.created_at, t.target_url, t.auth_token, t.previous_auth_token, t.previous_auth_token_expires_at, t.status AS webhook_status`;
     const result = await db.raw(sql, [now + leaseMs, now, now, limit]);
     return result.rows as ClaimedDelivery[];
   }
@@ -138,6 +140,12 @@ export async function release(db: Db, eventIds: string[]): Promise<void> {
   for (let i = 0; i < eventIds.length; i += 500) {
     await db('webhook_events').whereIn('id', eventIds.slice(i, i + 500)).andWhere({ status: 'pending' }).update({ claimed_until: null });
   }
+}
+
+/** Events waiting to be sent, first attempt or retry (the metrics' outbox depth; the claim's partial index of pending events answers it). */
+export async function pendingCount(db: Db): Promise<number> {
+  const row = await db('webhook_events').where({ status: 'pending' }).count({ n: '*' }).first();
+  return Number(row?.n ?? 0);
 }
 
 /** Releases claimed events whose webhook is gone or disabled: cancelled, not attempted. */

@@ -10,6 +10,8 @@ import { ChainFollower } from './follower';
 import { Dispatcher } from './dispatcher';
 import { parseAllowlist } from './ssrf';
 import { startNoticeDeriver } from './notices';
+import { pendingCount } from './outbox';
+import type { Metrics } from '../../metrics';
 
 /** The event source of each webhook network: its configured upstream, else the sandbox chain. */
 export function webhookSources(config: Config, chains: Partial<Record<SandboxNetwork, SandboxChain>>): Map<number, ChainSource> {
@@ -32,17 +34,20 @@ export interface WebhookWorker {
 }
 
 /** Chain followers (one per network) and the delivery dispatcher. */
-export function startWebhookWorker(opts: { config: Config; db: Db; logger: Logger; mailer: Mailer; chains: Partial<Record<SandboxNetwork, SandboxChain>> }): WebhookWorker {
-  const { config, db, logger, mailer, chains } = opts;
-  const followers = [...webhookSources(config, chains)].map(
-    ([network, source]) => new ChainFollower(db, logger, source, { network, pollMs: config.webhooks.chainPollMs }),
-  );
+export function startWebhookWorker(opts: { config: Config; db: Db; logger: Logger; mailer: Mailer; chains: Partial<Record<SandboxNetwork, SandboxChain>>; metrics?: Metrics }): WebhookWorker {
+  const { config, db, logger, mailer, chains, metrics } = opts;
+  const followers = [...webhookSources(config, chains)].map(([network, source]) => {
+    const slug = webhookNetworks.find((n) => n.webhookId === network)?.slug ?? String(network);
+    return new ChainFollower(db, logger, source, { network, pollMs: config.webhooks.chainPollMs, ...(metrics ? { onLag: (blocks: number) => metrics.followerLagged(slug, blocks) } : {}) });
+  });
   const dispatcher = new Dispatcher(db, logger, mailer, {
     allowlist: parseAllowlist(config.webhooks.allowlist),
     timeoutMs: config.webhooks.timeoutMs,
     retrySchedule: config.webhooks.retryScheduleMs,
     publicUrl: config.publicUrl,
+    ...(metrics ? { metrics } : {}),
   });
+  metrics?.outboxDepth(() => pendingCount(db));
   for (const f of followers) f.start();
   dispatcher.start();
   // Failed deliveries, warnings and disablings for the event stream (GET /api/events), read from the outbox's tables.

@@ -12,6 +12,7 @@ import { makeUser } from '../../helpers/workspace-fixture';
 import { insertProjects } from './fixtures';
 import { serveUntilDisconnected } from './child-server';
 import { loopStats } from './loop-stats';
+import { Metrics, startMetricsServer } from '../../../server/metrics';
 
 const reportLoop = loopStats('gateway');
 
@@ -20,6 +21,8 @@ export interface GatewayServerInfo {
   flushMs: number;
   /** BENCH_ALLOW_LISTS=1: the Origin header every project's allow-list admits (requests come from 127.0.0.1). */
   origin: string | null;
+  /** BENCH_METRICS=1: the metrics listener, scraped every second while the gateway runs. */
+  metricsUrl: string | null;
 }
 
 /**
@@ -55,13 +58,23 @@ const config = loadConfig({
   ...(evm ? { UPSTREAM_MILKOMEDA_MAINNET_URL: process.env.BENCH_UPSTREAM } : { UPSTREAM_CARDANO_MAINNET_URL: process.env.BENCH_UPSTREAM }),
   ...(process.env.METERING_FLUSH_MS ? { METERING_FLUSH_MS: process.env.METERING_FLUSH_MS } : {}),
 });
-const gateway = await startGateway({ config, db, logger: createLogger('warn'), version: 'bench', port: 0, host: '127.0.0.1' });
+// BENCH_METRICS=1: metrics on, as with METRICS_PORT, and scraped every second (Prometheus scrapes every 15 s or so).
+const metrics = process.env.BENCH_METRICS === '1' ? new Metrics('gateway') : undefined;
+const gateway = await startGateway({ config, db, logger: createLogger('warn'), version: 'bench', port: 0, host: '127.0.0.1', ...(metrics ? { metrics } : {}) });
+const listener = metrics ? await startMetricsServer({ metrics, port: 0, host: '127.0.0.1' }) : null;
+const scraper = listener
+  ? setInterval(() => {
+      void fetch(listener.url).then((r) => r.text(), () => '');
+    }, 1000)
+  : null;
 if (gateway.keys.size !== projects.length) throw new Error(`the key cache holds ${gateway.keys.size} keys, expected ${projects.length}`);
 if (allowLists && projects.some((p) => !gateway.keys.lookup(p.key)?.allow?.ip)) throw new Error('the key cache holds projects without their allow-lists');
 
-const info: GatewayServerInfo = { keys: projects.map((p) => p.key), flushMs: config.gateway.meteringFlushMs, origin: allowLists ? BENCH_ORIGIN : null };
+const info: GatewayServerInfo = { keys: projects.map((p) => p.key), flushMs: config.gateway.meteringFlushMs, origin: allowLists ? BENCH_ORIGIN : null, metricsUrl: listener?.url ?? null };
 serveUntilDisconnected({ url: gateway.url, ...info }, async () => {
   reportLoop();
+  if (scraper) clearInterval(scraper);
+  await listener?.close();
   await gateway.close();
   await db.destroy();
   fs.rmSync(dataDir, { recursive: true, force: true });
