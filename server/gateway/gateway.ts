@@ -11,9 +11,9 @@ import { MemoryLimiter, utcDay, type Limiter, type Verdict } from './limiter';
 import type { Meter, MeteredRequest } from './metering';
 import { endpointTemplate } from './endpoint-template';
 import { httpUpstream, type Upstream } from './proxy';
-import { ANY_ORIGIN, allowAnyOrigin, sendBlockfrostError, sendJson } from './respond';
+import { ANY_ORIGIN, allowAnyOrigin, sendBlockfrostError, sendJson, sendJsonRpcRefusal } from './respond';
 import type { JsonRpcHandler } from '../features/milkomeda/index';
-import { basicAuthPassword } from './basic-auth';
+import { requestKey } from './request-key';
 import type { IpfsBackend } from '../features/ipfs/index';
 
 const API_PREFIX = '/api/v0';
@@ -224,9 +224,15 @@ export function createGatewayHandler(deps: GatewayDeps) {
     backend(req, res, path, project);
   };
 
-  const milkomedaKey = (password: string | null): ProjectKey | undefined => {
-    const p = password ? keys.lookup(password) : undefined;
-    return p && evmSlugs.has(p.network) ? p : undefined;
+  /**
+   * Refuses a request before any limit: in JSON-RPC for a JSON-RPC client (a Milkomeda path, a POST
+   * to the API root, or a Milkomeda key on the plain /api/v0), so viem and ethers show the reason;
+   * in Blockfrost's error body for everything else.
+   */
+  const refuse = (req: http.IncomingMessage, res: http.ServerResponse, network: string | undefined, rest: string, status: number, message: string, p?: ProjectKey): void => {
+    const rpc = network === MILKOMEDA || (rest === '/' && req.method === 'POST') || (!network && p !== undefined && evmSlugs.has(p.network));
+    if (rpc) return sendJsonRpcRefusal(req, res, status, message);
+    sendBlockfrostError(res, status, message);
   };
 
   const handler = (req: http.IncomingMessage, res: http.ServerResponse): void => {
@@ -237,8 +243,9 @@ export function createGatewayHandler(deps: GatewayDeps) {
     if (req.method === 'OPTIONS') return preflight(res);
     const url = req.url ?? '/';
     const q = url.indexOf('?');
-    const pathname = q === -1 ? url : url.slice(0, q);
     const search = q === -1 ? '' : url.slice(q);
+    // The key from the header, the path (/<key>/api/v0/…) or basic auth; a key segment leaves the path here.
+    const { key, pathname } = requestKey(req, q === -1 ? url : url.slice(0, q));
 
     // Network from the host (cardano-mainnet.<domain>), else from the path (/cardano-mainnet/api/v0/…).
     let network: string | undefined;
@@ -268,14 +275,8 @@ export function createGatewayHandler(deps: GatewayDeps) {
     // A '#' in the query would end the target for a backend that reads it as a fragment.
     if (climbs(rest) || search.includes('#')) return sendBlockfrostError(res, 400, MESSAGES.badPath);
 
-    const key = req.headers.project_id;
-    let project: ProjectKey | undefined;
-    if (key === undefined) {
-      // Milkomeda tools that cannot set headers send the key as the basic-auth password.
-      const auth = req.headers.authorization;
-      project = auth ? milkomedaKey(basicAuthPassword(auth)) : undefined;
-      if (!project) return sendBlockfrostError(res, 403, auth ? MESSAGES.invalidToken : MESSAGES.missingToken);
-    } else project = typeof key === 'string' ? keys.lookup(key) : undefined;
+    if (key === undefined) return refuse(req, res, network, rest, 403, MESSAGES.missingToken);
+    const project = typeof key === 'string' ? keys.lookup(key) : undefined;
     if (!project) {
       // A key created a moment ago may not be in the cache yet: look again once the cache has caught
       // up with the changes made before this request, then answer as if it had been there (once).
@@ -283,16 +284,18 @@ export function createGatewayHandler(deps: GatewayDeps) {
         (req as CaughtUpRequest)[CAUGHT_UP] = started;
         return void keys.catchUp().then(
           () => handler(req, res),
-          () => sendBlockfrostError(res, 403, MESSAGES.invalidToken),
+          () => refuse(req, res, network, rest, 403, MESSAGES.invalidToken),
         );
       }
-      return sendBlockfrostError(res, 403, MESSAGES.invalidToken);
+      return refuse(req, res, network, rest, 403, MESSAGES.invalidToken);
     }
-    if (network && network !== project.network) return sendBlockfrostError(res, 403, MESSAGES.mismatch);
+    if (network && network !== project.network) return refuse(req, res, network, rest, 403, MESSAGES.mismatch, project);
+    // POST /api/v0/ is Milkomeda's JSON-RPC: another network's key is the wrong one for it.
+    if (!network && rest === '/' && req.method === 'POST' && !evmSlugs.has(project.network)) return refuse(req, res, network, rest, 403, MESSAGES.mismatch, project);
     // A network the operator turned off: the key is real but refused, before any limit (costs nothing, not metered).
-    if (disabled.size > 0 && disabled.has(project.network)) return sendBlockfrostError(res, 403, MESSAGES.disabled);
+    if (disabled.size > 0 && disabled.has(project.network)) return refuse(req, res, network, rest, 403, MESSAGES.disabled, project);
     // incomplete_expired: the first payment failed and none succeeded within 23 hours (spec: access restricted).
-    if (project.status === 'incomplete_expired') return sendBlockfrostError(res, 402, MESSAGES.restricted);
+    if (project.status === 'incomplete_expired') return refuse(req, res, network, rest, 402, MESSAGES.restricted, project);
     const target = network ?? project.network;
     const backend = byNetwork.get(target);
     // Nothing can answer it here: say so before the limits, so it costs no quota, no token and no

@@ -63,7 +63,7 @@ describe.runIf(browserAvailable())('Milkomeda project page, in Chromium', () => 
     const page = await session.context.newPage();
     await open(page);
     const gateway = app.config.site.gatewayUrl;
-    const rpc = `${gateway.replace('://', `://project:${key}@`)}/milkomeda-mainnet/api/v0/`;
+    const rpc = `${gateway}/${key}/milkomeda-mainnet/api/v0/`;
     expect(await page.getByTestId('milkomeda-rpc-url').textContent()).toBe(rpc);
     expect(await page.getByTestId('evm-example-curl').textContent()).toContain(`project_id: ${key}`);
     for (const tab of ['ethers', 'viem']) {
@@ -101,7 +101,7 @@ describe.runIf(browserAvailable())('Milkomeda project page, in Chromium', () => 
             chainId: '0x7d1',
             chainName: 'Milkomeda C1 Mainnet',
             nativeCurrency: { name: 'milkAda', symbol: 'mADA', decimals: 18 },
-            rpcUrls: [`${gateway.replace('://', `://project:${key}@`)}/milkomeda-mainnet/api/v0/`],
+            rpcUrls: [`${gateway}/${key}/milkomeda-mainnet/api/v0/`],
             blockExplorerUrls: ['https://explorer-mainnet-cardano-evm.c1.milkomeda.com'],
           },
         ],
