@@ -9,6 +9,7 @@ import { RedisLimiter } from './gateway/redis-limiter';
 import { Meter, loadQuotaBase } from './gateway/metering';
 import { addBalanceSpends, raiseBalanceSpent } from './features/ppu/index';
 import { createGatewayHandler } from './gateway/gateway';
+import { GatewayResponse } from './gateway/gateway-response';
 import { createJsonRpcHandler, type EvmBackend } from './features/milkomeda/index';
 import { UpstreamPools } from './gateway/upstream-pool';
 import { addServedRequests, enabledEndpoints } from './features/endpoints/index';
@@ -99,7 +100,8 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
   const balanceTimer = setInterval(() => void flushBalances(), gw.meteringFlushMs);
   balanceTimer.unref();
 
-  const server = http.createServer(gateway.handler);
+  // GatewayResponse keeps an error answer's message for request insight.
+  const server = http.createServer({ ServerResponse: GatewayResponse }, gateway.handler);
   server.keepAliveTimeout = 65_000;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

@@ -5,15 +5,16 @@ import { proxyTrust, type Config } from '../config';
 import type { Logger } from '../logger';
 import { evmNetwork, evmSlugs, networks, type UpstreamNetwork } from '../../shared/networks';
 import { NOT_FOUND_MESSAGE, blockfrostError } from '../blockfrost/http';
-import { blockfrostMethods, type MethodTable } from '../blockfrost/methods';
+import { blockfrostMethods, type PathRoute } from '../blockfrost/methods';
 import { KeyCache, type ProjectKey } from './key-cache';
 import { MemoryLimiter, utcDay, type Limiter, type Verdict } from './limiter';
 import type { Meter, MeteredRequest } from './metering';
-import { endpointTemplate } from './endpoint-template';
+import { UNKNOWN_ENDPOINT } from '../../shared/insight';
 import { httpUpstream, type Upstream } from './proxy';
 import { ANY_ORIGIN, allowAnyOrigin, sendBlockfrostError, sendJson, sendJsonRpcRefusal } from './respond';
 import type { JsonRpcHandler } from '../features/milkomeda/index';
 import { requestKey } from './request-key';
+import { errorMessageOf, keepErrorBodyOwn } from './gateway-response';
 import type { IpfsBackend } from '../features/ipfs/index';
 
 const API_PREFIX = '/api/v0';
@@ -145,6 +146,7 @@ function backends(deps: GatewayDeps): { byNetwork: Map<string, Backend>; sandbox
     byNetwork.set(slug, (req, res, path) => {
       req.url = path;
       allowAnyOrigin(res);
+      keepErrorBodyOwn(res);
       app(req as express.Request, res as express.Response);
     });
   }
@@ -156,9 +158,9 @@ function backends(deps: GatewayDeps): { byNetwork: Map<string, Backend>; sandbox
  * answers the Blockfrost 405 with an Allow header, or for a path Blockfrost does not define (which
  * only GET and HEAD may read) its 400 'Invalid path'.
  */
-function methodAllowed(methods: MethodTable, req: http.IncomingMessage, res: http.ServerResponse, path: string): boolean {
+function methodAllowed(route: PathRoute | undefined, req: http.IncomingMessage, res: http.ServerResponse): boolean {
   const method = req.method ?? 'GET';
-  const allowed = methods.allowed(path);
+  const allowed = route?.methods;
   if (allowed ? allowed.includes(method) : method === 'GET' || method === 'HEAD') return true;
   if (!allowed) sendBlockfrostError(res, 400, MESSAGES.invalidPath);
   else sendJson(res, 405, blockfrostError(405, `${method} is not allowed on this path; it answers ${allowed.join(', ')}.`), { allow: allowed.join(', ') });
@@ -210,6 +212,7 @@ export function createGatewayHandler(deps: GatewayDeps) {
   const meterOnFinish = function (this: http.ServerResponse) {
     const r = (this as MeteredResponse)[METERED]!;
     r.status = this.statusCode;
+    if (r.status >= 400) r.message = errorMessageOf(this);
     meter.record(r);
   };
 
@@ -304,7 +307,8 @@ export function createGatewayHandler(deps: GatewayDeps) {
     // Only the methods Blockfrost defines for the path reach a backend (Milkomeda's JSON-RPC handler
     // keeps its own rules); a path it does not define is passed on for reading only, so the backend
     // answers its own 404.
-    if (target !== MILKOMEDA && !methodAllowed(methods, req, res, rest)) return;
+    const route = target === MILKOMEDA ? undefined : methods.match(rest);
+    if (target !== MILKOMEDA && !methodAllowed(route, req, res)) return;
 
     const at = now();
     const day = utcDay(at);
@@ -329,7 +333,7 @@ export function createGatewayHandler(deps: GatewayDeps) {
       balanceCredited: project.ppuCredited,
       balanceSpentBase: project.ppuSpent,
     };
-    const metered: MeteredRequest = { projectId: project.projectId, ownerId: project.ownerId, endpoint: endpointTemplate(rest), status: 0, ip, userAgent: req.headers['user-agent'], admitted: false, at, started };
+    const metered: MeteredRequest = { projectId: project.projectId, ownerId: project.ownerId, endpoint: route?.template ?? UNKNOWN_ENDPOINT, status: 0, ip, userAgent: req.headers['user-agent'], admitted: false, at, started };
     // The in-memory limiter answers at once; only Redis needs a round trip.
     if (!backend) return sendBlockfrostError(res, 500, MESSAGES.noBackend);
     if (memory) return dispatch(memory.admitNow(admit), req, res, backend, rest + search, metered, project);

@@ -45,6 +45,7 @@ port.on('message', (m: ToWorker) => {
           admitted: r[o + FIELD.admitted] === 1,
           at: r[o + FIELD.at]!,
           latencyMs: r[o + FIELD.latencyMs]!,
+          message: strings[r[o + FIELD.message]!]!,
         });
       }
       return;

@@ -21,6 +21,8 @@ import * as dropMinuteRollups from './2026-11-24-2300-drop-minute-rollups';
 import * as outboxFillfactor from './2026-11-24-2310-outbox-fillfactor';
 import * as createComponentStates from './2026-11-26-0100-create-component-states';
 import * as desktopSignInDevice from './2026-11-26-0110-desktop-sign-in-device';
+import * as failedRequestMessage from './2026-11-26-1050-failed-request-message';
+import * as createEvmDevChain from './2026-11-26-1051-create-evm-dev-chain';
 
 export interface Migration {
   up(knex: Knex): Promise<void>;
@@ -51,4 +53,6 @@ export const migrations: ReadonlyArray<readonly [name: string, migration: Migrat
   ['2026-11-24-2310-outbox-fillfactor', outboxFillfactor],
   ['2026-11-26-0100-create-component-states', createComponentStates],
   ['2026-11-26-0110-desktop-sign-in-device', desktopSignInDevice],
+  ['2026-11-26-1050-failed-request-message', failedRequestMessage],
+  ['2026-11-26-1051-create-evm-dev-chain', createEvmDevChain],
 ];

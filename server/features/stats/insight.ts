@@ -62,7 +62,7 @@ export async function projectInsight(db: Db, projectId: number, now = Date.now()
         { column: 'id', order: 'desc' },
       ])
       .limit(RECENT_FAILURES_KEPT)
-      .select('at_ms', 'endpoint', 'status', 'ip'),
+      .select('at_ms', 'endpoint', 'status', 'ip', 'message'),
   ]);
 
   const days = new Float64Array(LATENCY_BINS);
@@ -112,11 +112,12 @@ export async function projectInsight(db: Db, projectId: number, now = Date.now()
     requests,
     errorRate: requests > 0 ? (classes['4xx'] + classes['5xx']) / requests : null,
     today: { day: today, hours },
-    recentFailures: (failures as Array<{ at_ms: number | string; endpoint: string; status: number | string; ip: string }>).map((f) => ({
+    recentFailures: (failures as Array<{ at_ms: number | string; endpoint: string; status: number | string; ip: string; message: string | null }>).map((f) => ({
       time: Number(f.at_ms),
       endpoint: f.endpoint,
       status: Number(f.status),
       ip: f.ip,
+      message: f.message || null,
     })),
   };
 }
