@@ -62,12 +62,13 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
     await ipfs.start();
     logger.info({ ipfs: ipfs.store.kind, filecoin: ipfs.pinning ? 'pinning-service' : 'embedded' }, `ipfs: ${ipfs.store.description}; Filecoin: ${ipfs.pinning ? `deals through the pinning service at ${ipfs.pinning.url}` : 'no provider configured, Filecoin pins are kept on this store and no Filecoin deal is made'}`);
   }
-  const devChain = usesEvmDevChain(config) ? await (await import('./sandbox/evm-chain')).startDevChain() : null;
+  // The development chain keeps its history in the database, so a restart keeps its accounts, contracts and blocks.
+  const devChain = usesEvmDevChain(config) ? await (await import('./sandbox/evm-chain')).startDevChain({ store: (await import('./sandbox/store')).dbEvmChainStore(db) }) : null;
   const evm: EvmBackend | null = gw.milkomeda ? { ...gw.milkomeda, sandbox: false } : devChain ? { url: devChain.url, auth: null, sandbox: true } : null;
   if (devChain) {
     logger.warn(
       { chainId: devChain.chainId, accounts: devChain.accounts.map((a) => a.address) },
-      `EVM development chain: milkomeda-mainnet is served by an embedded EVM chain (Hardhat EDR, chain id ${devChain.chainId}, 'Sandbox data') because UPSTREAM_MILKOMEDA_MAINNET_URL is not set. Funded development accounts (10000 mADA each; public keys, never use them for real funds):\n` +
+      `EVM development chain: milkomeda-mainnet is served by an embedded EVM chain (Hardhat EDR, chain id ${devChain.chainId}, 'Sandbox data') because UPSTREAM_MILKOMEDA_MAINNET_URL is not set; ${devChain.replayed} transactions of its history replayed from the database. Funded development accounts (10000 mADA each; public keys, never use them for real funds):\n` +
         devChain.accounts.map((a, i) => `  (${i}) ${a.address}  private key ${a.privateKey}`).join('\n'),
     );
   } else if (!evm && !off.has(evmNetwork.slug)) logger.warn('milkomeda-mainnet has no backend: set UPSTREAM_MILKOMEDA_MAINNET_URL (the embedded EVM development chain does not run in production)');
