@@ -78,8 +78,10 @@ describe('the EVM development chain across a restart', () => {
       const beat = startHeartbeat(app.db, 'gateway', createLogger('silent'));
       try {
         const config = loadConfig({ NODE_ENV: 'test', SESSION_SECRET: 'x'.repeat(40) });
-        const report = await statusReporter({ db: app.db, probes: defaultProbes(config, {}, app.db) })();
-        const milk = report.networks.find((n) => n.slug === 'milkomeda-mainnet')!;
+        // The heartbeat's first write is under way: each look is a fresh check.
+        const look = async () => (await statusReporter({ db: app.db, probes: defaultProbes(config, {}, app.db) })()).networks.find((n) => n.slug === 'milkomeda-mainnet')!;
+        await expect.poll(async () => (await look()).state, { timeout: 10_000 }).toBe('operational');
+        const milk = await look();
         expect(milk).toMatchObject({ backend: 'development', state: 'operational' });
         expect(milk.latestBlockAgeSeconds).toBeGreaterThanOrEqual(0);
         expect(milk.latestBlockAgeSeconds).toBeLessThan(30);
