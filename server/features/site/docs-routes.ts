@@ -200,21 +200,53 @@ export function docsRouter(config: Config, sandboxShapes: () => Set<string>, web
     return dataDoc;
   };
   const gatewayOrigin = new URL(config.gateway.publicUrl).origin;
-  const init = `// Cairn ${CAIRN_VERSION}: the API reference's configuration.
-Scalar.createApiReference('#app', ${JSON.stringify({
-    sources: [
-      { title: 'Data API (Blockfrost-compatible)', slug: 'data-api', url: '/docs/data-api.json' },
-      { title: 'Milkomeda JSON-RPC', slug: 'milkomeda-api', url: '/docs/milkomeda-api.json' },
-      { title: 'Dashboard API', slug: 'dashboard-api', url: '/api/openapi.json' },
-    ],
+  const base = {
     withDefaultFonts: false,
     // Nothing leaves this server: no hosted developer tools, AI agent or registry look-ups.
     showDeveloperTools: 'never',
     agent: { disabled: true },
     telemetry: false,
     metaData: { title: 'API reference · Cairn' },
-    authentication: { preferredSecurityScheme: 'project_id' },
-  })});
+  };
+  const sources = [
+    { title: 'Data API (Blockfrost-compatible)', slug: 'data-api', url: '/docs/data-api.json', key: 'cardano' },
+    { title: 'Milkomeda JSON-RPC', slug: 'milkomeda-api', url: '/docs/milkomeda-api.json', key: 'milkomeda' },
+    { title: 'Dashboard API', slug: 'dashboard-api', url: '/api/openapi.json', key: null },
+  ];
+  // A signed-in visitor's 'Try it' starts with one of their own keys for each document (the first
+  // Cardano key for the data API, the first Milkomeda key for JSON-RPC); a visitor pastes one.
+  // /api/session answers visitors too, so a visitor's page makes no failed request.
+  const init = `// Cairn ${CAIRN_VERSION}: the API reference's configuration.
+(async () => {
+  const base = ${JSON.stringify(base)};
+  const sources = ${JSON.stringify(sources)};
+  const keys = {};
+  try {
+    const session = await fetch('/api/session', { credentials: 'same-origin' }).then((r) => r.json());
+    if (session && session.data) {
+      const workspaces = (await fetch('/api/workspaces', { credentials: 'same-origin' }).then((r) => r.json())).data || [];
+      for (const w of workspaces) {
+        const projects = (await fetch('/api/workspaces/' + w.id + '/projects', { credentials: 'same-origin' }).then((r) => r.json())).data || [];
+        for (const p of projects) {
+          const k = p.project_id;
+          const family = k.startsWith('ipfs') ? 'ipfs' : k.startsWith('milk') ? 'milkomeda' : 'cardano';
+          if (!keys[family]) keys[family] = k;
+        }
+      }
+    }
+  } catch (e) {
+    // No keys: the reference works the same, with an empty key field.
+  }
+  Scalar.createApiReference('#app', sources.map((s) => ({
+    ...base,
+    title: s.title,
+    slug: s.slug,
+    url: s.url,
+    authentication: s.key
+      ? { preferredSecurityScheme: 'project_id', securitySchemes: { project_id: { value: keys[s.key] || '' } } }
+      : {},
+  })));
+})();
 `;
   router.get('/docs', (_req, res) => {
     if (!fs.existsSync(`${webDir}/docs/scalar.js`)) {
