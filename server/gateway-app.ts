@@ -9,6 +9,7 @@ import { RedisLimiter, type RedisState } from './gateway/redis-limiter';
 import { Meter, loadQuotaBase } from './gateway/metering';
 import { addBalanceSpends, raiseBalanceSpent } from './features/ppu/index';
 import { createGatewayHandler } from './gateway/gateway';
+import { GatewayResponse } from './gateway/gateway-response';
 import { createJsonRpcHandler, type EvmBackend } from './features/milkomeda/index';
 import { UpstreamPools } from './gateway/upstream-pool';
 import { addServedRequests, enabledEndpoints } from './features/endpoints/index';
@@ -70,10 +71,12 @@ const EVM_ENGINE = '@nomicfoundation/edr';
  * upstream). Without its engine (installed with `npm ci --omit=dev`) milkomeda-mainnet has no backend, and
  * the log says why.
  */
-async function startEvmDevChain(logger: Logger): Promise<DevChain | null> {
+async function startEvmDevChain(logger: Logger, db: Db): Promise<DevChain | null> {
   try {
     const { startDevChain } = await import('./sandbox/evm-chain');
-    return await startDevChain();
+    // The development chain keeps its history in the database, so a restart keeps its accounts, contracts and blocks.
+    const { dbEvmChainStore } = await import('./sandbox/store');
+    return await startDevChain({ store: dbEvmChainStore(db) });
   } catch (err) {
     const e = err as NodeJS.ErrnoException;
     if ((e.code !== 'ERR_MODULE_NOT_FOUND' && e.code !== 'MODULE_NOT_FOUND') || !String(e.message).includes(`'${EVM_ENGINE}'`)) throw err;
@@ -103,12 +106,12 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
     metrics?.ipfsStore(() => storedBytes(db, config.ipfs.gcGraceMs));
     logger.info({ ipfs: ipfs.store.kind, filecoin: ipfs.pinning ? 'pinning-service' : 'embedded' }, `ipfs: ${ipfs.store.description}; Filecoin: ${ipfs.pinning ? `deals through the pinning service at ${ipfs.pinning.url}` : 'no provider configured, Filecoin pins are kept on this store and no Filecoin deal is made'}`);
   }
-  const devChain = usesEvmDevChain(config) ? await startEvmDevChain(logger) : null;
+  const devChain = usesEvmDevChain(config) ? await startEvmDevChain(logger, db) : null;
   const evm: EvmBackend | null = gw.milkomeda ? { ...gw.milkomeda, sandbox: false } : devChain ? { url: devChain.url, auth: null, sandbox: true } : null;
   if (devChain) {
     logger.warn(
       { chainId: devChain.chainId, accounts: devChain.accounts.map((a) => a.address) },
-      `EVM development chain: milkomeda-mainnet is served by an embedded EVM chain (Hardhat EDR, chain id ${devChain.chainId}, 'Sandbox data') because UPSTREAM_MILKOMEDA_MAINNET_URL is not set. Funded development accounts (10000 mADA each; public keys, never use them for real funds):\n` +
+      `EVM development chain: milkomeda-mainnet is served by an embedded EVM chain (Hardhat EDR, chain id ${devChain.chainId}, 'Sandbox data') because UPSTREAM_MILKOMEDA_MAINNET_URL is not set; ${devChain.replayed} transactions of its history replayed from the database. Funded development accounts (10000 mADA each; public keys, never use them for real funds):\n` +
         devChain.accounts.map((a, i) => `  (${i}) ${a.address}  private key ${a.privateKey}`).join('\n'),
     );
   } else if (!evm && !off.has(evmNetwork.slug) && !usesEvmDevChain(config)) logger.warn('milkomeda-mainnet has no backend: set UPSTREAM_MILKOMEDA_MAINNET_URL (the embedded EVM development chain does not run in production)');
@@ -141,9 +144,10 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
   const balanceTimer = setInterval(() => void flushBalances(), gw.meteringFlushMs);
   balanceTimer.unref();
 
-  // /readyz tells a load balancer to send no more requests once this gateway drains (close()).
+  // /readyz tells a load balancer to send no more requests once this gateway drains (close());
+  // GatewayResponse keeps an error answer's message for request insight.
   let draining = false;
-  const server = http.createServer((req, res) => {
+  const server = http.createServer({ ServerResponse: GatewayResponse }, (req, res) => {
     if (draining) res.setHeader('connection', 'close');
     if (req.url === '/readyz') return sendJson(res, draining ? 503 : 200, { ready: !draining });
     gateway.handler(req, res);

@@ -22,6 +22,12 @@ export const LATENCY_BINS_PER_ROW = 16;
  */
 export const LATENCY_RESOLUTION = 2 ** (1 / (2 * LATENCY_BINS_PER_OCTAVE)) - 1;
 
+/**
+ * The endpoint a request to a path Blockfrost does not define is counted under (metering keeps the
+ * templates of Blockfrost's document, /addresses/{address}, never a path as it came).
+ */
+export const UNKNOWN_ENDPOINT = '(unknown path)';
+
 /** How many failed requests each project keeps (trimmed at every metering flush). */
 export const RECENT_FAILURES_KEPT = 100;
 
@@ -92,6 +98,8 @@ const failedRequestSchema = z.object({
   endpoint: z.string(),
   status: z.number().int(),
   ip: z.string(),
+  /** What the answer said (Blockfrost's error message, at most 200 characters); null when it said nothing readable. */
+  message: z.string().nullable(),
 });
 
 export const projectInsightSchema = z.object({

@@ -74,12 +74,13 @@ export const JSON_RPC_ERRORS = {
 
 export const methodNotAllowedMessage = (method: string) => `The method ${method} does not exist/is not available on this gateway.`;
 
-/** The RPC URL of a project: the key travels as the basic-auth password, so wallets that cannot set headers work. */
+/**
+ * The RPC URL of a project: the key is the path's first segment (`/<key>/milkomeda-mainnet/api/v0/`),
+ * so wallets and libraries that take only a URL work (fetch-based ones, viem among them, refuse a URL
+ * with basic-auth credentials in it).
+ */
 export function rpcUrlWithKey(gatewayUrl: string, key: string, chain: EvmChainInfo = MILKOMEDA_MAINNET): string {
-  const u = new URL(`${gatewayUrl.replace(/\/+$/, '')}/${chain.slug}/api/v0/`);
-  u.username = 'project';
-  u.password = key;
-  return u.toString();
+  return new URL(`${gatewayUrl.replace(/\/+$/, '')}/${encodeURIComponent(key)}/${chain.slug}/api/v0/`).toString();
 }
 
 /** The parameters of wallet_addEthereumChain (EIP-3085) for a project. */

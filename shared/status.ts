@@ -10,8 +10,8 @@ interface ServiceStatus {
   since?: number;
 }
 
-/** What serves a network: the built-in sandbox chain, a configured backend, or nothing. */
-export type BackendKind = 'sandbox' | 'embedded' | 'upstream' | 'none';
+/** What serves a network: the built-in sandbox chain, the embedded EVM development chain, a configured backend, or nothing. */
+export type BackendKind = 'sandbox' | 'development' | 'embedded' | 'upstream' | 'none';
 
 export interface NetworkStatus {
   slug: string;
@@ -42,6 +42,7 @@ export const statusLabels: Record<ComponentState, string> = {
 
 export const backendLabels: Record<BackendKind, string> = {
   sandbox: 'Sandbox chain (simulated data)',
+  development: 'Development chain (local EVM, a block per transaction)',
   embedded: 'Built-in store',
   upstream: 'Backend',
   none: 'No backend',

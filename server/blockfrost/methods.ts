@@ -36,14 +36,20 @@ export function scanPathMethods(yaml: string): Map<string, Set<string>> {
   return out;
 }
 
+/** A path's template as Blockfrost's document names it (/addresses/{address}/utxos) and the methods it defines. */
+export interface PathRoute {
+  template: string;
+  methods: readonly string[];
+}
+
 interface Node {
-  /** Methods of the template ending here. */
-  methods?: readonly string[];
+  /** The template ending here. */
+  route?: PathRoute;
   literal: Map<string, Node>;
   /** A `{parameter}` segment. */
   param?: Node;
   /** A last `{IPFS_path}` parameter: the rest of the path, slashes and all (an IPFS path, /ipfs/gateway/{cid}/dir/file). */
-  rest?: readonly string[];
+  rest?: PathRoute;
 }
 
 const node = (): Node => ({ literal: new Map() });
@@ -60,6 +66,8 @@ function step(n: Node, segment: string): Node {
 export interface MethodTable {
   /** The methods the path's template defines (HEAD wherever GET is), or undefined for a path Blockfrost does not define. */
   allowed(path: string): readonly string[] | undefined;
+  /** The path's template and methods, or undefined for a path Blockfrost does not define. */
+  match(path: string): PathRoute | undefined;
 }
 
 export function methodTable(templates: Map<string, Set<string>>): MethodTable {
@@ -68,8 +76,9 @@ export function methodTable(templates: Map<string, Set<string>>): MethodTable {
     if (set.size === 0) continue;
     // HEAD is GET without the body (RFC 9110 9.3.2): `curl -I` and link checkers use it.
     const methods = Object.freeze([...set, ...(set.has('GET') && !set.has('HEAD') ? ['HEAD'] : [])]);
+    const route: PathRoute = Object.freeze({ template, methods });
     if (template === '/') {
-      root.methods = methods;
+      root.route = route;
       continue;
     }
     const segments = template.split('/').slice(1);
@@ -77,12 +86,12 @@ export function methodTable(templates: Map<string, Set<string>>): MethodTable {
     let n = root;
     for (let s = 0; s < last; s++) n = step(n, segments[s]!);
     // A last {IPFS_path} takes the rest of the path (an IPFS path: /ipfs/gateway/{cid}/dir/file).
-    if (segments[last] === '{IPFS_path}') n.rest = methods;
-    else step(n, segments[last]!).methods = methods;
+    if (segments[last] === '{IPFS_path}') n.rest = route;
+    else step(n, segments[last]!).route = route;
   }
 
-  const walk = (segments: string[], at: number, n: Node): readonly string[] | undefined => {
-    if (at === segments.length) return n.methods;
+  const walk = (segments: string[], at: number, n: Node): PathRoute | undefined => {
+    if (at === segments.length) return n.route;
     const seg = segments[at]!;
     const lit = n.literal.get(seg);
     const viaLiteral = lit && walk(segments, at + 1, lit);
@@ -92,10 +101,9 @@ export function methodTable(templates: Map<string, Set<string>>): MethodTable {
     if (viaParam) return viaParam;
     return seg !== '' && n.rest ? n.rest : undefined;
   };
-  return {
-    // A handful of map lookups: cheaper than a cache keyed by every address a client asks about.
-    allowed: (path) => walk(path === '/' ? [] : path.split('/').slice(1), 0, root),
-  };
+  // A handful of map lookups: cheaper than a cache keyed by every address a client asks about.
+  const match = (path: string) => walk(path === '/' ? [] : path.split('/').slice(1), 0, root);
+  return { match, allowed: (path) => match(path)?.methods };
 }
 
 let blockfrost: MethodTable | undefined;

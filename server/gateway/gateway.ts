@@ -5,15 +5,16 @@ import { proxyTrust, type Config } from '../config';
 import type { Logger } from '../logger';
 import { evmNetwork, evmSlugs, networks, type UpstreamNetwork } from '../../shared/networks';
 import { NOT_FOUND_MESSAGE, blockfrostError } from '../blockfrost/http';
-import { blockfrostMethods, type MethodTable } from '../blockfrost/methods';
+import { blockfrostMethods, type PathRoute } from '../blockfrost/methods';
 import { KeyCache, type ProjectKey } from './key-cache';
 import { MemoryLimiter, utcDay, type Limiter, type Verdict } from './limiter';
 import type { Meter, MeteredRequest } from './metering';
-import { endpointTemplate } from './endpoint-template';
+import { UNKNOWN_ENDPOINT } from '../../shared/insight';
 import { httpUpstream, type Upstream } from './proxy';
-import { ANY_ORIGIN, allowAnyOrigin, sendBlockfrostError, sendJson } from './respond';
+import { ANY_ORIGIN, allowAnyOrigin, sendBlockfrostError, sendJson, sendJsonRpcRefusal } from './respond';
 import type { JsonRpcHandler } from '../features/milkomeda/index';
-import { basicAuthPassword } from './basic-auth';
+import { requestKey } from './request-key';
+import { errorMessageOf, keepErrorBodyOwn } from './gateway-response';
 import type { IpfsBackend } from '../features/ipfs/index';
 import { ALLOW_LIST_MESSAGES, refusedCode, type AllowListName } from '../../shared/allow-list';
 import type { AnswerSlot, Metrics } from '../metrics';
@@ -167,6 +168,7 @@ function backends(deps: GatewayDeps): { byNetwork: Map<string, Backend>; kinds: 
     byNetwork.set(slug, (req, res, path) => {
       req.url = path;
       allowAnyOrigin(res);
+      keepErrorBodyOwn(res);
       app(req as express.Request, res as express.Response);
     });
   }
@@ -178,9 +180,9 @@ function backends(deps: GatewayDeps): { byNetwork: Map<string, Backend>; kinds: 
  * answers the Blockfrost 405 with an Allow header, or for a path Blockfrost does not define (which
  * only GET and HEAD may read) its 400 'Invalid path'.
  */
-function methodAllowed(methods: MethodTable, req: http.IncomingMessage, res: http.ServerResponse, path: string): boolean {
+function methodAllowed(route: PathRoute | undefined, req: http.IncomingMessage, res: http.ServerResponse): boolean {
   const method = req.method ?? 'GET';
-  const allowed = methods.allowed(path);
+  const allowed = route?.methods;
   if (allowed ? allowed.includes(method) : method === 'GET' || method === 'HEAD') return true;
   if (!allowed) sendBlockfrostError(res, 400, MESSAGES.invalidPath);
   else sendJson(res, 405, blockfrostError(405, `${method} is not allowed on this path; it answers ${allowed.join(', ')}.`), { allow: allowed.join(', ') });
@@ -234,6 +236,7 @@ export function createGatewayHandler(deps: GatewayDeps) {
   const meterOnFinish = function (this: http.ServerResponse) {
     const r = (this as MeteredResponse)[METERED]!;
     r.status = this.statusCode;
+    if (r.status >= 400) r.message = errorMessageOf(this);
     meter.record(r);
   };
 
@@ -253,14 +256,20 @@ export function createGatewayHandler(deps: GatewayDeps) {
   };
 
   /** A request an allow-list refused: Blockfrost's 403 naming the list, metered as refused (never toward the quota). */
-  const refuse = (res: http.ServerResponse, project: ProjectKey, list: AllowListName, endpoint: string, ip: string, userAgent: string | undefined, at: number, started: number): void => {
+  const refuseByList = (res: http.ServerResponse, project: ProjectKey, list: AllowListName, endpoint: string, ip: string, userAgent: string | undefined, at: number, started: number): void => {
     sendBlockfrostError(res, 403, ALLOW_LIST_MESSAGES[list]);
     meter.record({ projectId: project.projectId, ownerId: project.ownerId, endpoint, status: 403, ip, userAgent, admitted: false, refused: refusedCode(list), at, started });
   };
 
-  const milkomedaKey = (password: string | null): ProjectKey | undefined => {
-    const p = password ? keys.lookup(password) : undefined;
-    return p && evmSlugs.has(p.network) ? p : undefined;
+  /**
+   * Refuses a request before any limit: in JSON-RPC for a JSON-RPC client (a Milkomeda path, a POST
+   * to the API root, or a Milkomeda key on the plain /api/v0), so viem and ethers show the reason;
+   * in Blockfrost's error body for everything else.
+   */
+  const refuse = (req: http.IncomingMessage, res: http.ServerResponse, network: string | undefined, rest: string, status: number, message: string, p?: ProjectKey): void => {
+    const rpc = network === MILKOMEDA || (rest === '/' && req.method === 'POST') || (!network && p !== undefined && evmSlugs.has(p.network));
+    if (rpc) return sendJsonRpcRefusal(req, res, status, message);
+    sendBlockfrostError(res, status, message);
   };
 
   const handler = (req: http.IncomingMessage, res: http.ServerResponse): void => {
@@ -276,8 +285,9 @@ export function createGatewayHandler(deps: GatewayDeps) {
     if (req.method === 'OPTIONS') return preflight(res);
     const url = req.url ?? '/';
     const q = url.indexOf('?');
-    const pathname = q === -1 ? url : url.slice(0, q);
     const search = q === -1 ? '' : url.slice(q);
+    // The key from the header, the path (/<key>/api/v0/…) or basic auth; a key segment leaves the path here.
+    const { key, pathname } = requestKey(req, q === -1 ? url : url.slice(0, q));
 
     // Network from the host (cardano-mainnet.<domain>), else from the path (/cardano-mainnet/api/v0/…).
     let network: string | undefined;
@@ -307,14 +317,8 @@ export function createGatewayHandler(deps: GatewayDeps) {
     // A '#' in the query would end the target for a backend that reads it as a fragment.
     if (climbs(rest) || search.includes('#')) return sendBlockfrostError(res, 400, MESSAGES.badPath);
 
-    const key = req.headers.project_id;
-    let project: ProjectKey | undefined;
-    if (key === undefined) {
-      // Milkomeda tools that cannot set headers send the key as the basic-auth password.
-      const auth = req.headers.authorization;
-      project = auth ? milkomedaKey(basicAuthPassword(auth)) : undefined;
-      if (!project) return sendBlockfrostError(res, 403, auth ? MESSAGES.invalidToken : MESSAGES.missingToken);
-    } else project = typeof key === 'string' ? keys.lookup(key) : undefined;
+    if (key === undefined) return refuse(req, res, network, rest, 403, MESSAGES.missingToken);
+    const project = typeof key === 'string' ? keys.lookup(key) : undefined;
     if (!project) {
       // A key created a moment ago may not be in the cache yet: look again once the cache has caught
       // up with the changes made before this request, then answer as if it had been there (once).
@@ -322,17 +326,19 @@ export function createGatewayHandler(deps: GatewayDeps) {
         (req as CaughtUpRequest)[CAUGHT_UP] = started;
         return void keys.catchUp().then(
           () => handler(req, res),
-          () => sendBlockfrostError(res, 403, MESSAGES.invalidToken),
+          () => refuse(req, res, network, rest, 403, MESSAGES.invalidToken),
         );
       }
-      return sendBlockfrostError(res, 403, MESSAGES.invalidToken);
+      return refuse(req, res, network, rest, 403, MESSAGES.invalidToken);
     }
     if (observed) (res as ObservedResponse)[ANSWER] = observed.slot(project.network, false);
-    if (network && network !== project.network) return sendBlockfrostError(res, 403, MESSAGES.mismatch);
+    if (network && network !== project.network) return refuse(req, res, network, rest, 403, MESSAGES.mismatch, project);
+    // POST /api/v0/ is Milkomeda's JSON-RPC: another network's key is the wrong one for it.
+    if (!network && rest === '/' && req.method === 'POST' && !evmSlugs.has(project.network)) return refuse(req, res, network, rest, 403, MESSAGES.mismatch, project);
     // A network the operator turned off: the key is real but refused, before any limit (costs nothing, not metered).
-    if (disabled.size > 0 && disabled.has(project.network)) return sendBlockfrostError(res, 403, MESSAGES.disabled);
+    if (disabled.size > 0 && disabled.has(project.network)) return refuse(req, res, network, rest, 403, MESSAGES.disabled, project);
     // incomplete_expired: the first payment failed and none succeeded within 23 hours (spec: access restricted).
-    if (project.status === 'incomplete_expired') return sendBlockfrostError(res, 402, MESSAGES.restricted);
+    if (project.status === 'incomplete_expired') return refuse(req, res, network, rest, 402, MESSAGES.restricted, project);
     const target = network ?? project.network;
     const backend = byNetwork.get(target);
     // Nothing can answer it here: say so before the limits, so it costs no quota, no token and no
@@ -341,7 +347,8 @@ export function createGatewayHandler(deps: GatewayDeps) {
     // Only the methods Blockfrost defines for the path reach a backend (Milkomeda's JSON-RPC handler
     // keeps its own rules); a path it does not define is passed on for reading only, so the backend
     // answers its own 404.
-    if (target !== MILKOMEDA && !methodAllowed(methods, req, res, rest)) return;
+    const route = target === MILKOMEDA ? undefined : methods.match(rest);
+    if (target !== MILKOMEDA && !methodAllowed(route, req, res)) return;
 
     const at = now();
     const day = utcDay(at);
@@ -356,7 +363,7 @@ export function createGatewayHandler(deps: GatewayDeps) {
     const allow = project.allow;
     if (allow !== null) {
       const refused = allow.origin !== null && !allow.origin(req.headers.origin) ? 'origin' : allow.ip !== null && !allow.ip(ip) ? 'ip' : null;
-      if (refused !== null) return refuse(res, project, refused, endpointTemplate(rest), ip, req.headers['user-agent'], at, started);
+      if (refused !== null) return refuseByList(res, project, refused, route?.template ?? UNKNOWN_ENDPOINT, ip, req.headers['user-agent'], at, started);
     }
     if (observed && target === MILKOMEDA) (res as ObservedResponse)[ANSWER] = observed.slot(target, true);
     if (target === MILKOMEDA) return void jsonRpc.handle(req, res, rest, { project, ip, at, started, day, quotaBase: quotaBase.get(project.ownerId) ?? 0 });
@@ -375,7 +382,7 @@ export function createGatewayHandler(deps: GatewayDeps) {
       balanceCredited: project.ppuCredited,
       balanceSpentBase: project.ppuSpent,
     };
-    const metered: MeteredRequest = { projectId: project.projectId, ownerId: project.ownerId, endpoint: endpointTemplate(rest), status: 0, ip, userAgent: req.headers['user-agent'], admitted: false, at, started };
+    const metered: MeteredRequest = { projectId: project.projectId, ownerId: project.ownerId, endpoint: route?.template ?? UNKNOWN_ENDPOINT, status: 0, ip, userAgent: req.headers['user-agent'], admitted: false, at, started };
     // The in-memory limiter answers at once; only Redis needs a round trip.
     if (!backend) return sendBlockfrostError(res, 500, MESSAGES.noBackend);
     if (memory) return dispatch(memory.admitNow(admit), req, res, backend, rest + search, metered, project);

@@ -82,6 +82,8 @@ interface Failure {
   endpoint: string;
   status: number;
   ip: string;
+  /** What the answer said ('' when it said nothing readable). */
+  message: string;
 }
 
 /** One project's counts since the last flush, keyed by raw values so recording stays cheap. */
@@ -135,9 +137,9 @@ function hourLatencyIn(p: ProjectCounts, hourStart: number): HourLatency {
 }
 
 /** Notes a failed request in the project's ring, overwriting the oldest once it holds RECENT_FAILURES_KEPT. */
-function noteFailure(p: ProjectCounts, at: number, endpoint: string, status: number, ip: string): void {
+function noteFailure(p: ProjectCounts, at: number, endpoint: string, status: number, ip: string, message: string): void {
   if (p.failures.length < RECENT_FAILURES_KEPT) {
-    p.failures.push({ at, endpoint, status, ip });
+    p.failures.push({ at, endpoint, status, ip, message });
     return;
   }
   const f = p.failures[p.failureHead]!;
@@ -145,6 +147,7 @@ function noteFailure(p: ProjectCounts, at: number, endpoint: string, status: num
   f.endpoint = endpoint;
   f.status = status;
   f.ip = ip;
+  f.message = message;
   p.failureHead = (p.failureHead + 1) % RECENT_FAILURES_KEPT;
 }
 
@@ -366,6 +369,8 @@ function histogramRows(latency: Upserts, pid: number, hour: number, bins: Uint32
 /** Longest stored dimension value and failed request endpoint; longest stored IP of a failed request. */
 const VALUE_MAX = 255;
 const IP_MAX = 64;
+/** Longest stored message of a failed request. */
+const MESSAGE_MAX = 200;
 
 /**
  * One project's counts as rows; country and browser come from each distinct IP and user agent.
@@ -384,7 +389,7 @@ function appendRows(projectId: number, p: ProjectCounts, t: Tables, windowFloor:
     const statusClass = key % HOUR;
     t.errorHours.add(pid, int(key - statusClass), int(statusClass), int(n));
   }
-  for (const f of failuresInOrder(p)) t.failures.add(pid, int(f.at), clean(f.endpoint, VALUE_MAX), int(f.status), clean(f.ip, IP_MAX));
+  for (const f of failuresInOrder(p)) t.failures.add(pid, int(f.at), clean(f.endpoint, VALUE_MAX), int(f.status), clean(f.ip, IP_MAX), clean(f.message, MESSAGE_MAX));
   /** The window's rows of every day of this part, added up by dimension and value. */
   const windowed = new Map<string, Map<string, number>>();
   for (const [day, d] of p.days) {
@@ -435,6 +440,8 @@ export interface CountedRequest {
   refused: number;
   at: number;
   latencyMs: number;
+  /** A failed request's error message ('' for none). */
+  message?: string;
 }
 
 /** One flush as the gateway's thread runs it (metering.ts). */
@@ -492,7 +499,7 @@ export class MeterCore {
     if (r.status >= 400) {
       const statusClass = (r.status / 100) | 0;
       if (statusClass === 4 || statusClass === 5) add(p.errorHours, hourStart + statusClass);
-      noteFailure(p, r.at, r.endpoint, r.status, r.ip);
+      noteFailure(p, r.at, r.endpoint, r.status, r.ip, r.message ?? '');
     }
     if (r.admitted) add(this.pending.quota, `${r.ownerId}|${dayStart}`);
     this.counted = true;
@@ -558,7 +565,7 @@ export class MeterCore {
         BIN_COLUMNS,
       ),
       errorHours: new Upserts(e, 'usage_error_hours', [big('project_id'), big('hour_ms'), big('status_class'), big('requests')], ['project_id', 'hour_ms', 'status_class'], out),
-      failures: new Upserts(e, 'failed_requests', [big('project_id'), big('at_ms'), str('endpoint'), big('status'), str('ip')], [], out, []),
+      failures: new Upserts(e, 'failed_requests', [big('project_id'), big('at_ms'), str('endpoint'), big('status'), str('ip'), str('message')], [], out, []),
     };
     const failing: number[] = [];
     for (const [projectId, p] of part.projects) {

@@ -2,8 +2,8 @@
 import type { Statement } from './metering-core';
 
 /** A record's fields, each a float64 of a record's FIELDS; texts are numbers into the strings sent so far. */
-export const FIELD = { projectId: 0, ownerId: 1, endpoint: 2, status: 3, ip: 4, userAgent: 5, admitted: 6, at: 7, latencyMs: 8, refused: 9 } as const;
-export const FIELDS = 10;
+export const FIELD = { projectId: 0, ownerId: 1, endpoint: 2, status: 3, ip: 4, userAgent: 5, admitted: 6, at: 7, latencyMs: 8, refused: 9, message: 10 } as const;
+export const FIELDS = 11;
 
 export type ToWorker =
   /**

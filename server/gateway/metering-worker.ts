@@ -46,6 +46,7 @@ port.on('message', (m: ToWorker) => {
           refused: r[o + FIELD.refused]!,
           at: r[o + FIELD.at]!,
           latencyMs: r[o + FIELD.latencyMs]!,
+          message: strings[r[o + FIELD.message]!]!,
         });
       }
       return;

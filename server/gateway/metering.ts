@@ -25,6 +25,8 @@ export interface MeteredRequest {
   admitted: boolean;
   /** Refused by one of the project's allow-lists (index into metering-core's REFUSED_BY: 1 origin, 2 ip, 3 method). */
   refused?: number;
+  /** A failed request's error message (Blockfrost's `message`), kept with it in request insight. */
+  message?: string | undefined;
   at: number;
   /**
    * performance.now() when the request reached the gateway: record() takes the latency (arrival
@@ -84,11 +86,12 @@ export class Meter {
   /** Counts one answered request; `finished` is performance.now() when its answer went out (now, by default). */
   record(r: MeteredRequest, finished = performance.now()): void {
     if (this.stopped) return;
-    // Room for this record's three texts, or the numbering starts again before any of them is numbered.
-    if (this.numbers.size > this.stringsKept - 3) this.renumber();
+    // Room for this record's four texts, or the numbering starts again before any of them is numbered.
+    if (this.numbers.size > this.stringsKept - 4) this.renumber();
     const endpoint = this.number(r.endpoint);
     const ip = this.number(r.ip);
     const userAgent = this.number(r.userAgent ?? '');
+    const message = this.number(r.status >= 400 ? (r.message ?? '') : '');
     const b = this.buffer;
     const o = this.count * FIELDS;
     b[o + FIELD.projectId] = r.projectId;
@@ -101,6 +104,7 @@ export class Meter {
     b[o + FIELD.at] = r.at;
     b[o + FIELD.latencyMs] = finished - r.started;
     b[o + FIELD.refused] = r.refused ?? 0;
+    b[o + FIELD.message] = message;
     if (++this.count === RECORDS) this.send();
   }
 

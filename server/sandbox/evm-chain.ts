@@ -44,20 +44,50 @@ interface Call {
   params?: unknown;
 }
 
+/** One mined transaction of the chain's history (seq 0 is the genesis, with no transaction). */
+export interface EvmChainEntry {
+  seq: number;
+  blockNumber: number;
+  /** The block's timestamp, in seconds. */
+  blockTime: number;
+  txHash: string | null;
+  rawTx: string | null;
+}
+
+/** Where the chain keeps its history, so a restart replays it (evm_dev_chain in the database). */
+export interface EvmChainStore {
+  entries(): Promise<EvmChainEntry[]>;
+  append(entry: EvmChainEntry): Promise<void>;
+}
+
 export interface DevChain {
   /** Loopback JSON-RPC URL, e.g. http://127.0.0.1:41234 */
   url: string;
   chainId: number;
   accounts: typeof DEV_ACCOUNTS;
+  /** Transactions replayed from the store at start (0 on a fresh chain, or without a store). */
+  replayed: number;
   /** One JSON-RPC call in, one JSON-RPC response envelope out. */
   call(call: Call): Promise<Record<string, unknown>>;
   close(): Promise<void>;
 }
 
-/** Starts a fresh chain (genesis at start: nothing is kept across restarts) and its loopback JSON-RPC server. */
-export async function startDevChain(opts: { host?: string; port?: number } = {}): Promise<DevChain> {
+/**
+ * Starts the chain and its loopback JSON-RPC server. With a store, the chain keeps its state across
+ * restarts: EDR cannot load a state, so the genesis keeps its first time and every transaction the
+ * chain mined is replayed in order into a block of its recorded timestamp, which gives the same
+ * accounts, contracts, blocks and hashes as before.
+ */
+export async function startDevChain(opts: { host?: string; port?: number; store?: EvmChainStore; now?: () => number } = {}): Promise<DevChain> {
   const ctx = await edrContext();
   const hardfork = l1HardforkLatest();
+  const now = opts.now ?? Date.now;
+  const history = opts.store ? await opts.store.entries() : [];
+  let genesis = history.find((e) => e.seq === 0);
+  if (!genesis) {
+    genesis = { seq: 0, blockNumber: 0, blockTime: Math.floor(now() / 1000), txHash: null, rawTx: null };
+    await opts.store?.append(genesis);
+  }
   const provider: Provider = await ctx.createProvider(
     L1_CHAIN_TYPE,
     {
@@ -74,7 +104,7 @@ export async function startDevChain(opts: { host?: string; port?: number } = {})
       minGasPrice: 0n,
       // Every transaction is mined at once into its own block, as hardhat node does by default.
       mining: { autoMine: true, memPool: { order: MineOrdering.Priority } },
-      network: { genesisBlockGasLimit: 60_000_000n },
+      network: { genesisBlockGasLimit: 60_000_000n, genesisBlockTime: BigInt(genesis.blockTime) },
       networkId: BigInt(MILKOMEDA_MAINNET.chainIdNumber),
       observability: {},
       ownedAccounts: [],
@@ -99,6 +129,49 @@ export async function startDevChain(opts: { host?: string; port?: number } = {})
     return { jsonrpc: '2.0', id, result: data.result ?? null };
   };
 
+  const rpc = async (method: string, params: unknown[]) => {
+    const out = await call({ jsonrpc: '2.0', id: 1, method, params });
+    if (out.error) throw new Error(`${method}: ${(out.error as { message: string }).message}`);
+    return out.result;
+  };
+
+  // The history, replayed in order: each transaction into its own block at its recorded time.
+  let replayed = 0;
+  let seq = 0;
+  for (const e of history) {
+    seq = Math.max(seq, e.seq);
+    if (!e.rawTx) continue;
+    try {
+      await rpc('evm_setNextBlockTimestamp', [`0x${e.blockTime.toString(16)}`]);
+      await rpc('eth_sendRawTransaction', [e.rawTx]);
+      replayed++;
+    } catch {
+      // A history another chain wrote into the same database (a test running two): what does not fit is skipped.
+    }
+  }
+  // Blocks mined from now on carry the wall clock's time again, not the last replayed block's.
+  const latest = (await rpc('eth_getBlockByNumber', ['latest', false])) as { timestamp: string };
+  const behind = Math.floor(now() / 1000) - Number.parseInt(latest.timestamp, 16);
+  if (behind > 0) await rpc('evm_increaseTime', [behind]);
+
+  // Every transaction the chain mines is added to the history before its sender hears of it.
+  let appending: Promise<void> = Promise.resolve();
+  const record = (rawTx: string, txHash: string) => {
+    appending = appending.then(async () => {
+      const receipt = (await rpc('eth_getTransactionReceipt', [txHash])) as { blockNumber: string } | null;
+      if (!receipt || !opts.store) return;
+      const block = (await rpc('eth_getBlockByNumber', [receipt.blockNumber, false])) as { timestamp: string };
+      await opts.store.append({ seq: ++seq, blockNumber: Number.parseInt(receipt.blockNumber, 16), blockTime: Number.parseInt(block.timestamp, 16), txHash, rawTx });
+    }).catch(() => undefined);
+    return appending;
+  };
+  const callAndRecord = async (c: Call): Promise<Record<string, unknown>> => {
+    const out = await call(c);
+    const raw = Array.isArray(c.params) ? c.params[0] : undefined;
+    if (opts.store && c.method === 'eth_sendRawTransaction' && typeof out.result === 'string' && typeof raw === 'string') await record(raw, out.result);
+    return out;
+  };
+
   const server = http.createServer((req, res) => {
     const send = (status: number, body: unknown) => {
       const text = JSON.stringify(body);
@@ -120,7 +193,7 @@ export async function startDevChain(opts: { host?: string; port?: number } = {})
       } catch {
         return send(200, { jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error' } });
       }
-      const work = Array.isArray(body) ? Promise.all((body as Call[]).map(call)) : call(body as Call);
+      const work = Array.isArray(body) ? Promise.all((body as Call[]).map(callAndRecord)) : callAndRecord(body as Call);
       work.then(
         (out) => send(200, out),
         (err: unknown) => send(500, { jsonrpc: '2.0', id: null, error: { code: -32603, message: (err as Error).message } }),
@@ -137,7 +210,8 @@ export async function startDevChain(opts: { host?: string; port?: number } = {})
     url: `http://127.0.0.1:${port}`,
     chainId: MILKOMEDA_MAINNET.chainIdNumber,
     accounts: DEV_ACCOUNTS,
-    call,
+    replayed,
+    call: callAndRecord,
     close: () =>
       new Promise<void>((resolve) => {
         server.close(() => resolve());

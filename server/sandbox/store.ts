@@ -1,5 +1,6 @@
 import type { Db } from '../db/index';
 import type { LedgerEntry, LedgerStore } from './chain/index';
+import type { EvmChainEntry, EvmChainStore } from './evm-chain';
 
 /** The sandbox ledger's accepted transactions in the database (table sandbox_ledger). */
 export function dbLedgerStore(db: Db): LedgerStore {
@@ -22,6 +23,28 @@ export function dbLedgerStore(db: Db): LedgerStore {
         .ignore()
         .returning('seq');
       return inserted.length > 0;
+    },
+  };
+}
+
+/** The EVM development chain's history in the database (table evm_dev_chain). */
+export function dbEvmChainStore(db: Db): EvmChainStore {
+  return {
+    async entries() {
+      const rows = await db('evm_dev_chain').orderBy('seq', 'asc');
+      return rows.map((r: Record<string, unknown>): EvmChainEntry => ({
+        seq: Number(r.seq),
+        blockNumber: Number(r.block_number),
+        blockTime: Number(r.block_time),
+        txHash: (r.tx_hash as string | null) ?? null,
+        rawTx: (r.raw_tx as string | null) ?? null,
+      }));
+    },
+    async append(e) {
+      await db('evm_dev_chain')
+        .insert({ seq: e.seq, block_number: e.blockNumber, block_time: e.blockTime, tx_hash: e.txHash, raw_tx: e.rawTx, created_at: Date.now() })
+        .onConflict(['seq'])
+        .ignore();
     },
   };
 }

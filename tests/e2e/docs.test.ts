@@ -52,7 +52,8 @@ describe.runIf(browserAvailable())('the built-in API reference at /docs, in Chro
     await expect.poll(() => page.getByRole('heading', { name: 'Cairn data API (Blockfrost-compatible)' }).count(), { timeout: 20_000 }).toBe(1);
     await expect.poll(() => page.getByText('sandbox chain').first().isVisible()).toBe(true);
 
-    // Try it: the key goes into the reference's authentication, then a request to the sandbox.
+    // Try it: a signed-in visitor finds their own key in the reference's authentication already.
+    await expect.poll(() => page.locator('input[id^="scalar-refs"]').first().inputValue(), { timeout: 20_000 }).toBe(key);
     await page.locator('input[id^="scalar-refs"]').first().fill(key);
     await page.goto(`${app.url}/docs#data-api/tag/cardano--blocks/GET/blocks/latest`);
     await page.getByRole('button', { name: /Test Request.*get \/blocks\/latest\)/ }).first().click();

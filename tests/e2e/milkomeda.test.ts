@@ -63,13 +63,14 @@ describe.runIf(browserAvailable())('Milkomeda project page, in Chromium', () => 
     const page = await session.context.newPage();
     await open(page);
     const gateway = app.config.site.gatewayUrl;
-    const rpc = `${gateway.replace('://', `://project:${key}@`)}/milkomeda-mainnet/api/v0/`;
+    const rpc = `${gateway}/${key}/milkomeda-mainnet/api/v0/`;
     expect(await page.getByTestId('milkomeda-rpc-url').textContent()).toBe(rpc);
     expect(await page.getByTestId('evm-example-curl').textContent()).toContain(`project_id: ${key}`);
-    for (const tab of ['ethers', 'viem']) {
-      await page.getByRole('tab', { name: tab, exact: true }).click();
-      expect(await page.getByTestId(`evm-example-${tab}`).textContent()).toContain(`'${key}'`);
-    }
+    await page.getByRole('tab', { name: 'ethers', exact: true }).click();
+    expect(await page.getByTestId('evm-example-ethers').textContent()).toContain(`'${key}'`);
+    // viem is given only the URL, with the key as its first path segment.
+    await page.getByRole('tab', { name: 'viem', exact: true }).click();
+    expect(await page.getByTestId('evm-example-viem').textContent()).toContain(`'${rpc}'`);
     await page.getByText(DEV_ACCOUNTS[0]!.address).waitFor();
     await page.getByText('Sandbox data').first().waitFor();
 
@@ -101,7 +102,7 @@ describe.runIf(browserAvailable())('Milkomeda project page, in Chromium', () => 
             chainId: '0x7d1',
             chainName: 'Milkomeda C1 Mainnet',
             nativeCurrency: { name: 'milkAda', symbol: 'mADA', decimals: 18 },
-            rpcUrls: [`${gateway.replace('://', `://project:${key}@`)}/milkomeda-mainnet/api/v0/`],
+            rpcUrls: [`${gateway}/${key}/milkomeda-mainnet/api/v0/`],
             blockExplorerUrls: ['https://explorer-mainnet-cardano-evm.c1.milkomeda.com'],
           },
         ],

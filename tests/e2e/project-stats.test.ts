@@ -86,10 +86,15 @@ describe.runIf(browserAvailable())('project statistics on the project page, in C
     const curl = page.getByTestId('api-example-curl');
     expect(await curl.textContent()).toContain(`project_id: ${key}`);
     expect(await curl.textContent()).toMatch(/\/api\/v0\/blocks\/latest/);
-    await page.getByRole('tab', { name: 'JavaScript SDK' }).click();
-    const js = await page.getByTestId('api-example-javascript').textContent();
+    await page.getByRole('tab', { name: 'blockfrost-js' }).click();
+    const js = await page.getByTestId('api-example-blockfrost-js').textContent();
     expect(js).toContain(`projectId: '${key}'`);
     expect(js).toContain('await api.blocksLatest()');
+    // Mesh's custom URL sends no header: its example carries the key in the URL's path.
+    await page.getByRole('tab', { name: 'Mesh' }).click();
+    expect(await page.getByTestId('api-example-mesh').textContent()).toContain(`/${key}/api/v0')`);
+    await page.getByRole('tab', { name: 'Lucid' }).click();
+    expect(await page.getByTestId('api-example-lucid').textContent()).toContain(`'${key}'`);
 
     // Requests arrive: the page picks them up on its own refresh, without a reload.
     const today = dayStart(Date.now());

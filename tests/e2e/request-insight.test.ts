@@ -125,6 +125,8 @@ describe.runIf(browserAvailable())('request insight on the project page, in Chro
     expect(first).toContain('500');
     expect(first).toMatch(/127\.0\.0\.1/);
     expect(await rows.last().textContent()).toContain('/assets/{asset}');
+    // Each failure says why: the error message its answer gave.
+    expect(await page.getByTestId('failed-request-message').first().textContent()).toMatch(/\w{3,}/);
 
     // No horizontal scroll on a 375 px wide phone, where each failure is a two-line item.
     await page.setViewportSize({ width: 375, height: 800 });

@@ -43,7 +43,7 @@ describe.runIf(browserAvailable())('the public status page, in Chromium', () => 
     expect(await page.getByTestId('service-Database').innerText()).toContain('Operational');
     expect(await page.getByTestId('network-cardano-mainnet').innerText()).toMatch(/Sandbox chain \(simulated data\)[\s\S]*Operational[\s\S]*Latest block \d+ s ago/);
     // Milkomeda's EVM development chain and the IPFS store run inside the gateway: down with it.
-    expect(await page.getByTestId('network-milkomeda-mainnet').innerText()).toMatch(/Sandbox chain \(simulated data\)[\s\S]*Not answering/);
+    expect(await page.getByTestId('network-milkomeda-mainnet').innerText()).toMatch(/Development chain \(local EVM, a block per transaction\)[\s\S]*Not answering/);
     expect(await page.getByTestId('network-ipfs').innerText()).toMatch(/Built-in store[\s\S]*Not answering/);
     expect(await page.getByText('Some parts are not answering').count()).toBe(1);
 

@@ -104,8 +104,9 @@ describe('methods', () => {
       expect(res.status, `${method} ${path}`).toBe(405);
       expect(res.headers.allow, path).toBe('POST');
     }
-    // POST /api/v0/ is JSON-RPC only on Milkomeda; on a Cardano network the root is read-only.
-    expect((await send('POST', '/api/v0/', preprod, { 'content-type': 'application/json' }, '{}')).status).toBe(405);
+    // POST /api/v0/ is Milkomeda's JSON-RPC: a Cardano key there is the wrong network's, refused in JSON-RPC.
+    expect((await send('POST', '/api/v0/', preprod, { 'content-type': 'application/json' }, '{}')).status).toBe(403);
+    expect((await send('POST', '/cardano-preprod/api/v0/', preprod, { 'content-type': 'application/json' }, '{}')).status).toBe(405);
     // A path Blockfrost does not define may only be read (the backend answers its own 404).
     const unknown = await send('POST', '/api/v0/admin/reset', preprod);
     expect(unknown).toMatchObject({ status: 400, body: { status_code: 400, error: 'Bad Request', message: 'Invalid path. Please check https://docs.blockfrost.io/' } });

@@ -106,10 +106,10 @@ describe('request insight through the gateway', () => {
     expect(insight.today.hours.reduce((n, h) => n + h.errors4xx + h.errors5xx, 0)).toBe(8);
     expect(insight.today.hours.filter((h) => h.requests === 0).every((h) => h.p95Ms === null)).toBe(true);
 
-    // The failed requests, newest first: endpoint templates, statuses and the client's address.
+    // The failed requests, newest first: endpoint templates, statuses, what the answer said and the client's address.
     expect(insight.recentFailures).toHaveLength(8);
-    expect(insight.recentFailures.slice(0, 3).map((f) => [f.endpoint, f.status])).toEqual(Array(3).fill(['/network', 500]));
-    expect(insight.recentFailures.slice(3).map((f) => [f.endpoint, f.status])).toEqual(Array(5).fill(['/assets/{asset}', 404]));
+    expect(insight.recentFailures.slice(0, 3).map((f) => [f.endpoint, f.status, f.message])).toEqual(Array(3).fill(['/network', 500, 'An unexpected response was received from the backend.']));
+    expect(insight.recentFailures.slice(3).map((f) => [f.endpoint, f.status, f.message])).toEqual(Array(5).fill(['/assets/{asset}', 404, 'The requested component has not been found.']));
     for (const f of insight.recentFailures) {
       expect(f.ip).toMatch(/^(::ffff:)?127\.0\.0\.1$/);
       expect(f.time).toBeGreaterThanOrEqual(before);
@@ -123,6 +123,28 @@ describe('request insight through the gateway', () => {
     expect(rows).toBeGreaterThan(0);
     expect(rows).toBeLessThanOrEqual(3 * (LATENCY_BINS / LATENCY_BINS_PER_ROW));
     expect(rows).toBeLessThan(38);
+  });
+
+  it("names each endpoint as Blockfrost's document does, groups unknown paths as such, and keeps each failure's message", async () => {
+    const p = await newProject(0); // Cardano mainnet: the sandbox chain
+    const submitted = await fetch(`${gw.url}/api/v0/tx/submit`, { method: 'POST', headers: { project_id: p.project_id, 'content-type': 'application/cbor' }, body: Buffer.from('00', 'hex') });
+    expect(submitted.status).toBe(400);
+    const { message: submitMessage } = (await submitted.json()) as { message: string };
+    expect((await call(`${gw.url}/api/v0/txs/${'ab'.repeat(32)}/utxos`, p.project_id)).status).toBe(404);
+    expect((await call(`${gw.url}/api/v0/no/such/path`, p.project_id)).status).toBe(404);
+    expect((await call(`${gw.url}/api/v0/whatever`, p.project_id)).status).toBe(404);
+    const tooMany = await fetch(`${gw.url}/api/v0/blocks/latest`, { method: 'DELETE', headers: { project_id: p.project_id } });
+    expect(tooMany.status).toBe(405);
+    await gw.meter.flush();
+    const insight = projectInsightSchema.parse((await readInsight(p.uuid)).body.data);
+    expect(insight.recentFailures.map((f) => [f.endpoint, f.status, f.message])).toEqual([
+      ['(unknown path)', 404, expect.any(String)],
+      ['(unknown path)', 404, expect.any(String)],
+      ['/txs/{hash}/utxos', 404, 'The requested component has not been found.'],
+      ['/tx/submit', 400, submitMessage],
+    ]);
+    const endpoints = (await app.db('usage_dimensions').where({ project_id: p.dbId, dimension: 'endpoint' }).select('value')).map((r: { value: string }) => r.value);
+    expect(endpoints.sort()).toEqual(['(unknown path)', '/tx/submit', '/txs/{hash}/utxos']);
   });
 
   it('keeps only the newest failed requests of a project, trimmed at every flush', async () => {

@@ -12,7 +12,7 @@ import { startTestApp } from '../helpers/test-app';
 import { useTestApp } from '../helpers/use-test-app';
 import { Client } from '../helpers/http-client';
 import { signIn } from '../helpers/sign-in';
-import { answerEndlessly, firstPiece, leaveMidAnswer, readReleasing, startTestGateway, type TimedCall } from '../helpers/gateway';
+import { answerEndlessly, call as call0, firstPiece, leaveMidAnswer, readReleasing, startTestGateway, type TimedCall } from '../helpers/gateway';
 import { Writable } from 'node:stream';
 import { loadConfig } from '../../server/config';
 import { createLogger } from '../../server/logger';
@@ -267,13 +267,15 @@ describe('allow-list and errors', () => {
 
   it('refuses a missing key, a Cardano key as basic auth, and a Milkomeda key on a Cardano path', async () => {
     const call = { jsonrpc: '2.0', id: 1, method: 'eth_chainId', params: [] };
-    expect(await rpc(`${gw2.url}/api/v0/`, call)).toMatchObject({ status: 403, body: { status_code: 403, message: 'Missing project token. Please include project_id in your request.' } });
+    expect(await rpc(`${gw2.url}/api/v0/`, call)).toMatchObject({ status: 403, body: { jsonrpc: '2.0', id: 1, error: { message: 'Missing project token. Please include project_id in your request.' } } });
     const cardano = (await newProject(0)).project_id;
     await settle(gw2);
     const basic = { authorization: `Basic ${Buffer.from(`x:${cardano}`).toString('base64')}` };
-    expect(await rpc(`${gw2.url}/api/v0/`, call, basic)).toMatchObject({ status: 403, body: { message: 'Invalid project token.' } });
-    expect((await rpc(`${gw2.url}/cardano-mainnet/api/v0/`, call, { project_id: key2 })).body).toMatchObject({ message: 'Network token mismatch' });
-    expect(rpcUrlWithKey(gw2.url, key2)).toBe(`${gw2.url.replace('http://', 'http://project:' + key2 + '@')}/milkomeda-mainnet/api/v0/`);
+    expect(await rpc(`${gw2.url}/api/v0/`, call, basic)).toMatchObject({ status: 403, body: { jsonrpc: '2.0', id: 1, error: { message: 'Network token mismatch' } } });
+    expect((await rpc(`${gw2.url}/cardano-mainnet/api/v0/`, call, { project_id: key2 })).body).toMatchObject({ error: { message: 'Network token mismatch' } });
+    expect((await call0(`${gw2.url}/cardano-mainnet/api/v0/blocks/latest`, key2)).body).toMatchObject({ status_code: 403, message: 'Network token mismatch' });
+    expect(rpcUrlWithKey(gw2.url, key2)).toBe(`${gw2.url}/${key2}/milkomeda-mainnet/api/v0/`);
+    expect((await rpc(rpcUrlWithKey(gw2.url, key2), call)).body).toEqual({ jsonrpc: '2.0', id: 1, result: '0x7d1' });
   });
 
   it("shows a configured Milkomeda RPC on the status page with its latest block's age", async () => {
@@ -295,8 +297,8 @@ describe('allow-list and errors', () => {
       .select('value')
       .sum({ n: 'requests' });
     const byEndpoint = Object.fromEntries(rows.map((r: any) => [r.value, Number(r.n)]));
-    // eth_blockNumber: 3, one of them the call whose answer was cut short.
-    expect(byEndpoint).toMatchObject({ eth_accounts: 2, eth_blockNumber: 3, eth_chainId: 2, eth_getBalance: 1, net_version: 1, admin_peers: 1, '(parse error)': 1, '(invalid request)': 4 });
+    // eth_blockNumber: 3, one of them the call whose answer was cut short; eth_chainId: 3, one with the key in the URL.
+    expect(byEndpoint).toMatchObject({ eth_accounts: 2, eth_blockNumber: 3, eth_chainId: 3, eth_getBalance: 1, net_version: 1, admin_peers: 1, '(parse error)': 1, '(invalid request)': 4 });
   });
 });
 

@@ -49,7 +49,7 @@ describe('GET /api/status', () => {
     expect(mainnet).toMatchObject({ backend: 'sandbox', state: 'operational' });
     expect(mainnet.latestBlockAgeSeconds).toBeGreaterThanOrEqual(0);
     // Milkomeda runs on the EVM development chain inside the gateway, which has no heartbeat here.
-    expect(report.networks.find((n: any) => n.slug === 'milkomeda-mainnet')).toMatchObject({ backend: 'sandbox', state: 'down', latestBlockAgeSeconds: null });
+    expect(report.networks.find((n: any) => n.slug === 'milkomeda-mainnet')).toMatchObject({ backend: 'development', state: 'down', latestBlockAgeSeconds: null });
     expect(report.networks.some((n: any) => n.slug === 'milkomeda-testnet')).toBe(false); // disabled networks are not listed
     // The embedded IPFS store lives in the gateway: with no gateway heartbeat it does not answer.
     expect(report.networks.find((n: any) => n.slug === 'ipfs')).toMatchObject({ backend: 'embedded', state: 'down' });

@@ -22,6 +22,8 @@ import * as outboxFillfactor from './2026-11-24-2310-outbox-fillfactor';
 import * as createComponentStates from './2026-11-26-0100-create-component-states';
 import * as desktopSignInDevice from './2026-11-26-0110-desktop-sign-in-device';
 import * as createAuditEntries from './2026-11-26-1010-create-audit-entries';
+import * as createEvmDevChain from './2026-11-26-1051-create-evm-dev-chain';
+import * as failedRequestMessage from './2026-11-26-1050-failed-request-message';
 import * as fillSessionOwners from './2026-11-26-1021-fill-session-owners';
 import * as projectKeyRotationAndAllowLists from './2026-11-26-1000-project-key-rotation-and-allow-lists';
 import * as sessionOwners from './2026-11-26-1020-session-owners';
@@ -61,4 +63,6 @@ export const migrations: ReadonlyArray<readonly [name: string, migration: Migrat
   ['2026-11-26-1011-webhook-secret-overlap', webhookSecretOverlap],
   ['2026-11-26-1020-session-owners', sessionOwners],
   ['2026-11-26-1021-fill-session-owners', fillSessionOwners],
+  ['2026-11-26-1050-failed-request-message', failedRequestMessage],
+  ['2026-11-26-1051-create-evm-dev-chain', createEvmDevChain],
 ];

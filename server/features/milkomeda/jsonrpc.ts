@@ -4,6 +4,7 @@ import { type Limiter, type Verdict, MemoryLimiter } from '../../gateway/limiter
 import type { Meter, MeteredRequest } from '../../gateway/metering';
 import type { ProjectKey } from '../../gateway/key-cache';
 import { ANY_ORIGIN, sendBlockfrostError } from '../../gateway/respond';
+import { errorMessageOf } from '../../gateway/gateway-response';
 import { Forward, backendPool, dispatchForward } from '../../gateway/proxy';
 import { NOT_FOUND_MESSAGE, SANDBOX_HEADER } from '../../blockfrost/http';
 import { ALLOWED_EVM_METHODS, JSON_RPC_ERRORS, methodNotAllowedMessage } from '../../../shared/milkomeda';
@@ -196,7 +197,9 @@ export function createJsonRpcHandler(deps: JsonRpcDeps) {
   };
 
   const meterOne = function (this: http.ServerResponse & { [RECORD]?: MeteredRequest }) {
-    meter.record(this[RECORD]!);
+    const record = this[RECORD]!;
+    if (record.status >= 400 && record.message === undefined) record.message = errorMessageOf(this);
+    meter.record(record);
   };
 
   /**
@@ -267,6 +270,8 @@ export function createJsonRpcHandler(deps: JsonRpcDeps) {
     const { project } = ctx;
     const records: MeteredRequest[] = [];
     res.once('close', () => {
+      // A single call's failure says why in the answer; a batch's refused calls carry their message already.
+      if (records.length === 1 && records[0]!.status >= 400 && records[0]!.message === undefined) records[0]!.message = errorMessageOf(res);
       for (const r of records) meter.record(r);
     });
     const admitRequest = admitRequestOf(ctx);
@@ -275,7 +280,10 @@ export function createJsonRpcHandler(deps: JsonRpcDeps) {
     const admit = async (endpoint: string): Promise<{ verdict: Verdict; record: MeteredRequest }> => {
       const verdict = memory ? memory.admitNow(admitRequest) : await limiter.admit(admitRequest);
       const record: MeteredRequest = { projectId: project.projectId, ownerId: project.ownerId, endpoint, status: 200, ip: ctx.ip, userAgent, admitted: verdict === 'ok', at: ctx.at, started: ctx.started };
-      if (verdict !== 'ok') record.status = LIMIT_MESSAGES[verdict].status;
+      if (verdict !== 'ok') {
+        record.status = LIMIT_MESSAGES[verdict].status;
+        record.message = LIMIT_MESSAGES[verdict].message;
+      }
       records.push(record);
       return { verdict, record };
     };
@@ -304,6 +312,7 @@ export function createJsonRpcHandler(deps: JsonRpcDeps) {
       }
       if (!ALLOWED_EVM_METHODS.has(call.method)) {
         record.status = 403;
+        record.message = methodNotAllowedMessage(call.method);
         if (call.notification) return void res.writeHead(204, sandboxHeaders).end();
         return send(res, 200, errorReply(call.id, JSON_RPC_ERRORS.methodNotFound, methodNotAllowedMessage(call.method)));
       }
@@ -336,6 +345,7 @@ export function createJsonRpcHandler(deps: JsonRpcDeps) {
         replies.push(errorReply(call.id, JSON_RPC_ERRORS.invalidRequest, 'Invalid Request'));
       } else if (!ALLOWED_EVM_METHODS.has(call.method)) {
         record.status = 403;
+        record.message = methodNotAllowedMessage(call.method);
         replies.push(call.notification ? null : errorReply(call.id, JSON_RPC_ERRORS.methodNotFound, methodNotAllowedMessage(call.method)));
       } else {
         forwarded.push({ index: replies.length, id: call.id, notification: call.notification, record, call: item as Record<string, unknown> });

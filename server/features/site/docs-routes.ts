@@ -1,13 +1,15 @@
 // The built-in API reference at /docs: Scalar (a maintained OpenAPI viewer, bundled into the web
-// build as docs/scalar.js) showing two documents: the data API (Blockfrost's published OpenAPI from
-// @blockfrost/openapi, trimmed to what this server serves and pointed at this server's gateway) and
+// build as docs/scalar.js) showing every service a key can call and the dashboard's: the data API
+// (Blockfrost's published OpenAPI from @blockfrost/openapi, trimmed to what this server serves, IPFS
+// included, and pointed at this server's gateway), Milkomeda's JSON-RPC (its allowed methods) and
 // the dashboard API (/api/openapi.json, generated from the declared routes).
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import express, { type Router } from 'express';
 import { parse as parseYaml } from 'yaml';
 import type { Config } from '../../config';
-import { isSandboxSlug, offeredNetworks, sandboxSlugs } from '../../../shared/networks';
+import { evmNetwork, isSandboxSlug, offeredNetworks, sandboxSlugs } from '../../../shared/networks';
+import { ALLOWED_EVM_METHODS, MILKOMEDA_MAINNET } from '../../../shared/milkomeda';
 import { pathShape } from '../../blockfrost/http';
 import { CAIRN_VERSION } from '../../version';
 import { APP_ICON_LINK } from '../../../shared/site';
@@ -30,12 +32,34 @@ function loadBlockfrostSpec(): Doc {
   return structuredClone(blockfrostSpec);
 }
 
+/**
+ * OpenAPI 3.0 has no `type: 'null'` (3.1 has): Blockfrost's document writes a nullable JSON value as
+ * an anyOf with one, which validators refuse. Such a branch becomes `nullable: true` on its schema.
+ */
+function nullableInsteadOfNullType(node: unknown): void {
+  if (Array.isArray(node)) return node.forEach(nullableInsteadOfNullType);
+  if (!node || typeof node !== 'object') return;
+  const o = node as Record<string, unknown>;
+  for (const key of ['anyOf', 'oneOf'] as const) {
+    const branches = o[key];
+    if (!Array.isArray(branches)) continue;
+    const kept = branches.filter((b) => !(b && typeof b === 'object' && (b as { type?: unknown }).type === 'null' && Object.keys(b).length === 1));
+    if (kept.length !== branches.length) {
+      o[key] = kept;
+      o.nullable = true;
+    }
+  }
+  for (const v of Object.values(o)) nullableInsteadOfNullType(v);
+}
+
 /** Blockfrost's OpenAPI, trimmed to what this server answers and with this server's gateway as its servers. */
 export function dataApiDocument({ config, sandboxShapes }: DataApiOptions): Doc {
   const doc = loadBlockfrostSpec();
+  nullableInsteadOfNullType(doc.components);
   const gw = config.gateway;
   const cardanoAllSandboxed = sandboxSlugs.every((slug) => !gw.upstreams[slug]);
-  const ipfsServed = !!gw.upstreams.ipfs;
+  // IPFS is answered by its upstream or by the built-in backend, unless the operator turned it off.
+  const ipfsServed = !config.disabledNetworks.includes('ipfs');
   const paths: Record<string, unknown> = {};
   for (const [p, item] of Object.entries(doc.paths)) {
     const isIpfs = p.startsWith('/ipfs/');
@@ -60,7 +84,8 @@ export function dataApiDocument({ config, sandboxShapes }: DataApiOptions): Doc 
     license: doc.info.license,
     description:
       'The data API of this Cairn server, compatible with the Blockfrost API: send your project key (from the dashboard) ' +
-      'in the `project_id` header. Pick the server of your key\'s network; a key of another network is refused with 403 ' +
+      'in the `project_id` header, or, for clients that take only a URL, as the first segment of the path ' +
+      '(`/<key>/api/v0/…`) or as the basic-auth password. Pick the server of your key\'s network; a key of another network is refused with 403 ' +
       '`Network token mismatch`. Pagination: `count` (1–100), `page`, `order=asc|desc`. Errors are ' +
       '`{status_code, error, message}`.\n\n' +
       (cardanoAllSandboxed
@@ -69,6 +94,78 @@ export function dataApiDocument({ config, sandboxShapes }: DataApiOptions): Doc 
       '\n\nThis reference is built from Blockfrost\'s published OpenAPI specification (`@blockfrost/openapi`, MIT licence).',
   };
   return doc;
+}
+
+/** Milkomeda's JSON-RPC as an OpenAPI document: one POST carrying a call of an allowed method. */
+export function milkomedaApiDocument(config: Config): Doc {
+  const methods = [...ALLOWED_EVM_METHODS].sort();
+  const rpcError = {
+    type: 'object',
+    required: ['jsonrpc', 'id', 'error'],
+    properties: {
+      jsonrpc: { type: 'string', enum: ['2.0'] },
+      id: { oneOf: [{ type: 'string' }, { type: 'number' }], nullable: true },
+      error: { type: 'object', required: ['code', 'message'], properties: { code: { type: 'integer' }, message: { type: 'string' }, data: {} } },
+    },
+  };
+  const call = {
+    type: 'object',
+    required: ['jsonrpc', 'method', 'id'],
+    properties: {
+      jsonrpc: { type: 'string', enum: ['2.0'] },
+      id: { oneOf: [{ type: 'string' }, { type: 'integer' }] },
+      method: { type: 'string', enum: methods, description: 'Only these methods reach the chain; any other is answered with JSON-RPC error -32601.' },
+      params: { type: 'array', items: {} },
+    },
+  };
+  const doc = {
+    openapi: '3.0.3',
+    info: {
+      title: 'Cairn Milkomeda JSON-RPC',
+      version: CAIRN_VERSION,
+      description:
+        `Ethereum JSON-RPC 2.0 for ${MILKOMEDA_MAINNET.chainName} (chain id ${MILKOMEDA_MAINNET.chainIdNumber}) with a Milkomeda project key: in the ` +
+        '`project_id` header, as the first segment of the path (`/<key>/milkomeda-mainnet/api/v0/`, the form wallets and viem use) or as the basic-auth password. ' +
+        'Send one call or a batch (an array of at most 100 calls); each call counts as a request. A missing or wrong key is answered with ' +
+        'the HTTP status Blockfrost uses and a JSON-RPC error (code -32001) saying why.',
+    },
+    servers: offeredNetworks(config.disabledNetworks)
+      .filter((n) => n.slug === evmNetwork.slug)
+      .map((n) => ({ url: `${config.gateway.publicUrl}/${n.slug}/api/v0`, description: n.label })),
+    security: [{ project_id: [] }],
+    tags: [{ name: 'JSON-RPC', description: `Allowed methods: ${methods.join(', ')}.` }],
+    paths: {
+      '/': {
+        post: {
+          tags: ['JSON-RPC'],
+          operationId: 'jsonRpc',
+          summary: 'Call an allowed JSON-RPC method',
+          requestBody: {
+            required: true,
+            content: {
+              'application/json': {
+                schema: { oneOf: [call, { type: 'array', items: call, minItems: 1, maxItems: 100 }] },
+                example: { jsonrpc: '2.0', id: 1, method: 'eth_blockNumber', params: [] },
+              },
+            },
+          },
+          responses: {
+            '200': {
+              description: 'The call\'s result, or a JSON-RPC error for a method that is not allowed or that failed.',
+              content: { 'application/json': { schema: { type: 'object', properties: { jsonrpc: { type: 'string' }, id: {}, result: {}, error: rpcError.properties.error } } } },
+            },
+            '402': { description: 'The daily request limit is used up.', content: { 'application/json': { schema: rpcError } } },
+            '403': { description: 'Missing or invalid project key, or a key of another network.', content: { 'application/json': { schema: rpcError } } },
+            '429': { description: 'Rate limit hit.', content: { 'application/json': { schema: rpcError } } },
+          },
+        },
+      },
+    },
+    components: {
+      securitySchemes: { project_id: { type: 'apiKey', in: 'header', name: 'project_id', description: 'Your Milkomeda project key from the dashboard.' } },
+    },
+  };
+  return doc as Doc;
 }
 
 const html = `<!doctype html>
@@ -80,8 +177,13 @@ const html = `<!doctype html>
     ${APP_ICON_LINK}
   </head>
   <body>
+    <nav aria-label="Cairn" style="display:flex;gap:16px;align-items:center;padding:8px 16px;border-bottom:1px solid #dee2e6;font:14px system-ui,sans-serif">
+      <a href="/" style="font-weight:700;color:inherit;text-decoration:none">Cairn</a>
+      <a href="/dashboard">Dashboard</a>
+      <a href="/status">Status</a>
+    </nav>
     <div id="app"></div>
-    <noscript>The API reference needs JavaScript. The documents themselves: <a href="/docs/data-api.json">data API</a>, <a href="/api/openapi.json">dashboard API</a>.</noscript>
+    <noscript>The API reference needs JavaScript. The documents themselves: <a href="/docs/data-api.json">data API</a>, <a href="/docs/milkomeda-api.json">Milkomeda JSON-RPC</a>, <a href="/api/openapi.json">dashboard API</a>.</noscript>
     <script src="/docs/scalar.js"></script>
     <script src="/docs/init.js"></script>
   </body>
@@ -98,20 +200,53 @@ export function docsRouter(config: Config, sandboxShapes: () => Set<string>, web
     return dataDoc;
   };
   const gatewayOrigin = new URL(config.gateway.publicUrl).origin;
-  const init = `// Cairn ${CAIRN_VERSION}: the API reference's configuration.
-Scalar.createApiReference('#app', ${JSON.stringify({
-    sources: [
-      { title: 'Data API (Blockfrost-compatible)', slug: 'data-api', url: '/docs/data-api.json' },
-      { title: 'Dashboard API', slug: 'dashboard-api', url: '/api/openapi.json' },
-    ],
+  const base = {
     withDefaultFonts: false,
     // Nothing leaves this server: no hosted developer tools, AI agent or registry look-ups.
     showDeveloperTools: 'never',
     agent: { disabled: true },
     telemetry: false,
     metaData: { title: 'API reference · Cairn' },
-    authentication: { preferredSecurityScheme: 'project_id' },
-  })});
+  };
+  const sources = [
+    { title: 'Data API (Blockfrost-compatible)', slug: 'data-api', url: '/docs/data-api.json', key: 'cardano' },
+    { title: 'Milkomeda JSON-RPC', slug: 'milkomeda-api', url: '/docs/milkomeda-api.json', key: 'milkomeda' },
+    { title: 'Dashboard API', slug: 'dashboard-api', url: '/api/openapi.json', key: null },
+  ];
+  // A signed-in visitor's 'Try it' starts with one of their own keys for each document (the first
+  // Cardano key for the data API, the first Milkomeda key for JSON-RPC); a visitor pastes one.
+  // /api/session answers visitors too, so a visitor's page makes no failed request.
+  const init = `// Cairn ${CAIRN_VERSION}: the API reference's configuration.
+(async () => {
+  const base = ${JSON.stringify(base)};
+  const sources = ${JSON.stringify(sources)};
+  const keys = {};
+  try {
+    const session = await fetch('/api/session', { credentials: 'same-origin' }).then((r) => r.json());
+    if (session && session.data) {
+      const workspaces = (await fetch('/api/workspaces', { credentials: 'same-origin' }).then((r) => r.json())).data || [];
+      for (const w of workspaces) {
+        const projects = (await fetch('/api/workspaces/' + w.id + '/projects', { credentials: 'same-origin' }).then((r) => r.json())).data || [];
+        for (const p of projects) {
+          const k = p.project_id;
+          const family = k.startsWith('ipfs') ? 'ipfs' : k.startsWith('milk') ? 'milkomeda' : 'cardano';
+          if (!keys[family]) keys[family] = k;
+        }
+      }
+    }
+  } catch (e) {
+    // No keys: the reference works the same, with an empty key field.
+  }
+  Scalar.createApiReference('#app', sources.map((s) => ({
+    ...base,
+    title: s.title,
+    slug: s.slug,
+    url: s.url,
+    authentication: s.key
+      ? { preferredSecurityScheme: 'project_id', securitySchemes: { project_id: { value: keys[s.key] || '' } } }
+      : {},
+  })));
+})();
 `;
   router.get('/docs', (_req, res) => {
     if (!fs.existsSync(`${webDir}/docs/scalar.js`)) {
@@ -127,6 +262,10 @@ Scalar.createApiReference('#app', ${JSON.stringify({
   });
   router.get('/docs/init.js', (_req, res) => {
     res.set('Cache-Control', 'no-cache').type('application/javascript').send(init);
+  });
+  const milkomedaDoc = JSON.stringify(milkomedaApiDocument(config));
+  router.get('/docs/milkomeda-api.json', (_req, res) => {
+    res.set('Cache-Control', 'no-cache').type('application/json').send(milkomedaDoc);
   });
   router.get('/docs/data-api.json', (_req, res) => {
     res.set('Cache-Control', 'no-cache').type('application/json').send(dataApi());

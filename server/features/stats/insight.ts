@@ -63,7 +63,7 @@ export async function projectInsight(db: Db, projectId: number, now = Date.now()
         { column: 'id', order: 'desc' },
       ])
       .limit(RECENT_FAILURES_KEPT)
-      .select('at_ms', 'endpoint', 'status', 'ip'),
+      .select('at_ms', 'endpoint', 'status', 'ip', 'message'),
     db('usage_dimensions').where({ project_id: projectId, dimension: REFUSED_DIMENSION }).andWhere('day_ms', '>=', from).groupBy('value').select('value').sum({ n: 'requests' }),
   ]);
   const refused = { origin: 0, ip: 0, method: 0 };
@@ -117,11 +117,12 @@ export async function projectInsight(db: Db, projectId: number, now = Date.now()
     refused,
     errorRate: requests > 0 ? (classes['4xx'] + classes['5xx']) / requests : null,
     today: { day: today, hours },
-    recentFailures: (failures as Array<{ at_ms: number | string; endpoint: string; status: number | string; ip: string }>).map((f) => ({
+    recentFailures: (failures as Array<{ at_ms: number | string; endpoint: string; status: number | string; ip: string; message: string | null }>).map((f) => ({
       time: Number(f.at_ms),
       endpoint: f.endpoint,
       status: Number(f.status),
       ip: f.ip,
+      message: f.message || null,
     })),
   };
 }

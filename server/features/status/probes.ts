@@ -20,8 +20,9 @@ const PROBE_TIMEOUT_MS = 3_000;
 /**
  * The status page's probe of Milkomeda mainnet: a configured RPC is asked for its latest block
  * (JSON-RPC eth_getBlockByNumber); the embedded development chain runs inside the gateway, so it
- * answers exactly while the gateway's heartbeat is fresh (and it mines only on demand, so it has no
- * block age to show). Null when Milkomeda has no backend (production without an upstream).
+ * answers exactly while the gateway's heartbeat is fresh, and its latest block is the newest of the
+ * history it keeps in the database (it mines a block per transaction, so the age grows between them).
+ * Null when Milkomeda has no backend (production without an upstream).
  */
 export function milkomedaProbe(config: Config, db: Db | undefined, now: () => number = Date.now): NetworkProbe | null {
   const upstream = config.gateway.milkomeda;
@@ -46,10 +47,12 @@ export function milkomedaProbe(config: Config, db: Db | undefined, now: () => nu
   }
   if (!usesEvmDevChain(config) || !db) return null;
   return {
-    backend: 'sandbox',
+    backend: 'development',
     async probe() {
       const beat = (await latestHeartbeats(db)).gateway;
-      return { ok: beat !== null && now() - beat < HEARTBEAT_STALE_MS, latestBlockAt: null };
+      const latest = (await db('evm_dev_chain').max({ t: 'block_time' }).first()) as { t: number | string | null } | undefined;
+      const t = latest?.t === null || latest?.t === undefined ? null : Number(latest.t);
+      return { ok: beat !== null && now() - beat < HEARTBEAT_STALE_MS, latestBlockAt: t === null ? null : t * 1000 };
     },
   };
 }

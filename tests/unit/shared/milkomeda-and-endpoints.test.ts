@@ -4,11 +4,11 @@ import { addEthereumChainParameters, ALLOWED_EVM_METHODS, rpcUrlWithKey } from '
 import { looksLikeShelleyAddress, submitEndpointSchema } from '../../../shared/endpoints';
 import { messages } from '../../../shared/messages';
 import { enterpriseAddress } from '../../../shared/cardano/address';
-import { basicAuthPassword } from '../../../server/gateway/basic-auth';
+import { basicAuthPassword } from '../../../server/gateway/request-key';
 
 describe('Milkomeda chain parameters', () => {
-  it('puts the key in the RPC URL as the basic-auth password', () => {
-    expect(rpcUrlWithKey('https://api.cairn.example/', 'milkmainnetABC')).toBe('https://project:milkmainnetABC@api.cairn.example/milkomeda-mainnet/api/v0/');
+  it("puts the key in the RPC URL's path, and reads it from a basic-auth password", () => {
+    expect(rpcUrlWithKey('https://api.cairn.example/', 'milkmainnetABC')).toBe('https://api.cairn.example/milkmainnetABC/milkomeda-mainnet/api/v0/');
     expect(basicAuthPassword(`Basic ${Buffer.from('project:milkmainnetABC').toString('base64')}`)).toBe('milkmainnetABC');
     expect(basicAuthPassword(`Basic ${Buffer.from(':k').toString('base64')}`)).toBe('k');
     expect(basicAuthPassword('Bearer x')).toBeNull();
@@ -20,7 +20,7 @@ describe('Milkomeda chain parameters', () => {
       chainId: '0x7d1',
       chainName: 'Milkomeda C1 Mainnet',
       nativeCurrency: { name: 'milkAda', symbol: 'mADA', decimals: 18 },
-      rpcUrls: ['http://project:k@localhost:3001/milkomeda-mainnet/api/v0/'],
+      rpcUrls: ['http://localhost:3001/k/milkomeda-mainnet/api/v0/'],
       blockExplorerUrls: ['https://explorer-mainnet-cardano-evm.c1.milkomeda.com'],
     });
   });

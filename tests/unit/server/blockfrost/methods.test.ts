@@ -32,6 +32,18 @@ describe('the methods Blockfrost defines per path', () => {
     expect(t.allowed('/nothing/here')).toBeUndefined();
   });
 
+  it("names a path's endpoint by its template, for metering and request insight", () => {
+    const t = blockfrostMethods();
+    expect(t.match('/tx/submit')?.template).toBe('/tx/submit');
+    expect(t.match('/txs/abc/utxos')?.template).toBe('/txs/{hash}/utxos');
+    expect(t.match('/addresses/addr1xyz/utxos/lovelace')?.template).toBe('/addresses/{address}/utxos/{asset}');
+    expect(t.match('/blocks/latest')?.template).toBe('/blocks/latest');
+    expect(t.match('/blocks/123')?.template).toBe('/blocks/{hash_or_number}');
+    expect(t.match('/ipfs/gateway/QmX/dir/file')?.template).toBe('/ipfs/gateway/{IPFS_path}');
+    expect(t.match('/ipfs/pin/list')?.template).toBe('/ipfs/pin/list');
+    expect(t.match('/no/such/path')).toBeUndefined();
+  });
+
   it('refuses a document without paths', () => {
     expect(() => scanPathMethods('openapi: 3.0.3\ninfo: {}\n')).toThrow(/no paths/);
     expect(methodTable(new Map([['/a/{x}', new Set(['POST'])]])).allowed('/a/b')).toEqual(['POST']);

@@ -34,7 +34,7 @@ export function MilkomedaPanel({ projectKey, sandbox }: MilkomedaPanelProps) {
           <AddToMetaMask gatewayUrl={gatewayUrl} projectKey={projectKey} />
         </Group>
         <Text size="sm" c="dimmed">
-          JSON-RPC 2.0, chain id {MILKOMEDA_MAINNET.chainIdNumber} ({MILKOMEDA_MAINNET.chainId}). Send the key in the project_id header, or use this URL, which carries it as the basic-auth password:
+          JSON-RPC 2.0, chain id {MILKOMEDA_MAINNET.chainIdNumber} ({MILKOMEDA_MAINNET.chainId}). Send the key in the project_id header, or use this URL, which carries it as its first path segment (for wallets and libraries that take only a URL):
         </Text>
         <Group gap="xs" wrap="nowrap" align="flex-start">
           <Code block className={classes.code} data-testid="milkomeda-rpc-url" style={{ flex: 1, minWidth: 0 }}>

@@ -257,6 +257,7 @@ function RecentFailures({ insight }: { insight: ProjectInsight | undefined }) {
                 <Table.Th>Time</Table.Th>
                 <Table.Th>Endpoint</Table.Th>
                 <Table.Th>Status</Table.Th>
+                <Table.Th>Message</Table.Th>
                 <Table.Th>IP address</Table.Th>
               </Table.Tr>
             </Table.Thead>
@@ -274,6 +275,11 @@ function RecentFailures({ insight }: { insight: ProjectInsight | undefined }) {
                   <Table.Td>
                     <StatusBadge status={f.status} />
                   </Table.Td>
+                  <Table.Td data-testid="failed-request-message">
+                    <Text span size="sm" c={f.message ? undefined : 'dimmed'} style={{ overflowWrap: 'anywhere' }}>
+                      {f.message ?? 'No message'}
+                    </Text>
+                  </Table.Td>
                   <Table.Td>
                     <Text span size="sm" ff="monospace" style={{ overflowWrap: 'anywhere' }}>
                       {f.ip}
@@ -283,7 +289,7 @@ function RecentFailures({ insight }: { insight: ProjectInsight | undefined }) {
               ))}
             </Table.Tbody>
           </Table>
-          {/* On a phone each failure is two lines: status and endpoint, then time and IP. */}
+          {/* On a phone each failure is three lines: status and endpoint, the message, then time and IP. */}
           <Stack hiddenFrom="sm" gap={0} component="ul" p={0} m={0} style={{ listStyle: 'none' }} aria-label="Recent failed requests, newest first">
             {shown.map((f, i) => (
               <Box component="li" key={`${f.time}-${i}`} py={8} style={{ borderTop: i > 0 ? '1px solid var(--mantine-color-gray-3)' : undefined }} data-testid="failed-request-compact">
@@ -293,6 +299,11 @@ function RecentFailures({ insight }: { insight: ProjectInsight | undefined }) {
                     {f.endpoint}
                   </Text>
                 </Group>
+                {f.message && (
+                  <Text size="sm" mt={2} style={{ overflowWrap: 'anywhere' }}>
+                    {f.message}
+                  </Text>
+                )}
                 <Text size="xs" c="dimmed" mt={2} style={{ overflowWrap: 'anywhere' }}>
                   <FailureTime time={f.time} /> · {f.ip}
                 </Text>

@@ -49,7 +49,7 @@ export function ProjectPage() {
         <RequestsChart projectUuid={p.uuid} workspaceId={p.workspace_id} />
         <SimpleGrid cols={{ base: 1, md: 2 }} spacing="md">
           <ProjectIdCard project={p} />
-          {isMilkomeda(p.network_id) ? <MilkomedaPanel projectKey={p.project_id} sandbox={p.sandbox ?? false} /> : <ApiExamples projectKey={p.project_id} networkId={p.network_id} />}
+          {isMilkomeda(p.network_id) ? <MilkomedaPanel projectKey={p.project_id} sandbox={p.sandbox ?? false} /> : <ApiExamples projectKey={p.project_id} />}
         </SimpleGrid>
         {p.network_id === ipfsNetwork.value && <IpfsPanel workspaceId={p.workspace_id} projectUuid={p.uuid} projectKey={p.project_id} />}
         <ProjectFacts project={p} />

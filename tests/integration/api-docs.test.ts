@@ -1,0 +1,46 @@
+// The API reference's documents cover every service a key can call (the Cardano API, IPFS and
+// Milkomeda's JSON-RPC) and the dashboard's, each valid OpenAPI by a standard validator.
+import { describe, expect, it } from 'vitest';
+import { validate } from '@scalar/openapi-parser';
+import { useTestApp } from '../helpers/use-test-app';
+import { ALLOWED_EVM_METHODS } from '../../shared/milkomeda';
+
+const app = useTestApp();
+
+const get = async (path: string) => {
+  const res = await fetch(app.url + path);
+  expect(res.status, path).toBe(200);
+  return res;
+};
+
+describe('the API reference', () => {
+  it.each(['/docs/data-api.json', '/docs/milkomeda-api.json', '/api/openapi.json'])('%s is valid OpenAPI', { timeout: 60_000 }, async (path) => {
+    const doc = await (await get(path)).json();
+    const result = await validate(doc);
+    expect(result.errors ?? []).toEqual([]);
+    expect(result.valid).toBe(true);
+  });
+
+  it('covers the Cardano API and IPFS (add, pin, list, remove, gateway) with their servers', async () => {
+    const doc = (await (await get('/docs/data-api.json')).json()) as { paths: Record<string, Record<string, unknown>>; servers: Array<{ url: string }>; info: { description: string } };
+    expect(Object.keys(doc.paths)).toEqual(expect.arrayContaining(['/blocks/latest', '/ipfs/add', '/ipfs/pin/add/{IPFS_path}', '/ipfs/pin/list', '/ipfs/pin/list/{IPFS_path}', '/ipfs/pin/remove/{IPFS_path}', '/ipfs/gateway/{IPFS_path}']));
+    expect(doc.servers.map((s) => s.url.replace(/^.*?\/\/[^/]+/, ''))).toEqual(expect.arrayContaining(['/cardano-mainnet/api/v0', '/ipfs/api/v0']));
+    expect(doc.info.description).toContain('/<key>/api/v0/');
+  });
+
+  it("covers Milkomeda's JSON-RPC with exactly the allowed methods", async () => {
+    const doc = (await (await get('/docs/milkomeda-api.json')).json()) as { paths: Record<string, any>; servers: Array<{ url: string }> };
+    const call = doc.paths['/'].post.requestBody.content['application/json'].schema.oneOf[0];
+    expect(new Set(call.properties.method.enum)).toEqual(ALLOWED_EVM_METHODS);
+    expect(doc.servers.map((s) => s.url)).toEqual([expect.stringMatching(/\/milkomeda-mainnet\/api\/v0$/)]);
+  });
+
+  it('links back to the site and the dashboard', async () => {
+    const html = await (await fetch(app.url + '/docs')).text();
+    if (html.includes('not built yet')) return; // the page needs the web build; the e2e test covers it in the browser
+    expect(html).toContain('<a href="/" ');
+    expect(html).toContain('<a href="/dashboard">Dashboard</a>');
+    const init = await (await get('/docs/init.js')).text();
+    expect(init).toContain('/docs/milkomeda-api.json');
+  });
+});
