@@ -111,7 +111,9 @@ describe.runIf(browserAvailable())('the security section of Settings, in Chromiu
     const dialog = p.getByRole('dialog', { name: 'Delete your account?' });
     await dialog.getByText(accountMessages.deleteWarning).waitFor();
     await dialog.getByLabel('Confirmation').fill('not-me@account.example');
-    await dialog.getByRole('button', { name: 'Delete permanently' }).click();
+    // The button stays disabled until the text matches; Enter in the field says why.
+    expect(await dialog.getByRole('button', { name: 'Delete permanently' }).isDisabled()).toBe(true);
+    await dialog.getByLabel('Confirmation').press('Enter');
     await dialog.getByText('The text you typed does not match.').waitFor();
     await dialog.getByLabel('Confirmation').fill(EMAIL);
     await dialog.getByRole('button', { name: 'Delete permanently' }).click();

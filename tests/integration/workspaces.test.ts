@@ -90,6 +90,8 @@ describe('projects', () => {
         created_at: expect.any(Number),
         requests_today: 0,
         sandbox: true,
+        previous_key: null,
+        allow_lists: { origins: [], ips: [], methods: [] },
       },
     ]);
   });

@@ -6,7 +6,8 @@ const BRIGHT = new Set(['green', 'lime', 'yellow', 'orange']);
 /**
  * Mantine's variant colours, made readable (WCAG AA, 4.5:1): text on a light-variant badge, alert or
  * button is the colour's shade 9 darkened by 30 % (shade 6 is below 3:1 on its own tint), and a filled
- * green, lime, yellow or orange is its shade 9 darkened by 20 % under white text. An explicit shade
+ * green, lime, yellow or orange is its shade 9 darkened by 20 % under white text, and an outline's text
+ * and border are shade 9 (darkened by 20 % for those four). An explicit shade
  * ('yellow.5') is left as asked.
  */
 const readableVariantColors: VariantColorsResolver = (input) => {
@@ -16,6 +17,10 @@ const readableVariantColors: VariantColorsResolver = (input) => {
   const shade9 = input.theme.colors[parsed.color]![9];
   if (input.variant === 'light') return { ...base, color: darken(shade9, 0.3), hoverColor: darken(shade9, 0.3) };
   if (input.variant === 'filled' && BRIGHT.has(parsed.color)) return { ...base, background: darken(shade9, 0.2), hover: darken(shade9, 0.3), color: '#fff' };
+  if (input.variant === 'outline') {
+    const text = BRIGHT.has(parsed.color) ? darken(shade9, 0.2) : shade9;
+    return { ...base, color: text, border: `1px solid ${text}` };
+  }
   return base;
 };
 
