@@ -145,7 +145,8 @@ describe.runIf(browserAvailable())('workspaces and projects, in Chromium', () =>
     expect(await o.evaluate(() => navigator.clipboard.readText())).toBe(key);
     await o.getByTestId('copy-project-id').filter({ hasText: /^Copy$/ }).waitFor();
     const shownFor = Date.now() - shownAt;
-    expect(shownFor).toBeGreaterThanOrEqual(400);
+    // 'Copied' is seen only once Playwright polls for it, which can be late on a busy machine.
+    expect(shownFor).toBeGreaterThanOrEqual(250);
     expect(shownFor).toBeLessThan(2_000);
   });
 

@@ -116,6 +116,8 @@ describe('Redis stops and comes back under load', () => {
     const control = new Redis(redis.url);
     // Both gateways have told Redis they are alive: each knows it is one of two.
     await vi.waitFor(async () => expect(await control.zcard(`${prefix}gateways`)).toBe(2), { timeout: 10_000, interval: 100 });
+    // Each gateway reads the count on its own heartbeat (every second): the first one to register saw 1.
+    const bothRegisteredAt = Date.now();
     control.disconnect();
 
     // The background load: project p0 through both gateways, from before the outage until after it.
@@ -130,7 +132,7 @@ describe('Redis stops and comes back under load', () => {
         }
       }),
     );
-    await vi.waitFor(() => expect(background.length).toBeGreaterThan(200), { timeout: 10_000, interval: 50 });
+    await vi.waitFor(() => expect(background.length > 200 && Date.now() - bothRegisteredAt > 2_500).toBe(true), { timeout: 15_000, interval: 50 });
 
     await redis.kill();
     const killedAt = Date.now();
