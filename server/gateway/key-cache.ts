@@ -46,6 +46,77 @@ export const CATCH_UP_MS = 50;
 const KEY_SHAPE = new RegExp(`^(?:${networks.flatMap((n) => (n.prefix ? [n.prefix] : [])).join('|')})[A-Za-z0-9]{32}$`);
 /** A safety net only: changes are applied from gateway_changes, boost expiries when they fall due. */
 const FULL_RELOAD_MS = 10 * 60_000;
+/** Projects read per query of a load: each page is a short query, so other work on the database interleaves. */
+export const LOAD_PAGE = 5_000;
+
+/** What a subscription owner's keys share: the plan's limits and the daily quota (plan plus boosts). */
+interface Account {
+  ownerId: number;
+  quotaKey: string;
+  limitPerSecond: number;
+  limitBurst: number;
+  requestLimit: number;
+  status: SubscriptionStatus;
+  workspaces: Workspace[];
+}
+
+/** What a workspace's keys share: its pay-as-you-go balance and its owner's account. */
+interface Workspace {
+  workspaceId: number;
+  balanceKey: string;
+  ppuCredited: number;
+  ppuSpent: number;
+  account: Account;
+  keys: CachedKey[];
+}
+
+/**
+ * One key in memory: what is the project's own, with what its workspace and owner share reached
+ * through one reference (the getters), so a million keys cost a million small objects, not a million
+ * copies of their plans.
+ */
+class CachedKey implements ProjectKey {
+  constructor(
+    readonly key: string,
+    readonly projectId: number,
+    readonly uuid: string,
+    readonly network: string,
+    readonly allow: CompiledAllowList | null,
+    readonly workspace: Workspace,
+    readonly expiresAt: number | undefined,
+  ) {}
+
+  get workspaceId(): number {
+    return this.workspace.workspaceId;
+  }
+  get balanceKey(): string {
+    return this.workspace.balanceKey;
+  }
+  get ppuCredited(): number {
+    return this.workspace.ppuCredited;
+  }
+  get ppuSpent(): number {
+    return this.workspace.ppuSpent;
+  }
+  get ownerId(): number {
+    return this.workspace.account.ownerId;
+  }
+  get quotaKey(): string {
+    return this.workspace.account.quotaKey;
+  }
+  get limitPerSecond(): number {
+    return this.workspace.account.limitPerSecond;
+  }
+  get limitBurst(): number {
+    return this.workspace.account.limitBurst;
+  }
+  get requestLimit(): number {
+    return this.workspace.account.requestLimit;
+  }
+  get status(): SubscriptionStatus {
+    return this.workspace.account.status;
+  }
+}
 
 interface Affected {
   projects: Set<string>;
@@ -53,21 +124,28 @@ interface Affected {
   owners: Set<number>;
 }
 
+interface Tables {
+  keys: Map<string, CachedKey>;
+  accounts: Map<number, Account>;
+  workspaces: Map<number, Workspace>;
+}
+
 /**
  * All project keys in memory. Every POLL_MS it reads the gateway_changes rows after the last one it
  * applied (written in the same transaction as any project, workspace or plan change) and reloads only
- * the keys they name, so a deleted key is refused on every instance well within a second and a change
- * costs a few rows, not every key. A boost that expires reloads its owner's keys when it falls due; a
- * full reload runs at start and every ten minutes as a safety net.
+ * the owners they name (with their workspaces and keys), so a deleted key is refused on every
+ * instance well within a second and a change costs a few rows, not every key. A boost that expires
+ * reloads its owner when it falls due; a full reload runs at start and every ten minutes as a safety
+ * net, in pages of LOAD_PAGE projects.
  */
 export class KeyCache {
-  private keys = new Map<string, ProjectKey>();
+  private tables: Tables = { keys: new Map(), accounts: new Map(), workspaces: new Map() };
   private lastChange = -1;
   private lastFullLoad = 0;
   /** Earliest expiry of each owner's active boosts. */
   private boostExpiry = new Map<number, number>();
-  /** Earliest expiry of a previous key in the map (a poll drops expired ones without asking the database). */
-  private keyExpiry = Infinity;
+  /** Previous keys in their grace period (a poll drops expired ones without asking the database). */
+  private expiring = new Set<CachedKey>();
   private ticker: SerialTicker | undefined;
   /** Keys reloaded by the last partial refresh (tests and logs). */
   lastPartialReload = 0;
@@ -86,11 +164,11 @@ export class KeyCache {
   ) {}
 
   lookup(key: string): ProjectKey | undefined {
-    return this.keys.get(key);
+    return this.tables.keys.get(key);
   }
 
   get size(): number {
-    return this.keys.size;
+    return this.tables.keys.size;
   }
 
   async start(): Promise<void> {
@@ -154,9 +232,7 @@ export class KeyCache {
       else if (c.kind === 'subscription') affected.owners.add(toId(c.ref));
     }
     for (const [owner, expiry] of this.boostExpiry) if (expiry <= now) affected.owners.add(owner);
-    if (this.keyExpiry <= now) this.dropExpiredKeys(now);
-    // The owners these keys had until now: a workspace that moves takes its boosts from their total.
-    for (const k of this.keys.values()) if (affected.projects.has(k.uuid) || affected.workspaces.has(k.workspaceId)) affected.owners.add(k.ownerId);
+    if (this.expiring.size) this.dropExpiredKeys(now);
     if (affected.projects.size + affected.workspaces.size + affected.owners.size === 0) {
       if (changes.length) this.lastChange = Number(changes.at(-1)!.id);
       return;
@@ -165,52 +241,120 @@ export class KeyCache {
     if (changes.length) this.lastChange = Number(changes.at(-1)!.id);
   }
 
-  /** Reads every key with its owner's plan. `latest` is the change id read before the load began. */
+  /** Reads every key with its owner's plan, page by page. `latest` is the change id read before the load began. */
   async reload(latest?: number): Promise<void> {
     const changeId = latest ?? Number((await this.db('gateway_changes').max({ id: 'id' }).first())?.id ?? 0);
     const now = this.now();
-    const next = new Map<string, ProjectKey>();
-    this.boostExpiry = new Map();
-    this.keyExpiry = Infinity;
-    for (const k of await this.load(null, now)) this.put(next, k);
-    this.keys = next;
+    const boostExpiry = new Map<number, number>();
+    const tables: Tables = { keys: new Map(), accounts: new Map(), workspaces: new Map() };
+    const expiring = new Set<CachedKey>();
+    await this.loadAccounts(tables, null, now, boostExpiry);
+    let after = 0;
+    for (;;) {
+      const rows = await this.projectQuery().where('p.id', '>', after).orderBy('p.id', 'asc').limit(LOAD_PAGE);
+      for (const r of rows) this.putProject(tables, r, now, expiring);
+      if (rows.length < LOAD_PAGE) break;
+      after = Number(rows.at(-1)!.id);
+    }
+    this.tables = tables;
+    this.boostExpiry = boostExpiry;
+    this.expiring = expiring;
     this.lastChange = changeId;
     this.lastFullLoad = now;
   }
 
+  /** The owners the changes touch, before and after: every key of theirs is dropped, then loaded again. */
   private async reloadSome(a: Affected, now: number): Promise<void> {
-    const fresh = await this.load(a, now);
-    const owners = new Set([...a.owners, ...fresh.map((k) => k.ownerId)]);
-    // Drop what the changes name (a deleted project, a workspace that moved), then put back what exists.
-    for (const [key, k] of this.keys) {
-      if (a.projects.has(k.uuid) || a.workspaces.has(k.workspaceId) || owners.has(k.ownerId)) this.keys.delete(key);
+    const owners = new Set(a.owners);
+    const { keys, accounts, workspaces } = this.tables;
+    // The owners these workspaces and projects have now (a workspace that moves takes its boosts
+    // from its old owner's total to its new one's), and had until now.
+    for (const id of a.workspaces) {
+      const cached = workspaces.get(id);
+      if (cached) owners.add(cached.account.ownerId);
     }
-    for (const k of fresh) this.put(this.keys, k);
-    this.lastPartialReload = fresh.length;
-  }
+    const uuids = [...a.projects].filter((u) => UUID.test(u));
+    const current = (await this.db('workspaces as w')
+      .leftJoin('projects as p', 'p.workspace_id', 'w.id')
+      .where((w) => {
+        w.whereIn('w.id', [...a.workspaces, -1]).orWhereIn('p.uuid', [...uuids, NO_UUID]);
+      })
+      .select('w.owner_id', 'p.uuid')) as Array<{ owner_id: number; uuid: string | null }>;
+    for (const r of current) owners.add(r.owner_id);
+    // A project no longer in the database (deleted): its owner is found among the keys, once per change.
+    const found = new Set(current.map((r) => r.uuid));
+    const gone = new Set(uuids.filter((u) => !found.has(u)));
+    if (gone.size) for (const k of keys.values()) if (gone.has(k.uuid)) owners.add(k.ownerId);
 
-  private put(into: Map<string, ProjectKey>, k: ProjectKey): void {
-    into.set(k.key, k);
-    if (k.expiresAt !== undefined && k.expiresAt < this.keyExpiry) this.keyExpiry = k.expiresAt;
-  }
-
-  /** A previous key whose grace period ended is refused from the first poll after it: dropped here, with no query. */
-  private dropExpiredKeys(now: number): void {
-    let next = Infinity;
-    for (const [key, k] of this.keys) {
-      if (k.expiresAt === undefined) continue;
-      if (k.expiresAt <= now) this.keys.delete(key);
-      else if (k.expiresAt < next) next = k.expiresAt;
+    // Drop what these owners had, then put back what exists.
+    for (const owner of owners) {
+      const account = accounts.get(owner);
+      if (!account) continue;
+      for (const w of account.workspaces) {
+        for (const k of w.keys) {
+          keys.delete(k.key);
+          this.expiring.delete(k);
+        }
+        workspaces.delete(w.workspaceId);
+      }
+      accounts.delete(owner);
+      this.boostExpiry.delete(owner);
     }
-    this.keyExpiry = next;
+    const ownerList = [...owners];
+    await this.loadAccounts(this.tables, ownerList, now, this.boostExpiry);
+    const rows = await this.projectQuery().whereIn('w.owner_id', ownerList.length ? ownerList : [-1]);
+    for (const r of rows) this.putProject(this.tables, r, now, this.expiring);
+    this.lastPartialReload = rows.length;
   }
 
-  /** Keys with their owner's plan and boosts: all of them, or those the changes name. */
-  private async load(a: Affected | null, now: number): Promise<ProjectKey[]> {
-    let q = this.db('projects as p')
-      .join('workspaces as w', 'w.id', 'p.workspace_id')
+  /** Accounts (plan, boosts) and workspaces (balance) of these owners, or of everyone. */
+  private async loadAccounts(into: Tables, owners: number[] | null, now: number, boostExpiry: Map<number, number>): Promise<void> {
+    let q = this.db('workspaces as w')
       .leftJoin('subscriptions as s', 's.user_id', 'w.owner_id')
       .leftJoin('ppu_balances as b', 'b.workspace_id', 'w.id')
+      .select('w.id', 'w.owner_id', 's.plan', 's.status', 'b.credited as ppu_credited', 'b.spent as ppu_spent');
+    if (owners) q = q.whereIn('w.owner_id', owners.length ? owners : [-1]);
+    let boostQuery = this.db('addons as a').join('workspaces as w', 'w.id', 'a.workspace_id').where('a.expires_at', '>', now);
+    if (owners) boostQuery = boostQuery.whereIn('w.owner_id', owners.length ? owners : [-1]);
+    const [rows, boosts] = await Promise.all([q, boostQuery.select('w.owner_id', 'a.type', 'a.expires_at')]);
+    const boostByOwner = new Map<number, number>();
+    for (const b of boosts) {
+      boostByOwner.set(b.owner_id, (boostByOwner.get(b.owner_id) ?? 0) + boostRequests(b.type));
+      const expiry = Number(b.expires_at);
+      boostExpiry.set(b.owner_id, Math.min(boostExpiry.get(b.owner_id) ?? Infinity, expiry));
+    }
+    for (const r of rows) {
+      const ownerId = r.owner_id as number;
+      let account = into.accounts.get(ownerId);
+      if (!account) {
+        const plan = plans[isPlanName(r.plan) ? (r.plan as PlanName) : DEFAULT_PLAN];
+        account = {
+          ownerId,
+          quotaKey: String(ownerId),
+          limitPerSecond: plan.limitPerSecond,
+          limitBurst: plan.limitBurst,
+          requestLimit: plan.requestLimit + (boostByOwner.get(ownerId) ?? 0),
+          status: (r.status as SubscriptionStatus) ?? 'active',
+          workspaces: [],
+        };
+        into.accounts.set(ownerId, account);
+      }
+      const workspace: Workspace = {
+        workspaceId: r.id as number,
+        balanceKey: String(r.id),
+        ppuCredited: Number(r.ppu_credited ?? 0),
+        ppuSpent: Number(r.ppu_spent ?? 0),
+        account,
+        keys: [],
+      };
+      account.workspaces.push(workspace);
+      into.workspaces.set(workspace.workspaceId, workspace);
+    }
+  }
+
+  private projectQuery() {
+    return this.db('projects as p')
+      .join('workspaces as w', 'w.id', 'p.workspace_id')
       .select(
         'p.id',
         'p.uuid',
@@ -222,65 +366,55 @@ export class KeyCache {
         'p.allowed_methods',
         'p.network_id',
         'p.workspace_id',
-        'w.owner_id',
-        's.plan',
-        's.status',
-        'b.credited as ppu_credited',
-        'b.spent as ppu_spent',
       );
-    if (a) {
-      // Every key of an owner whose project or workspace changed: boosts and plan are per owner.
-      const owners = this.db('workspaces as w2')
-        .leftJoin('projects as p2', 'p2.workspace_id', 'w2.id')
-        .where((w) => {
-          w.whereIn('w2.id', [...a.workspaces, -1]).orWhereIn('p2.uuid', [...[...a.projects].filter((u) => UUID.test(u)), NO_UUID]);
-        })
-        .select('w2.owner_id');
-      q = q.where((w) => {
-        w.whereIn('w.owner_id', [...a.owners, -1]).orWhereIn('w.owner_id', owners);
-      });
-    }
-    const rows = await q;
-    const ownerIds = [...new Set(rows.map((r) => r.owner_id as number))];
-    let boostQuery = this.db('addons as a').join('workspaces as w', 'w.id', 'a.workspace_id').where('a.expires_at', '>', now);
-    if (a) boostQuery = boostQuery.whereIn('w.owner_id', ownerIds.length ? ownerIds : [-1]);
-    const boosts = await boostQuery.select('w.owner_id', 'a.type', 'a.expires_at');
-    const boostByOwner = new Map<number, number>();
-    for (const owner of a ? [...a.owners, ...ownerIds] : []) this.boostExpiry.delete(owner);
-    for (const b of boosts) {
-      boostByOwner.set(b.owner_id, (boostByOwner.get(b.owner_id) ?? 0) + boostRequests(b.type));
-      const expiry = Number(b.expires_at);
-      this.boostExpiry.set(b.owner_id, Math.min(this.boostExpiry.get(b.owner_id) ?? Infinity, expiry));
-    }
-    const out: ProjectKey[] = [];
-    for (const r of rows) {
-      const network = slugByNetworkId.get(r.network_id);
-      if (!network) continue;
-      const plan = plans[isPlanName(r.plan) ? (r.plan as PlanName) : DEFAULT_PLAN];
-      const k: ProjectKey = {
-        key: r.key,
-        projectId: r.id,
-        uuid: r.uuid,
-        workspaceId: r.workspace_id,
-        ownerId: r.owner_id,
-        quotaKey: String(r.owner_id),
-        network,
-        limitPerSecond: plan.limitPerSecond,
-        limitBurst: plan.limitBurst,
-        requestLimit: plan.requestLimit + (boostByOwner.get(r.owner_id) ?? 0),
-        status: (r.status as SubscriptionStatus) ?? 'active',
-        ppuCredited: Number(r.ppu_credited ?? 0),
-        ppuSpent: Number(r.ppu_spent ?? 0),
-        balanceKey: String(r.workspace_id),
-        allow: compileAllowList({ origins: readStoredList(r.allowed_origins), ips: readStoredList(r.allowed_ips), methods: readStoredList(r.allowed_methods) }),
-      };
-      out.push(k);
-      // After 'Roll key' the old key works until its grace ends: the same project under a second key.
-      const previousExpiry = r.previous_key_expires_at === null ? 0 : Number(r.previous_key_expires_at);
-      if (r.previous_key && previousExpiry > now) out.push({ ...k, key: r.previous_key, expiresAt: previousExpiry });
-    }
-    return out;
   }
+
+  /** A project row as its key (and its previous key while that works), under its workspace. */
+  private putProject(into: Tables, r: ProjectRow, now: number, expiring: Set<CachedKey>): void {
+    const network = slugByNetworkId.get(r.network_id);
+    const workspace = into.workspaces.get(r.workspace_id);
+    // A workspace created after its accounts were read waits for the change that created it.
+    if (!network || !workspace) return;
+    const allow = r.allowed_origins === null && r.allowed_ips === null && r.allowed_methods === null
+      ? null
+      : compileAllowList({ origins: readStoredList(r.allowed_origins), ips: readStoredList(r.allowed_ips), methods: readStoredList(r.allowed_methods) });
+    const k = new CachedKey(r.key, r.id, r.uuid, network, allow, workspace, undefined);
+    into.keys.set(k.key, k);
+    workspace.keys.push(k);
+    // After 'Roll key' the old key works until its grace ends: the same project under a second key.
+    const previousExpiry = r.previous_key_expires_at === null ? 0 : Number(r.previous_key_expires_at);
+    if (r.previous_key && previousExpiry > now) {
+      const previous = new CachedKey(r.previous_key, r.id, r.uuid, network, allow, workspace, previousExpiry);
+      into.keys.set(previous.key, previous);
+      workspace.keys.push(previous);
+      expiring.add(previous);
+    }
+  }
+
+  /** A previous key whose grace period ended is refused from the first poll after it: dropped here, with no query. */
+  private dropExpiredKeys(now: number): void {
+    for (const k of this.expiring) {
+      if (k.expiresAt! > now) continue;
+      this.expiring.delete(k);
+      this.tables.keys.delete(k.key);
+      const list = k.workspace.keys;
+      const i = list.indexOf(k);
+      if (i !== -1) list.splice(i, 1);
+    }
+  }
+}
+
+interface ProjectRow {
+  id: number;
+  uuid: string;
+  key: string;
+  previous_key: string | null;
+  previous_key_expires_at: number | string | null;
+  allowed_origins: string | null;
+  allowed_ips: string | null;
+  allowed_methods: string | null;
+  network_id: number;
+  workspace_id: number;
 }
 
 const toId = (ref: string): number => (/^\d{1,10}$/.test(ref) ? Number(ref) : -1);

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { useTestApp } from '../helpers/use-test-app';
 import { makeProject, makeUser, makeWorkspace } from '../helpers/workspace-fixture';
-import { KeyCache } from '../../server/gateway/key-cache';
+import { KeyCache, LOAD_PAGE } from '../../server/gateway/key-cache';
+import { insertProjects } from '../bench/lib/fixtures';
 import { createLogger } from '../../server/logger';
 import { deleteProject, rollProjectKey, setAllowLists } from '../../server/features/projects/projects';
 import { setSubscription } from '../../server/features/workspaces/subscriptions';
@@ -101,5 +102,22 @@ describe('KeyCache', () => {
     expect(cache.lookup(old)).toBeUndefined();
     expect(cache.lookup(fresh.key)).toBeTruthy();
     expect(cache.size).toBe(size - 1);
+  });
+
+  it('loads every key across its pages, and one owner\'s keys share one plan: a change to it reaches them all', async () => {
+    const cache = new KeyCache(app.db, createLogger('silent'));
+    const u = await makeUser(app.db, 'pages@keys.example', 'STARTER');
+    const ws = await makeWorkspace(app.db, u.id, []);
+    // Past a page boundary, with ids that need not be dense.
+    const made = await insertProjects(app.db, ws, LOAD_PAGE + 3);
+    await cache.reload();
+    for (const p of [made[0]!, made[LOAD_PAGE - 1]!, made[LOAD_PAGE]!, made.at(-1)!]) expect(cache.lookup(p.key)).toMatchObject({ uuid: p.uuid, workspaceId: ws, ownerId: u.id, requestLimit: plans.STARTER.requestLimit });
+    expect(made.filter((p) => !cache.lookup(p.key))).toEqual([]);
+
+    await setSubscription(app.db, u.id, 'ENTERPRISE', 'active');
+    await cache.poll();
+    expect(cache.lastPartialReload).toBe(LOAD_PAGE + 3);
+    expect(made.filter((p) => cache.lookup(p.key)!.requestLimit !== plans.ENTERPRISE.requestLimit)).toEqual([]);
+    expect(cache.lookup(made[7]!.key)).toMatchObject({ limitPerSecond: plans.ENTERPRISE.limitPerSecond, limitBurst: plans.ENTERPRISE.limitBurst, status: 'active' });
   });
 });

@@ -36,14 +36,20 @@ const ALLOW_LISTS = {
 };
 const BENCH_ORIGIN = 'https://app.node-7.bench.example';
 
-const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cairn-bench-gw-'));
+// BENCH_DATA_DIR: a data folder already seeded (lib/keys-seed.ts), kept as it is; otherwise a fresh
+// one with BENCH_PROJECTS projects, removed at the end.
+const seeded = process.env.BENCH_DATA_DIR;
+const dataDir = seeded ?? fs.mkdtempSync(path.join(os.tmpdir(), 'cairn-bench-gw-'));
 const db = createDb({ sqliteFile: path.join(dataDir, 'cairn.sqlite') });
 await migrateLatest(db);
-const owner = await makeUser(db, 'bench-owner@example.com', 'ENTERPRISE');
-const workspace = (await db('workspaces').where({ owner_id: owner.id }).first('id')) as { id: number };
 // BENCH_EVM: the upstream is Milkomeda's EVM JSON-RPC and the projects are Milkomeda projects (bench:jsonrpc).
 const evm = process.env.BENCH_EVM === '1';
-const projects = await insertProjects(db, workspace.id, Number(process.env.BENCH_PROJECTS), 200, evm ? { id: 3, prefix: 'milkmainnet' } : undefined);
+let projects: Array<{ key: string }> = [];
+if (!seeded) {
+  const owner = await makeUser(db, 'bench-owner@example.com', 'ENTERPRISE');
+  const workspace = (await db('workspaces').where({ owner_id: owner.id }).first('id')) as { id: number };
+  projects = await insertProjects(db, workspace.id, Number(process.env.BENCH_PROJECTS), 200, evm ? { id: 3, prefix: 'milkmainnet' } : undefined);
+}
 
 const allowLists = process.env.BENCH_ALLOW_LISTS === '1';
 if (allowLists) {
@@ -67,7 +73,14 @@ const scraper = listener
       void fetch(listener.url).then((r) => r.text(), () => '');
     }, 1000)
   : null;
-if (gateway.keys.size !== projects.length) throw new Error(`the key cache holds ${gateway.keys.size} keys, expected ${projects.length}`);
+// A seeded database: the keys for the requests are a sample drawn evenly by id, read once the gateway runs.
+const requestKeys = Number(process.env.BENCH_REQUEST_KEYS ?? 0) || undefined;
+const total = seeded ? Number(((await db('projects').count({ n: '*' }).first()) as { n: number | string }).n) : projects.length;
+if (seeded) {
+  const every = Math.max(1, Math.floor(total / (requestKeys ?? total)));
+  projects = (await db('projects').whereRaw('id % ? = 0', [every]).limit(requestKeys ?? total).select('project_id as key')) as Array<{ key: string }>;
+}
+if (gateway.keys.size !== total) throw new Error(`the key cache holds ${gateway.keys.size} keys, expected ${total}`);
 if (allowLists && projects.some((p) => !gateway.keys.lookup(p.key)?.allow?.ip)) throw new Error('the key cache holds projects without their allow-lists');
 
 const info: GatewayServerInfo = { keys: projects.map((p) => p.key), flushMs: config.gateway.meteringFlushMs, origin: allowLists ? BENCH_ORIGIN : null, metricsUrl: listener?.url ?? null };
@@ -77,5 +90,5 @@ serveUntilDisconnected({ url: gateway.url, ...info }, async () => {
   await listener?.close();
   await gateway.close();
   await db.destroy();
-  fs.rmSync(dataDir, { recursive: true, force: true });
+  if (!seeded) fs.rmSync(dataDir, { recursive: true, force: true });
 });
