@@ -3,7 +3,8 @@
 //   start: the gateway process, forked on a database of BENCH_KEYS projects (default 1,000,000), until
 //     it listens with every key loaded and answers its first request 200. Target ≤ 15 s.
 //   memory: the key cache's heap per key, in a process of its own (the heap it grew by loading every
-//     key, after garbage collection, divided by the keys). Target ≤ 250 bytes.
+//     key, after garbage collection, divided by the keys), at 1 %, 10 % and all of the keys (a growth
+//     chart, docs/benchmarks/keys-growth.svg). Target ≤ 250 bytes.
 //   a new key: a project created (createProject, the service the dashboard's API calls) for a second
 //     customer while the gateway runs; its key's first call must answer 200 (the gateway catches up
 //     on a well-formed key it does not know yet), and the bench prints how long that call took.
@@ -29,6 +30,7 @@ import type { KeyCacheHeap } from './lib/key-cache-heap';
 import { seedKeys } from './lib/keys-seed';
 import { LoadGenerator, type LoadTarget } from './lib/load-protocol';
 import { machine, ms, ratio, row, table } from './lib/report';
+import { writeGrowthChart } from './lib/chart';
 
 const KEYS = Number(process.env.BENCH_KEYS ?? 1_000_000);
 const BASE_KEYS = Number(process.env.BENCH_BASE_KEYS ?? 2_000);
@@ -79,8 +81,31 @@ async function main() {
     dirs.push(baseDir);
     console.log(`Seeded ${KEYS.toLocaleString('en')} and ${BASE_KEYS.toLocaleString('en')} projects in ${ms(performance.now() - t)}.`);
 
+    // The key cache at a hundredth, a tenth and all of the keys: heap and load time per key.
+    const growth: KeyCacheHeap[] = [];
+    for (const count of [KEYS / 100, KEYS / 10]) {
+      const dir = await seedKeys(count);
+      try {
+        growth.push(await heapOf(dir));
+      } finally {
+        fs.rmSync(dir, { recursive: true, force: true });
+      }
+    }
     const heap = await heapOf(bigDir);
-    console.log(`Key cache: ${heap.keys.toLocaleString('en')} keys loaded in ${ms(heap.loadMs)}, ${heap.bytesPerKey.toFixed(0)} bytes of heap per key.`);
+    growth.push(heap);
+    for (const g of growth) console.log(`Key cache: ${g.keys.toLocaleString('en')} keys loaded in ${ms(g.loadMs)} (${((g.loadMs * 1000) / g.keys).toFixed(2)} µs each), ${g.bytesPerKey.toFixed(0)} bytes of heap per key.`);
+    writeGrowthChart({
+      name: 'keys-growth',
+      title: "The gateway's key cache as keys grow",
+      xs: growth.map((g) => g.keys),
+      xLabel: (x) => `${x.toLocaleString('en')} keys`,
+      xTitle: 'project keys in the database (1×, 10×, 100×)',
+      yUnit: 'per key',
+      series: [
+        { name: 'heap, bytes per key', values: growth.map((g) => g.bytesPerKey) },
+        { name: 'load, µs per key', values: growth.map((g) => (g.loadMs * 1000) / g.keys) },
+      ],
+    });
 
     const upstream = await forkServer('sandbox-upstream.ts');
     stops.push(upstream.stop);

@@ -25,6 +25,7 @@ import { devMailbox } from '../../server/mail/mailer';
 import { makeProject, makeUser, makeWorkspace } from '../helpers/workspace-fixture';
 import { seedUsage } from './lib/usage-seed';
 import { machine, ms, ratio, row, summarize, table, type LatencySummary } from './lib/report';
+import { writeGrowthChart } from './lib/chart';
 
 interface Size {
   millions: number;
@@ -242,6 +243,18 @@ async function main() {
     ),
   );
   console.log(`\n${table(['call', 'p50', 'p95', 'p99', 'max'], lines)}\n`);
+  if (SIZES.length === 3) {
+    writeGrowthChart({
+      name: 'stats-growth',
+      title: "The project page's statistics calls as traffic grows",
+      xs: SIZES.map((z) => z.millions * 1e6),
+      xLabel: (x) => `${x / 1e6} M requests`,
+      xTitle: 'requests in the project’s history (1×, 10×, 100×)',
+      yUnit: 'p95, ms',
+      series: results.flatMap((r) => (['stats', 'history', 'me'] as const).map((e) => ({ name: `${r.engine} /${e === 'me' ? 'api/me (baseline)' : e}`, values: r.sizes.map((z) => z[e].p95) }))),
+      target: 20,
+    });
+  }
   for (const r of results) {
     for (const z of r.sizes) {
       for (const e of ['stats', 'history'] as const) {

@@ -63,6 +63,8 @@ const config = loadConfig({
   LOG_LEVEL: 'warn',
   ...(evm ? { UPSTREAM_MILKOMEDA_MAINNET_URL: process.env.BENCH_UPSTREAM } : { UPSTREAM_CARDANO_MAINNET_URL: process.env.BENCH_UPSTREAM }),
   ...(process.env.METERING_FLUSH_MS ? { METERING_FLUSH_MS: process.env.METERING_FLUSH_MS } : {}),
+  // BENCH_REDIS_URL: limits shared with the other gateways of the bench through Redis.
+  ...(process.env.BENCH_REDIS_URL ? { REDIS_URL: process.env.BENCH_REDIS_URL } : {}),
 });
 // BENCH_METRICS=1: metrics on, as with METRICS_PORT, and scraped every second (Prometheus scrapes every 15 s or so).
 const metrics = process.env.BENCH_METRICS === '1' ? new Metrics('gateway') : undefined;

@@ -5,6 +5,8 @@ import type { LatencySummary } from './report';
 export interface LoadTarget {
   /** Loopback only: the generator refuses any other host. */
   url: string;
+  /** More servers of the same target (same path), taking requests in turn with `url`: a scale-out of several processes. */
+  alsoUrls?: string[];
   /** Sent as the project_id header, one per request in rotation. */
   keys?: string[];
   /** Hard cap on requests sent to this target in the whole run, warm-up included. */

@@ -18,7 +18,8 @@ const nowNs = (() => {
 /** One target's connections and tallies, kept across its slices. */
 class TargetLoad {
   readonly agent: http.Agent;
-  private readonly options: http.RequestOptions;
+  /** One per server of the target, taken in turn. */
+  private readonly options: http.RequestOptions[];
   private readonly keys: string[];
   private keyIndex = 0;
   private readonly body: Buffer | null;
@@ -37,10 +38,12 @@ class TargetLoad {
     readonly target: LoadTarget,
     sockets: number,
   ) {
-    const url = new URL(target.url);
-    if (!LOOPBACK.has(url.hostname)) throw new Error(`refusing a non-loopback target: ${url.hostname}`);
     this.agent = new http.Agent({ keepAlive: true, maxSockets: sockets, maxFreeSockets: sockets });
-    this.options = { agent: this.agent, host: url.hostname, port: Number(url.port), path: url.pathname + url.search, method: target.body === undefined ? 'GET' : 'POST' };
+    this.options = [target.url, ...(target.alsoUrls ?? [])].map((u) => {
+      const url = new URL(u);
+      if (!LOOPBACK.has(url.hostname)) throw new Error(`refusing a non-loopback target: ${url.hostname}`);
+      return { agent: this.agent, host: url.hostname, port: Number(url.port), path: url.pathname + url.search, method: target.body === undefined ? 'GET' : 'POST' };
+    });
     this.body = target.body === undefined ? null : Buffer.from(target.body);
     this.keys = target.keys ?? [];
     this.latencies = new Float64Array(target.maxRequests);
@@ -71,7 +74,7 @@ class TargetLoad {
       }
       done();
     };
-    const req = http.request({ ...this.options, headers }, (res) => {
+    const req = http.request({ ...this.options[this.sent % this.options.length], headers }, (res) => {
       res.on('end', () => settle(res.statusCode ?? 0));
       res.on('error', () => settle(0));
       res.resume();
