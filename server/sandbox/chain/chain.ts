@@ -426,8 +426,18 @@ export function createSandboxChain(options: SandboxChainOptions): SandboxChain {
 
   // ---- pools ----
   /** The world's stake delegated to a pool at the end of an epoch (its delegators are the pool's world members). */
-  const worldStake = (pool: WorldPool, epoch: number): number =>
-    Math.round((pool.baseStake * (0.94 + 0.12 * deriveFloat(key, 'pool-stake', pool.index, Math.max(0, epoch)))) / 1_000_000) * 1_000_000;
+  const worldStakes = new Map<number, number>();
+  const worldStake = (pool: WorldPool, epoch: number): number => {
+    const e = Math.max(0, epoch);
+    const id = e * 64 + pool.index;
+    let stake = worldStakes.get(id);
+    if (stake === undefined) {
+      stake = Math.round((pool.baseStake * (0.94 + 0.12 * deriveFloat(key, 'pool-stake', pool.index, e))) / 1_000_000) * 1_000_000;
+      worldStakes.set(id, stake);
+      if (worldStakes.size > 100_000) worldStakes.delete(worldStakes.keys().next().value!);
+    }
+    return stake;
+  };
   /** A pool's stake at the end of an epoch (the current one: as of the tip): the world's and the live ledger's. */
   const poolStake = (pool: WorldPool, epoch: number): number => {
     const live = epoch < 0 ? [] : (liveDistribution(snapshotHeight(epoch)).get(pool.id) ?? []);
@@ -453,7 +463,8 @@ export function createSandboxChain(options: SandboxChainOptions): SandboxChain {
   const homePool = (wallet: Wallet): WorldPool => world.pools[wallet.id % world.pools.length]!;
   const members = new Map<WorldPool, Wallet[]>(world.pools.map((p) => [p, []]));
   for (const w of world.wallets) if (w.stakeAddress) members.get(homePool(w))!.push(w);
-  const memberWeight = (w: Wallet): bigint => BigInt(1 + Math.floor(deriveFloat(key, 'member-weight', w.id) * 999));
+  const memberWeights = new Map<Wallet, bigint>(world.wallets.map((w) => [w, BigInt(1 + Math.floor(deriveFloat(key, 'member-weight', w.id) * 999))]));
+  const memberWeight = (w: Wallet): bigint => memberWeights.get(w)!;
   /** Each world member's part of a pool's world stake; the parts sum to it exactly. */
   const memberShares = (pool: WorldPool, total: number): Array<{ wallet: Wallet; amount: bigint }> => {
     const list = members.get(pool) ?? [];
@@ -847,15 +858,37 @@ export function createSandboxChain(options: SandboxChainOptions): SandboxChain {
   const knownAddress = (text: string): boolean => typeof text === 'string' && (world.addressByBech32.has(text) || ledger.knows(text));
 
   // ---- stake accounts: world wallets (background) and any stake key the live ledger has seen ----
-  const addressesOfStakeAt = (stake: string, tip: number): string[] => {
+  // Addresses paid by visible live transactions, by stake address (background outputs only pay world
+  // addresses, whose stake addresses the world knows); rebuilt once per block or accepted transaction.
+  const stakeOfAddress = new Map<string, string | null>();
+  let liveStakeIndex: { size: number; tip: number; map: Map<string, string[]> } | undefined;
+  const liveAddressesByStake = (): Map<string, string[]> => {
+    const tip = tipHeight();
+    if (liveStakeIndex?.size === ledger.size && liveStakeIndex.tip === tip) return liveStakeIndex.map;
+    const map = new Map<string, string[]>();
+    for (const t of ledger.all()) {
+      for (const o of t.outputs) {
+        let s = stakeOfAddress.get(o.address);
+        if (s === undefined) {
+          s = stakeAddressOf(o.address);
+          stakeOfAddress.set(o.address, s);
+        }
+        if (!s) continue;
+        const list = map.get(s) ?? [];
+        if (!list.includes(o.address)) list.push(o.address);
+        map.set(s, list);
+      }
+    }
+    liveStakeIndex = { size: ledger.size, tip, map };
+    return map;
+  };
+  const addressesOfStakeAt = (stake: string, _tip: number): string[] => {
     const wallet = world.walletByStakeAddress.get(stake);
     const out = new Set<string>(wallet ? wallet.addresses.map(addressText) : []);
-    for (const t of ledger.all()) for (const o of t.outputs) if (stakeAddressOf(o.address) === stake) out.add(o.address);
-    for (const u of unspentAt(tip).all) if (!out.has(u.address) && stakeAddressOf(u.address) === stake) out.add(u.address);
+    for (const a of liveAddressesByStake().get(stake) ?? []) out.add(a);
     return [...out];
   };
-  const knownStake = (stake: string): boolean =>
-    world.walletByStakeAddress.has(stake) || ledger.accounts().has(stake) || ledger.all().some((t) => t.outputs.some((o) => stakeAddressOf(o.address) === stake));
+  const knownStake = (stake: string): boolean => world.walletByStakeAddress.has(stake) || ledger.accounts().has(stake) || liveAddressesByStake().has(stake);
   /** The background wallet's latest delegation within the address window. */
   const worldDelegation = (stake: string, tip: number): { pool: string; height: number } | null => {
     const wallet = world.walletByStakeAddress.get(stake);
