@@ -310,6 +310,35 @@ describe('pools, epochs and their blocks', () => {
     expect(chain.account(stake)!.pool_id).toBe(delegations[delegations.length - 1].pool_id);
   });
 
+  it('pages and orders every list the same way', async () => {
+    const pool = producingPool(chain);
+    const epoch = chain.latestEpoch().epoch - 1;
+    const retiring = chain.poolsRetiring()[0]!.pool_id;
+    const world = chain.catalog().stakeAddresses[7]!;
+    const lists: Array<{ path: string; template: string; ordered: boolean }> = [
+      { path: `/pools/${pool}/history`, template: '/pools/{pool_id}/history', ordered: true },
+      { path: `/pools/${pool}/blocks`, template: '/pools/{pool_id}/blocks', ordered: true },
+      { path: `/pools/${pool}/delegators`, template: '/pools/{pool_id}/delegators', ordered: true },
+      { path: `/pools/${retiring}/updates`, template: '/pools/{pool_id}/updates', ordered: true },
+      { path: `/epochs/${epoch}/blocks`, template: '/epochs/{number}/blocks', ordered: true },
+      { path: `/epochs/${epoch}/stakes`, template: '/epochs/{number}/stakes', ordered: false },
+      { path: `/epochs/${epoch - 10}/next`, template: '/epochs/{number}/next', ordered: false },
+      { path: `/accounts/${world}/history`, template: '/accounts/{stake_address}/history', ordered: true },
+    ];
+    for (const { path, template, ordered } of lists) {
+      const four = (await http.get(`${path}?count=4`)).body;
+      expect(four, path).toHaveLength(4);
+      assertSchema(template, four);
+      expect((await http.get(`${path}?count=2&page=2`)).body, path).toEqual(four.slice(2, 4));
+      expect((await http.get(`${path}?count=3&page=21474836`)).body, path).toEqual([]);
+      if (!ordered) continue;
+      const desc = (await http.get(`${path}?count=100&order=desc`)).body;
+      const asc = (await http.get(`${path}?count=100`)).body;
+      if (asc.length < 100) expect(desc, path).toEqual([...asc].reverse());
+      else expect(desc[0], path).not.toEqual(asc[0]);
+    }
+  });
+
   it('answers 400 for malformed and 404 for unknown', async () => {
     const unknownPool = poolBech32(new Uint8Array(28).fill(7));
     const cases: Array<[string, number]> = [
