@@ -72,7 +72,11 @@ describe('a delegation of a development wallet', () => {
       expect.objectContaining({ tx_hash: delegationTx, action: 'registered', deposit: '2000000' }),
     ]);
     expect(chain.tx(delegationTx)).toMatchObject({ delegation_count: 1, stake_cert_count: 1, deposit: '2000000' });
-    expect(await get(`/pools/${pool}/delegators`, '/pools/{pool_id}/delegators')).toContainEqual({ address: stake, live_stake: account.controlled_amount });
+    const delegators = await get(`/pools/${pool}/delegators`, '/pools/{pool_id}/delegators');
+    expect(delegators).toContainEqual({ address: stake, live_stake: account.controlled_amount });
+    const live = chain.pool(pool)!;
+    expect(delegators).toHaveLength(live.live_delegators);
+    expect(sum(delegators.map((d: { live_stake: string }) => d.live_stake))).toBe(BigInt(live.live_stake));
   });
 
   it('earns nothing before the delegation is active, then a reward each epoch', () => {
