@@ -251,8 +251,8 @@ export interface SandboxChain {
   poolsRetired(page?: Pagination): Array<{ pool_id: string; epoch: number }>;
   poolsRetiring(page?: Pagination): Array<{ pool_id: string; epoch: number }>;
   poolHistory(poolId: string, page?: Pagination): PoolHistoryItem[] | null;
-  /** The pool's metadata ({} for a pool without any); null for an unknown pool. */
-  poolMetadata(poolId: string): (PoolMetadata & { pool_id: string; hex: string }) | Record<string, never> | null;
+  /** The pool's metadata (every pool of the chain has some); null for an unknown pool. */
+  poolMetadata(poolId: string): (PoolMetadata & { pool_id: string; hex: string }) | null;
   poolRelays(poolId: string): PoolRelay[] | null;
   poolDelegators(poolId: string, page?: Pagination): Array<{ address: string; live_stake: string }> | null;
   poolBlocks(poolId: string, page?: Pagination): string[] | null;
