@@ -11,14 +11,31 @@ import { parseShelleyAddress, parseStakeAddress, stakeAddressOf, type CardanoNet
 import { assetFingerprint } from '../../../shared/cardano/fingerprint';
 import { cardanoOfSandbox, sandboxNetworks } from '../../../shared/networks';
 import { LiveLedger, type LedgerStore, type LiveOutput, type LiveScript, type LiveTx } from './ledger';
-import { protocolParameters, type ProtocolParameters } from './protocol';
+import { PROTOCOL, protocolParameters, type ProtocolParameters } from './protocol';
 import type { Evaluation, ResolvedOutput } from './plutus';
 import { addressFromXpub, buildFaucetTx, devWallets, faucetOf, FAUCET_MAX_LOVELACE, genesisTx, type FaucetAsset } from './wallets';
 import { HashCodec } from './hashes';
 import { derive, deriveBytes, deriveFloat } from './rng';
 import { LeaderSchedule } from './schedule';
-import { remintCount, segmentAddressTxs, simulateSegment, type Segment, type SimBlock, type SimOutput, type SimTx } from './simulate';
-import { buildWorld, type World, type WorldAsset, type WorldPool } from './world';
+import { poolBook, type PoolMetadata, type PoolRelay, type PoolRetirement } from './pools';
+import {
+  LiveStake,
+  REWARD_PPM_PER_EPOCH,
+  type AccountAddressesTotal,
+  type AccountDelegation,
+  type AccountHistoryItem,
+  type AccountRegistration,
+  type AccountReward,
+  type AccountTransaction,
+  type AccountWithdrawal,
+  type LiveStakeAccount,
+  type PoolHistoryItem,
+  type PoolUpdate,
+  type TxPoolUpdate,
+  type TxStakeCert,
+} from './stake';
+import { remintCount, segmentAddressTxs, simulateSegment, STAKE_KEY_DEPOSIT, type Segment, type SimBlock, type SimOutput, type SimTx } from './simulate';
+import { buildWorld, type Wallet, type World, type WorldAsset, type WorldPool } from './world';
 import type {
   AddressInfo,
   AddressTransaction,
@@ -52,8 +69,8 @@ export type SandboxNetwork = CardanoNetwork;
 /** 2025-01-01T00:00:00Z: at 20 s blocks the chain starts with well over a year of history. */
 export const DEFAULT_GENESIS_TIME = Date.UTC(2025, 0, 1);
 export const DEFAULT_BLOCK_INTERVAL_MS = 20_000;
-/** 180 blocks: one epoch per hour at 20 s blocks. */
-export const DEFAULT_BLOCKS_PER_EPOCH = 180;
+/** 30 blocks: an epoch every 10 minutes at 20 s blocks, so a delegation earns rewards within half an hour, as on a devnet. */
+export const DEFAULT_BLOCKS_PER_EPOCH = 30;
 /** Address balances and histories cover the most recent 720 blocks (4 hours at 20 s blocks). */
 export const DEFAULT_ADDRESS_WINDOW_BLOCKS = 720;
 export const DEFAULT_SEGMENT_LENGTH = 60;
@@ -72,7 +89,7 @@ export interface SandboxChainOptions {
   seed?: string;
   /** Clock in UNIX milliseconds; default Date.now. */
   now?: () => number;
-  /** Blocks per epoch; default 180. */
+  /** Blocks per epoch; default 30. */
   blocksPerEpoch?: number;
   /** How many recent blocks address balances and histories cover; default 720. */
   addressWindowBlocks?: number;
@@ -219,6 +236,39 @@ export interface SandboxChain {
   faucet(request: FaucetRequest): Promise<FaucetPayment>;
   devWallets(): DevWalletInfo[];
   faucetInfo(): { address: string; policyId: string };
+
+  // ---- stake ----
+  accountRewards(stakeAddress: string, page?: Pagination): AccountReward[] | null;
+  accountHistory(stakeAddress: string, page?: Pagination): AccountHistoryItem[] | null;
+  accountDelegations(stakeAddress: string, page?: Pagination): AccountDelegation[] | null;
+  accountRegistrations(stakeAddress: string, page?: Pagination): AccountRegistration[] | null;
+  accountWithdrawals(stakeAddress: string, page?: Pagination): AccountWithdrawal[] | null;
+  /** Instantaneous rewards: none on this chain (Conway has no MIR certificates). */
+  accountMirs(stakeAddress: string, page?: Pagination): AccountWithdrawal[] | null;
+  accountAddressesAssets(stakeAddress: string, page?: Pagination): Array<{ unit: string; quantity: string }> | null;
+  accountAddressesTotal(stakeAddress: string): AccountAddressesTotal | null;
+  accountTransactions(stakeAddress: string, query?: AddressTxQuery): AccountTransaction[] | null;
+  poolsRetired(page?: Pagination): Array<{ pool_id: string; epoch: number }>;
+  poolsRetiring(page?: Pagination): Array<{ pool_id: string; epoch: number }>;
+  poolHistory(poolId: string, page?: Pagination): PoolHistoryItem[] | null;
+  /** The pool's metadata (every pool of the chain has some); null for an unknown pool. */
+  poolMetadata(poolId: string): (PoolMetadata & { pool_id: string; hex: string }) | null;
+  poolRelays(poolId: string): PoolRelay[] | null;
+  poolDelegators(poolId: string, page?: Pagination): Array<{ address: string; live_stake: string }> | null;
+  poolBlocks(poolId: string, page?: Pagination): string[] | null;
+  poolUpdates(poolId: string, page?: Pagination): PoolUpdate[] | null;
+  epochNext(epoch: number, page?: Pagination): Epoch[] | null;
+  epochPrevious(epoch: number, page?: Pagination): Epoch[] | null;
+  /** The epoch's active stake distribution (the snapshot of the end of epoch − 2). */
+  epochStakes(epoch: number, page?: Pagination): Array<{ stake_address: string; pool_id: string; amount: string }> | null;
+  epochPoolStakes(epoch: number, poolId: string, page?: Pagination): Array<{ stake_address: string; amount: string }> | null;
+  epochBlocks(epoch: number, page?: Pagination): string[] | null;
+  epochPoolBlocks(epoch: number, poolId: string, page?: Pagination): string[] | null;
+  txStakes(hash: string): TxStakeCert[] | null;
+  txWithdrawals(hash: string): Array<{ address: string; amount: string }> | null;
+  txMirs(hash: string): Array<{ pot: 'reserve' | 'treasury'; cert_index: number; address: string; amount: string }> | null;
+  txPoolUpdates(hash: string): TxPoolUpdate[] | null;
+  txPoolRetires(hash: string): Array<{ cert_index: number; pool_id: string; retiring_epoch: number }> | null;
 }
 
 const MAX_SUPPLY = 45_000_000_000_000_000n;
@@ -284,7 +334,8 @@ export function createSandboxChain(options: SandboxChainOptions): SandboxChain {
   const devAids = options.devAids ?? true;
   const wallets = devAids ? devWallets(key, network) : [];
   const faucetKeys = faucetOf(key, network);
-  const poolById = (id: string): WorldPool | undefined => world.poolByKey.get(id) ?? world.poolByKey.get(id.toLowerCase());
+  const book = poolBook(key, network, world.pools, blocksPerEpoch, segmentLength);
+  const poolById = (id: string): WorldPool | undefined => book.byKey.get(id) ?? book.byKey.get(id.toLowerCase());
 
   const tipHeight = (): number => Math.max(0, Math.floor((clock() - genesisTime) / blockIntervalMs));
   const ledger = new LiveLedger({
@@ -295,7 +346,48 @@ export function createSandboxChain(options: SandboxChainOptions): SandboxChain {
     isPool: (id) => world.poolByKey.has(id),
     slots: { zeroTime: genesisTime, zeroSlot: 0, slotLength: blockIntervalMs / slotsPerBlock },
     genesis: () => (devAids ? [{ hash: '', cbor: genesisTx(faucetKeys, wallets) }] : []),
+    rewardBalance: (stake, height) => {
+      const model = liveStakeAt(height);
+      const a = model.accounts.get(stake);
+      return a ? model.rewardBalanceAt(a, height) : 0n;
+    },
   });
+  // The live ledger's stake accounts as of a height (the tip, or the next block while validating).
+  const liveStakeCache = new Map<string, LiveStake>();
+  const liveStakeAt = (height: number): LiveStake => {
+    const id = `${ledger.size}:${height}`;
+    let hit = liveStakeCache.get(id);
+    if (!hit) {
+      hit = new LiveStake(ledger.through(height), height, {
+        blocksPerEpoch,
+        margin: (pool) => poolById(pool)?.margin ?? 0,
+        outputOf: (txHash, outputIndex) => ledger.outputOf(txHash, outputIndex),
+      });
+      liveStakeCache.set(id, hit);
+      if (liveStakeCache.size > 8) liveStakeCache.delete(liveStakeCache.keys().next().value!);
+    }
+    return hit;
+  };
+  /** Live stake delegated to each pool after the block at `height` (the tip at most). */
+  const distributionCache = new Map<string, Map<string, Array<{ stakeAddress: string; amount: bigint }>>>();
+  const liveDistribution = (height: number): Map<string, Array<{ stakeAddress: string; amount: bigint }>> => {
+    const tip = tipHeight();
+    const h = Math.min(height, tip);
+    const id = `${ledger.size}:${tip}:${h}`;
+    const hit = distributionCache.get(id);
+    if (hit) return hit;
+    const out = new Map<string, Array<{ stakeAddress: string; amount: bigint }>>();
+    for (const d of liveStakeAt(tip).distribution(h)) {
+      const list = out.get(d.pool) ?? [];
+      list.push({ stakeAddress: d.stakeAddress, amount: d.amount });
+      out.set(d.pool, list);
+    }
+    distributionCache.set(id, out);
+    if (distributionCache.size > 256) distributionCache.delete(distributionCache.keys().next().value!);
+    return out;
+  };
+  /** The block whose end is the stake snapshot of an epoch: its last block. */
+  const snapshotHeight = (epoch: number): number => (epoch + 1) * blocksPerEpoch - 1;
   const liveIndex = (t: LiveTx): number => simBlock(t.height).txs.length + t.order;
 
   // ---- segment cache ----
@@ -333,13 +425,66 @@ export function createSandboxChain(options: SandboxChainOptions): SandboxChain {
   };
 
   // ---- pools ----
-  const poolStake = (pool: WorldPool, epoch: number): number =>
-    Math.round((pool.baseStake * (0.94 + 0.12 * deriveFloat(key, 'pool-stake', pool.index, Math.max(0, epoch)))) / 1_000_000) * 1_000_000;
-  const totalStake = (epoch: number): number => world.pools.reduce((n, p) => n + poolStake(p, epoch), 0);
+  /** The world's stake delegated to a pool at the end of an epoch (its delegators are the pool's world members). */
+  const worldStakes = new Map<number, number>();
+  const worldStake = (pool: WorldPool, epoch: number): number => {
+    const e = Math.max(0, epoch);
+    const id = e * 64 + pool.index;
+    let stake = worldStakes.get(id);
+    if (stake === undefined) {
+      stake = Math.round((pool.baseStake * (0.94 + 0.12 * deriveFloat(key, 'pool-stake', pool.index, e))) / 1_000_000) * 1_000_000;
+      worldStakes.set(id, stake);
+      if (worldStakes.size > 100_000) worldStakes.delete(worldStakes.keys().next().value!);
+    }
+    return stake;
+  };
+  /** A pool's stake at the end of an epoch (the current one: as of the tip): the world's and the live ledger's. */
+  const poolStake = (pool: WorldPool, epoch: number): number => {
+    const live = epoch < 0 ? [] : (liveDistribution(snapshotHeight(epoch)).get(pool.id) ?? []);
+    return worldStake(pool, epoch) + live.reduce((n, d) => n + Number(d.amount), 0);
+  };
+  const totalCache = new Map<string, number>();
+  const totalStake = (epoch: number): number => {
+    const id = `${ledger.size}:${tipHeight()}:${epoch}`;
+    let total = totalCache.get(id);
+    if (total === undefined) {
+      total = world.pools.reduce((n, p) => n + poolStake(p, epoch), 0);
+      totalCache.set(id, total);
+      if (totalCache.size > 512) totalCache.delete(totalCache.keys().next().value!);
+    }
+    return total;
+  };
   const opCert = (pool: WorldPool, epoch: number): { counter: number; hash: string } => {
     const counter = pool.opCertCounterBase + Math.floor(epoch / 90);
     return { counter, hash: derive(pool.opCertKey, 'opcert', counter).toString('hex') };
   };
+
+  // Each world stake key belongs to a home pool, whose world stake it holds a fixed share of.
+  const homePool = (wallet: Wallet): WorldPool => world.pools[wallet.id % world.pools.length]!;
+  const members = new Map<WorldPool, Wallet[]>(world.pools.map((p) => [p, []]));
+  for (const w of world.wallets) if (w.stakeAddress) members.get(homePool(w))!.push(w);
+  const memberWeights = new Map<Wallet, bigint>(world.wallets.map((w) => [w, BigInt(1 + Math.floor(deriveFloat(key, 'member-weight', w.id) * 999))]));
+  const memberWeight = (w: Wallet): bigint => memberWeights.get(w)!;
+  /** Each world member's part of a pool's world stake; the parts sum to it exactly. */
+  const memberShares = (pool: WorldPool, total: number): Array<{ wallet: Wallet; amount: bigint }> => {
+    const list = members.get(pool) ?? [];
+    const weights = list.reduce((n, w) => n + memberWeight(w), 0n);
+    const shares = list.map((wallet) => ({ wallet, amount: weights === 0n ? 0n : (BigInt(total) * memberWeight(wallet)) / weights }));
+    if (shares.length) shares[0]!.amount += BigInt(total) - shares.reduce((n, x) => n + x.amount, 0n);
+    return shares;
+  };
+  const weightOf = (pool: WorldPool): number => schedule.weights[pool.index] ?? 0;
+  const segmentTx = (segment: number): string => hashes.tx(segment * segmentLength, 0);
+  const retirementTxs = (pool: WorldPool, tip: number): string[] => {
+    const r = book.retirementOf(pool);
+    if (r) return r.segment * segmentLength <= tip ? [segmentTx(r.segment)] : [];
+    const n = book.announcements(pool, tip);
+    return n > 0 ? [segmentTx(book.announcement(pool, n - 1).segment)] : [];
+  };
+
+  /** Retirement certificates of a background transaction: the first one of each segment carries them. */
+  const retirementsOfTx = (tx: SimTx): PoolRetirement[] =>
+    tx.index === 0 && tx.height % segmentLength === 0 ? book.retirementsIn(tx.height / segmentLength) : [];
 
   const poolObject = (pool: WorldPool, tip: number): Pool => {
     const epoch = epochOf(tip);
@@ -353,14 +498,12 @@ export function createSandboxChain(options: SandboxChainOptions): SandboxChain {
       pool_id: pool.id,
       hex: pool.hex,
       vrf_key: pool.vrfKeyHash,
-      blocks_minted: epoch * schedule.weights[pool.index]! + schedule.countInEpoch(pool.index, epoch, position),
+      blocks_minted: epoch * weightOf(pool) + schedule.countInEpoch(pool.index, epoch, position),
       blocks_epoch: schedule.countInEpoch(pool.index, epoch, position),
       live_stake: String(live),
       live_size: round(live / liveTotal),
       live_saturation: round(live / SATURATION_POINT),
-      live_delegators:
-        Math.round(pool.baseDelegators * (0.95 + 0.1 * deriveFloat(key, 'pool-delegators', pool.index, epoch))) +
-        [...ledger.accounts().values()].filter((a) => a.pool === pool.id).length,
+      live_delegators: (members.get(pool)?.length ?? 0) + (liveDistribution(tip).get(pool.id)?.length ?? 0),
       active_stake: String(active),
       active_size: round(active / activeTotal),
       declared_pledge: String(pool.pledge),
@@ -370,7 +513,7 @@ export function createSandboxChain(options: SandboxChainOptions): SandboxChain {
       reward_account: pool.rewardAccount,
       owners: [pool.rewardAccount],
       registration: [hashes.tx(0, 0)],
-      retirement: [],
+      retirement: retirementTxs(pool, tip),
       calidus_key: null,
     };
   };
@@ -444,8 +587,8 @@ export function createSandboxChain(options: SandboxChainOptions): SandboxChain {
       mir_cert_count: 0,
       delegation_count: tx.delegations.length,
       stake_cert_count: tx.stakeRegistrations,
-      pool_update_count: tx.poolUpdates,
-      pool_retire_count: 0,
+      pool_update_count: tx.height === 0 && tx.index === 0 ? book.all.length : tx.poolUpdates,
+      pool_retire_count: retirementsOfTx(tx).length,
       asset_mint_or_burn_count: tx.mints,
       redeemer_count: tx.redeemers,
       valid_contract: true,
@@ -715,15 +858,37 @@ export function createSandboxChain(options: SandboxChainOptions): SandboxChain {
   const knownAddress = (text: string): boolean => typeof text === 'string' && (world.addressByBech32.has(text) || ledger.knows(text));
 
   // ---- stake accounts: world wallets (background) and any stake key the live ledger has seen ----
-  const addressesOfStakeAt = (stake: string, tip: number): string[] => {
+  // Addresses paid by visible live transactions, by stake address (background outputs only pay world
+  // addresses, whose stake addresses the world knows); rebuilt once per block or accepted transaction.
+  const stakeOfAddress = new Map<string, string | null>();
+  let liveStakeIndex: { size: number; tip: number; map: Map<string, string[]> } | undefined;
+  const liveAddressesByStake = (): Map<string, string[]> => {
+    const tip = tipHeight();
+    if (liveStakeIndex?.size === ledger.size && liveStakeIndex.tip === tip) return liveStakeIndex.map;
+    const map = new Map<string, string[]>();
+    for (const t of ledger.all()) {
+      for (const o of t.outputs) {
+        let s = stakeOfAddress.get(o.address);
+        if (s === undefined) {
+          s = stakeAddressOf(o.address);
+          stakeOfAddress.set(o.address, s);
+        }
+        if (!s) continue;
+        const list = map.get(s) ?? [];
+        if (!list.includes(o.address)) list.push(o.address);
+        map.set(s, list);
+      }
+    }
+    liveStakeIndex = { size: ledger.size, tip, map };
+    return map;
+  };
+  const addressesOfStakeAt = (stake: string, _tip: number): string[] => {
     const wallet = world.walletByStakeAddress.get(stake);
     const out = new Set<string>(wallet ? wallet.addresses.map(addressText) : []);
-    for (const t of ledger.all()) for (const o of t.outputs) if (stakeAddressOf(o.address) === stake) out.add(o.address);
-    for (const u of unspentAt(tip).all) if (!out.has(u.address) && stakeAddressOf(u.address) === stake) out.add(u.address);
+    for (const a of liveAddressesByStake().get(stake) ?? []) out.add(a);
     return [...out];
   };
-  const knownStake = (stake: string): boolean =>
-    world.walletByStakeAddress.has(stake) || ledger.accounts().has(stake) || ledger.all().some((t) => t.outputs.some((o) => stakeAddressOf(o.address) === stake));
+  const knownStake = (stake: string): boolean => world.walletByStakeAddress.has(stake) || ledger.accounts().has(stake) || liveAddressesByStake().has(stake);
   /** The background wallet's latest delegation within the address window. */
   const worldDelegation = (stake: string, tip: number): { pool: string; height: number } | null => {
     const wallet = world.walletByStakeAddress.get(stake);
@@ -735,6 +900,20 @@ export function createSandboxChain(options: SandboxChainOptions): SandboxChain {
       }
     }
     return found;
+  };
+
+  /** The background wallet's reward withdrawals within the address window, ascending. */
+  const worldWithdrawals = (wallet: Wallet, tip: number): Array<{ tx: SimTx; amount: number }> => {
+    const seen = new Set<string>();
+    const out: Array<{ tx: SimTx; amount: number }> = [];
+    for (const a of wallet.addresses) {
+      for (const tx of addressHistory(a, tip)) {
+        if (seen.has(tx.hash)) continue;
+        seen.add(tx.hash);
+        for (const w of tx.withdrawals) if (w.wallet === wallet.id) out.push({ tx, amount: w.amount });
+      }
+    }
+    return out.sort((x, y) => x.tx.height - y.tx.height || x.tx.index - y.tx.index);
   };
 
   // ---- assets: the world's (background) and those minted by live transactions ----
@@ -799,6 +978,62 @@ export function createSandboxChain(options: SandboxChainOptions): SandboxChain {
     for (const t of ledger.all()) for (const d of t.datums) if (d.hash === h) return d;
     return null;
   };
+
+  // ---- stake: accounts' certificates, rewards and history; pools' blocks, history and certificates ----
+  /** A page of a list known by its length and its i-th item, without building the list. */
+  const virtualPage = <T>(total: number, page: Pagination | undefined, at: (i: number) => T): T[] => {
+    const p = fillPage(page, 100);
+    const out: T[] = [];
+    for (let k = (p.page - 1) * p.count; k < p.page * p.count && k < total; k++) out.push(at(p.order === 'desc' ? total - 1 - k : k));
+    return out;
+  };
+  const knownAccount = (stake: string): boolean => typeof stake === 'string' && knownStake(stake);
+  /** The live ledger's account of a stake key it registered, else null (a world key, or one only paid to). */
+  const liveAccountOf = (stake: string, tip: number): { model: LiveStake; account: LiveStakeAccount } | null => {
+    const model = liveStakeAt(tip);
+    const account = model.accounts.get(stake);
+    if (account && (account.registrations.length > 0 || !world.walletByStakeAddress.has(stake))) return { model, account };
+    return null;
+  };
+  /** Background transactions touching a world wallet within the address window, ascending. */
+  const worldWalletTxs = (wallet: Wallet, tip: number): SimTx[] => {
+    const byHash = new Map<string, SimTx>();
+    for (const a of wallet.addresses) for (const tx of addressHistory(a, tip)) byHash.set(tx.hash, tx);
+    return [...byHash.values()].sort((x, y) => x.height - y.height || x.index - y.index);
+  };
+  const txPlace = (height: number): { tx_slot: number; block_time: number; block_height: number } => ({ tx_slot: slotOf(height), block_time: timeOf(height), block_height: height });
+  const poolPositions = (pool: WorldPool, epoch: number, lastPosition: number): number[] => {
+    const out: number[] = [];
+    const order = schedule.epoch(epoch);
+    for (let i = 0; i <= lastPosition && i < order.length; i++) if (order[i] === pool.index) out.push(i);
+    return out;
+  };
+  /** Whether a pool is retired at an epoch (its retirement epoch has begun). */
+  const retiredAt = (pool: WorldPool, epoch: number): boolean => {
+    const r = book.retirementOf(pool);
+    return r !== null && epoch >= r.retiringEpoch;
+  };
+  const poolRewards = (active: bigint, pool: WorldPool): { rewards: bigint; fees: bigint } => {
+    const rewards = (active * REWARD_PPM_PER_EPOCH) / 1_000_000n;
+    const fixed = BigInt(pool.fixedCost);
+    if (rewards <= fixed) return { rewards, fees: rewards };
+    const marginPpm = BigInt(Math.round(pool.margin * 1_000_000));
+    return { rewards, fees: fixed + ((rewards - fixed) * marginPpm) / 1_000_000n };
+  };
+  /** The active stake distribution of an epoch, pool by pool: world members, then live accounts. */
+  const epochDistribution = (epoch: number, only?: WorldPool): Array<{ stake_address: string; pool_id: string; amount: string }> => {
+    const out: Array<{ stake_address: string; pool_id: string; amount: string }> = [];
+    const snapshot = epoch - 2;
+    const live = snapshot < 0 ? new Map<string, Array<{ stakeAddress: string; amount: bigint }>>() : liveDistribution(snapshotHeight(snapshot));
+    for (const pool of only ? [only] : world.pools) {
+      if (!members.has(pool)) continue;
+      for (const m of memberShares(pool, worldStake(pool, snapshot))) out.push({ stake_address: m.wallet.stakeAddress!, pool_id: pool.id, amount: String(m.amount) });
+      for (const d of live.get(pool.id) ?? []) out.push({ stake_address: d.stakeAddress, pool_id: pool.id, amount: String(d.amount) });
+    }
+    return out;
+  };
+  const amountList = (lovelace: bigint, assets: Map<string, bigint>): Array<{ unit: string; quantity: string }> =>
+    amounts(lovelace, [...assets.entries()].sort((a, b) => (a[0] < b[0] ? -1 : 1)));
 
   let catalogCache: SandboxCatalog | undefined;
   // The tip's block changes once per block interval and is asked for far more often than that.
@@ -984,25 +1219,36 @@ export function createSandboxChain(options: SandboxChainOptions): SandboxChain {
       const tip = tipHeight();
       const addresses = addressesOfStakeAt(stake, tip);
       const byAddress = unspentAt(tip).byAddress;
-      const controlled = addresses.reduce((n, a) => n + sumOf(byAddress.get(a) ?? []).lovelace, 0n);
-      const live = ledger.accounts().get(stake);
-      const background = worldDelegation(stake, tip);
-      const liveLater = live && (!background || live.activeHeight >= background.height);
-      const pool = liveLater ? live.pool : (background?.pool ?? null);
-      const registered = liveLater ? live.registered : world.walletByStakeAddress.has(stake);
-      const activeHeight = liveLater ? live.activeHeight : (background?.height ?? null);
+      const utxos = addresses.reduce((n, a) => n + sumOf(byAddress.get(a) ?? []).lovelace, 0n);
+      const model = liveStakeAt(tip);
+      const live = model.accounts.get(stake);
+      const wallet = world.walletByStakeAddress.get(stake);
+      if (wallet && !live?.registrations.length) {
+        // A world stake key: registered from the start, delegated to its latest pool within the
+        // address window or else its home pool; its withdrawals within the window are its rewards.
+        const background = worldDelegation(stake, tip);
+        const withdrawn = worldWithdrawals(wallet, tip).reduce((n, w) => n + BigInt(w.amount), 0n);
+        return {
+          stake_address: stake, active: true, registered: true, active_epoch: background ? epochOf(background.height) + 2 : null,
+          controlled_amount: String(utxos), rewards_sum: String(withdrawn), withdrawals_sum: String(withdrawn), reserves_sum: '0', treasury_sum: '0',
+          withdrawable_amount: '0', pool_id: background?.pool ?? homePool(wallet).id, drep_id: null,
+        };
+      }
+      const delegation = live ? model.delegationAt(live, tip) : null;
+      const rewards = live ? model.rewardsAt(live, tip) : 0n;
+      const withdrawals = live ? model.withdrawnAt(live, tip) : 0n;
       return {
         stake_address: stake,
-        active: pool !== null,
-        registered,
-        active_epoch: activeHeight === null ? null : epochOf(activeHeight) + 2,
-        controlled_amount: String(controlled),
-        rewards_sum: String(live?.withdrawals ?? 0n),
-        withdrawals_sum: String(live?.withdrawals ?? 0n),
+        active: delegation !== null,
+        registered: live ? model.registeredAt(live, tip) : false,
+        active_epoch: delegation ? epochOf(delegation.height) + 2 : null,
+        controlled_amount: String(utxos + rewards - withdrawals),
+        rewards_sum: String(rewards),
+        withdrawals_sum: String(withdrawals),
         reserves_sum: '0',
         treasury_sum: '0',
-        withdrawable_amount: '0',
-        pool_id: pool,
+        withdrawable_amount: String(rewards - withdrawals),
+        pool_id: delegation?.pool ?? null,
         drep_id: null,
       };
     },
@@ -1112,7 +1358,7 @@ export function createSandboxChain(options: SandboxChainOptions): SandboxChain {
 
     pool(id) {
       if (typeof id !== 'string') return null;
-      const pool = world.poolByKey.get(id) ?? world.poolByKey.get(id.toLowerCase());
+      const pool = poolById(id);
       return pool ? poolObject(pool, tipHeight()) : null;
     },
     asset(unit) {
@@ -1135,6 +1381,307 @@ export function createSandboxChain(options: SandboxChainOptions): SandboxChain {
         assets: world.assets.map((a) => ({ unit: a.unit, policyId: a.policyId, assetName: a.assetNameHex, fingerprint: a.fingerprint, nft: a.nft })),
       };
       return structuredClone(catalogCache);
+    },
+
+    // ---- stake ----
+    accountRewards(stake, page) {
+      if (!knownAccount(stake)) return null;
+      const tip = tipHeight();
+      const live = liveAccountOf(stake, tip);
+      if (live) return paginate(live.account.rewards, page).map((r) => ({ epoch: r.epoch, amount: String(r.amount), pool_id: r.pool, type: 'member' as const }));
+      // A world stake key withdraws what it earned: each withdrawal is the reward of the epoch before it.
+      const wallet = world.walletByStakeAddress.get(stake)!;
+      const byEpoch = new Map<number, bigint>();
+      for (const w of worldWithdrawals(wallet, tip)) {
+        const e = Math.max(0, epochOf(w.tx.height) - 1);
+        byEpoch.set(e, (byEpoch.get(e) ?? 0n) + BigInt(w.amount));
+      }
+      return paginate([...byEpoch.entries()], page).map(([epoch, amount]) => ({ epoch, amount: String(amount), pool_id: homePool(wallet).id, type: 'member' as const }));
+    },
+    accountHistory(stake, page) {
+      if (!knownAccount(stake)) return null;
+      const tip = tipHeight();
+      const live = liveAccountOf(stake, tip);
+      if (live) return paginate(live.account.history, page).map((h) => ({ active_epoch: h.epoch, amount: String(h.amount), pool_id: h.pool }));
+      const wallet = world.walletByStakeAddress.get(stake);
+      if (!wallet) return [];
+      const pool = homePool(wallet);
+      return virtualPage(epochOf(tip) + 1, page, (e) => ({
+        active_epoch: e,
+        amount: String(memberShares(pool, worldStake(pool, e - 2)).find((m) => m.wallet === wallet)!.amount),
+        pool_id: pool.id,
+      }));
+    },
+    accountDelegations(stake, page) {
+      if (!knownAccount(stake)) return null;
+      const tip = tipHeight();
+      const live = liveAccountOf(stake, tip);
+      if (live) {
+        const { model, account } = live;
+        return paginate(account.delegations, page).map((d) => ({
+          active_epoch: epochOf(d.height) + 2, tx_hash: d.txHash, amount: String(model.stakeAt(account, d.height)), pool_id: d.pool, ...txPlace(d.height),
+        }));
+      }
+      const wallet = world.walletByStakeAddress.get(stake);
+      if (!wallet) return [];
+      const rows: AccountDelegation[] = [];
+      for (const tx of worldWalletTxs(wallet, tip)) {
+        for (const d of tx.delegations) {
+          if (d.wallet !== wallet.id) continue;
+          const kept = tx.outputs.reduce((n, o) => n + (wallet.addresses.includes(o.address) ? o.lovelace : 0), 0);
+          rows.push({ active_epoch: epochOf(tx.height) + 2, tx_hash: tx.hash, amount: String(kept), pool_id: world.pools[d.pool]!.id, ...txPlace(tx.height) });
+        }
+      }
+      return paginate(rows, page);
+    },
+    accountRegistrations(stake, page) {
+      if (!knownAccount(stake)) return null;
+      const tip = tipHeight();
+      const live = liveAccountOf(stake, tip);
+      if (live) {
+        return paginate(live.account.registrations, page).map((r) => ({ tx_hash: r.txHash, action: r.action, deposit: String(PROTOCOL.keyDeposit), ...txPlace(r.height) }));
+      }
+      const wallet = world.walletByStakeAddress.get(stake);
+      if (!wallet) return [];
+      const rows: AccountRegistration[] = [];
+      for (const tx of worldWalletTxs(wallet, tip)) {
+        if (tx.stakeRegistrations > 0 && tx.delegations.some((d) => d.wallet === wallet.id)) rows.push({ tx_hash: tx.hash, action: 'registered', deposit: String(STAKE_KEY_DEPOSIT), ...txPlace(tx.height) });
+      }
+      return paginate(rows, page);
+    },
+    accountWithdrawals(stake, page) {
+      if (!knownAccount(stake)) return null;
+      const tip = tipHeight();
+      const live = liveAccountOf(stake, tip);
+      if (live) return paginate(live.account.withdrawals, page).map((w) => ({ tx_hash: w.txHash, amount: String(w.amount), ...txPlace(w.height) }));
+      const wallet = world.walletByStakeAddress.get(stake);
+      if (!wallet) return [];
+      return paginate(worldWithdrawals(wallet, tip), page).map((w) => ({ tx_hash: w.tx.hash, amount: String(w.amount), ...txPlace(w.tx.height) }));
+    },
+    accountMirs(stake) {
+      return knownAccount(stake) ? [] : null;
+    },
+    accountAddressesAssets(stake, page) {
+      if (!knownAccount(stake)) return null;
+      const tip = tipHeight();
+      const set = new Set(addressesOfStakeAt(stake, tip));
+      const sum = sumOf(unspentAt(tip).all.filter((u) => set.has(u.address)));
+      return paginate([...sum.assets.entries()].map(([unit, q]) => ({ unit, quantity: String(q) })), page);
+    },
+    accountAddressesTotal(stake) {
+      if (!knownAccount(stake)) return null;
+      const tip = tipHeight();
+      const mine = new Set(addressesOfStakeAt(stake, tip));
+      const received = { lovelace: 0n, assets: new Map<string, bigint>() };
+      const sent = { lovelace: 0n, assets: new Map<string, bigint>() };
+      const add = (into: typeof received, lovelace: bigint, assets: Iterable<[string, bigint]>): void => {
+        into.lovelace += lovelace;
+        for (const [unit, q] of assets) into.assets.set(unit, (into.assets.get(unit) ?? 0n) + q);
+      };
+      const seen = new Set<string>();
+      const wallet = world.walletByStakeAddress.get(stake);
+      for (const tx of wallet ? worldWalletTxs(wallet, tip) : []) {
+        seen.add(tx.hash);
+        for (const o of tx.outputs) if (mine.has(addressText(o.address))) add(received, BigInt(o.lovelace), o.assets.map(([u, q]) => [u, BigInt(q)]));
+        for (const i of tx.inputs) if (mine.has(addressText(i.output.address))) add(sent, BigInt(i.output.lovelace), i.output.assets.map(([u, q]) => [u, BigInt(q)]));
+      }
+      for (const address of mine) {
+        for (const t of ledger.txsOf(address)) {
+          if (seen.has(t.hash)) continue;
+          seen.add(t.hash);
+          for (const o of t.outputs) if (mine.has(o.address)) add(received, o.lovelace, o.assets);
+          for (const i of t.inputs) {
+            const o = ledger.outputOf(i.txHash, i.outputIndex);
+            if (o && mine.has(o.address)) add(sent, o.lovelace, o.assets);
+          }
+        }
+      }
+      return { stake_address: stake, received_sum: amountList(received.lovelace, received.assets), sent_sum: amountList(sent.lovelace, sent.assets), tx_count: seen.size };
+    },
+    accountTransactions(stake, query) {
+      if (!knownAccount(stake)) return null;
+      const tip = tipHeight();
+      const rows = new Map<string, AccountTransaction>();
+      for (const address of addressesOfStakeAt(stake, tip)) {
+        for (const tx of chain.addressTransactions(address) ?? []) if (!rows.has(tx.tx_hash)) rows.set(tx.tx_hash, { address, ...tx });
+      }
+      const from = parseBound(query?.from);
+      const to = parseBound(query?.to);
+      const all = [...rows.values()]
+        .sort((a, b) => a.block_height - b.block_height || a.tx_index - b.tx_index)
+        .filter((tx) => {
+          if (from && (tx.block_height < from[0] || (tx.block_height === from[0] && from[1] >= 0 && tx.tx_index < from[1]))) return false;
+          if (to && (tx.block_height > to[0] || (tx.block_height === to[0] && to[1] >= 0 && tx.tx_index > to[1]))) return false;
+          return true;
+        });
+      return paginate(all, query);
+    },
+
+    poolsRetired(page) {
+      const epoch = epochOf(tipHeight());
+      const rows = book.retired.filter((p) => retiredAt(p, epoch)).map((p) => ({ pool_id: p.id, epoch: book.retirementOf(p)!.retiringEpoch }));
+      return paginate(rows, page);
+    },
+    poolsRetiring(page) {
+      const tip = tipHeight();
+      const epoch = epochOf(tip);
+      const rows: Array<{ pool_id: string; epoch: number }> = [];
+      for (const p of book.retired) {
+        const r = book.retirementOf(p)!;
+        if (r.segment * segmentLength <= tip && r.retiringEpoch > epoch) rows.push({ pool_id: p.id, epoch: r.retiringEpoch });
+      }
+      for (const p of book.retiring) {
+        const n = book.announcements(p, tip);
+        if (n > 0) rows.push({ pool_id: p.id, epoch: book.announcement(p, n - 1).retiringEpoch });
+      }
+      return paginate(rows, page);
+    },
+    poolHistory(id, page) {
+      const pool = typeof id === 'string' ? poolById(id) : undefined;
+      if (!pool) return null;
+      const tip = tipHeight();
+      const current = epochOf(tip);
+      const retirement = book.retirementOf(pool);
+      const last = retirement ? Math.min(current, retirement.retiringEpoch - 1) : current;
+      return virtualPage(last + 1, page, (e): PoolHistoryItem => {
+        const active = retirement ? 0 : poolStake(pool, e - 2);
+        const total = totalStake(e - 2);
+        const snapshot = e - 2 < 0 ? 0 : (liveDistribution(snapshotHeight(e - 2)).get(pool.id)?.length ?? 0);
+        const { rewards, fees } = poolRewards(BigInt(active), pool);
+        return {
+          epoch: e,
+          blocks: e < current ? weightOf(pool) : schedule.countInEpoch(pool.index, e, tip - e * blocksPerEpoch),
+          active_stake: String(active),
+          active_size: total > 0 ? Math.round((active / total) * 1e6) / 1e6 : 0,
+          delegators_count: retirement ? 0 : (members.get(pool)?.length ?? 0) + snapshot,
+          rewards: String(rewards),
+          fees: String(fees),
+        };
+      });
+    },
+    poolMetadata(id) {
+      const pool = typeof id === 'string' ? poolById(id) : undefined;
+      return pool ? { pool_id: pool.id, hex: pool.hex, ...book.metadata(pool) } : null;
+    },
+    poolRelays(id) {
+      const pool = typeof id === 'string' ? poolById(id) : undefined;
+      return pool ? book.relays(pool) : null;
+    },
+    poolDelegators(id, page) {
+      const pool = typeof id === 'string' ? poolById(id) : undefined;
+      if (!pool) return null;
+      const tip = tipHeight();
+      const rows = memberShares(pool, worldStake(pool, epochOf(tip))).map((m) => ({ address: m.wallet.stakeAddress!, live_stake: String(m.amount) }));
+      for (const d of liveDistribution(tip).get(pool.id) ?? []) rows.push({ address: d.stakeAddress, live_stake: String(d.amount) });
+      return paginate(rows, page);
+    },
+    poolBlocks(id, page) {
+      const pool = typeof id === 'string' ? poolById(id) : undefined;
+      if (!pool) return null;
+      const w = weightOf(pool);
+      if (w === 0) return [];
+      const tip = tipHeight();
+      const current = epochOf(tip);
+      const total = current * w + schedule.countInEpoch(pool.index, current, tip - current * blocksPerEpoch);
+      return virtualPage(total, page, (i) => {
+        const e = Math.floor(i / w);
+        return hashes.block(e * blocksPerEpoch + poolPositions(pool, e, blocksPerEpoch - 1)[i - e * w]!);
+      });
+    },
+    poolUpdates(id, page) {
+      const pool = typeof id === 'string' ? poolById(id) : undefined;
+      if (!pool) return null;
+      const tip = tipHeight();
+      const registration: PoolUpdate = { tx_hash: hashes.tx(0, 0), cert_index: book.all.indexOf(pool), action: 'registered' };
+      const retirement = book.retirementOf(pool);
+      if (retirement) {
+        const rows = [registration];
+        if (retirement.segment * segmentLength <= tip) rows.push({ tx_hash: segmentTx(retirement.segment), cert_index: retirement.certIndex, action: 'deregistered' });
+        return paginate(rows, page);
+      }
+      return virtualPage(1 + book.announcements(pool, tip), page, (i) => {
+        if (i === 0) return registration;
+        const a = book.announcement(pool, i - 1);
+        return { tx_hash: segmentTx(a.segment), cert_index: a.certIndex, action: 'deregistered' };
+      });
+    },
+
+    epochNext(n, page) {
+      const tip = tipHeight();
+      const current = epochOf(tip);
+      if (!Number.isSafeInteger(n) || n < 0 || n > current) return null;
+      return virtualPage(current - n, { ...fillPage(page, 100), order: 'asc' }, (i) => epochObject(n + 1 + i, tip)!);
+    },
+    epochPrevious(n, page) {
+      const tip = tipHeight();
+      if (!Number.isSafeInteger(n) || n < 0 || n > epochOf(tip)) return null;
+      const p = fillPage(page, 100);
+      const end = n - 1 - (p.page - 1) * p.count;
+      const out: Epoch[] = [];
+      for (let e = Math.max(0, end - p.count + 1); e <= end; e++) out.push(epochObject(e, tip)!);
+      return out;
+    },
+    epochStakes(n, page) {
+      if (!Number.isSafeInteger(n) || n < 0 || n > epochOf(tipHeight())) return null;
+      return paginate(epochDistribution(n), { ...fillPage(page, 100), order: 'asc' });
+    },
+    epochPoolStakes(n, id, page) {
+      if (!Number.isSafeInteger(n) || n < 0 || n > epochOf(tipHeight())) return null;
+      const pool = typeof id === 'string' ? poolById(id) : undefined;
+      if (!pool) return null;
+      return paginate(epochDistribution(n, pool), { ...fillPage(page, 100), order: 'asc' }).map((d) => ({ stake_address: d.stake_address, amount: d.amount }));
+    },
+    epochBlocks(n, page) {
+      const tip = tipHeight();
+      if (!Number.isSafeInteger(n) || n < 0 || n > epochOf(tip)) return null;
+      const first = n * blocksPerEpoch;
+      return virtualPage(Math.min(tip, first + blocksPerEpoch - 1) - first + 1, page, (i) => hashes.block(first + i));
+    },
+    epochPoolBlocks(n, id, page) {
+      const tip = tipHeight();
+      if (!Number.isSafeInteger(n) || n < 0 || n > epochOf(tip)) return null;
+      const pool = typeof id === 'string' ? poolById(id) : undefined;
+      if (!pool) return null;
+      const first = n * blocksPerEpoch;
+      const positions = book.isRetired(pool) ? [] : poolPositions(pool, n, Math.min(tip, first + blocksPerEpoch - 1) - first);
+      return paginate(positions.map((pos) => hashes.block(first + pos)), page);
+    },
+
+    txStakes(hash) {
+      const live = ledger.tx(hash);
+      if (live) return live.certs.filter((c) => c.kind !== 'delegation').map((c) => ({ cert_index: c.certIndex, address: c.stakeAddress, registration: c.kind === 'registration' }));
+      const t = resolveTx(hash, tipHeight());
+      if (!t) return null;
+      return t.stakeRegistrations > 0 ? t.delegations.map((d) => ({ cert_index: 0, address: world.wallets[d.wallet]!.stakeAddress!, registration: true })) : [];
+    },
+    txWithdrawals(hash) {
+      const live = ledger.tx(hash);
+      if (live) return live.withdrawals.map((w) => ({ address: w.stakeAddress, amount: String(w.amount) }));
+      const t = resolveTx(hash, tipHeight());
+      return t ? t.withdrawals.map((w) => ({ address: world.wallets[w.wallet]!.stakeAddress!, amount: String(w.amount) })) : null;
+    },
+    txMirs(hash) {
+      return ledger.tx(hash) || resolveTx(hash, tipHeight()) ? [] : null;
+    },
+    txPoolUpdates(hash) {
+      if (ledger.tx(hash)) return [];
+      const t = resolveTx(hash, tipHeight());
+      if (!t) return null;
+      if (t.height !== 0 || t.index !== 0) return [];
+      return book.all.map((pool, i): TxPoolUpdate => {
+        const m = book.metadata(pool);
+        return {
+          cert_index: i, pool_id: pool.id, vrf_key: pool.vrfKeyHash, pledge: String(pool.pledge), margin_cost: pool.margin, fixed_cost: String(pool.fixedCost),
+          reward_account: pool.rewardAccount, owners: [pool.rewardAccount],
+          metadata: { url: m.url, hash: m.hash, ticker: m.ticker, name: m.name, description: m.description, homepage: m.homepage },
+          relays: book.relays(pool), active_epoch: 2,
+        };
+      });
+    },
+    txPoolRetires(hash) {
+      if (ledger.tx(hash)) return [];
+      const t = resolveTx(hash, tipHeight());
+      return t ? retirementsOfTx(t).map((r) => ({ cert_index: r.certIndex, pool_id: r.pool.id, retiring_epoch: r.retiringEpoch })) : null;
     },
   };
   return chain;

@@ -156,6 +156,11 @@ export interface LedgerOptions {
   genesis: () => Array<Pick<LedgerEntry, 'hash' | 'cbor'>>;
   /** Slot ↔ time, for the validity interval Plutus scripts see. */
   slots?: SlotConfig;
+  /**
+   * A stake address's reward balance as of a block (rewards credited by then, less the withdrawals
+   * of transactions accepted into that block or earlier); 0 when absent.
+   */
+  rewardBalance?: (stakeAddress: string, height: number) => bigint;
 }
 
 const hex = (bytes: Uint8Array): string => Buffer.from(bytes).toString('hex');
@@ -485,6 +490,16 @@ export class LiveLedger {
     while (end > 0 && this.ordered[end - 1]!.height > tip) end--;
     return this.ordered.slice(0, end);
   }
+  /** Accepted transactions up to a height, visible or not (the next block's included), in chain order. */
+  through(height: number): LiveTx[] {
+    let end = this.ordered.length;
+    while (end > 0 && this.ordered[end - 1]!.height > height) end--;
+    return this.ordered.slice(0, end);
+  }
+  /** How many transactions have been accepted: changes whenever the ledger does. */
+  get size(): number {
+    return this.ordered.length;
+  }
   /** The output a transaction's input spends (visible or not: the transaction itself is). */
   outputOf(txHash: string, outputIndex: number): LiveOutput | null {
     return this.utxos.get(key(txHash, outputIndex))?.output ?? null;
@@ -700,9 +715,20 @@ export class LiveLedger {
       a.registered = c.kind !== 'deregistration';
       accounts.set(c.stakeAddress, a);
     }
+    // Withdrawals take the whole reward balance, as the ledger requires; they apply before the
+    // certificates, so a deregistration may withdraw the balance in the same transaction.
+    const pendingAccounts = this.pendingAccounts();
+    const withdrawn = new Map<string, bigint>();
     for (const w of tx.withdrawals) {
-      if (!accounts.get(w.stakeAddress)?.registered) throw new LedgerRefusal(`Withdrawal from ${w.stakeAddress}: the stake address is not registered.`);
-      if (w.amount !== 0n) throw new LedgerRefusal(`Withdrawal from ${w.stakeAddress}: its reward balance is 0 lovelace, not ${w.amount}.`);
+      if (!pendingAccounts.get(w.stakeAddress)?.registered) throw new LedgerRefusal(`Withdrawal from ${w.stakeAddress}: the stake address is not registered.`);
+      const balance = this.rewardBalance(w.stakeAddress, height);
+      if (w.amount !== balance) throw new LedgerRefusal(`Withdrawal from ${w.stakeAddress}: its reward balance is ${balance} lovelace, not ${w.amount}; a withdrawal takes the whole balance.`);
+      withdrawn.set(w.stakeAddress, w.amount);
+    }
+    for (const c of tx.certs) {
+      if (c.kind !== 'deregistration') continue;
+      const left = this.rewardBalance(c.stakeAddress, height) - (withdrawn.get(c.stakeAddress) ?? 0n);
+      if (left !== 0n) throw new LedgerRefusal(`Certificate ${c.certIndex}: ${c.stakeAddress} still holds ${left} lovelace of rewards; withdraw them (in this transaction or before) to deregister.`);
     }
 
     // Value is preserved: inputs + withdrawals + refunds + mint = outputs + fee + deposits.
@@ -773,6 +799,10 @@ export class LiveLedger {
     }
     if (!failures.length) throw new LedgerRefusal('The transaction is marked invalid (is_valid = false) but its scripts succeed: the ledger refuses it (submit it as valid).');
     return decoded.tx;
+  }
+
+  private rewardBalance(stakeAddress: string, height: number): bigint {
+    return this.options.rewardBalance ? this.options.rewardBalance(stakeAddress, height) : 0n;
   }
 
   private get slots(): SlotConfig {

@@ -60,15 +60,15 @@ describe('determinism', () => {
     expect(chain.params).toMatchObject({
       genesisTime: DEFAULT_GENESIS_TIME,
       blockIntervalMs: 20_000,
-      blocksPerEpoch: 180,
+      blocksPerEpoch: 30,
       addressWindowBlocks: 720,
       slotsPerBlock: 20,
       networkMagic: 764824073,
     });
     expect(DEFAULT_GENESIS_TIME).toBe(Date.UTC(2025, 0, 1));
     expect(chain.tipHeight()).toBe(Math.floor((TEST_NOW - DEFAULT_GENESIS_TIME) / 20_000));
-    // an epoch switch every hour at 20 s blocks
-    expect(DEFAULT_BLOCKS_PER_EPOCH * 20).toBe(3600);
+    // an epoch switch every 10 minutes at 20 s blocks
+    expect(DEFAULT_BLOCKS_PER_EPOCH * 20).toBe(600);
     expect(chain.epochOfHeight(chain.tipHeight())).toBeGreaterThan(3);
   });
 });
@@ -253,7 +253,7 @@ describe('epochs', () => {
   });
 
   it('the latest epoch changes when the clock crosses the boundary', () => {
-    const E = 180;
+    const E = DEFAULT_BLOCKS_PER_EPOCH;
     const start = DEFAULT_GENESIS_TIME + 5000 * E * INTERVAL;
     let now = start - INTERVAL;
     const chain = createSandboxChain({ network: 'preview', now: () => now });
@@ -275,7 +275,7 @@ describe('epochs', () => {
 
 describe('pools and slot leaders', () => {
   it('blocks_epoch counts the blocks each pool led in the current epoch', () => {
-    const E = 180;
+    const E = DEFAULT_BLOCKS_PER_EPOCH;
     const chain = createSandboxChain({ network: 'preprod', now: () => DEFAULT_GENESIS_TIME + (4000 * E + E - 1) * INTERVAL });
     const tip = chain.tipHeight();
     const led = new Map<string, number>();
