@@ -38,7 +38,8 @@ export function growthSvg(c: GrowthChart): string {
   const top = Math.max(...values, c.target ?? 0, Number.EPSILON) * 1.15;
   const lx = c.xs.map(Math.log10);
   const [x0, x1] = [Math.min(...lx), Math.max(...lx)];
-  const px = (x: number) => PAD.left + ((Math.log10(x) - x0) / (x1 - x0 || 1)) * (W - PAD.left - PAD.right);
+  // The first and last points sit 40 px inside the plot, so their labels fit.
+  const px = (x: number) => PAD.left + 40 + ((Math.log10(x) - x0) / (x1 - x0 || 1)) * (W - PAD.left - PAD.right - 80);
   const py = (y: number) => H - PAD.bottom - (y / top) * (H - PAD.top - PAD.bottom);
   const out: string[] = [];
   out.push(`<svg xmlns="http://www.w3.org/2000/svg" width="${W}" height="${H + 18 * Math.ceil(c.series.length / 2)}" viewBox="0 0 ${W} ${H + 18 * Math.ceil(c.series.length / 2)}" font-family="system-ui, sans-serif" font-size="11" role="img">`);
