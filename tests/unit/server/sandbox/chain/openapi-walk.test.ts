@@ -9,13 +9,10 @@ import { scanPathMethods } from '../../../../../server/blockfrost/methods';
 import { memoryLedgerStore, type SandboxNetwork } from '../../../../../server/sandbox/chain/index';
 import { assertSchema, serve, testChain } from './support';
 import type { WalkFixture, WalkGroup } from './walk/types';
-import { served } from './walk/served';
-import { stake } from './walk/stake';
+import { GROUPS } from './walk/groups';
 
 const require = createRequire(import.meta.url);
 
-/** Every endpoint group's requests, in the order their prepare() runs. */
-const GROUPS: WalkGroup[] = [served, stake];
 
 /** Paths Cairn's gateway answers itself rather than the chain (each tested where it is served). */
 const GATEWAY_PATHS: Record<string, string> = {

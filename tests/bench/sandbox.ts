@@ -1,0 +1,123 @@
+// npm run bench:sandbox — the sandbox chain as a long-running devnet: a chain of 100,000 simulated
+// blocks (BENCH_SANDBOX_BLOCKS) on loopback HTTP, every GET path of the OpenAPI walk
+// (tests/unit/server/sandbox/chain/walk/) after its groups have submitted their transactions.
+//
+//   latency: each walked request 5 times to warm up, then 40 times: its p95. Target ≤ 10 ms for every
+//     one; the baseline of the same run is GET /health.
+//   first calls: /addresses/{address} of 30 addresses of the world never asked for before: p95 of
+//     those first calls. Target ≤ 10 ms.
+//   memory: the heap after garbage collection, before and after the chain moves 2,000 blocks
+//     (BENCH_SANDBOX_STEPS) with a follower's reads at every block (the tip, its transactions in full);
+//     growth per block. Target < 2 KB.
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import express from 'express';
+import { createSandboxChain, memoryLedgerStore, sandboxRouter } from '../../server/sandbox/chain/index';
+import { GROUPS } from '../unit/server/sandbox/chain/walk/groups';
+import type { WalkFixture } from '../unit/server/sandbox/chain/walk/types';
+import { machine, ms, percentile, ratio, row, table } from './lib/report';
+
+const BLOCKS = Number(process.env.BENCH_SANDBOX_BLOCKS ?? 100_000);
+const STEPS = Number(process.env.BENCH_SANDBOX_STEPS ?? 2_000);
+const REPEAT = 40;
+const TARGET_MS = 10;
+const TARGET_BYTES_PER_BLOCK = 2048;
+
+const gc = (globalThis as { gc?: () => void }).gc;
+
+const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+function timedGet(base: string, path: string): Promise<{ status: number; ms: number }> {
+  const t0 = performance.now();
+  return new Promise((resolve, reject) => {
+    http
+      .get(base + path, { agent }, (res) => {
+        res.resume();
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, ms: performance.now() - t0 }));
+      })
+      .on('error', reject);
+  });
+}
+
+async function main() {
+  console.log(`bench:sandbox on ${machine()}`);
+  const interval = 20_000;
+  const clock = { now: Date.UTC(2026, 2, 1, 12) };
+  const genesisTime = clock.now - BLOCKS * interval;
+  const chain = createSandboxChain({ network: 'preprod', blockIntervalMs: interval, genesisTime, store: memoryLedgerStore(), now: () => clock.now });
+  await chain.ready();
+  const app = express();
+  app.use('/api/v0', sandboxRouter(chain));
+  const server = http.createServer(app);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/v0`;
+  try {
+    const f = { network: 'preprod', chain, clock, made: {}, http: { base, close: async () => undefined, get: async () => ({ status: 0, headers: new Headers(), body: null }) } } as WalkFixture;
+    for (const group of GROUPS) await group.prepare?.(f);
+    console.log(`A chain of ${chain.tipHeight().toLocaleString('en')} blocks (${GROUPS.map((g) => g.name).join(', ')} prepared).`);
+
+    // First calls: addresses of the world no request has asked about.
+    const catalog = chain.catalog();
+    const fresh = catalog.addresses.slice(-30).map((a) => a.address);
+    const firsts: number[] = [];
+    for (const address of fresh) {
+      const r = await timedGet(base, `/addresses/${address}`);
+      if (r.status !== 200 && r.status !== 404) throw new Error(`/addresses/${address} answered ${r.status}`);
+      firsts.push(r.ms);
+    }
+    firsts.sort((a, b) => a - b);
+
+    const results: Array<{ template: string; p95: number; p50: number }> = [];
+    const requests: Array<[string, string]> = [['/health', '/health'], ...GROUPS.flatMap((g) => Object.entries(g.requests).map(([t, r]) => [t, r.path(f)] as [string, string]))];
+    for (const [template, path] of requests) {
+      const times: number[] = [];
+      for (let i = 0; i < 5 + REPEAT; i++) {
+        const r = await timedGet(base, path);
+        if (r.status !== 200) throw new Error(`${path} answered ${r.status}`);
+        if (i >= 5) times.push(r.ms);
+      }
+      times.sort((a, b) => a - b);
+      results.push({ template, p50: percentile(times, 50), p95: percentile(times, 95) });
+    }
+    const health = results[0]!;
+    const walked = results.slice(1).sort((a, b) => b.p95 - a.p95);
+    console.log(`\nThe ten slowest of ${walked.length} walked paths (p95 of ${REPEAT} after 5 warm-up requests):`);
+    console.log(table(['path', 'p50', 'p95'], walked.slice(0, 10).map((r) => [r.template, ms(r.p50), ms(r.p95)])));
+    const over = walked.filter((r) => r.p95 > TARGET_MS);
+    if (over.length) console.log(`Over ${TARGET_MS} ms: ${over.map((r) => `${r.template} ${ms(r.p95)}`).join(', ')}`);
+
+    // Memory per block, as a follower reads the chain block after block.
+    let bytesPerBlock = NaN;
+    if (gc) {
+      gc();
+      gc();
+      const before = process.memoryUsage().heapUsed;
+      for (let i = 0; i < STEPS; i++) {
+        clock.now += interval;
+        chain.latestBlock();
+        chain.blockTxDetails(chain.tipHeight());
+      }
+      gc();
+      gc();
+      bytesPerBlock = (process.memoryUsage().heapUsed - before) / STEPS;
+      console.log(`Heap growth over ${STEPS.toLocaleString('en')} more blocks: ${(bytesPerBlock / 1024).toFixed(2)} KB per block.`);
+    } else {
+      console.log('Memory per block not measured: run with --expose-gc (npm run bench:sandbox does).');
+    }
+
+    console.log();
+    const worst = walked[0]!;
+    row({ bench: 'sandbox', measure: `every walked path's p95, ${chain.tipHeight().toLocaleString('en')}-block chain (worst: ${worst.template})`, figure: ms(worst.p95), baseline: `${ms(health.p95)} /health`, ratio: ratio(worst.p95, health.p95), target: `≤ ${TARGET_MS} ms each (${over.length} over)`, pass: over.length === 0 });
+    const firstP95 = percentile(firsts, 95);
+    row({ bench: 'sandbox', measure: 'first /addresses/{address} call for an address never asked for, p95 of 30', figure: ms(firstP95), baseline: `${ms(health.p95)} /health`, ratio: ratio(firstP95, health.p95), target: `≤ ${TARGET_MS} ms`, pass: firstP95 <= TARGET_MS });
+    row({ bench: 'sandbox', measure: `heap growth per simulated block over ${STEPS.toLocaleString('en')} blocks`, figure: Number.isFinite(bytesPerBlock) ? `${(bytesPerBlock / 1024).toFixed(2)} KB` : 'not measured', baseline: '', ratio: '', target: '< 2 KB', pass: bytesPerBlock < TARGET_BYTES_PER_BLOCK });
+  } finally {
+    agent.destroy();
+    server.closeAllConnections();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  }
+}
+
+main().catch((err: unknown) => {
+  console.error(err);
+  process.exit(1);
+});
