@@ -950,6 +950,24 @@ export function createSandboxChain(options: SandboxChainOptions): SandboxChain {
     tx_hash: txHash, tx_index: r.tx_index, purpose: r.purpose, redeemer_data_hash: r.redeemer_data_hash, datum_hash: r.datum_hash,
     unit_mem: r.unit_mem, unit_steps: r.unit_steps, fee: r.fee,
   });
+  /** The unspent outputs holding each asset, built once per UTXO set. */
+  const unspentByUnit = new WeakMap<Utxo[], Map<string, Utxo[]>>();
+  const unspentOfAsset = (tip: number, unit: string): Utxo[] => {
+    const { all } = unspentAt(tip);
+    let byUnit = unspentByUnit.get(all);
+    if (!byUnit) {
+      byUnit = new Map();
+      for (const u of all) {
+        for (const a of u.assets.keys()) {
+          const list = byUnit.get(a) ?? [];
+          list.push(u);
+          byUnit.set(a, list);
+        }
+      }
+      unspentByUnit.set(all, byUnit);
+    }
+    return byUnit.get(unit) ?? [];
+  };
   const knownAsset = (unit: string): boolean => world.assetByUnit.has(unit) || liveAssets().has(unit);
   const pendingTouches = (t: LiveTx, address: string): boolean =>
     t.outputs.some((o) => o.address === address) || t.inputs.some((i) => ledger.outputOf(i.txHash, i.outputIndex)?.address === address);
@@ -1432,7 +1450,7 @@ export function createSandboxChain(options: SandboxChainOptions): SandboxChain {
       if (typeof unit !== 'string') return null;
       const u = unit.toLowerCase();
       if (!knownAsset(u)) return null;
-      const rows = unspentAt(tipHeight()).all.filter((x) => x.assets.has(u) && (query?.from === undefined || x.height >= query.from) && (query?.to === undefined || x.height <= query.to));
+      const rows = unspentOfAsset(tipHeight(), u).filter((x) => (query?.from === undefined || x.height >= query.from) && (query?.to === undefined || x.height <= query.to));
       return paginate(rows, query).map((x): AssetUtxo => ({
         address: x.address, tx_hash: x.txHash, output_index: x.outputIndex, amount: amounts(x.lovelace, x.assets), block: hashes.block(x.height),
         block_height: x.height, block_time: timeOf(x.height), data_hash: x.dataHash, inline_datum: x.inlineDatum, inline_datum_json: datumJson(x.inlineDatum),

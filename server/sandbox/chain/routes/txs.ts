@@ -120,7 +120,7 @@ export function mountTxsRoutes(router: Router, chain: SandboxChain): void {
   });
   router.get('/assets/:asset/txs', (req, res) => {
     const unit = assetUnit(req);
-    res.json(found(chain.assetTransactions(unit, parsePagination(req.query, true))).map((r) => r.tx_hash));
+    res.json(found(chain.assetTransactions(unit, { ...parsePagination(req.query, true), ...bounds(req, BOUND) })).map((r) => r.tx_hash));
   });
   router.get('/assets/:asset/utxos', (req, res) => {
     const unit = assetUnit(req);

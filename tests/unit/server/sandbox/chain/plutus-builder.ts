@@ -44,9 +44,10 @@ export function sign(tx: CSL.Transaction, key: CSL.PrivateKey): Uint8Array {
 }
 
 /** Pays `lovelace` from the wallet to `to` with an inline datum (and optionally a reference script). */
-export function lock(chain: SandboxChain, wallet: string, key: CSL.PrivateKey, to: CSL.Address, lovelace: bigint, opts: { referenceScript?: CSL.PlutusScript; datumHash?: boolean } = {}): Uint8Array {
+export function lock(chain: SandboxChain, wallet: string, key: CSL.PrivateKey, to: CSL.Address, lovelace: bigint, opts: { referenceScript?: CSL.PlutusScript; datumHash?: boolean; from?: AddressUtxo } = {}): Uint8Array {
   const b = builder(chain);
-  const utxo = chain.addressUtxos(wallet)![0]!;
+  // The wallet's first output unless told (it must hold ada only).
+  const utxo = opts.from ?? chain.addressUtxos(wallet)![0]!;
   b.add_regular_input(CSL.Address.from_bech32(wallet), input(utxo), CSL.Value.new(big(lovelaceOf(utxo))));
   const out = CSL.TransactionOutput.new(to, CSL.Value.new(big(lovelace)));
   if (opts.datumHash) out.set_data_hash(CSL.hash_plutus_data(DATUM));
