@@ -5,7 +5,7 @@ import CSL from '@emurgo/cardano-serialization-lib-nodejs';
 import { blake2b } from '@noble/hashes/blake2.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSandboxChain, memoryLedgerStore, type AddressUtxo, type Amount, type LedgerStore, type SandboxChain } from '../../../../../server/sandbox/chain/index';
-import { ALWAYS_V3, big, builder, input, lock, lovelaceOf, scriptAddress, sign, spend } from './plutus-builder';
+import { ALWAYS_V3, big, builder, FAILS_V3, input, lock, lovelaceOf, scriptAddress, sign, spend } from './plutus-builder';
 import { assertSchema, serve, testChain, TEST_NOW, type TestServer } from './support';
 import { keysOf, payment, type WalletKeys } from './tx-builder';
 
@@ -18,6 +18,7 @@ let bob: string;
 let keys: WalletKeys;
 let policy: CSL.NativeScript;
 let nativeUnit: string;
+let memoBytes: Uint8Array;
 const made = {} as { faucet: string; ref: string; lock: string; spend: string; mint: string; burn: string; memo: string };
 
 const next = () => {
@@ -73,7 +74,8 @@ beforeAll(async () => {
   next();
   made.burn = await chain.submit(nativeMint(-40));
   next();
-  made.memo = await chain.submit(payment({ inputs: [plainUtxo()], to: bob, lovelace: 2_000_000n, change: alice.address, signers: [keys.payment], metadata: { label: 674, json: { msg: ['hello'] } } }));
+  memoBytes = payment({ inputs: [plainUtxo()], to: bob, lovelace: 2_000_000n, change: alice.address, signers: [keys.payment], metadata: { label: 674, json: { msg: ['hello'] } } });
+  made.memo = await chain.submit(memoBytes);
   next();
 }, 60_000);
 
@@ -146,6 +148,7 @@ describe('block addresses and CBOR', () => {
     const fixed = CSL.FixedTransaction.from_hex(res.body.cbor);
     expect(Buffer.from(blake2b(fixed.raw_body(), { dkLen: 32 })).toString('hex')).toBe(made.spend);
     expect(chain.tx(made.spend)!.size).toBe(res.body.cbor.length / 2);
+    expect((await http.get(`/txs/${made.memo}/cbor`)).body).toEqual({ cbor: Buffer.from(memoBytes).toString('hex') });
 
     const background = backgroundTx(() => true);
     expect((await http.get(`/txs/${background}`)).status).toBe(200);
@@ -189,6 +192,28 @@ describe('redeemers and required signers', () => {
     await again.ready();
     expect(again.txRedeemers(made.spend)).toEqual(chain.txRedeemers(made.spend));
     expect(again.scriptRedeemers(ALWAYS_V3.hash().to_hex())).toEqual(chain.scriptRedeemers(ALWAYS_V3.hash().to_hex()));
+  });
+
+  it('lists the redeemer of a transaction marked invalid, whose script failed and whose collateral was taken', async () => {
+    const own = memoryLedgerStore();
+    const t = testChain({ store: own });
+    const [carol] = t.chain.devWallets();
+    const carolKeys = keysOf(carol!.mnemonic);
+    const lockHash = await t.chain.submit(lock(t.chain, carol!.address, carolKeys.payment, scriptAddress(FAILS_V3), 10_000_000n));
+    t.clock.now += t.chain.params.blockIntervalMs;
+    const out = t.chain.addressUtxos(scriptAddress(FAILS_V3).to_bech32(undefined))!.find((u) => u.tx_hash === lockHash)!;
+    const hash = await t.chain.submit(spend(t.chain, carol!.address, carolKeys.payment, { script: FAILS_V3, locked: { ...out, lovelace: 10_000_000n }, invalid: true }));
+    const pending = t.chain.mempoolTx(hash)!;
+    expect(pending.tx.valid_contract).toBe(false);
+    expect(pending.inputs.every((i) => i.collateral)).toBe(true);
+    t.clock.now += t.chain.params.blockIntervalMs;
+    expect(t.chain.tx(hash)!.valid_contract).toBe(false);
+    const expected = [expect.objectContaining({ tx_index: 0, purpose: 'spend', script_hash: FAILS_V3.hash().to_hex(), unit_mem: '1000000', unit_steps: '500000000' })];
+    expect(t.chain.txRedeemers(hash)).toEqual(expected);
+    const again = createSandboxChain({ network: 'preprod', store: own, now: () => t.clock.now });
+    await again.ready();
+    expect(again.txRedeemers(hash)).toEqual(t.chain.txRedeemers(hash));
+    expect(again.scriptRedeemers(FAILS_V3.hash().to_hex())).toEqual([expect.objectContaining({ tx_hash: hash, purpose: 'spend' })]);
   });
 
   it("gives a background script spend one redeemer per input, on the script of the input's address, within the fee it paid", async () => {
