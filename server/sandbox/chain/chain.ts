@@ -36,6 +36,25 @@ import {
 } from './stake';
 import { remintCount, segmentAddressTxs, simulateSegment, STAKE_KEY_DEPOSIT, type Segment, type SimBlock, type SimOutput, type SimTx } from './simulate';
 import { buildWorld, type Wallet, type World, type WorldAsset, type WorldPool } from './world';
+import {
+  backgroundUnits,
+  datumJson,
+  liveRedeemer,
+  purposeName,
+  redeemerScripts,
+  referenceScriptOf,
+  remintSegment,
+  requiredSigners,
+  worldMintCount,
+  type AddressTotal,
+  type AssetAction,
+  type AssetUtxo,
+  type BlockAddress,
+  type MempoolTx,
+  type ScriptRedeemer,
+  type ScriptUtxo,
+  type TxRedeemer,
+} from './txs';
 import type {
   AddressInfo,
   AddressTransaction,
@@ -269,6 +288,36 @@ export interface SandboxChain {
   txMirs(hash: string): Array<{ pot: 'reserve' | 'treasury'; cert_index: number; address: string; amount: string }> | null;
   txPoolUpdates(hash: string): TxPoolUpdate[] | null;
   txPoolRetires(hash: string): Array<{ cert_index: number; pool_id: string; retiring_epoch: number }> | null;
+
+  // ---- txs ----
+  /** The block of an absolute slot; null when no block has that slot (or it is above the tip). */
+  blockAtSlot(slot: number): Block | null;
+  /** The block of a slot within an epoch. */
+  blockAtEpochSlot(epoch: number, epochSlot: number): Block | null;
+  /** Addresses in a block's transactions' inputs and outputs, by bech32, each with its transactions. */
+  blockAddresses(hashOrHeight: string | number, page?: Pagination): BlockAddress[] | null;
+  /** A block's transactions that have CBOR (the live ledger's; background transactions have none). */
+  blockTxsCbor(hashOrHeight: string | number, page?: Pagination): Array<{ tx_hash: string; cbor: string }> | null;
+  txRedeemers(hash: string): TxRedeemer[] | null;
+  txRequiredSigners(hash: string): Array<{ witness_hash: string }> | null;
+  /** The bytes a live transaction was submitted as; null for unknown and background transactions. */
+  txCbor(hash: string): { cbor: string } | null;
+  addressTotal(address: string): AddressTotal | null;
+  assetHistory(unit: string, page?: Pagination): AssetAction[] | null;
+  assetTransactions(unit: string, query?: AddressTxQuery): AddressTransaction[] | null;
+  /** Unspent outputs holding an asset; from/to bound the block height (inclusive). */
+  assetUtxos(unit: string, query?: Pagination & { from?: number; to?: number }): AssetUtxo[] | null;
+  /** Script hashes the chain knows: the world's script addresses', then those of live transactions. */
+  scripts(page?: Pagination): Array<{ script_hash: string }>;
+  scriptJson(hash: string): { json: unknown } | null;
+  scriptRedeemers(hash: string, page?: Pagination): ScriptRedeemer[] | null;
+  /** Unspent outputs holding the script as a reference script. */
+  scriptUtxos(hash: string, page?: Pagination): ScriptUtxo[] | null;
+  metadataLabelCbor(label: string, page?: Pagination): Array<{ tx_hash: string; cbor_metadata: string | null; metadata: string | null }>;
+  /** Accepted transactions waiting for the next block, in the order they were accepted. */
+  mempool(page?: Pagination): Array<{ tx_hash: string }>;
+  mempoolTx(hash: string): MempoolTx | null;
+  mempoolOfAddress(address: string, page?: Pagination): Array<{ tx_hash: string }>;
 }
 
 const MAX_SUPPLY = 45_000_000_000_000_000n;
@@ -966,12 +1015,7 @@ export function createSandboxChain(options: SandboxChainOptions): SandboxChain {
     '0': 'No Purpose', '1': 'Reserved', '674': 'Message (CIP-20)', '721': 'NFT Metadata (CIP-25)', '1967': 'nut.link metadata oracles registry', '1968': 'nut.link metadata oracles data points',
   };
 
-  const findScript = (hash: string): LiveScript | null => {
-    if (typeof hash !== 'string') return null;
-    const h = hash.toLowerCase();
-    for (const t of ledger.all()) for (const s of t.scripts) if (s.hash === h) return s;
-    return null;
-  };
+  const findScript = (hash: string): LiveScript | null => (typeof hash === 'string' ? (liveScripts().get(hash.toLowerCase()) ?? null) : null);
   const findDatum = (hash: string): { hash: string; cbor: string } | null => {
     if (typeof hash !== 'string') return null;
     const h = hash.toLowerCase();
@@ -1038,6 +1082,130 @@ export function createSandboxChain(options: SandboxChainOptions): SandboxChain {
   let catalogCache: SandboxCatalog | undefined;
   // The tip's block changes once per block interval and is asked for far more often than that.
   let latest: Readonly<Block> | undefined;
+
+  // ---- txs: redeemers, CBOR, block addresses, address totals, asset histories, scripts, mempool ----
+  const byChainOrder = (a: { height: number; index: number }, b: { height: number; index: number }): number => a.height - b.height || a.index - b.index;
+  const withinBounds = <T extends { height: number; index: number }>(rows: T[], query: AddressTxQuery | undefined): T[] => {
+    const from = parseBound(query?.from);
+    const to = parseBound(query?.to);
+    if (!from && !to) return rows;
+    return rows.filter((tx) => {
+      if (from && (tx.height < from[0] || (tx.height === from[0] && from[1] >= 0 && tx.index < from[1]))) return false;
+      if (to && (tx.height > to[0] || (tx.height === to[0] && to[1] >= 0 && tx.index > to[1]))) return false;
+      return true;
+    });
+  };
+
+  const liveRedeemerCache = new Map<string, TxRedeemer[]>();
+  const liveRedeemers = (t: LiveTx): TxRedeemer[] => {
+    let hit = liveRedeemerCache.get(t.hash);
+    if (!hit) {
+      const scripts = redeemerScripts(t, (h, i) => ledger.outputOf(h, i));
+      hit = t.redeemers.map((r, i) => liveRedeemer(r, scripts[i]!));
+      liveRedeemerCache.set(t.hash, hit);
+    }
+    return hit;
+  };
+  /** A background script spend's redeemers: one per input (all at the script's address), in sorted-input order. */
+  const simRedeemers = (tx: SimTx): TxRedeemer[] => {
+    if (tx.redeemers === 0) return [];
+    const inputs = tx.inputs
+      .map((i) => ({ hash: hashes.tx(i.height, i.index), outputIndex: i.outputIndex, address: i.output.address }))
+      .sort((a, b) => (a.hash < b.hash ? -1 : a.hash > b.hash ? 1 : a.outputIndex - b.outputIndex));
+    const share = Math.floor((tx.fee - PROTOCOL.minFeeB - PROTOCOL.minFeeA * tx.size) / tx.redeemers);
+    return inputs.slice(0, tx.redeemers).map((input, i): TxRedeemer => {
+      const units = backgroundUnits(share, 0.3 + 0.4 * deriveFloat(key, 'redeemer-mem', tx.hash, i), tx.redeemers);
+      const dataHash = derive(key, 'redeemer-data', tx.hash, i).toString('hex');
+      return {
+        tx_index: i,
+        purpose: 'spend',
+        script_hash: parseShelleyAddress(addressText(input.address))!.paymentHash,
+        redeemer_data_hash: dataHash,
+        datum_hash: dataHash,
+        unit_mem: String(units.mem),
+        unit_steps: String(units.steps),
+        fee: String(units.fee),
+      };
+    });
+  };
+
+  /** The world's script addresses are guarded by Plutus scripts whose bytes the sandbox does not have. */
+  const worldScripts = new Map<string, number>(world.addresses.filter((a) => a.script).map((a) => [parseShelleyAddress(a.bech32)!.paymentHash, a.index]));
+  /** Scripts of visible live transactions (witness sets and reference scripts of outputs), in order of first appearance. */
+  let scriptIndex: { seen: number; byHash: Map<string, LiveScript> } | undefined;
+  const liveScripts = (): Map<string, LiveScript> => {
+    const visible = ledger.all();
+    if (scriptIndex?.seen === visible.length) return scriptIndex.byHash;
+    const byHash = new Map<string, LiveScript>();
+    for (const t of visible) {
+      for (const s of t.scripts) if (!byHash.has(s.hash)) byHash.set(s.hash, s);
+      for (const o of t.outputs) {
+        if (!o.referenceScriptHash || byHash.has(o.referenceScriptHash)) continue;
+        const s = referenceScriptOf(o);
+        if (s) byHash.set(s.hash, s);
+      }
+    }
+    scriptIndex = { seen: visible.length, byHash };
+    return byHash;
+  };
+  const knownScript = (hash: string): boolean => findScript(hash) !== null || worldScripts.has(hash.toLowerCase());
+
+  /** Transactions moving each asset within the address window (background and live), built once per tip. */
+  let assetWindow: { tip: number; liveSeq: number; byUnit: Map<string, Array<{ hash: string; height: number; index: number }>> } | undefined;
+  const assetWindowTxs = (tip: number): Map<string, Array<{ hash: string; height: number; index: number }>> => {
+    const liveSeq = ledger.all().length;
+    if (assetWindow && assetWindow.tip === tip && assetWindow.liveSeq === liveSeq) return assetWindow.byUnit;
+    const byUnit = new Map<string, Array<{ hash: string; height: number; index: number }>>();
+    const add = (units: Set<string>, row: { hash: string; height: number; index: number }): void => {
+      for (const unit of units) {
+        const list = byUnit.get(unit) ?? [];
+        list.push(row);
+        byUnit.set(unit, list);
+      }
+    };
+    for (let h = Math.max(0, tip - addressWindowBlocks + 1); h <= tip; h++) {
+      for (const tx of simBlock(h).txs) {
+        const units = new Set<string>();
+        for (const i of tx.inputs) for (const [u] of i.output.assets) units.add(u);
+        for (const o of tx.outputs) for (const [u] of o.assets) units.add(u);
+        add(units, { hash: tx.hash, height: tx.height, index: tx.index });
+      }
+    }
+    for (const t of ledger.all()) {
+      const units = new Set<string>(t.mint.keys());
+      for (const i of t.inputs) for (const u of ledger.outputOf(i.txHash, i.outputIndex)?.assets.keys() ?? []) units.add(u);
+      for (const o of t.outputs) for (const u of o.assets.keys()) units.add(u);
+      add(units, { hash: t.hash, height: t.height, index: liveIndex(t) });
+    }
+    assetWindow = { tip, liveSeq, byUnit };
+    return byUnit;
+  };
+
+  const scriptRedeemer = (txHash: string, r: TxRedeemer): ScriptRedeemer => ({
+    tx_hash: txHash, tx_index: r.tx_index, purpose: r.purpose, redeemer_data_hash: r.redeemer_data_hash, datum_hash: r.datum_hash,
+    unit_mem: r.unit_mem, unit_steps: r.unit_steps, fee: r.fee,
+  });
+  /** The unspent outputs holding each asset, built once per UTXO set. */
+  const unspentByUnit = new WeakMap<Utxo[], Map<string, Utxo[]>>();
+  const unspentOfAsset = (tip: number, unit: string): Utxo[] => {
+    const { all } = unspentAt(tip);
+    let byUnit = unspentByUnit.get(all);
+    if (!byUnit) {
+      byUnit = new Map();
+      for (const u of all) {
+        for (const a of u.assets.keys()) {
+          const list = byUnit.get(a) ?? [];
+          list.push(u);
+          byUnit.set(a, list);
+        }
+      }
+      unspentByUnit.set(all, byUnit);
+    }
+    return byUnit.get(unit) ?? [];
+  };
+  const knownAsset = (unit: string): boolean => world.assetByUnit.has(unit) || liveAssets().has(unit);
+  const pendingTouches = (t: LiveTx, address: string): boolean =>
+    t.outputs.some((o) => o.address === address) || t.inputs.some((i) => ledger.outputOf(i.txHash, i.outputIndex)?.address === address);
 
   const chain: SandboxChain = {
     network,
@@ -1293,11 +1461,14 @@ export function createSandboxChain(options: SandboxChainOptions): SandboxChain {
     script(hash) {
       const s = findScript(hash);
       // Blockfrost gives a Plutus script's size (its flat bytes), and no size or CBOR for a native script.
-      return s ? { script_hash: s.hash, type: s.type, serialised_size: s.type === 'timelock' ? null : CSL.PlutusScript.from_hex(s.cbor).bytes().length } : null;
+      // A world script address's script: Plutus, with no bytes behind it (background spends only).
+      if (!s) return typeof hash === 'string' && worldScripts.has(hash.toLowerCase()) ? { script_hash: hash.toLowerCase(), type: 'plutusV2', serialised_size: null } : null;
+      return { script_hash: s.hash, type: s.type, serialised_size: s.type === 'timelock' ? null : CSL.PlutusScript.from_hex(s.cbor).bytes().length };
     },
     scriptCbor(hash) {
       const s = findScript(hash);
-      return s ? { cbor: s.type === 'timelock' ? null : s.cbor } : null;
+      if (!s) return typeof hash === 'string' && worldScripts.has(hash.toLowerCase()) ? { cbor: null } : null;
+      return { cbor: s.type === 'timelock' ? null : s.cbor };
     },
     datum(hash) {
       const d = findDatum(hash);
@@ -1682,6 +1853,221 @@ export function createSandboxChain(options: SandboxChainOptions): SandboxChain {
       if (ledger.tx(hash)) return [];
       const t = resolveTx(hash, tipHeight());
       return t ? retirementsOfTx(t).map((r) => ({ cert_index: r.certIndex, pool_id: r.pool.id, retiring_epoch: r.retiringEpoch })) : null;
+    },
+    // ---- txs ----
+    blockAtSlot(slot) {
+      if (!Number.isSafeInteger(slot) || slot < 0 || slot % slotsPerBlock !== 0) return null;
+      return chain.blockAt(slot / slotsPerBlock);
+    },
+    blockAtEpochSlot(epoch, epochSlot) {
+      if (!Number.isSafeInteger(epoch) || !Number.isSafeInteger(epochSlot) || epoch < 0 || epochSlot < 0) return null;
+      if (epochSlot % slotsPerBlock !== 0 || epochSlot >= blocksPerEpoch * slotsPerBlock) return null;
+      return chain.blockAt(epoch * blocksPerEpoch + epochSlot / slotsPerBlock);
+    },
+    blockAddresses(ref, page) {
+      const h = resolveHeight(ref, tipHeight());
+      if (h === null) return null;
+      const byAddress = new Map<string, string[]>();
+      const touch = (address: string, hash: string): void => {
+        const list = byAddress.get(address) ?? [];
+        if (list[list.length - 1] !== hash) list.push(hash);
+        byAddress.set(address, list);
+      };
+      for (const tx of simBlock(h).txs) {
+        for (const i of tx.inputs) touch(addressText(i.output.address), tx.hash);
+        for (const o of tx.outputs) touch(addressText(o.address), tx.hash);
+      }
+      for (const t of ledger.txsAt(h)) {
+        const u = liveUtxosObject(t);
+        for (const i of u.inputs) touch(i.address, t.hash);
+        for (const o of u.outputs) touch(o.address, t.hash);
+      }
+      const rows = [...byAddress.entries()]
+        .sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))
+        .map(([address, txs]): BlockAddress => ({ address, transactions: txs.map((tx_hash) => ({ tx_hash })) }));
+      return paginate(rows, page && { ...page, order: 'asc' });
+    },
+    blockTxsCbor(ref, page) {
+      const h = resolveHeight(ref, tipHeight());
+      if (h === null) return null;
+      return paginate(ledger.txsAt(h).map((t) => ({ tx_hash: t.hash, cbor: t.cbor })), page);
+    },
+    txRedeemers(hash) {
+      const live = ledger.tx(hash);
+      if (live) return liveRedeemers(live);
+      const t = resolveTx(hash, tipHeight());
+      return t ? simRedeemers(t) : null;
+    },
+    txRequiredSigners(hash) {
+      const live = ledger.tx(hash);
+      if (live) return requiredSigners(live);
+      // Background transactions are simulated without required signers.
+      return resolveTx(hash, tipHeight()) ? [] : null;
+    },
+    txCbor(hash) {
+      const live = ledger.tx(hash);
+      return live ? { cbor: live.cbor } : null;
+    },
+    addressTotal(text) {
+      if (!knownAddress(text)) return null;
+      const tip = tipHeight();
+      const received = { lovelace: 0n, assets: new Map<string, bigint>() };
+      const sent = { lovelace: 0n, assets: new Map<string, bigint>() };
+      const add = (into: typeof received, lovelace: bigint, assets: Iterable<[string, bigint]>): void => {
+        into.lovelace += lovelace;
+        for (const [u, q] of assets) into.assets.set(u, (into.assets.get(u) ?? 0n) + q);
+      };
+      let count = 0;
+      // Received: the outputs the address's transactions paid it; sent: those of them spent since.
+      const entry = worldAddress(text);
+      if (entry) {
+        for (const tx of addressHistory(entry.index, tip)) {
+          count++;
+          for (const o of tx.outputs) {
+            if (o.address !== entry.index) continue;
+            const assets = o.assets.map(([u, q]): [string, bigint] => [u, BigInt(q)]);
+            add(received, BigInt(o.lovelace), assets);
+            if (o.consumedBy && o.consumedBy.height <= tip) add(sent, BigInt(o.lovelace), assets);
+          }
+        }
+      }
+      for (const t of ledger.txsOf(text)) {
+        count++;
+        t.outputs.forEach((o, i) => {
+          if (o.address !== text) return;
+          add(received, o.lovelace, o.assets);
+          if (ledger.spentBy(t.hash, t.outputOffset + i)) add(sent, o.lovelace, o.assets);
+        });
+      }
+      const sorted = (m: Map<string, bigint>): Array<[string, bigint]> => [...m.entries()].sort((a, b) => (a[0] < b[0] ? -1 : 1));
+      return { address: text, received_sum: amounts(received.lovelace, sorted(received.assets)), sent_sum: amounts(sent.lovelace, sorted(sent.assets)), tx_count: count };
+    },
+    assetHistory(unit, page) {
+      if (typeof unit !== 'string') return null;
+      const u = unit.toLowerCase();
+      const asset = world.assetByUnit.get(u);
+      if (asset) {
+        // The genesis supply, then one re-mint per due segment's distribution: computed, never scanned.
+        const total = worldMintCount(asset, Math.floor(tipHeight() / segmentLength));
+        const p = fillPage(page, total);
+        const out: AssetAction[] = [];
+        for (let n = (p.page - 1) * p.count; n < Math.min(total, p.page * p.count); n++) {
+          const k = p.order === 'desc' ? total - 1 - n : n;
+          out.push(k === 0
+            ? { tx_hash: hashes.tx(0, 0), action: 'minted', amount: String(asset.genesisSupply) }
+            : { tx_hash: hashes.tx(remintSegment(asset, k) * segmentLength, 0), action: 'minted', amount: String(asset.mintAmount) });
+        }
+        return out;
+      }
+      if (!liveAssets().has(u)) return null;
+      const rows: AssetAction[] = [];
+      for (const t of ledger.all()) {
+        const q = t.mint.get(u);
+        if (q) rows.push({ tx_hash: t.hash, action: q > 0n ? 'minted' : 'burned', amount: String(q > 0n ? q : -q) });
+      }
+      return paginate(rows, page);
+    },
+    assetTransactions(unit, query) {
+      if (typeof unit !== 'string') return null;
+      const u = unit.toLowerCase();
+      if (!knownAsset(u)) return null;
+      const tip = tipHeight();
+      const low = Math.max(0, tip - addressWindowBlocks + 1);
+      // Its mints before the address window, then every transaction moving it within the window.
+      // A distribution's hash is made only for the rows of the page (a long-lived token has thousands of mints).
+      const rows: Array<{ hash: string | null; height: number; index: number }> = [];
+      const asset = world.assetByUnit.get(u);
+      if (asset) {
+        if (low > 0) rows.push({ hash: null, height: 0, index: 0 });
+        const remints = worldMintCount(asset, Math.floor(tip / segmentLength)) - 1;
+        for (let k = 1; k <= remints; k++) {
+          const height = remintSegment(asset, k) * segmentLength;
+          if (height >= low) break;
+          rows.push({ hash: null, height, index: 0 });
+        }
+      }
+      rows.push(...(assetWindowTxs(tip).get(u) ?? []));
+      rows.sort(byChainOrder);
+      return paginate(withinBounds(rows, query), query).map((tx) => ({
+        tx_hash: tx.hash ?? hashes.tx(tx.height, tx.index), tx_index: tx.index, block_height: tx.height, block_time: timeOf(tx.height),
+      }));
+    },
+    assetUtxos(unit, query) {
+      if (typeof unit !== 'string') return null;
+      const u = unit.toLowerCase();
+      if (!knownAsset(u)) return null;
+      const rows = unspentOfAsset(tipHeight(), u).filter((x) => (query?.from === undefined || x.height >= query.from) && (query?.to === undefined || x.height <= query.to));
+      return paginate(rows, query).map((x): AssetUtxo => ({
+        address: x.address, tx_hash: x.txHash, output_index: x.outputIndex, amount: amounts(x.lovelace, x.assets), block: hashes.block(x.height),
+        block_height: x.height, block_time: timeOf(x.height), data_hash: x.dataHash, inline_datum: x.inlineDatum, inline_datum_json: datumJson(x.inlineDatum),
+        reference_script_hash: x.referenceScriptHash,
+      }));
+    },
+    scripts(page) {
+      const rows = [...worldScripts.keys()];
+      for (const h of liveScripts().keys()) if (!worldScripts.has(h)) rows.push(h);
+      return paginate(rows, page).map((script_hash) => ({ script_hash }));
+    },
+    scriptJson(hash) {
+      const s = findScript(hash);
+      if (s) return { json: s.type === 'timelock' ? s.json : null };
+      return knownScript(hash) ? { json: null } : null;
+    },
+    scriptRedeemers(hash, page) {
+      if (typeof hash !== 'string' || !knownScript(hash)) return null;
+      const h = hash.toLowerCase();
+      const tip = tipHeight();
+      const rows: Array<ScriptRedeemer & { height: number; index: number }> = [];
+      const address = worldScripts.get(h);
+      if (address !== undefined) {
+        for (const tx of addressHistory(address, tip)) {
+          for (const r of simRedeemers(tx)) if (r.script_hash === h) rows.push({ ...scriptRedeemer(tx.hash, r), height: tx.height, index: tx.index });
+        }
+      }
+      for (const t of ledger.all()) {
+        for (const r of liveRedeemers(t)) if (r.script_hash === h) rows.push({ ...scriptRedeemer(t.hash, r), height: t.height, index: liveIndex(t) });
+      }
+      rows.sort(byChainOrder);
+      return paginate(rows, page).map(({ height: _h, index: _i, ...r }) => r);
+    },
+    scriptUtxos(hash, page) {
+      if (typeof hash !== 'string' || !knownScript(hash)) return null;
+      const h = hash.toLowerCase();
+      const rows = unspentAt(tipHeight()).all.filter((u) => u.referenceScriptHash === h);
+      return paginate(rows, page).map((u): ScriptUtxo => ({
+        address: u.address, tx_hash: u.txHash, output_index: u.outputIndex, amount: amounts(u.lovelace, u.assets), block: hashes.block(u.height),
+        data_hash: u.dataHash, inline_datum: u.inlineDatum, reference_script_hash: h,
+      }));
+    },
+    metadataLabelCbor(label, page) {
+      const rows: Array<{ tx_hash: string; cbor_metadata: string | null; metadata: string | null }> = [];
+      for (const t of ledger.all()) for (const m of t.metadata) if (m.label === label) rows.push({ tx_hash: t.hash, cbor_metadata: `\\x${m.cbor}`, metadata: m.cbor });
+      return paginate(rows, page);
+    },
+    mempool(page) {
+      return paginate(ledger.pending(), page).map((t) => ({ tx_hash: t.hash }));
+    },
+    mempoolTx(hash) {
+      if (typeof hash !== 'string') return null;
+      const t = ledger.pending().find((p) => p.hash === hash.toLowerCase());
+      if (!t) return null;
+      const full = liveTxObject(t);
+      const utxos = liveUtxosObject(t);
+      return {
+        tx: {
+          hash: full.hash, output_amount: full.output_amount, fees: full.fees, deposit: full.deposit, size: full.size, invalid_before: full.invalid_before,
+          invalid_hereafter: full.invalid_hereafter, utxo_count: full.utxo_count, withdrawal_count: full.withdrawal_count, mir_cert_count: full.mir_cert_count,
+          delegation_count: full.delegation_count, stake_cert_count: full.stake_cert_count, pool_update_count: full.pool_update_count,
+          pool_retire_count: full.pool_retire_count, asset_mint_or_burn_count: full.asset_mint_or_burn_count, redeemer_count: full.redeemer_count,
+          valid_contract: full.valid_contract,
+        },
+        inputs: utxos.inputs.map((i) => ({ address: i.address, tx_hash: i.tx_hash, output_index: i.output_index, collateral: i.collateral, reference: i.reference })),
+        outputs: utxos.outputs.map(({ consumed_by_tx: _spent, ...o }) => o),
+        redeemers: t.redeemers.map((r) => ({ tx_index: r.index, purpose: purposeName(r.purpose), unit_mem: String(r.memory), unit_steps: String(r.steps) })),
+      };
+    },
+    mempoolOfAddress(address, page) {
+      return paginate(ledger.pending().filter((t) => pendingTouches(t, address)), page).map((t) => ({ tx_hash: t.hash }));
     },
   };
   return chain;

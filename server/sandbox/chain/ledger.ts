@@ -500,6 +500,13 @@ export class LiveLedger {
   get size(): number {
     return this.ordered.length;
   }
+  /** Accepted transactions still waiting for their block (above the tip), in the order they were accepted. */
+  pending(): LiveTx[] {
+    const tip = this.options.tip();
+    let start = this.ordered.length;
+    while (start > 0 && this.ordered[start - 1]!.height > tip) start--;
+    return this.ordered.slice(start);
+  }
   /** The output a transaction's input spends (visible or not: the transaction itself is). */
   outputOf(txHash: string, outputIndex: number): LiveOutput | null {
     return this.utxos.get(key(txHash, outputIndex))?.output ?? null;

@@ -8,6 +8,7 @@ import { LedgerRefusal } from './ledger';
 import { ogmiosResult, type ResolvedOutput } from './plutus';
 import { parseAdditionalUtxos, txFromBody } from './evaluate-input';
 import { mountStakeRoutes } from './routes/stake';
+import { mountTxsRoutes } from './routes/txs';
 import {
   BlockfrostHttpError,
   INTERNAL_ERROR_MESSAGE,
@@ -352,6 +353,7 @@ export function sandboxRouter(chain: SandboxChain, options: SandboxRouterOptions
   });
 
   mountStakeRoutes(router, chain);
+  mountTxsRoutes(router, chain);
   if (options.catchAll ?? true) {
     router.use((_req: Request, res: Response) => {
       res.status(404).json(blockfrostError(404, NOT_SERVED_MESSAGE));

@@ -56,6 +56,8 @@ function closeObjects(node: Json): Json {
   // OpenAPI 3.0: `nullable: true` admits null. Ajv applies that to `type` but not to an `enum`
   // (onchain_metadata_standard is such a case), so add null to the enum explicitly.
   if (out.nullable === true && Array.isArray(out.enum) && !out.enum.includes(null)) out.enum = [...out.enum, null];
+  // `nullable` with no type at all (/scripts/{script_hash}/json's `json`) admits anything already.
+  if (out.nullable === true && out.type === undefined && out.enum === undefined) delete out.nullable;
   return out;
 }
 

@@ -3,6 +3,7 @@
 // block to hold its payment, which a later group moving the clock would change.
 import { served } from './served';
 import { stake } from './stake';
+import { txs } from './txs';
 import type { WalkGroup } from './types';
 
-export const GROUPS: WalkGroup[] = [served, stake];
+export const GROUPS: WalkGroup[] = [served, stake, txs];
