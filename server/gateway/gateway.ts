@@ -31,7 +31,7 @@ type CaughtUpRequest = http.IncomingMessage & { [CAUGHT_UP]?: number };
 export const MESSAGES = {
   invalidToken: 'Invalid project token.',
   missingToken: 'Missing project token. Please include project_id in your request.',
-  mismatch: 'Network token mismatch',
+  mismatch: 'Network token mismatch. Are you using token for the correct network? See https://docs.blockfrost.io/#section/Available-networks.',
   overLimit: 'Usage is over limit.',
   banned: 'IP has been auto-banned for flooding.',
   noBackend: 'This network has no backend configured on this Cairn server, so requests to it cannot be answered (and are not counted).',

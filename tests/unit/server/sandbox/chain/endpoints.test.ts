@@ -122,11 +122,13 @@ describe('sandbox endpoints against the Blockfrost schema', () => {
   });
 
   it("answers the 'not served' 404 for endpoints the sandbox does not serve", async () => {
-    for (const path of ['/governance/dreps', '/pools/retired', '/accounts/x/rewards/y', '/mempool', '/nutlink/x']) {
+    for (const path of ['/governance/dreps', '/pools/retired', '/mempool', '/nutlink/x']) {
       const res = await http.get(path);
       expect(res.status).toBe(404);
       expect(res.body).toEqual({ status_code: 404, error: 'Not Found', message: NOT_SERVED_MESSAGE });
     }
+    // A path Blockfrost's document does not define is Blockfrost's 400, not the sandbox's 404.
+    expect((await http.get('/accounts/x/rewards/y')).body).toEqual({ status_code: 400, error: 'Bad Request', message: 'Invalid path. Please check https://docs.blockfrost.io/' });
   });
 
   it('refuses /tx/submit without application/cbor, and answers the hash of an accepted transaction', async () => {

@@ -231,8 +231,10 @@ describe('errors', () => {
     await fails(`/addresses/${stranger}/transactions`, 404);
     await fails(`/pools/${'0'.repeat(56)}`, 404, '/pools/{pool_id}');
     await fails(`/assets/${'0'.repeat(60)}`, 404, '/assets/{asset}');
-    // An endpoint the sandbox does not serve says so in the 404's message.
-    expect((await http.get('/no/such/path')).body).toEqual({ ...NOT_FOUND, message: NOT_SERVED_MESSAGE });
+    // An endpoint of Blockfrost's document the sandbox does not serve says so in the 404's message;
+    // a path the document does not define is Blockfrost's 400.
+    expect((await http.get('/mempool')).body).toEqual({ ...NOT_FOUND, message: NOT_SERVED_MESSAGE });
+    expect((await http.get('/no/such/path')).body).toEqual({ status_code: 400, error: 'Bad Request', message: 'Invalid path. Please check https://docs.blockfrost.io/' });
     await fails('/accounts/stake_test1uqehkck0lajq8gr28t9uxnuvgcqrc6070x3k9r8048z8y5gssrtvn', 404);
   });
 
