@@ -18,6 +18,7 @@ import { errorMessageOf, keepErrorBodyOwn } from './gateway-response';
 import type { IpfsBackend } from '../features/ipfs/index';
 import { ALLOW_LIST_MESSAGES, refusedCode, type AllowListName } from '../../shared/allow-list';
 import type { AnswerSlot, Metrics } from '../metrics';
+import { METRICS_TEMPLATES, metricsBackend, type UsageMetrics } from './usage-metrics';
 
 const API_PREFIX = '/api/v0';
 const slugs = new Set(networks.map((n) => n.slug).filter((s): s is string => !!s));
@@ -61,6 +62,8 @@ export interface GatewayDeps {
   now?: () => number;
   /** Prometheus metrics (METRICS_PORT); none: nothing is counted for them. */
   metrics?: Metrics;
+  /** The metering's figures behind Blockfrost's /metrics and /metrics/endpoints; none: those paths go to the network's backend. */
+  usage?: UsageMetrics;
 }
 
 /** A decoded segment that is a dot segment ('..', also '..;x') or hides a separator ('/', '\\', '#', NUL). */
@@ -224,6 +227,12 @@ export function createGatewayHandler(deps: GatewayDeps) {
   let quotaBaseDay = -1;
   // Milkomeda: JSON-RPC with a method allow-list (server/features/milkomeda/jsonrpc.ts).
   const { jsonRpc } = deps;
+  // Blockfrost's usage metrics of the calling project: answered here on every network (made once per template).
+  const ownAnswers = new Map<string, Backend>();
+  if (deps.usage) {
+    const answer = metricsBackend(deps.usage, now, (err) => deps.logger.error({ err: { message: (err as Error).message } }, 'gateway: usage metrics failed'));
+    for (const template of METRICS_TEMPLATES) ownAnswers.set(template, answer(template));
+  }
 
   const root = (res: http.ServerResponse, rest: string, network: string | undefined): boolean => {
     if (rest === '/' || rest === '') return (sendJson(res, 200, { url: `${config.gateway.publicUrl}${network ? `/${network}` : ''}${API_PREFIX}`, version: deps.version }), true);
@@ -349,6 +358,7 @@ export function createGatewayHandler(deps: GatewayDeps) {
     // answers its own 404.
     const route = target === MILKOMEDA ? undefined : methods.match(rest);
     if (target !== MILKOMEDA && !methodAllowed(route, req, res)) return;
+    const serve = (route && ownAnswers.get(route.template)) ?? backend;
 
     const at = now();
     const day = utcDay(at);
@@ -384,11 +394,11 @@ export function createGatewayHandler(deps: GatewayDeps) {
     };
     const metered: MeteredRequest = { projectId: project.projectId, ownerId: project.ownerId, endpoint: route?.template ?? UNKNOWN_ENDPOINT, status: 0, ip, userAgent: req.headers['user-agent'], admitted: false, at, started };
     // The in-memory limiter answers at once; only Redis needs a round trip.
-    if (!backend) return sendBlockfrostError(res, 500, MESSAGES.noBackend);
-    if (memory) return dispatch(memory.admitNow(admit), req, res, backend, rest + search, metered, project);
+    if (!serve) return sendBlockfrostError(res, 500, MESSAGES.noBackend);
+    if (memory) return dispatch(memory.admitNow(admit), req, res, serve, rest + search, metered, project);
     limiter
       .admit(admit)
-      .then((verdict) => dispatch(verdict, req, res, backend, rest + search, metered, project))
+      .then((verdict) => dispatch(verdict, req, res, serve, rest + search, metered, project))
       .catch((err: unknown) => {
         deps.logger.error({ err: { message: (err as Error).message } }, 'gateway: limiter failed');
         if (!res.headersSent) sendBlockfrostError(res, 500, 'The request could not be checked against its limits. Please retry.');

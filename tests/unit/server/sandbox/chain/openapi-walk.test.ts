@@ -21,6 +21,8 @@ const GATEWAY_PATHS: Record<string, string> = {
   '/ipfs/gateway/{IPFS_path}': 'tests/integration/ipfs.test.ts',
   '/ipfs/pin/list': 'tests/integration/ipfs.test.ts',
   '/ipfs/pin/list/{IPFS_path}': 'tests/integration/ipfs.test.ts',
+  '/metrics': 'tests/integration/blockfrost-contract.test.ts',
+  '/metrics/endpoints': 'tests/integration/blockfrost-contract.test.ts',
 };
 
 /** Paths of the document the sandbox does not serve yet; each is named in the sandbox's README. */
@@ -96,8 +98,6 @@ const NOT_YET_SERVED = new Set<string>([
   '/scripts/{script_hash}/json',
   '/scripts/{script_hash}/redeemers',
   '/scripts/{script_hash}/utxos',
-  '/metrics',
-  '/metrics/endpoints',
   '/network/eras',
   '/nutlink/{address}',
   '/nutlink/{address}/tickers',
