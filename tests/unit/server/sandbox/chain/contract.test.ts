@@ -10,8 +10,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { blockfrostQueryParameters, scanQueryParameters } from '../../../../../server/blockfrost/methods';
 import { blockReference, isQueryableAddress } from '../../../../../server/sandbox/chain/contract';
 import { BlockfrostHttpError } from '../../../../../server/blockfrost/http';
-import { NOT_SERVED_MESSAGE, type SandboxChain } from '../../../../../server/sandbox/chain/index';
-import { serve, testChain, type TestServer } from './support';
+import { LedgerRefusal, memoryLedgerStore, NOT_SERVED_MESSAGE, type SandboxChain } from '../../../../../server/sandbox/chain/index';
+import { assertSchema, serve, testChain, type TestServer } from './support';
+import { keysOf, payment } from './tx-builder';
 
 const require = createRequire(import.meta.url);
 
@@ -128,5 +129,40 @@ describe('the sandbox router', () => {
       }
     }
     expect(await get('/addresses/Ae2tdPwUPEZ')).toEqual(bad(ADDRESS));
+  });
+});
+
+describe('a Byron address on the sandbox ledger', () => {
+  it('receives a payment and then answers 200 on /addresses/{address} (type byron), /utxos and /transactions; spending from it is refused', async () => {
+    const { chain, clock } = testChain({ store: memoryLedgerStore() });
+    const http = await serve(chain);
+    try {
+      const [alice] = chain.devWallets();
+      const keys = keysOf(alice!.mnemonic);
+      const funding = chain.addressUtxos(alice!.address)!.find((u) => u.amount.length === 1)!;
+      const hash = await chain.submit(payment({ inputs: [funding], to: icarusPreprod, lovelace: 5_000_000n, change: alice!.address, signers: [keys.payment] }));
+      clock.now += chain.params.blockIntervalMs;
+
+      const info = await http.get(`/addresses/${icarusPreprod}`);
+      expect(info.status, JSON.stringify(info.body)).toBe(200);
+      assertSchema('/addresses/{address}', info.body);
+      expect(info.body).toEqual({ address: icarusPreprod, amount: [{ unit: 'lovelace', quantity: '5000000' }], stake_address: null, type: 'byron', script: false });
+      const utxos = await http.get(`/addresses/${icarusPreprod}/utxos`);
+      assertSchema('/addresses/{address}/utxos', utxos.body);
+      expect(utxos.body.map((u: { tx_hash: string; address: string }) => [u.tx_hash, u.address])).toEqual([[hash, icarusPreprod]]);
+      expect((await http.get(`/addresses/${icarusPreprod}/transactions`)).body.map((t: { tx_hash: string }) => t.tx_hash)).toEqual([hash]);
+      expect((await http.get(`/txs/${hash}/utxos`)).body.outputs[0].address).toBe(icarusPreprod);
+
+      // A mainnet Byron address is another network's output; spending a Byron output needs a bootstrap witness.
+      const more = chain.addressUtxos(alice!.address)!.find((u) => u.amount.length === 1 && u.tx_hash !== hash)!;
+      const other = await chain.submit(payment({ inputs: [more], to: icarusMainnet, lovelace: 5_000_000n, change: alice!.address, signers: [keys.payment] })).catch((e: unknown) => e);
+      expect(other).toBeInstanceOf(LedgerRefusal);
+      expect((other as Error).message).toBe('Output 0 pays an address of another network.');
+      const spend = await chain.submit(payment({ inputs: utxos.body, to: alice!.address, lovelace: 2_000_000n, change: alice!.address, signers: [keys.payment] })).catch((e: unknown) => e);
+      expect(spend).toBeInstanceOf(LedgerRefusal);
+      expect((spend as Error).message).toMatch(/^Input [0-9a-f]{64}#0 is at a Byron address: spending it needs a bootstrap witness/);
+    } finally {
+      await http.close();
+    }
   });
 });
