@@ -4,7 +4,7 @@ import proxyaddr from 'proxy-addr';
 import { proxyTrust, type Config } from '../config';
 import type { Logger } from '../logger';
 import { evmNetwork, evmSlugs, networks, type UpstreamNetwork } from '../../shared/networks';
-import { NOT_FOUND_MESSAGE, blockfrostError } from '../blockfrost/http';
+import { INVALID_PATH_MESSAGE, NOT_FOUND_MESSAGE, blockfrostError } from '../blockfrost/http';
 import { blockfrostMethods, type PathRoute } from '../blockfrost/methods';
 import { KeyCache, type ProjectKey } from './key-cache';
 import { MemoryLimiter, utcDay, type Limiter, type Verdict } from './limiter';
@@ -38,7 +38,7 @@ export const MESSAGES = {
   noBackend: 'This network has no backend configured on this Cairn server, so requests to it cannot be answered (and are not counted).',
   disabled: 'This network is turned off on this Cairn server by its operator: its keys are refused (and requests are not counted).',
   badPath: "The path is not valid: dot segments (also encoded), encoded slashes, backslashes and '#' are not allowed.",
-  invalidPath: 'Invalid path. Please check https://docs.blockfrost.io/',
+  invalidPath: INVALID_PATH_MESSAGE,
   restricted: 'API access is restricted: the first payment of this subscription failed. Pay the open invoice in the dashboard to restore it.',
 } as const;
 

@@ -2,11 +2,10 @@
 // makes them, so the sandbox refuses a request with the same status and sentence, in the same order.
 import CSL from '@emurgo/cardano-serialization-lib-nodejs';
 import type { NextFunction, Request, Response } from 'express';
-import { badRequest, blockfrostError, parsePagination } from '../../blockfrost/http';
+import { INVALID_PATH_MESSAGE, badRequest, blockfrostError, parsePagination } from '../../blockfrost/http';
 import { blockfrostMethods, blockfrostQueryParameters } from '../../blockfrost/methods';
 import { isAddressOfNetwork, type SandboxNetwork } from './chain';
 
-export const INVALID_PATH_MESSAGE = 'Invalid path. Please check https://docs.blockfrost.io/';
 export const BLOCK_HASH_MESSAGE = 'Missing or malformed block hash.';
 export const BLOCK_NUMBER_MESSAGE = 'Missing, out of range or malformed block number.';
 export const ADDRESS_MESSAGE = 'Invalid address for this network or malformed address format.';
