@@ -9,6 +9,7 @@ import { RedisLimiter, type RedisState } from './gateway/redis-limiter';
 import { Meter, loadQuotaBase } from './gateway/metering';
 import { addBalanceSpends, raiseBalanceSpent } from './features/ppu/index';
 import { createGatewayHandler } from './gateway/gateway';
+import { usageMetrics } from './gateway/usage-metrics';
 import { GatewayResponse } from './gateway/gateway-response';
 import { createJsonRpcHandler, type EvmBackend } from './features/milkomeda/index';
 import { UpstreamPools } from './gateway/upstream-pool';
@@ -122,7 +123,7 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
     const chain = opts.chains?.[network] ?? createSandboxChain({ network, blockIntervalMs: gw.sandboxBlockIntervalMs });
     return sandboxRouter(chain, { url, version: opts.version });
   };
-  const gateway = createGatewayHandler({ config, logger, keys, limiter, meter, version: opts.version, jsonRpc, sandbox, ...(ipfs ? { ipfs } : {}), ...(metrics ? { metrics } : {}) });
+  const gateway = createGatewayHandler({ config, logger, keys, limiter, meter, version: opts.version, jsonRpc, sandbox, usage: usageMetrics(db), ...(ipfs ? { ipfs } : {}), ...(metrics ? { metrics } : {}) });
   gateway.setQuotaBase(await loadQuotaBase(db));
   const pools = new UpstreamPools({ db, config, logger, backends: gateway.backends, endpoints: { enabled: enabledEndpoints, addServed: addServedRequests } });
   await pools.start();

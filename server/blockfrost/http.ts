@@ -34,6 +34,8 @@ const ERROR_NAMES: Record<number, string> = {
 
 export const NOT_FOUND_MESSAGE = 'The requested component has not been found.';
 export const INTERNAL_ERROR_MESSAGE = 'An unexpected response was received from the backend.';
+/** Blockfrost's answer (400) for a path its document does not define. */
+export const INVALID_PATH_MESSAGE = 'Invalid path. Please check https://docs.blockfrost.io/';
 
 export function blockfrostError(status: number, message: string): BlockfrostErrorBody {
   return { status_code: status, error: ERROR_NAMES[status] ?? 'Error', message };

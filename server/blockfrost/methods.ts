@@ -106,9 +106,76 @@ export function methodTable(templates: Map<string, Set<string>>): MethodTable {
   return { match, allowed: (path) => match(path)?.methods };
 }
 
+/**
+ * The query parameters each path template's GET operation names (count, page, order, from, to…),
+ * by the same kind of scan: a parameter is an item at eight spaces under the operation, its keys at
+ * ten (or on the item's own line).
+ */
+export function scanQueryParameters(yaml: string): Map<string, Set<string>> {
+  const out = new Map<string, Set<string>>();
+  const lines = yaml.split(/\r?\n/);
+  let i = lines.indexOf('paths:');
+  if (i === -1) throw new Error('the OpenAPI document has no paths');
+  let path: string | undefined;
+  let inGet = false;
+  let item: { in?: string; name?: string } | undefined;
+  const close = () => {
+    if (item?.in === 'query' && item.name && path) {
+      let names = out.get(path);
+      if (!names) out.set(path, (names = new Set()));
+      names.add(item.name);
+    }
+    item = undefined;
+  };
+  const key = (text: string) => {
+    const kv = /^(in|name):\s*['"]?([^'"\s]+)['"]?\s*$/.exec(text);
+    if (kv && item) item[kv[1] as 'in' | 'name'] = kv[2];
+  };
+  for (i++; i < lines.length; i++) {
+    const line = lines[i]!;
+    if (/^\S/.test(line)) break;
+    const p = /^ {2}(['"]?)(\/[^'"]*)\1:\s*$/.exec(line);
+    if (p) {
+      close();
+      path = p[2];
+      inGet = false;
+      continue;
+    }
+    const op = /^ {4}([a-z]+):/.exec(line);
+    if (op) {
+      close();
+      inGet = op[1] === 'get';
+      continue;
+    }
+    if (!inGet) continue;
+    const start = /^ {8}- (.*)$/.exec(line);
+    if (start) {
+      close();
+      item = {};
+      key(start[1]!);
+      continue;
+    }
+    const inner = /^ {10}(\S.*)$/.exec(line);
+    if (inner) key(inner[1]!);
+    else if (/^ {0,8}\S/.test(line)) close();
+  }
+  close();
+  return out;
+}
+
+let text: string | undefined;
+const documentText = (): string => (text ??= fs.readFileSync(require.resolve('@blockfrost/openapi/openapi.yaml'), 'utf8'));
+
 let blockfrost: MethodTable | undefined;
 
 /** The method table of Blockfrost's published OpenAPI document, read once per process. */
 export function blockfrostMethods(): MethodTable {
-  return (blockfrost ??= methodTable(scanPathMethods(fs.readFileSync(require.resolve('@blockfrost/openapi/openapi.yaml'), 'utf8'))));
+  return (blockfrost ??= methodTable(scanPathMethods(documentText())));
+}
+
+let queries: Map<string, Set<string>> | undefined;
+
+/** The query parameters of each GET template of Blockfrost's document, read once per process. */
+export function blockfrostQueryParameters(): ReadonlyMap<string, ReadonlySet<string>> {
+  return (queries ??= scanQueryParameters(documentText()));
 }

@@ -4,7 +4,7 @@ import proxyaddr from 'proxy-addr';
 import { proxyTrust, type Config } from '../config';
 import type { Logger } from '../logger';
 import { evmNetwork, evmSlugs, networks, type UpstreamNetwork } from '../../shared/networks';
-import { NOT_FOUND_MESSAGE, blockfrostError } from '../blockfrost/http';
+import { INVALID_PATH_MESSAGE, NOT_FOUND_MESSAGE, blockfrostError } from '../blockfrost/http';
 import { blockfrostMethods, type PathRoute } from '../blockfrost/methods';
 import { KeyCache, type ProjectKey } from './key-cache';
 import { MemoryLimiter, utcDay, type Limiter, type Verdict } from './limiter';
@@ -18,6 +18,7 @@ import { errorMessageOf, keepErrorBodyOwn } from './gateway-response';
 import type { IpfsBackend } from '../features/ipfs/index';
 import { ALLOW_LIST_MESSAGES, refusedCode, type AllowListName } from '../../shared/allow-list';
 import type { AnswerSlot, Metrics } from '../metrics';
+import { METRICS_TEMPLATES, metricsBackend, type UsageMetrics } from './usage-metrics';
 
 const API_PREFIX = '/api/v0';
 const slugs = new Set(networks.map((n) => n.slug).filter((s): s is string => !!s));
@@ -31,13 +32,13 @@ type CaughtUpRequest = http.IncomingMessage & { [CAUGHT_UP]?: number };
 export const MESSAGES = {
   invalidToken: 'Invalid project token.',
   missingToken: 'Missing project token. Please include project_id in your request.',
-  mismatch: 'Network token mismatch',
+  mismatch: 'Network token mismatch. Are you using token for the correct network? See https://docs.blockfrost.io/#section/Available-networks.',
   overLimit: 'Usage is over limit.',
   banned: 'IP has been auto-banned for flooding.',
   noBackend: 'This network has no backend configured on this Cairn server, so requests to it cannot be answered (and are not counted).',
   disabled: 'This network is turned off on this Cairn server by its operator: its keys are refused (and requests are not counted).',
   badPath: "The path is not valid: dot segments (also encoded), encoded slashes, backslashes and '#' are not allowed.",
-  invalidPath: 'Invalid path. Please check https://docs.blockfrost.io/',
+  invalidPath: INVALID_PATH_MESSAGE,
   restricted: 'API access is restricted: the first payment of this subscription failed. Pay the open invoice in the dashboard to restore it.',
 } as const;
 
@@ -61,6 +62,8 @@ export interface GatewayDeps {
   now?: () => number;
   /** Prometheus metrics (METRICS_PORT); none: nothing is counted for them. */
   metrics?: Metrics;
+  /** The metering's figures behind Blockfrost's /metrics and /metrics/endpoints; none: those paths go to the network's backend. */
+  usage?: UsageMetrics;
 }
 
 /** A decoded segment that is a dot segment ('..', also '..;x') or hides a separator ('/', '\\', '#', NUL). */
@@ -224,6 +227,12 @@ export function createGatewayHandler(deps: GatewayDeps) {
   let quotaBaseDay = -1;
   // Milkomeda: JSON-RPC with a method allow-list (server/features/milkomeda/jsonrpc.ts).
   const { jsonRpc } = deps;
+  // Blockfrost's usage metrics of the calling project: answered here on every network (made once per template).
+  const ownAnswers = new Map<string, Backend>();
+  if (deps.usage) {
+    const answer = metricsBackend(deps.usage, now, (err) => deps.logger.error({ err: { message: (err as Error).message } }, 'gateway: usage metrics failed'));
+    for (const template of METRICS_TEMPLATES) ownAnswers.set(template, answer(template));
+  }
 
   const root = (res: http.ServerResponse, rest: string, network: string | undefined): boolean => {
     if (rest === '/' || rest === '') return (sendJson(res, 200, { url: `${config.gateway.publicUrl}${network ? `/${network}` : ''}${API_PREFIX}`, version: deps.version }), true);
@@ -349,6 +358,7 @@ export function createGatewayHandler(deps: GatewayDeps) {
     // answers its own 404.
     const route = target === MILKOMEDA ? undefined : methods.match(rest);
     if (target !== MILKOMEDA && !methodAllowed(route, req, res)) return;
+    const serve = (route && ownAnswers.get(route.template)) ?? backend;
 
     const at = now();
     const day = utcDay(at);
@@ -384,11 +394,11 @@ export function createGatewayHandler(deps: GatewayDeps) {
     };
     const metered: MeteredRequest = { projectId: project.projectId, ownerId: project.ownerId, endpoint: route?.template ?? UNKNOWN_ENDPOINT, status: 0, ip, userAgent: req.headers['user-agent'], admitted: false, at, started };
     // The in-memory limiter answers at once; only Redis needs a round trip.
-    if (!backend) return sendBlockfrostError(res, 500, MESSAGES.noBackend);
-    if (memory) return dispatch(memory.admitNow(admit), req, res, backend, rest + search, metered, project);
+    if (!serve) return sendBlockfrostError(res, 500, MESSAGES.noBackend);
+    if (memory) return dispatch(memory.admitNow(admit), req, res, serve, rest + search, metered, project);
     limiter
       .admit(admit)
-      .then((verdict) => dispatch(verdict, req, res, backend, rest + search, metered, project))
+      .then((verdict) => dispatch(verdict, req, res, serve, rest + search, metered, project))
       .catch((err: unknown) => {
         deps.logger.error({ err: { message: (err as Error).message } }, 'gateway: limiter failed');
         if (!res.headersSent) sendBlockfrostError(res, 500, 'The request could not be checked against its limits. Please retry.');

@@ -50,7 +50,7 @@ describe('a key in the path', () => {
     expect(plain.body.hash).toMatch(/^[0-9a-f]{64}$/);
     expect((await call(`${gw.url}/${key}/cardano-mainnet/api/v0/epochs/latest`)).body).toMatchObject({ epoch: expect.any(Number) });
     // The network in the path still has to be the key's.
-    expect(await call(`${gw.url}/${key}/cardano-preprod/api/v0/blocks/latest`)).toMatchObject({ status: 403, body: { message: 'Network token mismatch' } });
+    expect(await call(`${gw.url}/${key}/cardano-preprod/api/v0/blocks/latest`)).toMatchObject({ status: 403, body: { message: 'Network token mismatch. Are you using token for the correct network? See https://docs.blockfrost.io/#section/Available-networks.' } });
     // A key-shaped segment that is no key is refused as a bad key, not as a missing one.
     expect(await call(`${gw.url}/mainnet${'Z'.repeat(32)}/api/v0/blocks/latest`)).toMatchObject({ status: 403, body: { message: 'Invalid project token.' } });
     // The open endpoints stay open behind a key.
@@ -88,7 +88,7 @@ describe('a key in the path', () => {
 
   it('keeps the key out of metering and request insight', async () => {
     const { key, id } = keys.cardano;
-    expect((await call(`${gw.url}/${key}/api/v0/no-such-thing/${key}`)).status).toBe(404);
+    expect((await call(`${gw.url}/${key}/api/v0/no-such-thing/${key}`)).status).toBe(400);
     await gw.meter.flush();
     const endpoints = (await app.db('usage_dimensions').where({ project_id: id, dimension: 'endpoint' }).select('value')).map((r: { value: string }) => r.value);
     expect(endpoints.length).toBeGreaterThan(0);
@@ -121,7 +121,7 @@ describe('JSON-RPC refusals', () => {
       statusText: 'Invalid project token.',
       body: { jsonrpc: '2.0', id: 7, error: { code: -32001, message: 'Invalid project token.' } },
     });
-    expect((await rpc(`${gw.url}/milkomeda-mainnet/api/v0/`, call1, { project_id: keys.cardano.key })).body).toEqual({ jsonrpc: '2.0', id: 7, error: { code: -32001, message: 'Network token mismatch' } });
+    expect((await rpc(`${gw.url}/milkomeda-mainnet/api/v0/`, call1, { project_id: keys.cardano.key })).body).toEqual({ jsonrpc: '2.0', id: 7, error: { code: -32001, message: 'Network token mismatch. Are you using token for the correct network? See https://docs.blockfrost.io/#section/Available-networks.' } });
     const batch = await rpc(`${gw.url}/milkomeda-mainnet/api/v0/`, [call1, { ...call1, id: 'b' }]);
     expect(batch.body).toEqual([expect.objectContaining({ id: 7 }), expect.objectContaining({ id: 'b' })]);
     // A Cardano path keeps Blockfrost's error body.

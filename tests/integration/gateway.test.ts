@@ -7,7 +7,6 @@ import { Client } from '../helpers/http-client';
 import { signIn } from '../helpers/sign-in';
 import { answerEndlessly, call, firstPiece, leaveMidAnswer, readReleasing, startTestGateway } from '../helpers/gateway';
 import { setSubscription } from '../../server/features/workspaces/subscriptions';
-import { NOT_SERVED_MESSAGE } from '../../server/sandbox/chain/index';
 
 const app = useTestApp();
 let owner: { client: Client; id: number; ws: number };
@@ -81,7 +80,7 @@ describe('project keys', () => {
       await call(gw.url + '/api/v0/nothing/here', p.project_id),
       await call(gw.url + '/health'),
     ];
-    expect(answers.map((a) => a.status)).toEqual([200, 403, 403, 404, 200]);
+    expect(answers.map((a) => a.status)).toEqual([200, 403, 403, 400, 200]);
     for (const a of answers) expect(a.headers.get('access-control-allow-origin')).toBe('*');
     const preflight = await fetch(gw.url + '/api/v0/blocks/latest', { method: 'OPTIONS', headers: { origin: 'https://dapp.example', 'access-control-request-headers': 'project_id' } });
     expect(preflight.status).toBe(204);
@@ -93,7 +92,7 @@ describe('project keys', () => {
     const p = await newProject(6);
     await settle();
     expect((await call(gw.url + '/api/v0/blocks/latest', p.project_id)).status).toBe(200);
-    const mismatch = { status: 403, body: { status_code: 403, error: 'Forbidden', message: 'Network token mismatch' } };
+    const mismatch = { status: 403, body: { status_code: 403, error: 'Forbidden', message: 'Network token mismatch. Are you using token for the correct network? See https://docs.blockfrost.io/#section/Available-networks.' } };
     expect(await call(gw.url + '/cardano-mainnet/api/v0/blocks/latest', p.project_id)).toMatchObject(mismatch);
     expect(await call(gw.url + '/api/v0/blocks/latest', p.project_id, { host: 'cardano-preview.api.cairn.test' })).toMatchObject(mismatch);
   });
@@ -101,10 +100,10 @@ describe('project keys', () => {
   it('answers 404 and 400 in the Blockfrost shape', async () => {
     const p = await newProject(0);
     await settle();
-    // The sandbox says it does not serve the endpoint; an unknown resource keeps Blockfrost's message.
+    // A path the document does not define is Blockfrost's 400; an unknown resource keeps Blockfrost's 404 message.
     expect(await call(gw.url + '/api/v0/nothing/here', p.project_id)).toMatchObject({
-      status: 404,
-      body: { status_code: 404, error: 'Not Found', message: NOT_SERVED_MESSAGE },
+      status: 400,
+      body: { status_code: 400, error: 'Bad Request', message: 'Invalid path. Please check https://docs.blockfrost.io/' },
     });
     expect(await call(gw.url + `/api/v0/txs/${'ab'.repeat(32)}`, p.project_id)).toMatchObject({
       status: 404,

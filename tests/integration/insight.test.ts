@@ -131,15 +131,15 @@ describe('request insight through the gateway', () => {
     expect(submitted.status).toBe(400);
     const { message: submitMessage } = (await submitted.json()) as { message: string };
     expect((await call(`${gw.url}/api/v0/txs/${'ab'.repeat(32)}/utxos`, p.project_id)).status).toBe(404);
-    expect((await call(`${gw.url}/api/v0/no/such/path`, p.project_id)).status).toBe(404);
-    expect((await call(`${gw.url}/api/v0/whatever`, p.project_id)).status).toBe(404);
+    expect((await call(`${gw.url}/api/v0/no/such/path`, p.project_id)).status).toBe(400);
+    expect((await call(`${gw.url}/api/v0/whatever`, p.project_id)).status).toBe(400);
     const tooMany = await fetch(`${gw.url}/api/v0/blocks/latest`, { method: 'DELETE', headers: { project_id: p.project_id } });
     expect(tooMany.status).toBe(405);
     await gw.meter.flush();
     const insight = projectInsightSchema.parse((await readInsight(p.uuid)).body.data);
     expect(insight.recentFailures.map((f) => [f.endpoint, f.status, f.message])).toEqual([
-      ['(unknown path)', 404, expect.any(String)],
-      ['(unknown path)', 404, expect.any(String)],
+      ['(unknown path)', 400, 'Invalid path. Please check https://docs.blockfrost.io/'],
+      ['(unknown path)', 400, 'Invalid path. Please check https://docs.blockfrost.io/'],
       ['/txs/{hash}/utxos', 404, 'The requested component has not been found.'],
       ['/tx/submit', 400, submitMessage],
     ]);

@@ -121,7 +121,9 @@ describe('IPFS through the gateway, on the embedded store', () => {
     expect((await ipfsCall('GET', `${gw.url}/api/v0/ipfs/pin/list?count=0`, p1.key)).status).toBe(400);
     expect((await ipfsCall('GET', `${gw.url}/api/v0/ipfs/pin/list?order=up`, p1.key)).status).toBe(400);
     expect((await ipfsCall('POST', `${gw.url}/api/v0/ipfs/pin/add/${HELLO}?filecoin=yes`, p1.key)).status).toBe(400);
-    expect((await ipfsCall('GET', `${gw.url}/api/v0/ipfs/nothing`, p1.key)).body).toEqual(NOT_FOUND);
+    expect((await ipfsCall('GET', `${gw.url}/api/v0/ipfs/nothing`, p1.key)).body).toEqual({ status_code: 400, error: 'Bad Request', message: 'Invalid path. Please check https://docs.blockfrost.io/' });
+    // A path of Blockfrost's document this backend does not answer stays the 404.
+    expect((await ipfsCall('GET', `${gw.url}/api/v0/blocks/latest`, p1.key)).body).toEqual(NOT_FOUND);
     expect((await ipfsCall('GET', `${gw.url}/api/v0/ipfs/pin/list`, p1.key)).body).toEqual([]);
   });
 

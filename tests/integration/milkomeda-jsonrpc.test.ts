@@ -271,9 +271,9 @@ describe('allow-list and errors', () => {
     const cardano = (await newProject(0)).project_id;
     await settle(gw2);
     const basic = { authorization: `Basic ${Buffer.from(`x:${cardano}`).toString('base64')}` };
-    expect(await rpc(`${gw2.url}/api/v0/`, call, basic)).toMatchObject({ status: 403, body: { jsonrpc: '2.0', id: 1, error: { message: 'Network token mismatch' } } });
-    expect((await rpc(`${gw2.url}/cardano-mainnet/api/v0/`, call, { project_id: key2 })).body).toMatchObject({ error: { message: 'Network token mismatch' } });
-    expect((await call0(`${gw2.url}/cardano-mainnet/api/v0/blocks/latest`, key2)).body).toMatchObject({ status_code: 403, message: 'Network token mismatch' });
+    expect(await rpc(`${gw2.url}/api/v0/`, call, basic)).toMatchObject({ status: 403, body: { jsonrpc: '2.0', id: 1, error: { message: 'Network token mismatch. Are you using token for the correct network? See https://docs.blockfrost.io/#section/Available-networks.' } } });
+    expect((await rpc(`${gw2.url}/cardano-mainnet/api/v0/`, call, { project_id: key2 })).body).toMatchObject({ error: { message: 'Network token mismatch. Are you using token for the correct network? See https://docs.blockfrost.io/#section/Available-networks.' } });
+    expect((await call0(`${gw2.url}/cardano-mainnet/api/v0/blocks/latest`, key2)).body).toMatchObject({ status_code: 403, message: 'Network token mismatch. Are you using token for the correct network? See https://docs.blockfrost.io/#section/Available-networks.' });
     expect(rpcUrlWithKey(gw2.url, key2)).toBe(`${gw2.url}/${key2}/milkomeda-mainnet/api/v0/`);
     expect((await rpc(rpcUrlWithKey(gw2.url, key2), call)).body).toEqual({ jsonrpc: '2.0', id: 1, result: '0x7d1' });
   });

@@ -7,7 +7,8 @@ import type { Db } from '../../db/index';
 import type { Logger } from '../../logger';
 import { AppError, PlanLimit } from '../../errors';
 import { SerialTicker } from '../../ticker';
-import { INTERNAL_ERROR_MESSAGE, NOT_FOUND_MESSAGE } from '../../blockfrost/http';
+import { INTERNAL_ERROR_MESSAGE, INVALID_PATH_MESSAGE, NOT_FOUND_MESSAGE } from '../../blockfrost/http';
+import { blockfrostMethods } from '../../blockfrost/methods';
 import { IPFS_MAX_ADD_BYTES, ipfsMessages, mbText } from '../../../shared/ipfs';
 import {
   addRoom,
@@ -298,6 +299,8 @@ export function createIpfsBackend(opts: { config: Config; db: Db; logger: Logger
       const pin = await removePin(db, actor.projectId, cidOf(pathname.slice('/ipfs/pin/remove/'.length)), now());
       return send(res, 200, { ipfs_hash: pin.cid, state: pin.state });
     }
+    // Blockfrost's 400 for a path its document does not define; its 404 for one this backend does not answer.
+    if (!blockfrostMethods().match(pathname)) return fail(res, 400, INVALID_PATH_MESSAGE);
     fail(res, 404, NOT_FOUND_MESSAGE);
   }
 

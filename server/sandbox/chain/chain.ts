@@ -1339,7 +1339,7 @@ export function createSandboxChain(options: SandboxChainOptions): SandboxChain {
         address: text,
         amount: amounts(sum.lovelace, sum.assets),
         stake_address: entry ? entry.stakeAddress : stakeAddressOf(text),
-        type: 'shelley',
+        type: text.startsWith('addr') ? 'shelley' : 'byron',
         script: entry ? entry.script : parsed?.paymentIsScript === true,
       };
     },

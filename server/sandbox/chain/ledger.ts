@@ -209,12 +209,17 @@ function mintOf(body: CSL.TransactionBody): Map<string, bigint> {
   return out;
 }
 
+/** An output's address as Blockfrost writes it: bech32, or base58 for a Byron address. */
 function bech32Of(address: CSL.Address): string {
-  try {
-    return address.to_bech32(undefined);
-  } catch {
-    throw new LedgerRefusal('Byron addresses are not supported by the sandbox.');
-  }
+  const byron = CSL.ByronAddress.from_address(address);
+  if (byron) return byron.to_base58();
+  return address.to_bech32(undefined);
+}
+
+/** The payment credential of an output's address; a Byron address has none (it is spent with a bootstrap witness). */
+function paymentCredOf(address: string, what: string): CSL.Credential | undefined {
+  if (!address.startsWith('addr')) throw new LedgerRefusal(`${what} is at a Byron address: spending it needs a bootstrap witness, which the sandbox does not support.`);
+  return CSL.Address.from_bech32(address).payment_cred();
 }
 
 function outputOf(o: CSL.TransactionOutput): LiveOutput {
@@ -322,7 +327,13 @@ function decode(bytes: Uint8Array, networkId: number, origin: LedgerOrigin): Dec
   const outs = body.outputs();
   for (let i = 0; i < outs.len(); i++) {
     const o = outs.get(i);
-    if (o.address().network_id() !== networkId) throw new LedgerRefusal(`Output ${i} pays an address of another network.`);
+    let outputNetwork: number | null;
+    try {
+      outputNetwork = o.address().network_id();
+    } catch {
+      outputNetwork = null; // a Byron address of a protocol magic CSL does not know
+    }
+    if (outputNetwork !== networkId) throw new LedgerRefusal(`Output ${i} pays an address of another network.`);
     outputs.push(outputOf(o));
   }
 
@@ -665,7 +676,7 @@ export class LiveLedger {
       if (u.spentBy) throw new LedgerRefusal(`Input ${k} has already been spent by transaction ${u.spentBy.hash} (double spend).`);
       resolved.push(u);
       referenceScriptOf(u);
-      const cred = CSL.Address.from_bech32(u.output.address).payment_cred();
+      const cred = paymentCredOf(u.output.address, `Input ${k}`);
       const kh = cred?.to_keyhash();
       if (kh) mustSign.set(kh.to_hex(), `input ${k}`);
       else if (cred?.to_scripthash()) scriptChecks.push({ scriptHash: cred.to_scripthash()!.to_hex(), why: `input ${k}`, purpose: 'spend', index: sortedInputs.indexOf(input) });
@@ -825,7 +836,7 @@ export class LiveLedger {
       const k = key(c.txHash, c.outputIndex);
       const u = this.utxos.get(k);
       if (!u || u.spentBy) throw new LedgerRefusal(`Collateral input ${k} is not an unspent output of this ledger.`);
-      const kh = CSL.Address.from_bech32(u.output.address).payment_cred()?.to_keyhash();
+      const kh = paymentCredOf(u.output.address, `Collateral input ${k}`)?.to_keyhash();
       if (!kh) throw new LedgerRefusal(`Collateral input ${k} is locked by a script: collateral must be locked by a key.`);
       if (!signers.has(kh.to_hex())) throw new LedgerRefusal(`Missing key witness for ${kh.to_hex()} (collateral input ${k}).`);
       addTo(value, 'lovelace', u.output.lovelace);

@@ -3,12 +3,13 @@
 // `X-Cairn-Sandbox: simulated`.
 import express, { Router, type NextFunction, type Request, type Response } from 'express';
 import { decodeBech32 } from '../../../shared/cardano/bech32';
-import { isAddressOfNetwork, isStakeAddressOfNetwork, type SandboxChain } from './chain';
+import { isStakeAddressOfNetwork, type SandboxChain } from './chain';
 import { LedgerRefusal } from './ledger';
 import { ogmiosResult, type ResolvedOutput } from './plutus';
 import { parseAdditionalUtxos, txFromBody } from './evaluate-input';
 import { mountStakeRoutes } from './routes/stake';
 import { mountTxsRoutes } from './routes/txs';
+import { ADDRESS_MESSAGE, blockReference, isQueryableAddress, queryFirst, unservedPath } from './contract';
 import {
   BlockfrostHttpError,
   INTERNAL_ERROR_MESSAGE,
@@ -33,7 +34,6 @@ export interface SandboxRouterOptions {
   catchAll?: boolean;
 }
 
-const BLOCK_REF = /^(?:\d{1,15}|[0-9a-fA-F]{64})$/;
 const TX_HASH = /^[0-9a-fA-F]{64}$/;
 const EPOCH_NUMBER = /^\d{1,9}$/;
 const ASSET_UNIT = /^[0-9a-fA-F]{56,120}$/;
@@ -51,9 +51,7 @@ function param(req: Request, name: string): string {
 }
 
 function blockRef(req: Request): string {
-  const ref = param(req, 'hash_or_number');
-  if (!BLOCK_REF.test(ref)) throw badRequest('Missing, out of range or malformed block number or hash.');
-  return ref;
+  return blockReference(param(req, 'hash_or_number'));
 }
 
 function txHash(req: Request): string {
@@ -75,6 +73,7 @@ export function sandboxRouter(chain: SandboxChain, options: SandboxRouterOptions
     res.setHeader(SANDBOX_HEADER, SANDBOX_HEADER_VALUE);
     next();
   });
+  router.use(queryFirst);
 
   router.get('/', (req, res) => {
     res.json({ url: options.url ?? `${req.protocol}://${req.get('host') ?? 'localhost'}${req.baseUrl}/`, version });
@@ -136,7 +135,7 @@ export function sandboxRouter(chain: SandboxChain, options: SandboxRouterOptions
 
   const addressParam = (req: Request): string => {
     const address = param(req, 'address');
-    if (!isAddressOfNetwork(address, chain.network)) throw badRequest('Invalid address for this network or malformed address format.');
+    if (!isQueryableAddress(address, chain.network)) throw badRequest(ADDRESS_MESSAGE);
     return address;
   };
   router.get('/addresses/:address', (req, res) => {
@@ -355,9 +354,7 @@ export function sandboxRouter(chain: SandboxChain, options: SandboxRouterOptions
   mountStakeRoutes(router, chain);
   mountTxsRoutes(router, chain);
   if (options.catchAll ?? true) {
-    router.use((_req: Request, res: Response) => {
-      res.status(404).json(blockfrostError(404, NOT_SERVED_MESSAGE));
-    });
+    router.use(unservedPath(NOT_SERVED_MESSAGE));
   }
 
   router.use((err: unknown, _req: Request, res: Response, next: NextFunction) => {

@@ -1,10 +1,10 @@
 // Blocks by slot, block addresses and CBOR, transaction redeemers, required signers and CBOR,
 // address totals, asset histories and holders, scripts, metadata CBOR and the mempool.
 import type { Request, Router } from 'express';
-import { isAddressOfNetwork, type SandboxChain } from '../chain';
+import type { SandboxChain } from '../chain';
+import { ADDRESS_MESSAGE, blockReference, isQueryableAddress } from '../contract';
 import { badRequest, notFound, parsePagination, stringParam } from '../../../blockfrost/http';
 
-const BLOCK_REF = /^(?:\d{1,15}|[0-9a-fA-F]{64})$/;
 const TX_HASH = /^[0-9a-fA-F]{64}$/;
 const ASSET_UNIT = /^[0-9a-fA-F]{56,120}$/;
 const HASH28 = /^[0-9a-fA-F]{56}$/;
@@ -33,9 +33,7 @@ function intParam(req: Request, name: string): number {
 }
 
 function blockRef(req: Request): string {
-  const ref = param(req, 'hash_or_number');
-  if (!BLOCK_REF.test(ref)) throw badRequest('Missing, out of range or malformed block number or hash.');
-  return ref;
+  return blockReference(param(req, 'hash_or_number'));
 }
 
 function txHash(req: Request): string {
@@ -66,7 +64,7 @@ function bounds(req: Request, pattern: RegExp): { from?: string; to?: string } {
 export function mountTxsRoutes(router: Router, chain: SandboxChain): void {
   const addressParam = (req: Request): string => {
     const address = param(req, 'address');
-    if (!isAddressOfNetwork(address, chain.network)) throw badRequest('Invalid address for this network or malformed address format.');
+    if (!isQueryableAddress(address, chain.network)) throw badRequest(ADDRESS_MESSAGE);
     return address;
   };
 

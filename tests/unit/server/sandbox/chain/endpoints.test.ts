@@ -2,7 +2,7 @@
 // with Blockfrost's pagination, 400s, 404s, and the 'not served' 404 for everything else.
 import CSL from '@emurgo/cardano-serialization-lib-nodejs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { memoryLedgerStore, NOT_SERVED_MESSAGE, type SandboxChain } from '../../../../../server/sandbox/chain/index';
+import { memoryLedgerStore, type SandboxChain } from '../../../../../server/sandbox/chain/index';
 import { assertSchema, serve, testChain, type TestServer } from './support';
 import { keysOf, payment } from './tx-builder';
 
@@ -121,12 +121,8 @@ describe('sandbox endpoints against the Blockfrost schema', () => {
     expect((await http.get('/utils/addresses/xpub/zz/0/0')).status).toBe(400);
   });
 
-  it("answers the 'not served' 404 for endpoints the sandbox does not serve", async () => {
-    for (const path of ['/governance/dreps', '/pools/retired/x', '/accounts/x/rewards/y', '/mempool/x/y', '/nutlink/x']) {
-      const res = await http.get(path);
-      expect(res.status).toBe(404);
-      expect(res.body).toEqual({ status_code: 404, error: 'Not Found', message: NOT_SERVED_MESSAGE });
-    }
+  it("answers Blockfrost's 400 for a path its document does not define", async () => {
+    expect((await http.get('/accounts/x/rewards/y')).body).toEqual({ status_code: 400, error: 'Bad Request', message: 'Invalid path. Please check https://docs.blockfrost.io/' });
   });
 
   it('refuses /tx/submit without application/cbor, and answers the hash of an accepted transaction', async () => {

@@ -19,6 +19,8 @@ const GATEWAY_PATHS: Record<string, string> = {
   '/ipfs/gateway/{IPFS_path}': 'tests/integration/ipfs.test.ts',
   '/ipfs/pin/list': 'tests/integration/ipfs.test.ts',
   '/ipfs/pin/list/{IPFS_path}': 'tests/integration/ipfs.test.ts',
+  '/metrics': 'tests/integration/blockfrost-contract.test.ts',
+  '/metrics/endpoints': 'tests/integration/blockfrost-contract.test.ts',
 };
 
 /** Paths of the document the sandbox does not serve yet; each is named in the sandbox's README. */
@@ -44,8 +46,6 @@ const NOT_YET_SERVED = new Set<string>([
   '/governance/proposals/{gov_action_id}/votes',
   '/governance/proposals/{gov_action_id}/metadata',
   '/pools/{pool_id}/votes',
-  '/metrics',
-  '/metrics/endpoints',
   '/network/eras',
   '/nutlink/{address}',
   '/nutlink/{address}/tickers',

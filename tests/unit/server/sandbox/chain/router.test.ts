@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { baseAddress } from '../../../../../shared/cardano/address';
-import { NOT_SERVED_MESSAGE, SANDBOX_HEADER, SANDBOX_HEADER_VALUE, type SandboxChain } from '../../../../../server/sandbox/chain/index';
+import { SANDBOX_HEADER, SANDBOX_HEADER_VALUE, type SandboxChain } from '../../../../../server/sandbox/chain/index';
 import { assertSchema, serve, testChain, TEST_NOW, type TestServer } from './support';
 
 const NOT_FOUND = { status_code: 404, error: 'Not Found', message: 'The requested component has not been found.' };
@@ -231,8 +231,8 @@ describe('errors', () => {
     await fails(`/addresses/${stranger}/transactions`, 404);
     await fails(`/pools/${'0'.repeat(56)}`, 404, '/pools/{pool_id}');
     await fails(`/assets/${'0'.repeat(60)}`, 404, '/assets/{asset}');
-    // An endpoint the sandbox does not serve says so in the 404's message.
-    expect((await http.get('/no/such/path')).body).toEqual({ ...NOT_FOUND, message: NOT_SERVED_MESSAGE });
+    // A path Blockfrost's document does not define is Blockfrost's 400.
+    expect((await http.get('/no/such/path')).body).toEqual({ status_code: 400, error: 'Bad Request', message: 'Invalid path. Please check https://docs.blockfrost.io/' });
     await fails('/accounts/stake_test1uqehkck0lajq8gr28t9uxnuvgcqrc6070x3k9r8048z8y5gssrtvn', 404);
   });
 

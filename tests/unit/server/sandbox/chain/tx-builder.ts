@@ -43,7 +43,9 @@ export function payment(o: PaymentOptions): Uint8Array {
     const inputs = CSL.TransactionInputs.new();
     for (const u of o.inputs) inputs.add(CSL.TransactionInput.new(CSL.TransactionHash.from_hex(u.tx_hash), u.output_index));
     const outputs = CSL.TransactionOutputs.new();
-    outputs.add(CSL.TransactionOutput.new(CSL.Address.from_bech32(o.to), CSL.Value.new(big(o.lovelace))));
+    // `to` may be a Byron address (base58).
+    const to = o.to.startsWith('addr') ? CSL.Address.from_bech32(o.to) : CSL.ByronAddress.from_base58(o.to).to_address();
+    outputs.add(CSL.TransactionOutput.new(to, CSL.Value.new(big(o.lovelace))));
     const change = total - o.lovelace - fee - (o.deposit ?? 0n) + (o.extraChange ?? 0n);
     outputs.add(CSL.TransactionOutput.new(CSL.Address.from_bech32(o.change), CSL.Value.new(big(change))));
     const body = CSL.TransactionBody.new_tx_body(inputs, outputs, big(fee));
