@@ -15,6 +15,10 @@ import { protocolParameters, type ProtocolParameters } from './protocol';
 import type { Evaluation, ResolvedOutput } from './plutus';
 import { addressFromXpub, buildFaucetTx, devWallets, faucetOf, FAUCET_MAX_LOVELACE, genesisTx, type FaucetAsset } from './wallets';
 import { HashCodec } from './hashes';
+import { createGovernance, type Governance } from './gov';
+import { networkEras, type Era } from './eras';
+import { createNutlink, type Nutlink } from './nutlink';
+import { FAUCET_WALLET } from './world';
 import { derive, deriveBytes, deriveFloat } from './rng';
 import { LeaderSchedule } from './schedule';
 import { remintCount, segmentAddressTxs, simulateSegment, type Segment, type SimBlock, type SimOutput, type SimTx } from './simulate';
@@ -219,6 +223,16 @@ export interface SandboxChain {
   faucet(request: FaucetRequest): Promise<FaucetPayment>;
   devWallets(): DevWalletInfo[];
   faucetInfo(): { address: string; policyId: string };
+
+  // ---- gov ----
+  /** Conway governance: DReps, the committee, proposals and votes (gov.ts). */
+  governance(): Governance;
+  /** /network/eras: the eras with their bounds and parameters. */
+  eras(): Era[];
+  nutlinkAddress(address: string): ReturnType<Nutlink['address']>;
+  nutlinkTickers(address: string, page: PageRequest): ReturnType<Nutlink['tickers']>;
+  nutlinkAddressTicker(address: string, ticker: string, page: PageRequest): ReturnType<Nutlink['addressTicker']>;
+  nutlinkTicker(ticker: string, page: PageRequest): ReturnType<Nutlink['ticker']>;
 }
 
 const MAX_SUPPLY = 45_000_000_000_000_000n;
@@ -295,6 +309,7 @@ export function createSandboxChain(options: SandboxChainOptions): SandboxChain {
     isPool: (id) => world.poolByKey.has(id),
     slots: { zeroTime: genesisTime, zeroSlot: 0, slotLength: blockIntervalMs / slotsPerBlock },
     genesis: () => (devAids ? [{ hash: '', cbor: genesisTx(faucetKeys, wallets) }] : []),
+    governance: (tx, accepted, height) => governance.check(tx, accepted, height),
   });
   const liveIndex = (t: LiveTx): number => simBlock(t.height).txs.length + t.order;
 
@@ -800,6 +815,39 @@ export function createSandboxChain(options: SandboxChainOptions): SandboxChain {
     return null;
   };
 
+  // ---- governance ----
+  /** Lovelace controlled by every stake address as of the tip: the accounts' controlled_amount, in one pass. */
+  const stakesAt = (tip: number): Map<string, bigint> => {
+    const out = new Map<string, bigint>();
+    for (const u of unspentAt(tip).all) {
+      const entry = world.addressByBech32.get(u.address);
+      const stake = entry ? entry.stakeAddress : stakeAddressOf(u.address);
+      if (stake) out.set(stake, (out.get(stake) ?? 0n) + u.lovelace);
+    }
+    return out;
+  };
+  const governance: Governance = createGovernance({
+    key,
+    blocksPerEpoch,
+    tip: tipHeight,
+    live: () => ledger.all(),
+    liveIndex,
+    pools: world.pools,
+    stakeAddresses: world.stakeWalletIds.map((id) => world.wallets[id]!.stakeAddress!),
+    stakes: () => stakesAt(tipHeight()),
+    timeOf,
+  });
+
+  const nutlink: Nutlink = createNutlink({
+    key,
+    segmentLength,
+    tip: tipHeight,
+    txHash: (height, index) => hashes.tx(height, index),
+    oracleAddress: addressText(world.wallets[FAUCET_WALLET]!.addresses[0]!),
+    live: () => ledger.all(),
+    liveIndex,
+  });
+
   let catalogCache: SandboxCatalog | undefined;
   // The tip's block changes once per block interval and is asked for far more often than that.
   let latest: Readonly<Block> | undefined;
@@ -971,12 +1019,18 @@ export function createSandboxChain(options: SandboxChainOptions): SandboxChain {
     txMetadata(hash) {
       const live = ledger.tx(hash);
       if (live) return live.metadata.map((m) => ({ label: m.label, json_metadata: m.json }));
-      return resolveTx(hash, tipHeight()) ? [] : null;
+      const t = resolveTx(hash, tipHeight());
+      return t ? nutlink.worldMetadata(t.height, t.index).map((m) => ({ label: m.label, json_metadata: m.json })) : null;
     },
     txMetadataCbor(hash) {
       const live = ledger.tx(hash);
       if (live) return live.metadata.map((m) => ({ label: m.label, cbor_metadata: `\\x${m.cbor}`, metadata: m.cbor }));
-      return resolveTx(hash, tipHeight()) ? [] : null;
+      const t = resolveTx(hash, tipHeight());
+      if (!t) return null;
+      return nutlink.worldMetadata(t.height, t.index).map((m) => {
+        const cbor = nutlink.cborOf(m.json);
+        return { label: m.label, cbor_metadata: `\\x${cbor}`, metadata: cbor };
+      });
     },
 
     account(stake) {
@@ -1003,7 +1057,7 @@ export function createSandboxChain(options: SandboxChainOptions): SandboxChain {
         treasury_sum: '0',
         withdrawable_amount: '0',
         pool_id: pool,
-        drep_id: null,
+        drep_id: governance.drepOfStake(stake),
       };
     },
     accountAddresses(stake, page) {
@@ -1064,14 +1118,28 @@ export function createSandboxChain(options: SandboxChainOptions): SandboxChain {
     },
     metadataLabels(page) {
       const counts = new Map<string, number>();
+      for (const label of ['1967', '1968']) {
+        const w = nutlink.worldLabel(label)!;
+        if (w.count > 0) counts.set(label, w.count);
+      }
       for (const t of ledger.all()) for (const m of t.metadata) counts.set(m.label, (counts.get(m.label) ?? 0) + 1);
       const rows = [...counts.entries()].sort((a, b) => Number(BigInt(a[0]) - BigInt(b[0]))).map(([label, n]) => ({ label, cip10: CIP10[label] ?? null, count: String(n) }));
       return paginate(rows, page);
     },
     metadataLabel(label, page) {
-      const rows: Array<{ tx_hash: string; json_metadata: unknown }> = [];
-      for (const t of ledger.all()) for (const m of t.metadata) if (m.label === label) rows.push({ tx_hash: t.hash, json_metadata: m.json });
-      return paginate(rows, page);
+      // The world oracle's records (one a segment) are merged in without listing them all.
+      const p = fillPage(page, 100);
+      const need = p.count * p.page;
+      const world = nutlink.worldLabel(label);
+      const rows: Array<{ tx_hash: string; json_metadata: unknown; height: number; index: number }> = [];
+      for (let i = 0; world && i < world.count && rows.length < need; i++) {
+        const r = world.at(p.order === 'desc' ? world.count - 1 - i : i);
+        rows.push({ tx_hash: r.txHash, json_metadata: r.json, height: r.height, index: r.txIndex });
+      }
+      for (const t of ledger.all()) for (const m of t.metadata) if (m.label === label) rows.push({ tx_hash: t.hash, json_metadata: m.json, height: t.height, index: liveIndex(t) });
+      rows.sort((a, b) => a.height - b.height || a.index - b.index);
+      if (p.order === 'desc') rows.reverse();
+      return rows.slice((p.page - 1) * p.count, need).map(({ tx_hash, json_metadata }) => ({ tx_hash, json_metadata }));
     },
     xpubAddress(xpub, role, index) {
       return addressFromXpub(xpub, role, index, network);
@@ -1136,6 +1204,15 @@ export function createSandboxChain(options: SandboxChainOptions): SandboxChain {
       };
       return structuredClone(catalogCache);
     },
+
+    governance: () => governance,
+    eras() {
+      return networkEras({ tip: tipHeight(), slotsPerBlock, blocksPerEpoch, securityParam: chain.genesis().security_param });
+    },
+    nutlinkAddress: (address) => nutlink.address(address),
+    nutlinkTickers: (address, page) => nutlink.tickers(address, page),
+    nutlinkAddressTicker: (address, ticker, page) => nutlink.addressTicker(address, ticker, page),
+    nutlinkTicker: (ticker, page) => nutlink.ticker(ticker, page),
   };
   return chain;
 }

@@ -7,6 +7,7 @@ import { isAddressOfNetwork, isStakeAddressOfNetwork, type SandboxChain } from '
 import { LedgerRefusal } from './ledger';
 import { ogmiosResult, type ResolvedOutput } from './plutus';
 import { parseAdditionalUtxos, txFromBody } from './evaluate-input';
+import { mountGovRoutes } from './routes/gov';
 import {
   BlockfrostHttpError,
   INTERNAL_ERROR_MESSAGE,
@@ -350,6 +351,7 @@ export function sandboxRouter(chain: SandboxChain, options: SandboxRouterOptions
     answerEvaluation(req, res, next, cbor, additional);
   });
 
+  mountGovRoutes(router, chain);
   if (options.catchAll ?? true) {
     router.use((_req: Request, res: Response) => {
       res.status(404).json(blockfrostError(404, NOT_SERVED_MESSAGE));

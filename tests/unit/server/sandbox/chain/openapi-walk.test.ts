@@ -10,11 +10,12 @@ import { memoryLedgerStore, type SandboxNetwork } from '../../../../../server/sa
 import { assertSchema, serve, testChain } from './support';
 import type { WalkFixture, WalkGroup } from './walk/types';
 import { served } from './walk/served';
+import { gov } from './walk/gov';
 
 const require = createRequire(import.meta.url);
 
 /** Every endpoint group's requests, in the order their prepare() runs. */
-const GROUPS: WalkGroup[] = [served];
+const GROUPS: WalkGroup[] = [served, gov];
 
 /** Paths Cairn's gateway answers itself rather than the chain (each tested where it is served). */
 const GATEWAY_PATHS: Record<string, string> = {
@@ -30,26 +31,6 @@ const NOT_YET_SERVED = new Set<string>([
   '/blocks/epoch/{epoch_number}/slot/{slot_number}',
   '/blocks/{hash_or_number}/txs/cbor',
   '/blocks/{hash_or_number}/addresses',
-  '/governance/committee',
-  '/governance/committee/votes',
-  '/governance/committee/{cc_id}/votes',
-  '/governance/dreps',
-  '/governance/dreps/{drep_id}',
-  '/governance/dreps/{drep_id}/delegators',
-  '/governance/dreps/{drep_id}/metadata',
-  '/governance/dreps/{drep_id}/updates',
-  '/governance/dreps/{drep_id}/votes',
-  '/governance/proposals',
-  '/governance/proposals/{tx_hash}/{cert_index}',
-  '/governance/proposals/{tx_hash}/{cert_index}/parameters',
-  '/governance/proposals/{tx_hash}/{cert_index}/withdrawals',
-  '/governance/proposals/{tx_hash}/{cert_index}/votes',
-  '/governance/proposals/{tx_hash}/{cert_index}/metadata',
-  '/governance/proposals/{gov_action_id}',
-  '/governance/proposals/{gov_action_id}/parameters',
-  '/governance/proposals/{gov_action_id}/withdrawals',
-  '/governance/proposals/{gov_action_id}/votes',
-  '/governance/proposals/{gov_action_id}/metadata',
   '/epochs/{number}/next',
   '/epochs/{number}/previous',
   '/epochs/{number}/stakes',
@@ -87,7 +68,6 @@ const NOT_YET_SERVED = new Set<string>([
   '/pools/{pool_id}/delegators',
   '/pools/{pool_id}/blocks',
   '/pools/{pool_id}/updates',
-  '/pools/{pool_id}/votes',
   '/assets/{asset}/history',
   '/assets/{asset}/txs',
   '/assets/{asset}/transactions',
@@ -98,11 +78,6 @@ const NOT_YET_SERVED = new Set<string>([
   '/scripts/{script_hash}/utxos',
   '/metrics',
   '/metrics/endpoints',
-  '/network/eras',
-  '/nutlink/{address}',
-  '/nutlink/{address}/tickers',
-  '/nutlink/{address}/tickers/{ticker}',
-  '/nutlink/tickers/{ticker}',
 ]);
 
 const DOCUMENT_GETS = [...scanPathMethods(fs.readFileSync(require.resolve('@blockfrost/openapi/openapi.yaml'), 'utf8'))]
