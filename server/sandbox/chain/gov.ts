@@ -1055,14 +1055,19 @@ export function createGovernance(ctx: GovContext) {
       const tip = ctx.tip();
       let member: number | null = null;
       let hotOnly: string | null = null;
+      let from = 1;
+      let to = epochOf(tip);
       if (cc !== undefined) {
         const parsed = parseCcId(cc);
         if (!parsed) return undefined;
         if (parsed.kind === 'cold') {
           member = Array.from({ length: COMMITTEE_SIZE }, (_, m) => m).find((m) => coldHex(m) === parsed.hex) ?? null;
         } else {
-          member = hotOwner(parsed.hex, epochOf(tip))?.member ?? null;
+          const owner = hotOwner(parsed.hex, epochOf(tip));
+          member = owner?.member ?? null;
           hotOnly = parsed.hex;
+          // A hot key votes only during its term (and up to three epochs after, on the term's last proposals).
+          if (owner) [from, to] = [Math.max(1, owner.term * PROTOCOL.committeeMaxTermLength), Math.min(to, (owner.term + 1) * PROTOCOL.committeeMaxTermLength + 3)];
         }
         if (member === null) return [];
       }
@@ -1080,7 +1085,7 @@ export function createGovernance(ctx: GovContext) {
         return out.sort(sortKey);
       };
       const liveItems = liveVotes().filter((v) => v.role === 'constitutional_committee' && (hotOnly === null || v.voterHex === hotOnly));
-      return pageOf(page, 1, epochOf(tip), worldAt, liveItems).map(committeeVoteRow);
+      return pageOf(page, from, to, worldAt, liveItems).map(committeeVoteRow);
     },
     proposals(page: Page) {
       const tip = ctx.tip();

@@ -122,7 +122,7 @@ describe('sandbox endpoints against the Blockfrost schema', () => {
   });
 
   it("answers the 'not served' 404 for endpoints the sandbox does not serve", async () => {
-    for (const path of ['/governance/dreps', '/pools/retired', '/accounts/x/rewards/y', '/mempool', '/nutlink/x']) {
+    for (const path of ['/governance/definitely/not/a/path', '/pools/retired', '/accounts/x/rewards/y', '/mempool', '/nutlink/x/definitely/not/a/path']) {
       const res = await http.get(path);
       expect(res.status).toBe(404);
       expect(res.body).toEqual({ status_code: 404, error: 'Not Found', message: NOT_SERVED_MESSAGE });
