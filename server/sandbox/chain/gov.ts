@@ -874,7 +874,8 @@ export function createGovernance(ctx: GovContext) {
       if (c.kind === 'committee_hot_auth' || c.kind === 'committee_resignation') {
         const member = Array.from({ length: COMMITTEE_SIZE }, (_, m) => m).find((m) => coldHex(m) === c.coldHex);
         if (member === undefined) return `${at}: ${ccColdId(c.coldHex!)} is not a member of the constitutional committee.`;
-        return `${at}: the committee member ${ccColdId(c.coldHex!)} has resigned.`;
+        // Only the world's members' cold keys (held by no one) could sign this far.
+        return `${at}: the sandbox does not model changes to the keys of committee member ${ccColdId(c.coldHex!)}.`;
       }
       if (c.kind === 'vote_delegation') {
         const t = c.drep!;
