@@ -759,13 +759,19 @@ export function createGovernance(ctx: GovContext) {
     const reg = regHeight(s, d.seat!.cycle);
     const ret = retHeight(s, d.seat!.cycle);
     const top = epochOf(Math.min(tip, ret ?? tip));
-    for (let e = top; e >= Math.max(1, epochOf(reg) - 3) && e >= top - 60; e--) {
-      let best: number | null = null;
-      for (const p of worldProposals(e)) for (const v of seatVotes(s, p)) if (v.height <= tip && (best === null || v.height > best)) best = v.height;
-      if (best !== null) return best;
+    for (let e = top; e >= Math.max(1, epochOf(reg)) && e >= top - 60; e--) {
+      const votes = seatVotesCastIn(s, d.hex, e, tip);
+      if (votes.length) return votes[votes.length - 1]!.height;
     }
     return null;
   };
+  /** A world DRep's votes cast in an epoch (on proposals of that epoch and the three before), ascending. */
+  const seatVotesCastIn = (s: Seat, hex: string, e: number, tip: number): Vote[] =>
+    epochVotes(`drep|${hex}`, e, () => {
+      const out: Vote[] = [];
+      for (let pe = e - 3; pe <= e; pe++) for (const p of worldProposals(pe)) for (const v of seatVotes(s, p)) if (v.voterHex === hex && epochOf(v.height) === e && v.height <= tip) out.push(v);
+      return out.sort(sortKey);
+    });
 
   const drepState = (d: Drep) => {
     const tip = ctx.tip();
@@ -812,6 +818,11 @@ export function createGovernance(ctx: GovContext) {
    * A page of an ordered stream built epoch by epoch (world) and merged with a few live items: only
    * the epochs the page needs are computed, from the first epoch (asc) or from the tip (desc).
    */
+  /** A voter's world votes cast in an epoch; those of epochs before the tip's never change, so they are kept. */
+  const closedEpochs = new Map<string, Vote[]>();
+  const epochVotes = (tag: string, e: number, compute: () => Vote[]): Vote[] =>
+    e < epochOf(ctx.tip()) ? memo(closedEpochs, `${tag}|${e}`, compute, 65536) : compute();
+
   const pageOf = <T extends { height: number; order: number }>(
     page: { count: number; page: number; order: 'asc' | 'desc' },
     fromEpoch: number,
@@ -1029,11 +1040,7 @@ export function createGovernance(ctx: GovContext) {
       if (!d.seat) return pageOf(page, 1, 0, () => [], liveItems).map(voteRow);
       const s = seats[d.seat.slot]!;
       const ret = retHeight(s, d.seat.cycle);
-      const worldAt = (e: number): Vote[] => {
-        const out: Vote[] = [];
-        for (let pe = e - 3; pe <= e; pe++) for (const p of worldProposals(pe)) for (const v of seatVotes(s, p)) if (v.voterHex === d.hex && epochOf(v.height) === e && v.height <= tip) out.push(v);
-        return out.sort(sortKey);
-      };
+      const worldAt = (e: number): Vote[] => seatVotesCastIn(s, d.hex, e, tip);
       return pageOf(page, Math.max(1, epochOf(regHeight(s, d.seat.cycle))), epochOf(Math.min(tip, ret ?? tip)), worldAt, liveItems).map(voteRow);
     },
     committee() {
@@ -1072,7 +1079,7 @@ export function createGovernance(ctx: GovContext) {
         }
         if (member === null) return [];
       }
-      const worldAt = (e: number): Vote[] => {
+      const worldAt = (e: number): Vote[] => epochVotes(`cc|${member ?? 'all'}|${hotOnly ?? ''}`, e, () => {
         const out: Vote[] = [];
         // Votes cast in epoch e are on proposals of epochs e-3..e.
         for (let pe = e - 3; pe <= e; pe++) {
@@ -1084,7 +1091,7 @@ export function createGovernance(ctx: GovContext) {
           }
         }
         return out.sort(sortKey);
-      };
+      });
       const liveItems = liveVotes().filter((v) => v.role === 'constitutional_committee' && (hotOnly === null || v.voterHex === hotOnly));
       return pageOf(page, from, to, worldAt, liveItems).map(committeeVoteRow);
     },
@@ -1125,11 +1132,11 @@ export function createGovernance(ctx: GovContext) {
       const pool = ctx.pools.find((p) => p.hex === poolHex);
       if (!pool) return null;
       const tip = ctx.tip();
-      const worldAt = (e: number): Vote[] => {
+      const worldAt = (e: number): Vote[] => epochVotes(`spo|${pool.hex}`, e, () => {
         const out: Vote[] = [];
         for (let pe = e - 3; pe <= e; pe++) for (const p of worldProposals(pe)) for (const v of poolVotes(pool, p)) if (epochOf(v.height) === e && v.height <= tip) out.push(v);
         return out.sort(sortKey);
-      };
+      });
       const liveItems = liveVotes().filter((v) => v.role === 'spo' && v.voterHex === poolHex);
       return pageOf(page, 1, epochOf(tip), worldAt, liveItems).map((v) => ({ tx_hash: v.txHash, cert_index: v.certIndex, vote: v.vote }));
     },

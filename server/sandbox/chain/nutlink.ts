@@ -58,9 +58,15 @@ export function createNutlink(ctx: NutlinkContext) {
     if (s % 3 === 0) json.ADABTC = point('ADABTC', 0.0000052);
     return [{ label: NUTLINK_DATA_LABEL, json }];
   };
+  const records = new Map<number, NutlinkRecord>();
   const worldRecord = (s: number): NutlinkRecord => {
+    const hit = records.get(s);
+    if (hit) return hit;
     const height = s * segmentLength;
-    return { txHash: ctx.txHash(height, 0), height, txIndex: 0, addresses: [ctx.oracleAddress], json: worldMetadata(s)[0]!.json };
+    const made = { txHash: ctx.txHash(height, 0), height, txIndex: 0, addresses: [ctx.oracleAddress], json: worldMetadata(s)[0]!.json };
+    records.set(s, made);
+    if (records.size > 16384) records.delete(records.keys().next().value!);
+    return made;
   };
   const lastSegment = (): number => Math.floor(ctx.tip() / segmentLength);
 
