@@ -289,6 +289,23 @@ export function createGovernance(ctx: GovContext) {
     return v;
   };
   const txHashOf = (...parts: Array<string | number>): string => derive(key, 'governance-tx', ...parts).toString('hex');
+  // A world proposal's transaction hash encodes its epoch under a keyed mask (as hashes.ts does for
+  // blocks), so a lookup by hash is two hashes, and a hash this chain did not make never resolves.
+  const proposalTxHash = (epoch: number): string => {
+    const prefix = derive(key, 'governance-proposal-tx', 'p', epoch).subarray(0, 24);
+    const mask = derive(key, 'governance-proposal-tx', 'm', prefix.toString('hex')).readBigUInt64BE(0);
+    const suffix = Buffer.alloc(8);
+    suffix.writeBigUInt64BE(BigInt(epoch) ^ mask);
+    return Buffer.concat([prefix, suffix]).toString('hex');
+  };
+  const proposalEpochOf = (txHash: string): number | null => {
+    if (!/^[0-9a-f]{64}$/.test(txHash)) return null;
+    const bytes = Buffer.from(txHash, 'hex');
+    const mask = derive(key, 'governance-proposal-tx', 'm', bytes.subarray(0, 24).toString('hex')).readBigUInt64BE(0);
+    const epoch = bytes.readBigUInt64BE(24) ^ mask;
+    if (epoch < 1n || epoch > BigInt(Number.MAX_SAFE_INTEGER)) return null;
+    return proposalTxHash(Number(epoch)) === txHash ? Number(epoch) : null;
+  };
   const hash28 = (...parts: Array<string | number>): string => derive(key, 'governance-key', ...parts).subarray(0, 28).toString('hex');
   const sortKey = (a: { height: number; order: number }, b: { height: number; order: number }): number => a.height - b.height || a.order - b.order;
 
@@ -405,7 +422,7 @@ export function createGovernance(ctx: GovContext) {
     const r = f('proposals', epoch);
     const n = r < 0.35 ? 0 : r < 0.8 ? 1 : 2;
     const height = epoch * bpe + 3 + Math.floor(f('proposal-height', epoch) * Math.max(1, Math.floor(bpe / 2)));
-    const txHash = txHashOf('proposal', epoch);
+    const txHash = proposalTxHash(epoch);
     const out: Proposal[] = [];
     for (let j = 0; j < n; j++) {
       const t = f('proposal-type', epoch, j);
@@ -453,18 +470,10 @@ export function createGovernance(ctx: GovContext) {
     return out;
   };
   const worldProposal = (txHash: string, index: number, epoch: number): Proposal | null => worldProposals(epoch).find((p) => p.txHash === txHash && p.index === index) ?? null;
-  /** World proposal transactions carry the epoch in their hash's derivation; finding one by hash looks back over the epochs. */
-  const proposalEpochByHash = new Map<string, number>();
   const findWorldProposal = (txHash: string, index: number, tip: number): Proposal | null => {
-    const known = proposalEpochByHash.get(txHash);
-    if (known !== undefined) return worldProposal(txHash, index, known);
-    for (let e = epochOf(tip); e >= 1; e--) {
-      if (txHashOf('proposal', e) !== txHash) continue;
-      proposalEpochByHash.set(txHash, e);
-      const p = worldProposal(txHash, index, e);
-      return p && p.height <= tip ? p : null;
-    }
-    return null;
+    const epoch = proposalEpochOf(txHash);
+    const p = epoch === null ? null : worldProposal(txHash, index, epoch);
+    return p && p.height <= tip ? p : null;
   };
 
   // ---- world votes ----
