@@ -150,8 +150,8 @@ describe('request insight through the gateway', () => {
   it('keeps only the newest failed requests of a project, trimmed at every flush', async () => {
     const p = await newProject(0); // Cardano mainnet: the sandbox chain
     expect((await call(`${gw.url}/api/v0/blocks/latest`, p.project_id)).status).toBe(200);
-    // An endpoint the sandbox does not serve answers the Blockfrost 404.
-    for (let i = 0; i < 70; i++) expect((await call(`${gw.url}/api/v0/nutlink/addr${i}`, p.project_id)).status).toBe(404);
+    // A ticker no nut.link oracle publishes answers the Blockfrost 404.
+    for (let i = 0; i < 70; i++) expect((await call(`${gw.url}/api/v0/nutlink/tickers/NOTICKER${i}`, p.project_id)).status).toBe(404);
     await gw.meter.flush();
     for (let i = 0; i < 60; i++) expect((await call(`${gw.url}/api/v0/pools/pool${i}/history`, p.project_id)).status).toBe(404);
     await gw.meter.flush();

@@ -15,6 +15,10 @@ import { PROTOCOL, protocolParameters, type ProtocolParameters } from './protoco
 import type { Evaluation, ResolvedOutput } from './plutus';
 import { addressFromXpub, buildFaucetTx, devWallets, faucetOf, FAUCET_MAX_LOVELACE, genesisTx, type FaucetAsset } from './wallets';
 import { HashCodec } from './hashes';
+import { createGovernance, type Governance } from './gov';
+import { networkEras, type Era } from './eras';
+import { createNutlink, type Nutlink } from './nutlink';
+import { FAUCET_WALLET } from './world';
 import { derive, deriveBytes, deriveFloat } from './rng';
 import { LeaderSchedule } from './schedule';
 import { poolBook, type PoolMetadata, type PoolRelay, type PoolRetirement } from './pools';
@@ -318,6 +322,16 @@ export interface SandboxChain {
   mempool(page?: Pagination): Array<{ tx_hash: string }>;
   mempoolTx(hash: string): MempoolTx | null;
   mempoolOfAddress(address: string, page?: Pagination): Array<{ tx_hash: string }>;
+
+  // ---- gov ----
+  /** Conway governance: DReps, the committee, proposals and votes (gov.ts). */
+  governance(): Governance;
+  /** /network/eras: the eras with their bounds and parameters. */
+  eras(): Era[];
+  nutlinkAddress(address: string): ReturnType<Nutlink['address']>;
+  nutlinkTickers(address: string, page: PageRequest): ReturnType<Nutlink['tickers']>;
+  nutlinkAddressTicker(address: string, ticker: string, page: PageRequest): ReturnType<Nutlink['addressTicker']>;
+  nutlinkTicker(ticker: string, page: PageRequest): ReturnType<Nutlink['ticker']>;
 }
 
 const MAX_SUPPLY = 45_000_000_000_000_000n;
@@ -395,6 +409,7 @@ export function createSandboxChain(options: SandboxChainOptions): SandboxChain {
     isPool: (id) => world.poolByKey.has(id),
     slots: { zeroTime: genesisTime, zeroSlot: 0, slotLength: blockIntervalMs / slotsPerBlock },
     genesis: () => (devAids ? [{ hash: '', cbor: genesisTx(faucetKeys, wallets) }] : []),
+    governance: (tx, accepted, height) => governance.check(tx, accepted, height),
     rewardBalance: (stake, height) => {
       const model = liveStakeAt(height);
       const a = model.accounts.get(stake);
@@ -1079,6 +1094,39 @@ export function createSandboxChain(options: SandboxChainOptions): SandboxChain {
   const amountList = (lovelace: bigint, assets: Map<string, bigint>): Array<{ unit: string; quantity: string }> =>
     amounts(lovelace, [...assets.entries()].sort((a, b) => (a[0] < b[0] ? -1 : 1)));
 
+  // ---- governance ----
+  /** Lovelace controlled by every stake address as of the tip: the accounts' controlled_amount, in one pass. */
+  const stakesAt = (tip: number): Map<string, bigint> => {
+    const out = new Map<string, bigint>();
+    for (const u of unspentAt(tip).all) {
+      const entry = world.addressByBech32.get(u.address);
+      const stake = entry ? entry.stakeAddress : stakeAddressOf(u.address);
+      if (stake) out.set(stake, (out.get(stake) ?? 0n) + u.lovelace);
+    }
+    return out;
+  };
+  const governance: Governance = createGovernance({
+    key,
+    blocksPerEpoch,
+    tip: tipHeight,
+    live: () => ledger.all(),
+    liveIndex,
+    pools: world.pools,
+    stakeAddresses: world.stakeWalletIds.map((id) => world.wallets[id]!.stakeAddress!),
+    stakes: () => stakesAt(tipHeight()),
+    timeOf,
+  });
+
+  const nutlink: Nutlink = createNutlink({
+    key,
+    segmentLength,
+    tip: tipHeight,
+    txHash: (height, index) => hashes.tx(height, index),
+    oracleAddress: addressText(world.wallets[FAUCET_WALLET]!.addresses[0]!),
+    live: () => ledger.all(),
+    liveIndex,
+  });
+
   let catalogCache: SandboxCatalog | undefined;
   // The tip's block changes once per block interval and is asked for far more often than that.
   let latest: Readonly<Block> | undefined;
@@ -1374,12 +1422,18 @@ export function createSandboxChain(options: SandboxChainOptions): SandboxChain {
     txMetadata(hash) {
       const live = ledger.tx(hash);
       if (live) return live.metadata.map((m) => ({ label: m.label, json_metadata: m.json }));
-      return resolveTx(hash, tipHeight()) ? [] : null;
+      const t = resolveTx(hash, tipHeight());
+      return t ? nutlink.worldMetadata(t.height, t.index).map((m) => ({ label: m.label, json_metadata: m.json })) : null;
     },
     txMetadataCbor(hash) {
       const live = ledger.tx(hash);
       if (live) return live.metadata.map((m) => ({ label: m.label, cbor_metadata: `\\x${m.cbor}`, metadata: m.cbor }));
-      return resolveTx(hash, tipHeight()) ? [] : null;
+      const t = resolveTx(hash, tipHeight());
+      if (!t) return null;
+      return nutlink.worldMetadata(t.height, t.index).map((m) => {
+        const cbor = nutlink.cborOf(m.json);
+        return { label: m.label, cbor_metadata: `\\x${cbor}`, metadata: cbor };
+      });
     },
 
     account(stake) {
@@ -1399,7 +1453,7 @@ export function createSandboxChain(options: SandboxChainOptions): SandboxChain {
         return {
           stake_address: stake, active: true, registered: true, active_epoch: background ? epochOf(background.height) + 2 : null,
           controlled_amount: String(utxos), rewards_sum: String(withdrawn), withdrawals_sum: String(withdrawn), reserves_sum: '0', treasury_sum: '0',
-          withdrawable_amount: '0', pool_id: background?.pool ?? homePool(wallet).id, drep_id: null,
+          withdrawable_amount: '0', pool_id: background?.pool ?? homePool(wallet).id, drep_id: governance.drepOfStake(stake),
         };
       }
       const delegation = live ? model.delegationAt(live, tip) : null;
@@ -1417,7 +1471,7 @@ export function createSandboxChain(options: SandboxChainOptions): SandboxChain {
         treasury_sum: '0',
         withdrawable_amount: String(rewards - withdrawals),
         pool_id: delegation?.pool ?? null,
-        drep_id: null,
+        drep_id: governance.drepOfStake(stake),
       };
     },
     accountAddresses(stake, page) {
@@ -1481,14 +1535,28 @@ export function createSandboxChain(options: SandboxChainOptions): SandboxChain {
     },
     metadataLabels(page) {
       const counts = new Map<string, number>();
+      for (const label of ['1967', '1968']) {
+        const w = nutlink.worldLabel(label)!;
+        if (w.count > 0) counts.set(label, w.count);
+      }
       for (const t of ledger.all()) for (const m of t.metadata) counts.set(m.label, (counts.get(m.label) ?? 0) + 1);
       const rows = [...counts.entries()].sort((a, b) => Number(BigInt(a[0]) - BigInt(b[0]))).map(([label, n]) => ({ label, cip10: CIP10[label] ?? null, count: String(n) }));
       return paginate(rows, page);
     },
     metadataLabel(label, page) {
-      const rows: Array<{ tx_hash: string; json_metadata: unknown }> = [];
-      for (const t of ledger.all()) for (const m of t.metadata) if (m.label === label) rows.push({ tx_hash: t.hash, json_metadata: m.json });
-      return paginate(rows, page);
+      // The world oracle's records (one a segment) are merged in without listing them all.
+      const p = fillPage(page, 100);
+      const need = p.count * p.page;
+      const world = nutlink.worldLabel(label);
+      const rows: Array<{ tx_hash: string; json_metadata: unknown; height: number; index: number }> = [];
+      for (let i = 0; world && i < world.count && rows.length < need; i++) {
+        const r = world.at(p.order === 'desc' ? world.count - 1 - i : i);
+        rows.push({ tx_hash: r.txHash, json_metadata: r.json, height: r.height, index: r.txIndex });
+      }
+      for (const t of ledger.all()) for (const m of t.metadata) if (m.label === label) rows.push({ tx_hash: t.hash, json_metadata: m.json, height: t.height, index: liveIndex(t) });
+      rows.sort((a, b) => a.height - b.height || a.index - b.index);
+      if (p.order === 'desc') rows.reverse();
+      return rows.slice((p.page - 1) * p.count, need).map(({ tx_hash, json_metadata }) => ({ tx_hash, json_metadata }));
     },
     xpubAddress(xpub, role, index) {
       return addressFromXpub(xpub, role, index, network);
@@ -2069,6 +2137,15 @@ export function createSandboxChain(options: SandboxChainOptions): SandboxChain {
     mempoolOfAddress(address, page) {
       return paginate(ledger.pending().filter((t) => pendingTouches(t, address)), page).map((t) => ({ tx_hash: t.hash }));
     },
+
+    governance: () => governance,
+    eras() {
+      return networkEras({ tip: tipHeight(), slotsPerBlock, blocksPerEpoch, securityParam: chain.genesis().security_param });
+    },
+    nutlinkAddress: (address) => nutlink.address(address),
+    nutlinkTickers: (address, page) => nutlink.tickers(address, page),
+    nutlinkAddressTicker: (address, ticker, page) => nutlink.addressTicker(address, ticker, page),
+    nutlinkTicker: (ticker, page) => nutlink.ticker(ticker, page),
   };
   return chain;
 }

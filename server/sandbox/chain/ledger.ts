@@ -95,6 +95,54 @@ export interface LiveCert {
   certIndex: number;
 }
 
+/** A DRep credential, or one of the two predefined DReps a stake key may delegate its vote to. */
+export type DrepTarget = { hex: string; script: boolean } | 'abstain' | 'no_confidence';
+
+export type GovActionType = 'hard_fork_initiation' | 'new_committee' | 'new_constitution' | 'info_action' | 'no_confidence' | 'parameter_change' | 'treasury_withdrawals';
+export type VoteValue = 'yes' | 'no' | 'abstain';
+export type VoterRole = 'constitutional_committee' | 'drep' | 'spo';
+
+/** A Conway certificate of governance: DRep registration, update, retirement, vote delegation, committee keys. */
+export interface LiveGovCert {
+  kind: 'drep_registration' | 'drep_update' | 'drep_deregistration' | 'vote_delegation' | 'committee_hot_auth' | 'committee_resignation';
+  certIndex: number;
+  /** The DRep registered, updated or retired, or the target of a vote delegation. */
+  drep?: DrepTarget;
+  /** The stake address delegating its vote. */
+  stakeAddress?: string;
+  /** Deposit paid (registration) or refund claimed (retirement), in lovelace. */
+  deposit?: bigint;
+  anchor?: { url: string; hash: string } | null;
+  /** A committee member's cold credential (hex). */
+  coldHex?: string;
+}
+
+/** One voting procedure: a voter's vote on a governance action. */
+export interface LiveVote {
+  /** Position among the transaction's votes. */
+  index: number;
+  role: VoterRole;
+  voterHex: string;
+  actionTx: string;
+  actionIndex: number;
+  vote: VoteValue;
+  anchor: { url: string; hash: string } | null;
+}
+
+/** One proposal procedure. */
+export interface LiveProposal {
+  index: number;
+  type: GovActionType;
+  deposit: bigint;
+  returnAddress: string;
+  anchor: { url: string; hash: string };
+  /** The action as cardano-serialization-lib reads it (JSON). */
+  description: unknown;
+  /** Parameter changes in Blockfrost's names (parameter_change only). */
+  parameters: Record<string, unknown> | null;
+  withdrawals: Array<{ stakeAddress: string; amount: bigint }>;
+}
+
 export interface LiveScript {
   hash: string;
   type: 'timelock' | PlutusVersion;
@@ -130,6 +178,9 @@ export interface LiveTx {
   outputs: LiveOutput[];
   withdrawals: Array<{ stakeAddress: string; amount: bigint }>;
   certs: LiveCert[];
+  govCerts: LiveGovCert[];
+  votes: LiveVote[];
+  proposals: LiveProposal[];
   mint: Map<string, bigint>;
   metadata: Array<{ label: string; json: unknown; cbor: string }>;
   scripts: LiveScript[];
@@ -161,6 +212,12 @@ export interface LedgerOptions {
    * of transactions accepted into that block or earlier); 0 when absent.
    */
   rewardBalance?: (stakeAddress: string, height: number) => bigint;
+  /**
+   * The governance rules that need the chain's state (DReps, proposals, the committee): answers the
+   * reason to refuse a transaction's governance certificates, votes and proposals, or null.
+   * `accepted` holds every earlier accepted transaction, including those for the next block.
+   */
+  governance?: (tx: LiveTx, accepted: readonly LiveTx[], height: number) => string | null;
 }
 
 const hex = (bytes: Uint8Array): string => Buffer.from(bytes).toString('hex');
@@ -246,6 +303,68 @@ function inputsOf(list: CSL.TransactionInputs | undefined): Array<{ txHash: stri
   return out;
 }
 
+const ACTION_TYPES: Record<number, GovActionType> = {
+  [CSL.GovernanceActionKind.ParameterChangeAction]: 'parameter_change',
+  [CSL.GovernanceActionKind.HardForkInitiationAction]: 'hard_fork_initiation',
+  [CSL.GovernanceActionKind.TreasuryWithdrawalsAction]: 'treasury_withdrawals',
+  [CSL.GovernanceActionKind.NoConfidenceAction]: 'no_confidence',
+  [CSL.GovernanceActionKind.UpdateCommitteeAction]: 'new_committee',
+  [CSL.GovernanceActionKind.NewConstitutionAction]: 'new_constitution',
+  [CSL.GovernanceActionKind.InfoAction]: 'info_action',
+};
+
+function anchorOf(anchor: CSL.Anchor | undefined): { url: string; hash: string } | null {
+  return anchor ? { url: anchor.url().url(), hash: anchor.anchor_data_hash().to_hex() } : null;
+}
+
+function credentialTarget(cred: CSL.Credential): { hex: string; script: boolean } {
+  const kh = cred.to_keyhash();
+  return kh ? { hex: kh.to_hex(), script: false } : { hex: cred.to_scripthash()!.to_hex(), script: true };
+}
+
+function drepTarget(drep: CSL.DRep): DrepTarget {
+  switch (drep.kind()) {
+    case CSL.DRepKind.KeyHash:
+      return { hex: drep.to_key_hash()!.to_hex(), script: false };
+    case CSL.DRepKind.ScriptHash:
+      return { hex: drep.to_script_hash()!.to_hex(), script: true };
+    case CSL.DRepKind.AlwaysAbstain:
+      return 'abstain';
+    default:
+      return 'no_confidence';
+  }
+}
+
+/** A parameter update in Blockfrost's names (/epochs/{n}/parameters), with only the fields it changes. */
+function parameterNames(u: CSL.ProtocolParamUpdate): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  const num = (v: CSL.BigNum | number | undefined): number | undefined => (v === undefined ? undefined : Number(typeof v === 'number' ? v : v.to_str()));
+  const str = (v: CSL.BigNum | undefined): string | undefined => v?.to_str();
+  const text = (v: number | undefined): string | undefined => (v === undefined ? undefined : String(v));
+  const ratio = (v: CSL.UnitInterval | undefined): number | undefined => (v ? Number(v.numerator().to_str()) / Number(v.denominator().to_str()) : undefined);
+  const fields: Array<[string, unknown]> = [
+    ['min_fee_a', num(u.minfee_a())], ['min_fee_b', num(u.minfee_b())], ['max_block_size', num(u.max_block_body_size())], ['max_tx_size', num(u.max_tx_size())],
+    ['max_block_header_size', num(u.max_block_header_size())], ['key_deposit', str(u.key_deposit())], ['pool_deposit', str(u.pool_deposit())], ['e_max', num(u.max_epoch())],
+    ['n_opt', num(u.n_opt())], ['a0', ratio(u.pool_pledge_influence())], ['rho', ratio(u.expansion_rate())], ['tau', ratio(u.treasury_growth_rate())],
+    ['min_pool_cost', str(u.min_pool_cost())], ['coins_per_utxo_size', str(u.ada_per_utxo_byte())], ['max_val_size', text(u.max_value_size())],
+    ['collateral_percent', num(u.collateral_percentage())], ['max_collateral_inputs', num(u.max_collateral_inputs())],
+    ['committee_min_size', text(u.min_committee_size())],
+    ['committee_max_term_length', text(u.committee_term_limit())],
+    ['gov_action_lifetime', text(u.governance_action_validity_period())],
+    ['gov_action_deposit', str(u.governance_action_deposit())], ['drep_deposit', str(u.drep_deposit())],
+    ['drep_activity', text(u.drep_inactivity_period())],
+    ['min_fee_ref_script_cost_per_byte', ratio(u.ref_script_coins_per_byte())],
+  ];
+  for (const [name, value] of fields) if (value !== undefined) out[name] = value;
+  const mem = u.max_tx_ex_units();
+  if (mem) Object.assign(out, { max_tx_ex_mem: mem.mem().to_str(), max_tx_ex_steps: mem.steps().to_str() });
+  const block = u.max_block_ex_units();
+  if (block) Object.assign(out, { max_block_ex_mem: block.mem().to_str(), max_block_ex_steps: block.steps().to_str() });
+  const prices = u.execution_costs();
+  if (prices) Object.assign(out, { price_mem: ratio(prices.mem_price()), price_step: ratio(prices.step_price()) });
+  return out;
+}
+
 interface Decoded {
   /** What the ledger records: the transaction, or for one marked invalid only its collateral's effect. */
   tx: LiveTx;
@@ -278,6 +397,7 @@ function decode(bytes: Uint8Array, networkId: number, origin: LedgerOrigin): Dec
   };
 
   const certs: LiveCert[] = [];
+  const govCerts: LiveGovCert[] = [];
   let deposit = 0n;
   const list = body.certs();
   for (let i = 0; list && i < list.len(); i++) {
@@ -307,9 +427,117 @@ function decode(bytes: Uint8Array, networkId: number, origin: LedgerOrigin): Dec
       certs.push({ kind: 'registration', stakeAddress, certIndex: i });
       certs.push({ kind: 'delegation', stakeAddress, pool: c.pool_keyhash().to_bech32('pool'), certIndex: i });
       deposit += PROTOCOL.keyDeposit;
+    } else if (kind === CSL.CertificateKind.DRepRegistration) {
+      const c = cert.as_drep_registration()!;
+      const coin = BigInt(c.coin().to_str());
+      if (coin !== PROTOCOL.drepDeposit) throw new LedgerRefusal(`Certificate ${i}: the DRep deposit is ${PROTOCOL.drepDeposit} lovelace (drep_deposit), not ${coin}.`);
+      keyOf(c.voting_credential(), `certificate ${i}`);
+      govCerts.push({ kind: 'drep_registration', certIndex: i, drep: credentialTarget(c.voting_credential()), deposit: coin, anchor: anchorOf(c.anchor()) });
+      deposit += coin;
+    } else if (kind === CSL.CertificateKind.DRepUpdate) {
+      const c = cert.as_drep_update()!;
+      keyOf(c.voting_credential(), `certificate ${i}`);
+      govCerts.push({ kind: 'drep_update', certIndex: i, drep: credentialTarget(c.voting_credential()), anchor: anchorOf(c.anchor()) });
+    } else if (kind === CSL.CertificateKind.DRepDeregistration) {
+      const c = cert.as_drep_deregistration()!;
+      const coin = BigInt(c.coin().to_str());
+      keyOf(c.voting_credential(), `certificate ${i}`);
+      govCerts.push({ kind: 'drep_deregistration', certIndex: i, drep: credentialTarget(c.voting_credential()), deposit: coin });
+      deposit -= coin;
+    } else if (kind === CSL.CertificateKind.VoteDelegation) {
+      const c = cert.as_vote_delegation()!;
+      keyOf(c.stake_credential(), `certificate ${i}`);
+      govCerts.push({ kind: 'vote_delegation', certIndex: i, stakeAddress: stakeAddressOf(c.stake_credential()), drep: drepTarget(c.drep()) });
+    } else if (kind === CSL.CertificateKind.StakeAndVoteDelegation) {
+      const c = cert.as_stake_and_vote_delegation()!;
+      keyOf(c.stake_credential(), `certificate ${i}`);
+      const stakeAddress = stakeAddressOf(c.stake_credential());
+      certs.push({ kind: 'delegation', stakeAddress, pool: c.pool_keyhash().to_bech32('pool'), certIndex: i });
+      govCerts.push({ kind: 'vote_delegation', certIndex: i, stakeAddress, drep: drepTarget(c.drep()) });
+    } else if (kind === CSL.CertificateKind.VoteRegistrationAndDelegation || kind === CSL.CertificateKind.StakeVoteRegistrationAndDelegation) {
+      const both = kind === CSL.CertificateKind.StakeVoteRegistrationAndDelegation;
+      const c = both ? cert.as_stake_vote_registration_and_delegation()! : cert.as_vote_registration_and_delegation()!;
+      keyOf(c.stake_credential(), `certificate ${i}`);
+      if (BigInt(c.coin().to_str()) !== PROTOCOL.keyDeposit) throw new LedgerRefusal(`Certificate ${i}: the stake key deposit is ${PROTOCOL.keyDeposit} lovelace.`);
+      const stakeAddress = stakeAddressOf(c.stake_credential());
+      certs.push({ kind: 'registration', stakeAddress, certIndex: i });
+      if (both) certs.push({ kind: 'delegation', stakeAddress, pool: (c as CSL.StakeVoteRegistrationAndDelegation).pool_keyhash().to_bech32('pool'), certIndex: i });
+      govCerts.push({ kind: 'vote_delegation', certIndex: i, stakeAddress, drep: drepTarget(c.drep()) });
+      deposit += PROTOCOL.keyDeposit;
+    } else if (kind === CSL.CertificateKind.CommitteeHotAuth || kind === CSL.CertificateKind.CommitteeColdResign) {
+      const cold = kind === CSL.CertificateKind.CommitteeHotAuth ? cert.as_committee_hot_auth()!.committee_cold_credential() : cert.as_committee_cold_resign()!.committee_cold_credential();
+      keyOf(cold, `certificate ${i}`);
+      govCerts.push({ kind: kind === CSL.CertificateKind.CommitteeHotAuth ? 'committee_hot_auth' : 'committee_resignation', certIndex: i, coldHex: credentialTarget(cold).hex });
     } else {
-      throw new LedgerRefusal(`Certificate ${i} is of a kind the sandbox does not support (only stake registration, deregistration and delegation are).`);
+      throw new LedgerRefusal(`Certificate ${i} is of a kind the sandbox does not support (pool registration and retirement, genesis delegation and MIR certificates are not).`);
     }
+  }
+
+  // Voting procedures: each voter's key must sign.
+  const votes: LiveVote[] = [];
+  const procedures = body.voting_procedures();
+  if (procedures) {
+    const voters = procedures.get_voters();
+    for (let v = 0; v < voters.len(); v++) {
+      const voter = voters.get(v)!;
+      let role: LiveVote['role'];
+      let voterHex: string;
+      const cc = voter.to_constitutional_committee_hot_credential();
+      const drep = voter.to_drep_credential();
+      const pool = voter.to_stake_pool_key_hash();
+      if (voter.has_script_credentials()) throw new LedgerRefusal(`Voter ${v}: voters with script credentials are not supported by the sandbox.`);
+      if (cc) [role, voterHex] = ['constitutional_committee', cc.to_keyhash()!.to_hex()];
+      else if (drep) [role, voterHex] = ['drep', drep.to_keyhash()!.to_hex()];
+      else [role, voterHex] = ['spo', pool!.to_hex()];
+      stakeKeysToSign.push({ keyHash: voterHex, why: `voter ${v}` });
+      const actions = procedures.get_governance_action_ids_by_voter(voter);
+      for (let a = 0; a < actions.len(); a++) {
+        const id = actions.get(a)!;
+        const procedure = procedures.get(voter, id)!;
+        const kindOfVote = procedure.vote_kind();
+        votes.push({
+          index: votes.length,
+          role,
+          voterHex,
+          actionTx: id.transaction_id().to_hex(),
+          actionIndex: id.index(),
+          vote: kindOfVote === CSL.VoteKind.Yes ? 'yes' : kindOfVote === CSL.VoteKind.No ? 'no' : 'abstain',
+          anchor: anchorOf(procedure.anchor()),
+        });
+      }
+    }
+  }
+
+  // Proposal procedures: their deposits are paid by the transaction.
+  const proposals: LiveProposal[] = [];
+  const proposed = body.voting_proposals();
+  for (let i = 0; proposed && i < proposed.len(); i++) {
+    const p = proposed.get(i);
+    const returnAccount = p.reward_account();
+    if (returnAccount.to_address().network_id() !== networkId) throw new LedgerRefusal(`Proposal ${i}: its return address is of another network.`);
+    const action = p.governance_action();
+    const withdrawalsOf: LiveProposal['withdrawals'] = [];
+    const tw = action.as_treasury_withdrawals_action()?.withdrawals();
+    if (tw) {
+      const keys = tw.keys();
+      for (let k = 0; k < keys.len(); k++) {
+        const ra = keys.get(k);
+        if (ra.to_address().network_id() !== networkId) throw new LedgerRefusal(`Proposal ${i}: withdrawal ${k} pays a stake address of another network.`);
+        withdrawalsOf.push({ stakeAddress: ra.to_address().to_bech32(undefined), amount: BigInt(tw.get(ra)!.to_str()) });
+      }
+    }
+    const coin = BigInt(p.deposit().to_str());
+    proposals.push({
+      index: i,
+      type: ACTION_TYPES[action.kind()]!,
+      deposit: coin,
+      returnAddress: returnAccount.to_address().to_bech32(undefined),
+      anchor: anchorOf(p.anchor())!,
+      description: JSON.parse(action.to_json()) as unknown,
+      parameters: action.as_parameter_change_action() ? parameterNames(action.as_parameter_change_action()!.protocol_param_updates()) : null,
+      withdrawals: withdrawalsOf,
+    });
+    deposit += coin;
   }
 
   const withdrawals: LiveTx['withdrawals'] = [];
@@ -402,6 +630,9 @@ function decode(bytes: Uint8Array, networkId: number, origin: LedgerOrigin): Dec
     outputs,
     withdrawals,
     certs,
+    govCerts,
+    votes,
+    proposals,
     mint: sortUnits(mintOf(body)),
     metadata,
     scripts,
@@ -433,6 +664,9 @@ function collateralOnly(tx: LiveTx, body: CSL.TransactionBody): LiveTx {
     deposit: 0n,
     withdrawals: [],
     certs: [],
+    govCerts: [],
+    votes: [],
+    proposals: [],
     mint: new Map(),
     datums: tx.datums.filter((d) => outputs.some((o) => o.inlineDatum === d.cbor)),
     validContract: false,
@@ -732,6 +966,18 @@ export class LiveLedger {
       if (c.kind === 'delegation' && !this.options.isPool(c.pool!)) throw new LedgerRefusal(`Certificate ${c.certIndex}: pool ${c.pool} is not registered on this chain.`);
       a.registered = c.kind !== 'deregistration';
       accounts.set(c.stakeAddress, a);
+    }
+    for (const c of tx.govCerts) {
+      if (c.kind === 'vote_delegation' && !accounts.get(c.stakeAddress!)?.registered) throw new LedgerRefusal(`Certificate ${c.certIndex}: ${c.stakeAddress} is not registered.`);
+    }
+    for (const p of tx.proposals) {
+      if (p.deposit !== PROTOCOL.govActionDeposit) throw new LedgerRefusal(`Proposal ${p.index}: the deposit is ${PROTOCOL.govActionDeposit} lovelace (gov_action_deposit), not ${p.deposit}.`);
+      if (!accounts.get(p.returnAddress)?.registered) throw new LedgerRefusal(`Proposal ${p.index}: its return address ${p.returnAddress} is not a registered stake address.`);
+      for (const w of p.withdrawals) if (!accounts.get(w.stakeAddress)?.registered) throw new LedgerRefusal(`Proposal ${p.index}: the treasury withdrawal to ${w.stakeAddress} goes to a stake address that is not registered.`);
+    }
+    if (this.options.governance && (tx.govCerts.length || tx.votes.length || tx.proposals.length)) {
+      const reason = this.options.governance(tx, this.ordered, height);
+      if (reason) throw new LedgerRefusal(reason);
     }
     // Withdrawals take the whole reward balance, as the ledger requires; they apply before the
     // certificates, so a deregistration may withdraw the balance in the same transaction.

@@ -19,6 +19,13 @@ export const PROTOCOL = {
   protocolMajor: 10,
   protocolMinor: 0,
   minFeeRefScriptCostPerByte: 15,
+  drepDeposit: 500_000_000n,
+  govActionDeposit: 100_000_000_000n,
+  /** Epochs a governance action stays open (gov_action_lifetime). */
+  govActionLifetime: 6,
+  /** Epochs without activity after which a DRep is expired (drep_activity). */
+  drepActivity: 20,
+  committeeMaxTermLength: 146,
 } as const;
 
 /** The Plutus cost models in raw list form (PlutusV1 166, PlutusV2 175, PlutusV3 297 entries; the defaults Mesh SDK ships). */
@@ -82,11 +89,11 @@ export function protocolParameters(epoch: number, nonce: string): ProtocolParame
     dvt_p_p_gov_group: 0.75,
     dvt_treasury_withdrawal: 0.67,
     committee_min_size: '7',
-    committee_max_term_length: '146',
-    gov_action_lifetime: '6',
-    gov_action_deposit: '100000000000',
-    drep_deposit: '500000000',
-    drep_activity: '20',
+    committee_max_term_length: String(PROTOCOL.committeeMaxTermLength),
+    gov_action_lifetime: String(PROTOCOL.govActionLifetime),
+    gov_action_deposit: String(PROTOCOL.govActionDeposit),
+    drep_deposit: String(PROTOCOL.drepDeposit),
+    drep_activity: String(PROTOCOL.drepActivity),
     pvtpp_security_group: 0.51,
     pvt_p_p_security_group: 0.51,
     min_fee_ref_script_cost_per_byte: PROTOCOL.minFeeRefScriptCostPerByte,

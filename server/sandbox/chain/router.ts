@@ -10,6 +10,7 @@ import { parseAdditionalUtxos, txFromBody } from './evaluate-input';
 import { mountStakeRoutes } from './routes/stake';
 import { mountTxsRoutes } from './routes/txs';
 import { ADDRESS_MESSAGE, blockReference, isQueryableAddress, queryFirst, unservedPath } from './contract';
+import { mountGovRoutes } from './routes/gov';
 import {
   BlockfrostHttpError,
   INTERNAL_ERROR_MESSAGE,
@@ -353,6 +354,7 @@ export function sandboxRouter(chain: SandboxChain, options: SandboxRouterOptions
 
   mountStakeRoutes(router, chain);
   mountTxsRoutes(router, chain);
+  mountGovRoutes(router, chain);
   if (options.catchAll ?? true) {
     router.use(unservedPath(NOT_SERVED_MESSAGE));
   }

@@ -1,0 +1,1155 @@
+// Conway governance of the sandbox chain: DReps, the constitutional committee, proposals and votes.
+//
+// Two layers, as for the rest of the chain. The world's governance is a function of the chain key
+// and the clock: 32 DRep seats whose holders register, update their anchors, vote and retire in
+// cycles of hundreds of epochs; a seven-member committee whose terms renew every
+// committee_max_term_length epochs with a new hot key each; up to two proposals an epoch, voted on
+// by the DReps, the pools and the committee in the two epochs that follow, then ratified and
+// enacted, dropped (a competing action of the same purpose was enacted first) or expired. Nothing
+// is stored: any epoch's proposals and any voter's votes are computed on demand and memoised.
+// The live layer is what submitted transactions carry (ledger.ts decodes and checks them): DRep
+// certificates, vote delegations, votes and proposals, merged with the world's by block height.
+import { blake2b } from '@noble/hashes/blake2.js';
+import { decodeBech32, encodeBech32 } from '../../../shared/cardano/bech32';
+import { PROTOCOL } from './protocol';
+import { derive, deriveFloat } from './rng';
+import type { DrepTarget, GovActionType, LiveTx, VoteValue, VoterRole } from './ledger';
+
+export type { GovActionType, VoteValue, VoterRole };
+
+export interface Anchor {
+  url: string;
+  hash: string;
+}
+
+/** Off-chain content the sandbox serves for an anchor it made (world DReps and proposals). */
+interface AnchorContent extends Anchor {
+  json: unknown;
+  bytes: string;
+}
+
+export interface GovContext {
+  key: Uint8Array;
+  blocksPerEpoch: number;
+  tip: () => number;
+  /** Visible live transactions in chain order. */
+  live: () => LiveTx[];
+  /** A live transaction's index in its block. */
+  liveIndex: (t: LiveTx) => number;
+  pools: ReadonlyArray<{ id: string; hex: string }>;
+  /** The world's stake addresses (background accounts). */
+  stakeAddresses: readonly string[];
+  /** Lovelace controlled by each stake address as of the tip (the accounts' controlled_amount). */
+  stakes: () => Map<string, bigint>;
+  /** UNIX seconds of a block. */
+  timeOf: (height: number) => number;
+}
+
+export interface Proposal {
+  txHash: string;
+  index: number;
+  height: number;
+  order: number;
+  type: GovActionType;
+  deposit: bigint;
+  returnAddress: string;
+  anchor: Anchor | null;
+  /** The off-chain document the sandbox serves for the anchor (world proposals), made on demand. */
+  content: (() => AnchorContent) | null;
+  description: unknown;
+  parameters: Record<string, unknown> | null;
+  withdrawals: Array<{ stakeAddress: string; amount: bigint }>;
+  world: boolean;
+}
+
+export interface Vote {
+  txHash: string;
+  certIndex: number;
+  height: number;
+  order: number;
+  role: VoterRole;
+  voterHex: string;
+  /** The voter's CIP-129 / bech32 id (drep1…, pool1…, cc_hot1…). */
+  voter: string;
+  proposal: Proposal;
+  vote: VoteValue;
+  anchor: Anchor | null;
+}
+
+export interface DrepEvent {
+  txHash: string;
+  certIndex: number;
+  height: number;
+  order: number;
+  action: 'registered' | 'updated' | 'deregistered';
+  deposit: bigint | null;
+  /** Live anchors as submitted; world anchors come from `content`. */
+  anchor: Anchor | null;
+  content: (() => AnchorContent) | null;
+}
+
+export interface Drep {
+  hex: string;
+  script: boolean;
+  id: string;
+  /** Every certificate of this credential up to the tip, in chain order. */
+  events: DrepEvent[];
+  /** The world seat and cycle, for the world's DReps. */
+  seat: { slot: number; cycle: number } | null;
+}
+
+export interface ProposalStatus {
+  ratified: number | null;
+  enacted: number | null;
+  dropped: number | null;
+  expired: number | null;
+  expiration: number;
+}
+
+export interface CommitteeMember {
+  index: number;
+  coldHex: string;
+  hotHex: string | null;
+  status: 'authorized' | 'not_authorized' | 'resigned';
+  expiration: number;
+}
+
+// ---- ids (CIP-129, and CIP-105 for DReps as Blockfrost shows them) ----
+
+const fromHexBytes = (hex: string): Uint8Array => new Uint8Array(Buffer.from(hex, 'hex'));
+const hexOf = (bytes: Uint8Array): string => Buffer.from(bytes).toString('hex');
+
+export const DREP_ALWAYS_ABSTAIN = 'drep_always_abstain';
+export const DREP_ALWAYS_NO_CONFIDENCE = 'drep_always_no_confidence';
+
+export function drepId(hex: string, script: boolean): string {
+  return encodeBech32(script ? 'drep_script' : 'drep', fromHexBytes(hex));
+}
+export function ccHotId(hex: string): string {
+  return encodeBech32('cc_hot', new Uint8Array([0x02, ...fromHexBytes(hex)]));
+}
+export function ccColdId(hex: string): string {
+  return encodeBech32('cc_cold', new Uint8Array([0x12, ...fromHexBytes(hex)]));
+}
+export function govActionId(txHash: string, index: number): string {
+  return encodeBech32('gov_action', new Uint8Array([...fromHexBytes(txHash), index]));
+}
+const targetId = (t: DrepTarget): string => (t === 'abstain' ? DREP_ALWAYS_ABSTAIN : t === 'no_confidence' ? DREP_ALWAYS_NO_CONFIDENCE : drepId(t.hex, t.script));
+
+/** A DRep id as Blockfrost accepts it: CIP-105 (drep1, drep_vkh1, drep_script1) or CIP-129 bech32, or hex; null when malformed. */
+export function parseDrepId(text: string): { hex: string; script: boolean | null } | 'abstain' | 'no_confidence' | null {
+  if (text === DREP_ALWAYS_ABSTAIN) return 'abstain';
+  if (text === DREP_ALWAYS_NO_CONFIDENCE) return 'no_confidence';
+  if (/^[0-9a-fA-F]{56}$/.test(text)) return { hex: text.toLowerCase(), script: null };
+  if (/^(22|23)[0-9a-fA-F]{56}$/.test(text)) return { hex: text.slice(2).toLowerCase(), script: text.startsWith('23') };
+  const b = decodeBech32(text);
+  if (!b) return null;
+  if (b.prefix === 'drep_script' && b.bytes.length === 28) return { hex: hexOf(b.bytes), script: true };
+  if (b.prefix === 'drep_vkh' && b.bytes.length === 28) return { hex: hexOf(b.bytes), script: false };
+  if (b.prefix !== 'drep') return null;
+  if (b.bytes.length === 28) return { hex: hexOf(b.bytes), script: false };
+  if (b.bytes.length === 29 && (b.bytes[0] === 0x22 || b.bytes[0] === 0x23)) return { hex: hexOf(b.bytes.subarray(1)), script: b.bytes[0] === 0x23 };
+  return null;
+}
+
+/** A committee credential (cc_hot1… or cc_cold1…, CIP-129 or the older 28-byte form); null when malformed. */
+export function parseCcId(text: string): { kind: 'hot' | 'cold'; hex: string } | null {
+  const b = decodeBech32(text);
+  if (!b || (b.prefix !== 'cc_hot' && b.prefix !== 'cc_cold')) return null;
+  const kind = b.prefix === 'cc_hot' ? 'hot' : 'cold';
+  if (b.bytes.length === 28) return { kind, hex: hexOf(b.bytes) };
+  const header = kind === 'hot' ? [0x02, 0x03] : [0x12, 0x13];
+  if (b.bytes.length === 29 && header.includes(b.bytes[0]!)) return { kind, hex: hexOf(b.bytes.subarray(1)) };
+  return null;
+}
+
+/** A CIP-129 governance action id: the proposal's transaction hash and index; null when malformed. */
+export function parseGovActionId(text: string): { txHash: string; index: number } | null {
+  const b = decodeBech32(text);
+  if (!b || b.prefix !== 'gov_action' || b.bytes.length !== 33) return null;
+  return { txHash: hexOf(b.bytes.subarray(0, 32)), index: b.bytes[32]! };
+}
+
+// ---- rules ----
+
+/** Which actions each kind of voter may vote on (Conway: the committee never on committee changes; pools on a few). */
+const SECURITY_PARAMETERS = new Set(['max_block_size', 'max_tx_size', 'max_block_header_size', 'max_val_size', 'max_block_ex_mem', 'max_block_ex_steps', 'min_fee_a', 'min_fee_b', 'coins_per_utxo_size', 'gov_action_deposit', 'min_fee_ref_script_cost_per_byte']);
+export function mayVote(role: VoterRole, p: Pick<Proposal, 'type' | 'parameters'>): boolean {
+  if (role === 'drep') return true;
+  if (role === 'constitutional_committee') return p.type !== 'no_confidence' && p.type !== 'new_committee';
+  if (p.type === 'parameter_change') return Object.keys(p.parameters ?? {}).some((k) => SECURITY_PARAMETERS.has(k));
+  return p.type === 'info_action' || p.type === 'hard_fork_initiation' || p.type === 'no_confidence' || p.type === 'new_committee';
+}
+
+/** DRep thresholds of /epochs/{n}/parameters (dvt_*), by action. */
+const DREP_THRESHOLD: Record<GovActionType, number> = {
+  parameter_change: 0.67, treasury_withdrawals: 0.67, hard_fork_initiation: 0.6, no_confidence: 0.67, new_committee: 0.67, new_constitution: 0.75, info_action: 2,
+};
+const POOL_THRESHOLD = 0.51;
+const COMMITTEE_QUORUM = { numerator: 2, denominator: 3 };
+/** Actions that compete: enacting one drops the pending others of the same purpose. */
+const PURPOSE: Partial<Record<GovActionType, string>> = {
+  parameter_change: 'parameters', hard_fork_initiation: 'hard_fork', no_confidence: 'committee', new_committee: 'committee', new_constitution: 'constitution',
+};
+
+/** Every parameter of a proposal's /parameters answer (Blockfrost's names); those it does not change are null. */
+const PARAMETER_FIELDS = [
+  'epoch',
+  'min_fee_a',
+  'min_fee_b',
+  'max_block_size',
+  'max_tx_size',
+  'max_block_header_size',
+  'key_deposit',
+  'pool_deposit',
+  'e_max',
+  'n_opt',
+  'a0',
+  'rho',
+  'tau',
+  'decentralisation_param',
+  'extra_entropy',
+  'protocol_major_ver',
+  'protocol_minor_ver',
+  'min_utxo',
+  'min_pool_cost',
+  'cost_models',
+  'price_mem',
+  'price_step',
+  'max_tx_ex_mem',
+  'max_tx_ex_steps',
+  'max_block_ex_mem',
+  'max_block_ex_steps',
+  'max_val_size',
+  'collateral_percent',
+  'max_collateral_inputs',
+  'coins_per_utxo_size',
+  'coins_per_utxo_word',
+  'pvt_motion_no_confidence',
+  'pvt_committee_normal',
+  'pvt_committee_no_confidence',
+  'pvt_hard_fork_initiation',
+  'dvt_motion_no_confidence',
+  'dvt_committee_normal',
+  'dvt_committee_no_confidence',
+  'dvt_update_to_constitution',
+  'dvt_hard_fork_initiation',
+  'dvt_p_p_network_group',
+  'dvt_p_p_economic_group',
+  'dvt_p_p_technical_group',
+  'dvt_p_p_gov_group',
+  'dvt_treasury_withdrawal',
+  'committee_min_size',
+  'committee_max_term_length',
+  'gov_action_lifetime',
+  'gov_action_deposit',
+  'drep_deposit',
+  'drep_activity',
+  'pvtpp_security_group',
+  'pvt_p_p_security_group',
+  'min_fee_ref_script_cost_per_byte',
+];
+
+const DREP_SEATS = 32;
+const COMMITTEE_SIZE = 7;
+const PARAMETER_MENU: Array<[string, (f: number) => unknown]> = [
+  ['max_tx_size', (f) => 16384 + 1024 * (1 + Math.floor(f * 4))],
+  ['max_block_ex_mem', (f) => String(62_000_000 + 2_000_000 * (1 + Math.floor(f * 5)))],
+  ['min_fee_ref_script_cost_per_byte', (f) => 10 + Math.floor(f * 10)],
+  ['drep_activity', (f) => String(15 + Math.floor(f * 20))],
+  ['committee_min_size', (f) => String(5 + Math.floor(f * 4))],
+  ['key_deposit', (f) => String(1_000_000 * (1 + Math.floor(f * 4)))],
+  ['n_opt', (f) => 400 + 50 * Math.floor(f * 6)],
+  ['gov_action_lifetime', (f) => String(5 + Math.floor(f * 5))],
+];
+const NAMES = ['Ada', 'Basalt', 'Cairn', 'Dolmen', 'Esker', 'Flint', 'Gneiss', 'Horst', 'Inlier', 'Jasper', 'Karst', 'Loess', 'Moraine', 'Nunatak', 'Obsidian', 'Pumice'];
+
+function anchorContent(url: string, json: unknown): AnchorContent {
+  const text = JSON.stringify(json, null, 2);
+  const raw = Buffer.from(text, 'utf8');
+  return { url, hash: hexOf(blake2b(raw, { dkLen: 32 })), json, bytes: `\\x${raw.toString('hex')}` };
+}
+
+const CIP100 = 'https://github.com/cardano-foundation/CIPs/blob/master/CIP-0100/README.md#';
+
+export function createGovernance(ctx: GovContext) {
+  const { key, blocksPerEpoch: bpe } = ctx;
+  const epochOf = (height: number): number => Math.floor(height / bpe);
+  const f = (...parts: Array<string | number>): number => deriveFloat(key, 'governance', ...parts);
+  /** Eight floats in [0, 1) from one hash, where one item needs several values. */
+  const floats = (...parts: Array<string | number>): number[] => {
+    const d = derive(key, 'governance', ...parts);
+    return Array.from({ length: 8 }, (_, i) => d.readUInt32BE(i * 4) / 2 ** 32);
+  };
+  const memo = <T>(cache: Map<string, T>, k: string, make: () => T, limit = 16384): T => {
+    if (cache.has(k)) return cache.get(k)!;
+    const v = make();
+    cache.set(k, v);
+    if (cache.size > limit) cache.delete(cache.keys().next().value!);
+    return v;
+  };
+  const txHashOf = (...parts: Array<string | number>): string => derive(key, 'governance-tx', ...parts).toString('hex');
+  // A world proposal's transaction hash encodes its epoch under a keyed mask (as hashes.ts does for
+  // blocks), so a lookup by hash is two hashes, and a hash this chain did not make never resolves.
+  const proposalTxHash = (epoch: number): string => {
+    const prefix = derive(key, 'governance-proposal-tx', 'p', epoch).subarray(0, 24);
+    const mask = derive(key, 'governance-proposal-tx', 'm', prefix.toString('hex')).readBigUInt64BE(0);
+    const suffix = Buffer.alloc(8);
+    suffix.writeBigUInt64BE(BigInt(epoch) ^ mask);
+    return Buffer.concat([prefix, suffix]).toString('hex');
+  };
+  const proposalEpochOf = (txHash: string): number | null => {
+    if (!/^[0-9a-f]{64}$/.test(txHash)) return null;
+    const bytes = Buffer.from(txHash, 'hex');
+    const mask = derive(key, 'governance-proposal-tx', 'm', bytes.subarray(0, 24).toString('hex')).readBigUInt64BE(0);
+    const epoch = bytes.readBigUInt64BE(24) ^ mask;
+    if (epoch < 1n || epoch > BigInt(Number.MAX_SAFE_INTEGER)) return null;
+    return proposalTxHash(Number(epoch)) === txHash ? Number(epoch) : null;
+  };
+  const hash28 = (...parts: Array<string | number>): string => derive(key, 'governance-key', ...parts).subarray(0, 28).toString('hex');
+  const sortKey = (a: { height: number; order: number }, b: { height: number; order: number }): number => a.height - b.height || a.order - b.order;
+
+  // ---- DRep seats ----
+  interface Seat { slot: number; period: number; offset: number; life: number | null; voter: boolean; anchored: boolean; updateEvery: number | null; script: boolean }
+  const seats: Seat[] = Array.from({ length: DREP_SEATS }, (_, slot) => {
+    const period = 600 + Math.floor(f('seat-period', slot) * 1800);
+    const voter = f('seat-voter', slot) < 0.8;
+    return {
+      slot,
+      period,
+      offset: Math.floor(f('seat-offset', slot) * (period / 2)),
+      life: f('seat-retires', slot) < 0.8 ? period - 1 - Math.floor(f('seat-gap', slot) * 20) : null,
+      voter,
+      anchored: f('seat-anchor', slot) < 0.65,
+      updateEvery: voter && f('seat-updates', slot) < 0.6 ? 40 + Math.floor(f('seat-update-every', slot) * 200) : null,
+      script: slot % 9 === 4,
+    };
+  });
+  const cycleStart = (s: Seat, c: number): number => c * s.period - s.offset;
+  const heights = new Map<string, { reg: number; ret: number | null; hex: string }>();
+  const seatCycle = (s: Seat, c: number) =>
+    memo(heights, `${s.slot}|${c}`, () => {
+      const start = cycleStart(s, c);
+      const [a, b] = floats('seat-cycle', s.slot, c);
+      return {
+        reg: start <= 0 ? 1 + s.slot : start * bpe + 1 + Math.floor(a! * (bpe - 2)),
+        ret: s.life === null ? null : (start + s.life) * bpe + 1 + Math.floor(b! * (bpe - 2)),
+        hex: hash28('drep', s.slot, c),
+      };
+    });
+  const regHeight = (s: Seat, c: number): number => seatCycle(s, c).reg;
+  const retHeight = (s: Seat, c: number): number | null => seatCycle(s, c).ret;
+  const seatHex = (s: Seat, c: number): string => seatCycle(s, c).hex;
+  /** The cycle of a seat whose DRep is registered at a height, or null. */
+  const seatCycleAt = (s: Seat, height: number): number | null => {
+    const c = s.life === null ? 0 : Math.max(0, Math.floor((epochOf(height) + s.offset) / s.period));
+    if (regHeight(s, c) > height) return null;
+    const ret = retHeight(s, c);
+    return ret !== null && ret <= height ? null : c;
+  };
+  const anchors = new Map<string, AnchorContent>();
+  const seatAnchor = (s: Seat, c: number, version: number): (() => AnchorContent) | null =>
+    s.anchored ? () => memo(anchors, `drep|${s.slot}|${c}|${version}`, () => seatDocument(s, c, version), 4096) : null;
+  const seatDocument = (s: Seat, c: number, version: number): AnchorContent => {
+    const id = drepId(seatHex(s, c), s.script);
+    const name = `${NAMES[s.slot % NAMES.length]} ${NAMES[Math.floor(f('seat-name', s.slot, c) * NAMES.length)]}`;
+    return anchorContent(`https://governance.sandbox.cairn.invalid/dreps/${id}/${version}.jsonld`, {
+      '@context': { CIP100, CIP119: 'https://github.com/cardano-foundation/CIPs/blob/master/CIP-0119/README.md#' },
+      hashAlgorithm: 'blake2b-256',
+      body: {
+        givenName: name,
+        objectives: `Keep the sandbox chain's parameters steady (statement ${version + 1}).`,
+        motivations: 'A DRep of the Cairn sandbox world.',
+        qualifications: `Seat ${s.slot}, cycle ${c}.`,
+      },
+    });
+  };
+  const seatEventCache = new Map<string, DrepEvent[]>();
+  const seatEvents = (s: Seat, c: number, tip: number): DrepEvent[] => {
+    const ret = retHeight(s, c);
+    const k = `${s.slot}|${c}|${ret !== null && ret <= tip ? 'all' : tip}`;
+    let hit = seatEventCache.get(k);
+    if (!hit) {
+      hit = seatEventsUpTo(s, c, tip);
+      seatEventCache.set(k, hit);
+      if (seatEventCache.size > 4096) seatEventCache.delete(seatEventCache.keys().next().value!);
+    }
+    return hit;
+  };
+  const seatEventsUpTo = (s: Seat, c: number, tip: number): DrepEvent[] => {
+    const hex = seatHex(s, c);
+    const out: DrepEvent[] = [];
+    const reg = regHeight(s, c);
+    if (reg > tip) return out;
+    const ret = retHeight(s, c);
+    const first = seatAnchor(s, c, 0);
+    out.push({ txHash: txHashOf('drep-registration', hex), certIndex: 0, height: reg, order: -1, action: 'registered', deposit: PROTOCOL.drepDeposit, anchor: null, content: first });
+    if (s.updateEvery !== null) {
+      for (let k = 1; ; k++) {
+        const epoch = cycleStart(s, c) + k * s.updateEvery;
+        const h = epoch * bpe + 2 + Math.floor(((k * 0.618034) % 1) * (bpe - 4));
+        if (h > tip || (ret !== null && h >= ret)) break;
+        if (h <= reg) continue;
+        out.push({ txHash: txHashOf('drep-update', hex, k), certIndex: 0, height: h, order: -1, action: 'updated', deposit: null, anchor: null, content: seatAnchor(s, c, k) });
+      }
+    }
+    if (ret !== null && ret <= tip) out.push({ txHash: txHashOf('drep-retirement', hex), certIndex: 0, height: ret, order: -1, action: 'deregistered', deposit: null, anchor: null, content: null });
+    return out;
+  };
+
+  // ---- the committee ----
+  const term = (epoch: number): number => Math.floor(epoch / PROTOCOL.committeeMaxTermLength);
+  const coldHex = (m: number): string => hash28('cc-cold', m);
+  const hotHex = (m: number, t: number): string => hash28('cc-hot', m, t);
+  const resignEpoch = 100 + Math.floor(f('cc-resign') * 200);
+  /** The member's hot key at an epoch, or null (never authorized, or resigned). */
+  const hotAt = (m: number, epoch: number): string | null => {
+    if (m === COMMITTEE_SIZE - 1) return null;
+    if (m === COMMITTEE_SIZE - 2 && epoch >= resignEpoch) return null;
+    return hotHex(m, term(epoch));
+  };
+  const hotOwner = (hex: string, epoch: number): { member: number; term: number } | null => {
+    for (let t = term(epoch); t >= 0; t--) for (let m = 0; m < COMMITTEE_SIZE; m++) if (hotHex(m, t) === hex) return { member: m, term: t };
+    return null;
+  };
+
+  // ---- world proposals ----
+  const proposalCache = new Map<number, Proposal[]>();
+  const worldProposals = (epoch: number): Proposal[] => {
+    if (epoch < 1) return [];
+    const hit = proposalCache.get(epoch);
+    if (hit) return hit;
+    const r = f('proposals', epoch);
+    const n = r < 0.35 ? 0 : r < 0.8 ? 1 : 2;
+    const height = epoch * bpe + 3 + Math.floor(f('proposal-height', epoch) * Math.max(1, Math.floor(bpe / 2)));
+    const txHash = proposalTxHash(epoch);
+    const out: Proposal[] = [];
+    for (let j = 0; j < n; j++) {
+      const t = f('proposal-type', epoch, j);
+      const type: GovActionType =
+        t < 0.3 ? 'info_action' : t < 0.55 ? 'parameter_change' : t < 0.8 ? 'treasury_withdrawals' : t < 0.88 ? 'hard_fork_initiation' : t < 0.93 ? 'no_confidence' : t < 0.97 ? 'new_committee' : 'new_constitution';
+      let parameters: Record<string, unknown> | null = null;
+      const withdrawals: Proposal['withdrawals'] = [];
+      let description: unknown;
+      if (type === 'parameter_change') {
+        parameters = {};
+        const count = 1 + Math.floor(f('proposal-parameter-count', epoch, j) * 3);
+        for (let k = 0; k < count; k++) {
+          const [name, value] = PARAMETER_MENU[Math.floor(f('proposal-parameter', epoch, j, k) * PARAMETER_MENU.length)]!;
+          parameters[name] = value(f('proposal-parameter-value', epoch, j, k));
+        }
+        description = { tag: 'ParameterChange', contents: [null, parameters, null] };
+      } else if (type === 'treasury_withdrawals') {
+        const count = 1 + Math.floor(f('proposal-withdrawal-count', epoch, j) * 3);
+        for (let k = 0; k < count; k++) {
+          const stakeAddress = ctx.stakeAddresses[Math.floor(f('proposal-withdrawal-to', epoch, j, k) * ctx.stakeAddresses.length)]!;
+          if (withdrawals.some((w) => w.stakeAddress === stakeAddress)) continue;
+          withdrawals.push({ stakeAddress, amount: BigInt(1_000 + Math.floor(f('proposal-withdrawal-amount', epoch, j, k) * 499_000)) * 1_000_000n });
+        }
+        description = { tag: 'TreasuryWithdrawals', contents: [withdrawals.map((w) => [w.stakeAddress, Number(w.amount)]), null] };
+      } else if (type === 'hard_fork_initiation') description = { tag: 'HardForkInitiation', contents: [null, { major: PROTOCOL.protocolMajor + 1, minor: 0 }] };
+      else if (type === 'no_confidence') description = { tag: 'NoConfidence', contents: null };
+      else if (type === 'new_committee') description = { tag: 'UpdateCommittee', contents: [null, [], {}, COMMITTEE_QUORUM.numerator / COMMITTEE_QUORUM.denominator] };
+      else if (type === 'new_constitution') description = { tag: 'NewConstitution', contents: [null, { anchor: { url: `https://governance.sandbox.cairn.invalid/constitution/${epoch}.txt`, dataHash: hash28('constitution', epoch) + '00000000' } }] };
+      else description = { tag: 'InfoAction' };
+      const title = `${type.replace(/_/g, ' ')} of epoch ${epoch}${n > 1 ? ` (${j + 1})` : ''}`;
+      const document = (): AnchorContent => anchorContent(`https://governance.sandbox.cairn.invalid/proposals/${txHash}/${j}.jsonld`, {
+        '@context': { CIP100, CIP108: 'https://github.com/cardano-foundation/CIPs/blob/master/CIP-0108/README.md#' },
+        hashAlgorithm: 'blake2b-256',
+        authors: [],
+        body: { title, abstract: `A ${type.replace(/_/g, ' ')} proposed in the Cairn sandbox world.`, motivation: 'Exercising Conway governance.', rationale: 'Deterministic from the chain seed.' },
+      });
+      out.push({
+        txHash, index: j, height, order: -1, type, deposit: PROTOCOL.govActionDeposit,
+        returnAddress: ctx.stakeAddresses[Math.floor(f('proposal-return', epoch, j) * ctx.stakeAddresses.length)]!,
+        anchor: null, content: () => memo(anchors, `proposal|${txHash}|${j}`, document, 4096), description, parameters, withdrawals, world: true,
+      });
+    }
+    proposalCache.set(epoch, out);
+    if (proposalCache.size > 65536) proposalCache.delete(proposalCache.keys().next().value!);
+    return out;
+  };
+  const worldProposal = (txHash: string, index: number, epoch: number): Proposal | null => worldProposals(epoch).find((p) => p.txHash === txHash && p.index === index) ?? null;
+  const findWorldProposal = (txHash: string, index: number, tip: number): Proposal | null => {
+    const epoch = proposalEpochOf(txHash);
+    const p = epoch === null ? null : worldProposal(txHash, index, epoch);
+    return p && p.height <= tip ? p : null;
+  };
+
+  // ---- world votes ----
+  const leans = new Map<string, number>();
+  const lean = (p: Proposal): number => memo(leans, `${p.txHash}#${p.index}`, () => f('lean', p.txHash, p.index));
+  const yesChance = (p: Proposal, role: VoterRole): number => {
+    const good = lean(p) < 0.5;
+    if (role === 'constitutional_committee') return p.type === 'hard_fork_initiation' ? 0.2 : 0.9;
+    if (role === 'spo') return p.type === 'info_action' ? 0.6 : p.type === 'parameter_change' ? 0.8 : p.type === 'hard_fork_initiation' ? 0.3 : 0.15;
+    if (p.type === 'info_action') return 0.6;
+    if (p.type === 'parameter_change' || p.type === 'treasury_withdrawals' || p.type === 'new_constitution') return good ? 0.9 : 0.3;
+    return p.type === 'hard_fork_initiation' ? 0.25 : 0.1;
+  };
+  const valueOf = (r: number, yes: number): VoteValue => (r < yes ? 'yes' : r < yes + (1 - yes) * 0.75 ? 'no' : 'abstain');
+  const flip = (v: VoteValue): VoteValue => (v === 'yes' ? 'no' : 'yes');
+  const worldVotesOf = (p: Proposal, role: VoterRole, voterHex: string, voter: string, chance: number, until: number | null): Vote[] => {
+    const tag = `${role}|${voterHex}`;
+    const [votes, delay, value, revote, revoteDelay] = floats('vote', tag, p.txHash, p.index) as [number, number, number, number, number];
+    if (votes >= chance) return [];
+    const h1 = p.height + 1 + Math.floor(delay * 2 * bpe);
+    if (until !== null && h1 >= until) return [];
+    const v1 = valueOf(value, yesChance(p, role));
+    const make = (height: number, vote: VoteValue, n: number): Vote => ({
+      txHash: txHashOf('vote', tag, p.txHash, p.index, n), certIndex: 0, height, order: -1, role, voterHex, voter, proposal: p, vote, anchor: null,
+    });
+    const out = [make(h1, v1, 0)];
+    if (revote < 0.08) {
+      const h2 = h1 + 1 + Math.floor(revoteDelay * bpe);
+      if (until === null || h2 < until) out.push(make(h2, flip(v1), 1));
+    }
+    return out;
+  };
+  const seatVotes = (s: Seat, p: Proposal): Vote[] => {
+    if (!s.voter) return [];
+    const c = seatCycleAt(s, p.height);
+    if (c === null) return [];
+    const hex = seatHex(s, c);
+    return worldVotesOf(p, 'drep', hex, drepId(hex, s.script), 0.8, retHeight(s, c));
+  };
+  const poolVotes = (pool: { id: string; hex: string }, p: Proposal): Vote[] => (mayVote('spo', p) ? worldVotesOf(p, 'spo', pool.hex, pool.id, 0.55, null) : []);
+  const memberVotes = (m: number, p: Proposal): Vote[] => {
+    if (!mayVote('constitutional_committee', p)) return [];
+    const hot = hotAt(m, epochOf(p.height));
+    if (hot === null) return [];
+    // A vote must come before the member's term (and so its hot key) ends.
+    const termEnd = (term(epochOf(p.height)) + 1) * PROTOCOL.committeeMaxTermLength * bpe;
+    const until = m === COMMITTEE_SIZE - 2 ? Math.min(termEnd, resignEpoch * bpe) : termEnd;
+    return worldVotesOf(p, 'constitutional_committee', hot, ccHotId(hot), 0.9, until);
+  };
+  const allWorldVotes = new Map<string, Vote[]>();
+  /** Every vote on a world proposal, including votes above the tip (callers filter). */
+  const votesOnWorld = (p: Proposal): Vote[] => {
+    const k = `${p.txHash}#${p.index}`;
+    const hit = allWorldVotes.get(k);
+    if (hit) return hit;
+    const out: Vote[] = [];
+    for (const s of seats) out.push(...seatVotes(s, p));
+    for (const pool of ctx.pools) out.push(...poolVotes(pool, p));
+    for (let m = 0; m < COMMITTEE_SIZE; m++) out.push(...memberVotes(m, p));
+    out.sort(sortKey);
+    allWorldVotes.set(k, out);
+    if (allWorldVotes.size > 4096) allWorldVotes.delete(allWorldVotes.keys().next().value!);
+    return out;
+  };
+
+  // ---- ratification ----
+  /** The latest vote of each voter (only it counts), without those of DReps retired before `boundary`. */
+  const countedVotes = (votes: Vote[], boundaryHeight: number, drepRetired: (hex: string, before: number) => boolean): Set<Vote> => {
+    const latest = new Map<string, Vote>();
+    for (const v of votes) latest.set(`${v.role}|${v.voterHex}`, v);
+    return new Set([...latest.values()].filter((v) => v.role !== 'drep' || !drepRetired(v.voterHex, boundaryHeight)));
+  };
+  const worldDrepRetired = (hex: string, before: number): boolean => {
+    for (const s of seats) {
+      if (s.life === null) continue;
+      const c = Math.max(0, Math.floor((epochOf(before) + s.offset) / s.period));
+      for (const cc of [c, c - 1]) if (cc >= 0 && seatHex(s, cc) === hex) return (retHeight(s, cc) ?? Infinity) < before;
+    }
+    return false;
+  };
+  const passes = (p: Proposal): boolean => {
+    if (!p.world || p.type === 'info_action') return false;
+    const e = epochOf(p.height);
+    const counted = countedVotes(votesOnWorld(p), (e + 4) * bpe, worldDrepRetired);
+    const ratio = (role: VoterRole): number => {
+      let yes = 0;
+      let no = 0;
+      for (const v of counted) {
+        if (v.role !== role) continue;
+        if (v.vote === 'yes') yes++;
+        else if (v.vote === 'no') no++;
+      }
+      return yes + no === 0 ? 0 : yes / (yes + no);
+    };
+    if (ratio('drep') < DREP_THRESHOLD[p.type]) return false;
+    if (mayVote('constitutional_committee', p) && ratio('constitutional_committee') < COMMITTEE_QUORUM.numerator / COMMITTEE_QUORUM.denominator) return false;
+    if (mayVote('spo', p) && ratio('spo') < POOL_THRESHOLD) return false;
+    return true;
+  };
+  const enactedCache = new Map<string, number | null>();
+  /** The epoch a world proposal is enacted in, or null; competing proposals enacted first drop it. */
+  const enactedEpoch = (p: Proposal): number | null => {
+    const k = `${p.txHash}#${p.index}`;
+    if (enactedCache.has(k)) return enactedCache.get(k)!;
+    let out: number | null = null;
+    if (passes(p)) {
+      const x = epochOf(p.height) + 5;
+      out = droppedBy(p, x, true) === null ? x : null;
+    }
+    enactedCache.set(k, out);
+    if (enactedCache.size > 16384) enactedCache.delete(enactedCache.keys().next().value!);
+    return out;
+  };
+  /** The first epoch a competitor is enacted in while `p` is pending (until `last`), or null. */
+  const droppedBy = (p: Proposal, last: number, passing: boolean): number | null => {
+    const purpose = PURPOSE[p.type];
+    if (!purpose || !p.world) return null;
+    const e = epochOf(p.height);
+    let first: number | null = null;
+    for (let qe = e - 4; qe <= last - 5; qe++) {
+      for (const q of worldProposals(qe)) {
+        if (q === p || PURPOSE[q.type] !== purpose) continue;
+        const x = qe + 5;
+        if (x <= e || x > last) continue;
+        // At the same epoch boundary the earlier proposal goes first.
+        if (passing && x === last && !(q.height < p.height || (q.height === p.height && q.index < p.index))) continue;
+        if (enactedEpoch(q) === x && (first === null || x < first)) first = x;
+      }
+    }
+    return first;
+  };
+  const statusOf = (p: Proposal): ProposalStatus => {
+    const e = epochOf(p.height);
+    const expiration = e + PROTOCOL.govActionLifetime;
+    const pass = passes(p);
+    const enacted = pass ? enactedEpoch(p) : null;
+    if (enacted !== null) return { ratified: enacted - 1, enacted, dropped: null, expired: null, expiration };
+    const dropped = droppedBy(p, pass ? e + 5 : expiration + 1, pass);
+    if (dropped !== null) return { ratified: null, enacted: null, dropped, expired: null, expiration };
+    return { ratified: null, enacted: null, dropped: null, expired: expiration + 1, expiration };
+  };
+  /** The status as of an epoch: what has not happened yet is null. */
+  const statusAt = (p: Proposal, epoch: number): ProposalStatus => {
+    const s = statusOf(p);
+    const upTo = (x: number | null): number | null => (x !== null && x <= epoch ? x : null);
+    return { ratified: upTo(s.ratified), enacted: upTo(s.enacted), dropped: upTo(s.dropped), expired: upTo(s.expired), expiration: s.expiration };
+  };
+  const resolution = (s: ProposalStatus): number => s.ratified ?? s.dropped ?? s.expired!;
+
+  // ---- the live layer ----
+  interface LiveDrep { hex: string; script: boolean; events: DrepEvent[] }
+  interface LiveState {
+    dreps: Map<string, LiveDrep>;
+    delegations: Map<string, { target: DrepTarget; height: number }>;
+    proposals: Proposal[];
+    votes: Array<Omit<Vote, 'proposal'> & { actionTx: string; actionIndex: number }>;
+  }
+  const liveStateOf = (txs: readonly LiveTx[], order: (t: LiveTx) => number): LiveState => {
+    const state: LiveState = { dreps: new Map(), delegations: new Map(), proposals: [], votes: [] };
+    for (const t of txs) {
+      const o = order(t);
+      for (const c of t.govCerts) {
+        if (c.kind === 'vote_delegation') state.delegations.set(c.stakeAddress!, { target: c.drep!, height: t.height });
+        if (c.kind !== 'drep_registration' && c.kind !== 'drep_update' && c.kind !== 'drep_deregistration') continue;
+        const target = c.drep as { hex: string; script: boolean };
+        const d = state.dreps.get(target.hex) ?? { hex: target.hex, script: target.script, events: [] };
+        const action = c.kind === 'drep_registration' ? 'registered' : c.kind === 'drep_update' ? 'updated' : 'deregistered';
+        d.events.push({ txHash: t.hash, certIndex: c.certIndex, height: t.height, order: o, action, deposit: action === 'registered' ? c.deposit! : null, anchor: c.anchor ?? null, content: null });
+        state.dreps.set(target.hex, d);
+      }
+      for (const p of t.proposals) {
+        state.proposals.push({
+          txHash: t.hash, index: p.index, height: t.height, order: o, type: p.type, deposit: p.deposit, returnAddress: p.returnAddress, anchor: p.anchor, content: null,
+          description: p.description, parameters: p.parameters, withdrawals: p.withdrawals, world: false,
+        });
+      }
+      for (const v of t.votes) {
+        const pool = v.role === 'spo' ? ctx.pools.find((x) => x.hex === v.voterHex) : undefined;
+        state.votes.push({
+          txHash: t.hash, certIndex: v.index, height: t.height, order: o, role: v.role, voterHex: v.voterHex,
+          voter: v.role === 'drep' ? drepId(v.voterHex, false) : v.role === 'spo' ? (pool?.id ?? v.voterHex) : ccHotId(v.voterHex),
+          vote: v.vote, anchor: v.anchor, actionTx: v.actionTx, actionIndex: v.actionIndex,
+        });
+      }
+    }
+    return state;
+  };
+  let liveCache: { tip: number; count: number; state: LiveState } | undefined;
+  const live = (): LiveState => {
+    const txs = ctx.live();
+    const tip = ctx.tip();
+    if (liveCache && liveCache.tip === tip && liveCache.count === txs.length) return liveCache.state;
+    liveCache = { tip, count: txs.length, state: liveStateOf(txs, ctx.liveIndex) };
+    return liveCache.state;
+  };
+  const registeredIn = (events: DrepEvent[], height: number): DrepEvent | null => {
+    let reg: DrepEvent | null = null;
+    for (const e of events) {
+      if (e.height > height) break;
+      if (e.action === 'registered') reg = e;
+      if (e.action === 'deregistered') reg = null;
+    }
+    return reg;
+  };
+
+  // ---- DReps (world and live) ----
+  let drepCache: { tip: number; count: number; list: Drep[]; byHex: Map<string, Drep[]> } | undefined;
+  const dreps = (): { list: Drep[]; byHex: Map<string, Drep[]> } => {
+    const tip = ctx.tip();
+    const state = live();
+    const count = ctx.live().length;
+    if (drepCache && drepCache.tip === tip && drepCache.count === count) return drepCache;
+    const list: Drep[] = [];
+    for (const s of seats) {
+      for (let c = 0; ; c++) {
+        if (regHeight(s, c) > tip) break;
+        const hex = seatHex(s, c);
+        list.push({ hex, script: s.script, id: drepId(hex, s.script), events: seatEvents(s, c, tip), seat: { slot: s.slot, cycle: c } });
+        if (s.life === null) break;
+      }
+    }
+    for (const d of state.dreps.values()) list.push({ hex: d.hex, script: d.script, id: drepId(d.hex, d.script), events: d.events, seat: null });
+    list.sort((a, b) => sortKey(a.events[0]!, b.events[0]!));
+    const byHex = new Map<string, Drep[]>();
+    for (const d of list) byHex.set(d.hex, [...(byHex.get(d.hex) ?? []), d]);
+    drepCache = { tip, count, list, byHex };
+    return drepCache;
+  };
+  const findDrep = (id: { hex: string; script: boolean | null }): Drep | null =>
+    (dreps().byHex.get(id.hex) ?? []).find((d) => id.script === null || d.script === id.script) ?? null;
+
+  /** The DRep a stake address delegates its vote to as of the tip, or null. */
+  const eraLength = 300;
+  const worldTarget = (index: number, tip: number): DrepTarget | null => {
+    const era = Math.floor((epochOf(tip) + Math.floor(f('deleg-phase', index) * eraLength)) / eraLength);
+    const r = f('deleg', index, era);
+    if (r < 0.12) return null;
+    if (r < 0.2) return 'abstain';
+    if (r < 0.24) return 'no_confidence';
+    const s = seats[Math.floor(f('deleg-seat', index, era) * DREP_SEATS)]!;
+    const c = seatCycleAt(s, tip);
+    return c === null ? null : { hex: seatHex(s, c), script: s.script };
+  };
+  const worldIndex = new Map(ctx.stakeAddresses.map((s, i) => [s, i]));
+  const delegationOf = (stake: string): DrepTarget | null => {
+    const tip = ctx.tip();
+    const liveDeleg = live().delegations.get(stake);
+    if (liveDeleg) {
+      const t = liveDeleg.target;
+      if (typeof t === 'string') return t;
+      // Retiring a DRep ends the delegations to it (a later re-registration does not revive them).
+      const d = findDrep(t);
+      const reg = d ? registeredIn(d.events, tip) : null;
+      return reg && reg.height <= liveDeleg.height ? t : null;
+    }
+    const i = worldIndex.get(stake);
+    return i === undefined ? null : worldTarget(i, tip);
+  };
+  let powerCache: { tip: number; count: number; byDrep: Map<string, Array<{ address: string; amount: bigint }>> } | undefined;
+  /** Delegators of each DRep (keyed by its id) with their stake, as of the tip. */
+  const power = (): Map<string, Array<{ address: string; amount: bigint }>> => {
+    const tip = ctx.tip();
+    const count = ctx.live().length;
+    if (powerCache && powerCache.tip === tip && powerCache.count === count) return powerCache.byDrep;
+    const stakes = ctx.stakes();
+    const byDrep = new Map<string, Array<{ address: string; amount: bigint }>>();
+    const all = new Set([...ctx.stakeAddresses, ...live().delegations.keys()]);
+    for (const stake of all) {
+      const t = delegationOf(stake);
+      if (t === null) continue;
+      const id = targetId(t);
+      byDrep.set(id, [...(byDrep.get(id) ?? []), { address: stake, amount: stakes.get(stake) ?? 0n }]);
+    }
+    powerCache = { tip, count, byDrep };
+    return byDrep;
+  };
+  const amountOf = (id: string): bigint => (power().get(id) ?? []).reduce((n, d) => n + d.amount, 0n);
+
+  const lastActiveEpoch = (d: Drep, tip: number): number | null => {
+    const last = d.events.length ? d.events[d.events.length - 1]! : null;
+    let h = last ? last.height : null;
+    // A world DRep votes only while registered: once retired, its retirement is its last act.
+    const votes = d.seat && last?.action !== 'deregistered' ? lastSeatVoteHeight(d, tip) : null;
+    if (votes !== null && (h === null || votes > h)) h = votes;
+    for (const v of live().votes) if (v.role === 'drep' && v.voterHex === d.hex && (h === null || v.height > h)) h = v.height;
+    return h === null ? null : epochOf(h);
+  };
+  /** The height of a world DRep's latest vote up to the tip (looking back over the epochs until one is found). */
+  const lastSeatVoteHeight = (d: Drep, tip: number): number | null => {
+    const s = seats[d.seat!.slot]!;
+    if (!s.voter) return null;
+    const reg = regHeight(s, d.seat!.cycle);
+    const ret = retHeight(s, d.seat!.cycle);
+    const top = epochOf(Math.min(tip, ret ?? tip));
+    for (let e = top; e >= Math.max(1, epochOf(reg)) && e >= top - 60; e--) {
+      const votes = seatVotesCastIn(s, d.hex, e, tip);
+      if (votes.length) return votes[votes.length - 1]!.height;
+    }
+    return null;
+  };
+  /** A world DRep's votes cast in an epoch (on proposals of that epoch and the three before), ascending. */
+  const seatVotesCastIn = (s: Seat, hex: string, e: number, tip: number): Vote[] =>
+    epochVotes(`drep|${hex}`, e, () => {
+      const out: Vote[] = [];
+      for (let pe = e - 3; pe <= e; pe++) for (const p of worldProposals(pe)) for (const v of seatVotes(s, p)) if (v.voterHex === hex && epochOf(v.height) === e && v.height <= tip) out.push(v);
+      return out.sort(sortKey);
+    });
+
+  const drepState = (d: Drep) => {
+    const tip = ctx.tip();
+    const epoch = epochOf(tip);
+    const reg = registeredIn(d.events, tip);
+    const lastActive = lastActiveEpoch(d, tip);
+    return {
+      registered: reg !== null,
+      registrationEpoch: reg ? epochOf(reg.height) : null,
+      lastActive,
+      expired: reg !== null && lastActive !== null && epoch - lastActive > PROTOCOL.drepActivity,
+      amount: reg ? amountOf(d.id) : 0n,
+    };
+  };
+  const latestAnchor = (d: Drep): DrepEvent | null => {
+    const tip = ctx.tip();
+    let out: DrepEvent | null = null;
+    for (const e of d.events) if (e.height <= tip && (e.action === 'registered' || e.action === 'updated')) out = e;
+    return out && (out.anchor || out.content) ? out : null;
+  };
+
+  // ---- proposals (world and live), ordered by height ----
+  const liveVotes = (): Vote[] => {
+    const out: Vote[] = [];
+    for (const v of live().votes) {
+      const p = proposalByRef(v.actionTx, v.actionIndex);
+      if (p) out.push({ ...v, proposal: p });
+    }
+    return out;
+  };
+  const proposalByRef = (txHash: string, index: number): Proposal | null => {
+    const tip = ctx.tip();
+    const l = live().proposals.find((p) => p.txHash === txHash && p.index === index);
+    if (l) return l;
+    return findWorldProposal(txHash, index, tip);
+  };
+  const liveStatusAt = (p: Proposal, epoch: number): ProposalStatus => {
+    const expiration = epochOf(p.height) + PROTOCOL.govActionLifetime;
+    return { ratified: null, enacted: null, dropped: null, expired: expiration + 1 <= epoch ? expiration + 1 : null, expiration };
+  };
+  const proposalStatus = (p: Proposal, epoch: number): ProposalStatus => (p.world ? statusAt(p, epoch) : liveStatusAt(p, epoch));
+
+  /**
+   * A page of an ordered stream built epoch by epoch (world) and merged with a few live items: only
+   * the epochs the page needs are computed, from the first epoch (asc) or from the tip (desc).
+   */
+  /** A voter's world votes cast in an epoch; those of epochs before the tip's never change, so they are kept. */
+  const closedEpochs = new Map<string, Vote[]>();
+  const epochVotes = (tag: string, e: number, compute: () => Vote[]): Vote[] =>
+    e < epochOf(ctx.tip()) ? memo(closedEpochs, `${tag}|${e}`, compute, 65536) : compute();
+
+  const pageOf = <T extends { height: number; order: number }>(
+    page: { count: number; page: number; order: 'asc' | 'desc' },
+    fromEpoch: number,
+    toEpoch: number,
+    worldAt: (epoch: number) => T[],
+    liveItems: T[],
+  ): T[] => {
+    const need = page.count * page.page;
+    const world: T[] = [];
+    const desc = page.order === 'desc';
+    for (let i = 0; i <= toEpoch - fromEpoch && world.length < need; i++) {
+      const items = worldAt(desc ? toEpoch - i : fromEpoch + i);
+      world.push(...(desc ? items.slice().reverse() : items));
+    }
+    const merged = [...world, ...liveItems].sort(sortKey);
+    if (desc) merged.reverse();
+    return merged.slice((page.page - 1) * page.count, page.page * page.count);
+  };
+
+  const votesOnProposal = (p: Proposal): Vote[] => {
+    const tip = ctx.tip();
+    const status = proposalStatus(p, epochOf(tip));
+    const stop = status.dropped !== null ? status.dropped * bpe : Infinity;
+    const world = p.world ? votesOnWorld(p).filter((v) => v.height <= tip && v.height < stop) : [];
+    return [...world, ...liveVotes().filter((v) => v.proposal === p)].sort(sortKey);
+  };
+  const countedOn = (p: Proposal, votes: Vote[]): Set<Vote> => {
+    const tip = ctx.tip();
+    const full = p.world ? statusOf(p) : liveStatusAt(p, Infinity);
+    const boundary = Math.min(resolution(full), epochOf(p.height) + 4) * bpe;
+    const retired = (hex: string, before: number): boolean =>
+      (findDrep({ hex, script: null })?.events ?? []).some((e) => e.action === 'deregistered' && e.height < before && e.height <= tip);
+    return countedVotes(votes, boundary, retired);
+  };
+
+  // ---- the validation of submitted governance (ledger.ts calls it) ----
+  const check = (tx: LiveTx, accepted: readonly LiveTx[], height: number): string | null => {
+    const pending = liveStateOf([...accepted, tx], () => 0);
+    const before = liveStateOf(accepted, () => 0);
+    const epoch = epochOf(height);
+    const worldDrepAt = (hex: string, h: number): boolean => seats.some((s) => {
+      const c = seatCycleAt(s, h);
+      return c !== null && seatHex(s, c) === hex;
+    });
+    const liveRegistered = (state: LiveState, hex: string): DrepEvent | null => {
+      const d = state.dreps.get(hex);
+      if (!d) return null;
+      let reg: DrepEvent | null = null;
+      for (const e of d.events) reg = e.action === 'registered' ? e : e.action === 'deregistered' ? null : reg;
+      return reg;
+    };
+    // Certificates take effect in order within the transaction.
+    const own = new Map<string, DrepEvent | null>();
+    const registeredNow = (hex: string): DrepEvent | 'world' | null => {
+      if (own.has(hex)) return own.get(hex)!;
+      return liveRegistered(before, hex) ?? (worldDrepAt(hex, height) ? 'world' : null);
+    };
+    for (const c of tx.govCerts) {
+      const at = `Certificate ${c.certIndex}`;
+      if (c.kind === 'committee_hot_auth' || c.kind === 'committee_resignation') {
+        const member = Array.from({ length: COMMITTEE_SIZE }, (_, m) => m).find((m) => coldHex(m) === c.coldHex);
+        if (member === undefined) return `${at}: ${ccColdId(c.coldHex!)} is not a member of the constitutional committee.`;
+        // Only the world's members' cold keys (held by no one) could sign this far.
+        return `${at}: the sandbox does not model changes to the keys of committee member ${ccColdId(c.coldHex!)}.`;
+      }
+      if (c.kind === 'vote_delegation') {
+        const t = c.drep!;
+        if (typeof t !== 'string' && registeredNow(t.hex) === null) return `${at}: the DRep ${drepId(t.hex, t.script)} is not registered.`;
+        continue;
+      }
+      const target = c.drep as { hex: string; script: boolean };
+      const id = drepId(target.hex, target.script);
+      const reg = registeredNow(target.hex);
+      if (c.kind === 'drep_registration') {
+        if (reg !== null) return `${at}: the DRep ${id} is already registered.`;
+        own.set(target.hex, { txHash: tx.hash, certIndex: c.certIndex, height, order: 0, action: 'registered', deposit: c.deposit!, anchor: null, content: null });
+      } else if (reg === null) {
+        return `${at}: the DRep ${id} is not registered.`;
+      } else if (c.kind === 'drep_deregistration') {
+        const paid = reg === 'world' ? PROTOCOL.drepDeposit : reg.deposit!;
+        if (c.deposit !== paid) return `${at}: the refund of ${id} must be its deposit, ${paid} lovelace, not ${c.deposit}.`;
+        own.set(target.hex, null);
+      }
+    }
+    for (const v of tx.votes) {
+      const at = `Vote ${v.index}`;
+      const p = pending.proposals.find((x) => x.txHash === v.actionTx && x.index === v.actionIndex) ?? findWorldProposal(v.actionTx, v.actionIndex, ctx.tip());
+      const action = govActionId(v.actionTx, v.actionIndex);
+      if (!p) return `${at}: the governance action ${action} does not exist.`;
+      const s = proposalStatus(p, epoch);
+      if (s.ratified !== null || s.enacted !== null || s.dropped !== null || s.expired !== null || epoch > s.expiration) return `${at}: the governance action ${action} is no longer open for votes.`;
+      if (!mayVote(v.role, p)) return `${at}: a ${v.role === 'spo' ? 'stake pool' : 'committee member'} may not vote on this ${p.type.replace(/_/g, ' ')} action.`;
+      if (v.role === 'drep' && registeredNow(v.voterHex) === null) return `${at}: the DRep ${drepId(v.voterHex, false)} is not registered.`;
+      if (v.role === 'spo' && !ctx.pools.some((x) => x.hex === v.voterHex)) return `${at}: the pool ${v.voterHex} is not registered on this chain.`;
+      if (v.role === 'constitutional_committee' && !Array.from({ length: COMMITTEE_SIZE }, (_, m) => hotAt(m, epoch)).includes(v.voterHex)) {
+        return `${at}: ${ccHotId(v.voterHex)} is not the hot key of a committee member.`;
+      }
+    }
+    for (const p of tx.proposals) {
+      const at = `Proposal ${p.index}`;
+      if (p.type === 'treasury_withdrawals' && (p.withdrawals.length === 0 || p.withdrawals.every((w) => w.amount === 0n))) return `${at}: a treasury withdrawal must withdraw something.`;
+      if (p.type === 'parameter_change' && Object.keys(p.parameters ?? {}).length === 0) return `${at}: a parameter change must change a parameter the sandbox knows.`;
+    }
+    return null;
+  };
+
+  // ---- answers in Blockfrost's shapes ----
+  type Page = { count: number; page: number; order: 'asc' | 'desc' };
+  const slice = <T>(items: T[], page: Page): T[] => (page.order === 'desc' ? items.slice().reverse() : items).slice((page.page - 1) * page.count, page.page * page.count);
+
+  const drepListItem = (d: Drep) => {
+    const s = drepState(d);
+    const anchor = latestAnchor(d);
+    return {
+      drep_id: d.id,
+      hex: d.hex,
+      amount: String(s.amount),
+      has_script: d.script,
+      retired: !s.registered,
+      expired: s.expired,
+      last_active_epoch: s.lastActive,
+      metadata: anchor ? metadataOf(anchor) : null,
+    };
+  };
+ const metadataOf = (e: DrepEvent) => {
+    const c = e.content?.();
+    return c
+      ? { url: c.url, hash: c.hash, json_metadata: c.json, bytes: c.bytes }
+      : { url: e.anchor!.url, hash: e.anchor!.hash, json_metadata: null, bytes: null, error: { code: 'CONNECTION_ERROR' as const, message: 'The sandbox chain does not fetch off-chain metadata.' } };
+  };
+  const special = (which: 'abstain' | 'no_confidence') => {
+    const id = which === 'abstain' ? DREP_ALWAYS_ABSTAIN : DREP_ALWAYS_NO_CONFIDENCE;
+    return { drep_id: id, hex: '', amount: String(amountOf(id)), has_script: false, retired: false, expired: false, last_active_epoch: null };
+  };
+  const voteRow = (v: Vote) => ({ tx_hash: v.txHash, cert_index: v.certIndex, proposal_id: govActionId(v.proposal.txHash, v.proposal.index), proposal_tx_hash: v.proposal.txHash, proposal_cert_index: v.proposal.index, vote: v.vote });
+  const committeeVoteRow = (v: Vote) => ({
+    tx_hash: v.txHash, voter_hot_id: v.voter, proposal_id: govActionId(v.proposal.txHash, v.proposal.index), proposal_tx_hash: v.proposal.txHash,
+    proposal_index: v.proposal.index, governance_type: v.proposal.type, vote: v.vote, metadata_url: v.anchor?.url ?? null, metadata_hash: v.anchor?.hash ?? null,
+    block_height: v.height, block_time: ctx.timeOf(v.height),
+  });
+  const proposalObject = (p: Proposal) => {
+    const s = proposalStatus(p, epochOf(ctx.tip()));
+    return {
+      id: govActionId(p.txHash, p.index), tx_hash: p.txHash, cert_index: p.index, governance_type: p.type,
+      governance_description: p.description as Record<string, unknown> | null, deposit: String(p.deposit), return_address: p.returnAddress,
+      ratified_epoch: s.ratified, enacted_epoch: s.enacted, dropped_epoch: s.dropped, expired_epoch: s.expired, expiration: s.expiration,
+    };
+  };
+
+  let rowCache: { tip: number; count: number; rows: Array<ReturnType<typeof drepListItem> | (ReturnType<typeof special> & { metadata: null })> } | undefined;
+
+  return {
+    check,
+    /** The drep_id of a stake address's vote delegation (accounts), or null. */
+    drepOfStake(stake: string): string | null {
+      const t = delegationOf(stake);
+      return t === null ? null : targetId(t);
+    },
+    dreps(page: Page, filter: { retired?: boolean; expired?: boolean; byAmount?: boolean }) {
+      const tip = ctx.tip();
+      const count = ctx.live().length;
+      if (!rowCache || rowCache.tip !== tip || rowCache.count !== count) {
+        rowCache = { tip, count, rows: [{ ...special('abstain'), metadata: null }, { ...special('no_confidence'), metadata: null }, ...dreps().list.map(drepListItem)] };
+      }
+      let rows = rowCache.rows;
+      if (filter.retired !== undefined) rows = rows.filter((r) => r.retired === filter.retired);
+      if (filter.expired !== undefined) rows = rows.filter((r) => r.expired === filter.expired);
+      if (filter.byAmount) rows = rows.map((r, i) => ({ r, i })).sort((a, b) => (BigInt(a.r.amount) < BigInt(b.r.amount) ? -1 : BigInt(a.r.amount) > BigInt(b.r.amount) ? 1 : a.i - b.i)).map((x) => x.r);
+      return slice(rows, page);
+    },
+    drep(text: string) {
+      const id = parseDrepId(text);
+      if (id === null) return undefined;
+      if (id === 'abstain' || id === 'no_confidence') return { ...special(id), active: true, active_epoch: null };
+      const d = findDrep(id);
+      if (!d) return null;
+      const s = drepState(d);
+      return {
+        drep_id: d.id, hex: d.hex, amount: String(s.amount), active: s.registered, active_epoch: s.registrationEpoch, has_script: d.script,
+        retired: !s.registered, expired: s.expired, last_active_epoch: s.lastActive,
+      };
+    },
+    drepDelegators(text: string, page: Page) {
+      const id = parseDrepId(text);
+      if (id === null) return undefined;
+      const key = id === 'abstain' ? DREP_ALWAYS_ABSTAIN : id === 'no_confidence' ? DREP_ALWAYS_NO_CONFIDENCE : findDrep(id)?.id;
+      if (!key) return null;
+      return slice((power().get(key) ?? []).map((d) => ({ address: d.address, amount: String(d.amount) })), page);
+    },
+    drepMetadata(text: string) {
+      const id = parseDrepId(text);
+      if (id === null) return undefined;
+      if (typeof id === 'string') return null;
+      const d = findDrep(id);
+      const anchor = d ? latestAnchor(d) : null;
+      return d && anchor ? { drep_id: d.id, hex: d.hex, ...metadataOf(anchor) } : null;
+    },
+    drepUpdates(text: string, page: Page) {
+      const id = parseDrepId(text);
+      if (id === null) return undefined;
+      if (typeof id === 'string') return null;
+      const d = findDrep(id);
+      if (!d) return null;
+      const tip = ctx.tip();
+      return slice(d.events.filter((e) => e.height <= tip).map((e) => ({ tx_hash: e.txHash, cert_index: e.certIndex, action: e.action, deposit: e.deposit === null ? null : String(e.deposit) })), page);
+    },
+    drepVotes(text: string, page: Page) {
+      const id = parseDrepId(text);
+      if (id === null) return undefined;
+      if (typeof id === 'string') return null;
+      const d = findDrep(id);
+      if (!d) return null;
+      const tip = ctx.tip();
+      const liveItems = liveVotes().filter((v) => v.role === 'drep' && v.voterHex === d.hex);
+      if (!d.seat) return pageOf(page, 1, 0, () => [], liveItems).map(voteRow);
+      const s = seats[d.seat.slot]!;
+      const ret = retHeight(s, d.seat.cycle);
+      const worldAt = (e: number): Vote[] => seatVotesCastIn(s, d.hex, e, tip);
+      return pageOf(page, Math.max(1, epochOf(regHeight(s, d.seat.cycle))), epochOf(Math.min(tip, ret ?? tip)), worldAt, liveItems).map(voteRow);
+    },
+    committee() {
+      const epoch = epochOf(ctx.tip());
+      const expiration = (term(epoch) + 1) * PROTOCOL.committeeMaxTermLength;
+      return {
+        gov_action_id: null, proposal_tx_hash: null, proposal_index: null, is_dissolved: false, quorum: COMMITTEE_QUORUM,
+        members: Array.from({ length: COMMITTEE_SIZE }, (_, m) => {
+          const hot = hotAt(m, epoch);
+          const status = hot ? 'authorized' : m === COMMITTEE_SIZE - 1 ? 'not_authorized' : 'resigned';
+          return {
+            cc_cold_id: ccColdId(coldHex(m)), cc_cold_hex: coldHex(m), cc_cold_has_script: false,
+            cc_hot_id: hot ? ccHotId(hot) : null, cc_hot_hex: hot, cc_hot_has_script: hot ? false : null, status, expiration_epoch: expiration,
+          };
+        }),
+      };
+    },
+    /** Votes of the committee (all members, or the hot or cold credential given), as rows without block_time (the caller adds it). */
+    committeeVotes(page: Page, cc?: string) {
+      const tip = ctx.tip();
+      let member: number | null = null;
+      let hotOnly: string | null = null;
+      let from = 1;
+      let to = epochOf(tip);
+      if (cc !== undefined) {
+        const parsed = parseCcId(cc);
+        if (!parsed) return undefined;
+        if (parsed.kind === 'cold') {
+          member = Array.from({ length: COMMITTEE_SIZE }, (_, m) => m).find((m) => coldHex(m) === parsed.hex) ?? null;
+        } else {
+          const owner = hotOwner(parsed.hex, epochOf(tip));
+          member = owner?.member ?? null;
+          hotOnly = parsed.hex;
+          // A hot key votes only during its term (and up to three epochs after, on the term's last proposals).
+          if (owner) [from, to] = [Math.max(1, owner.term * PROTOCOL.committeeMaxTermLength), Math.min(to, (owner.term + 1) * PROTOCOL.committeeMaxTermLength + 3)];
+        }
+        if (member === null) return [];
+      }
+      const worldAt = (e: number): Vote[] => epochVotes(`cc|${member ?? 'all'}|${hotOnly ?? ''}`, e, () => {
+        const out: Vote[] = [];
+        // Votes cast in epoch e are on proposals of epochs e-3..e.
+        for (let pe = e - 3; pe <= e; pe++) {
+          for (const p of worldProposals(pe)) {
+            for (let m = 0; m < COMMITTEE_SIZE; m++) {
+              if (member !== null && m !== member) continue;
+              for (const v of memberVotes(m, p)) if (epochOf(v.height) === e && v.height <= tip && (hotOnly === null || v.voterHex === hotOnly)) out.push(v);
+            }
+          }
+        }
+        return out.sort(sortKey);
+      });
+      const liveItems = liveVotes().filter((v) => v.role === 'constitutional_committee' && (hotOnly === null || v.voterHex === hotOnly));
+      return pageOf(page, from, to, worldAt, liveItems).map(committeeVoteRow);
+    },
+    proposals(page: Page) {
+      const tip = ctx.tip();
+      const worldAt = (e: number): Proposal[] => worldProposals(e).filter((p) => p.height <= tip);
+      return pageOf(page, 1, epochOf(tip), worldAt, live().proposals).map((p) => ({ id: govActionId(p.txHash, p.index), tx_hash: p.txHash, cert_index: p.index, governance_type: p.type }));
+    },
+    proposal: (txHash: string, index: number) => {
+      const p = proposalByRef(txHash, index);
+      return p ? proposalObject(p) : null;
+    },
+    proposalParameters(txHash: string, index: number) {
+      const p = proposalByRef(txHash, index);
+      if (!p || p.type !== 'parameter_change') return null;
+      const parameters = Object.fromEntries(PARAMETER_FIELDS.map((name) => [name, p.parameters?.[name] ?? null]));
+      return { id: govActionId(p.txHash, p.index), tx_hash: p.txHash, cert_index: p.index, parameters };
+    },
+    proposalWithdrawals(txHash: string, index: number, page: Page) {
+      const p = proposalByRef(txHash, index);
+      if (!p || p.type !== 'treasury_withdrawals') return null;
+      return slice(p.withdrawals.map((w) => ({ stake_address: w.stakeAddress, amount: String(w.amount) })), page);
+    },
+    proposalVotes(txHash: string, index: number, page: Page) {
+      const p = proposalByRef(txHash, index);
+      if (!p) return null;
+      const votes = votesOnProposal(p);
+      const counted = countedOn(p, votes);
+      return slice(votes, page).map((v) => ({ tx_hash: v.txHash, cert_index: v.certIndex, voter_role: v.role, voter: v.voter, vote: v.vote, counted: counted.has(v) }));
+    },
+    proposalMetadata(txHash: string, index: number) {
+      const p = proposalByRef(txHash, index);
+      const c = p?.content?.();
+      if (!p || !c) return null;
+      return { id: govActionId(p.txHash, p.index), tx_hash: p.txHash, cert_index: p.index, url: c.url, hash: c.hash, json_metadata: c.json, bytes: c.bytes };
+    },
+    poolVotes(poolHex: string, page: Page) {
+      const pool = ctx.pools.find((p) => p.hex === poolHex);
+      if (!pool) return null;
+      const tip = ctx.tip();
+      const worldAt = (e: number): Vote[] => epochVotes(`spo|${pool.hex}`, e, () => {
+        const out: Vote[] = [];
+        for (let pe = e - 3; pe <= e; pe++) for (const p of worldProposals(pe)) for (const v of poolVotes(pool, p)) if (epochOf(v.height) === e && v.height <= tip) out.push(v);
+        return out.sort(sortKey);
+      });
+      const liveItems = liveVotes().filter((v) => v.role === 'spo' && v.voterHex === poolHex);
+      return pageOf(page, 1, epochOf(tip), worldAt, liveItems).map((v) => ({ tx_hash: v.txHash, cert_index: v.certIndex, vote: v.vote }));
+    },
+  };
+}
+
+export type Governance = ReturnType<typeof createGovernance>;
