@@ -153,7 +153,8 @@ describe('request insight through the gateway', () => {
     // A ticker no nut.link oracle publishes answers the Blockfrost 404.
     for (let i = 0; i < 70; i++) expect((await call(`${gw.url}/api/v0/nutlink/tickers/NOTICKER${i}`, p.project_id)).status).toBe(404);
     await gw.meter.flush();
-    for (let i = 0; i < 60; i++) expect((await call(`${gw.url}/api/v0/pools/pool${i}/history`, p.project_id)).status).toBe(404);
+    // A malformed pool id answers Blockfrost's 400.
+    for (let i = 0; i < 60; i++) expect((await call(`${gw.url}/api/v0/pools/pool${i}/history`, p.project_id)).status).toBe(400);
     await gw.meter.flush();
 
     expect(Number((await app.db('failed_requests').where({ project_id: p.dbId }).count({ n: '*' }).first())?.n)).toBe(RECENT_FAILURES_KEPT);
