@@ -249,13 +249,7 @@ export class KeyCache {
     const tables: Tables = { keys: new Map(), accounts: new Map(), workspaces: new Map() };
     const expiring = new Set<CachedKey>();
     await this.loadAccounts(tables, null, now, boostExpiry);
-    let after = 0;
-    for (;;) {
-      const rows = await this.projectQuery().where('p.id', '>', after).orderBy('p.id', 'asc').limit(LOAD_PAGE);
-      for (const r of rows) this.putProject(tables, r, now, expiring);
-      if (rows.length < LOAD_PAGE) break;
-      after = Number(rows.at(-1)!.id);
-    }
+    await this.loadProjects(tables, null, now, expiring);
     this.tables = tables;
     this.boostExpiry = boostExpiry;
     this.expiring = expiring;
@@ -274,21 +268,27 @@ export class KeyCache {
       if (cached) owners.add(cached.account.ownerId);
     }
     const uuids = [...a.projects].filter((u) => UUID.test(u));
-    const current = (await this.db('workspaces as w')
-      .leftJoin('projects as p', 'p.workspace_id', 'w.id')
-      .where((w) => {
-        w.whereIn('w.id', [...a.workspaces, -1]).orWhereIn('p.uuid', [...uuids, NO_UUID]);
-      })
-      .select('w.owner_id', 'p.uuid')) as Array<{ owner_id: number; uuid: string | null }>;
-    for (const r of current) owners.add(r.owner_id);
+    const [movedTo, current] = (await Promise.all([
+      this.db('workspaces').whereIn('id', [...a.workspaces, -1]).select('owner_id'),
+      this.db('projects as p').join('workspaces as w', 'w.id', 'p.workspace_id').whereIn('p.uuid', [...uuids, NO_UUID]).select('w.owner_id', 'p.uuid'),
+    ])) as [Array<{ owner_id: number }>, Array<{ owner_id: number; uuid: string }>];
+    for (const r of [...movedTo, ...current]) owners.add(r.owner_id);
     // A project no longer in the database (deleted): its owner is found among the keys, once per change.
     const found = new Set(current.map((r) => r.uuid));
     const gone = new Set(uuids.filter((u) => !found.has(u)));
     if (gone.size) for (const k of keys.values()) if (gone.has(k.uuid)) owners.add(k.ownerId);
 
-    // Drop what these owners had, then put back what exists.
+    // Read what these owners have now, then swap it in at once: a key of theirs is never missing
+    // while the reads run.
+    const ownerList = [...owners];
+    const fresh: Tables = { keys: new Map(), accounts: new Map(), workspaces: new Map() };
+    const freshBoosts = new Map<number, number>();
+    const freshExpiring = new Set<CachedKey>();
+    await this.loadAccounts(fresh, ownerList, now, freshBoosts);
+    this.lastPartialReload = await this.loadProjects(fresh, ownerList, now, freshExpiring);
     for (const owner of owners) {
       const account = accounts.get(owner);
+      this.boostExpiry.delete(owner);
       if (!account) continue;
       for (const w of account.workspaces) {
         for (const k of w.keys) {
@@ -298,13 +298,27 @@ export class KeyCache {
         workspaces.delete(w.workspaceId);
       }
       accounts.delete(owner);
-      this.boostExpiry.delete(owner);
     }
-    const ownerList = [...owners];
-    await this.loadAccounts(this.tables, ownerList, now, this.boostExpiry);
-    const rows = await this.projectQuery().whereIn('w.owner_id', ownerList.length ? ownerList : [-1]);
-    for (const r of rows) this.putProject(this.tables, r, now, this.expiring);
-    this.lastPartialReload = rows.length;
+    for (const [id, account] of fresh.accounts) accounts.set(id, account);
+    for (const [id, workspace] of fresh.workspaces) workspaces.set(id, workspace);
+    for (const [key, k] of fresh.keys) keys.set(key, k);
+    for (const k of freshExpiring) this.expiring.add(k);
+    for (const [owner, expiry] of freshBoosts) this.boostExpiry.set(owner, expiry);
+  }
+
+  /** Every project (of these owners, or of everyone) in pages of LOAD_PAGE by id; answers how many. */
+  private async loadProjects(into: Tables, owners: number[] | null, now: number, expiring: Set<CachedKey>): Promise<number> {
+    let after = 0;
+    let count = 0;
+    for (;;) {
+      let q = this.projectQuery().where('p.id', '>', after);
+      if (owners) q = q.whereIn('w.owner_id', owners.length ? owners : [-1]);
+      const rows = await q.orderBy('p.id', 'asc').limit(LOAD_PAGE);
+      for (const r of rows) this.putProject(into, r, now, expiring);
+      count += rows.length;
+      if (rows.length < LOAD_PAGE) return count;
+      after = Number(rows.at(-1)!.id);
+    }
   }
 
   /** Accounts (plan, boosts) and workspaces (balance) of these owners, or of everyone. */
