@@ -23,13 +23,22 @@ export function createSandboxChains(config: Config, db?: Db): Partial<Record<San
 
 /**
  * Loads every chain's accepted transactions, then keeps reading what other processes accept
- * (every 250 ms, well inside a block interval). Answers the function that stops the reading.
+ * (every 250 ms, well inside a block interval). A chain's read starts only once its previous one has
+ * answered: when the database is slow to answer, reads do not pile up behind each other (each one
+ * a query waiting for the one SQLite connection). Answers the function that stops the reading.
  */
 export async function startSandboxSync(chains: Partial<Record<SandboxNetwork, SandboxChain>>, onError: (err: unknown) => void, intervalMs = 250): Promise<() => void> {
   const list = Object.values(chains);
   await Promise.all(list.map((c) => c.ready()));
+  const reading = new Set<SandboxChain>();
   const timer = setInterval(() => {
-    for (const c of list) c.sync().catch(onError);
+    for (const c of list) {
+      if (reading.has(c)) continue;
+      reading.add(c);
+      c.sync()
+        .catch(onError)
+        .finally(() => reading.delete(c));
+    }
   }, intervalMs);
   timer.unref();
   return () => clearInterval(timer);

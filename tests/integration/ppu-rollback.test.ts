@@ -61,4 +61,30 @@ describe('the payment watcher across a rollback', () => {
     const logs = await app.db('subscription_logs').where({ user_id: owner.id, type: 'ppu_order' }).orderBy('id');
     expect(logs.map((l: { reference: string }) => l.reference)).toEqual(['aa'.padEnd(64, 'f'), `rollback of order ${order.id}`, 'aa'.padEnd(64, 'f')]);
   });
+  it('moves its cursor past blocks that pay nothing once per pass, and with a paying block at once', async () => {
+    const owner = await makeUser(app.db, 'ppu-cursor@example.com');
+    const ws = await makeWorkspace(app.db, owner.id, []);
+    const order = await createOrder(app.db, ppuSettings(app.config), { workspaceId: ws, userId: owner.id, requests: 1_000_000 }, { tip: null, canSimulate: false, requiredConfirmations: 2 });
+    await app.db('ppu_watch_cursors').delete();
+    const chain = fakeChain();
+    const opts = { network: order.network, confirmations: 2 };
+    for (let h = 0; h <= 2; h++) chain.set(h, `c${h}x`);
+    await watchTick(app.db, chain.source, opts);
+    for (let h = 3; h <= 40; h++) chain.set(h, `c${h}x`, h === 10 ? [payment('cc', order.address, order.lovelace)] : []);
+    const writes: string[] = [];
+    const count = (q: { sql: string }) => {
+      if (q.sql.toLowerCase().includes('ppu_watch_cursors') && !q.sql.toLowerCase().startsWith('select')) writes.push(q.sql);
+    };
+    app.db.on('query', count);
+    try {
+      expect(await watchTick(app.db, chain.source, opts)).toMatchObject({ blocks: 38, payments: 1 });
+    } finally {
+      app.db.off('query', count);
+    }
+    // Block 10's payment with the cursor at 10, then the cursor at 40: two writes for 38 blocks.
+    expect(writes).toHaveLength(2);
+    expect(await app.db('ppu_watch_cursors').where({ network: order.network }).first('height', 'hash')).toEqual({ height: 40, hash: 'c40x'.padEnd(64, '0') });
+    expect((await app.db('ppu_payments').where({ order_id: order.id }).pluck('height')).map(Number)).toEqual([10]);
+  });
 });
+

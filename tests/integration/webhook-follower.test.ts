@@ -166,4 +166,27 @@ describe('chain follower', () => {
     await f.tick();
     expect(await heightsFor(later)).toEqual([25]);
   });
+
+  it('writes a tick that catches up on many blocks in one transaction, not one per block', async () => {
+    const chain = new ScriptedChain(5);
+    const id = await hook('block', 0);
+    const f = new ChainFollower(app.db, logger, chain, { network: 0 });
+    await f.tick();
+    await f.tick();
+    for (let i = 0; i < 40; i++) chain.append();
+    const statements: string[] = [];
+    const count = (q: { sql: string }) => statements.push(q.sql.toLowerCase());
+    app.db.on('query', count);
+    try {
+      await f.tick();
+    } finally {
+      app.db.off('query', count);
+    }
+    expect(await heightsFor(id)).toEqual(Array.from({ length: 40 }, (_, i) => i + 5));
+    expect(Number((await app.db('chain_cursors').where({ network: 0, confirmations: 0 }).first('height'))?.height)).toBe(44);
+    // The tick's cursor moved once, for all 40 blocks, and its statements do not grow with them.
+    expect(statements.filter((s) => s.startsWith('update') && s.includes('chain_cursors'))).toHaveLength(1);
+    expect(statements.filter((s) => s.startsWith('begin'))).toHaveLength(1);
+    expect(statements.length).toBeLessThan(15);
+  });
 });

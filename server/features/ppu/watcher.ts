@@ -27,7 +27,7 @@ const MAX_ROLLBACK = 100;
 
 /**
  * One pass of the payment watcher over a network's chain: records payments to order addresses in
- * each new block (block by block, with the cursor), credits orders with enough confirmations and
+ * each new block (block by block, each with the cursor), credits orders with enough confirmations and
  * expires unpaid ones. Safe to run in several processes at once: payments are keyed by
  * (tx, output) and an order moves to paid once.
  */
@@ -73,16 +73,22 @@ export async function watchTick(db: Db, source: ChainSource, opts: { network: st
   let blocks = 0;
   let payments = 0;
   let read = cursor.height;
+  // A block that pays an order is recorded at once, with the cursor; the cursor passes blocks that pay
+  // none in one write at the end of the pass (at a block every few hundred milliseconds, a write per
+  // block would keep the database busy for nothing). A crash reads those blocks again: they pay nothing.
+  let unrecorded: { height: number; hash: string } | null = null;
   for (let h = cursor.height + 1; h <= tip && blocks < MAX_BLOCKS_PER_TICK; h++) {
     const found = await source.blockAt(h);
     if (!found) break;
     read = h;
     const block = { height: found.height ?? h, hash: found.hash, tx_count: found.tx_count };
     const seen = watching && block.tx_count > 0 ? await paymentsIn(db, opts.network, block, await source.blockTxDetails(block.hash), now, index) : [];
-    await recordBlock(db, opts.network, block, seen, now);
+    if (seen.length > 0) await recordBlock(db, opts.network, block, seen, now);
+    unrecorded = seen.length > 0 ? null : block;
     blocks++;
     payments += seen.length;
   }
+  if (unrecorded) await recordBlock(db, opts.network, unrecorded, [], now);
   const credited = await creditConfirmed(db, opts.network, tip, opts.confirmations, now);
   if (!index) await expireOrders(db, opts.network, now);
   else {

@@ -8,6 +8,17 @@ import { parseConditions } from './webhooks';
 import * as outbox from './outbox';
 
 const KEEP_BLOCKS = 200;
+/** A batch of matched blocks is written at the latest this long after its first block was read. */
+const MAX_BATCH_MS = 1000;
+
+type BlockMatch = ReturnType<typeof matchBlock>[number];
+
+/** Consecutive blocks matched at one depth, not yet written, and the cursor they follow. */
+interface Batch {
+  from: Cursor;
+  blocks: Array<{ block: Block; matches: BlockMatch[] }>;
+  startedAt: number;
+}
 
 interface Cursor {
   height: number;
@@ -90,12 +101,20 @@ export class ChainFollower {
     return out;
   }
 
+  /** The depths in use when unused cursors were last forgotten (null: not yet). */
+  private depthsSwept: string | null = null;
+
   /** One pass: every depth in use moves forward as far as the tip allows (bounded per tick). */
   async tick(): Promise<void> {
     const byDepth = await this.webhooksByDepth();
-    // A depth nobody uses forgets its cursor, so a webhook created later starts at the tip, not in the past.
-    await this.db('chain_cursors').where({ network: this.opts.network }).whereNotIn('confirmations', [...byDepth.keys(), -1]).delete();
-    await this.db('chain_blocks').where({ network: this.opts.network }).whereNotIn('confirmations', [...byDepth.keys(), -1]).delete();
+    // A depth nobody uses forgets its cursor, so a webhook created later starts at the tip, not in the
+    // past: checked on the first tick and whenever the depths in use change, not on every tick.
+    const depths = [...byDepth.keys()].sort((a, b) => a - b).join(',');
+    if (depths !== this.depthsSwept) {
+      await this.db('chain_cursors').where({ network: this.opts.network }).whereNotIn('confirmations', [...byDepth.keys(), -1]).delete();
+      await this.db('chain_blocks').where({ network: this.opts.network }).whereNotIn('confirmations', [...byDepth.keys(), -1]).delete();
+      this.depthsSwept = depths;
+    }
     if (byDepth.size === 0) {
       this.behind.clear();
       return this.opts.onLag?.(0);
@@ -105,7 +124,7 @@ export class ChainFollower {
     for (const [depth, webhooks] of byDepth) await this.advance(depth, webhooks, tip);
   }
 
-  /** Blocks each depth is behind its target, as last seen: reported (the deepest) after every block, so a slow tick still shows its lag. */
+  /** Blocks each depth is behind its target, as last seen: reported (the deepest) after every write, so a slow tick still shows its lag. */
   private behind = new Map<number, number>();
   private reportLag(depth: number, blocks: number): void {
     if (!this.opts.onLag) return;
@@ -121,8 +140,8 @@ export class ChainFollower {
   /** Moves one depth's cursor towards tip − depth, reporting how far behind it is as it goes. */
   private async advance(depth: number, webhooks: WebhookSet, tip: number): Promise<void> {
     const target = tip - depth;
-    let cursor = await this.loadCursor(depth);
-    if (!cursor) {
+    const stored = await this.loadCursor(depth);
+    if (!stored) {
       const start = await this.source.blockAt(target);
       if (!start) return;
       await this.db.transaction(async (trx) => {
@@ -131,21 +150,38 @@ export class ChainFollower {
       });
       return this.reportLag(depth, 0);
     }
+    let cursor: Cursor = stored;
     const limit = this.opts.maxBlocksPerTick ?? 50;
     this.reportLag(depth, Math.max(0, target - cursor.height));
+    // Blocks matched since the last write: written together, so a tick that catches up on many blocks
+    // costs one transaction, not one per block (the database is shared with the gateway's key cache,
+    // the dispatcher and every other worker: at a block every few hundred milliseconds, statements per
+    // block add up to more than one SQLite connection serves while the process is busy).
+    let batch: Batch = { from: cursor, blocks: [], startedAt: performance.now() };
+    const flush = async () => {
+      if (batch.blocks.length > 0) await this.write(depth, batch);
+      this.reportLag(depth, Math.max(0, target - cursor.height));
+      batch = { from: cursor, blocks: [], startedAt: performance.now() };
+    };
     for (let n = 0; n < limit && cursor.height < target; n++) {
       const block = await this.source.blockAt(cursor.height + 1);
-      if (!block) return;
+      if (!block) break;
       if (block.previous_block !== cursor.hash) {
+        await flush();
         cursor = await this.rollBack(depth, cursor);
+        batch.from = cursor;
         continue;
       }
-      cursor = await this.process(depth, webhooks, cursor, block);
-      this.reportLag(depth, Math.max(0, target - cursor.height));
+      batch.blocks.push({ block, matches: await this.match(webhooks, cursor, block) });
+      cursor = { height: block.height ?? cursor.height + 1, hash: block.hash, epoch: block.epoch };
+      // A slow source (an upstream's transactions) does not hold matched events back for long.
+      if (performance.now() - batch.startedAt >= MAX_BATCH_MS) await flush();
     }
+    await flush();
   }
 
-  private async process(depth: number, webhooks: WebhookSet, cursor: Cursor, block: Block): Promise<Cursor> {
+  /** The block's matches (reading its transactions and the epochs only when a webhook needs them). */
+  private async match(webhooks: WebhookSet, cursor: Cursor, block: Block): Promise<BlockMatch[]> {
     const needsTxs = webhooks.compiled.some(({ webhook: w }) => w.type === 'transaction' || w.type === 'delegation');
     const txs = needsTxs && block.tx_count > 0 ? await this.source.blockTxDetails(block.hash) : [];
     let epochSwitch: EpochPayload | null = null;
@@ -153,23 +189,35 @@ export class ChainFollower {
       const [previous, current] = await Promise.all([this.source.epoch(cursor.epoch), this.source.epochStart(block.epoch)]);
       if (previous && current) epochSwitch = { previous_epoch: previous, current_epoch: current };
     }
-    const matches = matchBlock(webhooks, { block, txs, epochSwitch });
+    return matchBlock(webhooks, { block, txs, epochSwitch });
+  }
+
+  /**
+   * Writes a batch of consecutive blocks in one transaction: their events go to the outbox and the
+   * cursor moves from the batch's start to its last block, so a restart neither loses nor repeats them.
+   */
+  private async write(depth: number, batch: Batch): Promise<void> {
+    const { from, blocks } = batch;
+    const last = blocks.at(-1)!.block;
+    const lastHeight = last.height ?? from.height + blocks.length;
     const now = Date.now();
     await this.db.transaction(async (trx) => {
       await outbox.enqueue(
         trx,
-        matches.map((m) => ({ webhookId: m.webhookId, type: m.type, network: this.opts.network, blockHeight: block.height, blockHash: block.hash, payload: m.payload })),
+        blocks.flatMap(({ block, matches }) => matches.map((m) => ({ webhookId: m.webhookId, type: m.type, network: this.opts.network, blockHeight: block.height, blockHash: block.hash, payload: m.payload }))),
         now,
       );
       const moved = await trx('chain_cursors')
-        .where({ network: this.opts.network, confirmations: depth, height: cursor.height, hash: cursor.hash })
-        .update({ height: block.height, hash: block.hash, epoch: block.epoch, updated_at: now });
+        .where({ network: this.opts.network, confirmations: depth, height: from.height, hash: from.hash })
+        .update({ height: lastHeight, hash: last.hash, epoch: last.epoch, updated_at: now });
       // Another process moved this cursor meanwhile: drop this work (the transaction rolls back).
       if (moved !== 1) throw new Error('cursor moved by another follower');
-      await trx('chain_blocks').insert({ network: this.opts.network, confirmations: depth, height: block.height, hash: block.hash }).onConflict(['network', 'confirmations', 'height']).merge();
-      await trx('chain_blocks').where({ network: this.opts.network, confirmations: depth }).andWhere('height', '<', (block.height ?? 0) - KEEP_BLOCKS).delete();
+      await trx('chain_blocks')
+        .insert(blocks.map(({ block }, i) => ({ network: this.opts.network, confirmations: depth, height: block.height ?? from.height + i + 1, hash: block.hash })))
+        .onConflict(['network', 'confirmations', 'height'])
+        .merge();
+      await trx('chain_blocks').where({ network: this.opts.network, confirmations: depth }).andWhere('height', '<', lastHeight - KEEP_BLOCKS).delete();
     });
-    return { height: block.height ?? cursor.height + 1, hash: block.hash, epoch: block.epoch };
   }
 
   /** Steps back to the newest block this depth saw that is still on the chain. */

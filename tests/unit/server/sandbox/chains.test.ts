@@ -1,0 +1,53 @@
+import { describe, expect, it } from 'vitest';
+import { startSandboxSync } from '../../../../server/sandbox/chains';
+import type { SandboxChain } from '../../../../server/sandbox/chain/index';
+
+/** A chain whose reads of the store answer only when the test lets them. */
+function slowChain() {
+  let calls = 0;
+  const waiting: Array<() => void> = [];
+  const chain = {
+    ready: () => Promise.resolve(),
+    sync: () => {
+      calls++;
+      return new Promise<void>((resolve) => waiting.push(resolve));
+    },
+  } as unknown as SandboxChain;
+  return { chain, calls: () => calls, answer: () => waiting.splice(0).forEach((r) => r()) };
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+describe('sandbox sync', () => {
+  it('starts a read of a chain only once its previous read has answered', async () => {
+    const a = slowChain();
+    const b = slowChain();
+    const stop = await startSandboxSync({ mainnet: a.chain, preprod: b.chain }, () => undefined, 5);
+    try {
+      await sleep(80);
+      // Many intervals passed while the first reads were unanswered: one read each, not one per interval.
+      expect(a.calls()).toBe(1);
+      expect(b.calls()).toBe(1);
+      a.answer();
+      await sleep(80);
+      expect(a.calls()).toBe(2);
+      expect(b.calls()).toBe(1);
+    } finally {
+      stop();
+    }
+  });
+
+  it('goes on reading after a read fails', async () => {
+    let calls = 0;
+    const errors: unknown[] = [];
+    const chain = { ready: () => Promise.resolve(), sync: () => (calls++, Promise.reject(new Error('database busy'))) } as unknown as SandboxChain;
+    const stop = await startSandboxSync({ mainnet: chain }, (err) => errors.push(err), 5);
+    try {
+      await sleep(80);
+      expect(calls).toBeGreaterThan(1);
+      expect(errors.length).toBe(calls);
+    } finally {
+      stop();
+    }
+  });
+});
