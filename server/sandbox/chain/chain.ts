@@ -452,7 +452,14 @@ export function createSandboxChain(options: SandboxChainOptions): SandboxChain {
   };
   /** The block whose end is the stake snapshot of an epoch: its last block. */
   const snapshotHeight = (epoch: number): number => (epoch + 1) * blocksPerEpoch - 1;
-  const liveIndex = (t: LiveTx): number => simBlock(t.height).txs.length + t.order;
+  // A live transaction's index in its block follows the block's background transactions: computed
+  // once, since it needs the block's segment, which the cache may have let go by the next call.
+  const liveIndexes = new WeakMap<LiveTx, number>();
+  const liveIndex = (t: LiveTx): number => {
+    let i = liveIndexes.get(t);
+    if (i === undefined) liveIndexes.set(t, (i = simBlock(t.height).txs.length + t.order));
+    return i;
+  };
 
   // ---- segment cache ----
   const segments = new Map<number, Segment>();
