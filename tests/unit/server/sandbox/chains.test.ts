@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { startSandboxSync } from '../../../../server/sandbox/chains';
 import type { SandboxChain } from '../../../../server/sandbox/chain/index';
 
@@ -16,20 +16,28 @@ function slowChain() {
   return { chain, calls: () => calls, answer: () => waiting.splice(0).forEach((r) => r()) };
 }
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+// The reads' timer is faked: intervals pass when the test moves the clock.
+const elapse = (ms: number) => vi.advanceTimersByTimeAsync(ms);
 
 describe('sandbox sync', () => {
+  beforeEach(() => {
+    vi.useFakeTimers();
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
   it('starts a read of a chain only once its previous read has answered', async () => {
     const a = slowChain();
     const b = slowChain();
     const stop = await startSandboxSync({ mainnet: a.chain, preprod: b.chain }, () => undefined, 5);
     try {
-      await sleep(80);
+      await elapse(80);
       // Many intervals passed while the first reads were unanswered: one read each, not one per interval.
       expect(a.calls()).toBe(1);
       expect(b.calls()).toBe(1);
       a.answer();
-      await sleep(80);
+      await elapse(80);
       expect(a.calls()).toBe(2);
       expect(b.calls()).toBe(1);
     } finally {
@@ -43,7 +51,7 @@ describe('sandbox sync', () => {
     const chain = { ready: () => Promise.resolve(), sync: () => (calls++, Promise.reject(new Error('database busy'))) } as unknown as SandboxChain;
     const stop = await startSandboxSync({ mainnet: chain }, (err) => errors.push(err), 5);
     try {
-      await sleep(80);
+      await elapse(80);
       expect(calls).toBeGreaterThan(1);
       expect(errors.length).toBe(calls);
     } finally {
