@@ -9,14 +9,14 @@ import { ogmiosResult, type ResolvedOutput } from './plutus';
 import { parseAdditionalUtxos, txFromBody } from './evaluate-input';
 import { mountStakeRoutes } from './routes/stake';
 import { mountTxsRoutes } from './routes/txs';
-import { ADDRESS_MESSAGE, blockReference, isQueryableAddress, queryFirst, unservedPath } from './contract';
+import { ADDRESS_MESSAGE, isQueryableAddress, queryFirst, unservedPath } from './contract';
+import { blockRef, found, param, txHash } from './routes/params';
 import { mountGovRoutes } from './routes/gov';
 import {
   BlockfrostHttpError,
   INTERNAL_ERROR_MESSAGE,
   badRequest,
   blockfrostError,
-  notFound,
   parsePagination,
   stringParam,
 } from '../../blockfrost/http';
@@ -35,7 +35,6 @@ export interface SandboxRouterOptions {
   catchAll?: boolean;
 }
 
-const TX_HASH = /^[0-9a-fA-F]{64}$/;
 const EPOCH_NUMBER = /^\d{1,9}$/;
 const ASSET_UNIT = /^[0-9a-fA-F]{56,120}$/;
 const BOUND = /^\d{1,15}(?::\d{1,7})?$/;
@@ -45,26 +44,6 @@ const LABEL = /^\d{1,20}$/;
 
 /** The 404 of an endpoint the sandbox does not serve (the chain's README, 'What the sandbox serves'). */
 export const NOT_SERVED_MESSAGE = 'The requested component has not been found. The Cairn sandbox chain does not serve this endpoint; configure an upstream for this network to use it.';
-
-function param(req: Request, name: string): string {
-  const value = req.params[name];
-  return typeof value === 'string' ? value : '';
-}
-
-function blockRef(req: Request): string {
-  return blockReference(param(req, 'hash_or_number'));
-}
-
-function txHash(req: Request): string {
-  const hash = param(req, 'hash');
-  if (!TX_HASH.test(hash)) throw badRequest('Missing or malformed transaction hash.');
-  return hash.toLowerCase();
-}
-
-function found<T>(value: T | null): T {
-  if (value === null) throw notFound();
-  return value;
-}
 
 export function sandboxRouter(chain: SandboxChain, options: SandboxRouterOptions = {}): Router {
   const router = Router();

@@ -2,7 +2,7 @@
 // transactions, read from their CBOR, and of background script spends, derived from the block's
 // simulation), required signers, reference scripts, asset mint histories and the mempool answer.
 import CSL from '@emurgo/cardano-serialization-lib-nodejs';
-import type { Amount, TxInput, TxOutput } from '../../../shared/chain';
+import type { Amount, Tx, TxInput, TxOutput } from '../../../shared/chain';
 import type { LiveOutput, LiveRedeemer, LiveScript, LiveTx } from './ledger';
 import { exUnitsFee, MAX_TX_EX_MEM, MAX_TX_EX_STEPS, PRICE_MEM, PRICE_STEP, versionOf, type Purpose } from './plutus';
 import { remintCount } from './simulate';
@@ -79,25 +79,8 @@ export interface ScriptUtxo {
 
 /** /mempool/{hash}: the transaction as Blockfrost shows it before it has a block. */
 export interface MempoolTx {
-  tx: {
-    hash: string;
-    output_amount: Amount[];
-    fees: string;
-    deposit: string;
-    size: number;
-    invalid_before: string | null;
-    invalid_hereafter: string | null;
-    utxo_count: number;
-    withdrawal_count: number;
-    mir_cert_count: number;
-    delegation_count: number;
-    stake_cert_count: number;
-    pool_update_count: number;
-    pool_retire_count: number;
-    asset_mint_or_burn_count: number;
-    redeemer_count: number;
-    valid_contract: boolean;
-  };
+  /** The transaction's own fields: no block, slot or index yet (nor a treasury donation field). */
+  tx: Omit<Tx, 'block' | 'block_height' | 'block_time' | 'slot' | 'index' | 'treasury_donation'>;
   inputs: Array<Pick<TxInput, 'address' | 'tx_hash' | 'output_index' | 'collateral' | 'reference'>>;
   outputs: Array<Omit<TxOutput, 'consumed_by_tx'>>;
   redeemers: Array<{ tx_index: number; purpose: RedeemerPurpose; unit_mem: string; unit_steps: string }>;

@@ -1,6 +1,7 @@
 // Governance (Conway: DReps, the constitutional committee, proposals and votes), /network/eras and
 // nut.link oracles, in Blockfrost's shapes.
 import type { Request, Router } from 'express';
+import { param } from './params';
 import { decodeBech32 } from '../../../../shared/cardano/bech32';
 import { isAddressOfNetwork, type SandboxChain } from '../chain';
 import { parseGovActionId } from '../gov';
@@ -9,11 +10,6 @@ import { badRequest, notFound, parsePagination, type PageRequest } from '../../.
 const TX_HASH = /^[0-9a-fA-F]{64}$/;
 const CERT_INDEX = /^\d{1,5}$/;
 const TICKER = /^[\x21-\x7e]{1,64}$/;
-
-function param(req: Request, name: string): string {
-  const value = req.params[name];
-  return typeof value === 'string' ? value : '';
-}
 
 function found<T>(value: T | null | undefined, malformed: string): T {
   if (value === undefined) throw badRequest(malformed);

@@ -3,22 +3,12 @@
 // neighbours, stake distribution and blocks; transactions' stake and pool certificates.
 import type { Request, Router } from 'express';
 import { decodeBech32 } from '../../../../shared/cardano/bech32';
-import { badRequest, notFound, parsePagination, stringParam } from '../../../blockfrost/http';
+import { badRequest, parsePagination, stringParam } from '../../../blockfrost/http';
 import { isStakeAddressOfNetwork, type SandboxChain } from '../chain';
+import { found, param, txHash } from './params';
 
-const TX_HASH = /^[0-9a-fA-F]{64}$/;
 const EPOCH_NUMBER = /^\d{1,9}$/;
 const BOUND = /^\d{1,15}(?::\d{1,7})?$/;
-
-function param(req: Request, name: string): string {
-  const value = req.params[name];
-  return typeof value === 'string' ? value : '';
-}
-
-function found<T>(value: T | null): T {
-  if (value === null) throw notFound();
-  return value;
-}
 
 export function mountStakeRoutes(router: Router, chain: SandboxChain): void {
   const stake = (req: Request): string => {
@@ -36,11 +26,6 @@ export function mountStakeRoutes(router: Router, chain: SandboxChain): void {
     const n = param(req, 'number');
     if (!EPOCH_NUMBER.test(n)) throw badRequest('Missing, out of range or malformed epoch_number.');
     return Number(n);
-  };
-  const txHash = (req: Request): string => {
-    const hash = param(req, 'hash');
-    if (!TX_HASH.test(hash)) throw badRequest('Missing or malformed transaction hash.');
-    return hash.toLowerCase();
   };
   const ordered = (req: Request) => parsePagination(req.query, true);
   const unordered = (req: Request) => parsePagination(req.query, false);

@@ -2,26 +2,16 @@
 // address totals, asset histories and holders, scripts, metadata CBOR and the mempool.
 import type { Request, Router } from 'express';
 import type { SandboxChain } from '../chain';
-import { ADDRESS_MESSAGE, blockReference, isQueryableAddress } from '../contract';
-import { badRequest, notFound, parsePagination, stringParam } from '../../../blockfrost/http';
+import { ADDRESS_MESSAGE, isQueryableAddress } from '../contract';
+import { blockRef, found, param, txHash } from './params';
+import { badRequest, parsePagination, stringParam } from '../../../blockfrost/http';
 
-const TX_HASH = /^[0-9a-fA-F]{64}$/;
 const ASSET_UNIT = /^[0-9a-fA-F]{56,120}$/;
 const HASH28 = /^[0-9a-fA-F]{56}$/;
 const LABEL = /^\d{1,20}$/;
 const BOUND = /^\d{1,15}(?::\d{1,7})?$/;
 const HEIGHT = /^\d{1,15}$/;
 const INT32_MAX = 2_147_483_647;
-
-function param(req: Request, name: string): string {
-  const value = req.params[name];
-  return typeof value === 'string' ? value : '';
-}
-
-function found<T>(value: T | null): T {
-  if (value === null) throw notFound();
-  return value;
-}
 
 /** A slot or epoch number as Blockfrost checks it: an integer first, then within 0..2^31-1. */
 function intParam(req: Request, name: string): number {
@@ -30,16 +20,6 @@ function intParam(req: Request, name: string): number {
   const n = Number(raw);
   if (n < 0 || n > INT32_MAX) throw badRequest(`Missing, out of range or malformed ${name}.`);
   return n;
-}
-
-function blockRef(req: Request): string {
-  return blockReference(param(req, 'hash_or_number'));
-}
-
-function txHash(req: Request): string {
-  const hash = param(req, 'hash');
-  if (!TX_HASH.test(hash)) throw badRequest('Missing or malformed transaction hash.');
-  return hash.toLowerCase();
 }
 
 function assetUnit(req: Request): string {
