@@ -97,21 +97,20 @@ async function main() {
 
     // Memory per block, as a follower reads the chain block after block.
     let bytesPerBlock = NaN;
-    if (gc) {
-      // First as many blocks again unmeasured, so the bounded caches (segments, sets) are full.
-      for (let i = 0; i < STEPS; i++) {
+    const follow = (blocks: number) => {
+      for (let i = 0; i < blocks; i++) {
         clock.now += interval;
         chain.latestBlock();
         chain.blockTxDetails(chain.tipHeight());
       }
+    };
+    if (gc) {
+      // First as many blocks again unmeasured, so the bounded caches (segments, sets) are full.
+      follow(STEPS);
       gc();
       gc();
       const before = process.memoryUsage().heapUsed;
-      for (let i = 0; i < STEPS; i++) {
-        clock.now += interval;
-        chain.latestBlock();
-        chain.blockTxDetails(chain.tipHeight());
-      }
+      follow(STEPS);
       gc();
       gc();
       bytesPerBlock = (process.memoryUsage().heapUsed - before) / STEPS;
