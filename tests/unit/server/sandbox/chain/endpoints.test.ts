@@ -5,6 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { memoryLedgerStore, type SandboxChain } from '../../../../../server/sandbox/chain/index';
 import { assertSchema, serve, testChain, type TestServer } from './support';
 import { keysOf, payment } from './tx-builder';
+import { served } from './walk/served';
+import type { WalkFixture } from './walk/types';
 
 let chain: SandboxChain;
 let clock: { now: number };
@@ -17,30 +19,13 @@ let datumHash: string;
 beforeAll(async () => {
   ({ chain, clock } = testChain({ store: memoryLedgerStore() }));
   http = await serve(chain);
+  // The walk's first group makes what these tests read: a payment with metadata, a test asset, an inline datum.
+  const f: WalkFixture = { network: chain.network, chain, clock, http, made: {} };
+  await served.prepare!(f);
   wallet = chain.devWallets()[0]!;
-  const keys = keysOf(wallet.mnemonic);
-  assetUnit = chain.faucetInfo().policyId + Buffer.from('SCHEMA').toString('hex');
-  await chain.faucet({ address: wallet.address, lovelace: 4_000_000, assets: [{ assetName: Buffer.from('SCHEMA').toString('hex'), quantity: 42 }] });
-  const input = chain.addressUtxos(wallet.address)![0]!;
-  paidTx = await chain.submit(payment({ inputs: [input], to: chain.devWallets()[1]!.address, lovelace: 3_000_000n, change: wallet.address, signers: [keys.payment], metadata: { label: 1968, json: { price: '0.42' } } }));
-  // An inline datum, through the faucet's output to nobody in particular: a payment with a datum.
-  clock.now += chain.params.blockIntervalMs;
-  const datum = CSL.PlutusData.new_integer(CSL.BigInt.from_str('42'));
-  datumHash = CSL.hash_plutus_data(datum).to_hex();
-  const utxo = chain.addressUtxos(wallet.address)!.find((u) => u.amount.length === 1)!;
-  const inputs = CSL.TransactionInputs.new();
-  inputs.add(CSL.TransactionInput.new(CSL.TransactionHash.from_hex(utxo.tx_hash), utxo.output_index));
-  const outputs = CSL.TransactionOutputs.new();
-  const withDatum = CSL.TransactionOutput.new(CSL.Address.from_bech32(wallet.address), CSL.Value.new(CSL.BigNum.from_str('2000000')));
-  withDatum.set_plutus_data(datum);
-  outputs.add(withDatum);
-  const fee = 200_000n;
-  const total = BigInt(utxo.amount[0]!.quantity);
-  outputs.add(CSL.TransactionOutput.new(CSL.Address.from_bech32(wallet.address), CSL.Value.new(CSL.BigNum.from_str(String(total - 2_000_000n - fee)))));
-  const tx = CSL.FixedTransaction.new(CSL.TransactionBody.new_tx_body(inputs, outputs, CSL.BigNum.from_str(String(fee))).to_bytes(), CSL.TransactionWitnessSet.new().to_bytes(), true);
-  tx.sign_and_add_vkey_signature(keys.payment);
-  await chain.submit(tx.to_bytes());
-  clock.now += chain.params.blockIntervalMs;
+  paidTx = f.made.paidTx!;
+  assetUnit = f.made.assetUnit!;
+  datumHash = f.made.datumHash!;
 });
 afterAll(async () => {
   await http.close();
