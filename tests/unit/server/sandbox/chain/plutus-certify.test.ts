@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { LedgerRefusal, memoryLedgerStore, type AddressUtxo, type SandboxChain } from '../../../../../server/sandbox/chain/index';
 import { costModels } from '../../../../../server/sandbox/chain/plutus';
 import { keysOf } from './tx-builder';
+import { builder } from './plutus-builder';
 import { testChain } from './support';
 
 // Always succeed: (program 1.1.0 (lam ctx (con unit ()))) for V3; (program 1.0.0 (lam d (lam r (lam c (con unit ()))))) for V1 and V2.
@@ -31,22 +32,6 @@ function setup() {
     t.clock.now += t.chain.params.blockIntervalMs;
   };
   return { ...t, alice: alice!, keys, next };
-}
-
-/** CSL's TransactionBuilder configured from the parameters the chain serves, as a wallet would. */
-function builder(chain: SandboxChain): CSL.TransactionBuilder {
-  const p = chain.parameters(chain.latestEpoch().epoch)! as Record<string, unknown>;
-  const cfg = CSL.TransactionBuilderConfigBuilder.new()
-    .fee_algo(CSL.LinearFee.new(big(p.min_fee_a as number), big(p.min_fee_b as number)))
-    .pool_deposit(big(p.pool_deposit as string))
-    .key_deposit(big(p.key_deposit as string))
-    .max_value_size(Number(p.max_val_size))
-    .max_tx_size(p.max_tx_size as number)
-    .coins_per_utxo_byte(big(p.coins_per_utxo_size as string))
-    .ex_unit_prices(CSL.ExUnitPrices.new(CSL.UnitInterval.new(big(577), big(10_000)), CSL.UnitInterval.new(big(721), big(10_000_000))))
-    .ref_script_coins_per_byte(CSL.UnitInterval.new(big(p.min_fee_ref_script_cost_per_byte as number), big(1)))
-    .build();
-  return CSL.TransactionBuilder.new(cfg);
 }
 
 const redeemer = (tag: CSL.RedeemerTag, index = 0) => CSL.Redeemer.new(tag, big(index), CSL.PlutusData.new_integer(CSL.BigInt.from_str('7')), CSL.ExUnits.new(big(1_000_000), big(500_000_000)));
