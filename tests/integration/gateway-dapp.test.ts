@@ -1,7 +1,8 @@
 // A dApp's day on Cairn, through the gateway with a project key: Mesh SDK (an off-the-shelf builder
 // from npm) with its Blockfrost provider pointed at the gateway mints a native asset under a native
 // script policy, locks ada at a Plutus V3 script and spends it back with the budget the gateway's
-// /utils/txs/evaluate measured, and sees a failing script refused with its trace.
+// /utils/txs/evaluate measured, sees a failing script refused with its trace, and registers and
+// delegates a stake key that then earns rewards.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   BlockfrostProvider,
@@ -25,6 +26,7 @@ import { setSubscription } from '../../server/features/workspaces/subscriptions'
 import { createSandboxChain, memoryLedgerStore, type SandboxChain } from '../../server/sandbox/chain/index';
 import { createLogger } from '../../server/logger';
 import { assertSchema } from '../unit/server/sandbox/chain/support';
+import { producingPool } from '../unit/server/sandbox/chain/stake-builder';
 
 // Plutus V3, always succeeds; and one that traces 'boom', then fails. Single CBOR-wrapped, as Mesh takes them.
 const ALWAYS_V3 = '46450101002499';
@@ -191,5 +193,38 @@ describe('a dApp built with Mesh SDK, through the gateway with a project key', (
     expect(JSON.stringify(viaMesh)).toMatch(/boom/);
     nextBlock();
     expect((await provider.fetchAddressUTxOs(scriptAddress)).some((u) => u.input.txHash === locked.input.txHash)).toBe(true);
+  });
+
+  it('registers a stake key and delegates it to a sandbox pool; the account shows the pool, and rewards a few epochs later', async () => {
+    const [stake] = await wallet.getRewardAddresses();
+    const pool = producingPool(chain);
+    const unsigned = await newBuilder()
+      .registerStakeCertificate(stake!)
+      .delegateStakeCertificate(stake!, pool)
+      .changeAddress(address)
+      .selectUtxosFrom(await plainUtxos())
+      .complete();
+    // The certificates need the stake key's witness besides the payment key's: the same mnemonic,
+    // Mesh's stake account.
+    const stakeSigner = new MeshWallet({ networkId: 0, accountType: 'stake', key: { type: 'mnemonic', words: chain.devWallets()[0]!.mnemonic.split(' ') } });
+    await stakeSigner.init();
+    const hash = await wallet.submitTx(await stakeSigner.signTx(await wallet.signTx(unsigned), true));
+    nextBlock();
+    expect((await get(`/txs/${hash}/delegations`)).body).toMatchObject([{ address: stake, pool_id: pool }]);
+    const account = await get(`/accounts/${stake}`);
+    expect(account.status).toBe(200);
+    assertSchema('/accounts/{stake_address}', account.body);
+    expect(account.body).toMatchObject({ stake_address: stake, registered: true, active: true, pool_id: pool });
+
+    // Active two epochs after the delegation, paid from the next: four epochs on, rewards show.
+    clock.now += 4 * chain.params.blocksPerEpoch * chain.params.blockIntervalMs;
+    const rewards = await get(`/accounts/${stake}/rewards`);
+    expect(rewards.status).toBe(200);
+    assertSchema('/accounts/{stake_address}/rewards', rewards.body);
+    expect(rewards.body.length).toBeGreaterThan(0);
+    expect(rewards.body[0]).toMatchObject({ pool_id: pool, type: 'member' });
+    const later = (await get(`/accounts/${stake}`)).body;
+    expect(BigInt(later.withdrawable_amount)).toBeGreaterThan(0n);
+    expect(BigInt(later.withdrawable_amount)).toBe(BigInt(later.rewards_sum) - BigInt(later.withdrawals_sum));
   });
 });
