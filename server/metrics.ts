@@ -91,6 +91,9 @@ class HotHistogram {
   get() {
     const values: MetricValue[] = [];
     for (const c of this.children.values()) {
+      // A child nothing was observed in yet says nothing a query could use: a scrape of every
+      // network x answerer pair would be mostly empty buckets, and the text costs the request path.
+      if (c.count === 0) continue;
       let cumulative = 0;
       for (let i = 0; i <= this.bounds.length; i++) {
         cumulative += c.counts[i]!;

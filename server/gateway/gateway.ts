@@ -241,19 +241,25 @@ export function createGatewayHandler(deps: GatewayDeps) {
     return false;
   };
 
-  // Made once, not per request: the hot path allocates no listener closures.
-  const meterOnFinish = function (this: http.ServerResponse) {
-    const r = (this as MeteredResponse)[METERED]!;
-    r.status = this.statusCode;
-    if (r.status >= 400) r.message = errorMessageOf(this);
-    meter.record(r);
+  // Made once, not per request: the hot path allocates no listener closures. One listener meters an
+  // admitted request and, with metrics on, counts every answer (a second listener per response
+  // would cost each request an array of listeners).
+  const onFinish = function (this: http.ServerResponse) {
+    const r = (this as MeteredResponse)[METERED];
+    if (r !== undefined) {
+      r.status = this.statusCode;
+      if (r.status >= 400) r.message = errorMessageOf(this);
+      meter.record(r);
+    }
+    if ((this as ObservedResponse)[ANSWER] !== undefined) observeAnswer.call(this);
   };
 
   /** Answers the limiter's verdict, and meters the request once its answer has gone out. */
   const dispatch = (verdict: Verdict, req: http.IncomingMessage, res: http.ServerResponse, backend: Backend, path: string, metered: MeteredRequest, project: ProjectKey): void => {
     metered.admitted = verdict === 'ok';
     (res as MeteredResponse)[METERED] = metered;
-    res.on('finish', meterOnFinish);
+    // With metrics on, the handler has already added the listener to every response.
+    if (!observed) res.on('finish', onFinish);
     if (verdict !== 'ok') {
       observed?.refusals[verdict].inc();
       if (verdict === 'banned') return sendBlockfrostError(res, 418, MESSAGES.banned);
@@ -287,7 +293,7 @@ export function createGatewayHandler(deps: GatewayDeps) {
     if (observed && (res as ObservedResponse)[ANSWER] === undefined) {
       (res as ObservedResponse)[ANSWER] = observed.slot(undefined, false);
       (res as ObservedResponse)[ARRIVED] = started;
-      res.on('finish', observeAnswer);
+      res.on('finish', onFinish);
     }
     // Browsers (dApps, the API reference's 'try it') call the gateway from other origins: every
     // answer allows any origin (respond.ts ANY_ORIGIN), each in its own headers.

@@ -59,6 +59,18 @@ describe('Metrics', () => {
     expect(p.find('process_resident_memory_bytes', { role: 'gateway' })).toHaveLength(1);
   });
 
+  it('lists a histogram series once it has an observation, and every counter series from the start', async () => {
+    const m = new Metrics('gateway');
+    const g = m.gateway(new Map([['cardano-mainnet', 'sandbox'], ['cardano-preprod', 'sandbox']]), ['cardano-mainnet', 'cardano-preprod']);
+    let p = parseMetrics(await m.text());
+    expect(p.find('cairn_gateway_request_duration_seconds_count')).toHaveLength(0);
+    expect(p.find('cairn_gateway_requests_total', { network: 'cardano-preprod', status_class: '2xx', backend: 'sandbox' })).toHaveLength(1);
+    g.slot('cardano-preprod', true).latency.observe(0.01);
+    p = parseMetrics(await m.text());
+    expect(p.find('cairn_gateway_request_duration_seconds_count').map((s) => s.labels.network)).toEqual(['cardano-preprod']);
+    expect(p.find('cairn_gateway_request_duration_seconds_bucket', { network: 'cardano-preprod' })).toHaveLength(15);
+  });
+
   it('reads a database gauge at most once per interval, keeping the last value when a read fails', async () => {
     const m = new Metrics('worker');
     let reads = 0;
