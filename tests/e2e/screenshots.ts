@@ -85,6 +85,7 @@ async function main(): Promise<void> {
       await page.goto(`${app.url}/dashboard`);
       await page.getByRole('button', { name: 'Account menu' }).waitFor();
       await page.getByRole('heading', { level: 1 }).first().waitFor();
+      await page.waitForFunction(() => !document.querySelector('.mantine-Loader-root'));
       await shoot(page, path.join(outDir, `dashboard-${width}.png`), false);
       // The marketing-preferences question comes once per account: answer it on the first pass.
       const save = page.getByRole('button', { name: 'Save Preferences' });
