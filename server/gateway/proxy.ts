@@ -61,6 +61,9 @@ export abstract class Forward implements Dispatcher.DispatchHandler {
   private headers: http.OutgoingHttpHeaders | null = null;
   /** The gathered body (null while streaming). */
   private chunks: Buffer[] | null = null;
+  private gatheredBytes = 0;
+  /** A gathered answer longer than this is given up: the backend is asked to stop and `tooLarge` answers. */
+  protected readonly gatherLimit: number = Infinity;
 
   constructor(
     readonly res: http.ServerResponse,
@@ -71,6 +74,10 @@ export abstract class Forward implements Dispatcher.DispatchHandler {
   protected abstract head(status: number, headers: Record<string, string | string[]>): http.OutgoingHttpHeaders;
   /** Answers the client for a backend that failed before anything was sent to it. */
   protected abstract failed(): void;
+  /** Answers the client for a gathered answer over `gatherLimit` (nothing was sent to it yet). */
+  protected tooLarge(): void {
+    this.failed();
+  }
   /** Whether this answer is gathered whole before anything is sent (else it streams through). */
   protected gathered(headers: Record<string, string | string[]>): boolean {
     return gathers(headers['content-length']);
@@ -108,8 +115,17 @@ export abstract class Forward implements Dispatcher.DispatchHandler {
 
   onResponseData(controller: Dispatcher.DispatchController, chunk: Buffer): void {
     if (this.over) return;
-    if (this.chunks) this.chunks.push(chunk);
-    else if (!this.res.write(chunk)) {
+    if (this.chunks) {
+      this.gatheredBytes += chunk.length;
+      if (this.gatheredBytes > this.gatherLimit) {
+        this.over = true;
+        this.chunks = null;
+        controller.abort(new Error('the answer is larger than this forward gathers'));
+        if (!this.res.headersSent && !this.res.destroyed) this.tooLarge();
+        return;
+      }
+      this.chunks.push(chunk);
+    } else if (!this.res.write(chunk)) {
       controller.pause();
       this.res.once('drain', () => controller.resume());
     }

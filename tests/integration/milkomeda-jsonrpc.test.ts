@@ -21,6 +21,7 @@ import { defaultProbes, statusReporter } from '../../server/features/status/stat
 import type { RunningGateway } from '../../server/gateway-app';
 import { setSubscription } from '../../server/features/workspaces/subscriptions';
 import { DEV_ACCOUNTS, startDevChain, type DevChain } from '../../server/sandbox/evm-chain';
+import { BATCH_TOO_LARGE, MAX_BATCH_ANSWER_BYTES } from '../../server/features/milkomeda/index';
 import { MILKOMEDA_MAINNET, rpcUrlWithKey } from '../../shared/milkomeda';
 
 const app = useTestApp();
@@ -310,6 +311,7 @@ describe('backend failures, answer sizes and clients that leave', () => {
   let releaseBig = () => {};
   /** Called when the gateway gives up its request for the 'endless' answer. */
   let endlessClosed = () => {};
+  let hugeClosed = (_sent: number) => {};
   const BACKEND_FAILED = 'An unexpected response was received from the backend.';
   /** A call whose first parameter tells the backend below how to answer. */
   const asking = (mode: string, id: unknown = 1) => ({ jsonrpc: '2.0', id, method: 'eth_call', params: [mode] });
@@ -334,6 +336,23 @@ describe('backend failures, answer sizes and clients that leave', () => {
         }
         // Streams until the request is given up; says when that happened.
         if (mode === 'endless') return answerEndlessly(res, 'application/json', () => endlessClosed());
+        if (mode === 'huge') {
+          // A batch answer four times what the gateway reads, written a megabyte at a time as the
+          // connection takes it; says how much had been written when it was given up.
+          const size = MAX_BATCH_ANSWER_BYTES * 4;
+          const piece = Buffer.alloc(1024 * 1024, 0x20);
+          let sent = 0;
+          res.on('error', () => undefined);
+          res.on('close', () => hugeClosed(sent));
+          res.writeHead(200, { 'content-type': 'application/json', 'content-length': size });
+          const more = (): void => {
+            while (sent < size && !res.destroyed) {
+              sent += piece.length;
+              if (!res.write(piece)) return void res.once('drain', more);
+            }
+          };
+          return more();
+        }
         // Sized answers written in two parts: a small one (gathered), a big one (streamed), a big batch answer.
         const text2 = Array.isArray(body) ? `[${calls.map((c) => reply(c.id, c.params[0] === 'big' ? 'b'.repeat(100_000) : 'ok')).join(',')}]` : reply(body.id, mode === 'big' ? 'b'.repeat(200_000) : 's'.repeat(2000));
         const answer = Buffer.from(text2);
@@ -398,6 +417,14 @@ describe('backend failures, answer sizes and clients that leave', () => {
       { jsonrpc: '2.0', id: 'p', result: 'b'.repeat(100_000) },
       { jsonrpc: '2.0', id: 'q', result: 'ok' },
     ]);
+  });
+
+  it("refuses a batch answer over the size it reads, each call saying so, and stops the backend's answer", async () => {
+    const closed = new Promise<number>((resolve) => (hugeClosed = resolve));
+    const batch = await rpc(`${g.url}/api/v0/`, [asking('huge', 'h'), { jsonrpc: '2.0', method: 'eth_chainId' }, asking('x', 'y')], { project_id: k });
+    expect(batch).toMatchObject({ status: 200, body: ['h', 'y'].map((id) => ({ jsonrpc: '2.0', id, error: { code: -32603, message: BATCH_TOO_LARGE } })) });
+    // Given up well before the whole answer was written.
+    expect(await closed).toBeLessThan(MAX_BATCH_ANSWER_BYTES * 2);
   });
 
   it('stops asking the backend when the client leaves in the middle of an answer', async () => {

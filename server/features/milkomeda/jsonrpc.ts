@@ -26,8 +26,13 @@ export const EVM_SANDBOX_HEADER_VALUE = 'development-chain';
 /** Largest JSON-RPC body accepted (a contract deployment with its bytecode fits well). */
 export const MAX_JSON_RPC_BODY = 1024 * 1024;
 export const MAX_BATCH = 100;
+/** Largest backend answer to a batch the gateway reads (it is held whole to be split per call), as geth's default. */
+export const MAX_BATCH_ANSWER_BYTES = 25 * 1024 * 1024;
+/** Each forwarded call's error when the backend's answer to its batch is over MAX_BATCH_ANSWER_BYTES. */
+export const BATCH_TOO_LARGE = `The batch's answer is larger than ${MAX_BATCH_ANSWER_BYTES / 1024 / 1024} MB: send fewer calls per batch.`;
 
 const PARSE_FAILED = Symbol('parse failed');
+const TOO_LARGE = Symbol('too large');
 /** A single call's meter record rides on its response until it closes. */
 const RECORD = Symbol('cairn.jsonrpc.record');
 const BACKEND_FAILED = 'An unexpected response was received from the backend.';
@@ -152,13 +157,18 @@ export function createJsonRpcHandler(deps: JsonRpcDeps) {
     }
   }
 
-  /** A batch's answer, read whole whatever its size: `done` gets its body, or null when the backend failed or the client left. */
+  /** A batch's answer, read whole up to MAX_BATCH_ANSWER_BYTES: `done` gets its body, null when the backend failed or the client left, or TOO_LARGE. */
   class BatchForward extends Forward {
+    protected override readonly gatherLimit = MAX_BATCH_ANSWER_BYTES;
     constructor(
       res: http.ServerResponse,
-      private readonly done: (body: Buffer | null) => void,
+      private readonly done: (body: Buffer | null | typeof TOO_LARGE) => void,
     ) {
       super(res);
+    }
+
+    protected override tooLarge(): void {
+      this.done(TOO_LARGE);
     }
 
     protected head(): http.OutgoingHttpHeaders {
@@ -188,7 +198,7 @@ export function createJsonRpcHandler(deps: JsonRpcDeps) {
   const forwardCall = (body: Buffer, res: http.ServerResponse, record: MeteredRequest, id: Id): void =>
     dispatchForward(pool!, { origin, method: 'POST', path, headers: upstreamHeaders, body }, new CallForward(res, record, id));
   /** Sends a batch; resolves with the backend's whole answer, or null when it failed. */
-  const forwardBatch = (body: Buffer, res: http.ServerResponse): Promise<Buffer | null> =>
+  const forwardBatch = (body: Buffer, res: http.ServerResponse): Promise<Buffer | null | typeof TOO_LARGE> =>
     new Promise((resolve) => dispatchForward(pool!, { origin, method: 'POST', path, headers: upstreamHeaders, body }, new BatchForward(res, resolve)));
 
   const internalError = (res: http.ServerResponse) => {
@@ -359,7 +369,7 @@ export function createJsonRpcHandler(deps: JsonRpcDeps) {
       const out = Buffer.from(JSON.stringify(forwarded.map((f, i) => ({ jsonrpc: '2.0', id: i, method: f.call.method, params: f.call.params ?? [] }))));
       const answer = await forwardBatch(out, res);
       let answers: unknown = null;
-      if (answer) {
+      if (answer && answer !== TOO_LARGE) {
         try {
           answers = JSON.parse(answer.toString('utf8'));
         } catch {
@@ -376,7 +386,7 @@ export function createJsonRpcHandler(deps: JsonRpcDeps) {
           ? a.error
             ? { jsonrpc: '2.0', id: f.id, error: a.error }
             : { jsonrpc: '2.0', id: f.id, result: a.result ?? null }
-          : errorReply(f.id, JSON_RPC_ERRORS.internal, BACKEND_FAILED);
+          : errorReply(f.id, JSON_RPC_ERRORS.internal, answer === TOO_LARGE ? BATCH_TOO_LARGE : BACKEND_FAILED);
       });
     }
     const out = replies.filter((r): r is Reply => r !== null);
