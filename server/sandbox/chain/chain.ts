@@ -6,6 +6,7 @@
 // Cost per request is bounded: a block is simulated with its segment (segmentLength blocks) and
 // segments are cached; lookups by hash decode the position from the hash itself.
 import type { PageRequest } from '../../blockfrost/http';
+import type { LocalChain } from '../../blockfrost/chain';
 import CSL from '@emurgo/cardano-serialization-lib-nodejs';
 import { parseShelleyAddress, parseStakeAddress, stakeAddressOf, type CardanoNetwork } from '../../../shared/cardano/address';
 import { assetFingerprint } from '../../../shared/cardano/fingerprint';
@@ -190,7 +191,8 @@ export interface SandboxCatalog {
   assets: CatalogAsset[];
 }
 
-export interface SandboxChain {
+/** The sandbox chain: what production reads (LocalChain) and every path the sandbox serves. */
+export interface SandboxChain extends LocalChain {
   readonly network: SandboxNetwork;
   readonly params: SandboxChainParams;
   now(): number;
