@@ -4,7 +4,7 @@ import CSL from '@emurgo/cardano-serialization-lib-nodejs';
 import type { NextFunction, Request, Response } from 'express';
 import { INVALID_PATH_MESSAGE, badRequest, blockfrostError, parsePagination } from '../../blockfrost/http';
 import { blockfrostMethods, blockfrostQueryParameters } from '../../blockfrost/methods';
-import { isAddressOfNetwork, type SandboxNetwork } from './chain';
+import { isAddressOfNetwork, type SandboxNetwork } from './api';
 
 export const BLOCK_HASH_MESSAGE = 'Missing or malformed block hash.';
 export const BLOCK_NUMBER_MESSAGE = 'Missing, out of range or malformed block number.';

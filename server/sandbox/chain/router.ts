@@ -3,7 +3,7 @@
 // `X-Cairn-Sandbox: simulated`.
 import express, { Router, type NextFunction, type Request, type Response } from 'express';
 import { decodeBech32 } from '../../../shared/cardano/bech32';
-import { isStakeAddressOfNetwork, type SandboxChain } from './chain';
+import { isStakeAddressOfNetwork, type SandboxChain } from './api';
 import { LedgerRefusal } from './ledger';
 import { ogmiosResult, type ResolvedOutput } from './plutus';
 import { parseAdditionalUtxos, txFromBody } from './evaluate-input';
