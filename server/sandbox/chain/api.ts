@@ -1,8 +1,8 @@
-// The sandbox chain's interface: its options and parameters, the SandboxChain every path module
-// (paths/) implements a part of, and the network checks the routes share.
+// The sandbox chain's interface: its options and parameters, and the SandboxChain every path
+// module (paths/) implements a part of.
 import type { PageRequest } from '../../blockfrost/http';
 import type { LocalChain } from '../../blockfrost/chain';
-import { parseShelleyAddress, parseStakeAddress, type CardanoNetwork } from '../../../shared/cardano/address';
+import type { CardanoNetwork } from '../../../shared/cardano/address';
 import { cardanoOfSandbox, sandboxNetworks } from '../../../shared/networks';
 import type { LedgerStore, LiveScript } from './ledger';
 import type { ProtocolParameters } from './protocol';
@@ -14,6 +14,8 @@ import type { PoolMetadata, PoolRelay } from './pools';
 import type { AccountAddressesTotal, AccountDelegation, AccountHistoryItem, AccountRegistration, AccountReward, AccountTransaction, AccountWithdrawal, PoolHistoryItem, PoolUpdate, TxPoolUpdate, TxStakeCert } from './stake';
 import type { AddressTotal, AssetAction, AssetUtxo, BlockAddress, MempoolTx, ScriptRedeemer, ScriptUtxo, TxRedeemer } from './txs';
 import type { AddressInfo, AddressTransaction, Asset, Block, Epoch, EpochStart, Genesis, Network, Pagination, Pool, PoolExtended, Account, AddressExtended, AddressUtxo, AssetHolder, AssetListItem, MetadataLabel, Tx, TxDelegation, TxDetails, TxUtxos } from '../../../shared/chain';
+
+export { isAddressOfNetwork, isStakeAddressOfNetwork } from '../../blockfrost/contract';
 
 export type SandboxNetwork = CardanoNetwork;
 
@@ -261,17 +263,4 @@ export interface SandboxChain extends LocalChain {
   nutlinkTickers(address: string, page: PageRequest): ReturnType<Nutlink['tickers']>;
   nutlinkAddressTicker(address: string, ticker: string, page: PageRequest): ReturnType<Nutlink['addressTicker']>;
   nutlinkTicker(ticker: string, page: PageRequest): ReturnType<Nutlink['ticker']>;
-}
-
-/** Whether a string is a Shelley address of this network (not whether the chain knows it). */
-export function isAddressOfNetwork(address: string, network: SandboxNetwork): boolean {
-  const parsed = parseShelleyAddress(address);
-  if (!parsed) return false;
-  return network === 'mainnet' ? parsed.network === 'mainnet' : parsed.network !== 'mainnet';
-}
-
-/** Whether a string is a stake address of this network. */
-export function isStakeAddressOfNetwork(address: string, network: SandboxNetwork): boolean {
-  const parsed = parseStakeAddress(address);
-  return parsed !== null && parsed.mainnet === (network === 'mainnet');
 }

@@ -9,7 +9,7 @@ import { ogmiosResult, type ResolvedOutput } from './plutus';
 import { parseAdditionalUtxos, txFromBody } from './evaluate-input';
 import { mountStakeRoutes } from './routes/stake';
 import { mountTxsRoutes } from './routes/txs';
-import { ADDRESS_MESSAGE, isQueryableAddress, queryFirst, unservedPath } from './contract';
+import { ADDRESS_MESSAGE, isQueryableAddress, queryFirst, unservedPath } from '../../blockfrost/contract';
 import { blockRef, found, param, txHash } from './routes/params';
 import { mountGovRoutes } from './routes/gov';
 import {
