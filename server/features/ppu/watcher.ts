@@ -2,7 +2,8 @@ import type { Db } from '../../db/index';
 import type { Logger } from '../../logger';
 import type { Metrics } from '../../metrics';
 import type { Config } from '../../config';
-import type { SandboxChain, SandboxNetwork, TxDetails } from '../../sandbox/chain/index';
+import type { LocalChains } from '../../blockfrost/chain';
+import type { TxDetails } from '../../../shared/chain';
 import { sandboxOf } from '../../../shared/networks';
 import { httpSource, sandboxSource, type ChainSource } from '../webhooks/index';
 import { forgetComponentState, reportComponentState } from '../status/index';
@@ -235,7 +236,7 @@ export function startPaymentWatcher(deps: {
  * The chain the operator takes payments on, through the webhook follower's chain sources: the
  * configured Blockfrost-compatible upstream of PPU_NETWORK, else its sandbox chain; null when neither.
  */
-export function paymentChainSource(config: Config, chains: Partial<Record<SandboxNetwork, SandboxChain>>): ChainSource | null {
+export function paymentChainSource(config: Config, chains: LocalChains): ChainSource | null {
   const network = config.ppu.network;
   const upstream = config.gateway.upstreams[network];
   if (upstream) return httpSource(upstream, config.gateway.upstreamTimeoutMs);
@@ -244,7 +245,7 @@ export function paymentChainSource(config: Config, chains: Partial<Record<Sandbo
 }
 
 /** Starts the payment watcher of the worker role (main.ts and the tests), or answers null when pay as you go is off. */
-export function startPaymentWatcherFor(deps: { config: Config; db: Db; logger: Logger; chains: Partial<Record<SandboxNetwork, SandboxChain>>; intervalMs?: number; clock?: WatcherClock; metrics?: Metrics }) {
+export function startPaymentWatcherFor(deps: { config: Config; db: Db; logger: Logger; chains: LocalChains; intervalMs?: number; clock?: WatcherClock; metrics?: Metrics }) {
   const settings = ppuSettings(deps.config);
   const source = paymentChainSource(deps.config, deps.chains);
   if (!settings.enabled || !source) return null;

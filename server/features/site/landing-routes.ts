@@ -1,7 +1,7 @@
 import type { Router } from 'express';
 import type { Config } from '../../config';
 import type { Logger } from '../../logger';
-import type { SandboxChain, SandboxNetwork } from '../../sandbox/chain/index';
+import type { LocalChains } from '../../blockfrost/chain';
 import { route, type RouteDeps } from '../../http/route';
 import { landingSample, type LatestBlock } from '../../../shared/landing-sample';
 
@@ -16,7 +16,7 @@ const looksLikeBlock = (v: unknown): v is LatestBlock =>
  * sandbox chain; the built-in sample when that fails. Cached briefly so visitors do not each cost an
  * upstream call.
  */
-export function latestMainnetBlock(config: Config, logger: Logger, chains: Partial<Record<SandboxNetwork, SandboxChain>>) {
+export function latestMainnetBlock(config: Config, logger: Logger, chains: LocalChains) {
   let cached: { at: number; block: LatestBlock; source: string } | null = null;
   const upstream = config.gateway.upstreams['cardano-mainnet'];
   const fetchBlock = async (): Promise<{ block: LatestBlock; source: string }> => {

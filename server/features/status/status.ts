@@ -1,6 +1,6 @@
 import type { Config } from '../../config';
 import type { Db } from '../../db/index';
-import type { SandboxChain, SandboxNetwork } from '../../sandbox/chain/index';
+import type { LocalChains } from '../../blockfrost/chain';
 import { offeredNetworks, sandboxOf, type Network, type UpstreamNetwork } from '../../../shared/networks';
 import { STATUS_CACHE_MS, type ComponentState, type NetworkStatus, type StatusReport } from '../../../shared/status';
 import { HEARTBEAT_STALE_MS, latestHeartbeats } from './heartbeats';
@@ -58,7 +58,7 @@ function ipfsProbe(config: Config, db: Db | undefined): NetworkProbe {
  * (and the EVM development chain for Milkomeda). A network the operator turned off (DISABLED_NETWORKS)
  * has none: nothing serves it.
  */
-export function defaultProbes(config: Config, chains: Partial<Record<SandboxNetwork, SandboxChain>>, db?: Db): Map<string, NetworkProbe> {
+export function defaultProbes(config: Config, chains: LocalChains, db?: Db): Map<string, NetworkProbe> {
   const probes = new Map<string, NetworkProbe>();
   for (const n of offeredNetworks(config.disabledNetworks)) {
     if (n.family === 'evm') {

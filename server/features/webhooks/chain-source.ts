@@ -1,18 +1,12 @@
 import type { UpstreamConfig } from '../../config';
-import type { SandboxChain } from '../../sandbox/chain/index';
-import type { Block, Epoch, EpochStart, Pool, Tx, TxDelegation, TxDetails, TxUtxos } from '../../../shared/chain';
+import type { ChainSource, LocalChain } from '../../blockfrost/chain';
+import type { Block, Epoch, Pool, Tx, TxDelegation, TxDetails, TxUtxos } from '../../../shared/chain';
 
-/** What the follower reads from a chain: the sandbox in process, or any Blockfrost-compatible backend. */
-export interface ChainSource {
-  tipHeight(): Promise<number>;
-  blockAt(height: number): Promise<Block | null>;
-  blockTxDetails(hash: string): Promise<TxDetails[]>;
-  epoch(n: number): Promise<Epoch | null>;
-  /** {epoch, start_time, end_time} of an epoch (the current_epoch of the epoch payload). */
-  epochStart(n: number): Promise<EpochStart | null>;
-}
+/** What the follower reads from a chain (server/blockfrost/chain.ts): the sandbox in process, or any Blockfrost-compatible backend. */
+export type { ChainSource };
 
-export function sandboxSource(chain: SandboxChain): ChainSource {
+/** A chain served in process (the sandbox chain) as a ChainSource. */
+export function sandboxSource(chain: LocalChain): ChainSource {
   return {
     // Reads what other processes accepted into the sandbox first, so the follower sees every
     // submitted and faucet transaction of a block before it matches the block.

@@ -2,7 +2,7 @@ import type { Config } from '../../config';
 import type { Db } from '../../db/index';
 import type { Logger } from '../../logger';
 import type { Mailer } from '../../mail/mailer';
-import type { SandboxChain, SandboxNetwork } from '../../sandbox/chain/index';
+import type { LocalChains } from '../../blockfrost/chain';
 import { webhookNetworks } from '../../../shared/webhooks';
 import { sandboxOf, type UpstreamNetwork } from '../../../shared/networks';
 import { httpSource, sandboxSource, type ChainSource } from './chain-source';
@@ -14,7 +14,7 @@ import { pendingCount } from './outbox';
 import type { Metrics } from '../../metrics';
 
 /** The event source of each webhook network: its configured upstream, else the sandbox chain. */
-export function webhookSources(config: Config, chains: Partial<Record<SandboxNetwork, SandboxChain>>): Map<number, ChainSource> {
+export function webhookSources(config: Config, chains: LocalChains): Map<number, ChainSource> {
   const out = new Map<number, ChainSource>();
   for (const n of webhookNetworks) {
     if (!n.slug || n.webhookId === null) continue;
@@ -34,7 +34,7 @@ export interface WebhookWorker {
 }
 
 /** Chain followers (one per network) and the delivery dispatcher. */
-export function startWebhookWorker(opts: { config: Config; db: Db; logger: Logger; mailer: Mailer; chains: Partial<Record<SandboxNetwork, SandboxChain>>; metrics?: Metrics }): WebhookWorker {
+export function startWebhookWorker(opts: { config: Config; db: Db; logger: Logger; mailer: Mailer; chains: LocalChains; metrics?: Metrics }): WebhookWorker {
   const { config, db, logger, mailer, chains, metrics } = opts;
   const followers = [...webhookSources(config, chains)].map(([network, source]) => {
     const slug = webhookNetworks.find((n) => n.webhookId === network)?.slug ?? String(network);

@@ -3,13 +3,13 @@
 // `X-Cairn-Sandbox: simulated`.
 import express, { Router, type NextFunction, type Request, type Response } from 'express';
 import { decodeBech32 } from '../../../shared/cardano/bech32';
-import { isStakeAddressOfNetwork, type SandboxChain } from './chain';
+import { isStakeAddressOfNetwork, type SandboxChain } from './api';
 import { LedgerRefusal } from './ledger';
 import { ogmiosResult, type ResolvedOutput } from './plutus';
 import { parseAdditionalUtxos, txFromBody } from './evaluate-input';
 import { mountStakeRoutes } from './routes/stake';
 import { mountTxsRoutes } from './routes/txs';
-import { ADDRESS_MESSAGE, isQueryableAddress, queryFirst, unservedPath } from './contract';
+import { ADDRESS_MESSAGE, isQueryableAddress, queryFirst, unservedPath } from '../../blockfrost/contract';
 import { blockRef, found, param, txHash } from './routes/params';
 import { mountGovRoutes } from './routes/gov';
 import {

@@ -61,8 +61,11 @@ describe('layout import rules (dependency-cruiser)', () => {
 
   it.each([
     ["a feature reaching past another feature's index.ts", 'server/features/billing/layout-probe.ts', "import { findProjectRef } from '../projects/projects';\nexport const x = findProjectRef;\n", 'feature public face'],
-    ['the gateway loading the sandbox at run time', 'server/gateway/layout-probe.ts', "import { createSandboxChain } from '../sandbox/chain/index';\nexport const x = createSandboxChain;\n", 'layout: server/gateway/ (types only)'],
-    ['a feature loading the sandbox at run time', 'server/features/status/layout-probe.ts', "import { createSandboxChain } from '../../sandbox/chain/index';\nexport const x = createSandboxChain;\n", 'layout: server/features/ (types only)'],
+    ['the gateway loading the sandbox at run time', 'server/gateway/layout-probe.ts', "import { createSandboxChain } from '../sandbox/chain/index';\nexport const x = createSandboxChain;\n", 'layout: server/gateway/'],
+    ['a feature loading the sandbox at run time', 'server/features/status/layout-probe.ts', "import { createSandboxChain } from '../../sandbox/chain/index';\nexport const x = createSandboxChain;\n", 'layout: server/features/'],
+    ['a feature importing a type of the sandbox', 'server/features/status/layout-probe.ts', "import type { SandboxChain } from '../../sandbox/chain/index';\nexport type X = SandboxChain;\n", 'layout: server/features/'],
+    ['the gateway importing a type of the sandbox', 'server/gateway/layout-probe.ts', "import type { SandboxChain } from '../sandbox/chain/index';\nexport type X = SandboxChain;\n", 'layout: server/gateway/'],
+    ['the Blockfrost contract importing a type of the sandbox', 'server/blockfrost/layout-probe.ts', "import type { SandboxNetwork } from '../sandbox/chain/index';\nexport type X = SandboxNetwork;\n", 'layout: server/blockfrost/'],
     ['shared/ importing the server', 'shared/layout-probe.ts', "import { loadConfig } from '../server/config';\nexport const x = loadConfig;\n", 'layout: shared/'],
     ['the database layer importing a feature', 'server/db/layout-probe.ts', "import { isOperator } from '../features/accounts/index';\nexport const x = isOperator;\n", 'layout: server/db/'],
   ])('refuses %s', (_what, file, code, rule) => {
@@ -77,8 +80,8 @@ describe('layout import rules (dependency-cruiser)', () => {
     expect(violations([routes]).map((v) => v.rule.name)).toContain('no-circular');
   }, 60_000);
 
-  it('allows a type-only import of the sandbox from a feature', () => {
-    expect(violations([write('server/features/status/layout-probe.ts', "import type { SandboxChain } from '../../sandbox/chain/index';\nexport type X = SandboxChain;\n")])).toEqual([]);
+  it('allows a feature to import the chain interfaces of the Blockfrost contract', () => {
+    expect(violations([write('server/features/status/layout-probe.ts', "import type { LocalChain } from '../../blockfrost/chain';\nexport type X = LocalChain;\n")])).toEqual([]);
   }, 60_000);
 
   it("is the README's Layout table", () => {

@@ -3,7 +3,7 @@
 import type { Request, Router } from 'express';
 import { param } from './params';
 import { decodeBech32 } from '../../../../shared/cardano/bech32';
-import { isAddressOfNetwork, type SandboxChain } from '../chain';
+import { isAddressOfNetwork, type SandboxChain } from '../api';
 import { parseGovActionId } from '../gov';
 import { badRequest, notFound, parsePagination, type PageRequest } from '../../../blockfrost/http';
 

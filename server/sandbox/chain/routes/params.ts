@@ -2,7 +2,7 @@
 // chain does not know, and the checks of the parameters several groups take, with Blockfrost's 400s.
 import type { Request } from 'express';
 import { badRequest, notFound } from '../../../blockfrost/http';
-import { blockReference } from '../contract';
+import { blockReference } from '../../../blockfrost/contract';
 
 const TX_HASH = /^[0-9a-fA-F]{64}$/;
 

@@ -4,7 +4,7 @@
 import type { Request, Router } from 'express';
 import { decodeBech32 } from '../../../../shared/cardano/bech32';
 import { badRequest, parsePagination, stringParam } from '../../../blockfrost/http';
-import { isStakeAddressOfNetwork, type SandboxChain } from '../chain';
+import { isStakeAddressOfNetwork, type SandboxChain } from '../api';
 import { found, param, txHash } from './params';
 
 const EPOCH_NUMBER = /^\d{1,9}$/;

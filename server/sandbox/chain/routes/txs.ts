@@ -1,8 +1,8 @@
 // Blocks by slot, block addresses and CBOR, transaction redeemers, required signers and CBOR,
 // address totals, asset histories and holders, scripts, metadata CBOR and the mempool.
 import type { Request, Router } from 'express';
-import type { SandboxChain } from '../chain';
-import { ADDRESS_MESSAGE, isQueryableAddress } from '../contract';
+import type { SandboxChain } from '../api';
+import { ADDRESS_MESSAGE, isQueryableAddress } from '../../../blockfrost/contract';
 import { blockRef, found, param, txHash } from './params';
 import { badRequest, parsePagination, stringParam } from '../../../blockfrost/http';
 

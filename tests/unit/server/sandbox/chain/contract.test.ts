@@ -8,7 +8,7 @@ import CSL from '@emurgo/cardano-serialization-lib-nodejs';
 import { parse } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { blockfrostQueryParameters, scanQueryParameters } from '../../../../../server/blockfrost/methods';
-import { blockReference, isQueryableAddress } from '../../../../../server/sandbox/chain/contract';
+import { blockReference, isQueryableAddress } from '../../../../../server/blockfrost/contract';
 import { BlockfrostHttpError } from '../../../../../server/blockfrost/http';
 import { LedgerRefusal, memoryLedgerStore, type SandboxChain } from '../../../../../server/sandbox/chain/index';
 import { assertSchema, serve, testChain, type TestServer } from './support';

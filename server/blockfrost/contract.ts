@@ -1,14 +1,28 @@
 // Blockfrost's request checks where its backend (blockfrost-backend-ryo on @blockfrost/blockfrost-utils)
-// makes them, so the sandbox refuses a request with the same status and sentence, in the same order.
+// makes them, so a Cairn backend (the sandbox chain) refuses a request with the same status and
+// sentence, in the same order.
 import CSL from '@emurgo/cardano-serialization-lib-nodejs';
 import type { NextFunction, Request, Response } from 'express';
-import { INVALID_PATH_MESSAGE, badRequest, blockfrostError, parsePagination } from '../../blockfrost/http';
-import { blockfrostMethods, blockfrostQueryParameters } from '../../blockfrost/methods';
-import { isAddressOfNetwork, type SandboxNetwork } from './chain';
+import { parseShelleyAddress, parseStakeAddress, type CardanoNetwork } from '../../shared/cardano/address';
+import { INVALID_PATH_MESSAGE, badRequest, blockfrostError, parsePagination } from './http';
+import { blockfrostMethods, blockfrostQueryParameters } from './methods';
 
 export const BLOCK_HASH_MESSAGE = 'Missing or malformed block hash.';
 export const BLOCK_NUMBER_MESSAGE = 'Missing, out of range or malformed block number.';
 export const ADDRESS_MESSAGE = 'Invalid address for this network or malformed address format.';
+
+/** Whether a string is a Shelley address of this network (not whether the chain knows it). */
+export function isAddressOfNetwork(address: string, network: CardanoNetwork): boolean {
+  const parsed = parseShelleyAddress(address);
+  if (!parsed) return false;
+  return network === 'mainnet' ? parsed.network === 'mainnet' : parsed.network !== 'mainnet';
+}
+
+/** Whether a string is a stake address of this network. */
+export function isStakeAddressOfNetwork(address: string, network: CardanoNetwork): boolean {
+  const parsed = parseStakeAddress(address);
+  return parsed !== null && parsed.mainnet === (network === 'mainnet');
+}
 
 const MAX_SIGNED_INT = 2_147_483_647;
 
@@ -32,7 +46,7 @@ export function blockReference(ref: string): string {
  * well-formed Byron address (base58: Ae2…, DdzFF…, and the testnets' own), which Blockfrost checks
  * for form only.
  */
-export function isQueryableAddress(address: string, network: SandboxNetwork): boolean {
+export function isQueryableAddress(address: string, network: CardanoNetwork): boolean {
   if (isAddressOfNetwork(address, network)) return true;
   return /^[1-9A-HJ-NP-Za-km-z]{20,}$/.test(address) && CSL.ByronAddress.is_valid(address);
 }

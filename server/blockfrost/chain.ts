@@ -1,0 +1,34 @@
+// The chain interfaces production code reads a Cardano backend through. A network's backend is a
+// Blockfrost-compatible upstream over HTTP or a chain served in process (the sandbox chain); the
+// composition roots hand either in, and features and the gateway know only these shapes.
+import type { CardanoNetwork } from '../../shared/cardano/address';
+import type { Block, Epoch, EpochStart, TxDetails } from '../../shared/chain';
+
+/** What the webhook follower, the pay-as-you-go watcher, the status probes and the landing page read from a chain. */
+export interface ChainSource {
+  tipHeight(): Promise<number>;
+  blockAt(height: number): Promise<Block | null>;
+  blockTxDetails(hash: string): Promise<TxDetails[]>;
+  epoch(n: number): Promise<Epoch | null>;
+  /** {epoch, start_time, end_time} of an epoch (the current_epoch of the epoch payload). */
+  epochStart(n: number): Promise<EpochStart | null>;
+}
+
+/** A Cardano chain served in this process (the sandbox chain implements it). */
+export interface LocalChain {
+  tipHeight(): number;
+  /** The tip block; the same frozen object until the next block. */
+  latestBlock(): Readonly<Block>;
+  /** A height (number or decimal string) or a block hash; null when unknown or above the tip. */
+  blockAt(hashOrHeight: string | number): Block | null;
+  /** Every transaction of a block in full: tx, inputs, outputs and delegations with their pools. */
+  blockTxDetails(hashOrHeight: string | number): TxDetails[] | null;
+  epoch(n: number): Epoch | null;
+  /** Start and end of an epoch (also of one not yet begun), as in the webhook epoch payload. */
+  epochBounds(n: number): EpochStart;
+  /** Reads transactions other processes accepted since the last read. */
+  sync(): Promise<void>;
+}
+
+/** The chains served in process, by Cardano network (none in a process without simulators). */
+export type LocalChains = Partial<Record<CardanoNetwork, LocalChain>>;
