@@ -38,6 +38,7 @@ import {
   type TxPoolUpdate,
   type TxStakeCert,
 } from './stake';
+import { UnspentIndex, type UnspentView, type Utxo } from './unspent';
 import { remintCount, segmentAddressTxs, simulateSegment, STAKE_KEY_DEPOSIT, type Segment, type SimBlock, type SimOutput, type SimTx } from './simulate';
 import { buildWorld, type Wallet, type World, type WorldAsset, type WorldPool } from './world';
 import {
@@ -867,52 +868,21 @@ export function createSandboxChain(options: SandboxChainOptions): SandboxChain {
   // ---- the UTXO set as of the tip: background outputs created within the address window and
   // still unspent, plus the live ledger's unspent outputs. Every address, account and asset
   // answer derives from it, so an address's utxos always sum to its amount. ----
-  interface Utxo {
-    txHash: string;
-    outputIndex: number;
-    height: number;
-    txIndex: number;
-    address: string;
-    lovelace: bigint;
-    assets: Map<string, bigint>;
-    dataHash: string | null;
-    inlineDatum: string | null;
-    referenceScriptHash: string | null;
-  }
-  let unspentCache: { tip: number; liveSeq: number; all: Utxo[]; byAddress: Map<string, Utxo[]> } | undefined;
-  const unspentAt = (tip: number): { all: Utxo[]; byAddress: Map<string, Utxo[]> } => {
-    const liveSeq = ledger.all().length;
-    if (unspentCache && unspentCache.tip === tip && unspentCache.liveSeq === liveSeq) return unspentCache;
-    const all: Utxo[] = [];
-    const low = Math.max(0, tip - addressWindowBlocks + 1);
-    for (let h = low; h <= tip; h++) {
-      for (const tx of simBlock(h).txs) {
-        tx.outputs.forEach((o, outputIndex) => {
-          if (o.consumedBy && o.consumedBy.height <= tip) return;
-          all.push({
-            txHash: tx.hash, outputIndex, height: h, txIndex: tx.index, address: addressText(o.address), lovelace: BigInt(o.lovelace),
-            assets: new Map(o.assets.map(([u, q]) => [u, BigInt(q)])), dataHash: o.dataHash, inlineDatum: o.inlineDatum, referenceScriptHash: null,
-          });
-        });
-      }
-    }
-    for (const u of ledger.unspent()) {
-      const t = ledger.tx(u.txHash)!;
-      all.push({
-        txHash: u.txHash, outputIndex: u.outputIndex, height: u.height, txIndex: liveIndex(t), address: u.output.address, lovelace: u.output.lovelace,
-        assets: u.output.assets, dataHash: u.output.dataHash, inlineDatum: u.output.inlineDatum, referenceScriptHash: u.output.referenceScriptHash,
-      });
-    }
-    all.sort((a, b) => a.height - b.height || a.txIndex - b.txIndex || a.outputIndex - b.outputIndex);
-    const byAddress = new Map<string, Utxo[]>();
-    for (const u of all) {
-      const list = byAddress.get(u.address) ?? [];
-      list.push(u);
-      byAddress.set(u.address, list);
-    }
-    unspentCache = { tip, liveSeq, all, byAddress };
-    return unspentCache;
-  };
+  const unspent = new UnspentIndex({
+    window: addressWindowBlocks,
+    block: simBlock,
+    addressText,
+    stakeOf: (address) => {
+      const entry = world.addressByBech32.get(address);
+      return entry ? entry.stakeAddress : stakeAddressOf(address);
+    },
+    liveVersion: () => ledger.all().length,
+    liveUnspent: () => ledger.unspent().map((u) => ({
+      txHash: u.txHash, outputIndex: u.outputIndex, height: u.height, txIndex: liveIndex(ledger.tx(u.txHash)!), address: u.output.address, lovelace: u.output.lovelace,
+      assets: u.output.assets, dataHash: u.output.dataHash, inlineDatum: u.output.inlineDatum, referenceScriptHash: u.output.referenceScriptHash,
+    })),
+  });
+  const unspentAt = (tip: number): UnspentView => unspent.at(tip);
   const utxoObject = (u: Utxo): AddressUtxo => ({
     address: u.address, tx_hash: u.txHash, tx_index: u.outputIndex, output_index: u.outputIndex, amount: amounts(u.lovelace, u.assets),
     block: hashes.block(u.height), data_hash: u.dataHash, inline_datum: u.inlineDatum, reference_script_hash: u.referenceScriptHash,
@@ -1103,15 +1073,7 @@ export function createSandboxChain(options: SandboxChainOptions): SandboxChain {
 
   // ---- governance ----
   /** Lovelace controlled by every stake address as of the tip: the accounts' controlled_amount, in one pass. */
-  const stakesAt = (tip: number): Map<string, bigint> => {
-    const out = new Map<string, bigint>();
-    for (const u of unspentAt(tip).all) {
-      const entry = world.addressByBech32.get(u.address);
-      const stake = entry ? entry.stakeAddress : stakeAddressOf(u.address);
-      if (stake) out.set(stake, (out.get(stake) ?? 0n) + u.lovelace);
-    }
-    return out;
-  };
+  const stakesAt = (tip: number): Map<string, bigint> => unspentAt(tip).lovelaceByStake();
   const governance: Governance = createGovernance({
     key,
     blocksPerEpoch,
@@ -1240,24 +1202,8 @@ export function createSandboxChain(options: SandboxChainOptions): SandboxChain {
     tx_hash: txHash, tx_index: r.tx_index, purpose: r.purpose, redeemer_data_hash: r.redeemer_data_hash, datum_hash: r.datum_hash,
     unit_mem: r.unit_mem, unit_steps: r.unit_steps, fee: r.fee,
   });
-  /** The unspent outputs holding each asset, built once per UTXO set. */
-  const unspentByUnit = new WeakMap<Utxo[], Map<string, Utxo[]>>();
-  const unspentOfAsset = (tip: number, unit: string): Utxo[] => {
-    const { all } = unspentAt(tip);
-    let byUnit = unspentByUnit.get(all);
-    if (!byUnit) {
-      byUnit = new Map();
-      for (const u of all) {
-        for (const a of u.assets.keys()) {
-          const list = byUnit.get(a) ?? [];
-          list.push(u);
-          byUnit.set(a, list);
-        }
-      }
-      unspentByUnit.set(all, byUnit);
-    }
-    return byUnit.get(unit) ?? [];
-  };
+  /** The unspent outputs holding an asset. */
+  const unspentOfAsset = (tip: number, unit: string): Utxo[] => unspentAt(tip).ofAsset(unit);
   const knownAsset = (unit: string): boolean => world.assetByUnit.has(unit) || liveAssets().has(unit);
   const pendingTouches = (t: LiveTx, address: string): boolean =>
     t.outputs.some((o) => o.address === address) || t.inputs.some((i) => ledger.outputOf(i.txHash, i.outputIndex)?.address === address);
@@ -1489,7 +1435,7 @@ export function createSandboxChain(options: SandboxChainOptions): SandboxChain {
       if (typeof stake !== 'string' || !knownStake(stake)) return null;
       const tip = tipHeight();
       const set = new Set(addressesOfStakeAt(stake, tip));
-      return paginate(unspentAt(tip).all.filter((u) => set.has(u.address)), page).map(utxoObject);
+      return paginate(unspentAt(tip).ofAddresses(set), page).map(utxoObject);
     },
 
     assets(page) {
@@ -1500,7 +1446,7 @@ export function createSandboxChain(options: SandboxChainOptions): SandboxChain {
       const u = unit.toLowerCase();
       if (!world.assetByUnit.has(u) && !liveAssets().has(u)) return null;
       const holders = new Map<string, bigint>();
-      for (const row of unspentAt(tipHeight()).all) {
+      for (const row of unspentOfAsset(tipHeight(), u)) {
         const q = row.assets.get(u);
         if (q) holders.set(row.address, (holders.get(row.address) ?? 0n) + q);
       }
@@ -1711,7 +1657,7 @@ export function createSandboxChain(options: SandboxChainOptions): SandboxChain {
       if (!knownAccount(stake)) return null;
       const tip = tipHeight();
       const set = new Set(addressesOfStakeAt(stake, tip));
-      const sum = sumOf(unspentAt(tip).all.filter((u) => set.has(u.address)));
+      const sum = sumOf(unspentAt(tip).ofAddresses(set));
       return paginate([...sum.assets.entries()].map(([unit, q]) => ({ unit, quantity: String(q) })), page);
     },
     accountAddressesTotal(stake) {
@@ -2108,7 +2054,7 @@ export function createSandboxChain(options: SandboxChainOptions): SandboxChain {
     scriptUtxos(hash, page) {
       if (typeof hash !== 'string' || !knownScript(hash)) return null;
       const h = hash.toLowerCase();
-      const rows = unspentAt(tipHeight()).all.filter((u) => u.referenceScriptHash === h);
+      const rows = unspentAt(tipHeight()).withReferenceScript(h);
       return paginate(rows, page).map((u): ScriptUtxo => ({
         address: u.address, tx_hash: u.txHash, output_index: u.outputIndex, amount: amounts(u.lovelace, u.assets), block: hashes.block(u.height),
         data_hash: u.dataHash, inline_datum: u.inlineDatum, reference_script_hash: h,
