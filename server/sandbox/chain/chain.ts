@@ -39,6 +39,7 @@ import {
   type TxStakeCert,
 } from './stake';
 import { UnspentIndex, type UnspentView, type Utxo } from './unspent';
+import { AssetWindow, type AssetWindowView } from './asset-window';
 import { remintCount, segmentAddressTxs, simulateSegment, STAKE_KEY_DEPOSIT, type Segment, type SimBlock, type SimOutput, type SimTx } from './simulate';
 import { buildWorld, type Wallet, type World, type WorldAsset, type WorldPool } from './world';
 import {
@@ -1167,36 +1168,9 @@ export function createSandboxChain(options: SandboxChainOptions): SandboxChain {
   };
   const knownScript = (hash: string): boolean => findScript(hash) !== null || worldScripts.has(hash.toLowerCase());
 
-  /** Transactions moving each asset within the address window (background and live), built once per tip. */
-  let assetWindow: { tip: number; liveSeq: number; byUnit: Map<string, Array<{ hash: string; height: number; index: number }>> } | undefined;
-  const assetWindowTxs = (tip: number): Map<string, Array<{ hash: string; height: number; index: number }>> => {
-    const liveSeq = ledger.all().length;
-    if (assetWindow && assetWindow.tip === tip && assetWindow.liveSeq === liveSeq) return assetWindow.byUnit;
-    const byUnit = new Map<string, Array<{ hash: string; height: number; index: number }>>();
-    const add = (units: Set<string>, row: { hash: string; height: number; index: number }): void => {
-      for (const unit of units) {
-        const list = byUnit.get(unit) ?? [];
-        list.push(row);
-        byUnit.set(unit, list);
-      }
-    };
-    for (let h = Math.max(0, tip - addressWindowBlocks + 1); h <= tip; h++) {
-      for (const tx of simBlock(h).txs) {
-        const units = new Set<string>();
-        for (const i of tx.inputs) for (const [u] of i.output.assets) units.add(u);
-        for (const o of tx.outputs) for (const [u] of o.assets) units.add(u);
-        add(units, { hash: tx.hash, height: tx.height, index: tx.index });
-      }
-    }
-    for (const t of ledger.all()) {
-      const units = new Set<string>(t.mint.keys());
-      for (const i of t.inputs) for (const u of ledger.outputOf(i.txHash, i.outputIndex)?.assets.keys() ?? []) units.add(u);
-      for (const o of t.outputs) for (const u of o.assets.keys()) units.add(u);
-      add(units, { hash: t.hash, height: t.height, index: liveIndex(t) });
-    }
-    assetWindow = { tip, liveSeq, byUnit };
-    return byUnit;
-  };
+  /** Transactions moving each asset within the address window (background and live), kept as the tip moves. */
+  const assetWindow = new AssetWindow({ window: addressWindowBlocks, block: simBlock, live: () => ledger.all(), liveIndex, outputOf: (h, i) => ledger.outputOf(h, i) });
+  const assetWindowTxs = (tip: number): AssetWindowView => assetWindow.at(tip);
 
   const scriptRedeemer = (txHash: string, r: TxRedeemer): ScriptRedeemer => ({
     tx_hash: txHash, tx_index: r.tx_index, purpose: r.purpose, redeemer_data_hash: r.redeemer_data_hash, datum_hash: r.datum_hash,
