@@ -20,6 +20,7 @@ import { derive } from './rng';
 import { LeaderSchedule } from './schedule';
 import { poolBook } from './pools';
 import { LiveStake } from './stake';
+import { UnspentIndex, type UnspentView, type Utxo } from './unspent';
 import { segmentAddressTxs, simulateSegment, type Segment, type SimBlock, type SimTx } from './simulate';
 import type { AddressUtxo } from '../../../shared/chain';
 import { poolModel, poolPaths } from './paths/pools';
@@ -232,52 +233,21 @@ export function createSandboxChain(options: SandboxChainOptions): SandboxChain {
   // ---- the UTXO set as of the tip: background outputs created within the address window and
   // still unspent, plus the live ledger's unspent outputs. Every address, account and asset
   // answer derives from it, so an address's utxos always sum to its amount. ----
-  interface Utxo {
-    txHash: string;
-    outputIndex: number;
-    height: number;
-    txIndex: number;
-    address: string;
-    lovelace: bigint;
-    assets: Map<string, bigint>;
-    dataHash: string | null;
-    inlineDatum: string | null;
-    referenceScriptHash: string | null;
-  }
-  let unspentCache: { tip: number; liveSeq: number; all: Utxo[]; byAddress: Map<string, Utxo[]> } | undefined;
-  const unspentAt = (tip: number): { all: Utxo[]; byAddress: Map<string, Utxo[]> } => {
-    const liveSeq = ledger.all().length;
-    if (unspentCache && unspentCache.tip === tip && unspentCache.liveSeq === liveSeq) return unspentCache;
-    const all: Utxo[] = [];
-    const low = Math.max(0, tip - addressWindowBlocks + 1);
-    for (let h = low; h <= tip; h++) {
-      for (const tx of simBlock(h).txs) {
-        tx.outputs.forEach((o, outputIndex) => {
-          if (o.consumedBy && o.consumedBy.height <= tip) return;
-          all.push({
-            txHash: tx.hash, outputIndex, height: h, txIndex: tx.index, address: addressText(o.address), lovelace: BigInt(o.lovelace),
-            assets: new Map(o.assets.map(([u, q]) => [u, BigInt(q)])), dataHash: o.dataHash, inlineDatum: o.inlineDatum, referenceScriptHash: null,
-          });
-        });
-      }
-    }
-    for (const u of ledger.unspent()) {
-      const t = ledger.tx(u.txHash)!;
-      all.push({
-        txHash: u.txHash, outputIndex: u.outputIndex, height: u.height, txIndex: liveIndex(t), address: u.output.address, lovelace: u.output.lovelace,
-        assets: u.output.assets, dataHash: u.output.dataHash, inlineDatum: u.output.inlineDatum, referenceScriptHash: u.output.referenceScriptHash,
-      });
-    }
-    all.sort((a, b) => a.height - b.height || a.txIndex - b.txIndex || a.outputIndex - b.outputIndex);
-    const byAddress = new Map<string, Utxo[]>();
-    for (const u of all) {
-      const list = byAddress.get(u.address) ?? [];
-      list.push(u);
-      byAddress.set(u.address, list);
-    }
-    unspentCache = { tip, liveSeq, all, byAddress };
-    return unspentCache;
-  };
+  const unspent = new UnspentIndex({
+    window: addressWindowBlocks,
+    block: simBlock,
+    addressText,
+    stakeOf: (address) => {
+      const entry = world.addressByBech32.get(address);
+      return entry ? entry.stakeAddress : stakeAddressOf(address);
+    },
+    liveVersion: () => ledger.all().length,
+    liveUnspent: () => ledger.unspent().map((u) => ({
+      txHash: u.txHash, outputIndex: u.outputIndex, height: u.height, txIndex: liveIndex(ledger.tx(u.txHash)!), address: u.output.address, lovelace: u.output.lovelace,
+      assets: u.output.assets, dataHash: u.output.dataHash, inlineDatum: u.output.inlineDatum, referenceScriptHash: u.output.referenceScriptHash,
+    })),
+  });
+  const unspentAt = (tip: number): UnspentView => unspent.at(tip);
   const utxoObject = (u: Utxo): AddressUtxo => ({
     address: u.address, tx_hash: u.txHash, tx_index: u.outputIndex, output_index: u.outputIndex, amount: amounts(u.lovelace, u.assets),
     block: hashes.block(u.height), data_hash: u.dataHash, inline_datum: u.inlineDatum, reference_script_hash: u.referenceScriptHash,
@@ -295,15 +265,7 @@ export function createSandboxChain(options: SandboxChainOptions): SandboxChain {
 
   // ---- governance ----
   /** Lovelace controlled by every stake address as of the tip: the accounts' controlled_amount, in one pass. */
-  const stakesAt = (tip: number): Map<string, bigint> => {
-    const out = new Map<string, bigint>();
-    for (const u of unspentAt(tip).all) {
-      const entry = world.addressByBech32.get(u.address);
-      const stake = entry ? entry.stakeAddress : stakeAddressOf(u.address);
-      if (stake) out.set(stake, (out.get(stake) ?? 0n) + u.lovelace);
-    }
-    return out;
-  };
+  const stakesAt = (tip: number): Map<string, bigint> => unspentAt(tip).lovelaceByStake();
   const governance: Governance = createGovernance({
     key,
     blocksPerEpoch,

@@ -134,7 +134,19 @@ export function ccColdId(hex: string): string {
 export function govActionId(txHash: string, index: number): string {
   return encodeBech32('gov_action', new Uint8Array([...fromHexBytes(txHash), index]));
 }
-const targetId = (t: DrepTarget): string => (t === 'abstain' ? DREP_ALWAYS_ABSTAIN : t === 'no_confidence' ? DREP_ALWAYS_NO_CONFIDENCE : drepId(t.hex, t.script));
+/** DRep ids of delegation targets, kept: every stake address's target is named again at every block. */
+const targetIds = new Map<string, string>();
+const targetId = (t: DrepTarget): string => {
+  if (t === 'abstain') return DREP_ALWAYS_ABSTAIN;
+  if (t === 'no_confidence') return DREP_ALWAYS_NO_CONFIDENCE;
+  const k = `${t.script ? 's' : 'k'}${t.hex}`;
+  let id = targetIds.get(k);
+  if (id === undefined) {
+    targetIds.set(k, (id = drepId(t.hex, t.script)));
+    if (targetIds.size > 4096) targetIds.delete(targetIds.keys().next().value!);
+  }
+  return id;
+};
 
 /** A DRep id as Blockfrost accepts it: CIP-105 (drep1, drep_vkh1, drep_script1) or CIP-129 bech32, or hex; null when malformed. */
 export function parseDrepId(text: string): { hex: string; script: boolean | null } | 'abstain' | 'no_confidence' | null {
@@ -375,6 +387,25 @@ export function createGovernance(ctx: GovContext) {
       if (seatEventCache.size > 4096) seatEventCache.delete(seatEventCache.keys().next().value!);
     }
     return hit;
+  };
+  /** The first height above the tip at which the seat's cycle has one more event (Infinity: none). */
+  const seatNextEvent = (s: Seat, c: number, tip: number): number => {
+    const reg = regHeight(s, c);
+    if (reg > tip) return reg;
+    const ret = retHeight(s, c);
+    let next = ret !== null && ret > tip ? ret : Infinity;
+    if (s.updateEvery !== null) {
+      for (let k = 1; ; k++) {
+        const epoch = cycleStart(s, c) + k * s.updateEvery;
+        const h = epoch * bpe + 2 + Math.floor(((k * 0.618034) % 1) * (bpe - 4));
+        if (ret !== null && h >= ret) break;
+        if (h > tip) {
+          next = Math.min(next, h);
+          break;
+        }
+      }
+    }
+    return next;
   };
   const seatEventsUpTo = (s: Seat, c: number, tip: number): DrepEvent[] => {
     const hex = seatHex(s, c);
@@ -661,12 +692,12 @@ export function createGovernance(ctx: GovContext) {
     }
     return state;
   };
-  let liveCache: { tip: number; count: number; state: LiveState } | undefined;
+  // The visible live transactions are a prefix of an append-only list: their count says which they are.
+  let liveCache: { count: number; state: LiveState } | undefined;
   const live = (): LiveState => {
     const txs = ctx.live();
-    const tip = ctx.tip();
-    if (liveCache && liveCache.tip === tip && liveCache.count === txs.length) return liveCache.state;
-    liveCache = { tip, count: txs.length, state: liveStateOf(txs, ctx.liveIndex) };
+    if (liveCache && liveCache.count === txs.length) return liveCache.state;
+    liveCache = { count: txs.length, state: liveStateOf(txs, ctx.liveIndex) };
     return liveCache.state;
   };
   const registeredIn = (events: DrepEvent[], height: number): DrepEvent | null => {
@@ -680,18 +711,26 @@ export function createGovernance(ctx: GovContext) {
   };
 
   // ---- DReps (world and live) ----
-  let drepCache: { tip: number; count: number; list: Drep[]; byHex: Map<string, Drep[]> } | undefined;
+  // The list holds from the tip it was made at until the next height at which a seat registers,
+  // updates or retires (`until`), or the live ledger changes.
+  let drepCache: { tip: number; until: number; count: number; list: Drep[]; byHex: Map<string, Drep[]> } | undefined;
   const dreps = (): { list: Drep[]; byHex: Map<string, Drep[]> } => {
     const tip = ctx.tip();
     const state = live();
     const count = ctx.live().length;
-    if (drepCache && drepCache.tip === tip && drepCache.count === count) return drepCache;
+    if (drepCache && drepCache.tip <= tip && tip < drepCache.until && drepCache.count === count) return drepCache;
     const list: Drep[] = [];
+    let until = Infinity;
     for (const s of seats) {
       for (let c = 0; ; c++) {
-        if (regHeight(s, c) > tip) break;
+        const reg = regHeight(s, c);
+        if (reg > tip) {
+          until = Math.min(until, reg);
+          break;
+        }
         const hex = seatHex(s, c);
         list.push({ hex, script: s.script, id: drepId(hex, s.script), events: seatEvents(s, c, tip), seat: { slot: s.slot, cycle: c } });
+        until = Math.min(until, seatNextEvent(s, c, tip));
         if (s.life === null) break;
       }
     }
@@ -699,7 +738,7 @@ export function createGovernance(ctx: GovContext) {
     list.sort((a, b) => sortKey(a.events[0]!, b.events[0]!));
     const byHex = new Map<string, Drep[]>();
     for (const d of list) byHex.set(d.hex, [...(byHex.get(d.hex) ?? []), d]);
-    drepCache = { tip, count, list, byHex };
+    drepCache = { tip, until, count, list, byHex };
     return drepCache;
   };
   const findDrep = (id: { hex: string; script: boolean | null }): Drep | null =>
@@ -707,13 +746,19 @@ export function createGovernance(ctx: GovContext) {
 
   /** The DRep a stake address delegates its vote to as of the tip, or null. */
   const eraLength = 300;
+  // A stake address's choice holds for its era: drawn once per era, not at every block.
+  const worldChoices = new Map<number, { phase: number; era: number; choice: 'abstain' | 'no_confidence' | number | null }>();
   const worldTarget = (index: number, tip: number): DrepTarget | null => {
-    const era = Math.floor((epochOf(tip) + Math.floor(f('deleg-phase', index) * eraLength)) / eraLength);
-    const r = f('deleg', index, era);
-    if (r < 0.12) return null;
-    if (r < 0.2) return 'abstain';
-    if (r < 0.24) return 'no_confidence';
-    const s = seats[Math.floor(f('deleg-seat', index, era) * DREP_SEATS)]!;
+    let entry = worldChoices.get(index);
+    const phase = entry?.phase ?? Math.floor(f('deleg-phase', index) * eraLength);
+    const era = Math.floor((epochOf(tip) + phase) / eraLength);
+    if (!entry || entry.era !== era) {
+      const r = f('deleg', index, era);
+      const choice = r < 0.12 ? null : r < 0.2 ? 'abstain' : r < 0.24 ? 'no_confidence' : Math.floor(f('deleg-seat', index, era) * DREP_SEATS);
+      worldChoices.set(index, (entry = { phase, era, choice }));
+    }
+    if (entry.choice === null || typeof entry.choice === 'string') return entry.choice;
+    const s = seats[entry.choice]!;
     const c = seatCycleAt(s, tip);
     return c === null ? null : { hex: seatHex(s, c), script: s.script };
   };
@@ -775,12 +820,16 @@ export function createGovernance(ctx: GovContext) {
     return null;
   };
   /** A world DRep's votes cast in an epoch (on proposals of that epoch and the three before), ascending. */
-  const seatVotesCastIn = (s: Seat, hex: string, e: number, tip: number): Vote[] =>
-    epochVotes(`drep|${hex}`, e, () => {
+  const seatVotesCastIn = (s: Seat, hex: string, e: number, tip: number): Vote[] => {
+    // The epoch's votes do not depend on the tip, which only hides those above it: made once, the
+    // current epoch's too, rather than again at every block.
+    const all = memo(closedEpochs, `drep|${hex}|${e}`, () => {
       const out: Vote[] = [];
-      for (let pe = e - 3; pe <= e; pe++) for (const p of worldProposals(pe)) for (const v of seatVotes(s, p)) if (v.voterHex === hex && epochOf(v.height) === e && v.height <= tip) out.push(v);
+      for (let pe = e - 3; pe <= e; pe++) for (const p of worldProposals(pe)) for (const v of seatVotes(s, p)) if (v.voterHex === hex && epochOf(v.height) === e) out.push(v);
       return out.sort(sortKey);
-    });
+    }, 65536);
+    return all.length > 0 && all[all.length - 1]!.height > tip ? all.filter((v) => v.height <= tip) : all;
+  };
 
   const drepState = (d: Drep) => {
     const tip = ctx.tip();

@@ -26,11 +26,22 @@ function decode(key: Uint8Array, domain: string, hash: string): bigint | null {
   return encode(key, domain, position) === hash ? position : null;
 }
 
+/** Block hashes kept: a block's answer names its neighbours too, and a page of blocks repeats them. */
+const BLOCK_HASHES_KEPT = 2048;
+
 export class HashCodec {
+  private readonly blocks = new Map<number, string>();
+
   constructor(private readonly key: Uint8Array) {}
 
   block(height: number): string {
-    return encode(this.key, 'block', BigInt(height));
+    let hash = this.blocks.get(height);
+    if (hash === undefined) {
+      hash = encode(this.key, 'block', BigInt(height));
+      this.blocks.set(height, hash);
+      if (this.blocks.size > BLOCK_HASHES_KEPT) this.blocks.delete(this.blocks.keys().next().value!);
+    }
+    return hash;
   }
 
   /** The height a block hash was made for, or null when this chain never made it. */

@@ -135,7 +135,7 @@ export function accountPaths(ctx: ChainContext, pools: PoolModel): AccountPaths 
       if (typeof stake !== 'string' || !knownStake(stake)) return null;
       const tip = tipHeight();
       const set = new Set(addressesOfStakeAt(stake, tip));
-      return paginate(unspentAt(tip).all.filter((u) => set.has(u.address)), page).map(utxoObject);
+      return paginate(unspentAt(tip).ofAddresses(set), page).map(utxoObject);
     },
     accountRewards(stake, page) {
       if (!knownAccount(stake)) return null;
@@ -218,7 +218,7 @@ export function accountPaths(ctx: ChainContext, pools: PoolModel): AccountPaths 
       if (!knownAccount(stake)) return null;
       const tip = tipHeight();
       const set = new Set(addressesOfStakeAt(stake, tip));
-      const sum = sumOf(unspentAt(tip).all.filter((u) => set.has(u.address)));
+      const sum = sumOf(unspentAt(tip).ofAddresses(set));
       return paginate([...sum.assets.entries()].map(([unit, q]) => ({ unit, quantity: String(q) })), page);
     },
     accountAddressesTotal(stake) {

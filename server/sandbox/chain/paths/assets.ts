@@ -1,7 +1,8 @@
 // /assets: the world's assets (background) and those minted by live transactions: lists, an
 // asset, its holders, history, transactions and utxos.
 import type { ChainContext } from './context';
-import type { UnspentOutput as Utxo } from './context';
+import type { Utxo } from '../unspent';
+import { AssetWindow, type AssetWindowView } from '../asset-window';
 import { fillPage, amounts, paginate, withinBounds, byChainOrder } from './paging';
 import type { SandboxChain } from '../api';
 import { assetFingerprint } from '../../../../shared/cardano/fingerprint';
@@ -71,54 +72,12 @@ export function assetPaths(ctx: ChainContext): AssetPaths {
     onchain_metadata_extra: null,
     metadata: null,
   });
-  /** Transactions moving each asset within the address window (background and live), built once per tip. */
-  let assetWindow: { tip: number; liveSeq: number; byUnit: Map<string, Array<{ hash: string; height: number; index: number }>> } | undefined;
-  const assetWindowTxs = (tip: number): Map<string, Array<{ hash: string; height: number; index: number }>> => {
-    const liveSeq = ledger.all().length;
-    if (assetWindow && assetWindow.tip === tip && assetWindow.liveSeq === liveSeq) return assetWindow.byUnit;
-    const byUnit = new Map<string, Array<{ hash: string; height: number; index: number }>>();
-    const add = (units: Set<string>, row: { hash: string; height: number; index: number }): void => {
-      for (const unit of units) {
-        const list = byUnit.get(unit) ?? [];
-        list.push(row);
-        byUnit.set(unit, list);
-      }
-    };
-    for (let h = Math.max(0, tip - addressWindowBlocks + 1); h <= tip; h++) {
-      for (const tx of simBlock(h).txs) {
-        const units = new Set<string>();
-        for (const i of tx.inputs) for (const [u] of i.output.assets) units.add(u);
-        for (const o of tx.outputs) for (const [u] of o.assets) units.add(u);
-        add(units, { hash: tx.hash, height: tx.height, index: tx.index });
-      }
-    }
-    for (const t of ledger.all()) {
-      const units = new Set<string>(t.mint.keys());
-      for (const i of t.inputs) for (const u of ledger.outputOf(i.txHash, i.outputIndex)?.assets.keys() ?? []) units.add(u);
-      for (const o of t.outputs) for (const u of o.assets.keys()) units.add(u);
-      add(units, { hash: t.hash, height: t.height, index: liveIndex(t) });
-    }
-    assetWindow = { tip, liveSeq, byUnit };
-    return byUnit;
-  };
-  /** The unspent outputs holding each asset, built once per UTXO set. */
-  const unspentByUnit = new WeakMap<Utxo[], Map<string, Utxo[]>>();
-  const unspentOfAsset = (tip: number, unit: string): Utxo[] => {
-    const { all } = unspentAt(tip);
-    let byUnit = unspentByUnit.get(all);
-    if (!byUnit) {
-      byUnit = new Map();
-      for (const u of all) {
-        for (const a of u.assets.keys()) {
-          const list = byUnit.get(a) ?? [];
-          list.push(u);
-          byUnit.set(a, list);
-        }
-      }
-      unspentByUnit.set(all, byUnit);
-    }
-    return byUnit.get(unit) ?? [];
-  };
+  /** Transactions moving each asset within the address window (background and live), kept as the tip moves. */
+  const assetWindow = new AssetWindow({ window: addressWindowBlocks, block: simBlock, live: () => ledger.all(), liveIndex, outputOf: (h, i) => ledger.outputOf(h, i) });
+  const assetWindowTxs = (tip: number): AssetWindowView => assetWindow.at(tip);
+  /** The unspent outputs holding an asset. */
+  const unspentOfAsset = (tip: number, unit: string): Utxo[] => unspentAt(tip).ofAsset(unit);
+
   const knownAsset = (unit: string): boolean => world.assetByUnit.has(unit) || liveAssets().has(unit);
   const paths: AssetPaths = {
     assets(page) {
@@ -129,7 +88,7 @@ export function assetPaths(ctx: ChainContext): AssetPaths {
       const u = unit.toLowerCase();
       if (!world.assetByUnit.has(u) && !liveAssets().has(u)) return null;
       const holders = new Map<string, bigint>();
-      for (const row of unspentAt(tipHeight()).all) {
+      for (const row of unspentOfAsset(tipHeight(), u)) {
         const q = row.assets.get(u);
         if (q) holders.set(row.address, (holders.get(row.address) ?? 0n) + q);
       }

@@ -12,22 +12,12 @@ import type { PoolBook } from '../pools';
 import type { LeaderSchedule } from '../schedule';
 import type { Segment, SimBlock, SimTx } from '../simulate';
 import type { LiveStake } from '../stake';
+import type { Utxo, UnspentView } from '../unspent';
 import type { DevWallet, Faucet } from '../wallets';
 import type { World, WorldPool } from '../world';
 
 /** An unspent output as of the tip: a background one created within the address window, or the live ledger's. */
-export interface UnspentOutput {
-  txHash: string;
-  outputIndex: number;
-  height: number;
-  txIndex: number;
-  address: string;
-  lovelace: bigint;
-  assets: Map<string, bigint>;
-  dataHash: string | null;
-  inlineDatum: string | null;
-  referenceScriptHash: string | null;
-}
+export type UnspentOutput = Utxo;
 
 export interface ChainContext {
   readonly network: SandboxNetwork;
@@ -74,7 +64,7 @@ export interface ChainContext {
   /** Background transactions touching a world address within the address window, ascending. */
   readonly addressHistory: (addressIndex: number, tip: number) => SimTx[];
   /** The UTXO set as of the tip, all of it and by address. */
-  readonly unspentAt: (tip: number) => { all: UnspentOutput[]; byAddress: Map<string, UnspentOutput[]> };
+  readonly unspentAt: (tip: number) => UnspentView;
   readonly utxoObject: (u: UnspentOutput) => AddressUtxo;
   readonly sumOf: (utxos: UnspentOutput[]) => { lovelace: bigint; assets: Map<string, bigint> };
   /** A world address or one the live ledger has seen. */

@@ -98,7 +98,7 @@ export function scriptPaths(ctx: ChainContext, txs: TxModel): ScriptPaths {
     scriptUtxos(hash, page) {
       if (typeof hash !== 'string' || !knownScript(hash)) return null;
       const h = hash.toLowerCase();
-      const rows = unspentAt(tipHeight()).all.filter((u) => u.referenceScriptHash === h);
+      const rows = unspentAt(tipHeight()).withReferenceScript(h);
       return paginate(rows, page).map((u): ScriptUtxo => ({
         address: u.address, tx_hash: u.txHash, output_index: u.outputIndex, amount: amounts(u.lovelace, u.assets), block: hashes.block(u.height),
         data_hash: u.dataHash, inline_datum: u.inlineDatum, reference_script_hash: h,
