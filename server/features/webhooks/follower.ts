@@ -34,6 +34,8 @@ export interface FollowerOptions {
   maxBlocksPerTick?: number;
   /** Told after each tick how many blocks the follower is behind the tip (the deepest depth in use). */
   onLag?: (blocks: number) => void;
+  /** Told when a write committed events to the outbox (how many), e.g. to wake the dispatcher at once. */
+  onEvents?: (count: number) => void;
 }
 
 // The event body's shape lives with the outbox; re-exported for the follower's callers.
@@ -201,23 +203,23 @@ export class ChainFollower {
     const last = blocks.at(-1)!.block;
     const lastHeight = last.height ?? from.height + blocks.length;
     const now = Date.now();
+    const events = blocks.flatMap(({ block, matches }) => matches.map((m) => ({ webhookId: m.webhookId, type: m.type, network: this.opts.network, blockHeight: block.height, blockHash: block.hash, payload: m.payload })));
     await this.db.transaction(async (trx) => {
-      await outbox.enqueue(
-        trx,
-        blocks.flatMap(({ block, matches }) => matches.map((m) => ({ webhookId: m.webhookId, type: m.type, network: this.opts.network, blockHeight: block.height, blockHash: block.hash, payload: m.payload }))),
-        now,
-      );
+      // The cursor first: its row lock keeps a second follower of this network (another worker) from
+      // writing the same events meanwhile; that one waits here, finds the cursor moved and drops its work.
       const moved = await trx('chain_cursors')
         .where({ network: this.opts.network, confirmations: depth, height: from.height, hash: from.hash })
         .update({ height: lastHeight, hash: last.hash, epoch: last.epoch, updated_at: now });
       // Another process moved this cursor meanwhile: drop this work (the transaction rolls back).
       if (moved !== 1) throw new Error('cursor moved by another follower');
+      await outbox.enqueue(trx, events, now);
       await trx('chain_blocks')
         .insert(blocks.map(({ block }, i) => ({ network: this.opts.network, confirmations: depth, height: block.height ?? from.height + i + 1, hash: block.hash })))
         .onConflict(['network', 'confirmations', 'height'])
         .merge();
       await trx('chain_blocks').where({ network: this.opts.network, confirmations: depth }).andWhere('height', '<', lastHeight - KEEP_BLOCKS).delete();
     });
+    if (events.length > 0) this.opts.onEvents?.(events.length);
   }
 
   /** Steps back to the newest block this depth saw that is still on the chain. */
