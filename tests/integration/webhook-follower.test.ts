@@ -106,6 +106,38 @@ describe('chain follower', () => {
     await vi.waitFor(() => expect(told).toEqual([{ count: 4, inOutbox: 4 }]));
   });
 
+  it('reads the webhooks in full only when their summary changed (added, disabled or updated ones)', async () => {
+    const chain = new ScriptedChain(5);
+    const a = await hook('block', 0);
+    const f = new ChainFollower(app.db, logger, chain, { network: 0 });
+    const fullReads = async (work: () => Promise<void>) => {
+      const statements: string[] = [];
+      const count = (q: { sql: string }) => statements.push(q.sql.toLowerCase());
+      app.db.on('query', count);
+      try {
+        await work();
+      } finally {
+        app.db.off('query', count);
+      }
+      return statements.filter((q) => q.includes('"conditions"') || q.includes('`conditions`')).length;
+    };
+    expect(await fullReads(() => f.tick())).toBe(1);
+    chain.append();
+    expect(await fullReads(() => f.tick())).toBe(0);
+    // Added: read again, and the new webhook gets the next block.
+    const b = await hook('block', 0);
+    chain.append();
+    expect(await fullReads(() => f.tick())).toBe(1);
+    // Updated (conditions, type, confirmations and status changes all set updated_at): read again.
+    await app.db('webhooks').where({ id: b }).update({ type: 'transaction', updated_at: Date.now() + 1000 });
+    chain.append();
+    expect(await fullReads(() => f.tick())).toBe(1);
+    chain.append();
+    expect(await fullReads(() => f.tick())).toBe(0);
+    expect(await heightsFor(a)).toEqual([5, 6, 7, 8]);
+    expect(await heightsFor(b)).toEqual([6]);
+  });
+
   it('writes each block once when two followers of one network tick at once (two workers)', async () => {
     const chain = new ScriptedChain(5);
     const id = await hook('block', 0);

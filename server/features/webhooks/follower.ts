@@ -10,6 +10,8 @@ import * as outbox from './outbox';
 const KEEP_BLOCKS = 200;
 /** A batch of matched blocks is written at the latest this long after its first block was read. */
 const MAX_BATCH_MS = 1000;
+/** The webhooks are read in full at least this often, even when their summary says nothing changed. */
+const FULL_READ_MS = 60_000;
 
 type BlockMatch = ReturnType<typeof matchBlock>[number];
 
@@ -78,7 +80,26 @@ export class ChainFollower {
   /** The last sets handed to the matcher per depth, reused while none of their webhooks changed. */
   private sets = new Map<number, WebhookSet>();
 
+  /** The summary of the enabled webhooks when they were last read in full, and when that was. */
+  private lastRead: { summary: string; at: number } | null = null;
+
+  /**
+   * What changes when a webhook the follower matches changes: how many are enabled on the network, and
+   * the latest and the sum of their updated_at (every change of a webhook's type, conditions,
+   * confirmations or status sets it; a deleted, disabled or added one changes the count). One row,
+   * so a tick does not read and parse every webhook while none changed.
+   */
+  private async summary(): Promise<string> {
+    const row = await this.db('webhooks')
+      .where({ network: this.opts.network, status: 'enabled' })
+      .first(this.db.raw('count(*) AS n'), this.db.raw('max(updated_at) AS latest'), this.db.raw('CAST(sum(updated_at) AS TEXT) AS total'));
+    return `${row?.n}/${row?.latest}/${row?.total}`;
+  }
+
   private async webhooksByDepth(): Promise<Map<number, WebhookSet>> {
+    const summary = await this.summary();
+    const now = Date.now();
+    if (this.lastRead && this.lastRead.summary === summary && now - this.lastRead.at < FULL_READ_MS) return this.sets;
     const rows = await this.db('webhooks').where({ network: this.opts.network, status: 'enabled' }).select('id', 'type', 'conditions', 'confirmations');
     const byDepth = new Map<number, CompiledWebhook[]>();
     const seen = new Map<string, { type: string; conditions: string; compiled: CompiledWebhook }>();
@@ -100,6 +121,8 @@ export class ChainFollower {
       out.set(depth, same ? last : new WebhookSet(list));
     }
     this.sets = out;
+    // The summary read before the rows: a change made in between is read again on the next tick.
+    this.lastRead = { summary, at: now };
     return out;
   }
 
