@@ -1,12 +1,15 @@
 /**
  * Runs `work` every `intervalMs`, one run at a time: a tick that comes while a run is still going is
  * skipped. When a run answers true (more is waiting), the next one starts at once instead of at the
- * next tick. A failed run is reported to `onError` and the ticker carries on.
+ * next tick. wake() asks for a run now rather than at the next tick (one more run after the current
+ * one when a run is going, however many wakes came during it). A failed run is reported to `onError`
+ * and the ticker carries on.
  */
 export class SerialTicker {
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<void> | null = null;
   private stopped = true;
+  private woken = false;
 
   constructor(
     private readonly work: () => Promise<boolean | void>,
@@ -29,8 +32,16 @@ export class SerialTicker {
     await this.running;
   }
 
+  /** Runs now, or once more as soon as the run under way ends: for work that was just handed something to do. */
+  wake(): void {
+    if (this.stopped) return;
+    if (this.running) this.woken = true;
+    else this.tick();
+  }
+
   private tick(): void {
     if (this.stopped || this.running) return;
+    this.woken = false;
     this.running = this.work()
       .then((more) => {
         if (more === true) setImmediate(() => this.tick());
@@ -38,6 +49,7 @@ export class SerialTicker {
       .catch((err: unknown) => this.onError(err instanceof Error ? err : new Error(String(err))))
       .finally(() => {
         this.running = null;
+        if (this.woken) setImmediate(() => this.tick());
       });
   }
 }

@@ -32,4 +32,11 @@ describe(`migrations on ${testEngine()}`, () => {
     expect(applied).toEqual(migrations.map(([name]) => name));
     expect(await tables(t)).toEqual(first);
   });
+
+  it.skipIf(testEngine() !== 'postgres')('compresses webhook event bodies with lz4 where PostgreSQL has it', async () => {
+    const has = (await t.db.raw(`SELECT 1 FROM pg_settings WHERE name = 'default_toast_compression' AND 'lz4' = ANY(enumvals)`)).rows.length > 0;
+    const column = async () => (await t.db.raw(`SELECT attcompression AS c FROM pg_attribute WHERE attrelid = 'webhook_events'::regclass AND attname = 'body'`)).rows[0].c as string;
+    // 'l' is lz4; '' is the server's default (pglz unless configured).
+    expect(await column()).toBe(has ? 'l' : '');
+  });
 });

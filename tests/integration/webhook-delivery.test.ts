@@ -15,7 +15,8 @@ import { setSubscription } from '../../server/features/workspaces/subscriptions'
 import { deliveryAgent, Dispatcher, post } from '../../server/features/webhooks/dispatcher';
 import { parseAllowlist } from '../../server/features/webhooks/ssrf';
 import { enqueueBlockEvent } from '../helpers/webhook-events';
-import { cancelRolledBack, OUTBOX_RETENTION, pruneOutbox } from '../../server/features/webhooks/outbox';
+import { cancelRolledBack, enqueue as enqueueEvents, OUTBOX_RETENTION, pruneOutbox } from '../../server/features/webhooks/outbox';
+import { testEngine } from '../helpers/db-template';
 import { createLogger } from '../../server/logger';
 import { AUTO_DISABLE_AFTER_MS, webhookDisplayState } from '../../shared/webhooks';
 
@@ -252,6 +253,43 @@ describe('delivery', () => {
       name: 'delivery', network: 0, type: 'block', target_url: receiver.url, confirmations: 0, status: 'enabled', conditions: [],
     });
     expect(put.body.data).toMatchObject({ status: 'enabled', disabled_reason: null });
+  });
+
+  it('claims at once when woken, not at its next poll', async () => {
+    const w = await webhook();
+    // Polls once a minute: only a wake can deliver within the test.
+    const d = dispatcher({ pollMs: 60_000 });
+    d.start();
+    try {
+      // The start-up claims have read the clock already: an event due a second later is not theirs.
+      const id = await enqueueBlockEvent(app.db, w.id, now + 1000);
+      now += 1000;
+      d.wake();
+      await vi.waitFor(() => expect(receiver.received.map((r) => r.body.id)).toEqual([id]), { timeout: 5000, interval: 20 });
+    } finally {
+      await d.stop();
+    }
+  });
+
+  it.skipIf(testEngine() !== 'postgres')('on PostgreSQL, claims events any connection commits at once: enqueue notifies every dispatcher', async () => {
+    const w = await webhook();
+    const listening = async () => Number((await app.db.raw(`SELECT count(*) AS n FROM pg_stat_activity WHERE datname = current_database() AND query = 'LISTEN cairn_webhook_events'`)).rows[0].n);
+    const d = dispatcher({ pollMs: 60_000 });
+    d.start();
+    try {
+      // The listener connects in the background; until it listens, new events wait for the next poll.
+      await vi.waitFor(async () => expect(await listening()).toBe(1), { timeout: 5000, interval: 20 });
+      const ids = await app.db.transaction(async (trx) => {
+        const queued = await enqueueEvents(trx, [{ webhookId: w.id, type: 'block', network: 0, blockHeight: 1, blockHash: 'cd'.repeat(32), payload: { n: 1 } }], now + 1000);
+        now += 1000;
+        return queued;
+      });
+      await vi.waitFor(() => expect(receiver.received.map((r) => r.body.id)).toEqual(ids), { timeout: 5000, interval: 20 });
+    } finally {
+      await d.stop();
+    }
+    // Stopped, it listens no more.
+    await vi.waitFor(async () => expect(await listening()).toBe(0), { timeout: 5000, interval: 20 });
   });
 
   it('never sends one attempt twice when two workers run at once', async () => {

@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { useTestApp } from '../helpers/use-test-app';
 import { makeUser, makeWorkspace } from '../helpers/workspace-fixture';
 import { ChainFollower } from '../../server/features/webhooks/follower';
@@ -84,6 +84,75 @@ describe('chain follower', () => {
     chain.append();
     await f.tick();
     expect(await heightsFor(id)).toEqual([5, 6]);
+  });
+
+  it('tells onEvents how many events each write committed, once they are in the outbox', async () => {
+    const chain = new ScriptedChain(5);
+    const a = await hook('block', 0);
+    const b = await hook('block', 0);
+    const told: Array<{ count: number; inOutbox: number }> = [];
+    const f = new ChainFollower(app.db, logger, chain, {
+      network: 0,
+      onEvents: (count) => {
+        // Counted synchronously when told: the events must be committed already (SQLite's single connection is free again).
+        void app.db('webhook_events').whereIn('webhook_id', [a, b]).count({ n: '*' }).then(([r]) => told.push({ count, inOutbox: Number(r!.n) }));
+      },
+    });
+    await f.tick();
+    await f.tick();
+    chain.append();
+    chain.append();
+    await f.tick();
+    await vi.waitFor(() => expect(told).toEqual([{ count: 4, inOutbox: 4 }]));
+  });
+
+  it('reads the webhooks in full only when their summary changed (added, disabled or updated ones)', async () => {
+    const chain = new ScriptedChain(5);
+    const a = await hook('block', 0);
+    const f = new ChainFollower(app.db, logger, chain, { network: 0 });
+    const fullReads = async (work: () => Promise<void>) => {
+      const statements: string[] = [];
+      const count = (q: { sql: string }) => statements.push(q.sql.toLowerCase());
+      app.db.on('query', count);
+      try {
+        await work();
+      } finally {
+        app.db.off('query', count);
+      }
+      return statements.filter((q) => q.includes('"conditions"') || q.includes('`conditions`')).length;
+    };
+    expect(await fullReads(() => f.tick())).toBe(1);
+    chain.append();
+    expect(await fullReads(() => f.tick())).toBe(0);
+    // Added: read again, and the new webhook gets the next block.
+    const b = await hook('block', 0);
+    chain.append();
+    expect(await fullReads(() => f.tick())).toBe(1);
+    // Updated (conditions, type, confirmations and status changes all set updated_at): read again.
+    await app.db('webhooks').where({ id: b }).update({ type: 'transaction', updated_at: Date.now() + 1000 });
+    chain.append();
+    expect(await fullReads(() => f.tick())).toBe(1);
+    chain.append();
+    expect(await fullReads(() => f.tick())).toBe(0);
+    expect(await heightsFor(a)).toEqual([5, 6, 7, 8]);
+    expect(await heightsFor(b)).toEqual([6]);
+  });
+
+  it('writes each block once when two followers of one network tick at once (two workers)', async () => {
+    const chain = new ScriptedChain(5);
+    const id = await hook('block', 0);
+    const quiet = createLogger('silent');
+    const one = new ChainFollower(app.db, quiet, chain, { network: 0 });
+    const two = new ChainFollower(app.db, quiet, chain, { network: 0 });
+    await one.tick();
+    for (let round = 0; round < 5; round++) {
+      chain.append();
+      chain.append();
+      // The follower that finds the cursor moved drops its work (its tick fails and is retried on the next one).
+      await Promise.allSettled([one.tick(), two.tick()]);
+    }
+    await one.tick();
+    expect(await heightsFor(id)).toEqual([5, 6, 7, 8, 9, 10, 11, 12, 13, 14]);
   });
 
   it('holds events until the required confirmations are reached', async () => {

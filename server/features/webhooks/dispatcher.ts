@@ -1,6 +1,7 @@
+import pg from 'pg';
 import { Agent, buildConnector, type Dispatcher as UndiciDispatcher } from 'undici';
 import { SerialTicker } from '../../ticker';
-import type { Db } from '../../db/index';
+import { isPostgres, type Db } from '../../db/index';
 import type { Logger } from '../../logger';
 import type { Mailer } from '../../mail/mailer';
 import { BlockedAddressError, checkLiteralHost, guardedLookup, type Allowlist } from './ssrf';
@@ -266,6 +267,10 @@ export class Dispatcher {
   private readonly now: () => number;
   private readonly agent: Agent;
   private readonly observed: ReturnType<Metrics['delivery']> | undefined;
+  /** PostgreSQL: the connection that listens on OUTBOX_CHANNEL, and the timer that reconnects it. */
+  private listener: pg.Client | null = null;
+  private relisten: NodeJS.Timeout | undefined;
+  private listening: Promise<void> | undefined;
 
   constructor(
     private readonly db: Db,
@@ -290,10 +295,64 @@ export class Dispatcher {
       this.tickers.push(ticker);
       ticker.start();
     }
+    if (isPostgres(this.db)) this.listening = this.listen();
+  }
+
+  /**
+   * PostgreSQL: a connection of its own LISTENs on the outbox's channel and wakes every lane when any
+   * process (this worker's follower, another worker's, the API's test event) commits new events. Lost,
+   * it reconnects after a few seconds; meanwhile the lanes' polls still find every event.
+   */
+  private async listen(): Promise<void> {
+    if (this.stopping) return;
+    const { connection } = this.db.client.config as { connection: string | pg.ClientConfig };
+    const client = new pg.Client(typeof connection === 'string' ? { connectionString: connection } : connection);
+    const lost = (err?: Error) => {
+      if (this.listener === client) this.listener = null;
+      client.removeAllListeners('end');
+      void client.end().catch(() => undefined);
+      if (this.stopping || this.relisten) return;
+      if (err) this.logger.warn({ err: { message: err.message } }, 'webhooks: the outbox listener lost its connection; new events wait for the next poll until it is back');
+      this.relisten = setTimeout(() => {
+        this.relisten = undefined;
+        this.listening = this.listen();
+      }, 5000);
+      this.relisten.unref();
+    };
+    client.on('notification', () => this.wake());
+    client.on('error', lost);
+    client.on('end', () => lost(new Error('connection ended')));
+    try {
+      await client.connect();
+      await client.query(`LISTEN ${outbox.OUTBOX_CHANNEL}`);
+    } catch (err) {
+      lost(err instanceof Error ? err : new Error(String(err)));
+      return;
+    }
+    if (this.stopping) {
+      client.removeAllListeners('end');
+      await client.end().catch(() => undefined);
+      return;
+    }
+    this.listener = client;
+  }
+
+  /** Events were just written to the outbox: every lane claims now rather than at its next poll. */
+  wake(): void {
+    for (const t of this.tickers) t.wake();
   }
 
   async stop(): Promise<void> {
     this.stopping = true;
+    clearTimeout(this.relisten);
+    this.relisten = undefined;
+    await this.listening;
+    const listener = this.listener;
+    this.listener = null;
+    if (listener) {
+      listener.removeAllListeners('end');
+      await listener.end().catch(() => undefined);
+    }
     for (const batch of this.sending) batch.releaseUnsent();
     await Promise.all(this.tickers.map((t) => t.stop()));
     this.tickers = [];

@@ -10,6 +10,8 @@ import * as outbox from './outbox';
 const KEEP_BLOCKS = 200;
 /** A batch of matched blocks is written at the latest this long after its first block was read. */
 const MAX_BATCH_MS = 1000;
+/** The webhooks are read in full at least this often, even when their summary says nothing changed. */
+const FULL_READ_MS = 60_000;
 
 type BlockMatch = ReturnType<typeof matchBlock>[number];
 
@@ -34,6 +36,8 @@ export interface FollowerOptions {
   maxBlocksPerTick?: number;
   /** Told after each tick how many blocks the follower is behind the tip (the deepest depth in use). */
   onLag?: (blocks: number) => void;
+  /** Told when a write committed events to the outbox (how many), e.g. to wake the dispatcher at once. */
+  onEvents?: (count: number) => void;
 }
 
 // The event body's shape lives with the outbox; re-exported for the follower's callers.
@@ -76,7 +80,26 @@ export class ChainFollower {
   /** The last sets handed to the matcher per depth, reused while none of their webhooks changed. */
   private sets = new Map<number, WebhookSet>();
 
+  /** The summary of the enabled webhooks when they were last read in full, and when that was. */
+  private lastRead: { summary: string; at: number } | null = null;
+
+  /**
+   * What changes when a webhook the follower matches changes: how many are enabled on the network, and
+   * the latest and the sum of their updated_at (every change of a webhook's type, conditions,
+   * confirmations or status sets it; a deleted, disabled or added one changes the count). One row,
+   * so a tick does not read and parse every webhook while none changed.
+   */
+  private async summary(): Promise<string> {
+    const row = await this.db('webhooks')
+      .where({ network: this.opts.network, status: 'enabled' })
+      .first(this.db.raw('count(*) AS n'), this.db.raw('max(updated_at) AS latest'), this.db.raw('CAST(sum(updated_at) AS TEXT) AS total'));
+    return `${row?.n}/${row?.latest}/${row?.total}`;
+  }
+
   private async webhooksByDepth(): Promise<Map<number, WebhookSet>> {
+    const summary = await this.summary();
+    const now = Date.now();
+    if (this.lastRead && this.lastRead.summary === summary && now - this.lastRead.at < FULL_READ_MS) return this.sets;
     const rows = await this.db('webhooks').where({ network: this.opts.network, status: 'enabled' }).select('id', 'type', 'conditions', 'confirmations');
     const byDepth = new Map<number, CompiledWebhook[]>();
     const seen = new Map<string, { type: string; conditions: string; compiled: CompiledWebhook }>();
@@ -98,6 +121,8 @@ export class ChainFollower {
       out.set(depth, same ? last : new WebhookSet(list));
     }
     this.sets = out;
+    // The summary read before the rows: a change made in between is read again on the next tick.
+    this.lastRead = { summary, at: now };
     return out;
   }
 
@@ -201,23 +226,23 @@ export class ChainFollower {
     const last = blocks.at(-1)!.block;
     const lastHeight = last.height ?? from.height + blocks.length;
     const now = Date.now();
+    const events = blocks.flatMap(({ block, matches }) => matches.map((m) => ({ webhookId: m.webhookId, type: m.type, network: this.opts.network, blockHeight: block.height, blockHash: block.hash, payload: m.payload })));
     await this.db.transaction(async (trx) => {
-      await outbox.enqueue(
-        trx,
-        blocks.flatMap(({ block, matches }) => matches.map((m) => ({ webhookId: m.webhookId, type: m.type, network: this.opts.network, blockHeight: block.height, blockHash: block.hash, payload: m.payload }))),
-        now,
-      );
+      // The cursor first: its row lock keeps a second follower of this network (another worker) from
+      // writing the same events meanwhile; that one waits here, finds the cursor moved and drops its work.
       const moved = await trx('chain_cursors')
         .where({ network: this.opts.network, confirmations: depth, height: from.height, hash: from.hash })
         .update({ height: lastHeight, hash: last.hash, epoch: last.epoch, updated_at: now });
       // Another process moved this cursor meanwhile: drop this work (the transaction rolls back).
       if (moved !== 1) throw new Error('cursor moved by another follower');
+      await outbox.enqueue(trx, events, now);
       await trx('chain_blocks')
         .insert(blocks.map(({ block }, i) => ({ network: this.opts.network, confirmations: depth, height: block.height ?? from.height + i + 1, hash: block.hash })))
         .onConflict(['network', 'confirmations', 'height'])
         .merge();
       await trx('chain_blocks').where({ network: this.opts.network, confirmations: depth }).andWhere('height', '<', lastHeight - KEEP_BLOCKS).delete();
     });
+    if (events.length > 0) this.opts.onEvents?.(events.length);
   }
 
   /** Steps back to the newest block this depth saw that is still on the chain. */

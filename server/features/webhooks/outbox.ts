@@ -26,6 +26,12 @@ export interface NewEvent {
   test?: boolean;
 }
 
+/**
+ * The PostgreSQL channel on which enqueue announces new events (at the commit of the caller's
+ * transaction), so the dispatcher of every worker claims them at once instead of at its next poll.
+ */
+export const OUTBOX_CHANNEL = 'cairn_webhook_events';
+
 /** Writes events to the outbox, due at once (inside the caller's transaction when given one). Answers their ids. */
 export async function enqueue(db: Conn, events: NewEvent[], now = Date.now()): Promise<string[]> {
   const created = Math.floor(now / 1000);
@@ -48,6 +54,7 @@ export async function enqueue(db: Conn, events: NewEvent[], now = Date.now()): P
     };
   });
   for (let i = 0; i < rows.length; i += 100) await db('webhook_events').insert(rows.slice(i, i + 100));
+  if (rows.length > 0 && db.client.config.client === 'pg') await db.raw(`NOTIFY ${OUTBOX_CHANNEL}`);
   return rows.map((r) => r.id);
 }
 

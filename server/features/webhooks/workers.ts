@@ -34,18 +34,28 @@ export interface WebhookWorker {
 }
 
 /** Chain followers (one per network) and the delivery dispatcher. */
-export function startWebhookWorker(opts: { config: Config; db: Db; logger: Logger; mailer: Mailer; chains: LocalChains; metrics?: Metrics }): WebhookWorker {
+export function startWebhookWorker(opts: {
+  config: Config;
+  db: Db;
+  logger: Logger;
+  mailer: Mailer;
+  chains: LocalChains;
+  metrics?: Metrics;
+  /** The chain each network's follower reads (default: webhookSources(config, chains)). */
+  sources?: Map<number, ChainSource>;
+}): WebhookWorker {
   const { config, db, logger, mailer, chains, metrics } = opts;
-  const followers = [...webhookSources(config, chains)].map(([network, source]) => {
-    const slug = webhookNetworks.find((n) => n.webhookId === network)?.slug ?? String(network);
-    return new ChainFollower(db, logger, source, { network, pollMs: config.webhooks.chainPollMs, ...(metrics ? { onLag: (blocks: number) => metrics.followerLagged(slug, blocks) } : {}) });
-  });
   const dispatcher = new Dispatcher(db, logger, mailer, {
     allowlist: parseAllowlist(config.webhooks.allowlist),
     timeoutMs: config.webhooks.timeoutMs,
     retrySchedule: config.webhooks.retryScheduleMs,
     publicUrl: config.publicUrl,
     ...(metrics ? { metrics } : {}),
+  });
+  const followers = [...(opts.sources ?? webhookSources(config, chains))].map(([network, source]) => {
+    const slug = webhookNetworks.find((n) => n.webhookId === network)?.slug ?? String(network);
+    // Events a follower commits are claimed by this worker's dispatcher at once, not at its next poll.
+    return new ChainFollower(db, logger, source, { network, pollMs: config.webhooks.chainPollMs, onEvents: () => dispatcher.wake(), ...(metrics ? { onLag: (blocks: number) => metrics.followerLagged(slug, blocks) } : {}) });
   });
   metrics?.outboxDepth(() => pendingCount(db));
   for (const f of followers) f.start();

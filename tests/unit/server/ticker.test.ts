@@ -68,6 +68,43 @@ describe('SerialTicker', () => {
     await ticker.stop();
   });
 
+  it('wake runs at once when idle, and once more right after a run under way however often it came', async () => {
+    let runs = 0;
+    let release!: () => void;
+    let gate: Promise<void> = Promise.resolve();
+    const ticker = new SerialTicker(
+      async () => {
+        runs += 1;
+        await gate;
+      },
+      60_000,
+      () => undefined,
+    );
+    ticker.start();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(runs).toBe(1);
+    // Idle: a wake runs now, not at the interval's next tick.
+    gate = new Promise((resolve) => (release = resolve));
+    ticker.wake();
+    expect(runs).toBe(2);
+    // During that run, three wakes ask for one run more, which starts once the run ends.
+    ticker.wake();
+    ticker.wake();
+    ticker.wake();
+    expect(runs).toBe(2);
+    gate = Promise.resolve();
+    release();
+    await new Promise((resolve) => setImmediate(resolve));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(runs).toBe(3);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(runs).toBe(3);
+    // Stopped: a wake does nothing.
+    await ticker.stop();
+    ticker.wake();
+    expect(runs).toBe(3);
+  });
+
   it('reports a failed run and carries on', async () => {
     const errors: string[] = [];
     let runs = 0;
