@@ -46,4 +46,29 @@ describe('the embedded store', () => {
     expect(fs.existsSync(stale)).toBe(false);
     expect(await temp.store.stat(r.cid)).toMatchObject({ cid: r.cid, size: 1000 });
   });
+
+  it('fails an add whose block write fails, once every write has ended, and records nothing', async () => {
+    const store = temp.store as unknown as { writeBlock: (...a: unknown[]) => Promise<unknown> };
+    const real = store.writeBlock.bind(temp.store);
+    let writes = 0;
+    let running = 0;
+    let maxRunning = 0;
+    store.writeBlock = async (...a: unknown[]) => {
+      running++;
+      maxRunning = Math.max(maxRunning, running);
+      try {
+        if (++writes === 3) throw new Error('no space left on device');
+        return await real(...a);
+      } finally {
+        running--;
+      }
+    };
+    let recorded = false;
+    const add = temp.store.add(content(crypto.randomBytes(4_000_000)), async (r) => ((recorded = true), r));
+    await expect(add).rejects.toThrow('no space left on device');
+    expect(recorded).toBe(false);
+    expect(running).toBe(0);
+    // Leaves are written while the next ones are read, several at a time.
+    expect(maxRunning).toBeGreaterThan(1);
+  });
 });
