@@ -22,10 +22,10 @@ const leafBuffers = new WeakSet<ArrayBufferLike>();
 /**
  * Leaf buffers whose blocks are on disk, for the next chunks: a fresh 256 KiB buffer per chunk cost
  * more in garbage collection (V8 collects to keep external memory down) than the copy into it.
- * Holds at most 64 (16 MB, what IN_FLIGHT_BYTES lets an add have in flight); the rest is garbage.
+ * Holds at most 20 (5 MB: the 16 leaves IN_FLIGHT_BYTES lets an add have in flight, and a few more); the rest is garbage.
  */
 const spareLeafBuffers: ArrayBuffer[] = [];
-const SPARE_LEAF_BUFFERS = 64;
+const SPARE_LEAF_BUFFERS = 20;
 function takeLeafBuffer(): Uint8Array {
   const spare = spareLeafBuffers.pop();
   if (spare) return new Uint8Array(spare);
@@ -254,8 +254,12 @@ export async function* readFileDag(root: dagPb.PBNode, load: (cid: CID) => Promi
   }
 }
 
-/** Bytes an add may have read but not yet written: 64 chunks of 256 KiB, enough to keep the disk busy. */
-const IN_FLIGHT_BYTES = 16 * 1024 * 1024;
+/**
+ * Bytes an add may have read but not yet written: 16 chunks of 256 KiB, four writes for each thread
+ * of libuv's pool, enough to keep the disk busy. Leaves are written in the background, so this is
+ * what the add holds in memory whenever the disk is slower than the network.
+ */
+const IN_FLIGHT_BYTES = 4 * 1024 * 1024;
 
 /** How many written blocks the store remembers (16 GB of 256 KiB blocks, 4 MB of keys). */
 const RECENT_BLOCKS = 65_536;
