@@ -321,7 +321,10 @@ export class EmbeddedIpfsStore implements IpfsStore {
     return cid;
   }
 
-  /** Blocks of each object seen, by root CID: content addressed, so never stale. Spares re-reading whole files on every collection. */
+  /**
+   * Blocks of each object seen (walked, or written by an add), by root CID: content addressed, so
+   * never stale. Spares re-reading whole files on every collection and on a pin of what was just added.
+   */
   private readonly dagBlocks = new Map<string, { blocks: string[]; bytes: number }>();
 
   constructor(dataDir: string) {
@@ -350,17 +353,23 @@ export class EmbeddedIpfsStore implements IpfsStore {
       let size = 0;
       let written = 0;
       let wake: (() => void) | null = null;
+      /** Every block the importer writes, which are the new object's (what walk() would find). */
+      const dag = { blocks: [] as string[], bytes: 0 };
       /** Leaves being written in the background, and the first write that failed. */
       const pending = new Set<Promise<void>>();
       let failed = null as { err: unknown } | null;
       const writer: BackgroundWriter & { put(cid: CID, bytes: Uint8Array): Promise<CID> } = {
         put: async (cid, bytes) => {
+          dag.blocks.push(cid.toString());
+          dag.bytes += bytes.byteLength;
           const r = await this.put(cid, bytes);
           written += bytes.byteLength;
           wake?.();
           return r;
         },
         putInBackground: (cid, bytes, done) => {
+          dag.blocks.push(cid.toString());
+          dag.bytes += bytes.byteLength;
           const p: Promise<void> = this.put(cid, bytes)
             .then(
               () => {
@@ -394,6 +403,8 @@ export class EmbeddedIpfsStore implements IpfsStore {
       }
       if (failed) throw failed.err;
       if (!root) throw new Error('the importer produced no object');
+      // A pin of what was just added checks its blocks are there instead of reading all of them.
+      this.dagBlocks.set(root.toString(), dag);
       return stored({ cid: root.toString(), size });
     });
   }
@@ -403,7 +414,7 @@ export class EmbeddedIpfsStore implements IpfsStore {
     const key = cid.toString();
     const known = this.dagBlocks.get(key);
     if (known) {
-      for (const b of known.blocks) if (!(await this.blockstore.has(CID.parse(b)))) return null;
+      for (const b of new Set(known.blocks)) if (!(await this.blockstore.has(CID.parse(b)))) return null;
       return known;
     }
     const blocks: string[] = [];
@@ -426,10 +437,9 @@ export class EmbeddedIpfsStore implements IpfsStore {
     return { blocks, bytes };
   }
 
-  private async readBlock(cid: CID): Promise<Uint8Array> {
-    const parts: Uint8Array[] = [];
-    for await (const p of this.blockstore.get(cid)) parts.push(p);
-    return parts.length === 1 ? parts[0]! : Buffer.concat(parts);
+  /** A block's bytes (blockFile); a missing block throws a NotFoundError, as blockstore-fs does. */
+  private readBlock(cid: CID): Promise<Uint8Array> {
+    return this.blockFile(cid);
   }
 
   async stat(p: string): Promise<{ cid: string; size: number; type: 'file' | 'directory' } | null> {
@@ -479,7 +489,7 @@ export class EmbeddedIpfsStore implements IpfsStore {
     try {
       return await fs.readFile(path.join(this.blockstore.path, dir, file));
     } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === 'ENOENT') throw new Error(`block ${cid.toString()} is not in the store`);
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') throw Object.assign(new Error(`block ${cid.toString()} is not in the store`), { name: 'NotFoundError' });
       throw err;
     }
   }

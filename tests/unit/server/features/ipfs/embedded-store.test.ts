@@ -2,6 +2,8 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { NextToLast } from 'blockstore-fs/sharding';
+import { CID } from 'multiformats/cid';
 import { openTempStore, readStored, type TempStore } from '../../../../helpers/embedded-store';
 
 const content = (bytes: Buffer) =>
@@ -70,5 +72,23 @@ describe('the embedded store', () => {
     expect(running).toBe(0);
     // Leaves are written while the next ones are read, several at a time.
     expect(maxRunning).toBeGreaterThan(1);
+  });
+
+  it('checks the blocks of what it just added are there without reading them, and sees one go missing', async () => {
+    const r = await temp.store.add(content(crypto.randomBytes(2_000_000)), async (x) => x);
+    const store = temp.store as unknown as { readBlock: (...a: unknown[]) => Promise<Uint8Array> };
+    const real = store.readBlock.bind(temp.store);
+    let reads = 0;
+    store.readBlock = (...a: unknown[]) => (reads++, real(...a));
+    expect(await temp.store.stat(r.cid)).toMatchObject({ cid: r.cid, size: 2_000_000, type: 'file' });
+    expect(reads).toBe(0);
+    const blocks = path.join(temp.dir, 'ipfs', 'blocks');
+    const files = fs.readdirSync(blocks, { recursive: true }).map(String).filter((f) => f.endsWith('.data'));
+    expect(files).toHaveLength(8 + 1);
+    // A leaf (not the root, which the exporter reads first) removed behind the store's back.
+    const { dir, file } = new NextToLast().encode(CID.parse(r.cid));
+    const leaf = files.find((f) => f !== path.join(dir, file))!;
+    fs.rmSync(path.join(blocks, leaf));
+    expect(await temp.store.stat(r.cid)).toBeNull();
   });
 });
