@@ -9,6 +9,7 @@
 //     same blocks. Target: ≥ 0.8× the bare exporter's MB/s.
 //   ranges: seeks as a video player makes them (1 MiB at random offsets, open and suffix ranges),
 //     each checked byte for byte against the file. Target: every one answered 206 with its bytes.
+//   pin: POST /ipfs/pin/add of the file just added, timed (target: 200).
 // The gateway runs in a process of its own (lib/ipfs-size-server.ts) whose resident size this
 // process reads from /proc every 25 ms (and its high-water mark); the server samples its own heap.
 // Client and baselines run in processes of their own (lib/ipfs-size-client.ts).
@@ -234,6 +235,21 @@ async function main() {
     const unsatisfiable = await get(url, server.key, { range: `bytes=${SIZE}-` });
     console.log(`\n${asks.length} range requests: p50 ${percentile(sorted, 50).toFixed(1)} ms, p95 ${percentile(sorted, 95).toFixed(1)} ms; past the end: ${unsatisfiable.status}`);
 
+    // A pin of the file just added: the store checks its blocks are there (it knows them from the add).
+    const pinStart = performance.now();
+    const pin = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+      const req = http.request(`${server.url}/api/v0/ipfs/pin/add/${cid}`, { method: 'POST', headers: { project_id: server.key } }, (res) => {
+        let body = '';
+        res.setEncoding('utf8');
+        res.on('data', (c: string) => (body += c));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+      });
+      req.on('error', reject);
+      req.end();
+    });
+    const pinMs = performance.now() - pinStart;
+    console.log(`pin of the ${LABEL} file: ${pin.status} in ${pinMs.toFixed(0)} ms`);
+
     console.log();
     const addRatio = median(adds.map((a) => a.cairn)) / median(adds.map((a) => a.bare));
     const maxRss = Math.max(...adds.map((a) => a.rss));
@@ -267,6 +283,7 @@ async function main() {
       target: 'all, 416',
       pass: right === asks.length && unsatisfiable.status === 416,
     });
+    row({ bench: 'ipfs-size', measure: `pin of the ${LABEL} file just added (${pinMs.toFixed(0)} ms)`, figure: String(pin.status), baseline: '', ratio: '', target: '200', pass: pin.status === 200 });
   } finally {
     await new Promise<void>((resolve) => {
       if (server.child.exitCode !== null) return resolve();
