@@ -282,6 +282,7 @@ export const configSchema = z.object({
   IPFS_KUBO_API_URL: optionalUrl.describe('A Kubo node\'s RPC API, e.g. http://127.0.0.1:5001. Unset: the embedded store under $DATA_DIR/ipfs/blocks (one gateway process only; content is not announced to the IPFS network).'),
   IPFS_GC_GRACE_SECONDS: positiveInt(86_400, 'a positive whole number of seconds').describe('How long objects added but never pinned, and unpinned pins (state gc), are kept, in seconds (24 hours by default).'),
   IPFS_GC_INTERVAL_SECONDS: positiveInt(600, 'a positive whole number of seconds').describe('How often the IPFS collector runs, in seconds.'),
+  IPFS_MAX_ADD_MB: positiveInt(100, 'a positive whole number of MB').describe('The largest file one IPFS add takes, in MB (1,000,000 bytes); 100 by default, as Blockfrost\'s contract says. Adds stream to disk, so a larger limit costs disk and the plan\'s storage, not memory.'),
   FILECOIN_PINNING_SERVICE_URL: optionalUrl.describe('An IPFS Pinning Service API provider for Filecoin deals; set together with FILECOIN_PINNING_SERVICE_TOKEN (both or neither). Unset: Filecoin pins are kept on this server\'s store and no Filecoin deal is made (the dashboard says so).'),
   FILECOIN_PINNING_SERVICE_TOKEN: optionalString.describe('The Pinning Service API provider\'s access token (both or neither with FILECOIN_PINNING_SERVICE_URL).'),
   WEBHOOK_ALLOWLIST: z.preprocess(
@@ -428,6 +429,8 @@ export interface IpfsConfig {
   /** Added objects never pinned, and gc pins, are kept this long. */
   gcGraceMs: number;
   gcIntervalMs: number;
+  /** The largest file one add takes, in bytes (IPFS_MAX_ADD_MB). */
+  maxAddBytes: number;
   /** An IPFS Pinning Service API provider for Filecoin deals; null: none is made. */
   pinningService: { url: string; token: string } | null;
 }
@@ -555,6 +558,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       kuboApiUrl: e.IPFS_KUBO_API_URL?.replace(/\/+$/, '') ?? null,
       gcGraceMs: e.IPFS_GC_GRACE_SECONDS * 1000,
       gcIntervalMs: e.IPFS_GC_INTERVAL_SECONDS * 1000,
+      maxAddBytes: e.IPFS_MAX_ADD_MB * 1_000_000,
       pinningService:
         e.FILECOIN_PINNING_SERVICE_URL && e.FILECOIN_PINNING_SERVICE_TOKEN
           ? { url: e.FILECOIN_PINNING_SERVICE_URL.replace(/\/+$/, ''), token: e.FILECOIN_PINNING_SERVICE_TOKEN }

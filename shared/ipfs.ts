@@ -1,7 +1,7 @@
 // IPFS and Filecoin through the gateway (blockfrost-compat.md, 'IPFS'): limits, pin states, the
 // dashboard's shapes and its display rules (spec section 9: MB = bytes / 1,000,000, danger at 85 %).
 
-/** The largest file one add takes: 100 MB, as the spec counts MB. */
+/** The largest file one add takes by default: 100 MB, as the spec counts MB (IPFS_MAX_ADD_MB changes it). */
 export const IPFS_MAX_ADD_BYTES = 100 * 1_000_000;
 /** Queued pins per project before pin/add answers 425 Pin Queue Full. */
 export const PIN_QUEUE_LIMIT = 100;
@@ -29,6 +29,8 @@ export interface IpfsProjectDto {
   store: 'embedded' | 'kubo' | 'upstream';
   /** Where Filecoin deals are made: a Pinning Service API provider's URL, or null when none is configured (no deal is made). */
   filecoinProvider: string | null;
+  /** The largest file one add takes on this server (IPFS_MAX_ADD_MB); null when an upstream answers the adds. */
+  maxAddBytes: number | null;
   storage: { used: number; limit: number; filecoinUsed: number; filecoinLimit: number };
   pins: IpfsPin[];
   totalPins: number;
@@ -39,8 +41,10 @@ export const ipfsMessages = {
     'No Filecoin provider is configured on this server: Filecoin pins are kept on its own IPFS store and no Filecoin storage deal is made.',
   embeddedStore: 'Embedded IPFS store: content lives on this Cairn server only and is not announced to the IPFS network.',
   filecoinRemove: 'Filecoin pins cannot be removed.',
-  tooLarge: 'The file is larger than 100 MB, the most one add takes.',
 } as const;
+
+/** The answer to an add larger than the server takes. */
+export const ipfsTooLarge = (maxBytes: number): string => `The file is larger than ${mbText(maxBytes)}, the most one add takes.`;
 
 /** "12.35 MB" — MB as the spec counts it (bytes / 1,000,000), two decimals below 100 MB. */
 export function mbText(bytes: number): string {

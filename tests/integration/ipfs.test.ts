@@ -97,6 +97,56 @@ describe('IPFS through the gateway, on the embedded store', () => {
     expect(past.body).toMatchObject({ status_code: 416 });
   });
 
+  it('answers ranges as RFC 9110 says: open and clamped ends, 416 for bad ones, a malformed or multiple one ignored, HEAD', async () => {
+    const url = `${gw.url}/api/v0/ipfs/gateway/${HELLO}`;
+    const open = await ipfsCall('GET', url, p1.key, { range: 'bytes=6-' });
+    expect(open).toMatchObject({ status: 206, headers: { 'content-range': 'bytes 6-11/12', 'content-length': '6' } });
+    expect(open.raw.toString()).toBe('world\n');
+    const clamped = await ipfsCall('GET', url, p1.key, { range: 'bytes=0-1000' });
+    expect(clamped).toMatchObject({ status: 206, headers: { 'content-range': 'bytes 0-11/12' } });
+    expect(clamped.raw.toString()).toBe('hello world\n');
+    const longSuffix = await ipfsCall('GET', url, p1.key, { range: 'bytes=-100' });
+    expect(longSuffix).toMatchObject({ status: 206, headers: { 'content-range': 'bytes 0-11/12' } });
+    for (const bad of ['bytes=5-2', 'bytes=-0', 'bytes=12-12']) {
+      const res = await ipfsCall('GET', url, p1.key, { range: bad });
+      expect(res.status, bad).toBe(416);
+      expect(res.headers['content-range'], bad).toBe('bytes */12');
+    }
+    // Not a byte range this server serves (another unit, or several ranges): the whole object, as RFC 9110 allows.
+    for (const ignored of ['items=0-1', 'bytes=0-1,4-5', 'bytes=x-1']) {
+      const res = await ipfsCall('GET', url, p1.key, { range: ignored });
+      expect(res.status, ignored).toBe(200);
+      expect(res.raw.toString(), ignored).toBe('hello world\n');
+    }
+    const head = await ipfsCall('HEAD', url, p1.key);
+    expect(head).toMatchObject({ status: 200, headers: { 'content-length': '12', 'accept-ranges': 'bytes', etag: `"${HELLO}"` } });
+    expect(head.raw.byteLength).toBe(0);
+    const headRange = await ipfsCall('HEAD', url, p1.key, { range: 'bytes=-5' });
+    expect(headRange).toMatchObject({ status: 206, headers: { 'content-range': 'bytes 7-11/12', 'content-length': '5' } });
+    expect(headRange.raw.byteLength).toBe(0);
+  });
+
+  it('answers 304 to a matching If-None-Match and honours If-Range', async () => {
+    const url = `${gw.url}/api/v0/ipfs/gateway/${HELLO}`;
+    const etag = `"${HELLO}"`;
+    for (const header of [etag, `W/${etag}`, `"other", ${etag}`, '*']) {
+      const res = await ipfsCall('GET', url, p1.key, { 'if-none-match': header });
+      expect(res.status, header).toBe(304);
+      expect(res.headers.etag).toBe(etag);
+      expect(res.raw.byteLength).toBe(0);
+    }
+    expect((await ipfsCall('GET', url, p1.key, { 'if-none-match': '"QmSomethingElse"' })).status).toBe(200);
+    // If-Range: the range while the client holds this object; the whole object otherwise (another tag, or a date).
+    const same = await ipfsCall('GET', url, p1.key, { range: 'bytes=0-4', 'if-range': etag });
+    expect(same.status).toBe(206);
+    expect(same.raw.toString()).toBe('hello');
+    for (const other of ['"QmSomethingElse"', 'Wed, 21 Oct 2015 07:28:00 GMT', `W/${etag}`]) {
+      const res = await ipfsCall('GET', url, p1.key, { range: 'bytes=0-4', 'if-range': other });
+      expect(res.status, other).toBe(200);
+      expect(res.raw.toString()).toBe('hello world\n');
+    }
+  });
+
   it('serves a multi-block file by range across chunk boundaries', async () => {
     const size = 700_000;
     const content = Buffer.concat([...pseudoRandom(size, 'ranged')]);
@@ -106,6 +156,11 @@ describe('IPFS through the gateway, on the embedded store', () => {
     expect(res.status).toBe(206);
     expect(res.raw.equals(content.subarray(262000, 524501))).toBe(true);
     expect(res.headers['content-type']).toBe('application/octet-stream');
+    // Ranges in the last leaf, whole and suffix, and the whole file.
+    const tail = await ipfsCall('GET', `${gw.url}/api/v0/ipfs/gateway/${added.body.ipfs_hash}`, p1.key, { range: 'bytes=-1000' });
+    expect(tail).toMatchObject({ status: 206, headers: { 'content-range': `bytes ${size - 1000}-${size - 1}/${size}` } });
+    expect(tail.raw.equals(content.subarray(size - 1000))).toBe(true);
+    expect((await ipfsCall('GET', `${gw.url}/api/v0/ipfs/gateway/${added.body.ipfs_hash}`, p1.key)).raw.equals(content)).toBe(true);
   });
 
   it('answers bad input in the Blockfrost shape and changes nothing', async () => {
@@ -174,6 +229,7 @@ describe('IPFS through the gateway, on the embedded store', () => {
     const page = await owner.client.get(`/api/workspaces/${owner.ws}/projects/${p1.uuid}/ipfs`);
     expect(page.body.data.storage).toMatchObject({ used: 12, limit: 1_000_000_000, filecoinUsed: 13, filecoinLimit: 100_000_000 });
     expect(page.body.data.filecoinProvider).toBeNull();
+    expect(page.body.data.maxAddBytes).toBe(100_000_000);
   });
 
   it(`answers 425 Pin Queue Full at ${PIN_QUEUE_LIMIT} queued pins`, async () => {
@@ -275,6 +331,27 @@ describe('storage quota of unpinned adds', () => {
       starter.storageLimit = saved;
     }
   }, 60_000);
+});
+
+describe('IPFS_MAX_ADD_MB', () => {
+  it('sets the largest add: up to it is taken, a byte more is refused, declared or streamed', async () => {
+    const small = await startTestGateway(app, { DATA_DIR: dataDir, IPFS_MAX_ADD_MB: '1' });
+    try {
+      const a = await account('ipfs-max-add@example.com', 'STARTER');
+      const p = await ipfsProject(a);
+      await small.keys.catchUp();
+      const fits = await ipfsAdd(small.url, p.key, pseudoRandom(1_000_000, 'max-add'), 'fits.bin');
+      expect(fits.status, JSON.stringify(fits.body)).toBe(200);
+      expect(fits.body.size).toBe('1000000');
+      const message = 'The file is larger than 1 MB, the most one add takes.';
+      // Streamed without a length, so the server counts.
+      expect((await ipfsAdd(small.url, p.key, pseudoRandom(1_000_001, 'max-add+1'), 'over.bin')).body).toEqual({ status_code: 400, error: 'Bad Request', message });
+      const declared = await ipfsCall('POST', `${small.url}/api/v0/ipfs/add`, p.key, { 'content-type': 'multipart/form-data; boundary=x', 'content-length': String(3_000_000) });
+      expect(declared.body).toMatchObject({ status_code: 400, message });
+    } finally {
+      await small.close();
+    }
+  }, 30_000);
 });
 
 describe("@blockfrost/blockfrost-js's BlockFrostIPFS against Cairn, unchanged", () => {

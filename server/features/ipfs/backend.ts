@@ -9,7 +9,7 @@ import { AppError, PlanLimit } from '../../errors';
 import { SerialTicker } from '../../ticker';
 import { INTERNAL_ERROR_MESSAGE, INVALID_PATH_MESSAGE, NOT_FOUND_MESSAGE } from '../../blockfrost/http';
 import { blockfrostMethods } from '../../blockfrost/methods';
-import { IPFS_MAX_ADD_BYTES, ipfsMessages, mbText } from '../../../shared/ipfs';
+import { ipfsTooLarge, mbText } from '../../../shared/ipfs';
 import {
   addRoom,
   collectionRoots,
@@ -110,6 +110,17 @@ function parseRange(header: string | undefined, size: number): { offset: number;
 }
 
 /**
+ * Whether an If-None-Match (`weak`: weak comparison, any listed tag or *) or If-Range (strong
+ * comparison of one tag) header names `etag`.
+ */
+function etagMatches(header: string | undefined, etag: string, weak: boolean): boolean {
+  if (!header) return false;
+  if (!weak) return header.trim() === etag;
+  if (header.trim() === '*') return true;
+  return header.split(',').some((t) => t.trim().replace(/^W\//, '') === etag);
+}
+
+/**
  * The IPFS calls of the Blockfrost contract, answered from this server's IPFS store (embedded or
  * Kubo) with per-project bookkeeping. The gateway admits each call (key, limits, metering) first.
  */
@@ -120,6 +131,7 @@ export function createIpfsBackend(opts: { config: Config; db: Db; logger: Logger
   const ps = config.ipfs.pinningService;
   const pinning = opts.pinning !== undefined ? opts.pinning : ps ? pinningService(ps.url, ps.token, config.gateway.upstreamTimeoutMs) : null;
   const graceMs = config.ipfs.gcGraceMs;
+  const maxAddBytes = config.ipfs.maxAddBytes;
   let queueTicker: SerialTicker | undefined;
   let gcTicker: SerialTicker | undefined;
   /**
@@ -160,10 +172,10 @@ export function createIpfsBackend(opts: { config: Config; db: Db; logger: Logger
       res.setHeader('connection', 'close');
       res.once('finish', () => req.destroy());
     };
-    if (declared > IPFS_MAX_ADD_BYTES + 1_000_000) return (closeAfter(), fail(res, 400, ipfsMessages.tooLarge));
+    if (declared > maxAddBytes + 1_000_000) return (closeAfter(), fail(res, 400, ipfsTooLarge(maxAddBytes)));
     let bb: busboy.Busboy;
     try {
-      bb = busboy({ headers: req.headers, limits: { files: 1, fileSize: IPFS_MAX_ADD_BYTES + 1, fields: 20, fieldSize: 64 * 1024, parts: 30 } });
+      bb = busboy({ headers: req.headers, limits: { files: 1, fileSize: maxAddBytes + 1, fields: 20, fieldSize: 64 * 1024, parts: 30 } });
     } catch (err) {
       return fail(res, 400, `Malformed multipart request: ${(err as Error).message}.`);
     }
@@ -204,7 +216,7 @@ export function createIpfsBackend(opts: { config: Config; db: Db; logger: Logger
         const limited = (async function* () {
           for await (const chunk of stream as AsyncIterable<Buffer>) {
             size += chunk.byteLength;
-            if (size > IPFS_MAX_ADD_BYTES) throw new BadRequest(ipfsMessages.tooLarge);
+            if (size > maxAddBytes) throw new BadRequest(ipfsTooLarge(maxAddBytes));
             if (used + size > room.limit) throw overLimit();
             written = size;
             yield chunk;
@@ -240,15 +252,24 @@ export function createIpfsBackend(opts: { config: Config; db: Db; logger: Logger
     const file = await store.cat(target.path);
     if (!file) return fail(res, 404, NOT_FOUND_MESSAGE);
     if (file === 'directory') return fail(res, 400, 'This IPFS path is a directory: ask for a file inside it.');
-    const range = parseRange(req.headers.range, file.size);
+    // The path starts with a CID, so its bytes never change: the path is a strong validator.
+    const etag = `"${target.path}"`;
     const headers: Record<string, string> = {
       'content-type': sniffContentType(file.head, target.path),
       'accept-ranges': 'bytes',
       'cache-control': 'public, max-age=29030400, immutable',
-      etag: `"${target.path}"`,
+      etag,
       'x-content-type-options': 'nosniff',
       'x-ipfs-path': `/ipfs/${target.path}`,
     };
+    if (etagMatches(req.headers['if-none-match'], etag, true)) {
+      delete headers['content-type'];
+      res.writeHead(304, headers);
+      return void res.end();
+    }
+    // If-Range: the range only while the client's copy is this one (a date never matches: no Last-Modified is sent).
+    const ifRange = req.headers['if-range'];
+    const range = ifRange === undefined || etagMatches(String(ifRange), etag, false) ? parseRange(req.headers.range, file.size) : undefined;
     if (range === 'unsatisfiable') return fail(res, 416, `The range is outside the object's ${file.size} bytes.`, { 'content-range': `bytes */${file.size}` });
     if (range) {
       headers['content-range'] = `bytes ${range.offset}-${range.offset + range.length - 1}/${file.size}`;
@@ -256,7 +277,8 @@ export function createIpfsBackend(opts: { config: Config; db: Db; logger: Logger
     } else headers['content-length'] = String(file.size);
     res.writeHead(range ? 206 : 200, headers);
     if (req.method === 'HEAD' || (range ? range.length : file.size) === 0) return void res.end();
-    await pipeline(Readable.from(file.read(range)), res).catch((err: Error) => {
+    // Only the blocks under the range are read, as fast as the client takes them (pipeline's backpressure).
+    await pipeline(Readable.from(file.read(range), { highWaterMark: 4 }), res).catch((err: Error) => {
       if (!res.destroyed) logger.warn({ err: { message: err.message } }, 'ipfs: gateway read failed mid-way');
       res.destroy();
     });

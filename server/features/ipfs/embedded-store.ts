@@ -6,6 +6,7 @@ import { importer, type BufferImporter } from 'ipfs-unixfs-importer';
 import { exporter } from 'ipfs-unixfs-exporter';
 import * as dagPb from '@ipld/dag-pb';
 import { CID } from 'multiformats/cid';
+import * as raw from 'multiformats/codecs/raw';
 import { sha256 } from 'multiformats/hashes/sha2';
 import { UnixFS } from 'ipfs-unixfs';
 import type { IpfsStore, StoredFile } from './store';
@@ -21,10 +22,10 @@ const leafBuffers = new WeakSet<ArrayBufferLike>();
 /**
  * Leaf buffers whose blocks are on disk, for the next chunks: a fresh 256 KiB buffer per chunk cost
  * more in garbage collection (V8 collects to keep external memory down) than the copy into it.
- * Holds at most 64 (16 MB, what IN_FLIGHT_BYTES lets an add have in flight); the rest is garbage.
+ * Holds at most 20 (5 MB: the 16 leaves IN_FLIGHT_BYTES lets an add have in flight, and a few more); the rest is garbage.
  */
 const spareLeafBuffers: ArrayBuffer[] = [];
-const SPARE_LEAF_BUFFERS = 64;
+const SPARE_LEAF_BUFFERS = 20;
 function takeLeafBuffer(): Uint8Array {
   const spare = spareLeafBuffers.pop();
   if (spare) return new Uint8Array(spare);
@@ -119,10 +120,23 @@ function leafSummary(length: number): UnixFS {
 }
 
 /**
+ * A blockstore that can take a leaf to write without the importer waiting for it (the embedded
+ * store's add): `written` runs once the block is on disk. Whoever offers it waits for every such
+ * write before the add counts as done.
+ */
+interface BackgroundWriter {
+  putInBackground(cid: CID, bytes: Uint8Array, written: () => void): void;
+}
+const writesInBackground = (store: unknown): store is BackgroundWriter => typeof (store as Partial<BackgroundWriter>).putInBackground === 'function';
+
+/**
  * The importer's leaf writer with the leaf encoded by encodeLeaf; the blocks and CIDs are the same
  * (the Kubo fixtures in tests/unit/server/features/ipfs prove it). The importer reads a leaf's block again
  * only when it is the file's single block (the first one; buildFileBatch drops every later leaf's
  * block as it passes it on), so every later leaf's buffer is handed back once its block is on disk.
+ * Given a BackgroundWriter, a leaf is handed to it and the importer goes on at once: the importer
+ * writes a batch of leaves and waits for all of them before it reads the next, so with plain puts
+ * reading the file and writing its blocks took turns instead of overlapping.
  */
 const leanBufferImporter: BufferImporter = async function* (file, blockstore) {
   let first = true;
@@ -132,8 +146,11 @@ const leanBufferImporter: BufferImporter = async function* (file, blockstore) {
     yield async () => {
       const block = encodeLeaf(chunk);
       const cid = CID.createV0(await sha256.digest(block));
-      await blockstore.put(cid, block);
-      if (reusable) giveLeafBuffer(chunk);
+      if (writesInBackground(blockstore)) blockstore.putInBackground(cid, block, () => reusable && giveLeafBuffer(chunk));
+      else {
+        await blockstore.put(cid, block);
+        if (reusable) giveLeafBuffer(chunk);
+      }
       return { cid, unixfs: leafSummary(chunk.byteLength), size: BigInt(block.length), block };
     };
   }
@@ -184,8 +201,65 @@ class CollectLock {
   }
 }
 
-/** Bytes an add may have read but not yet written: 64 chunks of 256 KiB, enough to keep the disk busy. */
-const IN_FLIGHT_BYTES = 16 * 1024 * 1024;
+/** Blocks of the next children a read fetches while the reader takes the current one: 2 MB of leaves. */
+const READ_AHEAD_BLOCKS = 8;
+
+/**
+ * The bytes [start, end) of the UnixFS file whose root dag-pb node is `root`, in order, reading
+ * only the blocks under that range (blockSizes say which children hold it) with READ_AHEAD_BLOCKS
+ * of each level fetched ahead. The exporter's reader walks the whole range as fast as the disk
+ * goes and queues what its reader has not taken yet: a gateway read of a 1 GiB file to a slower
+ * client held most of it in memory. Here a block is read only when the reader is within
+ * READ_AHEAD_BLOCKS of it, so memory stays a few MB whatever the file and the client.
+ */
+export async function* readFileDag(root: dagPb.PBNode, load: (cid: CID) => Promise<Uint8Array>, start: number, end: number): AsyncGenerator<Uint8Array> {
+  if (end <= start) return;
+  yield* readNode(root, 0);
+
+  async function* readNode(node: dagPb.PBNode, nodeStart: number): AsyncGenerator<Uint8Array> {
+    if (!node.Data) throw new Error('a dag-pb node of the file has no UnixFS data');
+    const unixfs = UnixFS.unmarshal(node.Data);
+    let pos = nodeStart;
+    if (unixfs.data && unixfs.data.byteLength > 0) {
+      const part = unixfs.data.subarray(Math.max(0, start - pos), Math.max(0, Math.min(unixfs.data.byteLength, end - pos)));
+      if (part.byteLength > 0) yield part;
+      pos += unixfs.data.byteLength;
+    }
+    if (node.Links.length !== unixfs.blockSizes.length) throw new Error('a dag-pb node of the file has links and block sizes that disagree');
+    const children: Array<{ cid: CID; start: number }> = [];
+    for (let i = 0; i < node.Links.length && pos < end; i++) {
+      const childEnd = pos + Number(unixfs.blockSizes[i]);
+      if (childEnd > start) children.push({ cid: node.Links[i]!.Hash, start: pos });
+      pos = childEnd;
+    }
+    const ahead: Array<Promise<Uint8Array>> = [];
+    let next = 0;
+    try {
+      for (const child of children) {
+        while (next < children.length && ahead.length < READ_AHEAD_BLOCKS) {
+          const p = load(children[next++]!.cid);
+          // Awaited below, or dropped when the reader stops early: never an unhandled rejection.
+          p.catch(() => undefined);
+          ahead.push(p);
+        }
+        const block = await ahead.shift()!;
+        if (child.cid.code === raw.code) {
+          const part = block.subarray(Math.max(0, start - child.start), Math.max(0, Math.min(block.byteLength, end - child.start)));
+          if (part.byteLength > 0) yield part;
+        } else yield* readNode(dagPb.decode(block), child.start);
+      }
+    } finally {
+      ahead.length = 0;
+    }
+  }
+}
+
+/**
+ * Bytes an add may have read but not yet written: 16 chunks of 256 KiB, four writes for each thread
+ * of libuv's pool, enough to keep the disk busy. Leaves are written in the background, so this is
+ * what the add holds in memory whenever the disk is slower than the network.
+ */
+const IN_FLIGHT_BYTES = 4 * 1024 * 1024;
 
 /** How many written blocks the store remembers (16 GB of 256 KiB blocks, 4 MB of keys). */
 const RECENT_BLOCKS = 65_536;
@@ -247,7 +321,10 @@ export class EmbeddedIpfsStore implements IpfsStore {
     return cid;
   }
 
-  /** Blocks of each object seen, by root CID: content addressed, so never stale. Spares re-reading whole files on every collection. */
+  /**
+   * Blocks of each object seen (walked, or written by an add), by root CID: content addressed, so
+   * never stale. Spares re-reading whole files on every collection and on a pin of what was just added.
+   */
   private readonly dagBlocks = new Map<string, { blocks: string[]; bytes: number }>();
 
   constructor(dataDir: string) {
@@ -276,25 +353,58 @@ export class EmbeddedIpfsStore implements IpfsStore {
       let size = 0;
       let written = 0;
       let wake: (() => void) | null = null;
-      const writer = {
-        put: async (cid: CID, bytes: Uint8Array): Promise<CID> => {
+      /** Every block the importer writes, which are the new object's (what walk() would find). */
+      const dag = { blocks: [] as string[], bytes: 0 };
+      /** Leaves being written in the background, and the first write that failed. */
+      const pending = new Set<Promise<void>>();
+      let failed = null as { err: unknown } | null;
+      const writer: BackgroundWriter & { put(cid: CID, bytes: Uint8Array): Promise<CID> } = {
+        put: async (cid, bytes) => {
+          dag.blocks.push(cid.toString());
+          dag.bytes += bytes.byteLength;
           const r = await this.put(cid, bytes);
           written += bytes.byteLength;
           wake?.();
           return r;
         },
+        putInBackground: (cid, bytes, done) => {
+          dag.blocks.push(cid.toString());
+          dag.bytes += bytes.byteLength;
+          const p: Promise<void> = this.put(cid, bytes)
+            .then(
+              () => {
+                written += bytes.byteLength;
+                done();
+              },
+              (err: unknown) => void (failed ??= { err }),
+            )
+            .finally(() => {
+              pending.delete(p);
+              wake?.();
+            });
+          pending.add(p);
+        },
       };
       const counted = (async function* () {
         for await (const chunk of source) {
           size += chunk.byteLength;
-          while (size - written > IN_FLIGHT_BYTES) await new Promise<void>((r) => (wake = r));
+          while (size - written > IN_FLIGHT_BYTES && !failed) await new Promise<void>((r) => (wake = r));
           wake = null;
+          if (failed) throw failed.err;
           yield chunk;
         }
       })();
       let root: CID | undefined;
-      for await (const entry of importer([{ content: counted }], writer, KUBO_ADD_DEFAULTS)) root = entry.cid;
+      try {
+        for await (const entry of importer([{ content: counted }], writer, KUBO_ADD_DEFAULTS)) root = entry.cid;
+      } finally {
+        // Every leaf written (or failed) before the add ends, either way: the collector must not run under a write.
+        while (pending.size) await Promise.all(pending);
+      }
+      if (failed) throw failed.err;
       if (!root) throw new Error('the importer produced no object');
+      // A pin of what was just added checks its blocks are there instead of reading all of them.
+      this.dagBlocks.set(root.toString(), dag);
       return stored({ cid: root.toString(), size });
     });
   }
@@ -304,7 +414,7 @@ export class EmbeddedIpfsStore implements IpfsStore {
     const key = cid.toString();
     const known = this.dagBlocks.get(key);
     if (known) {
-      for (const b of known.blocks) if (!(await this.blockstore.has(CID.parse(b)))) return null;
+      for (const b of new Set(known.blocks)) if (!(await this.blockstore.has(CID.parse(b)))) return null;
       return known;
     }
     const blocks: string[] = [];
@@ -327,10 +437,9 @@ export class EmbeddedIpfsStore implements IpfsStore {
     return { blocks, bytes };
   }
 
-  private async readBlock(cid: CID): Promise<Uint8Array> {
-    const parts: Uint8Array[] = [];
-    for await (const p of this.blockstore.get(cid)) parts.push(p);
-    return parts.length === 1 ? parts[0]! : Buffer.concat(parts);
+  /** A block's bytes (blockFile); a missing block throws a NotFoundError, as blockstore-fs does. */
+  private readBlock(cid: CID): Promise<Uint8Array> {
+    return this.blockFile(cid);
   }
 
   async stat(p: string): Promise<{ cid: string; size: number; type: 'file' | 'directory' } | null> {
@@ -358,12 +467,31 @@ export class EmbeddedIpfsStore implements IpfsStore {
     if (entry.type === 'directory') return 'directory' as const;
     if (entry.type === 'object') return null;
     const size = Number(entry.size);
+    const file = entry;
+    // A UnixFS file is read by readFileDag (only the blocks of the range, a few read ahead, as fast
+    // as the reader takes them); a raw or identity block is one block, read by the exporter.
+    const read =
+      file.type === 'file'
+        ? (range?: { offset: number; length: number }) => readFileDag(file.node, (cid) => this.blockFile(cid), range?.offset ?? 0, range ? range.offset + range.length : size)
+        : (range?: { offset: number; length: number }) => file.content(range ? { offset: range.offset, length: range.length } : {}) as AsyncIterable<Uint8Array>;
     // The first bytes decide the content type, whatever part was asked for.
     const headParts: Uint8Array[] = [];
-    for await (const part of entry.content({ offset: 0, length: Math.min(512, size) })) headParts.push(part as Uint8Array);
-    const head = Buffer.concat(headParts);
-    const file = entry;
-    return { size, head, read: (range) => file.content(range ? { offset: range.offset, length: range.length } : {}) as AsyncIterable<Uint8Array> };
+    if (size > 0) for await (const part of read({ offset: 0, length: Math.min(512, size) })) headParts.push(part);
+    return { size, head: Buffer.concat(headParts), read };
+  }
+
+  /**
+   * A block's bytes in one read of its file. blockstore-fs's get streams a file in 64 KiB pieces
+   * then joins them: for a 256 KiB leaf that cost reads of a big file more CPU than the sending.
+   */
+  private async blockFile(cid: CID): Promise<Uint8Array> {
+    const { dir, file } = this.sharding.encode(cid);
+    try {
+      return await fs.readFile(path.join(this.blockstore.path, dir, file));
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') throw Object.assign(new Error(`block ${cid.toString()} is not in the store`), { name: 'NotFoundError' });
+      throw err;
+    }
   }
 
   pin(): Promise<void> {

@@ -21,6 +21,7 @@ export function registerIpfsRoutes(router: Router, deps: RouteDeps): void {
       return {
         store: config.gateway.upstreams.ipfs ? 'upstream' : config.ipfs.kuboApiUrl ? 'kubo' : 'embedded',
         filecoinProvider: config.ipfs.pinningService?.url ?? null,
+        maxAddBytes: config.gateway.upstreams.ipfs ? null : config.ipfs.maxAddBytes,
         ...figures,
       };
     },

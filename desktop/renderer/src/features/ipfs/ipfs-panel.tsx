@@ -3,7 +3,7 @@ import { Alert, Badge, Button, Code, Group, Paper, Progress, SimpleGrid, Skeleto
 import { useClipboard } from '@mantine/hooks';
 import { IconCheck, IconCopy, IconInfoCircle } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
-import { ipfsMessages, mbText, storageIsDanger, type IpfsPin, type PinState } from '../../../../../shared/ipfs';
+import { IPFS_MAX_ADD_BYTES, ipfsMessages, mbText, storageIsDanger, type IpfsPin, type PinState } from '../../../../../shared/ipfs';
 import { ErrorView } from '../../components/error-view';
 import { Pagination } from '../../components/pagination';
 import { formatDateTime } from '../../lib/format';
@@ -109,12 +109,12 @@ function Snippet({ title, code }: { title: string; code: string }) {
   );
 }
 
-/** curl for add, pin (with and without Filecoin) and the gateway, with the project's key and this gateway. */
-function ipfsExamples(projectKey: string, gatewayUrl: string): Array<{ title: string; code: string }> {
+/** curl for add, pin (with and without Filecoin) and the gateway, with the project's key, this gateway and its add limit. */
+function ipfsExamples(projectKey: string, gatewayUrl: string, maxAddBytes: number): Array<{ title: string; code: string }> {
   const base = `${gatewayUrl}/api/v0/ipfs`;
   const h = `-H "project_id: ${projectKey}"`;
   return [
-    { title: 'Add a file (at most 100 MB); the answer carries its ipfs_hash (CID).', code: `curl -X POST ${h} \\\n  -F "file=@./photo.png" \\\n  ${base}/add` },
+    { title: `Add a file (at most ${mbText(maxAddBytes)}); the answer carries its ipfs_hash (CID).`, code: `curl -X POST ${h} \\\n  -F "file=@./photo.png" \\\n  ${base}/add` },
     { title: 'Pin it, so it is kept and counted against your storage (add ?filecoin=true for Filecoin).', code: `curl -X POST ${h} \\\n  ${base}/pin/add/<ipfs_hash>` },
     { title: 'Read it back through the gateway (Range requests work too).', code: `curl ${h} \\\n  ${base}/gateway/<ipfs_hash>` },
   ];
@@ -165,7 +165,7 @@ export function IpfsPanel({ workspaceId, projectUuid, projectKey }: IpfsPanelPro
             <Title order={3} size="h4">
               IPFS API examples
             </Title>
-            {ipfsExamples(projectKey, gateway.data ?? '').map((e) => (
+            {ipfsExamples(projectKey, gateway.data ?? '', d?.maxAddBytes ?? IPFS_MAX_ADD_BYTES).map((e) => (
               <Snippet key={e.title} {...e} />
             ))}
           </Stack>
