@@ -79,7 +79,7 @@ export const MAX_CONDITIONS = 5;
 export const MAX_CONFIRMATIONS = 5;
 export const FAILURE_WARNING_WINDOW_MS = 48 * 3600 * 1000;
 /** A webhook's fail_history holds at most its latest this many attempted events of that window. */
-export const FAIL_HISTORY_LIMIT = 50;
+export const FAIL_HISTORY_LIMIT = 20;
 /** A webhook whose every delivery failed for this long is disabled (the dispatcher) and noticed as such (the event stream). */
 export const AUTO_DISABLE_AFTER_MS = 5 * 24 * 3600 * 1000;
 

@@ -326,43 +326,26 @@ export async function eventHistory(db: Db, webhookId: string, page: number): Pro
 
 /**
  * fail_history per webhook: its latest FAIL_HISTORY_LIMIT logical events of the last 48 hours that
- * have been attempted, oldest first. Each webhook's read is one index range (webhook_id, created_at)
- * cut at the limit, so a busy webhook costs no more than a quiet one.
+ * have been attempted, oldest first. One statement of one index range (webhook_id, created_at) per
+ * webhook, each cut at the limit, so a busy webhook costs no more than a quiet one.
  */
 export async function failHistory(db: Db, webhookIds: string[], now = Date.now()): Promise<Map<string, WebhookDto['fail_history']>> {
   const out = new Map<string, WebhookDto['fail_history']>();
   if (webhookIds.length === 0) return out;
   const since = now - FAILURE_WARNING_WINDOW_MS;
-  const perHook = await Promise.all(
-    webhookIds.map(
-      (id) =>
-        db('webhook_events as e')
-          .where('e.webhook_id', id)
-          .andWhere('e.test', false)
-          .andWhere('e.created_at', '>=', since)
-          .whereExists((q) => q.select(db.raw('1')).from('webhook_attempts as a').whereRaw('a.event_id = e.id'))
-          .orderBy('e.created_at', 'desc')
-          .limit(FAIL_HISTORY_LIMIT)
-          .select('e.id', 'e.webhook_id', 'e.status') as Promise<Array<{ id: string; webhook_id: string; status: string }>>,
-    ),
-  );
-  const events = perHook.flat();
-  if (events.length === 0) return out;
-  const fired = new Map(
-    ((await db('webhook_attempts')
-      .whereIn(
-        'event_id',
-        events.map((e) => e.id),
-      )
-      .groupBy('event_id')
-      .select('event_id')
-      .min({ fired: 'attempted_at' })) as Array<{ event_id: string; fired: number | string }>).map((r) => [r.event_id, Number(r.fired)]),
-  );
-  for (const e of events) {
-    const list = out.get(e.webhook_id) ?? [];
+  const one =
+    'SELECT e.id, e.webhook_id, e.status, (SELECT min(a.attempted_at) FROM webhook_attempts a WHERE a.event_id = e.id) AS fired ' +
+    'FROM webhook_events e WHERE e.webhook_id = ? AND NOT e.test AND e.created_at >= ? ' +
+    'AND EXISTS (SELECT 1 FROM webhook_attempts x WHERE x.event_id = e.id) ' +
+    `ORDER BY e.created_at DESC LIMIT ${FAIL_HISTORY_LIMIT}`;
+  const sql = webhookIds.map((_, i) => `SELECT * FROM (${one}) AS h${i}`).join(' UNION ALL ');
+  const result = (await db.raw(sql, webhookIds.flatMap((id) => [id, since]))) as unknown;
+  const rows = (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows) as Array<{ webhook_id: string; status: string; fired: number | string }>;
+  for (const r of rows) {
+    const list = out.get(r.webhook_id) ?? [];
     // A delivery counts as failed only while no attempt has succeeded.
-    list.push({ fired_at: Math.floor((fired.get(e.id) ?? 0) / 1000), success: e.status === 'delivered' });
-    out.set(e.webhook_id, list);
+    list.push({ fired_at: Math.floor(Number(r.fired) / 1000), success: r.status === 'delivered' });
+    out.set(r.webhook_id, list);
   }
   for (const list of out.values()) list.sort((x, y) => x.fired_at - y.fired_at);
   return out;
