@@ -82,7 +82,7 @@ function WorkspaceProjects({ workspace }: { workspace: WorkspaceDto }) {
           </Text>
         )}
       </FactLine>
-      {(q !== '' || projects.hasNextPage) && (
+      {(q !== '' || projects.hasNextPage || (projects.data?.pages.length ?? 0) > 1) && (
         <TextInput
           label="Search projects"
           placeholder="Project name"

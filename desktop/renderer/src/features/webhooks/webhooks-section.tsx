@@ -46,7 +46,7 @@ function WorkspaceWebhooks({ workspace }: { workspace: WorkspaceDto }) {
           {webhookUsageText(workspace, quota.data)}
         </Text>
       )}
-      {(q !== '' || webhooks.hasNextPage) && (
+      {(q !== '' || webhooks.hasNextPage || (webhooks.data?.pages.length ?? 0) > 1) && (
         <TextInput
           label="Search webhooks"
           placeholder="Webhook name"

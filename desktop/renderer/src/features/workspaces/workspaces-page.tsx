@@ -34,7 +34,7 @@ export function WorkspacesPage() {
   return (
     <PageLayout title="Workspaces" description="Workspaces group projects and the people who work on them.">
       <SectionHeading title="Your workspaces" create={{ label: 'Create Workspace', onClick: () => setCreating(true), disabledReason: reason }} />
-      {(q !== '' || pages.hasNextPage) && (
+      {(q !== '' || pages.hasNextPage || (pages.data?.pages.length ?? 0) > 1) && (
         <TextInput
           label="Search workspaces"
           placeholder="Workspace name"
