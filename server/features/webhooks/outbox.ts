@@ -338,8 +338,14 @@ export async function failHistory(db: Db, webhookIds: string[], now = Date.now()
     'FROM webhook_events e WHERE e.webhook_id = ? AND NOT e.test AND e.created_at >= ? ' +
     'AND EXISTS (SELECT 1 FROM webhook_attempts x WHERE x.event_id = e.id) ' +
     `ORDER BY e.created_at DESC LIMIT ${FAIL_HISTORY_LIMIT}`;
-  const sql = webhookIds.map((_, i) => `SELECT * FROM (${one}) AS h${i}`).join(' UNION ALL ');
-  const result = (await db.raw(sql, webhookIds.flatMap((id) => [id, since]))) as unknown;
+  // PostgreSQL plans one LATERAL read for every webhook; SQLite (in-process, no planning round trip)
+  // takes the same reads as a UNION ALL.
+  const result = (isPostgres(db)
+    ? await db.raw(`SELECT f.* FROM unnest(?::uuid[]) AS h(id) CROSS JOIN LATERAL (${one.replace('e.webhook_id = ?', 'e.webhook_id = h.id')}) AS f`, [webhookIds, since])
+    : await db.raw(
+        webhookIds.map((_, i) => `SELECT * FROM (${one}) AS h${i}`).join(' UNION ALL '),
+        webhookIds.flatMap((id) => [id, since]),
+      )) as unknown;
   const rows = (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows) as Array<{ webhook_id: string; status: string; fired: number | string }>;
   for (const r of rows) {
     const list = out.get(r.webhook_id) ?? [];
