@@ -402,7 +402,7 @@ async function main() {
   }
 
   for (const r of results) {
-    const names = [...r.scales[0]!.calls.keys()];
+    const names = [...new Set(r.scales.flatMap((z) => [...z.calls.keys()]))];
     const lines = names.map((name) => [name, ...r.scales.map((z) => (z.calls.get(name) ? ms(z.calls.get(name)!.p95) : '—'))]);
     console.log(`\n${r.engine}, p95 per call\n${table(['call', ...r.scales.map((z) => `${z.scale}×`)], lines)}\n`);
   }
