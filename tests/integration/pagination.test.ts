@@ -150,6 +150,17 @@ describe('paged lists', () => {
     expect((await walk<{ name: string }>('/api/workspaces?q=shared', 2)).map((w) => w.name)).toEqual(['Shared team 0', 'Shared team 4', 'Shared team 8']);
   });
 
+  it('walks the subscription log newest first', async () => {
+    const before = (await walk<{ id: number }>('/api/logs', 100)).length;
+    const now = Date.now();
+    await app.db('subscription_logs').insert(Array.from({ length: 23 }, (_, i) => ({ user_id: userId, type: 'boost', plan: 'ENTERPRISE', status: 'paid', provider: 'local', created_at: now + i })));
+    const all = await walk<{ id: number }>('/api/logs', 4);
+    expect(all).toHaveLength(before + 23);
+    expect(all.map((l) => l.id)).toEqual([...all.map((l) => l.id)].sort((a, b) => b - a));
+    expect((await client.get('/api/logs?cursor=x!')).status).toBe(400);
+    expect((await client.get('/api/logs?limit=101')).status).toBe(400);
+  });
+
   it('refuses a bad limit or cursor with 400, never 500', async () => {
     const base = `/api/workspaces/${ws}/projects`;
     const other = (await client.get(`/api/workspaces/${ws}/webhooks?limit=1`)).body.next as string;
@@ -185,6 +196,7 @@ describe('paged lists', () => {
       expect(op.parameters.map((x: { name: string }) => x.name), p).toEqual(expect.arrayContaining(['limit', 'cursor', 'q']));
       expect(op.responses['200'].content['application/json'].schema.required, p).toEqual(['data', 'next']);
     }
+    expect(doc.paths['/api/logs'].get.parameters.map((x: { name: string }) => x.name)).toEqual(['limit', 'cursor']);
   });
 
   it("keeps a webhook's fail history to its latest events, the warning still shown when they fail", async () => {
