@@ -78,6 +78,8 @@ export const conditionDef = (trigger: Trigger, type: string): ConditionDef | und
 export const MAX_CONDITIONS = 5;
 export const MAX_CONFIRMATIONS = 5;
 export const FAILURE_WARNING_WINDOW_MS = 48 * 3600 * 1000;
+/** A webhook's fail_history holds at most its latest this many attempted events of that window. */
+export const FAIL_HISTORY_LIMIT = 20;
 /** A webhook whose every delivery failed for this long is disabled (the dispatcher) and noticed as such (the event stream). */
 export const AUTO_DISABLE_AFTER_MS = 5 * 24 * 3600 * 1000;
 
@@ -298,6 +300,8 @@ export interface WebhookRow {
   previous_auth_token_expires_at: number | null;
   disabled_reason: string | null;
   failing_since: number | null;
+  /** Epoch ms (a string from PostgreSQL's bigint). */
+  created_at: number | string;
 }
 
 /** How long the replaced signing secret keeps signing after a rotation, in seconds: none, 1 hour, 24 hours, 7 days. */

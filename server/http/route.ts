@@ -10,6 +10,7 @@ import { can, deniedMessages, type Action } from '../../shared/permissions';
 import { MAX_DB_ID, parseDbId } from '../../shared/text';
 import type { Membership, ProjectRef } from '../../shared/workspaces';
 import type { WebhookRow } from '../../shared/webhooks';
+import { Paged } from '../db/pagination';
 
 export interface SignedInUser {
   id: number;
@@ -100,10 +101,15 @@ export interface RouteSpec<B extends z.ZodType, Q extends z.ZodType, P extends z
   summary?: string;
   /** The schema of the answer's `data` (from shared/), for the API reference; not checked at run time. */
   response?: z.ZodType;
+  /**
+   * The handler answers one page of a list (a `Paged`): the body is `{data: [...], next}` and the
+   * query takes `limit` and `cursor` (shared/pagination.ts).
+   */
+  paged?: boolean;
 }
 
 /** What a route declares, as the API reference reads it. */
-export type RouteDeclaration = Pick<RouteSpec<z.ZodType, z.ZodType, z.ZodType>, 'method' | 'path' | 'permission' | 'body' | 'query' | 'params' | 'status' | 'summary' | 'response'> & {
+export type RouteDeclaration = Pick<RouteSpec<z.ZodType, z.ZodType, z.ZodType>, 'method' | 'path' | 'permission' | 'body' | 'query' | 'params' | 'status' | 'summary' | 'response' | 'paged'> & {
   /** The answer is not the {data} envelope (a file, a stream, a redirect or a page). */
   raw?: string;
 };
@@ -195,6 +201,7 @@ export function route<B extends z.ZodType = z.ZodUnknown, Q extends z.ZodType = 
     status: spec.status,
     summary: spec.summary,
     response: spec.response,
+    paged: spec.paged,
     ...(spec.link ? { raw: `a redirect (303) or a file for the browser, never JSON; refusals redirect to ${spec.link.errorPage}?billing_error=…` } : {}),
   });
   declarations.set(router, list);
@@ -210,7 +217,9 @@ export function route<B extends z.ZodType = z.ZodUnknown, Q extends z.ZodType = 
       const params = spec.params ? spec.params.parse(req.params) : req.params;
       const ctx = { req, res, body, query, params, user, deps, ...tenancy };
       const data = await spec.handler(ctx as unknown as RouteContext<z.output<B>, z.output<Q>, z.output<P>, Perm>);
-      if (!res.headersSent) res.status(spec.status ?? 200).json({ data: data ?? null });
+      if (res.headersSent) return;
+      if (data instanceof Paged) res.status(spec.status ?? 200).json({ data: data.items, next: data.next });
+      else res.status(spec.status ?? 200).json({ data: data ?? null });
     } catch (err) {
       if (spec.link && !res.headersSent) {
         if (err instanceof Unauthorized) return res.redirect(303, signInPathFor(req.originalUrl));

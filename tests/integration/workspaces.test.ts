@@ -25,7 +25,7 @@ describe('workspaces', () => {
   it('gives a new user a first workspace they own', async () => {
     const u = await newUser();
     const list = await u.client.get('/api/workspaces');
-    expect(list.body).toEqual({ data: [{ id: u.ws, name: 'My Workspace', role_name: 'owner', is_creator: true, creator_email: u.email }] });
+    expect(list.body).toEqual({ data: [{ id: u.ws, name: 'My Workspace', role_name: 'owner', is_creator: true, creator_email: u.email }], next: null });
     expect((await u.client.get(`/api/workspaces/${u.ws}`)).body.data.name).toBe('My Workspace');
   });
 

@@ -23,6 +23,7 @@ import * as createComponentStates from './2026-11-26-0100-create-component-state
 import * as desktopSignInDevice from './2026-11-26-0110-desktop-sign-in-device';
 import * as createAuditEntries from './2026-11-26-1010-create-audit-entries';
 import * as createEvmDevChain from './2026-11-26-1051-create-evm-dev-chain';
+import * as indexDashboardLists from './2026-11-26-1100-index-dashboard-lists';
 import * as failedRequestMessage from './2026-11-26-1050-failed-request-message';
 import * as outboxBodyLz4 from './2026-11-26-1130-outbox-body-lz4';
 import * as fillSessionOwners from './2026-11-26-1021-fill-session-owners';
@@ -66,5 +67,6 @@ export const migrations: ReadonlyArray<readonly [name: string, migration: Migrat
   ['2026-11-26-1021-fill-session-owners', fillSessionOwners],
   ['2026-11-26-1050-failed-request-message', failedRequestMessage],
   ['2026-11-26-1051-create-evm-dev-chain', createEvmDevChain],
+  ['2026-11-26-1100-index-dashboard-lists', indexDashboardLists],
   ['2026-11-26-1130-outbox-body-lz4', outboxBodyLz4],
 ];

@@ -1,6 +1,8 @@
 import type { Db } from '../../db/index';
 import { NotFound, PlanLimit, Conflict } from '../../errors';
 import { recordGatewayChange } from '../../db/gateway-changes';
+import { decodeCursor, pageLimit, pageOf, type Paged } from '../../db/pagination';
+import type { PageQuery } from '../../../shared/pagination';
 import { ownedProjectCount } from '../projects/index';
 import { ownedWebhookCount } from '../webhooks/index';
 import { boostRequests, boosts, DEFAULT_PLAN, isPlanName, planNames, plans, type BoostType, type PlanName, type SubscriptionStatus } from '../../../shared/plans';
@@ -273,8 +275,13 @@ const toLog = (r: Record<string, unknown>): SubscriptionLogDto => ({
   created_at: Number(r.created_at),
 });
 
-export async function listLogs(db: Db, userId: number): Promise<SubscriptionLogDto[]> {
-  return (await db('subscription_logs').where({ user_id: userId }).orderBy('id', 'desc').limit(500).select()).map(toLog);
+/** One page of the user's subscription log, newest first (shared/pagination.ts: `next` is the cursor of the older page). */
+export async function listLogs(db: Db, userId: number, page: PageQuery = {}): Promise<Paged<SubscriptionLogDto>> {
+  const limit = pageLimit(page.limit);
+  const q = db('subscription_logs').where({ user_id: userId });
+  if (page.cursor) q.andWhere('id', '<', decodeCursor(page.cursor, ['int'])[0]!);
+  const rows = (await q.orderBy('id', 'desc').limit(limit + 1).select()) as Array<{ id: number | string }>;
+  return pageOf(rows, limit, (r) => [Number(r.id)]).map(toLog);
 }
 
 /** One log entry of the user's own; someone else's answers 404. */

@@ -1,4 +1,5 @@
 import type { Router } from 'express';
+import { pageQuerySchema } from '../../../shared/pagination';
 import { z } from 'zod';
 import { route, type RouteDeps, type SignedInUser } from '../../http/route';
 import { AppError, Conflict, Forbidden, NotFound } from '../../errors';
@@ -199,7 +200,10 @@ export function registerBillingRoutes(router: Router, deps: RouteDeps, billing: 
     method: 'get',
     path: '/logs',
     permission: 'signedIn',
-    handler: ({ user }) => listLogs(db, user!.id),
+    query: pageQuerySchema,
+    paged: true,
+    summary: "One page of the signed-in user's subscription log, newest first.",
+    handler: ({ user, query }) => listLogs(db, user!.id, query),
   });
 
   route(router, deps, {

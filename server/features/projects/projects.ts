@@ -7,6 +7,8 @@ import type { ProjectDto, ProjectRef } from '../../../shared/workspaces';
 import { KEY_GRACE_PERIODS, readStoredList, type AllowLists, type KeyGrace, type PreviousKeyDto } from '../../../shared/allow-list';
 import { getSubscription, withOwnerLock, limitError, whosePlan, type Membership } from '../workspaces/index';
 import { recordGatewayChange } from '../../db/gateway-changes';
+import { afterKey, decodeCursor, pageLimit, pageOf, Paged, whereContains } from '../../db/pagination';
+import type { SearchPageQuery } from '../../../shared/pagination';
 import { requestsToday } from '../stats/index';
 
 export type { ProjectRef };
@@ -93,8 +95,14 @@ const withRequests = async (db: Db, rows: ProjectRow[]): Promise<ProjectDto[]> =
   }));
 };
 
-export async function listProjects(db: Db, workspaceId: number): Promise<ProjectDto[]> {
-  return withRequests(db, await db('projects').where({ workspace_id: workspaceId }).orderBy('id', 'asc').select(columns));
+/** One page of a workspace's projects, oldest first, optionally those whose name contains `q`. */
+export async function listProjects(db: Db, workspaceId: number, page: SearchPageQuery = {}): Promise<Paged<ProjectDto>> {
+  const limit = pageLimit(page.limit);
+  const q = db('projects').where({ workspace_id: workspaceId });
+  if (page.cursor) afterKey(q, ['id'], decodeCursor(page.cursor, ['int']));
+  whereContains(q, 'name', page.q);
+  const rows = pageOf((await q.orderBy('id', 'asc').limit(limit + 1).select(columns)) as ProjectRow[], limit, (r) => [r.id]);
+  return new Paged(await withRequests(db, rows.items), rows.next);
 }
 
 export async function getProject(db: Db, workspaceId: number, uuid: string): Promise<ProjectDto> {

@@ -7,6 +7,7 @@ import { allowListsResponseSchema, allowListsSchema, MAX_ALLOW_LIST_ENTRIES, rol
 import { findNetwork, networkNotAvailableMessage } from '../../../shared/networks';
 import { z } from 'zod';
 import { auditBy } from '../audit/index';
+import { searchPageQuerySchema } from '../../../shared/pagination';
 
 /**
  * `served` says whether this server can serve a gateway slug now (not turned off by DISABLED_NETWORKS,
@@ -29,7 +30,10 @@ export function registerProjectRoutes(router: Router, deps: RouteDeps, sandboxed
     method: 'get',
     path: '/workspaces/:id/projects',
     permission: { workspace: 'projects.view' },
-    handler: async ({ membership }) => (await listProjects(db, membership.workspaceId)).map(mark),
+    query: searchPageQuerySchema,
+    paged: true,
+    summary: "One page of the workspace's projects, oldest first; `q` keeps those whose name contains it.",
+    handler: async ({ membership, query }) => (await listProjects(db, membership.workspaceId, query)).map(mark),
   });
 
   route(router, deps, {

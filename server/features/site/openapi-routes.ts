@@ -51,6 +51,20 @@ function parametersOf(decl: RouteDeclaration): unknown[] {
   return out;
 }
 
+/** `{data}`, or for a paged list `{data: [...], next}` (shared/pagination.ts). */
+function envelopeOf(decl: RouteDeclaration): JsonSchema {
+  const data = decl.response ? toSchema(decl.response, 'output') : {};
+  if (!decl.paged) return { type: 'object', properties: { data }, required: ['data'] };
+  return {
+    type: 'object',
+    properties: {
+      data: decl.response ? data : { type: 'array', items: {} },
+      next: { type: ['string', 'null'], description: 'The cursor of the following page (pass it as `cursor`); null on the last page.' },
+    },
+    required: ['data', 'next'],
+  };
+}
+
 function operationOf(decl: RouteDeclaration, prefix: string): Record<string, unknown> {
   const status = String(decl.status ?? 200);
   const isSignedIn = decl.permission !== 'public';
@@ -65,8 +79,8 @@ function operationOf(decl: RouteDeclaration, prefix: string): Record<string, unk
       [status]: decl.raw
         ? { description: decl.raw }
         : {
-            description: 'Success: the result in `data`.',
-            content: { 'application/json': { schema: { type: 'object', properties: { data: decl.response ? toSchema(decl.response, 'output') : {} }, required: ['data'] } } },
+            description: decl.paged ? 'Success: one page of the list in `data`, the next page\'s cursor in `next`.' : 'Success: the result in `data`.',
+            content: { 'application/json': { schema: envelopeOf(decl) } },
           },
       '400': errorResponse('Invalid input: the message says what is wrong.'),
       ...(isSignedIn ? { '401': errorResponse('Not signed in.') } : {}),

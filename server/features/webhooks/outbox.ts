@@ -7,7 +7,7 @@ import crypto from 'node:crypto';
 import type { Knex } from 'knex';
 import { isPostgres, type Db } from '../../db/index';
 import { AppError, NotFound } from '../../errors';
-import { FAILURE_WARNING_WINDOW_MS, type Trigger, type WebhookDto, type WebhookEventDto } from '../../../shared/webhooks';
+import { FAIL_HISTORY_LIMIT, FAILURE_WARNING_WINDOW_MS, type Trigger, type WebhookDto, type WebhookEventDto } from '../../../shared/webhooks';
 
 type Conn = Db | Knex.Transaction;
 
@@ -331,19 +331,30 @@ export async function eventHistory(db: Db, webhookId: string, page: number): Pro
   return { events: data, page, pages: Math.max(1, Math.ceil(total / EVENTS_PER_PAGE)), total };
 }
 
-/** fail_history per webhook: every logical event of the last 48 hours that has been attempted. */
+/**
+ * fail_history per webhook: its latest FAIL_HISTORY_LIMIT logical events of the last 48 hours that
+ * have been attempted, oldest first. One statement of one index range (webhook_id, created_at) per
+ * webhook, each cut at the limit, so a busy webhook costs no more than a quiet one.
+ */
 export async function failHistory(db: Db, webhookIds: string[], now = Date.now()): Promise<Map<string, WebhookDto['fail_history']>> {
   const out = new Map<string, WebhookDto['fail_history']>();
   if (webhookIds.length === 0) return out;
-  const rows = await db('webhook_events as e')
-    .join('webhook_attempts as a', 'a.event_id', 'e.id')
-    .whereIn('e.webhook_id', webhookIds)
-    .andWhere('e.test', false)
-    .andWhere('e.created_at', '>=', now - FAILURE_WARNING_WINDOW_MS)
-    .groupBy('e.id', 'e.webhook_id', 'e.status')
-    .select('e.webhook_id', 'e.status')
-    .min({ fired: 'a.attempted_at' });
-  for (const r of rows as Array<{ webhook_id: string; status: string; fired: number | string }>) {
+  const since = now - FAILURE_WARNING_WINDOW_MS;
+  const one =
+    'SELECT e.id, e.webhook_id, e.status, (SELECT min(a.attempted_at) FROM webhook_attempts a WHERE a.event_id = e.id) AS fired ' +
+    'FROM webhook_events e WHERE e.webhook_id = ? AND NOT e.test AND e.created_at >= ? ' +
+    'AND EXISTS (SELECT 1 FROM webhook_attempts x WHERE x.event_id = e.id) ' +
+    `ORDER BY e.created_at DESC LIMIT ${FAIL_HISTORY_LIMIT}`;
+  // PostgreSQL plans one LATERAL read for every webhook; SQLite (in-process, no planning round trip)
+  // takes the same reads as a UNION ALL.
+  const result = (isPostgres(db)
+    ? await db.raw(`SELECT f.* FROM unnest(?::uuid[]) AS h(id) CROSS JOIN LATERAL (${one.replace('e.webhook_id = ?', 'e.webhook_id = h.id')}) AS f`, [webhookIds, since])
+    : await db.raw(
+        webhookIds.map((_, i) => `SELECT * FROM (${one}) AS h${i}`).join(' UNION ALL '),
+        webhookIds.flatMap((id) => [id, since]),
+      )) as unknown;
+  const rows = (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows) as Array<{ webhook_id: string; status: string; fired: number | string }>;
+  for (const r of rows) {
     const list = out.get(r.webhook_id) ?? [];
     // A delivery counts as failed only while no attempt has succeeded.
     list.push({ fired_at: Math.floor(Number(r.fired) / 1000), success: r.status === 'delivered' });

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { route, type RouteDeps } from '../../http/route';
 import { AppError, Invalid } from '../../errors';
 import { rotateSecretSchema, triggers, webhookInputSchema, webhookMessages, type WebhookInput, type WebhookRow } from '../../../shared/webhooks';
+import { searchPageQuerySchema } from '../../../shared/pagination';
 import { createWebhook, deleteWebhook, getWebhook, listWebhooks, parseConditions, rotateWebhookSecret, updateWebhook } from './webhooks';
 import { auditBy } from '../audit/index';
 import type { ChainSource } from './chain-source';
@@ -64,7 +65,10 @@ export function registerWebhookRoutes(router: Router, deps: RouteDeps, sources: 
     method: 'get',
     path: '/workspaces/:id/webhooks',
     permission: { workspace: 'webhooks.view' },
-    handler: ({ membership }) => listWebhooks(db, membership),
+    query: searchPageQuerySchema,
+    paged: true,
+    summary: "One page of the workspace's webhooks, oldest first; `q` keeps those whose name contains it.",
+    handler: ({ membership, query }) => listWebhooks(db, membership, query),
   });
 
   route(router, deps, {

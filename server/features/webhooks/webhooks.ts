@@ -3,6 +3,8 @@ import type { Db } from '../../db/index';
 import { NotFound } from '../../errors';
 import type { Condition, WebhookDto, WebhookInput, WebhookRow } from '../../../shared/webhooks';
 import { failHistory } from './outbox';
+import { afterKey, decodeCursor, pageLimit, pageOf, whereContains, type Paged } from '../../db/pagination';
+import type { SearchPageQuery } from '../../../shared/pagination';
 import { getSubscription, withOwnerLock, limitError, whosePlan, type Membership } from '../workspaces/index';
 import { maySeeSecrets } from '../../../shared/permissions';
 import { checkConditionValues } from './condition-values';
@@ -42,9 +44,14 @@ const toDto = (r: WebhookRow, m: Membership, history: WebhookDto['fail_history']
   previous_secret_expires_at: r.previous_auth_token && r.previous_auth_token_expires_at !== null && r.previous_auth_token_expires_at > Date.now() ? Number(r.previous_auth_token_expires_at) : null,
 });
 
-export async function listWebhooks(db: Db, m: Membership): Promise<WebhookDto[]> {
-  const rows = (await db('webhooks').where({ workspace_id: m.workspaceId }).orderBy('created_at', 'asc')) as WebhookRow[];
-  const history = await failHistory(db, rows.map((r) => r.id));
+/** One page of a workspace's webhooks, oldest first; `q` keeps those whose name contains it. */
+export async function listWebhooks(db: Db, m: Membership, page: SearchPageQuery = {}): Promise<Paged<WebhookDto>> {
+  const limit = pageLimit(page.limit);
+  const q = db('webhooks').where({ workspace_id: m.workspaceId });
+  if (page.cursor) afterKey(q, ['created_at', 'id'], decodeCursor(page.cursor, ['int', 'string']));
+  whereContains(q, 'name', page.q);
+  const rows = pageOf((await q.orderBy('created_at', 'asc').orderBy('id', 'asc').limit(limit + 1)) as WebhookRow[], limit, (r) => [Number(r.created_at), r.id]);
+  const history = await failHistory(db, rows.items.map((r) => r.id));
   return rows.map((r) => toDto(r, m, history.get(r.id) ?? []));
 }
 

@@ -5,6 +5,8 @@ import type { AssignableRole } from '../../../shared/permissions';
 import type { InvitationDto, InvitationPreview } from '../../../shared/workspaces';
 import { getSubscription, withOwnerLock } from './subscriptions';
 import { limitError, whosePlan, type Membership } from './workspaces';
+import { afterKey, decodeCursor, pageLimit, pageOf, whereContains, type Paged } from '../../db/pagination';
+import type { SearchPageQuery } from '../../../shared/pagination';
 
 export const INVITATION_TTL_MS = 7 * 24 * 3600 * 1000;
 const hash = (token: string) => crypto.createHash('sha256').update(token).digest('hex');
@@ -59,10 +61,16 @@ export async function createInvitation(
   });
 }
 
-export async function listInvitations(db: Db, workspaceId: number): Promise<InvitationDto[]> {
-  const rows = await pending(db, workspaceId, Date.now())
-    .leftJoin('users as u', 'u.id', 'workspace_invitations.invited_by')
+/** One page of a workspace's pending invitations, oldest first; `q` searches the invited addresses. */
+export async function listInvitations(db: Db, workspaceId: number, page: SearchPageQuery = {}): Promise<Paged<InvitationDto>> {
+  const limit = pageLimit(page.limit);
+  const q = pending(db, workspaceId, Date.now()).leftJoin('users as u', 'u.id', 'workspace_invitations.invited_by');
+  if (page.cursor) afterKey(q, ['workspace_invitations.created_at', 'workspace_invitations.id'], decodeCursor(page.cursor, ['int', 'string']));
+  whereContains(q, 'workspace_invitations.email', page.q);
+  const rows = (await q
     .orderBy('workspace_invitations.created_at', 'asc')
+    .orderBy('workspace_invitations.id', 'asc')
+    .limit(limit + 1)
     .select(
       'workspace_invitations.id',
       'workspace_invitations.email',
@@ -70,8 +78,8 @@ export async function listInvitations(db: Db, workspaceId: number): Promise<Invi
       'u.email as invited_by_email',
       'workspace_invitations.created_at',
       'workspace_invitations.expires_at',
-    );
-  return rows;
+    )) as InvitationDto[];
+  return pageOf(rows, limit, (r) => [Number(r.created_at), r.id]);
 }
 
 /** Answers whom the revoked invitation was for. */

@@ -10,6 +10,7 @@ import {
   deleteWorkspace,
   getWorkspace,
   leaveWorkspace,
+  findMember,
   listMembers,
   listWorkspaces,
   planTransfer,
@@ -18,6 +19,7 @@ import {
   transferWorkspace,
 } from './workspaces';
 import { auditBy } from '../audit/index';
+import { searchPageQuerySchema } from '../../../shared/pagination';
 import { acceptInvitation, createInvitation, listInvitations, previewInvitation, revokeInvitation } from './invitations';
 
 const userIdSchema = dbIdSchema('newOwnerId must be a user id');
@@ -30,7 +32,10 @@ export function registerWorkspaceRoutes(router: Router, deps: RouteDeps): void {
     method: 'get',
     path: '/workspaces',
     permission: 'signedIn',
-    handler: ({ user }) => listWorkspaces(db, user!.id),
+    query: searchPageQuerySchema,
+    paged: true,
+    summary: "One page of the caller's workspaces, oldest first; `q` keeps those whose name contains it.",
+    handler: ({ user, query }) => listWorkspaces(db, user!.id, query),
   });
 
   route(router, deps, {
@@ -85,7 +90,7 @@ export function registerWorkspaceRoutes(router: Router, deps: RouteDeps): void {
     permission: { workspace: 'workspace.transfer' },
     body: z.object({ newOwnerId: userIdSchema }),
     handler: async ({ req, user, membership, body }) => {
-      const newOwner = (await listMembers(db, membership.workspaceId)).find((m) => m.user_id === body.newOwnerId);
+      const newOwner = await findMember(db, membership.workspaceId, body.newOwnerId);
       await transferWorkspace(db, membership, body.newOwnerId);
       await auditBy(db, req, user, membership.workspaceId)('workspace.ownership_transferred', { type: 'workspace', id: membership.workspaceId, label: membership.name }, { from: user.email, to: newOwner?.email ?? `user ${body.newOwnerId}` });
       return getWorkspace(db, membership.workspaceId, user!.id);
@@ -97,7 +102,10 @@ export function registerWorkspaceRoutes(router: Router, deps: RouteDeps): void {
     method: 'get',
     path: '/workspaces/:id/members',
     permission: { workspace: 'members.view' },
-    handler: ({ membership }) => listMembers(db, membership.workspaceId),
+    query: searchPageQuerySchema,
+    paged: true,
+    summary: "One page of the workspace's members, the owner first, then in the order they joined; `q` searches their e-mail addresses.",
+    handler: ({ membership, query }) => listMembers(db, membership.workspaceId, query),
   });
 
   route(router, deps, {
@@ -106,8 +114,10 @@ export function registerWorkspaceRoutes(router: Router, deps: RouteDeps): void {
     permission: { workspace: 'members.update' },
     params: memberParams,
     body: z.object({ role: assignableRoleSchema }),
+    paged: true,
+    summary: "Change a member's role; answers the first page of the members.",
     handler: async ({ req, user, membership, params, body }) => {
-      const member = (await listMembers(db, membership.workspaceId)).find((m) => m.user_id === params.userId);
+      const member = await findMember(db, membership.workspaceId, params.userId);
       await changeMemberRole(db, membership.workspaceId, params.userId, body.role);
       if (member && member.role_name !== body.role) {
         await auditBy(db, req, user, membership.workspaceId)('member.role_changed', { type: 'member', id: member.user_id, label: member.email }, { from: member.role_name, to: body.role });
@@ -121,8 +131,10 @@ export function registerWorkspaceRoutes(router: Router, deps: RouteDeps): void {
     path: '/workspaces/:id/members/:userId',
     permission: { workspace: 'members.delete' },
     params: memberParams,
+    paged: true,
+    summary: 'Remove a member; answers the first page of the members.',
     handler: async ({ req, user, membership, params }) => {
-      const member = (await listMembers(db, membership.workspaceId)).find((m) => m.user_id === params.userId);
+      const member = await findMember(db, membership.workspaceId, params.userId);
       await removeMember(db, membership.workspaceId, params.userId);
       if (member) await auditBy(db, req, user, membership.workspaceId)('member.removed', { type: 'member', id: member.user_id, label: member.email }, { role: member.role_name });
       return listMembers(db, membership.workspaceId);
@@ -145,7 +157,10 @@ export function registerWorkspaceRoutes(router: Router, deps: RouteDeps): void {
     method: 'get',
     path: '/workspaces/:id/invitations',
     permission: { workspace: 'invites.view' },
-    handler: ({ membership }) => listInvitations(db, membership.workspaceId),
+    query: searchPageQuerySchema,
+    paged: true,
+    summary: "One page of the workspace's pending invitations, oldest first; `q` searches the invited addresses.",
+    handler: ({ membership, query }) => listInvitations(db, membership.workspaceId, query),
   });
 
   route(router, deps, {
@@ -172,6 +187,8 @@ export function registerWorkspaceRoutes(router: Router, deps: RouteDeps): void {
     path: '/workspaces/:id/invitations/:invitationId',
     permission: { workspace: 'invites.delete' },
     params: z.object({ id: z.string(), invitationId: z.string().uuid('Invitation not found.') }),
+    paged: true,
+    summary: 'Revoke a pending invitation; answers the first page of the pending invitations.',
     handler: async ({ req, user, membership, params }) => {
       const revoked = await revokeInvitation(db, membership.workspaceId, params.invitationId);
       await auditBy(db, req, user, membership.workspaceId)('invitation.revoked', { type: 'invitation', id: params.invitationId, label: revoked.email }, { role: revoked.role });

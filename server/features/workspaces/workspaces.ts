@@ -5,6 +5,8 @@ import { planLimitMessage, type CountLimit, type Plan } from '../../../shared/pl
 import { getSubscription, withOwnerLock, withOwnersLock } from './subscriptions';
 import { recordGatewayChange } from '../../db/gateway-changes';
 import type { WorkspaceDto, MemberDto, TransferPlan, Membership } from '../../../shared/workspaces';
+import { afterKey, decodeCursor, pageLimit, pageOf, whereContains, type Paged } from '../../db/pagination';
+import type { SearchPageQuery } from '../../../shared/pagination';
 
 export type { Membership };
 
@@ -37,15 +39,17 @@ const toDto = (r: { id: number; name: string; role_name: Role; is_creator: numbe
   creator_email: r.creator_email,
 });
 
-/** The user's workspaces, oldest first (the first is the default selection). */
-export async function listWorkspaces(db: Db, userId: number): Promise<WorkspaceDto[]> {
-  const rows = await db('workspaces as w')
+/** One page of the user's workspaces, oldest first (the first is the default selection); `q` searches their names. */
+export async function listWorkspaces(db: Db, userId: number, page: SearchPageQuery = {}): Promise<Paged<WorkspaceDto>> {
+  const limit = pageLimit(page.limit);
+  const q = db('workspaces as w')
     .join('workspace_members as m', 'm.workspace_id', 'w.id')
     .join('users as o', 'o.id', 'w.owner_id')
-    .where('m.user_id', userId)
-    .orderBy('w.id', 'asc')
-    .select(workspaceColumns(db, userId));
-  return rows.map(toDto);
+    .where('m.user_id', userId);
+  if (page.cursor) afterKey(q, ['w.id'], decodeCursor(page.cursor, ['int']));
+  whereContains(q, 'w.name', page.q);
+  const rows = await q.orderBy('w.id', 'asc').limit(limit + 1).select(workspaceColumns(db, userId));
+  return pageOf(rows.map(toDto), limit, (w) => [w.id]);
 }
 
 export async function getWorkspace(db: Db, workspaceId: number, userId: number): Promise<WorkspaceDto> {
@@ -101,21 +105,40 @@ export async function deleteWorkspace(db: Db, workspaceId: number): Promise<void
 
 // ---- members ----
 
-export async function listMembers(db: Db, workspaceId: number): Promise<MemberDto[]> {
-  const rows = await db('workspace_members as m')
+// The owner first, then the others in the order they joined: the rank is the first part of the sort key.
+const MEMBER_RANK = "CASE WHEN m.role = 'owner' THEN 0 ELSE 1 END";
+
+const memberRows = (db: Db, workspaceId: number) =>
+  db('workspace_members as m')
     .join('users as u', 'u.id', 'm.user_id')
     .join('workspaces as w', 'w.id', 'm.workspace_id')
     .where('m.workspace_id', workspaceId)
-    .orderByRaw("CASE WHEN m.role = 'owner' THEN 0 ELSE 1 END")
-    .orderBy('m.created_at', 'asc')
-    .select('u.id as user_id', 'u.email', 'm.role as role_name', 'm.created_at as joined_at', 'w.owner_id');
-  return rows.map((r) => ({
-    user_id: r.user_id,
-    email: r.email,
-    role_name: r.role_name,
-    is_creator: r.user_id === r.owner_id,
-    joined_at: r.joined_at,
-  }));
+    .select('u.id as user_id', 'u.email', 'm.role as role_name', 'm.created_at as joined_at', 'w.owner_id', db.raw(`${MEMBER_RANK} as member_rank`));
+
+type MemberRow = { user_id: number; email: string; role_name: Role; joined_at: number | string; owner_id: number; member_rank: number | string };
+
+const memberDto = (r: MemberRow): MemberDto => ({
+  user_id: r.user_id,
+  email: r.email,
+  role_name: r.role_name,
+  is_creator: r.user_id === r.owner_id,
+  joined_at: r.joined_at as MemberDto['joined_at'],
+});
+
+/** One page of a workspace's members, the owner first; `q` searches their e-mail addresses. */
+export async function listMembers(db: Db, workspaceId: number, page: SearchPageQuery = {}): Promise<Paged<MemberDto>> {
+  const limit = pageLimit(page.limit);
+  const q = memberRows(db, workspaceId);
+  if (page.cursor) afterKey(q, [MEMBER_RANK, 'm.created_at', 'm.user_id'], decodeCursor(page.cursor, ['int', 'int', 'int']));
+  whereContains(q, 'u.email', page.q);
+  const rows = (await q.orderByRaw(MEMBER_RANK).orderBy('m.created_at', 'asc').orderBy('m.user_id', 'asc').limit(limit + 1)) as MemberRow[];
+  return pageOf(rows, limit, (r) => [Number(r.member_rank), Number(r.joined_at), r.user_id]).map(memberDto);
+}
+
+/** One member of a workspace, or null. */
+export async function findMember(db: Db, workspaceId: number, userId: number): Promise<MemberDto | null> {
+  const row = (await memberRows(db, workspaceId).andWhere('m.user_id', userId).first()) as MemberRow | undefined;
+  return row ? memberDto(row) : null;
 }
 
 const memberRole = async (db: Db, workspaceId: number, userId: number): Promise<Role> => {

@@ -1,4 +1,5 @@
 import { CSRF_HEADER, type ApiErrorBody, type ApiSuccess, type CsrfToken } from '../../../../shared/api';
+import type { PageDto } from '../../../../shared/pagination';
 
 /** A failed API call: the HTTP status and the server's {error: {code, message}}. */
 export class ApiError extends Error {
@@ -62,7 +63,7 @@ async function readError(res: Response): Promise<ApiError> {
   return new ApiError(res.status, 'http_error', `The server answered with status ${res.status}${res.statusText ? ` (${res.statusText})` : ''}.`);
 }
 
-async function request<T>(path: string, options: ApiFetchOptions, token: string | null): Promise<T> {
+async function request<T>(path: string, options: ApiFetchOptions, token: string | null, whole = false): Promise<T> {
   const method = options.method ?? 'GET';
   const headers: Record<string, string> = { Accept: 'application/json' };
   if (options.body !== undefined) headers['Content-Type'] = 'application/json';
@@ -84,7 +85,7 @@ async function request<T>(path: string, options: ApiFetchOptions, token: string 
   if (res.status === 204) return undefined as T;
   try {
     const body = (await res.json()) as ApiSuccess<T>;
-    return body.data;
+    return whole ? (body as T) : body.data;
   } catch {
     throw new ApiError(res.status, 'malformed_response', 'The server sent a response that could not be read.');
   }
@@ -104,6 +105,11 @@ export async function apiFetch<T>(path: string, options: ApiFetchOptions = {}): 
     resetCsrfToken();
     return request<T>(path, options, await getCsrfToken());
   }
+}
+
+/** GET one page of a paged list: the whole answer, `{data: [...], next}` (shared/pagination.ts). */
+export function apiFetchPage<T>(path: string, options: Pick<ApiFetchOptions, 'signal'> = {}): Promise<PageDto<T>> {
+  return request<PageDto<T>>(path, { method: 'GET', signal: options.signal }, null, true);
 }
 
 /** The text to show for a failed call: the server's message, else the error's own, else the fallback. */

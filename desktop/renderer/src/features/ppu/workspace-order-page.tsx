@@ -5,15 +5,18 @@ import type { WorkspaceDto } from '../../../../../shared/workspaces';
 import { ErrorView } from '../../components/error-view';
 import { PageLayout } from '../../components/page-layout';
 import { PageLoader } from '../../components/page-loader';
+import { isApiError } from '../../api/client';
 import { workspaceQueries } from '../workspaces/queries';
 import { WORKSPACES } from '../workspaces/crumbs';
 import { OrderForm } from './order-form';
 
 function useWorkspaceFromPath(): { id: number; workspace: WorkspaceDto | undefined; isPending: boolean; error: unknown } {
   const { id = '' } = useParams();
-  const list = useQuery(workspaceQueries.list());
   const n = Number(id);
-  return { id: n, workspace: list.data?.find((w) => w.id === n), isPending: list.isPending, error: list.error };
+  const valid = Number.isSafeInteger(n) && n > 0;
+  const one = useQuery({ ...workspaceQueries.detail(valid ? n : 0), enabled: valid, retry: (count, err) => !isApiError(err, 404) && count < 3 });
+  // Not the user's (404) reads as not found, like an id that is no number.
+  return { id: n, workspace: one.data, isPending: valid && one.isPending && !one.isError, error: isApiError(one.error, 404) ? null : one.error };
 }
 
 export function WorkspaceOrderPage() {

@@ -1,13 +1,17 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { Badge, Button, Card, Group, NativeSelect, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import { IconFolderOpen } from '@tabler/icons-react';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { IconFolderOpen, IconSearch } from '@tabler/icons-react';
+import { useInfiniteQuery, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useDebouncedValue } from '@mantine/hooks';
 import { Link, useNavigate } from 'react-router-dom';
 import { can } from '../../../../../shared/permissions';
 import { NETWORK_NOT_AVAILABLE, networkLabel, networkOptions } from '../../../../../shared/networks';
 import { projectNameSchema, type ProjectDto, type WorkspaceDto } from '../../../../../shared/workspaces';
+import { PAGE_SEARCH_MAX } from '../../../../../shared/pagination';
 import { errorMessage, isApiError } from '../../api/client';
+import { pagedItems } from '../../api/pages';
+import { LoadMore } from '../../components/load-more';
 import { EmptyState } from '../../components/empty-state';
 import { ErrorView } from '../../components/error-view';
 import { FactLine } from '../../components/fact-line';
@@ -44,7 +48,10 @@ export function ProjectsPage() {
 
 function WorkspaceProjects({ workspace }: { workspace: WorkspaceDto }) {
   const queryClient = useQueryClient();
-  const projects = useQuery(projectQueries.list(workspace.id));
+  const [search, setSearch] = useState('');
+  const q = useDebouncedValue(search.trim(), 300)[0];
+  const projects = useInfiniteQuery(projectQueries.list(workspace.id, q));
+  const items = pagedItems(projects.data);
   const quota = useQuery(workspaceQueries.quota(workspace.id));
   const [adding, setAdding] = useState(false);
   const reason = addProjectBlockedReason(workspace.role_name, quota.data);
@@ -75,11 +82,24 @@ function WorkspaceProjects({ workspace }: { workspace: WorkspaceDto }) {
           </Text>
         )}
       </FactLine>
+      {(q !== '' || projects.hasNextPage || (projects.data?.pages.length ?? 0) > 1) && (
+        <TextInput
+          label="Search projects"
+          placeholder="Project name"
+          leftSection={<IconSearch size={16} aria-hidden />}
+          value={search}
+          onChange={(e) => setSearch(e.currentTarget.value)}
+          maxLength={PAGE_SEARCH_MAX}
+          maw={{ base: '100%', sm: 360 }}
+        />
+      )}
       {projects.isPending ? (
         <PageLoader label="Loading projects…" />
       ) : projects.isError ? (
         <ErrorView error={projects.error} withRefresh />
-      ) : projects.data.length === 0 ? (
+      ) : items.length === 0 && q !== '' ? (
+        <Text c="dimmed">No project name contains “{q}”.</Text>
+      ) : items.length === 0 ? (
         <EmptyState icon={IconFolderOpen} title="No projects yet">
           {can(workspace.role_name, 'projects.add')
             ? 'Add a project to get a project ID for the Cardano or IPFS API.'
@@ -87,13 +107,20 @@ function WorkspaceProjects({ workspace }: { workspace: WorkspaceDto }) {
         </EmptyState>
       ) : (
         <SimpleGrid cols={{ base: 1, sm: 2, md: 3 }} spacing="md" component="ul" style={{ listStyle: 'none', padding: 0, margin: 0 }}>
-          {projects.data.map((p) => (
+          {items.map((p) => (
             <li key={p.uuid}>
               <ProjectCard project={p} />
             </li>
           ))}
         </SimpleGrid>
       )}
+      <LoadMore
+        hasMore={projects.hasNextPage}
+        loading={projects.isFetchingNextPage}
+        onLoad={() => void projects.fetchNextPage()}
+        shown={projects.hasNextPage ? `${formatNumber(items.length)} projects shown` : undefined}
+        label="Load more projects"
+      />
       <ModalDialog opened={adding} onClose={() => setAdding(false)} title="Add Project">
         <AddProjectForm workspaceId={workspace.id} onDone={() => setAdding(false)} />
       </ModalDialog>

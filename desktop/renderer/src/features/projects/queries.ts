@@ -4,6 +4,7 @@ import type { ProjectDto } from '../../../../../shared/workspaces';
 import type { NetworkOptionDto } from '../../../../../shared/networks';
 import type { AllowLists, KeyGrace, PreviousKeyDto } from '../../../../../shared/allow-list';
 import { apiFetch } from '../../api/client';
+import { pagedListQuery } from '../../api/pages';
 import { invalidateQuotas } from '../workspaces/queries';
 
 /** GET /api/projects/:uuid: the project plus the caller's role in its workspace. */
@@ -14,11 +15,8 @@ const projectsOf = (workspaceId: number) => `/api/workspaces/${encodeURIComponen
 export const projectQueries = {
   all: () => ['projects'] as const,
   lists: () => [...projectQueries.all(), 'list'] as const,
-  list: (workspaceId: number) =>
-    queryOptions({
-      queryKey: [...projectQueries.lists(), workspaceId] as const,
-      queryFn: ({ signal }) => apiFetch<ProjectDto[]>(projectsOf(workspaceId), { signal }),
-    }),
+  /** The workspace's projects a page at a time, oldest first; `q` keeps those whose name contains it. */
+  list: (workspaceId: number, q = '') => pagedListQuery<ProjectDto, readonly unknown[]>([...projectQueries.lists(), workspaceId, ...(q ? [q] : [])], projectsOf(workspaceId), { q }),
   detail: (uuid: string) =>
     queryOptions({
       queryKey: [...projectQueries.all(), 'detail', uuid] as const,

@@ -11,6 +11,7 @@ import type {
 } from '../../../../../shared/billing';
 import type { AddonDto } from '../../../../../shared/workspaces';
 import { apiFetch } from '../../api/client';
+import { pagedListQuery } from '../../api/pages';
 import { invalidateQuotas, workspaceQueries } from '../workspaces/queries';
 
 export const billingQueries = {
@@ -40,11 +41,8 @@ export const billingQueries = {
       queryKey: [...workspaceQueries.scope(id), 'addons'] as const,
       queryFn: ({ signal }) => apiFetch<AddonDto[]>(`/api/workspaces/${id}/addons`, { signal }),
     }),
-  logs: () =>
-    queryOptions({
-      queryKey: [...billingQueries.all(), 'logs'] as const,
-      queryFn: ({ signal }) => apiFetch<SubscriptionLogDto[]>('/api/logs', { signal }),
-    }),
+  /** The subscription log a page at a time, newest first. */
+  logs: () => pagedListQuery<SubscriptionLogDto, readonly unknown[]>([...billingQueries.all(), 'logs'], '/api/logs'),
 };
 
 /** Everything a plan change moves: the customer, logs, every workspace's billing and quota. */

@@ -1,6 +1,8 @@
 import { Anchor, Box, Group, Paper, Stack, Table, Text } from '@mantine/core';
 import { IconDownload } from '@tabler/icons-react';
-import { useQuery } from '@tanstack/react-query';
+import { useInfiniteQuery } from '@tanstack/react-query';
+import { pagedItems } from '../../api/pages';
+import { LoadMore } from '../../components/load-more';
 import { formatEur } from '../../../../../shared/pricing';
 import { logTypeLabels } from '../../../../../shared/billing';
 import { ErrorView } from '../../components/error-view';
@@ -13,7 +15,8 @@ import { StatusBadge } from './status-badge';
 import { BillingErrorFromLink } from './billing-error-from-link';
 
 export function SubscriptionLogsPage() {
-  const logs = useQuery(billingQueries.logs());
+  const pages = useInfiniteQuery(billingQueries.logs());
+  const logs = { error: pages.error, data: pages.data ? pagedItems(pages.data) : undefined };
   return (
     <PageLayout title="Subscription logs" breadcrumbs={[SUBSCRIPTION, { label: 'Subscription logs' }]} description="Every event of your subscription: checkouts, plan changes, renewals, payments, cancellations and boosts.">
       <BillingErrorFromLink />
@@ -92,6 +95,7 @@ export function SubscriptionLogsPage() {
             </Table>
           </Table.ScrollContainer>
           </Box>
+          <LoadMore hasMore={pages.hasNextPage} loading={pages.isFetchingNextPage} onLoad={() => void pages.fetchNextPage()} label="Load more log entries" />
         </>
       )}
     </PageLayout>

@@ -1,6 +1,8 @@
 import { queryOptions, useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { privateEndpointWarning, type Trigger, type WebhookDto, type WebhookEventDto, type WebhookInput } from '../../../../../shared/webhooks';
 import { apiFetch, isApiError, ApiError } from '../../api/client';
+import { pagedListQuery } from '../../api/pages';
+import { PAGE_MAX_LIMIT } from '../../../../../shared/pagination';
 import { invalidateQuotas } from '../workspaces/queries';
 
 /** GET …/webhooks/:id/events: one page of the delivery history, newest first. */
@@ -31,14 +33,20 @@ export const webhookQueries = {
     }),
   /** Everything cached about one workspace's webhooks (list, details, histories). */
   workspace: (workspaceId: number) => [...webhookQueries.all(), workspaceId] as const,
-  /** The workspace's webhooks; re-fetched whenever the window regains focus (spec section 4). */
+  /** The workspace's first PAGE_MAX_LIMIT webhooks, for a chooser; re-fetched whenever the window regains focus (spec section 4). */
   list: (workspaceId: number) =>
     queryOptions({
       queryKey: [...webhookQueries.workspace(workspaceId), 'list'] as const,
-      queryFn: ({ signal }) => apiFetch<WebhookDto[]>(hooksOf(workspaceId), { signal }),
+      queryFn: ({ signal }) => apiFetch<WebhookDto[]>(`${hooksOf(workspaceId)}?limit=${PAGE_MAX_LIMIT}`, { signal }),
       staleTime: 0,
       refetchOnWindowFocus: true,
     }),
+  /** The workspace's webhooks a page at a time, oldest first; `q` searches names. Under the list's key, so what refreshes one refreshes both. */
+  pages: (workspaceId: number, q = '') => ({
+    ...pagedListQuery<WebhookDto, readonly unknown[]>([...webhookQueries.workspace(workspaceId), 'list', 'pages', ...(q ? [q] : [])], hooksOf(workspaceId), { q }),
+    staleTime: 0,
+    refetchOnWindowFocus: true,
+  }),
   detail: (workspaceId: number, webhookId: string) =>
     queryOptions({
       queryKey: [...webhookQueries.workspace(workspaceId), 'detail', webhookId] as const,

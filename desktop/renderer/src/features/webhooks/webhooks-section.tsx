@@ -1,11 +1,17 @@
-import { Badge, Group, Paper, Stack, Text } from '@mantine/core';
-import { IconAlertTriangle, IconWebhook } from '@tabler/icons-react';
-import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import { Badge, Group, Paper, Stack, Text, TextInput } from '@mantine/core';
+import { useDebouncedValue } from '@mantine/hooks';
+import { IconAlertTriangle, IconSearch, IconWebhook } from '@tabler/icons-react';
+import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import { Link, useNavigate } from 'react-router-dom';
 import { can } from '../../../../../shared/permissions';
 import { triggerLabels, webhookDisplayState, webhookMessages, type WebhookDto } from '../../../../../shared/webhooks';
 import type { WorkspaceDto } from '../../../../../shared/workspaces';
+import { PAGE_SEARCH_MAX } from '../../../../../shared/pagination';
+import { pagedItems } from '../../api/pages';
 import { EmptyState } from '../../components/empty-state';
+import { LoadMore } from '../../components/load-more';
+import { formatNumber } from '../../lib/format';
 import { ErrorView } from '../../components/error-view';
 import { PageLoader } from '../../components/page-loader';
 import { SectionHeading } from '../../components/section-heading';
@@ -25,7 +31,10 @@ export function WebhooksSection() {
 
 function WorkspaceWebhooks({ workspace }: { workspace: WorkspaceDto }) {
   const navigate = useNavigate();
-  const webhooks = useQuery(webhookQueries.list(workspace.id));
+  const [search, setSearch] = useState('');
+  const q = useDebouncedValue(search.trim(), 300)[0];
+  const webhooks = useInfiniteQuery(webhookQueries.pages(workspace.id, q));
+  const items = pagedItems(webhooks.data);
   const quota = useQuery(workspaceQueries.quota(workspace.id));
   const reason = addWebhookBlockedReason(workspace.role_name, quota.data);
 
@@ -37,11 +46,24 @@ function WorkspaceWebhooks({ workspace }: { workspace: WorkspaceDto }) {
           {webhookUsageText(workspace, quota.data)}
         </Text>
       )}
+      {(q !== '' || webhooks.hasNextPage || (webhooks.data?.pages.length ?? 0) > 1) && (
+        <TextInput
+          label="Search webhooks"
+          placeholder="Webhook name"
+          leftSection={<IconSearch size={16} aria-hidden />}
+          value={search}
+          onChange={(e) => setSearch(e.currentTarget.value)}
+          maxLength={PAGE_SEARCH_MAX}
+          maw={{ base: '100%', sm: 360 }}
+        />
+      )}
       {webhooks.isPending ? (
         <PageLoader label="Loading webhooks…" minHeight={120} />
       ) : webhooks.isError ? (
         <ErrorView error={webhooks.error} withRefresh />
-      ) : webhooks.data.length === 0 ? (
+      ) : items.length === 0 && q !== '' ? (
+        <Text c="dimmed">No webhook name contains “{q}”.</Text>
+      ) : items.length === 0 ? (
         <EmptyState icon={IconWebhook} title="No webhooks yet">
           {can(workspace.role_name, 'webhooks.add')
             ? 'Add a webhook to have Cairn send transactions, blocks, delegations or epochs to your endpoint as they happen.'
@@ -49,13 +71,20 @@ function WorkspaceWebhooks({ workspace }: { workspace: WorkspaceDto }) {
         </EmptyState>
       ) : (
         <Stack component="ul" gap="sm" className={classes.plainList}>
-          {webhooks.data.map((w) => (
+          {items.map((w) => (
             <li key={w.id}>
               <WebhookCard webhook={w} />
             </li>
           ))}
         </Stack>
       )}
+      <LoadMore
+        hasMore={webhooks.hasNextPage}
+        loading={webhooks.isFetchingNextPage}
+        onLoad={() => void webhooks.fetchNextPage()}
+        shown={webhooks.hasNextPage ? `${formatNumber(items.length)} webhooks shown` : undefined}
+        label="Load more webhooks"
+      />
     </Stack>
   );
 }

@@ -1,12 +1,14 @@
 import { useState, type FormEvent } from 'react';
 import { Button, Group, NativeSelect, Paper, Stack, Text, TextInput } from '@mantine/core';
 import { IconMail } from '@tabler/icons-react';
-import { useQuery } from '@tanstack/react-query';
+import { useInfiniteQuery } from '@tanstack/react-query';
 import { emailSchema } from '../../../../../shared/auth';
 import { messages } from '../../../../../shared/messages';
 import { assignableRoles, can, roleLabels, type AssignableRole } from '../../../../../shared/permissions';
 import { type InvitationDto, type WorkspaceDto } from '../../../../../shared/workspaces';
+import { pagedItems } from '../../api/pages';
 import { ErrorView } from '../../components/error-view';
+import { LoadMore } from '../../components/load-more';
 import { PageLoader } from '../../components/page-loader';
 import { RoleBadge } from '../../components/role-badge';
 import { SectionHeading } from '../../components/section-heading';
@@ -80,7 +82,8 @@ export function InviteForm({ workspace, onDone }: { workspace: WorkspaceDto; onD
 }
 
 export function Invitations({ workspace }: { workspace: WorkspaceDto }) {
-  const invitations = useQuery(workspaceQueries.invitations(workspace.id));
+  const invitations = useInfiniteQuery(workspaceQueries.invitations(workspace.id));
+  const items = pagedItems(invitations.data);
   const revoke = useRevokeInvitation(workspace.id);
   const canRevoke = can(workspace.role_name, 'invites.delete');
   return (
@@ -90,13 +93,13 @@ export function Invitations({ workspace }: { workspace: WorkspaceDto }) {
         <PageLoader label="Loading invitations…" minHeight={80} />
       ) : invitations.isError ? (
         <ErrorView error={invitations.error} />
-      ) : invitations.data.length === 0 ? (
+      ) : items.length === 0 ? (
         <Text c="dimmed" size="sm">
           No pending invitations.
         </Text>
       ) : (
         <Stack component="ul" gap={0} p={0} m={0} style={{ listStyle: 'none' }} aria-label="Pending invitations">
-          {invitations.data.map((inv: InvitationDto) => (
+          {items.map((inv: InvitationDto) => (
             <Paper component="li" key={inv.id} withBorder p="sm" radius={0} style={{ marginTop: -1 }}>
               <Group justify="space-between" gap="sm">
                 <Stack gap={2} miw={0} style={{ flex: '1 1 200px' }}>
@@ -132,6 +135,7 @@ export function Invitations({ workspace }: { workspace: WorkspaceDto }) {
           ))}
         </Stack>
       )}
+      <LoadMore hasMore={invitations.hasNextPage} loading={invitations.isFetchingNextPage} onLoad={() => void invitations.fetchNextPage()} label="Load more invitations" />
     </Stack>
   );
 }

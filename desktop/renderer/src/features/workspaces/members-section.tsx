@@ -1,11 +1,13 @@
 import { useState } from 'react';
 import { Button, Group, NativeSelect, Paper, Stack, Text } from '@mantine/core';
 import { IconUserMinus } from '@tabler/icons-react';
-import { useQuery } from '@tanstack/react-query';
+import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import { assignableRoles, can, roleLabels, type AssignableRole } from '../../../../../shared/permissions';
 import type { PlanName } from '../../../../../shared/plans';
 import { type MemberDto, type WorkspaceDto } from '../../../../../shared/workspaces';
+import { pagedItems } from '../../api/pages';
 import { ErrorView } from '../../components/error-view';
+import { LoadMore } from '../../components/load-more';
 import { ModalDialog } from '../../components/modal-dialog';
 import { PageLoader } from '../../components/page-loader';
 import { RoleBadge } from '../../components/role-badge';
@@ -19,8 +21,9 @@ import { InviteForm } from './invitations-section';
 
 export function Members({ workspace }: { workspace: WorkspaceDto }) {
   const role = workspace.role_name;
-  const members = useQuery(workspaceQueries.members(workspace.id));
-  const invitations = useQuery(workspaceQueries.invitations(workspace.id));
+  const members = useInfiniteQuery(workspaceQueries.memberPages(workspace.id));
+  const invitations = useInfiniteQuery(workspaceQueries.invitations(workspace.id));
+  const memberList = pagedItems(members.data);
   const quota = useQuery(workspaceQueries.quota(workspace.id));
   const { data: me } = useQuery(meQueries.me());
   const [inviting, setInviting] = useState(false);
@@ -29,7 +32,7 @@ export function Members({ workspace }: { workspace: WorkspaceDto }) {
   const remove = useRemoveMember(workspace.id);
 
   const plan: PlanName | undefined = quota.data?.subscription.currentPlan.name;
-  const reason = inviteBlockedReason(role, members.data ? plan : undefined, members.data?.length ?? 0, invitations.data?.length ?? 0);
+  const reason = inviteBlockedReason(role, members.data ? plan : undefined, memberList.length, pagedItems(invitations.data).length);
 
   return (
     <Stack gap="sm">
@@ -40,7 +43,7 @@ export function Members({ workspace }: { workspace: WorkspaceDto }) {
         <ErrorView error={members.error} />
       ) : (
         <Stack component="ul" gap={0} p={0} m={0} style={{ listStyle: 'none' }} aria-label="Members">
-          {members.data.map((m) => {
+          {memberList.map((m) => {
             const self = me?.id === m.user_id;
             const editable = !m.is_creator && can(role, 'members.update');
             const removable = !m.is_creator && !self && can(role, 'members.delete');
@@ -103,6 +106,7 @@ export function Members({ workspace }: { workspace: WorkspaceDto }) {
           })}
         </Stack>
       )}
+      <LoadMore hasMore={members.hasNextPage} loading={members.isFetchingNextPage} onLoad={() => void members.fetchNextPage()} label="Load more members" />
       <ModalDialog opened={inviting} onClose={() => setInviting(false)} title="Invite Member">
         <InviteForm workspace={workspace} onDone={() => setInviting(false)} />
       </ModalDialog>

@@ -9,6 +9,8 @@ import type {
   WorkspaceDto,
 } from '../../../../../shared/workspaces';
 import { apiFetch } from '../../api/client';
+import { pagedListQuery } from '../../api/pages';
+import { PAGE_MAX_LIMIT } from '../../../../../shared/pagination';
 
 const ws = (id: number) => `/api/workspaces/${encodeURIComponent(String(id))}`;
 
@@ -16,27 +18,28 @@ export const workspaceQueries = {
   all: () => ['workspaces'] as const,
   /** Everything cached about one workspace (detail, members, invitations, quota, transfer plans). */
   scope: (id: number) => [...workspaceQueries.all(), id] as const,
-  /** The signed-in user's workspaces, oldest first. */
+  /** The signed-in user's first PAGE_MAX_LIMIT workspaces, oldest first: the picker's list and the default selection. */
   list: () =>
     queryOptions({
       queryKey: [...workspaceQueries.all(), 'list'] as const,
-      queryFn: ({ signal }) => apiFetch<WorkspaceDto[]>('/api/workspaces', { signal }),
+      queryFn: ({ signal }) => apiFetch<WorkspaceDto[]>(`/api/workspaces?limit=${PAGE_MAX_LIMIT}`, { signal }),
     }),
+  /** The user's workspaces a page at a time, for the workspaces page; `q` searches names. */
+  pages: (q = '') => pagedListQuery<WorkspaceDto, readonly unknown[]>([...workspaceQueries.all(), 'list', 'pages', ...(q ? [q] : [])], '/api/workspaces', { q }),
   detail: (id: number) =>
     queryOptions({
       queryKey: [...workspaceQueries.scope(id), 'detail'] as const,
       queryFn: ({ signal }) => apiFetch<WorkspaceDto>(ws(id), { signal }),
     }),
+  /** The workspace's first PAGE_MAX_LIMIT members, owner first, for choosers (transfer, the audit log's actor filter). */
   members: (id: number) =>
     queryOptions({
       queryKey: [...workspaceQueries.scope(id), 'members'] as const,
-      queryFn: ({ signal }) => apiFetch<MemberDto[]>(`${ws(id)}/members`, { signal }),
+      queryFn: ({ signal }) => apiFetch<MemberDto[]>(`${ws(id)}/members?limit=${PAGE_MAX_LIMIT}`, { signal }),
     }),
-  invitations: (id: number) =>
-    queryOptions({
-      queryKey: [...workspaceQueries.scope(id), 'invitations'] as const,
-      queryFn: ({ signal }) => apiFetch<InvitationDto[]>(`${ws(id)}/invitations`, { signal }),
-    }),
+  /** The workspace's members a page at a time, for the members list. */
+  memberPages: (id: number) => pagedListQuery<MemberDto, readonly unknown[]>([...workspaceQueries.scope(id), 'members', 'pages'], `${ws(id)}/members`),
+  invitations: (id: number) => pagedListQuery<InvitationDto, readonly unknown[]>([...workspaceQueries.scope(id), 'invitations'], `${ws(id)}/invitations`),
   /** The owner's plan, its limits and what is used; spec section 7 refreshes it every 30 s. */
   quota: (id: number) =>
     queryOptions({

@@ -5,6 +5,7 @@ import type { WorkspaceDto } from '../../../../../shared/workspaces';
 import { NotInAnyWorkspace } from '../../components/empty-state';
 import { ErrorView } from '../../components/error-view';
 import { PageLoader } from '../../components/page-loader';
+import { PAGE_MAX_LIMIT } from '../../../../../shared/pagination';
 import { workspaceQueries } from './queries';
 
 const SELECTED_WORKSPACE_KEY = 'cairn.workspace';
@@ -12,7 +13,7 @@ const SELECTED_WORKSPACE_KEY = 'cairn.workspace';
 interface SelectedWorkspace {
   /** The selected workspace: the stored choice while it still exists, else the first; null while loading or with none. */
   workspace: WorkspaceDto | null;
-  /** Every workspace of the signed-in user, oldest first. */
+  /** The signed-in user's workspaces, oldest first: the first PAGE_MAX_LIMIT, plus the selected one when it lies beyond them. */
   workspaces: WorkspaceDto[];
   select: (id: number) => void;
   isPending: boolean;
@@ -41,12 +42,19 @@ export function SelectedWorkspaceProvider({ children }: { children: ReactNode })
     deserialize: parseId,
   });
 
-  const workspaces = useMemo(() => list.data ?? [], [list.data]);
-  const workspace = resolveSelection(workspaces, storedId);
+  // The list holds the first page of workspaces; a stored choice beyond it is asked for by id.
+  const firstPage = list.data;
+  const beyond = !!firstPage && firstPage.length >= PAGE_MAX_LIMIT && storedId !== null && !firstPage.some((w) => w.id === storedId);
+  const stored = useQuery({ ...workspaceQueries.detail(storedId ?? 0), enabled: beyond, retry: false });
+  const workspaces = useMemo(() => {
+    const base = firstPage ?? [];
+    return stored.data && !base.some((w) => w.id === stored.data.id) ? [...base, stored.data] : base;
+  }, [firstPage, stored.data]);
+  const workspace = beyond && stored.isPending ? null : resolveSelection(workspaces, storedId);
 
   // The stored workspace is gone (deleted, left, removed): forget it, but only once the list is
   // fresh, so a workspace just joined is not dropped before the refetch that brings it in.
-  const settled = list.isSuccess && !list.isFetching;
+  const settled = list.isSuccess && !list.isFetching && !(beyond && stored.isFetching);
   const resolvedId = workspace?.id ?? null;
   useEffect(() => {
     if (settled && resolvedId !== storedId) setStoredId(resolvedId);
@@ -55,8 +63,8 @@ export function SelectedWorkspaceProvider({ children }: { children: ReactNode })
   const select = useCallback((id: number) => setStoredId(id), [setStoredId]);
 
   const value = useMemo<SelectedWorkspace>(
-    () => ({ workspace, workspaces, select, isPending: list.isPending, error: list.error }),
-    [workspace, workspaces, select, list.isPending, list.error],
+    () => ({ workspace, workspaces, select, isPending: list.isPending || (beyond && stored.isPending), error: list.error }),
+    [workspace, workspaces, select, list.isPending, beyond, stored.isPending, list.error],
   );
   return <SelectedWorkspaceContext.Provider value={value}>{children}</SelectedWorkspaceContext.Provider>;
 }

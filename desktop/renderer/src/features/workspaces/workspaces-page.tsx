@@ -1,9 +1,13 @@
 import { useState } from 'react';
-import { Anchor, Badge, Button, Group, Paper, Stack, Text } from '@mantine/core';
-import { IconSettings } from '@tabler/icons-react';
-import { useQuery } from '@tanstack/react-query';
+import { Anchor, Badge, Button, Group, Paper, Stack, Text, TextInput } from '@mantine/core';
+import { useDebouncedValue } from '@mantine/hooks';
+import { IconSearch, IconSettings } from '@tabler/icons-react';
+import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router-dom';
+import { PAGE_SEARCH_MAX } from '../../../../../shared/pagination';
+import { pagedItems } from '../../api/pages';
 import { ErrorView } from '../../components/error-view';
+import { LoadMore } from '../../components/load-more';
 import { ModalDialog } from '../../components/modal-dialog';
 import { PageLayout } from '../../components/page-layout';
 import { PageLoader } from '../../components/page-loader';
@@ -15,8 +19,13 @@ import { useSelectedWorkspace } from './selected-workspace';
 import { CreateWorkspaceForm } from './create-workspace-form';
 
 export function WorkspacesPage() {
-  const { workspaces, workspace: selected, select, isPending, error } = useSelectedWorkspace();
+  const { workspaces, workspace: selected, select } = useSelectedWorkspace();
   const [creating, setCreating] = useState(false);
+  const [search, setSearch] = useState('');
+  const q = useDebouncedValue(search.trim(), 300)[0];
+  const pages = useInfiniteQuery(workspaceQueries.pages(q));
+  const shown = pagedItems(pages.data);
+  const { isPending, error } = pages;
   // The user's own plan, read from the quota of a workspace they own.
   const owned = workspaces.find((w) => w.is_creator);
   const quota = useQuery({ ...workspaceQueries.quota(owned?.id ?? 0), enabled: !!owned });
@@ -25,11 +34,25 @@ export function WorkspacesPage() {
   return (
     <PageLayout title="Workspaces" description="Workspaces group projects and the people who work on them.">
       <SectionHeading title="Your workspaces" create={{ label: 'Create Workspace', onClick: () => setCreating(true), disabledReason: reason }} />
+      {(q !== '' || pages.hasNextPage || (pages.data?.pages.length ?? 0) > 1) && (
+        <TextInput
+          label="Search workspaces"
+          placeholder="Workspace name"
+          leftSection={<IconSearch size={16} aria-hidden />}
+          value={search}
+          onChange={(e) => setSearch(e.currentTarget.value)}
+          maxLength={PAGE_SEARCH_MAX}
+          maw={{ base: '100%', sm: 360 }}
+          mb="md"
+        />
+      )}
       {isPending ? (
         <PageLoader label="Loading workspaces…" />
-      ) : error && workspaces.length === 0 ? (
+      ) : error && shown.length === 0 ? (
         <ErrorView error={error} withRefresh />
-      ) : workspaces.length === 0 ? (
+      ) : shown.length === 0 && q !== '' ? (
+        <Text c="dimmed">No workspace name contains “{q}”.</Text>
+      ) : shown.length === 0 ? (
         <Paper withBorder p="xl">
           <Text ta="center" c="dimmed">
             You are not in any workspace. Create one to start adding projects.
@@ -37,7 +60,7 @@ export function WorkspacesPage() {
         </Paper>
       ) : (
         <Stack component="ul" gap="sm" p={0} m={0} style={{ listStyle: 'none' }}>
-          {workspaces.map((w) => (
+          {shown.map((w) => (
             <li key={w.id}>
               <Paper withBorder p="md">
                 <Group justify="space-between" gap="sm">
@@ -80,6 +103,13 @@ export function WorkspacesPage() {
           ))}
         </Stack>
       )}
+      <LoadMore
+        hasMore={pages.hasNextPage}
+        loading={pages.isFetchingNextPage}
+        onLoad={() => void pages.fetchNextPage()}
+        shown={pages.hasNextPage ? `${shown.length} workspaces shown` : undefined}
+        label="Load more workspaces"
+      />
       <ModalDialog opened={creating} onClose={() => setCreating(false)} title="Create Workspace">
         <CreateWorkspaceForm onDone={() => setCreating(false)} />
       </ModalDialog>

@@ -1,0 +1,26 @@
+import type { Knex } from 'knex';
+
+// The dashboard's lists are read a page at a time in their sort order (server/db/pagination.ts):
+// with an index on (workspace, sort key) each page is one index range of `limit + 1` entries, on
+// PostgreSQL as on SQLite, however many projects, webhooks or invitations a workspace holds.
+const INDEXES = [
+  ['projects', ['workspace_id', 'id'], 'projects_by_workspace_page'],
+  ['webhooks', ['workspace_id', 'created_at', 'id'], 'webhooks_by_workspace_page'],
+  ['workspace_invitations', ['workspace_id', 'created_at', 'id'], 'workspace_invitations_by_workspace_page'],
+] as const;
+
+export async function up(knex: Knex): Promise<void> {
+  for (const [table, columns, name] of INDEXES) {
+    await knex.schema.alterTable(table, (t) => {
+      t.index([...columns], name);
+    });
+  }
+}
+
+export async function down(knex: Knex): Promise<void> {
+  for (const [table, columns, name] of INDEXES) {
+    await knex.schema.alterTable(table, (t) => {
+      t.dropIndex([...columns], name);
+    });
+  }
+}
