@@ -1,14 +1,14 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { Badge, Button, Card, Group, NativeSelect, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import { IconFolderOpen, IconSearch } from '@tabler/icons-react';
+import { IconFolderOpen } from '@tabler/icons-react';
 import { useInfiniteQuery, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useDebouncedValue } from '@mantine/hooks';
 import { Link, useNavigate } from 'react-router-dom';
 import { can } from '../../../../../shared/permissions';
 import { NETWORK_NOT_AVAILABLE, networkLabel, networkOptions } from '../../../../../shared/networks';
 import { projectNameSchema, type ProjectDto, type WorkspaceDto } from '../../../../../shared/workspaces';
-import { PAGE_SEARCH_MAX } from '../../../../../shared/pagination';
+import { ListSearch } from '../../components/list-search';
 import { errorMessage, isApiError } from '../../api/client';
 import { pagedItems } from '../../api/pages';
 import { LoadMore } from '../../components/load-more';
@@ -82,17 +82,7 @@ function WorkspaceProjects({ workspace }: { workspace: WorkspaceDto }) {
           </Text>
         )}
       </FactLine>
-      {(q !== '' || projects.hasNextPage || (projects.data?.pages.length ?? 0) > 1) && (
-        <TextInput
-          label="Search projects"
-          placeholder="Project name"
-          leftSection={<IconSearch size={16} aria-hidden />}
-          value={search}
-          onChange={(e) => setSearch(e.currentTarget.value)}
-          maxLength={PAGE_SEARCH_MAX}
-          maw={{ base: '100%', sm: 360 }}
-        />
-      )}
+      <ListSearch value={search} onChange={setSearch} query={q} list={projects} label="Search projects" placeholder="Project name" />
       {projects.isPending ? (
         <PageLoader label="Loading projects…" />
       ) : projects.isError ? (

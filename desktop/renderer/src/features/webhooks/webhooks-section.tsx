@@ -1,13 +1,13 @@
 import { useState } from 'react';
-import { Badge, Group, Paper, Stack, Text, TextInput } from '@mantine/core';
+import { Badge, Group, Paper, Stack, Text } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
-import { IconAlertTriangle, IconSearch, IconWebhook } from '@tabler/icons-react';
+import { IconAlertTriangle, IconWebhook } from '@tabler/icons-react';
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import { Link, useNavigate } from 'react-router-dom';
 import { can } from '../../../../../shared/permissions';
 import { triggerLabels, webhookDisplayState, webhookMessages, type WebhookDto } from '../../../../../shared/webhooks';
 import type { WorkspaceDto } from '../../../../../shared/workspaces';
-import { PAGE_SEARCH_MAX } from '../../../../../shared/pagination';
+import { ListSearch } from '../../components/list-search';
 import { pagedItems } from '../../api/pages';
 import { EmptyState } from '../../components/empty-state';
 import { LoadMore } from '../../components/load-more';
@@ -46,17 +46,7 @@ function WorkspaceWebhooks({ workspace }: { workspace: WorkspaceDto }) {
           {webhookUsageText(workspace, quota.data)}
         </Text>
       )}
-      {(q !== '' || webhooks.hasNextPage || (webhooks.data?.pages.length ?? 0) > 1) && (
-        <TextInput
-          label="Search webhooks"
-          placeholder="Webhook name"
-          leftSection={<IconSearch size={16} aria-hidden />}
-          value={search}
-          onChange={(e) => setSearch(e.currentTarget.value)}
-          maxLength={PAGE_SEARCH_MAX}
-          maw={{ base: '100%', sm: 360 }}
-        />
-      )}
+      <ListSearch value={search} onChange={setSearch} query={q} list={webhooks} label="Search webhooks" placeholder="Webhook name" />
       {webhooks.isPending ? (
         <PageLoader label="Loading webhooks…" minHeight={120} />
       ) : webhooks.isError ? (

@@ -1,10 +1,10 @@
 import { useState } from 'react';
-import { Anchor, Badge, Button, Group, Paper, Stack, Text, TextInput } from '@mantine/core';
+import { Anchor, Badge, Button, Group, Paper, Stack, Text } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
-import { IconSearch, IconSettings } from '@tabler/icons-react';
+import { IconSettings } from '@tabler/icons-react';
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router-dom';
-import { PAGE_SEARCH_MAX } from '../../../../../shared/pagination';
+import { ListSearch } from '../../components/list-search';
 import { pagedItems } from '../../api/pages';
 import { ErrorView } from '../../components/error-view';
 import { LoadMore } from '../../components/load-more';
@@ -34,18 +34,7 @@ export function WorkspacesPage() {
   return (
     <PageLayout title="Workspaces" description="Workspaces group projects and the people who work on them.">
       <SectionHeading title="Your workspaces" create={{ label: 'Create Workspace', onClick: () => setCreating(true), disabledReason: reason }} />
-      {(q !== '' || pages.hasNextPage || (pages.data?.pages.length ?? 0) > 1) && (
-        <TextInput
-          label="Search workspaces"
-          placeholder="Workspace name"
-          leftSection={<IconSearch size={16} aria-hidden />}
-          value={search}
-          onChange={(e) => setSearch(e.currentTarget.value)}
-          maxLength={PAGE_SEARCH_MAX}
-          maw={{ base: '100%', sm: 360 }}
-          mb="md"
-        />
-      )}
+      <ListSearch value={search} onChange={setSearch} query={q} list={pages} label="Search workspaces" placeholder="Workspace name" mb="md" />
       {isPending ? (
         <PageLoader label="Loading workspaces…" />
       ) : error && shown.length === 0 ? (
