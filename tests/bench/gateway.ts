@@ -21,7 +21,8 @@
 // BENCH_METRICS=1 (the metrics-on case: (c) runs with Prometheus metrics on and is scraped every second; same targets),
 // BENCH_NODE_FLAGS (extra node flags for (b) and (c), e.g. --trace-gc-nvp), BENCH_LOOP_STATS=1 ((b) and (c)
 // print their event-loop delay and garbage collections when they stop: tests/bench/lib/loop-stats.ts),
-// BENCH_GATEWAY_CASES (plain,allow-lists: which cases run, one after the other, each with fresh processes).
+// BENCH_GATEWAY_CASES (plain,allow-lists: which cases run, one after the other, each with fresh processes),
+// BENCH_HEAP_SAMPLES=<file> ((c) writes a sampling heap profile of what outlived a minor collection: tests/bench/lib/gateway-server.ts).
 //
 // Cases: plain (projects without allow-lists), and allow-lists: every project holds a 20-entry
 // allow-list (10 origins, 10 IPv4/IPv6 addresses and ranges) that the requests match only at its last

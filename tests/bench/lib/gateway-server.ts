@@ -2,6 +2,7 @@
 // Cardano mainnet upstream, on a migrated temporary SQLite database holding one ENTERPRISE owner
 // with BENCH_PROJECTS mainnet projects. Auth, limits and metering run as in production.
 import fs from 'node:fs';
+import inspector from 'node:inspector/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { loadConfig } from '../../../server/config';
@@ -85,9 +86,24 @@ if (seeded) {
 if (gateway.keys.size !== total) throw new Error(`the key cache holds ${gateway.keys.size} keys, expected ${total}`);
 if (allowLists && projects.some((p) => !gateway.keys.lookup(p.key)?.allow?.ip)) throw new Error('the key cache holds projects without their allow-lists');
 
+// BENCH_HEAP_SAMPLES=<file>: V8's sampling heap profiler over the gateway's whole serving time, keeping
+// the samples of objects that outlived a minor garbage collection (promoted or still alive; those a
+// major collection freed later included): what the gateway keeps past a scavenge, by allocation site.
+const heapSamples = process.env.BENCH_HEAP_SAMPLES;
+const profiler = heapSamples ? new inspector.Session() : null;
+if (profiler) {
+  profiler.connect();
+  await profiler.post('HeapProfiler.startSampling', { samplingInterval: 1024, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: false });
+}
+
 const info: GatewayServerInfo = { keys: projects.map((p) => p.key), flushMs: config.gateway.meteringFlushMs, origin: allowLists ? BENCH_ORIGIN : null, metricsUrl: listener?.url ?? null };
 serveUntilDisconnected({ url: gateway.url, ...info }, async () => {
   reportLoop();
+  if (profiler && heapSamples) {
+    const { profile } = await profiler.post('HeapProfiler.stopSampling');
+    fs.writeFileSync(heapSamples, JSON.stringify(profile));
+    profiler.disconnect();
+  }
   if (scraper) clearInterval(scraper);
   await listener?.close();
   await gateway.close();
