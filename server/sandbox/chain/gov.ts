@@ -743,6 +743,12 @@ export function createGovernance(ctx: GovContext) {
   };
   const findDrep = (id: { hex: string; script: boolean | null }): Drep | null =>
     (dreps().byHex.get(id.hex) ?? []).find((d) => id.script === null || d.script === id.script) ?? null;
+  /** The registered DRep a path names: undefined for a malformed id, null for the two special DReps or an unknown one. */
+  const registeredDrep = (text: string): Drep | null | undefined => {
+    const id = parseDrepId(text);
+    if (id === null) return undefined;
+    return typeof id === 'string' ? null : findDrep(id);
+  };
 
   /** The DRep a stake address delegates its vote to as of the tip, or null. */
   const eraLength = 300;
@@ -1071,28 +1077,20 @@ export function createGovernance(ctx: GovContext) {
       return slice((power().get(key) ?? []).map((d) => ({ address: d.address, amount: String(d.amount) })), page);
     },
     drepMetadata(text: string) {
-      const id = parseDrepId(text);
-      if (id === null) return undefined;
-      if (typeof id === 'string') return null;
-      const d = findDrep(id);
+      const d = registeredDrep(text);
+      if (d === undefined) return undefined;
       const anchor = d ? latestAnchor(d) : null;
       return d && anchor ? { drep_id: d.id, hex: d.hex, ...metadataOf(anchor) } : null;
     },
     drepUpdates(text: string, page: Page) {
-      const id = parseDrepId(text);
-      if (id === null) return undefined;
-      if (typeof id === 'string') return null;
-      const d = findDrep(id);
-      if (!d) return null;
+      const d = registeredDrep(text);
+      if (!d) return d;
       const tip = ctx.tip();
       return slice(d.events.filter((e) => e.height <= tip).map((e) => ({ tx_hash: e.txHash, cert_index: e.certIndex, action: e.action, deposit: e.deposit === null ? null : String(e.deposit) })), page);
     },
     drepVotes(text: string, page: Page) {
-      const id = parseDrepId(text);
-      if (id === null) return undefined;
-      if (typeof id === 'string') return null;
-      const d = findDrep(id);
-      if (!d) return null;
+      const d = registeredDrep(text);
+      if (!d) return d;
       const tip = ctx.tip();
       const liveItems = liveVotes().filter((v) => v.role === 'drep' && v.voterHex === d.hex);
       if (!d.seat) return pageOf(page, 1, 0, () => [], liveItems).map(voteRow);
