@@ -41,31 +41,6 @@ import type { ChainContext } from './paths/context';
 import { amounts } from './paths/paging';
 import { NETWORK_MAGIC, DEFAULT_GENESIS_TIME, DEFAULT_BLOCK_INTERVAL_MS, DEFAULT_BLOCKS_PER_EPOCH, DEFAULT_ADDRESS_WINDOW_BLOCKS, DEFAULT_SEGMENT_LENGTH, DEFAULT_SEED, type SandboxChain, type SandboxChainOptions, type SandboxChainParams, type SandboxCatalog } from './api';
 
-export {
-  DEFAULT_ADDRESS_WINDOW_BLOCKS,
-  DEFAULT_BLOCK_INTERVAL_MS,
-  DEFAULT_BLOCKS_PER_EPOCH,
-  DEFAULT_GENESIS_TIME,
-  DEFAULT_SEED,
-  DEFAULT_SEGMENT_LENGTH,
-  NETWORK_MAGIC,
-  isAddressOfNetwork,
-  isStakeAddressOfNetwork,
-} from './api';
-export type {
-  AddressTxQuery,
-  CatalogAddress,
-  CatalogAsset,
-  DevWalletInfo,
-  FaucetPayment,
-  FaucetRequest,
-  SandboxCatalog,
-  SandboxChain,
-  SandboxChainOptions,
-  SandboxChainParams,
-  SandboxNetwork,
-} from './api';
-
 function positiveInt(value: number, name: string): number {
   if (!Number.isSafeInteger(value) || value < 1) throw new Error(`${name} must be a positive integer`);
   return value;

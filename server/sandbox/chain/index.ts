@@ -1,6 +1,6 @@
 // The sandbox chain: a deterministic simulated Cardano chain served in Blockfrost shapes.
+export { createSandboxChain } from './chain';
 export {
-  createSandboxChain,
   isAddressOfNetwork,
   isStakeAddressOfNetwork,
   DEFAULT_ADDRESS_WINDOW_BLOCKS,
@@ -10,7 +10,7 @@ export {
   DEFAULT_SEED,
   DEFAULT_SEGMENT_LENGTH,
   NETWORK_MAGIC,
-} from './chain';
+} from './api';
 export type {
   AddressTxQuery,
   DevWalletInfo,
@@ -23,7 +23,7 @@ export type {
   SandboxChainOptions,
   SandboxChainParams,
   SandboxNetwork,
-} from './chain';
+} from './api';
 export { sandboxRouter, SANDBOX_HEADER, SANDBOX_HEADER_VALUE, NOT_SERVED_MESSAGE } from './router';
 export { LedgerRefusal, memoryLedgerStore } from './ledger';
 export type { LedgerEntry, LedgerStore } from './ledger';

@@ -1,5 +1,6 @@
 import { pathShape } from '../../blockfrost/http';
-import { createSandboxChain, type SandboxChain } from './chain';
+import { createSandboxChain } from './chain';
+import type { SandboxChain } from './api';
 import { sandboxRouter } from './router';
 
 interface RouterLike {
