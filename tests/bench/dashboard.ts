@@ -12,13 +12,10 @@
 // Environment: BENCH_DASHBOARD_REQUESTS (default 50 per call and scale), BENCH_DASHBOARD_WARMUP (5),
 // BENCH_DASHBOARD_SCALES (e.g. "1,10": from 1, 10, 100).
 import crypto from 'node:crypto';
-import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
-import path from 'node:path';
 import { Writable } from 'node:stream';
 import type { AddressInfo } from 'node:net';
-import knex from 'knex';
 import { loadConfig } from '../../server/config';
 import { createApp } from '../../server/app';
 import { createDb, isPostgres, migrateLatest, type Db } from '../../server/db/index';
@@ -28,12 +25,12 @@ import { auditActions } from '../../shared/audit';
 import { makeUser } from '../helpers/workspace-fixture';
 import { machine, ms, ratio, row, summarize, table, type LatencySummary } from './lib/report';
 import { writeGrowthChart } from './lib/chart';
+import { postgresEngine, sqliteEngine, type Engine } from './lib/scratch-db';
 
 const SCALES = [1, 10, 100].filter((s) => !process.env.BENCH_DASHBOARD_SCALES || process.env.BENCH_DASHBOARD_SCALES.split(',').map(Number).includes(s));
 const REQUESTS = Number(process.env.BENCH_DASHBOARD_REQUESTS ?? 50);
 const WARMUP = Number(process.env.BENCH_DASHBOARD_WARMUP ?? 5);
 const TARGET_MS = 30;
-const DEFAULT_PG = 'postgres://postgres@127.0.0.1:5432/test';
 const SESSION_SECRET = 'bench-session-secret-that-is-long-enough-0123456789';
 const DAY_MS = 86_400_000;
 const EMAIL = 'bench-user@example.com';
@@ -57,46 +54,6 @@ function seedSize(scale: number) {
   };
 }
 type SeedSize = ReturnType<typeof seedSize>;
-
-interface Engine {
-  name: 'SQLite' | 'PostgreSQL';
-  databaseUrl?: string;
-  sqliteFile?: string;
-  drop(): Promise<void>;
-}
-
-function sqliteEngine(): Engine {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cairn-bench-dashboard-'));
-  return { name: 'SQLite', sqliteFile: path.join(dir, 'cairn.sqlite'), drop: async () => fs.rmSync(dir, { recursive: true, force: true }) };
-}
-
-/** A scratch database on the PostgreSQL server, or null when none is reachable (and none was asked for). */
-async function postgresEngine(): Promise<Engine | null> {
-  const adminUrl = process.env.DATABASE_URL ?? DEFAULT_PG;
-  const admin = knex({ client: 'pg', connection: adminUrl, pool: { min: 0, max: 1 }, acquireConnectionTimeout: 3000 });
-  try {
-    await admin.raw('select 1');
-  } catch (err) {
-    await admin.destroy();
-    if (process.env.DATABASE_URL) throw new Error(`DATABASE_URL is set but PostgreSQL is not reachable: ${(err as Error).message}`);
-    console.log(`\nSKIP PostgreSQL: nothing reachable at ${DEFAULT_PG} and DATABASE_URL is not set.`);
-    return null;
-  }
-  const name = `cairn_bench_dash_${crypto.randomBytes(4).toString('hex')}`;
-  await admin.raw(`CREATE DATABASE ${name}`);
-  await admin.destroy();
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  return {
-    name: 'PostgreSQL',
-    databaseUrl: url.toString(),
-    drop: async () => {
-      const a = knex({ client: 'pg', connection: adminUrl, pool: { min: 0, max: 1 } });
-      await a.raw(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await a.destroy();
-    },
-  };
-}
 
 /** INSERT … SELECT over the numbers start..end: generate_series on PostgreSQL, a recursive CTE on SQLite. */
 async function insertSeries(db: Db, count: number, sql: (n: string) => { table: string; columns: string; select: string }): Promise<void> {
@@ -384,7 +341,7 @@ async function main() {
   console.log(`bench:dashboard on ${machine()}, load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`);
   console.log(`${REQUESTS} sequential requests per call and scale after ${WARMUP} warm-up rounds, the calls alternating, one keep-alive connection.\n`);
   const results: Array<{ engine: string; scales: ScaleResult[] }> = [];
-  const engines: Array<() => Promise<Engine | null>> = [async () => sqliteEngine(), postgresEngine];
+  const engines: Array<() => Promise<Engine | null>> = [async () => sqliteEngine('dash'), () => postgresEngine('dash')];
   for (const make of engines) {
     const scales: ScaleResult[] = [];
     let name = '';

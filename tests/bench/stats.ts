@@ -9,14 +9,10 @@
 //
 // Environment: BENCH_STATS_REQUESTS (default 200 per endpoint and size), BENCH_STATS_WARMUP (20),
 // BENCH_STATS_SIZES (e.g. "1,10": millions of requests, from 1, 10, 100).
-import crypto from 'node:crypto';
-import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
-import path from 'node:path';
 import { Writable } from 'node:stream';
 import type { AddressInfo } from 'node:net';
-import knex from 'knex';
 import { loadConfig } from '../../server/config';
 import { createApp } from '../../server/app';
 import { createDb, migrateLatest, type Db } from '../../server/db/index';
@@ -26,6 +22,7 @@ import { makeProject, makeUser, makeWorkspace } from '../helpers/workspace-fixtu
 import { seedUsage } from './lib/usage-seed';
 import { machine, ms, ratio, row, summarize, table, type LatencySummary } from './lib/report';
 import { writeGrowthChart } from './lib/chart';
+import { postgresEngine, sqliteEngine, type Engine } from './lib/scratch-db';
 
 interface Size {
   millions: number;
@@ -39,53 +36,12 @@ const SIZES: Size[] = [
 ].filter((s) => !process.env.BENCH_STATS_SIZES || process.env.BENCH_STATS_SIZES.split(',').map(Number).includes(s.millions));
 const REQUESTS = Number(process.env.BENCH_STATS_REQUESTS ?? 200);
 const WARMUP = Number(process.env.BENCH_STATS_WARMUP ?? 20);
-const DEFAULT_PG = 'postgres://postgres@127.0.0.1:5432/test';
 const SESSION_SECRET = 'bench-session-secret-that-is-long-enough-0123456789';
 
 setTimeout(() => {
   console.error('bench:stats: gave up after 600 s');
   process.exit(2);
 }, 600_000).unref();
-
-interface Engine {
-  name: 'SQLite' | 'PostgreSQL';
-  databaseUrl?: string;
-  sqliteFile?: string;
-  drop(): Promise<void>;
-}
-
-function sqliteEngine(): Engine {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cairn-bench-stats-'));
-  return { name: 'SQLite', sqliteFile: path.join(dir, 'cairn.sqlite'), drop: async () => fs.rmSync(dir, { recursive: true, force: true }) };
-}
-
-/** A scratch database on the PostgreSQL server, or null when none is reachable (and none was asked for). */
-async function postgresEngine(): Promise<Engine | null> {
-  const adminUrl = process.env.DATABASE_URL ?? DEFAULT_PG;
-  const admin = knex({ client: 'pg', connection: adminUrl, pool: { min: 0, max: 1 }, acquireConnectionTimeout: 3000 });
-  try {
-    await admin.raw('select 1');
-  } catch (err) {
-    await admin.destroy();
-    if (process.env.DATABASE_URL) throw new Error(`DATABASE_URL is set but PostgreSQL is not reachable: ${(err as Error).message}`);
-    console.log(`\nSKIP PostgreSQL: nothing reachable at ${DEFAULT_PG} and DATABASE_URL is not set.`);
-    return null;
-  }
-  const name = `cairn_bench_${crypto.randomBytes(4).toString('hex')}`;
-  await admin.raw(`CREATE DATABASE ${name}`);
-  await admin.destroy();
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  return {
-    name: 'PostgreSQL',
-    databaseUrl: url.toString(),
-    drop: async () => {
-      const a = knex({ client: 'pg', connection: adminUrl, pool: { min: 0, max: 1 } });
-      await a.raw(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await a.destroy();
-    },
-  };
-}
 
 /** GET with a keep-alive agent; answers status, body text and the time to the last byte. */
 function timedGet(agent: http.Agent, url: string, cookie: string): Promise<{ status: number; body: string; ms: number }> {
@@ -225,7 +181,7 @@ async function main() {
   console.log(`bench:stats on ${machine()}`);
   console.log(`${REQUESTS} sequential requests per endpoint and size after ${WARMUP} warm-up requests, the calls alternating, one keep-alive connection.\n`);
   const results: EngineResult[] = [];
-  const engines: Array<() => Promise<Engine | null>> = [async () => sqliteEngine(), postgresEngine];
+  const engines: Array<() => Promise<Engine | null>> = [async () => sqliteEngine('stats'), () => postgresEngine('stats')];
   for (const make of engines) {
     const engine = await make();
     if (!engine) continue;
