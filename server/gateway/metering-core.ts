@@ -246,6 +246,7 @@ export const clean = (s: string, max: number): string => {
 };
 
 /** One statement of a part, with its values bound (never written into the SQL). */
+/** A statement in the driver's own placeholders (`?` on SQLite, `$n` on PostgreSQL: server/db/batch.ts). */
 export interface Statement {
   sql: string;
   bindings: Array<string | number | Array<string | number>>;
@@ -290,7 +291,7 @@ class Upserts {
     const names = columns.map(([name]) => name).join(', ');
     this.head =
       engine === 'pg'
-        ? `insert into ${table} (${names}) select * from unnest(${columns.map(([, type]) => `?::${type}[]`).join(', ')})`
+        ? `insert into ${table} (${names}) select * from unnest(${columns.map(([, type], i) => `$${i + 1}::${type}[]`).join(', ')})`
         : `insert into ${table} (${names}) values `;
     this.tail = sums.length === 0 ? '' : ` on conflict (${keys.join(', ')}) do update set ${sums.map((c) => `${c} = ${table}.${c} + excluded.${c}`).join(', ')}`;
     this.perStatement = engine === 'pg' ? PG_CHUNK : Math.min(CHUNK, Math.floor(SQLITE_VARIABLES / columns.length));
@@ -582,9 +583,10 @@ export class MeterCore {
     // projects this part added to are trimmed, so the log stays bounded without a pass of its own.
     for (let i = 0; i < failing.length; i += CHUNK) {
       const ids = failing.slice(i, i + CHUNK).map(int);
+      const param = e === 'pg' ? (n: number) => `$${n + 1}` : () => '?';
       out.push({
         sql: `delete from failed_requests where id in (select id from (select id, row_number() over (partition by project_id order by at_ms desc, id desc) as age
-           from failed_requests where project_id in (${ids.map(() => '?').join(', ')})) ranked where age > ?)`,
+           from failed_requests where project_id in (${ids.map((_, n) => param(n)).join(', ')})) ranked where age > ${param(ids.length)})`,
         bindings: [...ids, RECENT_FAILURES_KEPT],
       });
     }

@@ -12,11 +12,15 @@ export type ToWorker =
    */
   | { t: 'records'; buffer: ArrayBuffer; count: number; strings: string[]; restart: boolean }
   | { t: 'flush'; id: number; now: number; paced: boolean }
-  /** How the flush's parts went: the first `written` were written; `error` says why the next was not. */
-  | { t: 'written'; id: number; written: number; error: string | null };
+  /** How part `id` went: `error` is null when it was written whole, otherwise why nothing of it was. */
+  | { t: 'written'; id: number; error: string | null };
 
 export type ToMain =
-  /** A flush's parts, each a list of statements with bound values, to run in order, one transaction each, `gapMs` apart. */
-  | { t: 'parts'; id: number; parts: Statement[][]; gapMs: number }
+  /**
+   * One part of a flush: statements with bound values to run in one transaction. The worker sends
+   * the next part only when this one is written and its pause is over, so the gateway's thread holds
+   * one part at a time, never a whole flush waiting through the pauses.
+   */
+  | { t: 'part'; id: number; statements: Statement[] }
   /** The flush `id` is over; `error` when a part failed (its counts are kept for the next). */
   | { t: 'flushed'; id: number; error: string | null };

@@ -6,7 +6,7 @@
 // metering's work, and most of what it allocates) never hold up the gateway's event loop or its
 // garbage collections.
 import { parentPort, workerData } from 'node:worker_threads';
-import { MeterCore, type RunFlush } from './metering-core';
+import { MeterCore, type RunFlush, type Statement } from './metering-core';
 import { FIELD, FIELDS, type ToMain, type ToWorker } from './metering-protocol';
 
 const port = parentPort!;
@@ -14,18 +14,31 @@ const { engine, flushMs } = workerData as { engine: 'pg' | 'sqlite'; flushMs: nu
 const core = new MeterCore(engine, flushMs);
 /** The strings the records refer to by number (endpoints, IPs, user agents), as the gateway's thread numbered them. */
 let strings: string[] = [];
-/** Flushes whose parts were sent to be run, until the gateway's thread says how they went. */
-const running = new Map<number, (outcome: { written: number; error: string | null }) => void>();
+/** Parts sent to be run, until the gateway's thread says how they went. */
+const running = new Map<number, (error: string | null) => void>();
 let nextRun = 1;
 
 const send = (m: ToMain) => port.postMessage(m);
 
-const runFlush: RunFlush = ({ parts, gapMs }) =>
-  new Promise((resolve) => {
+const runPart = (statements: Statement[]) =>
+  new Promise<string | null>((resolve) => {
     const id = nextRun++;
     running.set(id, resolve);
-    send({ t: 'parts', id, parts, gapMs });
+    send({ t: 'part', id, statements });
   });
+
+const runFlush: RunFlush = async ({ parts, gapMs }) => {
+  let sent = false;
+  for (let i = 0; i < parts.length; i++) {
+    const part = parts[i]!;
+    if (part.length === 0) continue;
+    if (sent && gapMs > 0) await new Promise((resolve) => setTimeout(resolve, gapMs));
+    sent = true;
+    const error = await runPart(part);
+    if (error !== null) return { written: i, error };
+  }
+  return { written: parts.length, error: null };
+};
 
 port.on('message', (m: ToWorker) => {
   switch (m.t) {
@@ -58,7 +71,7 @@ port.on('message', (m: ToWorker) => {
       );
       return;
     case 'written':
-      running.get(m.id)?.({ written: m.written, error: m.error });
+      running.get(m.id)?.(m.error);
       running.delete(m.id);
       return;
   }

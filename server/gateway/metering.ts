@@ -1,17 +1,16 @@
 // The gateway's metering, as its request path sees it. Each answered request becomes one packed
 // record (a few numbers, its texts numbered once) in a buffer that goes to the metering worker
 // thread (metering-worker.ts) whenever it fills and at each flush. The worker counts them and turns
-// a flush into parts of statements with bound values (metering-core.ts); this thread runs each part
-// in one knex transaction on the
-// gateway's own database connection (SQLite has one writer: a second connection in the worker would
+// a flush into parts of statements with bound values (metering-core.ts), sent here one part at a
+// time; this thread runs each part in one transaction (server/db/batch.ts) on the gateway's own database connection (SQLite has one writer: a second connection in the worker would
 // make the control plane's transactions fail with SQLITE_BUSY while a flush commits).
 import { Worker } from 'node:worker_threads';
 import { type Db, isPostgres } from '../db/index';
+import { runBatch } from '../db/batch';
 import type { Logger } from '../logger';
 import { DAY_MS } from './limiter';
 import { FIELD, FIELDS, type ToMain, type ToWorker } from './metering-protocol';
 import type { Statement } from './metering-core';
-import type { Knex } from 'knex';
 
 export interface MeteredRequest {
   projectId: number;
@@ -67,7 +66,7 @@ export class Meter {
   private timer: NodeJS.Timeout | undefined;
   private stopped = false;
   private readonly engine: 'pg' | 'sqlite';
-  /** Rows written since the flush under way began (runParts adds them). */
+  /** Rows written since the flush under way began (runPart adds them). */
   private rowsWritten = 0;
   /** Told when a flush is over: its duration, the rows it wrote and whether it wrote everything (the metrics). */
   onFlushed: ((seconds: number, rows: number, ok: boolean) => void) | null = null;
@@ -186,8 +185,8 @@ export class Meter {
     const worker = new Worker(METERING_WORKER, { workerData: { engine: this.engine, flushMs: this.flushMs } });
     worker.unref();
     worker.on('message', (m: ToMain) => {
-      if (m.t === 'parts') {
-        void this.runParts(m.parts, m.gapMs).then(({ written, error }) => worker.postMessage({ t: 'written', id: m.id, written, error } satisfies ToWorker));
+      if (m.t === 'part') {
+        void this.runPart(m.statements).then((error) => worker.postMessage({ t: 'written', id: m.id, error } satisfies ToWorker));
         return;
       }
       if (m.error !== null) this.logger.warn({ err: { message: m.error } }, 'metering: flush failed, will retry');
@@ -212,26 +211,15 @@ export class Meter {
     return worker;
   }
 
-  /**
-   * Runs a flush's parts in order, each in one transaction, `gapMs` apart; stops at the first part
-   * that fails. Answers how many parts were written.
-   */
-  private async runParts(parts: Statement[][], gapMs: number): Promise<{ written: number; error: string | null }> {
-    for (let i = 0; i < parts.length; i++) {
-      const part = parts[i]!;
-      if (part.length === 0) continue;
-      if (i > 0 && gapMs > 0) await new Promise((resolve) => setTimeout(resolve, gapMs));
-      try {
-        // A statement that fails rolls the whole part back: nothing of it stays.
-        await this.db.transaction(async (trx) => {
-          for (const s of part) await trx.raw(s.sql, s.bindings as Knex.RawBinding[]);
-        });
-        for (const s of part) this.rowsWritten += s.rows ?? 0;
-      } catch (err) {
-        return { written: i, error: (err as Error).message || String(err) };
-      }
+  /** Runs one part of a flush in one transaction: written whole, or (answering why) not at all. */
+  private async runPart(statements: Statement[]): Promise<string | null> {
+    try {
+      await runBatch(this.db, statements);
+    } catch (err) {
+      return (err as Error).message || String(err);
     }
-    return { written: parts.length, error: null };
+    for (const s of statements) this.rowsWritten += s.rows ?? 0;
+    return null;
   }
 }
 
