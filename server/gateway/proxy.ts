@@ -64,6 +64,12 @@ export abstract class Forward implements Dispatcher.DispatchHandler {
   private gatheredBytes = 0;
   /** A gathered answer longer than this is given up: the backend is asked to stop and `tooLarge` answers. */
   protected readonly gatherLimit: number = Infinity;
+  /** performance.now() when the backend was last heard from (the request went out, or a piece of the answer came). */
+  heard = 0;
+  /** Where this forward sits in its pool's stall watch while it waits on the backend (-1: not waiting). */
+  slot = -1;
+  /** The pool's stall watch (BackendPool). */
+  watch: StallWatch | null = null;
 
   constructor(
     readonly res: http.ServerResponse,
@@ -91,6 +97,21 @@ export abstract class Forward implements Dispatcher.DispatchHandler {
 
   onRequestStart(controller: Dispatcher.DispatchController): void {
     this.controller = controller;
+    this.heard = performance.now();
+    this.await(true);
+  }
+
+  /** Starts or stops the stall watch for this forward. */
+  private await(on: boolean): void {
+    if (!this.watch || on === this.slot >= 0) return;
+    if (on) this.watch.add(this);
+    else this.watch.remove(this);
+  }
+
+  /** The backend said nothing for the pool's timeout: it is asked to stop, and onResponseError answers for it. */
+  stalled(): void {
+    this.await(false);
+    this.controller?.abort(new Error('the backend stalled past the timeout'));
   }
 
   onResponseStart(controller: Dispatcher.DispatchController, status: number, headers: Record<string, string | string[]>): void {
@@ -115,10 +136,12 @@ export abstract class Forward implements Dispatcher.DispatchHandler {
 
   onResponseData(controller: Dispatcher.DispatchController, chunk: Buffer): void {
     if (this.over) return;
+    this.heard = performance.now();
     if (this.chunks) {
       this.gatheredBytes += chunk.length;
       if (this.gatheredBytes > this.gatherLimit) {
         this.over = true;
+        this.await(false);
         this.chunks = null;
         controller.abort(new Error('the answer is larger than this forward gathers'));
         if (!this.res.headersSent && !this.res.destroyed) this.tooLarge();
@@ -126,20 +149,29 @@ export abstract class Forward implements Dispatcher.DispatchHandler {
       }
       this.chunks.push(chunk);
     } else if (!this.res.write(chunk)) {
+      // A slow client is not a stalled backend: the watch stops while paused.
       controller.pause();
-      this.res.once('drain', () => controller.resume());
+      this.await(false);
+      this.res.once('drain', () => {
+        if (this.over) return;
+        this.heard = performance.now();
+        this.await(true);
+        controller.resume();
+      });
     }
   }
 
   onResponseEnd(): void {
     if (this.over) return;
     this.over = true;
+    this.await(false);
     if (this.chunks) this.complete(this.status, this.headers!, this.chunks);
     else if (!this.res.destroyed) this.res.end();
   }
 
   /** Refused, broken off, or stalled past the timeout (headers or body). */
   onResponseError(_controller: Dispatcher.DispatchController, _err: Error): void {
+    this.await(false);
     if (this.over) return;
     if (!this.answered) return this.fail();
     this.over = true;
@@ -152,6 +184,7 @@ export abstract class Forward implements Dispatcher.DispatchHandler {
   /** The backend failed before answering. */
   private fail(): void {
     this.over = true;
+    this.await(false);
     const { res, hooks } = this;
     if (hooks && !res.headersSent && hooks.unavailable()) return;
     if (!res.headersSent) this.failed();
@@ -162,6 +195,7 @@ export abstract class Forward implements Dispatcher.DispatchHandler {
   clientGone(): void {
     if (this.over) return;
     this.over = true;
+    this.await(false);
     this.controller?.abort(new Error('the client went away'));
   }
 }
@@ -187,16 +221,72 @@ function onClientClose(this: ForwardedResponse): void {
 }
 
 /**
- * A keep-alive connection pool to one backend origin (up to 256 connections). `timeoutMs` bounds the
- * connect, the wait for the answer's head, and each wait between pieces of its body.
+ * The forwards of a pool waiting on their backend: a dense array, each forward knowing its slot, so
+ * leaving is one swap with the last (a Set's churn of entries kept a busy gateway's finished requests
+ * alive across young-generation collections in bench:gateway).
  */
-export const backendPool = (origin: string, timeoutMs: number): Pool => new Pool(origin, { connections: 256, headersTimeout: timeoutMs, bodyTimeout: timeoutMs, connect: { timeout: timeoutMs } });
+class StallWatch {
+  private readonly forwards: Forward[] = [];
 
-/** Sends one request through `pool`, its answer going to `forward`; the client leaving stops it. */
-export function dispatchForward(pool: Pool, request: Dispatcher.DispatchOptions, forward: Forward): void {
-  (forward.res as ForwardedResponse)[FORWARDING] = forward;
-  forward.res.on('close', onClientClose);
-  pool.dispatch(request, forward);
+  add(forward: Forward): void {
+    forward.slot = this.forwards.length;
+    this.forwards.push(forward);
+  }
+
+  remove(forward: Forward): void {
+    const last = this.forwards.pop()!;
+    if (last !== forward) {
+      this.forwards[forward.slot] = last;
+      last.slot = forward.slot;
+    }
+    forward.slot = -1;
+  }
+
+  /** The forwards last heard from before `before` (performance.now() time). */
+  stalled(before: number): Forward[] {
+    return this.forwards.filter((f) => f.heard <= before);
+  }
+}
+
+/**
+ * A keep-alive connection pool to one backend origin (up to 256 connections). `timeoutMs` bounds the
+ * connect, the wait for the answer's head, and each wait between pieces of its body. The waits are
+ * checked by one sweep over the forwards in flight, a tenth of the timeout apart (at most a second),
+ * instead of undici's timers: those make a timer object per request (a pooled connection switches
+ * between its answer and keep-alive timeouts), which outlive young-generation collections in a
+ * busy gateway and make each one slower.
+ */
+export class BackendPool {
+  private readonly pool: Pool;
+  private readonly watch = new StallWatch();
+  private readonly sweeper: NodeJS.Timeout;
+
+  constructor(
+    origin: string,
+    private readonly timeoutMs: number,
+  ) {
+    this.pool = new Pool(origin, { connections: 256, headersTimeout: 0, bodyTimeout: 0, connect: { timeout: timeoutMs } });
+    this.sweeper = setInterval(() => this.sweep(), Math.min(1000, Math.max(10, Math.round(timeoutMs / 10))));
+    this.sweeper.unref();
+  }
+
+  /** Sends one request, its answer going to `forward`; the client leaving stops it. */
+  dispatch(request: Dispatcher.DispatchOptions, forward: Forward): void {
+    (forward.res as ForwardedResponse)[FORWARDING] = forward;
+    forward.res.on('close', onClientClose);
+    forward.watch = this.watch;
+    this.pool.dispatch(request, forward);
+  }
+
+  private sweep(): void {
+    const now = performance.now();
+    for (const forward of this.watch.stalled(now - this.timeoutMs)) forward.stalled();
+  }
+
+  destroy(): Promise<void> {
+    clearInterval(this.sweeper);
+    return this.pool.destroy();
+  }
 }
 
 /**
@@ -209,7 +299,7 @@ export function dispatchForward(pool: Pool, request: Dispatcher.DispatchOptions,
  */
 export function httpUpstream(cfg: UpstreamConfig, timeoutMs: number): Upstream {
   const base = new URL(cfg.url);
-  const pool = backendPool(base.origin, timeoutMs);
+  const pool = new BackendPool(base.origin, timeoutMs);
   const basePath = base.pathname.replace(/\/+$/, '');
   const authName = cfg.auth?.name.toLowerCase();
 
@@ -229,7 +319,7 @@ export function httpUpstream(cfg: UpstreamConfig, timeoutMs: number): Upstream {
       // A failover retry forwards a request whose (empty) body has already been read; a request
       // without a body (no length, not chunked: every GET) goes out without one.
       const body = req.readableEnded || hasNoBody(incoming) ? null : req;
-      dispatchForward(pool, { origin: base.origin, method: req.method as Dispatcher.HttpMethod, path: basePath + path, headers, body }, new BlockfrostForward(res, hooks));
+      pool.dispatch({ origin: base.origin, method: req.method as Dispatcher.HttpMethod, path: basePath + path, headers, body }, new BlockfrostForward(res, hooks));
     },
     close: () => void pool.destroy(),
   };

@@ -1,11 +1,10 @@
 import type http from 'node:http';
-import type { Pool } from 'undici';
 import { type Limiter, type Verdict, MemoryLimiter } from '../../gateway/limiter';
 import type { Meter, MeteredRequest } from '../../gateway/metering';
 import type { ProjectKey } from '../../gateway/key-cache';
 import { ANY_ORIGIN, sendBlockfrostError } from '../../gateway/respond';
 import { errorMessageOf } from '../../gateway/gateway-response';
-import { Forward, backendPool, dispatchForward } from '../../gateway/proxy';
+import { BackendPool, Forward } from '../../gateway/proxy';
 import { NOT_FOUND_MESSAGE, SANDBOX_HEADER } from '../../blockfrost/http';
 import { ALLOWED_EVM_METHODS, JSON_RPC_ERRORS, methodNotAllowedMessage } from '../../../shared/milkomeda';
 import { ALLOW_LIST_MESSAGES, refusedCode } from '../../../shared/allow-list';
@@ -112,14 +111,14 @@ export type JsonRpcHandler = ReturnType<typeof createJsonRpcHandler>;
 export function createJsonRpcHandler(deps: JsonRpcDeps) {
   const { backend, limiter, meter } = deps;
   const memory = limiter instanceof MemoryLimiter ? limiter : null;
-  let pool: Pool | null = null;
+  let pool: BackendPool | null = null;
   let origin = '';
   let path = '';
   if (backend) {
     const base = new URL(backend.url);
     origin = base.origin;
     path = base.pathname + base.search;
-    pool = backendPool(origin, deps.timeoutMs);
+    pool = new BackendPool(origin, deps.timeoutMs);
   }
   // A flat [name, value, …] list, the same for every call; undici adds Host and Content-Length.
   const upstreamHeaders = ['content-type', 'application/json', ...(backend?.auth ? [backend.auth.name, backend.auth.value] : [])];
@@ -196,10 +195,10 @@ export function createJsonRpcHandler(deps: JsonRpcDeps) {
   // handle() answers 'no backend' itself, so these run only with a pool.
   /** Sends one call as the client sent it; its answer goes back untouched. */
   const forwardCall = (body: Buffer, res: http.ServerResponse, record: MeteredRequest, id: Id): void =>
-    dispatchForward(pool!, { origin, method: 'POST', path, headers: upstreamHeaders, body }, new CallForward(res, record, id));
+    pool!.dispatch({ origin, method: 'POST', path, headers: upstreamHeaders, body }, new CallForward(res, record, id));
   /** Sends a batch; resolves with the backend's whole answer, or null when it failed. */
   const forwardBatch = (body: Buffer, res: http.ServerResponse): Promise<Buffer | null | typeof TOO_LARGE> =>
-    new Promise((resolve) => dispatchForward(pool!, { origin, method: 'POST', path, headers: upstreamHeaders, body }, new BatchForward(res, resolve)));
+    new Promise((resolve) => pool!.dispatch({ origin, method: 'POST', path, headers: upstreamHeaders, body }, new BatchForward(res, resolve)));
 
   const internalError = (res: http.ServerResponse) => {
     if (!res.headersSent) send(res, 500, errorReply(null, JSON_RPC_ERRORS.internal, 'The request could not be handled. Please retry.'));
