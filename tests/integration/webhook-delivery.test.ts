@@ -15,7 +15,7 @@ import { setSubscription } from '../../server/features/workspaces/subscriptions'
 import { deliveryAgent, Dispatcher, post } from '../../server/features/webhooks/dispatcher';
 import { parseAllowlist } from '../../server/features/webhooks/ssrf';
 import { enqueueBlockEvent } from '../helpers/webhook-events';
-import { cancelRolledBack, enqueue as enqueueEvents, OUTBOX_RETENTION, pruneOutbox } from '../../server/features/webhooks/outbox';
+import { cancelRolledBack, claim, enqueue as enqueueEvents, OUTBOX_RETENTION, pruneOutbox } from '../../server/features/webhooks/outbox';
 import { testEngine } from '../helpers/db-template';
 import { createLogger } from '../../server/logger';
 import { AUTO_DISABLE_AFTER_MS, webhookDisplayState } from '../../shared/webhooks';
@@ -73,6 +73,47 @@ beforeEach(async () => {
 });
 
 describe('delivery', () => {
+  it("sends the events its follower hands off, claimed at their write, without claiming them, and lets the lanes have them only when the lease runs out", async () => {
+    const w = await webhook();
+    const d = dispatcher();
+    const capacity = d.handOffCapacity();
+    expect(capacity.count).toBe(256);
+    const { ids, claimed } = await app.db.transaction((trx) =>
+      enqueueEvents(trx, [1, 2, 3].map((height) => ({ webhookId: w.id, type: 'block' as const, network: 0, blockHeight: height, blockHash: 'ef'.repeat(32), payload: { height } })), now, { count: 2, leaseMs: capacity.leaseMs }),
+    );
+    expect(claimed.map((e) => e.id)).toEqual(ids.slice(0, 2));
+    // Written claimed: a lane's claim takes only the third.
+    expect((await claim(app.db, 100, 1000, now)).map((e) => e.id).filter((id) => ids.includes(id))).toEqual([ids[2]]);
+    d.handOff(claimed);
+    // One hand-off at a time: the next write leaves its events to the lanes.
+    expect(d.handOffCapacity().count).toBe(0);
+    await vi.waitFor(() => expect(receiver.received.map((r) => r.body.id).sort()).toEqual(ids.slice(0, 2).sort()), { timeout: 5000, interval: 20 });
+    await vi.waitFor(async () => expect((await event(ids[0]!)).status).toBe('delivered'), { timeout: 5000, interval: 20 });
+    expect((await event(ids[1]!)).status).toBe('delivered');
+    expect(Number((await app.db('webhook_attempts').whereIn('event_id', ids.slice(0, 2)).count({ n: '*' }))[0]!.n)).toBe(2);
+    await vi.waitFor(() => expect(d.handOffCapacity().count).toBe(256), { timeout: 5000, interval: 20 });
+    await d.stop();
+    // A stopped dispatcher takes no hand-off.
+    expect(d.handOffCapacity().count).toBe(0);
+  });
+
+  it('gives a hand-off that arrives while it stops back to the outbox, and a crashed worker\'s hand-off is claimed again once its lease runs out', async () => {
+    const w = await webhook();
+    const d = dispatcher();
+    const { ids, claimed } = await app.db.transaction((trx) =>
+      enqueueEvents(trx, [1, 2].map((height) => ({ webhookId: w.id, type: 'block' as const, network: 0, blockHeight: height, blockHash: 'fa'.repeat(32), payload: { height } })), now, { count: 2, leaseMs: 60_000 }),
+    );
+    const stopping = d.stop();
+    d.handOff(claimed.slice(0, 1));
+    await stopping;
+    await vi.waitFor(async () => expect((await event(ids[0]!)).claimed_until).toBeNull(), { timeout: 5000, interval: 20 });
+    expect(receiver.received).toHaveLength(0);
+    // The second was never handed to anyone (its worker died): no lane takes it within the lease, any lane after it.
+    const mine = (claimed: Array<{ id: string }>) => claimed.map((e) => e.id).filter((id) => ids.includes(id));
+    expect(mine(await claim(app.db, 100, 120_000, now))).toEqual([ids[0]]);
+    expect(mine(await claim(app.db, 100, 1000, now + 60_001))).toEqual([ids[1]]);
+  });
+
   it('retries on the contract statuses with the same event id, on the backoff schedule', async () => {
     const w = await webhook();
     const id = await enqueue(w.id);
@@ -280,7 +321,7 @@ describe('delivery', () => {
       // The listener connects in the background; until it listens, new events wait for the next poll.
       await vi.waitFor(async () => expect(await listening()).toBe(1), { timeout: 5000, interval: 20 });
       const ids = await app.db.transaction(async (trx) => {
-        const queued = await enqueueEvents(trx, [{ webhookId: w.id, type: 'block', network: 0, blockHeight: 1, blockHash: 'cd'.repeat(32), payload: { n: 1 } }], now + 1000);
+        const { ids: queued } = await enqueueEvents(trx, [{ webhookId: w.id, type: 'block', network: 0, blockHeight: 1, blockHash: 'cd'.repeat(32), payload: { n: 1 } }], now + 1000);
         now += 1000;
         return queued;
       });

@@ -86,6 +86,42 @@ describe('chain follower', () => {
     expect(await heightsFor(id)).toEqual([5, 6]);
   });
 
+  it("hands up to its dispatcher's capacity of a write's events to it, written claimed, and tells onEvents only of the rest", async () => {
+    const chain = new ScriptedChain(5);
+    const hooks = [await hook('block', 0), await hook('block', 0), await hook('block', 0)];
+    const taken: Array<{ id: string; webhook_id: string; body: string; attempts: number }> = [];
+    const told: number[] = [];
+    let capacity = 2;
+    const f = new ChainFollower(app.db, logger, chain, {
+      network: 0,
+      handOff: { capacity: () => ({ count: capacity, leaseMs: 60_000 }), take: (events) => taken.push(...events) },
+      onEvents: (count) => told.push(count),
+    });
+    await f.tick();
+    chain.append();
+    const before = Date.now();
+    await f.tick();
+    // One block, three webhooks: three events, two handed off as the dispatcher needs them.
+    expect(taken).toHaveLength(2);
+    expect(told).toEqual([1]);
+    const rows = await app.db('webhook_events').whereIn('webhook_id', hooks).select('id', 'body', 'claimed_until');
+    expect(rows).toHaveLength(3);
+    const byId = new Map(rows.map((r) => [r.id as string, r]));
+    for (const e of taken) {
+      expect(e.attempts).toBe(0);
+      expect(e.body).toBe(byId.get(e.id)!.body);
+      expect(JSON.parse(e.body)).toMatchObject({ id: e.id, webhook_id: e.webhook_id, type: 'block' });
+      expect(Number(byId.get(e.id)!.claimed_until)).toBeGreaterThanOrEqual(before + 60_000);
+    }
+    expect(rows.filter((r) => r.claimed_until === null)).toHaveLength(1);
+    // A dispatcher with no room (busy or stopping): everything is left to the lanes.
+    capacity = 0;
+    chain.append();
+    await f.tick();
+    expect(taken).toHaveLength(2);
+    expect(told).toEqual([1, 3]);
+  });
+
   it('tells onEvents how many events each write committed, once they are in the outbox', async () => {
     const chain = new ScriptedChain(5);
     const a = await hook('block', 0);
@@ -103,7 +139,11 @@ describe('chain follower', () => {
     chain.append();
     chain.append();
     await f.tick();
-    await vi.waitFor(() => expect(told).toEqual([{ count: 4, inOutbox: 4 }]));
+    // Near the tip each block with events is written as soon as it is matched.
+    await vi.waitFor(() => expect(told.map((t) => t.count)).toEqual([2, 2]));
+    // Each write's events were in the outbox when it was told (the second write may have followed by then).
+    expect(told[0]!.inOutbox).toBeGreaterThanOrEqual(2);
+    expect(told[1]!.inOutbox).toBe(4);
   });
 
   it('reads the webhooks in full only when their summary changed (added, disabled or updated ones)', async () => {
@@ -236,7 +276,7 @@ describe('chain follower', () => {
     expect(await heightsFor(later)).toEqual([25]);
   });
 
-  it('writes a tick that catches up on many blocks in one transaction, not one per block', async () => {
+  it('writes a tick that catches up on many blocks in a few transactions, not one per block', async () => {
     const chain = new ScriptedChain(5);
     const id = await hook('block', 0);
     const f = new ChainFollower(app.db, logger, chain, { network: 0 });
@@ -253,9 +293,10 @@ describe('chain follower', () => {
     }
     expect(await heightsFor(id)).toEqual(Array.from({ length: 40 }, (_, i) => i + 5));
     expect(Number((await app.db('chain_cursors').where({ network: 0, confirmations: 0 }).first('height'))?.height)).toBe(44);
-    // The tick's cursor moved once, for all 40 blocks, and its statements do not grow with them.
-    expect(statements.filter((s) => s.startsWith('update') && s.includes('chain_cursors'))).toHaveLength(1);
-    expect(statements.filter((s) => s.startsWith('begin'))).toHaveLength(1);
-    expect(statements.length).toBeLessThan(15);
+    // Blocks 5–42 in one transaction; the last two, near the tip, each as soon as it was matched. The
+    // tick's statements do not grow with the blocks.
+    expect(statements.filter((s) => s.startsWith('update') && s.includes('chain_cursors'))).toHaveLength(3);
+    expect(statements.filter((s) => s.startsWith('begin'))).toHaveLength(3);
+    expect(statements.length).toBeLessThan(25);
   });
 });

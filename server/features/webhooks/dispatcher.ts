@@ -271,6 +271,8 @@ export class Dispatcher {
   private listener: pg.Client | null = null;
   private relisten: NodeJS.Timeout | undefined;
   private listening: Promise<void> | undefined;
+  /** The hand-off being sent (at most one at a time), so stop() waits for it. */
+  private handingOff: Promise<void> | null = null;
 
   constructor(
     private readonly db: Db,
@@ -354,18 +356,55 @@ export class Dispatcher {
       await listener.end().catch(() => undefined);
     }
     for (const batch of this.sending) batch.releaseUnsent();
-    await Promise.all(this.tickers.map((t) => t.stop()));
+    await Promise.all([...this.tickers.map((t) => t.stop()), this.handingOff]);
     this.tickers = [];
     await this.agent.destroy();
   }
 
+  /** Long enough for every attempt of a batch to finish; a crashed worker's events are taken again once it runs out. */
+  private get leaseMs(): number {
+    return 2 * this.opts.timeoutMs + 5000;
+  }
+
   /** Claims, sends and records one batch; answers how many events it handled. */
   async runOnce(): Promise<number> {
-    // Long enough for every attempt of the batch to finish; a crashed worker's events are taken again once it runs out.
-    const lease = 2 * this.opts.timeoutMs + 5000;
     // One round trip on PostgreSQL: the batch and the webhooks it goes to.
-    const events = await outbox.claimWithTargets(this.db, this.opts.concurrency ?? 256, lease, this.now());
+    const events = await outbox.claimWithTargets(this.db, this.opts.concurrency ?? 256, this.leaseMs, this.now());
     if (events.length === 0) return 0;
+    await this.deliver(events);
+    return events.length;
+  }
+
+  /**
+   * What this worker's follower may write already claimed for this dispatcher (outbox.enqueue's
+   * hand-off): one lane's batch, while no earlier hand-off is still being sent and the worker is not
+   * stopping; otherwise none, and the lanes claim the events as usual.
+   */
+  handOffCapacity(): outbox.HandOff {
+    return { count: this.stopping || this.handingOff ? 0 : (this.opts.concurrency ?? 256), leaseMs: this.leaseMs };
+  }
+
+  /**
+   * Sends events a follower of this worker just committed already claimed for this dispatcher, as a
+   * lane sends a batch it claimed: a block's events go out without waiting for a claim's round trip
+   * (and, on SQLite, its turn on the one connection).
+   */
+  handOff(events: outbox.ClaimedEvent[]): void {
+    if (events.length === 0) return;
+    const sent = (async () => {
+      const claimed = await outbox.withTargets(this.db, events);
+      if (this.stopping) return outbox.release(this.db, claimed.map((e) => e.id));
+      await this.deliver(claimed);
+    })()
+      .catch((err: unknown) => this.logger.warn({ err: { message: (err as Error).message } }, 'webhooks: dispatch failed'))
+      .finally(() => {
+        if (this.handingOff === sent) this.handingOff = null;
+      });
+    this.handingOff = sent;
+  }
+
+  /** Sends and records a claimed batch (events of a disabled or deleted webhook are cancelled). */
+  private async deliver(events: outbox.ClaimedDelivery[]): Promise<void> {
     const live = events.filter((e) => e.webhook_status === 'enabled');
     if (live.length < events.length) {
       await outbox.cancelForDisabled(
@@ -376,7 +415,7 @@ export class Dispatcher {
     // Stopped while claiming: the batch goes back unsent.
     if (this.stopping) {
       await outbox.release(this.db, live.map((e) => e.id));
-      return 0;
+      return;
     }
     const batch = new AttemptBatch(this.opts.timeoutMs);
     this.sending.add(batch);
@@ -400,7 +439,6 @@ export class Dispatcher {
     const failing = await outbox.recordAttempts(this.db, records);
     if (this.observed) this.count(records, live);
     for (const id of failing) await this.disableIfFailingTooLong(id, this.now());
-    return events.length;
   }
 
   private count(records: outbox.AttemptRecord[], events: outbox.ClaimedEvent[]): void {

@@ -10,6 +10,12 @@ import * as outbox from './outbox';
 const KEEP_BLOCKS = 200;
 /** A batch of matched blocks is written at the latest this long after its first block was read. */
 const MAX_BATCH_MS = 1000;
+/**
+ * Near the tip (this many blocks or fewer from it), a block with events is written at once rather than
+ * with the blocks after it, so its events are not held back while the next block is read and matched;
+ * catching up on many blocks still writes them together.
+ */
+const NEAR_TIP_BLOCKS = 3;
 /** The webhooks are read in full at least this often, even when their summary says nothing changed. */
 const FULL_READ_MS = 60_000;
 
@@ -36,8 +42,13 @@ export interface FollowerOptions {
   maxBlocksPerTick?: number;
   /** Told after each tick how many blocks the follower is behind the tip (the deepest depth in use). */
   onLag?: (blocks: number) => void;
-  /** Told when a write committed events to the outbox (how many), e.g. to wake the dispatcher at once. */
+  /** Told when a write committed events to the outbox that are left for the dispatchers to claim (how many), e.g. to wake this worker's at once. */
   onEvents?: (count: number) => void;
+  /**
+   * This worker's dispatcher, which takes up to `capacity().count` of a write's events straight from
+   * it: they are written claimed for it, in the same transaction, and handed to it at the commit.
+   */
+  handOff?: { capacity(): outbox.HandOff; take(events: outbox.ClaimedEvent[]): void };
 }
 
 // The event body's shape lives with the outbox; re-exported for the follower's callers.
@@ -197,10 +208,11 @@ export class ChainFollower {
         batch.from = cursor;
         continue;
       }
-      batch.blocks.push({ block, matches: await this.match(webhooks, cursor, block) });
+      const matches = await this.match(webhooks, cursor, block);
+      batch.blocks.push({ block, matches });
       cursor = { height: block.height ?? cursor.height + 1, hash: block.hash, epoch: block.epoch };
       // A slow source (an upstream's transactions) does not hold matched events back for long.
-      if (performance.now() - batch.startedAt >= MAX_BATCH_MS) await flush();
+      if (performance.now() - batch.startedAt >= MAX_BATCH_MS || (matches.length > 0 && target - cursor.height < NEAR_TIP_BLOCKS)) await flush();
     }
     await flush();
   }
@@ -227,6 +239,8 @@ export class ChainFollower {
     const lastHeight = last.height ?? from.height + blocks.length;
     const now = Date.now();
     const events = blocks.flatMap(({ block, matches }) => matches.map((m) => ({ webhookId: m.webhookId, type: m.type, network: this.opts.network, blockHeight: block.height, blockHash: block.hash, payload: m.payload })));
+    const handOff = events.length > 0 ? this.opts.handOff?.capacity() : undefined;
+    let claimed: outbox.ClaimedEvent[] = [];
     await this.db.transaction(async (trx) => {
       // The cursor first: its row lock keeps a second follower of this network (another worker) from
       // writing the same events meanwhile; that one waits here, finds the cursor moved and drops its work.
@@ -235,14 +249,15 @@ export class ChainFollower {
         .update({ height: lastHeight, hash: last.hash, epoch: last.epoch, updated_at: now });
       // Another process moved this cursor meanwhile: drop this work (the transaction rolls back).
       if (moved !== 1) throw new Error('cursor moved by another follower');
-      await outbox.enqueue(trx, events, now);
+      ({ claimed } = await outbox.enqueue(trx, events, now, handOff));
       await trx('chain_blocks')
         .insert(blocks.map(({ block }, i) => ({ network: this.opts.network, confirmations: depth, height: block.height ?? from.height + i + 1, hash: block.hash })))
         .onConflict(['network', 'confirmations', 'height'])
         .merge();
       await trx('chain_blocks').where({ network: this.opts.network, confirmations: depth }).andWhere('height', '<', lastHeight - KEEP_BLOCKS).delete();
     });
-    if (events.length > 0) this.opts.onEvents?.(events.length);
+    if (claimed.length > 0) this.opts.handOff!.take(claimed);
+    if (events.length > claimed.length) this.opts.onEvents?.(events.length - claimed.length);
   }
 
   /** Steps back to the newest block this depth saw that is still on the chain. */

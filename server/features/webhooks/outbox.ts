@@ -32,10 +32,24 @@ export interface NewEvent {
  */
 export const OUTBOX_CHANNEL = 'cairn_webhook_events';
 
-/** Writes events to the outbox, due at once (inside the caller's transaction when given one). Answers their ids. */
-export async function enqueue(db: Conn, events: NewEvent[], now = Date.now()): Promise<string[]> {
+/**
+ * Events written already claimed by the writer's own dispatcher (the hand-off): the first `count`
+ * events get a lease of `leaseMs`, so no lane or other worker takes them while that dispatcher sends
+ * them; a crashed worker's lease runs out like any claim's.
+ */
+export interface HandOff {
+  count: number;
+  leaseMs: number;
+}
+
+/**
+ * Writes events to the outbox, due at once (inside the caller's transaction when given one). Answers
+ * their ids, and the events claimed for a hand-off as the dispatcher needs them.
+ */
+export async function enqueue(db: Conn, events: NewEvent[], now = Date.now(), handOff?: HandOff): Promise<{ ids: string[]; claimed: ClaimedEvent[] }> {
   const created = Math.floor(now / 1000);
-  const rows = events.map((e) => {
+  const claimCount = Math.min(handOff?.count ?? 0, events.length);
+  const rows = events.map((e, i) => {
     const id = crypto.randomUUID();
     return {
       id,
@@ -49,13 +63,15 @@ export async function enqueue(db: Conn, events: NewEvent[], now = Date.now()): P
       status: 'pending',
       attempts: 0,
       next_attempt_at: now,
+      ...(i < claimCount ? { claimed_until: now + handOff!.leaseMs } : {}),
       test: e.test ?? false,
       created_at: now,
     };
   });
   for (let i = 0; i < rows.length; i += 100) await db('webhook_events').insert(rows.slice(i, i + 100));
-  if (rows.length > 0 && db.client.config.client === 'pg') await db.raw(`NOTIFY ${OUTBOX_CHANNEL}`);
-  return rows.map((r) => r.id);
+  // Every worker's dispatcher is told of events it may claim; those handed off are not for them.
+  if (rows.length > claimCount && db.client.config.client === 'pg') await db.raw(`NOTIFY ${OUTBOX_CHANNEL}`);
+  return { ids: rows.map((r) => r.id), claimed: rows.slice(0, claimCount).map((r) => ({ id: r.id, webhook_id: r.webhook_id, body: r.body, attempts: 0, created_at: now })) };
 }
 
 /** Cancels the pending events of abandoned blocks after a rollback; they can never be resent. */
@@ -116,7 +132,11 @@ export async function claimWithTargets(db: Db, limit: number, leaseMs: number, n
     const result = await db.raw(sql, [now + leaseMs, now, now, limit]);
     return result.rows as ClaimedDelivery[];
   }
-  const events = await claim(db, limit, leaseMs, now);
+  return withTargets(db, await claim(db, limit, leaseMs, now));
+}
+
+/** Claimed events with the webhook each goes to (null fields when the webhook is gone). */
+export async function withTargets(db: Db, events: ClaimedEvent[]): Promise<ClaimedDelivery[]> {
   if (events.length === 0) return [];
   const rows = (await db('webhooks')
     .whereIn('id', [...new Set(events.map((e) => e.webhook_id))])

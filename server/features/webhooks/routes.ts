@@ -161,7 +161,9 @@ export function registerWebhookRoutes(router: Router, deps: RouteDeps, sources: 
     handler: async ({ webhook }) => {
       if (webhook.status !== 'enabled') throw new AppError(409, 'conflict', 'Enable the webhook to send it a test event.');
       const payload = await sample(webhook.network, webhook.type);
-      const [id] = await outbox.enqueue(db, [{ webhookId: webhook.id, type: webhook.type, network: webhook.network, blockHeight: null, blockHash: null, payload, test: true }]);
+      const {
+        ids: [id],
+      } = await outbox.enqueue(db, [{ webhookId: webhook.id, type: webhook.type, network: webhook.network, blockHeight: null, blockHash: null, payload, test: true }]);
       return { id };
     },
   });

@@ -54,8 +54,15 @@ export function startWebhookWorker(opts: {
   });
   const followers = [...(opts.sources ?? webhookSources(config, chains))].map(([network, source]) => {
     const slug = webhookNetworks.find((n) => n.webhookId === network)?.slug ?? String(network);
-    // Events a follower commits are claimed by this worker's dispatcher at once, not at its next poll.
-    return new ChainFollower(db, logger, source, { network, pollMs: config.webhooks.chainPollMs, onEvents: () => dispatcher.wake(), ...(metrics ? { onLag: (blocks: number) => metrics.followerLagged(slug, blocks) } : {}) });
+    // A follower's events go straight to this worker's dispatcher, up to one batch, written claimed for
+    // it; any more are claimed by the dispatchers' lanes, this worker's woken at once, not at its next poll.
+    return new ChainFollower(db, logger, source, {
+      network,
+      pollMs: config.webhooks.chainPollMs,
+      handOff: { capacity: () => dispatcher.handOffCapacity(), take: (events) => dispatcher.handOff(events) },
+      onEvents: () => dispatcher.wake(),
+      ...(metrics ? { onLag: (blocks: number) => metrics.followerLagged(slug, blocks) } : {}),
+    });
   });
   metrics?.outboxDepth(() => pendingCount(db));
   for (const f of followers) f.start();
