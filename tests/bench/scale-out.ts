@@ -74,7 +74,7 @@ async function main() {
   try {
     const upstream = await forkServer('sandbox-upstream.ts');
     stops.push(upstream.stop);
-    const flags = [...process.execArgv, ...SERVER_NODE_FLAGS];
+    const flags = [...process.execArgv, ...SERVER_NODE_FLAGS, ...(process.env.BENCH_PROF_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROF_DIR}`] : [])];
     const env = { BENCH_UPSTREAM: upstream.url, BENCH_DATA_DIR: dir, BENCH_REDIS_URL: REDIS_URL };
     const servers = await Promise.all([
       forkServer<GatewayServerInfo>('gateway-server.ts', env, flags),
