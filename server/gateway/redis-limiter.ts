@@ -3,59 +3,75 @@ import crypto from 'node:crypto';
 import { MemoryLimiter, type AdmitRequest, type BalanceStore, type BanPolicy, type Limiter, type Verdict } from './limiter';
 import type { Logger } from '../logger';
 
-// One atomic round trip per request: ban check, token-bucket refill and take, daily quota check and
-// increment, and the flood counter. Redis's own clock (TIME) keeps every gateway process in step.
+// Admits a batch of requests in one atomic round trip, each in turn as if alone: ban check, token-bucket
+// refill and take, daily quota check and increment (or a pay-as-you-go spend), and the flood counter.
+// Redis's own clock (TIME, read once for the batch) keeps every gateway process in step. Each request
+// has 6 keys (ban, flood counter, bucket, quota counter, balance counter, dirty balances) and 11
+// arguments (rate, burst, quota limit, quota base, ban threshold, flood window, ban seconds, quota
+// TTL, balance credited, balance spent base, balance member), request after request. Answers 4
+// numbers a request: verdict (0 ok, 1 rate limited, 2 over quota, 3 banned, 4 paid from the balance),
+// the quota counter, the balance counter (-1: none) and the bucket's whole tokens.
 const ADMIT = `
-if redis.call('EXISTS', KEYS[1]) == 1 then return 3 end
 local t = redis.call('TIME')
-local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-local rate = tonumber(ARGV[1])
-local burst = tonumber(ARGV[2])
-local b = redis.call('HMGET', KEYS[3], 'tokens', 'at')
-local tokens = tonumber(b[1])
-local at = tonumber(b[2])
-if tokens == nil or at == nil then tokens = burst at = now end
-if now > at then tokens = math.min(burst, tokens + (now - at) * rate / 1000) else now = at end
-local verdict = 0
-if tokens < 1 then
-  verdict = 1
-else
-  redis.call('SET', KEYS[4], ARGV[4], 'NX', 'EX', ARGV[8])
-  local used = tonumber(redis.call('GET', KEYS[4]))
-  if used + 1 > tonumber(ARGV[3]) then
-    verdict = 2
-    -- Past the daily quota: the workspace's pay-as-you-go balance pays, never below zero.
-    local credited = tonumber(ARGV[9])
-    if credited > 0 then
-      redis.call('SET', KEYS[5], ARGV[10], 'NX')
-      local spent = tonumber(redis.call('GET', KEYS[5]))
-      if spent + 1 <= credited then
-        redis.call('INCR', KEYS[5])
-        -- Marked for the database: any gateway's next flush writes this balance's total.
-        redis.call('SADD', KEYS[6], ARGV[11])
-        tokens = tokens - 1
-        verdict = 4
-      end
-    end
+local clock = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local out = {}
+local function admit(k, a)
+  if redis.call('EXISTS', KEYS[k + 1]) == 1 then return 3, -1, -1, 0 end
+  local now = clock
+  local rate = tonumber(ARGV[a + 1])
+  local burst = tonumber(ARGV[a + 2])
+  local b = redis.call('HMGET', KEYS[k + 3], 'tokens', 'at')
+  local tokens = tonumber(b[1])
+  local at = tonumber(b[2])
+  if tokens == nil or at == nil then tokens = burst at = now end
+  if now > at then tokens = math.min(burst, tokens + (now - at) * rate / 1000) else now = at end
+  local verdict = 0
+  if tokens < 1 then
+    verdict = 1
   else
-    redis.call('INCR', KEYS[4])
-    tokens = tokens - 1
+    redis.call('SET', KEYS[k + 4], ARGV[a + 4], 'NX', 'EX', ARGV[a + 8])
+    local used = tonumber(redis.call('GET', KEYS[k + 4]))
+    if used + 1 > tonumber(ARGV[a + 3]) then
+      verdict = 2
+      -- Past the daily quota: the workspace's pay-as-you-go balance pays, never below zero.
+      local credited = tonumber(ARGV[a + 9])
+      if credited > 0 then
+        redis.call('SET', KEYS[k + 5], ARGV[a + 10], 'NX')
+        local spent = tonumber(redis.call('GET', KEYS[k + 5]))
+        if spent + 1 <= credited then
+          redis.call('INCR', KEYS[k + 5])
+          -- Marked for the database: any gateway's next flush writes this balance's total.
+          redis.call('SADD', KEYS[k + 6], ARGV[a + 11])
+          tokens = tokens - 1
+          verdict = 4
+        end
+      end
+    else
+      redis.call('INCR', KEYS[k + 4])
+      tokens = tokens - 1
+    end
   end
-end
-redis.call('HSET', KEYS[3], 'tokens', tostring(tokens), 'at', tostring(now))
-redis.call('PEXPIRE', KEYS[3], math.ceil(burst / rate * 1000) + 60000)
-if verdict > 0 and verdict < 4 then
-  local n = redis.call('INCR', KEYS[2])
-  if n == 1 then redis.call('EXPIRE', KEYS[2], ARGV[6]) end
-  if n >= tonumber(ARGV[5]) then
-    redis.call('SET', KEYS[1], '1', 'EX', ARGV[7])
-    redis.call('DEL', KEYS[2])
+  redis.call('HSET', KEYS[k + 3], 'tokens', tostring(tokens), 'at', tostring(now))
+  redis.call('PEXPIRE', KEYS[k + 3], math.ceil(burst / rate * 1000) + 60000)
+  if verdict > 0 and verdict < 4 then
+    local n = redis.call('INCR', KEYS[k + 2])
+    if n == 1 then redis.call('EXPIRE', KEYS[k + 2], ARGV[a + 6]) end
+    if n >= tonumber(ARGV[a + 5]) then
+      redis.call('SET', KEYS[k + 1], '1', 'EX', ARGV[a + 7])
+      redis.call('DEL', KEYS[k + 2])
+    end
   end
+  -- The shared counts as they now stand, for this gateway's share of what is left should Redis stop.
+  return verdict, tonumber(redis.call('GET', KEYS[k + 4]) or '-1'), tonumber(redis.call('GET', KEYS[k + 5]) or '-1'), math.floor(tokens)
 end
--- The shared counts as they now stand, for this gateway's share of what is left should Redis stop.
-local used = tonumber(redis.call('GET', KEYS[4]) or '-1')
-local spent = tonumber(redis.call('GET', KEYS[5]) or '-1')
-return {verdict, used, spent, math.floor(tokens)}
+for i = 0, #KEYS / 6 - 1 do
+  local verdict, used, spent, tokens = admit(i * 6, i * 11)
+  out[i * 4 + 1] = verdict
+  out[i * 4 + 2] = used
+  out[i * 4 + 3] = spent
+  out[i * 4 + 4] = tokens
+end
+return out
 `;
 
 // Counts a gateway admitted on its own while Redis did not answer, added to the shared counters once
@@ -94,12 +110,15 @@ return 0
 // 4: admitted, paid from the pay-as-you-go balance.
 const VERDICTS: Verdict[] = ['ok', 'rate_limited', 'over_quota', 'banned', 'ok'];
 
-type AdmitCommand = (k1: string, k2: string, k3: string, k4: string, k5: string, k6: string, ...args: Array<string | number>) => Promise<[number, number, number, number]>;
+/** The number of keys (6 a request), the keys, then the arguments (11 a request); 4 numbers a request come back. */
+type AdmitCommand = (keyCount: number, ...keysThenArgs: Array<string | number>) => Promise<number[]>;
 type CleanCommand = (dirty: string, ...args: string[]) => Promise<number>;
 type ReplayCommand = (counter: string, dirty: string, seed: number, add: number, ttlSeconds: number, member: string) => Promise<number>;
 type RosterCommand = (roster: string, instance: string, staleMs: number) => Promise<number>;
 type Commands = { cairnAdmit: AdmitCommand; cairnClean: CleanCommand; cairnReplay: ReplayCommand; cairnRoster: RosterCommand };
 
+/** Requests admitted by one script call at most. */
+const ADMIT_BATCH = 256;
 /** Longest a request waits on a Redis that answers nothing; past it the gateway checks requests against its own share. */
 export const REDIS_COMMAND_TIMEOUT_MS = 100;
 /** How often a gateway tells Redis it is alive, and after how long without a word it no longer counts. */
@@ -127,6 +146,11 @@ export interface RedisLimiterOptions {
   onState?: (state: RedisState, since: number) => void;
   commandTimeoutMs?: number;
   now?: () => number;
+}
+
+interface WaitingAdmit {
+  r: AdmitRequest;
+  resolve: (verdict: Verdict) => void;
 }
 
 /** What this gateway admitted on its own during an outage, per shared counter, until Redis has it. */
@@ -175,6 +199,9 @@ export class RedisLimiter implements Limiter {
   /** Each bucket's tokens as last seen (and when), so a share continues from it rather than from a full bucket. */
   private readonly seenBuckets = new Map<string, { tokens: number; at: number }>();
   private readonly replays = new Map<string, Replay>();
+  /** Requests waiting for the next script call, and whether one is out. */
+  private waiting: WaitingAdmit[] = [];
+  private admitting = false;
   private readonly started: Promise<void>;
   private ready = false;
   private rosterTimer: NodeJS.Timeout | undefined;
@@ -210,7 +237,7 @@ export class RedisLimiter implements Limiter {
     this.redis.on('close', () => {
       if (this.ready) this.open(this.lastError || 'the connection closed');
     });
-    this.redis.defineCommand('cairnAdmit', { numberOfKeys: 6, lua: ADMIT });
+    this.redis.defineCommand('cairnAdmit', { lua: ADMIT });
     this.redis.defineCommand('cairnClean', { numberOfKeys: 1, lua: CLEAN });
     this.redis.defineCommand('cairnReplay', { numberOfKeys: 2, lua: REPLAY });
     this.redis.defineCommand('cairnRoster', { numberOfKeys: 1, lua: ROSTER });
@@ -259,18 +286,44 @@ export class RedisLimiter implements Limiter {
       this.open(this.lastError || `the connection is ${this.redis.status}`);
       return this.admitAlone(r);
     }
-    const p = this.prefix;
-    const quotaKey = `${p}quota:${r.quotaKey}:${r.day}`;
-    const balanceKey = `${p}ppu:${r.balanceKey ?? '-'}`;
+    return new Promise<Verdict>((resolve) => {
+      this.waiting.push({ r, resolve });
+      if (!this.admitting) void this.admitWaiting();
+    });
+  }
+
+  /**
+   * Admits the requests waiting, up to ADMIT_BATCH, in one script call, then the next batch if more
+   * came meanwhile. One call in flight at a time: when requests come faster than Redis answers, they
+   * gather while the last call is out and go in the next, so a busy gateway makes one round trip for
+   * many requests rather than one each.
+   */
+  private async admitWaiting(): Promise<void> {
+    this.admitting = true;
     try {
-      const [code, used, spent, tokens] = await this.answerWithin(this.commands.cairnAdmit(
-        `${p}ban:${r.ip}`,
-        `${p}rej:${r.ip}`,
-        `${p}bucket:${r.bucketKey}`,
-        quotaKey,
-        // The balance's spent counter lives as long as Redis keeps it; the database holds the flushed figure.
-        balanceKey,
-        `${p}ppu-dirty`,
+      while (this.waiting.length > 0) {
+        const batch = this.waiting.length <= ADMIT_BATCH ? this.waiting : this.waiting.slice(0, ADMIT_BATCH);
+        this.waiting = batch === this.waiting ? [] : this.waiting.slice(ADMIT_BATCH);
+        if (this.state === 'down' || this.redis.status !== 'ready') {
+          this.open(this.lastError || `the connection is ${this.redis.status}`);
+          for (const w of batch) w.resolve(this.admitAlone(w.r));
+          continue;
+        }
+        await this.admitBatch(batch);
+      }
+    } finally {
+      this.admitting = false;
+    }
+  }
+
+  private async admitBatch(batch: WaitingAdmit[]): Promise<void> {
+    const p = this.prefix;
+    const keys: string[] = [];
+    const args: Array<string | number> = [];
+    for (const { r } of batch) {
+      // The balance's spent counter lives as long as Redis keeps it; the database holds the flushed figure.
+      keys.push(`${p}ban:${r.ip}`, `${p}rej:${r.ip}`, `${p}bucket:${r.bucketKey}`, `${p}quota:${r.quotaKey}:${r.day}`, `${p}ppu:${r.balanceKey ?? '-'}`, `${p}ppu-dirty`);
+      args.push(
         r.rate,
         r.burst,
         r.quotaLimit,
@@ -282,14 +335,27 @@ export class RedisLimiter implements Limiter {
         r.balanceKey ? (r.balanceCredited ?? 0) : 0,
         r.balanceSpentBase ?? 0,
         r.balanceKey ?? '-',
-      ));
-      if (used >= 0) this.seen.set(quotaKey, used);
-      if (r.balanceKey && spent >= 0) this.seen.set(balanceKey, spent);
-      this.seenBuckets.set(r.bucketKey, { tokens, at: this.now() });
-      return VERDICTS[code] ?? 'ok';
+      );
+    }
+    let answer: number[];
+    try {
+      answer = await this.answerWithin(this.commands.cairnAdmit(keys.length, ...keys, ...args));
     } catch (err) {
       this.open((err as Error).message);
-      return this.admitAlone(r);
+      for (const w of batch) w.resolve(this.admitAlone(w.r));
+      return;
+    }
+    const at = this.now();
+    for (let i = 0; i < batch.length; i++) {
+      const { r, resolve } = batch[i]!;
+      const code = answer[i * 4]!;
+      const used = answer[i * 4 + 1]!;
+      const spent = answer[i * 4 + 2]!;
+      if (used >= 0) this.seen.set(keys[i * 6 + 3]!, used);
+      if (r.balanceKey && spent >= 0) this.seen.set(keys[i * 6 + 4]!, spent);
+      // A banned request's bucket was not read.
+      if (code !== 3) this.seenBuckets.set(r.bucketKey, { tokens: answer[i * 4 + 3]!, at });
+      resolve(VERDICTS[code] ?? 'ok');
     }
   }
 

@@ -6,6 +6,7 @@ import { Client } from '../helpers/http-client';
 import { signIn } from '../helpers/sign-in';
 import { call, startTestGateway } from '../helpers/gateway';
 import type { RunningGateway } from '../../server/gateway-app';
+import { setSubscription } from '../../server/features/workspaces/subscriptions';
 
 const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 
@@ -79,6 +80,43 @@ describe('limits shared through Redis by two gateway instances', () => {
     // "3 s after emptying it, 30 requests pass" (blockfrost-compat.md), with the sending time's refill on top.
     expect(ok2).toBeGreaterThanOrEqual(29);
     expect(ok2).toBeLessThanOrEqual(Math.ceil(waited * 10) + 2);
+  });
+
+  it('bans a flooding IP for every gateway on the Redis, and keeps sharing limits (the circuit stays closed)', async () => {
+    const u = new Client(app.url);
+    await signIn(u, app.mailer, `redis-ban-${Date.now()}@example.com`);
+    await setSubscription(app.db, (await u.get('/api/me')).body.data.id, 'ENTERPRISE', 'active');
+    const uws = (await u.get('/api/workspaces')).body.data[0].id;
+    const created = async (name: string) => (await u.post(`/api/workspaces/${uws}/projects`, { projectName: name, networkId: 0 })).body.data.project.project_id as string;
+    const key = await created('flood');
+    const prefix = `cairn-test:${crypto.randomBytes(4).toString('hex')}:`;
+    const x = await startTestGateway(app, { REDIS_URL, REDIS_TIMEOUT_MS: '2000', GATEWAY_BAN_THRESHOLD: '20' }, prefix);
+    const y = await startTestGateway(app, { REDIS_URL, REDIS_TIMEOUT_MS: '2000', GATEWAY_BAN_THRESHOLD: '20' }, prefix);
+    try {
+      // Past the burst of 500, 20 refusals ban the client: the requests after it answer 418, on both.
+      const statuses: number[] = [];
+      for (let i = 0; i < 6; i++) statuses.push(...(await Promise.all(Array.from({ length: 100 }, (_, j) => call((j % 2 ? x : y).url + '/api/v0/network', key).then((r) => r.status)))));
+      expect(statuses.filter((s) => s === 200).length).toBeGreaterThanOrEqual(500);
+      expect(statuses.filter((s) => s === 429).length).toBeGreaterThanOrEqual(19);
+      expect(statuses.slice(-50).every((s) => s === 418)).toBe(true);
+      // The ban is Redis's, not a gateway's own: a fresh project from the same IP is refused by both.
+      const other = await created('other');
+      await Promise.all([x.keys.reload(), y.keys.reload()]);
+      expect((await call(x.url + '/api/v0/network', other)).status).toBe(418);
+      expect((await call(y.url + '/api/v0/network', other)).status).toBe(418);
+      expect((x.limiter as unknown as { status: { state: string } }).status.state).toBe('operational');
+      expect((y.limiter as unknown as { status: { state: string } }).status.state).toBe('operational');
+    } finally {
+      await x.close();
+      await y.close();
+      const redis = new Redis(REDIS_URL);
+      try {
+        const keys = await redis.keys(`${prefix}*`);
+        if (keys.length > 0) await redis.del(...keys);
+      } finally {
+        redis.disconnect();
+      }
+    }
   });
 
   it('never lets the daily quota overshoot under concurrent requests', async () => {
