@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import type { Db } from '../../db/index';
+import { isPostgres, type Db } from '../../db/index';
 import type { Config } from '../../config';
 import type { Logger } from '../../logger';
 import { RateSource } from './rate-source';
@@ -231,17 +231,45 @@ export async function getOrderForUser(db: Db, userId: number, id: number, view: 
 }
 
 /**
+ * The ids of a page of the orders of every workspace the user is a member of, newest first, below
+ * `before`. A plain join lets PostgreSQL's planner walk all orders down the primary key, other
+ * workspaces' too, until it has found a page of the user's; there the newest `count` of each of the
+ * user's workspaces are read instead (one range of the (workspace_id, id) index each, LATERAL) and
+ * merged. SQLite already reads the user's workspaces' ranges of that index alone for the IN list.
+ */
+async function userOrderIds(db: Db, userId: number, before: number | null, count: number): Promise<number[]> {
+  if (isPostgres(db)) {
+    const below = before === null ? '' : 'AND o.id < ?';
+    const result = (await db.raw(
+      `SELECT p.id FROM workspace_members m CROSS JOIN LATERAL (SELECT o.id FROM ppu_orders o WHERE o.workspace_id = m.workspace_id ${below} ORDER BY o.id DESC LIMIT ?) p WHERE m.user_id = ? ORDER BY p.id DESC LIMIT ?`,
+      [...(before === null ? [] : [before]), count, userId, count],
+    )) as { rows: Array<{ id: number | string }> };
+    return result.rows.map((r) => Number(r.id));
+  }
+  const q = db('ppu_orders').whereIn('workspace_id', db('workspace_members').where({ user_id: userId }).select('workspace_id'));
+  if (before !== null) q.andWhere('id', '<', before);
+  return ((await q.orderBy('id', 'desc').limit(count).select('id')) as Array<{ id: number | string }>).map((r) => Number(r.id));
+}
+
+/**
  * One page of the orders of the workspaces the user is a member of (or of one workspace), newest
- * first (shared/pagination.ts: `next` is the cursor of the older page). Read by the order id down
- * from the cursor, on the primary key or on (workspace_id, id), so page 200 costs what page 1 does.
+ * first (shared/pagination.ts: `next` is the cursor of the older page), read below the cursor's
+ * order id on (workspace_id, id), so page 200 costs what page 1 does.
  */
 export async function listOrders(db: Db, filter: { userId: number } | { workspaceId: number }, view: OrderView, page: PageQuery = {}): Promise<Paged<PpuOrderDto>> {
   const limit = pageLimit(page.limit);
+  const before = page.cursor ? (decodeCursor(page.cursor, ['int'])[0] as number) : null;
   const q = db('ppu_orders as o').join('workspaces as w', 'w.id', 'o.workspace_id');
-  if ('workspaceId' in filter) q.where('o.workspace_id', filter.workspaceId);
-  else q.whereIn('o.workspace_id', db('workspace_members').where('user_id', filter.userId).select('workspace_id'));
-  if (page.cursor) q.andWhere('o.id', '<', decodeCursor(page.cursor, ['int'])[0]!);
-  const rows = (await q.orderBy('o.id', 'desc').limit(limit + 1).select(orderColumns)) as OrderRow[];
+  if ('workspaceId' in filter) {
+    q.where('o.workspace_id', filter.workspaceId);
+    if (before !== null) q.andWhere('o.id', '<', before);
+    q.limit(limit + 1);
+  } else {
+    const ids = await userOrderIds(db, filter.userId, before, limit + 1);
+    if (!ids.length) return new Paged([], null);
+    q.whereIn('o.id', ids);
+  }
+  const rows = (await q.orderBy('o.id', 'desc').select(orderColumns)) as OrderRow[];
   const paged = pageOf(rows, limit, (r) => [Number(r.id)]);
   return new Paged(await toDtos(db, paged.items, view), paged.next);
 }
