@@ -3,8 +3,10 @@
 // PostgreSQL (DATABASE_URL, else postgres://postgres@127.0.0.1:5432/test when reachable; a scratch
 // database per scale is created there and dropped after). At 100× the user belongs to 100 workspaces;
 // the one they own holds 1,000 projects, 100 webhooks with 10,000 deliveries each (1 M, one attempt
-// apiece), 1 M audit entries, 100 members and 50 pending invitations; 10× and 1× are that seed divided
-// by 10 and by 100. Each call runs REQUESTS times after a warm-up, the calls alternating; the second
+// apiece), 1 M audit entries, 100 members, 50 pending invitations and 10,000 pay-as-you-go orders (a
+// third of them paid, each with its payment), the other workspaces 10 orders each, a workspace the user
+// is not in another 10,000, and the user's subscription log 1,000 entries; 10× and 1× are that seed
+// divided by 10 and by 100. Each call runs REQUESTS times after a warm-up, the calls alternating; the second
 // pages of the paged lists are fetched with the cursor the first page answered. Baseline of the same
 // run: GET /api/me. Target: p95 ≤ 30 ms for every call at every scale on each engine. Writes
 // docs/benchmarks/dashboard-growth.svg (the slowest call's p95 and GET /api/me per engine and scale).
@@ -51,6 +53,10 @@ function seedSize(scale: number) {
     audit: Math.round(1_000_000 * f),
     members: Math.max(1, Math.round(100 * f)),
     invitations: Math.max(1, Math.round(50 * f)),
+    orders: Math.round(10_000 * f),
+    ordersPerTeamWorkspace: 10,
+    strangerOrders: Math.round(10_000 * f),
+    subscriptionLogs: Math.round(1_000 * f),
   };
 }
 type SeedSize = ReturnType<typeof seedSize>;
@@ -175,6 +181,34 @@ async function seed(db: Db, size: SeedSize, now: number): Promise<Seeded> {
     columns: 'workspace_id, at, actor, actor_user_id, actor_label, action, target_type, target_id, target_label, ip, user_agent, details',
     select: `${workspaceId}, ${now - 400 * DAY_MS} + ${n} * ${Math.floor((400 * DAY_MS) / Math.max(1, size.audit))}, 'user:${user.id}', ${user.id}, '${EMAIL}', ${action(n)}, 'project', 'p-' || ${n}, 'Project ' || ${n}, '203.0.113.7', 'Mozilla/5.0 Bench/1.0', '{"from":"a","to":"b"}'`,
   }));
+  // Pay-as-you-go orders: the user's workspace, each of the others, and a workspace the user is not in
+  // (its orders never listed, nor read on the way to the user's).
+  const [strangerWs] = await db('workspaces').insert({ name: 'Another team', owner_id: other.id, created_at: now, updated_at: now }).returning('id');
+  const strangerWorkspaceId = typeof strangerWs === 'object' ? (strangerWs as { id: number }).id : (strangerWs as number);
+  await db('workspace_members').insert({ workspace_id: strangerWorkspaceId, user_id: other.id, role: 'owner', created_at: now });
+  const teamIds = (await db('workspace_members').where({ user_id: user.id }).whereNot({ workspace_id: workspaceId }).orderBy('workspace_id').pluck('workspace_id')).map(Number);
+  const orders = (count: number, workspace: (n: string) => string, buyer: number, tag: string) =>
+    insertSeries(db, count, (n) => ({
+      table: 'ppu_orders',
+      columns: 'workspace_id, user_id, network, address, requests, price_per_unit_eur, ada_eur_rate, total_eur, lovelace, status, received_lovelace, credited_requests, first_payment_height, created_at, expires_at, paid_at',
+      select:
+        `${workspace(n)}, ${buyer}, 'cardano-mainnet', 'addr_bench_${tag}_' || ${n}, 1000000, 0.0000015, 0.42, 1.5, 3571429, ` +
+        `CASE WHEN ${n} % 3 = 0 THEN 'paid' ELSE 'expired' END, CASE WHEN ${n} % 3 = 0 THEN 3571429 ELSE 0 END, CASE WHEN ${n} % 3 = 0 THEN 1000000 ELSE 0 END, ` +
+        `CASE WHEN ${n} % 3 = 0 THEN ${n} ELSE NULL END, ${now - 400 * DAY_MS} + ${n} * 60000, ${now - 400 * DAY_MS} + ${n} * 60000 + 3600000, CASE WHEN ${n} % 3 = 0 THEN ${now - 400 * DAY_MS} + ${n} * 60000 + 600000 ELSE NULL END`,
+    }));
+  await orders(size.orders, () => String(workspaceId), user.id, 'own');
+  if (teamIds.length) await orders(teamIds.length * size.ordersPerTeamWorkspace, (n) => `CASE ((${n} - 1) % ${teamIds.length}) ${teamIds.map((id, i) => `WHEN ${i} THEN ${id}`).join(' ')} END`, user.id, 'team');
+  await orders(size.strangerOrders, () => String(strangerWorkspaceId), other.id, 'stranger');
+  const hex64 = (v: string) => (pg ? `lpad(to_hex(${v}), 64, '0')` : `printf('%064x', ${v})`);
+  await db.raw(
+    `INSERT INTO ppu_payments (tx_hash, output_index, order_id, lovelace, height, block_hash, seen_at) SELECT ${hex64('id')}, 0, id, lovelace, first_payment_height, ${hex64('first_payment_height')}, paid_at FROM ppu_orders WHERE status = 'paid'`,
+  );
+  // The user's subscription log: its entries over 400 days up to now.
+  await insertSeries(db, size.subscriptionLogs, (n) => ({
+    table: 'subscription_logs',
+    columns: 'user_id, workspace_id, type, plan, period, status, amount, currency, provider, created_at',
+    select: `${user.id}, ${workspaceId}, CASE WHEN ${n} % 10 = 0 THEN 'ppu_order' ELSE 'renewal' END, 'ENTERPRISE', 'month', 'paid', 4900, 'eur', 'local', ${now - 400 * DAY_MS} + ${n} * ${Math.floor((400 * DAY_MS) / Math.max(1, size.subscriptionLogs))}`,
+  }));
   await db.raw('ANALYZE');
   const firstHook = webhooks[0]!.id;
   const newest = (await db('webhook_events').where({ webhook_id: firstHook }).orderBy('created_at', 'desc').first('id')) as { id: string };
@@ -261,7 +295,7 @@ function dashboardCalls(s: Seeded): Array<[name: string, path: string]> {
 }
 
 /** The paged lists whose second page is fetched with the first page's `next`. */
-const PAGED = ['workspaces', 'members', 'projects', 'webhooks'] as const;
+const PAGED = ['workspaces', 'members', 'projects', 'webhooks', 'ppu orders', 'subscription logs', 'account sessions'] as const;
 
 interface ScaleResult {
   scale: number;
@@ -280,7 +314,8 @@ async function runScale(engine: Engine, scale: number): Promise<ScaleResult> {
     const seeded = await seed(db, size, Date.now());
     console.log(
       `${engine.name} ${scale}×: ${size.workspaces} workspaces, ${size.projects} projects, ${size.webhooks} webhooks × ${size.deliveriesPerWebhook.toLocaleString('en')} deliveries, ` +
-        `${size.audit.toLocaleString('en')} audit entries, ${size.members} members, ${size.invitations} invitations seeded in ${((performance.now() - started) / 1000).toFixed(1)} s`,
+        `${size.audit.toLocaleString('en')} audit entries, ${size.members} members, ${size.invitations} invitations, ${size.orders.toLocaleString('en')} orders, ` +
+        `${size.subscriptionLogs.toLocaleString('en')} subscription log entries seeded in ${((performance.now() - started) / 1000).toFixed(1)} s`,
     );
 
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

@@ -140,6 +140,85 @@ describe('sessions in Settings', () => {
   });
 });
 
+describe('sessions in Settings, a page at a time', () => {
+  it('lists the current session first, then the most recently seen, those never seen last, by cursor to the last page', async () => {
+    const me = await browser(newEmail('pages'));
+    const someoneElse = await browser(newEmail('pages-other'));
+    const now = Date.now();
+    const expires = now + 86_400_000;
+    const row = (sid: string, userId: number, lastSeen: number | null, expiresAt = expires) => ({
+      sid,
+      sess: JSON.stringify({ cookie: {}, passport: { user: userId } }),
+      expires_at: expiresAt,
+      user_id: userId,
+      ip: '192.0.2.1',
+      user_agent: FIREFOX_WINDOWS,
+      desktop: false,
+      signed_in_at: now - 3_600_000,
+      last_seen_at: lastSeen,
+    });
+    // Four seen at the same millisecond (a page boundary falls among them), four at times of their
+    // own, three never seen; one ended already and two of another user, neither listed.
+    const tied = Array.from({ length: 4 }, () => `page-${crypto.randomUUID()}`);
+    const spread = Array.from({ length: 4 }, () => `page-${crypto.randomUUID()}`);
+    const unseen = Array.from({ length: 3 }, () => `page-${crypto.randomUUID()}`);
+    await app.db('sessions').insert([
+      ...tied.map((sid) => row(sid, me.id, now - 120_000)),
+      ...spread.map((sid, i) => row(sid, me.id, now - 60_000 * (i * 4 + 1))),
+      ...unseen.map((sid) => row(sid, me.id, null)),
+      row(`page-${crypto.randomUUID()}`, me.id, now - 1000, now - 1),
+      row(`page-${crypto.randomUUID()}`, someoneElse.id, now - 1000),
+      row(`page-${crypto.randomUUID()}`, someoneElse.id, null),
+    ]);
+    const sids = [...tied, ...spread, ...unseen];
+
+    for (const limit of [1, 2, 3, 5, 50]) {
+      const listed: AccountSessionDto[] = [];
+      let cursor: string | null = null;
+      let pages = 0;
+      do {
+        const res: { status: number; body: { data: AccountSessionDto[]; next: string | null } } = await me.client.get(`/api/account/sessions?limit=${limit}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
+        expect(res.status, JSON.stringify(res.body)).toBe(200);
+        expect(res.body.data.length).toBeLessThanOrEqual(limit);
+        if (res.body.next) expect(res.body.data).toHaveLength(limit);
+        // A cursor never carries a session id (a credential).
+        for (const sid of sids) expect(Buffer.from(String(res.body.next ?? ''), 'base64url').toString()).not.toContain(sid);
+        listed.push(...res.body.data);
+        cursor = res.body.next;
+        pages++;
+      } while (cursor && pages < 20);
+      expect(cursor, `limit ${limit}`).toBeNull();
+      expect(listed, `limit ${limit}`).toHaveLength(12);
+      expect(new Set(listed.map((s) => s.id)).size, `limit ${limit}`).toBe(12);
+      expect(listed[0]!.current, `limit ${limit}`).toBe(true);
+      expect(listed.slice(1).every((s) => !s.current)).toBe(true);
+      const seen = listed.slice(1).map((s) => s.last_seen_at);
+      expect(seen, `limit ${limit}`).toEqual([now - 60_000, now - 120_000, now - 120_000, now - 120_000, now - 120_000, now - 300_000, now - 540_000, now - 780_000, null, null, null]);
+    }
+    expect((await me.client.get('/api/account/sessions')).body.next).toBeNull();
+    // The list's public ids end the sessions listed on a later page too.
+    const later = (await me.client.get(`/api/account/sessions?limit=2&cursor=${encodeURIComponent((await me.client.get('/api/account/sessions?limit=10')).body.next)}`)).body.data as AccountSessionDto[];
+    expect(later).toHaveLength(2);
+    expect((await me.client.delete(`/api/account/sessions/${later[0]!.id}`)).status).toBe(200);
+    expect(Number((await app.db('sessions').whereIn('sid', sids).count({ n: '*' }))[0]!.n)).toBe(10);
+  });
+
+  it('refuses a bad limit or cursor with 400 and a clear message', async () => {
+    const me = await browser(newEmail('pages-bad'));
+    for (const q of ['limit=0', 'limit=101', 'limit=abc', 'limit=2.5']) {
+      const res = await me.client.get(`/api/account/sessions?${q}`);
+      expect(res.status, q).toBe(400);
+      expect(res.body.error).toMatchObject({ code: 'invalid', message: 'limit must be a whole number from 1 to 100.' });
+    }
+    const encode = (v: unknown) => Buffer.from(JSON.stringify(v)).toString('base64url');
+    for (const cursor of ['', 'not%20base64!', Buffer.from('not json').toString('base64url'), encode([1]), encode(['1', 0]), encode([-2, 0]), encode([5, -1]), encode([5, 0.5]), 'A'.repeat(401)]) {
+      const res = await me.client.get(`/api/account/sessions?cursor=${cursor}`);
+      expect(res.status, cursor).toBe(400);
+      expect(res.body.error).toMatchObject({ code: 'invalid', message: 'cursor must be the next of a previous page.' });
+    }
+  });
+});
+
 describe('the session store keeps last seen cheap', () => {
   const DAY = 86_400_000;
   const call = (fn: (cb: (err?: unknown) => void) => void) => new Promise<void>((resolve, reject) => fn((err) => (err ? reject(err) : resolve())));

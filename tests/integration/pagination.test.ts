@@ -196,7 +196,11 @@ describe('paged lists', () => {
       expect(op.parameters.map((x: { name: string }) => x.name), p).toEqual(expect.arrayContaining(['limit', 'cursor', 'q']));
       expect(op.responses['200'].content['application/json'].schema.required, p).toEqual(['data', 'next']);
     }
-    expect(doc.paths['/api/logs'].get.parameters.map((x: { name: string }) => x.name)).toEqual(['limit', 'cursor']);
+    for (const p of ['/api/logs', '/api/ppu/orders', '/api/workspaces/{id}/ppu/orders', '/api/account/sessions']) {
+      const op = doc.paths[p].get;
+      expect(op.parameters.filter((x: { in: string }) => x.in === 'query').map((x: { name: string }) => x.name), p).toEqual(['limit', 'cursor']);
+      expect(op.responses['200'].content['application/json'].schema.required, p).toEqual(['data', 'next']);
+    }
   });
 
   it("keeps a webhook's fail history to its latest events, the warning still shown when they fail", async () => {
@@ -228,5 +232,94 @@ describe('paged lists', () => {
     expect(hook.fail_history.at(-1)).toEqual({ fired_at: Math.floor((events.at(-1)!.created_at + 10) / 1000), success: false });
     expect(hook.fail_history[0]!.fired_at).toBe(Math.floor((events[count - FAIL_HISTORY_LIMIT]!.created_at + 10) / 1000));
     expect((await client.get(`/api/workspaces/${ws}/webhooks/${hookId}`)).body.data.fail_history).toHaveLength(FAIL_HISTORY_LIMIT);
+  });
+});
+
+describe('pay-as-you-go orders a page at a time', () => {
+  let shared: number;
+  let strangersWs: number;
+  const ordered: number[] = [];
+
+  /** Orders straight in the database: `count` of them in the workspace, ids rising. */
+  async function addOrders(workspaceId: number, count: number): Promise<number[]> {
+    const now = Date.now();
+    const ids: number[] = [];
+    for (let i = 0; i < count; i++) {
+      const [row] = await app
+        .db('ppu_orders')
+        .insert({ workspace_id: workspaceId, user_id: userId, network: 'cardano-mainnet', address: `addr_test_pages_${workspaceId}_${i}_${crypto.randomUUID()}`, requests: 1_000_000, price_per_unit_eur: 0.0000015, ada_eur_rate: 0.42, total_eur: 1.5, lovelace: 3_571_429, status: i % 3 === 0 ? 'paid' : 'expired', created_at: now + i, expires_at: now + i + 3_600_000 })
+        .returning('id');
+      ids.push(Number(typeof row === 'object' ? (row as { id: number }).id : row));
+    }
+    return ids;
+  }
+
+  beforeAll(async () => {
+    shared = (await walk<{ id: number }>('/api/workspaces', 100)).find((w) => w.id !== ws)!.id;
+    const stranger = await makeUser(app.db, 'order-stranger@pages.example');
+    strangersWs = (await app.db('workspaces').insert({ name: 'Stranger orders', owner_id: stranger.id, created_at: Date.now(), updated_at: Date.now() }).returning('id')).map((r) => Number(typeof r === 'object' ? (r as { id: number }).id : r))[0]!;
+    await app.db('workspace_members').insert({ workspace_id: strangersWs, user_id: stranger.id, role: 'owner', created_at: Date.now() });
+    // Interleaved, so the user-wide list mixes both workspaces, and the stranger's in between.
+    for (let round = 0; round < 3; round++) {
+      ordered.push(...(await addOrders(ws, 10)));
+      await addOrders(strangersWs, 2);
+      ordered.push(...(await addOrders(shared, 3)));
+    }
+    ordered.reverse();
+    // Two payments to the newest order, one to the next: their transactions, in block order.
+    await app.db('ppu_payments').insert([
+      { tx_hash: 'b'.repeat(64), output_index: 0, order_id: ordered[0], lovelace: 1_000_000, height: 12, block_hash: '1'.repeat(64), seen_at: Date.now() },
+      { tx_hash: 'a'.repeat(64), output_index: 0, order_id: ordered[0], lovelace: 2_571_429, height: 10, block_hash: '2'.repeat(64), seen_at: Date.now() },
+      { tx_hash: 'c'.repeat(64), output_index: 1, order_id: ordered[1], lovelace: 3_571_429, height: 11, block_hash: '3'.repeat(64), seen_at: Date.now() },
+    ]);
+  });
+
+  it("walks the orders of the user's workspaces newest first, by cursor to the last page, never another's", async () => {
+    const first = await client.get('/api/ppu/orders?limit=8');
+    expect(first.status).toBe(200);
+    expect(first.body.data.map((o: { id: number }) => o.id)).toEqual(ordered.slice(0, 8));
+    expect(first.body.data[0]).toMatchObject({ workspaceId: shared, txHashes: ['a'.repeat(64), 'b'.repeat(64)] });
+    expect(first.body.data[1].txHashes).toEqual(['c'.repeat(64)]);
+    expect(first.body.data[2].txHashes).toEqual([]);
+    const second = await client.get(`/api/ppu/orders?limit=8&cursor=${encodeURIComponent(first.body.next)}`);
+    expect(second.body.data.map((o: { id: number }) => o.id)).toEqual(ordered.slice(8, 16));
+    const all = await walk<{ id: number; workspaceId: number }>('/api/ppu/orders', 8);
+    expect(all.map((o) => o.id)).toEqual(ordered);
+    expect(all.some((o) => o.workspaceId === strangersWs)).toBe(false);
+    // The last page: what is left, and no next.
+    const last = await client.get('/api/ppu/orders?limit=13&cursor=' + encodeURIComponent((await client.get('/api/ppu/orders?limit=26')).body.next));
+    expect(last.body).toMatchObject({ next: null });
+    expect(last.body.data.map((o: { id: number }) => o.id)).toEqual(ordered.slice(26));
+    // 39 orders: one default page, no next.
+    const whole = await client.get('/api/ppu/orders');
+    expect(whole.body.data).toHaveLength(39);
+    expect(whole.body.next).toBeNull();
+  });
+
+  it("walks one workspace's orders; another's workspace answers 404", async () => {
+    const own = await walk<{ id: number; workspaceId: number }>(`/api/workspaces/${ws}/ppu/orders`, 7);
+    expect(own).toHaveLength(30);
+    expect(own.every((o) => o.workspaceId === ws)).toBe(true);
+    expect(own.map((o) => o.id)).toEqual([...own.map((o) => o.id)].sort((a, b) => b - a));
+    expect((await walk<{ id: number }>(`/api/workspaces/${shared}/ppu/orders`, 4)).map((o) => o.id)).toEqual(ordered.filter((id) => !own.some((o) => o.id === id)));
+    const foreign = await client.get(`/api/workspaces/${strangersWs}/ppu/orders`);
+    expect(foreign.status).toBe(404);
+    expect(foreign.body.data).toBeUndefined();
+  });
+
+  it('refuses a bad limit or cursor with 400 and a clear message', async () => {
+    const webhookCursor = (await client.get(`/api/workspaces/${ws}/webhooks?limit=1`)).body.next as string;
+    for (const path of ['/api/ppu/orders', `/api/workspaces/${ws}/ppu/orders`]) {
+      for (const q of ['limit=0', `limit=${PAGE_MAX_LIMIT + 1}`, 'limit=abc', 'limit=2.5']) {
+        const res = await client.get(`${path}?${q}`);
+        expect(res.status, `${path}?${q}`).toBe(400);
+        expect(res.body.error).toMatchObject({ code: 'invalid', message: `limit must be a whole number from 1 to ${PAGE_MAX_LIMIT}.` });
+      }
+      for (const cursor of ['', 'not%20base64!', Buffer.from('not json').toString('base64url'), Buffer.from('["1"]').toString('base64url'), Buffer.from('[1.5]').toString('base64url'), encodeURIComponent(webhookCursor), 'A'.repeat(401)]) {
+        const res = await client.get(`${path}?cursor=${cursor}`);
+        expect(res.status, `${path}?cursor=${cursor}`).toBe(400);
+        expect(res.body.error).toMatchObject({ code: 'invalid', message: 'cursor must be the next of a previous page.' });
+      }
+    }
   });
 });

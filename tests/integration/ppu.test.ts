@@ -61,8 +61,9 @@ describe('pay as you go: quotes, orders, the payment watcher and the balance', (
     expect((await stranger.get(`/api/ppu/orders/${a.body.data.id}`)).status).toBe(404);
     expect((await stranger.get(`/api/workspaces/${workspaceId}/ppu/orders/${a.body.data.id}`)).status).toBe(404);
     expect((await stranger.post(`/api/workspaces/${workspaceId}/ppu/orders`, { items: [{ item_type: 'requests', item_quantity: 1_000_000 }] })).status).toBe(404);
-    const history = await owner.get<{ data: PpuOrderDto[] }>('/api/ppu/orders');
+    const history = await owner.get<{ data: PpuOrderDto[]; next: string | null }>('/api/ppu/orders');
     expect(history.body.data.map((o) => o.id)).toEqual([b.body.data.id, a.body.data.id]);
+    expect(history.body.next).toBeNull();
   });
 
   it('sees a simulated payment, credits it once after the confirmations, logs it and reports the balance', async () => {

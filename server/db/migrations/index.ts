@@ -26,6 +26,8 @@ import * as createEvmDevChain from './2026-11-26-1051-create-evm-dev-chain';
 import * as indexDashboardLists from './2026-11-26-1100-index-dashboard-lists';
 import * as failedRequestMessage from './2026-11-26-1050-failed-request-message';
 import * as outboxBodyLz4 from './2026-11-26-1130-outbox-body-lz4';
+import * as indexOrderAndLogPages from './2026-11-26-1200-index-order-and-log-pages';
+import * as indexSessionsByLastSeen from './2026-11-26-1210-index-sessions-by-last-seen';
 import * as fillSessionOwners from './2026-11-26-1021-fill-session-owners';
 import * as projectKeyRotationAndAllowLists from './2026-11-26-1000-project-key-rotation-and-allow-lists';
 import * as sessionOwners from './2026-11-26-1020-session-owners';
@@ -69,4 +71,6 @@ export const migrations: ReadonlyArray<readonly [name: string, migration: Migrat
   ['2026-11-26-1051-create-evm-dev-chain', createEvmDevChain],
   ['2026-11-26-1100-index-dashboard-lists', indexDashboardLists],
   ['2026-11-26-1130-outbox-body-lz4', outboxBodyLz4],
+  ['2026-11-26-1200-index-order-and-log-pages', indexOrderAndLogPages],
+  ['2026-11-26-1210-index-sessions-by-last-seen', indexSessionsByLastSeen],
 ];

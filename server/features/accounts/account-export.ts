@@ -1,7 +1,7 @@
 import type { Db } from '../../db/index';
 import { networks } from '../../../shared/networks';
 import { getCustomerSettings } from './settings';
-import { listSessions } from './account-sessions';
+import { everySession } from './account-sessions';
 import type { User } from './users';
 
 const toNumber = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v));
@@ -63,7 +63,7 @@ export async function exportAccount(db: Db, user: User, currentSid: string, now 
         .filter((p) => p.workspace_id === w.id)
         .map((p) => ({ uuid: p.uuid as string, name: p.name as string, network: networkLabel(Number(p.network_id)), created_at: toNumber(p.created_at) })),
     })),
-    sessions: (await listSessions(db, user.id, currentSid, now)).map(({ id: _id, ...s }) => s),
+    sessions: (await everySession(db, user.id, currentSid, now)).map(({ id: _id, ...s }) => s),
     invitations: { sent: sent.map(invitation), received: received.map(invitation) },
   };
 }

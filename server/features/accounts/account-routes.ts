@@ -2,12 +2,13 @@ import type { Router } from 'express';
 import { z } from 'zod';
 import { route, type RouteDeps } from '../../http/route';
 import { NotFound } from '../../errors';
-import { accountMessages, deleteAccountSchema, type AccountDeletionPlan, type AccountSessionDto } from '../../../shared/account';
+import { accountMessages, deleteAccountSchema, type AccountDeletionPlan } from '../../../shared/account';
 import { endOtherSessions, endSession, listSessions } from './account-sessions';
 import { originOf, recordAuditForMember } from '../audit/index';
 import { deleteAccount, planAccountDeletion, type CancelBilling } from './account-deletion';
 import { exportAccount } from './account-export';
 import { SESSION_COOKIE } from './auth-routes';
+import { pageQuerySchema } from '../../../shared/pagination';
 
 const sessionParams = z.object({ sessionId: z.string() });
 
@@ -19,8 +20,10 @@ export function registerAccountRoutes(router: Router, deps: RouteDeps, cancelBil
     method: 'get',
     path: '/account/sessions',
     permission: 'signedIn',
-    summary: "The user's signed-in sessions (browsers and the desktop app), the current one marked",
-    handler: ({ req, user }): Promise<AccountSessionDto[]> => listSessions(db, user.id, req.sessionID),
+    query: pageQuerySchema,
+    paged: true,
+    summary: "One page of the user's signed-in sessions (browsers and the desktop app): the current one first and marked, then the most recently seen",
+    handler: ({ req, user, query }) => listSessions(db, user.id, req.sessionID, query),
   });
 
   route(router, deps, {

@@ -1,10 +1,12 @@
 import type { Knex } from 'knex';
-import type { Db } from '../../db/index';
+import { isPostgres, type Db } from '../../db/index';
 import type { Config } from '../../config';
 import type { Logger } from '../../logger';
 import { RateSource } from './rate-source';
 import { Conflict, Invalid, NotFound } from '../../errors';
 import { recordGatewayChange } from '../../db/gateway-changes';
+import { decodeCursor, pageLimit, pageOf, Paged } from '../../db/pagination';
+import type { PageQuery } from '../../../shared/pagination';
 import { writeSubscriptionLog } from '../billing/index';
 import { NO_ORIGIN, recordAudit } from '../audit/index';
 import { accountXpubOfMnemonic, addressDeriver, DEV_PAYMENT_MNEMONIC, parseAccountXpub, type PaymentNetwork } from './addresses';
@@ -140,8 +142,21 @@ export interface OrderView {
   requiredConfirmations: number;
 }
 
-async function toDto(db: Db, r: OrderRow, view: OrderView): Promise<PpuOrderDto> {
-  const txs = await db('ppu_payments').where({ order_id: r.id }).orderBy('height').select('tx_hash');
+/** The orders as the API answers them, their payments' transactions read in one query for all. */
+async function toDtos(db: Db, rows: OrderRow[], view: OrderView): Promise<PpuOrderDto[]> {
+  const txs = rows.length
+    ? ((await db('ppu_payments').whereIn('order_id', rows.map((r) => r.id)).orderBy('height').select('order_id', 'tx_hash')) as Array<{ order_id: number | string; tx_hash: string }>)
+    : [];
+  const txHashes = new Map<number, Set<string>>();
+  for (const t of txs) {
+    const id = Number(t.order_id);
+    if (!txHashes.has(id)) txHashes.set(id, new Set());
+    txHashes.get(id)!.add(t.tx_hash);
+  }
+  return rows.map((r) => toDto(r, [...(txHashes.get(Number(r.id)) ?? [])], view));
+}
+
+function toDto(r: OrderRow, txHashes: string[], view: OrderView): PpuOrderDto {
   const height = r.first_payment_height;
   return {
     id: Number(r.id),
@@ -159,7 +174,7 @@ async function toDto(db: Db, r: OrderRow, view: OrderView): Promise<PpuOrderDto>
     expiresAt: Number(r.expires_at),
     receivedLovelace: String(r.received_lovelace),
     creditedRequests: Number(r.credited_requests),
-    txHashes: [...new Set(txs.map((t: { tx_hash: string }) => t.tx_hash))],
+    txHashes,
     confirmations: height === null || view.tip === null ? 0 : Math.max(0, view.tip - height + 1),
     requiredConfirmations: view.requiredConfirmations,
     paidAt: r.paid_at === null ? null : Number(r.paid_at),
@@ -201,7 +216,7 @@ export async function createOrder(db: Db, s: PpuSettings, args: { workspaceId: n
 export async function getOrder(db: Db, workspaceId: number, id: number, view: OrderView): Promise<PpuOrderDto> {
   const r = (await db('ppu_orders as o').join('workspaces as w', 'w.id', 'o.workspace_id').where({ 'o.id': id, 'o.workspace_id': workspaceId }).first(orderColumns)) as OrderRow | undefined;
   if (!r) throw new NotFound('Order not found.');
-  return toDto(db, r, view);
+  return (await toDtos(db, [r], view))[0]!;
 }
 
 /** An order of any workspace the user is a member of (the subscription pages' order route), else 404. */
@@ -212,16 +227,51 @@ export async function getOrderForUser(db: Db, userId: number, id: number, view: 
     .where({ 'o.id': id, 'm.user_id': userId })
     .first(orderColumns)) as OrderRow | undefined;
   if (!r) throw new NotFound('Order not found.');
-  return toDto(db, r, view);
+  return (await toDtos(db, [r], view))[0]!;
 }
 
-/** Every order of the workspaces the user is a member of (or of one workspace), newest first. */
-export async function listOrders(db: Db, filter: { userId: number } | { workspaceId: number }, view: OrderView): Promise<PpuOrderDto[]> {
-  const q = db('ppu_orders as o').join('workspaces as w', 'w.id', 'o.workspace_id').orderBy('o.id', 'desc').limit(500);
-  if ('workspaceId' in filter) q.where('o.workspace_id', filter.workspaceId);
-  else q.join('workspace_members as m', 'm.workspace_id', 'o.workspace_id').where('m.user_id', filter.userId);
-  const rows = (await q.select(orderColumns)) as OrderRow[];
-  return Promise.all(rows.map((r) => toDto(db, r, view)));
+/**
+ * The ids of a page of the orders of every workspace the user is a member of, newest first, below
+ * `before`. A plain join lets PostgreSQL's planner walk all orders down the primary key, other
+ * workspaces' too, until it has found a page of the user's; there the newest `count` of each of the
+ * user's workspaces are read instead (one range of the (workspace_id, id) index each, LATERAL) and
+ * merged. SQLite already reads the user's workspaces' ranges of that index alone for the IN list.
+ */
+async function userOrderIds(db: Db, userId: number, before: number | null, count: number): Promise<number[]> {
+  if (isPostgres(db)) {
+    const below = before === null ? '' : 'AND o.id < ?';
+    const result = (await db.raw(
+      `SELECT p.id FROM workspace_members m CROSS JOIN LATERAL (SELECT o.id FROM ppu_orders o WHERE o.workspace_id = m.workspace_id ${below} ORDER BY o.id DESC LIMIT ?) p WHERE m.user_id = ? ORDER BY p.id DESC LIMIT ?`,
+      [...(before === null ? [] : [before]), count, userId, count],
+    )) as { rows: Array<{ id: number | string }> };
+    return result.rows.map((r) => Number(r.id));
+  }
+  const q = db('ppu_orders').whereIn('workspace_id', db('workspace_members').where({ user_id: userId }).select('workspace_id'));
+  if (before !== null) q.andWhere('id', '<', before);
+  return ((await q.orderBy('id', 'desc').limit(count).select('id')) as Array<{ id: number | string }>).map((r) => Number(r.id));
+}
+
+/**
+ * One page of the orders of the workspaces the user is a member of (or of one workspace), newest
+ * first (shared/pagination.ts: `next` is the cursor of the older page), read below the cursor's
+ * order id on (workspace_id, id), so page 200 costs what page 1 does.
+ */
+export async function listOrders(db: Db, filter: { userId: number } | { workspaceId: number }, view: OrderView, page: PageQuery = {}): Promise<Paged<PpuOrderDto>> {
+  const limit = pageLimit(page.limit);
+  const before = page.cursor ? (decodeCursor(page.cursor, ['int'])[0] as number) : null;
+  const q = db('ppu_orders as o').join('workspaces as w', 'w.id', 'o.workspace_id');
+  if ('workspaceId' in filter) {
+    q.where('o.workspace_id', filter.workspaceId);
+    if (before !== null) q.andWhere('o.id', '<', before);
+    q.limit(limit + 1);
+  } else {
+    const ids = await userOrderIds(db, filter.userId, before, limit + 1);
+    if (!ids.length) return new Paged([], null);
+    q.whereIn('o.id', ids);
+  }
+  const rows = (await q.orderBy('o.id', 'desc').select(orderColumns)) as OrderRow[];
+  const paged = pageOf(rows, limit, (r) => [Number(r.id)]);
+  return new Paged(await toDtos(db, paged.items, view), paged.next);
 }
 
 /** The order's address and amount, for 'Simulate payment' (open or expired orders only). */

@@ -2,6 +2,7 @@ import type { Router } from 'express';
 import { z } from 'zod';
 import { route, type RouteDeps } from '../../http/route';
 import { dbIdSchema } from '../../../shared/text';
+import { pageQuerySchema } from '../../../shared/pagination';
 import { ppuOrderSchema, ppuQuoteSchema, type PpuSettingsDto } from '../../../shared/ppu';
 import { createOrder, currentPricing, getOrder, getOrderForUser, listOrders, quote, type OrderView, type PpuSettings } from './ppu';
 
@@ -49,8 +50,10 @@ export function registerPpuRoutes(router: Router, deps: RouteDeps, ppu: PpuExtra
     method: 'get',
     path: '/ppu/orders',
     permission: 'signedIn',
-    summary: "Every pay-as-you-go order of the signed-in user's workspaces",
-    handler: async ({ user }) => listOrders(db, { userId: user.id }, await view()),
+    query: pageQuerySchema,
+    paged: true,
+    summary: "One page of the pay-as-you-go orders of the signed-in user's workspaces, newest first",
+    handler: async ({ user, query }) => listOrders(db, { userId: user.id }, await view(), query),
   });
 
   route(router, deps, {
@@ -75,7 +78,10 @@ export function registerPpuRoutes(router: Router, deps: RouteDeps, ppu: PpuExtra
     method: 'get',
     path: '/workspaces/:id/ppu/orders',
     permission: { workspace: 'workspace.view' },
-    handler: async ({ membership }) => listOrders(db, { workspaceId: membership.workspaceId }, await view()),
+    query: pageQuerySchema,
+    paged: true,
+    summary: "One page of the workspace's pay-as-you-go orders, newest first",
+    handler: async ({ membership, query }) => listOrders(db, { workspaceId: membership.workspaceId }, await view(), query),
   });
 
   route(router, deps, {

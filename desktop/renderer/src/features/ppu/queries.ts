@@ -2,6 +2,7 @@ import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query
 import type { PpuOrderDto, PpuQuoteDto, PpuSettingsDto } from '../../../../../shared/ppu';
 import { isOpenOrder } from '../../../../../shared/ppu';
 import { apiFetch } from '../../api/client';
+import { pagedListQuery } from '../../api/pages';
 import { invalidateQuotas } from '../workspaces/queries';
 
 const items = (requests: number) => ({ items: [{ item_type: 'requests' as const, item_quantity: requests }] });
@@ -21,11 +22,8 @@ export const ppuQueries = {
       staleTime: 60_000,
       retry: false,
     }),
-  history: () =>
-    queryOptions({
-      queryKey: [...ppuQueries.all(), 'orders'] as const,
-      queryFn: ({ signal }) => apiFetch<PpuOrderDto[]>('/api/ppu/orders', { signal }),
-    }),
+  /** The orders of the user's workspaces a page at a time, newest first. */
+  history: () => pagedListQuery<PpuOrderDto, readonly unknown[]>([...ppuQueries.all(), 'orders'], '/api/ppu/orders'),
   /** One order; polled while it waits for its payment, so the page shows the live state. */
   order: (id: number) =>
     queryOptions({

@@ -2,6 +2,7 @@ import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query
 import type { CustomerSettings } from '../../../../../shared/workspaces';
 import type { AccountDeletionPlan, AccountSessionDto } from '../../../../../shared/account';
 import { apiFetch, resetCsrfToken } from '../../api/client';
+import { pagedListQuery } from '../../api/pages';
 
 /** The user's preferences, one cache for the settings page and the consent modal of the shell. */
 export const settingsQueries = {
@@ -28,11 +29,8 @@ export function useSaveSettings() {
 /** The security section of Settings: the user's sessions and what deleting the account would do. */
 export const accountSecurityQueries = {
   all: () => ['account-security'] as const,
-  sessions: () =>
-    queryOptions({
-      queryKey: [...accountSecurityQueries.all(), 'sessions'],
-      queryFn: ({ signal }) => apiFetch<AccountSessionDto[]>('/api/account/sessions', { signal }),
-    }),
+  /** The user's sessions a page at a time: the one in use first, then the most recently seen. */
+  sessions: () => pagedListQuery<AccountSessionDto, readonly unknown[]>([...accountSecurityQueries.all(), 'sessions'], '/api/account/sessions'),
   deletion: () =>
     queryOptions({
       queryKey: [...accountSecurityQueries.all(), 'deletion'],

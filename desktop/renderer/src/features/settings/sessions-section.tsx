@@ -1,8 +1,10 @@
 import { Badge, Button, Group, Paper, Stack, Text, Title } from '@mantine/core';
 import { IconDeviceDesktop, IconLogout, IconWorld } from '@tabler/icons-react';
-import { useQuery } from '@tanstack/react-query';
+import { useInfiniteQuery } from '@tanstack/react-query';
 import type { AccountSessionDto } from '../../../../../shared/account';
+import { pagedItems } from '../../api/pages';
 import { ErrorView } from '../../components/error-view';
+import { LoadMore } from '../../components/load-more';
 import { PageLoader } from '../../components/page-loader';
 import { formatDateTime } from '../../lib/format';
 import { failed, succeeded } from '../workspaces/feedback';
@@ -10,10 +12,11 @@ import { accountSecurityQueries, useEndSession, useSignOutOthers } from './queri
 
 /** Where the user is signed in: browsers and the desktop app, each with a way to sign it out. */
 export function SessionsSection() {
-  const sessions = useQuery(accountSecurityQueries.sessions());
+  const sessions = useInfiniteQuery(accountSecurityQueries.sessions());
+  const list = pagedItems(sessions.data);
   const end = useEndSession();
   const others = useSignOutOthers();
-  const hasOthers = (sessions.data ?? []).some((s) => !s.current);
+  const hasOthers = list.some((s) => !s.current) || sessions.hasNextPage;
   return (
     <Paper withBorder p="md" component="section" aria-labelledby="sessions-title">
       <Stack gap="md">
@@ -44,21 +47,24 @@ export function SessionsSection() {
         ) : sessions.isError ? (
           <ErrorView error={sessions.error} />
         ) : (
-          <Stack component="ul" gap={0} p={0} m={0} style={{ listStyle: 'none' }} aria-label="Sessions">
-            {sessions.data.map((s) => (
-              <SessionRow
-                key={s.id}
-                session={s}
-                ending={end.isPending && end.variables === s.id}
-                onEnd={() =>
-                  end.mutate(s.id, {
-                    onSuccess: () => succeeded('Signed out', `${s.device} has been signed out.`),
-                    onError: (err) => failed('Not signed out', err, 'The session could not be signed out.'),
-                  })
-                }
-              />
-            ))}
-          </Stack>
+          <>
+            <Stack component="ul" gap={0} p={0} m={0} style={{ listStyle: 'none' }} aria-label="Sessions">
+              {list.map((s) => (
+                <SessionRow
+                  key={s.id}
+                  session={s}
+                  ending={end.isPending && end.variables === s.id}
+                  onEnd={() =>
+                    end.mutate(s.id, {
+                      onSuccess: () => succeeded('Signed out', `${s.device} has been signed out.`),
+                      onError: (err) => failed('Not signed out', err, 'The session could not be signed out.'),
+                    })
+                  }
+                />
+              ))}
+            </Stack>
+            <LoadMore hasMore={sessions.hasNextPage} loading={sessions.isFetchingNextPage} onLoad={() => void sessions.fetchNextPage()} label="Load more sessions" />
+          </>
         )}
       </Stack>
     </Paper>
