@@ -111,6 +111,31 @@ async function main(): Promise<void> {
         hook = ((await created.json()) as { data: { id: string } }).data.id;
         await context.request.post(`${app.url}/api/workspaces/${workspaceId}/webhooks/${hook}/rotate-secret`, { headers: { 'x-csrf-token': csrf }, data: { overlap_seconds: 86_400 } });
       }
+      // More pay-as-you-go orders than a page holds (50), a third of them paid, so the history shows 'Load more'.
+      if (!(await app.db('ppu_orders').where({ workspace_id: workspaceId }).first('id'))) {
+        const me = ((await (await context.request.get(`${app.url}/api/me`)).json()) as { data: { id: number } }).data.id;
+        const now = Date.now();
+        await app.db('ppu_orders').insert(
+          Array.from({ length: 60 }, (_, i) => ({
+            workspace_id: workspaceId,
+            user_id: me,
+            network: 'cardano-mainnet',
+            address: `addr_test1screenshots${i}`,
+            requests: 1_000_000 * (1 + (i % 3)),
+            price_per_unit_eur: 0.0000015,
+            ada_eur_rate: 0.42,
+            total_eur: 1.5 * (1 + (i % 3)),
+            lovelace: 3_571_429 * (1 + (i % 3)),
+            status: i % 3 === 0 ? 'paid' : 'expired',
+            received_lovelace: i % 3 === 0 ? 3_571_429 : 0,
+            credited_requests: i % 3 === 0 ? 1_000_000 : 0,
+            first_payment_height: i % 3 === 0 ? 1000 + i : null,
+            created_at: now - (60 - i) * 3_600_000,
+            expires_at: now - (60 - i) * 3_600_000 + 3_600_000,
+            paid_at: i % 3 === 0 ? now - (60 - i) * 3_600_000 + 600_000 : null,
+          })),
+        );
+      }
       const pages: Array<[string, string]> = [
         ['webhook', `/dashboard/webhooks/${hook}`],
         ['audit', `/dashboard/workspaces/${workspaceId}/audit`],
@@ -123,6 +148,7 @@ async function main(): Promise<void> {
         ['subscription-plans', '/dashboard/subscription/plans'],
         ['subscription-logs', '/dashboard/subscription/logs'],
         ['ppu-order', '/dashboard/subscription/ppu/order'],
+        ['ppu-history', '/dashboard/subscription/ppu/history'],
         ['settings', '/dashboard/settings'],
         ['endpoints', '/dashboard/endpoints'],
         ['jsonpath-sandbox', '/dashboard/jsonpath-sandbox'],

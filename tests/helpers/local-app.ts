@@ -5,7 +5,7 @@ import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { loadConfig } from '../../server/config';
 import { createApp } from '../../server/app';
-import { createDb, migrateLatest, sqliteFileIn } from '../../server/db/index';
+import { type Db, createDb, migrateLatest, sqliteFileIn } from '../../server/db/index';
 import { createLogger } from '../../server/logger';
 import { devMailbox, type Mailer } from '../../server/mail/mailer';
 
@@ -13,6 +13,8 @@ export interface LocalApp {
   url: string;
   mailer: Mailer;
   dataDir: string;
+  /** The app's database, for fixtures the API cannot make (a history of past orders). */
+  db: Db;
   stop(): Promise<void>;
 }
 
@@ -53,6 +55,7 @@ export async function startLocalApp(opts: { env?: Record<string, string>; webDir
     url,
     mailer,
     dataDir,
+    db,
     stop: async () => {
       close();
       mailer.close();
