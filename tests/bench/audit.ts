@@ -7,21 +7,16 @@
 // so the ratio says how much a million entries cost. Target: p95 < 50 ms for each query on each engine.
 //
 // Environment: BENCH_AUDIT_ENTRIES (default 1000000), BENCH_AUDIT_REQUESTS (200 per query), BENCH_AUDIT_WARMUP (20).
-import crypto from 'node:crypto';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import knex from 'knex';
 import { createDb, isPostgres, migrateLatest, type Db } from '../../server/db/index';
 import { listAuditEntries } from '../../server/features/audit/audit';
 import { auditActions, type AuditPageQuery } from '../../shared/audit';
 import { ms, ratio, row, summarize, table, machine, type LatencySummary } from './lib/report';
+import { postgresEngine, sqliteEngine, type Engine as ScratchEngine } from './lib/scratch-db';
 
 const ENTRIES = Number(process.env.BENCH_AUDIT_ENTRIES ?? 1_000_000);
 const REQUESTS = Number(process.env.BENCH_AUDIT_REQUESTS ?? 200);
 const WARMUP = Number(process.env.BENCH_AUDIT_WARMUP ?? 20);
 const TARGET_MS = 50;
-const DEFAULT_PG = 'postgres://postgres@127.0.0.1:5432/test';
 const DAY_MS = 86_400_000;
 const SPAN_MS = 400 * DAY_MS;
 const ACTORS = 20;
@@ -39,44 +34,15 @@ interface Engine {
   drop(): Promise<void>;
 }
 
-function sqliteEngine(): Engine {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cairn-bench-audit-'));
-  const db = createDb({ sqliteFile: path.join(dir, 'cairn.sqlite') });
+/** A scratch database of lib/scratch-db.ts, opened; drop() closes it, then removes it. */
+function opened(scratch: ScratchEngine): Engine {
+  const db = createDb(scratch.databaseUrl ? { databaseUrl: scratch.databaseUrl } : { sqliteFile: scratch.sqliteFile! });
   return {
-    name: 'SQLite',
+    name: scratch.name,
     db,
     drop: async () => {
       await db.destroy();
-      fs.rmSync(dir, { recursive: true, force: true });
-    },
-  };
-}
-
-async function postgresEngine(): Promise<Engine | null> {
-  const adminUrl = process.env.DATABASE_URL ?? DEFAULT_PG;
-  const admin = knex({ client: 'pg', connection: adminUrl, pool: { min: 0, max: 1 }, acquireConnectionTimeout: 3000 });
-  try {
-    await admin.raw('select 1');
-  } catch (err) {
-    await admin.destroy();
-    if (process.env.DATABASE_URL) throw new Error(`DATABASE_URL is set but PostgreSQL is not reachable: ${(err as Error).message}`);
-    console.log(`\nSKIP PostgreSQL: nothing reachable at ${DEFAULT_PG} and DATABASE_URL is not set.`);
-    return null;
-  }
-  const name = `cairn_bench_audit_${crypto.randomBytes(4).toString('hex')}`;
-  await admin.raw(`CREATE DATABASE ${name}`);
-  await admin.destroy();
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  const db = createDb({ databaseUrl: url.toString() });
-  return {
-    name: 'PostgreSQL',
-    db,
-    drop: async () => {
-      await db.destroy();
-      const a = knex({ client: 'pg', connection: adminUrl, pool: { min: 0, max: 1 } });
-      await a.raw(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await a.destroy();
+      await scratch.drop();
     },
   };
 }
@@ -168,7 +134,11 @@ async function run(engine: Engine): Promise<string[][]> {
 async function main(): Promise<void> {
   console.log(`bench:audit on ${machine()}: ${REQUESTS} calls per query after ${WARMUP} warm-up calls\n`);
   const lines: string[][] = [];
-  for (const make of [async () => sqliteEngine(), postgresEngine]) {
+  const openPostgres = async () => {
+    const scratch = await postgresEngine('audit');
+    return scratch ? opened(scratch) : null;
+  };
+  for (const make of [async () => opened(sqliteEngine('audit')), openPostgres]) {
     const engine = await make();
     if (!engine) continue;
     try {
