@@ -11,7 +11,6 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import knex from 'knex';
 import { createSandboxChain, type Block, type TxDetails } from '../../server/sandbox/chain/index';
 import { createDb, migrateLatest, type Db } from '../../server/db/index';
 import type { ChainSource } from '../../server/features/webhooks/chain-source';
@@ -20,13 +19,13 @@ import { WatchedOrderIndex } from '../../server/features/ppu/order-index';
 import { accountXpubOfMnemonic, addressDeriver, DEV_PAYMENT_MNEMONIC, parseAccountXpub } from '../../server/features/ppu/addresses';
 import { makeUser, makeWorkspace } from '../helpers/workspace-fixture';
 import { machine, percentile, ratio, row } from './lib/report';
+import { postgresEngine } from './lib/scratch-db';
 
 const ORDERS = Number(process.env.BENCH_PPU_ORDERS ?? 10_000);
 const BLOCKS = Number(process.env.BENCH_PPU_BLOCKS ?? 40);
 const TXS = 300;
 const NETWORK = 'cardano-mainnet';
 const CONFIRMATIONS = 3;
-const DEFAULT_PG = 'postgres://postgres@127.0.0.1:5432/test';
 
 /** BLOCKS blocks of 300 transactions each, cut from the sandbox chain's simulated traffic (real shapes: addresses, assets, several outputs). */
 function blocksOf300(): TxDetails[][] {
@@ -173,28 +172,13 @@ try {
   fs.rmSync(dir, { recursive: true, force: true });
 }
 
-const adminUrl = process.env.DATABASE_URL ?? DEFAULT_PG;
-const admin = knex({ client: 'pg', connection: adminUrl, pool: { min: 0, max: 1 }, acquireConnectionTimeout: 3000 });
-let reachable = true;
-try {
-  await admin.raw('select 1');
-} catch (err) {
-  reachable = false;
-  await admin.destroy();
-  if (process.env.DATABASE_URL) throw err;
-  console.log(`SKIP PostgreSQL: nothing reachable at ${DEFAULT_PG} and DATABASE_URL is not set.`);
-}
-if (reachable) {
-  const name = `cairn_bench_${crypto.randomBytes(4).toString('hex')}`;
-  await admin.raw(`CREATE DATABASE ${name}`);
-  const u = new URL(adminUrl);
-  u.pathname = `/${name}`;
-  const pg = createDb({ databaseUrl: u.toString() });
+const scratch = await postgresEngine('ppu');
+if (scratch) {
+  const pg = createDb({ databaseUrl: scratch.databaseUrl! });
   try {
     await benchEngine('PostgreSQL', pg, blocks, addressOf);
   } finally {
     await pg.destroy();
-    await admin.raw(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-    await admin.destroy();
+    await scratch.drop();
   }
 }

@@ -25,19 +25,18 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import knex from 'knex';
 import { createDb, migrateLatest, type Db } from '../../server/db/index';
 import { compileWebhooks, matchBlock } from '../../shared/webhook-matcher';
 import { SERVER_NODE_FLAGS } from '../../server/node-flags';
 import { buildChain, FIRST_HEIGHT, TXS_PER_BLOCK, wallMs, webhooksFor, writeChain, type LatencyChain } from './lib/latency-chain';
 import { machine, ms, percentile, row } from './lib/report';
+import { postgresEngine } from './lib/scratch-db';
 
 const BLOCK_MS = Number(process.env.BENCH_LATENCY_BLOCK_MS ?? 1000);
 const WARMUP_BLOCKS = Number(process.env.BENCH_LATENCY_WARMUP_BLOCKS ?? 5);
 const MEASURED_BLOCKS = Number(process.env.BENCH_LATENCY_BLOCKS ?? 30);
 const P50_TARGET = 100;
 const P99_TARGET = 500;
-const DEFAULT_PG = 'postgres://postgres@127.0.0.1:5432/test';
 
 const nextMessage = <T>(child: ChildProcess, accept: (m: unknown) => boolean = () => true) =>
   new Promise<T>((resolve) => {
@@ -168,30 +167,16 @@ try {
     await sqlite.destroy();
   }
 
-  const adminUrl = process.env.DATABASE_URL ?? DEFAULT_PG;
-  const admin = knex({ client: 'pg', connection: adminUrl, pool: { min: 0, max: 1 }, acquireConnectionTimeout: 3000 });
-  let reachable = true;
-  try {
-    await admin.raw('select 1');
-  } catch (err) {
-    if (process.env.DATABASE_URL) throw err;
-    reachable = false;
-    console.log(`SKIP PostgreSQL: nothing reachable at ${DEFAULT_PG} and DATABASE_URL is not set.`);
-  }
-  if (reachable) {
-    const name = `cairn_bench_${crypto.randomBytes(4).toString('hex')}`;
-    await admin.raw(`CREATE DATABASE ${name}`);
-    const u = new URL(adminUrl);
-    u.pathname = `/${name}`;
-    const pg = createDb({ databaseUrl: u.toString() });
+  const scratch = await postgresEngine('latency');
+  if (scratch) {
+    const pg = createDb({ databaseUrl: scratch.databaseUrl! });
     try {
-      await runCase({ engine: 'PostgreSQL', workers: 2, webhooks: 10_000, db: pg, env: { DATABASE_URL: u.toString() } }, chain, chainFile, receiver, url);
+      await runCase({ engine: 'PostgreSQL', workers: 2, webhooks: 10_000, db: pg, env: { DATABASE_URL: scratch.databaseUrl! } }, chain, chainFile, receiver, url);
     } finally {
       await pg.destroy();
-      await admin.raw(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await scratch.drop();
     }
   }
-  await admin.destroy();
 } finally {
   receiver.kill();
   fs.rmSync(dir, { recursive: true, force: true });

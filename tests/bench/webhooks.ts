@@ -12,10 +12,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { createSandboxChain } from '../../server/sandbox/chain/index';
 import { compileWebhooks, matchBlock, type BlockInput, type MatchableWebhook } from '../../shared/webhook-matcher';
-import knex from 'knex';
 import { enqueue } from '../../server/features/webhooks/outbox';
 import { createDb, migrateLatest, type Db } from '../../server/db/index';
 import { machine, ratio, row } from './lib/report';
+import { postgresEngine } from './lib/scratch-db';
 import { writeGrowthChart } from './lib/chart';
 import { SERVER_NODE_FLAGS } from '../../server/node-flags';
 import type { Condition } from '../../shared/webhooks';
@@ -142,7 +142,6 @@ function benchMatchingGrowth(input: BlockInput) {
 
 // ---- 2. delivery ----
 
-const DEFAULT_PG = 'postgres://postgres@127.0.0.1:5432/test';
 
 /** Workers run with the server's own V8 flags (server/node-flags.ts), as `npm start` runs them. */
 function forkTs(file: string, env: Record<string, string> = {}) {
@@ -280,27 +279,14 @@ async function benchDelivery() {
       fs.rmSync(dir, { recursive: true, force: true });
     }
 
-    const adminUrl = process.env.DATABASE_URL ?? DEFAULT_PG;
-    const admin = knex({ client: 'pg', connection: adminUrl, pool: { min: 0, max: 1 }, acquireConnectionTimeout: 3000 });
+    const scratch = await postgresEngine('webhooks');
+    if (!scratch) return;
+    const pg = createDb({ databaseUrl: scratch.databaseUrl! });
     try {
-      await admin.raw('select 1');
-    } catch (err) {
-      await admin.destroy();
-      if (process.env.DATABASE_URL) throw err;
-      console.log(`SKIP PostgreSQL delivery: nothing reachable at ${DEFAULT_PG} and DATABASE_URL is not set.`);
-      return;
-    }
-    const name = `cairn_bench_${crypto.randomBytes(4).toString('hex')}`;
-    await admin.raw(`CREATE DATABASE ${name}`);
-    const u = new URL(adminUrl);
-    u.pathname = `/${name}`;
-    const pg = createDb({ databaseUrl: u.toString() });
-    try {
-      await deliveryCase({ engine: 'PostgreSQL', workers: 2, target: 2000, db: pg, location: u.toString() }, receiver, url);
+      await deliveryCase({ engine: 'PostgreSQL', workers: 2, target: 2000, db: pg, location: scratch.databaseUrl! }, receiver, url);
     } finally {
       await pg.destroy();
-      await admin.raw(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await admin.destroy();
+      await scratch.drop();
     }
   } finally {
     receiver.kill();
