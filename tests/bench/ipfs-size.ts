@@ -82,6 +82,16 @@ function startServer(dataDir: string): Promise<Server> {
   });
 }
 
+/** Runs both, first one then the other, in an order that alternates by round, so neither side always runs on the warmer machine. */
+async function inTurn<A, B>(round: number, a: () => Promise<A>, b: () => Promise<B>): Promise<[A, B]> {
+  if (round % 2 === 0) {
+    const first = await a();
+    return [first, await b()];
+  }
+  const second = await b();
+  return [await a(), second];
+}
+
 /** The server's memory while `run` runs: resident growth over the settled size before, and its heap's. */
 async function measured<T>(server: Server, run: () => Promise<T>): Promise<{ result: T; rss: number; heap: number; external: number }> {
   // The baseline once the resident size settles: two readings 50 ms apart within 256 KiB.
@@ -156,18 +166,9 @@ async function main() {
       if (file) fs.rmSync(file);
       file = path.join(dir, `round-${round}.bin`);
       await writeFile(file, `ipfs-size-${round}-${crypto.randomUUID()}`);
-      // The order alternates, so neither side always runs on the warmer machine.
       const runBare = () => client<{ ms: number; cid: string }>(['import', bareDir, file]);
       const runCairn = () => measured(server, () => client<{ ms: number; status: number; body: string }>(['upload', server.url, server.key, file]));
-      let bare: { ms: number; cid: string };
-      let cairn: Awaited<ReturnType<typeof runCairn>>;
-      if (round % 2 === 0) {
-        bare = await runBare();
-        cairn = await runCairn();
-      } else {
-        cairn = await runCairn();
-        bare = await runBare();
-      }
+      const [bare, cairn] = await inTurn(round, runBare, runCairn);
       if (cairn.result.status !== 200) throw new Error(`the add answered ${cairn.result.status}: ${cairn.result.body}`);
       const answer = JSON.parse(cairn.result.body) as { ipfs_hash: string; size: string };
       if (answer.size !== String(SIZE)) throw new Error(`the add answered size ${answer.size}, not ${SIZE}`);
@@ -185,15 +186,7 @@ async function main() {
     for (let round = 0; round < ROUNDS; round++) {
       const runBare = () => client<{ ms: number; bytes: number }>(['export', server.blocks, cid]);
       const runCairn = () => measured(server, () => client<{ ms: number; status: number; bytes: number }>(['download', server.url, server.key, cid]));
-      let bare: { ms: number; bytes: number };
-      let cairn: Awaited<ReturnType<typeof runCairn>>;
-      if (round % 2 === 0) {
-        bare = await runBare();
-        cairn = await runCairn();
-      } else {
-        cairn = await runCairn();
-        bare = await runBare();
-      }
+      const [bare, cairn] = await inTurn(round, runBare, runCairn);
       if (cairn.result.status !== 200 || cairn.result.bytes !== SIZE) throw new Error(`the gateway read answered ${cairn.result.status} with ${cairn.result.bytes} bytes`);
       if (bare.bytes !== SIZE) throw new Error(`the bare exporter read ${bare.bytes} bytes`);
       const r = { bare: mbps(SIZE, bare.ms), cairn: mbps(SIZE, cairn.result.ms), rss: cairn.rss };
