@@ -108,6 +108,12 @@ export abstract class Forward implements Dispatcher.DispatchHandler {
     else this.watch.remove(this);
   }
 
+  /** The forward is over: nothing more goes to the client, and the stall watch lets it go. */
+  private end(): void {
+    this.over = true;
+    this.await(false);
+  }
+
   /** The backend said nothing for the pool's timeout: it is asked to stop, and onResponseError answers for it. */
   stalled(): void {
     this.await(false);
@@ -140,8 +146,7 @@ export abstract class Forward implements Dispatcher.DispatchHandler {
     if (this.chunks) {
       this.gatheredBytes += chunk.length;
       if (this.gatheredBytes > this.gatherLimit) {
-        this.over = true;
-        this.await(false);
+        this.end();
         this.chunks = null;
         controller.abort(new Error('the answer is larger than this forward gathers'));
         if (!this.res.headersSent && !this.res.destroyed) this.tooLarge();
@@ -163,8 +168,7 @@ export abstract class Forward implements Dispatcher.DispatchHandler {
 
   onResponseEnd(): void {
     if (this.over) return;
-    this.over = true;
-    this.await(false);
+    this.end();
     if (this.chunks) this.complete(this.status, this.headers!, this.chunks);
     else if (!this.res.destroyed) this.res.end();
   }
@@ -183,8 +187,7 @@ export abstract class Forward implements Dispatcher.DispatchHandler {
 
   /** The backend failed before answering. */
   private fail(): void {
-    this.over = true;
-    this.await(false);
+    this.end();
     const { res, hooks } = this;
     if (hooks && !res.headersSent && hooks.unavailable()) return;
     if (!res.headersSent) this.failed();
@@ -194,8 +197,7 @@ export abstract class Forward implements Dispatcher.DispatchHandler {
   /** The client went away before the answer was complete: stop asking the backend. */
   clientGone(): void {
     if (this.over) return;
-    this.over = true;
-    this.await(false);
+    this.end();
     this.controller?.abort(new Error('the client went away'));
   }
 }
