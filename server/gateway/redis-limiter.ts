@@ -5,43 +5,64 @@ import type { Logger } from '../logger';
 
 // Admits a batch of requests in one atomic round trip, each in turn as if alone: ban check, token-bucket
 // refill and take, daily quota check and increment (or a pay-as-you-go spend), and the flood counter.
-// Redis's own clock (TIME, read once for the batch) keeps every gateway process in step. Each request
-// has 6 keys (ban, flood counter, bucket, quota counter, balance counter, dirty balances) and 11
-// arguments (rate, burst, quota limit, quota base, ban threshold, flood window, ban seconds, quota
-// TTL, balance credited, balance spent base, balance member), request after request. Answers 4
-// numbers a request: verdict (0 ok, 1 rate limited, 2 over quota, 3 banned, 4 paid from the balance),
-// the quota counter, the balance counter (-1: none) and the bucket's whole tokens.
+// Redis's own clock (TIME, read once for the batch) keeps every gateway process in step.
+//   KEYS[1] the dirty balances; ARGV[1..5] the channel a new ban is published on, the quota counters'
+//   TTL, the ban threshold, the flood window and the ban's seconds. Then the requests, each one of:
+//   - a check: ARGV '0', rate, burst, quota limit, quota base, balance credited, balance spent base,
+//     balance member; KEYS ban, flood counter, bucket, quota counter, balance counter.
+//   - a take (a request the gateway admitted at once, recorded without a check, the bucket going below
+//     zero if others emptied it meanwhile): ARGV '1', rate, burst, quota base; KEYS bucket, quota counter.
+// Answers 4 numbers a request: verdict (0 ok, 1 rate limited, 2 over quota, 3 banned, 4 paid from the
+// balance), the quota counter, the balance counter (-1: none) and the bucket's whole tokens.
 const ADMIT = `
 local t = redis.call('TIME')
 local clock = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 local out = {}
-local function admit(k, a)
-  if redis.call('EXISTS', KEYS[k + 1]) == 1 then return 3, -1, -1, 0 end
+local function refill(bucket, rate, burst)
   local now = clock
-  local rate = tonumber(ARGV[a + 1])
-  local burst = tonumber(ARGV[a + 2])
-  local b = redis.call('HMGET', KEYS[k + 3], 'tokens', 'at')
+  local b = redis.call('HMGET', bucket, 'tokens', 'at')
   local tokens = tonumber(b[1])
   local at = tonumber(b[2])
   if tokens == nil or at == nil then tokens = burst at = now end
   if now > at then tokens = math.min(burst, tokens + (now - at) * rate / 1000) else now = at end
+  return tokens, now
+end
+local function store(bucket, tokens, now, rate, burst)
+  redis.call('HSET', bucket, 'tokens', tostring(tokens), 'at', tostring(now))
+  redis.call('PEXPIRE', bucket, math.ceil(burst / rate * 1000) + 60000)
+end
+local function take(k, a)
+  local rate = tonumber(ARGV[a + 2])
+  local burst = tonumber(ARGV[a + 3])
+  local tokens, now = refill(KEYS[k + 1], rate, burst)
+  tokens = tokens - 1
+  redis.call('SET', KEYS[k + 2], ARGV[a + 4], 'NX', 'EX', ARGV[2])
+  local used = redis.call('INCR', KEYS[k + 2])
+  store(KEYS[k + 1], tokens, now, rate, burst)
+  return 0, used, -1, math.floor(tokens)
+end
+local function admit(k, a)
+  if redis.call('EXISTS', KEYS[k + 1]) == 1 then return 3, -1, -1, 0 end
+  local rate = tonumber(ARGV[a + 2])
+  local burst = tonumber(ARGV[a + 3])
+  local tokens, now = refill(KEYS[k + 3], rate, burst)
   local verdict = 0
   if tokens < 1 then
     verdict = 1
   else
-    redis.call('SET', KEYS[k + 4], ARGV[a + 4], 'NX', 'EX', ARGV[a + 8])
+    redis.call('SET', KEYS[k + 4], ARGV[a + 5], 'NX', 'EX', ARGV[2])
     local used = tonumber(redis.call('GET', KEYS[k + 4]))
-    if used + 1 > tonumber(ARGV[a + 3]) then
+    if used + 1 > tonumber(ARGV[a + 4]) then
       verdict = 2
       -- Past the daily quota: the workspace's pay-as-you-go balance pays, never below zero.
-      local credited = tonumber(ARGV[a + 9])
+      local credited = tonumber(ARGV[a + 6])
       if credited > 0 then
-        redis.call('SET', KEYS[k + 5], ARGV[a + 10], 'NX')
+        redis.call('SET', KEYS[k + 5], ARGV[a + 7], 'NX')
         local spent = tonumber(redis.call('GET', KEYS[k + 5]))
         if spent + 1 <= credited then
           redis.call('INCR', KEYS[k + 5])
           -- Marked for the database: any gateway's next flush writes this balance's total.
-          redis.call('SADD', KEYS[k + 6], ARGV[a + 11])
+          redis.call('SADD', KEYS[1], ARGV[a + 8])
           tokens = tokens - 1
           verdict = 4
         end
@@ -51,25 +72,37 @@ local function admit(k, a)
       tokens = tokens - 1
     end
   end
-  redis.call('HSET', KEYS[k + 3], 'tokens', tostring(tokens), 'at', tostring(now))
-  redis.call('PEXPIRE', KEYS[k + 3], math.ceil(burst / rate * 1000) + 60000)
+  store(KEYS[k + 3], tokens, now, rate, burst)
   if verdict > 0 and verdict < 4 then
     local n = redis.call('INCR', KEYS[k + 2])
-    if n == 1 then redis.call('EXPIRE', KEYS[k + 2], ARGV[a + 6]) end
-    if n >= tonumber(ARGV[a + 5]) then
-      redis.call('SET', KEYS[k + 1], '1', 'EX', ARGV[a + 7])
+    if n == 1 then redis.call('EXPIRE', KEYS[k + 2], ARGV[4]) end
+    if n >= tonumber(ARGV[3]) then
+      redis.call('SET', KEYS[k + 1], '1', 'EX', ARGV[5])
       redis.call('DEL', KEYS[k + 2])
+      -- Every gateway hears of the ban at once, so none admits this client at once any more.
+      redis.call('PUBLISH', ARGV[1], KEYS[k + 1])
     end
   end
   -- The shared counts as they now stand, for this gateway's share of what is left should Redis stop.
   return verdict, tonumber(redis.call('GET', KEYS[k + 4]) or '-1'), tonumber(redis.call('GET', KEYS[k + 5]) or '-1'), math.floor(tokens)
 end
-for i = 0, #KEYS / 6 - 1 do
-  local verdict, used, spent, tokens = admit(i * 6, i * 11)
+local k, a, i = 1, 5, 0
+while a < #ARGV do
+  local verdict, used, spent, tokens
+  if ARGV[a + 1] == '1' then
+    verdict, used, spent, tokens = take(k, a)
+    k = k + 2
+    a = a + 4
+  else
+    verdict, used, spent, tokens = admit(k, a)
+    k = k + 5
+    a = a + 8
+  end
   out[i * 4 + 1] = verdict
   out[i * 4 + 2] = used
   out[i * 4 + 3] = spent
   out[i * 4 + 4] = tokens
+  i = i + 1
 end
 return out
 `;
@@ -110,7 +143,7 @@ return 0
 // 4: admitted, paid from the pay-as-you-go balance.
 const VERDICTS: Verdict[] = ['ok', 'rate_limited', 'over_quota', 'banned', 'ok'];
 
-/** The number of keys (6 a request), the keys, then the arguments (11 a request); 4 numbers a request come back. */
+/** The number of keys, the keys, then the arguments (see ADMIT); 4 numbers a request come back. */
 type AdmitCommand = (keyCount: number, ...keysThenArgs: Array<string | number>) => Promise<number[]>;
 type CleanCommand = (dirty: string, ...args: string[]) => Promise<number>;
 type ReplayCommand = (counter: string, dirty: string, seed: number, add: number, ttlSeconds: number, member: string) => Promise<number>;
@@ -137,6 +170,18 @@ class RedisTimeout extends Error {
 const QUOTA_TTL_SECONDS = 2 * 86_400;
 /** Shared counts and buckets remembered for an outage before they are forgotten and seen again. */
 const SEEN_KEPT = 200_000;
+/**
+ * A request is admitted at once, its take sent to Redis in the gateway's next call rather than waited
+ * for, while this gateway's requests not yet answered stay within its share (1/n, n the gateways it
+ * last saw, at least 2) of what its last answer for the project's bucket showed above (1 − 1/n) of
+ * the burst, and of what the answer for the owner's daily quota showed left above a margin of 1 % of
+ * the limit and at least AT_ONCE_QUOTA_MIN requests. With every gateway's view as fresh as its last
+ * answer, their requests admitted at once together never exceed what is left; only the other
+ * gateways' takes since that answer can make a view too high, and the next answer corrects it. Every
+ * refusal, and every request near a limit, is Redis's decision.
+ */
+const AT_ONCE_QUOTA_SHARE = 0.01;
+const AT_ONCE_QUOTA_MIN = 1_000;
 
 export type RedisState = 'operational' | 'down';
 
@@ -151,7 +196,20 @@ export interface RedisLimiterOptions {
 interface WaitingAdmit {
   r: AdmitRequest;
   resolve: (verdict: Verdict) => void;
+  /** Admitted at once: Redis records the take and answers the counts; nobody waits for it. */
+  take: boolean;
 }
+
+/** A bucket or a daily quota as this gateway last heard it from Redis, and its takes admitted at once since that Redis has not yet answered. */
+interface View {
+  /** A bucket's whole tokens, or a quota counter's requests counted today. */
+  count: number;
+  pending: number;
+  /** For a quota: the UTC day of the counter. */
+  day: number;
+}
+
+const admittedAtOnce = (): void => undefined;
 
 /** What this gateway admitted on its own during an outage, per shared counter, until Redis has it. */
 interface Replay {
@@ -199,6 +257,13 @@ export class RedisLimiter implements Limiter {
   /** Each bucket's tokens as last seen (and when), so a share continues from it rather than from a full bucket. */
   private readonly seenBuckets = new Map<string, { tokens: number; at: number }>();
   private readonly replays = new Map<string, Replay>();
+  /** By bucket key: its tokens as last heard from Redis. By quota key (the owner): the requests counted today. */
+  private readonly bucketViews = new Map<string, View>();
+  private readonly quotaViews = new Map<string, View>();
+  /** Clients banned (by IP, until when on this clock), as heard from Redis: never admitted at once. */
+  private readonly banned = new Map<string, number>();
+  /** Hears the bans any gateway sets. */
+  private readonly bans: Redis;
   /** Requests waiting for the next script call, and whether one is out. */
   private waiting: WaitingAdmit[] = [];
   private admitting = false;
@@ -242,8 +307,20 @@ export class RedisLimiter implements Limiter {
     this.redis.defineCommand('cairnReplay', { numberOfKeys: 2, lua: REPLAY });
     this.redis.defineCommand('cairnRoster', { numberOfKeys: 1, lua: ROSTER });
     this.commands = this.redis as unknown as Commands;
+    // A second connection, subscribed to the bans: its own reconnects, quietly, and it resubscribes.
+    this.bans = new Redis(url, { lazyConnect: false, maxRetriesPerRequest: null, connectTimeout: 1_000, retryStrategy: () => ROSTER_MS });
+    this.bans.on('error', () => undefined);
+    const banKey = `${prefix}ban:`;
+    this.bans.on('message', (_channel: string, key: string) => {
+      if (key.startsWith(banKey)) this.banned.set(key.slice(banKey.length), this.now() + this.ban.seconds * 1000);
+    });
+    this.bans.subscribe(this.banChannel).catch(() => undefined);
     this.alone = new MemoryLimiter(ban);
     this.started = this.start();
+  }
+
+  private get banChannel(): string {
+    return `${this.prefix}bans`;
   }
 
   /** Whether Redis answers this gateway, and since when (epoch ms) it has not. */
@@ -286,10 +363,53 @@ export class RedisLimiter implements Limiter {
       this.open(this.lastError || `the connection is ${this.redis.status}`);
       return this.admitAlone(r);
     }
+    const bucket = this.view(this.bucketViews, r.bucketKey, 0);
+    const quota = this.view(this.quotaViews, r.quotaKey, r.day);
+    const atOnce = this.admitsAtOnce(r, bucket, quota);
+    // Every request sent counts until its answer: one waiting for Redis may take a token too.
+    bucket.pending += 1;
+    quota.pending += 1;
+    if (atOnce) {
+      this.waiting.push({ r, resolve: admittedAtOnce, take: true });
+      if (!this.admitting) void this.admitWaiting();
+      return 'ok';
+    }
     return new Promise<Verdict>((resolve) => {
-      this.waiting.push({ r, resolve });
+      this.waiting.push({ r, resolve, take: false });
       if (!this.admitting) void this.admitWaiting();
     });
+  }
+
+  /** The view of a bucket or a quota (day 0 for a bucket), made when its first request is sent: nothing heard yet. */
+  private view(views: Map<string, View>, key: string, day: number): View {
+    let view = views.get(key);
+    if (view === undefined) {
+      view = { count: Number.NaN, pending: 0, day };
+      views.set(key, view);
+    } else if (view.day !== day) {
+      // A new day's counter: nothing heard of it yet, and yesterday's requests are no longer counted.
+      view.count = Number.NaN;
+      view.pending = 0;
+      view.day = day;
+    }
+    return view;
+  }
+
+  /**
+   * Whether the request is admitted without waiting for Redis: this gateway's requests not yet
+   * answered, this one included, stay within its share of what the last answers showed above the
+   * floors (a count not yet heard is NaN: never), and its client is not banned.
+   */
+  private admitsAtOnce(r: AdmitRequest, bucket: View, quota: View): boolean {
+    const n = Math.max(2, this.gateways);
+    if (!(bucket.pending + 1 <= bucket.count - r.burst * (1 - 1 / n))) return false;
+    const margin = Math.max(AT_ONCE_QUOTA_MIN, r.quotaLimit * AT_ONCE_QUOTA_SHARE);
+    if (!(quota.pending + 1 <= (r.quotaLimit - quota.count - margin) / n)) return false;
+    const bannedUntil = this.banned.get(r.ip);
+    if (bannedUntil === undefined) return true;
+    if (bannedUntil > this.now()) return false;
+    this.banned.delete(r.ip);
+    return true;
   }
 
   /**
@@ -306,7 +426,7 @@ export class RedisLimiter implements Limiter {
         this.waiting = batch === this.waiting ? [] : this.waiting.slice(ADMIT_BATCH);
         if (this.state === 'down' || this.redis.status !== 'ready') {
           this.open(this.lastError || `the connection is ${this.redis.status}`);
-          for (const w of batch) w.resolve(this.admitAlone(w.r));
+          for (const w of batch) this.settleAlone(w);
           continue;
         }
         await this.admitBatch(batch);
@@ -318,31 +438,28 @@ export class RedisLimiter implements Limiter {
 
   private async admitBatch(batch: WaitingAdmit[]): Promise<void> {
     const p = this.prefix;
-    const keys: string[] = [];
-    const args: Array<string | number> = [];
-    for (const { r } of batch) {
+    const keys: string[] = [`${p}ppu-dirty`];
+    const args: Array<string | number> = [this.banChannel, QUOTA_TTL_SECONDS, this.ban.threshold, this.ban.windowSeconds, this.ban.seconds];
+    // Each request's quota counter, where its answer's count goes.
+    const quotaKeys: string[] = [];
+    for (const { r, take } of batch) {
+      const quotaKey = `${p}quota:${r.quotaKey}:${r.day}`;
+      quotaKeys.push(quotaKey);
+      if (take) {
+        keys.push(`${p}bucket:${r.bucketKey}`, quotaKey);
+        args.push(1, r.rate, r.burst, r.quotaBase);
+        continue;
+      }
       // The balance's spent counter lives as long as Redis keeps it; the database holds the flushed figure.
-      keys.push(`${p}ban:${r.ip}`, `${p}rej:${r.ip}`, `${p}bucket:${r.bucketKey}`, `${p}quota:${r.quotaKey}:${r.day}`, `${p}ppu:${r.balanceKey ?? '-'}`, `${p}ppu-dirty`);
-      args.push(
-        r.rate,
-        r.burst,
-        r.quotaLimit,
-        r.quotaBase,
-        this.ban.threshold,
-        this.ban.windowSeconds,
-        this.ban.seconds,
-        QUOTA_TTL_SECONDS,
-        r.balanceKey ? (r.balanceCredited ?? 0) : 0,
-        r.balanceSpentBase ?? 0,
-        r.balanceKey ?? '-',
-      );
+      keys.push(`${p}ban:${r.ip}`, `${p}rej:${r.ip}`, `${p}bucket:${r.bucketKey}`, quotaKey, `${p}ppu:${r.balanceKey ?? '-'}`);
+      args.push(0, r.rate, r.burst, r.quotaLimit, r.quotaBase, r.balanceKey ? (r.balanceCredited ?? 0) : 0, r.balanceSpentBase ?? 0, r.balanceKey ?? '-');
     }
     let answer: number[];
     try {
       answer = await this.answerWithin(this.commands.cairnAdmit(keys.length, ...keys, ...args));
     } catch (err) {
       this.open((err as Error).message);
-      for (const w of batch) w.resolve(this.admitAlone(w.r));
+      for (const w of batch) this.settleAlone(w);
       return;
     }
     const at = this.now();
@@ -351,12 +468,46 @@ export class RedisLimiter implements Limiter {
       const code = answer[i * 4]!;
       const used = answer[i * 4 + 1]!;
       const spent = answer[i * 4 + 2]!;
-      if (used >= 0) this.seen.set(keys[i * 6 + 3]!, used);
-      if (r.balanceKey && spent >= 0) this.seen.set(keys[i * 6 + 4]!, spent);
-      // A banned request's bucket was not read.
-      if (code !== 3) this.seenBuckets.set(r.bucketKey, { tokens: answer[i * 4 + 3]!, at });
+      const tokens = answer[i * 4 + 3]!;
+      this.settled(r);
+      if (used >= 0) {
+        this.seen.set(quotaKeys[i]!, used);
+        this.heard(this.quotaViews, r.quotaKey, used, r.day);
+      }
+      if (r.balanceKey && spent >= 0) this.seen.set(`${p}ppu:${r.balanceKey}`, spent);
+      if (code === 3) this.banned.set(r.ip, at + this.ban.seconds * 1000);
+      else {
+        // A banned request's bucket was not read.
+        this.seenBuckets.set(r.bucketKey, { tokens, at });
+        this.heard(this.bucketViews, r.bucketKey, tokens, 0);
+      }
       resolve(VERDICTS[code] ?? 'ok');
     }
+  }
+
+  /** Redis's answer for a bucket or a quota: the view from now on, less the requests still unanswered. */
+  private heard(views: Map<string, View>, key: string, count: number, day: number): void {
+    const view = views.get(key);
+    if (view !== undefined && view.day === day) view.count = count;
+  }
+
+  /** A request was answered (or will never be): no longer pending in the views. */
+  private settled(r: AdmitRequest): void {
+    const bucket = this.bucketViews.get(r.bucketKey);
+    if (bucket !== undefined && bucket.pending > 0) bucket.pending -= 1;
+    const quota = this.quotaViews.get(r.quotaKey);
+    if (quota !== undefined && quota.day === r.day && quota.pending > 0) quota.pending -= 1;
+  }
+
+  /**
+   * A waiting request Redis did not answer: checked against this gateway's own share; a take (already
+   * admitted) counted on the quota for Redis once it answers again.
+   */
+  private settleAlone(w: WaitingAdmit): void {
+    this.settled(w.r);
+    if (!w.take) return w.resolve(this.admitAlone(w.r));
+    const quotaKey = `${this.prefix}quota:${w.r.quotaKey}:${w.r.day}`;
+    this.countAlone(quotaKey, Math.max(w.r.quotaBase, this.seen.get(quotaKey) ?? 0), QUOTA_TTL_SECONDS, '');
   }
 
   /**
@@ -503,6 +654,12 @@ export class RedisLimiter implements Limiter {
       this.seen.clear();
       this.seenBuckets.clear();
     }
+    // Views with no take unanswered: the next request of each asks Redis again.
+    for (const views of [this.bucketViews, this.quotaViews]) {
+      if (views.size > SEEN_KEPT) for (const [k, v] of views) if (v.pending === 0) views.delete(k);
+    }
+    const now = this.now();
+    for (const [ip, until] of this.banned) if (until <= now) this.banned.delete(ip);
     if (this.state !== 'operational' || this.closing || this.redis.status !== 'ready') return;
     try {
       await this.heartbeat();
@@ -534,7 +691,10 @@ export class RedisLimiter implements Limiter {
     this.closing = true;
     clearInterval(this.rosterTimer);
     clearInterval(this.probeTimer);
+    this.bans.disconnect();
     await this.alone.close();
+    // The takes admitted at once that are not yet in Redis go in its last calls (or are counted for a replay).
+    for (let waited = 0; (this.admitting || this.waiting.length > 0) && waited < 2 * ABANDON_MS; waited += 5) await new Promise((resolve) => setTimeout(resolve, 5));
     if (this.redis.status === 'ready') {
       // Counts admitted alone that Redis has not yet been given, then this gateway leaves the roster.
       await this.replay().catch(() => undefined);
