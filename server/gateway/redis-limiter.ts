@@ -143,12 +143,17 @@ return 0
 // 4: admitted, paid from the pay-as-you-go balance.
 const VERDICTS: Verdict[] = ['ok', 'rate_limited', 'over_quota', 'banned', 'ok'];
 
-/** The number of keys, the keys, then the arguments (see ADMIT); 4 numbers a request come back. */
-type AdmitCommand = (keyCount: number, ...keysThenArgs: Array<string | number>) => Promise<number[]>;
+/**
+ * ADMIT is sent by its SHA1 (EVALSHA), loaded at start and again after a NOSCRIPT (a restarted Redis).
+ * ioredis's own script commands send the whole script (EVAL) in every auto-pipelined batch, since it
+ * remembers a script as loaded per socket and a pipeline writes through an object of its own: 4 KB
+ * to write, and for Redis to hash, per call.
+ */
+const ADMIT_SHA = crypto.createHash('sha1').update(ADMIT).digest('hex');
 type CleanCommand = (dirty: string, ...args: string[]) => Promise<number>;
 type ReplayCommand = (counter: string, dirty: string, seed: number, add: number, ttlSeconds: number, member: string) => Promise<number>;
 type RosterCommand = (roster: string, instance: string, staleMs: number) => Promise<number>;
-type Commands = { cairnAdmit: AdmitCommand; cairnClean: CleanCommand; cairnReplay: ReplayCommand; cairnRoster: RosterCommand };
+type Commands = { cairnClean: CleanCommand; cairnReplay: ReplayCommand; cairnRoster: RosterCommand };
 
 /** Requests admitted by one script call at most. */
 const ADMIT_BATCH = 256;
@@ -302,7 +307,6 @@ export class RedisLimiter implements Limiter {
     this.redis.on('close', () => {
       if (this.ready) this.open(this.lastError || 'the connection closed');
     });
-    this.redis.defineCommand('cairnAdmit', { lua: ADMIT });
     this.redis.defineCommand('cairnClean', { numberOfKeys: 1, lua: CLEAN });
     this.redis.defineCommand('cairnReplay', { numberOfKeys: 2, lua: REPLAY });
     this.redis.defineCommand('cairnRoster', { numberOfKeys: 1, lua: ROSTER });
@@ -456,7 +460,7 @@ export class RedisLimiter implements Limiter {
     }
     let answer: number[];
     try {
-      answer = await this.answerWithin(this.commands.cairnAdmit(keys.length, ...keys, ...args));
+      answer = await this.answerWithin(this.runAdmit(keys, args));
     } catch (err) {
       this.open((err as Error).message);
       for (const w of batch) this.settleAlone(w);
@@ -482,6 +486,17 @@ export class RedisLimiter implements Limiter {
         this.heard(this.bucketViews, r.bucketKey, tokens, 0);
       }
       resolve(VERDICTS[code] ?? 'ok');
+    }
+  }
+
+  /** The ADMIT script's answer (loading the script first should Redis not know it). */
+  private async runAdmit(keys: string[], args: Array<string | number>): Promise<number[]> {
+    try {
+      return (await this.redis.evalsha(ADMIT_SHA, keys.length, ...keys, ...args)) as number[];
+    } catch (err) {
+      if (!(err as Error).message.includes('NOSCRIPT')) throw err;
+      await this.redis.script('LOAD', ADMIT);
+      return (await this.redis.evalsha(ADMIT_SHA, keys.length, ...keys, ...args)) as number[];
     }
   }
 

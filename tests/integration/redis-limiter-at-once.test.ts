@@ -53,6 +53,22 @@ describe('admitting at once through Redis', () => {
     }
   });
 
+  it('loads its script again into a Redis that forgot it, without taking that for an outage', async () => {
+    const limiter = new RedisLimiter(own.url, BAN, fresh(), { commandTimeoutMs: 2_000 });
+    const control = new Redis(own.url);
+    try {
+      const r = { ...request('k', 'owner'), burst: 1 };
+      expect(await limiter.admit(r)).toBe('ok');
+      await control.script('FLUSH');
+      // A bucket of one, now empty: Redis's decision, through the script loaded again.
+      expect(await limiter.admit(r)).toBe('rate_limited');
+      expect(limiter.status.state).toBe('operational');
+    } finally {
+      control.disconnect();
+      await limiter.close();
+    }
+  });
+
   it('two limiters draining one bucket from full admit its burst, overdrawn at most by what the other had in flight', async () => {
     const prefix = fresh();
     const a = new RedisLimiter(REDIS_URL, BAN, prefix, { commandTimeoutMs: 2_000 });
