@@ -15,7 +15,7 @@ import { setSubscription } from '../../server/features/workspaces/subscriptions'
 import { deliveryAgent, Dispatcher, post } from '../../server/features/webhooks/dispatcher';
 import { parseAllowlist } from '../../server/features/webhooks/ssrf';
 import { enqueueBlockEvent } from '../helpers/webhook-events';
-import { cancelRolledBack, claim, enqueue as enqueueEvents, OUTBOX_RETENTION, pruneOutbox } from '../../server/features/webhooks/outbox';
+import { cancelRolledBack, claim, enqueue as enqueueEvents, insertEvents, OUTBOX_RETENTION, prepareEvents, pruneOutbox, targetsOf } from '../../server/features/webhooks/outbox';
 import { testEngine } from '../helpers/db-template';
 import { createLogger } from '../../server/logger';
 import { AUTO_DISABLE_AFTER_MS, webhookDisplayState } from '../../shared/webhooks';
@@ -84,10 +84,14 @@ describe('delivery', () => {
     expect(claimed.map((e) => e.id)).toEqual(ids.slice(0, 2));
     // Written claimed: a lane's claim takes only the third.
     expect((await claim(app.db, 100, 1000, now)).map((e) => e.id).filter((id) => ids.includes(id))).toEqual([ids[2]]);
+    const second = await app.db.transaction((trx) => enqueueEvents(trx, [{ webhookId: w.id, type: 'block' as const, network: 0, blockHeight: 4, blockHash: 'ee'.repeat(32), payload: { height: 4 } }], now, { count: 1, leaseMs: capacity.leaseMs }));
+    ids.push(...second.ids);
     d.handOff(claimed);
-    // One hand-off at a time: the next write leaves its events to the lanes.
+    // Two hand-offs at a time (a follower's poll often finds two blocks): the write after that leaves its events to the lanes.
+    expect(d.handOffCapacity().count).toBe(256);
+    d.handOff(second.claimed);
     expect(d.handOffCapacity().count).toBe(0);
-    await vi.waitFor(() => expect(receiver.received.map((r) => r.body.id).sort()).toEqual(ids.slice(0, 2).sort()), { timeout: 5000, interval: 20 });
+    await vi.waitFor(() => expect(receiver.received.map((r) => r.body.id).sort()).toEqual([ids[0]!, ids[1]!, ids[3]!].sort()), { timeout: 5000, interval: 20 });
     await vi.waitFor(async () => expect((await event(ids[0]!)).status).toBe('delivered'), { timeout: 5000, interval: 20 });
     expect((await event(ids[1]!)).status).toBe('delivered');
     expect(Number((await app.db('webhook_attempts').whereIn('event_id', ids.slice(0, 2)).count({ n: '*' }))[0]!.n)).toBe(2);
@@ -95,6 +99,36 @@ describe('delivery', () => {
     await d.stop();
     // A stopped dispatcher takes no hand-off.
     expect(d.handOffCapacity().count).toBe(0);
+  });
+
+  it('sends a hand-off before its write commits, records its attempts once it has, and records nothing of a write that did not', async () => {
+    const w = await webhook();
+    const d = dispatcher();
+    const capacity = d.handOffCapacity();
+    const events = (height: number) => [{ webhookId: w.id, type: 'block' as const, network: 0, blockHeight: height, blockHash: 'cd'.repeat(32), payload: { height } }];
+    const write = (height: number) => prepareEvents(events(height), now, { count: 1, leaseMs: capacity.leaseMs });
+    const deferred = () => {
+      let settle!: (committed: boolean) => void;
+      return { promise: new Promise<boolean>((resolve) => (settle = resolve)), settle: (c: boolean) => settle(c) };
+    };
+    // Committed: sent while the write was open, recorded after it committed.
+    const a = write(1);
+    const aCommit = deferred();
+    d.handOff(a.claimed, targetsOf(app.db, [w.id]), aCommit.promise);
+    await vi.waitFor(() => expect(receiver.received.map((r) => r.body.id)).toContain(a.rows[0]!.id), { timeout: 5000, interval: 20 });
+    await insertEvents(app.db, a);
+    aCommit.settle(true);
+    await vi.waitFor(async () => expect((await event(a.rows[0]!.id)).status).toBe('delivered'), { timeout: 5000, interval: 20 });
+    // Not committed (the follower's transaction failed): sent, and nothing is recorded of an event that is not in the outbox.
+    const b = write(2);
+    const bCommit = deferred();
+    d.handOff(b.claimed, targetsOf(app.db, [w.id]), bCommit.promise);
+    await vi.waitFor(() => expect(receiver.received.map((r) => r.body.id)).toContain(b.rows[0]!.id), { timeout: 5000, interval: 20 });
+    bCommit.settle(false);
+    await vi.waitFor(() => expect(d.handOffCapacity().count).toBe(256), { timeout: 5000, interval: 20 });
+    expect(await event(b.rows[0]!.id)).toBeUndefined();
+    expect(Number((await app.db('webhook_attempts').where({ event_id: b.rows[0]!.id }).count({ n: '*' }))[0]!.n)).toBe(0);
+    await d.stop();
   });
 
   it('gives a hand-off that arrives while it stops back to the outbox, and a crashed worker\'s hand-off is claimed again once its lease runs out', async () => {

@@ -122,6 +122,65 @@ describe('chain follower', () => {
     expect(told).toEqual([1, 3]);
   });
 
+  it('hands its events over as soon as it holds the cursor, with their targets, and says once the write committed', async () => {
+    const chain = new ScriptedChain(5);
+    const id = await hook('block', 0);
+    const handed: Array<{ ids: string[]; targets: Promise<Map<string, { target_url: string | null }>>; committed: Promise<boolean>; atTake?: string }> = [];
+    const f = new ChainFollower(app.db, logger, chain, {
+      network: 0,
+      handOff: {
+        capacity: () => ({ count: 10, leaseMs: 60_000 }),
+        take: (events, targets, committed) => {
+          const entry: (typeof handed)[number] = { ids: events.map((e) => e.id), targets, committed };
+          void Promise.race([committed.then(() => 'settled'), Promise.resolve('pending')]).then((state) => (entry.atTake = state));
+          handed.push(entry);
+        },
+      },
+    });
+    await f.tick();
+    chain.append();
+    await f.tick();
+    expect(handed).toHaveLength(1);
+    const [h] = handed as [(typeof handed)[number]];
+    // Handed over inside the write: the commit came after.
+    expect(h.atTake).toBe('pending');
+    expect(await h.committed).toBe(true);
+    expect((await h.targets).get(id)?.target_url).toBe('http://127.0.0.1:9/x');
+    expect(await app.db('webhook_events').whereIn('id', h.ids).pluck('id')).toEqual(h.ids);
+  });
+
+  it('gives the events of a block matched again the same ids, and brings those a rollback cancelled back when their block returns', async () => {
+    const chain = new ScriptedChain(5);
+    const id = await hook('block', 0);
+    const f = new ChainFollower(app.db, logger, chain, { network: 0 });
+    await f.tick();
+    chain.append();
+    chain.append();
+    const cursor = await app.db('chain_cursors').where({ network: 0, confirmations: 0 }).first();
+    const events = async () => app.db('webhook_events').where({ webhook_id: id }).orderBy('block_height').select('id', 'block_height', 'status');
+    await f.tick();
+    const first = await events();
+    expect(first.map((e) => Number(e.block_height))).toEqual([5, 6]);
+    // As if that write had not committed (its worker died after sending): the cursor as it was, no events.
+    await app.db('webhook_events').where({ webhook_id: id }).delete();
+    await app.db('chain_cursors').where({ network: 0, confirmations: 0 }).update({ height: cursor.height, hash: cursor.hash, epoch: cursor.epoch });
+    await new ChainFollower(app.db, logger, chain, { network: 0 }).tick();
+    expect((await events()).map((e) => e.id)).toEqual(first.map((e) => e.id));
+    // Block 6 is rolled back (its event cancelled), then the chain comes back to it.
+    const original = [...chain.blocks];
+    chain.fork(6, 2);
+    await f.tick();
+    expect((await events()).find((e) => e.id === first[1]!.id)?.status).toBe('cancelled');
+    chain.blocks = original;
+    chain.append();
+    chain.append();
+    chain.append();
+    await f.tick();
+    const back = await events();
+    expect(back.find((e) => e.id === first[1]!.id)?.status).toBe('pending');
+    expect(back.filter((e) => e.status === 'pending').map((e) => Number(e.block_height))).toEqual([5, 6, 7, 8, 9]);
+  });
+
   it('tells onEvents how many events each write committed, once they are in the outbox', async () => {
     const chain = new ScriptedChain(5);
     const a = await hook('block', 0);
@@ -176,6 +235,20 @@ describe('chain follower', () => {
     expect(await fullReads(() => f.tick())).toBe(0);
     expect(await heightsFor(a)).toEqual([5, 6, 7, 8]);
     expect(await heightsFor(b)).toEqual([6]);
+  });
+
+  it('does nothing on a tick while another worker leads its network', async () => {
+    const chain = new ScriptedChain(5);
+    const id = await hook('block', 0);
+    let leads = false;
+    const f = new ChainFollower(app.db, logger, chain, { network: 0, leads: async () => leads });
+    await f.tick();
+    expect(await app.db('chain_cursors').where({ network: 0 }).count({ n: '*' }).first()).toMatchObject({ n: 0 });
+    leads = true;
+    await f.tick();
+    chain.append();
+    await f.tick();
+    expect(await heightsFor(id)).toEqual([5]);
   });
 
   it('writes each block once when two followers of one network tick at once (two workers)', async () => {

@@ -14,6 +14,8 @@ import type { Metrics } from '../../metrics';
 /** Statuses worth retrying (the contract's list); anything else but 2xx fails the event at once. */
 export const RETRY_STATUSES = new Set([400, 408, 413, 429, 500, 502, 503, 504, 521, 522, 524]);
 const EXCERPT = 500;
+/** Hand-offs from this worker's followers being sent at once, at most. */
+const HAND_OFFS = 2;
 
 export interface DispatcherOptions {
   allowlist: Allowlist;
@@ -271,8 +273,8 @@ export class Dispatcher {
   private listener: pg.Client | null = null;
   private relisten: NodeJS.Timeout | undefined;
   private listening: Promise<void> | undefined;
-  /** The hand-off being sent (at most one at a time), so stop() waits for it. */
-  private handingOff: Promise<void> | null = null;
+  /** The hand-offs being sent (at most HAND_OFFS at a time), so stop() waits for them. */
+  private readonly handingOff = new Set<Promise<void>>();
 
   constructor(
     private readonly db: Db,
@@ -356,7 +358,7 @@ export class Dispatcher {
       await listener.end().catch(() => undefined);
     }
     for (const batch of this.sending) batch.releaseUnsent();
-    await Promise.all([...this.tickers.map((t) => t.stop()), this.handingOff]);
+    await Promise.all([...this.tickers.map((t) => t.stop()), ...this.handingOff]);
     this.tickers = [];
     await this.agent.destroy();
   }
@@ -377,36 +379,44 @@ export class Dispatcher {
 
   /**
    * What this worker's follower may write already claimed for this dispatcher (outbox.enqueue's
-   * hand-off): one lane's batch, while no earlier hand-off is still being sent and the worker is not
-   * stopping; otherwise none, and the lanes claim the events as usual.
+   * hand-off): one lane's batch, while fewer than HAND_OFFS earlier hand-offs are still being sent
+   * (a follower's poll often finds two blocks: both go out at once) and the worker is not stopping;
+   * otherwise none, and the lanes claim the events as usual.
    */
   handOffCapacity(): outbox.HandOff {
-    return { count: this.stopping || this.handingOff ? 0 : (this.opts.concurrency ?? 256), leaseMs: this.leaseMs };
+    return { count: this.stopping || this.handingOff.size >= HAND_OFFS ? 0 : (this.opts.concurrency ?? 256), leaseMs: this.leaseMs };
   }
 
   /**
-   * Sends events a follower of this worker just committed already claimed for this dispatcher, as a
-   * lane sends a batch it claimed: a block's events go out without waiting for a claim's round trip
-   * (and, on SQLite, its turn on the one connection).
+   * Sends events a follower of this worker writes already claimed for this dispatcher, as a lane sends
+   * a batch it claimed: a block's events go out without waiting for a claim's round trip (and, on
+   * SQLite, its turn on the one connection). The follower may hand them over while its write is still
+   * open, with their webhooks' targets read beside it: they are sent at once, and their attempts are
+   * recorded once `committed` says the write committed. A write that did not commit leaves nothing to
+   * record: its block is matched again, and its events, sent again with the same ids.
    */
-  handOff(events: outbox.ClaimedEvent[]): void {
+  handOff(events: outbox.ClaimedEvent[], targets?: Promise<Map<string, outbox.Target>>, committed: Promise<boolean> = Promise.resolve(true)): void {
     if (events.length === 0) return;
     const sent = (async () => {
-      const claimed = await outbox.withTargets(this.db, events);
-      if (this.stopping) return outbox.release(this.db, claimed.map((e) => e.id));
-      await this.deliver(claimed);
+      const claimed = targets ? outbox.attachTargets(events, await targets) : await outbox.withTargets(this.db, events);
+      if (this.stopping) {
+        if (await committed) await outbox.release(this.db, claimed.map((e) => e.id));
+        return;
+      }
+      await this.deliver(claimed, committed);
     })()
       .catch((err: unknown) => this.logger.warn({ err: { message: (err as Error).message } }, 'webhooks: dispatch failed'))
-      .finally(() => {
-        if (this.handingOff === sent) this.handingOff = null;
-      });
-    this.handingOff = sent;
+      .finally(() => this.handingOff.delete(sent));
+    this.handingOff.add(sent);
   }
 
-  /** Sends and records a claimed batch (events of a disabled or deleted webhook are cancelled). */
-  private async deliver(events: outbox.ClaimedDelivery[]): Promise<void> {
+  /**
+   * Sends and records a claimed batch (events of a disabled or deleted webhook are cancelled). A batch
+   * handed off before its write committed is sent at once and recorded only once `committed` says so.
+   */
+  private async deliver(events: outbox.ClaimedDelivery[], committed: Promise<boolean> = Promise.resolve(true)): Promise<void> {
     const live = events.filter((e) => e.webhook_status === 'enabled');
-    if (live.length < events.length) {
+    if (live.length < events.length && (await committed)) {
       await outbox.cancelForDisabled(
         this.db,
         events.filter((e) => e.webhook_status !== 'enabled').map((e) => e.id),
@@ -414,7 +424,7 @@ export class Dispatcher {
     }
     // Stopped while claiming: the batch goes back unsent.
     if (this.stopping) {
-      await outbox.release(this.db, live.map((e) => e.id));
+      if (await committed) await outbox.release(this.db, live.map((e) => e.id));
       return;
     }
     const batch = new AttemptBatch(this.opts.timeoutMs);
@@ -433,6 +443,8 @@ export class Dispatcher {
         )));
     batch.end();
     this.sending.delete(batch);
+    // Not written after all: the events are not in the outbox, and their block will be matched again.
+    if (!(await committed)) return;
     const records = attempts.filter((a): a is outbox.AttemptRecord => typeof a !== 'string');
     const unsent = attempts.filter((a): a is string => typeof a === 'string');
     if (unsent.length > 0) await outbox.release(this.db, unsent);

@@ -42,13 +42,23 @@ export interface FollowerOptions {
   maxBlocksPerTick?: number;
   /** Told after each tick how many blocks the follower is behind the tip (the deepest depth in use). */
   onLag?: (blocks: number) => void;
+  /**
+   * Whether this follower follows its network now (FollowerLeadership: one worker of several does);
+   * a tick that does not lead does nothing. Absent: it always leads.
+   */
+  leads?: () => Promise<boolean>;
   /** Told when a write committed events to the outbox that are left for the dispatchers to claim (how many), e.g. to wake this worker's at once. */
   onEvents?: (count: number) => void;
   /**
    * This worker's dispatcher, which takes up to `capacity().count` of a write's events straight from
-   * it: they are written claimed for it, in the same transaction, and handed to it at the commit.
+   * it: they are written claimed for it, and handed to it as soon as the write holds the cursor,
+   * before the events are inserted, with their webhooks' targets (read beside the write) and whether
+   * the write committed (the dispatcher records their attempts only then).
    */
-  handOff?: { capacity(): outbox.HandOff; take(events: outbox.ClaimedEvent[]): void };
+  handOff?: {
+    capacity(): outbox.HandOff;
+    take(events: outbox.ClaimedEvent[], targets: Promise<Map<string, outbox.Target>>, committed: Promise<boolean>): void;
+  };
 }
 
 // The event body's shape lives with the outbox; re-exported for the follower's callers.
@@ -142,6 +152,7 @@ export class ChainFollower {
 
   /** One pass: every depth in use moves forward as far as the tip allows (bounded per tick). */
   async tick(): Promise<void> {
+    if (this.opts.leads && !(await this.opts.leads())) return;
     const byDepth = await this.webhooksByDepth();
     // A depth nobody uses forgets its cursor, so a webhook created later starts at the tip, not in the
     // past: checked on the first tick and whenever the depths in use change, not on every tick.
@@ -232,32 +243,59 @@ export class ChainFollower {
   /**
    * Writes a batch of consecutive blocks in one transaction: their events go to the outbox and the
    * cursor moves from the batch's start to its last block, so a restart neither loses nor repeats them.
+   * Once the cursor is held, up to one dispatcher batch of the events goes to this worker's dispatcher
+   * while the rest of the write runs. Each event's id derives from its block and its place among the
+   * block's matches, so should the write not commit after they were sent (the process died), the
+   * block matched again sends them again with the same ids (and a block that comes back after a
+   * rollback brings its cancelled events back).
    */
   private async write(depth: number, batch: Batch): Promise<void> {
     const { from, blocks } = batch;
     const last = blocks.at(-1)!.block;
     const lastHeight = last.height ?? from.height + blocks.length;
     const now = Date.now();
-    const events = blocks.flatMap(({ block, matches }) => matches.map((m) => ({ webhookId: m.webhookId, type: m.type, network: this.opts.network, blockHeight: block.height, blockHash: block.hash, payload: m.payload })));
+    const events = blocks.flatMap(({ block, matches }) =>
+      matches.map((m, i) => ({ id: outbox.derivedEventId(`${this.opts.network}:${depth}:${block.hash}:${i}:${m.webhookId}`), webhookId: m.webhookId, type: m.type, network: this.opts.network, blockHeight: block.height, blockHash: block.hash, payload: m.payload })),
+    );
     const handOff = events.length > 0 ? this.opts.handOff?.capacity() : undefined;
-    let claimed: outbox.ClaimedEvent[] = [];
-    await this.db.transaction(async (trx) => {
-      // The cursor first: its row lock keeps a second follower of this network (another worker) from
-      // writing the same events meanwhile; that one waits here, finds the cursor moved and drops its work.
-      const moved = await trx('chain_cursors')
-        .where({ network: this.opts.network, confirmations: depth, height: from.height, hash: from.hash })
-        .update({ height: lastHeight, hash: last.hash, epoch: last.epoch, updated_at: now });
-      // Another process moved this cursor meanwhile: drop this work (the transaction rolls back).
-      if (moved !== 1) throw new Error('cursor moved by another follower');
-      ({ claimed } = await outbox.enqueue(trx, events, now, handOff));
-      await trx('chain_blocks')
-        .insert(blocks.map(({ block }, i) => ({ network: this.opts.network, confirmations: depth, height: block.height ?? from.height + i + 1, hash: block.hash })))
-        .onConflict(['network', 'confirmations', 'height'])
-        .merge();
-      await trx('chain_blocks').where({ network: this.opts.network, confirmations: depth }).andWhere('height', '<', lastHeight - KEEP_BLOCKS).delete();
-    });
-    if (claimed.length > 0) this.opts.handOff!.take(claimed);
-    if (events.length > claimed.length) this.opts.onEvents?.(events.length - claimed.length);
+    const handing = Math.min(handOff?.count ?? 0, events.length);
+    // Read beside the write (on PostgreSQL on another connection), so the hand-off need not wait for it.
+    const targets = handing > 0 ? outbox.targetsOf(this.db, events.slice(0, handing).map((e) => e.webhookId)) : null;
+    targets?.catch(() => undefined);
+    let settle!: (committed: boolean) => void;
+    const committed = new Promise<boolean>((resolve) => (settle = resolve));
+    let handed = 0;
+    try {
+      await this.db.transaction(async (trx) => {
+        // The cursor first: its row lock keeps a second follower of this network (another worker) from
+        // writing the same events meanwhile; that one waits here, finds the cursor moved and drops its work.
+        const moving = trx('chain_cursors')
+          .where({ network: this.opts.network, confirmations: depth, height: from.height, hash: from.hash })
+          .update({ height: lastHeight, hash: last.hash, epoch: last.epoch, updated_at: now })
+          .then((n) => n);
+        // The bodies are encoded while the database takes the cursor's row (once the statement is sent).
+        await new Promise((resolve) => setImmediate(resolve));
+        const prepared = outbox.prepareEvents(events, now, handOff);
+        const moved = await moving;
+        // Another process moved this cursor meanwhile: drop this work (the transaction rolls back).
+        if (moved !== 1) throw new Error('cursor moved by another follower');
+        if (prepared.claimed.length > 0 && targets) {
+          this.opts.handOff!.take(prepared.claimed, targets, committed);
+          handed = prepared.claimed.length;
+        }
+        await outbox.insertEvents(trx, prepared);
+        await trx('chain_blocks')
+          .insert(blocks.map(({ block }, i) => ({ network: this.opts.network, confirmations: depth, height: block.height ?? from.height + i + 1, hash: block.hash })))
+          .onConflict(['network', 'confirmations', 'height'])
+          .merge();
+        await trx('chain_blocks').where({ network: this.opts.network, confirmations: depth }).andWhere('height', '<', lastHeight - KEEP_BLOCKS).delete();
+      });
+    } catch (err) {
+      settle(false);
+      throw err;
+    }
+    settle(true);
+    if (events.length > handed) this.opts.onEvents?.(events.length - handed);
   }
 
   /** Steps back to the newest block this depth saw that is still on the chain. */

@@ -24,6 +24,8 @@ export interface NewEvent {
   blockHash: string | null;
   payload: unknown;
   test?: boolean;
+  /** The event's id when the writer chose it (the follower's are derived from the block and the cursor, so a block matched again after a write that did not commit gets the same ids); otherwise random. */
+  id?: string;
 }
 
 /**
@@ -42,15 +44,18 @@ export interface HandOff {
   leaseMs: number;
 }
 
-/**
- * Writes events to the outbox, due at once (inside the caller's transaction when given one). Answers
- * their ids, and the events claimed for a hand-off as the dispatcher needs them.
- */
-export async function enqueue(db: Conn, events: NewEvent[], now = Date.now(), handOff?: HandOff): Promise<{ ids: string[]; claimed: ClaimedEvent[] }> {
+/** Events built for the outbox (bodies encoded), not yet written: the ones claimed for a hand-off first. */
+export interface PreparedEvents {
+  rows: Array<Record<string, unknown> & { id: string; webhook_id: string; body: string }>;
+  claimed: ClaimedEvent[];
+}
+
+/** Builds the outbox rows of events due at once, the first `handOff.count` claimed for the writer's dispatcher. */
+export function prepareEvents(events: NewEvent[], now = Date.now(), handOff?: HandOff): PreparedEvents {
   const created = Math.floor(now / 1000);
   const claimCount = Math.min(handOff?.count ?? 0, events.length);
   const rows = events.map((e, i) => {
-    const id = crypto.randomUUID();
+    const id = e.id ?? crypto.randomUUID();
     return {
       id,
       webhook_id: e.webhookId,
@@ -68,10 +73,46 @@ export async function enqueue(db: Conn, events: NewEvent[], now = Date.now(), ha
       created_at: now,
     };
   });
-  for (let i = 0; i < rows.length; i += 100) await db('webhook_events').insert(rows.slice(i, i + 100));
+  return { rows, claimed: rows.slice(0, claimCount).map((r) => ({ id: r.id, webhook_id: r.webhook_id, body: r.body, attempts: 0, created_at: now })) };
+}
+
+/**
+ * Writes prepared events (inside the caller's transaction when given one). An event whose id is
+ * already in the outbox was cancelled by a rollback and its block is back on the chain: it is due
+ * again. One in any other state stays as it is.
+ */
+export async function insertEvents(db: Conn, { rows, claimed }: PreparedEvents): Promise<void> {
+  for (let i = 0; i < rows.length; i += 100) {
+    await db('webhook_events')
+      .insert(rows.slice(i, i + 100))
+      .onConflict('id')
+      .merge()
+      .where('webhook_events.status', 'cancelled');
+  }
   // Every worker's dispatcher is told of events it may claim; those handed off are not for them.
-  if (rows.length > claimCount && db.client.config.client === 'pg') await db.raw(`NOTIFY ${OUTBOX_CHANNEL}`);
-  return { ids: rows.map((r) => r.id), claimed: rows.slice(0, claimCount).map((r) => ({ id: r.id, webhook_id: r.webhook_id, body: r.body, attempts: 0, created_at: now })) };
+  if (rows.length > claimed.length && db.client.config.client === 'pg') await db.raw(`NOTIFY ${OUTBOX_CHANNEL}`);
+}
+
+/**
+ * Writes events to the outbox, due at once (inside the caller's transaction when given one). Answers
+ * their ids, and the events claimed for a hand-off as the dispatcher needs them.
+ */
+export async function enqueue(db: Conn, events: NewEvent[], now = Date.now(), handOff?: HandOff): Promise<{ ids: string[]; claimed: ClaimedEvent[] }> {
+  const prepared = prepareEvents(events, now, handOff);
+  await insertEvents(db, prepared);
+  return { ids: prepared.rows.map((r) => r.id), claimed: prepared.claimed };
+}
+
+/**
+ * An event id derived from what identifies it (SHA-1, in the form of a version 5 UUID): the same
+ * block matched again gives its events the same ids.
+ */
+export function derivedEventId(seed: string): string {
+  const h = crypto.createHash('sha1').update(seed).digest();
+  h[6] = (h[6]! & 0x0f) | 0x50;
+  h[8] = (h[8]! & 0x3f) | 0x80;
+  const x = h.subarray(0, 16).toString('hex');
+  return `${x.slice(0, 8)}-${x.slice(8, 12)}-${x.slice(12, 16)}-${x.slice(16, 20)}-${x.slice(20)}`;
 }
 
 /** Cancels the pending events of abandoned blocks after a rollback; they can never be resent. */
@@ -135,22 +176,22 @@ export async function claimWithTargets(db: Db, limit: number, leaseMs: number, n
   return withTargets(db, await claim(db, limit, leaseMs, now));
 }
 
-/** Claimed events with the webhook each goes to (null fields when the webhook is gone). */
-export async function withTargets(db: Db, events: ClaimedEvent[]): Promise<ClaimedDelivery[]> {
-  if (events.length === 0) return [];
+/** Where a webhook's events go and how they are signed (its status included): by webhook id. */
+export type Target = Pick<ClaimedDelivery, 'target_url' | 'auth_token' | 'previous_auth_token' | 'previous_auth_token_expires_at'> & { status: string };
+
+/** The targets of these webhooks (a webhook that is gone has none). */
+export async function targetsOf(db: Db, webhookIds: string[]): Promise<Map<string, Target>> {
+  if (webhookIds.length === 0) return new Map();
   const rows = (await db('webhooks')
-    .whereIn('id', [...new Set(events.map((e) => e.webhook_id))])
-    .select('id', 'target_url', 'auth_token', 'previous_auth_token', 'previous_auth_token_expires_at', 'status')) as Array<{
-    id: string;
-    target_url: string;
-    auth_token: string;
-    previous_auth_token: string | null;
-    previous_auth_token_expires_at: number | null;
-    status: string;
-  }>;
-  const byId = new Map(rows.map((r) => [r.id, r]));
+    .whereIn('id', [...new Set(webhookIds)])
+    .select('id', 'target_url', 'auth_token', 'previous_auth_token', 'previous_auth_token_expires_at', 'status')) as Array<Target & { id: string }>;
+  return new Map(rows.map((r) => [r.id, r]));
+}
+
+/** Claimed events with the webhook each goes to (null fields when the webhook is gone). */
+export function attachTargets(events: ClaimedEvent[], targets: Map<string, Target>): ClaimedDelivery[] {
   return events.map((e) => {
-    const w = byId.get(e.webhook_id);
+    const w = targets.get(e.webhook_id);
     return {
       ...e,
       target_url: w?.target_url ?? null,
@@ -160,6 +201,12 @@ export async function withTargets(db: Db, events: ClaimedEvent[]): Promise<Claim
       webhook_status: w?.status ?? null,
     };
   });
+}
+
+/** Claimed events with the webhook each goes to (null fields when the webhook is gone). */
+export async function withTargets(db: Db, events: ClaimedEvent[]): Promise<ClaimedDelivery[]> {
+  if (events.length === 0) return [];
+  return attachTargets(events, await targetsOf(db, events.map((e) => e.webhook_id)));
 }
 
 /** Gives back claimed events that were not sent (their worker is stopping): due again for any worker at once. */

@@ -7,6 +7,7 @@ import { webhookNetworks } from '../../../shared/webhooks';
 import { sandboxOf, type UpstreamNetwork } from '../../../shared/networks';
 import { httpSource, sandboxSource, type ChainSource } from './chain-source';
 import { ChainFollower } from './follower';
+import { FollowerLeadership } from './leadership';
 import { Dispatcher } from './dispatcher';
 import { parseAllowlist } from './ssrf';
 import { startNoticeDeriver } from './notices';
@@ -52,6 +53,8 @@ export function startWebhookWorker(opts: {
     publicUrl: config.publicUrl,
     ...(metrics ? { metrics } : {}),
   });
+  // With several workers on one PostgreSQL database, one follows each network's chain.
+  const leadership = new FollowerLeadership(db, logger);
   const followers = [...(opts.sources ?? webhookSources(config, chains))].map(([network, source]) => {
     const slug = webhookNetworks.find((n) => n.webhookId === network)?.slug ?? String(network);
     // A follower's events go straight to this worker's dispatcher, up to one batch, written claimed for
@@ -59,7 +62,8 @@ export function startWebhookWorker(opts: {
     return new ChainFollower(db, logger, source, {
       network,
       pollMs: config.webhooks.chainPollMs,
-      handOff: { capacity: () => dispatcher.handOffCapacity(), take: (events) => dispatcher.handOff(events) },
+      leads: () => leadership.leads(network),
+      handOff: { capacity: () => dispatcher.handOffCapacity(), take: (events, targets, committed) => dispatcher.handOff(events, targets, committed) },
       onEvents: () => dispatcher.wake(),
       ...(metrics ? { onLag: (blocks: number) => metrics.followerLagged(slug, blocks) } : {}),
     });
@@ -75,6 +79,7 @@ export function startWebhookWorker(opts: {
     dispatcher,
     async stop() {
       await Promise.all(followers.map((f) => f.stop()));
+      await leadership.close();
       await dispatcher.stop();
       await notices.stop();
     },
