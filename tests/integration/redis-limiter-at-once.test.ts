@@ -14,6 +14,14 @@ const BAN = { threshold: 1_000_000, windowSeconds: 60, seconds: 60 };
 const request = (bucketKey: string, quotaKey: string, ip = '10.1.0.1'): AdmitRequest => ({ ip, bucketKey, rate: 0.001, burst: 500, quotaKey, day: 1, quotaLimit: 1_000_000, quotaBase: 0 });
 const fresh = () => `cairn-at-once:${crypto.randomBytes(4).toString('hex')}:`;
 
+/** Closes the limiters, then removes the test's keys from the shared Redis. */
+async function cleanUp(limiters: RedisLimiter[], control: Redis, prefix: string) {
+  for (const l of limiters) await l.close();
+  const keys = await control.keys(`${prefix}*`);
+  if (keys.length > 0) await control.del(...keys);
+  control.disconnect();
+}
+
 let own: OwnRedis;
 beforeAll(async () => {
   own = await startOwnRedis();
@@ -95,11 +103,7 @@ describe('admitting at once through Redis', () => {
       expect(Number(await control.get(`${prefix}quota:owner:1`))).toBe(admitted);
       expect(Math.round(Number(await control.hget(`${prefix}bucket:one-bucket`, 'tokens')))).toBe(500 - admitted);
     } finally {
-      await a.close();
-      await b.close();
-      const keys = await control.keys(`${prefix}*`);
-      if (keys.length > 0) await control.del(...keys);
-      control.disconnect();
+      await cleanUp([a, b], control, prefix);
     }
   });
 
@@ -124,11 +128,7 @@ describe('admitting at once through Redis', () => {
       // Another client of the same bucket is still admitted.
       expect(await a.admit(request('roomy', 'owner', '10.2.0.8'))).toBe('ok');
     } finally {
-      await a.close();
-      await b.close();
-      const keys = await control.keys(`${prefix}*`);
-      if (keys.length > 0) await control.del(...keys);
-      control.disconnect();
+      await cleanUp([a, b], control, prefix);
     }
   });
 });
