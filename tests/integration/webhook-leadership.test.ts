@@ -42,6 +42,22 @@ describe('follower leadership', () => {
     }
   });
 
+  it("asks for a worker's networks one at a time on its one connection", async () => {
+    const warnings: string[] = [];
+    const onWarning = (w: Error) => warnings.push(w.message);
+    process.on('warning', onWarning);
+    const a = new FollowerLeadership(pgDb, logger);
+    try {
+      // A worker's followers (one per network) tick at once.
+      expect(await Promise.all([a.leads(network + 10), a.leads(network + 11), a.leads(network + 12)])).toEqual([true, true, true]);
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(warnings.filter((m) => m.includes('client.query'))).toEqual([]);
+    } finally {
+      process.off('warning', onWarning);
+      await a.close();
+    }
+  });
+
   it('lets every follower lead on SQLite, where a database has one worker', async () => {
     const a = new FollowerLeadership(sqliteDb, logger);
     const b = new FollowerLeadership(sqliteDb, logger);

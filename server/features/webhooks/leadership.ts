@@ -24,9 +24,18 @@ export class FollowerLeadership {
     private readonly logger: Logger,
   ) {}
 
+  /** The followers' questions, one at a time on the one connection. */
+  private queue: Promise<unknown> = Promise.resolve();
+
   /** Whether this worker follows the network now (taking it if no other worker does). */
   async leads(network: number): Promise<boolean> {
     if (!isPostgres(this.db)) return true;
+    const asked = this.queue.then(() => this.ask(network));
+    this.queue = asked.catch(() => undefined);
+    return asked;
+  }
+
+  private async ask(network: number): Promise<boolean> {
     if (this.closed) return false;
     const client = await this.connection();
     if (!client) return false;
