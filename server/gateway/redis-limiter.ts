@@ -205,10 +205,15 @@ interface WaitingAdmit {
   take: boolean;
 }
 
-/** A bucket or a daily quota as this gateway last heard it from Redis, and its takes admitted at once since that Redis has not yet answered. */
+/**
+ * A bucket or a daily quota as this gateway last heard it from Redis, and its requests that Redis
+ * has not yet answered: what it admits at once against, and where its share starts should Redis stop.
+ */
 interface View {
-  /** A bucket's whole tokens, or a quota counter's requests counted today. */
+  /** A bucket's whole tokens, or a quota counter's requests counted today (NaN: not heard yet). */
   count: number;
+  /** When the count was heard (this gateway's clock). */
+  at: number;
   pending: number;
   /** For a quota: the UTC day of the counter. */
   day: number;
@@ -257,10 +262,8 @@ export class RedisLimiter implements Limiter {
   private gateways = 1;
   /** The limits this process applies on its own during an outage (fresh for each outage). */
   private alone: MemoryLimiter;
-  /** The shared counts as last seen, by their Redis key: where this gateway's share starts. */
-  private readonly seen = new Map<string, number>();
-  /** Each bucket's tokens as last seen (and when), so a share continues from it rather than from a full bucket. */
-  private readonly seenBuckets = new Map<string, { tokens: number; at: number }>();
+  /** The balances' spent counters as last seen, by their Redis key: where this gateway's share starts. */
+  private readonly seenBalances = new Map<string, number>();
   private readonly replays = new Map<string, Replay>();
   /** By bucket key: its tokens as last heard from Redis. By quota key (the owner): the requests counted today. */
   private readonly bucketViews = new Map<string, View>();
@@ -388,7 +391,7 @@ export class RedisLimiter implements Limiter {
   private view(views: Map<string, View>, key: string, day: number): View {
     let view = views.get(key);
     if (view === undefined) {
-      view = { count: Number.NaN, pending: 0, day };
+      view = { count: Number.NaN, at: 0, pending: 0, day };
       views.set(key, view);
     } else if (view.day !== day) {
       // A new day's counter: nothing heard of it yet, and yesterday's requests are no longer counted.
@@ -444,11 +447,8 @@ export class RedisLimiter implements Limiter {
     const p = this.prefix;
     const keys: string[] = [`${p}ppu-dirty`];
     const args: Array<string | number> = [this.banChannel, QUOTA_TTL_SECONDS, this.ban.threshold, this.ban.windowSeconds, this.ban.seconds];
-    // Each request's quota counter, where its answer's count goes.
-    const quotaKeys: string[] = [];
     for (const { r, take } of batch) {
       const quotaKey = `${p}quota:${r.quotaKey}:${r.day}`;
-      quotaKeys.push(quotaKey);
       if (take) {
         keys.push(`${p}bucket:${r.bucketKey}`, quotaKey);
         args.push(1, r.rate, r.burst, r.quotaBase);
@@ -474,17 +474,11 @@ export class RedisLimiter implements Limiter {
       const spent = answer[i * 4 + 2]!;
       const tokens = answer[i * 4 + 3]!;
       this.settled(r);
-      if (used >= 0) {
-        this.seen.set(quotaKeys[i]!, used);
-        this.heard(this.quotaViews, r.quotaKey, used, r.day);
-      }
-      if (r.balanceKey && spent >= 0) this.seen.set(`${p}ppu:${r.balanceKey}`, spent);
+      if (used >= 0) this.heard(this.quotaViews, r.quotaKey, used, r.day, at);
+      if (r.balanceKey && spent >= 0) this.seenBalances.set(`${p}ppu:${r.balanceKey}`, spent);
+      // A banned request's bucket was not read.
       if (code === 3) this.banned.set(r.ip, at + this.ban.seconds * 1000);
-      else {
-        // A banned request's bucket was not read.
-        this.seenBuckets.set(r.bucketKey, { tokens, at });
-        this.heard(this.bucketViews, r.bucketKey, tokens, 0);
-      }
+      else this.heard(this.bucketViews, r.bucketKey, tokens, 0, at);
       resolve(VERDICTS[code] ?? 'ok');
     }
   }
@@ -501,9 +495,17 @@ export class RedisLimiter implements Limiter {
   }
 
   /** Redis's answer for a bucket or a quota: the view from now on, less the requests still unanswered. */
-  private heard(views: Map<string, View>, key: string, count: number, day: number): void {
+  private heard(views: Map<string, View>, key: string, count: number, day: number, at: number): void {
     const view = views.get(key);
-    if (view !== undefined && view.day === day) view.count = count;
+    if (view === undefined || view.day !== day) return;
+    view.count = count;
+    view.at = at;
+  }
+
+  /** Today's requests on the quota counter as last heard from Redis, at least the database's figure. */
+  private usedSeen(r: AdmitRequest): number {
+    const quota = this.quotaViews.get(r.quotaKey);
+    return quota !== undefined && quota.day === r.day && quota.count > r.quotaBase ? quota.count : r.quotaBase;
   }
 
   /** A request was answered (or will never be): no longer pending in the views. */
@@ -521,8 +523,7 @@ export class RedisLimiter implements Limiter {
   private settleAlone(w: WaitingAdmit): void {
     this.settled(w.r);
     if (!w.take) return w.resolve(this.admitAlone(w.r));
-    const quotaKey = `${this.prefix}quota:${w.r.quotaKey}:${w.r.day}`;
-    this.countAlone(quotaKey, Math.max(w.r.quotaBase, this.seen.get(quotaKey) ?? 0), QUOTA_TTL_SECONDS, '');
+    this.countAlone(`${this.prefix}quota:${w.r.quotaKey}:${w.r.day}`, this.usedSeen(w.r), QUOTA_TTL_SECONDS, '');
   }
 
   /**
@@ -573,18 +574,19 @@ export class RedisLimiter implements Limiter {
     const n = Math.max(1, this.gateways);
     const p = this.prefix;
     const quotaKey = `${p}quota:${r.quotaKey}:${r.day}`;
-    const used = Math.max(r.quotaBase, this.seen.get(quotaKey) ?? 0);
+    const used = this.usedSeen(r);
     const share: AdmitRequest = { ...r, rate: r.rate / n, burst: Math.max(1, r.burst / n), quotaBase: used, quotaLimit: used + Math.max(0, r.quotaLimit - used) / n };
     let balanceKey: string | null = null;
     let spent = 0;
     if (r.balanceKey && r.balanceCredited) {
       balanceKey = `${p}ppu:${r.balanceKey}`;
-      spent = Math.max(r.balanceSpentBase ?? 0, this.seen.get(balanceKey) ?? 0);
+      spent = Math.max(r.balanceSpentBase ?? 0, this.seenBalances.get(balanceKey) ?? 0);
       share.balanceSpentBase = spent;
       share.balanceCredited = spent + Math.max(0, r.balanceCredited - spent) / n;
     }
-    const bucket = this.seenBuckets.get(r.bucketKey);
-    if (bucket) this.alone.seedBucket(r.bucketKey, bucket.tokens / n, bucket.at);
+    // A share continues from the bucket as last heard rather than from a full one.
+    const bucket = this.bucketViews.get(r.bucketKey);
+    if (bucket !== undefined && !Number.isNaN(bucket.count)) this.alone.seedBucket(r.bucketKey, bucket.count / n, bucket.at);
     const verdict = this.alone.admitNow(share);
     if (verdict === 'ok') {
       // Paid from the balance or counted on the quota: the counter Redis is given once it is back.
@@ -664,12 +666,9 @@ export class RedisLimiter implements Limiter {
   }
 
   private async tick(): Promise<void> {
-    // What was seen of idle counters and buckets carries no information worth its memory.
-    if (this.seen.size + this.seenBuckets.size > SEEN_KEPT) {
-      this.seen.clear();
-      this.seenBuckets.clear();
-    }
-    // Views with no take unanswered: the next request of each asks Redis again.
+    // What was seen of idle counters and buckets carries no information worth its memory: a view with
+    // no request unanswered is forgotten, and the next request of its bucket or quota asks Redis again.
+    if (this.seenBalances.size > SEEN_KEPT) this.seenBalances.clear();
     for (const views of [this.bucketViews, this.quotaViews]) {
       if (views.size > SEEN_KEPT) for (const [k, v] of views) if (v.pending === 0) views.delete(k);
     }
