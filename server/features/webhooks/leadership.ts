@@ -14,7 +14,6 @@ import type { Logger } from '../../logger';
  */
 export class FollowerLeadership {
   private client: pg.Client | null = null;
-  private connecting: Promise<pg.Client | null> | null = null;
   private readonly held = new Set<number>();
   private closed = false;
   private lostLogged = false;
@@ -37,7 +36,8 @@ export class FollowerLeadership {
 
   private async ask(network: number): Promise<boolean> {
     if (this.closed) return false;
-    const client = await this.connection();
+    // One question at a time, so at most one connection is being made.
+    const client = this.client ?? (await this.connect());
     if (!client) return false;
     if (this.held.has(network)) return true;
     try {
@@ -47,14 +47,6 @@ export class FollowerLeadership {
     } catch {
       return false;
     }
-  }
-
-  private connection(): Promise<pg.Client | null> {
-    if (this.client) return Promise.resolve(this.client);
-    this.connecting ??= this.connect().finally(() => {
-      this.connecting = null;
-    });
-    return this.connecting;
   }
 
   private async connect(): Promise<pg.Client | null> {
@@ -92,7 +84,8 @@ export class FollowerLeadership {
   /** Gives every network up (the session ends, and its locks with it). */
   async close(): Promise<void> {
     this.closed = true;
-    await this.connecting;
+    // A question under way (a connection being made) ends first.
+    await this.queue;
     const client = this.client;
     this.client = null;
     this.held.clear();

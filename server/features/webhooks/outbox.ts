@@ -24,7 +24,7 @@ export interface NewEvent {
   blockHash: string | null;
   payload: unknown;
   test?: boolean;
-  /** The event's id when the writer chose it (the follower's are derived from the block and the cursor, so a block matched again after a write that did not commit gets the same ids); otherwise random. */
+  /** The event's id when the writer chose it (the follower's derive from the block and the event's place in it, so a block matched again after a write that did not commit gets the same ids); otherwise random. */
   id?: string;
 }
 
