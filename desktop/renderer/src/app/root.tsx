@@ -1,8 +1,8 @@
 import { StrictMode, type ReactNode } from 'react';
 import { MantineProvider } from '@mantine/core';
 import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
-import { CookieBanner } from '../components/cookie-banner';
-import { LandingPage } from '../features/landing/landing-page';
+import { CookieBanner } from '../features/site/index';
+import { LandingPage } from '../features/landing/index';
 import { cssVariablesResolver, theme } from '../theme';
 import { DeferredNotifications } from './deferred-notifications';
 import { LandingBoundary } from './landing-boundary';

@@ -5,8 +5,8 @@ import { IconCheck, IconCopy, IconFlask, IconWallet } from '@tabler/icons-react'
 import { useQuery } from '@tanstack/react-query';
 import { messages } from '../../../../../shared/messages';
 import { MILKOMEDA_MAINNET } from '../../../../../shared/milkomeda';
-import { gatewayUrlOf, statsQueries } from '../project-stats/queries';
-import classes from '../project-stats/api-examples.module.css';
+import { gatewayUrlOf, statsQueries } from '../project-stats/index';
+import classes from '../../components/code-snippet.module.css';
 import { evmExamples, rpcUrlWithKey } from './examples';
 import { addMilkomedaToWallet, injectedProvider, type Eip1193Provider } from './metamask';
 import { milkomedaQueries } from './queries';

@@ -21,11 +21,9 @@ import { PageLoader } from '../../components/page-loader';
 import { RoleBadge } from '../../components/role-badge';
 import { SectionHeading } from '../../components/section-heading';
 import { formatNumber } from '../../lib/format';
-import { addProjectBlockedReason, workspaceUsageText } from '../workspaces/limits';
-import { workspaceQueries } from '../workspaces/queries';
-import { WithSelectedWorkspace } from '../workspaces/selected-workspace';
-import { SandboxBadge } from '../project-stats';
-import { WebhooksSection } from '../webhooks/webhooks-section';
+import { addProjectBlockedReason, WithSelectedWorkspace, workspaceQueries, workspaceUsageText } from '../workspaces/index';
+import { SandboxBadge } from '../project-stats/index';
+import { WebhooksSection } from '../webhooks/index';
 import { projectQueries, useCreateProject } from './queries';
 
 /** Should GET /api/networks fail: every enabled network, and the server still refuses a wrong one. */

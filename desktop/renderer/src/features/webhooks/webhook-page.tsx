@@ -13,7 +13,7 @@ import { ModalDialog } from '../../components/modal-dialog';
 import { PageLayout } from '../../components/page-layout';
 import { PageLoader } from '../../components/page-loader';
 import { ReasonTooltip } from '../../components/reason-tooltip';
-import { useSelectedWorkspace } from '../workspaces/selected-workspace';
+import { useSelectedWorkspace } from '../workspaces/index';
 import { DeliveryHistory } from './delivery-history';
 import { draftOf } from './form-model';
 import { useDeleteWebhook, useUpdateWebhook, webhookQueries } from './queries';
