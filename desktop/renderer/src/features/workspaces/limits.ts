@@ -1,13 +1,14 @@
 // Why a create button is disabled: permission first (from the one matrix), then the owner's plan.
 // The server enforces the same rules, in the same words (shared/plans.ts); these only explain them before the user tries.
-import { messages } from '../../../../../shared/messages';
-import { can, type Role } from '../../../../../shared/permissions';
+import type { Role } from '../../../../../shared/permissions';
 import { blocksNewProjects, planLimitMessage, plans, subscriptionBlockedMessage, type PlanName } from '../../../../../shared/plans';
 import type { QuotaDto, WorkspaceDto } from '../../../../../shared/workspaces';
+import { deniedReason } from '../../components/permission';
 
 /** Add Project: role, then subscription status, then the pooled project count. */
 export function addProjectBlockedReason(role: Role | null | undefined, quota: QuotaDto | undefined): string | null {
-  if (!can(role, 'projects.add')) return messages.permission.createResource('project');
+  const denied = deniedReason(role, 'projects.add');
+  if (denied) return denied;
   if (!quota) return null;
   if (blocksNewProjects(quota.subscription.status)) return subscriptionBlockedMessage(quota.subscription.status);
   if (quota.used.subscription.projectCount >= quota.quota.projectCount) {
@@ -23,7 +24,8 @@ export function inviteBlockedReason(
   members: number,
   pendingInvitations: number,
 ): string | null {
-  if (!can(role, 'invites.add')) return messages.permission.createResource('member');
+  const denied = deniedReason(role, 'invites.add');
+  if (denied) return denied;
   if (plan && members + pendingInvitations >= plans[plan].workspaceMembers) return planLimitMessage(plan, 'workspaceMembers', role === 'owner' ? 'own' : 'owner');
   return null;
 }
