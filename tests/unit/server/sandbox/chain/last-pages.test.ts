@@ -23,7 +23,8 @@ describe('the last pages of governance lists', () => {
     gov.committeeVotes({ count: 1, page: 1, order: 'desc' });
     for (const order of ['asc', 'desc'] as const) {
       const page = { count: 100, page: LAST_PAGE, order };
-      for (const list of [() => gov.committeeVotes(page), () => gov.proposals(page), () => gov.poolVotes(poolHex, page)]) {
+      const lists: Array<() => unknown[] | null | undefined> = [() => gov.committeeVotes(page), () => gov.proposals(page), () => gov.poolVotes(poolHex, page)];
+      for (const list of lists) {
         const { value, ms } = timed(list);
         expect(value).toEqual([]);
         expect(ms).toBeLessThan(50);
