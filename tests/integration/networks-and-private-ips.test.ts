@@ -23,6 +23,7 @@ describe('GET /api/networks', () => {
       'Milkomeda testnet': false, // disabled
       'Cardano preview': true,
       'Cardano preprod': true,
+      'Cardano SanchoNet': false, // disabled
     });
   });
 });
