@@ -205,6 +205,9 @@ export interface CompiledAllowList {
   methods: ReadonlySet<string> | null;
 }
 
+/** A host name of non-empty labels, with an optional port: what follows 'scheme://' in an origin. */
+const HOST_AND_PORT = /^[a-z0-9_-]+(?:\.[a-z0-9_-]+)*(?::\d{1,5})?$/;
+
 /** An origin matcher: a Set of exact origins, and a map from '.domain[:port]' suffix to the schemes it allows. */
 export function compileOrigins(patterns: readonly string[]): (origin: string | undefined) => boolean {
   const exact = new Set<string>();
@@ -233,6 +236,8 @@ export function compileOrigins(patterns: readonly string[]): (origin: string | u
     const scheme = origin.slice(0, sep);
     if (scheme !== 'https' && scheme !== 'http') return false;
     const host = origin.slice(sep + 3);
+    // A wildcard matches a host name (and port) only: 'https://evil.com/.wild.example' has a path.
+    if (!HOST_AND_PORT.test(host)) return false;
     // Each '.suffix' of the host from the first dot on: a.b.example.com tries .b.example.com, .example.com, .com.
     for (let dot = host.indexOf('.'); dot > 0; dot = host.indexOf('.', dot + 1)) {
       const s = suffixes.get(host.slice(dot));
