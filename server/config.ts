@@ -213,6 +213,9 @@ export const configSchema = z.object({
   ),
   MAGIC_LINK_TTL_MINUTES: positiveInt(15, 'a positive whole number of minutes').describe('How long an e-mailed sign-in link works, in minutes.'),
   SIGNIN_LINKS_PER_IP: positiveInt(30, 'a positive whole number').describe('Sign-in mails one client IP may ask for in 15 minutes (per e-mail address the limit is 5).'),
+  DESKTOP_SIGN_INS_PER_IP: positiveInt(30, 'a positive whole number').describe(
+    'Desktop-app sign-ins (GET /auth/desktop/start, each a row kept until it expires) one client IP may start in 15 minutes; one more is refused with 429 and Retry-After.',
+  ),
   EVENT_STREAMS_PER_USER: positiveInt(5, 'a positive whole number').describe('Event streams (GET /api/events) one user may hold open at once; one more is refused with 429.'),
   EVENT_STREAMS_PER_IP: positiveInt(20, 'a positive whole number').describe('Event streams (GET /api/events) one client IP may hold open at once, whoever is signed in; one more is refused with 429.'),
   SMTP_URL: z.preprocess(
@@ -362,6 +365,8 @@ export interface Config {
   magicLinkTtlMs: number;
   /** Sign-in mails one client IP may ask for in 15 minutes. */
   signInLinksPerIp: number;
+  /** Desktop-app sign-ins one client IP may start in a sign-in window (15 minutes). */
+  desktopSignInsPerIp: number;
   /** Event streams (GET /api/events) open at once, per user and per client IP. */
   eventStreams: { perUser: number; perIp: number };
   mail: { smtpUrl: string | undefined; from: string };
@@ -497,6 +502,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     trustProxy: e.TRUST_PROXY,
     magicLinkTtlMs: e.MAGIC_LINK_TTL_MINUTES * 60 * 1000,
     signInLinksPerIp: e.SIGNIN_LINKS_PER_IP,
+    desktopSignInsPerIp: e.DESKTOP_SIGN_INS_PER_IP,
     eventStreams: { perUser: e.EVENT_STREAMS_PER_USER, perIp: e.EVENT_STREAMS_PER_IP },
     mail: { smtpUrl: e.SMTP_URL, from: e.MAIL_FROM },
     captcha:

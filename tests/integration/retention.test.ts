@@ -49,6 +49,22 @@ describe('retention', () => {
       { key: 'ip:old', window_start: now - 3_600_000, count: 3 },
       { key: 'ip:current', window_start: now - (now % 900_000), count: 3 },
     ]);
+    const signIn = (name: string, row: Record<string, unknown>) => ({
+      request_hash: crypto.createHash('sha256').update(name).digest('hex'),
+      code_challenge: 'c',
+      state: name,
+      redirect_uri: 'http://127.0.0.1:45678/callback',
+      created_at: now - 60_000,
+      ...row,
+    });
+    const code = (name: string) => crypto.createHash('sha256').update(`code ${name}`).digest('hex');
+    await app.db('desktop_sign_ins').insert([
+      signIn('expired', { expires_at: now - 1 }),
+      signIn('waiting', { expires_at: now + 60_000 }),
+      signIn('code-live', { expires_at: now - 1, user_id: owner.id, code_hash: code('live'), code_expires_at: now + 60_000 }),
+      signIn('code-expired', { expires_at: now + 60_000, user_id: owner.id, code_hash: code('expired'), code_expires_at: now - 1 }),
+      signIn('spent', { expires_at: now + 60_000, user_id: owner.id, code_hash: code('spent'), code_expires_at: now + 60_000, used_at: now - 1 }),
+    ]);
     const changesBefore = await count('gateway_changes');
     const hookCalls: number[] = [];
 
@@ -67,6 +83,9 @@ describe('retention', () => {
     expect(await count('sessions')).toBeGreaterThanOrEqual(1);
     expect(await app.db('sign_in_throttle').select('key')).toEqual([{ key: 'ip:current' }]);
     expect(report.usage_of_deleted_projects).toBe(2);
+    // A desktop sign-in goes as soon as it can do nothing more: not at its expiry plus a window.
+    expect((await app.db('desktop_sign_ins').orderBy('state').select('state')).map((r) => r.state)).toEqual(['code-live', 'waiting']);
+    expect(report.desktop_sign_ins).toBe(3);
 
     // A second pass finds nothing more to do.
     const again = await pruneOnce(app.db, now);
