@@ -10,6 +10,7 @@ import { type Logger, sanitizeUrl } from './logger';
 import type { Mailer } from './mail/mailer';
 import { DbSessionStore } from './http/session-store';
 import { csrfProtection } from './http/csrf';
+import { writeRateLimit } from './http/write-limit';
 import { refuseNulBytes } from './http/input-guard';
 import { errorMiddleware } from './http/error-middleware';
 import { createPassport, authRouter, SESSION_COOKIE } from './features/accounts/index';
@@ -160,6 +161,7 @@ export function createApp(deps: AppDeps): CairnApp {
 
   const routeDeps = { db, config, logger, mailer, tenancy };
   app.use(['/api', '/auth'], csrfProtection(deps.sessionSecret));
+  app.use('/api', writeRateLimit(config.dashboardWrites));
   app.use('/auth', authRouter({ ...routeDeps, passport, enabledProviders: enabled }));
   const chains = deps.chains ?? createSandboxChains(config);
   const eventStreams = new EventStreams(config.eventStreams);

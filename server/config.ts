@@ -216,6 +216,10 @@ export const configSchema = z.object({
   DESKTOP_SIGN_INS_PER_IP: positiveInt(30, 'a positive whole number').describe(
     'Desktop-app sign-ins (GET /auth/desktop/start, each a row kept until it expires) one client IP may start in 15 minutes; one more is refused with 429 and Retry-After.',
   ),
+  DASHBOARD_WRITE_BURST: positiveInt(60, 'a positive whole number').describe(
+    "State-changing dashboard requests (POST, PUT, PATCH, DELETE under /api) one signed-in user may make at once, in all their workspaces; the allowance refills at DASHBOARD_WRITES_PER_MINUTE, and one more is refused with 429 and Retry-After. Counted per api process.",
+  ),
+  DASHBOARD_WRITES_PER_MINUTE: positiveInt(60, 'a positive whole number').describe('How fast the allowance of DASHBOARD_WRITE_BURST refills: state-changing dashboard requests per minute and user.'),
   EVENT_STREAMS_PER_USER: positiveInt(5, 'a positive whole number').describe('Event streams (GET /api/events) one user may hold open at once; one more is refused with 429.'),
   EVENT_STREAMS_PER_IP: positiveInt(20, 'a positive whole number').describe('Event streams (GET /api/events) one client IP may hold open at once, whoever is signed in; one more is refused with 429.'),
   SMTP_URL: z.preprocess(
@@ -365,6 +369,8 @@ export interface Config {
   magicLinkTtlMs: number;
   /** Sign-in mails one client IP may ask for in 15 minutes. */
   signInLinksPerIp: number;
+  /** Each user's state-changing dashboard requests: a burst, refilled at a rate a minute (per api process). */
+  dashboardWrites: { burst: number; perMinute: number };
   /** Desktop-app sign-ins one client IP may start in a sign-in window (15 minutes). */
   desktopSignInsPerIp: number;
   /** Event streams (GET /api/events) open at once, per user and per client IP. */
@@ -503,6 +509,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     magicLinkTtlMs: e.MAGIC_LINK_TTL_MINUTES * 60 * 1000,
     signInLinksPerIp: e.SIGNIN_LINKS_PER_IP,
     desktopSignInsPerIp: e.DESKTOP_SIGN_INS_PER_IP,
+    dashboardWrites: { burst: e.DASHBOARD_WRITE_BURST, perMinute: e.DASHBOARD_WRITES_PER_MINUTE },
     eventStreams: { perUser: e.EVENT_STREAMS_PER_USER, perIp: e.EVENT_STREAMS_PER_IP },
     mail: { smtpUrl: e.SMTP_URL, from: e.MAIL_FROM },
     captcha:

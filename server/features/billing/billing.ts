@@ -9,7 +9,7 @@ import { boostRequests, boosts, DEFAULT_PLAN, isPlanName, planNames, plans, type
 import { INCOMPLETE_EXPIRY_MS, excessFor, hasUnpaidInvoice, type BillingPeriod, type BillingProviderName, type CurrentCounts, type LogType, type SubscriptionLogDto } from '../../../shared/billing';
 import { messages } from '../../../shared/messages';
 import type { AddonDto } from '../../../shared/workspaces';
-import { NO_ORIGIN, recordAudit, type AuditActor } from '../audit/index';
+import { NO_ORIGIN, recordAudit, type AuditAction, type AuditActor, type AuditOrigin } from '../audit/index';
 
 // The one subscription state machine every provider drives (Stripe through its webhooks and
 // re-reads, the local provider through its checkout page, operators by hand), and the subscription
@@ -64,6 +64,21 @@ async function auditPlanPurchase(trx: Db, ownerId: number, after: SubscriptionSt
       ...NO_ORIGIN,
       details: { change: entry.type, plan: after.plan, period: after.period, amount_cents: entry.amount ?? null },
       at: now,
+    });
+  }
+}
+
+/** A member's action on the owner's subscription (the billing portal's): one entry in every workspace the plan runs, by who acted. */
+export async function auditSubscriptionAction(db: Db, ownerId: number, after: SubscriptionState, actor: AuditActor, action: AuditAction, origin: AuditOrigin): Promise<void> {
+  const workspaces = (await db('workspaces').where({ owner_id: ownerId }).select('id')) as Array<{ id: number }>;
+  for (const w of workspaces) {
+    await recordAudit(db, {
+      workspaceId: w.id,
+      actor,
+      action,
+      target: { type: 'subscription', id: ownerId, label: after.period ? `${after.plan} (${after.period})` : after.plan },
+      ...origin,
+      details: { status: after.status },
     });
   }
 }

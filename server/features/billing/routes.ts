@@ -10,7 +10,8 @@ import { NO_BILLING } from './providers';
 import { customerRow } from './customers';
 import { membershipOf } from '../workspaces/index';
 import { findUserById } from '../accounts/index';
-import { activeAddons, assertPlanChangeAllowed, currentCounts, getLog, listLogs, readSubscriptionState } from './billing';
+import { originOf, type AuditAction } from '../audit/index';
+import { activeAddons, assertPlanChangeAllowed, auditSubscriptionAction, currentCounts, getLog, listLogs, readSubscriptionState } from './billing';
 import { assertCancellable, assertPlanChangeable, changeDirection, prepareCheckout } from './checkout';
 import { can, deniedMessages, type Role } from '../../../shared/permissions';
 import { boosts, boostTypes, planNames, plans } from '../../../shared/plans';
@@ -257,6 +258,12 @@ function registerLocalBillingRoutes(router: Router, deps: RouteDeps, local: Loca
     if (!owner) throw new NotFound('Workspace not found.');
     return { owner, scope: portalScope(m.role) };
   };
+  const portalAuditAction: Record<'pay_invoice' | 'renew_paid' | 'renew_failed' | 'cancel', AuditAction> = {
+    pay_invoice: 'billing.invoice_paid',
+    renew_paid: 'billing.renewed',
+    renew_failed: 'billing.renewal_failed',
+    cancel: 'billing.canceled',
+  };
   const sessionParams = z.object({ id: z.string().regex(/^lcs_[0-9a-f]{32}$/, 'This checkout does not exist.') });
 
   route(router, deps, {
@@ -308,7 +315,8 @@ function registerLocalBillingRoutes(router: Router, deps: RouteDeps, local: Loca
       // Paying the open invoice is billing; renewing and cancelling are the subscription's owner's.
       if (body.action !== 'pay_invoice' && scope !== 'full') throw new Forbidden(deniedMessages['billing.subscription']);
       if (body.action === 'cancel') await assertPlanChangeAllowed(db, owner.id, 'STARTER');
-      await local.portalAction(owner, body.action);
+      const after = await local.portalAction(owner, body.action);
+      await auditSubscriptionAction(db, owner.id, after, { userId: user!.id, email: user!.email }, portalAuditAction[body.action], originOf(req));
       return { owner_email: owner.email, scope, customer: await local.customer(owner) };
     },
   });
