@@ -9,7 +9,7 @@ import { TOO_MANY_WRITES_MESSAGE } from '../../server/http/write-limit';
 // A member who writes in a loop (a script renaming a project hundreds of times) can neither flood
 // the workspace's audit log nor bury it: writes are limited per user, and an entry's details are
 // bounded however large the change.
-const app = useTestApp({ env: { DASHBOARD_WRITE_BURST: '8', DASHBOARD_WRITES_PER_MINUTE: '60' } });
+const app = useTestApp({ env: { DASHBOARD_WRITE_BURST: '8', DASHBOARD_WRITES_PER_MINUTE: '1' } });
 
 let maintainer: Client;
 let other: Client;
@@ -39,8 +39,9 @@ describe('state-changing dashboard requests', () => {
     const refused = await rename(maintainer, first, 'One too many');
     expect(refused.status).toBe(429);
     expect(refused.body.error).toEqual({ code: 'too_many_requests', message: TOO_MANY_WRITES_MESSAGE });
+    // One a minute here: the next is due within the minute (the refill itself is a unit test's).
     expect(Number(refused.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
-    expect(Number(refused.headers.get('retry-after'))).toBeLessThanOrEqual(2);
+    expect(Number(refused.headers.get('retry-after'))).toBeLessThanOrEqual(60);
     expect((await app.db('projects').where({ uuid: first.project }).first('name')).name).toBe('Loop 7');
     expect(await entries(first.ws)).toBe(8);
     // The same user in another workspace: the limit is theirs, not the workspace's.
@@ -49,13 +50,9 @@ describe('state-changing dashboard requests', () => {
     // Reading goes on, and another member is not affected.
     expect((await maintainer.get(`/api/workspaces/${first.ws}/projects/${first.project}`)).status).toBe(200);
     expect((await rename(other, first, 'By someone else')).status).toBe(200);
-    // The allowance refills (one a second here).
-    await new Promise((r) => setTimeout(r, 1100));
-    expect((await rename(maintainer, second, 'Later')).status).toBe(200);
   });
 
   it('record bounded details however large the change (a full allow-list)', async () => {
-    await new Promise((r) => setTimeout(r, 1100));
     const origins = Array.from({ length: 100 }, (_, i) => `https://a-rather-long-subdomain-name-${i}.wallet-frontend.example.com`);
     const ips = Array.from({ length: 100 }, (_, i) => `2001:db8:${i.toString(16)}::/48`);
     const res = await other.put(`/api/workspaces/${first.ws}/projects/${first.project}/allow-lists`, { origins, ips, methods: [] });
