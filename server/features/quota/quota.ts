@@ -12,16 +12,17 @@ const DAY_MS = 86_400_000;
 /**
  * The quota response of GET /api/workspaces/{id}/quota for a subscription owner: the plan's limits
  * (requests plus active boosts) and what the owner's workspaces use today. The one place the quota is
- * computed, so storage (IPFS) and pay as you go add their terms here.
+ * computed, so storage (IPFS) and pay as you go add their terms here. Storage is what an add's limit
+ * check counts: the pins, and the adds not yet pinned that the collector keeps for storageGraceMs.
  */
-export async function getQuota(db: Db, ownerId: number, now = Date.now(), workspaceId?: number): Promise<QuotaDto> {
+export async function getQuota(db: Db, ownerId: number, storageGraceMs: number, now = Date.now(), workspaceId?: number): Promise<QuotaDto> {
   const [{ plan, status }, boost, projectCount, webhookCount, usage, stored, ppu] = await Promise.all([
     getSubscription(db, ownerId),
     activeBoostRequests(db, ownerId, now),
     ownedProjectCount(db, ownerId),
     ownedWebhookCount(db, ownerId),
     db('quota_usage').where({ user_id: ownerId, day_ms: now - (now % DAY_MS) }).first('requests'),
-    storageUsed(db, ownerId),
+    storageUsed(db, ownerId, storageGraceMs, now),
     workspaceId === undefined ? { active: false, requests: 0 } : ppuBalance(db, workspaceId),
   ]);
   return {

@@ -47,15 +47,16 @@ function PinsTable({ pins }: { pins: IpfsPin[] }) {
     );
   }
   return (
-    <Table.ScrollContainer minWidth={620}>
+    // On a phone the CID, state and size fit the width; Filecoin and the time come from the sm breakpoint on.
+    <Table.ScrollContainer minWidth={300}>
       <Table striped verticalSpacing="xs" aria-label="Pins of this project">
         <Table.Thead>
           <Table.Tr>
             <Table.Th>CID</Table.Th>
             <Table.Th>State</Table.Th>
             <Table.Th ta="right">Size</Table.Th>
-            <Table.Th>Filecoin</Table.Th>
-            <Table.Th>Created</Table.Th>
+            <Table.Th visibleFrom="sm">Filecoin</Table.Th>
+            <Table.Th visibleFrom="sm">Created</Table.Th>
           </Table.Tr>
         </Table.Thead>
         <Table.Tbody>
@@ -71,9 +72,11 @@ function PinsTable({ pins }: { pins: IpfsPin[] }) {
                   {p.state}
                 </Badge>
               </Table.Td>
-              <Table.Td ta="right">{mbText(Number(p.size))}</Table.Td>
-              <Table.Td>{p.filecoin ? 'Yes' : 'No'}</Table.Td>
-              <Table.Td>{formatDateTime(p.time_created * 1000)}</Table.Td>
+              <Table.Td ta="right" style={{ whiteSpace: 'nowrap' }} data-testid="pin-size">
+                {mbText(Number(p.size))}
+              </Table.Td>
+              <Table.Td visibleFrom="sm">{p.filecoin ? 'Yes' : 'No'}</Table.Td>
+              <Table.Td visibleFrom="sm">{formatDateTime(p.time_created * 1000)}</Table.Td>
             </Table.Tr>
           ))}
         </Table.Tbody>
@@ -140,7 +143,7 @@ export function IpfsPanel({ workspaceId, projectUuid, projectKey }: IpfsPanelPro
                 <StorageMeter label="Storage" used={d.storage.used} limit={d.storage.limit} />
                 <StorageMeter label="Filecoin storage" used={d.storage.filecoinUsed} limit={d.storage.filecoinLimit} />
                 <Text size="xs" c="dimmed">
-                  Pinned bytes of every project on this subscription, each object counted once. MB = bytes ÷ 1,000,000.
+                  Pinned bytes of every project on this subscription, and adds not yet pinned until they are collected, each object counted once. MB = bytes ÷ 1,000,000, KB = bytes ÷ 1,000.
                 </Text>
                 {d.store === 'embedded' && (
                   <Alert variant="light" color="blue" icon={<IconInfoCircle size={16} aria-hidden />} p="xs">
