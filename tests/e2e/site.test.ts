@@ -300,6 +300,13 @@ describe.runIf(browserAvailable())('maintenance mode and the deploy checker, in 
       page.on('response', (r) => (r.status() === 404 && r.url().includes('/assets/') ? missing.push(r.url()) : undefined));
       await page.clock.fastForward(DEPLOY_POLL_MS + 1000);
       await page.getByText(messages.deploy.newVersion).waitFor({ timeout: 10_000 });
+      const shots = path.join(ARTIFACTS, 'screenshots');
+      fs.mkdirSync(shots, { recursive: true });
+      for (const width of [1280, 375]) {
+        await page.setViewportSize({ width, height: 800 });
+        expect(await noHorizontalScroll(page)).toBe(true);
+        await page.screenshot({ path: path.join(shots, `new-version-toast-${width}.png`) });
+      }
       const reloaded = page.waitForEvent('load');
       await page.getByText(messages.deploy.newVersion).click();
       await reloaded;
