@@ -8,7 +8,7 @@ import { originOf, recordAuditForMember } from '../audit/index';
 import { deleteAccount, planAccountDeletion, type CancelBilling } from './account-deletion';
 import { exportAccount } from './account-export';
 import { SESSION_COOKIE } from './auth-routes';
-import { pageQuerySchema } from '../../../shared/pagination';
+import { pageQuerySchema } from '../../../shared/page-query';
 
 const sessionParams = z.object({ sessionId: z.string() });
 

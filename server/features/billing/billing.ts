@@ -2,7 +2,7 @@ import type { Db } from '../../db/index';
 import { NotFound, PlanLimit, Conflict } from '../../errors';
 import { recordGatewayChange } from '../../db/gateway-changes';
 import { decodeCursor, pageLimit, pageOf, type Paged } from '../../db/pagination';
-import type { PageQuery } from '../../../shared/pagination';
+import type { PageQuery } from '../../../shared/page-query';
 import { ownedProjectCount } from '../projects/index';
 import { ownedWebhookCount } from '../webhooks/index';
 import { boostRequests, boosts, DEFAULT_PLAN, isPlanName, planNames, plans, type BoostType, type PlanName, type SubscriptionStatus } from '../../../shared/plans';

@@ -1,5 +1,5 @@
 import type { Router } from 'express';
-import { pageQuerySchema } from '../../../shared/pagination';
+import { pageQuerySchema } from '../../../shared/page-query';
 import { z } from 'zod';
 import { route, type RouteDeps, type SignedInUser } from '../../http/route';
 import { AppError, Conflict, Forbidden, NotFound } from '../../errors';

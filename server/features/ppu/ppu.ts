@@ -6,7 +6,7 @@ import { RateSource } from './rate-source';
 import { Conflict, Invalid, NotFound } from '../../errors';
 import { recordGatewayChange } from '../../db/gateway-changes';
 import { decodeCursor, pageLimit, pageOf, Paged } from '../../db/pagination';
-import type { PageQuery } from '../../../shared/pagination';
+import type { PageQuery } from '../../../shared/page-query';
 import { writeSubscriptionLog } from '../billing/index';
 import { NO_ORIGIN, recordAudit } from '../audit/index';
 import { accountXpubOfMnemonic, addressDeriver, DEV_PAYMENT_MNEMONIC, parseAccountXpub, type PaymentNetwork } from './addresses';

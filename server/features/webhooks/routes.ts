@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { route, type RouteDeps } from '../../http/route';
 import { AppError, Invalid } from '../../errors';
 import { rotateSecretSchema, triggers, webhookInputSchema, webhookMessages, type WebhookInput, type WebhookRow } from '../../../shared/webhooks';
-import { searchPageQuerySchema } from '../../../shared/pagination';
+import { searchPageQuerySchema } from '../../../shared/page-query';
 import { createWebhook, deleteWebhook, getWebhook, listWebhooks, parseConditions, rotateWebhookSecret, updateWebhook } from './webhooks';
 import { auditBy } from '../audit/index';
 import type { ChainSource } from './chain-source';

@@ -6,7 +6,7 @@ import type { InvitationDto, InvitationPreview } from '../../../shared/workspace
 import { getSubscription, withOwnerLock } from './subscriptions';
 import { limitError, whosePlan, type Membership } from './workspaces';
 import { afterKey, decodeCursor, pageLimit, pageOf, whereContains, type Paged } from '../../db/pagination';
-import type { SearchPageQuery } from '../../../shared/pagination';
+import type { SearchPageQuery } from '../../../shared/page-query';
 
 export const INVITATION_TTL_MS = 7 * 24 * 3600 * 1000;
 const hash = (token: string) => crypto.createHash('sha256').update(token).digest('hex');
