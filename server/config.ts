@@ -16,6 +16,7 @@ import {
   type SandboxSlug,
   type UpstreamNetwork,
 } from '../shared/networks';
+import { DAY_MS } from '../shared/time';
 
 // Environment → typed configuration, validated once at boot. Each variable's description lives in the
 // schema (.describe), so docs/configuration.md is generated from it (npm run docs:config) and cannot
@@ -503,7 +504,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     databaseUrl: e.DATABASE_URL,
     logLevel: e.LOG_LEVEL,
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
-    session: { secret: e.SESSION_SECRET, maxAgeMs: e.SESSION_MAX_AGE_DAYS * 24 * 3600 * 1000 },
+    session: { secret: e.SESSION_SECRET, maxAgeMs: e.SESSION_MAX_AGE_DAYS * DAY_MS },
     auditRetentionDays: e.AUDIT_RETENTION_DAYS,
     trustProxy: e.TRUST_PROXY,
     magicLinkTtlMs: e.MAGIC_LINK_TTL_MINUTES * 60 * 1000,

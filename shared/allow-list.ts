@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import { parseIpv4, parseIpv6 } from './ip';
 import { ALLOWED_EVM_METHODS } from './milkomeda';
+import { DAY_MS } from './time';
 
 /** Entries per list. */
 export const MAX_ALLOW_LIST_ENTRIES = 100;
@@ -31,8 +32,8 @@ export const refusedCode = (list: AllowListName): number => REFUSED_BY.indexOf(l
 export const KEY_GRACE_PERIODS = {
   none: { label: 'None: the old key stops at once', ms: 0 },
   '1h': { label: '1 hour', ms: 3_600_000 },
-  '24h': { label: '24 hours', ms: 86_400_000 },
-  '7d': { label: '7 days', ms: 7 * 86_400_000 },
+  '24h': { label: '24 hours', ms: DAY_MS },
+  '7d': { label: '7 days', ms: 7 * DAY_MS },
 } as const;
 export type KeyGrace = keyof typeof KEY_GRACE_PERIODS;
 export const keyGraceSchema = z.enum(Object.keys(KEY_GRACE_PERIODS) as [KeyGrace, ...KeyGrace[]]);

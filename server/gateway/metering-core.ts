@@ -7,9 +7,9 @@ import { REFUSED_BY, REFUSED_DIMENSION } from '../../shared/allow-list';
 import geoip from 'geoip-country';
 import { UAParser } from 'ua-parser-js';
 import { LATENCY_BINS, LATENCY_BINS_PER_ROW, RECENT_FAILURES_KEPT, latencyBin } from '../../shared/insight';
-import { DAY_MS } from './limiter';
 import { isPrivateIp } from '../../shared/ip';
 import { PRIVATE_NETWORK_DIMENSION, PRIVATE_NETWORK_VALUE } from '../../shared/usage';
+import { DAY_MS } from '../../shared/time';
 
 const HOUR = 3_600_000;
 const CACHE_LIMIT = 50_000;

@@ -8,9 +8,9 @@ import { Worker } from 'node:worker_threads';
 import { type Db, isPostgres } from '../db/index';
 import { runBatch } from '../db/batch';
 import type { Logger } from '../logger';
-import { DAY_MS } from './limiter';
 import { FIELD, FIELDS, type ToMain, type ToWorker } from './metering-protocol';
 import type { Statement } from './metering-core';
+import { DAY_MS } from '../../shared/time';
 
 export interface MeteredRequest {
   projectId: number;

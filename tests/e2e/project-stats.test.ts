@@ -6,8 +6,8 @@ import { waitForWithClock } from '../helpers/page-waits';
 import { setSubscription } from '../../server/features/workspaces/subscriptions';
 import { WINDOW_DIMENSIONS } from '../../server/features/stats/usage';
 import { messages } from '../../shared/messages';
+import { DAY_MS } from '../../shared/time';
 
-const DAY_MS = 86_400_000;
 const dayStart = (ms: number) => ms - (ms % DAY_MS);
 
 const COLUMNS: Array<[card: string, column: string]> = [

@@ -14,8 +14,8 @@ import { pruneOnce } from '../../server/features/stats/retention';
 import { createLogger } from '../../server/logger';
 import { auditActions, type AuditEntryDto, type AuditPageDto } from '../../shared/audit';
 import { AUTO_DISABLE_AFTER_MS } from '../../shared/webhooks';
+import { DAY_MS } from '../../shared/time';
 
-const DAY_MS = 86_400_000;
 const UA = { owner: 'AuditTest/1.0 (owner)', admin: 'AuditTest/1.0 (admin)', collaborator: 'AuditTest/1.0 (collaborator)', operator: 'AuditTest/1.0 (operator)' };
 
 const app = useTestApp({ env: { OPERATOR_EMAILS: 'operator@audit.example' } });

@@ -5,10 +5,10 @@ import { freshDatabase, type TestDatabase } from '../helpers/db-template';
 import { makeProject, makeUser, makeWorkspace } from '../helpers/workspace-fixture';
 import { Meter, type MeteredRequest } from '../../server/gateway/metering';
 import { createLogger } from '../../server/logger';
-import { DAY_MS } from '../../server/gateway/limiter';
 import { isPostgres } from '../../server/db/index';
 import { compactLatency, projectInsight } from '../../server/features/stats/insight';
 import { binValueMs, latencyBin, LATENCY_BINS, LATENCY_BINS_PER_ROW } from '../../shared/insight';
+import { DAY_MS } from '../../shared/time';
 
 let database: TestDatabase;
 let ownerId: number;

@@ -6,9 +6,9 @@ import { signIn } from '../helpers/sign-in';
 import { call, startTestGateway } from '../helpers/gateway';
 import { RedisLimiter } from '../../server/gateway/redis-limiter';
 import { MemoryLimiter, type AdmitRequest } from '../../server/gateway/limiter';
+import { DAY_MS } from '../../shared/time';
 
 const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
-const DAY_MS = 86_400_000;
 const BAN = { threshold: 1_000_000, windowSeconds: 60, seconds: 60 };
 
 describe('the pay-as-you-go balance in the gateway', () => {

@@ -6,6 +6,7 @@ import type { Db } from '../../server/db/index';
 import { makeUser, makeWorkspace } from '../helpers/workspace-fixture';
 import { call } from '../helpers/gateway';
 import { freePort, serverData, spawnServerProcess, stopServerProcess, stopServerProcesses, type ServerData } from '../helpers/server-process';
+import { DAY_MS } from '../../shared/time';
 
 // Two gateway PROCESSES (the real entry point, --role gateway) on one Redis spend one workspace's
 // pay-as-you-go balance of 10,000 requests: exactly 10,000 are admitted, not one more. Then one of
@@ -16,7 +17,6 @@ const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 const BALANCE = 10_000;
 const EXTRA = 2_000;
 const PROJECTS = 30;
-const DAY_MS = 86_400_000;
 let data: ServerData;
 let db: Db;
 let prefix: string;

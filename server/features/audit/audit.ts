@@ -10,6 +10,7 @@ import {
   type AuditPageQuery,
   type AuditTarget,
 } from '../../../shared/audit';
+import { DAY_MS } from '../../../shared/time';
 
 /** Where a request came from, as an entry records it. */
 export interface AuditOrigin {
@@ -132,7 +133,6 @@ const toDto = (r: AuditRow): AuditEntryDto => ({
   details: r.details ? (JSON.parse(r.details) as AuditEntryDto['details']) : null,
 });
 
-const DAY_MS = 86_400_000;
 const BARE_DATE = /^\d{4}-\d{2}-\d{2}$/;
 
 /** The filters as epoch-ms bounds: `from` inclusive; `to` exclusive, and a bare date `to` includes that whole day (UTC). */

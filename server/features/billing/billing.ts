@@ -10,6 +10,7 @@ import { INCOMPLETE_EXPIRY_MS, excessFor, hasUnpaidInvoice, type BillingPeriod, 
 import { messages } from '../../../shared/messages';
 import type { AddonDto } from '../../../shared/workspaces';
 import { NO_ORIGIN, recordAudit, type AuditAction, type AuditActor, type AuditOrigin } from '../audit/index';
+import { DAY_MS } from '../../../shared/time';
 
 // The one subscription state machine every provider drives (Stripe through its webhooks and
 // re-reads, the local provider through its checkout page, operators by hand), and the subscription
@@ -252,7 +253,7 @@ export async function grantBoost(
     if (args.reference && (await trx('addons').where({ reference: args.reference }).first('id'))) {
       return { granted: false, expiresAt: 0 };
     }
-    const expiresAt = now + (args.days ?? boosts[args.type].days) * 86_400_000;
+    const expiresAt = now + (args.days ?? boosts[args.type].days) * DAY_MS;
     await trx('addons').insert({ workspace_id: args.workspaceId, type: args.type, expires_at: expiresAt, created_at: now, reference: args.reference });
     await recordGatewayChange(trx, 'addon', args.workspaceId);
     const state = await readSubscriptionState(trx, ws.owner_id);

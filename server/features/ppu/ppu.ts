@@ -21,6 +21,7 @@ import {
   type PpuPricing,
   type PpuQuoteDto,
 } from '../../../shared/ppu';
+import { DAY_MS } from '../../../shared/time';
 
 // Pay as you go: quotes, orders (each paid to its own derived address), the payment watcher's
 // credits and the request balance. Services only: no HTTP here.
@@ -301,7 +302,7 @@ export interface SeenPayment {
 }
 
 /** How long after it expired an order's address is still watched: a late payment is still credited at its locked rate. */
-export const LATE_PAYMENT_MS = 7 * 86_400_000;
+export const LATE_PAYMENT_MS = 7 * DAY_MS;
 
 /** The orders whose address the watcher looks for: open ones, and expired ones for a week. */
 const watched = (q: Knex.QueryBuilder, now: number) =>

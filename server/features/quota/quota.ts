@@ -6,8 +6,7 @@ import { activeBoostRequests } from '../billing/index';
 import { ppuBalance } from '../ppu/index';
 import { storageUsed } from '../ipfs/index';
 import type { QuotaDto } from '../../../shared/workspaces';
-
-const DAY_MS = 86_400_000;
+import { DAY_MS } from '../../../shared/time';
 
 /**
  * The quota response of GET /api/workspaces/{id}/quota for a subscription owner: the plan's limits

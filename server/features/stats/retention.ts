@@ -5,9 +5,7 @@ import { pruneDesktopSignIns, pruneSignInThrottle } from '../accounts/index';
 import { pruneAuditEntries } from '../audit/index';
 import { advanceAllWindows } from './usage';
 import { compactLatency } from './insight';
-
-const HOUR_MS = 3_600_000;
-const DAY_MS = 24 * HOUR_MS;
+import { DAY_MS, HOUR_MS } from '../../../shared/time';
 
 /**
  * How long each table that only grows keeps its rows (docs/operations.md's retention table says the same).
