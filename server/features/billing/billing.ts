@@ -5,7 +5,7 @@ import { decodeCursor, pageLimit, pageOf, type Paged } from '../../db/pagination
 import type { PageQuery } from '../../../shared/page-query';
 import { ownedProjectCount } from '../projects/index';
 import { ownedWebhookCount } from '../webhooks/index';
-import { boostRequests, boosts, DEFAULT_PLAN, isPlanName, planNames, plans, type BoostType, type PlanName, type SubscriptionStatus } from '../../../shared/plans';
+import { boosts, DEFAULT_PLAN, isPlanName, planNames, plans, type BoostType, type PlanName, type SubscriptionStatus } from '../../../shared/plans';
 import { INCOMPLETE_EXPIRY_MS, excessFor, hasUnpaidInvoice, type BillingPeriod, type BillingProviderName, type CurrentCounts, type LogType, type SubscriptionLogDto } from '../../../shared/billing';
 import { messages } from '../../../shared/messages';
 import type { AddonDto } from '../../../shared/workspaces';
@@ -225,10 +225,10 @@ export async function assertPlanChangeAllowed(db: Db, userId: number, newPlan: P
 
 // ---- boosts ----
 
-/** Daily requests the owner's active boosts add (all workspaces the owner owns). */
-export async function activeBoostRequests(db: Db, ownerId: number, now = Date.now()): Promise<number> {
-  const rows = await db('addons as a').join('workspaces as w', 'w.id', 'a.workspace_id').where('w.owner_id', ownerId).andWhere('a.expires_at', '>', now).select('a.type');
-  return rows.reduce((sum, r) => sum + boostRequests(r.type), 0);
+/** The types of the owner's running boosts, one per boost (all workspaces the owner owns). */
+export async function runningBoostTypes(db: Db, ownerId: number, now = Date.now()): Promise<string[]> {
+  const rows: Array<{ type: string }> = await db('addons as a').join('workspaces as w', 'w.id', 'a.workspace_id').where('w.owner_id', ownerId).andWhere('a.expires_at', '>', now).select('a.type');
+  return rows.map((r) => r.type);
 }
 
 /** The workspace's boosts still running, soonest to end first (GET /api/workspaces/{id}/addons). */

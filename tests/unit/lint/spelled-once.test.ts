@@ -27,4 +27,8 @@ describe('spelled once', () => {
     expect(copies(['server', 'shared', 'desktop', 'tests'], /\bconst (DAY_MS|DAY|HOUR_MS)\s*=\s*[\d(]/, (f) => f === 'shared/time.ts' || isMigration(f))).toEqual([]);
     expect(copies(['server', 'shared', 'desktop'], /\b86_?400_?000\b|\b24 \* (3600|60 \* 60) \* 1000\b/, isMigration)).toEqual([]);
   });
+
+  it('the daily request limit, plan plus running boosts: dailyRequestLimit in shared/plans.ts', () => {
+    expect(copies(['server', 'shared', 'desktop/renderer/src'], /requestLimit\s*\+|\bboostRequests\(/, (f) => f === 'shared/plans.ts')).toEqual([]);
+  });
 });
