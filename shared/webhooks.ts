@@ -12,6 +12,13 @@ import { DAY_MS } from './time';
 export const triggers = ['transaction', 'block', 'delegation', 'epoch'] as const;
 export type Trigger = (typeof triggers)[number];
 
+/**
+ * The triggers whose event is a list, one item per matching transaction (a condition is asked of each
+ * item, and reading a block's transactions is needed to build it); block and epoch events are one object.
+ */
+const listTriggers: ReadonlySet<string> = new Set<Trigger>(['transaction', 'delegation']);
+export const yieldsList = (trigger: string): boolean => listTriggers.has(trigger);
+
 export const triggerLabels: Record<Trigger, string> = {
   transaction: 'Transaction',
   block: 'Block',

@@ -31,4 +31,9 @@ describe('spelled once', () => {
   it('the daily request limit, plan plus running boosts: dailyRequestLimit in shared/plans.ts', () => {
     expect(copies(['server', 'shared', 'desktop/renderer/src'], /requestLimit\s*\+|\bboostRequests\(/, (f) => f === 'shared/plans.ts')).toEqual([]);
   });
+
+  it('which webhook triggers yield a list: yieldsList in shared/webhooks.ts', () => {
+    const pair = /(['"])(transaction|delegation)\1\s*(\|\||&&)[^;]*\1(transaction|delegation)\1/;
+    expect(copies(['server', 'shared', 'desktop/renderer/src'], pair, (f) => f === 'shared/webhooks.ts')).toEqual([]);
+  });
 });
