@@ -10,7 +10,7 @@ import { route, type RouteDeps } from '../../http/route';
 import { AppError } from '../../errors';
 import { findUserById } from './users';
 import { SIGN_IN_WINDOW_MS, takeSignInSlot } from './sign-in-throttle';
-import { csrfTokenFor } from '../../http/csrf';
+import { csrfTokenFor, requireCsrfToken } from '../../http/csrf';
 import { cancelDesktopSignIn, exchangeDesktopCode, issueDesktopCode, pendingDesktopSignIn, startDesktopSignIn } from './desktop-sign-ins';
 import { consentPageCsp, consentPageHtml, escapeHtml, pageHtml, type ConsentView } from './desktop-pages';
 import {
@@ -111,8 +111,8 @@ export function desktopAuthRouter(deps: RouteDeps, logIn: (req: Request, user: E
     }
   });
 
-  // The user's click on the consent page; the CSRF token (csrf_token field) was checked before this route.
-  router.post('/finish', async (req, res, next) => {
+  // The user's click on the consent page, with the CSRF token in its csrf_token field.
+  router.post('/finish', requireCsrfToken, async (req, res, next) => {
     try {
       const user = req.user as { id: number } | undefined;
       if (!user) {

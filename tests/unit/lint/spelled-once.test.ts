@@ -36,4 +36,8 @@ describe('spelled once', () => {
     const pair = /(['"])(transaction|delegation)\1\s*(\|\||&&)[^;]*\1(transaction|delegation)\1/;
     expect(copies(['server', 'shared', 'desktop/renderer/src'], pair, (f) => f === 'shared/webhooks.ts')).toEqual([]);
   });
+
+  it("the CSRF check: assertCsrfToken in server/http/csrf.ts, run by route() as the route's csrf option says", () => {
+    expect(copies(['server'], /x-csrf-token['"]\)|AppError\(403, 'csrf'/i, (f) => f === 'server/http/csrf.ts')).toEqual([]);
+  });
 });
