@@ -232,7 +232,7 @@ describe('IPFS through the gateway, on the embedded store', () => {
     // The Filecoin pin counts against storageLimitFilecoin; its add, until collected, against the storage.
     expect(await quotaStorage(owner)).toBe(12 + 13);
     let page = await owner.client.get(`/api/workspaces/${owner.ws}/projects/${p1.uuid}/ipfs`);
-    expect(page.body.data.storage).toMatchObject({ used: 12 + 13, limit: 1_000_000_000, filecoinUsed: 13, filecoinLimit: 100_000_000 });
+    expect(page.body.data.storage).toMatchObject({ used: 12 + 13, limit: plans.HOBBY.storageLimit, filecoinUsed: 13, filecoinLimit: plans.HOBBY.storageLimitFilecoin });
     await app.db('ipfs_objects').where({ cid }).update({ created_at: 0 });
     expect(await quotaStorage(owner)).toBe(12);
     page = await owner.client.get(`/api/workspaces/${owner.ws}/projects/${p1.uuid}/ipfs`);

@@ -40,4 +40,9 @@ describe('spelled once', () => {
   it("the CSRF check: assertCsrfToken in server/http/csrf.ts, run by route() as the route's csrf option says", () => {
     expect(copies(['server'], /x-csrf-token['"]\)|AppError\(403, 'csrf'/i, (f) => f === 'server/http/csrf.ts')).toEqual([]);
   });
+
+  it('what a plan allows, in the tests: read from shared/plans.ts (plans, boosts, planLimitMessage)', () => {
+    const planNumber = /plan allows \d|quota: \{ projectCount: \d|\b(requestLimit|storageLimit): \d|requests: 50_000\b|\b50_000 - \d|toBe\(50_000\)/;
+    expect(copies(['tests/integration', 'tests/e2e'], planNumber, () => false)).toEqual([]);
+  });
 });
