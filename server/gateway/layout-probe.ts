@@ -1,0 +1,2 @@
+import { createJsonRpcBackend } from '../features/milkomeda/index';
+export const x = createJsonRpcBackend;
