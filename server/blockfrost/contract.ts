@@ -11,6 +11,23 @@ export const BLOCK_HASH_MESSAGE = 'Missing or malformed block hash.';
 export const BLOCK_NUMBER_MESSAGE = 'Missing, out of range or malformed block number.';
 export const ADDRESS_MESSAGE = 'Invalid address for this network or malformed address format.';
 
+/**
+ * The path Blockfrost answers for a request path: runs of slashes count as one (Blockfrost's public
+ * API serves `/api/v0//addresses/…`, as Blaze sends it, as `/api/v0/addresses/…`).
+ */
+export function collapseSlashes(path: string): string {
+  return path.includes('//') ? path.replace(/\/{2,}/g, '/') : path;
+}
+
+/**
+ * Whether Blockfrost answers a method on a path: one its document defines for the path (`methods`,
+ * HEAD wherever GET is), or for a path it does not define, a read. Anything else is its 400
+ * 'Invalid path' (its router has no such route and its not-found handler answers that), never a 405.
+ */
+export function definesMethod(methods: readonly string[] | undefined, method: string): boolean {
+  return methods ? methods.includes(method) : method === 'GET' || method === 'HEAD';
+}
+
 /** Whether a string is a Shelley address of this network (not whether the chain knows it). */
 export function isAddressOfNetwork(address: string, network: CardanoNetwork): boolean {
   const parsed = parseShelleyAddress(address);

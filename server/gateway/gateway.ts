@@ -4,8 +4,8 @@ import proxyaddr from 'proxy-addr';
 import { proxyTrust, type Config } from '../config';
 import type { Logger } from '../logger';
 import { evmNetwork, evmSlugs, networks, type UpstreamNetwork } from '../../shared/networks';
-import { INVALID_PATH_MESSAGE, NOT_FOUND_MESSAGE, blockfrostError } from '../blockfrost/http';
-import { blockfrostMethods, type PathRoute } from '../blockfrost/methods';
+import { INVALID_PATH_MESSAGE, NOT_FOUND_MESSAGE } from '../blockfrost/http';
+import { blockfrostMethods } from '../blockfrost/methods';
 import { KeyCache, type ProjectKey } from './key-cache';
 import { MemoryLimiter, utcDay, type Limiter, type Verdict } from './limiter';
 import type { Meter, MeteredRequest } from './metering';
@@ -14,6 +14,7 @@ import { httpUpstream, type Upstream } from './proxy';
 import { ANY_ORIGIN, allowAnyOrigin, sendBlockfrostError, sendJson, sendJsonRpcRefusal } from './respond';
 import type { JsonRpcHandler } from '../features/milkomeda/index';
 import { requestKey } from './request-key';
+import { blockfrostPath, methodAllowed } from './blockfrost-request';
 import { errorMessageOf, keepErrorBodyOwn } from './gateway-response';
 import type { IpfsBackend } from '../features/ipfs/index';
 import { ALLOW_LIST_MESSAGES, refusedCode, type AllowListName } from '../../shared/allow-list';
@@ -178,20 +179,6 @@ function backends(deps: GatewayDeps): { byNetwork: Map<string, Backend>; kinds: 
   return { byNetwork, kinds, sandboxed, close: () => upstreams.forEach((u) => u.close()) };
 }
 
-/**
- * Whether the request's method is one Blockfrost defines for its path (HEAD wherever GET is); else
- * answers the Blockfrost 405 with an Allow header, or for a path Blockfrost does not define (which
- * only GET and HEAD may read) its 400 'Invalid path'.
- */
-function methodAllowed(route: PathRoute | undefined, req: http.IncomingMessage, res: http.ServerResponse): boolean {
-  const method = req.method ?? 'GET';
-  const allowed = route?.methods;
-  if (allowed ? allowed.includes(method) : method === 'GET' || method === 'HEAD') return true;
-  if (!allowed) sendBlockfrostError(res, 400, MESSAGES.invalidPath);
-  else sendJson(res, 405, blockfrostError(405, `${method} is not allowed on this path; it answers ${allowed.join(', ')}.`), { allow: allowed.join(', ') });
-  return false;
-}
-
 const preflight = (res: http.ServerResponse): void => {
   res.writeHead(204, {
     ...ANY_ORIGIN,
@@ -302,7 +289,7 @@ export function createGatewayHandler(deps: GatewayDeps) {
     const q = url.indexOf('?');
     const search = q === -1 ? '' : url.slice(q);
     // The key from the header, the path (/<key>/api/v0/…) or basic auth; a key segment leaves the path here.
-    const { key, pathname } = requestKey(req, q === -1 ? url : url.slice(0, q));
+    const { key, pathname } = requestKey(req, blockfrostPath(q === -1 ? url : url.slice(0, q)));
 
     // Network from the host (cardano-mainnet.<domain>), else from the path (/cardano-mainnet/api/v0/…).
     let network: string | undefined;
