@@ -19,8 +19,8 @@ export function AppRoot({ client, children }: { client: QueryClient; children: R
       <MantineProvider theme={theme} cssVariablesResolver={cssVariablesResolver} defaultColorScheme="light">
         <DeferredNotifications />
         <QueryClientProvider client={client}>
-          {children}
           <CookieBanner />
+          {children}
         </QueryClientProvider>
       </MantineProvider>
     </StrictMode>
