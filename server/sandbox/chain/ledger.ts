@@ -11,6 +11,7 @@ import CSL from '@emurgo/cardano-serialization-lib-nodejs';
 import { PROTOCOL } from './protocol';
 import { costModels, evaluate, exUnitsFee, MAX_TX_EX_MEM, MAX_TX_EX_STEPS, purposeOfTag, versionOf, type Evaluation, type PlutusVersion, type Purpose, type ResolvedOutput, type ScriptFailure, type SlotConfig } from './plutus';
 import { cardanoOfSandbox, type SandboxName } from '../../../shared/networks';
+import { metadatumJson } from '../../blockfrost/onchain-metadata';
 
 export type LedgerOrigin = 'genesis' | 'faucet' | 'submit';
 
@@ -573,13 +574,7 @@ function decode(bytes: Uint8Array, networkId: number, origin: LedgerOrigin): Dec
     for (let i = 0; i < labels.len(); i++) {
       const label = labels.get(i);
       const datum = general.get(label)!;
-      let json: unknown;
-      try {
-        json = JSON.parse(CSL.decode_metadatum_to_json_str(datum, CSL.MetadataJsonSchema.NoConversions));
-      } catch {
-        json = null;
-      }
-      metadata.push({ label: label.to_str(), json, cbor: datum.to_hex() });
+      metadata.push({ label: label.to_str(), json: metadatumJson(datum.to_hex()), cbor: datum.to_hex() });
     }
     metadata.sort((a, b) => Number(BigInt(a.label) - BigInt(b.label)));
   }
