@@ -4,7 +4,8 @@
 import CSL from '@emurgo/cardano-serialization-lib-nodejs';
 import type { NextFunction, Request, Response } from 'express';
 import { parseShelleyAddress, parseStakeAddress, type CardanoNetwork } from '../../shared/cardano/address';
-import { INVALID_PATH_MESSAGE, badRequest, blockfrostError, parsePagination } from './http';
+import { decodeBech32 } from '../../shared/cardano/bech32';
+import { INVALID_PATH_MESSAGE, badRequest, blockfrostError, parsePagination, stringParam } from './http';
 import { blockfrostMethods, blockfrostQueryParameters } from './methods';
 
 export const BLOCK_HASH_MESSAGE = 'Missing or malformed block hash.';
@@ -83,4 +84,147 @@ export function unservedPath(notServedMessage: string) {
     }
     res.status(404).json(blockfrostError(404, notServedMessage));
   };
+}
+
+// ---- path and query parameters: each check with the sentence Blockfrost answers it with ----
+
+export const TX_HASH_MESSAGE = 'Missing or malformed transaction hash.';
+export const EPOCH_NUMBER_MESSAGE = 'Missing, out of range or malformed epoch_number.';
+export const ASSET_MESSAGE = 'Invalid or malformed asset format.';
+export const POLICY_MESSAGE = 'Invalid or malformed policy format.';
+export const POOL_ID_MESSAGE = 'Invalid or malformed pool id format.';
+export const STAKE_ADDRESS_MESSAGE = 'Invalid or malformed stake address format.';
+export const LABEL_MESSAGE = 'Invalid or malformed label format.';
+export const BOUNDS_MESSAGE = 'Invalid (malformed or out of range) from/to parameter(s).';
+export const DREP_MESSAGE = 'Invalid or malformed DRep id.';
+export const CC_MESSAGE = 'Invalid or malformed committee credential: a CIP-129 cc_hot1… or cc_cold1… id.';
+export const GOV_ACTION_MESSAGE = 'Invalid or malformed governance action id (CIP-129 gov_action1…).';
+export const CERT_INDEX_MESSAGE = 'Invalid or malformed certificate index.';
+export const TICKER_MESSAGE = 'Invalid or malformed ticker.';
+export const ORDER_BY_MESSAGE = 'querystring/order_by must be equal to one of the allowed values';
+export const XPUB_MESSAGE = 'Invalid or malformed xpub: 64 bytes (public key and chain code) in hex.';
+export const XPUB_PATH_MESSAGE = 'role and index must be whole numbers below 2^31 (soft derivation).';
+
+const HEX56 = /^[0-9a-fA-F]{56}$/;
+const HEX64 = /^[0-9a-fA-F]{64}$/;
+
+/** A transaction hash (64 hex digits), lower-cased. */
+export function txHashParam(raw: string): string {
+  if (!HEX64.test(raw)) throw badRequest(TX_HASH_MESSAGE);
+  return raw.toLowerCase();
+}
+
+/** An epoch number of /epochs/{number}. */
+export function epochNumberParam(raw: string): number {
+  if (!/^\d{1,9}$/.test(raw)) throw badRequest(EPOCH_NUMBER_MESSAGE);
+  return Number(raw);
+}
+
+/** A slot or epoch number as Blockfrost checks it: an integer first, then within 0..2^31-1. */
+export function int32Param(name: string, raw: string): number {
+  if (!/^-?\d+$/.test(raw)) throw badRequest(`params/${name} must be integer`);
+  const n = Number(raw);
+  if (n < 0 || n > MAX_SIGNED_INT) throw badRequest(`Missing, out of range or malformed ${name}.`);
+  return n;
+}
+
+/** An asset unit (policy id and asset name in hex), as given; `lovelace` too where the path takes it. */
+export function assetParam(raw: string, lovelace = false): string {
+  if (lovelace && raw === 'lovelace') return raw;
+  if (!/^[0-9a-fA-F]{56,120}$/.test(raw)) throw badRequest(ASSET_MESSAGE);
+  return raw;
+}
+
+export function policyParam(raw: string): string {
+  if (!HEX56.test(raw)) throw badRequest(POLICY_MESSAGE);
+  return raw;
+}
+
+/** A pool id, bech32 (pool1…) or 56 hex digits, as given. */
+export function poolIdParam(raw: string): string {
+  if (poolIdHex(raw) === null) throw badRequest(POOL_ID_MESSAGE);
+  return raw;
+}
+
+/** The 28 bytes of a pool id in hex, or null when it is no pool id. */
+export function poolIdHex(raw: string): string | null {
+  const bech = decodeBech32(raw);
+  if (bech !== null && bech.prefix === 'pool' && bech.bytes.length === 28) return Buffer.from(bech.bytes).toString('hex');
+  return HEX56.test(raw) ? raw.toLowerCase() : null;
+}
+
+export function stakeAddressParam(raw: string, network: CardanoNetwork): string {
+  if (!isStakeAddressOfNetwork(raw, network)) throw badRequest(STAKE_ADDRESS_MESSAGE);
+  return raw;
+}
+
+/** An address of /addresses/{address} and /mempool/addresses/{address} (isQueryableAddress). */
+export function addressParam(raw: string, network: CardanoNetwork): string {
+  if (!isQueryableAddress(raw, network)) throw badRequest(ADDRESS_MESSAGE);
+  return raw;
+}
+
+/** A Shelley address of the network (nut.link oracles). */
+export function shelleyAddressParam(raw: string, network: CardanoNetwork): string {
+  if (!isAddressOfNetwork(raw, network)) throw badRequest(ADDRESS_MESSAGE);
+  return raw;
+}
+
+/** A 28-byte hash (`what`: script hash, …), lower-cased. */
+export function hash28Param(raw: string, what: string): string {
+  if (!HEX56.test(raw)) throw badRequest(`Invalid or malformed ${what} format.`);
+  return raw.toLowerCase();
+}
+
+/** A 32-byte hash (`what`: datum hash, …), as given. */
+export function hash32Param(raw: string, what: string): string {
+  if (!HEX64.test(raw)) throw badRequest(`Invalid or malformed ${what} format.`);
+  return raw;
+}
+
+export function labelParam(raw: string): string {
+  if (!/^\d{1,20}$/.test(raw)) throw badRequest(LABEL_MESSAGE);
+  return raw;
+}
+
+export function certIndexParam(raw: string): number {
+  if (!/^\d{1,5}$/.test(raw)) throw badRequest(CERT_INDEX_MESSAGE);
+  return Number(raw);
+}
+
+export function tickerParam(raw: string): string {
+  if (!/^[\x21-\x7e]{1,64}$/.test(raw)) throw badRequest(TICKER_MESSAGE);
+  return raw;
+}
+
+/** /utils/addresses/xpub/{xpub}/{role}/{index}: soft derivation only. */
+export function xpubParams(xpub: string, role: string, index: string): { xpub: string; role: number; index: number } {
+  if (!/^[0-9a-fA-F]{128}$/.test(xpub)) throw badRequest(XPUB_MESSAGE);
+  if (!/^\d{1,10}$/.test(role) || !/^\d{1,10}$/.test(index) || Number(role) >= 2 ** 31 || Number(index) >= 2 ** 31) throw badRequest(XPUB_PATH_MESSAGE);
+  return { xpub, role: Number(role), index: Number(index) };
+}
+
+/** `from`/`to` of the lists that take them: "height" or "height:index". */
+export function boundsQuery(query: Request['query']): { from?: string; to?: string } {
+  const from = stringParam(query, 'from');
+  const to = stringParam(query, 'to');
+  for (const b of [from, to]) if (b !== undefined && !/^\d{1,15}(?::\d{1,7})?$/.test(b)) throw badRequest(BOUNDS_MESSAGE);
+  return { ...(from === undefined ? {} : { from }), ...(to === undefined ? {} : { to }) };
+}
+
+/** `from`/`to` as block heights. */
+export function heightBoundsQuery(query: Request['query']): { from?: number; to?: number } {
+  const from = stringParam(query, 'from');
+  const to = stringParam(query, 'to');
+  for (const b of [from, to]) if (b !== undefined && !/^\d{1,15}$/.test(b)) throw badRequest(BOUNDS_MESSAGE);
+  return { ...(from === undefined ? {} : { from: Number(from) }), ...(to === undefined ? {} : { to: Number(to) }) };
+}
+
+/** A boolean query parameter (`true`/`false`), undefined when absent. */
+export function booleanQuery(query: Request['query'], name: string): boolean | undefined {
+  const raw = query[name];
+  if (raw === undefined) return undefined;
+  if (raw === 'true') return true;
+  if (raw === 'false') return false;
+  throw badRequest(`querystring/${name} must be boolean`);
 }

@@ -1,5 +1,5 @@
 // The sandbox chain's interface: its options and parameters, and the SandboxChain every path
-// module (paths/) implements a part of.
+// module (resources/*/queries.ts) implements a part of.
 import type { PageRequest } from '../../blockfrost/http';
 import type { LocalChain } from '../../blockfrost/chain';
 import type { CardanoNetwork } from '../../../shared/cardano/address';
@@ -122,7 +122,7 @@ export interface SandboxCatalog {
   assets: CatalogAsset[];
 }
 
-/** The sandbox chain: what production reads (LocalChain) and every path the sandbox serves (paths/). */
+/** The sandbox chain: what production reads (LocalChain) and every path the sandbox serves (resources/). */
 export interface SandboxChain extends LocalChain {
   readonly network: SandboxNetwork;
   readonly params: SandboxChainParams;

@@ -6,9 +6,9 @@
 // Cost per request is bounded: a block is simulated with its segment (segmentLength blocks) and
 // segments are cached; lookups by hash decode the position from the hash itself.
 //
-// This file builds what every path shares (paths/context.ts) and assembles the chain from the path
-// modules, one per endpoint group: paths/blocks.ts serves /blocks, paths/accounts.ts /accounts, …
-// (the table in ../README.md).
+// This file builds what every resource's queries share (context.ts) and assembles the chain from
+// them, one module per resource: resources/blocks/queries.ts answers /blocks, resources/accounts/
+// queries.ts /accounts, … (the table in ../README.md).
 import { stakeAddressOf } from '../../../shared/cardano/address';
 import { LiveLedger, type LiveTx } from './ledger';
 import { devWallets, faucetOf, genesisTx } from './wallets';
@@ -24,22 +24,22 @@ import { LiveStake } from './stake';
 import { UnspentIndex, type UnspentView, type Utxo } from './unspent';
 import { segmentAddressTxs, simulateSegment, type Segment, type SimBlock, type SimTx } from './simulate';
 import type { AddressUtxo } from '../../../shared/chain';
-import { poolModel, poolPaths } from './paths/pools';
-import { txModel, txPaths } from './paths/txs';
-import { blockPaths } from './paths/blocks';
-import { epochPaths } from './paths/epochs';
-import { networkPaths } from './paths/network';
-import { addressPaths } from './paths/addresses';
-import { accountPaths } from './paths/accounts';
-import { assetPaths } from './paths/assets';
-import { scriptPaths } from './paths/scripts';
-import { metadataPaths } from './paths/metadata';
-import { mempoolPaths } from './paths/mempool';
-import { utilPaths } from './paths/utils';
-import { submitPaths } from './paths/submit';
-import { nutlinkPaths } from './paths/nutlink';
-import type { ChainContext } from './paths/context';
-import { amounts } from './paths/paging';
+import { poolModel, poolPaths } from './resources/pools/queries';
+import { txModel, txPaths } from './resources/txs/queries';
+import { blockPaths } from './resources/blocks/queries';
+import { epochPaths } from './resources/epochs/queries';
+import { networkPaths } from './resources/network/queries';
+import { addressPaths } from './resources/addresses/queries';
+import { accountPaths } from './resources/accounts/queries';
+import { assetPaths } from './resources/assets/queries';
+import { scriptPaths } from './resources/scripts/queries';
+import { metadataPaths } from './resources/metadata/queries';
+import { mempoolPaths } from './resources/mempool/queries';
+import { utilPaths } from './resources/utils/queries';
+import { submitPaths } from './resources/submit/queries';
+import { nutlinkPaths } from './resources/nutlink/queries';
+import type { ChainContext } from './context';
+import { amounts } from './paging';
 import { NETWORK_MAGIC, DEFAULT_GENESIS_TIME, DEFAULT_BLOCK_INTERVAL_MS, DEFAULT_BLOCKS_PER_EPOCH, DEFAULT_ADDRESS_WINDOW_BLOCKS, DEFAULT_SEGMENT_LENGTH, DEFAULT_SEED, type SandboxChain, type SandboxChainOptions, type SandboxChainParams, type SandboxCatalog } from './api';
 
 function positiveInt(value: number, name: string): number {
@@ -269,7 +269,7 @@ export function createSandboxChain(options: SandboxChainOptions): SandboxChain {
   });
 
   let catalogCache: SandboxCatalog | undefined;
-  // What every path module shares; each module is built once, below, and keeps its own caches.
+  // What every resource's queries share; each is built once, below, and keeps its own caches.
   const ctx: ChainContext = {
     network, params, key, world, hashes, schedule, book, ledger, governance, nutlink, devAids, wallets, faucetKeys,
     clock, tipHeight, slotOf, timeOf, epochOf, snapshotHeight, poolById,

@@ -1,0 +1,30 @@
+// `/accounts/*`: a stake address's account, addresses, outputs, rewards, certificates and transactions.
+import type { Request, Router } from 'express';
+import type { SandboxChain } from '../../api';
+import { boundsQuery, stakeAddressParam } from '../../../../blockfrost/contract';
+import { found, ordered, param } from '../../route-kit';
+
+export function mountAccountRoutes(router: Router, chain: SandboxChain): void {
+  const stake = (req: Request): string => stakeAddressParam(param(req, 'stake_address'), chain.network);
+  router.get('/accounts/:stake_address', (req, res) => {
+    res.json(found(chain.account(stake(req))));
+  });
+  const lists = {
+    addresses: (s: string, req: Request) => chain.accountAddresses(s, ordered(req)),
+    utxos: (s: string, req: Request) => chain.accountUtxos(s, ordered(req)),
+    rewards: (s: string, req: Request) => chain.accountRewards(s, ordered(req)),
+    history: (s: string, req: Request) => chain.accountHistory(s, ordered(req)),
+    delegations: (s: string, req: Request) => chain.accountDelegations(s, ordered(req)),
+    registrations: (s: string, req: Request) => chain.accountRegistrations(s, ordered(req)),
+    withdrawals: (s: string, req: Request) => chain.accountWithdrawals(s, ordered(req)),
+    mirs: (s: string, req: Request) => chain.accountMirs(s, ordered(req)),
+    'addresses/assets': (s: string, req: Request) => chain.accountAddressesAssets(s, ordered(req)),
+    'addresses/total': (s: string) => chain.accountAddressesTotal(s),
+    transactions: (s: string, req: Request) => chain.accountTransactions(s, { ...ordered(req), ...boundsQuery(req.query) }),
+  } satisfies Record<string, (stake: string, req: Request) => unknown>;
+  for (const [sub, answer] of Object.entries(lists)) {
+    router.get(`/accounts/:stake_address/${sub}`, (req, res) => {
+      res.json(found(answer(stake(req), req)));
+    });
+  }
+}

@@ -1,0 +1,130 @@
+// /blocks: the tip, a block by height, hash or slot, its neighbours, transactions (with CBOR)
+// and addresses.
+import type { ChainContext } from '../../context';
+import { fillPage, paginate } from '../../paging';
+import type { SandboxChain } from '../../api';
+import type { PoolModel } from '../pools/queries';
+import type { TxModel } from '../txs/queries';
+import type { BlockAddress } from '../../txs';
+import type { Block } from '../../../../../shared/chain';
+
+/** The chain's methods behind these paths. */
+export type BlockPaths = Pick<SandboxChain, 'latestBlock' | 'blockAt' | 'blockNext' | 'blockPrevious' | 'blockTxs' | 'blockTxDetails' | 'blockAtSlot' | 'blockAtEpochSlot' | 'blockAddresses' | 'blockTxsCbor'>;
+
+export function blockPaths(ctx: ChainContext, pools: PoolModel, txs: TxModel): BlockPaths {
+  const { world, hashes, schedule, ledger, tipHeight, slotOf, timeOf, epochOf, simBlock, liveSums, resolveHeight, addressText } = ctx;
+  const { blocksPerEpoch, slotsPerBlock } = ctx.params;
+  const { opCert } = pools;
+  const { detailsObject, liveUtxosObject, liveDetails } = txs;
+  const blockObject = (height: number, tip: number): Block => {
+    const sim = simBlock(height);
+    const live = liveSums(height);
+    const epoch = epochOf(height);
+    const pool = world.pools[schedule.leader(epoch, height - epoch * blocksPerEpoch)]!;
+    const cert = opCert(pool, epoch);
+    const empty = sim.txs.length + live.count === 0;
+    return {
+      time: timeOf(height),
+      height,
+      hash: hashes.block(height),
+      slot: slotOf(height),
+      epoch,
+      epoch_slot: (height - epoch * blocksPerEpoch) * slotsPerBlock,
+      slot_leader: pool.id,
+      size: sim.size + live.size,
+      tx_count: sim.txs.length + live.count,
+      output: empty ? null : String(BigInt(sim.outputLovelace) + live.output),
+      fees: empty ? null : String(BigInt(sim.fees) + live.fees),
+      block_vrf: pool.vrfVkey,
+      op_cert: cert.hash,
+      op_cert_counter: String(cert.counter),
+      previous_block: height > 0 ? hashes.block(height - 1) : null,
+      next_block: height < tip ? hashes.block(height + 1) : null,
+      confirmations: tip - height,
+    };
+  };
+  // The tip's block changes once per block interval and is asked for far more often than that.
+  let latest: Readonly<Block> | undefined;
+  const paths: BlockPaths = {
+    latestBlock() {
+      const tip = tipHeight();
+      if (latest?.height !== tip) latest = Object.freeze(blockObject(tip, tip));
+      return latest;
+    },
+    blockAt(ref) {
+      const tip = tipHeight();
+      const h = resolveHeight(ref, tip);
+      return h === null ? null : blockObject(h, tip);
+    },
+    blockNext(ref, page) {
+      const tip = tipHeight();
+      const h = resolveHeight(ref, tip);
+      if (h === null) return null;
+      const p = fillPage(page, 100);
+      const out: Block[] = [];
+      for (let x = h + 1 + (p.page - 1) * p.count; x <= tip && out.length < p.count; x++) out.push(blockObject(x, tip));
+      return out;
+    },
+    blockPrevious(ref, page) {
+      const tip = tipHeight();
+      const h = resolveHeight(ref, tip);
+      if (h === null) return null;
+      const p = fillPage(page, 100);
+      const end = h - 1 - (p.page - 1) * p.count;
+      const out: Block[] = [];
+      for (let x = Math.max(0, end - p.count + 1); x <= end; x++) out.push(blockObject(x, tip));
+      return out;
+    },
+    blockTxs(ref, page) {
+      const tip = tipHeight();
+      const h = resolveHeight(ref, tip);
+      if (h === null) return null;
+      return paginate([...simBlock(h).txs.map((t) => t.hash), ...ledger.txsAt(h).map((t) => t.hash)], page);
+    },
+    blockTxDetails(ref) {
+      const tip = tipHeight();
+      const h = resolveHeight(ref, tip);
+      if (h === null) return null;
+      return [...simBlock(h).txs.map((t) => detailsObject(t, tip)), ...ledger.txsAt(h).map((t) => liveDetails(t, tip))];
+    },
+    blockAtSlot(slot) {
+      const since = slot - ctx.params.firstSlot;
+      if (!Number.isSafeInteger(slot) || since < 0 || since % slotsPerBlock !== 0) return null;
+      return paths.blockAt(since / slotsPerBlock);
+    },
+    blockAtEpochSlot(epoch, epochSlot) {
+      if (!Number.isSafeInteger(epoch) || !Number.isSafeInteger(epochSlot) || epoch < 0 || epochSlot < 0) return null;
+      if (epochSlot % slotsPerBlock !== 0 || epochSlot >= blocksPerEpoch * slotsPerBlock) return null;
+      return paths.blockAt(epoch * blocksPerEpoch + epochSlot / slotsPerBlock);
+    },
+    blockAddresses(ref, page) {
+      const h = resolveHeight(ref, tipHeight());
+      if (h === null) return null;
+      const byAddress = new Map<string, string[]>();
+      const touch = (address: string, hash: string): void => {
+        const list = byAddress.get(address) ?? [];
+        if (list[list.length - 1] !== hash) list.push(hash);
+        byAddress.set(address, list);
+      };
+      for (const tx of simBlock(h).txs) {
+        for (const i of tx.inputs) touch(addressText(i.output.address), tx.hash);
+        for (const o of tx.outputs) touch(addressText(o.address), tx.hash);
+      }
+      for (const t of ledger.txsAt(h)) {
+        const u = liveUtxosObject(t);
+        for (const i of u.inputs) touch(i.address, t.hash);
+        for (const o of u.outputs) touch(o.address, t.hash);
+      }
+      const rows = [...byAddress.entries()]
+        .sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))
+        .map(([address, txs]): BlockAddress => ({ address, transactions: txs.map((tx_hash) => ({ tx_hash })) }));
+      return paginate(rows, page && { ...page, order: 'asc' });
+    },
+    blockTxsCbor(ref, page) {
+      const h = resolveHeight(ref, tipHeight());
+      if (h === null) return null;
+      return paginate(ledger.txsAt(h).map((t) => ({ tx_hash: t.hash, cbor: t.cbor })), page);
+    },
+  };
+  return paths;
+}

@@ -1,0 +1,110 @@
+// /epochs: an epoch's bounds, totals, parameters, neighbours, stake distribution and blocks.
+import type { ChainContext } from '../../context';
+import { fillPage, paginate, virtualPage } from '../../paging';
+import type { SandboxChain } from '../../api';
+import type { PoolModel } from '../pools/queries';
+import { protocolParameters } from '../../protocol';
+import { derive } from '../../rng';
+import type { Epoch, EpochStart } from '../../../../../shared/chain';
+
+/** The chain's methods behind these paths. */
+export type EpochPaths = Pick<SandboxChain, 'latestEpoch' | 'epoch' | 'epochBounds' | 'parameters' | 'epochNext' | 'epochPrevious' | 'epochStakes' | 'epochPoolStakes' | 'epochBlocks' | 'epochPoolBlocks'>;
+
+export function epochPaths(ctx: ChainContext, pools: PoolModel): EpochPaths {
+  const { key, hashes, book, tipHeight, timeOf, epochOf, poolById, simBlock, liveSums } = ctx;
+  const { blocksPerEpoch, genesisTime, blockIntervalMs } = ctx.params;
+  const { totalStake, poolPositions, epochDistribution } = pools;
+  const epochSums = new Map<number, { upTo: number; txCount: number; output: bigint; fees: bigint }>();
+  const sumsOf = (epoch: number, last: number): { txCount: number; output: bigint; fees: bigint } => {
+    const first = epoch * blocksPerEpoch;
+    let entry = epochSums.get(epoch);
+    if (!entry || entry.upTo > last) entry = { upTo: first - 1, txCount: 0, output: 0n, fees: 0n };
+    for (let h = entry.upTo + 1; h <= last; h++) {
+      const b = simBlock(h);
+      const live = liveSums(h);
+      entry.txCount += b.txs.length + live.count;
+      entry.output += BigInt(b.outputLovelace) + live.output;
+      entry.fees += BigInt(b.fees) + live.fees;
+      entry.upTo = h;
+    }
+    epochSums.set(epoch, entry);
+    if (epochSums.size > 256) epochSums.delete(epochSums.keys().next().value!);
+    return entry;
+  };
+  const epochBounds = (n: number): EpochStart => ({
+    epoch: n,
+    start_time: Math.floor((genesisTime + n * blocksPerEpoch * blockIntervalMs) / 1000),
+    end_time: Math.floor((genesisTime + (n + 1) * blocksPerEpoch * blockIntervalMs) / 1000),
+  });
+  const epochObject = (n: number, tip: number): Epoch | null => {
+    if (!Number.isSafeInteger(n) || n < 0 || n > epochOf(tip)) return null;
+    const first = n * blocksPerEpoch;
+    const last = Math.min(tip, (n + 1) * blocksPerEpoch - 1);
+    const sums = sumsOf(n, last);
+    return {
+      ...epochBounds(n),
+      first_block_time: timeOf(first),
+      last_block_time: timeOf(last),
+      block_count: last - first + 1,
+      tx_count: sums.txCount,
+      output: String(sums.output),
+      fees: String(sums.fees),
+      active_stake: String(totalStake(n - 2)),
+    };
+  };
+  const paths: EpochPaths = {
+    latestEpoch() {
+      const tip = tipHeight();
+      return epochObject(epochOf(tip), tip)!;
+    },
+    epoch(n) {
+      return epochObject(n, tipHeight());
+    },
+    epochBounds,
+    parameters(n) {
+      if (!Number.isSafeInteger(n) || n < 0 || n > epochOf(tipHeight())) return null;
+      return protocolParameters(n, derive(key, 'epoch-nonce', n).toString('hex'));
+    },
+    epochNext(n, page) {
+      const tip = tipHeight();
+      const current = epochOf(tip);
+      if (!Number.isSafeInteger(n) || n < 0 || n > current) return null;
+      return virtualPage(current - n, { ...fillPage(page, 100), order: 'asc' }, (i) => epochObject(n + 1 + i, tip)!);
+    },
+    epochPrevious(n, page) {
+      const tip = tipHeight();
+      if (!Number.isSafeInteger(n) || n < 0 || n > epochOf(tip)) return null;
+      const p = fillPage(page, 100);
+      const end = n - 1 - (p.page - 1) * p.count;
+      const out: Epoch[] = [];
+      for (let e = Math.max(0, end - p.count + 1); e <= end; e++) out.push(epochObject(e, tip)!);
+      return out;
+    },
+    epochStakes(n, page) {
+      if (!Number.isSafeInteger(n) || n < 0 || n > epochOf(tipHeight())) return null;
+      return paginate(epochDistribution(n), { ...fillPage(page, 100), order: 'asc' });
+    },
+    epochPoolStakes(n, id, page) {
+      if (!Number.isSafeInteger(n) || n < 0 || n > epochOf(tipHeight())) return null;
+      const pool = typeof id === 'string' ? poolById(id) : undefined;
+      if (!pool) return null;
+      return paginate(epochDistribution(n, pool), { ...fillPage(page, 100), order: 'asc' }).map((d) => ({ stake_address: d.stake_address, amount: d.amount }));
+    },
+    epochBlocks(n, page) {
+      const tip = tipHeight();
+      if (!Number.isSafeInteger(n) || n < 0 || n > epochOf(tip)) return null;
+      const first = n * blocksPerEpoch;
+      return virtualPage(Math.min(tip, first + blocksPerEpoch - 1) - first + 1, page, (i) => hashes.block(first + i));
+    },
+    epochPoolBlocks(n, id, page) {
+      const tip = tipHeight();
+      if (!Number.isSafeInteger(n) || n < 0 || n > epochOf(tip)) return null;
+      const pool = typeof id === 'string' ? poolById(id) : undefined;
+      if (!pool) return null;
+      const first = n * blocksPerEpoch;
+      const positions = book.isRetired(pool) ? [] : poolPositions(pool, n, Math.min(tip, first + blocksPerEpoch - 1) - first);
+      return paginate(positions.map((pos) => hashes.block(first + pos)), page);
+    },
+  };
+  return paths;
+}

@@ -1,0 +1,263 @@
+// /pools: the stake pools, their stake (the world's and the live ledger's), blocks, history,
+// metadata, relays, delegators and certificates. The pool model is shared with /blocks, /epochs,
+// /txs and /accounts.
+import type { ChainContext } from '../../context';
+import { paginate, virtualPage } from '../../paging';
+import type { SandboxChain } from '../../api';
+import { derive, deriveFloat } from '../../rng';
+import type { PoolRetirement } from '../../pools';
+import { REWARD_PPM_PER_EPOCH, type PoolHistoryItem, type PoolUpdate } from '../../stake';
+import type { SimTx } from '../../simulate';
+import type { Wallet, WorldPool } from '../../world';
+import type { Pool, PoolExtended } from '../../../../../shared/chain';
+
+const SATURATION_POINT = 75_000_000_000_000;
+
+/** Each pool's stake, blocks and Blockfrost object; the stake distribution of an epoch. */
+export function poolModel(ctx: ChainContext) {
+  const { key, world, hashes, schedule, book, ledger, tipHeight, epochOf, snapshotHeight, liveDistribution } = ctx;
+  const { blocksPerEpoch, segmentLength } = ctx.params;
+  /** The world's stake delegated to a pool at the end of an epoch (its delegators are the pool's world members). */
+  const worldStakes = new Map<number, number>();
+  const worldStake = (pool: WorldPool, epoch: number): number => {
+    const e = Math.max(0, epoch);
+    const id = e * 64 + pool.index;
+    let stake = worldStakes.get(id);
+    if (stake === undefined) {
+      stake = Math.round((pool.baseStake * (0.94 + 0.12 * deriveFloat(key, 'pool-stake', pool.index, e))) / 1_000_000) * 1_000_000;
+      worldStakes.set(id, stake);
+      if (worldStakes.size > 100_000) worldStakes.delete(worldStakes.keys().next().value!);
+    }
+    return stake;
+  };
+  /** A pool's stake at the end of an epoch (the current one: as of the tip): the world's and the live ledger's. */
+  const poolStake = (pool: WorldPool, epoch: number): number => {
+    const live = epoch < 0 ? [] : (liveDistribution(snapshotHeight(epoch)).get(pool.id) ?? []);
+    return worldStake(pool, epoch) + live.reduce((n, d) => n + Number(d.amount), 0);
+  };
+  const totalCache = new Map<string, number>();
+  const totalStake = (epoch: number): number => {
+    const id = `${ledger.size}:${tipHeight()}:${epoch}`;
+    let total = totalCache.get(id);
+    if (total === undefined) {
+      total = world.pools.reduce((n, p) => n + poolStake(p, epoch), 0);
+      totalCache.set(id, total);
+      if (totalCache.size > 512) totalCache.delete(totalCache.keys().next().value!);
+    }
+    return total;
+  };
+  const opCert = (pool: WorldPool, epoch: number): { counter: number; hash: string } => {
+    const counter = pool.opCertCounterBase + Math.floor(epoch / 90);
+    return { counter, hash: derive(pool.opCertKey, 'opcert', counter).toString('hex') };
+  };
+
+  // Each world stake key belongs to a home pool, whose world stake it holds a fixed share of.
+  const homePool = (wallet: Wallet): WorldPool => world.pools[wallet.id % world.pools.length]!;
+  const members = new Map<WorldPool, Wallet[]>(world.pools.map((p) => [p, []]));
+  for (const w of world.wallets) if (w.stakeAddress) members.get(homePool(w))!.push(w);
+  const memberWeights = new Map<Wallet, bigint>(world.wallets.map((w) => [w, BigInt(1 + Math.floor(deriveFloat(key, 'member-weight', w.id) * 999))]));
+  const memberWeight = (w: Wallet): bigint => memberWeights.get(w)!;
+  /** Each world member's part of a pool's world stake; the parts sum to it exactly. */
+  const memberShares = (pool: WorldPool, total: number): Array<{ wallet: Wallet; amount: bigint }> => {
+    const list = members.get(pool) ?? [];
+    const weights = list.reduce((n, w) => n + memberWeight(w), 0n);
+    const shares = list.map((wallet) => ({ wallet, amount: weights === 0n ? 0n : (BigInt(total) * memberWeight(wallet)) / weights }));
+    if (shares.length) shares[0]!.amount += BigInt(total) - shares.reduce((n, x) => n + x.amount, 0n);
+    return shares;
+  };
+  const weightOf = (pool: WorldPool): number => schedule.weights[pool.index] ?? 0;
+  const segmentTx = (segment: number): string => hashes.tx(segment * segmentLength, 0);
+  const retirementTxs = (pool: WorldPool, tip: number): string[] => {
+    const r = book.retirementOf(pool);
+    if (r) return r.segment * segmentLength <= tip ? [segmentTx(r.segment)] : [];
+    const n = book.announcements(pool, tip);
+    return n > 0 ? [segmentTx(book.announcement(pool, n - 1).segment)] : [];
+  };
+
+  /** Retirement certificates of a background transaction: the first one of each segment carries them. */
+  const retirementsOfTx = (tx: SimTx): PoolRetirement[] =>
+    tx.index === 0 && tx.height % segmentLength === 0 ? book.retirementsIn(tx.height / segmentLength) : [];
+
+  const poolObject = (pool: WorldPool, tip: number): Pool => {
+    const epoch = epochOf(tip);
+    const position = tip - epoch * blocksPerEpoch;
+    const live = poolStake(pool, epoch);
+    const active = poolStake(pool, epoch - 2);
+    const liveTotal = totalStake(epoch);
+    const activeTotal = totalStake(epoch - 2);
+    const round = (x: number): number => Math.round(x * 1e6) / 1e6;
+    return {
+      pool_id: pool.id,
+      hex: pool.hex,
+      vrf_key: pool.vrfKeyHash,
+      blocks_minted: epoch * weightOf(pool) + schedule.countInEpoch(pool.index, epoch, position),
+      blocks_epoch: schedule.countInEpoch(pool.index, epoch, position),
+      live_stake: String(live),
+      live_size: round(live / liveTotal),
+      live_saturation: round(live / SATURATION_POINT),
+      live_delegators: (members.get(pool)?.length ?? 0) + (liveDistribution(tip).get(pool.id)?.length ?? 0),
+      active_stake: String(active),
+      active_size: round(active / activeTotal),
+      declared_pledge: String(pool.pledge),
+      live_pledge: String(pool.pledge + Math.round(deriveFloat(key, 'pool-pledge', pool.index, epoch) * 50) * 1_000_000),
+      margin_cost: pool.margin,
+      fixed_cost: String(pool.fixedCost),
+      reward_account: pool.rewardAccount,
+      owners: [pool.rewardAccount],
+      registration: [hashes.tx(0, 0)],
+      retirement: retirementTxs(pool, tip),
+      calidus_key: null,
+    };
+  };
+  const poolPositions = (pool: WorldPool, epoch: number, lastPosition: number): number[] => {
+    const out: number[] = [];
+    const order = schedule.epoch(epoch);
+    for (let i = 0; i <= lastPosition && i < order.length; i++) if (order[i] === pool.index) out.push(i);
+    return out;
+  };
+  /** The active stake distribution of an epoch, pool by pool: world members, then live accounts. */
+  const epochDistribution = (epoch: number, only?: WorldPool): Array<{ stake_address: string; pool_id: string; amount: string }> => {
+    const out: Array<{ stake_address: string; pool_id: string; amount: string }> = [];
+    const snapshot = epoch - 2;
+    const live = snapshot < 0 ? new Map<string, Array<{ stakeAddress: string; amount: bigint }>>() : liveDistribution(snapshotHeight(snapshot));
+    for (const pool of only ? [only] : world.pools) {
+      if (!members.has(pool)) continue;
+      for (const m of memberShares(pool, worldStake(pool, snapshot))) out.push({ stake_address: m.wallet.stakeAddress!, pool_id: pool.id, amount: String(m.amount) });
+      for (const d of live.get(pool.id) ?? []) out.push({ stake_address: d.stakeAddress, pool_id: pool.id, amount: String(d.amount) });
+    }
+    return out;
+  };
+  return { worldStake, poolStake, totalStake, opCert, homePool, members, memberShares, weightOf, segmentTx, retirementsOfTx, poolObject, poolPositions, epochDistribution };
+}
+export type PoolModel = ReturnType<typeof poolModel>;
+
+/** The chain's methods behind these paths. */
+export type PoolPaths = Pick<SandboxChain, 'pools' | 'poolsExtended' | 'pool' | 'poolsRetired' | 'poolsRetiring' | 'poolHistory' | 'poolMetadata' | 'poolRelays' | 'poolDelegators' | 'poolBlocks' | 'poolUpdates'>;
+
+export function poolPaths(ctx: ChainContext, pools: PoolModel): PoolPaths {
+  const { world, hashes, schedule, book, tipHeight, epochOf, snapshotHeight, poolById, liveDistribution } = ctx;
+  const { blocksPerEpoch, segmentLength } = ctx.params;
+  const { worldStake, poolStake, totalStake, members, memberShares, weightOf, segmentTx, poolObject, poolPositions } = pools;
+  const poolExtendedObject = (pool: WorldPool, tip: number): PoolExtended => {
+    const p = poolObject(pool, tip);
+    return {
+      pool_id: p.pool_id, hex: p.hex, active_stake: p.active_stake, live_stake: p.live_stake, live_saturation: p.live_saturation,
+      blocks_minted: p.blocks_minted, declared_pledge: p.declared_pledge, margin_cost: p.margin_cost, fixed_cost: p.fixed_cost, metadata: null,
+    };
+  };
+  /** Whether a pool is retired at an epoch (its retirement epoch has begun). */
+  const retiredAt = (pool: WorldPool, epoch: number): boolean => {
+    const r = book.retirementOf(pool);
+    return r !== null && epoch >= r.retiringEpoch;
+  };
+  const poolRewards = (active: bigint, pool: WorldPool): { rewards: bigint; fees: bigint } => {
+    const rewards = (active * REWARD_PPM_PER_EPOCH) / 1_000_000n;
+    const fixed = BigInt(pool.fixedCost);
+    if (rewards <= fixed) return { rewards, fees: rewards };
+    const marginPpm = BigInt(Math.round(pool.margin * 1_000_000));
+    return { rewards, fees: fixed + ((rewards - fixed) * marginPpm) / 1_000_000n };
+  };
+  const paths: PoolPaths = {
+    pools(page) {
+      return paginate(world.pools.map((p) => p.id), page);
+    },
+    poolsExtended(page) {
+      const tip = tipHeight();
+      return paginate(world.pools, page).map((p) => poolExtendedObject(p, tip));
+    },
+    pool(id) {
+      if (typeof id !== 'string') return null;
+      const pool = poolById(id);
+      return pool ? poolObject(pool, tipHeight()) : null;
+    },
+    poolsRetired(page) {
+      const epoch = epochOf(tipHeight());
+      const rows = book.retired.filter((p) => retiredAt(p, epoch)).map((p) => ({ pool_id: p.id, epoch: book.retirementOf(p)!.retiringEpoch }));
+      return paginate(rows, page);
+    },
+    poolsRetiring(page) {
+      const tip = tipHeight();
+      const epoch = epochOf(tip);
+      const rows: Array<{ pool_id: string; epoch: number }> = [];
+      for (const p of book.retired) {
+        const r = book.retirementOf(p)!;
+        if (r.segment * segmentLength <= tip && r.retiringEpoch > epoch) rows.push({ pool_id: p.id, epoch: r.retiringEpoch });
+      }
+      for (const p of book.retiring) {
+        const n = book.announcements(p, tip);
+        if (n > 0) rows.push({ pool_id: p.id, epoch: book.announcement(p, n - 1).retiringEpoch });
+      }
+      return paginate(rows, page);
+    },
+    poolHistory(id, page) {
+      const pool = typeof id === 'string' ? poolById(id) : undefined;
+      if (!pool) return null;
+      const tip = tipHeight();
+      const current = epochOf(tip);
+      const retirement = book.retirementOf(pool);
+      const last = retirement ? Math.min(current, retirement.retiringEpoch - 1) : current;
+      return virtualPage(last + 1, page, (e): PoolHistoryItem => {
+        const active = retirement ? 0 : poolStake(pool, e - 2);
+        const total = totalStake(e - 2);
+        const snapshot = e - 2 < 0 ? 0 : (liveDistribution(snapshotHeight(e - 2)).get(pool.id)?.length ?? 0);
+        const { rewards, fees } = poolRewards(BigInt(active), pool);
+        return {
+          epoch: e,
+          blocks: e < current ? weightOf(pool) : schedule.countInEpoch(pool.index, e, tip - e * blocksPerEpoch),
+          active_stake: String(active),
+          active_size: total > 0 ? Math.round((active / total) * 1e6) / 1e6 : 0,
+          delegators_count: retirement ? 0 : (members.get(pool)?.length ?? 0) + snapshot,
+          rewards: String(rewards),
+          fees: String(fees),
+        };
+      });
+    },
+    poolMetadata(id) {
+      const pool = typeof id === 'string' ? poolById(id) : undefined;
+      return pool ? { pool_id: pool.id, hex: pool.hex, ...book.metadata(pool) } : null;
+    },
+    poolRelays(id) {
+      const pool = typeof id === 'string' ? poolById(id) : undefined;
+      return pool ? book.relays(pool) : null;
+    },
+    poolDelegators(id, page) {
+      const pool = typeof id === 'string' ? poolById(id) : undefined;
+      if (!pool) return null;
+      const tip = tipHeight();
+      const rows = memberShares(pool, worldStake(pool, epochOf(tip))).map((m) => ({ address: m.wallet.stakeAddress!, live_stake: String(m.amount) }));
+      for (const d of liveDistribution(tip).get(pool.id) ?? []) rows.push({ address: d.stakeAddress, live_stake: String(d.amount) });
+      return paginate(rows, page);
+    },
+    poolBlocks(id, page) {
+      const pool = typeof id === 'string' ? poolById(id) : undefined;
+      if (!pool) return null;
+      const w = weightOf(pool);
+      if (w === 0) return [];
+      const tip = tipHeight();
+      const current = epochOf(tip);
+      const total = current * w + schedule.countInEpoch(pool.index, current, tip - current * blocksPerEpoch);
+      return virtualPage(total, page, (i) => {
+        const e = Math.floor(i / w);
+        return hashes.block(e * blocksPerEpoch + poolPositions(pool, e, blocksPerEpoch - 1)[i - e * w]!);
+      });
+    },
+    poolUpdates(id, page) {
+      const pool = typeof id === 'string' ? poolById(id) : undefined;
+      if (!pool) return null;
+      const tip = tipHeight();
+      const registration: PoolUpdate = { tx_hash: hashes.tx(0, 0), cert_index: book.all.indexOf(pool), action: 'registered' };
+      const retirement = book.retirementOf(pool);
+      if (retirement) {
+        const rows = [registration];
+        if (retirement.segment * segmentLength <= tip) rows.push({ tx_hash: segmentTx(retirement.segment), cert_index: retirement.certIndex, action: 'deregistered' });
+        return paginate(rows, page);
+      }
+      return virtualPage(1 + book.announcements(pool, tip), page, (i) => {
+        if (i === 0) return registration;
+        const a = book.announcement(pool, i - 1);
+        return { tx_hash: segmentTx(a.segment), cert_index: a.certIndex, action: 'deregistered' };
+      });
+    },
+  };
+  return paths;
+}

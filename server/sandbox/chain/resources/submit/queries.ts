@@ -1,0 +1,42 @@
+// /tx/submit and the development aids: the live ledger's store, submissions, the faucet
+// (/dev/faucet, pay-as-you-go orders in development) and the development wallets.
+import type { ChainContext } from '../../context';
+import { type SandboxChain, isAddressOfNetwork } from '../../api';
+import { buildFaucetTx, FAUCET_MAX_LOVELACE, type FaucetAsset } from '../../wallets';
+
+/** The chain's methods behind these paths. */
+export type SubmitPaths = Pick<SandboxChain, 'ready' | 'sync' | 'submit' | 'faucet' | 'devWallets' | 'faucetInfo'>;
+
+export function submitPaths(ctx: ChainContext): SubmitPaths {
+  const { network, ledger, devAids, wallets, faucetKeys } = ctx;
+  const paths: SubmitPaths = {
+    ready: () => ledger.ready(),
+    sync: () => ledger.sync(),
+    async submit(cbor) {
+      return (await ledger.submit(cbor)).hash;
+    },
+    async faucet(request) {
+      if (!devAids) throw new Error('the sandbox faucet does not exist in production');
+      const lovelace = BigInt(request.lovelace);
+      if (lovelace < 1_000_000n || lovelace > FAUCET_MAX_LOVELACE) throw new RangeError(`lovelace must be between 1000000 and ${FAUCET_MAX_LOVELACE}`);
+      if (!isAddressOfNetwork(request.address, network)) throw new RangeError(`address must be a Shelley address of ${network}`);
+      const assets: FaucetAsset[] = (request.assets ?? []).map((a) => ({ assetName: a.assetName.toLowerCase(), quantity: BigInt(a.quantity) }));
+      for (const a of assets) {
+        if (!/^(?:[0-9a-f]{2}){0,32}$/.test(a.assetName)) throw new RangeError('assetName must be 0 to 32 bytes in hex');
+        if (a.quantity < 1n || a.quantity > 1_000_000_000_000_000n) throw new RangeError('asset quantity must be between 1 and 10^15');
+      }
+      if (new Set(assets.map((a) => a.assetName)).size !== assets.length) throw new RangeError('each asset name may appear once');
+      const tx = await ledger.submit(() => buildFaucetTx(faucetKeys, ledger.pendingUtxosOf(faucetKeys.address), request.address, lovelace, assets), 'faucet');
+      const paid = tx.outputs[0]!;
+      return {
+        txHash: tx.hash,
+        height: tx.height,
+        lovelace: String(paid.lovelace),
+        assets: [...paid.assets.entries()].map(([unit, quantity]) => ({ unit, quantity: String(quantity) })),
+      };
+    },
+    devWallets: () => wallets.map((w) => ({ mnemonic: w.mnemonic, address: w.address, stakeAddress: w.stakeAddress })),
+    faucetInfo: () => ({ address: faucetKeys.address, policyId: faucetKeys.policyId }),
+  };
+  return paths;
+}
