@@ -47,7 +47,8 @@ function positiveInt(value: number, name: string): number {
   return value;
 }
 
-export function createSandboxChain(options: SandboxChainOptions): SandboxChain {
+/** The options checked, with their defaults. */
+function resolveParams(options: SandboxChainOptions): { params: SandboxChainParams; cacheSegments: number; clock: () => number } {
   const network = options.network;
   if (!(network in NETWORK_MAGIC)) throw new Error(`unknown sandbox network ${String(network)}`);
   const blockIntervalMs = positiveInt(options.blockIntervalMs ?? DEFAULT_BLOCK_INTERVAL_MS, 'blockIntervalMs');
@@ -77,37 +78,11 @@ export function createSandboxChain(options: SandboxChainOptions): SandboxChain {
     addressWindowBlocks,
     segmentLength,
   });
+  return { params, cacheSegments, clock };
+}
 
-  const key = new Uint8Array(derive(new TextEncoder().encode('cairn-sandbox-chain/v1'), seed, network));
-  const world: World = buildWorld(key, network);
-  const hashes = new HashCodec(key);
-  const schedule = new LeaderSchedule(key, world.pools, blocksPerEpoch);
-  const slotOf = (height: number): number => firstSlot + height * slotsPerBlock;
-  const timeOf = (height: number): number => Math.floor((genesisTime + height * blockIntervalMs) / 1000);
-  const epochOf = (height: number): number => Math.floor(height / blocksPerEpoch);
-  const simContext = { key, world, hashes, segmentLength, slotOf };
-  const devAids = options.devAids ?? true;
-  const wallets = devAids ? devWallets(key, network) : [];
-  const faucetKeys = faucetOf(key, network);
-  const book = poolBook(key, network, world.pools, blocksPerEpoch, segmentLength);
-  const poolById = (id: string): WorldPool | undefined => book.byKey.get(id) ?? book.byKey.get(id.toLowerCase());
-
-  const tipHeight = (): number => Math.max(0, Math.floor((clock() - genesisTime) / blockIntervalMs));
-  const ledger = new LiveLedger({
-    network,
-    ...(options.store ? { store: options.store } : {}),
-    tip: tipHeight,
-    slotOf,
-    isPool: (id) => world.poolByKey.has(id),
-    slots: { zeroTime: shelleyStart(NETWORK_TIME[network]), zeroSlot: NETWORK_TIME[network].byronSlots, slotLength: SLOT_MS },
-    genesis: () => (devAids ? [{ hash: '', cbor: genesisTx(faucetKeys, wallets) }] : []),
-    governance: (tx, accepted, height) => governance.check(tx, accepted, height),
-    rewardBalance: (stake, height) => {
-      const model = liveStakeAt(height);
-      const a = model.accounts.get(stake);
-      return a ? model.rewardBalanceAt(a, height) : 0n;
-    },
-  });
+/** The live ledger's stake accounts as of a height, and the live stake delegated to each pool, memoised. */
+function liveStakeViews(ledger: LiveLedger, tipHeight: () => number, blocksPerEpoch: number, poolById: (id: string) => WorldPool | undefined) {
   // The live ledger's stake accounts as of a height (the tip, or the next block while validating).
   const liveStakeCache = new Map<string, LiveStake>();
   const liveStakeAt = (height: number): LiveStake => {
@@ -142,18 +117,11 @@ export function createSandboxChain(options: SandboxChainOptions): SandboxChain {
     if (distributionCache.size > 256) distributionCache.delete(distributionCache.keys().next().value!);
     return out;
   };
-  /** The block whose end is the stake snapshot of an epoch: its last block. */
-  const snapshotHeight = (epoch: number): number => (epoch + 1) * blocksPerEpoch - 1;
-  // A live transaction's index in its block follows the block's background transactions: computed
-  // once, since it needs the block's segment, which the cache may have let go by the next call.
-  const liveIndexes = new WeakMap<LiveTx, number>();
-  const liveIndex = (t: LiveTx): number => {
-    let i = liveIndexes.get(t);
-    if (i === undefined) liveIndexes.set(t, (i = simBlock(t.height).txs.length + t.order));
-    return i;
-  };
+  return { liveStakeAt, liveDistribution };
+}
 
-  // ---- segment cache ----
+/** Simulated segments, the most recently used kept. */
+function segmentCache(simContext: Parameters<typeof simulateSegment>[0], cacheSegments: number, segmentLength: number) {
   const segments = new Map<number, Segment>();
   const segment = (index: number): Segment => {
     const hit = segments.get(index);
@@ -171,6 +139,56 @@ export function createSandboxChain(options: SandboxChainOptions): SandboxChain {
     const s = Math.floor(height / segmentLength);
     return segment(s).blocks[height - s * segmentLength]!;
   };
+  return { segment, simBlock };
+}
+
+export function createSandboxChain(options: SandboxChainOptions): SandboxChain {
+  const { params, cacheSegments, clock } = resolveParams(options);
+  const { network, seed, genesisTime, blockIntervalMs, blocksPerEpoch, slotsPerBlock, firstSlot, addressWindowBlocks, segmentLength } = params;
+
+  const key = new Uint8Array(derive(new TextEncoder().encode('cairn-sandbox-chain/v1'), seed, network));
+  const world: World = buildWorld(key, network);
+  const hashes = new HashCodec(key);
+  const schedule = new LeaderSchedule(key, world.pools, blocksPerEpoch);
+  const slotOf = (height: number): number => firstSlot + height * slotsPerBlock;
+  const timeOf = (height: number): number => Math.floor((genesisTime + height * blockIntervalMs) / 1000);
+  const epochOf = (height: number): number => Math.floor(height / blocksPerEpoch);
+  const simContext = { key, world, hashes, segmentLength, slotOf };
+  const devAids = options.devAids ?? true;
+  const wallets = devAids ? devWallets(key, network) : [];
+  const faucetKeys = faucetOf(key, network);
+  const book = poolBook(key, network, world.pools, blocksPerEpoch, segmentLength);
+  const poolById = (id: string): WorldPool | undefined => book.byKey.get(id) ?? book.byKey.get(id.toLowerCase());
+
+  const tipHeight = (): number => Math.max(0, Math.floor((clock() - genesisTime) / blockIntervalMs));
+  const ledger = new LiveLedger({
+    network,
+    ...(options.store ? { store: options.store } : {}),
+    tip: tipHeight,
+    slotOf,
+    isPool: (id) => world.poolByKey.has(id),
+    slots: { zeroTime: shelleyStart(NETWORK_TIME[network]), zeroSlot: NETWORK_TIME[network].byronSlots, slotLength: SLOT_MS },
+    genesis: () => (devAids ? [{ hash: '', cbor: genesisTx(faucetKeys, wallets) }] : []),
+    governance: (tx, accepted, height) => governance.check(tx, accepted, height),
+    rewardBalance: (stake, height) => {
+      const model = liveStakeAt(height);
+      const a = model.accounts.get(stake);
+      return a ? model.rewardBalanceAt(a, height) : 0n;
+    },
+  });
+  const { liveStakeAt, liveDistribution } = liveStakeViews(ledger, tipHeight, blocksPerEpoch, poolById);
+  /** The block whose end is the stake snapshot of an epoch: its last block. */
+  const snapshotHeight = (epoch: number): number => (epoch + 1) * blocksPerEpoch - 1;
+  // A live transaction's index in its block follows the block's background transactions: computed
+  // once, since it needs the block's segment, which the cache may have let go by the next call.
+  const liveIndexes = new WeakMap<LiveTx, number>();
+  const liveIndex = (t: LiveTx): number => {
+    let i = liveIndexes.get(t);
+    if (i === undefined) liveIndexes.set(t, (i = simBlock(t.height).txs.length + t.order));
+    return i;
+  };
+
+  const { segment, simBlock } = segmentCache(simContext, cacheSegments, segmentLength);
 
   // ---- references ----
   const resolveHeight = (ref: string | number, tip: number): number | null => {
@@ -232,15 +250,6 @@ export function createSandboxChain(options: SandboxChainOptions): SandboxChain {
     address: u.address, tx_hash: u.txHash, tx_index: u.outputIndex, output_index: u.outputIndex, amount: amounts(u.lovelace, u.assets),
     block: hashes.block(u.height), data_hash: u.dataHash, inline_datum: u.inlineDatum, reference_script_hash: u.referenceScriptHash,
   });
-  const sumOf = (utxos: Utxo[]): { lovelace: bigint; assets: Map<string, bigint> } => {
-    let lovelace = 0n;
-    const assets = new Map<string, bigint>();
-    for (const u of utxos) {
-      lovelace += u.lovelace;
-      for (const [unit, q] of u.assets) assets.set(unit, (assets.get(unit) ?? 0n) + q);
-    }
-    return { lovelace, assets: new Map([...assets.entries()].sort((a, b) => (a[0] < b[0] ? -1 : 1))) };
-  };
   const knownAddress = (text: string): boolean => typeof text === 'string' && (world.addressByBech32.has(text) || ledger.knows(text));
 
   // ---- governance ----
@@ -268,7 +277,6 @@ export function createSandboxChain(options: SandboxChainOptions): SandboxChain {
     liveIndex,
   });
 
-  let catalogCache: SandboxCatalog | undefined;
   // What every resource's queries share; each is built once, below, and keeps its own caches.
   const ctx: ChainContext = {
     network, params, key, world, hashes, schedule, book, ledger, governance, nutlink, devAids, wallets, faucetKeys,
@@ -278,9 +286,17 @@ export function createSandboxChain(options: SandboxChainOptions): SandboxChain {
     unspentAt, utxoObject, sumOf, knownAddress,
     chain: () => chain,
   };
+  const chain: SandboxChain = assembleChain(ctx);
+  return chain;
+}
+
+/** The chain from the queries of every resource (resources/<resource>/queries.ts). */
+function assembleChain(ctx: ChainContext): SandboxChain {
+  const { network, params, clock, tipHeight, epochOf, world, governance } = ctx;
+  let catalogCache: SandboxCatalog | undefined;
   const pools = poolModel(ctx);
   const txs = txModel(ctx, pools);
-  const chain: SandboxChain = {
+  return {
     network,
     params,
     now: () => clock(),
@@ -302,14 +318,30 @@ export function createSandboxChain(options: SandboxChainOptions): SandboxChain {
     ...nutlinkPaths(ctx),
     governance: () => governance,
     catalog() {
-      catalogCache ??= {
-        addresses: world.addresses.map((a) => ({ address: a.bech32, stakeAddress: a.stakeAddress, script: a.script })),
-        stakeAddresses: world.wallets.filter((w) => w.stakeAddress).map((w) => w.stakeAddress!),
-        pools: world.pools.map((p) => p.id),
-        assets: world.assets.map((a) => ({ unit: a.unit, policyId: a.policyId, assetName: a.assetNameHex, fingerprint: a.fingerprint, nft: a.nft })),
-      };
+      catalogCache ??= catalogOf(world);
       return structuredClone(catalogCache);
     },
   };
-  return chain;
+}
+
+
+/** The lovelace and assets of some outputs, assets by unit. */
+function sumOf(utxos: Utxo[]): { lovelace: bigint; assets: Map<string, bigint> } {
+  let lovelace = 0n;
+  const assets = new Map<string, bigint>();
+  for (const u of utxos) {
+    lovelace += u.lovelace;
+    for (const [unit, q] of u.assets) assets.set(unit, (assets.get(unit) ?? 0n) + q);
+  }
+  return { lovelace, assets: new Map([...assets.entries()].sort((a, b) => (a[0] < b[0] ? -1 : 1))) };
+}
+
+/** The finite sets of addresses, stake addresses, pools and assets the chain uses. */
+function catalogOf(world: World): SandboxCatalog {
+  return {
+    addresses: world.addresses.map((a) => ({ address: a.bech32, stakeAddress: a.stakeAddress, script: a.script })),
+    stakeAddresses: world.wallets.filter((w) => w.stakeAddress).map((w) => w.stakeAddress!),
+    pools: world.pools.map((p) => p.id),
+    assets: world.assets.map((a) => ({ unit: a.unit, policyId: a.policyId, assetName: a.assetNameHex, fingerprint: a.fingerprint, nft: a.nft })),
+  };
 }

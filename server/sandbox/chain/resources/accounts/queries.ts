@@ -14,8 +14,15 @@ import type { Wallet } from '../../world';
 export type AccountPaths = Pick<SandboxChain, 'account' | 'accountAddresses' | 'accountUtxos' | 'accountRewards' | 'accountHistory' | 'accountDelegations' | 'accountRegistrations' | 'accountWithdrawals' | 'accountMirs' | 'accountAddressesAssets' | 'accountAddressesTotal' | 'accountTransactions' | 'addressesOfStake'>;
 
 export function accountPaths(ctx: ChainContext, pools: PoolModel): AccountPaths {
-  const { world, ledger, governance, tipHeight, slotOf, timeOf, epochOf, liveStakeAt, addressText, addressHistory, unspentAt, utxoObject, sumOf } = ctx;
-  const { worldStake, homePool, memberShares } = pools;
+  const index = accountIndex(ctx);
+  return { ...accountHoldings(ctx, pools, index), ...accountStaking(ctx, pools, index) };
+}
+
+type AccountIndex = ReturnType<typeof accountIndex>;
+
+/** Which addresses and live accounts a stake address has, and its world wallet's history. */
+function accountIndex(ctx: ChainContext) {
+  const { world, ledger, tipHeight, slotOf, timeOf, liveStakeAt, addressText, addressHistory } = ctx;
   // Addresses paid by visible live transactions, by stake address (background outputs only pay world
   // addresses, whose stake addresses the world knows); rebuilt once per block or accepted transaction.
   const stakeOfAddress = new Map<string, string | null>();
@@ -88,7 +95,15 @@ export function accountPaths(ctx: ChainContext, pools: PoolModel): AccountPaths 
     return [...byHash.values()].sort((x, y) => x.height - y.height || x.index - y.index);
   };
   const txPlace = (height: number): { tx_slot: number; block_time: number; block_height: number } => ({ tx_slot: slotOf(height), block_time: timeOf(height), block_height: height });
-  const paths: AccountPaths = {
+  return { liveAddressesByStake, addressesOfStakeAt, knownStake, knownAccount, worldDelegation, worldWithdrawals, liveAccountOf, worldWalletTxs, txPlace };
+}
+
+/** The account, its addresses, outputs, assets, totals and transactions. */
+function accountHoldings(ctx: ChainContext, pools: PoolModel, index: AccountIndex) {
+  const { homePool } = pools;
+  const { world, ledger, governance, tipHeight, epochOf, liveStakeAt, addressText, unspentAt, utxoObject, sumOf } = ctx;
+  const { addressesOfStakeAt, knownStake, knownAccount, worldDelegation, worldWithdrawals, worldWalletTxs } = index;
+  return {
     account(stake) {
       if (typeof stake !== 'string' || !knownStake(stake)) return null;
       const tip = tipHeight();
@@ -137,6 +152,74 @@ export function accountPaths(ctx: ChainContext, pools: PoolModel): AccountPaths 
       const set = new Set(addressesOfStakeAt(stake, tip));
       return paginate(unspentAt(tip).ofAddresses(set), page).map(utxoObject);
     },
+    accountAddressesAssets(stake, page) {
+      if (!knownAccount(stake)) return null;
+      const tip = tipHeight();
+      const set = new Set(addressesOfStakeAt(stake, tip));
+      const sum = sumOf(unspentAt(tip).ofAddresses(set));
+      return paginate([...sum.assets.entries()].map(([unit, q]) => ({ unit, quantity: String(q) })), page);
+    },
+    accountAddressesTotal(stake) {
+      if (!knownAccount(stake)) return null;
+      const tip = tipHeight();
+      const mine = new Set(addressesOfStakeAt(stake, tip));
+      const received = { lovelace: 0n, assets: new Map<string, bigint>() };
+      const sent = { lovelace: 0n, assets: new Map<string, bigint>() };
+      const add = (into: typeof received, lovelace: bigint, assets: Iterable<[string, bigint]>): void => {
+        into.lovelace += lovelace;
+        for (const [unit, q] of assets) into.assets.set(unit, (into.assets.get(unit) ?? 0n) + q);
+      };
+      const seen = new Set<string>();
+      const wallet = world.walletByStakeAddress.get(stake);
+      for (const tx of wallet ? worldWalletTxs(wallet, tip) : []) {
+        seen.add(tx.hash);
+        for (const o of tx.outputs) if (mine.has(addressText(o.address))) add(received, BigInt(o.lovelace), o.assets.map(([u, q]) => [u, BigInt(q)]));
+        for (const i of tx.inputs) if (mine.has(addressText(i.output.address))) add(sent, BigInt(i.output.lovelace), i.output.assets.map(([u, q]) => [u, BigInt(q)]));
+      }
+      for (const address of mine) {
+        for (const t of ledger.txsOf(address)) {
+          if (seen.has(t.hash)) continue;
+          seen.add(t.hash);
+          for (const o of t.outputs) if (mine.has(o.address)) add(received, o.lovelace, o.assets);
+          for (const i of t.inputs) {
+            const o = ledger.outputOf(i.txHash, i.outputIndex);
+            if (o && mine.has(o.address)) add(sent, o.lovelace, o.assets);
+          }
+        }
+      }
+      return { stake_address: stake, received_sum: amountList(received.lovelace, received.assets), sent_sum: amountList(sent.lovelace, sent.assets), tx_count: seen.size };
+    },
+    accountTransactions(stake, query) {
+      if (!knownAccount(stake)) return null;
+      const tip = tipHeight();
+      const rows = new Map<string, AccountTransaction>();
+      for (const address of addressesOfStakeAt(stake, tip)) {
+        for (const tx of ctx.chain().addressTransactions(address) ?? []) if (!rows.has(tx.tx_hash)) rows.set(tx.tx_hash, { address, ...tx });
+      }
+      const from = parseBound(query?.from);
+      const to = parseBound(query?.to);
+      const all = [...rows.values()]
+        .sort((a, b) => a.block_height - b.block_height || a.tx_index - b.tx_index)
+        .filter((tx) => {
+          if (from && (tx.block_height < from[0] || (tx.block_height === from[0] && from[1] >= 0 && tx.tx_index < from[1]))) return false;
+          if (to && (tx.block_height > to[0] || (tx.block_height === to[0] && to[1] >= 0 && tx.tx_index > to[1]))) return false;
+          return true;
+        });
+      return paginate(all, query);
+    },
+    addressesOfStake(stake) {
+      const wallet = world.walletByStakeAddress.get(stake);
+      return wallet ? wallet.addresses.map(addressText) : [];
+    },
+  } satisfies Partial<AccountPaths>;
+}
+
+/** Rewards, history, certificates and withdrawals. */
+function accountStaking(ctx: ChainContext, pools: PoolModel, index: AccountIndex) {
+  const { world, tipHeight, epochOf } = ctx;
+  const { worldStake, homePool, memberShares } = pools;
+  const { knownAccount, worldWithdrawals, liveAccountOf, worldWalletTxs, txPlace } = index;
+  return {
     accountRewards(stake, page) {
       if (!knownAccount(stake)) return null;
       const tip = tipHeight();
@@ -214,65 +297,5 @@ export function accountPaths(ctx: ChainContext, pools: PoolModel): AccountPaths 
     accountMirs(stake) {
       return knownAccount(stake) ? [] : null;
     },
-    accountAddressesAssets(stake, page) {
-      if (!knownAccount(stake)) return null;
-      const tip = tipHeight();
-      const set = new Set(addressesOfStakeAt(stake, tip));
-      const sum = sumOf(unspentAt(tip).ofAddresses(set));
-      return paginate([...sum.assets.entries()].map(([unit, q]) => ({ unit, quantity: String(q) })), page);
-    },
-    accountAddressesTotal(stake) {
-      if (!knownAccount(stake)) return null;
-      const tip = tipHeight();
-      const mine = new Set(addressesOfStakeAt(stake, tip));
-      const received = { lovelace: 0n, assets: new Map<string, bigint>() };
-      const sent = { lovelace: 0n, assets: new Map<string, bigint>() };
-      const add = (into: typeof received, lovelace: bigint, assets: Iterable<[string, bigint]>): void => {
-        into.lovelace += lovelace;
-        for (const [unit, q] of assets) into.assets.set(unit, (into.assets.get(unit) ?? 0n) + q);
-      };
-      const seen = new Set<string>();
-      const wallet = world.walletByStakeAddress.get(stake);
-      for (const tx of wallet ? worldWalletTxs(wallet, tip) : []) {
-        seen.add(tx.hash);
-        for (const o of tx.outputs) if (mine.has(addressText(o.address))) add(received, BigInt(o.lovelace), o.assets.map(([u, q]) => [u, BigInt(q)]));
-        for (const i of tx.inputs) if (mine.has(addressText(i.output.address))) add(sent, BigInt(i.output.lovelace), i.output.assets.map(([u, q]) => [u, BigInt(q)]));
-      }
-      for (const address of mine) {
-        for (const t of ledger.txsOf(address)) {
-          if (seen.has(t.hash)) continue;
-          seen.add(t.hash);
-          for (const o of t.outputs) if (mine.has(o.address)) add(received, o.lovelace, o.assets);
-          for (const i of t.inputs) {
-            const o = ledger.outputOf(i.txHash, i.outputIndex);
-            if (o && mine.has(o.address)) add(sent, o.lovelace, o.assets);
-          }
-        }
-      }
-      return { stake_address: stake, received_sum: amountList(received.lovelace, received.assets), sent_sum: amountList(sent.lovelace, sent.assets), tx_count: seen.size };
-    },
-    accountTransactions(stake, query) {
-      if (!knownAccount(stake)) return null;
-      const tip = tipHeight();
-      const rows = new Map<string, AccountTransaction>();
-      for (const address of addressesOfStakeAt(stake, tip)) {
-        for (const tx of ctx.chain().addressTransactions(address) ?? []) if (!rows.has(tx.tx_hash)) rows.set(tx.tx_hash, { address, ...tx });
-      }
-      const from = parseBound(query?.from);
-      const to = parseBound(query?.to);
-      const all = [...rows.values()]
-        .sort((a, b) => a.block_height - b.block_height || a.tx_index - b.tx_index)
-        .filter((tx) => {
-          if (from && (tx.block_height < from[0] || (tx.block_height === from[0] && from[1] >= 0 && tx.tx_index < from[1]))) return false;
-          if (to && (tx.block_height > to[0] || (tx.block_height === to[0] && to[1] >= 0 && tx.tx_index > to[1]))) return false;
-          return true;
-        });
-      return paginate(all, query);
-    },
-    addressesOfStake(stake) {
-      const wallet = world.walletByStakeAddress.get(stake);
-      return wallet ? wallet.addresses.map(addressText) : [];
-    },
-  };
-  return paths;
+  } satisfies Partial<AccountPaths>;
 }

@@ -15,32 +15,37 @@ import type { Asset, AssetListItem } from '../../../../../shared/chain';
 /** The chain's methods behind these paths. */
 export type AssetPaths = Pick<SandboxChain, 'assets' | 'assetAddresses' | 'assetsOfPolicy' | 'asset' | 'assetHistory' | 'assetTransactions' | 'assetUtxos'>;
 
-export function assetPaths(ctx: ChainContext): AssetPaths {
-  const { key, world, hashes, ledger, tipHeight, timeOf, simBlock, liveIndex, unspentAt } = ctx;
-  const { segmentLength, addressWindowBlocks } = ctx.params;
-  const assetObject = (asset: WorldAsset, tip: number): Asset => {
-    const remints = remintCount(asset, Math.floor(tip / segmentLength));
-    const image = `ipfs://bafkrei${Buffer.from(deriveBytes(key, 32, 'asset-image', asset.unit)).toString('base64url').toLowerCase().replace(/[^a-z2-7]/g, 'a').slice(0, 52)}`;
-    let onchain: Asset['onchain_metadata'] = null;
-    if (asset.nft) onchain = { name: asset.name, image, mediaType: 'image/png', description: 'A stone of the Cairn sandbox chain' };
-    else if (asset.standard === 'CIP68v1') onchain = { name: asset.name, ticker: asset.ticker, decimals: asset.decimals, description: 'A sandbox token' };
-    return {
-      asset: asset.unit,
-      policy_id: asset.policyId,
-      asset_name: asset.assetNameHex === '' ? null : asset.assetNameHex,
-      fingerprint: asset.fingerprint,
-      quantity: String(BigInt(asset.genesisSupply) + BigInt(remints) * BigInt(asset.mintAmount)),
-      initial_mint_tx_hash: hashes.tx(0, 0),
-      mint_or_burn_count: 1 + remints,
-      onchain_metadata: onchain,
-      onchain_metadata_standard: asset.standard,
-      onchain_metadata_extra: null,
-      metadata:
-        asset.nft || asset.standard
-          ? null
-          : { name: asset.name, description: `${asset.name}, a token of the Cairn sandbox chain`, ticker: asset.ticker, url: null, logo: null, decimals: asset.decimals },
-    };
+/** A world asset as of the tip: its supply grows with each re-mint. */
+function worldAssetObject(ctx: ChainContext, asset: WorldAsset, tip: number): Asset {
+  const { key, hashes } = ctx;
+  const { segmentLength } = ctx.params;
+  const remints = remintCount(asset, Math.floor(tip / segmentLength));
+  const image = `ipfs://bafkrei${Buffer.from(deriveBytes(key, 32, 'asset-image', asset.unit)).toString('base64url').toLowerCase().replace(/[^a-z2-7]/g, 'a').slice(0, 52)}`;
+  let onchain: Asset['onchain_metadata'] = null;
+  if (asset.nft) onchain = { name: asset.name, image, mediaType: 'image/png', description: 'A stone of the Cairn sandbox chain' };
+  else if (asset.standard === 'CIP68v1') onchain = { name: asset.name, ticker: asset.ticker, decimals: asset.decimals, description: 'A sandbox token' };
+  return {
+    asset: asset.unit,
+    policy_id: asset.policyId,
+    asset_name: asset.assetNameHex === '' ? null : asset.assetNameHex,
+    fingerprint: asset.fingerprint,
+    quantity: String(BigInt(asset.genesisSupply) + BigInt(remints) * BigInt(asset.mintAmount)),
+    initial_mint_tx_hash: hashes.tx(0, 0),
+    mint_or_burn_count: 1 + remints,
+    onchain_metadata: onchain,
+    onchain_metadata_standard: asset.standard,
+    onchain_metadata_extra: null,
+    metadata:
+      asset.nft || asset.standard
+        ? null
+        : { name: asset.name, description: `${asset.name}, a token of the Cairn sandbox chain`, ticker: asset.ticker, url: null, logo: null, decimals: asset.decimals },
   };
+  }
+
+export function assetPaths(ctx: ChainContext): AssetPaths {
+  const { world, hashes, ledger, tipHeight, timeOf, simBlock, liveIndex, unspentAt } = ctx;
+  const { segmentLength, addressWindowBlocks } = ctx.params;
+  const assetObject = (asset: WorldAsset, tip: number): Asset => worldAssetObject(ctx, asset, tip);
   interface LiveAsset { unit: string; quantity: bigint; mints: number; firstTx: string }
   const liveAssets = (): Map<string, LiveAsset> => {
     const out = new Map<string, LiveAsset>();

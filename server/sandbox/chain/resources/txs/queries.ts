@@ -16,7 +16,12 @@ import type { Amount, Tx, TxDelegation, TxDelegationWithPool, TxDetails, TxInput
 
 /** Background and live transactions in Blockfrost's shapes, with their redeemers. */
 export function txModel(ctx: ChainContext, pools: PoolModel) {
-  const { key, world, hashes, book, ledger, slotOf, timeOf, epochOf, poolById, liveIndex, addressText } = ctx;
+  return { ...simTxModel(ctx, pools), ...liveTxModel(ctx, pools) };
+}
+
+/** Background (simulated) transactions. */
+function simTxModel(ctx: ChainContext, pools: PoolModel) {
+  const { key, world, hashes, book, slotOf, timeOf, epochOf, addressText } = ctx;
   const { retirementsOfTx, poolObject } = pools;
   const outputAmounts = (o: SimOutput): Amount[] => amounts(o.lovelace, o.assets);
 
@@ -100,6 +105,36 @@ export function txModel(ctx: ChainContext, pools: PoolModel) {
       delegations: delegationObjects(tx).map((d): TxDelegationWithPool => ({ ...d, pool: poolObject(world.poolByKey.get(d.pool_id)!, tip) })),
     };
   };
+  /** A background script spend's redeemers: one per input (all at the script's address), in sorted-input order. */
+  const simRedeemers = (tx: SimTx): TxRedeemer[] => {
+    if (tx.redeemers === 0) return [];
+    const inputs = tx.inputs
+      .map((i) => ({ hash: hashes.tx(i.height, i.index), outputIndex: i.outputIndex, address: i.output.address }))
+      .sort((a, b) => (a.hash < b.hash ? -1 : a.hash > b.hash ? 1 : a.outputIndex - b.outputIndex));
+    const share = Math.floor((tx.fee - PROTOCOL.minFeeB - PROTOCOL.minFeeA * tx.size) / tx.redeemers);
+    return inputs.slice(0, tx.redeemers).map((input, i): TxRedeemer => {
+      const units = backgroundUnits(share, 0.3 + 0.4 * deriveFloat(key, 'redeemer-mem', tx.hash, i), tx.redeemers);
+      const dataHash = derive(key, 'redeemer-data', tx.hash, i).toString('hex');
+      return {
+        tx_index: i,
+        purpose: 'spend',
+        script_hash: parseShelleyAddress(addressText(input.address))!.paymentHash,
+        redeemer_data_hash: dataHash,
+        datum_hash: dataHash,
+        unit_mem: String(units.mem),
+        unit_steps: String(units.steps),
+        fee: String(units.fee),
+      };
+    });
+  };
+  return { txObject, utxosObject, delegationObjects, detailsObject, simRedeemers };
+}
+
+/** Live transactions (the ledger's). */
+function liveTxModel(ctx: ChainContext, pools: PoolModel) {
+  const { hashes, ledger, slotOf, timeOf, epochOf, poolById, liveIndex } = ctx;
+  const { poolObject } = pools;
+
   const liveAmounts = (o: LiveOutput): Amount[] => amounts(o.lovelace, o.assets);
   const liveTxObject = (t: LiveTx): Tx => {
     let lovelace = 0n;
@@ -171,29 +206,7 @@ export function txModel(ctx: ChainContext, pools: PoolModel) {
     }
     return hit;
   };
-  /** A background script spend's redeemers: one per input (all at the script's address), in sorted-input order. */
-  const simRedeemers = (tx: SimTx): TxRedeemer[] => {
-    if (tx.redeemers === 0) return [];
-    const inputs = tx.inputs
-      .map((i) => ({ hash: hashes.tx(i.height, i.index), outputIndex: i.outputIndex, address: i.output.address }))
-      .sort((a, b) => (a.hash < b.hash ? -1 : a.hash > b.hash ? 1 : a.outputIndex - b.outputIndex));
-    const share = Math.floor((tx.fee - PROTOCOL.minFeeB - PROTOCOL.minFeeA * tx.size) / tx.redeemers);
-    return inputs.slice(0, tx.redeemers).map((input, i): TxRedeemer => {
-      const units = backgroundUnits(share, 0.3 + 0.4 * deriveFloat(key, 'redeemer-mem', tx.hash, i), tx.redeemers);
-      const dataHash = derive(key, 'redeemer-data', tx.hash, i).toString('hex');
-      return {
-        tx_index: i,
-        purpose: 'spend',
-        script_hash: parseShelleyAddress(addressText(input.address))!.paymentHash,
-        redeemer_data_hash: dataHash,
-        datum_hash: dataHash,
-        unit_mem: String(units.mem),
-        unit_steps: String(units.steps),
-        fee: String(units.fee),
-      };
-    });
-  };
-  return { txObject, utxosObject, delegationObjects, detailsObject, liveTxObject, liveUtxosObject, liveDelegations, liveDetails, liveRedeemers, simRedeemers };
+  return { liveTxObject, liveUtxosObject, liveDelegations, liveDetails, liveRedeemers };
 }
 export type TxModel = ReturnType<typeof txModel>;
 
