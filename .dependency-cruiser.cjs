@@ -5,7 +5,14 @@ const byPlace = Object.fromEntries(layout.map((p) => [p.place, p]));
 const ours = '^(server|shared|desktop)/';
 
 const FEATURE_FACE = '^server/features/[^/]+/index\\.ts$';
-const pathOf = (name) => (name === "another feature's index.ts" || name === "a feature's index.ts" ? FEATURE_FACE : byPlace[name].path);
+const RENDERER_FEATURE_FACE = '^desktop/renderer/src/features/[^/]+/index\\.ts$';
+const faces = {
+  "another feature's index.ts": FEATURE_FACE,
+  "a feature's index.ts": FEATURE_FACE,
+  "another renderer feature's index.ts": RENDERER_FEATURE_FACE,
+  "a renderer feature's index.ts": RENDERER_FEATURE_FACE,
+};
+const pathOf = (name) => faces[name] ?? byPlace[name].path;
 const any = (paths) => paths.map((p) => `(${p})`).join('|');
 
 /**
@@ -48,6 +55,13 @@ module.exports = {
       severity: 'error',
       from: { path: '^server/(?!features/)|^server/features/([^/]+)/' },
       to: { path: '^server/features/([^/]+)/(?!index\\.ts$)', pathNot: '^server/features/$1/' },
+    },
+    {
+      name: 'renderer feature public face',
+      comment: "A renderer feature is used from outside its folder only through its index.ts (README, Layout)",
+      severity: 'error',
+      from: { path: '^desktop/renderer/(?!src/features/)|^desktop/renderer/src/features/([^/]+)/' },
+      to: { path: '^desktop/renderer/src/features/([^/]+)/(?!index\\.ts$)', pathNot: '^desktop/renderer/src/features/$1/' },
     },
     {
       name: 'no-circular',

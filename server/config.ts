@@ -270,7 +270,7 @@ export const configSchema = z.object({
   GATEWAY_BAN_THRESHOLD: positiveInt(1000, 'a positive whole number of rejected requests').describe('Refusals (429/402) within GATEWAY_BAN_WINDOW_SECONDS that get a client IP banned (418).'),
   GATEWAY_BAN_WINDOW_SECONDS: positiveInt(60, 'a positive whole number of seconds').describe('The window in which GATEWAY_BAN_THRESHOLD refusals are counted, in seconds.'),
   GATEWAY_BAN_SECONDS: positiveInt(600, 'a positive whole number of seconds').describe('How long a ban (418) lasts, in seconds.'),
-  DISABLED_NETWORKS: disabledNetworks.describe('Gateway slugs of networks this server does not offer, comma-separated (cardano-mainnet, ipfs, milkomeda-mainnet, cardano-preview, cardano-preprod): \'Not available on this server\' in Add Project, new projects refused (400), existing keys answered 403 by the gateway (not counted), left off the status page. An unknown slug stops start-up. Unset: every network is offered.'),
+  DISABLED_NETWORKS: disabledNetworks.describe('Gateway slugs of networks this server does not offer, comma-separated (cardano-mainnet, ipfs, milkomeda-mainnet, cardano-preview, cardano-preprod): left out of Add Project, new projects refused (400), existing keys answered 403 by the gateway (not counted), left off the status page. An unknown slug stops start-up. Unset: every network is offered.'),
   OPERATOR_EMAILS: z.preprocess(
     emptyToUndefined,
     z

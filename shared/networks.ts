@@ -103,8 +103,20 @@ export const webhookNetworkOf = (webhookId: number): Network | undefined => netw
 export const addressNetworkOfWebhook = (webhookId: number): 0 | 1 => webhookNetworkOf(webhookId)?.cardano?.addressNetworkId ?? 1;
 export const networkBySlug = (slug: string): Network | undefined => networks.find((n) => n.slug === slug);
 
-/** What the Add Project form says of a network this server cannot serve. */
-export const NETWORK_NOT_AVAILABLE = 'Not available on this server';
+/**
+ * The order Add Project lists networks in: the test networks a dApp is built on first, then mainnet,
+ * IPFS and Milkomeda; a network not named here comes after them in the table's order.
+ */
+const DEVELOPER_ORDER: readonly number[] = [6, 5, 0, 2, 3];
+
+/** Add Project's choices: only the networks this server serves, those a developer uses first; the first is the default. */
+export const projectNetworkChoices = (options: readonly NetworkOptionDto[]): NetworkOptionDto[] => {
+  const rank = (value: number) => {
+    const i = DEVELOPER_ORDER.indexOf(value);
+    return i === -1 ? DEVELOPER_ORDER.length : i;
+  };
+  return options.filter((n) => n.available).sort((a, b) => rank(a.value) - rank(b.value));
+};
 /** The 400 of POST /api/workspaces/{id}/projects for such a network. */
 export const networkNotAvailableMessage = (label: string) =>
   `${label} is not available on this server: it is turned off here or has no backend. Choose one of the networks offered.`;

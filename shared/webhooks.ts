@@ -207,7 +207,7 @@ export const webhookInputSchema = z
     w.conditions.forEach((c, i) => {
       const def = conditionDef(w.type, c.type);
       if (!def) {
-        ctx.addIssue({ code: 'custom', path: ['conditions', i, 'type'], message: `A ${w.type} webhook has no ${c.type} condition.` });
+        ctx.addIssue({ code: 'custom', path: ['conditions', i, 'type'], message: `${/^[aeiou]/.test(w.type) ? 'An' : 'A'} ${w.type} webhook has no ${c.type} condition.` });
         return;
       }
       if (!(def.operators as readonly string[]).includes(c.operator)) {

@@ -51,6 +51,7 @@ describe.runIf(browserAvailable())('the built-in API reference at /docs, in Chro
     await page.waitForURL(/\/docs$/);
     await expect.poll(() => page.getByRole('heading', { name: 'Cairn data API (Blockfrost-compatible)' }).count(), { timeout: 20_000 }).toBe(1);
     await expect.poll(() => page.getByText('sandbox chain').first().isVisible()).toBe(true);
+    for (const heading of ['Building on the sandbox chain', 'Webhooks']) await page.getByRole('heading', { name: heading, exact: true }).first().waitFor();
 
     // Try it: a signed-in visitor finds their own key in the reference's authentication already.
     await expect.poll(() => page.locator('input[id^="scalar-refs"]').first().inputValue(), { timeout: 20_000 }).toBe(key);
@@ -58,7 +59,8 @@ describe.runIf(browserAvailable())('the built-in API reference at /docs, in Chro
     await page.goto(`${app.url}/docs#data-api/tag/cardano--blocks/GET/blocks/latest`);
     await page.getByRole('button', { name: /Test Request.*get \/blocks\/latest\)/ }).first().click();
     const dialog = page.getByRole('dialog');
-    const sent = page.waitForResponse((r) => r.url() === `${gateway.url}/cardano-mainnet/api/v0/blocks/latest` && r.request().method() === 'GET', { timeout: 20_000 });
+    // The first server is the URL the project page shows: the key picks the network.
+    const sent = page.waitForResponse((r) => r.url() === `${gateway.url}/api/v0/blocks/latest` && r.request().method() === 'GET', { timeout: 20_000 });
     await dialog.getByRole('button', { name: /^Send get request/ }).first().click();
     const response = await sent;
     expect(response.status()).toBe(200);

@@ -63,7 +63,7 @@ describe.runIf(browserAvailable())('first-run rough edges, in Chromium', () => {
     const { workspaceId, post } = await api(page, suite.app.url);
     await post(`/api/workspaces/${workspaceId}/projects`, { projectName: 'Only', networkId: 0 });
     await page.goto(`${suite.app.url}/dashboard`);
-    await page.getByText('1 of 1 projects used on the STARTER plan').waitFor();
+    await page.getByText('1 of 1 projects used on the STARTER plan, across all the workspaces you own').waitFor();
     await page.waitForLoadState('networkidle');
     expect(await page.getByTestId('banner-quota').count()).toBe(0);
   });

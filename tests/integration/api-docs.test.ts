@@ -4,6 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { validate } from '@scalar/openapi-parser';
 import { useTestApp } from '../helpers/use-test-app';
 import { ALLOWED_EVM_METHODS } from '../../shared/milkomeda';
+import { clientExamples } from '../../shared/client-examples';
+import { DEFAULT_BLOCKS_PER_EPOCH } from '../../server/sandbox/chain/api';
 
 const app = useTestApp();
 
@@ -26,6 +28,21 @@ describe('the API reference', () => {
     expect(Object.keys(doc.paths)).toEqual(expect.arrayContaining(['/blocks/latest', '/ipfs/add', '/ipfs/pin/add/{IPFS_path}', '/ipfs/pin/list', '/ipfs/pin/list/{IPFS_path}', '/ipfs/pin/remove/{IPFS_path}', '/ipfs/gateway/{IPFS_path}']));
     expect(doc.servers.map((s) => s.url.replace(/^.*?\/\/[^/]+/, ''))).toEqual(expect.arrayContaining(['/cardano-mainnet/api/v0', '/ipfs/api/v0']));
     expect(doc.info.description).toContain('/<key>/api/v0/');
+  });
+
+  it("offers first the server URL the project page shows, and tells a new user about the sandbox and webhooks", async () => {
+    const doc = (await (await get('/docs/data-api.json')).json()) as { servers: Array<{ url: string }>; info: { description: string } };
+    // The project page's examples call the gateway's /api/v0 and let the key's prefix pick the network.
+    const projectPageBase = `${clientExamples(app.config.site.gatewayUrl, 'preprodAbc')[0]!.code.match(/(http\S+?\/api\/v0)\//)![1]}`;
+    expect(doc.servers[0]!.url).toBe(projectPageBase);
+    const text = doc.info.description;
+    expect(text).toContain('`POST /dev/faucet`');
+    expect(text).toContain('`GET /dev/wallets`');
+    const blockSeconds = app.config.gateway.sandboxBlockIntervalMs / 1000;
+    expect(text).toContain(`a block every ${blockSeconds} s and an epoch every ${DEFAULT_BLOCKS_PER_EPOCH} blocks, so an epoch lasts ${(DEFAULT_BLOCKS_PER_EPOCH * blockSeconds) / 60} minutes`);
+    expect(text).toContain('`/network/eras`');
+    expect(text).toContain('"type": "transaction" | "block" | "delegation" | "epoch"');
+    expect(text).toContain('`Blockfrost-Signature: t=<unix seconds>,v1=<signature>`');
   });
 
   it("covers Milkomeda's JSON-RPC with exactly the allowed methods", async () => {

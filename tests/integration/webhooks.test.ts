@@ -91,6 +91,7 @@ describe('webhook API', () => {
     [{ conditions: [{ type: 'txCount', operator: '>', value: '' }] }, webhookMessages.required],
     [{ conditions: [{ type: 'jsonPath', operator: '=', value: 'x' }] }, webhookMessages.required],
     [{ conditions: [{ type: 'recipient', operator: '=', value: 'addr1' }] }, 'A block webhook has no recipient condition.'],
+    [{ type: 'epoch', conditions: [{ type: 'recipient', operator: '=', value: 'addr1' }] }, 'An epoch webhook has no recipient condition.'],
     [{ conditions: [{ type: 'poolId', operator: '>', value: 'pool1' }] }, 'The poolId condition takes =, !=.'],
     [{ conditions: Array(6).fill({ type: 'txCount', operator: '>', value: '1' }) }, webhookMessages.tooManyConditions],
     [{ type: 'transaction', conditions: [{ type: 'jsonPath', operator: '=', value: '1', selector: '$..*..*..*' }] }, jsonPathMessages.bigBudget],

@@ -74,10 +74,15 @@ export function dataApiDocument({ config, sandboxShapes }: DataApiOptions): Doc 
   if (doc.tags) doc.tags = doc.tags.filter((t) => usedTags.has(t.name));
   // The networks this server offers (a network turned off by DISABLED_NETWORKS is left out) that this document describes.
   const served = offeredNetworks(config.disabledNetworks).filter((n) => n.family === 'cardano' || (n.family === 'ipfs' && ipfsServed));
-  doc.servers = served.map((n) => ({
-    url: `${gw.publicUrl}/${n.slug}/api/v0`,
-    description: `${n.label}${isSandboxSlug(n.slug) && !gw.upstreams[n.slug] ? ' (sandbox chain: simulated data)' : ''}`,
-  }));
+  // First the URL the project page's examples use: the key's prefix picks the network.
+  doc.servers = [
+    { url: `${gw.publicUrl}/api/v0`, description: "The network of your project key (the URL the project page shows)" },
+    ...served.map((n) => ({
+      url: `${gw.publicUrl}/${n.slug}/api/v0`,
+      description: `${n.label}${isSandboxSlug(n.slug) && !gw.upstreams[n.slug] ? ' (sandbox chain: simulated data)' : ''}`,
+    })),
+  ];
+  const sandboxed = served.filter((n) => isSandboxSlug(n.slug) && !gw.upstreams[n.slug]);
   doc.info = {
     version: doc.info.version,
     title: 'Cairn data API (Blockfrost-compatible)',
@@ -85,16 +90,52 @@ export function dataApiDocument({ config, sandboxShapes }: DataApiOptions): Doc 
     description:
       'The data API of this Cairn server, compatible with the Blockfrost API: send your project key (from the dashboard) ' +
       'in the `project_id` header, or, for clients that take only a URL, as the first segment of the path ' +
-      '(`/<key>/api/v0/…`) or as the basic-auth password. Pick the server of your key\'s network; a key of another network is refused with 403 ' +
+      '(`/<key>/api/v0/…`) or as the basic-auth password. The first server, the URL the project page shows, serves the network of your key; ' +
+      'a network\'s own server refuses a key of another network with 403 ' +
       '`Network token mismatch`. Pagination: `count` (1–100), `page`, `order=asc|desc`. Errors are ' +
       '`{status_code, error, message}`.\n\n' +
       (cardanoAllSandboxed
         ? 'Every Cardano network of this server is served by the built-in **sandbox chain** (simulated data); only the endpoints it answers are listed here.'
         : 'Cardano networks with a configured backend answer the whole Blockfrost API; a network served by the sandbox chain answers a subset.') +
+      (sandboxed.length > 0 && !config.isProduction ? sandboxGuide(config, sandboxed.map((n) => n.slug)) : '') +
+      WEBHOOK_GUIDE +
       '\n\nThis reference is built from Blockfrost\'s published OpenAPI specification (`@blockfrost/openapi`, MIT licence).',
   };
   return doc;
 }
+
+/** Blocks per sandbox epoch (the sandbox chain's default, which /genesis's epoch_length reflects). */
+const SANDBOX_BLOCKS_PER_EPOCH = 30;
+
+/** What a developer on the sandbox chain needs first: test ada, funded wallets, how long an epoch is, slots and time. */
+function sandboxGuide(config: Config, slugs: readonly string[]): string {
+  const blockSeconds = config.gateway.sandboxBlockIntervalMs / 1000;
+  const epochMinutes = (SANDBOX_BLOCKS_PER_EPOCH * blockSeconds) / 60;
+  return (
+    '\n\n## Building on the sandbox chain\n\n' +
+    `${slugs.join(', ')} run on the sandbox chain here: a simulated chain for development, not the real network.\n\n` +
+    `- **Faucet**: \`POST /dev/faucet\` on this dashboard server (not the gateway) with \`{"network":"${slugs.find((s) => s === 'cardano-preprod') ?? slugs[0]}","address":"addr_test1…","lovelace":"10000000"}\` ` +
+    '(and optionally `"assets":[{"name":"TOKEN","quantity":100}]`, minted under the faucet\'s policy) pays test ada to any address in the next block; ' +
+    "'Get test ada' on a sandbox project's page does the same. It answers this machine only (loopback) and does not exist in production.\n" +
+    `- **Development wallets**: \`GET /dev/wallets\` lists three funded wallets per sandbox network (24-word mnemonic and address, 11,000 test ada each), ` +
+    'also printed in the start-up log. Their keys are the same on every Cairn: test keys only, never for real funds.\n' +
+    `- **Epochs**: a block every ${blockSeconds} s and an epoch every ${SANDBOX_BLOCKS_PER_EPOCH} blocks, so an epoch lasts ${epochMinutes} minutes; ` +
+    'a delegation is active two epochs after it is made. `/genesis` answers `epoch_length` and `slot_length`, `/epochs/latest` the current epoch\'s `start_time` and `end_time`.\n' +
+    '- **Slots and time**: convert a time to a slot (a transaction\'s validity interval) from `/genesis` (`system_start`, `slot_length`) and ' +
+    '`/network/eras` (each era\'s start and end in time, slot and epoch, and its `slot_length`), as a client does on a real network.'
+  );
+}
+
+/** What a webhook delivery looks like and how to check it came from this server. */
+const WEBHOOK_GUIDE =
+  '\n\n## Webhooks\n\n' +
+  'A webhook (Dashboard → Webhooks) POSTs JSON to your endpoint: `{"id", "webhook_id", "created" (Unix seconds), "api_version": 1, ' +
+  '"type": "transaction" | "block" | "delegation" | "epoch", "payload"}`. The payload of a **block** event is the block as `/blocks/{hash}` answers it; ' +
+  'of a **transaction** event a list of `{tx, inputs, outputs}` (as `/txs/{hash}` and `/txs/{hash}/utxos`); of a **delegation** event a list of ' +
+  '`{tx, delegations}`; of an **epoch** event `{previous_epoch, current_epoch}`. A retried delivery keeps its `id`.\n\n' +
+  'Each request carries `Blockfrost-Signature: t=<unix seconds>,v1=<signature>`: the hex HMAC-SHA256 of `<t>.<raw body>` keyed with the webhook\'s ' +
+  'auth token (on the webhook\'s page). Compute it over the body exactly as received, compare, and refuse a `t` too far from now; during a secret ' +
+  'rotation\'s overlap the header has one `v1` per live token. blockfrost-js\'s `verifyWebhookSignature` does all of this.';
 
 /** Milkomeda's JSON-RPC as an OpenAPI document: one POST carrying a call of an allowed method. */
 export function milkomedaApiDocument(config: Config): Doc {

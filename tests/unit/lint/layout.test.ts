@@ -28,14 +28,46 @@ interface Violation {
   from: string;
   to: string;
 }
-function violations(files: string[]): Violation[] {
+interface Cruise {
+  modules: Array<{ source: string; dependencies: Array<{ resolved: string }> }>;
+  summary: { violations: Violation[] };
+}
+function cruise(files: string[]): Cruise {
   let out: string;
   try {
     out = execFileSync(depcruise, [...files, '--config', '.dependency-cruiser.cjs', '--output-type', 'json'], { cwd: root, encoding: 'utf8', maxBuffer: 64 << 20 });
   } catch (err) {
     out = (err as { stdout: string }).stdout;
   }
-  return (JSON.parse(out) as { summary: { violations: Violation[] } }).summary.violations;
+  return JSON.parse(out) as Cruise;
+}
+const violations = (files: string[]): Violation[] => cruise(files).summary.violations;
+
+/**
+ * The renderer's features as a graph (a feature imports another when any of its files imports that
+ * one's index.ts), and its cycles: each as the features on it, in order.
+ */
+function rendererFeatureCycles(): string[][] {
+  const featureOf = (file: string) => /^desktop\/renderer\/src\/features\/([^/]+)\//.exec(file)?.[1];
+  const edges = new Map<string, Set<string>>();
+  for (const m of cruise(['desktop/renderer/src']).modules) {
+    const from = featureOf(m.source);
+    if (!from) continue;
+    for (const d of m.dependencies) {
+      const to = featureOf(d.resolved);
+      if (to && to !== from) edges.set(from, (edges.get(from) ?? new Set()).add(to));
+    }
+  }
+  const cycles: string[][] = [];
+  const walk = (path: string[]) => {
+    for (const next of edges.get(path.at(-1)!) ?? []) {
+      if (next === path[0]) cycles.push(path);
+      // Each cycle once, from its alphabetically first feature.
+      else if (next > path[0]! && !path.includes(next)) walk([...path, next]);
+    }
+  };
+  for (const start of [...edges.keys()].sort()) walk([start]);
+  return cycles;
 }
 
 /** Files the test writes or changes, put back after each test. */
@@ -68,6 +100,11 @@ describe('layout import rules (dependency-cruiser)', () => {
     ['the Blockfrost contract importing a type of the sandbox', 'server/blockfrost/layout-probe.ts', "import type { SandboxNetwork } from '../sandbox/chain/index';\nexport type X = SandboxNetwork;\n", 'layout: server/blockfrost/'],
     ['shared/ importing the server', 'shared/layout-probe.ts', "import { loadConfig } from '../server/config';\nexport const x = loadConfig;\n", 'layout: shared/'],
     ['the database layer importing a feature', 'server/db/layout-probe.ts', "import { isOperator } from '../features/accounts/index';\nexport const x = isOperator;\n", 'layout: server/db/'],
+    ["a renderer feature reaching past another feature's index.ts", 'desktop/renderer/src/features/pricing/layout-probe.ts', "import { billingQueries } from '../subscription/queries';\nexport const x = billingQueries;\n", 'renderer feature public face'],
+    ["the renderer's router loading a page past its feature's index.ts", 'desktop/renderer/src/app/layout-probe.ts', "export const load = () => import('../features/projects/projects-page');\n", 'renderer feature public face'],
+    ['a shared component importing a renderer feature', 'desktop/renderer/src/components/layout-probe.ts', "import { siteQueries } from '../features/site/index';\nexport const x = siteQueries;\n", 'layout: desktop/renderer/src/components/'],
+    ["the renderer's kernel importing a component", 'desktop/renderer/src/lib/layout-probe.ts', "import { PageLoader } from '../components/page-loader';\nexport const x = PageLoader;\n", 'layout: desktop/renderer/ kernel'],
+    ['a renderer feature importing the app', 'desktop/renderer/src/features/projects/layout-probe.ts', "import { queryClient } from '../../app/query-client';\nexport const x = queryClient;\n", 'layout: desktop/renderer/src/features/'],
   ])('refuses %s', (_what, file, code, rule) => {
     expect(violations([write(file, code)]).map((v) => v.rule.name)).toContain(rule);
   }, 60_000);
@@ -82,6 +119,16 @@ describe('layout import rules (dependency-cruiser)', () => {
 
   it('allows a feature to import the chain interfaces of the Blockfrost contract', () => {
     expect(violations([write('server/features/status/layout-probe.ts', "import type { LocalChain } from '../../blockfrost/chain';\nexport type X = LocalChain;\n")])).toEqual([]);
+  }, 60_000);
+
+  it('finds no cycle between renderer features as they are', () => {
+    expect(rendererFeatureCycles()).toEqual([]);
+  }, 60_000);
+
+  it('refuses a cycle between renderer features, even through their index.ts', () => {
+    // The subscription pages show pricing's plan cards; pricing reading subscription's queries closes a loop.
+    write('desktop/renderer/src/features/pricing/layout-probe.ts', "import { StatusBadge } from '../subscription/index';\nexport const x = StatusBadge;\n");
+    expect(rendererFeatureCycles()).toContainEqual(['pricing', 'subscription']);
   }, 60_000);
 
   it("is the README's Layout table", () => {

@@ -1,5 +1,5 @@
 import { useEffect, useMemo, useState, type ReactNode } from 'react';
-import { NavProvider, type NavLocation } from './nav';
+import { NavProvider, type NavLocation } from '../lib/nav';
 
 let keys = 0;
 // The build renders the landing page without a browser (desktop/renderer/prerender.tsx): there, the location is / itself.

@@ -1,6 +1,6 @@
 import { MutationCache, QueryCache, QueryClient } from '@tanstack/react-query';
 import { isApiError } from '../api/client';
-import { meQueries } from '../features/account/queries';
+import { meQueries } from '../features/account/index';
 
 // A 401 anywhere means the session ended: re-check /api/me so RequireAuth can send the user to sign-in.
 function onSessionMaybeExpired(error: unknown, queryKey?: readonly unknown[]) {

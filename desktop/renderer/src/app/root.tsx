@@ -1,8 +1,8 @@
 import { StrictMode, type ReactNode } from 'react';
 import { MantineProvider } from '@mantine/core';
 import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
-import { CookieBanner } from '../components/cookie-banner';
-import { LandingPage } from '../features/landing/landing-page';
+import { CookieBanner } from '../features/site/index';
+import { LandingPage } from '../features/landing/index';
 import { cssVariablesResolver, theme } from '../theme';
 import { DeferredNotifications } from './deferred-notifications';
 import { LandingBoundary } from './landing-boundary';
@@ -19,8 +19,8 @@ export function AppRoot({ client, children }: { client: QueryClient; children: R
       <MantineProvider theme={theme} cssVariablesResolver={cssVariablesResolver} defaultColorScheme="light">
         <DeferredNotifications />
         <QueryClientProvider client={client}>
-          {children}
           <CookieBanner />
+          {children}
         </QueryClientProvider>
       </MantineProvider>
     </StrictMode>

@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import { useLocation, useNavigate } from 'react-router-dom';
-import { NavProvider } from './nav';
+import { NavProvider } from '../lib/nav';
 
 /** Inside the router: the app's links and location hooks answered by react-router. */
 export function RouterNav({ children }: { children: ReactNode }) {

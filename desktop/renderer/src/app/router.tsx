@@ -3,7 +3,24 @@ import { createBrowserRouter, Outlet, ScrollRestoration, type Location, type Rou
 import type { AppRoute } from '../../../../shared/routes';
 import { PageLoader } from '../components/page-loader';
 import { PublicShell } from '../components/public-shell';
-import { LandingPage } from '../features/landing/landing-page';
+import { apiConsolePages } from '../features/api-console/index';
+import { auditPages } from '../features/audit/index';
+import { authPages } from '../features/auth/index';
+import { billingPages } from '../features/billing/index';
+import { dashboardLayout } from '../features/dashboard/index';
+import { endpointsPages } from '../features/endpoints/index';
+import { jsonPathSandboxPages } from '../features/jsonpath-sandbox/index';
+import { operatorPages } from '../features/operator/index';
+import { ppuPages } from '../features/ppu/index';
+import { projectsPages } from '../features/projects/index';
+import { settingsPages } from '../features/settings/index';
+import { sitePages } from '../features/site/index';
+import { statusPages } from '../features/status/index';
+import { subscriptionPages } from '../features/subscription/index';
+import { webhooksPages } from '../features/webhooks/index';
+import { workspaceInvitePages } from '../features/workspace-invite/index';
+import { workspacesPages } from '../features/workspaces/index';
+import { LandingPage } from '../features/landing/index';
 import { RouteError } from './route-error';
 import { RouterNav } from './router-nav';
 
@@ -12,10 +29,10 @@ type LazyComponent = () => Promise<{ Component: ComponentType }>;
 
 /** Loads a page module only when its route is visited: the landing page never pulls dashboard code. */
 const lazyPage =
-  <M,>(load: () => Promise<M>, pick: (module: M) => ComponentType): LazyComponent =>
+  (load: () => Promise<ComponentType>): LazyComponent =>
   async () => {
-    const [module] = await Promise.all([load(), pageStyles()]);
-    return { Component: pick(module) };
+    const [Component] = await Promise.all([load(), pageStyles()]);
+    return { Component };
   };
 const pageStyles = () => import('./page-styles');
 
@@ -24,41 +41,41 @@ const pageStyles = () => import('./page-styles');
  * Record over AppRoute so a route added there cannot be forgotten here.
  */
 const pages: Record<Exclude<AppRoute, '/'>, { frame: Frame; lazy: LazyComponent }> = {
-  '/dashboard': { frame: 'signedIn', lazy: lazyPage(() => import('../features/projects/projects-page'), (m) => m.ProjectsPage) },
-  '/dashboard/project/:id': { frame: 'signedIn', lazy: lazyPage(() => import('../features/projects/project-page'), (m) => m.ProjectPage) },
-  '/dashboard/project/:id/settings': { frame: 'signedIn', lazy: lazyPage(() => import('../features/projects/project-settings-page'), (m) => m.ProjectSettingsPage) },
-  '/dashboard/subscription': { frame: 'signedIn', lazy: lazyPage(() => import('../features/subscription/subscription-page'), (m) => m.SubscriptionPage) },
-  '/dashboard/subscription/plans': { frame: 'signedIn', lazy: lazyPage(() => import('../features/subscription/subscription-plans-page'), (m) => m.SubscriptionPlansPage) },
-  '/dashboard/subscription/plans/fixed': { frame: 'signedIn', lazy: lazyPage(() => import('../features/subscription/fixed-plans-page'), (m) => m.FixedPlansPage) },
-  '/dashboard/subscription/logs': { frame: 'signedIn', lazy: lazyPage(() => import('../features/subscription/subscription-logs-page'), (m) => m.SubscriptionLogsPage) },
-  '/dashboard/subscription/ppu/order': { frame: 'signedIn', lazy: lazyPage(() => import('../features/ppu/pay-as-you-go-order-page'), (m) => m.PayAsYouGoOrderPage) },
-  '/dashboard/subscription/ppu/order/:id': { frame: 'signedIn', lazy: lazyPage(() => import('../features/ppu/pay-as-you-go-order-detail-page'), (m) => m.PayAsYouGoOrderDetailPage) },
-  '/dashboard/subscription/ppu/history': { frame: 'signedIn', lazy: lazyPage(() => import('../features/ppu/pay-as-you-go-history-page'), (m) => m.PayAsYouGoHistoryPage) },
-  '/dashboard/webhooks/add': { frame: 'signedIn', lazy: lazyPage(() => import('../features/webhooks/add-webhook-page'), (m) => m.AddWebhookPage) },
-  '/dashboard/webhooks/:id': { frame: 'signedIn', lazy: lazyPage(() => import('../features/webhooks/webhook-page'), (m) => m.WebhookPage) },
-  '/dashboard/workspaces': { frame: 'signedIn', lazy: lazyPage(() => import('../features/workspaces/workspaces-page'), (m) => m.WorkspacesPage) },
-  '/dashboard/workspaces/:id': { frame: 'signedIn', lazy: lazyPage(() => import('../features/workspaces/workspace-page'), (m) => m.WorkspacePage) },
-  '/dashboard/workspaces/:id/audit': { frame: 'signedIn', lazy: lazyPage(() => import('../features/audit/audit-page'), (m) => m.AuditPage) },
-  '/dashboard/workspaces/:id/transfer': { frame: 'signedIn', lazy: lazyPage(() => import('../features/workspaces/transfer-workspace-page'), (m) => m.TransferWorkspacePage) },
-  '/dashboard/workspaces/:id/order': { frame: 'signedIn', lazy: lazyPage(() => import('../features/ppu/workspace-order-page'), (m) => m.WorkspaceOrderPage) },
-  '/dashboard/workspaces/:id/order/:orderId': { frame: 'signedIn', lazy: lazyPage(() => import('../features/ppu/workspace-order-detail-page'), (m) => m.WorkspaceOrderDetailPage) },
-  '/dashboard/settings': { frame: 'signedIn', lazy: lazyPage(() => import('../features/settings/settings-page'), (m) => m.SettingsPage) },
-  '/dashboard/endpoints': { frame: 'signedIn', lazy: lazyPage(() => import('../features/endpoints/submit-endpoint-page'), (m) => m.SubmitEndpointPage) },
-  '/dashboard/operator/endpoints': { frame: 'signedIn', lazy: lazyPage(() => import('../features/endpoints/operator-endpoints-page'), (m) => m.OperatorEndpointsPage) },
-  '/dashboard/operator': { frame: 'signedIn', lazy: lazyPage(() => import('../features/operator/operator-page'), (m) => m.OperatorPage) },
-  '/billing/checkout/:id': { frame: 'signedIn', lazy: lazyPage(() => import('../features/billing/local-checkout-page'), (m) => m.LocalCheckoutPage) },
-  '/billing/portal': { frame: 'signedIn', lazy: lazyPage(() => import('../features/billing/local-portal-page'), (m) => m.LocalPortalPage) },
-  '/dashboard/jsonpath-sandbox': { frame: 'signedIn', lazy: lazyPage(() => import('../features/jsonpath-sandbox/jsonpath-sandbox-page'), (m) => m.JsonPathSandboxPage) },
-  '/dashboard/api-console': { frame: 'signedIn', lazy: lazyPage(() => import('../features/api-console/api-console-page'), (m) => m.ApiConsolePage) },
+  '/dashboard': { frame: 'signedIn', lazy: lazyPage(projectsPages.ProjectsPage) },
+  '/dashboard/project/:id': { frame: 'signedIn', lazy: lazyPage(projectsPages.ProjectPage) },
+  '/dashboard/project/:id/settings': { frame: 'signedIn', lazy: lazyPage(projectsPages.ProjectSettingsPage) },
+  '/dashboard/subscription': { frame: 'signedIn', lazy: lazyPage(subscriptionPages.SubscriptionPage) },
+  '/dashboard/subscription/plans': { frame: 'signedIn', lazy: lazyPage(subscriptionPages.SubscriptionPlansPage) },
+  '/dashboard/subscription/plans/fixed': { frame: 'signedIn', lazy: lazyPage(subscriptionPages.FixedPlansPage) },
+  '/dashboard/subscription/logs': { frame: 'signedIn', lazy: lazyPage(subscriptionPages.SubscriptionLogsPage) },
+  '/dashboard/subscription/ppu/order': { frame: 'signedIn', lazy: lazyPage(ppuPages.PayAsYouGoOrderPage) },
+  '/dashboard/subscription/ppu/order/:id': { frame: 'signedIn', lazy: lazyPage(ppuPages.PayAsYouGoOrderDetailPage) },
+  '/dashboard/subscription/ppu/history': { frame: 'signedIn', lazy: lazyPage(ppuPages.PayAsYouGoHistoryPage) },
+  '/dashboard/webhooks/add': { frame: 'signedIn', lazy: lazyPage(webhooksPages.AddWebhookPage) },
+  '/dashboard/webhooks/:id': { frame: 'signedIn', lazy: lazyPage(webhooksPages.WebhookPage) },
+  '/dashboard/workspaces': { frame: 'signedIn', lazy: lazyPage(workspacesPages.WorkspacesPage) },
+  '/dashboard/workspaces/:id': { frame: 'signedIn', lazy: lazyPage(workspacesPages.WorkspacePage) },
+  '/dashboard/workspaces/:id/audit': { frame: 'signedIn', lazy: lazyPage(auditPages.AuditPage) },
+  '/dashboard/workspaces/:id/transfer': { frame: 'signedIn', lazy: lazyPage(workspacesPages.TransferWorkspacePage) },
+  '/dashboard/workspaces/:id/order': { frame: 'signedIn', lazy: lazyPage(ppuPages.WorkspaceOrderPage) },
+  '/dashboard/workspaces/:id/order/:orderId': { frame: 'signedIn', lazy: lazyPage(ppuPages.WorkspaceOrderDetailPage) },
+  '/dashboard/settings': { frame: 'signedIn', lazy: lazyPage(settingsPages.SettingsPage) },
+  '/dashboard/endpoints': { frame: 'signedIn', lazy: lazyPage(endpointsPages.SubmitEndpointPage) },
+  '/dashboard/operator/endpoints': { frame: 'signedIn', lazy: lazyPage(endpointsPages.OperatorEndpointsPage) },
+  '/dashboard/operator': { frame: 'signedIn', lazy: lazyPage(operatorPages.OperatorPage) },
+  '/billing/checkout/:id': { frame: 'signedIn', lazy: lazyPage(billingPages.LocalCheckoutPage) },
+  '/billing/portal': { frame: 'signedIn', lazy: lazyPage(billingPages.LocalPortalPage) },
+  '/dashboard/jsonpath-sandbox': { frame: 'signedIn', lazy: lazyPage(jsonPathSandboxPages.JsonPathSandboxPage) },
+  '/dashboard/api-console': { frame: 'signedIn', lazy: lazyPage(apiConsolePages.ApiConsolePage) },
   // No sign-in and no server: the desktop app's sandbox window shows it from the packaged build.
-  '/jsonpath-sandbox': { frame: 'standalone', lazy: lazyPage(() => import('../features/jsonpath-sandbox/standalone-sandbox-page'), (m) => m.StandaloneSandboxPage) },
-  '/workspace-invite/:id': { frame: 'signedIn', lazy: lazyPage(() => import('../features/workspace-invite/workspace-invite-page'), (m) => m.WorkspaceInvitePage) },
-  '/cookie-policy': { frame: 'public', lazy: lazyPage(() => import('../features/shell/cookie-policy-page'), (m) => m.CookiePolicyPage) },
-  '/status': { frame: 'public', lazy: lazyPage(() => import('../features/status/status-page'), (m) => m.StatusPage) },
-  '/auth/signin': { frame: 'auth', lazy: lazyPage(() => import('../features/auth/signin-page'), (m) => m.SignInPage) },
-  '/auth/signout': { frame: 'auth', lazy: lazyPage(() => import('../features/auth/signout-page'), (m) => m.SignOutPage) },
-  '/auth/error': { frame: 'auth', lazy: lazyPage(() => import('../features/auth/auth-error-page'), (m) => m.AuthErrorPage) },
-  '/auth/verify-request': { frame: 'auth', lazy: lazyPage(() => import('../features/auth/verify-request-page'), (m) => m.VerifyRequestPage) },
+  '/jsonpath-sandbox': { frame: 'standalone', lazy: lazyPage(jsonPathSandboxPages.StandaloneSandboxPage) },
+  '/workspace-invite/:id': { frame: 'signedIn', lazy: lazyPage(workspaceInvitePages.WorkspaceInvitePage) },
+  '/cookie-policy': { frame: 'public', lazy: lazyPage(sitePages.CookiePolicyPage) },
+  '/status': { frame: 'public', lazy: lazyPage(statusPages.StatusPage) },
+  '/auth/signin': { frame: 'auth', lazy: lazyPage(authPages.SignInPage) },
+  '/auth/signout': { frame: 'auth', lazy: lazyPage(authPages.SignOutPage) },
+  '/auth/error': { frame: 'auth', lazy: lazyPage(authPages.AuthErrorPage) },
+  '/auth/verify-request': { frame: 'auth', lazy: lazyPage(authPages.VerifyRequestPage) },
 };
 
 const routesIn = (frame: Frame): RouteObject[] =>
@@ -109,7 +126,7 @@ export const routes: RouteObject[] = [
       { index: true, Component: LandingPage },
       {
         // Header, account menu and the RequireAuth guard; pages render inside it, and so do their errors.
-        lazy: lazyPage(() => import('../features/dashboard/signed-in-layout'), (m) => m.SignedInLayout),
+        lazy: lazyPage(dashboardLayout.SignedInLayout),
         children: [{ errorElement: <RouteError />, children: routesIn('signedIn') }],
       },
       {
@@ -121,7 +138,7 @@ export const routes: RouteObject[] = [
         children: [{ errorElement: <RouteError />, children: routesIn('public') }],
       },
       { errorElement: <RouteError />, children: routesIn('standalone') },
-      { path: '*', lazy: lazyPage(() => import('./not-found-page'), (m) => m.NotFoundPage) },
+      { path: '*', lazy: lazyPage(() => import('./not-found-page').then((m) => m.NotFoundPage)) },
     ],
   },
 ];

@@ -1,6 +1,6 @@
 import { Button, Paper, Stack, Text, Title } from '@mantine/core';
 import { IconArrowLeft, IconRefresh } from '@tabler/icons-react';
-import { AppLink as Link } from '../app/nav';
+import { AppLink as Link } from '../lib/nav';
 import { messages } from '../../../../shared/messages';
 import { errorMessage, isApiError } from '../api/client';
 

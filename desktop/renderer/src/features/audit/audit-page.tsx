@@ -9,9 +9,7 @@ import { ErrorView } from '../../components/error-view';
 import { PageLayout } from '../../components/page-layout';
 import { PageLoader } from '../../components/page-loader';
 import { formatDateTime } from '../../lib/format';
-import { WORKSPACES } from '../workspaces/crumbs';
-import { workspaceQueries } from '../workspaces/queries';
-import { WithWorkspace } from '../workspaces/with-workspace';
+import { WithWorkspace, workspaceQueries, WORKSPACES } from '../workspaces/index';
 import { auditQueries, exportUrl } from './queries';
 
 const TITLE = 'Audit log';

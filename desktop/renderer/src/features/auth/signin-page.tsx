@@ -13,7 +13,7 @@ import { apiErrorText } from '../../api/client';
 import { ErrorView } from '../../components/error-view';
 import { PageLoader } from '../../components/page-loader';
 import { usePageTitle } from '../../components/use-page-title';
-import { meQueries } from '../account/queries';
+import { meQueries } from '../account/index';
 import { authQueries, useEmailSignIn } from './queries';
 import { DesktopSignIn } from './desktop-sign-in';
 import { desktopBridge } from '../../lib/desktop';

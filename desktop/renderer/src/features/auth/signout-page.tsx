@@ -6,7 +6,7 @@ import { ErrorView } from '../../components/error-view';
 import { PageLoader } from '../../components/page-loader';
 import { usePageTitle } from '../../components/use-page-title';
 import { signOut } from './queries';
-import { forgetConsentDeferral } from '../shell/consent-modal';
+import { forgetConsentDeferral } from '../shell/index';
 
 export function SignOutPage() {
   usePageTitle('Signing out');

@@ -2,7 +2,7 @@ import { Alert, Anchor, Paper, Stack, Text, ThemeIcon, Title } from '@mantine/co
 import { IconMailCheck } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { Link, useLocation } from 'react-router-dom';
-import { siteQueries } from '../shell/queries';
+import { siteQueries } from '../site/index';
 import { usePageTitle } from '../../components/use-page-title';
 
 export interface VerifyRequestState {

@@ -7,7 +7,7 @@ import { ErrorView } from '../../components/error-view';
 import { PageLayout } from '../../components/page-layout';
 import { PageLoader } from '../../components/page-loader';
 import { formatDate } from '../../lib/format';
-import { StatusBadge } from '../subscription/status-badge';
+import { StatusBadge } from '../subscription/index';
 import { localBillingQueries, usePortalAction, type PortalAction } from './queries';
 import { TestBillingBanner } from './test-billing-banner';
 

@@ -6,7 +6,7 @@ import { isApiError } from '../../api/client';
 import { ErrorView } from '../../components/error-view';
 import { PageLoader } from '../../components/page-loader';
 import { PublicShell } from '../../components/public-shell';
-import { meQueries } from '../account/queries';
+import { meQueries } from '../account/index';
 
 /**
  * Renders its children only for a signed-in user. When /api/me answers 401 (never signed in, or the

@@ -3,13 +3,12 @@ import { useQuery } from '@tanstack/react-query';
 import { Link, Outlet } from 'react-router-dom';
 import { can } from '../../../../../shared/permissions';
 import { CairnLogo } from '../../components/cairn-logo';
-import { meQueries } from '../account/queries';
-import { SelectedWorkspaceProvider, useSelectedWorkspace } from '../workspaces/selected-workspace';
-import { WorkspacePicker } from '../workspaces/workspace-picker';
-import { ShellExtras } from '../shell/shell-extras';
-import { WebhookNoticeToasts } from '../webhooks/notice-toasts';
+import { meQueries } from '../account/index';
+import { SelectedWorkspaceProvider, useSelectedWorkspace, WorkspacePicker } from '../workspaces/index';
+import { ShellExtras } from '../shell/index';
+import { WebhookNoticeToasts } from '../webhooks/index';
 import { AccountMenu } from './account-menu';
-import { BillingBanners } from '../subscription/banners';
+import { BillingBanners } from '../subscription/index';
 import { RequireAuth } from './require-auth';
 
 function AppHeader() {

@@ -7,7 +7,7 @@ import { PageLoader } from '../../components/page-loader';
 import { ErrorView } from '../../components/error-view';
 import { EmptyState } from '../../components/empty-state';
 import { endpointQueries } from './queries';
-import { meQueries } from '../account/queries';
+import { meQueries } from '../account/index';
 import { SubmitEndpointForm } from './submit-endpoint-form';
 import { EndpointTable } from './endpoint-table';
 

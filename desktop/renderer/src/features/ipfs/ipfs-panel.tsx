@@ -7,9 +7,9 @@ import { IPFS_MAX_ADD_BYTES, ipfsMessages, mbText, storageIsDanger, type IpfsPin
 import { ErrorView } from '../../components/error-view';
 import { Pagination } from '../../components/pagination';
 import { formatDateTime } from '../../lib/format';
-import { statsQueries } from '../project-stats/queries';
+import { statsQueries } from '../project-stats/index';
 import { ipfsQueries, PINS_PER_PAGE } from './queries';
-import classes from '../project-stats/api-examples.module.css';
+import classes from '../../components/code-snippet.module.css';
 
 export interface IpfsPanelProps {
   workspaceId: number;

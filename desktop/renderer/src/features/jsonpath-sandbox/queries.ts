@@ -1,7 +1,7 @@
 import { queryOptions } from '@tanstack/react-query';
 import type { WebhookEventPayloadDto } from '../../../../../shared/webhooks-sandbox';
 import { apiFetch } from '../../api/client';
-import { webhookQueries } from '../webhooks/queries';
+import { webhookQueries } from '../webhooks/index';
 
 export const sandboxQueries = {
   /** One delivered (or attempted) event of a webhook with its payload, to try conditions on. */

@@ -3,7 +3,7 @@ import { Alert, Badge, Button, Code, FileButton, Group, NativeSelect, Paper, Sim
 import { IconPlus, IconTrash } from '@tabler/icons-react';
 import { builtInSamples } from '../../../../../shared/webhook-samples';
 import { conditionDef, conditionsByTrigger, MAX_CONDITIONS, triggerLabels, triggers, type Condition, type Operator, type Trigger } from '../../../../../shared/webhooks';
-import { newCondition, withConditionType, type ConditionDraft } from '../webhooks/form-model';
+import { newCondition, withConditionType, type ConditionDraft } from '../webhooks/index';
 import { evaluateSandbox } from './evaluate';
 
 const operatorLabels: Record<Operator, string> = { '=': '=', '!=': '!=', '<': '<', '<=': '<=', '>': '>', '>=': '>=' };

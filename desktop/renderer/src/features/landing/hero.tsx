@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { Button } from '@mantine/core';
 import { IconArrowRight } from '@tabler/icons-react';
-import { AppLink as Link } from '../../app/nav';
+import { AppLink as Link } from '../../lib/nav';
 import { plans } from '../../../../../shared/plans';
 import { formatCount } from '../../../../../shared/pricing';
 import { HERO_WORD_INTERVAL_MS, heroWords, landingAnchors } from '../../../../../shared/site';

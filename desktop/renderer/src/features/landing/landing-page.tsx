@@ -1,11 +1,11 @@
 import { useEffect, useRef, useState } from 'react';
 import { useDocumentTitle } from '@mantine/hooks';
 import { useQuery } from '@tanstack/react-query';
-import { useNav } from '../../app/nav';
+import { useNav } from '../../lib/nav';
 import { landingAnchors } from '../../../../../shared/site';
-import { meQueries } from '../account/queries';
-import { PricingSection, type PlanKind } from '../pricing/pricing-section';
-import { siteQueries } from '../shell/queries';
+import { meQueries } from '../account/index';
+import { PricingSection, type PlanKind } from '../pricing/index';
+import { siteQueries } from '../site/index';
 import { ContactSection } from './contact-section';
 import { FeaturesSection } from './features-section';
 import { Hero } from './hero';

@@ -1,4 +1,4 @@
-import { AppLink as Link } from '../../app/nav';
+import { AppLink as Link } from '../../lib/nav';
 import type { SiteInfo } from '../../../../../shared/site';
 import { CairnLogo } from '../../components/cairn-logo';
 import { navItems } from './site-header';

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { Burger, Button } from '@mantine/core';
 import { IconArrowUpRight } from '@tabler/icons-react';
-import { AppLink as Link, useNav } from '../../app/nav';
+import { AppLink as Link, useNav } from '../../lib/nav';
 import { landingAnchors, type SiteInfo } from '../../../../../shared/site';
 import { isAppRoute } from '../../../../../shared/routes';
 import { CairnLogo } from '../../components/cairn-logo';

@@ -1,7 +1,7 @@
 import { addEthereumChainParameters } from '../../../../../shared/milkomeda';
 
 /** The part of an EIP-1193 provider (window.ethereum) the dashboard uses. */
-interface Eip1193Provider {
+export interface Eip1193Provider {
   request(args: { method: string; params?: unknown[] }): Promise<unknown>;
 }
 

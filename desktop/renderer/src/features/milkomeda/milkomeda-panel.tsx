@@ -5,10 +5,10 @@ import { IconCheck, IconCopy, IconFlask, IconWallet } from '@tabler/icons-react'
 import { useQuery } from '@tanstack/react-query';
 import { messages } from '../../../../../shared/messages';
 import { MILKOMEDA_MAINNET } from '../../../../../shared/milkomeda';
-import { gatewayUrlOf, statsQueries } from '../project-stats/queries';
-import classes from '../project-stats/api-examples.module.css';
+import { gatewayUrlOf, statsQueries } from '../project-stats/index';
+import classes from '../../components/code-snippet.module.css';
 import { evmExamples, rpcUrlWithKey } from './examples';
-import { addMilkomedaToWallet, injectedProvider } from './metamask';
+import { addMilkomedaToWallet, injectedProvider, type Eip1193Provider } from './metamask';
 import { milkomedaQueries } from './queries';
 
 export interface MilkomedaPanelProps {
@@ -24,6 +24,7 @@ export function MilkomedaPanel({ projectKey, sandbox }: MilkomedaPanelProps) {
   const gatewayUrl = gateway.data ?? gatewayUrlOf(undefined);
   const rpcUrl = rpcUrlWithKey(gatewayUrl, projectKey);
   const examples = evmExamples(gatewayUrl, projectKey);
+  const provider = useInjectedProvider();
   return (
     <Paper withBorder p="md" component="section" aria-labelledby={titleId} style={{ minWidth: 0 }}>
       <Stack gap="sm">
@@ -31,8 +32,9 @@ export function MilkomedaPanel({ projectKey, sandbox }: MilkomedaPanelProps) {
           <Title order={2} size="h4" id={titleId}>
             {MILKOMEDA_MAINNET.chainName} RPC
           </Title>
-          <AddToMetaMask gatewayUrl={gatewayUrl} projectKey={projectKey} />
+          <AddToMetaMask provider={provider} gatewayUrl={gatewayUrl} projectKey={projectKey} />
         </Group>
+        {!provider && <NoWalletNote />}
         <Text size="sm" c="dimmed">
           JSON-RPC 2.0, chain id {MILKOMEDA_MAINNET.chainIdNumber} ({MILKOMEDA_MAINNET.chainId}). Send the key in the project_id header, or use this URL, which carries it as its first path segment (for wallets and libraries that take only a URL):
         </Text>
@@ -92,7 +94,7 @@ function DevChainNotice() {
     <Alert color="orange" variant="light" icon={<IconFlask size={18} aria-hidden />} title="Development chain">
       <Stack gap="xs">
         <Text size="sm">
-          No Milkomeda RPC is configured on this Cairn server, so this network is a local EVM development chain (chain id {MILKOMEDA_MAINNET.chainIdNumber}) that starts empty on every restart. These development accounts hold 10,000 mADA each; their private keys are public, so never send real funds to them:
+          No Milkomeda RPC is configured on this Cairn server, so this network is a local EVM development chain (chain id {MILKOMEDA_MAINNET.chainIdNumber}). It keeps its accounts, contracts and blocks across restarts: its transactions are kept in this server's database and replayed on start. These development accounts hold 10,000 mADA each; their private keys are public, so never send real funds to them:
         </Text>
         <List size="xs" spacing={2} className={classes.code} style={{ overflowWrap: 'anywhere' }}>
           {devChain.data.accounts.map((a) => (
@@ -111,16 +113,29 @@ function DevChainNotice() {
   );
 }
 
-/** wallet_addEthereumChain through the injected provider; disabled with the spec's tooltip when there is none. */
-function AddToMetaMask({ gatewayUrl, projectKey }: { gatewayUrl: string; projectKey: string }) {
+/** The wallet the browser injected, if any; MetaMask may inject after the page loaded and announces itself with an event. */
+function useInjectedProvider() {
   const [provider, setProvider] = useState(injectedProvider);
-  const [busy, setBusy] = useState(false);
   useEffect(() => {
-    // MetaMask may inject after the page loaded; it announces itself with this event.
     const found = () => setProvider(injectedProvider());
     window.addEventListener('ethereum#initialized', found, { once: true });
     return () => window.removeEventListener('ethereum#initialized', found);
   }, []);
+  return provider;
+}
+
+/** Why 'Add to MetaMask' is disabled, in view: a tooltip is out of reach on a touch screen. */
+function NoWalletNote() {
+  return (
+    <Text size="sm" data-testid="metamask-missing">
+      Add to MetaMask is disabled: this browser has no MetaMask extension. Install it and reload the page, or use the RPC URL below in your wallet.
+    </Text>
+  );
+}
+
+/** wallet_addEthereumChain through the injected provider; disabled with the spec's tooltip when there is none. */
+function AddToMetaMask({ provider, gatewayUrl, projectKey }: { provider: Eip1193Provider | null; gatewayUrl: string; projectKey: string }) {
+  const [busy, setBusy] = useState(false);
 
   if (!provider) {
     return (

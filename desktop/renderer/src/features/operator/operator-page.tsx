@@ -11,8 +11,8 @@ import { ErrorView } from '../../components/error-view';
 import { PageLayout } from '../../components/page-layout';
 import { PageLoader } from '../../components/page-loader';
 import { formatDate } from '../../lib/format';
-import { meQueries } from '../account/queries';
-import { StatusBadge } from '../subscription/status-badge';
+import { meQueries } from '../account/index';
+import { StatusBadge } from '../subscription/index';
 import { operatorQueries, useGrantBoost, useSetPlan } from './queries';
 
 const statuses: SubscriptionStatus[] = ['active', 'past_due', 'unpaid', 'incomplete', 'incomplete_expired', 'canceled'];

@@ -7,7 +7,7 @@ import { errorMessage } from '../../api/client';
 import { ErrorView } from '../../components/error-view';
 import { PageLoader } from '../../components/page-loader';
 import { formatDateTime } from '../../lib/format';
-import { invalidateQuotas, workspaceQueries } from '../workspaces/queries';
+import { invalidateQuotas, workspaceQueries } from '../workspaces/index';
 import { ppuQueries, useSimulatePayment } from './queries';
 import { OrderStatusBadge } from './order-status-badge';
 import { useNow } from './use-now';

@@ -3,13 +3,14 @@ import { Alert, Anchor, Button, Group, NumberInput, Paper, SegmentedControl, Sta
 import { useQuery } from '@tanstack/react-query';
 import { Link, useNavigate } from 'react-router-dom';
 import { useMediaQuery } from '@mantine/hooks';
-import { can, deniedMessages } from '../../../../../shared/permissions';
+import { can } from '../../../../../shared/permissions';
 import { formatEur } from '../../../../../shared/pricing';
 import { MAX_ORDER_REQUESTS, ORDER_PRESETS, PRICE_DISPLAY_UNIT, formatAda, formatRequests, orderQuantityError, rateAgeText, type PpuPricing } from '../../../../../shared/ppu';
 import type { WorkspaceDto } from '../../../../../shared/workspaces';
 import { errorMessage } from '../../api/client';
 import { ErrorView } from '../../components/error-view';
 import { PageLoader } from '../../components/page-loader';
+import { deniedReason } from '../../components/permission';
 import { ppuQueries, useCreateOrder } from './queries';
 import { useNow } from './use-now';
 
@@ -106,12 +107,12 @@ export function OrderForm({ workspace, orderPath }: { workspace: WorkspaceDto; o
           <Button
             disabled={!valid || !quote.data || !mayOrder || !s.enabled}
             loading={create.isPending}
-            title={mayOrder ? undefined : deniedMessages['workspace.payg_new_order']}
+            title={deniedReason(workspace.role_name, 'workspace.payg_new_order') ?? undefined}
             onClick={() => create.mutate(requests, { onSuccess: (order) => navigate(orderPath(order.id)) })}
           >
             Order {valid ? formatRequests(requests) : ''} requests
           </Button>
-          {!mayOrder && <Text size="sm" c="dimmed">{deniedMessages['workspace.payg_new_order']}</Text>}
+          {!mayOrder && <Text size="sm" c="dimmed">{deniedReason(workspace.role_name, 'workspace.payg_new_order')}</Text>}
         </Stack>
       </Paper>
       <Anchor component={Link} to="/dashboard/subscription/ppu/history">

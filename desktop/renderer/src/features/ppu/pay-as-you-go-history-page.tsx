@@ -9,7 +9,7 @@ import { PageLayout } from '../../components/page-layout';
 import { PageLoader } from '../../components/page-loader';
 import { formatDateTime } from '../../lib/format';
 import { ppuQueries } from './queries';
-import { SUBSCRIPTION } from '../subscription/crumbs';
+import { SUBSCRIPTION } from '../subscription/index';
 import { OrderStatusBadge } from './order-status-badge';
 
 export function PayAsYouGoHistoryPage() {

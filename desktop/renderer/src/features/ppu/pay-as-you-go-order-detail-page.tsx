@@ -1,6 +1,6 @@
 import { useParams } from 'react-router-dom';
 import { PageLayout } from '../../components/page-layout';
-import { SUBSCRIPTION } from '../subscription/crumbs';
+import { SUBSCRIPTION } from '../subscription/index';
 import { HISTORY } from './crumbs';
 import { OrderById } from './order-detail';
 

@@ -1,6 +1,6 @@
 import { PageLayout } from '../../components/page-layout';
-import { WithSelectedWorkspace } from '../workspaces/selected-workspace';
-import { SUBSCRIPTION } from '../subscription/crumbs';
+import { WithSelectedWorkspace } from '../workspaces/index';
+import { SUBSCRIPTION } from '../subscription/index';
 import { OrderForm } from './order-form';
 
 export function PayAsYouGoOrderPage() {

@@ -3,7 +3,7 @@ import type { PpuOrderDto, PpuQuoteDto, PpuSettingsDto } from '../../../../../sh
 import { isOpenOrder } from '../../../../../shared/ppu';
 import { apiFetch } from '../../api/client';
 import { pagedListQuery } from '../../api/pages';
-import { invalidateQuotas } from '../workspaces/queries';
+import { invalidateQuotas } from '../workspaces/index';
 
 const items = (requests: number) => ({ items: [{ item_type: 'requests' as const, item_quantity: requests }] });
 

@@ -1,6 +1,6 @@
 import { useParams } from 'react-router-dom';
 import { PageLayout } from '../../components/page-layout';
-import { WORKSPACES } from '../workspaces/crumbs';
+import { WORKSPACES } from '../workspaces/index';
 import { OrderById } from './order-detail';
 
 export function WorkspaceOrderDetailPage() {

@@ -6,8 +6,7 @@ import { ErrorView } from '../../components/error-view';
 import { PageLayout } from '../../components/page-layout';
 import { PageLoader } from '../../components/page-loader';
 import { isApiError } from '../../api/client';
-import { workspaceQueries } from '../workspaces/queries';
-import { WORKSPACES } from '../workspaces/crumbs';
+import { workspaceQueries, WORKSPACES } from '../workspaces/index';
 import { OrderForm } from './order-form';
 
 function useWorkspaceFromPath(): { id: number; workspace: WorkspaceDto | undefined; isPending: boolean; error: unknown } {

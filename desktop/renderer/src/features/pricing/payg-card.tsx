@@ -1,6 +1,6 @@
 import { Badge, Button, Paper, Text, Title } from '@mantine/core';
 import { IconCheck } from '@tabler/icons-react';
-import { AppLink as Link } from '../../app/nav';
+import { AppLink as Link } from '../../lib/nav';
 import {
   PAYG_FALLBACK_ADA_PER_REQUEST,
   PAYG_FALLBACK_EUR_PER_REQUEST,

@@ -1,6 +1,6 @@
 import { Badge, Button, Paper, Text, Title } from '@mantine/core';
 import { IconCheck } from '@tabler/icons-react';
-import { AppLink as Link } from '../../app/nav';
+import { AppLink as Link } from '../../lib/nav';
 import { yearlySavings, type Plan, type PlanName } from '../../../../../shared/plans';
 import { formatCount, formatEur, monthlyRequestsText, storageText } from '../../../../../shared/pricing';
 import type { SiteInfo } from '../../../../../shared/site';

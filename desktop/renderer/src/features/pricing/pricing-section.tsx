@@ -4,7 +4,7 @@ import { Badge, Container, Text, Title } from '@mantine/core';
 import { planNames, plans, YEARLY_DISCOUNT } from '../../../../../shared/plans';
 import { landingAnchors, type SiteInfo } from '../../../../../shared/site';
 import { PlansGrid } from '../../components/plans-grid';
-import { billingQueries } from '../subscription/queries';
+import { customerQuery } from './queries';
 import { PayAsYouGoCard } from './payg-card';
 import { PlanCard, type BillingPeriod } from './plan-card';
 import { SegmentedToggle } from './segmented-toggle';
@@ -25,7 +25,7 @@ const discountLabel = `${Math.round(YEARLY_DISCOUNT * 100)}% off`;
 export function PricingSection({ kind, onKindChange, signedIn, site }: PricingSectionProps) {
   const [period, setPeriod] = useState<BillingPeriod>('month');
   // A signed-in user's card of the plan they already have says so instead of offering it again.
-  const customer = useQuery({ ...billingQueries.customer(), enabled: signedIn });
+  const customer = useQuery({ ...customerQuery(), enabled: signedIn });
   const currentPlan = signedIn && customer.data ? (customer.data.subscriptions.data[0]?.plan ?? 'STARTER') : null;
   return (
     <section id={landingAnchors.pricing} aria-labelledby="pricing-title" className={classes.section}>

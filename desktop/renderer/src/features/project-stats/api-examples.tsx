@@ -4,7 +4,7 @@ import { useClipboard } from '@mantine/hooks';
 import { IconBrandJavascript, IconCheck, IconCopy, IconTerminal2 } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { clientExamples, type ClientExample } from '../../../../../shared/client-examples';
-import classes from './api-examples.module.css';
+import classes from '../../components/code-snippet.module.css';
 import { gatewayUrlOf, statsQueries } from './queries';
 
 export interface ApiExamplesProps {

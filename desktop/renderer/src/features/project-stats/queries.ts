@@ -4,7 +4,7 @@ import type { SiteInfo } from '../../../../../shared/site';
 import type { ProjectHistory, ProjectStats } from '../../../../../shared/usage';
 import type { ProjectInsight } from '../../../../../shared/insight';
 import { ApiError, apiFetch } from '../../api/client';
-import { siteQueries } from '../shell/queries';
+import { siteQueries } from '../site/index';
 import { withPrivateNetwork } from './country';
 
 /** Spec section 9: project stats refresh every 15.6 s, the history every 15 s. */

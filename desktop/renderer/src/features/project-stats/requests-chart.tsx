@@ -7,7 +7,7 @@ import { AXIS_TICK, GRID_PROPS, X_AXIS_LINE } from './chart-style';
 import { messages } from '../../../../../shared/messages';
 import { LIMIT_LINE_THRESHOLD, type ProjectHistory } from '../../../../../shared/usage';
 import { formatNumber } from '../../lib/format';
-import { workspaceQueries } from '../workspaces/queries';
+import { workspaceQueries } from '../workspaces/index';
 import { statsQueries } from './queries';
 
 export interface RequestsChartProps {

@@ -1,11 +1,11 @@
 import { useState } from 'react';
 import { Alert, Button, Group, MultiSelect, Paper, Stack, Text, Textarea, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import { can } from '../../../../../shared/permissions';
 import { ALLOWED_EVM_METHODS } from '../../../../../shared/milkomeda';
 import { allowListsSchema, MAX_ALLOW_LIST_ENTRIES, type AllowLists } from '../../../../../shared/allow-list';
 import { errorMessage } from '../../api/client';
 import { ReasonTooltip } from '../../components/reason-tooltip';
+import { deniedReason } from '../../components/permission';
 import { useSaveAllowLists, type ProjectWithRole } from './queries';
 
 const lines = (text: string): string[] =>
@@ -27,7 +27,7 @@ export function AllowListsCard({ project, milkomeda }: { project: ProjectWithRol
   const [errors, setErrors] = useState<Partial<Record<keyof AllowLists, string>>>({});
   const [serverError, setServerError] = useState<string | null>(null);
   const save = useSaveAllowLists(project);
-  const reason = can(project.role_name, 'projects.update') ? null : 'Only the owner, administrators and maintainers can change allow-lists.';
+  const reason = deniedReason(project.role_name, 'projects.update');
 
   const submit = () => {
     const lists = { origins: lines(origins), ips: lines(ips), methods: milkomeda ? methods : [] };

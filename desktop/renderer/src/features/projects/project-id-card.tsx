@@ -3,11 +3,11 @@ import { Alert, Badge, Button, Group, Paper, Radio, Stack, Text, Title } from '@
 import { notifications } from '@mantine/notifications';
 import { useClipboard } from '@mantine/hooks';
 import { IconCheck, IconCopy, IconRefresh } from '@tabler/icons-react';
-import { can } from '../../../../../shared/permissions';
 import { KEY_GRACE_PERIODS, type KeyGrace } from '../../../../../shared/allow-list';
 import { errorMessage } from '../../api/client';
 import { ModalDialog } from '../../components/modal-dialog';
 import { ReasonTooltip } from '../../components/reason-tooltip';
+import { deniedReason } from '../../components/permission';
 import { formatDateTime } from '../../lib/format';
 import { useRollKey, type ProjectWithRole } from './queries';
 
@@ -50,7 +50,7 @@ function KeyLine({ value, testId }: { value: string; testId: string }) {
 export function ProjectIdCard({ project }: { project: ProjectWithRole }) {
   const [rolling, setRolling] = useState(false);
   const previous = project.previous_key;
-  const reason = can(project.role_name, 'projects.update') ? null : 'Only the owner, administrators and maintainers can roll project keys.';
+  const reason = deniedReason(project.role_name, 'projects.update');
   return (
     <Paper withBorder p="md">
       <Stack gap="sm">

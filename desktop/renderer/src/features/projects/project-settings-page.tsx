@@ -3,7 +3,6 @@ import { Button, Group, Paper, Stack, Text, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { IconTrash } from '@tabler/icons-react';
 import { useNavigate, useParams } from 'react-router-dom';
-import { can } from '../../../../../shared/permissions';
 import { projectNameSchema } from '../../../../../shared/workspaces';
 import { errorMessage, isApiError } from '../../api/client';
 import { ConfirmDeleteModal } from '../../components/confirm-delete-modal';
@@ -12,6 +11,7 @@ import { NameForm } from '../../components/name-form';
 import { PageLayout } from '../../components/page-layout';
 import { PageLoader } from '../../components/page-loader';
 import { ReasonTooltip } from '../../components/reason-tooltip';
+import { deniedReason } from '../../components/permission';
 import { useDeleteProject, useRenameProject, type ProjectWithRole } from './queries';
 import { PROJECTS } from './crumbs';
 import { useProject } from './use-project';
@@ -43,7 +43,6 @@ export function ProjectSettingsPage() {
 
 function RenameProject({ project }: { project: ProjectWithRole }) {
   const rename = useRenameProject(project);
-  const allowed = can(project.role_name, 'projects.update');
   return (
     <Paper withBorder p="md">
       <Stack gap="sm">
@@ -55,7 +54,7 @@ function RenameProject({ project }: { project: ProjectWithRole }) {
           initialName={project.project_name}
           schema={projectNameSchema}
           saving={rename.isPending}
-          disabledReason={allowed ? null : 'Only the owner, administrators and maintainers can rename projects.'}
+          disabledReason={deniedReason(project.role_name, 'projects.update')}
           onSave={(name) =>
             rename.mutate(name, {
               onSuccess: () => notifications.show({ color: 'green', title: 'Project renamed', message: `The project is now called ${name}.` }),
@@ -73,7 +72,7 @@ function DeleteProject({ project }: { project: ProjectWithRole }) {
   const navigate = useNavigate();
   const remove = useDeleteProject(project);
   const [confirming, setConfirming] = useState(false);
-  const reason = can(project.role_name, 'projects.delete') ? null : 'Only the owner, administrators and maintainers can delete projects.';
+  const reason = deniedReason(project.role_name, 'projects.delete');
   return (
     <Paper withBorder p="md" style={{ borderColor: 'var(--mantine-color-red-3)' }}>
       <Stack gap="sm">

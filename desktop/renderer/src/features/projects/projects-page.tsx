@@ -1,12 +1,12 @@
 import { useEffect, useState, type FormEvent } from 'react';
-import { Badge, Button, Card, Group, NativeSelect, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
+import { Anchor, Badge, Button, Card, Group, NativeSelect, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { IconFolderOpen } from '@tabler/icons-react';
 import { useInfiniteQuery, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useDebouncedValue } from '@mantine/hooks';
 import { Link, useNavigate } from 'react-router-dom';
 import { can } from '../../../../../shared/permissions';
-import { NETWORK_NOT_AVAILABLE, networkLabel, networkOptions } from '../../../../../shared/networks';
+import { networkLabel, networkOptions, projectNetworkChoices } from '../../../../../shared/networks';
 import { projectNameSchema, type ProjectDto, type WorkspaceDto } from '../../../../../shared/workspaces';
 import { ListSearch } from '../../components/list-search';
 import { errorMessage, isApiError } from '../../api/client';
@@ -21,11 +21,9 @@ import { PageLoader } from '../../components/page-loader';
 import { RoleBadge } from '../../components/role-badge';
 import { SectionHeading } from '../../components/section-heading';
 import { formatNumber } from '../../lib/format';
-import { addProjectBlockedReason, workspaceUsageText } from '../workspaces/limits';
-import { workspaceQueries } from '../workspaces/queries';
-import { WithSelectedWorkspace } from '../workspaces/selected-workspace';
-import { SandboxBadge } from '../project-stats';
-import { WebhooksSection } from '../webhooks/webhooks-section';
+import { addProjectBlockedReason, WithSelectedWorkspace, workspaceQueries, workspaceUsageText } from '../workspaces/index';
+import { SandboxBadge } from '../project-stats/index';
+import { WebhooksSection } from '../webhooks/index';
 import { projectQueries, useCreateProject } from './queries';
 
 /** Should GET /api/networks fail: every enabled network, and the server still refuses a wrong one. */
@@ -82,6 +80,7 @@ function WorkspaceProjects({ workspace }: { workspace: WorkspaceDto }) {
           </Text>
         )}
       </FactLine>
+      {reason && <AddProjectBlocked reason={reason} planLimited={can(workspace.role_name, 'projects.add')} owner={workspace.is_creator} />}
       <ListSearch value={search} onChange={setSearch} query={q} list={projects} label="Search projects" placeholder="Project name" />
       {projects.isPending ? (
         <PageLoader label="Loading projects…" />
@@ -118,6 +117,26 @@ function WorkspaceProjects({ workspace }: { workspace: WorkspaceDto }) {
   );
 }
 
+/**
+ * Why Add Project is disabled, in view (a tooltip is out of reach on a touch screen), with the way to
+ * more projects when the plan is what stops it: the plans for the owner, the pricing for a member.
+ */
+function AddProjectBlocked({ reason, planLimited, owner }: { reason: string; planLimited: boolean; owner: boolean }) {
+  return (
+    <Text size="sm" data-testid="add-project-blocked">
+      Add Project is disabled: {reason}{' '}
+      {planLimited &&
+        (owner ? (
+          <Anchor component={Link} to="/dashboard/subscription/plans">
+            See the plans
+          </Anchor>
+        ) : (
+          <Anchor href="/#pricing">See the plans</Anchor>
+        ))}
+    </Text>
+  );
+}
+
 function ProjectCard({ project }: { project: ProjectDto }) {
   return (
     <Card component={Link} to={`/dashboard/project/${project.uuid}`} withBorder padding="md" h="100%" className="cairn-card-link">
@@ -145,13 +164,11 @@ function AddProjectForm({ workspaceId, onDone }: { workspaceId: number; onDone: 
   const navigate = useNavigate();
   const create = useCreateProject(workspaceId);
   const [name, setName] = useState('');
-  // Networks this server cannot serve are listed but cannot be chosen; the first servable is the default.
+  // Only the networks this server serves, the test networks first; the first is the default.
   const networks = useQuery(projectQueries.networks());
-  const options = networks.data ?? (networks.isError ? fallbackNetworks : []);
+  const options = projectNetworkChoices(networks.data ?? (networks.isError ? fallbackNetworks : []));
   const [chosen, setChosen] = useState<string | null>(null);
-  const firstAvailable = options.find((n) => n.available);
-  const networkId = chosen ?? (firstAvailable ? String(firstAvailable.value) : '');
-  const unavailable = options.some((n) => !n.available);
+  const networkId = chosen ?? (options[0] ? String(options[0].value) : '');
   const [nameError, setNameError] = useState<string | null>(null);
 
   const onSubmit = (event: FormEvent<HTMLFormElement>) => {
@@ -197,8 +214,7 @@ function AddProjectForm({ workspaceId, onDone }: { workspaceId: number; onDone: 
           value={networkId}
           onChange={(e) => setChosen(e.currentTarget.value)}
           disabled={networks.isPending}
-          data={options.map((n) => ({ value: String(n.value), label: n.available ? n.label : `${n.label} (${NETWORK_NOT_AVAILABLE})`, disabled: !n.available }))}
-          description={unavailable ? `Networks marked '${NETWORK_NOT_AVAILABLE}' have no backend here or are turned off; the status page shows which networks answer.` : undefined}
+          data={options.map((n) => ({ value: String(n.value), label: n.label }))}
         />
         <Group justify="flex-end" gap="sm">
           <Button variant="default" onClick={onDone} disabled={create.isPending}>

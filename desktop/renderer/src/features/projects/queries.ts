@@ -5,7 +5,7 @@ import type { NetworkOptionDto } from '../../../../../shared/networks';
 import type { AllowLists, KeyGrace, PreviousKeyDto } from '../../../../../shared/allow-list';
 import { apiFetch } from '../../api/client';
 import { pagedListQuery } from '../../api/pages';
-import { invalidateQuotas } from '../workspaces/queries';
+import { invalidateQuotas } from '../workspaces/index';
 
 /** GET /api/projects/:uuid: the project plus the caller's role in its workspace. */
 export type ProjectWithRole = ProjectDto & { role_name: Role };

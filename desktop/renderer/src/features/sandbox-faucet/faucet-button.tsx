@@ -57,7 +57,8 @@ function FaucetForm({ network, defaultAddress }: { network: string; defaultAddre
         </Text>
         <TextInput label="Address" value={address} onChange={(e) => setAddress(e.currentTarget.value)} required autoComplete="off" spellCheck={false} />
         <NumberInput label="Ada" value={ada} onChange={setAda} min={1} max={100_000} decimalScale={6} required />
-        <Group grow align="flex-start">
+        {/* Only the token has a description: aligned at the bottom, the two inputs line up. */}
+        <Group grow align="flex-end">
           <TextInput label="Test token (optional)" description="Minted by the faucet's policy" value={token} onChange={(e) => setToken(e.currentTarget.value)} maxLength={32} />
           <NumberInput label="Quantity" value={quantity} onChange={setQuantity} min={1} allowDecimal={false} disabled={!token.trim()} />
         </Group>

@@ -7,8 +7,8 @@ import { accountMessages } from '../../../../../shared/account';
 import { ConfirmDeleteModal } from '../../components/confirm-delete-modal';
 import { ErrorView } from '../../components/error-view';
 import { PageLoader } from '../../components/page-loader';
-import { meQueries } from '../account/queries';
-import { failed } from '../workspaces/feedback';
+import { meQueries } from '../account/index';
+import { failed } from '../../components/feedback';
 import { accountSecurityQueries, useDeleteAccount } from './queries';
 
 /** Deleting the account: refused with the reason while it owns a workspace with other members. */

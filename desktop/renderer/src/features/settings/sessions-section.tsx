@@ -7,7 +7,7 @@ import { ErrorView } from '../../components/error-view';
 import { LoadMore } from '../../components/load-more';
 import { PageLoader } from '../../components/page-loader';
 import { formatDateTime } from '../../lib/format';
-import { failed, succeeded } from '../workspaces/feedback';
+import { failed, succeeded } from '../../components/feedback';
 import { accountSecurityQueries, useEndSession, useSignOutOthers } from './queries';
 
 /** Where the user is signed in: browsers and the desktop app, each with a way to sign it out. */

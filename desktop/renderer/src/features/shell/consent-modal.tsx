@@ -5,7 +5,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useLocation } from 'react-router-dom';
 import { messages } from '../../../../../shared/messages';
 import { ModalDialog } from '../../components/modal-dialog';
-import { settingsQueries, useSaveSettings } from '../settings/queries';
+import { settingsQueries, useSaveSettings } from '../settings/index';
 
 /** Set for this browser session when the user answers later; cleared on sign-out, so the question comes back next sign-in. */
 const LATER_KEY = 'cairn_marketing_consent_later';

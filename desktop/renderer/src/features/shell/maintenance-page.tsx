@@ -6,7 +6,7 @@ import { messages } from '../../../../../shared/messages';
 import type { SiteInfo } from '../../../../../shared/site';
 import { PageLoader } from '../../components/page-loader';
 import { usePageTitle } from '../../components/use-page-title';
-import { siteQueries } from './queries';
+import { siteQueries } from '../site/index';
 
 function formatEta(iso: string): string {
   const date = new Date(iso);

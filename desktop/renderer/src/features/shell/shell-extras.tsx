@@ -3,7 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { MarketingConsentModal } from './consent-modal';
 import { DeployChecker } from './deploy-checker';
 import { MaintenanceGate } from './maintenance-page';
-import { siteQueries } from './queries';
+import { siteQueries } from '../site/index';
 
 /**
  * The dashboard shell's extras around the page content: the maintenance page instead of the content while

@@ -6,8 +6,7 @@ import { can } from '../../../../../shared/permissions';
 import { QUOTA_WARNING_FRACTION, bannersFor, nearlyExhausted, type BannerKind } from '../../../../../shared/billing';
 import type { QuotaDto, WorkspaceDto } from '../../../../../shared/workspaces';
 import type { WorkspaceBillingDto } from '../../../../../shared/billing';
-import { useSelectedWorkspace } from '../workspaces/selected-workspace';
-import { workspaceQueries } from '../workspaces/queries';
+import { useSelectedWorkspace, workspaceQueries } from '../workspaces/index';
 import { billingQueries } from './queries';
 import { LOW_BALANCE_REQUESTS, formatRequests } from '../../../../../shared/ppu';
 

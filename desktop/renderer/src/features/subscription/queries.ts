@@ -3,7 +3,6 @@ import type {
   BillingInfoDto,
   CheckoutInput,
   CheckoutResultDto,
-  CustomerDto,
   CustomerSubscriptionDto,
   PlanChangePreviewDto,
   SubscriptionLogDto,
@@ -12,7 +11,8 @@ import type {
 import type { AddonDto } from '../../../../../shared/workspaces';
 import { apiFetch } from '../../api/client';
 import { pagedListQuery } from '../../api/pages';
-import { invalidateQuotas, workspaceQueries } from '../workspaces/queries';
+import { customerQuery } from '../pricing/index';
+import { invalidateQuotas, workspaceQueries } from '../workspaces/index';
 
 export const billingQueries = {
   all: () => ['billing'] as const,
@@ -23,12 +23,7 @@ export const billingQueries = {
       queryFn: ({ signal }) => apiFetch<BillingInfoDto>('/api/billing/plans', { signal }),
       staleTime: 5 * 60_000,
     }),
-  /** The signed-in user's customer; `migrate` re-reads it from the provider first (after a checkout). */
-  customer: (migrate = false) =>
-    queryOptions({
-      queryKey: [...billingQueries.all(), 'customer', migrate] as const,
-      queryFn: ({ signal }) => apiFetch<CustomerDto>(`/api/stripe/get_customer${migrate ? '?migrate=true' : ''}`, { signal }),
-    }),
+  customer: customerQuery,
   /** The workspace owner's billing state, as any member may see it. */
   workspace: (id: number) =>
     queryOptions({

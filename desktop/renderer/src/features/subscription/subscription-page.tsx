@@ -5,14 +5,14 @@ import { Link, useSearchParams } from 'react-router-dom';
 import { can } from '../../../../../shared/permissions';
 import { boosts, boostTypes, isPlanName } from '../../../../../shared/plans';
 import { formatCount, formatEur, storageText } from '../../../../../shared/pricing';
-import { hasPaidSubscription, type BillingInfoDto, type WorkspaceBillingDto } from '../../../../../shared/billing';
+import { hasPaidSubscription, PAY_AS_YOU_GO_AVAILABLE, type BillingInfoDto, type WorkspaceBillingDto } from '../../../../../shared/billing';
+import { formatRequests } from '../../../../../shared/ppu';
 import type { QuotaDto, WorkspaceDto } from '../../../../../shared/workspaces';
 import { ErrorView } from '../../components/error-view';
 import { PageLayout } from '../../components/page-layout';
 import { PageLoader } from '../../components/page-loader';
 import { formatDate, formatDateTime } from '../../lib/format';
-import { WithSelectedWorkspace } from '../workspaces/selected-workspace';
-import { workspaceQueries } from '../workspaces/queries';
+import { WithSelectedWorkspace, workspaceQueries } from '../workspaces/index';
 import { CheckoutDialog, type CheckoutItem } from './checkout-dialog';
 import { billingQueries } from './queries';
 import { StatusBadge } from './status-badge';
@@ -111,6 +111,38 @@ function BoostsPanel({ workspace, info }: { workspace: WorkspaceDto; info: Billi
         )}
       </Stack>
       <CheckoutDialog item={item} onClose={() => setItem(null)} />
+    </Paper>
+  );
+}
+
+/** The workspace's pay-as-you-go balance: the requests its projects use once the plan's daily quota is used up. */
+function PayAsYouGoPanel({ workspace, quota }: { workspace: WorkspaceDto; quota: QuotaDto }) {
+  const { active, balance } = quota.ppu;
+  return (
+    <Paper withBorder p="lg" radius="md">
+      <Stack gap="sm">
+        <Title order={2} size="h4">
+          Pay as you go
+        </Title>
+        <Text size="sm" data-testid="subscription-ppu-balance">
+          Balance of {workspace.name}: <b>{formatRequests(balance.requests)} requests</b>
+        </Text>
+        <Text size="sm" c="dimmed">
+          {active
+            ? "Its projects use these requests once the plan's daily quota is used up. They never expire."
+            : 'No requests bought for this workspace yet. Bought requests are used once the plan\'s daily quota is used up, and never expire.'}
+        </Text>
+        <Group gap="sm">
+          {can(workspace.role_name, 'workspace.payg_new_order') && (
+            <Button component={Link} to={`/dashboard/workspaces/${workspace.id}/order`} variant="light">
+              New order
+            </Button>
+          )}
+          <Button component={Link} to="/dashboard/subscription/ppu/history" variant="subtle">
+            Order history
+          </Button>
+        </Group>
+      </Stack>
     </Paper>
   );
 }
@@ -247,13 +279,14 @@ function SubscriptionBody({ workspace }: { workspace: WorkspaceDto }) {
         <UsagePanel quota={quota.data} />
       </SimpleGrid>
       <BoostsPanel workspace={workspace} info={info.data} />
+      {PAY_AS_YOU_GO_AVAILABLE && <PayAsYouGoPanel workspace={workspace} quota={quota.data} />}
     </Stack>
   );
 }
 
 export function SubscriptionPage() {
   return (
-    <PageLayout title="Subscription" description="The plan this workspace runs on, what it uses, and its boosts.">
+    <PageLayout title="Subscription" description="The plan this workspace runs on, what it uses, its boosts and its pay-as-you-go balance.">
       <BillingErrorFromLink />
       <WithSelectedWorkspace missing="Subscriptions belong to workspace owners.">{(workspace) => <SubscriptionBody workspace={workspace} />}</WithSelectedWorkspace>
     </PageLayout>

@@ -4,7 +4,7 @@ import { PAY_AS_YOU_GO_AVAILABLE } from '../../../../../shared/billing';
 import { PageLayout } from '../../components/page-layout';
 import { SUBSCRIPTION } from './crumbs';
 
-function CrossroadCard({ title, text, to, action, testId }: { title: string; text: string; to: string; action: string; testId: string }) {
+function CrossroadCard({ title, text, to, action, actionNote, testId }: { title: string; text: string; to: string; action: string; actionNote: string; testId: string }) {
   return (
     <Paper withBorder p="xl" radius="md" data-testid={testId}>
       <Stack gap="sm">
@@ -12,9 +12,14 @@ function CrossroadCard({ title, text, to, action, testId }: { title: string; tex
           {title}
         </Title>
         <Text c="dimmed">{text}</Text>
-        <Button component={Link} to={to} mt="sm" w="fit-content">
-          {action}
-        </Button>
+        <Stack gap={4} mt="sm">
+          <Button component={Link} to={to} w="fit-content">
+            {action}
+          </Button>
+          <Text size="sm" c="dimmed" data-testid={`${testId}-note`}>
+            {actionNote}
+          </Text>
+        </Stack>
       </Stack>
     </Paper>
   );
@@ -31,6 +36,7 @@ export function SubscriptionPlansPage() {
           text="A monthly or yearly plan with a daily request limit, projects, webhooks and workspaces. Yearly plans are 15% off."
           to="/dashboard/subscription/plans/fixed"
           action="See fixed plans"
+          actionNote="Compares the plans; choosing one opens its checkout."
         />
         {PAY_AS_YOU_GO_AVAILABLE && (
           <CrossroadCard
@@ -39,6 +45,7 @@ export function SubscriptionPlansPage() {
             text="No commitment: buy requests with ADA and use them whenever you like. They never expire."
             to="/dashboard/subscription/ppu/order"
             action="Start Building"
+            actionNote="Opens an order for this workspace: choose how many requests, then pay the order in ADA. Nothing is charged until you pay."
           />
         )}
       </SimpleGrid>

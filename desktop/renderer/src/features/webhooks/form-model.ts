@@ -1,8 +1,7 @@
 // The webhook form's state and its validation, kept apart from the components so the rules read in
 // one place. Validation is the server's own schema (shared/webhooks.ts), so both give the same texts.
-import { messages } from '../../../../../shared/messages';
 import { webhookNetworkOf } from '../../../../../shared/networks';
-import { can, type Role } from '../../../../../shared/permissions';
+import type { Role } from '../../../../../shared/permissions';
 import { planLimitMessage } from '../../../../../shared/plans';
 import type { QuotaDto } from '../../../../../shared/workspaces';
 import {
@@ -15,6 +14,7 @@ import {
   type Trigger,
   type WebhookDto,
 } from '../../../../../shared/webhooks';
+import { deniedReason } from '../../components/permission';
 import type { WebhookBody } from './queries';
 
 export interface ConditionDraft {
@@ -132,7 +132,8 @@ export function validate(d: WebhookDraft, workspaceId: number): Validation {
  * webhookCount. Same wording as the server's 403 and 422 answers; the server enforces both.
  */
 export function addWebhookBlockedReason(role: Role | null | undefined, quota: QuotaDto | undefined): string | null {
-  if (!can(role, 'webhooks.add')) return messages.permission.createResource('webhook');
+  const denied = deniedReason(role, 'webhooks.add');
+  if (denied) return denied;
   if (quota && quota.used.subscription.webhookCount >= quota.quota.webhookCount) return planLimitMessage(quota.subscription.currentPlan.name, 'webhookCount', role === 'owner' ? 'own' : 'owner');
   return null;
 }

@@ -3,7 +3,7 @@ import { privateEndpointWarning, type Trigger, type WebhookDto, type WebhookEven
 import { apiFetch, isApiError, ApiError } from '../../api/client';
 import { pagedListQuery } from '../../api/pages';
 import { PAGE_MAX_LIMIT } from '../../../../../shared/pagination';
-import { invalidateQuotas } from '../workspaces/queries';
+import { invalidateQuotas } from '../workspaces/index';
 
 /** GET …/webhooks/:id/events: one page of the delivery history, newest first. */
 interface WebhookEventsPage {

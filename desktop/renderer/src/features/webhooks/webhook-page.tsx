@@ -13,7 +13,8 @@ import { ModalDialog } from '../../components/modal-dialog';
 import { PageLayout } from '../../components/page-layout';
 import { PageLoader } from '../../components/page-loader';
 import { ReasonTooltip } from '../../components/reason-tooltip';
-import { useSelectedWorkspace } from '../workspaces/selected-workspace';
+import { deniedReason } from '../../components/permission';
+import { useSelectedWorkspace } from '../workspaces/index';
 import { DeliveryHistory } from './delivery-history';
 import { draftOf } from './form-model';
 import { useDeleteWebhook, useUpdateWebhook, webhookQueries } from './queries';
@@ -21,10 +22,6 @@ import { WebhookCredentials } from './webhook-credentials';
 import { WebhookForm } from './webhook-form';
 import { WEBHOOKS } from './crumbs';
 import { warnIfPrivate, saveFailed } from './save-feedback';
-
-const CANNOT_CHANGE = 'Only the owner, administrators and maintainers can change webhooks.';
-
-const CANNOT_DELETE = 'Only the owner, administrators and maintainers can delete webhooks.';
 
 export function WebhookPage() {
   const { id = '' } = useParams();
@@ -51,7 +48,7 @@ function WebhookView({ webhook }: { webhook: WebhookDto }) {
   const navigate = useNavigate();
   const role = isRole(webhook.role_name) ? webhook.role_name : null;
   const canUpdate = can(role, 'webhooks.update');
-  const deleteReason = can(role, 'webhooks.delete') ? null : CANNOT_DELETE;
+  const deleteReason = deniedReason(role, 'webhooks.delete');
   const update = useUpdateWebhook(webhook.workspace_id, webhook.id);
   const queryClient = useQueryClient();
   const remove = useDeleteWebhook(webhook.workspace_id, webhook.id);
@@ -97,7 +94,7 @@ function WebhookView({ webhook }: { webhook: WebhookDto }) {
             <WebhookForm
               initial={initial}
               workspace={{ id: webhook.workspace_id, name: webhook.workspace_name }}
-              blockedReason={canUpdate ? null : CANNOT_CHANGE}
+              blockedReason={deniedReason(role, 'webhooks.update')}
               editable={canUpdate}
               revealErrors
               submitting={update.isPending}
@@ -117,7 +114,7 @@ function WebhookView({ webhook }: { webhook: WebhookDto }) {
           <WebhookCredentials webhook={webhook} />
         </Grid.Col>
       </Grid>
-      <DeliveryHistory webhook={webhook} deniedReason={canUpdate ? null : CANNOT_CHANGE} />
+      <DeliveryHistory webhook={webhook} deniedReason={deniedReason(role, 'webhooks.update')} />
       <ModalDialog opened={confirming} onClose={() => (remove.isPending ? undefined : setConfirming(false))} title="Delete this webhook?">
         <Stack gap="md">
           <Text size="sm" style={{ overflowWrap: 'anywhere' }}>

@@ -15,10 +15,8 @@ import { formatNumber } from '../../lib/format';
 import { ErrorView } from '../../components/error-view';
 import { PageLoader } from '../../components/page-loader';
 import { SectionHeading } from '../../components/section-heading';
-import { workspaceQueries } from '../workspaces/queries';
-import { useSelectedWorkspace } from '../workspaces/selected-workspace';
+import { useSelectedWorkspace, webhookUsageText, workspaceQueries } from '../workspaces/index';
 import { addWebhookBlockedReason, webhookNetworkLabel } from './form-model';
-import { webhookUsageText } from '../workspaces/limits';
 import { webhookQueries } from './queries';
 import classes from './webhooks.module.css';
 

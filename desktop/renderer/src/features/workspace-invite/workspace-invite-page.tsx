@@ -11,9 +11,8 @@ import { PageLayout } from '../../components/page-layout';
 import { PageLoader } from '../../components/page-loader';
 import { RoleBadge } from '../../components/role-badge';
 import { formatDateTime } from '../../lib/format';
-import { meQueries } from '../account/queries';
-import { invitationQueries, useAcceptInvitation } from '../workspaces/queries';
-import { useSelectedWorkspace } from '../workspaces/selected-workspace';
+import { meQueries } from '../account/index';
+import { invitationQueries, useAcceptInvitation, useSelectedWorkspace } from '../workspaces/index';
 
 const TITLE = 'Workspace invitation';
 

@@ -3,7 +3,7 @@ import { Button, Group, Stack, TextInput } from '@mantine/core';
 import { useNavigate } from 'react-router-dom';
 import { workspaceNameSchema } from '../../../../../shared/workspaces';
 import { useCreateWorkspace } from './queries';
-import { failed, succeeded } from './feedback';
+import { failed, succeeded } from '../../components/feedback';
 import { useSelectedWorkspace } from './selected-workspace';
 
 export function CreateWorkspaceForm({ onDone }: { onDone: () => void }) {

@@ -14,7 +14,7 @@ import { RoleBadge } from '../../components/role-badge';
 import { SectionHeading } from '../../components/section-heading';
 import { formatDate } from '../../lib/format';
 import { useInviteMember, useRevokeInvitation, workspaceQueries } from './queries';
-import { failed, succeeded } from './feedback';
+import { failed, succeeded } from '../../components/feedback';
 
 export function InviteForm({ workspace, onDone }: { workspace: WorkspaceDto; onDone: () => void }) {
   const invite = useInviteMember(workspace.id);

@@ -13,10 +13,10 @@ import { PageLoader } from '../../components/page-loader';
 import { RoleBadge } from '../../components/role-badge';
 import { SectionHeading } from '../../components/section-heading';
 import { formatDate } from '../../lib/format';
-import { meQueries } from '../account/queries';
+import { meQueries } from '../account/index';
 import { inviteBlockedReason } from './limits';
 import { useChangeMemberRole, useRemoveMember, workspaceQueries } from './queries';
-import { failed, succeeded } from './feedback';
+import { failed, succeeded } from '../../components/feedback';
 import { InviteForm } from './invitations-section';
 
 export function Members({ workspace }: { workspace: WorkspaceDto }) {

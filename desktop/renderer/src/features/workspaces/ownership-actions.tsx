@@ -7,7 +7,7 @@ import type { WorkspaceDto } from '../../../../../shared/workspaces';
 import { ConfirmDeleteModal } from '../../components/confirm-delete-modal';
 import { ModalDialog } from '../../components/modal-dialog';
 import { useDeleteWorkspace, useLeaveWorkspace } from './queries';
-import { failed, succeeded } from './feedback';
+import { failed, succeeded } from '../../components/feedback';
 
 /** Transfer and delete for the owner, leave for everyone else. */
 export function OwnershipActions({ workspace }: { workspace: WorkspaceDto }) {

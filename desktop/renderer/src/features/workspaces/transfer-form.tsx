@@ -9,7 +9,7 @@ import { errorMessage } from '../../api/client';
 import { ErrorView } from '../../components/error-view';
 import { PageLoader } from '../../components/page-loader';
 import { useTransferWorkspace, workspaceQueries } from './queries';
-import { failed, succeeded } from './feedback';
+import { failed, succeeded } from '../../components/feedback';
 
 export function TransferForm({ workspace }: { workspace: WorkspaceDto }) {
   const navigate = useNavigate();

@@ -1,6 +1,7 @@
 import { Alert } from '@mantine/core';
 import { can } from '../../../../../shared/permissions';
 import { PageLayout } from '../../components/page-layout';
+import { deniedReason } from '../../components/permission';
 import { TransferForm } from './transfer-form';
 import { WORKSPACES } from './crumbs';
 import { WithWorkspace } from './with-workspace';
@@ -21,7 +22,7 @@ export function TransferWorkspacePage() {
             <TransferForm workspace={workspace} />
           ) : (
             <Alert color="yellow" variant="light">
-              Only the owner can transfer the workspace.
+              {deniedReason(workspace.role_name, 'workspace.transfer')}
             </Alert>
           )}
         </PageLayout>

@@ -3,7 +3,7 @@ import { can } from '../../../../../shared/permissions';
 import { workspaceNameSchema, type WorkspaceDto } from '../../../../../shared/workspaces';
 import { NameForm } from '../../components/name-form';
 import { useRenameWorkspace } from './queries';
-import { failed, succeeded } from './feedback';
+import { failed, succeeded } from '../../components/feedback';
 import { Invitations } from './invitations-section';
 import { Members } from './members-section';
 import { OwnershipActions } from './ownership-actions';

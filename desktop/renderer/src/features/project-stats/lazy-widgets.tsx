@@ -8,8 +8,6 @@ import type { RequestsChartProps } from './requests-chart';
 import type { RequestInsightProps } from './request-insight';
 import type { StatsCardsProps } from './stats-cards';
 
-export { SandboxBadge } from './sandbox-badge';
-export { statsQueries } from './queries';
 export type { ApiExamplesProps, LocationsMapProps, RequestInsightProps, RequestsChartProps, StatsCardsProps };
 
 const LazyRequestsChart = lazy(() => import('./requests-chart').then((m) => ({ default: m.RequestsChart })));

@@ -1,5 +1,5 @@
 import { notifications } from '@mantine/notifications';
-import { errorMessage } from '../../api/client';
+import { errorMessage } from '../api/client';
 
 export const failed = (title: string, error: unknown, fallback: string) =>
   notifications.show({ color: 'red', title, message: errorMessage(error, fallback) });

@@ -3,7 +3,6 @@ import { lazy, Suspense } from 'react';
 import { Skeleton } from '@mantine/core';
 import type { IpfsPanelProps } from './ipfs-panel';
 
-export { ipfsQueries } from './queries';
 const LazyIpfsPanel = lazy(() => import('./ipfs-panel').then((m) => ({ default: m.IpfsPanel })));
 
 export function IpfsPanel(props: IpfsPanelProps) {

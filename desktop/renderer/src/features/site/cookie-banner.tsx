@@ -1,9 +1,9 @@
 import { useState, useSyncExternalStore } from 'react';
 import { Anchor, Button, Paper, Text } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
-import { messages } from '../../../../shared/messages';
-import { CONSENT_COOKIE, CONSENT_COOKIE_MAX_AGE_S } from '../../../../shared/site';
-import { siteQueries } from '../features/shell/queries';
+import { messages } from '../../../../../shared/messages';
+import { CONSENT_COOKIE, CONSENT_COOKIE_MAX_AGE_S } from '../../../../../shared/site';
+import { siteQueries } from './queries';
 import classes from './cookie-banner.module.css';
 
 const COOKIE_POLICY_WORDS = 'Cookie Policy';

@@ -1,0 +1,2 @@
+// The signed-in account: who is signed in, for every feature that asks.
+export { meQueries } from './queries';

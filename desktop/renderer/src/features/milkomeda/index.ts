@@ -1,0 +1,2 @@
+// The Milkomeda project page's panel.
+export { isMilkomeda, MilkomedaPanel } from './lazy-panel';

@@ -1,0 +1,1 @@
+export { FaucetButton } from './faucet-button';
