@@ -264,6 +264,10 @@ const PARAMETER_FIELDS = [
 
 const DREP_SEATS = 32;
 const COMMITTEE_SIZE = 7;
+/** At most two world proposals an epoch. */
+const PROPOSALS_PER_EPOCH = 2;
+/** One voter's world votes cast in an epoch at most: on the proposals of it and the three before, each voted on at most twice. */
+const VOTES_PER_EPOCH = 4 * PROPOSALS_PER_EPOCH * 2;
 const PARAMETER_MENU: Array<[string, (f: number) => unknown]> = [
   ['max_tx_size', (f) => 16384 + 1024 * (1 + Math.floor(f * 4))],
   ['max_block_ex_mem', (f) => String(62_000_000 + 2_000_000 * (1 + Math.floor(f * 5)))],
@@ -893,7 +897,10 @@ export function createGovernance(ctx: GovContext) {
     toEpoch: number,
     worldAt: (epoch: number) => T[],
     liveItems: T[],
+    perEpoch: number,
   ): T[] => {
+    // A page past what the epochs could hold at most is empty without computing one of them.
+    if ((page.page - 1) * page.count >= Math.max(0, toEpoch - fromEpoch + 1) * perEpoch + liveItems.length) return [];
     const need = page.count * page.page;
     const world: T[] = [];
     const desc = page.order === 'desc';
@@ -1093,11 +1100,11 @@ export function createGovernance(ctx: GovContext) {
       if (!d) return d;
       const tip = ctx.tip();
       const liveItems = liveVotes().filter((v) => v.role === 'drep' && v.voterHex === d.hex);
-      if (!d.seat) return pageOf(page, 1, 0, () => [], liveItems).map(voteRow);
+      if (!d.seat) return pageOf(page, 1, 0, () => [], liveItems, 0).map(voteRow);
       const s = seats[d.seat.slot]!;
       const ret = retHeight(s, d.seat.cycle);
       const worldAt = (e: number): Vote[] => seatVotesCastIn(s, d.hex, e, tip);
-      return pageOf(page, Math.max(1, epochOf(regHeight(s, d.seat.cycle))), epochOf(Math.min(tip, ret ?? tip)), worldAt, liveItems).map(voteRow);
+      return pageOf(page, Math.max(1, epochOf(regHeight(s, d.seat.cycle))), epochOf(Math.min(tip, ret ?? tip)), worldAt, liveItems, VOTES_PER_EPOCH).map(voteRow);
     },
     committee() {
       const epoch = epochOf(ctx.tip());
@@ -1149,12 +1156,12 @@ export function createGovernance(ctx: GovContext) {
         return out.sort(sortKey);
       });
       const liveItems = liveVotes().filter((v) => v.role === 'constitutional_committee' && (hotOnly === null || v.voterHex === hotOnly));
-      return pageOf(page, from, to, worldAt, liveItems).map(committeeVoteRow);
+      return pageOf(page, from, to, worldAt, liveItems, member === null ? COMMITTEE_SIZE * VOTES_PER_EPOCH : VOTES_PER_EPOCH).map(committeeVoteRow);
     },
     proposals(page: Page) {
       const tip = ctx.tip();
       const worldAt = (e: number): Proposal[] => worldProposals(e).filter((p) => p.height <= tip);
-      return pageOf(page, 1, epochOf(tip), worldAt, live().proposals).map((p) => ({ id: govActionId(p.txHash, p.index), tx_hash: p.txHash, cert_index: p.index, governance_type: p.type }));
+      return pageOf(page, 1, epochOf(tip), worldAt, live().proposals, PROPOSALS_PER_EPOCH).map((p) => ({ id: govActionId(p.txHash, p.index), tx_hash: p.txHash, cert_index: p.index, governance_type: p.type }));
     },
     proposal: (txHash: string, index: number) => {
       const p = proposalByRef(txHash, index);
@@ -1194,7 +1201,7 @@ export function createGovernance(ctx: GovContext) {
         return out.sort(sortKey);
       });
       const liveItems = liveVotes().filter((v) => v.role === 'spo' && v.voterHex === poolHex);
-      return pageOf(page, 1, epochOf(tip), worldAt, liveItems).map((v) => ({ tx_hash: v.txHash, cert_index: v.certIndex, vote: v.vote }));
+      return pageOf(page, 1, epochOf(tip), worldAt, liveItems, VOTES_PER_EPOCH).map((v) => ({ tx_hash: v.txHash, cert_index: v.certIndex, vote: v.vote }));
     },
   };
 }
