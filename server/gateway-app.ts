@@ -11,7 +11,7 @@ import { addBalanceSpends, raiseBalanceSpent } from './features/ppu/index';
 import { createGatewayHandler } from './gateway/gateway';
 import { usageMetrics } from './gateway/usage-metrics';
 import { GatewayResponse } from './gateway/gateway-response';
-import { createJsonRpcHandler, type EvmBackend } from './features/milkomeda/index';
+import { createJsonRpcBackend, type EvmBackend } from './features/milkomeda/index';
 import { UpstreamPools } from './gateway/upstream-pool';
 import { addServedRequests, enabledEndpoints } from './features/endpoints/index';
 import type { DevChain } from './sandbox/evm-chain';
@@ -116,7 +116,8 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
         devChain.accounts.map((a, i) => `  (${i}) ${a.address}  private key ${a.privateKey}`).join('\n'),
     );
   } else if (!evm && !off.has(evmNetwork.slug) && !usesEvmDevChain(config)) logger.warn('milkomeda-mainnet has no backend: set UPSTREAM_MILKOMEDA_MAINNET_URL (the embedded EVM development chain does not run in production)');
-  const jsonRpc = createJsonRpcHandler({ backend: evm, limiter, meter, timeoutMs: gw.upstreamTimeoutMs });
+  // No EVM backend: the gateway answers Milkomeda's calls 'no backend'.
+  const jsonRpc = evm ? createJsonRpcBackend({ backend: evm, timeoutMs: gw.upstreamTimeoutMs }) : undefined;
   const sandbox = (slug: string, url: string) => {
     const network = sandboxOf(slug);
     if (!network) return undefined;

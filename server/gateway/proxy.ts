@@ -48,7 +48,7 @@ const hasNoBody = (h: http.IncomingHttpHeaders): boolean => h['transfer-encoding
  * GATHER_MAX_BYTES, streamed otherwise (pausing the backend while the client is slow); a failure,
  * timeout or 5xx before anything was sent becomes the caller's error answer (`failed`), unless a
  * failover pool takes the request over; a client that leaves stops the backend request.
- * Subclasses give the head sent and the error answer (the Blockfrost proxy's, the JSON-RPC handler's);
+ * Subclasses give the head sent and the error answer (the Blockfrost proxy's, the JSON-RPC backend's);
  * a JSON-RPC batch gathers every answer whole for itself instead.
  */
 export abstract class Forward implements Dispatcher.DispatchHandler {

@@ -30,6 +30,8 @@ const REFUSAL_BODY_READ = 64 * 1024;
 /** JSON-RPC's code for a call refused for its key (the server-defined range, as Ethereum RPC providers use it). */
 export const JSON_RPC_UNAUTHORIZED = -32001;
 const JSON_RPC_LIMIT = -32005;
+/** JSON-RPC's internal error: nothing on this server can answer the call. */
+const JSON_RPC_INTERNAL = -32603;
 
 const rpcId = (call: unknown): string | number | null => {
   if (call === null || typeof call !== 'object' || Array.isArray(call)) return null;
@@ -38,13 +40,13 @@ const rpcId = (call: unknown): string | number | null => {
 };
 
 /**
- * Refuses a JSON-RPC request (a wrong or missing key, a network turned off) with the HTTP status
+ * Refuses a JSON-RPC request (a wrong or missing key, a network turned off, no backend) with the HTTP status
  * Blockfrost uses and a JSON-RPC error object carrying the call's id (one per call of a batch), so
  * viem and ethers show the reason. The status line's reason phrase says it too: ethers reports a
  * refused HTTP status by its status line.
  */
 export function sendJsonRpcRefusal(req: IncomingMessage, res: ServerResponse, status: number, message: string): void {
-  const code = status === 402 || status === 429 ? JSON_RPC_LIMIT : JSON_RPC_UNAUTHORIZED;
+  const code = status === 402 || status === 429 ? JSON_RPC_LIMIT : status >= 500 ? JSON_RPC_INTERNAL : JSON_RPC_UNAUTHORIZED;
   const answer = (body: Buffer | null) => {
     let parsed: unknown = null;
     if (body) {

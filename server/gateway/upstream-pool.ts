@@ -9,6 +9,7 @@ import type { UpstreamNetwork } from '../../shared/networks';
 import { httpUpstream, type ForwardHooks, type Upstream } from './proxy';
 import { sendBlockfrostError } from './respond';
 import { DAY_MS } from './limiter';
+import type { GatewayBackend } from './backend';
 
 // Failover over the upstreams of one network: the configured one (UPSTREAM_<NETWORK>_URL) first,
 // then the community endpoints an operator enabled, in their order. Each is health-checked
@@ -16,8 +17,6 @@ import { DAY_MS } from './limiter';
 // to the next one within a second; a GET that met a dead backend is retried on the next, so none is
 // lost to it. Requests each community endpoint answered are counted and written per day, for paying
 // its address.
-
-type Backend = (req: http.IncomingMessage, res: http.ServerResponse, path: string) => void;
 
 export const HEALTH_INTERVAL_MS = 400;
 const HEALTH_TIMEOUT_MS = 500;
@@ -43,7 +42,7 @@ export interface UpstreamPoolsOptions {
   config: Config;
   logger: Logger;
   /** The gateway's backend per network slug; pools replace entries here while they have community endpoints. */
-  backends: Map<string, Backend>;
+  backends: Map<string, GatewayBackend>;
   /** The enabled community endpoints and their served-request counts (server/features/endpoints, wired by the composition root). */
   endpoints: CommunityEndpoints;
   flushMs?: number;
@@ -51,7 +50,7 @@ export interface UpstreamPoolsOptions {
 }
 
 export class UpstreamPools {
-  private readonly base: Map<string, Backend | undefined>;
+  private readonly base: Map<string, GatewayBackend | undefined>;
   private members = new Map<EndpointNetwork, Member[]>();
   private served = new Map<number, number>();
   private servedDay = Math.floor(Date.now() / DAY_MS) * DAY_MS;
@@ -118,7 +117,7 @@ export class UpstreamPools {
       });
       for (const m of old) if (!next.includes(m)) m.upstream.close();
       this.members.set(network, next);
-      this.opts.backends.set(network, (req, res, path) => this.forward(network, req, res, path, 0));
+      this.opts.backends.set(network, { kind: 'upstream', admits: 'request', handle: (req, res, path) => this.forward(network, req, res, path, 0) });
       this.opts.logger.info({ network, upstreams: next.map((m) => m.url) }, `upstreams of ${network}: ${next.map((m) => m.url).join(', ')} (in this order, with failover)`);
     }
   }

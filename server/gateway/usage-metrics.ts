@@ -4,7 +4,7 @@
 // gateway knows the project behind a key.
 import type http from 'node:http';
 import type { Db } from '../db/index';
-import type { ProjectKey } from './key-cache';
+import type { AdmittedCall, GatewayBackend } from './backend';
 import { sendBlockfrostError, sendJson } from './respond';
 import { INTERNAL_ERROR_MESSAGE } from '../blockfrost/http';
 
@@ -57,15 +57,18 @@ export function usageMetrics(db: Db): UsageMetrics {
 
 /** The gateway's backend for the two templates: answers the admitted project's own figures. */
 export function metricsBackend(usage: UsageMetrics, now: () => number, onError: (err: unknown) => void) {
-  return (template: string) => (_req: http.IncomingMessage, res: http.ServerResponse, _path: string, project?: ProjectKey): void => {
-    if (!project) return sendBlockfrostError(res, 403, 'Invalid project token.');
-    const read = template === '/metrics' ? usage.calls(project.projectId, now()) : usage.endpoints(project.projectId, now());
-    read.then(
-      (rows) => sendJson(res, 200, rows),
-      (err: unknown) => {
-        onError(err);
-        if (!res.headersSent) sendBlockfrostError(res, 500, INTERNAL_ERROR_MESSAGE);
-      },
-    );
-  };
+  return (template: string): GatewayBackend => ({
+    kind: 'metrics',
+    admits: 'request',
+    handle(_req: http.IncomingMessage, res: http.ServerResponse, _path: string, call: AdmittedCall): void {
+      const read = template === '/metrics' ? usage.calls(call.project.projectId, now()) : usage.endpoints(call.project.projectId, now());
+      read.then(
+        (rows) => sendJson(res, 200, rows),
+        (err: unknown) => {
+          onError(err);
+          if (!res.headersSent) sendBlockfrostError(res, 500, INTERNAL_ERROR_MESSAGE);
+        },
+      );
+    },
+  });
 }

@@ -22,6 +22,7 @@ import type { RunningGateway } from '../../server/gateway-app';
 import { setSubscription } from '../../server/features/workspaces/subscriptions';
 import { DEV_ACCOUNTS, startDevChain, type DevChain } from '../../server/sandbox/evm-chain';
 import { BATCH_TOO_LARGE, MAX_BATCH_ANSWER_BYTES } from '../../server/features/milkomeda/index';
+import { REFUSALS } from '../../server/gateway/refusals';
 import { MILKOMEDA_MAINNET, rpcUrlWithKey } from '../../shared/milkomeda';
 
 const app = useTestApp();
@@ -515,7 +516,7 @@ describe('start-up, host form and production', () => {
       await settle(g);
       const res = await rpc(`${g.url}/api/v0/`, { jsonrpc: '2.0', id: 1, method: 'eth_chainId', params: [] }, { project_id: key });
       expect(res.status).toBe(500);
-      expect(res.body).toEqual({ jsonrpc: '2.0', id: 1, error: { code: -32603, message: 'This network has no backend configured on this Cairn server.' } });
+      expect(res.body).toEqual({ jsonrpc: '2.0', id: 1, error: { code: -32603, message: REFUSALS.noBackend.message } });
       // Nothing served, nothing counted: no metering record (and so no quota) for it.
       await g.meter.flush();
       const rows = await app.db('usage_dimensions').join('projects', 'projects.id', 'usage_dimensions.project_id').where({ 'projects.project_id': key, dimension: 'status', value: '500' });
