@@ -56,5 +56,10 @@ function errorAnswer(err: unknown, _req: Request, res: Response, next: NextFunct
     res.status(err.status).json(blockfrostError(err.status, err.message));
     return;
   }
+  // A body that is not JSON: Blockfrost answers 400 with the JSON parser's own message.
+  if ((err as { type?: unknown }).type === 'entity.parse.failed') {
+    res.status(400).json(blockfrostError(400, (err as Error).message));
+    return;
+  }
   res.status(500).json(blockfrostError(500, INTERNAL_ERROR_MESSAGE));
 }
