@@ -57,7 +57,7 @@ function ConfirmDeleteForm({
   const { form, onSubmit } = useZodForm(schema, { typed: '', checked: false });
 
   // The button stays disabled until the text matches (and the box is ticked); Enter still says what is missing.
-  const ready = form.isValid();
+  const ready = form.isValid() === true;
   const confirm = onSubmit(() => onConfirm());
 
   return (

@@ -4,8 +4,14 @@ import type { z } from 'zod';
 
 export interface ZodForm<S extends z.ZodObject> {
   form: UseFormReturnType<z.input<S>>;
-  /** Wraps a submit handler: validates with the schema, shows the errors, and calls it with the parsed values. */
-  onSubmit: (handler: (values: z.output<S>) => void) => (event?: React.FormEvent<HTMLFormElement>) => void;
+  /**
+   * Wraps a submit handler: validates with the schema, shows the errors, and calls it with the parsed
+   * values; onInvalid gets the errors shown (by field path) when the input does not pass.
+   */
+  onSubmit: (
+    handler: (values: z.output<S>) => void,
+    onInvalid?: (errors: Record<string, React.ReactNode>) => void,
+  ) => (event?: React.FormEvent<HTMLFormElement>) => void;
 }
 
 /**
@@ -20,6 +26,10 @@ export function useZodForm<S extends z.ZodObject>(schema: S, initialValues: z.in
     initialValues,
     validate: zod4Resolver(schema, { errorPriority: 'first' }),
   });
-  const onSubmit: ZodForm<S>['onSubmit'] = (handler) => form.onSubmit((values) => handler(schema.parse(values)));
+  const onSubmit: ZodForm<S>['onSubmit'] = (handler, onInvalid) =>
+    form.onSubmit(
+      (values) => handler(schema.parse(values)),
+      (errors) => onInvalid?.(errors),
+    );
   return { form, onSubmit };
 }
