@@ -14,8 +14,6 @@ const HELPER = 'components/zod-form.ts';
  * fails the test, so the list only shrinks.
  */
 const NOT_YET_ON_THE_HELPER: Record<string, string> = {
-  'features/auth/signin-page.tsx': 'the captcha token comes from a widget outside the form state; converted separately',
-  'features/subscription/checkout-dialog.tsx': 'the schema covers the bought item too, not only the fields; converted separately',
   'features/sandbox-faucet/faucet-button.tsx': "the faucet's schema lives in the server; it moves to shared/ first",
   'features/webhooks/webhook-form.tsx': 'nested condition rows validated per touched field; converted separately',
   'features/webhooks/form-model.ts': "the webhook form's validation, see webhook-form.tsx",
