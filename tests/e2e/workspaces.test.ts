@@ -137,7 +137,8 @@ describe.runIf(browserAvailable())('workspaces and projects, in Chromium', () =>
     await projectCard(o, 'Owner API').click();
     await o.getByRole('heading', { level: 1, name: 'Owner API' }).waitFor();
     const key = (await o.getByTestId('project-id').textContent()) ?? '';
-    expect(key).toMatch(/^mainnet[A-Za-z0-9]{32}$/);
+    // The prefix is the network of the project (the default one is a test network).
+    expect(key).toMatch(/^(mainnet|preprod|preview)[A-Za-z0-9]{32}$/);
 
     // The project id card's own button (the API examples have copy buttons too).
     const copy = o.getByTestId('copy-project-id');
