@@ -1,2 +1,0 @@
-import { createJsonRpcBackend } from '../features/milkomeda/index';
-export const x = createJsonRpcBackend;
