@@ -25,8 +25,17 @@ import { acceptInvitation, createInvitation, listInvitations, previewInvitation,
 const userIdSchema = dbIdSchema('newOwnerId must be a user id');
 const memberParams = z.object({ id: z.string(), userId: dbIdSchema('The member id must be a user id.') });
 
+/** The workspace calls of spec section 7: the workspaces, their ownership, members and invitations. */
 export function registerWorkspaceRoutes(router: Router, deps: RouteDeps): void {
-  const { db, config, mailer } = deps;
+  registerWorkspaceCrudRoutes(router, deps);
+  registerTransferRoutes(router, deps);
+  registerMemberRoutes(router, deps);
+  registerInvitationRoutes(router, deps);
+}
+
+/** Listing, creating, reading, renaming and deleting workspaces. */
+function registerWorkspaceCrudRoutes(router: Router, deps: RouteDeps): void {
+  const { db } = deps;
 
   route(router, deps, {
     method: 'get',
@@ -75,6 +84,11 @@ export function registerWorkspaceRoutes(router: Router, deps: RouteDeps): void {
       return { deleted: true };
     },
   });
+}
+
+/** Handing a workspace to another member: the dry run, then the transfer. */
+function registerTransferRoutes(router: Router, deps: RouteDeps): void {
+  const { db } = deps;
 
   route(router, deps, {
     method: 'get',
@@ -96,8 +110,12 @@ export function registerWorkspaceRoutes(router: Router, deps: RouteDeps): void {
       return getWorkspace(db, membership.workspaceId, user!.id);
     },
   });
+}
 
-  // ---- members ----
+/** The members of a workspace: listing them, changing roles, removing a member, leaving. */
+function registerMemberRoutes(router: Router, deps: RouteDeps): void {
+  const { db } = deps;
+
   route(router, deps, {
     method: 'get',
     path: '/workspaces/:id/members',
@@ -151,8 +169,12 @@ export function registerWorkspaceRoutes(router: Router, deps: RouteDeps): void {
       return { left: true };
     },
   });
+}
 
-  // ---- invitations ----
+/** Invitations: a workspace's pending ones, and the invited user's preview and acceptance. */
+function registerInvitationRoutes(router: Router, deps: RouteDeps): void {
+  const { db, config, mailer } = deps;
+
   route(router, deps, {
     method: 'get',
     path: '/workspaces/:id/invitations',
