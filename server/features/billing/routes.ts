@@ -25,6 +25,16 @@ const portalScope = (role: Role): PortalScope => (can(role, 'billing.subscriptio
 
 /** The billing calls of spec section 7, the subscription logs, and the built-in test billing's pages. */
 export function registerBillingRoutes(router: Router, deps: RouteDeps, billing: BillingProvider): void {
+  registerCatalogueRoutes(router, deps, billing);
+  registerCheckoutRoutes(router, deps, billing);
+  registerSubscriptionRoutes(router, deps, billing);
+  registerPortalRoutes(router, deps, billing);
+  registerLogRoutes(router, deps);
+  if (billing instanceof LocalBillingProvider) registerLocalBillingRoutes(router, deps, billing);
+}
+
+/** What can be bought: a workspace's active boosts, and the plans and boosts with their prices. */
+function registerCatalogueRoutes(router: Router, deps: RouteDeps, billing: BillingProvider): void {
   const { db } = deps;
 
   route(router, deps, {
@@ -54,6 +64,11 @@ export function registerBillingRoutes(router: Router, deps: RouteDeps, billing: 
       boosts: boostTypes.map((t) => ({ ...boosts[t], priceId: billing.priceId(boostLookupKey(t)) })),
     }),
   });
+}
+
+/** Buying a plan or a boost, and the signed-in user's billing customer and subscriptions. */
+function registerCheckoutRoutes(router: Router, deps: RouteDeps, billing: BillingProvider): void {
+  const { db } = deps;
 
   route(router, deps, {
     method: 'post',
@@ -100,6 +115,11 @@ export function registerBillingRoutes(router: Router, deps: RouteDeps, billing: 
     permission: 'signedIn',
     handler: async ({ user }) => (await billing.customer(user!, { refresh: false })).subscriptions.data,
   });
+}
+
+/** Changing the signed-in user's subscription: cancelling, changing plan, and previewing a change. */
+function registerSubscriptionRoutes(router: Router, deps: RouteDeps, billing: BillingProvider): void {
+  const { db } = deps;
 
   route(router, deps, {
     method: 'get',
@@ -151,6 +171,11 @@ export function registerBillingRoutes(router: Router, deps: RouteDeps, billing: 
       };
     },
   });
+}
+
+/** The billing portals (the user's own and a workspace owner's) and a workspace's billing overview. */
+function registerPortalRoutes(router: Router, deps: RouteDeps, billing: BillingProvider): void {
+  const { db } = deps;
 
   route(router, deps, {
     method: 'get',
@@ -194,8 +219,12 @@ export function registerBillingRoutes(router: Router, deps: RouteDeps, billing: 
       };
     },
   });
+}
 
-  // ---- subscription logs ----
+/** The signed-in user's subscription log, and one entry of it as a text file. */
+function registerLogRoutes(router: Router, deps: RouteDeps): void {
+  const { db } = deps;
+
   route(router, deps, {
     method: 'get',
     path: '/logs',
@@ -238,8 +267,6 @@ export function registerBillingRoutes(router: Router, deps: RouteDeps, billing: 
       res.status(200).send(lines.join('\n'));
     },
   });
-
-  if (billing instanceof LocalBillingProvider) registerLocalBillingRoutes(router, deps, billing);
 }
 
 /** The built-in test billing's checkout page and customer portal. A development aid: loopback clients only. */
