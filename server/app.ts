@@ -67,44 +67,82 @@ export function createApp(deps: AppDeps): CairnApp {
   // Which X-Forwarded-For hops to believe (TRUST_PROXY): req.ip, req.secure and the session cookie's Secure follow it.
   app.set('trust proxy', proxyTrust(config.trustProxy));
 
-  app.use(
-    pinoHttp({
-      logger,
-      genReqId: (req, res) => {
-        const incoming = req.headers['x-request-id'];
-        const id = typeof incoming === 'string' && REQUEST_ID_RE.test(incoming) ? incoming : crypto.randomUUID();
-        res.setHeader('X-Request-Id', id);
-        return id;
-      },
-      // Log the method, sanitised URL and status only: headers carry cookies and CSRF tokens.
-      serializers: {
-        req: (req: { id: string; method: string; url: string }) => ({ id: req.id, method: req.method, url: sanitizeUrl(req.url) }),
-        res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
-      },
-      autoLogging: { ignore: (req) => req.url === '/healthz' || req.url?.startsWith('/assets/') === true },
-    }),
-  );
-
-  app.use(
-    helmet({
-      contentSecurityPolicy: {
-        directives: {
-          'script-src': ["'self'", 'https://hcaptcha.com', 'https://*.hcaptcha.com'],
-          'frame-src': ["'self'", 'https://hcaptcha.com', 'https://*.hcaptcha.com'],
-          'style-src': ["'self'", "'unsafe-inline'", 'https://hcaptcha.com', 'https://*.hcaptcha.com'],
-          'connect-src': ["'self'", 'https://hcaptcha.com', 'https://*.hcaptcha.com'],
-          'img-src': ["'self'", 'data:', 'https:'],
-          'upgrade-insecure-requests': null,
-        },
-      },
-      // HSTS only makes sense behind HTTPS; operators who terminate TLS set it at their proxy.
-      strictTransportSecurity: false,
-    }),
-  );
+  app.use(requestLogger(logger));
+  app.use(securityHeaders());
   // Small assets too: the landing page's budget counts every byte on the wire.
   app.use(compression({ threshold: 256 }));
   app.use(assetsRouter(webDir));
+  mountHealthChecks(app, db);
 
+  const billing = deps.billing ?? createBillingProvider(config, db, logger);
+  mountStripeWebhook(app, billing);
+  useBodyParsers(app);
+  const { store, passport, enabledProviders } = useSessions(app, deps);
+
+  const routeDeps = { db, config, logger, mailer, tenancy };
+  mountAuth(app, deps, routeDeps, passport, enabledProviders);
+  const { chains, eventStreams, community, simulatedPaymentChain } = mountApi(app, deps, routeDeps, webDir, billing);
+  if (!config.isProduction) mountDevTools(app, deps, chains, simulatedPaymentChain);
+
+  app.use(docsRouter(config, () => sandboxPathShapes(chains.mainnet ?? chains.preprod ?? chains.preview), webDir));
+  app.use(spaRouter(webDir));
+  app.use((_req, _res, next) => next(new NotFound('Not found.')));
+  app.use(errorMiddleware(logger));
+
+  return {
+    app,
+    close: () => {
+      eventStreams.closeAll();
+      store.close();
+      void community.stop();
+    },
+    billing,
+    chains,
+  };
+}
+
+type RouteDepsOf = Parameters<typeof apiRouter>[0];
+type Passport = ReturnType<typeof createPassport>;
+
+/** The access log: an X-Request-Id per request (the caller's when well formed), no headers logged. */
+function requestLogger(logger: Logger) {
+  return pinoHttp({
+    logger,
+    genReqId: (req, res) => {
+      const incoming = req.headers['x-request-id'];
+      const id = typeof incoming === 'string' && REQUEST_ID_RE.test(incoming) ? incoming : crypto.randomUUID();
+      res.setHeader('X-Request-Id', id);
+      return id;
+    },
+    // Log the method, sanitised URL and status only: headers carry cookies and CSRF tokens.
+    serializers: {
+      req: (req: { id: string; method: string; url: string }) => ({ id: req.id, method: req.method, url: sanitizeUrl(req.url) }),
+      res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
+    },
+    autoLogging: { ignore: (req) => req.url === '/healthz' || req.url?.startsWith('/assets/') === true },
+  });
+}
+
+/** Helmet with the content security policy the web app and the hCaptcha widget need. */
+function securityHeaders() {
+  return helmet({
+    contentSecurityPolicy: {
+      directives: {
+        'script-src': ["'self'", 'https://hcaptcha.com', 'https://*.hcaptcha.com'],
+        'frame-src': ["'self'", 'https://hcaptcha.com', 'https://*.hcaptcha.com'],
+        'style-src': ["'self'", "'unsafe-inline'", 'https://hcaptcha.com', 'https://*.hcaptcha.com'],
+        'connect-src': ["'self'", 'https://hcaptcha.com', 'https://*.hcaptcha.com'],
+        'img-src': ["'self'", 'data:', 'https:'],
+        'upgrade-insecure-requests': null,
+      },
+    },
+    // HSTS only makes sense behind HTTPS; operators who terminate TLS set it at their proxy.
+    strictTransportSecurity: false,
+  });
+}
+
+/** Liveness (the process answers) and readiness (the database answers and is migrated). */
+function mountHealthChecks(app: Express, db: Db): void {
   app.get('/healthz', (_req, res) => {
     res.json({ data: { status: 'ok' } });
   });
@@ -117,24 +155,30 @@ export function createApp(deps: AppDeps): CairnApp {
       res.status(503).json({ error: { code: 'not_ready', message: 'The database is not reachable.' } });
     }
   });
+}
 
-  const billing = deps.billing ?? createBillingProvider(config, db, logger);
-  // Stripe's webhooks: the signature is checked on the raw body, before any JSON parsing, session or CSRF.
-  if (billing instanceof StripeBillingProvider) {
-    app.post('/api/stripe/webhook', express.raw({ type: '*/*', limit: '1mb' }), async (req, res, next) => {
-      try {
-        res.json(await billing.handleWebhook(Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0), req.get('stripe-signature')));
-      } catch (err) {
-        next(err);
-      }
-    });
-  }
+/** Stripe's webhooks: the signature is checked on the raw body, before any JSON parsing, session or CSRF. */
+function mountStripeWebhook(app: Express, billing: BillingProvider): void {
+  if (!(billing instanceof StripeBillingProvider)) return;
+  app.post('/api/stripe/webhook', express.raw({ type: '*/*', limit: '1mb' }), async (req, res, next) => {
+    try {
+      res.json(await billing.handleWebhook(Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0), req.get('stripe-signature')));
+    } catch (err) {
+      next(err);
+    }
+  });
+}
 
+function useBodyParsers(app: Express): void {
   app.use(express.json({ limit: '1mb', strict: true }));
   // The one server-rendered form that posts: the desktop sign-in's consent (its CSRF token is a form field).
   app.use('/auth/desktop/finish', express.urlencoded({ extended: false, limit: '4kb', parameterLimit: 10 }));
   app.use(['/api', '/auth'], refuseNulBytes());
+}
 
+/** The session cookie over the database store, and passport's user on top of it. */
+function useSessions(app: Express, deps: AppDeps): { store: DbSessionStore; passport: Passport['passport']; enabledProviders: Passport['enabled'] } {
+  const { config, db } = deps;
   const store = new DbSessionStore(db, config.session.maxAgeMs);
   app.use(
     session({
@@ -158,12 +202,20 @@ export function createApp(deps: AppDeps): CairnApp {
   app.use(passport.initialize());
   app.use(passport.session());
   app.use(store.requestNoter());
+  return { store, passport, enabledProviders: enabled };
+}
 
-  const routeDeps = { db, config, logger, mailer, tenancy };
+/** The CSRF cookie's key and the dashboard write limit of /api, then the sign-in routes. */
+function mountAuth(app: Express, deps: AppDeps, routeDeps: RouteDepsOf, passport: Passport['passport'], enabledProviders: Passport['enabled']): void {
   // route() checks the CSRF token of each state-changing route (its csrf option); this holds the cookie's key.
   app.use(['/api', '/auth'], csrfCookieKey(deps.sessionSecret));
-  app.use('/api', writeRateLimit(config.dashboardWrites));
-  app.use('/auth', authRouter({ ...routeDeps, passport, enabledProviders: enabled }));
+  app.use('/api', writeRateLimit(deps.config.dashboardWrites));
+  app.use('/auth', authRouter({ ...routeDeps, passport, enabledProviders }));
+}
+
+/** The API under /api, with the sandbox chains, event streams and networks it serves. */
+function mountApi(app: Express, deps: AppDeps, routeDeps: RouteDepsOf, webDir: string, billing: BillingProvider) {
+  const { config, db, logger } = deps;
   const chains = deps.chains ?? createSandboxChains(config);
   const eventStreams = new EventStreams(config.eventStreams);
   // A network an enabled community endpoint serves is no longer the sandbox chain's.
@@ -194,30 +246,16 @@ export function createApp(deps: AppDeps): CairnApp {
       ppu: { settings: ppu, tip: async () => (paymentSource ? paymentSource.tipHeight() : null), canSimulate: canSimulatePayment },
     }),
   );
-  if (!config.isProduction) {
-    // Development aids hang off this one router, whose guard admits loopback clients only.
-    const dev = devRouter();
-    if (mailer.kind === 'dev-mailbox') dev.use(devMailboxRouter(mailer));
-    // The sandbox faucet and development wallets.
-    if (Object.keys(chains).length > 0) dev.use(devFaucetRouter(chains));
-    // 'Simulate payment' of pay-as-you-go orders: a faucet payment of the order's amount to its address.
-    if (canSimulatePayment && ppuChain) dev.use(devPpuRouter(db, ppuChain));
-    app.use('/dev', dev);
-  }
+  return { chains, eventStreams, community, simulatedPaymentChain: canSimulatePayment ? ppuChain : undefined };
+}
 
-  app.use(docsRouter(config, () => sandboxPathShapes(chains.mainnet ?? chains.preprod ?? chains.preview), webDir));
-  app.use(spaRouter(webDir));
-  app.use((_req, _res, next) => next(new NotFound('Not found.')));
-  app.use(errorMiddleware(logger));
-
-  return {
-    app,
-    close: () => {
-      eventStreams.closeAll();
-      store.close();
-      void community.stop();
-    },
-    billing,
-    chains,
-  };
+/** Development aids hang off this one router, whose guard admits loopback clients only. */
+function mountDevTools(app: Express, deps: AppDeps, chains: Partial<Record<SandboxNetwork, SandboxChain>>, simulatedPaymentChain: SandboxChain | undefined): void {
+  const dev = devRouter();
+  if (deps.mailer.kind === 'dev-mailbox') dev.use(devMailboxRouter(deps.mailer));
+  // The sandbox faucet and development wallets.
+  if (Object.keys(chains).length > 0) dev.use(devFaucetRouter(chains));
+  // 'Simulate payment' of pay-as-you-go orders: a faucet payment of the order's amount to its address.
+  if (simulatedPaymentChain) dev.use(devPpuRouter(deps.db, simulatedPaymentChain));
+  app.use('/dev', dev);
 }
