@@ -378,24 +378,11 @@ interface Decoded {
   stakeScripts: Array<{ scriptHash: string; why: string }>;
 }
 
-/** Decodes a signed transaction into the ledger's terms; throws LedgerRefusal when it cannot. */
-function decode(bytes: Uint8Array, networkId: number, origin: LedgerOrigin): Decoded {
-  let fixed: CSL.FixedTransaction;
-  try {
-    fixed = CSL.FixedTransaction.from_bytes(bytes);
-  } catch (err) {
-    throw new LedgerRefusal(`The transaction could not be decoded: ${err instanceof Error ? err.message : String(err)}`.slice(0, 300));
-  }
-  const body = fixed.body();
-  const stakeAddressOf = (cred: CSL.Credential): string => CSL.RewardAddress.new(networkId, cred).to_address().to_bech32(undefined);
-  const stakeKeysToSign: Decoded['stakeKeysToSign'] = [];
-  const stakeScripts: Decoded['stakeScripts'] = [];
-  const keyOf = (cred: CSL.Credential, why: string): void => {
-    const kh = cred.to_keyhash();
-    if (kh) stakeKeysToSign.push({ keyHash: kh.to_hex(), why });
-    else stakeScripts.push({ scriptHash: cred.to_scripthash()!.to_hex(), why });
-  };
+/** Records that a credential must sign (a key hash) or allow (a script hash) a certificate or withdrawal. */
+type KeyOf = (cred: CSL.Credential, why: string) => void;
 
+/** The body's certificates: staking ones, governance ones, and the deposits they pay (refunds negative). */
+function decodeCertificates(body: CSL.TransactionBody, stakeAddressOf: (cred: CSL.Credential) => string, keyOf: KeyOf): { certs: LiveCert[]; govCerts: LiveGovCert[]; deposit: bigint } {
   const certs: LiveCert[] = [];
   const govCerts: LiveGovCert[] = [];
   let deposit = 0n;
@@ -472,8 +459,11 @@ function decode(bytes: Uint8Array, networkId: number, origin: LedgerOrigin): Dec
       throw new LedgerRefusal(`Certificate ${i} is of a kind the sandbox does not support (pool registration and retirement, genesis delegation and MIR certificates are not).`);
     }
   }
+  return { certs, govCerts, deposit };
+}
 
-  // Voting procedures: each voter's key must sign.
+/** The body's voting procedures; each voter's key joins the keys that must sign. */
+function decodeVotes(body: CSL.TransactionBody, stakeKeysToSign: Decoded['stakeKeysToSign']): LiveVote[] {
   const votes: LiveVote[] = [];
   const procedures = body.voting_procedures();
   if (procedures) {
@@ -507,8 +497,12 @@ function decode(bytes: Uint8Array, networkId: number, origin: LedgerOrigin): Dec
       }
     }
   }
+  return votes;
+}
 
-  // Proposal procedures: their deposits are paid by the transaction.
+/** The body's proposal procedures and the deposits they pay. */
+function decodeProposals(body: CSL.TransactionBody, networkId: number): { proposals: LiveProposal[]; deposit: bigint } {
+  let deposit = 0n;
   const proposals: LiveProposal[] = [];
   const proposed = body.voting_proposals();
   for (let i = 0; proposed && i < proposed.len(); i++) {
@@ -539,7 +533,10 @@ function decode(bytes: Uint8Array, networkId: number, origin: LedgerOrigin): Dec
     });
     deposit += coin;
   }
+  return { proposals, deposit };
+}
 
+function decodeWithdrawals(body: CSL.TransactionBody, keyOf: KeyOf): LiveTx['withdrawals'] {
   const withdrawals: LiveTx['withdrawals'] = [];
   const w = body.withdrawals();
   if (w) {
@@ -550,7 +547,10 @@ function decode(bytes: Uint8Array, networkId: number, origin: LedgerOrigin): Dec
       withdrawals.push({ stakeAddress: ra.to_address().to_bech32(undefined), amount: BigInt(w.get(ra)!.to_str()) });
     }
   }
+  return withdrawals;
+}
 
+function decodeOutputs(body: CSL.TransactionBody, networkId: number): LiveOutput[] {
   const outputs: LiveOutput[] = [];
   const outs = body.outputs();
   for (let i = 0; i < outs.len(); i++) {
@@ -564,7 +564,11 @@ function decode(bytes: Uint8Array, networkId: number, origin: LedgerOrigin): Dec
     if (outputNetwork !== networkId) throw new LedgerRefusal(`Output ${i} pays an address of another network.`);
     outputs.push(outputOf(o));
   }
+  return outputs;
+}
 
+/** The auxiliary data's general metadata, by label. */
+function decodeMetadata(fixed: CSL.FixedTransaction): LiveTx['metadata'] {
   const metadata: LiveTx['metadata'] = [];
   const aux = fixed.auxiliary_data();
   const general = aux?.metadata();
@@ -583,7 +587,11 @@ function decode(bytes: Uint8Array, networkId: number, origin: LedgerOrigin): Dec
     }
     metadata.sort((a, b) => Number(BigInt(a.label) - BigInt(b.label)));
   }
+  return metadata;
+}
 
+/** The witness set's scripts, redeemers and datums (with the outputs' inline datums). */
+function decodeWitnesses(fixed: CSL.FixedTransaction, outputs: LiveOutput[]): Pick<LiveTx, 'scripts' | 'redeemers' | 'datums'> {
   const witnesses = fixed.witness_set();
   const scripts: LiveScript[] = [];
   const natives = witnesses.native_scripts();
@@ -614,6 +622,37 @@ function decode(bytes: Uint8Array, networkId: number, origin: LedgerOrigin): Dec
   const data = witnesses.plutus_data();
   for (let i = 0; data && i < data.len(); i++) datums.push({ hash: CSL.hash_plutus_data(data.get(i)).to_hex(), cbor: data.get(i).to_hex() });
   for (const o of outputs) if (o.inlineDatum) datums.push({ hash: CSL.hash_plutus_data(CSL.PlutusData.from_hex(o.inlineDatum)).to_hex(), cbor: o.inlineDatum });
+  return { scripts, redeemers, datums };
+}
+
+/** Decodes a signed transaction into the ledger's terms; throws LedgerRefusal when it cannot. */
+function decode(bytes: Uint8Array, networkId: number, origin: LedgerOrigin): Decoded {
+  let fixed: CSL.FixedTransaction;
+  try {
+    fixed = CSL.FixedTransaction.from_bytes(bytes);
+  } catch (err) {
+    throw new LedgerRefusal(`The transaction could not be decoded: ${err instanceof Error ? err.message : String(err)}`.slice(0, 300));
+  }
+  const body = fixed.body();
+  const stakeAddressOf = (cred: CSL.Credential): string => CSL.RewardAddress.new(networkId, cred).to_address().to_bech32(undefined);
+  const stakeKeysToSign: Decoded['stakeKeysToSign'] = [];
+  const stakeScripts: Decoded['stakeScripts'] = [];
+  const keyOf: KeyOf = (cred, why) => {
+    const kh = cred.to_keyhash();
+    if (kh) stakeKeysToSign.push({ keyHash: kh.to_hex(), why });
+    else stakeScripts.push({ scriptHash: cred.to_scripthash()!.to_hex(), why });
+  };
+
+  const { certs, govCerts, deposit: certDeposit } = decodeCertificates(body, stakeAddressOf, keyOf);
+  // Voting procedures: each voter's key must sign.
+  const votes = decodeVotes(body, stakeKeysToSign);
+  // Proposal procedures: their deposits are paid by the transaction.
+  const { proposals, deposit: proposalDeposit } = decodeProposals(body, networkId);
+  const deposit = certDeposit + proposalDeposit;
+  const withdrawals = decodeWithdrawals(body, keyOf);
+  const outputs = decodeOutputs(body, networkId);
+  const metadata = decodeMetadata(fixed);
+  const { scripts, redeemers, datums } = decodeWitnesses(fixed, outputs);
 
   const tx: LiveTx = {
     seq: 0,
