@@ -735,6 +735,11 @@ function nativeScriptHolds(ns: CSL.NativeScript, signers: Set<string>, tx: LiveT
   }
 }
 
+/** A script a transaction can run: from its witness set or a reference script. */
+type AvailableScript = { native: CSL.NativeScript } | { plutus: PlutusVersion };
+/** Something a script must allow: an input, a minting policy, a certificate or a withdrawal. */
+type ScriptCheck = { scriptHash: string; why: string; purpose: Purpose; index: number };
+
 const describeUnit = (unit: string): string => (unit === 'lovelace' ? 'lovelace' : `of ${unit}`);
 
 export class LiveLedger {
@@ -915,8 +920,30 @@ export class LiveLedger {
     if (tx.invalidBefore !== null && slot < tx.invalidBefore) throw new LedgerRefusal(`The transaction is not valid yet: its validity starts at slot ${tx.invalidBefore}, the next block's slot is ${slot}.`);
     if (tx.invalidHereafter !== null && slot >= tx.invalidHereafter) throw new LedgerRefusal(`The transaction has expired: it is valid until slot ${tx.invalidHereafter}, the next block's slot is ${slot}.`);
 
+    const { scripts, resolved, mustSign, consumed, scriptChecks } = this.resolveInputs(tx, witnesses);
+    const signers = this.checkSignatures(tx, fixed, body, witnesses, mustSign, stakeKeysToSign);
+    const plutusRuns = this.checkScripts(tx, scripts, scriptChecks, stakeScripts, signers);
+    this.checkAccounts(tx, height);
+    this.checkValue(tx, consumed);
+    const { declaredMem, declaredSteps } = this.checkFeeAndOutputs(tx, bytes, body, resolved);
+
+    if (tx.redeemers.length === 0) {
+      if (!fixed.is_valid()) throw new LedgerRefusal('The transaction is marked invalid (is_valid = false) but runs no Plutus script: nothing could fail, so the ledger refuses it.');
+      return decoded.tx;
+    }
+    this.checkCollateral(tx, body, signers);
+    if (declaredMem > MAX_TX_EX_MEM || declaredSteps > MAX_TX_EX_STEPS) {
+      throw new LedgerRefusal(`The redeemers declare ${declaredMem} memory and ${declaredSteps} steps; a transaction may use at most ${MAX_TX_EX_MEM} and ${MAX_TX_EX_STEPS}.`);
+    }
+    this.checkScriptDataHash(body, witnesses, plutusRuns.map((r) => (scripts.get(r.scriptHash) as { plutus: PlutusVersion }).plutus));
+
+    return this.runScripts(decoded, bytes, resolved);
+  }
+
+  /** The scripts the transaction can run, its inputs and reference inputs resolved, and what they require. */
+  private resolveInputs(tx: LiveTx, witnesses: CSL.TransactionWitnessSet) {
     // The scripts the transaction can run: its witness set's, and the reference scripts of what it spends or references.
-    const scripts = new Map<string, { native: CSL.NativeScript } | { plutus: PlutusVersion }>();
+    const scripts = new Map<string, AvailableScript>();
     const natives = witnesses.native_scripts();
     for (let i = 0; natives && i < natives.len(); i++) scripts.set(natives.get(i).hash().to_hex(), { native: natives.get(i) });
     for (const sc of tx.scripts) if (sc.type !== 'timelock') scripts.set(sc.hash, { plutus: sc.type });
@@ -938,7 +965,7 @@ export class LiveLedger {
     const mustSign = new Map<string, string>();
     const consumed = new Map<string, bigint>();
     const seen = new Set<string>();
-    const scriptChecks: Array<{ scriptHash: string; why: string; purpose: Purpose; index: number }> = [];
+    const scriptChecks: ScriptCheck[] = [];
     const sortedInputs = [...tx.inputs].sort((a, b) => (a.txHash < b.txHash ? -1 : a.txHash > b.txHash ? 1 : a.outputIndex - b.outputIndex));
     for (const input of tx.inputs) {
       const k = key(input.txHash, input.outputIndex);
@@ -957,6 +984,11 @@ export class LiveLedger {
       addTo(consumed, 'lovelace', u.output.lovelace);
       for (const [unit, q] of u.output.assets) addTo(consumed, unit, q);
     }
+    return { scripts, resolved, mustSign, consumed, scriptChecks };
+  }
+
+  /** Key witnesses verify, and cover every key that must sign; answers the signers' key hashes. */
+  private checkSignatures(tx: LiveTx, fixed: CSL.FixedTransaction, body: CSL.TransactionBody, witnesses: CSL.TransactionWitnessSet, mustSign: Map<string, string>, stakeKeysToSign: Decoded['stakeKeysToSign']): Set<string> {
     const required = body.required_signers();
     for (let i = 0; required && i < required.len(); i++) mustSign.set(required.get(i).to_hex(), `required signer ${i}`);
     for (const s of stakeKeysToSign) mustSign.set(s.keyHash, s.why);
@@ -972,7 +1004,11 @@ export class LiveLedger {
       signers.add(pub.hash().to_hex());
     }
     for (const [kh, why] of mustSign) if (!signers.has(kh)) throw new LedgerRefusal(`Missing key witness for ${kh} (${why}).`);
+    return signers;
+  }
 
+  /** Every script check finds its script, native scripts hold, Plutus scripts have redeemers; answers the Plutus ones. */
+  private checkScripts(tx: LiveTx, scripts: Map<string, AvailableScript>, scriptChecks: ScriptCheck[], stakeScripts: Decoded['stakeScripts'], signers: Set<string>): ScriptCheck[] {
     // Minting policies, certificates and withdrawals by script: native scripts must hold, Plutus scripts run below.
     const policies = [...new Set([...tx.mint.keys()].map((unit) => unit.slice(0, 56)))].sort();
     policies.forEach((policy, index) => scriptChecks.push({ scriptHash: policy, why: `minting policy ${policy}`, purpose: 'mint', index }));
@@ -981,7 +1017,7 @@ export class LiveLedger {
       const withdrawal = /^withdrawal (\d+)$/.exec(sc.why);
       scriptChecks.push({ ...sc, purpose: cert ? 'certificate' : 'withdrawal', index: Number((cert ?? withdrawal)![1]) });
     }
-    const plutusRuns: typeof scriptChecks = [];
+    const plutusRuns: ScriptCheck[] = [];
     for (const check of scriptChecks) {
       const script = scripts.get(check.scriptHash);
       if (!script) throw new LedgerRefusal(`Script ${check.scriptHash} (${check.why}) is neither in the witness set nor a reference script of an input or reference input.`);
@@ -995,8 +1031,11 @@ export class LiveLedger {
       plutusRuns.push(check);
     }
     for (const r of tx.redeemers) if (!r.scriptHash) throw new LedgerRefusal(`Redeemer ${r.purpose}:${r.index} points at nothing a Plutus script guards.`);
+    return plutusRuns;
+  }
 
-    // Certificates and withdrawals against the accounts.
+  /** Certificates, proposals, submitted governance and withdrawals against the accounts. */
+  private checkAccounts(tx: LiveTx, height: number): void {
     const accounts = this.pendingAccounts();
     for (const c of tx.certs) {
       const a = accounts.get(c.stakeAddress) ?? { registered: false };
@@ -1033,8 +1072,10 @@ export class LiveLedger {
       const left = this.rewardBalance(c.stakeAddress, height) - (withdrawn.get(c.stakeAddress) ?? 0n);
       if (left !== 0n) throw new LedgerRefusal(`Certificate ${c.certIndex}: ${c.stakeAddress} still holds ${left} lovelace of rewards; withdraw them (in this transaction or before) to deregister.`);
     }
+  }
 
-    // Value is preserved: inputs + withdrawals + refunds + mint = outputs + fee + deposits.
+  /** Value is preserved: inputs + withdrawals + refunds + mint = outputs + fee + deposits. */
+  private checkValue(tx: LiveTx, consumed: Map<string, bigint>): void {
     for (const w of tx.withdrawals) addTo(consumed, 'lovelace', w.amount);
     if (tx.deposit < 0n) addTo(consumed, 'lovelace', -tx.deposit);
     for (const [unit, q] of tx.mint) addTo(consumed, unit, q);
@@ -1054,8 +1095,10 @@ export class LiveLedger {
         );
       }
     }
+  }
 
-    // Fee (size, execution units, reference scripts) and minimum ada.
+  /** Fee (size, execution units, reference scripts) and each output's minimum ada; answers the declared units. */
+  private checkFeeAndOutputs(tx: LiveTx, bytes: Uint8Array, body: CSL.TransactionBody, resolved: LiveUtxo[]): { declaredMem: bigint; declaredSteps: bigint } {
     const declaredMem = tx.redeemers.reduce((n, r) => n + r.memory, 0n);
     const declaredSteps = tx.redeemers.reduce((n, r) => n + r.steps, 0n);
     const refScriptBytes = resolved.reduce((n, u) => n + (u.output.referenceScriptHash ? BigInt(CSL.TransactionOutput.from_hex(u.output.cbor).script_ref()!.to_bytes().length) : 0n), 0n);
@@ -1073,18 +1116,12 @@ export class LiveLedger {
       const min = BigInt(CSL.min_ada_for_output(outs.get(i), dataCost).to_str());
       if (tx.outputs[i]!.lovelace < min) throw new LedgerRefusal(`Output ${i} holds ${tx.outputs[i]!.lovelace} lovelace, below the minimum of ${min} for its size.`);
     }
+    return { declaredMem, declaredSteps };
+  }
 
-    if (tx.redeemers.length === 0) {
-      if (!fixed.is_valid()) throw new LedgerRefusal('The transaction is marked invalid (is_valid = false) but runs no Plutus script: nothing could fail, so the ledger refuses it.');
-      return decoded.tx;
-    }
-    this.checkCollateral(tx, body, signers);
-    if (declaredMem > MAX_TX_EX_MEM || declaredSteps > MAX_TX_EX_STEPS) {
-      throw new LedgerRefusal(`The redeemers declare ${declaredMem} memory and ${declaredSteps} steps; a transaction may use at most ${MAX_TX_EX_MEM} and ${MAX_TX_EX_STEPS}.`);
-    }
-    this.checkScriptDataHash(body, witnesses, plutusRuns.map((r) => (scripts.get(r.scriptHash) as { plutus: PlutusVersion }).plutus));
-
-    // Phase 2: the Plutus scripts run; each needs no more than its redeemer declares.
+  /** Phase 2: the Plutus scripts run; each needs no more than its redeemer declares. */
+  private runScripts(decoded: Decoded, bytes: Uint8Array, resolved: LiveUtxo[]): LiveTx {
+    const { intended: tx, fixed } = decoded;
     const evaluation = evaluate(bytes, resolved.map((u) => ({ input: CSL.TransactionInput.new(CSL.TransactionHash.from_hex(u.txHash), u.outputIndex), output: CSL.TransactionOutput.from_hex(u.output.cbor) })), this.slots);
     let failures: ScriptFailure[] = [];
     if (!evaluation.ok) failures = evaluation.failures.length ? evaluation.failures : [{ purpose: 'spend', index: 0, error: evaluation.general ?? 'the scripts could not be evaluated', traces: [] }];
