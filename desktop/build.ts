@@ -1,5 +1,5 @@
 // Bundles the Electron main process and the preload into CommonJS files (package.json "main" points at the first).
-// Run with `npx tsx desktop/build.ts`.
+// Run with `npm run build:desktop` (`-- --out-root <dir>` writes the dist folders under <dir> instead).
 import { build, type Metafile } from 'esbuild';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -62,7 +62,8 @@ const invokedDirectly = process.argv[1] !== undefined && import.meta.url === pat
 
 if (invokedDirectly) {
   try {
-    const files = await buildDesktop();
+    const at = process.argv.indexOf('--out-root');
+    const files = await buildDesktop(at === -1 ? {} : { outRoot: path.resolve(process.argv[at + 1] ?? '.') });
     for (const file of files) console.log(`built ${path.relative(process.cwd(), file)}`);
   } catch (error) {
     console.error(error instanceof Error ? error.message : error);

@@ -5,6 +5,7 @@ import { membershipOf, registerWorkspaceRoutes } from './features/workspaces/ind
 import { findProjectRef, registerProjectRoutes, registerNetworkRoutes } from './features/projects/index';
 import { findWebhook, registerWebhookRoutes, EventStreams, registerEventRoutes, registerWebhookEventPayloadRoute, type ChainSource } from './features/webhooks/index';
 import { NotFound } from './errors';
+import { assertCsrfToken } from './http/csrf';
 import { registerQuotaRoutes } from './features/quota/index';
 import { registerSiteRoutes, registerLandingRoutes, registerOpenApiRoute } from './features/site/index';
 import { registerUsageRoutes } from './features/stats/index';
@@ -69,6 +70,15 @@ export function apiRouter(deps: RouteDeps, extras: ApiExtras): Router {
   registerNetworkRoutes(router, deps, extras.served);
   // Last: the document lists every route declared above.
   registerOpenApiRoute(router, deps, CAIRN_VERSION);
-  router.use((_req, _res, next) => next(new NotFound('There is no such API endpoint.')));
+  // A state-changing request to no endpoint is refused for a missing token first, as a declared route
+  // would refuse it: a caller without the token learns nothing of which paths exist.
+  router.use((req, _res, next) => {
+    try {
+      if (req.method !== 'GET' && req.method !== 'HEAD') assertCsrfToken(req);
+      next(new NotFound('There is no such API endpoint.'));
+    } catch (err) {
+      next(err);
+    }
+  });
   return router;
 }

@@ -9,7 +9,8 @@ import { type Db, isMigrated } from './db/index';
 import { type Logger, sanitizeUrl } from './logger';
 import type { Mailer } from './mail/mailer';
 import { DbSessionStore } from './http/session-store';
-import { csrfProtection } from './http/csrf';
+import { csrfCookieKey } from './http/csrf';
+import { writeRateLimit } from './http/write-limit';
 import { refuseNulBytes } from './http/input-guard';
 import { errorMiddleware } from './http/error-middleware';
 import { createPassport, authRouter, SESSION_COOKIE } from './features/accounts/index';
@@ -159,7 +160,9 @@ export function createApp(deps: AppDeps): CairnApp {
   app.use(store.requestNoter());
 
   const routeDeps = { db, config, logger, mailer, tenancy };
-  app.use(['/api', '/auth'], csrfProtection(deps.sessionSecret));
+  // route() checks the CSRF token of each state-changing route (its csrf option); this holds the cookie's key.
+  app.use(['/api', '/auth'], csrfCookieKey(deps.sessionSecret));
+  app.use('/api', writeRateLimit(config.dashboardWrites));
   app.use('/auth', authRouter({ ...routeDeps, passport, enabledProviders: enabled }));
   const chains = deps.chains ?? createSandboxChains(config);
   const eventStreams = new EventStreams(config.eventStreams);

@@ -16,6 +16,7 @@ import {
   type SandboxSlug,
   type UpstreamNetwork,
 } from '../shared/networks';
+import { DAY_MS } from '../shared/time';
 
 // Environment → typed configuration, validated once at boot. Each variable's description lives in the
 // schema (.describe), so docs/configuration.md is generated from it (npm run docs:config) and cannot
@@ -213,6 +214,13 @@ export const configSchema = z.object({
   ),
   MAGIC_LINK_TTL_MINUTES: positiveInt(15, 'a positive whole number of minutes').describe('How long an e-mailed sign-in link works, in minutes.'),
   SIGNIN_LINKS_PER_IP: positiveInt(30, 'a positive whole number').describe('Sign-in mails one client IP may ask for in 15 minutes (per e-mail address the limit is 5).'),
+  DESKTOP_SIGN_INS_PER_IP: positiveInt(30, 'a positive whole number').describe(
+    'Desktop-app sign-ins (GET /auth/desktop/start, each a row kept until it expires) one client IP may start in 15 minutes; one more is refused with 429 and Retry-After.',
+  ),
+  DASHBOARD_WRITE_BURST: positiveInt(60, 'a positive whole number').describe(
+    "State-changing dashboard requests (POST, PUT, PATCH, DELETE under /api) one signed-in user may make at once, in all their workspaces; the allowance refills at DASHBOARD_WRITES_PER_MINUTE, and one more is refused with 429 and Retry-After. Counted per api process.",
+  ),
+  DASHBOARD_WRITES_PER_MINUTE: positiveInt(60, 'a positive whole number').describe('How fast the allowance of DASHBOARD_WRITE_BURST refills: state-changing dashboard requests per minute and user.'),
   EVENT_STREAMS_PER_USER: positiveInt(5, 'a positive whole number').describe('Event streams (GET /api/events) one user may hold open at once; one more is refused with 429.'),
   EVENT_STREAMS_PER_IP: positiveInt(20, 'a positive whole number').describe('Event streams (GET /api/events) one client IP may hold open at once, whoever is signed in; one more is refused with 429.'),
   SMTP_URL: z.preprocess(
@@ -362,6 +370,10 @@ export interface Config {
   magicLinkTtlMs: number;
   /** Sign-in mails one client IP may ask for in 15 minutes. */
   signInLinksPerIp: number;
+  /** Each user's state-changing dashboard requests: a burst, refilled at a rate a minute (per api process). */
+  dashboardWrites: { burst: number; perMinute: number };
+  /** Desktop-app sign-ins one client IP may start in a sign-in window (15 minutes). */
+  desktopSignInsPerIp: number;
   /** Event streams (GET /api/events) open at once, per user and per client IP. */
   eventStreams: { perUser: number; perIp: number };
   mail: { smtpUrl: string | undefined; from: string };
@@ -492,11 +504,13 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     databaseUrl: e.DATABASE_URL,
     logLevel: e.LOG_LEVEL,
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
-    session: { secret: e.SESSION_SECRET, maxAgeMs: e.SESSION_MAX_AGE_DAYS * 24 * 3600 * 1000 },
+    session: { secret: e.SESSION_SECRET, maxAgeMs: e.SESSION_MAX_AGE_DAYS * DAY_MS },
     auditRetentionDays: e.AUDIT_RETENTION_DAYS,
     trustProxy: e.TRUST_PROXY,
     magicLinkTtlMs: e.MAGIC_LINK_TTL_MINUTES * 60 * 1000,
     signInLinksPerIp: e.SIGNIN_LINKS_PER_IP,
+    desktopSignInsPerIp: e.DESKTOP_SIGN_INS_PER_IP,
+    dashboardWrites: { burst: e.DASHBOARD_WRITE_BURST, perMinute: e.DASHBOARD_WRITES_PER_MINUTE },
     eventStreams: { perUser: e.EVENT_STREAMS_PER_USER, perIp: e.EVENT_STREAMS_PER_IP },
     mail: { smtpUrl: e.SMTP_URL, from: e.MAIL_FROM },
     captcha:

@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import { parseIpv4, parseIpv6 } from './ip';
 import { ALLOWED_EVM_METHODS } from './milkomeda';
+import { DAY_MS } from './time';
 
 /** Entries per list. */
 export const MAX_ALLOW_LIST_ENTRIES = 100;
@@ -31,8 +32,8 @@ export const refusedCode = (list: AllowListName): number => REFUSED_BY.indexOf(l
 export const KEY_GRACE_PERIODS = {
   none: { label: 'None: the old key stops at once', ms: 0 },
   '1h': { label: '1 hour', ms: 3_600_000 },
-  '24h': { label: '24 hours', ms: 86_400_000 },
-  '7d': { label: '7 days', ms: 7 * 86_400_000 },
+  '24h': { label: '24 hours', ms: DAY_MS },
+  '7d': { label: '7 days', ms: 7 * DAY_MS },
 } as const;
 export type KeyGrace = keyof typeof KEY_GRACE_PERIODS;
 export const keyGraceSchema = z.enum(Object.keys(KEY_GRACE_PERIODS) as [KeyGrace, ...KeyGrace[]]);
@@ -205,6 +206,9 @@ export interface CompiledAllowList {
   methods: ReadonlySet<string> | null;
 }
 
+/** A host name of non-empty labels, with an optional port: what follows 'scheme://' in an origin. */
+const HOST_AND_PORT = /^[a-z0-9_-]+(?:\.[a-z0-9_-]+)*(?::\d{1,5})?$/;
+
 /** An origin matcher: a Set of exact origins, and a map from '.domain[:port]' suffix to the schemes it allows. */
 export function compileOrigins(patterns: readonly string[]): (origin: string | undefined) => boolean {
   const exact = new Set<string>();
@@ -233,6 +237,8 @@ export function compileOrigins(patterns: readonly string[]): (origin: string | u
     const scheme = origin.slice(0, sep);
     if (scheme !== 'https' && scheme !== 'http') return false;
     const host = origin.slice(sep + 3);
+    // A wildcard matches a host name (and port) only: 'https://evil.com/.wild.example' has a path.
+    if (!HOST_AND_PORT.test(host)) return false;
     // Each '.suffix' of the host from the first dot on: a.b.example.com tries .b.example.com, .example.com, .com.
     for (let dot = host.indexOf('.'); dot > 0; dot = host.indexOf('.', dot + 1)) {
       const s = suffixes.get(host.slice(dot));

@@ -251,6 +251,29 @@ const callbackPath = (fallback: string) =>
     .refine((v) => v === undefined || safeRedirect(v, '') !== '', 'Callback paths must be same-origin relative paths such as /dashboard/subscription.')
     .transform((v) => (v === undefined ? fallback : safeRedirect(v, fallback)));
 
+/** A tax id is checked against the type of the country it is given with. */
+const taxIdFitsCountry = (v: { country?: string | undefined; taxId?: string | undefined }, ctx: z.RefinementCtx) => {
+  if (v.taxId && v.taxId.trim()) {
+    const type = v.country ? taxIdTypeFor(v.country) : null;
+    if (!type) ctx.addIssue({ code: 'custom', path: ['taxId'], message: 'This country has no tax id here; leave the field empty.' });
+    else if (!type.pattern.test(normalizeTaxId(v.taxId)))
+      ctx.addIssue({ code: 'custom', path: ['taxId'], message: `The tax id does not look like a ${type.type} (for example ${type.example}).` });
+  }
+};
+
+const checkoutBuyerFields = {
+  // An empty choice is no country.
+  country: z
+    .string()
+    .optional()
+    .refine((v) => !v || isCountryCode(v), 'Choose a country from the list.')
+    .transform((v) => v || undefined),
+  taxId: z.string().max(40).optional(),
+};
+
+/** The buyer's part of a checkout, as the checkout form asks it: the country and, where it has one, a tax id of its type. */
+export const checkoutBuyerSchema = z.object(checkoutBuyerFields).superRefine(taxIdFitsCountry);
+
 export const checkoutSchema = z
   .object({
     priceId: z.string({ error: 'priceId is required' }).min(1, 'priceId is required').max(200),
@@ -259,20 +282,9 @@ export const checkoutSchema = z
     onBehalfWorkspaceId: idSchema('onBehalfWorkspaceId must be a workspace id').optional(),
     successCallbackPath: callbackPath('/dashboard/subscription'),
     cancelCallbackPath: callbackPath('/dashboard/subscription/plans/fixed'),
-    country: z
-      .string()
-      .optional()
-      .refine((v) => v === undefined || isCountryCode(v), 'Choose a country from the list.'),
-    taxId: z.string().max(40).optional(),
+    ...checkoutBuyerFields,
   })
-  .superRefine((v, ctx) => {
-    if (v.taxId && v.taxId.trim()) {
-      const type = v.country ? taxIdTypeFor(v.country) : null;
-      if (!type) ctx.addIssue({ code: 'custom', path: ['taxId'], message: 'This country has no tax id here; leave the field empty.' });
-      else if (!type.pattern.test(normalizeTaxId(v.taxId)))
-        ctx.addIssue({ code: 'custom', path: ['taxId'], message: `The tax id does not look like a ${type.type} (for example ${type.example}).` });
-    }
-  });
+  .superRefine(taxIdFitsCountry);
 export type CheckoutInput = z.input<typeof checkoutSchema>;
 
 export const updateSubscriptionSchema = z.object({ newPriceId: z.string({ error: 'newPriceId is required' }).min(1, 'newPriceId is required').max(200) });

@@ -9,7 +9,7 @@ export type ExampleFlavour = 'cardano' | 'ipfs' | 'milkomeda';
 
 export interface ClientExample {
   /** Tab value and test id. */
-  value: 'curl' | 'blockfrost-js' | 'mesh' | 'lucid' | 'ipfs-sdk' | 'ethers' | 'viem';
+  value: 'curl' | 'blockfrost-js' | 'mesh' | 'lucid' | 'blaze' | 'ipfs-sdk' | 'ethers' | 'viem';
   tab: string;
   /** What the snippet does and how it passes the key, shown above it. */
   description: string;
@@ -29,6 +29,9 @@ const trim = (url: string) => url.replace(/\/+$/, '');
 
 /** The Lucid network name of a Cardano key ('Mainnet', 'Preprod', 'Preview'). */
 const lucidNetwork = (key: string) => (key.startsWith('preprod') ? 'Preprod' : key.startsWith('preview') ? 'Preview' : 'Mainnet');
+
+/** Blaze's network name of a Cardano key. */
+const blazeNetwork = (key: string) => `cardano-${lucidNetwork(key).toLowerCase()}`;
 
 function cardanoExamples(gateway: string, key: string): ClientExample[] {
   const base = `${gateway}/api/v0`;
@@ -61,13 +64,15 @@ function cardanoExamples(gateway: string, key: string): ClientExample[] {
     {
       value: 'mesh',
       tab: 'Mesh',
-      description: "Mesh's BlockfrostProvider given a custom URL sends no header: the key is the URL's first path segment.",
+      description:
+        "Mesh's BlockfrostProvider given a custom URL sends no header: the key is the URL's first path segment. As the builder's evaluator it measures every transaction's scripts.",
       language: 'javascript',
       code: [
         '// npm install @meshsdk/core',
-        "import { BlockfrostProvider } from '@meshsdk/core';",
+        "import { BlockfrostProvider, MeshTxBuilder } from '@meshsdk/core';",
         '',
         `const provider = new BlockfrostProvider('${gateway}/${key}/api/v0');`,
+        'const txBuilder = new MeshTxBuilder({ fetcher: provider, submitter: provider, evaluator: provider });',
         '',
         'const latestBlock = await provider.fetchLatestBlock();',
         'console.log(latestBlock);',
@@ -75,18 +80,33 @@ function cardanoExamples(gateway: string, key: string): ClientExample[] {
     },
     {
       value: 'lucid',
-      tab: 'Lucid',
-      description: "Lucid's Blockfrost provider takes this gateway's URL and the key, which it sends in the header.",
+      tab: 'Lucid Evolution',
+      description: "Lucid Evolution's Blockfrost provider takes this gateway's URL and the key, which it sends in the header. Its built-in slot configuration is this network's.",
       language: 'javascript',
       code: [
-        '// npm install lucid-cardano',
-        "import { Blockfrost, Lucid } from 'lucid-cardano';",
+        '// npm install @lucid-evolution/lucid',
+        "import { Blockfrost, Lucid } from '@lucid-evolution/lucid';",
         '',
-        `const provider = new Blockfrost('${base}', '${key}');`,
-        `const lucid = await Lucid.new(provider, '${lucidNetwork(key)}');`,
+        `const lucid = await Lucid(new Blockfrost('${base}', '${key}'), '${lucidNetwork(key)}');`,
         '',
-        'const parameters = await lucid.provider.getProtocolParameters();',
-        'console.log(parameters);',
+        'const parameters = await lucid.config().provider.getProtocolParameters();',
+        "console.log({ slot: lucid.currentSlot(), minFeeA: parameters.minFeeA });",
+      ].join('\n'),
+    },
+    {
+      value: 'blaze',
+      tab: 'Blaze',
+      description: "Blaze's Blockfrost provider with its URL set to this gateway; it sends the key in the header.",
+      language: 'javascript',
+      code: [
+        '// npm install @blaze-cardano/sdk',
+        "import { Blockfrost } from '@blaze-cardano/sdk';",
+        '',
+        `const provider = new Blockfrost({ network: '${blazeNetwork(key)}', projectId: '${key}' });`,
+        `provider.url = '${base}/';`,
+        '',
+        'const parameters = await provider.getParameters();',
+        'console.log({ minFeeCoefficient: parameters.minFeeCoefficient });',
       ].join('\n'),
     },
   ];

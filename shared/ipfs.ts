@@ -1,5 +1,6 @@
 // IPFS and Filecoin through the gateway (blockfrost-compat.md, 'IPFS'): limits, pin states, the
 // dashboard's shapes and its display rules (spec section 9: MB = bytes / 1,000,000, danger at 85 %).
+import { smallSizeText } from './pricing';
 
 /** The largest file one add takes by default: 100 MB, as the spec counts MB (IPFS_MAX_ADD_MB changes it). */
 export const IPFS_MAX_ADD_BYTES = 100 * 1_000_000;
@@ -46,8 +47,10 @@ export const ipfsMessages = {
 /** The answer to an add larger than the server takes. */
 export const ipfsTooLarge = (maxBytes: number): string => `The file is larger than ${mbText(maxBytes)}, the most one add takes.`;
 
-/** "12.35 MB" — MB as the spec counts it (bytes / 1,000,000), two decimals below 100 MB. */
+/** "12.35 MB" — MB as the spec counts it (bytes / 1,000,000), two decimals below 100 MB; below 1 MB in KB or bytes. */
 export function mbText(bytes: number): string {
+  const small = smallSizeText(bytes);
+  if (small) return small;
   const mb = bytes / 1_000_000;
   return `${mb >= 100 ? Math.round(mb).toLocaleString('en-US') : mb.toLocaleString('en-US', { maximumFractionDigits: 2 })} MB`;
 }

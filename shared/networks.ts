@@ -133,8 +133,6 @@ export interface NetworkOptionDto {
   available: boolean;
 }
 
-/** The networks with key prefixes, in the spec's order, marked by the slugs this server can serve. */
+/** Every network of the spec's table, in its order (the retired ones too, never available), marked by the slugs this server can serve. */
 export const networkOptions = (served: (slug: string) => boolean): NetworkOptionDto[] =>
-  networks
-    .filter((n) => n.prefix !== null)
-    .map((n) => ({ value: n.value, label: n.label, available: !n.disabled && n.slug !== null && served(n.slug) }));
+  networks.map((n) => ({ value: n.value, label: n.label, available: !n.disabled && n.slug !== null && served(n.slug) }));

@@ -151,6 +151,13 @@ export const isBoostType = (v: unknown): v is BoostType => typeof v === 'string'
 /** Daily requests a boost adds; 0 for an unknown type. */
 export const boostRequests = (type: string): number => (isBoostType(type) ? boosts[type].requests : 0);
 
+/** The requests per day an account may make: its plan's allowance plus what each running boost adds. */
+export function dailyRequestLimit(plan: Pick<Plan, 'requestLimit'>, runningBoosts: Iterable<string>): number {
+  let limit = plan.requestLimit;
+  for (const type of runningBoosts) limit += boostRequests(type);
+  return limit;
+}
+
 // ---- limit messages: the server's 422 plan_limit answers and the screens' reasons, word for word ----
 
 export type CountLimit = 'projectCount' | 'webhookCount' | 'workspaceCount' | 'workspaceMembers';

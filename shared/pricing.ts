@@ -51,5 +51,16 @@ export const formatCount = (n: number): string => n.toLocaleString('en-US');
 /** "1,500,000": monthly requests are 30 × the daily limit (spec section 9). */
 export const monthlyRequestsText = (plan: Plan): string => formatCount(monthlyRequests(plan));
 
-/** "100 MB": storage in MB is bytes / 1,000,000 (spec section 9). */
-export const storageText = (bytes: number): string => `${formatCount(storageInMb(bytes))} MB`;
+/**
+ * A size below 1 MB, where MB would read '0 MB' for what counts: bytes, or KB (1 KB = 1,000 bytes).
+ * Null for nothing and from 1 MB on, which are shown in MB.
+ */
+export function smallSizeText(bytes: number): string | null {
+  if (!(bytes > 0) || bytes >= 1_000_000) return null;
+  if (bytes < 1000) return `${Math.round(bytes)} ${bytes === 1 ? 'byte' : 'bytes'}`;
+  const kb = bytes / 1000;
+  return `${kb.toLocaleString('en-US', { maximumFractionDigits: kb < 100 ? 2 : 0 })} KB`;
+}
+
+/** "100 MB": storage in MB is bytes / 1,000,000 (spec section 9); below 1 MB in KB or bytes (smallSizeText). */
+export const storageText = (bytes: number): string => smallSizeText(bytes) ?? `${formatCount(storageInMb(bytes))} MB`;

@@ -4,12 +4,20 @@ import { addressNetworkOfWebhook, networks } from './networks';
 import { jsonPathProblem, type Operator } from './jsonpath';
 import { classifyIp } from './ip';
 import { messages } from './messages';
+import { DAY_MS } from './time';
 
 // Secure Webhooks: triggers, condition types and operators (spec section 5), the form's validation
 // texts, and the shapes the API answers. Server, UI and tests all read them from here.
 
 export const triggers = ['transaction', 'block', 'delegation', 'epoch'] as const;
 export type Trigger = (typeof triggers)[number];
+
+/**
+ * The triggers whose event is a list, one item per matching transaction (a condition is asked of each
+ * item, and reading a block's transactions is needed to build it); block and epoch events are one object.
+ */
+const listTriggers: ReadonlySet<string> = new Set<Trigger>(['transaction', 'delegation']);
+export const yieldsList = (trigger: string): boolean => listTriggers.has(trigger);
 
 export const triggerLabels: Record<Trigger, string> = {
   transaction: 'Transaction',
@@ -81,7 +89,7 @@ export const FAILURE_WARNING_WINDOW_MS = 48 * 3600 * 1000;
 /** A webhook's fail_history holds at most its latest this many attempted events of that window. */
 export const FAIL_HISTORY_LIMIT = 20;
 /** A webhook whose every delivery failed for this long is disabled (the dispatcher) and noticed as such (the event stream). */
-export const AUTO_DISABLE_AFTER_MS = 5 * 24 * 3600 * 1000;
+export const AUTO_DISABLE_AFTER_MS = 5 * DAY_MS;
 
 /** The webhook screens' and API's texts; those the spec quotes come from shared/messages.ts. */
 export const webhookMessages = {

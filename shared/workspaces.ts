@@ -74,6 +74,9 @@ export interface CustomerSettings {
   marketing_consent: boolean | null;
 }
 
+/** PUT /api/customer/settings: the user's choice about marketing e-mail. */
+export const customerSettingsSchema = z.object({ marketing_consent: z.boolean({ error: 'marketing_consent must be true or false' }) });
+
 export interface TransferPlan {
   newOwner: { id: number; email: string; plan: PlanName; currentRole: Role };
   changes: { newOwnerRole: 'owner'; previousOwnerRole: 'administrator'; plan: PlanName; projectsMoving: number };

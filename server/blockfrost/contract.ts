@@ -12,6 +12,43 @@ export const BLOCK_HASH_MESSAGE = 'Missing or malformed block hash.';
 export const BLOCK_NUMBER_MESSAGE = 'Missing, out of range or malformed block number.';
 export const ADDRESS_MESSAGE = 'Invalid address for this network or malformed address format.';
 
+/**
+ * The path Blockfrost answers for a request path: runs of slashes count as one (Blockfrost's public
+ * API serves `/api/v0//addresses/…`, as Blaze sends it, as `/api/v0/addresses/…`).
+ */
+export function collapseSlashes(path: string): string {
+  return path.includes('//') ? path.replace(/\/{2,}/g, '/') : path;
+}
+
+/**
+ * /tx/submit's answer (cardano-submit-api's, which Blockfrost passes on as the message) for a body
+ * that is no CBOR list and so no transaction of any era: each of the six Shelley-based eras' decoders
+ * fails at offset 0.
+ */
+export const SUBMIT_NOT_A_TX_MESSAGE = `{"contents":{"contents":[${Array(6).fill('"DecoderErrorDeserialiseFailure \\"Shelley Tx\\" (DeserialiseFailure 0 \\"expected list len or indef\\")"').join(',')}],"tag":"TxCmdTxReadError"},"tag":"TxSubmitFail"}`;
+
+/** Whether a /tx/submit body starts as a transaction must: a CBOR array (major type 4). */
+export function startsAsCborList(body: Uint8Array): boolean {
+  return body.length > 0 && body[0]! >> 5 === 4;
+}
+
+/** Express middleware: the request's path with runs of slashes as one (collapseSlashes), its query kept. */
+export function singleSlashes(req: Request, _res: Response, next: NextFunction): void {
+  const q = req.url.indexOf('?');
+  const path = q === -1 ? req.url : req.url.slice(0, q);
+  if (path.includes('//')) req.url = collapseSlashes(path) + (q === -1 ? '' : req.url.slice(q));
+  next();
+}
+
+/**
+ * Whether Blockfrost answers a method on a path: one its document defines for the path (`methods`,
+ * HEAD wherever GET is), or for a path it does not define, a read. Anything else is its 400
+ * 'Invalid path' (its router has no such route and its not-found handler answers that), never a 405.
+ */
+export function definesMethod(methods: readonly string[] | undefined, method: string): boolean {
+  return methods ? methods.includes(method) : method === 'GET' || method === 'HEAD';
+}
+
 /** Whether a string is a Shelley address of this network (not whether the chain knows it). */
 export function isAddressOfNetwork(address: string, network: CardanoNetwork): boolean {
   const parsed = parseShelleyAddress(address);
@@ -74,11 +111,12 @@ export function queryFirst(req: Request, _res: Response, next: NextFunction): vo
 
 /**
  * The answer for a path nothing served: Blockfrost's 400 'Invalid path' when its document does not
- * define the path, else the sandbox's own 404 saying it does not serve that endpoint.
+ * define the path or not for this method, else the sandbox's own 404 saying it does not serve that endpoint.
  */
 export function unservedPath(notServedMessage: string) {
   return (req: Request, res: Response): void => {
-    if (!blockfrostMethods().match(req.path)) {
+    const route = blockfrostMethods().match(req.path);
+    if (!route || !definesMethod(route.methods, req.method)) {
       res.status(400).json(blockfrostError(400, INVALID_PATH_MESSAGE));
       return;
     }
@@ -97,7 +135,7 @@ export const STAKE_ADDRESS_MESSAGE = 'Invalid or malformed stake address format.
 export const LABEL_MESSAGE = 'Invalid or malformed label format.';
 export const BOUNDS_MESSAGE = 'Invalid (malformed or out of range) from/to parameter(s).';
 export const DREP_MESSAGE = 'Invalid or malformed DRep id.';
-export const CC_MESSAGE = 'Invalid or malformed committee credential: a CIP-129 cc_hot1… or cc_cold1… id.';
+export const CC_MESSAGE = 'Invalid or malformed cc credential id.';
 export const GOV_ACTION_MESSAGE = 'Invalid or malformed governance action id (CIP-129 gov_action1…).';
 export const CERT_INDEX_MESSAGE = 'Invalid or malformed certificate index.';
 export const TICKER_MESSAGE = 'Invalid or malformed ticker.';
@@ -209,7 +247,22 @@ export function boundsQuery(query: Request['query']): { from?: string; to?: stri
   const from = stringParam(query, 'from');
   const to = stringParam(query, 'to');
   for (const b of [from, to]) if (b !== undefined && !/^\d{1,15}(?::\d{1,7})?$/.test(b)) throw badRequest(BOUNDS_MESSAGE);
+  boundsInOrder(from, to);
   return { ...(from === undefined ? {} : { from }), ...(to === undefined ? {} : { to }) };
+}
+
+/**
+ * Blockfrost's further checks of `from`/`to` (@blockfrost/blockfrost-utils'
+ * getAdditionalParametersFromRequest): heights and indexes within 0..2^31-1, and `from` not after
+ * `to` (a higher height, or at the same height a higher index when both give one).
+ */
+function boundsInOrder(from: string | undefined, to: string | undefined): void {
+  const parts = (b: string | undefined): number[] | undefined => b?.split(':').map(Number);
+  const f = parts(from);
+  const t = parts(to);
+  if ([...(f ?? []), ...(t ?? [])].some((n) => n > MAX_SIGNED_INT)) throw badRequest(BOUNDS_MESSAGE);
+  if (!f || !t) return;
+  if (f[0]! > t[0]! || (f[1] !== undefined && t[1] !== undefined && f[0] === t[0] && f[1] > t[1])) throw badRequest(BOUNDS_MESSAGE);
 }
 
 /** `from`/`to` as block heights. */
@@ -217,6 +270,7 @@ export function heightBoundsQuery(query: Request['query']): { from?: number; to?
   const from = stringParam(query, 'from');
   const to = stringParam(query, 'to');
   for (const b of [from, to]) if (b !== undefined && !/^\d{1,15}$/.test(b)) throw badRequest(BOUNDS_MESSAGE);
+  boundsInOrder(from, to);
   return { ...(from === undefined ? {} : { from: Number(from) }), ...(to === undefined ? {} : { to: Number(to) }) };
 }
 

@@ -17,6 +17,8 @@ import { CAIRN_VERSION } from '../version';
 
 export const BACKUP_FORMAT = 'cairn-backup';
 export const BACKUP_FORMAT_VERSION = 1;
+/** The archive's file mode: owner read and write only. */
+export const BACKUP_FILE_MODE = 0o600;
 
 export interface BackupManifest {
   format: typeof BACKUP_FORMAT;
@@ -163,7 +165,11 @@ export async function backup(config: Config, file: string): Promise<BackupSummar
     };
     fs.writeFileSync(path.join(staging, 'manifest.json'), JSON.stringify(manifest, null, 2) + '\n');
     const entries = ['manifest.json', engine === 'sqlite' ? SQLITE_DUMP : PG_DUMP, DATA];
-    await tar.create({ gzip: true, file: partial, cwd: staging, portable: true }, entries);
+    // The archive holds the session secret, sessions, project keys and webhook secrets: readable
+    // by its owner only, from its first byte (the mode is set on creation, not after writing).
+    fs.rmSync(partial, { force: true });
+    await tar.create({ gzip: true, file: partial, cwd: staging, portable: true, mode: BACKUP_FILE_MODE }, entries);
+    fs.chmodSync(partial, BACKUP_FILE_MODE);
     fs.renameSync(partial, out);
     return { file: out, manifest };
   } finally {

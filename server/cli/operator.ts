@@ -100,6 +100,7 @@ async function backupCommand(command: 'backup' | 'restore', rest: string[], env:
     if (command === 'backup') {
       const { file: written, manifest } = await backup(config, file);
       out(`Backup written to ${written}: the ${manifest.engine === 'sqlite' ? 'SQLite' : 'PostgreSQL'} database and ${manifest.files} data files (${manifest.bytes} bytes).`);
+      out('It holds the session secret, sessions, project keys and webhook secrets: it is readable by its owner only (mode 0600); keep it, and every copy, as secret as the server.');
     } else {
       const { manifest, migrated } = await restore(config, file);
       out(`Restored the backup of ${manifest.createdAt} (Cairn ${manifest.cairnVersion}) into ${config.databaseUrl ? 'the PostgreSQL database' : config.dataDir}${migrated ? `, then applied ${migrated} newer migrations` : ''}.`);

@@ -5,14 +5,15 @@ import proxyaddr from 'proxy-addr';
 import { proxyTrust, type Config } from '../config';
 import type { Logger } from '../logger';
 import { evmNetwork, evmSlugs, networks } from '../../shared/networks';
-import { NOT_FOUND_MESSAGE, blockfrostError } from '../blockfrost/http';
-import { blockfrostMethods, type PathRoute } from '../blockfrost/methods';
+import { NOT_FOUND_MESSAGE } from '../blockfrost/http';
+import { blockfrostMethods } from '../blockfrost/methods';
 import type { KeyCache, ProjectKey } from './key-cache';
 import type { Limiter, Verdict } from './limiter';
 import type { Meter, MeteredRequest } from './metering';
 import { UNKNOWN_ENDPOINT } from '../../shared/insight';
 import { ANY_ORIGIN, sendBlockfrostError, sendJson, sendJsonRpcRefusal } from './respond';
 import { requestKey } from './request-key';
+import { blockfrostPath, methodAllowed } from './blockfrost-request';
 import { errorMessageOf } from './gateway-response';
 import type { AnswerSlot, GatewayInstruments, Metrics } from '../metrics';
 import { METRICS_TEMPLATES, metricsBackend, type UsageMetrics } from './usage-metrics';
@@ -128,20 +129,6 @@ function observeAnswer(this: http.ServerResponse): void {
 /** The request's meter record rides on its response until the answer has gone out. */
 const METERED = Symbol('cairn.metered');
 type MeteredResponse = http.ServerResponse & { [METERED]?: MeteredRequest };
-
-/**
- * Whether the request's method is one Blockfrost defines for its path (HEAD wherever GET is); else
- * answers the Blockfrost 405 with an Allow header, or for a path Blockfrost does not define (which
- * only GET and HEAD may read) its 400 'Invalid path'.
- */
-function methodAllowed(route: PathRoute | undefined, req: http.IncomingMessage, res: http.ServerResponse): boolean {
-  const method = req.method ?? 'GET';
-  const allowed = route?.methods;
-  if (allowed ? allowed.includes(method) : method === 'GET' || method === 'HEAD') return true;
-  if (!allowed) sendBlockfrostError(res, 400, MESSAGES.invalidPath);
-  else sendJson(res, 405, blockfrostError(405, `${method} is not allowed on this path; it answers ${allowed.join(', ')}.`), { allow: allowed.join(', ') });
-  return false;
-}
 
 const preflight = (res: http.ServerResponse): void => {
   res.writeHead(204, {
@@ -265,7 +252,7 @@ function handle(g: Gateway, req: http.IncomingMessage, res: http.ServerResponse)
   const q = url.indexOf('?');
   const search = q === -1 ? '' : url.slice(q);
   // The key from the header, the path (/<key>/api/v0/…) or basic auth; a key segment leaves the path here.
-  const { key, pathname } = requestKey(req, q === -1 ? url : url.slice(0, q));
+  const { key, pathname } = requestKey(req, blockfrostPath(q === -1 ? url : url.slice(0, q)));
   // Network from the host (cardano-mainnet.<domain>), else from the path (/cardano-mainnet/api/v0/…).
   const domain = g.deps.config.gateway.domain;
   let network = domain ? hostNetwork(req, domain) : undefined;

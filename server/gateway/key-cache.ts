@@ -4,7 +4,7 @@ import type { Logger } from '../logger';
 import { networks } from '../../shared/networks';
 import type { GatewayChangeKind } from '../db/gateway-changes';
 import { compileAllowList, readStoredList, type CompiledAllowList } from '../../shared/allow-list';
-import { boostRequests, DEFAULT_PLAN, isPlanName, plans, type PlanName, type SubscriptionStatus } from '../../shared/plans';
+import { dailyRequestLimit, DEFAULT_PLAN, isPlanName, plans, type PlanName, type SubscriptionStatus } from '../../shared/plans';
 
 /** Everything the gateway needs to admit a request for one project key, without asking the database. */
 export interface ProjectKey {
@@ -331,9 +331,9 @@ export class KeyCache {
     let boostQuery = this.db('addons as a').join('workspaces as w', 'w.id', 'a.workspace_id').where('a.expires_at', '>', now);
     if (owners) boostQuery = boostQuery.whereIn('w.owner_id', owners.length ? owners : [-1]);
     const [rows, boosts] = await Promise.all([q, boostQuery.select('w.owner_id', 'a.type', 'a.expires_at')]);
-    const boostByOwner = new Map<number, number>();
+    const boostsByOwner = new Map<number, string[]>();
     for (const b of boosts) {
-      boostByOwner.set(b.owner_id, (boostByOwner.get(b.owner_id) ?? 0) + boostRequests(b.type));
+      boostsByOwner.set(b.owner_id, [...(boostsByOwner.get(b.owner_id) ?? []), b.type]);
       const expiry = Number(b.expires_at);
       boostExpiry.set(b.owner_id, Math.min(boostExpiry.get(b.owner_id) ?? Infinity, expiry));
     }
@@ -347,7 +347,7 @@ export class KeyCache {
           quotaKey: String(ownerId),
           limitPerSecond: plan.limitPerSecond,
           limitBurst: plan.limitBurst,
-          requestLimit: plan.requestLimit + (boostByOwner.get(ownerId) ?? 0),
+          requestLimit: dailyRequestLimit(plan, boostsByOwner.get(ownerId) ?? []),
           status: (r.status as SubscriptionStatus) ?? 'active',
           workspaces: [],
         };

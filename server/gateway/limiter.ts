@@ -1,3 +1,5 @@
+import { DAY_MS } from '../../shared/time';
+
 /** What the limiter says about one request. */
 export type Verdict = 'ok' | 'rate_limited' | 'over_quota' | 'banned';
 
@@ -62,7 +64,6 @@ export class BalanceSpends {
   }
 }
 
-export const DAY_MS = 86_400_000;
 export const utcDay = (ms: number) => Math.floor(ms / DAY_MS);
 
 /**

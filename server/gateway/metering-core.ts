@@ -1,15 +1,15 @@
 // The metering's counting and writing, run in the gateway's metering worker thread
 // (metering-worker.ts): requests come in as compact records from the gateway's thread (metering.ts),
 // are counted here per project, bucket and dimension, and each flush turns the counts into parts of
-// statements with bound values that the gateway's thread runs on its database connection, one
-// transaction per part.
+// statements with bound values, one transaction per part (written by the worker on PostgreSQL, by
+// the gateway's thread on SQLite).
 import { REFUSED_BY, REFUSED_DIMENSION } from '../../shared/allow-list';
 import geoip from 'geoip-country';
 import { UAParser } from 'ua-parser-js';
 import { LATENCY_BINS, LATENCY_BINS_PER_ROW, RECENT_FAILURES_KEPT, latencyBin } from '../../shared/insight';
-import { DAY_MS } from './limiter';
 import { isPrivateIp } from '../../shared/ip';
 import { PRIVATE_NETWORK_DIMENSION, PRIVATE_NETWORK_VALUE } from '../../shared/usage';
+import { DAY_MS } from '../../shared/time';
 
 const HOUR = 3_600_000;
 const CACHE_LIMIT = 50_000;
@@ -445,7 +445,7 @@ export interface CountedRequest {
   message?: string;
 }
 
-/** One flush as the gateway's thread runs it (metering.ts). */
+/** One flush's statements, as the worker writes them or hands them to the gateway's thread. */
 export interface FlushParts {
   /** Each part's statements, to run in one transaction each, in order. */
   parts: Statement[][];
@@ -454,7 +454,7 @@ export interface FlushParts {
 }
 
 /**
- * Runs a flush's parts on the gateway's database connection and answers the index of the first
+ * Runs a flush's parts and answers the index of the first
  * part that was not written (parts.length when all were) with the reason; it never rejects.
  */
 export type RunFlush = (flush: FlushParts) => Promise<{ written: number; error: string | null }>;

@@ -5,6 +5,17 @@ import type { Statement } from './metering-core';
 export const FIELD = { projectId: 0, ownerId: 1, endpoint: 2, status: 3, ip: 4, userAgent: 5, admitted: 6, at: 7, latencyMs: 8, refused: 9, message: 10 } as const;
 export const FIELDS = 11;
 
+/**
+ * What the worker is started with. On PostgreSQL `connection` is the database the worker writes to
+ * through a connection of its own; on SQLite it is null and the gateway's thread runs the parts
+ * (docs/decisions/metering-sqlite-writer.md).
+ */
+export interface MeteringWorkerData {
+  engine: 'pg' | 'sqlite';
+  flushMs: number;
+  connection: string | Record<string, unknown> | null;
+}
+
 export type ToWorker =
   /**
    * `count` records packed in `buffer` (transferred); `strings` are the texts numbered since the last
@@ -12,15 +23,18 @@ export type ToWorker =
    */
   | { t: 'records'; buffer: ArrayBuffer; count: number; strings: string[]; restart: boolean }
   | { t: 'flush'; id: number; now: number; paced: boolean }
-  /** How part `id` went: `error` is null when it was written whole, otherwise why nothing of it was. */
-  | { t: 'written'; id: number; error: string | null };
+  /** SQLite only: how part `id` went; `error` is null when it was written whole, otherwise why nothing of it was. */
+  | { t: 'written'; id: number; error: string | null }
+  /** Close the worker's own database connection (after the last flush), then answer 'closed'. */
+  | { t: 'close' };
 
 export type ToMain =
   /**
-   * One part of a flush: statements with bound values to run in one transaction. The worker sends
-   * the next part only when this one is written and its pause is over, so the gateway's thread holds
-   * one part at a time, never a whole flush waiting through the pauses.
+   * SQLite only: one part of a flush, statements with bound values to run in one transaction. The
+   * worker sends the next part only when this one is written and its pause is over, so the gateway's
+   * thread holds one part at a time, never a whole flush waiting through the pauses.
    */
   | { t: 'part'; id: number; statements: Statement[] }
-  /** The flush `id` is over; `error` when a part failed (its counts are kept for the next). */
-  | { t: 'flushed'; id: number; error: string | null };
+  /** The flush `id` is over: the rows it wrote, and `error` when a part failed (its counts are kept for the next). */
+  | { t: 'flushed'; id: number; rows: number; error: string | null }
+  | { t: 'closed' };

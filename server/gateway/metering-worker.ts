@@ -1,31 +1,79 @@
 // The gateway's metering worker thread (started by metering.ts): it counts the requests the
 // gateway's thread sends as packed records and turns each flush into parts of statements with bound
-// values, which it sends back, all parts of a flush in one message, to be run on the gateway's
-// database connection.
-// Counting, grouping, geolocation, user-agent parsing and building the statements (the bulk of the
-// metering's work, and most of what it allocates) never hold up the gateway's event loop or its
-// garbage collections.
+// values. On PostgreSQL it writes them itself, through a database connection of its own, so a flush
+// goes one way and the gateway's thread only hears that it is over; on SQLite, which has one writer,
+// it sends each part to the gateway's thread to run on the gateway's connection
+// (docs/decisions/metering-sqlite-writer.md).
+// Counting, grouping, geolocation, user-agent parsing, building the statements and (on PostgreSQL)
+// writing them, the bulk of the metering's work and most of what it allocates, never hold up the
+// gateway's event loop or its garbage collections.
 import { parentPort, workerData } from 'node:worker_threads';
+import pg from 'pg';
 import { MeterCore, type RunFlush, type Statement } from './metering-core';
-import { FIELD, FIELDS, type ToMain, type ToWorker } from './metering-protocol';
+import { FIELD, FIELDS, type MeteringWorkerData, type ToMain, type ToWorker } from './metering-protocol';
 
 const port = parentPort!;
-const { engine, flushMs } = workerData as { engine: 'pg' | 'sqlite'; flushMs: number };
+const { engine, flushMs, connection } = workerData as MeteringWorkerData;
 const core = new MeterCore(engine, flushMs);
 /** The strings the records refer to by number (endpoints, IPs, user agents), as the gateway's thread numbered them. */
 let strings: string[] = [];
-/** Parts sent to be run, until the gateway's thread says how they went. */
-const running = new Map<number, (error: string | null) => void>();
-let nextRun = 1;
+/** Rows written by the flush under way. */
+let rowsWritten = 0;
 
 const send = (m: ToMain) => port.postMessage(m);
 
-const runPart = (statements: Statement[]) =>
+/** Runs one part in one transaction and answers null, or why nothing of it was written. */
+type RunPart = (statements: Statement[]) => Promise<string | null>;
+
+/** SQLite: parts sent to the gateway's thread, until it says how they went. */
+const running = new Map<number, (error: string | null) => void>();
+let nextRun = 1;
+
+const partOnGatewayThread: RunPart = (statements) =>
   new Promise<string | null>((resolve) => {
     const id = nextRun++;
     running.set(id, resolve);
     send({ t: 'part', id, statements });
   });
+
+/** PostgreSQL: the worker's own connection, opened at the first part and again after it failed. */
+let client: pg.Client | null = null;
+
+async function connected(): Promise<pg.Client> {
+  if (client) return client;
+  const c = new pg.Client(typeof connection === 'string' ? { connectionString: connection, application_name: 'cairn-metering' } : { ...connection, application_name: 'cairn-metering' });
+  // A connection that drops between flushes is let go; the next part opens another.
+  c.on('error', () => {
+    if (client === c) client = null;
+  });
+  await c.connect();
+  client = c;
+  return c;
+}
+
+const partOnOwnConnection: RunPart = async (statements) => {
+  let c: pg.Client | null = null;
+  try {
+    c = await connected();
+    await c.query('begin');
+    try {
+      for (const s of statements) await c.query(s.sql, s.bindings);
+      await c.query('commit');
+    } catch (err) {
+      await c.query('rollback').catch(() => {
+        // A connection that cannot even roll back is broken: the next part opens another.
+        if (client === c) client = null;
+        void c?.end().catch(() => undefined);
+      });
+      throw err;
+    }
+    return null;
+  } catch (err) {
+    return (err as Error).message || String(err);
+  }
+};
+
+const runPart: RunPart = engine === 'pg' ? partOnOwnConnection : partOnGatewayThread;
 
 const runFlush: RunFlush = async ({ parts, gapMs }) => {
   let sent = false;
@@ -36,8 +84,15 @@ const runFlush: RunFlush = async ({ parts, gapMs }) => {
     sent = true;
     const error = await runPart(part);
     if (error !== null) return { written: i, error };
+    for (const s of part) rowsWritten += s.rows ?? 0;
   }
   return { written: parts.length, error: null };
+};
+
+const flushed = (id: number, error: string | null) => {
+  const rows = rowsWritten;
+  rowsWritten = 0;
+  send({ t: 'flushed', id, rows, error });
 };
 
 port.on('message', (m: ToWorker) => {
@@ -66,13 +121,19 @@ port.on('message', (m: ToWorker) => {
     }
     case 'flush':
       void core.flush(runFlush, m.now, m.paced).then(
-        (error) => send({ t: 'flushed', id: m.id, error }),
-        (err: unknown) => send({ t: 'flushed', id: m.id, error: (err as Error).message }),
+        (error) => flushed(m.id, error),
+        (err: unknown) => flushed(m.id, (err as Error).message),
       );
       return;
     case 'written':
       running.get(m.id)?.(m.error);
       running.delete(m.id);
       return;
+    case 'close': {
+      const c = client;
+      client = null;
+      void (c ? c.end() : Promise.resolve()).catch(() => undefined).then(() => send({ t: 'closed' }));
+      return;
+    }
   }
 });

@@ -1,16 +1,18 @@
 // The gateway's metering, as its request path sees it. Each answered request becomes one packed
 // record (a few numbers, its texts numbered once) in a buffer that goes to the metering worker
 // thread (metering-worker.ts) whenever it fills and at each flush. The worker counts them and turns
-// a flush into parts of statements with bound values (metering-core.ts), sent here one part at a
-// time; this thread runs each part in one transaction (server/db/batch.ts) on the gateway's own database connection (SQLite has one writer: a second connection in the worker would
-// make the control plane's transactions fail with SQLITE_BUSY while a flush commits).
+// a flush into parts of statements with bound values (metering-core.ts). On PostgreSQL it writes
+// them through a connection of its own and answers only that the flush is over. On SQLite it sends
+// them here one part at a time and this thread runs each in one transaction (server/db/batch.ts) on
+// the gateway's connection: SQLite has one writer, and a second connection would make the control
+// plane's transactions fail with SQLITE_BUSY (docs/decisions/metering-sqlite-writer.md).
 import { Worker } from 'node:worker_threads';
 import { type Db, isPostgres } from '../db/index';
 import { runBatch } from '../db/batch';
 import type { Logger } from '../logger';
-import { DAY_MS } from './limiter';
-import { FIELD, FIELDS, type ToMain, type ToWorker } from './metering-protocol';
+import { FIELD, FIELDS, type MeteringWorkerData, type ToMain, type ToWorker } from './metering-protocol';
 import type { Statement } from './metering-core';
+import { DAY_MS } from '../../shared/time';
 
 export interface MeteredRequest {
   projectId: number;
@@ -61,13 +63,12 @@ export class Meter {
   /** Texts numbered since the last message. */
   private fresh: string[] = [];
   private restart = false;
-  private readonly flushes = new Map<number, (ok?: boolean) => void>();
+  private readonly flushes = new Map<number, (ok: boolean, rows: number) => void>();
+  private closed: (() => void) | null = null;
   private nextFlush = 1;
   private timer: NodeJS.Timeout | undefined;
   private stopped = false;
   private readonly engine: 'pg' | 'sqlite';
-  /** Rows written since the flush under way began (runPart adds them). */
-  private rowsWritten = 0;
   /** Told when a flush is over: its duration, the rows it wrote and whether it wrote everything (the metrics). */
   onFlushed: ((seconds: number, rows: number, ok: boolean) => void) | null = null;
 
@@ -120,7 +121,14 @@ export class Meter {
     this.stopped = true;
     const worker = this.worker;
     this.worker = null;
-    await worker?.terminate();
+    if (!worker) return;
+    // The worker closes its own database connection before it ends.
+    worker.ref();
+    await new Promise<void>((resolve) => {
+      this.closed = resolve;
+      worker.postMessage({ t: 'close' } satisfies ToWorker);
+    });
+    await worker.terminate();
   }
 
   /**
@@ -134,12 +142,8 @@ export class Meter {
     const worker = this.worker ?? this.startWorker();
     const began = performance.now();
     return new Promise<void>((resolve) => {
-      this.flushes.set(id, (ok = true) => {
-        if (this.onFlushed) {
-          const rows = this.rowsWritten;
-          this.rowsWritten = 0;
-          this.onFlushed((performance.now() - began) / 1000, rows, ok);
-        }
+      this.flushes.set(id, (ok, rows) => {
+        this.onFlushed?.((performance.now() - began) / 1000, rows, ok);
         resolve();
       });
       // The worker is unreferenced (an idle meter never holds a process open) except while a flush is under way.
@@ -182,21 +186,34 @@ export class Meter {
   }
 
   private startWorker(): Worker {
-    const worker = new Worker(METERING_WORKER, { workerData: { engine: this.engine, flushMs: this.flushMs } });
+    const workerData: MeteringWorkerData = {
+      engine: this.engine,
+      flushMs: this.flushMs,
+      connection: this.engine === 'pg' ? (this.db.client.config.connection as MeteringWorkerData['connection']) : null,
+    };
+    const worker = new Worker(METERING_WORKER, { workerData });
     worker.unref();
     worker.on('message', (m: ToMain) => {
       if (m.t === 'part') {
         void this.runPart(m.statements).then((error) => worker.postMessage({ t: 'written', id: m.id, error } satisfies ToWorker));
         return;
       }
+      if (m.t === 'closed') {
+        this.closed?.();
+        this.closed = null;
+        return;
+      }
       if (m.error !== null) this.logger.warn({ err: { message: m.error } }, 'metering: flush failed, will retry');
-      this.flushes.get(m.id)?.(m.error === null);
+      this.flushes.get(m.id)?.(m.error === null, m.rows);
       this.flushes.delete(m.id);
       if (this.flushes.size === 0) worker.unref();
     });
     worker.on('error', (err) => {
       // What it counted is lost, as in a crash; the next record starts a new worker.
       this.logger.error({ err: { message: err.message } }, 'metering: the worker failed; its counts since the last flush are lost');
+      // A stop waiting for the worker to close its connection need not wait any more.
+      this.closed?.();
+      this.closed = null;
       if (this.worker !== worker) return;
       // A new worker starts with no numbers: number the texts again and drop the records that used the old ones.
       this.worker = null;
@@ -204,21 +221,20 @@ export class Meter {
       this.fresh = [];
       this.restart = false;
       this.count = 0;
-      for (const done of this.flushes.values()) done(false);
+      for (const done of this.flushes.values()) done(false, 0);
       this.flushes.clear();
     });
     this.worker = worker;
     return worker;
   }
 
-  /** Runs one part of a flush in one transaction: written whole, or (answering why) not at all. */
+  /** SQLite: runs one part of a flush in one transaction, written whole or (answering why) not at all. */
   private async runPart(statements: Statement[]): Promise<string | null> {
     try {
       await runBatch(this.db, statements);
     } catch (err) {
       return (err as Error).message || String(err);
     }
-    for (const s of statements) this.rowsWritten += s.rows ?? 0;
     return null;
   }
 }

@@ -8,7 +8,7 @@ import { endpointNetworks, type EndpointNetwork } from '../../shared/endpoints';
 import type { UpstreamNetwork } from '../../shared/networks';
 import { httpUpstream, type ForwardHooks, type Upstream } from './proxy';
 import { sendBlockfrostError } from './respond';
-import { DAY_MS } from './limiter';
+import { DAY_MS } from '../../shared/time';
 import type { GatewayBackend } from './backend';
 
 // Failover over the upstreams of one network: the configured one (UPSTREAM_<NETWORK>_URL) first,

@@ -7,8 +7,8 @@ import type { Db } from '../db/index';
 import type { AdmittedCall, GatewayBackend } from './backend';
 import { sendBlockfrostError, sendJson } from './respond';
 import { INTERNAL_ERROR_MESSAGE } from '../blockfrost/http';
+import { DAY_MS } from '../../shared/time';
 
-const DAY_MS = 86_400_000;
 /** Blockfrost: 'History of your Blockfrost usage metrics in the past 30 days' (today and the 29 before). */
 const DAYS = 30;
 

@@ -9,8 +9,6 @@ declare module 'express-session' {
   }
 }
 
-const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
-
 /**
  * Someone not signed in keeps the CSRF token for the sign-in form in this cookie, signed with the
  * session secret, instead of in a stored session: a client that asks for tokens in a loop costs the
@@ -20,7 +18,7 @@ export const CSRF_COOKIE = 'cairn.csrf';
 
 export const newCsrfToken = () => crypto.randomBytes(32).toString('base64url');
 
-/** The signing key of the CSRF cookie, per request: csrfProtection() puts it there. */
+/** The signing key of the CSRF cookie, per request: csrfCookieKey() puts it there. */
 const cookieKeys = new WeakMap<Request, Buffer>();
 
 const equal = (a: string, b: string) => {
@@ -66,13 +64,13 @@ function expectedToken(req: Request): string | null {
 
 /**
  * The CSRF token of this client: its session's when it has one (everyone signed in), else the
- * CSRF cookie's, which is set on first use. Only behind csrfProtection(), which holds the key.
+ * CSRF cookie's, which is set on first use. Only behind csrfCookieKey(), which holds the key.
  */
 export function csrfTokenFor(req: Request): string {
   const known = expectedToken(req);
   if (known) return known;
   const key = cookieKeys.get(req);
-  if (!key || !req.res) throw new Error('csrfTokenFor needs csrfProtection() in front of the route');
+  if (!key || !req.res) throw new Error('csrfTokenFor needs csrfCookieKey() in front of the route');
   const token = newCsrfToken();
   req.res.cookie(CSRF_COOKIE, `${token}.${sign(token, key)}`, {
     httpOnly: true,
@@ -91,22 +89,33 @@ export function csrfTokenForSignIn(req: Request): string {
   return req.session.csrfToken;
 }
 
-/**
- * Synchronizer-token CSRF check: every state-changing request carries its token in X-CSRF-Token,
- * or from a server-rendered HTML form in its csrf_token field (the session's token, or for someone
- * not signed in the one in the signed CSRF cookie). A cross-site form or fetch cannot read the
- * token, so it is refused with 403.
- */
-export function csrfProtection(secret: string): RequestHandler {
+/** Holds the signing key of the CSRF cookie for the requests it sees (/api and /auth), checking nothing itself. */
+export function csrfCookieKey(secret: string): RequestHandler {
   const key = crypto.createHmac('sha256', secret).update('cairn csrf cookie').digest();
   return (req, _res, next) => {
     cookieKeys.set(req, key);
-    if (SAFE_METHODS.has(req.method)) return next();
-    const sent = req.get('x-csrf-token') ?? formToken(req);
-    const expected = expectedToken(req);
-    if (!sent || !expected || !equal(sent, expected)) {
-      return next(new AppError(403, 'csrf', 'Invalid or missing CSRF token. Reload the page and try again.'));
-    }
     next();
   };
 }
+
+/**
+ * Synchronizer-token CSRF check: the request carries its client's token in X-CSRF-Token, or from a
+ * server-rendered HTML form in its csrf_token field (the session's token, or for someone not signed in
+ * the one in the signed CSRF cookie). A cross-site form or fetch cannot read the token, so it is
+ * refused with 403. route() runs it for every state-changing route (its `csrf` option).
+ */
+export function assertCsrfToken(req: Request): void {
+  const sent = req.get('x-csrf-token') ?? formToken(req);
+  const expected = expectedToken(req);
+  if (!sent || !expected || !equal(sent, expected)) throw new AppError(403, 'csrf', 'Invalid or missing CSRF token. Reload the page and try again.');
+}
+
+/** assertCsrfToken() in front of a handler that is not declared with route() (the desktop sign-in's consent form). */
+export const requireCsrfToken: RequestHandler = (req, _res, next) => {
+  try {
+    assertCsrfToken(req);
+    next();
+  } catch (err) {
+    next(err);
+  }
+};

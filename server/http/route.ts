@@ -11,6 +11,7 @@ import { MAX_DB_ID, parseDbId } from '../../shared/text';
 import type { Membership, ProjectRef } from '../../shared/workspaces';
 import type { WebhookRow } from '../../shared/webhooks';
 import { Paged } from '../db/pagination';
+import { assertCsrfToken } from './csrf';
 
 export interface SignedInUser {
   id: number;
@@ -91,6 +92,12 @@ export interface RouteSpec<B extends z.ZodType, Q extends z.ZodType, P extends z
   /** Status for a successful answer; 200 by default. */
   status?: number;
   /**
+   * Whether the request must carry its client's CSRF token (server/http/csrf.ts), checked before
+   * anything else. When absent: yes for POST, PUT, PATCH and DELETE, no for GET. `true` is for a GET
+   * that changes state; nothing is declared `false` today.
+   */
+  csrf?: boolean;
+  /**
    * A link target the browser navigates to (the billing portals, a log download): it never answers
    * with a JSON page. Signed out goes to sign-in and back; any other refusal goes to the given page
    * with the message in `billing_error`.
@@ -110,6 +117,8 @@ export interface RouteSpec<B extends z.ZodType, Q extends z.ZodType, P extends z
 
 /** What a route declares, as the API reference reads it. */
 export type RouteDeclaration = Pick<RouteSpec<z.ZodType, z.ZodType, z.ZodType>, 'method' | 'path' | 'permission' | 'body' | 'query' | 'params' | 'status' | 'summary' | 'response' | 'paged'> & {
+  /** The request must carry the CSRF token (the route's csrf option, or its default). */
+  csrf: boolean;
   /** The answer is not the {data} envelope (a file, a stream, a redirect or a page). */
   raw?: string;
 };
@@ -190,8 +199,10 @@ export function route<B extends z.ZodType = z.ZodUnknown, Q extends z.ZodType = 
   if (!spec.permission) {
     throw new Error(`Route ${spec.method.toUpperCase()} ${spec.path} declares no permission`);
   }
+  const csrf = spec.csrf ?? spec.method !== 'get';
   const list = declarations.get(router) ?? [];
   list.push({
+    csrf,
     method: spec.method,
     path: spec.path,
     permission: spec.permission,
@@ -208,6 +219,7 @@ export function route<B extends z.ZodType = z.ZodUnknown, Q extends z.ZodType = 
   const permission: Permission = spec.permission;
   router[spec.method](spec.path, async (req: Request, res: Response, next: NextFunction) => {
     try {
+      if (csrf) assertCsrfToken(req);
       const user = (req.user as SignedInUser | undefined) ?? null;
       if (permission !== 'public' && !user) throw new Unauthorized();
       if (permission === 'operator' && !deps.tenancy.isOperator(deps.config, user!.email)) throw new NotFound('There is no such API endpoint.');

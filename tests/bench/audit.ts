@@ -12,12 +12,12 @@ import { listAuditEntries } from '../../server/features/audit/audit';
 import { auditActions, type AuditPageQuery } from '../../shared/audit';
 import { ms, ratio, row, summarize, table, machine, type LatencySummary } from './lib/report';
 import { postgresEngine, sqliteEngine, type Engine as ScratchEngine } from './lib/scratch-db';
+import { DAY_MS } from '../../shared/time';
 
 const ENTRIES = Number(process.env.BENCH_AUDIT_ENTRIES ?? 1_000_000);
 const REQUESTS = Number(process.env.BENCH_AUDIT_REQUESTS ?? 200);
 const WARMUP = Number(process.env.BENCH_AUDIT_WARMUP ?? 20);
 const TARGET_MS = 50;
-const DAY_MS = 86_400_000;
 const SPAN_MS = 400 * DAY_MS;
 const ACTORS = 20;
 const BIG = 1;

@@ -28,13 +28,13 @@ import { makeUser } from '../helpers/workspace-fixture';
 import { machine, ms, ratio, row, summarize, table, type LatencySummary } from './lib/report';
 import { writeGrowthChart } from './lib/chart';
 import { postgresEngine, sqliteEngine, type Engine } from './lib/scratch-db';
+import { DAY_MS } from '../../shared/time';
 
 const SCALES = [1, 10, 100].filter((s) => !process.env.BENCH_DASHBOARD_SCALES || process.env.BENCH_DASHBOARD_SCALES.split(',').map(Number).includes(s));
 const REQUESTS = Number(process.env.BENCH_DASHBOARD_REQUESTS ?? 50);
 const WARMUP = Number(process.env.BENCH_DASHBOARD_WARMUP ?? 5);
 const TARGET_MS = 30;
 const SESSION_SECRET = 'bench-session-secret-that-is-long-enough-0123456789';
-const DAY_MS = 86_400_000;
 const EMAIL = 'bench-user@example.com';
 
 setTimeout(() => {

@@ -10,15 +10,15 @@ import http from 'node:http';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
-import { chromium, type Browser, type CDPSession } from 'playwright-core';
+import { chromium, type Browser } from 'playwright-core';
 import { startLocalApp } from '../helpers/local-app';
 import { ratio, row } from './lib/report';
+import { LANDING_BUDGET_BYTES as TARGET_TRANSFER_BYTES, landingTransfer, measureTransfer, type Transfer } from './lib/landing-transfer';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const WEB_DIR = path.resolve(process.env.CAIRN_WEB_DIR ?? path.join(path.dirname(fileURLToPath(import.meta.url)), '../../dist/web'));
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
 
-const TARGET_TRANSFER_BYTES = 150 * 1000;
 const TARGET_LCP_MS = 800;
 
 // Source folders whose code belongs to the signed-in dashboard.
@@ -42,41 +42,6 @@ function dashboardFiles(): Map<string, string> {
     for (const css of chunk.css ?? []) files.set(css, chunk.src);
   }
   return files;
-}
-
-interface Transfer {
-  url: string;
-  type: string;
-  encoding: string;
-  bytes: number;
-}
-
-/** Records each response's type and its bytes on the wire (headers and encoded body), from CDP. */
-async function recordTransfers(cdp: CDPSession): Promise<Transfer[]> {
-  const pending = new Map<string, Omit<Transfer, 'bytes'>>();
-  const done: Transfer[] = [];
-  cdp.on('Network.responseReceived', (e) => {
-    const headers = Object.fromEntries(Object.entries(e.response.headers).map(([k, v]) => [k.toLowerCase(), String(v)]));
-    pending.set(e.requestId, { url: e.response.url, type: e.type, encoding: headers['content-encoding'] ?? 'identity' });
-  });
-  cdp.on('Network.loadingFinished', (e) => {
-    const response = pending.get(e.requestId);
-    if (response) done.push({ ...response, bytes: e.encodedDataLength });
-  });
-  await cdp.send('Network.enable');
-  await cdp.send('Network.setCacheDisabled', { cacheDisabled: true });
-  return done;
-}
-
-async function measureTransfer(browser: Browser, url: string) {
-  // The budget is stated for gzip; Chromium would negotiate Brotli (smaller) unless told otherwise.
-  const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, extraHTTPHeaders: { 'Accept-Encoding': 'gzip' } });
-  const page = await context.newPage();
-  const transfers = await recordTransfers(await context.newCDPSession(page));
-  await page.goto(url, { waitUntil: 'networkidle' });
-  await page.getByRole('heading', { level: 1 }).waitFor();
-  await context.close();
-  return transfers;
 }
 
 /** LCP of one cold load (fresh context, no cache), in ms. */
@@ -158,10 +123,7 @@ async function main(): Promise<number> {
     // One warm-up load so the first measured run does not pay for the server's first requests.
     await measureTransfer(browser, landing);
 
-    const transfers = await measureTransfer(browser, landing);
-    const assets = transfers.filter((t) => t.type === 'Script' || t.type === 'Stylesheet');
-    const js = assets.filter((t) => t.type === 'Script').reduce((sum, t) => sum + t.bytes, 0);
-    const css = assets.filter((t) => t.type === 'Stylesheet').reduce((sum, t) => sum + t.bytes, 0);
+    const { assets, js, css } = await landingTransfer(browser, landing);
     // Files under the server's compression threshold (256 bytes, server/app.ts) are sent as they are, rightly.
     const bodyBytes = (t: Transfer) => fs.statSync(path.join(WEB_DIR, new URL(t.url).pathname)).size;
     const uncompressed = assets.filter((t) => t.encoding !== 'gzip' && bodyBytes(t) >= 256);
@@ -182,7 +144,7 @@ async function main(): Promise<number> {
 
     console.log(`Landing page ${landing} (headless Chromium, loopback, cache disabled)\n`);
     console.log('JavaScript and CSS requested by /:');
-    for (const t of assets.sort((a, b) => b.bytes - a.bytes)) {
+    for (const t of assets) {
       console.log(`  ${kb(t.bytes).padStart(9)}  ${t.encoding.padEnd(8)} ${new URL(t.url).pathname}`);
     }
     console.log('');

@@ -91,9 +91,8 @@ describe.runIf(browserAvailable())('the built-in API reference at /docs, in Chro
       });
       await page.goto(`${app.url}${path}`);
       await expect.poll(() => page.getByRole('heading', { name: heading }).count(), { timeout: 20_000 }).toBe(1);
-      // The browser asks for an icon once the page has loaded: give late requests a moment to fail.
-      await page.waitForLoadState('load');
-      await page.waitForTimeout(1500);
+      // The browser asks for an icon once the page has loaded: wait until nothing is in flight, so a late request that fails is seen.
+      await page.waitForLoadState('networkidle');
       await page.close();
     }
     expect(problems).toEqual([]);

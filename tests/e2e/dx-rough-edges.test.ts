@@ -8,8 +8,8 @@ import { useBrowserApp } from '../helpers/browser-app';
 import { framesDrawn } from '../helpers/page-waits';
 import type { NetworkOptionDto } from '../../shared/networks';
 import { PRIVATE_NETWORK_LABEL } from '../../shared/ip';
+import { DAY_MS } from '../../shared/time';
 
-const DAY_MS = 86_400_000;
 const SHOTS = process.env.DX_SCREENSHOTS;
 
 async function shoot(page: Page, name: string, focus?: Locator) {

@@ -50,6 +50,28 @@ describe.runIf(browserAvailable())("an IPFS project's page, in Chromium", () => 
     await page.getByRole('heading', { name: 'Pins' }).scrollIntoViewIfNeeded();
     // Nothing wider than the phone's screen except the table's own scroll container.
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+    // The Size column is on the screen without scrolling the table.
+    const sizes = page.getByTestId('pin-size');
+    for (const i of [0, 1]) {
+      const box = (await sizes.nth(i).boundingBox())!;
+      expect(box.width).toBeGreaterThan(0);
+      expect(box.x + box.width).toBeLessThanOrEqual(375);
+    }
     await page.screenshot({ path: path.join(dir, 'ipfs-project-375.png'), fullPage: true });
+  });
+
+  it('counts an add not yet pinned in the storage shown, small sizes in KB, as the limit check does', async () => {
+    const { page } = await suite.signIn('ipfs-unpinned@example.com', '/dashboard');
+    const workspaceId = ((await (await page.request.get(`${suite.app.url}/api/workspaces`)).json()).data as Array<{ id: number }>)[0]!.id;
+    const csrf = (await (await page.request.get(`${suite.app.url}/auth/csrf`)).json()).data.csrfToken as string;
+    const created = await page.request.post(`${suite.app.url}/api/workspaces/${workspaceId}/projects`, { headers: { 'X-CSRF-Token': csrf }, data: { projectName: 'Drafts', networkId: 2 } });
+    const { uuid } = (await created.json()).data as { uuid: string };
+    const id = (await suite.app.db('projects').where({ uuid }).first('id')).id as number;
+    // What the gateway records for an add of 4,200 bytes that is not pinned yet.
+    await suite.app.db('ipfs_objects').insert({ project_id: id, cid: 'QmT78zSuBmuS4z925WZfrqQ1qHaJ56DQaTfyMUF7F8ff5o', name: 'notes.txt', size: 4_200, created_at: Date.now() });
+    const quota = (await (await page.request.get(`${suite.app.url}/api/workspaces/${workspaceId}/quota`)).json()).data as { used: { subscription: { storage: number } } };
+    expect(quota.used.subscription.storage).toBe(4_200);
+    await page.goto(`${suite.app.url}/dashboard/project/${uuid}`);
+    await expect.poll(() => page.getByTestId('storage-ipfs').textContent()).toBe('4.2 KB of 100 MB');
   });
 });

@@ -112,7 +112,8 @@ describe.runIf(browserAvailable())('the frictions of a new user, in Chromium', (
       const copy = page.getByTestId('copy-project-id');
       await copy.waitFor();
       await framesDrawn(page);
-      await page.waitForTimeout(400); // the toast's entrance transition
+      // The toast's entrance transition has ended once no animation or transition is running on the page.
+      await page.waitForFunction(() => document.getAnimations().every((a) => a.playState !== 'running'));
       expect(await overlap(toast, key), `toast over the key at ${width}x${height}`).toBe(false);
       expect(await overlap(toast, copy), `toast over Copy at ${width}x${height}`).toBe(false);
       await shoot(page, `project-created-toast-${height}`);

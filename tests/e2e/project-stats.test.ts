@@ -6,8 +6,8 @@ import { waitForWithClock } from '../helpers/page-waits';
 import { setSubscription } from '../../server/features/workspaces/subscriptions';
 import { WINDOW_DIMENSIONS } from '../../server/features/stats/usage';
 import { messages } from '../../shared/messages';
+import { DAY_MS } from '../../shared/time';
 
-const DAY_MS = 86_400_000;
 const dayStart = (ms: number) => ms - (ms % DAY_MS);
 
 const COLUMNS: Array<[card: string, column: string]> = [
@@ -93,7 +93,7 @@ describe.runIf(browserAvailable())('project statistics on the project page, in C
     // Mesh's custom URL sends no header: its example carries the key in the URL's path.
     await page.getByRole('tab', { name: 'Mesh' }).click();
     expect(await page.getByTestId('api-example-mesh').textContent()).toContain(`/${key}/api/v0')`);
-    await page.getByRole('tab', { name: 'Lucid' }).click();
+    await page.getByRole('tab', { name: 'Lucid Evolution' }).click();
     expect(await page.getByTestId('api-example-lucid').textContent()).toContain(`'${key}'`);
 
     // Requests arrive: the page picks them up on its own refresh, without a reload.

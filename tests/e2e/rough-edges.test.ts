@@ -5,8 +5,7 @@ import { useBrowserApp } from '../helpers/browser-app';
 import { framesDrawn, inFlight } from '../helpers/page-waits';
 import { messages } from '../../shared/messages';
 import { CONSENT_COOKIE } from '../../shared/site';
-
-const DAY_MS = 86_400_000;
+import { DAY_MS } from '../../shared/time';
 
 describe.runIf(browserAvailable())('rough edges of a first run, in Chromium', () => {
   const suite = useBrowserApp();

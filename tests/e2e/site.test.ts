@@ -276,6 +276,58 @@ describe.runIf(browserAvailable())('maintenance mode and the deploy checker, in 
     }
   });
 
+  it('shows the new-version toast when a new build replaced the old one under the page, and the reload runs the new build', async () => {
+    const webDir = path.join(ARTIFACTS, `web-redeploy-${process.pid}`);
+    fs.cpSync(path.resolve(import.meta.dirname, '../../dist/web'), webDir, { recursive: true });
+    const app = await startTestApp({ webDir });
+    try {
+      const session = await signInInBrowser(browser, app, 'redeploy@example.com');
+      // A browser whose cache holds only what the dashboard itself loads (signing in showed toasts, whose
+      // container would otherwise come from the cache after the deploy removed it).
+      const context = await browser.newContext();
+      await context.addCookies(await session.context.cookies());
+      await session.context.close();
+      await context.clock.install();
+      const page = await context.newPage();
+      const firstCheck = page.waitForResponse((r) => r.url().endsWith('/api/has-new-deploy'));
+      await page.goto(`${app.url}/dashboard`);
+      await firstCheck;
+      await page.getByRole('button', { name: 'Account menu' }).waitFor();
+      const oldScripts = await page.evaluate(() => [...document.scripts].map((s) => s.src).filter(Boolean));
+      // The deploy: every hashed file under a new name, the old ones gone, and a new build id.
+      const newId = replaceBuild(webDir);
+      const missing: string[] = [];
+      page.on('response', (r) => (r.status() === 404 && r.url().includes('/assets/') ? missing.push(r.url()) : undefined));
+      await page.clock.fastForward(DEPLOY_POLL_MS + 1000);
+      await page.getByText(messages.deploy.newVersion).waitFor({ timeout: 10_000 });
+      const shots = path.join(ARTIFACTS, 'screenshots');
+      fs.mkdirSync(shots, { recursive: true });
+      for (const width of [1280, 375]) {
+        await page.setViewportSize({ width, height: 800 });
+        expect(await noHorizontalScroll(page)).toBe(true);
+        await page.screenshot({ path: path.join(shots, `new-version-toast-${width}.png`) });
+      }
+      const reloaded = page.waitForEvent('load');
+      await page.getByText(messages.deploy.newVersion).click();
+      await reloaded;
+      await page.getByRole('button', { name: 'Account menu' }).waitFor();
+      const newScripts = await page.evaluate(() => [...document.scripts].map((s) => s.src).filter(Boolean));
+      expect(newScripts.some((src) => oldScripts.includes(src))).toBe(false);
+      // The page now runs the new build: its next check finds nothing newer.
+      expect(await (await page.request.get(`${app.url}/api/has-new-deploy`)).json()).toEqual({ data: { version: newId } });
+      const nextCheck = page.waitForResponse((r) => r.url().endsWith('/api/has-new-deploy'));
+      await page.clock.fastForward(DEPLOY_POLL_MS + 1000);
+      await nextCheck;
+      expect(await page.getByText(messages.deploy.newVersion).count()).toBe(0);
+      expect(missing.filter((u) => newScripts.some((s) => s === u))).toEqual([]);
+      await context.close();
+    } finally {
+      await app.stop();
+      await app.database.drop();
+      fs.rmSync(webDir, { recursive: true, force: true });
+    }
+  }, 90_000);
+
   it('shows the persistent new-version toast after a deploy, and reloads on click', async () => {
     const webDir = path.join(ARTIFACTS, `web-deploy-${process.pid}`);
     fs.cpSync(path.resolve(import.meta.dirname, '../../dist/web'), webDir, { recursive: true });
@@ -308,3 +360,26 @@ describe.runIf(browserAvailable())('maintenance mode and the deploy checker, in 
     }
   }, 90_000);
 });
+
+/**
+ * Turns the build in `webDir` into what the next deploy leaves there: each hashed asset renamed (the old
+ * names answer 404), every reference to it rewritten, and a new build id in version.json and the bundle.
+ */
+function replaceBuild(webDir: string): string {
+  const oldId = (JSON.parse(fs.readFileSync(path.join(webDir, 'version.json'), 'utf8')) as { version: string }).version;
+  const newId = `${oldId}-next`;
+  const assets = path.join(webDir, 'assets');
+  const renames = new Map(fs.readdirSync(assets).map((f) => [f, f.replace(/(\.[a-z0-9]+)$/i, '-next$1')]));
+  for (const [from, to] of renames) fs.renameSync(path.join(assets, from), path.join(assets, to));
+  // Longest names first, so no name is rewritten inside a longer one.
+  const ordered = [...renames].sort((a, b) => b[0].length - a[0].length);
+  const texts = (dir: string): string[] =>
+    fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? texts(path.join(dir, e.name)) : /\.(js|css|html|json)$/.test(e.name) ? [path.join(dir, e.name)] : []));
+  for (const file of texts(webDir)) {
+    const before = fs.readFileSync(file, 'utf8');
+    let after = before.split(oldId).join(newId);
+    for (const [from, to] of ordered) after = after.split(from).join(to);
+    if (after !== before) fs.writeFileSync(file, after);
+  }
+  return newId;
+}

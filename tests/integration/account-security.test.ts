@@ -12,6 +12,7 @@ import { DbSessionStore, INSERT_WINDOW_MS, TOUCH_AFTER_MS } from '../../server/h
 import { isPostgres, type Db } from '../../server/db/index';
 import { accountMessages, type AccountSessionDto } from '../../shared/account';
 import * as fillSessionOwners from '../../server/db/migrations/2026-11-26-1021-fill-session-owners';
+import { DAY_MS } from '../../shared/time';
 
 const app = useTestApp();
 
@@ -220,20 +221,19 @@ describe('sessions in Settings, a page at a time', () => {
 });
 
 describe('the session store keeps last seen cheap', () => {
-  const DAY = 86_400_000;
   const call = (fn: (cb: (err?: unknown) => void) => void) => new Promise<void>((resolve, reject) => fn((err) => (err ? reject(err) : resolve())));
   const sess = (expires: number, signedInAt: number) =>
     ({
-      cookie: { expires: new Date(expires), originalMaxAge: 30 * DAY },
+      cookie: { expires: new Date(expires), originalMaxAge: 30 * DAY_MS },
       passport: { user: 424242 },
       client: { signedInAt, ip: '127.0.0.1', userAgent: CHROME_LINUX, desktop: false, deviceName: null },
     }) as unknown as session.SessionData;
   const row = (sid: string) => app.db('sessions').where({ sid }).first('user_id', 'ip', 'user_agent', 'last_seen_at');
 
   it('writes last seen and the latest address with the expiry, at most once a minute, and never writes an ended session back', async () => {
-    const store = new DbSessionStore(app.db, 30 * DAY);
+    const store = new DbSessionStore(app.db, 30 * DAY_MS);
     try {
-      const start = Date.now() + 30 * DAY;
+      const start = Date.now() + 30 * DAY_MS;
       const sid = `seen-${crypto.randomUUID()}`;
       await call((cb) => store.set(sid, sess(start, Date.now()), cb));
       const first = await row(sid);

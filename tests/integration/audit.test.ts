@@ -14,8 +14,8 @@ import { pruneOnce } from '../../server/features/stats/retention';
 import { createLogger } from '../../server/logger';
 import { auditActions, type AuditEntryDto, type AuditPageDto } from '../../shared/audit';
 import { AUTO_DISABLE_AFTER_MS } from '../../shared/webhooks';
+import { DAY_MS } from '../../shared/time';
 
-const DAY_MS = 86_400_000;
 const UA = { owner: 'AuditTest/1.0 (owner)', admin: 'AuditTest/1.0 (admin)', collaborator: 'AuditTest/1.0 (collaborator)', operator: 'AuditTest/1.0 (operator)' };
 
 const app = useTestApp({ env: { OPERATOR_EMAILS: 'operator@audit.example' } });
@@ -112,6 +112,11 @@ describe('recording', () => {
     const rotated = await owner.client.post(`/api/workspaces/${ws}/webhooks/${hookId}/rotate-secret`, { overlap_seconds: 3600 });
     expect(rotated.status, JSON.stringify(rotated.body)).toBe(200);
     secrets.add(rotated.body.data.auth_token);
+    const tested = await owner.client.post(`/api/workspaces/${ws}/webhooks/${hookId}/test`);
+    expect(tested.status, JSON.stringify(tested.body)).toBe(201);
+    await app.db('webhook_events').where({ id: tested.body.data.id }).update({ status: 'failed' });
+    const resent = await owner.client.post(`/api/workspaces/${ws}/webhooks/${hookId}/events/${tested.body.data.id}/resend`);
+    expect(resent.status, JSON.stringify(resent.body)).toBe(200);
     expect((await owner.client.put(`/api/workspaces/${ws}/webhooks/${hookId}`, { ...hook, target_url: 'https://hooks.example/audit2', status: 'disabled' })).status).toBe(200);
     expect((await owner.client.delete(`/api/workspaces/${ws}/webhooks/${hookId}`)).status).toBe(200);
 
@@ -142,6 +147,14 @@ describe('recording', () => {
       .insert({ workspace_id: ws, user_id: admin.id, network: 'preprod', address: 'addr_test_audit', requests: 1000, price_per_unit_eur: 0.0000024, ada_eur_rate: 0.5, total_eur: 0.0024, lovelace: 4800, status: 'confirming', received_lovelace: 4800, first_payment_height: 10, created_at: now, expires_at: now + DAY_MS })
       .returning('id');
     expect(await creditConfirmed(app.db, 'preprod', 20, 1)).toBe(1);
+
+    // The owner in the built-in billing portal: a failed renewal, its invoice paid, a renewal, a cancellation.
+    for (const action of ['renew_failed', 'pay_invoice', 'renew_paid', 'cancel']) {
+      const acted = await owner.client.post('/api/billing/local/portal', { action });
+      expect(acted.status, `${action}: ${JSON.stringify(acted.body)}`).toBe(200);
+    }
+    // A member takes their account's data.
+    expect((await collaborator.client.get('/api/account/export')).status).toBe(200);
 
     // The operator, from the operator page.
     expect((await operator.client.put(`/api/operator/users/${owner.id}/plan`, { plan: 'ENTERPRISE', status: 'active' })).status).toBe(200);
@@ -175,6 +188,13 @@ describe('recording', () => {
     expect(one('webhook.created', hookId)).toMatchObject({ target: { type: 'webhook', id: hookId, label: 'Audit hook' } });
     expect(one('webhook.updated')).toMatchObject({ target: { id: hookId }, details: { changed: 'target_url' } });
     expect(one('webhook.secret_rotated')).toMatchObject({ target: { id: hookId }, details: { overlap_seconds: 3600 } });
+    expect(one('webhook.test_sent')).toMatchObject({ actor: { userId: owner.id }, target: { type: 'webhook', id: hookId }, details: { event_id: tested.body.data.id } });
+    expect(one('webhook.event_resent')).toMatchObject({ actor: { userId: owner.id }, target: { type: 'webhook', id: hookId }, details: { event_id: tested.body.data.id } });
+    expect(one('billing.renewal_failed')).toMatchObject({ actor: { userId: owner.id }, target: { type: 'subscription', id: String(owner.id) }, details: { status: 'past_due' } });
+    expect(one('billing.invoice_paid')).toMatchObject({ actor: { userId: owner.id }, details: { status: 'active' } });
+    expect(one('billing.renewed')).toMatchObject({ actor: { userId: owner.id }, target: { label: 'ENTERPRISE (month)' }, details: { status: 'active' } });
+    expect(one('billing.canceled')).toMatchObject({ actor: { userId: owner.id }, userAgent: UA.owner });
+    expect(one('member.data_exported')).toMatchObject({ actor: { userId: collaborator.id }, target: { type: 'member', label: collaborator.email }, userAgent: UA.collaborator });
     expect(one('webhook.disabled')).toMatchObject({ target: { id: hookId } });
     expect(one('webhook.deleted')).toMatchObject({ target: { id: hookId } });
     expect(one('webhook.auto_disabled')).toMatchObject({ actor: { kind: 'system', label: 'Cairn' }, target: { label: 'Failing hook' }, ip: null, userAgent: null });

@@ -10,7 +10,7 @@ import { isPostgres } from '../../server/db/index';
 
 // Anonymous sessions, sign-in mail limits, and the owner an invitation checks.
 // A trusted local proxy, so each test can speak for a client IP of its own.
-const app = useTestApp({ env: { TRUST_PROXY: 'loopback', SIGNIN_LINKS_PER_IP: '8' } });
+const app = useTestApp({ env: { TRUST_PROXY: 'loopback', SIGNIN_LINKS_PER_IP: '8', DESKTOP_SIGN_INS_PER_IP: '6' } });
 
 const from = (ip: string) => ({ 'x-forwarded-for': ip });
 const ask = (c: Client, email: string, ip: string) => c.request('POST', '/auth/signin/email', { body: { email }, headers: from(ip) });
@@ -36,6 +36,30 @@ describe('anonymous sessions', () => {
     const userSid = decodeURIComponent(user.cookies.get('cairn.sid')!).replace(/^s:/, '').split('.')[0]!;
     const userRow = await app.db('sessions').where({ sid: userSid }).first('expires_at');
     expect(Number(userRow.expires_at)).toBeGreaterThan(Date.now() + 29 * 24 * 3600 * 1000);
+  });
+});
+
+describe('desktop sign-in starts', () => {
+  const stateOf = (name: string) => `desktop-start-${name}`;
+  const start = (c: Client, ip: string, name: string) =>
+    c.request('GET', `/auth/desktop/start?${new URLSearchParams({ code_challenge: 'a'.repeat(43), code_challenge_method: 'S256', state: stateOf(name), redirect_uri: 'http://127.0.0.1:45678/callback' })}`, {
+      headers: from(ip),
+    });
+
+  it('are capped per client IP: one more is refused with 429 and Retry-After and stores nothing', async () => {
+    const before = Number((await app.db('desktop_sign_ins').count({ n: '*' }))[0]!.n);
+    const c = new Client(app.url);
+    for (let i = 0; i < 6; i++) expect((await start(c, '198.51.100.60', `s${i}`)).status).toBe(302);
+    const refused = await start(c, '198.51.100.60', 'one-more');
+    expect(refused.status).toBe(429);
+    expect(refused.text).toContain('Too many sign-ins to the app were started from your network');
+    const retryAfter = Number(refused.headers.get('retry-after'));
+    expect(retryAfter).toBeGreaterThan(0);
+    expect(retryAfter).toBeLessThanOrEqual(15 * 60);
+    expect(Number((await app.db('desktop_sign_ins').count({ n: '*' }))[0]!.n)).toBe(before + 6);
+    expect(await app.db('desktop_sign_ins').where({ state: stateOf('one-more') }).first()).toBeUndefined();
+    // Another client is not affected.
+    expect((await start(c, '198.51.100.61', 'other')).status).toBe(302);
   });
 });
 

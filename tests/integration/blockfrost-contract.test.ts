@@ -122,6 +122,31 @@ describe("Blockfrost's refusals through the gateway", () => {
     }
   });
 
+  it('serves a doubled slash (/api/v0//addresses/…, as Blaze sends) as the single-slash path, on the sandbox and upstream alike', async () => {
+    const latest = await get('/blocks/latest', mainnet);
+    const doubled = await get('//blocks/latest', mainnet);
+    expect(doubled.status).toBe(200);
+    expect(doubled.body.hash).toBe(latest.body.hash);
+    expect((await call(`${gw.url}/cardano-mainnet/api/v0//blocks//latest`, mainnet)).status).toBe(200);
+    // Blockfrost's own fixtures: an empty block id between two slashes is a malformed hash, '/blocks/' no path.
+    for (const path of ['/blocks//txs', '/blocks//next', '/blocks//previous', '/blocks//addresses']) {
+      expect(await get(path, mainnet), path).toMatchObject(bad('Missing or malformed block hash.'));
+    }
+    expect(await get('/blocks/', mainnet)).toMatchObject({ status: 400, body: INVALID_PATH });
+    const p = await newKey(5);
+    await gw.keys.catchUp();
+    const seen = upstreamPaths.length;
+    expect(await get('//blocks//latest?count=1', p.key)).toMatchObject({ status: 200, body: { upstream: true } });
+    expect(upstreamPaths.slice(seen)).toEqual(['/bf/api/v0/blocks/latest?count=1']);
+  });
+
+  it("answers a method Blockfrost's document does not define for a path with its 400 'Invalid path', not 405", async () => {
+    for (const [method, path] of [['POST', '/blocks/latest'], ['DELETE', '/addresses/x'], ['GET', '/tx/submit'], ['PUT', '/utils/txs/evaluate']] as const) {
+      const res = await fetch(`${gw.url}/api/v0${path}`, { method, headers: { project_id: mainnet } });
+      expect({ status: res.status, body: await res.json() }, `${method} ${path}`).toEqual({ status: 400, body: INVALID_PATH });
+    }
+  });
+
   it("refuses another network's key with Blockfrost's whole sentence", async () => {
     const mismatch = {
       status: 403,

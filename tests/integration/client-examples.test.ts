@@ -51,16 +51,24 @@ function run(example: ClientExample): Promise<string> {
 const byValue = (examples: ClientExample[]) => Object.fromEntries(examples.map((e) => [e.value, e]));
 
 describe('the project page examples, as printed', () => {
-  it('Cardano: curl, blockfrost-js, Mesh (key in the URL) and Lucid', { timeout: 300_000 }, async () => {
+  it('Cardano: curl, blockfrost-js, Mesh with its evaluator (key in the URL), Lucid Evolution and Blaze', { timeout: 300_000 }, async () => {
     await gw.keys.catchUp();
     const examples = clientExamples(gw.url, keys.cardano);
-    expect(examples.map((e) => e.value)).toEqual(['curl', 'blockfrost-js', 'mesh', 'lucid']);
+    expect(examples.map((e) => e.value)).toEqual(['curl', 'blockfrost-js', 'mesh', 'lucid', 'blaze']);
     const ex = byValue(examples);
     expect(JSON.parse(await run(ex.curl!))).toMatchObject({ hash: expect.stringMatching(/^[0-9a-f]{64}$/) });
     expect(await run(ex['blockfrost-js']!)).toMatch(/hash: '[0-9a-f]{64}'/);
     expect(ex.mesh!.code).toContain(`${gw.url}/${keys.cardano}/api/v0`);
+    expect(ex.mesh!.code).toContain('evaluator: provider');
     expect(await run(ex.mesh!)).toMatch(/hash: '[0-9a-f]{64}'/);
-    expect(await run(ex.lucid!)).toMatch(/minFeeA: 44/);
+    expect(ex.lucid!.code).toContain("from '@lucid-evolution/lucid'");
+    // Lucid Evolution's own mainnet slot configuration gives the gateway's current slot.
+    const lucid = await run(ex.lucid!);
+    expect(lucid).toMatch(/minFeeA: 44/);
+    const slot = Number(/slot: (\d+)/.exec(lucid)![1]);
+    const tip = (await (await fetch(`${gw.url}/api/v0/blocks/latest`, { headers: { project_id: keys.cardano } })).json()) as { slot: number };
+    expect(Math.abs(slot - tip.slot)).toBeLessThan(60);
+    expect(await run(ex.blaze!)).toMatch(/minFeeCoefficient: 44/);
   });
 
   it('IPFS: curl and blockfrost-js (add, pin, list)', { timeout: 120_000 }, async () => {

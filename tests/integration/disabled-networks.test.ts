@@ -41,6 +41,7 @@ describe('DISABLED_NETWORKS', () => {
       'Milkomeda testnet': false,
       'Cardano preview': true,
       'Cardano preprod': true,
+      'Cardano SanchoNet': false, // disabled
     });
   });
 

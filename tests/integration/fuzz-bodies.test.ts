@@ -8,7 +8,8 @@ import { makeProject, makeUser, makeWorkspace } from '../helpers/workspace-fixtu
 // Malformed bodies across every POST and PUT route of /api and /auth, found by
 // walking the app's own routers (so routes added later are fuzzed too), on this run's engine. None
 // may answer 500, and every refusal is the JSON error shape without a stack.
-const app = useTestApp();
+// Thousands of writes from one user: past the write limit they would all be 429 and reach no route.
+const app = useTestApp({ env: { DASHBOARD_WRITE_BURST: '100000' } });
 let client: Client;
 const fill: Record<string, string> = {};
 

@@ -6,11 +6,11 @@ import { call, startTestGateway } from '../helpers/gateway';
 import { REFUSALS } from '../../server/gateway/refusals';
 import { MESSAGES } from '../../server/gateway/gateway';
 import { setSubscription } from '../../server/features/workspaces/subscriptions';
+import { DAY_MS } from '../../shared/time';
 
 // A Blockfrost request and a Milkomeda JSON-RPC call pass the same admission steps: past the daily
 // quota both are paid from the workspace's pay-as-you-go balance, and every refusal says the same
 // thing with the same status, whichever protocol carries it.
-const DAY_MS = 86_400_000;
 
 const rpc = async (url: string, key: string) => {
   const res = await fetch(url, { method: 'POST', headers: { project_id: key, 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'eth_chainId', params: [] }) });

@@ -88,9 +88,8 @@ describe('methods', () => {
     const before = received.length;
     for (const method of ['DELETE', 'PUT', 'PATCH', 'TRACE', 'PROPFIND', 'POST']) {
       const res = await send(method, '/api/v0/blocks/latest', preprod);
-      expect(res.status, method).toBe(405);
-      expect(res.body).toEqual({ status_code: 405, error: 'Method Not Allowed', message: `${method} is not allowed on this path; it answers GET, HEAD.` });
-      expect(res.headers.allow).toBe('GET, HEAD');
+      expect(res.status, method).toBe(400);
+      expect(res.body).toEqual({ status_code: 400, error: 'Bad Request', message: 'Invalid path. Please check https://docs.blockfrost.io/' });
       expect(res.headers['access-control-allow-origin']).toBe('*');
     }
     for (const [method, path] of [
@@ -101,12 +100,12 @@ describe('methods', () => {
       ['DELETE', '/api/v0/ipfs/pin/remove/QmHash'],
     ] as const) {
       const res = await send(method, path, path.includes('/ipfs/') ? ipfs : preprod);
-      expect(res.status, `${method} ${path}`).toBe(405);
-      expect(res.headers.allow, path).toBe('POST');
+      expect(res.status, `${method} ${path}`).toBe(400);
+      expect(res.body.message, path).toBe('Invalid path. Please check https://docs.blockfrost.io/');
     }
     // POST /api/v0/ is Milkomeda's JSON-RPC: a Cardano key there is the wrong network's, refused in JSON-RPC.
     expect((await send('POST', '/api/v0/', preprod, { 'content-type': 'application/json' }, '{}')).status).toBe(403);
-    expect((await send('POST', '/cardano-preprod/api/v0/', preprod, { 'content-type': 'application/json' }, '{}')).status).toBe(405);
+    expect((await send('POST', '/cardano-preprod/api/v0/', preprod, { 'content-type': 'application/json' }, '{}')).status).toBe(400);
     // A path Blockfrost does not define may only be read (the backend answers its own 404).
     const unknown = await send('POST', '/api/v0/admin/reset', preprod);
     expect(unknown).toMatchObject({ status: 400, body: { status_code: 400, error: 'Bad Request', message: 'Invalid path. Please check https://docs.blockfrost.io/' } });

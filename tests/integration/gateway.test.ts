@@ -7,6 +7,7 @@ import { Client } from '../helpers/http-client';
 import { signIn } from '../helpers/sign-in';
 import { answerEndlessly, call, firstPiece, leaveMidAnswer, readReleasing, startTestGateway } from '../helpers/gateway';
 import { setSubscription } from '../../server/features/workspaces/subscriptions';
+import { plans } from '../../shared/plans';
 
 const app = useTestApp();
 let owner: { client: Client; id: number; ws: number };
@@ -71,7 +72,7 @@ describe('project keys', () => {
   });
 
   it('lets any origin read every answer: the sandbox, refusals, the open endpoints and a preflight', async () => {
-    // The project the test above made (the plan allows 10 projects in all).
+    // The project the test above made (within the plan's projects in all).
     const p = { project_id: sandboxKey };
     const answers = [
       await call(gw.url + '/api/v0/blocks/latest', p.project_id),
@@ -188,7 +189,7 @@ describe('limits', () => {
     const ws = (await u.get('/api/workspaces')).body.data[0].id;
     const p = await newProject(0, u, ws);
     const day = Date.now() - (Date.now() % 86_400_000);
-    await app.db('quota_usage').insert({ user_id: me.id, day_ms: day, requests: 50_000 - 3 });
+    await app.db('quota_usage').insert({ user_id: me.id, day_ms: day, requests: plans.STARTER.requestLimit - 3 });
     const fresh = await startTestGateway(app);
     try {
       const results = await Promise.all(Array.from({ length: 10 }, () => call(fresh.url + '/api/v0/network', p.project_id)));
@@ -199,7 +200,7 @@ describe('limits', () => {
       await fresh.close();
     }
     const row = await app.db('quota_usage').where({ user_id: me.id, day_ms: day }).first();
-    expect(Number(row.requests)).toBe(50_000);
+    expect(Number(row.requests)).toBe(plans.STARTER.requestLimit);
   });
 
   it('answers a network with no backend with a clear error that costs no quota and is not metered', async () => {

@@ -103,7 +103,7 @@ describe('the IPFS add in a real gateway process', () => {
     expect(orphans).toBeGreaterThanOrEqual(40);
     expect((await db('ipfs_objects').count({ n: '*' }).first())?.n).toEqual(objectsBefore?.n);
     expect(await db('ipfs_pins').whereNot({ cid: kept }).count({ n: '*' }).first()).toMatchObject({ n: expect.anything() });
-    expect((await storageUsed(db, ownerId)).storage).toBe(1_000_000);
+    expect((await storageUsed(db, ownerId, 1000)).storage).toBe(1_000_000);
 
     // Restarted, the collector's first pass removes what no pin and no recent add keeps (the killed
     // add wrote no object row, so its blocks are no one's, however recent).
@@ -115,7 +115,7 @@ describe('the IPFS add in a real gateway process', () => {
       expect(blockFiles()).toBe(5);
       expect(blockFilesEnding('.tmp')).toBe(0);
       expect((await ipfsCall('GET', `${url}/api/v0/ipfs/gateway/${kept}`, key)).raw.length).toBe(1_000_000);
-      expect((await storageUsed(db, ownerId)).storage).toBe(1_000_000);
+      expect((await storageUsed(db, ownerId, 1000)).storage).toBe(1_000_000);
     } finally {
       await stopServerProcess(gateway, 'SIGTERM');
     }

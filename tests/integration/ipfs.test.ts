@@ -183,6 +183,10 @@ describe('IPFS through the gateway, on the embedded store', () => {
   });
 
   it('pins, lists, counts storage once per CID across the owner\'s projects, and unpins', async () => {
+    // The adds so far count until the collector may remove them; past that, only pins count.
+    expect(await quotaStorage(owner)).toBeGreaterThanOrEqual(700_000);
+    await app.db('ipfs_objects').update({ created_at: 0 });
+    expect(await quotaStorage(owner)).toBe(0);
     const pinned = await ipfsCall('POST', `${gw.url}/api/v0/ipfs/pin/add/${HELLO}`, p1.key);
     expect(pinned.body).toEqual({ ipfs_hash: HELLO, state: 'pinned', filecoin: false });
     // The same CID pinned by the owner's other project is the same bytes: counted once.
@@ -225,9 +229,14 @@ describe('IPFS through the gateway, on the embedded store', () => {
     expect((await ipfsCall('GET', `${gw.url}/api/v0/ipfs/pin/list/${cid}`, p1.key)).body).toMatchObject({ state: 'pinned', filecoin: true });
     const remove = await ipfsCall('POST', `${gw.url}/api/v0/ipfs/pin/remove/${cid}`, p1.key);
     expect(remove.body).toEqual({ status_code: 400, error: 'Bad Request', message: 'Filecoin pins cannot be removed.' });
-    expect(await quotaStorage(owner)).toBe(12); // the Filecoin pin counts against storageLimitFilecoin instead
-    const page = await owner.client.get(`/api/workspaces/${owner.ws}/projects/${p1.uuid}/ipfs`);
-    expect(page.body.data.storage).toMatchObject({ used: 12, limit: 1_000_000_000, filecoinUsed: 13, filecoinLimit: 100_000_000 });
+    // The Filecoin pin counts against storageLimitFilecoin; its add, until collected, against the storage.
+    expect(await quotaStorage(owner)).toBe(12 + 13);
+    let page = await owner.client.get(`/api/workspaces/${owner.ws}/projects/${p1.uuid}/ipfs`);
+    expect(page.body.data.storage).toMatchObject({ used: 12 + 13, limit: plans.HOBBY.storageLimit, filecoinUsed: 13, filecoinLimit: plans.HOBBY.storageLimitFilecoin });
+    await app.db('ipfs_objects').where({ cid }).update({ created_at: 0 });
+    expect(await quotaStorage(owner)).toBe(12);
+    page = await owner.client.get(`/api/workspaces/${owner.ws}/projects/${p1.uuid}/ipfs`);
+    expect(page.body.data.storage).toMatchObject({ used: 12, filecoinUsed: 13 });
     expect(page.body.data.filecoinProvider).toBeNull();
     expect(page.body.data.maxAddBytes).toBe(100_000_000);
   });
@@ -321,11 +330,15 @@ describe('storage quota of unpinned adds', () => {
       expect(refused.map((r) => r.body)).toEqual(
         Array.from({ length: 2 }, () => ({ status_code: 402, error: 'Project Over Limit', message: expect.stringMatching(/^Storage limit of the STARTER plan reached: 2 MB of 2 MB used/) })),
       );
+      // The quota and the IPFS page show what the limit counted, before anything is pinned.
+      expect(await quotaStorage(a)).toBe(4 * size);
+      expect((await a.client.get(`/api/workspaces/${a.ws}/projects/${p.uuid}/ipfs`)).body.data.storage).toMatchObject({ used: 4 * size, limit: 2_000_000 });
       // The blocks of the 4 adds (their dag-pb framing adds a few bytes per 256 KiB chunk), nothing of the refused ones.
       expect(blockBytes() - before).toBeLessThanOrEqual(4 * size + 4 * 200);
       // A pin of what was added counts once; no room for more until something is collected.
       const pin = await ipfsCall('POST', `${gw.url}/api/v0/ipfs/pin/add/${results[0]!.body.ipfs_hash}`, p.key);
       expect(pin.status, JSON.stringify(pin.body)).toBe(200);
+      expect(await quotaStorage(a)).toBe(4 * size);
       expect((await ipfsAdd(gw.url, p.key, pseudoRandom(1000, 'one-more'), 'more.bin')).status).toBe(402);
     } finally {
       starter.storageLimit = saved;

@@ -7,7 +7,7 @@ import { createLogger } from '../../server/logger';
 import { deleteProject, rollProjectKey, setAllowLists } from '../../server/features/projects/projects';
 import { setSubscription } from '../../server/features/workspaces/subscriptions';
 import { recordGatewayChange } from '../../server/db/gateway-changes';
-import { plans } from '../../shared/plans';
+import { boosts, plans } from '../../shared/plans';
 
 // The key cache reloads only the keys a change names, so a change costs a few rows, not every key.
 const app = useTestApp();
@@ -47,7 +47,7 @@ describe('KeyCache', () => {
     await app.db('addons').insert({ workspace_id: ws, type: 'REQUESTS_BOOST_300K', expires_at: now + 60_000, created_at: now });
     await recordGatewayChange(app.db, 'addon', ws);
     await cache.poll();
-    expect(cache.lookup(await keyOf(first))!.requestLimit).toBe(plans.ENTERPRISE.requestLimit + 300_000);
+    expect(cache.lookup(await keyOf(first))!.requestLimit).toBe(plans.ENTERPRISE.requestLimit + boosts.REQUESTS_BOOST_300K.requests);
     now += 61_000;
     await cache.poll();
     expect(cache.lookup(await keyOf(first))!.requestLimit).toBe(plans.ENTERPRISE.requestLimit);

@@ -8,8 +8,8 @@ import { makeProject, makeUser, makeWorkspace } from '../helpers/workspace-fixtu
 import { useTestApp, useTestGateway } from '../helpers/use-test-app';
 import { Meter, type MeteredRequest } from '../../server/gateway/metering';
 import { createLogger } from '../../server/logger';
-import { DAY_MS } from '../../server/gateway/limiter';
 import { setSubscription } from '../../server/features/workspaces/subscriptions';
+import { DAY_MS } from '../../shared/time';
 
 const logger = createLogger('silent');
 /** The flush's one sanitising: NUL dropped, cut to 255 UTF-16 units, lone surrogates made U+FFFD. */

@@ -1,14 +1,14 @@
 // The metering flush on the real database engine: many rows in several statements, counts that add
 // up across flushes, free text stored verbatim, and nothing lost when a flush fails.
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { freshDatabase, type TestDatabase } from '../helpers/db-template';
+import { freshDatabase, testEngine, type TestDatabase } from '../helpers/db-template';
 import { makeProject, makeUser, makeWorkspace } from '../helpers/workspace-fixture';
 import { Meter, type MeteredRequest } from '../../server/gateway/metering';
 import { createLogger } from '../../server/logger';
-import { DAY_MS } from '../../server/gateway/limiter';
 import { isPostgres } from '../../server/db/index';
 import { compactLatency, projectInsight } from '../../server/features/stats/insight';
 import { binValueMs, latencyBin, LATENCY_BINS, LATENCY_BINS_PER_ROW } from '../../shared/insight';
+import { DAY_MS } from '../../shared/time';
 
 let database: TestDatabase;
 let ownerId: number;
@@ -256,5 +256,37 @@ describe('metering flush', () => {
     }
     await meter.flush();
     for (const id of projectIds) expect(await sum('usage_rollups', { project_id: id, granularity: 'd' })).toBe(before.get(id)! + 1);
+  });
+
+  it.runIf(testEngine() === 'postgres')('on PostgreSQL writes a flush through the worker thread\'s own connection, which it closes on stop', async () => {
+    const db = database.db;
+    const id = projectIds[7]!;
+    const before = await sum('usage_rollups', { project_id: id, granularity: 'd' });
+    // The meters of the tests before this one keep their workers' connections open.
+    const metering = () => db.raw(`select count(*)::int as n from pg_stat_activity where datname = current_database() and application_name = 'cairn-metering'`).then((r: { rows: Array<{ n: number }> }) => r.rows[0]!.n);
+    const others = await metering();
+    const client = db.client as { acquireConnection: () => Promise<unknown> };
+    const acquire = client.acquireConnection;
+    let asked = 0;
+    client.acquireConnection = function (this: unknown) {
+      asked++;
+      return acquire.call(this);
+    };
+    const meter = new Meter(db, logger, 60_000);
+    try {
+      for (let k = 0; k < 5; k++) meter.record(request(id));
+      await meter.flush();
+      await meter.flush({ paced: false });
+      // Not one statement of the flushes ran on the gateway thread's connections.
+      expect(asked).toBe(0);
+    } finally {
+      client.acquireConnection = acquire;
+    }
+    expect(await sum('usage_rollups', { project_id: id, granularity: 'd' })).toBe(before + 5);
+    expect(await metering()).toBe(others + 1);
+    meter.record(request(id));
+    await meter.stop();
+    expect(await sum('usage_rollups', { project_id: id, granularity: 'd' })).toBe(before + 6);
+    await expect.poll(metering).toBe(others);
   });
 });

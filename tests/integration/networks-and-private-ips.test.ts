@@ -5,8 +5,8 @@ import { useTestApp } from '../helpers/use-test-app';
 import { Client } from '../helpers/http-client';
 import { signIn } from '../helpers/sign-in';
 import type { NetworkOptionDto } from '../../shared/networks';
+import { DAY_MS } from '../../shared/time';
 
-const DAY_MS = 86_400_000;
 // IPFS gets a backend by configuration (nothing needs to answer for the list).
 const app = useTestApp({ env: { UPSTREAM_IPFS_URL: 'http://127.0.0.1:9/api/v0' } });
 
@@ -23,6 +23,7 @@ describe('GET /api/networks', () => {
       'Milkomeda testnet': false, // disabled
       'Cardano preview': true,
       'Cardano preprod': true,
+      'Cardano SanchoNet': false, // disabled
     });
   });
 });

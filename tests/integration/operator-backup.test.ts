@@ -208,6 +208,16 @@ describe('operator backup and restore', () => {
     expect(after.projects!.some((p) => p.includes(keys.cardano))).toBe(true);
   });
 
+  it('writes the archive readable by its owner only, even over a file others could read, and says what it holds', async () => {
+    const file = path.join(work, 'secret.tar.gz');
+    fs.writeFileSync(file, 'an older archive', { mode: 0o644 });
+    fs.chmodSync(file, 0o644);
+    const res = await operator(['backup', file], sourceEnv());
+    expect(res.code, res.text).toBe(0);
+    expect(fs.statSync(file).mode & 0o777).toBe(0o600);
+    expect(res.text).toContain('session secret, sessions, project keys and webhook secrets');
+  });
+
   it('refuses a target that is not empty, a file that is not a backup, and a backup of the other engine, changing nothing', async () => {
     const file = path.join(work, 'quiet.tar.gz');
     const notEmpty = tmp('cairn-backup-busy-');

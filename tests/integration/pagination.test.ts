@@ -7,6 +7,7 @@ import { makeUser } from '../helpers/workspace-fixture';
 import { setSubscription } from '../../server/features/workspaces/subscriptions';
 import { FAIL_HISTORY_LIMIT } from '../../shared/webhooks';
 import { PAGE_DEFAULT_LIMIT, PAGE_MAX_LIMIT } from '../../shared/pagination';
+import { DAY_MS } from '../../shared/time';
 
 const app = useTestApp();
 
@@ -14,7 +15,6 @@ const EMAIL = 'pages@example.com';
 let client: Client;
 let userId: number;
 let ws: number;
-const DAY_MS = 86_400_000;
 
 /** Every item of a paged list, following `next` with the given limit; checks each page's length. */
 async function walk<T>(path: string, limit: number): Promise<T[]> {

@@ -6,9 +6,10 @@ import { signIn } from '../helpers/sign-in';
 import { call, startTestGateway } from '../helpers/gateway';
 import { RedisLimiter } from '../../server/gateway/redis-limiter';
 import { MemoryLimiter, type AdmitRequest } from '../../server/gateway/limiter';
+import { DAY_MS } from '../../shared/time';
+import { plans } from '../../shared/plans';
 
 const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
-const DAY_MS = 86_400_000;
 const BAN = { threshold: 1_000_000, windowSeconds: 60, seconds: 60 };
 
 describe('the pay-as-you-go balance in the gateway', () => {
@@ -28,7 +29,7 @@ describe('the pay-as-you-go balance in the gateway', () => {
     const key = created.body.data.project.project_id as string;
     const now = Date.now();
     // The day's quota (STARTER: 50,000) is used up, and the workspace holds 5 requests.
-    await app.db('quota_usage').insert({ user_id: me.id, day_ms: now - (now % DAY_MS), requests: 50_000 });
+    await app.db('quota_usage').insert({ user_id: me.id, day_ms: now - (now % DAY_MS), requests: plans.STARTER.requestLimit });
     await app.db('ppu_balances').insert({ workspace_id: ws, credited: 7, spent: 2, updated_at: now });
     const gw = await startTestGateway(app);
     try {

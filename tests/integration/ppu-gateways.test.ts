@@ -6,6 +6,8 @@ import type { Db } from '../../server/db/index';
 import { makeUser, makeWorkspace } from '../helpers/workspace-fixture';
 import { call } from '../helpers/gateway';
 import { freePort, serverData, spawnServerProcess, stopServerProcess, stopServerProcesses, type ServerData } from '../helpers/server-process';
+import { DAY_MS } from '../../shared/time';
+import { plans } from '../../shared/plans';
 
 // Two gateway PROCESSES (the real entry point, --role gateway) on one Redis spend one workspace's
 // pay-as-you-go balance of 10,000 requests: exactly 10,000 are admitted, not one more. Then one of
@@ -16,7 +18,6 @@ const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 const BALANCE = 10_000;
 const EXTRA = 2_000;
 const PROJECTS = 30;
-const DAY_MS = 86_400_000;
 let data: ServerData;
 let db: Db;
 let prefix: string;
@@ -71,7 +72,7 @@ describe('two gateway processes on Redis spending one balance', () => {
       await db('projects').insert({ uuid: crypto.randomUUID(), workspace_id: ws, name: `p${i}`, project_id: key, network_id: 0, created_at: now, updated_at: now });
       keys.push(key);
     }
-    await db('quota_usage').insert({ user_id: owner.id, day_ms: now - (now % DAY_MS), requests: 50_000 });
+    await db('quota_usage').insert({ user_id: owner.id, day_ms: now - (now % DAY_MS), requests: plans.STARTER.requestLimit });
     await db('ppu_balances').insert({ workspace_id: ws, credited: BALANCE, spent: 0, updated_at: now });
 
     const a = await startGatewayProcess();

@@ -12,6 +12,7 @@ import { call, startTestGateway } from '../helpers/gateway';
 import { ipfsAdd, ipfsCall } from '../helpers/ipfs';
 import { setSubscription } from '../../server/features/workspaces/subscriptions';
 import { ALLOW_LIST_MESSAGES, KEY_GRACE_PERIODS, MAX_ALLOW_LIST_ENTRIES, type KeyGrace } from '../../shared/allow-list';
+import { plans } from '../../shared/plans';
 
 const app = useTestApp();
 let now = Date.now();
@@ -254,7 +255,7 @@ describe('allow-lists', () => {
     const p = created.body.data.project as Project;
     expect((await u.put(`/api/workspaces/${uws}/projects/${p.uuid}/allow-lists`, { ips: ['203.0.113.0/24'] })).status).toBe(200);
     const day = Date.now() - (Date.now() % 86_400_000);
-    await app.db('quota_usage').insert({ user_id: me.id, day_ms: day, requests: 50_000 - 2 });
+    await app.db('quota_usage').insert({ user_id: me.id, day_ms: day, requests: plans.STARTER.requestLimit - 2 });
     // A gateway started now reads the quota used so far.
     const fresh = await startTestGateway(app, { TRUST_PROXY: 'loopback' });
     try {
@@ -267,7 +268,7 @@ describe('allow-lists', () => {
     } finally {
       await fresh.close();
     }
-    expect(Number((await app.db('quota_usage').where({ user_id: me.id, day_ms: day }).first()).requests)).toBe(50_000);
+    expect(Number((await app.db('quota_usage').where({ user_id: me.id, day_ms: day }).first()).requests)).toBe(plans.STARTER.requestLimit);
     expect((await u.get(`/api/workspaces/${uws}/projects/${p.uuid}/insight`)).body.data.refused).toEqual({ origin: 0, ip: 20, method: 0 });
   });
 

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type session from 'express-session';
 import { freshDatabase, type TestDatabase } from '../helpers/db-template';
 import { DbSessionStore, TOUCH_AFTER_MS } from '../../server/http/session-store';
+import { DAY_MS } from '../../shared/time';
 
 let database: TestDatabase;
 beforeAll(async () => {
@@ -12,16 +13,15 @@ beforeAll(async () => {
 });
 afterAll(() => database.drop());
 
-const DAY = 86_400_000;
-const sess = (expires: number) => ({ cookie: { expires: new Date(expires), originalMaxAge: 30 * DAY }, passport: { user: 1 } }) as unknown as session.SessionData;
+const sess = (expires: number) => ({ cookie: { expires: new Date(expires), originalMaxAge: 30 * DAY_MS }, passport: { user: 1 } }) as unknown as session.SessionData;
 const call = <T>(fn: (cb: (err?: unknown, v?: T) => void) => void) => new Promise<T | undefined>((resolve, reject) => fn((err, v) => (err ? reject(err) : resolve(v))));
 const stored = async (sid: string) => Number((await database.db('sessions').where({ sid }).first('expires_at'))?.expires_at);
 
 describe('session store touch', () => {
   it('skips writing an expiry that moved less than a minute, writes one that moved more, and forgets destroyed sessions', async () => {
-    const store = new DbSessionStore(database.db, 30 * DAY);
+    const store = new DbSessionStore(database.db, 30 * DAY_MS);
     try {
-      const start = Date.now() + 30 * DAY;
+      const start = Date.now() + 30 * DAY_MS;
       await call((cb) => store.set('s1', sess(start), cb));
       expect(await stored('s1')).toBe(start);
       // The next requests touch it with their own sliding expiry: within a minute, no write.

@@ -9,8 +9,8 @@ import { browserOf, countryOf } from '../../server/gateway/metering-core';
 import { createLogger } from '../../server/logger';
 import { advanceAllWindows, projectStats } from '../../server/features/stats/usage';
 import { HISTORY_DAYS, TOP_N } from '../../shared/usage';
+import { DAY_MS } from '../../shared/time';
 
-const DAY = 86_400_000;
 const START = Date.UTC(2026, 8, 1);
 let database: TestDatabase;
 let ownerId: number;
@@ -45,7 +45,7 @@ const ENDPOINTS = ['/blocks/latest', '/txs/{hash}', '/addresses/{address}', '/ep
 type Top = Array<{ value: string; requests: number }>;
 /** The naive answer: every recorded request of the 30 days, counted and sorted. */
 function bruteForce(log: MeteredRequest[], projectId: number, now: number) {
-  const from = now - (now % DAY) - (HISTORY_DAYS - 1) * DAY;
+  const from = now - (now % DAY_MS) - (HISTORY_DAYS - 1) * DAY_MS;
   const inWindow = log.filter((r) => r.projectId === projectId && r.at >= from && r.at <= now);
   const topOf = (key: (r: MeteredRequest) => string): Top => {
     const m = new Map<string, number>();
@@ -75,7 +75,7 @@ describe('30-day statistics windows', () => {
     for (let day = 0; day < 45; day++) {
       // Two flushes a day; projects get traffic on some days only, so windows go stale between reads.
       for (const hour of [3, 15]) {
-        clock = START + day * DAY + hour * 3_600_000;
+        clock = START + day * DAY_MS + hour * 3_600_000;
         for (const projectId of projects) {
           if (random() < 0.25) continue;
           const n = 20 + Math.floor(random() * 60);
@@ -114,7 +114,7 @@ describe('30-day statistics windows', () => {
     expect(checks).toBe(45 + 7);
 
     // Project 2, first read after 45 days of traffic (its window never moved), and again a day later.
-    for (const at of [clock, clock + DAY]) {
+    for (const at of [clock, clock + DAY_MS]) {
       const got = await projectStats(database.db, projects[2]!, 'ENTERPRISE', at);
       const want = bruteForce(log, projects[2]!, at);
       expect(got.total).toBe(want.total);
@@ -123,7 +123,7 @@ describe('30-day statistics windows', () => {
     }
 
     // 40 days without traffic: the retention job moves every window, and nothing is left in any.
-    const later = clock + 40 * DAY;
+    const later = clock + 40 * DAY_MS;
     expect(await advanceAllWindows(database.db, later)).toBeGreaterThan(0);
     expect(Number((await database.db('usage_window').whereIn('project_id', projects).count({ n: '*' }).first())?.n)).toBe(0);
     const empty = await projectStats(database.db, projects[1]!, 'ENTERPRISE', later);

@@ -19,6 +19,7 @@ import { cancelRolledBack, claim, enqueue as enqueueEvents, insertEvents, OUTBOX
 import { testEngine } from '../helpers/db-template';
 import { createLogger } from '../../server/logger';
 import { AUTO_DISABLE_AFTER_MS, webhookDisplayState } from '../../shared/webhooks';
+import { DAY_MS } from '../../shared/time';
 
 const app = useTestApp();
 let owner: { client: Client; id: number; ws: number; email: string };
@@ -279,12 +280,11 @@ describe('delivery', () => {
 
   it('prunes finished events past their retention with their attempts, never pending ones', async () => {
     const w = await webhook();
-    const DAY = 86_400_000;
     const ids = { delivered: await enqueue(w.id), failed: await enqueue(w.id), pending: await enqueue(w.id), recent: await enqueue(w.id) };
     receiver.state.respond = (r) => (r.body.id === ids.failed ? 404 : 200);
     await dispatcher().runOnce();
     await app.db('webhook_events').where({ id: ids.pending }).update({ status: 'pending' });
-    const old = now - (OUTBOX_RETENTION.doneDays + 1) * DAY;
+    const old = now - (OUTBOX_RETENTION.doneDays + 1) * DAY_MS;
     await app.db('webhook_events').whereIn('id', [ids.delivered, ids.failed, ids.pending]).update({ created_at: old });
     expect(await event(ids.failed)).toMatchObject({ status: 'failed' });
     // Failed events are kept longer than delivered ones.
@@ -292,7 +292,7 @@ describe('delivery', () => {
     expect(await event(ids.delivered)).toBeUndefined();
     expect(await app.db('webhook_attempts').where({ event_id: ids.delivered }).first()).toBeUndefined();
     expect(await event(ids.failed)).toBeDefined();
-    await app.db('webhook_events').where({ id: ids.failed }).update({ created_at: now - (OUTBOX_RETENTION.failedDays + 1) * DAY });
+    await app.db('webhook_events').where({ id: ids.failed }).update({ created_at: now - (OUTBOX_RETENTION.failedDays + 1) * DAY_MS });
     expect(await pruneOutbox(app.db, now)).toBe(1);
     expect(await event(ids.failed)).toBeUndefined();
     expect(await event(ids.pending)).toMatchObject({ status: 'pending' });

@@ -9,8 +9,8 @@ import { enqueueBlockEvent } from '../helpers/webhook-events';
 import { Dispatcher } from '../../server/features/webhooks/dispatcher';
 import { parseAllowlist } from '../../server/features/webhooks/ssrf';
 import { createLogger } from '../../server/logger';
+import { HOUR_MS } from '../../shared/time';
 
-const HOUR_MS = 3_600_000;
 const app = useTestApp();
 let owner: Client;
 let collaborator: Client;

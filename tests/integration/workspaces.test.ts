@@ -5,7 +5,7 @@ import { signIn } from '../helpers/sign-in';
 import { makeProject, makeUser } from '../helpers/workspace-fixture';
 import { setSubscription } from '../../server/features/workspaces/subscriptions';
 import { messages } from '../../shared/messages';
-import type { PlanName } from '../../shared/plans';
+import { boosts, planLimitMessage, plans, type PlanName } from '../../shared/plans';
 
 const app = useTestApp();
 
@@ -33,8 +33,8 @@ describe('workspaces', () => {
     const u = await newUser('STARTER');
     const res = await u.client.post('/api/workspaces', { name: 'Second' });
     expect(res.status).toBe(422);
-    expect(res.body.error).toMatchObject({ code: 'plan_limit', details: { limit: 'workspaceCount', plan: 'STARTER', max: 1, used: 1 } });
-    expect(res.body.error.message).toMatch(/STARTER plan allows 1 workspace/);
+    expect(res.body.error).toMatchObject({ code: 'plan_limit', details: { limit: 'workspaceCount', plan: 'STARTER', max: plans.STARTER.workspaceCount, used: plans.STARTER.workspaceCount } });
+    expect(res.body.error.message).toBe(planLimitMessage('STARTER', 'workspaceCount'));
 
     await setSubscription(app.db, u.id, 'DEVELOPER', 'active');
     const ok = await u.client.post('/api/workspaces', { name: '  Second  ' });
@@ -128,12 +128,12 @@ describe('projects', () => {
     const u = await newUser('HOBBY');
     await setSubscription(app.db, u.id, 'DEVELOPER', 'active');
     const second = (await u.client.post('/api/workspaces', { name: 'Second' })).body.data.id;
-    for (let i = 0; i < 9; i++) await makeProject(app.db, u.ws);
-    expect((await u.client.post(`/api/workspaces/${second}/projects`, { projectName: 'tenth', networkId: 0 })).status).toBe(201);
-    const res = await u.client.post(`/api/workspaces/${second}/projects`, { projectName: 'eleventh', networkId: 0 });
+    for (let i = 0; i < plans.DEVELOPER.projectCount - 1; i++) await makeProject(app.db, u.ws);
+    expect((await u.client.post(`/api/workspaces/${second}/projects`, { projectName: 'the last', networkId: 0 })).status).toBe(201);
+    const res = await u.client.post(`/api/workspaces/${second}/projects`, { projectName: 'one too many', networkId: 0 });
     expect(res.status).toBe(422);
-    expect(res.body.error.details).toEqual({ limit: 'projectCount', plan: 'DEVELOPER', max: 10, used: 10 });
-    expect(res.body.error.message).toBe('Your DEVELOPER plan allows 10 projects. Upgrade the plan to add more.');
+    expect(res.body.error.details).toEqual({ limit: 'projectCount', plan: 'DEVELOPER', max: plans.DEVELOPER.projectCount, used: plans.DEVELOPER.projectCount });
+    expect(res.body.error.message).toBe(planLimitMessage('DEVELOPER', 'projectCount'));
   });
 
   it("tells a member who is not the owner that the limit is the owner's plan", async () => {
@@ -143,9 +143,9 @@ describe('projects', () => {
     await makeProject(app.db, owner.ws);
     const res = await admin.client.post(`/api/workspaces/${owner.ws}/projects`, { projectName: 'second', networkId: 0 });
     expect(res.status).toBe(422);
-    expect(res.body.error.message).toBe("The workspace owner's STARTER plan allows 1 project. Ask the owner to upgrade the plan to add more.");
+    expect(res.body.error.message).toBe(planLimitMessage('STARTER', 'projectCount', 'owner'));
     const own = await owner.client.post(`/api/workspaces/${owner.ws}/projects`, { projectName: 'second', networkId: 0 });
-    expect(own.body.error.message).toBe('Your STARTER plan allows 1 project. Upgrade the plan to add more.');
+    expect(own.body.error.message).toBe(planLimitMessage('STARTER', 'projectCount'));
   });
 
   it('lets only one of several concurrent creations at the limit succeed', async () => {
@@ -192,7 +192,7 @@ describe('quota', () => {
     const res = await u.client.get(`/api/workspaces/${u.ws}/quota`);
     expect(res.body).toEqual({
       data: {
-        quota: { projectCount: 3, requestLimit: 600_000, storageLimit: 1_000_000_000, webhookCount: 3 },
+        quota: { projectCount: plans.HOBBY.projectCount, requestLimit: plans.HOBBY.requestLimit + boosts.REQUESTS_BOOST_300K.requests, storageLimit: plans.HOBBY.storageLimit, webhookCount: plans.HOBBY.webhookCount },
         used: { subscription: { projectCount: 1, webhookCount: 0, requests: 0, storage: 0 } },
         subscription: { status: 'active', currentPlan: { name: 'HOBBY' } },
         ppu: { active: false, balance: { requests: 0 } },
@@ -280,7 +280,7 @@ describe('members and invitations', () => {
     }
     const full = await dev.client.post(`/api/workspaces/${dev.ws}/invitations`, { email: 'sixth@ws.example', role: 'collaborator' });
     expect(full.status).toBe(422);
-    expect(full.body.error.message).toBe('Your DEVELOPER plan allows 5 members per workspace. Upgrade the plan to add more.');
+    expect(full.body.error.message).toBe(planLimitMessage('DEVELOPER', 'workspaceMembers'));
   });
 
   it('refuses inviting a member twice or with a bad role', async () => {

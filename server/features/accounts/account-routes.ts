@@ -8,7 +8,7 @@ import { originOf, recordAuditForMember } from '../audit/index';
 import { deleteAccount, planAccountDeletion, type CancelBilling } from './account-deletion';
 import { exportAccount } from './account-export';
 import { SESSION_COOKIE } from './auth-routes';
-import { pageQuerySchema } from '../../../shared/pagination';
+import { pageQuerySchema } from '../../../shared/page-query';
 
 const sessionParams = z.object({ sessionId: z.string() });
 
@@ -86,6 +86,8 @@ export function registerAccountRoutes(router: Router, deps: RouteDeps, cancelBil
     summary: "Downloads the user's own data as a JSON file",
     handler: async ({ req, res, user }) => {
       const data = await exportAccount(db, user, req.sessionID);
+      // The export holds the account's data: each of its workspaces' owners may see it was taken.
+      await recordAuditForMember(db, user.id, { actor: { userId: user.id, email: user.email }, action: 'member.data_exported', target: { type: 'member', id: user.id, label: user.email }, ...originOf(req) });
       const day = data.exported_at.slice(0, 10);
       res.setHeader('Content-Type', 'application/json; charset=utf-8');
       res.setHeader('Content-Disposition', `attachment; filename="cairn-account-${day}.json"`);

@@ -2,7 +2,8 @@ import crypto from 'node:crypto';
 import type { Db } from '../../db/index';
 import { Invalid, NotFound } from '../../errors';
 import { accountMessages, type AccountSessionDto } from '../../../shared/account';
-import { CURSOR_MESSAGE, type PageQuery } from '../../../shared/pagination';
+import { CURSOR_MESSAGE } from '../../../shared/pagination';
+import type { PageQuery } from '../../../shared/page-query';
 import { decodeCursor, encodeCursor, pageLimit, Paged } from '../../db/pagination';
 import { describeDevice } from './user-agent';
 

@@ -9,7 +9,8 @@ import express, { type Request, type Response, type Router } from 'express';
 import { route, type RouteDeps } from '../../http/route';
 import { AppError } from '../../errors';
 import { findUserById } from './users';
-import { csrfTokenFor } from '../../http/csrf';
+import { SIGN_IN_WINDOW_MS, takeSignInSlot } from './sign-in-throttle';
+import { csrfTokenFor, requireCsrfToken } from '../../http/csrf';
 import { cancelDesktopSignIn, exchangeDesktopCode, issueDesktopCode, pendingDesktopSignIn, startDesktopSignIn } from './desktop-sign-ins';
 import { consentPageCsp, consentPageHtml, escapeHtml, pageHtml, type ConsentView } from './desktop-pages';
 import {
@@ -56,7 +57,15 @@ export function desktopAuthRouter(deps: RouteDeps, logIn: (req: Request, user: E
         page(res, 400, 'This sign-in link is not valid', `<p>${escapeHtml(parsed.error.issues[0]?.message ?? 'Invalid request.')}</p><p>Start signing in again from the Cairn app.</p>`);
         return;
       }
-      const requestId = await startDesktopSignIn(db, parsed.data, req.get('user-agent'));
+      // Each start is a row kept until it expires: counted per client address, as sign-in mails are.
+      const now = Date.now();
+      const full = await takeSignInSlot(db, [{ key: `desktop:${req.ip ?? req.socket.remoteAddress ?? 'unknown'}`, max: deps.config.desktopSignInsPerIp }], now);
+      if (full) {
+        res.set('Retry-After', String(Math.ceil((SIGN_IN_WINDOW_MS - (now % SIGN_IN_WINDOW_MS)) / 1000)));
+        page(res, 429, 'Too many sign-ins', '<p>Too many sign-ins to the app were started from your network. Please wait a few minutes and try again.</p>');
+        return;
+      }
+      const requestId = await startDesktopSignIn(db, parsed.data, req.get('user-agent'), now);
       res.cookie(DESKTOP_REQUEST_COOKIE, requestId, {
         httpOnly: true,
         sameSite: 'lax',
@@ -102,8 +111,8 @@ export function desktopAuthRouter(deps: RouteDeps, logIn: (req: Request, user: E
     }
   });
 
-  // The user's click on the consent page; the CSRF token (csrf_token field) was checked before this route.
-  router.post('/finish', async (req, res, next) => {
+  // The user's click on the consent page, with the CSRF token in its csrf_token field.
+  router.post('/finish', requireCsrfToken, async (req, res, next) => {
     try {
       const user = req.user as { id: number } | undefined;
       if (!user) {

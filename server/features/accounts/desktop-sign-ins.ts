@@ -14,8 +14,8 @@ const USER_AGENT_MAX = 512;
  */
 export async function startDesktopSignIn(db: Db, input: DesktopStartQuery, userAgent: string | undefined, now = Date.now()): Promise<string> {
   const requestId = randomToken();
-  // Stale rows are of no use to anyone; clear them while we are here.
-  await db('desktop_sign_ins').where('expires_at', '<', now - DESKTOP_SIGN_IN_TTL_MS).delete();
+  // Rows past use are of no use to anyone; clear them while we are here.
+  await pruneDesktopSignIns(db, now);
   await db('desktop_sign_ins').insert({
     request_hash: sha256(requestId),
     code_challenge: input.code_challenge,
@@ -28,6 +28,17 @@ export async function startDesktopSignIn(db: Db, input: DesktopStartQuery, userA
   });
   return requestId;
 }
+
+/**
+ * Drops the sign-ins that can do nothing more, as soon as they can't: never consented to before
+ * their expiry, or whose code expired or was spent. Answers how many went.
+ */
+export const pruneDesktopSignIns = (db: Db, now = Date.now()): Promise<number> =>
+  db('desktop_sign_ins')
+    .where((q) => q.whereNull('code_hash').andWhere('expires_at', '<=', now))
+    .orWhere('code_expires_at', '<=', now)
+    .orWhereNotNull('used_at')
+    .delete();
 
 /** What the consent page shows of a sign-in still waiting for the user's decision. */
 export interface PendingDesktopSignIn {

@@ -4,6 +4,7 @@ export { registerMeRoutes } from './me-routes';
 export { registerSettingsRoutes } from './settings-routes';
 export { isOperator } from './operators';
 export { pruneSignInThrottle } from './sign-in-throttle';
+export { pruneDesktopSignIns } from './desktop-sign-ins';
 export { createPassport } from './strategies';
 export { findUserByEmail, findUserById } from './users';
 export { registerAccountRoutes } from './account-routes';

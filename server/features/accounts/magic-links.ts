@@ -1,5 +1,6 @@
 import crypto from 'node:crypto';
 import type { Db } from '../../db/index';
+import { DAY_MS } from '../../../shared/time';
 
 const hash = (token: string) => crypto.createHash('sha256').update(token).digest('hex');
 
@@ -13,7 +14,7 @@ export async function createMagicLinkToken(db: Db, email: string, ttlMs: number,
     created_at: now,
   });
   // Expired tokens are of no use to anyone; drop them while we are here.
-  await db('magic_link_tokens').where('expires_at', '<', now - 24 * 3600 * 1000).delete();
+  await db('magic_link_tokens').where('expires_at', '<', now - DAY_MS).delete();
   return token;
 }
 

@@ -1,5 +1,5 @@
 import type { Router } from 'express';
-import { z } from 'zod';
+import { customerSettingsSchema } from '../../../shared/workspaces';
 import { route, type RouteDeps } from '../../http/route';
 import { getCustomerSettings, setMarketingConsent } from './settings';
 
@@ -17,7 +17,7 @@ export function registerSettingsRoutes(router: Router, deps: RouteDeps): void {
     method: 'put',
     path: '/customer/settings',
     permission: 'signedIn',
-    body: z.object({ marketing_consent: z.boolean({ error: 'marketing_consent must be true or false' }) }),
+    body: customerSettingsSchema,
     handler: ({ user, body }) => setMarketingConsent(db, user!.id, body.marketing_consent),
   });
 }

@@ -10,6 +10,7 @@ import {
   type AuditPageQuery,
   type AuditTarget,
 } from '../../../shared/audit';
+import { DAY_MS } from '../../../shared/time';
 
 /** Where a request came from, as an entry records it. */
 export interface AuditOrigin {
@@ -52,6 +53,17 @@ const actorColumns = (actor: AuditActor) => {
   return { actor: 'system', actor_user_id: null, actor_label: 'Cairn' };
 };
 
+/** A detail's text is cut to this many characters (an allow-list can be kilobytes): an entry stays small whatever was changed. */
+export const AUDIT_DETAIL_MAX_CHARS = 500;
+
+const boundedDetails = (details: NonNullable<AuditEntryInput['details']>): string => {
+  const out: Record<string, string | number | boolean | null> = {};
+  for (const [k, v] of Object.entries(details)) {
+    out[k] = typeof v === 'string' && v.length > AUDIT_DETAIL_MAX_CHARS ? `${v.slice(0, AUDIT_DETAIL_MAX_CHARS - 1)}…` : v;
+  }
+  return JSON.stringify(out);
+};
+
 const rowOf = (e: AuditEntryInput) => {
   if (e.details) {
     const bad = Object.keys(e.details).find((k) => SECRET_KEY.test(k));
@@ -67,7 +79,7 @@ const rowOf = (e: AuditEntryInput) => {
     target_label: e.target.label.slice(0, 320),
     ip: e.ip?.slice(0, 64) ?? null,
     user_agent: e.userAgent?.slice(0, 512) ?? null,
-    details: e.details ? JSON.stringify(e.details) : null,
+    details: e.details ? boundedDetails(e.details) : null,
   };
 };
 
@@ -121,7 +133,6 @@ const toDto = (r: AuditRow): AuditEntryDto => ({
   details: r.details ? (JSON.parse(r.details) as AuditEntryDto['details']) : null,
 });
 
-const DAY_MS = 86_400_000;
 const BARE_DATE = /^\d{4}-\d{2}-\d{2}$/;
 
 /** The filters as epoch-ms bounds: `from` inclusive; `to` exclusive, and a bare date `to` includes that whole day (UTC). */

@@ -2,14 +2,15 @@ import type { Db } from '../../db/index';
 import { NotFound, PlanLimit, Conflict } from '../../errors';
 import { recordGatewayChange } from '../../db/gateway-changes';
 import { decodeCursor, pageLimit, pageOf, type Paged } from '../../db/pagination';
-import type { PageQuery } from '../../../shared/pagination';
+import type { PageQuery } from '../../../shared/page-query';
 import { ownedProjectCount } from '../projects/index';
 import { ownedWebhookCount } from '../webhooks/index';
-import { boostRequests, boosts, DEFAULT_PLAN, isPlanName, planNames, plans, type BoostType, type PlanName, type SubscriptionStatus } from '../../../shared/plans';
+import { boosts, DEFAULT_PLAN, isPlanName, planNames, plans, type BoostType, type PlanName, type SubscriptionStatus } from '../../../shared/plans';
 import { INCOMPLETE_EXPIRY_MS, excessFor, hasUnpaidInvoice, type BillingPeriod, type BillingProviderName, type CurrentCounts, type LogType, type SubscriptionLogDto } from '../../../shared/billing';
 import { messages } from '../../../shared/messages';
 import type { AddonDto } from '../../../shared/workspaces';
-import { NO_ORIGIN, recordAudit, type AuditActor } from '../audit/index';
+import { NO_ORIGIN, recordAudit, type AuditAction, type AuditActor, type AuditOrigin } from '../audit/index';
+import { DAY_MS } from '../../../shared/time';
 
 // The one subscription state machine every provider drives (Stripe through its webhooks and
 // re-reads, the local provider through its checkout page, operators by hand), and the subscription
@@ -64,6 +65,21 @@ async function auditPlanPurchase(trx: Db, ownerId: number, after: SubscriptionSt
       ...NO_ORIGIN,
       details: { change: entry.type, plan: after.plan, period: after.period, amount_cents: entry.amount ?? null },
       at: now,
+    });
+  }
+}
+
+/** A member's action on the owner's subscription (the billing portal's): one entry in every workspace the plan runs, by who acted. */
+export async function auditSubscriptionAction(db: Db, ownerId: number, after: SubscriptionState, actor: AuditActor, action: AuditAction, origin: AuditOrigin): Promise<void> {
+  const workspaces = (await db('workspaces').where({ owner_id: ownerId }).select('id')) as Array<{ id: number }>;
+  for (const w of workspaces) {
+    await recordAudit(db, {
+      workspaceId: w.id,
+      actor,
+      action,
+      target: { type: 'subscription', id: ownerId, label: after.period ? `${after.plan} (${after.period})` : after.plan },
+      ...origin,
+      details: { status: after.status },
     });
   }
 }
@@ -209,10 +225,10 @@ export async function assertPlanChangeAllowed(db: Db, userId: number, newPlan: P
 
 // ---- boosts ----
 
-/** Daily requests the owner's active boosts add (all workspaces the owner owns). */
-export async function activeBoostRequests(db: Db, ownerId: number, now = Date.now()): Promise<number> {
-  const rows = await db('addons as a').join('workspaces as w', 'w.id', 'a.workspace_id').where('w.owner_id', ownerId).andWhere('a.expires_at', '>', now).select('a.type');
-  return rows.reduce((sum, r) => sum + boostRequests(r.type), 0);
+/** The types of the owner's running boosts, one per boost (all workspaces the owner owns). */
+export async function runningBoostTypes(db: Db, ownerId: number, now = Date.now()): Promise<string[]> {
+  const rows: Array<{ type: string }> = await db('addons as a').join('workspaces as w', 'w.id', 'a.workspace_id').where('w.owner_id', ownerId).andWhere('a.expires_at', '>', now).select('a.type');
+  return rows.map((r) => r.type);
 }
 
 /** The workspace's boosts still running, soonest to end first (GET /api/workspaces/{id}/addons). */
@@ -237,7 +253,7 @@ export async function grantBoost(
     if (args.reference && (await trx('addons').where({ reference: args.reference }).first('id'))) {
       return { granted: false, expiresAt: 0 };
     }
-    const expiresAt = now + (args.days ?? boosts[args.type].days) * 86_400_000;
+    const expiresAt = now + (args.days ?? boosts[args.type].days) * DAY_MS;
     await trx('addons').insert({ workspace_id: args.workspaceId, type: args.type, expires_at: expiresAt, created_at: now, reference: args.reference });
     await recordGatewayChange(trx, 'addon', args.workspaceId);
     const state = await readSubscriptionState(trx, ws.owner_id);

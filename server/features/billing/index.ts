@@ -1,5 +1,5 @@
 // The public face of plans, boosts, checkout and the billing providers: the only module of this folder that the rest of the server imports.
-export { activeBoostRequests, applySubscription, grantBoost, readSubscriptionState, writeSubscriptionLog } from './billing';
+export { runningBoostTypes, applySubscription, grantBoost, readSubscriptionState, writeSubscriptionLog } from './billing';
 export { StripeBillingProvider, billingStartupLine, createBillingProvider, type BillingProvider } from './providers';
 export { cancelForAccountDeletion } from './account-closing';
 export { registerBillingRoutes } from './routes';

@@ -1,4 +1,5 @@
 import { sellablePrices, type PriceTarget } from '../../../shared/billing';
+import { DAY_MS } from '../../../shared/time';
 
 /** Price ids by lookup key and back, for one provider. */
 export class PriceBook {
@@ -21,4 +22,4 @@ export class PriceBook {
   }
 }
 
-export const periodMs = (period: 'month' | 'year') => (period === 'year' ? 365 : 30) * 86_400_000;
+export const periodMs = (period: 'month' | 'year') => (period === 'year' ? 365 : 30) * DAY_MS;

@@ -1,8 +1,8 @@
 import type { Router } from 'express';
-import { pageQuerySchema } from '../../../shared/pagination';
+import { pageQuerySchema } from '../../../shared/page-query';
 import { z } from 'zod';
 import { route, type RouteDeps, type SignedInUser } from '../../http/route';
-import { AppError, Conflict, Forbidden, NotFound } from '../../errors';
+import { Conflict, Forbidden, NotFound } from '../../errors';
 import { fromLoopback } from '../../http/loopback';
 import type { BillingProvider, PortalScope } from './provider';
 import { LocalBillingProvider } from './local';
@@ -10,7 +10,8 @@ import { NO_BILLING } from './providers';
 import { customerRow } from './customers';
 import { membershipOf } from '../workspaces/index';
 import { findUserById } from '../accounts/index';
-import { activeAddons, assertPlanChangeAllowed, currentCounts, getLog, listLogs, readSubscriptionState } from './billing';
+import { originOf, type AuditAction } from '../audit/index';
+import { activeAddons, assertPlanChangeAllowed, auditSubscriptionAction, currentCounts, getLog, listLogs, readSubscriptionState } from './billing';
 import { assertCancellable, assertPlanChangeable, changeDirection, prepareCheckout } from './checkout';
 import { can, deniedMessages, type Role } from '../../../shared/permissions';
 import { boosts, boostTypes, planNames, plans } from '../../../shared/plans';
@@ -18,7 +19,6 @@ import { INCOMPLETE_EXPIRY_MS, boostLookupKey, checkoutSchema, idSchema, logType
 import { formatEur } from '../../../shared/pricing';
 import type { AddonDto } from '../../../shared/workspaces';
 import { safeRedirect } from '../../../shared/redirect';
-import { csrfTokenFor } from '../../http/csrf';
 
 /** What a member's billing portal of the workspace owner's account offers (spec section 6). */
 const portalScope = (role: Role): PortalScope => (can(role, 'billing.subscription') ? 'full' : 'invoices');
@@ -105,9 +105,9 @@ export function registerBillingRoutes(router: Router, deps: RouteDeps, billing: 
     method: 'get',
     path: '/stripe/cancel_subscription',
     permission: 'signedIn',
-    handler: async ({ req, user }) => {
-      // The spec makes this a GET; it changes state, so it still needs the session's CSRF token.
-      if (req.get('x-csrf-token') !== csrfTokenFor(req)) throw new AppError(403, 'csrf', 'Invalid or missing CSRF token. Reload the page and try again.');
+    // The spec makes this a GET; it changes state, so it still needs the session's CSRF token.
+    csrf: true,
+    handler: async ({ user }) => {
       await assertCancellable(db, user!.id);
       await billing.cancel(user!);
       return (await billing.customer(user!, { refresh: false })).subscriptions.data;
@@ -257,6 +257,12 @@ function registerLocalBillingRoutes(router: Router, deps: RouteDeps, local: Loca
     if (!owner) throw new NotFound('Workspace not found.');
     return { owner, scope: portalScope(m.role) };
   };
+  const portalAuditAction: Record<'pay_invoice' | 'renew_paid' | 'renew_failed' | 'cancel', AuditAction> = {
+    pay_invoice: 'billing.invoice_paid',
+    renew_paid: 'billing.renewed',
+    renew_failed: 'billing.renewal_failed',
+    cancel: 'billing.canceled',
+  };
   const sessionParams = z.object({ id: z.string().regex(/^lcs_[0-9a-f]{32}$/, 'This checkout does not exist.') });
 
   route(router, deps, {
@@ -308,7 +314,8 @@ function registerLocalBillingRoutes(router: Router, deps: RouteDeps, local: Loca
       // Paying the open invoice is billing; renewing and cancelling are the subscription's owner's.
       if (body.action !== 'pay_invoice' && scope !== 'full') throw new Forbidden(deniedMessages['billing.subscription']);
       if (body.action === 'cancel') await assertPlanChangeAllowed(db, owner.id, 'STARTER');
-      await local.portalAction(owner, body.action);
+      const after = await local.portalAction(owner, body.action);
+      await auditSubscriptionAction(db, owner.id, after, { userId: user!.id, email: user!.email }, portalAuditAction[body.action], originOf(req));
       return { owner_email: owner.email, scope, customer: await local.customer(owner) };
     },
   });

@@ -9,6 +9,7 @@ import type { BillingProvider, BillingUser, CheckoutRequest, PlanChangeCharge, P
 import { PriceBook } from './prices';
 import { customerRow, saveCustomer } from './customers';
 import { localCustomer } from './local';
+import { DAY_MS } from '../../../shared/time';
 
 export interface StripeOptions {
   secretKey: string;
@@ -376,7 +377,7 @@ export class StripeBillingProvider implements BillingProvider {
 
   /** Brings one user's subscription and open checkouts up to date with Stripe. */
   async reconcileUser(userId: number): Promise<void> {
-    const open = await this.db('checkout_sessions').where({ provider: 'stripe', user_id: userId, status: 'open' }).andWhere('created_at', '>', Date.now() - 2 * 86_400_000).select('id');
+    const open = await this.db('checkout_sessions').where({ provider: 'stripe', user_id: userId, status: 'open' }).andWhere('created_at', '>', Date.now() - 2 * DAY_MS).select('id');
     for (const s of open) await this.applyCheckoutSession(s.id);
     const state = await readSubscriptionState(this.db, userId);
     if (state.provider === 'stripe' && state.providerSubscriptionId) {
@@ -391,7 +392,7 @@ export class StripeBillingProvider implements BillingProvider {
    */
   async reconcile(): Promise<void> {
     const users = new Set<number>();
-    for (const r of await this.db('checkout_sessions').where({ provider: 'stripe', status: 'open' }).andWhere('created_at', '>', Date.now() - 2 * 86_400_000).select('user_id')) users.add(Number(r.user_id));
+    for (const r of await this.db('checkout_sessions').where({ provider: 'stripe', status: 'open' }).andWhere('created_at', '>', Date.now() - 2 * DAY_MS).select('user_id')) users.add(Number(r.user_id));
     for (const r of await this.db('subscriptions').where({ provider: 'stripe' }).whereNotNull('provider_subscription_id').whereNotIn('status', ['canceled', 'incomplete_expired']).select('user_id')) users.add(Number(r.user_id));
     let failed = 0;
     for (const userId of users) {

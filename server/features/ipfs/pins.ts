@@ -79,18 +79,11 @@ async function counted(db: Db, ownerId: number, filecoin: boolean): Promise<numb
   return Number(row?.total ?? 0);
 }
 
-/** Pinned bytes of the subscription owned by ownerId (pooled over their workspaces, each CID once). */
-export async function storageUsed(db: Db, ownerId: number): Promise<{ storage: number; filecoin: number }> {
-  const [storage, filecoin] = await Promise.all([counted(db, ownerId, false), counted(db, ownerId, true)]);
-  return { storage, filecoin };
-}
-
 /**
- * Room for an add in the owner's storage: the plan's storageLimit less the counted pins and the
- * adds of the owner's projects the collector still keeps (added within the grace period, whose CID
- * no counted pin of the owner already counts), each CID once.
+ * Bytes of the owner's adds the collector still keeps (added within the grace period) whose CID no
+ * counted pin of the owner already counts, each CID once.
  */
-export async function addRoom(db: Db, ownerId: number, graceMs: number, now = Date.now()): Promise<{ limit: number; used: number; planName: string }> {
+async function keptAdds(db: Db, ownerId: number, graceMs: number, now: number): Promise<number> {
   const pinnedCids = ownerPins(db, ownerId).whereIn('ip.state', COUNTED_PIN_STATES as PinState[]).andWhere('ip.filecoin', false).select('ip.cid');
   const perCid = db('ipfs_objects as io')
     .join('projects as pr', 'pr.id', 'io.project_id')
@@ -101,8 +94,24 @@ export async function addRoom(db: Db, ownerId: number, graceMs: number, now = Da
     .groupBy('io.cid')
     .select('io.cid')
     .max({ s: 'io.size' });
-  const [{ plan }, pinned, added] = await Promise.all([getSubscription(db, ownerId), counted(db, ownerId, false), db.from(perCid.as('x')).sum({ total: 's' }).first()]);
-  return { limit: plan.storageLimit, used: pinned + Number(added?.total ?? 0), planName: plan.name };
+  const row = await db.from(perCid.as('x')).sum({ total: 's' }).first();
+  return Number(row?.total ?? 0);
+}
+
+/**
+ * What counts against the storage of the subscription owned by ownerId (pooled over their
+ * workspaces, each CID once): the counted pins and the adds not yet collected, as an add's limit
+ * check counts them; and the Filecoin pins.
+ */
+export async function storageUsed(db: Db, ownerId: number, graceMs: number, now = Date.now()): Promise<{ storage: number; filecoin: number }> {
+  const [pinned, added, filecoin] = await Promise.all([counted(db, ownerId, false), keptAdds(db, ownerId, graceMs, now), counted(db, ownerId, true)]);
+  return { storage: pinned + added, filecoin };
+}
+
+/** Room for an add in the owner's storage: the plan's storageLimit less what counts against it (storageUsed). */
+export async function addRoom(db: Db, ownerId: number, graceMs: number, now = Date.now()): Promise<{ limit: number; used: number; planName: string }> {
+  const [{ plan }, pinned, added] = await Promise.all([getSubscription(db, ownerId), counted(db, ownerId, false), keptAdds(db, ownerId, graceMs, now)]);
+  return { limit: plan.storageLimit, used: pinned + added, planName: plan.name };
 }
 
 /** Records a finished add. Called by the store inside its add, so the row and the blocks appear together. */
@@ -268,10 +277,10 @@ export async function findIpfsProjectId(db: Db, uuid: string, workspaceId: numbe
   return project.id as number;
 }
 
-export async function projectIpfs(db: Db, projectId: number, ownerId: number, page: { count: number; page: number }) {
+export async function projectIpfs(db: Db, projectId: number, ownerId: number, page: { count: number; page: number }, graceMs: number) {
   const [{ plan }, used, pins, total] = await Promise.all([
     getSubscription(db, ownerId),
-    storageUsed(db, ownerId),
+    storageUsed(db, ownerId, graceMs),
     listPins(db, projectId, { ...page, order: 'desc' }),
     countPins(db, projectId),
   ]);

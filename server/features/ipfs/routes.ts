@@ -17,7 +17,7 @@ export function registerIpfsRoutes(router: Router, deps: RouteDeps): void {
     }),
     handler: async ({ membership, params, query }): Promise<IpfsProjectDto> => {
       const projectId = await findIpfsProjectId(db, params.projectUuid, membership.workspaceId);
-      const figures = await projectIpfs(db, projectId, membership.ownerId, { count: 20, page: query.page });
+      const figures = await projectIpfs(db, projectId, membership.ownerId, { count: 20, page: query.page }, config.ipfs.gcGraceMs);
       return {
         store: config.gateway.upstreams.ipfs ? 'upstream' : config.ipfs.kuboApiUrl ? 'kubo' : 'embedded',
         filecoinProvider: config.ipfs.pinningService?.url ?? null,

@@ -6,7 +6,7 @@ import { RateSource } from './rate-source';
 import { Conflict, Invalid, NotFound } from '../../errors';
 import { recordGatewayChange } from '../../db/gateway-changes';
 import { decodeCursor, pageLimit, pageOf, Paged } from '../../db/pagination';
-import type { PageQuery } from '../../../shared/pagination';
+import type { PageQuery } from '../../../shared/page-query';
 import { writeSubscriptionLog } from '../billing/index';
 import { NO_ORIGIN, recordAudit } from '../audit/index';
 import { accountXpubOfMnemonic, addressDeriver, DEV_PAYMENT_MNEMONIC, parseAccountXpub, type PaymentNetwork } from './addresses';
@@ -21,6 +21,7 @@ import {
   type PpuPricing,
   type PpuQuoteDto,
 } from '../../../shared/ppu';
+import { DAY_MS } from '../../../shared/time';
 
 // Pay as you go: quotes, orders (each paid to its own derived address), the payment watcher's
 // credits and the request balance. Services only: no HTTP here.
@@ -301,7 +302,7 @@ export interface SeenPayment {
 }
 
 /** How long after it expired an order's address is still watched: a late payment is still credited at its locked rate. */
-export const LATE_PAYMENT_MS = 7 * 86_400_000;
+export const LATE_PAYMENT_MS = 7 * DAY_MS;
 
 /** The orders whose address the watcher looks for: open ones, and expired ones for a week. */
 const watched = (q: Knex.QueryBuilder, now: number) =>

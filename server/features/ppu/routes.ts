@@ -2,7 +2,7 @@ import type { Router } from 'express';
 import { z } from 'zod';
 import { route, type RouteDeps } from '../../http/route';
 import { dbIdSchema } from '../../../shared/text';
-import { pageQuerySchema } from '../../../shared/pagination';
+import { pageQuerySchema } from '../../../shared/page-query';
 import { ppuOrderSchema, ppuQuoteSchema, type PpuSettingsDto } from '../../../shared/ppu';
 import { createOrder, currentPricing, getOrder, getOrderForUser, listOrders, quote, type OrderView, type PpuSettings } from './ppu';
 

@@ -8,7 +8,7 @@ import { KEY_GRACE_PERIODS, readStoredList, type AllowLists, type KeyGrace, type
 import { getSubscription, withOwnerLock, limitError, whosePlan, type Membership } from '../workspaces/index';
 import { recordGatewayChange } from '../../db/gateway-changes';
 import { afterKey, decodeCursor, pageLimit, pageOf, Paged, whereContains } from '../../db/pagination';
-import type { SearchPageQuery } from '../../../shared/pagination';
+import type { SearchPageQuery } from '../../../shared/page-query';
 import { requestsToday } from '../stats/index';
 
 export type { ProjectRef };

@@ -7,7 +7,7 @@ import { allowListsResponseSchema, allowListsSchema, MAX_ALLOW_LIST_ENTRIES, rol
 import { findNetwork, networkNotAvailableMessage } from '../../../shared/networks';
 import { z } from 'zod';
 import { auditBy } from '../audit/index';
-import { searchPageQuerySchema } from '../../../shared/pagination';
+import { searchPageQuerySchema } from '../../../shared/page-query';
 
 /**
  * `served` says whether this server can serve a gateway slug now (not turned off by DISABLED_NETWORKS,

@@ -9,6 +9,6 @@ export function registerQuotaRoutes(router: Router, deps: RouteDeps): void {
     method: 'get',
     path: '/workspaces/:id/quota',
     permission: { workspace: 'workspace.view' },
-    handler: ({ membership }): Promise<QuotaDto> => getQuota(db, membership.ownerId, Date.now(), membership.workspaceId),
+    handler: ({ membership }): Promise<QuotaDto> => getQuota(db, membership.ownerId, deps.config.ipfs.gcGraceMs, Date.now(), membership.workspaceId),
   });
 }

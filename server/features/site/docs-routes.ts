@@ -121,8 +121,9 @@ function sandboxGuide(config: Config, slugs: readonly string[]): string {
     'also printed in the start-up log. Their keys are the same on every Cairn: test keys only, never for real funds.\n' +
     `- **Epochs**: a block every ${blockSeconds} s and an epoch every ${SANDBOX_BLOCKS_PER_EPOCH} blocks, so an epoch lasts ${epochMinutes} minutes; ` +
     'a delegation is active two epochs after it is made. `/genesis` answers `epoch_length` and `slot_length`, `/epochs/latest` the current epoch\'s `start_time` and `end_time`.\n' +
-    '- **Slots and time**: convert a time to a slot (a transaction\'s validity interval) from `/genesis` (`system_start`, `slot_length`) and ' +
-    '`/network/eras` (each era\'s start and end in time, slot and epoch, and its `slot_length`), as a client does on a real network.'
+    '- **Slots and time**: a slot means the same time as on the real network, so an SDK\'s built-in slot configuration for mainnet, preprod or preview ' +
+    '(Lucid Evolution, Mesh, Blaze) gives the current slot and a transaction\'s validity interval works unchanged; `/genesis` (`system_start`, `slot_length`) and ' +
+    '`/network/eras` (each era\'s start and end in time, slot and epoch, and its `slot_length`) convert between them too, as a client does on a real network.'
   );
 }
 

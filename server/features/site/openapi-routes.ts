@@ -68,7 +68,7 @@ function envelopeOf(decl: RouteDeclaration): JsonSchema {
 function operationOf(decl: RouteDeclaration, prefix: string): Record<string, unknown> {
   const status = String(decl.status ?? 200);
   const isSignedIn = decl.permission !== 'public';
-  const mutates = decl.method !== 'get';
+  const mutates = decl.csrf;
   const op: Record<string, unknown> = {
     operationId: `${decl.method}${openApiPath(prefix + decl.path).replace(/[{}]/g, '').replace(/[^A-Za-z0-9]+(.)?/g, (_m, c: string | undefined) => (c ? c.toUpperCase() : ''))}`,
     summary: decl.summary ?? `${decl.method.toUpperCase()} ${openApiPath(prefix + decl.path)}`,

@@ -13,9 +13,8 @@ import {
   type ProjectInsight,
   type StatusClass,
 } from '../../../shared/insight';
+import { DAY_MS, HOUR_MS } from '../../../shared/time';
 
-const HOUR_MS = 3_600_000;
-const DAY_MS = 24 * HOUR_MS;
 const BIN_COLUMNS = Array.from({ length: LATENCY_BINS_PER_ROW }, (_, i) => `b${i}`);
 
 type BinRow = { first_bin: number | string } & Record<string, number | string | null>;

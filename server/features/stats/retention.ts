@@ -1,13 +1,11 @@
 import type { Db } from '../../db/index';
 import type { Logger } from '../../logger';
 import { SerialTicker } from '../../ticker';
-import { pruneSignInThrottle } from '../accounts/index';
+import { pruneDesktopSignIns, pruneSignInThrottle } from '../accounts/index';
 import { pruneAuditEntries } from '../audit/index';
 import { advanceAllWindows } from './usage';
 import { compactLatency } from './insight';
-
-const HOUR_MS = 3_600_000;
-const DAY_MS = 24 * HOUR_MS;
+import { DAY_MS, HOUR_MS } from '../../../shared/time';
 
 /**
  * How long each table that only grows keeps its rows (docs/operations.md's retention table says the same).
@@ -97,6 +95,7 @@ export async function pruneOnce(db: Db, now = Date.now(), opts: RetentionOptions
   report.sessions = deleted(await db('sessions').where('expires_at', '<=', now).delete());
   report.magic_link_tokens = deleted(await db('magic_link_tokens').where('expires_at', '<', now - DAY_MS).delete());
   report.sign_in_throttle = await pruneSignInThrottle(db, now);
+  report.desktop_sign_ins = await pruneDesktopSignIns(db, now);
 
   // The workspace audit log: append-only, so this is the one place its entries are deleted.
   report.audit_entries = await pruneAuditEntries(db, now, opts.auditRetentionDays ?? DEFAULT_AUDIT_RETENTION_DAYS);

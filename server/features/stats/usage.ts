@@ -2,8 +2,8 @@ import { isPostgres, type Db } from '../../db/index';
 import { plans, type PlanName } from '../../../shared/plans';
 import { type ProjectHistory, type ProjectStats, type StatsRow, HISTORY_DAYS, PRIVATE_NETWORK_DIMENSION, PRIVATE_NETWORK_VALUE, TOP_N } from '../../../shared/usage';
 import { getSubscription } from '../workspaces/index';
+import { DAY_MS } from '../../../shared/time';
 
-const DAY_MS = 86_400_000;
 const dayStart = (ms: number) => ms - (ms % DAY_MS);
 
 /** Requests today (UTC) per project, from the gateway's day rollups. */

@@ -5,6 +5,7 @@ import type { Block } from '../../../shared/chain';
 import type { ChainSource } from './chain-source';
 import { compileWebhook, matchBlock, WebhookSet, type CompiledWebhook, type EpochPayload } from '../../../shared/webhook-matcher';
 import { parseConditions } from './webhooks';
+import { yieldsList } from '../../../shared/webhooks';
 import * as outbox from './outbox';
 
 const KEEP_BLOCKS = 200;
@@ -230,7 +231,7 @@ export class ChainFollower {
 
   /** The block's matches (reading its transactions and the epochs only when a webhook needs them). */
   private async match(webhooks: WebhookSet, cursor: Cursor, block: Block): Promise<BlockMatch[]> {
-    const needsTxs = webhooks.compiled.some(({ webhook: w }) => w.type === 'transaction' || w.type === 'delegation');
+    const needsTxs = webhooks.compiled.some(({ webhook: w }) => yieldsList(w.type));
     const txs = needsTxs && block.tx_count > 0 ? await this.source.blockTxDetails(block.hash) : [];
     let epochSwitch: EpochPayload | null = null;
     if (cursor.epoch !== null && block.epoch !== null && block.epoch > cursor.epoch && webhooks.compiled.some(({ webhook: w }) => w.type === 'epoch')) {

@@ -9,12 +9,13 @@ import type { Logger } from '../../logger';
 import { SerialTicker } from '../../ticker';
 import { AUTO_DISABLE_AFTER_MS, FAILURE_WARNING_WINDOW_MS } from '../../../shared/webhooks';
 import type { WebhookNotice, WebhookNoticeKind } from '../../../shared/webhook-notices';
+import { DAY_MS } from '../../../shared/time';
 
 /** Attempts are read again this many ids back: on PostgreSQL ids can commit out of order. */
 const ID_LOOKBACK = 500;
 const BATCH = 500;
 /** Notices older than this are dropped: a stream resumed after a week starts from what is left. */
-export const NOTICE_RETENTION_MS = 7 * 24 * 3600 * 1000;
+export const NOTICE_RETENTION_MS = 7 * DAY_MS;
 const LOCK_KEY = 0x6361726e; // 'carn'
 
 type NoticeRow = { workspace_id: number; webhook_id: string; kind: WebhookNoticeKind; source: string; data: string; created_at: number };

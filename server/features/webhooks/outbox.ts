@@ -8,6 +8,7 @@ import type { Knex } from 'knex';
 import { isPostgres, type Db } from '../../db/index';
 import { AppError, NotFound } from '../../errors';
 import { FAIL_HISTORY_LIMIT, FAILURE_WARNING_WINDOW_MS, type Trigger, type WebhookDto, type WebhookEventDto } from '../../../shared/webhooks';
+import { DAY_MS } from '../../../shared/time';
 
 type Conn = Db | Knex.Transaction;
 
@@ -438,8 +439,6 @@ export const OUTBOX_RETENTION = {
   /** Failed events, with their attempts: longer, so a fixed endpoint can still be sent them again. */
   failedDays: 90,
 } as const;
-
-const DAY_MS = 86_400_000;
 
 /**
  * Deletes finished events older than the retention periods (by creation), with their attempts,

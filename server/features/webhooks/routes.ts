@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { route, type RouteDeps } from '../../http/route';
 import { AppError, Invalid } from '../../errors';
 import { rotateSecretSchema, triggers, webhookInputSchema, webhookMessages, type WebhookInput, type WebhookRow } from '../../../shared/webhooks';
-import { searchPageQuerySchema } from '../../../shared/pagination';
+import { searchPageQuerySchema } from '../../../shared/page-query';
 import { createWebhook, deleteWebhook, getWebhook, listWebhooks, parseConditions, rotateWebhookSecret, updateWebhook } from './webhooks';
 import { auditBy } from '../audit/index';
 import type { ChainSource } from './chain-source';
@@ -147,8 +147,9 @@ export function registerWebhookRoutes(router: Router, deps: RouteDeps, sources: 
     path: '/workspaces/:id/webhooks/:webhookId/events/:eventId/resend',
     permission: { webhook: 'webhooks.update' },
     params: z.object({ eventId: z.string().uuid('Event not found.') }).loose(),
-    handler: async ({ webhook, params: p }) => {
+    handler: async ({ req, user, membership, webhook, params: p }) => {
       await outbox.resend(db, webhook.id, p.eventId);
+      await auditBy(db, req, user, membership.workspaceId)('webhook.event_resent', { type: 'webhook', id: webhook.id, label: webhook.name }, { event_id: p.eventId });
       return { resent: true };
     },
   });
@@ -158,12 +159,13 @@ export function registerWebhookRoutes(router: Router, deps: RouteDeps, sources: 
     path: '/workspaces/:id/webhooks/:webhookId/test',
     permission: { webhook: 'webhooks.update' },
     status: 201,
-    handler: async ({ webhook }) => {
+    handler: async ({ req, user, membership, webhook }) => {
       if (webhook.status !== 'enabled') throw new AppError(409, 'conflict', 'Enable the webhook to send it a test event.');
       const payload = await sample(webhook.network, webhook.type);
       const {
         ids: [id],
       } = await outbox.enqueue(db, [{ webhookId: webhook.id, type: webhook.type, network: webhook.network, blockHeight: null, blockHash: null, payload, test: true }]);
+      await auditBy(db, req, user, membership.workspaceId)('webhook.test_sent', { type: 'webhook', id: webhook.id, label: webhook.name }, { event_id: id ?? null });
       return { id };
     },
   });

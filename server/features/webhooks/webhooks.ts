@@ -4,7 +4,7 @@ import { NotFound } from '../../errors';
 import type { Condition, WebhookDto, WebhookInput, WebhookRow } from '../../../shared/webhooks';
 import { failHistory } from './outbox';
 import { afterKey, decodeCursor, pageLimit, pageOf, whereContains, type Paged } from '../../db/pagination';
-import type { SearchPageQuery } from '../../../shared/pagination';
+import type { SearchPageQuery } from '../../../shared/page-query';
 import { getSubscription, withOwnerLock, limitError, whosePlan, type Membership } from '../workspaces/index';
 import { maySeeSecrets } from '../../../shared/permissions';
 import { checkConditionValues } from './condition-values';

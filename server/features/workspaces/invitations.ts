@@ -6,9 +6,10 @@ import type { InvitationDto, InvitationPreview } from '../../../shared/workspace
 import { getSubscription, withOwnerLock } from './subscriptions';
 import { limitError, whosePlan, type Membership } from './workspaces';
 import { afterKey, decodeCursor, pageLimit, pageOf, whereContains, type Paged } from '../../db/pagination';
-import type { SearchPageQuery } from '../../../shared/pagination';
+import type { SearchPageQuery } from '../../../shared/page-query';
+import { DAY_MS } from '../../../shared/time';
 
-export const INVITATION_TTL_MS = 7 * 24 * 3600 * 1000;
+export const INVITATION_TTL_MS = 7 * DAY_MS;
 const hash = (token: string) => crypto.createHash('sha256').update(token).digest('hex');
 
 const countOf = async (q: Promise<Array<Record<string, unknown>>>) => Number((await q)[0]?.n ?? 0);

@@ -19,7 +19,7 @@ import {
   transferWorkspace,
 } from './workspaces';
 import { auditBy } from '../audit/index';
-import { searchPageQuerySchema } from '../../../shared/pagination';
+import { searchPageQuerySchema } from '../../../shared/page-query';
 import { acceptInvitation, createInvitation, listInvitations, previewInvitation, revokeInvitation } from './invitations';
 
 const userIdSchema = dbIdSchema('newOwnerId must be a user id');

@@ -6,7 +6,7 @@ import { getSubscription, withOwnerLock, withOwnersLock } from './subscriptions'
 import { recordGatewayChange } from '../../db/gateway-changes';
 import type { WorkspaceDto, MemberDto, TransferPlan, Membership } from '../../../shared/workspaces';
 import { afterKey, decodeCursor, pageLimit, pageOf, whereContains, type Paged } from '../../db/pagination';
-import type { SearchPageQuery } from '../../../shared/pagination';
+import type { SearchPageQuery } from '../../../shared/page-query';
 
 export type { Membership };
 

@@ -87,6 +87,8 @@ export interface SandboxChainParams {
   blockIntervalMs: number;
   blocksPerEpoch: number;
   slotsPerBlock: number;
+  /** Block 0's slot: the real network's slot at genesisTime. */
+  firstSlot: number;
   addressWindowBlocks: number;
   segmentLength: number;
 }

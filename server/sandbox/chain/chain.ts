@@ -17,6 +17,7 @@ import { createGovernance, type Governance } from './gov';
 import { createNutlink, type Nutlink } from './nutlink';
 import { FAUCET_WALLET, buildWorld, type World, type WorldPool } from './world';
 import { derive } from './rng';
+import { NETWORK_TIME, SLOT_MS, shelleyStart, slotAt } from './clock';
 import { LeaderSchedule } from './schedule';
 import { poolBook } from './pools';
 import { LiveStake } from './stake';
@@ -61,6 +62,9 @@ function resolveParams(options: SandboxChainOptions): { params: SandboxChainPara
   const seed = options.seed ?? DEFAULT_SEED;
   const clock = options.now ?? Date.now;
   const slotsPerBlock = Math.max(1, Math.round(blockIntervalMs / 1000));
+  // Block 0's slot is the real network's slot at genesisTime (clock.ts): with whole-second block
+  // intervals every block's slot is the real slot of its time.
+  const firstSlot = slotAt(network, genesisTime);
 
   const params: SandboxChainParams = Object.freeze({
     network,
@@ -70,6 +74,7 @@ function resolveParams(options: SandboxChainOptions): { params: SandboxChainPara
     blockIntervalMs,
     blocksPerEpoch,
     slotsPerBlock,
+    firstSlot,
     addressWindowBlocks,
     segmentLength,
   });
@@ -139,13 +144,13 @@ function segmentCache(simContext: Parameters<typeof simulateSegment>[0], cacheSe
 
 export function createSandboxChain(options: SandboxChainOptions): SandboxChain {
   const { params, cacheSegments, clock } = resolveParams(options);
-  const { network, seed, genesisTime, blockIntervalMs, blocksPerEpoch, slotsPerBlock, addressWindowBlocks, segmentLength } = params;
+  const { network, seed, genesisTime, blockIntervalMs, blocksPerEpoch, slotsPerBlock, firstSlot, addressWindowBlocks, segmentLength } = params;
 
   const key = new Uint8Array(derive(new TextEncoder().encode('cairn-sandbox-chain/v1'), seed, network));
   const world: World = buildWorld(key, network);
   const hashes = new HashCodec(key);
   const schedule = new LeaderSchedule(key, world.pools, blocksPerEpoch);
-  const slotOf = (height: number): number => height * slotsPerBlock;
+  const slotOf = (height: number): number => firstSlot + height * slotsPerBlock;
   const timeOf = (height: number): number => Math.floor((genesisTime + height * blockIntervalMs) / 1000);
   const epochOf = (height: number): number => Math.floor(height / blocksPerEpoch);
   const simContext = { key, world, hashes, segmentLength, slotOf };
@@ -162,7 +167,7 @@ export function createSandboxChain(options: SandboxChainOptions): SandboxChain {
     tip: tipHeight,
     slotOf,
     isPool: (id) => world.poolByKey.has(id),
-    slots: { zeroTime: genesisTime, zeroSlot: 0, slotLength: blockIntervalMs / slotsPerBlock },
+    slots: { zeroTime: shelleyStart(NETWORK_TIME[network]), zeroSlot: NETWORK_TIME[network].byronSlots, slotLength: SLOT_MS },
     genesis: () => (devAids ? [{ hash: '', cbor: genesisTx(faucetKeys, wallets) }] : []),
     governance: (tx, accepted, height) => governance.check(tx, accepted, height),
     rewardBalance: (stake, height) => {

@@ -1,9 +1,15 @@
-// /network/eras of the sandbox chain. The chain is born in Conway: like preview and preprod after
-// their hard forks at epoch 0, the earlier eras are empty (they start and end at slot 0), and
-// Conway runs from slot 0 to the end of the safe zone past the tip, rounded up to an epoch
-// boundary, as Ogmios and Blockfrost answer for the current era.
+// /network/eras of the sandbox chain, as Ogmios's era summaries: times are seconds since the real
+// network's system start, so slot ↔ time through these summaries is the real network's mapping
+// (clock.ts). The real network's Byron era (20 s slots, where it had one) and its Shelley-to-Babbage
+// history (1 s slots) lead up to the sandbox's first slot, where the sandbox's Conway era begins with
+// its own short epochs, running to the end of the safe zone (3k/f slots) past the tip, rounded up to
+// an epoch boundary, as Ogmios and Blockfrost answer for the current era. The sandbox counts its
+// epochs from its first block, so the eras before it start and end at epoch 0.
+import type { CardanoNetwork as SandboxNetwork } from '../../../shared/cardano/address';
+import { BYRON_SLOT_MS, NETWORK_TIME, SLOT_MS } from './clock';
+
 export interface EraBound {
-  /** Seconds since the chain's start (slots are 1 s). */
+  /** Seconds since the network's system start. */
   time: number;
   slot: number;
   epoch: number;
@@ -15,16 +21,24 @@ export interface Era {
   parameters: { epoch_length: number; slot_length: number; safe_zone: number };
 }
 
-const EARLIER_ERAS = 6; // Byron, Shelley, Allegra, Mary, Alonzo, Babbage
-
-export function networkEras(o: { tip: number; slotsPerBlock: number; blocksPerEpoch: number; securityParam: number }): Era[] {
+export function networkEras(o: { network: SandboxNetwork; firstSlot: number; tip: number; slotsPerBlock: number; blocksPerEpoch: number; securityParam: number }): Era[] {
+  const t = NETWORK_TIME[o.network];
   const epochLength = o.blocksPerEpoch * o.slotsPerBlock;
   // 3k/f slots, with f = 1 / slotsPerBlock (the genesis' active_slots_coefficient).
   const safeZone = 3 * o.securityParam * o.slotsPerBlock;
-  const parameters = { epoch_length: epochLength, slot_length: 1, safe_zone: safeZone };
-  const origin: EraBound = { time: 0, slot: 0, epoch: 0 };
-  const horizon = o.tip * o.slotsPerBlock + safeZone;
-  const endEpoch = Math.ceil(horizon / epochLength);
-  const end: EraBound = { time: endEpoch * epochLength, slot: endEpoch * epochLength, epoch: endEpoch };
-  return [...Array.from({ length: EARLIER_ERAS }, () => ({ start: origin, end: origin, parameters })), { start: origin, end, parameters }];
+  const byronEnd: EraBound = { time: (t.byronSlots * BYRON_SLOT_MS) / 1000, slot: t.byronSlots, epoch: 0 };
+  const sandboxStart: EraBound = { time: byronEnd.time + ((o.firstSlot - t.byronSlots) * SLOT_MS) / 1000, slot: o.firstSlot, epoch: 0 };
+  const byron = { start: { time: 0, slot: 0, epoch: 0 }, end: byronEnd, parameters: { epoch_length: t.byronEpochLength, slot_length: BYRON_SLOT_MS / 1000, safe_zone: 2 * t.securityParam } };
+  const history = { epoch_length: t.epochLength, slot_length: SLOT_MS / 1000, safe_zone: 3 * t.securityParam * 20 }; // f = 0.05
+  // Shelley, Allegra, Mary and Alonzo are empty at Byron's end; Babbage holds the real history up to the sandbox.
+  const empty = Array.from({ length: 4 }, () => ({ start: byronEnd, end: byronEnd, parameters: history }));
+  const babbage = { start: byronEnd, end: sandboxStart, parameters: history };
+  const endEpoch = Math.ceil((o.tip * o.slotsPerBlock + safeZone) / epochLength);
+  const span = endEpoch * epochLength;
+  const conway = {
+    start: sandboxStart,
+    end: { time: sandboxStart.time + (span * SLOT_MS) / 1000, slot: o.firstSlot + span, epoch: endEpoch },
+    parameters: { epoch_length: epochLength, slot_length: SLOT_MS / 1000, safe_zone: safeZone },
+  };
+  return [byron, ...empty, babbage, conway];
 }

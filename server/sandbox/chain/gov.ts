@@ -164,12 +164,11 @@ export function parseDrepId(text: string): { hex: string; script: boolean | null
   return null;
 }
 
-/** A committee credential (cc_hot1… or cc_cold1…, CIP-129 or the older 28-byte form); null when malformed. */
+/** A committee credential as Blockfrost takes it: CIP-129 cc_hot1… or cc_cold1… (a header byte and the 28-byte hash); null when malformed. */
 export function parseCcId(text: string): { kind: 'hot' | 'cold'; hex: string } | null {
   const b = decodeBech32(text);
   if (!b || (b.prefix !== 'cc_hot' && b.prefix !== 'cc_cold')) return null;
   const kind = b.prefix === 'cc_hot' ? 'hot' : 'cold';
-  if (b.bytes.length === 28) return { kind, hex: hexOf(b.bytes) };
   const header = kind === 'hot' ? [0x02, 0x03] : [0x12, 0x13];
   if (b.bytes.length === 29 && header.includes(b.bytes[0]!)) return { kind, hex: hexOf(b.bytes.subarray(1)) };
   return null;

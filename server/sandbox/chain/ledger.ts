@@ -11,6 +11,7 @@ import CSL from '@emurgo/cardano-serialization-lib-nodejs';
 import { PROTOCOL } from './protocol';
 import { costModels, evaluate, exUnitsFee, MAX_TX_EX_MEM, MAX_TX_EX_STEPS, purposeOfTag, versionOf, type Evaluation, type PlutusVersion, type Purpose, type ResolvedOutput, type ScriptFailure, type SlotConfig } from './plutus';
 import { cardanoOfSandbox, type SandboxName } from '../../../shared/networks';
+import { metadatumJson } from '../../blockfrost/onchain-metadata';
 
 export type LedgerOrigin = 'genesis' | 'faucet' | 'submit';
 
@@ -577,13 +578,7 @@ function decodeMetadata(fixed: CSL.FixedTransaction): LiveTx['metadata'] {
     for (let i = 0; i < labels.len(); i++) {
       const label = labels.get(i);
       const datum = general.get(label)!;
-      let json: unknown;
-      try {
-        json = JSON.parse(CSL.decode_metadatum_to_json_str(datum, CSL.MetadataJsonSchema.NoConversions));
-      } catch {
-        json = null;
-      }
-      metadata.push({ label: label.to_str(), json, cbor: datum.to_hex() });
+      metadata.push({ label: label.to_str(), json: metadatumJson(datum.to_hex()), cbor: datum.to_hex() });
     }
     metadata.sort((a, b) => Number(BigInt(a.label) - BigInt(b.label)));
   }
@@ -1234,20 +1229,34 @@ export class LiveLedger {
     } catch (err) {
       throw new LedgerRefusal(`The transaction could not be decoded: ${err instanceof Error ? err.message : String(err)}`.slice(0, 300));
     }
+    // Without redeemers no script runs and no input is looked up: the node answers an empty result,
+    // which is what builders that evaluate every transaction (payments, native mints) expect.
+    const reds = fixed.witness_set().redeemers();
+    if (!reds || reds.len() === 0) return { ok: true, redeemers: [] };
     const body = fixed.body();
-    const known = new Map(additional.map((u) => [key(u.input.transaction_id().to_hex(), u.input.index()), u]));
+    const supplied = new Map(additional.map((u) => [key(u.input.transaction_id().to_hex(), u.input.index()), u]));
+    const known = new Map<string, ResolvedOutput>();
     const missing: string[] = [];
     for (const list of [body.inputs(), body.reference_inputs()]) {
       for (const i of inputsOf(list)) {
         const k = key(i.txHash, i.outputIndex);
-        if (known.has(k)) continue;
+        // The ledger's own unspent output wins over a supplied one (builders send every input, often
+        // without its reference script); a supplied output stands in for one the ledger does not have.
         const u = this.utxos.get(k);
-        if (!u || u.spentBy) missing.push(k);
-        else known.set(k, { input: CSL.TransactionInput.new(CSL.TransactionHash.from_hex(u.txHash), u.outputIndex), output: CSL.TransactionOutput.from_hex(u.output.cbor) });
+        if (u && !u.spentBy) known.set(k, { input: CSL.TransactionInput.new(CSL.TransactionHash.from_hex(u.txHash), u.outputIndex), output: CSL.TransactionOutput.from_hex(u.output.cbor) });
+        else if (supplied.has(k)) known.set(k, supplied.get(k)!);
+        else missing.push(k);
       }
     }
-    if (missing.length) return { ok: false, failures: [], general: `Unknown transaction inputs (missing from the UTxO set): ${missing.join(', ')}.` };
-    if ((fixed.witness_set().redeemers()?.len() ?? 0) === 0) return { ok: false, failures: [], general: 'The transaction has no redeemers: there is no script to evaluate.' };
+    if (missing.length) {
+      // The node cannot build the script context: every redeemer reports the first unknown input (the ledger's order).
+      const reason = `Unknown transaction input (missing from UTxO set): ${missing.sort()[0]}`;
+      const context = Array.from({ length: reds.len() }, (_, n) => {
+        const r = reds.get(n);
+        return { purpose: purposeOfTag(r.tag()), index: Number(r.index().to_str()), reason };
+      });
+      return { ok: false, failures: [], general: null, context };
+    }
     return evaluate(bytes, [...known.values()], this.slots);
   }
 

@@ -3,6 +3,7 @@
 // references, with the cost models and per-transaction budget of /epochs/latest/parameters. What it
 // answers is what the node's evaluation answers: each redeemer's memory and steps, or the failing
 // redeemers with the script's error and its trace.
+import { randomUUID } from 'node:crypto';
 import CSL from '@emurgo/cardano-serialization-lib-nodejs';
 import { eval_phase_two_raw } from '@lucid-evolution/uplc';
 import { COST_MODELS_RAW } from './protocol';
@@ -32,10 +33,20 @@ export interface ScriptFailure {
   traces: string[];
 }
 
+/** A redeemer whose script context could not be built (an input the ledger does not know). */
+export interface ContextFailure {
+  purpose: Purpose;
+  index: number;
+  reason: string;
+}
+
 export type Evaluation =
   | { ok: true; redeemers: RedeemerBudget[] }
-  /** failures: the redeemers whose scripts failed; general: why evaluation could not start (a missing script, datum or redeemer). */
-  | { ok: false; failures: ScriptFailure[]; general: string | null };
+  /**
+   * failures: the redeemers whose scripts failed; context: those whose script context could not be
+   * built; general: why evaluation could not start (a missing script, datum or redeemer).
+   */
+  | { ok: false; failures: ScriptFailure[]; general: string | null; context?: ContextFailure[] };
 
 export interface ResolvedOutput {
   input: CSL.TransactionInput;
@@ -132,18 +143,36 @@ export const exUnitsFee = (memory: bigint, steps: bigint): bigint => BigInt(Math
 
 const V6_PURPOSE: Record<Purpose, string> = { spend: 'spend', mint: 'mint', certificate: 'publish', withdrawal: 'withdraw', vote: 'vote', propose: 'propose' };
 
-export function ogmiosResult(evaluation: Evaluation, version: 5 | 6): Record<string, unknown> {
+// Blockfrost tags each answer with a fresh request id: version 5's reflection {id}, version 6's id.
+export function ogmiosResult(evaluation: Evaluation, version: 5 | 6, requestId: string = randomUUID()): Record<string, unknown> {
+  const context = evaluation.ok ? [] : (evaluation.context ?? []);
   if (version === 6) {
+    const id = requestId;
     if (evaluation.ok) {
       return {
         jsonrpc: '2.0',
         method: 'evaluateTransaction',
         result: evaluation.redeemers.map((r) => ({ validator: { purpose: V6_PURPOSE[r.purpose], index: r.index }, budget: { memory: r.memory, cpu: r.steps } })),
-        id: null,
+        id,
+      };
+    }
+    if (context.length > 0) {
+      return {
+        jsonrpc: '2.0',
+        method: 'evaluateTransaction',
+        error: {
+          code: 3010,
+          message: 'Some scripts of the transactions terminated with error(s).',
+          data: context.map((c) => ({
+            validator: { purpose: V6_PURPOSE[c.purpose], index: c.index },
+            error: { code: 3004, message: 'Unable to create the evaluation context from the given transaction.', data: { reason: c.reason } },
+          })),
+        },
+        id,
       };
     }
     if (evaluation.failures.length === 0) {
-      return { jsonrpc: '2.0', method: 'evaluateTransaction', error: { code: 3000, message: evaluation.general ?? 'The transaction could not be evaluated.' }, id: null };
+      return { jsonrpc: '2.0', method: 'evaluateTransaction', error: { code: 3000, message: evaluation.general ?? 'The transaction could not be evaluated.' }, id };
     }
     return {
       jsonrpc: '2.0',
@@ -156,14 +185,19 @@ export function ogmiosResult(evaluation: Evaluation, version: 5 | 6): Record<str
           error: { code: 3012, message: 'Some of the scripts failed to evaluate to a positive outcome.', data: { validationError: f.error, traces: f.traces } },
         })),
       },
-      id: null,
+      id,
     };
   }
   const envelope = { type: 'jsonwsp/response', version: '1.0', servicename: 'ogmios', methodname: 'EvaluateTx' };
+  const reflection = { id: requestId };
   if (evaluation.ok) {
-    return { ...envelope, result: { EvaluationResult: Object.fromEntries(evaluation.redeemers.map((r) => [`${r.purpose}:${r.index}`, { memory: r.memory, steps: r.steps }])) }, reflection: null };
+    return { ...envelope, result: { EvaluationResult: Object.fromEntries(evaluation.redeemers.map((r) => [`${r.purpose}:${r.index}`, { memory: r.memory, steps: r.steps }])) }, reflection };
   }
-  if (evaluation.failures.length === 0) return { ...envelope, result: { EvaluationFailure: { CannotCreateEvaluationContext: { reason: evaluation.general } } }, reflection: null };
+  if (context.length > 0) {
+    // Blockfrost nests a context failure under each redeemer it stops, as one object (not Ogmios 5's list).
+    return { ...envelope, result: { EvaluationFailure: { ScriptFailures: Object.fromEntries(context.map((c) => [`${c.purpose}:${c.index}`, { CannotCreateEvaluationContext: { reason: c.reason } }])) } }, reflection };
+  }
+  if (evaluation.failures.length === 0) return { ...envelope, result: { EvaluationFailure: { CannotCreateEvaluationContext: { reason: evaluation.general } } }, reflection };
   return {
     ...envelope,
     result: {
@@ -171,6 +205,6 @@ export function ogmiosResult(evaluation: Evaluation, version: 5 | 6): Record<str
         ScriptFailures: Object.fromEntries(evaluation.failures.map((f) => [`${f.purpose}:${f.index}`, [{ validatorFailed: { error: f.error, traces: f.traces } }]])),
       },
     },
-    reflection: null,
+    reflection,
   };
 }

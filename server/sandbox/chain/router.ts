@@ -3,7 +3,7 @@
 // `X-Cairn-Sandbox: simulated`.
 import { Router, type NextFunction, type Request, type Response } from 'express';
 import type { SandboxChain } from './api';
-import { queryFirst, unservedPath } from '../../blockfrost/contract';
+import { queryFirst, singleSlashes, unservedPath } from '../../blockfrost/contract';
 import { BlockfrostHttpError, INTERNAL_ERROR_MESSAGE, SANDBOX_HEADER, blockfrostError } from '../../blockfrost/http';
 import { RESOURCES } from './resources';
 
@@ -29,6 +29,7 @@ export function sandboxRouter(chain: SandboxChain, options: SandboxRouterOptions
     res.setHeader(SANDBOX_HEADER, SANDBOX_HEADER_VALUE);
     next();
   });
+  router.use(singleSlashes);
   router.use(queryFirst);
   const root = { ...(options.url === undefined ? {} : { url: options.url }), version: options.version ?? '0.1.0' };
   for (const resource of RESOURCES) resource.mount(router, chain, root);
@@ -53,6 +54,11 @@ function errorAnswer(err: unknown, _req: Request, res: Response, next: NextFunct
   }
   if (err instanceof BlockfrostHttpError) {
     res.status(err.status).json(blockfrostError(err.status, err.message));
+    return;
+  }
+  // A body that is not JSON: Blockfrost answers 400 with the JSON parser's own message.
+  if ((err as { type?: unknown }).type === 'entity.parse.failed') {
+    res.status(400).json(blockfrostError(400, (err as Error).message));
     return;
   }
   res.status(500).json(blockfrostError(500, INTERNAL_ERROR_MESSAGE));

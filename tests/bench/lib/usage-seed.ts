@@ -4,10 +4,10 @@
 import type { Db } from '../../../server/db/index';
 import { HISTORY_DAYS, PRIVATE_NETWORK_DIMENSION, PRIVATE_NETWORK_VALUE } from '../../../shared/usage';
 import { isPrivateIp } from '../../../shared/ip';
+import { DAY_MS } from '../../../shared/time';
 
 const MINUTE = 60_000;
 const HOUR = 3_600_000;
-const DAY = 86_400_000;
 
 /** Deterministic PRNG (mulberry32), so every run seeds the same data. */
 function rng(seed: number) {
@@ -71,16 +71,16 @@ export interface SeedSummary {
 
 export async function seedUsage(db: Db, projectId: number, total: number, now = Date.now(), dayCount = HISTORY_DAYS): Promise<SeedSummary> {
   const random = rng(20261122);
-  const today = now - (now % DAY);
-  const from = today - (dayCount - 1) * DAY;
+  const today = now - (now % DAY_MS);
+  const from = today - (dayCount - 1) * DAY_MS;
   const lastMinute = now - (now % MINUTE);
 
   // Per-minute traffic: growing over the month, busier in the European/US afternoon, with noise.
   const minutes: number[] = [];
   const weights: number[] = [];
   for (let t = from; t <= lastMinute; t += MINUTE) {
-    const dayIndex = (t - from) / DAY;
-    const hourOfDay = (t % DAY) / HOUR;
+    const dayIndex = (t - from) / DAY_MS;
+    const hourOfDay = (t % DAY_MS) / HOUR;
     minutes.push(t);
     weights.push((1 + dayIndex / 30) * (1.2 + Math.sin(((hourOfDay - 9) / 24) * 2 * Math.PI)) * (0.7 + 0.6 * random()));
   }
@@ -92,7 +92,7 @@ export async function seedUsage(db: Db, projectId: number, total: number, now = 
   minutes.forEach((t, i) => {
     const n = perMinute[i]!;
     hours.set(t - (t % HOUR), (hours.get(t - (t % HOUR)) ?? 0) + n);
-    days.set(t - (t % DAY), (days.get(t - (t % DAY)) ?? 0) + n);
+    days.set(t - (t % DAY_MS), (days.get(t - (t % DAY_MS)) ?? 0) + n);
   });
   for (const [t, n] of hours) if (n > 0) rollups.push({ project_id: projectId, granularity: 'h', bucket_ms: t, requests: n });
   for (const [t, n] of days) if (n > 0) rollups.push({ project_id: projectId, granularity: 'd', bucket_ms: t, requests: n });
@@ -136,7 +136,7 @@ export async function seedUsage(db: Db, projectId: number, total: number, now = 
       [projectId, PRIVATE_NETWORK_DIMENSION],
     );
   });
-  const monthFrom = today - (HISTORY_DAYS - 1) * DAY;
+  const monthFrom = today - (HISTORY_DAYS - 1) * DAY_MS;
   const lastMonth = [...days].reduce((a, [t, n]) => (t >= monthFrom ? a + n : a), 0);
   const privateLastMonth = dimensions.reduce((a, r) => (r.dimension === 'ip' && r.day_ms >= monthFrom && isPrivateIp(r.value) ? a + r.requests : a), 0);
   return { rollupRows: rollups.length, dimensionRows: dimensions.length, days: days.size, lastMonth, privateLastMonth };

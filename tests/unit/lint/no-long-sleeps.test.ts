@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 
-// Unit and integration tests wait for the event they stand for (vi.waitFor, expect.poll, a promise the
+// Unit, integration and browser tests wait for the event they stand for (vi.waitFor, expect.poll, a promise the
 // code resolves, KeyCache.catchUp …) or move an injected clock, never for time to pass: a fixed sleep
 // is either too short on a busy machine or wasted on an idle one. A pause of up to 50 ms (pacing a
 // load loop, the interval of a poll for a condition) is fine; anything longer fails here.
@@ -32,7 +32,7 @@ function longSleeps(dir: string): string[] {
 }
 
 describe('waiting in tests', () => {
-  it.each(['tests/unit', 'tests/integration', 'tests/helpers'])(`%s sleeps no longer than ${MAX_MS} ms: it waits for the event instead`, (dir) => {
+  it.each(['tests/unit', 'tests/integration', 'tests/helpers', 'tests/e2e'])(`%s sleeps no longer than ${MAX_MS} ms: it waits for the event instead`, (dir) => {
     expect(longSleeps(dir)).toEqual([]);
   });
 

@@ -28,6 +28,10 @@ describe('origin patterns', () => {
     expect(m('https://dapp.io')).toBe(false);
     expect(m('https://a.dapp.io.evil.com')).toBe(false);
     expect(m('https://xdapp.io')).toBe(false);
+    // Only a host name matches a wildcard: no path, query, user or empty label before the suffix.
+    for (const bad of ['https://evil.com/.dapp.io', 'https://evil.com?.dapp.io', 'https://evil.com#.dapp.io', 'https://evil.com\\.dapp.io', 'https://u@evil.com/x.dapp.io', 'https://.dapp.io', 'https://a..dapp.io', 'https://evil.com:1/.ported.net:8443']) {
+      expect(m(bad), bad).toBe(false);
+    }
     expect(m('https://a.secure.org')).toBe(true);
     expect(m('http://a.secure.org')).toBe(false);
     expect(m('https://a.dapp.io:444')).toBe(false);

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   bannersFor,
+  checkoutBuyerSchema,
   checkoutSchema,
   excessFor,
   nearlyExhausted,
@@ -58,6 +59,21 @@ describe('tax ids per country', () => {
     expect(checkoutSchema.safeParse({ priceId: 'p', country: 'AQ', taxId: '123' }).success).toBe(false);
     expect(checkoutSchema.safeParse({ priceId: 'p', country: 'ZZ' }).success).toBe(false);
     expect(checkoutSchema.safeParse({ priceId: 'p', country: 'DE', taxId: 'DE123456789' }).success).toBe(true);
+  });
+
+  it('are the same rules, with the same words, in the checkout form as in the server', () => {
+    const messagesOf = (r: { success: boolean; error?: { issues: Array<{ path: PropertyKey[]; message: string }> } }) =>
+      r.error?.issues.map((i) => `${i.path.join('.')}: ${i.message}`) ?? [];
+    for (const buyer of [{ country: 'DE', taxId: 'DE12' }, { country: 'AQ', taxId: '123' }, { country: 'ZZ' }, { country: 'DE', taxId: 'DE123456789' }]) {
+      expect(messagesOf(checkoutBuyerSchema.safeParse(buyer)), JSON.stringify(buyer)).toEqual(messagesOf(checkoutSchema.safeParse({ priceId: 'p', ...buyer })));
+    }
+    expect(messagesOf(checkoutBuyerSchema.safeParse({ country: 'DE', taxId: 'DE12' }))).toEqual(['taxId: The tax id does not look like a eu_vat (for example DE123456789).']);
+  });
+
+  it('take an empty country choice as no country', () => {
+    expect(checkoutBuyerSchema.parse({ country: '', taxId: '' })).toEqual({ country: undefined, taxId: '' });
+    expect(checkoutSchema.parse({ priceId: 'p', country: '' }).country).toBeUndefined();
+    expect(checkoutBuyerSchema.safeParse({ country: '', taxId: 'DE123456789' }).success).toBe(false);
   });
 });
 

@@ -147,6 +147,7 @@ describe('the network table', () => {
       ['Milkomeda testnet', false],
       ['Cardano preview', true],
       ['Cardano preprod', true],
+      ['Cardano SanchoNet', false],
     ]);
   });
 });

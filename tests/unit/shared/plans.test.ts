@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { boostRequests, boosts, planLimitMessage, plans, subscriptionBlockedMessage } from '../../../shared/plans';
+import { boostRequests, boosts, dailyRequestLimit, planLimitMessage, plans, subscriptionBlockedMessage } from '../../../shared/plans';
 
 // Plan rules live once in shared/plans.ts, for the server and the screens.
 const root = path.resolve(import.meta.dirname, '../../..');
@@ -27,6 +27,13 @@ describe('plan rules', () => {
     expect(boosts.REQUESTS_BOOST_300K).toMatchObject({ requests: 300_000, price: 1900, days: 30 });
     expect(boostRequests('REQUESTS_BOOST_1M')).toBe(1_000_000);
     expect(boostRequests('nonsense')).toBe(0);
+  });
+
+  it("make the daily limit the plan's requests plus each running boost, two of a kind counted twice", () => {
+    expect(dailyRequestLimit(plans.HOBBY, [])).toBe(plans.HOBBY.requestLimit);
+    expect(dailyRequestLimit(plans.HOBBY, ['REQUESTS_BOOST_300K', 'REQUESTS_BOOST_300K', 'REQUESTS_BOOST_1M', 'nonsense'])).toBe(
+      plans.HOBBY.requestLimit + 2 * boosts.REQUESTS_BOOST_300K.requests + boosts.REQUESTS_BOOST_1M.requests,
+    );
   });
 
   it('are not spelled anywhere else: no second copy of the limit wording or the boost amounts', () => {

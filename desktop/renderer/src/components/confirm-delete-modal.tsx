@@ -1,11 +1,24 @@
-import { useState, type FormEvent } from 'react';
+import { useMemo } from 'react';
 import { Alert, Button, Checkbox, Code, Group, Stack, TextInput } from '@mantine/core';
+import { z } from 'zod';
 import { IconAlertTriangle, IconTrash } from '@tabler/icons-react';
 import { messages } from '../../../../shared/messages';
 import { ModalDialog } from './modal-dialog';
+import { useZodForm } from './zod-form';
 
 const CONFIRM_MISMATCH = 'The text you typed does not match.';
 const CONFIRM_CHECKBOX_REQUIRED = 'Please tick the box to confirm.';
+
+/** What confirms a deletion: the typed text (trimmed) is the confirmation, and the box, if any, is ticked. */
+const confirmSchema = (confirmation: string, withCheckbox: boolean) =>
+  z.object({
+    typed: z
+      .string()
+      .trim()
+      .min(1, { error: messages.deletePopup.inputEmpty, abort: true })
+      .refine((text) => text === confirmation.trim(), CONFIRM_MISMATCH),
+    checked: withCheckbox ? z.literal(true, { error: CONFIRM_CHECKBOX_REQUIRED }) : z.boolean(),
+  });
 
 interface ConfirmDeleteModalProps {
   opened: boolean;
@@ -40,32 +53,21 @@ function ConfirmDeleteForm({
   checkbox,
   loading = false,
 }: Omit<ConfirmDeleteModalProps, 'opened' | 'title'>) {
-  const [typed, setTyped] = useState('');
-  const [checked, setChecked] = useState(false);
-  const [inputError, setInputError] = useState<string | null>(null);
-  const [checkboxError, setCheckboxError] = useState<string | null>(null);
+  const schema = useMemo(() => confirmSchema(confirmation, !!checkbox), [confirmation, checkbox]);
+  const { form, onSubmit } = useZodForm(schema, { typed: '', checked: false });
 
   // The button stays disabled until the text matches (and the box is ticked); Enter still says what is missing.
-  const ready = typed.trim() !== '' && typed.trim() === confirmation.trim() && (!checkbox || checked);
-
-  /** Shows what is missing; true when the deletion may go ahead. */
-  const check = () => {
-    const text = typed.trim();
-    const nextInput = text === '' ? messages.deletePopup.inputEmpty : text !== confirmation.trim() ? CONFIRM_MISMATCH : null;
-    const nextCheckbox = checkbox && !checked ? CONFIRM_CHECKBOX_REQUIRED : null;
-    setInputError(nextInput);
-    setCheckboxError(nextCheckbox);
-    return !nextInput && !nextCheckbox;
-  };
-
-  const onSubmit = (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    if (loading) return;
-    if (check()) onConfirm();
-  };
+  const ready = form.isValid() === true;
+  const confirm = onSubmit(() => onConfirm());
 
   return (
-    <form onSubmit={onSubmit} noValidate>
+    <form
+      onSubmit={(event) => {
+        if (loading) event.preventDefault();
+        else confirm(event);
+      }}
+      noValidate
+    >
       <Stack gap="md">
         <Alert color="red" variant="light" icon={<IconAlertTriangle aria-hidden />}>
           {warning}
@@ -77,17 +79,12 @@ function ConfirmDeleteForm({
               To confirm, type <Code fw={700}>{confirmation.trim()}</Code>
             </span>
           }
-          value={typed}
-          onChange={(e) => {
-            setTyped(e.currentTarget.value);
-            if (inputError) setInputError(null);
-          }}
-          error={inputError}
+          {...form.getInputProps('typed')}
           onKeyDown={(e) => {
             // A form whose button is disabled does not submit on Enter: say what is missing instead.
             if (e.key === 'Enter' && !ready) {
               e.preventDefault();
-              check();
+              form.validate();
             }
           }}
           autoComplete="off"
@@ -97,12 +94,7 @@ function ConfirmDeleteForm({
         {checkbox && (
           <Checkbox
             label={checkbox}
-            checked={checked}
-            onChange={(e) => {
-              setChecked(e.currentTarget.checked);
-              if (checkboxError) setCheckboxError(null);
-            }}
-            error={checkboxError}
+            {...form.getInputProps('checked', { type: 'checkbox' })}
           />
         )}
         <Group justify="flex-end" gap="sm">

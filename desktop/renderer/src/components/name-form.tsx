@@ -1,6 +1,7 @@
-import { useState, type FormEvent } from 'react';
+import { useMemo } from 'react';
 import { Button, Group, Stack, TextInput } from '@mantine/core';
-import type { ZodType } from 'zod';
+import { z, type ZodType } from 'zod';
+import { useZodForm } from './zod-form';
 
 interface NameFormProps {
   label: string;
@@ -16,40 +17,31 @@ interface NameFormProps {
 
 /** One name field with client validation from the shared schema and a Save button. */
 export function NameForm({ label, initialName, schema, onSave, saving = false, disabledReason = null, submitLabel = 'Save' }: NameFormProps) {
-  const [name, setName] = useState(initialName);
-  const [error, setError] = useState<string | null>(null);
+  const fields = useMemo(() => z.object({ name: schema }), [schema]);
+  const { form, onSubmit } = useZodForm(fields, { name: initialName });
   const locked = !!disabledReason;
-
-  const onSubmit = (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    if (locked || saving) return;
-    const parsed = schema.safeParse(name);
-    if (!parsed.success) {
-      setError(parsed.error.issues[0]?.message ?? 'The name is not valid.');
-      return;
-    }
-    setError(null);
-    onSave(parsed.data);
-  };
+  const save = onSubmit(({ name }) => onSave(name));
 
   return (
-    <form onSubmit={onSubmit} noValidate>
+    <form
+      onSubmit={(event) => {
+        // Nothing to check while the name cannot be changed or is being saved.
+        if (locked || saving) event.preventDefault();
+        else save(event);
+      }}
+      noValidate
+    >
       <Stack gap="xs">
         <TextInput
           label={label}
-          value={name}
-          onChange={(e) => {
-            setName(e.currentTarget.value);
-            if (error) setError(null);
-          }}
-          error={error}
+          {...form.getInputProps('name')}
           readOnly={locked}
           description={disabledReason}
           maxLength={200}
         />
         {!locked && (
           <Group justify="flex-end">
-            <Button type="submit" loading={saving} disabled={name.trim() === initialName.trim()}>
+            <Button type="submit" loading={saving} disabled={form.values.name.trim() === initialName.trim()}>
               {submitLabel}
             </Button>
           </Group>

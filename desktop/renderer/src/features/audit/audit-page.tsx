@@ -1,13 +1,13 @@
 import { useState } from 'react';
-import { Box, Button, Group, NativeSelect, Paper, SimpleGrid, Stack, Table, Text, TextInput } from '@mantine/core';
-import { IconChevronLeft, IconChevronRight, IconDownload, IconFilterOff } from '@tabler/icons-react';
+import { Button, Group, NativeSelect, Paper, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
+import { IconDownload, IconFilterOff } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { auditActionLabels, auditActions, AUDIT_DEFAULT_PAGE_SIZE, type AuditAction, type AuditEntryDto, type AuditFilter } from '../../../../../shared/audit';
 import type { WorkspaceDto } from '../../../../../shared/workspaces';
 import { EmptyState } from '../../components/empty-state';
 import { ErrorView } from '../../components/error-view';
 import { PageLayout } from '../../components/page-layout';
-import { PageLoader } from '../../components/page-loader';
+import { DataList, type DataListColumn } from '../../components/data-list';
 import { formatDateTime } from '../../lib/format';
 import { WithWorkspace, workspaceQueries, WORKSPACES } from '../workspaces/index';
 import { auditQueries, exportUrl } from './queries';
@@ -83,26 +83,29 @@ function AuditLog({ workspace }: { workspace: WorkspaceDto }) {
 
       {badRange ? null : page.error ? (
         <ErrorView error={page.error} withRefresh />
-      ) : !page.data ? (
-        <PageLoader label="Loading the audit log…" />
-      ) : page.data.entries.length === 0 ? (
-        <EmptyState title="No entries">{Object.values(filter).some(Boolean) ? 'Nothing matches these filters.' : 'Nothing has been recorded in this workspace yet.'}</EmptyState>
       ) : (
-        <Entries entries={page.data.entries} />
-      )}
-
-      {page.data && (cursors.length > 1 || page.data.next) && (
-        <Group justify="space-between" component="nav" aria-label="Audit log pages">
-          <Button variant="default" leftSection={<IconChevronLeft size={16} aria-hidden />} disabled={cursors.length <= 1 || page.isFetching} onClick={() => setCursors(cursors.slice(0, -1))}>
-            Newer
-          </Button>
-          <Text size="sm" c="dimmed">
-            Page {cursors.length}
-          </Text>
-          <Button variant="default" rightSection={<IconChevronRight size={16} aria-hidden />} disabled={!page.data.next || page.isFetching} onClick={() => setCursors([...cursors, page.data.next ?? undefined])}>
-            Older
-          </Button>
-        </Group>
+        <DataList
+          records={page.data?.entries}
+          label="Audit log"
+          loadingLabel="Loading the audit log…"
+          testId="audit-table"
+          cardsTestId="audit-cards"
+          minWidth={760}
+          fetching={page.isFetching && !page.isPending}
+          empty={<EmptyState title="No entries">{Object.values(filter).some(Boolean) ? 'Nothing matches these filters.' : 'Nothing has been recorded in this workspace yet.'}</EmptyState>}
+          columns={columns}
+          card={entryCard}
+          paging={{
+            kind: 'steps',
+            page: cursors.length,
+            hasNewer: cursors.length > 1,
+            hasOlder: !!page.data?.next,
+            busy: page.isFetching,
+            onNewer: () => setCursors(cursors.slice(0, -1)),
+            onOlder: () => setCursors([...cursors, page.data?.next ?? undefined]),
+            label: 'Audit log pages',
+          }}
+        />
       )}
     </Stack>
   );
@@ -112,68 +115,56 @@ const label = (e: AuditEntryDto) => auditActionLabels[e.action] ?? e.action;
 const when = (e: AuditEntryDto) => formatDateTime(Date.parse(e.at));
 const origin = (e: AuditEntryDto) => [e.ip, e.userAgent].filter(Boolean).join(' · ') || '—';
 
-function Entries({ entries }: { entries: AuditEntryDto[] }) {
+const columns: DataListColumn<AuditEntryDto>[] = [
+  { accessor: 'at', title: 'Time', noWrap: true, render: when },
+  { accessor: 'actor', title: 'Actor', cellsStyle: () => ({ overflowWrap: 'anywhere' }), render: (e) => e.actor.label },
+  { accessor: 'action', title: 'Action', render: label },
+  {
+    accessor: 'target',
+    title: 'Target',
+    cellsStyle: () => ({ overflowWrap: 'anywhere' }),
+    render: (e) => (
+      <>
+        <Text size="sm">{e.target.label}</Text>
+        <Text size="xs" c="dimmed">
+          {e.target.type}
+        </Text>
+      </>
+    ),
+  },
+  {
+    accessor: 'origin',
+    title: 'IP and user agent',
+    cellsStyle: () => ({ maxWidth: 280 }),
+    render: (e) => (
+      <Text size="xs" c="dimmed" lineClamp={2} title={origin(e)} style={{ overflowWrap: 'anywhere' }}>
+        {origin(e)}
+      </Text>
+    ),
+  },
+];
+
+/** Phones get one card per entry; wider screens the table. */
+function entryCard(e: AuditEntryDto) {
   return (
-    <>
-      {/* Phones get one card per entry; wider screens the table. */}
-      <Stack gap="sm" hiddenFrom="sm" data-testid="audit-cards">
-        {entries.map((e) => (
-          <Paper key={e.id} withBorder p="sm" radius="md">
-            <Group justify="space-between" wrap="nowrap" align="flex-start" gap="xs">
-              <Text fw={600} size="sm">
-                {label(e)}
-              </Text>
-              <Text size="xs" c="dimmed" style={{ whiteSpace: 'nowrap' }}>
-                {when(e)}
-              </Text>
-            </Group>
-            <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
-              {e.target.label}
-            </Text>
-            <Text size="xs" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
-              by {e.actor.label}
-            </Text>
-            <Text size="xs" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
-              {origin(e)}
-            </Text>
-          </Paper>
-        ))}
-      </Stack>
-      <Box visibleFrom="sm">
-        <Table.ScrollContainer minWidth={760}>
-          <Table striped data-testid="audit-table" verticalSpacing="xs">
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>Time</Table.Th>
-                <Table.Th>Actor</Table.Th>
-                <Table.Th>Action</Table.Th>
-                <Table.Th>Target</Table.Th>
-                <Table.Th>IP and user agent</Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {entries.map((e) => (
-                <Table.Tr key={e.id}>
-                  <Table.Td style={{ whiteSpace: 'nowrap' }}>{when(e)}</Table.Td>
-                  <Table.Td style={{ overflowWrap: 'anywhere' }}>{e.actor.label}</Table.Td>
-                  <Table.Td>{label(e)}</Table.Td>
-                  <Table.Td style={{ overflowWrap: 'anywhere' }}>
-                    <Text size="sm">{e.target.label}</Text>
-                    <Text size="xs" c="dimmed">
-                      {e.target.type}
-                    </Text>
-                  </Table.Td>
-                  <Table.Td maw={280}>
-                    <Text size="xs" c="dimmed" lineClamp={2} title={origin(e)} style={{ overflowWrap: 'anywhere' }}>
-                      {origin(e)}
-                    </Text>
-                  </Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        </Table.ScrollContainer>
-      </Box>
-    </>
+    <Paper withBorder p="sm" radius="md">
+      <Group justify="space-between" wrap="nowrap" align="flex-start" gap="xs">
+        <Text fw={600} size="sm">
+          {label(e)}
+        </Text>
+        <Text size="xs" c="dimmed" style={{ whiteSpace: 'nowrap' }}>
+          {when(e)}
+        </Text>
+      </Group>
+      <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
+        {e.target.label}
+      </Text>
+      <Text size="xs" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
+        by {e.actor.label}
+      </Text>
+      <Text size="xs" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
+        {origin(e)}
+      </Text>
+    </Paper>
   );
 }

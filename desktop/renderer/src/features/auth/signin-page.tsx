@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { Button, Divider, Input, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { IconBrandGithub, IconBrandGitlab, IconBrandGoogle, IconMail } from '@tabler/icons-react';
@@ -11,6 +11,7 @@ import { safeRedirect } from '../../../../../shared/redirect';
 import { isAppRoute } from '../../../../../shared/routes';
 import { apiErrorText } from '../../api/client';
 import { ErrorView } from '../../components/error-view';
+import { useZodForm } from '../../components/zod-form';
 import { PageLoader } from '../../components/page-loader';
 import { usePageTitle } from '../../components/use-page-title';
 import { meQueries } from '../account/index';
@@ -18,11 +19,6 @@ import { authQueries, useEmailSignIn } from './queries';
 import { DesktopSignIn } from './desktop-sign-in';
 import { desktopBridge } from '../../lib/desktop';
 import type { VerifyRequestState } from './verify-request-page';
-
-interface FieldErrors {
-  email?: string;
-  captcha?: string;
-}
 
 const providerIcons: Record<OAuthProvider, typeof IconBrandGithub> = {
   github: IconBrandGithub,
@@ -129,57 +125,54 @@ export function SignInPage() {
 function EmailSignInForm({ captchaSiteKey, callbackUrl }: { captchaSiteKey: string | null; callbackUrl: string }) {
   const navigate = useNavigate();
   const signIn = useEmailSignIn();
-  const [email, setEmail] = useState('');
-  const [captchaToken, setCaptchaToken] = useState<string | null>(null);
+  const captchaEnabled = captchaSiteKey !== null;
+  const schema = useMemo(() => emailSignInSchema(captchaEnabled), [captchaEnabled]);
+  // The captcha's token is a value of the form too, set by the widget, so its error shows like a field's.
+  const { form, onSubmit } = useZodForm(schema, { email: '', captchaToken: null as string | null, callbackUrl });
   const [captchaLoadFailed, setCaptchaLoadFailed] = useState(false);
-  const [errors, setErrors] = useState<FieldErrors>({});
   const emailRef = useRef<HTMLInputElement>(null);
   const captchaRef = useRef<HCaptcha>(null);
-  const captchaEnabled = captchaSiteKey !== null;
 
   const resetCaptcha = () => {
     if (!captchaEnabled) return;
     captchaRef.current?.resetCaptcha();
-    setCaptchaToken(null);
+    form.setFieldValue('captchaToken', null);
   };
 
-  const onSubmit = (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    if (signIn.isPending) return;
-    const parsed = emailSignInSchema(captchaEnabled).safeParse({ email, captchaToken, callbackUrl });
-    if (!parsed.success) {
-      const next: FieldErrors = {};
-      for (const issue of parsed.error.issues) {
-        if (issue.path[0] === 'email') next.email ??= issue.message;
-        else if (issue.path[0] === 'captchaToken') next.captcha ??= issue.message;
-      }
-      setErrors(next);
-      if (next.email) emailRef.current?.focus();
-      return;
-    }
-    setErrors({});
-    const body = { email: parsed.data.email, captchaToken: parsed.data.captchaToken ?? null, callbackUrl };
-    signIn.mutate(body, {
-      onSuccess: () => navigate('/auth/verify-request', { state: { email: body.email } satisfies VerifyRequestState }),
-      onError: (error) => {
-        const text = apiErrorText(error);
-        // Said once: beside the field it concerns, else as a toast.
-        if (text && EMAIL_ERRORS.has(text)) setErrors({ email: text });
-        else if (text === messages.signIn.captchaRequired) setErrors({ captcha: text });
-        else notifications.show({ color: 'red', title: 'Sign-in failed', message: text ?? messages.signIn.genericError });
-        // An hCaptcha token is good for one check only.
-        resetCaptcha();
-      },
-    });
-  };
+  const submit = onSubmit(
+    ({ email, captchaToken }) => {
+      const body = { email, captchaToken: captchaToken ?? null, callbackUrl };
+      signIn.mutate(body, {
+        onSuccess: () => navigate('/auth/verify-request', { state: { email: body.email } satisfies VerifyRequestState }),
+        onError: (error) => {
+          // An hCaptcha token is good for one check only.
+          resetCaptcha();
+          const text = apiErrorText(error);
+          // Said once: beside the field it concerns, else as a toast.
+          if (text && EMAIL_ERRORS.has(text)) form.setFieldError('email', text);
+          else if (text === messages.signIn.captchaRequired) form.setFieldError('captchaToken', text);
+          else notifications.show({ color: 'red', title: 'Sign-in failed', message: text ?? messages.signIn.genericError });
+        },
+      });
+    },
+    (errors) => {
+      if (errors.email) emailRef.current?.focus();
+    },
+  );
 
   const captchaErrorId = 'signin-captcha-error';
   const captchaError =
-    errors.captcha ??
+    form.errors.captchaToken ??
     (captchaLoadFailed ? 'The captcha could not be loaded. Check your connection and reload the page.' : undefined);
 
   return (
-    <form onSubmit={onSubmit} noValidate>
+    <form
+      onSubmit={(event) => {
+        if (signIn.isPending) event.preventDefault();
+        else submit(event);
+      }}
+      noValidate
+    >
       <Stack gap="md">
         <TextInput
           ref={emailRef}
@@ -190,12 +183,7 @@ function EmailSignInForm({ captchaSiteKey, callbackUrl }: { captchaSiteKey: stri
           autoComplete="email"
           autoCapitalize="none"
           spellCheck={false}
-          value={email}
-          onChange={(e) => {
-            setEmail(e.currentTarget.value);
-            if (errors.email) setErrors((prev) => ({ ...prev, email: undefined }));
-          }}
-          error={errors.email}
+          {...form.getInputProps('email')}
           disabled={signIn.isPending}
         />
         {captchaEnabled && (
@@ -206,13 +194,12 @@ function EmailSignInForm({ captchaSiteKey, callbackUrl }: { captchaSiteKey: stri
                 sitekey={captchaSiteKey}
                 sentry={false}
                 onVerify={(token) => {
-                  setCaptchaToken(token);
+                  form.setFieldValue('captchaToken', token);
                   setCaptchaLoadFailed(false);
-                  setErrors((prev) => ({ ...prev, captcha: undefined }));
                 }}
-                onExpire={() => setCaptchaToken(null)}
+                onExpire={() => form.setFieldValue('captchaToken', null)}
                 onError={(event) => {
-                  setCaptchaToken(null);
+                  form.setFieldValue('captchaToken', null);
                   if (event.startsWith('script-')) setCaptchaLoadFailed(true);
                 }}
               />

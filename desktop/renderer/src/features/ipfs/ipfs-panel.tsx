@@ -1,11 +1,11 @@
 import { useState } from 'react';
-import { Alert, Badge, Button, Code, Group, Paper, Progress, SimpleGrid, Skeleton, Stack, Table, Text, Title } from '@mantine/core';
+import { Alert, Badge, Button, Code, Group, Paper, Progress, SimpleGrid, Skeleton, Stack, Text, Title, type MantineTheme } from '@mantine/core';
 import { useClipboard } from '@mantine/hooks';
 import { IconCheck, IconCopy, IconInfoCircle } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { IPFS_MAX_ADD_BYTES, ipfsMessages, mbText, storageIsDanger, type IpfsPin, type PinState } from '../../../../../shared/ipfs';
 import { ErrorView } from '../../components/error-view';
-import { Pagination } from '../../components/pagination';
+import { DataList, type DataListColumn } from '../../components/data-list';
 import { formatDateTime } from '../../lib/format';
 import { statsQueries } from '../project-stats/index';
 import { ipfsQueries, PINS_PER_PAGE } from './queries';
@@ -38,49 +38,32 @@ function StorageMeter({ label, used, limit }: { label: string; used: number; lim
   );
 }
 
-function PinsTable({ pins }: { pins: IpfsPin[] }) {
-  if (pins.length === 0) {
-    return (
-      <Text size="sm" c="dimmed">
-        No pins yet. Add a file, then pin its CID: only pinned objects are kept and counted.
+// Phones keep CID, state and size; when and whether on Filecoin join from the `sm` breakpoint.
+const fromSm = (theme: MantineTheme) => `(min-width: ${theme.breakpoints.sm})`;
+
+const pinColumns: DataListColumn<IpfsPin>[] = [
+  {
+    accessor: 'ipfs_hash',
+    title: 'CID',
+    render: (p) => (
+      <Text ff="monospace" size="xs" title={p.ipfs_hash}>
+        {p.ipfs_hash.slice(0, 10)}…{p.ipfs_hash.slice(-6)}
       </Text>
-    );
-  }
-  return (
-    <Table.ScrollContainer minWidth={620}>
-      <Table striped verticalSpacing="xs" aria-label="Pins of this project">
-        <Table.Thead>
-          <Table.Tr>
-            <Table.Th>CID</Table.Th>
-            <Table.Th>State</Table.Th>
-            <Table.Th ta="right">Size</Table.Th>
-            <Table.Th>Filecoin</Table.Th>
-            <Table.Th>Created</Table.Th>
-          </Table.Tr>
-        </Table.Thead>
-        <Table.Tbody>
-          {pins.map((p) => (
-            <Table.Tr key={p.ipfs_hash}>
-              <Table.Td>
-                <Text ff="monospace" size="xs" title={p.ipfs_hash}>
-                  {p.ipfs_hash.slice(0, 10)}…{p.ipfs_hash.slice(-6)}
-                </Text>
-              </Table.Td>
-              <Table.Td>
-                <Badge variant="light" color={STATE_COLOURS[p.state]}>
-                  {p.state}
-                </Badge>
-              </Table.Td>
-              <Table.Td ta="right">{mbText(Number(p.size))}</Table.Td>
-              <Table.Td>{p.filecoin ? 'Yes' : 'No'}</Table.Td>
-              <Table.Td>{formatDateTime(p.time_created * 1000)}</Table.Td>
-            </Table.Tr>
-          ))}
-        </Table.Tbody>
-      </Table>
-    </Table.ScrollContainer>
-  );
-}
+    ),
+  },
+  {
+    accessor: 'state',
+    title: 'State',
+    render: (p) => (
+      <Badge variant="light" color={STATE_COLOURS[p.state]}>
+        {p.state}
+      </Badge>
+    ),
+  },
+  { accessor: 'size', title: 'Size', textAlign: 'right', noWrap: true, customCellAttributes: () => ({ 'data-testid': 'pin-size' }), render: (p) => mbText(Number(p.size)) },
+  { accessor: 'filecoin', title: 'Filecoin', visibleMediaQuery: fromSm, render: (p) => (p.filecoin ? 'Yes' : 'No') },
+  { accessor: 'time_created', title: 'Created', visibleMediaQuery: fromSm, render: (p) => formatDateTime(p.time_created * 1000) },
+];
 
 function Snippet({ title, code }: { title: string; code: string }) {
   const clipboard = useClipboard({ timeout: 500 });
@@ -140,7 +123,7 @@ export function IpfsPanel({ workspaceId, projectUuid, projectKey }: IpfsPanelPro
                 <StorageMeter label="Storage" used={d.storage.used} limit={d.storage.limit} />
                 <StorageMeter label="Filecoin storage" used={d.storage.filecoinUsed} limit={d.storage.filecoinLimit} />
                 <Text size="xs" c="dimmed">
-                  Pinned bytes of every project on this subscription, each object counted once. MB = bytes ÷ 1,000,000.
+                  Pinned bytes of every project on this subscription, and adds not yet pinned until they are collected, each object counted once. MB = bytes ÷ 1,000,000, KB = bytes ÷ 1,000.
                 </Text>
                 {d.store === 'embedded' && (
                   <Alert variant="light" color="blue" icon={<IconInfoCircle size={16} aria-hidden />} p="xs">
@@ -183,8 +166,20 @@ export function IpfsPanel({ workspaceId, projectUuid, projectKey }: IpfsPanelPro
               </Text>
             )}
           </Group>
-          {d ? <PinsTable pins={d.pins} /> : <Skeleton h={80} aria-label="Loading pins…" />}
-          {d && <Pagination page={page} totalPages={Math.ceil(d.totalPins / PINS_PER_PAGE)} onChange={setPage} label="Pins pages" />}
+          <DataList
+            records={d?.pins}
+            columns={pinColumns}
+            idAccessor="ipfs_hash"
+            label="Pins of this project"
+            loadingLabel="Loading pins…"
+            loaderMinHeight={80}
+            empty={
+              <Text size="sm" c="dimmed">
+                No pins yet. Add a file, then pin its CID: only pinned objects are kept and counted.
+              </Text>
+            }
+            paging={{ kind: 'pages', page, totalPages: d ? Math.ceil(d.totalPins / PINS_PER_PAGE) : 1, onChange: setPage, label: 'Pins pages' }}
+          />
         </Stack>
       </Paper>
     </Stack>

@@ -4,7 +4,7 @@
 import { matchBlock, type BlockInput } from '../../../../../shared/webhook-matcher';
 import type { Block, TxDetails } from '../../../../../shared/chain';
 import { extract } from '../../../../../shared/jsonpath';
-import type { Condition, Trigger } from '../../../../../shared/webhooks';
+import { yieldsList, type Condition, type Trigger } from '../../../../../shared/webhooks';
 
 type ConditionVerdict = {
   matches: boolean;
@@ -56,7 +56,7 @@ export function evaluateSandbox(trigger: Trigger, payload: unknown, conditions: 
   const run = (list: Condition[]) => matchBlock([{ id: 'sandbox', type: trigger, conditions: list }], built.input)[0] ?? null;
   try {
     const all = run(conditions);
-    const subjects = trigger === 'transaction' || trigger === 'delegation' ? (payload as unknown[]) : [payload];
+    const subjects = yieldsList(trigger) ? (payload as unknown[]) : [payload];
     return {
       ok: true,
       fires: all !== null,

@@ -2,7 +2,7 @@ import { useMemo, useRef, useState, type ReactNode } from 'react';
 import { Alert, Badge, Button, Code, FileButton, Group, NativeSelect, Paper, SimpleGrid, Stack, Text, Textarea, TextInput, Title } from '@mantine/core';
 import { IconPlus, IconTrash } from '@tabler/icons-react';
 import { builtInSamples } from '../../../../../shared/webhook-samples';
-import { conditionDef, conditionsByTrigger, MAX_CONDITIONS, triggerLabels, triggers, type Condition, type Operator, type Trigger } from '../../../../../shared/webhooks';
+import { conditionDef, conditionsByTrigger, MAX_CONDITIONS, triggerLabels, triggers, yieldsList, type Condition, type Operator, type Trigger } from '../../../../../shared/webhooks';
 import { newCondition, withConditionType, type ConditionDraft } from '../webhooks/index';
 import { evaluateSandbox } from './evaluate';
 
@@ -191,7 +191,7 @@ export function JsonPathSandbox({ historyLoader }: SandboxProps) {
 function Verdict({ verdict, trigger }: { verdict: ReturnType<typeof evaluateSandbox> | null; trigger: Trigger }) {
   if (verdict === null) return <Alert color="gray" title="Fix the payload first" />;
   if (!verdict.ok) return <Alert color="orange" title="This payload cannot be matched">{verdict.message}</Alert>;
-  const list = trigger === 'transaction' || trigger === 'delegation';
+  const list = yieldsList(trigger);
   return (
     <Alert color={verdict.fires ? 'green' : 'gray'} title={verdict.fires ? 'This event would fire' : 'This event would not fire'} role="status">
       {list ? `${verdict.matchedItems} of ${verdict.items} ${verdict.items === 1 ? 'item meets' : 'items meet'} every condition${verdict.fires ? ' and would be sent.' : '.'}` : verdict.fires ? 'It meets every condition.' : 'It does not meet every condition.'}

@@ -19,6 +19,7 @@ import { PROJECTS } from './crumbs';
 import { useProject } from './use-project';
 import { ProjectIdCard } from './project-id-card';
 import { AllowListsCard } from './allow-lists-card';
+import { DAY_MS } from '../../../../../shared/time';
 
 export function ProjectPage() {
   const project = useProject();
@@ -67,7 +68,7 @@ function ProjectFacts({ project }: { project: ProjectWithRole }) {
   // Today's count from the history the chart refreshes (same cache), so the two never disagree.
   const history = useQuery(statsQueries.history(project.uuid));
   const now = Date.now();
-  const today = history.data?.data.find((d) => d.time === now - (now % 86_400_000));
+  const today = history.data?.data.find((d) => d.time === now - (now % DAY_MS));
   const facts: Array<[string, string]> = [
     ['Network', networkLabel(project.network_id)],
     ['Created', formatDate(project.created_at)],

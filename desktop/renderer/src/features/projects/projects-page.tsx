@@ -1,4 +1,4 @@
-import { useEffect, useState, type FormEvent } from 'react';
+import { useEffect, useState } from 'react';
 import { Anchor, Badge, Button, Card, Group, NativeSelect, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { IconFolderOpen } from '@tabler/icons-react';
@@ -7,7 +7,7 @@ import { useDebouncedValue } from '@mantine/hooks';
 import { Link, useNavigate } from 'react-router-dom';
 import { can } from '../../../../../shared/permissions';
 import { networkLabel, networkOptions, projectNetworkChoices } from '../../../../../shared/networks';
-import { projectNameSchema, type ProjectDto, type WorkspaceDto } from '../../../../../shared/workspaces';
+import { createProjectSchema, type ProjectDto, type WorkspaceDto } from '../../../../../shared/workspaces';
 import { ListSearch } from '../../components/list-search';
 import { errorMessage, isApiError } from '../../api/client';
 import { pagedItems } from '../../api/pages';
@@ -16,6 +16,7 @@ import { EmptyState } from '../../components/empty-state';
 import { ErrorView } from '../../components/error-view';
 import { FactLine } from '../../components/fact-line';
 import { ModalDialog } from '../../components/modal-dialog';
+import { useZodForm } from '../../components/zod-form';
 import { PageLayout } from '../../components/page-layout';
 import { PageLoader } from '../../components/page-loader';
 import { RoleBadge } from '../../components/role-badge';
@@ -160,28 +161,23 @@ function ProjectCard({ project }: { project: ProjectDto }) {
   );
 }
 
+/** The name of a new project, as the server's body has it; the network is chosen beside it. */
+const addProjectFields = createProjectSchema.pick({ projectName: true });
+
 function AddProjectForm({ workspaceId, onDone }: { workspaceId: number; onDone: () => void }) {
   const navigate = useNavigate();
   const create = useCreateProject(workspaceId);
-  const [name, setName] = useState('');
+  const { form, onSubmit } = useZodForm(addProjectFields, { projectName: '' });
   // Only the networks this server serves, the test networks first; the first is the default.
   const networks = useQuery(projectQueries.networks());
   const options = projectNetworkChoices(networks.data ?? (networks.isError ? fallbackNetworks : []));
   const [chosen, setChosen] = useState<string | null>(null);
   const networkId = chosen ?? (options[0] ? String(options[0].value) : '');
-  const [nameError, setNameError] = useState<string | null>(null);
 
-  const onSubmit = (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
+  const submit = onSubmit(({ projectName }) => {
     if (create.isPending || !networkId) return;
-    const parsed = projectNameSchema.safeParse(name);
-    if (!parsed.success) {
-      setNameError(parsed.error.issues[0]?.message ?? 'Project name is not valid');
-      return;
-    }
-    setNameError(null);
     create.mutate(
-      { projectName: parsed.data, networkId: Number(networkId) },
+      { projectName, networkId: Number(networkId) },
       {
         onSuccess: ({ uuid, project }) => {
           notifications.show({ color: 'green', title: 'Project created', message: `${project.project_name} is ready to use.` });
@@ -193,19 +189,14 @@ function AddProjectForm({ workspaceId, onDone }: { workspaceId: number; onDone: 
         },
       },
     );
-  };
+  });
 
   return (
-    <form onSubmit={onSubmit} noValidate>
+    <form onSubmit={submit} noValidate>
       <Stack gap="md">
         <TextInput
           label="Project name"
-          value={name}
-          onChange={(e) => {
-            setName(e.currentTarget.value);
-            if (nameError) setNameError(null);
-          }}
-          error={nameError}
+          {...form.getInputProps('projectName')}
           maxLength={200}
           data-autofocus
         />

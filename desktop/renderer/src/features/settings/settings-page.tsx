@@ -1,13 +1,13 @@
-import { useState, type FormEvent } from 'react';
 import { Button, Checkbox, Group, Paper, Stack, Text, Title } from '@mantine/core';
 import { IconDownload } from '@tabler/icons-react';
 import { notifications } from '@mantine/notifications';
 import { useQuery } from '@tanstack/react-query';
 import { messages } from '../../../../../shared/messages';
-import type { CustomerSettings } from '../../../../../shared/workspaces';
+import { customerSettingsSchema, type CustomerSettings } from '../../../../../shared/workspaces';
 import { ErrorView } from '../../components/error-view';
 import { PageLayout } from '../../components/page-layout';
 import { PageLoader } from '../../components/page-loader';
+import { useZodForm } from '../../components/zod-form';
 import { ACCOUNT_EXPORT_PATH } from '../../../../../shared/account';
 import { settingsQueries, useSaveSettings } from './queries';
 import { SessionsSection } from './sessions-section';
@@ -35,21 +35,20 @@ export function SettingsPage() {
 
 function PreferencesForm({ settings }: { settings: CustomerSettings }) {
   const save = useSaveSettings();
-  const [consent, setConsent] = useState(settings.marketing_consent ?? false);
-  const onSubmit = (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
+  const { form, onSubmit } = useZodForm(customerSettingsSchema, { marketing_consent: settings.marketing_consent ?? false });
+  const submit = onSubmit((values) => {
     if (save.isPending) return;
     save.mutate(
-      { marketing_consent: consent },
+      values,
       {
         onSuccess: () => notifications.show({ color: 'green', title: 'Preferences saved', message: messages.preferences.saved }),
         onError: () => notifications.show({ color: 'red', title: 'Preferences not saved', message: messages.preferences.failed }),
       },
     );
-  };
+  });
   return (
     <Paper withBorder p="md">
-      <form onSubmit={onSubmit} noValidate>
+      <form onSubmit={submit} noValidate>
         <Stack gap="md">
           <Title order={2} size="h3">
             E-mail preferences
@@ -57,8 +56,7 @@ function PreferencesForm({ settings }: { settings: CustomerSettings }) {
           <Checkbox
             label="Send me product news and offers by e-mail"
             description="Service e-mails about your account, sign-in and billing are always sent."
-            checked={consent}
-            onChange={(e) => setConsent(e.currentTarget.checked)}
+            {...form.getInputProps('marketing_consent', { type: 'checkbox' })}
           />
           {settings.marketing_consent === null && (
             <Text size="sm" c="dimmed">

@@ -1,11 +1,12 @@
-import { useEffect, useMemo, useState, type FormEvent } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { Alert, Button, Group, NativeSelect, Stack, Text, TextInput } from '@mantine/core';
 import { countryOptions, isCountryCode } from '../../../../../shared/countries';
-import { checkoutSchema, taxIdTypeFor, type CheckoutInput } from '../../../../../shared/billing';
+import { checkoutBuyerSchema, taxIdTypeFor, type CheckoutInput } from '../../../../../shared/billing';
 import { formatEur } from '../../../../../shared/pricing';
 import { errorMessage } from '../../api/client';
 import { ModalDialog } from '../../components/modal-dialog';
+import { useZodForm } from '../../components/zod-form';
 import { billingQueries, useCheckout } from './queries';
 
 export interface CheckoutItem {
@@ -25,47 +26,43 @@ export interface CheckoutItem {
  * the provider's checkout page (Stripe's, or Cairn's built-in test checkout).
  */
 export function CheckoutDialog({ item, onClose }: { item: CheckoutItem | null; onClose: () => void }) {
-  const [country, setCountry] = useState('');
-  const [taxId, setTaxId] = useState('');
+  const { form, onSubmit } = useZodForm(checkoutBuyerSchema, { country: '', taxId: '' });
   const [error, setError] = useState<string | null>(null);
   const checkout = useCheckout();
   const options = useMemo(() => countryOptions(typeof navigator === 'undefined' ? 'en' : navigator.languages), []);
   // The country (and tax id) given at the last purchase is offered again.
   const customer = useQuery({ ...billingQueries.customer(false), enabled: item !== null });
   const [remembered, setRemembered] = useState(false);
+  const { setFieldValue, getValues } = form;
   useEffect(() => {
     if (remembered || !customer.data) return;
     setRemembered(true);
-    if (customer.data.country && isCountryCode(customer.data.country)) {
-      setCountry((c) => c || customer.data!.country!);
-      if (customer.data.tax_id) setTaxId((t) => t || customer.data!.tax_id!.value);
+    const { country, tax_id } = customer.data;
+    if (country && isCountryCode(country) && !getValues().country) {
+      setFieldValue('country', country);
+      if (tax_id && !getValues().taxId) setFieldValue('taxId', tax_id.value);
     }
-  }, [customer.data, remembered]);
+  }, [customer.data, remembered, setFieldValue, getValues]);
+  const country = form.values.country ?? '';
   const taxType = country ? taxIdTypeFor(country) : null;
 
-  const submit = (e: FormEvent) => {
-    e.preventDefault();
+  const submit = onSubmit((buyer) => {
     if (!item) return;
+    setError(null);
     const input: CheckoutInput = {
       priceId: item.priceId,
       mode: item.mode,
       ...(item.onBehalfWorkspaceId ? { onBehalfWorkspaceId: item.onBehalfWorkspaceId } : {}),
       ...(item.successCallbackPath ? { successCallbackPath: item.successCallbackPath } : {}),
       ...(item.cancelCallbackPath ? { cancelCallbackPath: item.cancelCallbackPath } : {}),
-      ...(country ? { country } : {}),
-      ...(taxType && taxId.trim() ? { taxId } : {}),
+      ...(buyer.country ? { country: buyer.country } : {}),
+      ...(taxType && buyer.taxId?.trim() ? { taxId: buyer.taxId } : {}),
     };
-    const parsed = checkoutSchema.safeParse(input);
-    if (!parsed.success) {
-      setError(parsed.error.issues[0]?.message ?? 'Check the form.');
-      return;
-    }
-    setError(null);
     checkout.mutate(input, {
       onSuccess: ({ url }) => window.location.assign(url),
       onError: (err) => setError(errorMessage(err, 'The checkout could not be started.')),
     });
-  };
+  });
 
   return (
     <ModalDialog opened={item !== null} onClose={onClose} title="Checkout">
@@ -78,10 +75,11 @@ export function CheckoutDialog({ item, onClose }: { item: CheckoutItem | null; o
             <NativeSelect
               label="Country"
               description="Where your business or you are based, for the invoice and its tax."
-              value={country}
+              {...form.getInputProps('country')}
               onChange={(e) => {
-                setCountry(e.currentTarget.value);
-                setTaxId('');
+                // A tax id belongs to its country: a new country starts it afresh.
+                form.setFieldValue('country', e.currentTarget.value);
+                form.setFieldValue('taxId', '');
                 setError(null);
               }}
               data={[{ value: '', label: 'Choose a country' }, ...options]}
@@ -90,9 +88,9 @@ export function CheckoutDialog({ item, onClose }: { item: CheckoutItem | null; o
               <TextInput
                 label={`Tax id (${taxType.type}, optional)`}
                 placeholder={taxType.example}
-                value={taxId}
+                {...form.getInputProps('taxId')}
                 onChange={(e) => {
-                  setTaxId(e.currentTarget.value);
+                  form.setFieldValue('taxId', e.currentTarget.value);
                   setError(null);
                 }}
               />

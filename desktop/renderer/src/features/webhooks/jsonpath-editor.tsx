@@ -4,7 +4,7 @@ import { useDebouncedValue } from '@mantine/hooks';
 import { notifications } from '@mantine/notifications';
 import { IconAlertTriangle, IconRestore } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
-import { triggerLabels, type Operator, type Trigger } from '../../../../../shared/webhooks';
+import { triggerLabels, yieldsList, type Operator, type Trigger } from '../../../../../shared/webhooks';
 import { apiErrorText } from '../../api/client';
 import { webhookNetworkLabel } from './form-model';
 import { extract, jsonPathHelp, jsonPathProblem, JsonPathRefused, parseSample, resultMatches, subjectsOf } from './jsonpath';
@@ -78,7 +78,7 @@ export function JsonPathEditor({ trigger, network, selector, operator, value }: 
     }
   }, [parsed, query, trigger, operator, expected]);
 
-  const perItem = trigger === 'transaction' || trigger === 'delegation';
+  const perItem = yieldsList(trigger);
 
   return (
     <Stack gap="xs" className={classes.editor}>

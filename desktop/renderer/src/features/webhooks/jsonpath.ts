@@ -1,7 +1,7 @@
 // The JSONPath editor's preview. Evaluation and comparison are the server matcher's own, from
 // shared/jsonpath.ts (jsonpath-plus's safe evaluator: filters yes, scripts no, within a budget; an array result matching when
 // any item matches), so the preview cannot disagree with the matcher.
-import type { Trigger } from '../../../../../shared/webhooks';
+import { yieldsList, type Trigger } from '../../../../../shared/webhooks';
 
 export { extract, jsonPathProblem, JsonPathRefused, resultMatches } from '../../../../../shared/jsonpath';
 import { JSONPATH_BUDGET } from '../../../../../shared/jsonpath';
@@ -24,6 +24,6 @@ export function parseSample(text: string): ParsedSample {
  * the query is asked of each item; block and epoch events are one object.
  */
 export function subjectsOf(trigger: Trigger, sample: unknown): unknown[] {
-  if ((trigger === 'transaction' || trigger === 'delegation') && Array.isArray(sample)) return sample;
+  if (yieldsList(trigger) && Array.isArray(sample)) return sample;
   return [sample];
 }

@@ -1,27 +1,23 @@
-import { useState, type FormEvent } from 'react';
 import { Button, Group, Stack, TextInput } from '@mantine/core';
 import { useNavigate } from 'react-router-dom';
+import { z } from 'zod';
 import { workspaceNameSchema } from '../../../../../shared/workspaces';
 import { useCreateWorkspace } from './queries';
 import { failed, succeeded } from '../../components/feedback';
+import { useZodForm } from '../../components/zod-form';
 import { useSelectedWorkspace } from './selected-workspace';
+
+/** The server's body for a new workspace. */
+const fields = z.object({ name: workspaceNameSchema });
 
 export function CreateWorkspaceForm({ onDone }: { onDone: () => void }) {
   const create = useCreateWorkspace();
   const navigate = useNavigate();
   const { select } = useSelectedWorkspace();
-  const [name, setName] = useState('');
-  const [error, setError] = useState<string | null>(null);
-  const onSubmit = (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
+  const { form, onSubmit } = useZodForm(fields, { name: '' });
+  const submit = onSubmit(({ name }) => {
     if (create.isPending) return;
-    const parsed = workspaceNameSchema.safeParse(name);
-    if (!parsed.success) {
-      setError(parsed.error.issues[0]?.message ?? 'Workspace name is not valid');
-      return;
-    }
-    setError(null);
-    create.mutate(parsed.data, {
+    create.mutate(name, {
       onSuccess: (workspace) => {
         // The workspace just made is the one the user means to work in next: select it (the list
         // already holds it, as the mutation waits for the refetch before this runs).
@@ -32,18 +28,13 @@ export function CreateWorkspaceForm({ onDone }: { onDone: () => void }) {
       },
       onError: (err) => failed('Workspace not created', err, 'The workspace could not be created.'),
     });
-  };
+  });
   return (
-    <form onSubmit={onSubmit} noValidate>
+    <form onSubmit={submit} noValidate>
       <Stack gap="md">
         <TextInput
           label="Workspace name"
-          value={name}
-          onChange={(e) => {
-            setName(e.currentTarget.value);
-            if (error) setError(null);
-          }}
-          error={error}
+          {...form.getInputProps('name')}
           maxLength={200}
           data-autofocus
         />

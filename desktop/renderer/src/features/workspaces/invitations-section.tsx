@@ -1,11 +1,8 @@
-import { useState, type FormEvent } from 'react';
 import { Button, Group, NativeSelect, Paper, Stack, Text, TextInput } from '@mantine/core';
 import { IconMail } from '@tabler/icons-react';
 import { useInfiniteQuery } from '@tanstack/react-query';
-import { emailSchema } from '../../../../../shared/auth';
-import { messages } from '../../../../../shared/messages';
-import { assignableRoles, can, roleLabels, type AssignableRole } from '../../../../../shared/permissions';
-import { type InvitationDto, type WorkspaceDto } from '../../../../../shared/workspaces';
+import { assignableRoles, can, roleLabels } from '../../../../../shared/permissions';
+import { inviteSchema, type InvitationDto, type WorkspaceDto } from '../../../../../shared/workspaces';
 import { pagedItems } from '../../api/pages';
 import { ErrorView } from '../../components/error-view';
 import { LoadMore } from '../../components/load-more';
@@ -15,23 +12,15 @@ import { SectionHeading } from '../../components/section-heading';
 import { formatDate } from '../../lib/format';
 import { useInviteMember, useRevokeInvitation, workspaceQueries } from './queries';
 import { failed, succeeded } from '../../components/feedback';
+import { useZodForm } from '../../components/zod-form';
 
 export function InviteForm({ workspace, onDone }: { workspace: WorkspaceDto; onDone: () => void }) {
   const invite = useInviteMember(workspace.id);
-  const [email, setEmail] = useState('');
-  const [role, setRole] = useState<AssignableRole>('collaborator');
-  const [error, setError] = useState<string | null>(null);
-  const onSubmit = (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
+  const { form, onSubmit } = useZodForm(inviteSchema, { email: '', role: 'collaborator' });
+  const submit = onSubmit((values) => {
     if (invite.isPending) return;
-    const parsed = emailSchema.safeParse(email);
-    if (!parsed.success) {
-      setError(parsed.error.issues[0]?.message ?? messages.signIn.emailInvalid);
-      return;
-    }
-    setError(null);
     invite.mutate(
-      { email: parsed.data, role },
+      values,
       {
         onSuccess: (inv) => {
           succeeded('Invitation sent', `${inv.email} has been invited as ${roleLabels[inv.role_name].toLowerCase()}.`);
@@ -40,9 +29,9 @@ export function InviteForm({ workspace, onDone }: { workspace: WorkspaceDto; onD
         onError: (err) => failed('Invitation not sent', err, 'The invitation could not be sent.'),
       },
     );
-  };
+  });
   return (
-    <form onSubmit={onSubmit} noValidate>
+    <form onSubmit={submit} noValidate>
       <Stack gap="md">
         <Text size="sm" c="dimmed">
           We e-mail a link to join {workspace.name}. It works once and expires in 7 days.
@@ -54,18 +43,12 @@ export function InviteForm({ workspace, onDone }: { workspace: WorkspaceDto; onD
           autoComplete="off"
           autoCapitalize="none"
           spellCheck={false}
-          value={email}
-          onChange={(e) => {
-            setEmail(e.currentTarget.value);
-            if (error) setError(null);
-          }}
-          error={error}
+          {...form.getInputProps('email')}
           data-autofocus
         />
         <NativeSelect
           label="Role"
-          value={role}
-          onChange={(e) => setRole(e.currentTarget.value as AssignableRole)}
+          {...form.getInputProps('role')}
           data={assignableRoles.map((r) => ({ value: r, label: roleLabels[r] }))}
         />
         <Group justify="flex-end" gap="sm">

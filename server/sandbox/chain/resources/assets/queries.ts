@@ -9,8 +9,45 @@ import { assetFingerprint } from '../../../../../shared/cardano/fingerprint';
 import { deriveBytes } from '../../rng';
 import { remintCount } from '../../simulate';
 import type { WorldAsset } from '../../world';
+import type { LiveTx } from '../../ledger';
 import { datumJson, remintSegment, worldMintCount, type AssetAction, type AssetUtxo } from '../../txs';
 import type { Asset, AssetListItem } from '../../../../../shared/chain';
+import { cip68Reference, onchainMetadata, type Cip25Source, type OnchainMetadata } from '../../../../blockfrost/onchain-metadata';
+
+/**
+ * A live asset's on-chain metadata from what submitted transactions say, read as Blockfrost reads
+ * db-sync: the label-721 metadata of the latest transaction minting the asset that carries any, and
+ * for a CIP-68 user token the datum of an output holding its reference token, the datum that
+ * appeared last (an inline datum, or one a witness set supplied for a datum hash).
+ */
+function liveOnchainMetadata(txs: readonly LiveTx[], unit: string): OnchainMetadata {
+  let cip25: Cip25Source | null = null;
+  for (let i = txs.length - 1; i >= 0 && !cip25; i--) {
+    const t = txs[i]!;
+    if ((t.mint.get(unit) ?? 0n) <= 0n) continue;
+    const m = t.metadata.find((x) => x.label === '721');
+    if (m) cip25 = { json: m.json, cbor: m.cbor };
+  }
+  const ref = cip68Reference(unit);
+  let referenceDatum: string | null = null;
+  if (ref) {
+    const firstSeen = new Map<string, { order: number; cbor: string }>();
+    let latest = -1;
+    txs.forEach((t, order) => {
+      for (const d of t.datums) if (!firstSeen.has(d.hash)) firstSeen.set(d.hash, { order, cbor: d.cbor });
+      for (const o of t.outputs) {
+        if (!o.assets.has(ref.reference)) continue;
+        const hash = o.dataHash ?? (o.inlineDatum !== null ? t.datums.find((d) => d.cbor === o.inlineDatum)?.hash : undefined);
+        const seen = hash === undefined ? undefined : firstSeen.get(hash);
+        if (seen && seen.order >= latest) {
+          latest = seen.order;
+          referenceDatum = seen.cbor;
+        }
+      }
+    });
+  }
+  return onchainMetadata(unit, { referenceDatum, cip25 });
+}
 
 /** The chain's methods behind these paths. */
 export type AssetPaths = Pick<SandboxChain, 'assets' | 'assetAddresses' | 'assetsOfPolicy' | 'asset' | 'assetHistory' | 'assetTransactions' | 'assetUtxos'>;
@@ -72,9 +109,7 @@ export function assetPaths(ctx: ChainContext): AssetPaths {
     quantity: String(a.quantity),
     initial_mint_tx_hash: a.firstTx,
     mint_or_burn_count: a.mints,
-    onchain_metadata: null,
-    onchain_metadata_standard: null,
-    onchain_metadata_extra: null,
+    ...liveOnchainMetadata(ledger.all(), a.unit),
     metadata: null,
   });
   /** Transactions moving each asset within the address window (background and live), kept as the tip moves. */

@@ -88,8 +88,9 @@ export function blockPaths(ctx: ChainContext, pools: PoolModel, txs: TxModel): B
       return [...simBlock(h).txs.map((t) => detailsObject(t, tip)), ...ledger.txsAt(h).map((t) => liveDetails(t, tip))];
     },
     blockAtSlot(slot) {
-      if (!Number.isSafeInteger(slot) || slot < 0 || slot % slotsPerBlock !== 0) return null;
-      return paths.blockAt(slot / slotsPerBlock);
+      const since = slot - ctx.params.firstSlot;
+      if (!Number.isSafeInteger(slot) || since < 0 || since % slotsPerBlock !== 0) return null;
+      return paths.blockAt(since / slotsPerBlock);
     },
     blockAtEpochSlot(epoch, epochSlot) {
       if (!Number.isSafeInteger(epoch) || !Number.isSafeInteger(epochSlot) || epoch < 0 || epochSlot < 0) return null;

@@ -3,6 +3,7 @@ import type { ChainContext } from '../../context';
 import { type SandboxChain, NETWORK_MAGIC } from '../../api';
 import type { PoolModel } from '../pools/queries';
 import { networkEras } from '../../eras';
+import { NETWORK_TIME } from '../../clock';
 
 const MAX_SUPPLY = 45_000_000_000_000_000n;
 
@@ -11,7 +12,7 @@ export type NetworkPaths = Pick<SandboxChain, 'networkInfo' | 'genesis' | 'eras'
 
 export function networkPaths(ctx: ChainContext, pools: PoolModel): NetworkPaths {
   const { network, tipHeight, epochOf } = ctx;
-  const { blocksPerEpoch, slotsPerBlock, genesisTime } = ctx.params;
+  const { blocksPerEpoch, slotsPerBlock, firstSlot } = ctx.params;
   const { totalStake } = pools;
   const paths: NetworkPaths = {
     networkInfo() {
@@ -40,7 +41,7 @@ export function networkPaths(ctx: ChainContext, pools: PoolModel): NetworkPaths 
         max_lovelace_supply: String(MAX_SUPPLY),
         network_magic: NETWORK_MAGIC[network],
         epoch_length: blocksPerEpoch * slotsPerBlock,
-        system_start: Math.floor(genesisTime / 1000),
+        system_start: NETWORK_TIME[network].systemStart / 1000,
         slots_per_kes_period: 129_600,
         slot_length: 1,
         max_kes_evolutions: 62,
@@ -48,7 +49,7 @@ export function networkPaths(ctx: ChainContext, pools: PoolModel): NetworkPaths 
       };
     },
     eras() {
-      return networkEras({ tip: tipHeight(), slotsPerBlock, blocksPerEpoch, securityParam: paths.genesis().security_param });
+      return networkEras({ network, firstSlot, tip: tipHeight(), slotsPerBlock, blocksPerEpoch, securityParam: paths.genesis().security_param });
     },
   };
   return paths;

@@ -3,6 +3,7 @@ import express, { type Router } from 'express';
 import type { SandboxChain } from '../../api';
 import { LedgerRefusal } from '../../ledger';
 import { badRequest } from '../../../../blockfrost/http';
+import { SUBMIT_NOT_A_TX_MESSAGE, startsAsCborList } from '../../../../blockfrost/contract';
 
 /** The media type of a request, lower-cased, without parameters. */
 export const mediaType = (header: string | undefined): string => (header ?? '').split(';')[0]!.trim().toLowerCase();
@@ -16,6 +17,10 @@ export function mountSubmitRoutes(router: Router, chain: SandboxChain): void {
     const body = req.body as unknown;
     if (!Buffer.isBuffer(body) || body.length === 0) {
       next(badRequest('The request body must be the signed transaction in CBOR.'));
+      return;
+    }
+    if (!startsAsCborList(body)) {
+      next(badRequest(SUBMIT_NOT_A_TX_MESSAGE));
       return;
     }
     chain.submit(body).then(

@@ -119,6 +119,45 @@ describe('the sandbox router', () => {
     expect(await get('/addresses/nope/transactions?order=desc')).toEqual(bad(ADDRESS));
   });
 
+  it('serves doubled slashes as single ones; an empty block id between two slashes is a malformed hash, /blocks/ no path (blockfrost-tests)', async () => {
+    const latest = (await get('/blocks/latest')).body as { hash: string };
+    expect(await get('//blocks//latest')).toMatchObject({ status: 200, body: { hash: latest.hash } });
+    for (const suffix of ['txs', 'next', 'previous', 'addresses']) expect(await get(`/blocks//${suffix}`), suffix).toEqual(bad(HASH));
+    expect(await get('/blocks/')).toEqual({ status: 400, body: INVALID_PATH });
+  });
+
+  it("answers a method the document does not define for a path with 400 'Invalid path', never the sandbox's 404", async () => {
+    for (const [method, path] of [['POST', '/blocks/latest'], ['DELETE', '/tx/submit'], ['GET', '/tx/submit'], ['PUT', '/utils/txs/evaluate']] as const) {
+      const res = await fetch(http.base + path, { method });
+      expect({ status: res.status, body: await res.json() }, `${method} ${path}`).toEqual({ status: 400, body: INVALID_PATH });
+    }
+  });
+
+  it("refuses from after to with Blockfrost's from/to sentence (a higher height, or a higher index at the same height)", async () => {
+    const FROM_TO = 'Invalid (malformed or out of range) from/to parameter(s).';
+    const address = chain.catalog().addresses[0]!.address;
+    const unit = chain.catalog().assets[0]!.unit;
+    const stake = chain.catalog().stakeAddresses[0]!;
+    for (const base of [`/addresses/${address}/transactions`, `/addresses/${address}/txs`, `/assets/${unit}/transactions`, `/accounts/${stake}/transactions`]) {
+      for (const q of ['from=200&to=100', 'from=100:5&to=100:1', 'from=2147483648', 'to=1:2147483648']) expect(await get(`${base}?${q}`), `${base}?${q}`).toEqual(bad(FROM_TO));
+      for (const q of ['from=100&to=200', 'from=100:1&to=100:5', 'from=100:5&to=100', 'from=100&to=100']) expect((await get(`${base}?${q}`)).status, `${base}?${q}`).toBe(200);
+    }
+    expect(await get(`/assets/${unit}/utxos?from=9&to=3`)).toEqual(bad(FROM_TO));
+  });
+
+  it("refuses a committee id that is no CIP-129 cc_hot1… or cc_cold1… with Blockfrost's sentence (blockfrost-tests)", async () => {
+    const CC = 'Invalid or malformed cc credential id.';
+    for (const id of ['drep1000002hneyj7jl9y95m0zxdsg6dp9n9y59lvlm7xjqp4qh2jx7h', 'cc_hot1deadbeef', 'cc_hot1' + 'q'.repeat(50)]) {
+      expect(await get(`/governance/committee/${id}/votes`), id).toEqual(bad(CC));
+    }
+  });
+
+  it("answers a /tx/submit body that is no CBOR list with cardano-submit-api's decode failure, as Blockfrost passes it on (blockfrost-tests)", async () => {
+    const res = await fetch(`${http.base}/tx/submit`, { method: 'POST', headers: { 'content-type': 'application/cbor' }, body: 'invalid CBOR' });
+    const decode = '"DecoderErrorDeserialiseFailure \\"Shelley Tx\\" (DeserialiseFailure 0 \\"expected list len or indef\\")"';
+    expect({ status: res.status, body: await res.json() }).toEqual(bad(`{"contents":{"contents":[${Array(6).fill(decode).join(',')}],"tag":"TxCmdTxReadError"},"tag":"TxSubmitFail"}`));
+  });
+
   it('answers a Byron address never seen with 404, on every /addresses path, and a malformed one with 400', async () => {
     for (const a of [icarusMainnet, daedalusMainnet, icarusPreprod]) {
       for (const suffix of ['', '/extended', '/utxos', '/utxos/lovelace', '/transactions']) {

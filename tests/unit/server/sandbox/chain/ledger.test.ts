@@ -77,7 +77,7 @@ describe('the sandbox ledger', () => {
     const { chain, alice, bob, aliceKeys, bobKeys } = setup();
     const input = chain.addressUtxos(alice.address)![1]!;
     const base = { inputs: [input], to: bob.address, lovelace: 5_000_000n, change: alice.address, signers: [aliceKeys.payment] };
-    const slot = BigInt(chain.params.slotsPerBlock * (chain.tipHeight() + 1));
+    const slot = BigInt(chain.params.firstSlot + chain.params.slotsPerBlock * (chain.tipHeight() + 1));
     expect(await refusal(chain, withForeignSignature(payment(base), aliceKeys.payment))).toMatch(/^Key witness 0 \(key hash [0-9a-f]{56}\) does not verify/);
     expect(await refusal(chain, payment({ ...base, signers: [bobKeys.payment] }))).toMatch(/^Missing key witness for [0-9a-f]{56} \(input /);
     expect(await refusal(chain, payment({ ...base, fee: 160_000n }))).toMatch(/^The fee is too low: 160000 lovelace, the minimum for \d+ bytes is \d+ \(44 × size \+ 155381\)\.$/);

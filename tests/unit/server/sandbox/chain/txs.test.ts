@@ -107,10 +107,13 @@ describe('blocks by slot', () => {
     expect((await http.get(`/blocks/epoch/${block.epoch}/slot/${block.epoch_slot}`)).body).toEqual(block);
     expect(chain.params.slotsPerBlock).toBeGreaterThan(1);
     expect((await http.get(`/blocks/slot/${block.slot! + 1}`)).status).toBe(404);
-    expect((await http.get(`/blocks/slot/${(chain.tipHeight() + 1) * chain.params.slotsPerBlock}`)).status).toBe(404);
+    expect((await http.get(`/blocks/slot/${chain.params.firstSlot + (chain.tipHeight() + 1) * chain.params.slotsPerBlock}`)).status).toBe(404);
     expect((await http.get(`/blocks/epoch/${block.epoch}/slot/${chain.params.blocksPerEpoch * chain.params.slotsPerBlock}`)).status).toBe(404);
     expect((await http.get(`/blocks/epoch/${block.epoch! + 1}/slot/0`)).status).toBe(404);
-    expect((await http.get('/blocks/slot/0')).body).toEqual(chain.blockAt(0));
+    expect((await http.get(`/blocks/slot/${chain.params.firstSlot}`)).body).toEqual(chain.blockAt(0));
+    // Slots before the sandbox's first block are the real network's history: no block of this chain.
+    expect((await http.get(`/blocks/slot/${chain.params.firstSlot - chain.params.slotsPerBlock}`)).status).toBe(404);
+    expect((await http.get('/blocks/slot/0')).status).toBe(404);
     for (const [path, message] of [
       ['/blocks/slot/x', 'params/slot_number must be integer'],
       ['/blocks/slot/1.5', 'params/slot_number must be integer'],

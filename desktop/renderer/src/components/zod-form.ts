@@ -1,0 +1,35 @@
+import { useForm, type UseFormReturnType } from '@mantine/form';
+import { zod4Resolver } from 'mantine-form-zod-resolver';
+import type { z } from 'zod';
+
+export interface ZodForm<S extends z.ZodObject> {
+  form: UseFormReturnType<z.input<S>>;
+  /**
+   * Wraps a submit handler: validates with the schema, shows the errors, and calls it with the parsed
+   * values; onInvalid gets the errors shown (by field path) when the input does not pass.
+   */
+  onSubmit: (
+    handler: (values: z.output<S>) => void,
+    onInvalid?: (errors: Record<string, React.ReactNode>) => void,
+  ) => (event?: React.FormEvent<HTMLFormElement>) => void;
+}
+
+/**
+ * The one way a renderer form validates: @mantine/form checked by a zod schema of shared/, the same one
+ * the server parses with, so both say the same words. Errors show on submit, the first one of each field,
+ * and a field's error clears as it is edited. The handler gets the schema's output (trimmed, defaulted),
+ * what the server will read.
+ */
+export function useZodForm<S extends z.ZodObject>(schema: S, initialValues: z.input<S>): ZodForm<S> {
+  const form = useForm<z.input<S>>({
+    mode: 'controlled',
+    initialValues,
+    validate: zod4Resolver(schema, { errorPriority: 'first' }),
+  });
+  const onSubmit: ZodForm<S>['onSubmit'] = (handler, onInvalid) =>
+    form.onSubmit(
+      (values) => handler(schema.parse(values)),
+      (errors) => onInvalid?.(errors),
+    );
+  return { form, onSubmit };
+}
