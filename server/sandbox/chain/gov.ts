@@ -287,7 +287,21 @@ function anchorContent(url: string, json: unknown): AnchorContent {
 
 const CIP100 = 'https://github.com/cardano-foundation/CIPs/blob/master/CIP-0100/README.md#';
 
-export function createGovernance(ctx: GovContext) {
+
+// ---- the parts of createGovernance, each answering one question, sharing one context ----
+
+interface Seat { slot: number; period: number; offset: number; life: number | null; voter: boolean; anchored: boolean; updateEvery: number | null; script: boolean }
+interface LiveDrep { hex: string; script: boolean; events: DrepEvent[] }
+interface LiveState {
+  dreps: Map<string, LiveDrep>;
+  delegations: Map<string, { target: DrepTarget; height: number }>;
+  proposals: Proposal[];
+  votes: Array<Omit<Vote, 'proposal'> & { actionTx: string; actionIndex: number }>;
+}
+type Page = { count: number; page: number; order: 'asc' | 'desc' };
+
+/** What every part shares: the chain key, the clock, derivations, hashes and the caches of anchors and closed epochs. */
+function govBase(ctx: GovContext) {
   const { key, blocksPerEpoch: bpe } = ctx;
   const epochOf = (height: number): number => Math.floor(height / bpe);
   const f = (...parts: Array<string | number>): number => deriveFloat(key, 'governance', ...parts);
@@ -323,9 +337,18 @@ export function createGovernance(ctx: GovContext) {
   };
   const hash28 = (...parts: Array<string | number>): string => derive(key, 'governance-key', ...parts).subarray(0, 28).toString('hex');
   const sortKey = (a: { height: number; order: number }, b: { height: number; order: number }): number => a.height - b.height || a.order - b.order;
+  const anchors = new Map<string, AnchorContent>();
+  /** A voter's world votes cast in an epoch; those of epochs before the tip's never change, so they are kept. */
+  const closedEpochs = new Map<string, Vote[]>();
+  const epochVotes = (tag: string, e: number, compute: () => Vote[]): Vote[] =>
+    e < epochOf(ctx.tip()) ? memo(closedEpochs, `${tag}|${e}`, compute, 65536) : compute();
+  return { ctx, key, bpe, epochOf, f, floats, memo, txHashOf, proposalTxHash, proposalEpochOf, hash28, sortKey, anchors, closedEpochs, epochVotes };
+}
+type GovBase = ReturnType<typeof govBase>;
 
-  // ---- DRep seats ----
-  interface Seat { slot: number; period: number; offset: number; life: number | null; voter: boolean; anchored: boolean; updateEvery: number | null; script: boolean }
+/** The world's 32 DRep seats: each cycle's key, registration, anchor updates and retirement. */
+function drepSeats(g: GovBase) {
+  const { bpe, epochOf, f, floats, memo, txHashOf, hash28, anchors } = g;
   const seats: Seat[] = Array.from({ length: DREP_SEATS }, (_, slot) => {
     const period = 600 + Math.floor(f('seat-period', slot) * 1800);
     const voter = f('seat-voter', slot) < 0.8;
@@ -362,7 +385,6 @@ export function createGovernance(ctx: GovContext) {
     const ret = retHeight(s, c);
     return ret !== null && ret <= height ? null : c;
   };
-  const anchors = new Map<string, AnchorContent>();
   const seatAnchor = (s: Seat, c: number, version: number): (() => AnchorContent) | null =>
     s.anchored ? () => memo(anchors, `drep|${s.slot}|${c}|${version}`, () => seatDocument(s, c, version), 4096) : null;
   const seatDocument = (s: Seat, c: number, version: number): AnchorContent => {
@@ -430,8 +452,12 @@ export function createGovernance(ctx: GovContext) {
     if (ret !== null && ret <= tip) out.push({ txHash: txHashOf('drep-retirement', hex), certIndex: 0, height: ret, order: -1, action: 'deregistered', deposit: null, anchor: null, content: null });
     return out;
   };
+  return { seats, cycleStart, regHeight, retHeight, seatHex, seatCycleAt, seatEvents, seatNextEvent };
+}
 
-  // ---- the committee ----
+/** The constitutional committee's members and their hot keys, term by term. */
+function committeeKeys(g: GovBase) {
+  const { f, hash28 } = g;
   const term = (epoch: number): number => Math.floor(epoch / PROTOCOL.committeeMaxTermLength);
   const coldHex = (m: number): string => hash28('cc-cold', m);
   const hotHex = (m: number, t: number): string => hash28('cc-hot', m, t);
@@ -446,8 +472,12 @@ export function createGovernance(ctx: GovContext) {
     for (let t = term(epoch); t >= 0; t--) for (let m = 0; m < COMMITTEE_SIZE; m++) if (hotHex(m, t) === hex) return { member: m, term: t };
     return null;
   };
+  return { term, coldHex, hotHex, resignEpoch, hotAt, hotOwner };
+}
 
-  // ---- world proposals ----
+/** The world's proposals, up to two an epoch, and their lookup by transaction hash. */
+function worldProposalsOf(g: GovBase) {
+  const { ctx, bpe, f, memo, proposalTxHash, proposalEpochOf, hash28, anchors } = g;
   const proposalCache = new Map<number, Proposal[]>();
   const worldProposals = (epoch: number): Proposal[] => {
     if (epoch < 1) return [];
@@ -509,8 +539,13 @@ export function createGovernance(ctx: GovContext) {
     const p = epoch === null ? null : worldProposal(txHash, index, epoch);
     return p && p.height <= tip ? p : null;
   };
+  return { worldProposals, findWorldProposal };
+}
+type GovWorld = GovBase & ReturnType<typeof drepSeats> & ReturnType<typeof committeeKeys> & ReturnType<typeof worldProposalsOf> & ReturnType<typeof liveLayer>;
 
-  // ---- world votes ----
+/** The world's votes on its proposals: by the DRep seats, the pools and the committee. */
+function worldVotes(g: GovWorld) {
+  const { ctx, bpe, epochOf, f, floats, memo, txHashOf, sortKey, seats, retHeight, seatHex, seatCycleAt, term, resignEpoch, hotAt } = g;
   const leans = new Map<string, number>();
   const lean = (p: Proposal): number => memo(leans, `${p.txHash}#${p.index}`, () => f('lean', p.txHash, p.index));
   const yesChance = (p: Proposal, role: VoterRole): number => {
@@ -572,8 +607,13 @@ export function createGovernance(ctx: GovContext) {
     if (allWorldVotes.size > 4096) allWorldVotes.delete(allWorldVotes.keys().next().value!);
     return out;
   };
+  return { seatVotes, poolVotes, memberVotes, votesOnWorld };
+}
+type GovVoted = GovWorld & ReturnType<typeof worldVotes>;
 
-  // ---- ratification ----
+/** What becomes of a world proposal: ratified and enacted, dropped by a competitor, or expired. */
+function ratification(g: GovVoted) {
+  const { bpe, epochOf, seats, retHeight, seatHex, worldProposals, votesOnWorld } = g;
   /** The latest vote of each voter (only it counts), without those of DReps retired before `boundary`. */
   const countedVotes = (votes: Vote[], boundaryHeight: number, drepRetired: (hex: string, before: number) => boolean): Set<Vote> => {
     const latest = new Map<string, Vote>();
@@ -656,15 +696,13 @@ export function createGovernance(ctx: GovContext) {
     return { ratified: upTo(s.ratified), enacted: upTo(s.enacted), dropped: upTo(s.dropped), expired: upTo(s.expired), expiration: s.expiration };
   };
   const resolution = (s: ProposalStatus): number => s.ratified ?? s.dropped ?? s.expired!;
+  return { countedVotes, statusOf, statusAt, resolution };
+}
+type GovRatified = GovVoted & ReturnType<typeof ratification>;
 
-  // ---- the live layer ----
-  interface LiveDrep { hex: string; script: boolean; events: DrepEvent[] }
-  interface LiveState {
-    dreps: Map<string, LiveDrep>;
-    delegations: Map<string, { target: DrepTarget; height: number }>;
-    proposals: Proposal[];
-    votes: Array<Omit<Vote, 'proposal'> & { actionTx: string; actionIndex: number }>;
-  }
+/** The governance of the visible live transactions: DRep certificates, vote delegations, proposals and votes. */
+function liveLayer(g: GovBase) {
+  const { ctx } = g;
   const liveStateOf = (txs: readonly LiveTx[], order: (t: LiveTx) => number): LiveState => {
     const state: LiveState = { dreps: new Map(), delegations: new Map(), proposals: [], votes: [] };
     for (const t of txs) {
@@ -712,8 +750,12 @@ export function createGovernance(ctx: GovContext) {
     }
     return reg;
   };
+  return { liveStateOf, live, registeredIn };
+}
 
-  // ---- DReps (world and live) ----
+/** The DReps, world and live, as of the tip. */
+function drepRegistry(g: GovRatified) {
+  const { ctx, sortKey, seats, regHeight, seatHex, seatEvents, seatNextEvent, live } = g;
   // The list holds from the tip it was made at until the next height at which a seat registers,
   // updates or retires (`until`), or the live ledger changes.
   let drepCache: { tip: number; until: number; count: number; list: Drep[]; byHex: Map<string, Drep[]> } | undefined;
@@ -752,7 +794,13 @@ export function createGovernance(ctx: GovContext) {
     if (id === null) return undefined;
     return typeof id === 'string' ? null : findDrep(id);
   };
+  return { dreps, findDrep, registeredDrep };
+}
+type GovDreps = GovRatified & ReturnType<typeof drepRegistry>;
 
+/** Vote delegations of the stake addresses, and so each DRep's delegators and voting power. */
+function voteDelegation(g: GovDreps) {
+  const { ctx, epochOf, f, seats, seatHex, seatCycleAt, live, registeredIn, findDrep } = g;
   /** The DRep a stake address delegates its vote to as of the tip, or null. */
   const eraLength = 300;
   // A stake address's choice holds for its era: drawn once per era, not at every block.
@@ -805,7 +853,13 @@ export function createGovernance(ctx: GovContext) {
     return byDrep;
   };
   const amountOf = (id: string): bigint => (power().get(id) ?? []).reduce((n, d) => n + d.amount, 0n);
+  return { delegationOf, power, amountOf };
+}
+type GovDelegated = GovDreps & ReturnType<typeof voteDelegation>;
 
+/** A DRep's state: registration, last activity, expiry, amount and latest anchor. */
+function drepActivity(g: GovDelegated) {
+  const { ctx, epochOf, memo, sortKey, closedEpochs, seats, regHeight, retHeight, worldProposals, seatVotes, live, registeredIn, amountOf } = g;
   const lastActiveEpoch = (d: Drep, tip: number): number | null => {
     const last = d.events.length ? d.events[d.events.length - 1]! : null;
     let h = last ? last.height : null;
@@ -859,8 +913,13 @@ export function createGovernance(ctx: GovContext) {
     for (const e of d.events) if (e.height <= tip && (e.action === 'registered' || e.action === 'updated')) out = e;
     return out && (out.anchor || out.content) ? out : null;
   };
+  return { seatVotesCastIn, drepState, latestAnchor };
+}
+type GovActive = GovDelegated & ReturnType<typeof drepActivity>;
 
-  // ---- proposals (world and live), ordered by height ----
+/** Proposals and votes, world and live, ordered by height, with their status and the votes that count. */
+function proposalQueries(g: GovActive) {
+  const { ctx, bpe, epochOf, sortKey, findWorldProposal, votesOnWorld, countedVotes, statusOf, statusAt, resolution, live, findDrep } = g;
   const liveVotes = (): Vote[] => {
     const out: Vote[] = [];
     for (const v of live().votes) {
@@ -885,10 +944,6 @@ export function createGovernance(ctx: GovContext) {
    * A page of an ordered stream built epoch by epoch (world) and merged with a few live items: only
    * the epochs the page needs are computed, from the first epoch (asc) or from the tip (desc).
    */
-  /** A voter's world votes cast in an epoch; those of epochs before the tip's never change, so they are kept. */
-  const closedEpochs = new Map<string, Vote[]>();
-  const epochVotes = (tag: string, e: number, compute: () => Vote[]): Vote[] =>
-    e < epochOf(ctx.tip()) ? memo(closedEpochs, `${tag}|${e}`, compute, 65536) : compute();
 
   const pageOf = <T extends { height: number; order: number }>(
     page: { count: number; page: number; order: 'asc' | 'desc' },
@@ -927,8 +982,13 @@ export function createGovernance(ctx: GovContext) {
       (findDrep({ hex, script: null })?.events ?? []).some((e) => e.action === 'deregistered' && e.height < before && e.height <= tip);
     return countedVotes(votes, boundary, retired);
   };
+  return { liveVotes, proposalByRef, liveStatusAt, proposalStatus, pageOf, votesOnProposal, countedOn };
+}
+type GovQueries = GovActive & ReturnType<typeof proposalQueries>;
 
-  // ---- the validation of submitted governance (ledger.ts calls it) ----
+/** The validation of submitted governance (ledger.ts calls it). */
+function submittedCheck(g: GovQueries) {
+  const { ctx, epochOf, seats, seatHex, seatCycleAt, coldHex, hotAt, findWorldProposal, liveStateOf, proposalStatus } = g;
   const check = (tx: LiveTx, accepted: readonly LiveTx[], height: number): string | null => {
     const pending = liveStateOf([...accepted, tx], () => 0);
     const before = liveStateOf(accepted, () => 0);
@@ -998,9 +1058,12 @@ export function createGovernance(ctx: GovContext) {
     }
     return null;
   };
+  return { check };
+}
 
-  // ---- answers in Blockfrost's shapes ----
-  type Page = { count: number; page: number; order: 'asc' | 'desc' };
+/** Rows and objects in Blockfrost's shapes. */
+function answerRows(g: GovQueries) {
+  const { ctx, epochOf, amountOf, drepState, latestAnchor, proposalStatus } = g;
   const slice = <T>(items: T[], page: Page): T[] => (page.order === 'desc' ? items.slice().reverse() : items).slice((page.page - 1) * page.count, page.page * page.count);
 
   const drepListItem = (d: Drep) => {
@@ -1017,7 +1080,7 @@ export function createGovernance(ctx: GovContext) {
       metadata: anchor ? metadataOf(anchor) : null,
     };
   };
- const metadataOf = (e: DrepEvent) => {
+  const metadataOf = (e: DrepEvent) => {
     const c = e.content?.();
     return c
       ? { url: c.url, hash: c.hash, json_metadata: c.json, bytes: c.bytes }
@@ -1041,11 +1104,16 @@ export function createGovernance(ctx: GovContext) {
       ratified_epoch: s.ratified, enacted_epoch: s.enacted, dropped_epoch: s.dropped, expired_epoch: s.expired, expiration: s.expiration,
     };
   };
+  return { slice, drepListItem, metadataOf, special, voteRow, committeeVoteRow, proposalObject };
+}
+type GovRows = GovQueries & ReturnType<typeof answerRows>;
 
+/** /governance/dreps and each DRep's delegators, metadata, updates and votes. */
+function drepAnswers(g: GovRows) {
+  const { ctx, epochOf, seats, regHeight, retHeight, dreps, findDrep, registeredDrep, delegationOf, power, seatVotesCastIn, drepState, latestAnchor, liveVotes, pageOf, slice, drepListItem, metadataOf, special, voteRow } = g;
   let rowCache: { tip: number; count: number; rows: Array<ReturnType<typeof drepListItem> | (ReturnType<typeof special> & { metadata: null })> } | undefined;
 
   return {
-    check,
     /** The drep_id of a stake address's vote delegation (accounts), or null. */
     drepOfStake(stake: string): string | null {
       const t = delegationOf(stake);
@@ -1105,6 +1173,13 @@ export function createGovernance(ctx: GovContext) {
       const worldAt = (e: number): Vote[] => seatVotesCastIn(s, d.hex, e, tip);
       return pageOf(page, Math.max(1, epochOf(regHeight(s, d.seat.cycle))), epochOf(Math.min(tip, ret ?? tip)), worldAt, liveItems, VOTES_PER_EPOCH).map(voteRow);
     },
+  };
+}
+
+/** /governance/committee and the committee's votes. */
+function committeeAnswers(g: GovRows) {
+  const { ctx, epochOf, sortKey, epochVotes, term, coldHex, hotAt, hotOwner, worldProposals, memberVotes, liveVotes, pageOf, committeeVoteRow } = g;
+  return {
     committee() {
       const epoch = epochOf(ctx.tip());
       const expiration = (term(epoch) + 1) * PROTOCOL.committeeMaxTermLength;
@@ -1157,6 +1232,13 @@ export function createGovernance(ctx: GovContext) {
       const liveItems = liveVotes().filter((v) => v.role === 'constitutional_committee' && (hotOnly === null || v.voterHex === hotOnly));
       return pageOf(page, from, to, worldAt, liveItems, member === null ? COMMITTEE_SIZE * VOTES_PER_EPOCH : VOTES_PER_EPOCH).map(committeeVoteRow);
     },
+  };
+}
+
+/** /governance/proposals with each proposal's parameters, withdrawals, votes and metadata, and a pool's votes. */
+function proposalAnswers(g: GovRows) {
+  const { ctx, epochOf, sortKey, epochVotes, worldProposals, poolVotes, live, liveVotes, proposalByRef, pageOf, votesOnProposal, countedOn, slice, proposalObject } = g;
+  return {
     proposals(page: Page) {
       const tip = ctx.tip();
       const worldAt = (e: number): Proposal[] => worldProposals(e).filter((p) => p.height <= tip);
@@ -1203,6 +1285,20 @@ export function createGovernance(ctx: GovContext) {
       return pageOf(page, 1, epochOf(tip), worldAt, liveItems, VOTES_PER_EPOCH).map((v) => ({ tx_hash: v.txHash, cert_index: v.certIndex, vote: v.vote }));
     },
   };
+}
+
+export function createGovernance(ctx: GovContext) {
+  const base = govBase(ctx);
+  const seated = Object.assign(base, drepSeats(base), committeeKeys(base));
+  const world: GovWorld = Object.assign(seated, worldProposalsOf(base), liveLayer(base));
+  const voted = Object.assign(world, worldVotes(world));
+  const ratified = Object.assign(voted, ratification(voted));
+  const withDreps = Object.assign(ratified, drepRegistry(ratified));
+  const delegated = Object.assign(withDreps, voteDelegation(withDreps));
+  const active = Object.assign(delegated, drepActivity(delegated));
+  const queries = Object.assign(active, proposalQueries(active));
+  const rows = Object.assign(queries, answerRows(queries));
+  return { ...submittedCheck(queries), ...drepAnswers(rows), ...committeeAnswers(rows), ...proposalAnswers(rows) };
 }
 
 export type Governance = ReturnType<typeof createGovernance>;

@@ -379,24 +379,11 @@ interface Decoded {
   stakeScripts: Array<{ scriptHash: string; why: string }>;
 }
 
-/** Decodes a signed transaction into the ledger's terms; throws LedgerRefusal when it cannot. */
-function decode(bytes: Uint8Array, networkId: number, origin: LedgerOrigin): Decoded {
-  let fixed: CSL.FixedTransaction;
-  try {
-    fixed = CSL.FixedTransaction.from_bytes(bytes);
-  } catch (err) {
-    throw new LedgerRefusal(`The transaction could not be decoded: ${err instanceof Error ? err.message : String(err)}`.slice(0, 300));
-  }
-  const body = fixed.body();
-  const stakeAddressOf = (cred: CSL.Credential): string => CSL.RewardAddress.new(networkId, cred).to_address().to_bech32(undefined);
-  const stakeKeysToSign: Decoded['stakeKeysToSign'] = [];
-  const stakeScripts: Decoded['stakeScripts'] = [];
-  const keyOf = (cred: CSL.Credential, why: string): void => {
-    const kh = cred.to_keyhash();
-    if (kh) stakeKeysToSign.push({ keyHash: kh.to_hex(), why });
-    else stakeScripts.push({ scriptHash: cred.to_scripthash()!.to_hex(), why });
-  };
+/** Records that a credential must sign (a key hash) or allow (a script hash) a certificate or withdrawal. */
+type KeyOf = (cred: CSL.Credential, why: string) => void;
 
+/** The body's certificates: staking ones, governance ones, and the deposits they pay (refunds negative). */
+function decodeCertificates(body: CSL.TransactionBody, stakeAddressOf: (cred: CSL.Credential) => string, keyOf: KeyOf): { certs: LiveCert[]; govCerts: LiveGovCert[]; deposit: bigint } {
   const certs: LiveCert[] = [];
   const govCerts: LiveGovCert[] = [];
   let deposit = 0n;
@@ -473,8 +460,11 @@ function decode(bytes: Uint8Array, networkId: number, origin: LedgerOrigin): Dec
       throw new LedgerRefusal(`Certificate ${i} is of a kind the sandbox does not support (pool registration and retirement, genesis delegation and MIR certificates are not).`);
     }
   }
+  return { certs, govCerts, deposit };
+}
 
-  // Voting procedures: each voter's key must sign.
+/** The body's voting procedures; each voter's key joins the keys that must sign. */
+function decodeVotes(body: CSL.TransactionBody, stakeKeysToSign: Decoded['stakeKeysToSign']): LiveVote[] {
   const votes: LiveVote[] = [];
   const procedures = body.voting_procedures();
   if (procedures) {
@@ -508,8 +498,12 @@ function decode(bytes: Uint8Array, networkId: number, origin: LedgerOrigin): Dec
       }
     }
   }
+  return votes;
+}
 
-  // Proposal procedures: their deposits are paid by the transaction.
+/** The body's proposal procedures and the deposits they pay. */
+function decodeProposals(body: CSL.TransactionBody, networkId: number): { proposals: LiveProposal[]; deposit: bigint } {
+  let deposit = 0n;
   const proposals: LiveProposal[] = [];
   const proposed = body.voting_proposals();
   for (let i = 0; proposed && i < proposed.len(); i++) {
@@ -540,7 +534,10 @@ function decode(bytes: Uint8Array, networkId: number, origin: LedgerOrigin): Dec
     });
     deposit += coin;
   }
+  return { proposals, deposit };
+}
 
+function decodeWithdrawals(body: CSL.TransactionBody, keyOf: KeyOf): LiveTx['withdrawals'] {
   const withdrawals: LiveTx['withdrawals'] = [];
   const w = body.withdrawals();
   if (w) {
@@ -551,7 +548,10 @@ function decode(bytes: Uint8Array, networkId: number, origin: LedgerOrigin): Dec
       withdrawals.push({ stakeAddress: ra.to_address().to_bech32(undefined), amount: BigInt(w.get(ra)!.to_str()) });
     }
   }
+  return withdrawals;
+}
 
+function decodeOutputs(body: CSL.TransactionBody, networkId: number): LiveOutput[] {
   const outputs: LiveOutput[] = [];
   const outs = body.outputs();
   for (let i = 0; i < outs.len(); i++) {
@@ -565,7 +565,11 @@ function decode(bytes: Uint8Array, networkId: number, origin: LedgerOrigin): Dec
     if (outputNetwork !== networkId) throw new LedgerRefusal(`Output ${i} pays an address of another network.`);
     outputs.push(outputOf(o));
   }
+  return outputs;
+}
 
+/** The auxiliary data's general metadata, by label. */
+function decodeMetadata(fixed: CSL.FixedTransaction): LiveTx['metadata'] {
   const metadata: LiveTx['metadata'] = [];
   const aux = fixed.auxiliary_data();
   const general = aux?.metadata();
@@ -578,7 +582,11 @@ function decode(bytes: Uint8Array, networkId: number, origin: LedgerOrigin): Dec
     }
     metadata.sort((a, b) => Number(BigInt(a.label) - BigInt(b.label)));
   }
+  return metadata;
+}
 
+/** The witness set's scripts, redeemers and datums (with the outputs' inline datums). */
+function decodeWitnesses(fixed: CSL.FixedTransaction, outputs: LiveOutput[]): Pick<LiveTx, 'scripts' | 'redeemers' | 'datums'> {
   const witnesses = fixed.witness_set();
   const scripts: LiveScript[] = [];
   const natives = witnesses.native_scripts();
@@ -609,6 +617,37 @@ function decode(bytes: Uint8Array, networkId: number, origin: LedgerOrigin): Dec
   const data = witnesses.plutus_data();
   for (let i = 0; data && i < data.len(); i++) datums.push({ hash: CSL.hash_plutus_data(data.get(i)).to_hex(), cbor: data.get(i).to_hex() });
   for (const o of outputs) if (o.inlineDatum) datums.push({ hash: CSL.hash_plutus_data(CSL.PlutusData.from_hex(o.inlineDatum)).to_hex(), cbor: o.inlineDatum });
+  return { scripts, redeemers, datums };
+}
+
+/** Decodes a signed transaction into the ledger's terms; throws LedgerRefusal when it cannot. */
+function decode(bytes: Uint8Array, networkId: number, origin: LedgerOrigin): Decoded {
+  let fixed: CSL.FixedTransaction;
+  try {
+    fixed = CSL.FixedTransaction.from_bytes(bytes);
+  } catch (err) {
+    throw new LedgerRefusal(`The transaction could not be decoded: ${err instanceof Error ? err.message : String(err)}`.slice(0, 300));
+  }
+  const body = fixed.body();
+  const stakeAddressOf = (cred: CSL.Credential): string => CSL.RewardAddress.new(networkId, cred).to_address().to_bech32(undefined);
+  const stakeKeysToSign: Decoded['stakeKeysToSign'] = [];
+  const stakeScripts: Decoded['stakeScripts'] = [];
+  const keyOf: KeyOf = (cred, why) => {
+    const kh = cred.to_keyhash();
+    if (kh) stakeKeysToSign.push({ keyHash: kh.to_hex(), why });
+    else stakeScripts.push({ scriptHash: cred.to_scripthash()!.to_hex(), why });
+  };
+
+  const { certs, govCerts, deposit: certDeposit } = decodeCertificates(body, stakeAddressOf, keyOf);
+  // Voting procedures: each voter's key must sign.
+  const votes = decodeVotes(body, stakeKeysToSign);
+  // Proposal procedures: their deposits are paid by the transaction.
+  const { proposals, deposit: proposalDeposit } = decodeProposals(body, networkId);
+  const deposit = certDeposit + proposalDeposit;
+  const withdrawals = decodeWithdrawals(body, keyOf);
+  const outputs = decodeOutputs(body, networkId);
+  const metadata = decodeMetadata(fixed);
+  const { scripts, redeemers, datums } = decodeWitnesses(fixed, outputs);
 
   const tx: LiveTx = {
     seq: 0,
@@ -690,6 +729,11 @@ function nativeScriptHolds(ns: CSL.NativeScript, signers: Set<string>, tx: LiveT
       return false;
   }
 }
+
+/** A script a transaction can run: from its witness set or a reference script. */
+type AvailableScript = { native: CSL.NativeScript } | { plutus: PlutusVersion };
+/** Something a script must allow: an input, a minting policy, a certificate or a withdrawal. */
+type ScriptCheck = { scriptHash: string; why: string; purpose: Purpose; index: number };
 
 const describeUnit = (unit: string): string => (unit === 'lovelace' ? 'lovelace' : `of ${unit}`);
 
@@ -871,8 +915,30 @@ export class LiveLedger {
     if (tx.invalidBefore !== null && slot < tx.invalidBefore) throw new LedgerRefusal(`The transaction is not valid yet: its validity starts at slot ${tx.invalidBefore}, the next block's slot is ${slot}.`);
     if (tx.invalidHereafter !== null && slot >= tx.invalidHereafter) throw new LedgerRefusal(`The transaction has expired: it is valid until slot ${tx.invalidHereafter}, the next block's slot is ${slot}.`);
 
+    const { scripts, resolved, mustSign, consumed, scriptChecks } = this.resolveInputs(tx, witnesses);
+    const signers = this.checkSignatures(tx, fixed, body, witnesses, mustSign, stakeKeysToSign);
+    const plutusRuns = this.checkScripts(tx, scripts, scriptChecks, stakeScripts, signers);
+    this.checkAccounts(tx, height);
+    this.checkValue(tx, consumed);
+    const { declaredMem, declaredSteps } = this.checkFeeAndOutputs(tx, bytes, body, resolved);
+
+    if (tx.redeemers.length === 0) {
+      if (!fixed.is_valid()) throw new LedgerRefusal('The transaction is marked invalid (is_valid = false) but runs no Plutus script: nothing could fail, so the ledger refuses it.');
+      return decoded.tx;
+    }
+    this.checkCollateral(tx, body, signers);
+    if (declaredMem > MAX_TX_EX_MEM || declaredSteps > MAX_TX_EX_STEPS) {
+      throw new LedgerRefusal(`The redeemers declare ${declaredMem} memory and ${declaredSteps} steps; a transaction may use at most ${MAX_TX_EX_MEM} and ${MAX_TX_EX_STEPS}.`);
+    }
+    this.checkScriptDataHash(body, witnesses, plutusRuns.map((r) => (scripts.get(r.scriptHash) as { plutus: PlutusVersion }).plutus));
+
+    return this.runScripts(decoded, bytes, resolved);
+  }
+
+  /** The scripts the transaction can run, its inputs and reference inputs resolved, and what they require. */
+  private resolveInputs(tx: LiveTx, witnesses: CSL.TransactionWitnessSet) {
     // The scripts the transaction can run: its witness set's, and the reference scripts of what it spends or references.
-    const scripts = new Map<string, { native: CSL.NativeScript } | { plutus: PlutusVersion }>();
+    const scripts = new Map<string, AvailableScript>();
     const natives = witnesses.native_scripts();
     for (let i = 0; natives && i < natives.len(); i++) scripts.set(natives.get(i).hash().to_hex(), { native: natives.get(i) });
     for (const sc of tx.scripts) if (sc.type !== 'timelock') scripts.set(sc.hash, { plutus: sc.type });
@@ -894,7 +960,7 @@ export class LiveLedger {
     const mustSign = new Map<string, string>();
     const consumed = new Map<string, bigint>();
     const seen = new Set<string>();
-    const scriptChecks: Array<{ scriptHash: string; why: string; purpose: Purpose; index: number }> = [];
+    const scriptChecks: ScriptCheck[] = [];
     const sortedInputs = [...tx.inputs].sort((a, b) => (a.txHash < b.txHash ? -1 : a.txHash > b.txHash ? 1 : a.outputIndex - b.outputIndex));
     for (const input of tx.inputs) {
       const k = key(input.txHash, input.outputIndex);
@@ -913,6 +979,11 @@ export class LiveLedger {
       addTo(consumed, 'lovelace', u.output.lovelace);
       for (const [unit, q] of u.output.assets) addTo(consumed, unit, q);
     }
+    return { scripts, resolved, mustSign, consumed, scriptChecks };
+  }
+
+  /** Key witnesses verify, and cover every key that must sign; answers the signers' key hashes. */
+  private checkSignatures(tx: LiveTx, fixed: CSL.FixedTransaction, body: CSL.TransactionBody, witnesses: CSL.TransactionWitnessSet, mustSign: Map<string, string>, stakeKeysToSign: Decoded['stakeKeysToSign']): Set<string> {
     const required = body.required_signers();
     for (let i = 0; required && i < required.len(); i++) mustSign.set(required.get(i).to_hex(), `required signer ${i}`);
     for (const s of stakeKeysToSign) mustSign.set(s.keyHash, s.why);
@@ -928,7 +999,11 @@ export class LiveLedger {
       signers.add(pub.hash().to_hex());
     }
     for (const [kh, why] of mustSign) if (!signers.has(kh)) throw new LedgerRefusal(`Missing key witness for ${kh} (${why}).`);
+    return signers;
+  }
 
+  /** Every script check finds its script, native scripts hold, Plutus scripts have redeemers; answers the Plutus ones. */
+  private checkScripts(tx: LiveTx, scripts: Map<string, AvailableScript>, scriptChecks: ScriptCheck[], stakeScripts: Decoded['stakeScripts'], signers: Set<string>): ScriptCheck[] {
     // Minting policies, certificates and withdrawals by script: native scripts must hold, Plutus scripts run below.
     const policies = [...new Set([...tx.mint.keys()].map((unit) => unit.slice(0, 56)))].sort();
     policies.forEach((policy, index) => scriptChecks.push({ scriptHash: policy, why: `minting policy ${policy}`, purpose: 'mint', index }));
@@ -937,7 +1012,7 @@ export class LiveLedger {
       const withdrawal = /^withdrawal (\d+)$/.exec(sc.why);
       scriptChecks.push({ ...sc, purpose: cert ? 'certificate' : 'withdrawal', index: Number((cert ?? withdrawal)![1]) });
     }
-    const plutusRuns: typeof scriptChecks = [];
+    const plutusRuns: ScriptCheck[] = [];
     for (const check of scriptChecks) {
       const script = scripts.get(check.scriptHash);
       if (!script) throw new LedgerRefusal(`Script ${check.scriptHash} (${check.why}) is neither in the witness set nor a reference script of an input or reference input.`);
@@ -951,8 +1026,11 @@ export class LiveLedger {
       plutusRuns.push(check);
     }
     for (const r of tx.redeemers) if (!r.scriptHash) throw new LedgerRefusal(`Redeemer ${r.purpose}:${r.index} points at nothing a Plutus script guards.`);
+    return plutusRuns;
+  }
 
-    // Certificates and withdrawals against the accounts.
+  /** Certificates, proposals, submitted governance and withdrawals against the accounts. */
+  private checkAccounts(tx: LiveTx, height: number): void {
     const accounts = this.pendingAccounts();
     for (const c of tx.certs) {
       const a = accounts.get(c.stakeAddress) ?? { registered: false };
@@ -989,8 +1067,10 @@ export class LiveLedger {
       const left = this.rewardBalance(c.stakeAddress, height) - (withdrawn.get(c.stakeAddress) ?? 0n);
       if (left !== 0n) throw new LedgerRefusal(`Certificate ${c.certIndex}: ${c.stakeAddress} still holds ${left} lovelace of rewards; withdraw them (in this transaction or before) to deregister.`);
     }
+  }
 
-    // Value is preserved: inputs + withdrawals + refunds + mint = outputs + fee + deposits.
+  /** Value is preserved: inputs + withdrawals + refunds + mint = outputs + fee + deposits. */
+  private checkValue(tx: LiveTx, consumed: Map<string, bigint>): void {
     for (const w of tx.withdrawals) addTo(consumed, 'lovelace', w.amount);
     if (tx.deposit < 0n) addTo(consumed, 'lovelace', -tx.deposit);
     for (const [unit, q] of tx.mint) addTo(consumed, unit, q);
@@ -1010,8 +1090,10 @@ export class LiveLedger {
         );
       }
     }
+  }
 
-    // Fee (size, execution units, reference scripts) and minimum ada.
+  /** Fee (size, execution units, reference scripts) and each output's minimum ada; answers the declared units. */
+  private checkFeeAndOutputs(tx: LiveTx, bytes: Uint8Array, body: CSL.TransactionBody, resolved: LiveUtxo[]): { declaredMem: bigint; declaredSteps: bigint } {
     const declaredMem = tx.redeemers.reduce((n, r) => n + r.memory, 0n);
     const declaredSteps = tx.redeemers.reduce((n, r) => n + r.steps, 0n);
     const refScriptBytes = resolved.reduce((n, u) => n + (u.output.referenceScriptHash ? BigInt(CSL.TransactionOutput.from_hex(u.output.cbor).script_ref()!.to_bytes().length) : 0n), 0n);
@@ -1029,18 +1111,12 @@ export class LiveLedger {
       const min = BigInt(CSL.min_ada_for_output(outs.get(i), dataCost).to_str());
       if (tx.outputs[i]!.lovelace < min) throw new LedgerRefusal(`Output ${i} holds ${tx.outputs[i]!.lovelace} lovelace, below the minimum of ${min} for its size.`);
     }
+    return { declaredMem, declaredSteps };
+  }
 
-    if (tx.redeemers.length === 0) {
-      if (!fixed.is_valid()) throw new LedgerRefusal('The transaction is marked invalid (is_valid = false) but runs no Plutus script: nothing could fail, so the ledger refuses it.');
-      return decoded.tx;
-    }
-    this.checkCollateral(tx, body, signers);
-    if (declaredMem > MAX_TX_EX_MEM || declaredSteps > MAX_TX_EX_STEPS) {
-      throw new LedgerRefusal(`The redeemers declare ${declaredMem} memory and ${declaredSteps} steps; a transaction may use at most ${MAX_TX_EX_MEM} and ${MAX_TX_EX_STEPS}.`);
-    }
-    this.checkScriptDataHash(body, witnesses, plutusRuns.map((r) => (scripts.get(r.scriptHash) as { plutus: PlutusVersion }).plutus));
-
-    // Phase 2: the Plutus scripts run; each needs no more than its redeemer declares.
+  /** Phase 2: the Plutus scripts run; each needs no more than its redeemer declares. */
+  private runScripts(decoded: Decoded, bytes: Uint8Array, resolved: LiveUtxo[]): LiveTx {
+    const { intended: tx, fixed } = decoded;
     const evaluation = evaluate(bytes, resolved.map((u) => ({ input: CSL.TransactionInput.new(CSL.TransactionHash.from_hex(u.txHash), u.outputIndex), output: CSL.TransactionOutput.from_hex(u.output.cbor) })), this.slots);
     let failures: ScriptFailure[] = [];
     if (!evaluation.ok) failures = evaluation.failures.length ? evaluation.failures : [{ purpose: 'spend', index: 0, error: evaluation.general ?? 'the scripts could not be evaluated', traces: [] }];
