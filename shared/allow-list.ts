@@ -194,6 +194,29 @@ export const allowListsSchema = z.object({
   methods: listOf('Methods', canonicalMethod).default([]),
 });
 
+/** Entries of a textarea, one a line; blank lines are skipped. */
+const linesOf = (text: string): string[] =>
+  text
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l !== '');
+
+/** A list typed one entry a line: its messages are the list's own, shown on the field as a whole. */
+const textList = (list: (typeof allowListsSchema.shape)['origins']) =>
+  z.string().transform((text, ctx) => {
+    const parsed = list.safeParse(linesOf(text));
+    if (parsed.success) return parsed.data;
+    for (const issue of parsed.error.issues) ctx.addIssue({ code: 'custom', message: issue.message });
+    return z.NEVER;
+  });
+
+/** The dashboard's allow-lists card: origins and addresses as text, one a line; its output is the PUT's body. */
+export const allowListsFormSchema = z.object({
+  origins: textList(allowListsSchema.shape.origins),
+  ips: textList(allowListsSchema.shape.ips),
+  methods: allowListsSchema.shape.methods,
+});
+
 // ---------------------------------------------------------------------------------------------
 // The gateway's compiled form.
 

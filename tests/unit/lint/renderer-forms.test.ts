@@ -21,8 +21,6 @@ const NOT_YET_ON_THE_HELPER: Record<string, string> = {
   // with nested condition rows; not yet moved onto @mantine/form.
   'features/webhooks/webhook-form.tsx': 'validated with webhookInputSchema through form-model.ts; not on the helper yet',
   'features/webhooks/form-model.ts': "the webhook form's validation, see webhook-form.tsx",
-  // Already checked with the server's allowListsSchema; a save button in a card, not a <form>.
-  'features/projects/allow-lists-card.tsx': 'validated with allowListsSchema by hand; not on the helper yet',
 };
 
 function sources(dir: string): string[] {

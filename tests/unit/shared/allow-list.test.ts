@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { memoized, allowListsSchema, canonicalCidr, canonicalMethod, canonicalOrigin, compileAllowList, compileIps, compileOrigins, MAX_ALLOW_LIST_ENTRIES } from '../../../shared/allow-list';
+import { memoized, allowListsFormSchema, allowListsSchema, canonicalCidr, canonicalMethod, canonicalOrigin, compileAllowList, compileIps, compileOrigins, MAX_ALLOW_LIST_ENTRIES } from '../../../shared/allow-list';
 
 const ok = (r: { ok: boolean; value?: string }) => (r.ok ? r.value : null);
 
@@ -103,6 +103,19 @@ describe('JSON-RPC methods and the lists', () => {
     expect(tooMany.error?.issues[0]?.message).toBe(`An allow-list holds at most ${MAX_ALLOW_LIST_ENTRIES} entries.`);
     const badCidr = allowListsSchema.safeParse({ ips: ['10.0.0.0/40'] });
     expect(badCidr.error?.issues[0]?.message).toContain('0 to 32');
+  });
+
+  it("reads the card's text one entry a line into the request, with the request's messages on the field itself", () => {
+    expect(allowListsFormSchema.parse({ origins: ' https://App.example.com/ \n\n*.dapp.io\n', ips: '', methods: ['eth_call'] })).toEqual({
+      origins: ['https://app.example.com', '*.dapp.io'],
+      ips: [],
+      methods: ['eth_call'],
+    });
+    const bad = allowListsFormSchema.safeParse({ origins: '', ips: '203.0.113.0/24\n10.0.0.1/8', methods: [] });
+    expect(bad.error?.issues.map((i) => [i.path, i.message])).toEqual([[['ips'], allowListsSchema.safeParse({ ips: ['10.0.0.1/8'] }).error?.issues[0]?.message]]);
+    expect(bad.error?.issues[0]?.message).toContain('did you mean 10.0.0.0/8?');
+    const tooLong = allowListsFormSchema.safeParse({ origins: `https://${'a'.repeat(300)}.io`, ips: '', methods: [] });
+    expect(tooLong.error?.issues.map((i) => i.path)).toEqual([['origins']]);
   });
 
   it('compiles to nothing when no list restricts, and to one matcher per list otherwise', () => {

@@ -2,55 +2,44 @@ import { useState } from 'react';
 import { Alert, Button, Group, MultiSelect, Paper, Stack, Text, Textarea, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { ALLOWED_EVM_METHODS } from '../../../../../shared/milkomeda';
-import { allowListsSchema, MAX_ALLOW_LIST_ENTRIES, type AllowLists } from '../../../../../shared/allow-list';
+import { allowListsFormSchema, MAX_ALLOW_LIST_ENTRIES, type AllowLists } from '../../../../../shared/allow-list';
 import { errorMessage } from '../../api/client';
 import { ReasonTooltip } from '../../components/reason-tooltip';
 import { deniedReason } from '../../components/permission';
+import { useZodForm } from '../../components/zod-form';
 import { useSaveAllowLists, type ProjectWithRole } from './queries';
 
-const lines = (text: string): string[] =>
-  text
-    .split('\n')
-    .map((l) => l.trim())
-    .filter((l) => l !== '');
-
 const METHOD_OPTIONS = [...ALLOWED_EVM_METHODS];
+
+const fieldsOf = (lists: AllowLists) => ({ origins: lists.origins.join('\n'), ips: lists.ips.join('\n'), methods: lists.methods });
 
 /**
  * Which browser origins, client addresses and (Milkomeda) JSON-RPC methods the project's keys accept.
  * The gateway refuses everything else with a 403 naming the list, before any rate limit or quota.
  */
 export function AllowListsCard({ project, milkomeda }: { project: ProjectWithRole; milkomeda: boolean }) {
-  const [origins, setOrigins] = useState(project.allow_lists.origins.join('\n'));
-  const [ips, setIps] = useState(project.allow_lists.ips.join('\n'));
-  const [methods, setMethods] = useState<string[]>(project.allow_lists.methods);
-  const [errors, setErrors] = useState<Partial<Record<keyof AllowLists, string>>>({});
+  // The server's own rules, said before sending; the server checks them again.
+  const { form, onSubmit } = useZodForm(allowListsFormSchema, fieldsOf(project.allow_lists));
   const [serverError, setServerError] = useState<string | null>(null);
   const save = useSaveAllowLists(project);
   const reason = deniedReason(project.role_name, 'projects.update');
+  const methods = form.getValues().methods ?? [];
 
-  const submit = () => {
-    const lists = { origins: lines(origins), ips: lines(ips), methods: milkomeda ? methods : [] };
-    // The server's own rules, said before sending; the server checks them again.
-    const parsed = allowListsSchema.safeParse(lists);
-    if (!parsed.success) {
-      const next: Partial<Record<keyof AllowLists, string>> = {};
-      for (const issue of parsed.error.issues) next[issue.path[0] as keyof AllowLists] ??= issue.message;
-      setErrors(next);
-      return;
-    }
-    setErrors({});
+  const submit = onSubmit((lists) => {
     setServerError(null);
-    save.mutate(parsed.data, {
-      onSuccess: (saved) => {
-        setOrigins(saved.origins.join('\n'));
-        setIps(saved.ips.join('\n'));
-        setMethods(saved.methods);
-        notifications.show({ color: 'green', title: 'Allow-lists saved', message: 'The gateway applies them within a second.' });
+    save.mutate(
+      { ...lists, methods: milkomeda ? lists.methods : [] },
+      {
+        onSuccess: (saved) => {
+          // The fields show what the server stored: each entry in its canonical form.
+          form.setValues(fieldsOf(saved));
+          form.resetDirty(fieldsOf(saved));
+          notifications.show({ color: 'green', title: 'Allow-lists saved', message: 'The gateway applies them within a second.' });
+        },
+        onError: (error) => setServerError(errorMessage(error, 'The allow-lists could not be saved.')),
       },
-      onError: (error) => setServerError(errorMessage(error, 'The allow-lists could not be saved.')),
-    });
-  };
+    );
+  });
 
   return (
     <Paper withBorder p="md" component="section" aria-labelledby="allow-lists-title">
@@ -71,9 +60,7 @@ export function AllowListsCard({ project, milkomeda }: { project: ProjectWithRol
               autosize
               minRows={2}
               maxRows={8}
-              value={origins}
-              onChange={(e) => setOrigins(e.currentTarget.value)}
-              error={errors.origins}
+              {...form.getInputProps('origins')}
               styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)' } }}
             />
             <Textarea
@@ -83,9 +70,7 @@ export function AllowListsCard({ project, milkomeda }: { project: ProjectWithRol
               autosize
               minRows={2}
               maxRows={8}
-              value={ips}
-              onChange={(e) => setIps(e.currentTarget.value)}
-              error={errors.ips}
+              {...form.getInputProps('ips')}
               styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)' } }}
             />
             {milkomeda && (
@@ -94,11 +79,9 @@ export function AllowListsCard({ project, milkomeda }: { project: ProjectWithRol
                 description="Every call of a batch must use one of them."
                 placeholder={methods.length ? undefined : 'Any method the gateway serves'}
                 data={METHOD_OPTIONS}
-                value={methods}
-                onChange={setMethods}
+                {...form.getInputProps('methods')}
                 searchable
                 clearable
-                error={errors.methods}
               />
             )}
           </Stack>
@@ -110,7 +93,7 @@ export function AllowListsCard({ project, milkomeda }: { project: ProjectWithRol
         )}
         <Group justify="flex-end">
           <ReasonTooltip reason={reason}>
-            <Button onClick={submit} loading={save.isPending} disabled={!!reason}>
+            <Button onClick={() => submit()} loading={save.isPending} disabled={!!reason}>
               Save allow-lists
             </Button>
           </ReasonTooltip>
