@@ -14,9 +14,6 @@ const HELPER = 'components/zod-form.ts';
  * fails the test, so the list only shrinks.
  */
 const NOT_YET_ON_THE_HELPER: Record<string, string> = {
-  // Asks ada, a token name and a quantity where the request has lovelace and an asset list: the server's
-  // refusal, shown under the form, is its only check today.
-  'features/sandbox-faucet/faucet-button.tsx': 'its fields are not the request body; the server checks them',
   // Already checked with the server's webhookInputSchema (form-model.ts), field by field as each is touched,
   // with nested condition rows; not yet moved onto @mantine/form.
   'features/webhooks/webhook-form.tsx': 'validated with webhookInputSchema through form-model.ts; not on the helper yet',

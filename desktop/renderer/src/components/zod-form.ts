@@ -2,7 +2,10 @@ import { useForm, type UseFormReturnType } from '@mantine/form';
 import { zod4Resolver } from 'mantine-form-zod-resolver';
 import type { z } from 'zod';
 
-export interface ZodForm<S extends z.ZodObject> {
+/** A form's schema: an object of fields, or one whose transform turns the fields into the request. */
+export type FormSchema = z.ZodType<unknown, Record<string, unknown>>;
+
+export interface ZodForm<S extends FormSchema> {
   form: UseFormReturnType<z.input<S>>;
   /**
    * Wraps a submit handler: validates with the schema, shows the errors, and calls it with the parsed
@@ -20,7 +23,7 @@ export interface ZodForm<S extends z.ZodObject> {
  * and a field's error clears as it is edited. The handler gets the schema's output (trimmed, defaulted),
  * what the server will read.
  */
-export function useZodForm<S extends z.ZodObject>(schema: S, initialValues: z.input<S>): ZodForm<S> {
+export function useZodForm<S extends FormSchema>(schema: S, initialValues: z.input<S>): ZodForm<S> {
   const form = useForm<z.input<S>>({
     mode: 'controlled',
     initialValues,

@@ -1,11 +1,12 @@
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { Button, Group, NumberInput, Stack, Text, TextInput } from '@mantine/core';
 import { IconDroplet } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
-import { findNetwork } from '../../../../../shared/networks';
-import { FAUCET_DEFAULT_LOVELACE } from '../../../../../shared/sandbox-faucet';
+import { findNetwork, isSandboxSlug, type SandboxSlug } from '../../../../../shared/networks';
+import { FAUCET_DEFAULT_LOVELACE, FAUCET_MAX_ADA, FAUCET_MIN_ADA, faucetFormSchema } from '../../../../../shared/sandbox-faucet';
 import { errorMessage } from '../../api/client';
 import { ModalDialog } from '../../components/modal-dialog';
+import { useZodForm } from '../../components/zod-form';
 import { faucetQueries, useFaucet, type FaucetPaymentDto } from './queries';
 
 /**
@@ -17,7 +18,7 @@ export function FaucetButton({ networkId, sandbox }: { networkId: number; sandbo
   const wallets = useQuery({ ...faucetQueries.wallets(), enabled: sandbox });
   const [open, setOpen] = useState(false);
   const network = wallets.data?.find((n) => n.network === slug);
-  if (!sandbox || !slug || !network) return null;
+  if (!sandbox || !slug || !isSandboxSlug(slug) || !network) return null;
   return (
     <>
       <Button variant="light" color="orange" leftSection={<IconDroplet size={16} aria-hidden />} onClick={() => setOpen(true)} style={{ alignSelf: 'flex-start' }}>
@@ -30,37 +31,36 @@ export function FaucetButton({ networkId, sandbox }: { networkId: number; sandbo
   );
 }
 
-function FaucetForm({ network, defaultAddress }: { network: string; defaultAddress: string }) {
+function FaucetForm({ network, defaultAddress }: { network: SandboxSlug; defaultAddress: string }) {
   const faucet = useFaucet();
-  const [address, setAddress] = useState(defaultAddress);
-  const [ada, setAda] = useState<number | string>(Number(FAUCET_DEFAULT_LOVELACE) / 1_000_000);
-  const [token, setToken] = useState('');
-  const [quantity, setQuantity] = useState<number | string>(1000);
+  const { form, onSubmit } = useZodForm(faucetFormSchema, {
+    network,
+    address: defaultAddress,
+    ada: Number(FAUCET_DEFAULT_LOVELACE) / 1_000_000,
+    token: '',
+    quantity: 1000,
+  });
   const [paid, setPaid] = useState<FaucetPaymentDto | null>(null);
+  const token = form.getValues().token;
 
-  const onSubmit = (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
+  const submit = onSubmit((request) => {
     if (faucet.isPending) return;
     setPaid(null);
-    const lovelace = String(Math.round(Number(ada) * 1_000_000));
-    faucet.mutate(
-      { network: network as never, address: address.trim(), lovelace, ...(token.trim() ? { assets: [{ name: token.trim(), quantity: String(quantity) }] } : {}) },
-      { onSuccess: setPaid },
-    );
-  };
+    faucet.mutate(request, { onSuccess: setPaid });
+  });
 
   return (
-    <form onSubmit={onSubmit} noValidate>
+    <form onSubmit={submit} noValidate>
       <Stack gap="sm">
         <Text size="sm" c="dimmed">
           Test ada for {network}'s sandbox chain, in the next block. It exists only on this Cairn, outside production.
         </Text>
-        <TextInput label="Address" value={address} onChange={(e) => setAddress(e.currentTarget.value)} required autoComplete="off" spellCheck={false} />
-        <NumberInput label="Ada" value={ada} onChange={setAda} min={1} max={100_000} decimalScale={6} required />
+        <TextInput label="Address" {...form.getInputProps('address')} required autoComplete="off" spellCheck={false} />
+        <NumberInput label="Ada" {...form.getInputProps('ada')} min={FAUCET_MIN_ADA} max={FAUCET_MAX_ADA} clampBehavior="none" decimalScale={6} required />
         {/* Only the token has a description: aligned at the bottom, the two inputs line up. */}
         <Group grow align="flex-end">
-          <TextInput label="Test token (optional)" description="Minted by the faucet's policy" value={token} onChange={(e) => setToken(e.currentTarget.value)} maxLength={32} />
-          <NumberInput label="Quantity" value={quantity} onChange={setQuantity} min={1} allowDecimal={false} disabled={!token.trim()} />
+          <TextInput label="Test token (optional)" description="Minted by the faucet's policy" {...form.getInputProps('token')} maxLength={32} />
+          <NumberInput label="Quantity" {...form.getInputProps('quantity')} min={1} clampBehavior="none" allowDecimal={false} allowNegative={false} disabled={!token.trim()} />
         </Group>
         {faucet.isError && (
           <Text c="red.8" size="sm" role="alert">
