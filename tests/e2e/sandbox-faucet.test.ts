@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { FAUCET_FORM_MESSAGES } from '../../shared/sandbox-faucet';
 import { browserAvailable } from '../helpers/browser';
 import { useBrowserApp } from '../helpers/browser-app';
 
@@ -42,5 +43,16 @@ describe.runIf(browserAvailable())("the sandbox faucet button on a sandbox proje
     await dialog.getByLabel('Address').fill('addr_test1nonsense');
     await dialog.getByRole('button', { name: 'Send' }).click();
     await dialog.getByRole('alert').filter({ hasText: 'address must be a Shelley address of preprod' }).waitFor();
+
+    // What the form can check itself it says on the field, before sending anything.
+    for (const width of [375, 1280]) {
+      await page.setViewportSize({ width, height: 900 });
+      await dialog.getByRole('textbox', { name: /^Ada/ }).fill('0');
+      await dialog.getByLabel('Test token (optional)').fill('PEBBLE');
+      await dialog.getByRole('textbox', { name: 'Quantity' }).fill('');
+      await dialog.getByRole('button', { name: 'Send' }).click();
+      await dialog.getByText(FAUCET_FORM_MESSAGES.ada).waitFor();
+      await page.screenshot({ path: path.join(shots, `faucet-invalid-${width}.png`) });
+    }
   });
 });

@@ -47,7 +47,8 @@ function FaucetForm({ network, defaultAddress }: { network: SandboxSlug; default
     if (faucet.isPending) return;
     setPaid(null);
     faucet.mutate(request, { onSuccess: setPaid });
-  });
+    // A refusal of the server's from an earlier try would read as about the fields now marked.
+  }, () => faucet.reset());
 
   return (
     <form onSubmit={submit} noValidate>
