@@ -3,7 +3,7 @@
 // `evaluator: provider`, Blaze's Blockfrost provider), build, evaluate and submit transactions that
 // land. The chain runs on the wall clock (plus the blocks the test skips ahead), so validity
 // intervals computed from Date.now() by the SDKs must mean what they mean on preprod.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { BlockfrostProvider, ForgeScript, MeshTxBuilder, MeshWallet, deserializeAddress, mConStr0, resolveScriptHash, serializePlutusScript, stringToHex, type Protocol, type UTxO } from '@meshsdk/core';
 import { Blockfrost as LucidBlockfrost, Lucid } from '@lucid-evolution/lucid';
 import { Blaze, Blockfrost as BlazeBlockfrost, ColdWallet, Core, HotWallet } from '@blaze-cardano/sdk';
@@ -24,6 +24,8 @@ let gw: RunningGateway;
 let chain: SandboxChain;
 let key = '';
 let skipped = 0;
+// While set, the chain's clock stands still (the wall clock may cross a block boundary on a busy machine).
+let heldAt: number | null = null;
 const nextBlock = () => {
   skipped += chain.params.blockIntervalMs;
 };
@@ -35,7 +37,7 @@ beforeAll(async () => {
   await setSubscription(app.db, (await client.get('/api/me')).body.data.id, 'DEVELOPER', 'active');
   const ws = (await client.get('/api/workspaces')).body.data[0].id;
   key = (await client.post(`/api/workspaces/${ws}/projects`, { projectName: 'twin', networkId: 6 })).body.data.project.project_id;
-  chain = createSandboxChain({ network: 'preprod', now: () => Date.now() + skipped, store: memoryLedgerStore() });
+  chain = createSandboxChain({ network: 'preprod', now: () => (heldAt ?? Date.now()) + skipped, store: memoryLedgerStore() });
   await chain.ready();
   gw = await startGateway({
     config: loadConfig({ NODE_ENV: 'test', SESSION_SECRET: 'x'.repeat(40), METERING_FLUSH_MS: '100000', ...(app.database.databaseUrl ? { DATABASE_URL: app.database.databaseUrl } : {}) }),
@@ -51,6 +53,9 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await gw?.close();
+});
+afterEach(() => {
+  heldAt = null;
 });
 
 const get = async (path: string) => {
@@ -100,6 +105,7 @@ describe('Mesh with `evaluator: provider`, which evaluates every transaction', (
   });
 
   it('sends a payment, and a payment chained on its still unconfirmed change lands in the same block', async () => {
+    heldAt = Date.now();
     const unsigned = await builder().txOut(wallets[1]!.address, [{ unit: 'lovelace', quantity: '4000000' }]).changeAddress(address).selectUtxosFrom(await plainUtxos()).complete();
     const firstSigned = await wallet.signTx(unsigned);
     const first = await wallet.submitTx(firstSigned);
@@ -116,6 +122,7 @@ describe('Mesh with `evaluator: provider`, which evaluates every transaction', (
       .changeAddress(address)
       .complete();
     const second = await wallet.submitTx(await wallet.signTx(chained));
+    heldAt = null;
     nextBlock();
     const [a, b] = [await get(`/txs/${first}`), await get(`/txs/${second}`)];
     expect(a.status).toBe(200);
