@@ -73,6 +73,8 @@ describe('the ADA/EUR rate from a rate source the operator names', () => {
   });
 
   it('prices with the source’s rate, reads it once per TTL for every caller, and reports its age', async () => {
+    // The app's clock starts now, not when the file was loaded (starting the app can take seconds on a busy machine).
+    clock = Date.now();
     // Five quotes at once: one fetch.
     const first = await Promise.all(Array.from({ length: 5 }, () => quote()));
     expect(rates.hits).toBe(1);
