@@ -10,8 +10,12 @@ import { signIn } from '../helpers/sign-in';
 const app = useTestApp({ env: { TRUST_PROXY: 'loopback' } });
 
 const opened: AbortController[] = [];
+// The open answers are kept: undici cancels the body of a response that is garbage collected unread,
+// which would close its stream and free a slot in the middle of a test.
+const answered: Response[] = [];
 afterEach(() => {
   for (const c of opened.splice(0)) c.abort();
+  answered.splice(0);
 });
 
 /** Opens a stream as EventSource would; answers its status and, when refused, its JSON body. */
@@ -22,6 +26,7 @@ async function open(client: Client, ip: string) {
     headers: { accept: 'text/event-stream', 'x-forwarded-for': ip, cookie: [...client.cookies].map(([k, v]) => `${k}=${v}`).join('; ') },
     signal: controller.signal,
   });
+  answered.push(res);
   const body = res.status === 200 ? null : ((await res.json()) as unknown);
   return { status: res.status, body, close: () => controller.abort() };
 }
