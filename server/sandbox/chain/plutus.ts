@@ -156,37 +156,25 @@ export function ogmiosResult(evaluation: Evaluation, version: 5 | 6, requestId: 
         id,
       };
     }
+    // Ogmios 6's answer when scripts terminated with errors: one entry per validator.
+    const scriptErrors = (data: unknown[]) => ({ jsonrpc: '2.0', method: 'evaluateTransaction', error: { code: 3010, message: 'Some scripts of the transactions terminated with error(s).', data }, id });
     if (context.length > 0) {
-      return {
-        jsonrpc: '2.0',
-        method: 'evaluateTransaction',
-        error: {
-          code: 3010,
-          message: 'Some scripts of the transactions terminated with error(s).',
-          data: context.map((c) => ({
-            validator: { purpose: V6_PURPOSE[c.purpose], index: c.index },
-            error: { code: 3004, message: 'Unable to create the evaluation context from the given transaction.', data: { reason: c.reason } },
-          })),
-        },
-        id,
-      };
+      return scriptErrors(
+        context.map((c) => ({
+          validator: { purpose: V6_PURPOSE[c.purpose], index: c.index },
+          error: { code: 3004, message: 'Unable to create the evaluation context from the given transaction.', data: { reason: c.reason } },
+        })),
+      );
     }
     if (evaluation.failures.length === 0) {
       return { jsonrpc: '2.0', method: 'evaluateTransaction', error: { code: 3000, message: evaluation.general ?? 'The transaction could not be evaluated.' }, id };
     }
-    return {
-      jsonrpc: '2.0',
-      method: 'evaluateTransaction',
-      error: {
-        code: 3010,
-        message: 'Some scripts of the transactions terminated with error(s).',
-        data: evaluation.failures.map((f) => ({
-          validator: { purpose: V6_PURPOSE[f.purpose], index: f.index },
-          error: { code: 3012, message: 'Some of the scripts failed to evaluate to a positive outcome.', data: { validationError: f.error, traces: f.traces } },
-        })),
-      },
-      id,
-    };
+    return scriptErrors(
+      evaluation.failures.map((f) => ({
+        validator: { purpose: V6_PURPOSE[f.purpose], index: f.index },
+        error: { code: 3012, message: 'Some of the scripts failed to evaluate to a positive outcome.', data: { validationError: f.error, traces: f.traces } },
+      })),
+    );
   }
   const envelope = { type: 'jsonwsp/response', version: '1.0', servicename: 'ogmios', methodname: 'EvaluateTx' };
   const reflection = { id: requestId };
