@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
 import { browserAvailable } from '../helpers/browser';
 import { useBrowserApp } from '../helpers/browser-app';
-import { framesDrawn } from '../helpers/page-waits';
+import { framesDrawn, settled } from '../helpers/page-waits';
 import { messages } from '../../shared/messages';
 import { planLimitMessage } from '../../shared/plans';
 
@@ -157,7 +157,7 @@ describe.runIf(browserAvailable())('the frictions of a new user, in Chromium', (
       const token = dialog.getByLabel('Test token (optional)');
       const quantity = dialog.getByRole('textbox', { name: 'Quantity' });
       await quantity.waitFor();
-      await framesDrawn(page);
+      await settled(page, dialog);
       const [t, q] = [(await token.boundingBox())!, (await quantity.boundingBox())!];
       expect(Math.abs(t.y - q.y), `inputs' tops at ${width} px`).toBeLessThan(1);
       expect(Math.abs(t.height - q.height)).toBeLessThan(1);

@@ -26,6 +26,24 @@ export async function framesDrawn(page: Page): Promise<void> {
 }
 
 /**
+ * Resolves once `locator` has stopped moving: its box is the same over three looks two frames apart.
+ * A dialog opens with a transition (it slides and fades in), so boxes read while it runs belong to
+ * different moments of it.
+ */
+export async function settled(page: Page, locator: Locator, timeoutMs = 5_000): Promise<void> {
+  const end = Date.now() + timeoutMs;
+  let last = '';
+  let same = 0;
+  while (same < 2) {
+    if (Date.now() > end) throw new Error('the element kept moving');
+    await framesDrawn(page);
+    const box = JSON.stringify(await locator.boundingBox());
+    same = box === last ? same + 1 : 0;
+    last = box;
+  }
+}
+
+/**
  * Counts the page's requests still in flight from now on, so a test can wait for what a step set off
  * (a chunk loaded on demand, a late fetch) to have arrived.
  */
