@@ -5,7 +5,7 @@ import { validate } from '@scalar/openapi-parser';
 import { useTestApp } from '../helpers/use-test-app';
 import { ALLOWED_EVM_METHODS } from '../../shared/milkomeda';
 import { clientExamples } from '../../shared/client-examples';
-import { DEFAULT_BLOCKS_PER_EPOCH } from '../../server/sandbox/chain/api';
+import { DEFAULT_BLOCKS_PER_EPOCH } from '../../server/sandbox/chain/params';
 
 const app = useTestApp();
 

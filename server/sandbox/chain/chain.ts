@@ -38,9 +38,11 @@ import { mempoolPaths } from './resources/mempool/queries';
 import { utilPaths } from './resources/utils/queries';
 import { submitPaths } from './resources/submit/queries';
 import { nutlinkPaths } from './resources/nutlink/queries';
+import { governancePaths } from './resources/governance/queries';
 import type { ChainContext } from './context';
 import { amounts } from './paging';
-import { NETWORK_MAGIC, DEFAULT_GENESIS_TIME, DEFAULT_BLOCK_INTERVAL_MS, DEFAULT_BLOCKS_PER_EPOCH, DEFAULT_ADDRESS_WINDOW_BLOCKS, DEFAULT_SEGMENT_LENGTH, DEFAULT_SEED, type SandboxChain, type SandboxChainOptions, type SandboxChainParams, type SandboxCatalog } from './api';
+import { NETWORK_MAGIC, DEFAULT_GENESIS_TIME, DEFAULT_BLOCK_INTERVAL_MS, DEFAULT_BLOCKS_PER_EPOCH, DEFAULT_ADDRESS_WINDOW_BLOCKS, DEFAULT_SEGMENT_LENGTH, DEFAULT_SEED, type SandboxChainOptions, type SandboxChainParams } from './params';
+import type { SandboxChain, SandboxCatalog } from './api';
 
 function positiveInt(value: number, name: string): number {
   if (!Number.isSafeInteger(value) || value < 1) throw new Error(`${name} must be a positive integer`);
@@ -284,18 +286,17 @@ export function createSandboxChain(options: SandboxChainOptions): SandboxChain {
     segment, simBlock, resolveHeight, resolveTx, addressText, addressHistory,
     liveIndex, liveStakeAt, liveDistribution, liveSums,
     unspentAt, utxoObject, sumOf, knownAddress,
-    chain: () => chain,
   };
-  const chain: SandboxChain = assembleChain(ctx);
-  return chain;
+  return assembleChain(ctx);
 }
 
 /** The chain from the queries of every resource (resources/<resource>/queries.ts). */
 function assembleChain(ctx: ChainContext): SandboxChain {
-  const { network, params, clock, tipHeight, epochOf, world, governance } = ctx;
+  const { network, params, clock, tipHeight, epochOf, world } = ctx;
   let catalogCache: SandboxCatalog | undefined;
   const pools = poolModel(ctx);
   const txs = txModel(ctx, pools);
+  const addresses = addressPaths(ctx);
   return {
     network,
     params,
@@ -306,8 +307,8 @@ function assembleChain(ctx: ChainContext): SandboxChain {
     ...txPaths(ctx, pools, txs),
     ...epochPaths(ctx, pools),
     ...networkPaths(ctx, pools),
-    ...addressPaths(ctx),
-    ...accountPaths(ctx, pools),
+    ...addresses,
+    ...accountPaths(ctx, pools, addresses),
     ...assetPaths(ctx),
     ...poolPaths(ctx, pools),
     ...scriptPaths(ctx, txs),
@@ -316,7 +317,7 @@ function assembleChain(ctx: ChainContext): SandboxChain {
     ...utilPaths(ctx),
     ...submitPaths(ctx),
     ...nutlinkPaths(ctx),
-    governance: () => governance,
+    ...governancePaths(ctx),
     catalog() {
       catalogCache ??= catalogOf(world);
       return structuredClone(catalogCache);

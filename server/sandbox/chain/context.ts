@@ -3,7 +3,7 @@
 // the UTXO set as of the tip. The modules take it and answer their paths from it; none keeps state
 // another needs.
 import type { AddressUtxo } from '../../../shared/chain';
-import type { SandboxChain, SandboxChainParams, SandboxNetwork } from './api';
+import type { SandboxChainParams, SandboxNetwork } from './params';
 import type { Governance } from './gov';
 import type { HashCodec } from './hashes';
 import type { LiveLedger, LiveTx } from './ledger';
@@ -69,6 +69,4 @@ export interface ChainContext {
   readonly sumOf: (utxos: UnspentOutput[]) => { lovelace: bigint; assets: Map<string, bigint> };
   /** A world address or one the live ledger has seen. */
   readonly knownAddress: (text: string) => boolean;
-  /** The assembled chain, for a path that answers through another group's. */
-  readonly chain: () => SandboxChain;
 }

@@ -9,6 +9,10 @@
 // is stored: any epoch's proposals and any voter's votes are computed on demand and memoised.
 // The live layer is what submitted transactions carry (ledger.ts decodes and checks them): DRep
 // certificates, vote delegations, votes and proposals, merged with the world's by block height.
+//
+// This is the model the chain shares: the ledger's validation of submitted governance (`check`), the
+// accounts' DRep (`drepOfStake`) and the /governance answers (resources/governance/queries.ts, which
+// shapes them for Blockfrost) all read it.
 import { blake2b } from '@noble/hashes/blake2.js';
 import { decodeBech32, encodeBech32 } from '../../../shared/cardano/bech32';
 import { PROTOCOL } from './protocol';
@@ -197,76 +201,18 @@ const DREP_THRESHOLD: Record<GovActionType, number> = {
   parameter_change: 0.67, treasury_withdrawals: 0.67, hard_fork_initiation: 0.6, no_confidence: 0.67, new_committee: 0.67, new_constitution: 0.75, info_action: 2,
 };
 const POOL_THRESHOLD = 0.51;
-const COMMITTEE_QUORUM = { numerator: 2, denominator: 3 };
+export const COMMITTEE_QUORUM = { numerator: 2, denominator: 3 };
 /** Actions that compete: enacting one drops the pending others of the same purpose. */
 const PURPOSE: Partial<Record<GovActionType, string>> = {
   parameter_change: 'parameters', hard_fork_initiation: 'hard_fork', no_confidence: 'committee', new_committee: 'committee', new_constitution: 'constitution',
 };
 
-/** Every parameter of a proposal's /parameters answer (Blockfrost's names); those it does not change are null. */
-const PARAMETER_FIELDS = [
-  'epoch',
-  'min_fee_a',
-  'min_fee_b',
-  'max_block_size',
-  'max_tx_size',
-  'max_block_header_size',
-  'key_deposit',
-  'pool_deposit',
-  'e_max',
-  'n_opt',
-  'a0',
-  'rho',
-  'tau',
-  'decentralisation_param',
-  'extra_entropy',
-  'protocol_major_ver',
-  'protocol_minor_ver',
-  'min_utxo',
-  'min_pool_cost',
-  'cost_models',
-  'price_mem',
-  'price_step',
-  'max_tx_ex_mem',
-  'max_tx_ex_steps',
-  'max_block_ex_mem',
-  'max_block_ex_steps',
-  'max_val_size',
-  'collateral_percent',
-  'max_collateral_inputs',
-  'coins_per_utxo_size',
-  'coins_per_utxo_word',
-  'pvt_motion_no_confidence',
-  'pvt_committee_normal',
-  'pvt_committee_no_confidence',
-  'pvt_hard_fork_initiation',
-  'dvt_motion_no_confidence',
-  'dvt_committee_normal',
-  'dvt_committee_no_confidence',
-  'dvt_update_to_constitution',
-  'dvt_hard_fork_initiation',
-  'dvt_p_p_network_group',
-  'dvt_p_p_economic_group',
-  'dvt_p_p_technical_group',
-  'dvt_p_p_gov_group',
-  'dvt_treasury_withdrawal',
-  'committee_min_size',
-  'committee_max_term_length',
-  'gov_action_lifetime',
-  'gov_action_deposit',
-  'drep_deposit',
-  'drep_activity',
-  'pvtpp_security_group',
-  'pvt_p_p_security_group',
-  'min_fee_ref_script_cost_per_byte',
-];
-
 const DREP_SEATS = 32;
-const COMMITTEE_SIZE = 7;
+export const COMMITTEE_SIZE = 7;
 /** At most two world proposals an epoch. */
-const PROPOSALS_PER_EPOCH = 2;
+export const PROPOSALS_PER_EPOCH = 2;
 /** One voter's world votes cast in an epoch at most: on the proposals of it and the three before, each voted on at most twice. */
-const VOTES_PER_EPOCH = 4 * PROPOSALS_PER_EPOCH * 2;
+export const VOTES_PER_EPOCH = 4 * PROPOSALS_PER_EPOCH * 2;
 const PARAMETER_MENU: Array<[string, (f: number) => unknown]> = [
   ['max_tx_size', (f) => 16384 + 1024 * (1 + Math.floor(f * 4))],
   ['max_block_ex_mem', (f) => String(62_000_000 + 2_000_000 * (1 + Math.floor(f * 5)))],
@@ -298,7 +244,6 @@ interface LiveState {
   proposals: Proposal[];
   votes: Array<Omit<Vote, 'proposal'> & { actionTx: string; actionIndex: number }>;
 }
-type Page = { count: number; page: number; order: 'asc' | 'desc' };
 
 /** What every part shares: the chain key, the clock, derivations, hashes and the caches of anchors and closed epochs. */
 function govBase(ctx: GovContext) {
@@ -853,7 +798,12 @@ function voteDelegation(g: GovDreps) {
     return byDrep;
   };
   const amountOf = (id: string): bigint => (power().get(id) ?? []).reduce((n, d) => n + d.amount, 0n);
-  return { delegationOf, power, amountOf };
+  /** The drep_id of a stake address's vote delegation (accounts), or null. */
+  const drepOfStake = (stake: string): string | null => {
+    const t = delegationOf(stake);
+    return t === null ? null : targetId(t);
+  };
+  return { delegationOf, power, amountOf, drepOfStake };
 }
 type GovDelegated = GovDreps & ReturnType<typeof voteDelegation>;
 
@@ -917,17 +867,9 @@ function drepActivity(g: GovDelegated) {
 }
 type GovActive = GovDelegated & ReturnType<typeof drepActivity>;
 
-/** Proposals and votes, world and live, ordered by height, with their status and the votes that count. */
-function proposalQueries(g: GovActive) {
-  const { ctx, bpe, epochOf, sortKey, findWorldProposal, votesOnWorld, countedVotes, statusOf, statusAt, resolution, live, findDrep } = g;
-  const liveVotes = (): Vote[] => {
-    const out: Vote[] = [];
-    for (const v of live().votes) {
-      const p = proposalByRef(v.actionTx, v.actionIndex);
-      if (p) out.push({ ...v, proposal: p });
-    }
-    return out;
-  };
+/** A proposal by its reference, world or live, and its status as of an epoch (the ledger's validation reads it too). */
+function proposalLookup(g: GovActive) {
+  const { ctx, epochOf, findWorldProposal, statusAt, live } = g;
   const proposalByRef = (txHash: string, index: number): Proposal | null => {
     const tip = ctx.tip();
     const l = live().proposals.find((p) => p.txHash === txHash && p.index === index);
@@ -939,55 +881,12 @@ function proposalQueries(g: GovActive) {
     return { ratified: null, enacted: null, dropped: null, expired: expiration + 1 <= epoch ? expiration + 1 : null, expiration };
   };
   const proposalStatus = (p: Proposal, epoch: number): ProposalStatus => (p.world ? statusAt(p, epoch) : liveStatusAt(p, epoch));
-
-  /**
-   * A page of an ordered stream built epoch by epoch (world) and merged with a few live items: only
-   * the epochs the page needs are computed, from the first epoch (asc) or from the tip (desc).
-   */
-
-  const pageOf = <T extends { height: number; order: number }>(
-    page: { count: number; page: number; order: 'asc' | 'desc' },
-    fromEpoch: number,
-    toEpoch: number,
-    worldAt: (epoch: number) => T[],
-    liveItems: T[],
-    perEpoch: number,
-  ): T[] => {
-    // A page past what the epochs could hold at most is empty without computing one of them.
-    if ((page.page - 1) * page.count >= Math.max(0, toEpoch - fromEpoch + 1) * perEpoch + liveItems.length) return [];
-    const need = page.count * page.page;
-    const world: T[] = [];
-    const desc = page.order === 'desc';
-    for (let i = 0; i <= toEpoch - fromEpoch && world.length < need; i++) {
-      const items = worldAt(desc ? toEpoch - i : fromEpoch + i);
-      world.push(...(desc ? items.slice().reverse() : items));
-    }
-    const merged = [...world, ...liveItems].sort(sortKey);
-    if (desc) merged.reverse();
-    return merged.slice((page.page - 1) * page.count, page.page * page.count);
-  };
-
-  const votesOnProposal = (p: Proposal): Vote[] => {
-    const tip = ctx.tip();
-    const status = proposalStatus(p, epochOf(tip));
-    const stop = status.dropped !== null ? status.dropped * bpe : Infinity;
-    const world = p.world ? votesOnWorld(p).filter((v) => v.height <= tip && v.height < stop) : [];
-    return [...world, ...liveVotes().filter((v) => v.proposal === p)].sort(sortKey);
-  };
-  const countedOn = (p: Proposal, votes: Vote[]): Set<Vote> => {
-    const tip = ctx.tip();
-    const full = p.world ? statusOf(p) : liveStatusAt(p, Infinity);
-    const boundary = Math.min(resolution(full), epochOf(p.height) + 4) * bpe;
-    const retired = (hex: string, before: number): boolean =>
-      (findDrep({ hex, script: null })?.events ?? []).some((e) => e.action === 'deregistered' && e.height < before && e.height <= tip);
-    return countedVotes(votes, boundary, retired);
-  };
-  return { liveVotes, proposalByRef, liveStatusAt, proposalStatus, pageOf, votesOnProposal, countedOn };
+  return { proposalByRef, liveStatusAt, proposalStatus };
 }
-type GovQueries = GovActive & ReturnType<typeof proposalQueries>;
+type GovProposals = GovActive & ReturnType<typeof proposalLookup>;
 
 /** The validation of submitted governance (ledger.ts calls it). */
-function submittedCheck(g: GovQueries) {
+function submittedCheck(g: GovProposals) {
   const { ctx, epochOf, seats, seatHex, seatCycleAt, coldHex, hotAt, findWorldProposal, liveStateOf, proposalStatus } = g;
   const check = (tx: LiveTx, accepted: readonly LiveTx[], height: number): string | null => {
     const pending = liveStateOf([...accepted, tx], () => 0);
@@ -1061,232 +960,12 @@ function submittedCheck(g: GovQueries) {
   return { check };
 }
 
-/** Rows and objects in Blockfrost's shapes. */
-function answerRows(g: GovQueries) {
-  const { ctx, epochOf, amountOf, drepState, latestAnchor, proposalStatus } = g;
-  const slice = <T>(items: T[], page: Page): T[] => (page.order === 'desc' ? items.slice().reverse() : items).slice((page.page - 1) * page.count, page.page * page.count);
-
-  const drepListItem = (d: Drep) => {
-    const s = drepState(d);
-    const anchor = latestAnchor(d);
-    return {
-      drep_id: d.id,
-      hex: d.hex,
-      amount: String(s.amount),
-      has_script: d.script,
-      retired: !s.registered,
-      expired: s.expired,
-      last_active_epoch: s.lastActive,
-      metadata: anchor ? metadataOf(anchor) : null,
-    };
-  };
-  const metadataOf = (e: DrepEvent) => {
-    const c = e.content?.();
-    return c
-      ? { url: c.url, hash: c.hash, json_metadata: c.json, bytes: c.bytes }
-      : { url: e.anchor!.url, hash: e.anchor!.hash, json_metadata: null, bytes: null, error: { code: 'CONNECTION_ERROR' as const, message: 'The sandbox chain does not fetch off-chain metadata.' } };
-  };
-  const special = (which: 'abstain' | 'no_confidence') => {
-    const id = which === 'abstain' ? DREP_ALWAYS_ABSTAIN : DREP_ALWAYS_NO_CONFIDENCE;
-    return { drep_id: id, hex: '', amount: String(amountOf(id)), has_script: false, retired: false, expired: false, last_active_epoch: null };
-  };
-  const voteRow = (v: Vote) => ({ tx_hash: v.txHash, cert_index: v.certIndex, proposal_id: govActionId(v.proposal.txHash, v.proposal.index), proposal_tx_hash: v.proposal.txHash, proposal_cert_index: v.proposal.index, vote: v.vote });
-  const committeeVoteRow = (v: Vote) => ({
-    tx_hash: v.txHash, voter_hot_id: v.voter, proposal_id: govActionId(v.proposal.txHash, v.proposal.index), proposal_tx_hash: v.proposal.txHash,
-    proposal_index: v.proposal.index, governance_type: v.proposal.type, vote: v.vote, metadata_url: v.anchor?.url ?? null, metadata_hash: v.anchor?.hash ?? null,
-    block_height: v.height, block_time: ctx.timeOf(v.height),
-  });
-  const proposalObject = (p: Proposal) => {
-    const s = proposalStatus(p, epochOf(ctx.tip()));
-    return {
-      id: govActionId(p.txHash, p.index), tx_hash: p.txHash, cert_index: p.index, governance_type: p.type,
-      governance_description: p.description as Record<string, unknown> | null, deposit: String(p.deposit), return_address: p.returnAddress,
-      ratified_epoch: s.ratified, enacted_epoch: s.enacted, dropped_epoch: s.dropped, expired_epoch: s.expired, expiration: s.expiration,
-    };
-  };
-  return { slice, drepListItem, metadataOf, special, voteRow, committeeVoteRow, proposalObject };
-}
-type GovRows = GovQueries & ReturnType<typeof answerRows>;
-
-/** /governance/dreps and each DRep's delegators, metadata, updates and votes. */
-function drepAnswers(g: GovRows) {
-  const { ctx, epochOf, seats, regHeight, retHeight, dreps, findDrep, registeredDrep, delegationOf, power, seatVotesCastIn, drepState, latestAnchor, liveVotes, pageOf, slice, drepListItem, metadataOf, special, voteRow } = g;
-  let rowCache: { tip: number; count: number; rows: Array<ReturnType<typeof drepListItem> | (ReturnType<typeof special> & { metadata: null })> } | undefined;
-
-  return {
-    /** The drep_id of a stake address's vote delegation (accounts), or null. */
-    drepOfStake(stake: string): string | null {
-      const t = delegationOf(stake);
-      return t === null ? null : targetId(t);
-    },
-    dreps(page: Page, filter: { retired?: boolean; expired?: boolean; byAmount?: boolean }) {
-      const tip = ctx.tip();
-      const count = ctx.live().length;
-      if (!rowCache || rowCache.tip !== tip || rowCache.count !== count) {
-        rowCache = { tip, count, rows: [{ ...special('abstain'), metadata: null }, { ...special('no_confidence'), metadata: null }, ...dreps().list.map(drepListItem)] };
-      }
-      let rows = rowCache.rows;
-      if (filter.retired !== undefined) rows = rows.filter((r) => r.retired === filter.retired);
-      if (filter.expired !== undefined) rows = rows.filter((r) => r.expired === filter.expired);
-      if (filter.byAmount) rows = rows.map((r, i) => ({ r, i })).sort((a, b) => (BigInt(a.r.amount) < BigInt(b.r.amount) ? -1 : BigInt(a.r.amount) > BigInt(b.r.amount) ? 1 : a.i - b.i)).map((x) => x.r);
-      return slice(rows, page);
-    },
-    drep(text: string) {
-      const id = parseDrepId(text);
-      if (id === null) return undefined;
-      if (id === 'abstain' || id === 'no_confidence') return { ...special(id), active: true, active_epoch: null };
-      const d = findDrep(id);
-      if (!d) return null;
-      const s = drepState(d);
-      return {
-        drep_id: d.id, hex: d.hex, amount: String(s.amount), active: s.registered, active_epoch: s.registrationEpoch, has_script: d.script,
-        retired: !s.registered, expired: s.expired, last_active_epoch: s.lastActive,
-      };
-    },
-    drepDelegators(text: string, page: Page) {
-      const id = parseDrepId(text);
-      if (id === null) return undefined;
-      const key = id === 'abstain' ? DREP_ALWAYS_ABSTAIN : id === 'no_confidence' ? DREP_ALWAYS_NO_CONFIDENCE : findDrep(id)?.id;
-      if (!key) return null;
-      return slice((power().get(key) ?? []).map((d) => ({ address: d.address, amount: String(d.amount) })), page);
-    },
-    drepMetadata(text: string) {
-      const d = registeredDrep(text);
-      if (d === undefined) return undefined;
-      const anchor = d ? latestAnchor(d) : null;
-      return d && anchor ? { drep_id: d.id, hex: d.hex, ...metadataOf(anchor) } : null;
-    },
-    drepUpdates(text: string, page: Page) {
-      const d = registeredDrep(text);
-      if (!d) return d;
-      const tip = ctx.tip();
-      return slice(d.events.filter((e) => e.height <= tip).map((e) => ({ tx_hash: e.txHash, cert_index: e.certIndex, action: e.action, deposit: e.deposit === null ? null : String(e.deposit) })), page);
-    },
-    drepVotes(text: string, page: Page) {
-      const d = registeredDrep(text);
-      if (!d) return d;
-      const tip = ctx.tip();
-      const liveItems = liveVotes().filter((v) => v.role === 'drep' && v.voterHex === d.hex);
-      if (!d.seat) return pageOf(page, 1, 0, () => [], liveItems, 0).map(voteRow);
-      const s = seats[d.seat.slot]!;
-      const ret = retHeight(s, d.seat.cycle);
-      const worldAt = (e: number): Vote[] => seatVotesCastIn(s, d.hex, e, tip);
-      return pageOf(page, Math.max(1, epochOf(regHeight(s, d.seat.cycle))), epochOf(Math.min(tip, ret ?? tip)), worldAt, liveItems, VOTES_PER_EPOCH).map(voteRow);
-    },
-  };
-}
-
-/** /governance/committee and the committee's votes. */
-function committeeAnswers(g: GovRows) {
-  const { ctx, epochOf, sortKey, epochVotes, term, coldHex, hotAt, hotOwner, worldProposals, memberVotes, liveVotes, pageOf, committeeVoteRow } = g;
-  return {
-    committee() {
-      const epoch = epochOf(ctx.tip());
-      const expiration = (term(epoch) + 1) * PROTOCOL.committeeMaxTermLength;
-      return {
-        gov_action_id: null, proposal_tx_hash: null, proposal_index: null, is_dissolved: false, quorum: COMMITTEE_QUORUM,
-        members: Array.from({ length: COMMITTEE_SIZE }, (_, m) => {
-          const hot = hotAt(m, epoch);
-          const status = hot ? 'authorized' : m === COMMITTEE_SIZE - 1 ? 'not_authorized' : 'resigned';
-          return {
-            cc_cold_id: ccColdId(coldHex(m)), cc_cold_hex: coldHex(m), cc_cold_has_script: false,
-            cc_hot_id: hot ? ccHotId(hot) : null, cc_hot_hex: hot, cc_hot_has_script: hot ? false : null, status, expiration_epoch: expiration,
-          };
-        }),
-      };
-    },
-    /** Votes of the committee (all members, or the hot or cold credential given), as rows without block_time (the caller adds it). */
-    committeeVotes(page: Page, cc?: string) {
-      const tip = ctx.tip();
-      let member: number | null = null;
-      let hotOnly: string | null = null;
-      let from = 1;
-      let to = epochOf(tip);
-      if (cc !== undefined) {
-        const parsed = parseCcId(cc);
-        if (!parsed) return undefined;
-        if (parsed.kind === 'cold') {
-          member = Array.from({ length: COMMITTEE_SIZE }, (_, m) => m).find((m) => coldHex(m) === parsed.hex) ?? null;
-        } else {
-          const owner = hotOwner(parsed.hex, epochOf(tip));
-          member = owner?.member ?? null;
-          hotOnly = parsed.hex;
-          // A hot key votes only during its term (and up to three epochs after, on the term's last proposals).
-          if (owner) [from, to] = [Math.max(1, owner.term * PROTOCOL.committeeMaxTermLength), Math.min(to, (owner.term + 1) * PROTOCOL.committeeMaxTermLength + 3)];
-        }
-        if (member === null) return [];
-      }
-      const worldAt = (e: number): Vote[] => epochVotes(`cc|${member ?? 'all'}|${hotOnly ?? ''}`, e, () => {
-        const out: Vote[] = [];
-        // Votes cast in epoch e are on proposals of epochs e-3..e.
-        for (let pe = e - 3; pe <= e; pe++) {
-          for (const p of worldProposals(pe)) {
-            for (let m = 0; m < COMMITTEE_SIZE; m++) {
-              if (member !== null && m !== member) continue;
-              for (const v of memberVotes(m, p)) if (epochOf(v.height) === e && v.height <= tip && (hotOnly === null || v.voterHex === hotOnly)) out.push(v);
-            }
-          }
-        }
-        return out.sort(sortKey);
-      });
-      const liveItems = liveVotes().filter((v) => v.role === 'constitutional_committee' && (hotOnly === null || v.voterHex === hotOnly));
-      return pageOf(page, from, to, worldAt, liveItems, member === null ? COMMITTEE_SIZE * VOTES_PER_EPOCH : VOTES_PER_EPOCH).map(committeeVoteRow);
-    },
-  };
-}
-
-/** /governance/proposals with each proposal's parameters, withdrawals, votes and metadata, and a pool's votes. */
-function proposalAnswers(g: GovRows) {
-  const { ctx, epochOf, sortKey, epochVotes, worldProposals, poolVotes, live, liveVotes, proposalByRef, pageOf, votesOnProposal, countedOn, slice, proposalObject } = g;
-  return {
-    proposals(page: Page) {
-      const tip = ctx.tip();
-      const worldAt = (e: number): Proposal[] => worldProposals(e).filter((p) => p.height <= tip);
-      return pageOf(page, 1, epochOf(tip), worldAt, live().proposals, PROPOSALS_PER_EPOCH).map((p) => ({ id: govActionId(p.txHash, p.index), tx_hash: p.txHash, cert_index: p.index, governance_type: p.type }));
-    },
-    proposal: (txHash: string, index: number) => {
-      const p = proposalByRef(txHash, index);
-      return p ? proposalObject(p) : null;
-    },
-    proposalParameters(txHash: string, index: number) {
-      const p = proposalByRef(txHash, index);
-      if (!p || p.type !== 'parameter_change') return null;
-      const parameters = Object.fromEntries(PARAMETER_FIELDS.map((name) => [name, p.parameters?.[name] ?? null]));
-      return { id: govActionId(p.txHash, p.index), tx_hash: p.txHash, cert_index: p.index, parameters };
-    },
-    proposalWithdrawals(txHash: string, index: number, page: Page) {
-      const p = proposalByRef(txHash, index);
-      if (!p || p.type !== 'treasury_withdrawals') return null;
-      return slice(p.withdrawals.map((w) => ({ stake_address: w.stakeAddress, amount: String(w.amount) })), page);
-    },
-    proposalVotes(txHash: string, index: number, page: Page) {
-      const p = proposalByRef(txHash, index);
-      if (!p) return null;
-      const votes = votesOnProposal(p);
-      const counted = countedOn(p, votes);
-      return slice(votes, page).map((v) => ({ tx_hash: v.txHash, cert_index: v.certIndex, voter_role: v.role, voter: v.voter, vote: v.vote, counted: counted.has(v) }));
-    },
-    proposalMetadata(txHash: string, index: number) {
-      const p = proposalByRef(txHash, index);
-      const c = p?.content?.();
-      if (!p || !c) return null;
-      return { id: govActionId(p.txHash, p.index), tx_hash: p.txHash, cert_index: p.index, url: c.url, hash: c.hash, json_metadata: c.json, bytes: c.bytes };
-    },
-    poolVotes(poolHex: string, page: Page) {
-      const pool = ctx.pools.find((p) => p.hex === poolHex);
-      if (!pool) return null;
-      const tip = ctx.tip();
-      const worldAt = (e: number): Vote[] => epochVotes(`spo|${pool.hex}`, e, () => {
-        const out: Vote[] = [];
-        for (let pe = e - 3; pe <= e; pe++) for (const p of worldProposals(pe)) for (const v of poolVotes(pool, p)) if (epochOf(v.height) === e && v.height <= tip) out.push(v);
-        return out.sort(sortKey);
-      });
-      const liveItems = liveVotes().filter((v) => v.role === 'spo' && v.voterHex === poolHex);
-      return pageOf(page, 1, epochOf(tip), worldAt, liveItems, VOTES_PER_EPOCH).map((v) => ({ tx_hash: v.txHash, cert_index: v.certIndex, vote: v.vote }));
-    },
-  };
-}
-
+/**
+ * The governance model of the chain: the world's seats, committee, proposals and votes, their
+ * ratification, the live layer, and the validation of submitted governance (`check`, which ledger.ts
+ * calls). The accounts read a stake address's DRep from it (`drepOfStake`), and
+ * resources/governance/queries.ts answers /governance from it in Blockfrost's shapes.
+ */
 export function createGovernance(ctx: GovContext) {
   const base = govBase(ctx);
   const seated = Object.assign(base, drepSeats(base), committeeKeys(base));
@@ -1296,9 +975,8 @@ export function createGovernance(ctx: GovContext) {
   const withDreps = Object.assign(ratified, drepRegistry(ratified));
   const delegated = Object.assign(withDreps, voteDelegation(withDreps));
   const active = Object.assign(delegated, drepActivity(delegated));
-  const queries = Object.assign(active, proposalQueries(active));
-  const rows = Object.assign(queries, answerRows(queries));
-  return { ...submittedCheck(queries), ...drepAnswers(rows), ...committeeAnswers(rows), ...proposalAnswers(rows) };
+  const proposals = Object.assign(active, proposalLookup(active));
+  return Object.assign(proposals, submittedCheck(proposals));
 }
 
 export type Governance = ReturnType<typeof createGovernance>;

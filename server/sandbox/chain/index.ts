@@ -1,8 +1,7 @@
 // The sandbox chain: a deterministic simulated Cardano chain served in Blockfrost shapes.
 export { createSandboxChain } from './chain';
+export { isAddressOfNetwork, isStakeAddressOfNetwork } from '../../blockfrost/contract';
 export {
-  isAddressOfNetwork,
-  isStakeAddressOfNetwork,
   DEFAULT_ADDRESS_WINDOW_BLOCKS,
   DEFAULT_BLOCK_INTERVAL_MS,
   DEFAULT_BLOCKS_PER_EPOCH,
@@ -10,20 +9,11 @@ export {
   DEFAULT_SEED,
   DEFAULT_SEGMENT_LENGTH,
   NETWORK_MAGIC,
-} from './api';
-export type {
-  AddressTxQuery,
-  DevWalletInfo,
-  FaucetPayment,
-  FaucetRequest,
-  CatalogAddress,
-  CatalogAsset,
-  SandboxCatalog,
-  SandboxChain,
-  SandboxChainOptions,
-  SandboxChainParams,
-  SandboxNetwork,
-} from './api';
+} from './params';
+export type { SandboxChainOptions, SandboxChainParams, SandboxNetwork } from './params';
+export type { CatalogAddress, CatalogAsset, SandboxCatalog, SandboxChain } from './api';
+export type { AddressTxQuery } from './paging';
+export type { DevWalletInfo, FaucetPayment, FaucetRequest } from './resources/submit/queries';
 export { sandboxRouter, SANDBOX_HEADER, SANDBOX_HEADER_VALUE, NOT_SERVED_MESSAGE } from './router';
 export { LedgerRefusal, memoryLedgerStore } from './ledger';
 export type { LedgerEntry, LedgerStore } from './ledger';

@@ -1,8 +1,15 @@
 // Lists the way Blockfrost pages them (count, page, order), amounts in its shape, and the
 // from/to bounds of the transaction lists.
-import type { AddressTxQuery } from './api';
 import type { PageRequest } from '../../blockfrost/http';
 import type { Amount, Pagination } from '../../../shared/chain';
+
+/** A transaction list's page and its from/to bounds (Blockfrost's `from` and `to`). */
+export interface AddressTxQuery extends Pagination {
+  /** Inclusive lower bound: "height" or "height:index". */
+  from?: string;
+  /** Inclusive upper bound: "height" or "height:index". */
+  to?: string;
+}
 
 export function fillPage(page: Pagination | undefined, total: number): PageRequest {
   return { count: page?.count ?? Math.max(total, 1), page: page?.page ?? 1, order: page?.order ?? 'asc' };

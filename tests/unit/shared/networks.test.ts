@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { evmChainByNetworkId, MILKOMEDA_MAINNET, MILKOMEDA_TESTNET } from '../../../shared/milkomeda';
-import { NETWORK_MAGIC } from '../../../server/sandbox/chain/api';
+import { NETWORK_MAGIC } from '../../../server/sandbox/chain/params';
 import { networkId } from '../../../shared/cardano/address';
 import {
   addressNetworkOfWebhook,

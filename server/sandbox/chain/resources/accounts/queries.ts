@@ -1,21 +1,38 @@
 // /accounts/{stake_address}: world stake keys (background) and those the live ledger has seen:
 // balance, addresses, utxos, rewards, history, certificates, withdrawals and transactions.
 import type { ChainContext } from '../../context';
-import { parseBound, paginate, virtualPage, amountList } from '../../paging';
-import type { SandboxChain } from '../../api';
+import { parseBound, paginate, virtualPage, amountList, type AddressTxQuery } from '../../paging';
+import type { Account, AddressUtxo, Pagination } from '../../../../../shared/chain';
 import type { PoolModel } from '../pools/queries';
+import type { AddressQueries } from '../addresses/queries';
 import { stakeAddressOf } from '../../../../../shared/cardano/address';
 import { PROTOCOL } from '../../protocol';
-import type { AccountDelegation, AccountRegistration, AccountTransaction, LiveStake, LiveStakeAccount } from '../../stake';
+import type { AccountDelegation, AccountRegistration, AccountTransaction, LiveStake, LiveStakeAccount, AccountAddressesTotal, AccountHistoryItem, AccountReward, AccountWithdrawal } from '../../stake';
 import { STAKE_KEY_DEPOSIT, type SimTx } from '../../simulate';
 import type { Wallet } from '../../world';
 
-/** The chain's methods behind these paths. */
-export type AccountPaths = Pick<SandboxChain, 'account' | 'accountAddresses' | 'accountUtxos' | 'accountRewards' | 'accountHistory' | 'accountDelegations' | 'accountRegistrations' | 'accountWithdrawals' | 'accountMirs' | 'accountAddressesAssets' | 'accountAddressesTotal' | 'accountTransactions' | 'addressesOfStake'>;
+/** The chain's queries behind /accounts. */
+export interface AccountQueries {
+  account(stakeAddress: string): Account | null;
+  accountAddresses(stakeAddress: string, page?: Pagination): Array<{ address: string }> | null;
+  accountUtxos(stakeAddress: string, page?: Pagination): AddressUtxo[] | null;
+  accountRewards(stakeAddress: string, page?: Pagination): AccountReward[] | null;
+  accountHistory(stakeAddress: string, page?: Pagination): AccountHistoryItem[] | null;
+  accountDelegations(stakeAddress: string, page?: Pagination): AccountDelegation[] | null;
+  accountRegistrations(stakeAddress: string, page?: Pagination): AccountRegistration[] | null;
+  accountWithdrawals(stakeAddress: string, page?: Pagination): AccountWithdrawal[] | null;
+  /** Instantaneous rewards: none on this chain (Conway has no MIR certificates). */
+  accountMirs(stakeAddress: string, page?: Pagination): AccountWithdrawal[] | null;
+  accountAddressesAssets(stakeAddress: string, page?: Pagination): Array<{ unit: string; quantity: string }> | null;
+  accountAddressesTotal(stakeAddress: string): AccountAddressesTotal | null;
+  accountTransactions(stakeAddress: string, query?: AddressTxQuery): AccountTransaction[] | null;
+  /** Base addresses controlled by a stake address (empty when unknown). */
+  addressesOfStake(stakeAddress: string): string[];
+}
 
-export function accountPaths(ctx: ChainContext, pools: PoolModel): AccountPaths {
+export function accountPaths(ctx: ChainContext, pools: PoolModel, addresses: AddressQueries): AccountQueries {
   const index = accountIndex(ctx);
-  return { ...accountHoldings(ctx, pools, index), ...accountStaking(ctx, pools, index) };
+  return { ...accountHoldings(ctx, pools, index, addresses), ...accountStaking(ctx, pools, index) };
 }
 
 type AccountIndex = ReturnType<typeof accountIndex>;
@@ -98,8 +115,8 @@ function accountIndex(ctx: ChainContext) {
   return { liveAddressesByStake, addressesOfStakeAt, knownStake, knownAccount, worldDelegation, worldWithdrawals, liveAccountOf, worldWalletTxs, txPlace };
 }
 
-/** The account, its addresses, outputs, assets, totals and transactions. */
-function accountHoldings(ctx: ChainContext, pools: PoolModel, index: AccountIndex) {
+/** The account, its addresses, outputs, assets, totals and transactions (its addresses' transactions, merged). */
+function accountHoldings(ctx: ChainContext, pools: PoolModel, index: AccountIndex, addresses: AddressQueries) {
   const { homePool } = pools;
   const { world, ledger, governance, tipHeight, epochOf, liveStakeAt, addressText, unspentAt, utxoObject, sumOf } = ctx;
   const { addressesOfStakeAt, knownStake, knownAccount, worldDelegation, worldWithdrawals, worldWalletTxs } = index;
@@ -194,7 +211,7 @@ function accountHoldings(ctx: ChainContext, pools: PoolModel, index: AccountInde
       const tip = tipHeight();
       const rows = new Map<string, AccountTransaction>();
       for (const address of addressesOfStakeAt(stake, tip)) {
-        for (const tx of ctx.chain().addressTransactions(address) ?? []) if (!rows.has(tx.tx_hash)) rows.set(tx.tx_hash, { address, ...tx });
+        for (const tx of addresses.addressTransactions(address) ?? []) if (!rows.has(tx.tx_hash)) rows.set(tx.tx_hash, { address, ...tx });
       }
       const from = parseBound(query?.from);
       const to = parseBound(query?.to);
@@ -211,7 +228,7 @@ function accountHoldings(ctx: ChainContext, pools: PoolModel, index: AccountInde
       const wallet = world.walletByStakeAddress.get(stake);
       return wallet ? wallet.addresses.map(addressText) : [];
     },
-  } satisfies Partial<AccountPaths>;
+  } satisfies Partial<AccountQueries>;
 }
 
 /** Rewards, history, certificates and withdrawals. */
@@ -297,5 +314,5 @@ function accountStaking(ctx: ChainContext, pools: PoolModel, index: AccountIndex
     accountMirs(stake) {
       return knownAccount(stake) ? [] : null;
     },
-  } satisfies Partial<AccountPaths>;
+  } satisfies Partial<AccountQueries>;
 }

@@ -1,10 +1,11 @@
 // `/accounts/*`: a stake address's account, addresses, outputs, rewards, certificates and transactions.
 import type { Request, Router } from 'express';
-import type { SandboxChain } from '../../api';
+import type { ChainBasics } from '../../params';
+import type { AccountQueries } from './queries';
 import { boundsQuery, stakeAddressParam } from '../../../../blockfrost/contract';
 import { found, ordered, param } from '../../route-kit';
 
-export function mountAccountRoutes(router: Router, chain: SandboxChain): void {
+export function mountAccountRoutes(router: Router, chain: AccountQueries & ChainBasics): void {
   const stake = (req: Request): string => stakeAddressParam(param(req, 'stake_address'), chain.network);
   router.get('/accounts/:stake_address', (req, res) => {
     res.json(found(chain.account(stake(req))));

@@ -1,15 +1,23 @@
 // /addresses/{address}: balance, extended amounts, utxos, transactions and totals, from the UTXO
 // set as of the tip and the address window's history.
 import type { ChainContext } from '../../context';
-import { amounts, parseBound, paginate } from '../../paging';
-import type { SandboxChain } from '../../api';
+import { amounts, parseBound, paginate, type AddressTxQuery } from '../../paging';
+import type { AddressTotal } from '../../txs';
 import { parseShelleyAddress, stakeAddressOf } from '../../../../../shared/cardano/address';
 import type { World } from '../../world';
+import type { AddressExtended, AddressInfo, AddressTransaction, AddressUtxo, Pagination } from '../../../../../shared/chain';
 
-/** The chain's methods behind these paths. */
-export type AddressPaths = Pick<SandboxChain, 'address' | 'addressExtended' | 'addressUtxos' | 'addressTransactions' | 'addressTotal'>;
+/** The chain's queries behind /addresses. */
+export interface AddressQueries {
+  address(address: string): AddressInfo | null;
+  addressExtended(address: string): AddressExtended | null;
+  /** Unspent outputs at an address (optionally holding one asset), in chain order; null when the address was never seen. */
+  addressUtxos(address: string, page?: Pagination, asset?: string): AddressUtxo[] | null;
+  addressTransactions(address: string, query?: AddressTxQuery): AddressTransaction[] | null;
+  addressTotal(address: string): AddressTotal | null;
+}
 
-export function addressPaths(ctx: ChainContext): AddressPaths {
+export function addressPaths(ctx: ChainContext): AddressQueries {
   const { world, ledger, tipHeight, timeOf, liveIndex, addressHistory, unspentAt, utxoObject, sumOf, knownAddress } = ctx;
   const worldAddress = (text: string): World['addresses'][number] | null => {
     if (typeof text !== 'string') return null;
@@ -20,7 +28,7 @@ export function addressPaths(ctx: ChainContext): AddressPaths {
     const a = world.assetByUnit.get(unit);
     return !!a && a.nft;
   };
-  const paths: AddressPaths = {
+  const paths: AddressQueries = {
     address(text) {
       if (!knownAddress(text)) return null;
       const sum = sumOf(unspentAt(tipHeight()).byAddress.get(text) ?? []);

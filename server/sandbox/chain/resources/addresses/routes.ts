@@ -1,10 +1,11 @@
 // `/addresses/*`: an address's balance, outputs, transactions and totals.
 import type { Request, Router } from 'express';
-import type { SandboxChain } from '../../api';
+import type { ChainBasics } from '../../params';
+import type { AddressQueries } from './queries';
 import { addressParam, assetParam, boundsQuery } from '../../../../blockfrost/contract';
 import { found, ordered, param } from '../../route-kit';
 
-export function mountAddressRoutes(router: Router, chain: SandboxChain): void {
+export function mountAddressRoutes(router: Router, chain: AddressQueries & ChainBasics): void {
   const address = (req: Request): string => addressParam(param(req, 'address'), chain.network);
   router.get('/addresses/:address', (req, res) => {
     res.json(found(chain.address(address(req))));

@@ -3,15 +3,14 @@
 import type { ChainContext } from '../../context';
 import type { Utxo } from '../../unspent';
 import { AssetWindow, type AssetWindowView } from '../../asset-window';
-import { fillPage, amounts, paginate, withinBounds, byChainOrder } from '../../paging';
-import type { SandboxChain } from '../../api';
+import { fillPage, amounts, paginate, withinBounds, byChainOrder, type AddressTxQuery } from '../../paging';
 import { assetFingerprint } from '../../../../../shared/cardano/fingerprint';
 import { deriveBytes } from '../../rng';
 import { remintCount } from '../../simulate';
 import type { WorldAsset } from '../../world';
 import type { LiveTx } from '../../ledger';
 import { datumJson, remintSegment, worldMintCount, type AssetAction, type AssetUtxo } from '../../txs';
-import type { Asset, AssetListItem } from '../../../../../shared/chain';
+import type { Asset, AssetListItem, AddressTransaction, AssetHolder, Pagination } from '../../../../../shared/chain';
 import { cip68Reference, onchainMetadata, type Cip25Source, type OnchainMetadata } from '../../../../blockfrost/onchain-metadata';
 
 /**
@@ -49,8 +48,17 @@ function liveOnchainMetadata(txs: readonly LiveTx[], unit: string): OnchainMetad
   return onchainMetadata(unit, { referenceDatum, cip25 });
 }
 
-/** The chain's methods behind these paths. */
-export type AssetPaths = Pick<SandboxChain, 'assets' | 'assetAddresses' | 'assetsOfPolicy' | 'asset' | 'assetHistory' | 'assetTransactions' | 'assetUtxos'>;
+/** The chain's queries behind /assets. */
+export interface AssetQueries {
+  assets(page?: Pagination): AssetListItem[];
+  assetAddresses(unit: string, page?: Pagination): AssetHolder[] | null;
+  assetsOfPolicy(policyId: string, page?: Pagination): AssetListItem[] | null;
+  asset(unit: string): Asset | null;
+  assetHistory(unit: string, page?: Pagination): AssetAction[] | null;
+  assetTransactions(unit: string, query?: AddressTxQuery): AddressTransaction[] | null;
+  /** Unspent outputs holding an asset; from/to bound the block height (inclusive). */
+  assetUtxos(unit: string, query?: Pagination & { from?: number; to?: number }): AssetUtxo[] | null;
+}
 
 /** A world asset as of the tip: its supply grows with each re-mint. */
 function worldAssetObject(ctx: ChainContext, asset: WorldAsset, tip: number): Asset {
@@ -79,7 +87,7 @@ function worldAssetObject(ctx: ChainContext, asset: WorldAsset, tip: number): As
   };
   }
 
-export function assetPaths(ctx: ChainContext): AssetPaths {
+export function assetPaths(ctx: ChainContext): AssetQueries {
   const { world, hashes, ledger, tipHeight, timeOf, simBlock, liveIndex, unspentAt } = ctx;
   const { segmentLength, addressWindowBlocks } = ctx.params;
   const assetObject = (asset: WorldAsset, tip: number): Asset => worldAssetObject(ctx, asset, tip);
@@ -119,7 +127,7 @@ export function assetPaths(ctx: ChainContext): AssetPaths {
   const unspentOfAsset = (tip: number, unit: string): Utxo[] => unspentAt(tip).ofAsset(unit);
 
   const knownAsset = (unit: string): boolean => world.assetByUnit.has(unit) || liveAssets().has(unit);
-  const paths: AssetPaths = {
+  const paths: AssetQueries = {
     assets(page) {
       return paginate(assetList(tipHeight()), page);
     },

@@ -1,10 +1,10 @@
 // `/assets/*`: the asset list, an asset, its policy's assets, holders, history, transactions and outputs.
 import type { Request, Router } from 'express';
-import type { SandboxChain } from '../../api';
+import type { AssetQueries } from './queries';
 import { assetParam, boundsQuery, heightBoundsQuery, policyParam } from '../../../../blockfrost/contract';
 import { found, ordered, param } from '../../route-kit';
 
-export function mountAssetRoutes(router: Router, chain: SandboxChain): void {
+export function mountAssetRoutes(router: Router, chain: AssetQueries): void {
   const unit = (req: Request): string => assetParam(param(req, 'asset')).toLowerCase();
   router.get('/assets/:asset', (req, res) => {
     res.json(found(chain.asset(assetParam(param(req, 'asset')))));

@@ -2,16 +2,34 @@
 // and addresses.
 import type { ChainContext } from '../../context';
 import { fillPage, paginate } from '../../paging';
-import type { SandboxChain } from '../../api';
 import type { PoolModel } from '../pools/queries';
 import type { TxModel } from '../txs/queries';
 import type { BlockAddress } from '../../txs';
-import type { Block } from '../../../../../shared/chain';
+import type { Block, Pagination, TxDetails } from '../../../../../shared/chain';
 
-/** The chain's methods behind these paths. */
-export type BlockPaths = Pick<SandboxChain, 'latestBlock' | 'blockAt' | 'blockNext' | 'blockPrevious' | 'blockTxs' | 'blockTxDetails' | 'blockAtSlot' | 'blockAtEpochSlot' | 'blockAddresses' | 'blockTxsCbor'>;
+/** The chain's queries behind /blocks. */
+export interface BlockQueries {
+  /** The tip block; the same frozen object until the next block. */
+  latestBlock(): Readonly<Block>;
+  /** A height (number or decimal string) or a block hash; null when unknown or above the tip. */
+  blockAt(hashOrHeight: string | number): Block | null;
+  blockNext(hashOrHeight: string | number, page?: Pagination): Block[] | null;
+  blockPrevious(hashOrHeight: string | number, page?: Pagination): Block[] | null;
+  /** Transaction hashes of a block, all of them unless a page is asked for. */
+  blockTxs(hashOrHeight: string | number, page?: Pagination): string[] | null;
+  /** Every transaction of a block in full: tx, inputs, outputs and delegations with their pools. */
+  blockTxDetails(hashOrHeight: string | number): TxDetails[] | null;
+  /** The block of an absolute slot; null when no block has that slot (or it is above the tip). */
+  blockAtSlot(slot: number): Block | null;
+  /** The block of a slot within an epoch. */
+  blockAtEpochSlot(epoch: number, epochSlot: number): Block | null;
+  /** Addresses in a block's transactions' inputs and outputs, by bech32, each with its transactions. */
+  blockAddresses(hashOrHeight: string | number, page?: Pagination): BlockAddress[] | null;
+  /** A block's transactions that have CBOR (the live ledger's; background transactions have none). */
+  blockTxsCbor(hashOrHeight: string | number, page?: Pagination): Array<{ tx_hash: string; cbor: string }> | null;
+}
 
-export function blockPaths(ctx: ChainContext, pools: PoolModel, txs: TxModel): BlockPaths {
+export function blockPaths(ctx: ChainContext, pools: PoolModel, txs: TxModel): BlockQueries {
   const { world, hashes, schedule, ledger, tipHeight, slotOf, timeOf, epochOf, simBlock, liveSums, resolveHeight, addressText } = ctx;
   const { blocksPerEpoch, slotsPerBlock } = ctx.params;
   const { opCert } = pools;
@@ -45,7 +63,7 @@ export function blockPaths(ctx: ChainContext, pools: PoolModel, txs: TxModel): B
   };
   // The tip's block changes once per block interval and is asked for far more often than that.
   let latest: Readonly<Block> | undefined;
-  const paths: BlockPaths = {
+  const paths: BlockQueries = {
     latestBlock() {
       const tip = tipHeight();
       if (latest?.height !== tip) latest = Object.freeze(blockObject(tip, tip));

@@ -1,10 +1,11 @@
 // `/blocks/*`: the tip, a block by height, hash or slot, its neighbours, transactions and addresses.
 import type { Router } from 'express';
-import type { SandboxChain } from '../../api';
+import type { ChainBasics } from '../../params';
+import type { BlockQueries } from './queries';
 import { int32Param } from '../../../../blockfrost/contract';
 import { blockRef, found, ordered, param, unordered } from '../../route-kit';
 
-export function mountBlockRoutes(router: Router, chain: SandboxChain): void {
+export function mountBlockRoutes(router: Router, chain: BlockQueries & ChainBasics): void {
   router.get('/blocks/latest', (_req, res) => {
     res.json(chain.latestBlock());
   });

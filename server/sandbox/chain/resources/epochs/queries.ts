@@ -1,16 +1,28 @@
 // /epochs: an epoch's bounds, totals, parameters, neighbours, stake distribution and blocks.
 import type { ChainContext } from '../../context';
 import { fillPage, paginate, virtualPage } from '../../paging';
-import type { SandboxChain } from '../../api';
 import type { PoolModel } from '../pools/queries';
-import { protocolParameters } from '../../protocol';
+import { protocolParameters, type ProtocolParameters } from '../../protocol';
 import { derive } from '../../rng';
-import type { Epoch, EpochStart } from '../../../../../shared/chain';
+import type { Epoch, EpochStart, Pagination } from '../../../../../shared/chain';
 
-/** The chain's methods behind these paths. */
-export type EpochPaths = Pick<SandboxChain, 'latestEpoch' | 'epoch' | 'epochBounds' | 'parameters' | 'epochNext' | 'epochPrevious' | 'epochStakes' | 'epochPoolStakes' | 'epochBlocks' | 'epochPoolBlocks'>;
+/** The chain's queries behind /epochs. */
+export interface EpochQueries {
+  latestEpoch(): Epoch;
+  epoch(n: number): Epoch | null;
+  /** Start and end of an epoch (also of one not yet begun), as in the webhook epoch payload. */
+  epochBounds(n: number): EpochStart;
+  parameters(epoch: number): ProtocolParameters | null;
+  epochNext(epoch: number, page?: Pagination): Epoch[] | null;
+  epochPrevious(epoch: number, page?: Pagination): Epoch[] | null;
+  /** The epoch's active stake distribution (the snapshot of the end of epoch − 2). */
+  epochStakes(epoch: number, page?: Pagination): Array<{ stake_address: string; pool_id: string; amount: string }> | null;
+  epochPoolStakes(epoch: number, poolId: string, page?: Pagination): Array<{ stake_address: string; amount: string }> | null;
+  epochBlocks(epoch: number, page?: Pagination): string[] | null;
+  epochPoolBlocks(epoch: number, poolId: string, page?: Pagination): string[] | null;
+}
 
-export function epochPaths(ctx: ChainContext, pools: PoolModel): EpochPaths {
+export function epochPaths(ctx: ChainContext, pools: PoolModel): EpochQueries {
   const { key, hashes, book, tipHeight, timeOf, epochOf, poolById, simBlock, liveSums } = ctx;
   const { blocksPerEpoch, genesisTime, blockIntervalMs } = ctx.params;
   const { totalStake, poolPositions, epochDistribution } = pools;
@@ -52,7 +64,7 @@ export function epochPaths(ctx: ChainContext, pools: PoolModel): EpochPaths {
       active_stake: String(totalStake(n - 2)),
     };
   };
-  const paths: EpochPaths = {
+  const paths: EpochQueries = {
     latestEpoch() {
       const tip = tipHeight();
       return epochObject(epochOf(tip), tip)!;

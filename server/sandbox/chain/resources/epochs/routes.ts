@@ -1,10 +1,11 @@
 // `/epochs/*`: an epoch, its neighbours, parameters, stake distribution and blocks.
 import type { Request, Router } from 'express';
-import type { SandboxChain } from '../../api';
+import type { ChainBasics } from '../../params';
+import type { EpochQueries } from './queries';
 import { epochNumberParam, poolIdParam } from '../../../../blockfrost/contract';
 import { found, ordered, param, unordered } from '../../route-kit';
 
-export function mountEpochRoutes(router: Router, chain: SandboxChain): void {
+export function mountEpochRoutes(router: Router, chain: EpochQueries & ChainBasics): void {
   const epoch = (req: Request): number => epochNumberParam(param(req, 'number'));
   const poolId = (req: Request): string => poolIdParam(param(req, 'pool_id'));
   router.get('/epochs/latest', (_req, res) => {

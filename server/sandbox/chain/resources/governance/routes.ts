@@ -1,6 +1,6 @@
 // `/governance/*`: DReps, the constitutional committee, proposals and votes.
 import type { Request, Router } from 'express';
-import type { SandboxChain } from '../../api';
+import type { GovernanceQueries } from './queries';
 import { parseGovActionId } from '../../gov';
 import { CC_MESSAGE, DREP_MESSAGE, GOV_ACTION_MESSAGE, ORDER_BY_MESSAGE, booleanQuery, certIndexParam, txHashParam } from '../../../../blockfrost/contract';
 import { badRequest } from '../../../../blockfrost/http';
@@ -22,7 +22,7 @@ function proposalRef(first: string, second?: string): { txHash: string; index: n
   return { txHash, index: certIndexParam(second) };
 }
 
-export function mountGovernanceRoutes(router: Router, chain: SandboxChain): void {
+export function mountGovernanceRoutes(router: Router, chain: GovernanceQueries): void {
   const gov = () => chain.governance();
   mountDrepRoutes(router, chain);
   router.get('/governance/committee', (_req, res) => {
@@ -69,7 +69,7 @@ export function mountGovernanceRoutes(router: Router, chain: SandboxChain): void
   });
 }
 
-function mountDrepRoutes(router: Router, chain: SandboxChain): void {
+function mountDrepRoutes(router: Router, chain: GovernanceQueries): void {
   const gov = () => chain.governance();
   router.get('/governance/dreps', (req, res) => {
     const p = ordered(req);

@@ -1,8 +1,8 @@
 // `/`, `/health` and `/health/clock`: the API's root and the backend's liveness and clock.
 import type { Router } from 'express';
-import type { SandboxChain } from '../../api';
+import type { ChainBasics } from '../../params';
 
-export function mountHealthRoutes(router: Router, chain: SandboxChain, root: { url?: string; version: string }): void {
+export function mountHealthRoutes(router: Router, chain: ChainBasics, root: { url?: string; version: string }): void {
   router.get('/', (req, res) => {
     res.json({ url: root.url ?? `${req.protocol}://${req.get('host') ?? 'localhost'}${req.baseUrl}/`, version: root.version });
   });

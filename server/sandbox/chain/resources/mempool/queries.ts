@@ -1,20 +1,25 @@
 // /mempool: accepted transactions waiting for the next block.
 import type { ChainContext } from '../../context';
 import { paginate } from '../../paging';
-import type { SandboxChain } from '../../api';
+import type { Pagination } from '../../../../../shared/chain';
 import type { TxModel } from '../txs/queries';
 import type { LiveTx } from '../../ledger';
-import { purposeName } from '../../txs';
+import { purposeName, type MempoolTx } from '../../txs';
 
-/** The chain's methods behind these paths. */
-export type MempoolPaths = Pick<SandboxChain, 'mempool' | 'mempoolTx' | 'mempoolOfAddress'>;
+/** The chain's queries behind /mempool. */
+export interface MempoolQueries {
+  /** Accepted transactions waiting for the next block, in the order they were accepted. */
+  mempool(page?: Pagination): Array<{ tx_hash: string }>;
+  mempoolTx(hash: string): MempoolTx | null;
+  mempoolOfAddress(address: string, page?: Pagination): Array<{ tx_hash: string }>;
+}
 
-export function mempoolPaths(ctx: ChainContext, txs: TxModel): MempoolPaths {
+export function mempoolPaths(ctx: ChainContext, txs: TxModel): MempoolQueries {
   const { ledger } = ctx;
   const { liveTxObject, liveUtxosObject } = txs;
   const pendingTouches = (t: LiveTx, address: string): boolean =>
     t.outputs.some((o) => o.address === address) || t.inputs.some((i) => ledger.outputOf(i.txHash, i.outputIndex)?.address === address);
-  const paths: MempoolPaths = {
+  const paths: MempoolQueries = {
     mempool(page) {
       return paginate(ledger.pending(), page).map((t) => ({ tx_hash: t.hash }));
     },

@@ -1,10 +1,11 @@
 // `/mempool/*`: accepted transactions waiting for the next block.
 import type { Router } from 'express';
-import type { SandboxChain } from '../../api';
+import type { ChainBasics } from '../../params';
+import type { MempoolQueries } from './queries';
 import { addressParam } from '../../../../blockfrost/contract';
 import { found, ordered, param, txHash } from '../../route-kit';
 
-export function mountMempoolRoutes(router: Router, chain: SandboxChain): void {
+export function mountMempoolRoutes(router: Router, chain: MempoolQueries & ChainBasics): void {
   router.get('/mempool', (req, res) => {
     res.json(chain.mempool(ordered(req)));
   });

@@ -2,17 +2,21 @@
 // label's transactions.
 import type { ChainContext } from '../../context';
 import { fillPage, paginate } from '../../paging';
-import type { SandboxChain } from '../../api';
+import type { MetadataLabel, Pagination } from '../../../../../shared/chain';
 
-/** The chain's methods behind these paths. */
-export type MetadataPaths = Pick<SandboxChain, 'metadataLabels' | 'metadataLabel' | 'metadataLabelCbor'>;
+/** The chain's queries behind /metadata. */
+export interface MetadataQueries {
+  metadataLabels(page?: Pagination): MetadataLabel[];
+  metadataLabel(label: string, page?: Pagination): Array<{ tx_hash: string; json_metadata: unknown }> | null;
+  metadataLabelCbor(label: string, page?: Pagination): Array<{ tx_hash: string; cbor_metadata: string | null; metadata: string | null }>;
+}
 
-export function metadataPaths(ctx: ChainContext): MetadataPaths {
+export function metadataPaths(ctx: ChainContext): MetadataQueries {
   const { ledger, nutlink, liveIndex } = ctx;
   const CIP10: Record<string, string> = {
     '0': 'No Purpose', '1': 'Reserved', '674': 'Message (CIP-20)', '721': 'NFT Metadata (CIP-25)', '1967': 'nut.link metadata oracles registry', '1968': 'nut.link metadata oracles data points',
   };
-  const paths: MetadataPaths = {
+  const paths: MetadataQueries = {
     metadataLabels(page) {
       const counts = new Map<string, number>();
       for (const label of ['1967', '1968']) {

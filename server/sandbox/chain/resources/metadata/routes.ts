@@ -1,10 +1,10 @@
 // `/metadata/txs/labels/*`: the metadata labels and each label's transactions.
 import type { Router } from 'express';
-import type { SandboxChain } from '../../api';
+import type { MetadataQueries } from './queries';
 import { labelParam } from '../../../../blockfrost/contract';
 import { found, ordered, param } from '../../route-kit';
 
-export function mountMetadataRoutes(router: Router, chain: SandboxChain): void {
+export function mountMetadataRoutes(router: Router, chain: MetadataQueries): void {
   router.get('/metadata/txs/labels', (req, res) => {
     res.json(chain.metadataLabels(ordered(req)));
   });

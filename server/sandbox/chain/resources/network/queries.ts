@@ -1,20 +1,26 @@
 // /network, /network/eras and /genesis: supply, stake, eras and the genesis parameters.
 import type { ChainContext } from '../../context';
-import { type SandboxChain, NETWORK_MAGIC } from '../../api';
+import { NETWORK_MAGIC } from '../../params';
 import type { PoolModel } from '../pools/queries';
-import { networkEras } from '../../eras';
+import { networkEras, type Era } from '../../eras';
 import { NETWORK_TIME } from '../../clock';
+import type { Genesis, Network } from '../../../../../shared/chain';
 
 const MAX_SUPPLY = 45_000_000_000_000_000n;
 
-/** The chain's methods behind these paths. */
-export type NetworkPaths = Pick<SandboxChain, 'networkInfo' | 'genesis' | 'eras'>;
+/** The chain's queries behind /genesis and /network. */
+export interface NetworkQueries {
+  networkInfo(): Network;
+  genesis(): Genesis;
+  /** /network/eras: the eras with their bounds and parameters. */
+  eras(): Era[];
+}
 
-export function networkPaths(ctx: ChainContext, pools: PoolModel): NetworkPaths {
+export function networkPaths(ctx: ChainContext, pools: PoolModel): NetworkQueries {
   const { network, tipHeight, epochOf } = ctx;
   const { blocksPerEpoch, slotsPerBlock, firstSlot } = ctx.params;
   const { totalStake } = pools;
-  const paths: NetworkPaths = {
+  const paths: NetworkQueries = {
     networkInfo() {
       const tip = tipHeight();
       const epoch = BigInt(epochOf(tip));

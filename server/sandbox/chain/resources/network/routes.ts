@@ -1,8 +1,8 @@
 // `/genesis`, `/network` and `/network/eras`.
 import type { Router } from 'express';
-import type { SandboxChain } from '../../api';
+import type { NetworkQueries } from './queries';
 
-export function mountNetworkRoutes(router: Router, chain: SandboxChain): void {
+export function mountNetworkRoutes(router: Router, chain: NetworkQueries): void {
   router.get('/genesis', (_req, res) => {
     res.json(chain.genesis());
   });

@@ -1,13 +1,19 @@
 // /nutlink: the metadata oracles of labels 1967 and 1968 (../nutlink.ts reads them from the chain).
 import type { ChainContext } from '../../context';
-import type { SandboxChain } from '../../api';
+import type { Nutlink } from '../../nutlink';
+import type { PageRequest } from '../../../../blockfrost/http';
 
-/** The chain's methods behind these paths. */
-export type NutlinkPaths = Pick<SandboxChain, 'nutlinkAddress' | 'nutlinkTickers' | 'nutlinkAddressTicker' | 'nutlinkTicker'>;
+/** The chain's queries behind /nutlink. */
+export interface NutlinkQueries {
+  nutlinkAddress(address: string): ReturnType<Nutlink['address']>;
+  nutlinkTickers(address: string, page: PageRequest): ReturnType<Nutlink['tickers']>;
+  nutlinkAddressTicker(address: string, ticker: string, page: PageRequest): ReturnType<Nutlink['addressTicker']>;
+  nutlinkTicker(ticker: string, page: PageRequest): ReturnType<Nutlink['ticker']>;
+}
 
-export function nutlinkPaths(ctx: ChainContext): NutlinkPaths {
+export function nutlinkPaths(ctx: ChainContext): NutlinkQueries {
   const { nutlink } = ctx;
-  const paths: NutlinkPaths = {
+  const paths: NutlinkQueries = {
     nutlinkAddress: (address) => nutlink.address(address),
     nutlinkTickers: (address, page) => nutlink.tickers(address, page),
     nutlinkAddressTicker: (address, ticker, page) => nutlink.addressTicker(address, ticker, page),

@@ -1,10 +1,11 @@
 // `/nutlink/*`: nut.link oracles, their tickers and data points.
 import type { Request, Router } from 'express';
-import type { SandboxChain } from '../../api';
+import type { ChainBasics } from '../../params';
+import type { NutlinkQueries } from './queries';
 import { shelleyAddressParam, tickerParam } from '../../../../blockfrost/contract';
 import { found, ordered, param } from '../../route-kit';
 
-export function mountNutlinkRoutes(router: Router, chain: SandboxChain): void {
+export function mountNutlinkRoutes(router: Router, chain: NutlinkQueries & ChainBasics): void {
   const oracle = (req: Request): string => shelleyAddressParam(param(req, 'address'), chain.network);
   const ticker = (req: Request): string => tickerParam(param(req, 'ticker'));
   router.get('/nutlink/tickers/:ticker', (req, res) => {

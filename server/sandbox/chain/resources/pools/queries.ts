@@ -3,13 +3,12 @@
 // /txs and /accounts.
 import type { ChainContext } from '../../context';
 import { paginate, virtualPage } from '../../paging';
-import type { SandboxChain } from '../../api';
 import { derive, deriveFloat } from '../../rng';
-import type { PoolRetirement } from '../../pools';
+import type { PoolRetirement, PoolMetadata, PoolRelay } from '../../pools';
 import { REWARD_PPM_PER_EPOCH, type PoolHistoryItem, type PoolUpdate } from '../../stake';
 import type { SimTx } from '../../simulate';
 import type { Wallet, WorldPool } from '../../world';
-import type { Pool, PoolExtended } from '../../../../../shared/chain';
+import type { Pool, PoolExtended, Pagination } from '../../../../../shared/chain';
 
 const SATURATION_POINT = 75_000_000_000_000;
 
@@ -131,10 +130,23 @@ export function poolModel(ctx: ChainContext) {
 }
 export type PoolModel = ReturnType<typeof poolModel>;
 
-/** The chain's methods behind these paths. */
-export type PoolPaths = Pick<SandboxChain, 'pools' | 'poolsExtended' | 'pool' | 'poolsRetired' | 'poolsRetiring' | 'poolHistory' | 'poolMetadata' | 'poolRelays' | 'poolDelegators' | 'poolBlocks' | 'poolUpdates'>;
+/** The chain's queries behind /pools (a pool's votes are governance's). */
+export interface PoolQueries {
+  pools(page?: Pagination): string[];
+  poolsExtended(page?: Pagination): PoolExtended[];
+  pool(poolId: string): Pool | null;
+  poolsRetired(page?: Pagination): Array<{ pool_id: string; epoch: number }>;
+  poolsRetiring(page?: Pagination): Array<{ pool_id: string; epoch: number }>;
+  poolHistory(poolId: string, page?: Pagination): PoolHistoryItem[] | null;
+  /** The pool's metadata (every pool of the chain has some); null for an unknown pool. */
+  poolMetadata(poolId: string): (PoolMetadata & { pool_id: string; hex: string }) | null;
+  poolRelays(poolId: string): PoolRelay[] | null;
+  poolDelegators(poolId: string, page?: Pagination): Array<{ address: string; live_stake: string }> | null;
+  poolBlocks(poolId: string, page?: Pagination): string[] | null;
+  poolUpdates(poolId: string, page?: Pagination): PoolUpdate[] | null;
+}
 
-export function poolPaths(ctx: ChainContext, pools: PoolModel): PoolPaths {
+export function poolPaths(ctx: ChainContext, pools: PoolModel): PoolQueries {
   const { world, hashes, schedule, book, tipHeight, epochOf, snapshotHeight, poolById, liveDistribution } = ctx;
   const { blocksPerEpoch, segmentLength } = ctx.params;
   const { worldStake, poolStake, totalStake, members, memberShares, weightOf, segmentTx, poolObject, poolPositions } = pools;
@@ -157,7 +169,7 @@ export function poolPaths(ctx: ChainContext, pools: PoolModel): PoolPaths {
     const marginPpm = BigInt(Math.round(pool.margin * 1_000_000));
     return { rewards, fees: fixed + ((rewards - fixed) * marginPpm) / 1_000_000n };
   };
-  const paths: PoolPaths = {
+  const paths: PoolQueries = {
     pools(page) {
       return paginate(world.pools.map((p) => p.id), page);
     },

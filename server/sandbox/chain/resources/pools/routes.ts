@@ -1,11 +1,12 @@
 // `/pools/*`: the pool lists, a pool, its history, metadata, relays, delegators, blocks, updates and votes.
 import type { Request, Router } from 'express';
-import type { SandboxChain } from '../../api';
+import type { PoolQueries } from './queries';
+import type { GovernanceQueries } from '../governance/queries';
 import { POOL_ID_MESSAGE, poolIdHex, poolIdParam } from '../../../../blockfrost/contract';
 import { badRequest } from '../../../../blockfrost/http';
 import { found, ordered, param } from '../../route-kit';
 
-export function mountPoolRoutes(router: Router, chain: SandboxChain): void {
+export function mountPoolRoutes(router: Router, chain: PoolQueries & GovernanceQueries): void {
   const poolId = (req: Request): string => poolIdParam(param(req, 'pool_id'));
   router.get('/pools/extended', (req, res) => {
     res.json(chain.poolsExtended(ordered(req)));

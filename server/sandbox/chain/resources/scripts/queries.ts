@@ -2,17 +2,28 @@
 // redeemers and reference-script utxos; /scripts/datum: datums of live transactions.
 import type { ChainContext } from '../../context';
 import { amounts, paginate, byChainOrder } from '../../paging';
-import type { SandboxChain } from '../../api';
+import type { Pagination } from '../../../../../shared/chain';
 import type { TxModel } from '../txs/queries';
 import CSL from '@emurgo/cardano-serialization-lib-nodejs';
 import { parseShelleyAddress } from '../../../../../shared/cardano/address';
 import type { LiveScript } from '../../ledger';
 import { referenceScriptOf, type ScriptRedeemer, type ScriptUtxo, type TxRedeemer } from '../../txs';
 
-/** The chain's methods behind these paths. */
-export type ScriptPaths = Pick<SandboxChain, 'script' | 'scriptCbor' | 'datum' | 'datumCbor' | 'scripts' | 'scriptJson' | 'scriptRedeemers' | 'scriptUtxos'>;
+/** The chain's queries behind /scripts. */
+export interface ScriptQueries {
+  script(hash: string): { script_hash: string; type: LiveScript['type']; serialised_size: number | null } | null;
+  scriptCbor(hash: string): { cbor: string | null } | null;
+  datum(hash: string): { json_value: unknown } | null;
+  datumCbor(hash: string): { cbor: string } | null;
+  /** Script hashes the chain knows: the world's script addresses', then those of live transactions. */
+  scripts(page?: Pagination): Array<{ script_hash: string }>;
+  scriptJson(hash: string): { json: unknown } | null;
+  scriptRedeemers(hash: string, page?: Pagination): ScriptRedeemer[] | null;
+  /** Unspent outputs holding the script as a reference script. */
+  scriptUtxos(hash: string, page?: Pagination): ScriptUtxo[] | null;
+}
 
-export function scriptPaths(ctx: ChainContext, txs: TxModel): ScriptPaths {
+export function scriptPaths(ctx: ChainContext, txs: TxModel): ScriptQueries {
   const { world, hashes, ledger, tipHeight, liveIndex, addressHistory, unspentAt } = ctx;
   const { liveRedeemers, simRedeemers } = txs;
   const findScript = (hash: string): LiveScript | null => (typeof hash === 'string' ? (liveScripts().get(hash.toLowerCase()) ?? null) : null);
@@ -46,7 +57,7 @@ export function scriptPaths(ctx: ChainContext, txs: TxModel): ScriptPaths {
     tx_hash: txHash, tx_index: r.tx_index, purpose: r.purpose, redeemer_data_hash: r.redeemer_data_hash, datum_hash: r.datum_hash,
     unit_mem: r.unit_mem, unit_steps: r.unit_steps, fee: r.fee,
   });
-  const paths: ScriptPaths = {
+  const paths: ScriptQueries = {
     script(hash) {
       const s = findScript(hash);
       // Blockfrost gives a Plutus script's size (its flat bytes), and no size or CBOR for a native script.

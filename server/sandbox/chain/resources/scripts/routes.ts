@@ -1,10 +1,10 @@
 // `/scripts/*`: the script list, a script, its CBOR, JSON, redeemers and outputs, and datums.
 import type { Request, Router } from 'express';
-import type { SandboxChain } from '../../api';
+import type { ScriptQueries } from './queries';
 import { hash28Param, hash32Param } from '../../../../blockfrost/contract';
 import { found, ordered, param } from '../../route-kit';
 
-export function mountScriptRoutes(router: Router, chain: SandboxChain): void {
+export function mountScriptRoutes(router: Router, chain: ScriptQueries): void {
   const datumHash = (req: Request): string => hash32Param(param(req, 'datum_hash'), 'datum hash');
   const scriptHash = (req: Request): string => hash28Param(param(req, 'script_hash'), 'script hash');
   router.get('/scripts/datum/:datum_hash', (req, res) => {

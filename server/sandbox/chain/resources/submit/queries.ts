@@ -1,15 +1,49 @@
 // /tx/submit and the development aids: the live ledger's store, submissions, the faucet
 // (/dev/faucet, pay-as-you-go orders in development) and the development wallets.
 import type { ChainContext } from '../../context';
-import { type SandboxChain, isAddressOfNetwork } from '../../api';
+import { isAddressOfNetwork } from '../../../../blockfrost/contract';
 import { buildFaucetTx, FAUCET_MAX_LOVELACE, type FaucetAsset } from '../../wallets';
 
-/** The chain's methods behind these paths. */
-export type SubmitPaths = Pick<SandboxChain, 'ready' | 'sync' | 'submit' | 'faucet' | 'devWallets' | 'faucetInfo'>;
+/** What the faucet is asked for (the dashboard button, /dev/faucet, pay-as-you-go orders in development). */
+export interface FaucetRequest {
+  address: string;
+  lovelace: bigint | number | string;
+  /** Test native assets minted under the faucet's policy: asset name in hex, quantity. */
+  assets?: Array<{ assetName: string; quantity: bigint | number | string }>;
+}
 
-export function submitPaths(ctx: ChainContext): SubmitPaths {
+export interface FaucetPayment {
+  txHash: string;
+  /** The block the payment goes into (the next one). */
+  height: number;
+  lovelace: string;
+  assets: Array<{ unit: string; quantity: string }>;
+}
+
+/** A development wallet: test keys derived from the seed, funded in block 0. */
+export interface DevWalletInfo {
+  mnemonic: string;
+  address: string;
+  stakeAddress: string;
+}
+
+/** The chain's queries behind /tx/submit, and the live ledger's loading and development aids. */
+export interface SubmitQueries {
+  /** Loads the accepted transactions of the store (once); call before serving. */
+  ready(): Promise<void>;
+  /** Reads transactions other processes accepted since the last read. */
+  sync(): Promise<void>;
+  /** Validates a signed transaction (CBOR) and puts it into the next block; answers its hash or throws LedgerRefusal. */
+  submit(cbor: Uint8Array): Promise<string>;
+  /** Pays test ada (and mints test assets) to an address in the next block; answers the transaction. */
+  faucet(request: FaucetRequest): Promise<FaucetPayment>;
+  devWallets(): DevWalletInfo[];
+  faucetInfo(): { address: string; policyId: string };
+}
+
+export function submitPaths(ctx: ChainContext): SubmitQueries {
   const { network, ledger, devAids, wallets, faucetKeys } = ctx;
-  const paths: SubmitPaths = {
+  const paths: SubmitQueries = {
     ready: () => ledger.ready(),
     sync: () => ledger.sync(),
     async submit(cbor) {

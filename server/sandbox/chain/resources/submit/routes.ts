@@ -1,6 +1,6 @@
 // `POST /tx/submit`: a signed transaction into the live ledger.
 import express, { type Router } from 'express';
-import type { SandboxChain } from '../../api';
+import type { SubmitQueries } from './queries';
 import { LedgerRefusal } from '../../ledger';
 import { badRequest } from '../../../../blockfrost/http';
 import { SUBMIT_NOT_A_TX_MESSAGE, startsAsCborList } from '../../../../blockfrost/contract';
@@ -8,7 +8,7 @@ import { SUBMIT_NOT_A_TX_MESSAGE, startsAsCborList } from '../../../../blockfros
 /** The media type of a request, lower-cased, without parameters. */
 export const mediaType = (header: string | undefined): string => (header ?? '').split(';')[0]!.trim().toLowerCase();
 
-export function mountSubmitRoutes(router: Router, chain: SandboxChain): void {
+export function mountSubmitRoutes(router: Router, chain: SubmitQueries): void {
   router.post('/tx/submit', express.raw({ type: () => true, limit: '32kb' }), (req, res, next) => {
     if (mediaType(req.get('content-type')) !== 'application/cbor') {
       next(badRequest('Content-Type must be application/cbor, with the signed transaction as raw CBOR bytes.'));

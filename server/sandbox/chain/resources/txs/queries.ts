@@ -3,13 +3,12 @@
 // transactions alike. The transaction shapes are shared with /blocks, /scripts and /mempool.
 import type { ChainContext } from '../../context';
 import { amounts } from '../../paging';
-import type { SandboxChain } from '../../api';
 import type { PoolModel } from '../pools/queries';
 import { parseShelleyAddress } from '../../../../../shared/cardano/address';
 import type { LiveOutput, LiveTx } from '../../ledger';
 import { PROTOCOL } from '../../protocol';
 import { derive, deriveFloat } from '../../rng';
-import type { TxPoolUpdate } from '../../stake';
+import type { TxPoolUpdate, TxStakeCert } from '../../stake';
 import type { SimOutput, SimTx } from '../../simulate';
 import { backgroundUnits, liveRedeemer, redeemerScripts, requiredSigners, type TxRedeemer } from '../../txs';
 import type { Amount, Tx, TxDelegation, TxDelegationWithPool, TxDetails, TxInput, TxOutput, TxUtxos } from '../../../../../shared/chain';
@@ -210,14 +209,30 @@ function liveTxModel(ctx: ChainContext, pools: PoolModel) {
 }
 export type TxModel = ReturnType<typeof txModel>;
 
-/** The chain's methods behind these paths. */
-export type TxPaths = Pick<SandboxChain, 'tx' | 'txUtxos' | 'txDelegations' | 'txDetails' | 'txMetadata' | 'txMetadataCbor' | 'txStakes' | 'txWithdrawals' | 'txMirs' | 'txPoolUpdates' | 'txPoolRetires' | 'txRedeemers' | 'txRequiredSigners' | 'txCbor'>;
+/** The chain's queries behind /txs. */
+export interface TxQueries {
+  tx(hash: string): Tx | null;
+  txUtxos(hash: string): TxUtxos | null;
+  txDelegations(hash: string): TxDelegation[] | null;
+  txDetails(hash: string): TxDetails | null;
+  txMetadata(hash: string): Array<{ label: string; json_metadata: unknown }> | null;
+  txMetadataCbor(hash: string): Array<{ label: string; cbor_metadata: string | null; metadata: string | null }> | null;
+  txStakes(hash: string): TxStakeCert[] | null;
+  txWithdrawals(hash: string): Array<{ address: string; amount: string }> | null;
+  txMirs(hash: string): Array<{ pot: 'reserve' | 'treasury'; cert_index: number; address: string; amount: string }> | null;
+  txPoolUpdates(hash: string): TxPoolUpdate[] | null;
+  txPoolRetires(hash: string): Array<{ cert_index: number; pool_id: string; retiring_epoch: number }> | null;
+  txRedeemers(hash: string): TxRedeemer[] | null;
+  txRequiredSigners(hash: string): Array<{ witness_hash: string }> | null;
+  /** The bytes a live transaction was submitted as; null for unknown and background transactions. */
+  txCbor(hash: string): { cbor: string } | null;
+}
 
-export function txPaths(ctx: ChainContext, pools: PoolModel, txs: TxModel): TxPaths {
+export function txPaths(ctx: ChainContext, pools: PoolModel, txs: TxModel): TxQueries {
   const { world, book, ledger, nutlink, tipHeight, resolveTx } = ctx;
   const { retirementsOfTx } = pools;
   const { txObject, utxosObject, delegationObjects, detailsObject, liveTxObject, liveUtxosObject, liveDelegations, liveDetails, liveRedeemers, simRedeemers } = txs;
-  const paths: TxPaths = {
+  const paths: TxQueries = {
     tx(hash) {
       const live = ledger.tx(hash);
       if (live) return liveTxObject(live);

@@ -1,9 +1,9 @@
 // `/txs/*`: a transaction, its outputs, certificates, withdrawals, metadata, redeemers, signers and CBOR.
 import type { Router } from 'express';
-import type { SandboxChain } from '../../api';
+import type { TxQueries } from './queries';
 import { found, txHash } from '../../route-kit';
 
-export function mountTxRoutes(router: Router, chain: SandboxChain): void {
+export function mountTxRoutes(router: Router, chain: TxQueries): void {
   const byHash = {
     '': (h: string) => chain.tx(h),
     utxos: (h: string) => chain.txUtxos(h),

@@ -1,6 +1,6 @@
 // `/utils/*`: addresses from an account's public key, and the Plutus evaluation of a transaction.
 import express, { type NextFunction, type Request, type Response, type Router } from 'express';
-import type { SandboxChain } from '../../api';
+import type { UtilQueries } from './queries';
 import { LedgerRefusal } from '../../ledger';
 import { ogmiosResult, type ResolvedOutput } from '../../plutus';
 import { parseAdditionalUtxos, txFromBody } from '../../evaluate-input';
@@ -16,7 +16,7 @@ const evaluateVersion = (req: Request): 5 | 6 => {
   throw badRequest('version must be 5 or 6 (the Ogmios version of the answer).');
 };
 
-export function mountUtilRoutes(router: Router, chain: SandboxChain): void {
+export function mountUtilRoutes(router: Router, chain: UtilQueries): void {
   router.get('/utils/addresses/xpub/:xpub/:role/:index', (req, res) => {
     const p = xpubParams(param(req, 'xpub'), param(req, 'role'), param(req, 'index'));
     res.json({ ...p, address: chain.xpubAddress(p.xpub, p.role, p.index) });

@@ -73,4 +73,16 @@ describe("the sandbox's resource modules", () => {
     expect(folders.sort()).toEqual(RESOURCES.map((r) => r.name).sort());
     for (const f of folders) expect(fs.existsSync(path.join(dir, f, 'routes.ts')), f).toBe(true);
   });
+
+  it("gives each module its own query interface, never the whole chain's (api.ts composes SandboxChain from them)", () => {
+    const dir = path.join(root, 'server/sandbox/chain/resources');
+    // index.ts, which mounts them all, hands each the whole chain; the modules' own files never name it.
+    const files = fs.readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.ts') && f.includes(path.sep));
+    expect(files.length).toBeGreaterThan(RESOURCES.length);
+    for (const f of files) {
+      const text = fs.readFileSync(path.join(dir, f), 'utf8');
+      expect(text, f).not.toMatch(/from '(\.\.\/)+api'/);
+      expect(text, f).not.toMatch(/\bSandboxChain\b/);
+    }
+  });
 });

@@ -1,0 +1,69 @@
+// The sandbox chain's network, its options with their defaults, the parameters resolved from them,
+// and what every resource may read of the chain as a whole. The bottom of the chain's types: the
+// resources (resources/*) and their shared context import it, and it imports none of them.
+import type { CardanoNetwork } from '../../../shared/cardano/address';
+import { cardanoOfSandbox, sandboxNetworks } from '../../../shared/networks';
+import type { LedgerStore } from './ledger';
+
+export type SandboxNetwork = CardanoNetwork;
+
+/** 2025-01-01T00:00:00Z: at 20 s blocks the chain starts with well over a year of history. */
+export const DEFAULT_GENESIS_TIME = Date.UTC(2025, 0, 1);
+export const DEFAULT_BLOCK_INTERVAL_MS = 20_000;
+/** 30 blocks: an epoch every 10 minutes at 20 s blocks, so a delegation earns rewards within half an hour, as on a devnet. */
+export const DEFAULT_BLOCKS_PER_EPOCH = 30;
+/** Address balances and histories cover the most recent 720 blocks (4 hours at 20 s blocks). */
+export const DEFAULT_ADDRESS_WINDOW_BLOCKS = 720;
+export const DEFAULT_SEGMENT_LENGTH = 60;
+export const DEFAULT_SEED = 'cairn';
+
+/** Each sandbox chain's network magic, from the network table. */
+export const NETWORK_MAGIC = Object.fromEntries(sandboxNetworks.map((n) => [n.sandbox, cardanoOfSandbox(n.sandbox).networkMagic])) as Record<SandboxNetwork, number>;
+
+export interface SandboxChainOptions {
+  network: SandboxNetwork;
+  /** Milliseconds between blocks; default 20000. */
+  blockIntervalMs?: number;
+  /** Time of block 0 in UNIX milliseconds; default 2025-01-01T00:00:00Z. */
+  genesisTime?: number;
+  /** Any string; chains with different seeds share nothing. Default 'cairn'. */
+  seed?: string;
+  /** Clock in UNIX milliseconds; default Date.now. */
+  now?: () => number;
+  /** Blocks per epoch; default 30. */
+  blocksPerEpoch?: number;
+  /** How many recent blocks address balances and histories cover; default 720. */
+  addressWindowBlocks?: number;
+  /** Simulation unit in blocks (see simulate.ts); default 60. */
+  segmentLength?: number;
+  /** Segments kept in memory; default 48, never fewer than the address window needs. */
+  cacheSegments?: number;
+  /** Where accepted transactions (submissions, faucet payments) are kept; memory when absent. */
+  store?: LedgerStore;
+  /** Development wallets and the faucet (default true); false in production, where neither exists. */
+  devAids?: boolean;
+}
+
+export interface SandboxChainParams {
+  network: SandboxNetwork;
+  networkMagic: number;
+  seed: string;
+  genesisTime: number;
+  blockIntervalMs: number;
+  blocksPerEpoch: number;
+  slotsPerBlock: number;
+  /** Block 0's slot: the real network's slot at genesisTime. */
+  firstSlot: number;
+  addressWindowBlocks: number;
+  segmentLength: number;
+}
+
+
+/** What every resource may read of the chain as a whole: its network and parameters, its clock and its tip. */
+export interface ChainBasics {
+  readonly network: SandboxNetwork;
+  readonly params: SandboxChainParams;
+  now(): number;
+  tipHeight(): number;
+  epochOfHeight(height: number): number;
+}

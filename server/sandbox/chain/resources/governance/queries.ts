@@ -1,0 +1,383 @@
+// /governance (and /pools/{pool_id}/votes): DReps, the committee, proposals and votes in
+// Blockfrost's shapes, answered from the chain's governance model (../../gov.ts: the world's seats,
+// committee, proposals and votes, their ratification and the live layer, which the ledger's
+// validation and the accounts read too). Lists are built epoch by epoch, only as far as the page
+// asked for needs.
+import type { ChainContext } from '../../context';
+import type { PageRequest as Page } from '../../../../blockfrost/http';
+import { PROTOCOL } from '../../protocol';
+import {
+  COMMITTEE_QUORUM,
+  COMMITTEE_SIZE,
+  DREP_ALWAYS_ABSTAIN,
+  DREP_ALWAYS_NO_CONFIDENCE,
+  PROPOSALS_PER_EPOCH,
+  VOTES_PER_EPOCH,
+  ccColdId,
+  ccHotId,
+  govActionId,
+  parseCcId,
+  parseDrepId,
+  type Drep,
+  type DrepEvent,
+  type Governance,
+  type Proposal,
+  type Vote,
+} from '../../gov';
+
+/** The chain's queries behind /governance. */
+export interface GovernanceQueries {
+  /** Conway governance: DReps, the committee, proposals and votes. */
+  governance(): GovernanceAnswers;
+}
+
+export function governancePaths(ctx: ChainContext): GovernanceQueries {
+  const answers = governanceAnswers(ctx.governance);
+  return { governance: () => answers };
+}
+
+/** Every answer of /governance, built once per chain (each part keeps its own caches). */
+function governanceAnswers(model: Governance) {
+  const lists: GovLists = { ...model, ...voteLists(model) };
+  const rows: GovRows = { ...lists, ...answerRows(lists) };
+  return { ...drepAnswers(rows), ...committeeAnswers(rows), ...proposalAnswers(rows) };
+}
+
+export type GovernanceAnswers = ReturnType<typeof governanceAnswers>;
+
+/** Every parameter of a proposal's /parameters answer (Blockfrost's names); those it does not change are null. */
+const PARAMETER_FIELDS = [
+  'epoch',
+  'min_fee_a',
+  'min_fee_b',
+  'max_block_size',
+  'max_tx_size',
+  'max_block_header_size',
+  'key_deposit',
+  'pool_deposit',
+  'e_max',
+  'n_opt',
+  'a0',
+  'rho',
+  'tau',
+  'decentralisation_param',
+  'extra_entropy',
+  'protocol_major_ver',
+  'protocol_minor_ver',
+  'min_utxo',
+  'min_pool_cost',
+  'cost_models',
+  'price_mem',
+  'price_step',
+  'max_tx_ex_mem',
+  'max_tx_ex_steps',
+  'max_block_ex_mem',
+  'max_block_ex_steps',
+  'max_val_size',
+  'collateral_percent',
+  'max_collateral_inputs',
+  'coins_per_utxo_size',
+  'coins_per_utxo_word',
+  'pvt_motion_no_confidence',
+  'pvt_committee_normal',
+  'pvt_committee_no_confidence',
+  'pvt_hard_fork_initiation',
+  'dvt_motion_no_confidence',
+  'dvt_committee_normal',
+  'dvt_committee_no_confidence',
+  'dvt_update_to_constitution',
+  'dvt_hard_fork_initiation',
+  'dvt_p_p_network_group',
+  'dvt_p_p_economic_group',
+  'dvt_p_p_technical_group',
+  'dvt_p_p_gov_group',
+  'dvt_treasury_withdrawal',
+  'committee_min_size',
+  'committee_max_term_length',
+  'gov_action_lifetime',
+  'gov_action_deposit',
+  'drep_deposit',
+  'drep_activity',
+  'pvtpp_security_group',
+  'pvt_p_p_security_group',
+  'min_fee_ref_script_cost_per_byte',
+];
+
+/** Votes and proposals, world and live, ordered by height and paged epoch by epoch, and the votes that count. */
+function voteLists(g: Governance) {
+  const { ctx, bpe, epochOf, sortKey, votesOnWorld, countedVotes, statusOf, resolution, live, findDrep, proposalByRef, liveStatusAt, proposalStatus } = g;
+  const liveVotes = (): Vote[] => {
+    const out: Vote[] = [];
+    for (const v of live().votes) {
+      const p = proposalByRef(v.actionTx, v.actionIndex);
+      if (p) out.push({ ...v, proposal: p });
+    }
+    return out;
+  };
+
+  /**
+   * A page of an ordered stream built epoch by epoch (world) and merged with a few live items: only
+   * the epochs the page needs are computed, from the first epoch (asc) or from the tip (desc).
+   */
+
+  const pageOf = <T extends { height: number; order: number }>(
+    page: { count: number; page: number; order: 'asc' | 'desc' },
+    fromEpoch: number,
+    toEpoch: number,
+    worldAt: (epoch: number) => T[],
+    liveItems: T[],
+    perEpoch: number,
+  ): T[] => {
+    // A page past what the epochs could hold at most is empty without computing one of them.
+    if ((page.page - 1) * page.count >= Math.max(0, toEpoch - fromEpoch + 1) * perEpoch + liveItems.length) return [];
+    const need = page.count * page.page;
+    const world: T[] = [];
+    const desc = page.order === 'desc';
+    for (let i = 0; i <= toEpoch - fromEpoch && world.length < need; i++) {
+      const items = worldAt(desc ? toEpoch - i : fromEpoch + i);
+      world.push(...(desc ? items.slice().reverse() : items));
+    }
+    const merged = [...world, ...liveItems].sort(sortKey);
+    if (desc) merged.reverse();
+    return merged.slice((page.page - 1) * page.count, page.page * page.count);
+  };
+
+  const votesOnProposal = (p: Proposal): Vote[] => {
+    const tip = ctx.tip();
+    const status = proposalStatus(p, epochOf(tip));
+    const stop = status.dropped !== null ? status.dropped * bpe : Infinity;
+    const world = p.world ? votesOnWorld(p).filter((v) => v.height <= tip && v.height < stop) : [];
+    return [...world, ...liveVotes().filter((v) => v.proposal === p)].sort(sortKey);
+  };
+  const countedOn = (p: Proposal, votes: Vote[]): Set<Vote> => {
+    const tip = ctx.tip();
+    const full = p.world ? statusOf(p) : liveStatusAt(p, Infinity);
+    const boundary = Math.min(resolution(full), epochOf(p.height) + 4) * bpe;
+    const retired = (hex: string, before: number): boolean =>
+      (findDrep({ hex, script: null })?.events ?? []).some((e) => e.action === 'deregistered' && e.height < before && e.height <= tip);
+    return countedVotes(votes, boundary, retired);
+  };
+  return { liveVotes, pageOf, votesOnProposal, countedOn };
+}
+type GovLists = Governance & ReturnType<typeof voteLists>;
+
+/** Rows and objects in Blockfrost's shapes. */
+function answerRows(g: GovLists) {
+  const { ctx, epochOf, amountOf, drepState, latestAnchor, proposalStatus } = g;
+  const slice = <T>(items: T[], page: Page): T[] => (page.order === 'desc' ? items.slice().reverse() : items).slice((page.page - 1) * page.count, page.page * page.count);
+
+  const drepListItem = (d: Drep) => {
+    const s = drepState(d);
+    const anchor = latestAnchor(d);
+    return {
+      drep_id: d.id,
+      hex: d.hex,
+      amount: String(s.amount),
+      has_script: d.script,
+      retired: !s.registered,
+      expired: s.expired,
+      last_active_epoch: s.lastActive,
+      metadata: anchor ? metadataOf(anchor) : null,
+    };
+  };
+  const metadataOf = (e: DrepEvent) => {
+    const c = e.content?.();
+    return c
+      ? { url: c.url, hash: c.hash, json_metadata: c.json, bytes: c.bytes }
+      : { url: e.anchor!.url, hash: e.anchor!.hash, json_metadata: null, bytes: null, error: { code: 'CONNECTION_ERROR' as const, message: 'The sandbox chain does not fetch off-chain metadata.' } };
+  };
+  const special = (which: 'abstain' | 'no_confidence') => {
+    const id = which === 'abstain' ? DREP_ALWAYS_ABSTAIN : DREP_ALWAYS_NO_CONFIDENCE;
+    return { drep_id: id, hex: '', amount: String(amountOf(id)), has_script: false, retired: false, expired: false, last_active_epoch: null };
+  };
+  const voteRow = (v: Vote) => ({ tx_hash: v.txHash, cert_index: v.certIndex, proposal_id: govActionId(v.proposal.txHash, v.proposal.index), proposal_tx_hash: v.proposal.txHash, proposal_cert_index: v.proposal.index, vote: v.vote });
+  const committeeVoteRow = (v: Vote) => ({
+    tx_hash: v.txHash, voter_hot_id: v.voter, proposal_id: govActionId(v.proposal.txHash, v.proposal.index), proposal_tx_hash: v.proposal.txHash,
+    proposal_index: v.proposal.index, governance_type: v.proposal.type, vote: v.vote, metadata_url: v.anchor?.url ?? null, metadata_hash: v.anchor?.hash ?? null,
+    block_height: v.height, block_time: ctx.timeOf(v.height),
+  });
+  const proposalObject = (p: Proposal) => {
+    const s = proposalStatus(p, epochOf(ctx.tip()));
+    return {
+      id: govActionId(p.txHash, p.index), tx_hash: p.txHash, cert_index: p.index, governance_type: p.type,
+      governance_description: p.description as Record<string, unknown> | null, deposit: String(p.deposit), return_address: p.returnAddress,
+      ratified_epoch: s.ratified, enacted_epoch: s.enacted, dropped_epoch: s.dropped, expired_epoch: s.expired, expiration: s.expiration,
+    };
+  };
+  return { slice, drepListItem, metadataOf, special, voteRow, committeeVoteRow, proposalObject };
+}
+type GovRows = GovLists & ReturnType<typeof answerRows>;
+
+/** /governance/dreps and each DRep's delegators, metadata, updates and votes. */
+function drepAnswers(g: GovRows) {
+  const { ctx, epochOf, seats, regHeight, retHeight, dreps, findDrep, registeredDrep, power, seatVotesCastIn, drepState, latestAnchor, liveVotes, pageOf, slice, drepListItem, metadataOf, special, voteRow } = g;
+  let rowCache: { tip: number; count: number; rows: Array<ReturnType<typeof drepListItem> | (ReturnType<typeof special> & { metadata: null })> } | undefined;
+
+  return {
+    dreps(page: Page, filter: { retired?: boolean; expired?: boolean; byAmount?: boolean }) {
+      const tip = ctx.tip();
+      const count = ctx.live().length;
+      if (!rowCache || rowCache.tip !== tip || rowCache.count !== count) {
+        rowCache = { tip, count, rows: [{ ...special('abstain'), metadata: null }, { ...special('no_confidence'), metadata: null }, ...dreps().list.map(drepListItem)] };
+      }
+      let rows = rowCache.rows;
+      if (filter.retired !== undefined) rows = rows.filter((r) => r.retired === filter.retired);
+      if (filter.expired !== undefined) rows = rows.filter((r) => r.expired === filter.expired);
+      if (filter.byAmount) rows = rows.map((r, i) => ({ r, i })).sort((a, b) => (BigInt(a.r.amount) < BigInt(b.r.amount) ? -1 : BigInt(a.r.amount) > BigInt(b.r.amount) ? 1 : a.i - b.i)).map((x) => x.r);
+      return slice(rows, page);
+    },
+    drep(text: string) {
+      const id = parseDrepId(text);
+      if (id === null) return undefined;
+      if (id === 'abstain' || id === 'no_confidence') return { ...special(id), active: true, active_epoch: null };
+      const d = findDrep(id);
+      if (!d) return null;
+      const s = drepState(d);
+      return {
+        drep_id: d.id, hex: d.hex, amount: String(s.amount), active: s.registered, active_epoch: s.registrationEpoch, has_script: d.script,
+        retired: !s.registered, expired: s.expired, last_active_epoch: s.lastActive,
+      };
+    },
+    drepDelegators(text: string, page: Page) {
+      const id = parseDrepId(text);
+      if (id === null) return undefined;
+      const key = id === 'abstain' ? DREP_ALWAYS_ABSTAIN : id === 'no_confidence' ? DREP_ALWAYS_NO_CONFIDENCE : findDrep(id)?.id;
+      if (!key) return null;
+      return slice((power().get(key) ?? []).map((d) => ({ address: d.address, amount: String(d.amount) })), page);
+    },
+    drepMetadata(text: string) {
+      const d = registeredDrep(text);
+      if (d === undefined) return undefined;
+      const anchor = d ? latestAnchor(d) : null;
+      return d && anchor ? { drep_id: d.id, hex: d.hex, ...metadataOf(anchor) } : null;
+    },
+    drepUpdates(text: string, page: Page) {
+      const d = registeredDrep(text);
+      if (!d) return d;
+      const tip = ctx.tip();
+      return slice(d.events.filter((e) => e.height <= tip).map((e) => ({ tx_hash: e.txHash, cert_index: e.certIndex, action: e.action, deposit: e.deposit === null ? null : String(e.deposit) })), page);
+    },
+    drepVotes(text: string, page: Page) {
+      const d = registeredDrep(text);
+      if (!d) return d;
+      const tip = ctx.tip();
+      const liveItems = liveVotes().filter((v) => v.role === 'drep' && v.voterHex === d.hex);
+      if (!d.seat) return pageOf(page, 1, 0, () => [], liveItems, 0).map(voteRow);
+      const s = seats[d.seat.slot]!;
+      const ret = retHeight(s, d.seat.cycle);
+      const worldAt = (e: number): Vote[] => seatVotesCastIn(s, d.hex, e, tip);
+      return pageOf(page, Math.max(1, epochOf(regHeight(s, d.seat.cycle))), epochOf(Math.min(tip, ret ?? tip)), worldAt, liveItems, VOTES_PER_EPOCH).map(voteRow);
+    },
+  };
+}
+
+/** /governance/committee and the committee's votes. */
+function committeeAnswers(g: GovRows) {
+  const { ctx, epochOf, sortKey, epochVotes, term, coldHex, hotAt, hotOwner, worldProposals, memberVotes, liveVotes, pageOf, committeeVoteRow } = g;
+  return {
+    committee() {
+      const epoch = epochOf(ctx.tip());
+      const expiration = (term(epoch) + 1) * PROTOCOL.committeeMaxTermLength;
+      return {
+        gov_action_id: null, proposal_tx_hash: null, proposal_index: null, is_dissolved: false, quorum: COMMITTEE_QUORUM,
+        members: Array.from({ length: COMMITTEE_SIZE }, (_, m) => {
+          const hot = hotAt(m, epoch);
+          const status = hot ? 'authorized' : m === COMMITTEE_SIZE - 1 ? 'not_authorized' : 'resigned';
+          return {
+            cc_cold_id: ccColdId(coldHex(m)), cc_cold_hex: coldHex(m), cc_cold_has_script: false,
+            cc_hot_id: hot ? ccHotId(hot) : null, cc_hot_hex: hot, cc_hot_has_script: hot ? false : null, status, expiration_epoch: expiration,
+          };
+        }),
+      };
+    },
+    /** Votes of the committee (all members, or the hot or cold credential given), as rows without block_time (the caller adds it). */
+    committeeVotes(page: Page, cc?: string) {
+      const tip = ctx.tip();
+      let member: number | null = null;
+      let hotOnly: string | null = null;
+      let from = 1;
+      let to = epochOf(tip);
+      if (cc !== undefined) {
+        const parsed = parseCcId(cc);
+        if (!parsed) return undefined;
+        if (parsed.kind === 'cold') {
+          member = Array.from({ length: COMMITTEE_SIZE }, (_, m) => m).find((m) => coldHex(m) === parsed.hex) ?? null;
+        } else {
+          const owner = hotOwner(parsed.hex, epochOf(tip));
+          member = owner?.member ?? null;
+          hotOnly = parsed.hex;
+          // A hot key votes only during its term (and up to three epochs after, on the term's last proposals).
+          if (owner) [from, to] = [Math.max(1, owner.term * PROTOCOL.committeeMaxTermLength), Math.min(to, (owner.term + 1) * PROTOCOL.committeeMaxTermLength + 3)];
+        }
+        if (member === null) return [];
+      }
+      const worldAt = (e: number): Vote[] => epochVotes(`cc|${member ?? 'all'}|${hotOnly ?? ''}`, e, () => {
+        const out: Vote[] = [];
+        // Votes cast in epoch e are on proposals of epochs e-3..e.
+        for (let pe = e - 3; pe <= e; pe++) {
+          for (const p of worldProposals(pe)) {
+            for (let m = 0; m < COMMITTEE_SIZE; m++) {
+              if (member !== null && m !== member) continue;
+              for (const v of memberVotes(m, p)) if (epochOf(v.height) === e && v.height <= tip && (hotOnly === null || v.voterHex === hotOnly)) out.push(v);
+            }
+          }
+        }
+        return out.sort(sortKey);
+      });
+      const liveItems = liveVotes().filter((v) => v.role === 'constitutional_committee' && (hotOnly === null || v.voterHex === hotOnly));
+      return pageOf(page, from, to, worldAt, liveItems, member === null ? COMMITTEE_SIZE * VOTES_PER_EPOCH : VOTES_PER_EPOCH).map(committeeVoteRow);
+    },
+  };
+}
+
+/** /governance/proposals with each proposal's parameters, withdrawals, votes and metadata, and a pool's votes. */
+function proposalAnswers(g: GovRows) {
+  const { ctx, epochOf, sortKey, epochVotes, worldProposals, poolVotes, live, liveVotes, proposalByRef, pageOf, votesOnProposal, countedOn, slice, proposalObject } = g;
+  return {
+    proposals(page: Page) {
+      const tip = ctx.tip();
+      const worldAt = (e: number): Proposal[] => worldProposals(e).filter((p) => p.height <= tip);
+      return pageOf(page, 1, epochOf(tip), worldAt, live().proposals, PROPOSALS_PER_EPOCH).map((p) => ({ id: govActionId(p.txHash, p.index), tx_hash: p.txHash, cert_index: p.index, governance_type: p.type }));
+    },
+    proposal: (txHash: string, index: number) => {
+      const p = proposalByRef(txHash, index);
+      return p ? proposalObject(p) : null;
+    },
+    proposalParameters(txHash: string, index: number) {
+      const p = proposalByRef(txHash, index);
+      if (!p || p.type !== 'parameter_change') return null;
+      const parameters = Object.fromEntries(PARAMETER_FIELDS.map((name) => [name, p.parameters?.[name] ?? null]));
+      return { id: govActionId(p.txHash, p.index), tx_hash: p.txHash, cert_index: p.index, parameters };
+    },
+    proposalWithdrawals(txHash: string, index: number, page: Page) {
+      const p = proposalByRef(txHash, index);
+      if (!p || p.type !== 'treasury_withdrawals') return null;
+      return slice(p.withdrawals.map((w) => ({ stake_address: w.stakeAddress, amount: String(w.amount) })), page);
+    },
+    proposalVotes(txHash: string, index: number, page: Page) {
+      const p = proposalByRef(txHash, index);
+      if (!p) return null;
+      const votes = votesOnProposal(p);
+      const counted = countedOn(p, votes);
+      return slice(votes, page).map((v) => ({ tx_hash: v.txHash, cert_index: v.certIndex, voter_role: v.role, voter: v.voter, vote: v.vote, counted: counted.has(v) }));
+    },
+    proposalMetadata(txHash: string, index: number) {
+      const p = proposalByRef(txHash, index);
+      const c = p?.content?.();
+      if (!p || !c) return null;
+      return { id: govActionId(p.txHash, p.index), tx_hash: p.txHash, cert_index: p.index, url: c.url, hash: c.hash, json_metadata: c.json, bytes: c.bytes };
+    },
+    poolVotes(poolHex: string, page: Page) {
+      const pool = ctx.pools.find((p) => p.hex === poolHex);
+      if (!pool) return null;
+      const tip = ctx.tip();
+      const worldAt = (e: number): Vote[] => epochVotes(`spo|${pool.hex}`, e, () => {
+        const out: Vote[] = [];
+        for (let pe = e - 3; pe <= e; pe++) for (const p of worldProposals(pe)) for (const v of poolVotes(pool, p)) if (epochOf(v.height) === e && v.height <= tip) out.push(v);
+        return out.sort(sortKey);
+      });
+      const liveItems = liveVotes().filter((v) => v.role === 'spo' && v.voterHex === poolHex);
+      return pageOf(page, 1, epochOf(tip), worldAt, liveItems, VOTES_PER_EPOCH).map((v) => ({ tx_hash: v.txHash, cert_index: v.certIndex, vote: v.vote }));
+    },
+  };
+}
