@@ -235,6 +235,54 @@ export const webhookInputSchema = z
 
 export type WebhookInput = z.output<typeof webhookInputSchema>;
 
+/**
+ * The dashboard's webhook form: its fields as they are typed (confirmations '' while empty, a query on
+ * every condition row, a key naming each row on the screen), turned into the API's body and checked by
+ * webhookInputSchema itself, so the form and the server give the same messages at the same paths.
+ */
+export const webhookFormSchema = z
+  .object({
+    name: z.string(),
+    description: z.string().nullable(),
+    network: z.number(),
+    status: z.enum(['enabled', 'disabled']),
+    type: z.enum(triggers),
+    target_url: z.string(),
+    confirmations: z.union([z.number(), z.string()]),
+    conditions: z.array(
+      z.object({
+        /** A row's stable identity on the screen (conditions have no id); not sent. */
+        key: z.string(),
+        type: z.custom<ConditionType>((v) => typeof v === 'string'),
+        operator: z.custom<Operator>((v) => typeof v === 'string'),
+        value: z.string(),
+        /** The JSONPath query; sent for jsonPath conditions only. */
+        selector: z.string(),
+      }),
+    ),
+  })
+  // An empty confirmations field goes on as undefined, refused by the API's schema with its message.
+  .transform((d): Omit<z.input<typeof webhookInputSchema>, 'confirmations'> & { confirmations: number | undefined } => ({
+    name: d.name,
+    description: d.description,
+    network: d.network,
+    api_version: 1 as const,
+    type: d.type,
+    confirmations: typeof d.confirmations === 'number' ? d.confirmations : undefined,
+    status: d.status,
+    target_url: d.target_url,
+    conditions: d.conditions.map((c) => ({
+      type: c.type,
+      operator: c.operator,
+      value: c.value,
+      ...(c.type === 'jsonPath' ? { selector: c.selector } : {}),
+    })),
+  }))
+  .pipe(webhookInputSchema);
+
+/** The webhook form's fields, as webhookFormSchema reads them. */
+export type WebhookFormValues = z.input<typeof webhookFormSchema>;
+
 export interface WebhookDto {
   id: string;
   name: string;

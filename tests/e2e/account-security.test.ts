@@ -57,7 +57,7 @@ describe.runIf(browserAvailable())('the security section of Settings, in Chromiu
     const sessions = p.getByRole('list', { name: 'Sessions' });
     await sessions.locator('li').first().waitFor();
     expect(await sessions.locator('li').count()).toBe(1);
-    const current = sessions.locator('li[data-current]');
+    const current = sessions.locator('li:has([data-current])');
     await current.getByText('This device').waitFor();
     expect(await current.getByRole('button', { name: /^Sign out/ }).count()).toBe(0);
     expect(await p.getByRole('button', { name: 'Sign out everywhere else' }).isDisabled()).toBe(true);
@@ -65,11 +65,11 @@ describe.runIf(browserAvailable())('the security section of Settings, in Chromiu
     // A second browser signs in: listed after a reload, and signed out from here.
     const other = await signedIn(FIREFOX_WINDOWS);
     await p.reload();
-    await sessions.locator('li[data-session="Firefox 133 on Windows"]').waitFor();
+    await sessions.locator('li:has([data-session="Firefox 133 on Windows"])').waitFor();
     await current.getByText(/IP .*127\.0\.0\.1 · Signed in .* · Last seen/).waitFor();
     await p.getByRole('button', { name: 'Sign out Firefox 133 on Windows' }).click();
     await p.getByText('Firefox 133 on Windows has been signed out.').waitFor();
-    await sessions.locator('li[data-session="Firefox 133 on Windows"]').waitFor({ state: 'detached' });
+    await sessions.locator('li:has([data-session="Firefox 133 on Windows"])').waitFor({ state: 'detached' });
     await other.page.reload();
     await other.page.waitForURL(/\/auth\/signin\?redirect=/);
 

@@ -9,17 +9,6 @@ const root = path.resolve(import.meta.dirname, '../../..');
 const rendererSrc = path.join(root, 'desktop/renderer/src');
 const HELPER = 'components/zod-form.ts';
 
-/**
- * Files that still check their input themselves, each with why. An entry whose file no longer needs it
- * fails the test, so the list only shrinks.
- */
-const NOT_YET_ON_THE_HELPER: Record<string, string> = {
-  // Already checked with the server's webhookInputSchema (form-model.ts), field by field as each is touched,
-  // with nested condition rows; not yet moved onto @mantine/form.
-  'features/webhooks/webhook-form.tsx': 'validated with webhookInputSchema through form-model.ts; not on the helper yet',
-  'features/webhooks/form-model.ts': "the webhook form's validation, see webhook-form.tsx",
-};
-
 function sources(dir: string): string[] {
   return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
     const full = path.join(dir, e.name);
@@ -42,19 +31,12 @@ export function handRolled(file: string, code: string): string | null {
 const renderer = () => Object.fromEntries(sources(rendererSrc).map((f) => [path.relative(rendererSrc, f).split(path.sep).join('/'), fs.readFileSync(f, 'utf8')]));
 
 describe('renderer forms', () => {
-  it('validate through useZodForm, outside the justified list', () => {
+  it('validate through useZodForm', () => {
     const found = Object.entries(renderer())
-      .filter(([file]) => !(file in NOT_YET_ON_THE_HELPER))
       .map(([file, code]) => [file, handRolled(file, code)])
       .filter(([, why]) => why !== null)
       .map(([file, why]) => `${file}: ${why}`);
     expect(found).toEqual([]);
-  });
-
-  it('list no file that no longer needs it', () => {
-    const files = renderer();
-    const stale = Object.keys(NOT_YET_ON_THE_HELPER).filter((file) => !files[file] || handRolled(file, files[file]) === null);
-    expect(stale).toEqual([]);
   });
 
   it.each([

@@ -1,8 +1,9 @@
 import type { ReactNode } from 'react';
-import { Box, Button, Group, Stack, Text } from '@mantine/core';
+import { Box, Button, Group, SimpleGrid, Stack, Text, type MantineSpacing, type StyleProp } from '@mantine/core';
 import { IconChevronLeft, IconChevronRight } from '@tabler/icons-react';
 import { DataTable, type DataTableColumn } from 'mantine-datatable';
 import 'mantine-datatable/styles.layer.css';
+import { ErrorView } from './error-view';
 import { ListSearch } from './list-search';
 import { LoadMore } from './load-more';
 import { Pagination } from './pagination';
@@ -50,10 +51,28 @@ export type DataListPaging = CursorPaging | NumberedPaging | SteppedPaging;
 
 export type DataListSearch = Parameters<typeof ListSearch>[0];
 
-interface DataListProps<T> {
+/**
+ * How the rows are drawn: a table (optionally one card per row on phones), or cards at every width,
+ * for lists whose records read better as cards than as a row of cells (projects, webhooks, members).
+ */
+type Presentation<T> =
+  | {
+      columns: DataListColumn<T>[];
+      /** On phones, one card per row instead of the table; the table is shown from `sm` up. */
+      card?: (record: T, index: number) => ReactNode;
+      cardColumns?: never;
+    }
+  | {
+      columns?: never;
+      /** Each record's card, at every width. */
+      card: (record: T, index: number) => ReactNode;
+      /** How many cards side by side, by breakpoint: { base: 1, sm: 2, md: 3 }; one by default. */
+      cardColumns?: StyleProp<number>;
+    };
+
+type DataListProps<T> = Presentation<T> & {
   /** The rows to show; undefined while the first page loads. */
   records: T[] | undefined;
-  columns: DataListColumn<T>[];
   /** The field (or function) giving each row's React key; 'id' by default. */
   idAccessor?: keyof T | ((record: T) => string | number);
   /** Names the table for assistive technology: "Subscription logs". */
@@ -62,25 +81,29 @@ interface DataListProps<T> {
   loadingLabel: string;
   /** The loader's height: a section of a page wants less than a whole page's list. */
   loaderMinHeight?: number;
+  /** The space between cards; 0 for rows drawn as one bordered block. */
+  cardGap?: MantineSpacing | 0;
   /** Shown in place of the table when there are no rows (the search box stays). */
   empty: ReactNode;
+  /** The list could not be loaded: the failure is shown in place of the rows (the search box stays). */
+  error?: unknown;
   search?: DataListSearch;
   paging?: DataListPaging;
   /** A refetch (new search, next numbered page) is under way: the rows stay, dimmed. */
   fetching?: boolean;
-  /** On phones, one card per row instead of the table; the table is shown from `sm` up. */
-  card?: (record: T) => ReactNode;
   /** The widest the table may squeeze before it scrolls sideways. */
   minWidth?: number;
   /** Hides the header row, for lists whose cells say what they are. */
   noHeader?: boolean;
+  /** Attributes of each table row (a test id, a data attribute). */
+  rowAttributes?: (record: T) => Record<string, unknown>;
   testId?: string;
   cardsTestId?: string;
-}
+};
 
 /**
- * The dashboard's one list: search box above, the rows (a table, or cards on phones), the empty
- * state when there are none, and the list's paging below.
+ * The dashboard's one list: search box above, the rows (a table, with cards on phones; or cards at
+ * every width), the loader, the failure or the empty state in their place, and the list's paging below.
  */
 export function DataList<T>({
   records,
@@ -90,16 +113,28 @@ export function DataList<T>({
   loadingLabel,
   loaderMinHeight,
   empty,
+  error,
   search,
   paging,
   fetching = false,
   card,
+  cardColumns,
+  cardGap = 'sm',
   minWidth,
   noHeader = false,
+  rowAttributes,
   testId,
   cardsTestId,
 }: DataListProps<T>) {
   const searchBox = search ? <ListSearch {...search} /> : null;
+  if (error != null && !records?.length) {
+    return (
+      <Stack gap="md">
+        {searchBox}
+        <ErrorView error={error} withRefresh />
+      </Stack>
+    );
+  }
   if (records === undefined) {
     return (
       <Stack gap="md">
@@ -108,7 +143,26 @@ export function DataList<T>({
       </Stack>
     );
   }
-  const table = (
+  const cards = (presentation: 'phones' | 'all') =>
+    card && (
+      <SimpleGrid
+        component="ul"
+        cols={presentation === 'all' ? (cardColumns ?? 1) : 1}
+        spacing={cardGap}
+        verticalSpacing={cardGap}
+        aria-label={label}
+        style={{ listStyle: 'none', padding: 0, margin: 0 }}
+        {...(presentation === 'phones' ? { hiddenFrom: 'sm' } : {})}
+        {...(cardsTestId ? { 'data-testid': cardsTestId } : {})}
+      >
+        {records.map((r, i) => (
+          <Box component="li" key={keyOf(r, idAccessor, i)} miw={0}>
+            {card(r, i)}
+          </Box>
+        ))}
+      </SimpleGrid>
+    );
+  const table = columns && (
     <DataTable<T>
       records={records}
       columns={columns}
@@ -118,6 +172,7 @@ export function DataList<T>({
       highlightOnHover
       noHeader={noHeader}
       aria-label={label}
+      {...(rowAttributes ? { customRowAttributes: rowAttributes } : {})}
       {...(testId ? { 'data-testid': testId } : {})}
       {...(minWidth ? { styles: { table: { minWidth } } } : {})}
     />
@@ -127,13 +182,11 @@ export function DataList<T>({
       {searchBox}
       {records.length === 0 ? (
         empty
+      ) : !table ? (
+        cards('all')
       ) : card ? (
         <>
-          <Stack gap="sm" hiddenFrom="sm" {...(cardsTestId ? { 'data-testid': cardsTestId } : {})}>
-            {records.map((r, i) => (
-              <Box key={keyOf(r, idAccessor, i)}>{card(r)}</Box>
-            ))}
-          </Stack>
+          {cards('phones')}
           <Box visibleFrom="sm">{table}</Box>
         </>
       ) : (

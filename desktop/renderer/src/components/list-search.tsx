@@ -8,8 +8,8 @@ interface ListSearchProps {
   onChange: (value: string) => void;
   /** The search the list answers (debounced). */
   query: string;
-  /** The list's paging: shown only for a list longer than a page, or while a search is on. */
-  list: { hasNextPage: boolean; data?: { pages: unknown[] } | undefined };
+  /** The list's paging: shown only for a list longer than a page, or while a search is on; always without one. */
+  list?: { hasNextPage: boolean; data?: { pages: unknown[] } | undefined };
   /** "Search projects". */
   label: string;
   /** "Project name". */
@@ -17,9 +17,12 @@ interface ListSearchProps {
   mb?: MantineSpacing;
 }
 
-/** The search box of a paged list: shown once the list spans pages, and kept while a search is on. */
+/**
+ * The search box of a list: for a paged list, shown once the list spans pages and kept while a search
+ * is on; for a list the server answers whole (searched on the server all the same), always.
+ */
 export function ListSearch({ value, onChange, query, list, label, placeholder, mb }: ListSearchProps) {
-  if (query === '' && !list.hasNextPage && (list.data?.pages.length ?? 0) <= 1) return null;
+  if (list && query === '' && !list.hasNextPage && (list.data?.pages.length ?? 0) <= 1) return null;
   return (
     <TextInput
       label={label}

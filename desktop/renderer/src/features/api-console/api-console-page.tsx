@@ -1,14 +1,16 @@
 import { useEffect, useMemo, useState } from 'react';
-import { Alert, Badge, Button, Code, Group, NativeSelect, Paper, ScrollArea, SimpleGrid, Stack, Table, Text, Textarea, TextInput, Title } from '@mantine/core';
+import { Alert, Badge, Button, Group, NativeSelect, Paper, SimpleGrid, Stack, Text, Textarea, TextInput, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { IconSend, IconTrash } from '@tabler/icons-react';
-import type { ConsoleResponse, KeptKey } from '../../../../preload/bridge';
+import type { KeptKey } from '../../../../preload/bridge';
 import { consoleEndpointsFor, pathPlaceholders } from '../../../../../shared/console-endpoints';
 import { findNetwork, networkLabel } from '../../../../../shared/networks';
+import { DataList } from '../../components/data-list';
 import { PageLayout } from '../../components/page-layout';
 import { PageLoader } from '../../components/page-loader';
 import { desktopBridge } from '../../lib/desktop';
 import { keptKeyQueries, useConsoleRequest, useRemoveKeptKey } from './queries';
+import { ResponseView } from './response-view';
 
 /** /dashboard/api-console: keys kept in the OS keychain and a console that calls the gateway with them (desktop app). */
 export function ApiConsolePage() {
@@ -38,66 +40,82 @@ function ConsoleWithKeys() {
   );
 }
 
+function KeyState({ status }: { status: KeptKey['status'] }) {
+  if (status === 'deleted')
+    return (
+      <Badge color="red" variant="light">
+        Project deleted
+      </Badge>
+    );
+  if (status === 'rolled')
+    return (
+      <Badge color="orange" variant="light" title="The project's key was rolled: keep the key again from the project page.">
+        Key rolled
+      </Badge>
+    );
+  if (status === 'unknown')
+    return (
+      <Badge color="gray" variant="light">
+        Not checked
+      </Badge>
+    );
+  return (
+    <Badge color="green" variant="light">
+      Active
+    </Badge>
+  );
+}
+
 function KeptKeys({ keys }: { keys: KeptKey[] }) {
   const remove = useRemoveKeptKey();
+  const removeButton = (k: KeptKey) => (
+    <Button size="compact-sm" variant="subtle" color="red" leftSection={<IconTrash size={14} aria-hidden />} loading={remove.isPending && remove.variables === k.projectUuid} onClick={() => remove.mutate(k.projectUuid)} aria-label={`Remove the key of ${k.projectName}`}>
+      Remove
+    </Button>
+  );
   return (
     <Paper withBorder p="md">
       <Stack gap="sm">
         <Title order={2} size="h4">
           Keys in your keychain
         </Title>
-        {keys.length === 0 ? (
-          <Text size="sm" c="dimmed">
-            No keys yet. Open a project and choose 'Keep key in keychain'.
-          </Text>
-        ) : (
-          <ScrollArea type="auto">
-            <Table miw={560} verticalSpacing="xs" aria-label="Keys in your keychain">
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th>Project</Table.Th>
-                  <Table.Th>Network</Table.Th>
-                  <Table.Th>Workspace</Table.Th>
-                  <Table.Th>State</Table.Th>
-                  <Table.Th />
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {keys.map((k) => (
-                  <Table.Tr key={k.projectUuid}>
-                    <Table.Td>{k.projectName}</Table.Td>
-                    <Table.Td>{networkLabel(k.networkId)}</Table.Td>
-                    <Table.Td>{k.workspaceName}</Table.Td>
-                    <Table.Td>
-                      {k.status === 'deleted' ? (
-                        <Badge color="red" variant="light">
-                          Project deleted
-                        </Badge>
-                      ) : k.status === 'rolled' ? (
-                        <Badge color="orange" variant="light" title="The project's key was rolled: keep the key again from the project page.">
-                          Key rolled
-                        </Badge>
-                      ) : k.status === 'unknown' ? (
-                        <Badge color="gray" variant="light">
-                          Not checked
-                        </Badge>
-                      ) : (
-                        <Badge color="green" variant="light">
-                          Active
-                        </Badge>
-                      )}
-                    </Table.Td>
-                    <Table.Td ta="right">
-                      <Button size="compact-sm" variant="subtle" color="red" leftSection={<IconTrash size={14} aria-hidden />} loading={remove.isPending && remove.variables === k.projectUuid} onClick={() => remove.mutate(k.projectUuid)} aria-label={`Remove the key of ${k.projectName}`}>
-                        Remove
-                      </Button>
-                    </Table.Td>
-                  </Table.Tr>
-                ))}
-              </Table.Tbody>
-            </Table>
-          </ScrollArea>
-        )}
+        <DataList<KeptKey>
+          records={keys}
+          idAccessor="projectUuid"
+          label="Keys in your keychain"
+          loadingLabel="Reading the keychain…"
+          minWidth={560}
+          empty={
+            <Text size="sm" c="dimmed">
+              No keys yet. Open a project and choose 'Keep key in keychain'.
+            </Text>
+          }
+          columns={[
+            { accessor: 'projectName', title: 'Project' },
+            { accessor: 'networkId', title: 'Network', render: (k) => networkLabel(k.networkId) },
+            { accessor: 'workspaceName', title: 'Workspace' },
+            { accessor: 'status', title: 'State', render: (k) => <KeyState status={k.status} /> },
+            { accessor: 'remove', title: '', textAlign: 'right', render: removeButton },
+          ]}
+          card={(k) => (
+            <Paper withBorder p="sm">
+              <Group justify="space-between" gap="xs" wrap="nowrap" align="flex-start">
+                <Stack gap={2} miw={0}>
+                  <Text fw={600} style={{ overflowWrap: 'anywhere' }}>
+                    {k.projectName}
+                  </Text>
+                  <Text size="sm" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
+                    {networkLabel(k.networkId)} · {k.workspaceName}
+                  </Text>
+                </Stack>
+                <KeyState status={k.status} />
+              </Group>
+              <Group justify="flex-end" mt="xs">
+                {removeButton(k)}
+              </Group>
+            </Paper>
+          )}
+        />
         {remove.error && (
           <Text size="sm" c="red" role="alert">
             {remove.error.message}
@@ -172,59 +190,5 @@ function Console({ keys }: { keys: KeptKey[] }) {
         {send.data && <ResponseView response={send.data} />}
       </Stack>
     </Paper>
-  );
-}
-
-function formatBody(body: string): string {
-  try {
-    return JSON.stringify(JSON.parse(body), null, 2);
-  } catch {
-    return body;
-  }
-}
-
-function ResponseView({ response }: { response: ConsoleResponse }) {
-  const ok = response.status >= 200 && response.status < 300;
-  return (
-    <Stack gap="xs" aria-label="Response">
-      <Group gap="sm">
-        <Badge color={ok ? 'green' : response.status >= 500 ? 'red' : 'orange'} size="lg" variant="light">
-          {response.status} {response.statusText}
-        </Badge>
-        <Text size="sm" c="dimmed">
-          {response.timeMs} ms
-        </Text>
-      </Group>
-      <Text size="xs" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
-        {response.url}
-      </Text>
-      <details>
-        <summary>
-          <Text span size="sm">
-            Headers ({response.headers.length})
-          </Text>
-        </summary>
-        <Table verticalSpacing={2} fz="xs">
-          <Table.Tbody>
-            {response.headers.map(([name, value]) => (
-              <Table.Tr key={name}>
-                <Table.Td ff="monospace">{name}</Table.Td>
-                <Table.Td ff="monospace" style={{ overflowWrap: 'anywhere' }}>
-                  {value}
-                </Table.Td>
-              </Table.Tr>
-            ))}
-          </Table.Tbody>
-        </Table>
-      </details>
-      <Code block data-testid="console-response-body" style={{ maxHeight: 480, overflow: 'auto' }}>
-        {formatBody(response.body)}
-      </Code>
-      {response.truncated && (
-        <Text size="xs" c="dimmed">
-          The body was cut at 1 MB.
-        </Text>
-      )}
-    </Stack>
   );
 }

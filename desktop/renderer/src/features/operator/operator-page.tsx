@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Alert, Badge, Button, Group, NativeSelect, Paper, Stack, Text, TextInput } from '@mantine/core';
+import { Alert, Badge, Button, Group, NativeSelect, Paper, Stack, Text } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { notifications } from '@mantine/notifications';
 import { useQuery } from '@tanstack/react-query';
@@ -7,9 +7,8 @@ import { Link } from 'react-router-dom';
 import { boostTypes, planNames, type BoostType, type PlanName, type SubscriptionStatus } from '../../../../../shared/plans';
 import { type OperatorUserDto } from '../../../../../shared/billing';
 import { errorMessage } from '../../api/client';
-import { ErrorView } from '../../components/error-view';
+import { DataList } from '../../components/data-list';
 import { PageLayout } from '../../components/page-layout';
-import { PageLoader } from '../../components/page-loader';
 import { formatDate } from '../../lib/format';
 import { meQueries } from '../account/index';
 import { StatusBadge } from '../subscription/index';
@@ -113,20 +112,16 @@ export function OperatorPage() {
         </Button>
       }
     >
-      <TextInput label="Search users by e-mail" value={search} onChange={(e) => setSearch(e.currentTarget.value)} maw={420} />
-      {users.error ? (
-        <ErrorView error={users.error} withRefresh />
-      ) : !users.data ? (
-        <PageLoader label="Loading users…" />
-      ) : users.data.length === 0 ? (
-        <Text c="dimmed">No users match.</Text>
-      ) : (
-        <Stack gap="md">
-          {users.data.map((u) => (
-            <UserCard key={u.id} user={u} />
-          ))}
-        </Stack>
-      )}
+      <DataList<OperatorUserDto>
+        records={users.data}
+        error={users.error}
+        label="Users"
+        loadingLabel="Loading users…"
+        search={{ value: search, onChange: setSearch, query: debounced, label: 'Search users by e-mail', placeholder: 'E-mail' }}
+        empty={<Text c="dimmed">No users match.</Text>}
+        card={(u) => <UserCard user={u} />}
+        cardGap="md"
+      />
     </PageLayout>
   );
 }

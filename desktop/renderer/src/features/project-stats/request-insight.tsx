@@ -1,5 +1,5 @@
 import { useId, useState } from 'react';
-import { Badge, Box, Center, Group, Paper, Progress, SimpleGrid, Stack, Table, Text, Title, Tooltip as MantineTooltip } from '@mantine/core';
+import { Badge, Box, Center, Group, Paper, Progress, SimpleGrid, Stack, Text, Title, Tooltip as MantineTooltip } from '@mantine/core';
 import { IconChartBar } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { Bar, CartesianGrid, ComposedChart, Legend, Line, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
@@ -7,7 +7,8 @@ import { AXIS_TICK, GRID_PROPS, X_AXIS_LINE } from './chart-style';
 import { messages } from '../../../../../shared/messages';
 import { RECENT_FAILURES_KEPT, STATUS_CLASSES, formatLatency, type FailedRequest, type ProjectInsight, type StatusClass } from '../../../../../shared/insight';
 import { ErrorView } from '../../components/error-view';
-import { Pagination, pageCount, paginate } from '../../components/pagination';
+import { DataList, type DataListColumn } from '../../components/data-list';
+import { pageCount, paginate } from '../../components/pagination';
 import { ValueCard } from '../../components/value-card';
 import { formatNumber } from '../../lib/format';
 import { statsQueries } from './queries';
@@ -232,6 +233,41 @@ function FailureTime({ time }: { time: number }) {
   );
 }
 
+type ShownFailure = FailedRequest & { key: string };
+
+const failureColumns: DataListColumn<ShownFailure>[] = [
+  { accessor: 'time', title: 'Time', cellsStyle: () => ({ whiteSpace: 'nowrap' }), render: (f) => <FailureTime time={f.time} /> },
+  {
+    accessor: 'endpoint',
+    title: 'Endpoint',
+    render: (f) => (
+      <Text span size="sm" ff="monospace" style={{ overflowWrap: 'anywhere' }}>
+        {f.endpoint}
+      </Text>
+    ),
+  },
+  { accessor: 'status', title: 'Status', render: (f) => <StatusBadge status={f.status} /> },
+  {
+    accessor: 'message',
+    title: 'Message',
+    customCellAttributes: () => ({ 'data-testid': 'failed-request-message' }),
+    render: (f) => (
+      <Text span size="sm" c={f.message ? undefined : 'dimmed'} style={{ overflowWrap: 'anywhere' }}>
+        {f.message ?? 'No message'}
+      </Text>
+    ),
+  },
+  {
+    accessor: 'ip',
+    title: 'IP address',
+    render: (f) => (
+      <Text span size="sm" ff="monospace" style={{ overflowWrap: 'anywhere' }}>
+        {f.ip}
+      </Text>
+    ),
+  },
+];
+
 /** The most recent failed requests, newest first, ten to a page. */
 function RecentFailures({ insight }: { insight: ProjectInsight | undefined }) {
   const [page, setPage] = useState(1);
@@ -245,76 +281,41 @@ function RecentFailures({ insight }: { insight: ProjectInsight | undefined }) {
       <Title order={3} size="h5" mb="sm">
         Most recent failed requests
       </Title>
-      {insight && failures.length === 0 ? (
-        <Text size="sm" c="dimmed" ta="center" py="md">
-          No failed requests in the last 30 days.
-        </Text>
-      ) : (
-        <>
-          <Table visibleFrom="sm" verticalSpacing={6} aria-label="Recent failed requests, newest first">
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>Time</Table.Th>
-                <Table.Th>Endpoint</Table.Th>
-                <Table.Th>Status</Table.Th>
-                <Table.Th>Message</Table.Th>
-                <Table.Th>IP address</Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {shown.map((f, i) => (
-                <Table.Tr key={`${f.time}-${i}`} data-testid="failed-request">
-                  <Table.Td style={{ whiteSpace: 'nowrap' }}>
-                    <FailureTime time={f.time} />
-                  </Table.Td>
-                  <Table.Td>
-                    <Text span size="sm" ff="monospace" style={{ overflowWrap: 'anywhere' }}>
-                      {f.endpoint}
-                    </Text>
-                  </Table.Td>
-                  <Table.Td>
-                    <StatusBadge status={f.status} />
-                  </Table.Td>
-                  <Table.Td data-testid="failed-request-message">
-                    <Text span size="sm" c={f.message ? undefined : 'dimmed'} style={{ overflowWrap: 'anywhere' }}>
-                      {f.message ?? 'No message'}
-                    </Text>
-                  </Table.Td>
-                  <Table.Td>
-                    <Text span size="sm" ff="monospace" style={{ overflowWrap: 'anywhere' }}>
-                      {f.ip}
-                    </Text>
-                  </Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-          {/* On a phone each failure is three lines: status and endpoint, the message, then time and IP. */}
-          <Stack hiddenFrom="sm" gap={0} component="ul" p={0} m={0} style={{ listStyle: 'none' }} aria-label="Recent failed requests, newest first">
-            {shown.map((f, i) => (
-              <Box component="li" key={`${f.time}-${i}`} py={8} style={{ borderTop: i > 0 ? '1px solid var(--mantine-color-gray-3)' : undefined }} data-testid="failed-request-compact">
-                <Group gap="xs" wrap="nowrap" align="flex-start">
-                  <StatusBadge status={f.status} />
-                  <Text size="sm" ff="monospace" style={{ overflowWrap: 'anywhere', minWidth: 0 }}>
-                    {f.endpoint}
-                  </Text>
-                </Group>
-                {f.message && (
-                  <Text size="sm" mt={2} style={{ overflowWrap: 'anywhere' }}>
-                    {f.message}
-                  </Text>
-                )}
-                <Text size="xs" c="dimmed" mt={2} style={{ overflowWrap: 'anywhere' }}>
-                  <FailureTime time={f.time} /> · {f.ip}
-                </Text>
-              </Box>
-            ))}
-          </Stack>
-          <Group justify="flex-end" mt="sm">
-            <Pagination page={page} totalPages={pageCount(failures.length, FAILURES_PER_PAGE)} onChange={setPage} label="Failed requests pages" />
-          </Group>
-        </>
-      )}
+      <DataList<ShownFailure>
+        records={insight ? shown.map((f, i) => ({ ...f, key: `${page}-${i}` })) : undefined}
+        idAccessor="key"
+        label="Recent failed requests, newest first"
+        loadingLabel="Loading the failed requests…"
+        loaderMinHeight={80}
+        empty={
+          <Text size="sm" c="dimmed" ta="center" py="md">
+            No failed requests in the last 30 days.
+          </Text>
+        }
+        columns={failureColumns}
+        rowAttributes={() => ({ 'data-testid': 'failed-request' })}
+        // On a phone each failure is three lines: status and endpoint, the message, then time and IP.
+        card={(f, i) => (
+          <Box py={8} style={{ borderTop: i > 0 ? '1px solid var(--mantine-color-gray-3)' : undefined }} data-testid="failed-request-compact">
+            <Group gap="xs" wrap="nowrap" align="flex-start">
+              <StatusBadge status={f.status} />
+              <Text size="sm" ff="monospace" style={{ overflowWrap: 'anywhere', minWidth: 0 }}>
+                {f.endpoint}
+              </Text>
+            </Group>
+            {f.message && (
+              <Text size="sm" mt={2} style={{ overflowWrap: 'anywhere' }}>
+                {f.message}
+              </Text>
+            )}
+            <Text size="xs" c="dimmed" mt={2} style={{ overflowWrap: 'anywhere' }}>
+              <FailureTime time={f.time} /> · {f.ip}
+            </Text>
+          </Box>
+        )}
+        cardGap={0}
+        paging={{ kind: 'pages', page, totalPages: pageCount(failures.length, FAILURES_PER_PAGE), onChange: setPage, label: 'Failed requests pages' }}
+      />
     </Paper>
   );
 }

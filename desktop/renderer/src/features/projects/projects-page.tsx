@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { Anchor, Badge, Button, Card, Group, NativeSelect, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
+import { Anchor, Badge, Button, Card, Group, NativeSelect, Stack, Text, TextInput } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { IconFolderOpen } from '@tabler/icons-react';
 import { useInfiniteQuery, useQuery, useQueryClient } from '@tanstack/react-query';
@@ -8,17 +8,14 @@ import { Link, useNavigate } from 'react-router-dom';
 import { can } from '../../../../../shared/permissions';
 import { networkLabel, networkOptions, projectNetworkChoices } from '../../../../../shared/networks';
 import { createProjectSchema, type ProjectDto, type WorkspaceDto } from '../../../../../shared/workspaces';
-import { ListSearch } from '../../components/list-search';
 import { errorMessage, isApiError } from '../../api/client';
 import { pagedItems } from '../../api/pages';
-import { LoadMore } from '../../components/load-more';
+import { DataList } from '../../components/data-list';
 import { EmptyState } from '../../components/empty-state';
-import { ErrorView } from '../../components/error-view';
 import { FactLine } from '../../components/fact-line';
 import { ModalDialog } from '../../components/modal-dialog';
 import { useZodForm } from '../../components/zod-form';
 import { PageLayout } from '../../components/page-layout';
-import { PageLoader } from '../../components/page-loader';
 import { RoleBadge } from '../../components/role-badge';
 import { SectionHeading } from '../../components/section-heading';
 import { formatNumber } from '../../lib/format';
@@ -82,34 +79,34 @@ function WorkspaceProjects({ workspace }: { workspace: WorkspaceDto }) {
         )}
       </FactLine>
       {reason && <AddProjectBlocked reason={reason} planLimited={can(workspace.role_name, 'projects.add')} owner={workspace.is_creator} />}
-      <ListSearch value={search} onChange={setSearch} query={q} list={projects} label="Search projects" placeholder="Project name" />
-      {projects.isPending ? (
-        <PageLoader label="Loading projects…" />
-      ) : projects.isError ? (
-        <ErrorView error={projects.error} withRefresh />
-      ) : items.length === 0 && q !== '' ? (
-        <Text c="dimmed">No project name contains “{q}”.</Text>
-      ) : items.length === 0 ? (
-        <EmptyState icon={IconFolderOpen} title="No projects yet">
-          {can(workspace.role_name, 'projects.add')
-            ? 'Add a project to get a project ID for the Cardano or IPFS API.'
-            : 'Nobody has added a project to this workspace yet.'}
-        </EmptyState>
-      ) : (
-        <SimpleGrid cols={{ base: 1, sm: 2, md: 3 }} spacing="md" component="ul" style={{ listStyle: 'none', padding: 0, margin: 0 }}>
-          {items.map((p) => (
-            <li key={p.uuid}>
-              <ProjectCard project={p} />
-            </li>
-          ))}
-        </SimpleGrid>
-      )}
-      <LoadMore
-        hasMore={projects.hasNextPage}
-        loading={projects.isFetchingNextPage}
-        onLoad={() => void projects.fetchNextPage()}
-        shown={projects.hasNextPage ? `${formatNumber(items.length)} projects shown` : undefined}
-        label="Load more projects"
+      <DataList<ProjectDto>
+        records={projects.data ? items : undefined}
+        error={projects.error}
+        label="Projects"
+        loadingLabel="Loading projects…"
+        idAccessor="uuid"
+        card={(p) => <ProjectCard project={p} />}
+        cardColumns={{ base: 1, sm: 2, md: 3 }}
+        search={{ value: search, onChange: setSearch, query: q, list: projects, label: 'Search projects', placeholder: 'Project name' }}
+        empty={
+          q !== '' ? (
+            <Text c="dimmed">No project name contains “{q}”.</Text>
+          ) : (
+            <EmptyState icon={IconFolderOpen} title="No projects yet">
+              {can(workspace.role_name, 'projects.add')
+                ? 'Add a project to get a project ID for the Cardano or IPFS API.'
+                : 'Nobody has added a project to this workspace yet.'}
+            </EmptyState>
+          )
+        }
+        paging={{
+          kind: 'cursor',
+          hasMore: projects.hasNextPage,
+          loading: projects.isFetchingNextPage,
+          onLoad: () => void projects.fetchNextPage(),
+          label: 'Load more projects',
+          ...(projects.hasNextPage ? { shown: `${formatNumber(items.length)} projects shown` } : {}),
+        }}
       />
       <ModalDialog opened={adding} onClose={() => setAdding(false)} title="Add Project">
         <AddProjectForm workspaceId={workspace.id} onDone={() => setAdding(false)} />

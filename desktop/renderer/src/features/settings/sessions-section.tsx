@@ -3,9 +3,7 @@ import { IconDeviceDesktop, IconLogout, IconWorld } from '@tabler/icons-react';
 import { useInfiniteQuery } from '@tanstack/react-query';
 import type { AccountSessionDto } from '../../../../../shared/account';
 import { pagedItems } from '../../api/pages';
-import { ErrorView } from '../../components/error-view';
-import { LoadMore } from '../../components/load-more';
-import { PageLoader } from '../../components/page-loader';
+import { DataList } from '../../components/data-list';
 import { formatDateTime } from '../../lib/format';
 import { failed, succeeded } from '../../components/feedback';
 import { accountSecurityQueries, useEndSession, useSignOutOthers } from './queries';
@@ -42,30 +40,28 @@ export function SessionsSection() {
         <Text size="sm" c="dimmed">
           Browsers and desktop apps signed in to your account. Sign out any you do not recognise.
         </Text>
-        {sessions.isPending ? (
-          <PageLoader label="Loading your sessions…" minHeight={80} />
-        ) : sessions.isError ? (
-          <ErrorView error={sessions.error} />
-        ) : (
-          <>
-            <Stack component="ul" gap={0} p={0} m={0} style={{ listStyle: 'none' }} aria-label="Sessions">
-              {list.map((s) => (
-                <SessionRow
-                  key={s.id}
-                  session={s}
-                  ending={end.isPending && end.variables === s.id}
-                  onEnd={() =>
-                    end.mutate(s.id, {
-                      onSuccess: () => succeeded('Signed out', `${s.device} has been signed out.`),
-                      onError: (err) => failed('Not signed out', err, 'The session could not be signed out.'),
-                    })
-                  }
-                />
-              ))}
-            </Stack>
-            <LoadMore hasMore={sessions.hasNextPage} loading={sessions.isFetchingNextPage} onLoad={() => void sessions.fetchNextPage()} label="Load more sessions" />
-          </>
-        )}
+        <DataList<AccountSessionDto>
+          records={sessions.data ? list : undefined}
+          error={sessions.error}
+          label="Sessions"
+          loadingLabel="Loading your sessions…"
+          loaderMinHeight={80}
+          cardGap={0}
+          empty={null}
+          card={(s) => (
+            <SessionRow
+              session={s}
+              ending={end.isPending && end.variables === s.id}
+              onEnd={() =>
+                end.mutate(s.id, {
+                  onSuccess: () => succeeded('Signed out', `${s.device} has been signed out.`),
+                  onError: (err) => failed('Not signed out', err, 'The session could not be signed out.'),
+                })
+              }
+            />
+          )}
+          paging={{ kind: 'cursor', hasMore: sessions.hasNextPage, loading: sessions.isFetchingNextPage, onLoad: () => void sessions.fetchNextPage(), label: 'Load more sessions' }}
+        />
       </Stack>
     </Paper>
   );
@@ -74,7 +70,7 @@ export function SessionsSection() {
 function SessionRow({ session: s, ending, onEnd }: { session: AccountSessionDto; ending: boolean; onEnd: () => void }) {
   const Icon = s.desktop ? IconDeviceDesktop : IconWorld;
   return (
-    <Paper component="li" withBorder p="sm" radius={0} style={{ marginTop: -1 }} data-session={s.device} data-current={s.current || undefined}>
+    <Paper withBorder p="sm" radius={0} style={{ marginTop: -1 }} data-session={s.device} data-current={s.current || undefined}>
       <Group justify="space-between" gap="sm" wrap="wrap">
         <Group gap="sm" wrap="nowrap" align="flex-start" miw={0} style={{ flex: '1 1 240px' }}>
           <Icon size={20} aria-hidden style={{ flexShrink: 0, marginTop: 2 }} />

@@ -10,7 +10,8 @@ import {
   type Operator,
   type Trigger,
 } from '../../../../../shared/webhooks';
-import { newCondition, withConditionType, type ConditionDraft, type FieldErrors } from './form-model';
+import type { ZodFormState } from '../../components/zod-form';
+import { newCondition, withConditionType, type ConditionDraft, type WebhookDraft } from './form-model';
 import { JsonPathEditor } from './jsonpath-editor';
 import classes from './webhooks.module.css';
 
@@ -41,22 +42,10 @@ const exampleQueries: Record<Trigger, string> = {
   epoch: '$.current_epoch.epoch',
 };
 
-interface ConditionListProps {
-  trigger: Trigger;
-  network: number;
-  conditions: ConditionDraft[];
-  onChange: (conditions: ConditionDraft[]) => void;
-  /** Validation messages by path ('conditions.0.value', …). */
-  errors: FieldErrors;
-  /** Whether a condition field has been left, so its message may show: `${key}.value`, `${key}.selector`. */
-  isTouched: (field: string) => boolean;
-  onTouch: (field: string) => void;
-}
-
 /** The trigger conditions: at most five, all of which an event must meet. */
-export function ConditionList({ trigger, network, conditions, onChange, errors, isTouched, onTouch }: ConditionListProps) {
+export function ConditionList({ form }: { form: ZodFormState<WebhookDraft> }) {
+  const { type: trigger, network, conditions } = form.getValues();
   const full = conditions.length >= MAX_CONDITIONS;
-  const replace = (i: number, next: ConditionDraft) => onChange(conditions.map((c, j) => (j === i ? next : c)));
   const headingId = useId();
   return (
     <div role="group" aria-labelledby={headingId}>
@@ -75,28 +64,13 @@ export function ConditionList({ trigger, network, conditions, onChange, errors, 
             : 'An event is sent only when it meets every condition.'}
         </Text>
         {conditions.map((condition, i) => (
-          <ConditionRow
-            key={condition.key}
-            index={i}
-            trigger={trigger}
-            network={network}
-            condition={condition}
-            onChange={(next) => replace(i, next)}
-            onRemove={() => onChange(conditions.filter((_, j) => j !== i))}
-            errorOf={(field) => {
-              const message = errors[`conditions.${i}.${field}`];
-              // Type and operator come from lists, so their messages show at once; typed fields once left.
-              if (!message) return undefined;
-              return field === 'type' || field === 'operator' || isTouched(`${condition.key}.${field}`) ? message : undefined;
-            }}
-            onTouch={(field) => onTouch(`${condition.key}.${field}`)}
-          />
+          <ConditionRow key={condition.key} form={form} index={i} trigger={trigger} network={network} condition={condition} />
         ))}
         <Group gap="sm" align="center">
           <Button
             variant="light"
             leftSection={<IconPlus size={16} aria-hidden />}
-            onClick={() => onChange([...conditions, newCondition(trigger)])}
+            onClick={() => form.insertListItem('conditions', newCondition(trigger))}
             disabled={full}
           >
             Add condition
@@ -113,17 +87,15 @@ export function ConditionList({ trigger, network, conditions, onChange, errors, 
 }
 
 interface ConditionRowProps {
+  form: ZodFormState<WebhookDraft>;
   index: number;
   trigger: Trigger;
   network: number;
   condition: ConditionDraft;
-  onChange: (next: ConditionDraft) => void;
-  onRemove: () => void;
-  errorOf: (field: 'type' | 'operator' | 'value' | 'selector') => string | undefined;
-  onTouch: (field: 'value' | 'selector') => void;
 }
 
-function ConditionRow({ index, trigger, network, condition, onChange, onRemove, errorOf, onTouch }: ConditionRowProps) {
+function ConditionRow({ form, index, trigger, network, condition }: ConditionRowProps) {
+  const path = `conditions.${index}` as const;
   const def = conditionDef(trigger, condition.type);
   const operators = def?.operators ?? [];
   const isJsonPath = condition.type === 'jsonPath';
@@ -142,7 +114,7 @@ function ConditionRow({ index, trigger, network, condition, onChange, onRemove, 
             variant="subtle"
             color="red"
             leftSection={<IconTrash size={14} aria-hidden />}
-            onClick={onRemove}
+            onClick={() => form.removeListItem('conditions', index)}
             aria-label={`Remove condition ${index + 1}`}
           >
             Remove
@@ -152,18 +124,15 @@ function ConditionRow({ index, trigger, network, condition, onChange, onRemove, 
           <NativeSelect
             label="Condition type"
             value={condition.type}
-            onChange={(e) => onChange(withConditionType(trigger, condition, e.currentTarget.value as ConditionType))}
+            onChange={(e) => form.replaceListItem('conditions', index, withConditionType(trigger, condition, e.currentTarget.value as ConditionType))}
             data={conditionsByTrigger[trigger].map((d) => ({ value: d.type, label: d.label }))}
-            error={errorOf('type')}
+            error={form.errors[`${path}.type`]}
           />
           {isJsonPath && (
             <TextInput
               label="JSONPath query"
               description={`For example ${exampleQueries[trigger]}`}
-              value={condition.selector}
-              onChange={(e) => onChange({ ...condition, selector: e.currentTarget.value })}
-              onBlur={() => onTouch('selector')}
-              error={errorOf('selector')}
+              {...form.getInputProps(`${path}.selector`)}
               withAsterisk
               spellCheck={false}
               autoComplete="off"
@@ -172,18 +141,13 @@ function ConditionRow({ index, trigger, network, condition, onChange, onRemove, 
           )}
           <NativeSelect
             label="Operator"
-            value={condition.operator}
-            onChange={(e) => onChange({ ...condition, operator: e.currentTarget.value as Operator })}
+            {...form.getInputProps(`${path}.operator`)}
             data={operators.map((op) => ({ value: op, label: operatorLabels[op] }))}
-            error={errorOf('operator')}
           />
           <TextInput
             label="Value"
             description={valueHints[condition.type]}
-            value={condition.value}
-            onChange={(e) => onChange({ ...condition, value: e.currentTarget.value })}
-            onBlur={() => onTouch('value')}
-            error={errorOf('value')}
+            {...form.getInputProps(`${path}.value`)}
             withAsterisk
             inputMode={numeric ? 'numeric' : undefined}
             spellCheck={false}

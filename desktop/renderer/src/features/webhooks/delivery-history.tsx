@@ -5,8 +5,7 @@ import { IconChevronDown, IconChevronRight, IconRefresh, IconSend } from '@table
 import { useQuery } from '@tanstack/react-query';
 import { triggerLabels, type WebhookAttemptDto, type WebhookDto, type WebhookEventDto } from '../../../../../shared/webhooks';
 import { apiErrorText } from '../../api/client';
-import { ErrorView } from '../../components/error-view';
-import { Pagination } from '../../components/pagination';
+import { DataList } from '../../components/data-list';
 import { ReasonTooltip } from '../../components/reason-tooltip';
 import { formatDateTime, formatNumber } from '../../lib/format';
 import { useResendEvent, useSendTestEvent, webhookQueries } from './queries';
@@ -63,32 +62,27 @@ export function DeliveryHistory({ webhook, deniedReason }: DeliveryHistoryProps)
             </Button>
           </ReasonTooltip>
         </Group>
-        {events.isPending ? (
-          <Group gap="xs" role="status">
-            <Loader size="sm" aria-hidden />
-            <Text size="sm">Loading the delivery history…</Text>
-          </Group>
-        ) : events.isError ? (
-          <ErrorView error={events.error} />
-        ) : data && data.events.length === 0 ? (
+        {data && data.events.length > 0 && (
           <Text size="sm" c="dimmed">
-            No events yet. They appear here once the chain produces a {triggerLabels[webhook.type].toLowerCase()} that meets the conditions, or when you
-            send a test event.
+            {formatNumber(data.total)} event{data.total === 1 ? '' : 's'}
+            {data.events.some((e) => e.status === 'pending') ? ' · refreshing while events wait to be sent' : ''}
           </Text>
-        ) : data ? (
-          <>
+        )}
+        <DataList<WebhookEventDto>
+          records={data?.events}
+          error={events.error}
+          label="Events"
+          loadingLabel="Loading the delivery history…"
+          loaderMinHeight={80}
+          empty={
             <Text size="sm" c="dimmed">
-              {formatNumber(data.total)} event{data.total === 1 ? '' : 's'}
-              {data.events.some((e) => e.status === 'pending') ? ' · refreshing while events wait to be sent' : ''}
+              No events yet. They appear here once the chain produces a {triggerLabels[webhook.type].toLowerCase()} that meets the conditions, or when you
+              send a test event.
             </Text>
-            <Stack component="ul" gap="sm" className={classes.plainList} aria-label="Events">
-              {data.events.map((event) => (
-                <EventItem key={event.id} webhook={webhook} event={event} deniedReason={deniedReason} />
-              ))}
-            </Stack>
-            <Pagination page={data.page} totalPages={data.pages} onChange={setPage} label="Delivery history pages" />
-          </>
-        ) : null}
+          }
+          card={(event) => <EventItem webhook={webhook} event={event} deniedReason={deniedReason} />}
+          {...(data ? { paging: { kind: 'pages', page: data.page, totalPages: data.pages, onChange: setPage, label: 'Delivery history pages' } as const } : {})}
+        />
       </Stack>
     </Paper>
   );
@@ -111,7 +105,7 @@ function EventItem({ webhook, event, deniedReason }: { webhook: WebhookDto; even
     });
 
   return (
-    <Paper component="li" withBorder p="sm" radius="sm" aria-label={`${triggerLabels[event.type]} event of ${formatDateTime(event.created * 1000)}`}>
+    <Paper component="article" withBorder p="sm" radius="sm" aria-label={`${triggerLabels[event.type]} event of ${formatDateTime(event.created * 1000)}`}>
       <Group justify="space-between" gap="sm" wrap="nowrap" align="flex-start">
         <UnstyledButton onClick={() => setOpen((o) => !o)} aria-expanded={open} aria-controls={panelId} style={{ flex: 1, minWidth: 0 }}>
           <Group gap="xs" wrap="nowrap" align="flex-start">

@@ -1,5 +1,5 @@
-// The webhook form's state and its validation, kept apart from the components so the rules read in
-// one place. Validation is the server's own schema (shared/webhooks.ts), so both give the same texts.
+// The webhook form's values and what changes them, kept apart from the components. The form validates
+// with webhookFormSchema (shared/webhooks.ts), which ends in the server's own schema: both give the same texts.
 import { webhookNetworkOf } from '../../../../../shared/networks';
 import type { Role } from '../../../../../shared/permissions';
 import { planLimitMessage } from '../../../../../shared/plans';
@@ -7,39 +7,17 @@ import type { QuotaDto } from '../../../../../shared/workspaces';
 import {
   conditionDef,
   conditionsByTrigger,
-  webhookInputSchema,
   webhookNetworks,
   type ConditionType,
-  type Operator,
   type Trigger,
   type WebhookDto,
+  type WebhookFormValues,
 } from '../../../../../shared/webhooks';
 import { deniedReason } from '../../components/permission';
-import type { WebhookBody } from './queries';
 
-export interface ConditionDraft {
-  /** Stable React key; conditions have no id of their own. */
-  key: string;
-  type: ConditionType;
-  operator: Operator;
-  value: string;
-  /** The JSONPath query of a jsonPath condition. */
-  selector: string;
-}
-
-export interface WebhookDraft {
-  name: string;
-  target_url: string;
-  /** The network's webhook id. */
-  network: number;
-  status: 'enabled' | 'disabled';
-  type: Trigger;
-  /** '' while the field is empty. */
-  confirmations: number | string;
-  conditions: ConditionDraft[];
-  /** Not edited by the form; kept as the webhook has it. */
-  description: string | null;
-}
+/** The form's fields, as the shared webhookFormSchema reads them. */
+export type WebhookDraft = WebhookFormValues;
+export type ConditionDraft = WebhookDraft['conditions'][number];
 
 let nextKey = 0;
 const conditionKey = () => `condition-${++nextKey}`;
@@ -87,45 +65,6 @@ export const draftOf = (w: WebhookDto): WebhookDraft => ({
 /** The label of a network by its webhook id; ids no network has are named by number. */
 export const webhookNetworkLabel = (webhookId: number): string =>
   webhookNetworkOf(webhookId)?.label ?? `Network ${webhookId}`;
-
-/** The body the API takes, before validation. */
-const bodyOf = (d: WebhookDraft, workspaceId: number) => ({
-  name: d.name,
-  description: d.description,
-  network: d.network,
-  api_version: 1 as const,
-  type: d.type,
-  confirmations: typeof d.confirmations === 'number' ? d.confirmations : undefined,
-  status: d.status,
-  target_url: d.target_url,
-  conditions: d.conditions.map((c) => ({
-    type: c.type,
-    operator: c.operator,
-    value: c.value,
-    ...(c.type === 'jsonPath' ? { selector: c.selector } : {}),
-  })),
-  workspace_id: workspaceId,
-});
-
-export type FieldErrors = Record<string, string>;
-
-export interface Validation {
-  /** The body to send when the form is valid. */
-  body: WebhookBody | null;
-  /** First message per field path: 'name', 'target_url', 'conditions.0.value', … */
-  errors: FieldErrors;
-}
-
-export function validate(d: WebhookDraft, workspaceId: number): Validation {
-  const parsed = webhookInputSchema.safeParse(bodyOf(d, workspaceId));
-  if (parsed.success) return { body: { ...parsed.data, api_version: 1, workspace_id: workspaceId }, errors: {} };
-  const errors: FieldErrors = {};
-  for (const issue of parsed.error.issues) {
-    const path = issue.path.map(String).join('.');
-    errors[path] ??= issue.message;
-  }
-  return { body: null, errors };
-}
 
 /**
  * Why a webhook cannot be added: the role first (the one permission matrix), then the owner's pooled

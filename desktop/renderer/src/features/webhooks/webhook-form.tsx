@@ -1,11 +1,12 @@
-import { useId, useMemo, useState, type FormEvent } from 'react';
+import { useEffect, useId } from 'react';
 import { Alert, Box, Button, Group, NativeSelect, NumberInput, Stack, Switch, Text, TextInput } from '@mantine/core';
 import { IconDeviceFloppy } from '@tabler/icons-react';
 import { Link } from 'react-router-dom';
-import { MAX_CONFIRMATIONS, triggerLabels, triggers, webhookNetworks, type Trigger } from '../../../../../shared/webhooks';
+import { MAX_CONFIRMATIONS, triggerLabels, triggers, webhookFormSchema, webhookNetworks, type Trigger } from '../../../../../shared/webhooks';
 import { ReasonTooltip } from '../../components/reason-tooltip';
+import { useZodForm } from '../../components/zod-form';
 import { ConditionList } from './condition-list';
-import { validate, webhookNetworkLabel, type WebhookDraft } from './form-model';
+import { webhookNetworkLabel, type WebhookDraft } from './form-model';
 import { useEndpointWarning, type WebhookBody } from './queries';
 import classes from './webhooks.module.css';
 
@@ -24,20 +25,21 @@ interface WebhookFormProps {
 
 const INCOMPLETE = 'Complete the fields marked in red to save the webhook.';
 
-/** The webhook form of spec section 2, validated with the API's own schema. */
+/** The webhook form of spec section 2, validated with the API's own schema (webhookFormSchema). */
 export function WebhookForm({ initial, workspace, blockedReason, submitting, onSubmit, revealErrors = false, editable = true }: WebhookFormProps) {
   const statusLabelId = useId();
-  const [draft, setDraft] = useState<WebhookDraft>(initial);
-  const [touched, setTouched] = useState<ReadonlySet<string>>(() => new Set());
-  const [revealAll, setRevealAll] = useState(revealErrors);
-  const { body, errors } = useMemo(() => validate(draft, workspace.id), [draft, workspace.id]);
+  const { form, onSubmit: checked } = useZodForm(webhookFormSchema, initial, { checkAsLeft: true });
+  const draft = form.getValues();
 
-  const touch = (field: string) => setTouched((t) => (t.has(field) ? t : new Set(t).add(field)));
-  const isTouched = (field: string) => revealAll || touched.has(field);
-  const errorOf = (field: string) => (isTouched(field) ? errors[field] : undefined);
-  const set = <K extends keyof WebhookDraft>(key: K, value: WebhookDraft[K]) => setDraft((d) => ({ ...d, [key]: value }));
+  // An existing webhook shows every field's message from the start, not only once a field is left.
+  useEffect(() => {
+    if (revealErrors) form.validate();
+    // Once, for the webhook the form opened with.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, []);
 
-  const reason = blockedReason ?? (body ? null : INCOMPLETE);
+  const valid = form.isValid();
+  const reason = blockedReason ?? (valid ? null : INCOMPLETE);
   const endpointWarning = useEndpointWarning(draft.target_url);
   const networkSupported = webhookNetworks.some((n) => n.webhookId === draft.network);
   const networkOptions = [
@@ -47,18 +49,13 @@ export function WebhookForm({ initial, workspace, blockedReason, submitting, onS
   ];
 
   const revealIfIncomplete = () => {
-    if (!body) setRevealAll(true);
+    if (!valid) form.validate();
   };
 
-  const submit = (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    if (!body) {
-      setRevealAll(true);
-      return;
-    }
+  const submit = checked((input) => {
     if (submitting || blockedReason) return;
-    onSubmit(body);
-  };
+    onSubmit({ ...input, api_version: 1, workspace_id: workspace.id });
+  });
 
   return (
     <form onSubmit={submit} noValidate aria-label="Webhook" className={classes.wrap}>
@@ -66,10 +63,7 @@ export function WebhookForm({ initial, workspace, blockedReason, submitting, onS
         <Stack gap="md">
           <TextInput
             label="Webhook name"
-            value={draft.name}
-            onChange={(e) => set('name', e.currentTarget.value)}
-            onBlur={() => touch('name')}
-            error={errorOf('name')}
+            {...form.getInputProps('name')}
             withAsterisk
             autoComplete="off"
           />
@@ -78,10 +72,7 @@ export function WebhookForm({ initial, workspace, blockedReason, submitting, onS
             description="Cairn sends each event to this URL as an HTTPS or HTTP POST request."
             type="url"
             inputMode="url"
-            value={draft.target_url}
-            onChange={(e) => set('target_url', e.currentTarget.value)}
-            onBlur={() => touch('target_url')}
-            error={errorOf('target_url')}
+            {...form.getInputProps('target_url')}
             withAsterisk
             autoComplete="url"
             spellCheck={false}
@@ -94,10 +85,9 @@ export function WebhookForm({ initial, workspace, blockedReason, submitting, onS
           <NativeSelect
             label="Network"
             value={String(draft.network)}
-            onChange={(e) => set('network', Number(e.currentTarget.value))}
+            onChange={(e) => form.setFieldValue('network', Number(e.currentTarget.value))}
             data={networkOptions}
-            // An unsupported network is never the user's typing, so its message shows at once.
-            error={errors.network}
+            error={form.errors.network}
           />
           <TextInput label="Workspace" value={workspace.name} readOnly variant="filled" description="Webhooks belong to the workspace they are created in." />
           <Box role="group" aria-labelledby={statusLabelId}>
@@ -108,7 +98,7 @@ export function WebhookForm({ initial, workspace, blockedReason, submitting, onS
               label={draft.status === 'enabled' ? 'Enabled' : 'Disabled'}
               description={draft.status === 'enabled' ? 'Events are sent to the endpoint.' : 'No events are sent until you enable the webhook.'}
               checked={draft.status === 'enabled'}
-              onChange={(e) => set('status', e.currentTarget.checked ? 'enabled' : 'disabled')}
+              onChange={(e) => form.setFieldValue('status', e.currentTarget.checked ? 'enabled' : 'disabled')}
             />
           </Box>
           <NativeSelect
@@ -116,20 +106,17 @@ export function WebhookForm({ initial, workspace, blockedReason, submitting, onS
             description="Changing the trigger removes all trigger conditions."
             value={draft.type}
             onChange={(e) => {
-              const type = e.currentTarget.value as Trigger;
               // Condition types differ per trigger (spec section 4): a new trigger starts without any.
-              setDraft((d) => ({ ...d, type, conditions: [] }));
+              form.setFieldValue('conditions', []);
+              form.setFieldValue('type', e.currentTarget.value as Trigger);
             }}
             data={triggers.map((t) => ({ value: t, label: triggerLabels[t] }))}
-            error={errors.type}
+            error={form.errors.type}
           />
           <NumberInput
             label="Required confirmations"
             description={`Blocks to wait on top of the event's block before sending it, from 0 to ${MAX_CONFIRMATIONS}.`}
-            value={draft.confirmations}
-            onChange={(v) => set('confirmations', v)}
-            onBlur={() => touch('confirmations')}
-            error={errorOf('confirmations')}
+            {...form.getInputProps('confirmations')}
             min={0}
             max={MAX_CONFIRMATIONS}
             clampBehavior="none"
@@ -137,15 +124,7 @@ export function WebhookForm({ initial, workspace, blockedReason, submitting, onS
             allowNegative={false}
             withAsterisk
           />
-          <ConditionList
-            trigger={draft.type}
-            network={draft.network}
-            conditions={draft.conditions}
-            onChange={(conditions) => set('conditions', conditions)}
-            errors={errors}
-            isTouched={isTouched}
-            onTouch={touch}
-          />
+          <ConditionList form={form} />
         </Stack>
       </fieldset>
       <Group justify="flex-end" gap="sm" mt="lg">

@@ -7,13 +7,10 @@ import { Link, useNavigate } from 'react-router-dom';
 import { can } from '../../../../../shared/permissions';
 import { triggerLabels, webhookDisplayState, webhookMessages, type WebhookDto } from '../../../../../shared/webhooks';
 import type { WorkspaceDto } from '../../../../../shared/workspaces';
-import { ListSearch } from '../../components/list-search';
 import { pagedItems } from '../../api/pages';
+import { DataList } from '../../components/data-list';
 import { EmptyState } from '../../components/empty-state';
-import { LoadMore } from '../../components/load-more';
 import { formatNumber } from '../../lib/format';
-import { ErrorView } from '../../components/error-view';
-import { PageLoader } from '../../components/page-loader';
 import { SectionHeading } from '../../components/section-heading';
 import { useSelectedWorkspace, webhookUsageText, workspaceQueries } from '../workspaces/index';
 import { addWebhookBlockedReason, webhookNetworkLabel } from './form-model';
@@ -44,34 +41,33 @@ function WorkspaceWebhooks({ workspace }: { workspace: WorkspaceDto }) {
           {webhookUsageText(workspace, quota.data)}
         </Text>
       )}
-      <ListSearch value={search} onChange={setSearch} query={q} list={webhooks} label="Search webhooks" placeholder="Webhook name" />
-      {webhooks.isPending ? (
-        <PageLoader label="Loading webhooks…" minHeight={120} />
-      ) : webhooks.isError ? (
-        <ErrorView error={webhooks.error} withRefresh />
-      ) : items.length === 0 && q !== '' ? (
-        <Text c="dimmed">No webhook name contains “{q}”.</Text>
-      ) : items.length === 0 ? (
-        <EmptyState icon={IconWebhook} title="No webhooks yet">
-          {can(workspace.role_name, 'webhooks.add')
-            ? 'Add a webhook to have Cairn send transactions, blocks, delegations or epochs to your endpoint as they happen.'
-            : 'Nobody has added a webhook to this workspace yet.'}
-        </EmptyState>
-      ) : (
-        <Stack component="ul" gap="sm" className={classes.plainList}>
-          {items.map((w) => (
-            <li key={w.id}>
-              <WebhookCard webhook={w} />
-            </li>
-          ))}
-        </Stack>
-      )}
-      <LoadMore
-        hasMore={webhooks.hasNextPage}
-        loading={webhooks.isFetchingNextPage}
-        onLoad={() => void webhooks.fetchNextPage()}
-        shown={webhooks.hasNextPage ? `${formatNumber(items.length)} webhooks shown` : undefined}
-        label="Load more webhooks"
+      <DataList<WebhookDto>
+        records={webhooks.data ? items : undefined}
+        error={webhooks.error}
+        label="Webhooks"
+        loadingLabel="Loading webhooks…"
+        loaderMinHeight={120}
+        card={(w) => <WebhookCard webhook={w} />}
+        search={{ value: search, onChange: setSearch, query: q, list: webhooks, label: 'Search webhooks', placeholder: 'Webhook name' }}
+        empty={
+          q !== '' ? (
+            <Text c="dimmed">No webhook name contains “{q}”.</Text>
+          ) : (
+            <EmptyState icon={IconWebhook} title="No webhooks yet">
+              {can(workspace.role_name, 'webhooks.add')
+                ? 'Add a webhook to have Cairn send transactions, blocks, delegations or epochs to your endpoint as they happen.'
+                : 'Nobody has added a webhook to this workspace yet.'}
+            </EmptyState>
+          )
+        }
+        paging={{
+          kind: 'cursor',
+          hasMore: webhooks.hasNextPage,
+          loading: webhooks.isFetchingNextPage,
+          onLoad: () => void webhooks.fetchNextPage(),
+          label: 'Load more webhooks',
+          ...(webhooks.hasNextPage ? { shown: `${formatNumber(items.length)} webhooks shown` } : {}),
+        }}
       />
     </Stack>
   );

@@ -4,9 +4,7 @@ import { useInfiniteQuery } from '@tanstack/react-query';
 import { assignableRoles, can, roleLabels } from '../../../../../shared/permissions';
 import { inviteSchema, type InvitationDto, type WorkspaceDto } from '../../../../../shared/workspaces';
 import { pagedItems } from '../../api/pages';
-import { ErrorView } from '../../components/error-view';
-import { LoadMore } from '../../components/load-more';
-import { PageLoader } from '../../components/page-loader';
+import { DataList } from '../../components/data-list';
 import { RoleBadge } from '../../components/role-badge';
 import { SectionHeading } from '../../components/section-heading';
 import { formatDate } from '../../lib/format';
@@ -72,53 +70,54 @@ export function Invitations({ workspace }: { workspace: WorkspaceDto }) {
   return (
     <Stack gap="sm">
       <SectionHeading title="Pending invitations" />
-      {invitations.isPending ? (
-        <PageLoader label="Loading invitations…" minHeight={80} />
-      ) : invitations.isError ? (
-        <ErrorView error={invitations.error} />
-      ) : items.length === 0 ? (
-        <Text c="dimmed" size="sm">
-          No pending invitations.
-        </Text>
-      ) : (
-        <Stack component="ul" gap={0} p={0} m={0} style={{ listStyle: 'none' }} aria-label="Pending invitations">
-          {items.map((inv: InvitationDto) => (
-            <Paper component="li" key={inv.id} withBorder p="sm" radius={0} style={{ marginTop: -1 }}>
-              <Group justify="space-between" gap="sm">
-                <Stack gap={2} miw={0} style={{ flex: '1 1 200px' }}>
-                  <Group gap="xs">
-                    <Text fw={500} style={{ overflowWrap: 'anywhere' }}>
-                      {inv.email}
-                    </Text>
-                    <RoleBadge role={inv.role_name} />
-                  </Group>
-                  <Text size="xs" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
-                    {inv.invited_by_email ? `Invited by ${inv.invited_by_email} · ` : ''}Expires {formatDate(inv.expires_at)}
+      <DataList<InvitationDto>
+        records={invitations.data ? items : undefined}
+        error={invitations.error}
+        label="Pending invitations"
+        loadingLabel="Loading invitations…"
+        loaderMinHeight={80}
+        cardGap={0}
+        empty={
+          <Text c="dimmed" size="sm">
+            No pending invitations.
+          </Text>
+        }
+        card={(inv) => (
+          <Paper withBorder p="sm" radius={0} style={{ marginTop: -1 }}>
+            <Group justify="space-between" gap="sm">
+              <Stack gap={2} miw={0} style={{ flex: '1 1 200px' }}>
+                <Group gap="xs">
+                  <Text fw={500} style={{ overflowWrap: 'anywhere' }}>
+                    {inv.email}
                   </Text>
-                </Stack>
-                {canRevoke && (
-                  <Button
-                    variant="subtle"
-                    color="red"
-                    size="sm"
-                    loading={revoke.isPending && revoke.variables === inv.id}
-                    onClick={() =>
-                      revoke.mutate(inv.id, {
-                        onSuccess: () => succeeded('Invitation revoked', `The link sent to ${inv.email} no longer works.`),
-                        onError: (err) => failed('Invitation not revoked', err, 'The invitation could not be revoked.'),
-                      })
-                    }
-                    aria-label={`Revoke invitation for ${inv.email}`}
-                  >
-                    Revoke
-                  </Button>
-                )}
-              </Group>
-            </Paper>
-          ))}
-        </Stack>
-      )}
-      <LoadMore hasMore={invitations.hasNextPage} loading={invitations.isFetchingNextPage} onLoad={() => void invitations.fetchNextPage()} label="Load more invitations" />
+                  <RoleBadge role={inv.role_name} />
+                </Group>
+                <Text size="xs" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
+                  {inv.invited_by_email ? `Invited by ${inv.invited_by_email} · ` : ''}Expires {formatDate(inv.expires_at)}
+                </Text>
+              </Stack>
+              {canRevoke && (
+                <Button
+                  variant="subtle"
+                  color="red"
+                  size="sm"
+                  loading={revoke.isPending && revoke.variables === inv.id}
+                  onClick={() =>
+                    revoke.mutate(inv.id, {
+                      onSuccess: () => succeeded('Invitation revoked', `The link sent to ${inv.email} no longer works.`),
+                      onError: (err) => failed('Invitation not revoked', err, 'The invitation could not be revoked.'),
+                    })
+                  }
+                  aria-label={`Revoke invitation for ${inv.email}`}
+                >
+                  Revoke
+                </Button>
+              )}
+            </Group>
+          </Paper>
+        )}
+        paging={{ kind: 'cursor', hasMore: invitations.hasNextPage, loading: invitations.isFetchingNextPage, onLoad: () => void invitations.fetchNextPage(), label: 'Load more invitations' }}
+      />
     </Stack>
   );
 }

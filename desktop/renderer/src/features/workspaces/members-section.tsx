@@ -6,10 +6,8 @@ import { assignableRoles, can, roleLabels, type AssignableRole } from '../../../
 import type { PlanName } from '../../../../../shared/plans';
 import { type MemberDto, type WorkspaceDto } from '../../../../../shared/workspaces';
 import { pagedItems } from '../../api/pages';
-import { ErrorView } from '../../components/error-view';
-import { LoadMore } from '../../components/load-more';
+import { DataList } from '../../components/data-list';
 import { ModalDialog } from '../../components/modal-dialog';
-import { PageLoader } from '../../components/page-loader';
 import { RoleBadge } from '../../components/role-badge';
 import { SectionHeading } from '../../components/section-heading';
 import { formatDate } from '../../lib/format';
@@ -37,76 +35,78 @@ export function Members({ workspace }: { workspace: WorkspaceDto }) {
   return (
     <Stack gap="sm">
       <SectionHeading title="Members" create={{ label: 'Invite Member', onClick: () => setInviting(true), disabledReason: reason }} />
-      {members.isPending ? (
-        <PageLoader label="Loading members…" minHeight={80} />
-      ) : members.isError ? (
-        <ErrorView error={members.error} />
-      ) : (
-        <Stack component="ul" gap={0} p={0} m={0} style={{ listStyle: 'none' }} aria-label="Members">
-          {memberList.map((m) => {
-            const self = me?.id === m.user_id;
-            const editable = !m.is_creator && can(role, 'members.update');
-            const removable = !m.is_creator && !self && can(role, 'members.delete');
-            return (
-              <Paper component="li" key={m.user_id} withBorder p="sm" radius={0} style={{ marginTop: -1 }} data-member={m.email}>
-                <Group justify="space-between" gap="sm">
-                  <Stack gap={2} miw={0} style={{ flex: '1 1 200px' }}>
-                    <Group gap="xs">
-                      <Text fw={500} style={{ overflowWrap: 'anywhere' }}>
-                        {m.email}
-                      </Text>
-                      {self && (
-                        <Text size="sm" c="dimmed">
-                          (you)
-                        </Text>
-                      )}
-                    </Group>
-                    <Text size="xs" c="dimmed">
-                      Joined {formatDate(m.joined_at)}
+      <DataList<MemberDto>
+        records={members.data ? memberList : undefined}
+        error={members.error}
+        label="Members"
+        loadingLabel="Loading members…"
+        loaderMinHeight={80}
+        idAccessor="user_id"
+        cardGap={0}
+        empty={null}
+        card={(m) => {
+          const self = me?.id === m.user_id;
+          const editable = !m.is_creator && can(role, 'members.update');
+          const removable = !m.is_creator && !self && can(role, 'members.delete');
+          return (
+            <Paper withBorder p="sm" radius={0} style={{ marginTop: -1 }} data-member={m.email}>
+              <Group justify="space-between" gap="sm">
+                <Stack gap={2} miw={0} style={{ flex: '1 1 200px' }}>
+                  <Group gap="xs">
+                    <Text fw={500} style={{ overflowWrap: 'anywhere' }}>
+                      {m.email}
                     </Text>
-                  </Stack>
-                  <Group gap="xs" wrap="nowrap">
-                    {editable ? (
-                      <NativeSelect
-                        aria-label={`Role of ${m.email}`}
-                        value={m.role_name}
-                        disabled={changeRole.isPending}
-                        data={assignableRoles.map((r) => ({ value: r, label: roleLabels[r] }))}
-                        onChange={(e) => {
-                          const next = e.currentTarget.value as AssignableRole;
-                          changeRole.mutate(
-                            { userId: m.user_id, role: next },
-                            {
-                              onSuccess: () => succeeded('Role changed', `${m.email} is now ${roleLabels[next].toLowerCase()}.`),
-                              onError: (err) => failed('Role not changed', err, 'The role could not be changed.'),
-                            },
-                          );
-                        }}
-                      />
-                    ) : (
-                      <RoleBadge role={m.role_name} />
-                    )}
-                    {removable && (
-                      <Button
-                        variant="subtle"
-                        color="red"
-                        size="sm"
-                        px="xs"
-                        onClick={() => setRemoving(m)}
-                        aria-label={`Remove ${m.email}`}
-                        title={`Remove ${m.email}`}
-                      >
-                        <IconUserMinus size={18} aria-hidden />
-                      </Button>
+                    {self && (
+                      <Text size="sm" c="dimmed">
+                        (you)
+                      </Text>
                     )}
                   </Group>
+                  <Text size="xs" c="dimmed">
+                    Joined {formatDate(m.joined_at)}
+                  </Text>
+                </Stack>
+                <Group gap="xs" wrap="nowrap">
+                  {editable ? (
+                    <NativeSelect
+                      aria-label={`Role of ${m.email}`}
+                      value={m.role_name}
+                      disabled={changeRole.isPending}
+                      data={assignableRoles.map((r) => ({ value: r, label: roleLabels[r] }))}
+                      onChange={(e) => {
+                        const next = e.currentTarget.value as AssignableRole;
+                        changeRole.mutate(
+                          { userId: m.user_id, role: next },
+                          {
+                            onSuccess: () => succeeded('Role changed', `${m.email} is now ${roleLabels[next].toLowerCase()}.`),
+                            onError: (err) => failed('Role not changed', err, 'The role could not be changed.'),
+                          },
+                        );
+                      }}
+                    />
+                  ) : (
+                    <RoleBadge role={m.role_name} />
+                  )}
+                  {removable && (
+                    <Button
+                      variant="subtle"
+                      color="red"
+                      size="sm"
+                      px="xs"
+                      onClick={() => setRemoving(m)}
+                      aria-label={`Remove ${m.email}`}
+                      title={`Remove ${m.email}`}
+                    >
+                      <IconUserMinus size={18} aria-hidden />
+                    </Button>
+                  )}
                 </Group>
-              </Paper>
-            );
-          })}
-        </Stack>
-      )}
-      <LoadMore hasMore={members.hasNextPage} loading={members.isFetchingNextPage} onLoad={() => void members.fetchNextPage()} label="Load more members" />
+              </Group>
+            </Paper>
+          );
+        }}
+        paging={{ kind: 'cursor', hasMore: members.hasNextPage, loading: members.isFetchingNextPage, onLoad: () => void members.fetchNextPage(), label: 'Load more members' }}
+      />
       <ModalDialog opened={inviting} onClose={() => setInviting(false)} title="Invite Member">
         <InviteForm workspace={workspace} onDone={() => setInviting(false)} />
       </ModalDialog>
