@@ -34,9 +34,9 @@ export function createDb(opts: DbOptions): Db {
     client: ImmediateSqliteClient,
     connection: { filename: file },
     useNullAsDefault: true,
-    // One connection for the app keeps its transactions in order; another connection that writes
-    // the file waits its turn as the app's transactions do, since all begin IMMEDIATE
-    // (sqlite-client.ts, sqlite-connection.ts).
+    // One connection for the app keeps its transactions in order. The metering worker thread writes
+    // through a connection of its own; every transaction of either begins IMMEDIATE and waits its
+    // turn (sqlite-client.ts, sqlite-connection.ts).
     pool: {
       min: 1,
       max: 1,
@@ -51,6 +51,9 @@ export function createDb(opts: DbOptions): Db {
 }
 
 export const isPostgres = (db: Db) => db.client.config.client === 'pg';
+
+/** The SQLite file `db` opens, as an absolute path (null on PostgreSQL). */
+export const sqliteFileOf = (db: Db): string | null => (isPostgres(db) ? null : path.resolve((db.client.config.connection as { filename: string }).filename));
 
 class ListMigrationSource implements Knex.MigrationSource<string> {
   getMigrations() {
