@@ -3,6 +3,8 @@ import path from 'node:path';
 import knex, { type Knex } from 'knex';
 import pg from 'pg';
 import { migrations } from './migrations/index';
+import { ImmediateSqliteClient } from './sqlite-client';
+import { setUpSqlite } from './sqlite-connection';
 
 // bigint columns hold epoch milliseconds and counters, all far below 2^53.
 pg.types.setTypeParser(pg.types.builtins.INT8, (v) => Number.parseInt(v, 10));
@@ -29,27 +31,29 @@ export function createDb(opts: DbOptions): Db {
   const file = opts.sqliteFile ?? sqliteFileIn('./data');
   fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
   return knex({
-    client: 'sqlite3',
+    client: ImmediateSqliteClient,
     connection: { filename: file },
     useNullAsDefault: true,
-    // SQLite allows one writer; one connection keeps transactions serialised instead of failing with SQLITE_BUSY.
+    // One connection for the app keeps its transactions in order. The metering worker thread writes
+    // through a connection of its own; every transaction of either begins IMMEDIATE and waits its
+    // turn (sqlite-client.ts, sqlite-connection.ts).
     pool: {
       min: 1,
       max: 1,
-      afterCreate: (conn: { run: (sql: string, cb: (err: Error | null) => void) => void }, done: (err: Error | null, c: unknown) => void) => {
-        conn.run('PRAGMA foreign_keys = ON', (e1) => {
-          if (e1) return done(e1, conn);
-          conn.run('PRAGMA journal_mode = WAL', (e2) => {
-            if (e2) return done(e2, conn);
-            conn.run('PRAGMA busy_timeout = 5000', (e3) => done(e3, conn));
-          });
-        });
+      afterCreate: (conn: Parameters<typeof setUpSqlite>[0], done: (err: Error | null, c: unknown) => void) => {
+        setUpSqlite(conn).then(
+          () => done(null, conn),
+          (err: Error) => done(err, conn),
+        );
       },
     },
   });
 }
 
 export const isPostgres = (db: Db) => db.client.config.client === 'pg';
+
+/** The SQLite file `db` opens, as an absolute path (null on PostgreSQL). */
+export const sqliteFileOf = (db: Db): string | null => (isPostgres(db) ? null : path.resolve((db.client.config.connection as { filename: string }).filename));
 
 class ListMigrationSource implements Knex.MigrationSource<string> {
   getMigrations() {

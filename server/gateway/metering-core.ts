@@ -1,8 +1,8 @@
 // The metering's counting and writing, run in the gateway's metering worker thread
 // (metering-worker.ts): requests come in as compact records from the gateway's thread (metering.ts),
 // are counted here per project, bucket and dimension, and each flush turns the counts into parts of
-// statements with bound values, one transaction per part (written by the worker on PostgreSQL, by
-// the gateway's thread on SQLite).
+// statements with bound values, one transaction per part, which the worker writes through a
+// connection of its own.
 import { REFUSED_BY, REFUSED_DIMENSION } from '../../shared/allow-list';
 import geoip from 'geoip-country';
 import { UAParser } from 'ua-parser-js';
@@ -245,8 +245,7 @@ export const clean = (s: string, max: number): string => {
   return (t.length > max ? t.slice(0, max) : t).toWellFormed();
 };
 
-/** One statement of a part, with its values bound (never written into the SQL). */
-/** A statement in the driver's own placeholders (`?` on SQLite, `$n` on PostgreSQL: server/db/batch.ts). */
+/** One statement of a part, with its values bound (never written into the SQL), in the driver's own placeholders (`?` on SQLite, `$n` on PostgreSQL). */
 export interface Statement {
   sql: string;
   bindings: Array<string | number | Array<string | number>>;
@@ -445,7 +444,7 @@ export interface CountedRequest {
   message?: string;
 }
 
-/** One flush's statements, as the worker writes them or hands them to the gateway's thread. */
+/** One flush's statements, as the worker writes them. */
 export interface FlushParts {
   /** Each part's statements, to run in one transaction each, in order. */
   parts: Statement[][];

@@ -1,20 +1,21 @@
 // The gateway's metering worker thread (started by metering.ts): it counts the requests the
-// gateway's thread sends as packed records and turns each flush into parts of statements with bound
-// values. On PostgreSQL it writes them itself, through a database connection of its own, so a flush
-// goes one way and the gateway's thread only hears that it is over; on SQLite, which has one writer,
-// it sends each part to the gateway's thread to run on the gateway's connection
-// (docs/decisions/metering-sqlite-writer.md).
-// Counting, grouping, geolocation, user-agent parsing, building the statements and (on PostgreSQL)
-// writing them, the bulk of the metering's work and most of what it allocates, never hold up the
-// gateway's event loop or its garbage collections.
+// gateway's thread sends as packed records, turns each flush into parts of statements with bound
+// values and writes them itself, through a database connection of its own (PostgreSQL, or the
+// SQLite file), so a flush goes one way and the gateway's thread only hears that it is over.
+// Counting, grouping, geolocation, user-agent parsing, building the statements and writing them, the
+// bulk of the metering's work and most of what it allocates, never hold up the gateway's event loop
+// or its garbage collections; the drivers run the statements on libuv's thread pool, where a wait for
+// SQLite's write lock happens too (docs/decisions/metering-sqlite-writer.md).
 import { parentPort, workerData } from 'node:worker_threads';
 import pg from 'pg';
+import type sqlite3 from 'sqlite3';
+import { closeSqlite, openSqlite, runSqlite } from '../db/sqlite-connection';
 import { MeterCore, type RunFlush, type Statement } from './metering-core';
 import { FIELD, FIELDS, type MeteringWorkerData, type ToMain, type ToWorker } from './metering-protocol';
 
 const port = parentPort!;
-const { engine, flushMs, connection } = workerData as MeteringWorkerData;
-const core = new MeterCore(engine, flushMs);
+const data = workerData as MeteringWorkerData;
+const core = new MeterCore(data.engine, data.flushMs);
 /** The strings the records refer to by number (endpoints, IPs, user agents), as the gateway's thread numbered them. */
 let strings: string[] = [];
 /** Rows written by the flush under way. */
@@ -25,21 +26,12 @@ const send = (m: ToMain) => port.postMessage(m);
 /** Runs one part in one transaction and answers null, or why nothing of it was written. */
 type RunPart = (statements: Statement[]) => Promise<string | null>;
 
-/** SQLite: parts sent to the gateway's thread, until it says how they went. */
-const running = new Map<number, (error: string | null) => void>();
-let nextRun = 1;
-
-const partOnGatewayThread: RunPart = (statements) =>
-  new Promise<string | null>((resolve) => {
-    const id = nextRun++;
-    running.set(id, resolve);
-    send({ t: 'part', id, statements });
-  });
+const reason = (err: unknown) => (err as Error).message || String(err);
 
 /** PostgreSQL: the worker's own connection, opened at the first part and again after it failed. */
 let client: pg.Client | null = null;
 
-async function connected(): Promise<pg.Client> {
+async function connected(connection: string | Record<string, unknown>): Promise<pg.Client> {
   if (client) return client;
   const c = new pg.Client(typeof connection === 'string' ? { connectionString: connection, application_name: 'cairn-metering' } : { ...connection, application_name: 'cairn-metering' });
   // A connection that drops between flushes is let go; the next part opens another.
@@ -51,29 +43,72 @@ async function connected(): Promise<pg.Client> {
   return c;
 }
 
-const partOnOwnConnection: RunPart = async (statements) => {
-  let c: pg.Client | null = null;
-  try {
-    c = await connected();
-    await c.query('begin');
+const pgPart =
+  (connection: string | Record<string, unknown>): RunPart =>
+  async (statements) => {
+    let c: pg.Client | null = null;
     try {
-      for (const s of statements) await c.query(s.sql, s.bindings);
-      await c.query('commit');
+      c = await connected(connection);
+      await c.query('begin');
+      try {
+        for (const s of statements) await c.query(s.sql, s.bindings);
+        await c.query('commit');
+      } catch (err) {
+        await c.query('rollback').catch(() => {
+          // A connection that cannot even roll back is broken: the next part opens another.
+          if (client === c) client = null;
+          void c?.end().catch(() => undefined);
+        });
+        throw err;
+      }
+      return null;
     } catch (err) {
-      await c.query('rollback').catch(() => {
-        // A connection that cannot even roll back is broken: the next part opens another.
-        if (client === c) client = null;
-        void c?.end().catch(() => undefined);
-      });
-      throw err;
+      return reason(err);
     }
-    return null;
-  } catch (err) {
-    return (err as Error).message || String(err);
-  }
-};
+  };
 
-const runPart: RunPart = engine === 'pg' ? partOnOwnConnection : partOnGatewayThread;
+/** SQLite: the worker's own connection to the gateway's file, opened at the first part and again after one could not roll back. */
+let sqlite: sqlite3.Database | null = null;
+
+/**
+ * SQLite: each part in a transaction begun IMMEDIATE, which waits (busy_timeout) while the app's
+ * connection holds the write lock, as the app's transactions wait for the worker's.
+ */
+const sqlitePart =
+  (file: string): RunPart =>
+  async (statements) => {
+    try {
+      const c = (sqlite ??= await openSqlite(file));
+      // A part that cannot begin (the lock stayed taken past the wait) has nothing to roll back.
+      await runSqlite(c, 'begin immediate');
+      try {
+        for (const s of statements) await runSqlite(c, s.sql, s.bindings);
+        await runSqlite(c, 'commit');
+      } catch (err) {
+        await runSqlite(c, 'rollback').catch(() => {
+          // SQLite rolled it back itself, or the connection is broken: the next part opens another.
+          if (sqlite === c) sqlite = null;
+          void closeSqlite(c).catch(() => undefined);
+        });
+        throw err;
+      }
+      return null;
+    } catch (err) {
+      return reason(err);
+    }
+  };
+
+const runPart: RunPart = data.engine === 'pg' ? pgPart(data.connection) : sqlitePart(data.file);
+
+/** Closes the worker's database connection, whichever it is. */
+async function closeConnection(): Promise<void> {
+  const c = client;
+  const s = sqlite;
+  client = null;
+  sqlite = null;
+  await c?.end().catch(() => undefined);
+  if (s) await closeSqlite(s).catch(() => undefined);
+}
 
 const runFlush: RunFlush = async ({ parts, gapMs }) => {
   let sent = false;
@@ -125,15 +160,8 @@ port.on('message', (m: ToWorker) => {
         (err: unknown) => flushed(m.id, (err as Error).message),
       );
       return;
-    case 'written':
-      running.get(m.id)?.(m.error);
-      running.delete(m.id);
+    case 'close':
+      void closeConnection().then(() => send({ t: 'closed' }));
       return;
-    case 'close': {
-      const c = client;
-      client = null;
-      void (c ? c.end() : Promise.resolve()).catch(() => undefined).then(() => send({ t: 'closed' }));
-      return;
-    }
   }
 });

@@ -1,17 +1,13 @@
 // The gateway's metering, as its request path sees it. Each answered request becomes one packed
 // record (a few numbers, its texts numbered once) in a buffer that goes to the metering worker
 // thread (metering-worker.ts) whenever it fills and at each flush. The worker counts them and turns
-// a flush into parts of statements with bound values (metering-core.ts). On PostgreSQL it writes
-// them through a connection of its own and answers only that the flush is over. On SQLite it sends
-// them here one part at a time and this thread runs each in one transaction (server/db/batch.ts) on
-// the gateway's connection: SQLite has one writer, and a second connection would make the control
-// plane's transactions fail with SQLITE_BUSY (docs/decisions/metering-sqlite-writer.md).
+// a flush into parts of statements with bound values (metering-core.ts), which it writes through a
+// database connection of its own, PostgreSQL's or the SQLite file's, and answers only that the flush
+// is over: no statement of a flush runs on this thread (docs/decisions/metering-sqlite-writer.md).
 import { Worker } from 'node:worker_threads';
-import { type Db, isPostgres } from '../db/index';
-import { runBatch } from '../db/batch';
+import { type Db, isPostgres, sqliteFileOf } from '../db/index';
 import type { Logger } from '../logger';
 import { FIELD, FIELDS, type MeteringWorkerData, type ToMain, type ToWorker } from './metering-protocol';
-import type { Statement } from './metering-core';
 import { DAY_MS } from '../../shared/time';
 
 export interface MeteredRequest {
@@ -186,18 +182,13 @@ export class Meter {
   }
 
   private startWorker(): Worker {
-    const workerData: MeteringWorkerData = {
-      engine: this.engine,
-      flushMs: this.flushMs,
-      connection: this.engine === 'pg' ? (this.db.client.config.connection as MeteringWorkerData['connection']) : null,
-    };
+    const workerData: MeteringWorkerData =
+      this.engine === 'pg'
+        ? { engine: 'pg', flushMs: this.flushMs, connection: this.db.client.config.connection as string | Record<string, unknown> }
+        : { engine: 'sqlite', flushMs: this.flushMs, file: sqliteFileOf(this.db)! };
     const worker = new Worker(METERING_WORKER, { workerData });
     worker.unref();
     worker.on('message', (m: ToMain) => {
-      if (m.t === 'part') {
-        void this.runPart(m.statements).then((error) => worker.postMessage({ t: 'written', id: m.id, error } satisfies ToWorker));
-        return;
-      }
       if (m.t === 'closed') {
         this.closed?.();
         this.closed = null;
@@ -226,16 +217,6 @@ export class Meter {
     });
     this.worker = worker;
     return worker;
-  }
-
-  /** SQLite: runs one part of a flush in one transaction, written whole or (answering why) not at all. */
-  private async runPart(statements: Statement[]): Promise<string | null> {
-    try {
-      await runBatch(this.db, statements);
-    } catch (err) {
-      return (err as Error).message || String(err);
-    }
-    return null;
   }
 }
 

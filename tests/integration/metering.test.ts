@@ -1,7 +1,9 @@
 // The metering flush on the real database engine: many rows in several statements, counts that add
-// up across flushes, free text stored verbatim, and nothing lost when a flush fails.
+// up across flushes, free text stored verbatim, nothing lost when a flush fails, and every statement
+// written by the worker thread through its own connection.
+import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { freshDatabase, testEngine, type TestDatabase } from '../helpers/db-template';
+import { freshDatabase, type TestDatabase } from '../helpers/db-template';
 import { makeProject, makeUser, makeWorkspace } from '../helpers/workspace-fixture';
 import { Meter, type MeteredRequest } from '../../server/gateway/metering';
 import { createLogger } from '../../server/logger';
@@ -39,6 +41,19 @@ const request = (projectId: number, over: Partial<MeteredRequest> = {}): Metered
   started: performance.now(),
   ...over,
 });
+
+/** How many of this process's file descriptors are open on `file`. */
+function openedFile(file: string): number {
+  let n = 0;
+  for (const fd of fs.readdirSync('/proc/self/fd')) {
+    try {
+      if (fs.readlinkSync(`/proc/self/fd/${fd}`) === file) n++;
+    } catch {
+      // The descriptor closed meanwhile (the directory listing's own, for one).
+    }
+  }
+  return n;
+}
 
 const sum = async (table: string, where: Record<string, unknown>) => Number((await database.db(table).where(where).sum({ n: 'requests' }).first())?.n ?? 0);
 
@@ -258,12 +273,17 @@ describe('metering flush', () => {
     for (const id of projectIds) expect(await sum('usage_rollups', { project_id: id, granularity: 'd' })).toBe(before.get(id)! + 1);
   });
 
-  it.runIf(testEngine() === 'postgres')('on PostgreSQL writes a flush through the worker thread\'s own connection, which it closes on stop', async () => {
+  it("writes a flush through the worker thread's own connection, which it closes on stop", async () => {
     const db = database.db;
     const id = projectIds[7]!;
     const before = await sum('usage_rollups', { project_id: id, granularity: 'd' });
-    // The meters of the tests before this one keep their workers' connections open.
-    const metering = () => db.raw(`select count(*)::int as n from pg_stat_activity where datname = current_database() and application_name = 'cairn-metering'`).then((r: { rows: Array<{ n: number }> }) => r.rows[0]!.n);
+    // The worker's connections: PostgreSQL names them; a SQLite connection holds the database's WAL
+    // file open (the app's own connection holds it too, and the meters of the tests before this one
+    // keep their workers' connections open). Not the database file itself: SQLite keeps a closed
+    // connection's descriptor of it for the next, while another connection of the process holds locks on it.
+    const metering = isPostgres(db)
+      ? () => db.raw(`select count(*)::int as n from pg_stat_activity where datname = current_database() and application_name = 'cairn-metering'`).then((r: { rows: Array<{ n: number }> }) => r.rows[0]!.n)
+      : () => Promise.resolve(openedFile(`${database.sqliteFile!}-wal`));
     const others = await metering();
     const client = db.client as { acquireConnection: () => Promise<unknown> };
     const acquire = client.acquireConnection;

@@ -130,8 +130,9 @@ export async function projectInsight(db: Db, projectId: number, now = Date.now()
  * Moves the hour histograms of the days before today into one row per project, day and row of bins
  * (the flush writes hours only: today's chart needs them and a day row would double its work).
  * The move is one statement on PostgreSQL (the deleted rows are exactly those added up, whatever a
- * flush does meanwhile) and one transaction on SQLite (one writer at a time); a late flush's hour of
- * a past day is moved by the next pass. Answers how many hour rows were moved.
+ * flush does meanwhile) and one transaction on SQLite (it holds the file's write lock from its
+ * start, so no flush writes between its two statements); a late flush's hour of a past day is
+ * moved by the next pass. Answers how many hour rows were moved.
  */
 export async function compactLatency(db: Db, now = Date.now()): Promise<number> {
   const today = now - (now % DAY_MS);

@@ -37,10 +37,11 @@ const DEADLOCK = '40P01';
  * Moves a project's 30-day window so that it starts at `from`: the days that fell out are subtracted
  * (one grouped statement over those days' rows, once a day for a project that is read every day),
  * values left at 0 are dropped, and the new start is stored, all in one transaction. Several
- * readers at once: the start row is locked (PostgreSQL) or the transaction serialised (SQLite), so a
- * day is never subtracted twice. The metering flush only adds days after `from`, so it never meets
- * these statements on the same day's counts. The retention job calls this before it prunes
- * usage_dimensions, so no day still inside a window is pruned before it is subtracted.
+ * readers at once: the start row is locked (PostgreSQL) or the transaction holds the file's write
+ * lock from its start (SQLite), so a day is never subtracted twice. The metering flush only adds
+ * days after `from`, so it never meets these statements on the same day's counts. The retention
+ * job calls this before it prunes usage_dimensions, so no day still inside a window is pruned
+ * before it is subtracted.
  */
 export async function advanceWindow(db: Db, projectId: number, from: number): Promise<void> {
   for (let attempt = 1; ; attempt++) {

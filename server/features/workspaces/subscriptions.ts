@@ -30,7 +30,8 @@ export async function setSubscription(db: Db, userId: number, plan: PlanName, st
 /**
  * Runs fn in a transaction holding the owner's subscription row, so checks of pooled limits
  * (projects, workspaces, members) and the insert that follows cannot interleave with another request.
- * PostgreSQL: SELECT … FOR UPDATE. SQLite: one connection, so transactions are already serial.
+ * PostgreSQL: SELECT … FOR UPDATE. SQLite: every transaction takes the file's write lock when it
+ * begins, so they are already serial.
  */
 export async function withOwnerLock<T>(db: Db, ownerId: number, fn: (trx: Db) => Promise<T>): Promise<T> {
   return withOwnersLock(db, [ownerId], fn);
