@@ -122,7 +122,7 @@ function liveStakeViews(ledger: LiveLedger, tipHeight: () => number, blocksPerEp
 
 /**
  * Background transaction hashes are looked up in the segments this process simulated: the last
- * TX_INDEX_SEGMENTS of them (about 8.5 days of 20 s blocks, some 20 MB), and always the address window.
+ * TX_INDEX_SEGMENTS of them (about 8.5 days of 20 s blocks, about 15 MB), and always the address window.
  */
 const TX_INDEX_SEGMENTS = 512;
 

@@ -52,7 +52,7 @@ export class HashCodec {
 /**
  * Background transaction hashes → the segment that made them, for the segments this process has
  * simulated, the most recently simulated `maxSegments` kept. An entry is the hash's first 28 bits
- * (a small integer, so the map stays compact: about 40 bytes a transaction); a lookup answers the
+ * (a small integer, so the map stays compact: about 45 bytes a transaction); a lookup answers the
  * candidate segments, whose transactions the caller compares in full.
  */
 export class TxHashIndex {

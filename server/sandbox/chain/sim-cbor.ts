@@ -21,7 +21,7 @@ import { backgroundUnits, costModels } from './plutus';
 import { PROTOCOL } from './protocol';
 import type { PoolBook } from './pools';
 import { derive, deriveBytes, deriveFloat } from './rng';
-import type { SimOutput, SimTx } from './simulate';
+import type { SimOutput, SimTx } from './sim-types';
 import type { World, WorldAsset, WorldPool } from './world';
 
 /** What the bytes of a background transaction are made from, besides the transaction itself. */
