@@ -85,6 +85,12 @@ class Writer {
     return this.raw(data);
   }
 
+  text(value: string): this {
+    const data = Buffer.from(value, 'utf8');
+    this.head(3, data.length);
+    return this.raw(data);
+  }
+
   raw(data: Uint8Array): this {
     this.room(data.length);
     this.buf.set(data, this.n);
@@ -275,15 +281,28 @@ export function simAuxData(ctx: SimBytesContext, tx: { height: number; index: nu
   const id = `${toHex(ctx.key)}:${segment}`;
   let hit = auxCache.get(id);
   if (!hit) {
-    const metadata = CSL.GeneralTransactionMetadata.new();
-    for (const m of entries) metadata.insert(CSL.BigNum.from_str(m.label), CSL.encode_json_str_to_metadatum(JSON.stringify(m.json), CSL.MetadataJsonSchema.NoConversions));
-    const aux = CSL.AuxiliaryData.new();
-    aux.set_metadata(metadata);
-    hit = aux.to_bytes();
+    // Shelley's form, a map of label → metadatum, as CSL writes metadata alone (JSON read without conversions).
+    const w = new Writer().map(entries.length);
+    for (const m of entries) writeMetadatum(w.uint(Number(m.label)), m.json);
+    hit = w.done();
     auxCache.set(id, hit);
     if (auxCache.size > 256) auxCache.delete(auxCache.keys().next().value!);
   }
   return hit;
+}
+
+/** A JSON value as a metadatum: text, integers, lists and maps with text keys (sorted, as CSL keeps a metadata map; strings up to 64 bytes). */
+function writeMetadatum(w: Writer, value: unknown): void {
+  if (typeof value === 'string') w.text(value);
+  else if (typeof value === 'number' && Number.isSafeInteger(value)) w.int(value);
+  else if (Array.isArray(value)) {
+    w.array(value.length);
+    for (const v of value) writeMetadatum(w, v);
+  } else if (value !== null && typeof value === 'object') {
+    const entries = Object.entries(value).sort((x, y) => (x[0] < y[0] ? -1 : x[0] > y[0] ? 1 : 0));
+    w.map(entries.length);
+    for (const [k, v] of entries) writeMetadatum(w.text(k), v);
+  } else throw new Error(`not a metadatum: ${String(value)}`);
 }
 
 // ---- redeemers of background script spends ----
