@@ -35,6 +35,10 @@ import { postgresEngine } from './lib/scratch-db';
 const BLOCK_MS = Number(process.env.BENCH_LATENCY_BLOCK_MS ?? 1000);
 const WARMUP_BLOCKS = Number(process.env.BENCH_LATENCY_WARMUP_BLOCKS ?? 5);
 const MEASURED_BLOCKS = Number(process.env.BENCH_LATENCY_BLOCKS ?? 30);
+/** Which engines to run: 'sqlite', 'postgres' or both (the default), comma-separated. */
+const ENGINES = (process.env.BENCH_LATENCY_ENGINES ?? 'sqlite,postgres').split(',').map((e) => e.trim().toLowerCase());
+/** Extra node flags for the worker processes, space-separated (e.g. --cpu-prof --cpu-prof-dir=/tmp/prof). */
+const WORKER_FLAGS = (process.env.BENCH_LATENCY_WORKER_FLAGS ?? '').split(' ').filter(Boolean);
 const P50_TARGET = 100;
 const P99_TARGET = 500;
 
@@ -49,7 +53,7 @@ const nextMessage = <T>(child: ChildProcess, accept: (m: unknown) => boolean = (
   });
 
 function forkTs(file: string, env: Record<string, string | undefined>, serverFlags: boolean) {
-  return fork(path.join(import.meta.dirname, file), [], { execArgv: ['--import', 'tsx', ...(serverFlags ? SERVER_NODE_FLAGS : [])], stdio: ['ignore', 'inherit', 'inherit', 'ipc'], env: env as NodeJS.ProcessEnv });
+  return fork(path.join(import.meta.dirname, file), [], { execArgv: ['--import', 'tsx', ...(serverFlags ? [...SERVER_NODE_FLAGS, ...WORKER_FLAGS] : [])], stdio: ['ignore', 'inherit', 'inherit', 'ipc'], env: env as NodeJS.ProcessEnv });
 }
 
 interface Case {
@@ -159,15 +163,17 @@ const receiver = forkTs('webhook-receiver.ts', { ...process.env, RECEIVER_TIMES:
 const { port } = await nextMessage<{ port: number }>(receiver);
 const url = `http://127.0.0.1:${port}/hook`;
 try {
-  const sqliteDir = path.join(dir, 'sqlite');
-  const sqlite = createDb({ sqliteFile: path.join(sqliteDir, 'cairn.sqlite') });
-  try {
-    await runCase({ engine: 'SQLite', workers: 1, webhooks: 3_334, db: sqlite, env: { DATA_DIR: sqliteDir } }, chain, chainFile, receiver, url);
-  } finally {
-    await sqlite.destroy();
+  if (ENGINES.includes('sqlite')) {
+    const sqliteDir = path.join(dir, 'sqlite');
+    const sqlite = createDb({ sqliteFile: path.join(sqliteDir, 'cairn.sqlite') });
+    try {
+      await runCase({ engine: 'SQLite', workers: 1, webhooks: 3_334, db: sqlite, env: { DATA_DIR: sqliteDir } }, chain, chainFile, receiver, url);
+    } finally {
+      await sqlite.destroy();
+    }
   }
 
-  const scratch = await postgresEngine('latency');
+  const scratch = ENGINES.includes('postgres') ? await postgresEngine('latency') : null;
   if (scratch) {
     const pg = createDb({ databaseUrl: scratch.databaseUrl! });
     try {

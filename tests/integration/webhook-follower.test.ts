@@ -89,7 +89,7 @@ describe('chain follower', () => {
   it("hands up to its dispatcher's capacity of a write's events to it, written claimed, and tells onEvents only of the rest", async () => {
     const chain = new ScriptedChain(5);
     const hooks = [await hook('block', 0), await hook('block', 0), await hook('block', 0)];
-    const taken: Array<{ id: string; webhook_id: string; body: string; attempts: number }> = [];
+    const taken: Array<{ id: string; webhook_id: string; body: string | Buffer; attempts: number }> = [];
     const told: number[] = [];
     let capacity = 2;
     const f = new ChainFollower(app.db, logger, chain, {
@@ -109,8 +109,9 @@ describe('chain follower', () => {
     const byId = new Map(rows.map((r) => [r.id as string, r]));
     for (const e of taken) {
       expect(e.attempts).toBe(0);
-      expect(e.body).toBe(byId.get(e.id)!.body);
-      expect(JSON.parse(e.body)).toMatchObject({ id: e.id, webhook_id: e.webhook_id, type: 'block' });
+      // The bytes handed off are the text written.
+      expect(e.body.toString('utf8')).toBe(byId.get(e.id)!.body);
+      expect(JSON.parse(e.body.toString('utf8'))).toMatchObject({ id: e.id, webhook_id: e.webhook_id, type: 'block' });
       expect(Number(byId.get(e.id)!.claimed_until)).toBeGreaterThanOrEqual(before + 60_000);
     }
     expect(rows.filter((r) => r.claimed_until === null)).toHaveLength(1);

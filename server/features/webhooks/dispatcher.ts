@@ -471,8 +471,8 @@ export class Dispatcher {
   private async attempt(event: outbox.ClaimedEvent, webhook: WebhookTarget, batch: AttemptBatch): Promise<outbox.AttemptRecord | string> {
     const sentAt = this.now();
     const t = Math.floor(sentAt / 1000);
-    // Encoded once: the bytes signed are the bytes sent.
-    const body = Buffer.from(event.body);
+    // Encoded once (a hand-off's are already): the bytes signed are the bytes sent.
+    const body = typeof event.body === 'string' ? Buffer.from(event.body) : event.body;
     const result = await post(webhook.target_url, body, { 'Blockfrost-Signature': signatureHeader(body, liveSecrets(webhook, sentAt), t) }, this.opts.timeoutMs, this.opts.allowlist, this.agent, batch);
     if (result.released) return event.id;
     const success = result.statusCode !== null && result.statusCode >= 200 && result.statusCode < 300;
