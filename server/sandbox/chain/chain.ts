@@ -19,6 +19,7 @@ import { FAUCET_WALLET, buildWorld, type World, type WorldPool } from './world';
 import { derive } from './rng';
 import { NETWORK_TIME, SLOT_MS, shelleyStart, slotAt } from './clock';
 import { LeaderSchedule } from './schedule';
+import { spent } from './budget';
 import { poolBook } from './pools';
 import { LiveStake } from './stake';
 import { UnspentIndex, type UnspentView, type Utxo } from './unspent';
@@ -133,6 +134,8 @@ function segmentCache(simContext: Parameters<typeof simulateSegment>[0], cacheSe
     const made = simulateSegment(simContext, index);
     segments.set(index, made);
     while (segments.size > cacheSegments) segments.delete(segments.keys().next().value!);
+    // A segment simulated is a unit of a sliced answer's work (budget.ts), kept above for its next slice.
+    spent();
     return made;
   };
   const simBlock = (height: number): SimBlock => {
