@@ -14,7 +14,7 @@ import { decodeBech32, encodeBech32 } from '../../../shared/cardano/bech32';
 import { PROTOCOL } from './protocol';
 import { derive, deriveFloat } from './rng';
 import { spent } from './budget';
-import { mergedPage } from './paging';
+import { mergedPage } from './merged-page';
 import type { DrepTarget, GovActionType, LiveTx, VoteValue, VoterRole } from './ledger';
 
 export type { GovActionType, VoteValue, VoterRole };

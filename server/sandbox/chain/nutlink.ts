@@ -10,7 +10,7 @@
 import { blake2b } from '@noble/hashes/blake2.js';
 import CSL from '@emurgo/cardano-serialization-lib-nodejs';
 import { deriveFloat } from './rng';
-import { mergedPage } from './paging';
+import { mergedPage } from './merged-page';
 import type { LiveTx } from './ledger';
 
 export const NUTLINK_REGISTRY_LABEL = '1967';

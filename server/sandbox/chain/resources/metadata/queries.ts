@@ -1,7 +1,8 @@
 // /metadata/txs/labels: the labels in use (the world oracle's and the live ledger's) and each
 // label's transactions.
 import type { ChainContext } from '../../context';
-import { byChainOrder, fillPage, mergedPage, paginate } from '../../paging';
+import { byChainOrder, fillPage, paginate } from '../../paging';
+import { mergedPage } from '../../merged-page';
 import type { SandboxChain } from '../../api';
 
 /** The chain's methods behind these paths. */

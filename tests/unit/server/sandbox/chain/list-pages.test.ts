@@ -11,12 +11,12 @@ import os from 'node:os';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_GENESIS_TIME, memoryLedgerStore } from '../../../../../server/sandbox/chain/index';
+import { DAY_MS } from '../../../../../shared/time';
 import { serve, testChain } from './support';
 import { GROUPS } from './walk/groups';
 import type { WalkFixture } from './walk/types';
 import { catalogPaths, lastPages, listPaths } from './walk/lists';
 
-const DAY_MS = 24 * 3600 * 1000;
 // On a quiet machine 100 ms; a busy one stretches every pause by its run queue (load per core).
 const MAX_PAUSE_MS = 100 * Math.max(1, os.loadavg()[0]! / os.cpus().length);
 
