@@ -9,16 +9,22 @@
 //     the time other processes held the cores, the CPU time much less so.
 //   first calls: /addresses/{address} of 30 addresses of the world never asked for before: p95 of
 //     those first calls. Target ≤ 10 ms.
+//   last pages: every list of the OpenAPI document (tests/unit/server/sandbox/chain/walk/lists.ts)
+//     read past its end and at its last page holding data, in both orders, with count 100: the
+//     slowest page of each list, and the event loop's longest pause over all of them (what every
+//     other request waits at most behind a list). Target ≤ 100 ms of pause.
 //   memory: the heap after garbage collection, before and after the chain moves 3,000 blocks
 //     (BENCH_SANDBOX_STEPS, after as many unmeasured ones that fill the bounded caches) with a
 //     follower's reads at every block (the tip, its transactions in full); growth per block. Target < 2 KB.
 import { spawnSync } from 'node:child_process';
 import http from 'node:http';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import type { AddressInfo } from 'node:net';
 import express from 'express';
 import { createSandboxChain, memoryLedgerStore, sandboxRouter } from '../../server/sandbox/chain/index';
 import { GROUPS } from '../unit/server/sandbox/chain/walk/groups';
 import type { WalkFixture } from '../unit/server/sandbox/chain/walk/types';
+import { catalogPaths, lastPages, listPaths } from '../unit/server/sandbox/chain/walk/lists';
 import { machine, ms, percentile, ratio, row, table } from './lib/report';
 
 const BLOCKS = Number(process.env.BENCH_SANDBOX_BLOCKS ?? 100_000);
@@ -26,6 +32,7 @@ const STEPS = Number(process.env.BENCH_SANDBOX_STEPS ?? 3_000);
 const REPEAT = 40;
 const TARGET_MS = 10;
 const TARGET_BYTES_PER_BLOCK = 2048;
+const TARGET_PAUSE_MS = 100;
 
 const gc = (globalThis as { gc?: () => void }).gc;
 // The memory measure needs the garbage collector at hand: run again with --expose-gc if it is not.
@@ -110,6 +117,8 @@ async function main() {
     const overCpu = byCpu.filter((r) => r.cpuP95 > TARGET_MS);
     console.log(`CPU time per request: ${overCpu.length} paths over ${TARGET_MS} ms at p95; the most: ${byCpu.slice(0, 3).map((r) => `${r.template} ${ms(r.cpuP95)}`).join(', ')} (/health ${ms(health.cpuP95)}).`);
 
+    const lists = await lastPagesOfLists(base, f);
+
     // Memory per block, as a follower reads the chain block after block.
     let bytesPerBlock = NaN;
     const follow = (blocks: number) => {
@@ -139,12 +148,43 @@ async function main() {
     row({ bench: 'sandbox', measure: `every walked path's p95, ${chain.tipHeight().toLocaleString('en')}-block chain (worst: ${worst.template})`, figure: ms(worst.p95), baseline: `${ms(health.p95)} /health`, ratio: ratio(worst.p95, health.p95), target: `≤ ${TARGET_MS} ms each (${over.length} over)`, pass: over.length === 0 });
     const firstP95 = percentile(firsts, 95);
     row({ bench: 'sandbox', measure: 'first /addresses/{address} call for an address never asked for, p95 of 30', figure: ms(firstP95), baseline: `${ms(health.p95)} /health`, ratio: ratio(firstP95, health.p95), target: `≤ ${TARGET_MS} ms`, pass: firstP95 <= TARGET_MS });
+    row({ bench: 'sandbox', measure: `event loop's longest pause while every list (${lists.count} lists and orders) is read at its last page and past it (worst page: ${lists.worst})`, figure: ms(lists.pauseMs), baseline: `${ms(health.p95)} /health`, ratio: ratio(lists.pauseMs, health.p95), target: `≤ ${TARGET_PAUSE_MS} ms`, pass: lists.pauseMs <= TARGET_PAUSE_MS });
     row({ bench: 'sandbox', measure: `heap growth per simulated block over ${STEPS.toLocaleString('en')} blocks`, figure: Number.isFinite(bytesPerBlock) ? `${(bytesPerBlock / 1024).toFixed(2)} KB` : 'not measured', baseline: '', ratio: '', target: '< 2 KB', pass: bytesPerBlock < TARGET_BYTES_PER_BLOCK });
   } finally {
     agent.destroy();
     server.closeAllConnections();
     await new Promise<void>((resolve) => server.close(() => resolve()));
   }
+}
+
+/** Every list at its last page and past it, in both orders: each list's slowest page, and the event loop's longest pause. */
+async function lastPagesOfLists(base: string, f: WalkFixture): Promise<{ count: number; pauseMs: number; worst: string }> {
+  const paths = catalogPaths(f);
+  const loop = monitorEventLoopDelay({ resolution: 5 });
+  const slowest: Array<{ list: string; ms: number; page: number; pages: number }> = [];
+  loop.enable();
+  for (const { template, ordered } of listPaths()) {
+    for (const order of ordered ? ['asc', 'desc'] : ['asc']) {
+      const entry = { list: `${template}${ordered ? ` ${order}` : ''}`, ms: 0, page: 0, pages: 0 };
+      entry.pages = await lastPages(async (page) => {
+        const t0 = performance.now();
+        const res = await fetch(`${base}${paths.get(template)}?count=100&page=${page}${ordered ? `&order=${order}` : ''}`);
+        const body = (await res.json()) as unknown[];
+        const took = performance.now() - t0;
+        if (res.status !== 200) throw new Error(`${template} page ${page} answered ${res.status}`);
+        if (took > entry.ms) Object.assign(entry, { ms: took, page });
+        return body.length;
+      });
+      slowest.push(entry);
+    }
+  }
+  loop.disable();
+  slowest.sort((a, b) => b.ms - a.ms);
+  console.log(`\nThe ten slowest of ${slowest.length} lists and orders at their last page or past it (count 100; the slowest page of each, of the last page holding data):`);
+  console.log(table(['list', 'slowest page', 'took', 'last page'], slowest.slice(0, 10).map((e) => [e.list, String(e.page), ms(e.ms), e.pages.toLocaleString('en')])));
+  const pauseMs = loop.max / 1e6;
+  console.log(`The event loop's longest pause meanwhile: ${ms(pauseMs)}.`);
+  return { count: slowest.length, pauseMs, worst: `${slowest[0]!.list} ${ms(slowest[0]!.ms)}` };
 }
 
 main().catch((err: unknown) => {

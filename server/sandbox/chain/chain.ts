@@ -19,6 +19,7 @@ import { FAUCET_WALLET, buildWorld, type World, type WorldPool } from './world';
 import { derive } from './rng';
 import { NETWORK_TIME, SLOT_MS, shelleyStart, slotAt } from './clock';
 import { LeaderSchedule } from './schedule';
+import { spent } from './budget';
 import { LiveStake } from './stake';
 import { UnspentIndex, type UnspentView, type Utxo } from './unspent';
 import { createSimContext, distributionHash, distributionSegment, segmentAddressTxs, simulateSegment, type Segment, type SimBlock, type SimContext, type SimTx } from './simulate';
@@ -143,6 +144,8 @@ function segmentCache(simContext: SimContext, cacheSegments: number, segmentLeng
     segments.set(index, made);
     txIndex.add(index, made.blocks.flatMap((b) => b.txs.map((t) => t.hash)));
     while (segments.size > cacheSegments) segments.delete(segments.keys().next().value!);
+    // A segment simulated is a unit of a sliced answer's work (budget.ts), kept above for its next slice.
+    spent();
     return made;
   };
   const simBlock = (height: number): SimBlock => {

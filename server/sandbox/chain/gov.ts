@@ -285,9 +285,11 @@ function govBase(ctx: GovContext) {
   const anchors = new Map<string, AnchorContent>();
   /** A voter's world votes cast in an epoch; those of epochs before the tip's never change, so they are kept. */
   const closedEpochs = new Map<string, Vote[]>();
+  /** On while epochs are only counted (a deep page's running counts), so that counting a year keeps none of its votes. */
+  const counting = { on: false };
   const epochVotes = (tag: string, e: number, compute: () => Vote[]): Vote[] =>
-    e < epochOf(ctx.tip()) ? memo(closedEpochs, `${tag}|${e}`, compute, 65536) : compute();
-  return { ctx, key, bpe, epochOf, f, floats, memo, txHashOf, proposalTxHash, proposalEpochOf, hash28, sortKey, anchors, closedEpochs, epochVotes };
+    e < epochOf(ctx.tip()) && !counting.on ? memo(closedEpochs, `${tag}|${e}`, compute, 65536) : compute();
+  return { ctx, key, bpe, epochOf, f, floats, memo, txHashOf, proposalTxHash, proposalEpochOf, hash28, sortKey, anchors, closedEpochs, epochVotes, counting };
 }
 type GovBase = ReturnType<typeof govBase>;
 

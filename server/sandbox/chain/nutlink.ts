@@ -10,6 +10,7 @@
 import { blake2b } from '@noble/hashes/blake2.js';
 import CSL from '@emurgo/cardano-serialization-lib-nodejs';
 import { deriveFloat } from './rng';
+import { mergedPage } from './merged-page';
 import type { LiveTx } from './ledger';
 
 export const NUTLINK_REGISTRY_LABEL = '1967';
@@ -86,19 +87,17 @@ export function createNutlink(ctx: NutlinkContext) {
     return out;
   };
 
-  /** A page of the data points (world, one per segment from 1, and live) that pass a filter, in chain order. */
-  const dataPage = (page: Page, worldToo: boolean, keep: (r: NutlinkRecord) => boolean): NutlinkRecord[] => {
-    const need = page.count * page.page;
-    const last = worldToo ? lastSegment() : 0;
-    const world: NutlinkRecord[] = [];
-    for (let i = 0; i < last && world.length < need; i++) {
-      const r = worldRecord(page.order === 'desc' ? last - i : 1 + i);
-      if (keep(r)) world.push(r);
-    }
-    const merged = [...world, ...liveRecords(NUTLINK_DATA_LABEL).filter(keep)].sort((a, b) => a.height - b.height || a.txIndex - b.txIndex);
-    if (page.order === 'desc') merged.reverse();
-    return merged.slice((page.page - 1) * page.count, need);
+  /**
+   * A page of a ticker's data points (the world oracle's when `worldToo`, and the live ones that
+   * pass `keep`), in chain order; the world's are reached by index, never listed.
+   */
+  const dataPage = (page: Page, worldToo: boolean, ticker: string, keep: (r: NutlinkRecord) => boolean): NutlinkRecord[] => {
+    const count = worldToo ? worldCount(ticker, lastSegment()) : 0;
+    const byOrder = (a: NutlinkRecord, b: NutlinkRecord): number => a.height - b.height || a.txIndex - b.txIndex;
+    return mergedPage(count, (i) => worldRecord(worldSegment(ticker, i)), liveRecords(NUTLINK_DATA_LABEL).filter(keep), page, byOrder);
   };
+  /** The segment of a ticker's i-th world data point (ADABTC is published every third segment). */
+  const worldSegment = (ticker: string, i: number): number => (ticker === 'ADABTC' ? 3 * (i + 1) : i + 1);
   /** How many world data points hold a ticker up to segment `last`. */
   const worldCount = (ticker: string, last: number): number => {
     if (ticker === 'ADAUSD' || ticker === 'ADAEUR') return last;
@@ -158,10 +157,10 @@ export function createNutlink(ctx: NutlinkContext) {
     },
     addressTicker(address: string, ticker: string, page: Page) {
       if (!isWorldOracle(address) && !this.address(address) && !liveRecords(NUTLINK_DATA_LABEL).some((r) => r.addresses.includes(address))) return null;
-      return dataPage(page, isWorldOracle(address) && worldCount(ticker, lastSegment()) > 0, (r) => r.addresses.includes(address) && ticker in r.json).map((r) => ({ tx_hash: r.txHash, block_height: r.height, tx_index: r.txIndex, payload: r.json[ticker] }));
+      return dataPage(page, isWorldOracle(address), ticker, (r) => r.addresses.includes(address) && ticker in r.json).map((r) => ({ tx_hash: r.txHash, block_height: r.height, tx_index: r.txIndex, payload: r.json[ticker] }));
     },
     ticker(ticker: string, page: Page) {
-      const rows = dataPage(page, worldCount(ticker, lastSegment()) > 0, (r) => ticker in r.json);
+      const rows = dataPage(page, true, ticker, (r) => ticker in r.json);
       const out = rows.flatMap((r) => r.addresses.map((address) => ({ address, tx_hash: r.txHash, block_height: r.height, tx_index: r.txIndex, payload: r.json[ticker] })));
       if (out.length === 0 && page.page === 1) return null;
       return out;

@@ -4,6 +4,7 @@ import type { ChainBasics } from '../../params';
 import type { AccountQueries } from './queries';
 import { boundsQuery, stakeAddressParam } from '../../../../blockfrost/contract';
 import { found, ordered, param } from '../../route-kit';
+import { sliced } from '../../budget';
 
 export function mountAccountRoutes(router: Router, chain: AccountQueries & ChainBasics): void {
   const stake = (req: Request): string => stakeAddressParam(param(req, 'stake_address'), chain.network);
@@ -23,9 +24,13 @@ export function mountAccountRoutes(router: Router, chain: AccountQueries & Chain
     'addresses/total': (s: string) => chain.accountAddressesTotal(s),
     transactions: (s: string, req: Request) => chain.accountTransactions(s, { ...ordered(req), ...boundsQuery(req.query) }),
   } satisfies Record<string, (stake: string, req: Request) => unknown>;
+  // A world key's rewards and certificates come from the transactions of the address window, whose
+  // segments the first call simulates: in time slices (budget.ts). These answers only read caches.
+  const slicedLists = new Set(['rewards', 'delegations', 'registrations', 'withdrawals', 'mirs']);
   for (const [sub, answer] of Object.entries(lists)) {
-    router.get(`/accounts/:stake_address/${sub}`, (req, res) => {
-      res.json(found(answer(stake(req), req)));
+    router.get(`/accounts/:stake_address/${sub}`, async (req, res) => {
+      const s = stake(req);
+      res.json(found(slicedLists.has(sub) ? await sliced(() => answer(s, req)) : answer(s, req)));
     });
   }
 }

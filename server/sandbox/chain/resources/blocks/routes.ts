@@ -4,6 +4,7 @@ import type { ChainBasics } from '../../params';
 import type { BlockQueries } from './queries';
 import { int32Param } from '../../../../blockfrost/contract';
 import { blockRef, found, ordered, param, unordered } from '../../route-kit';
+import { sliced } from '../../budget';
 
 export function mountBlockRoutes(router: Router, chain: BlockQueries & ChainBasics): void {
   router.get('/blocks/latest', (_req, res) => {
@@ -16,13 +17,14 @@ export function mountBlockRoutes(router: Router, chain: BlockQueries & ChainBasi
   router.get('/blocks/:hash_or_number', (req, res) => {
     res.json(found(chain.blockAt(blockRef(req))));
   });
-  router.get('/blocks/:hash_or_number/next', (req, res) => {
-    const ref = blockRef(req);
-    res.json(found(chain.blockNext(ref, unordered(req))));
+  // A page of a hundred blocks may simulate three segments: in time slices (budget.ts).
+  router.get('/blocks/:hash_or_number/next', async (req, res) => {
+    const [ref, page] = [blockRef(req), unordered(req)];
+    res.json(found(await sliced(() => chain.blockNext(ref, page))));
   });
-  router.get('/blocks/:hash_or_number/previous', (req, res) => {
-    const ref = blockRef(req);
-    res.json(found(chain.blockPrevious(ref, unordered(req))));
+  router.get('/blocks/:hash_or_number/previous', async (req, res) => {
+    const [ref, page] = [blockRef(req), unordered(req)];
+    res.json(found(await sliced(() => chain.blockPrevious(ref, page))));
   });
   router.get('/blocks/:hash_or_number/txs', (req, res) => {
     const ref = blockRef(req);

@@ -3,6 +3,7 @@ import type { ChainContext } from '../../context';
 import { fillPage, paginate, virtualPage } from '../../paging';
 import type { PoolModel } from '../pools/queries';
 import { protocolParameters, type ProtocolParameters } from '../../protocol';
+import { spent } from '../../budget';
 import { derive } from '../../rng';
 import type { Epoch, EpochStart, Pagination } from '../../../../../shared/chain';
 
@@ -31,6 +32,7 @@ export function epochPaths(ctx: ChainContext, pools: PoolModel): EpochQueries {
     const first = epoch * blocksPerEpoch;
     let entry = epochSums.get(epoch);
     if (!entry || entry.upTo > last) entry = { upTo: first - 1, txCount: 0, output: 0n, fees: 0n };
+    const worked = entry.upTo < last;
     for (let h = entry.upTo + 1; h <= last; h++) {
       const b = simBlock(h);
       const live = liveSums(h);
@@ -41,6 +43,8 @@ export function epochPaths(ctx: ChainContext, pools: PoolModel): EpochQueries {
     }
     epochSums.set(epoch, entry);
     if (epochSums.size > 256) epochSums.delete(epochSums.keys().next().value!);
+    // An epoch summed is a unit of a page's work (budget.ts): kept above, so a next slice resumes after it.
+    if (worked) spent();
     return entry;
   };
   const epochBounds = (n: number): EpochStart => ({

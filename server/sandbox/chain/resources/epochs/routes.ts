@@ -4,6 +4,7 @@ import type { ChainBasics } from '../../params';
 import type { EpochQueries } from './queries';
 import { epochNumberParam, poolIdParam } from '../../../../blockfrost/contract';
 import { found, ordered, param, unordered } from '../../route-kit';
+import { sliced } from '../../budget';
 
 export function mountEpochRoutes(router: Router, chain: EpochQueries & ChainBasics): void {
   const epoch = (req: Request): number => epochNumberParam(param(req, 'number'));
@@ -20,11 +21,14 @@ export function mountEpochRoutes(router: Router, chain: EpochQueries & ChainBasi
   router.get('/epochs/:number/parameters', (req, res) => {
     res.json(found(chain.parameters(epoch(req))));
   });
-  router.get('/epochs/:number/next', (req, res) => {
-    res.json(found(chain.epochNext(epoch(req), unordered(req))));
+  // A page of a hundred epochs simulates their blocks: in time slices, so other requests go on meanwhile.
+  router.get('/epochs/:number/next', async (req, res) => {
+    const [n, page] = [epoch(req), unordered(req)];
+    res.json(found(await sliced(() => chain.epochNext(n, page))));
   });
-  router.get('/epochs/:number/previous', (req, res) => {
-    res.json(found(chain.epochPrevious(epoch(req), unordered(req))));
+  router.get('/epochs/:number/previous', async (req, res) => {
+    const [n, page] = [epoch(req), unordered(req)];
+    res.json(found(await sliced(() => chain.epochPrevious(n, page))));
   });
   router.get('/epochs/:number/stakes', (req, res) => {
     res.json(found(chain.epochStakes(epoch(req), unordered(req))));

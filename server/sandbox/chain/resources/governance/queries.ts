@@ -6,6 +6,8 @@
 import type { ChainContext } from '../../context';
 import type { PageRequest as Page } from '../../../../blockfrost/http';
 import { PROTOCOL } from '../../protocol';
+import { spent } from '../../budget';
+import { mergedPage } from '../../merged-page';
 import {
   COMMITTEE_QUORUM,
   COMMITTEE_SIZE,
@@ -103,6 +105,70 @@ const PARAMETER_FIELDS = [
   'min_fee_ref_script_cost_per_byte',
 ];
 
+/** Epochs a page walks from an end of its list, beyond half those its running counts still lack, before it reads the counts. */
+const WALKED_EPOCHS = 64;
+
+/**
+ * Deep pages of a list built epoch by epoch: the list's world items counted per closed epoch once
+ * (running counts kept per list, extended as epochs close, in time slices: budget.ts), so a page
+ * finds its epochs by binary search and computes only them, merged with the live items by place.
+ */
+function epochIndexedPage(g: Governance) {
+  const { ctx, epochOf, sortKey, counting } = g;
+  const running = new Map<string, number[]>();
+  /** Items of the list in epochs from..from+k−1 for every k up to the last closed epoch. */
+  const runningCounts = <T>(list: string, from: number, closed: number, worldAt: (epoch: number) => T[]): number[] => {
+    let counts = running.get(list);
+    if (!counts) {
+      counts = [0];
+      running.set(list, counts);
+      if (running.size > 64) running.delete(running.keys().next().value!);
+    }
+    for (let e = from + counts.length - 1; e <= closed; e++) {
+      counting.on = true;
+      try {
+        counts.push(counts[counts.length - 1]! + worldAt(e).length);
+      } finally {
+        counting.on = false;
+      }
+      spent();
+    }
+    return counts;
+  };
+  // Items of equal place in an epoch: a descending page lists them in the epoch's own order.
+  const tieFlipped = <T extends { height: number; order: number }>(items: T[], j: number): T => {
+    let first = j;
+    let last = j;
+    while (first > 0 && sortKey(items[first - 1]!, items[j]!) === 0) first--;
+    while (last < items.length - 1 && sortKey(items[last + 1]!, items[j]!) === 0) last++;
+    return items[first + last - j]!;
+  };
+  /** Closed epochs the list has not counted yet. */
+  const uncounted = (list: string, from: number, closed: number): number => Math.max(0, closed - from + 2 - (running.get(list)?.length ?? 1));
+  const indexedPage = <T extends { height: number; order: number }>(list: string, page: Page, from: number, to: number, worldAt: (epoch: number) => T[], liveItems: T[]): T[] => {
+    const closed = Math.min(to, epochOf(ctx.tip()) - 1);
+    const counts = runningCounts(list, from, closed, worldAt);
+    const closedTotal = counts[Math.max(0, closed - from + 1)]!;
+    const open: T[] = [];
+    for (let e = Math.max(from, closed + 1); e <= to; e++) open.push(...worldAt(e));
+    const pick = page.order === 'desc' ? tieFlipped : <U>(items: U[], j: number): U => items[j]!;
+    const at = (i: number): T => {
+      if (i >= closedTotal) return pick(open, i - closedTotal);
+      // The last epoch whose running count is not above i holds item i.
+      let lo = 0;
+      let hi = closed - from + 1;
+      while (hi - lo > 1) {
+        const mid = (lo + hi) >>> 1;
+        if (counts[mid]! <= i) lo = mid;
+        else hi = mid;
+      }
+      return pick(worldAt(from + lo), i - counts[lo]!);
+    };
+    return mergedPage(closedTotal + open.length, at, liveItems, page, sortKey);
+  };
+  return { uncounted, page: indexedPage };
+}
+
 /** Votes and proposals, world and live, ordered by height and paged epoch by epoch, and the votes that count. */
 function voteLists(g: Governance) {
   const { ctx, bpe, epochOf, sortKey, votesOnWorld, countedVotes, statusOf, resolution, live, findDrep, proposalByRef, liveStatusAt, proposalStatus } = g;
@@ -117,9 +183,11 @@ function voteLists(g: Governance) {
 
   /**
    * A page of an ordered stream built epoch by epoch (world) and merged with a few live items: only
-   * the epochs the page needs are computed, from the first epoch (asc) or from the tip (desc).
+   * the epochs the page needs are computed, from the first epoch (asc) or from the tip (desc). A
+   * page of a list named by `list` that the walk does not reach within WALKED_EPOCHS + half the epochs
+   * the list has not counted yet is found through the list's running counts instead
+   * (epochIndexedPage): the first such page counts the chain once, the next ones find their epochs at once.
    */
-
   const pageOf = <T extends { height: number; order: number }>(
     page: { count: number; page: number; order: 'asc' | 'desc' },
     fromEpoch: number,
@@ -127,20 +195,28 @@ function voteLists(g: Governance) {
     worldAt: (epoch: number) => T[],
     liveItems: T[],
     perEpoch: number,
+    list?: string,
   ): T[] => {
     // A page past what the epochs could hold at most is empty without computing one of them.
     if ((page.page - 1) * page.count >= Math.max(0, toEpoch - fromEpoch + 1) * perEpoch + liveItems.length) return [];
     const need = page.count * page.page;
     const world: T[] = [];
     const desc = page.order === 'desc';
-    for (let i = 0; i <= toEpoch - fromEpoch && world.length < need; i++) {
+    let i = 0;
+    // A walk past half the epochs the list has not counted yet costs about what counting them costs, once.
+    const walkable = list === undefined ? Infinity : WALKED_EPOCHS + Math.floor(indexed.uncounted(`${list}|${fromEpoch}`, fromEpoch, Math.min(toEpoch, epochOf(ctx.tip()) - 1)) / 2);
+    for (; i <= toEpoch - fromEpoch && world.length < need && i < walkable; i++) {
       const items = worldAt(desc ? toEpoch - i : fromEpoch + i);
       world.push(...(desc ? items.slice().reverse() : items));
+      spent();
     }
+    if (list !== undefined && world.length < need && i <= toEpoch - fromEpoch) return indexed.page(`${list}|${fromEpoch}`, page, fromEpoch, toEpoch, worldAt, liveItems);
     const merged = [...world, ...liveItems].sort(sortKey);
     if (desc) merged.reverse();
     return merged.slice((page.page - 1) * page.count, page.page * page.count);
   };
+
+  const indexed = epochIndexedPage(g);
 
   const votesOnProposal = (p: Proposal): Vote[] => {
     const tip = ctx.tip();
@@ -325,7 +401,7 @@ function committeeAnswers(g: GovRows) {
         return out.sort(sortKey);
       });
       const liveItems = liveVotes().filter((v) => v.role === 'constitutional_committee' && (hotOnly === null || v.voterHex === hotOnly));
-      return pageOf(page, from, to, worldAt, liveItems, member === null ? COMMITTEE_SIZE * VOTES_PER_EPOCH : VOTES_PER_EPOCH).map(committeeVoteRow);
+      return pageOf(page, from, to, worldAt, liveItems, member === null ? COMMITTEE_SIZE * VOTES_PER_EPOCH : VOTES_PER_EPOCH, `cc|${member ?? 'all'}|${hotOnly ?? ''}`).map(committeeVoteRow);
     },
   };
 }
@@ -337,7 +413,7 @@ function proposalAnswers(g: GovRows) {
     proposals(page: Page) {
       const tip = ctx.tip();
       const worldAt = (e: number): Proposal[] => worldProposals(e).filter((p) => p.height <= tip);
-      return pageOf(page, 1, epochOf(tip), worldAt, live().proposals, PROPOSALS_PER_EPOCH).map((p) => ({ id: govActionId(p.txHash, p.index), tx_hash: p.txHash, cert_index: p.index, governance_type: p.type }));
+      return pageOf(page, 1, epochOf(tip), worldAt, live().proposals, PROPOSALS_PER_EPOCH, 'proposals').map((p) => ({ id: govActionId(p.txHash, p.index), tx_hash: p.txHash, cert_index: p.index, governance_type: p.type }));
     },
     proposal: (txHash: string, index: number) => {
       const p = proposalByRef(txHash, index);
@@ -377,7 +453,7 @@ function proposalAnswers(g: GovRows) {
         return out.sort(sortKey);
       });
       const liveItems = liveVotes().filter((v) => v.role === 'spo' && v.voterHex === poolHex);
-      return pageOf(page, 1, epochOf(tip), worldAt, liveItems, VOTES_PER_EPOCH).map((v) => ({ tx_hash: v.txHash, cert_index: v.certIndex, vote: v.vote }));
+      return pageOf(page, 1, epochOf(tip), worldAt, liveItems, VOTES_PER_EPOCH, `spo|${pool.hex}`).map((v) => ({ tx_hash: v.txHash, cert_index: v.certIndex, vote: v.vote }));
     },
   };
 }

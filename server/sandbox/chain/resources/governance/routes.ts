@@ -5,6 +5,7 @@ import { parseGovActionId } from '../../gov';
 import { CC_MESSAGE, DREP_MESSAGE, GOV_ACTION_MESSAGE, ORDER_BY_MESSAGE, booleanQuery, certIndexParam, txHashParam } from '../../../../blockfrost/contract';
 import { badRequest } from '../../../../blockfrost/http';
 import { found, ordered, param } from '../../route-kit';
+import { sliced } from '../../budget';
 
 const TX_HASH = /^[0-9a-fA-F]{64}$/;
 const SUBS = ['parameters', 'withdrawals', 'votes', 'metadata'] as const;
@@ -28,15 +29,18 @@ export function mountGovernanceRoutes(router: Router, chain: GovernanceQueries):
   router.get('/governance/committee', (_req, res) => {
     res.json(gov().committee());
   });
-  router.get('/governance/committee/votes', (req, res) => {
-    res.json(gov().committeeVotes(ordered(req)));
-  });
-  router.get('/governance/committee/:cc_id/votes', (req, res) => {
+  router.get('/governance/committee/votes', async (req, res) => {
     const p = ordered(req);
-    res.json(found(gov().committeeVotes(p, param(req, 'cc_id')), CC_MESSAGE));
+    res.json(await sliced(() => gov().committeeVotes(p)));
   });
-  router.get('/governance/proposals', (req, res) => {
-    res.json(gov().proposals(ordered(req)));
+  router.get('/governance/committee/:cc_id/votes', async (req, res) => {
+    const p = ordered(req);
+    const cc = param(req, 'cc_id');
+    res.json(found(await sliced(() => gov().committeeVotes(p, cc)), CC_MESSAGE));
+  });
+  router.get('/governance/proposals', async (req, res) => {
+    const p = ordered(req);
+    res.json(await sliced(() => gov().proposals(p)));
   });
   const answer = (req: Request, ref: { txHash: string; index: number }, sub: Sub): unknown => {
     const g = gov();

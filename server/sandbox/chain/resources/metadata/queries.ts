@@ -1,7 +1,8 @@
 // /metadata/txs/labels: the labels in use (the world oracle's and the live ledger's) and each
 // label's transactions.
 import type { ChainContext } from '../../context';
-import { fillPage, paginate } from '../../paging';
+import { byChainOrder, fillPage, paginate } from '../../paging';
+import { mergedPage } from '../../merged-page';
 import type { MetadataLabel, Pagination } from '../../../../../shared/chain';
 
 /** The chain's queries behind /metadata. */
@@ -28,19 +29,16 @@ export function metadataPaths(ctx: ChainContext): MetadataQueries {
       return paginate(rows, page);
     },
     metadataLabel(label, page) {
-      // The world oracle's records (one a segment) are merged in without listing them all.
-      const p = fillPage(page, 100);
-      const need = p.count * p.page;
+      // The world oracle's records (one a segment) are merged in by index, without listing them.
       const world = nutlink.worldLabel(label);
-      const rows: Array<{ tx_hash: string; json_metadata: unknown; height: number; index: number }> = [];
-      for (let i = 0; world && i < world.count && rows.length < need; i++) {
-        const r = world.at(p.order === 'desc' ? world.count - 1 - i : i);
-        rows.push({ tx_hash: r.txHash, json_metadata: r.json, height: r.height, index: r.txIndex });
-      }
-      for (const t of ledger.all()) for (const m of t.metadata) if (m.label === label) rows.push({ tx_hash: t.hash, json_metadata: m.json, height: t.height, index: liveIndex(t) });
-      rows.sort((a, b) => a.height - b.height || a.index - b.index);
-      if (p.order === 'desc') rows.reverse();
-      return rows.slice((p.page - 1) * p.count, need).map(({ tx_hash, json_metadata }) => ({ tx_hash, json_metadata }));
+      type Row = { tx_hash: string; json_metadata: unknown; height: number; index: number };
+      const worldRow = (i: number): Row => {
+        const r = world!.at(i);
+        return { tx_hash: r.txHash, json_metadata: r.json, height: r.height, index: r.txIndex };
+      };
+      const live: Row[] = [];
+      for (const t of ledger.all()) for (const m of t.metadata) if (m.label === label) live.push({ tx_hash: t.hash, json_metadata: m.json, height: t.height, index: liveIndex(t) });
+      return mergedPage(world?.count ?? 0, worldRow, live, fillPage(page, 100), byChainOrder).map(({ tx_hash, json_metadata }) => ({ tx_hash, json_metadata }));
     },
     metadataLabelCbor(label, page) {
       const rows: Array<{ tx_hash: string; cbor_metadata: string | null; metadata: string | null }> = [];

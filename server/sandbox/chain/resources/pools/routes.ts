@@ -5,6 +5,7 @@ import type { GovernanceQueries } from '../governance/queries';
 import { POOL_ID_MESSAGE, poolIdHex, poolIdParam } from '../../../../blockfrost/contract';
 import { badRequest } from '../../../../blockfrost/http';
 import { found, ordered, param } from '../../route-kit';
+import { sliced } from '../../budget';
 
 export function mountPoolRoutes(router: Router, chain: PoolQueries & GovernanceQueries): void {
   const poolId = (req: Request): string => poolIdParam(param(req, 'pool_id'));
@@ -39,10 +40,10 @@ export function mountPoolRoutes(router: Router, chain: PoolQueries & GovernanceQ
       res.json(found(answer(poolId(req), req)));
     });
   }
-  router.get('/pools/:pool_id/votes', (req, res) => {
+  router.get('/pools/:pool_id/votes', async (req, res) => {
     const hex = poolIdHex(param(req, 'pool_id'));
     if (hex === null) throw badRequest(POOL_ID_MESSAGE);
     const page = ordered(req);
-    res.json(found(chain.governance().poolVotes(hex, page)));
+    res.json(found(await sliced(() => chain.governance().poolVotes(hex, page))));
   });
 }

@@ -1,0 +1,29 @@
+// Time slices for the few answers whose own work is long (a page of a hundred epochs simulates
+// their blocks; a deep page of governance votes first counts the votes of every epoch before it).
+// Such work keeps its progress in its caches and calls spent() after each unit: inside sliced(),
+// once the slice is over, spent() throws Unfinished; sliced() lets the event loop serve other
+// requests, then asks again, and the answer resumes from its caches. Outside sliced() it never throws.
+export class Unfinished extends Error {}
+
+const SLICE_MS = 10;
+let deadline = Infinity;
+
+/** Call after a unit of work, with its progress kept: inside sliced(), throws Unfinished once the slice is over. */
+export function spent(): void {
+  if (performance.now() > deadline) throw new Unfinished('the time slice is over');
+}
+
+/** The answer, computed in slices of about 10 ms with the event loop free in between. */
+export async function sliced<T>(answer: () => T): Promise<T> {
+  for (;;) {
+    deadline = performance.now() + SLICE_MS;
+    try {
+      return answer();
+    } catch (err) {
+      if (!(err instanceof Unfinished)) throw err;
+    } finally {
+      deadline = Infinity;
+    }
+    await new Promise<void>((resolve) => setImmediate(resolve));
+  }
+}
