@@ -51,16 +51,18 @@ export function poolModel(ctx: ChainContext) {
   };
   /** Lovelace by stake address of the background outputs created in blocks low…h and unspent after h (the address window as of h). */
   const windowStakes = (h: number, low: number): Map<string, bigint> => {
-    const out = new Map<string, bigint>();
+    const open = new Map<string, { stake: string; lovelace: bigint }>();
     for (let b = low; b <= h; b++) {
       for (const tx of simBlock(b).txs) {
-        for (const o of tx.outputs) {
-          if (o.consumedBy && o.consumedBy.height <= h) continue;
+        for (const i of tx.inputs) if (i.height >= low) open.delete(`${i.height}:${i.index}:${i.outputIndex}`);
+        tx.outputs.forEach((o, k) => {
           const stake = world.addresses[o.address]!.stakeAddress;
-          if (stake) out.set(stake, (out.get(stake) ?? 0n) + BigInt(o.lovelace));
-        }
+          if (stake) open.set(`${b}:${tx.index}:${k}`, { stake, lovelace: BigInt(o.lovelace) });
+        });
       }
     }
+    const out = new Map<string, bigint>();
+    for (const { stake, lovelace } of open.values()) out.set(stake, (out.get(stake) ?? 0n) + lovelace);
     return out;
   };
   /** The block whose end an epoch's stake is taken at: its last block, the tip for the current epoch, none before genesis. */
