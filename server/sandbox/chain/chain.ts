@@ -12,7 +12,7 @@
 import { stakeAddressOf } from '../../../shared/cardano/address';
 import { LiveLedger, type LiveTx } from './ledger';
 import { devWallets, faucetOf, genesisTx } from './wallets';
-import { HashCodec, TxHashIndex } from './hashes';
+import { HashCodec } from './hashes';
 import { createGovernance, type Governance } from './gov';
 import { createNutlink, type Nutlink } from './nutlink';
 import { FAUCET_WALLET, buildWorld, type World, type WorldPool } from './world';
@@ -20,10 +20,10 @@ import { derive } from './rng';
 import { NETWORK_TIME, SLOT_MS, shelleyStart, slotAt } from './clock';
 import { LeaderSchedule } from './schedule';
 import { spent } from './budget';
+import { poolBook } from './pools';
 import { LiveStake } from './stake';
 import { UnspentIndex, type UnspentView, type Utxo } from './unspent';
-import { createSimContext, distributionHash, distributionSegment, segmentAddressTxs, simulateSegment, type Segment, type SimBlock, type SimContext, type SimTx } from './simulate';
-import { isDistribution } from './sim-cbor';
+import { segmentAddressTxs, simulateSegment, type Segment, type SimBlock, type SimTx } from './simulate';
 import type { AddressUtxo } from '../../../shared/chain';
 import { poolModel, poolPaths } from './resources/pools/queries';
 import { txModel, txPaths } from './resources/txs/queries';
@@ -123,16 +123,9 @@ function liveStakeViews(ledger: LiveLedger, tipHeight: () => number, blocksPerEp
   return { liveStakeAt, liveDistribution };
 }
 
-/**
- * Background transaction hashes are looked up in the segments this process simulated: the last
- * TX_INDEX_SEGMENTS of them (about 8.5 days of 20 s blocks, about 15 MB), and always the address window.
- */
-const TX_INDEX_SEGMENTS = 512;
-
-/** Simulated segments, the most recently used kept, each one's transaction hashes indexed. */
-function segmentCache(simContext: SimContext, cacheSegments: number, segmentLength: number) {
+/** Simulated segments, the most recently used kept. */
+function segmentCache(simContext: Parameters<typeof simulateSegment>[0], cacheSegments: number, segmentLength: number) {
   const segments = new Map<number, Segment>();
-  const txIndex = new TxHashIndex(TX_INDEX_SEGMENTS);
   const segment = (index: number): Segment => {
     const hit = segments.get(index);
     if (hit) {
@@ -142,7 +135,6 @@ function segmentCache(simContext: SimContext, cacheSegments: number, segmentLeng
     }
     const made = simulateSegment(simContext, index);
     segments.set(index, made);
-    txIndex.add(index, made.blocks.flatMap((b) => b.txs.map((t) => t.hash)));
     while (segments.size > cacheSegments) segments.delete(segments.keys().next().value!);
     // A segment simulated is a unit of a sliced answer's work (budget.ts), kept above for its next slice.
     spent();
@@ -152,36 +144,7 @@ function segmentCache(simContext: SimContext, cacheSegments: number, segmentLeng
     const s = Math.floor(height / segmentLength);
     return segment(s).blocks[height - s * segmentLength]!;
   };
-  /** The hash of the background transaction at a position (a distribution's without simulating its segment). */
-  const txHashAt = (height: number, index: number): string =>
-    isDistribution({ height, index }, segmentLength) ? distributionHash(simContext, height / segmentLength) : simBlock(height).txs[index]!.hash;
-  /** A background transaction by hash: from the index, the address window's segments indexed first when it misses. */
-  const findTx = (hash: string, tip: number, window: number): SimTx | null => {
-    const lower = hash.toLowerCase();
-    const search = (): SimTx | null => {
-      const distribution = distributionSegment(simContext, lower);
-      const candidates = distribution === null ? txIndex.candidates(lower) : [distribution];
-      for (const s of candidates) {
-        if (s * segmentLength > tip) continue;
-        for (const block of segment(s).blocks) {
-          if (block.height > tip) break;
-          for (const tx of block.txs) if (tx.hash === lower) return tx;
-        }
-      }
-      return null;
-    };
-    const found = search();
-    if (found || !/^[0-9a-f]{64}$/.test(lower)) return found;
-    let added = false;
-    for (let s = Math.floor(Math.max(0, tip - window + 1) / segmentLength); s <= Math.floor(tip / segmentLength); s++) {
-      if (!txIndex.has(s)) {
-        segment(s);
-        added = true;
-      }
-    }
-    return added ? search() : null;
-  };
-  return { segment, simBlock, txHashAt, findTx };
+  return { segment, simBlock };
 }
 
 export function createSandboxChain(options: SandboxChainOptions): SandboxChain {
@@ -195,11 +158,11 @@ export function createSandboxChain(options: SandboxChainOptions): SandboxChain {
   const slotOf = (height: number): number => firstSlot + height * slotsPerBlock;
   const timeOf = (height: number): number => Math.floor((genesisTime + height * blockIntervalMs) / 1000);
   const epochOf = (height: number): number => Math.floor(height / blocksPerEpoch);
-  const simContext = createSimContext({ key, world, segmentLength, blocksPerEpoch, slotOf });
+  const simContext = { key, world, hashes, segmentLength, slotOf };
   const devAids = options.devAids ?? true;
   const wallets = devAids ? devWallets(key, network) : [];
   const faucetKeys = faucetOf(key, network);
-  const book = simContext.bytes.book;
+  const book = poolBook(key, network, world.pools, blocksPerEpoch, segmentLength);
   const poolById = (id: string): WorldPool | undefined => book.byKey.get(id) ?? book.byKey.get(id.toLowerCase());
 
   const tipHeight = (): number => Math.max(0, Math.floor((clock() - genesisTime) / blockIntervalMs));
@@ -230,7 +193,7 @@ export function createSandboxChain(options: SandboxChainOptions): SandboxChain {
     return i;
   };
 
-  const { segment, simBlock, txHashAt, findTx } = segmentCache(simContext, cacheSegments, segmentLength);
+  const { segment, simBlock } = segmentCache(simContext, cacheSegments, segmentLength);
 
   // ---- references ----
   const resolveHeight = (ref: string | number, tip: number): number | null => {
@@ -240,7 +203,12 @@ export function createSandboxChain(options: SandboxChainOptions): SandboxChain {
     else if (/^[0-9a-fA-F]{64}$/.test(ref)) height = hashes.blockHeight(ref);
     return height !== null && height >= 0 && height <= tip ? height : null;
   };
-  const resolveTx = (hash: string, tip: number): SimTx | null => (typeof hash === 'string' ? findTx(hash, tip, addressWindowBlocks) : null);
+  const resolveTx = (hash: string, tip: number): SimTx | null => {
+    if (typeof hash !== 'string') return null;
+    const pos = hashes.txPosition(hash);
+    if (!pos || pos.height > tip) return null;
+    return simBlock(pos.height).txs[pos.index] ?? null;
+  };
   const addressText = (index: number): string => world.addresses[index]!.bech32;
   /** Totals of a block's live transactions. */
   const liveSums = (height: number): { count: number; size: number; output: bigint; fees: bigint } => {
@@ -308,7 +276,7 @@ export function createSandboxChain(options: SandboxChainOptions): SandboxChain {
     key,
     segmentLength,
     tip: tipHeight,
-    txHash: txHashAt,
+    txHash: (height, index) => hashes.tx(height, index),
     oracleAddress: addressText(world.wallets[FAUCET_WALLET]!.addresses[0]!),
     live: () => ledger.all(),
     liveIndex,
@@ -318,7 +286,7 @@ export function createSandboxChain(options: SandboxChainOptions): SandboxChain {
   const ctx: ChainContext = {
     network, params, key, world, hashes, schedule, book, ledger, governance, nutlink, devAids, wallets, faucetKeys,
     clock, tipHeight, slotOf, timeOf, epochOf, snapshotHeight, poolById,
-    segment, simBlock, txHashAt, simContext, resolveHeight, resolveTx, addressText, addressHistory,
+    segment, simBlock, resolveHeight, resolveTx, addressText, addressHistory,
     liveIndex, liveStakeAt, liveDistribution, liveSums,
     unspentAt, utxoObject, sumOf, knownAddress,
   };

@@ -10,7 +10,7 @@ import type { LiveLedger, LiveTx } from './ledger';
 import type { Nutlink } from './nutlink';
 import type { PoolBook } from './pools';
 import type { LeaderSchedule } from './schedule';
-import type { Segment, SimBlock, SimContext, SimTx } from './simulate';
+import type { Segment, SimBlock, SimTx } from './simulate';
 import type { LiveStake } from './stake';
 import type { Utxo, UnspentView } from './unspent';
 import type { DevWallet, Faucet } from './wallets';
@@ -47,10 +47,6 @@ export interface ChainContext {
   /** A simulated segment, from the cache. */
   readonly segment: (index: number) => Segment;
   readonly simBlock: (height: number) => SimBlock;
-  /** The hash of the background transaction at a position (the blake2b-256 of its body). */
-  readonly txHashAt: (height: number, index: number) => string;
-  /** The simulation's context: what background transactions and their bytes are made from. */
-  readonly simContext: SimContext;
   /** A live transaction's index in its block (after the block's background transactions). */
   readonly liveIndex: (t: LiveTx) => number;
   /** The live ledger's stake accounts as of a height. */

@@ -1,11 +1,13 @@
-// Block hashes that look like any 32-byte hash but can be mapped back to their height, so a
-// lookup by hash costs O(1) instead of an index over the whole chain; and the index of background
-// transaction hashes, which are the blake2b-256 of their bodies and so cannot be decoded.
+// Block and transaction hashes that look like any 32-byte hash but can be mapped back to their
+// position, so a lookup by hash costs O(1) instead of an index over the whole chain.
 //
 // hash = prefix(24 bytes) ‖ (position(8 bytes) XOR mask(prefix)), where prefix is derived from the
 // chain key and the position. Decoding recovers the position from the mask and then recomputes the
 // whole hash: a hash not produced by this chain never decodes.
 import { derive } from './rng';
+
+const TX_INDEX_BITS = 20n;
+const TX_INDEX_LIMIT = 1 << Number(TX_INDEX_BITS);
 
 function encode(key: Uint8Array, domain: string, position: bigint): string {
   const prefix = derive(key, domain, 'p', position).subarray(0, 24);
@@ -47,72 +49,16 @@ export class HashCodec {
     const position = decode(this.key, 'block', hash.toLowerCase());
     return position === null || position > BigInt(Number.MAX_SAFE_INTEGER) ? null : Number(position);
   }
-}
 
-/**
- * Background transaction hashes → the segment that made them, for the segments this process has
- * simulated, the most recently simulated `maxSegments` kept. An entry is the hash's first 28 bits
- * (a small integer, so the map stays compact: about 45 bytes a transaction); a lookup answers the
- * candidate segments, whose transactions the caller compares in full.
- */
-export class TxHashIndex {
-  /** Prefix → its segment, or −1 when several segments share the prefix (then in `shared`). */
-  private readonly bySegment = new Map<number, number>();
-  private readonly shared = new Map<number, number[]>();
-  /** Indexed segments in the order they were indexed, with their prefixes. */
-  private readonly segments = new Map<number, Uint32Array>();
-
-  constructor(private readonly maxSegments: number) {}
-
-  static prefix(hash: string): number {
-    return parseInt(hash.slice(0, 7), 16);
+  tx(height: number, index: number): string {
+    if (index < 0 || index >= TX_INDEX_LIMIT) throw new Error('transaction index out of range');
+    return encode(this.key, 'tx', (BigInt(height) << TX_INDEX_BITS) | BigInt(index));
   }
 
-  has(segment: number): boolean {
-    return this.segments.has(segment);
-  }
-
-  get size(): number {
-    return this.segments.size;
-  }
-
-  add(segment: number, hashes: Iterable<string>): void {
-    if (this.segments.has(segment)) return;
-    const prefixes = Uint32Array.from(new Set([...hashes].map(TxHashIndex.prefix)));
-    this.segments.set(segment, prefixes);
-    for (const p of prefixes) {
-      const current = this.bySegment.get(p);
-      if (current === undefined) this.bySegment.set(p, segment);
-      else {
-        const list = current === -1 ? this.shared.get(p)! : [current];
-        list.push(segment);
-        this.shared.set(p, list);
-        this.bySegment.set(p, -1);
-      }
-    }
-    while (this.segments.size > this.maxSegments) this.drop(this.segments.keys().next().value!);
-  }
-
-  private drop(segment: number): void {
-    for (const p of this.segments.get(segment)!) {
-      const current = this.bySegment.get(p);
-      if (current === segment) this.bySegment.delete(p);
-      else if (current === -1) {
-        const list = this.shared.get(p)!.filter((s) => s !== segment);
-        if (list.length === 1) {
-          this.shared.delete(p);
-          this.bySegment.set(p, list[0]!);
-        } else this.shared.set(p, list);
-      }
-    }
-    this.segments.delete(segment);
-  }
-
-  /** The indexed segments that may hold a transaction with this hash. */
-  candidates(hash: string): number[] {
-    if (!/^[0-9a-f]{64}$/.test(hash)) return [];
-    const p = TxHashIndex.prefix(hash);
-    const s = this.bySegment.get(p);
-    return s === undefined ? [] : s === -1 ? [...this.shared.get(p)!] : [s];
+  /** The (height, index) a transaction hash was made for, or null. */
+  txPosition(hash: string): { height: number; index: number } | null {
+    const position = decode(this.key, 'tx', hash.toLowerCase());
+    if (position === null) return null;
+    return { height: Number(position >> TX_INDEX_BITS), index: Number(position & (BigInt(TX_INDEX_LIMIT) - 1n)) };
   }
 }

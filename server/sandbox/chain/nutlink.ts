@@ -41,29 +41,24 @@ type Page = { count: number; page: number; order: 'asc' | 'desc' };
 
 const TICKERS = ['ADAUSD', 'ADAEUR', 'ADABTC'] as const;
 
-const ORACLE_DESCRIPTION = {
-  name: 'Cairn sandbox oracle',
-  description: 'Prices of test ada published every segment of the sandbox chain.',
-  tickers: [...TICKERS],
-};
-const ORACLE_DESCRIPTION_URL = 'https://oracle.sandbox.cairn.invalid/metadata.json';
-const ORACLE_DESCRIPTION_HASH = Buffer.from(blake2b(Buffer.from(JSON.stringify(ORACLE_DESCRIPTION)), { dkLen: 32 })).toString('hex');
-
-/** The world oracle's metadata on the distribution transaction of segment s (labels in order). */
-export function worldOracleMetadata(key: Uint8Array, s: number): Array<{ label: string; json: Record<string, unknown> }> {
-  if (s === 0) return [{ label: NUTLINK_REGISTRY_LABEL, json: { metadata: ORACLE_DESCRIPTION_URL, hash: ORACLE_DESCRIPTION_HASH } }];
-  const point = (ticker: string, base: number): unknown[] => [{ source: 'cairn-sandbox', value: (base * (0.8 + 0.4 * deriveFloat(key, 'oracle', ticker, s))).toFixed(6) }];
-  const json: Record<string, unknown> = { ADAUSD: point('ADAUSD', 0.45), ADAEUR: point('ADAEUR', 0.41) };
-  if (s % 3 === 0) json.ADABTC = point('ADABTC', 0.0000052);
-  return [{ label: NUTLINK_DATA_LABEL, json }];
-}
-
 export function createNutlink(ctx: NutlinkContext) {
   const { key, segmentLength } = ctx;
-  const description = ORACLE_DESCRIPTION;
-  const descriptionUrl = ORACLE_DESCRIPTION_URL;
-  const descriptionHash = ORACLE_DESCRIPTION_HASH;
-  const worldMetadata = (s: number): Array<{ label: string; json: Record<string, unknown> }> => worldOracleMetadata(key, s);
+  const description = {
+    name: 'Cairn sandbox oracle',
+    description: 'Prices of test ada published every segment of the sandbox chain.',
+    tickers: [...TICKERS],
+  };
+  const descriptionUrl = 'https://oracle.sandbox.cairn.invalid/metadata.json';
+  const descriptionHash = Buffer.from(blake2b(Buffer.from(JSON.stringify(description)), { dkLen: 32 })).toString('hex');
+
+  /** The world oracle's metadata on the distribution transaction of segment s (labels in order). */
+  const worldMetadata = (s: number): Array<{ label: string; json: Record<string, unknown> }> => {
+    if (s === 0) return [{ label: NUTLINK_REGISTRY_LABEL, json: { metadata: descriptionUrl, hash: descriptionHash } }];
+    const point = (ticker: string, base: number): unknown[] => [{ source: 'cairn-sandbox', value: (base * (0.8 + 0.4 * deriveFloat(key, 'oracle', ticker, s))).toFixed(6) }];
+    const json: Record<string, unknown> = { ADAUSD: point('ADAUSD', 0.45), ADAEUR: point('ADAEUR', 0.41) };
+    if (s % 3 === 0) json.ADABTC = point('ADABTC', 0.0000052);
+    return [{ label: NUTLINK_DATA_LABEL, json }];
+  };
   const records = new Map<number, NutlinkRecord>();
   const worldRecord = (s: number): NutlinkRecord => {
     const hit = records.get(s);

@@ -196,16 +196,3 @@ export function ogmiosResult(evaluation: Evaluation, version: 5 | 6, requestId: 
     reflection,
   };
 }
-
-/**
- * Execution units of a background script spend. The simulation charges each redeemer a share of
- * the fee above the size fee; the units are derived so that their price (0.0577 per memory unit,
- * 0.0000721 per step) fits that share, within the per-transaction limits.
- */
-export function backgroundUnits(share: number, memFraction: number, redeemers: number): { mem: bigint; steps: bigint; fee: bigint } {
-  const memCap = Number(MAX_TX_EX_MEM) / redeemers;
-  const stepCap = Number(MAX_TX_EX_STEPS) / redeemers;
-  const mem = Math.max(0, Math.min(Math.floor((share * memFraction) / PRICE_MEM), Math.floor(memCap)));
-  const steps = Math.max(0, Math.min(Math.floor((share - PRICE_MEM * mem) / PRICE_STEP), Math.floor(stepCap)));
-  return { mem: BigInt(mem), steps: BigInt(steps), fee: exUnitsFee(BigInt(mem), BigInt(steps)) };
-}

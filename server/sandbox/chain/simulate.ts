@@ -2,33 +2,58 @@
 //
 // The chain is cut into segments of `segmentLength` blocks. A segment is simulated sequentially
 // from a state that depends on nothing but the chain key: its first block opens with the faucet's
-// distribution transaction, which spends a reserve output of an earlier distribution (a fixed
-// amount, so it is known without simulating that segment), withdraws the faucet's reward account
-// to fund a few dozen wallets, and mints the native assets due in that segment. Every other
-// transaction spends outputs created earlier in the same segment. So:
+// distribution transaction, which spends the previous distribution's reserve output (a fixed amount,
+// so it is known without simulating the previous segment), withdraws the faucet's reward account to
+// fund a few dozen wallets, and mints the native assets due in that segment. Every other transaction
+// spends outputs created earlier in the same segment. So:
 //   - every input references a real output of an earlier transaction, with the same address and
 //     amount, and no output is spent twice;
 //   - every transaction balances: inputs + withdrawals = outputs + fee + deposit, and for tokens
 //     inputs + mint = outputs;
 //   - simulating any block costs at most one segment of work, whatever the height.
 // Outputs still unspent at the end of their segment stay unspent for good.
-//
-// A transaction's hash is the blake2b-256 of its body (sim-cbor.ts), so it depends on the hashes
-// of the transactions it spends. The reserves make the distributions a binary tree instead of a
-// chain: the distribution of segment s > 0 spends a reserve of the distribution of s with its
-// lowest set bit cleared, and creates one reserve for each later segment s + 2^j below that bit.
-// A distribution's hash so needs the hashes of at most log2(s) others, never a whole history.
+import type { HashCodec } from './hashes';
 import { Rng, deriveBytes } from './rng';
 import { toHex } from '../../../shared/cardano/bech32';
 import { FAUCET_WALLET, type World, type WorldAsset } from './world';
-import { poolBook } from './pools';
-import { worldOracleMetadata } from './nutlink';
-import {
-  bodyHash, distributionMints, simExtras, simTxBody, simWitnessSet, witnessCount, type RedeemerUnits, type SimBytesContext,
-} from './sim-cbor';
 
-export type { SimInput, SimOutput, SimTx } from './sim-types';
-import type { SimInput, SimOutput, SimTx } from './sim-types';
+export interface SimOutput {
+  address: number;
+  lovelace: number;
+  /** [unit, quantity] sorted by unit. */
+  assets: Array<[string, number]>;
+  dataHash: string | null;
+  inlineDatum: string | null;
+  /** The transaction that spends this output, if any (possibly above the current tip). */
+  consumedBy: { height: number; index: number } | null;
+}
+
+export interface SimInput {
+  height: number;
+  index: number;
+  outputIndex: number;
+  output: SimOutput;
+}
+
+export interface SimTx {
+  height: number;
+  index: number;
+  hash: string;
+  inputs: SimInput[];
+  outputs: SimOutput[];
+  fee: number;
+  deposit: number;
+  size: number;
+  withdrawals: Array<{ wallet: number; amount: number }>;
+  delegations: Array<{ wallet: number; pool: number }>;
+  stakeRegistrations: number;
+  /** Pool registrations (the genesis transaction registers every pool). */
+  poolUpdates: number;
+  mints: number;
+  redeemers: number;
+  invalidBefore: number | null;
+  invalidHereafter: number | null;
+}
 
 export interface SimBlock {
   height: number;
@@ -49,28 +74,22 @@ export interface Segment {
 export interface SimContext {
   key: Uint8Array;
   world: World;
+  hashes: HashCodec;
   segmentLength: number;
   slotOf: (height: number) => number;
-  /** What the transactions' bytes are made from (their hashes are those of their bodies). */
-  bytes: SimBytesContext;
 }
 
-/** The simulation's context for a world: its pools' certificates and the oracle's metadata included. */
-export function createSimContext(options: { key: Uint8Array; world: World; segmentLength: number; blocksPerEpoch: number; slotOf: (height: number) => number }): SimContext {
-  const { key, world, segmentLength } = options;
-  const book = poolBook(key, world.network, world.pools, options.blocksPerEpoch, segmentLength);
-  return { key, world, segmentLength, slotOf: options.slotOf, bytes: { key, world, book, segmentLength, metadata: (s) => worldOracleMetadata(key, s) } };
-}
-
-/** Each faucet reserve output: what a distribution spends (its payments come from the withdrawal). */
-export const FAUCET_RESERVE = 1_000_000_000;
-/** Reserves the genesis distribution creates: one for each segment 2^j, j < RESERVE_FANOUT. */
-const RESERVE_FANOUT = 30;
+/** The faucet's reserve output, carried from one distribution to the next. */
+export const FAUCET_RESERVE = 20_000_000_000_000;
 export const STAKE_KEY_DEPOSIT = 2_000_000;
 const ADA = 1_000_000;
 const MIN_FEE_A = 44;
 const MIN_FEE_B = 155_381;
 
+/** Whether an asset is minted again by the distribution of segment `s` (s ≥ 1). */
+export function mintedInSegment(asset: WorldAsset, s: number): boolean {
+  return s >= 1 && asset.mintEvery !== null && s % asset.mintEvery === asset.mintPhase;
+}
 
 /** How many of the segments 1..lastSegment mint the asset again. */
 export function remintCount(asset: WorldAsset, lastSegment: number): number {
@@ -82,7 +101,6 @@ export function remintCount(asset: WorldAsset, lastSegment: number): number {
 }
 
 interface Utxo {
-  txHash: string;
   height: number;
   index: number;
   outputIndex: number;
@@ -137,133 +155,6 @@ function txSize(inputs: number, outputs: SimOutput[] | Payment[], extra: { certs
 
 const minFee = (size: number): number => MIN_FEE_B + MIN_FEE_A * size;
 
-// ---- the bytes' facts: exact size, fee, hash ----
-
-const witnessLengths = new Map<number, number>();
-/** The CBOR length of the witness set (only a script spend's depends on more than its witness count). */
-function witnessLength(ctx: SimContext, tx: SimTx, units: RedeemerUnits): number {
-  if (tx.redeemers > 0) return simWitnessSet(ctx.bytes, tx, units).length;
-  const n = witnessCount(ctx.bytes, tx);
-  let length = witnessLengths.get(n);
-  if (length === undefined) witnessLengths.set(n, (length = simWitnessSet(ctx.bytes, tx, []).length));
-  return length;
-}
-
-/**
- * Gives a transaction its exact size (the CBOR of sim-cbor.ts), the fee that size costs (plus
- * `extraFee`, a script spend's execution units) and its hash. `adjust` moves the fee's difference
- * to the output or withdrawal that balances the transaction.
- */
-function seal(ctx: SimContext, tx: SimTx, extraFee: number, adjust: (delta: number) => void): void {
-  const free = tx.height === 0 && tx.index === 0;
-  for (let round = 0; ; round++) {
-    const { extras, units, aux } = simExtras(ctx.bytes, tx, false);
-    const body = simTxBody(ctx.bytes, tx, extras);
-    const size = 1 + body.length + witnessLength(ctx, tx, units) + 1 + (aux ? aux.length : 1);
-    const need = free ? 0 : minFee(size) + extraFee;
-    if (size === tx.size && (tx.fee === need || (round > 3 && tx.fee > need))) {
-      tx.hash = bodyHash(tx.redeemers > 0 ? simTxBody(ctx.bytes, tx, simExtras(ctx.bytes, tx).extras) : body);
-      return;
-    }
-    // A fee may fall only in the first rounds, so that an amount crossing a CBOR width cannot make it oscillate.
-    if (need > tx.fee || round <= 3) {
-      adjust(need - tx.fee);
-      tx.fee = need;
-    }
-    tx.size = size;
-  }
-}
-// ---- the faucet distribution opening every segment ----
-
-/** The distribution whose reserve the distribution of segment s (> 0) spends, and that reserve's output index. */
-export function reserveSource(s: number): { segment: number; outputIndex: number } {
-  const low = s & -s;
-  return { segment: s - low, outputIndex: Math.round(Math.log2(low)) };
-}
-const reserveCount = (s: number): number => (s === 0 ? RESERVE_FANOUT : Math.round(Math.log2(s & -s)));
-
-/** The distribution opening segment s, from the rng of its first block (the block's other transactions draw after it). */
-function distributionTx(ctx: SimContext, s: number, rng: Rng): SimTx {
-  const world = ctx.world;
-  const L = ctx.segmentLength;
-  const height = s * L;
-  const faucetAddress = world.wallets[FAUCET_WALLET]!.addresses[0]!;
-  const outputs: SimOutput[] = [];
-  const out = (address: number, lovelace: number, assets: Array<[string, number]> = []): SimOutput => {
-    const o: SimOutput = { address, lovelace, assets, dataHash: null, inlineDatum: null, consumedBy: null };
-    outputs.push(o);
-    return o;
-  };
-  // The faucet's address is paid by every distribution (it is the world's nut.link oracle): a
-  // distribution with no later segment to reserve for keeps one reserve that is never spent.
-  for (let j = 0; j < Math.max(1, reserveCount(s)); j++) out(faucetAddress, FAUCET_RESERVE).consumedBy = j < reserveCount(s) ? { height: (s + 2 ** j) * L, index: 0 } : null;
-
-  const funded = rng.shuffled(world.stakeWalletIds).slice(0, rng.int(36, 48));
-  for (const w of funded) {
-    const ada = rng.chance(0.08) ? rng.logUniform(100_000, 1_000_000) : rng.logUniform(100, 50_000);
-    out(rng.pick(world.wallets[w]!.addresses), Math.round(ada) * ADA);
-  }
-  const minted = distributionMints(world, s);
-  for (const [unit, qty] of minted) out(rng.pick(world.wallets[world.assetByUnit.get(unit)!.minter]!.addresses), 2 * ADA, [[unit, qty]]);
-
-  const inputs: SimInput[] = [];
-  const withdrawals: SimTx['withdrawals'] = [];
-  if (s > 0) {
-    const source = reserveSource(s);
-    inputs.push({
-      txHash: distributionHash(ctx, source.segment),
-      height: source.segment * L,
-      index: 0,
-      outputIndex: source.outputIndex,
-      output: { address: faucetAddress, lovelace: FAUCET_RESERVE, assets: [], dataHash: null, inlineDatum: null, consumedBy: { height, index: 0 } },
-    });
-    withdrawals.push({ wallet: FAUCET_WALLET, amount: outputs.reduce((n, o) => n + o.lovelace, 0) - FAUCET_RESERVE });
-  }
-  const tx: SimTx = {
-    height, index: 0, hash: '', inputs, outputs, fee: 0, deposit: 0, size: 0, withdrawals,
-    delegations: [], stakeRegistrations: 0, poolUpdates: s === 0 ? world.pools.length : 0, mints: minted.length, redeemers: 0, invalidBefore: null,
-    invalidHereafter: s === 0 ? null : ctx.slotOf(height) + 7200,
-  };
-  seal(ctx, tx, 0, (delta) => {
-    if (withdrawals[0]) withdrawals[0].amount += delta;
-  });
-  return tx;
-}
-
-const distributionMemo = new WeakMap<SimContext, { bySegment: Map<number, string>; byHash: Map<string, number> }>();
-const DISTRIBUTIONS_KEPT = 65_536;
-function distributionsOf(ctx: SimContext): { bySegment: Map<number, string>; byHash: Map<string, number> } {
-  let memo = distributionMemo.get(ctx);
-  if (!memo) distributionMemo.set(ctx, (memo = { bySegment: new Map(), byHash: new Map() }));
-  return memo;
-}
-function rememberDistribution(ctx: SimContext, tx: SimTx): void {
-  const memo = distributionsOf(ctx);
-  const s = tx.height / ctx.segmentLength;
-  if (memo.bySegment.has(s)) return;
-  memo.bySegment.set(s, tx.hash);
-  memo.byHash.set(tx.hash, s);
-  if (memo.bySegment.size > DISTRIBUTIONS_KEPT) {
-    const [oldest, hash] = memo.bySegment.entries().next().value!;
-    memo.bySegment.delete(oldest);
-    memo.byHash.delete(hash);
-  }
-}
-
-/** The hash of the distribution opening segment s, without simulating the segment. */
-export function distributionHash(ctx: SimContext, s: number): string {
-  const hit = distributionsOf(ctx).bySegment.get(s);
-  if (hit !== undefined) return hit;
-  const tx = distributionTx(ctx, s, Rng.of(ctx.key, 'block', s * ctx.segmentLength));
-  rememberDistribution(ctx, tx);
-  return tx.hash;
-}
-
-/** The segment of a distribution whose hash this process has computed, else null. */
-export function distributionSegment(ctx: SimContext, hash: string): number | null {
-  return distributionsOf(ctx).byHash.get(hash) ?? null;
-}
-
 class SegmentSimulator {
   private readonly wallets: WalletState[];
   private readonly world: World;
@@ -283,12 +174,7 @@ class SegmentSimulator {
   private block(height: number): void {
     const rng = Rng.of(this.ctx.key, 'block', height);
     const txs: SimTx[] = [];
-    if (height === this.segment * this.ctx.segmentLength) {
-      const tx = distributionTx(this.ctx, this.segment, rng);
-      rememberDistribution(this.ctx, tx);
-      this.credit(tx);
-      txs.push(tx);
-    }
+    if (height === this.segment * this.ctx.segmentLength) txs.push(this.distribution(height, rng));
     const r = rng.float();
     const wanted = r < 0.12 ? 0 : r < 0.82 ? rng.int(1, 12) : r < 0.97 ? rng.int(13, 40) : rng.int(41, 90);
     for (let n = 0; n < wanted; n++) {
@@ -304,6 +190,62 @@ class SegmentSimulator {
       size += tx.size;
     }
     this.blocks.push({ height, txs, size, outputLovelace, fees });
+  }
+
+  // ---- the faucet distribution opening every segment ----
+
+  private distribution(height: number, rng: Rng): SimTx {
+    const world = this.world;
+    const faucetAddress = world.wallets[FAUCET_WALLET]!.addresses[0]!;
+    const s = this.segment;
+    const outputs: SimOutput[] = [];
+    const out = (address: number, lovelace: number, assets: Array<[string, number]> = []): SimOutput => {
+      const o: SimOutput = { address, lovelace, assets, dataHash: null, inlineDatum: null, consumedBy: null };
+      outputs.push(o);
+      return o;
+    };
+    const reserve = out(faucetAddress, FAUCET_RESERVE);
+    reserve.consumedBy = { height: (s + 1) * this.ctx.segmentLength, index: 0 };
+
+    const funded = rng.shuffled(world.stakeWalletIds).slice(0, rng.int(36, 48));
+    for (const w of funded) {
+      const ada = rng.chance(0.08) ? rng.logUniform(100_000, 1_000_000) : rng.logUniform(100, 50_000);
+      out(rng.pick(world.wallets[w]!.addresses), Math.round(ada) * ADA);
+    }
+    let mints = 0;
+    for (const asset of world.assets) {
+      const qty = s === 0 ? asset.genesisSupply : mintedInSegment(asset, s) ? asset.mintAmount : 0;
+      if (qty === 0) continue;
+      mints++;
+      out(rng.pick(world.wallets[asset.minter]!.addresses), 2 * ADA, [[asset.unit, qty]]);
+    }
+
+    const inputs: SimInput[] = [];
+    const withdrawals: SimTx['withdrawals'] = [];
+    let fee = 0;
+    let size: number;
+    if (s === 0) {
+      size = txSize(0, outputs, { certs: 0, withdrawals: 0, redeemers: 0, mints, witnesses: 0 });
+    } else {
+      const prev = (s - 1) * this.ctx.segmentLength;
+      inputs.push({
+        height: prev,
+        index: 0,
+        outputIndex: 0,
+        output: { address: faucetAddress, lovelace: FAUCET_RESERVE, assets: [], dataHash: null, inlineDatum: null, consumedBy: { height, index: 0 } },
+      });
+      size = txSize(1, outputs, { certs: 0, withdrawals: 1, redeemers: 0, mints, witnesses: 2 + (mints > 0 ? 1 : 0) });
+      fee = minFee(size);
+      const paidOut = outputs.reduce((n, o) => n + o.lovelace, 0) - FAUCET_RESERVE;
+      withdrawals.push({ wallet: FAUCET_WALLET, amount: paidOut + fee });
+    }
+    const tx: SimTx = {
+      height, index: 0, hash: this.ctx.hashes.tx(height, 0), inputs, outputs, fee, deposit: 0, size, withdrawals,
+      delegations: [], stakeRegistrations: 0, poolUpdates: s === 0 ? world.pools.length : 0, mints, redeemers: 0, invalidBefore: null,
+      invalidHereafter: s === 0 ? null : this.ctx.slotOf(height) + 7200,
+    };
+    this.credit(tx);
+    return tx;
   }
 
   // ---- ordinary transactions ----
@@ -534,8 +476,8 @@ class SegmentSimulator {
     const tx: SimTx = {
       height,
       index,
-      hash: '',
-      inputs: selected.map((u) => ({ txHash: u.txHash, height: u.height, index: u.index, outputIndex: u.outputIndex, output: u.output })),
+      hash: this.ctx.hashes.tx(height, index),
+      inputs: selected.map((u) => ({ height: u.height, index: u.index, outputIndex: u.outputIndex, output: u.output })),
       outputs,
       fee,
       deposit,
@@ -549,10 +491,6 @@ class SegmentSimulator {
       invalidBefore: rng.chance(0.1) ? Math.max(0, slot - rng.int(60, 600)) : null,
       invalidHereafter: rng.chance(0.92) ? slot + rng.int(1800, 10_800) : null,
     };
-    const change = outputs[outputs.length - 1]!;
-    seal(this.ctx, tx, scriptExtra * tx.redeemers, (delta) => {
-      change.lovelace -= delta;
-    });
     for (const u of selected) u.output.consumedBy = { height, index };
     state.utxos = state.utxos.filter((u) => !chosen.has(u));
     state.lovelace = 0;
@@ -571,7 +509,7 @@ class SegmentSimulator {
       const owner = this.world.addresses[output.address]!.wallet;
       if (owner === FAUCET_WALLET) return;
       const state = this.wallets[owner]!;
-      state.utxos.push({ txHash: tx.hash, height: tx.height, index: tx.index, outputIndex, output });
+      state.utxos.push({ height: tx.height, index: tx.index, outputIndex, output });
       state.lovelace += output.lovelace;
       state.tokens += output.assets.length;
     });

@@ -4,7 +4,7 @@
 import CSL from '@emurgo/cardano-serialization-lib-nodejs';
 import type { Amount, Tx, TxInput, TxOutput } from '../../../shared/chain';
 import type { LiveOutput, LiveRedeemer, LiveScript, LiveTx } from './ledger';
-import { exUnitsFee, versionOf, type Purpose } from './plutus';
+import { exUnitsFee, MAX_TX_EX_MEM, MAX_TX_EX_STEPS, PRICE_MEM, PRICE_STEP, versionOf, type Purpose } from './plutus';
 import { remintCount } from './simulate';
 import type { WorldAsset } from './world';
 
@@ -173,6 +173,19 @@ export function referenceScriptOf(o: LiveOutput): LiveScript | null {
   }
   const ps = ref.plutus_script()!;
   return { hash: o.referenceScriptHash, type: versionOf(ps), cbor: ps.to_hex(), json: null };
+}
+
+/**
+ * Execution units of a background script spend. The simulation charges each redeemer a share of
+ * the fee above the size fee; the units are derived so that their price (0.0577 per memory unit,
+ * 0.0000721 per step) fits that share, within the per-transaction limits.
+ */
+export function backgroundUnits(share: number, memFraction: number, redeemers: number): { mem: bigint; steps: bigint; fee: bigint } {
+  const memCap = Number(MAX_TX_EX_MEM) / redeemers;
+  const stepCap = Number(MAX_TX_EX_STEPS) / redeemers;
+  const mem = Math.max(0, Math.min(Math.floor((share * memFraction) / PRICE_MEM), Math.floor(memCap)));
+  const steps = Math.max(0, Math.min(Math.floor((share - PRICE_MEM * mem) / PRICE_STEP), Math.floor(stepCap)));
+  return { mem: BigInt(mem), steps: BigInt(steps), fee: exUnitsFee(BigInt(mem), BigInt(steps)) };
 }
 
 /** The segment whose distribution mints a world asset for the k-th time after genesis (k ≥ 1). */

@@ -31,14 +31,14 @@ export interface AccountQueries {
 }
 
 export function accountPaths(ctx: ChainContext, pools: PoolModel, addresses: AddressQueries): AccountQueries {
-  const index = accountIndex(ctx, pools);
+  const index = accountIndex(ctx);
   return { ...accountHoldings(ctx, pools, index, addresses), ...accountStaking(ctx, pools, index) };
 }
 
 type AccountIndex = ReturnType<typeof accountIndex>;
 
 /** Which addresses and live accounts a stake address has, and its world wallet's history. */
-function accountIndex(ctx: ChainContext, pools: PoolModel) {
+function accountIndex(ctx: ChainContext) {
   const { world, ledger, tipHeight, slotOf, timeOf, liveStakeAt, addressText, addressHistory } = ctx;
   // Addresses paid by visible live transactions, by stake address (background outputs only pay world
   // addresses, whose stake addresses the world knows); rebuilt once per block or accepted transaction.
@@ -71,11 +71,17 @@ function accountIndex(ctx: ChainContext, pools: PoolModel) {
     return [...out];
   };
   const knownStake = (stake: string): boolean => world.walletByStakeAddress.has(stake) || ledger.accounts().has(stake) || liveAddressesByStake().has(stake);
-  /** The background wallet's latest delegation within the address window (the one the pools count it for). */
+  /** The background wallet's latest delegation within the address window. */
   const worldDelegation = (stake: string, tip: number): { pool: string; height: number } | null => {
     const wallet = world.walletByStakeAddress.get(stake);
-    const found = wallet ? pools.worldStateAt(tip).delegations.get(wallet.id) : undefined;
-    return found ? { pool: found.pool.id, height: found.height } : null;
+    if (!wallet) return null;
+    let found: { pool: string; height: number } | null = null;
+    for (const a of wallet.addresses) {
+      for (const tx of addressHistory(a, tip)) {
+        for (const d of tx.delegations) if (d.wallet === wallet.id && (!found || tx.height >= found.height)) found = { pool: world.pools[d.pool]!.id, height: tx.height };
+      }
+    }
+    return found;
   };
 
   /** The background wallet's reward withdrawals within the address window, ascending. */
@@ -228,7 +234,7 @@ function accountHoldings(ctx: ChainContext, pools: PoolModel, index: AccountInde
 /** Rewards, history, certificates and withdrawals. */
 function accountStaking(ctx: ChainContext, pools: PoolModel, index: AccountIndex) {
   const { world, tipHeight, epochOf } = ctx;
-  const { homePool, worldStateAt, stakeHeight } = pools;
+  const { worldStake, homePool, memberShares } = pools;
   const { knownAccount, worldWithdrawals, liveAccountOf, worldWalletTxs, txPlace } = index;
   return {
     accountRewards(stake, page) {
@@ -252,14 +258,12 @@ function accountStaking(ctx: ChainContext, pools: PoolModel, index: AccountIndex
       if (live) return paginate(live.account.history, page).map((h) => ({ active_epoch: h.epoch, amount: String(h.amount), pool_id: h.pool }));
       const wallet = world.walletByStakeAddress.get(stake);
       if (!wallet) return [];
-      // The epoch's active stake: the snapshot of the end of epoch − 2, as /epochs/{n}/stakes has it.
-      return virtualPage(epochOf(tip) + 1, page, (e) => {
-        for (const [pool, members] of worldStateAt(stakeHeight(e - 2)).members) {
-          const m = members.find((x) => x.wallet === wallet);
-          if (m) return { active_epoch: e, amount: String(m.amount), pool_id: pool.id };
-        }
-        return { active_epoch: e, amount: '0', pool_id: homePool(wallet).id };
-      });
+      const pool = homePool(wallet);
+      return virtualPage(epochOf(tip) + 1, page, (e) => ({
+        active_epoch: e,
+        amount: String(memberShares(pool, worldStake(pool, e - 2)).find((m) => m.wallet === wallet)!.amount),
+        pool_id: pool.id,
+      }));
     },
     accountDelegations(stake, page) {
       if (!knownAccount(stake)) return null;

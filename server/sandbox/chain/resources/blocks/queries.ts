@@ -25,7 +25,7 @@ export interface BlockQueries {
   blockAtEpochSlot(epoch: number, epochSlot: number): Block | null;
   /** Addresses in a block's transactions' inputs and outputs, by bech32, each with its transactions. */
   blockAddresses(hashOrHeight: string | number, page?: Pagination): BlockAddress[] | null;
-  /** A block's transactions with their CBOR: a live one's bytes as submitted, a background one's as written from what the chain says it holds. */
+  /** A block's transactions that have CBOR (the live ledger's; background transactions have none). */
   blockTxsCbor(hashOrHeight: string | number, page?: Pagination): Array<{ tx_hash: string; cbor: string }> | null;
 }
 
@@ -33,7 +33,7 @@ export function blockPaths(ctx: ChainContext, pools: PoolModel, txs: TxModel): B
   const { world, hashes, schedule, ledger, tipHeight, slotOf, timeOf, epochOf, simBlock, liveSums, resolveHeight, addressText } = ctx;
   const { blocksPerEpoch, slotsPerBlock } = ctx.params;
   const { opCert } = pools;
-  const { detailsObject, liveUtxosObject, liveDetails, simCbor } = txs;
+  const { detailsObject, liveUtxosObject, liveDetails } = txs;
   const blockObject = (height: number, tip: number): Block => {
     const sim = simBlock(height);
     const live = liveSums(height);
@@ -141,10 +141,7 @@ export function blockPaths(ctx: ChainContext, pools: PoolModel, txs: TxModel): B
     blockTxsCbor(ref, page) {
       const h = resolveHeight(ref, tipHeight());
       if (h === null) return null;
-      // Background transactions first (in block order), then the live ones; a background CBOR is built only for the page.
-      const rows: Array<{ tx_hash: string; cbor: () => string }> = simBlock(h).txs.map((t) => ({ tx_hash: t.hash, cbor: () => simCbor(t) }));
-      for (const t of ledger.txsAt(h)) rows.push({ tx_hash: t.hash, cbor: () => t.cbor });
-      return paginate(rows, page).map((r) => ({ tx_hash: r.tx_hash, cbor: r.cbor() }));
+      return paginate(ledger.txsAt(h).map((t) => ({ tx_hash: t.hash, cbor: t.cbor })), page);
     },
   };
   return paths;

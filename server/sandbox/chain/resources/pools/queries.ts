@@ -12,67 +12,27 @@ import type { Pool, PoolExtended, Pagination } from '../../../../../shared/chain
 
 const SATURATION_POINT = 75_000_000_000_000;
 
-/** The world stake keys' delegations (within the address window) and who delegates to each pool, with their stake. */
-interface WorldStakeState {
-  delegations: Map<number, { pool: WorldPool; height: number }>;
-  members: Map<WorldPool, Array<{ wallet: Wallet; amount: bigint }>>;
-}
-
 /** Each pool's stake, blocks and Blockfrost object; the stake distribution of an epoch. */
 export function poolModel(ctx: ChainContext) {
-  const { key, world, schedule, book, ledger, tipHeight, epochOf, snapshotHeight, liveDistribution, txHashAt, simBlock, unspentAt } = ctx;
-  const { blocksPerEpoch, segmentLength, addressWindowBlocks } = ctx.params;
-  // Each world stake key is registered from the start and delegated to its home pool, or to the pool
-  // of its latest background delegation within the address window. What it stakes is what its
-  // account controls: its unspent outputs (the address window's, and live ones paid to it).
-  const homePool = (wallet: Wallet): WorldPool => world.pools[wallet.id % world.pools.length]!;
-  const stakeWallets = world.wallets.filter((w) => w.stakeAddress);
-  const worldStates = new Map<string, WorldStakeState>();
-  /** The world stake keys' delegations and stakes after the block at `height` (the tip at most; before genesis: nothing staked). */
-  const worldStateAt = (height: number): WorldStakeState => {
-    const tip = tipHeight();
-    const h = Math.min(height, tip);
-    const id = h === tip ? `tip:${ledger.size}:${h}` : String(h);
-    let state = worldStates.get(id);
-    if (state) return state;
-    const delegations = new Map<number, { pool: WorldPool; height: number }>();
-    let amounts = new Map<string, bigint>();
-    if (h >= 0) {
-      const low = Math.max(0, h - addressWindowBlocks + 1);
-      for (let b = low; b <= h; b++) for (const tx of simBlock(b).txs) for (const d of tx.delegations) delegations.set(d.wallet, { pool: world.pools[d.pool]!, height: b });
-      amounts = h === tip ? unspentAt(tip).lovelaceByStake() : windowStakes(h, low);
+  const { key, world, hashes, schedule, book, ledger, tipHeight, epochOf, snapshotHeight, liveDistribution } = ctx;
+  const { blocksPerEpoch, segmentLength } = ctx.params;
+  /** The world's stake delegated to a pool at the end of an epoch (its delegators are the pool's world members). */
+  const worldStakes = new Map<number, number>();
+  const worldStake = (pool: WorldPool, epoch: number): number => {
+    const e = Math.max(0, epoch);
+    const id = e * 64 + pool.index;
+    let stake = worldStakes.get(id);
+    if (stake === undefined) {
+      stake = Math.round((pool.baseStake * (0.94 + 0.12 * deriveFloat(key, 'pool-stake', pool.index, e))) / 1_000_000) * 1_000_000;
+      worldStakes.set(id, stake);
+      if (worldStakes.size > 100_000) worldStakes.delete(worldStakes.keys().next().value!);
     }
-    const members = new Map<WorldPool, Array<{ wallet: Wallet; amount: bigint }>>(world.pools.map((p) => [p, []]));
-    for (const wallet of stakeWallets) members.get(delegations.get(wallet.id)?.pool ?? homePool(wallet))!.push({ wallet, amount: amounts.get(wallet.stakeAddress!) ?? 0n });
-    state = { delegations, members };
-    worldStates.set(id, state);
-    if (worldStates.size > 64) worldStates.delete(worldStates.keys().next().value!);
-    return state;
+    return stake;
   };
-  /** Lovelace by stake address of the background outputs created in blocks low…h and unspent after h (the address window as of h). */
-  const windowStakes = (h: number, low: number): Map<string, bigint> => {
-    const open = new Map<string, { stake: string; lovelace: bigint }>();
-    for (let b = low; b <= h; b++) {
-      for (const tx of simBlock(b).txs) {
-        for (const i of tx.inputs) if (i.height >= low) open.delete(`${i.height}:${i.index}:${i.outputIndex}`);
-        tx.outputs.forEach((o, k) => {
-          const stake = world.addresses[o.address]!.stakeAddress;
-          if (stake) open.set(`${b}:${tx.index}:${k}`, { stake, lovelace: BigInt(o.lovelace) });
-        });
-      }
-    }
-    const out = new Map<string, bigint>();
-    for (const { stake, lovelace } of open.values()) out.set(stake, (out.get(stake) ?? 0n) + lovelace);
-    return out;
-  };
-  /** The block whose end an epoch's stake is taken at: its last block, the tip for the current epoch, none before genesis. */
-  const stakeHeight = (epoch: number): number => (epoch < 0 ? -1 : snapshotHeight(epoch));
-  /** The world stake keys delegated to a pool at the end of an epoch, with what each controls then. */
-  const worldMembers = (pool: WorldPool, epoch: number): Array<{ wallet: Wallet; amount: bigint }> => worldStateAt(stakeHeight(epoch)).members.get(pool) ?? [];
-  /** A pool's stake at the end of an epoch (the current one: as of the tip): its world delegators' and the live ledger's. */
+  /** A pool's stake at the end of an epoch (the current one: as of the tip): the world's and the live ledger's. */
   const poolStake = (pool: WorldPool, epoch: number): number => {
     const live = epoch < 0 ? [] : (liveDistribution(snapshotHeight(epoch)).get(pool.id) ?? []);
-    return Number(worldMembers(pool, epoch).reduce((n, m) => n + m.amount, 0n) + live.reduce((n, d) => n + d.amount, 0n));
+    return worldStake(pool, epoch) + live.reduce((n, d) => n + Number(d.amount), 0);
   };
   const totalCache = new Map<string, number>();
   const totalStake = (epoch: number): number => {
@@ -90,8 +50,22 @@ export function poolModel(ctx: ChainContext) {
     return { counter, hash: derive(pool.opCertKey, 'opcert', counter).toString('hex') };
   };
 
+  // Each world stake key belongs to a home pool, whose world stake it holds a fixed share of.
+  const homePool = (wallet: Wallet): WorldPool => world.pools[wallet.id % world.pools.length]!;
+  const members = new Map<WorldPool, Wallet[]>(world.pools.map((p) => [p, []]));
+  for (const w of world.wallets) if (w.stakeAddress) members.get(homePool(w))!.push(w);
+  const memberWeights = new Map<Wallet, bigint>(world.wallets.map((w) => [w, BigInt(1 + Math.floor(deriveFloat(key, 'member-weight', w.id) * 999))]));
+  const memberWeight = (w: Wallet): bigint => memberWeights.get(w)!;
+  /** Each world member's part of a pool's world stake; the parts sum to it exactly. */
+  const memberShares = (pool: WorldPool, total: number): Array<{ wallet: Wallet; amount: bigint }> => {
+    const list = members.get(pool) ?? [];
+    const weights = list.reduce((n, w) => n + memberWeight(w), 0n);
+    const shares = list.map((wallet) => ({ wallet, amount: weights === 0n ? 0n : (BigInt(total) * memberWeight(wallet)) / weights }));
+    if (shares.length) shares[0]!.amount += BigInt(total) - shares.reduce((n, x) => n + x.amount, 0n);
+    return shares;
+  };
   const weightOf = (pool: WorldPool): number => schedule.weights[pool.index] ?? 0;
-  const segmentTx = (segment: number): string => txHashAt(segment * segmentLength, 0);
+  const segmentTx = (segment: number): string => hashes.tx(segment * segmentLength, 0);
   const retirementTxs = (pool: WorldPool, tip: number): string[] => {
     const r = book.retirementOf(pool);
     if (r) return r.segment * segmentLength <= tip ? [segmentTx(r.segment)] : [];
@@ -120,7 +94,7 @@ export function poolModel(ctx: ChainContext) {
       live_stake: String(live),
       live_size: round(live / liveTotal),
       live_saturation: round(live / SATURATION_POINT),
-      live_delegators: worldMembers(pool, epoch).length + (liveDistribution(tip).get(pool.id)?.length ?? 0),
+      live_delegators: (members.get(pool)?.length ?? 0) + (liveDistribution(tip).get(pool.id)?.length ?? 0),
       active_stake: String(active),
       active_size: round(active / activeTotal),
       declared_pledge: String(pool.pledge),
@@ -129,7 +103,7 @@ export function poolModel(ctx: ChainContext) {
       fixed_cost: String(pool.fixedCost),
       reward_account: pool.rewardAccount,
       owners: [pool.rewardAccount],
-      registration: [segmentTx(0)],
+      registration: [hashes.tx(0, 0)],
       retirement: retirementTxs(pool, tip),
       calidus_key: null,
     };
@@ -146,12 +120,13 @@ export function poolModel(ctx: ChainContext) {
     const snapshot = epoch - 2;
     const live = snapshot < 0 ? new Map<string, Array<{ stakeAddress: string; amount: bigint }>>() : liveDistribution(snapshotHeight(snapshot));
     for (const pool of only ? [only] : world.pools) {
-      for (const m of worldMembers(pool, snapshot)) out.push({ stake_address: m.wallet.stakeAddress!, pool_id: pool.id, amount: String(m.amount) });
+      if (!members.has(pool)) continue;
+      for (const m of memberShares(pool, worldStake(pool, snapshot))) out.push({ stake_address: m.wallet.stakeAddress!, pool_id: pool.id, amount: String(m.amount) });
       for (const d of live.get(pool.id) ?? []) out.push({ stake_address: d.stakeAddress, pool_id: pool.id, amount: String(d.amount) });
     }
     return out;
   };
-  return { worldStateAt, worldMembers, stakeHeight, poolStake, totalStake, opCert, homePool, weightOf, segmentTx, retirementsOfTx, poolObject, poolPositions, epochDistribution };
+  return { worldStake, poolStake, totalStake, opCert, homePool, members, memberShares, weightOf, segmentTx, retirementsOfTx, poolObject, poolPositions, epochDistribution };
 }
 export type PoolModel = ReturnType<typeof poolModel>;
 
@@ -174,7 +149,7 @@ export interface PoolQueries {
 export function poolPaths(ctx: ChainContext, pools: PoolModel): PoolQueries {
   const { world, hashes, schedule, book, tipHeight, epochOf, snapshotHeight, poolById, liveDistribution } = ctx;
   const { blocksPerEpoch, segmentLength } = ctx.params;
-  const { worldMembers, poolStake, totalStake, weightOf, segmentTx, poolObject, poolPositions } = pools;
+  const { worldStake, poolStake, totalStake, members, memberShares, weightOf, segmentTx, poolObject, poolPositions } = pools;
   const poolExtendedObject = (pool: WorldPool, tip: number): PoolExtended => {
     const p = poolObject(pool, tip);
     return {
@@ -243,7 +218,7 @@ export function poolPaths(ctx: ChainContext, pools: PoolModel): PoolQueries {
           blocks: e < current ? weightOf(pool) : schedule.countInEpoch(pool.index, e, tip - e * blocksPerEpoch),
           active_stake: String(active),
           active_size: total > 0 ? Math.round((active / total) * 1e6) / 1e6 : 0,
-          delegators_count: retirement ? 0 : worldMembers(pool, e - 2).length + snapshot,
+          delegators_count: retirement ? 0 : (members.get(pool)?.length ?? 0) + snapshot,
           rewards: String(rewards),
           fees: String(fees),
         };
@@ -261,7 +236,7 @@ export function poolPaths(ctx: ChainContext, pools: PoolModel): PoolQueries {
       const pool = typeof id === 'string' ? poolById(id) : undefined;
       if (!pool) return null;
       const tip = tipHeight();
-      const rows = worldMembers(pool, epochOf(tip)).map((m) => ({ address: m.wallet.stakeAddress!, live_stake: String(m.amount) }));
+      const rows = memberShares(pool, worldStake(pool, epochOf(tip))).map((m) => ({ address: m.wallet.stakeAddress!, live_stake: String(m.amount) }));
       for (const d of liveDistribution(tip).get(pool.id) ?? []) rows.push({ address: d.stakeAddress, live_stake: String(d.amount) });
       return paginate(rows, page);
     },
@@ -282,7 +257,7 @@ export function poolPaths(ctx: ChainContext, pools: PoolModel): PoolQueries {
       const pool = typeof id === 'string' ? poolById(id) : undefined;
       if (!pool) return null;
       const tip = tipHeight();
-      const registration: PoolUpdate = { tx_hash: segmentTx(0), cert_index: book.all.indexOf(pool), action: 'registered' };
+      const registration: PoolUpdate = { tx_hash: hashes.tx(0, 0), cert_index: book.all.indexOf(pool), action: 'registered' };
       const retirement = book.retirementOf(pool);
       if (retirement) {
         const rows = [registration];

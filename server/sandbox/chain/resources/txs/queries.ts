@@ -6,10 +6,11 @@ import { amounts } from '../../paging';
 import type { PoolModel } from '../pools/queries';
 import { parseShelleyAddress } from '../../../../../shared/cardano/address';
 import type { LiveOutput, LiveTx } from '../../ledger';
+import { PROTOCOL } from '../../protocol';
+import { derive, deriveFloat } from '../../rng';
 import type { TxPoolUpdate, TxStakeCert } from '../../stake';
 import type { SimOutput, SimTx } from '../../simulate';
-import { liveRedeemer, redeemerScripts, requiredSigners, type TxRedeemer } from '../../txs';
-import { simRedeemerData, simRedeemerUnits, simTxCbor } from '../../sim-cbor';
+import { backgroundUnits, liveRedeemer, redeemerScripts, requiredSigners, type TxRedeemer } from '../../txs';
 import type { Amount, Tx, TxDelegation, TxDelegationWithPool, TxDetails, TxInput, TxOutput, TxUtxos } from '../../../../../shared/chain';
 
 /** Background and live transactions in Blockfrost's shapes, with their redeemers. */
@@ -19,7 +20,7 @@ export function txModel(ctx: ChainContext, pools: PoolModel) {
 
 /** Background (simulated) transactions. */
 function simTxModel(ctx: ChainContext, pools: PoolModel) {
-  const { key, world, hashes, book, slotOf, timeOf, epochOf, addressText, txHashAt } = ctx;
+  const { key, world, hashes, book, slotOf, timeOf, epochOf, addressText } = ctx;
   const { retirementsOfTx, poolObject } = pools;
   const outputAmounts = (o: SimOutput): Amount[] => amounts(o.lovelace, o.assets);
 
@@ -62,7 +63,7 @@ function simTxModel(ctx: ChainContext, pools: PoolModel) {
     inputs: tx.inputs.map((i): TxInput => ({
       address: addressText(i.output.address),
       amount: outputAmounts(i.output),
-      tx_hash: i.txHash,
+      tx_hash: hashes.tx(i.height, i.index),
       output_index: i.outputIndex,
       data_hash: i.output.dataHash,
       inline_datum: i.output.inlineDatum,
@@ -78,7 +79,7 @@ function simTxModel(ctx: ChainContext, pools: PoolModel) {
       inline_datum: o.inlineDatum,
       collateral: false,
       reference_script_hash: null,
-      consumed_by_tx: o.consumedBy && o.consumedBy.height <= tip ? txHashAt(o.consumedBy.height, o.consumedBy.index) : null,
+      consumed_by_tx: o.consumedBy && o.consumedBy.height <= tip ? hashes.tx(o.consumedBy.height, o.consumedBy.index) : null,
     })),
   });
 
@@ -103,17 +104,16 @@ function simTxModel(ctx: ChainContext, pools: PoolModel) {
       delegations: delegationObjects(tx).map((d): TxDelegationWithPool => ({ ...d, pool: poolObject(world.poolByKey.get(d.pool_id)!, tip) })),
     };
   };
-  /** A background script spend's redeemers: one per input (all at the script's address), in sorted-input order, as its CBOR's witness set has them. */
+  /** A background script spend's redeemers: one per input (all at the script's address), in sorted-input order. */
   const simRedeemers = (tx: SimTx): TxRedeemer[] => {
     if (tx.redeemers === 0) return [];
     const inputs = tx.inputs
-      .map((i) => ({ hash: i.txHash, outputIndex: i.outputIndex, address: i.output.address }))
+      .map((i) => ({ hash: hashes.tx(i.height, i.index), outputIndex: i.outputIndex, address: i.output.address }))
       .sort((a, b) => (a.hash < b.hash ? -1 : a.hash > b.hash ? 1 : a.outputIndex - b.outputIndex));
-    const data = simRedeemerData(key, tx);
-    const allUnits = simRedeemerUnits(data, tx);
+    const share = Math.floor((tx.fee - PROTOCOL.minFeeB - PROTOCOL.minFeeA * tx.size) / tx.redeemers);
     return inputs.slice(0, tx.redeemers).map((input, i): TxRedeemer => {
-      const units = allUnits[i]!;
-      const dataHash = data[i]!.dataHash;
+      const units = backgroundUnits(share, 0.3 + 0.4 * deriveFloat(key, 'redeemer-mem', tx.hash, i), tx.redeemers);
+      const dataHash = derive(key, 'redeemer-data', tx.hash, i).toString('hex');
       return {
         tx_index: i,
         purpose: 'spend',
@@ -126,9 +126,7 @@ function simTxModel(ctx: ChainContext, pools: PoolModel) {
       };
     });
   };
-  /** A background transaction's CBOR, built on request. */
-  const simCbor = (tx: SimTx): string => simTxCbor(ctx.simContext.bytes, tx);
-  return { txObject, utxosObject, delegationObjects, detailsObject, simRedeemers, simCbor };
+  return { txObject, utxosObject, delegationObjects, detailsObject, simRedeemers };
 }
 
 /** Live transactions (the ledger's). */
@@ -226,14 +224,14 @@ export interface TxQueries {
   txPoolRetires(hash: string): Array<{ cert_index: number; pool_id: string; retiring_epoch: number }> | null;
   txRedeemers(hash: string): TxRedeemer[] | null;
   txRequiredSigners(hash: string): Array<{ witness_hash: string }> | null;
-  /** A transaction's CBOR: a live one's bytes as submitted, a background one's written from its body; null when unknown. */
+  /** The bytes a live transaction was submitted as; null for unknown and background transactions. */
   txCbor(hash: string): { cbor: string } | null;
 }
 
 export function txPaths(ctx: ChainContext, pools: PoolModel, txs: TxModel): TxQueries {
   const { world, book, ledger, nutlink, tipHeight, resolveTx } = ctx;
   const { retirementsOfTx } = pools;
-  const { txObject, utxosObject, delegationObjects, detailsObject, liveTxObject, liveUtxosObject, liveDelegations, liveDetails, liveRedeemers, simRedeemers, simCbor } = txs;
+  const { txObject, utxosObject, delegationObjects, detailsObject, liveTxObject, liveUtxosObject, liveDelegations, liveDetails, liveRedeemers, simRedeemers } = txs;
   const paths: TxQueries = {
     tx(hash) {
       const live = ledger.tx(hash);
@@ -327,9 +325,7 @@ export function txPaths(ctx: ChainContext, pools: PoolModel, txs: TxModel): TxQu
     },
     txCbor(hash) {
       const live = ledger.tx(hash);
-      if (live) return { cbor: live.cbor };
-      const t = resolveTx(hash, tipHeight());
-      return t ? { cbor: simCbor(t) } : null;
+      return live ? { cbor: live.cbor } : null;
     },
   };
   return paths;

@@ -2,16 +2,17 @@
 // the rows gathered from the window's blocks at every tip.
 import { describe, expect, it } from 'vitest';
 import { AssetWindow, type WindowTx } from '../../../../../server/sandbox/chain/asset-window';
+import { HashCodec } from '../../../../../server/sandbox/chain/hashes';
 import type { LiveOutput, LiveTx } from '../../../../../server/sandbox/chain/ledger';
 import { derive } from '../../../../../server/sandbox/chain/rng';
-import { createSimContext, simulateSegment, type Segment, type SimBlock } from '../../../../../server/sandbox/chain/simulate';
+import { simulateSegment, type Segment, type SimBlock } from '../../../../../server/sandbox/chain/simulate';
 import { buildWorld } from '../../../../../server/sandbox/chain/world';
 
 const SEGMENT = 12;
 const WINDOW = 40;
 const key = new Uint8Array(derive(new TextEncoder().encode('cairn-sandbox-chain/v1'), 'asset-window-test', 'preprod'));
 const world = buildWorld(key, 'preprod');
-const ctx = createSimContext({ key, world, segmentLength: SEGMENT, blocksPerEpoch: 30, slotOf: (h: number) => h * 20 });
+const ctx = { key, world, hashes: new HashCodec(key), segmentLength: SEGMENT, slotOf: (h: number) => h * 20 };
 
 function blocks(): (height: number) => SimBlock {
   const cache = new Map<number, Segment>();

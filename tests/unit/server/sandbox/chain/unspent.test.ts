@@ -1,7 +1,8 @@
 // The UTXO set kept block by block (unspent.ts) against the set rebuilt from nothing at every tip.
 import { describe, expect, it } from 'vitest';
+import { HashCodec } from '../../../../../server/sandbox/chain/hashes';
 import { derive } from '../../../../../server/sandbox/chain/rng';
-import { createSimContext, simulateSegment, type Segment, type SimBlock } from '../../../../../server/sandbox/chain/simulate';
+import { simulateSegment, type Segment, type SimBlock } from '../../../../../server/sandbox/chain/simulate';
 import { UnspentIndex, byChainOrder, type UnspentSource, type UnspentView, type Utxo } from '../../../../../server/sandbox/chain/unspent';
 import { buildWorld } from '../../../../../server/sandbox/chain/world';
 
@@ -10,7 +11,7 @@ const WINDOW = 40;
 
 const key = new Uint8Array(derive(new TextEncoder().encode('cairn-sandbox-chain/v1'), 'unspent-test', 'preprod'));
 const world = buildWorld(key, 'preprod');
-const ctx = createSimContext({ key, world, segmentLength: SEGMENT, blocksPerEpoch: 30, slotOf: (h: number) => h * 20 });
+const ctx = { key, world, hashes: new HashCodec(key), segmentLength: SEGMENT, slotOf: (h: number) => h * 20 };
 const addressText = (index: number): string => world.addresses[index]!.bech32;
 const stakeOf = (address: string): string | null => world.addressByBech32.get(address)?.stakeAddress ?? null;
 
