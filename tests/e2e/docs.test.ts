@@ -72,8 +72,10 @@ describe.runIf(browserAvailable())('the built-in API reference at /docs, in Chro
     await page.getByRole('button', { name: /Data API \(Blockfrost-compatible\)/ }).first().click();
     await page.getByText('Dashboard API', { exact: true }).first().click();
     await expect.poll(() => page.getByRole('heading', { name: 'Cairn dashboard API' }).count(), { timeout: 20_000 }).toBe(1);
+    // A sign-in, two full references (one of them the whole Blockfrost API) and a call: on a busy
+    // 2-core machine more than the e2e project's default minute.
     await context.close();
-  });
+  }, 120_000);
 
   it('loads, with the development mailbox, for a visitor who is not signed in without a failed request or a console error', async () => {
     const context = await browser.newContext();
