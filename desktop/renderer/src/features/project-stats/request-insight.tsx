@@ -235,17 +235,18 @@ function FailureTime({ time }: { time: number }) {
 
 type ShownFailure = FailedRequest & { key: string };
 
+/** A value read as code (an endpoint, an address), wrapped anywhere on narrow screens. */
+function MonoText({ value }: { value: string }) {
+  return (
+    <Text span size="sm" ff="monospace" style={{ overflowWrap: 'anywhere' }}>
+      {value}
+    </Text>
+  );
+}
+
 const failureColumns: DataListColumn<ShownFailure>[] = [
   { accessor: 'time', title: 'Time', cellsStyle: () => ({ whiteSpace: 'nowrap' }), render: (f) => <FailureTime time={f.time} /> },
-  {
-    accessor: 'endpoint',
-    title: 'Endpoint',
-    render: (f) => (
-      <Text span size="sm" ff="monospace" style={{ overflowWrap: 'anywhere' }}>
-        {f.endpoint}
-      </Text>
-    ),
-  },
+  { accessor: 'endpoint', title: 'Endpoint', render: (f) => <MonoText value={f.endpoint} /> },
   { accessor: 'status', title: 'Status', render: (f) => <StatusBadge status={f.status} /> },
   {
     accessor: 'message',
@@ -257,15 +258,7 @@ const failureColumns: DataListColumn<ShownFailure>[] = [
       </Text>
     ),
   },
-  {
-    accessor: 'ip',
-    title: 'IP address',
-    render: (f) => (
-      <Text span size="sm" ff="monospace" style={{ overflowWrap: 'anywhere' }}>
-        {f.ip}
-      </Text>
-    ),
-  },
+  { accessor: 'ip', title: 'IP address', render: (f) => <MonoText value={f.ip} /> },
 ];
 
 /** The most recent failed requests, newest first, ten to a page. */
