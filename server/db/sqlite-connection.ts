@@ -5,7 +5,8 @@
 // failing at once, and every transaction of either takes the lock when it begins (BEGIN IMMEDIATE:
 // sqlite-client.ts for the app's knex; the worker begins its own so):
 // docs/decisions/metering-sqlite-writer.md.
-import sqlite3 from 'sqlite3';
+// The driver is loaded only when a connection is opened, so a server on PostgreSQL never maps it.
+import type sqlite3 from 'sqlite3';
 
 /**
  * How long a statement waits for another connection's write lock before it fails with SQLITE_BUSY.
@@ -29,8 +30,9 @@ export async function setUpSqlite(conn: Runs): Promise<void> {
 
 /** Opens a connection of one's own to an existing SQLite file, set up as the app's. */
 export async function openSqlite(filename: string): Promise<sqlite3.Database> {
+  const { default: driver } = await import('sqlite3');
   const conn = await new Promise<sqlite3.Database>((resolve, reject) => {
-    const c = new sqlite3.Database(filename, sqlite3.OPEN_READWRITE, (err) => (err ? reject(err) : resolve(c)));
+    const c = new driver.Database(filename, driver.OPEN_READWRITE, (err) => (err ? reject(err) : resolve(c)));
   });
   try {
     await setUpSqlite(conn);
