@@ -83,9 +83,13 @@ export async function startFakeKubo() {
   };
 }
 
-/** A local IPFS Pinning Service API (POST /pins, GET /pins/{requestid}) that pins a request once asked about it `after` times. */
-export async function startFakePinningService(token: string, after = 1) {
+/**
+ * A local IPFS Pinning Service API (POST /pins, GET /pins/{requestid}): a request stays 'pinning'
+ * until the test calls `finish(cid)`, however often the gateway's own queue pass asks about it.
+ */
+export async function startFakePinningService(token: string) {
   const requests = new Map<string, { cid: string; name: string; asked: number }>();
+  const finished = new Set<string>();
   let n = 0;
   const server = http.createServer((req, res) => {
     const send = (status: number, body: unknown) => {
@@ -107,7 +111,7 @@ export async function startFakePinningService(token: string, after = 1) {
         const r = requests.get(decodeURIComponent(m[1]!));
         if (!r) return send(404, { error: { reason: 'NOT_FOUND' } });
         r.asked++;
-        return send(200, { requestid: m[1], status: r.asked >= after ? 'pinned' : 'pinning', created: new Date().toISOString(), pin: { cid: r.cid }, delegates: [] });
+        return send(200, { requestid: m[1], status: finished.has(r.cid) ? 'pinned' : 'pinning', created: new Date().toISOString(), pin: { cid: r.cid }, delegates: [] });
       }
       send(404, { error: { reason: 'NOT_FOUND' } });
     });
@@ -116,6 +120,8 @@ export async function startFakePinningService(token: string, after = 1) {
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     requests,
+    /** From now on the service answers that this CID is pinned. */
+    finish: (cid: string) => void finished.add(cid),
     close: () => new Promise<void>((r) => server.close(() => r())),
   };
 }

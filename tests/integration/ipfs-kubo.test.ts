@@ -23,7 +23,7 @@ let project: { key: string; uuid: string };
 
 beforeAll(async () => {
   kubo = await startFakeKubo();
-  provider = await startFakePinningService(TOKEN, 2);
+  provider = await startFakePinningService(TOKEN);
 });
 afterAll(async () => {
   await kubo.close();
@@ -88,7 +88,9 @@ describe('IPFS on a Kubo node (IPFS_KUBO_API_URL) with a Filecoin pinning servic
     await gw.ipfs!.processQueue(); // submitted
     expect([...provider.requests.values()].map((r) => r.cid)).toEqual([cid]);
     await gw.ipfs!.processQueue(); // provider: pinning
+    expect(provider.requests.size).toBe(1);
     expect((await ipfsCall('GET', `${gw.url}/api/v0/ipfs/pin/list/${cid}`, project.key)).body.state).toBe('queued');
+    provider.finish(cid);
     await gw.ipfs!.processQueue(); // provider: pinned
     expect((await ipfsCall('GET', `${gw.url}/api/v0/ipfs/pin/list/${cid}`, project.key)).body).toMatchObject({ state: 'pinned', filecoin: true });
     const page = await client.get(`/api/workspaces/${ws}/projects/${project.uuid}/ipfs`);
