@@ -12,7 +12,7 @@ let env: Record<string, string>;
 let webhookId: string;
 
 /** The real entry point, as the worker role an operator would run. */
-const startWorker = () => spawnServerProcess({ role: 'worker', env });
+const startWorker = (lines?: string[]) => spawnServerProcess({ role: 'worker', env, ...(lines ? { lines } : {}) });
 
 beforeAll(async () => {
   receiver = await startReceiver();
@@ -42,7 +42,7 @@ afterAll(async () => {
 });
 
 describe('a crash while delivering', () => {
-  it('loses no matched event: after a restart every one reaches the receiver at least once', { timeout: 60_000 }, async () => {
+  it('loses no matched event: after a restart every one reaches the receiver at least once', { timeout: 120_000 }, async () => {
     receiver.state.respond = () => 200;
     const first = await startWorker();
     // Wait until events flow, then kill the process without warning.
@@ -54,7 +54,9 @@ describe('a crash while delivering', () => {
     // Some were being sent when the process died: claimed, not yet recorded.
     expect(atCrash.some((e) => e.status === 'pending' && e.claimed_until !== null)).toBe(true);
 
-    const second = await startWorker();
+    // What the restarted worker says (warnings and up), shown if its follower does not go on.
+    const said: string[] = [];
+    const second = await startWorker(said);
     try {
       const ids = new Set(atCrash.map((e) => e.id as string));
       await receiver.waitFor((r) => {
@@ -66,7 +68,7 @@ describe('a crash while delivering', () => {
       // could be stopped before it had even started.)
       const crashTop = Math.max(...atCrash.map((e) => Number(e.block_height)));
       const top = async () => Number((await db('webhook_events').where({ webhook_id: webhookId }).max({ h: 'block_height' }).first())?.h ?? 0);
-      await vi.waitFor(async () => expect(await top()).toBeGreaterThan(crashTop), { timeout: 10_000, interval: 50 });
+      await vi.waitFor(async () => expect(await top(), said.slice(-20).join('\n')).toBeGreaterThan(crashTop), { timeout: 30_000, interval: 50 });
     } finally {
       await stopServerProcess(second, 'SIGTERM');
     }
