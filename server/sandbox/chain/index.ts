@@ -24,3 +24,4 @@ export type * from '../../../shared/chain';
 export { stakeAddressOf, parseShelleyAddress, parseStakeAddress } from '../../../shared/cardano/address';
 export { assetFingerprint } from '../../../shared/cardano/fingerprint';
 export type { PageRequest } from '../../blockfrost/http';
+export { indexAhead } from './ahead';
