@@ -37,7 +37,7 @@ export function epochPaths(ctx: ChainContext, pools: PoolModel): EpochQueries {
     const whole = last === first + blocksPerEpoch - 1;
     const kept = whole ? closedSums.get(epoch) : undefined;
     if (kept) return kept;
-    let entry = openSums?.epoch === epoch && openSums.upTo <= last ? openSums : { epoch, upTo: first - 1, txCount: 0, output: 0n, fees: 0n };
+    const entry = openSums?.epoch === epoch && openSums.upTo <= last ? openSums : { epoch, upTo: first - 1, txCount: 0, output: 0n, fees: 0n };
     const worked = entry.upTo < last;
     for (let h = entry.upTo + 1; h <= last; h++) {
       const b = simBlock(h);
