@@ -9,8 +9,6 @@
 //     the time other processes held the cores, the CPU time much less so.
 //   first calls: /addresses/{address} of 30 addresses of the world never asked for before: p95 of
 //     those first calls. Target ≤ 10 ms.
-//   indexes: indexAhead (every closed epoch's sums, the governance lists' counts, the address window)
-//     is built first, as a served chain does once it starts, and its time printed.
 //   last pages: every list of the OpenAPI document (tests/unit/server/sandbox/chain/walk/lists.ts)
 //     read past its end and at its last page holding data, in both orders, with count 100: the
 //     slowest page of each list, and the event loop's longest pause over all of them (what every
@@ -23,7 +21,7 @@ import http from 'node:http';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import type { AddressInfo } from 'node:net';
 import express from 'express';
-import { createSandboxChain, indexAhead, memoryLedgerStore, sandboxRouter } from '../../server/sandbox/chain/index';
+import { createSandboxChain, memoryLedgerStore, sandboxRouter } from '../../server/sandbox/chain/index';
 import { GROUPS } from '../unit/server/sandbox/chain/walk/groups';
 import type { WalkFixture } from '../unit/server/sandbox/chain/walk/types';
 import { catalogPaths, lastPages, listPaths } from '../unit/server/sandbox/chain/walk/lists';
@@ -76,10 +74,6 @@ async function main() {
     const f = { network: 'preprod', chain, clock, made: {}, http: { base, close: async () => undefined, get: async () => ({ status: 0, headers: new Headers(), body: null }) } } as WalkFixture;
     for (const group of GROUPS) await group.prepare?.(f);
     console.log(`A chain of ${chain.tipHeight().toLocaleString('en')} blocks (${GROUPS.map((g) => g.name).join(', ')} prepared).`);
-    // The indexes a served chain builds once it starts (epoch sums, governance counts, the address window).
-    const aheadT0 = performance.now();
-    await indexAhead(chain, { restMs: 0 });
-    console.log(`Indexes built ahead in ${ms(performance.now() - aheadT0)}.`);
 
     // First calls: addresses of the world no request has asked about.
     const catalog = chain.catalog();

@@ -13,11 +13,8 @@ export function spent(): void {
   if (performance.now() > deadline) throw new Unfinished('the time slice is over');
 }
 
-/**
- * The answer, computed in slices of about 10 ms with the event loop free in between; `restMs`, for
- * work nobody waits for (indexAhead), leaves the process that long idle after each slice.
- */
-export async function sliced<T>(answer: () => T, restMs = 0): Promise<T> {
+/** The answer, computed in slices of about 10 ms with the event loop free in between. */
+export async function sliced<T>(answer: () => T): Promise<T> {
   for (;;) {
     deadline = performance.now() + SLICE_MS;
     try {
@@ -27,6 +24,6 @@ export async function sliced<T>(answer: () => T, restMs = 0): Promise<T> {
     } finally {
       deadline = Infinity;
     }
-    await new Promise<void>((resolve) => (restMs > 0 ? setTimeout(resolve, restMs).unref() : setImmediate(resolve)));
+    await new Promise<void>((resolve) => setImmediate(resolve));
   }
 }

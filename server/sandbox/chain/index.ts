@@ -24,4 +24,3 @@ export type * from '../../../shared/chain';
 export { stakeAddressOf, parseShelleyAddress, parseStakeAddress } from '../../../shared/cardano/address';
 export { assetFingerprint } from '../../../shared/cardano/fingerprint';
 export type { PageRequest } from '../../blockfrost/http';
-export { indexAhead } from './ahead';

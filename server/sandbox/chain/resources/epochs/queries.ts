@@ -28,7 +28,7 @@ export function epochPaths(ctx: ChainContext, pools: PoolModel): EpochQueries {
   const { blocksPerEpoch, genesisTime, blockIntervalMs } = ctx.params;
   const { totalStake, poolPositions, epochDistribution } = pools;
   // Sums of every epoch summed whole (closed: its blocks never change) are kept for good, a few
-  // numbers an epoch, so a page of a hundred epochs summed before (or by indexAhead) reads them at
+  // numbers an epoch, so a page of a hundred epochs summed before reads them at
   // once; the open epoch's running sum is kept apart and extended as its blocks are made.
   const closedSums = new Map<number, { txCount: number; output: bigint; fees: bigint }>();
   let openSums: { epoch: number; upTo: number; txCount: number; output: bigint; fees: bigint } | undefined;

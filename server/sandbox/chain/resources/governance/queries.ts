@@ -166,11 +166,7 @@ function epochIndexedPage(g: Governance) {
     };
     return mergedPage(closedTotal + open.length, at, liveItems, page, sortKey);
   };
-  /** Counts every closed epoch of a list ahead of its first deep page (indexAhead). */
-  const countAhead = <T>(list: string, from: number, to: number, worldAt: (epoch: number) => T[]): void => {
-    runningCounts(list, from, Math.min(to, epochOf(ctx.tip()) - 1), worldAt);
-  };
-  return { uncounted, page: indexedPage, countAhead };
+  return { uncounted, page: indexedPage };
 }
 
 /** Votes and proposals, world and live, ordered by height and paged epoch by epoch, and the votes that count. */
@@ -237,9 +233,7 @@ function voteLists(g: Governance) {
       (findDrep({ hex, script: null })?.events ?? []).some((e) => e.action === 'deregistered' && e.height < before && e.height <= tip);
     return countedVotes(votes, boundary, retired);
   };
-  /** A list's running counts over its closed epochs, counted now, so its first deep page reads them (chain.indexAhead). */
-  const countAhead = <T>(list: string, from: number, to: number, worldAt: (epoch: number) => T[]): void => indexed.countAhead(`${list}|${from}`, from, to, worldAt);
-  return { liveVotes, pageOf, countAhead, votesOnProposal, countedOn };
+  return { liveVotes, pageOf, votesOnProposal, countedOn };
 }
 type GovLists = Governance & ReturnType<typeof voteLists>;
 
@@ -355,27 +349,8 @@ function drepAnswers(g: GovRows) {
 
 /** /governance/committee and the committee's votes. */
 function committeeAnswers(g: GovRows) {
-  const { ctx, epochOf, sortKey, epochVotes, term, coldHex, hotAt, hotOwner, worldProposals, memberVotes, liveVotes, pageOf, countAhead, committeeVoteRow } = g;
-  /** The world votes of the committee (a member's, a hot key's) cast in an epoch. */
-  const ccWorldAt = (member: number | null, hotOnly: string | null, tip: number) => (e: number): Vote[] => epochVotes(`cc|${member ?? 'all'}|${hotOnly ?? ''}`, e, () => {
-    const out: Vote[] = [];
-    // Votes cast in epoch e are on proposals of epochs e-3..e.
-    for (let pe = e - 3; pe <= e; pe++) {
-      for (const p of worldProposals(pe)) {
-        for (let m = 0; m < COMMITTEE_SIZE; m++) {
-          if (member !== null && m !== member) continue;
-          for (const v of memberVotes(m, p)) if (epochOf(v.height) === e && v.height <= tip && (hotOnly === null || v.voterHex === hotOnly)) out.push(v);
-        }
-      }
-    }
-    return out.sort(sortKey);
-  });
+  const { ctx, epochOf, sortKey, epochVotes, term, coldHex, hotAt, hotOwner, worldProposals, memberVotes, liveVotes, pageOf, committeeVoteRow } = g;
   return {
-    /** Counts the committee's vote lists (all members, each member by its cold key) ahead of their first deep page. */
-    countCommitteeAhead() {
-      const tip = ctx.tip();
-      for (const member of [null, ...Array.from({ length: COMMITTEE_SIZE }, (_, m) => m)]) countAhead(`cc|${member ?? 'all'}|`, 1, epochOf(tip), ccWorldAt(member, null, tip));
-    },
     committee() {
       const epoch = epochOf(ctx.tip());
       const expiration = (term(epoch) + 1) * PROTOCOL.committeeMaxTermLength;
@@ -412,7 +387,19 @@ function committeeAnswers(g: GovRows) {
         }
         if (member === null) return [];
       }
-      const worldAt = ccWorldAt(member, hotOnly, tip);
+      const worldAt = (e: number): Vote[] => epochVotes(`cc|${member ?? 'all'}|${hotOnly ?? ''}`, e, () => {
+        const out: Vote[] = [];
+        // Votes cast in epoch e are on proposals of epochs e-3..e.
+        for (let pe = e - 3; pe <= e; pe++) {
+          for (const p of worldProposals(pe)) {
+            for (let m = 0; m < COMMITTEE_SIZE; m++) {
+              if (member !== null && m !== member) continue;
+              for (const v of memberVotes(m, p)) if (epochOf(v.height) === e && v.height <= tip && (hotOnly === null || v.voterHex === hotOnly)) out.push(v);
+            }
+          }
+        }
+        return out.sort(sortKey);
+      });
       const liveItems = liveVotes().filter((v) => v.role === 'constitutional_committee' && (hotOnly === null || v.voterHex === hotOnly));
       return pageOf(page, from, to, worldAt, liveItems, member === null ? COMMITTEE_SIZE * VOTES_PER_EPOCH : VOTES_PER_EPOCH, `cc|${member ?? 'all'}|${hotOnly ?? ''}`).map(committeeVoteRow);
     },
@@ -421,24 +408,12 @@ function committeeAnswers(g: GovRows) {
 
 /** /governance/proposals with each proposal's parameters, withdrawals, votes and metadata, and a pool's votes. */
 function proposalAnswers(g: GovRows) {
-  const { ctx, epochOf, sortKey, epochVotes, worldProposals, poolVotes, live, liveVotes, proposalByRef, pageOf, countAhead, votesOnProposal, countedOn, slice, proposalObject } = g;
-  const proposalsAt = (tip: number) => (e: number): Proposal[] => worldProposals(e).filter((p) => p.height <= tip);
-  /** A pool's world votes cast in an epoch. */
-  const spoWorldAt = (pool: { id: string; hex: string }, tip: number) => (e: number): Vote[] => epochVotes(`spo|${pool.hex}`, e, () => {
-    const out: Vote[] = [];
-    for (let pe = e - 3; pe <= e; pe++) for (const p of worldProposals(pe)) for (const v of poolVotes(pool, p)) if (epochOf(v.height) === e && v.height <= tip) out.push(v);
-    return out.sort(sortKey);
-  });
+  const { ctx, epochOf, sortKey, epochVotes, worldProposals, poolVotes, live, liveVotes, proposalByRef, pageOf, votesOnProposal, countedOn, slice, proposalObject } = g;
   return {
-    /** Counts the proposals and every pool's votes ahead of their first deep page. */
-    countProposalsAhead() {
-      const tip = ctx.tip();
-      countAhead('proposals', 1, epochOf(tip), proposalsAt(tip));
-      for (const pool of ctx.pools) countAhead(`spo|${pool.hex}`, 1, epochOf(tip), spoWorldAt(pool, tip));
-    },
     proposals(page: Page) {
       const tip = ctx.tip();
-      return pageOf(page, 1, epochOf(tip), proposalsAt(tip), live().proposals, PROPOSALS_PER_EPOCH, 'proposals').map((p) => ({ id: govActionId(p.txHash, p.index), tx_hash: p.txHash, cert_index: p.index, governance_type: p.type }));
+      const worldAt = (e: number): Proposal[] => worldProposals(e).filter((p) => p.height <= tip);
+      return pageOf(page, 1, epochOf(tip), worldAt, live().proposals, PROPOSALS_PER_EPOCH, 'proposals').map((p) => ({ id: govActionId(p.txHash, p.index), tx_hash: p.txHash, cert_index: p.index, governance_type: p.type }));
     },
     proposal: (txHash: string, index: number) => {
       const p = proposalByRef(txHash, index);
@@ -472,7 +447,11 @@ function proposalAnswers(g: GovRows) {
       const pool = ctx.pools.find((p) => p.hex === poolHex);
       if (!pool) return null;
       const tip = ctx.tip();
-      const worldAt = spoWorldAt(pool, tip);
+      const worldAt = (e: number): Vote[] => epochVotes(`spo|${pool.hex}`, e, () => {
+        const out: Vote[] = [];
+        for (let pe = e - 3; pe <= e; pe++) for (const p of worldProposals(pe)) for (const v of poolVotes(pool, p)) if (epochOf(v.height) === e && v.height <= tip) out.push(v);
+        return out.sort(sortKey);
+      });
       const liveItems = liveVotes().filter((v) => v.role === 'spo' && v.voterHex === poolHex);
       return pageOf(page, 1, epochOf(tip), worldAt, liveItems, VOTES_PER_EPOCH, `spo|${pool.hex}`).map((v) => ({ tx_hash: v.txHash, cert_index: v.certIndex, vote: v.vote }));
     },
