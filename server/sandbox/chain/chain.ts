@@ -123,9 +123,19 @@ function liveStakeViews(ledger: LiveLedger, tipHeight: () => number, blocksPerEp
   return { liveStakeAt, liveDistribution };
 }
 
-/** Simulated segments, the most recently used kept. */
-function segmentCache(simContext: Parameters<typeof simulateSegment>[0], cacheSegments: number, segmentLength: number) {
+/**
+ * Simulated segments, the most recently used kept; those from `firstKept()` on (the address
+ * window's, which every address and account answer reads) stay however many others a long list reads.
+ */
+function segmentCache(simContext: Parameters<typeof simulateSegment>[0], cacheSegments: number, segmentLength: number, firstKept: () => number) {
   const segments = new Map<number, Segment>();
+  const evict = (): void => {
+    const kept = firstKept();
+    for (const index of segments.keys()) {
+      if (segments.size <= cacheSegments) return;
+      if (index < kept) segments.delete(index);
+    }
+  };
   const segment = (index: number): Segment => {
     const hit = segments.get(index);
     if (hit) {
@@ -135,7 +145,7 @@ function segmentCache(simContext: Parameters<typeof simulateSegment>[0], cacheSe
     }
     const made = simulateSegment(simContext, index);
     segments.set(index, made);
-    while (segments.size > cacheSegments) segments.delete(segments.keys().next().value!);
+    evict();
     // A segment simulated is a unit of a sliced answer's work (budget.ts), kept above for its next slice.
     spent();
     return made;
@@ -193,7 +203,7 @@ export function createSandboxChain(options: SandboxChainOptions): SandboxChain {
     return i;
   };
 
-  const { segment, simBlock } = segmentCache(simContext, cacheSegments, segmentLength);
+  const { segment, simBlock } = segmentCache(simContext, cacheSegments, segmentLength, () => Math.floor(Math.max(0, tipHeight() - addressWindowBlocks + 1) / segmentLength));
 
   // ---- references ----
   const resolveHeight = (ref: string | number, tip: number): number | null => {

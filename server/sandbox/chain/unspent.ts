@@ -135,16 +135,20 @@ class BackgroundUnspent {
     const low = Math.max(0, tip - this.source.window + 1);
     if (this.tip < 0 || tip < this.tip || tip - this.tip >= this.source.window) {
       this.clear();
-      for (let h = low; h <= tip; h++) this.apply(h);
-    } else {
-      for (let h = this.tip + 1; h <= tip; h++) this.apply(h);
-      // Outputs created below the window leave it (the oldest come first).
-      for (const [key, u] of this.byKey) {
-        if (u.height >= low) break;
-        this.remove(key, u);
-      }
+      this.tip = low - 1;
     }
-    this.tip = tip;
+    this.stamp++;
+    // The set is at this.tip after every block applied: a move cut short by a time slice's end (a
+    // block's segment simulated: budget.ts) goes on from there the next time, never applying a block twice.
+    for (let h = this.tip + 1; h <= tip; h++) {
+      this.apply(h);
+      this.tip = h;
+    }
+    // Outputs created below the window leave it (the oldest come first).
+    for (const [key, u] of this.byKey) {
+      if (u.height >= low) break;
+      this.remove(key, u);
+    }
     this.stamp++;
   }
 

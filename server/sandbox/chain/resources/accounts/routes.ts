@@ -24,9 +24,10 @@ export function mountAccountRoutes(router: Router, chain: AccountQueries & Chain
     'addresses/total': (s: string) => chain.accountAddressesTotal(s),
     transactions: (s: string, req: Request) => chain.accountTransactions(s, { ...ordered(req), ...boundsQuery(req.query) }),
   } satisfies Record<string, (stake: string, req: Request) => unknown>;
-  // A world key's rewards and certificates come from the transactions of the address window, whose
-  // segments the first call simulates: in time slices (budget.ts). These answers only read caches.
-  const slicedLists = new Set(['rewards', 'delegations', 'registrations', 'withdrawals', 'mirs']);
+  // A world key's rewards and certificates come from the transactions of the address window, and its
+  // outputs and assets from the UTXO set as of the tip, whose segments the first call simulates: in
+  // time slices (budget.ts). The other answers only read caches.
+  const slicedLists = new Set(['addresses', 'utxos', 'addresses/assets', 'rewards', 'delegations', 'registrations', 'withdrawals', 'mirs']);
   for (const [sub, answer] of Object.entries(lists)) {
     router.get(`/accounts/:stake_address/${sub}`, async (req, res) => {
       const s = stake(req);

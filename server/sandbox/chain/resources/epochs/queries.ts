@@ -27,11 +27,17 @@ export function epochPaths(ctx: ChainContext, pools: PoolModel): EpochQueries {
   const { key, hashes, book, tipHeight, timeOf, epochOf, poolById, simBlock, liveSums } = ctx;
   const { blocksPerEpoch, genesisTime, blockIntervalMs } = ctx.params;
   const { totalStake, poolPositions, epochDistribution } = pools;
-  const epochSums = new Map<number, { upTo: number; txCount: number; output: bigint; fees: bigint }>();
+  // Sums of every epoch summed whole (closed: its blocks never change) are kept for good, a few
+  // numbers an epoch, so a page of a hundred epochs summed before reads them at
+  // once; the open epoch's running sum is kept apart and extended as its blocks are made.
+  const closedSums = new Map<number, { txCount: number; output: bigint; fees: bigint }>();
+  let openSums: { epoch: number; upTo: number; txCount: number; output: bigint; fees: bigint } | undefined;
   const sumsOf = (epoch: number, last: number): { txCount: number; output: bigint; fees: bigint } => {
     const first = epoch * blocksPerEpoch;
-    let entry = epochSums.get(epoch);
-    if (!entry || entry.upTo > last) entry = { upTo: first - 1, txCount: 0, output: 0n, fees: 0n };
+    const whole = last === first + blocksPerEpoch - 1;
+    const kept = whole ? closedSums.get(epoch) : undefined;
+    if (kept) return kept;
+    const entry = openSums?.epoch === epoch && openSums.upTo <= last ? openSums : { epoch, upTo: first - 1, txCount: 0, output: 0n, fees: 0n };
     const worked = entry.upTo < last;
     for (let h = entry.upTo + 1; h <= last; h++) {
       const b = simBlock(h);
@@ -41,11 +47,12 @@ export function epochPaths(ctx: ChainContext, pools: PoolModel): EpochQueries {
       entry.fees += BigInt(b.fees) + live.fees;
       entry.upTo = h;
     }
-    epochSums.set(epoch, entry);
-    if (epochSums.size > 256) epochSums.delete(epochSums.keys().next().value!);
+    const sums = { txCount: entry.txCount, output: entry.output, fees: entry.fees };
+    if (whole) closedSums.set(epoch, sums);
+    else openSums = entry;
     // An epoch summed is a unit of a page's work (budget.ts): kept above, so a next slice resumes after it.
     if (worked) spent();
-    return entry;
+    return sums;
   };
   const epochBounds = (n: number): EpochStart => ({
     epoch: n,
