@@ -7,8 +7,11 @@ import { compileWebhook, matchBlock, WebhookSet, type CompiledWebhook, type Epoc
 import { parseConditions } from './webhooks';
 import { yieldsList } from '../../../shared/webhooks';
 import * as outbox from './outbox';
+import { advanceTracked, rollBackTracked, type TxChange } from '../txs/index';
 
 const KEEP_BLOCKS = 200;
+/** Depth 0 followed for the tracked transactions alone. */
+const NO_WEBHOOKS = new WebhookSet([]);
 /** A batch of matched blocks is written at the latest this long after its first block was read. */
 const MAX_BATCH_MS = 1000;
 /**
@@ -25,7 +28,7 @@ type BlockMatch = ReturnType<typeof matchBlock>[number];
 /** Consecutive blocks matched at one depth, not yet written, and the cursor they follow. */
 interface Batch {
   from: Cursor;
-  blocks: Array<{ block: Block; matches: BlockMatch[] }>;
+  blocks: Array<{ block: Block; matches: BlockMatch[]; txHashes: string[] | null }>;
   startedAt: number;
 }
 
@@ -56,6 +59,13 @@ export interface FollowerOptions {
    * before the events are inserted, with their webhooks' targets (read beside the write) and whether
    * the write committed (the dispatcher records their attempts only then).
    */
+  /**
+   * Advance the transactions submitted through the gateway on this network (server/features/txs) with
+   * the blocks at the tip: the follower then always follows depth 0, webhooks or not.
+   */
+  trackTxs?: boolean;
+  /** Told of each change of a tracked transaction once its write committed. */
+  onTxChanges?: (changes: TxChange[]) => void;
   handOff?: {
     capacity(): outbox.HandOff;
     take(events: outbox.ClaimedEvent[], targets: Promise<Map<string, outbox.Target>>, committed: Promise<boolean>): void;
@@ -154,7 +164,8 @@ export class ChainFollower {
   /** One pass: every depth in use moves forward as far as the tip allows (bounded per tick). */
   async tick(): Promise<void> {
     if (this.opts.leads && !(await this.opts.leads())) return;
-    const byDepth = await this.webhooksByDepth();
+    const webhooks = await this.webhooksByDepth();
+    const byDepth = this.opts.trackTxs && !webhooks.has(0) ? new Map([...webhooks, [0, NO_WEBHOOKS]]) : webhooks;
     // A depth nobody uses forgets its cursor, so a webhook created later starts at the tip, not in the
     // past: checked on the first tick and whenever the depths in use change, not on every tick.
     const depths = [...byDepth.keys()].sort((a, b) => a - b).join(',');
@@ -221,12 +232,20 @@ export class ChainFollower {
         continue;
       }
       const matches = await this.match(webhooks, cursor, block);
-      batch.blocks.push({ block, matches });
+      const txHashes = depth === 0 && this.opts.trackTxs ? await this.txHashesOf(block) : null;
+      batch.blocks.push({ block, matches, txHashes });
       cursor = { height: block.height ?? cursor.height + 1, hash: block.hash, epoch: block.epoch };
       // A slow source (an upstream's transactions) does not hold matched events back for long.
       if (performance.now() - batch.startedAt >= MAX_BATCH_MS || (matches.length > 0 && target - cursor.height < NEAR_TIP_BLOCKS)) await flush();
     }
     await flush();
+  }
+
+  /** The hashes of a block's transactions, for the tracked ones. */
+  private async txHashesOf(block: Block): Promise<string[]> {
+    if (block.tx_count === 0) return [];
+    if (this.source.blockTxHashes) return this.source.blockTxHashes(block.hash);
+    return (await this.source.blockTxDetails(block.hash)).map((d) => d.tx.hash);
   }
 
   /** The block's matches (reading its transactions and the epochs only when a webhook needs them). */
@@ -266,6 +285,7 @@ export class ChainFollower {
     let settle!: (committed: boolean) => void;
     const committed = new Promise<boolean>((resolve) => (settle = resolve));
     let handed = 0;
+    let txChanges: TxChange[] = [];
     try {
       await this.db.transaction(async (trx) => {
         // The cursor first: its row lock keeps a second follower of this network (another worker) from
@@ -285,6 +305,14 @@ export class ChainFollower {
           handed = prepared.claimed.length;
         }
         await outbox.insertEvents(trx, prepared);
+        if (depth === 0 && this.opts.trackTxs) {
+          txChanges = await advanceTracked(
+            trx,
+            this.opts.network,
+            blocks.map(({ block, txHashes }, i) => ({ height: block.height ?? from.height + i + 1, hash: block.hash, slot: block.slot, txHashes })),
+            now,
+          );
+        }
         await trx('chain_blocks')
           .insert(blocks.map(({ block }, i) => ({ network: this.opts.network, confirmations: depth, height: block.height ?? from.height + i + 1, hash: block.hash })))
           .onConflict(['network', 'confirmations', 'height'])
@@ -297,6 +325,7 @@ export class ChainFollower {
     }
     settle(true);
     if (events.length > handed) this.opts.onEvents?.(events.length - handed);
+    if (txChanges.length > 0) this.opts.onTxChanges?.(txChanges);
   }
 
   /** Steps back to the newest block this depth saw that is still on the chain. */
@@ -318,12 +347,16 @@ export class ChainFollower {
     }
     this.logger.warn({ network: this.opts.network, depth, from: cursor.height, to: fork.height }, 'webhooks: rollback detected, matching the new blocks again');
     const f = fork;
+    let txChanges: TxChange[] = [];
+    const inMempool = (hashes: string[]) => this.source.inMempool?.(hashes) ?? Promise.resolve(new Set<string>());
     await this.db.transaction(async (trx) => {
       const abandoned = await trx('chain_blocks').where({ network: this.opts.network, confirmations: depth }).andWhere('height', '>', f.height).pluck('hash');
       if (abandoned.length > 0) await outbox.cancelRolledBack(trx, this.opts.network, abandoned);
+      if (depth === 0 && this.opts.trackTxs) txChanges = await rollBackTracked(trx, this.opts.network, abandoned, inMempool);
       await trx('chain_blocks').where({ network: this.opts.network, confirmations: depth }).andWhere('height', '>', f.height).delete();
       await trx('chain_cursors').where({ network: this.opts.network, confirmations: depth }).update({ height: f.height, hash: f.hash, epoch: f.epoch, updated_at: Date.now() });
     });
+    if (txChanges.length > 0) this.opts.onTxChanges?.(txChanges);
     return f;
   }
 }
