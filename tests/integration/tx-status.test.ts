@@ -139,6 +139,10 @@ describe('the status of a submitted transaction', () => {
     expect((await status('ab'.repeat(32))).status).toBe(404);
     expect((await call(`${gw.url}/cairn/v1/txs/${'ab'.repeat(32)}/status`)).status).toBe(403);
     expect((await call(`${gw.url}/cairn/v1/nothing`, key)).status).toBe(404);
+    // The API reference lists it as a Cairn extension on the gateway's root.
+    const doc = (await (await fetch(`${app.url}/docs/data-api.json`)).json()) as { paths: Record<string, { servers: Array<{ url: string }>; get: { tags: string[] } }> };
+    expect(doc.paths['/cairn/v1/txs/{hash}/status']?.get.tags).toEqual(['Cairn extensions']);
+    expect(doc.paths['/cairn/v1/txs/{hash}/status']?.servers[0]?.url).not.toMatch(/\/api\/v0$/);
     await gw.meter.flush();
     const counted = await app.db('usage_dimensions').where({ dimension: 'endpoint', value: '/cairn/v1/txs/{hash}/status' }).sum({ n: 'requests' }).first();
     expect(Number(counted?.n)).toBeGreaterThanOrEqual(2);

@@ -1,8 +1,8 @@
 import type { Router } from 'express';
 import { z } from 'zod';
 import { route, type RouteDeps } from '../../http/route';
-import { DEFAULT_TX_CONFIRMATIONS, MAX_TX_CONFIRMATIONS } from '../../../shared/txs';
-import { recentSubmissions } from './store';
+import { MAX_TX_CONFIRMATIONS } from '../../../shared/txs';
+import { projectTxConfirmations, recentSubmissions, setProjectTxConfirmations } from './store';
 
 const confirmationsSchema = z.object({
   confirmations: z
@@ -15,17 +15,12 @@ const confirmationsSchema = z.object({
 /** The project page's recent submissions, and the depth that confirms the project's transactions. */
 export function registerTxRoutes(router: Router, deps: RouteDeps): void {
   const { db } = deps;
-  const confirmationsOf = async (projectId: number): Promise<number> => {
-    const row = await db('projects').where({ id: projectId }).first('tx_confirmations');
-    return row?.tx_confirmations ?? DEFAULT_TX_CONFIRMATIONS;
-  };
-
   route(router, deps, {
     method: 'get',
     path: '/projects/:projectId/txs',
     permission: { project: 'projects.view' },
     summary: "The project's latest transactions submitted through the gateway, newest first, with their state.",
-    handler: async ({ project }) => ({ confirmations: await confirmationsOf(project.id), txs: await recentSubmissions(db, project.id) }),
+    handler: async ({ project }) => ({ confirmations: await projectTxConfirmations(db, project.id), txs: await recentSubmissions(db, project.id) }),
   });
 
   route(router, deps, {
@@ -35,7 +30,7 @@ export function registerTxRoutes(router: Router, deps: RouteDeps): void {
     body: confirmationsSchema,
     summary: 'Sets the blocks that confirm the transactions the project submits from now on.',
     handler: async ({ project, body }) => {
-      await db('projects').where({ id: project.id }).update({ tx_confirmations: body.confirmations, updated_at: Date.now() });
+      await setProjectTxConfirmations(db, project.id, body.confirmations);
       return { confirmations: body.confirmations };
     },
   });

@@ -116,3 +116,13 @@ export async function recentSubmissions(db: Db, projectId: number, limit = 20): 
 export async function pruneTrackedTxs(db: Db, now = Date.now()): Promise<number> {
   return db('tracked_txs').where('settled_at', '<', now - TX_RETENTION_DAYS * DAY_MS).delete();
 }
+
+/** The confirmations that will confirm the project's next submitted transactions. */
+export async function projectTxConfirmations(db: Db, projectId: number): Promise<number> {
+  const row = await db('projects').where({ id: projectId }).first('tx_confirmations');
+  return row?.tx_confirmations ?? DEFAULT_TX_CONFIRMATIONS;
+}
+
+export async function setProjectTxConfirmations(db: Db, projectId: number, confirmations: number): Promise<void> {
+  await db('projects').where({ id: projectId }).update({ tx_confirmations: confirmations, updated_at: Date.now() });
+}
