@@ -232,4 +232,37 @@ describe('tracked transactions and the chain', () => {
     // Its changes went with it.
     expect(await app.db('tracked_tx_changes').whereNotIn('tracked_id', app.db('tracked_txs').select('id')).count({ n: '*' }).first().then((r) => Number(r?.n))).toBe(0);
   });
+
+  it('advances many pending transactions with a fixed number of statements per block', async () => {
+    const projectId = Number((await app.db('projects').where({ project_id: key }).first('id')).id);
+    const fork = new ForkingChain(3);
+    await app.db('chain_cursors').where({ network: 0 }).delete();
+    await app.db('chain_blocks').where({ network: 0 }).delete();
+    const follower = new ChainFollower(app.db, logger, fork, { network: 0, trackTxs: true });
+    await follower.tick();
+    const now = Date.now();
+    const hashes = Array.from({ length: 400 }, () => crypto.randomBytes(32).toString('hex'));
+    for (let i = 0; i < hashes.length; i += 100) {
+      await app.db('tracked_txs').insert(hashes.slice(i, i + 100).map((h) => ({ project_id: projectId, network: 0, tx_hash: h, state: 'pending', confirmations_needed: 2, submitted_at: now, updated_at: now })));
+    }
+    const statements: string[] = [];
+    const count = (q: { sql: string }) => {
+      if (q.sql.includes('tracked_tx')) statements.push(q.sql);
+    };
+    app.db.on('query', count);
+    try {
+      fork.append('a', hashes.slice(0, 50));
+      await follower.tick();
+      fork.append('a', hashes.slice(50, 60));
+      await follower.tick();
+    } finally {
+      app.db.off('query', count);
+    }
+    // Per block: one read, one update per new state, one insert of the changes, whatever is pending.
+    expect(statements.length).toBeLessThanOrEqual(8);
+    const states = await app.db('tracked_txs').whereIn('tx_hash', hashes.slice(0, 60)).select('state');
+    expect(states.filter((r) => r.state === 'confirmed')).toHaveLength(50);
+    expect(states.filter((r) => r.state === 'in_block')).toHaveLength(10);
+    expect(await app.db('tracked_txs').whereIn('tx_hash', hashes.slice(60)).where({ state: 'pending' }).count({ n: '*' }).first().then((r) => Number(r?.n))).toBe(340);
+  });
 });
