@@ -18,6 +18,9 @@ import { sandboxSource, type ChainSource } from '../../server/features/webhooks/
 import { ChainFollower } from '../../server/features/webhooks/follower';
 import { recordSubmission } from '../../server/features/txs/store';
 import { createLogger } from '../../server/logger';
+import { Dispatcher } from '../../server/features/webhooks/dispatcher';
+import { parseAllowlist } from '../../server/features/webhooks/ssrf';
+import { startReceiver } from '../helpers/receiver';
 import { keysOf, payment } from '../unit/server/sandbox/chain/tx-builder';
 import type { Block } from '../../shared/chain';
 import { TX_HASH_MESSAGE, type TxStatus } from '../../shared/txs';
@@ -264,5 +267,45 @@ describe('tracked transactions and the chain', () => {
     expect(states.filter((r) => r.state === 'confirmed')).toHaveLength(50);
     expect(states.filter((r) => r.state === 'in_block')).toHaveLength(10);
     expect(await app.db('tracked_txs').whereIn('tx_hash', hashes.slice(60)).where({ state: 'pending' }).count({ n: '*' }).first().then((r) => Number(r?.n))).toBe(340);
+  });
+
+  it("fires 'tx_status' webhooks on each change from the chain, signed and logged like other deliveries, filtered by their JSONPath conditions", async () => {
+    const receiver = await startReceiver();
+    try {
+      const hook = (name: string, conditions: unknown[]) =>
+        client.post(`/api/workspaces/${ws}/webhooks`, { name, description: '', network: 2, type: 'tx_status', target_url: receiver.url, confirmations: 0, status: 'enabled', conditions, api_version: 1 });
+      const every = await hook('every change', []);
+      expect(every.status, JSON.stringify(every.body)).toBe(201);
+      const confirmedOnly = await hook('confirmed', [{ type: 'jsonPath', selector: '$.state', operator: '=', value: 'confirmed' }]);
+      expect(confirmedOnly.status, JSON.stringify(confirmedOnly.body)).toBe(201);
+      const projectId = Number((await app.db('projects').where({ project_id: key }).first('id')).id);
+      const fork = new ForkingChain(3);
+      const follower = new ChainFollower(app.db, logger, fork, { network: 2, trackTxs: true });
+      await follower.tick();
+      const tx = crypto.randomBytes(32).toString('hex');
+      await recordSubmission(app.db, { projectId, network: 2, txHash: tx, ttlSlot: null });
+      fork.append('a', [tx]);
+      await follower.tick();
+      fork.append();
+      fork.append();
+      await follower.tick();
+      const dispatcher = new Dispatcher(app.db, logger, app.mailer, { allowlist: parseAllowlist('127.0.0.1'), timeoutMs: 2000, retrySchedule: [0, 100], publicUrl: app.url });
+      while ((await dispatcher.runOnce()) > 0);
+      const of = (id: string) => receiver.received.filter((r) => r.body?.webhook_id === id);
+      const all = of(every.body.data.id);
+      expect(all.map((r) => [r.body.type, r.body.payload.tx_hash, r.body.payload.previous_state, r.body.payload.state])).toEqual([
+        ['tx_status', tx, 'pending', 'in_block'],
+        ['tx_status', tx, 'in_block', 'confirmed'],
+      ]);
+      expect(all[1]!.body.payload).toMatchObject({ project: projectUuid, block_height: 3, depth: 3, confirmations_needed: 3 });
+      expect(all[0]!.headers['blockfrost-signature']).toMatch(/^t=\d+,v1=[0-9a-f]{64}$/);
+      expect(of(confirmedOnly.body.data.id).map((r) => r.body.payload.state)).toEqual(['confirmed']);
+      // The delivery log holds them as for any webhook.
+      const log = await client.get(`/api/workspaces/${ws}/webhooks/${every.body.data.id}/events`);
+      expect(log.status, JSON.stringify(log.body)).toBe(200);
+      expect(JSON.stringify(log.body.data)).toContain(all[0]!.body.id);
+    } finally {
+      await receiver.close();
+    }
   });
 });

@@ -208,9 +208,10 @@ function sandboxGuide(config: Config, slugs: readonly string[]): string {
 const WEBHOOK_GUIDE =
   '\n\n## Webhooks\n\n' +
   'A webhook (Dashboard → Webhooks) POSTs JSON to your endpoint: `{"id", "webhook_id", "created" (Unix seconds), "api_version": 1, ' +
-  '"type": "transaction" | "block" | "delegation" | "epoch", "payload"}`. The payload of a **block** event is the block as `/blocks/{hash}` answers it; ' +
+  '"type": "transaction" | "block" | "delegation" | "epoch" | "tx_status", "payload"}`. The payload of a **block** event is the block as `/blocks/{hash}` answers it; ' +
   'of a **transaction** event a list of `{tx, inputs, outputs}` (as `/txs/{hash}` and `/txs/{hash}/utxos`); of a **delegation** event a list of ' +
-  '`{tx, delegations}`; of an **epoch** event `{previous_epoch, current_epoch}`. A retried delivery keeps its `id`.\n\n' +
+  '`{tx, delegations}`; of an **epoch** event `{previous_epoch, current_epoch}`; of a **tx_status** event (a transaction your project submitted changed state) ' +
+  '`{tx_hash, project, state, previous_state, block_height, block_hash, depth, confirmations_needed, at}`. A retried delivery keeps its `id`.\n\n' +
   'Each request carries `Blockfrost-Signature: t=<unix seconds>,v1=<signature>`: the hex HMAC-SHA256 of `<t>.<raw body>` keyed with the webhook\'s ' +
   'auth token (on the webhook\'s page). Compute it over the body exactly as received, compare, and refuse a `t` too far from now; during a secret ' +
   'rotation\'s overlap the header has one `v1` per live token. blockfrost-js\'s `verifyWebhookSignature` does all of this.';

@@ -3,7 +3,8 @@ import type { Db } from '../../db/index';
 import type { Logger } from '../../logger';
 import type { Block } from '../../../shared/chain';
 import type { ChainSource } from './chain-source';
-import { compileWebhook, matchBlock, WebhookSet, type CompiledWebhook, type EpochPayload } from '../../../shared/webhook-matcher';
+import type { Knex } from 'knex';
+import { compileWebhook, matchBlock, txStatusMatches, WebhookSet, type CompiledWebhook, type EpochPayload } from '../../../shared/webhook-matcher';
 import { parseConditions } from './webhooks';
 import { yieldsList } from '../../../shared/webhooks';
 import * as outbox from './outbox';
@@ -124,6 +125,7 @@ export class ChainFollower {
   private async summary(): Promise<string> {
     const row = await this.db('webhooks')
       .where({ network: this.opts.network, status: 'enabled' })
+      .whereNot('type', 'tx_status')
       .first(this.db.raw('count(*) AS n'), this.db.raw('max(updated_at) AS latest'), this.db.raw('CAST(sum(updated_at) AS TEXT) AS total'));
     return `${row?.n}/${row?.latest}/${row?.total}`;
   }
@@ -132,7 +134,8 @@ export class ChainFollower {
     const summary = await this.summary();
     const now = Date.now();
     if (this.lastRead && this.lastRead.summary === summary && now - this.lastRead.at < FULL_READ_MS) return this.sets;
-    const rows = await this.db('webhooks').where({ network: this.opts.network, status: 'enabled' }).select('id', 'type', 'conditions', 'confirmations');
+    // 'tx_status' webhooks match a tracked transaction's changes, not blocks (txStatusEvents).
+    const rows = await this.db('webhooks').where({ network: this.opts.network, status: 'enabled' }).whereNot('type', 'tx_status').select('id', 'type', 'conditions', 'confirmations');
     const byDepth = new Map<number, CompiledWebhook[]>();
     const seen = new Map<string, { type: string; conditions: string; compiled: CompiledWebhook }>();
     for (const r of rows) {
@@ -286,6 +289,7 @@ export class ChainFollower {
     const committed = new Promise<boolean>((resolve) => (settle = resolve));
     let handed = 0;
     let txChanges: TxChange[] = [];
+    let txEvents = 0;
     try {
       await this.db.transaction(async (trx) => {
         // The cursor first: its row lock keeps a second follower of this network (another worker) from
@@ -312,6 +316,7 @@ export class ChainFollower {
             blocks.map(({ block, txHashes }, i) => ({ height: block.height ?? from.height + i + 1, hash: block.hash, slot: block.slot, txHashes })),
             now,
           );
+          txEvents = await this.insertTxStatusEvents(trx, txChanges, last, now);
         }
         await trx('chain_blocks')
           .insert(blocks.map(({ block }, i) => ({ network: this.opts.network, confirmations: depth, height: block.height ?? from.height + i + 1, hash: block.hash })))
@@ -326,6 +331,52 @@ export class ChainFollower {
     settle(true);
     if (events.length > handed) this.opts.onEvents?.(events.length - handed);
     if (txChanges.length > 0) this.opts.onTxChanges?.(txChanges);
+    if (txEvents > 0) this.opts.onEvents?.(txEvents);
+  }
+
+  /**
+   * The events of the network's 'tx_status' webhooks for tracked transactions' changes, written with
+   * them: one per change and webhook of the workspace of the project that submitted the transaction,
+   * when its conditions (JSONPath over the payload) hold. Answers how many.
+   */
+  private async insertTxStatusEvents(trx: Knex.Transaction, changes: TxChange[], at: { height: number | null; hash: string }, now: number): Promise<number> {
+    if (changes.length === 0) return 0;
+    const projectIds = [...new Set(changes.map((c) => c.projectId))];
+    const hooks = await trx('webhooks')
+      .join('projects', 'projects.workspace_id', 'webhooks.workspace_id')
+      .where({ 'webhooks.network': this.opts.network, 'webhooks.status': 'enabled', 'webhooks.type': 'tx_status' })
+      .whereIn('projects.id', projectIds)
+      .select('webhooks.id as id', 'webhooks.conditions as conditions', 'projects.id as project_id', 'projects.uuid as project_uuid');
+    if (hooks.length === 0) return 0;
+    const events: outbox.NewEvent[] = [];
+    for (const c of changes) {
+      for (const h of hooks) {
+        if (Number(h.project_id) !== c.projectId) continue;
+        const payload = {
+          tx_hash: c.txHash,
+          project: h.project_uuid,
+          state: c.state,
+          previous_state: c.from,
+          block_height: c.blockHeight,
+          block_hash: c.blockHash,
+          depth: c.depth,
+          confirmations_needed: c.confirmationsNeeded,
+          at: Math.floor(c.at / 1000),
+        };
+        if (!txStatusMatches(parseConditions(h.conditions), payload)) continue;
+        events.push({
+          id: outbox.derivedEventId(`${this.opts.network}:tx_status:${h.id}:${c.txHash}:${c.from}>${c.state}:${c.blockHash ?? ''}:${at.hash}`),
+          webhookId: h.id,
+          type: 'tx_status',
+          network: this.opts.network,
+          blockHeight: at.height,
+          blockHash: at.hash,
+          payload,
+        });
+      }
+    }
+    if (events.length > 0) await outbox.insertEvents(trx, outbox.prepareEvents(events, now));
+    return events.length;
   }
 
   /** Steps back to the newest block this depth saw that is still on the chain. */
@@ -348,15 +399,20 @@ export class ChainFollower {
     this.logger.warn({ network: this.opts.network, depth, from: cursor.height, to: fork.height }, 'webhooks: rollback detected, matching the new blocks again');
     const f = fork;
     let txChanges: TxChange[] = [];
+    let txEvents = 0;
     const inMempool = (hashes: string[]) => this.source.inMempool?.(hashes) ?? Promise.resolve(new Set<string>());
     await this.db.transaction(async (trx) => {
       const abandoned = await trx('chain_blocks').where({ network: this.opts.network, confirmations: depth }).andWhere('height', '>', f.height).pluck('hash');
       if (abandoned.length > 0) await outbox.cancelRolledBack(trx, this.opts.network, abandoned);
-      if (depth === 0 && this.opts.trackTxs) txChanges = await rollBackTracked(trx, this.opts.network, abandoned, inMempool);
+      if (depth === 0 && this.opts.trackTxs) {
+        txChanges = await rollBackTracked(trx, this.opts.network, abandoned, inMempool);
+        txEvents = await this.insertTxStatusEvents(trx, txChanges, { height: f.height, hash: f.hash }, Date.now());
+      }
       await trx('chain_blocks').where({ network: this.opts.network, confirmations: depth }).andWhere('height', '>', f.height).delete();
       await trx('chain_cursors').where({ network: this.opts.network, confirmations: depth }).update({ height: f.height, hash: f.hash, epoch: f.epoch, updated_at: Date.now() });
     });
     if (txChanges.length > 0) this.opts.onTxChanges?.(txChanges);
+    if (txEvents > 0) this.opts.onEvents?.(txEvents);
     return f;
   }
 }
