@@ -3,6 +3,7 @@ import type { RouteDeps, Tenancy } from './http/route';
 import { isOperator, registerAccountRoutes, registerMeRoutes, registerSettingsRoutes } from './features/accounts/index';
 import { membershipOf, registerWorkspaceRoutes } from './features/workspaces/index';
 import { findProjectRef, registerProjectRoutes, registerNetworkRoutes } from './features/projects/index';
+import { registerTxRoutes } from './features/txs/index';
 import { findWebhook, registerWebhookRoutes, EventStreams, registerEventRoutes, registerWebhookEventPayloadRoute, type ChainSource } from './features/webhooks/index';
 import { NotFound } from './errors';
 import { assertCsrfToken } from './http/csrf';
@@ -58,6 +59,7 @@ export function apiRouter(deps: RouteDeps, extras: ApiExtras): Router {
   registerUsageRoutes(router, deps);
   registerLandingRoutes(router, deps, extras.latestBlock);
   registerWebhookRoutes(router, deps, extras.webhookSources);
+  registerTxRoutes(router, deps);
   registerIpfsRoutes(router, deps);
   registerMilkomedaRoutes(router, deps, usesEvmDevChain(deps.config) ? devChainInfo() : null);
   registerEndpointRoutes(router, deps);

@@ -20,6 +20,8 @@ import { createIpfsBackend, storedBytes, type IpfsBackend } from './features/ipf
 import { forgetComponentState, reportComponentState } from './features/status/index';
 import { sendJson } from './gateway/respond';
 import type { Metrics } from './metrics';
+import type { GatewayBackend } from './gateway/backend';
+import { trackingSubmissions, txStatusBackend } from './features/txs/index';
 
 export interface GatewayOptions {
   config: Config;
@@ -124,7 +126,10 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
     const chain = opts.chains?.[network] ?? createSandboxChain({ network, blockIntervalMs: gw.sandboxBlockIntervalMs });
     return sandboxRouter(chain, { url, version: opts.version });
   };
-  const gateway = createGatewayHandler({ config, logger, keys, limiter, meter, version: opts.version, jsonRpc, sandbox, usage: usageMetrics(db), ...(ipfs ? { ipfs } : {}), ...(metrics ? { metrics } : {}) });
+  // Transactions submitted to a sandbox network are tracked (GET /cairn/v1/txs/{hash}/status).
+  const wrapSandbox = (slug: string, backend: GatewayBackend) => trackingSubmissions(backend, { db, logger, slug });
+  const cairn = txStatusBackend(db, logger);
+  const gateway = createGatewayHandler({ config, logger, keys, limiter, meter, version: opts.version, jsonRpc, sandbox, wrapSandbox, cairn, usage: usageMetrics(db), ...(ipfs ? { ipfs } : {}), ...(metrics ? { metrics } : {}) });
   gateway.setQuotaBase(await loadQuotaBase(db));
   const pools = new UpstreamPools({ db, config, logger, backends: gateway.backends, endpoints: { enabled: enabledEndpoints, addServed: addServedRequests } });
   await pools.start();

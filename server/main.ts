@@ -10,6 +10,7 @@ import { createSandboxChains, startSandboxSync } from './sandbox/chains';
 import { startGateway } from './gateway-app';
 import { startWebhookWorker, pruneOutbox } from './features/webhooks/index';
 import { startRetention } from './features/stats/index';
+import { pruneTrackedTxs } from './features/txs/index';
 import { billingStartupLine, createBillingProvider, startSubscriptionSweeper } from './features/billing/index';
 import { CAIRN_VERSION } from './version';
 import { startHeartbeat } from './features/status/index';
@@ -127,7 +128,7 @@ async function start(config: Config, role: Role) {
     const watcher = startPaymentWatcherFor({ config, db, logger, chains, ...(metrics ? { metrics } : {}) });
     if (watcher) stops.unshift(() => watcher.stop());
     // Retention prunes the growing tables; the webhook outbox prunes its own, through this option.
-    const retention = startRetention(db, logger, { pruneWebhookOutbox: (d, now) => pruneOutbox(d, now), auditRetentionDays: config.auditRetentionDays });
+    const retention = startRetention(db, logger, { pruneWebhookOutbox: (d, now) => pruneOutbox(d, now), pruneTrackedTxs: (d, now) => pruneTrackedTxs(d, now), auditRetentionDays: config.auditRetentionDays });
     stops.unshift(() => retention.stop());
   }
   stops.push(() => mailer.close());

@@ -370,3 +370,8 @@ export function matchBlock(webhooks: MatchableWebhook[] | WebhookSet, input: Blo
   }
   return out;
 }
+
+/** Whether a 'tx_status' event (a tracked transaction's change of state) meets a webhook's conditions: JSONPath over its payload, all of them. */
+export function txStatusMatches(conditions: ReadonlyArray<{ type: string; selector?: string | null; operator: string; value: string }>, payload: unknown): boolean {
+  return conditions.every((c) => c.type === 'jsonPath' && jsonPathMatches(payload, c.selector ?? '', c.operator as never, c.value));
+}

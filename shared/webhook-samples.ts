@@ -198,5 +198,17 @@ export const builtInSamples: Record<Trigger, unknown> = {
       "start_time": 1795428000,
       "end_time": 1795431600
     }
+  },
+  // Not read from a chain: a change of state of a transaction a project submitted (server/features/txs).
+  "tx_status": {
+    "tx_hash": "d405aa69c8261c2dd173d9965bf890ff926d8f864d1a222c27c877a25c2b5864",
+    "project": "0b6e9c3e-5d7a-4c1e-9f2b-3a8d4e6f7a10",
+    "state": "confirmed",
+    "previous_state": "in_block",
+    "block_height": 2986953,
+    "block_hash": "6ebdabf86c0db8bc71cb3d7cec4896b69f3ff465a9927e529c2f1e15d46cbc6b",
+    "depth": 10,
+    "confirmations_needed": 10,
+    "at": 1795428860
   }
 };

@@ -9,7 +9,7 @@ import { DAY_MS } from './time';
 // Secure Webhooks: triggers, condition types and operators (spec section 5), the form's validation
 // texts, and the shapes the API answers. Server, UI and tests all read them from here.
 
-export const triggers = ['transaction', 'block', 'delegation', 'epoch'] as const;
+export const triggers = ['transaction', 'block', 'delegation', 'epoch', 'tx_status'] as const;
 export type Trigger = (typeof triggers)[number];
 
 /**
@@ -24,6 +24,7 @@ export const triggerLabels: Record<Trigger, string> = {
   block: 'Block',
   delegation: 'Delegation',
   epoch: 'Epoch',
+  tx_status: 'Transaction status',
 };
 
 const comparisonOperators = ['=', '!=', '<=', '<', '>=', '>'] as const satisfies readonly Operator[];
@@ -78,6 +79,8 @@ export const conditionsByTrigger: Record<Trigger, readonly ConditionDef[]> = {
   ],
   delegation: [eq('poolId', 'Pool ID'), jsonPath],
   epoch: [cmp('epoch', 'Epoch number'), jsonPath],
+  // A change of state of a transaction a project of the workspace submitted (server/features/txs).
+  tx_status: [jsonPath],
 };
 
 export const conditionDef = (trigger: Trigger, type: string): ConditionDef | undefined =>

@@ -9,6 +9,10 @@ export interface ChainSource {
   tipHeight(): Promise<number>;
   blockAt(height: number): Promise<Block | null>;
   blockTxDetails(hash: string): Promise<TxDetails[]>;
+  /** Only the hashes of a block's transactions (cheaper than their details); absent: read from blockTxDetails. */
+  blockTxHashes?(hash: string): Promise<string[]>;
+  /** Which of these transactions wait in the mempool now; absent: none is known to. */
+  inMempool?(hashes: string[]): Promise<Set<string>>;
   epoch(n: number): Promise<Epoch | null>;
   /** {epoch, start_time, end_time} of an epoch (the current_epoch of the epoch payload). */
   epochStart(n: number): Promise<EpochStart | null>;

@@ -37,7 +37,7 @@ export interface CallSteps {
   refusedByList(call: AdmittedCall, list: AllowListName, endpoint: string): Refusal;
 }
 
-export type BackendKind = 'upstream' | 'sandbox' | 'ipfs' | 'jsonrpc' | 'metrics';
+export type BackendKind = 'upstream' | 'sandbox' | 'ipfs' | 'jsonrpc' | 'metrics' | 'cairn';
 
 export interface GatewayBackend {
   /** What it is, for the metrics' backend label. */
@@ -50,4 +50,13 @@ export interface GatewayBackend {
   /** Answers one admitted request; `path` is the part after /api/v0, with its query string. */
   handle(req: http.IncomingMessage, res: http.ServerResponse, path: string, call: AdmittedCall, steps: CallSteps): void;
   close?(): void;
+}
+
+/**
+ * Cairn's own routes on the gateway, outside Blockfrost's paths (/cairn/v1/…, also after a network
+ * segment): admitted like any request, and metered under the template it names.
+ */
+export interface CairnExtension extends GatewayBackend {
+  /** The endpoint template a request is counted under; null: not one of its routes (404). */
+  template(method: string, path: string): string | null;
 }

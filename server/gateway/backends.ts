@@ -51,6 +51,8 @@ export function networkBackends(opts: {
   ipfs?: GatewayBackend | undefined;
   jsonRpc?: GatewayBackend | undefined;
   sandbox?: ((slug: string, url: string) => Router | undefined) | undefined;
+  /** Wraps a network's sandbox backend (the composition root records the transactions submitted to it). */
+  wrapSandbox?: ((slug: string, backend: GatewayBackend) => GatewayBackend) | undefined;
 }): NetworkBackends {
   const byNetwork = new Map<string, GatewayBackend>();
   const kinds = new Map<string, string>([[evmNetwork.slug, 'jsonrpc']]);
@@ -81,7 +83,8 @@ export function networkBackends(opts: {
     }
     const router = opts.sandbox?.(slug, `${gw.publicUrl}/${slug}${API_PREFIX}`);
     if (!router) continue;
-    byNetwork.set(slug, sandboxBackend(router));
+    const served = sandboxBackend(router);
+    byNetwork.set(slug, opts.wrapSandbox ? opts.wrapSandbox(slug, served) : served);
     sandboxed.add(slug);
     kinds.set(slug, 'sandbox');
   }

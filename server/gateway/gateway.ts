@@ -18,11 +18,13 @@ import { errorMessageOf } from './gateway-response';
 import type { AnswerSlot, GatewayInstruments, Metrics } from '../metrics';
 import { METRICS_TEMPLATES, metricsBackend, type UsageMetrics } from './usage-metrics';
 import { CATCH_UP, createAdmission, type Admission } from './admission';
-import type { AdmittedCall, GatewayBackend } from './backend';
+import type { AdmittedCall, CairnExtension, GatewayBackend } from './backend';
 import { networkBackends } from './backends';
 import { REFUSALS, limitRefusal, type Refusal } from './refusals';
 
 const API_PREFIX = '/api/v0';
+/** Cairn's extensions outside Blockfrost's paths (backend.ts CairnExtension). */
+const CAIRN_PREFIX = '/cairn/';
 const slugs = new Set(networks.map((n) => n.slug).filter((s): s is string => !!s));
 
 const MILKOMEDA: string = evmNetwork.slug;
@@ -57,6 +59,8 @@ export interface GatewayDeps {
    * root, which owns the simulators.
    */
   sandbox?: (slug: string, url: string) => Router | undefined;
+  /** Wraps a network's sandbox backend: the composition root records the transactions submitted to it (server/features/txs). */
+  wrapSandbox?: (slug: string, backend: GatewayBackend) => GatewayBackend;
   /** Milkomeda's JSON-RPC backend (server/features/milkomeda); none: calls answer 'no backend'. */
   jsonRpc?: GatewayBackend | undefined;
   /** IPFS calls for the ipfs network when no UPSTREAM_IPFS_URL is set (server/features/ipfs). */
@@ -65,6 +69,8 @@ export interface GatewayDeps {
   now?: () => number;
   /** Prometheus metrics (METRICS_PORT); none: nothing is counted for them. */
   metrics?: Metrics;
+  /** Cairn's extensions (/cairn/v1/…), e.g. the status of a submitted transaction; none: those paths answer 404. */
+  cairn?: CairnExtension;
   /** The metering's figures behind Blockfrost's /metrics and /metrics/endpoints; none: those paths go to the network's backend. */
   usage?: UsageMetrics;
 }
@@ -201,28 +207,34 @@ function dispatch(g: Gateway, verdict: Verdict, req: http.IncomingMessage, res: 
  */
 function serveKeyed(g: Gateway, req: http.IncomingMessage, res: http.ServerResponse, p: ProjectKey, network: string | undefined, rest: string, search: string, started: number): void {
   const target = network ?? p.network;
-  const backend = g.byNetwork.get(target);
+  const extensionPath = rest.startsWith(CAIRN_PREFIX);
+  const extension = extensionPath ? g.deps.cairn : undefined;
+  const backend = extensionPath ? extension : g.byNetwork.get(target);
   // Nothing can answer it here: say so before the limits, so it costs no quota, no token and no metering.
-  if (!backend) return refuse(req, res, network, rest, REFUSALS.noBackend, p);
+  if (!backend) return extensionPath ? sendBlockfrostError(res, 404, NOT_FOUND_MESSAGE) : refuse(req, res, network, rest, REFUSALS.noBackend, p);
   // Only the methods Blockfrost defines for the path reach a backend (a JSON-RPC backend keeps its
   // own rules); a path it does not define is passed on for reading only, so the backend answers its own 404.
+  // A Cairn extension names its own routes.
   const calls = backend.admits === 'calls';
-  const route = calls ? undefined : g.methods.match(rest);
-  if (!calls && !methodAllowed(route, req, res)) return;
+  const template = extension ? extension.template(req.method ?? 'GET', rest) : undefined;
+  if (extension && template === null) return sendBlockfrostError(res, 404, NOT_FOUND_MESSAGE);
+  const route = calls || extension ? undefined : g.methods.match(rest);
+  if (!calls && !extension && !methodAllowed(route, req, res)) return;
+  const endpoint = template ?? route?.template ?? UNKNOWN_ENDPOINT;
   const serve = (route && g.ownAnswers.get(route.template)) ?? backend;
   const { admission } = g;
   const call = admission.admittedCall(p, g.clientIp(req), g.deps.now!(), started, req.headers['user-agent']);
   // The allow-lists, before any limit: a refused request spends no token, quota or balance.
   const list = admission.refusingList(p, req.headers.origin, call.ip);
   if (list !== null) {
-    const refusal = admission.steps.refusedByList(call, list, route?.template ?? UNKNOWN_ENDPOINT);
+    const refusal = admission.steps.refusedByList(call, list, endpoint);
     return sendBlockfrostError(res, refusal.status, refusal.message);
   }
   if (calls) {
     if (g.observed) (res as ObservedResponse)[ANSWER] = g.observed.slot(target, true);
     return serve.handle(req, res, rest, call, admission.steps);
   }
-  const metered = admission.recordOf(call, route?.template ?? UNKNOWN_ENDPOINT, false);
+  const metered = admission.recordOf(call, endpoint, false);
   // The in-memory limiter answers at once; only Redis needs a round trip.
   const now = admission.steps.limitNow(call);
   if (now !== null) return dispatch(g, now, req, res, serve, rest + search, metered, call);
@@ -262,7 +274,9 @@ function handle(g: Gateway, req: http.IncomingMessage, res: http.ServerResponse)
     if (network) rest = pathname.slice(network.length + 1) || '/';
   }
   if (rest === API_PREFIX || rest.startsWith(API_PREFIX + '/')) rest = rest.slice(API_PREFIX.length) || '/';
-  else if (rest !== '/' && rest !== '/health' && rest !== '/health/clock') return sendBlockfrostError(res, 404, NOT_FOUND_MESSAGE);
+  else if (rest.startsWith(CAIRN_PREFIX)) {
+    // Cairn's extensions: admitted below like Blockfrost's paths.
+  } else if (rest !== '/' && rest !== '/health' && rest !== '/health/clock') return sendBlockfrostError(res, 404, NOT_FOUND_MESSAGE);
   // POST /api/v0/ is a JSON-RPC call (Milkomeda), not the root document.
   const rpcRoot = rest === '/' && req.method === 'POST';
   if (!rpcRoot && root(g, res, rest, network)) return;

@@ -32,6 +32,7 @@ import * as fillSessionOwners from './2026-11-26-1021-fill-session-owners';
 import * as projectKeyRotationAndAllowLists from './2026-11-26-1000-project-key-rotation-and-allow-lists';
 import * as sessionOwners from './2026-11-26-1020-session-owners';
 import * as webhookSecretOverlap from './2026-11-26-1011-webhook-secret-overlap';
+import * as createTrackedTxs from './2026-11-27-1000-create-tracked-txs';
 
 export interface Migration {
   up(knex: Knex): Promise<void>;
@@ -73,4 +74,5 @@ export const migrations: ReadonlyArray<readonly [name: string, migration: Migrat
   ['2026-11-26-1130-outbox-body-lz4', outboxBodyLz4],
   ['2026-11-26-1200-index-order-and-log-pages', indexOrderAndLogPages],
   ['2026-11-26-1210-index-sessions-by-last-seen', indexSessionsByLastSeen],
+  ['2026-11-27-1000-create-tracked-txs', createTrackedTxs],
 ];

@@ -13,6 +13,7 @@ import { ALLOWED_EVM_METHODS, MILKOMEDA_MAINNET } from '../../../shared/milkomed
 import { pathShape } from '../../blockfrost/http';
 import { CAIRN_VERSION } from '../../version';
 import { APP_ICON_LINK } from '../../../shared/site';
+import { TX_HASH_MESSAGE } from '../../../shared/txs';
 
 const require = createRequire(import.meta.url);
 
@@ -67,6 +68,11 @@ export function dataApiDocument({ config, sandboxShapes }: DataApiOptions): Doc 
     if (served) paths[p] = item;
   }
   doc.paths = paths;
+  const sandboxedSlugs = offeredNetworks(config.disabledNetworks).filter((n) => isSandboxSlug(n.slug) && !gw.upstreams[n.slug]);
+  if (sandboxedSlugs.length > 0) {
+    paths[CAIRN_TX_STATUS_PATH] = txStatusPathItem(gw.publicUrl, sandboxedSlugs.map((n) => n.slug));
+    doc.tags = [...(doc.tags ?? []), { name: 'Cairn extensions' }];
+  }
   const usedTags = new Set<string>();
   for (const item of Object.values(paths)) {
     for (const op of Object.values(item as Record<string, { tags?: string[] }>)) for (const t of op?.tags ?? []) usedTags.add(t);
@@ -104,6 +110,77 @@ export function dataApiDocument({ config, sandboxShapes }: DataApiOptions): Doc 
   return doc;
 }
 
+const CAIRN_TX_STATUS_PATH = '/cairn/v1/txs/{hash}/status';
+
+/**
+ * GET /cairn/v1/txs/{hash}/status: a Cairn extension outside Blockfrost's paths (on the gateway's root,
+ * not under /api/v0), so its path item names its own servers.
+ */
+function txStatusPathItem(gatewayUrl: string, slugs: readonly string[]): Record<string, unknown> {
+  const change = { type: 'object', properties: { state: { type: 'string' }, block_height: { type: 'integer', nullable: true }, block_hash: { type: 'string', nullable: true }, at: { type: 'integer', description: 'Unix seconds' } } };
+  const example = {
+    tx_hash: '6f1b0e3c6bd4b8e9e0c7d6c1f1f3f08ad4c8a4b7d3e2a1f0e9d8c7b6a5f4e3d2',
+    state: 'in_block',
+    block_height: 1204,
+    block_hash: '9c2f1e0d5b4a39281706f5e4d3c2b1a09f8e7d6c5b4a39281706f5e4d3c2b1a0',
+    depth: 4,
+    confirmations_needed: 10,
+    ttl_slot: 74531200,
+    reason: null,
+    submitted_at: 1764412800,
+    history: [
+      { state: 'pending', block_height: null, block_hash: null, at: 1764412800 },
+      { state: 'in_block', block_height: 1204, block_hash: '9c2f1e0d5b4a39281706f5e4d3c2b1a09f8e7d6c5b4a39281706f5e4d3c2b1a0', at: 1764412820 },
+    ],
+  };
+  const error = (status: number, message: string) => ({ 'application/json': { example: { status_code: status, error: status === 400 ? 'Bad Request' : 'Not Found', message } } });
+  return {
+    servers: [
+      { url: gatewayUrl, description: 'The network of your project key' },
+      ...slugs.map((slug) => ({ url: `${gatewayUrl}/${slug}`, description: slug })),
+    ],
+    get: {
+      tags: ['Cairn extensions'],
+      operationId: 'cairnTxStatus',
+      summary: 'Status of a submitted transaction',
+      description:
+        'A Cairn extension, outside Blockfrost\'s paths: where a transaction your project submitted through `/tx/submit` (on a sandbox network) stands. ' +
+        '`pending` (accepted, waiting in the mempool), `in_block` (`depth` blocks so far, its own included), `confirmed` (reached `confirmations_needed`, ' +
+        '10 unless the project sets its own), `rolled_back` (its block was dropped by a rollback; pending again once back in the mempool), `expired` ' +
+        '(its validity end `ttl_slot` passed before it landed), `invalid` (refused at submit; `reason` is the ledger\'s). `history` lists every change with its time. ' +
+        'Counted like any request. Another project\'s transaction answers 404. Settled transactions (confirmed, expired, invalid) are kept 7 days.',
+      parameters: [{ name: 'hash', in: 'path', required: true, description: 'The hash `/tx/submit` answered (64 hexadecimal characters).', schema: { type: 'string', pattern: '^[0-9a-f]{64}$' } }],
+      responses: {
+        '200': {
+          description: 'The transaction\'s state, block, depth and history.',
+          content: {
+            'application/json': {
+              schema: {
+                type: 'object',
+                properties: {
+                  tx_hash: { type: 'string' },
+                  state: { type: 'string', enum: ['pending', 'in_block', 'confirmed', 'rolled_back', 'expired', 'invalid'] },
+                  block_height: { type: 'integer', nullable: true },
+                  block_hash: { type: 'string', nullable: true },
+                  depth: { type: 'integer' },
+                  confirmations_needed: { type: 'integer' },
+                  ttl_slot: { type: 'integer', nullable: true },
+                  reason: { type: 'string', nullable: true },
+                  submitted_at: { type: 'integer', description: 'Unix seconds' },
+                  history: { type: 'array', items: change },
+                },
+              },
+              example,
+            },
+          },
+        },
+        '400': { description: 'Not a transaction hash.', content: error(400, TX_HASH_MESSAGE) },
+        '404': { description: 'Your project never submitted it (or it was pruned).', content: error(404, 'The requested component has not been found.') },
+      },
+    },
+  };
+}
+
 /** Blocks per sandbox epoch (the sandbox chain's default, which /genesis's epoch_length reflects). */
 const SANDBOX_BLOCKS_PER_EPOCH = 30;
 
@@ -131,9 +208,10 @@ function sandboxGuide(config: Config, slugs: readonly string[]): string {
 const WEBHOOK_GUIDE =
   '\n\n## Webhooks\n\n' +
   'A webhook (Dashboard → Webhooks) POSTs JSON to your endpoint: `{"id", "webhook_id", "created" (Unix seconds), "api_version": 1, ' +
-  '"type": "transaction" | "block" | "delegation" | "epoch", "payload"}`. The payload of a **block** event is the block as `/blocks/{hash}` answers it; ' +
+  '"type": "transaction" | "block" | "delegation" | "epoch" | "tx_status", "payload"}`. The payload of a **block** event is the block as `/blocks/{hash}` answers it; ' +
   'of a **transaction** event a list of `{tx, inputs, outputs}` (as `/txs/{hash}` and `/txs/{hash}/utxos`); of a **delegation** event a list of ' +
-  '`{tx, delegations}`; of an **epoch** event `{previous_epoch, current_epoch}`. A retried delivery keeps its `id`.\n\n' +
+  '`{tx, delegations}`; of an **epoch** event `{previous_epoch, current_epoch}`; of a **tx_status** event (a transaction your project submitted changed state) ' +
+  '`{tx_hash, project, state, previous_state, block_height, block_hash, depth, confirmations_needed, at}`. A retried delivery keeps its `id`.\n\n' +
   'Each request carries `Blockfrost-Signature: t=<unix seconds>,v1=<signature>`: the hex HMAC-SHA256 of `<t>.<raw body>` keyed with the webhook\'s ' +
   'auth token (on the webhook\'s page). Compute it over the body exactly as received, compare, and refuse a `t` too far from now; during a secret ' +
   'rotation\'s overlap the header has one `v1` per live token. blockfrost-js\'s `verifyWebhookSignature` does all of this.';

@@ -38,6 +38,8 @@ export interface RetentionOptions {
    * attempts, called on every run. Owned by the outbox; the worker passes it in when it starts retention.
    */
   pruneWebhookOutbox?: (db: Db, now: number) => Promise<number>;
+  /** Transaction tracking's prune of settled submitted transactions (server/features/txs), called on every run. */
+  pruneTrackedTxs?: (db: Db, now: number) => Promise<number>;
   /** How long the workspace audit log keeps an entry (AUDIT_RETENTION_DAYS); 400 days when not given. */
   auditRetentionDays?: number;
 }
@@ -102,6 +104,7 @@ export async function pruneOnce(db: Db, now = Date.now(), opts: RetentionOptions
 
   // Webhook events and attempts are pruned by the outbox module (see RetentionOptions).
   if (opts.pruneWebhookOutbox) report.webhook_outbox = await opts.pruneWebhookOutbox(db, now);
+  if (opts.pruneTrackedTxs) report.tracked_txs = await opts.pruneTrackedTxs(db, now);
 
   return report;
 }

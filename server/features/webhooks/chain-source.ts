@@ -16,6 +16,7 @@ export function sandboxSource(chain: LocalChain): ChainSource {
     },
     blockAt: async (h) => chain.blockAt(h),
     blockTxDetails: async (hash) => chain.blockTxDetails(hash) ?? [],
+    blockTxHashes: async (hash) => (chain.blockTxDetails(hash) ?? []).map((d) => d.tx.hash),
     epoch: async (n) => chain.epoch(n),
     epochStart: async (n) => (chain.epoch(n) ? chain.epochBounds(n) : null),
   };
@@ -42,16 +43,25 @@ export function httpSource(upstream: UpstreamConfig, timeoutMs = 15_000): ChainS
     pools.set(id, pool);
     return pool;
   };
+  const txHashesOf = async (hash: string): Promise<string[]> => {
+    const hashes: string[] = [];
+    for (let page = 1; ; page++) {
+      const batch = (await get<string[]>(`/blocks/${hash}/txs?count=100&page=${page}`)) ?? [];
+      hashes.push(...batch);
+      if (batch.length < 100) break;
+    }
+    return hashes;
+  };
   return {
     tipHeight: async () => (await get<Block>('/blocks/latest'))?.height ?? 0,
     blockAt: (h) => get<Block>(`/blocks/${h}`),
+    blockTxHashes: txHashesOf,
+    async inMempool(hashes) {
+      const found = await Promise.all(hashes.map(async (h) => ((await get<unknown>(`/mempool/${h}`)) ? h : null)));
+      return new Set(found.filter((h): h is string => h !== null));
+    },
     async blockTxDetails(hash) {
-      const hashes: string[] = [];
-      for (let page = 1; ; page++) {
-        const batch = (await get<string[]>(`/blocks/${hash}/txs?count=100&page=${page}`)) ?? [];
-        hashes.push(...batch);
-        if (batch.length < 100) break;
-      }
+      const hashes = await txHashesOf(hash);
       const out: TxDetails[] = [];
       for (const h of hashes) {
         const [tx, utxos] = await Promise.all([get<Tx>(`/txs/${h}`), get<TxUtxos>(`/txs/${h}/utxos`)]);

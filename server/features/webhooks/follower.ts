@@ -3,12 +3,16 @@ import type { Db } from '../../db/index';
 import type { Logger } from '../../logger';
 import type { Block } from '../../../shared/chain';
 import type { ChainSource } from './chain-source';
-import { compileWebhook, matchBlock, WebhookSet, type CompiledWebhook, type EpochPayload } from '../../../shared/webhook-matcher';
+import type { Knex } from 'knex';
+import { compileWebhook, matchBlock, txStatusMatches, WebhookSet, type CompiledWebhook, type EpochPayload } from '../../../shared/webhook-matcher';
 import { parseConditions } from './webhooks';
 import { yieldsList } from '../../../shared/webhooks';
 import * as outbox from './outbox';
+import { advanceTracked, rollBackTracked, type TxChange } from '../txs/index';
 
 const KEEP_BLOCKS = 200;
+/** Depth 0 followed for the tracked transactions alone. */
+const NO_WEBHOOKS = new WebhookSet([]);
 /** A batch of matched blocks is written at the latest this long after its first block was read. */
 const MAX_BATCH_MS = 1000;
 /**
@@ -25,7 +29,7 @@ type BlockMatch = ReturnType<typeof matchBlock>[number];
 /** Consecutive blocks matched at one depth, not yet written, and the cursor they follow. */
 interface Batch {
   from: Cursor;
-  blocks: Array<{ block: Block; matches: BlockMatch[] }>;
+  blocks: Array<{ block: Block; matches: BlockMatch[]; txHashes: string[] | null }>;
   startedAt: number;
 }
 
@@ -56,6 +60,13 @@ export interface FollowerOptions {
    * before the events are inserted, with their webhooks' targets (read beside the write) and whether
    * the write committed (the dispatcher records their attempts only then).
    */
+  /**
+   * Advance the transactions submitted through the gateway on this network (server/features/txs) with
+   * the blocks at the tip: the follower then always follows depth 0, webhooks or not.
+   */
+  trackTxs?: boolean;
+  /** Told of each change of a tracked transaction once its write committed. */
+  onTxChanges?: (changes: TxChange[]) => void;
   handOff?: {
     capacity(): outbox.HandOff;
     take(events: outbox.ClaimedEvent[], targets: Promise<Map<string, outbox.Target>>, committed: Promise<boolean>): void;
@@ -114,6 +125,7 @@ export class ChainFollower {
   private async summary(): Promise<string> {
     const row = await this.db('webhooks')
       .where({ network: this.opts.network, status: 'enabled' })
+      .whereNot('type', 'tx_status')
       .first(this.db.raw('count(*) AS n'), this.db.raw('max(updated_at) AS latest'), this.db.raw('CAST(sum(updated_at) AS TEXT) AS total'));
     return `${row?.n}/${row?.latest}/${row?.total}`;
   }
@@ -122,7 +134,8 @@ export class ChainFollower {
     const summary = await this.summary();
     const now = Date.now();
     if (this.lastRead && this.lastRead.summary === summary && now - this.lastRead.at < FULL_READ_MS) return this.sets;
-    const rows = await this.db('webhooks').where({ network: this.opts.network, status: 'enabled' }).select('id', 'type', 'conditions', 'confirmations');
+    // 'tx_status' webhooks match a tracked transaction's changes, not blocks (txStatusEvents).
+    const rows = await this.db('webhooks').where({ network: this.opts.network, status: 'enabled' }).whereNot('type', 'tx_status').select('id', 'type', 'conditions', 'confirmations');
     const byDepth = new Map<number, CompiledWebhook[]>();
     const seen = new Map<string, { type: string; conditions: string; compiled: CompiledWebhook }>();
     for (const r of rows) {
@@ -154,7 +167,8 @@ export class ChainFollower {
   /** One pass: every depth in use moves forward as far as the tip allows (bounded per tick). */
   async tick(): Promise<void> {
     if (this.opts.leads && !(await this.opts.leads())) return;
-    const byDepth = await this.webhooksByDepth();
+    const webhooks = await this.webhooksByDepth();
+    const byDepth = this.opts.trackTxs && !webhooks.has(0) ? new Map([...webhooks, [0, NO_WEBHOOKS]]) : webhooks;
     // A depth nobody uses forgets its cursor, so a webhook created later starts at the tip, not in the
     // past: checked on the first tick and whenever the depths in use change, not on every tick.
     const depths = [...byDepth.keys()].sort((a, b) => a - b).join(',');
@@ -221,12 +235,20 @@ export class ChainFollower {
         continue;
       }
       const matches = await this.match(webhooks, cursor, block);
-      batch.blocks.push({ block, matches });
+      const txHashes = depth === 0 && this.opts.trackTxs ? await this.txHashesOf(block) : null;
+      batch.blocks.push({ block, matches, txHashes });
       cursor = { height: block.height ?? cursor.height + 1, hash: block.hash, epoch: block.epoch };
       // A slow source (an upstream's transactions) does not hold matched events back for long.
       if (performance.now() - batch.startedAt >= MAX_BATCH_MS || (matches.length > 0 && target - cursor.height < NEAR_TIP_BLOCKS)) await flush();
     }
     await flush();
+  }
+
+  /** The hashes of a block's transactions, for the tracked ones. */
+  private async txHashesOf(block: Block): Promise<string[]> {
+    if (block.tx_count === 0) return [];
+    if (this.source.blockTxHashes) return this.source.blockTxHashes(block.hash);
+    return (await this.source.blockTxDetails(block.hash)).map((d) => d.tx.hash);
   }
 
   /** The block's matches (reading its transactions and the epochs only when a webhook needs them). */
@@ -266,6 +288,8 @@ export class ChainFollower {
     let settle!: (committed: boolean) => void;
     const committed = new Promise<boolean>((resolve) => (settle = resolve));
     let handed = 0;
+    let txChanges: TxChange[] = [];
+    let txEvents = 0;
     try {
       await this.db.transaction(async (trx) => {
         // The cursor first: its row lock keeps a second follower of this network (another worker) from
@@ -285,6 +309,15 @@ export class ChainFollower {
           handed = prepared.claimed.length;
         }
         await outbox.insertEvents(trx, prepared);
+        if (depth === 0 && this.opts.trackTxs) {
+          txChanges = await advanceTracked(
+            trx,
+            this.opts.network,
+            blocks.map(({ block, txHashes }, i) => ({ height: block.height ?? from.height + i + 1, hash: block.hash, slot: block.slot, txHashes })),
+            now,
+          );
+          txEvents = await this.insertTxStatusEvents(trx, txChanges, last, now);
+        }
         await trx('chain_blocks')
           .insert(blocks.map(({ block }, i) => ({ network: this.opts.network, confirmations: depth, height: block.height ?? from.height + i + 1, hash: block.hash })))
           .onConflict(['network', 'confirmations', 'height'])
@@ -297,6 +330,53 @@ export class ChainFollower {
     }
     settle(true);
     if (events.length > handed) this.opts.onEvents?.(events.length - handed);
+    if (txChanges.length > 0) this.opts.onTxChanges?.(txChanges);
+    if (txEvents > 0) this.opts.onEvents?.(txEvents);
+  }
+
+  /**
+   * The events of the network's 'tx_status' webhooks for tracked transactions' changes, written with
+   * them: one per change and webhook of the workspace of the project that submitted the transaction,
+   * when its conditions (JSONPath over the payload) hold. Answers how many.
+   */
+  private async insertTxStatusEvents(trx: Knex.Transaction, changes: TxChange[], at: { height: number | null; hash: string }, now: number): Promise<number> {
+    if (changes.length === 0) return 0;
+    const projectIds = [...new Set(changes.map((c) => c.projectId))];
+    const hooks = await trx('webhooks')
+      .join('projects', 'projects.workspace_id', 'webhooks.workspace_id')
+      .where({ 'webhooks.network': this.opts.network, 'webhooks.status': 'enabled', 'webhooks.type': 'tx_status' })
+      .whereIn('projects.id', projectIds)
+      .select('webhooks.id as id', 'webhooks.conditions as conditions', 'projects.id as project_id', 'projects.uuid as project_uuid');
+    if (hooks.length === 0) return 0;
+    const events: outbox.NewEvent[] = [];
+    for (const c of changes) {
+      for (const h of hooks) {
+        if (Number(h.project_id) !== c.projectId) continue;
+        const payload = {
+          tx_hash: c.txHash,
+          project: h.project_uuid,
+          state: c.state,
+          previous_state: c.from,
+          block_height: c.blockHeight,
+          block_hash: c.blockHash,
+          depth: c.depth,
+          confirmations_needed: c.confirmationsNeeded,
+          at: Math.floor(c.at / 1000),
+        };
+        if (!txStatusMatches(parseConditions(h.conditions), payload)) continue;
+        events.push({
+          id: outbox.derivedEventId(`${this.opts.network}:tx_status:${h.id}:${c.txHash}:${c.from}>${c.state}:${c.blockHash ?? ''}:${at.hash}`),
+          webhookId: h.id,
+          type: 'tx_status',
+          network: this.opts.network,
+          blockHeight: at.height,
+          blockHash: at.hash,
+          payload,
+        });
+      }
+    }
+    if (events.length > 0) await outbox.insertEvents(trx, outbox.prepareEvents(events, now));
+    return events.length;
   }
 
   /** Steps back to the newest block this depth saw that is still on the chain. */
@@ -318,12 +398,21 @@ export class ChainFollower {
     }
     this.logger.warn({ network: this.opts.network, depth, from: cursor.height, to: fork.height }, 'webhooks: rollback detected, matching the new blocks again');
     const f = fork;
+    let txChanges: TxChange[] = [];
+    let txEvents = 0;
+    const inMempool = (hashes: string[]) => this.source.inMempool?.(hashes) ?? Promise.resolve(new Set<string>());
     await this.db.transaction(async (trx) => {
       const abandoned = await trx('chain_blocks').where({ network: this.opts.network, confirmations: depth }).andWhere('height', '>', f.height).pluck('hash');
       if (abandoned.length > 0) await outbox.cancelRolledBack(trx, this.opts.network, abandoned);
+      if (depth === 0 && this.opts.trackTxs) {
+        txChanges = await rollBackTracked(trx, this.opts.network, abandoned, inMempool);
+        txEvents = await this.insertTxStatusEvents(trx, txChanges, { height: f.height, hash: f.hash }, Date.now());
+      }
       await trx('chain_blocks').where({ network: this.opts.network, confirmations: depth }).andWhere('height', '>', f.height).delete();
       await trx('chain_cursors').where({ network: this.opts.network, confirmations: depth }).update({ height: f.height, hash: f.hash, epoch: f.epoch, updated_at: Date.now() });
     });
+    if (txChanges.length > 0) this.opts.onTxChanges?.(txChanges);
+    if (txEvents > 0) this.opts.onEvents?.(txEvents);
     return f;
   }
 }

@@ -1,6 +1,7 @@
 import type { ChainSource } from './chain-source';
 import { matchBlock } from '../../../shared/webhook-matcher';
 import type { Trigger } from '../../../shared/webhooks';
+import { builtInSamples } from '../../../shared/webhook-samples';
 
 const LOOK_BACK = 30;
 
@@ -9,6 +10,8 @@ const LOOK_BACK = 30;
  * events: what the JSONPath editor is prefilled with, and what a test event carries.
  */
 export async function samplePayload(source: ChainSource, type: Trigger): Promise<unknown> {
+  // A transaction's change of state is not read from blocks: the built-in sample stands for it.
+  if (type === 'tx_status') return builtInSamples.tx_status;
   const tip = await source.tipHeight();
   if (type === 'epoch') {
     const block = await source.blockAt(tip);

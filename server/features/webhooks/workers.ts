@@ -55,7 +55,10 @@ export function startWebhookWorker(opts: {
   });
   // With several workers on one PostgreSQL database, one follows each network's chain.
   const leadership = new FollowerLeadership(db, logger);
-  const followers = [...(opts.sources ?? webhookSources(config, chains))].map(([network, source]) => {
+  const sources = opts.sources ?? webhookSources(config, chains);
+  // Transactions are recorded at submit on the sandbox networks (server/features/txs); their followers advance them.
+  const tracked = new Set(opts.sources ? [...opts.sources.keys()] : webhookNetworks.filter((n) => n.slug && sandboxOf(n.slug) && !config.gateway.upstreams[n.slug as UpstreamNetwork] && chains[sandboxOf(n.slug)!]).map((n) => n.webhookId!));
+  const followers = [...sources].map(([network, source]) => {
     const slug = webhookNetworks.find((n) => n.webhookId === network)?.slug ?? String(network);
     // A follower's events go straight to this worker's dispatcher, up to one batch, written claimed for
     // it; any more are claimed by the dispatchers' lanes, this worker's woken at once, not at its next poll.
@@ -63,6 +66,7 @@ export function startWebhookWorker(opts: {
       network,
       pollMs: config.webhooks.chainPollMs,
       leads: () => leadership.leads(network),
+      trackTxs: tracked.has(network),
       handOff: { capacity: () => dispatcher.handOffCapacity(), take: (events, targets, committed) => dispatcher.handOff(events, targets, committed) },
       onEvents: () => dispatcher.wake(),
       ...(metrics ? { onLag: (blocks: number) => metrics.followerLagged(slug, blocks) } : {}),

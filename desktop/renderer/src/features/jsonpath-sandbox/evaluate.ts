@@ -1,7 +1,7 @@
 // The sandbox's verdicts come from the webhook matcher itself (shared/webhook-matcher.ts, isomorphic: it
 // needs only shared/jsonpath.ts and pure Cardano encodings), run on the pasted payload as if it were a
 // block's content, so the sandbox can never disagree with what is delivered.
-import { matchBlock, type BlockInput } from '../../../../../shared/webhook-matcher';
+import { matchBlock, txStatusMatches, type BlockInput } from '../../../../../shared/webhook-matcher';
 import type { Block, TxDetails } from '../../../../../shared/chain';
 import { extract } from '../../../../../shared/jsonpath';
 import { yieldsList, type Condition, type Trigger } from '../../../../../shared/webhooks';
@@ -46,6 +46,9 @@ function inputOf(trigger: Trigger, payload: unknown): { input: BlockInput; items
         return 'An epoch event\'s payload is {"previous_epoch": {…}, "current_epoch": {"epoch", "start_time", "end_time"}}.';
       }
       return { input: { ...empty, epochSwitch: payload as unknown as BlockInput['epochSwitch'] }, items: 1 };
+    case 'tx_status':
+      if (!isObject(payload)) return 'A transaction status event\'s payload is {"tx_hash", "state", "previous_state", "block_height", "depth", …}.';
+      return { input: empty, items: 1 };
   }
 }
 
@@ -53,7 +56,8 @@ function inputOf(trigger: Trigger, payload: unknown): { input: BlockInput; items
 export function evaluateSandbox(trigger: Trigger, payload: unknown, conditions: Condition[]): SandboxVerdict {
   const built = inputOf(trigger, payload);
   if (typeof built === 'string') return { ok: false, message: built };
-  const run = (list: Condition[]) => matchBlock([{ id: 'sandbox', type: trigger, conditions: list }], built.input)[0] ?? null;
+  const run = (list: Condition[]) =>
+    trigger === 'tx_status' ? (txStatusMatches(list, payload) ? { payload } : null) : (matchBlock([{ id: 'sandbox', type: trigger, conditions: list }], built.input)[0] ?? null);
   try {
     const all = run(conditions);
     const subjects = yieldsList(trigger) ? (payload as unknown[]) : [payload];

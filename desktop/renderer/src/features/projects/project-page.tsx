@@ -2,7 +2,7 @@ import { Button, Group, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/c
 import { IconSettings } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router-dom';
-import { ipfsNetwork, networkLabel } from '../../../../../shared/networks';
+import { findNetwork, ipfsNetwork, networkLabel } from '../../../../../shared/networks';
 import { isApiError } from '../../api/client';
 import { ErrorView } from '../../components/error-view';
 import { PageLayout } from '../../components/page-layout';
@@ -19,6 +19,7 @@ import { PROJECTS } from './crumbs';
 import { useProject } from './use-project';
 import { ProjectIdCard } from './project-id-card';
 import { AllowListsCard } from './allow-lists-card';
+import { SubmissionsCard } from './submissions-card';
 import { DAY_MS } from '../../../../../shared/time';
 
 export function ProjectPage() {
@@ -54,6 +55,7 @@ export function ProjectPage() {
         </SimpleGrid>
         {p.network_id === ipfsNetwork.value && <IpfsPanel workspaceId={p.workspace_id} projectUuid={p.uuid} projectKey={p.project_id} />}
         <ProjectFacts project={p} />
+        {p.sandbox && findNetwork(p.network_id)?.family === 'cardano' && <SubmissionsCard projectUuid={p.uuid} />}
         <AllowListsCard key={`${p.uuid}:${JSON.stringify(p.allow_lists)}`} project={p} milkomeda={isMilkomeda(p.network_id)} />
         <StatsCards workspaceId={p.workspace_id} projectUuid={p.uuid} />
         <RequestInsight workspaceId={p.workspace_id} projectUuid={p.uuid} />

@@ -1,6 +1,7 @@
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import type { Role } from '../../../../../shared/permissions';
 import type { ProjectDto } from '../../../../../shared/workspaces';
+import type { TrackedTxDto } from '../../../../../shared/txs';
 import type { NetworkOptionDto } from '../../../../../shared/networks';
 import type { AllowLists, KeyGrace, PreviousKeyDto } from '../../../../../shared/allow-list';
 import { apiFetch } from '../../api/client';
@@ -21,6 +22,13 @@ export const projectQueries = {
     queryOptions({
       queryKey: [...projectQueries.all(), 'detail', uuid] as const,
       queryFn: ({ signal }) => apiFetch<ProjectWithRole>(`/api/projects/${encodeURIComponent(uuid)}`, { signal }),
+    }),
+  /** The project's latest submitted transactions with their state (GET /api/projects/:uuid/txs), refreshed as blocks come. */
+  submissions: (uuid: string) =>
+    queryOptions({
+      queryKey: [...projectQueries.all(), 'submissions', uuid] as const,
+      queryFn: ({ signal }) => apiFetch<{ confirmations: number; txs: TrackedTxDto[] }>(`/api/projects/${encodeURIComponent(uuid)}/txs`, { signal }),
+      refetchInterval: 10_000,
     }),
   /** The networks a project can use and whether this server can serve each (GET /api/networks). */
   networks: () =>

@@ -40,6 +40,7 @@ const exampleQueries: Record<Trigger, string> = {
   block: '$.tx_count',
   delegation: '$.delegations[*].pool_id',
   epoch: '$.current_epoch.epoch',
+  tx_status: '$.state',
 };
 
 /** The trigger conditions: at most five, all of which an event must meet. */

@@ -1,0 +1,128 @@
+// Transactions submitted through the gateway, per project: recorded at submit, advanced by the chain
+// follower (tracker.ts), read by the gateway's status route and the project page.
+import type { Knex } from 'knex';
+import type { Db } from '../../db/index';
+import { DAY_MS } from '../../../shared/time';
+import { DEFAULT_TX_CONFIRMATIONS, settledTxStates, TX_RETENTION_DAYS, type TrackedTxDto, type TxState, type TxStatus } from '../../../shared/txs';
+
+export type Conn = Db | Knex.Transaction;
+
+/** The settled states: a row reaching one gets settled_at, which pruning reads. */
+export const isSettled = (state: TxState): boolean => settledTxStates.includes(state);
+
+export interface Submission {
+  projectId: number;
+  /** The network's Secure Webhooks id. */
+  network: number;
+  txHash: string;
+  ttlSlot: number | null;
+  /** Set for a transaction the ledger refused (state invalid). */
+  reason?: string;
+  at?: number;
+}
+
+/**
+ * Records a submission: pending, or invalid with the ledger's reason. The same transaction submitted
+ * again by the same project keeps its row; a refused one accepted later (its inputs came) turns pending.
+ */
+export async function recordSubmission(db: Db, s: Submission): Promise<void> {
+  const at = s.at ?? Date.now();
+  const state: TxState = s.reason === undefined ? 'pending' : 'invalid';
+  await db.transaction(async (trx) => {
+    const project = await trx('projects').where({ id: s.projectId }).first('tx_confirmations');
+    if (!project) return; // deleted meanwhile
+    const existing = await trx('tracked_txs').where({ project_id: s.projectId, tx_hash: s.txHash }).first('id', 'state');
+    let id: number;
+    if (existing) {
+      // Only a refused transaction is recorded again: once accepted, the follower owns its state.
+      if (existing.state !== 'invalid') return;
+      id = Number(existing.id);
+      await trx('tracked_txs')
+        .where({ id })
+        .update({ state, reason: s.reason ?? null, ttl_slot: s.ttlSlot, updated_at: at, settled_at: isSettled(state) ? at : null });
+    } else {
+      const [row] = await trx('tracked_txs')
+        .insert({
+          project_id: s.projectId,
+          network: s.network,
+          tx_hash: s.txHash,
+          state,
+          ttl_slot: s.ttlSlot,
+          confirmations_needed: project.tx_confirmations ?? DEFAULT_TX_CONFIRMATIONS,
+          reason: s.reason ?? null,
+          submitted_at: at,
+          updated_at: at,
+          settled_at: isSettled(state) ? at : null,
+        })
+        .returning('id');
+      id = Number(typeof row === 'object' ? row.id : row);
+    }
+    await trx('tracked_tx_changes').insert({ tracked_id: id, state, at });
+  });
+}
+
+/** The tip the follower has reached on a network (its cursor at depth 0), or null before it first ran. */
+export async function followedTip(db: Conn, network: number): Promise<number | null> {
+  const row = await db('chain_cursors').where({ network, confirmations: 0 }).first('height');
+  return row ? Number(row.height) : null;
+}
+
+export const depthOf = (blockHeight: number | null, tip: number | null): number => (blockHeight === null || tip === null || tip < blockHeight ? 0 : tip - blockHeight + 1);
+
+const num = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v));
+const seconds = (ms: unknown): number => Math.floor(Number(ms) / 1000);
+
+/** A project's transaction with its history; null when the project never submitted it (or it was pruned). */
+export async function txStatus(db: Db, projectId: number, txHash: string): Promise<TxStatus | null> {
+  const row = await db('tracked_txs').where({ project_id: projectId, tx_hash: txHash }).first();
+  if (!row) return null;
+  const [changes, tip] = await Promise.all([
+    db('tracked_tx_changes').where({ tracked_id: row.id }).orderBy('id').select('state', 'block_height', 'block_hash', 'at'),
+    followedTip(db, Number(row.network)),
+  ]);
+  const blockHeight = num(row.block_height);
+  return {
+    tx_hash: row.tx_hash,
+    state: row.state,
+    block_height: blockHeight,
+    block_hash: row.block_hash ?? null,
+    depth: row.state === 'in_block' || row.state === 'confirmed' ? depthOf(blockHeight, tip) : 0,
+    confirmations_needed: Number(row.confirmations_needed),
+    ttl_slot: num(row.ttl_slot),
+    reason: row.reason ?? null,
+    submitted_at: seconds(row.submitted_at),
+    history: changes.map((c) => ({ state: c.state, block_height: num(c.block_height), block_hash: c.block_hash ?? null, at: seconds(c.at) })),
+  };
+}
+
+/** The project's latest submissions, newest first (the project page). */
+export async function recentSubmissions(db: Db, projectId: number, limit = 20): Promise<TrackedTxDto[]> {
+  const rows = await db('tracked_txs').where({ project_id: projectId }).orderBy([{ column: 'submitted_at', order: 'desc' }, { column: 'id', order: 'desc' }]).limit(limit);
+  const tips = new Map<number, number | null>();
+  for (const r of rows) if (!tips.has(Number(r.network))) tips.set(Number(r.network), await followedTip(db, Number(r.network)));
+  return rows.map((r) => ({
+    tx_hash: r.tx_hash,
+    state: r.state,
+    block_height: num(r.block_height),
+    depth: r.state === 'in_block' || r.state === 'confirmed' ? depthOf(num(r.block_height), tips.get(Number(r.network)) ?? null) : 0,
+    confirmations_needed: Number(r.confirmations_needed),
+    reason: r.reason ?? null,
+    submitted_at: Number(r.submitted_at),
+    updated_at: Number(r.updated_at),
+  }));
+}
+
+/** Deletes transactions settled more than TX_RETENTION_DAYS ago (their changes go with them). */
+export async function pruneTrackedTxs(db: Db, now = Date.now()): Promise<number> {
+  return db('tracked_txs').where('settled_at', '<', now - TX_RETENTION_DAYS * DAY_MS).delete();
+}
+
+/** The confirmations that will confirm the project's next submitted transactions. */
+export async function projectTxConfirmations(db: Db, projectId: number): Promise<number> {
+  const row = await db('projects').where({ id: projectId }).first('tx_confirmations');
+  return row?.tx_confirmations ?? DEFAULT_TX_CONFIRMATIONS;
+}
+
+export async function setProjectTxConfirmations(db: Db, projectId: number, confirmations: number): Promise<void> {
+  await db('projects').where({ id: projectId }).update({ tx_confirmations: confirmations, updated_at: Date.now() });
+}

@@ -1,0 +1,156 @@
+// Advances tracked transactions as the chain follower writes blocks at the tip, in the follower's
+// own transaction (so a restart neither loses nor repeats a change). What it costs does not grow with
+// the transactions tracked: one indexed read per batch of blocks finds those the blocks include, those
+// now deep enough and those past their validity, then one update per new state (per block for
+// in_block) and one insert of the changes.
+import type { Knex } from 'knex';
+import type { Conn } from './store';
+import type { TxState } from '../../../shared/txs';
+
+export interface FollowedBlock {
+  height: number;
+  hash: string;
+  slot: number | null;
+  /** The hashes of its transactions; null when they were not read (nothing open to look for). */
+  txHashes: string[] | null;
+}
+
+/** One change of a tracked transaction, as the webhooks' 'transaction status' trigger tells it. */
+export interface TxChange {
+  projectId: number;
+  network: number;
+  txHash: string;
+  from: TxState;
+  state: TxState;
+  blockHeight: number | null;
+  blockHash: string | null;
+  depth: number;
+  confirmationsNeeded: number;
+  at: number;
+}
+
+const OPEN_UNLANDED: TxState[] = ['pending', 'rolled_back'];
+const CHUNK = 500;
+
+interface Row {
+  id: number;
+  project_id: number;
+  tx_hash: string;
+  state: TxState;
+  block_height: number | null;
+  block_hash: string | null;
+  ttl_slot: number | null;
+  confirmations_needed: number;
+}
+
+/**
+ * Blocks `blocks` (consecutive, the last one the tip followed) were written: the pending and rolled
+ * back transactions they include land (in_block), those with enough blocks on top are confirmed, and
+ * those whose validity ended at a block that left them out expire. Answers the changes made.
+ */
+export async function advanceTracked(trx: Knex.Transaction, network: number, blocks: FollowedBlock[], now = Date.now()): Promise<TxChange[]> {
+  if (blocks.length === 0) return [];
+  const tip = blocks.at(-1)!.height;
+  const landedIn = new Map<string, FollowedBlock>();
+  for (const b of blocks) for (const h of b.txHashes ?? []) landedIn.set(h, b);
+  const slots = blocks.map((b) => b.slot).filter((s): s is number => s !== null);
+  const lastSlot = slots.length > 0 ? Math.max(...slots) : null;
+  const hashes = [...landedIn.keys()];
+  const cols = ['id', 'project_id', 'tx_hash', 'state', 'block_height', 'block_hash', 'ttl_slot', 'confirmations_needed'];
+  // One read: the open ones the blocks include, the landed ones now deep enough, the unlanded ones past their validity.
+  const rows: Row[] = (
+    await trx('tracked_txs')
+      .where({ network })
+      .andWhere((q) => {
+        q.where((d) => d.where('state', 'in_block').andWhere(trx.raw('block_height + confirmations_needed - 1 <= ?', [tip])));
+        if (lastSlot !== null) q.orWhere((e) => e.whereIn('state', OPEN_UNLANDED).andWhere('ttl_slot', '<=', lastSlot));
+        for (let i = 0; i < hashes.length; i += CHUNK) q.orWhere((h) => h.whereIn('state', OPEN_UNLANDED).whereIn('tx_hash', hashes.slice(i, i + CHUNK)));
+      })
+      .select(cols)
+  ).map((r: Row) => ({ ...r, id: Number(r.id), project_id: Number(r.project_id), block_height: r.block_height === null ? null : Number(r.block_height), ttl_slot: r.ttl_slot === null ? null : Number(r.ttl_slot), confirmations_needed: Number(r.confirmations_needed) }));
+  if (rows.length === 0) return [];
+
+  const changes: TxChange[] = [];
+  const change = (r: Row, state: TxState, block: { height: number; hash: string } | null) => {
+    const blockHeight = block?.height ?? null;
+    changes.push({
+      projectId: r.project_id,
+      network,
+      txHash: r.tx_hash,
+      from: r.state,
+      state,
+      blockHeight,
+      blockHash: block?.hash ?? null,
+      depth: blockHeight === null ? 0 : tip - blockHeight + 1,
+      confirmationsNeeded: r.confirmations_needed,
+      at: now,
+    });
+    (r as { state: TxState }).state = state;
+  };
+  const landing = new Map<FollowedBlock, Row[]>();
+  const confirmed: Row[] = [];
+  const expired: Row[] = [];
+  for (const r of rows) {
+    const block = OPEN_UNLANDED.includes(r.state) ? landedIn.get(r.tx_hash) : undefined;
+    if (block) {
+      change(r, 'in_block', block);
+      landing.set(block, [...(landing.get(block) ?? []), r]);
+      r.block_height = block.height;
+      r.block_hash = block.hash;
+    } else if (r.state !== 'in_block' && r.ttl_slot !== null && lastSlot !== null && r.ttl_slot <= lastSlot) {
+      change(r, 'expired', null);
+      expired.push(r);
+      continue;
+    }
+    if (r.state === 'in_block' && r.block_height !== null && r.block_height + r.confirmations_needed - 1 <= tip) {
+      change(r, 'confirmed', { height: r.block_height, hash: r.block_hash ?? '' });
+      confirmed.push(r);
+    }
+  }
+  const ids = (list: Row[]) => list.map((r) => r.id);
+  for (const [block, list] of landing) {
+    await trx('tracked_txs').whereIn('id', ids(list)).update({ state: 'in_block', block_height: block.height, block_hash: block.hash, updated_at: now });
+  }
+  if (confirmed.length > 0) await trx('tracked_txs').whereIn('id', ids(confirmed)).update({ state: 'confirmed', updated_at: now, settled_at: now });
+  if (expired.length > 0) await trx('tracked_txs').whereIn('id', ids(expired)).update({ state: 'expired', updated_at: now, settled_at: now });
+  const byHash = new Map(rows.map((r) => [`${r.project_id}:${r.tx_hash}`, r.id]));
+  await insertChanges(trx, changes.map((c) => ({ tracked_id: byHash.get(`${c.projectId}:${c.txHash}`)!, state: c.state, block_height: c.blockHeight, block_hash: c.blockHash, at: now })));
+  return changes;
+}
+
+async function insertChanges(trx: Conn, rows: Array<{ tracked_id: number; state: TxState; block_height: number | null; block_hash: string | null; at: number }>): Promise<void> {
+  for (let i = 0; i < rows.length; i += CHUNK) await trx('tracked_tx_changes').insert(rows.slice(i, i + CHUNK));
+}
+
+/**
+ * The blocks `abandoned` were dropped by a rollback: the transactions they held (landed or confirmed)
+ * are rolled back, and those `inMempool` says are waiting again go back to pending. Answers the changes.
+ */
+export async function rollBackTracked(trx: Knex.Transaction, network: number, abandoned: string[], inMempool: (hashes: string[]) => Promise<Set<string>>, now = Date.now()): Promise<TxChange[]> {
+  if (abandoned.length === 0) return [];
+  const rows: Row[] = [];
+  for (let i = 0; i < abandoned.length; i += CHUNK) {
+    rows.push(...(await trx('tracked_txs').where({ network }).whereIn('state', ['in_block', 'confirmed']).whereIn('block_hash', abandoned.slice(i, i + CHUNK)).select('id', 'project_id', 'tx_hash', 'state', 'block_height', 'block_hash', 'ttl_slot', 'confirmations_needed')));
+  }
+  if (rows.length === 0) return [];
+  const waiting = await inMempool([...new Set(rows.map((r) => r.tx_hash))]);
+  const changes: TxChange[] = [];
+  const history: Array<{ tracked_id: number; state: TxState; block_height: number | null; block_hash: string | null; at: number }> = [];
+  for (const r of rows) {
+    const base = { projectId: Number(r.project_id), network, txHash: r.tx_hash, blockHeight: null, blockHash: null, depth: 0, confirmationsNeeded: Number(r.confirmations_needed), at: now };
+    changes.push({ ...base, from: r.state, state: 'rolled_back', blockHeight: r.block_height === null ? null : Number(r.block_height), blockHash: r.block_hash });
+    history.push({ tracked_id: Number(r.id), state: 'rolled_back', block_height: r.block_height === null ? null : Number(r.block_height), block_hash: r.block_hash, at: now });
+    if (waiting.has(r.tx_hash)) {
+      changes.push({ ...base, from: 'rolled_back', state: 'pending' });
+      history.push({ tracked_id: Number(r.id), state: 'pending', block_height: null, block_hash: null, at: now });
+    }
+  }
+  const back = rows.filter((r) => waiting.has(r.tx_hash)).map((r) => Number(r.id));
+  const gone = rows.filter((r) => !waiting.has(r.tx_hash)).map((r) => Number(r.id));
+  const cleared = { block_height: null, block_hash: null, updated_at: now, settled_at: null };
+  if (gone.length > 0) await trx('tracked_txs').whereIn('id', gone).update({ ...cleared, state: 'rolled_back' });
+  if (back.length > 0) await trx('tracked_txs').whereIn('id', back).update({ ...cleared, state: 'pending' });
+  await insertChanges(trx, history);
+  return changes;
+}
+

@@ -1,0 +1,311 @@
+// The life of a submitted transaction: a payment submitted to the sandbox chain through the gateway
+// is pending, then in a block, then confirmed at the project's depth, as GET /cairn/v1/txs/{hash}/status
+// and the project page's list tell; a refused one is invalid with the ledger's reason; another
+// project's key learns nothing of it; a rollback takes it out of its block and the new branch brings it back.
+import crypto from 'node:crypto';
+import CSL from '@emurgo/cardano-serialization-lib-nodejs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { useTestApp } from '../helpers/use-test-app';
+import { Client } from '../helpers/http-client';
+import { signIn } from '../helpers/sign-in';
+import { call } from '../helpers/gateway';
+import { startGateway, type RunningGateway } from '../../server/gateway-app';
+import { loadConfig } from '../../server/config';
+import { setSubscription } from '../../server/features/workspaces/subscriptions';
+import { createSandboxChain, type SandboxChain } from '../../server/sandbox/chain/index';
+import { dbLedgerStore } from '../../server/sandbox/store';
+import { sandboxSource, type ChainSource } from '../../server/features/webhooks/chain-source';
+import { ChainFollower } from '../../server/features/webhooks/follower';
+import { recordSubmission } from '../../server/features/txs/store';
+import { createLogger } from '../../server/logger';
+import { Dispatcher } from '../../server/features/webhooks/dispatcher';
+import { parseAllowlist } from '../../server/features/webhooks/ssrf';
+import { startReceiver } from '../helpers/receiver';
+import { keysOf, payment } from '../unit/server/sandbox/chain/tx-builder';
+import type { Block } from '../../shared/chain';
+import { TX_HASH_MESSAGE, type TxStatus } from '../../shared/txs';
+
+const app = useTestApp();
+let gw: RunningGateway;
+let chain: SandboxChain;
+let client: Client;
+let ws: number;
+let key: string;
+let otherKey: string;
+let projectUuid: string;
+const clock = { now: Date.UTC(2026, 10, 2, 9) };
+const logger = createLogger('silent');
+const PREPROD = 3;
+const nextBlock = () => {
+  clock.now += chain.params.blockIntervalMs;
+};
+const status = (hash: string, k = key) => call(`${gw.url}/cairn/v1/txs/${hash}/status`, k) as Promise<{ status: number; body: TxStatus & { message?: string } }>;
+const submit = (cbor: Uint8Array, k = key) => fetch(`${gw.url}/api/v0/tx/submit`, { method: 'POST', headers: { project_id: k, 'content-type': 'application/cbor' }, body: Buffer.from(cbor) });
+/** Until the gateway recorded the submission (it writes once its answer has gone out). */
+async function recorded(hash: string, state: string): Promise<TxStatus> {
+  for (let i = 0; i < 100; i++) {
+    const res = await status(hash);
+    if (res.status === 200 && res.body.state === state) return res.body;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  throw new Error(`${hash} never became ${state}: ${JSON.stringify((await status(hash)).body)}`);
+}
+
+beforeAll(async () => {
+  client = new Client(app.url);
+  await signIn(client, app.mailer, 'txs@example.com');
+  const me = (await client.get('/api/me')).body.data.id;
+  await setSubscription(app.db, me, 'DEVELOPER', 'active');
+  ws = (await client.get('/api/workspaces')).body.data[0].id;
+  const created = (await client.post(`/api/workspaces/${ws}/projects`, { projectName: 'dapp', networkId: 6 })).body.data;
+  key = created.project.project_id;
+  projectUuid = created.uuid;
+  otherKey = (await client.post(`/api/workspaces/${ws}/projects`, { projectName: 'other', networkId: 6 })).body.data.project.project_id;
+  chain = createSandboxChain({ network: 'preprod', now: () => clock.now, store: dbLedgerStore(app.db) });
+  await chain.ready();
+  gw = await startGateway({
+    config: loadConfig({ NODE_ENV: 'test', SESSION_SECRET: 'x'.repeat(40), METERING_FLUSH_MS: '100000', ...(app.database.databaseUrl ? { DATABASE_URL: app.database.databaseUrl } : {}) }),
+    db: app.db, logger, version: 'test', port: 0, host: '127.0.0.1', chains: { preprod: chain },
+  });
+});
+afterAll(async () => {
+  await gw.close();
+});
+
+describe('the status of a submitted transaction', () => {
+  it('goes pending → in_block → confirmed at the project depth, on the status route and the project page', async () => {
+    const set = await client.put(`/api/projects/${projectUuid}/tx-confirmations`, { confirmations: 3 });
+    expect(set.status, JSON.stringify(set.body)).toBe(200);
+    const follower = new ChainFollower(app.db, logger, sandboxSource(chain), { network: PREPROD, trackTxs: true });
+    await follower.tick();
+
+    const [sender, recipient] = chain.devWallets();
+    const input = chain.addressUtxos(sender!.address)!.find((u) => BigInt(u.amount[0]!.quantity) > 100_000_000n)!;
+    const cbor = payment({ inputs: [input], to: recipient!.address, lovelace: 5_000_000n, change: sender!.address, signers: [keysOf(sender!.mnemonic).payment] });
+    const res = await submit(cbor);
+    expect(res.status, await res.clone().text()).toBe(200);
+    const hash = (await res.json()) as string;
+
+    const pending = await recorded(hash, 'pending');
+    expect(pending).toMatchObject({ tx_hash: hash, state: 'pending', block_height: null, depth: 0, confirmations_needed: 3, reason: null });
+    expect(pending.history.map((h) => h.state)).toEqual(['pending']);
+
+    nextBlock();
+    await follower.tick();
+    const landed = (await status(hash)).body;
+    const height = chain.tipHeight();
+    expect(landed).toMatchObject({ state: 'in_block', block_height: height, block_hash: chain.blockAt(height)!.hash, depth: 1 });
+
+    nextBlock();
+    await follower.tick();
+    expect((await status(hash)).body).toMatchObject({ state: 'in_block', depth: 2 });
+
+    nextBlock();
+    await follower.tick();
+    const confirmed = (await status(hash)).body;
+    expect(confirmed).toMatchObject({ state: 'confirmed', block_height: height, depth: 3 });
+    expect(confirmed.history.map((h) => [h.state, h.block_height])).toEqual([['pending', null], ['in_block', height], ['confirmed', height]]);
+    expect(confirmed.submitted_at).toBeLessThanOrEqual(Math.ceil(Date.now() / 1000));
+
+    // The network in the path works as well as the key's own.
+    expect((await call(`${gw.url}/cardano-preprod/cairn/v1/txs/${hash}/status`, key)).body.state).toBe('confirmed');
+    // Another project's key: not found, as for a transaction it never submitted.
+    const other = await status(hash, otherKey);
+    expect(other.status).toBe(404);
+    expect(other.body).toMatchObject({ status_code: 404, error: 'Not Found' });
+
+    const page = await client.get(`/api/projects/${projectUuid}/txs`);
+    expect(page.status).toBe(200);
+    expect(page.body.data.confirmations).toBe(3);
+    expect(page.body.data.txs[0]).toMatchObject({ tx_hash: hash, state: 'confirmed', block_height: height, depth: 3, confirmations_needed: 3 });
+  });
+
+  it('records a refused transaction as invalid with the ledger reason', async () => {
+    const [sender, recipient] = chain.devWallets();
+    const input = chain.addressUtxos(sender!.address)!.find((u) => BigInt(u.amount[0]!.quantity) > 100_000_000n)!;
+    // Signed by the wrong key: the ledger refuses it.
+    const wrong = keysOf(recipient!.mnemonic).payment;
+    const cbor = payment({ inputs: [input], to: recipient!.address, lovelace: 5_000_000n, change: sender!.address, signers: [wrong] });
+    const res = await submit(cbor);
+    expect(res.status).toBe(400);
+    const message = ((await res.json()) as { message: string }).message;
+    const hash = CSL.FixedTransaction.from_bytes(cbor).transaction_hash().to_hex();
+    const invalid = await recorded(hash, 'invalid');
+    expect(invalid).toMatchObject({ state: 'invalid', reason: message, depth: 0 });
+    expect(invalid.history.map((h) => h.state)).toEqual(['invalid']);
+  });
+
+  it('answers a malformed hash 400 with what a hash is, an unknown one 404, and counts the calls', async () => {
+    const bad = await status('not-a-hash');
+    expect(bad.status).toBe(400);
+    expect(bad.body).toMatchObject({ status_code: 400, message: TX_HASH_MESSAGE });
+    expect((await status('ab'.repeat(32))).status).toBe(404);
+    expect((await call(`${gw.url}/cairn/v1/txs/${'ab'.repeat(32)}/status`)).status).toBe(403);
+    expect((await call(`${gw.url}/cairn/v1/nothing`, key)).status).toBe(404);
+    // The API reference lists it as a Cairn extension on the gateway's root.
+    const doc = (await (await fetch(`${app.url}/docs/data-api.json`)).json()) as { paths: Record<string, { servers: Array<{ url: string }>; get: { tags: string[] } }> };
+    expect(doc.paths['/cairn/v1/txs/{hash}/status']?.get.tags).toEqual(['Cairn extensions']);
+    expect(doc.paths['/cairn/v1/txs/{hash}/status']?.servers[0]?.url).not.toMatch(/\/api\/v0$/);
+    await gw.meter.flush();
+    const counted = await app.db('usage_dimensions').where({ dimension: 'endpoint', value: '/cairn/v1/txs/{hash}/status' }).sum({ n: 'requests' }).first();
+    expect(Number(counted?.n)).toBeGreaterThanOrEqual(2);
+  });
+});
+
+/** A chain we script, with the transactions of each block and a mempool. */
+class ForkingChain implements ChainSource {
+  blocks: Block[] = [];
+  txs = new Map<string, string[]>();
+  mempool = new Set<string>();
+  constructor(length: number) {
+    for (let h = 0; h < length; h++) this.append();
+  }
+  append(tag = 'a', txs: string[] = []): Block {
+    const h = this.blocks.length;
+    const prev = this.blocks[h - 1];
+    const hash = crypto.createHash('sha256').update(`${tag}-${h}-${prev?.hash ?? ''}`).digest('hex');
+    const block = { time: 1_700_000_000 + h * 20, height: h, hash, slot: h * 20, epoch: 0, epoch_slot: h * 20, slot_leader: 'pool1' + 'x'.repeat(51), size: 1000, tx_count: txs.length, output: null, fees: null, block_vrf: null, op_cert: null, op_cert_counter: null, previous_block: prev?.hash ?? null, next_block: null, confirmations: 0 } satisfies Block;
+    this.blocks.push(block);
+    this.txs.set(hash, txs);
+    for (const t of txs) this.mempool.delete(t);
+    return block;
+  }
+  tipHeight = async () => this.blocks.length - 1;
+  blockAt = async (h: number) => this.blocks[h] ?? null;
+  blockTxDetails = async () => [];
+  blockTxHashes = async (hash: string) => this.txs.get(hash) ?? [];
+  inMempool = async (hashes: string[]) => new Set(hashes.filter((h) => this.mempool.has(h)));
+  epoch = async () => null;
+  epochStart = async () => null;
+}
+
+describe('tracked transactions and the chain', () => {
+  it('a rollback moves a landed transaction to rolled_back, back to pending in the mempool, and into the new branch', async () => {
+    const projectId = Number((await app.db('projects').where({ project_id: key }).first('id')).id);
+    const fork = new ForkingChain(5);
+    // Network 0 (mainnet), so this chain does not meet the sandbox's cursors.
+    const follower = new ChainFollower(app.db, logger, fork, { network: 0, trackTxs: true });
+    await follower.tick();
+    const tx = crypto.randomBytes(32).toString('hex');
+    await recordSubmission(app.db, { projectId, network: 0, txHash: tx, ttlSlot: null });
+    fork.mempool.add(tx);
+    fork.append('a', [tx]); // height 5
+    fork.append('a'); // 6
+    await follower.tick();
+    expect((await status(tx)).body).toMatchObject({ state: 'in_block', block_height: 5, block_hash: fork.blocks[5]!.hash });
+
+    // Blocks 5 and 6 are replaced by a longer branch; the transaction waits in the mempool again.
+    fork.blocks.length = 5;
+    fork.mempool.add(tx);
+    fork.append('b');
+    fork.append('b');
+    fork.append('b');
+    await follower.tick();
+    const back = (await status(tx)).body;
+    expect(back).toMatchObject({ state: 'pending', block_height: null, depth: 0 });
+    expect(back.history.map((h) => h.state)).toEqual(['pending', 'in_block', 'rolled_back', 'pending']);
+
+    fork.append('b', [tx]); // 8
+    await follower.tick();
+    const relanded = (await status(tx)).body;
+    expect(relanded).toMatchObject({ state: 'in_block', block_height: 8, block_hash: fork.blocks[8]!.hash, depth: 1 });
+    expect(relanded.history.map((h) => h.state)).toEqual(['pending', 'in_block', 'rolled_back', 'pending', 'in_block']);
+  });
+
+  it('expires a transaction whose validity ended before it landed, and prunes settled ones after the retention', async () => {
+    const projectId = Number((await app.db('projects').where({ project_id: key }).first('id')).id);
+    const fork = new ForkingChain(3);
+    const follower = new ChainFollower(app.db, logger, fork, { network: 0, trackTxs: true });
+    await app.db('chain_cursors').where({ network: 0 }).delete();
+    await app.db('chain_blocks').where({ network: 0 }).delete();
+    await follower.tick();
+    const tx = crypto.randomBytes(32).toString('hex');
+    await recordSubmission(app.db, { projectId, network: 0, txHash: tx, ttlSlot: 70 });
+    fork.append(); // slot 60
+    await follower.tick();
+    expect((await status(tx)).body.state).toBe('pending');
+    fork.append(); // slot 80: past its validity
+    await follower.tick();
+    expect((await status(tx)).body).toMatchObject({ state: 'expired', history: [{ state: 'pending' }, { state: 'expired' }] });
+
+    const { pruneTrackedTxs } = await import('../../server/features/txs/store');
+    expect(await pruneTrackedTxs(app.db, Date.now() + 6 * 86_400_000)).toBe(0);
+    expect(await pruneTrackedTxs(app.db, Date.now() + 8 * 86_400_000)).toBeGreaterThanOrEqual(1);
+    expect((await status(tx)).status).toBe(404);
+    // Its changes went with it.
+    expect(await app.db('tracked_tx_changes').whereNotIn('tracked_id', app.db('tracked_txs').select('id')).count({ n: '*' }).first().then((r) => Number(r?.n))).toBe(0);
+  });
+
+  it('advances many pending transactions with a fixed number of statements per block', async () => {
+    const projectId = Number((await app.db('projects').where({ project_id: key }).first('id')).id);
+    const fork = new ForkingChain(3);
+    await app.db('chain_cursors').where({ network: 0 }).delete();
+    await app.db('chain_blocks').where({ network: 0 }).delete();
+    const follower = new ChainFollower(app.db, logger, fork, { network: 0, trackTxs: true });
+    await follower.tick();
+    const now = Date.now();
+    const hashes = Array.from({ length: 400 }, () => crypto.randomBytes(32).toString('hex'));
+    for (let i = 0; i < hashes.length; i += 100) {
+      await app.db('tracked_txs').insert(hashes.slice(i, i + 100).map((h) => ({ project_id: projectId, network: 0, tx_hash: h, state: 'pending', confirmations_needed: 2, submitted_at: now, updated_at: now })));
+    }
+    const statements: string[] = [];
+    const count = (q: { sql: string }) => {
+      if (q.sql.includes('tracked_tx')) statements.push(q.sql);
+    };
+    app.db.on('query', count);
+    try {
+      fork.append('a', hashes.slice(0, 50));
+      await follower.tick();
+      fork.append('a', hashes.slice(50, 60));
+      await follower.tick();
+    } finally {
+      app.db.off('query', count);
+    }
+    // Per block: one read, one update per new state, one insert of the changes, whatever is pending.
+    expect(statements.length).toBeLessThanOrEqual(8);
+    const states = await app.db('tracked_txs').whereIn('tx_hash', hashes.slice(0, 60)).select('state');
+    expect(states.filter((r) => r.state === 'confirmed')).toHaveLength(50);
+    expect(states.filter((r) => r.state === 'in_block')).toHaveLength(10);
+    expect(await app.db('tracked_txs').whereIn('tx_hash', hashes.slice(60)).where({ state: 'pending' }).count({ n: '*' }).first().then((r) => Number(r?.n))).toBe(340);
+  });
+
+  it("fires 'tx_status' webhooks on each change from the chain, signed and logged like other deliveries, filtered by their JSONPath conditions", async () => {
+    const receiver = await startReceiver();
+    try {
+      const hook = (name: string, conditions: unknown[]) =>
+        client.post(`/api/workspaces/${ws}/webhooks`, { name, description: '', network: 2, type: 'tx_status', target_url: receiver.url, confirmations: 0, status: 'enabled', conditions, api_version: 1 });
+      const every = await hook('every change', []);
+      expect(every.status, JSON.stringify(every.body)).toBe(201);
+      const confirmedOnly = await hook('confirmed', [{ type: 'jsonPath', selector: '$.state', operator: '=', value: 'confirmed' }]);
+      expect(confirmedOnly.status, JSON.stringify(confirmedOnly.body)).toBe(201);
+      const projectId = Number((await app.db('projects').where({ project_id: key }).first('id')).id);
+      const fork = new ForkingChain(3);
+      const follower = new ChainFollower(app.db, logger, fork, { network: 2, trackTxs: true });
+      await follower.tick();
+      const tx = crypto.randomBytes(32).toString('hex');
+      await recordSubmission(app.db, { projectId, network: 2, txHash: tx, ttlSlot: null });
+      fork.append('a', [tx]);
+      await follower.tick();
+      fork.append();
+      fork.append();
+      await follower.tick();
+      const dispatcher = new Dispatcher(app.db, logger, app.mailer, { allowlist: parseAllowlist('127.0.0.1'), timeoutMs: 2000, retrySchedule: [0, 100], publicUrl: app.url });
+      while ((await dispatcher.runOnce()) > 0);
+      const of = (id: string) => receiver.received.filter((r) => r.body?.webhook_id === id);
+      const all = of(every.body.data.id);
+      expect(all.map((r) => [r.body.type, r.body.payload.tx_hash, r.body.payload.previous_state, r.body.payload.state])).toEqual([
+        ['tx_status', tx, 'pending', 'in_block'],
+        ['tx_status', tx, 'in_block', 'confirmed'],
+      ]);
+      expect(all[1]!.body.payload).toMatchObject({ project: projectUuid, block_height: 3, depth: 3, confirmations_needed: 3 });
+      expect(all[0]!.headers['blockfrost-signature']).toMatch(/^t=\d+,v1=[0-9a-f]{64}$/);
+      expect(of(confirmedOnly.body.data.id).map((r) => r.body.payload.state)).toEqual(['confirmed']);
+      // The delivery log holds them as for any webhook.
+      const log = await client.get(`/api/workspaces/${ws}/webhooks/${every.body.data.id}/events`);
+      expect(log.status, JSON.stringify(log.body)).toBe(200);
+      expect(JSON.stringify(log.body.data)).toContain(all[0]!.body.id);
+    } finally {
+      await receiver.close();
+    }
+  });
+});
