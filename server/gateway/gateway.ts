@@ -205,9 +205,8 @@ function dispatch(g: Gateway, verdict: Verdict, req: http.IncomingMessage, res: 
  * backend. A backend whose request holds calls (JSON-RPC) gets it admitted by key and lists, and runs
  * the limits and metering steps per call.
  */
-function serveKeyed(g: Gateway, req: http.IncomingMessage, res: http.ServerResponse, p: ProjectKey, network: string | undefined, rest: string, search: string, started: number): void {
+function serveKeyed(g: Gateway, req: http.IncomingMessage, res: http.ServerResponse, p: ProjectKey, network: string | undefined, rest: string, search: string, started: number, extensionPath: boolean): void {
   const target = network ?? p.network;
-  const extensionPath = rest.startsWith(CAIRN_PREFIX);
   const extension = extensionPath ? g.deps.cairn : undefined;
   const backend = extensionPath ? extension : g.byNetwork.get(target);
   // Nothing can answer it here: say so before the limits, so it costs no quota, no token and no metering.
@@ -273,9 +272,11 @@ function handle(g: Gateway, req: http.IncomingMessage, res: http.ServerResponse)
     network = pathNetwork(pathname);
     if (network) rest = pathname.slice(network.length + 1) || '/';
   }
+  // Cairn's extensions live beside /api/v0, never under it (where Blockfrost's paths are): admitted below like them.
+  const extensionPath = rest.startsWith(CAIRN_PREFIX);
   if (rest === API_PREFIX || rest.startsWith(API_PREFIX + '/')) rest = rest.slice(API_PREFIX.length) || '/';
-  else if (rest.startsWith(CAIRN_PREFIX)) {
-    // Cairn's extensions: admitted below like Blockfrost's paths.
+  else if (extensionPath) {
+    // admitted below
   } else if (rest !== '/' && rest !== '/health' && rest !== '/health/clock') return sendBlockfrostError(res, 404, NOT_FOUND_MESSAGE);
   // POST /api/v0/ is a JSON-RPC call (Milkomeda), not the root document.
   const rpcRoot = rest === '/' && req.method === 'POST';
@@ -298,7 +299,7 @@ function handle(g: Gateway, req: http.IncomingMessage, res: http.ServerResponse)
   if (observed) (res as ObservedResponse)[ANSWER] = observed.slot(p.network, false);
   const refusal = g.admission.keyRefusal(p, network, rpcRoot);
   if (refusal) return refuse(req, res, network, rest, refusal, p);
-  serveKeyed(g, req, res, p, network, rest, search, started);
+  serveKeyed(g, req, res, p, network, rest, search, started, extensionPath);
 }
 
 /** The API root, /health and /health/clock, answered without a key. */
