@@ -1,7 +1,8 @@
 // `npm run screenshots [folder]`: screenshots of /, /#pricing, /auth/signin, /dashboard and every
-// dashboard page (with a sandbox project, a webhook and the workspace's audit log) at 375 and 1280 px, for looking at the product the way a
+// dashboard page (with a sandbox project and its submitted transactions, a webhook and the workspace's audit log) at 375 and 1280 px, for looking at the product the way a
 // visitor does. Starts the real app on a free
 // loopback port with a temporary data directory and signs in through the embedded dev mailbox.
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -133,6 +134,30 @@ async function main(): Promise<void> {
             created_at: now - (60 - i) * 3_600_000,
             expires_at: now - (60 - i) * 3_600_000 + 3_600_000,
             paid_at: i % 3 === 0 ? now - (60 - i) * 3_600_000 + 600_000 : null,
+          })),
+        );
+      }
+      // Transactions the project submitted, one in each state, so the project page lists them.
+      const projectId = ((await app.db('projects').where({ uuid: project }).first('id')) as { id: number }).id;
+      if (!(await app.db('tracked_txs').where({ project_id: projectId }).first('id'))) {
+        const now = Date.now();
+        const network = networks.find((n) => n.slug === 'cardano-preprod')!.webhookId!;
+        // Heights under the tip the chain follower has reached, so the confirmations read as they would.
+        const tip = Number((await app.db('chain_cursors').where({ network, confirmations: 0 }).first('height'))?.height ?? 1000);
+        const heights: Record<string, number> = { in_block: tip - 3, confirmed: tip - 40 };
+        const states = ['pending', 'in_block', 'confirmed', 'rolled_back', 'expired', 'invalid'] as const;
+        await app.db('tracked_txs').insert(
+          states.map((state, i) => ({
+            project_id: projectId,
+            network,
+            tx_hash: crypto.createHash('sha256').update(`screenshots ${i}`).digest('hex'),
+            state,
+            block_height: heights[state] ?? null,
+            block_hash: heights[state] === undefined ? null : crypto.createHash('sha256').update(`block ${i}`).digest('hex'),
+            confirmations_needed: 10,
+            reason: state === 'invalid' ? 'The transaction spends an input the ledger does not know.' : null,
+            submitted_at: now - (states.length - i) * 600_000,
+            updated_at: now,
           })),
         );
       }

@@ -1,4 +1,4 @@
-import { Badge, Paper, Stack, Text, Title } from '@mantine/core';
+import { Badge, Box, Group, Paper, Stack, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { DataList } from '../../components/data-list';
 import { formatDateTime } from '../../lib/format';
@@ -13,6 +13,18 @@ const stateColors: Record<TxState, string> = {
   expired: 'yellow',
   invalid: 'red',
 };
+
+function StateBadge({ tx }: { tx: TrackedTxDto }) {
+  return (
+    // The whole label always: a state cut to 'ROLLED BA…' says nothing.
+    <Badge color={stateColors[tx.state]} variant="light" title={tx.reason ?? undefined} style={{ flexShrink: 0, overflow: 'visible' }} styles={{ label: { overflow: 'visible' } }}>
+      {txStateLabels[tx.state]}
+    </Badge>
+  );
+}
+
+/** Confirmations so far of the needed ones, once the transaction is in a block. */
+const confirmations = (t: TrackedTxDto) => (t.block_height === null ? '—' : `${Math.min(t.depth, t.confirmations_needed)} / ${t.confirmations_needed}`);
 
 /** The transactions the project submitted through the gateway lately, with where each one stands. */
 export function SubmissionsCard({ projectUuid }: { projectUuid: string }) {
@@ -49,16 +61,29 @@ export function SubmissionsCard({ projectUuid }: { projectUuid: string }) {
             {
               accessor: 'state',
               title: 'State',
-              render: (t) => (
-                <Badge color={stateColors[t.state]} variant="light" title={t.reason ?? undefined}>
-                  {txStateLabels[t.state]}
-                </Badge>
-              ),
+              width: 130,
+              render: (t) => <StateBadge tx={t} />,
             },
             { accessor: 'block_height', title: 'Block', render: (t) => (t.block_height === null ? '—' : String(t.block_height)) },
-            { accessor: 'depth', title: 'Confirmations', render: (t) => (t.block_height === null ? '—' : `${Math.min(t.depth, t.confirmations_needed)} / ${t.confirmations_needed}`) },
+            { accessor: 'depth', title: 'Confirmations', render: confirmations },
             { accessor: 'submitted_at', title: 'Submitted', render: (t) => formatDateTime(t.submitted_at) },
           ]}
+          // On a phone each transaction is two lines: its state and hash, then its block, confirmations and time.
+          card={(t, i) => (
+            <Box py={8} style={{ borderTop: i > 0 ? '1px solid var(--mantine-color-gray-3)' : undefined }}>
+              <Group gap="xs" wrap="nowrap" align="flex-start">
+                <StateBadge tx={t} />
+                <Text size="sm" ff="monospace" style={{ overflowWrap: 'anywhere', minWidth: 0 }}>
+                  {t.tx_hash}
+                </Text>
+              </Group>
+              <Text size="xs" c="dimmed" mt={2}>
+                {t.block_height === null ? '' : `Block ${t.block_height} · ${confirmations(t)} confirmations · `}
+                {formatDateTime(t.submitted_at)}
+              </Text>
+            </Box>
+          )}
+          cardGap={0}
         />
       </Stack>
     </Paper>
