@@ -41,16 +41,15 @@ function cruise(files: string[]): Cruise {
   }
   return JSON.parse(out) as Cruise;
 }
-const violations = (files: string[]): Violation[] => cruise(files).summary.violations;
 
 /**
  * The renderer's features as a graph (a feature imports another when any of its files imports that
  * one's index.ts), and its cycles: each as the features on it, in order.
  */
-function rendererFeatureCycles(): string[][] {
+function rendererFeatureCycles(modules: Cruise['modules']): string[][] {
   const featureOf = (file: string) => /^desktop\/renderer\/src\/features\/([^/]+)\//.exec(file)?.[1];
   const edges = new Map<string, Set<string>>();
-  for (const m of cruise(['desktop/renderer/src']).modules) {
+  for (const m of modules) {
     const from = featureOf(m.source);
     if (!from) continue;
     for (const d of m.dependencies) {
@@ -78,20 +77,19 @@ function write(file: string, code: string): string {
   fs.writeFileSync(full, code);
   return file;
 }
-afterEach(() => {
+function restore(): void {
   for (const [file, original] of touched) {
     if (original === null) fs.rmSync(path.join(root, file), { force: true });
     else fs.writeFileSync(path.join(root, file), original);
   }
   touched.clear();
-});
+}
+afterEach(restore);
 
-describe('layout import rules (dependency-cruiser)', () => {
-  it('hold for the repository as it is', () => {
-    expect(violations(['server', 'shared', 'desktop'])).toEqual([]);
-  }, 60_000);
-
-  it.each([
+// Each dependency-cruiser run is a process that loads TypeScript and resolves the files' imports, so
+// the rules are tried in two runs, not one per rule: the repository as it is, and every probe below
+// written at once (each in a file of its own), their violations then told apart by the file they come from.
+const REFUSED: Array<[what: string, file: string, code: string, rule: string]> = [
     ["a feature reaching past another feature's index.ts", 'server/features/billing/layout-probe.ts', "import { findProjectRef } from '../projects/projects';\nexport const x = findProjectRef;\n", 'feature public face'],
     ['the gateway loading the sandbox at run time', 'server/gateway/layout-probe.ts', "import { createSandboxChain } from '../sandbox/chain/index';\nexport const x = createSandboxChain;\n", 'layout: server/gateway/'],
     ['a feature loading the sandbox at run time', 'server/features/status/layout-probe.ts', "import { createSandboxChain } from '../../sandbox/chain/index';\nexport const x = createSandboxChain;\n", 'layout: server/features/'],
@@ -107,31 +105,60 @@ describe('layout import rules (dependency-cruiser)', () => {
     ['a shared component importing a renderer feature', 'desktop/renderer/src/components/layout-probe.ts', "import { siteQueries } from '../features/site/index';\nexport const x = siteQueries;\n", 'layout: desktop/renderer/src/components/'],
     ["the renderer's kernel importing a component", 'desktop/renderer/src/lib/layout-probe.ts', "import { PageLoader } from '../components/page-loader';\nexport const x = PageLoader;\n", 'layout: desktop/renderer/ kernel'],
     ['a renderer feature importing the app', 'desktop/renderer/src/features/projects/layout-probe.ts', "import { queryClient } from '../../app/query-client';\nexport const x = queryClient;\n", 'layout: desktop/renderer/src/features/'],
-  ])('refuses %s', (_what, file, code, rule) => {
-    expect(violations([write(file, code)]).map((v) => v.rule.name)).toContain(rule);
+];
+const ALLOWED: [file: string, code: string] = ['server/features/status/layout-probe-allowed.ts', "import type { LocalChain } from '../../blockfrost/chain';\nexport type X = LocalChain;\n"];
+/** index.ts re-exports the routes; the routes import a module that imports index.ts. */
+const CYCLE_ROUTES = 'server/features/quota/routes.ts';
+/** The subscription pages show pricing's plan cards; pricing reading subscription's queries closes a loop. */
+const FEATURE_CYCLE: [file: string, code: string] = ['desktop/renderer/src/features/pricing/layout-probe-cycle.ts', "import { StatusBadge } from '../subscription/index';\nexport const x = StatusBadge;\n"];
+
+/** Probe i's own file: the rule's folder, a name no other probe has. */
+const probeFile = (file: string, i: number) => file.replace(/layout-probe\.ts$/, `layout-probe-${i}.ts`);
+
+let asItIs: Cruise | undefined;
+const repository = (): Cruise => (asItIs ??= cruise(['server', 'shared', 'desktop']));
+let probed: Cruise | undefined;
+function probes(): Cruise {
+  if (probed) return probed;
+  try {
+    const files = REFUSED.map(([, file, code], i) => write(probeFile(file, i), code));
+    write(ALLOWED[0], ALLOWED[1]);
+    write(FEATURE_CYCLE[0], FEATURE_CYCLE[1]);
+    write('server/features/quota/layout-probe.ts', "import { registerQuotaRoutes } from './index';\nexport const x = registerQuotaRoutes;\n");
+    write(CYCLE_ROUTES, "import './layout-probe';\n" + fs.readFileSync(path.join(root, CYCLE_ROUTES), 'utf8'));
+    probed = cruise([...files, ALLOWED[0], FEATURE_CYCLE[0], CYCLE_ROUTES]);
+  } finally {
+    restore();
+  }
+  return probed;
+}
+const violationsFrom = (c: Cruise, file: string) => c.summary.violations.filter((v) => v.from === file).map((v) => v.rule.name);
+
+describe('layout import rules (dependency-cruiser)', () => {
+  it('hold for the repository as it is', () => {
+    expect(repository().summary.violations).toEqual([]);
   }, 60_000);
+
+  it.each(REFUSED.map(([what, file, , rule], i) => [what, probeFile(file, i), rule] as const))('refuses %s', (_what, file, rule) => {
+    expect(violationsFrom(probes(), file)).toContain(rule);
+  }, 120_000);
 
   it('refuses an import cycle', () => {
-    // index.ts re-exports the routes; the routes import a module that imports index.ts.
-    write('server/features/quota/layout-probe.ts', "import { registerQuotaRoutes } from './index';\nexport const x = registerQuotaRoutes;\n");
-    const routes = 'server/features/quota/routes.ts';
-    write(routes, "import './layout-probe';\n" + fs.readFileSync(path.join(root, routes), 'utf8'));
-    expect(violations([routes]).map((v) => v.rule.name)).toContain('no-circular');
-  }, 60_000);
+    const cycles = probes().summary.violations.filter((v) => v.rule.name === 'no-circular');
+    expect(cycles.map((v) => v.from).filter((f) => f.startsWith('server/features/quota/'))).not.toEqual([]);
+  }, 120_000);
 
   it('allows a feature to import the chain interfaces of the Blockfrost contract', () => {
-    expect(violations([write('server/features/status/layout-probe.ts', "import type { LocalChain } from '../../blockfrost/chain';\nexport type X = LocalChain;\n")])).toEqual([]);
-  }, 60_000);
+    expect(violationsFrom(probes(), ALLOWED[0])).toEqual([]);
+  }, 120_000);
 
   it('finds no cycle between renderer features as they are', () => {
-    expect(rendererFeatureCycles()).toEqual([]);
+    expect(rendererFeatureCycles(repository().modules)).toEqual([]);
   }, 60_000);
 
   it('refuses a cycle between renderer features, even through their index.ts', () => {
-    // The subscription pages show pricing's plan cards; pricing reading subscription's queries closes a loop.
-    write('desktop/renderer/src/features/pricing/layout-probe.ts', "import { StatusBadge } from '../subscription/index';\nexport const x = StatusBadge;\n");
-    expect(rendererFeatureCycles()).toContainEqual(['pricing', 'subscription']);
-  }, 60_000);
+    expect(rendererFeatureCycles(probes().modules)).toContainEqual(['pricing', 'subscription']);
+  }, 120_000);
 
   it("is the README's Layout table", () => {
     expect(fs.readFileSync(path.join(root, 'README.md'), 'utf8')).toContain(layoutTable());
