@@ -22,6 +22,7 @@ import { sendJson } from './gateway/respond';
 import type { Metrics } from './metrics';
 import type { GatewayBackend } from './gateway/backend';
 import { trackingSubmissions, txStatusBackend } from './features/txs/index';
+import { writeTxStatusEvents } from './features/webhooks/index';
 
 export interface GatewayOptions {
   config: Config;
@@ -126,8 +127,10 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
     const chain = opts.chains?.[network] ?? createSandboxChain({ network, blockIntervalMs: gw.sandboxBlockIntervalMs });
     return sandboxRouter(chain, { url, version: opts.version });
   };
-  // Transactions submitted to a sandbox network are tracked (GET /cairn/v1/txs/{hash}/status).
-  const wrapSandbox = (slug: string, backend: GatewayBackend) => trackingSubmissions(backend, { db, logger, slug });
+  // Transactions submitted to a sandbox network are tracked (GET /cairn/v1/txs/{hash}/status), and
+  // what a submit records (pending, invalid) fires the 'tx_status' webhooks as the chain's changes do.
+  const wrapSandbox = (slug: string, backend: GatewayBackend) =>
+    trackingSubmissions(backend, { db, logger, slug, withChange: (trx, change) => writeTxStatusEvents(trx, change.network, [change], null, Date.now()) });
   const cairn = txStatusBackend(db, logger);
   const gateway = createGatewayHandler({ config, logger, keys, limiter, meter, version: opts.version, jsonRpc, sandbox, wrapSandbox, cairn, usage: usageMetrics(db), ...(ipfs ? { ipfs } : {}), ...(metrics ? { metrics } : {}) });
   gateway.setQuotaBase(await loadQuotaBase(db));

@@ -274,6 +274,38 @@ describe('tracked transactions and the chain', () => {
     expect(await app.db('tracked_txs').whereIn('tx_hash', hashes.slice(60)).where({ state: 'pending' }).count({ n: '*' }).first().then((r) => Number(r?.n))).toBe(340);
   });
 
+  it("fires 'tx_status' webhooks for what a submit through the gateway records: pending, and invalid with the ledger's reason", async () => {
+    const receiver = await startReceiver();
+    try {
+      const created = await client.post(`/api/workspaces/${ws}/webhooks`, { name: 'submits', description: '', network: PREPROD, type: 'tx_status', target_url: receiver.url, confirmations: 0, status: 'enabled', conditions: [], api_version: 1 });
+      expect(created.status, JSON.stringify(created.body)).toBe(201);
+      const [recipient, sender] = chain.devWallets();
+      const input = chain.addressUtxos(sender!.address)!.find((u) => BigInt(u.amount[0]!.quantity) > 100_000_000n)!;
+      const refused = payment({ inputs: [input], to: recipient!.address, lovelace: 4_000_000n, change: sender!.address, signers: [keysOf(recipient!.mnemonic).payment] });
+      const refusal = await submit(refused);
+      expect(refusal.status).toBe(400);
+      const reason = ((await refusal.json()) as { message: string }).message;
+      const refusedHash = CSL.FixedTransaction.from_bytes(refused).transaction_hash().to_hex();
+      await recorded(refusedHash, 'invalid');
+      const accepted = await submit(payment({ inputs: [input], to: recipient!.address, lovelace: 4_000_000n, change: sender!.address, signers: [keysOf(sender!.mnemonic).payment] }));
+      expect(accepted.status, await accepted.clone().text()).toBe(200);
+      const acceptedHash = (await accepted.json()) as string;
+      await recorded(acceptedHash, 'pending');
+      const dispatcher = new Dispatcher(app.db, logger, app.mailer, { allowlist: parseAllowlist('127.0.0.1'), timeoutMs: 2000, retrySchedule: [0, 100], publicUrl: app.url });
+      while ((await dispatcher.runOnce()) > 0);
+      const got = receiver.received.filter((r) => r.body?.webhook_id === created.body.data.id).map((r) => r.body.payload);
+      expect(got).toEqual([
+        expect.objectContaining({ tx_hash: refusedHash, project: projectUuid, previous_state: null, state: 'invalid', block_height: null, depth: 0 }),
+        // The same body signed by the right key: the same transaction, refused before, accepted now.
+        expect.objectContaining({ tx_hash: acceptedHash, project: projectUuid, previous_state: 'invalid', state: 'pending', block_height: null, depth: 0 }),
+      ]);
+      expect(acceptedHash).toBe(refusedHash);
+      expect(reason.length).toBeGreaterThan(0);
+    } finally {
+      await receiver.close();
+    }
+  });
+
   it("fires 'tx_status' webhooks on each change from the chain, signed and logged like other deliveries, filtered by their JSONPath conditions", async () => {
     const receiver = await startReceiver();
     try {

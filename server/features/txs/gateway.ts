@@ -2,6 +2,7 @@
 // Cairn extension GET /cairn/v1/txs/{hash}/status. Both are GatewayBackends the composition root hands
 // to the gateway, so the requests pass the same admission steps (key, allow-lists, limits, metering).
 import type http from 'node:http';
+import type { Knex } from 'knex';
 import CSL from '@emurgo/cardano-serialization-lib-nodejs';
 import type { Db } from '../../db/index';
 import type { Logger } from '../../logger';
@@ -12,6 +13,7 @@ import { NOT_FOUND_MESSAGE } from '../../blockfrost/http';
 import { networks } from '../../../shared/networks';
 import { TX_HASH_MESSAGE, TX_HASH_PATTERN } from '../../../shared/txs';
 import { recordSubmission, txStatus } from './store';
+import type { TxChange } from './tracker';
 
 /** What the sandbox's /tx/submit reads at most (its express.raw limit), and says beyond it. */
 const SUBMIT_LIMIT = 32 * 1024;
@@ -40,11 +42,14 @@ const isCbor = (req: http.IncomingMessage): boolean => (req.headers['content-typ
  * accepted it (200), invalid with the ledger's reason when it refused a transaction (400). The body is
  * read here (the backend's body parser then takes it as read), so its hash is known whatever the answer.
  */
-export function trackingSubmissions(inner: GatewayBackend, opts: { db: Db; logger: Logger; slug: string }): GatewayBackend {
+export function trackingSubmissions(
+  inner: GatewayBackend,
+  opts: { db: Db; logger: Logger; slug: string; withChange?: (trx: Knex.Transaction, change: TxChange) => Promise<unknown> },
+): GatewayBackend {
   const network = networks.find((n) => n.slug === opts.slug)?.webhookId;
   if (network === undefined || network === null) return inner;
   const record = (projectId: number, facts: { hash: string; ttlSlot: number | null }, reason?: string) =>
-    recordSubmission(opts.db, { projectId, network, txHash: facts.hash, ttlSlot: facts.ttlSlot, ...(reason !== undefined ? { reason } : {}) }).catch((err: unknown) =>
+    recordSubmission(opts.db, { projectId, network, txHash: facts.hash, ttlSlot: facts.ttlSlot, ...(reason !== undefined ? { reason } : {}) }, opts.withChange).catch((err: unknown) =>
       opts.logger.warn({ network: opts.slug, err: { message: (err as Error).message } }, 'txs: recording a submitted transaction failed'),
     );
   return {

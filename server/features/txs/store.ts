@@ -2,6 +2,7 @@
 // follower (tracker.ts), read by the gateway's status route and the project page.
 import type { Knex } from 'knex';
 import type { Db } from '../../db/index';
+import type { TxChange } from './tracker';
 import { DAY_MS } from '../../../shared/time';
 import { DEFAULT_TX_CONFIRMATIONS, settledTxStates, TX_RETENTION_DAYS, type TrackedTxDto, type TxState, type TxStatus } from '../../../shared/txs';
 
@@ -25,7 +26,7 @@ export interface Submission {
  * Records a submission: pending, or invalid with the ledger's reason. The same transaction submitted
  * again by the same project keeps its row; a refused one accepted later (its inputs came) turns pending.
  */
-export async function recordSubmission(db: Db, s: Submission): Promise<void> {
+export async function recordSubmission(db: Db, s: Submission, withChange?: (trx: Knex.Transaction, change: TxChange) => Promise<unknown>): Promise<void> {
   const at = s.at ?? Date.now();
   const state: TxState = s.reason === undefined ? 'pending' : 'invalid';
   await db.transaction(async (trx) => {
@@ -33,6 +34,7 @@ export async function recordSubmission(db: Db, s: Submission): Promise<void> {
     if (!project) return; // deleted meanwhile
     const existing = await trx('tracked_txs').where({ project_id: s.projectId, tx_hash: s.txHash }).first('id', 'state');
     let id: number;
+    const confirmationsNeeded = Number(project.tx_confirmations ?? DEFAULT_TX_CONFIRMATIONS);
     if (existing) {
       // Only a refused transaction is recorded again: once accepted, the follower owns its state.
       if (existing.state !== 'invalid') return;
@@ -58,6 +60,8 @@ export async function recordSubmission(db: Db, s: Submission): Promise<void> {
       id = Number(typeof row === 'object' ? row.id : row);
     }
     await trx('tracked_tx_changes').insert({ tracked_id: id, state, at });
+    // What else the change brings (its 'tx_status' webhook events), in the same transaction.
+    await withChange?.(trx, { projectId: s.projectId, network: s.network, txHash: s.txHash, from: (existing?.state as TxState | undefined) ?? null, state, blockHeight: null, blockHash: null, depth: 0, confirmationsNeeded, at });
   });
 }
 

@@ -20,7 +20,8 @@ export interface TxChange {
   projectId: number;
   network: number;
   txHash: string;
-  from: TxState;
+  /** The state before; null for a transaction recorded for the first time (at its submit). */
+  from: TxState | null;
   state: TxState;
   blockHeight: number | null;
   blockHash: string | null;

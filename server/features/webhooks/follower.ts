@@ -3,11 +3,11 @@ import type { Db } from '../../db/index';
 import type { Logger } from '../../logger';
 import type { Block } from '../../../shared/chain';
 import type { ChainSource } from './chain-source';
-import type { Knex } from 'knex';
-import { compileWebhook, matchBlock, txStatusMatches, WebhookSet, type CompiledWebhook, type EpochPayload } from '../../../shared/webhook-matcher';
+import { compileWebhook, matchBlock, WebhookSet, type CompiledWebhook, type EpochPayload } from '../../../shared/webhook-matcher';
 import { parseConditions } from './webhooks';
 import { yieldsList } from '../../../shared/webhooks';
 import * as outbox from './outbox';
+import { writeTxStatusEvents } from './tx-status-events';
 import { advanceTracked, rollBackTracked, type TxChange } from '../txs/index';
 
 const KEEP_BLOCKS = 200;
@@ -316,7 +316,7 @@ export class ChainFollower {
             blocks.map(({ block, txHashes }, i) => ({ height: block.height ?? from.height + i + 1, hash: block.hash, slot: block.slot, txHashes })),
             now,
           );
-          txEvents = await this.insertTxStatusEvents(trx, txChanges, last, now);
+          txEvents = await writeTxStatusEvents(trx, this.opts.network, txChanges, last, now);
         }
         await trx('chain_blocks')
           .insert(blocks.map(({ block }, i) => ({ network: this.opts.network, confirmations: depth, height: block.height ?? from.height + i + 1, hash: block.hash })))
@@ -332,51 +332,6 @@ export class ChainFollower {
     if (events.length > handed) this.opts.onEvents?.(events.length - handed);
     if (txChanges.length > 0) this.opts.onTxChanges?.(txChanges);
     if (txEvents > 0) this.opts.onEvents?.(txEvents);
-  }
-
-  /**
-   * The events of the network's 'tx_status' webhooks for tracked transactions' changes, written with
-   * them: one per change and webhook of the workspace of the project that submitted the transaction,
-   * when its conditions (JSONPath over the payload) hold. Answers how many.
-   */
-  private async insertTxStatusEvents(trx: Knex.Transaction, changes: TxChange[], at: { height: number | null; hash: string }, now: number): Promise<number> {
-    if (changes.length === 0) return 0;
-    const projectIds = [...new Set(changes.map((c) => c.projectId))];
-    const hooks = await trx('webhooks')
-      .join('projects', 'projects.workspace_id', 'webhooks.workspace_id')
-      .where({ 'webhooks.network': this.opts.network, 'webhooks.status': 'enabled', 'webhooks.type': 'tx_status' })
-      .whereIn('projects.id', projectIds)
-      .select('webhooks.id as id', 'webhooks.conditions as conditions', 'projects.id as project_id', 'projects.uuid as project_uuid');
-    if (hooks.length === 0) return 0;
-    const events: outbox.NewEvent[] = [];
-    for (const c of changes) {
-      for (const h of hooks) {
-        if (Number(h.project_id) !== c.projectId) continue;
-        const payload = {
-          tx_hash: c.txHash,
-          project: h.project_uuid,
-          state: c.state,
-          previous_state: c.from,
-          block_height: c.blockHeight,
-          block_hash: c.blockHash,
-          depth: c.depth,
-          confirmations_needed: c.confirmationsNeeded,
-          at: Math.floor(c.at / 1000),
-        };
-        if (!txStatusMatches(parseConditions(h.conditions), payload)) continue;
-        events.push({
-          id: outbox.derivedEventId(`${this.opts.network}:tx_status:${h.id}:${c.txHash}:${c.from}>${c.state}:${c.blockHash ?? ''}:${at.hash}`),
-          webhookId: h.id,
-          type: 'tx_status',
-          network: this.opts.network,
-          blockHeight: at.height,
-          blockHash: at.hash,
-          payload,
-        });
-      }
-    }
-    if (events.length > 0) await outbox.insertEvents(trx, outbox.prepareEvents(events, now));
-    return events.length;
   }
 
   /** Steps back to the newest block this depth saw that is still on the chain. */
@@ -406,7 +361,7 @@ export class ChainFollower {
       if (abandoned.length > 0) await outbox.cancelRolledBack(trx, this.opts.network, abandoned);
       if (depth === 0 && this.opts.trackTxs) {
         txChanges = await rollBackTracked(trx, this.opts.network, abandoned, inMempool);
-        txEvents = await this.insertTxStatusEvents(trx, txChanges, { height: f.height, hash: f.hash }, Date.now());
+        txEvents = await writeTxStatusEvents(trx, this.opts.network, txChanges, { height: f.height, hash: f.hash }, Date.now());
       }
       await trx('chain_blocks').where({ network: this.opts.network, confirmations: depth }).andWhere('height', '>', f.height).delete();
       await trx('chain_cursors').where({ network: this.opts.network, confirmations: depth }).update({ height: f.height, hash: f.hash, epoch: f.epoch, updated_at: Date.now() });

@@ -7,3 +7,4 @@ export { registerWebhookRoutes } from './routes';
 export { checkLiteralHost, guardedLookup, parseAllowlist, type Allowlist } from './ssrf';
 export { findWebhook, ownedWebhookCount, type WebhookRow } from './webhooks';
 export { startWebhookWorker, webhookSources } from './workers';
+export { writeTxStatusEvents } from './tx-status-events';
