@@ -76,7 +76,7 @@ function ConfirmationsForm({ project, confirmations }: { project: ProjectWithRol
           allowNegative={false}
           readOnly={!!reason}
           description={reason ?? `From 1 to ${MAX_TX_CONFIRMATIONS} blocks.`}
-          maw={320}
+          maw={420}
         />
         <Group justify="flex-end">
           <ReasonTooltip reason={reason}>
