@@ -1,3 +1,5 @@
+import { z } from 'zod';
+
 // The life of a transaction submitted through the gateway (GET /cairn/v1/txs/{hash}/status, the
 // project page's recent submissions): its states, the depth that confirms it, and the answer's shape.
 
@@ -13,6 +15,15 @@ export const openTxStates: readonly TxState[] = ['pending', 'in_block', 'rolled_
 export const DEFAULT_TX_CONFIRMATIONS = 10;
 /** The most a project may ask for. */
 export const MAX_TX_CONFIRMATIONS = 2160;
+const WHOLE_BLOCKS = 'Confirmations must be a whole number of blocks.';
+/** PUT /api/projects/:uuid/tx-confirmations, and the project settings form that sends it. */
+export const txConfirmationsSchema = z.object({
+  confirmations: z
+    .number({ error: WHOLE_BLOCKS })
+    .int(WHOLE_BLOCKS)
+    .min(1, 'Confirmations must be at least 1 block.')
+    .max(MAX_TX_CONFIRMATIONS, `Confirmations must be at most ${MAX_TX_CONFIRMATIONS} blocks.`),
+});
 /** Days a settled transaction stays listed after it settled. */
 export const TX_RETENTION_DAYS = 7;
 

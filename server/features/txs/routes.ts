@@ -1,16 +1,8 @@
 import type { Router } from 'express';
-import { z } from 'zod';
 import { route, type RouteDeps } from '../../http/route';
-import { MAX_TX_CONFIRMATIONS } from '../../../shared/txs';
+import { txConfirmationsSchema } from '../../../shared/txs';
+import { auditBy } from '../audit/index';
 import { projectTxConfirmations, recentSubmissions, setProjectTxConfirmations } from './store';
-
-const confirmationsSchema = z.object({
-  confirmations: z
-    .number({ error: 'Confirmations must be a whole number of blocks.' })
-    .int('Confirmations must be a whole number of blocks.')
-    .min(1, 'Confirmations must be at least 1 block.')
-    .max(MAX_TX_CONFIRMATIONS, `Confirmations must be at most ${MAX_TX_CONFIRMATIONS} blocks.`),
-});
 
 /** The project page's recent submissions, and the depth that confirms the project's transactions. */
 export function registerTxRoutes(router: Router, deps: RouteDeps): void {
@@ -27,10 +19,13 @@ export function registerTxRoutes(router: Router, deps: RouteDeps): void {
     method: 'put',
     path: '/projects/:projectId/tx-confirmations',
     permission: { project: 'projects.update' },
-    body: confirmationsSchema,
+    body: txConfirmationsSchema,
     summary: 'Sets the blocks that confirm the transactions the project submits from now on.',
-    handler: async ({ project, body }) => {
-      await setProjectTxConfirmations(db, project.id, body.confirmations);
+    handler: async ({ req, user, project, body }) => {
+      const { before, projectName } = await setProjectTxConfirmations(db, project.id, body.confirmations);
+      if (before !== body.confirmations) {
+        await auditBy(db, req, user, project.workspaceId)('project.tx_confirmations_changed', { type: 'project', id: project.uuid, label: projectName }, { from: before, to: body.confirmations });
+      }
       return { confirmations: body.confirmations };
     },
   });

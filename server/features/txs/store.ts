@@ -127,6 +127,11 @@ export async function projectTxConfirmations(db: Db, projectId: number): Promise
   return row?.tx_confirmations ?? DEFAULT_TX_CONFIRMATIONS;
 }
 
-export async function setProjectTxConfirmations(db: Db, projectId: number, confirmations: number): Promise<void> {
-  await db('projects').where({ id: projectId }).update({ tx_confirmations: confirmations, updated_at: Date.now() });
+/** Sets the project's confirmations; answers what they were and the project's name, for the audit log. */
+export async function setProjectTxConfirmations(db: Db, projectId: number, confirmations: number): Promise<{ before: number; projectName: string }> {
+  return db.transaction(async (trx) => {
+    const row = (await trx('projects').where({ id: projectId }).first('tx_confirmations', 'name')) as { tx_confirmations: number | null; name: string };
+    await trx('projects').where({ id: projectId }).update({ tx_confirmations: confirmations, updated_at: Date.now() });
+    return { before: row.tx_confirmations ?? DEFAULT_TX_CONFIRMATIONS, projectName: row.name };
+  });
 }

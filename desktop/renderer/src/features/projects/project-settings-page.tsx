@@ -4,6 +4,7 @@ import { notifications } from '@mantine/notifications';
 import { IconTrash } from '@tabler/icons-react';
 import { useNavigate, useParams } from 'react-router-dom';
 import { projectNameSchema } from '../../../../../shared/workspaces';
+import { findNetwork } from '../../../../../shared/networks';
 import { errorMessage, isApiError } from '../../api/client';
 import { ConfirmDeleteModal } from '../../components/confirm-delete-modal';
 import { ErrorView } from '../../components/error-view';
@@ -15,6 +16,7 @@ import { deniedReason } from '../../components/permission';
 import { useDeleteProject, useRenameProject, type ProjectWithRole } from './queries';
 import { PROJECTS } from './crumbs';
 import { useProject } from './use-project';
+import { TxConfirmationsCard } from './tx-confirmations-card';
 
 export function ProjectSettingsPage() {
   const project = useProject();
@@ -36,6 +38,8 @@ export function ProjectSettingsPage() {
       breadcrumbs={[PROJECTS, { label: p.project_name, to: `/dashboard/project/${p.uuid}` }, { label: 'Settings' }]}
     >
       <RenameProject key={p.uuid} project={p} />
+      {/* Transactions are tracked on sandbox Cardano networks only. */}
+      {p.sandbox && findNetwork(p.network_id)?.family === 'cardano' && <TxConfirmationsCard key={`tx-${p.uuid}`} project={p} />}
       <DeleteProject project={p} />
     </PageLayout>
   );

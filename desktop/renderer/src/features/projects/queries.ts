@@ -120,3 +120,16 @@ export function useSaveAllowLists(project: { uuid: string; workspace_id: number 
     onSettled: () => queryClient.invalidateQueries({ queryKey: projectQueries.detail(project.uuid).queryKey }),
   });
 }
+
+/** The blocks that confirm the project's transactions from now on; the submissions card shows them. */
+export function useSetTxConfirmations(uuid: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (confirmations: number) =>
+      apiFetch<{ confirmations: number }>(`/api/projects/${encodeURIComponent(uuid)}/tx-confirmations`, {
+        method: 'PUT',
+        body: { confirmations },
+      }),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: projectQueries.submissions(uuid).queryKey }),
+  });
+}
