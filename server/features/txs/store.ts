@@ -2,11 +2,25 @@
 // follower (tracker.ts), read by the gateway's status route and the project page.
 import type { Knex } from 'knex';
 import type { Db } from '../../db/index';
-import type { TxChange } from './tracker';
 import { DAY_MS } from '../../../shared/time';
 import { DEFAULT_TX_CONFIRMATIONS, settledTxStates, TX_RETENTION_DAYS, type TrackedTxDto, type TxState, type TxStatus } from '../../../shared/txs';
 
 export type Conn = Db | Knex.Transaction;
+
+/** One change of a tracked transaction's state, as the tracker and a submit make it. */
+export interface TxChange {
+  projectId: number;
+  network: number;
+  txHash: string;
+  /** The state before; null for a transaction recorded for the first time (at its submit). */
+  from: TxState | null;
+  state: TxState;
+  blockHeight: number | null;
+  blockHash: string | null;
+  depth: number;
+  confirmationsNeeded: number;
+  at: number;
+}
 
 /** The settled states: a row reaching one gets settled_at, which pruning reads. */
 export const isSettled = (state: TxState): boolean => settledTxStates.includes(state);

@@ -4,8 +4,10 @@
 // now deep enough and those past their validity, then one update per new state (per block for
 // in_block) and one insert of the changes.
 import type { Knex } from 'knex';
-import type { Conn } from './store';
+import type { Conn, TxChange } from './store';
 import type { TxState } from '../../../shared/txs';
+
+export type { TxChange };
 
 export interface FollowedBlock {
   height: number;
@@ -16,19 +18,6 @@ export interface FollowedBlock {
 }
 
 /** One change of a tracked transaction, as the webhooks' 'transaction status' trigger tells it. */
-export interface TxChange {
-  projectId: number;
-  network: number;
-  txHash: string;
-  /** The state before; null for a transaction recorded for the first time (at its submit). */
-  from: TxState | null;
-  state: TxState;
-  blockHeight: number | null;
-  blockHash: string | null;
-  depth: number;
-  confirmationsNeeded: number;
-  at: number;
-}
 
 const OPEN_UNLANDED: TxState[] = ['pending', 'rolled_back'];
 const CHUNK = 500;
