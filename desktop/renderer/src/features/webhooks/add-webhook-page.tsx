@@ -74,7 +74,7 @@ function AddWebhook({ workspace }: { workspace: WorkspaceDto }) {
               How it works
             </Title>
             <List size="sm" spacing="xs">
-              <List.Item>Pick the trigger: transactions, blocks, delegations or epochs.</List.Item>
+              <List.Item>Pick the trigger: transactions, blocks, delegations, epochs, or the status of the transactions your projects submit.</List.Item>
               <List.Item>Narrow it with up to {MAX_CONDITIONS} conditions; an event must meet all of them.</List.Item>
               <List.Item>Cairn waits for the required confirmations, then sends the event, signed with the webhook's auth token.</List.Item>
               <List.Item>Failed deliveries are retried; the delivery history shows every attempt.</List.Item>

@@ -55,7 +55,7 @@ function WorkspaceWebhooks({ workspace }: { workspace: WorkspaceDto }) {
           ) : (
             <EmptyState icon={IconWebhook} title="No webhooks yet">
               {can(workspace.role_name, 'webhooks.add')
-                ? 'Add a webhook to have Cairn send transactions, blocks, delegations or epochs to your endpoint as they happen.'
+                ? 'Add a webhook to have Cairn send transactions, blocks, delegations, epochs or the status of the transactions your projects submit to your endpoint as they happen.'
                 : 'Nobody has added a webhook to this workspace yet.'}
             </EmptyState>
           )
