@@ -78,6 +78,14 @@ describe.runIf(browserAvailable())('Secure Webhooks screens, in Chromium', () =>
     await p.getByLabel('Required confirmations').blur();
     await p.getByText(webhookMessages.confirmations).waitFor();
     expect(await save.isDisabled()).toBe(true);
+    // A transaction's status is sent as it changes: no confirmations to ask for, and none left wrong.
+    await p.getByLabel('Trigger', { exact: true }).selectOption('tx_status');
+    await expect.poll(() => p.getByLabel('Required confirmations').count()).toBe(0);
+    await p.getByLabel('Trigger', { exact: true }).selectOption('transaction');
+    expect(await p.getByLabel('Required confirmations').inputValue()).toBe('0');
+    await p.getByLabel('Required confirmations').fill('6');
+    await p.getByLabel('Required confirmations').blur();
+    await p.getByText(webhookMessages.confirmations).waitFor();
 
     // At most five conditions: the add button disables at five.
     const add = p.getByRole('button', { name: 'Add condition' });

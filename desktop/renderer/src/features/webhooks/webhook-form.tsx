@@ -108,22 +108,31 @@ export function WebhookForm({ initial, workspace, blockedReason, submitting, onS
             onChange={(e) => {
               // Condition types differ per trigger (spec section 4): a new trigger starts without any.
               form.setFieldValue('conditions', []);
-              form.setFieldValue('type', e.currentTarget.value as Trigger);
+              const type = e.currentTarget.value as Trigger;
+              form.setFieldValue('type', type);
+              // A transaction's status is sent as it changes: confirmations do not apply to it.
+              if (type === 'tx_status') form.setFieldValue('confirmations', 0);
             }}
             data={triggers.map((t) => ({ value: t, label: triggerLabels[t] }))}
             error={form.errors.type}
           />
-          <NumberInput
-            label="Required confirmations"
-            description={`Blocks to wait on top of the event's block before sending it, from 0 to ${MAX_CONFIRMATIONS}.`}
-            {...form.getInputProps('confirmations')}
-            min={0}
-            max={MAX_CONFIRMATIONS}
-            clampBehavior="none"
-            allowDecimal={false}
-            allowNegative={false}
-            withAsterisk
-          />
+          {draft.type === 'tx_status' ? (
+            <Text size="sm" c="dimmed">
+              Each change of a submitted transaction's status is sent as it happens; the depth that confirms a transaction is its project's (Project settings).
+            </Text>
+          ) : (
+            <NumberInput
+              label="Required confirmations"
+              description={`Blocks to wait on top of the event's block before sending it, from 0 to ${MAX_CONFIRMATIONS}.`}
+              {...form.getInputProps('confirmations')}
+              min={0}
+              max={MAX_CONFIRMATIONS}
+              clampBehavior="none"
+              allowDecimal={false}
+              allowNegative={false}
+              withAsterisk
+            />
+          )}
           <ConditionList form={form} />
         </Stack>
       </fieldset>
