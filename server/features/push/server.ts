@@ -92,6 +92,70 @@ function refuseUpgrade(socket: Duplex, refusal: Refusal): void {
   );
 }
 
+/** One message's answer: a subscription change, or a command that reads the chain or submits to it. */
+async function run(deps: PushServerDeps, s: Session, frame: Frame, call: Parameters<CallBackend>[2]): Promise<unknown> {
+  const network = s.project.network;
+  const feed = deps.hub.feed(network);
+  switch (frame.command) {
+    case 'SUBSCRIBE_BLOCK':
+      s.blockSubscription = frame.id;
+      feed.subscribeBlocks(s);
+      return { subscribed: true };
+    case 'UNSUBSCRIBE_BLOCK':
+      s.blockSubscription = undefined;
+      feed.unsubscribeBlocks(s);
+      return { subscribed: false };
+    case 'SUBSCRIBE_ADDRESS': {
+      const list = frame.params.addresses;
+      if (!Array.isArray(list) || list.length === 0) throw badParams('Missing parameter addresses: a list of addresses.');
+      if (list.length > MAX_ADDRESSES) throw badParams(`At most ${MAX_ADDRESSES} addresses per connection.`);
+      const bad = list.find((a) => typeof a !== 'string' || a.length > 200 || !isAddressOfNetwork(a, s.cardano));
+      if (bad !== undefined) throw badParams(`Invalid address for ${network}: ${String(bad).slice(0, 120)}`);
+      const next = new Set(list as string[]);
+      feed.setAddresses(s, s.addresses, next);
+      s.addresses = next;
+      s.addressSubscription = frame.id;
+      return { subscribed: true };
+    }
+    case 'UNSUBSCRIBE_ADDRESS':
+      feed.setAddresses(s, s.addresses, []);
+      s.addresses = new Set();
+      s.addressSubscription = undefined;
+      return { subscribed: false };
+    default: {
+      const ctx = { api: networkApi(deps.callBackend, network, call), network: s.cardano, version: deps.version };
+      switch (frame.command) {
+        case 'GET_SERVER_INFO':
+          return commands.getServerInfo(ctx);
+        case 'GET_BLOCK':
+          return commands.getBlock(ctx, frame.params);
+        case 'GET_ACCOUNT_INFO':
+          return commands.getAccountInfo(ctx, frame.params);
+        case 'GET_ACCOUNT_UTXO':
+          return commands.getAccountUtxo(ctx, frame.params);
+        case 'GET_TRANSACTION':
+          return commands.getTransaction(ctx, frame.params);
+        case 'GET_BALANCE_HISTORY':
+          return commands.getBalanceHistory(ctx, frame.params);
+        case 'ESTIMATE_FEE':
+          return commands.estimateFee(ctx);
+        case 'PUSH_TRANSACTION':
+          return commands.pushTransaction(ctx, frame.params);
+      }
+    }
+  }
+}
+
+/** The key step's project for a key (looked up again once the key cache caught up, for a key created a moment ago). */
+async function projectOf({ admission, keys }: PushServerDeps, key: string | string[] | undefined): Promise<ProjectKey | Refusal> {
+  let p = admission.project(key, false);
+  if (p === CATCH_UP) {
+    await keys.catchUp().catch(() => undefined);
+    p = admission.project(key, true);
+  }
+  return p === CATCH_UP ? REFUSALS.invalidKey : p;
+}
+
 export function createPushServer(deps: PushServerDeps) {
   const { logger, keys, admission, hub } = deps;
   const now = deps.now ?? Date.now;
@@ -108,15 +172,6 @@ export function createPushServer(deps: PushServerDeps) {
     else m.set(id, v);
   };
 
-  async function projectOf(key: string | string[] | undefined): Promise<ProjectKey | Refusal> {
-    let p = admission.project(key, false);
-    if (p === CATCH_UP) {
-      await keys.catchUp().catch(() => undefined);
-      p = admission.project(key, true);
-    }
-    return p === CATCH_UP ? REFUSALS.invalidKey : p;
-  }
-
   /** Handles an upgrade to the push path; answers false for any other path (the caller refuses it). */
   function upgrade(req: http.IncomingMessage, socket: Duplex, head: Buffer): boolean {
     const target = deps.locate(req);
@@ -131,7 +186,7 @@ export function createPushServer(deps: PushServerDeps) {
 
   async function admitUpgrade(req: http.IncomingMessage, socket: Duplex, head: Buffer, target: RequestTarget): Promise<void> {
     const started = performance.now();
-    const p = await projectOf(target.key);
+    const p = await projectOf(deps, target.key);
     if (!('projectId' in p)) return refuseUpgrade(socket, p);
     const keyRefusal = admission.keyRefusal(p, target.network, false);
     if (keyRefusal) return refuseUpgrade(socket, keyRefusal);
@@ -195,7 +250,7 @@ export function createPushServer(deps: PushServerDeps) {
     let message: string | undefined;
     try {
       if (!('frame' in parsed)) throw parsed.error;
-      s.send(answerFrame(id, await run(s, parsed.frame, decision.call)));
+      s.send(answerFrame(id, await run(deps, s, parsed.frame, decision.call)));
     } catch (err) {
       if (err instanceof PushError) {
         status = err.status;
@@ -208,59 +263,6 @@ export function createPushServer(deps: PushServerDeps) {
       s.send(errorFrame(id, message));
     }
     admission.answered(decision.record, status, message);
-  }
-
-  async function run(s: Session, frame: Frame, call: Parameters<CallBackend>[2]): Promise<unknown> {
-    const network = s.project.network;
-    const feed = hub.feed(network);
-    switch (frame.command) {
-      case 'SUBSCRIBE_BLOCK':
-        s.blockSubscription = frame.id;
-        feed.subscribeBlocks(s);
-        return { subscribed: true };
-      case 'UNSUBSCRIBE_BLOCK':
-        s.blockSubscription = undefined;
-        feed.unsubscribeBlocks(s);
-        return { subscribed: false };
-      case 'SUBSCRIBE_ADDRESS': {
-        const list = frame.params.addresses;
-        if (!Array.isArray(list) || list.length === 0) throw badParams('Missing parameter addresses: a list of addresses.');
-        if (list.length > MAX_ADDRESSES) throw badParams(`At most ${MAX_ADDRESSES} addresses per connection.`);
-        const bad = list.find((a) => typeof a !== 'string' || a.length > 200 || !isAddressOfNetwork(a, s.cardano));
-        if (bad !== undefined) throw badParams(`Invalid address for ${network}: ${String(bad).slice(0, 120)}`);
-        const next = new Set(list as string[]);
-        feed.setAddresses(s, s.addresses, next);
-        s.addresses = next;
-        s.addressSubscription = frame.id;
-        return { subscribed: true };
-      }
-      case 'UNSUBSCRIBE_ADDRESS':
-        feed.setAddresses(s, s.addresses, []);
-        s.addresses = new Set();
-        s.addressSubscription = undefined;
-        return { subscribed: false };
-      default: {
-        const ctx = { api: networkApi(deps.callBackend, network, call), network: s.cardano, version: deps.version };
-        switch (frame.command) {
-          case 'GET_SERVER_INFO':
-            return commands.getServerInfo(ctx);
-          case 'GET_BLOCK':
-            return commands.getBlock(ctx, frame.params);
-          case 'GET_ACCOUNT_INFO':
-            return commands.getAccountInfo(ctx, frame.params);
-          case 'GET_ACCOUNT_UTXO':
-            return commands.getAccountUtxo(ctx, frame.params);
-          case 'GET_TRANSACTION':
-            return commands.getTransaction(ctx, frame.params);
-          case 'GET_BALANCE_HISTORY':
-            return commands.getBalanceHistory(ctx, frame.params);
-          case 'ESTIMATE_FEE':
-            return commands.estimateFee(ctx);
-          case 'PUSH_TRANSACTION':
-            return commands.pushTransaction(ctx, frame.params);
-        }
-      }
-    }
   }
 
   // A connection whose key stops working (project deleted, key rolled without grace or its grace
