@@ -21,6 +21,8 @@ export interface ChainSource {
 /** A Cardano chain served in this process (the sandbox chain implements it). */
 export interface LocalChain {
   tipHeight(): number;
+  /** When the block after the tip is due (UNIX ms): a chain made by the clock knows it, so a watcher wakes then instead of polling. */
+  nextBlockAt(): number;
   /** The tip block; the same frozen object until the next block. */
   latestBlock(): Readonly<Block>;
   /** A height (number or decimal string) or a block hash; null when unknown or above the tip. */

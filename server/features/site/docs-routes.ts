@@ -105,6 +105,7 @@ export function dataApiDocument({ config, sandboxShapes }: DataApiOptions): Doc 
         : 'Cardano networks with a configured backend answer the whole Blockfrost API; a network served by the sandbox chain answers a subset.') +
       (sandboxed.length > 0 && !config.isProduction ? sandboxGuide(config, sandboxed.map((n) => n.slug)) : '') +
       WEBHOOK_GUIDE +
+      PUSH_GUIDE +
       '\n\nThis reference is built from Blockfrost\'s published OpenAPI specification (`@blockfrost/openapi`, MIT licence).',
   };
   return doc;
@@ -215,6 +216,19 @@ const WEBHOOK_GUIDE =
   'Each request carries `Blockfrost-Signature: t=<unix seconds>,v1=<signature>`: the hex HMAC-SHA256 of `<t>.<raw body>` keyed with the webhook\'s ' +
   'auth token (on the webhook\'s page). Compute it over the body exactly as received, compare, and refuse a `t` too far from now; during a secret ' +
   'rotation\'s overlap the header has one `v1` per live token. blockfrost-js\'s `verifyWebhookSignature` does all of this.';
+
+const PUSH_GUIDE =
+  '\n\n## Push API (websocket)\n\n' +
+  'Blockfrost\'s websocket-link protocol is served on the gateway at `/ws` (also `/{network}/ws`, and `/<key>/ws` for clients that take only a URL; ' +
+  'or send the key in the `project_id` header of the upgrade), for the Cardano networks. @trezor/blockchain-link\'s Blockfrost worker connects unchanged. ' +
+  'Send `{"id": "1", "command": "GET_SERVER_INFO", "params": {}}`; the answer is `{"id": "1", "type": "message", "data": {"name": "Cardano", "shortcut": "tada", ' +
+  '"testnet": true, "version": "…", "decimals": 6, "blockHeight": 1204, "blockHash": "…"}}`, an error `{"id": "1", "type": "error", "data": {"error": {"message": "…"}}}`. ' +
+  'Commands: `GET_SERVER_INFO`, `GET_BLOCK` `{hashOrNumber}`, `GET_TRANSACTION` `{txId}`, `GET_ACCOUNT_INFO` `{descriptor, details: basic|tokens|tokenBalances|txids|txs, page, pageSize}`, ' +
+  '`GET_ACCOUNT_UTXO` `{descriptor}`, `GET_BALANCE_HISTORY` `{descriptor, groupBy, from, to}`, `ESTIMATE_FEE` (`{lovelacePerByte}`), `PUSH_TRANSACTION` `{txData}` (hex; answers the hash, ' +
+  'tracked like `/tx/submit`), `SUBSCRIBE_BLOCK`, `UNSUBSCRIBE_BLOCK`, `SUBSCRIBE_ADDRESS` `{addresses}`, `UNSUBSCRIBE_ADDRESS`. A descriptor is an account public key (128 hex characters) ' +
+  'or an address. Notifications carry the id of the message that subscribed: a block as `/blocks/{hash}` answers it when the block is added, and for each transaction touching a subscribed ' +
+  'address `{address, txHash, txData, txUtxos, blockInfo}`; a rollback sends the new tip\'s block and the abandoned blocks\' notifications again. Every message counts as a request ' +
+  '(rate limit and daily quota); each plan caps the connections a project holds open; a connection silent for the idle timeout, or whose key stops working, is closed.';
 
 /** Milkomeda's JSON-RPC as an OpenAPI document: one POST carrying a call of an allowed method. */
 export function milkomedaApiDocument(config: Config): Doc {
