@@ -8,6 +8,7 @@ import type { Db } from '../../db/index';
 import type { Logger } from '../../logger';
 import type { CairnExtension, GatewayBackend } from '../../gateway/backend';
 import { sendBlockfrostError, sendJson } from '../../gateway/respond';
+import { readBoundedBody } from '../../gateway/body';
 import { errorMessageOf } from '../../gateway/gateway-response';
 import { NOT_FOUND_MESSAGE } from '../../blockfrost/http';
 import { networks } from '../../../shared/networks';
@@ -58,21 +59,9 @@ export function trackingSubmissions(
     ...(inner.close ? { close: () => inner.close!() } : {}),
     handle(req, res, path, call, steps) {
       if (!isSubmit(req, path) || !isCbor(req)) return inner.handle(req, res, path, call, steps);
-      const chunks: Buffer[] = [];
-      let size = 0;
-      let over = false;
-      req.on('data', (chunk: Buffer) => {
-        if (over) return;
-        size += chunk.length;
-        if (size > SUBMIT_LIMIT) {
-          over = true;
-          return;
-        }
-        chunks.push(chunk);
-      });
-      req.on('end', () => {
-        if (over) return sendBlockfrostError(res, 400, TOO_LARGE_MESSAGE);
-        const body = Buffer.concat(chunks);
+      readBoundedBody(req, SUBMIT_LIMIT, (body, failure) => {
+        if (failure === 'error') return void res.destroy();
+        if (!body) return sendBlockfrostError(res, 400, TOO_LARGE_MESSAGE);
         // Read in full: the backend's body parser takes req.body as it is.
         (req as http.IncomingMessage & { body?: Buffer }).body = body;
         const facts = body.length > 0 ? txFacts(body) : null;
@@ -84,7 +73,6 @@ export function trackingSubmissions(
         }
         inner.handle(req, res, path, call, steps);
       });
-      req.on('error', () => res.destroy());
     },
   };
 }
