@@ -135,6 +135,22 @@ describe('the status of a submitted transaction', () => {
     expect(invalid.history.map((h) => h.state)).toEqual(['invalid']);
   });
 
+  it('refuses a body over the largest transaction at once, recording nothing, whether its length is declared or streamed', async () => {
+    const before = await app.db('tracked_txs').count({ n: '*' }).first();
+    const big = Buffer.alloc(40 * 1024, 0x82);
+    const declared = await submit(big);
+    expect(declared.status).toBe(400);
+    expect(((await declared.json()) as { message: string }).message).toBe('The transaction is larger than the maximum transaction size.');
+    const streamed = await fetch(`${gw.url}/api/v0/tx/submit`, {
+      method: 'POST',
+      headers: { project_id: key, 'content-type': 'application/cbor' },
+      body: new ReadableStream({ start(c) { for (let i = 0; i < 5; i++) c.enqueue(new Uint8Array(10 * 1024)); c.close(); } }),
+      duplex: 'half',
+    } as RequestInit);
+    expect(streamed.status).toBe(400);
+    expect(await app.db('tracked_txs').count({ n: '*' }).first()).toEqual(before);
+  });
+
   it('answers a malformed hash 400 with what a hash is, an unknown one 404, and counts the calls', async () => {
     const bad = await status('not-a-hash');
     expect(bad.status).toBe(400);
