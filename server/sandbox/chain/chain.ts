@@ -328,6 +328,7 @@ export function createSandboxChain(options: SandboxChainOptions): SandboxChain {
   const stakesAt = (tip: number): Map<string, bigint> => unspentAt(tip).lovelaceByStake();
   const governance: Governance = createGovernance({
     key,
+    protocol: params.protocol,
     blocksPerEpoch,
     tip: tipHeight,
     live: () => ledger.all(),

@@ -342,11 +342,11 @@ describe('time travel and the genesis parameters', () => {
   });
 
   it('protocol parameter overrides show in /epochs/latest/parameters and the ledger enforces them', async () => {
-    const d = devnet({ genesis: { protocolParams: { min_fee_a: 100, key_deposit: '5000000', coins_per_utxo_size: '4310' } } });
+    const d = devnet({ genesis: { protocolParams: { min_fee_a: 100, key_deposit: '5000000', coins_per_utxo_size: '4310', gov_action_lifetime: 2, drep_deposit: '10000000' } } });
     await d.chain.ready();
     d.clock.now += 5_000;
     const params = d.chain.parameters(d.chain.latestEpoch().epoch)!;
-    expect(params).toMatchObject({ min_fee_a: 100, key_deposit: '5000000', min_fee_b: 155_381 });
+    expect(params).toMatchObject({ min_fee_a: 100, key_deposit: '5000000', min_fee_b: 155_381, gov_action_lifetime: '2', drep_deposit: '10000000' });
     // A payment paying the default network's fee is short of 100 × size + 155381.
     const err = await d.chain.submit(pay(d.chain, d.alice, d.bob.address)).then(() => null, (e: unknown) => e);
     expect(err).toBeInstanceOf(LedgerRefusal);
