@@ -230,6 +230,7 @@ export function createSandboxChain(options: SandboxChainOptions): SandboxChain {
 
   const tipHeight = (): number => Math.max(0, Math.floor((clock() - genesisTime) / blockIntervalMs));
   const initialFunds = options.devnet?.initialFunds ?? [];
+  const initialDReps = { list: options.devnet?.initialDReps ?? [], deposit: params.protocol.drepDeposit };
   const ledger = new LiveLedger({
     network,
     storeKey: params.ledgerKey,
@@ -239,7 +240,7 @@ export function createSandboxChain(options: SandboxChainOptions): SandboxChain {
     slotOf,
     isPool: (id) => world.poolByKey.has(id),
     slots: { zeroTime: shelleyStart(params.time), zeroSlot: params.time.byronSlots, slotLength: params.time.slotLengthMs },
-    genesis: () => (devAids || initialFunds.length > 0 ? [{ hash: '', cbor: genesisTx(devAids ? faucetKeys : null, wallets, initialFunds) }] : []),
+    genesis: () => (devAids || initialFunds.length > 0 || initialDReps.list.length > 0 ? [{ hash: '', cbor: genesisTx(devAids ? faucetKeys : null, wallets, initialFunds, initialDReps) }] : []),
     governance: (tx, accepted, height) => governance.check(tx, accepted, height),
     rewardBalance: (stake, height) => {
       const model = liveStakeAt(height);

@@ -133,6 +133,7 @@ export function createDevnet(o: { id: string; state: DevnetState; store: LedgerS
         securityParam: state.genesis.securityParam,
         protocol: state.genesis.protocolParams,
         initialFunds: state.genesis.initialFunds.map((f) => ({ address: f.address, lovelace: BigInt(f.lovelace) })),
+        initialDReps: state.genesis.initialDReps,
         forks: state.forks,
       },
     });

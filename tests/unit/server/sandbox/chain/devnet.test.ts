@@ -8,6 +8,8 @@ import { devnetGenesisSchema } from '../../../../../shared/devnet';
 import { enterpriseAddress } from '../../../../../shared/cardano/address';
 import { keysOf, payment } from './tx-builder';
 import { adaOnlyUtxo, producingPool, stakeTx } from './stake-builder';
+import { drepVote, govKeysOf, govTx, keyHashOf } from './gov-builder';
+import { drepId } from '../../../../../server/sandbox/chain/gov';
 import { assertSchema, serve, type TestServer } from './support';
 
 const T0 = Date.UTC(2026, 10, 2, 9);
@@ -377,5 +379,33 @@ describe('time travel and the genesis parameters', () => {
     d.clock.now += 1_000;
     expect(d.chain.tx(spent)).not.toBeNull();
     expect(lovelaceOf(d.chain.address(address)!.amount)).toBeLessThan(234_000_000n);
+  });
+
+  it('initial DReps are registered by the genesis transaction and vote with their key', async () => {
+    const clock0 = devnet();
+    const keys = govKeysOf(clock0.alice.mnemonic);
+    const hex = keyHashOf(keys.drep);
+    const d = devnet({ genesis: { epochLength: 60, protocolParams: { drep_deposit: '2000000' }, initialDReps: [{ credential: hex }] } });
+    await d.chain.ready();
+    const http = await serve(d.chain);
+    servers.push(http);
+    d.clock.now += 200_000;
+    const id = drepId(hex, false);
+    const drep = (await http.get(`/governance/dreps/${id}`)).body;
+    expect(drep).toMatchObject({ drep_id: id, hex, active: true, active_epoch: 0, retired: false });
+    assertSchema('/governance/dreps/{drep_id}', drep);
+    // An open proposal of the chain's world takes the DRep's vote.
+    const proposals = (await http.get('/governance/proposals?order=desc&count=20')).body as Array<{ tx_hash: string; cert_index: number }>;
+    const open = [];
+    for (const p of proposals) {
+      const full = (await http.get(`/governance/proposals/${p.tx_hash}/${p.cert_index}`)).body;
+      if (full.expired_epoch === null && full.ratified_epoch === null && full.dropped_epoch === null && full.enacted_epoch === null) open.push(p);
+    }
+    expect(open.length).toBeGreaterThan(0);
+    const voted = await d.chain.submit(govTx({ inputs: [adaOnlyUtxo(d.chain, d.alice.address)], change: d.alice.address, signers: [keys.payment, keys.drep], votes: drepVote(CSL.VotingProcedures.new(), keys.drep, open[0]!.tx_hash, open[0]!.cert_index, CSL.VoteKind.Yes) }));
+    d.clock.now += 1_000;
+    const votes = (await http.get(`/governance/proposals/${open[0]!.tx_hash}/${open[0]!.cert_index}/votes`)).body;
+    expect(votes).toContainEqual(expect.objectContaining({ tx_hash: voted, voter_role: 'drep', voter: id, vote: 'yes' }));
+    expect(devnetGenesisSchema.safeParse({ initialDReps: [{ credential: hex }, { credential: hex.toUpperCase() }] }).success).toBe(false);
   });
 });
