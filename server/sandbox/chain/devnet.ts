@@ -65,6 +65,11 @@ export interface DevnetControl {
   restore(s: DevnetSnapshot): Promise<DevnetTip>;
   /** Genesis again, now: no transaction but the genesis', a new system start, and blocks that differ from the old chain's. */
   reset(): Promise<DevnetTip>;
+  /**
+   * Takes the state another process saved after steering the same devnet (its entries are in the
+   * shared store already) and rebuilds the chain from it: how a second process follows the first.
+   */
+  reload(state: DevnetState): Promise<DevnetTip>;
 }
 
 /** A refusal of a steering action (an out-of-range number, a snapshot of another devnet): the API answers it with 400. */
@@ -89,7 +94,7 @@ export function newDevnetState(o: { genesis?: DevnetGenesisInput; seed?: string;
     seed: o.seed ?? randomBytes(16).toString('hex'),
     createdAt: now,
     genesisTime,
-    clock: { wallAt: now, chainAt: genesisTime + (now - genesisTime), blockIntervalMs: genesis.blockIntervalMs, paused: false },
+    clock: { wallAt: now, chainAt: now, blockIntervalMs: genesis.blockIntervalMs, paused: false },
     forks: [],
     branches: 0,
   });
@@ -102,7 +107,11 @@ function chainTimeAt(state: DevnetState, wall: number): number {
   return c.chainAt + Math.floor(((wall - c.wallAt) * state.genesis.blockIntervalMs) / c.blockIntervalMs);
 }
 
-const ledgerKeyOf = (id: string): string => `devnet:${id}`;
+/** The key of a devnet's entries in the ledger store (sandbox_ledger's `network`): what to empty when the devnet goes. */
+export const devnetLedgerKey = (id: string): string => `devnet:${id}`;
+
+/** Forks a state holds at most (devnetStateSchema): past them, the devnet is reset or restored. */
+const MAX_FORKS = 10_000;
 
 function wholeIn(value: number, min: number, max: number, name: string): number {
   if (!Number.isSafeInteger(value) || value < min || value > max) throw new DevnetRefusal(`${name} must be a whole number from ${min} to ${max}.`);
@@ -113,7 +122,7 @@ export function createDevnet(o: { id: string; state: DevnetState; store: LedgerS
   if (!/^[A-Za-z0-9_-]{1,64}$/.test(o.id)) throw new Error('a devnet id is 1 to 64 letters, digits, - or _');
   const wall = o.now ?? Date.now;
   const store = o.store;
-  const key = ledgerKeyOf(o.id);
+  const key = devnetLedgerKey(o.id);
   let state: DevnetState = devnetStateSchema.parse(o.state);
   const intervalMs = state.genesis.blockIntervalMs;
 
@@ -226,6 +235,7 @@ export function createDevnet(o: { id: string; state: DevnetState; store: LedgerS
         if (top === 0) throw new DevnetRefusal('The chain is at block 0: there is nothing to roll back.');
         wholeIn(n, 1, top, 'n');
         if (txs !== 'mempool' && txs !== 'drop') throw new DevnetRefusal("txs must be 'mempool' or 'drop'.");
+        if (state.forks.filter((f) => f.height < top - n).length >= MAX_FORKS) throw new DevnetRefusal(`The chain holds ${MAX_FORKS} forks: reset it or restore a snapshot to roll back again.`);
         const fork = top - n;
         const all = await entries();
         const rolled = all.filter((e) => e.height > fork && e.height <= top);
@@ -274,15 +284,27 @@ export function createDevnet(o: { id: string; state: DevnetState; store: LedgerS
         if (!parsed.success) throw new DevnetRefusal(`Not a devnet snapshot: ${parsed.error.issues[0]?.path.join('.') || 'body'}: ${parsed.error.issues[0]?.message}`);
         const snap = parsed.data;
         if (snap.state.seed !== state.seed) throw new DevnetRefusal('The snapshot is of another devnet.');
+        const kept = snap.state.forks.filter((f) => f.height < snap.tip);
+        if (kept.length >= MAX_FORKS) throw new DevnetRefusal(`The snapshot's chain holds ${MAX_FORKS} forks: it cannot be restored.`);
         await store.replace(key, snap.entries);
         const n1 = Math.max(state.branches, snap.state.branches) + 1;
         state = {
           ...snap.state,
           clock: { ...snap.state.clock, wallAt: wall() },
           // What grows above the snapshot's tip is a new branch: the blocks made after the snapshot are abandoned.
-          forks: [...snap.state.forks.filter((f) => f.height < snap.tip), { height: snap.tip, n: n1 }],
+          forks: [...kept, { height: snap.tip, n: n1 }],
           branches: n1,
         };
+        await rebuild();
+        return tip();
+      });
+    },
+    reload(next) {
+      return serial(async () => {
+        const parsed = devnetStateSchema.safeParse(next);
+        if (!parsed.success) throw new DevnetRefusal(`Not a devnet state: ${parsed.error.issues[0]?.path.join('.') || 'body'}: ${parsed.error.issues[0]?.message}`);
+        if (parsed.data.seed !== state.seed) throw new DevnetRefusal('The state is of another devnet.');
+        state = parsed.data;
         await rebuild();
         return tip();
       });

@@ -172,7 +172,13 @@ describe('funding, rollback and forks', () => {
     const bgTx = [...abandoned.entries()].filter(([h]) => h > 110).flatMap(([, b]) => b.txs).find((t) => t !== txHash)!;
     expect(bgTx).toBeDefined();
 
+    // A router mounted before the rollback answers from the new branch after it.
+    const http = await serve(d.chain);
+    servers.push(http);
     const { tip, requeued, dropped } = await d.control.rollback(19, 'mempool');
+    expect((await http.get('/blocks/latest')).body).toMatchObject({ height: 110, hash: abandoned.get(110)!.hash });
+    expect((await http.get(`/blocks/${abandoned.get(115)!.hash}`)).status).toBe(404);
+    expect((await http.get(`/txs/${txHash}`)).status).toBe(404);
     expect(tip.height).toBe(110);
     expect(d.chain.tipHeight()).toBe(110);
     expect(requeued).toEqual([txHash]);
@@ -314,6 +320,23 @@ describe('snapshots, reset and restarts', () => {
     expect(again.chain.addressUtxos(d.bob.address)).toEqual(d.chain.addressUtxos(d.bob.address));
     d.clock.now += 20_000;
     expect(again.chain.tipHeight()).toBe(d.chain.tipHeight());
+  });
+
+  it('a second process on the same store follows the first by reloading its saved state', async () => {
+    const d = devnet();
+    await d.chain.ready();
+    const other = createDevnet({ id: 'p1', state: d.control.state(), store: d.store, now: () => d.clock.now });
+    await other.chain.ready();
+    d.clock.now += 30_000;
+    const paid = await d.control.fund(d.bob.address, 3_000_000n);
+    d.clock.now += 2_000;
+    await d.control.rollback(2, 'mempool');
+    await d.control.produce(4);
+    expect(other.chain.latestBlock().hash).not.toBe(d.chain.latestBlock().hash);
+    await other.control.reload(d.control.state());
+    expect(other.chain.latestBlock()).toEqual(d.chain.latestBlock());
+    expect(other.chain.tx(paid.txHash)).toEqual(d.chain.tx(paid.txHash));
+    await expect(other.control.reload({ ...d.control.state(), seed: 'another' })).rejects.toBeInstanceOf(DevnetRefusal);
   });
 });
 
