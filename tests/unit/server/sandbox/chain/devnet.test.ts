@@ -3,6 +3,7 @@
 // sandbox router for what an SDK reads first).
 import CSL from '@emurgo/cardano-serialization-lib-nodejs';
 import { afterEach, describe, expect, it } from 'vitest';
+import { BlockfrostProvider, MeshTxBuilder, MeshWallet, slotToBeginUnixTime, unixTimeToEnclosingSlot } from '@meshsdk/core';
 import { createDevnet, DevnetRefusal, LedgerRefusal, memoryLedgerStore, newDevnetState, type DevnetGenesisInput, type LedgerStore, type SandboxChain } from '../../../../../server/sandbox/chain/index';
 import { devnetGenesisSchema } from '../../../../../shared/devnet';
 import { enterpriseAddress } from '../../../../../shared/cardano/address';
@@ -52,10 +53,10 @@ describe("a devnet's genesis and clock", () => {
     expect(genesis).toMatchObject({ network_magic: 42, slot_length: 0.2, epoch_length: 100, security_param: 20, system_start: T0 / 1000, active_slots_coefficient: 0.5 });
     const tip = (await http.get('/blocks/latest')).body;
     expect(tip).toMatchObject({ height: 75, slot: 150, epoch: 1, epoch_slot: 50, time: T0 / 1000 + 30 });
-    // An SDK's custom slot configuration from /genesis: zeroTime = system_start, zeroSlot 0, slotLength.
-    const slotConfig = { zeroTime: genesis.system_start * 1000, zeroSlot: 0, slotLength: genesis.slot_length * 1000 };
-    const sdkSlot = slotConfig.zeroSlot + Math.floor((d.clock.now - slotConfig.zeroTime) / slotConfig.slotLength);
-    expect(sdkSlot).toBe(tip.slot);
+    // Mesh's slot arithmetic with a custom slot configuration read from /genesis: the current slot is the tip's.
+    const slotConfig = { zeroTime: genesis.system_start * 1000, zeroSlot: 0, slotLength: genesis.slot_length * 1000, startEpoch: 0, epochLength: genesis.epoch_length };
+    expect(unixTimeToEnclosingSlot(d.clock.now, slotConfig)).toBe(tip.slot);
+    expect(slotToBeginUnixTime(tip.slot, slotConfig)).toBe(tip.time * 1000);
     const eras = (await http.get('/network/eras')).body;
     const conway = eras[eras.length - 1];
     expect(conway.start).toEqual({ time: 0, slot: 0, epoch: 0 });
@@ -387,6 +388,34 @@ describe('time travel and the genesis parameters', () => {
     expect(BigInt(owed!) - BigInt(held!)).toBe(3_000_000n);
     // The faucet pays the devnet's fees.
     await d.control.fund(d.bob.address, 2_000_000n);
+  });
+
+  it('Mesh SDK reads the overrides and the slot configuration from the devnet and builds what its ledger accepts', async () => {
+    const d = devnet({ genesis: { slotLengthMs: 200, blockIntervalMs: 200, epochLength: 300, protocolParams: { min_fee_a: 60, min_fee_b: 200_000 } } });
+    await d.chain.ready();
+    const http = await serve(d.chain);
+    servers.push(http);
+    d.clock.now += 20_000;
+    const provider = new BlockfrostProvider(http.base);
+    const params = await provider.fetchProtocolParameters();
+    expect(params).toMatchObject({ minFeeA: 60, minFeeB: 200_000 });
+    const genesis = (await http.get('/genesis')).body;
+    const slotConfig = { zeroTime: genesis.system_start * 1000, zeroSlot: 0, slotLength: genesis.slot_length * 1000, startEpoch: 0, epochLength: genesis.epoch_length };
+    const wallet = new MeshWallet({ networkId: 0, fetcher: provider, submitter: provider, key: { type: 'mnemonic', words: d.alice.mnemonic.split(' ') } });
+    await wallet.init();
+    const now = unixTimeToEnclosingSlot(d.clock.now, slotConfig);
+    const unsigned = await new MeshTxBuilder({ fetcher: provider, params })
+      .txOut(d.bob.address, [{ unit: 'lovelace', quantity: '7654321' }])
+      .invalidBefore(now)
+      .invalidHereafter(now + 50)
+      .changeAddress(d.alice.address)
+      .selectUtxosFrom(await wallet.getUtxos())
+      .complete();
+    const hash = await wallet.submitTx(await wallet.signTx(unsigned));
+    d.clock.now += 200;
+    const tx = d.chain.tx(hash)!;
+    expect(tx).toMatchObject({ block_height: 101, invalid_before: String(now), invalid_hereafter: String(now + 50) });
+    expect(BigInt(tx.fees)).toBeGreaterThanOrEqual(60n * BigInt(tx.size) + 200_000n);
   });
 
   it('initial funds are paid in the genesis transaction and are spendable', async () => {
