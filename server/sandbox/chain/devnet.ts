@@ -17,7 +17,7 @@
 import { randomBytes } from 'node:crypto';
 import { createSandboxChain } from './chain';
 import type { SandboxChain } from './api';
-import type { LedgerEntry, LedgerStore } from './ledger';
+import { LedgerRefusal, type LedgerEntry, type LedgerStore } from './ledger';
 import type { FaucetPayment, FaucetRequest } from './resources/submit/queries';
 import { DEVNET_MAX_PRODUCE, DEVNET_NETWORK_MAGIC, devnetGenesisSchema, devnetSnapshotSchema, devnetStateSchema, type DevnetAdvance, type DevnetGenesisInput, type DevnetSnapshot, type DevnetState } from '../../../shared/devnet';
 
@@ -196,7 +196,8 @@ export function createDevnet(o: { id: string; state: DevnetState; store: LedgerS
     for (const e of list) {
       try {
         requeued.push(await inner.submit(Buffer.from(e.cbor, 'hex')));
-      } catch {
+      } catch (err) {
+        if (!(err instanceof LedgerRefusal)) throw err;
         dropped.push(e.hash);
       }
     }

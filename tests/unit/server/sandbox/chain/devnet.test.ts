@@ -100,6 +100,9 @@ describe("a devnet's genesis and clock", () => {
     expect(d.chain.tipHeight()).toBe(5);
     const produced = await d.control.produce(20);
     expect(produced.height).toBe(25);
+    // The chain's clock (/health/clock's server_time) is 20 blocks ahead of the wall clock.
+    expect(d.chain.now()).toBe(produced.chainTime);
+    expect(produced.chainTime - d.clock.now).toBe(20_000);
     expect(d.chain.blockAt(25)!.slot).toBe(25);
     d.control.pause();
     d.clock.now += 60_000;
