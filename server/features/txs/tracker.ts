@@ -1,7 +1,7 @@
 // Advances tracked transactions as the chain follower writes blocks at the tip, in the follower's
 // own transaction (so a restart neither loses nor repeats a change). What it costs does not grow with
-// the transactions tracked: one indexed read per batch of blocks finds those the blocks include, those
-// now deep enough and those past their validity, then one update per new state (per block for
+// the transactions tracked: three indexed reads per batch of blocks find those the blocks include,
+// those now deep enough and those past their validity, then one update per new state (per block for
 // in_block) and one insert of the changes.
 import type { Knex } from 'knex';
 import type { Conn, TxChange } from './store';
@@ -47,17 +47,20 @@ export async function advanceTracked(trx: Knex.Transaction, network: number, blo
   const lastSlot = slots.length > 0 ? Math.max(...slots) : null;
   const hashes = [...landedIn.keys()];
   const cols = ['id', 'project_id', 'tx_hash', 'state', 'block_height', 'block_hash', 'ttl_slot', 'confirmations_needed'];
-  // One read: the open ones the blocks include, the landed ones now deep enough, the unlanded ones past their validity.
-  const rows: Row[] = (
-    await trx('tracked_txs')
-      .where({ network })
-      .andWhere((q) => {
-        q.where((d) => d.where('state', 'in_block').andWhere(trx.raw('block_height + confirmations_needed - 1 <= ?', [tip])));
-        if (lastSlot !== null) q.orWhere((e) => e.whereIn('state', OPEN_UNLANDED).andWhere('ttl_slot', '<=', lastSlot));
-        for (let i = 0; i < hashes.length; i += CHUNK) q.orWhere((h) => h.whereIn('state', OPEN_UNLANDED).whereIn('tx_hash', hashes.slice(i, i + CHUNK)));
-      })
-      .select(cols)
-  ).map((r: Row) => ({ ...r, id: Number(r.id), project_id: Number(r.project_id), block_height: r.block_height === null ? null : Number(r.block_height), ttl_slot: r.ttl_slot === null ? null : Number(r.ttl_slot), confirmations_needed: Number(r.confirmations_needed) }));
+  // Three reads, each on an index of its own, so none walks the pending transactions: those the
+  // blocks include (network, tx_hash), the landed ones now deep enough (network, state), and the
+  // unlanded ones past their validity (network, state, ttl_slot).
+  const found: Row[] = [];
+  // The state is checked here, not in SQL: with it the planner may prefer (network, state) and walk every pending row.
+  for (let i = 0; i < hashes.length; i += CHUNK) {
+    const byHash: Row[] = await trx('tracked_txs').where({ network }).whereIn('tx_hash', hashes.slice(i, i + CHUNK)).select(cols);
+    found.push(...byHash.filter((r) => OPEN_UNLANDED.includes(r.state)));
+  }
+  found.push(...(await trx('tracked_txs').where({ network, state: 'in_block' }).andWhere(trx.raw('block_height + confirmations_needed - 1 <= ?', [tip])).select(cols)));
+  if (lastSlot !== null) found.push(...(await trx('tracked_txs').where({ network }).whereIn('state', OPEN_UNLANDED).andWhere('ttl_slot', '<=', lastSlot).select(cols)));
+  const unique = new Map<number, Row>();
+  for (const r of found) unique.set(Number(r.id), r);
+  const rows: Row[] = [...unique.values()].map((r: Row) => ({ ...r, id: Number(r.id), project_id: Number(r.project_id), block_height: r.block_height === null ? null : Number(r.block_height), ttl_slot: r.ttl_slot === null ? null : Number(r.ttl_slot), confirmations_needed: Number(r.confirmations_needed) }));
   if (rows.length === 0) return [];
 
   const changes: TxChange[] = [];
