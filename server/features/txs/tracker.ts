@@ -111,15 +111,30 @@ export async function advanceTracked(trx: Knex.Transaction, network: number, blo
   return changes;
 }
 
-async function insertChanges(trx: Conn, rows: Array<{ tracked_id: number; state: TxState; block_height: number | null; block_hash: string | null; at: number }>): Promise<void> {
-  for (let i = 0; i < rows.length; i += CHUNK) await trx('tracked_tx_changes').insert(rows.slice(i, i + CHUNK));
+async function insertChanges(trx: Conn, rows: Array<{ tracked_id: number; state: TxState; block_height: number | null; block_hash: string | null; resubmitted?: boolean; at: number }>): Promise<void> {
+  for (let i = 0; i < rows.length; i += CHUNK) await trx('tracked_tx_changes').insert(rows.slice(i, i + CHUNK).map((r) => ({ ...r, resubmitted: r.resubmitted ?? false })));
+}
+
+/** What a rollback may do for a project that asked for resubmission: the chain's submit, and the slot the chain is at (a transaction valid no longer is left out). */
+export interface Resubmission {
+  resubmit(cbor: Uint8Array): Promise<boolean>;
+  slot: number | null;
 }
 
 /**
  * The blocks `abandoned` were dropped by a rollback: the transactions they held (landed or confirmed)
- * are rolled back, and those `inMempool` says are waiting again go back to pending. Answers the changes.
+ * are rolled back, and those `inMempool` says are waiting again go back to pending. Of the others,
+ * those whose project resubmits on rollback and whose validity has not ended are sent to the mempool
+ * again with the CBOR kept at submit, and go back to pending as a resubmission. Answers the changes.
  */
-export async function rollBackTracked(trx: Knex.Transaction, network: number, abandoned: string[], inMempool: (hashes: string[]) => Promise<Set<string>>, now = Date.now()): Promise<TxChange[]> {
+export async function rollBackTracked(
+  trx: Knex.Transaction,
+  network: number,
+  abandoned: string[],
+  inMempool: (hashes: string[]) => Promise<Set<string>>,
+  now = Date.now(),
+  resubmission?: Resubmission,
+): Promise<TxChange[]> {
   if (abandoned.length === 0) return [];
   const rows: Row[] = [];
   for (let i = 0; i < abandoned.length; i += CHUNK) {
@@ -127,19 +142,22 @@ export async function rollBackTracked(trx: Knex.Transaction, network: number, ab
   }
   if (rows.length === 0) return [];
   const waiting = await inMempool([...new Set(rows.map((r) => r.tx_hash))]);
+  const resubmitted = await resubmitRolledBack(trx, rows.filter((r) => !waiting.has(r.tx_hash)), resubmission);
   const changes: TxChange[] = [];
-  const history: Array<{ tracked_id: number; state: TxState; block_height: number | null; block_hash: string | null; at: number }> = [];
+  const history: Array<{ tracked_id: number; state: TxState; block_height: number | null; block_hash: string | null; resubmitted?: boolean; at: number }> = [];
   for (const r of rows) {
     const base = { projectId: Number(r.project_id), network, txHash: r.tx_hash, blockHeight: null, blockHash: null, depth: 0, confirmationsNeeded: Number(r.confirmations_needed), at: now };
     changes.push({ ...base, from: r.state, state: 'rolled_back', blockHeight: r.block_height === null ? null : Number(r.block_height), blockHash: r.block_hash });
     history.push({ tracked_id: Number(r.id), state: 'rolled_back', block_height: r.block_height === null ? null : Number(r.block_height), block_hash: r.block_hash, at: now });
-    if (waiting.has(r.tx_hash)) {
+    const again = resubmitted.has(Number(r.id));
+    if (waiting.has(r.tx_hash) || again) {
       changes.push({ ...base, from: 'rolled_back', state: 'pending' });
-      history.push({ tracked_id: Number(r.id), state: 'pending', block_height: null, block_hash: null, at: now });
+      history.push({ tracked_id: Number(r.id), state: 'pending', block_height: null, block_hash: null, ...(again ? { resubmitted: true } : {}), at: now });
     }
   }
-  const back = rows.filter((r) => waiting.has(r.tx_hash)).map((r) => Number(r.id));
-  const gone = rows.filter((r) => !waiting.has(r.tx_hash)).map((r) => Number(r.id));
+  const isBack = (r: Row) => waiting.has(r.tx_hash) || resubmitted.has(Number(r.id));
+  const back = rows.filter(isBack).map((r) => Number(r.id));
+  const gone = rows.filter((r) => !isBack(r)).map((r) => Number(r.id));
   const cleared = { block_height: null, block_hash: null, updated_at: now, settled_at: null };
   if (gone.length > 0) await trx('tracked_txs').whereIn('id', gone).update({ ...cleared, state: 'rolled_back' });
   if (back.length > 0) await trx('tracked_txs').whereIn('id', back).update({ ...cleared, state: 'pending' });
@@ -147,3 +165,21 @@ export async function rollBackTracked(trx: Knex.Transaction, network: number, ab
   return changes;
 }
 
+/** Sends the rolled-back transactions of projects that resubmit, still valid and with their CBOR kept, to the mempool again; answers the ids it took. */
+async function resubmitRolledBack(trx: Knex.Transaction, rows: Row[], resubmission: Resubmission | undefined): Promise<Set<number>> {
+  const done = new Set<number>();
+  if (!resubmission || rows.length === 0) return done;
+  const { slot } = resubmission;
+  const valid = rows.filter((r) => r.ttl_slot === null || slot === null || Number(r.ttl_slot) > slot);
+  if (valid.length === 0) return done;
+  const kept: Array<{ id: number; cbor: Buffer | null }> = await trx('tracked_txs')
+    .join('projects', 'projects.id', 'tracked_txs.project_id')
+    .whereIn('tracked_txs.id', valid.map((r) => Number(r.id)))
+    .where('projects.tx_resubmit', true)
+    .whereNotNull('tracked_txs.cbor')
+    .select('tracked_txs.id', 'tracked_txs.cbor');
+  for (const k of kept) {
+    if (k.cbor && (await resubmission.resubmit(new Uint8Array(k.cbor)))) done.add(Number(k.id));
+  }
+  return done;
+}
