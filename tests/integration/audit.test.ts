@@ -210,7 +210,7 @@ describe('recording', () => {
 
     // Every action but the three the key, allow-list and transaction-confirmations features record was seen here.
     const seen = new Set(entries.map((e) => e.action));
-    expect(auditActions.filter((a) => !seen.has(a))).toEqual(['project.key_rolled', 'project.allowlist_changed', 'project.tx_confirmations_changed']);
+    expect(auditActions.filter((a) => !seen.has(a))).toEqual(['project.key_rolled', 'project.allowlist_changed', 'project.tx_confirmations_changed', 'project.tx_resubmit_changed']);
 
     // A request behind every entry but the ones Cairn, a payment provider or the chain completes.
     const noRequest = new Set(['webhook.auto_disabled', 'billing.plan_purchased', 'billing.boost_purchased', 'ppu.order_paid']);
