@@ -10,7 +10,8 @@ import { messageFrame, type MessageId } from './protocol';
 
 /** What the hub sends to: a websocket session. */
 export interface Subscriber {
-  send(frame: string): void;
+  /** Sends a text frame (a buffer holds its UTF-8 text, shared by the subscribers it is sent to). */
+  send(frame: string | Buffer): void;
   /** The id of the message that subscribed to blocks; undefined: not subscribed. */
   blockSubscription: MessageId | undefined;
   /** The id of the message that subscribed to addresses; undefined: not subscribed. */
@@ -72,11 +73,22 @@ export class NetworkFeed {
     if (added) this.onSubscribe();
   }
 
-  /** Sends the block to its subscribers: its JSON made once. */
+  /**
+   * Sends the block to its subscribers: its JSON made once, and its frame encoded once per
+   * subscription id (clients of one library use the same ids), so ten thousand subscribers cost ten
+   * thousand socket writes of one buffer, not ten thousand encodings of the block.
+   */
   announceBlock(block: Block): void {
     if (this.blockSubscribers.size === 0) return;
     const json = JSON.stringify(block);
-    for (const s of this.blockSubscribers) if (s.blockSubscription !== undefined) s.send(messageFrame(s.blockSubscription, json));
+    const frames = new Map<MessageId, Buffer>();
+    for (const s of this.blockSubscribers) {
+      const id = s.blockSubscription;
+      if (id === undefined) continue;
+      let frame = frames.get(id);
+      if (!frame) frames.set(id, (frame = Buffer.from(messageFrame(id, json))));
+      s.send(frame);
+    }
   }
 
   /** The notifications of a block's transactions for the subscribed addresses they touch: {address, txHash, txData, txUtxos, blockInfo}, one per address and transaction. */

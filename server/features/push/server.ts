@@ -30,6 +30,8 @@ export const MAX_ADDRESSES = 10_000;
 /** A client that lets this much of its notifications pile up unread is disconnected. */
 const MAX_BUFFERED_BYTES = 8 * 1024 * 1024;
 
+const TEXT = { binary: false } as const;
+
 export const CLOSE_IDLE = 4000;
 export const CLOSE_KEY = 4003;
 const UNEXPECTED = 'An unexpected error occurred while answering the message.';
@@ -74,13 +76,14 @@ class Session implements Subscriber {
     this.lastSeen = now;
   }
 
-  send(frame: string): void {
+  send(frame: string | Buffer): void {
     if (this.ws.readyState !== 1) return;
     if (this.ws.bufferedAmount > MAX_BUFFERED_BYTES) {
       this.ws.close(1008, 'Notifications are not being read');
       return;
     }
-    this.ws.send(frame);
+    // A buffer is the frame's text, sent as a text frame.
+    this.ws.send(frame, TEXT);
   }
 }
 

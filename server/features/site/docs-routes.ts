@@ -118,7 +118,7 @@ const CAIRN_TX_STATUS_PATH = '/cairn/v1/txs/{hash}/status';
  * not under /api/v0), so its path item names its own servers.
  */
 function txStatusPathItem(gatewayUrl: string, slugs: readonly string[]): Record<string, unknown> {
-  const change = { type: 'object', properties: { state: { type: 'string' }, block_height: { type: 'integer', nullable: true }, block_hash: { type: 'string', nullable: true }, at: { type: 'integer', description: 'Unix seconds' } } };
+  const change = { type: 'object', properties: { state: { type: 'string' }, block_height: { type: 'integer', nullable: true }, block_hash: { type: 'string', nullable: true }, resubmitted: { type: 'boolean', description: 'This change was Cairn sending the rolled-back transaction to the mempool again (the project setting)' }, at: { type: 'integer', description: 'Unix seconds' } } };
   const example = {
     tx_hash: '6f1b0e3c6bd4b8e9e0c7d6c1f1f3f08ad4c8a4b7d3e2a1f0e9d8c7b6a5f4e3d2',
     state: 'in_block',
@@ -130,8 +130,8 @@ function txStatusPathItem(gatewayUrl: string, slugs: readonly string[]): Record<
     reason: null,
     submitted_at: 1764412800,
     history: [
-      { state: 'pending', block_height: null, block_hash: null, at: 1764412800 },
-      { state: 'in_block', block_height: 1204, block_hash: '9c2f1e0d5b4a39281706f5e4d3c2b1a09f8e7d6c5b4a39281706f5e4d3c2b1a0', at: 1764412820 },
+      { state: 'pending', block_height: null, block_hash: null, resubmitted: false, at: 1764412800 },
+      { state: 'in_block', block_height: 1204, block_hash: '9c2f1e0d5b4a39281706f5e4d3c2b1a09f8e7d6c5b4a39281706f5e4d3c2b1a0', resubmitted: false, at: 1764412820 },
     ],
   };
   const error = (status: number, message: string) => ({ 'application/json': { example: { status_code: status, error: status === 400 ? 'Bad Request' : 'Not Found', message } } });
@@ -148,7 +148,7 @@ function txStatusPathItem(gatewayUrl: string, slugs: readonly string[]): Record<
         'A Cairn extension, outside Blockfrost\'s paths: where a transaction your project submitted through `/tx/submit` (on a sandbox network) stands. ' +
         '`pending` (accepted, waiting in the mempool), `in_block` (`depth` blocks so far, its own included), `confirmed` (reached `confirmations_needed`, ' +
         '10 unless the project sets its own), `rolled_back` (its block was dropped by a rollback; pending again once back in the mempool), `expired` ' +
-        '(its validity end `ttl_slot` passed before it landed), `invalid` (refused at submit; `reason` is the ledger\'s). `history` lists every change with its time. ' +
+        '(its validity end `ttl_slot` passed before it landed), `invalid` (refused at submit; `reason` is the ledger\'s). `history` lists every change with its time; a project that turned on resubmission on rollback has a rolled-back transaction sent to the mempool again while it is valid, a `pending` change with `resubmitted: true`. ' +
         'Counted like any request. Another project\'s transaction answers 404. Settled transactions (confirmed, expired, invalid) are kept 7 days.',
       parameters: [{ name: 'hash', in: 'path', required: true, description: 'The hash `/tx/submit` answered (64 hexadecimal characters).', schema: { type: 'string', pattern: '^[0-9a-f]{64}$' } }],
       responses: {

@@ -49,8 +49,8 @@ export function trackingSubmissions(
 ): GatewayBackend {
   const network = networks.find((n) => n.slug === opts.slug)?.webhookId;
   if (network === undefined || network === null) return inner;
-  const record = (projectId: number, facts: { hash: string; ttlSlot: number | null }, reason?: string) =>
-    recordSubmission(opts.db, { projectId, network, txHash: facts.hash, ttlSlot: facts.ttlSlot, ...(reason !== undefined ? { reason } : {}) }, opts.withChange).catch((err: unknown) =>
+  const record = (projectId: number, facts: { hash: string; ttlSlot: number | null }, cbor: Buffer, reason?: string) =>
+    recordSubmission(opts.db, { projectId, network, txHash: facts.hash, ttlSlot: facts.ttlSlot, cbor, ...(reason !== undefined ? { reason } : {}) }, opts.withChange).catch((err: unknown) =>
       opts.logger.warn({ network: opts.slug, err: { message: (err as Error).message } }, 'txs: recording a submitted transaction failed'),
     );
   return {
@@ -67,8 +67,8 @@ export function trackingSubmissions(
         const facts = body.length > 0 ? txFacts(body) : null;
         if (facts) {
           res.once('finish', () => {
-            if (res.statusCode === 200) void record(call.project.projectId, facts);
-            else if (res.statusCode === 400) void record(call.project.projectId, facts, errorMessageOf(res) ?? 'Refused by the ledger.');
+            if (res.statusCode === 200) void record(call.project.projectId, facts, body);
+            else if (res.statusCode === 400) void record(call.project.projectId, facts, body, errorMessageOf(res) ?? 'Refused by the ledger.');
           });
         }
         inner.handle(req, res, path, call, steps);

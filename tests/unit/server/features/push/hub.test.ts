@@ -32,9 +32,19 @@ class ScriptedChain {
   };
 }
 
-const subscriber = (): Subscriber & { frames: any[] } => {
+const subscriber = (blockSubscription: string | number = 'b'): Subscriber & { frames: any[]; raw: Array<string | Buffer> } => {
   const frames: any[] = [];
-  return { frames, send: (f) => frames.push(JSON.parse(f)), blockSubscription: 'b', addressSubscription: 'a' };
+  const raw: Array<string | Buffer> = [];
+  return {
+    frames,
+    raw,
+    send: (f) => {
+      raw.push(f);
+      frames.push(JSON.parse(f.toString()));
+    },
+    blockSubscription,
+    addressSubscription: 'a',
+  };
 };
 
 describe('the push hub', () => {
@@ -76,5 +86,21 @@ describe('the push hub', () => {
     await watcher.look();
     expect(s.frames).toEqual([]);
     await watcher.stop();
+  });
+
+  it('encodes a block notification once per subscription id, whatever the number of subscribers', () => {
+    const chain = new ScriptedChain(2);
+    const feed = new NetworkFeed();
+    const many = Array.from({ length: 3 }, () => subscriber('1'));
+    const other = subscriber(7);
+    for (const s of [...many, other]) feed.subscribeBlocks(s);
+    feed.announceBlock(chain.blocks[1]!);
+    const [first] = many[0]!.raw;
+    expect(Buffer.isBuffer(first)).toBe(true);
+    for (const s of many) expect(s.raw).toEqual([first]);
+    for (const s of many) expect(s.raw[0]).toBe(first);
+    expect(other.raw[0]).not.toBe(first);
+    expect(many[0]!.frames[0]).toEqual({ id: '1', type: 'message', data: chain.blocks[1] });
+    expect(other.frames[0]).toEqual({ id: 7, type: 'message', data: chain.blocks[1] });
   });
 });
