@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { testGatewayConfig } from '../helpers/gateway';
 import type { Browser } from 'playwright-core';
 import { browserAvailable, launchBrowser } from '../helpers/browser';
 import { signInInBrowser } from '../helpers/browser-sign-in';
 import { startTestApp, type TestApp } from '../helpers/test-app';
 import type { TestDatabase } from '../helpers/db-template';
-import { loadConfig } from '../../server/config';
 import { createLogger } from '../../server/logger';
 import { startGateway, type RunningGateway } from '../../server/gateway-app';
 import { freePort } from '../helpers/server-process';
@@ -19,12 +19,7 @@ describe.runIf(browserAvailable())('the built-in API reference at /docs, in Chro
     const gatewayPort = await freePort();
     const gatewayUrl = `http://127.0.0.1:${gatewayPort}`;
     app = await startTestApp({ env: { GATEWAY_PUBLIC_URL: gatewayUrl } });
-    const config = loadConfig({
-      NODE_ENV: 'test',
-      SESSION_SECRET: 'x'.repeat(40),
-      GATEWAY_PUBLIC_URL: gatewayUrl,
-      ...(app.database.databaseUrl ? { DATABASE_URL: app.database.databaseUrl } : {}),
-    });
+    const config = testGatewayConfig(app, { GATEWAY_PUBLIC_URL: gatewayUrl });
     gateway = await startGateway({ config, db: app.db, logger: createLogger('silent'), version: 'test', port: gatewayPort, host: '127.0.0.1' });
     browser = await launchBrowser();
   });

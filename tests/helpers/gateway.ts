@@ -1,13 +1,41 @@
 import crypto from 'node:crypto';
+import fs from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';
-import { loadConfig } from '../../server/config';
+import path from 'node:path';
+import { loadConfig, type Config } from '../../server/config';
+import { ARTIFACTS } from './db-template';
 import { createLogger } from '../../server/logger';
 import { startGateway, type GatewayOptions, type RunningGateway } from '../../server/gateway-app';
 import type { TestApp } from './test-app';
 import type { TestDatabase } from './db-template';
 
 const agent = new http.Agent({ keepAlive: true, maxSockets: 64 });
+
+const scratch: string[] = [];
+process.once('exit', () => {
+  for (const dir of scratch) fs.rmSync(dir, { recursive: true, force: true });
+});
+
+/**
+ * A gateway's configuration for a test: over the test app's database, metering flushed only on close,
+ * and a DATA_DIR of its own (the embedded IPFS store lives there: two gateways sharing one would
+ * collect each other's blocks, each seeing only its own database's pins), removed when the process or
+ * the run ends (global-setup.ts).
+ */
+export function testGatewayConfig(app: Pick<TestApp, never> & { database: Pick<TestDatabase, 'databaseUrl'> }, env: Record<string, string> = {}): Config {
+  fs.mkdirSync(ARTIFACTS, { recursive: true });
+  const dataDir = fs.mkdtempSync(path.join(ARTIFACTS, 'gateway-data-'));
+  scratch.push(dataDir);
+  return loadConfig({
+    NODE_ENV: 'test',
+    SESSION_SECRET: 'x'.repeat(40),
+    METERING_FLUSH_MS: '100000',
+    DATA_DIR: dataDir,
+    ...(app.database.databaseUrl ? { DATABASE_URL: app.database.databaseUrl } : {}),
+    ...env,
+  });
+}
 
 /** A gateway on 127.0.0.1 over the same database as a test app; `options` are startGateway's (e.g. a clock). */
 export async function startTestGateway(
@@ -16,13 +44,7 @@ export async function startTestGateway(
   redisPrefix?: string,
   options: Pick<GatewayOptions, 'now' | 'drainMs'> = {},
 ): Promise<RunningGateway> {
-  const config = loadConfig({
-    NODE_ENV: 'test',
-    SESSION_SECRET: 'x'.repeat(40),
-    METERING_FLUSH_MS: '100000',
-    ...(app.database.databaseUrl ? { DATABASE_URL: app.database.databaseUrl } : {}),
-    ...env,
-  });
+  const config = testGatewayConfig(app, env);
   return startGateway({
     config,
     db: app.db,

@@ -3,6 +3,7 @@
 // script policy, locks ada at a Plutus V3 script and spends it back with the budget the gateway's
 // /utils/txs/evaluate measured, sees a failing script refused with its trace, and registers and
 // delegates a stake key that then earns rewards.
+import { testGatewayConfig } from '../helpers/gateway';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   BlockfrostProvider,
@@ -21,7 +22,6 @@ import { useTestApp } from '../helpers/use-test-app';
 import { Client } from '../helpers/http-client';
 import { signIn } from '../helpers/sign-in';
 import { startGateway, type RunningGateway } from '../../server/gateway-app';
-import { loadConfig } from '../../server/config';
 import { setSubscription } from '../../server/features/workspaces/subscriptions';
 import { createSandboxChain, memoryLedgerStore, type SandboxChain } from '../../server/sandbox/chain/index';
 import { createLogger } from '../../server/logger';
@@ -56,7 +56,7 @@ beforeAll(async () => {
   chain = createSandboxChain({ network: 'preprod', now: () => clock.now, store: memoryLedgerStore() });
   await chain.ready();
   gw = await startGateway({
-    config: loadConfig({ NODE_ENV: 'test', SESSION_SECRET: 'x'.repeat(40), METERING_FLUSH_MS: '100000', ...(app.database.databaseUrl ? { DATABASE_URL: app.database.databaseUrl } : {}) }),
+    config: testGatewayConfig(app),
     db: app.db,
     logger: createLogger('silent'),
     version: 'test',

@@ -12,7 +12,7 @@ import { startTestApp } from '../helpers/test-app';
 import { useTestApp } from '../helpers/use-test-app';
 import { Client } from '../helpers/http-client';
 import { signIn } from '../helpers/sign-in';
-import { answerEndlessly, call as call0, firstPiece, leaveMidAnswer, readReleasing, startTestGateway, type TimedCall } from '../helpers/gateway';
+import { answerEndlessly, call as call0, firstPiece, leaveMidAnswer, readReleasing, startTestGateway, type TimedCall, testGatewayConfig } from '../helpers/gateway';
 import { Writable } from 'node:stream';
 import { loadConfig } from '../../server/config';
 import { createLogger } from '../../server/logger';
@@ -479,7 +479,7 @@ describe('start-up, host form and production', () => {
         cb();
       },
     });
-    const config = loadConfig({ NODE_ENV: 'test', SESSION_SECRET: 'x'.repeat(40), GATEWAY_DOMAIN: 'api.cairn.test', ...(app.database.databaseUrl ? { DATABASE_URL: app.database.databaseUrl } : {}), ...env });
+    const config = testGatewayConfig(app, { GATEWAY_DOMAIN: 'api.cairn.test', ...env });
     const g = await startGateway({ config, db: app.db, logger: createLogger('info', sink), version: 'test', port: 0, host: '127.0.0.1', redisPrefix: `cairn-test:${Math.random()}:` });
     return { g, log: lines.join('\n') };
   }

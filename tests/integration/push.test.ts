@@ -4,6 +4,7 @@
 // both; then reads the account by its public key (balance, transactions, utxos, history). Also: the
 // protocol's errors for bad frames, the key and connection-cap refusals of the upgrade, metering, and
 // a deleted project's connections closing.
+import { testGatewayConfig } from '../helpers/gateway';
 import crypto from 'node:crypto';
 import CSL from '@emurgo/cardano-serialization-lib-nodejs';
 import WebSocket from 'ws';
@@ -14,7 +15,6 @@ import { useTestApp } from '../helpers/use-test-app';
 import { Client } from '../helpers/http-client';
 import { signIn } from '../helpers/sign-in';
 import { startGateway, type RunningGateway } from '../../server/gateway-app';
-import { loadConfig } from '../../server/config';
 import { createSandboxChain, type SandboxChain } from '../../server/sandbox/chain/index';
 import { dbLedgerStore } from '../../server/sandbox/store';
 import { createLogger } from '../../server/logger';
@@ -89,7 +89,7 @@ beforeAll(async () => {
   chain = createSandboxChain({ network: 'preprod', blockIntervalMs: BLOCK_MS, genesisTime: second - 30 * BLOCK_MS, store: dbLedgerStore(app.db) });
   await chain.ready();
   gw = await startGateway({
-    config: loadConfig({ NODE_ENV: 'test', SESSION_SECRET: 'x'.repeat(40), METERING_FLUSH_MS: '100000', PUSH_IDLE_TIMEOUT_MS: '60000', ...(app.database.databaseUrl ? { DATABASE_URL: app.database.databaseUrl } : {}) }),
+    config: testGatewayConfig(app, { PUSH_IDLE_TIMEOUT_MS: '60000' }),
     db: app.db,
     logger: createLogger('silent'),
     version: 'test',

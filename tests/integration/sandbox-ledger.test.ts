@@ -2,6 +2,7 @@
 // (Mesh SDK, from npm) pointed at Cairn's gateway with a project key builds, signs and submits a
 // payment from a development wallet; the recipient's utxo shows after the next block; a webhook on
 // the recipient fires with the transaction; blockfrost-js's *All helpers page through complete lists.
+import { testGatewayConfig } from '../helpers/gateway';
 import CSL from '@emurgo/cardano-serialization-lib-nodejs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BlockFrostAPI, BlockfrostServerError } from '@blockfrost/blockfrost-js';
@@ -11,7 +12,6 @@ import { Client } from '../helpers/http-client';
 import { signIn } from '../helpers/sign-in';
 import { startReceiver } from '../helpers/receiver';
 import { startGateway, type RunningGateway } from '../../server/gateway-app';
-import { loadConfig } from '../../server/config';
 import { setSubscription } from '../../server/features/workspaces/subscriptions';
 import { createSandboxChain, type SandboxChain } from '../../server/sandbox/chain/index';
 import { dbLedgerStore } from '../../server/sandbox/store';
@@ -47,7 +47,7 @@ beforeAll(async () => {
   await chain.ready();
   // The gateway serves this very chain, the one the follower reads.
   gw = await startGateway({
-    config: loadConfig({ NODE_ENV: 'test', SESSION_SECRET: 'x'.repeat(40), METERING_FLUSH_MS: '100000', ...(app.database.databaseUrl ? { DATABASE_URL: app.database.databaseUrl } : {}) }),
+    config: testGatewayConfig(app),
     db: app.db, logger, version: 'test', port: 0, host: '127.0.0.1', chains: { preprod: chain },
   });
 });

@@ -3,6 +3,7 @@
 // `evaluator: provider`, Blaze's Blockfrost provider), build, evaluate and submit transactions that
 // land. The chain runs on the wall clock (plus the blocks the test skips ahead), so validity
 // intervals computed from Date.now() by the SDKs must mean what they mean on preprod.
+import { testGatewayConfig } from '../helpers/gateway';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { BlockfrostProvider, ForgeScript, MeshTxBuilder, MeshWallet, deserializeAddress, mConStr0, resolveScriptHash, serializePlutusScript, stringToHex, type Protocol, type UTxO } from '@meshsdk/core';
 import { Blockfrost as LucidBlockfrost, Lucid } from '@lucid-evolution/lucid';
@@ -11,7 +12,6 @@ import { useTestApp } from '../helpers/use-test-app';
 import { Client } from '../helpers/http-client';
 import { signIn } from '../helpers/sign-in';
 import { startGateway, type RunningGateway } from '../../server/gateway-app';
-import { loadConfig } from '../../server/config';
 import { setSubscription } from '../../server/features/workspaces/subscriptions';
 import { createSandboxChain, memoryLedgerStore, type DevWalletInfo, type SandboxChain } from '../../server/sandbox/chain/index';
 import { createLogger } from '../../server/logger';
@@ -40,7 +40,7 @@ beforeAll(async () => {
   chain = createSandboxChain({ network: 'preprod', now: () => (heldAt ?? Date.now()) + skipped, store: memoryLedgerStore() });
   await chain.ready();
   gw = await startGateway({
-    config: loadConfig({ NODE_ENV: 'test', SESSION_SECRET: 'x'.repeat(40), METERING_FLUSH_MS: '100000', ...(app.database.databaseUrl ? { DATABASE_URL: app.database.databaseUrl } : {}) }),
+    config: testGatewayConfig(app),
     db: app.db,
     logger: createLogger('silent'),
     version: 'test',

@@ -8,9 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useTestApp } from '../helpers/use-test-app';
 import { Client } from '../helpers/http-client';
 import { signIn } from '../helpers/sign-in';
-import { call } from '../helpers/gateway';
+import { call, testGatewayConfig } from '../helpers/gateway';
 import { startGateway, type RunningGateway } from '../../server/gateway-app';
-import { loadConfig } from '../../server/config';
 import { setSubscription } from '../../server/features/workspaces/subscriptions';
 import { createSandboxChain, type SandboxChain } from '../../server/sandbox/chain/index';
 import { dbLedgerStore } from '../../server/sandbox/store';
@@ -64,7 +63,7 @@ beforeAll(async () => {
   chain = createSandboxChain({ network: 'preprod', now: () => clock.now, store: dbLedgerStore(app.db) });
   await chain.ready();
   gw = await startGateway({
-    config: loadConfig({ NODE_ENV: 'test', SESSION_SECRET: 'x'.repeat(40), METERING_FLUSH_MS: '100000', ...(app.database.databaseUrl ? { DATABASE_URL: app.database.databaseUrl } : {}) }),
+    config: testGatewayConfig(app),
     db: app.db, logger, version: 'test', port: 0, host: '127.0.0.1', chains: { preprod: chain },
   });
 });
