@@ -274,11 +274,12 @@ export const configSchema = z.object({
   METRICS_HOST: z.preprocess(emptyToUndefined, z.string().default('127.0.0.1')).describe('Interface the metrics listener binds to. Set 0.0.0.0 (with METRICS_TOKEN) for a Prometheus on another machine.'),
   METRICS_TOKEN: z.preprocess(emptyToUndefined, z.string().min(16, 'must be at least 16 characters long').optional()).describe('Bearer token a scraper sends (Authorization: Bearer <token>) to read the metrics from a non-loopback address. Unset: loopback clients only.'),
   SANDBOX_BLOCK_INTERVAL_MS: positiveInt(20000, 'a positive whole number of milliseconds').describe('The sandbox chain makes a block every this many milliseconds.'),
+  DEVNET_IDLE_MS: positiveInt(600000, 'a positive whole number of milliseconds').describe('A devnet (a cardano-devnet project\'s own chain) no request reached for this many milliseconds is unloaded from memory: it lives in the database only and wakes, where it was, on its next request.'),
   UPSTREAM_TIMEOUT_MS: positiveInt(30000, 'a positive whole number of milliseconds').describe('How long the gateway waits for a backend\'s answer head, and between pieces of its body, in milliseconds.'),
   GATEWAY_BAN_THRESHOLD: positiveInt(1000, 'a positive whole number of rejected requests').describe('Refusals (429/402) within GATEWAY_BAN_WINDOW_SECONDS that get a client IP banned (418).'),
   GATEWAY_BAN_WINDOW_SECONDS: positiveInt(60, 'a positive whole number of seconds').describe('The window in which GATEWAY_BAN_THRESHOLD refusals are counted, in seconds.'),
   GATEWAY_BAN_SECONDS: positiveInt(600, 'a positive whole number of seconds').describe('How long a ban (418) lasts, in seconds.'),
-  DISABLED_NETWORKS: disabledNetworks.describe('Gateway slugs of networks this server does not offer, comma-separated (cardano-mainnet, ipfs, milkomeda-mainnet, cardano-preview, cardano-preprod): left out of Add Project, new projects refused (400), existing keys answered 403 by the gateway (not counted), left off the status page. An unknown slug stops start-up. Unset: every network is offered.'),
+  DISABLED_NETWORKS: disabledNetworks.describe('Gateway slugs of networks this server does not offer, comma-separated (cardano-mainnet, ipfs, milkomeda-mainnet, cardano-preview, cardano-preprod, cardano-devnet): left out of Add Project, new projects refused (400), existing keys answered 403 by the gateway (not counted), left off the status page. An unknown slug stops start-up. Unset: every network is offered.'),
   OPERATOR_EMAILS: z.preprocess(
     emptyToUndefined,
     z
@@ -427,6 +428,8 @@ export interface GatewayConfig {
   redisTimeoutMs: number;
   meteringFlushMs: number;
   sandboxBlockIntervalMs: number;
+  /** How long a devnet stays in memory without a request (DEVNET_IDLE_MS). */
+  devnetIdleMs: number;
   upstreamTimeoutMs: number;
   ban: { threshold: number; windowSeconds: number; seconds: number };
   /** Configured upstreams; a Cardano network without one is served by the sandbox chain. */
@@ -558,6 +561,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       redisTimeoutMs: e.REDIS_TIMEOUT_MS,
       meteringFlushMs: e.METERING_FLUSH_MS,
       sandboxBlockIntervalMs: e.SANDBOX_BLOCK_INTERVAL_MS,
+      devnetIdleMs: e.DEVNET_IDLE_MS,
       upstreamTimeoutMs: e.UPSTREAM_TIMEOUT_MS,
       ban: { threshold: e.GATEWAY_BAN_THRESHOLD, windowSeconds: e.GATEWAY_BAN_WINDOW_SECONDS, seconds: e.GATEWAY_BAN_SECONDS },
       milkomeda: upstream(evmNetwork.upstreamVar),
