@@ -24,6 +24,18 @@ export function dbLedgerStore(db: Db): LedgerStore {
         .returning('seq');
       return inserted.length > 0;
     },
+    async truncate(network, fromSeq) {
+      await db('sandbox_ledger').where({ network }).andWhere('seq', '>=', fromSeq).delete();
+    },
+    async replace(network, entries) {
+      await db.transaction(async (trx) => {
+        await trx('sandbox_ledger').where({ network }).delete();
+        const now = Date.now();
+        const rows = entries.map((e) => ({ network, seq: e.seq, height: e.height, hash: e.hash, cbor: e.cbor, origin: e.origin, created_at: now }));
+        // In chunks: SQLite binds at most a few thousand values a statement.
+        for (let i = 0; i < rows.length; i += 100) await trx('sandbox_ledger').insert(rows.slice(i, i + 100));
+      });
+    },
   };
 }
 

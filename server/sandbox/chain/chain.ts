@@ -17,7 +17,8 @@ import { createGovernance, type Governance } from './gov';
 import { createNutlink, type Nutlink } from './nutlink';
 import { FAUCET_WALLET, buildWorld, type World, type WorldPool } from './world';
 import { derive } from './rng';
-import { NETWORK_TIME, SLOT_MS, shelleyStart, slotAt } from './clock';
+import { NETWORK_TIME, shelleyStart, slotAt, type NetworkTime } from './clock';
+import { PROTOCOL, protocolWith } from './protocol';
 import { LeaderSchedule } from './schedule';
 import { spent } from './budget';
 import { poolBook } from './pools';
@@ -54,8 +55,9 @@ function positiveInt(value: number, name: string): number {
 function resolveParams(options: SandboxChainOptions): { params: SandboxChainParams; cacheSegments: number; clock: () => number } {
   const network = options.network;
   if (!(network in NETWORK_MAGIC)) throw new Error(`unknown sandbox network ${String(network)}`);
+  const devnet = options.devnet;
+  if (devnet && network === 'mainnet') throw new Error('a devnet has testnet addresses: its network must be a testnet');
   const blockIntervalMs = positiveInt(options.blockIntervalMs ?? DEFAULT_BLOCK_INTERVAL_MS, 'blockIntervalMs');
-  const blocksPerEpoch = positiveInt(options.blocksPerEpoch ?? DEFAULT_BLOCKS_PER_EPOCH, 'blocksPerEpoch');
   const addressWindowBlocks = positiveInt(options.addressWindowBlocks ?? DEFAULT_ADDRESS_WINDOW_BLOCKS, 'addressWindowBlocks');
   const segmentLength = positiveInt(options.segmentLength ?? DEFAULT_SEGMENT_LENGTH, 'segmentLength');
   // The cache always holds the whole address window plus a few segments around it.
@@ -64,14 +66,30 @@ function resolveParams(options: SandboxChainOptions): { params: SandboxChainPara
   if (!Number.isSafeInteger(genesisTime)) throw new Error('genesisTime must be an integer of milliseconds');
   const seed = options.seed ?? DEFAULT_SEED;
   const clock = options.now ?? Date.now;
-  const slotsPerBlock = Math.max(1, Math.round(blockIntervalMs / 1000));
+  let time: NetworkTime;
+  let slotsPerBlock: number;
+  let blocksPerEpoch: number;
+  if (devnet) {
+    // A devnet's own genesis: slot 0 at genesisTime, its slot length, a block every slotsPerBlock slots.
+    const slotLengthMs = positiveInt(devnet.slotLengthMs, 'slotLengthMs');
+    if (blockIntervalMs % slotLengthMs !== 0) throw new Error('blockIntervalMs must be a multiple of slotLengthMs');
+    slotsPerBlock = blockIntervalMs / slotLengthMs;
+    const epochLength = positiveInt(devnet.epochLength, 'epochLength');
+    if (epochLength % slotsPerBlock !== 0) throw new Error('epochLength must be a multiple of the slots between blocks');
+    blocksPerEpoch = epochLength / slotsPerBlock;
+    time = { systemStart: genesisTime, byronSlots: 0, byronEpochLength: epochLength, epochLength, securityParam: positiveInt(devnet.securityParam, 'securityParam'), slotLengthMs };
+  } else {
+    blocksPerEpoch = positiveInt(options.blocksPerEpoch ?? DEFAULT_BLOCKS_PER_EPOCH, 'blocksPerEpoch');
+    slotsPerBlock = Math.max(1, Math.round(blockIntervalMs / 1000));
+    time = NETWORK_TIME[network];
+  }
   // Block 0's slot is the real network's slot at genesisTime (clock.ts): with whole-second block
-  // intervals every block's slot is the real slot of its time.
-  const firstSlot = slotAt(network, genesisTime);
+  // intervals every block's slot is the real slot of its time. A devnet's block 0 is at its slot 0.
+  const firstSlot = slotAt(time, genesisTime);
 
   const params: SandboxChainParams = Object.freeze({
     network,
-    networkMagic: NETWORK_MAGIC[network],
+    networkMagic: devnet ? devnet.networkMagic : NETWORK_MAGIC[network],
     seed,
     genesisTime,
     blockIntervalMs,
@@ -80,6 +98,11 @@ function resolveParams(options: SandboxChainOptions): { params: SandboxChainPara
     firstSlot,
     addressWindowBlocks,
     segmentLength,
+    time,
+    securityParam: devnet ? time.securityParam : 2160,
+    protocol: devnet ? protocolWith(devnet.protocol) : PROTOCOL,
+    devnet: devnet ? devnet.id : null,
+    ledgerKey: devnet ? `devnet:${devnet.id}` : network,
   });
   return { params, cacheSegments, clock };
 }
@@ -127,7 +150,7 @@ function liveStakeViews(ledger: LiveLedger, tipHeight: () => number, blocksPerEp
  * Simulated segments, the most recently used kept; those from `firstKept()` on (the address
  * window's, which every address and account answer reads) stay however many others a long list reads.
  */
-function segmentCache(simContext: Parameters<typeof simulateSegment>[0], cacheSegments: number, segmentLength: number, firstKept: () => number) {
+function segmentCache(simulate: (index: number) => Segment, cacheSegments: number, segmentLength: number, firstKept: () => number) {
   const segments = new Map<number, Segment>();
   const evict = (): void => {
     const kept = firstKept();
@@ -143,7 +166,7 @@ function segmentCache(simContext: Parameters<typeof simulateSegment>[0], cacheSe
       segments.set(index, hit);
       return hit;
     }
-    const made = simulateSegment(simContext, index);
+    const made = simulate(index);
     segments.set(index, made);
     evict();
     // A segment simulated is a unit of a sliced answer's work (budget.ts), kept above for its next slice.
@@ -161,14 +184,16 @@ export function createSandboxChain(options: SandboxChainOptions): SandboxChain {
   const { params, cacheSegments, clock } = resolveParams(options);
   const { network, seed, genesisTime, blockIntervalMs, blocksPerEpoch, slotsPerBlock, firstSlot, addressWindowBlocks, segmentLength } = params;
 
-  const key = new Uint8Array(derive(new TextEncoder().encode('cairn-sandbox-chain/v1'), seed, network));
+  const key = new Uint8Array(derive(new TextEncoder().encode('cairn-sandbox-chain/v1'), seed, params.devnet === null ? network : 'devnet'));
   const world: World = buildWorld(key, network);
-  const hashes = new HashCodec(key);
+  const branches = branching(key, options.devnet?.forks ?? []);
+  const hashes = new HashCodec(key, branches);
   const schedule = new LeaderSchedule(key, world.pools, blocksPerEpoch);
   const slotOf = (height: number): number => firstSlot + height * slotsPerBlock;
   const timeOf = (height: number): number => Math.floor((genesisTime + height * blockIntervalMs) / 1000);
   const epochOf = (height: number): number => Math.floor(height / blocksPerEpoch);
   const simContext = { key, world, hashes, segmentLength, slotOf };
+  const simulate = (index: number): Segment => forkedSegment(simContext, index, branches);
   const devAids = options.devAids ?? true;
   const wallets = devAids ? devWallets(key, network) : [];
   const faucetKeys = faucetOf(key, network);
@@ -176,14 +201,17 @@ export function createSandboxChain(options: SandboxChainOptions): SandboxChain {
   const poolById = (id: string): WorldPool | undefined => book.byKey.get(id) ?? book.byKey.get(id.toLowerCase());
 
   const tipHeight = (): number => Math.max(0, Math.floor((clock() - genesisTime) / blockIntervalMs));
+  const initialFunds = options.devnet?.initialFunds ?? [];
   const ledger = new LiveLedger({
     network,
+    storeKey: params.ledgerKey,
+    protocol: params.protocol,
     ...(options.store ? { store: options.store } : {}),
     tip: tipHeight,
     slotOf,
     isPool: (id) => world.poolByKey.has(id),
-    slots: { zeroTime: shelleyStart(NETWORK_TIME[network]), zeroSlot: NETWORK_TIME[network].byronSlots, slotLength: SLOT_MS },
-    genesis: () => (devAids ? [{ hash: '', cbor: genesisTx(faucetKeys, wallets) }] : []),
+    slots: { zeroTime: shelleyStart(params.time), zeroSlot: params.time.byronSlots, slotLength: params.time.slotLengthMs },
+    genesis: () => (devAids || initialFunds.length > 0 ? [{ hash: '', cbor: genesisTx(devAids ? faucetKeys : null, wallets, initialFunds) }] : []),
     governance: (tx, accepted, height) => governance.check(tx, accepted, height),
     rewardBalance: (stake, height) => {
       const model = liveStakeAt(height);
@@ -203,7 +231,7 @@ export function createSandboxChain(options: SandboxChainOptions): SandboxChain {
     return i;
   };
 
-  const { segment, simBlock } = segmentCache(simContext, cacheSegments, segmentLength, () => Math.floor(Math.max(0, tipHeight() - addressWindowBlocks + 1) / segmentLength));
+  const { segment, simBlock } = segmentCache(simulate, cacheSegments, segmentLength, () => Math.floor(Math.max(0, tipHeight() - addressWindowBlocks + 1) / segmentLength));
 
   // ---- references ----
   const resolveHeight = (ref: string | number, tip: number): number | null => {
@@ -358,4 +386,63 @@ function catalogOf(world: World): SandboxCatalog {
     pools: world.pools.map((p) => p.id),
     assets: world.assets.map((a) => ({ unit: a.unit, policyId: a.policyId, assetName: a.assetNameHex, fingerprint: a.fingerprint, nft: a.nft })),
   };
+}
+
+
+/** Which branch each height is on, and each branch's key: branch 0's is the chain key, so a chain without forks is unchanged. */
+export interface Branching {
+  /** The branch of a block. */
+  of(height: number): number;
+  keyOf(n: number): Uint8Array;
+  /** The branches some block is on, oldest first. */
+  live(): number[];
+}
+
+function branching(key: Uint8Array, forks: ReadonlyArray<{ height: number; n: number }>): Branching {
+  for (let i = 0; i < forks.length; i++) {
+    const f = forks[i]!;
+    if (!Number.isSafeInteger(f.height) || f.height < -1 || !Number.isSafeInteger(f.n) || f.n < 1) throw new Error('a fork is a height (-1 or more) and a branch number (1 or more)');
+    if (i > 0 && (f.height <= forks[i - 1]!.height || f.n <= forks[i - 1]!.n)) throw new Error('forks must ascend in height and branch number');
+  }
+  const keys = new Map<number, Uint8Array>([[0, key]]);
+  const live = forks.length > 0 && forks[0]!.height === -1 ? forks.map((f) => f.n) : [0, ...forks.map((f) => f.n)];
+  return {
+    of(height) {
+      for (let i = forks.length - 1; i >= 0; i--) if (forks[i]!.height < height) return forks[i]!.n;
+      return 0;
+    },
+    keyOf(n) {
+      let k = keys.get(n);
+      if (!k) keys.set(n, (k = new Uint8Array(derive(key, 'branch', n))));
+      return k;
+    },
+    live: () => live,
+  };
+}
+
+/**
+ * A segment on its branch: simulated with the key of the branch of its first block. Blocks of the
+ * segment above a fork (on a later branch) carry no background transaction, and the outputs their
+ * abandoned transactions spent stay unspent; the segments after the fork are simulated whole with
+ * their branch's key, so their blocks and transactions differ from the abandoned branch's.
+ */
+function forkedSegment(ctx: Parameters<typeof simulateSegment>[0], index: number, branches: Branching): Segment {
+  const first = index * ctx.segmentLength;
+  const last = first + ctx.segmentLength - 1;
+  const b = branches.of(first);
+  const made = simulateSegment(b === 0 ? ctx : { ...ctx, key: branches.keyOf(b) }, index);
+  if (branches.of(last) === b) return made;
+  for (const block of made.blocks) {
+    if (branches.of(block.height) === b) {
+      for (const tx of block.txs) {
+        for (const o of tx.outputs) if (o.consumedBy && o.consumedBy.height <= last && branches.of(o.consumedBy.height) !== b) o.consumedBy = null;
+      }
+    } else {
+      block.txs = [];
+      block.size = 4;
+      block.outputLovelace = 0;
+      block.fees = 0;
+    }
+  }
+  return made;
 }

@@ -14,6 +14,8 @@ export interface NetworkTime {
   epochLength: number;
   /** The real network's k (its era summaries' safe zones derive from it). */
   securityParam: number;
+  /** Length of a slot from Shelley on, in milliseconds (1000 on the real networks; a devnet's genesis may shorten it). */
+  slotLengthMs: number;
 }
 
 export const BYRON_SLOT_MS = 20_000;
@@ -21,24 +23,24 @@ export const SLOT_MS = 1000;
 
 /** The real networks' genesis: mainnet and preprod began in Byron, preview in Alonzo at slot 0. */
 export const NETWORK_TIME: Record<SandboxNetwork, NetworkTime> = {
-  mainnet: { systemStart: Date.UTC(2017, 8, 23, 21, 44, 51), byronSlots: 4_492_800, byronEpochLength: 21_600, epochLength: 432_000, securityParam: 2160 },
-  preprod: { systemStart: Date.UTC(2022, 5, 1), byronSlots: 86_400, byronEpochLength: 21_600, epochLength: 432_000, securityParam: 2160 },
-  preview: { systemStart: Date.UTC(2022, 9, 25), byronSlots: 0, byronEpochLength: 4_320, epochLength: 86_400, securityParam: 432 },
+  mainnet: { systemStart: Date.UTC(2017, 8, 23, 21, 44, 51), byronSlots: 4_492_800, byronEpochLength: 21_600, epochLength: 432_000, securityParam: 2160, slotLengthMs: SLOT_MS },
+  preprod: { systemStart: Date.UTC(2022, 5, 1), byronSlots: 86_400, byronEpochLength: 21_600, epochLength: 432_000, securityParam: 2160, slotLengthMs: SLOT_MS },
+  preview: { systemStart: Date.UTC(2022, 9, 25), byronSlots: 0, byronEpochLength: 4_320, epochLength: 86_400, securityParam: 432, slotLengthMs: SLOT_MS },
 };
 
 /** The moment Shelley began: what the SDKs call zeroTime, with zeroSlot the Byron slots before it. */
 export const shelleyStart = (t: NetworkTime): number => t.systemStart + t.byronSlots * BYRON_SLOT_MS;
 
 /** The slot in progress at `ms` (UNIX milliseconds), from Shelley on. */
-export function slotAt(network: SandboxNetwork, ms: number): number {
-  const t = NETWORK_TIME[network];
+export function slotAt(network: SandboxNetwork | NetworkTime, ms: number): number {
+  const t = typeof network === 'string' ? NETWORK_TIME[network] : network;
   const start = shelleyStart(t);
-  if (ms < start) throw new Error(`the sandbox ${network} cannot start before ${new Date(start).toISOString()}, when the real network's Shelley era began`);
-  return t.byronSlots + Math.floor((ms - start) / SLOT_MS);
+  if (ms < start) throw new Error(`the sandbox ${typeof network === 'string' ? network : 'chain'} cannot start before ${new Date(start).toISOString()}, when its Shelley era began`);
+  return t.byronSlots + Math.floor((ms - start) / t.slotLengthMs);
 }
 
 /** When a slot (from Shelley on) begins, UNIX milliseconds. */
-export function timeOfSlot(network: SandboxNetwork, slot: number): number {
-  const t = NETWORK_TIME[network];
-  return shelleyStart(t) + (slot - t.byronSlots) * SLOT_MS;
+export function timeOfSlot(network: SandboxNetwork | NetworkTime, slot: number): number {
+  const t = typeof network === 'string' ? NETWORK_TIME[network] : network;
+  return shelleyStart(t) + (slot - t.byronSlots) * t.slotLengthMs;
 }

@@ -1,5 +1,8 @@
 // The sandbox chain: a deterministic simulated Cardano chain served in Blockfrost shapes.
 export { createSandboxChain } from './chain';
+export { createDevnet, newDevnetState, DevnetRefusal } from './devnet';
+export type { DevnetControl, DevnetTip } from './devnet';
+export type { DevnetAdvance, DevnetGenesis, DevnetGenesisInput, DevnetSnapshot, DevnetState } from '../../../shared/devnet';
 export { isAddressOfNetwork, isStakeAddressOfNetwork } from '../../blockfrost/contract';
 export {
   DEFAULT_ADDRESS_WINDOW_BLOCKS,
@@ -10,7 +13,7 @@ export {
   DEFAULT_SEGMENT_LENGTH,
   NETWORK_MAGIC,
 } from './params';
-export type { SandboxChainOptions, SandboxChainParams, SandboxNetwork } from './params';
+export type { ChainFork, DevnetChainOptions, SandboxChainOptions, SandboxChainParams, SandboxNetwork } from './params';
 export type { CatalogAddress, CatalogAsset, SandboxCatalog, SandboxChain } from './api';
 export type { AddressTxQuery } from './paging';
 export type { DevWalletInfo, FaucetPayment, FaucetRequest } from './resources/submit/queries';

@@ -8,7 +8,7 @@
 // The background traffic (simulate.ts) only spends outputs of its own world addresses, whose keys
 // nobody holds, so the two UTXO sets never share an output and each stays consistent.
 import CSL from '@emurgo/cardano-serialization-lib-nodejs';
-import { PROTOCOL } from './protocol';
+import { PROTOCOL, type Protocol } from './protocol';
 import { costModels, evaluate, exUnitsFee, MAX_TX_EX_MEM, MAX_TX_EX_STEPS, purposeOfTag, versionOf, type Evaluation, type PlutusVersion, type Purpose, type ResolvedOutput, type ScriptFailure, type SlotConfig } from './plutus';
 import { cardanoOfSandbox, type SandboxName } from '../../../shared/networks';
 import { metadatumJson } from '../../blockfrost/onchain-metadata';
@@ -31,6 +31,10 @@ export interface LedgerStore {
   entriesAfter(network: string, after: number): Promise<LedgerEntry[]>;
   /** Appends an entry; false when its seq is already taken (another process appended first). */
   append(network: string, entry: LedgerEntry): Promise<boolean>;
+  /** Removes the entries of a network with seq >= fromSeq (a devnet's rollback). */
+  truncate(network: string, fromSeq: number): Promise<void>;
+  /** Replaces every entry of a network with these (a devnet's restore and reset), at once. */
+  replace(network: string, entries: LedgerEntry[]): Promise<void>;
 }
 
 export function memoryLedgerStore(): LedgerStore {
@@ -45,6 +49,12 @@ export function memoryLedgerStore(): LedgerStore {
       list.push(entry);
       rows.set(network, list);
       return true;
+    },
+    async truncate(network, fromSeq) {
+      rows.set(network, (rows.get(network) ?? []).filter((e) => e.seq < fromSeq));
+    },
+    async replace(network, entries) {
+      rows.set(network, [...entries].sort((a, b) => a.seq - b.seq).map((e) => ({ ...e })));
     },
   };
 }
@@ -198,6 +208,10 @@ export interface LiveTx {
 
 export interface LedgerOptions {
   network: SandboxName;
+  /** The key of the chain's entries in the store; the network by default (a devnet's is `devnet:<id>`). */
+  storeKey?: string;
+  /** The protocol parameters enforced; the sandbox's (protocol.ts) by default. */
+  protocol?: Readonly<Protocol>;
   store?: LedgerStore;
   /** The chain's current tip height. */
   tip: () => number;
@@ -383,7 +397,7 @@ interface Decoded {
 type KeyOf = (cred: CSL.Credential, why: string) => void;
 
 /** The body's certificates: staking ones, governance ones, and the deposits they pay (refunds negative). */
-function decodeCertificates(body: CSL.TransactionBody, stakeAddressOf: (cred: CSL.Credential) => string, keyOf: KeyOf): { certs: LiveCert[]; govCerts: LiveGovCert[]; deposit: bigint } {
+function decodeCertificates(body: CSL.TransactionBody, stakeAddressOf: (cred: CSL.Credential) => string, keyOf: KeyOf, protocol: Readonly<Protocol>): { certs: LiveCert[]; govCerts: LiveGovCert[]; deposit: bigint } {
   const certs: LiveCert[] = [];
   const govCerts: LiveGovCert[] = [];
   let deposit = 0n;
@@ -394,15 +408,15 @@ function decodeCertificates(body: CSL.TransactionBody, stakeAddressOf: (cred: CS
     if (kind === CSL.CertificateKind.StakeRegistration) {
       const c = cert.as_stake_registration()!;
       const coin = c.coin();
-      if (coin && BigInt(coin.to_str()) !== PROTOCOL.keyDeposit) throw new LedgerRefusal(`Certificate ${i}: the stake key deposit is ${PROTOCOL.keyDeposit} lovelace.`);
+      if (coin && BigInt(coin.to_str()) !== protocol.keyDeposit) throw new LedgerRefusal(`Certificate ${i}: the stake key deposit is ${protocol.keyDeposit} lovelace.`);
       if (coin) keyOf(c.stake_credential(), `certificate ${i}`);
       certs.push({ kind: 'registration', stakeAddress: stakeAddressOf(c.stake_credential()), certIndex: i });
-      deposit += PROTOCOL.keyDeposit;
+      deposit += protocol.keyDeposit;
     } else if (kind === CSL.CertificateKind.StakeDeregistration) {
       const c = cert.as_stake_deregistration()!;
       keyOf(c.stake_credential(), `certificate ${i}`);
       certs.push({ kind: 'deregistration', stakeAddress: stakeAddressOf(c.stake_credential()), certIndex: i });
-      deposit -= PROTOCOL.keyDeposit;
+      deposit -= protocol.keyDeposit;
     } else if (kind === CSL.CertificateKind.StakeDelegation) {
       const c = cert.as_stake_delegation()!;
       keyOf(c.stake_credential(), `certificate ${i}`);
@@ -410,15 +424,15 @@ function decodeCertificates(body: CSL.TransactionBody, stakeAddressOf: (cred: CS
     } else if (kind === CSL.CertificateKind.StakeRegistrationAndDelegation) {
       const c = cert.as_stake_registration_and_delegation()!;
       keyOf(c.stake_credential(), `certificate ${i}`);
-      if (BigInt(c.coin().to_str()) !== PROTOCOL.keyDeposit) throw new LedgerRefusal(`Certificate ${i}: the stake key deposit is ${PROTOCOL.keyDeposit} lovelace.`);
+      if (BigInt(c.coin().to_str()) !== protocol.keyDeposit) throw new LedgerRefusal(`Certificate ${i}: the stake key deposit is ${protocol.keyDeposit} lovelace.`);
       const stakeAddress = stakeAddressOf(c.stake_credential());
       certs.push({ kind: 'registration', stakeAddress, certIndex: i });
       certs.push({ kind: 'delegation', stakeAddress, pool: c.pool_keyhash().to_bech32('pool'), certIndex: i });
-      deposit += PROTOCOL.keyDeposit;
+      deposit += protocol.keyDeposit;
     } else if (kind === CSL.CertificateKind.DRepRegistration) {
       const c = cert.as_drep_registration()!;
       const coin = BigInt(c.coin().to_str());
-      if (coin !== PROTOCOL.drepDeposit) throw new LedgerRefusal(`Certificate ${i}: the DRep deposit is ${PROTOCOL.drepDeposit} lovelace (drep_deposit), not ${coin}.`);
+      if (coin !== protocol.drepDeposit) throw new LedgerRefusal(`Certificate ${i}: the DRep deposit is ${protocol.drepDeposit} lovelace (drep_deposit), not ${coin}.`);
       keyOf(c.voting_credential(), `certificate ${i}`);
       govCerts.push({ kind: 'drep_registration', certIndex: i, drep: credentialTarget(c.voting_credential()), deposit: coin, anchor: anchorOf(c.anchor()) });
       deposit += coin;
@@ -446,12 +460,12 @@ function decodeCertificates(body: CSL.TransactionBody, stakeAddressOf: (cred: CS
       const both = kind === CSL.CertificateKind.StakeVoteRegistrationAndDelegation;
       const c = both ? cert.as_stake_vote_registration_and_delegation()! : cert.as_vote_registration_and_delegation()!;
       keyOf(c.stake_credential(), `certificate ${i}`);
-      if (BigInt(c.coin().to_str()) !== PROTOCOL.keyDeposit) throw new LedgerRefusal(`Certificate ${i}: the stake key deposit is ${PROTOCOL.keyDeposit} lovelace.`);
+      if (BigInt(c.coin().to_str()) !== protocol.keyDeposit) throw new LedgerRefusal(`Certificate ${i}: the stake key deposit is ${protocol.keyDeposit} lovelace.`);
       const stakeAddress = stakeAddressOf(c.stake_credential());
       certs.push({ kind: 'registration', stakeAddress, certIndex: i });
       if (both) certs.push({ kind: 'delegation', stakeAddress, pool: (c as CSL.StakeVoteRegistrationAndDelegation).pool_keyhash().to_bech32('pool'), certIndex: i });
       govCerts.push({ kind: 'vote_delegation', certIndex: i, stakeAddress, drep: drepTarget(c.drep()) });
-      deposit += PROTOCOL.keyDeposit;
+      deposit += protocol.keyDeposit;
     } else if (kind === CSL.CertificateKind.CommitteeHotAuth || kind === CSL.CertificateKind.CommitteeColdResign) {
       const cold = kind === CSL.CertificateKind.CommitteeHotAuth ? cert.as_committee_hot_auth()!.committee_cold_credential() : cert.as_committee_cold_resign()!.committee_cold_credential();
       keyOf(cold, `certificate ${i}`);
@@ -621,7 +635,7 @@ function decodeWitnesses(fixed: CSL.FixedTransaction, outputs: LiveOutput[]): Pi
 }
 
 /** Decodes a signed transaction into the ledger's terms; throws LedgerRefusal when it cannot. */
-function decode(bytes: Uint8Array, networkId: number, origin: LedgerOrigin): Decoded {
+function decode(bytes: Uint8Array, networkId: number, origin: LedgerOrigin, protocol: Readonly<Protocol>): Decoded {
   let fixed: CSL.FixedTransaction;
   try {
     fixed = CSL.FixedTransaction.from_bytes(bytes);
@@ -638,7 +652,7 @@ function decode(bytes: Uint8Array, networkId: number, origin: LedgerOrigin): Dec
     else stakeScripts.push({ scriptHash: cred.to_scripthash()!.to_hex(), why });
   };
 
-  const { certs, govCerts, deposit: certDeposit } = decodeCertificates(body, stakeAddressOf, keyOf);
+  const { certs, govCerts, deposit: certDeposit } = decodeCertificates(body, stakeAddressOf, keyOf, protocol);
   // Voting procedures: each voter's key must sign.
   const votes = decodeVotes(body, stakeKeysToSign);
   // Proposal procedures: their deposits are paid by the transaction.
@@ -750,9 +764,15 @@ export class LiveLedger {
   private queue: Promise<unknown> = Promise.resolve();
   private started: Promise<void> | null = null;
 
+  private readonly protocol: Readonly<Protocol>;
+  /** The key of the store's entries: the network, or a devnet's own. */
+  private readonly storeKey: string;
+
   constructor(private readonly options: LedgerOptions) {
+    this.protocol = options.protocol ?? PROTOCOL;
+    this.storeKey = options.storeKey ?? options.network;
     this.networkId = cardanoOfSandbox(options.network).addressNetworkId;
-    for (const g of options.genesis()) this.apply(decode(Buffer.from(g.cbor, 'hex'), this.networkId, 'genesis').tx, 0, 0);
+    for (const g of options.genesis()) this.apply(decode(Buffer.from(g.cbor, 'hex'), this.networkId, 'genesis', this.protocol).tx, 0, 0);
   }
 
   // ---- reading ----
@@ -863,10 +883,10 @@ export class LiveLedger {
   /** Reads what other processes appended since the last read. */
   async sync(): Promise<void> {
     if (!this.options.store) return;
-    const entries = await this.options.store.entriesAfter(this.options.network, this.seq);
+    const entries = await this.options.store.entriesAfter(this.storeKey, this.seq);
     for (const e of entries) {
       if (e.seq !== this.seq + 1) break;
-      if (!this.txs.has(e.hash)) this.apply(decode(Buffer.from(e.cbor, 'hex'), this.networkId, e.origin).tx, e.seq, e.height);
+      if (!this.txs.has(e.hash)) this.apply(decode(Buffer.from(e.cbor, 'hex'), this.networkId, e.origin, this.protocol).tx, e.seq, e.height);
       this.seq = e.seq;
     }
   }
@@ -902,10 +922,10 @@ export class LiveLedger {
    * block) for inclusion at `height`; answers the decoded transaction or throws LedgerRefusal.
    */
   validate(bytes: Uint8Array, height: number, origin: LedgerOrigin = 'submit'): LiveTx {
-    const decoded = decode(bytes, this.networkId, origin);
+    const decoded = decode(bytes, this.networkId, origin, this.protocol);
     const { intended: tx, fixed, body, stakeKeysToSign, stakeScripts } = decoded;
     if (this.txs.has(tx.hash)) throw new LedgerRefusal(`Transaction ${tx.hash} has already been accepted.`);
-    if (bytes.length > PROTOCOL.maxTxSize) throw new LedgerRefusal(`The transaction is ${bytes.length} bytes; the maximum is ${PROTOCOL.maxTxSize}.`);
+    if (bytes.length > this.protocol.maxTxSize) throw new LedgerRefusal(`The transaction is ${bytes.length} bytes; the maximum is ${this.protocol.maxTxSize}.`);
     const witnesses = fixed.witness_set();
     if ((witnesses.bootstraps()?.len() ?? 0) > 0) throw new LedgerRefusal('Byron (bootstrap) witnesses are not supported by the sandbox.');
     if (tx.inputs.length === 0) throw new LedgerRefusal('The transaction has no inputs.');
@@ -1044,7 +1064,7 @@ export class LiveLedger {
       if (c.kind === 'vote_delegation' && !accounts.get(c.stakeAddress!)?.registered) throw new LedgerRefusal(`Certificate ${c.certIndex}: ${c.stakeAddress} is not registered.`);
     }
     for (const p of tx.proposals) {
-      if (p.deposit !== PROTOCOL.govActionDeposit) throw new LedgerRefusal(`Proposal ${p.index}: the deposit is ${PROTOCOL.govActionDeposit} lovelace (gov_action_deposit), not ${p.deposit}.`);
+      if (p.deposit !== this.protocol.govActionDeposit) throw new LedgerRefusal(`Proposal ${p.index}: the deposit is ${this.protocol.govActionDeposit} lovelace (gov_action_deposit), not ${p.deposit}.`);
       if (!accounts.get(p.returnAddress)?.registered) throw new LedgerRefusal(`Proposal ${p.index}: its return address ${p.returnAddress} is not a registered stake address.`);
       for (const w of p.withdrawals) if (!accounts.get(w.stakeAddress)?.registered) throw new LedgerRefusal(`Proposal ${p.index}: the treasury withdrawal to ${w.stakeAddress} goes to a stake address that is not registered.`);
     }
@@ -1097,16 +1117,16 @@ export class LiveLedger {
     const declaredMem = tx.redeemers.reduce((n, r) => n + r.memory, 0n);
     const declaredSteps = tx.redeemers.reduce((n, r) => n + r.steps, 0n);
     const refScriptBytes = resolved.reduce((n, u) => n + (u.output.referenceScriptHash ? BigInt(CSL.TransactionOutput.from_hex(u.output.cbor).script_ref()!.to_bytes().length) : 0n), 0n);
-    const sizeFee = BigInt(PROTOCOL.minFeeA) * BigInt(bytes.length) + BigInt(PROTOCOL.minFeeB);
-    const minFee = sizeFee + exUnitsFee(declaredMem, declaredSteps) + refScriptBytes * BigInt(PROTOCOL.minFeeRefScriptCostPerByte);
+    const sizeFee = BigInt(this.protocol.minFeeA) * BigInt(bytes.length) + BigInt(this.protocol.minFeeB);
+    const minFee = sizeFee + exUnitsFee(declaredMem, declaredSteps) + refScriptBytes * BigInt(this.protocol.minFeeRefScriptCostPerByte);
     if (tx.fee < minFee) {
-      const parts = [`${PROTOCOL.minFeeA} × size + ${PROTOCOL.minFeeB}`];
+      const parts = [`${this.protocol.minFeeA} × size + ${this.protocol.minFeeB}`];
       if (declaredMem || declaredSteps) parts.push(`${exUnitsFee(declaredMem, declaredSteps)} for execution units`);
-      if (refScriptBytes) parts.push(`${refScriptBytes * BigInt(PROTOCOL.minFeeRefScriptCostPerByte)} for ${refScriptBytes} bytes of reference scripts`);
+      if (refScriptBytes) parts.push(`${refScriptBytes * BigInt(this.protocol.minFeeRefScriptCostPerByte)} for ${refScriptBytes} bytes of reference scripts`);
       throw new LedgerRefusal(`The fee is too low: ${tx.fee} lovelace, the minimum for ${bytes.length} bytes is ${minFee} (${parts.join(' + ')}).`);
     }
     const outs = body.outputs();
-    const dataCost = CSL.DataCost.new_coins_per_byte(CSL.BigNum.from_str(String(PROTOCOL.coinsPerUtxoByte)));
+    const dataCost = CSL.DataCost.new_coins_per_byte(CSL.BigNum.from_str(String(this.protocol.coinsPerUtxoByte)));
     for (let i = 0; i < outs.len(); i++) {
       const min = BigInt(CSL.min_ada_for_output(outs.get(i), dataCost).to_str());
       if (tx.outputs[i]!.lovelace < min) throw new LedgerRefusal(`Output ${i} holds ${tx.outputs[i]!.lovelace} lovelace, below the minimum of ${min} for its size.`);
@@ -1147,7 +1167,7 @@ export class LiveLedger {
   /** Collateral: key-locked unspent outputs, few enough, worth at least collateral_percent of the fee in ada, any tokens returned. */
   private checkCollateral(tx: LiveTx, body: CSL.TransactionBody, signers: Set<string>): void {
     if (tx.collateral.length === 0) throw new LedgerRefusal('The transaction runs Plutus scripts but has no collateral inputs.');
-    if (tx.collateral.length > PROTOCOL.maxCollateralInputs) throw new LedgerRefusal(`The transaction has ${tx.collateral.length} collateral inputs; at most ${PROTOCOL.maxCollateralInputs} are allowed.`);
+    if (tx.collateral.length > this.protocol.maxCollateralInputs) throw new LedgerRefusal(`The transaction has ${tx.collateral.length} collateral inputs; at most ${this.protocol.maxCollateralInputs} are allowed.`);
     const value = new Map<string, bigint>();
     for (const c of tx.collateral) {
       const k = key(c.txHash, c.outputIndex);
@@ -1167,8 +1187,8 @@ export class LiveLedger {
     }
     for (const [unit, q] of value) if (unit !== 'lovelace' && q !== 0n) throw new LedgerRefusal(`The collateral holds ${q} ${describeUnit(unit)} that the collateral return does not give back: collateral is ada only.`);
     const net = value.get('lovelace') ?? 0n;
-    const needed = (tx.fee * BigInt(PROTOCOL.collateralPercent) + 99n) / 100n;
-    if (net < needed) throw new LedgerRefusal(`The collateral is ${net} lovelace (after its return); ${PROTOCOL.collateralPercent} % of the fee is ${needed}.`);
+    const needed = (tx.fee * BigInt(this.protocol.collateralPercent) + 99n) / 100n;
+    if (net < needed) throw new LedgerRefusal(`The collateral is ${net} lovelace (after its return); ${this.protocol.collateralPercent} % of the fee is ${needed}.`);
     const total = body.total_collateral();
     if (total && BigInt(total.to_str()) !== net) throw new LedgerRefusal(`total_collateral says ${total.to_str()} lovelace, but the collateral inputs less the return hold ${net}.`);
   }
@@ -1205,7 +1225,7 @@ export class LiveLedger {
         const bytes = typeof transaction === 'function' ? transaction() : transaction;
         const tx = this.validate(bytes, height, origin);
         const seq = this.seq + 1;
-        if (this.options.store && !(await this.options.store.append(this.options.network, { seq, height, hash: tx.hash, cbor: tx.cbor, origin }))) continue;
+        if (this.options.store && !(await this.options.store.append(this.storeKey, { seq, height, hash: tx.hash, cbor: tx.cbor, origin }))) continue;
         this.apply(tx, seq, height);
         this.seq = seq;
         return tx;

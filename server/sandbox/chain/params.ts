@@ -4,6 +4,8 @@
 import type { CardanoNetwork } from '../../../shared/cardano/address';
 import { cardanoOfSandbox, sandboxNetworks } from '../../../shared/networks';
 import type { LedgerStore } from './ledger';
+import type { NetworkTime } from './clock';
+import type { Protocol, ProtocolOverrides } from './protocol';
 
 export type SandboxNetwork = CardanoNetwork;
 
@@ -42,6 +44,33 @@ export interface SandboxChainOptions {
   store?: LedgerStore;
   /** Development wallets and the faucet (default true); false in production, where neither exists. */
   devAids?: boolean;
+  /**
+   * A private development chain (devnet.ts) instead of a shared network's: its own genesis (network
+   * magic, system start at genesisTime, slot length, epoch length, k, protocol parameters, funds) and
+   * its forks. Its addresses are testnet ones (network id 0): `network` must be a testnet.
+   */
+  devnet?: DevnetChainOptions;
+}
+
+/** Where the chain's blocks left an abandoned branch: blocks above `height` belong to branch `n` (0 is the first). */
+export interface ChainFork {
+  height: number;
+  n: number;
+}
+
+export interface DevnetChainOptions {
+  /** The devnet's id: its ledger entries are stored under `devnet:<id>`. */
+  id: string;
+  networkMagic: number;
+  slotLengthMs: number;
+  /** Slots per epoch; a multiple of the slots between blocks. */
+  epochLength: number;
+  securityParam: number;
+  protocol?: ProtocolOverrides;
+  /** Extra outputs of the genesis transaction (block 0). */
+  initialFunds?: Array<{ address: string; lovelace: bigint }>;
+  /** The forks made so far, ascending by height (each later one above the earlier). */
+  forks?: ChainFork[];
 }
 
 export interface SandboxChainParams {
@@ -56,6 +85,16 @@ export interface SandboxChainParams {
   firstSlot: number;
   addressWindowBlocks: number;
   segmentLength: number;
+  /** Slot ↔ time: the real network's (clock.ts), or a devnet's genesis. */
+  time: NetworkTime;
+  /** The genesis' k. */
+  securityParam: number;
+  /** The protocol parameters the chain serves and its ledger enforces. */
+  protocol: Protocol;
+  /** A devnet's id; null for the shared chains. */
+  devnet: string | null;
+  /** The key the live ledger's entries are stored under: the network, or `devnet:<id>`. */
+  ledgerKey: string;
 }
 
 

@@ -3,7 +3,32 @@
 // /epochs/{n}/parameters, so a transaction builder that reads them builds what the ledger accepts.
 import costModels from './cost-models.json';
 
-export const PROTOCOL = {
+export interface Protocol {
+  minFeeA: number;
+  minFeeB: number;
+  maxTxSize: number;
+  maxBlockSize: number;
+  maxBlockHeaderSize: number;
+  keyDeposit: bigint;
+  poolDeposit: bigint;
+  coinsPerUtxoByte: bigint;
+  maxValSize: number;
+  collateralPercent: number;
+  maxCollateralInputs: number;
+  minPoolCost: bigint;
+  protocolMajor: number;
+  protocolMinor: number;
+  minFeeRefScriptCostPerByte: number;
+  drepDeposit: bigint;
+  govActionDeposit: bigint;
+  /** Epochs a governance action stays open (gov_action_lifetime). */
+  govActionLifetime: number;
+  /** Epochs without activity after which a DRep is expired (drep_activity). */
+  drepActivity: number;
+  committeeMaxTermLength: number;
+}
+
+export const PROTOCOL: Readonly<Protocol> = Object.freeze({
   minFeeA: 44,
   minFeeB: 155_381,
   maxTxSize: 16_384,
@@ -26,7 +51,43 @@ export const PROTOCOL = {
   /** Epochs without activity after which a DRep is expired (drep_activity). */
   drepActivity: 20,
   committeeMaxTermLength: 146,
-} as const;
+});
+
+/** The parameters a devnet's genesis may set, by their names in /epochs/{n}/parameters, and the field each sets. */
+export const PROTOCOL_OVERRIDES = {
+  min_fee_a: 'minFeeA',
+  min_fee_b: 'minFeeB',
+  max_tx_size: 'maxTxSize',
+  max_block_size: 'maxBlockSize',
+  key_deposit: 'keyDeposit',
+  pool_deposit: 'poolDeposit',
+  coins_per_utxo_size: 'coinsPerUtxoByte',
+  max_val_size: 'maxValSize',
+  collateral_percent: 'collateralPercent',
+  max_collateral_inputs: 'maxCollateralInputs',
+  min_pool_cost: 'minPoolCost',
+  min_fee_ref_script_cost_per_byte: 'minFeeRefScriptCostPerByte',
+  drep_deposit: 'drepDeposit',
+  gov_action_deposit: 'govActionDeposit',
+  gov_action_lifetime: 'govActionLifetime',
+  drep_activity: 'drepActivity',
+  committee_max_term_length: 'committeeMaxTermLength',
+} as const satisfies Record<string, keyof Protocol>;
+
+export type ProtocolOverrides = Partial<Record<keyof typeof PROTOCOL_OVERRIDES, number | string>>;
+
+/** The chain's parameters with a devnet genesis' overrides (whole numbers; lovelace amounts as text or number). */
+export function protocolWith(overrides: ProtocolOverrides = {}): Protocol {
+  const out: Protocol = { ...PROTOCOL };
+  for (const [name, value] of Object.entries(overrides)) {
+    const field = PROTOCOL_OVERRIDES[name as keyof typeof PROTOCOL_OVERRIDES];
+    if (!field || value === undefined) throw new Error(`${name} is not a protocol parameter a devnet's genesis sets`);
+    const text = String(value);
+    if (!/^\d{1,19}$/.test(text)) throw new Error(`${name} must be a whole number`);
+    (out as unknown as Record<string, number | bigint>)[field] = typeof PROTOCOL[field] === 'bigint' ? BigInt(text) : Number(text);
+  }
+  return Object.freeze(out);
+}
 
 /** The Plutus cost models in raw list form (PlutusV1 166, PlutusV2 175, PlutusV3 297 entries; the defaults Mesh SDK ships). */
 export const COST_MODELS_RAW: Record<'PlutusV1' | 'PlutusV2' | 'PlutusV3', number[]> = costModels;
@@ -38,16 +99,16 @@ export interface ProtocolParameters {
 const named = (list: number[]): Record<string, number> => Object.fromEntries(list.map((v, i) => [String(i), v]));
 
 /** /epochs/{n}/parameters: the same parameters in every epoch, with the epoch's own nonce. */
-export function protocolParameters(epoch: number, nonce: string): ProtocolParameters {
+export function protocolParameters(epoch: number, nonce: string, p: Readonly<Protocol> = PROTOCOL): ProtocolParameters {
   return {
     epoch,
-    min_fee_a: PROTOCOL.minFeeA,
-    min_fee_b: PROTOCOL.minFeeB,
-    max_block_size: PROTOCOL.maxBlockSize,
-    max_tx_size: PROTOCOL.maxTxSize,
-    max_block_header_size: PROTOCOL.maxBlockHeaderSize,
-    key_deposit: String(PROTOCOL.keyDeposit),
-    pool_deposit: String(PROTOCOL.poolDeposit),
+    min_fee_a: p.minFeeA,
+    min_fee_b: p.minFeeB,
+    max_block_size: p.maxBlockSize,
+    max_tx_size: p.maxTxSize,
+    max_block_header_size: p.maxBlockHeaderSize,
+    key_deposit: String(p.keyDeposit),
+    pool_deposit: String(p.poolDeposit),
     e_max: 18,
     n_opt: 500,
     a0: 0.3,
@@ -55,10 +116,10 @@ export function protocolParameters(epoch: number, nonce: string): ProtocolParame
     tau: 0.2,
     decentralisation_param: 0,
     extra_entropy: null,
-    protocol_major_ver: PROTOCOL.protocolMajor,
-    protocol_minor_ver: PROTOCOL.protocolMinor,
-    min_utxo: String(PROTOCOL.coinsPerUtxoByte),
-    min_pool_cost: String(PROTOCOL.minPoolCost),
+    protocol_major_ver: p.protocolMajor,
+    protocol_minor_ver: p.protocolMinor,
+    min_utxo: String(p.coinsPerUtxoByte),
+    min_pool_cost: String(p.minPoolCost),
     nonce,
     // Blockfrost's deprecated named form; the sandbox keys the values by their position in the list.
     cost_models: { PlutusV1: named(COST_MODELS_RAW.PlutusV1), PlutusV2: named(COST_MODELS_RAW.PlutusV2), PlutusV3: named(COST_MODELS_RAW.PlutusV3) },
@@ -69,11 +130,11 @@ export function protocolParameters(epoch: number, nonce: string): ProtocolParame
     max_tx_ex_steps: '10000000000',
     max_block_ex_mem: '62000000',
     max_block_ex_steps: '20000000000',
-    max_val_size: String(PROTOCOL.maxValSize),
-    collateral_percent: PROTOCOL.collateralPercent,
-    max_collateral_inputs: PROTOCOL.maxCollateralInputs,
-    coins_per_utxo_size: String(PROTOCOL.coinsPerUtxoByte),
-    coins_per_utxo_word: String(PROTOCOL.coinsPerUtxoByte),
+    max_val_size: String(p.maxValSize),
+    collateral_percent: p.collateralPercent,
+    max_collateral_inputs: p.maxCollateralInputs,
+    coins_per_utxo_size: String(p.coinsPerUtxoByte),
+    coins_per_utxo_word: String(p.coinsPerUtxoByte),
     pvt_motion_no_confidence: 0.51,
     pvt_committee_normal: 0.51,
     pvt_committee_no_confidence: 0.51,
@@ -89,13 +150,13 @@ export function protocolParameters(epoch: number, nonce: string): ProtocolParame
     dvt_p_p_gov_group: 0.75,
     dvt_treasury_withdrawal: 0.67,
     committee_min_size: '7',
-    committee_max_term_length: String(PROTOCOL.committeeMaxTermLength),
-    gov_action_lifetime: String(PROTOCOL.govActionLifetime),
-    gov_action_deposit: String(PROTOCOL.govActionDeposit),
-    drep_deposit: String(PROTOCOL.drepDeposit),
-    drep_activity: String(PROTOCOL.drepActivity),
+    committee_max_term_length: String(p.committeeMaxTermLength),
+    gov_action_lifetime: String(p.govActionLifetime),
+    gov_action_deposit: String(p.govActionDeposit),
+    drep_deposit: String(p.drepDeposit),
+    drep_activity: String(p.drepActivity),
     pvtpp_security_group: 0.51,
     pvt_p_p_security_group: 0.51,
-    min_fee_ref_script_cost_per_byte: PROTOCOL.minFeeRefScriptCostPerByte,
+    min_fee_ref_script_cost_per_byte: p.minFeeRefScriptCostPerByte,
   };
 }

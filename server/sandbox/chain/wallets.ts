@@ -5,7 +5,7 @@ import CSL from '@emurgo/cardano-serialization-lib-nodejs';
 import { entropyToMnemonic } from '@scure/bip39';
 import { wordlist } from '@scure/bip39/wordlists/english.js';
 import { derive } from './rng';
-import { PROTOCOL } from './protocol';
+import { PROTOCOL, type Protocol } from './protocol';
 import type { LiveUtxo } from './ledger';
 import type { SandboxName } from '../../../shared/networks';
 
@@ -80,10 +80,12 @@ export function faucetOf(chainKey: Uint8Array, network: SandboxName): Faucet {
 }
 
 /** The genesis transaction of the live ledger: no inputs, it creates the faucet's and the wallets' funds. */
-export function genesisTx(faucet: Faucet, wallets: DevWallet[]): string {
+export function genesisTx(faucet: Faucet | null, wallets: DevWallet[], initialFunds: ReadonlyArray<{ address: string; lovelace: bigint }> = []): string {
   const outputs = CSL.TransactionOutputs.new();
-  outputs.add(CSL.TransactionOutput.new(CSL.Address.from_bech32(faucet.address), CSL.Value.new(big(FAUCET_FUNDS))));
+  if (faucet) outputs.add(CSL.TransactionOutput.new(CSL.Address.from_bech32(faucet.address), CSL.Value.new(big(FAUCET_FUNDS))));
   for (const w of wallets) for (const amount of DEV_WALLET_FUNDS) outputs.add(CSL.TransactionOutput.new(CSL.Address.from_bech32(w.address), CSL.Value.new(big(amount))));
+  // A devnet's genesis pays its initial funds after the faucet and the wallets.
+  for (const f of initialFunds) outputs.add(CSL.TransactionOutput.new(CSL.Address.from_bech32(f.address), CSL.Value.new(big(f.lovelace))));
   const body = CSL.TransactionBody.new_tx_body(CSL.TransactionInputs.new(), outputs, big(0n));
   return CSL.Transaction.new(body, CSL.TransactionWitnessSet.new(), undefined).to_hex();
 }
@@ -98,7 +100,7 @@ export interface FaucetAsset {
  * A signed faucet payment: spends the faucet's unspent outputs, pays `lovelace` (raised to the
  * output's minimum ada when lower) and mints `assets` to the recipient, change back to the faucet.
  */
-export function buildFaucetTx(faucet: Faucet, utxos: LiveUtxo[], to: string, lovelace: bigint, assets: FaucetAsset[]): Uint8Array {
+export function buildFaucetTx(faucet: Faucet, utxos: LiveUtxo[], to: string, lovelace: bigint, assets: FaucetAsset[], protocol: Readonly<Protocol> = PROTOCOL): Uint8Array {
   if (utxos.length === 0) throw new Error('the faucet has no funds left');
   const inputs = CSL.TransactionInputs.new();
   let total = 0n;
@@ -119,7 +121,7 @@ export function buildFaucetTx(faucet: Faucet, utxos: LiveUtxo[], to: string, lov
     return v;
   };
   const recipient = CSL.Address.from_bech32(to);
-  const dataCost = CSL.DataCost.new_coins_per_byte(big(PROTOCOL.coinsPerUtxoByte));
+  const dataCost = CSL.DataCost.new_coins_per_byte(big(protocol.coinsPerUtxoByte));
   const minAda = BigInt(CSL.min_ada_for_output(CSL.TransactionOutput.new(recipient, value(lovelace)), dataCost).to_str());
   const pay = lovelace < minAda ? minAda : lovelace;
 
@@ -146,7 +148,7 @@ export function buildFaucetTx(faucet: Faucet, utxos: LiveUtxo[], to: string, lov
   let fee = 0n;
   for (let round = 0; round < 4; round++) {
     const size = BigInt(build(fee).to_bytes().length);
-    const needed = BigInt(PROTOCOL.minFeeA) * size + BigInt(PROTOCOL.minFeeB);
+    const needed = BigInt(protocol.minFeeA) * size + BigInt(protocol.minFeeB);
     if (needed <= fee) break;
     fee = needed;
   }

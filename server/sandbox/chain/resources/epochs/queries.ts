@@ -86,7 +86,7 @@ export function epochPaths(ctx: ChainContext, pools: PoolModel): EpochQueries {
     epochBounds,
     parameters(n) {
       if (!Number.isSafeInteger(n) || n < 0 || n > epochOf(tipHeight())) return null;
-      return protocolParameters(n, derive(key, 'epoch-nonce', n).toString('hex'));
+      return protocolParameters(n, derive(key, 'epoch-nonce', n).toString('hex'), ctx.params.protocol);
     },
     epochNext(n, page) {
       const tip = tipHeight();

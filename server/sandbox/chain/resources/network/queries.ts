@@ -1,9 +1,7 @@
 // /network, /network/eras and /genesis: supply, stake, eras and the genesis parameters.
 import type { ChainContext } from '../../context';
-import { NETWORK_MAGIC } from '../../params';
 import type { PoolModel } from '../pools/queries';
 import { networkEras, type Era } from '../../eras';
-import { NETWORK_TIME } from '../../clock';
 import type { Genesis, Network } from '../../../../../shared/chain';
 
 const MAX_SUPPLY = 45_000_000_000_000_000n;
@@ -17,8 +15,8 @@ export interface NetworkQueries {
 }
 
 export function networkPaths(ctx: ChainContext, pools: PoolModel): NetworkQueries {
-  const { network, tipHeight, epochOf } = ctx;
-  const { blocksPerEpoch, slotsPerBlock, firstSlot } = ctx.params;
+  const { tipHeight, epochOf } = ctx;
+  const { blocksPerEpoch, slotsPerBlock, firstSlot, time, networkMagic, securityParam } = ctx.params;
   const { totalStake } = pools;
   const paths: NetworkQueries = {
     networkInfo() {
@@ -45,17 +43,17 @@ export function networkPaths(ctx: ChainContext, pools: PoolModel): NetworkQuerie
         active_slots_coefficient: 1 / slotsPerBlock,
         update_quorum: 5,
         max_lovelace_supply: String(MAX_SUPPLY),
-        network_magic: NETWORK_MAGIC[network],
+        network_magic: networkMagic,
         epoch_length: blocksPerEpoch * slotsPerBlock,
-        system_start: NETWORK_TIME[network].systemStart / 1000,
+        system_start: time.systemStart / 1000,
         slots_per_kes_period: 129_600,
-        slot_length: 1,
+        slot_length: time.slotLengthMs / 1000,
         max_kes_evolutions: 62,
-        security_param: 2160,
+        security_param: securityParam,
       };
     },
     eras() {
-      return networkEras({ network, firstSlot, tip: tipHeight(), slotsPerBlock, blocksPerEpoch, securityParam: paths.genesis().security_param });
+      return networkEras({ time, firstSlot, tip: tipHeight(), slotsPerBlock, blocksPerEpoch, securityParam: paths.genesis().security_param });
     },
   };
   return paths;

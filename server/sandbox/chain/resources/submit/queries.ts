@@ -60,7 +60,7 @@ export function submitPaths(ctx: ChainContext): SubmitQueries {
         if (a.quantity < 1n || a.quantity > 1_000_000_000_000_000n) throw new RangeError('asset quantity must be between 1 and 10^15');
       }
       if (new Set(assets.map((a) => a.assetName)).size !== assets.length) throw new RangeError('each asset name may appear once');
-      const tx = await ledger.submit(() => buildFaucetTx(faucetKeys, ledger.pendingUtxosOf(faucetKeys.address), request.address, lovelace, assets), 'faucet');
+      const tx = await ledger.submit(() => buildFaucetTx(faucetKeys, ledger.pendingUtxosOf(faucetKeys.address), request.address, lovelace, assets, ctx.params.protocol), 'faucet');
       const paid = tx.outputs[0]!;
       return {
         txHash: tx.hash,
