@@ -22,6 +22,10 @@ import { sendJson } from './gateway/respond';
 import type { Metrics } from './metrics';
 import type { GatewayBackend } from './gateway/backend';
 import { trackingSubmissions, txStatusBackend } from './features/txs/index';
+import { devnetBackend, devnetExtension, devnetService, type DevnetRegistry } from './features/devnets/index';
+import { devnetRegistry } from './sandbox/devnet-engine';
+import { cairnExtensions } from './gateway/backends';
+import { devnetNetwork } from '../shared/networks';
 import { writeTxStatusEvents } from './features/webhooks/index';
 
 export interface GatewayOptions {
@@ -30,6 +34,8 @@ export interface GatewayOptions {
   logger: Logger;
   version: string;
   chains?: Partial<Record<SandboxNetwork, SandboxChain>>;
+  /** The devnets this process holds (shared with the control plane in one process); made here when absent. */
+  devnets?: DevnetRegistry;
   /** Listen here instead of config.gateway.port (tests use 0). */
   port?: number;
   host?: string;
@@ -59,6 +65,8 @@ export interface RunningGateway {
   devChain: DevChain | null;
   /** The IPFS backend (embedded store or Kubo); null when UPSTREAM_IPFS_URL proxies IPFS. */
   ipfs: IpfsBackend | null;
+  /** The devnets this gateway holds; null when cardano-devnet is turned off (DISABLED_NETWORKS). */
+  devnets: DevnetRegistry | null;
   /**
    * Drains, then stops: /readyz answers 503, no new connection is accepted, every answer says
    * `Connection: close`; open requests (upstream calls, uploads, JSON-RPC batches) finish (for at
@@ -131,8 +139,12 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
   // what a submit records (pending, invalid) fires the 'tx_status' webhooks as the chain's changes do.
   const wrapSandbox = (slug: string, backend: GatewayBackend) =>
     trackingSubmissions(backend, { db, logger, slug, withChange: (trx, change) => writeTxStatusEvents(trx, change.network, [change], null, Date.now()) });
-  const cairn = txStatusBackend(db, logger);
-  const gateway = createGatewayHandler({ config, logger, keys, limiter, meter, version: opts.version, jsonRpc, sandbox, wrapSandbox, cairn, usage: usageMetrics(db), ...(ipfs ? { ipfs } : {}), ...(metrics ? { metrics } : {}) });
+  // Devnets: each cardano-devnet project's own chain, and its steering calls (/cairn/v1/devnet…).
+  const devnets = off.has(devnetNetwork.slug) ? null : (opts.devnets ?? devnetRegistry(config, db, logger, opts.version));
+  const ownDevnets = devnets !== null && opts.devnets === undefined;
+  const cairn = devnets ? cairnExtensions(txStatusBackend(db, logger), devnetExtension(devnetService(db, devnets), logger)) : txStatusBackend(db, logger);
+  const devnet = devnets ? devnetBackend(devnets, logger) : undefined;
+  const gateway = createGatewayHandler({ config, logger, keys, limiter, meter, version: opts.version, jsonRpc, sandbox, wrapSandbox, cairn, usage: usageMetrics(db), ...(devnet ? { devnet } : {}), ...(ipfs ? { ipfs } : {}), ...(metrics ? { metrics } : {}) });
   gateway.setQuotaBase(await loadQuotaBase(db));
   const pools = new UpstreamPools({ db, config, logger, backends: gateway.backends, endpoints: { enabled: enabledEndpoints, addServed: addServedRequests } });
   await pools.start();
@@ -182,6 +194,7 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
     devChain,
     pools,
     ipfs,
+    devnets,
     async close() {
       draining = true;
       await drain(server, opts.drainMs ?? config.shutdownTimeoutMs);
@@ -192,6 +205,7 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
       await pools.stop();
       await limiter.close();
       gateway.close();
+      if (ownDevnets) devnets.close();
       await devChain?.close();
       await ipfs?.stop();
     },

@@ -1,11 +1,12 @@
 import { z } from 'zod';
+import { DEVNET_MAX_PRODUCE, devnetGenesisSchema } from './devnet';
 
 // Devnets: a cardano-devnet project's own development chain, steered under /cairn/v1/devnet on the
 // gateway (the project's key) and from the project page (/api/projects/{uuid}/devnet…). The request
 // schemas here are the API's and the dashboard forms' alike, so both say the same messages.
 
 /** Blocks one call may produce at once. */
-export const MAX_PRODUCE_BLOCKS = 10_000;
+export const MAX_PRODUCE_BLOCKS = DEVNET_MAX_PRODUCE;
 /** Blocks a rollback may take back at once. */
 export const MAX_ROLLBACK_BLOCKS = 2_160;
 /** Slots one time-travel call may skip (ten 600-slot epochs of 1 s slots is 6,000). */
@@ -24,11 +25,6 @@ export const DEVNET_MESSAGES = {
   lovelace: 'lovelace must be a whole number from 1,000,000 (1 ada) to 100,000,000,000 (100,000 ada).',
   assetName: 'An asset name is 0 to 32 bytes in hexadecimal.',
   assetQuantity: 'An asset quantity is a whole number from 1 to 10^15.',
-  slotLength: 'slotLengthMs must be 100 to 1,000 milliseconds, a multiple of 100.',
-  epochLength: 'epochLength must be a whole number of slots from 10 to 432,000.',
-  blockInterval: 'blockIntervalMs must be a multiple of slotLengthMs, from 100 to 600,000 milliseconds.',
-  securityParam: 'securityParam must be a whole number from 1 to 2,160.',
-  initialFunds: 'initialFunds is a list of at most 20 {address, lovelace}.',
 } as const;
 
 const wholeNumber = (message: string, min: number, max: number) =>
@@ -100,25 +96,9 @@ export const fundSchema = z
   .strict();
 export type FundRequest = z.output<typeof fundSchema>;
 
-/** What a devnet's genesis may set; every field has a default. */
-export const devnetGenesisSchema = z
-  .object({
-    slotLengthMs: wholeNumber(DEVNET_MESSAGES.slotLength, 100, 1000)
-      .refine((n) => n % 100 === 0, DEVNET_MESSAGES.slotLength)
-      .default(1000),
-    epochLength: wholeNumber(DEVNET_MESSAGES.epochLength, 10, 432_000).default(600),
-    blockIntervalMs: wholeNumber(DEVNET_MESSAGES.blockInterval, 100, 600_000).default(1000),
-    securityParam: wholeNumber(DEVNET_MESSAGES.securityParam, 1, 2160).default(100),
-    protocolParams: z.record(z.string(), z.unknown()).default({}),
-    initialFunds: z
-      .array(z.object({ address: testnetAddress, lovelace: z.string().regex(/^\d{1,16}$/, DEVNET_MESSAGES.lovelace) }).strict(), { error: DEVNET_MESSAGES.initialFunds })
-      .max(20, DEVNET_MESSAGES.initialFunds)
-      .default([]),
-  })
-  .strict()
-  .refine((g) => g.blockIntervalMs % g.slotLengthMs === 0, { message: DEVNET_MESSAGES.blockInterval, path: ['blockIntervalMs'] });
-export type DevnetGenesisInput = z.input<typeof devnetGenesisSchema>;
-export type DevnetGenesisSettings = z.output<typeof devnetGenesisSchema>;
+/** A devnet's genesis: the chain's own schema (every field optional, defaults filled in). */
+export { devnetGenesisSchema, DEVNET_DEFAULTS, DEVNET_NETWORK_MAGIC } from './devnet';
+export type { DevnetGenesisInput, DevnetGenesis as DevnetGenesisSettings } from './devnet';
 
 /** POST /cairn/v1/devnet: a new chain from this genesis (all of it optional). */
 export const createDevnetSchema = z.object({ genesis: devnetGenesisSchema.default(devnetGenesisSchema.parse({})) }).strict();

@@ -19,6 +19,8 @@ export async function up(knex: Knex): Promise<void> {
     t.integer('devnet_id').notNullable().references('id').inTable('devnets').onDelete('CASCADE');
     t.string('name', 64).notNullable();
     t.text('snapshot').notNullable();
+    /** The tip height the snapshot brings the chain back to (the list shows it without reading the JSON). */
+    t.bigInteger('height').notNullable();
     t.bigInteger('created_at').notNullable();
     t.unique(['devnet_id', 'name']);
   });

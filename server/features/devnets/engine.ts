@@ -1,7 +1,7 @@
 // What the devnets feature needs of a development chain. The chain itself is a simulator
 // (server/sandbox/), which no feature imports: the composition root hands an engine over. The
 // chain's state is opaque JSON here: the engine alone reads it, the feature keeps it in the database.
-import type http from 'node:http';
+import type { Router } from 'express';
 import type { AdvanceTime, DevnetGenesisSettings, DevnetTipDto } from '../../../shared/devnets';
 
 /** A chain's state as JSON: everything that rebuilds it (genesis, seed, clock, forks). */
@@ -21,15 +21,15 @@ export interface DevnetSteering {
   /** Throws RangeError with a reason a caller may read when the address or an amount is refused. */
   fund(address: string, lovelace: bigint, assets?: Array<{ assetName: string; quantity: bigint }>): Promise<{ txHash: string; height: number; policyId: string }>;
   reset(): Promise<void>;
-  snapshot(): DevnetSnapshotJson;
+  snapshot(): Promise<DevnetSnapshotJson>;
   /** Throws RangeError when the snapshot is not one this engine can restore. */
   restore(snapshot: DevnetSnapshotJson): Promise<void>;
 }
 
 /** One devnet's chain, loaded. */
 export interface DevnetChain {
-  /** Answers a Blockfrost request; `path` is the part after /api/v0, with its query string. */
-  serve(req: http.IncomingMessage, res: http.ServerResponse, path: string): void;
+  /** The chain's Blockfrost API (paths after /api/v0); the same object for as long as the chain is held. */
+  router: Router;
   tip(): DevnetTipDto;
   facts(): { paused: boolean; blockIntervalMs: number; slotLengthMs: number; epochLength: number; networkMagic: number; systemStart: number };
   /** Reads the ledger entries other processes appended since the last read. */

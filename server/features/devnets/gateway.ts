@@ -11,6 +11,8 @@ import { sendBlockfrostError, sendJson } from '../../gateway/respond';
 import { AppError } from '../../errors';
 import { devnetNetwork } from '../../../shared/networks';
 import { advanceTimeSchema, blockIntervalSchema, createDevnetSchema, fundSchema, produceBlocksSchema, rollbackSchema, snapshotNameSchema, snapshotSchema } from '../../../shared/devnets';
+import { sandboxBackend } from '../../gateway/backends';
+import type { DevnetChain } from './engine';
 import type { DevnetRegistry } from './registry';
 import type { DevnetService, SteeringCall } from './service';
 
@@ -27,12 +29,19 @@ const failed = (res: http.ServerResponse, logger: Logger, err: unknown, what: st
 
 /** cardano-devnet's backend: each key's own project's chain. */
 export function devnetBackend(registry: DevnetRegistry, logger: Logger): GatewayBackend {
+  // One Express app per chain held (a chain rebuilt from the database is a new object, with a new app).
+  const served = new WeakMap<DevnetChain, GatewayBackend>();
+  const backendOf = (chain: DevnetChain): GatewayBackend => {
+    let b = served.get(chain);
+    if (!b) served.set(chain, (b = sandboxBackend(chain.router)));
+    return b;
+  };
   return {
     kind: 'sandbox',
     admits: 'request',
-    handle(req, res, path, call) {
+    handle(req, res, path, call, steps) {
       registry.chainOf(call.project.projectId).then(
-        ({ chain }) => chain.serve(req, res, path),
+        ({ chain }) => backendOf(chain).handle(req, res, path, call, steps),
         (err: unknown) => failed(res, logger, err, 'loading a chain'),
       );
     },

@@ -157,8 +157,7 @@ export function devnetService(db: Db, registry: DevnetRegistry, now: () => numbe
           c,
           'devnet.snapshot_taken',
           async (ch, devnetId) => {
-            const tip = ch.tip();
-            await insertSnapshot(db, devnetId, name, { ...ch.steering.snapshot(), tipHeight: tip.height }, now());
+            await insertSnapshot(db, devnetId, name, await ch.steering.snapshot(), ch.tip().height, now());
           },
           (_r, tip) => ({ name, height: tip.height }),
         )

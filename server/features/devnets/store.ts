@@ -42,21 +42,15 @@ export async function saveDevnetState(db: Db, id: number, version: number, state
 }
 
 export async function listSnapshots(db: Db, devnetId: number): Promise<DevnetSnapshotDto[]> {
-  const rows = (await db('devnet_snapshots').where({ devnet_id: devnetId }).orderBy('created_at', 'asc').orderBy('id', 'asc').select('name', 'created_at', 'snapshot')) as Array<{ name: string; created_at: number | string; snapshot: string }>;
-  return rows.map((r) => ({ name: r.name, created_at: Math.floor(Number(r.created_at) / 1000), height: heightOf(r.snapshot) }));
+  const rows = (await db('devnet_snapshots').where({ devnet_id: devnetId }).orderBy('created_at', 'asc').orderBy('id', 'asc').select('name', 'created_at', 'height')) as Array<{ name: string; created_at: number | string; height: number | string }>;
+  return rows.map((r) => ({ name: r.name, created_at: Math.floor(Number(r.created_at) / 1000), height: Number(r.height) }));
 }
 
-/** The tip height a snapshot holds (kept beside the engine's JSON under `tipHeight`). */
-const heightOf = (snapshot: string): number => {
-  const h = (JSON.parse(snapshot) as { tipHeight?: unknown }).tipHeight;
-  return typeof h === 'number' ? h : 0;
-};
-
-export async function insertSnapshot(db: Db, devnetId: number, name: string, snapshot: DevnetSnapshotJson & { tipHeight: number }, now: number): Promise<void> {
+export async function insertSnapshot(db: Db, devnetId: number, name: string, snapshot: DevnetSnapshotJson, height: number, now: number): Promise<void> {
   await db.transaction(async (trx) => {
     const counted = (await trx('devnet_snapshots').where({ devnet_id: devnetId }).count({ n: '*' })) as Array<{ n: number | string }>;
     if (Number(counted[0]?.n ?? 0) >= MAX_DEVNET_SNAPSHOTS) throw new Conflict(`A devnet keeps at most ${MAX_DEVNET_SNAPSHOTS} snapshots: delete one first.`);
-    const inserted = await trx('devnet_snapshots').insert({ devnet_id: devnetId, name, snapshot: JSON.stringify(snapshot), created_at: now }).onConflict(['devnet_id', 'name']).ignore().returning('id');
+    const inserted = await trx('devnet_snapshots').insert({ devnet_id: devnetId, name, snapshot: JSON.stringify(snapshot), height, created_at: now }).onConflict(['devnet_id', 'name']).ignore().returning('id');
     if (inserted.length === 0) throw new Conflict(`A snapshot named ${name} exists already: choose another name, or delete it first.`);
   });
 }
