@@ -1,7 +1,7 @@
 // What the devnets feature needs of a development chain. The chain itself is a simulator
 // (server/sandbox/), which no feature imports: the composition root hands an engine over. The
 // chain's state is opaque JSON here: the engine alone reads it, the feature keeps it in the database.
-import type { Router } from 'express';
+import type { sandboxBackend } from '../../gateway/backends';
 import type { AdvanceTime, DevnetGenesisSettings, DevnetTipDto } from '../../../shared/devnets';
 
 /** A chain's state as JSON: everything that rebuilds it (genesis, seed, clock, forks). */
@@ -29,7 +29,7 @@ export interface DevnetSteering {
 /** One devnet's chain, loaded. */
 export interface DevnetChain {
   /** The chain's Blockfrost API (paths after /api/v0); the same object for as long as the chain is held. */
-  router: Router;
+  router: Parameters<typeof sandboxBackend>[0];
   tip(): DevnetTipDto;
   facts(): { paused: boolean; blockIntervalMs: number; slotLengthMs: number; epochLength: number; networkMagic: number; systemStart: number };
   /** Reads the ledger entries other processes appended since the last read. */
