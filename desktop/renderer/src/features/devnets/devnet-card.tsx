@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { Alert, Badge, Button, Group, Loader, NativeSelect, NumberInput, Paper, SimpleGrid, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { Alert, Badge, Button, Group, Loader, NativeSelect, NumberInput, Paper, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { advanceTimeSchema, blockIntervalSchema, fundSchema, MAX_PRODUCE_BLOCKS, MAX_ROLLBACK_BLOCKS, produceBlocksSchema, rollbackSchema, snapshotSchema, type DevnetStateDto } from '../../../../../shared/devnets';
 import type { Role } from '../../../../../shared/permissions';
@@ -192,7 +192,7 @@ function DevnetActions({ uuid, state, reason }: { uuid: string; state: DevnetSta
           reason={reason}
           pending={pending}
           fields={(form) => (
-            <Group gap="xs" grow wrap="nowrap">
+            <SimpleGrid cols={{ base: 1, xs: 2 }} spacing="xs">
               <NumberInput label="Blocks to roll back" min={1} max={MAX_ROLLBACK_BLOCKS} allowDecimal={false} clampBehavior="none" readOnly={!!reason} {...form.getInputProps('blocks')} />
               <NativeSelect
                 label="Their transactions"
@@ -203,7 +203,7 @@ function DevnetActions({ uuid, state, reason }: { uuid: string; state: DevnetSta
                 disabled={!!reason}
                 {...form.getInputProps('txs')}
               />
-            </Group>
+            </SimpleGrid>
           )}
           send={(v) => run({ path: '/rollback', body: v }, `Rolled back ${formatNumber(Number(v.blocks))} block${Number(v.blocks) === 1 ? '' : 's'}: a new branch grows from there.`)}
         />
@@ -223,10 +223,10 @@ function DevnetActions({ uuid, state, reason }: { uuid: string; state: DevnetSta
           reason={reason}
           pending={pending}
           fields={(form) => (
-            <Group gap="xs" grow wrap="nowrap">
+            <SimpleGrid cols={{ base: 1, xs: 2 }} spacing="xs">
               <TextInput label="Address to fund" placeholder="addr_test1…" readOnly={!!reason} {...form.getInputProps('address')} />
-              <TextInput label="Lovelace" description="1 ada = 1,000,000" readOnly={!!reason} {...form.getInputProps('lovelace')} />
-            </Group>
+              <TextInput label="Lovelace (1 ada = 1,000,000)" readOnly={!!reason} {...form.getInputProps('lovelace')} />
+            </SimpleGrid>
           )}
           send={(v) => run({ path: '/fund', body: { address: String(v.address).trim(), lovelace: String(v.lovelace) } }, 'Paid in the next block.')}
         />
@@ -255,34 +255,27 @@ function SnapshotList({ uuid, state, reason }: { uuid: string; state: DevnetStat
   }
   const path = (name: string) => `/snapshots/${encodeURIComponent(name)}`;
   return (
-    <Table.ScrollContainer minWidth={320}>
-      <Table verticalSpacing="xs" aria-label="Snapshots">
-        <Table.Thead>
-          <Table.Tr>
-            <Table.Th>Snapshot</Table.Th>
-            <Table.Th>Tip</Table.Th>
-            <Table.Th />
-          </Table.Tr>
-        </Table.Thead>
-        <Table.Tbody>
-          {state.snapshots.map((s) => (
-            <Table.Tr key={s.name}>
-              <Table.Td>{s.name}</Table.Td>
-              <Table.Td>{formatNumber(s.height)}</Table.Td>
-              <Table.Td>
-                <Group gap="xs" justify="flex-end" wrap="nowrap">
-                  <ActionButton reason={reason} loading={pending} variant="default" onClick={() => run({ path: `${path(s.name)}/restore` }, `Back to snapshot ${s.name}.`)}>
-                    Restore
-                  </ActionButton>
-                  <ActionButton reason={reason} loading={pending} color="red" variant="subtle" onClick={() => run({ method: 'DELETE', path: path(s.name) }, `Snapshot ${s.name} deleted.`)}>
-                    Delete
-                  </ActionButton>
-                </Group>
-              </Table.Td>
-            </Table.Tr>
-          ))}
-        </Table.Tbody>
-      </Table>
-    </Table.ScrollContainer>
+    <Stack gap={0} component="ul" aria-label="Snapshots" style={{ listStyle: 'none', padding: 0, margin: 0 }}>
+      {state.snapshots.map((s) => (
+        <Group key={s.name} component="li" justify="space-between" gap="xs" py="xs" style={{ borderTop: '1px solid var(--mantine-color-default-border)' }}>
+          <div style={{ minWidth: 0 }}>
+            <Text fw={600} style={{ overflowWrap: 'anywhere' }}>
+              {s.name}
+            </Text>
+            <Text size="xs" c="dimmed">
+              Tip {formatNumber(s.height)}
+            </Text>
+          </div>
+          <Group gap="xs" wrap="nowrap">
+            <ActionButton reason={reason} loading={pending} variant="default" onClick={() => run({ path: `${path(s.name)}/restore` }, `Back to snapshot ${s.name}.`)}>
+              Restore
+            </ActionButton>
+            <ActionButton reason={reason} loading={pending} color="red" variant="subtle" onClick={() => run({ method: 'DELETE', path: path(s.name) }, `Snapshot ${s.name} deleted.`)}>
+              Delete
+            </ActionButton>
+          </Group>
+        </Group>
+      ))}
+    </Stack>
   );
 }
