@@ -13,6 +13,8 @@ import { setSubscription } from '../../server/features/workspaces/subscriptions'
 import type { AuditEntryDto } from '../../shared/audit';
 import type { DevnetStateDto } from '../../shared/devnets';
 import { NOT_A_DEVNET_KEY } from '../../server/features/devnets/index';
+import { makeUser } from '../helpers/workspace-fixture';
+import { deniedMessages } from '../../shared/permissions';
 
 const app = useTestApp();
 let gw: RunningGateway;
@@ -244,6 +246,47 @@ describe('the project page', () => {
     // A project of another network has no devnet.
     const preprod = (await client.get(`/api/workspaces/${ws}/projects`)).body.data.find((p: { project_name: string }) => p.project_name === 'preprod');
     expect((await client.get(`/api/projects/${preprod.uuid}/devnet`)).status).toBe(404);
+  });
+});
+
+describe('roles', () => {
+  it('a collaborator reads the devnet and may not steer it: 403 with the permission\'s reason', async () => {
+    const user = await makeUser(app.db, 'devnet-collaborator@example.com');
+    await app.db('workspace_members').insert({ workspace_id: ws, user_id: user.id, role: 'collaborator', created_at: Date.now() });
+    const reader = new Client(app.url);
+    await signIn(reader, app.mailer, 'devnet-collaborator@example.com');
+    expect((await reader.get(`/api/projects/${uuid}/devnet`)).status).toBe(200);
+    const refused = await reader.post(`/api/projects/${uuid}/devnet/blocks`, { count: 1 });
+    expect(refused.status).toBe(403);
+    expect(refused.body.error.message).toBe(deniedMessages['projects.update']);
+  });
+});
+
+describe('two gateways', () => {
+  it('serve one devnet alike: a change through one is what the other answers next', async () => {
+    const second = await startTestGateway(app);
+    try {
+      const via = (g: RunningGateway, path: string) => call(`${g.url}${path}`, key);
+      await steer('POST', '/pause');
+      // Both hold the chain now.
+      expect((await via(second, '/api/v0/blocks/latest')).body.hash).toBe((await latest()).hash);
+      await steer('POST', '/blocks', { count: 3 });
+      const tip = await latest();
+      expect((await via(second, '/api/v0/blocks/latest')).body).toMatchObject({ height: tip.height, hash: tip.hash });
+      const back = await new Promise<{ status: number; body: any }>((resolve, reject) => {
+        const req = http.request(`${second.url}/cairn/v1/devnet/rollback`, { method: 'POST', headers: { project_id: key, 'content-type': 'application/json' } }, (res) => {
+          let text = '';
+          res.on('data', (c: Buffer) => (text += c));
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, body: JSON.parse(text) }));
+        });
+        req.on('error', reject);
+        req.end(JSON.stringify({ blocks: 2 }));
+      });
+      expect(back.status).toBe(200);
+      expect(await latest()).toMatchObject({ height: tip.height - 2, hash: back.body.tip.hash });
+    } finally {
+      await second.close();
+    }
   });
 });
 
