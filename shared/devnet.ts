@@ -63,6 +63,14 @@ export const devnetInitialFundSchema = z
   })
   .strict();
 
+export const devnetInitialDrepSchema = z
+  .object({
+    /** The DRep credential: a key hash (CIP-105 DRep key) or a script hash, 28 bytes in hex. */
+    credential: z.string().regex(/^[0-9a-fA-F]{56}$/, '28 bytes in hex').transform((v) => v.toLowerCase()),
+    script: z.boolean().default(false),
+  })
+  .strict();
+
 export const devnetGenesisSchema = z
   .object({
     /** Milliseconds a slot lasts: 100 to 1000, a multiple of 100. */
@@ -76,9 +84,12 @@ export const devnetGenesisSchema = z
     protocolParams: devnetProtocolParamsSchema.default({}),
     /** Outputs of the genesis transaction (block 0), after the faucet's and the development wallets'. */
     initialFunds: z.array(devnetInitialFundSchema).max(100).default([]),
+    /** DReps registered by the genesis transaction (their deposit is drep_deposit): whoever holds the key votes as them from block 1. */
+    initialDReps: z.array(devnetInitialDrepSchema).max(32).default([]),
   })
   .strict()
   .superRefine((g, ctx) => {
+    if (new Set(g.initialDReps.map((d) => d.credential)).size !== g.initialDReps.length) ctx.addIssue({ code: 'custom', path: ['initialDReps'], message: 'each credential once' });
     if (g.blockIntervalMs % g.slotLengthMs !== 0) ctx.addIssue({ code: 'custom', path: ['blockIntervalMs'], message: 'a multiple of slotLengthMs' });
     else if (g.epochLength % (g.blockIntervalMs / g.slotLengthMs) !== 0) ctx.addIssue({ code: 'custom', path: ['epochLength'], message: 'a multiple of the slots between blocks (blockIntervalMs / slotLengthMs)' });
     else if (g.epochLength / (g.blockIntervalMs / g.slotLengthMs) < 4) ctx.addIssue({ code: 'custom', path: ['epochLength'], message: 'at least 4 blocks an epoch' });

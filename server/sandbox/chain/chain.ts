@@ -11,7 +11,7 @@
 // queries.ts /accounts, … (the table in ../README.md).
 import { stakeAddressOf } from '../../../shared/cardano/address';
 import { LiveLedger, type LiveTx } from './ledger';
-import { devWallets, faucetOf, genesisTx } from './wallets';
+import { devWallets, faucetOf, genesisTx, type DevWallet, type Faucet } from './wallets';
 import { HashCodec } from './hashes';
 import { createGovernance, type Governance } from './gov';
 import { createNutlink, type Nutlink } from './nutlink';
@@ -180,12 +180,41 @@ function segmentCache(simulate: (index: number) => Segment, cacheSegments: numbe
   return { segment, simBlock };
 }
 
+/** What derives from the seed alone: the chain key, the world, the development wallets (made on first use) and the faucet. */
+interface ChainBasis {
+  key: Uint8Array;
+  world: World;
+  wallets: () => DevWallet[];
+  faucetKeys: Faucet;
+}
+
+/**
+ * A devnet is rebuilt at each rollback, restore and reset: its basis, a few hundred milliseconds of
+ * key derivation (the wallets' PBKDF2 above all), is kept for the last devnets built. The shared
+ * chains are built once and keep nothing here.
+ */
+const devnetBases = new Map<string, ChainBasis>();
+const DEVNET_BASES_KEPT = 32;
+
+function chainBasis(seed: string, network: SandboxChainParams['network'], devnet: boolean): ChainBasis {
+  const id = `${seed}\u0000${network}`;
+  const hit = devnet ? devnetBases.get(id) : undefined;
+  if (hit) return hit;
+  const key = new Uint8Array(derive(new TextEncoder().encode('cairn-sandbox-chain/v1'), seed, devnet ? 'devnet' : network));
+  let wallets: DevWallet[] | undefined;
+  const basis: ChainBasis = { key, world: buildWorld(key, network), wallets: () => (wallets ??= devWallets(key, network)), faucetKeys: faucetOf(key, network) };
+  if (devnet) {
+    devnetBases.set(id, basis);
+    if (devnetBases.size > DEVNET_BASES_KEPT) devnetBases.delete(devnetBases.keys().next().value!);
+  }
+  return basis;
+}
+
 export function createSandboxChain(options: SandboxChainOptions): SandboxChain {
   const { params, cacheSegments, clock } = resolveParams(options);
   const { network, seed, genesisTime, blockIntervalMs, blocksPerEpoch, slotsPerBlock, firstSlot, addressWindowBlocks, segmentLength } = params;
 
-  const key = new Uint8Array(derive(new TextEncoder().encode('cairn-sandbox-chain/v1'), seed, params.devnet === null ? network : 'devnet'));
-  const world: World = buildWorld(key, network);
+  const { key, world, wallets: seedWallets, faucetKeys } = chainBasis(seed, network, params.devnet !== null);
   const branches = branching(key, options.devnet?.forks ?? []);
   const hashes = new HashCodec(key, branches);
   const schedule = new LeaderSchedule(key, world.pools, blocksPerEpoch);
@@ -195,13 +224,13 @@ export function createSandboxChain(options: SandboxChainOptions): SandboxChain {
   const simContext = { key, world, hashes, segmentLength, slotOf };
   const simulate = (index: number): Segment => forkedSegment(simContext, index, branches);
   const devAids = options.devAids ?? true;
-  const wallets = devAids ? devWallets(key, network) : [];
-  const faucetKeys = faucetOf(key, network);
+  const wallets = devAids ? seedWallets() : [];
   const book = poolBook(key, network, world.pools, blocksPerEpoch, segmentLength);
   const poolById = (id: string): WorldPool | undefined => book.byKey.get(id) ?? book.byKey.get(id.toLowerCase());
 
   const tipHeight = (): number => Math.max(0, Math.floor((clock() - genesisTime) / blockIntervalMs));
   const initialFunds = options.devnet?.initialFunds ?? [];
+  const initialDReps = { list: options.devnet?.initialDReps ?? [], deposit: params.protocol.drepDeposit };
   const ledger = new LiveLedger({
     network,
     storeKey: params.ledgerKey,
@@ -211,7 +240,7 @@ export function createSandboxChain(options: SandboxChainOptions): SandboxChain {
     slotOf,
     isPool: (id) => world.poolByKey.has(id),
     slots: { zeroTime: shelleyStart(params.time), zeroSlot: params.time.byronSlots, slotLength: params.time.slotLengthMs },
-    genesis: () => (devAids || initialFunds.length > 0 ? [{ hash: '', cbor: genesisTx(devAids ? faucetKeys : null, wallets, initialFunds) }] : []),
+    genesis: () => (devAids || initialFunds.length > 0 || initialDReps.list.length > 0 ? [{ hash: '', cbor: genesisTx(devAids ? faucetKeys : null, wallets, initialFunds, initialDReps) }] : []),
     governance: (tx, accepted, height) => governance.check(tx, accepted, height),
     rewardBalance: (stake, height) => {
       const model = liveStakeAt(height);
@@ -300,6 +329,7 @@ export function createSandboxChain(options: SandboxChainOptions): SandboxChain {
   const stakesAt = (tip: number): Map<string, bigint> => unspentAt(tip).lovelaceByStake();
   const governance: Governance = createGovernance({
     key,
+    protocol: params.protocol,
     blocksPerEpoch,
     tip: tipHeight,
     live: () => ledger.all(),

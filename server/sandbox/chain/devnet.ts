@@ -17,7 +17,7 @@
 import { randomBytes } from 'node:crypto';
 import { createSandboxChain } from './chain';
 import type { SandboxChain } from './api';
-import type { LedgerEntry, LedgerStore } from './ledger';
+import { LedgerRefusal, type LedgerEntry, type LedgerStore } from './ledger';
 import type { FaucetPayment, FaucetRequest } from './resources/submit/queries';
 import { DEVNET_MAX_PRODUCE, DEVNET_NETWORK_MAGIC, devnetGenesisSchema, devnetSnapshotSchema, devnetStateSchema, type DevnetAdvance, type DevnetGenesisInput, type DevnetSnapshot, type DevnetState } from '../../../shared/devnet';
 
@@ -44,7 +44,10 @@ export interface DevnetControl {
   pause(): DevnetTip;
   /** The clock runs again from where it stood. */
   resume(): DevnetTip;
-  /** A block every `ms` of wall time from now on (a multiple of the slot length, 100 ms to 1 hour); blocks made keep their slots. */
+  /**
+   * A block every `ms` of wall time from now on (100 ms to 1 hour, a multiple of 100): the chain's
+   * clock runs faster or slower than the wall clock; blocks keep the slots and times of the genesis.
+   */
   setBlockInterval(ms: number): DevnetTip;
   /**
    * The tip goes back n blocks (1 to the tip's height) and the chain grows a new branch from there.
@@ -62,6 +65,11 @@ export interface DevnetControl {
   restore(s: DevnetSnapshot): Promise<DevnetTip>;
   /** Genesis again, now: no transaction but the genesis', a new system start, and blocks that differ from the old chain's. */
   reset(): Promise<DevnetTip>;
+  /**
+   * Takes the state another process saved after steering the same devnet (its entries are in the
+   * shared store already) and rebuilds the chain from it: how a second process follows the first.
+   */
+  reload(state: DevnetState): Promise<DevnetTip>;
 }
 
 /** A refusal of a steering action (an out-of-range number, a snapshot of another devnet): the API answers it with 400. */
@@ -86,7 +94,7 @@ export function newDevnetState(o: { genesis?: DevnetGenesisInput; seed?: string;
     seed: o.seed ?? randomBytes(16).toString('hex'),
     createdAt: now,
     genesisTime,
-    clock: { wallAt: now, chainAt: genesisTime + (now - genesisTime), blockIntervalMs: genesis.blockIntervalMs, paused: false },
+    clock: { wallAt: now, chainAt: now, blockIntervalMs: genesis.blockIntervalMs, paused: false },
     forks: [],
     branches: 0,
   });
@@ -99,7 +107,11 @@ function chainTimeAt(state: DevnetState, wall: number): number {
   return c.chainAt + Math.floor(((wall - c.wallAt) * state.genesis.blockIntervalMs) / c.blockIntervalMs);
 }
 
-const ledgerKeyOf = (id: string): string => `devnet:${id}`;
+/** The key of a devnet's entries in the ledger store (sandbox_ledger's `network`): what to empty when the devnet goes. */
+export const devnetLedgerKey = (id: string): string => `devnet:${id}`;
+
+/** Forks a state holds at most (devnetStateSchema): past them, the devnet is reset or restored. */
+const MAX_FORKS = 10_000;
 
 function wholeIn(value: number, min: number, max: number, name: string): number {
   if (!Number.isSafeInteger(value) || value < min || value > max) throw new DevnetRefusal(`${name} must be a whole number from ${min} to ${max}.`);
@@ -110,7 +122,7 @@ export function createDevnet(o: { id: string; state: DevnetState; store: LedgerS
   if (!/^[A-Za-z0-9_-]{1,64}$/.test(o.id)) throw new Error('a devnet id is 1 to 64 letters, digits, - or _');
   const wall = o.now ?? Date.now;
   const store = o.store;
-  const key = ledgerKeyOf(o.id);
+  const key = devnetLedgerKey(o.id);
   let state: DevnetState = devnetStateSchema.parse(o.state);
   const intervalMs = state.genesis.blockIntervalMs;
 
@@ -130,6 +142,7 @@ export function createDevnet(o: { id: string; state: DevnetState; store: LedgerS
         securityParam: state.genesis.securityParam,
         protocol: state.genesis.protocolParams,
         initialFunds: state.genesis.initialFunds.map((f) => ({ address: f.address, lovelace: BigInt(f.lovelace) })),
+        initialDReps: state.genesis.initialDReps,
         forks: state.forks,
       },
     });
@@ -183,7 +196,8 @@ export function createDevnet(o: { id: string; state: DevnetState; store: LedgerS
     for (const e of list) {
       try {
         requeued.push(await inner.submit(Buffer.from(e.cbor, 'hex')));
-      } catch {
+      } catch (err) {
+        if (!(err instanceof LedgerRefusal)) throw err;
         dropped.push(e.hash);
       }
     }
@@ -211,7 +225,7 @@ export function createDevnet(o: { id: string; state: DevnetState; store: LedgerS
     },
     setBlockInterval(ms) {
       wholeIn(ms, 100, 3_600_000, 'blockIntervalMs');
-      if (ms % state.genesis.slotLengthMs !== 0) throw new DevnetRefusal(`blockIntervalMs must be a multiple of the slot length (${state.genesis.slotLengthMs} ms).`);
+      if (ms % 100 !== 0) throw new DevnetRefusal('blockIntervalMs must be a multiple of 100.');
       anchor(chainNow(), { blockIntervalMs: ms });
       return tip();
     },
@@ -222,6 +236,7 @@ export function createDevnet(o: { id: string; state: DevnetState; store: LedgerS
         if (top === 0) throw new DevnetRefusal('The chain is at block 0: there is nothing to roll back.');
         wholeIn(n, 1, top, 'n');
         if (txs !== 'mempool' && txs !== 'drop') throw new DevnetRefusal("txs must be 'mempool' or 'drop'.");
+        if (state.forks.filter((f) => f.height < top - n).length >= MAX_FORKS) throw new DevnetRefusal(`The chain holds ${MAX_FORKS} forks: reset it or restore a snapshot to roll back again.`);
         const fork = top - n;
         const all = await entries();
         const rolled = all.filter((e) => e.height > fork && e.height <= top);
@@ -270,15 +285,27 @@ export function createDevnet(o: { id: string; state: DevnetState; store: LedgerS
         if (!parsed.success) throw new DevnetRefusal(`Not a devnet snapshot: ${parsed.error.issues[0]?.path.join('.') || 'body'}: ${parsed.error.issues[0]?.message}`);
         const snap = parsed.data;
         if (snap.state.seed !== state.seed) throw new DevnetRefusal('The snapshot is of another devnet.');
+        const kept = snap.state.forks.filter((f) => f.height < snap.tip);
+        if (kept.length >= MAX_FORKS) throw new DevnetRefusal(`The snapshot's chain holds ${MAX_FORKS} forks: it cannot be restored.`);
         await store.replace(key, snap.entries);
         const n1 = Math.max(state.branches, snap.state.branches) + 1;
         state = {
           ...snap.state,
           clock: { ...snap.state.clock, wallAt: wall() },
           // What grows above the snapshot's tip is a new branch: the blocks made after the snapshot are abandoned.
-          forks: [...snap.state.forks.filter((f) => f.height < snap.tip), { height: snap.tip, n: n1 }],
+          forks: [...kept, { height: snap.tip, n: n1 }],
           branches: n1,
         };
+        await rebuild();
+        return tip();
+      });
+    },
+    reload(next) {
+      return serial(async () => {
+        const parsed = devnetStateSchema.safeParse(next);
+        if (!parsed.success) throw new DevnetRefusal(`Not a devnet state: ${parsed.error.issues[0]?.path.join('.') || 'body'}: ${parsed.error.issues[0]?.message}`);
+        if (parsed.data.seed !== state.seed) throw new DevnetRefusal('The state is of another devnet.');
+        state = parsed.data;
         await rebuild();
         return tip();
       });

@@ -15,7 +15,7 @@
 // shapes them for Blockfrost) all read it.
 import { blake2b } from '@noble/hashes/blake2.js';
 import { decodeBech32, encodeBech32 } from '../../../shared/cardano/bech32';
-import { PROTOCOL } from './protocol';
+import type { Protocol } from './protocol';
 import { derive, deriveFloat } from './rng';
 import type { DrepTarget, GovActionType, LiveTx, VoteValue, VoterRole } from './ledger';
 
@@ -34,6 +34,8 @@ interface AnchorContent extends Anchor {
 
 export interface GovContext {
   key: Uint8Array;
+  /** The chain's parameters: deposits, the lifetime of actions, DRep activity, committee terms. */
+  protocol: Readonly<Protocol>;
   blocksPerEpoch: number;
   tip: () => number;
   /** Visible live transactions in chain order. */
@@ -386,7 +388,7 @@ function drepSeats(g: GovBase) {
     if (reg > tip) return out;
     const ret = retHeight(s, c);
     const first = seatAnchor(s, c, 0);
-    out.push({ txHash: txHashOf('drep-registration', hex), certIndex: 0, height: reg, order: -1, action: 'registered', deposit: PROTOCOL.drepDeposit, anchor: null, content: first });
+    out.push({ txHash: txHashOf('drep-registration', hex), certIndex: 0, height: reg, order: -1, action: 'registered', deposit: g.ctx.protocol.drepDeposit, anchor: null, content: first });
     if (s.updateEvery !== null) {
       for (let k = 1; ; k++) {
         const epoch = cycleStart(s, c) + k * s.updateEvery;
@@ -405,7 +407,7 @@ function drepSeats(g: GovBase) {
 /** The constitutional committee's members and their hot keys, term by term. */
 function committeeKeys(g: GovBase) {
   const { f, hash28 } = g;
-  const term = (epoch: number): number => Math.floor(epoch / PROTOCOL.committeeMaxTermLength);
+  const term = (epoch: number): number => Math.floor(epoch / g.ctx.protocol.committeeMaxTermLength);
   const coldHex = (m: number): string => hash28('cc-cold', m);
   const hotHex = (m: number, t: number): string => hash28('cc-hot', m, t);
   const resignEpoch = 100 + Math.floor(f('cc-resign') * 200);
@@ -458,7 +460,7 @@ function worldProposalsOf(g: GovBase) {
           withdrawals.push({ stakeAddress, amount: BigInt(1_000 + Math.floor(f('proposal-withdrawal-amount', epoch, j, k) * 499_000)) * 1_000_000n });
         }
         description = { tag: 'TreasuryWithdrawals', contents: [withdrawals.map((w) => [w.stakeAddress, Number(w.amount)]), null] };
-      } else if (type === 'hard_fork_initiation') description = { tag: 'HardForkInitiation', contents: [null, { major: PROTOCOL.protocolMajor + 1, minor: 0 }] };
+      } else if (type === 'hard_fork_initiation') description = { tag: 'HardForkInitiation', contents: [null, { major: g.ctx.protocol.protocolMajor + 1, minor: 0 }] };
       else if (type === 'no_confidence') description = { tag: 'NoConfidence', contents: null };
       else if (type === 'new_committee') description = { tag: 'UpdateCommittee', contents: [null, [], {}, COMMITTEE_QUORUM.numerator / COMMITTEE_QUORUM.denominator] };
       else if (type === 'new_constitution') description = { tag: 'NewConstitution', contents: [null, { anchor: { url: `https://governance.sandbox.cairn.invalid/constitution/${epoch}.txt`, dataHash: hash28('constitution', epoch) + '00000000' } }] };
@@ -471,7 +473,7 @@ function worldProposalsOf(g: GovBase) {
         body: { title, abstract: `A ${type.replace(/_/g, ' ')} proposed in the Cairn sandbox world.`, motivation: 'Exercising Conway governance.', rationale: 'Deterministic from the chain seed.' },
       });
       out.push({
-        txHash, index: j, height, order: -1, type, deposit: PROTOCOL.govActionDeposit,
+        txHash, index: j, height, order: -1, type, deposit: g.ctx.protocol.govActionDeposit,
         returnAddress: ctx.stakeAddresses[Math.floor(f('proposal-return', epoch, j) * ctx.stakeAddresses.length)]!,
         anchor: null, content: () => memo(anchors, `proposal|${txHash}|${j}`, document, 4096), description, parameters, withdrawals, world: true,
       });
@@ -535,7 +537,7 @@ function worldVotes(g: GovWorld) {
     const hot = hotAt(m, epochOf(p.height));
     if (hot === null) return [];
     // A vote must come before the member's term (and so its hot key) ends.
-    const termEnd = (term(epochOf(p.height)) + 1) * PROTOCOL.committeeMaxTermLength * bpe;
+    const termEnd = (term(epochOf(p.height)) + 1) * g.ctx.protocol.committeeMaxTermLength * bpe;
     const until = m === COMMITTEE_SIZE - 2 ? Math.min(termEnd, resignEpoch * bpe) : termEnd;
     return worldVotesOf(p, 'constitutional_committee', hot, ccHotId(hot), 0.9, until);
   };
@@ -628,7 +630,7 @@ function ratification(g: GovVoted) {
   };
   const statusOf = (p: Proposal): ProposalStatus => {
     const e = epochOf(p.height);
-    const expiration = e + PROTOCOL.govActionLifetime;
+    const expiration = e + g.ctx.protocol.govActionLifetime;
     const pass = passes(p);
     const enacted = pass ? enactedEpoch(p) : null;
     if (enacted !== null) return { ratified: enacted - 1, enacted, dropped: null, expired: null, expiration };
@@ -855,7 +857,7 @@ function drepActivity(g: GovDelegated) {
       registered: reg !== null,
       registrationEpoch: reg ? epochOf(reg.height) : null,
       lastActive,
-      expired: reg !== null && lastActive !== null && epoch - lastActive > PROTOCOL.drepActivity,
+      expired: reg !== null && lastActive !== null && epoch - lastActive > g.ctx.protocol.drepActivity,
       amount: reg ? amountOf(d.id) : 0n,
     };
   };
@@ -879,7 +881,7 @@ function proposalLookup(g: GovActive) {
     return findWorldProposal(txHash, index, tip);
   };
   const liveStatusAt = (p: Proposal, epoch: number): ProposalStatus => {
-    const expiration = epochOf(p.height) + PROTOCOL.govActionLifetime;
+    const expiration = epochOf(p.height) + g.ctx.protocol.govActionLifetime;
     return { ratified: null, enacted: null, dropped: null, expired: expiration + 1 <= epoch ? expiration + 1 : null, expiration };
   };
   const proposalStatus = (p: Proposal, epoch: number): ProposalStatus => (p.world ? statusAt(p, epoch) : liveStatusAt(p, epoch));
@@ -933,7 +935,7 @@ function submittedCheck(g: GovProposals) {
       } else if (reg === null) {
         return `${at}: the DRep ${id} is not registered.`;
       } else if (c.kind === 'drep_deregistration') {
-        const paid = reg === 'world' ? PROTOCOL.drepDeposit : reg.deposit!;
+        const paid = reg === 'world' ? g.ctx.protocol.drepDeposit : reg.deposit!;
         if (c.deposit !== paid) return `${at}: the refund of ${id} must be its deposit, ${paid} lovelace, not ${c.deposit}.`;
         own.set(target.hex, null);
       }

@@ -1,6 +1,6 @@
 // The sandbox chain: a deterministic simulated Cardano chain served in Blockfrost shapes.
 export { createSandboxChain } from './chain';
-export { createDevnet, newDevnetState, DevnetRefusal } from './devnet';
+export { createDevnet, devnetLedgerKey, newDevnetState, DevnetRefusal } from './devnet';
 export type { DevnetControl, DevnetTip } from './devnet';
 export type { DevnetAdvance, DevnetGenesis, DevnetGenesisInput, DevnetSnapshot, DevnetState } from '../../../shared/devnet';
 export { isAddressOfNetwork, isStakeAddressOfNetwork } from '../../blockfrost/contract';

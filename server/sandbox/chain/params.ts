@@ -69,6 +69,8 @@ export interface DevnetChainOptions {
   protocol?: ProtocolOverrides;
   /** Extra outputs of the genesis transaction (block 0). */
   initialFunds?: Array<{ address: string; lovelace: bigint }>;
+  /** DReps the genesis transaction registers (credential hex, key or script). */
+  initialDReps?: Array<{ credential: string; script: boolean }>;
   /** The forks made so far, ascending by height (each later one above the earlier). */
   forks?: ChainFork[];
 }

@@ -80,13 +80,27 @@ export function faucetOf(chainKey: Uint8Array, network: SandboxName): Faucet {
 }
 
 /** The genesis transaction of the live ledger: no inputs, it creates the faucet's and the wallets' funds. */
-export function genesisTx(faucet: Faucet | null, wallets: DevWallet[], initialFunds: ReadonlyArray<{ address: string; lovelace: bigint }> = []): string {
+export function genesisTx(
+  faucet: Faucet | null,
+  wallets: DevWallet[],
+  initialFunds: ReadonlyArray<{ address: string; lovelace: bigint }> = [],
+  dreps: { list: ReadonlyArray<{ credential: string; script: boolean }>; deposit: bigint } = { list: [], deposit: 0n },
+): string {
   const outputs = CSL.TransactionOutputs.new();
   if (faucet) outputs.add(CSL.TransactionOutput.new(CSL.Address.from_bech32(faucet.address), CSL.Value.new(big(FAUCET_FUNDS))));
   for (const w of wallets) for (const amount of DEV_WALLET_FUNDS) outputs.add(CSL.TransactionOutput.new(CSL.Address.from_bech32(w.address), CSL.Value.new(big(amount))));
   // A devnet's genesis pays its initial funds after the faucet and the wallets.
   for (const f of initialFunds) outputs.add(CSL.TransactionOutput.new(CSL.Address.from_bech32(f.address), CSL.Value.new(big(f.lovelace))));
   const body = CSL.TransactionBody.new_tx_body(CSL.TransactionInputs.new(), outputs, big(0n));
+  // A devnet's genesis registers its initial DReps (no witness: the genesis transaction is not validated).
+  if (dreps.list.length > 0) {
+    const certs = CSL.Certificates.new();
+    for (const d of dreps.list) {
+      const cred = d.script ? CSL.Credential.from_scripthash(CSL.ScriptHash.from_hex(d.credential)) : CSL.Credential.from_keyhash(CSL.Ed25519KeyHash.from_hex(d.credential));
+      certs.add(CSL.Certificate.new_drep_registration(CSL.DRepRegistration.new(cred, big(dreps.deposit))));
+    }
+    body.set_certs(certs);
+  }
   return CSL.Transaction.new(body, CSL.TransactionWitnessSet.new(), undefined).to_hex();
 }
 

@@ -6,7 +6,6 @@ import type { Account, AddressUtxo, Pagination } from '../../../../../shared/cha
 import type { PoolModel } from '../pools/queries';
 import type { AddressQueries } from '../addresses/queries';
 import { stakeAddressOf } from '../../../../../shared/cardano/address';
-import { PROTOCOL } from '../../protocol';
 import type { AccountDelegation, AccountRegistration, AccountTransaction, LiveStake, LiveStakeAccount, AccountAddressesTotal, AccountHistoryItem, AccountReward, AccountWithdrawal } from '../../stake';
 import { STAKE_KEY_DEPOSIT, type SimTx } from '../../simulate';
 import type { Wallet } from '../../world';
@@ -292,7 +291,7 @@ function accountStaking(ctx: ChainContext, pools: PoolModel, index: AccountIndex
       const tip = tipHeight();
       const live = liveAccountOf(stake, tip);
       if (live) {
-        return paginate(live.account.registrations, page).map((r) => ({ tx_hash: r.txHash, action: r.action, deposit: String(PROTOCOL.keyDeposit), ...txPlace(r.height) }));
+        return paginate(live.account.registrations, page).map((r) => ({ tx_hash: r.txHash, action: r.action, deposit: String(ctx.params.protocol.keyDeposit), ...txPlace(r.height) }));
       }
       const wallet = world.walletByStakeAddress.get(stake);
       if (!wallet) return [];

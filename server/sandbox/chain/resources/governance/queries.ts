@@ -5,7 +5,6 @@
 // asked for needs.
 import type { ChainContext } from '../../context';
 import type { PageRequest as Page } from '../../../../blockfrost/http';
-import { PROTOCOL } from '../../protocol';
 import { spent } from '../../budget';
 import { mergedPage } from '../../merged-page';
 import {
@@ -353,7 +352,7 @@ function committeeAnswers(g: GovRows) {
   return {
     committee() {
       const epoch = epochOf(ctx.tip());
-      const expiration = (term(epoch) + 1) * PROTOCOL.committeeMaxTermLength;
+      const expiration = (term(epoch) + 1) * ctx.protocol.committeeMaxTermLength;
       return {
         gov_action_id: null, proposal_tx_hash: null, proposal_index: null, is_dissolved: false, quorum: COMMITTEE_QUORUM,
         members: Array.from({ length: COMMITTEE_SIZE }, (_, m) => {
@@ -383,7 +382,7 @@ function committeeAnswers(g: GovRows) {
           member = owner?.member ?? null;
           hotOnly = parsed.hex;
           // A hot key votes only during its term (and up to three epochs after, on the term's last proposals).
-          if (owner) [from, to] = [Math.max(1, owner.term * PROTOCOL.committeeMaxTermLength), Math.min(to, (owner.term + 1) * PROTOCOL.committeeMaxTermLength + 3)];
+          if (owner) [from, to] = [Math.max(1, owner.term * ctx.protocol.committeeMaxTermLength), Math.min(to, (owner.term + 1) * ctx.protocol.committeeMaxTermLength + 3)];
         }
         if (member === null) return [];
       }

@@ -6,7 +6,6 @@ import { amounts } from '../../paging';
 import type { PoolModel } from '../pools/queries';
 import { parseShelleyAddress } from '../../../../../shared/cardano/address';
 import type { LiveOutput, LiveTx } from '../../ledger';
-import { PROTOCOL } from '../../protocol';
 import { derive, deriveFloat } from '../../rng';
 import type { TxPoolUpdate, TxStakeCert } from '../../stake';
 import type { SimOutput, SimTx } from '../../simulate';
@@ -110,7 +109,7 @@ function simTxModel(ctx: ChainContext, pools: PoolModel) {
     const inputs = tx.inputs
       .map((i) => ({ hash: hashes.tx(i.height, i.index), outputIndex: i.outputIndex, address: i.output.address }))
       .sort((a, b) => (a.hash < b.hash ? -1 : a.hash > b.hash ? 1 : a.outputIndex - b.outputIndex));
-    const share = Math.floor((tx.fee - PROTOCOL.minFeeB - PROTOCOL.minFeeA * tx.size) / tx.redeemers);
+    const share = Math.floor((tx.fee - ctx.params.protocol.minFeeB - ctx.params.protocol.minFeeA * tx.size) / tx.redeemers);
     return inputs.slice(0, tx.redeemers).map((input, i): TxRedeemer => {
       const units = backgroundUnits(share, 0.3 + 0.4 * deriveFloat(key, 'redeemer-mem', tx.hash, i), tx.redeemers);
       const dataHash = derive(key, 'redeemer-data', tx.hash, i).toString('hex');
