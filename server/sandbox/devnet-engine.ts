@@ -6,7 +6,7 @@ import type { Db } from '../db/index';
 import type { Config } from '../config';
 import type { Logger } from '../logger';
 import { DevnetRegistry, type DevnetChain, type DevnetEngine } from '../features/devnets/index';
-import { createDevnet, DevnetRefusal, memoryLedgerStore, newDevnetState, sandboxRouter, type DevnetSnapshot, type DevnetState, type DevnetTip, type LedgerStore } from './chain/index';
+import { createDevnet, devnetLedgerKey, DevnetRefusal, memoryLedgerStore, newDevnetState, sandboxRouter, type DevnetSnapshot, type DevnetState, type DevnetTip, type LedgerStore } from './chain/index';
 import { dbLedgerStore } from './store';
 import { DEVNET_NETWORK_MAGIC } from '../../shared/devnet';
 import type { DevnetTipDto } from '../../shared/devnets';
@@ -41,6 +41,7 @@ export function sandboxDevnetEngine(o: { db?: Db; store?: LedgerStore; publicUrl
           return { paused: s.clock.paused, blockIntervalMs: s.clock.blockIntervalMs, slotLengthMs: s.genesis.slotLengthMs, epochLength: s.genesis.epochLength, networkMagic: DEVNET_NETWORK_MAGIC, systemStart: s.genesisTime };
         },
         sync: () => chain.sync(),
+        reload: (next) => control.reload(next as unknown as DevnetState).then(() => undefined),
         steering: {
           state: () => control.state() as unknown as Record<string, unknown>,
           produce: (n) => refusalsAsRange(() => control.produce(n)).then(() => undefined),
@@ -64,8 +65,7 @@ export function sandboxDevnetEngine(o: { db?: Db; store?: LedgerStore; publicUrl
       };
       return held;
     },
-    // The chain keeps a devnet's entries under `devnet:<id>` (server/sandbox/chain/devnet.ts).
-    forget: (devnetId) => store.replace(`devnet:${devnetId}`, []),
+    forget: (devnetId) => store.replace(devnetLedgerKey(String(devnetId)), []),
   };
 }
 

@@ -34,6 +34,8 @@ export interface DevnetChain {
   facts(): { paused: boolean; blockIntervalMs: number; slotLengthMs: number; epochLength: number; networkMagic: number; systemStart: number };
   /** Reads the ledger entries other processes appended since the last read. */
   sync(): Promise<void>;
+  /** Takes the state another process saved (and the ledger as the store now has it): the same object, rebuilt. */
+  reload(state: DevnetStateJson): Promise<void>;
   steering: DevnetSteering;
 }
 

@@ -153,17 +153,27 @@ export class DevnetRegistry {
       });
     }
     await h.checking;
-    // Another process changed it: the check dropped the chain held, so this request reads the new one.
+    // The check dropped the chain held (its project gone, or its reload failed): this request loads it again.
     return this.held.get(projectId) === h ? h : this.fresh(projectId);
   }
 
   private async check(projectId: number, h: Held): Promise<void> {
     const version = await devnetVersion(this.o.db, projectId);
-    if (version !== h.version) {
+    if (version === h.version) return h.chain.sync();
+    // Another process steered it: take its state (the ledger with it), keeping the chain object.
+    const row = version === null ? null : await readDevnet(this.o.db, projectId);
+    if (!row) {
       this.held.delete(projectId);
       return;
     }
-    await h.chain.sync();
+    try {
+      await h.chain.reload(row.state);
+      h.version = row.version;
+    } catch (err) {
+      // A chain from a new genesis (another seed) is not this one's to reload: it is built anew.
+      this.o.logger.debug({ projectId, err: { message: (err as Error).message } }, 'devnets: a chain another process changed is built again');
+      this.held.delete(projectId);
+    }
   }
 
   private load(projectId: number): Promise<Held> {
