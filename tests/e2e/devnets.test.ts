@@ -38,7 +38,7 @@ describe.runIf(browserAvailable())("a devnet project's Devnet card, in Chromium"
 
     await page.getByRole('textbox', { name: 'Snapshot name' }).fill('five-more');
     await page.getByRole('button', { name: 'Take snapshot' }).click();
-    await page.getByRole('list', { name: 'Snapshots' }).getByText('five-more').waitFor();
+    await page.getByTestId('devnet-snapshots').getByText('five-more').waitFor();
 
     if (shots) {
       for (const width of [1280, 375]) {

@@ -12,7 +12,9 @@ import type { RunningGateway } from '../../server/gateway-app';
 import { setSubscription } from '../../server/features/workspaces/subscriptions';
 import type { AuditEntryDto } from '../../shared/audit';
 import type { DevnetStateDto } from '../../shared/devnets';
-import { NOT_A_DEVNET_KEY } from '../../server/features/devnets/index';
+import { DevnetRegistry, NOT_A_DEVNET_KEY } from '../../server/features/devnets/index';
+import { sandboxDevnetEngine } from '../../server/sandbox/devnet-engine';
+import { createLogger } from '../../server/logger';
 import { makeUser } from '../helpers/workspace-fixture';
 import { deniedMessages } from '../../shared/permissions';
 
@@ -24,6 +26,12 @@ let key: string;
 let uuid: string;
 let otherKey: string;
 let preprodKey: string;
+/** The wall clock of the gateway's devnets: time passes when a test moves it (a paused chain stands, a running one grows). */
+const clock = { now: Date.now() };
+/** The gateway's devnets, on the test's clock; `idleMs` 1 s so a test can make one idle. */
+const devnetsOnClock = () =>
+  new DevnetRegistry({ db: app.db, logger: createLogger('silent'), idleMs: 1000, now: () => clock.now, engine: sandboxDevnetEngine({ db: app.db, publicUrl: 'http://127.0.0.1', version: 'test', now: () => clock.now }) });
+let devnets: DevnetRegistry;
 const ADDRESS = 'addr_test1qz2fxv2umyhttkxyxp8x0dlpdt3k6cwng5pxj3jhsydzer3n0d3vllmyqwsx5wktcd8cc3sq835lu7drv2xwl2wywfgs68faae';
 
 /** One call through node:http with any method and a JSON body. */
@@ -64,10 +72,12 @@ beforeAll(async () => {
   expect(key.startsWith('devnet')).toBe(true);
   otherKey = (await client.post(`/api/workspaces/${ws}/projects`, { projectName: 'other devnet', networkId: 8 })).body.data.project.project_id;
   preprodKey = (await client.post(`/api/workspaces/${ws}/projects`, { projectName: 'preprod', networkId: 6 })).body.data.project.project_id;
-  gw = await startTestGateway(app);
+  devnets = devnetsOnClock();
+  gw = await startTestGateway(app, {}, undefined, { devnets });
 });
 afterAll(async () => {
   await gw?.close();
+  devnets?.close();
 });
 
 describe('a devnet project', () => {
@@ -112,13 +122,16 @@ describe('the steering calls', () => {
     const produced = (await steer('POST', '/blocks', { count: 5 })).body as DevnetStateDto;
     expect(produced.tip.height).toBe(tip.height + 5);
     expect((await latest()).height).toBe(tip.height + 5);
-    await new Promise((r) => setTimeout(r, 1100));
+    clock.now += 10_000;
     expect((await latest()).height).toBe(tip.height + 5);
     const interval = await steer('PUT', '/interval', { ms: 2000 });
     expect(interval.status).toBe(200);
     expect(interval.body.block_interval_ms).toBe(2000);
     const resumed = await steer('POST', '/resume');
     expect(resumed.body.paused).toBe(false);
+    // Running again, a block every 2 s of wall time from the tip.
+    clock.now += 6_000;
+    expect((await latest()).height).toBe(tip.height + 8);
     await steer('POST', '/pause');
   });
 
@@ -296,17 +309,20 @@ describe('a devnet over time', () => {
     await steer('POST', '/snapshots', { name: 'kept' });
     const before = await latest();
     await gw.close();
-    gw = await startTestGateway(app, { DEVNET_IDLE_MS: '1000' });
+    devnets.close();
+    devnets = devnetsOnClock();
+    gw = await startTestGateway(app, {}, undefined, { devnets });
     const after = await latest();
     expect(after).toMatchObject({ height: before.height, hash: before.hash });
     expect((await steer('GET', '')).body.snapshots.map((s: { name: string }) => s.name)).toEqual(['kept']);
-    // Idle past DEVNET_IDLE_MS: out of memory, and back where it was on the next request.
-    const held = gw.devnets!.loaded();
-    expect(held.length).toBeGreaterThan(0);
-    await new Promise((r) => setTimeout(r, 1100));
-    expect(gw.devnets!.unloadIdle()).toBe(held.length);
-    expect(gw.devnets!.loaded()).toEqual([]);
+    // Idle past its idle time (1 s here, DEVNET_IDLE_MS): out of memory, and back where it was on the next request.
+    expect(devnets.loaded()).toHaveLength(1);
+    clock.now += 500;
+    expect(devnets.unloadIdle()).toBe(0);
+    clock.now += 1_000;
+    expect(devnets.unloadIdle()).toBe(1);
+    expect(devnets.loaded()).toEqual([]);
     expect(await latest()).toMatchObject({ height: before.height, hash: before.hash });
-    expect(gw.devnets!.loaded()).toHaveLength(1);
+    expect(devnets.loaded()).toHaveLength(1);
   });
 });

@@ -1,13 +1,14 @@
 import type { ReactNode } from 'react';
 import { Alert, Badge, Button, Group, Loader, NativeSelect, NumberInput, Paper, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
-import { advanceTimeSchema, blockIntervalSchema, fundSchema, MAX_PRODUCE_BLOCKS, MAX_ROLLBACK_BLOCKS, produceBlocksSchema, rollbackSchema, snapshotSchema, type DevnetStateDto } from '../../../../../shared/devnets';
+import { advanceTimeSchema, blockIntervalSchema, fundSchema, MAX_PRODUCE_BLOCKS, MAX_ROLLBACK_BLOCKS, produceBlocksSchema, rollbackSchema, snapshotSchema, type DevnetSnapshotDto, type DevnetStateDto } from '../../../../../shared/devnets';
 import type { Role } from '../../../../../shared/permissions';
 import { errorMessage } from '../../api/client';
 import { deniedReason } from '../../components/permission';
 import { ReasonTooltip } from '../../components/reason-tooltip';
 import { failed, succeeded } from '../../components/feedback';
 import { useZodForm, type FormSchema } from '../../components/zod-form';
+import { DataList } from '../../components/data-list';
 import { formatNumber } from '../../lib/format';
 import { devnetQueries, useDevnetCall, type DevnetCall } from './queries';
 
@@ -246,18 +247,22 @@ function DevnetActions({ uuid, state, reason }: { uuid: string; state: DevnetSta
 
 function SnapshotList({ uuid, state, reason }: { uuid: string; state: DevnetStateDto; reason: string | null }) {
   const { run, pending } = useRun(uuid);
-  if (state.snapshots.length === 0) {
-    return (
-      <Text size="sm" c="dimmed">
-        No snapshot yet.
-      </Text>
-    );
-  }
   const path = (name: string) => `/snapshots/${encodeURIComponent(name)}`;
   return (
-    <Stack gap={0} component="ul" aria-label="Snapshots" style={{ listStyle: 'none', padding: 0, margin: 0 }}>
-      {state.snapshots.map((s) => (
-        <Group key={s.name} component="li" justify="space-between" gap="xs" py="xs" style={{ borderTop: '1px solid var(--mantine-color-default-border)' }}>
+    <DataList<DevnetSnapshotDto>
+      records={state.snapshots}
+      idAccessor="name"
+      label="Snapshots"
+      loadingLabel="Loading snapshots…"
+      empty={
+        <Text size="sm" c="dimmed">
+          No snapshot yet.
+        </Text>
+      }
+      cardGap={0}
+      cardsTestId="devnet-snapshots"
+      card={(s) => (
+        <Group justify="space-between" gap="xs" py="xs" style={{ borderTop: '1px solid var(--mantine-color-default-border)' }}>
           <div style={{ minWidth: 0 }}>
             <Text fw={600} style={{ overflowWrap: 'anywhere' }}>
               {s.name}
@@ -275,7 +280,7 @@ function SnapshotList({ uuid, state, reason }: { uuid: string; state: DevnetStat
             </ActionButton>
           </Group>
         </Group>
-      ))}
-    </Stack>
+      )}
+    />
   );
 }
