@@ -149,11 +149,7 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
   // what a submit records (pending, invalid) fires the 'tx_status' webhooks as the chain's changes do.
   const wrapSandbox = (slug: string, backend: GatewayBackend) =>
     trackingSubmissions(backend, { db, logger, slug, withChange: (trx, change) => writeTxStatusEvents(trx, change.network, [change], null, Date.now()) });
-  // Devnets: each cardano-devnet project's own chain, and its steering calls (/cairn/v1/devnet…).
-  const devnets = off.has(devnetNetwork.slug) ? null : (opts.devnets ?? devnetRegistry(config, db, logger, opts.version));
-  const ownDevnets = devnets !== null && opts.devnets === undefined;
-  const cairn = devnets ? cairnExtensions(txStatusBackend(db, logger), devnetExtension(devnetService(db, devnets), logger)) : txStatusBackend(db, logger);
-  const devnet = devnets ? devnetBackend(devnets, logger) : undefined;
+  const { devnets, ownDevnets, cairn, devnet } = devnetParts(opts, off.has(devnetNetwork.slug));
   const gateway = createGatewayHandler({ config, logger, keys, limiter, meter, version: opts.version, jsonRpc, sandbox, wrapSandbox, cairn, usage: usageMetrics(db), ...(devnet ? { devnet } : {}), ...(ipfs ? { ipfs } : {}), ...(metrics ? { metrics } : {}) });
   gateway.setQuotaBase(await loadQuotaBase(db));
   const pools = new UpstreamPools({ db, config, logger, backends: gateway.backends, endpoints: { enabled: enabledEndpoints, addServed: addServedRequests } });
@@ -248,7 +244,7 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
       await pools.stop();
       await limiter.close();
       gateway.close();
-      if (ownDevnets) devnets.close();
+      if (ownDevnets) devnets?.close();
       await devChain?.close();
       await ipfs?.stop();
     },
@@ -260,6 +256,22 @@ function refuseUpgrade(socket: Duplex, status: number, message: string): void {
   socket.on('error', () => socket.destroy());
   const body = JSON.stringify(blockfrostError(status, message));
   socket.end(`HTTP/1.1 ${status} ${http.STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+}
+
+/**
+ * Devnets: each cardano-devnet project's own chain (its network's backend), and the Cairn extensions
+ * (the status of a submitted transaction, and the devnets' steering calls under /cairn/v1/devnet).
+ */
+function devnetParts(opts: GatewayOptions, turnedOff: boolean) {
+  const { config, db, logger } = opts;
+  const devnets = turnedOff ? null : (opts.devnets ?? devnetRegistry(config, db, logger, opts.version));
+  const txStatus = txStatusBackend(db, logger);
+  return {
+    devnets,
+    ownDevnets: devnets !== null && opts.devnets === undefined,
+    cairn: devnets ? cairnExtensions(txStatus, devnetExtension(devnetService(db, devnets), logger)) : txStatus,
+    devnet: devnets ? devnetBackend(devnets, logger) : undefined,
+  };
 }
 
 /**
