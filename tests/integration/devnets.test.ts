@@ -12,7 +12,7 @@ import type { RunningGateway } from '../../server/gateway-app';
 import { setSubscription } from '../../server/features/workspaces/subscriptions';
 import type { AuditEntryDto } from '../../shared/audit';
 import type { DevnetStateDto } from '../../shared/devnets';
-import { DevnetRegistry, NOT_A_DEVNET_KEY } from '../../server/features/devnets/index';
+import { DevnetRegistry, NOT_A_DEVNET_KEY, pruneDevnetLedgers } from '../../server/features/devnets/index';
 import { sandboxDevnetEngine } from '../../server/sandbox/devnet-engine';
 import { createLogger } from '../../server/logger';
 import { makeUser } from '../helpers/workspace-fixture';
@@ -300,6 +300,28 @@ describe('two gateways', () => {
     } finally {
       await second.close();
     }
+  });
+});
+
+describe('a deleted devnet project', () => {
+  it('takes its devnet and snapshots with it, and the retention pass its ledger entries', async () => {
+    const created = (await client.post(`/api/workspaces/${ws}/projects`, { projectName: 'short-lived devnet', networkId: 8 })).body.data;
+    const k = created.project.project_id as string;
+    await gw.keys.catchUp();
+    const funded = await steer('POST', '/fund', { address: ADDRESS, lovelace: '2000000' }, k);
+    expect(funded.status).toBe(200);
+    await steer('POST', '/snapshots', { name: 'gone' }, k);
+    const devnet = (await app.db('devnets').join('projects', 'projects.id', 'devnets.project_id').where('projects.uuid', created.uuid).first('devnets.id')) as { id: number };
+    const ledger = () => app.db('sandbox_ledger').where({ network: `devnet:${devnet.id}` });
+    expect((await ledger()).length).toBeGreaterThan(0);
+    expect((await client.delete(`/api/workspaces/${ws}/projects/${created.uuid}`)).status).toBe(200);
+    expect(await app.db('devnets').where({ id: devnet.id })).toEqual([]);
+    expect(await app.db('devnet_snapshots').where({ devnet_id: devnet.id })).toEqual([]);
+    expect(await pruneDevnetLedgers(app.db)).toBeGreaterThan(0);
+    expect(await ledger()).toEqual([]);
+    // The devnets that exist keep theirs.
+    expect((await call(`${gw.url}/api/v0/blocks/latest`, key)).status).toBe(200);
+    expect(await pruneDevnetLedgers(app.db)).toBe(0);
   });
 });
 
