@@ -13,6 +13,7 @@ import { setSubscription } from '../../server/features/workspaces/subscriptions'
 import type { AuditEntryDto } from '../../shared/audit';
 import type { DevnetStateDto } from '../../shared/devnets';
 import { DevnetRegistry, NOT_A_DEVNET_KEY, pruneDevnetLedgers } from '../../server/features/devnets/index';
+import { CHANGED_MEANWHILE } from '../../server/features/devnets/registry';
 import { sandboxDevnetEngine } from '../../server/sandbox/devnet-engine';
 import { createLogger } from '../../server/logger';
 import { makeUser } from '../helpers/workspace-fixture';
@@ -297,6 +298,28 @@ describe('two gateways', () => {
       });
       expect(back.status).toBe(200);
       expect(await latest()).toMatchObject({ height: tip.height - 2, hash: back.body.tip.hash });
+
+      // Calls through both at once: on PostgreSQL they take turns (the devnet's advisory lock); a
+      // call refused because the other changed the devnet meanwhile says so, and changes nothing.
+      const start = (await latest()).height;
+      const both = await Promise.all(
+        Array.from({ length: 8 }, (_, i) =>
+          new Promise<{ status: number; body: any }>((resolve, reject) => {
+            const req = http.request(`${(i % 2 ? second : gw).url}/cairn/v1/devnet/blocks`, { method: 'POST', headers: { project_id: key, 'content-type': 'application/json' } }, (res) => {
+              let text = '';
+              res.on('data', (c: Buffer) => (text += c));
+              res.on('end', () => resolve({ status: res.statusCode ?? 0, body: JSON.parse(text) }));
+            });
+            req.on('error', reject);
+            req.end(JSON.stringify({ count: 1 }));
+          }),
+        ),
+      );
+      const done = both.filter((r) => r.status === 200).length;
+      for (const r of both) if (r.status !== 200) expect(r).toEqual({ status: 409, body: { status_code: 409, error: 'Conflict', message: CHANGED_MEANWHILE } });
+      if (app.database.databaseUrl) expect(done).toBe(8);
+      expect((await latest()).height).toBe(start + done);
+      expect((await via(second, '/api/v0/blocks/latest')).body.height).toBe(start + done);
     } finally {
       await second.close();
     }
