@@ -4,6 +4,7 @@ import { isOperator, registerAccountRoutes, registerMeRoutes, registerSettingsRo
 import { membershipOf, registerWorkspaceRoutes } from './features/workspaces/index';
 import { findProjectRef, registerProjectRoutes, registerNetworkRoutes } from './features/projects/index';
 import { registerTxRoutes } from './features/txs/index';
+import { registerDevnetRoutes, type DevnetService } from './features/devnets/index';
 import { findWebhook, registerWebhookRoutes, EventStreams, registerEventRoutes, registerWebhookEventPayloadRoute, type ChainSource } from './features/webhooks/index';
 import { NotFound } from './errors';
 import { assertCsrfToken } from './http/csrf';
@@ -44,6 +45,8 @@ export interface ApiExtras {
   served: (slug: string) => boolean;
   /** Pay as you go (absent: its routes are not served). */
   ppu?: PpuExtras;
+  /** The devnets' steering calls (absent: the devnet network is turned off, its routes are not served). */
+  devnets?: DevnetService;
 }
 
 export function apiRouter(deps: RouteDeps, extras: ApiExtras): Router {
@@ -60,6 +63,7 @@ export function apiRouter(deps: RouteDeps, extras: ApiExtras): Router {
   registerLandingRoutes(router, deps, extras.latestBlock);
   registerWebhookRoutes(router, deps, extras.webhookSources);
   registerTxRoutes(router, deps);
+  if (extras.devnets) registerDevnetRoutes(router, deps, extras.devnets);
   registerIpfsRoutes(router, deps);
   registerMilkomedaRoutes(router, deps, usesEvmDevChain(deps.config) ? devChainInfo() : null);
   registerEndpointRoutes(router, deps);

@@ -28,7 +28,10 @@ import { webhookSources, EventStreams } from './features/webhooks/index';
 import { createBillingProvider, StripeBillingProvider, type BillingProvider } from './features/billing/index';
 import { sandboxPathShapes } from './sandbox/chain/path-shapes';
 import { defaultProbes, statusReporter } from './features/status/index';
-import { offeredNetworks, sandboxOf } from '../shared/networks';
+import { devnetNetwork, offeredNetworks, sandboxOf } from '../shared/networks';
+import { devnetService, type DevnetRegistry } from './features/devnets/index';
+import { devnetRegistry } from './sandbox/devnet-engine';
+import { CAIRN_VERSION } from './version';
 import { ppuSettings, paymentChainSource } from './features/ppu/index';
 import { devPpuRouter } from './sandbox/ppu-payments';
 
@@ -43,6 +46,8 @@ export interface AppDeps {
   chains?: Partial<Record<SandboxNetwork, SandboxChain>>;
   /** The billing provider (started by the caller); created from config when absent. */
   billing?: BillingProvider;
+  /** The devnets this process holds (shared with the gateway in one process); made from config when absent. */
+  devnets?: DevnetRegistry;
   /** The clock of the pay-as-you-go rate source's TTL and age; Date.now when absent (tests move their own). */
   now?: () => number;
 }
@@ -81,7 +86,7 @@ export function createApp(deps: AppDeps): CairnApp {
 
   const routeDeps = { db, config, logger, mailer, tenancy };
   mountAuth(app, deps, routeDeps, passport, enabledProviders);
-  const { chains, eventStreams, community, simulatedPaymentChain } = mountApi(app, deps, routeDeps, webDir, billing);
+  const { chains, eventStreams, community, simulatedPaymentChain, devnets, ownDevnets } = mountApi(app, deps, routeDeps, webDir, billing);
   if (!config.isProduction) mountDevTools(app, deps, chains, simulatedPaymentChain);
 
   app.use(docsRouter(config, () => sandboxPathShapes(chains.mainnet ?? chains.preprod ?? chains.preview), webDir));
@@ -94,6 +99,7 @@ export function createApp(deps: AppDeps): CairnApp {
     close: () => {
       eventStreams.closeAll();
       store.close();
+      if (ownDevnets) devnets?.close();
       void community.stop();
     },
     billing,
@@ -231,6 +237,8 @@ function mountApi(app: Express, deps: AppDeps, routeDeps: RouteDepsOf, webDir: s
   const paymentSource = paymentChainSource(config, chains);
   const ppuChain = config.gateway.upstreams[ppu.network] ? undefined : chains[sandboxOf(ppu.network)!];
   const canSimulatePayment = !config.isProduction && ppu.enabled && ppuChain !== undefined;
+  // The project page's Devnet card steers the same chains as the gateway's /cairn/v1/devnet.
+  const devnets = config.disabledNetworks.includes(devnetNetwork.slug) ? undefined : (deps.devnets ?? devnetRegistry(config, db, logger, CAIRN_VERSION));
   app.use(
     '/api',
     apiRouter(routeDeps, {
@@ -244,9 +252,10 @@ function mountApi(app: Express, deps: AppDeps, routeDeps: RouteDepsOf, webDir: s
       // Not turned off by the operator, and with a backend: Add Project offers it, and a project may be keyed to it.
       served: (slug: string) => !disabledNetworks.has(slug) && (probes.has(slug) || community.has(slug)),
       ppu: { settings: ppu, tip: async () => (paymentSource ? paymentSource.tipHeight() : null), canSimulate: canSimulatePayment },
+      ...(devnets ? { devnets: devnetService(db, devnets) } : {}),
     }),
   );
-  return { chains, eventStreams, community, simulatedPaymentChain: canSimulatePayment ? ppuChain : undefined };
+  return { chains, eventStreams, community, simulatedPaymentChain: canSimulatePayment ? ppuChain : undefined, devnets, ownDevnets: devnets !== undefined && deps.devnets === undefined };
 }
 
 /** Development aids hang off this one router, whose guard admits loopback clients only. */

@@ -24,6 +24,10 @@ import { sendJson } from './gateway/respond';
 import type { Metrics } from './metrics';
 import type { GatewayBackend } from './gateway/backend';
 import { trackingSubmissions, txStatusBackend } from './features/txs/index';
+import { devnetBackend, devnetExtension, devnetService, type DevnetRegistry } from './features/devnets/index';
+import { devnetRegistry } from './sandbox/devnet-engine';
+import { cairnExtensions } from './gateway/backends';
+import { devnetNetwork } from '../shared/networks';
 import { httpSource, sandboxSource, writeTxStatusEvents } from './features/webhooks/index';
 import { createPushServer, PushHub, type PushServer } from './features/push/index';
 
@@ -33,6 +37,8 @@ export interface GatewayOptions {
   logger: Logger;
   version: string;
   chains?: Partial<Record<SandboxNetwork, SandboxChain>>;
+  /** The devnets this process holds (shared with the control plane in one process); made here when absent. */
+  devnets?: DevnetRegistry;
   /** Listen here instead of config.gateway.port (tests use 0). */
   port?: number;
   host?: string;
@@ -62,6 +68,8 @@ export interface RunningGateway {
   devChain: DevChain | null;
   /** The IPFS backend (embedded store or Kubo); null when UPSTREAM_IPFS_URL proxies IPFS. */
   ipfs: IpfsBackend | null;
+  /** The devnets this gateway holds; null when cardano-devnet is turned off (DISABLED_NETWORKS). */
+  devnets: DevnetRegistry | null;
   /** The push API (/ws): its connections, and the hub that announces each network's blocks to them. */
   push: PushServer;
   pushHub: PushHub;
@@ -141,8 +149,8 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
   // what a submit records (pending, invalid) fires the 'tx_status' webhooks as the chain's changes do.
   const wrapSandbox = (slug: string, backend: GatewayBackend) =>
     trackingSubmissions(backend, { db, logger, slug, withChange: (trx, change) => writeTxStatusEvents(trx, change.network, [change], null, Date.now()) });
-  const cairn = txStatusBackend(db, logger);
-  const gateway = createGatewayHandler({ config, logger, keys, limiter, meter, version: opts.version, jsonRpc, sandbox, wrapSandbox, cairn, usage: usageMetrics(db), ...(ipfs ? { ipfs } : {}), ...(metrics ? { metrics } : {}) });
+  const { devnets, ownDevnets, cairn, devnet } = devnetParts(opts, off.has(devnetNetwork.slug));
+  const gateway = createGatewayHandler({ config, logger, keys, limiter, meter, version: opts.version, jsonRpc, sandbox, wrapSandbox, cairn, usage: usageMetrics(db), ...(devnet ? { devnet } : {}), ...(ipfs ? { ipfs } : {}), ...(metrics ? { metrics } : {}) });
   gateway.setQuotaBase(await loadQuotaBase(db));
   const pools = new UpstreamPools({ db, config, logger, backends: gateway.backends, endpoints: { enabled: enabledEndpoints, addServed: addServedRequests } });
   await pools.start();
@@ -221,6 +229,7 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
     devChain,
     pools,
     ipfs,
+    devnets,
     push,
     pushHub,
     async close() {
@@ -235,6 +244,7 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
       await pools.stop();
       await limiter.close();
       gateway.close();
+      if (ownDevnets) devnets?.close();
       await devChain?.close();
       await ipfs?.stop();
     },
@@ -246,6 +256,22 @@ function refuseUpgrade(socket: Duplex, status: number, message: string): void {
   socket.on('error', () => socket.destroy());
   const body = JSON.stringify(blockfrostError(status, message));
   socket.end(`HTTP/1.1 ${status} ${http.STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+}
+
+/**
+ * Devnets: each cardano-devnet project's own chain (its network's backend), and the Cairn extensions
+ * (the status of a submitted transaction, and the devnets' steering calls under /cairn/v1/devnet).
+ */
+function devnetParts(opts: GatewayOptions, turnedOff: boolean) {
+  const { config, db, logger } = opts;
+  const devnets = turnedOff ? null : (opts.devnets ?? devnetRegistry(config, db, logger, opts.version));
+  const txStatus = txStatusBackend(db, logger);
+  return {
+    devnets,
+    ownDevnets: devnets !== null && opts.devnets === undefined,
+    cairn: devnets ? cairnExtensions(txStatus, devnetExtension(devnetService(db, devnets), logger)) : txStatus,
+    devnet: devnets ? devnetBackend(devnets, logger) : undefined,
+  };
 }
 
 /**

@@ -8,6 +8,9 @@ import { createApp } from './app';
 import { resolveSessionSecret } from './session-secret';
 import { createSandboxChains, startSandboxSync } from './sandbox/chains';
 import { startGateway } from './gateway-app';
+import { devnetRegistry } from './sandbox/devnet-engine';
+import { pruneDevnetLedgers } from './features/devnets/index';
+import { devnetNetwork } from '../shared/networks';
 import { startWebhookWorker, pruneOutbox } from './features/webhooks/index';
 import { startRetention } from './features/stats/index';
 import { pruneTrackedTxs } from './features/txs/index';
@@ -40,6 +43,8 @@ async function start(config: Config, role: Role) {
   await migrateLatest(db);
   logger.info({ engine: config.databaseUrl ? 'postgresql' : 'sqlite' }, config.databaseUrl ? 'database: PostgreSQL (migrated)' : `database: SQLite at ${sqliteFileIn(config.dataDir)} (migrated)`);
   const chains = createSandboxChains(config, db);
+  // One process's devnets, shared by its control plane (the Devnet card) and its gateway.
+  const devnets = role === 'all' && !config.disabledNetworks.includes(devnetNetwork.slug) ? devnetRegistry(config, db, logger, version) : undefined;
   const stopSandboxSync = await startSandboxSync(chains, (err) => logger.error({ err }, 'sandbox chain: reading accepted transactions failed'));
   const stops: Array<() => Promise<void> | void> = [];
   // Signals may arrive while parts are still starting: stop whatever has started so far.
@@ -89,7 +94,7 @@ async function start(config: Config, role: Role) {
     } catch (err) {
       logger.error({ err: { message: (err as Error).message } }, 'billing: the provider could not be reached on start; checkout stays off until Cairn restarts with it reachable');
     }
-    const { app, close } = createApp({ config, db, logger, mailer, sessionSecret: resolveSessionSecret(config), chains, billing });
+    const { app, close } = createApp({ config, db, logger, mailer, sessionSecret: resolveSessionSecret(config), chains, billing, ...(devnets ? { devnets } : {}) });
     const server = http.createServer(app);
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
@@ -108,9 +113,10 @@ async function start(config: Config, role: Role) {
   }
 
   if (role === 'all' || role === 'gateway') {
+    if (devnets) logger.info(`devnets: each cardano-devnet project's own chain, loaded on its first request, unloaded after ${Math.round(config.gateway.devnetIdleMs / 1000)} s without one`);
     if (Object.keys(chains).length > 0) logger.warn(`sandbox chain: simulated data for ${Object.keys(chains).map((n) => `cardano-${n}`).join(', ')} (no upstream configured)`);
     if (!config.isProduction) logDevWallets(logger, chains, config.publicUrl);
-    const gateway = await startGateway({ config, db, logger, version, chains, ...(metrics ? { metrics } : {}) });
+    const gateway = await startGateway({ config, db, logger, version, chains, ...(devnets ? { devnets } : {}), ...(metrics ? { metrics } : {}) });
     const heartbeat = startHeartbeat(db, 'gateway', logger);
     // The gateway flushes its last metering counts on the way out.
     stops.push(() => heartbeat.stop(), () => gateway.close());
@@ -128,7 +134,7 @@ async function start(config: Config, role: Role) {
     const watcher = startPaymentWatcherFor({ config, db, logger, chains, ...(metrics ? { metrics } : {}) });
     if (watcher) stops.unshift(() => watcher.stop());
     // Retention prunes the growing tables; the webhook outbox prunes its own, through this option.
-    const retention = startRetention(db, logger, { pruneWebhookOutbox: (d, now) => pruneOutbox(d, now), pruneTrackedTxs: (d, now) => pruneTrackedTxs(d, now), auditRetentionDays: config.auditRetentionDays });
+    const retention = startRetention(db, logger, { pruneWebhookOutbox: (d, now) => pruneOutbox(d, now), pruneTrackedTxs: (d, now) => pruneTrackedTxs(d, now), pruneDevnetLedgers, auditRetentionDays: config.auditRetentionDays });
     stops.unshift(() => retention.stop());
   }
   stops.push(() => mailer.close());

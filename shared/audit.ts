@@ -22,6 +22,18 @@ export const auditActions = [
   'project.allowlist_changed',
   'project.tx_confirmations_changed',
   'project.tx_resubmit_changed',
+  'devnet.created',
+  'devnet.blocks_produced',
+  'devnet.paused',
+  'devnet.resumed',
+  'devnet.interval_changed',
+  'devnet.rolled_back',
+  'devnet.time_advanced',
+  'devnet.snapshot_taken',
+  'devnet.snapshot_restored',
+  'devnet.snapshot_deleted',
+  'devnet.reset',
+  'devnet.funded',
   'webhook.created',
   'webhook.updated',
   'webhook.secret_rotated',
@@ -61,6 +73,18 @@ export const auditActionLabels: Record<AuditAction, string> = {
   'project.allowlist_changed': 'Project allow-list changed',
   'project.tx_confirmations_changed': 'Transaction confirmations changed',
   'project.tx_resubmit_changed': 'Resubmission on rollback changed',
+  'devnet.created': 'Devnet created from a genesis',
+  'devnet.blocks_produced': 'Devnet blocks produced',
+  'devnet.paused': 'Devnet paused',
+  'devnet.resumed': 'Devnet resumed',
+  'devnet.interval_changed': 'Devnet block interval changed',
+  'devnet.rolled_back': 'Devnet rolled back',
+  'devnet.time_advanced': 'Devnet time advanced',
+  'devnet.snapshot_taken': 'Devnet snapshot taken',
+  'devnet.snapshot_restored': 'Devnet snapshot restored',
+  'devnet.snapshot_deleted': 'Devnet snapshot deleted',
+  'devnet.reset': 'Devnet reset',
+  'devnet.funded': 'Devnet address funded',
   'webhook.created': 'Webhook created',
   'webhook.updated': 'Webhook changed',
   'webhook.secret_rotated': 'Webhook secret rotated',
@@ -82,8 +106,11 @@ export const auditActionLabels: Record<AuditAction, string> = {
 
 export const isAuditAction = (v: unknown): v is AuditAction => typeof v === 'string' && (auditActions as readonly string[]).includes(v);
 
-/** Who did it: a signed-in user, the operator (an account in OPERATOR_EMAILS, acting from the operator page or CLI), or Cairn itself. */
-export type AuditActor = { userId: number; email?: string } | { operator: string } | { system: true };
+/**
+ * Who did it: a signed-in user, the operator (an account in OPERATOR_EMAILS, acting from the operator
+ * page or CLI), a project's key (a devnet's steering call on the gateway; named by its project), or Cairn itself.
+ */
+export type AuditActor = { userId: number; email?: string } | { operator: string } | { projectKey: string } | { system: true };
 
 export const auditTargetTypes = ['workspace', 'member', 'invitation', 'project', 'webhook', 'subscription', 'boost', 'order'] as const;
 export type AuditTargetType = (typeof auditTargetTypes)[number];
@@ -98,7 +125,7 @@ export interface AuditTarget {
 export interface AuditEntryDto {
   id: number;
   at: string;
-  actor: { kind: 'user' | 'operator' | 'system'; userId: number | null; label: string };
+  actor: { kind: 'user' | 'operator' | 'key' | 'system'; userId: number | null; label: string };
   action: AuditAction;
   target: { type: string; id: string; label: string };
   ip: string | null;
@@ -117,10 +144,10 @@ export const AUDIT_DEFAULT_PAGE_SIZE = 50;
 /** The CSV export's cap: the newest rows matching the filters. */
 export const AUDIT_EXPORT_MAX_ROWS = 100_000;
 
-/** The actor filter: a member by user id, the operator, or Cairn itself. */
+/** The actor filter: a member by user id, the operator, a project key, or Cairn itself. */
 export const auditActorFilterSchema = z
   .string()
-  .regex(/^(user:[1-9]\d{0,9}|operator|system)$/, 'actor must be user:<id>, operator or system.');
+  .regex(/^(user:[1-9]\d{0,9}|operator|key|system)$/, 'actor must be user:<id>, operator, key or system.');
 
 const dateBound = (name: string) =>
   z

@@ -3,6 +3,7 @@
 // `project_id`; clients that take only a URL (Mesh's BlockfrostProvider with a custom URL, viem in a
 // wallet-like set-up) carry the key as the URL's first path segment. tests/integration/client-examples.test.ts
 // runs every snippet as printed against a running Cairn.
+import { devnetNetwork } from './networks';
 import { MILKOMEDA_MAINNET, rpcUrlWithKey, type EvmChainInfo } from './milkomeda';
 
 export type ExampleFlavour = 'cardano' | 'ipfs' | 'milkomeda';
@@ -35,7 +36,9 @@ const blazeNetwork = (key: string) => `cardano-${lucidNetwork(key).toLowerCase()
 
 function cardanoExamples(gateway: string, key: string): ClientExample[] {
   const base = `${gateway}/api/v0`;
-  return [
+  // A devnet key's chain has its own slots and no network name in the SDKs' tables (Blaze has none to give it).
+  const devnet = key.startsWith(devnetNetwork.prefix);
+  const examples: ClientExample[] = [
     {
       value: 'curl',
       tab: 'cURL',
@@ -78,21 +81,39 @@ function cardanoExamples(gateway: string, key: string): ClientExample[] {
         'console.log(latestBlock);',
       ].join('\n'),
     },
-    {
-      value: 'lucid',
-      tab: 'Lucid Evolution',
-      description: "Lucid Evolution's Blockfrost provider takes this gateway's URL and the key, which it sends in the header. Its built-in slot configuration is this network's.",
-      language: 'javascript',
-      code: [
-        '// npm install @lucid-evolution/lucid',
-        "import { Blockfrost, Lucid } from '@lucid-evolution/lucid';",
-        '',
-        `const lucid = await Lucid(new Blockfrost('${base}', '${key}'), '${lucidNetwork(key)}');`,
-        '',
-        'const parameters = await lucid.config().provider.getProtocolParameters();',
-        "console.log({ slot: lucid.currentSlot(), minFeeA: parameters.minFeeA });",
-      ].join('\n'),
-    },
+    devnet
+      ? {
+          value: 'lucid',
+          tab: 'Lucid Evolution',
+          description: "Lucid Evolution's Blockfrost provider takes this gateway's URL and the key. A devnet's slots are its own: its /genesis gives Lucid's Custom slot configuration.",
+          language: 'javascript',
+          code: [
+            '// npm install @lucid-evolution/lucid',
+            "import { Blockfrost, Lucid, SLOT_CONFIG_NETWORK } from '@lucid-evolution/lucid';",
+            '',
+            `const genesis = await fetch('${base}/genesis', { headers: { project_id: '${key}' } }).then((r) => r.json());`,
+            'SLOT_CONFIG_NETWORK.Custom = { zeroTime: genesis.system_start * 1000, zeroSlot: 0, slotLength: genesis.slot_length * 1000 };',
+            `const lucid = await Lucid(new Blockfrost('${base}', '${key}'), 'Custom');`,
+            '',
+            'const parameters = await lucid.config().provider.getProtocolParameters();',
+            "console.log({ slot: lucid.currentSlot(), minFeeA: parameters.minFeeA });",
+          ].join('\n'),
+        }
+      : {
+          value: 'lucid',
+          tab: 'Lucid Evolution',
+          description: "Lucid Evolution's Blockfrost provider takes this gateway's URL and the key, which it sends in the header. Its built-in slot configuration is this network's.",
+          language: 'javascript',
+          code: [
+            '// npm install @lucid-evolution/lucid',
+            "import { Blockfrost, Lucid } from '@lucid-evolution/lucid';",
+            '',
+            `const lucid = await Lucid(new Blockfrost('${base}', '${key}'), '${lucidNetwork(key)}');`,
+            '',
+            'const parameters = await lucid.config().provider.getProtocolParameters();',
+            "console.log({ slot: lucid.currentSlot(), minFeeA: parameters.minFeeA });",
+          ].join('\n'),
+        },
     {
       value: 'blaze',
       tab: 'Blaze',
@@ -110,6 +131,7 @@ function cardanoExamples(gateway: string, key: string): ClientExample[] {
       ].join('\n'),
     },
   ];
+  return devnet ? examples.filter((e) => e.value !== 'blaze') : examples;
 }
 
 function ipfsExamples(gateway: string, key: string): ClientExample[] {

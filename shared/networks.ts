@@ -31,6 +31,11 @@ export interface Network {
   /** Retired by the spec: listed, never offered on any server (an operator turns others off with DISABLED_NETWORKS). */
   disabled: boolean;
   chainId?: string;
+  /**
+   * A private development chain per project (server/features/devnets): each key reaches its own
+   * project's chain, steered under /cairn/v1/devnet; no upstream, no shared sandbox.
+   */
+  devnet?: true;
 }
 
 const NETWORK_TABLE = [
@@ -42,6 +47,8 @@ const NETWORK_TABLE = [
   { value: 5, label: 'Cardano preview', family: 'cardano', prefix: 'preview', slug: 'cardano-preview', sandbox: 'preview', upstreamVar: 'UPSTREAM_CARDANO_PREVIEW', webhookId: 2, cardano: { addressNetworkId: 0, networkMagic: 2 }, disabled: false },
   { value: 6, label: 'Cardano preprod', family: 'cardano', prefix: 'preprod', slug: 'cardano-preprod', sandbox: 'preprod', upstreamVar: 'UPSTREAM_CARDANO_PREPROD', webhookId: 3, cardano: { addressNetworkId: 0, networkMagic: 1 }, disabled: false },
   { value: 7, label: 'Cardano SanchoNet', family: 'cardano', prefix: null, slug: null, sandbox: null, upstreamVar: null, webhookId: null, cardano: null, disabled: true },
+  // Webhooks follow the shared chains only: a devnet is one project's, a webhook a workspace's.
+  { value: 8, label: 'Cardano devnet', family: 'cardano', prefix: 'devnet', slug: 'cardano-devnet', sandbox: null, upstreamVar: null, webhookId: null, cardano: { addressNetworkId: 0, networkMagic: 42 }, disabled: false, devnet: true },
 ] as const satisfies readonly Network[];
 
 type Row = (typeof NETWORK_TABLE)[number];
@@ -80,6 +87,11 @@ export const upstreamNetworks: ReadonlyArray<{ slug: UpstreamNetwork; upstreamVa
 export const cardanoOfSandbox = (sandbox: SandboxName): { addressNetworkId: 0 | 1; networkMagic: number } =>
   networks.find((n) => n.sandbox === sandbox)!.cardano!;
 
+/** The devnet network: each of its projects has a development chain of its own. */
+export const devnetNetwork = NETWORK_TABLE.find((n): n is Extract<Row, { devnet: true }> => 'devnet' in n && n.devnet)!;
+export type DevnetSlug = (typeof devnetNetwork)['slug'];
+export const isDevnetNetwork = (value: number): boolean => value === devnetNetwork.value;
+
 /** The IPFS network: projects keyed to it have the IPFS backend. */
 export const ipfsNetwork = NETWORK_TABLE.find((n) => n.family === 'ipfs')!;
 
@@ -104,10 +116,10 @@ export const addressNetworkOfWebhook = (webhookId: number): 0 | 1 => webhookNetw
 export const networkBySlug = (slug: string): Network | undefined => networks.find((n) => n.slug === slug);
 
 /**
- * The order Add Project lists networks in: the test networks a dApp is built on first, then mainnet,
- * IPFS and Milkomeda; a network not named here comes after them in the table's order.
+ * The order Add Project lists networks in: the test networks a dApp is built on first (a private
+ * devnet after the shared ones), then mainnet, IPFS and Milkomeda; a network not named here comes after them in the table's order.
  */
-const DEVELOPER_ORDER: readonly number[] = [6, 5, 0, 2, 3];
+const DEVELOPER_ORDER: readonly number[] = [6, 5, 8, 0, 2, 3];
 
 /** Add Project's choices: only the networks this server serves, those a developer uses first; the first is the default. */
 export const projectNetworkChoices = (options: readonly NetworkOptionDto[]): NetworkOptionDto[] => {

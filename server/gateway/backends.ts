@@ -4,8 +4,8 @@
 import type http from 'node:http';
 import express, { type Router } from 'express';
 import type { Config } from '../config';
-import { evmNetwork, networks, type UpstreamNetwork } from '../../shared/networks';
-import type { GatewayBackend } from './backend';
+import { devnetNetwork, evmNetwork, networks, type UpstreamNetwork } from '../../shared/networks';
+import type { CairnExtension, GatewayBackend } from './backend';
 import { httpUpstream, type Upstream } from './proxy';
 import { allowAnyOrigin } from './respond';
 import { keepErrorBodyOwn } from './gateway-response';
@@ -28,8 +28,8 @@ export function upstreamBackend(u: Upstream): GatewayBackend {
   return { kind: 'upstream', admits: 'request', handle: (req, res, path) => u.forward(req, res, path) };
 }
 
-/** The sandbox chain's Blockfrost router, run as an Express app of its own. */
-function sandboxBackend(router: Router): GatewayBackend {
+/** A sandbox chain's Blockfrost router (a shared network's, a devnet's), run as an Express app of its own. */
+export function sandboxBackend(router: Router): GatewayBackend {
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
@@ -50,6 +50,8 @@ export function networkBackends(opts: {
   config: Config;
   ipfs?: GatewayBackend | undefined;
   jsonRpc?: GatewayBackend | undefined;
+  /** The devnets' backend (server/features/devnets): each key's own project's chain. */
+  devnet?: GatewayBackend | undefined;
   sandbox?: ((slug: string, url: string) => Router | undefined) | undefined;
   /** Wraps a network's sandbox backend (the composition root records the transactions submitted to it). */
   wrapSandbox?: ((slug: string, backend: GatewayBackend) => GatewayBackend) | undefined;
@@ -63,6 +65,7 @@ export function networkBackends(opts: {
   const given = new Map<string, GatewayBackend | undefined>([
     ['ipfs', opts.ipfs],
     [evmNetwork.slug, opts.jsonRpc],
+    [devnetNetwork.slug, opts.devnet],
   ]);
   for (const slug of slugs) {
     // Turned off by the operator (DISABLED_NETWORKS): nothing serves it; the key step says so.
@@ -95,6 +98,22 @@ export function networkBackends(opts: {
     close() {
       upstreams.forEach((u) => u.close());
       for (const b of given.values()) b?.close?.();
+    },
+  };
+}
+
+/** Several Cairn extensions as one: each request goes to the first that names its route. */
+export function cairnExtensions(...list: CairnExtension[]): CairnExtension {
+  const owner = (method: string, path: string) => list.find((e) => e.template(method, path) !== null);
+  return {
+    kind: 'cairn',
+    admits: 'request',
+    template: (method, path) => owner(method, path)?.template(method, path) ?? null,
+    handle(req, res, path, call, steps) {
+      owner(req.method ?? 'GET', path)!.handle(req, res, path, call, steps);
+    },
+    close() {
+      for (const e of list) e.close?.();
     },
   };
 }

@@ -66,6 +66,8 @@ export interface GatewayDeps {
   jsonRpc?: GatewayBackend | undefined;
   /** IPFS calls for the ipfs network when no UPSTREAM_IPFS_URL is set (server/features/ipfs). */
   ipfs?: GatewayBackend;
+  /** cardano-devnet's calls: each key's own project's chain (server/features/devnets); none: no backend. */
+  devnet?: GatewayBackend;
   version: string;
   now?: () => number;
   /** Prometheus metrics (METRICS_PORT); none: nothing is counted for them. */
@@ -140,7 +142,7 @@ type MeteredResponse = http.ServerResponse & { [METERED]?: MeteredRequest };
 const preflight = (res: http.ServerResponse): void => {
   res.writeHead(204, {
     ...ANY_ORIGIN,
-    'Access-Control-Allow-Methods': 'GET, POST, OPTIONS',
+    'Access-Control-Allow-Methods': 'GET, POST, PUT, DELETE, OPTIONS',
     'Access-Control-Allow-Headers': 'project_id, Content-Type, Authorization',
     'Access-Control-Max-Age': '86400',
   });

@@ -16,7 +16,7 @@ const get = async (path: string) => {
 };
 
 describe('the API reference', () => {
-  it.each(['/docs/data-api.json', '/docs/milkomeda-api.json', '/api/openapi.json'])('%s is valid OpenAPI', { timeout: 60_000 }, async (path) => {
+  it.each(['/docs/data-api.json', '/docs/milkomeda-api.json', '/docs/devnets-api.json', '/api/openapi.json'])('%s is valid OpenAPI', { timeout: 60_000 }, async (path) => {
     const doc = await (await get(path)).json();
     const result = await validate(doc);
     expect(result.errors ?? []).toEqual([]);
@@ -50,6 +50,34 @@ describe('the API reference', () => {
     const call = doc.paths['/'].post.requestBody.content['application/json'].schema.oneOf[0];
     expect(new Set(call.properties.method.enum)).toEqual(ALLOWED_EVM_METHODS);
     expect(doc.servers.map((s) => s.url)).toEqual([expect.stringMatching(/\/milkomeda-mainnet\/api\/v0$/)]);
+  });
+
+  it('has a Devnets page: every steering call, with request and answer examples', async () => {
+    const doc = (await (await get('/docs/devnets-api.json')).json()) as { paths: Record<string, Record<string, any>>; info: { description: string } };
+    expect(Object.keys(doc.paths)).toEqual([
+      '/cairn/v1/devnet',
+      '/cairn/v1/devnet/blocks',
+      '/cairn/v1/devnet/pause',
+      '/cairn/v1/devnet/resume',
+      '/cairn/v1/devnet/interval',
+      '/cairn/v1/devnet/rollback',
+      '/cairn/v1/devnet/time',
+      '/cairn/v1/devnet/snapshots',
+      '/cairn/v1/devnet/snapshots/{name}/restore',
+      '/cairn/v1/devnet/snapshots/{name}',
+      '/cairn/v1/devnet/reset',
+      '/cairn/v1/devnet/fund',
+    ]);
+    for (const [path, item] of Object.entries(doc.paths)) {
+      for (const op of Object.values(item)) {
+        const ok = op.responses['200'] ?? op.responses['201'];
+        expect(ok.content['application/json'].example, path).toBeDefined();
+        if (op.requestBody) expect(op.requestBody.content['application/json'].example, path).toBeDefined();
+      }
+    }
+    expect(doc.info.description).toContain('/cairn/v1/devnet/blocks');
+    const init = await (await get('/docs/init.js')).text();
+    expect(init).toContain('/docs/devnets-api.json');
   });
 
   it('links back to the site and the dashboard', async () => {

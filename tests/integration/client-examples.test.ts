@@ -14,7 +14,7 @@ import { clientExamples, type ClientExample } from '../../shared/client-examples
 
 const app = useTestApp();
 const gw = useTestGateway(app);
-const keys: Record<'cardano' | 'ipfs' | 'milkomeda', string> = { cardano: '', ipfs: '', milkomeda: '' };
+const keys: Record<'cardano' | 'ipfs' | 'milkomeda' | 'devnet', string> = { cardano: '', ipfs: '', milkomeda: '', devnet: '' };
 let dir = '';
 
 beforeAll(async () => {
@@ -22,7 +22,7 @@ beforeAll(async () => {
   await signIn(c, app.mailer, 'examples@example.com');
   await setSubscription(app.db, (await c.get('/api/me')).body.data.id, 'ENTERPRISE', 'active');
   const ws = (await c.get('/api/workspaces')).body.data[0].id;
-  for (const [name, networkId] of [['cardano', 0], ['ipfs', 2], ['milkomeda', 3]] as const) {
+  for (const [name, networkId] of [['cardano', 0], ['ipfs', 2], ['milkomeda', 3], ['devnet', 8]] as const) {
     const res = await c.post(`/api/workspaces/${ws}/projects`, { projectName: name, networkId });
     expect(res.status, JSON.stringify(res.body)).toBe(201);
     keys[name] = res.body.data.project.project_id;
@@ -69,6 +69,19 @@ describe('the project page examples, as printed', () => {
     const tip = (await (await fetch(`${gw.url}/api/v0/blocks/latest`, { headers: { project_id: keys.cardano } })).json()) as { slot: number };
     expect(Math.abs(slot - tip.slot)).toBeLessThan(60);
     expect(await run(ex.blaze!)).toMatch(/minFeeCoefficient: 44/);
+  });
+
+  it("Cardano devnet: curl, blockfrost-js, Mesh, and Lucid Evolution on the devnet's own slot configuration", { timeout: 300_000 }, async () => {
+    await gw.keys.catchUp();
+    const examples = clientExamples(gw.url, keys.devnet);
+    expect(examples.map((e) => e.value)).toEqual(['curl', 'blockfrost-js', 'mesh', 'lucid']);
+    const ex = byValue(examples);
+    expect(JSON.parse(await run(ex.curl!))).toMatchObject({ hash: expect.stringMatching(/^[0-9a-f]{64}$/) });
+    expect(await run(ex['blockfrost-js']!)).toMatch(/hash: '[0-9a-f]{64}'/);
+    const lucid = await run(ex.lucid!);
+    const slot = Number(/slot: (\d+)/.exec(lucid)![1]);
+    const tip = (await (await fetch(`${gw.url}/api/v0/blocks/latest`, { headers: { project_id: keys.devnet } })).json()) as { slot: number };
+    expect(Math.abs(slot - tip.slot)).toBeLessThan(30);
   });
 
   it('IPFS: curl and blockfrost-js (add, pin, list)', { timeout: 120_000 }, async () => {

@@ -42,6 +42,7 @@ describe('DISABLED_NETWORKS', () => {
       'Cardano preview': true,
       'Cardano preprod': true,
       'Cardano SanchoNet': false, // disabled
+      'Cardano devnet': true, // each project's own chain, in the gateway
     });
   });
 
@@ -60,9 +61,9 @@ describe('DISABLED_NETWORKS', () => {
 
   it('leaves the turned-off networks off the status page', async () => {
     const report = (await new Client(off.url).get<{ data: StatusReport }>('/api/status')).body.data;
-    expect(report.networks.map((n) => n.slug)).toEqual(['milkomeda-mainnet', 'cardano-preview', 'cardano-preprod']);
+    expect(report.networks.map((n) => n.slug)).toEqual(['milkomeda-mainnet', 'cardano-preview', 'cardano-preprod', 'cardano-devnet']);
     const all = (await new Client(open.url).get<{ data: StatusReport }>('/api/status')).body.data;
-    expect(all.networks.map((n) => n.slug)).toEqual(['cardano-mainnet', 'ipfs', 'milkomeda-mainnet', 'cardano-preview', 'cardano-preprod']);
+    expect(all.networks.map((n) => n.slug)).toEqual(['cardano-mainnet', 'ipfs', 'milkomeda-mainnet', 'cardano-preview', 'cardano-preprod', 'cardano-devnet']);
   });
 
   describe('the gateway', () => {

@@ -24,6 +24,7 @@ describe('GET /api/networks', () => {
       'Cardano preview': true,
       'Cardano preprod': true,
       'Cardano SanchoNet': false, // disabled
+      'Cardano devnet': true, // each project's own chain, in the gateway
     });
   });
 });

@@ -36,6 +36,7 @@ import * as createTrackedTxs from './2026-11-27-1000-create-tracked-txs';
 import * as indexTrackedTxValidity from './2026-11-29-1000-index-tracked-tx-validity';
 import * as widenSandboxLedgerNetwork from './2026-11-29-1000-widen-sandbox-ledger-network';
 import * as txResubmit from './2026-11-29-1010-tx-resubmit';
+import * as createDevnets from './2026-11-29-1100-create-devnets';
 
 export interface Migration {
   up(knex: Knex): Promise<void>;
@@ -81,4 +82,5 @@ export const migrations: ReadonlyArray<readonly [name: string, migration: Migrat
   ['2026-11-29-1000-index-tracked-tx-validity', indexTrackedTxValidity],
   ['2026-11-29-1000-widen-sandbox-ledger-network', widenSandboxLedgerNetwork],
   ['2026-11-29-1010-tx-resubmit', txResubmit],
+  ['2026-11-29-1100-create-devnets', createDevnets],
 ];

@@ -50,6 +50,7 @@ const SECRET_KEY = /secret|token|password|key|signature|cookie|session|project_?
 const actorColumns = (actor: AuditActor) => {
   if ('userId' in actor) return { actor: `user:${actor.userId}`, actor_user_id: actor.userId, actor_label: (actor.email ?? `user ${actor.userId}`).slice(0, 320) };
   if ('operator' in actor) return { actor: 'operator', actor_user_id: null, actor_label: actor.operator.slice(0, 320) || 'operator' };
+  if ('projectKey' in actor) return { actor: 'key', actor_user_id: null, actor_label: `Key of ${actor.projectKey}`.slice(0, 320) };
   return { actor: 'system', actor_user_id: null, actor_label: 'Cairn' };
 };
 
@@ -125,7 +126,7 @@ interface AuditRow {
 const toDto = (r: AuditRow): AuditEntryDto => ({
   id: Number(r.id),
   at: new Date(Number(r.at)).toISOString(),
-  actor: { kind: r.actor === 'system' ? 'system' : r.actor === 'operator' ? 'operator' : 'user', userId: r.actor_user_id, label: r.actor_label },
+  actor: { kind: r.actor === 'system' ? 'system' : r.actor === 'operator' ? 'operator' : r.actor === 'key' ? 'key' : 'user', userId: r.actor_user_id, label: r.actor_label },
   action: r.action,
   target: { type: r.target_type, id: r.target_id, label: r.target_label },
   ip: r.ip,

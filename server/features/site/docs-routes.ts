@@ -8,7 +8,8 @@ import { createRequire } from 'node:module';
 import express, { type Router } from 'express';
 import { parse as parseYaml } from 'yaml';
 import type { Config } from '../../config';
-import { evmNetwork, isSandboxSlug, offeredNetworks, sandboxSlugs } from '../../../shared/networks';
+import { devnetNetwork, evmNetwork, isSandboxSlug, offeredNetworks, sandboxSlugs } from '../../../shared/networks';
+import { devnetsApiDocument } from './devnets-doc';
 import { ALLOWED_EVM_METHODS, MILKOMEDA_MAINNET } from '../../../shared/milkomeda';
 import { pathShape } from '../../blockfrost/http';
 import { CAIRN_VERSION } from '../../version';
@@ -345,6 +346,7 @@ export function docsRouter(config: Config, sandboxShapes: () => Set<string>, web
   const sources = [
     { title: 'Data API (Blockfrost-compatible)', slug: 'data-api', url: '/docs/data-api.json', key: 'cardano' },
     { title: 'Milkomeda JSON-RPC', slug: 'milkomeda-api', url: '/docs/milkomeda-api.json', key: 'milkomeda' },
+    ...(config.disabledNetworks.includes(devnetNetwork.slug) ? [] : [{ title: 'Devnets', slug: 'devnets-api', url: '/docs/devnets-api.json', key: 'devnet' }]),
     { title: 'Dashboard API', slug: 'dashboard-api', url: '/api/openapi.json', key: null },
   ];
   // A signed-in visitor's 'Try it' starts with one of their own keys for each document (the first
@@ -363,7 +365,7 @@ export function docsRouter(config: Config, sandboxShapes: () => Set<string>, web
         const projects = (await fetch('/api/workspaces/' + w.id + '/projects', { credentials: 'same-origin' }).then((r) => r.json())).data || [];
         for (const p of projects) {
           const k = p.project_id;
-          const family = k.startsWith('ipfs') ? 'ipfs' : k.startsWith('milk') ? 'milkomeda' : 'cardano';
+          const family = k.startsWith('ipfs') ? 'ipfs' : k.startsWith('milk') ? 'milkomeda' : k.startsWith('devnet') ? 'devnet' : 'cardano';
           if (!keys[family]) keys[family] = k;
         }
       }
@@ -400,6 +402,10 @@ export function docsRouter(config: Config, sandboxShapes: () => Set<string>, web
   const milkomedaDoc = JSON.stringify(milkomedaApiDocument(config));
   router.get('/docs/milkomeda-api.json', (_req, res) => {
     res.set('Cache-Control', 'no-cache').type('application/json').send(milkomedaDoc);
+  });
+  const devnetsDoc = JSON.stringify(devnetsApiDocument(config));
+  router.get('/docs/devnets-api.json', (_req, res) => {
+    res.set('Cache-Control', 'no-cache').type('application/json').send(devnetsDoc);
   });
   router.get('/docs/data-api.json', (_req, res) => {
     res.set('Cache-Control', 'no-cache').type('application/json').send(dataApi());

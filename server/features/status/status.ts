@@ -44,6 +44,11 @@ function ipfsProbe(config: Config, db: Db | undefined): NetworkProbe {
       },
     };
   }
+  return embeddedProbe(db);
+}
+
+/** A backend inside the gateway (the embedded IPFS store, the devnets): it answers exactly while the gateway's heartbeat is fresh. */
+function embeddedProbe(db: Db | undefined): NetworkProbe {
   return {
     backend: 'embedded',
     async probe() {
@@ -55,7 +60,7 @@ function ipfsProbe(config: Config, db: Db | undefined): NetworkProbe {
 
 /**
  * The default probes: each network's configured upstream, else the sandbox chain for Cardano networks
- * (and the EVM development chain for Milkomeda). A network the operator turned off (DISABLED_NETWORKS)
+ * (and the EVM development chain for Milkomeda, the gateway itself for the devnets). A network the operator turned off (DISABLED_NETWORKS)
  * has none: nothing serves it.
  */
 export function defaultProbes(config: Config, chains: LocalChains, db?: Db): Map<string, NetworkProbe> {
@@ -73,6 +78,11 @@ export function defaultProbes(config: Config, chains: LocalChains, db?: Db): Map
     }
     if (n.family === 'ipfs') {
       probes.set(n.slug, ipfsProbe(config, db));
+      continue;
+    }
+    // Each devnet project's chain runs in the gateway that serves it.
+    if (n.devnet) {
+      probes.set(n.slug, embeddedProbe(db));
       continue;
     }
     const sandbox = sandboxOf(n.slug);

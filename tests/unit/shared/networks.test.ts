@@ -6,7 +6,9 @@ import { NETWORK_MAGIC } from '../../../server/sandbox/chain/params';
 import { networkId } from '../../../shared/cardano/address';
 import {
   addressNetworkOfWebhook,
+  devnetNetwork,
   evmNetwork,
+  isDevnetNetwork,
   ipfsNetwork,
   networkOptions,
   networks,
@@ -44,21 +46,30 @@ describe('the network table', () => {
     }
   });
 
-  it('gives every offered network a slug, a prefix and an upstream variable; retired ones have no upstream', () => {
+  it('gives every offered network a slug, a prefix and an upstream variable (the devnet none: no upstream serves it); retired ones have no upstream', () => {
     for (const n of networks) {
-      if (n.disabled) expect(n.upstreamVar, n.label).toBeNull();
+      if (n.disabled || n.devnet) expect(n.upstreamVar, n.label).toBeNull();
       else {
         expect(n.slug, n.label).not.toBeNull();
         expect(n.prefix, n.label).not.toBeNull();
         expect(n.upstreamVar, n.label).not.toBeNull();
       }
     }
-    expect(networkSlugs).toEqual(['cardano-mainnet', 'ipfs', 'milkomeda-mainnet', 'cardano-preview', 'cardano-preprod']);
+    expect(networkSlugs).toEqual(['cardano-mainnet', 'ipfs', 'milkomeda-mainnet', 'cardano-preview', 'cardano-preprod', 'cardano-devnet']);
+  });
+
+  it('has one devnet network: a Cardano test network keyed `devnet`, served by no shared sandbox and followed by no webhook', () => {
+    expect(networks.filter((n) => n.devnet)).toEqual([devnetNetwork]);
+    expect(devnetNetwork).toMatchObject({ value: 8, label: 'Cardano devnet', family: 'cardano', prefix: 'devnet', slug: 'cardano-devnet', sandbox: null, upstreamVar: null, webhookId: null, disabled: false });
+    expect(devnetNetwork.cardano.addressNetworkId).toBe(0);
+    expect(isDevnetNetwork(8)).toBe(true);
+    expect(isDevnetNetwork(6)).toBe(false);
+    expect(sandboxOf('cardano-devnet')).toBeUndefined();
   });
 
   it('names a sandbox chain for exactly the offered Cardano networks, the one its slug says', () => {
     for (const n of networks) {
-      if (n.family === 'cardano' && !n.disabled) expect(n.sandbox).toBe(n.prefix);
+      if (n.family === 'cardano' && !n.disabled && !n.devnet) expect(n.sandbox).toBe(n.prefix);
       else expect(n.sandbox, n.label).toBeNull();
     }
     expect(sandboxNetworks).toEqual([
@@ -137,7 +148,7 @@ describe('the network table', () => {
   it('derives the faucet networks, the offered networks and the Add Project options', () => {
     expect(faucetRequestSchema.safeParse({ network: 'cardano-preprod', address: 'addr_test1x' }).success).toBe(true);
     expect(faucetRequestSchema.safeParse({ network: 'ipfs', address: 'addr_test1x' }).success).toBe(false);
-    expect(offeredNetworks(['ipfs', 'cardano-mainnet']).map((n) => n.slug)).toEqual(['milkomeda-mainnet', 'cardano-preview', 'cardano-preprod']);
+    expect(offeredNetworks(['ipfs', 'cardano-mainnet']).map((n) => n.slug)).toEqual(['milkomeda-mainnet', 'cardano-preview', 'cardano-preprod', 'cardano-devnet']);
     const options = networkOptions((slug) => slug !== 'ipfs');
     expect(options.map((o) => [o.label, o.available])).toEqual([
       ['Cardano mainnet', true],
@@ -148,6 +159,7 @@ describe('the network table', () => {
       ['Cardano preview', true],
       ['Cardano preprod', true],
       ['Cardano SanchoNet', false],
+      ['Cardano devnet', true],
     ]);
   });
 });

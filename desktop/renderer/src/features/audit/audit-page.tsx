@@ -47,6 +47,7 @@ function AuditLog({ workspace }: { workspace: WorkspaceDto }) {
     { value: '', label: 'Anyone' },
     ...(members.data ?? []).map((m) => ({ value: `user:${m.user_id}`, label: m.email })),
     { value: 'operator', label: 'The operator' },
+    { value: 'key', label: 'A project key (devnet steering)' },
     { value: 'system', label: 'Cairn (automatic)' },
   ];
   const badRange = filter.from && filter.to && filter.from > filter.to;

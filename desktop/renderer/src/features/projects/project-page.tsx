@@ -2,7 +2,7 @@ import { Button, Group, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/c
 import { IconSettings } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router-dom';
-import { findNetwork, ipfsNetwork, networkLabel } from '../../../../../shared/networks';
+import { findNetwork, ipfsNetwork, isDevnetNetwork, networkLabel } from '../../../../../shared/networks';
 import { isApiError } from '../../api/client';
 import { ErrorView } from '../../components/error-view';
 import { PageLayout } from '../../components/page-layout';
@@ -13,6 +13,7 @@ import { ApiExamples, RequestInsight, RequestsChart, SandboxBadge, StatsCards, s
 import { isMilkomeda, MilkomedaPanel } from '../milkomeda/index';
 import { FaucetButton } from '../sandbox-faucet/index';
 import { IpfsPanel } from '../ipfs/index';
+import { DevnetCard } from '../devnets/index';
 import { type ProjectWithRole } from './queries';
 import { KeepKeyButton } from '../api-console/index';
 import { PROJECTS } from './crumbs';
@@ -53,6 +54,7 @@ export function ProjectPage() {
           <ProjectIdCard project={p} />
           {isMilkomeda(p.network_id) ? <MilkomedaPanel projectKey={p.project_id} sandbox={p.sandbox ?? false} /> : <ApiExamples projectKey={p.project_id} />}
         </SimpleGrid>
+        {isDevnetNetwork(p.network_id) && <DevnetCard project={p} />}
         {p.network_id === ipfsNetwork.value && <IpfsPanel workspaceId={p.workspace_id} projectUuid={p.uuid} projectKey={p.project_id} />}
         <ProjectFacts project={p} />
         {p.sandbox && findNetwork(p.network_id)?.family === 'cardano' && <SubmissionsCard projectUuid={p.uuid} />}

@@ -1,0 +1,326 @@
+import type { ReactNode } from 'react';
+import { Alert, Badge, Button, Group, Loader, NativeSelect, NumberInput, Paper, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
+import { advanceTimeSchema, blockIntervalSchema, createDevnetSchema, DEVNET_DEFAULTS, fundSchema, MAX_PRODUCE_BLOCKS, MAX_ROLLBACK_BLOCKS, produceBlocksSchema, rollbackSchema, snapshotSchema, type DevnetSnapshotDto, type DevnetStateDto } from '../../../../../shared/devnets';
+import type { Role } from '../../../../../shared/permissions';
+import { errorMessage } from '../../api/client';
+import { deniedReason } from '../../components/permission';
+import { ReasonTooltip } from '../../components/reason-tooltip';
+import { failed, succeeded } from '../../components/feedback';
+import { useZodForm, type FormSchema } from '../../components/zod-form';
+import { DataList } from '../../components/data-list';
+import { formatNumber } from '../../lib/format';
+import { devnetQueries, useDevnetCall, type DevnetCall } from './queries';
+
+interface DevnetProject {
+  uuid: string;
+  role_name: Role;
+}
+
+/**
+ * A Cardano devnet project's own chain: where it stands, and the steering calls (the same as the
+ * gateway's /cairn/v1/devnet) for roles that may update projects; others see it read-only, told why.
+ */
+export function DevnetCard({ project }: { project: DevnetProject }) {
+  const state = useQuery(devnetQueries.state(project.uuid));
+  const reason = deniedReason(project.role_name, 'projects.update');
+  return (
+    <Paper withBorder p="md" component="section" aria-labelledby="devnet-title">
+      <Stack gap="md">
+        <Group justify="space-between" gap="xs">
+          <Title order={2} size="h4" id="devnet-title">
+            Devnet
+          </Title>
+          {state.data && (
+            <Badge color={state.data.paused ? 'yellow' : 'green'} variant="light">
+              {state.data.paused ? 'Paused' : 'Running'}
+            </Badge>
+          )}
+        </Group>
+        <Text size="sm" c="dimmed">
+          This project's own development chain: only its key reaches it. Steer it here or with the project key under /cairn/v1/devnet on the gateway.
+        </Text>
+        {state.data ? (
+          <>
+            <DevnetFacts state={state.data} />
+            {reason && (
+              <Text size="sm" c="dimmed">
+                {reason}
+              </Text>
+            )}
+            <DevnetActions uuid={project.uuid} state={state.data} reason={reason} />
+            <SnapshotList uuid={project.uuid} state={state.data} reason={reason} />
+            <GenesisForm uuid={project.uuid} state={state.data} reason={reason} />
+          </>
+        ) : state.error ? (
+          <Alert color="red" variant="light" role="alert" title="Devnet not loaded">
+            {errorMessage(state.error, 'The devnet could not be loaded.')}
+          </Alert>
+        ) : (
+          <Group gap="xs">
+            <Loader size="sm" aria-hidden />
+            <Text size="sm">Loading the devnet…</Text>
+          </Group>
+        )}
+      </Stack>
+    </Paper>
+  );
+}
+
+function DevnetFacts({ state }: { state: DevnetStateDto }) {
+  const facts: Array<[string, string]> = [
+    ['Tip', formatNumber(state.tip.height)],
+    ['Slot', formatNumber(state.tip.slot)],
+    ['Epoch', formatNumber(state.tip.epoch)],
+    ['State', state.paused ? 'Paused' : 'Running'],
+    ['Block interval', `${formatNumber(state.block_interval_ms)} ms`],
+    ['Network magic', String(state.network_magic)],
+  ];
+  return (
+    <SimpleGrid cols={{ base: 2, sm: 3, lg: 6 }} spacing="sm">
+      {facts.map(([label, value]) => (
+        <div key={label}>
+          <Text size="xs" c="dimmed">
+            {label}
+          </Text>
+          <Text fw={600} data-testid={`devnet-${label.toLowerCase().replace(/ /g, '-')}`}>
+            {value}
+          </Text>
+        </div>
+      ))}
+    </SimpleGrid>
+  );
+}
+
+/** Runs one call with its notices; `done` names what happened. */
+function useRun(uuid: string) {
+  const call = useDevnetCall(uuid);
+  const run = (c: DevnetCall, done: string, onDone?: () => void) =>
+    call.mutate(c, {
+      onSuccess: () => {
+        succeeded('Devnet', done);
+        onDone?.();
+      },
+      onError: (error) => failed('Devnet call refused', error, 'The devnet call failed.'),
+    });
+  return { run, pending: call.isPending };
+}
+
+function ActionButton({ reason, loading, children, ...rest }: { reason: string | null; loading: boolean; children: ReactNode; type?: 'submit' | 'button'; onClick?: () => void; color?: string; variant?: string }) {
+  return (
+    <ReasonTooltip reason={reason}>
+      <Button size="sm" disabled={!!reason} loading={loading} type={rest.type ?? 'button'} onClick={rest.onClick} color={rest.color} variant={rest.variant ?? 'filled'}>
+        {children}
+      </Button>
+    </ReasonTooltip>
+  );
+}
+
+/** One small form: its fields and its button, validated by a shared schema before the call. */
+function ActionForm<S extends FormSchema>(props: {
+  schema: S;
+  initial: Parameters<typeof useZodForm<S>>[1];
+  label: string;
+  reason: string | null;
+  pending: boolean;
+  fields: (form: ReturnType<typeof useZodForm<S>>['form']) => ReactNode;
+  send: (values: ReturnType<typeof useZodForm<S>>['form']['values']) => void;
+}) {
+  const { form, onSubmit } = useZodForm(props.schema, props.initial);
+  return (
+    <form
+      noValidate
+      onSubmit={(e) => {
+        if (props.reason) return e.preventDefault();
+        onSubmit(() => props.send(form.values))(e);
+      }}
+    >
+      <Group align="flex-end" gap="xs" wrap="nowrap">
+        <div style={{ flex: 1, minWidth: 0 }}>{props.fields(form)}</div>
+        <ActionButton type="submit" reason={props.reason} loading={props.pending}>
+          {props.label}
+        </ActionButton>
+      </Group>
+    </form>
+  );
+}
+
+const slotsSchema = advanceTimeSchema.options[0];
+
+function DevnetActions({ uuid, state, reason }: { uuid: string; state: DevnetStateDto; reason: string | null }) {
+  const { run, pending } = useRun(uuid);
+  return (
+    <Stack gap="sm">
+      <Group gap="xs">
+        {state.paused ? (
+          <ActionButton reason={reason} loading={pending} onClick={() => run({ path: '/resume' }, 'The clock runs again.')}>
+            Resume
+          </ActionButton>
+        ) : (
+          <ActionButton reason={reason} loading={pending} variant="default" onClick={() => run({ path: '/pause' }, 'Paused: no block comes until you resume.')}>
+            Pause
+          </ActionButton>
+        )}
+        <ActionButton reason={reason} loading={pending} variant="default" onClick={() => run({ path: '/time', body: { to: 'next-epoch' } }, 'Time moved to the next epoch.')}>
+          Next epoch
+        </ActionButton>
+        <ActionButton reason={reason} loading={pending} color="red" variant="light" onClick={() => run({ path: '/reset' }, 'The devnet started again from its genesis.')}>
+          Reset
+        </ActionButton>
+      </Group>
+      <SimpleGrid cols={{ base: 1, md: 2 }} spacing="sm">
+        <ActionForm
+          schema={produceBlocksSchema}
+          initial={{ count: 1 }}
+          label="Produce"
+          reason={reason}
+          pending={pending}
+          fields={(form) => <NumberInput label="Blocks to produce now" min={1} max={MAX_PRODUCE_BLOCKS} allowDecimal={false} clampBehavior="none" readOnly={!!reason} {...form.getInputProps('count')} />}
+          send={(v) => run({ path: '/blocks', body: v }, `${formatNumber(Number(v.count))} block${Number(v.count) === 1 ? '' : 's'} produced.`)}
+        />
+        <ActionForm
+          schema={slotsSchema}
+          initial={{ slots: 60 }}
+          label="Advance"
+          reason={reason}
+          pending={pending}
+          fields={(form) => <NumberInput label="Slots to skip forward" min={1} allowDecimal={false} clampBehavior="none" readOnly={!!reason} {...form.getInputProps('slots')} />}
+          send={(v) => run({ path: '/time', body: v }, `Time moved ${formatNumber(Number(v.slots))} slots forward.`)}
+        />
+        <ActionForm
+          schema={rollbackSchema}
+          initial={{ blocks: 1, txs: 'mempool' }}
+          label="Roll back"
+          reason={reason}
+          pending={pending}
+          fields={(form) => (
+            <SimpleGrid cols={{ base: 1, xs: 2 }} spacing="xs">
+              <NumberInput label="Blocks to roll back" min={1} max={MAX_ROLLBACK_BLOCKS} allowDecimal={false} clampBehavior="none" readOnly={!!reason} {...form.getInputProps('blocks')} />
+              <NativeSelect
+                label="Their transactions"
+                data={[
+                  { value: 'mempool', label: 'Back to the mempool' },
+                  { value: 'drop', label: 'Dropped' },
+                ]}
+                disabled={!!reason}
+                {...form.getInputProps('txs')}
+              />
+            </SimpleGrid>
+          )}
+          send={(v) => run({ path: '/rollback', body: v }, `Rolled back ${formatNumber(Number(v.blocks))} block${Number(v.blocks) === 1 ? '' : 's'}: a new branch grows from there.`)}
+        />
+        <ActionForm
+          key={`interval-${state.block_interval_ms}`}
+          schema={blockIntervalSchema}
+          initial={{ ms: state.block_interval_ms }}
+          label="Set"
+          reason={reason}
+          pending={pending}
+          fields={(form) => <NumberInput label="Block interval (ms)" min={100} step={100} allowDecimal={false} clampBehavior="none" readOnly={!!reason} {...form.getInputProps('ms')} />}
+          send={(v) => run({ method: 'PUT', path: '/interval', body: v }, `A block every ${formatNumber(Number(v.ms))} ms from the tip on.`)}
+        />
+        <ActionForm
+          schema={fundSchema}
+          initial={{ address: '', lovelace: '10000000' }}
+          label="Fund"
+          reason={reason}
+          pending={pending}
+          fields={(form) => (
+            <SimpleGrid cols={{ base: 1, xs: 2 }} spacing="xs">
+              <TextInput label="Address to fund" placeholder="addr_test1…" readOnly={!!reason} {...form.getInputProps('address')} />
+              <TextInput label="Lovelace (1 ada = 1,000,000)" readOnly={!!reason} {...form.getInputProps('lovelace')} />
+            </SimpleGrid>
+          )}
+          send={(v) => run({ path: '/fund', body: { address: String(v.address).trim(), lovelace: String(v.lovelace) } }, 'Paid in the next block.')}
+        />
+        <ActionForm
+          schema={snapshotSchema}
+          initial={{ name: '' }}
+          label="Take snapshot"
+          reason={reason}
+          pending={pending}
+          fields={(form) => <TextInput label="Snapshot name" placeholder="before-upgrade" readOnly={!!reason} {...form.getInputProps('name')} />}
+          send={(v) => run({ path: '/snapshots', body: v }, `Snapshot ${String(v.name)} taken.`)}
+        />
+      </SimpleGrid>
+    </Stack>
+  );
+}
+
+/** A new chain from a genesis of your own: slot length, epoch length, block interval, k (protocol parameters and initial funds through the API). */
+function GenesisForm({ uuid, state, reason }: { uuid: string; state: DevnetStateDto; reason: string | null }) {
+  const { run, pending } = useRun(uuid);
+  const { form, onSubmit } = useZodForm(createDevnetSchema, {
+    genesis: { slotLengthMs: state.slot_length_ms, epochLength: state.epoch_length, blockIntervalMs: state.block_interval_ms, securityParam: DEVNET_DEFAULTS.securityParam },
+  });
+  const number = (name: string, label: string, extra: { min: number; step?: number }) => (
+    <NumberInput label={label} allowDecimal={false} clampBehavior="none" readOnly={!!reason} {...extra} {...form.getInputProps(`genesis.${name}`)} />
+  );
+  return (
+    <form
+      noValidate
+      aria-labelledby="devnet-genesis-title"
+      onSubmit={(e) => {
+        if (reason) return e.preventDefault();
+        onSubmit(() => run({ path: '', body: form.values }, 'A new chain started from this genesis; its transactions are forgotten.'))(e);
+      }}
+    >
+      <Stack gap="xs">
+        <Text fw={600} id="devnet-genesis-title">
+          Start again from a new genesis
+        </Text>
+        <SimpleGrid cols={{ base: 1, xs: 2, md: 4 }} spacing="xs">
+          {number('slotLengthMs', 'Slot length (ms)', { min: 100, step: 100 })}
+          {number('epochLength', 'Epoch length (slots)', { min: 10 })}
+          {number('blockIntervalMs', 'Genesis block interval (ms)', { min: 100, step: 100 })}
+          {number('securityParam', 'Security parameter k', { min: 1 })}
+        </SimpleGrid>
+        <Group justify="flex-end">
+          <ActionButton type="submit" reason={reason} loading={pending} color="red" variant="light">
+            Start new chain
+          </ActionButton>
+        </Group>
+      </Stack>
+    </form>
+  );
+}
+
+function SnapshotList({ uuid, state, reason }: { uuid: string; state: DevnetStateDto; reason: string | null }) {
+  const { run, pending } = useRun(uuid);
+  const path = (name: string) => `/snapshots/${encodeURIComponent(name)}`;
+  return (
+    <DataList<DevnetSnapshotDto>
+      records={state.snapshots}
+      idAccessor="name"
+      label="Snapshots"
+      loadingLabel="Loading snapshots…"
+      empty={
+        <Text size="sm" c="dimmed">
+          No snapshot yet.
+        </Text>
+      }
+      cardGap={0}
+      cardsTestId="devnet-snapshots"
+      card={(s) => (
+        <Group justify="space-between" gap="xs" py="xs" style={{ borderTop: '1px solid var(--mantine-color-default-border)' }}>
+          <div style={{ minWidth: 0 }}>
+            <Text fw={600} style={{ overflowWrap: 'anywhere' }}>
+              {s.name}
+            </Text>
+            <Text size="xs" c="dimmed">
+              Tip {formatNumber(s.height)}
+            </Text>
+          </div>
+          <Group gap="xs" wrap="nowrap">
+            <ActionButton reason={reason} loading={pending} variant="default" onClick={() => run({ path: `${path(s.name)}/restore` }, `Back to snapshot ${s.name}.`)}>
+              Restore
+            </ActionButton>
+            <ActionButton reason={reason} loading={pending} color="red" variant="subtle" onClick={() => run({ method: 'DELETE', path: path(s.name) }, `Snapshot ${s.name} deleted.`)}>
+              Delete
+            </ActionButton>
+          </Group>
+        </Group>
+      )}
+    />
+  );
+}

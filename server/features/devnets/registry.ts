@@ -1,0 +1,210 @@
+// The devnets this process holds in memory: a project's chain is loaded from the database on its
+// first request, kept while it is used, and unloaded once idle for DEVNET_IDLE_MS (it then lives in
+// the database only and wakes where it was). Several processes (gateways, the dashboard's API) may
+// hold the same devnet: each request compares the devnet's version in the database with the one
+// held and rebuilds the chain when another process changed it, and reads the ledger entries others
+// appended; every steering call writes its new state through the database (on PostgreSQL under the
+// devnet's advisory lock, so calls of several processes run in turn), refused when the version moved
+// meanwhile.
+import { isPostgres, type Db } from '../../db/index';
+import type { Logger } from '../../logger';
+import { AppError, Conflict } from '../../errors';
+import { devnetGenesisSchema, type DevnetGenesisSettings } from '../../../shared/devnets';
+import type { DevnetChain, DevnetEngine, DevnetStateJson } from './engine';
+import { devnetVersion, insertDevnet, readDevnet, saveDevnetState } from './store';
+
+interface Held {
+  devnetId: number;
+  version: number;
+  chain: DevnetChain;
+  lastUsed: number;
+  /** The freshness check in flight, shared by the requests that arrive meanwhile. */
+  checking: Promise<void> | null;
+}
+
+export interface DevnetRegistryOptions {
+  db: Db;
+  engine: DevnetEngine;
+  logger: Logger;
+  /** How long a devnet stays in memory without a request (DEVNET_IDLE_MS). */
+  idleMs: number;
+  now?: () => number;
+}
+
+/** The first key of the devnets' advisory locks (the second is the project id). */
+const DEVNET_LOCK_SPACE = 0x64766e74;
+
+export const CHANGED_MEANWHILE = 'The devnet was changed by another call at the same moment: send the call again.';
+
+export class DevnetRegistry {
+  private readonly held = new Map<number, Held>();
+  private readonly loading = new Map<number, Promise<Held>>();
+  /** Steering calls of a devnet run one after another in this process. */
+  private readonly locks = new Map<number, Promise<unknown>>();
+  private readonly timer: NodeJS.Timeout;
+  private readonly now: () => number;
+
+  constructor(private readonly o: DevnetRegistryOptions) {
+    this.now = o.now ?? Date.now;
+    this.timer = setInterval(() => this.unloadIdle(), Math.max(1000, Math.min(60_000, Math.floor(o.idleMs / 4))));
+    this.timer.unref();
+  }
+
+  /** The devnets held in memory now (project ids). */
+  loaded(): number[] {
+    return [...this.held.keys()];
+  }
+
+  /** A project's chain, current with the database: loaded (or created with the default genesis) on first use. */
+  async chainOf(projectId: number): Promise<{ devnetId: number; chain: DevnetChain }> {
+    const h = await this.fresh(projectId);
+    return { devnetId: h.devnetId, chain: h.chain };
+  }
+
+  /**
+   * Runs one steering call on a project's chain, then writes the chain's state with a new version.
+   * Calls of one devnet run in turn here; another process's change in between is a 409.
+   */
+  steer<T>(projectId: number, action: (chain: DevnetChain, devnetId: number) => Promise<T>): Promise<T> {
+    return this.locked(projectId, () => this.acrossProcesses(projectId, async () => {
+      const h = await this.fresh(projectId);
+      let result: T;
+      try {
+        result = await action(h.chain, h.devnetId);
+      } catch (err) {
+        // Refused before any change (a bad amount, an unknown snapshot) the chain is as it was; anything
+        // else may have left it half-changed: the next request reads it again from the database.
+        if (!(err instanceof RangeError) && !(err instanceof AppError)) this.held.delete(projectId);
+        throw err;
+      }
+      await this.save(projectId, h, h.chain.steering.state());
+      return result;
+    }));
+  }
+
+  /** A new chain from `genesis` for the project, in place of the one it had (its ledger forgotten). */
+  replace(projectId: number, genesis: DevnetGenesisSettings): Promise<{ devnetId: number; chain: DevnetChain }> {
+    return this.locked(projectId, () => this.acrossProcesses(projectId, async () => {
+      const state = this.o.engine.genesisState(genesis, this.now());
+      const row = await readDevnet(this.o.db, projectId);
+      if (!row) {
+        const created = await insertDevnet(this.o.db, projectId, state, this.now());
+        this.held.delete(projectId);
+        const h = await this.fresh(projectId);
+        return { devnetId: created.id, chain: h.chain };
+      }
+      await this.o.engine.forget(row.id);
+      if (!(await saveDevnetState(this.o.db, row.id, row.version, state, this.now()))) throw new Conflict(CHANGED_MEANWHILE);
+      this.held.delete(projectId);
+      const h = await this.fresh(projectId);
+      return { devnetId: h.devnetId, chain: h.chain };
+    }));
+  }
+
+  /** Unloads the devnets no request reached for idleMs; they wake on their next request. */
+  unloadIdle(): number {
+    const cutoff = this.now() - this.o.idleMs;
+    let n = 0;
+    for (const [projectId, h] of this.held) {
+      if (h.lastUsed < cutoff && h.checking === null && !this.locks.has(projectId)) {
+        this.held.delete(projectId);
+        n++;
+      }
+    }
+    if (n > 0) this.o.logger.debug({ unloaded: n, held: this.held.size }, 'devnets: unloaded idle chains');
+    return n;
+  }
+
+  /** Drops a project's chain from memory and its ledger entries (its project is gone). */
+  async forget(projectId: number, devnetId: number): Promise<void> {
+    this.held.delete(projectId);
+    await this.o.engine.forget(devnetId);
+  }
+
+  close(): void {
+    clearInterval(this.timer);
+    this.held.clear();
+  }
+
+  /**
+   * On PostgreSQL (where several gateways may steer one devnet) a steering call holds the devnet's
+   * advisory lock from its freshness check to its save, so two processes' calls run one after the
+   * other rather than one of them being refused; SQLite serves one process.
+   */
+  private acrossProcesses<T>(projectId: number, fn: () => Promise<T>): Promise<T> {
+    if (!isPostgres(this.o.db)) return fn();
+    return this.o.db.transaction(async (trx) => {
+      await trx.raw('select pg_advisory_xact_lock(?, ?)', [DEVNET_LOCK_SPACE, projectId]);
+      return fn();
+    });
+  }
+
+  private async locked<T>(projectId: number, fn: () => Promise<T>): Promise<T> {
+    const before = this.locks.get(projectId) ?? Promise.resolve();
+    const run = before.then(fn, fn);
+    const tail = run.catch(() => undefined);
+    this.locks.set(projectId, tail);
+    try {
+      return await run;
+    } finally {
+      if (this.locks.get(projectId) === tail) this.locks.delete(projectId);
+    }
+  }
+
+  private async save(projectId: number, h: Held, state: DevnetStateJson): Promise<void> {
+    if (await saveDevnetState(this.o.db, h.devnetId, h.version, state, this.now())) {
+      h.version += 1;
+      return;
+    }
+    this.held.delete(projectId);
+    throw new Conflict(CHANGED_MEANWHILE);
+  }
+
+  /** The held chain after comparing its version with the database's (one check at a time per devnet). */
+  private async fresh(projectId: number): Promise<Held> {
+    const h = this.held.get(projectId) ?? (await this.load(projectId));
+    h.lastUsed = this.now();
+    if (!h.checking) {
+      h.checking = this.check(projectId, h).finally(() => {
+        h.checking = null;
+      });
+    }
+    await h.checking;
+    // The check dropped the chain held (its project gone, or its reload failed): this request loads it again.
+    return this.held.get(projectId) === h ? h : this.fresh(projectId);
+  }
+
+  private async check(projectId: number, h: Held): Promise<void> {
+    const version = await devnetVersion(this.o.db, projectId);
+    if (version === h.version) return h.chain.sync();
+    // Another process steered it: take its state (the ledger with it), keeping the chain object.
+    const row = version === null ? null : await readDevnet(this.o.db, projectId);
+    if (!row) {
+      this.held.delete(projectId);
+      return;
+    }
+    try {
+      await h.chain.reload(row.state);
+      h.version = row.version;
+    } catch (err) {
+      // A chain from a new genesis (another seed) is not this one's to reload: it is built anew.
+      this.o.logger.debug({ projectId, err: { message: (err as Error).message } }, 'devnets: a chain another process changed is built again');
+      this.held.delete(projectId);
+    }
+  }
+
+  private load(projectId: number): Promise<Held> {
+    let p = this.loading.get(projectId);
+    if (!p) {
+      p = (async () => {
+        const row = (await readDevnet(this.o.db, projectId)) ?? (await insertDevnet(this.o.db, projectId, this.o.engine.genesisState(devnetGenesisSchema.parse({}), this.now()), this.now()));
+        const chain = await this.o.engine.open(row.id, row.state);
+        const h: Held = { devnetId: row.id, version: row.version, chain, lastUsed: this.now(), checking: null };
+        this.held.set(projectId, h);
+        return h;
+      })().finally(() => this.loading.delete(projectId));
+      this.loading.set(projectId, p);
+    }
+    return p;
+  }
+}

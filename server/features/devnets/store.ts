@@ -1,0 +1,76 @@
+// The devnets and their snapshots in the database (tables devnets, devnet_snapshots).
+import type { Db } from '../../db/index';
+import { Conflict } from '../../errors';
+import { MAX_DEVNET_SNAPSHOTS, type DevnetSnapshotDto } from '../../../shared/devnets';
+import type { DevnetSnapshotJson, DevnetStateJson } from './engine';
+
+export interface DevnetRow {
+  id: number;
+  projectId: number;
+  state: DevnetStateJson;
+  version: number;
+}
+
+const rowOf = (r: Record<string, unknown>): DevnetRow => ({
+  id: Number(r.id),
+  projectId: Number(r.project_id),
+  state: JSON.parse(String(r.state)) as DevnetStateJson,
+  version: Number(r.version),
+});
+
+export async function readDevnet(db: Db, projectId: number): Promise<DevnetRow | null> {
+  const r = (await db('devnets').where({ project_id: projectId }).first('id', 'project_id', 'state', 'version')) as Record<string, unknown> | undefined;
+  return r ? rowOf(r) : null;
+}
+
+/** The version alone: what a gateway compares with the chain it holds, at each request. */
+export async function devnetVersion(db: Db, projectId: number): Promise<number | null> {
+  const r = (await db('devnets').where({ project_id: projectId }).first('version')) as { version: number | string } | undefined;
+  return r ? Number(r.version) : null;
+}
+
+/** Inserts a project's devnet; when another process inserted it first, answers that one. */
+export async function insertDevnet(db: Db, projectId: number, state: DevnetStateJson, now: number): Promise<DevnetRow> {
+  await db('devnets').insert({ project_id: projectId, state: JSON.stringify(state), version: 1, created_at: now, updated_at: now }).onConflict(['project_id']).ignore();
+  return (await readDevnet(db, projectId))!;
+}
+
+/** Writes a new state if the devnet is still at `version`; false when another process changed it meanwhile. */
+export async function saveDevnetState(db: Db, id: number, version: number, state: DevnetStateJson, now: number): Promise<boolean> {
+  const n = await db('devnets').where({ id, version }).update({ state: JSON.stringify(state), version: version + 1, updated_at: now });
+  return n === 1;
+}
+
+export async function listSnapshots(db: Db, devnetId: number): Promise<DevnetSnapshotDto[]> {
+  const rows = (await db('devnet_snapshots').where({ devnet_id: devnetId }).orderBy('created_at', 'asc').orderBy('id', 'asc').select('name', 'created_at', 'height')) as Array<{ name: string; created_at: number | string; height: number | string }>;
+  return rows.map((r) => ({ name: r.name, created_at: Math.floor(Number(r.created_at) / 1000), height: Number(r.height) }));
+}
+
+export async function insertSnapshot(db: Db, devnetId: number, name: string, snapshot: DevnetSnapshotJson, height: number, now: number): Promise<void> {
+  await db.transaction(async (trx) => {
+    const counted = (await trx('devnet_snapshots').where({ devnet_id: devnetId }).count({ n: '*' })) as Array<{ n: number | string }>;
+    if (Number(counted[0]?.n ?? 0) >= MAX_DEVNET_SNAPSHOTS) throw new Conflict(`A devnet keeps at most ${MAX_DEVNET_SNAPSHOTS} snapshots: delete one first.`);
+    const inserted = await trx('devnet_snapshots').insert({ devnet_id: devnetId, name, snapshot: JSON.stringify(snapshot), height, created_at: now }).onConflict(['devnet_id', 'name']).ignore().returning('id');
+    if (inserted.length === 0) throw new Conflict(`A snapshot named ${name} exists already: choose another name, or delete it first.`);
+  });
+}
+
+export async function readSnapshot(db: Db, devnetId: number, name: string): Promise<DevnetSnapshotJson | null> {
+  const r = (await db('devnet_snapshots').where({ devnet_id: devnetId, name }).first('snapshot')) as { snapshot: string } | undefined;
+  return r ? (JSON.parse(r.snapshot) as DevnetSnapshotJson) : null;
+}
+
+export async function deleteSnapshot(db: Db, devnetId: number, name: string): Promise<boolean> {
+  return (await db('devnet_snapshots').where({ devnet_id: devnetId, name }).delete()) > 0;
+}
+
+/**
+ * The accepted transactions of devnets that no longer exist (their project was deleted, the devnet
+ * with it): the ledger's rows are keyed `devnet:<id>` and have no foreign key to the devnet.
+ */
+export async function pruneDevnetLedgers(db: Db): Promise<number> {
+  return db('sandbox_ledger')
+    .where('network', 'like', 'devnet:%')
+    .whereNotExists((q) => q.select(db.raw('1')).from('devnets').whereRaw("sandbox_ledger.network = 'devnet:' || devnets.id"))
+    .delete();
+}

@@ -1,0 +1,139 @@
+import { z } from 'zod';
+import { DEVNET_MAX_PRODUCE, devnetGenesisSchema } from './devnet';
+
+// Devnets: a cardano-devnet project's own development chain, steered under /cairn/v1/devnet on the
+// gateway (the project's key) and from the project page (/api/projects/{uuid}/devnet…). The request
+// schemas here are the API's and the dashboard forms' alike, so both say the same messages.
+
+/** Blocks one call may produce at once. */
+export const MAX_PRODUCE_BLOCKS = DEVNET_MAX_PRODUCE;
+/** Blocks a rollback may take back at once. */
+export const MAX_ROLLBACK_BLOCKS = 2_160;
+/** Slots one time-travel call may skip (ten 600-slot epochs of 1 s slots is 6,000). */
+export const MAX_ADVANCE_SLOTS = 1_000_000;
+/** Snapshots a devnet keeps at most. */
+export const MAX_DEVNET_SNAPSHOTS = 20;
+
+export const DEVNET_MESSAGES = {
+  count: `count must be a whole number of blocks from 1 to ${MAX_PRODUCE_BLOCKS.toLocaleString('en-US')}.`,
+  interval: 'ms must be a whole number of milliseconds from 100 to 600,000, a multiple of 100.',
+  blocks: `blocks must be a whole number from 1 to ${MAX_ROLLBACK_BLOCKS.toLocaleString('en-US')}.`,
+  txs: "txs must be 'mempool' (the rolled-back transactions go into the new branch) or 'drop'.",
+  time: `Send {"slots": n} (1 to ${MAX_ADVANCE_SLOTS.toLocaleString('en-US')}) or {"to": "next-epoch"}.`,
+  snapshotName: 'A snapshot name is 1 to 64 letters, digits, dots, dashes or underscores.',
+  address: 'address must be a Cardano testnet address (addr_test1…).',
+  lovelace: 'lovelace must be a whole number from 1,000,000 (1 ada) to 100,000,000,000 (100,000 ada).',
+  assetName: 'An asset name is 0 to 32 bytes in hexadecimal.',
+  assetQuantity: 'An asset quantity is a whole number from 1 to 10^15.',
+} as const;
+
+const wholeNumber = (message: string, min: number, max: number) =>
+  z.number({ error: message }).int(message).min(min, message).max(max, message);
+
+/** POST /cairn/v1/devnet/blocks: this many blocks now. */
+export const produceBlocksSchema = z.object({ count: wholeNumber(DEVNET_MESSAGES.count, 1, MAX_PRODUCE_BLOCKS) }).strict();
+
+/** PUT /cairn/v1/devnet/interval: a block every `ms` from the tip on. */
+export const blockIntervalSchema = z
+  .object({ ms: wholeNumber(DEVNET_MESSAGES.interval, 100, 600_000).refine((n) => n % 100 === 0, DEVNET_MESSAGES.interval) })
+  .strict();
+
+export const rollbackTxsModes = ['mempool', 'drop'] as const;
+/** POST /cairn/v1/devnet/rollback: the tip goes back `blocks`; their transactions go back to the mempool or are dropped. */
+export const rollbackSchema = z
+  .object({
+    blocks: wholeNumber(DEVNET_MESSAGES.blocks, 1, MAX_ROLLBACK_BLOCKS),
+    txs: z.enum(rollbackTxsModes, { error: DEVNET_MESSAGES.txs }).default('mempool'),
+  })
+  .strict();
+
+/** POST /cairn/v1/devnet/time: forward by a number of slots, or to the next epoch's first slot. */
+export const advanceTimeSchema = z.union(
+  [
+    z.object({ slots: wholeNumber(DEVNET_MESSAGES.time, 1, MAX_ADVANCE_SLOTS) }).strict(),
+    z.object({ to: z.literal('next-epoch', { error: DEVNET_MESSAGES.time }) }).strict(),
+  ],
+  { error: DEVNET_MESSAGES.time },
+);
+export type AdvanceTime = z.output<typeof advanceTimeSchema>;
+
+export const SNAPSHOT_NAME_PATTERN = /^[A-Za-z0-9._-]{1,64}$/;
+export const snapshotNameSchema = z.string({ error: DEVNET_MESSAGES.snapshotName }).regex(SNAPSHOT_NAME_PATTERN, DEVNET_MESSAGES.snapshotName);
+/** POST /cairn/v1/devnet/snapshots. */
+export const snapshotSchema = z.object({ name: snapshotNameSchema }).strict();
+
+/** A testnet address's shape (the chain checks it fully: a 400 with its reason when it is not one). */
+const testnetAddress = z
+  .string({ error: DEVNET_MESSAGES.address })
+  .trim()
+  .regex(/^addr_test1[02-9ac-hj-np-z]{20,200}$/, DEVNET_MESSAGES.address);
+
+const lovelace = z
+  .union([z.string().regex(/^\d{1,12}$/, DEVNET_MESSAGES.lovelace), z.number().int(DEVNET_MESSAGES.lovelace).nonnegative(DEVNET_MESSAGES.lovelace)], { error: DEVNET_MESSAGES.lovelace })
+  .transform((v) => BigInt(v))
+  .refine((v) => v >= 1_000_000n && v <= 100_000_000_000n, DEVNET_MESSAGES.lovelace);
+
+/** POST /cairn/v1/devnet/fund: ada, and native tokens minted under the devnet's policy, in the next block. */
+export const fundSchema = z
+  .object({
+    address: testnetAddress,
+    lovelace,
+    assets: z
+      .array(
+        z
+          .object({
+            assetName: z.string({ error: DEVNET_MESSAGES.assetName }).regex(/^(?:[0-9a-fA-F]{2}){0,32}$/, DEVNET_MESSAGES.assetName),
+            quantity: z
+              .union([z.string().regex(/^\d{1,16}$/, DEVNET_MESSAGES.assetQuantity), z.number().int(DEVNET_MESSAGES.assetQuantity)], { error: DEVNET_MESSAGES.assetQuantity })
+              .transform((v) => BigInt(v))
+              .refine((v) => v >= 1n && v <= 1_000_000_000_000_000n, DEVNET_MESSAGES.assetQuantity),
+          })
+          .strict(),
+      )
+      .max(5, 'At most 5 assets a call.')
+      .optional(),
+  })
+  .strict();
+export type FundRequest = z.output<typeof fundSchema>;
+
+/** A devnet's genesis: the chain's own schema (every field optional, defaults filled in). */
+export { devnetGenesisSchema, DEVNET_DEFAULTS, DEVNET_NETWORK_MAGIC } from './devnet';
+export type { DevnetGenesisInput, DevnetGenesis as DevnetGenesisSettings } from './devnet';
+
+/** POST /cairn/v1/devnet: a new chain from this genesis (all of it optional). */
+export const createDevnetSchema = z.object({ genesis: devnetGenesisSchema.default(devnetGenesisSchema.parse({})) }).strict();
+
+/** The chain's tip as the steering calls answer it (times in UNIX seconds, as Blockfrost gives them). */
+export interface DevnetTipDto {
+  height: number;
+  hash: string;
+  slot: number;
+  epoch: number;
+  time: number;
+}
+
+export interface DevnetSnapshotDto {
+  name: string;
+  /** UNIX seconds. */
+  created_at: number;
+  /** The tip the snapshot brings the chain back to. */
+  height: number;
+}
+
+/** GET /cairn/v1/devnet and GET /api/projects/{uuid}/devnet. */
+export interface DevnetStateDto {
+  tip: DevnetTipDto;
+  paused: boolean;
+  /** Milliseconds between blocks from the tip on. */
+  block_interval_ms: number;
+  slot_length_ms: number;
+  epoch_length: number;
+  network_magic: number;
+  /** UNIX seconds when the chain (its genesis) began. */
+  system_start: number;
+  snapshots: DevnetSnapshotDto[];
+}
+
+/** The steering actions the dashboard offers, each one call. */
+export const devnetActions = ['blocks', 'pause', 'resume', 'interval', 'rollback', 'time', 'snapshot', 'restore', 'delete-snapshot', 'reset', 'fund', 'create'] as const;
+export type DevnetAction = (typeof devnetActions)[number];

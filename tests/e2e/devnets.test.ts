@@ -1,0 +1,63 @@
+import { describe, expect, it } from 'vitest';
+import { DEVNET_MESSAGES } from '../../shared/devnets';
+import { browserAvailable } from '../helpers/browser';
+import { useBrowserApp } from '../helpers/browser-app';
+
+// SCREENSHOT_DIR=<folder>: the card is also saved at 375 and 1280 px there.
+const shots = process.env.SCREENSHOT_DIR;
+
+describe.runIf(browserAvailable())("a devnet project's Devnet card, in Chromium", () => {
+  const suite = useBrowserApp();
+
+  it('shows the chain and steers it: pause, produce, snapshot; a bad count is refused on the field', async () => {
+    const { page } = await suite.signIn('devnet-card@example.com', '/dashboard');
+    const workspaceId = ((await (await page.request.get(`${suite.app.url}/api/workspaces`)).json()).data as Array<{ id: number }>)[0]!.id;
+    const csrf = (await (await page.request.get(`${suite.app.url}/auth/csrf`)).json()).data.csrfToken as string;
+    const created = await page.request.post(`${suite.app.url}/api/workspaces/${workspaceId}/projects`, { headers: { 'X-CSRF-Token': csrf }, data: { projectName: 'Local chain', networkId: 8 } });
+    expect(created.status()).toBe(201);
+    const { uuid } = (await created.json()).data as { uuid: string };
+    const tipNow = async () => ((await (await page.request.get(`${suite.app.url}/api/projects/${uuid}/devnet`)).json()).data as { tip: { height: number } }).tip.height;
+
+    await page.goto(`${suite.app.url}/dashboard/project/${uuid}`);
+    await page.getByRole('heading', { name: 'Devnet' }).waitFor();
+    await page.getByRole('button', { name: 'Pause' }).click();
+    await page.getByRole('button', { name: 'Resume' }).waitFor();
+    const before = await tipNow();
+
+    const count = page.getByRole('textbox', { name: 'Blocks to produce now' });
+    await count.fill('5');
+    await page.getByRole('button', { name: 'Produce' }).click();
+    await page.getByText('5 blocks produced.').waitFor();
+    expect(await tipNow()).toBe(before + 5);
+    await expect.poll(async () => (await page.getByTestId('devnet-tip').textContent())?.replace(/,/g, '')).toBe(String(before + 5));
+
+    await count.fill('0');
+    await page.getByRole('button', { name: 'Produce' }).click();
+    await page.getByText(DEVNET_MESSAGES.count).waitFor();
+    expect(await tipNow()).toBe(before + 5);
+
+    await page.getByRole('textbox', { name: 'Snapshot name' }).fill('five-more');
+    await page.getByRole('button', { name: 'Take snapshot' }).click();
+    await page.getByTestId('devnet-snapshots').getByText('five-more').waitFor();
+
+    // A new chain from a genesis of its own; a slot length that is not a multiple of 100 is refused on the field.
+    await page.getByRole('textbox', { name: 'Slot length (ms)' }).fill('150');
+    await page.getByRole('button', { name: 'Start new chain' }).click();
+    expect(await page.getByRole('textbox', { name: 'Slot length (ms)' }).getAttribute('aria-invalid')).toBe('true');
+    await page.getByRole('textbox', { name: 'Slot length (ms)' }).fill('200');
+    await page.getByRole('textbox', { name: 'Epoch length (slots)' }).fill('100');
+    await page.getByRole('textbox', { name: 'Genesis block interval (ms)' }).fill('200');
+    await page.getByRole('button', { name: 'Start new chain' }).click();
+    await page.getByText('A new chain started from this genesis', { exact: false }).waitFor();
+    const genesis = (await (await page.request.get(`${suite.app.url}/api/projects/${uuid}/devnet`)).json()).data as { slot_length_ms: number; epoch_length: number; block_interval_ms: number };
+    expect(genesis).toMatchObject({ slot_length_ms: 200, epoch_length: 100, block_interval_ms: 200 });
+
+    if (shots) {
+      for (const width of [1280, 375]) {
+        await page.setViewportSize({ width, height: 900 });
+        await page.getByRole('heading', { name: 'Devnet' }).scrollIntoViewIfNeeded();
+        await page.locator('section[aria-labelledby="devnet-title"]').screenshot({ path: `${shots}/devnet-card-${width}.png` });
+      }
+    }
+  });
+});
