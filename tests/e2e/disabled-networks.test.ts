@@ -24,7 +24,7 @@ describe.runIf(browserAvailable())('networks turned off by the operator, in Chro
     await expect.poll(() => select.isEnabled()).toBe(true);
     // Only what this server serves, the test networks first: the turned-off mainnet and IPFS are not there.
     const listed = (await select.locator('option').allInnerTexts()).map((t) => t.trim());
-    expect(listed).toEqual(['Cardano preprod', 'Cardano preview', 'Milkomeda mainnet']);
+    expect(listed).toEqual(['Cardano preprod', 'Cardano preview', 'Cardano devnet', 'Milkomeda mainnet']);
     expect(await select.inputValue()).toBe('6');
     if (SHOTS) {
       for (const width of [375, 1280]) {

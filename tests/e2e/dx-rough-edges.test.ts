@@ -126,7 +126,7 @@ describe.runIf(browserAvailable())('developer experience rough edges, in Chromiu
     const select = dialog.getByLabel('Network');
     await expect.poll(() => select.isEnabled()).toBe(true);
     const listed = (await select.locator('option').allInnerTexts()).map((t) => t.trim());
-    expect(listed).toEqual(['Cardano preprod', 'Cardano preview', 'Cardano mainnet', 'IPFS', 'Milkomeda mainnet']);
+    expect(listed).toEqual(['Cardano preprod', 'Cardano preview', 'Cardano devnet', 'Cardano mainnet', 'IPFS', 'Milkomeda mainnet']);
     expect(await select.inputValue()).toBe('6');
     await shoot(page, 'add-project-networks');
   });
