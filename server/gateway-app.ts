@@ -143,7 +143,8 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
   const devnets = off.has(devnetNetwork.slug) ? null : (opts.devnets ?? devnetRegistry(config, db, logger, opts.version));
   const ownDevnets = devnets !== null && opts.devnets === undefined;
   const cairn = devnets ? cairnExtensions(txStatusBackend(db, logger), devnetExtension(devnetService(db, devnets), logger)) : txStatusBackend(db, logger);
-  const devnet = devnets ? devnetBackend(devnets, logger) : undefined;
+  // A devnet's submissions are tracked as a sandbox network's are; its webhook followers advance them.
+  const devnet = devnets ? wrapSandbox(devnetNetwork.slug, devnetBackend(devnets, logger)) : undefined;
   const gateway = createGatewayHandler({ config, logger, keys, limiter, meter, version: opts.version, jsonRpc, sandbox, wrapSandbox, cairn, usage: usageMetrics(db), ...(devnet ? { devnet } : {}), ...(ipfs ? { ipfs } : {}), ...(metrics ? { metrics } : {}) });
   gateway.setQuotaBase(await loadQuotaBase(db));
   const pools = new UpstreamPools({ db, config, logger, backends: gateway.backends, endpoints: { enabled: enabledEndpoints, addServed: addServedRequests } });

@@ -34,6 +34,7 @@ import * as sessionOwners from './2026-11-26-1020-session-owners';
 import * as webhookSecretOverlap from './2026-11-26-1011-webhook-secret-overlap';
 import * as createTrackedTxs from './2026-11-27-1000-create-tracked-txs';
 import * as createDevnets from './2026-11-28-1000-create-devnets';
+import * as devnetWebhooks from './2026-11-29-1100-devnet-webhooks';
 import * as widenSandboxLedgerNetwork from './2026-11-29-1000-widen-sandbox-ledger-network';
 
 export interface Migration {
@@ -79,4 +80,5 @@ export const migrations: ReadonlyArray<readonly [name: string, migration: Migrat
   ['2026-11-27-1000-create-tracked-txs', createTrackedTxs],
   ['2026-11-28-1000-create-devnets', createDevnets],
   ['2026-11-29-1000-widen-sandbox-ledger-network', widenSandboxLedgerNetwork],
+  ['2026-11-29-1100-devnet-webhooks', devnetWebhooks],
 ];

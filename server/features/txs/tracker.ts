@@ -36,9 +36,10 @@ interface Row {
 /**
  * Blocks `blocks` (consecutive, the last one the tip followed) were written: the pending and rolled
  * back transactions they include land (in_block), those with enough blocks on top are confirmed, and
- * those whose validity ended at a block that left them out expire. Answers the changes made.
+ * those whose validity ended at a block that left them out expire. Answers the changes made. With
+ * `projectId`, the blocks are that project's own chain (a devnet): only its transactions are looked at.
  */
-export async function advanceTracked(trx: Knex.Transaction, network: number, blocks: FollowedBlock[], now = Date.now()): Promise<TxChange[]> {
+export async function advanceTracked(trx: Knex.Transaction, network: number, blocks: FollowedBlock[], now = Date.now(), projectId?: number): Promise<TxChange[]> {
   if (blocks.length === 0) return [];
   const tip = blocks.at(-1)!.height;
   const landedIn = new Map<string, FollowedBlock>();
@@ -50,7 +51,7 @@ export async function advanceTracked(trx: Knex.Transaction, network: number, blo
   // One read: the open ones the blocks include, the landed ones now deep enough, the unlanded ones past their validity.
   const rows: Row[] = (
     await trx('tracked_txs')
-      .where({ network })
+      .where(projectId === undefined ? { network } : { network, project_id: projectId })
       .andWhere((q) => {
         q.where((d) => d.where('state', 'in_block').andWhere(trx.raw('block_height + confirmations_needed - 1 <= ?', [tip])));
         if (lastSlot !== null) q.orWhere((e) => e.whereIn('state', OPEN_UNLANDED).andWhere('ttl_slot', '<=', lastSlot));
@@ -115,12 +116,13 @@ async function insertChanges(trx: Conn, rows: Array<{ tracked_id: number; state:
 /**
  * The blocks `abandoned` were dropped by a rollback: the transactions they held (landed or confirmed)
  * are rolled back, and those `inMempool` says are waiting again go back to pending. Answers the changes.
+ * With `projectId`, the chain is that project's own (a devnet): only its transactions are looked at.
  */
-export async function rollBackTracked(trx: Knex.Transaction, network: number, abandoned: string[], inMempool: (hashes: string[]) => Promise<Set<string>>, now = Date.now()): Promise<TxChange[]> {
+export async function rollBackTracked(trx: Knex.Transaction, network: number, abandoned: string[], inMempool: (hashes: string[]) => Promise<Set<string>>, now = Date.now(), projectId?: number): Promise<TxChange[]> {
   if (abandoned.length === 0) return [];
   const rows: Row[] = [];
   for (let i = 0; i < abandoned.length; i += CHUNK) {
-    rows.push(...(await trx('tracked_txs').where({ network }).whereIn('state', ['in_block', 'confirmed']).whereIn('block_hash', abandoned.slice(i, i + CHUNK)).select('id', 'project_id', 'tx_hash', 'state', 'block_height', 'block_hash', 'ttl_slot', 'confirmations_needed')));
+    rows.push(...(await trx('tracked_txs').where(projectId === undefined ? { network } : { network, project_id: projectId }).whereIn('state', ['in_block', 'confirmed']).whereIn('block_hash', abandoned.slice(i, i + CHUNK)).select('id', 'project_id', 'tx_hash', 'state', 'block_height', 'block_hash', 'ttl_slot', 'confirmations_needed')));
   }
   if (rows.length === 0) return [];
   const waiting = await inMempool([...new Set(rows.map((r) => r.tx_hash))]);
