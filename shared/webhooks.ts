@@ -256,6 +256,8 @@ export const webhookFormSchema = z
     name: z.string(),
     description: z.string().nullable(),
     network: z.number(),
+    /** The devnet project's UUID ('' while none is chosen); sent for the Cardano devnet network only. */
+    project: z.string(),
     status: z.enum(['enabled', 'disabled']),
     type: z.enum(triggers),
     target_url: z.string(),
@@ -277,6 +279,7 @@ export const webhookFormSchema = z
     name: d.name,
     description: d.description,
     network: d.network,
+    ...(isDevnetWebhookNetwork(d.network) ? { project: d.project || null } : {}),
     api_version: 1 as const,
     type: d.type,
     confirmations: typeof d.confirmations === 'number' ? d.confirmations : undefined,
