@@ -263,6 +263,19 @@ describe('a devnet, through the gateway with its project key and Mesh SDK', () =
       expect(blocks).toHaveLength(2);
       expect(blocks[0]).not.toBe(blocks[1]);
       for (const r of receiver.received.filter((x) => x.body?.webhook_id === txHook.id)) expect(verifyWebhookSignature(r.raw, r.headers['blockfrost-signature'] as string, txHook.auth_token, 600)).toBeTruthy();
+
+      // A rollback that puts the block's transactions back in the mempool: rolled back, pending again, in the next block.
+      const requeued = await pay(sender, recipient.address, 3_000_000n);
+      await produce();
+      expect(await status(requeued)).toMatchObject({ state: 'in_block' });
+      const rolled = await steer('POST', '/rollback', { blocks: 1, txs: 'mempool' });
+      expect(rolled.requeued).toEqual([requeued]);
+      await deliver();
+      expect(await status(requeued)).toMatchObject({ state: 'pending', block_height: null });
+      await produce(3);
+      const settled = await status(requeued);
+      expect(settled.state).toBe('confirmed');
+      expect(settled.history.map((h) => h.state)).toEqual(['pending', 'in_block', 'rolled_back', 'pending', 'in_block', 'confirmed']);
     } finally {
       await receiver.close();
     }
