@@ -327,6 +327,19 @@ describe('a devnet, through the gateway with its project key and Mesh SDK', () =
     expect((await provider.fetchAddressUTxOs(w.address)).some((u) => u.output.amount.some((a) => a.unit === unit))).toBe(false);
   });
 
+  it('follows the devnet again after a reset takes it back to block 0: a transaction then lands in its block', async () => {
+    await steer('POST', '/reset');
+    await deliver();
+    const cursor = await app.db('chain_cursors').where({ network: devnetCursorKey(devnetId), confirmations: 0 }).first('height', 'hash');
+    const now = await tip();
+    expect({ height: Number(cursor.height), hash: cursor.hash }).toEqual({ height: now.height, hash: now.hash });
+    const sender = await funded(20n);
+    const recipient = await freshWallet();
+    const hash = await pay(sender, recipient.address, 2_000_000n);
+    await produce();
+    expect(await status(hash)).toMatchObject({ state: 'in_block', depth: 1, block_height: (await tip()).height });
+  });
+
   it('follows an active devnet with webhooks or open transactions, and only such ones', async () => {
     const quiet = await client.post(`/api/workspaces/${ws}/projects`, { projectName: 'quiet', networkId: devnetNetwork.value });
     const quietUuid = quiet.body.data.uuid as string;

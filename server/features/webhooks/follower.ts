@@ -368,8 +368,9 @@ export class ChainFollower {
       }
     }
     if (!fork) {
-      // Deeper than what we remember: restart from the current block at this height.
-      const b = await this.source.blockAt(cursor.height - 1);
+      // Deeper than what we remember: restart from the current block at this height, or at the tip
+      // when the chain is shorter now (a devnet reset or started again from a new genesis).
+      const b = await this.source.blockAt(Math.min(cursor.height - 1, await this.source.tipHeight()));
       if (!b) return cursor;
       fork = { height: b.height ?? cursor.height - 1, hash: b.hash, epoch: b.epoch };
     }
