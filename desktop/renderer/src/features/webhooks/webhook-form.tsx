@@ -6,12 +6,11 @@ import { Link } from 'react-router-dom';
 import { isDevnetWebhookNetwork, MAX_CONFIRMATIONS, triggerLabels, triggers, webhookFormSchema, webhookNetworks, type Trigger } from '../../../../../shared/webhooks';
 import { devnetNetwork } from '../../../../../shared/networks';
 import { pagedItems } from '../../api/pages';
-import { projectQueries } from '../projects/queries';
 import { ReasonTooltip } from '../../components/reason-tooltip';
 import { useZodForm } from '../../components/zod-form';
 import { ConditionList } from './condition-list';
 import { webhookNetworkLabel, type WebhookDraft } from './form-model';
-import { useEndpointWarning, type WebhookBody } from './queries';
+import { useEndpointWarning, workspaceProjectsQuery, type WebhookBody } from './queries';
 import classes from './webhooks.module.css';
 
 interface WebhookFormProps {
@@ -54,7 +53,7 @@ export function WebhookForm({ initial, workspace, blockedReason, submitting, onS
 
   // A devnet webhook follows one devnet project's chain: the workspace's devnet projects to choose from.
   const onDevnet = isDevnetWebhookNetwork(draft.network);
-  const projects = useInfiniteQuery({ ...projectQueries.list(workspace.id), enabled: onDevnet });
+  const projects = useInfiniteQuery({ ...workspaceProjectsQuery(workspace.id), enabled: onDevnet });
   const devnetProjects = pagedItems(projects.data).filter((p) => p.network_id === devnetNetwork.value);
   const projectOptions = [{ value: '', label: devnetProjects.length > 0 || projects.isPending ? 'Choose a project' : `No ${devnetNetwork.label} project in this workspace` }, ...devnetProjects.map((p) => ({ value: p.uuid, label: p.project_name }))];
 
