@@ -5,10 +5,9 @@ import { defineConfig } from 'vitest/config';
 // vitest's default is one worker fewer than the machine has cores: on a 2-core machine one file at a
 // time, though most integration files spend their time waiting on sockets, timers and child
 // processes, not on the CPU. So the projects run one after another (sequence.groupOrder), each with
-// its own number of files at once: unit files are CPU-bound (vitest's default, one fewer than the
-// cores: on a loaded 2-core machine two at once were no faster and pushed the chain and lint tests past
-// their 5 s timeouts), integration files one more than the cores (at least 3), browser files one per
-// core. CAIRN_TEST_WORKERS overrides all three (e.g. 1 to run one file at a time when chasing a flaky test).
+// its own number of files at once: unit files are CPU-bound, one per core (with nothing else running in
+// their phase, one fewer left a core idle; their timeouts allow for a busy machine), integration files
+// one more than the cores (at least 3), browser files one per core. CAIRN_TEST_WORKERS overrides all three (e.g. 1 to run one file at a time when chasing a flaky test).
 const cores = os.availableParallelism();
 const override = Number(process.env.CAIRN_TEST_WORKERS) || 0;
 
@@ -30,7 +29,7 @@ export default defineConfig({
           // machine vitest's 5 s default times them out without anything being wrong.
           testTimeout: 30_000,
           sequence: { groupOrder: 0 },
-          maxWorkers: override || Math.max(1, cores - 1),
+          maxWorkers: override || cores,
         },
       },
       {
@@ -38,7 +37,7 @@ export default defineConfig({
           name: 'integration',
           include: ['tests/integration/**/*.test.ts'],
           environment: 'node',
-          globalSetup: ['tests/helpers/global-setup.ts'],
+          globalSetup: ['tests/helpers/global-setup.ts', 'tests/helpers/server-build-setup.ts'],
           testTimeout: 30_000,
           hookTimeout: 60_000,
           sequence: { groupOrder: 1 },

@@ -275,6 +275,8 @@ export const configSchema = z.object({
   METRICS_TOKEN: z.preprocess(emptyToUndefined, z.string().min(16, 'must be at least 16 characters long').optional()).describe('Bearer token a scraper sends (Authorization: Bearer <token>) to read the metrics from a non-loopback address. Unset: loopback clients only.'),
   SANDBOX_BLOCK_INTERVAL_MS: positiveInt(20000, 'a positive whole number of milliseconds').describe('The sandbox chain makes a block every this many milliseconds.'),
   DEVNET_IDLE_MS: positiveInt(600000, 'a positive whole number of milliseconds').describe('A devnet (a cardano-devnet project\'s own chain) no request reached for this many milliseconds is unloaded from memory: it lives in the database only and wakes, where it was, on its next request. The webhook worker follows a devnet with webhooks or open submitted transactions while its process holds it or it was steered within this time.'),
+  PUSH_IDLE_TIMEOUT_MS: positiveInt(300_000, 'a positive whole number of milliseconds').describe('A websocket connection of the push API (/ws) that sends no message for this long is closed, in milliseconds (5 minutes by default; clients with subscriptions send a keep-alive well within it).'),
+  PUSH_UPSTREAM_TIP_MS: positiveInt(1000, 'a positive whole number of milliseconds').describe('How often a gateway reads the tip of a Cardano network served by an upstream, for its websocket subscribers, in milliseconds (one read per network and gateway, whatever the number of connections). Sandbox networks announce each block when it is due, without reading.'),
   UPSTREAM_TIMEOUT_MS: positiveInt(30000, 'a positive whole number of milliseconds').describe('How long the gateway waits for a backend\'s answer head, and between pieces of its body, in milliseconds.'),
   GATEWAY_BAN_THRESHOLD: positiveInt(1000, 'a positive whole number of rejected requests').describe('Refusals (429/402) within GATEWAY_BAN_WINDOW_SECONDS that get a client IP banned (418).'),
   GATEWAY_BAN_WINDOW_SECONDS: positiveInt(60, 'a positive whole number of seconds').describe('The window in which GATEWAY_BAN_THRESHOLD refusals are counted, in seconds.'),
@@ -430,6 +432,10 @@ export interface GatewayConfig {
   sandboxBlockIntervalMs: number;
   /** How long a devnet stays in memory without a request (DEVNET_IDLE_MS). */
   devnetIdleMs: number;
+  /** A push API connection silent this long is closed (PUSH_IDLE_TIMEOUT_MS). */
+  pushIdleTimeoutMs: number;
+  /** How often the tip of an upstream-served Cardano network is read for push subscribers (PUSH_UPSTREAM_TIP_MS). */
+  pushUpstreamTipMs: number;
   upstreamTimeoutMs: number;
   ban: { threshold: number; windowSeconds: number; seconds: number };
   /** Configured upstreams; a Cardano network without one is served by the sandbox chain. */
@@ -562,6 +568,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       meteringFlushMs: e.METERING_FLUSH_MS,
       sandboxBlockIntervalMs: e.SANDBOX_BLOCK_INTERVAL_MS,
       devnetIdleMs: e.DEVNET_IDLE_MS,
+      pushIdleTimeoutMs: e.PUSH_IDLE_TIMEOUT_MS,
+      pushUpstreamTipMs: e.PUSH_UPSTREAM_TIP_MS,
       upstreamTimeoutMs: e.UPSTREAM_TIMEOUT_MS,
       ban: { threshold: e.GATEWAY_BAN_THRESHOLD, windowSeconds: e.GATEWAY_BAN_WINDOW_SECONDS, seconds: e.GATEWAY_BAN_SECONDS },
       milkomeda: upstream(evmNetwork.upstreamVar),

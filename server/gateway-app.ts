@@ -1,4 +1,6 @@
 import http from 'node:http';
+import type { Duplex } from 'node:stream';
+import { NOT_FOUND_MESSAGE, blockfrostError } from './blockfrost/http';
 import { usesEvmDevChain, type Config } from './config';
 import type { Db } from './db/index';
 import type { Logger } from './logger';
@@ -26,7 +28,8 @@ import { devnetBackend, devnetExtension, devnetService, type DevnetRegistry } fr
 import { devnetRegistry } from './sandbox/devnet-engine';
 import { cairnExtensions } from './gateway/backends';
 import { devnetNetwork } from '../shared/networks';
-import { writeTxStatusEvents } from './features/webhooks/index';
+import { httpSource, sandboxSource, writeTxStatusEvents } from './features/webhooks/index';
+import { createPushServer, PushHub, type PushServer } from './features/push/index';
 
 export interface GatewayOptions {
   config: Config;
@@ -67,6 +70,9 @@ export interface RunningGateway {
   ipfs: IpfsBackend | null;
   /** The devnets this gateway holds; null when cardano-devnet is turned off (DISABLED_NETWORKS). */
   devnets: DevnetRegistry | null;
+  /** The push API (/ws): its connections, and the hub that announces each network's blocks to them. */
+  push: PushServer;
+  pushHub: PushHub;
   /**
    * Drains, then stops: /readyz answers 503, no new connection is accepted, every answer says
    * `Connection: close`; open requests (upstream calls, uploads, JSON-RPC batches) finish (for at
@@ -129,23 +135,23 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
   } else if (!evm && !off.has(evmNetwork.slug) && !usesEvmDevChain(config)) logger.warn('milkomeda-mainnet has no backend: set UPSTREAM_MILKOMEDA_MAINNET_URL (the embedded EVM development chain does not run in production)');
   // No EVM backend: the gateway answers Milkomeda's calls 'no backend'.
   const jsonRpc = evm ? createJsonRpcBackend({ backend: evm, timeoutMs: gw.upstreamTimeoutMs }) : undefined;
+  // The sandbox chain serving each network without an upstream: its router answers REST, and the
+  // push hub announces its blocks.
+  const sandboxChains = new Map<string, SandboxChain>();
   const sandbox = (slug: string, url: string) => {
     const network = sandboxOf(slug);
     if (!network) return undefined;
     const chain = opts.chains?.[network] ?? createSandboxChain({ network, blockIntervalMs: gw.sandboxBlockIntervalMs });
+    sandboxChains.set(slug, chain);
     return sandboxRouter(chain, { url, version: opts.version });
   };
   // Transactions submitted to a sandbox network are tracked (GET /cairn/v1/txs/{hash}/status), and
   // what a submit records (pending, invalid) fires the 'tx_status' webhooks as the chain's changes do.
   const wrapSandbox = (slug: string, backend: GatewayBackend) =>
     trackingSubmissions(backend, { db, logger, slug, withChange: (trx, change) => writeTxStatusEvents(trx, change.network, [change], null, Date.now()) });
-  // Devnets: each cardano-devnet project's own chain, and its steering calls (/cairn/v1/devnet…).
-  const devnets = off.has(devnetNetwork.slug) ? null : (opts.devnets ?? devnetRegistry(config, db, logger, opts.version));
-  const ownDevnets = devnets !== null && opts.devnets === undefined;
-  const cairn = devnets ? cairnExtensions(txStatusBackend(db, logger), devnetExtension(devnetService(db, devnets), logger)) : txStatusBackend(db, logger);
+  const { devnets, ownDevnets, cairn, devnet } = devnetParts(opts, off.has(devnetNetwork.slug));
   // A devnet's submissions are tracked as a sandbox network's are; its webhook followers advance them.
-  const devnet = devnets ? wrapSandbox(devnetNetwork.slug, devnetBackend(devnets, logger)) : undefined;
-  const gateway = createGatewayHandler({ config, logger, keys, limiter, meter, version: opts.version, jsonRpc, sandbox, wrapSandbox, cairn, usage: usageMetrics(db), ...(devnet ? { devnet } : {}), ...(ipfs ? { ipfs } : {}), ...(metrics ? { metrics } : {}) });
+  const gateway = createGatewayHandler({ config, logger, keys, limiter, meter, version: opts.version, jsonRpc, sandbox, wrapSandbox, cairn, usage: usageMetrics(db), ...(devnet ? { devnet: wrapSandbox(devnetNetwork.slug, devnet) } : {}), ...(ipfs ? { ipfs } : {}), ...(metrics ? { metrics } : {}) });
   gateway.setQuotaBase(await loadQuotaBase(db));
   const pools = new UpstreamPools({ db, config, logger, backends: gateway.backends, endpoints: { enabled: enabledEndpoints, addServed: addServedRequests } });
   await pools.start();
@@ -167,6 +173,30 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
   const balanceTimer = setInterval(() => void flushBalances(), gw.meteringFlushMs);
   balanceTimer.unref();
 
+  // The push API: each gateway learns of each block of a network once, from the chain itself (a
+  // sandbox chain's block is announced when it is due; an upstream's tip is read on a rhythm), and
+  // fans it out to its own connections.
+  const pushHub = new PushHub(logger);
+  for (const slug of gateway.sandboxed) {
+    const chain = sandboxChains.get(slug);
+    if (chain) pushHub.watch(slug, { source: sandboxSource(chain), nextLook: () => chain.nextBlockAt() + 2 });
+  }
+  for (const [slug, upstream] of Object.entries(gw.upstreams)) {
+    if (!sandboxOf(slug) || off.has(slug) || !upstream) continue;
+    pushHub.watch(slug, { source: httpSource(upstream, gw.upstreamTimeoutMs), nextLook: (now) => now + gw.pushUpstreamTipMs });
+  }
+  const push = createPushServer({
+    logger,
+    keys,
+    admission: gateway.admission,
+    locate: gateway.locate,
+    clientIp: gateway.clientIp,
+    callBackend: gateway.callBackend,
+    hub: pushHub,
+    version: opts.version,
+    idleTimeoutMs: gw.pushIdleTimeoutMs,
+  });
+
   // /readyz tells a load balancer to send no more requests once this gateway drains (close());
   // GatewayResponse keeps an error answer's message for request insight.
   let draining = false;
@@ -176,6 +206,11 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
     gateway.handler(req, res);
   });
   server.keepAliveTimeout = 65_000;
+  // Websocket upgrades: the push API at /ws; any other path (or a draining gateway) is refused.
+  server.on('upgrade', (req: http.IncomingMessage, socket: Duplex, head: Buffer) => {
+    if (draining) return refuseUpgrade(socket, 503, 'The gateway is shutting down.');
+    if (!push.upgrade(req, socket, head)) refuseUpgrade(socket, 404, NOT_FOUND_MESSAGE);
+  });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(opts.port ?? gw.port, opts.host ?? config.host, resolve);
@@ -196,8 +231,12 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
     pools,
     ipfs,
     devnets,
+    push,
+    pushHub,
     async close() {
       draining = true;
+      push.close();
+      await pushHub.stop();
       await drain(server, opts.drainMs ?? config.shutdownTimeoutMs);
       await keys.stop();
       clearInterval(balanceTimer);
@@ -206,10 +245,33 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
       await pools.stop();
       await limiter.close();
       gateway.close();
-      if (ownDevnets) devnets.close();
+      if (ownDevnets) devnets?.close();
       await devChain?.close();
       await ipfs?.stop();
     },
+  };
+}
+
+/** Answers an upgrade nothing serves with Blockfrost's error body, then closes the socket. */
+function refuseUpgrade(socket: Duplex, status: number, message: string): void {
+  socket.on('error', () => socket.destroy());
+  const body = JSON.stringify(blockfrostError(status, message));
+  socket.end(`HTTP/1.1 ${status} ${http.STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+}
+
+/**
+ * Devnets: each cardano-devnet project's own chain (its network's backend), and the Cairn extensions
+ * (the status of a submitted transaction, and the devnets' steering calls under /cairn/v1/devnet).
+ */
+function devnetParts(opts: GatewayOptions, turnedOff: boolean) {
+  const { config, db, logger } = opts;
+  const devnets = turnedOff ? null : (opts.devnets ?? devnetRegistry(config, db, logger, opts.version));
+  const txStatus = txStatusBackend(db, logger);
+  return {
+    devnets,
+    ownDevnets: devnets !== null && opts.devnets === undefined,
+    cairn: devnets ? cairnExtensions(txStatus, devnetExtension(devnetService(db, devnets), logger)) : txStatus,
+    devnet: devnets ? devnetBackend(devnets, logger) : undefined,
   };
 }
 

@@ -27,6 +27,8 @@ export interface Plan {
   storageLimitFilecoin: number;
   limitPerSecond: number;
   limitBurst: number;
+  /** Websocket connections (the push API, /ws) each project may hold open at once. */
+  websocketConnections: number;
   /** The project page's detailed statistics (IP addresses, endpoints, browsers); without them only countries. */
   detailedStats: boolean;
 }
@@ -48,6 +50,7 @@ export const plans: Readonly<Record<PlanName, Plan>> = {
     storageLimitFilecoin: 10_000_000,
     limitPerSecond: 10,
     limitBurst: 500,
+    websocketConnections: 5,
     detailedStats: false,
   },
   HOBBY: {
@@ -64,6 +67,7 @@ export const plans: Readonly<Record<PlanName, Plan>> = {
     storageLimitFilecoin: 100_000_000,
     limitPerSecond: 10,
     limitBurst: 500,
+    websocketConnections: 20,
     detailedStats: false,
   },
   DEVELOPER: {
@@ -80,6 +84,7 @@ export const plans: Readonly<Record<PlanName, Plan>> = {
     storageLimitFilecoin: 1_000_000_000,
     limitPerSecond: 10,
     limitBurst: 500,
+    websocketConnections: 100,
     detailedStats: true,
   },
   ENTERPRISE: {
@@ -96,6 +101,7 @@ export const plans: Readonly<Record<PlanName, Plan>> = {
     storageLimitFilecoin: 1_000_000_000,
     limitPerSecond: 10,
     limitBurst: 500,
+    websocketConnections: 2000,
     detailedStats: true,
   },
 };

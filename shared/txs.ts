@@ -24,6 +24,10 @@ export const txConfirmationsSchema = z.object({
     .min(1, 'Confirmations must be at least 1 block.')
     .max(MAX_TX_CONFIRMATIONS, `Confirmations must be at most ${MAX_TX_CONFIRMATIONS} blocks.`),
 });
+/** PUT /api/projects/:uuid/tx-resubmit: whether rolled-back transactions go back to the mempool. */
+export const txResubmitSchema = z.object({
+  resubmit: z.boolean({ error: 'Resubmit must be true or false.' }),
+});
 /** Days a settled transaction stays listed after it settled. */
 export const TX_RETENTION_DAYS = 7;
 
@@ -41,6 +45,8 @@ export const TX_HASH_MESSAGE = 'The transaction hash must be 64 hexadecimal char
 
 export interface TxStatusChange {
   state: TxState;
+  /** This change was Cairn sending the rolled-back transaction to the mempool again (the project's resubmission setting). */
+  resubmitted: boolean;
   block_height: number | null;
   block_hash: string | null;
   /** Epoch seconds, as Blockfrost gives times. */

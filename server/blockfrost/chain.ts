@@ -13,6 +13,8 @@ export interface ChainSource {
   blockTxHashes?(hash: string): Promise<string[]>;
   /** Which of these transactions wait in the mempool now; absent: none is known to. */
   inMempool?(hashes: string[]): Promise<Set<string>>;
+  /** Sends a transaction (CBOR) to the mempool again; answers whether the backend took it. Absent: this backend cannot. */
+  resubmit?(cbor: Uint8Array): Promise<boolean>;
   epoch(n: number): Promise<Epoch | null>;
   /** {epoch, start_time, end_time} of an epoch (the current_epoch of the epoch payload). */
   epochStart(n: number): Promise<EpochStart | null>;
@@ -21,6 +23,8 @@ export interface ChainSource {
 /** A Cardano chain served in this process (the sandbox chain implements it). */
 export interface LocalChain {
   tipHeight(): number;
+  /** When the block after the tip is due (UNIX ms): a chain made by the clock knows it, so a watcher wakes then instead of polling. */
+  nextBlockAt(): number;
   /** The tip block; the same frozen object until the next block. */
   latestBlock(): Readonly<Block>;
   /** A height (number or decimal string) or a block hash; null when unknown or above the tip. */

@@ -26,6 +26,9 @@ const ERROR_NAMES: Record<number, string> = {
   403: 'Forbidden',
   404: 'Not Found',
   405: 'Method Not Allowed',
+  // Cairn's own extensions (a devnet's steering call meeting another's change, a snapshot name taken).
+  409: 'Conflict',
+  413: 'Payload Too Large',
   418: 'Requested Banned',
   425: 'Pin Queue Full',
   429: 'Project Over Limit',

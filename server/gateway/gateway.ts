@@ -21,6 +21,7 @@ import { CATCH_UP, createAdmission, type Admission } from './admission';
 import type { AdmittedCall, CairnExtension, GatewayBackend } from './backend';
 import { networkBackends } from './backends';
 import { REFUSALS, limitRefusal, type Refusal } from './refusals';
+import { inProcessCaller, type InProcessAnswer, type InProcessRequest } from './in-process';
 
 const API_PREFIX = '/api/v0';
 /** Cairn's extensions outside Blockfrost's paths (backend.ts CairnExtension). */
@@ -304,6 +305,28 @@ function handle(g: Gateway, req: http.IncomingMessage, res: http.ServerResponse)
   serveKeyed(g, req, res, p, network, rest, search, started, extensionPath);
 }
 
+/** Where a request without a route of its own (a websocket upgrade) is going: its key, the network its host or path names, and the rest of its path. */
+export interface RequestTarget {
+  key: string | string[] | undefined;
+  network: string | undefined;
+  /** The path after the key and network segments, without its query. */
+  rest: string;
+}
+
+function locate(g: Gateway, req: http.IncomingMessage): RequestTarget {
+  const url = req.url ?? '/';
+  const q = url.indexOf('?');
+  const { key, pathname } = requestKey(req, blockfrostPath(q === -1 ? url : url.slice(0, q)));
+  const domain = g.deps.config.gateway.domain;
+  let network = domain ? hostNetwork(req, domain) : undefined;
+  let rest = pathname;
+  if (!network) {
+    network = pathNetwork(pathname);
+    if (network) rest = pathname.slice(network.length + 1) || '/';
+  }
+  return { key, network, rest };
+}
+
 /** The API root, /health and /health/clock, answered without a key. */
 function root(g: Gateway, res: http.ServerResponse, rest: string, network: string | undefined): boolean {
   const { config, version } = g.deps;
@@ -367,8 +390,21 @@ export function createGatewayHandler(deps: GatewayDeps) {
     onFinish: finishListener(meter),
     handler: (req, res) => handle(g, req, res),
   };
+  const callInProcess = inProcessCaller();
   return {
     handler: g.handler,
+    /** Where an upgrade request is going (key, network, path): the websocket endpoints route on it. */
+    locate: (req: http.IncomingMessage): RequestTarget => locate(g, req),
+    /** The client's address as the gateway reads it (TRUST_PROXY). */
+    clientIp,
+    /**
+     * One call to a network's backend for an admitted caller without an HTTP request of its own (a
+     * websocket frame, admitted and metered by its caller): null when nothing serves the network.
+     */
+    callBackend(network: string, request: InProcessRequest, call: AdmittedCall): Promise<InProcessAnswer> | null {
+      const backend = byNetwork.get(network);
+      return backend && backend.admits === 'request' ? callInProcess(backend, request, call, admission.steps) : null;
+    },
     /** Networks served by the sandbox chain (the dashboard marks their projects 'Sandbox data'). */
     sandboxed,
     /** The backend of each network; the failover pools (upstream-pool.ts) swap entries while community endpoints serve a network. */

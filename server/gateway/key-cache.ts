@@ -21,6 +21,8 @@ export interface ProjectKey {
   limitBurst: number;
   /** Requests per UTC day for the whole subscription: plan plus active boosts. */
   requestLimit: number;
+  /** Websocket connections (the push API) the project may hold open at once: its owner's plan's. */
+  websocketConnections: number;
   status: SubscriptionStatus;
   /** Pay as you go: requests ever credited to the workspace's balance (0: none) and spent of them when loaded. */
   ppuCredited: number;
@@ -56,6 +58,7 @@ interface Account {
   limitPerSecond: number;
   limitBurst: number;
   requestLimit: number;
+  websocketConnections: number;
   status: SubscriptionStatus;
   workspaces: Workspace[];
 }
@@ -113,6 +116,9 @@ class CachedKey implements ProjectKey {
   get requestLimit(): number {
     return this.workspace.account.requestLimit;
   }
+  get websocketConnections(): number {
+    return this.workspace.account.websocketConnections;
+  }
   get status(): SubscriptionStatus {
     return this.workspace.account.status;
   }
@@ -156,6 +162,8 @@ export class KeyCache {
   private lastPollStart = -Infinity;
   /** Date.now() when the change feed was last read successfully (the metrics' poll lag). */
   lastPolledAt = 0;
+  /** Told after the keys changed (a reload, owners reloaded, a rolled key's grace ended): long-lived connections look their key up again. */
+  private readonly changeListeners = new Set<() => void>();
 
   constructor(
     private readonly db: Db,
@@ -169,6 +177,22 @@ export class KeyCache {
 
   get size(): number {
     return this.tables.keys.size;
+  }
+
+  /** Calls `listener` after every change of the keys; answers the function that stops it. */
+  onChange(listener: () => void): () => void {
+    this.changeListeners.add(listener);
+    return () => this.changeListeners.delete(listener);
+  }
+
+  private changed(): void {
+    for (const listener of this.changeListeners) {
+      try {
+        listener();
+      } catch (err) {
+        this.logger.error({ err: { message: (err as Error).message } }, 'gateway key cache: a change listener failed');
+      }
+    }
   }
 
   async start(): Promise<void> {
@@ -232,13 +256,15 @@ export class KeyCache {
       else if (c.kind === 'subscription') affected.owners.add(toId(c.ref));
     }
     for (const [owner, expiry] of this.boostExpiry) if (expiry <= now) affected.owners.add(owner);
-    if (this.expiring.size) this.dropExpiredKeys(now);
+    const dropped = this.expiring.size > 0 && this.dropExpiredKeys(now);
     if (affected.projects.size + affected.workspaces.size + affected.owners.size === 0) {
       if (changes.length) this.lastChange = Number(changes.at(-1)!.id);
+      if (dropped) this.changed();
       return;
     }
     await this.reloadSome(affected, now);
     if (changes.length) this.lastChange = Number(changes.at(-1)!.id);
+    this.changed();
   }
 
   /** Reads every key with its owner's plan, page by page. `latest` is the change id read before the load began. */
@@ -255,6 +281,7 @@ export class KeyCache {
     this.expiring = expiring;
     this.lastChange = changeId;
     this.lastFullLoad = now;
+    this.changed();
   }
 
   /** The owners the changes touch, before and after: every key of theirs is dropped, then loaded again. */
@@ -348,6 +375,7 @@ export class KeyCache {
           limitPerSecond: plan.limitPerSecond,
           limitBurst: plan.limitBurst,
           requestLimit: dailyRequestLimit(plan, boostsByOwner.get(ownerId) ?? []),
+          websocketConnections: plan.websocketConnections,
           status: (r.status as SubscriptionStatus) ?? 'active',
           workspaces: [],
         };
@@ -405,16 +433,19 @@ export class KeyCache {
     }
   }
 
-  /** A previous key whose grace period ended is refused from the first poll after it: dropped here, with no query. */
-  private dropExpiredKeys(now: number): void {
+  /** A previous key whose grace period ended is refused from the first poll after it: dropped here, with no query. Answers whether one was. */
+  private dropExpiredKeys(now: number): boolean {
+    let dropped = false;
     for (const k of this.expiring) {
       if (k.expiresAt! > now) continue;
+      dropped = true;
       this.expiring.delete(k);
       this.tables.keys.delete(k.key);
       const list = k.workspace.keys;
       const i = list.indexOf(k);
       if (i !== -1) list.splice(i, 1);
     }
+    return dropped;
   }
 }
 

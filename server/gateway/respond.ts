@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { blockfrostError } from '../blockfrost/http';
+import { readBoundedBody } from './body';
 
 /**
  * Every answer of the gateway may be read from any origin (dApps, the API reference's 'try it'): the
@@ -64,20 +65,5 @@ export function sendJsonRpcRefusal(req: IncomingMessage, res: ServerResponse, st
     res.end(payload);
   };
   if (req.method !== 'POST' || req.readableEnded) return answer(null);
-  const chunks: Buffer[] = [];
-  let size = 0;
-  let done = false;
-  const finish = (body: Buffer | null) => {
-    if (done) return;
-    done = true;
-    answer(body);
-  };
-  req.on('data', (c: Buffer) => {
-    if (done) return;
-    size += c.length;
-    if (size > REFUSAL_BODY_READ) return finish(null); // the rest is drained by the listener and ignored
-    chunks.push(c);
-  });
-  req.on('end', () => finish(Buffer.concat(chunks)));
-  req.on('error', () => finish(null));
+  readBoundedBody(req, REFUSAL_BODY_READ, (body) => answer(body)); // past the limit: answered without the ids
 }

@@ -38,7 +38,19 @@ describe.runIf(browserAvailable())("a devnet project's Devnet card, in Chromium"
 
     await page.getByRole('textbox', { name: 'Snapshot name' }).fill('five-more');
     await page.getByRole('button', { name: 'Take snapshot' }).click();
-    await page.getByRole('list', { name: 'Snapshots' }).getByText('five-more').waitFor();
+    await page.getByTestId('devnet-snapshots').getByText('five-more').waitFor();
+
+    // A new chain from a genesis of its own; a slot length that is not a multiple of 100 is refused on the field.
+    await page.getByRole('textbox', { name: 'Slot length (ms)' }).fill('150');
+    await page.getByRole('button', { name: 'Start new chain' }).click();
+    expect(await page.getByRole('textbox', { name: 'Slot length (ms)' }).getAttribute('aria-invalid')).toBe('true');
+    await page.getByRole('textbox', { name: 'Slot length (ms)' }).fill('200');
+    await page.getByRole('textbox', { name: 'Epoch length (slots)' }).fill('100');
+    await page.getByRole('textbox', { name: 'Genesis block interval (ms)' }).fill('200');
+    await page.getByRole('button', { name: 'Start new chain' }).click();
+    await page.getByText('A new chain started from this genesis', { exact: false }).waitFor();
+    const genesis = (await (await page.request.get(`${suite.app.url}/api/projects/${uuid}/devnet`)).json()).data as { slot_length_ms: number; epoch_length: number; block_interval_ms: number };
+    expect(genesis).toMatchObject({ slot_length_ms: 200, epoch_length: 100, block_interval_ms: 200 });
 
     if (shots) {
       for (const width of [1280, 375]) {

@@ -43,6 +43,16 @@ describe.runIf(browserAvailable())("the confirmations of a sandbox project's tra
     await field.waitFor();
     await expect.poll(() => field.inputValue()).toBe('25');
 
+    // Resubmission on rollback: off by default, saved as soon as it is switched, and still on after a reload.
+    const resubmit = page.getByRole('switch', { name: 'Resubmit on rollback' });
+    const storedResubmit = async () => ((await (await page.request.get(`${suite.app.url}/api/projects/${uuid}/txs`)).json()).data as { resubmit: boolean }).resubmit;
+    expect(await resubmit.isChecked()).toBe(false);
+    await resubmit.click({ force: true });
+    await page.getByText('Resubmission saved').waitFor();
+    await expect.poll(storedResubmit).toBe(true);
+    await page.reload();
+    await expect.poll(() => resubmit.isChecked()).toBe(true);
+
     // The project page's card says the new depth.
     await page.goto(`${suite.app.url}/dashboard/project/${uuid}`);
     await page.getByText('confirmed at 25 blocks', { exact: false }).waitFor();

@@ -14,7 +14,7 @@ export async function startTestGateway(
   app: TestApp & { database: TestDatabase },
   env: Record<string, string> = {},
   redisPrefix?: string,
-  options: Pick<GatewayOptions, 'now' | 'drainMs'> = {},
+  options: Pick<GatewayOptions, 'now' | 'drainMs' | 'devnets'> = {},
 ): Promise<RunningGateway> {
   const config = loadConfig({
     NODE_ENV: 'test',

@@ -7,10 +7,16 @@ import { inject } from 'vitest';
 import { ARTIFACTS, freshDatabase } from './db-template';
 import { createDb, migrateLatest, sqliteFileIn, type Db } from '../../server/db/index';
 
-// The real entry point (server/main.ts --role …) in a process of its own, as an operator runs it, for
-// the tests that must kill it without warning (SIGKILL) or read its memory.
+// The server in a process of its own, as an operator runs it in production: the build of server/main.ts
+// (staged once per run by server-build-setup.ts) started with package.json's start:prod flags and
+// `--role …`, for the tests that must kill it without warning (SIGKILL) or read its memory.
 
-const root = path.resolve(import.meta.dirname, '../..');
+const repoRoot = path.resolve(import.meta.dirname, '../..');
+/** node's flags and entry file in package.json's start:prod script (`node <flags…> dist/server/main.js`). */
+const startProdArgs = (): string[] => {
+  const command = (JSON.parse(fs.readFileSync(path.join(repoRoot, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts['start:prod']!;
+  return command.split(' ').slice(1).filter((a) => a !== '');
+};
 
 /** Every process started here, so a failed or timed-out test leaves none behind (stopServerProcesses). */
 const started = new Set<ChildProcess>();
@@ -30,10 +36,10 @@ export interface ServerProcessOptions {
   lines?: string[];
 }
 
-/** Starts server/main.ts in `role` with only PATH, HOME, LOG_LEVEL=warn and `env`; its stderr goes to the test's. */
+/** Starts the built server in `role` with only PATH, HOME, LOG_LEVEL=warn and `env`; its stderr goes to the test's. */
 export async function spawnServerProcess({ role, env, readyUrl, readyTimeoutMs = 30_000, lines }: ServerProcessOptions): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts', '--role', role], {
-    cwd: root,
+  const child = spawn(process.execPath, [...startProdArgs(), '--role', role], {
+    cwd: inject('serverBuild'),
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', lines ? 'pipe' : 'ignore', lines ? 'pipe' : 'inherit'],
   });
@@ -74,14 +80,23 @@ export async function stopServerProcesses(): Promise<void> {
   started.clear();
 }
 
-/** A port nothing listens on now, for a process that must be told its port up front. */
-export const freePort = () =>
-  new Promise<number>((resolve) => {
-    const s = net.createServer().listen(0, '127.0.0.1', () => {
-      const p = (s.address() as net.AddressInfo).port;
-      s.close(() => resolve(p));
+/**
+ * A port nothing listens on now, for a process that must be told its port up front (and may be
+ * restarted on it). Picked below the kernel's ephemeral range (32768–60999 on Linux), which every
+ * `listen(0)` and outgoing connection of the other test files draws from: while a restarted process
+ * is down, no other file's server can take its port and answer in its place.
+ */
+export async function freePort(): Promise<number> {
+  for (;;) {
+    const port = 20_000 + crypto.randomInt(12_000);
+    const free = await new Promise<boolean>((resolve) => {
+      const s = net.createServer();
+      s.once('error', () => resolve(false));
+      s.listen(port, '127.0.0.1', () => s.close(() => resolve(true)));
     });
-  });
+    if (free) return port;
+  }
+}
 
 export interface ServerData {
   /** The DATA_DIR, under tests/.artifacts. */

@@ -208,10 +208,10 @@ describe('recording', () => {
     expect(one('member.removed')).toMatchObject({ actor: { userId: admin.id }, target: { label: owner.email } });
     expect(by('invitation.accepted').find((e) => e.actor.userId === admin.id)).toMatchObject({ actor: { userId: admin.id }, target: { type: 'invitation', label: admin.email }, details: { role: 'administrator' } });
 
-    // Every action but those the key, allow-list, transaction-confirmations and devnet features record
-    // (their own tests check them: devnets.test.ts each steering call's) was seen here.
+    // Every action but those the key, allow-list, transaction-confirmations, resubmission and devnet
+    // features record (their own tests check them: devnets.test.ts each steering call's) was seen here.
     const seen = new Set(entries.map((e) => e.action));
-    expect(auditActions.filter((a) => !seen.has(a))).toEqual(['project.key_rolled', 'project.allowlist_changed', 'project.tx_confirmations_changed', ...auditActions.filter((a) => a.startsWith('devnet.'))]);
+    expect(auditActions.filter((a) => !seen.has(a))).toEqual(['project.key_rolled', 'project.allowlist_changed', 'project.tx_confirmations_changed', 'project.tx_resubmit_changed', ...auditActions.filter((a) => a.startsWith('devnet.'))]);
 
     // A request behind every entry but the ones Cairn, a payment provider or the chain completes.
     const noRequest = new Set(['webhook.auto_disabled', 'billing.plan_purchased', 'billing.boost_purchased', 'ppu.order_paid']);

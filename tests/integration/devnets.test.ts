@@ -12,7 +12,10 @@ import type { RunningGateway } from '../../server/gateway-app';
 import { setSubscription } from '../../server/features/workspaces/subscriptions';
 import type { AuditEntryDto } from '../../shared/audit';
 import type { DevnetStateDto } from '../../shared/devnets';
-import { NOT_A_DEVNET_KEY } from '../../server/features/devnets/index';
+import { DevnetRegistry, NOT_A_DEVNET_KEY, pruneDevnetLedgers } from '../../server/features/devnets/index';
+import { CHANGED_MEANWHILE } from '../../server/features/devnets/registry';
+import { sandboxDevnetEngine } from '../../server/sandbox/devnet-engine';
+import { createLogger } from '../../server/logger';
 import { makeUser } from '../helpers/workspace-fixture';
 import { deniedMessages } from '../../shared/permissions';
 
@@ -24,6 +27,12 @@ let key: string;
 let uuid: string;
 let otherKey: string;
 let preprodKey: string;
+/** The wall clock of the gateway's devnets: time passes when a test moves it (a paused chain stands, a running one grows). */
+const clock = { now: Date.now() };
+/** The gateway's devnets, on the test's clock; `idleMs` 1 s so a test can make one idle. */
+const devnetsOnClock = () =>
+  new DevnetRegistry({ db: app.db, logger: createLogger('silent'), idleMs: 1000, now: () => clock.now, engine: sandboxDevnetEngine({ db: app.db, publicUrl: 'http://127.0.0.1', version: 'test', now: () => clock.now }) });
+let devnets: DevnetRegistry;
 const ADDRESS = 'addr_test1qz2fxv2umyhttkxyxp8x0dlpdt3k6cwng5pxj3jhsydzer3n0d3vllmyqwsx5wktcd8cc3sq835lu7drv2xwl2wywfgs68faae';
 
 /** One call through node:http with any method and a JSON body. */
@@ -64,10 +73,12 @@ beforeAll(async () => {
   expect(key.startsWith('devnet')).toBe(true);
   otherKey = (await client.post(`/api/workspaces/${ws}/projects`, { projectName: 'other devnet', networkId: 8 })).body.data.project.project_id;
   preprodKey = (await client.post(`/api/workspaces/${ws}/projects`, { projectName: 'preprod', networkId: 6 })).body.data.project.project_id;
-  gw = await startTestGateway(app);
+  devnets = devnetsOnClock();
+  gw = await startTestGateway(app, {}, undefined, { devnets });
 });
 afterAll(async () => {
   await gw?.close();
+  devnets?.close();
 });
 
 describe('a devnet project', () => {
@@ -112,13 +123,16 @@ describe('the steering calls', () => {
     const produced = (await steer('POST', '/blocks', { count: 5 })).body as DevnetStateDto;
     expect(produced.tip.height).toBe(tip.height + 5);
     expect((await latest()).height).toBe(tip.height + 5);
-    await new Promise((r) => setTimeout(r, 1100));
+    clock.now += 10_000;
     expect((await latest()).height).toBe(tip.height + 5);
     const interval = await steer('PUT', '/interval', { ms: 2000 });
     expect(interval.status).toBe(200);
     expect(interval.body.block_interval_ms).toBe(2000);
     const resumed = await steer('POST', '/resume');
     expect(resumed.body.paused).toBe(false);
+    // Running again, a block every 2 s of wall time from the tip.
+    clock.now += 6_000;
+    expect((await latest()).height).toBe(tip.height + 8);
     await steer('POST', '/pause');
   });
 
@@ -284,9 +298,53 @@ describe('two gateways', () => {
       });
       expect(back.status).toBe(200);
       expect(await latest()).toMatchObject({ height: tip.height - 2, hash: back.body.tip.hash });
+
+      // Calls through both at once: on PostgreSQL they take turns (the devnet's advisory lock); a
+      // call refused because the other changed the devnet meanwhile says so, and changes nothing.
+      const start = (await latest()).height;
+      const both = await Promise.all(
+        Array.from({ length: 8 }, (_, i) =>
+          new Promise<{ status: number; body: any }>((resolve, reject) => {
+            const req = http.request(`${(i % 2 ? second : gw).url}/cairn/v1/devnet/blocks`, { method: 'POST', headers: { project_id: key, 'content-type': 'application/json' } }, (res) => {
+              let text = '';
+              res.on('data', (c: Buffer) => (text += c));
+              res.on('end', () => resolve({ status: res.statusCode ?? 0, body: JSON.parse(text) }));
+            });
+            req.on('error', reject);
+            req.end(JSON.stringify({ count: 1 }));
+          }),
+        ),
+      );
+      const done = both.filter((r) => r.status === 200).length;
+      for (const r of both) if (r.status !== 200) expect(r).toEqual({ status: 409, body: { status_code: 409, error: 'Conflict', message: CHANGED_MEANWHILE } });
+      if (app.database.databaseUrl) expect(done).toBe(8);
+      expect((await latest()).height).toBe(start + done);
+      expect((await via(second, '/api/v0/blocks/latest')).body.height).toBe(start + done);
     } finally {
       await second.close();
     }
+  });
+});
+
+describe('a deleted devnet project', () => {
+  it('takes its devnet and snapshots with it, and the retention pass its ledger entries', async () => {
+    const created = (await client.post(`/api/workspaces/${ws}/projects`, { projectName: 'short-lived devnet', networkId: 8 })).body.data;
+    const k = created.project.project_id as string;
+    await gw.keys.catchUp();
+    const funded = await steer('POST', '/fund', { address: ADDRESS, lovelace: '2000000' }, k);
+    expect(funded.status).toBe(200);
+    await steer('POST', '/snapshots', { name: 'gone' }, k);
+    const devnet = (await app.db('devnets').join('projects', 'projects.id', 'devnets.project_id').where('projects.uuid', created.uuid).first('devnets.id')) as { id: number };
+    const ledger = () => app.db('sandbox_ledger').where({ network: `devnet:${devnet.id}` });
+    expect((await ledger()).length).toBeGreaterThan(0);
+    expect((await client.delete(`/api/workspaces/${ws}/projects/${created.uuid}`)).status).toBe(200);
+    expect(await app.db('devnets').where({ id: devnet.id })).toEqual([]);
+    expect(await app.db('devnet_snapshots').where({ devnet_id: devnet.id })).toEqual([]);
+    expect(await pruneDevnetLedgers(app.db)).toBeGreaterThan(0);
+    expect(await ledger()).toEqual([]);
+    // The devnets that exist keep theirs.
+    expect((await call(`${gw.url}/api/v0/blocks/latest`, key)).status).toBe(200);
+    expect(await pruneDevnetLedgers(app.db)).toBe(0);
   });
 });
 
@@ -296,17 +354,20 @@ describe('a devnet over time', () => {
     await steer('POST', '/snapshots', { name: 'kept' });
     const before = await latest();
     await gw.close();
-    gw = await startTestGateway(app, { DEVNET_IDLE_MS: '1000' });
+    devnets.close();
+    devnets = devnetsOnClock();
+    gw = await startTestGateway(app, {}, undefined, { devnets });
     const after = await latest();
     expect(after).toMatchObject({ height: before.height, hash: before.hash });
     expect((await steer('GET', '')).body.snapshots.map((s: { name: string }) => s.name)).toEqual(['kept']);
-    // Idle past DEVNET_IDLE_MS: out of memory, and back where it was on the next request.
-    const held = gw.devnets!.loaded();
-    expect(held.length).toBeGreaterThan(0);
-    await new Promise((r) => setTimeout(r, 1100));
-    expect(gw.devnets!.unloadIdle()).toBe(held.length);
-    expect(gw.devnets!.loaded()).toEqual([]);
+    // Idle past its idle time (1 s here, DEVNET_IDLE_MS): out of memory, and back where it was on the next request.
+    expect(devnets.loaded()).toHaveLength(1);
+    clock.now += 500;
+    expect(devnets.unloadIdle()).toBe(0);
+    clock.now += 1_000;
+    expect(devnets.unloadIdle()).toBe(1);
+    expect(devnets.loaded()).toEqual([]);
     expect(await latest()).toMatchObject({ height: before.height, hash: before.hash });
-    expect(gw.devnets!.loaded()).toHaveLength(1);
+    expect(devnets.loaded()).toHaveLength(1);
   });
 });

@@ -4,6 +4,8 @@ import { useTestApp } from '../helpers/use-test-app';
 import { Client } from '../helpers/http-client';
 import { apiRouter, tenancy } from '../../server/api-router';
 import { openApiPath } from '../../server/features/site/openapi-routes';
+import { devnetService } from '../../server/features/devnets/index';
+import { devnetRegistry } from '../../server/sandbox/devnet-engine';
 import { createLogger } from '../../server/logger';
 import { devMailbox } from '../../server/mail/mailer';
 import { LocalBillingProvider } from '../../server/features/billing/local';
@@ -20,7 +22,7 @@ function existingRoutes(): string[] {
   const logger = createLogger('silent');
   const router = apiRouter(
     { db: app.db, config: app.config, logger, mailer: devMailbox(logger), tenancy },
-    { webDir: '/nonexistent', latestBlock: async () => ({ block: {} as never, source: 'test' }), sandboxed: new Set(), webhookSources: new Map(), status: async () => { throw new Error('unused'); }, served: () => true, billing: new LocalBillingProvider(app.db), ppu: { settings: ppuSettings(app.config), tip: async () => null, canSimulate: false } },
+    { webDir: '/nonexistent', latestBlock: async () => ({ block: {} as never, source: 'test' }), sandboxed: new Set(), webhookSources: new Map(), status: async () => { throw new Error('unused'); }, served: () => true, billing: new LocalBillingProvider(app.db), ppu: { settings: ppuSettings(app.config), tip: async () => null, canSimulate: false }, devnets: devnetService(app.db, devnetRegistry(app.config, app.db, logger, 'test')) },
   ) as Router & { stack: Layer[] };
   const out: string[] = [];
   for (const layer of router.stack) {

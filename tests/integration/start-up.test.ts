@@ -36,7 +36,7 @@ describe('start-up configuration', () => {
     [{ NODE_ENV: 'production' }, /^Invalid configuration: SMTP_URL must be set when NODE_ENV is production/],
     [
       { DISABLED_NETWORKS: 'cardano-mainnet,cardano-testnet' },
-      /^Invalid configuration: DISABLED_NETWORKS names "cardano-testnet", which is not a network of Cairn: use a comma-separated list of cardano-mainnet, ipfs, milkomeda-mainnet, cardano-preview, cardano-preprod \(got "cardano-mainnet,cardano-testnet"\)$/,
+      /^Invalid configuration: DISABLED_NETWORKS names "cardano-testnet", which is not a network of Cairn: use a comma-separated list of cardano-mainnet, ipfs, milkomeda-mainnet, cardano-preview, cardano-preprod, cardano-devnet \(got "cardano-mainnet,cardano-testnet"\)$/,
     ],
   ])('stops with one line naming the variable: %o', async (env, line) => {
     const res = await runMain(env);

@@ -135,6 +135,22 @@ describe('the status of a submitted transaction', () => {
     expect(invalid.history.map((h) => h.state)).toEqual(['invalid']);
   });
 
+  it('refuses a body over the largest transaction at once, recording nothing, whether its length is declared or streamed', async () => {
+    const before = await app.db('tracked_txs').count({ n: '*' }).first();
+    const big = Buffer.alloc(40 * 1024, 0x82);
+    const declared = await submit(big);
+    expect(declared.status).toBe(400);
+    expect(((await declared.json()) as { message: string }).message).toBe('The transaction is larger than the maximum transaction size.');
+    const streamed = await fetch(`${gw.url}/api/v0/tx/submit`, {
+      method: 'POST',
+      headers: { project_id: key, 'content-type': 'application/cbor' },
+      body: new ReadableStream({ start(c) { for (let i = 0; i < 5; i++) c.enqueue(new Uint8Array(10 * 1024)); c.close(); } }),
+      duplex: 'half',
+    } as RequestInit);
+    expect(streamed.status).toBe(400);
+    expect(await app.db('tracked_txs').count({ n: '*' }).first()).toEqual(before);
+  });
+
   it('answers a malformed hash 400 with what a hash is, an unknown one 404, and counts the calls', async () => {
     const bad = await status('not-a-hash');
     expect(bad.status).toBe(400);
@@ -180,6 +196,16 @@ class ForkingChain implements ChainSource {
   blockTxDetails = async () => [];
   blockTxHashes = async (hash: string) => this.txs.get(hash) ?? [];
   inMempool = async (hashes: string[]) => new Set(hashes.filter((h) => this.mempool.has(h)));
+  /** Transactions this chain takes when resubmitted: CBOR (hex) → hash. */
+  known = new Map<string, string>();
+  resubmitted: string[] = [];
+  resubmit = async (cbor: Uint8Array) => {
+    const hash = this.known.get(Buffer.from(cbor).toString('hex'));
+    if (!hash) return false;
+    this.resubmitted.push(hash);
+    this.mempool.add(hash);
+    return true;
+  };
   epoch = async () => null;
   epochStart = async () => null;
 }
@@ -214,6 +240,60 @@ describe('tracked transactions and the chain', () => {
     await follower.tick();
     const relanded = (await status(tx)).body;
     expect(relanded).toMatchObject({ state: 'in_block', block_height: 8, block_hash: fork.blocks[8]!.hash, depth: 1 });
+    expect(relanded.history.map((h) => h.state)).toEqual(['pending', 'in_block', 'rolled_back', 'pending', 'in_block']);
+  });
+
+  it('resubmits a rolled-back transaction of a project that asked for it, while it is valid, and it lands again', async () => {
+    const projectId = Number((await app.db('projects').where({ project_id: key }).first('id')).id);
+    const otherId = Number((await app.db('projects').where({ project_id: otherKey }).first('id')).id);
+    // The setting: audited once per change, refused when not a boolean.
+    expect((await client.put(`/api/projects/${projectUuid}/tx-resubmit`, { resubmit: 'yes' })).status).toBe(400);
+    expect((await client.put(`/api/projects/${projectUuid}/tx-resubmit`, { resubmit: true })).body.data).toEqual({ resubmit: true });
+    expect((await client.put(`/api/projects/${projectUuid}/tx-resubmit`, { resubmit: true })).status).toBe(200);
+    expect((await client.get(`/api/projects/${projectUuid}/txs`)).body.data.resubmit).toBe(true);
+    const audit = await app.db('audit_entries').where({ action: 'project.tx_resubmit_changed' }).select('details');
+    expect(audit.map((a) => JSON.parse(a.details))).toEqual([{ from: false, to: true }]);
+
+    await app.db('chain_cursors').where({ network: 0 }).delete();
+    await app.db('chain_blocks').where({ network: 0 }).delete();
+    const fork = new ForkingChain(5);
+    const follower = new ChainFollower(app.db, logger, fork, { network: 0, trackTxs: true });
+    await follower.tick();
+    const tx = (projectId_: number, ttlSlot: number | null) => {
+      const hash = crypto.randomBytes(32).toString('hex');
+      const cbor = crypto.randomBytes(200);
+      fork.known.set(cbor.toString('hex'), hash);
+      return { hash, record: () => recordSubmission(app.db, { projectId: projectId_, network: 0, txHash: hash, ttlSlot, cbor }) };
+    };
+    const mine = tx(projectId, null);
+    const expiring = tx(projectId, 130); // valid until slot 130: the new branch's tip is past it
+    const others = tx(otherId, null); // a project that did not ask
+    for (const t of [mine, expiring, others]) await t.record();
+    fork.append('a', [mine.hash, expiring.hash, others.hash]); // height 5, slot 100
+    await follower.tick();
+    expect((await status(mine.hash)).body.state).toBe('in_block');
+
+    // Block 5 is replaced by a longer branch that left the transactions out, and nobody put them back in the mempool.
+    fork.blocks.length = 5;
+    fork.append('b');
+    fork.append('b');
+    fork.append('b'); // height 7, slot 140
+    await follower.tick();
+    expect(fork.resubmitted).toEqual([mine.hash]);
+    const back = (await status(mine.hash)).body;
+    expect(back).toMatchObject({ state: 'pending', block_height: null });
+    expect(back.history.map((h) => [h.state, h.resubmitted])).toEqual([['pending', false], ['in_block', false], ['rolled_back', false], ['pending', true]]);
+    // Past its validity on the new branch: not resubmitted, and the branch's blocks expire it.
+    const lapsed = (await status(expiring.hash)).body;
+    expect(lapsed.state).toBe('expired');
+    expect(lapsed.history.some((h) => h.resubmitted)).toBe(false);
+    expect((await status(others.hash, otherKey)).body.state).toBe('rolled_back');
+
+    // The chain takes it into the next block: it lands again.
+    fork.append('b', [...fork.mempool]); // height 8
+    await follower.tick();
+    const relanded = (await status(mine.hash)).body;
+    expect(relanded).toMatchObject({ state: 'in_block', block_height: 8, block_hash: fork.blocks[8]!.hash });
     expect(relanded.history.map((h) => h.state)).toEqual(['pending', 'in_block', 'rolled_back', 'pending', 'in_block']);
   });
 
@@ -266,8 +346,9 @@ describe('tracked transactions and the chain', () => {
     } finally {
       app.db.off('query', count);
     }
-    // Per block: one read, one update per new state, one insert of the changes, whatever is pending.
-    expect(statements.length).toBeLessThanOrEqual(8);
+    // Per block: three indexed reads (by hash, deep enough, past validity), one update per new state,
+    // one insert of the changes, whatever is pending.
+    expect(statements.length).toBeLessThanOrEqual(12);
     const states = await app.db('tracked_txs').whereIn('tx_hash', hashes.slice(0, 60)).select('state');
     expect(states.filter((r) => r.state === 'confirmed')).toHaveLength(50);
     expect(states.filter((r) => r.state === 'in_block')).toHaveLength(10);

@@ -33,9 +33,11 @@ import * as projectKeyRotationAndAllowLists from './2026-11-26-1000-project-key-
 import * as sessionOwners from './2026-11-26-1020-session-owners';
 import * as webhookSecretOverlap from './2026-11-26-1011-webhook-secret-overlap';
 import * as createTrackedTxs from './2026-11-27-1000-create-tracked-txs';
-import * as createDevnets from './2026-11-28-1000-create-devnets';
-import * as devnetWebhooks from './2026-11-29-1100-devnet-webhooks';
+import * as indexTrackedTxValidity from './2026-11-29-1000-index-tracked-tx-validity';
 import * as widenSandboxLedgerNetwork from './2026-11-29-1000-widen-sandbox-ledger-network';
+import * as txResubmit from './2026-11-29-1010-tx-resubmit';
+import * as createDevnets from './2026-11-29-1100-create-devnets';
+import * as devnetWebhooks from './2026-11-29-1200-devnet-webhooks';
 
 export interface Migration {
   up(knex: Knex): Promise<void>;
@@ -78,7 +80,9 @@ export const migrations: ReadonlyArray<readonly [name: string, migration: Migrat
   ['2026-11-26-1200-index-order-and-log-pages', indexOrderAndLogPages],
   ['2026-11-26-1210-index-sessions-by-last-seen', indexSessionsByLastSeen],
   ['2026-11-27-1000-create-tracked-txs', createTrackedTxs],
-  ['2026-11-28-1000-create-devnets', createDevnets],
+  ['2026-11-29-1000-index-tracked-tx-validity', indexTrackedTxValidity],
   ['2026-11-29-1000-widen-sandbox-ledger-network', widenSandboxLedgerNetwork],
-  ['2026-11-29-1100-devnet-webhooks', devnetWebhooks],
+  ['2026-11-29-1010-tx-resubmit', txResubmit],
+  ['2026-11-29-1100-create-devnets', createDevnets],
+  ['2026-11-29-1200-devnet-webhooks', devnetWebhooks],
 ];

@@ -3,9 +3,10 @@
 // the database only and wakes where it was). Several processes (gateways, the dashboard's API) may
 // hold the same devnet: each request compares the devnet's version in the database with the one
 // held and rebuilds the chain when another process changed it, and reads the ledger entries others
-// appended; every steering call writes its new state through the database, refused when the version
-// moved meanwhile.
-import type { Db } from '../../db/index';
+// appended; every steering call writes its new state through the database (on PostgreSQL under the
+// devnet's advisory lock, so calls of several processes run in turn), refused when the version moved
+// meanwhile.
+import { isPostgres, type Db } from '../../db/index';
 import type { Logger } from '../../logger';
 import { AppError, Conflict } from '../../errors';
 import { devnetGenesisSchema, type DevnetGenesisSettings } from '../../../shared/devnets';
@@ -29,6 +30,9 @@ export interface DevnetRegistryOptions {
   idleMs: number;
   now?: () => number;
 }
+
+/** The first key of the devnets' advisory locks (the second is the project id). */
+const DEVNET_LOCK_SPACE = 0x64766e74;
 
 export const CHANGED_MEANWHILE = 'The devnet was changed by another call at the same moment: send the call again.';
 
@@ -71,7 +75,7 @@ export class DevnetRegistry {
    * Calls of one devnet run in turn here; another process's change in between is a 409.
    */
   steer<T>(projectId: number, action: (chain: DevnetChain, devnetId: number) => Promise<T>): Promise<T> {
-    return this.locked(projectId, async () => {
+    return this.locked(projectId, () => this.acrossProcesses(projectId, async () => {
       const h = await this.fresh(projectId);
       let result: T;
       try {
@@ -84,12 +88,12 @@ export class DevnetRegistry {
       }
       await this.save(projectId, h, h.chain.steering.state());
       return result;
-    });
+    }));
   }
 
   /** A new chain from `genesis` for the project, in place of the one it had (its ledger forgotten). */
   replace(projectId: number, genesis: DevnetGenesisSettings): Promise<{ devnetId: number; chain: DevnetChain }> {
-    return this.locked(projectId, async () => {
+    return this.locked(projectId, () => this.acrossProcesses(projectId, async () => {
       const state = this.o.engine.genesisState(genesis, this.now());
       const row = await readDevnet(this.o.db, projectId);
       if (!row) {
@@ -103,7 +107,7 @@ export class DevnetRegistry {
       this.held.delete(projectId);
       const h = await this.fresh(projectId);
       return { devnetId: h.devnetId, chain: h.chain };
-    });
+    }));
   }
 
   /** Unloads the devnets no request reached for idleMs; they wake on their next request. */
@@ -129,6 +133,19 @@ export class DevnetRegistry {
   close(): void {
     clearInterval(this.timer);
     this.held.clear();
+  }
+
+  /**
+   * On PostgreSQL (where several gateways may steer one devnet) a steering call holds the devnet's
+   * advisory lock from its freshness check to its save, so two processes' calls run one after the
+   * other rather than one of them being refused; SQLite serves one process.
+   */
+  private acrossProcesses<T>(projectId: number, fn: () => Promise<T>): Promise<T> {
+    if (!isPostgres(this.o.db)) return fn();
+    return this.o.db.transaction(async (trx) => {
+      await trx.raw('select pg_advisory_xact_lock(?, ?)', [DEVNET_LOCK_SPACE, projectId]);
+      return fn();
+    });
   }
 
   private async locked<T>(projectId: number, fn: () => Promise<T>): Promise<T> {

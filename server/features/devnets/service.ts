@@ -24,7 +24,10 @@ export interface SteeringCall {
 
 export type DevnetService = ReturnType<typeof devnetService>;
 
-export function devnetService(db: Db, registry: DevnetRegistry, now: () => number = Date.now) {
+type Details = Record<string, string | number | boolean | null>;
+
+/** What every steering call shares: the state it answers, its audit entry, the change run through the registry. */
+function steeringKit(db: Db, registry: DevnetRegistry) {
   const stateOf = async (devnetId: number, chain: DevnetChain): Promise<DevnetStateDto> => {
     const f = chain.facts();
     return {
@@ -39,7 +42,7 @@ export function devnetService(db: Db, registry: DevnetRegistry, now: () => numbe
     };
   };
 
-  const audit = async (c: SteeringCall, action: AuditAction, details: Record<string, string | number | boolean | null>) => {
+  const audit = async (c: SteeringCall, action: AuditAction, details: Details) => {
     const project = (await db('projects').where({ id: c.projectId }).first('name')) as { name: string } | undefined;
     const label = project?.name ?? c.projectUuid;
     // A key's call is recorded under its project's name (the key itself is never written).
@@ -48,7 +51,7 @@ export function devnetService(db: Db, registry: DevnetRegistry, now: () => numbe
   };
 
   /** A steering call: the change, its audit entry with what it did, and the devnet's state after it. */
-  async function steered<T>(c: SteeringCall, action: AuditAction, change: (chain: DevnetChain, devnetId: number) => Promise<T>, details: (result: T, tip: DevnetTipDto) => Record<string, string | number | boolean | null>) {
+  async function steered<T>(c: SteeringCall, action: AuditAction, change: (chain: DevnetChain, devnetId: number) => Promise<T>, details: (result: T, tip: DevnetTipDto) => Details) {
     let devnetId = 0;
     let chain: DevnetChain | null = null;
     const result = await registry.steer(c.projectId, async (ch, id) => {
@@ -61,16 +64,73 @@ export function devnetService(db: Db, registry: DevnetRegistry, now: () => numbe
     return { result, state };
   }
 
-  const rangeToInvalid = async <T>(p: Promise<T>): Promise<T> => {
-    try {
-      return await p;
-    } catch (err) {
-      if (err instanceof RangeError) throw new Invalid(err.message.endsWith('.') ? err.message : `${err.message}.`);
-      throw err;
-    }
-  };
+  return { stateOf, audit, steered };
+}
+type Kit = ReturnType<typeof steeringKit>;
 
+/** A refusal of the chain (a bad address, an amount out of range, a snapshot it cannot read) is the caller's 400. */
+async function rangeToInvalid<T>(p: Promise<T>): Promise<T> {
+  try {
+    return await p;
+  } catch (err) {
+    if (err instanceof RangeError) throw new Invalid(err.message.endsWith('.') ? err.message : `${err.message}.`);
+    throw err;
+  }
+}
+
+/** Snapshots: taken, restored and deleted by name. */
+function snapshotCalls(db: Db, { steered }: Kit, now: () => number) {
   return {
+    async snapshot(c: SteeringCall, name: string) {
+      return (
+        await steered(
+          c,
+          'devnet.snapshot_taken',
+          async (ch, devnetId) => {
+            await insertSnapshot(db, devnetId, name, await ch.steering.snapshot(), ch.tip().height, now());
+          },
+          (_r, tip) => ({ name, height: tip.height }),
+        )
+      ).state;
+    },
+
+    async restore(c: SteeringCall, name: string) {
+      return (
+        await rangeToInvalid(
+          steered(
+            c,
+            'devnet.snapshot_restored',
+            async (ch, devnetId) => {
+              const snapshot = await readSnapshot(db, devnetId, name);
+              if (!snapshot) throw new NotFound(`This devnet has no snapshot named ${name}.`);
+              await ch.steering.restore(snapshot);
+            },
+            (_r, tip) => ({ name, height: tip.height }),
+          ),
+        )
+      ).state;
+    },
+
+    async deleteSnapshot(c: SteeringCall, name: string) {
+      return (
+        await steered(
+          c,
+          'devnet.snapshot_deleted',
+          async (_ch, devnetId) => {
+            if (!(await deleteSnapshot(db, devnetId, name))) throw new NotFound(`This devnet has no snapshot named ${name}.`);
+          },
+          () => ({ name }),
+        )
+      ).state;
+    },
+  };
+}
+
+export function devnetService(db: Db, registry: DevnetRegistry, now: () => number = Date.now) {
+  const kit = steeringKit(db, registry);
+  const { stateOf, audit, steered } = kit;
+  return {
+    ...snapshotCalls(db, kit, now),
     /** A project of another network has no devnet: 404 on the dashboard's routes. */
     async assertDevnetProject(projectId: number): Promise<void> {
       const row = (await db('projects').where({ id: projectId }).first('network_id')) as { network_id: number } | undefined;
@@ -149,49 +209,6 @@ export function devnetService(db: Db, registry: DevnetRegistry, now: () => numbe
 
     async reset(c: SteeringCall) {
       return (await steered(c, 'devnet.reset', (ch) => ch.steering.reset(), (_r, tip) => ({ height: tip.height }))).state;
-    },
-
-    async snapshot(c: SteeringCall, name: string) {
-      return (
-        await steered(
-          c,
-          'devnet.snapshot_taken',
-          async (ch, devnetId) => {
-            await insertSnapshot(db, devnetId, name, await ch.steering.snapshot(), ch.tip().height, now());
-          },
-          (_r, tip) => ({ name, height: tip.height }),
-        )
-      ).state;
-    },
-
-    async restore(c: SteeringCall, name: string) {
-      return (
-        await rangeToInvalid(
-          steered(
-            c,
-            'devnet.snapshot_restored',
-            async (ch, devnetId) => {
-              const snapshot = await readSnapshot(db, devnetId, name);
-              if (!snapshot) throw new NotFound(`This devnet has no snapshot named ${name}.`);
-              await ch.steering.restore(snapshot);
-            },
-            (_r, tip) => ({ name, height: tip.height }),
-          ),
-        )
-      ).state;
-    },
-
-    async deleteSnapshot(c: SteeringCall, name: string) {
-      return (
-        await steered(
-          c,
-          'devnet.snapshot_deleted',
-          async (_ch, devnetId) => {
-            if (!(await deleteSnapshot(db, devnetId, name))) throw new NotFound(`This devnet has no snapshot named ${name}.`);
-          },
-          () => ({ name }),
-        )
-      ).state;
     },
   };
 }

@@ -63,3 +63,14 @@ export async function readSnapshot(db: Db, devnetId: number, name: string): Prom
 export async function deleteSnapshot(db: Db, devnetId: number, name: string): Promise<boolean> {
   return (await db('devnet_snapshots').where({ devnet_id: devnetId, name }).delete()) > 0;
 }
+
+/**
+ * The accepted transactions of devnets that no longer exist (their project was deleted, the devnet
+ * with it): the ledger's rows are keyed `devnet:<id>` and have no foreign key to the devnet.
+ */
+export async function pruneDevnetLedgers(db: Db): Promise<number> {
+  return db('sandbox_ledger')
+    .where('network', 'like', 'devnet:%')
+    .whereNotExists((q) => q.select(db.raw('1')).from('devnets').whereRaw("sandbox_ledger.network = 'devnet:' || devnets.id"))
+    .delete();
+}

@@ -3,6 +3,7 @@ import type { Verdict } from '../../gateway/limiter';
 import type { MeteredRequest } from '../../gateway/metering';
 import type { AdmittedCall, CallSteps, GatewayBackend } from '../../gateway/backend';
 import { limitRefusal } from '../../gateway/refusals';
+import { readBoundedBody } from '../../gateway/body';
 import { recordOf as meterRecordOf } from '../../gateway/admission';
 import { ANY_ORIGIN, sendBlockfrostError } from '../../gateway/respond';
 import { errorMessageOf } from '../../gateway/gateway-response';
@@ -398,42 +399,9 @@ export function createJsonRpcBackend(deps: JsonRpcDeps): GatewayBackend {
     handle(req, res, rest, call, steps) {
       if (rest !== '/') return sendBlockfrostError(res, 404, NOT_FOUND_MESSAGE);
       if (req.method !== 'POST') return rpc.send(res, 405, errorReply(null, JSON_RPC_ERRORS.invalidRequest, 'JSON-RPC requests are sent with POST.'));
-      readBody(req, (raw) => answer(rpc, steps, req, res, call, raw));
+      readBoundedBody(req, MAX_JSON_RPC_BODY, (raw) => answer(rpc, steps, req, res, call, raw));
     },
     close: () => void rpc.pool.destroy(),
   };
 }
 
-/** Calls back with the body, or null when it is larger than MAX_JSON_RPC_BODY (the rest is drained). */
-function readBody(req: http.IncomingMessage, done: (raw: Buffer | null) => void): void {
-  const declared = Number(req.headers['content-length']);
-  if (declared > MAX_JSON_RPC_BODY) {
-    req.resume();
-    return done(null);
-  }
-  let first: Buffer | null = null;
-  let chunks: Buffer[] | null = null;
-  let size = 0;
-  let over = false;
-  req.on('data', (c: Buffer) => {
-    if (over) return;
-    size += c.length;
-    if (size > MAX_JSON_RPC_BODY) {
-      over = true;
-      first = null;
-      chunks = null;
-      return done(null);
-    }
-    if (!first) first = c;
-    else (chunks ??= [first]).push(c);
-  });
-  req.on('end', () => {
-    if (!over) done(chunks ? Buffer.concat(chunks) : (first ?? Buffer.alloc(0)));
-  });
-  req.on('error', () => {
-    if (!over) {
-      over = true;
-      done(null);
-    }
-  });
-}

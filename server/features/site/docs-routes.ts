@@ -106,6 +106,7 @@ export function dataApiDocument({ config, sandboxShapes }: DataApiOptions): Doc 
         : 'Cardano networks with a configured backend answer the whole Blockfrost API; a network served by the sandbox chain answers a subset.') +
       (sandboxed.length > 0 && !config.isProduction ? sandboxGuide(config, sandboxed.map((n) => n.slug)) : '') +
       WEBHOOK_GUIDE +
+      PUSH_GUIDE +
       '\n\nThis reference is built from Blockfrost\'s published OpenAPI specification (`@blockfrost/openapi`, MIT licence).',
   };
   return doc;
@@ -118,7 +119,7 @@ const CAIRN_TX_STATUS_PATH = '/cairn/v1/txs/{hash}/status';
  * not under /api/v0), so its path item names its own servers.
  */
 function txStatusPathItem(gatewayUrl: string, slugs: readonly string[]): Record<string, unknown> {
-  const change = { type: 'object', properties: { state: { type: 'string' }, block_height: { type: 'integer', nullable: true }, block_hash: { type: 'string', nullable: true }, at: { type: 'integer', description: 'Unix seconds' } } };
+  const change = { type: 'object', properties: { state: { type: 'string' }, block_height: { type: 'integer', nullable: true }, block_hash: { type: 'string', nullable: true }, resubmitted: { type: 'boolean', description: 'This change was Cairn sending the rolled-back transaction to the mempool again (the project setting)' }, at: { type: 'integer', description: 'Unix seconds' } } };
   const example = {
     tx_hash: '6f1b0e3c6bd4b8e9e0c7d6c1f1f3f08ad4c8a4b7d3e2a1f0e9d8c7b6a5f4e3d2',
     state: 'in_block',
@@ -130,8 +131,8 @@ function txStatusPathItem(gatewayUrl: string, slugs: readonly string[]): Record<
     reason: null,
     submitted_at: 1764412800,
     history: [
-      { state: 'pending', block_height: null, block_hash: null, at: 1764412800 },
-      { state: 'in_block', block_height: 1204, block_hash: '9c2f1e0d5b4a39281706f5e4d3c2b1a09f8e7d6c5b4a39281706f5e4d3c2b1a0', at: 1764412820 },
+      { state: 'pending', block_height: null, block_hash: null, resubmitted: false, at: 1764412800 },
+      { state: 'in_block', block_height: 1204, block_hash: '9c2f1e0d5b4a39281706f5e4d3c2b1a09f8e7d6c5b4a39281706f5e4d3c2b1a0', resubmitted: false, at: 1764412820 },
     ],
   };
   const error = (status: number, message: string) => ({ 'application/json': { example: { status_code: status, error: status === 400 ? 'Bad Request' : 'Not Found', message } } });
@@ -148,7 +149,7 @@ function txStatusPathItem(gatewayUrl: string, slugs: readonly string[]): Record<
         'A Cairn extension, outside Blockfrost\'s paths: where a transaction your project submitted through `/tx/submit` (on a sandbox network) stands. ' +
         '`pending` (accepted, waiting in the mempool), `in_block` (`depth` blocks so far, its own included), `confirmed` (reached `confirmations_needed`, ' +
         '10 unless the project sets its own), `rolled_back` (its block was dropped by a rollback; pending again once back in the mempool), `expired` ' +
-        '(its validity end `ttl_slot` passed before it landed), `invalid` (refused at submit; `reason` is the ledger\'s). `history` lists every change with its time. ' +
+        '(its validity end `ttl_slot` passed before it landed), `invalid` (refused at submit; `reason` is the ledger\'s). `history` lists every change with its time; a project that turned on resubmission on rollback has a rolled-back transaction sent to the mempool again while it is valid, a `pending` change with `resubmitted: true`. ' +
         'Counted like any request. Another project\'s transaction answers 404. Settled transactions (confirmed, expired, invalid) are kept 7 days.',
       parameters: [{ name: 'hash', in: 'path', required: true, description: 'The hash `/tx/submit` answered (64 hexadecimal characters).', schema: { type: 'string', pattern: '^[0-9a-f]{64}$' } }],
       responses: {
@@ -216,6 +217,19 @@ const WEBHOOK_GUIDE =
   'Each request carries `Blockfrost-Signature: t=<unix seconds>,v1=<signature>`: the hex HMAC-SHA256 of `<t>.<raw body>` keyed with the webhook\'s ' +
   'auth token (on the webhook\'s page). Compute it over the body exactly as received, compare, and refuse a `t` too far from now; during a secret ' +
   'rotation\'s overlap the header has one `v1` per live token. blockfrost-js\'s `verifyWebhookSignature` does all of this.';
+
+const PUSH_GUIDE =
+  '\n\n## Push API (websocket)\n\n' +
+  'Blockfrost\'s websocket-link protocol is served on the gateway at `/ws` (also `/{network}/ws`, and `/<key>/ws` for clients that take only a URL; ' +
+  'or send the key in the `project_id` header of the upgrade), for the Cardano networks. @trezor/blockchain-link\'s Blockfrost worker connects unchanged. ' +
+  'Send `{"id": "1", "command": "GET_SERVER_INFO", "params": {}}`; the answer is `{"id": "1", "type": "message", "data": {"name": "Cardano", "shortcut": "tada", ' +
+  '"testnet": true, "version": "…", "decimals": 6, "blockHeight": 1204, "blockHash": "…"}}`, an error `{"id": "1", "type": "error", "data": {"error": {"message": "…"}}}`. ' +
+  'Commands: `GET_SERVER_INFO`, `GET_BLOCK` `{hashOrNumber}`, `GET_TRANSACTION` `{txId}`, `GET_ACCOUNT_INFO` `{descriptor, details: basic|tokens|tokenBalances|txids|txs, page, pageSize}`, ' +
+  '`GET_ACCOUNT_UTXO` `{descriptor}`, `GET_BALANCE_HISTORY` `{descriptor, groupBy, from, to}`, `ESTIMATE_FEE` (`{lovelacePerByte}`), `PUSH_TRANSACTION` `{txData}` (hex; answers the hash, ' +
+  'tracked like `/tx/submit`), `SUBSCRIBE_BLOCK`, `UNSUBSCRIBE_BLOCK`, `SUBSCRIBE_ADDRESS` `{addresses}`, `UNSUBSCRIBE_ADDRESS`. A descriptor is an account public key (128 hex characters) ' +
+  'or an address. Notifications carry the id of the message that subscribed: a block as `/blocks/{hash}` answers it when the block is added, and for each transaction touching a subscribed ' +
+  'address `{address, txHash, txData, txUtxos, blockInfo}`; a rollback sends the new tip\'s block and the abandoned blocks\' notifications again. Every message counts as a request ' +
+  '(rate limit and daily quota); each plan caps the connections a project holds open; a connection silent for the idle timeout, or whose key stops working, is closed.';
 
 /** Milkomeda's JSON-RPC as an OpenAPI document: one POST carrying a call of an allowed method. */
 export function milkomedaApiDocument(config: Config): Doc {

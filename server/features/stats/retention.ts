@@ -40,6 +40,8 @@ export interface RetentionOptions {
   pruneWebhookOutbox?: (db: Db, now: number) => Promise<number>;
   /** Transaction tracking's prune of settled submitted transactions (server/features/txs), called on every run. */
   pruneTrackedTxs?: (db: Db, now: number) => Promise<number>;
+  /** Devnets' prune of the accepted transactions of devnets whose project was deleted (server/features/devnets), called on every run. */
+  pruneDevnetLedgers?: (db: Db) => Promise<number>;
   /** How long the workspace audit log keeps an entry (AUDIT_RETENTION_DAYS); 400 days when not given. */
   auditRetentionDays?: number;
 }
@@ -105,6 +107,7 @@ export async function pruneOnce(db: Db, now = Date.now(), opts: RetentionOptions
   // Webhook events and attempts are pruned by the outbox module (see RetentionOptions).
   if (opts.pruneWebhookOutbox) report.webhook_outbox = await opts.pruneWebhookOutbox(db, now);
   if (opts.pruneTrackedTxs) report.tracked_txs = await opts.pruneTrackedTxs(db, now);
+  if (opts.pruneDevnetLedgers) report.devnet_ledgers = await opts.pruneDevnetLedgers(db);
 
   return report;
 }

@@ -8,6 +8,7 @@ import type { Db } from '../../db/index';
 import type { Logger } from '../../logger';
 import type { CairnExtension, GatewayBackend } from '../../gateway/backend';
 import { sendBlockfrostError, sendJson } from '../../gateway/respond';
+import { readBoundedBody } from '../../gateway/body';
 import { errorMessageOf } from '../../gateway/gateway-response';
 import { NOT_FOUND_MESSAGE } from '../../blockfrost/http';
 import { networks } from '../../../shared/networks';
@@ -48,8 +49,8 @@ export function trackingSubmissions(
 ): GatewayBackend {
   const network = networks.find((n) => n.slug === opts.slug)?.webhookId;
   if (network === undefined || network === null) return inner;
-  const record = (projectId: number, facts: { hash: string; ttlSlot: number | null }, reason?: string) =>
-    recordSubmission(opts.db, { projectId, network, txHash: facts.hash, ttlSlot: facts.ttlSlot, ...(reason !== undefined ? { reason } : {}) }, opts.withChange).catch((err: unknown) =>
+  const record = (projectId: number, facts: { hash: string; ttlSlot: number | null }, cbor: Buffer, reason?: string) =>
+    recordSubmission(opts.db, { projectId, network, txHash: facts.hash, ttlSlot: facts.ttlSlot, cbor, ...(reason !== undefined ? { reason } : {}) }, opts.withChange).catch((err: unknown) =>
       opts.logger.warn({ network: opts.slug, err: { message: (err as Error).message } }, 'txs: recording a submitted transaction failed'),
     );
   return {
@@ -58,33 +59,20 @@ export function trackingSubmissions(
     ...(inner.close ? { close: () => inner.close!() } : {}),
     handle(req, res, path, call, steps) {
       if (!isSubmit(req, path) || !isCbor(req)) return inner.handle(req, res, path, call, steps);
-      const chunks: Buffer[] = [];
-      let size = 0;
-      let over = false;
-      req.on('data', (chunk: Buffer) => {
-        if (over) return;
-        size += chunk.length;
-        if (size > SUBMIT_LIMIT) {
-          over = true;
-          return;
-        }
-        chunks.push(chunk);
-      });
-      req.on('end', () => {
-        if (over) return sendBlockfrostError(res, 400, TOO_LARGE_MESSAGE);
-        const body = Buffer.concat(chunks);
+      readBoundedBody(req, SUBMIT_LIMIT, (body, failure) => {
+        if (failure === 'error') return void res.destroy();
+        if (!body) return sendBlockfrostError(res, 400, TOO_LARGE_MESSAGE);
         // Read in full: the backend's body parser takes req.body as it is.
         (req as http.IncomingMessage & { body?: Buffer }).body = body;
         const facts = body.length > 0 ? txFacts(body) : null;
         if (facts) {
           res.once('finish', () => {
-            if (res.statusCode === 200) void record(call.project.projectId, facts);
-            else if (res.statusCode === 400) void record(call.project.projectId, facts, errorMessageOf(res) ?? 'Refused by the ledger.');
+            if (res.statusCode === 200) void record(call.project.projectId, facts, body);
+            else if (res.statusCode === 400) void record(call.project.projectId, facts, body, errorMessageOf(res) ?? 'Refused by the ledger.');
           });
         }
         inner.handle(req, res, path, call, steps);
       });
-      req.on('error', () => res.destroy());
     },
   };
 }

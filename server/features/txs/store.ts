@@ -34,6 +34,8 @@ export interface Submission {
   ttlSlot: number | null;
   /** Set for a transaction the ledger refused (state invalid). */
   reason?: string;
+  /** The transaction as submitted, kept while it is tracked so a rollback can resubmit it (accepted ones only). */
+  cbor?: Uint8Array;
   at?: number;
 }
 
@@ -56,7 +58,7 @@ export async function recordSubmission(db: Db, s: Submission, withChange?: (trx:
       id = Number(existing.id);
       await trx('tracked_txs')
         .where({ id })
-        .update({ state, reason: s.reason ?? null, ttl_slot: s.ttlSlot, updated_at: at, settled_at: isSettled(state) ? at : null });
+        .update({ state, reason: s.reason ?? null, ttl_slot: s.ttlSlot, cbor: cborOf(s, state), updated_at: at, settled_at: isSettled(state) ? at : null });
     } else {
       const [row] = await trx('tracked_txs')
         .insert({
@@ -67,6 +69,7 @@ export async function recordSubmission(db: Db, s: Submission, withChange?: (trx:
           ttl_slot: s.ttlSlot,
           confirmations_needed: project.tx_confirmations ?? DEFAULT_TX_CONFIRMATIONS,
           reason: s.reason ?? null,
+          cbor: cborOf(s, state),
           submitted_at: at,
           updated_at: at,
           settled_at: isSettled(state) ? at : null,
@@ -79,6 +82,9 @@ export async function recordSubmission(db: Db, s: Submission, withChange?: (trx:
     await withChange?.(trx, { projectId: s.projectId, network: s.network, txHash: s.txHash, from: (existing?.state as TxState | undefined) ?? null, state, blockHeight: null, blockHash: null, depth: 0, confirmationsNeeded, at });
   });
 }
+
+/** The CBOR kept for a submission: an accepted one's, for resubmission after a rollback. */
+const cborOf = (s: Submission, state: TxState): Buffer | null => (state === 'pending' && s.cbor ? Buffer.from(s.cbor) : null);
 
 /** Where a devnet's follower keeps its cursors: negative, so it never names a network's Secure Webhooks id. */
 export const devnetCursorKey = (devnetId: number): number => -devnetId;
@@ -108,7 +114,7 @@ export async function txStatus(db: Db, projectId: number, txHash: string): Promi
   const row = await db('tracked_txs').where({ project_id: projectId, tx_hash: txHash }).first();
   if (!row) return null;
   const [changes, tip] = await Promise.all([
-    db('tracked_tx_changes').where({ tracked_id: row.id }).orderBy('id').select('state', 'block_height', 'block_hash', 'at'),
+    db('tracked_tx_changes').where({ tracked_id: row.id }).orderBy('id').select('state', 'block_height', 'block_hash', 'resubmitted', 'at'),
     followedTip(db, Number(row.network), projectId),
   ]);
   const blockHeight = num(row.block_height);
@@ -122,7 +128,7 @@ export async function txStatus(db: Db, projectId: number, txHash: string): Promi
     ttl_slot: num(row.ttl_slot),
     reason: row.reason ?? null,
     submitted_at: seconds(row.submitted_at),
-    history: changes.map((c) => ({ state: c.state, block_height: num(c.block_height), block_hash: c.block_hash ?? null, at: seconds(c.at) })),
+    history: changes.map((c) => ({ state: c.state, block_height: num(c.block_height), block_hash: c.block_hash ?? null, resubmitted: Boolean(c.resubmitted), at: seconds(c.at) })),
   };
 }
 
@@ -152,6 +158,21 @@ export async function pruneTrackedTxs(db: Db, now = Date.now()): Promise<number>
 export async function projectTxConfirmations(db: Db, projectId: number): Promise<number> {
   const row = await db('projects').where({ id: projectId }).first('tx_confirmations');
   return row?.tx_confirmations ?? DEFAULT_TX_CONFIRMATIONS;
+}
+
+/** Whether the project's rolled-back transactions are sent to the mempool again. */
+export async function projectTxResubmit(db: Db, projectId: number): Promise<boolean> {
+  const row = await db('projects').where({ id: projectId }).first('tx_resubmit');
+  return Boolean(row?.tx_resubmit);
+}
+
+/** Sets the project's resubmission; answers what it was and the project's name, for the audit log. */
+export async function setProjectTxResubmit(db: Db, projectId: number, resubmit: boolean): Promise<{ before: boolean; projectName: string }> {
+  return db.transaction(async (trx) => {
+    const row = (await trx('projects').where({ id: projectId }).first('tx_resubmit', 'name')) as { tx_resubmit: boolean | number; name: string };
+    await trx('projects').where({ id: projectId }).update({ tx_resubmit: resubmit, updated_at: Date.now() });
+    return { before: Boolean(row.tx_resubmit), projectName: row.name };
+  });
 }
 
 /** Sets the project's confirmations; answers what they were and the project's name, for the audit log. */

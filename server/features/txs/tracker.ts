@@ -1,7 +1,7 @@
 // Advances tracked transactions as the chain follower writes blocks at the tip, in the follower's
 // own transaction (so a restart neither loses nor repeats a change). What it costs does not grow with
-// the transactions tracked: one indexed read per batch of blocks finds those the blocks include, those
-// now deep enough and those past their validity, then one update per new state (per block for
+// the transactions tracked: three indexed reads per batch of blocks find those the blocks include,
+// those now deep enough and those past their validity, then one update per new state (per block for
 // in_block) and one insert of the changes.
 import type { Knex } from 'knex';
 import type { Conn, TxChange } from './store';
@@ -48,17 +48,22 @@ export async function advanceTracked(trx: Knex.Transaction, network: number, blo
   const lastSlot = slots.length > 0 ? Math.max(...slots) : null;
   const hashes = [...landedIn.keys()];
   const cols = ['id', 'project_id', 'tx_hash', 'state', 'block_height', 'block_hash', 'ttl_slot', 'confirmations_needed'];
-  // One read: the open ones the blocks include, the landed ones now deep enough, the unlanded ones past their validity.
-  const rows: Row[] = (
-    await trx('tracked_txs')
-      .where(projectId === undefined ? { network } : { network, project_id: projectId })
-      .andWhere((q) => {
-        q.where((d) => d.where('state', 'in_block').andWhere(trx.raw('block_height + confirmations_needed - 1 <= ?', [tip])));
-        if (lastSlot !== null) q.orWhere((e) => e.whereIn('state', OPEN_UNLANDED).andWhere('ttl_slot', '<=', lastSlot));
-        for (let i = 0; i < hashes.length; i += CHUNK) q.orWhere((h) => h.whereIn('state', OPEN_UNLANDED).whereIn('tx_hash', hashes.slice(i, i + CHUNK)));
-      })
-      .select(cols)
-  ).map((r: Row) => ({ ...r, id: Number(r.id), project_id: Number(r.project_id), block_height: r.block_height === null ? null : Number(r.block_height), ttl_slot: r.ttl_slot === null ? null : Number(r.ttl_slot), confirmations_needed: Number(r.confirmations_needed) }));
+  // Three reads, each on an index of its own, so none walks the pending transactions: those the
+  // blocks include (network, tx_hash), the landed ones now deep enough (network, state), and the
+  // unlanded ones past their validity (network, state, ttl_slot).
+  const found: Row[] = [];
+  // A devnet's blocks are its project's own chain: only that project's transactions are looked at.
+  const scope = projectId === undefined ? { network } : { network, project_id: projectId };
+  // The state is checked here, not in SQL: with it the planner may prefer (network, state) and walk every pending row.
+  for (let i = 0; i < hashes.length; i += CHUNK) {
+    const byHash: Row[] = await trx('tracked_txs').where(scope).whereIn('tx_hash', hashes.slice(i, i + CHUNK)).select(cols);
+    found.push(...byHash.filter((r) => OPEN_UNLANDED.includes(r.state)));
+  }
+  found.push(...(await trx('tracked_txs').where({ ...scope, state: 'in_block' }).andWhere(trx.raw('block_height + confirmations_needed - 1 <= ?', [tip])).select(cols)));
+  if (lastSlot !== null) found.push(...(await trx('tracked_txs').where(scope).whereIn('state', OPEN_UNLANDED).andWhere('ttl_slot', '<=', lastSlot).select(cols)));
+  const unique = new Map<number, Row>();
+  for (const r of found) unique.set(Number(r.id), r);
+  const rows: Row[] = [...unique.values()].map((r: Row) => ({ ...r, id: Number(r.id), project_id: Number(r.project_id), block_height: r.block_height === null ? null : Number(r.block_height), ttl_slot: r.ttl_slot === null ? null : Number(r.ttl_slot), confirmations_needed: Number(r.confirmations_needed) }));
   if (rows.length === 0) return [];
 
   const changes: TxChange[] = [];
@@ -109,16 +114,32 @@ export async function advanceTracked(trx: Knex.Transaction, network: number, blo
   return changes;
 }
 
-async function insertChanges(trx: Conn, rows: Array<{ tracked_id: number; state: TxState; block_height: number | null; block_hash: string | null; at: number }>): Promise<void> {
-  for (let i = 0; i < rows.length; i += CHUNK) await trx('tracked_tx_changes').insert(rows.slice(i, i + CHUNK));
+async function insertChanges(trx: Conn, rows: Array<{ tracked_id: number; state: TxState; block_height: number | null; block_hash: string | null; resubmitted?: boolean; at: number }>): Promise<void> {
+  for (let i = 0; i < rows.length; i += CHUNK) await trx('tracked_tx_changes').insert(rows.slice(i, i + CHUNK).map((r) => ({ ...r, resubmitted: r.resubmitted ?? false })));
+}
+
+/** What a rollback may do for a project that asked for resubmission: the chain's submit, and the slot the chain is at (a transaction valid no longer is left out). */
+export interface Resubmission {
+  resubmit(cbor: Uint8Array): Promise<boolean>;
+  slot: number | null;
 }
 
 /**
  * The blocks `abandoned` were dropped by a rollback: the transactions they held (landed or confirmed)
- * are rolled back, and those `inMempool` says are waiting again go back to pending. Answers the changes.
+ * are rolled back, and those `inMempool` says are waiting again go back to pending. Of the others,
+ * those whose project resubmits on rollback and whose validity has not ended are sent to the mempool
+ * again with the CBOR kept at submit, and go back to pending as a resubmission. Answers the changes.
  * With `projectId`, the chain is that project's own (a devnet): only its transactions are looked at.
  */
-export async function rollBackTracked(trx: Knex.Transaction, network: number, abandoned: string[], inMempool: (hashes: string[]) => Promise<Set<string>>, now = Date.now(), projectId?: number): Promise<TxChange[]> {
+export async function rollBackTracked(
+  trx: Knex.Transaction,
+  network: number,
+  abandoned: string[],
+  inMempool: (hashes: string[]) => Promise<Set<string>>,
+  now = Date.now(),
+  resubmission?: Resubmission,
+  projectId?: number,
+): Promise<TxChange[]> {
   if (abandoned.length === 0) return [];
   const rows: Row[] = [];
   for (let i = 0; i < abandoned.length; i += CHUNK) {
@@ -126,19 +147,22 @@ export async function rollBackTracked(trx: Knex.Transaction, network: number, ab
   }
   if (rows.length === 0) return [];
   const waiting = await inMempool([...new Set(rows.map((r) => r.tx_hash))]);
+  const resubmitted = await resubmitRolledBack(trx, rows.filter((r) => !waiting.has(r.tx_hash)), resubmission);
   const changes: TxChange[] = [];
-  const history: Array<{ tracked_id: number; state: TxState; block_height: number | null; block_hash: string | null; at: number }> = [];
+  const history: Array<{ tracked_id: number; state: TxState; block_height: number | null; block_hash: string | null; resubmitted?: boolean; at: number }> = [];
   for (const r of rows) {
     const base = { projectId: Number(r.project_id), network, txHash: r.tx_hash, blockHeight: null, blockHash: null, depth: 0, confirmationsNeeded: Number(r.confirmations_needed), at: now };
     changes.push({ ...base, from: r.state, state: 'rolled_back', blockHeight: r.block_height === null ? null : Number(r.block_height), blockHash: r.block_hash });
     history.push({ tracked_id: Number(r.id), state: 'rolled_back', block_height: r.block_height === null ? null : Number(r.block_height), block_hash: r.block_hash, at: now });
-    if (waiting.has(r.tx_hash)) {
+    const again = resubmitted.has(Number(r.id));
+    if (waiting.has(r.tx_hash) || again) {
       changes.push({ ...base, from: 'rolled_back', state: 'pending' });
-      history.push({ tracked_id: Number(r.id), state: 'pending', block_height: null, block_hash: null, at: now });
+      history.push({ tracked_id: Number(r.id), state: 'pending', block_height: null, block_hash: null, ...(again ? { resubmitted: true } : {}), at: now });
     }
   }
-  const back = rows.filter((r) => waiting.has(r.tx_hash)).map((r) => Number(r.id));
-  const gone = rows.filter((r) => !waiting.has(r.tx_hash)).map((r) => Number(r.id));
+  const isBack = (r: Row) => waiting.has(r.tx_hash) || resubmitted.has(Number(r.id));
+  const back = rows.filter(isBack).map((r) => Number(r.id));
+  const gone = rows.filter((r) => !isBack(r)).map((r) => Number(r.id));
   const cleared = { block_height: null, block_hash: null, updated_at: now, settled_at: null };
   if (gone.length > 0) await trx('tracked_txs').whereIn('id', gone).update({ ...cleared, state: 'rolled_back' });
   if (back.length > 0) await trx('tracked_txs').whereIn('id', back).update({ ...cleared, state: 'pending' });
@@ -146,3 +170,21 @@ export async function rollBackTracked(trx: Knex.Transaction, network: number, ab
   return changes;
 }
 
+/** Sends the rolled-back transactions of projects that resubmit, still valid and with their CBOR kept, to the mempool again; answers the ids it took. */
+async function resubmitRolledBack(trx: Knex.Transaction, rows: Row[], resubmission: Resubmission | undefined): Promise<Set<number>> {
+  const done = new Set<number>();
+  if (!resubmission || rows.length === 0) return done;
+  const { slot } = resubmission;
+  const valid = rows.filter((r) => r.ttl_slot === null || slot === null || Number(r.ttl_slot) > slot);
+  if (valid.length === 0) return done;
+  const kept: Array<{ id: number; cbor: Buffer | null }> = await trx('tracked_txs')
+    .join('projects', 'projects.id', 'tracked_txs.project_id')
+    .whereIn('tracked_txs.id', valid.map((r) => Number(r.id)))
+    .where('projects.tx_resubmit', true)
+    .whereNotNull('tracked_txs.cbor')
+    .select('tracked_txs.id', 'tracked_txs.cbor');
+  for (const k of kept) {
+    if (k.cbor && (await resubmission.resubmit(new Uint8Array(k.cbor)))) done.add(Number(k.id));
+  }
+  return done;
+}

@@ -5,8 +5,8 @@ import type { Block, Epoch, Pool, Tx, TxDelegation, TxDetails, TxUtxos } from '.
 /** What the follower reads from a chain (server/blockfrost/chain.ts): the sandbox in process, or any Blockfrost-compatible backend. */
 export type { ChainSource };
 
-/** A chain served in process (the sandbox chain) as a ChainSource. */
-export function sandboxSource(chain: LocalChain): ChainSource {
+/** A chain served in process (the sandbox chain) as a ChainSource; with its submit, it can take a rolled-back transaction again. */
+export function sandboxSource(chain: LocalChain & { submit?(cbor: Uint8Array): Promise<string> }): ChainSource {
   return {
     // Reads what other processes accepted into the sandbox first, so the follower sees every
     // submitted and faucet transaction of a block before it matches the block.
@@ -19,6 +19,7 @@ export function sandboxSource(chain: LocalChain): ChainSource {
     blockTxHashes: async (hash) => (chain.blockTxDetails(hash) ?? []).map((d) => d.tx.hash),
     epoch: async (n) => chain.epoch(n),
     epochStart: async (n) => (chain.epoch(n) ? chain.epochBounds(n) : null),
+    ...(chain.submit ? { resubmit: (cbor: Uint8Array) => chain.submit!(cbor).then(() => true, () => false) } : {}),
   };
 }
 
@@ -56,6 +57,16 @@ export function httpSource(upstream: UpstreamConfig, timeoutMs = 15_000): ChainS
     tipHeight: async () => (await get<Block>('/blocks/latest'))?.height ?? 0,
     blockAt: (h) => get<Block>(`/blocks/${h}`),
     blockTxHashes: txHashesOf,
+    async resubmit(cbor) {
+      const res = await fetch(`${upstream.url}/tx/submit`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/cbor', ...(upstream.auth ? { [upstream.auth.name]: upstream.auth.value } : {}) },
+        body: Buffer.from(cbor),
+        signal: AbortSignal.timeout(timeoutMs),
+      });
+      await res.arrayBuffer().catch(() => undefined);
+      return res.ok;
+    },
     async inMempool(hashes) {
       const found = await Promise.all(hashes.map(async (h) => ((await get<unknown>(`/mempool/${h}`)) ? h : null)));
       return new Set(found.filter((h): h is string => h !== null));

@@ -379,11 +379,13 @@ export class ChainFollower {
     let txChanges: TxChange[] = [];
     let txEvents = 0;
     const inMempool = (hashes: string[]) => this.source.inMempool?.(hashes) ?? Promise.resolve(new Set<string>());
+    // Resubmission needs the chain's submit and the slot it is at now (a transaction no longer valid is left out).
+    const resubmission = depth === 0 && this.opts.trackTxs && this.source.resubmit ? { resubmit: (cbor: Uint8Array) => this.source.resubmit!(cbor), slot: (await this.source.blockAt(await this.source.tipHeight()))?.slot ?? null } : undefined;
     await this.db.transaction(async (trx) => {
       const abandoned = await trx('chain_blocks').where({ network: this.key, confirmations: depth }).andWhere('height', '>', f.height).pluck('hash');
       if (abandoned.length > 0) await outbox.cancelRolledBack(trx, this.opts.network, abandoned);
       if (depth === 0 && this.opts.trackTxs) {
-        txChanges = await rollBackTracked(trx, this.opts.network, abandoned, inMempool, Date.now(), this.opts.chain?.projectId);
+        txChanges = await rollBackTracked(trx, this.opts.network, abandoned, inMempool, Date.now(), resubmission, this.opts.chain?.projectId);
         txEvents = await writeTxStatusEvents(trx, this.opts.network, txChanges, { height: f.height, hash: f.hash }, Date.now());
       }
       await trx('chain_blocks').where({ network: this.key, confirmations: depth }).andWhere('height', '>', f.height).delete();

@@ -373,6 +373,8 @@ function assembleChain(ctx: ChainContext): SandboxChain {
     params,
     now: () => clock(),
     tipHeight,
+    // Blocks are made by the clock: the next one is due when its interval from genesis has passed.
+    nextBlockAt: () => params.genesisTime + (tipHeight() + 1) * params.blockIntervalMs,
     epochOfHeight: epochOf,
     ...blockPaths(ctx, pools, txs),
     ...txPaths(ctx, pools, txs),

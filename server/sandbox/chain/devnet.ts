@@ -120,6 +120,37 @@ function wholeIn(value: number, min: number, max: number, name: string): number 
 
 export function createDevnet(o: { id: string; state: DevnetState; store: LedgerStore; now?: () => number }): { chain: SandboxChain; control: DevnetControl } {
   if (!/^[A-Za-z0-9_-]{1,64}$/.test(o.id)) throw new Error('a devnet id is 1 to 64 letters, digits, - or _');
+  const rt = devnetRuntime(o);
+  return { chain: rt.chain, control: devnetControl(rt) };
+}
+
+/** What a devnet's steering works on: its state, the chain built from it, and the helpers they share. */
+interface DevnetRuntime {
+  state: DevnetState;
+  /** The chain built last from the state (rebuilt by rollback, restore, reload and reset). */
+  inner: SandboxChain;
+  /** The same object for good, answering from `inner`. */
+  readonly chain: SandboxChain;
+  readonly store: LedgerStore;
+  readonly key: string;
+  readonly intervalMs: number;
+  wall(): number;
+  /** Runs steering actions one at a time; submissions and faucet payments wait for the one under way. */
+  serial<T>(fn: () => Promise<T>): Promise<T>;
+  chainNow(): number;
+  timeOfHeight(h: number): number;
+  /** Re-anchors the clock at the wall clock's now, at a chain time. */
+  anchor(chainAt: number, patch?: Partial<DevnetState['clock']>): void;
+  tip(): DevnetTip;
+  /** A new chain behind the same object, its ledger loaded before it answers. */
+  rebuild(): Promise<void>;
+  entries(): Promise<LedgerEntry[]>;
+  faucet(request: FaucetRequest): Promise<FaucetPayment>;
+  /** Submits stored entries again, in order, for the next block: those the ledger refuses now are dropped. */
+  requeue(list: LedgerEntry[]): Promise<{ requeued: string[]; dropped: string[] }>;
+}
+
+function devnetRuntime(o: { id: string; state: DevnetState; store: LedgerStore; now?: () => number }): DevnetRuntime {
   const wall = o.now ?? Date.now;
   const store = o.store;
   const key = devnetLedgerKey(o.id);
@@ -204,23 +235,56 @@ export function createDevnet(o: { id: string; state: DevnetState; store: LedgerS
     return { requeued, dropped };
   };
 
+  return {
+    get state() {
+      return state;
+    },
+    set state(next: DevnetState) {
+      state = next;
+    },
+    get inner() {
+      return inner;
+    },
+    set inner(next: SandboxChain) {
+      inner = next;
+    },
+    chain: chain as unknown as SandboxChain,
+    store,
+    key,
+    intervalMs,
+    wall,
+    serial,
+    chainNow,
+    timeOfHeight,
+    anchor,
+    tip,
+    rebuild,
+    entries,
+    faucet,
+    requeue,
+  };
+}
+
+/** The steering calls over a devnet's runtime. */
+function devnetControl(rt: DevnetRuntime): DevnetControl {
+  const { serial, chainNow, anchor, tip, rebuild, entries, requeue, faucet, store, key, intervalMs, wall, timeOfHeight } = rt;
   const control: DevnetControl = {
-    state: () => structuredClone({ ...state, clock: { ...state.clock } }),
+    state: () => structuredClone({ ...rt.state, clock: { ...rt.state.clock } }),
     tip,
     produce(n) {
       return serial(async () => {
         wholeIn(n, 1, DEVNET_MAX_PRODUCE, 'n');
-        await inner.ready();
+        await rt.inner.ready();
         anchor(chainNow() + n * intervalMs);
         return tip();
       });
     },
     pause() {
-      if (!state.clock.paused) anchor(chainNow(), { paused: true });
+      if (!rt.state.clock.paused) anchor(chainNow(), { paused: true });
       return tip();
     },
     resume() {
-      if (state.clock.paused) anchor(state.clock.chainAt, { paused: false });
+      if (rt.state.clock.paused) anchor(rt.state.clock.chainAt, { paused: false });
       return tip();
     },
     setBlockInterval(ms) {
@@ -231,12 +295,12 @@ export function createDevnet(o: { id: string; state: DevnetState; store: LedgerS
     },
     rollback(n, txs) {
       return serial(async () => {
-        await inner.ready();
-        const top = inner.tipHeight();
+        await rt.inner.ready();
+        const top = rt.inner.tipHeight();
         if (top === 0) throw new DevnetRefusal('The chain is at block 0: there is nothing to roll back.');
         wholeIn(n, 1, top, 'n');
         if (txs !== 'mempool' && txs !== 'drop') throw new DevnetRefusal("txs must be 'mempool' or 'drop'.");
-        if (state.forks.filter((f) => f.height < top - n).length >= MAX_FORKS) throw new DevnetRefusal(`The chain holds ${MAX_FORKS} forks: reset it or restore a snapshot to roll back again.`);
+        if (rt.state.forks.filter((f) => f.height < top - n).length >= MAX_FORKS) throw new DevnetRefusal(`The chain holds ${MAX_FORKS} forks: reset it or restore a snapshot to roll back again.`);
         const fork = top - n;
         const all = await entries();
         const rolled = all.filter((e) => e.height > fork && e.height <= top);
@@ -244,8 +308,8 @@ export function createDevnet(o: { id: string; state: DevnetState; store: LedgerS
         const cut = all.find((e) => e.height > fork);
         if (cut) await store.truncate(key, cut.seq);
         const c = chainNow();
-        const n1 = state.branches + 1;
-        state = { ...state, forks: [...state.forks.filter((f) => f.height < fork), { height: fork, n: n1 }], branches: n1 };
+        const n1 = rt.state.branches + 1;
+        rt.state = { ...rt.state, forks: [...rt.state.forks.filter((f) => f.height < fork), { height: fork, n: n1 }], branches: n1 };
         // The clock goes back to the fork, as far past it as it was past the tip.
         anchor(timeOfHeight(fork) + Math.max(0, c - timeOfHeight(top)));
         await rebuild();
@@ -255,13 +319,13 @@ export function createDevnet(o: { id: string; state: DevnetState; store: LedgerS
     },
     advance(by) {
       return serial(async () => {
-        await inner.ready();
+        await rt.inner.ready();
         if ('slots' in by) {
           wholeIn(by.slots, 1, 100_000_000, 'slots');
-          anchor(chainNow() + by.slots * state.genesis.slotLengthMs);
+          anchor(chainNow() + by.slots * rt.state.genesis.slotLengthMs);
         } else if (by.toNextEpoch === true) {
-          const blocksPerEpoch = inner.params.blocksPerEpoch;
-          const next = (Math.floor(inner.tipHeight() / blocksPerEpoch) + 1) * blocksPerEpoch;
+          const blocksPerEpoch = rt.inner.params.blocksPerEpoch;
+          const next = (Math.floor(rt.inner.tipHeight() / blocksPerEpoch) + 1) * blocksPerEpoch;
           anchor(timeOfHeight(next));
         } else throw new DevnetRefusal('advance takes { slots } or { toNextEpoch: true }.');
         return tip();
@@ -269,14 +333,14 @@ export function createDevnet(o: { id: string; state: DevnetState; store: LedgerS
     },
     async fund(address, lovelace, assets = []) {
       const payment = await faucet({ address, lovelace, assets });
-      return { txHash: payment.txHash, height: payment.height, policyId: inner.faucetInfo().policyId };
+      return { txHash: payment.txHash, height: payment.height, policyId: rt.inner.faucetInfo().policyId };
     },
     snapshot() {
       return serial(async () => {
-        await inner.ready();
+        await rt.inner.ready();
         const at = chainNow();
-        const taken = { ...state, clock: { ...state.clock, wallAt: wall(), chainAt: at } };
-        return devnetSnapshotSchema.parse({ state: taken, tip: inner.tipHeight(), entries: await entries() });
+        const taken = { ...rt.state, clock: { ...rt.state.clock, wallAt: wall(), chainAt: at } };
+        return devnetSnapshotSchema.parse({ state: taken, tip: rt.inner.tipHeight(), entries: await entries() });
       });
     },
     restore(s) {
@@ -284,12 +348,12 @@ export function createDevnet(o: { id: string; state: DevnetState; store: LedgerS
         const parsed = devnetSnapshotSchema.safeParse(s);
         if (!parsed.success) throw new DevnetRefusal(`Not a devnet snapshot: ${parsed.error.issues[0]?.path.join('.') || 'body'}: ${parsed.error.issues[0]?.message}`);
         const snap = parsed.data;
-        if (snap.state.seed !== state.seed) throw new DevnetRefusal('The snapshot is of another devnet.');
+        if (snap.state.seed !== rt.state.seed) throw new DevnetRefusal('The snapshot is of another devnet.');
         const kept = snap.state.forks.filter((f) => f.height < snap.tip);
         if (kept.length >= MAX_FORKS) throw new DevnetRefusal(`The snapshot's chain holds ${MAX_FORKS} forks: it cannot be restored.`);
         await store.replace(key, snap.entries);
-        const n1 = Math.max(state.branches, snap.state.branches) + 1;
-        state = {
+        const n1 = Math.max(rt.state.branches, snap.state.branches) + 1;
+        rt.state = {
           ...snap.state,
           clock: { ...snap.state.clock, wallAt: wall() },
           // What grows above the snapshot's tip is a new branch: the blocks made after the snapshot are abandoned.
@@ -304,8 +368,8 @@ export function createDevnet(o: { id: string; state: DevnetState; store: LedgerS
       return serial(async () => {
         const parsed = devnetStateSchema.safeParse(next);
         if (!parsed.success) throw new DevnetRefusal(`Not a devnet state: ${parsed.error.issues[0]?.path.join('.') || 'body'}: ${parsed.error.issues[0]?.message}`);
-        if (parsed.data.seed !== state.seed) throw new DevnetRefusal('The state is of another devnet.');
-        state = parsed.data;
+        if (parsed.data.seed !== rt.state.seed) throw new DevnetRefusal('The rt.state is of another devnet.');
+        rt.state = parsed.data;
         await rebuild();
         return tip();
       });
@@ -314,14 +378,14 @@ export function createDevnet(o: { id: string; state: DevnetState; store: LedgerS
       return serial(async () => {
         await store.replace(key, []);
         const now = wall();
-        const genesisTime = now - (now % state.genesis.slotLengthMs);
-        const n1 = state.branches + 1;
+        const genesisTime = now - (now % rt.state.genesis.slotLengthMs);
+        const n1 = rt.state.branches + 1;
         // Every block, block 0 too, is on a new branch: the new chain shares no block hash with the old one.
-        state = { ...state, genesisTime, clock: { wallAt: now, chainAt: now, blockIntervalMs: state.genesis.blockIntervalMs, paused: false }, forks: [{ height: -1, n: n1 }], branches: n1 };
+        rt.state = { ...rt.state, genesisTime, clock: { wallAt: now, chainAt: now, blockIntervalMs: rt.state.genesis.blockIntervalMs, paused: false }, forks: [{ height: -1, n: n1 }], branches: n1 };
         await rebuild();
         return tip();
       });
     },
   };
-  return { chain: chain as unknown as SandboxChain, control };
+  return control;
 }

@@ -22,6 +22,7 @@ const projectKey = (over: Partial<ProjectKey> = {}): ProjectKey => ({
   limitPerSecond: 10,
   limitBurst: 3,
   requestLimit: 1000,
+  websocketConnections: 5,
   status: 'active',
   ppuCredited: 0,
   ppuSpent: 0,

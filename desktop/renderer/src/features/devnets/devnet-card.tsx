@@ -1,13 +1,14 @@
 import type { ReactNode } from 'react';
 import { Alert, Badge, Button, Group, Loader, NativeSelect, NumberInput, Paper, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
-import { advanceTimeSchema, blockIntervalSchema, fundSchema, MAX_PRODUCE_BLOCKS, MAX_ROLLBACK_BLOCKS, produceBlocksSchema, rollbackSchema, snapshotSchema, type DevnetStateDto } from '../../../../../shared/devnets';
+import { advanceTimeSchema, blockIntervalSchema, createDevnetSchema, DEVNET_DEFAULTS, fundSchema, MAX_PRODUCE_BLOCKS, MAX_ROLLBACK_BLOCKS, produceBlocksSchema, rollbackSchema, snapshotSchema, type DevnetSnapshotDto, type DevnetStateDto } from '../../../../../shared/devnets';
 import type { Role } from '../../../../../shared/permissions';
 import { errorMessage } from '../../api/client';
 import { deniedReason } from '../../components/permission';
 import { ReasonTooltip } from '../../components/reason-tooltip';
 import { failed, succeeded } from '../../components/feedback';
 import { useZodForm, type FormSchema } from '../../components/zod-form';
+import { DataList } from '../../components/data-list';
 import { formatNumber } from '../../lib/format';
 import { devnetQueries, useDevnetCall, type DevnetCall } from './queries';
 
@@ -49,6 +50,7 @@ export function DevnetCard({ project }: { project: DevnetProject }) {
             )}
             <DevnetActions uuid={project.uuid} state={state.data} reason={reason} />
             <SnapshotList uuid={project.uuid} state={state.data} reason={reason} />
+            <GenesisForm uuid={project.uuid} state={state.data} reason={reason} />
           </>
         ) : state.error ? (
           <Alert color="red" variant="light" role="alert" title="Devnet not loaded">
@@ -208,6 +210,7 @@ function DevnetActions({ uuid, state, reason }: { uuid: string; state: DevnetSta
           send={(v) => run({ path: '/rollback', body: v }, `Rolled back ${formatNumber(Number(v.blocks))} block${Number(v.blocks) === 1 ? '' : 's'}: a new branch grows from there.`)}
         />
         <ActionForm
+          key={`interval-${state.block_interval_ms}`}
           schema={blockIntervalSchema}
           initial={{ ms: state.block_interval_ms }}
           label="Set"
@@ -244,20 +247,62 @@ function DevnetActions({ uuid, state, reason }: { uuid: string; state: DevnetSta
   );
 }
 
+/** A new chain from a genesis of your own: slot length, epoch length, block interval, k (protocol parameters and initial funds through the API). */
+function GenesisForm({ uuid, state, reason }: { uuid: string; state: DevnetStateDto; reason: string | null }) {
+  const { run, pending } = useRun(uuid);
+  const { form, onSubmit } = useZodForm(createDevnetSchema, {
+    genesis: { slotLengthMs: state.slot_length_ms, epochLength: state.epoch_length, blockIntervalMs: state.block_interval_ms, securityParam: DEVNET_DEFAULTS.securityParam },
+  });
+  const number = (name: string, label: string, extra: { min: number; step?: number }) => (
+    <NumberInput label={label} allowDecimal={false} clampBehavior="none" readOnly={!!reason} {...extra} {...form.getInputProps(`genesis.${name}`)} />
+  );
+  return (
+    <form
+      noValidate
+      aria-labelledby="devnet-genesis-title"
+      onSubmit={(e) => {
+        if (reason) return e.preventDefault();
+        onSubmit(() => run({ path: '', body: form.values }, 'A new chain started from this genesis; its transactions are forgotten.'))(e);
+      }}
+    >
+      <Stack gap="xs">
+        <Text fw={600} id="devnet-genesis-title">
+          Start again from a new genesis
+        </Text>
+        <SimpleGrid cols={{ base: 1, xs: 2, md: 4 }} spacing="xs">
+          {number('slotLengthMs', 'Slot length (ms)', { min: 100, step: 100 })}
+          {number('epochLength', 'Epoch length (slots)', { min: 10 })}
+          {number('blockIntervalMs', 'Genesis block interval (ms)', { min: 100, step: 100 })}
+          {number('securityParam', 'Security parameter k', { min: 1 })}
+        </SimpleGrid>
+        <Group justify="flex-end">
+          <ActionButton type="submit" reason={reason} loading={pending} color="red" variant="light">
+            Start new chain
+          </ActionButton>
+        </Group>
+      </Stack>
+    </form>
+  );
+}
+
 function SnapshotList({ uuid, state, reason }: { uuid: string; state: DevnetStateDto; reason: string | null }) {
   const { run, pending } = useRun(uuid);
-  if (state.snapshots.length === 0) {
-    return (
-      <Text size="sm" c="dimmed">
-        No snapshot yet.
-      </Text>
-    );
-  }
   const path = (name: string) => `/snapshots/${encodeURIComponent(name)}`;
   return (
-    <Stack gap={0} component="ul" aria-label="Snapshots" style={{ listStyle: 'none', padding: 0, margin: 0 }}>
-      {state.snapshots.map((s) => (
-        <Group key={s.name} component="li" justify="space-between" gap="xs" py="xs" style={{ borderTop: '1px solid var(--mantine-color-default-border)' }}>
+    <DataList<DevnetSnapshotDto>
+      records={state.snapshots}
+      idAccessor="name"
+      label="Snapshots"
+      loadingLabel="Loading snapshots…"
+      empty={
+        <Text size="sm" c="dimmed">
+          No snapshot yet.
+        </Text>
+      }
+      cardGap={0}
+      cardsTestId="devnet-snapshots"
+      card={(s) => (
+        <Group justify="space-between" gap="xs" py="xs" style={{ borderTop: '1px solid var(--mantine-color-default-border)' }}>
           <div style={{ minWidth: 0 }}>
             <Text fw={600} style={{ overflowWrap: 'anywhere' }}>
               {s.name}
@@ -275,7 +320,7 @@ function SnapshotList({ uuid, state, reason }: { uuid: string; state: DevnetStat
             </ActionButton>
           </Group>
         </Group>
-      ))}
-    </Stack>
+      )}
+    />
   );
 }

@@ -35,6 +35,7 @@ export const planFeatures = (plan: Plan): string[] => [
   `${storageText(plan.storageLimit)} IPFS storage`,
   `${storageText(plan.storageLimitFilecoin)} Filecoin storage`,
   `${plan.limitPerSecond} requests / second, burst ${plan.limitBurst}`,
+  `${plural(plan.websocketConnections, 'websocket connection', 'websocket connections')} per project`,
 ];
 
 function PlanPrice({ plan, period }: { plan: Plan; period: BillingPeriod }) {

@@ -27,7 +27,7 @@ export const projectQueries = {
   submissions: (uuid: string) =>
     queryOptions({
       queryKey: [...projectQueries.all(), 'submissions', uuid] as const,
-      queryFn: ({ signal }) => apiFetch<{ confirmations: number; txs: TrackedTxDto[] }>(`/api/projects/${encodeURIComponent(uuid)}/txs`, { signal }),
+      queryFn: ({ signal }) => apiFetch<{ confirmations: number; resubmit: boolean; txs: TrackedTxDto[] }>(`/api/projects/${encodeURIComponent(uuid)}/txs`, { signal }),
       refetchInterval: 10_000,
     }),
   /** The networks a project can use and whether this server can serve each (GET /api/networks). */
@@ -118,6 +118,19 @@ export function useSaveAllowLists(project: { uuid: string; workspace_id: number 
         body: lists,
       }),
     onSettled: () => queryClient.invalidateQueries({ queryKey: projectQueries.detail(project.uuid).queryKey }),
+  });
+}
+
+/** Whether the project's rolled-back transactions are submitted again while their validity allows. */
+export function useSetTxResubmit(uuid: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (resubmit: boolean) =>
+      apiFetch<{ resubmit: boolean }>(`/api/projects/${encodeURIComponent(uuid)}/tx-resubmit`, {
+        method: 'PUT',
+        body: { resubmit },
+      }),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: projectQueries.submissions(uuid).queryKey }),
   });
 }
 

@@ -1,4 +1,4 @@
-import { Alert, Button, Group, Loader, NumberInput, Paper, Stack, Text, Title } from '@mantine/core';
+import { Alert, Button, Group, Loader, NumberInput, Paper, Stack, Switch, Text, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useQuery } from '@tanstack/react-query';
 import { DEFAULT_TX_CONFIRMATIONS, MAX_TX_CONFIRMATIONS, txConfirmationsSchema } from '../../../../../shared/txs';
@@ -6,7 +6,7 @@ import { errorMessage } from '../../api/client';
 import { deniedReason } from '../../components/permission';
 import { ReasonTooltip } from '../../components/reason-tooltip';
 import { useZodForm } from '../../components/zod-form';
-import { projectQueries, useSetTxConfirmations, type ProjectWithRole } from './queries';
+import { projectQueries, useSetTxConfirmations, useSetTxResubmit, type ProjectWithRole } from './queries';
 
 /** The blocks that confirm the transactions a sandbox Cardano project submits (PUT /api/projects/:uuid/tx-confirmations). */
 export function TxConfirmationsCard({ project }: { project: ProjectWithRole }) {
@@ -23,7 +23,10 @@ export function TxConfirmationsCard({ project }: { project: ProjectWithRole }) {
           transactions submitted from then on.
         </Text>
         {current.data ? (
-          <ConfirmationsForm key={current.data.confirmations} project={project} confirmations={current.data.confirmations} />
+          <>
+            <ConfirmationsForm key={current.data.confirmations} project={project} confirmations={current.data.confirmations} />
+            <ResubmitSwitch project={project} resubmit={current.data.resubmit} />
+          </>
         ) : current.error ? (
           <Alert color="red" variant="light" role="alert" title="Confirmations not loaded">
             {errorMessage(current.error, 'The confirmations could not be loaded.')}
@@ -87,5 +90,38 @@ function ConfirmationsForm({ project, confirmations }: { project: ProjectWithRol
         </Group>
       </Stack>
     </form>
+  );
+}
+
+/** PUT /api/projects/:uuid/tx-resubmit, saved as soon as it is switched. */
+function ResubmitSwitch({ project, resubmit }: { project: ProjectWithRole; resubmit: boolean }) {
+  const save = useSetTxResubmit(project.uuid);
+  const reason = deniedReason(project.role_name, 'projects.update');
+  const checked = save.isPending && save.variables !== undefined ? save.variables : resubmit;
+  return (
+    <ReasonTooltip reason={reason}>
+      <Switch
+        label="Resubmit on rollback"
+        description={
+          reason ??
+          'A transaction a rollback takes out of its block is submitted again while its validity allows, unless the chain still holds it in its mempool.'
+        }
+        checked={checked}
+        disabled={!!reason || save.isPending}
+        onChange={(event) =>
+          save.mutate(event.currentTarget.checked, {
+            onSuccess: (saved) =>
+              notifications.show({
+                color: 'green',
+                title: 'Resubmission saved',
+                message: saved.resubmit ? 'Rolled-back transactions are submitted again.' : 'Rolled-back transactions are no longer submitted again.',
+              }),
+            onError: (error) =>
+              notifications.show({ color: 'red', title: 'Resubmission not saved', message: errorMessage(error, 'The setting could not be saved.') }),
+          })
+        }
+        maw={520}
+      />
+    </ReasonTooltip>
   );
 }

@@ -1,0 +1,279 @@
+// The gateway's push hub: per network, who subscribed to blocks and to which addresses, and the
+// watcher that announces each block once to this gateway. A sandbox network's watcher wakes when its
+// next block is due (the chain is made by the clock); an upstream network's reads the upstream's tip
+// on a fixed rhythm, one read per gateway whatever the number of connections. Each block is made into
+// one JSON text and sent to every subscriber with its subscription id.
+import type { Logger } from '../../logger';
+import type { ChainSource } from '../../blockfrost/chain';
+import type { Block, TxDetails } from '../../../shared/chain';
+import { messageFrame, type MessageId } from './protocol';
+
+/** What the hub sends to: a websocket session. */
+export interface Subscriber {
+  /** Sends a text frame (a buffer holds its UTF-8 text, shared by the subscribers it is sent to). */
+  send(frame: string | Buffer): void;
+  /** The id of the message that subscribed to blocks; undefined: not subscribed. */
+  blockSubscription: MessageId | undefined;
+  /** The id of the message that subscribed to addresses; undefined: not subscribed. */
+  addressSubscription: MessageId | undefined;
+}
+
+/** The chain a network's watcher reads, and when it looks next. */
+export interface WatchedChain {
+  source: Pick<ChainSource, 'tipHeight' | 'blockAt' | 'blockTxDetails'>;
+  /** When to read the tip next (UNIX ms): when the next block is due, or the reading rhythm. */
+  nextLook(now: number): number;
+}
+
+/** Blocks remembered for finding a fork after a rollback, with the notifications they sent. */
+const REMEMBERED_BLOCKS = 50;
+/** After a long stall the watcher announces at most this many of the blocks it missed. */
+const MAX_CATCH_UP = 20;
+/** A look that failed is tried again after this long. */
+const RETRY_MS = 1000;
+
+interface Announced {
+  height: number;
+  hash: string;
+  /** Each subscribed address's notifications (JSON data) sent for this block. */
+  notifications: Map<string, string[]> | null;
+}
+
+/** One network's subscribers. */
+export class NetworkFeed {
+  readonly blockSubscribers = new Set<Subscriber>();
+  readonly addressSubscribers = new Map<string, Set<Subscriber>>();
+  /** Called on every subscription: the hub starts the network's watcher on the first. */
+  onSubscribe: () => void = () => undefined;
+
+  subscribeBlocks(s: Subscriber): void {
+    this.blockSubscribers.add(s);
+    this.onSubscribe();
+  }
+
+  unsubscribeBlocks(s: Subscriber): void {
+    this.blockSubscribers.delete(s);
+  }
+
+  /** Replaces the subscriber's addresses (`before`) with `after`. */
+  setAddresses(s: Subscriber, before: Iterable<string>, after: Iterable<string>): void {
+    for (const a of before) {
+      const set = this.addressSubscribers.get(a);
+      if (!set) continue;
+      set.delete(s);
+      if (set.size === 0) this.addressSubscribers.delete(a);
+    }
+    let added = false;
+    for (const a of after) {
+      let set = this.addressSubscribers.get(a);
+      if (!set) this.addressSubscribers.set(a, (set = new Set()));
+      set.add(s);
+      added = true;
+    }
+    if (added) this.onSubscribe();
+  }
+
+  /**
+   * Sends the block to its subscribers: its JSON made once, and its frame encoded once per
+   * subscription id (clients of one library use the same ids), so ten thousand subscribers cost ten
+   * thousand socket writes of one buffer, not ten thousand encodings of the block.
+   */
+  announceBlock(block: Block): void {
+    if (this.blockSubscribers.size === 0) return;
+    const json = JSON.stringify(block);
+    const frames = new Map<MessageId, Buffer>();
+    for (const s of this.blockSubscribers) {
+      const id = s.blockSubscription;
+      if (id === undefined) continue;
+      let frame = frames.get(id);
+      if (!frame) frames.set(id, (frame = Buffer.from(messageFrame(id, json))));
+      s.send(frame);
+    }
+  }
+
+  /** The notifications of a block's transactions for the subscribed addresses they touch: {address, txHash, txData, txUtxos, blockInfo}, one per address and transaction. */
+  notificationsOf(block: Block, txs: TxDetails[]): Map<string, string[]> {
+    const out = new Map<string, string[]>();
+    const blockJson = JSON.stringify(block);
+    for (const t of txs) {
+      const touched = new Set<string>();
+      for (const i of t.inputs) if (this.addressSubscribers.has(i.address)) touched.add(i.address);
+      for (const o of t.outputs) if (this.addressSubscribers.has(o.address)) touched.add(o.address);
+      if (touched.size === 0) continue;
+      const rest = `,"txHash":${JSON.stringify(t.tx.hash)},"txData":${JSON.stringify(t.tx)},"txUtxos":${JSON.stringify({ hash: t.tx.hash, inputs: t.inputs, outputs: t.outputs })},"blockInfo":${blockJson}}`;
+      for (const a of touched) {
+        const list = out.get(a) ?? [];
+        list.push(`{"address":${JSON.stringify(a)}${rest}`);
+        out.set(a, list);
+      }
+    }
+    return out;
+  }
+
+  /** Sends each address's notifications to that address's subscribers now. */
+  announceAddresses(notifications: Map<string, string[]>): void {
+    for (const [address, list] of notifications) {
+      const subs = this.addressSubscribers.get(address);
+      if (!subs) continue;
+      for (const s of subs) {
+        if (s.addressSubscription === undefined) continue;
+        for (const data of list) s.send(messageFrame(s.addressSubscription, data));
+      }
+    }
+  }
+}
+
+/**
+ * Follows one network's tip and announces each block added to its feed: blocks missed between two
+ * looks are announced in order; a block whose previous hash is not the last one announced means a
+ * rollback: the watcher steps back to the newest block still on the chain, sends the abandoned
+ * blocks' address notifications again (those addresses changed), and announces the new blocks up to
+ * the new tip.
+ */
+export class TipWatcher {
+  private timer: NodeJS.Timeout | null = null;
+  private stopped = false;
+  private recent: Announced[] = [];
+  private looking: Promise<void> = Promise.resolve();
+
+  constructor(
+    readonly network: string,
+    private readonly chain: WatchedChain,
+    private readonly feed: NetworkFeed,
+    private readonly logger: Logger,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  start(): void {
+    this.schedule(0);
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.timer) clearTimeout(this.timer);
+    await this.looking;
+  }
+
+  private schedule(delayMs: number): void {
+    if (this.stopped) return;
+    this.timer = setTimeout(() => {
+      this.looking = this.look().then(
+        () => this.schedule(Math.max(0, this.chain.nextLook(this.now()) - this.now())),
+        (err: unknown) => {
+          this.logger.warn({ network: this.network, err: { message: (err as Error).message } }, 'push: reading the chain tip failed; trying again');
+          this.schedule(RETRY_MS);
+        },
+      );
+    }, delayMs);
+    this.timer.unref();
+  }
+
+  private get last(): Announced | undefined {
+    return this.recent.at(-1);
+  }
+
+  /** One look at the tip: announces what was added since the last one. */
+  async look(): Promise<void> {
+    const { source } = this.chain;
+    const tip = await source.tipHeight();
+    const last = this.last;
+    if (!last) {
+      // The first look only learns where the chain is.
+      const block = await source.blockAt(tip);
+      if (block) this.remember({ height: block.height ?? tip, hash: block.hash, notifications: null });
+      return;
+    }
+    if (tip === last.height) {
+      const same = await source.blockAt(tip);
+      if (!same || same.hash === last.hash) return;
+      await this.rollBack();
+      return this.walk(await source.tipHeight());
+    }
+    if (tip < last.height) await this.rollBack();
+    await this.walk(tip);
+  }
+
+  /** Announces the blocks after the last one announced, up to `tip`. */
+  private async walk(tip: number): Promise<void> {
+    const { source } = this.chain;
+    if (!this.last) return;
+    let from = this.last.height + 1;
+    if (tip - from + 1 > MAX_CATCH_UP) from = tip - MAX_CATCH_UP + 1;
+    for (let h = from; h <= tip && !this.stopped; h++) {
+      const block = await source.blockAt(h);
+      if (!block) return;
+      const last = this.last!;
+      if (h === last.height + 1 && block.previous_block !== last.hash) {
+        await this.rollBack();
+        return this.walk(await source.tipHeight());
+      }
+      this.feed.announceBlock(block);
+      let notifications: Map<string, string[]> | null = null;
+      if (this.feed.addressSubscribers.size > 0 && block.tx_count > 0) {
+        notifications = this.feed.notificationsOf(block, await source.blockTxDetails(block.hash));
+        this.feed.announceAddresses(notifications);
+      }
+      this.remember({ height: block.height ?? h, hash: block.hash, notifications });
+    }
+  }
+
+  /** Steps back to the newest announced block still on the chain; the abandoned blocks' addresses hear of them again. */
+  private async rollBack(): Promise<void> {
+    const { source } = this.chain;
+    const abandoned: Announced[] = [];
+    while (this.recent.length > 0) {
+      const b = this.last!;
+      const onChain = await source.blockAt(b.height);
+      if (onChain && onChain.hash === b.hash) break;
+      abandoned.push(this.recent.pop()!);
+    }
+    this.logger.warn({ network: this.network, blocks: abandoned.length, to: this.last?.height ?? null }, 'push: rollback, announcing the new blocks');
+    for (const b of abandoned) if (b.notifications) this.feed.announceAddresses(b.notifications);
+    if (this.recent.length === 0) {
+      // Deeper than what is remembered: the new tip is where the chain is now.
+      const tip = await source.blockAt(await source.tipHeight());
+      if (!tip) return;
+      this.feed.announceBlock(tip);
+      this.remember({ height: tip.height ?? 0, hash: tip.hash, notifications: null });
+    }
+  }
+
+  private remember(b: Announced): void {
+    this.recent.push(b);
+    if (this.recent.length > REMEMBERED_BLOCKS) this.recent.shift();
+  }
+}
+
+/** Every network's feed and watcher on this gateway. */
+export class PushHub {
+  private readonly feeds = new Map<string, NetworkFeed>();
+  private readonly watchers: TipWatcher[] = [];
+
+  constructor(private readonly logger: Logger) {}
+
+  feed(network: string): NetworkFeed {
+    let f = this.feeds.get(network);
+    if (!f) this.feeds.set(network, (f = new NetworkFeed()));
+    return f;
+  }
+
+  /** Announces the network's blocks from `chain`, from its first subscription on (a network nobody listens to costs no reads). */
+  watch(network: string, chain: WatchedChain): void {
+    const feed = this.feed(network);
+    feed.onSubscribe = () => {
+      feed.onSubscribe = () => undefined;
+      const w = new TipWatcher(network, chain, feed, this.logger);
+      this.watchers.push(w);
+      w.start();
+    };
+  }
+
+  /** The watcher of a network whose announcements have begun (tests and benchmarks wait for its first look). */
+  watcher(network: string): TipWatcher | undefined {
+    return this.watchers.find((w) => w.network === network);
+  }
+
+  async stop(): Promise<void> {
+    await Promise.all(this.watchers.map((w) => w.stop()));
+  }
+}
