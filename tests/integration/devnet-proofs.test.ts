@@ -329,6 +329,8 @@ describe('a devnet, through the gateway with its project key and Mesh SDK', () =
 
   it('follows the devnet again after a reset takes it back to block 0: a transaction then lands in its block', async () => {
     await steer('POST', '/reset');
+    // A reset chain runs from block 0 at once: paused again, it moves only when steered.
+    await steer('POST', '/pause');
     await deliver();
     const cursor = await app.db('chain_cursors').where({ network: devnetCursorKey(devnetId), confirmations: 0 }).first('height', 'hash');
     const now = await tip();
@@ -361,6 +363,18 @@ describe('a devnet, through the gateway with its project key and Mesh SDK', () =
     } finally {
       await followers.stop();
     }
+  });
+
+  it("counts the devnet key's calls in the project's request statistics, by endpoint", async () => {
+    await gw.meter.flush();
+    const stats = await client.get(`/api/workspaces/${ws}/projects/${uuid}/stats`);
+    expect(stats.status).toBe(200);
+    expect(stats.body.data.projectRequests).toBeGreaterThan(50);
+    const endpoints = stats.body.data.endpoints as Array<{ endpoint: string; requests: number }>;
+    expect(endpoints.find((e) => e.endpoint === '/tx/submit')?.requests).toBeGreaterThanOrEqual(8);
+    expect(endpoints.some((e) => e.endpoint.startsWith('/cairn/v1/devnet'))).toBe(true);
+    const list = (await client.get(`/api/workspaces/${ws}/projects`)).body.data as Array<{ uuid: string; requests_today: number }>;
+    expect(list.find((x) => x.uuid === uuid)!.requests_today).toBe(stats.body.data.projectRequests);
   });
 
   it('refuses a devnet webhook without its project, with another network, or naming a project not a devnet of the workspace', async () => {
