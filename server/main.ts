@@ -43,8 +43,9 @@ async function start(config: Config, role: Role) {
   await migrateLatest(db);
   logger.info({ engine: config.databaseUrl ? 'postgresql' : 'sqlite' }, config.databaseUrl ? 'database: PostgreSQL (migrated)' : `database: SQLite at ${sqliteFileIn(config.dataDir)} (migrated)`);
   const chains = createSandboxChains(config, db);
-  // One process's devnets, shared by its control plane (the Devnet card) and its gateway.
-  const devnets = role === 'all' && !config.disabledNetworks.includes(devnetNetwork.slug) ? devnetRegistry(config, db, logger, version) : undefined;
+  // One process's devnets, shared by its control plane (the Devnet card), its gateway and its webhook
+  // followers; a worker alone holds its own, for the devnets it follows.
+  const devnets = (role === 'all' || role === 'worker') && !config.disabledNetworks.includes(devnetNetwork.slug) ? devnetRegistry(config, db, logger, version) : undefined;
   const stopSandboxSync = await startSandboxSync(chains, (err) => logger.error({ err }, 'sandbox chain: reading accepted transactions failed'));
   const stops: Array<() => Promise<void> | void> = [];
   // Signals may arrive while parts are still starting: stop whatever has started so far.
@@ -123,7 +124,7 @@ async function start(config: Config, role: Role) {
   }
 
   if (role === 'all' || role === 'worker') {
-    const worker = startWebhookWorker({ config, db, logger, mailer, chains, ...(metrics ? { metrics } : {}) });
+    const worker = startWebhookWorker({ config, db, logger, mailer, chains, ...(devnets ? { devnets: { chains: devnets, idleMs: config.gateway.devnetIdleMs } } : {}), ...(metrics ? { metrics } : {}) });
     const heartbeat = startHeartbeat(db, 'worker', logger);
     stops.unshift(() => worker.stop(), () => heartbeat.stop());
     const sweeper = startSubscriptionSweeper(db, logger);

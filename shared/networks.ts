@@ -47,8 +47,8 @@ const NETWORK_TABLE = [
   { value: 5, label: 'Cardano preview', family: 'cardano', prefix: 'preview', slug: 'cardano-preview', sandbox: 'preview', upstreamVar: 'UPSTREAM_CARDANO_PREVIEW', webhookId: 2, cardano: { addressNetworkId: 0, networkMagic: 2 }, disabled: false },
   { value: 6, label: 'Cardano preprod', family: 'cardano', prefix: 'preprod', slug: 'cardano-preprod', sandbox: 'preprod', upstreamVar: 'UPSTREAM_CARDANO_PREPROD', webhookId: 3, cardano: { addressNetworkId: 0, networkMagic: 1 }, disabled: false },
   { value: 7, label: 'Cardano SanchoNet', family: 'cardano', prefix: null, slug: null, sandbox: null, upstreamVar: null, webhookId: null, cardano: null, disabled: true },
-  // Webhooks follow the shared chains only: a devnet is one project's, a webhook a workspace's.
-  { value: 8, label: 'Cardano devnet', family: 'cardano', prefix: 'devnet', slug: 'cardano-devnet', sandbox: null, upstreamVar: null, webhookId: null, cardano: { addressNetworkId: 0, networkMagic: 42 }, disabled: false, devnet: true },
+  // A devnet webhook names the project whose devnet it follows (a devnet is one project's, a webhook a workspace's).
+  { value: 8, label: 'Cardano devnet', family: 'cardano', prefix: 'devnet', slug: 'cardano-devnet', sandbox: null, upstreamVar: null, webhookId: 4, cardano: { addressNetworkId: 0, networkMagic: 42 }, disabled: false, devnet: true },
 ] as const satisfies readonly Network[];
 
 type Row = (typeof NETWORK_TABLE)[number];

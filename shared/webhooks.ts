@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { text } from './text';
-import { addressNetworkOfWebhook, networks } from './networks';
+import { addressNetworkOfWebhook, devnetNetwork, networks } from './networks';
 import { jsonPathProblem, type Operator } from './jsonpath';
 import { classifyIp } from './ip';
 import { messages } from './messages';
@@ -100,6 +100,8 @@ export const webhookMessages = {
   invalidUrl: messages.webhook.invalidUrl,
   confirmations: messages.webhook.confirmations,
   unsupportedNetwork: 'This network is not supported by Secure Webhooks.',
+  devnetProject: 'A Cardano devnet webhook follows one project\'s devnet: choose the project.',
+  projectOnlyOnDevnet: 'Only a Cardano devnet webhook names a project.',
   privateEndpoint:
     'This URL is a private or loopback address. Cairn does not deliver to such addresses unless the server operator lists it in WEBHOOK_ALLOWLIST.',
   tooManyConditions: `At most ${MAX_CONDITIONS} conditions are allowed.`,
@@ -115,6 +117,8 @@ export const webhookMessages = {
 /** Networks Secure Webhooks can watch: those with a webhook id; retired ones (testnet) are hidden. */
 export const webhookNetworks = networks.filter((n) => n.webhookId !== null && !n.disabled);
 const isWebhookNetwork = (webhookId: number) => webhookNetworks.some((n) => n.webhookId === webhookId);
+/** Whether a webhook network id is the devnets': such a webhook follows the devnet of the project it names. */
+export const isDevnetWebhookNetwork = (webhookId: number): boolean => webhookId === devnetNetwork.webhookId;
 
 const isHttpUrl = (v: string) => {
   try {
@@ -213,8 +217,12 @@ export const webhookInputSchema = z
     conditions: z.array(conditionSchema).max(MAX_CONDITIONS, webhookMessages.tooManyConditions).default([]),
     api_version: z.literal(1, { error: 'api_version must be 1' }).optional(),
     workspace_id: z.number().int().optional(),
+    /** The project (its UUID) whose devnet a Cardano devnet webhook follows; none on the shared networks. */
+    project: z.uuid(webhookMessages.devnetProject).optional().nullable(),
   })
   .superRefine((w, ctx) => {
+    if (isDevnetWebhookNetwork(w.network) && !w.project) ctx.addIssue({ code: 'custom', path: ['project'], message: webhookMessages.devnetProject });
+    if (!isDevnetWebhookNetwork(w.network) && w.project) ctx.addIssue({ code: 'custom', path: ['project'], message: webhookMessages.projectOnlyOnDevnet });
     w.conditions.forEach((c, i) => {
       const def = conditionDef(w.type, c.type);
       if (!def) {
@@ -248,6 +256,8 @@ export const webhookFormSchema = z
     name: z.string(),
     description: z.string().nullable(),
     network: z.number(),
+    /** The devnet project's UUID ('' while none is chosen); sent for the Cardano devnet network only. */
+    project: z.string(),
     status: z.enum(['enabled', 'disabled']),
     type: z.enum(triggers),
     target_url: z.string(),
@@ -269,6 +279,7 @@ export const webhookFormSchema = z
     name: d.name,
     description: d.description,
     network: d.network,
+    ...(isDevnetWebhookNetwork(d.network) ? { project: d.project || null } : {}),
     api_version: 1 as const,
     type: d.type,
     confirmations: typeof d.confirmations === 'number' ? d.confirmations : undefined,
@@ -291,6 +302,8 @@ export interface WebhookDto {
   name: string;
   description: string | null;
   network: number;
+  /** The project whose devnet a Cardano devnet webhook follows (its UUID); null on the shared networks. */
+  project: string | null;
   type: Trigger;
   target_url: string;
   confirmations: number;
@@ -348,6 +361,8 @@ export interface WebhookRow {
   name: string;
   description: string | null;
   network: number;
+  /** The project whose devnet a Cardano devnet webhook follows; null on the shared networks. */
+  project_id: number | null;
   type: WebhookDto['type'];
   target_url: string;
   confirmations: number;

@@ -36,6 +36,8 @@ export function sandboxDevnetEngine(o: { db?: Db; store?: LedgerStore; publicUrl
       const held: DevnetChain = {
         router,
         tip: () => tipDto(control.tip()),
+        local: chain,
+        waiting: (txHash) => chain.mempoolTx(txHash) !== null,
         facts() {
           const s = control.state();
           return { paused: s.clock.paused, blockIntervalMs: s.clock.blockIntervalMs, slotLengthMs: s.genesis.slotLengthMs, epochLength: s.genesis.epochLength, networkMagic: DEVNET_NETWORK_MAGIC, systemStart: s.genesisTime };

@@ -11,7 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { machine, rowsTable, type BenchRow } from './lib/report';
 
-const BENCHES = ['gateway.ts', 'keys.ts', 'scale-out.ts', 'jsonrpc.ts', 'stats.ts', 'audit.ts', 'dashboard.ts', 'webhooks.ts', 'webhook-latency.ts', 'push.ts', 'ppu.ts', 'ipfs.ts', 'ipfs-size.ts', 'sandbox.ts', 'web.ts'];
+const BENCHES = ['gateway.ts', 'keys.ts', 'scale-out.ts', 'jsonrpc.ts', 'stats.ts', 'audit.ts', 'dashboard.ts', 'webhooks.ts', 'webhook-latency.ts', 'push.ts', 'ppu.ts', 'ipfs.ts', 'ipfs-size.ts', 'sandbox.ts', 'devnet.ts', 'web.ts'];
 
 const only = process.env.BENCH_ONLY?.split(',').map((s) => s.trim().replace(/\.ts$/, ''));
 const rowsFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'cairn-bench-')), 'rows.jsonl');

@@ -126,7 +126,13 @@ describe('operator backup and restore', () => {
     for (let i = 0; i < 5; i++) await enqueueBlockEvent(app.db, hook.body.data.id, Date.now() + 3_600_000);
     const order = await owner.post(`/api/workspaces/${ws}/ppu/orders`, { items: [{ item_type: 'requests', item_quantity: 1_000_000 }] });
     expect(order.status, JSON.stringify(order.body)).toBe(201);
+    // A devnet with an accepted transaction (a funding) and a snapshot: its tables go with the backup.
+    const devnet = await owner.post(`/api/workspaces/${ws}/projects`, { projectName: 'devnet', networkId: 8 });
+    expect(devnet.status, JSON.stringify(devnet.body)).toBe(201);
     await gw.keys.catchUp();
+    const steer = (sub: string, body: unknown) => fetch(`${gw.url}/cairn/v1/devnet${sub}`, { method: 'POST', headers: { project_id: devnet.body.data.project.project_id, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    expect((await steer('/fund', { address: 'addr_test1qz2fxv2umyhttkxyxp8x0dlpdt3k6cwng5pxj3jhsydzer3n0d3vllmyqwsx5wktcd8cc3sq835lu7drv2xwl2wywfgs68faae', lovelace: '5000000' })).status).toBe(200);
+    expect((await steer('/snapshots', { name: 'kept' })).status).toBe(201);
     for (let i = 0; i < 20; i++) expect((await call(`${gw.url}/api/v0/blocks/latest`, keys.cardano)).status).toBe(200);
     for (let i = 0; i < 3; i++) {
       const added = await ipfsAdd(gw.url, keys.ipfs, [...pseudoRandom(300_000 + i, `pin-${i}`)], `file-${i}.bin`);
@@ -199,7 +205,10 @@ describe('operator backup and restore', () => {
     for (const table of Object.keys(before)) expect(after[table], table).toEqual(before[table]);
     expect((after.usage_rollups ?? []).length).toBeGreaterThan(0);
     expect((after.ppu_orders ?? []).length).toBe(1);
-    expect((after.projects ?? []).length).toBe(2);
+    expect((after.projects ?? []).length).toBe(3);
+    expect((after.devnets ?? []).length).toBe(1);
+    expect((after.devnet_snapshots ?? []).length).toBe(1);
+    expect((after.sandbox_ledger ?? []).some((r) => r.includes('"devnet:'))).toBe(true);
     // Every block file of the live store (pinned content and everything added) is in the restored one, byte for byte.
     const blocks = (dir: string) => fs.readdirSync(path.join(dir, 'ipfs', 'blocks'), { recursive: true }).map(String).filter((f) => f.endsWith('.data')).sort();
     expect(blocks(r.dir)).toEqual(blocks(sourceDir));

@@ -60,6 +60,7 @@ describe('webhook API', () => {
       name: 'My hook',
       description: 'for tests',
       network: 0,
+      project: null,
       type: 'block',
       target_url: receiver.url,
       confirmations: 0,

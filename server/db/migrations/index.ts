@@ -37,6 +37,7 @@ import * as indexTrackedTxValidity from './2026-11-29-1000-index-tracked-tx-vali
 import * as widenSandboxLedgerNetwork from './2026-11-29-1000-widen-sandbox-ledger-network';
 import * as txResubmit from './2026-11-29-1010-tx-resubmit';
 import * as createDevnets from './2026-11-29-1100-create-devnets';
+import * as devnetWebhooks from './2026-11-29-1200-devnet-webhooks';
 
 export interface Migration {
   up(knex: Knex): Promise<void>;
@@ -83,4 +84,5 @@ export const migrations: ReadonlyArray<readonly [name: string, migration: Migrat
   ['2026-11-29-1000-widen-sandbox-ledger-network', widenSandboxLedgerNetwork],
   ['2026-11-29-1010-tx-resubmit', txResubmit],
   ['2026-11-29-1100-create-devnets', createDevnets],
+  ['2026-11-29-1200-devnet-webhooks', devnetWebhooks],
 ];

@@ -2,6 +2,7 @@
 // (server/sandbox/), which no feature imports: the composition root hands an engine over. The
 // chain's state is opaque JSON here: the engine alone reads it, the feature keeps it in the database.
 import type { sandboxBackend } from '../../gateway/backends';
+import type { LocalChain } from '../../blockfrost/chain';
 import type { AdvanceTime, DevnetGenesisSettings, DevnetTipDto } from '../../../shared/devnets';
 
 /** A chain's state as JSON: everything that rebuilds it (genesis, seed, clock, forks). */
@@ -31,6 +32,10 @@ export interface DevnetChain {
   /** The chain's Blockfrost API (paths after /api/v0); the same object for as long as the chain is held. */
   router: Parameters<typeof sandboxBackend>[0];
   tip(): DevnetTipDto;
+  /** The chain as a webhook follower reads it: blocks, their transactions, epochs. */
+  local: LocalChain;
+  /** Whether an accepted transaction waits for a block (a rollback's requeued ones do). */
+  waiting(txHash: string): boolean;
   facts(): { paused: boolean; blockIntervalMs: number; slotLengthMs: number; epochLength: number; networkMagic: number; systemStart: number };
   /** Reads the ledger entries other processes appended since the last read. */
   sync(): Promise<void>;

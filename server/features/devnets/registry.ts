@@ -62,6 +62,15 @@ export class DevnetRegistry {
   }
 
   /**
+   * A project's chain as chainOf gives it, for a reader that does not count as a use (a webhook
+   * follower): a chain only it reads is unloaded once idle all the same.
+   */
+  async readChainOf(projectId: number): Promise<{ devnetId: number; chain: DevnetChain }> {
+    const h = await this.fresh(projectId, false);
+    return { devnetId: h.devnetId, chain: h.chain };
+  }
+
+  /**
    * Runs one steering call on a project's chain, then writes the chain's state with a new version.
    * Calls of one devnet run in turn here; another process's change in between is a 409.
    */
@@ -161,9 +170,9 @@ export class DevnetRegistry {
   }
 
   /** The held chain after comparing its version with the database's (one check at a time per devnet). */
-  private async fresh(projectId: number): Promise<Held> {
+  private async fresh(projectId: number, use = true): Promise<Held> {
     const h = this.held.get(projectId) ?? (await this.load(projectId));
-    h.lastUsed = this.now();
+    if (use) h.lastUsed = this.now();
     if (!h.checking) {
       h.checking = this.check(projectId, h).finally(() => {
         h.checking = null;
@@ -171,7 +180,7 @@ export class DevnetRegistry {
     }
     await h.checking;
     // The check dropped the chain held (its project gone, or its reload failed): this request loads it again.
-    return this.held.get(projectId) === h ? h : this.fresh(projectId);
+    return this.held.get(projectId) === h ? h : this.fresh(projectId, use);
   }
 
   private async check(projectId: number, h: Held): Promise<void> {

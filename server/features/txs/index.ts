@@ -1,6 +1,6 @@
 // The public face of transaction tracking (the life of a transaction submitted through the gateway):
 // the only module of this folder that the rest of the server imports.
 export { advanceTracked, rollBackTracked, type FollowedBlock, type TxChange } from './tracker';
-export { pruneTrackedTxs, recentSubmissions, recordSubmission, txStatus } from './store';
+export { devnetCursorKey, pruneTrackedTxs, recentSubmissions, recordSubmission, txStatus } from './store';
 export { trackingSubmissions, txStatusBackend, CAIRN_TX_STATUS_TEMPLATE } from './gateway';
 export { registerTxRoutes } from './routes';

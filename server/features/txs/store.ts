@@ -3,6 +3,7 @@
 import type { Knex } from 'knex';
 import type { Db } from '../../db/index';
 import { DAY_MS } from '../../../shared/time';
+import { devnetNetwork } from '../../../shared/networks';
 import { DEFAULT_TX_CONFIRMATIONS, settledTxStates, TX_RETENTION_DAYS, type TrackedTxDto, type TxState, type TxStatus } from '../../../shared/txs';
 
 export type Conn = Db | Knex.Transaction;
@@ -85,9 +86,21 @@ export async function recordSubmission(db: Db, s: Submission, withChange?: (trx:
 /** The CBOR kept for a submission: an accepted one's, for resubmission after a rollback. */
 const cborOf = (s: Submission, state: TxState): Buffer | null => (state === 'pending' && s.cbor ? Buffer.from(s.cbor) : null);
 
-/** The tip the follower has reached on a network (its cursor at depth 0), or null before it first ran. */
-export async function followedTip(db: Conn, network: number): Promise<number | null> {
-  const row = await db('chain_cursors').where({ network, confirmations: 0 }).first('height');
+/** Where a devnet's follower keeps its cursors: negative, so it never names a network's Secure Webhooks id. */
+export const devnetCursorKey = (devnetId: number): number => -devnetId;
+
+/**
+ * The tip the follower has reached on a network (its cursor at depth 0), or null before it first ran.
+ * On the devnets' network each project has a chain of its own: its devnet's follower's tip.
+ */
+export async function followedTip(db: Conn, network: number, projectId: number): Promise<number | null> {
+  let key = network;
+  if (network === devnetNetwork.webhookId) {
+    const devnet = await db('devnets').where({ project_id: projectId }).first('id');
+    if (!devnet) return null;
+    key = devnetCursorKey(Number(devnet.id));
+  }
+  const row = await db('chain_cursors').where({ network: key, confirmations: 0 }).first('height');
   return row ? Number(row.height) : null;
 }
 
@@ -102,7 +115,7 @@ export async function txStatus(db: Db, projectId: number, txHash: string): Promi
   if (!row) return null;
   const [changes, tip] = await Promise.all([
     db('tracked_tx_changes').where({ tracked_id: row.id }).orderBy('id').select('state', 'block_height', 'block_hash', 'resubmitted', 'at'),
-    followedTip(db, Number(row.network)),
+    followedTip(db, Number(row.network), projectId),
   ]);
   const blockHeight = num(row.block_height);
   return {
@@ -123,7 +136,7 @@ export async function txStatus(db: Db, projectId: number, txHash: string): Promi
 export async function recentSubmissions(db: Db, projectId: number, limit = 20): Promise<TrackedTxDto[]> {
   const rows = await db('tracked_txs').where({ project_id: projectId }).orderBy([{ column: 'submitted_at', order: 'desc' }, { column: 'id', order: 'desc' }]).limit(limit);
   const tips = new Map<number, number | null>();
-  for (const r of rows) if (!tips.has(Number(r.network))) tips.set(Number(r.network), await followedTip(db, Number(r.network)));
+  for (const r of rows) if (!tips.has(Number(r.network))) tips.set(Number(r.network), await followedTip(db, Number(r.network), projectId));
   return rows.map((r) => ({
     tx_hash: r.tx_hash,
     state: r.state,

@@ -36,9 +36,10 @@ interface Row {
 /**
  * Blocks `blocks` (consecutive, the last one the tip followed) were written: the pending and rolled
  * back transactions they include land (in_block), those with enough blocks on top are confirmed, and
- * those whose validity ended at a block that left them out expire. Answers the changes made.
+ * those whose validity ended at a block that left them out expire. Answers the changes made. With
+ * `projectId`, the blocks are that project's own chain (a devnet): only its transactions are looked at.
  */
-export async function advanceTracked(trx: Knex.Transaction, network: number, blocks: FollowedBlock[], now = Date.now()): Promise<TxChange[]> {
+export async function advanceTracked(trx: Knex.Transaction, network: number, blocks: FollowedBlock[], now = Date.now(), projectId?: number): Promise<TxChange[]> {
   if (blocks.length === 0) return [];
   const tip = blocks.at(-1)!.height;
   const landedIn = new Map<string, FollowedBlock>();
@@ -51,13 +52,15 @@ export async function advanceTracked(trx: Knex.Transaction, network: number, blo
   // blocks include (network, tx_hash), the landed ones now deep enough (network, state), and the
   // unlanded ones past their validity (network, state, ttl_slot).
   const found: Row[] = [];
+  // A devnet's blocks are its project's own chain: only that project's transactions are looked at.
+  const scope = projectId === undefined ? { network } : { network, project_id: projectId };
   // The state is checked here, not in SQL: with it the planner may prefer (network, state) and walk every pending row.
   for (let i = 0; i < hashes.length; i += CHUNK) {
-    const byHash: Row[] = await trx('tracked_txs').where({ network }).whereIn('tx_hash', hashes.slice(i, i + CHUNK)).select(cols);
+    const byHash: Row[] = await trx('tracked_txs').where(scope).whereIn('tx_hash', hashes.slice(i, i + CHUNK)).select(cols);
     found.push(...byHash.filter((r) => OPEN_UNLANDED.includes(r.state)));
   }
-  found.push(...(await trx('tracked_txs').where({ network, state: 'in_block' }).andWhere(trx.raw('block_height + confirmations_needed - 1 <= ?', [tip])).select(cols)));
-  if (lastSlot !== null) found.push(...(await trx('tracked_txs').where({ network }).whereIn('state', OPEN_UNLANDED).andWhere('ttl_slot', '<=', lastSlot).select(cols)));
+  found.push(...(await trx('tracked_txs').where({ ...scope, state: 'in_block' }).andWhere(trx.raw('block_height + confirmations_needed - 1 <= ?', [tip])).select(cols)));
+  if (lastSlot !== null) found.push(...(await trx('tracked_txs').where(scope).whereIn('state', OPEN_UNLANDED).andWhere('ttl_slot', '<=', lastSlot).select(cols)));
   const unique = new Map<number, Row>();
   for (const r of found) unique.set(Number(r.id), r);
   const rows: Row[] = [...unique.values()].map((r: Row) => ({ ...r, id: Number(r.id), project_id: Number(r.project_id), block_height: r.block_height === null ? null : Number(r.block_height), ttl_slot: r.ttl_slot === null ? null : Number(r.ttl_slot), confirmations_needed: Number(r.confirmations_needed) }));
@@ -126,6 +129,7 @@ export interface Resubmission {
  * are rolled back, and those `inMempool` says are waiting again go back to pending. Of the others,
  * those whose project resubmits on rollback and whose validity has not ended are sent to the mempool
  * again with the CBOR kept at submit, and go back to pending as a resubmission. Answers the changes.
+ * With `projectId`, the chain is that project's own (a devnet): only its transactions are looked at.
  */
 export async function rollBackTracked(
   trx: Knex.Transaction,
@@ -134,11 +138,12 @@ export async function rollBackTracked(
   inMempool: (hashes: string[]) => Promise<Set<string>>,
   now = Date.now(),
   resubmission?: Resubmission,
+  projectId?: number,
 ): Promise<TxChange[]> {
   if (abandoned.length === 0) return [];
   const rows: Row[] = [];
   for (let i = 0; i < abandoned.length; i += CHUNK) {
-    rows.push(...(await trx('tracked_txs').where({ network }).whereIn('state', ['in_block', 'confirmed']).whereIn('block_hash', abandoned.slice(i, i + CHUNK)).select('id', 'project_id', 'tx_hash', 'state', 'block_height', 'block_hash', 'ttl_slot', 'confirmations_needed')));
+    rows.push(...(await trx('tracked_txs').where(projectId === undefined ? { network } : { network, project_id: projectId }).whereIn('state', ['in_block', 'confirmed']).whereIn('block_hash', abandoned.slice(i, i + CHUNK)).select('id', 'project_id', 'tx_hash', 'state', 'block_height', 'block_hash', 'ttl_slot', 'confirmations_needed')));
   }
   if (rows.length === 0) return [];
   const waiting = await inMempool([...new Set(rows.map((r) => r.tx_hash))]);

@@ -42,6 +42,12 @@ interface Cursor {
 export interface FollowerOptions {
   /** The network's Secure Webhooks id. */
   network: number;
+  /**
+   * One project's own chain on the network (a devnet): its cursors are kept under `key` (never a
+   * network's id), and it matches the webhooks naming the project and advances the project's tracked
+   * transactions only. Absent: the network's one chain, for every workspace.
+   */
+  chain?: { key: number; projectId: number };
   pollMs?: number;
   /** Blocks matched per confirmation depth and tick, so one tick never runs for long. */
   maxBlocksPerTick?: number;
@@ -95,6 +101,17 @@ export class ChainFollower {
     private readonly opts: FollowerOptions,
   ) {}
 
+  /** Where this chain's cursors and seen blocks are kept: the network's id, or a devnet's own key. */
+  private get key(): number {
+    return this.opts.chain?.key ?? this.opts.network;
+  }
+
+  /** The enabled webhooks this follower matches (tx_status ones aside): the network's, or those naming its project. */
+  private hooks() {
+    const q = this.db('webhooks').where({ network: this.opts.network, status: 'enabled' }).whereNot('type', 'tx_status');
+    return this.opts.chain ? q.andWhere('project_id', this.opts.chain.projectId) : q;
+  }
+
   start(): void {
     this.ticker = new SerialTicker(
       () => this.tick(),
@@ -123,10 +140,7 @@ export class ChainFollower {
    * so a tick does not read and parse every webhook while none changed.
    */
   private async summary(): Promise<string> {
-    const row = await this.db('webhooks')
-      .where({ network: this.opts.network, status: 'enabled' })
-      .whereNot('type', 'tx_status')
-      .first(this.db.raw('count(*) AS n'), this.db.raw('max(updated_at) AS latest'), this.db.raw('CAST(sum(updated_at) AS TEXT) AS total'));
+    const row = await this.hooks().first(this.db.raw('count(*) AS n'), this.db.raw('max(updated_at) AS latest'), this.db.raw('CAST(sum(updated_at) AS TEXT) AS total'));
     return `${row?.n}/${row?.latest}/${row?.total}`;
   }
 
@@ -135,7 +149,7 @@ export class ChainFollower {
     const now = Date.now();
     if (this.lastRead && this.lastRead.summary === summary && now - this.lastRead.at < FULL_READ_MS) return this.sets;
     // 'tx_status' webhooks match a tracked transaction's changes, not blocks (txStatusEvents).
-    const rows = await this.db('webhooks').where({ network: this.opts.network, status: 'enabled' }).whereNot('type', 'tx_status').select('id', 'type', 'conditions', 'confirmations');
+    const rows = await this.hooks().select('id', 'type', 'conditions', 'confirmations');
     const byDepth = new Map<number, CompiledWebhook[]>();
     const seen = new Map<string, { type: string; conditions: string; compiled: CompiledWebhook }>();
     for (const r of rows) {
@@ -167,14 +181,15 @@ export class ChainFollower {
   /** One pass: every depth in use moves forward as far as the tip allows (bounded per tick). */
   async tick(): Promise<void> {
     if (this.opts.leads && !(await this.opts.leads())) return;
+    const network = this.key;
     const webhooks = await this.webhooksByDepth();
     const byDepth = this.opts.trackTxs && !webhooks.has(0) ? new Map([...webhooks, [0, NO_WEBHOOKS]]) : webhooks;
     // A depth nobody uses forgets its cursor, so a webhook created later starts at the tip, not in the
     // past: checked on the first tick and whenever the depths in use change, not on every tick.
     const depths = [...byDepth.keys()].sort((a, b) => a - b).join(',');
     if (depths !== this.depthsSwept) {
-      await this.db('chain_cursors').where({ network: this.opts.network }).whereNotIn('confirmations', [...byDepth.keys(), -1]).delete();
-      await this.db('chain_blocks').where({ network: this.opts.network }).whereNotIn('confirmations', [...byDepth.keys(), -1]).delete();
+      await this.db('chain_cursors').where({ network }).whereNotIn('confirmations', [...byDepth.keys(), -1]).delete();
+      await this.db('chain_blocks').where({ network }).whereNotIn('confirmations', [...byDepth.keys(), -1]).delete();
       this.depthsSwept = depths;
     }
     if (byDepth.size === 0) {
@@ -195,7 +210,7 @@ export class ChainFollower {
   }
 
   private async loadCursor(depth: number): Promise<Cursor | null> {
-    const row = await this.db('chain_cursors').where({ network: this.opts.network, confirmations: depth }).first('height', 'hash', 'epoch');
+    const row = await this.db('chain_cursors').where({ network: this.key, confirmations: depth }).first('height', 'hash', 'epoch');
     return row ? { height: Number(row.height), hash: row.hash, epoch: row.epoch ?? null } : null;
   }
 
@@ -207,12 +222,18 @@ export class ChainFollower {
       const start = await this.source.blockAt(target);
       if (!start) return;
       await this.db.transaction(async (trx) => {
-        await trx('chain_cursors').insert({ network: this.opts.network, confirmations: depth, height: target, hash: start.hash, epoch: start.epoch, updated_at: Date.now() });
-        await trx('chain_blocks').insert({ network: this.opts.network, confirmations: depth, height: target, hash: start.hash }).onConflict(['network', 'confirmations', 'height']).merge();
+        await trx('chain_cursors').insert({ network: this.key, confirmations: depth, height: target, hash: start.hash, epoch: start.epoch, updated_at: Date.now() });
+        await trx('chain_blocks').insert({ network: this.key, confirmations: depth, height: target, hash: start.hash }).onConflict(['network', 'confirmations', 'height']).merge();
       });
       return this.reportLag(depth, 0);
     }
     let cursor: Cursor = stored;
+    // The chain is shorter than where this depth is (a rollback with no new block yet, as a devnet's
+    // steering makes): the cursor's block is gone or another one, so step back to the fork now.
+    if (cursor.height > target) {
+      const at = await this.source.blockAt(cursor.height);
+      if (!at || at.hash !== cursor.hash) cursor = await this.rollBack(depth, cursor);
+    }
     const limit = this.opts.maxBlocksPerTick ?? 50;
     this.reportLag(depth, Math.max(0, target - cursor.height));
     // Blocks matched since the last write: written together, so a tick that catches up on many blocks
@@ -278,7 +299,7 @@ export class ChainFollower {
     const lastHeight = last.height ?? from.height + blocks.length;
     const now = Date.now();
     const events = blocks.flatMap(({ block, matches }) =>
-      matches.map((m, i) => ({ id: outbox.derivedEventId(`${this.opts.network}:${depth}:${block.hash}:${i}:${m.webhookId}`), webhookId: m.webhookId, type: m.type, network: this.opts.network, blockHeight: block.height, blockHash: block.hash, payload: m.payload })),
+      matches.map((m, i) => ({ id: outbox.derivedEventId(`${this.key}:${depth}:${block.hash}:${i}:${m.webhookId}`), webhookId: m.webhookId, type: m.type, network: this.opts.network, blockHeight: block.height, blockHash: block.hash, payload: m.payload })),
     );
     const handOff = events.length > 0 ? this.opts.handOff?.capacity() : undefined;
     const handing = Math.min(handOff?.count ?? 0, events.length);
@@ -295,7 +316,7 @@ export class ChainFollower {
         // The cursor first: its row lock keeps a second follower of this network (another worker) from
         // writing the same events meanwhile; that one waits here, finds the cursor moved and drops its work.
         const moving = trx('chain_cursors')
-          .where({ network: this.opts.network, confirmations: depth, height: from.height, hash: from.hash })
+          .where({ network: this.key, confirmations: depth, height: from.height, hash: from.hash })
           .update({ height: lastHeight, hash: last.hash, epoch: last.epoch, updated_at: now })
           .then((n) => n);
         // The bodies are encoded while the database takes the cursor's row (once the statement is sent).
@@ -315,14 +336,15 @@ export class ChainFollower {
             this.opts.network,
             blocks.map(({ block, txHashes }, i) => ({ height: block.height ?? from.height + i + 1, hash: block.hash, slot: block.slot, txHashes })),
             now,
+            this.opts.chain?.projectId,
           );
           txEvents = await writeTxStatusEvents(trx, this.opts.network, txChanges, last, now);
         }
         await trx('chain_blocks')
-          .insert(blocks.map(({ block }, i) => ({ network: this.opts.network, confirmations: depth, height: block.height ?? from.height + i + 1, hash: block.hash })))
+          .insert(blocks.map(({ block }, i) => ({ network: this.key, confirmations: depth, height: block.height ?? from.height + i + 1, hash: block.hash })))
           .onConflict(['network', 'confirmations', 'height'])
           .merge();
-        await trx('chain_blocks').where({ network: this.opts.network, confirmations: depth }).andWhere('height', '<', lastHeight - KEEP_BLOCKS).delete();
+        await trx('chain_blocks').where({ network: this.key, confirmations: depth }).andWhere('height', '<', lastHeight - KEEP_BLOCKS).delete();
       });
     } catch (err) {
       settle(false);
@@ -336,7 +358,7 @@ export class ChainFollower {
 
   /** Steps back to the newest block this depth saw that is still on the chain. */
   private async rollBack(depth: number, cursor: Cursor): Promise<Cursor> {
-    const seen = await this.db('chain_blocks').where({ network: this.opts.network, confirmations: depth }).andWhere('height', '<', cursor.height).orderBy('height', 'desc').select('height', 'hash');
+    const seen = await this.db('chain_blocks').where({ network: this.key, confirmations: depth }).andWhere('height', '<', cursor.height).orderBy('height', 'desc').select('height', 'hash');
     let fork: { height: number; hash: string; epoch: number | null } | null = null;
     for (const s of seen) {
       const onChain = await this.source.blockAt(Number(s.height));
@@ -346,8 +368,9 @@ export class ChainFollower {
       }
     }
     if (!fork) {
-      // Deeper than what we remember: restart from the current block at this height.
-      const b = await this.source.blockAt(cursor.height - 1);
+      // Deeper than what we remember: restart from the current block at this height, or at the tip
+      // when the chain is shorter now (a devnet reset or started again from a new genesis).
+      const b = await this.source.blockAt(Math.min(cursor.height - 1, await this.source.tipHeight()));
       if (!b) return cursor;
       fork = { height: b.height ?? cursor.height - 1, hash: b.hash, epoch: b.epoch };
     }
@@ -359,14 +382,14 @@ export class ChainFollower {
     // Resubmission needs the chain's submit and the slot it is at now (a transaction no longer valid is left out).
     const resubmission = depth === 0 && this.opts.trackTxs && this.source.resubmit ? { resubmit: (cbor: Uint8Array) => this.source.resubmit!(cbor), slot: (await this.source.blockAt(await this.source.tipHeight()))?.slot ?? null } : undefined;
     await this.db.transaction(async (trx) => {
-      const abandoned = await trx('chain_blocks').where({ network: this.opts.network, confirmations: depth }).andWhere('height', '>', f.height).pluck('hash');
+      const abandoned = await trx('chain_blocks').where({ network: this.key, confirmations: depth }).andWhere('height', '>', f.height).pluck('hash');
       if (abandoned.length > 0) await outbox.cancelRolledBack(trx, this.opts.network, abandoned);
       if (depth === 0 && this.opts.trackTxs) {
-        txChanges = await rollBackTracked(trx, this.opts.network, abandoned, inMempool, Date.now(), resubmission);
+        txChanges = await rollBackTracked(trx, this.opts.network, abandoned, inMempool, Date.now(), resubmission, this.opts.chain?.projectId);
         txEvents = await writeTxStatusEvents(trx, this.opts.network, txChanges, { height: f.height, hash: f.hash }, Date.now());
       }
-      await trx('chain_blocks').where({ network: this.opts.network, confirmations: depth }).andWhere('height', '>', f.height).delete();
-      await trx('chain_cursors').where({ network: this.opts.network, confirmations: depth }).update({ height: f.height, hash: f.hash, epoch: f.epoch, updated_at: Date.now() });
+      await trx('chain_blocks').where({ network: this.key, confirmations: depth }).andWhere('height', '>', f.height).delete();
+      await trx('chain_cursors').where({ network: this.key, confirmations: depth }).update({ height: f.height, hash: f.hash, epoch: f.epoch, updated_at: Date.now() });
     });
     if (txChanges.length > 0) this.opts.onTxChanges?.(txChanges);
     if (txEvents > 0) this.opts.onEvents?.(txEvents);

@@ -20,12 +20,14 @@ export async function writeTxStatusEvents(trx: Knex.Transaction, network: number
     .join('projects', 'projects.workspace_id', 'webhooks.workspace_id')
     .where({ 'webhooks.network': network, 'webhooks.status': 'enabled', 'webhooks.type': 'tx_status' })
     .whereIn('projects.id', projectIds)
-    .select('webhooks.id as id', 'webhooks.conditions as conditions', 'projects.id as project_id', 'projects.uuid as project_uuid');
+    .select('webhooks.id as id', 'webhooks.conditions as conditions', 'webhooks.project_id as webhook_project', 'projects.id as project_id', 'projects.uuid as project_uuid');
   if (hooks.length === 0) return 0;
   const events: outbox.NewEvent[] = [];
   for (const c of changes) {
     for (const h of hooks) {
       if (Number(h.project_id) !== c.projectId) continue;
+      // A devnet webhook hears of its own project's transactions only.
+      if (h.webhook_project !== null && h.webhook_project !== undefined && Number(h.webhook_project) !== c.projectId) continue;
       const payload = {
         tx_hash: c.txHash,
         project: h.project_uuid,

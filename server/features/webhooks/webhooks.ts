@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import type { Db } from '../../db/index';
-import { NotFound } from '../../errors';
+import { Invalid, NotFound } from '../../errors';
+import { devnetNetwork } from '../../../shared/networks';
 import type { Condition, WebhookDto, WebhookInput, WebhookRow } from '../../../shared/webhooks';
 import { failHistory } from './outbox';
 import { afterKey, decodeCursor, pageLimit, pageOf, whereContains, type Paged } from '../../db/pagination';
@@ -24,11 +25,12 @@ export const parseConditions = (raw: string): Condition[] => {
 /** An auth token shown to members and used to sign deliveries: 32 random bytes, hex. */
 const newAuthToken = () => crypto.randomBytes(32).toString('hex');
 
-const toDto = (r: WebhookRow, m: Membership, history: WebhookDto['fail_history']): WebhookDto => ({
+const toDto = (r: WebhookRow, m: Membership, history: WebhookDto['fail_history'], projects: Map<number, string>): WebhookDto => ({
   id: r.id,
   name: r.name,
   description: r.description,
   network: r.network,
+  project: r.project_id === null || r.project_id === undefined ? null : (projects.get(Number(r.project_id)) ?? null),
   type: r.type,
   target_url: r.target_url,
   confirmations: r.confirmations,
@@ -52,7 +54,8 @@ export async function listWebhooks(db: Db, m: Membership, page: SearchPageQuery 
   whereContains(q, 'name', page.q);
   const rows = pageOf((await q.orderBy('created_at', 'asc').orderBy('id', 'asc').limit(limit + 1)) as WebhookRow[], limit, (r) => [Number(r.created_at), r.id]);
   const history = await failHistory(db, rows.items.map((r) => r.id));
-  return rows.map((r) => toDto(r, m, history.get(r.id) ?? []));
+  const projects = await projectUuids(db, rows.items);
+  return rows.map((r) => toDto(r, m, history.get(r.id) ?? [], projects));
 }
 
 export async function findWebhook(db: Db, workspaceId: number, id: string): Promise<WebhookRow> {
@@ -64,7 +67,26 @@ export async function findWebhook(db: Db, workspaceId: number, id: string): Prom
 export async function getWebhook(db: Db, m: Membership, id: string): Promise<WebhookDto> {
   const row = await findWebhook(db, m.workspaceId, id);
   const history = await failHistory(db, [id]);
-  return toDto(row, m, history.get(id) ?? []);
+  return toDto(row, m, history.get(id) ?? [], await projectUuids(db, [row]));
+}
+
+/** The UUIDs of the projects devnet webhooks name. */
+async function projectUuids(db: Db, rows: WebhookRow[]): Promise<Map<number, string>> {
+  const ids = [...new Set(rows.map((r) => r.project_id).filter((id): id is number => id !== null && id !== undefined).map(Number))];
+  if (ids.length === 0) return new Map();
+  const found = (await db('projects').whereIn('id', ids).select('id', 'uuid')) as Array<{ id: number; uuid: string }>;
+  return new Map(found.map((p) => [Number(p.id), p.uuid]));
+}
+
+export const NOT_A_DEVNET_PROJECT = `The project must be a ${devnetNetwork.label} project.`;
+
+/** The id of the devnet project a devnet webhook names (null on the shared networks); refused when it is not one of the workspace's devnet projects. */
+async function devnetProjectOf(db: Db, workspaceId: number, input: WebhookInput): Promise<number | null> {
+  if (!input.project) return null;
+  const p = (await db('projects').where({ uuid: input.project, workspace_id: workspaceId }).first('id', 'network_id')) as { id: number; network_id: number } | undefined;
+  if (!p) throw new NotFound('Project not found.');
+  if (Number(p.network_id) !== devnetNetwork.value) throw new Invalid(NOT_A_DEVNET_PROJECT);
+  return Number(p.id);
 }
 
 /** Webhooks of every workspace the owner owns: the pool the plan's webhookCount caps. */
@@ -73,10 +95,11 @@ export const ownedWebhookCount = async (db: Db, ownerId: number): Promise<number
 
 const HEX_VALUED = new Set(['policyId', 'assetHex', 'poolId']);
 
-const columns = (input: WebhookInput) => ({
+const columns = (input: WebhookInput, projectId: number | null) => ({
   name: input.name,
   description: input.description ?? null,
   network: input.network,
+  project_id: projectId,
   type: input.type,
   target_url: input.target_url,
   confirmations: input.confirmations,
@@ -89,13 +112,14 @@ const columns = (input: WebhookInput) => ({
 
 export async function createWebhook(db: Db, m: Membership, input: WebhookInput): Promise<WebhookDto> {
   checkConditionValues(input);
+  const projectId = await devnetProjectOf(db, m.workspaceId, input);
   const id = crypto.randomUUID();
   await withOwnerLock(db, m.ownerId, async (trx) => {
     const { plan } = await getSubscription(trx, m.ownerId);
     const used = await ownedWebhookCount(trx, m.ownerId);
     if (used >= plan.webhookCount) throw limitError(plan, 'webhookCount', used, whosePlan(m));
     const now = Date.now();
-    await trx('webhooks').insert({ id, workspace_id: m.workspaceId, ...columns(input), auth_token: newAuthToken(), created_at: now, updated_at: now });
+    await trx('webhooks').insert({ id, workspace_id: m.workspaceId, ...columns(input, projectId), auth_token: newAuthToken(), created_at: now, updated_at: now });
   });
   return getWebhook(db, m, id);
 }
@@ -103,11 +127,12 @@ export async function createWebhook(db: Db, m: Membership, input: WebhookInput):
 export async function updateWebhook(db: Db, m: Membership, id: string, input: WebhookInput): Promise<WebhookDto> {
   checkConditionValues(input);
   const current = await findWebhook(db, m.workspaceId, id);
+  const projectId = await devnetProjectOf(db, m.workspaceId, input);
   const reEnabled = current.status === 'disabled' && input.status === 'enabled';
   await db('webhooks')
     .where({ id, workspace_id: m.workspaceId })
     .update({
-      ...columns(input),
+      ...columns(input, projectId),
       updated_at: Date.now(),
       // Re-enabling starts the five-day failure clock afresh.
       ...(reEnabled ? { disabled_reason: null, failing_since: null } : {}),

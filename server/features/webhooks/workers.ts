@@ -13,6 +13,7 @@ import { parseAllowlist } from './ssrf';
 import { startNoticeDeriver } from './notices';
 import { pendingCount } from './outbox';
 import type { Metrics } from '../../metrics';
+import { DevnetFollowers, type DevnetChains } from './devnet-followers';
 
 /** The event source of each webhook network: its configured upstream, else the sandbox chain. */
 export function webhookSources(config: Config, chains: LocalChains): Map<number, ChainSource> {
@@ -30,6 +31,7 @@ export function webhookSources(config: Config, chains: LocalChains): Map<number,
 
 export interface WebhookWorker {
   followers: ChainFollower[];
+  devnetFollowers: DevnetFollowers | null;
   dispatcher: Dispatcher;
   stop(): Promise<void>;
 }
@@ -44,6 +46,8 @@ export function startWebhookWorker(opts: {
   metrics?: Metrics;
   /** The chain each network's follower reads (default: webhookSources(config, chains)). */
   sources?: Map<number, ChainSource>;
+  /** The devnets' registry of this process: each active devnet with webhooks or open tracked transactions is followed. */
+  devnets?: { chains: DevnetChains; idleMs: number };
 }): WebhookWorker {
   const { config, db, logger, mailer, chains, metrics } = opts;
   const dispatcher = new Dispatcher(db, logger, mailer, {
@@ -72,17 +76,35 @@ export function startWebhookWorker(opts: {
       ...(metrics ? { onLag: (blocks: number) => metrics.followerLagged(slug, blocks) } : {}),
     });
   });
+  const devnetFollowers = opts.devnets
+    ? new DevnetFollowers({
+        db,
+        logger,
+        chains: opts.devnets.chains,
+        idleMs: opts.devnets.idleMs,
+        scanMs: Math.max(500, config.webhooks.chainPollMs * 2),
+        follower: (key) => ({
+          pollMs: config.webhooks.chainPollMs,
+          leads: () => leadership.leads(key),
+          handOff: { capacity: () => dispatcher.handOffCapacity(), take: (events, targets, committed) => dispatcher.handOff(events, targets, committed) },
+          onEvents: () => dispatcher.wake(),
+        }),
+      })
+    : null;
   metrics?.outboxDepth(() => pendingCount(db));
   for (const f of followers) f.start();
+  devnetFollowers?.start();
   dispatcher.start();
   // Failed deliveries, warnings and disablings for the event stream (GET /api/events), read from the outbox's tables.
   const notices = startNoticeDeriver(db, logger);
   logger.info(`webhooks: following ${followers.length} network(s), delivering from the outbox`);
   return {
     followers,
+    devnetFollowers,
     dispatcher,
     async stop() {
       await Promise.all(followers.map((f) => f.stop()));
+      await devnetFollowers?.stop();
       await leadership.close();
       await dispatcher.stop();
       await notices.stop();

@@ -58,9 +58,9 @@ describe('the network table', () => {
     expect(networkSlugs).toEqual(['cardano-mainnet', 'ipfs', 'milkomeda-mainnet', 'cardano-preview', 'cardano-preprod', 'cardano-devnet']);
   });
 
-  it('has one devnet network: a Cardano test network keyed `devnet`, served by no shared sandbox and followed by no webhook', () => {
+  it("has one devnet network: a Cardano test network keyed `devnet`, served by no shared sandbox, its webhooks each following one project's devnet", () => {
     expect(networks.filter((n) => n.devnet)).toEqual([devnetNetwork]);
-    expect(devnetNetwork).toMatchObject({ value: 8, label: 'Cardano devnet', family: 'cardano', prefix: 'devnet', slug: 'cardano-devnet', sandbox: null, upstreamVar: null, webhookId: null, disabled: false });
+    expect(devnetNetwork).toMatchObject({ value: 8, label: 'Cardano devnet', family: 'cardano', prefix: 'devnet', slug: 'cardano-devnet', sandbox: null, upstreamVar: null, webhookId: 4, disabled: false });
     expect(devnetNetwork.cardano.addressNetworkId).toBe(0);
     expect(isDevnetNetwork(8)).toBe(true);
     expect(isDevnetNetwork(6)).toBe(false);

@@ -7,6 +7,7 @@ const fields = (over: Partial<WebhookFormValues> = {}): WebhookFormValues => ({
   name: 'Chain watcher',
   description: null,
   network: 0,
+  project: '',
   status: 'enabled',
   type: 'block',
   target_url: 'https://hooks.example.com/cardano',
@@ -19,6 +20,14 @@ const messagesByPath = (result: { success: boolean; error?: { issues: { path: Pr
   Object.fromEntries((result.error?.issues ?? []).map((i) => [i.path.join('.'), i.message]));
 
 describe('webhook form schema', () => {
+  it('sends the project of a Cardano devnet webhook, asks for one when none is chosen, and sends none on other networks', () => {
+    const uuid = '6f1f2a8e-8a51-4c3e-9d0a-3b2f4c5d6e7f';
+    expect(webhookFormSchema.parse(fields({ network: 4, project: uuid })).project).toBe(uuid);
+    expect(messagesByPath(webhookFormSchema.safeParse(fields({ network: 4 })))).toEqual({ project: webhookMessages.devnetProject });
+    expect('project' in webhookFormSchema.parse(fields({ network: 2, project: uuid }))).toBe(false);
+    expect(messagesByPath(webhookInputSchema.safeParse({ ...webhookFormSchema.parse(fields({ network: 2 })), project: uuid }))).toEqual({ project: webhookMessages.projectOnlyOnDevnet });
+  });
+
   it('turns the fields into the body the API takes: no row keys, a query only on JSONPath conditions', () => {
     const body = webhookFormSchema.parse(
       fields({

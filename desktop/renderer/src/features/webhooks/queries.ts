@@ -4,6 +4,14 @@ import { apiFetch, isApiError, ApiError } from '../../api/client';
 import { pagedListQuery } from '../../api/pages';
 import { PAGE_MAX_LIMIT } from '../../../../../shared/pagination';
 import { invalidateQuotas } from '../workspaces/index';
+import type { ProjectDto } from '../../../../../shared/workspaces';
+
+/**
+ * The workspace's projects a page at a time (a devnet webhook names one of its devnet projects);
+ * the key is the projects screen's list's, so both share one cache.
+ */
+export const workspaceProjectsQuery = (workspaceId: number) =>
+  pagedListQuery<ProjectDto, readonly unknown[]>(['projects', 'list', workspaceId], `/api/workspaces/${encodeURIComponent(String(workspaceId))}/projects`);
 
 /** GET …/webhooks/:id/events: one page of the delivery history, newest first. */
 interface WebhookEventsPage {

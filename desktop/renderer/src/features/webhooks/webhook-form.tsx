@@ -1,13 +1,16 @@
 import { useEffect, useId } from 'react';
+import { useInfiniteQuery } from '@tanstack/react-query';
 import { Alert, Box, Button, Group, NativeSelect, NumberInput, Stack, Switch, Text, TextInput } from '@mantine/core';
 import { IconDeviceFloppy } from '@tabler/icons-react';
 import { Link } from 'react-router-dom';
-import { MAX_CONFIRMATIONS, triggerLabels, triggers, webhookFormSchema, webhookNetworks, type Trigger } from '../../../../../shared/webhooks';
+import { isDevnetWebhookNetwork, MAX_CONFIRMATIONS, triggerLabels, triggers, webhookFormSchema, webhookNetworks, type Trigger } from '../../../../../shared/webhooks';
+import { devnetNetwork } from '../../../../../shared/networks';
+import { pagedItems } from '../../api/pages';
 import { ReasonTooltip } from '../../components/reason-tooltip';
 import { useZodForm } from '../../components/zod-form';
 import { ConditionList } from './condition-list';
 import { webhookNetworkLabel, type WebhookDraft } from './form-model';
-import { useEndpointWarning, type WebhookBody } from './queries';
+import { useEndpointWarning, workspaceProjectsQuery, type WebhookBody } from './queries';
 import classes from './webhooks.module.css';
 
 interface WebhookFormProps {
@@ -47,6 +50,12 @@ export function WebhookForm({ initial, workspace, blockedReason, submitting, onS
     // A webhook may arrive on a network Secure Webhooks no longer watches: show it, with the error.
     ...(networkSupported ? [] : [{ value: String(draft.network), label: webhookNetworkLabel(draft.network) }]),
   ];
+
+  // A devnet webhook follows one devnet project's chain: the workspace's devnet projects to choose from.
+  const onDevnet = isDevnetWebhookNetwork(draft.network);
+  const projects = useInfiniteQuery({ ...workspaceProjectsQuery(workspace.id), enabled: onDevnet });
+  const devnetProjects = pagedItems(projects.data).filter((p) => p.network_id === devnetNetwork.value);
+  const projectOptions = [{ value: '', label: devnetProjects.length > 0 || projects.isPending ? 'Choose a project' : `No ${devnetNetwork.label} project in this workspace` }, ...devnetProjects.map((p) => ({ value: p.uuid, label: p.project_name }))];
 
   const revealIfIncomplete = () => {
     if (!valid) form.validate();
@@ -89,6 +98,17 @@ export function WebhookForm({ initial, workspace, blockedReason, submitting, onS
             data={networkOptions}
             error={form.errors.network}
           />
+          {onDevnet && (
+            <NativeSelect
+              label="Project"
+              description="A devnet is one project's chain: the webhook follows this project's devnet."
+              value={draft.project}
+              onChange={(e) => form.setFieldValue('project', e.currentTarget.value)}
+              data={projectOptions}
+              error={form.errors.project}
+              withAsterisk
+            />
+          )}
           <TextInput label="Workspace" value={workspace.name} readOnly variant="filled" description="Webhooks belong to the workspace they are created in." />
           <Box role="group" aria-labelledby={statusLabelId}>
             <Text id={statusLabelId} fw={500} size="sm" mb={6}>

@@ -1,0 +1,128 @@
+// The webhook followers of devnets (each cardano-devnet project's own chain). A devnet is followed
+// while it is active, that is used in this process (its chain held by the registry) or steered within
+// the idle time, and has something to follow for: an enabled webhook naming its project, or a tracked
+// transaction still open (pending, in a block, rolled back). So the cost grows with the devnets in use,
+// not with all of them. Each follower keeps its cursors under the devnet's own key (DEVNET_CURSOR_KEY).
+import type { Db } from '../../db/index';
+import type { Logger } from '../../logger';
+import type { ChainSource } from './chain-source';
+import { ChainFollower, type FollowerOptions } from './follower';
+import { devnetNetwork } from '../../../shared/networks';
+import type { DevnetChain } from '../devnets/index';
+import { devnetCursorKey } from '../txs/index';
+
+/** What the followers need of the devnets' registry. */
+export interface DevnetChains {
+  /** A project's chain without counting as a use of it. */
+  readChainOf(projectId: number): Promise<{ devnetId: number; chain: DevnetChain }>;
+  /** The projects whose chains this process holds. */
+  loaded(): number[];
+}
+
+export { devnetCursorKey };
+
+const OPEN_STATES = ['pending', 'in_block', 'rolled_back'];
+
+/** A devnet's chain as a follower reads it: each tip read takes the chain as the database has it now. */
+export function devnetSource(chains: DevnetChains, projectId: number): ChainSource {
+  let chain: DevnetChain | null = null;
+  const current = async () => (chain ??= (await chains.readChainOf(projectId)).chain);
+  return {
+    tipHeight: async () => {
+      chain = (await chains.readChainOf(projectId)).chain;
+      return chain.local.tipHeight();
+    },
+    blockAt: async (h) => (await current()).local.blockAt(h),
+    blockTxDetails: async (hash) => (await current()).local.blockTxDetails(hash) ?? [],
+    blockTxHashes: async (hash) => ((await current()).local.blockTxDetails(hash) ?? []).map((d) => d.tx.hash),
+    epoch: async (n) => (await current()).local.epoch(n),
+    epochStart: async (n) => {
+      const c = (await current()).local;
+      return c.epoch(n) ? c.epochBounds(n) : null;
+    },
+    inMempool: async (hashes) => {
+      const c = await current();
+      return new Set(hashes.filter((h) => c.waiting(h)));
+    },
+  };
+}
+
+export interface DevnetFollowersOptions {
+  db: Db;
+  logger: Logger;
+  chains: DevnetChains;
+  /** How long a devnet steered by another process counts as active (DEVNET_IDLE_MS). */
+  idleMs: number;
+  /** How often the active devnets are listed again. */
+  scanMs?: number;
+  /** Each follower's options beyond its network and chain (poll interval, leadership, hand-off). */
+  follower: (key: number) => Omit<FollowerOptions, 'network' | 'chain'>;
+  now?: () => number;
+}
+
+/** Starts and stops one ChainFollower per active devnet with webhooks or open tracked transactions. */
+export class DevnetFollowers {
+  private readonly running = new Map<number, { devnetId: number; follower: ChainFollower }>();
+  private timer: NodeJS.Timeout | null = null;
+  private scanning: Promise<void> | null = null;
+  private stopped = false;
+
+  constructor(private readonly o: DevnetFollowersOptions) {}
+
+  start(): void {
+    const tick = () => {
+      this.scanning = this.scan()
+        .catch((err: unknown) => this.o.logger.warn({ err: { message: (err as Error).message } }, 'webhooks: listing the active devnets failed'))
+        .finally(() => {
+          this.scanning = null;
+          if (!this.stopped) this.timer = setTimeout(tick, this.o.scanMs ?? 2000);
+        });
+    };
+    tick();
+  }
+
+  /** The projects whose devnets are followed now. */
+  followed(): number[] {
+    return [...this.running.keys()];
+  }
+
+  /** Lists the active devnets with something to follow for, and starts and stops followers to match. */
+  async scan(): Promise<void> {
+    const now = (this.o.now ?? Date.now)();
+    const loaded = this.o.chains.loaded();
+    const { db } = this.o;
+    const rows = (await db('devnets as d')
+      .where((q) => {
+        q.where('d.updated_at', '>=', now - this.o.idleMs);
+        for (let i = 0; i < loaded.length; i += 500) q.orWhereIn('d.project_id', loaded.slice(i, i + 500));
+      })
+      .andWhere((q) =>
+        q
+          .whereExists(db('webhooks as w').whereRaw('w.project_id = d.project_id').andWhere({ 'w.status': 'enabled', 'w.network': devnetNetwork.webhookId }).select(db.raw('1')))
+          .orWhereExists(db('tracked_txs as t').whereRaw('t.project_id = d.project_id').whereIn('t.state', OPEN_STATES).select(db.raw('1'))),
+      )
+      .select('d.id', 'd.project_id')) as Array<{ id: number | string; project_id: number | string }>;
+    if (this.stopped) return;
+    const active = new Map(rows.map((r) => [Number(r.project_id), Number(r.id)]));
+    for (const [projectId, f] of this.running) {
+      if (active.get(projectId) === f.devnetId) continue;
+      this.running.delete(projectId);
+      await f.follower.stop();
+    }
+    for (const [projectId, devnetId] of active) {
+      if (this.running.has(projectId)) continue;
+      const key = devnetCursorKey(devnetId);
+      const follower = new ChainFollower(db, this.o.logger, devnetSource(this.o.chains, projectId), { ...this.o.follower(key), network: devnetNetwork.webhookId, chain: { key, projectId }, trackTxs: true });
+      this.running.set(projectId, { devnetId, follower });
+      follower.start();
+    }
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.timer) clearTimeout(this.timer);
+    await this.scanning;
+    await Promise.all([...this.running.values()].map((f) => f.follower.stop()));
+    this.running.clear();
+  }
+}

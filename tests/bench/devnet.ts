@@ -1,0 +1,213 @@
+// npm run bench:devnet — devnets at scale, in one process as a gateway holds them (the devnets'
+// registry over a SQLite database, the chains' ledgers in it): 1,000 devnets (BENCH_DEVNETS), of
+// which 20 (BENCH_DEVNET_ACTIVE) are active, running at 1 block/s with a webhook follower each
+// (tracked transactions, cursors in the database) for the whole run, the others created, used once
+// and left idle (the registry unloads them after DEVNET_IDLE_MS; here after the run's idle time).
+// Measured while the 20 run:
+// - resident memory per idle devnet: the process's RSS after the idle ones were created and
+//   unloaded, less before, ÷ their number (garbage collected both times; target ≤ 200 KB);
+// - creation time of a devnet, from nothing to its first Blockfrost answer (max; target ≤ 1 s);
+// - a 100-block rollback through the steering service's call (p95 of 5; target ≤ 200 ms);
+// - a 10-epoch time jump (6,000 slots of the default genesis) and the tip read after it (max of 3;
+//   target ≤ 1 s);
+// - the Blockfrost p95 on an active devnet against the shared sandbox chain's (preview), over the
+//   same paths on loopback HTTP, requests alternating (target ≤ 1.2×).
+// BENCH_DEVNETS, BENCH_DEVNET_ACTIVE and BENCH_DEVNET_REQUESTS (40 per path) scale it down.
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import crypto from 'node:crypto';
+import express from 'express';
+import { createDb, migrateLatest, type Db } from '../../server/db/index';
+import { createLogger } from '../../server/logger';
+import { createSandboxChain, sandboxRouter } from '../../server/sandbox/chain/index';
+import { sandboxDevnetEngine } from '../../server/sandbox/devnet-engine';
+import { DevnetRegistry } from '../../server/features/devnets/index';
+import { ChainFollower } from '../../server/features/webhooks/follower';
+import { devnetCursorKey, devnetSource } from '../../server/features/webhooks/devnet-followers';
+import { devnetNetwork } from '../../shared/networks';
+import { makeUser, makeWorkspace } from '../helpers/workspace-fixture';
+import { machine, percentile, ratio, row } from './lib/report';
+
+const DEVNETS = Number(process.env.BENCH_DEVNETS ?? 1000);
+const ACTIVE = Math.min(DEVNETS, Number(process.env.BENCH_DEVNET_ACTIVE ?? 20));
+const REQUESTS = Number(process.env.BENCH_DEVNET_REQUESTS ?? 40);
+const KB = 1024;
+
+const gc = (globalThis as { gc?: () => void }).gc;
+// The memory measure needs the garbage collector at hand: run again with --expose-gc if it is not.
+if (!gc && !process.env.BENCH_DEVNET_CHILD) {
+  const run = spawnSync(process.execPath, [...process.execArgv, '--expose-gc', import.meta.filename], { stdio: 'inherit', env: { ...process.env, BENCH_DEVNET_CHILD: '1' } });
+  process.exit(run.status ?? 1);
+}
+
+const settle = async () => {
+  for (let i = 0; i < 3; i++) {
+    gc!();
+    await new Promise((r) => setTimeout(r, 50));
+  }
+};
+const rss = () => process.memoryUsage().rss;
+
+const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+function timedGet(base: string, p: string): Promise<number> {
+  const t0 = performance.now();
+  return new Promise((resolve, reject) => {
+    http
+      .get(base + p, { agent }, (res) => {
+        res.resume();
+        res.on('end', () => (res.statusCode === 200 ? resolve(performance.now() - t0) : reject(new Error(`${p} answered ${res.statusCode}`))));
+      })
+      .on('error', reject);
+  });
+}
+
+async function serve(router: unknown): Promise<{ base: string; close: () => Promise<void> }> {
+  const app = express();
+  app.use('/api/v0', router as express.RequestHandler);
+  const server = http.createServer(app);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { base: `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/v0`, close: () => new Promise((resolve) => server.close(() => resolve())) };
+}
+
+async function projects(db: Db, n: number): Promise<number[]> {
+  const user = await makeUser(db, 'devnet-bench@example.com', 'DEVELOPER');
+  const ws = await makeWorkspace(db, user.id, []);
+  const now = Date.now();
+  const rows = Array.from({ length: n }, (_, i) => ({ uuid: crypto.randomUUID(), workspace_id: ws, name: `devnet ${i}`, project_id: `devnet${crypto.randomBytes(16).toString('hex')}`, network_id: devnetNetwork.value, created_at: now, updated_at: now }));
+  for (let i = 0; i < rows.length; i += 200) await db('projects').insert(rows.slice(i, i + 200));
+  return ((await db('projects').where({ workspace_id: ws }).orderBy('id').select('id')) as Array<{ id: number }>).map((r) => Number(r.id));
+}
+
+async function main() {
+  console.log(`bench:devnet — ${DEVNETS} devnets, ${ACTIVE} active at 1 block/s; ${machine()}; load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cairn-bench-devnet-'));
+  const db = createDb({ sqliteFile: path.join(dir, 'cairn.sqlite') });
+  await migrateLatest(db);
+  const logger = createLogger('silent');
+  // The registry's clock, moved on past the idle time to have it unload the idle devnets as it does in time.
+  let skipped = 0;
+  const IDLE_MS = 10 * 60_000;
+  const registry = new DevnetRegistry({ db, logger, idleMs: IDLE_MS, now: () => Date.now() + skipped, engine: sandboxDevnetEngine({ db, publicUrl: 'http://127.0.0.1', version: 'bench' }) });
+  const followers: ChainFollower[] = [];
+  const servers: Array<{ close: () => Promise<void> }> = [];
+  try {
+    const ids = await projects(db, DEVNETS);
+    const active = ids.slice(0, ACTIVE);
+    const idle = ids.slice(ACTIVE);
+
+    // The active ones: created, running at the default 1 block/s, each followed.
+    const creation: number[] = [];
+    const create = async (projectId: number) => {
+      const t0 = performance.now();
+      const { chain } = await registry.chainOf(projectId);
+      chain.tip();
+      creation.push(performance.now() - t0);
+    };
+    for (const id of active) await create(id);
+    for (const id of active) {
+      const { devnetId } = await registry.chainOf(id);
+      const f = new ChainFollower(db, logger, devnetSource(registry, id), { network: devnetNetwork.webhookId, chain: { key: devnetCursorKey(devnetId), projectId: id }, trackTxs: true, pollMs: 1000 });
+      f.start();
+      followers.push(f);
+    }
+    await new Promise((r) => setTimeout(r, 2000));
+
+    // Memory per idle devnet: each created (its first request), then unloaded as the registry does once idle.
+    await settle();
+    const before = rss();
+    const heapBefore = process.memoryUsage().heapUsed;
+    for (const id of idle) await create(id);
+    // Their idle time passes (the active ones are used meanwhile): the registry's sweep unloads them.
+    skipped += IDLE_MS + 1;
+    for (const id of active) await registry.chainOf(id);
+    const unloaded = registry.unloadIdle();
+    const activeSet = new Set(active);
+    await settle();
+    const after = rss();
+    console.log(`heap ${(heapBefore / 2 ** 20).toFixed(1)} MiB → ${(process.memoryUsage().heapUsed / 2 ** 20).toFixed(1)} MiB`);
+    const stillIdleLoaded = registry.loaded().filter((id) => !activeSet.has(id)).length;
+    const perIdle = idle.length > 0 ? (after - before) / idle.length : 0;
+    console.log(`RSS ${(before / 2 ** 20).toFixed(1)} MiB → ${(after / 2 ** 20).toFixed(1)} MiB after ${idle.length} idle devnets (${unloaded} unloaded, ${stillIdleLoaded} still held)`);
+
+    // Steering on an active devnet: a 100-block rollback and a 10-epoch jump.
+    const target = active[0]!;
+    const rollbacks: number[] = [];
+    const rollbackCpu: number[] = [];
+    for (let i = 0; i < 5; i++) {
+      await registry.steer(target, (ch) => ch.steering.produce(120));
+      const t0 = performance.now();
+      const c0 = process.cpuUsage();
+      await registry.steer(target, (ch) => ch.steering.rollback(100, 'mempool'));
+      rollbacks.push(performance.now() - t0);
+      const c = process.cpuUsage(c0);
+      rollbackCpu.push((c.user + c.system) / 1000);
+    }
+    const jumps: number[] = [];
+    for (let i = 0; i < 3; i++) {
+      const t0 = performance.now();
+      await registry.steer(target, (ch) => ch.steering.advance({ slots: 10 * 600 }));
+      (await registry.chainOf(target)).chain.local.latestBlock();
+      jumps.push(performance.now() - t0);
+    }
+
+    // Blockfrost p95 on an active devnet against the shared sandbox chain, same paths, alternating.
+    const shared = createSandboxChain({ network: 'preview' });
+    await shared.ready();
+    const sharedHttp = await serve(sandboxRouter(shared));
+    const devnetHttp = await serve((await registry.chainOf(active[1] ?? target)).chain.router as unknown as express.Router);
+    servers.push(sharedHttp, devnetHttp);
+    const pathsOf = async (base: string, chain: { latestBlock(): { height: number | null; hash: string } }) => {
+      const tip = chain.latestBlock();
+      const txs = (await (await fetch(`${base}/blocks/${tip.hash}/txs`)).json()) as string[];
+      return ['/blocks/latest', `/blocks/${tip.height! - 5}`, '/epochs/latest', '/epochs/latest/parameters', '/genesis', ...(txs[0] ? [`/txs/${txs[0]}`, `/txs/${txs[0]}/utxos`] : [])];
+    };
+    const devnetChain = (await registry.chainOf(active[1] ?? target)).chain.local;
+    const devnetPaths = await pathsOf(devnetHttp.base, devnetChain);
+    const sharedPaths = await pathsOf(sharedHttp.base, shared);
+    const n = Math.min(devnetPaths.length, sharedPaths.length);
+    const d: number[] = [];
+    const s: number[] = [];
+    const byPath = Array.from({ length: n }, () => ({ d: [] as number[], s: [] as number[] }));
+    for (let r = 0; r < REQUESTS; r++) {
+      for (let i = 0; i < n; i++) {
+        const dm = await timedGet(devnetHttp.base, devnetPaths[i]!);
+        const sm = await timedGet(sharedHttp.base, sharedPaths[i]!);
+        d.push(dm);
+        s.push(sm);
+        byPath[i]!.d.push(dm);
+        byPath[i]!.s.push(sm);
+      }
+    }
+    for (let i = 0; i < n; i++) {
+      const p95 = (xs: number[]) => percentile(xs.sort((a, b) => a - b), 95).toFixed(2);
+      console.log(`  ${devnetPaths[i]!.replace(/[0-9a-f]{64}/, '{hash}').padEnd(24)} devnet p95 ${p95(byPath[i]!.d)} ms, shared ${p95(byPath[i]!.s)} ms`);
+    }
+    d.sort((a, b) => a - b);
+    s.sort((a, b) => a - b);
+    const dp95 = percentile(d, 95);
+    const sp95 = percentile(s, 95);
+    const followed = await db('chain_cursors').where('network', '<', 0).count({ n: '*' });
+
+    console.log(`paths (${n}): ${devnetPaths.slice(0, n).map((p) => p.replace(/[0-9a-f]{64}/, '{hash}')).join(', ')}; ${Number(followed[0]?.n ?? 0)} followers' cursors in the database`);
+    row({ bench: 'devnet', measure: `resident memory per idle devnet (${idle.length} idle, ${ACTIVE} active)`, figure: `${(perIdle / KB).toFixed(1)} KB`, baseline: '', ratio: '', target: '≤ 200 KB', pass: perIdle <= 200 * KB });
+    const maxCreate = Math.max(...creation);
+    row({ bench: 'devnet', measure: `creation of a devnet to its first answer (max of ${creation.length}; p50 ${percentile([...creation].sort((a, b) => a - b), 50).toFixed(1)} ms)`, figure: `${maxCreate.toFixed(1)} ms`, baseline: '', ratio: '', target: '≤ 1000 ms', pass: maxCreate <= 1000 });
+    const rb = percentile([...rollbacks].sort((a, b) => a - b), 95);
+    row({ bench: 'devnet', measure: `100-block rollback (p95 of 5; the process's CPU time p95 ${percentile([...rollbackCpu].sort((a, b) => a - b), 95).toFixed(1)} ms)`, figure: `${rb.toFixed(1)} ms`, baseline: '', ratio: '', target: '≤ 200 ms', pass: rb <= 200 });
+    const jump = Math.max(...jumps);
+    row({ bench: 'devnet', measure: '10-epoch time jump and the tip after it (max of 3)', figure: `${jump.toFixed(1)} ms`, baseline: '', ratio: '', target: '≤ 1000 ms', pass: jump <= 1000 });
+    row({ bench: 'devnet', measure: `Blockfrost p95 on an active devnet (${n} paths × ${REQUESTS})`, figure: `${dp95.toFixed(2)} ms`, baseline: `${sp95.toFixed(2)} ms (shared sandbox)`, ratio: ratio(dp95, sp95), target: '≤ 1.2×', pass: dp95 <= 1.2 * sp95 });
+  } finally {
+    await Promise.all(followers.map((f) => f.stop()));
+    for (const srv of servers) await srv.close();
+    registry.close();
+    await db.destroy();
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+await main();
