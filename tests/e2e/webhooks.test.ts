@@ -61,7 +61,7 @@ describe.runIf(browserAvailable())('Secure Webhooks screens, in Chromium', () =>
     expect(await save.isDisabled()).toBe(true);
 
     // Networks with a webhook id only (testnet hidden), the first by default; the workspace is read-only.
-    expect(await p.getByLabel('Network').locator('option').allTextContents()).toEqual(['Cardano mainnet', 'Cardano preview', 'Cardano preprod']);
+    expect(await p.getByLabel('Network').locator('option').allTextContents()).toEqual(['Cardano mainnet', 'Cardano preview', 'Cardano preprod', 'Cardano devnet']);
     expect(await p.getByLabel('Network').inputValue()).toBe('0');
     expect(await p.getByLabel('Workspace').inputValue()).toBe('My Workspace');
     expect(await p.getByLabel('Workspace').getAttribute('readonly')).not.toBeNull();
