@@ -45,6 +45,29 @@ describe('the pay-as-you-go balance in the gateway', () => {
     expect((await client.get(`/api/workspaces/${ws}/quota`)).body.data.ppu).toEqual({ active: true, balance: { requests: 0 } });
   });
 
+  it("spends it on a devnet project's requests as on any other network's", async () => {
+    // A user of their own, whose one STARTER project is a devnet.
+    const owner = new Client(app.url);
+    await signIn(owner, app.mailer, 'ppu-devnet@example.com');
+    const me = (await owner.get('/api/me')).body.data;
+    const workspace = (await owner.get('/api/workspaces')).body.data[0].id as number;
+    const created = await owner.post(`/api/workspaces/${workspace}/projects`, { projectName: 'devnet', networkId: 8 });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const key = created.body.data.project.project_id as string;
+    const now = Date.now();
+    await app.db('quota_usage').insert({ user_id: me.id, day_ms: now - (now % DAY_MS), requests: plans.STARTER.requestLimit });
+    await app.db('ppu_balances').insert({ workspace_id: workspace, credited: 3, spent: 0, updated_at: now });
+    const gw = await startTestGateway(app);
+    try {
+      const statuses: number[] = [];
+      for (let i = 0; i < 4; i++) statuses.push((await call(`${gw.url}/api/v0/blocks/latest`, key)).status);
+      expect(statuses).toEqual([200, 200, 200, 402]);
+    } finally {
+      await gw.close();
+    }
+    expect(Number((await app.db('ppu_balances').where({ workspace_id: workspace }).first()).spent)).toBe(3);
+  });
+
   it('costs a workspace without a balance nothing: 402 at the quota as before', () => {
     const limiter = new MemoryLimiter(BAN);
     const r: AdmitRequest = { ip: '1', bucketKey: 'b', rate: 1000, burst: 1000, quotaKey: 'q', day: 1, quotaLimit: 1, quotaBase: 0, balanceKey: '9', balanceCredited: 0, balanceSpentBase: 0 };
