@@ -37,12 +37,12 @@ export function testGatewayConfig(app: Pick<TestApp, never> & { database: Pick<T
   });
 }
 
-/** A gateway on 127.0.0.1 over the same database as a test app; `options` are startGateway's (e.g. a clock). */
+/** A gateway on 127.0.0.1 over the same database as a test app; `options` are startGateway's (e.g. a clock, the sandbox chains it serves). */
 export async function startTestGateway(
   app: TestApp & { database: TestDatabase },
   env: Record<string, string> = {},
   redisPrefix?: string,
-  options: Pick<GatewayOptions, 'now' | 'drainMs' | 'devnets'> = {},
+  options: Pick<GatewayOptions, 'now' | 'drainMs' | 'devnets' | 'chains'> = {},
 ): Promise<RunningGateway> {
   const config = testGatewayConfig(app, env);
   return startGateway({

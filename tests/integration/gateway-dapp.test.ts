@@ -3,7 +3,7 @@
 // script policy, locks ada at a Plutus V3 script and spends it back with the budget the gateway's
 // /utils/txs/evaluate measured, sees a failing script refused with its trace, and registers and
 // delegates a stake key that then earns rewards.
-import { testGatewayConfig } from '../helpers/gateway';
+import { startTestGateway } from '../helpers/gateway';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   BlockfrostProvider,
@@ -21,10 +21,9 @@ import {
 import { useTestApp } from '../helpers/use-test-app';
 import { Client } from '../helpers/http-client';
 import { signIn } from '../helpers/sign-in';
-import { startGateway, type RunningGateway } from '../../server/gateway-app';
+import type { RunningGateway } from '../../server/gateway-app';
 import { setSubscription } from '../../server/features/workspaces/subscriptions';
 import { createSandboxChain, memoryLedgerStore, type SandboxChain } from '../../server/sandbox/chain/index';
-import { createLogger } from '../../server/logger';
 import { assertSchema } from '../unit/server/sandbox/chain/support';
 import { producingPool } from '../unit/server/sandbox/chain/stake-builder';
 
@@ -55,15 +54,7 @@ beforeAll(async () => {
   key = (await client.post(`/api/workspaces/${ws}/projects`, { projectName: 'dapp', networkId: 6 })).body.data.project.project_id;
   chain = createSandboxChain({ network: 'preprod', now: () => clock.now, store: memoryLedgerStore() });
   await chain.ready();
-  gw = await startGateway({
-    config: testGatewayConfig(app),
-    db: app.db,
-    logger: createLogger('silent'),
-    version: 'test',
-    port: 0,
-    host: '127.0.0.1',
-    chains: { preprod: chain },
-  });
+  gw = await startTestGateway(app, {}, undefined, { chains: { preprod: chain } });
   await gw.keys.catchUp();
 
   // Mesh's Blockfrost provider with the gateway's base URL; the key rides in the path, the form for

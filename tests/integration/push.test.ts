@@ -4,7 +4,7 @@
 // both; then reads the account by its public key (balance, transactions, utxos, history). Also: the
 // protocol's errors for bad frames, the key and connection-cap refusals of the upgrade, metering, and
 // a deleted project's connections closing.
-import { testGatewayConfig } from '../helpers/gateway';
+import { startTestGateway } from '../helpers/gateway';
 import crypto from 'node:crypto';
 import CSL from '@emurgo/cardano-serialization-lib-nodejs';
 import WebSocket from 'ws';
@@ -14,10 +14,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useTestApp } from '../helpers/use-test-app';
 import { Client } from '../helpers/http-client';
 import { signIn } from '../helpers/sign-in';
-import { startGateway, type RunningGateway } from '../../server/gateway-app';
+import type { RunningGateway } from '../../server/gateway-app';
 import { createSandboxChain, type SandboxChain } from '../../server/sandbox/chain/index';
 import { dbLedgerStore } from '../../server/sandbox/store';
-import { createLogger } from '../../server/logger';
 import { plans } from '../../shared/plans';
 import { setSubscription } from '../../server/features/workspaces/subscriptions';
 import { keysOf, payment } from '../unit/server/sandbox/chain/tx-builder';
@@ -88,15 +87,7 @@ beforeAll(async () => {
   const second = Math.floor(Date.now() / 1000) * 1000;
   chain = createSandboxChain({ network: 'preprod', blockIntervalMs: BLOCK_MS, genesisTime: second - 30 * BLOCK_MS, store: dbLedgerStore(app.db) });
   await chain.ready();
-  gw = await startGateway({
-    config: testGatewayConfig(app, { PUSH_IDLE_TIMEOUT_MS: '60000' }),
-    db: app.db,
-    logger: createLogger('silent'),
-    version: 'test',
-    port: 0,
-    host: '127.0.0.1',
-    chains: { preprod: chain },
-  });
+  gw = await startTestGateway(app, { PUSH_IDLE_TIMEOUT_MS: '60000' }, undefined, { chains: { preprod: chain } });
 });
 afterAll(async () => {
   await gw?.close();

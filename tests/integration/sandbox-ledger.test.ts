@@ -2,7 +2,7 @@
 // (Mesh SDK, from npm) pointed at Cairn's gateway with a project key builds, signs and submits a
 // payment from a development wallet; the recipient's utxo shows after the next block; a webhook on
 // the recipient fires with the transaction; blockfrost-js's *All helpers page through complete lists.
-import { testGatewayConfig } from '../helpers/gateway';
+import { startTestGateway } from '../helpers/gateway';
 import CSL from '@emurgo/cardano-serialization-lib-nodejs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BlockFrostAPI, BlockfrostServerError } from '@blockfrost/blockfrost-js';
@@ -11,7 +11,7 @@ import { useTestApp } from '../helpers/use-test-app';
 import { Client } from '../helpers/http-client';
 import { signIn } from '../helpers/sign-in';
 import { startReceiver } from '../helpers/receiver';
-import { startGateway, type RunningGateway } from '../../server/gateway-app';
+import type { RunningGateway } from '../../server/gateway-app';
 import { setSubscription } from '../../server/features/workspaces/subscriptions';
 import { createSandboxChain, type SandboxChain } from '../../server/sandbox/chain/index';
 import { dbLedgerStore } from '../../server/sandbox/store';
@@ -46,10 +46,7 @@ beforeAll(async () => {
   chain = createSandboxChain({ network: 'preprod', now: () => clock.now, store: dbLedgerStore(app.db) });
   await chain.ready();
   // The gateway serves this very chain, the one the follower reads.
-  gw = await startGateway({
-    config: testGatewayConfig(app),
-    db: app.db, logger, version: 'test', port: 0, host: '127.0.0.1', chains: { preprod: chain },
-  });
+  gw = await startTestGateway(app, {}, undefined, { chains: { preprod: chain } });
 });
 afterAll(async () => {
   await gw.close();

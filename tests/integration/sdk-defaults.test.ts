@@ -3,7 +3,7 @@
 // `evaluator: provider`, Blaze's Blockfrost provider), build, evaluate and submit transactions that
 // land. The chain runs on the wall clock (plus the blocks the test skips ahead), so validity
 // intervals computed from Date.now() by the SDKs must mean what they mean on preprod.
-import { testGatewayConfig } from '../helpers/gateway';
+import { startTestGateway } from '../helpers/gateway';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { BlockfrostProvider, ForgeScript, MeshTxBuilder, MeshWallet, deserializeAddress, mConStr0, resolveScriptHash, serializePlutusScript, stringToHex, type Protocol, type UTxO } from '@meshsdk/core';
 import { Blockfrost as LucidBlockfrost, Lucid } from '@lucid-evolution/lucid';
@@ -11,10 +11,9 @@ import { Blaze, Blockfrost as BlazeBlockfrost, ColdWallet, Core, HotWallet } fro
 import { useTestApp } from '../helpers/use-test-app';
 import { Client } from '../helpers/http-client';
 import { signIn } from '../helpers/sign-in';
-import { startGateway, type RunningGateway } from '../../server/gateway-app';
+import type { RunningGateway } from '../../server/gateway-app';
 import { setSubscription } from '../../server/features/workspaces/subscriptions';
 import { createSandboxChain, memoryLedgerStore, type DevWalletInfo, type SandboxChain } from '../../server/sandbox/chain/index';
-import { createLogger } from '../../server/logger';
 
 // Plutus V3, always succeeds (single CBOR-wrapped, as Mesh takes it).
 const ALWAYS_V3 = '46450101002499';
@@ -39,15 +38,7 @@ beforeAll(async () => {
   key = (await client.post(`/api/workspaces/${ws}/projects`, { projectName: 'twin', networkId: 6 })).body.data.project.project_id;
   chain = createSandboxChain({ network: 'preprod', now: () => (heldAt ?? Date.now()) + skipped, store: memoryLedgerStore() });
   await chain.ready();
-  gw = await startGateway({
-    config: testGatewayConfig(app),
-    db: app.db,
-    logger: createLogger('silent'),
-    version: 'test',
-    port: 0,
-    host: '127.0.0.1',
-    chains: { preprod: chain },
-  });
+  gw = await startTestGateway(app, {}, undefined, { chains: { preprod: chain } });
   await gw.keys.catchUp();
   wallets = chain.devWallets();
 });

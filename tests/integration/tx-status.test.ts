@@ -8,8 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useTestApp } from '../helpers/use-test-app';
 import { Client } from '../helpers/http-client';
 import { signIn } from '../helpers/sign-in';
-import { call, testGatewayConfig } from '../helpers/gateway';
-import { startGateway, type RunningGateway } from '../../server/gateway-app';
+import { call, startTestGateway } from '../helpers/gateway';
+import type { RunningGateway } from '../../server/gateway-app';
 import { setSubscription } from '../../server/features/workspaces/subscriptions';
 import { createSandboxChain, type SandboxChain } from '../../server/sandbox/chain/index';
 import { dbLedgerStore } from '../../server/sandbox/store';
@@ -62,10 +62,7 @@ beforeAll(async () => {
   otherKey = (await client.post(`/api/workspaces/${ws}/projects`, { projectName: 'other', networkId: 6 })).body.data.project.project_id;
   chain = createSandboxChain({ network: 'preprod', now: () => clock.now, store: dbLedgerStore(app.db) });
   await chain.ready();
-  gw = await startGateway({
-    config: testGatewayConfig(app),
-    db: app.db, logger, version: 'test', port: 0, host: '127.0.0.1', chains: { preprod: chain },
-  });
+  gw = await startTestGateway(app, {}, undefined, { chains: { preprod: chain } });
 });
 afterAll(async () => {
   await gw.close();
