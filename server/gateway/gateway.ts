@@ -265,16 +265,9 @@ function handle(g: Gateway, req: http.IncomingMessage, res: http.ServerResponse)
   const url = req.url ?? '/';
   const q = url.indexOf('?');
   const search = q === -1 ? '' : url.slice(q);
-  // The key from the header, the path (/<key>/api/v0/…) or basic auth; a key segment leaves the path here.
-  const { key, pathname } = requestKey(req, blockfrostPath(q === -1 ? url : url.slice(0, q)));
-  // Network from the host (cardano-mainnet.<domain>), else from the path (/cardano-mainnet/api/v0/…).
-  const domain = g.deps.config.gateway.domain;
-  let network = domain ? hostNetwork(req, domain) : undefined;
-  let rest = pathname;
-  if (!network) {
-    network = pathNetwork(pathname);
-    if (network) rest = pathname.slice(network.length + 1) || '/';
-  }
+  const target = locate(g, req);
+  const { key, network } = target;
+  let rest = target.rest;
   // Cairn's extensions live beside /api/v0, never under it (where Blockfrost's paths are): admitted below like them.
   const extensionPath = rest.startsWith(CAIRN_PREFIX);
   if (rest === API_PREFIX || rest.startsWith(API_PREFIX + '/')) rest = rest.slice(API_PREFIX.length) || '/';
@@ -316,7 +309,9 @@ export interface RequestTarget {
 function locate(g: Gateway, req: http.IncomingMessage): RequestTarget {
   const url = req.url ?? '/';
   const q = url.indexOf('?');
+  // The key from the header, the path (/<key>/api/v0/…) or basic auth; a key segment leaves the path here.
   const { key, pathname } = requestKey(req, blockfrostPath(q === -1 ? url : url.slice(0, q)));
+  // Network from the host (cardano-mainnet.<domain>), else from the path (/cardano-mainnet/api/v0/…).
   const domain = g.deps.config.gateway.domain;
   let network = domain ? hostNetwork(req, domain) : undefined;
   let rest = pathname;
