@@ -81,6 +81,31 @@ export const call = (url: string, key?: string, headers: Record<string, string> 
     req.on('error', reject);
   });
 
+/**
+ * One request as a raw HTTP client sends it (any method, any path, '#' included, sent as it is),
+ * answering status, headers and the body, parsed when it is JSON.
+ */
+export const rawRequest = (baseUrl: string, method: string, path: string, headers: Record<string, string> = {}, body?: string) =>
+  new Promise<{ status: number; headers: http.IncomingHttpHeaders; body: any }>((resolve, reject) => {
+    const u = new URL(baseUrl);
+    const req = http.request({ host: u.hostname, port: u.port, method, path, headers }, (res) => {
+      let text = '';
+      res.setEncoding('utf8');
+      res.on('data', (c: string) => (text += c));
+      res.on('end', () => {
+        let parsed: any = text;
+        try {
+          parsed = JSON.parse(text);
+        } catch {
+          // HEAD, or not JSON
+        }
+        resolve({ status: res.statusCode ?? 0, headers: res.headers, body: parsed });
+      });
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+
 /** One request through node:http for the helpers below: its URL, options and body (none for a GET). */
 export interface TimedCall {
   url: string;

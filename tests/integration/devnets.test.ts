@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useTestApp } from '../helpers/use-test-app';
 import { Client } from '../helpers/http-client';
 import { signIn } from '../helpers/sign-in';
-import { call, startTestGateway } from '../helpers/gateway';
+import { call, rawRequest, startTestGateway } from '../helpers/gateway';
 import type { RunningGateway } from '../../server/gateway-app';
 import { setSubscription } from '../../server/features/workspaces/subscriptions';
 import type { AuditEntryDto } from '../../shared/audit';
@@ -36,26 +36,10 @@ let devnets: DevnetRegistry;
 const ADDRESS = 'addr_test1qz2fxv2umyhttkxyxp8x0dlpdt3k6cwng5pxj3jhsydzer3n0d3vllmyqwsx5wktcd8cc3sq835lu7drv2xwl2wywfgs68faae';
 
 /** One call through node:http with any method and a JSON body. */
-const send = (method: string, path: string, body?: unknown, k = key, raw?: string) =>
-  new Promise<{ status: number; body: any }>((resolve, reject) => {
-    const payload = raw ?? (body === undefined ? undefined : JSON.stringify(body));
-    const req = http.request(`${gw.url}${path}`, { method, headers: { project_id: k, ...(payload !== undefined ? { 'content-type': 'application/json' } : {}) } }, (res) => {
-      let text = '';
-      res.setEncoding('utf8');
-      res.on('data', (c: string) => (text += c));
-      res.on('end', () => {
-        let parsed: any = text;
-        try {
-          parsed = JSON.parse(text);
-        } catch {
-          // not JSON
-        }
-        resolve({ status: res.statusCode ?? 0, body: parsed });
-      });
-    });
-    req.on('error', reject);
-    req.end(payload);
-  });
+const send = (method: string, path: string, body?: unknown, k = key, raw?: string) => {
+  const payload = raw ?? (body === undefined ? undefined : JSON.stringify(body));
+  return rawRequest(gw.url, method, path, { project_id: k, ...(payload !== undefined ? { 'content-type': 'application/json' } : {}) }, payload).then(({ status, body }) => ({ status, body }));
+};
 const steer = (method: string, sub: string, body?: unknown, k = key) => send(method, `/cairn/v1/devnet${sub}`, body, k);
 const latest = async (k = key) => (await call(`${gw.url}/api/v0/blocks/latest`, k)).body as { height: number; hash: string; slot: number; epoch: number };
 const audit = async (): Promise<AuditEntryDto[]> => (await client.get(`/api/workspaces/${ws}/audit?limit=100`)).body.data.entries;

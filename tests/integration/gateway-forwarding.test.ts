@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useTestApp, useTestGateway } from '../helpers/use-test-app';
 import { Client } from '../helpers/http-client';
 import { signIn } from '../helpers/sign-in';
+import { rawRequest } from '../helpers/gateway';
 import { setSubscription } from '../../server/features/workspaces/subscriptions';
 
 // What a client can make the gateway send to an upstream, next to the operator's credentials: only
@@ -61,27 +62,8 @@ beforeAll(async () => {
   await gw.keys.reload();
 });
 
-/** One request as a raw HTTP client sends it (any method, any path, '#' included), answering status, headers and parsed body. */
-const send = (method: string, path: string, key: string, headers: Record<string, string> = {}, body?: string) =>
-  new Promise<{ status: number; headers: http.IncomingHttpHeaders; body: any }>((resolve, reject) => {
-    const u = new URL(gw.url);
-    const req = http.request({ host: u.hostname, port: u.port, method, path, headers: { project_id: key, ...headers } }, (res) => {
-      let text = '';
-      res.setEncoding('utf8');
-      res.on('data', (c: string) => (text += c));
-      res.on('end', () => {
-        let parsed: any = text;
-        try {
-          parsed = JSON.parse(text);
-        } catch {
-          // HEAD, or not JSON
-        }
-        resolve({ status: res.statusCode ?? 0, headers: res.headers, body: parsed });
-      });
-    });
-    req.on('error', reject);
-    req.end(body);
-  });
+/** One request as a raw HTTP client sends it, with the project's key. */
+const send = (method: string, path: string, key: string, headers: Record<string, string> = {}, body?: string) => rawRequest(gw.url, method, path, { project_id: key, ...headers }, body);
 
 describe('methods', () => {
   it('forwards no method Blockfrost does not define for the path, and answers it in the Blockfrost shape', async () => {
