@@ -38,7 +38,8 @@ describe('RateSource', () => {
       const t = Date.now();
       expect(await source.current()).toBeNull();
       expect(Date.now() - t).toBeLessThan(2000);
-      expect(hits).toBe(1);
+      // Asked once, not again: on a busy machine the request may not even have been read by then.
+      expect(hits).toBeLessThanOrEqual(1);
     } finally {
       server.closeAllConnections();
       server.close();

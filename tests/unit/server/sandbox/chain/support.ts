@@ -102,6 +102,9 @@ export async function serve(chain: SandboxChain): Promise<TestServer> {
   const app = express();
   app.use('/api/v0', sandboxRouter(chain, { version: '0.1.0' }));
   const server: Server = createServer(app);
+  // fetch keeps idle connections for 4 s and node's server closes them after 5 s: on a busy machine a
+  // request could go out on a connection the server was closing ("fetch failed").
+  server.keepAliveTimeout = 60_000;
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as NetAddressInfo;
   const base = `http://127.0.0.1:${port}/api/v0`;
