@@ -271,6 +271,8 @@ export interface StakeView {
   /** The world's members of the pool, then the live accounts delegated to it, in first-seen order. */
   delegators(pool: WorldPool): readonly Delegator[];
   poolStake(pool: WorldPool): bigint;
+  /** The world's pools' stake, summed. */
+  total(): bigint;
   /** The lovelace a stake address controls (0 for one nothing paid). */
   controlled(stakeAddress: string): bigint;
   /** `controlled` of every world stake key and every stake address the live ledger paid. */
@@ -279,21 +281,27 @@ export interface StakeView {
 
 /** The distribution after the block at `height` (epoch `epoch`), from the world's stake and the live ledger's accounts as of the tip. */
 export function stakeView(world: World, shares: WorldStake, live: LiveStake, height: number, epoch: number): StakeView {
-  // Lovelace live transactions paid the world's stake keys; live accounts delegated, by pool.
+  // Lovelace live transactions paid the world's stake keys; live accounts delegated; both by pool.
   const worldLive = new Map<string, bigint>();
   const delegated = new Map<string, Delegator[]>();
+  const liveByPool = new Map<string, bigint>();
+  const add = (pool: string, amount: bigint): void => {
+    liveByPool.set(pool, (liveByPool.get(pool) ?? 0n) + amount);
+  };
   if (height >= 0) {
     for (const a of live.accounts.values()) {
-      if (world.walletByStakeAddress.has(a.stakeAddress)) {
-        const utxo = live.utxoAt(a, height);
-        if (utxo !== 0n) worldLive.set(a.stakeAddress, utxo);
-      }
+      const wallet = world.walletByStakeAddress.get(a.stakeAddress);
+      const utxo = wallet ? live.utxoAt(a, height) : 0n;
+      if (!wallet || utxo === 0n) continue;
+      worldLive.set(a.stakeAddress, utxo);
+      add(shares.homePool(wallet).id, utxo);
     }
     for (const d of live.distribution(height)) {
       if (world.walletByStakeAddress.has(d.stakeAddress)) continue;
       const list = delegated.get(d.pool) ?? [];
       list.push({ stakeAddress: d.stakeAddress, amount: d.amount });
       delegated.set(d.pool, list);
+      add(d.pool, d.amount);
     }
   }
   const lists = new Map<WorldPool, Delegator[]>();
@@ -307,17 +315,8 @@ export function stakeView(world: World, shares: WorldStake, live: LiveStake, hei
     }
     return list;
   };
-  const totals = new Map<WorldPool, bigint>();
-  const poolStake = (pool: WorldPool): bigint => {
-    let total = totals.get(pool);
-    if (total === undefined) {
-      total = shares.poolStake(pool, epoch);
-      for (const w of shares.members(pool)) total += worldLive.get(w.stakeAddress!) ?? 0n;
-      for (const d of delegated.get(pool.id) ?? []) total += d.amount;
-      totals.set(pool, total);
-    }
-    return total;
-  };
+  const poolStake = (pool: WorldPool): bigint => shares.poolStake(pool, epoch) + (liveByPool.get(pool.id) ?? 0n);
+  let total: bigint | undefined;
   const controlled = (stakeAddress: string): bigint => {
     const wallet = world.walletByStakeAddress.get(stakeAddress);
     if (wallet) return shares.shareOf(wallet, epoch) + (worldLive.get(stakeAddress) ?? 0n);
@@ -329,6 +328,7 @@ export function stakeView(world: World, shares: WorldStake, live: LiveStake, hei
     height,
     delegators,
     poolStake,
+    total: () => (total ??= world.pools.reduce((n, p) => n + poolStake(p), 0n)),
     controlled,
     controlledAll() {
       if (!all) {

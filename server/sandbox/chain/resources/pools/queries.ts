@@ -14,7 +14,7 @@ const SATURATION_POINT = 75_000_000_000_000;
 
 /** Each pool's stake, blocks and Blockfrost object; the stake distribution of an epoch. */
 export function poolModel(ctx: ChainContext) {
-  const { key, world, hashes, schedule, book, ledger, tipHeight, epochOf, snapshotHeight, stakeAt, worldStake } = ctx;
+  const { key, world, hashes, schedule, book, epochOf, snapshotHeight, stakeAt, worldStake } = ctx;
   const { blocksPerEpoch, segmentLength } = ctx.params;
   /**
    * The stake distribution at the end of an epoch (the current one: as of the tip). Its pools'
@@ -22,18 +22,7 @@ export function poolModel(ctx: ChainContext) {
    */
   const stakeOf = (epoch: number): StakeView => stakeAt(snapshotHeight(epoch));
   const poolStake = (pool: WorldPool, epoch: number): bigint => stakeOf(epoch).poolStake(pool);
-  const totalCache = new Map<string, bigint>();
-  const totalStake = (epoch: number): bigint => {
-    const id = `${ledger.size}:${tipHeight()}:${epoch}`;
-    let total = totalCache.get(id);
-    if (total === undefined) {
-      const view = stakeOf(epoch);
-      total = world.pools.reduce((n, p) => n + view.poolStake(p), 0n);
-      totalCache.set(id, total);
-      if (totalCache.size > 512) totalCache.delete(totalCache.keys().next().value!);
-    }
-    return total;
-  };
+  const totalStake = (epoch: number): bigint => stakeOf(epoch).total();
   const opCert = (pool: WorldPool, epoch: number): { counter: number; hash: string } => {
     const counter = pool.opCertCounterBase + Math.floor(epoch / 90);
     return { counter, hash: derive(pool.opCertKey, 'opcert', counter).toString('hex') };
