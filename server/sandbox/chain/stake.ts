@@ -11,7 +11,7 @@
 // pays REWARD_PPM_PER_EPOCH of the snapshot, less the pool's margin.
 import { stakeAddressOf } from '../../../shared/cardano/address';
 import type { LiveOutput, LiveTx } from './ledger';
-import { deriveFloat } from './rng';
+import { deriveFloat, Rng } from './rng';
 import type { Wallet, World, WorldPool } from './world';
 
 /** Reward per epoch in millionths of the active stake (0.03 %), before the pool's margin. */
@@ -217,22 +217,25 @@ export function worldStake(key: Uint8Array, world: World): WorldStake {
   }
   const weight = new Map<Wallet, bigint>(world.wallets.map((w) => [w, BigInt(1 + Math.floor(deriveFloat(key, 'member-weight', w.id) * 999))]));
   const weights = new Map<WorldPool, bigint>([...members].map(([p, list]) => [p, list.reduce((n, w) => n + weight.get(w)!, 0n)]));
-  // Totals are read for every pool of every epoch of a page (a history, a list of epochs): kept for
-  // many epochs. Shares are read for one pool's delegators: kept for fewer.
-  const totals = new Map<number, bigint>();
+  // An epoch's stake moves every pool's at once: one hash an epoch (a page of a hundred epochs'
+  // totals is a hundred hashes, not one per pool), its factors kept for many epochs; shares are
+  // read for one pool's delegators, kept for fewer.
+  const factors = new Map<number, Float64Array>();
   const parts = new Map<number, bigint[]>();
   const keep = <T>(memo: Map<number, T>, id: number, value: T, size: number): T => {
     memo.set(id, value);
     if (memo.size > size) memo.delete(memo.keys().next().value!);
     return value;
   };
+  const factorsOf = (e: number): Float64Array => {
+    const hit = factors.get(e);
+    if (hit) return hit;
+    const rng = Rng.of(key, 'pool-stake', e);
+    return keep(factors, e, Float64Array.from(pools, () => 0.94 + 0.12 * rng.float()), 8192);
+  };
   const totalOf = (pool: WorldPool, epoch: number): bigint => {
-    const e = Math.max(0, epoch);
-    const id = e * 64 + pool.index;
-    const hit = totals.get(id);
-    if (hit !== undefined) return hit;
-    const total = (members.get(pool) ?? []).length === 0 ? 0n : BigInt(Math.round((pool.baseStake * (0.94 + 0.12 * deriveFloat(key, 'pool-stake', pool.index, e))) / 1_000_000) * 1_000_000);
-    return keep(totals, id, total, 100_000);
+    if ((members.get(pool) ?? []).length === 0) return 0n;
+    return BigInt(Math.round((pool.baseStake * factorsOf(Math.max(0, epoch))[pool.index]!) / 1_000_000) * 1_000_000);
   };
   const sharesOf = (pool: WorldPool, epoch: number): bigint[] => {
     const id = Math.max(0, epoch) * 64 + pool.index;
@@ -281,48 +284,55 @@ export interface StakeView {
 
 /** The distribution after the block at `height` (epoch `epoch`), from the world's stake and the live ledger's accounts as of the tip. */
 export function stakeView(world: World, shares: WorldStake, live: LiveStake, height: number, epoch: number): StakeView {
-  // Lovelace live transactions paid the world's stake keys; live accounts delegated; both by pool.
-  const worldLive = new Map<string, bigint>();
-  const delegated = new Map<string, Delegator[]>();
-  const liveByPool = new Map<string, bigint>();
-  const add = (pool: string, amount: bigint): void => {
-    liveByPool.set(pool, (liveByPool.get(pool) ?? 0n) + amount);
+  /** What live transactions paid a world stake key's addresses, unspent after the block. */
+  const liveUtxo = (stakeAddress: string): bigint => {
+    const a = height >= 0 ? live.accounts.get(stakeAddress) : undefined;
+    return a ? live.utxoAt(a, height) : 0n;
   };
-  if (height >= 0) {
-    for (const a of live.accounts.values()) {
-      const wallet = world.walletByStakeAddress.get(a.stakeAddress);
-      const utxo = wallet ? live.utxoAt(a, height) : 0n;
-      if (!wallet || utxo === 0n) continue;
-      worldLive.set(a.stakeAddress, utxo);
-      add(shares.homePool(wallet).id, utxo);
+  const controlled = (stakeAddress: string): bigint => {
+    const wallet = world.walletByStakeAddress.get(stakeAddress);
+    if (wallet) return shares.shareOf(wallet, epoch) + liveUtxo(stakeAddress);
+    const a = height >= 0 ? live.accounts.get(stakeAddress) : undefined;
+    return a ? live.stakeAt(a, height) : 0n;
+  };
+  // The live layer by pool (built when a pool's stake or delegators are read, not for one account):
+  // the live accounts delegated to each pool, and the lovelace they and the world's members hold.
+  let byPool: { delegated: Map<string, Delegator[]>; lovelace: Map<string, bigint> } | undefined;
+  const livePools = (): NonNullable<typeof byPool> => {
+    if (byPool) return byPool;
+    const delegated = new Map<string, Delegator[]>();
+    const lovelace = new Map<string, bigint>();
+    const add = (pool: string, amount: bigint): void => {
+      lovelace.set(pool, (lovelace.get(pool) ?? 0n) + amount);
+    };
+    if (height >= 0) {
+      for (const a of live.accounts.values()) {
+        const wallet = world.walletByStakeAddress.get(a.stakeAddress);
+        if (wallet) add(shares.homePool(wallet).id, live.utxoAt(a, height));
+      }
+      for (const d of live.distribution(height)) {
+        if (world.walletByStakeAddress.has(d.stakeAddress)) continue;
+        const list = delegated.get(d.pool) ?? [];
+        list.push({ stakeAddress: d.stakeAddress, amount: d.amount });
+        delegated.set(d.pool, list);
+        add(d.pool, d.amount);
+      }
     }
-    for (const d of live.distribution(height)) {
-      if (world.walletByStakeAddress.has(d.stakeAddress)) continue;
-      const list = delegated.get(d.pool) ?? [];
-      list.push({ stakeAddress: d.stakeAddress, amount: d.amount });
-      delegated.set(d.pool, list);
-      add(d.pool, d.amount);
-    }
-  }
+    return (byPool = { delegated, lovelace });
+  };
   const lists = new Map<WorldPool, Delegator[]>();
   const delegators = (pool: WorldPool): Delegator[] => {
     let list = lists.get(pool);
     if (!list) {
       const parts = shares.shares(pool, epoch);
-      list = shares.members(pool).map((w, i) => ({ stakeAddress: w.stakeAddress!, amount: parts[i]! + (worldLive.get(w.stakeAddress!) ?? 0n) }));
-      list.push(...(delegated.get(pool.id) ?? []));
+      list = shares.members(pool).map((w, i) => ({ stakeAddress: w.stakeAddress!, amount: parts[i]! + liveUtxo(w.stakeAddress!) }));
+      list.push(...(livePools().delegated.get(pool.id) ?? []));
       lists.set(pool, list);
     }
     return list;
   };
-  const poolStake = (pool: WorldPool): bigint => shares.poolStake(pool, epoch) + (liveByPool.get(pool.id) ?? 0n);
+  const poolStake = (pool: WorldPool): bigint => shares.poolStake(pool, epoch) + (livePools().lovelace.get(pool.id) ?? 0n);
   let total: bigint | undefined;
-  const controlled = (stakeAddress: string): bigint => {
-    const wallet = world.walletByStakeAddress.get(stakeAddress);
-    if (wallet) return shares.shareOf(wallet, epoch) + (worldLive.get(stakeAddress) ?? 0n);
-    const a = height >= 0 ? live.accounts.get(stakeAddress) : undefined;
-    return a ? live.stakeAt(a, height) : 0n;
-  };
   let all: Map<string, bigint> | undefined;
   return {
     height,
