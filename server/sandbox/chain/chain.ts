@@ -22,7 +22,7 @@ import { PROTOCOL, protocolWith } from './protocol';
 import { LeaderSchedule } from './schedule';
 import { spent } from './budget';
 import { poolBook } from './pools';
-import { LiveStake } from './stake';
+import { LiveStake, stakeView, worldStake, type StakeView, type WorldStake } from './stake';
 import { UnspentIndex, type UnspentView, type Utxo } from './unspent';
 import { segmentAddressTxs, simulateSegment, type Segment, type SimBlock, type SimTx } from './simulate';
 import type { AddressUtxo } from '../../../shared/chain';
@@ -107,8 +107,8 @@ function resolveParams(options: SandboxChainOptions): { params: SandboxChainPara
   return { params, cacheSegments, clock };
 }
 
-/** The live ledger's stake accounts as of a height, and the live stake delegated to each pool, memoised. */
-function liveStakeViews(ledger: LiveLedger, tipHeight: () => number, blocksPerEpoch: number, poolById: (id: string) => WorldPool | undefined) {
+/** The live ledger's stake accounts as of a height, and the stake distribution after each block, memoised. */
+function stakeViews(ledger: LiveLedger, tipHeight: () => number, blocksPerEpoch: number, poolById: (id: string) => WorldPool | undefined, world: World, shares: WorldStake) {
   // The live ledger's stake accounts as of a height (the tip, or the next block while validating).
   const liveStakeCache = new Map<string, LiveStake>();
   const liveStakeAt = (height: number): LiveStake => {
@@ -125,25 +125,21 @@ function liveStakeViews(ledger: LiveLedger, tipHeight: () => number, blocksPerEp
     }
     return hit;
   };
-  /** Live stake delegated to each pool after the block at `height` (the tip at most). */
-  const distributionCache = new Map<string, Map<string, Array<{ stakeAddress: string; amount: bigint }>>>();
-  const liveDistribution = (height: number): Map<string, Array<{ stakeAddress: string; amount: bigint }>> => {
+  /** The stake distribution after the block at `height` (the tip at most; below 0: the world's of epoch 0). */
+  const viewCache = new Map<string, StakeView>();
+  const stakeAt = (height: number): StakeView => {
     const tip = tipHeight();
     const h = Math.min(height, tip);
     const id = `${ledger.size}:${tip}:${h}`;
-    const hit = distributionCache.get(id);
-    if (hit) return hit;
-    const out = new Map<string, Array<{ stakeAddress: string; amount: bigint }>>();
-    for (const d of liveStakeAt(tip).distribution(h)) {
-      const list = out.get(d.pool) ?? [];
-      list.push({ stakeAddress: d.stakeAddress, amount: d.amount });
-      out.set(d.pool, list);
+    let hit = viewCache.get(id);
+    if (!hit) {
+      hit = stakeView(world, shares, liveStakeAt(tip), h, Math.floor(h / blocksPerEpoch));
+      viewCache.set(id, hit);
+      if (viewCache.size > 256) viewCache.delete(viewCache.keys().next().value!);
     }
-    distributionCache.set(id, out);
-    if (distributionCache.size > 256) distributionCache.delete(distributionCache.keys().next().value!);
-    return out;
+    return hit;
   };
-  return { liveStakeAt, liveDistribution };
+  return { liveStakeAt, stakeAt };
 }
 
 /**
@@ -248,7 +244,8 @@ export function createSandboxChain(options: SandboxChainOptions): SandboxChain {
       return a ? model.rewardBalanceAt(a, height) : 0n;
     },
   });
-  const { liveStakeAt, liveDistribution } = liveStakeViews(ledger, tipHeight, blocksPerEpoch, poolById);
+  const shares = worldStake(key, world);
+  const { liveStakeAt, stakeAt } = stakeViews(ledger, tipHeight, blocksPerEpoch, poolById, world, shares);
   /** The block whose end is the stake snapshot of an epoch: its last block. */
   const snapshotHeight = (epoch: number): number => (epoch + 1) * blocksPerEpoch - 1;
   // A live transaction's index in its block follows the block's background transactions: computed
@@ -325,8 +322,6 @@ export function createSandboxChain(options: SandboxChainOptions): SandboxChain {
   const knownAddress = (text: string): boolean => typeof text === 'string' && (world.addressByBech32.has(text) || ledger.knows(text));
 
   // ---- governance ----
-  /** Lovelace controlled by every stake address as of the tip: the accounts' controlled_amount, in one pass. */
-  const stakesAt = (tip: number): Map<string, bigint> => unspentAt(tip).lovelaceByStake();
   const governance: Governance = createGovernance({
     key,
     protocol: params.protocol,
@@ -336,7 +331,7 @@ export function createSandboxChain(options: SandboxChainOptions): SandboxChain {
     liveIndex,
     pools: world.pools,
     stakeAddresses: world.stakeWalletIds.map((id) => world.wallets[id]!.stakeAddress!),
-    stakes: () => stakesAt(tipHeight()),
+    stakes: () => stakeAt(tipHeight()).controlledAll(),
     timeOf,
   });
 
@@ -355,7 +350,7 @@ export function createSandboxChain(options: SandboxChainOptions): SandboxChain {
     network, params, key, world, hashes, schedule, book, ledger, governance, nutlink, devAids, wallets, faucetKeys,
     clock, tipHeight, slotOf, timeOf, epochOf, snapshotHeight, poolById,
     segment, simBlock, resolveHeight, resolveTx, addressText, addressHistory,
-    liveIndex, liveStakeAt, liveDistribution, liveSums,
+    liveIndex, liveStakeAt, worldStake: shares, stakeAt, liveSums,
     unspentAt, utxoObject, sumOf, knownAddress,
   };
   return assembleChain(ctx);

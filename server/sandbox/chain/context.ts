@@ -11,7 +11,7 @@ import type { Nutlink } from './nutlink';
 import type { PoolBook } from './pools';
 import type { LeaderSchedule } from './schedule';
 import type { Segment, SimBlock, SimTx } from './simulate';
-import type { LiveStake } from './stake';
+import type { LiveStake, StakeView, WorldStake } from './stake';
 import type { Utxo, UnspentView } from './unspent';
 import type { DevWallet, Faucet } from './wallets';
 import type { World, WorldPool } from './world';
@@ -51,8 +51,13 @@ export interface ChainContext {
   readonly liveIndex: (t: LiveTx) => number;
   /** The live ledger's stake accounts as of a height. */
   readonly liveStakeAt: (height: number) => LiveStake;
-  /** Live stake delegated to each pool after the block at `height` (the tip at most). */
-  readonly liveDistribution: (height: number) => Map<string, Array<{ stakeAddress: string; amount: bigint }>>;
+  /** The world's stake keys as members of their home pools, and their shares of its stake. */
+  readonly worldStake: WorldStake;
+  /**
+   * The stake distribution after the block at `height` (the tip at most): every account's
+   * controlled lovelace and pool. An epoch's active stake is this at the end of epoch − 2.
+   */
+  readonly stakeAt: (height: number) => StakeView;
   /** Totals of a block's live transactions. */
   readonly liveSums: (height: number) => { count: number; size: number; output: bigint; fees: bigint };
   /** A block reference (height, decimal text or hash) as a height up to the tip, else null. */

@@ -16,6 +16,7 @@ import type { HashCodec } from './hashes';
 import { Rng, deriveBytes } from './rng';
 import { toHex } from '../../../shared/cardano/bech32';
 import { FAUCET_WALLET, type World, type WorldAsset } from './world';
+import { homePoolIndex } from './stake';
 
 export interface SimOutput {
   address: number;
@@ -323,7 +324,9 @@ class SegmentSimulator {
       case 'delegation': {
         const senders = this.eligible((id, s) => world.wallets[id]!.kind === 'stake' && s.lovelace >= 5 * ADA);
         if (senders.length === 0) return null;
-        return { sender: rng.pick(senders), payments: [], delegation: { pool: rng.int(0, world.pools.length - 1), register: rng.chance(0.25) } };
+        // A world stake key stays with its home pool, whose stake it is part of (stake.ts): it re-delegates to it.
+        const sender = rng.pick(senders);
+        return { sender, payments: [], delegation: { pool: homePoolIndex(sender, world.pools.length), register: rng.chance(0.25) } };
       }
       case 'batch': {
         const senders = this.eligible((id, s) => keyWallet(id) && s.lovelace >= 2_000 * ADA);

@@ -1,5 +1,7 @@
 // Stake accounts of the live ledger (ledger.ts): registrations, delegations, withdrawals, the
-// stake each account holds at every epoch boundary and the rewards it earns.
+// stake each account holds at every epoch boundary and the rewards it earns; the world's stake
+// (each world stake key delegated to its home pool for good); and the one stake distribution both
+// make, which /pools, /epochs, /network, /accounts and the DReps' voting power all read.
 //
 // Rewards follow the ledger's snapshot rule with one simplification: the reward earned in epoch e
 // is computed on the stake snapshot taken at the end of epoch e − 2 (the epoch's active stake: the
@@ -9,6 +11,8 @@
 // pays REWARD_PPM_PER_EPOCH of the snapshot, less the pool's margin.
 import { stakeAddressOf } from '../../../shared/cardano/address';
 import type { LiveOutput, LiveTx } from './ledger';
+import { deriveFloat, Rng } from './rng';
+import type { Wallet, World, WorldPool } from './world';
 
 /** Reward per epoch in millionths of the active stake (0.03 %), before the pool's margin. */
 export const REWARD_PPM_PER_EPOCH = 300n;
@@ -174,6 +178,177 @@ export class LiveStake {
     }
     return out;
   }
+}
+
+// ---- The world's stake and the stake distribution ----
+
+/** The pool a world stake key delegates to for good, its home pool: its background delegations re-delegate to it. */
+export function homePoolIndex(walletId: number, poolCount: number): number {
+  return walletId % poolCount;
+}
+
+/**
+ * The world's stake keys (the faucet's, the stake wallets' and the script stake wallets') as
+ * delegators: each is a member of its home pool and holds a fixed share of the pool's world stake,
+ * which moves from epoch to epoch around the pool's base stake. A closed formula of the chain key
+ * and the epoch, so any epoch's distribution costs the same.
+ */
+export interface WorldStake {
+  homePool(wallet: Wallet): WorldPool;
+  /** The pool's members, in wallet order. */
+  members(pool: WorldPool): readonly Wallet[];
+  /** The world's stake delegated to a pool in an epoch (an epoch before 0: epoch 0's). */
+  poolStake(pool: WorldPool, epoch: number): bigint;
+  /** Each member's part of `poolStake`, in member order; the parts sum to it exactly. */
+  shares(pool: WorldPool, epoch: number): readonly bigint[];
+  shareOf(wallet: Wallet, epoch: number): bigint;
+}
+
+export function worldStake(key: Uint8Array, world: World): WorldStake {
+  const { pools } = world;
+  const homePool = (wallet: Wallet): WorldPool => pools[homePoolIndex(wallet.id, pools.length)]!;
+  const members = new Map<WorldPool, Wallet[]>(pools.map((p) => [p, []]));
+  const place = new Map<Wallet, number>();
+  for (const w of world.wallets) {
+    if (!w.stakeAddress) continue;
+    const list = members.get(homePool(w))!;
+    place.set(w, list.length);
+    list.push(w);
+  }
+  const weight = new Map<Wallet, bigint>(world.wallets.map((w) => [w, BigInt(1 + Math.floor(deriveFloat(key, 'member-weight', w.id) * 999))]));
+  const weights = new Map<WorldPool, bigint>([...members].map(([p, list]) => [p, list.reduce((n, w) => n + weight.get(w)!, 0n)]));
+  // An epoch's stake moves every pool's at once: one hash an epoch (a page of a hundred epochs'
+  // totals is a hundred hashes, not one per pool), its factors kept for many epochs; shares are
+  // read for one pool's delegators, kept for fewer.
+  const factors = new Map<number, Float64Array>();
+  const parts = new Map<number, bigint[]>();
+  const keep = <T>(memo: Map<number, T>, id: number, value: T, size: number): T => {
+    memo.set(id, value);
+    if (memo.size > size) memo.delete(memo.keys().next().value!);
+    return value;
+  };
+  const factorsOf = (e: number): Float64Array => {
+    const hit = factors.get(e);
+    if (hit) return hit;
+    const rng = Rng.of(key, 'pool-stake', e);
+    return keep(factors, e, Float64Array.from(pools, () => 0.94 + 0.12 * rng.float()), 8192);
+  };
+  const totalOf = (pool: WorldPool, epoch: number): bigint => {
+    if ((members.get(pool) ?? []).length === 0) return 0n;
+    return BigInt(Math.round((pool.baseStake * factorsOf(Math.max(0, epoch))[pool.index]!) / 1_000_000) * 1_000_000);
+  };
+  const sharesOf = (pool: WorldPool, epoch: number): bigint[] => {
+    const id = Math.max(0, epoch) * 64 + pool.index;
+    const hit = parts.get(id);
+    if (hit) return hit;
+    const total = totalOf(pool, epoch);
+    const list = members.get(pool) ?? [];
+    const sum = weights.get(pool) ?? 0n;
+    const shares = list.map((w) => (sum === 0n ? 0n : (total * weight.get(w)!) / sum));
+    if (shares.length) shares[0] = shares[0]! + total - shares.reduce((n, x) => n + x, 0n);
+    return keep(parts, id, shares, 4096);
+  };
+  return {
+    homePool,
+    members: (pool) => members.get(pool) ?? [],
+    poolStake: totalOf,
+    shares: sharesOf,
+    shareOf: (wallet, epoch) => (place.has(wallet) ? sharesOf(homePool(wallet), epoch)[place.get(wallet)!]! : 0n),
+  };
+}
+
+/** A delegator of a pool and the lovelace it controls. */
+export interface Delegator {
+  stakeAddress: string;
+  amount: bigint;
+}
+
+/**
+ * The stake distribution after one block: what every account controls and the pool it is
+ * delegated to. A world stake key controls its share of its home pool's world stake and what live
+ * transactions paid its addresses; a live account (a key the live ledger registered) its unspent
+ * outputs and its reward balance. A pool's stake is the sum of its delegators'.
+ */
+export interface StakeView {
+  readonly height: number;
+  /** The world's members of the pool, then the live accounts delegated to it, in first-seen order. */
+  delegators(pool: WorldPool): readonly Delegator[];
+  poolStake(pool: WorldPool): bigint;
+  /** The world's pools' stake, summed. */
+  total(): bigint;
+  /** The lovelace a stake address controls (0 for one nothing paid). */
+  controlled(stakeAddress: string): bigint;
+  /** `controlled` of every world stake key and every stake address the live ledger paid. */
+  controlledAll(): Map<string, bigint>;
+}
+
+/** The distribution after the block at `height` (epoch `epoch`), from the world's stake and the live ledger's accounts as of the tip. */
+export function stakeView(world: World, shares: WorldStake, live: LiveStake, height: number, epoch: number): StakeView {
+  /** What live transactions paid a world stake key's addresses, unspent after the block. */
+  const liveUtxo = (stakeAddress: string): bigint => {
+    const a = height >= 0 ? live.accounts.get(stakeAddress) : undefined;
+    return a ? live.utxoAt(a, height) : 0n;
+  };
+  const controlled = (stakeAddress: string): bigint => {
+    const wallet = world.walletByStakeAddress.get(stakeAddress);
+    if (wallet) return shares.shareOf(wallet, epoch) + liveUtxo(stakeAddress);
+    const a = height >= 0 ? live.accounts.get(stakeAddress) : undefined;
+    return a ? live.stakeAt(a, height) : 0n;
+  };
+  // The live layer by pool (built when a pool's stake or delegators are read, not for one account):
+  // the live accounts delegated to each pool, and the lovelace they and the world's members hold.
+  let byPool: { delegated: Map<string, Delegator[]>; lovelace: Map<string, bigint> } | undefined;
+  const livePools = (): NonNullable<typeof byPool> => {
+    if (byPool) return byPool;
+    const delegated = new Map<string, Delegator[]>();
+    const lovelace = new Map<string, bigint>();
+    const add = (pool: string, amount: bigint): void => {
+      lovelace.set(pool, (lovelace.get(pool) ?? 0n) + amount);
+    };
+    if (height >= 0) {
+      for (const a of live.accounts.values()) {
+        const wallet = world.walletByStakeAddress.get(a.stakeAddress);
+        if (wallet) add(shares.homePool(wallet).id, live.utxoAt(a, height));
+      }
+      for (const d of live.distribution(height)) {
+        if (world.walletByStakeAddress.has(d.stakeAddress)) continue;
+        const list = delegated.get(d.pool) ?? [];
+        list.push({ stakeAddress: d.stakeAddress, amount: d.amount });
+        delegated.set(d.pool, list);
+        add(d.pool, d.amount);
+      }
+    }
+    return (byPool = { delegated, lovelace });
+  };
+  const lists = new Map<WorldPool, Delegator[]>();
+  const delegators = (pool: WorldPool): Delegator[] => {
+    let list = lists.get(pool);
+    if (!list) {
+      const parts = shares.shares(pool, epoch);
+      list = shares.members(pool).map((w, i) => ({ stakeAddress: w.stakeAddress!, amount: parts[i]! + liveUtxo(w.stakeAddress!) }));
+      list.push(...(livePools().delegated.get(pool.id) ?? []));
+      lists.set(pool, list);
+    }
+    return list;
+  };
+  const poolStake = (pool: WorldPool): bigint => shares.poolStake(pool, epoch) + (livePools().lovelace.get(pool.id) ?? 0n);
+  let total: bigint | undefined;
+  let all: Map<string, bigint> | undefined;
+  return {
+    height,
+    delegators,
+    poolStake,
+    total: () => (total ??= world.pools.reduce((n, p) => n + poolStake(p), 0n)),
+    controlled,
+    controlledAll() {
+      if (!all) {
+        all = new Map();
+        for (const w of world.wallets) if (w.stakeAddress) all.set(w.stakeAddress, controlled(w.stakeAddress));
+        for (const stake of live.accounts.keys()) if (!all.has(stake)) all.set(stake, controlled(stake));
+      }
+      return all;
+    },
+  };
 }
 
 // ---- Blockfrost shapes of the stake endpoints ----

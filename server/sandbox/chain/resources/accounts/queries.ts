@@ -70,14 +70,14 @@ function accountIndex(ctx: ChainContext) {
     return [...out];
   };
   const knownStake = (stake: string): boolean => world.walletByStakeAddress.has(stake) || ledger.accounts().has(stake) || liveAddressesByStake().has(stake);
-  /** The background wallet's latest delegation within the address window. */
-  const worldDelegation = (stake: string, tip: number): { pool: string; height: number } | null => {
+  /** The background wallet's latest delegation (to its home pool) within the address window. */
+  const worldDelegation = (stake: string, tip: number): { height: number } | null => {
     const wallet = world.walletByStakeAddress.get(stake);
     if (!wallet) return null;
-    let found: { pool: string; height: number } | null = null;
+    let found: { height: number } | null = null;
     for (const a of wallet.addresses) {
       for (const tx of addressHistory(a, tip)) {
-        for (const d of tx.delegations) if (d.wallet === wallet.id && (!found || tx.height >= found.height)) found = { pool: world.pools[d.pool]!.id, height: tx.height };
+        for (const d of tx.delegations) if (d.wallet === wallet.id && (!found || tx.height >= found.height)) found = { height: tx.height };
       }
     }
     return found;
@@ -117,27 +117,27 @@ function accountIndex(ctx: ChainContext) {
 /** The account, its addresses, outputs, assets, totals and transactions (its addresses' transactions, merged). */
 function accountHoldings(ctx: ChainContext, pools: PoolModel, index: AccountIndex, addresses: AddressQueries) {
   const { homePool } = pools;
-  const { world, ledger, governance, tipHeight, epochOf, liveStakeAt, addressText, unspentAt, utxoObject, sumOf } = ctx;
+  const { world, ledger, governance, tipHeight, epochOf, liveStakeAt, stakeAt, addressText, unspentAt, utxoObject, sumOf } = ctx;
   const { addressesOfStakeAt, knownStake, knownAccount, worldDelegation, worldWithdrawals, worldWalletTxs } = index;
   return {
     account(stake) {
       if (typeof stake !== 'string' || !knownStake(stake)) return null;
       const tip = tipHeight();
-      const addresses = addressesOfStakeAt(stake, tip);
-      const byAddress = unspentAt(tip).byAddress;
-      const utxos = addresses.reduce((n, a) => n + sumOf(byAddress.get(a) ?? []).lovelace, 0n);
+      // What the account controls is its stake in the distribution the pools sum (stake.ts).
+      const controlled = stakeAt(tip).controlled(stake);
       const model = liveStakeAt(tip);
       const live = model.accounts.get(stake);
       const wallet = world.walletByStakeAddress.get(stake);
       if (wallet && !live?.registrations.length) {
-        // A world stake key: registered from the start, delegated to its latest pool within the
-        // address window or else its home pool; its withdrawals within the window are its rewards.
+        // A world stake key: registered from the start and delegated to its home pool, which its
+        // background delegations within the address window re-delegate to; its withdrawals within
+        // the window are its rewards.
         const background = worldDelegation(stake, tip);
         const withdrawn = worldWithdrawals(wallet, tip).reduce((n, w) => n + BigInt(w.amount), 0n);
         return {
           stake_address: stake, active: true, registered: true, active_epoch: background ? epochOf(background.height) + 2 : null,
-          controlled_amount: String(utxos), rewards_sum: String(withdrawn), withdrawals_sum: String(withdrawn), reserves_sum: '0', treasury_sum: '0',
-          withdrawable_amount: '0', pool_id: background?.pool ?? homePool(wallet).id, drep_id: governance.drepOfStake(stake),
+          controlled_amount: String(controlled), rewards_sum: String(withdrawn), withdrawals_sum: String(withdrawn), reserves_sum: '0', treasury_sum: '0',
+          withdrawable_amount: '0', pool_id: homePool(wallet).id, drep_id: governance.drepOfStake(stake),
         };
       }
       const delegation = live ? model.delegationAt(live, tip) : null;
@@ -148,7 +148,7 @@ function accountHoldings(ctx: ChainContext, pools: PoolModel, index: AccountInde
         active: delegation !== null,
         registered: live ? model.registeredAt(live, tip) : false,
         active_epoch: delegation ? epochOf(delegation.height) + 2 : null,
-        controlled_amount: String(utxos + rewards - withdrawals),
+        controlled_amount: String(controlled),
         rewards_sum: String(rewards),
         withdrawals_sum: String(withdrawals),
         reserves_sum: '0',
@@ -233,7 +233,7 @@ function accountHoldings(ctx: ChainContext, pools: PoolModel, index: AccountInde
 /** Rewards, history, certificates and withdrawals. */
 function accountStaking(ctx: ChainContext, pools: PoolModel, index: AccountIndex) {
   const { world, tipHeight, epochOf } = ctx;
-  const { worldStake, homePool, memberShares } = pools;
+  const { stakeOf, homePool } = pools;
   const { knownAccount, worldWithdrawals, liveAccountOf, worldWalletTxs, txPlace } = index;
   return {
     accountRewards(stake, page) {
@@ -257,12 +257,8 @@ function accountStaking(ctx: ChainContext, pools: PoolModel, index: AccountIndex
       if (live) return paginate(live.account.history, page).map((h) => ({ active_epoch: h.epoch, amount: String(h.amount), pool_id: h.pool }));
       const wallet = world.walletByStakeAddress.get(stake);
       if (!wallet) return [];
-      const pool = homePool(wallet);
-      return virtualPage(epochOf(tip) + 1, page, (e) => ({
-        active_epoch: e,
-        amount: String(memberShares(pool, worldStake(pool, e - 2)).find((m) => m.wallet === wallet)!.amount),
-        pool_id: pool.id,
-      }));
+      const pool = homePool(wallet).id;
+      return virtualPage(epochOf(tip) + 1, page, (e) => ({ active_epoch: e, amount: String(stakeOf(e - 2).controlled(stake)), pool_id: pool }));
     },
     accountDelegations(stake, page) {
       if (!knownAccount(stake)) return null;

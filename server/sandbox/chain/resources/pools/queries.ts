@@ -1,69 +1,33 @@
-// /pools: the stake pools, their stake (the world's and the live ledger's), blocks, history,
-// metadata, relays, delegators and certificates. The pool model is shared with /blocks, /epochs,
-// /txs and /accounts.
+// /pools: the stake pools, their stake (what their delegators control: stake.ts's distribution),
+// blocks, history, metadata, relays, delegators and certificates. The pool model is shared with
+// /blocks, /epochs, /network, /txs and /accounts.
 import type { ChainContext } from '../../context';
 import { paginate, virtualPage } from '../../paging';
 import { derive, deriveFloat } from '../../rng';
 import type { PoolRetirement, PoolMetadata, PoolRelay } from '../../pools';
-import { REWARD_PPM_PER_EPOCH, type PoolHistoryItem, type PoolUpdate } from '../../stake';
+import { REWARD_PPM_PER_EPOCH, type PoolHistoryItem, type PoolUpdate, type StakeView } from '../../stake';
 import type { SimTx } from '../../simulate';
-import type { Wallet, WorldPool } from '../../world';
+import type { WorldPool } from '../../world';
 import type { Pool, PoolExtended, Pagination } from '../../../../../shared/chain';
 
 const SATURATION_POINT = 75_000_000_000_000;
 
 /** Each pool's stake, blocks and Blockfrost object; the stake distribution of an epoch. */
 export function poolModel(ctx: ChainContext) {
-  const { key, world, hashes, schedule, book, ledger, tipHeight, epochOf, snapshotHeight, liveDistribution } = ctx;
+  const { key, world, hashes, schedule, book, epochOf, snapshotHeight, stakeAt, worldStake } = ctx;
   const { blocksPerEpoch, segmentLength } = ctx.params;
-  /** The world's stake delegated to a pool at the end of an epoch (its delegators are the pool's world members). */
-  const worldStakes = new Map<number, number>();
-  const worldStake = (pool: WorldPool, epoch: number): number => {
-    const e = Math.max(0, epoch);
-    const id = e * 64 + pool.index;
-    let stake = worldStakes.get(id);
-    if (stake === undefined) {
-      stake = Math.round((pool.baseStake * (0.94 + 0.12 * deriveFloat(key, 'pool-stake', pool.index, e))) / 1_000_000) * 1_000_000;
-      worldStakes.set(id, stake);
-      if (worldStakes.size > 100_000) worldStakes.delete(worldStakes.keys().next().value!);
-    }
-    return stake;
-  };
-  /** A pool's stake at the end of an epoch (the current one: as of the tip): the world's and the live ledger's. */
-  const poolStake = (pool: WorldPool, epoch: number): number => {
-    const live = epoch < 0 ? [] : (liveDistribution(snapshotHeight(epoch)).get(pool.id) ?? []);
-    return worldStake(pool, epoch) + live.reduce((n, d) => n + Number(d.amount), 0);
-  };
-  const totalCache = new Map<string, number>();
-  const totalStake = (epoch: number): number => {
-    const id = `${ledger.size}:${tipHeight()}:${epoch}`;
-    let total = totalCache.get(id);
-    if (total === undefined) {
-      total = world.pools.reduce((n, p) => n + poolStake(p, epoch), 0);
-      totalCache.set(id, total);
-      if (totalCache.size > 512) totalCache.delete(totalCache.keys().next().value!);
-    }
-    return total;
-  };
+  /**
+   * The stake distribution at the end of an epoch (the current one: as of the tip). Its pools'
+   * stake is what their delegators control, the accounts' `controlled_amount` of then.
+   */
+  const stakeOf = (epoch: number): StakeView => stakeAt(snapshotHeight(epoch));
+  const poolStake = (pool: WorldPool, epoch: number): bigint => stakeOf(epoch).poolStake(pool);
+  const totalStake = (epoch: number): bigint => stakeOf(epoch).total();
   const opCert = (pool: WorldPool, epoch: number): { counter: number; hash: string } => {
     const counter = pool.opCertCounterBase + Math.floor(epoch / 90);
     return { counter, hash: derive(pool.opCertKey, 'opcert', counter).toString('hex') };
   };
-
-  // Each world stake key belongs to a home pool, whose world stake it holds a fixed share of.
-  const homePool = (wallet: Wallet): WorldPool => world.pools[wallet.id % world.pools.length]!;
-  const members = new Map<WorldPool, Wallet[]>(world.pools.map((p) => [p, []]));
-  for (const w of world.wallets) if (w.stakeAddress) members.get(homePool(w))!.push(w);
-  const memberWeights = new Map<Wallet, bigint>(world.wallets.map((w) => [w, BigInt(1 + Math.floor(deriveFloat(key, 'member-weight', w.id) * 999))]));
-  const memberWeight = (w: Wallet): bigint => memberWeights.get(w)!;
-  /** Each world member's part of a pool's world stake; the parts sum to it exactly. */
-  const memberShares = (pool: WorldPool, total: number): Array<{ wallet: Wallet; amount: bigint }> => {
-    const list = members.get(pool) ?? [];
-    const weights = list.reduce((n, w) => n + memberWeight(w), 0n);
-    const shares = list.map((wallet) => ({ wallet, amount: weights === 0n ? 0n : (BigInt(total) * memberWeight(wallet)) / weights }));
-    if (shares.length) shares[0]!.amount += BigInt(total) - shares.reduce((n, x) => n + x.amount, 0n);
-    return shares;
-  };
+  const { homePool } = worldStake;
   const weightOf = (pool: WorldPool): number => schedule.weights[pool.index] ?? 0;
   const segmentTx = (segment: number): string => hashes.tx(segment * segmentLength, 0);
   const retirementTxs = (pool: WorldPool, tip: number): string[] => {
@@ -80,11 +44,13 @@ export function poolModel(ctx: ChainContext) {
   const poolObject = (pool: WorldPool, tip: number): Pool => {
     const epoch = epochOf(tip);
     const position = tip - epoch * blocksPerEpoch;
-    const live = poolStake(pool, epoch);
+    const now = stakeAt(tip);
+    const live = now.poolStake(pool);
     const active = poolStake(pool, epoch - 2);
     const liveTotal = totalStake(epoch);
     const activeTotal = totalStake(epoch - 2);
     const round = (x: number): number => Math.round(x * 1e6) / 1e6;
+    const share = (part: bigint, whole: bigint): number => (whole > 0n ? round(Number(part) / Number(whole)) : 0);
     return {
       pool_id: pool.id,
       hex: pool.hex,
@@ -92,11 +58,11 @@ export function poolModel(ctx: ChainContext) {
       blocks_minted: epoch * weightOf(pool) + schedule.countInEpoch(pool.index, epoch, position),
       blocks_epoch: schedule.countInEpoch(pool.index, epoch, position),
       live_stake: String(live),
-      live_size: round(live / liveTotal),
-      live_saturation: round(live / SATURATION_POINT),
-      live_delegators: (members.get(pool)?.length ?? 0) + (liveDistribution(tip).get(pool.id)?.length ?? 0),
+      live_size: share(live, liveTotal),
+      live_saturation: round(Number(live) / SATURATION_POINT),
+      live_delegators: now.delegators(pool).length,
       active_stake: String(active),
-      active_size: round(active / activeTotal),
+      active_size: share(active, activeTotal),
       declared_pledge: String(pool.pledge),
       live_pledge: String(pool.pledge + Math.round(deriveFloat(key, 'pool-pledge', pool.index, epoch) * 50) * 1_000_000),
       margin_cost: pool.margin,
@@ -114,19 +80,16 @@ export function poolModel(ctx: ChainContext) {
     for (let i = 0; i <= lastPosition && i < order.length; i++) if (order[i] === pool.index) out.push(i);
     return out;
   };
-  /** The active stake distribution of an epoch, pool by pool: world members, then live accounts. */
+  /** The active stake distribution of an epoch (the end of epoch − 2's), pool by pool: world members, then live accounts. */
   const epochDistribution = (epoch: number, only?: WorldPool): Array<{ stake_address: string; pool_id: string; amount: string }> => {
     const out: Array<{ stake_address: string; pool_id: string; amount: string }> = [];
-    const snapshot = epoch - 2;
-    const live = snapshot < 0 ? new Map<string, Array<{ stakeAddress: string; amount: bigint }>>() : liveDistribution(snapshotHeight(snapshot));
+    const view = stakeOf(epoch - 2);
     for (const pool of only ? [only] : world.pools) {
-      if (!members.has(pool)) continue;
-      for (const m of memberShares(pool, worldStake(pool, snapshot))) out.push({ stake_address: m.wallet.stakeAddress!, pool_id: pool.id, amount: String(m.amount) });
-      for (const d of live.get(pool.id) ?? []) out.push({ stake_address: d.stakeAddress, pool_id: pool.id, amount: String(d.amount) });
+      for (const d of view.delegators(pool)) out.push({ stake_address: d.stakeAddress, pool_id: pool.id, amount: String(d.amount) });
     }
     return out;
   };
-  return { worldStake, poolStake, totalStake, opCert, homePool, members, memberShares, weightOf, segmentTx, retirementsOfTx, poolObject, poolPositions, epochDistribution };
+  return { stakeOf, poolStake, totalStake, opCert, homePool, weightOf, segmentTx, retirementsOfTx, poolObject, poolPositions, epochDistribution };
 }
 export type PoolModel = ReturnType<typeof poolModel>;
 
@@ -147,9 +110,9 @@ export interface PoolQueries {
 }
 
 export function poolPaths(ctx: ChainContext, pools: PoolModel): PoolQueries {
-  const { world, hashes, schedule, book, tipHeight, epochOf, snapshotHeight, poolById, liveDistribution } = ctx;
+  const { world, hashes, schedule, book, tipHeight, epochOf, poolById, stakeAt } = ctx;
   const { blocksPerEpoch, segmentLength } = ctx.params;
-  const { worldStake, poolStake, totalStake, members, memberShares, weightOf, segmentTx, poolObject, poolPositions } = pools;
+  const { stakeOf, totalStake, weightOf, segmentTx, poolObject, poolPositions } = pools;
   const poolExtendedObject = (pool: WorldPool, tip: number): PoolExtended => {
     const p = poolObject(pool, tip);
     return {
@@ -209,16 +172,16 @@ export function poolPaths(ctx: ChainContext, pools: PoolModel): PoolQueries {
       const retirement = book.retirementOf(pool);
       const last = retirement ? Math.min(current, retirement.retiringEpoch - 1) : current;
       return virtualPage(last + 1, page, (e): PoolHistoryItem => {
-        const active = retirement ? 0 : poolStake(pool, e - 2);
+        const snapshot = stakeOf(e - 2);
+        const active = retirement ? 0n : snapshot.poolStake(pool);
         const total = totalStake(e - 2);
-        const snapshot = e - 2 < 0 ? 0 : (liveDistribution(snapshotHeight(e - 2)).get(pool.id)?.length ?? 0);
-        const { rewards, fees } = poolRewards(BigInt(active), pool);
+        const { rewards, fees } = poolRewards(active, pool);
         return {
           epoch: e,
           blocks: e < current ? weightOf(pool) : schedule.countInEpoch(pool.index, e, tip - e * blocksPerEpoch),
           active_stake: String(active),
-          active_size: total > 0 ? Math.round((active / total) * 1e6) / 1e6 : 0,
-          delegators_count: retirement ? 0 : (members.get(pool)?.length ?? 0) + snapshot,
+          active_size: total > 0n ? Math.round((Number(active) / Number(total)) * 1e6) / 1e6 : 0,
+          delegators_count: retirement ? 0 : snapshot.delegators(pool).length,
           rewards: String(rewards),
           fees: String(fees),
         };
@@ -235,10 +198,7 @@ export function poolPaths(ctx: ChainContext, pools: PoolModel): PoolQueries {
     poolDelegators(id, page) {
       const pool = typeof id === 'string' ? poolById(id) : undefined;
       if (!pool) return null;
-      const tip = tipHeight();
-      const rows = memberShares(pool, worldStake(pool, epochOf(tip))).map((m) => ({ address: m.wallet.stakeAddress!, live_stake: String(m.amount) }));
-      for (const d of liveDistribution(tip).get(pool.id) ?? []) rows.push({ address: d.stakeAddress, live_stake: String(d.amount) });
-      return paginate(rows, page);
+      return paginate([...stakeAt(tipHeight()).delegators(pool)], page).map((d) => ({ address: d.stakeAddress, live_stake: String(d.amount) }));
     },
     poolBlocks(id, page) {
       const pool = typeof id === 'string' ? poolById(id) : undefined;
