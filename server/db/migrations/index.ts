@@ -38,6 +38,7 @@ import * as widenSandboxLedgerNetwork from './2026-11-29-1000-widen-sandbox-ledg
 import * as txResubmit from './2026-11-29-1010-tx-resubmit';
 import * as createDevnets from './2026-11-29-1100-create-devnets';
 import * as devnetWebhooks from './2026-11-29-1200-devnet-webhooks';
+import * as devnetSteeringLease from './2026-11-30-1000-devnet-steering-lease';
 
 export interface Migration {
   up(knex: Knex): Promise<void>;
@@ -85,4 +86,5 @@ export const migrations: ReadonlyArray<readonly [name: string, migration: Migrat
   ['2026-11-29-1010-tx-resubmit', txResubmit],
   ['2026-11-29-1100-create-devnets', createDevnets],
   ['2026-11-29-1200-devnet-webhooks', devnetWebhooks],
+  ['2026-11-30-1000-devnet-steering-lease', devnetSteeringLease],
 ];

@@ -4,14 +4,15 @@
 // hold the same devnet: each request compares the devnet's version in the database with the one
 // held and rebuilds the chain when another process changed it, and reads the ledger entries others
 // appended; every steering call writes its new state through the database (on PostgreSQL under the
-// devnet's advisory lock, so calls of several processes run in turn), refused when the version moved
-// meanwhile.
+// devnet's advisory lock; on SQLite under the devnet's lease, taken before anything is written), so
+// calls of several processes run in turn, and a refused call changed nothing.
+import { randomUUID } from 'node:crypto';
 import { isPostgres, type Db } from '../../db/index';
 import type { Logger } from '../../logger';
 import { AppError, Conflict } from '../../errors';
 import { devnetGenesisSchema, type DevnetGenesisSettings } from '../../../shared/devnets';
 import type { DevnetChain, DevnetEngine, DevnetStateJson } from './engine';
-import { devnetVersion, insertDevnet, readDevnet, saveDevnetState } from './store';
+import { claimSteering, devnetVersion, insertDevnet, readDevnet, releaseSteering, saveDevnetState } from './store';
 
 interface Held {
   devnetId: number;
@@ -28,6 +29,8 @@ export interface DevnetRegistryOptions {
   logger: Logger;
   /** How long a devnet stays in memory without a request (DEVNET_IDLE_MS). */
   idleMs: number;
+  /** On SQLite, how long a steering call waits for another process's call to finish before it is refused (5 s). */
+  steeringWaitMs?: number;
   now?: () => number;
 }
 
@@ -35,6 +38,14 @@ export interface DevnetRegistryOptions {
 const DEVNET_LOCK_SPACE = 0x64766e74;
 
 export const CHANGED_MEANWHILE = 'The devnet was changed by another call at the same moment: send the call again.';
+export const STEERED_ELSEWHERE = 'Another call is changing the devnet: send the call again in a moment.';
+
+/**
+ * How long a steering call on SQLite holds the devnet's lease at most: a process that died holding it
+ * blocks the devnet this long. Far above what a call takes (10,000 blocks: well under a second).
+ */
+const STEERING_LEASE_MS = 60_000;
+const DEFAULT_STEERING_WAIT_MS = 5_000;
 
 export class DevnetRegistry {
   private readonly held = new Map<number, Held>();
@@ -136,16 +147,34 @@ export class DevnetRegistry {
   }
 
   /**
-   * On PostgreSQL (where several gateways may steer one devnet) a steering call holds the devnet's
-   * advisory lock from its freshness check to its save, so two processes' calls run one after the
-   * other rather than one of them being refused; SQLite serves one process.
+   * Several processes may steer one devnet (gateways, the control plane): on PostgreSQL a steering
+   * call holds the devnet's advisory lock from its freshness check to its save; on SQLite it takes the
+   * devnet's lease first (claimSteering), waiting for another process's call to finish. Either way
+   * the calls run one after the other, and one refused (the lease not free in time) wrote nothing.
    */
   private acrossProcesses<T>(projectId: number, fn: () => Promise<T>): Promise<T> {
-    if (!isPostgres(this.o.db)) return fn();
+    if (!isPostgres(this.o.db)) return this.leased(projectId, fn);
     return this.o.db.transaction(async (trx) => {
       await trx.raw('select pg_advisory_xact_lock(?, ?)', [DEVNET_LOCK_SPACE, projectId]);
       return fn();
     });
+  }
+
+  private async leased<T>(projectId: number, fn: () => Promise<T>): Promise<T> {
+    const { db } = this.o;
+    if ((await devnetVersion(db, projectId)) === null) await insertDevnet(db, projectId, this.o.engine.genesisState(devnetGenesisSchema.parse({}), this.now()), this.now());
+    const token = randomUUID();
+    // The lease is wall-clock time whatever clock the chains run on: processes compare it with each other's.
+    const deadline = Date.now() + (this.o.steeringWaitMs ?? DEFAULT_STEERING_WAIT_MS);
+    while (!(await claimSteering(db, projectId, token, Date.now(), Date.now() + STEERING_LEASE_MS))) {
+      if (Date.now() >= deadline) throw new Conflict(STEERED_ELSEWHERE);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    try {
+      return await fn();
+    } finally {
+      await releaseSteering(db, projectId, token);
+    }
   }
 
   private async locked<T>(projectId: number, fn: () => Promise<T>): Promise<T> {

@@ -41,6 +41,23 @@ export async function saveDevnetState(db: Db, id: number, version: number, state
   return n === 1;
 }
 
+/**
+ * Takes a devnet's steering lease for `token` until `until` when no other call holds it (or the one
+ * that does let it expire): what a steering call on SQLite takes before it writes anything.
+ */
+export async function claimSteering(db: Db, projectId: number, token: string, now: number, until: number): Promise<boolean> {
+  const n = await db('devnets')
+    .where({ project_id: projectId })
+    .andWhere((q) => q.whereNull('steering_until').orWhere('steering_until', '<', now))
+    .update({ steering_by: token, steering_until: until });
+  return n === 1;
+}
+
+/** Gives the lease back (a no-op once it expired and another call took it). */
+export async function releaseSteering(db: Db, projectId: number, token: string): Promise<void> {
+  await db('devnets').where({ project_id: projectId, steering_by: token }).update({ steering_by: null, steering_until: null });
+}
+
 export async function listSnapshots(db: Db, devnetId: number): Promise<DevnetSnapshotDto[]> {
   const rows = (await db('devnet_snapshots').where({ devnet_id: devnetId }).orderBy('created_at', 'asc').orderBy('id', 'asc').select('name', 'created_at', 'height')) as Array<{ name: string; created_at: number | string; height: number | string }>;
   return rows.map((r) => ({ name: r.name, created_at: Math.floor(Number(r.created_at) / 1000), height: Number(r.height) }));
