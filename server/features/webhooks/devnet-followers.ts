@@ -2,7 +2,9 @@
 // while it is active, that is used in this process (its chain held by the registry) or steered within
 // the idle time, and has something to follow for: an enabled webhook naming its project, or a tracked
 // transaction still open (pending, in a block, rolled back). So the cost grows with the devnets in use,
-// not with all of them. Each follower keeps its cursors under the devnet's own key (DEVNET_CURSOR_KEY).
+// not with all of them. Each follower keeps its cursors under the devnet's own key (devnetCursorKey),
+// which go with the devnet: its follower deletes them when it stops for good, the retention pass
+// any left (pruneDevnetCursors).
 import type { Db } from '../../db/index';
 import type { Logger } from '../../logger';
 import type { ChainSource } from './chain-source';
@@ -45,6 +47,21 @@ export function devnetSource(chains: DevnetChains, projectId: number): ChainSour
       return new Set(hashes.filter((h) => c.waiting(h)));
     },
   };
+}
+
+/**
+ * The cursors (chain_cursors, chain_blocks) of devnets that no longer exist: they are keyed
+ * devnetCursorKey(id), minus the devnet's id, with no foreign key to it. Called by the retention pass.
+ */
+export async function pruneDevnetCursors(db: Db): Promise<number> {
+  let n = 0;
+  for (const table of ['chain_cursors', 'chain_blocks'] as const) {
+    n += await db(table)
+      .where('network', '<', 0)
+      .whereNotExists((q) => q.select(db.raw('1')).from('devnets').whereRaw(`devnets.id = -${table}.network`))
+      .delete();
+  }
+  return n;
 }
 
 export interface DevnetFollowersOptions {
@@ -108,6 +125,12 @@ export class DevnetFollowers {
       if (active.get(projectId) === f.devnetId) continue;
       this.running.delete(projectId);
       await f.follower.stop();
+      // A devnet gone with its project takes its cursors along; an idle one keeps them to resume there.
+      if (!(await db('devnets').where({ id: f.devnetId }).first('id'))) {
+        const key = devnetCursorKey(f.devnetId);
+        await db('chain_cursors').where({ network: key }).delete();
+        await db('chain_blocks').where({ network: key }).delete();
+      }
     }
     for (const [projectId, devnetId] of active) {
       if (this.running.has(projectId)) continue;
