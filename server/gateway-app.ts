@@ -24,7 +24,7 @@ import { sendJson } from './gateway/respond';
 import type { Metrics } from './metrics';
 import type { GatewayBackend } from './gateway/backend';
 import { trackingSubmissions, txStatusBackend } from './features/txs/index';
-import { devnetBackend, devnetExtension, devnetService, type DevnetRegistry } from './features/devnets/index';
+import { devnetBackend, devnetExtension, devnetService, devnetWatchedChain, type DevnetRegistry } from './features/devnets/index';
 import { devnetRegistry } from './sandbox/devnet-engine';
 import { cairnExtensions } from './gateway/backends';
 import { devnetNetwork } from '../shared/networks';
@@ -185,6 +185,9 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
     if (!sandboxOf(slug) || off.has(slug) || !upstream) continue;
     pushHub.watch(slug, { source: httpSource(upstream, gw.upstreamTimeoutMs), nextLook: (now) => now + gw.pushUpstreamTipMs });
   }
+  // Each devnet project's connections hear its own chain; a steering call here is announced at once.
+  const stopHearingSteering = devnets ? devnets.onSteered((projectId) => pushHub.wake(devnetNetwork.slug, projectId)) : () => undefined;
+  if (devnets) pushHub.watchEach(devnetNetwork.slug, (projectId) => devnetWatchedChain(devnets, projectId));
   const push = createPushServer({
     logger,
     keys,
@@ -236,6 +239,7 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
     async close() {
       draining = true;
       push.close();
+      stopHearingSteering();
       await pushHub.stop();
       await drain(server, opts.drainMs ?? config.shutdownTimeoutMs);
       await keys.stop();

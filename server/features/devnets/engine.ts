@@ -37,6 +37,8 @@ export interface DevnetChain {
   /** Whether an accepted transaction waits for a block (a rollback's requeued ones do). */
   waiting(txHash: string): boolean;
   facts(): { paused: boolean; blockIntervalMs: number; slotLengthMs: number; epochLength: number; networkMagic: number; systemStart: number };
+  /** When (wall-clock UNIX ms) the clock makes the next block; null while paused (only steering makes blocks then). */
+  nextBlockDue(): number | null;
   /** Reads the ledger entries other processes appended since the last read. */
   sync(): Promise<void>;
   /** Takes the state another process saved (and the ledger as the store now has it): the same object, rebuilt. */

@@ -54,6 +54,7 @@ export class DevnetRegistry {
   private readonly locks = new Map<number, Promise<unknown>>();
   private readonly timer: NodeJS.Timeout;
   private readonly now: () => number;
+  private readonly steeredListeners = new Set<(projectId: number) => void>();
 
   constructor(private readonly o: DevnetRegistryOptions) {
     this.now = o.now ?? Date.now;
@@ -98,6 +99,7 @@ export class DevnetRegistry {
         throw err;
       }
       await this.save(projectId, h, h.chain.steering.state());
+      this.steered(projectId);
       return result;
     }));
   }
@@ -111,14 +113,26 @@ export class DevnetRegistry {
         const created = await insertDevnet(this.o.db, projectId, state, this.now());
         this.held.delete(projectId);
         const h = await this.fresh(projectId);
+        this.steered(projectId);
         return { devnetId: created.id, chain: h.chain };
       }
       await this.o.engine.forget(row.id);
       if (!(await saveDevnetState(this.o.db, row.id, row.version, state, this.now()))) throw new Conflict(CHANGED_MEANWHILE);
       this.held.delete(projectId);
       const h = await this.fresh(projectId);
+      this.steered(projectId);
       return { devnetId: h.devnetId, chain: h.chain };
     }));
+  }
+
+  /** Tells `listener` of each steering call of this process, once its change is saved; answers how to stop. */
+  onSteered(listener: (projectId: number) => void): () => void {
+    this.steeredListeners.add(listener);
+    return () => this.steeredListeners.delete(listener);
+  }
+
+  private steered(projectId: number): void {
+    for (const l of this.steeredListeners) l(projectId);
   }
 
   /** Unloads the devnets no request reached for idleMs; they wake on their next request. */
