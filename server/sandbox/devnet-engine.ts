@@ -30,6 +30,7 @@ export function sandboxDevnetEngine(o: { db?: Db; store?: LedgerStore; publicUrl
   const wall = o.now ?? Date.now;
   return {
     genesisState: (genesis, now) => newDevnetState({ genesis, now }) as unknown as Record<string, unknown>,
+    running: (state) => !(state as unknown as DevnetState).clock.paused,
     async open(devnetId, json) {
       const { chain, control } = createDevnet({ id: String(devnetId), state: json as unknown as DevnetState, store, ...(o.now ? { now: o.now } : {}) });
       await chain.ready();

@@ -313,7 +313,7 @@ describe('two processes steering one devnet at the same instant', () => {
     const devnetId = Number((await app.db('devnets').where({ project_id: projectId }).first('id')).id);
     const aProcess = () => new DevnetRegistry({ db: app.db, logger: createLogger('silent'), idleMs: 60_000, steeringWaitMs: 300, now: () => clock.now, engine: sandboxDevnetEngine({ db: app.db, publicUrl: 'http://127.0.0.1', version: 'test', now: () => clock.now }) });
     const [a, b] = [aProcess(), aProcess()];
-    const ledger = async () => (await app.db('sandbox_ledger').where({ network: `devnet:${devnetId}` }).pluck('hash')) as string[];
+    const ledger = async () => (await app.db('sandbox_ledger').where({ network: `devnet:${devnetId}` }).orderBy('seq').pluck('hash')) as string[];
     try {
       const before = await ledger();
       let open!: () => void;

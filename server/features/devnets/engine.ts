@@ -49,6 +49,8 @@ export interface DevnetChain {
 export interface DevnetEngine {
   /** A new chain's state from a genesis, starting now. */
   genesisState(genesis: DevnetGenesisSettings, now: number): DevnetStateJson;
+  /** Whether a state's clock runs (not paused): kept beside it, for the webhook worker. */
+  running(state: DevnetStateJson): boolean;
   /** Builds the chain of a devnet from its state (its ledger from the store, under the devnet's key) and loads its ledger. */
   open(devnetId: number, state: DevnetStateJson): Promise<DevnetChain>;
   /** Forgets a devnet's ledger entries (its project was deleted, or it starts from a new genesis). */

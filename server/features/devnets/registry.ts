@@ -55,6 +55,7 @@ export class DevnetRegistry {
   private readonly timer: NodeJS.Timeout;
   private readonly now: () => number;
   private readonly steeredListeners = new Set<(projectId: number) => void>();
+  private followed = new Set<number>();
 
   constructor(private readonly o: DevnetRegistryOptions) {
     this.now = o.now ?? Date.now;
@@ -65,6 +66,17 @@ export class DevnetRegistry {
   /** The devnets held in memory now (project ids). */
   loaded(): number[] {
     return [...this.held.keys()];
+  }
+
+  /** The devnets used in this process within the idle time (project ids): a follower's reads are no use. */
+  inUse(): number[] {
+    const cutoff = this.now() - this.o.idleMs;
+    return [...this.held].filter(([, h]) => h.lastUsed >= cutoff).map(([projectId]) => projectId);
+  }
+
+  /** The devnets a webhook follower of this process reads now: kept in memory however idle (project ids). */
+  hold(projectIds: Iterable<number>): void {
+    this.followed = new Set(projectIds);
   }
 
   /** A project's chain, current with the database: loaded (or created with the default genesis) on first use. */
@@ -110,14 +122,14 @@ export class DevnetRegistry {
       const state = this.o.engine.genesisState(genesis, this.now());
       const row = await readDevnet(this.o.db, projectId);
       if (!row) {
-        const created = await insertDevnet(this.o.db, projectId, state, this.now());
+        const created = await insertDevnet(this.o.db, projectId, state, this.o.engine.running(state), this.now());
         this.held.delete(projectId);
         const h = await this.fresh(projectId);
         this.steered(projectId);
         return { devnetId: created.id, chain: h.chain };
       }
       await this.o.engine.forget(row.id);
-      if (!(await saveDevnetState(this.o.db, row.id, row.version, state, this.now()))) throw new Conflict(CHANGED_MEANWHILE);
+      if (!(await saveDevnetState(this.o.db, row.id, row.version, state, this.o.engine.running(state), this.now()))) throw new Conflict(CHANGED_MEANWHILE);
       this.held.delete(projectId);
       const h = await this.fresh(projectId);
       this.steered(projectId);
@@ -140,7 +152,7 @@ export class DevnetRegistry {
     const cutoff = this.now() - this.o.idleMs;
     let n = 0;
     for (const [projectId, h] of this.held) {
-      if (h.lastUsed < cutoff && h.checking === null && !this.locks.has(projectId)) {
+      if (h.lastUsed < cutoff && h.checking === null && !this.locks.has(projectId) && !this.followed.has(projectId)) {
         this.held.delete(projectId);
         n++;
       }
@@ -176,7 +188,7 @@ export class DevnetRegistry {
 
   private async leased<T>(projectId: number, fn: () => Promise<T>): Promise<T> {
     const { db } = this.o;
-    if ((await devnetVersion(db, projectId)) === null) await insertDevnet(db, projectId, this.o.engine.genesisState(devnetGenesisSchema.parse({}), this.now()), this.now());
+    if ((await devnetVersion(db, projectId)) === null) await this.insertDefault(projectId);
     const token = randomUUID();
     // The lease is wall-clock time whatever clock the chains run on: processes compare it with each other's.
     const deadline = Date.now() + (this.o.steeringWaitMs ?? DEFAULT_STEERING_WAIT_MS);
@@ -204,7 +216,7 @@ export class DevnetRegistry {
   }
 
   private async save(projectId: number, h: Held, state: DevnetStateJson): Promise<void> {
-    if (await saveDevnetState(this.o.db, h.devnetId, h.version, state, this.now())) {
+    if (await saveDevnetState(this.o.db, h.devnetId, h.version, state, this.o.engine.running(state), this.now())) {
       h.version += 1;
       return;
     }
@@ -214,7 +226,7 @@ export class DevnetRegistry {
 
   /** The held chain after comparing its version with the database's (one check at a time per devnet). */
   private async fresh(projectId: number, use = true): Promise<Held> {
-    const h = this.held.get(projectId) ?? (await this.load(projectId));
+    const h = this.held.get(projectId) ?? (await this.load(projectId, use));
     if (use) h.lastUsed = this.now();
     if (!h.checking) {
       h.checking = this.check(projectId, h).finally(() => {
@@ -245,13 +257,20 @@ export class DevnetRegistry {
     }
   }
 
-  private load(projectId: number): Promise<Held> {
+  /** A project's devnet from the default genesis (its first request was before any genesis of its own). */
+  private insertDefault(projectId: number) {
+    const state = this.o.engine.genesisState(devnetGenesisSchema.parse({}), this.now());
+    return insertDevnet(this.o.db, projectId, state, this.o.engine.running(state), this.now());
+  }
+
+  private load(projectId: number, use: boolean): Promise<Held> {
     let p = this.loading.get(projectId);
     if (!p) {
       p = (async () => {
-        const row = (await readDevnet(this.o.db, projectId)) ?? (await insertDevnet(this.o.db, projectId, this.o.engine.genesisState(devnetGenesisSchema.parse({}), this.now()), this.now()));
+        const row = (await readDevnet(this.o.db, projectId)) ?? (await this.insertDefault(projectId));
         const chain = await this.o.engine.open(row.id, row.state);
-        const h: Held = { devnetId: row.id, version: row.version, chain, lastUsed: this.now(), checking: null };
+        // Loaded for a reader that is no use (a follower), it is not in use until a request comes.
+        const h: Held = { devnetId: row.id, version: row.version, chain, lastUsed: use ? this.now() : 0, checking: null };
         this.held.set(projectId, h);
         return h;
       })().finally(() => this.loading.delete(projectId));
