@@ -94,7 +94,7 @@ describe('a devnet key on the push API', () => {
       expect(ca.blocks()[0]).toEqual(await latest(a.key));
       await steer(a.key, 'POST', '/blocks', { count: 3 });
       await expect.poll(() => ca.blocks().length, { timeout: 3000 }).toBe(4);
-      expect(ca.blocks().map((x) => x.height)).toEqual([1, 2, 3, 4].map((n) => start.height + n));
+      expect(ca.blocks().map((x) => x.height)).toEqual([1, 2, 3, 4].map((n) => start.height! + n));
       const fork = ca.blocks()[1]!;
 
       // Rolled back 2: the block it went back to is the tip, and is announced as such.
