@@ -24,7 +24,7 @@ import { sendJson } from './gateway/respond';
 import type { Metrics } from './metrics';
 import type { GatewayBackend } from './gateway/backend';
 import { trackingSubmissions, txStatusBackend } from './features/txs/index';
-import { devnetBackend, devnetExtension, devnetService, type DevnetRegistry } from './features/devnets/index';
+import { devnetBackend, devnetExtension, devnetService, devnetWatchedChain, type DevnetRegistry } from './features/devnets/index';
 import { devnetRegistry } from './sandbox/devnet-engine';
 import { cairnExtensions } from './gateway/backends';
 import { devnetNetwork } from '../shared/networks';
@@ -173,29 +173,7 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
   const balanceTimer = setInterval(() => void flushBalances(), gw.meteringFlushMs);
   balanceTimer.unref();
 
-  // The push API: each gateway learns of each block of a network once, from the chain itself (a
-  // sandbox chain's block is announced when it is due; an upstream's tip is read on a rhythm), and
-  // fans it out to its own connections.
-  const pushHub = new PushHub(logger);
-  for (const slug of gateway.sandboxed) {
-    const chain = sandboxChains.get(slug);
-    if (chain) pushHub.watch(slug, { source: sandboxSource(chain), nextLook: () => chain.nextBlockAt() + 2 });
-  }
-  for (const [slug, upstream] of Object.entries(gw.upstreams)) {
-    if (!sandboxOf(slug) || off.has(slug) || !upstream) continue;
-    pushHub.watch(slug, { source: httpSource(upstream, gw.upstreamTimeoutMs), nextLook: (now) => now + gw.pushUpstreamTipMs });
-  }
-  const push = createPushServer({
-    logger,
-    keys,
-    admission: gateway.admission,
-    locate: gateway.locate,
-    clientIp: gateway.clientIp,
-    callBackend: gateway.callBackend,
-    hub: pushHub,
-    version: opts.version,
-    idleTimeoutMs: gw.pushIdleTimeoutMs,
-  });
+  const { push, pushHub, stopHearingSteering } = pushParts(opts, keys, gateway, sandboxChains, devnets, off);
 
   // /readyz tells a load balancer to send no more requests once this gateway drains (close());
   // GatewayResponse keeps an error answer's message for request insight.
@@ -236,6 +214,7 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
     async close() {
       draining = true;
       push.close();
+      stopHearingSteering();
       await pushHub.stop();
       await drain(server, opts.drainMs ?? config.shutdownTimeoutMs);
       await keys.stop();
@@ -250,6 +229,40 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
       await ipfs?.stop();
     },
   };
+}
+
+/**
+ * The push API: each gateway learns of each block of a network once, from the chain itself (a
+ * sandbox chain's block is announced when it is due; an upstream's tip is read on a rhythm; a
+ * devnet's blocks when its clock makes them or a steering call here does), and fans it out to its own
+ * connections.
+ */
+function pushParts(opts: GatewayOptions, keys: KeyCache, gateway: ReturnType<typeof createGatewayHandler>, sandboxChains: Map<string, SandboxChain>, devnets: DevnetRegistry | null, off: Set<string>) {
+  const gw = opts.config.gateway;
+  const pushHub = new PushHub(opts.logger);
+  for (const slug of gateway.sandboxed) {
+    const chain = sandboxChains.get(slug);
+    if (chain) pushHub.watch(slug, { source: sandboxSource(chain), nextLook: () => chain.nextBlockAt() + 2 });
+  }
+  for (const [slug, upstream] of Object.entries(gw.upstreams)) {
+    if (!sandboxOf(slug) || off.has(slug) || !upstream) continue;
+    pushHub.watch(slug, { source: httpSource(upstream, gw.upstreamTimeoutMs), nextLook: (now) => now + gw.pushUpstreamTipMs });
+  }
+  // Each devnet project's connections hear its own chain; a steering call here is announced at once.
+  const stopHearingSteering = devnets ? devnets.onSteered((projectId) => pushHub.wake(devnetNetwork.slug, projectId)) : () => undefined;
+  if (devnets) pushHub.watchEach(devnetNetwork.slug, (projectId) => devnetWatchedChain(devnets, projectId));
+  const push = createPushServer({
+    logger: opts.logger,
+    keys,
+    admission: gateway.admission,
+    locate: gateway.locate,
+    clientIp: gateway.clientIp,
+    callBackend: gateway.callBackend,
+    hub: pushHub,
+    version: opts.version,
+    idleTimeoutMs: gw.pushIdleTimeoutMs,
+  });
+  return { push, pushHub, stopHearingSteering };
 }
 
 /** Answers an upgrade nothing serves with Blockfrost's error body, then closes the socket. */

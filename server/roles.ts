@@ -13,7 +13,7 @@ import { startGateway } from './gateway-app';
 import { devnetRegistry } from './sandbox/devnet-engine';
 import { pruneDevnetLedgers } from './features/devnets/index';
 import { devnetNetwork } from '../shared/networks';
-import { startWebhookWorker, pruneOutbox } from './features/webhooks/index';
+import { startWebhookWorker, pruneOutbox, pruneDevnetCursors } from './features/webhooks/index';
 import { startRetention } from './features/stats/index';
 import { pruneTrackedTxs } from './features/txs/index';
 import { billingStartupLine, createBillingProvider, startSubscriptionSweeper } from './features/billing/index';
@@ -130,7 +130,7 @@ export async function start(config: Config, role: Role) {
     const watcher = startPaymentWatcherFor({ config, db, logger, chains, ...(metrics ? { metrics } : {}) });
     if (watcher) stops.unshift(() => watcher.stop());
     // Retention prunes the growing tables; the webhook outbox prunes its own, through this option.
-    const retention = startRetention(db, logger, { pruneWebhookOutbox: (d, now) => pruneOutbox(d, now), pruneTrackedTxs: (d, now) => pruneTrackedTxs(d, now), pruneDevnetLedgers, auditRetentionDays: config.auditRetentionDays });
+    const retention = startRetention(db, logger, { pruneWebhookOutbox: (d, now) => pruneOutbox(d, now), pruneTrackedTxs: (d, now) => pruneTrackedTxs(d, now), pruneDevnetLedgers, pruneDevnetCursors, auditRetentionDays: config.auditRetentionDays });
     stops.unshift(() => retention.stop());
   }
   stops.push(() => mailer.close());

@@ -27,6 +27,41 @@ export const DEVNET_MESSAGES = {
   assetQuantity: 'An asset quantity is a whole number from 1 to 10^15.',
 } as const;
 
+/**
+ * The project page's label of each field of the steering calls: the API's messages name the field
+ * as the API does ("count must be…"), the card as its form does ("Blocks to produce now must be…").
+ */
+export const DEVNET_FIELD_LABELS = {
+  count: 'Blocks to produce now',
+  slots: 'Slots to skip forward',
+  blocks: 'Blocks to roll back',
+  txs: 'Their transactions',
+  ms: 'Block interval (ms)',
+  address: 'Address to fund',
+  lovelace: 'Amount (lovelace)',
+  name: 'Snapshot name',
+  slotLengthMs: 'Slot length (ms)',
+  epochLength: 'Epoch length (slots)',
+  blockIntervalMs: 'Genesis block interval (ms)',
+  securityParam: 'Security parameter k',
+} as const;
+
+const labelOf = (field: string): string | undefined => (Object.hasOwn(DEVNET_FIELD_LABELS, field) ? DEVNET_FIELD_LABELS[field as keyof typeof DEVNET_FIELD_LABELS] : undefined);
+
+/**
+ * A steering call's message as the project page shows it: the API field it starts with (a path such as
+ * `genesis.slotLengthMs: …` too) and the genesis fields it names (`a multiple of slotLengthMs`) in
+ * their labels. Any other text is left as it is.
+ */
+export function withDevnetFieldLabels(message: string): string {
+  const lead = /^([A-Za-z][\w.]*)(?=(?: must |: ))/.exec(message);
+  const field = lead?.[1]?.split('.').at(-1);
+  const label = field ? labelOf(field) : undefined;
+  const led = label ? `${label}${message.slice(lead![1]!.length)}` : message;
+  // The genesis' names are one camel-case word each; prose words ('blocks', 'count') are never replaced inside the text.
+  return led.replace(/\b[a-z]+[A-Z]\w*\b/g, (name) => labelOf(name) ?? name);
+}
+
 const wholeNumber = (message: string, min: number, max: number) =>
   z.number({ error: message }).int(message).min(min, message).max(max, message);
 

@@ -92,6 +92,12 @@ export const devnetNetwork = NETWORK_TABLE.find((n): n is Extract<Row, { devnet:
 export type DevnetSlug = (typeof devnetNetwork)['slug'];
 export const isDevnetNetwork = (value: number): boolean => value === devnetNetwork.value;
 
+/**
+ * The Cardano network whose addresses a slug's chain takes, as address checks name it: a sandbox
+ * network's own; a devnet's are test network addresses (network id 0), as preview's.
+ */
+export const addressNetworkOf = (slug: string): SandboxName | undefined => sandboxOf(slug) ?? (slug === devnetNetwork.slug ? 'preview' : undefined);
+
 /** The IPFS network: projects keyed to it have the IPFS backend. */
 export const ipfsNetwork = NETWORK_TABLE.find((n) => n.family === 'ipfs')!;
 

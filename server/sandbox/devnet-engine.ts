@@ -27,8 +27,10 @@ const tipDto = (t: DevnetTip): DevnetTipDto => ({ height: t.height, hash: t.hash
 export function sandboxDevnetEngine(o: { db?: Db; store?: LedgerStore; publicUrl: string; version: string; now?: () => number }): DevnetEngine {
   const store = o.store ?? (o.db ? dbLedgerStore(o.db) : memoryLedgerStore());
   const url = `${o.publicUrl}/cardano-devnet/api/v0`;
+  const wall = o.now ?? Date.now;
   return {
     genesisState: (genesis, now) => newDevnetState({ genesis, now }) as unknown as Record<string, unknown>,
+    running: (state) => !(state as unknown as DevnetState).clock.paused,
     async open(devnetId, json) {
       const { chain, control } = createDevnet({ id: String(devnetId), state: json as unknown as DevnetState, store, ...(o.now ? { now: o.now } : {}) });
       await chain.ready();
@@ -41,6 +43,13 @@ export function sandboxDevnetEngine(o: { db?: Db; store?: LedgerStore; publicUrl
         facts() {
           const s = control.state();
           return { paused: s.clock.paused, blockIntervalMs: s.clock.blockIntervalMs, slotLengthMs: s.genesis.slotLengthMs, epochLength: s.genesis.epochLength, networkMagic: DEVNET_NETWORK_MAGIC, systemStart: s.genesisTime };
+        },
+        nextBlockDue() {
+          const s = control.state();
+          if (s.clock.paused) return null;
+          // Chain time runs blockIntervalMs (the genesis') per clock.blockIntervalMs of wall time.
+          const ahead = Math.max(0, chain.nextBlockAt() - control.tip().chainTime);
+          return wall() + Math.ceil((ahead * s.clock.blockIntervalMs) / s.genesis.blockIntervalMs);
         },
         sync: () => chain.sync(),
         reload: (next) => control.reload(next as unknown as DevnetState).then(() => undefined),

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEVNET_MESSAGES } from '../../shared/devnets';
+import { DEVNET_MESSAGES, withDevnetFieldLabels } from '../../shared/devnets';
 import { browserAvailable } from '../helpers/browser';
 import { useBrowserApp } from '../helpers/browser-app';
 
@@ -9,7 +9,7 @@ const shots = process.env.SCREENSHOT_DIR;
 describe.runIf(browserAvailable())("a devnet project's Devnet card, in Chromium", () => {
   const suite = useBrowserApp();
 
-  it('shows the chain and steers it: pause, produce, snapshot; a bad count is refused on the field', async () => {
+  it('shows the chain and steers it: pause, produce, snapshot; a bad count is refused on the field, by its label', async () => {
     const { page } = await suite.signIn('devnet-card@example.com', '/dashboard');
     const workspaceId = ((await (await page.request.get(`${suite.app.url}/api/workspaces`)).json()).data as Array<{ id: number }>)[0]!.id;
     const csrf = (await (await page.request.get(`${suite.app.url}/auth/csrf`)).json()).data.csrfToken as string;
@@ -31,9 +31,11 @@ describe.runIf(browserAvailable())("a devnet project's Devnet card, in Chromium"
     expect(await tipNow()).toBe(before + 5);
     await expect.poll(async () => (await page.getByTestId('devnet-tip').textContent())?.replace(/,/g, '')).toBe(String(before + 5));
 
+    // Refused on the field, in the card's words: its label where the API's message names the field.
     await count.fill('0');
     await page.getByRole('button', { name: 'Produce' }).click();
-    await page.getByText(DEVNET_MESSAGES.count).waitFor();
+    await page.getByText(withDevnetFieldLabels(DEVNET_MESSAGES.count)).waitFor();
+    expect(await page.getByText(DEVNET_MESSAGES.count).count()).toBe(0);
     expect(await tipNow()).toBe(before + 5);
 
     await page.getByRole('textbox', { name: 'Snapshot name' }).fill('five-more');

@@ -13,7 +13,7 @@ import { setSubscription } from '../../server/features/workspaces/subscriptions'
 import type { AuditEntryDto } from '../../shared/audit';
 import type { DevnetStateDto } from '../../shared/devnets';
 import { DevnetRegistry, NOT_A_DEVNET_KEY, pruneDevnetLedgers } from '../../server/features/devnets/index';
-import { CHANGED_MEANWHILE } from '../../server/features/devnets/registry';
+import { STEERED_ELSEWHERE } from '../../server/features/devnets/registry';
 import { sandboxDevnetEngine } from '../../server/sandbox/devnet-engine';
 import { createLogger } from '../../server/logger';
 import { makeUser } from '../helpers/workspace-fixture';
@@ -283,8 +283,7 @@ describe('two gateways', () => {
       expect(back.status).toBe(200);
       expect(await latest()).toMatchObject({ height: tip.height - 2, hash: back.body.tip.hash });
 
-      // Calls through both at once: on PostgreSQL they take turns (the devnet's advisory lock); a
-      // call refused because the other changed the devnet meanwhile says so, and changes nothing.
+      // Calls through both at once take turns (PostgreSQL's advisory lock, SQLite's lease).
       const start = (await latest()).height;
       const both = await Promise.all(
         Array.from({ length: 8 }, (_, i) =>
@@ -299,14 +298,65 @@ describe('two gateways', () => {
           }),
         ),
       );
-      const done = both.filter((r) => r.status === 200).length;
-      for (const r of both) if (r.status !== 200) expect(r).toEqual({ status: 409, body: { status_code: 409, error: 'Conflict', message: CHANGED_MEANWHILE } });
-      if (app.database.databaseUrl) expect(done).toBe(8);
-      expect((await latest()).height).toBe(start + done);
-      expect((await via(second, '/api/v0/blocks/latest')).body.height).toBe(start + done);
+      expect(both.map((r) => r.status)).toEqual(Array(8).fill(200));
+      expect((await latest()).height).toBe(start + 8);
+      expect((await via(second, '/api/v0/blocks/latest')).body.height).toBe(start + 8);
     } finally {
       await second.close();
     }
+  });
+});
+
+describe('two processes steering one devnet at the same instant', () => {
+  it('take turns; on SQLite a call refused after waiting for the lease wrote nothing, no ledger row either', async () => {
+    const projectId = Number((await app.db('projects').where({ uuid }).first('id')).id);
+    const devnetId = Number((await app.db('devnets').where({ project_id: projectId }).first('id')).id);
+    const aProcess = () => new DevnetRegistry({ db: app.db, logger: createLogger('silent'), idleMs: 60_000, steeringWaitMs: 300, now: () => clock.now, engine: sandboxDevnetEngine({ db: app.db, publicUrl: 'http://127.0.0.1', version: 'test', now: () => clock.now }) });
+    const [a, b] = [aProcess(), aProcess()];
+    const ledger = async () => (await app.db('sandbox_ledger').where({ network: `devnet:${devnetId}` }).orderBy('seq').pluck('hash')) as string[];
+    try {
+      const before = await ledger();
+      let open!: () => void;
+      const gate = new Promise<void>((resolve) => (open = resolve));
+      let inside!: () => void;
+      const holding = new Promise<void>((resolve) => (inside = resolve));
+      // A's call has written its payment to the ledger and is not done yet when B's arrives.
+      const first = a.steer(projectId, async (chain) => {
+        const paid = await chain.steering.fund(ADDRESS, 2_000_000n);
+        inside();
+        await gate;
+        return paid;
+      });
+      await holding;
+      const second = b.steer(projectId, (chain) => chain.steering.fund(ADDRESS, 3_000_000n));
+      if (app.database.databaseUrl) {
+        // The advisory lock: B waits for A, then runs.
+        open();
+        const [pa, pb] = await Promise.all([first, second]);
+        expect(await ledger()).toEqual([...before, pa.txHash, pb.txHash]);
+      } else {
+        await expect(second).rejects.toMatchObject({ status: 409, message: STEERED_ELSEWHERE });
+        open();
+        const pa = await first;
+        expect(await ledger()).toEqual([...before, pa.txHash]);
+        // The lease given back, B's call goes through, on the chain A left.
+        const pb = await b.steer(projectId, (chain) => chain.steering.fund(ADDRESS, 3_000_000n));
+        expect(await ledger()).toEqual([...before, pa.txHash, pb.txHash]);
+      }
+      const row = await app.db('devnets').where({ id: devnetId }).first('steering_by', 'steering_until');
+      expect(row).toEqual({ steering_by: null, steering_until: null });
+    } finally {
+      a.close();
+      b.close();
+    }
+  });
+
+  it('a lease left by a process that died expires', async () => {
+    if (app.database.databaseUrl) return;
+    const projectId = Number((await app.db('projects').where({ uuid }).first('id')).id);
+    await app.db('devnets').where({ project_id: projectId }).update({ steering_by: 'gone', steering_until: Date.now() + 200 });
+    const state = await steer('POST', '/pause');
+    expect(state.status, JSON.stringify(state.body)).toBe(200);
   });
 });
 

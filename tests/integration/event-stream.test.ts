@@ -14,7 +14,7 @@ import { enqueueBlockEvent } from '../helpers/webhook-events';
 import { createLogger } from '../../server/logger';
 import { deriveWebhookNotices } from '../../server/features/webhooks/notices';
 import { SESSION_COOKIE } from '../../server/features/accounts/auth-routes';
-import type { WebhookNotice } from '../../shared/webhook-notices';
+import { openStream } from '../helpers/event-stream';
 
 let receiver: Awaited<ReturnType<typeof startReceiver>>;
 let owner: Client;
@@ -23,55 +23,6 @@ let stranger: Client;
 let workspaceId: number;
 let now = Date.now();
 const logger = createLogger('silent');
-
-interface StreamEvent {
-  id: string;
-  event: string;
-  notice: WebhookNotice;
-}
-
-/** Reads GET /api/events as EventSource would, collecting its events. */
-async function openStream(client: Client, lastEventId?: string) {
-  const controller = new AbortController();
-  const res = await fetch(`${app.url}/api/events`, {
-    headers: {
-      accept: 'text/event-stream',
-      cookie: [...client.cookies].map(([k, v]) => `${k}=${v}`).join('; '),
-      ...(lastEventId ? { 'last-event-id': lastEventId } : {}),
-    },
-    signal: controller.signal,
-  });
-  const events: StreamEvent[] = [];
-  const state = { ended: false };
-  if (res.status === 200 && res.body) {
-    void (async () => {
-      const decoder = new TextDecoder();
-      let buffer = '';
-      for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
-        buffer += decoder.decode(chunk, { stream: true });
-        let end: number;
-        while ((end = buffer.indexOf('\n\n')) >= 0) {
-          const block = buffer.slice(0, end);
-          buffer = buffer.slice(end + 2);
-          const field = (name: string) => block.split('\n').find((l) => l.startsWith(`${name}: `))?.slice(name.length + 2);
-          const data = field('data');
-          if (data) events.push({ id: field('id')!, event: field('event')!, notice: JSON.parse(data) as WebhookNotice });
-        }
-      }
-      state.ended = true;
-    })().catch(() => undefined);
-  }
-  return {
-    res,
-    events,
-    state,
-    async waitFor(count: number, timeoutMs = 5000) {
-      await expect.poll(() => events.length, { timeout: timeoutMs, interval: 50 }).toBeGreaterThanOrEqual(count);
-      return events;
-    },
-    close: () => controller.abort(),
-  };
-}
 
 beforeAll(async () => {
   receiver = await startReceiver();
@@ -143,9 +94,9 @@ describe('GET /api/events', () => {
     expect(created.status, JSON.stringify(created.body)).toBe(201);
     const webhookId = created.body.data.id as string;
 
-    const ownerStream = await openStream(owner);
-    const memberStream = await openStream(member);
-    const strangerStream = await openStream(stranger);
+    const ownerStream = await openStream(app.url, owner);
+    const memberStream = await openStream(app.url, member);
+    const strangerStream = await openStream(app.url, stranger);
     expect(ownerStream.res.headers.get('content-type')).toMatch(/^text\/event-stream/);
 
     // First failure: a failed delivery and the warning state.
@@ -199,7 +150,7 @@ describe('GET /api/events', () => {
     expect(strangerStream.events).toEqual([]);
 
     // Resuming after the second event replays exactly what came after it.
-    const resumed = await openStream(member, all[1]!.id);
+    const resumed = await openStream(app.url, member, all[1]!.id);
     await resumed.waitFor(4);
     expect(resumed.events.map((e) => e.id)).toEqual(all.slice(2).map((e) => e.id));
     // Even resumed from the start, the stranger gets none of them.
@@ -207,7 +158,7 @@ describe('GET /api/events', () => {
     const strangerAgain = new Client(app.url);
     await signIn(strangerAgain, app.mailer, 'stream-stranger@example.com');
     const resumedPolls = countPolls(strangerAgain);
-    const strangerResumed = await openStream(strangerAgain, '0');
+    const strangerResumed = await openStream(app.url, strangerAgain, '0');
     await resumedPolls.atLeast(2);
     expect(strangerResumed.events).toEqual([]);
 
@@ -215,7 +166,7 @@ describe('GET /api/events', () => {
   });
 
   it('stops a member who left the workspace hearing at once, and ends the stream on sign-out', async () => {
-    const memberStream = await openStream(member, '0');
+    const memberStream = await openStream(app.url, member, '0');
     await memberStream.waitFor(6);
     const memberId = (await member.get('/api/me')).body.data.id;
     await app.db('workspace_members').where({ workspace_id: workspaceId, user_id: memberId }).delete();
@@ -225,7 +176,7 @@ describe('GET /api/events', () => {
     await dispatcher().runOnce();
     await deriveWebhookNotices(app.db);
     const memberPolls = countPolls(member);
-    const ownerStream = await openStream(owner, memberStream.events[5]!.id);
+    const ownerStream = await openStream(app.url, owner, memberStream.events[5]!.id);
     await ownerStream.waitFor(1);
     await memberPolls.atLeast(2);
     expect(memberStream.events).toHaveLength(6);
@@ -260,7 +211,7 @@ describe('GET /api/events', () => {
     const anonymous = await fetch(`${app.url}/api/events`);
     expect(anonymous.status).toBe(401);
     expect((await anonymous.json()).error.code).toBe('unauthorized');
-    const bad = await openStream(stranger, 'abc');
+    const bad = await openStream(app.url, stranger, 'abc');
     expect(bad.res.status).toBe(400);
     expect((await bad.res.json()).error.message).toBe('Last-Event-ID must be an event id from this stream.');
   });

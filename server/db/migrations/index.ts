@@ -38,6 +38,9 @@ import * as widenSandboxLedgerNetwork from './2026-11-29-1000-widen-sandbox-ledg
 import * as txResubmit from './2026-11-29-1010-tx-resubmit';
 import * as createDevnets from './2026-11-29-1100-create-devnets';
 import * as devnetWebhooks from './2026-11-29-1200-devnet-webhooks';
+import * as devnetSteeringLease from './2026-11-30-1000-devnet-steering-lease';
+import * as devnetClockRunning from './2026-11-30-1010-devnet-clock-running';
+import * as fillDevnetClockRunning from './2026-11-30-1011-fill-devnet-clock-running';
 
 export interface Migration {
   up(knex: Knex): Promise<void>;
@@ -85,4 +88,7 @@ export const migrations: ReadonlyArray<readonly [name: string, migration: Migrat
   ['2026-11-29-1010-tx-resubmit', txResubmit],
   ['2026-11-29-1100-create-devnets', createDevnets],
   ['2026-11-29-1200-devnet-webhooks', devnetWebhooks],
+  ['2026-11-30-1000-devnet-steering-lease', devnetSteeringLease],
+  ['2026-11-30-1010-devnet-clock-running', devnetClockRunning],
+  ['2026-11-30-1011-fill-devnet-clock-running', fillDevnetClockRunning],
 ];

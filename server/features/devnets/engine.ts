@@ -37,6 +37,8 @@ export interface DevnetChain {
   /** Whether an accepted transaction waits for a block (a rollback's requeued ones do). */
   waiting(txHash: string): boolean;
   facts(): { paused: boolean; blockIntervalMs: number; slotLengthMs: number; epochLength: number; networkMagic: number; systemStart: number };
+  /** When (wall-clock UNIX ms) the clock makes the next block; null while paused (only steering makes blocks then). */
+  nextBlockDue(): number | null;
   /** Reads the ledger entries other processes appended since the last read. */
   sync(): Promise<void>;
   /** Takes the state another process saved (and the ledger as the store now has it): the same object, rebuilt. */
@@ -47,6 +49,8 @@ export interface DevnetChain {
 export interface DevnetEngine {
   /** A new chain's state from a genesis, starting now. */
   genesisState(genesis: DevnetGenesisSettings, now: number): DevnetStateJson;
+  /** Whether a state's clock runs (not paused): kept beside it, for the webhook worker. */
+  running(state: DevnetStateJson): boolean;
   /** Builds the chain of a devnet from its state (its ledger from the store, under the devnet's key) and loads its ledger. */
   open(devnetId: number, state: DevnetStateJson): Promise<DevnetChain>;
   /** Forgets a devnet's ledger entries (its project was deleted, or it starts from a new genesis). */

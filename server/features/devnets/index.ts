@@ -5,5 +5,6 @@ export { DevnetRegistry, type DevnetRegistryOptions } from './registry';
 export { devnetService, type DevnetService, type SteeringCall } from './service';
 export { devnetBackend, devnetExtension, NOT_A_DEVNET_KEY } from './gateway';
 export { registerDevnetRoutes } from './routes';
+export { devnetWatchedChain } from './push';
 export { pruneDevnetLedgers } from './store';
 export type { DevnetChain, DevnetEngine, DevnetSteering, DevnetStateJson, DevnetSnapshotJson } from './engine';

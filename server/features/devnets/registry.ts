@@ -4,14 +4,15 @@
 // hold the same devnet: each request compares the devnet's version in the database with the one
 // held and rebuilds the chain when another process changed it, and reads the ledger entries others
 // appended; every steering call writes its new state through the database (on PostgreSQL under the
-// devnet's advisory lock, so calls of several processes run in turn), refused when the version moved
-// meanwhile.
+// devnet's advisory lock; on SQLite under the devnet's lease, taken before anything is written), so
+// calls of several processes run in turn, and a refused call changed nothing.
+import { randomUUID } from 'node:crypto';
 import { isPostgres, type Db } from '../../db/index';
 import type { Logger } from '../../logger';
 import { AppError, Conflict } from '../../errors';
 import { devnetGenesisSchema, type DevnetGenesisSettings } from '../../../shared/devnets';
 import type { DevnetChain, DevnetEngine, DevnetStateJson } from './engine';
-import { devnetVersion, insertDevnet, readDevnet, saveDevnetState } from './store';
+import { claimSteering, devnetVersion, insertDevnet, readDevnet, releaseSteering, saveDevnetState } from './store';
 
 interface Held {
   devnetId: number;
@@ -28,6 +29,8 @@ export interface DevnetRegistryOptions {
   logger: Logger;
   /** How long a devnet stays in memory without a request (DEVNET_IDLE_MS). */
   idleMs: number;
+  /** On SQLite, how long a steering call waits for another process's call to finish before it is refused (5 s). */
+  steeringWaitMs?: number;
   now?: () => number;
 }
 
@@ -35,6 +38,14 @@ export interface DevnetRegistryOptions {
 const DEVNET_LOCK_SPACE = 0x64766e74;
 
 export const CHANGED_MEANWHILE = 'The devnet was changed by another call at the same moment: send the call again.';
+export const STEERED_ELSEWHERE = 'Another call is changing the devnet: send the call again in a moment.';
+
+/**
+ * How long a steering call on SQLite holds the devnet's lease at most: a process that died holding it
+ * blocks the devnet this long. Far above what a call takes (10,000 blocks: well under a second).
+ */
+const STEERING_LEASE_MS = 60_000;
+const DEFAULT_STEERING_WAIT_MS = 5_000;
 
 export class DevnetRegistry {
   private readonly held = new Map<number, Held>();
@@ -43,6 +54,8 @@ export class DevnetRegistry {
   private readonly locks = new Map<number, Promise<unknown>>();
   private readonly timer: NodeJS.Timeout;
   private readonly now: () => number;
+  private readonly steeredListeners = new Set<(projectId: number) => void>();
+  private followed = new Set<number>();
 
   constructor(private readonly o: DevnetRegistryOptions) {
     this.now = o.now ?? Date.now;
@@ -53,6 +66,17 @@ export class DevnetRegistry {
   /** The devnets held in memory now (project ids). */
   loaded(): number[] {
     return [...this.held.keys()];
+  }
+
+  /** The devnets used in this process within the idle time (project ids): a follower's reads are no use. */
+  inUse(): number[] {
+    const cutoff = this.now() - this.o.idleMs;
+    return [...this.held].filter(([, h]) => h.lastUsed >= cutoff).map(([projectId]) => projectId);
+  }
+
+  /** The devnets a webhook follower of this process reads now: kept in memory however idle (project ids). */
+  hold(projectIds: Iterable<number>): void {
+    this.followed = new Set(projectIds);
   }
 
   /** A project's chain, current with the database: loaded (or created with the default genesis) on first use. */
@@ -87,6 +111,7 @@ export class DevnetRegistry {
         throw err;
       }
       await this.save(projectId, h, h.chain.steering.state());
+      this.steered(projectId);
       return result;
     }));
   }
@@ -97,17 +122,29 @@ export class DevnetRegistry {
       const state = this.o.engine.genesisState(genesis, this.now());
       const row = await readDevnet(this.o.db, projectId);
       if (!row) {
-        const created = await insertDevnet(this.o.db, projectId, state, this.now());
+        const created = await insertDevnet(this.o.db, projectId, state, this.o.engine.running(state), this.now());
         this.held.delete(projectId);
         const h = await this.fresh(projectId);
+        this.steered(projectId);
         return { devnetId: created.id, chain: h.chain };
       }
       await this.o.engine.forget(row.id);
-      if (!(await saveDevnetState(this.o.db, row.id, row.version, state, this.now()))) throw new Conflict(CHANGED_MEANWHILE);
+      if (!(await saveDevnetState(this.o.db, row.id, row.version, state, this.o.engine.running(state), this.now()))) throw new Conflict(CHANGED_MEANWHILE);
       this.held.delete(projectId);
       const h = await this.fresh(projectId);
+      this.steered(projectId);
       return { devnetId: h.devnetId, chain: h.chain };
     }));
+  }
+
+  /** Tells `listener` of each steering call of this process, once its change is saved; answers how to stop. */
+  onSteered(listener: (projectId: number) => void): () => void {
+    this.steeredListeners.add(listener);
+    return () => this.steeredListeners.delete(listener);
+  }
+
+  private steered(projectId: number): void {
+    for (const l of this.steeredListeners) l(projectId);
   }
 
   /** Unloads the devnets no request reached for idleMs; they wake on their next request. */
@@ -115,7 +152,7 @@ export class DevnetRegistry {
     const cutoff = this.now() - this.o.idleMs;
     let n = 0;
     for (const [projectId, h] of this.held) {
-      if (h.lastUsed < cutoff && h.checking === null && !this.locks.has(projectId)) {
+      if (h.lastUsed < cutoff && h.checking === null && !this.locks.has(projectId) && !this.followed.has(projectId)) {
         this.held.delete(projectId);
         n++;
       }
@@ -136,16 +173,34 @@ export class DevnetRegistry {
   }
 
   /**
-   * On PostgreSQL (where several gateways may steer one devnet) a steering call holds the devnet's
-   * advisory lock from its freshness check to its save, so two processes' calls run one after the
-   * other rather than one of them being refused; SQLite serves one process.
+   * Several processes may steer one devnet (gateways, the control plane): on PostgreSQL a steering
+   * call holds the devnet's advisory lock from its freshness check to its save; on SQLite it takes the
+   * devnet's lease first (claimSteering), waiting for another process's call to finish. Either way
+   * the calls run one after the other, and one refused (the lease not free in time) wrote nothing.
    */
   private acrossProcesses<T>(projectId: number, fn: () => Promise<T>): Promise<T> {
-    if (!isPostgres(this.o.db)) return fn();
+    if (!isPostgres(this.o.db)) return this.leased(projectId, fn);
     return this.o.db.transaction(async (trx) => {
       await trx.raw('select pg_advisory_xact_lock(?, ?)', [DEVNET_LOCK_SPACE, projectId]);
       return fn();
     });
+  }
+
+  private async leased<T>(projectId: number, fn: () => Promise<T>): Promise<T> {
+    const { db } = this.o;
+    if ((await devnetVersion(db, projectId)) === null) await this.insertDefault(projectId);
+    const token = randomUUID();
+    // The lease is wall-clock time whatever clock the chains run on: processes compare it with each other's.
+    const deadline = Date.now() + (this.o.steeringWaitMs ?? DEFAULT_STEERING_WAIT_MS);
+    while (!(await claimSteering(db, projectId, token, Date.now(), Date.now() + STEERING_LEASE_MS))) {
+      if (Date.now() >= deadline) throw new Conflict(STEERED_ELSEWHERE);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    try {
+      return await fn();
+    } finally {
+      await releaseSteering(db, projectId, token);
+    }
   }
 
   private async locked<T>(projectId: number, fn: () => Promise<T>): Promise<T> {
@@ -161,7 +216,7 @@ export class DevnetRegistry {
   }
 
   private async save(projectId: number, h: Held, state: DevnetStateJson): Promise<void> {
-    if (await saveDevnetState(this.o.db, h.devnetId, h.version, state, this.now())) {
+    if (await saveDevnetState(this.o.db, h.devnetId, h.version, state, this.o.engine.running(state), this.now())) {
       h.version += 1;
       return;
     }
@@ -171,7 +226,7 @@ export class DevnetRegistry {
 
   /** The held chain after comparing its version with the database's (one check at a time per devnet). */
   private async fresh(projectId: number, use = true): Promise<Held> {
-    const h = this.held.get(projectId) ?? (await this.load(projectId));
+    const h = this.held.get(projectId) ?? (await this.load(projectId, use));
     if (use) h.lastUsed = this.now();
     if (!h.checking) {
       h.checking = this.check(projectId, h).finally(() => {
@@ -202,13 +257,20 @@ export class DevnetRegistry {
     }
   }
 
-  private load(projectId: number): Promise<Held> {
+  /** A project's devnet from the default genesis (its first request was before any genesis of its own). */
+  private insertDefault(projectId: number) {
+    const state = this.o.engine.genesisState(devnetGenesisSchema.parse({}), this.now());
+    return insertDevnet(this.o.db, projectId, state, this.o.engine.running(state), this.now());
+  }
+
+  private load(projectId: number, use: boolean): Promise<Held> {
     let p = this.loading.get(projectId);
     if (!p) {
       p = (async () => {
-        const row = (await readDevnet(this.o.db, projectId)) ?? (await insertDevnet(this.o.db, projectId, this.o.engine.genesisState(devnetGenesisSchema.parse({}), this.now()), this.now()));
+        const row = (await readDevnet(this.o.db, projectId)) ?? (await this.insertDefault(projectId));
         const chain = await this.o.engine.open(row.id, row.state);
-        const h: Held = { devnetId: row.id, version: row.version, chain, lastUsed: this.now(), checking: null };
+        // Loaded for a reader that is no use (a follower), it is not in use until a request comes.
+        const h: Held = { devnetId: row.id, version: row.version, chain, lastUsed: use ? this.now() : 0, checking: null };
         this.held.set(projectId, h);
         return h;
       })().finally(() => this.loading.delete(projectId));

@@ -29,16 +29,33 @@ export async function devnetVersion(db: Db, projectId: number): Promise<number |
   return r ? Number(r.version) : null;
 }
 
-/** Inserts a project's devnet; when another process inserted it first, answers that one. */
-export async function insertDevnet(db: Db, projectId: number, state: DevnetStateJson, now: number): Promise<DevnetRow> {
-  await db('devnets').insert({ project_id: projectId, state: JSON.stringify(state), version: 1, created_at: now, updated_at: now }).onConflict(['project_id']).ignore();
+/** Inserts a project's devnet (`running`: whether its clock runs); when another process inserted it first, answers that one. */
+export async function insertDevnet(db: Db, projectId: number, state: DevnetStateJson, running: boolean, now: number): Promise<DevnetRow> {
+  await db('devnets').insert({ project_id: projectId, state: JSON.stringify(state), running, version: 1, created_at: now, updated_at: now }).onConflict(['project_id']).ignore();
   return (await readDevnet(db, projectId))!;
 }
 
-/** Writes a new state if the devnet is still at `version`; false when another process changed it meanwhile. */
-export async function saveDevnetState(db: Db, id: number, version: number, state: DevnetStateJson, now: number): Promise<boolean> {
-  const n = await db('devnets').where({ id, version }).update({ state: JSON.stringify(state), version: version + 1, updated_at: now });
+/** Writes a new state (`running`: whether its clock runs) if the devnet is still at `version`; false when another process changed it meanwhile. */
+export async function saveDevnetState(db: Db, id: number, version: number, state: DevnetStateJson, running: boolean, now: number): Promise<boolean> {
+  const n = await db('devnets').where({ id, version }).update({ state: JSON.stringify(state), running, version: version + 1, updated_at: now });
   return n === 1;
+}
+
+/**
+ * Takes a devnet's steering lease for `token` until `until` when no other call holds it (or the one
+ * that does let it expire): what a steering call on SQLite takes before it writes anything.
+ */
+export async function claimSteering(db: Db, projectId: number, token: string, now: number, until: number): Promise<boolean> {
+  const n = await db('devnets')
+    .where({ project_id: projectId })
+    .andWhere((q) => q.whereNull('steering_until').orWhere('steering_until', '<', now))
+    .update({ steering_by: token, steering_until: until });
+  return n === 1;
+}
+
+/** Gives the lease back (a no-op once it expired and another call took it). */
+export async function releaseSteering(db: Db, projectId: number, token: string): Promise<void> {
+  await db('devnets').where({ project_id: projectId, steering_by: token }).update({ steering_by: null, steering_until: null });
 }
 
 export async function listSnapshots(db: Db, devnetId: number): Promise<DevnetSnapshotDto[]> {

@@ -25,6 +25,9 @@ export interface WatchedChain {
   nextLook(now: number): number;
 }
 
+/** The feed (and watcher) name of a project's own chain on a network of a chain per project. */
+const projectFeedKey = (network: string, projectId: number): string => `${network}/${projectId}`;
+
 /** Blocks remembered for finding a fork after a rollback, with the notifications they sent. */
 const REMEMBERED_BLOCKS = 50;
 /** After a long stall the watcher announces at most this many of the blocks it missed. */
@@ -45,6 +48,8 @@ export class NetworkFeed {
   readonly addressSubscribers = new Map<string, Set<Subscriber>>();
   /** Called on every subscription: the hub starts the network's watcher on the first. */
   onSubscribe: () => void = () => undefined;
+  /** Called when the last subscriber left: a devnet's feed stops its watcher then. */
+  onEmpty: () => void = () => undefined;
 
   subscribeBlocks(s: Subscriber): void {
     this.blockSubscribers.add(s);
@@ -52,7 +57,11 @@ export class NetworkFeed {
   }
 
   unsubscribeBlocks(s: Subscriber): void {
-    this.blockSubscribers.delete(s);
+    if (this.blockSubscribers.delete(s)) this.emptied();
+  }
+
+  private emptied(): void {
+    if (this.blockSubscribers.size === 0 && this.addressSubscribers.size === 0) this.onEmpty();
   }
 
   /** Replaces the subscriber's addresses (`before`) with `after`. */
@@ -71,6 +80,7 @@ export class NetworkFeed {
       added = true;
     }
     if (added) this.onSubscribe();
+    else this.emptied();
   }
 
   /**
@@ -135,6 +145,9 @@ export class TipWatcher {
   private stopped = false;
   private recent: Announced[] = [];
   private looking: Promise<void> = Promise.resolve();
+  /** A look is under way; `again`: the chain changed meanwhile, so another follows at once. */
+  private busy = false;
+  private again = false;
 
   constructor(
     readonly network: string,
@@ -154,12 +167,29 @@ export class TipWatcher {
     await this.looking;
   }
 
+  /** Looks now: the chain was changed by a call rather than by its clock (a devnet's steering). */
+  wake(): void {
+    if (this.stopped) return;
+    if (this.busy) {
+      this.again = true;
+      return;
+    }
+    if (this.timer) clearTimeout(this.timer);
+    this.schedule(0);
+  }
+
   private schedule(delayMs: number): void {
     if (this.stopped) return;
     this.timer = setTimeout(() => {
+      this.busy = true;
+      this.again = false;
       this.looking = this.look().then(
-        () => this.schedule(Math.max(0, this.chain.nextLook(this.now()) - this.now())),
+        () => {
+          this.busy = false;
+          this.schedule(this.again ? 0 : Math.max(0, this.chain.nextLook(this.now()) - this.now()));
+        },
         (err: unknown) => {
+          this.busy = false;
           this.logger.warn({ network: this.network, err: { message: (err as Error).message } }, 'push: reading the chain tip failed; trying again');
           this.schedule(RETRY_MS);
         },
@@ -170,6 +200,12 @@ export class TipWatcher {
 
   private get last(): Announced | undefined {
     return this.recent.at(-1);
+  }
+
+  /** The block the watcher knows as the tip (announced, or learnt by its first look); undefined before its first look. */
+  get known(): { height: number; hash: string } | undefined {
+    const b = this.last;
+    return b ? { height: b.height, hash: b.hash } : undefined;
   }
 
   /** One look at the tip: announces what was added since the last one. */
@@ -229,12 +265,18 @@ export class TipWatcher {
     }
     this.logger.warn({ network: this.network, blocks: abandoned.length, to: this.last?.height ?? null }, 'push: rollback, announcing the new blocks');
     for (const b of abandoned) if (b.notifications) this.feed.announceAddresses(b.notifications);
+    const height = await source.tipHeight();
     if (this.recent.length === 0) {
       // Deeper than what is remembered: the new tip is where the chain is now.
-      const tip = await source.blockAt(await source.tipHeight());
+      const tip = await source.blockAt(height);
       if (!tip) return;
       this.feed.announceBlock(tip);
       this.remember({ height: tip.height ?? 0, hash: tip.hash, notifications: null });
+    } else if (height === this.last!.height) {
+      // Nothing grew on the new branch yet (a devnet rolled back by its steering): the block it went
+      // back to is the tip now, and block subscribers hear of it again, as of any new tip.
+      const tip = await source.blockAt(height);
+      if (tip && tip.hash === this.last!.hash) this.feed.announceBlock(tip);
     }
   }
 
@@ -248,6 +290,8 @@ export class TipWatcher {
 export class PushHub {
   private readonly feeds = new Map<string, NetworkFeed>();
   private readonly watchers: TipWatcher[] = [];
+  /** Networks where each project has a chain of its own (devnets): the chain of a project. */
+  private readonly perProject = new Map<string, (projectId: number) => WatchedChain>();
 
   constructor(private readonly logger: Logger) {}
 
@@ -255,6 +299,47 @@ export class PushHub {
     let f = this.feeds.get(network);
     if (!f) this.feeds.set(network, (f = new NetworkFeed()));
     return f;
+  }
+
+  /**
+   * The feed a project's connection subscribes on: its network's, or on a network of a chain per
+   * project (watchEach) the project's own, whose watcher runs from its first subscription until its
+   * last subscriber leaves (a devnet nobody listens to costs no reads, and its feed is dropped).
+   */
+  feedOf(network: string, projectId: number): NetworkFeed {
+    const chainOf = this.perProject.get(network);
+    if (!chainOf) return this.feed(network);
+    const key = projectFeedKey(network, projectId);
+    const existing = this.feeds.get(key);
+    if (existing) return existing;
+    const feed = new NetworkFeed();
+    this.feeds.set(key, feed);
+    let watcher: TipWatcher | null = null;
+    feed.onSubscribe = () => {
+      if (watcher) return;
+      watcher = new TipWatcher(key, chainOf(projectId), feed, this.logger);
+      this.watchers.push(watcher);
+      watcher.start();
+    };
+    feed.onEmpty = () => {
+      if (this.feeds.get(key) === feed) this.feeds.delete(key);
+      if (!watcher) return;
+      const w = watcher;
+      watcher = null;
+      this.watchers.splice(this.watchers.indexOf(w), 1);
+      void w.stop();
+    };
+    return feed;
+  }
+
+  /** Each project of `network` has a chain of its own (a devnet): its connections hear that chain's blocks alone. */
+  watchEach(network: string, chainOf: (projectId: number) => WatchedChain): void {
+    this.perProject.set(network, chainOf);
+  }
+
+  /** A project's chain changed by a call (a devnet's steering): its watcher, if any, looks now. */
+  wake(network: string, projectId: number): void {
+    this.watcher(projectFeedKey(network, projectId))?.wake();
   }
 
   /** Announces the network's blocks from `chain`, from its first subscription on (a network nobody listens to costs no reads). */

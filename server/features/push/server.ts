@@ -11,7 +11,7 @@ import { CATCH_UP, type Admission } from '../../gateway/admission';
 import { REFUSALS, type Refusal } from '../../gateway/refusals';
 import type { RequestTarget } from '../../gateway/gateway';
 import { blockfrostError } from '../../blockfrost/http';
-import { sandboxOf } from '../../../shared/networks';
+import { addressNetworkOf } from '../../../shared/networks';
 import { isAddressOfNetwork } from '../../blockfrost/contract';
 import type { CardanoNetwork } from '../../../shared/cardano/address';
 import { networkApi, type CallBackend } from './network-api';
@@ -98,7 +98,7 @@ function refuseUpgrade(socket: Duplex, refusal: Refusal): void {
 /** One message's answer: a subscription change, or a command that reads the chain or submits to it. */
 async function run(deps: PushServerDeps, s: Session, frame: Frame, call: Parameters<CallBackend>[2]): Promise<unknown> {
   const network = s.project.network;
-  const feed = deps.hub.feed(network);
+  const feed = deps.hub.feedOf(network, s.project.projectId);
   switch (frame.command) {
     case 'SUBSCRIBE_BLOCK':
       s.blockSubscription = frame.id;
@@ -193,7 +193,7 @@ export function createPushServer(deps: PushServerDeps) {
     if (!('projectId' in p)) return refuseUpgrade(socket, p);
     const keyRefusal = admission.keyRefusal(p, target.network, false);
     if (keyRefusal) return refuseUpgrade(socket, keyRefusal);
-    const cardano = sandboxOf(p.network);
+    const cardano = addressNetworkOf(p.network);
     if (!cardano) return refuseUpgrade(socket, NOT_CARDANO);
     const ip = deps.clientIp(req);
     const origin = req.headers.origin;
@@ -231,7 +231,7 @@ export function createPushServer(deps: PushServerDeps) {
     ws.on('close', () => {
       sessions.delete(s);
       add(perProject, s.project.projectId, -1);
-      const feed = hub.feed(s.project.network);
+      const feed = hub.feedOf(s.project.network, s.project.projectId);
       feed.unsubscribeBlocks(s);
       feed.setAddresses(s, s.addresses, []);
     });

@@ -42,6 +42,8 @@ export interface RetentionOptions {
   pruneTrackedTxs?: (db: Db, now: number) => Promise<number>;
   /** Devnets' prune of the accepted transactions of devnets whose project was deleted (server/features/devnets), called on every run. */
   pruneDevnetLedgers?: (db: Db) => Promise<number>;
+  /** Webhooks' prune of the chain cursors of devnets that no longer exist (server/features/webhooks), called on every run. */
+  pruneDevnetCursors?: (db: Db) => Promise<number>;
   /** How long the workspace audit log keeps an entry (AUDIT_RETENTION_DAYS); 400 days when not given. */
   auditRetentionDays?: number;
 }
@@ -108,6 +110,7 @@ export async function pruneOnce(db: Db, now = Date.now(), opts: RetentionOptions
   if (opts.pruneWebhookOutbox) report.webhook_outbox = await opts.pruneWebhookOutbox(db, now);
   if (opts.pruneTrackedTxs) report.tracked_txs = await opts.pruneTrackedTxs(db, now);
   if (opts.pruneDevnetLedgers) report.devnet_ledgers = await opts.pruneDevnetLedgers(db);
+  if (opts.pruneDevnetCursors) report.devnet_cursors = await opts.pruneDevnetCursors(db);
 
   return report;
 }

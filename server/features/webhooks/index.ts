@@ -8,3 +8,4 @@ export { checkLiteralHost, guardedLookup, parseAllowlist, type Allowlist } from 
 export { findWebhook, ownedWebhookCount, type WebhookRow } from './webhooks';
 export { startWebhookWorker, webhookSources } from './workers';
 export { writeTxStatusEvents } from './tx-status-events';
+export { pruneDevnetCursors } from './devnet-followers';

@@ -19,6 +19,7 @@ import { createSandboxChain } from './chain';
 import type { SandboxChain } from './api';
 import { LedgerRefusal, type LedgerEntry, type LedgerStore } from './ledger';
 import type { FaucetPayment, FaucetRequest } from './resources/submit/queries';
+import { addressNetworkOf, devnetNetwork } from '../../../shared/networks';
 import { DEVNET_MAX_PRODUCE, DEVNET_NETWORK_MAGIC, devnetGenesisSchema, devnetSnapshotSchema, devnetStateSchema, type DevnetAdvance, type DevnetGenesisInput, type DevnetSnapshot, type DevnetState } from '../../../shared/devnet';
 
 /** Where the chain stands: its tip block, and whether its clock runs. */
@@ -81,7 +82,7 @@ export class DevnetRefusal extends Error {
 }
 
 /** The address network of a devnet's keys and addresses: a testnet (network id 0). */
-const ADDRESS_NETWORK = 'preview';
+const ADDRESS_NETWORK = addressNetworkOf(devnetNetwork.slug)!;
 
 /** A new devnet's state: the genesis with its defaults, a fresh seed, its system start now (to the slot). */
 export function newDevnetState(o: { genesis?: DevnetGenesisInput; seed?: string; now?: number } = {}): DevnetState {

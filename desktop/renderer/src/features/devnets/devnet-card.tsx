@@ -1,13 +1,13 @@
 import type { ReactNode } from 'react';
 import { Alert, Badge, Button, Group, Loader, NativeSelect, NumberInput, Paper, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
-import { advanceTimeSchema, blockIntervalSchema, createDevnetSchema, DEVNET_DEFAULTS, fundSchema, MAX_PRODUCE_BLOCKS, MAX_ROLLBACK_BLOCKS, produceBlocksSchema, rollbackSchema, snapshotSchema, type DevnetSnapshotDto, type DevnetStateDto } from '../../../../../shared/devnets';
+import { advanceTimeSchema, blockIntervalSchema, createDevnetSchema, DEVNET_DEFAULTS, DEVNET_FIELD_LABELS, fundSchema, withDevnetFieldLabels, MAX_PRODUCE_BLOCKS, MAX_ROLLBACK_BLOCKS, produceBlocksSchema, rollbackSchema, snapshotSchema, type DevnetSnapshotDto, type DevnetStateDto } from '../../../../../shared/devnets';
 import type { Role } from '../../../../../shared/permissions';
 import { errorMessage } from '../../api/client';
 import { deniedReason } from '../../components/permission';
 import { ReasonTooltip } from '../../components/reason-tooltip';
 import { failed, succeeded } from '../../components/feedback';
-import { useZodForm, type FormSchema } from '../../components/zod-form';
+import { useZodForm, type FormSchema, type ZodFormState } from '../../components/zod-form';
 import { DataList } from '../../components/data-list';
 import { formatNumber } from '../../lib/format';
 import { devnetQueries, useDevnetCall, type DevnetCall } from './queries';
@@ -92,7 +92,7 @@ function DevnetFacts({ state }: { state: DevnetStateDto }) {
   );
 }
 
-/** Runs one call with its notices; `done` names what happened. */
+/** Runs one call with its notices; `done` names what happened. A refusal says the fields by their labels here. */
 function useRun(uuid: string) {
   const call = useDevnetCall(uuid);
   const run = (c: DevnetCall, done: string, onDone?: () => void) =>
@@ -101,9 +101,24 @@ function useRun(uuid: string) {
         succeeded('Devnet', done);
         onDone?.();
       },
-      onError: (error) => failed('Devnet call refused', error, 'The devnet call failed.'),
+      onError: (error) => failed('Devnet call refused', new Error(withDevnetFieldLabels(errorMessage(error, 'The devnet call failed.'))), 'The devnet call failed.'),
     });
   return { run, pending: call.isPending };
+}
+
+type GetInputPropsReturnType = ReturnType<ZodFormState<unknown>['getInputProps']>;
+type InputsOf = { getInputProps(path: string): GetInputPropsReturnType };
+
+/** A field's input props, its message in the card's words: the field's label where the shared schema's says its API name. */
+function fieldProps(form: InputsOf, path: string): GetInputPropsReturnType {
+  const props = form.getInputProps(path);
+  return typeof props.error === 'string' ? { ...props, error: withDevnetFieldLabels(props.error) } : props;
+}
+
+/** A field of an action's row: marked invalid, its message shown under the row (ActionForm), so the row's button stays beside the inputs. */
+function rowFieldProps(form: InputsOf, path: string): GetInputPropsReturnType {
+  const props = form.getInputProps(path);
+  return { ...props, error: Boolean(props.error) };
 }
 
 function ActionButton({ reason, loading, children, ...rest }: { reason: string | null; loading: boolean; children: ReactNode; type?: 'submit' | 'button'; onClick?: () => void; color?: string; variant?: string }) {
@@ -127,6 +142,7 @@ function ActionForm<S extends FormSchema>(props: {
   send: (values: ReturnType<typeof useZodForm<S>>['form']['values']) => void;
 }) {
   const { form, onSubmit } = useZodForm(props.schema, props.initial);
+  const messages = Object.values(form.errors).flatMap((m) => (typeof m === 'string' ? [withDevnetFieldLabels(m)] : []));
   return (
     <form
       noValidate
@@ -141,6 +157,11 @@ function ActionForm<S extends FormSchema>(props: {
           {props.label}
         </ActionButton>
       </Group>
+      {messages.map((m) => (
+        <Text key={m} size="xs" c="red" mt={4} role="alert">
+          {m}
+        </Text>
+      ))}
     </form>
   );
 }
@@ -175,7 +196,7 @@ function DevnetActions({ uuid, state, reason }: { uuid: string; state: DevnetSta
           label="Produce"
           reason={reason}
           pending={pending}
-          fields={(form) => <NumberInput label="Blocks to produce now" min={1} max={MAX_PRODUCE_BLOCKS} allowDecimal={false} clampBehavior="none" readOnly={!!reason} {...form.getInputProps('count')} />}
+          fields={(form) => <NumberInput label={DEVNET_FIELD_LABELS.count} min={1} max={MAX_PRODUCE_BLOCKS} allowDecimal={false} clampBehavior="none" readOnly={!!reason} {...rowFieldProps(form, 'count')} />}
           send={(v) => run({ path: '/blocks', body: v }, `${formatNumber(Number(v.count))} block${Number(v.count) === 1 ? '' : 's'} produced.`)}
         />
         <ActionForm
@@ -184,7 +205,7 @@ function DevnetActions({ uuid, state, reason }: { uuid: string; state: DevnetSta
           label="Advance"
           reason={reason}
           pending={pending}
-          fields={(form) => <NumberInput label="Slots to skip forward" min={1} allowDecimal={false} clampBehavior="none" readOnly={!!reason} {...form.getInputProps('slots')} />}
+          fields={(form) => <NumberInput label={DEVNET_FIELD_LABELS.slots} min={1} allowDecimal={false} clampBehavior="none" readOnly={!!reason} {...rowFieldProps(form, 'slots')} />}
           send={(v) => run({ path: '/time', body: v }, `Time moved ${formatNumber(Number(v.slots))} slots forward.`)}
         />
         <ActionForm
@@ -195,15 +216,15 @@ function DevnetActions({ uuid, state, reason }: { uuid: string; state: DevnetSta
           pending={pending}
           fields={(form) => (
             <SimpleGrid cols={{ base: 1, xs: 2 }} spacing="xs">
-              <NumberInput label="Blocks to roll back" min={1} max={MAX_ROLLBACK_BLOCKS} allowDecimal={false} clampBehavior="none" readOnly={!!reason} {...form.getInputProps('blocks')} />
+              <NumberInput label={DEVNET_FIELD_LABELS.blocks} min={1} max={MAX_ROLLBACK_BLOCKS} allowDecimal={false} clampBehavior="none" readOnly={!!reason} {...rowFieldProps(form, 'blocks')} />
               <NativeSelect
-                label="Their transactions"
+                label={DEVNET_FIELD_LABELS.txs}
                 data={[
-                  { value: 'mempool', label: 'Back to the mempool' },
+                  { value: 'mempool', label: 'To the mempool' },
                   { value: 'drop', label: 'Dropped' },
                 ]}
                 disabled={!!reason}
-                {...form.getInputProps('txs')}
+                {...rowFieldProps(form, 'txs')}
               />
             </SimpleGrid>
           )}
@@ -216,7 +237,7 @@ function DevnetActions({ uuid, state, reason }: { uuid: string; state: DevnetSta
           label="Set"
           reason={reason}
           pending={pending}
-          fields={(form) => <NumberInput label="Block interval (ms)" min={100} step={100} allowDecimal={false} clampBehavior="none" readOnly={!!reason} {...form.getInputProps('ms')} />}
+          fields={(form) => <NumberInput label={DEVNET_FIELD_LABELS.ms} min={100} step={100} allowDecimal={false} clampBehavior="none" readOnly={!!reason} {...rowFieldProps(form, 'ms')} />}
           send={(v) => run({ method: 'PUT', path: '/interval', body: v }, `A block every ${formatNumber(Number(v.ms))} ms from the tip on.`)}
         />
         <ActionForm
@@ -227,8 +248,8 @@ function DevnetActions({ uuid, state, reason }: { uuid: string; state: DevnetSta
           pending={pending}
           fields={(form) => (
             <SimpleGrid cols={{ base: 1, xs: 2 }} spacing="xs">
-              <TextInput label="Address to fund" placeholder="addr_test1…" readOnly={!!reason} {...form.getInputProps('address')} />
-              <TextInput label="Lovelace (1 ada = 1,000,000)" readOnly={!!reason} {...form.getInputProps('lovelace')} />
+              <TextInput label={DEVNET_FIELD_LABELS.address} placeholder="addr_test1…" readOnly={!!reason} {...rowFieldProps(form, 'address')} />
+              <TextInput label={DEVNET_FIELD_LABELS.lovelace} readOnly={!!reason} {...rowFieldProps(form, 'lovelace')} />
             </SimpleGrid>
           )}
           send={(v) => run({ path: '/fund', body: { address: String(v.address).trim(), lovelace: String(v.lovelace) } }, 'Paid in the next block.')}
@@ -239,7 +260,7 @@ function DevnetActions({ uuid, state, reason }: { uuid: string; state: DevnetSta
           label="Take snapshot"
           reason={reason}
           pending={pending}
-          fields={(form) => <TextInput label="Snapshot name" placeholder="before-upgrade" readOnly={!!reason} {...form.getInputProps('name')} />}
+          fields={(form) => <TextInput label={DEVNET_FIELD_LABELS.name} placeholder="before-upgrade" readOnly={!!reason} {...rowFieldProps(form, 'name')} />}
           send={(v) => run({ path: '/snapshots', body: v }, `Snapshot ${String(v.name)} taken.`)}
         />
       </SimpleGrid>
@@ -253,8 +274,8 @@ function GenesisForm({ uuid, state, reason }: { uuid: string; state: DevnetState
   const { form, onSubmit } = useZodForm(createDevnetSchema, {
     genesis: { slotLengthMs: state.slot_length_ms, epochLength: state.epoch_length, blockIntervalMs: state.block_interval_ms, securityParam: DEVNET_DEFAULTS.securityParam },
   });
-  const number = (name: string, label: string, extra: { min: number; step?: number }) => (
-    <NumberInput label={label} allowDecimal={false} clampBehavior="none" readOnly={!!reason} {...extra} {...form.getInputProps(`genesis.${name}`)} />
+  const number = (name: 'slotLengthMs' | 'epochLength' | 'blockIntervalMs' | 'securityParam', extra: { min: number; step?: number }) => (
+    <NumberInput label={DEVNET_FIELD_LABELS[name]} allowDecimal={false} clampBehavior="none" readOnly={!!reason} {...extra} {...fieldProps(form, `genesis.${name}`)} />
   );
   return (
     <form
@@ -270,10 +291,10 @@ function GenesisForm({ uuid, state, reason }: { uuid: string; state: DevnetState
           Start again from a new genesis
         </Text>
         <SimpleGrid cols={{ base: 1, xs: 2, md: 4 }} spacing="xs">
-          {number('slotLengthMs', 'Slot length (ms)', { min: 100, step: 100 })}
-          {number('epochLength', 'Epoch length (slots)', { min: 10 })}
-          {number('blockIntervalMs', 'Genesis block interval (ms)', { min: 100, step: 100 })}
-          {number('securityParam', 'Security parameter k', { min: 1 })}
+          {number('slotLengthMs', { min: 100, step: 100 })}
+          {number('epochLength', { min: 10 })}
+          {number('blockIntervalMs', { min: 100, step: 100 })}
+          {number('securityParam', { min: 1 })}
         </SimpleGrid>
         <Group justify="flex-end">
           <ActionButton type="submit" reason={reason} loading={pending} color="red" variant="light">
