@@ -13,6 +13,8 @@ import { UpstreamReader } from '../../server/gateway/upstream-reader';
 import { UpstreamTxFollower } from '../../server/features/txs/upstream-follower';
 import { recordSubmission, UPSTREAM_CURSOR_DEPTH } from '../../server/features/txs/store';
 import { createLogger } from '../../server/logger';
+import { ChainFollower } from '../../server/features/webhooks/follower';
+import { httpSource } from '../../server/features/webhooks/chain-source';
 import type { Block } from '../../shared/chain';
 
 const NETWORK = 0;
@@ -242,6 +244,18 @@ describe('the follower of an upstream-served network', () => {
     // Answering again, it reads at every pass.
     chain.append();
     expect((await sendingAt(clock)).length).toBe(1);
+  });
+
+  it('keeps its cursor beside those of a webhook follower of the same network', async () => {
+    chainOf(3);
+    await recordSubmission(app.db, { projectId, network: NETWORK, txHash: hash(), ttlSlot: null });
+    await follower().tick();
+    // A webhook follower of the network with no webhook at any depth forgets the cursors of the depths nobody uses.
+    const webhooks = new ChainFollower(app.db, logger, httpSource({ url, auth: null }), { network: NETWORK });
+    await app.db('chain_cursors').insert({ network: NETWORK, confirmations: 3, height: 1, hash: chain.blocks[1]!.hash, updated_at: Date.now() });
+    await webhooks.tick();
+    expect(await app.db('chain_cursors').where({ network: NETWORK }).orderBy('confirmations').pluck('confirmations')).toEqual([UPSTREAM_CURSOR_DEPTH]);
+    expect(Number(await app.db('chain_blocks').where({ network: NETWORK, confirmations: UPSTREAM_CURSOR_DEPTH }).count({ n: '*' }).first().then((r) => r?.n))).toBeGreaterThan(0);
   });
 
   it('sends at most its requests per second', async () => {

@@ -5,10 +5,12 @@
 // project's depth (across a restart of the gateway); a rollback upstream rolls one back and, for a
 // project that asked, resubmits it and it lands again; a refused one is invalid; one left out past
 // its validity expires; the 'tx_status' webhooks hear each change once; one gateway of two follows;
-// nothing is read while nothing is open.
+// one pushed over the websocket is tracked, its subscribers hearing of the upstream's blocks; nothing
+// is read while nothing is open.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import CSL from '@emurgo/cardano-serialization-lib-nodejs';
+import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { useTestApp, useTestGateway } from '../helpers/use-test-app';
 import { Client } from '../helpers/http-client';
@@ -308,5 +310,33 @@ describe('a transaction submitted to an upstream-served network', () => {
     const from = relayed.length;
     await passes(10);
     expect(relayed.slice(from)).toEqual([]);
+  });
+
+  it("tracks a transaction pushed over the push API's websocket, whose block subscribers hear of the upstream's blocks", async () => {
+    const socket = new WebSocket(`${gw.url.replace('http', 'ws')}/ws`, { headers: { project_id: resubmitting.key } });
+    const messages: any[] = [];
+    socket.on('message', (d) => messages.push(JSON.parse(d.toString())));
+    await new Promise<void>((resolve, reject) => {
+      socket.once('open', () => resolve());
+      socket.once('error', reject);
+    });
+    try {
+      const heard = (pred: (m: any) => boolean) => vi.waitFor(() => expect(messages.find(pred)).toBeDefined(), { timeout: 10_000, interval: 20 });
+      socket.send(JSON.stringify({ id: 'blocks', command: 'SUBSCRIBE_BLOCK', params: {} }));
+      await heard((m) => m.id === 'blocks');
+      const { cbor, hash } = await paymentCbor();
+      socket.send(JSON.stringify({ id: 'push', command: 'PUSH_TRANSACTION', params: { txData: Buffer.from(cbor).toString('hex') } }));
+      await heard((m) => m.id === 'push');
+      expect(messages.find((m) => m.id === 'push')).toMatchObject({ type: 'message', data: hash });
+      await until(hash, resubmitting.key, inState('pending'));
+      await steer('/blocks', { count: 1 });
+      const tip = await tipOfUpstream();
+      await heard((m) => m.id === 'blocks' && m.data?.hash === tip.hash);
+      expect(await until(hash, resubmitting.key, inState('in_block'))).toMatchObject({ block_height: tip.height, block_hash: tip.hash });
+      await steer('/blocks', { count: 2 });
+      await until(hash, resubmitting.key, inState('confirmed'));
+    } finally {
+      socket.close();
+    }
   });
 });
