@@ -276,7 +276,8 @@ export const configSchema = z.object({
   SANDBOX_BLOCK_INTERVAL_MS: positiveInt(20000, 'a positive whole number of milliseconds').describe('The sandbox chain makes a block every this many milliseconds.'),
   DEVNET_IDLE_MS: positiveInt(600000, 'a positive whole number of milliseconds').describe('A devnet (a cardano-devnet project\'s own chain) no request reached for this many milliseconds is unloaded from memory: it lives in the database only and wakes, where it was, on its next request. The webhook worker follows a devnet with webhooks or open submitted transactions, keeping it in memory, while its clock runs, while it was used or steered within this time, and until it has caught up with its tip.'),
   PUSH_IDLE_TIMEOUT_MS: positiveInt(300_000, 'a positive whole number of milliseconds').describe('A websocket connection of the push API (/ws) that sends no message for this long is closed, in milliseconds (5 minutes by default; clients with subscriptions send a keep-alive well within it).'),
-  PUSH_UPSTREAM_TIP_MS: positiveInt(1000, 'a positive whole number of milliseconds').describe('How often a gateway reads the tip of a Cardano network served by an upstream, for its websocket subscribers, in milliseconds (one read per network and gateway, whatever the number of connections). Sandbox networks announce each block when it is due, without reading.'),
+  PUSH_UPSTREAM_TIP_MS: positiveInt(1000, 'a positive whole number of milliseconds').describe('How often a gateway reads the tip of a Cardano network served by an upstream, for its websocket subscribers and for the submitted transactions it follows, in milliseconds (one read per network and gateway, whatever the number of connections; transactions are followed only while some are open). Sandbox networks announce each block when it is due, without reading.'),
+  UPSTREAM_TX_REQUESTS_PER_SECOND: positiveInt(5, 'a positive whole number of requests').describe("The most requests per second the gateway following an upstream-served Cardano network's submitted transactions sends that upstream (blocks, their transactions, mempool checks, resubmissions), beside the tip read it shares with the push API; the upstream's 429 Retry-After is waited out. Only while transactions are open on the network."),
   UPSTREAM_TIMEOUT_MS: positiveInt(30000, 'a positive whole number of milliseconds').describe('How long the gateway waits for a backend\'s answer head, and between pieces of its body, in milliseconds.'),
   GATEWAY_BAN_THRESHOLD: positiveInt(1000, 'a positive whole number of rejected requests').describe('Refusals (429/402) within GATEWAY_BAN_WINDOW_SECONDS that get a client IP banned (418).'),
   GATEWAY_BAN_WINDOW_SECONDS: positiveInt(60, 'a positive whole number of seconds').describe('The window in which GATEWAY_BAN_THRESHOLD refusals are counted, in seconds.'),
@@ -434,8 +435,10 @@ export interface GatewayConfig {
   devnetIdleMs: number;
   /** A push API connection silent this long is closed (PUSH_IDLE_TIMEOUT_MS). */
   pushIdleTimeoutMs: number;
-  /** How often the tip of an upstream-served Cardano network is read for push subscribers (PUSH_UPSTREAM_TIP_MS). */
+  /** How often the tip of an upstream-served Cardano network is read for push subscribers and the submitted transactions followed (PUSH_UPSTREAM_TIP_MS). */
   pushUpstreamTipMs: number;
+  /** Requests per second the follower of an upstream-served network's submitted transactions sends it at most (UPSTREAM_TX_REQUESTS_PER_SECOND). */
+  upstreamTxRequestsPerSecond: number;
   upstreamTimeoutMs: number;
   ban: { threshold: number; windowSeconds: number; seconds: number };
   /** Configured upstreams; a Cardano network without one is served by the sandbox chain. */
@@ -570,6 +573,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       devnetIdleMs: e.DEVNET_IDLE_MS,
       pushIdleTimeoutMs: e.PUSH_IDLE_TIMEOUT_MS,
       pushUpstreamTipMs: e.PUSH_UPSTREAM_TIP_MS,
+      upstreamTxRequestsPerSecond: e.UPSTREAM_TX_REQUESTS_PER_SECOND,
       upstreamTimeoutMs: e.UPSTREAM_TIMEOUT_MS,
       ban: { threshold: e.GATEWAY_BAN_THRESHOLD, windowSeconds: e.GATEWAY_BAN_WINDOW_SECONDS, seconds: e.GATEWAY_BAN_SECONDS },
       milkomeda: upstream(evmNetwork.upstreamVar),

@@ -17,19 +17,22 @@ import { createJsonRpcBackend, type EvmBackend } from './features/milkomeda/inde
 import { UpstreamPools } from './gateway/upstream-pool';
 import { addServedRequests, enabledEndpoints } from './features/endpoints/index';
 import type { DevChain } from './sandbox/evm-chain';
-import { evmNetwork, sandboxOf } from '../shared/networks';
+import { evmNetwork, networkBySlug, sandboxOf, upstreamNetworks } from '../shared/networks';
 import { createIpfsBackend, storedBytes, type IpfsBackend } from './features/ipfs/index';
 import { forgetComponentState, reportComponentState } from './features/status/index';
 import { sendJson } from './gateway/respond';
 import type { Metrics } from './metrics';
 import type { GatewayBackend } from './gateway/backend';
-import { trackingSubmissions, txStatusBackend } from './features/txs/index';
+import { trackingSubmissions, txStatusBackend, UpstreamTxFollowers } from './features/txs/index';
 import { devnetBackend, devnetExtension, devnetService, devnetWatchedChain, type DevnetRegistry } from './features/devnets/index';
 import { devnetRegistry } from './sandbox/devnet-engine';
 import { cairnExtensions } from './gateway/backends';
 import { devnetNetwork } from '../shared/networks';
-import { httpSource, sandboxSource, writeTxStatusEvents } from './features/webhooks/index';
-import { createPushServer, PushHub, type PushServer } from './features/push/index';
+import { FollowerLeadership, httpSource, sandboxSource, writeTxStatusEvents } from './features/webhooks/index';
+import { UpstreamReader } from './gateway/upstream-reader';
+import type { UpstreamConfig } from './config';
+import type { EndpointNetwork } from '../shared/endpoints';
+import { createPushServer, PushHub, type PushServer, type WatchedChain } from './features/push/index';
 
 export interface GatewayOptions {
   config: Config;
@@ -73,6 +76,8 @@ export interface RunningGateway {
   /** The push API (/ws): its connections, and the hub that announces each network's blocks to them. */
   push: PushServer;
   pushHub: PushHub;
+  /** The followers of the transactions submitted to each upstream-served Cardano network (one gateway of several follows each). */
+  upstreamTxs: UpstreamTxFollowers;
   /**
    * Drains, then stops: /readyz answers 503, no new connection is accepted, every answer says
    * `Connection: close`; open requests (upstream calls, uploads, JSON-RPC batches) finish (for at
@@ -145,16 +150,18 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
     sandboxChains.set(slug, chain);
     return sandboxRouter(chain, { url, version: opts.version });
   };
-  // Transactions submitted to a sandbox network are tracked (GET /cairn/v1/txs/{hash}/status), and
-  // what a submit records (pending, invalid) fires the 'tx_status' webhooks as the chain's changes do.
-  const wrapSandbox = (slug: string, backend: GatewayBackend) =>
+  // Transactions submitted to a Cardano network (its sandbox chain or configured upstream) are tracked
+  // (/cairn/v1/txs/{hash}/status); what a submit records fires the 'tx_status' webhooks.
+  const trackSubmissions = (slug: string, backend: GatewayBackend) =>
     trackingSubmissions(backend, { db, logger, slug, withChange: (trx, change) => writeTxStatusEvents(trx, change.network, [change], null, Date.now()) });
   const { devnets, ownDevnets, cairn, devnet } = devnetParts(opts, off.has(devnetNetwork.slug));
   // A devnet's submissions are tracked as a sandbox network's are; its webhook followers advance them.
-  const gateway = createGatewayHandler({ config, logger, keys, limiter, meter, version: opts.version, jsonRpc, sandbox, wrapSandbox, cairn, usage: usageMetrics(db), ...(devnet ? { devnet: wrapSandbox(devnetNetwork.slug, devnet) } : {}), ...(ipfs ? { ipfs } : {}), ...(metrics ? { metrics } : {}) });
+  const gateway = createGatewayHandler({ config, logger, keys, limiter, meter, version: opts.version, jsonRpc, sandbox, trackSubmissions, cairn, usage: usageMetrics(db), ...(devnet ? { devnet: trackSubmissions(devnetNetwork.slug, devnet) } : {}), ...(ipfs ? { ipfs } : {}), ...(metrics ? { metrics } : {}) });
   gateway.setQuotaBase(await loadQuotaBase(db));
-  const pools = new UpstreamPools({ db, config, logger, backends: gateway.backends, endpoints: { enabled: enabledEndpoints, addServed: addServedRequests } });
+  // A network with a configured upstream stays tracked while community endpoints serve it beside that upstream.
+  const pools = new UpstreamPools({ db, config, logger, backends: gateway.backends, endpoints: { enabled: enabledEndpoints, addServed: addServedRequests }, wrap: (network, backend) => (gw.upstreams[network] ? trackSubmissions(network, backend) : backend) });
   await pools.start();
+  const upstreamChains = followUpstreams(opts, pools, off);
   // Pay as you go: requests paid from balances go to ppu_balances.spent with the metering's rhythm
   // (from Redis: the totals of every balance any gateway spent from, including one killed since).
   const balanceStore: BalanceStore = { addSpends: (m) => addBalanceSpends(db, m), raiseSpent: (m) => raiseBalanceSpent(db, m) };
@@ -173,7 +180,7 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
   const balanceTimer = setInterval(() => void flushBalances(), gw.meteringFlushMs);
   balanceTimer.unref();
 
-  const { push, pushHub, stopHearingSteering } = pushParts(opts, keys, gateway, sandboxChains, devnets, off);
+  const { push, pushHub, stopHearingSteering } = pushParts(opts, keys, gateway, sandboxChains, devnets, upstreamChains.networks);
 
   // /readyz tells a load balancer to send no more requests once this gateway drains (close());
   // GatewayResponse keeps an error answer's message for request insight.
@@ -211,11 +218,13 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
     devnets,
     push,
     pushHub,
+    upstreamTxs: upstreamChains.followers,
     async close() {
       draining = true;
       push.close();
       stopHearingSteering();
       await pushHub.stop();
+      await upstreamChains.stop();
       await drain(server, opts.drainMs ?? config.shutdownTimeoutMs);
       await keys.stop();
       clearInterval(balanceTimer);
@@ -237,17 +246,14 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
  * devnet's blocks when its clock makes them or a steering call here does), and fans it out to its own
  * connections.
  */
-function pushParts(opts: GatewayOptions, keys: KeyCache, gateway: ReturnType<typeof createGatewayHandler>, sandboxChains: Map<string, SandboxChain>, devnets: DevnetRegistry | null, off: Set<string>) {
+function pushParts(opts: GatewayOptions, keys: KeyCache, gateway: ReturnType<typeof createGatewayHandler>, sandboxChains: Map<string, SandboxChain>, devnets: DevnetRegistry | null, upstreams: ReturnType<typeof followUpstreams>['networks']) {
   const gw = opts.config.gateway;
   const pushHub = new PushHub(opts.logger);
   for (const slug of gateway.sandboxed) {
     const chain = sandboxChains.get(slug);
     if (chain) pushHub.watch(slug, { source: sandboxSource(chain), nextLook: () => chain.nextBlockAt() + 2 });
   }
-  for (const [slug, upstream] of Object.entries(gw.upstreams)) {
-    if (!sandboxOf(slug) || off.has(slug) || !upstream) continue;
-    pushHub.watch(slug, { source: httpSource(upstream, gw.upstreamTimeoutMs), nextLook: (now) => now + gw.pushUpstreamTipMs });
-  }
+  for (const { slug, upstream, reader } of upstreams) pushHub.watch(slug, { source: sharedTipSource(httpSource(upstream, gw.upstreamTimeoutMs), reader), nextLook: (now) => now + gw.pushUpstreamTipMs });
   // Each devnet project's connections hear its own chain; a steering call here is announced at once.
   const stopHearingSteering = devnets ? devnets.onSteered((projectId) => pushHub.wake(devnetNetwork.slug, projectId)) : () => undefined;
   if (devnets) pushHub.watchEach(devnetNetwork.slug, (projectId) => devnetWatchedChain(devnets, projectId));
@@ -263,6 +269,54 @@ function pushParts(opts: GatewayOptions, keys: KeyCache, gateway: ReturnType<typ
     idleTimeoutMs: gw.pushIdleTimeoutMs,
   });
   return { push, pushHub, stopHearingSteering };
+}
+
+/**
+ * The Cardano networks served by a configured upstream: a reader of each (its upstreams in the pool's
+ * order, its tip read once per PUSH_UPSTREAM_TIP_MS for the push API and the transaction follower
+ * alike), and the followers of the transactions submitted to them, led by one gateway of several on
+ * PostgreSQL (an advisory lock of their own), their changes firing 'tx_status' webhooks.
+ */
+function followUpstreams(opts: GatewayOptions, pools: UpstreamPools, off: Set<string>) {
+  const { config, db, logger } = opts;
+  const gw = config.gateway;
+  const networks = upstreamNetworks.flatMap(({ slug }) => {
+    const upstream = gw.upstreams[slug];
+    const network = networkBySlug(slug)?.webhookId;
+    if (!upstream || !sandboxOf(slug) || off.has(slug) || network === null || network === undefined) return [];
+    const reader = new UpstreamReader({ upstreams: () => pools.upstreamsOf(slug as EndpointNetwork), timeoutMs: gw.upstreamTimeoutMs, tipMs: gw.pushUpstreamTipMs });
+    return [{ slug, network, upstream, reader }];
+  });
+  const leadership = new FollowerLeadership(db, logger, 'cairn:upstream-tx-follower');
+  const followers = new UpstreamTxFollowers(db, logger, {
+    networks,
+    intervalMs: gw.pushUpstreamTipMs,
+    requestsPerSecond: gw.upstreamTxRequestsPerSecond,
+    leads: (network) => leadership.leads(network),
+    withChanges: (trx, network, changes, at) => writeTxStatusEvents(trx, network, changes, at, Date.now()),
+  });
+  followers.start();
+  return {
+    networks: networks as Array<{ slug: string; network: number; upstream: UpstreamConfig; reader: UpstreamReader }>,
+    followers,
+    async stop() {
+      await followers.stop();
+      await leadership.close();
+    },
+  };
+}
+
+/** An upstream's chain for the push API, its tip the reader's (shared with the transaction follower). */
+function sharedTipSource(source: ReturnType<typeof httpSource>, reader: UpstreamReader): WatchedChain['source'] {
+  return {
+    tipHeight: async () => (await reader.latest()).height ?? 0,
+    // The tip block itself was just read with it.
+    blockAt: async (h) => {
+      const tip = reader.lastTip();
+      return tip && tip.height === h ? tip : source.blockAt(h);
+    },
+    blockTxDetails: (hash) => source.blockTxDetails(hash),
+  };
 }
 
 /** Answers an upgrade nothing serves with Blockfrost's error body, then closes the socket. */

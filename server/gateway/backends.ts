@@ -53,8 +53,8 @@ export function networkBackends(opts: {
   /** The devnets' backend (server/features/devnets): each key's own project's chain. */
   devnet?: GatewayBackend | undefined;
   sandbox?: ((slug: string, url: string) => Router | undefined) | undefined;
-  /** Wraps a network's sandbox backend (the composition root records the transactions submitted to it). */
-  wrapSandbox?: ((slug: string, backend: GatewayBackend) => GatewayBackend) | undefined;
+  /** Wraps a Cardano network's backend, its configured upstream or its sandbox chain (the composition root records the transactions submitted to it). */
+  trackSubmissions?: ((slug: string, backend: GatewayBackend) => GatewayBackend) | undefined;
 }): NetworkBackends {
   const byNetwork = new Map<string, GatewayBackend>();
   const kinds = new Map<string, string>([[evmNetwork.slug, 'jsonrpc']]);
@@ -74,7 +74,7 @@ export function networkBackends(opts: {
     if (upstream) {
       const u = httpUpstream(upstream, gw.upstreamTimeoutMs);
       upstreams.push(u);
-      byNetwork.set(slug, upstreamBackend(u));
+      byNetwork.set(slug, opts.trackSubmissions ? opts.trackSubmissions(slug, upstreamBackend(u)) : upstreamBackend(u));
       kinds.set(slug, 'upstream');
       continue;
     }
@@ -87,7 +87,7 @@ export function networkBackends(opts: {
     const router = opts.sandbox?.(slug, `${gw.publicUrl}/${slug}${API_PREFIX}`);
     if (!router) continue;
     const served = sandboxBackend(router);
-    byNetwork.set(slug, opts.wrapSandbox ? opts.wrapSandbox(slug, served) : served);
+    byNetwork.set(slug, opts.trackSubmissions ? opts.trackSubmissions(slug, served) : served);
     sandboxed.add(slug);
     kinds.set(slug, 'sandbox');
   }

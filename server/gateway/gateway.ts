@@ -60,8 +60,8 @@ export interface GatewayDeps {
    * root, which owns the simulators.
    */
   sandbox?: (slug: string, url: string) => Router | undefined;
-  /** Wraps a network's sandbox backend: the composition root records the transactions submitted to it (server/features/txs). */
-  wrapSandbox?: (slug: string, backend: GatewayBackend) => GatewayBackend;
+  /** Wraps a Cardano network's backend (its configured upstream or its sandbox chain): the composition root records the transactions submitted to it (server/features/txs). */
+  trackSubmissions?: (slug: string, backend: GatewayBackend) => GatewayBackend;
   /** Milkomeda's JSON-RPC backend (server/features/milkomeda); none: calls answer 'no backend'. */
   jsonRpc?: GatewayBackend | undefined;
   /** IPFS calls for the ipfs network when no UPSTREAM_IPFS_URL is set (server/features/ipfs). */

@@ -318,9 +318,11 @@ export function httpUpstream(cfg: UpstreamConfig, timeoutMs: number): Upstream {
         else for (const v of value) headers.push(name, v);
       }
       if (cfg.auth) headers.push(cfg.auth.name, cfg.auth.value);
-      // A failover retry forwards a request whose (empty) body has already been read; a request
+      // A body read whole before (a submitted transaction the gateway records) goes out as it was
+      // read; a failover retry forwards a request whose (empty) body has already been read; a request
       // without a body (no length, not chunked: every GET) goes out without one.
-      const body = req.readableEnded || hasNoBody(incoming) ? null : req;
+      const read = (req as http.IncomingMessage & { body?: unknown }).body;
+      const body = Buffer.isBuffer(read) ? read : req.readableEnded || hasNoBody(incoming) ? null : req;
       pool.dispatch({ origin: base.origin, method: req.method as Dispatcher.HttpMethod, path: basePath + path, headers, body }, new BlockfrostForward(res, hooks));
     },
     close: () => void pool.destroy(),

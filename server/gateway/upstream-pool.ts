@@ -27,6 +27,8 @@ interface Member {
   /** Community endpoint id; null for the configured upstream. */
   id: number | null;
   url: string;
+  /** Its address and the credentials it is sent (the operator's, for the configured upstream). */
+  cfg: UpstreamConfig;
   upstream: Upstream;
   alive: boolean;
   checking: boolean;
@@ -47,6 +49,8 @@ export interface UpstreamPoolsOptions {
   endpoints: CommunityEndpoints;
   flushMs?: number;
   healthIntervalMs?: number;
+  /** Wraps the backend a pool puts in place for a network (the composition root records the transactions submitted through it). */
+  wrap?: (network: EndpointNetwork, backend: GatewayBackend) => GatewayBackend;
 }
 
 export class UpstreamPools {
@@ -113,13 +117,27 @@ export class UpstreamPools {
       ];
       const next: Member[] = wanted.map(({ id, cfg }) => {
         const kept = old.find((m) => m.id === id && m.url === cfg.url);
-        return kept ?? { id, url: cfg.url, upstream: httpUpstream(cfg, gw.upstreamTimeoutMs), alive: true, checking: false };
+        return kept ?? { id, url: cfg.url, cfg, upstream: httpUpstream(cfg, gw.upstreamTimeoutMs), alive: true, checking: false };
       });
       for (const m of old) if (!next.includes(m)) m.upstream.close();
       this.members.set(network, next);
-      this.opts.backends.set(network, { kind: 'upstream', admits: 'request', handle: (req, res, path) => this.forward(network, req, res, path, 0) });
+      const pooled: GatewayBackend = { kind: 'upstream', admits: 'request', handle: (req, res, path) => this.forward(network, req, res, path, 0) };
+      this.opts.backends.set(network, this.opts.wrap ? this.opts.wrap(network, pooled) : pooled);
       this.opts.logger.info({ network, upstreams: next.map((m) => m.url) }, `upstreams of ${network}: ${next.map((m) => m.url).join(', ')} (in this order, with failover)`);
     }
+  }
+
+  /**
+   * The upstreams a reader of the network's chain asks, in the order requests go to them: the ones
+   * answering of its pool (the configured upstream first, then the community endpoints), or the
+   * configured upstream alone while it has no pool (or none of its pool answers); empty when the
+   * network has no upstream.
+   */
+  upstreamsOf(network: EndpointNetwork): UpstreamConfig[] {
+    const alive = (this.members.get(network) ?? []).filter((m) => m.alive).map((m) => m.cfg);
+    if (alive.length > 0) return alive;
+    const configured = this.opts.config.gateway.upstreams[network as UpstreamNetwork];
+    return configured ? [configured] : [];
   }
 
   /** Back to the configured upstream or the sandbox chain. */

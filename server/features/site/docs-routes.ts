@@ -69,9 +69,10 @@ export function dataApiDocument({ config, sandboxShapes }: DataApiOptions): Doc 
     if (served) paths[p] = item;
   }
   doc.paths = paths;
-  const sandboxedSlugs = offeredNetworks(config.disabledNetworks).filter((n) => isSandboxSlug(n.slug) && !gw.upstreams[n.slug]);
-  if (sandboxedSlugs.length > 0) {
-    paths[CAIRN_TX_STATUS_PATH] = txStatusPathItem(gw.publicUrl, sandboxedSlugs.map((n) => n.slug));
+  // Submissions are tracked on every Cardano network, whether the sandbox chain or an upstream serves it.
+  const trackedSlugs = offeredNetworks(config.disabledNetworks).filter((n) => isSandboxSlug(n.slug));
+  if (trackedSlugs.length > 0) {
+    paths[CAIRN_TX_STATUS_PATH] = txStatusPathItem(gw.publicUrl, trackedSlugs.map((n) => n.slug));
     doc.tags = [...(doc.tags ?? []), { name: 'Cairn extensions' }];
   }
   const usedTags = new Set<string>();
@@ -146,7 +147,7 @@ function txStatusPathItem(gatewayUrl: string, slugs: readonly string[]): Record<
       operationId: 'cairnTxStatus',
       summary: 'Status of a submitted transaction',
       description:
-        'A Cairn extension, outside Blockfrost\'s paths: where a transaction your project submitted through `/tx/submit` (on a sandbox network) stands. ' +
+        'A Cairn extension, outside Blockfrost\'s paths: where a transaction your project submitted through `/tx/submit` (on a Cardano network, served by the sandbox chain or by an upstream) stands. ' +
         '`pending` (accepted, waiting in the mempool), `in_block` (`depth` blocks so far, its own included), `confirmed` (reached `confirmations_needed`, ' +
         '10 unless the project sets its own), `rolled_back` (its block was dropped by a rollback; pending again once back in the mempool), `expired` ' +
         '(its validity end `ttl_slot` passed before it landed), `invalid` (refused at submit; `reason` is the ledger\'s). `history` lists every change with its time; a project that turned on resubmission on rollback has a rolled-back transaction sent to the mempool again while it is valid, a `pending` change with `resubmitted: true`. ' +

@@ -90,8 +90,17 @@ const cborOf = (s: Submission, state: TxState): Buffer | null => (state === 'pen
 export const devnetCursorKey = (devnetId: number): number => -devnetId;
 
 /**
- * The tip the follower has reached on a network (its cursor at depth 0), or null before it first ran.
- * On the devnets' network each project has a chain of its own: its devnet's follower's tip.
+ * The depth under which the gateway's follower of an upstream-served network (upstream-follower.ts)
+ * keeps its cursor and recent blocks in chain_cursors and chain_blocks: no webhook has it (their
+ * confirmations are 0 or more), and the webhook followers leave it alone when they forget the
+ * cursors of the depths nobody uses.
+ */
+export const UPSTREAM_CURSOR_DEPTH = -1;
+
+/**
+ * The tip the follower has reached on a network (its cursor at depth 0, or that of the follower of an
+ * upstream-served network: the one moved last), or null before it first ran. On the devnets' network
+ * each project has a chain of its own: its devnet's follower's tip.
  */
 export async function followedTip(db: Conn, network: number, projectId: number): Promise<number | null> {
   let key = network;
@@ -100,7 +109,7 @@ export async function followedTip(db: Conn, network: number, projectId: number):
     if (!devnet) return null;
     key = devnetCursorKey(Number(devnet.id));
   }
-  const row = await db('chain_cursors').where({ network: key, confirmations: 0 }).first('height');
+  const row = await db('chain_cursors').where({ network: key }).whereIn('confirmations', [0, UPSTREAM_CURSOR_DEPTH]).orderBy('updated_at', 'desc').first('height');
   return row ? Number(row.height) : null;
 }
 

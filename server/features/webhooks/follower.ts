@@ -8,7 +8,7 @@ import { parseConditions } from './webhooks';
 import { yieldsList } from '../../../shared/webhooks';
 import * as outbox from './outbox';
 import { writeTxStatusEvents } from './tx-status-events';
-import { advanceTracked, rollBackTracked, type TxChange } from '../txs/index';
+import { advanceTracked, rollBackTracked, UPSTREAM_CURSOR_DEPTH, type TxChange } from '../txs/index';
 
 const KEEP_BLOCKS = 200;
 /** Depth 0 followed for the tracked transactions alone. */
@@ -188,8 +188,9 @@ export class ChainFollower {
     // past: checked on the first tick and whenever the depths in use change, not on every tick.
     const depths = [...byDepth.keys()].sort((a, b) => a - b).join(',');
     if (depths !== this.depthsSwept) {
-      await this.db('chain_cursors').where({ network }).whereNotIn('confirmations', [...byDepth.keys(), -1]).delete();
-      await this.db('chain_blocks').where({ network }).whereNotIn('confirmations', [...byDepth.keys(), -1]).delete();
+      // The gateway's follower of an upstream-served network keeps its own cursor beside these (UPSTREAM_CURSOR_DEPTH).
+      await this.db('chain_cursors').where({ network }).whereNotIn('confirmations', [...byDepth.keys(), UPSTREAM_CURSOR_DEPTH]).delete();
+      await this.db('chain_blocks').where({ network }).whereNotIn('confirmations', [...byDepth.keys(), UPSTREAM_CURSOR_DEPTH]).delete();
       this.depthsSwept = depths;
     }
     if (byDepth.size === 0) {

@@ -2,6 +2,7 @@
 export { httpSource, sandboxSource, type ChainSource } from './chain-source';
 export { registerWebhookEventPayloadRoute } from './event-payload-routes';
 export { EventStreams, registerEventRoutes } from './event-stream-routes';
+export { FollowerLeadership } from './leadership';
 export { pruneOutbox } from './outbox';
 export { registerWebhookRoutes } from './routes';
 export { checkLiteralHost, guardedLookup, parseAllowlist, type Allowlist } from './ssrf';

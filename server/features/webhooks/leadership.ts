@@ -18,9 +18,14 @@ export class FollowerLeadership {
   private closed = false;
   private lostLogged = false;
 
+  /**
+   * `lock`: the name of the advisory locks taken (one per network); a holder of other work (the
+   * gateways' follower of submitted transactions) names its own, so it never waits on the webhooks'.
+   */
   constructor(
     private readonly db: Db,
     private readonly logger: Logger,
+    private readonly lock = 'cairn:chain-follower',
   ) {}
 
   /** The followers' questions, one at a time on the one connection. */
@@ -41,7 +46,7 @@ export class FollowerLeadership {
     if (!client) return false;
     if (this.held.has(network)) return true;
     try {
-      const { rows } = await client.query<{ ok: boolean }>(`SELECT pg_try_advisory_lock(hashtext('cairn:chain-follower'), $1::int) AS ok`, [network]);
+      const { rows } = await client.query<{ ok: boolean }>(`SELECT pg_try_advisory_lock(hashtext($1), $2::int) AS ok`, [this.lock, network]);
       if (rows[0]?.ok) this.held.add(network);
       return rows[0]?.ok === true;
     } catch {
@@ -60,7 +65,7 @@ export class FollowerLeadership {
       void client.end().catch(() => undefined);
       if (err && !this.closed && !this.lostLogged) {
         this.lostLogged = true;
-        this.logger.warn({ err: { message: err.message } }, 'webhooks: the chain followers lost their leadership connection; they ask for it again at their next tick');
+        this.logger.warn({ lock: this.lock, err: { message: err.message } }, 'chain followers: lost their leadership connection; they ask for it again at their next tick');
       }
     };
     client.on('error', lost);

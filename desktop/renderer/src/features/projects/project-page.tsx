@@ -57,7 +57,7 @@ export function ProjectPage() {
         {isDevnetNetwork(p.network_id) && <DevnetCard project={p} />}
         {p.network_id === ipfsNetwork.value && <IpfsPanel workspaceId={p.workspace_id} projectUuid={p.uuid} projectKey={p.project_id} />}
         <ProjectFacts project={p} />
-        {p.sandbox && findNetwork(p.network_id)?.family === 'cardano' && <SubmissionsCard projectUuid={p.uuid} />}
+        {findNetwork(p.network_id)?.family === 'cardano' && <SubmissionsCard projectUuid={p.uuid} />}
         <AllowListsCard key={`${p.uuid}:${JSON.stringify(p.allow_lists)}`} project={p} milkomeda={isMilkomeda(p.network_id)} />
         <StatsCards workspaceId={p.workspace_id} projectUuid={p.uuid} />
         <RequestInsight workspaceId={p.workspace_id} projectUuid={p.uuid} />

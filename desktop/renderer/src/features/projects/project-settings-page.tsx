@@ -39,7 +39,7 @@ export function ProjectSettingsPage() {
     >
       <RenameProject key={p.uuid} project={p} />
       {/* Transactions are tracked on sandbox Cardano networks only. */}
-      {p.sandbox && findNetwork(p.network_id)?.family === 'cardano' && <TxConfirmationsCard key={`tx-${p.uuid}`} project={p} />}
+      {findNetwork(p.network_id)?.family === 'cardano' && <TxConfirmationsCard key={`tx-${p.uuid}`} project={p} />}
       <DeleteProject project={p} />
     </PageLayout>
   );

@@ -8,7 +8,7 @@ import { ReasonTooltip } from '../../components/reason-tooltip';
 import { useZodForm } from '../../components/zod-form';
 import { projectQueries, useSetTxConfirmations, useSetTxResubmit, type ProjectWithRole } from './queries';
 
-/** The blocks that confirm the transactions a sandbox Cardano project submits (PUT /api/projects/:uuid/tx-confirmations). */
+/** The blocks that confirm the transactions a Cardano project submits (PUT /api/projects/:uuid/tx-confirmations). */
 export function TxConfirmationsCard({ project }: { project: ProjectWithRole }) {
   // The value comes with the project's submissions; this screen does not need them refreshed as blocks come.
   const current = useQuery({ ...projectQueries.submissions(project.uuid), refetchInterval: false });
