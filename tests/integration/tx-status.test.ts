@@ -16,6 +16,7 @@ import { dbLedgerStore } from '../../server/sandbox/store';
 import { sandboxSource, type ChainSource } from '../../server/features/webhooks/chain-source';
 import { ChainFollower } from '../../server/features/webhooks/follower';
 import { recordSubmission } from '../../server/features/txs/store';
+import { advanceTracked } from '../../server/features/txs/tracker';
 import { createLogger } from '../../server/logger';
 import { Dispatcher } from '../../server/features/webhooks/dispatcher';
 import { parseAllowlist } from '../../server/features/webhooks/ssrf';
@@ -342,13 +343,74 @@ describe('tracked transactions and the chain', () => {
     } finally {
       app.db.off('query', count);
     }
-    // Per block: three indexed reads (by hash, deep enough, past validity), one update per new state,
-    // one insert of the changes, whatever is pending.
-    expect(statements.length).toBeLessThanOrEqual(12);
+    // Per block, whatever is pending: one read (by hash, deep enough, past validity, each on its
+    // index) and one write of the new states with their changes (on SQLite an update and an insert).
+    expect(statements.length).toBeLessThanOrEqual(app.db.client.config.client === 'pg' ? 4 : 6);
     const states = await app.db('tracked_txs').whereIn('tx_hash', hashes.slice(0, 60)).select('state');
     expect(states.filter((r) => r.state === 'confirmed')).toHaveLength(50);
     expect(states.filter((r) => r.state === 'in_block')).toHaveLength(10);
     expect(await app.db('tracked_txs').whereIn('tx_hash', hashes.slice(60)).where({ state: 'pending' }).count({ n: '*' }).first().then((r) => Number(r?.n))).toBe(340);
+  });
+
+  it('advances a batch of blocks: lands, confirms in the same batch, expires, and leaves alone what is not yet due', async () => {
+    const projectId = Number((await app.db('projects').where({ project_id: key }).first('id')).id);
+    const otherId = Number((await app.db('projects').where({ project_id: otherKey }).first('id')).id);
+    const network = 9001;
+    const now = Date.now();
+    const h = () => crypto.randomBytes(32).toString('hex');
+    const [fast, slow, back, shallow, deep, late, lateButLands, valid, shared] = Array.from({ length: 9 }, h);
+    const row = (tx_hash: string, state: string, extra: Record<string, unknown> = {}, project_id = projectId) => ({ project_id, network, tx_hash, state, confirmations_needed: 3, submitted_at: now, updated_at: now, ...extra });
+    await app.db('tracked_txs').insert([
+      row(fast!, 'pending', { confirmations_needed: 1 }),
+      row(slow!, 'pending'),
+      row(back!, 'rolled_back'),
+      // Landed at 101: 2 deep at 102, not yet confirmed although a block repeats its hash.
+      row(shallow!, 'in_block', { block_height: 101, block_hash: 'b'.repeat(64) }),
+      row(deep!, 'in_block', { block_height: 100, block_hash: 'a'.repeat(64) }),
+      row(late!, 'pending', { ttl_slot: 50 }),
+      row(lateButLands!, 'pending', { ttl_slot: 50 }),
+      row(valid!, 'pending', { ttl_slot: 500 }),
+      row(shared!, 'pending'),
+      row(shared!, 'pending', {}, otherId),
+    ]);
+    const blocks = [
+      { height: 101, hash: 'c'.repeat(64), slot: 40, txHashes: [fast!, h()] },
+      { height: 102, hash: 'd'.repeat(64), slot: 60, txHashes: [slow!, back!, shallow!, lateButLands!, shared!] },
+    ];
+    const changes = await app.db.transaction((trx) => advanceTracked(trx, network, blocks, now));
+    const summary = changes.map((c) => `${c.txHash === shared ? `shared:${c.projectId === otherId ? 'other' : 'own'}` : c.txHash.slice(0, 8)} ${c.from}→${c.state}@${c.blockHeight}`).sort();
+    const name = (x: string) => x.slice(0, 8);
+    expect(summary).toEqual(
+      [
+        `${name(fast!)} pending→in_block@101`,
+        `${name(fast!)} in_block→confirmed@101`,
+        `${name(slow!)} pending→in_block@102`,
+        `${name(back!)} rolled_back→in_block@102`,
+        `${name(deep!)} in_block→confirmed@100`,
+        `${name(late!)} pending→expired@null`,
+        `${name(lateButLands!)} pending→in_block@102`,
+        'shared:own pending→in_block@102',
+        'shared:other pending→in_block@102',
+      ].sort(),
+    );
+    const rows = await app.db('tracked_txs').where({ network }).select('tx_hash', 'project_id', 'state', 'block_height', 'block_hash', 'settled_at');
+    const of = (tx: string) => rows.find((r) => r.tx_hash === tx)!;
+    expect(of(fast!)).toMatchObject({ state: 'confirmed', block_hash: 'c'.repeat(64) });
+    expect(Number(of(fast!).settled_at)).toBe(now);
+    expect(of(slow!)).toMatchObject({ state: 'in_block', block_hash: 'd'.repeat(64), settled_at: null });
+    expect(Number(of(slow!).block_height)).toBe(102);
+    expect(of(shallow!)).toMatchObject({ state: 'in_block', block_hash: 'b'.repeat(64) });
+    expect(of(deep!)).toMatchObject({ state: 'confirmed', block_hash: 'a'.repeat(64) });
+    expect(of(late!)).toMatchObject({ state: 'expired', block_height: null });
+    expect(Number(of(late!).settled_at)).toBe(now);
+    expect(of(valid!)).toMatchObject({ state: 'pending', settled_at: null });
+    expect(rows.filter((r) => r.tx_hash === shared).map((r) => r.state)).toEqual(['in_block', 'in_block']);
+    // Each change recorded once, in the order made (landed before confirmed).
+    const history = await app.db('tracked_tx_changes').join('tracked_txs', 'tracked_txs.id', 'tracked_tx_changes.tracked_id').where('tracked_txs.network', network).orderBy('tracked_tx_changes.id').select('tracked_txs.tx_hash', 'tracked_tx_changes.state', 'tracked_tx_changes.block_height', 'tracked_tx_changes.at');
+    expect(history).toHaveLength(changes.length);
+    expect(history.filter((c) => c.tx_hash === fast).map((c) => [c.state, Number(c.block_height)])).toEqual([['in_block', 101], ['confirmed', 101]]);
+    expect(history.every((c) => Number(c.at) === now)).toBe(true);
+    await app.db('tracked_txs').where({ network }).delete();
   });
 
   it("fires 'tx_status' webhooks for what a submit through the gateway records: pending, and invalid with the ledger's reason", async () => {

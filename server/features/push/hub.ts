@@ -2,20 +2,22 @@
 // watcher that announces each block once to this gateway. A sandbox network's watcher wakes when its
 // next block is due (the chain is made by the clock); an upstream network's reads the upstream's tip
 // on a fixed rhythm, one read per gateway whatever the number of connections. Each block is made into
-// one JSON text and sent to every subscriber with its subscription id.
+// one websocket frame per subscription id and those same bytes are written to every subscriber.
 import type { Logger } from '../../logger';
 import type { ChainSource } from '../../blockfrost/chain';
 import type { Block, TxDetails } from '../../../shared/chain';
-import { messageFrame, type MessageId } from './protocol';
+import { messageFrame, textFrame, type MessageId } from './protocol';
 
 /** What the hub sends to: a websocket session. */
 export interface Subscriber {
-  /** Sends a text frame (a buffer holds its UTF-8 text, shared by the subscribers it is sent to). */
-  send(frame: string | Buffer): void;
+  /** Writes a websocket frame (header and payload) to the connection: made for it, or shared by many. */
+  write(frame: Buffer): void;
   /** The id of the message that subscribed to blocks; undefined: not subscribed. */
   blockSubscription: MessageId | undefined;
   /** The id of the message that subscribed to addresses; undefined: not subscribed. */
   addressSubscription: MessageId | undefined;
+  /** The number of the last block announcement written to it (its feed counts them), so none is written twice. */
+  blockSent: number;
 }
 
 /** The chain a network's watcher reads, and when it looks next. */
@@ -34,6 +36,12 @@ const REMEMBERED_BLOCKS = 50;
 const MAX_CATCH_UP = 20;
 /** A look that failed is tried again after this long. */
 const RETRY_MS = 1000;
+/**
+ * Subscribers written to before the fan-out lets the event loop run (messages, keep-alives, the
+ * address notifications of the same block): each write is a socket write of its own, and ten
+ * thousand of them in one stretch would hold the gateway for the whole of it.
+ */
+const FAN_OUT_BATCH = 500;
 
 interface Announced {
   height: number;
@@ -41,6 +49,15 @@ interface Announced {
   /** Each subscribed address's notifications (JSON data) sent for this block. */
   notifications: Map<string, string[]> | null;
 }
+
+/** A block being written to its subscribers: its number among the feed's announcements, its JSON and its frame per subscription id. */
+interface BlockAnnouncement {
+  seq: number;
+  json: string;
+  frames: Map<MessageId, Buffer>;
+}
+
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /** One network's subscribers. */
 export class NetworkFeed {
@@ -83,22 +100,34 @@ export class NetworkFeed {
     else this.emptied();
   }
 
+  private announcements = 0;
+  /** The latest block announced: an address notification of it goes after it on the same connection. */
+  private current: BlockAnnouncement | null = null;
+
   /**
-   * Sends the block to its subscribers: its JSON made once, and its frame encoded once per
-   * subscription id (clients of one library use the same ids), so ten thousand subscribers cost ten
-   * thousand socket writes of one buffer, not ten thousand encodings of the block.
+   * Writes the block to its subscribers: its JSON made once and its frame once per subscription id
+   * (clients of one library use the same ids), so ten thousand subscribers cost ten thousand socket
+   * writes of one buffer, not ten thousand encodings. Written in batches with the event loop's turn
+   * between them; resolves when every subscriber has it.
    */
-  announceBlock(block: Block): void {
-    if (this.blockSubscribers.size === 0) return;
-    const json = JSON.stringify(block);
-    const frames = new Map<MessageId, Buffer>();
+  async announceBlock(block: Block): Promise<void> {
+    const a: BlockAnnouncement = { seq: ++this.announcements, json: JSON.stringify(block), frames: new Map() };
+    this.current = a;
+    let n = 0;
     for (const s of this.blockSubscribers) {
-      const id = s.blockSubscription;
-      if (id === undefined) continue;
-      let frame = frames.get(id);
-      if (!frame) frames.set(id, (frame = Buffer.from(messageFrame(id, json))));
-      s.send(frame);
+      this.writeBlock(s, a);
+      if (++n % FAN_OUT_BATCH === 0) await nextTurn();
     }
+  }
+
+  /** Writes the announcement to one subscriber, unless it has it already. */
+  private writeBlock(s: Subscriber, a: BlockAnnouncement): void {
+    const id = s.blockSubscription;
+    if (id === undefined || s.blockSent >= a.seq) return;
+    s.blockSent = a.seq;
+    let frame = a.frames.get(id);
+    if (!frame) a.frames.set(id, (frame = textFrame(messageFrame(id, a.json))));
+    s.write(frame);
   }
 
   /** The notifications of a block's transactions for the subscribed addresses they touch: {address, txHash, txData, txUtxos, blockInfo}, one per address and transaction. */
@@ -120,14 +149,20 @@ export class NetworkFeed {
     return out;
   }
 
-  /** Sends each address's notifications to that address's subscribers now. */
-  announceAddresses(notifications: Map<string, string[]>): void {
+  /**
+   * Writes each address's notifications to that address's subscribers now. With `afterBlock`, they
+   * are the latest block's: a subscriber that the block's fan-out has not reached yet gets the block
+   * first, so a connection always hears of a block before its transactions.
+   */
+  announceAddresses(notifications: Map<string, string[]>, afterBlock = false): void {
+    const block = afterBlock ? this.current : null;
     for (const [address, list] of notifications) {
       const subs = this.addressSubscribers.get(address);
       if (!subs) continue;
       for (const s of subs) {
         if (s.addressSubscription === undefined) continue;
-        for (const data of list) s.send(messageFrame(s.addressSubscription, data));
+        if (block) this.writeBlock(s, block);
+        for (const data of list) s.write(textFrame(messageFrame(s.addressSubscription, data)));
       }
     }
   }
@@ -243,11 +278,17 @@ export class TipWatcher {
         await this.rollBack();
         return this.walk(await source.tipHeight());
       }
-      this.feed.announceBlock(block);
+      // The block goes out first; its address notifications are matched while the fan-out runs and
+      // reach their subscribers as soon as they are made (each after the block on its connection).
+      const fanOut = this.feed.announceBlock(block);
       let notifications: Map<string, string[]> | null = null;
-      if (this.feed.addressSubscribers.size > 0 && block.tx_count > 0) {
-        notifications = this.feed.notificationsOf(block, await source.blockTxDetails(block.hash));
-        this.feed.announceAddresses(notifications);
+      try {
+        if (this.feed.addressSubscribers.size > 0 && block.tx_count > 0) {
+          notifications = this.feed.notificationsOf(block, await source.blockTxDetails(block.hash));
+          this.feed.announceAddresses(notifications, true);
+        }
+      } finally {
+        await fanOut;
       }
       this.remember({ height: block.height ?? h, hash: block.hash, notifications });
     }
@@ -270,7 +311,7 @@ export class TipWatcher {
       // Deeper than what is remembered: the new tip is where the chain is now.
       const tip = await source.blockAt(height);
       if (!tip) return;
-      this.feed.announceBlock(tip);
+      await this.feed.announceBlock(tip);
       this.remember({ height: tip.height ?? 0, hash: tip.hash, notifications: null });
     } else if (height === this.last!.height) {
       // Nothing grew on the new branch yet (a devnet rolled back by its steering): the block it went

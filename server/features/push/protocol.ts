@@ -72,3 +72,26 @@ export const messageFrame = (id: MessageId, dataJson: string): string => `{"id":
 export const answerFrame = (id: MessageId, data: unknown): string => messageFrame(id, JSON.stringify(data ?? null));
 
 export const errorFrame = (id: MessageId, message: string): string => JSON.stringify({ id, type: 'error', data: { error: { message } } });
+
+/**
+ * A server's websocket text frame (final, unmasked, RFC 6455 §5.2) holding `text`: header and
+ * payload in one buffer, so a frame shared by many connections is made once and each connection's
+ * send is one socket write of the same bytes.
+ */
+export function textFrame(text: string): Buffer {
+  const length = Buffer.byteLength(text);
+  const header = length < 126 ? 2 : length < 65_536 ? 4 : 10;
+  const frame = Buffer.allocUnsafe(header + length);
+  frame[0] = 0x81; // FIN, opcode 1 (text)
+  if (length < 126) frame[1] = length;
+  else if (length < 65_536) {
+    frame[1] = 126;
+    frame.writeUInt16BE(length, 2);
+  } else {
+    frame[1] = 127;
+    frame.writeUInt32BE(Math.floor(length / 2 ** 32), 2);
+    frame.writeUInt32BE(length >>> 0, 6);
+  }
+  frame.write(text, header, 'utf8');
+  return frame;
+}

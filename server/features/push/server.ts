@@ -4,7 +4,7 @@
 // like a REST request; notifications come from the hub (hub.ts) as blocks are added.
 import http from 'node:http';
 import type { Duplex } from 'node:stream';
-import { WebSocketServer, type WebSocket } from 'ws';
+import { WebSocket, WebSocketServer } from 'ws';
 import type { Logger } from '../../logger';
 import type { KeyCache, ProjectKey } from '../../gateway/key-cache';
 import { CATCH_UP, type Admission } from '../../gateway/admission';
@@ -15,7 +15,7 @@ import { addressNetworkOf } from '../../../shared/networks';
 import { isAddressOfNetwork } from '../../blockfrost/contract';
 import type { CardanoNetwork } from '../../../shared/cardano/address';
 import { networkApi, type CallBackend } from './network-api';
-import { answerFrame, endpointOf, errorFrame, parseFrame, PushError, badParams, type Frame, type MessageId } from './protocol';
+import { answerFrame, endpointOf, errorFrame, parseFrame, PushError, badParams, textFrame, type Frame, type MessageId } from './protocol';
 import type { PushHub, Subscriber } from './hub';
 import * as commands from './commands';
 
@@ -29,8 +29,6 @@ const MAX_MESSAGE_BYTES = 128 * 1024;
 export const MAX_ADDRESSES = 10_000;
 /** A client that lets this much of its notifications pile up unread is disconnected. */
 const MAX_BUFFERED_BYTES = 8 * 1024 * 1024;
-
-const TEXT = { binary: false } as const;
 
 export const CLOSE_IDLE = 4000;
 export const CLOSE_KEY = 4003;
@@ -55,14 +53,23 @@ export interface PushServerDeps {
   now?: () => number;
 }
 
+/**
+ * One connection. Its frames are written to the upgraded socket itself, header and payload in one
+ * buffer (a block's is shared by every subscriber with the same subscription id): one socket write
+ * each, where the library's send frames every message again and writes it in two. The library's own
+ * frames (pongs, the close) go to the same socket between whole frames, as it writes each frame at
+ * once: it holds frames back only while compressing, and compression is off.
+ */
 class Session implements Subscriber {
   blockSubscription: MessageId | undefined = undefined;
   addressSubscription: MessageId | undefined = undefined;
+  blockSent = 0;
   addresses: Set<string> = new Set();
   lastSeen: number;
 
   constructor(
     readonly ws: WebSocket,
+    private readonly socket: Duplex,
     readonly key: string,
     public project: ProjectKey,
     /** The network the client addressed (undefined: the key's own, as on REST). */
@@ -76,14 +83,18 @@ class Session implements Subscriber {
     this.lastSeen = now;
   }
 
-  send(frame: string | Buffer): void {
-    if (this.ws.readyState !== 1) return;
-    if (this.ws.bufferedAmount > MAX_BUFFERED_BYTES) {
+  write(frame: Buffer): void {
+    if (this.ws.readyState !== WebSocket.OPEN) return;
+    if (this.socket.writableLength > MAX_BUFFERED_BYTES) {
       this.ws.close(1008, 'Notifications are not being read');
       return;
     }
-    // A buffer is the frame's text, sent as a text frame.
-    this.ws.send(frame, TEXT);
+    this.socket.write(frame);
+  }
+
+  /** Sends a message's text as one frame. */
+  send(text: string): void {
+    this.write(textFrame(text));
   }
 }
 
@@ -215,7 +226,7 @@ export function createPushServer(deps: PushServerDeps) {
     socket.once('close', settle);
     wss.handleUpgrade(req, socket, head, (ws) => {
       settle();
-      open(ws, new Session(ws, target.key as string, p, target.network, cardano, ip, origin, req.headers['user-agent'], now()));
+      open(ws, new Session(ws, socket, target.key as string, p, target.network, cardano, ip, origin, req.headers['user-agent'], now()));
     });
   }
 

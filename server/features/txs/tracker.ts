@@ -1,11 +1,14 @@
 // Advances tracked transactions as the chain follower writes blocks at the tip, in the follower's
-// own transaction (so a restart neither loses nor repeats a change). What it costs does not grow with
-// the transactions tracked: three indexed reads per batch of blocks find those the blocks include,
-// those now deep enough and those past their validity, then one update per new state (per block for
-// in_block) and one insert of the changes.
+// own transaction (so a restart neither loses nor repeats a change). What it costs follows the
+// blocks' transactions, not the number tracked, and it adds few round trips to the follower's
+// transaction, which holds the cursor meanwhile: per batch of blocks one read finds, each part on an
+// index of its own, those the blocks include, those now deep enough and those past their validity;
+// one write sets their new states and records the changes (on SQLite, an update and an insert).
 import type { Knex } from 'knex';
+import { isPostgres } from '../../db/index';
 import type { Conn, TxChange } from './store';
 import type { TxState } from '../../../shared/txs';
+import { isSettled } from './store';
 
 export type { TxChange };
 
@@ -17,10 +20,9 @@ export interface FollowedBlock {
   txHashes: string[] | null;
 }
 
-/** One change of a tracked transaction, as the webhooks' 'transaction status' trigger tells it. */
-
 const OPEN_UNLANDED: TxState[] = ['pending', 'rolled_back'];
 const CHUNK = 500;
+const COLUMNS = ['id', 'project_id', 'tx_hash', 'state', 'block_height', 'block_hash', 'ttl_slot', 'confirmations_needed'];
 
 interface Row {
   id: number;
@@ -31,6 +33,49 @@ interface Row {
   block_hash: string | null;
   ttl_slot: number | null;
   confirmations_needed: number;
+}
+
+/** A row of tracked_tx_changes. */
+interface History {
+  tracked_id: number;
+  state: TxState;
+  block_height: number | null;
+  block_hash: string | null;
+  resubmitted?: boolean;
+  at: number;
+}
+
+/** Where a batch of blocks reaches: what its reads look for. */
+interface Reach {
+  scope: { network: number; project_id?: number };
+  hashes: string[];
+  tip: number;
+  lastSlot: number | null;
+}
+
+/**
+ * The tracked transactions a batch of blocks may change, in one statement of three reads, each on an
+ * index of its own so none walks the pending transactions: those the blocks include (network,
+ * tx_hash), the landed ones now deep enough (network, state), and the unlanded ones past their
+ * validity (network, state, ttl_slot). On SQLite, hashes past the first CHUNK are read in further statements.
+ */
+async function candidates(trx: Knex.Transaction, { scope, hashes, tip, lastSlot }: Reach): Promise<Row[]> {
+  const pg = isPostgres(trx);
+  // The state of the hash read is checked below, not in SQL: with it the planner may prefer (network, state) and walk every pending row.
+  const byHash = (list: string[]) => (pg ? trx('tracked_txs').where(scope).whereRaw('tx_hash = any(?)', [list]) : trx('tracked_txs').where(scope).whereIn('tx_hash', list)).select(COLUMNS);
+  const first = pg ? hashes : hashes.slice(0, CHUNK);
+  const parts: Knex.QueryBuilder[] = [trx('tracked_txs').where({ ...scope, state: 'in_block' }).andWhere(trx.raw('block_height + confirmations_needed - 1 <= ?', [tip])).select(COLUMNS)];
+  if (lastSlot !== null) parts.push(trx('tracked_txs').where(scope).whereIn('state', OPEN_UNLANDED).andWhere('ttl_slot', '<=', lastSlot).select(COLUMNS));
+  const [head, ...rest] = first.length > 0 ? [byHash(first), ...parts] : parts;
+  const read: Row[] = rest.length > 0 ? await head!.unionAll(rest) : await head!;
+  for (let i = first.length; i < hashes.length; i += CHUNK) read.push(...(await byHash(hashes.slice(i, i + CHUNK))));
+  const unique = new Map<number, Row>();
+  for (const r of read) {
+    const row: Row = { ...r, id: Number(r.id), project_id: Number(r.project_id), block_height: r.block_height === null ? null : Number(r.block_height), ttl_slot: r.ttl_slot === null ? null : Number(r.ttl_slot), confirmations_needed: Number(r.confirmations_needed) };
+    // The hash read's rows in any other state (already landed and not yet deep enough, settled) are not the blocks' to change.
+    if (OPEN_UNLANDED.includes(row.state) || (row.state === 'in_block' && row.block_height !== null && row.block_height + row.confirmations_needed - 1 <= tip)) unique.set(row.id, row);
+  }
+  return [...unique.values()];
 }
 
 /**
@@ -46,75 +91,81 @@ export async function advanceTracked(trx: Knex.Transaction, network: number, blo
   for (const b of blocks) for (const h of b.txHashes ?? []) landedIn.set(h, b);
   const slots = blocks.map((b) => b.slot).filter((s): s is number => s !== null);
   const lastSlot = slots.length > 0 ? Math.max(...slots) : null;
-  const hashes = [...landedIn.keys()];
-  const cols = ['id', 'project_id', 'tx_hash', 'state', 'block_height', 'block_hash', 'ttl_slot', 'confirmations_needed'];
-  // Three reads, each on an index of its own, so none walks the pending transactions: those the
-  // blocks include (network, tx_hash), the landed ones now deep enough (network, state), and the
-  // unlanded ones past their validity (network, state, ttl_slot).
-  const found: Row[] = [];
   // A devnet's blocks are its project's own chain: only that project's transactions are looked at.
   const scope = projectId === undefined ? { network } : { network, project_id: projectId };
-  // The state is checked here, not in SQL: with it the planner may prefer (network, state) and walk every pending row.
-  for (let i = 0; i < hashes.length; i += CHUNK) {
-    const byHash: Row[] = await trx('tracked_txs').where(scope).whereIn('tx_hash', hashes.slice(i, i + CHUNK)).select(cols);
-    found.push(...byHash.filter((r) => OPEN_UNLANDED.includes(r.state)));
-  }
-  found.push(...(await trx('tracked_txs').where({ ...scope, state: 'in_block' }).andWhere(trx.raw('block_height + confirmations_needed - 1 <= ?', [tip])).select(cols)));
-  if (lastSlot !== null) found.push(...(await trx('tracked_txs').where(scope).whereIn('state', OPEN_UNLANDED).andWhere('ttl_slot', '<=', lastSlot).select(cols)));
-  const unique = new Map<number, Row>();
-  for (const r of found) unique.set(Number(r.id), r);
-  const rows: Row[] = [...unique.values()].map((r: Row) => ({ ...r, id: Number(r.id), project_id: Number(r.project_id), block_height: r.block_height === null ? null : Number(r.block_height), ttl_slot: r.ttl_slot === null ? null : Number(r.ttl_slot), confirmations_needed: Number(r.confirmations_needed) }));
+  const rows = await candidates(trx, { scope, hashes: [...landedIn.keys()], tip, lastSlot });
   if (rows.length === 0) return [];
 
   const changes: TxChange[] = [];
+  const history: History[] = [];
   const change = (r: Row, state: TxState, block: { height: number; hash: string } | null) => {
     const blockHeight = block?.height ?? null;
-    changes.push({
-      projectId: r.project_id,
-      network,
-      txHash: r.tx_hash,
-      from: r.state,
-      state,
-      blockHeight,
-      blockHash: block?.hash ?? null,
-      depth: blockHeight === null ? 0 : tip - blockHeight + 1,
-      confirmationsNeeded: r.confirmations_needed,
-      at: now,
-    });
-    (r as { state: TxState }).state = state;
+    changes.push({ projectId: r.project_id, network, txHash: r.tx_hash, from: r.state, state, blockHeight, blockHash: block?.hash ?? null, depth: blockHeight === null ? 0 : tip - blockHeight + 1, confirmationsNeeded: r.confirmations_needed, at: now });
+    history.push({ tracked_id: r.id, state, block_height: blockHeight, block_hash: block?.hash ?? null, at: now });
+    r.state = state;
   };
-  const landing = new Map<FollowedBlock, Row[]>();
-  const confirmed: Row[] = [];
-  const expired: Row[] = [];
   for (const r of rows) {
     const block = OPEN_UNLANDED.includes(r.state) ? landedIn.get(r.tx_hash) : undefined;
     if (block) {
       change(r, 'in_block', block);
-      landing.set(block, [...(landing.get(block) ?? []), r]);
       r.block_height = block.height;
       r.block_hash = block.hash;
     } else if (r.state !== 'in_block' && r.ttl_slot !== null && lastSlot !== null && r.ttl_slot <= lastSlot) {
       change(r, 'expired', null);
-      expired.push(r);
       continue;
     }
-    if (r.state === 'in_block' && r.block_height !== null && r.block_height + r.confirmations_needed - 1 <= tip) {
-      change(r, 'confirmed', { height: r.block_height, hash: r.block_hash ?? '' });
-      confirmed.push(r);
-    }
+    if (r.state === 'in_block' && r.block_height !== null && r.block_height + r.confirmations_needed - 1 <= tip) change(r, 'confirmed', { height: r.block_height, hash: r.block_hash ?? '' });
   }
-  const ids = (list: Row[]) => list.map((r) => r.id);
-  for (const [block, list] of landing) {
-    await trx('tracked_txs').whereIn('id', ids(list)).update({ state: 'in_block', block_height: block.height, block_hash: block.hash, updated_at: now });
-  }
-  if (confirmed.length > 0) await trx('tracked_txs').whereIn('id', ids(confirmed)).update({ state: 'confirmed', updated_at: now, settled_at: now });
-  if (expired.length > 0) await trx('tracked_txs').whereIn('id', ids(expired)).update({ state: 'expired', updated_at: now, settled_at: now });
-  const byHash = new Map(rows.map((r) => [`${r.project_id}:${r.tx_hash}`, r.id]));
-  await insertChanges(trx, changes.map((c) => ({ tracked_id: byHash.get(`${c.projectId}:${c.txHash}`)!, state: c.state, block_height: c.blockHeight, block_hash: c.blockHash, at: now })));
+  // Rows the reads found that nothing changed (an unlanded one still valid) are not written.
+  const changed = new Set(history.map((h) => h.tracked_id));
+  await writeAdvances(trx, rows.filter((r) => changed.has(r.id)), history, now);
   return changes;
 }
 
-async function insertChanges(trx: Conn, rows: Array<{ tracked_id: number; state: TxState; block_height: number | null; block_hash: string | null; resubmitted?: boolean; at: number }>): Promise<void> {
+/**
+ * Sets each row's new state (with its block, and settled_at when the state is settled) and records
+ * the changes: on PostgreSQL one statement, the rows as arrays; on SQLite one update of the rows as
+ * a VALUES list and the changes' inserts.
+ */
+async function writeAdvances(trx: Knex.Transaction, rows: Row[], history: History[], now: number): Promise<void> {
+  if (rows.length === 0) return;
+  const settled = (r: Row) => (isSettled(r.state) ? now : null);
+  if (isPostgres(trx)) {
+    // One array per column (unnest), so the statement has the same few parameters however many rows.
+    const bindings: unknown[] = [
+      rows.map((r) => r.id),
+      rows.map((r) => r.state),
+      rows.map((r) => r.block_height),
+      rows.map((r) => r.block_hash),
+      rows.map(settled),
+      now,
+      now,
+      history.map((h) => h.tracked_id),
+      history.map((h) => h.state),
+      history.map((h) => h.block_height),
+      history.map((h) => h.block_hash),
+    ];
+    await trx.raw(
+      `with v as (select * from unnest(?::int[], ?::text[], ?::bigint[], ?::text[], ?::bigint[]) as v(id, state, block_height, block_hash, settled_at)),
+        u as (update tracked_txs t set state = v.state, block_height = v.block_height, block_hash = v.block_hash, updated_at = ?, settled_at = coalesce(v.settled_at, t.settled_at) from v where t.id = v.id)
+      insert into tracked_tx_changes (tracked_id, state, block_height, block_hash, resubmitted, at)
+        select tracked_id, state, block_height, block_hash, false, ? from unnest(?::int[], ?::text[], ?::bigint[], ?::text[]) as c(tracked_id, state, block_height, block_hash)`,
+      bindings as Knex.RawBinding[],
+    );
+    return;
+  }
+  for (let i = 0; i < rows.length; i += CHUNK) {
+    const part = rows.slice(i, i + CHUNK);
+    await trx.raw(
+      `with v(id, state, block_height, block_hash, settled_at) as (values ${part.map(() => '(?, ?, ?, ?, ?)').join(', ')})
+      update tracked_txs set state = v.state, block_height = v.block_height, block_hash = v.block_hash, updated_at = ?, settled_at = coalesce(v.settled_at, tracked_txs.settled_at) from v where tracked_txs.id = v.id`,
+      [...part.flatMap((r) => [r.id, r.state, r.block_height, r.block_hash, settled(r)]), now],
+    );
+  }
+  await insertChanges(trx, history);
+}
+
+async function insertChanges(trx: Conn, rows: History[]): Promise<void> {
   for (let i = 0; i < rows.length; i += CHUNK) await trx('tracked_tx_changes').insert(rows.slice(i, i + CHUNK).map((r) => ({ ...r, resubmitted: r.resubmitted ?? false })));
 }
 

@@ -1,9 +1,12 @@
 // The push hub's watcher: each block added is announced once, in order, to block subscribers; a
-// block's transactions reach the subscribers of the addresses they touch; a rollback announces the
-// new tip and sends the abandoned blocks' address notifications again.
+// block's transactions reach the subscribers of the addresses they touch, each after the block on its
+// connection; a rollback announces the new tip and sends the abandoned blocks' address notifications
+// again. The frames the hub writes are websocket frames a client library reads.
 import crypto from 'node:crypto';
+import * as ws from 'ws';
 import { describe, expect, it } from 'vitest';
 import { NetworkFeed, TipWatcher, type Subscriber } from '../../../../../server/features/push/hub';
+import { textFrame } from '../../../../../server/features/push/protocol';
 import { createLogger } from '../../../../../server/logger';
 import type { Block, TxDetails } from '../../../../../shared/chain';
 
@@ -32,18 +35,41 @@ class ScriptedChain {
   };
 }
 
-const subscriber = (blockSubscription: string | number = 'b'): Subscriber & { frames: any[]; raw: Array<string | Buffer> } => {
-  const frames: any[] = [];
-  const raw: Array<string | Buffer> = [];
+/** ws's frame parser (a client's side of the connection); its types are not published. */
+interface FrameReader {
+  on(event: 'message', listener: (data: Buffer, isBinary: boolean) => void): void;
+  on(event: 'error', listener: (err: Error) => void): void;
+  write(chunk: Buffer): void;
+}
+const { Receiver } = ws as unknown as { Receiver: new (options: { isServer: boolean }) => FrameReader };
+
+/** The messages a client reads from frames written to it. */
+function readFrames(frames: Buffer[]): string[] {
+  const texts: string[] = [];
+  const receiver = new Receiver({ isServer: false });
+  receiver.on('message', (data, isBinary) => {
+    expect(isBinary).toBe(false);
+    texts.push(data.toString());
+  });
+  receiver.on('error', (err) => {
+    throw err;
+  });
+  for (const f of frames) receiver.write(f);
+  return texts;
+}
+
+/** A subscriber that keeps the frames written to it; `frames` are the messages read from them. */
+const subscriber = (blockSubscription: string | number = 'b'): Subscriber & { frames: any[]; raw: Buffer[] } => {
+  const raw: Buffer[] = [];
   return {
-    frames,
-    raw,
-    send: (f) => {
-      raw.push(f);
-      frames.push(JSON.parse(f.toString()));
+    get frames() {
+      return readFrames(raw).map((t) => JSON.parse(t));
     },
+    raw,
+    write: (f) => raw.push(f),
     blockSubscription,
     addressSubscription: 'a',
+    blockSent: 0,
   };
 };
 
@@ -69,7 +95,7 @@ describe('the push hub', () => {
     expect(other.frames).toEqual([]);
 
     // Block 6 is replaced by another branch one block longer.
-    s.frames.length = 0;
+    s.raw.length = 0;
     chain.truncate(5);
     chain.append('b');
     const tip = chain.append('b');
@@ -82,19 +108,19 @@ describe('the push hub', () => {
     feed.unsubscribeBlocks(s);
     feed.setAddresses(s, ['addr_test1mine'], []);
     chain.append('b', ['addr_test1mine']);
-    s.frames.length = 0;
+    s.raw.length = 0;
     await watcher.look();
     expect(s.frames).toEqual([]);
     await watcher.stop();
   });
 
-  it('encodes a block notification once per subscription id, whatever the number of subscribers', () => {
+  it('encodes a block notification once per subscription id, whatever the number of subscribers', async () => {
     const chain = new ScriptedChain(2);
     const feed = new NetworkFeed();
     const many = Array.from({ length: 3 }, () => subscriber('1'));
     const other = subscriber(7);
     for (const s of [...many, other]) feed.subscribeBlocks(s);
-    feed.announceBlock(chain.blocks[1]!);
+    await feed.announceBlock(chain.blocks[1]!);
     const [first] = many[0]!.raw;
     expect(Buffer.isBuffer(first)).toBe(true);
     for (const s of many) expect(s.raw).toEqual([first]);
@@ -102,5 +128,46 @@ describe('the push hub', () => {
     expect(other.raw[0]).not.toBe(first);
     expect(many[0]!.frames[0]).toEqual({ id: '1', type: 'message', data: chain.blocks[1] });
     expect(other.frames[0]).toEqual({ id: 7, type: 'message', data: chain.blocks[1] });
+  });
+
+  it('writes a block to thousands in batches, letting the event loop turn between them, each subscriber once', async () => {
+    const chain = new ScriptedChain(2);
+    const feed = new NetworkFeed();
+    const subs = Array.from({ length: 1800 }, () => subscriber('b'));
+    for (const s of subs) feed.subscribeBlocks(s);
+    let turned = -1;
+    setImmediate(() => (turned = subs.filter((s) => s.raw.length > 0).length));
+    await feed.announceBlock(chain.blocks[1]!);
+    // A callback queued before the fan-out ran in its course, after some subscribers and before others.
+    expect(turned).toBeGreaterThan(0);
+    expect(turned).toBeLessThan(subs.length);
+    for (const s of subs) expect(s.frames).toEqual([{ id: 'b', type: 'message', data: chain.blocks[1] }]);
+  });
+
+  it("writes an address notification after its block on the connection, before the fan-out reaches it, and the block only once", async () => {
+    const chain = new ScriptedChain(2);
+    const feed = new NetworkFeed();
+    const subs = Array.from({ length: 1200 }, () => subscriber('b'));
+    for (const s of subs) feed.subscribeBlocks(s);
+    const last = subs.at(-1)!;
+    feed.setAddresses(last, [], ['addr_test1late']);
+    const block = chain.append('a', ['addr_test1late']);
+    const fanOut = feed.announceBlock(block);
+    // The fan-out has written its first batch only; the last subscriber's notification goes now, its block first.
+    expect(last.raw).toEqual([]);
+    feed.announceAddresses(feed.notificationsOf(block, chain.txs.get(block.hash)!), true);
+    expect(last.frames.map((f) => f.id)).toEqual(['b', 'a']);
+    await fanOut;
+    expect(last.frames.map((f) => f.id)).toEqual(['b', 'a']);
+    expect(subs.every((s) => s.frames.length === (s === last ? 2 : 1))).toBe(true);
+  });
+});
+
+describe('textFrame', () => {
+  it('makes frames a websocket client reads, at every length form (7-bit, 16-bit, 64-bit)', () => {
+    const texts = ['', 'x'.repeat(125), 'é'.repeat(63), 'y'.repeat(126), 'z'.repeat(65_535), '€'.repeat(30_000), 'w'.repeat(70_000)];
+    expect(readFrames(texts.map((t) => textFrame(t)))).toEqual(texts);
+    expect(textFrame('x'.repeat(126)).subarray(0, 4)).toEqual(Buffer.from([0x81, 126, 0, 126]));
+    expect(textFrame('w'.repeat(70_000)).subarray(0, 10)).toEqual(Buffer.from([0x81, 127, 0, 0, 0, 0, 0, 1, 0x11, 0x70]));
   });
 });
