@@ -3,7 +3,9 @@
 // chain (server/sandbox/chain/devnet.ts), its HTTP API and the dashboard: the genesis a devnet is
 // created with (every field optional, defaults filled in) and the state that rebuilds it.
 import { z } from 'zod';
-import { parseShelleyAddress } from './cardano/address';
+import { parseShelleyAddress, parseStakeAddress, stakeAddressOf } from './cardano/address';
+import { fromHex } from './cardano/bech32';
+import { poolBech32 } from './cardano/fingerprint';
 
 /** A devnet's network magic (/genesis network_magic); its addresses are testnet ones (network id 0). */
 export const DEVNET_NETWORK_MAGIC = 42;
@@ -27,6 +29,38 @@ const lovelaceText = z
   .union([z.string().regex(/^\d{1,17}$/, 'a whole number of lovelace'), z.number().int().nonnegative()])
   .transform((v) => String(v));
 
+/** How many parameters each Plutus version's cost model has (the lists of cost_models_raw). */
+export const PLUTUS_COST_MODEL_LENGTHS = { PlutusV1: 166, PlutusV2: 175, PlutusV3: 297 } as const;
+export type PlutusLanguageName = keyof typeof PLUTUS_COST_MODEL_LENGTHS;
+
+/**
+ * One language's cost model as /epochs/latest/parameters carries it: the list of cost_models_raw, or
+ * the object of cost_models (its values in order: by position when the keys are positions, else in
+ * the order given, as Blockfrost lists the parameters' names).
+ */
+const costModelSchema = (language: PlutusLanguageName) => {
+  const length = PLUTUS_COST_MODEL_LENGTHS[language];
+  const message = `${length} whole numbers of at most 2^53 either way (the list cost_models_raw.${language} gives, or the object cost_models.${language})`;
+  const cost = z.number({ error: message }).int(message).min(-Number.MAX_SAFE_INTEGER, message).max(Number.MAX_SAFE_INTEGER, message);
+  return z
+    .union([z.array(cost), z.record(z.string(), cost)], { error: message })
+    .transform((v) => {
+      if (Array.isArray(v)) return v;
+      const entries = Object.entries(v);
+      return entries.every(([k]) => /^\d+$/.test(k)) ? entries.sort((a, b) => Number(a[0]) - Number(b[0])).map(([, n]) => n) : entries.map(([, n]) => n);
+    })
+    .refine((list) => list.length === length, message);
+};
+
+/** A price per execution unit, as /epochs/{n}/parameters gives it (0.0577): a decimal of at most 12 fractional digits. */
+const priceSchema = (name: string, max: number) => {
+  const message = `${name} must be a decimal number from 0 to ${max} with at most 12 digits after the point (as /epochs/{n}/parameters gives it, e.g. 0.0577)`;
+  return z
+    .union([z.number({ error: message }).finite(message), z.string({ error: message })], { error: message })
+    .transform((v) => (typeof v === 'number' ? (/e/i.test(String(v)) ? v.toFixed(20).replace(/0+$/, '') : String(v)) : v.trim()))
+    .refine((t) => /^\d{1,4}(?:\.\d{0,12})?$/.test(t) && Number(t) <= max, message);
+};
+
 /** The protocol parameters a genesis may set, by their names in /epochs/{n}/parameters. */
 export const devnetProtocolParamsSchema = z
   .object({
@@ -49,6 +83,15 @@ export const devnetProtocolParamsSchema = z
     /** Epochs without a vote after which a DRep is inactive. */
     drep_activity: whole(1, 1_000),
     committee_max_term_length: whole(1, 10_000),
+    /** Lovelace per memory unit of a script's execution units. */
+    price_mem: priceSchema('price_mem', 1_000),
+    /** Lovelace per CPU step of a script's execution units. */
+    price_step: priceSchema('price_step', 1),
+    /** The Plutus cost models: each language given replaces the default one. */
+    cost_models: z
+      .object({ PlutusV1: costModelSchema('PlutusV1'), PlutusV2: costModelSchema('PlutusV2'), PlutusV3: costModelSchema('PlutusV3') })
+      .partial()
+      .strict(),
   })
   .partial()
   .strict();
@@ -71,6 +114,85 @@ export const devnetInitialDrepSchema = z
   })
   .strict();
 
+const hex56 = z.string().regex(/^[0-9a-fA-F]{56}$/, '28 bytes in hex (56 characters)').transform((v) => v.toLowerCase());
+
+/** The constitutional committee of a genesis: its members' cold credentials, their terms, and the share of yes votes it takes. */
+export const devnetCommitteeSchema = z
+  .object({
+    members: z
+      .array(
+        z
+          .object({
+            /** The member's cold credential: a key hash (or a script hash), whose holder authorizes hot keys and resigns. */
+            coldCredential: hex56,
+            script: z.boolean().default(false),
+            /** The last epoch the member serves in. */
+            expiryEpoch: whole(0, 1_000_000),
+          })
+          .strict(),
+      )
+      .min(1, 'at least one member')
+      .max(32, 'at most 32 members'),
+    /** The committee's quorum: the share of yes votes among its active members a proposal needs, as a fraction or a decimal from 0 to 1. */
+    threshold: z
+      .union([
+        z
+          .object({ numerator: whole(0, 1_000_000), denominator: whole(1, 1_000_000) })
+          .strict()
+          .refine((t) => t.numerator <= t.denominator, 'numerator at most denominator: a share from 0 to 1'),
+        z
+          .number()
+          .min(0)
+          .max(1)
+          .refine((n) => /^\d(?:\.\d{1,6})?$/.test(String(n)), 'a decimal from 0 to 1 with at most 6 digits after the point')
+          .transform((n) => ({ numerator: Math.round(n * 1_000_000), denominator: 1_000_000 })),
+      ])
+      .default({ numerator: 2, denominator: 3 }),
+  })
+  .strict()
+  .superRefine((c, ctx) => {
+    if (new Set(c.members.map((m) => m.coldCredential)).size !== c.members.length) ctx.addIssue({ code: 'custom', path: ['members'], message: 'each cold credential once' });
+  });
+
+/** A stake pool of a genesis: registered from block 0, with the stake its delegators (initialDelegations and later ones) control. */
+export const devnetInitialPoolSchema = z
+  .object({
+    /** The pool's cold key hash: its id (pool1…). Whoever holds the key votes as the pool. A key derived from the devnet's seed when absent. */
+    poolKeyHash: hex56.optional(),
+    /** The hash of the pool's VRF key; derived from the seed when absent. */
+    vrfKeyHash: z.string().regex(/^[0-9a-fA-F]{64}$/, '32 bytes in hex (64 characters)').transform((v) => v.toLowerCase()).optional(),
+    pledge: lovelaceText.refine((v) => BigInt(v) <= MAX_LOVELACE, 'at most 45 billion ada'),
+    /** The pool's fixed cost per epoch, lovelace. */
+    cost: lovelaceText.refine((v) => BigInt(v) <= MAX_LOVELACE, 'at most 45 billion ada'),
+    /** The pool's margin: a share from 0 to 1. */
+    margin: z.number().min(0).max(1),
+    /** The stake address its rewards go to (stake_test1…); the pool's own, derived from the seed, when absent. */
+    rewardAccount: z
+      .string()
+      .max(200)
+      .refine((a) => parseStakeAddress(a)?.mainnet === false, 'a testnet stake address (stake_test1…)')
+      .optional(),
+    ticker: z.string().regex(/^[A-Za-z0-9]{3,5}$/, '3 to 5 letters or digits').optional(),
+    name: z.string().trim().min(1).max(50).optional(),
+  })
+  .strict();
+
+/** A delegation the genesis makes: an initial fund's stake credential to one of the genesis' pools. */
+export const devnetInitialDelegationSchema = z
+  .object({
+    /** The stake address of a base address of initialFunds (stake_test1…). */
+    stakeAddress: z
+      .string()
+      .max(200)
+      .refine((a) => parseStakeAddress(a)?.mainnet === false, 'a testnet stake address (stake_test1…)'),
+    /** The pool: its place in initialPools (0 first), or its id (pool1…) when it names its poolKeyHash. */
+    pool: z.union([whole(0, 99), z.string().regex(/^pool1[02-9ac-hj-np-z]{20,100}$/, 'a pool id (pool1…)')], { error: 'the place of a pool in initialPools (0 first) or its id (pool1…)' }),
+  })
+  .strict();
+
+/** The id (pool1…) of a pool's cold key hash. */
+export const poolIdOfKeyHash = (hex: string): string => poolBech32(fromHex(hex, 28)!);
+
 export const devnetGenesisSchema = z
   .object({
     /** Milliseconds a slot lasts: 100 to 1000, a multiple of 100. */
@@ -86,14 +208,37 @@ export const devnetGenesisSchema = z
     initialFunds: z.array(devnetInitialFundSchema).max(100).default([]),
     /** DReps registered by the genesis transaction (their deposit is drep_deposit): whoever holds the key votes as them from block 1. */
     initialDReps: z.array(devnetInitialDrepSchema).max(32).default([]),
+    /** The constitutional committee, in place of the sandbox's own seven members (whose keys nobody holds). */
+    committee: devnetCommitteeSchema.optional(),
+    /** Stake pools registered from block 0, after the sandbox's own. */
+    initialPools: z.array(devnetInitialPoolSchema).max(16).default([]),
+    /** Stake keys of initial funds that the genesis transaction registers and delegates to those pools. */
+    initialDelegations: z.array(devnetInitialDelegationSchema).max(100).default([]),
   })
   .strict()
   .superRefine((g, ctx) => {
     if (new Set(g.initialDReps.map((d) => d.credential)).size !== g.initialDReps.length) ctx.addIssue({ code: 'custom', path: ['initialDReps'], message: 'each credential once' });
+    const poolKeys = g.initialPools.flatMap((p) => (p.poolKeyHash ? [p.poolKeyHash] : []));
+    if (new Set(poolKeys).size !== poolKeys.length) ctx.addIssue({ code: 'custom', path: ['initialPools'], message: 'each poolKeyHash once' });
+    const funded = new Set(g.initialFunds.map((f) => stakeAddressOf(f.address)).filter((a) => a !== null));
+    const delegated = new Set<string>();
+    g.initialDelegations.forEach((d, i) => {
+      if (delegated.has(d.stakeAddress)) ctx.addIssue({ code: 'custom', path: ['initialDelegations', i, 'stakeAddress'], message: 'each stake address once' });
+      delegated.add(d.stakeAddress);
+      if (!funded.has(d.stakeAddress)) ctx.addIssue({ code: 'custom', path: ['initialDelegations', i, 'stakeAddress'], message: 'the stake address of a base address of initialFunds' });
+      if (genesisPoolIndex(g.initialPools, d.pool) === null) ctx.addIssue({ code: 'custom', path: ['initialDelegations', i, 'pool'], message: `a pool of initialPools: its place (0 to ${Math.max(0, g.initialPools.length - 1)}) or the id of its poolKeyHash` });
+    });
     if (g.blockIntervalMs % g.slotLengthMs !== 0) ctx.addIssue({ code: 'custom', path: ['blockIntervalMs'], message: 'a multiple of slotLengthMs' });
     else if (g.epochLength % (g.blockIntervalMs / g.slotLengthMs) !== 0) ctx.addIssue({ code: 'custom', path: ['epochLength'], message: 'a multiple of the slots between blocks (blockIntervalMs / slotLengthMs)' });
     else if (g.epochLength / (g.blockIntervalMs / g.slotLengthMs) < 4) ctx.addIssue({ code: 'custom', path: ['epochLength'], message: 'at least 4 blocks an epoch' });
   });
+
+/** The place in a genesis' pools of a delegation's pool (its place, or the id of its poolKeyHash); null when none is. */
+export function genesisPoolIndex(pools: ReadonlyArray<{ poolKeyHash?: string | undefined }>, ref: number | string): number | null {
+  if (typeof ref === 'number') return ref < pools.length ? ref : null;
+  const i = pools.findIndex((p) => p.poolKeyHash !== undefined && poolIdOfKeyHash(p.poolKeyHash) === ref);
+  return i < 0 ? null : i;
+}
 
 /** The genesis as the API takes it: every field optional. */
 export type DevnetGenesisInput = z.input<typeof devnetGenesisSchema>;

@@ -1118,10 +1118,10 @@ export class LiveLedger {
     const declaredSteps = tx.redeemers.reduce((n, r) => n + r.steps, 0n);
     const refScriptBytes = resolved.reduce((n, u) => n + (u.output.referenceScriptHash ? BigInt(CSL.TransactionOutput.from_hex(u.output.cbor).script_ref()!.to_bytes().length) : 0n), 0n);
     const sizeFee = BigInt(this.protocol.minFeeA) * BigInt(bytes.length) + BigInt(this.protocol.minFeeB);
-    const minFee = sizeFee + exUnitsFee(declaredMem, declaredSteps) + refScriptBytes * BigInt(this.protocol.minFeeRefScriptCostPerByte);
+    const minFee = sizeFee + exUnitsFee(declaredMem, declaredSteps, this.protocol) + refScriptBytes * BigInt(this.protocol.minFeeRefScriptCostPerByte);
     if (tx.fee < minFee) {
       const parts = [`${this.protocol.minFeeA} × size + ${this.protocol.minFeeB}`];
-      if (declaredMem || declaredSteps) parts.push(`${exUnitsFee(declaredMem, declaredSteps)} for execution units`);
+      if (declaredMem || declaredSteps) parts.push(`${exUnitsFee(declaredMem, declaredSteps, this.protocol)} for execution units`);
       if (refScriptBytes) parts.push(`${refScriptBytes * BigInt(this.protocol.minFeeRefScriptCostPerByte)} for ${refScriptBytes} bytes of reference scripts`);
       throw new LedgerRefusal(`The fee is too low: ${tx.fee} lovelace, the minimum for ${bytes.length} bytes is ${minFee} (${parts.join(' + ')}).`);
     }
@@ -1137,7 +1137,7 @@ export class LiveLedger {
   /** Phase 2: the Plutus scripts run; each needs no more than its redeemer declares. */
   private runScripts(decoded: Decoded, bytes: Uint8Array, resolved: LiveUtxo[]): LiveTx {
     const { intended: tx, fixed } = decoded;
-    const evaluation = evaluate(bytes, resolved.map((u) => ({ input: CSL.TransactionInput.new(CSL.TransactionHash.from_hex(u.txHash), u.outputIndex), output: CSL.TransactionOutput.from_hex(u.output.cbor) })), this.slots);
+    const evaluation = evaluate(bytes, resolved.map((u) => ({ input: CSL.TransactionInput.new(CSL.TransactionHash.from_hex(u.txHash), u.outputIndex), output: CSL.TransactionOutput.from_hex(u.output.cbor) })), this.slots, this.protocol.costModels);
     let failures: ScriptFailure[] = [];
     if (!evaluation.ok) failures = evaluation.failures.length ? evaluation.failures : [{ purpose: 'spend', index: 0, error: evaluation.general ?? 'the scripts could not be evaluated', traces: [] }];
     else {
@@ -1195,7 +1195,7 @@ export class LiveLedger {
 
   /** script_data_hash commits to the redeemers, the datums and the cost models of the languages used. */
   private checkScriptDataHash(body: CSL.TransactionBody, witnesses: CSL.TransactionWitnessSet, languages: PlutusVersion[]): void {
-    const expected = CSL.hash_script_data(witnesses.redeemers()!, costModels(new Set(languages)), witnesses.plutus_data());
+    const expected = CSL.hash_script_data(witnesses.redeemers()!, costModels(new Set(languages), this.protocol.costModels), witnesses.plutus_data());
     const declared = body.script_data_hash();
     if (!declared) throw new LedgerRefusal(`The transaction runs Plutus scripts but has no script_data_hash (expected ${expected.to_hex()}).`);
     if (declared.to_hex() !== expected.to_hex()) {
@@ -1277,7 +1277,7 @@ export class LiveLedger {
       });
       return { ok: false, failures: [], general: null, context };
     }
-    return evaluate(bytes, [...known.values()], this.slots);
+    return evaluate(bytes, [...known.values()], this.slots, this.protocol.costModels);
   }
 
   /** Unspent outputs at an address including those of transactions accepted for the next block. */

@@ -6,12 +6,10 @@
 import { randomUUID } from 'node:crypto';
 import CSL from '@emurgo/cardano-serialization-lib-nodejs';
 import { eval_phase_two_raw } from '@lucid-evolution/uplc';
-import { COST_MODELS_RAW } from './protocol';
+import { PROTOCOL, type CostModelsRaw, type Ratio } from './protocol';
 
 export const MAX_TX_EX_MEM = 14_000_000n;
 export const MAX_TX_EX_STEPS = 10_000_000_000n;
-export const PRICE_MEM = 0.0577;
-export const PRICE_STEP = 0.0000721;
 
 export type Purpose = 'spend' | 'mint' | 'certificate' | 'withdrawal' | 'vote' | 'propose';
 export type PlutusVersion = 'plutusV1' | 'plutusV2' | 'plutusV3';
@@ -61,9 +59,9 @@ export interface SlotConfig {
   slotLength: number;
 }
 
-const costModel = (list: number[]): CSL.CostModel => {
+const costModel = (list: readonly number[]): CSL.CostModel => {
   const m = CSL.CostModel.new();
-  list.forEach((v, i) => m.set(i, CSL.Int.new_i32(v)));
+  list.forEach((v, i) => m.set(i, Math.abs(v) < 2 ** 31 ? CSL.Int.new_i32(v) : v < 0 ? CSL.Int.new_negative(CSL.BigNum.from_str(String(-v))) : CSL.Int.new(CSL.BigNum.from_str(String(v)))));
   return m;
 };
 
@@ -72,15 +70,24 @@ const LANGUAGES: Record<PlutusVersion, () => CSL.Language> = {
   plutusV2: () => CSL.Language.new_plutus_v2(),
   plutusV3: () => CSL.Language.new_plutus_v3(),
 };
-const MODELS: Record<PlutusVersion, number[]> = { plutusV1: COST_MODELS_RAW.PlutusV1, plutusV2: COST_MODELS_RAW.PlutusV2, plutusV3: COST_MODELS_RAW.PlutusV3 };
+const NAMES: Record<PlutusVersion, keyof CostModelsRaw> = { plutusV1: 'PlutusV1', plutusV2: 'PlutusV2', plutusV3: 'PlutusV3' };
 
-/** The cost models of `languages` (every language when absent), as the ledger hashes and the machine reads them. */
-export function costModels(languages?: Iterable<PlutusVersion>): CSL.Costmdls {
+/**
+ * The cost models of `languages` (every language when absent), as the ledger hashes and the machine
+ * reads them: the chain's own (a devnet's genesis may set them), the defaults otherwise.
+ */
+export function costModels(languages?: Iterable<PlutusVersion>, models: CostModelsRaw = PROTOCOL.costModels): CSL.Costmdls {
   const out = CSL.Costmdls.new();
-  for (const v of languages ?? (Object.keys(MODELS) as PlutusVersion[])) out.insert(LANGUAGES[v](), costModel(MODELS[v]));
+  for (const v of languages ?? (Object.keys(NAMES) as PlutusVersion[])) out.insert(LANGUAGES[v](), costModel(models[NAMES[v]]));
   return out;
 }
-const ALL_MODELS = costModels().to_bytes();
+/** Every language's models as the machine takes them, made once per set of models. */
+const encodedModels = new WeakMap<CostModelsRaw, Uint8Array>();
+const allModels = (models: CostModelsRaw): Uint8Array => {
+  let bytes = encodedModels.get(models);
+  if (!bytes) encodedModels.set(models, (bytes = costModels(undefined, models).to_bytes()));
+  return bytes;
+};
 
 export const versionOf = (script: CSL.PlutusScript): PlutusVersion => (['plutusV1', 'plutusV2', 'plutusV3'] as const)[script.language_version().kind()] ?? 'plutusV3';
 
@@ -110,14 +117,14 @@ export function parseFailure(text: string): { failures: ScriptFailure[]; general
  * Runs every Plutus script of `tx` (its redeemers' budgets are ignored: each is measured against the
  * transaction's maximum) over `utxos`, which must hold every input and reference input it names.
  */
-export function evaluate(tx: Uint8Array, utxos: ResolvedOutput[], slots: SlotConfig): Evaluation {
+export function evaluate(tx: Uint8Array, utxos: ResolvedOutput[], slots: SlotConfig, models: CostModelsRaw = PROTOCOL.costModels): Evaluation {
   let out: Uint8Array[];
   try {
     out = eval_phase_two_raw(
       tx,
       utxos.map((u) => u.input.to_bytes()),
       utxos.map((u) => u.output.to_bytes()),
-      ALL_MODELS,
+      allModels(models),
       MAX_TX_EX_STEPS,
       MAX_TX_EX_MEM,
       BigInt(slots.zeroTime),
@@ -136,8 +143,13 @@ export function evaluate(tx: Uint8Array, utxos: ResolvedOutput[], slots: SlotCon
   };
 }
 
-/** The lovelace the execution units cost (part of the minimum fee). */
-export const exUnitsFee = (memory: bigint, steps: bigint): bigint => BigInt(Math.ceil(PRICE_MEM * Number(memory) + PRICE_STEP * Number(steps)));
+/** The lovelace the execution units cost at the chain's prices (part of the minimum fee): the exact fraction, rounded up, as the ledger computes it. */
+export function exUnitsFee(memory: bigint, steps: bigint, prices: { priceMem: Ratio; priceStep: Ratio } = PROTOCOL): bigint {
+  const { priceMem: m, priceStep: s } = prices;
+  const numerator = memory * m.numerator * s.denominator + steps * s.numerator * m.denominator;
+  const denominator = m.denominator * s.denominator;
+  return (numerator + denominator - 1n) / denominator;
+}
 
 // ---- Ogmios's EvaluateTx answer, as Blockfrost relays it (version 5 by default, 6 on ?version=6) ----
 

@@ -3,6 +3,16 @@
 // /epochs/{n}/parameters, so a transaction builder that reads them builds what the ledger accepts.
 import costModels from './cost-models.json';
 
+/** A price as the ledger holds it: a fraction (price_mem 0.0577 is 577/10000). */
+export interface Ratio {
+  numerator: bigint;
+  denominator: bigint;
+}
+
+export type PlutusLanguage = 'PlutusV1' | 'PlutusV2' | 'PlutusV3';
+/** Each Plutus version's cost model in raw list form (cost_models_raw). */
+export type CostModelsRaw = Readonly<Record<PlutusLanguage, readonly number[]>>;
+
 export interface Protocol {
   minFeeA: number;
   minFeeB: number;
@@ -26,7 +36,16 @@ export interface Protocol {
   /** Epochs without activity after which a DRep is expired (drep_activity). */
   drepActivity: number;
   committeeMaxTermLength: number;
+  /** Lovelace per unit of memory of the execution units (price_mem). */
+  priceMem: Ratio;
+  /** Lovelace per step of the execution units (price_step). */
+  priceStep: Ratio;
+  /** What the Plutus machine charges each operation: what it evaluates with and script_data_hash commits to. */
+  costModels: CostModelsRaw;
 }
+
+/** The Plutus cost models in raw list form (PlutusV1 166, PlutusV2 175, PlutusV3 297 entries; the defaults Mesh SDK ships). */
+export const COST_MODELS_RAW: CostModelsRaw = costModels;
 
 export const PROTOCOL: Readonly<Protocol> = Object.freeze({
   minFeeA: 44,
@@ -51,7 +70,31 @@ export const PROTOCOL: Readonly<Protocol> = Object.freeze({
   /** Epochs without activity after which a DRep is expired (drep_activity). */
   drepActivity: 20,
   committeeMaxTermLength: 146,
+  priceMem: { numerator: 577n, denominator: 10_000n },
+  priceStep: { numerator: 721n, denominator: 10_000_000n },
+  costModels: COST_MODELS_RAW,
 });
+
+/** A decimal price (0.0577, or its text) as the fraction it spells; null when it is not a plain decimal. */
+export function ratioOfDecimal(value: number | string): Ratio | null {
+  let text = typeof value === 'number' ? String(value) : value.trim();
+  if (/e/i.test(text)) text = Number(text).toFixed(20).replace(/0+$/, '');
+  const m = /^(\d{1,15})(?:\.(\d{0,20}))?$/.exec(text);
+  if (!m) return null;
+  const fraction = m[2] ?? '';
+  const denominator = 10n ** BigInt(fraction.length);
+  let numerator = BigInt(m[1]! + fraction);
+  let d = denominator;
+  // In lowest terms, as the ledger keeps a rational.
+  const gcd = (a: bigint, b: bigint): bigint => (b === 0n ? a : gcd(b, a % b));
+  const g = numerator === 0n ? d : gcd(numerator, d);
+  numerator /= g;
+  d /= g;
+  return { numerator, denominator: d };
+}
+
+/** A fraction as Blockfrost prints a price: a JSON number. */
+export const ratioNumber = (r: Ratio): number => Number(r.numerator) / Number(r.denominator);
 
 /** The parameters a devnet's genesis may set, by their names in /epochs/{n}/parameters, and the field each sets. */
 export const PROTOCOL_OVERRIDES = {
@@ -74,14 +117,30 @@ export const PROTOCOL_OVERRIDES = {
   committee_max_term_length: 'committeeMaxTermLength',
 } as const satisfies Record<string, keyof Protocol>;
 
-export type ProtocolOverrides = Partial<Record<keyof typeof PROTOCOL_OVERRIDES, number | string>>;
+/** The whole-number parameters a genesis may set, the prices and the cost models (each language's list; those not given stay). */
+export type ProtocolOverrides = Partial<Record<keyof typeof PROTOCOL_OVERRIDES, number | string>> & {
+  price_mem?: number | string;
+  price_step?: number | string;
+  cost_models?: Partial<Record<PlutusLanguage, readonly number[]>>;
+};
 
-/** The chain's parameters with a devnet genesis' overrides (whole numbers; lovelace amounts as text or number). */
+/** The chain's parameters with a devnet genesis' overrides (whole numbers; lovelace amounts as text or number; prices as decimals). */
 export function protocolWith(overrides: ProtocolOverrides = {}): Protocol {
   const out: Protocol = { ...PROTOCOL };
   for (const [name, value] of Object.entries(overrides)) {
+    if (value === undefined) continue;
+    if (name === 'price_mem' || name === 'price_step') {
+      const r = ratioOfDecimal(value as number | string);
+      if (!r) throw new Error(`${name} must be a decimal number`);
+      out[name === 'price_mem' ? 'priceMem' : 'priceStep'] = r;
+      continue;
+    }
+    if (name === 'cost_models') {
+      out.costModels = Object.freeze({ ...PROTOCOL.costModels, ...(value as ProtocolOverrides['cost_models']) }) as CostModelsRaw;
+      continue;
+    }
     const field = PROTOCOL_OVERRIDES[name as keyof typeof PROTOCOL_OVERRIDES];
-    if (!field || value === undefined) throw new Error(`${name} is not a protocol parameter a devnet's genesis sets`);
+    if (!field) throw new Error(`${name} is not a protocol parameter a devnet's genesis sets`);
     const text = String(value);
     if (!/^\d{1,19}$/.test(text)) throw new Error(`${name} must be a whole number`);
     (out as unknown as Record<string, number | bigint>)[field] = typeof PROTOCOL[field] === 'bigint' ? BigInt(text) : Number(text);
@@ -89,14 +148,11 @@ export function protocolWith(overrides: ProtocolOverrides = {}): Protocol {
   return Object.freeze(out);
 }
 
-/** The Plutus cost models in raw list form (PlutusV1 166, PlutusV2 175, PlutusV3 297 entries; the defaults Mesh SDK ships). */
-export const COST_MODELS_RAW: Record<'PlutusV1' | 'PlutusV2' | 'PlutusV3', number[]> = costModels;
-
 export interface ProtocolParameters {
   [field: string]: unknown;
 }
 
-const named = (list: number[]): Record<string, number> => Object.fromEntries(list.map((v, i) => [String(i), v]));
+const named = (list: readonly number[]): Record<string, number> => Object.fromEntries(list.map((v, i) => [String(i), v]));
 
 /** /epochs/{n}/parameters: the same parameters in every epoch, with the epoch's own nonce. */
 export function protocolParameters(epoch: number, nonce: string, p: Readonly<Protocol> = PROTOCOL): ProtocolParameters {
@@ -122,10 +178,10 @@ export function protocolParameters(epoch: number, nonce: string, p: Readonly<Pro
     min_pool_cost: String(p.minPoolCost),
     nonce,
     // Blockfrost's deprecated named form; the sandbox keys the values by their position in the list.
-    cost_models: { PlutusV1: named(COST_MODELS_RAW.PlutusV1), PlutusV2: named(COST_MODELS_RAW.PlutusV2), PlutusV3: named(COST_MODELS_RAW.PlutusV3) },
-    cost_models_raw: { PlutusV1: COST_MODELS_RAW.PlutusV1, PlutusV2: COST_MODELS_RAW.PlutusV2, PlutusV3: COST_MODELS_RAW.PlutusV3 },
-    price_mem: 0.0577,
-    price_step: 0.0000721,
+    cost_models: { PlutusV1: named(p.costModels.PlutusV1), PlutusV2: named(p.costModels.PlutusV2), PlutusV3: named(p.costModels.PlutusV3) },
+    cost_models_raw: { PlutusV1: [...p.costModels.PlutusV1], PlutusV2: [...p.costModels.PlutusV2], PlutusV3: [...p.costModels.PlutusV3] },
+    price_mem: ratioNumber(p.priceMem),
+    price_step: ratioNumber(p.priceStep),
     max_tx_ex_mem: '14000000',
     max_tx_ex_steps: '10000000000',
     max_block_ex_mem: '62000000',

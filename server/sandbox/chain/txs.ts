@@ -4,7 +4,8 @@
 import CSL from '@emurgo/cardano-serialization-lib-nodejs';
 import type { Amount, Tx, TxInput, TxOutput } from '../../../shared/chain';
 import type { LiveOutput, LiveRedeemer, LiveScript, LiveTx } from './ledger';
-import { exUnitsFee, MAX_TX_EX_MEM, MAX_TX_EX_STEPS, PRICE_MEM, PRICE_STEP, versionOf, type Purpose } from './plutus';
+import { exUnitsFee, MAX_TX_EX_MEM, MAX_TX_EX_STEPS, versionOf, type Purpose } from './plutus';
+import { PROTOCOL, ratioNumber, type Protocol } from './protocol';
 import { remintCount } from './simulate';
 import type { WorldAsset } from './world';
 
@@ -90,7 +91,7 @@ const PURPOSE_NAME: Record<Purpose, RedeemerPurpose> = { spend: 'spend', mint: '
 export const purposeName = (p: Purpose): RedeemerPurpose => PURPOSE_NAME[p];
 
 /** A live redeemer in Blockfrost's terms: the execution units its transaction declared (what the fee paid for). */
-export function liveRedeemer(r: LiveRedeemer, scriptHash: string): TxRedeemer {
+export function liveRedeemer(r: LiveRedeemer, scriptHash: string, prices: Pick<Protocol, 'priceMem' | 'priceStep'> = PROTOCOL): TxRedeemer {
   return {
     tx_index: r.index,
     purpose: purposeName(r.purpose),
@@ -99,7 +100,7 @@ export function liveRedeemer(r: LiveRedeemer, scriptHash: string): TxRedeemer {
     datum_hash: r.dataHash,
     unit_mem: String(r.memory),
     unit_steps: String(r.steps),
-    fee: String(exUnitsFee(r.memory, r.steps)),
+    fee: String(exUnitsFee(r.memory, r.steps, prices)),
   };
 }
 
@@ -177,15 +178,19 @@ export function referenceScriptOf(o: LiveOutput): LiveScript | null {
 
 /**
  * Execution units of a background script spend. The simulation charges each redeemer a share of
- * the fee above the size fee; the units are derived so that their price (0.0577 per memory unit,
- * 0.0000721 per step) fits that share, within the per-transaction limits.
+ * the fee above the size fee; the units are derived so that their price at the chain's prices
+ * (0.0577 per memory unit, 0.0000721 per step by default) fits that share, within the
+ * per-transaction limits.
  */
-export function backgroundUnits(share: number, memFraction: number, redeemers: number): { mem: bigint; steps: bigint; fee: bigint } {
+export function backgroundUnits(share: number, memFraction: number, redeemers: number, prices: Pick<Protocol, 'priceMem' | 'priceStep'> = PROTOCOL): { mem: bigint; steps: bigint; fee: bigint } {
   const memCap = Number(MAX_TX_EX_MEM) / redeemers;
   const stepCap = Number(MAX_TX_EX_STEPS) / redeemers;
-  const mem = Math.max(0, Math.min(Math.floor((share * memFraction) / PRICE_MEM), Math.floor(memCap)));
-  const steps = Math.max(0, Math.min(Math.floor((share - PRICE_MEM * mem) / PRICE_STEP), Math.floor(stepCap)));
-  return { mem: BigInt(mem), steps: BigInt(steps), fee: exUnitsFee(BigInt(mem), BigInt(steps)) };
+  const priceMem = ratioNumber(prices.priceMem);
+  const priceStep = ratioNumber(prices.priceStep);
+  const mem = priceMem > 0 ? Math.max(0, Math.min(Math.floor((share * memFraction) / priceMem), Math.floor(memCap))) : Math.floor(memCap * memFraction);
+  const steps = priceStep > 0 ? Math.max(0, Math.min(Math.floor((share - priceMem * mem) / priceStep), Math.floor(stepCap))) : Math.floor(stepCap * memFraction);
+  // Floating-point division may land a unit above the share: the units are what the share pays for.
+  return { mem: BigInt(mem), steps: BigInt(steps), fee: exUnitsFee(BigInt(mem), BigInt(steps), prices) };
 }
 
 /** The segment whose distribution mints a world asset for the k-th time after genesis (k ≥ 1). */

@@ -111,7 +111,7 @@ function simTxModel(ctx: ChainContext, pools: PoolModel) {
       .sort((a, b) => (a.hash < b.hash ? -1 : a.hash > b.hash ? 1 : a.outputIndex - b.outputIndex));
     const share = Math.floor((tx.fee - ctx.params.protocol.minFeeB - ctx.params.protocol.minFeeA * tx.size) / tx.redeemers);
     return inputs.slice(0, tx.redeemers).map((input, i): TxRedeemer => {
-      const units = backgroundUnits(share, 0.3 + 0.4 * deriveFloat(key, 'redeemer-mem', tx.hash, i), tx.redeemers);
+      const units = backgroundUnits(share, 0.3 + 0.4 * deriveFloat(key, 'redeemer-mem', tx.hash, i), tx.redeemers, ctx.params.protocol);
       const dataHash = derive(key, 'redeemer-data', tx.hash, i).toString('hex');
       return {
         tx_index: i,
@@ -199,7 +199,7 @@ function liveTxModel(ctx: ChainContext, pools: PoolModel) {
     let hit = liveRedeemerCache.get(t.hash);
     if (!hit) {
       const scripts = redeemerScripts(t, (h, i) => ledger.outputOf(h, i));
-      hit = t.redeemers.map((r, i) => liveRedeemer(r, scripts[i]!));
+      hit = t.redeemers.map((r, i) => liveRedeemer(r, scripts[i]!, ctx.params.protocol));
       liveRedeemerCache.set(t.hash, hit);
     }
     return hit;

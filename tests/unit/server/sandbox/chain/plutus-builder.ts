@@ -4,6 +4,7 @@
 import CSL from '@emurgo/cardano-serialization-lib-nodejs';
 import type { AddressUtxo, SandboxChain } from '../../../../../server/sandbox/chain/index';
 import { costModels } from '../../../../../server/sandbox/chain/plutus';
+import { ratioOfDecimal, type CostModelsRaw } from '../../../../../server/sandbox/chain/protocol';
 
 // (program 1.1.0 (lam ctx (con unit ()))): Plutus V3, always succeeds.
 export const ALWAYS_V3 = CSL.PlutusScript.from_bytes_v3(Buffer.from('46450101002499', 'hex'));
@@ -17,9 +18,16 @@ export const big = (n: bigint | number | string) => CSL.BigNum.from_str(String(n
 export const DATUM = CSL.PlutusData.new_integer(CSL.BigInt.from_str('42'));
 export const lovelaceOf = (u: AddressUtxo) => BigInt(u.amount.find((a) => a.unit === 'lovelace')!.quantity);
 
-/** CSL's TransactionBuilder configured from /epochs/latest/parameters, as a wallet would. */
-export function builder(chain: SandboxChain): CSL.TransactionBuilder {
+/** A price of /epochs/latest/parameters (0.0577) as the fraction a builder takes. */
+const interval = (price: number): CSL.UnitInterval => {
+  const r = ratioOfDecimal(price)!;
+  return CSL.UnitInterval.new(big(r.numerator), big(r.denominator));
+};
+
+/** CSL's TransactionBuilder configured from /epochs/latest/parameters, as a wallet would (or with the prices given instead). */
+export function builder(chain: SandboxChain, prices?: { price_mem: number; price_step: number }): CSL.TransactionBuilder {
   const p = chain.parameters(chain.latestEpoch().epoch)! as Record<string, unknown>;
+  const { price_mem, price_step } = prices ?? (p as { price_mem: number; price_step: number });
   const cfg = CSL.TransactionBuilderConfigBuilder.new()
     .fee_algo(CSL.LinearFee.new(big(p.min_fee_a as number), big(p.min_fee_b as number)))
     .pool_deposit(big(p.pool_deposit as string))
@@ -27,7 +35,7 @@ export function builder(chain: SandboxChain): CSL.TransactionBuilder {
     .max_value_size(Number(p.max_val_size))
     .max_tx_size(p.max_tx_size as number)
     .coins_per_utxo_byte(big(p.coins_per_utxo_size as string))
-    .ex_unit_prices(CSL.ExUnitPrices.new(CSL.UnitInterval.new(big(577), big(10_000)), CSL.UnitInterval.new(big(721), big(10_000_000))))
+    .ex_unit_prices(CSL.ExUnitPrices.new(interval(price_mem), interval(price_step)))
     .ref_script_coins_per_byte(CSL.UnitInterval.new(big(p.min_fee_ref_script_cost_per_byte as number), big(1)))
     .build();
   return CSL.TransactionBuilder.new(cfg);
@@ -67,11 +75,15 @@ export interface SpendOptions {
   invalid?: boolean;
   /** The datum the locked output's datum hash names, given in the witness set. */
   datum?: CSL.PlutusData;
+  /** Build with these prices instead of the chain's (/epochs/latest/parameters). */
+  prices?: { price_mem: number; price_step: number };
+  /** Hash the script data over these cost models instead of the chain's. */
+  costModels?: CostModelsRaw;
 }
 
 /** Spends a script-locked output back to the wallet, with collateral from the wallet. */
 export function spend(chain: SandboxChain, wallet: string, key: CSL.PrivateKey, o: SpendOptions): Uint8Array {
-  const b = builder(chain);
+  const b = builder(chain, o.prices);
   const ex = o.exUnits ?? { mem: 1_000_000n, steps: 500_000_000n };
   const redeemer = CSL.Redeemer.new(CSL.RedeemerTag.new_spend(), big(0), CSL.PlutusData.new_integer(CSL.BigInt.from_str('1')), CSL.ExUnits.new(big(ex.mem), big(ex.steps)));
   const source = o.reference
@@ -86,7 +98,7 @@ export function spend(chain: SandboxChain, wallet: string, key: CSL.PrivateKey, 
   collateral.add_regular_input(CSL.Address.from_bech32(wallet), input(walletUtxo), CSL.Value.new(big(lovelaceOf(walletUtxo))));
   b.set_collateral(collateral);
   b.add_required_signer(CSL.Ed25519KeyHash.from_hex(key.to_public().hash().to_hex()));
-  b.calc_script_data_hash(costModels());
+  b.calc_script_data_hash(costModels(undefined, o.costModels ?? chain.params.protocol.costModels));
   b.add_change_if_needed(CSL.Address.from_bech32(wallet));
   const tx = b.build_tx();
   if (o.invalid) {
