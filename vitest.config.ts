@@ -33,8 +33,7 @@ export default defineConfig({
           // No unit test reaches a database: they run without DATABASE_URL, so their answer is the same
           // on both engines and `npm test` runs them once per tree (tests/helpers/run-scripts.mjs).
           env: { DATABASE_URL: '' },
-          // They run beside the type check, lint and web build: what a test polls for may take more than
-          // expect.poll's default second.
+          // On a busy machine what a test polls for may take more than expect.poll's default second.
           expect: { poll: { timeout: 10_000 } },
         },
       },
