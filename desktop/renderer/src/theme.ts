@@ -43,6 +43,10 @@ export const theme = createTheme({
     'system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, "Noto Sans", sans-serif',
   headings: { fontWeight: '700' },
   variantColorResolver: readableVariantColors,
+  components: {
+    // A toast's close button is an icon: screen readers need its name.
+    Notification: { defaultProps: { closeButtonProps: { 'aria-label': 'Close notification' } } },
+  },
 });
 
 // Mantine's default dimmed and error greys/reds are below 4.5:1 on white; darken them for readable text.

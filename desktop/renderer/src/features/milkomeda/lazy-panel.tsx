@@ -13,7 +13,7 @@ export function MilkomedaPanel(props: MilkomedaPanelProps) {
     <Suspense
       fallback={
         <Paper withBorder p="md" aria-busy>
-          <Skeleton h={220} radius="sm" aria-label="Loading…" />
+          <Skeleton h={220} radius="sm" role="status" aria-label="Loading…" />
         </Paper>
       }
     >

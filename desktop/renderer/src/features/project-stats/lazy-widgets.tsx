@@ -19,7 +19,7 @@ const LazyApiExamples = lazy(() => import('./api-examples').then((m) => ({ defau
 function Loading({ height }: { height: number }) {
   return (
     <Paper withBorder p="md" aria-busy>
-      <Skeleton h={height} radius="sm" aria-label="Loading…" />
+      <Skeleton h={height} radius="sm" role="status" aria-label="Loading…" />
     </Paper>
   );
 }
