@@ -5,7 +5,7 @@ const features = [
   {
     icon: IconCube,
     title: 'Cardano API',
-    text: 'Blocks, transactions, addresses, assets and stake pools over a Blockfrost-compatible REST API, on mainnet, preprod and preview.',
+    text: 'Blocks, transactions, addresses, assets and stake pools over a Blockfrost-compatible REST API, on mainnet, preprod, preview and devnets of your own.',
   },
   {
     icon: IconDatabase,

@@ -94,7 +94,7 @@ export function PricingSection({ kind, onKindChange, signedIn, site }: PricingSe
           <PayAsYouGoCard signedIn={signedIn} />
         )}
         <Text ta="center" size="sm" c="dimmed" mt="xl">
-          Prices in EUR. Every plan covers Cardano mainnet, preprod and preview, IPFS and Secure Webhooks.
+          Prices in EUR. Every plan covers Cardano mainnet, preprod, preview and private devnets, IPFS and Secure Webhooks.
         </Text>
       </Container>
     </section>
