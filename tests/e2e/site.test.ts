@@ -6,6 +6,7 @@ import AxeBuilder from '@axe-core/playwright';
 import { browserAvailable, launchBrowser } from '../helpers/browser';
 import { startTestApp, type TestApp } from '../helpers/test-app';
 import { signInInBrowser } from '../helpers/browser-sign-in';
+import { framesDrawn } from '../helpers/page-waits';
 import { ARTIFACTS, type TestDatabase } from '../helpers/db-template';
 import { messages } from '../../shared/messages';
 import { CONSENT_COOKIE, DEPLOY_POLL_MS } from '../../shared/site';
@@ -199,17 +200,20 @@ describe.runIf(browserAvailable())('the public site and the dashboard shell, in 
 
   it('has no horizontal scroll at 375, 768, 1280 and 1920 px', async () => {
     const session = await signInInBrowser(browser, app, 'widths@example.com');
-    for (const width of [375, 768, 1280, 1920]) {
-      for (const p of ['/', '/auth/signin', '/dashboard']) {
-        const page = p === '/dashboard' ? session.page : (await visit(p, width)).page;
-        if (p === '/dashboard') {
-          await page.setViewportSize({ width, height: 900 });
-          await page.goto(app.url + p);
-          await page.getByRole('heading', { level: 1 }).first().waitFor();
-        } else await page.waitForLoadState('networkidle');
+    // Each page is loaded once, at the narrowest width, and the window then widened, as a window is resized.
+    for (const p of ['/', '/auth/signin', '/dashboard']) {
+      const page = p === '/dashboard' ? session.page : (await visit(p, 375)).page;
+      if (p === '/dashboard') {
+        await page.setViewportSize({ width: 375, height: 900 });
+        await page.goto(app.url + p);
+        await page.getByRole('heading', { level: 1 }).first().waitFor();
+      } else await page.waitForLoadState('networkidle');
+      for (const width of [375, 768, 1280, 1920]) {
+        await page.setViewportSize({ width, height: 900 });
+        await framesDrawn(page);
         expect(await noHorizontalScroll(page), `${p} at ${width}px`).toBe(true);
-        if (p !== '/dashboard') await page.context().close();
       }
+      if (p !== '/dashboard') await page.context().close();
     }
     await session.context.close();
   });
