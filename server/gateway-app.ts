@@ -23,7 +23,7 @@ import { forgetComponentState, reportComponentState } from './features/status/in
 import { sendJson } from './gateway/respond';
 import type { Metrics } from './metrics';
 import type { GatewayBackend } from './gateway/backend';
-import { trackingSubmissions, txStatusBackend, UpstreamTxFollowers } from './features/txs/index';
+import { landedOn, trackingSubmissions, txStatusBackend, UpstreamTxFollowers } from './features/txs/index';
 import { devnetBackend, devnetExtension, devnetService, devnetWatchedChain, type DevnetRegistry } from './features/devnets/index';
 import { devnetRegistry } from './sandbox/devnet-engine';
 import { cairnExtensions } from './gateway/backends';
@@ -152,9 +152,16 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
   };
   // Transactions submitted to a Cardano network (its sandbox chain or configured upstream) are tracked
   // (/cairn/v1/txs/{hash}/status); what a submit records fires the 'tx_status' webhooks.
-  const trackSubmissions = (slug: string, backend: GatewayBackend) =>
-    trackingSubmissions(backend, { db, logger, slug, withChange: (trx, change) => writeTxStatusEvents(trx, change.network, [change], null, Date.now()) });
   const { devnets, ownDevnets, cairn, devnet } = devnetParts(opts, off.has(devnetNetwork.slug));
+  // Where a submitted transaction sits on the chain served here (a sandbox's, a project's devnet): one
+  // the follower already passed the block of lands as it is recorded.
+  const landedIn = async (slug: string, projectId: number) => {
+    if (slug === devnetNetwork.slug) return devnets ? landedOn((await devnets.readChainOf(projectId)).chain.local) : null;
+    const chain = sandboxChains.get(slug);
+    return chain ? landedOn(chain) : null;
+  };
+  const trackSubmissions = (slug: string, backend: GatewayBackend) =>
+    trackingSubmissions(backend, { db, logger, slug, withChange: (trx, change) => writeTxStatusEvents(trx, change.network, [change], null, Date.now()), landedIn: (projectId) => landedIn(slug, projectId) });
   // A devnet's submissions are tracked as a sandbox network's are; its webhook followers advance them.
   const gateway = createGatewayHandler({ config, logger, keys, limiter, meter, version: opts.version, jsonRpc, sandbox, trackSubmissions, cairn, usage: usageMetrics(db), ...(devnet ? { devnet: trackSubmissions(devnetNetwork.slug, devnet) } : {}), ...(ipfs ? { ipfs } : {}), ...(metrics ? { metrics } : {}) });
   gateway.setQuotaBase(await loadQuotaBase(db));

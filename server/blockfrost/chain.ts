@@ -2,7 +2,7 @@
 // Blockfrost-compatible upstream over HTTP or a chain served in process (the sandbox chain); the
 // composition roots hand either in, and features and the gateway know only these shapes.
 import type { CardanoNetwork } from '../../shared/cardano/address';
-import type { Block, Epoch, EpochStart, TxDetails } from '../../shared/chain';
+import type { Block, Epoch, EpochStart, Tx, TxDetails } from '../../shared/chain';
 
 /** What the webhook follower, the pay-as-you-go watcher, the status probes and the landing page read from a chain. */
 export interface ChainSource {
@@ -34,6 +34,8 @@ export interface LocalChain {
   epoch(n: number): Epoch | null;
   /** Start and end of an epoch (also of one not yet begun), as in the webhook epoch payload. */
   epochBounds(n: number): EpochStart;
+  /** A transaction in a block (not one waiting for a block): the block's hash and height; null otherwise. */
+  tx(hash: string): Tx | null;
   /** Reads transactions other processes accepted since the last read. */
   sync(): Promise<void>;
 }

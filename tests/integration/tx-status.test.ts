@@ -16,6 +16,7 @@ import { dbLedgerStore } from '../../server/sandbox/store';
 import { sandboxSource, type ChainSource } from '../../server/features/webhooks/chain-source';
 import { ChainFollower } from '../../server/features/webhooks/follower';
 import { recordSubmission } from '../../server/features/txs/store';
+import { landedOn } from '../../server/features/txs/gateway';
 import { advanceTracked } from '../../server/features/txs/tracker';
 import { createLogger } from '../../server/logger';
 import { Dispatcher } from '../../server/features/webhooks/dispatcher';
@@ -115,6 +116,57 @@ describe('the status of a submitted transaction', () => {
     expect(page.status).toBe(200);
     expect(page.body.data.confirmations).toBe(3);
     expect(page.body.data.txs[0]).toMatchObject({ tx_hash: hash, state: 'confirmed', block_height: height, depth: 3, confirmations_needed: 3 });
+  });
+
+  it('lands a transaction the follower passed the block of before its submit was recorded (a fast chain), confirmed at once if deep enough', async () => {
+    const projectId = Number((await app.db('projects').where({ project_id: key }).first('id')).id);
+    const set = await client.put(`/api/projects/${projectUuid}/tx-confirmations`, { confirmations: 3 });
+    expect(set.status).toBe(200);
+    const follower = new ChainFollower(app.db, logger, sandboxSource(chain), { network: PREPROD, trackTxs: true });
+    await follower.tick();
+    const [sender, recipient] = chain.devWallets();
+    const spend = () => {
+      const input = chain.addressUtxos(sender!.address)!.find((u) => BigInt(u.amount[0]!.quantity) > 100_000_000n && !chain.mempoolTx(u.tx_hash))!;
+      return payment({ inputs: [input], to: recipient!.address, lovelace: 3_000_000n, change: sender!.address, signers: [keysOf(sender!.mnemonic).payment] });
+    };
+    // Accepted by the chain, then a block holds it and the follower passes that block, all before the
+    // gateway's recording of the submit commits (what a devnet making blocks every 100 ms can do).
+    const early = spend();
+    const earlyHash = await chain.submit(early);
+    nextBlock();
+    await follower.tick();
+    const height = chain.tipHeight();
+    expect(chain.tx(earlyHash)?.block_height).toBe(height);
+    await recordSubmission(app.db, { projectId, network: PREPROD, txHash: earlyHash, ttlSlot: null, cbor: early }, undefined, landedOn(chain));
+    expect((await status(earlyHash)).body).toMatchObject({ state: 'in_block', block_height: height, block_hash: chain.blockAt(height)!.hash, depth: 1 });
+    // From there the follower carries it on as any other.
+    nextBlock();
+    await follower.tick();
+    nextBlock();
+    await follower.tick();
+    const confirmed = (await status(earlyHash)).body;
+    expect(confirmed.history.map((h) => [h.state, h.block_height])).toEqual([['pending', null], ['in_block', height], ['confirmed', height]]);
+
+    // Passed three blocks deep before the recording: confirmed as it is recorded.
+    const deep = spend();
+    const deepHash = await chain.submit(deep);
+    for (let i = 0; i < 3; i++) {
+      nextBlock();
+      await follower.tick();
+    }
+    await recordSubmission(app.db, { projectId, network: PREPROD, txHash: deepHash, ttlSlot: null, cbor: deep }, undefined, landedOn(chain));
+    const deepStatus = (await status(deepHash)).body;
+    expect(deepStatus).toMatchObject({ state: 'confirmed', block_height: chain.tipHeight() - 2, depth: 3 });
+    expect(deepStatus.history.map((h) => h.state)).toEqual(['pending', 'in_block', 'confirmed']);
+
+    // In a block the follower has not reached yet: pending, and the follower lands it when it gets there.
+    const ahead = spend();
+    const aheadHash = await chain.submit(ahead);
+    nextBlock();
+    await recordSubmission(app.db, { projectId, network: PREPROD, txHash: aheadHash, ttlSlot: null, cbor: ahead }, undefined, landedOn(chain));
+    expect((await status(aheadHash)).body.state).toBe('pending');
+    await follower.tick();
+    expect((await status(aheadHash)).body).toMatchObject({ state: 'in_block', block_height: chain.tipHeight() });
   });
 
   it('records a refused transaction as invalid with the ledger reason', async () => {

@@ -11,9 +11,10 @@ import { sendBlockfrostError, sendJson } from '../../gateway/respond';
 import { readBoundedBody } from '../../gateway/body';
 import { errorMessageOf } from '../../gateway/gateway-response';
 import { NOT_FOUND_MESSAGE } from '../../blockfrost/http';
+import type { LocalChain } from '../../blockfrost/chain';
 import { networks } from '../../../shared/networks';
 import { TX_HASH_MESSAGE, TX_HASH_PATTERN } from '../../../shared/txs';
-import { recordSubmission, txStatus } from './store';
+import { recordSubmission, txStatus, type LandedIn } from './store';
 import type { TxChange } from './tracker';
 
 /** What the sandbox's /tx/submit reads at most (its express.raw limit), and says beyond it. */
@@ -45,14 +46,26 @@ const isCbor = (req: http.IncomingMessage): boolean => (req.headers['content-typ
  */
 export function trackingSubmissions(
   inner: GatewayBackend,
-  opts: { db: Db; logger: Logger; slug: string; withChange?: (trx: Knex.Transaction, change: TxChange) => Promise<unknown> },
+  opts: {
+    db: Db;
+    logger: Logger;
+    slug: string;
+    withChange?: (trx: Knex.Transaction, change: TxChange) => Promise<unknown>;
+    /** For a chain served in process: where a project's transactions sit on it (recordSubmission's landedIn). */
+    landedIn?: (projectId: number) => Promise<LandedIn | null>;
+  },
 ): GatewayBackend {
   const network = networks.find((n) => n.slug === opts.slug)?.webhookId;
   if (network === undefined || network === null) return inner;
-  const record = (projectId: number, facts: { hash: string; ttlSlot: number | null }, cbor: Buffer, reason?: string) =>
-    recordSubmission(opts.db, { projectId, network, txHash: facts.hash, ttlSlot: facts.ttlSlot, cbor, ...(reason !== undefined ? { reason } : {}) }, opts.withChange).catch((err: unknown) =>
-      opts.logger.warn({ network: opts.slug, err: { message: (err as Error).message } }, 'txs: recording a submitted transaction failed'),
-    );
+  const record = async (projectId: number, facts: { hash: string; ttlSlot: number | null }, cbor: Buffer, reason?: string) => {
+    try {
+      // The chain is found before the recording's transaction, which must not wait on the database.
+      const landedIn = reason === undefined ? await opts.landedIn?.(projectId) : undefined;
+      await recordSubmission(opts.db, { projectId, network, txHash: facts.hash, ttlSlot: facts.ttlSlot, cbor, ...(reason !== undefined ? { reason } : {}) }, opts.withChange, landedIn ?? undefined);
+    } catch (err) {
+      opts.logger.warn({ network: opts.slug, err: { message: (err as Error).message } }, 'txs: recording a submitted transaction failed');
+    }
+  };
   return {
     kind: inner.kind,
     admits: inner.admits,
@@ -76,6 +89,14 @@ export function trackingSubmissions(
     },
   };
 }
+
+/** A chain served in process as recordSubmission's landedIn: the block its /txs/{hash} names. */
+export const landedOn =
+  (chain: LocalChain): LandedIn =>
+  (hash) => {
+    const tx = chain.tx(hash);
+    return tx ? { height: tx.block_height, hash: tx.block } : null;
+  };
 
 export const CAIRN_TX_STATUS_TEMPLATE = '/cairn/v1/txs/{hash}/status';
 const STATUS_PATH = /^\/cairn\/v1\/txs\/([^/]*)\/status$/;

@@ -3,5 +3,5 @@
 export { advanceTracked, rollBackTracked, type FollowedBlock, type TxChange } from './tracker';
 export { devnetCursorKey, pruneTrackedTxs, recentSubmissions, recordSubmission, txStatus, UPSTREAM_CURSOR_DEPTH } from './store';
 export { UpstreamTxFollower, UpstreamTxFollowers } from './upstream-follower';
-export { trackingSubmissions, txStatusBackend, CAIRN_TX_STATUS_TEMPLATE } from './gateway';
+export { landedOn, trackingSubmissions, txStatusBackend, CAIRN_TX_STATUS_TEMPLATE } from './gateway';
 export { registerTxRoutes } from './routes';

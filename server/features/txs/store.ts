@@ -1,7 +1,7 @@
 // Transactions submitted through the gateway, per project: recorded at submit, advanced by the chain
 // follower (tracker.ts), read by the gateway's status route and the project page.
 import type { Knex } from 'knex';
-import type { Db } from '../../db/index';
+import { isPostgres, type Db } from '../../db/index';
 import { DAY_MS } from '../../../shared/time';
 import { devnetNetwork } from '../../../shared/networks';
 import { DEFAULT_TX_CONFIRMATIONS, settledTxStates, TX_RETENTION_DAYS, type TrackedTxDto, type TxState, type TxStatus } from '../../../shared/txs';
@@ -40,10 +40,20 @@ export interface Submission {
 }
 
 /**
+ * Where a transaction sits on the chain that accepted it, read from that chain in memory (no database
+ * read: it runs inside the recording transaction): its block, or null while it is in none.
+ */
+export type LandedIn = (txHash: string) => { height: number; hash: string } | null;
+
+type WithChange = (trx: Knex.Transaction, change: TxChange) => Promise<unknown>;
+
+/**
  * Records a submission: pending, or invalid with the ledger's reason. The same transaction submitted
  * again by the same project keeps its row; a refused one accepted later (its inputs came) turns pending.
+ * With `landedIn` (a chain served in process), an accepted transaction the follower already passed
+ * the block of is landed here (catchUp).
  */
-export async function recordSubmission(db: Db, s: Submission, withChange?: (trx: Knex.Transaction, change: TxChange) => Promise<unknown>): Promise<void> {
+export async function recordSubmission(db: Db, s: Submission, withChange?: WithChange, landedIn?: LandedIn): Promise<void> {
   const at = s.at ?? Date.now();
   const state: TxState = s.reason === undefined ? 'pending' : 'invalid';
   await db.transaction(async (trx) => {
@@ -80,7 +90,35 @@ export async function recordSubmission(db: Db, s: Submission, withChange?: (trx:
     await trx('tracked_tx_changes').insert({ tracked_id: id, state, at });
     // What else the change brings (its 'tx_status' webhook events), in the same transaction.
     await withChange?.(trx, { projectId: s.projectId, network: s.network, txHash: s.txHash, from: (existing?.state as TxState | undefined) ?? null, state, blockHeight: null, blockHash: null, depth: 0, confirmationsNeeded, at });
+    if (state === 'pending' && landedIn) await catchUp(trx, s, id, confirmationsNeeded, landedIn, withChange, at);
   });
+}
+
+/**
+ * A transaction is recorded once its submit has answered; on a fast chain (a devnet making a block
+ * every 100 ms, or told to make one right after the submit) the block holding it may be made and
+ * followed before that, and the follower, finding no row for it, left it alone. So the recording reads
+ * the follower's cursor (on PostgreSQL locking its row, as the follower does first in its own
+ * transaction; on SQLite the transaction holds the write lock): a block at or under it holding the
+ * transaction was passed, and the transaction lands here as the follower would have landed it (and
+ * is confirmed if deep enough); one above it is the follower's to see, and it will find this row.
+ */
+async function catchUp(trx: Knex.Transaction, s: Submission, id: number, confirmationsNeeded: number, landedIn: LandedIn, withChange: WithChange | undefined, at: number): Promise<void> {
+  const tip = await followedTip(trx, s.network, s.projectId, { lock: true });
+  const block = tip === null ? null : landedIn(s.txHash);
+  if (!block || tip === null || block.height > tip) return;
+  const depth = tip - block.height + 1;
+  const states: TxState[] = depth >= confirmationsNeeded ? ['in_block', 'confirmed'] : ['in_block'];
+  const last = states.at(-1)!;
+  await trx('tracked_txs')
+    .where({ id })
+    .update({ state: last, block_height: block.height, block_hash: block.hash, updated_at: at, settled_at: isSettled(last) ? at : null });
+  let from: TxState = 'pending';
+  for (const state of states) {
+    await trx('tracked_tx_changes').insert({ tracked_id: id, state, block_height: block.height, block_hash: block.hash, at });
+    await withChange?.(trx, { projectId: s.projectId, network: s.network, txHash: s.txHash, from, state, blockHeight: block.height, blockHash: block.hash, depth, confirmationsNeeded, at });
+    from = state;
+  }
 }
 
 /** The CBOR kept for a submission: an accepted one's, for resubmission after a rollback. */
@@ -102,14 +140,15 @@ export const UPSTREAM_CURSOR_DEPTH = -1;
  * upstream-served network: the one moved last), or null before it first ran. On the devnets' network
  * each project has a chain of its own: its devnet's follower's tip.
  */
-export async function followedTip(db: Conn, network: number, projectId: number): Promise<number | null> {
+export async function followedTip(db: Conn, network: number, projectId: number, opts: { lock?: boolean } = {}): Promise<number | null> {
   let key = network;
   if (network === devnetNetwork.webhookId) {
     const devnet = await db('devnets').where({ project_id: projectId }).first('id');
     if (!devnet) return null;
     key = devnetCursorKey(Number(devnet.id));
   }
-  const row = await db('chain_cursors').where({ network: key }).whereIn('confirmations', [0, UPSTREAM_CURSOR_DEPTH]).orderBy('updated_at', 'desc').first('height');
+  const q = db('chain_cursors').where({ network: key }).whereIn('confirmations', [0, UPSTREAM_CURSOR_DEPTH]).orderBy('updated_at', 'desc');
+  const row = await (opts.lock && isPostgres(db) ? q.forUpdate() : q).first('height');
   return row ? Number(row.height) : null;
 }
 
