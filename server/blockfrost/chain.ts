@@ -15,6 +15,8 @@ export interface ChainSource {
   inMempool?(hashes: string[]): Promise<Set<string>>;
   /** Sends a transaction (CBOR) to the mempool again; answers whether the backend took it. Absent: this backend cannot. */
   resubmit?(cbor: Uint8Array): Promise<boolean>;
+  /** A chain read in process: the block holding a transaction (null while it is in none), read in memory. */
+  txBlock?(hash: string): { height: number; hash: string } | null;
   epoch(n: number): Promise<Epoch | null>;
   /** {epoch, start_time, end_time} of an epoch (the current_epoch of the epoch payload). */
   epochStart(n: number): Promise<EpochStart | null>;

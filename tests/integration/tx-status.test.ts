@@ -40,6 +40,12 @@ const PREPROD = 3;
 const nextBlock = () => {
   clock.now += chain.params.blockIntervalMs;
 };
+/** A payment between the chain's development wallets, from an output no waiting transaction spends. */
+const spend = () => {
+  const [sender, recipient] = chain.devWallets();
+  const input = chain.addressUtxos(sender!.address)!.find((u) => BigInt(u.amount[0]!.quantity) > 100_000_000n && !chain.mempoolTx(u.tx_hash))!;
+  return payment({ inputs: [input], to: recipient!.address, lovelace: 3_000_000n, change: sender!.address, signers: [keysOf(sender!.mnemonic).payment] });
+};
 const status = (hash: string, k = key) => call(`${gw.url}/cairn/v1/txs/${hash}/status`, k) as Promise<{ status: number; body: TxStatus & { message?: string } }>;
 const submit = (cbor: Uint8Array, k = key) => fetch(`${gw.url}/api/v0/tx/submit`, { method: 'POST', headers: { project_id: k, 'content-type': 'application/cbor' }, body: Buffer.from(cbor) });
 /** Until the gateway recorded the submission (it writes once its answer has gone out). */
@@ -124,11 +130,6 @@ describe('the status of a submitted transaction', () => {
     expect(set.status).toBe(200);
     const follower = new ChainFollower(app.db, logger, sandboxSource(chain), { network: PREPROD, trackTxs: true });
     await follower.tick();
-    const [sender, recipient] = chain.devWallets();
-    const spend = () => {
-      const input = chain.addressUtxos(sender!.address)!.find((u) => BigInt(u.amount[0]!.quantity) > 100_000_000n && !chain.mempoolTx(u.tx_hash))!;
-      return payment({ inputs: [input], to: recipient!.address, lovelace: 3_000_000n, change: sender!.address, signers: [keysOf(sender!.mnemonic).payment] });
-    };
     // Accepted by the chain, then a block holds it and the follower passes that block, all before the
     // gateway's recording of the submit commits (what a devnet making blocks every 100 ms can do).
     const early = spend();
@@ -167,6 +168,20 @@ describe('the status of a submitted transaction', () => {
     expect((await status(aheadHash)).body.state).toBe('pending');
     await follower.tick();
     expect((await status(aheadHash)).body).toMatchObject({ state: 'in_block', block_height: chain.tipHeight() });
+  });
+
+  it('a follower starting at the tip (a devnet followed from its first submit) lands the open transactions the chain holds up to there', async () => {
+    const projectId = Number((await app.db('projects').where({ project_id: key }).first('id')).id);
+    await app.db('chain_cursors').where({ network: PREPROD }).delete();
+    await app.db('chain_blocks').where({ network: PREPROD }).delete();
+    const cbor = spend();
+    const hash = await chain.submit(cbor);
+    nextBlock();
+    await recordSubmission(app.db, { projectId, network: PREPROD, txHash: hash, ttlSlot: null, cbor }, undefined, landedOn(chain));
+    expect((await status(hash)).body.state).toBe('pending');
+    const follower = new ChainFollower(app.db, logger, sandboxSource(chain), { network: PREPROD, trackTxs: true });
+    await follower.tick();
+    expect((await status(hash)).body).toMatchObject({ state: 'in_block', block_height: chain.tipHeight(), depth: 1 });
   });
 
   it('records a refused transaction as invalid with the ledger reason', async () => {

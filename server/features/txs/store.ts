@@ -100,25 +100,57 @@ export async function recordSubmission(db: Db, s: Submission, withChange?: WithC
  * followed before that, and the follower, finding no row for it, left it alone. So the recording reads
  * the follower's cursor (on PostgreSQL locking its row, as the follower does first in its own
  * transaction; on SQLite the transaction holds the write lock): a block at or under it holding the
- * transaction was passed, and the transaction lands here as the follower would have landed it (and
- * is confirmed if deep enough); one above it is the follower's to see, and it will find this row.
+ * transaction was passed, and the transaction lands here as the follower would have landed it; one
+ * above it is the follower's to see, and it will find this row.
  */
 async function catchUp(trx: Knex.Transaction, s: Submission, id: number, confirmationsNeeded: number, landedIn: LandedIn, withChange: WithChange | undefined, at: number): Promise<void> {
   const tip = await followedTip(trx, s.network, s.projectId, { lock: true });
-  const block = tip === null ? null : landedIn(s.txHash);
-  if (!block || tip === null || block.height > tip) return;
-  const depth = tip - block.height + 1;
-  const states: TxState[] = depth >= confirmationsNeeded ? ['in_block', 'confirmed'] : ['in_block'];
-  const last = states.at(-1)!;
-  await trx('tracked_txs')
-    .where({ id })
-    .update({ state: last, block_height: block.height, block_hash: block.hash, updated_at: at, settled_at: isSettled(last) ? at : null });
-  let from: TxState = 'pending';
-  for (const state of states) {
-    await trx('tracked_tx_changes').insert({ tracked_id: id, state, block_height: block.height, block_hash: block.hash, at });
-    await withChange?.(trx, { projectId: s.projectId, network: s.network, txHash: s.txHash, from, state, blockHeight: block.height, blockHash: block.hash, depth, confirmationsNeeded, at });
-    from = state;
+  if (tip === null) return;
+  const row: OpenTracked = { id, project_id: s.projectId, network: s.network, tx_hash: s.txHash, state: 'pending', confirmations_needed: confirmationsNeeded };
+  for (const change of await landPassed(trx, [row], landedIn, tip, at)) await withChange?.(trx, change);
+}
+
+/** An open (pending or rolled back) tracked transaction, as landPassed reads it. */
+export interface OpenTracked {
+  id: number;
+  project_id: number;
+  network: number;
+  tx_hash: string;
+  state: TxState;
+  confirmations_needed: number;
+}
+
+/**
+ * Lands the open transactions of `rows` that the chain has in a block at or under `tip` (a block the
+ * follower passed without a row for them): in_block there, and confirmed at once when `tip` is deep
+ * enough, each change recorded. Answers the changes, in order.
+ */
+export async function landPassed(trx: Knex.Transaction, rows: OpenTracked[], landedIn: LandedIn, tip: number, at: number): Promise<TxChange[]> {
+  const changes: TxChange[] = [];
+  for (const r of rows) {
+    const block = landedIn(r.tx_hash);
+    if (!block || block.height > tip) continue;
+    const depth = tip - block.height + 1;
+    const states: TxState[] = depth >= r.confirmations_needed ? ['in_block', 'confirmed'] : ['in_block'];
+    const last = states.at(-1)!;
+    await trx('tracked_txs')
+      .where({ id: r.id })
+      .update({ state: last, block_height: block.height, block_hash: block.hash, updated_at: at, settled_at: isSettled(last) ? at : null });
+    let from = r.state;
+    for (const state of states) {
+      await trx('tracked_tx_changes').insert({ tracked_id: r.id, state, block_height: block.height, block_hash: block.hash, at });
+      changes.push({ projectId: r.project_id, network: r.network, txHash: r.tx_hash, from, state, blockHeight: block.height, blockHash: block.hash, depth, confirmationsNeeded: r.confirmations_needed, at });
+      from = state;
+    }
   }
+  return changes;
+}
+
+/** The open transactions of a network (of one project's chain, for a devnet): what a follower starting at the tip lands first. */
+export async function openTracked(trx: Knex.Transaction, network: number, projectId?: number): Promise<OpenTracked[]> {
+  const q = trx('tracked_txs').where({ network }).whereIn('state', ['pending', 'rolled_back']);
+  const rows = await (projectId === undefined ? q : q.andWhere({ project_id: projectId })).select('id', 'project_id', 'network', 'tx_hash', 'state', 'confirmations_needed');
+  return rows.map((r) => ({ id: Number(r.id), project_id: Number(r.project_id), network: Number(r.network), tx_hash: r.tx_hash, state: r.state as TxState, confirmations_needed: Number(r.confirmations_needed) }));
 }
 
 /** The CBOR kept for a submission: an accepted one's, for resubmission after a rollback. */

@@ -1,4 +1,5 @@
 import type { UpstreamConfig } from '../../config';
+import { landedOn } from '../txs/index';
 import type { ChainSource, LocalChain } from '../../blockfrost/chain';
 import type { Block, Epoch, Pool, Tx, TxDelegation, TxDetails, TxUtxos } from '../../../shared/chain';
 
@@ -20,6 +21,7 @@ export function sandboxSource(chain: LocalChain & { submit?(cbor: Uint8Array): P
     epoch: async (n) => chain.epoch(n),
     epochStart: async (n) => (chain.epoch(n) ? chain.epochBounds(n) : null),
     ...(chain.submit ? { resubmit: (cbor: Uint8Array) => chain.submit!(cbor).then(() => true, () => false) } : {}),
+    txBlock: landedOn(chain),
   };
 }
 

@@ -16,7 +16,7 @@ import type { ChainSource } from './chain-source';
 import { ChainFollower, type FollowerOptions } from './follower';
 import { devnetNetwork } from '../../../shared/networks';
 import type { DevnetChain } from '../devnets/index';
-import { devnetCursorKey } from '../txs/index';
+import { devnetCursorKey, landedOn } from '../txs/index';
 
 /** What the followers need of the devnets' registry. */
 export interface DevnetChains {
@@ -53,6 +53,8 @@ export function devnetSource(chains: DevnetChains, projectId: number): ChainSour
       const c = await current();
       return new Set(hashes.filter((h) => c.waiting(h)));
     },
+    // The chain the last read loaded (a follower reads the tip first).
+    txBlock: (hash) => (chain ? landedOn(chain.local)(hash) : null),
   };
 }
 

@@ -1,3 +1,4 @@
+import type { Knex } from 'knex';
 import { SerialTicker } from '../../ticker';
 import type { Db } from '../../db/index';
 import type { Logger } from '../../logger';
@@ -8,7 +9,7 @@ import { parseConditions } from './webhooks';
 import { yieldsList } from '../../../shared/webhooks';
 import * as outbox from './outbox';
 import { writeTxStatusEvents } from './tx-status-events';
-import { advanceTracked, rollBackTracked, UPSTREAM_CURSOR_DEPTH, type TxChange } from '../txs/index';
+import { advanceTracked, landPassed, openTracked, rollBackTracked, UPSTREAM_CURSOR_DEPTH, type TxChange } from '../txs/index';
 
 const KEEP_BLOCKS = 200;
 /** Depth 0 followed for the tracked transactions alone. */
@@ -215,6 +216,21 @@ export class ChainFollower {
     return row ? { height: Number(row.height), hash: row.hash, epoch: row.epoch ?? null } : null;
   }
 
+  /**
+   * A follower starting at the tip (a devnet's, started for its first submitted transaction) never
+   * reads the blocks before it: the open transactions a block up to there already holds land now,
+   * with their webhook events, in the transaction that writes the cursor. Only a chain read in
+   * process can say where a transaction is (txBlock).
+   */
+  private async landPassed(trx: Knex.Transaction, depth: number, target: number, start: Block): Promise<{ changes: TxChange[]; events: number }> {
+    if (depth !== 0 || !this.opts.trackTxs || !this.source.txBlock) return { changes: [], events: 0 };
+    const now = Date.now();
+    const open = await openTracked(trx, this.opts.network, this.opts.chain?.projectId);
+    const changes = await landPassed(trx, open, (h) => this.source.txBlock!(h), target, now);
+    const events = await writeTxStatusEvents(trx, this.opts.network, changes, { height: start.height ?? target, hash: start.hash }, now);
+    return { changes, events };
+  }
+
   /** Moves one depth's cursor towards tip − depth, reporting how far behind it is as it goes. */
   private async advance(depth: number, webhooks: WebhookSet, tip: number): Promise<void> {
     const target = tip - depth;
@@ -222,10 +238,13 @@ export class ChainFollower {
     if (!stored) {
       const start = await this.source.blockAt(target);
       if (!start) return;
-      await this.db.transaction(async (trx) => {
+      const landed = await this.db.transaction(async (trx) => {
         await trx('chain_cursors').insert({ network: this.key, confirmations: depth, height: target, hash: start.hash, epoch: start.epoch, updated_at: Date.now() });
         await trx('chain_blocks').insert({ network: this.key, confirmations: depth, height: target, hash: start.hash }).onConflict(['network', 'confirmations', 'height']).merge();
+        return this.landPassed(trx, depth, target, start);
       });
+      if (landed.changes.length > 0) this.opts.onTxChanges?.(landed.changes);
+      if (landed.events > 0) this.opts.onEvents?.(landed.events);
       return this.reportLag(depth, 0);
     }
     let cursor: Cursor = stored;
