@@ -20,6 +20,8 @@ export const DEVNET_DEFAULTS = {
 
 /** Blocks a single produce() makes at most. */
 export const DEVNET_MAX_PRODUCE = 10_000;
+/** committee_max_term_length when a genesis does not set it (the chain's default protocol parameters'). */
+export const DEFAULT_COMMITTEE_MAX_TERM_LENGTH = 146;
 /** Lovelace one genesis output holds at most (45 billion ada, the maximum supply). */
 const MAX_LOVELACE = 45_000_000_000_000_000n;
 
@@ -116,6 +118,8 @@ export const devnetInitialDrepSchema = z
 
 const hex56 = z.string().regex(/^[0-9a-fA-F]{56}$/, '28 bytes in hex (56 characters)').transform((v) => v.toLowerCase());
 
+const THRESHOLD_MESSAGE = 'a share above 0 and at most 1: { numerator, denominator } (whole numbers up to 1,000,000) or a decimal with at most 6 digits after the point';
+
 /** The constitutional committee of a genesis: its members' cold credentials, their terms, and the share of yes votes it takes. */
 export const devnetCommitteeSchema = z
   .object({
@@ -126,27 +130,28 @@ export const devnetCommitteeSchema = z
             /** The member's cold credential: a key hash (or a script hash), whose holder authorizes hot keys and resigns. */
             coldCredential: hex56,
             script: z.boolean().default(false),
-            /** The last epoch the member serves in. */
-            expiryEpoch: whole(0, 1_000_000),
+            /** The last epoch the member serves in: from 1 (the chain starts in epoch 0) to committee_max_term_length. */
+            expiryEpoch: z.number({ error: 'an epoch from 1 to committee_max_term_length' }).int('an epoch from 1 to committee_max_term_length').min(1, 'an epoch after the genesis epoch 0 (1 or later): a term that has ended by epoch 1 is in the past').max(1_000_000),
           })
           .strict(),
       )
       .min(1, 'at least one member')
       .max(32, 'at most 32 members'),
-    /** The committee's quorum: the share of yes votes among its active members a proposal needs, as a fraction or a decimal from 0 to 1. */
+    /** The committee's quorum: the share of yes votes among its active members a proposal needs, as a fraction or a decimal above 0, at most 1. */
     threshold: z
-      .union([
-        z
-          .object({ numerator: whole(0, 1_000_000), denominator: whole(1, 1_000_000) })
-          .strict()
-          .refine((t) => t.numerator <= t.denominator, 'numerator at most denominator: a share from 0 to 1'),
-        z
-          .number()
-          .min(0)
-          .max(1)
-          .refine((n) => /^\d(?:\.\d{1,6})?$/.test(String(n)), 'a decimal from 0 to 1 with at most 6 digits after the point')
-          .transform((n) => ({ numerator: Math.round(n * 1_000_000), denominator: 1_000_000 })),
-      ])
+      .union(
+        [
+          z
+            .object({ numerator: z.number(), denominator: z.number() }, { error: THRESHOLD_MESSAGE })
+            .strict()
+            .refine((t) => [t.numerator, t.denominator].every((n) => Number.isSafeInteger(n) && n >= 1 && n <= 1_000_000) && t.numerator <= t.denominator, THRESHOLD_MESSAGE),
+          z
+            .number()
+            .refine((n) => n > 0 && n <= 1 && /^\d(?:\.\d{1,6})?$/.test(String(n)), THRESHOLD_MESSAGE)
+            .transform((n) => ({ numerator: Math.round(n * 1_000_000), denominator: 1_000_000 })),
+        ],
+        { error: THRESHOLD_MESSAGE },
+      )
       .default({ numerator: 2, denominator: 3 }),
   })
   .strict()
@@ -218,6 +223,10 @@ export const devnetGenesisSchema = z
   .strict()
   .superRefine((g, ctx) => {
     if (new Set(g.initialDReps.map((d) => d.credential)).size !== g.initialDReps.length) ctx.addIssue({ code: 'custom', path: ['initialDReps'], message: 'each credential once' });
+    const maxTerm = g.protocolParams.committee_max_term_length ?? DEFAULT_COMMITTEE_MAX_TERM_LENGTH;
+    g.committee?.members.forEach((m, i) => {
+      if (m.expiryEpoch > maxTerm) ctx.addIssue({ code: 'custom', path: ['committee', 'members', i, 'expiryEpoch'], message: `at most committee_max_term_length (${maxTerm}) epochs after the genesis` });
+    });
     const poolKeys = g.initialPools.flatMap((p) => (p.poolKeyHash ? [p.poolKeyHash] : []));
     if (new Set(poolKeys).size !== poolKeys.length) ctx.addIssue({ code: 'custom', path: ['initialPools'], message: 'each poolKeyHash once' });
     const funded = new Set(g.initialFunds.map((f) => stakeAddressOf(f.address)).filter((a) => a !== null));

@@ -187,6 +187,28 @@ describe('the steering calls', () => {
     expect(genesis).toMatchObject({ epoch_length: 100, slot_length: 0.2, network_magic: 42 });
   });
 
+  it("create from a genesis with a committee of your own, and refuse a bad one whole: nothing is created", async () => {
+    const cold = 'c0'.repeat(28);
+    const created = await steer('POST', '', { genesis: { epochLength: 120, committee: { members: [{ coldCredential: cold, expiryEpoch: 30 }], threshold: 0.5 } } });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const committee = (await call(`${gw.url}/api/v0/governance/committee`, key)).body;
+    expect(committee).toMatchObject({ quorum: { numerator: 500_000, denominator: 1_000_000 }, members: [{ cc_cold_hex: cold, status: 'not_authorized', expiration_epoch: 30 }] });
+    const refusals: Array<[unknown, RegExp]> = [
+      [{ members: [{ coldCredential: 'not-a-hash', expiryEpoch: 30 }] }, /^genesis\.committee\.members\.0\.coldCredential: 28 bytes in hex/],
+      [{ members: [{ coldCredential: cold, expiryEpoch: 0 }] }, /^genesis\.committee\.members\.0\.expiryEpoch: an epoch after the genesis epoch 0/],
+      [{ members: [{ coldCredential: cold, expiryEpoch: 30 }], threshold: 0 }, /^genesis\.committee\.threshold: a share above 0 and at most 1/],
+      [{ members: [{ coldCredential: cold, expiryEpoch: 30 }], threshold: { numerator: 3, denominator: 2 } }, /^genesis\.committee\.threshold: a share above 0 and at most 1/],
+    ];
+    for (const [bad, message] of refusals) {
+      const res = await steer('POST', '', { genesis: { epochLength: 60, committee: bad } });
+      expect(res.status, JSON.stringify(res.body)).toBe(400);
+      expect(res.body.message).toMatch(message);
+    }
+    // The chain is still the one created above.
+    expect((await call(`${gw.url}/api/v0/genesis`, key)).body).toMatchObject({ epoch_length: 120 });
+    expect((await call(`${gw.url}/api/v0/governance/committee`, key)).body.members).toHaveLength(1);
+  });
+
   it('answer bad input with a clear 400, never a 500', async () => {
     const cases: Array<[string, string, unknown, string?]> = [
       ['POST', '/blocks', { count: 0 }],

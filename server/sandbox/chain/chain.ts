@@ -333,6 +333,7 @@ export function createSandboxChain(options: SandboxChainOptions): SandboxChain {
     stakeAddresses: world.stakeWalletIds.map((id) => world.wallets[id]!.stakeAddress!),
     stakes: () => stakeAt(tipHeight()).controlledAll(),
     timeOf,
+    committee: options.devnet?.committee ?? null,
   });
 
   const nutlink: Nutlink = createNutlink({

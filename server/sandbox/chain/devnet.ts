@@ -175,6 +175,9 @@ function devnetRuntime(o: { id: string; state: DevnetState; store: LedgerStore; 
         protocol: state.genesis.protocolParams,
         initialFunds: state.genesis.initialFunds.map((f) => ({ address: f.address, lovelace: BigInt(f.lovelace) })),
         initialDReps: state.genesis.initialDReps,
+        committee: state.genesis.committee
+          ? { members: state.genesis.committee.members.map((m) => ({ coldHex: m.coldCredential, script: m.script, expiryEpoch: m.expiryEpoch })), quorum: state.genesis.committee.threshold }
+          : null,
         forks: state.forks,
       },
     });

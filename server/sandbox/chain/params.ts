@@ -71,6 +71,8 @@ export interface DevnetChainOptions {
   initialFunds?: Array<{ address: string; lovelace: bigint }>;
   /** DReps the genesis transaction registers (credential hex, key or script). */
   initialDReps?: Array<{ credential: string; script: boolean }>;
+  /** The genesis' constitutional committee, in place of the world's: its members' cold credentials and last epochs, and its quorum. */
+  committee?: { members: Array<{ coldHex: string; script: boolean; expiryEpoch: number }>; quorum: { numerator: number; denominator: number } } | null;
   /** The forks made so far, ascending by height (each later one above the earlier). */
   forks?: ChainFork[];
 }
