@@ -182,7 +182,7 @@ export function devnetService(db: Db, registry: DevnetRegistry, now: () => numbe
           c,
           'devnet.rolled_back',
           async (ch) => {
-            if (blocks > ch.tip().height) throw new RangeError(`The chain has ${ch.tip().height} blocks after its genesis: roll back at most that many`);
+            if (blocks > ch.tip().height) throw new RangeError(`blocks must be at most ${ch.tip().height}: the chain has that many blocks after its genesis`);
             return ch.steering.rollback(blocks, txs);
           },
           (r, tip) => ({ blocks, txs, height: tip.height, requeued: r.requeued.length, dropped: r.dropped.length }),
