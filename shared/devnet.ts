@@ -24,6 +24,8 @@ export const DEVNET_MAX_PRODUCE = 10_000;
 export const DEFAULT_COMMITTEE_MAX_TERM_LENGTH = 146;
 /** Lovelace one genesis output holds at most (45 billion ada, the maximum supply). */
 const MAX_LOVELACE = 45_000_000_000_000_000n;
+/** A genesis pool's pledge and fixed cost at most: 9 billion ada. */
+const MAX_POOL_LOVELACE = 9_000_000_000_000_000n;
 
 const whole = (min: number, max: number) => z.number().int().min(min).max(max);
 /** A lovelace amount as text (the API's form: lovelace do not fit a JSON number), or a number. */
@@ -166,9 +168,9 @@ export const devnetInitialPoolSchema = z
     poolKeyHash: hex56.optional(),
     /** The hash of the pool's VRF key; derived from the seed when absent. */
     vrfKeyHash: z.string().regex(/^[0-9a-fA-F]{64}$/, '32 bytes in hex (64 characters)').transform((v) => v.toLowerCase()).optional(),
-    pledge: lovelaceText.refine((v) => BigInt(v) <= MAX_LOVELACE, 'at most 45 billion ada'),
+    pledge: lovelaceText.refine((v) => BigInt(v) <= MAX_POOL_LOVELACE, 'at most 9 billion ada'),
     /** The pool's fixed cost per epoch, lovelace. */
-    cost: lovelaceText.refine((v) => BigInt(v) <= MAX_LOVELACE, 'at most 45 billion ada'),
+    cost: lovelaceText.refine((v) => BigInt(v) <= MAX_POOL_LOVELACE, 'at most 9 billion ada'),
     /** The pool's margin: a share from 0 to 1. */
     margin: z.number().min(0).max(1),
     /** The stake address its rewards go to (stake_test1…); the pool's own, derived from the seed, when absent. */

@@ -42,7 +42,8 @@ export interface GovContext {
   live: () => LiveTx[];
   /** A live transaction's index in its block. */
   liveIndex: (t: LiveTx) => number;
-  pools: ReadonlyArray<{ id: string; hex: string }>;
+  /** The chain's pools; a genesis' (owner -1) votes only with what its key holder submits. */
+  pools: ReadonlyArray<{ id: string; hex: string; owner?: number }>;
   /** The world's stake addresses (background accounts). */
   stakeAddresses: readonly string[];
   /** Lovelace controlled by each stake address as of the tip (the accounts' controlled_amount). */
@@ -588,7 +589,7 @@ function worldVotes(g: GovWorld) {
     const hex = seatHex(s, c);
     return worldVotesOf(p, 'drep', hex, drepId(hex, s.script), 0.8, retHeight(s, c));
   };
-  const poolVotes = (pool: { id: string; hex: string }, p: Proposal): Vote[] => (mayVote('spo', p) ? worldVotesOf(p, 'spo', pool.hex, pool.id, 0.55, null) : []);
+  const poolVotes = (pool: { id: string; hex: string; owner?: number }, p: Proposal): Vote[] => (pool.owner !== -1 && mayVote('spo', p) ? worldVotesOf(p, 'spo', pool.hex, pool.id, 0.55, null) : []);
   const memberVotes = (m: number, p: Proposal): Vote[] => {
     // A genesis' committee votes only with what its members submit.
     if (g.genesisCommittee || !mayVote('constitutional_committee', p)) return [];

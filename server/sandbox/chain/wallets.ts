@@ -85,6 +85,7 @@ export function genesisTx(
   wallets: DevWallet[],
   initialFunds: ReadonlyArray<{ address: string; lovelace: bigint }> = [],
   dreps: { list: ReadonlyArray<{ credential: string; script: boolean }>; deposit: bigint } = { list: [], deposit: 0n },
+  delegations: ReadonlyArray<{ stakeAddress: string; poolHex: string }> = [],
 ): string {
   const outputs = CSL.TransactionOutputs.new();
   if (faucet) outputs.add(CSL.TransactionOutput.new(CSL.Address.from_bech32(faucet.address), CSL.Value.new(big(FAUCET_FUNDS))));
@@ -92,12 +93,18 @@ export function genesisTx(
   // A devnet's genesis pays its initial funds after the faucet and the wallets.
   for (const f of initialFunds) outputs.add(CSL.TransactionOutput.new(CSL.Address.from_bech32(f.address), CSL.Value.new(big(f.lovelace))));
   const body = CSL.TransactionBody.new_tx_body(CSL.TransactionInputs.new(), outputs, big(0n));
-  // A devnet's genesis registers its initial DReps (no witness: the genesis transaction is not validated).
-  if (dreps.list.length > 0) {
+  // A devnet's genesis registers its initial DReps, and registers and delegates the stake keys of its
+  // initial delegations (no witness: the genesis transaction is not validated).
+  if (dreps.list.length > 0 || delegations.length > 0) {
     const certs = CSL.Certificates.new();
     for (const d of dreps.list) {
       const cred = d.script ? CSL.Credential.from_scripthash(CSL.ScriptHash.from_hex(d.credential)) : CSL.Credential.from_keyhash(CSL.Ed25519KeyHash.from_hex(d.credential));
       certs.add(CSL.Certificate.new_drep_registration(CSL.DRepRegistration.new(cred, big(dreps.deposit))));
+    }
+    for (const d of delegations) {
+      const cred = CSL.RewardAddress.from_address(CSL.Address.from_bech32(d.stakeAddress))!.payment_cred();
+      certs.add(CSL.Certificate.new_stake_registration(CSL.StakeRegistration.new(cred)));
+      certs.add(CSL.Certificate.new_stake_delegation(CSL.StakeDelegation.new(cred, CSL.Ed25519KeyHash.from_hex(d.poolHex))));
     }
     body.set_certs(certs);
   }

@@ -8,7 +8,7 @@ import { createDevnet, LedgerRefusal, memoryLedgerStore, newDevnetState, type De
 import { exUnitsFee } from '../../../../../server/sandbox/chain/plutus';
 import { COST_MODELS_RAW, PROTOCOL } from '../../../../../server/sandbox/chain/protocol';
 import { ccColdId } from '../../../../../server/sandbox/chain/gov';
-import { devnetGenesisSchema, PLUTUS_COST_MODEL_LENGTHS } from '../../../../../shared/devnet';
+import { devnetGenesisSchema, PLUTUS_COST_MODEL_LENGTHS, poolIdOfKeyHash } from '../../../../../shared/devnet';
 import { anchor, cert, drepVote, govKeysOf, govTx, keyHashOf, proposal } from './gov-builder';
 import { adaOnlyUtxo } from './stake-builder';
 import { assertSchema, serve, type TestServer } from './support';
@@ -198,5 +198,72 @@ describe("a devnet's genesis committee", () => {
     expect(issue({ members: [{ ...member, expiryEpoch: 0 }] })).toMatch(/^committee\.members\.0\.expiryEpoch: an epoch after the genesis epoch 0/);
     expect(issue({ members: [{ ...member, expiryEpoch: 500 }] })).toMatch(/^committee\.members\.0\.expiryEpoch: at most committee_max_term_length \(146\)/);
     for (const threshold of [0, 1.5, { numerator: 0, denominator: 3 }, { numerator: 4, denominator: 3 }, 'half']) expect(issue({ members: [member], threshold })).toMatch(/^committee\.threshold: a share above 0 and at most 1/);
+  });
+});
+
+describe("a devnet's genesis stake distribution", () => {
+  const key = (n: number) => CSL.PrivateKey.from_normal_bytes(new Uint8Array(32).fill(n));
+  const cred = (k: CSL.PrivateKey) => CSL.Credential.from_keyhash(k.to_public().hash());
+  const holder = (n: number) => ({
+    address: CSL.BaseAddress.new(0, cred(key(n)), cred(key(n + 1))).to_address().to_bech32(undefined),
+    stakeAddress: CSL.RewardAddress.new(0, cred(key(n + 1))).to_address().to_bech32(undefined),
+  });
+  const [a, b] = [holder(41), holder(43)];
+  const poolCold = keyHashOf(key(51));
+
+  let servers: TestServer[] = [];
+  afterEach(async () => {
+    await Promise.all(servers.map((s) => s.close()));
+    servers = [];
+  });
+
+  it('registers its pools and delegates its initial funds to them from block 0: /pools, /accounts and the epoch snapshots agree', async () => {
+    const d = devnet({
+      epochLength: 10,
+      initialFunds: [{ address: a.address, lovelace: '5000000000' }, { address: b.address, lovelace: '2000000000' }],
+      initialPools: [{ pledge: '1000000000', cost: '340000000', margin: 0.02, ticker: 'MINE', name: 'My pool' }, { poolKeyHash: poolCold, pledge: '0', cost: '170000000', margin: 0 }],
+      initialDelegations: [{ stakeAddress: a.stakeAddress, pool: 0 }, { stakeAddress: b.stakeAddress, pool: poolIdOfKeyHash(poolCold) }],
+    });
+    const http = await serve(d.chain);
+    servers.push(http);
+    d.next();
+
+    const ids = (await http.get('/pools?count=100')).body as string[];
+    const [mine, keyed] = ids.slice(-2) as [string, string];
+    expect(keyed).toBe(poolIdOfKeyHash(poolCold));
+    const pool = (await http.get(`/pools/${mine}`)).body;
+    assertSchema('/pools/{pool_id}', pool);
+    expect(pool).toMatchObject({ live_stake: '5000000000', live_delegators: 1, declared_pledge: '1000000000', fixed_cost: '340000000', margin_cost: 0.02, blocks_minted: 0 });
+    expect((await http.get(`/pools/${mine}/metadata`)).body).toMatchObject({ pool_id: mine, ticker: 'MINE', name: 'My pool' });
+    expect((await http.get(`/pools/${mine}/delegators`)).body).toEqual([{ address: a.stakeAddress, live_stake: '5000000000' }]);
+    expect((await http.get(`/pools/${keyed}`)).body).toMatchObject({ hex: poolCold, live_stake: '2000000000', live_delegators: 1 });
+    const account = (await http.get(`/accounts/${a.stakeAddress}`)).body;
+    assertSchema('/accounts/{stake_address}', account);
+    expect(account).toMatchObject({ stake_address: a.stakeAddress, active: true, pool_id: mine, controlled_amount: '5000000000' });
+
+    // Two epochs on, the snapshot of epoch 0 is the active stake: the pool's and the account's history say it, and rewards follow.
+    d.advanceTo(45);
+    expect((await http.get(`/pools/${mine}`)).body).toMatchObject({ active_stake: '5000000000' });
+    const history = (await http.get(`/pools/${mine}/history`)).body as Array<{ epoch: number; active_stake: string; delegators_count: number }>;
+    expect(history.find((h) => h.epoch === 2)).toMatchObject({ active_stake: '5000000000', delegators_count: 1 });
+    expect((await http.get(`/accounts/${a.stakeAddress}/history`)).body).toContainEqual(expect.objectContaining({ active_epoch: 2, amount: '5000000000', pool_id: mine }));
+    const rewards = (await http.get(`/accounts/${a.stakeAddress}/rewards`)).body as Array<{ pool_id: string; amount: string }>;
+    expect(rewards.length).toBeGreaterThan(0);
+    expect(rewards.every((r) => r.pool_id === mine && BigInt(r.amount) > 0n)).toBe(true);
+  });
+
+  it('refuses pools and delegations it cannot make, naming the field', () => {
+    const issue = (genesis: DevnetGenesisInput) => {
+      const r = devnetGenesisSchema.safeParse(genesis);
+      expect(r.success).toBe(false);
+      return `${r.error!.issues[0]!.path.join('.')}: ${r.error!.issues[0]!.message}`;
+    };
+    const pool = { pledge: '0', cost: '170000000', margin: 0 };
+    const funds = [{ address: a.address, lovelace: '5000000000' }];
+    expect(issue({ initialPools: [{ ...pool, poolKeyHash: 'zz' }] })).toMatch(/^initialPools\.0\.poolKeyHash: 28 bytes in hex/);
+    expect(issue({ initialPools: [{ ...pool, margin: 1.5 }] })).toMatch(/^initialPools\.0\.margin: /);
+    expect(issue({ initialPools: [{ ...pool, pledge: '9000000000000001' }] })).toMatch(/^initialPools\.0\.pledge: at most 9 billion ada/);
+    expect(issue({ initialFunds: funds, initialPools: [pool], initialDelegations: [{ stakeAddress: b.stakeAddress, pool: 0 }] })).toMatch(/^initialDelegations\.0\.stakeAddress: the stake address of a base address of initialFunds/);
+    expect(issue({ initialFunds: funds, initialPools: [pool], initialDelegations: [{ stakeAddress: a.stakeAddress, pool: 1 }] })).toMatch(/^initialDelegations\.0\.pool: a pool of initialPools/);
   });
 });
