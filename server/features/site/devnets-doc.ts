@@ -122,7 +122,7 @@ export function devnetsApiDocument(config: Config): Record<string, unknown> {
                       required: ['members'],
                       properties: {
                         members: { type: 'array', minItems: 1, maxItems: 32, items: { type: 'object', required: ['coldCredential', 'expiryEpoch'], properties: { coldCredential: hex56, script: { type: 'boolean' }, expiryEpoch: int(1, 10000, 'The last epoch the member serves in (at most committee_max_term_length)') } } },
-                        threshold: { oneOf: [{ type: 'object', properties: { numerator: { type: 'integer' }, denominator: { type: 'integer' } } }, { type: 'number', exclusiveMinimum: 0, maximum: 1 }], description: 'The quorum: a share above 0, at most 1 (default 2/3)' },
+                        threshold: { oneOf: [{ type: 'object', properties: { numerator: { type: 'integer' }, denominator: { type: 'integer' } } }, { type: 'number', minimum: 0, exclusiveMinimum: true, maximum: 1 }], description: 'The quorum: a share above 0, at most 1 (default 2/3)' },
                       },
                     },
                     initialPools: {
