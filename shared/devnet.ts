@@ -184,7 +184,7 @@ export const devnetInitialPoolSchema = z
   })
   .strict();
 
-/** A delegation the genesis makes: an initial fund's stake credential to one of the genesis' pools. */
+/** A delegation the genesis makes: an initial fund's stake credential to one of the genesis' pools, its vote to a DRep, or both. */
 export const devnetInitialDelegationSchema = z
   .object({
     /** The stake address of a base address of initialFunds (stake_test1…). */
@@ -193,9 +193,12 @@ export const devnetInitialDelegationSchema = z
       .max(200)
       .refine((a) => parseStakeAddress(a)?.mainnet === false, 'a testnet stake address (stake_test1…)'),
     /** The pool: its place in initialPools (0 first), or its id (pool1…) when it names its poolKeyHash. */
-    pool: z.union([whole(0, 99), z.string().regex(/^pool1[02-9ac-hj-np-z]{20,100}$/, 'a pool id (pool1…)')], { error: 'the place of a pool in initialPools (0 first) or its id (pool1…)' }),
+    pool: z.union([whole(0, 99), z.string().regex(/^pool1[02-9ac-hj-np-z]{20,100}$/, 'a pool id (pool1…)')], { error: 'the place of a pool in initialPools (0 first) or its id (pool1…)' }).optional(),
+    /** Its vote: the credential of one of initialDReps, or 'abstain' or 'no_confidence'. */
+    drep: z.union([hex56, z.enum(['abstain', 'no_confidence'])], { error: "the credential of one of initialDReps (28 bytes in hex), 'abstain' or 'no_confidence'" }).optional(),
   })
-  .strict();
+  .strict()
+  .refine((d) => d.pool !== undefined || d.drep !== undefined, { message: 'a pool, a drep or both', path: ['pool'] });
 
 /** The id (pool1…) of a pool's cold key hash. */
 export const poolIdOfKeyHash = (hex: string): string => poolBech32(fromHex(hex, 28)!);
@@ -237,7 +240,8 @@ export const devnetGenesisSchema = z
       if (delegated.has(d.stakeAddress)) ctx.addIssue({ code: 'custom', path: ['initialDelegations', i, 'stakeAddress'], message: 'each stake address once' });
       delegated.add(d.stakeAddress);
       if (!funded.has(d.stakeAddress)) ctx.addIssue({ code: 'custom', path: ['initialDelegations', i, 'stakeAddress'], message: 'the stake address of a base address of initialFunds' });
-      if (genesisPoolIndex(g.initialPools, d.pool) === null) ctx.addIssue({ code: 'custom', path: ['initialDelegations', i, 'pool'], message: `a pool of initialPools: its place (0 to ${Math.max(0, g.initialPools.length - 1)}) or the id of its poolKeyHash` });
+      if (d.drep !== undefined && d.drep !== 'abstain' && d.drep !== 'no_confidence' && !g.initialDReps.some((r) => r.credential === d.drep)) ctx.addIssue({ code: 'custom', path: ['initialDelegations', i, 'drep'], message: "the credential of one of initialDReps, 'abstain' or 'no_confidence'" });
+      if (d.pool !== undefined && genesisPoolIndex(g.initialPools, d.pool) === null) ctx.addIssue({ code: 'custom', path: ['initialDelegations', i, 'pool'], message: `a pool of initialPools: its place (0 to ${Math.max(0, g.initialPools.length - 1)}) or the id of its poolKeyHash` });
     });
     if (g.blockIntervalMs % g.slotLengthMs !== 0) ctx.addIssue({ code: 'custom', path: ['blockIntervalMs'], message: 'a multiple of slotLengthMs' });
     else if (g.epochLength % (g.blockIntervalMs / g.slotLengthMs) !== 0) ctx.addIssue({ code: 'custom', path: ['epochLength'], message: 'a multiple of the slots between blocks (blockIntervalMs / slotLengthMs)' });

@@ -102,7 +102,7 @@ export function devnetsApiDocument(config: Config): Record<string, unknown> {
           description:
             'A new chain from this genesis (every field optional): its transactions are forgotten. `blockIntervalMs` is a multiple of `slotLengthMs`, an epoch at least 4 blocks. `protocolParams` overrides parameters by their /epochs/latest/parameters names (fees, deposits, sizes, prices, cost models); `initialFunds` are paid in block 0; `initialDReps` are registered in it. ' +
             '`committee` replaces the sandbox\'s: its members (cold key or script hash, last epoch from 1 to committee_max_term_length) authorize hot keys and vote with them, /governance/committee answers them, and a submitted proposal is ratified at the end of an epoch when their yes votes among the active members that do not abstain reach `threshold` (above 0, at most 1; 2/3 by default) and the DReps\' and pools\' votes pass. ' +
-            '`initialPools` are registered from block 0 beside the sandbox\'s pools (a `poolKeyHash` of yours, or one derived from the seed); `initialDelegations` register and delegate stake keys of initial funds to them (`pool`: a place in initialPools or a pool id), so /pools/{id}, its delegators and /accounts/{stake} agree from block 0, and the epoch snapshots and rewards follow. A field the chain cannot use is a 400 naming its path; nothing is created.',
+            '`initialPools` are registered from block 0 beside the sandbox\'s pools (a `poolKeyHash` of yours, or one derived from the seed); `initialDelegations` register and delegate stake keys of initial funds to them (`pool`: a place in initialPools or a pool id) and their votes to initialDReps (`drep`), active from epoch 0, so /pools/{id}, its delegators and /accounts/{stake} agree from block 0, and the epoch snapshots and rewards follow. A field the chain cannot use is a 400 naming its path; nothing is created.',
           body: {
             schema: {
               type: 'object',
@@ -134,7 +134,7 @@ export function devnetsApiDocument(config: Config): Record<string, unknown> {
                         properties: { poolKeyHash: hex56, vrfKeyHash: { type: 'string', pattern: '^[0-9a-fA-F]{64}$' }, pledge: { type: 'string' }, cost: { type: 'string' }, margin: { type: 'number', minimum: 0, maximum: 1 }, rewardAccount: { type: 'string' }, ticker: { type: 'string' }, name: { type: 'string' } },
                       },
                     },
-                    initialDelegations: { type: 'array', maxItems: 100, items: { type: 'object', required: ['stakeAddress', 'pool'], properties: { stakeAddress: { type: 'string' }, pool: { oneOf: [{ type: 'integer', minimum: 0 }, { type: 'string', description: 'pool1…' }] } } } },
+                    initialDelegations: { type: 'array', maxItems: 100, items: { type: 'object', required: ['stakeAddress'], properties: { stakeAddress: { type: 'string' }, pool: { oneOf: [{ type: 'integer', minimum: 0 }, { type: 'string', description: 'pool1…' }] }, drep: { type: 'string', description: "A credential of initialDReps, 'abstain' or 'no_confidence'" } } } },
                   },
                 },
               },

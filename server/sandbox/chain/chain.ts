@@ -181,7 +181,8 @@ function segmentCache(simulate: (index: number) => Segment, cacheSegments: numbe
 function genesisEntries(devnet: DevnetChainOptions | undefined, faucet: Faucet | null, wallets: DevWallet[], drepDeposit: bigint, world: World): Array<{ hash: string; cbor: string }> {
   const initialFunds = devnet?.initialFunds ?? [];
   const dreps = { list: devnet?.initialDReps ?? [], deposit: drepDeposit };
-  const delegations = (devnet?.initialDelegations ?? []).map((d) => ({ stakeAddress: d.stakeAddress, poolHex: world.pools[world.pools.length - (devnet?.initialPools ?? []).length + d.pool]!.hex }));
+  const first = world.pools.length - (devnet?.initialPools ?? []).length;
+  const delegations = (devnet?.initialDelegations ?? []).map((d) => ({ stakeAddress: d.stakeAddress, poolHex: d.pool === null ? null : world.pools[first + d.pool]!.hex, drep: d.drep }));
   if (!faucet && wallets.length === 0 && initialFunds.length === 0 && dreps.list.length === 0 && delegations.length === 0) return [];
   return [{ hash: '', cbor: genesisTx(faucet, wallets, initialFunds, dreps, delegations) }];
 }

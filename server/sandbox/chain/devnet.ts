@@ -176,7 +176,11 @@ function devnetRuntime(o: { id: string; state: DevnetState; store: LedgerStore; 
         initialFunds: state.genesis.initialFunds.map((f) => ({ address: f.address, lovelace: BigInt(f.lovelace) })),
         initialDReps: state.genesis.initialDReps,
         initialPools: state.genesis.initialPools.map((p) => ({ ...p, pledge: BigInt(p.pledge), cost: BigInt(p.cost) })),
-        initialDelegations: state.genesis.initialDelegations.map((d) => ({ stakeAddress: d.stakeAddress, pool: genesisPoolIndex(state.genesis.initialPools, d.pool)! })),
+        initialDelegations: state.genesis.initialDelegations.map((d) => ({
+          stakeAddress: d.stakeAddress,
+          pool: d.pool === undefined ? null : genesisPoolIndex(state.genesis.initialPools, d.pool),
+          drep: d.drep === undefined ? null : d.drep === 'abstain' || d.drep === 'no_confidence' ? d.drep : { hex: d.drep, script: state.genesis.initialDReps.find((r) => r.credential === d.drep)?.script ?? false },
+        })),
         committee: state.genesis.committee
           ? { members: state.genesis.committee.members.map((m) => ({ coldHex: m.coldCredential, script: m.script, expiryEpoch: m.expiryEpoch })), quorum: state.genesis.committee.threshold }
           : null,

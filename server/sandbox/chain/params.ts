@@ -76,8 +76,8 @@ export interface DevnetChainOptions {
   committee?: { members: Array<{ coldHex: string; script: boolean; expiryEpoch: number }>; quorum: { numerator: number; denominator: number } } | null;
   /** Stake pools registered from block 0, after the world's (the world's own pools keep leading every block). */
   initialPools?: GenesisPoolSpec[];
-  /** Stake keys of initial funds the genesis transaction registers and delegates: `pool` is a place in initialPools. */
-  initialDelegations?: Array<{ stakeAddress: string; pool: number }>;
+  /** Stake keys of initial funds the genesis transaction registers and delegates: `pool` is a place in initialPools, `drep` a DRep of initialDReps (or one of the two special ones). */
+  initialDelegations?: Array<{ stakeAddress: string; pool: number | null; drep: { hex: string; script: boolean } | 'abstain' | 'no_confidence' | null }>;
   /** The forks made so far, ascending by height (each later one above the earlier). */
   forks?: ChainFork[];
 }

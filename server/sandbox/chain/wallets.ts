@@ -79,13 +79,20 @@ export function faucetOf(chainKey: Uint8Array, network: SandboxName): Faucet {
   };
 }
 
+/** A vote delegation's target as CSL takes it. */
+function drepOf(t: { hex: string; script: boolean } | 'abstain' | 'no_confidence'): CSL.DRep {
+  if (t === 'abstain') return CSL.DRep.new_always_abstain();
+  if (t === 'no_confidence') return CSL.DRep.new_always_no_confidence();
+  return t.script ? CSL.DRep.new_script_hash(CSL.ScriptHash.from_hex(t.hex)) : CSL.DRep.new_key_hash(CSL.Ed25519KeyHash.from_hex(t.hex));
+}
+
 /** The genesis transaction of the live ledger: no inputs, it creates the faucet's and the wallets' funds. */
 export function genesisTx(
   faucet: Faucet | null,
   wallets: DevWallet[],
   initialFunds: ReadonlyArray<{ address: string; lovelace: bigint }> = [],
   dreps: { list: ReadonlyArray<{ credential: string; script: boolean }>; deposit: bigint } = { list: [], deposit: 0n },
-  delegations: ReadonlyArray<{ stakeAddress: string; poolHex: string }> = [],
+  delegations: ReadonlyArray<{ stakeAddress: string; poolHex: string | null; drep: { hex: string; script: boolean } | 'abstain' | 'no_confidence' | null }> = [],
 ): string {
   const outputs = CSL.TransactionOutputs.new();
   if (faucet) outputs.add(CSL.TransactionOutput.new(CSL.Address.from_bech32(faucet.address), CSL.Value.new(big(FAUCET_FUNDS))));
@@ -104,7 +111,8 @@ export function genesisTx(
     for (const d of delegations) {
       const cred = CSL.RewardAddress.from_address(CSL.Address.from_bech32(d.stakeAddress))!.payment_cred();
       certs.add(CSL.Certificate.new_stake_registration(CSL.StakeRegistration.new(cred)));
-      certs.add(CSL.Certificate.new_stake_delegation(CSL.StakeDelegation.new(cred, CSL.Ed25519KeyHash.from_hex(d.poolHex))));
+      if (d.poolHex) certs.add(CSL.Certificate.new_stake_delegation(CSL.StakeDelegation.new(cred, CSL.Ed25519KeyHash.from_hex(d.poolHex))));
+      if (d.drep) certs.add(CSL.Certificate.new_vote_delegation(CSL.VoteDelegation.new(cred, drepOf(d.drep))));
     }
     body.set_certs(certs);
   }

@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createDevnet, LedgerRefusal, memoryLedgerStore, newDevnetState, type DevnetGenesisInput, type SandboxChain } from '../../../../../server/sandbox/chain/index';
 import { exUnitsFee } from '../../../../../server/sandbox/chain/plutus';
 import { COST_MODELS_RAW, PROTOCOL } from '../../../../../server/sandbox/chain/protocol';
-import { ccColdId } from '../../../../../server/sandbox/chain/gov';
+import { ccColdId, drepId } from '../../../../../server/sandbox/chain/gov';
 import { devnetGenesisSchema, PLUTUS_COST_MODEL_LENGTHS, poolIdOfKeyHash } from '../../../../../shared/devnet';
 import { anchor, cert, drepVote, govKeysOf, govTx, keyHashOf, proposal } from './gov-builder';
 import { adaOnlyUtxo } from './stake-builder';
@@ -210,6 +210,7 @@ describe("a devnet's genesis stake distribution", () => {
   });
   const [a, b] = [holder(41), holder(43)];
   const poolCold = keyHashOf(key(51));
+  const drepHex = keyHashOf(key(61));
 
   let servers: TestServer[] = [];
   afterEach(async () => {
@@ -217,12 +218,13 @@ describe("a devnet's genesis stake distribution", () => {
     servers = [];
   });
 
-  it('registers its pools and delegates its initial funds to them from block 0: /pools, /accounts and the epoch snapshots agree', async () => {
+  it('registers its pools and delegates its initial funds to them (and their votes to its DReps) from block 0: /pools, /accounts and the epoch snapshots agree', async () => {
     const d = devnet({
       epochLength: 10,
       initialFunds: [{ address: a.address, lovelace: '5000000000' }, { address: b.address, lovelace: '2000000000' }],
       initialPools: [{ pledge: '1000000000', cost: '340000000', margin: 0.02, ticker: 'MINE', name: 'My pool' }, { poolKeyHash: poolCold, pledge: '0', cost: '170000000', margin: 0 }],
-      initialDelegations: [{ stakeAddress: a.stakeAddress, pool: 0 }, { stakeAddress: b.stakeAddress, pool: poolIdOfKeyHash(poolCold) }],
+      initialDReps: [{ credential: drepHex }],
+      initialDelegations: [{ stakeAddress: a.stakeAddress, pool: 0 }, { stakeAddress: b.stakeAddress, pool: poolIdOfKeyHash(poolCold), drep: drepHex }],
     });
     const http = await serve(d.chain);
     servers.push(http);
@@ -241,6 +243,9 @@ describe("a devnet's genesis stake distribution", () => {
     const account = (await http.get(`/accounts/${a.stakeAddress}`)).body;
     assertSchema('/accounts/{stake_address}', account);
     expect(account).toMatchObject({ stake_address: a.stakeAddress, active: true, active_epoch: 0, pool_id: mine, controlled_amount: '5000000000' });
+    expect(account.drep_id).toBeNull();
+    expect((await http.get(`/accounts/${b.stakeAddress}`)).body).toMatchObject({ pool_id: keyed, drep_id: drepId(drepHex, false), controlled_amount: '2000000000' });
+    expect((await http.get(`/governance/dreps/${drepId(drepHex, false)}`)).body).toMatchObject({ amount: '2000000000', active: true });
     expect((await http.get(`/accounts/${a.stakeAddress}/delegations`)).body).toEqual([expect.objectContaining({ active_epoch: 0, pool_id: mine, amount: '5000000000', block_height: 0 })]);
 
     // The epochs' snapshots: epochs 0 and 1 have the genesis', epoch 2 the end of epoch 0's; the rewards of each epoch follow at the next.
@@ -266,5 +271,8 @@ describe("a devnet's genesis stake distribution", () => {
     expect(issue({ initialPools: [{ ...pool, pledge: '9000000000000001' }] })).toMatch(/^initialPools\.0\.pledge: at most 9 billion ada/);
     expect(issue({ initialFunds: funds, initialPools: [pool], initialDelegations: [{ stakeAddress: b.stakeAddress, pool: 0 }] })).toMatch(/^initialDelegations\.0\.stakeAddress: the stake address of a base address of initialFunds/);
     expect(issue({ initialFunds: funds, initialPools: [pool], initialDelegations: [{ stakeAddress: a.stakeAddress, pool: 1 }] })).toMatch(/^initialDelegations\.0\.pool: a pool of initialPools/);
+    expect(issue({ initialFunds: funds, initialDelegations: [{ stakeAddress: a.stakeAddress, drep: drepHex }] })).toMatch(/^initialDelegations\.0\.drep: the credential of one of initialDReps/);
+    expect(issue({ initialFunds: funds, initialDelegations: [{ stakeAddress: a.stakeAddress }] })).toMatch(/^initialDelegations\.0\.pool: a pool, a drep or both/);
+    expect(devnetGenesisSchema.safeParse({ initialFunds: funds, initialDelegations: [{ stakeAddress: a.stakeAddress, drep: 'abstain' }] }).success).toBe(true);
   });
 });
