@@ -109,7 +109,7 @@ describe("a devnet's cost models", () => {
 describe("a devnet's genesis committee", () => {
   const key = (n: number) => CSL.PrivateKey.from_normal_bytes(new Uint8Array(32).fill(n));
   const cred = (k: CSL.PrivateKey) => CSL.Credential.from_keyhash(k.to_public().hash());
-  const [cold1, cold2, hot1, hot2, stranger] = [key(11), key(12), key(21), key(22), key(31)];
+  const [cold1, cold2, hot1, hot2, stranger, poolKey] = [key(11), key(12), key(21), key(22), key(31), key(32)];
   const hotAuth = (cold: CSL.PrivateKey, hot: CSL.PrivateKey) => CSL.Certificate.new_committee_hot_auth(CSL.CommitteeHotAuth.new(cred(cold), cred(hot)));
   const ccVote = (votes: CSL.VotingProcedures, hot: CSL.PrivateKey, txHash: string, index: number, vote: CSL.VoteKind) => {
     votes.insert(CSL.Voter.new_constitutional_committee_hot_credential(cred(hot)), CSL.GovernanceActionId.new(CSL.TransactionHash.from_hex(txHash), index), CSL.VotingProcedure.new(vote));
@@ -130,6 +130,7 @@ describe("a devnet's genesis committee", () => {
       protocolParams: { gov_action_deposit: '1000000', drep_deposit: '2000000' },
       initialDReps: [{ credential: keyHashOf(drepOwner.drep) }],
       committee: { members: [{ coldCredential: keyHashOf(cold1), expiryEpoch: 50 }, { coldCredential: keyHashOf(cold2), expiryEpoch: 40 }], threshold: { numerator: 3, denominator: 5 } },
+      initialPools: [{ poolKeyHash: keyHashOf(poolKey), pledge: '0', cost: '170000000', margin: 0 }],
     };
     const d = devnet(genesis);
     const keys = govKeysOf(d.alice.mnemonic);
@@ -155,8 +156,12 @@ describe("a devnet's genesis committee", () => {
 
     const proposed = await d.chain.submit(govTx({
       inputs: [utxo()], change: d.alice.address, signers: [keys.payment],
-      proposals: [proposal(constitution('https://example.invalid/a.txt'), d.alice.stakeAddress!, 1_000_000n), proposal(constitution('https://example.invalid/b.txt'), d.alice.stakeAddress!, 1_000_000n)],
-      deposit: 2_000_000n,
+      proposals: [
+        proposal(constitution('https://example.invalid/a.txt'), d.alice.stakeAddress!, 1_000_000n),
+        proposal(constitution('https://example.invalid/b.txt'), d.alice.stakeAddress!, 1_000_000n),
+        proposal(CSL.GovernanceAction.new_info_action(CSL.InfoAction.new()), d.alice.stakeAddress!, 1_000_000n),
+      ],
+      deposit: 3_000_000n,
     }));
     d.next();
     // A hot key no member authorized may not vote.
@@ -167,6 +172,12 @@ describe("a devnet's genesis committee", () => {
     for (const [hot, second] of [[hot1, CSL.VoteKind.Yes], [hot2, CSL.VoteKind.No]] as const) votes = ccVote(ccVote(votes, hot, proposed, 0, CSL.VoteKind.Yes), hot, proposed, 1, second);
     const voted = await d.chain.submit(govTx({ inputs: [utxo()], change: d.alice.address, signers: [keys.payment, drepOwner.drep, hot1, hot2], votes }));
     d.next();
+    // The holder of a genesis pool's key votes as the pool.
+    const poolVote = CSL.VotingProcedures.new();
+    poolVote.insert(CSL.Voter.new_stake_pool_key_hash(poolKey.to_public().hash()), CSL.GovernanceActionId.new(CSL.TransactionHash.from_hex(proposed), 2), CSL.VotingProcedure.new(CSL.VoteKind.Yes));
+    const byPool = await d.chain.submit(govTx({ inputs: [utxo()], change: d.alice.address, signers: [keys.payment, poolKey], votes: poolVote }));
+    d.next();
+    expect((await http.get(`/governance/proposals/${proposed}/2/votes`)).body).toEqual([expect.objectContaining({ tx_hash: byPool, voter_role: 'spo', voter: poolIdOfKeyHash(keyHashOf(poolKey)), vote: 'yes' })]);
     const ccVotes = (await http.get(`/governance/committee/${ccColdId(keyHashOf(cold2))}/votes`)).body;
     expect(ccVotes).toEqual([expect.objectContaining({ tx_hash: voted, vote: 'yes' }), expect.objectContaining({ tx_hash: voted, vote: 'no' })]);
 
