@@ -194,6 +194,7 @@ describe('the steering calls', () => {
     expect(created.status, JSON.stringify(created.body)).toBe(201);
     const committee = (await call(`${gw.url}/api/v0/governance/committee`, key)).body;
     expect(committee).toMatchObject({ quorum: { numerator: 500_000, denominator: 1_000_000 }, members: [{ cc_cold_hex: cold, status: 'not_authorized', expiration_epoch: 30 }] });
+    expect((await audit()).find((e) => e.action === 'devnet.created')?.details).toMatchObject({ epoch_length: 120, committee_members: 1, initial_pools: 0 });
     const refusals: Array<[unknown, RegExp]> = [
       [{ members: [{ coldCredential: 'not-a-hash', expiryEpoch: 30 }] }, /^genesis\.committee\.members\.0\.coldCredential: 28 bytes in hex/],
       [{ members: [{ coldCredential: cold, expiryEpoch: 0 }] }, /^genesis\.committee\.members\.0\.expiryEpoch: an epoch after the genesis epoch 0/],

@@ -145,7 +145,7 @@ export function devnetService(db: Db, registry: DevnetRegistry, now: () => numbe
     async create(c: SteeringCall, genesis: DevnetGenesisSettings): Promise<DevnetStateDto> {
       const { devnetId, chain } = await registry.replace(c.projectId, genesis);
       const state = await stateOf(devnetId, chain);
-      await audit(c, 'devnet.created', { slot_length_ms: genesis.slotLengthMs, epoch_length: genesis.epochLength, block_interval_ms: genesis.blockIntervalMs, initial_funds: genesis.initialFunds.length });
+      await audit(c, 'devnet.created', { slot_length_ms: genesis.slotLengthMs, epoch_length: genesis.epochLength, block_interval_ms: genesis.blockIntervalMs, initial_funds: genesis.initialFunds.length, initial_dreps: genesis.initialDReps.length, committee_members: genesis.committee?.members.length ?? 0, initial_pools: genesis.initialPools.length, initial_delegations: genesis.initialDelegations.length });
       return state;
     },
 
