@@ -419,7 +419,7 @@ function drepSeats(g: GovBase) {
   return { seats, cycleStart, regHeight, retHeight, seatHex, seatCycleAt, seatEvents, seatNextEvent };
 }
 
-/** The constitutional committee's members and their hot keys: the world's, term by term, or a genesis' (committeeOf). */
+/** The constitutional committee's members and their hot keys: the world's, term by term, or a genesis' (the same questions, answered from its members' certificates). */
 function committeeKeys(g: GovBase & ReturnType<typeof liveLayer>) {
   return g.ctx.committee ? genesisCommitteeKeys(g, g.ctx.committee) : worldCommitteeKeys(g);
 }
@@ -447,7 +447,7 @@ function worldCommitteeKeys(g: GovBase) {
   };
   return {
     genesisCommittee: null as GenesisCommittee | null, size: COMMITTEE_SIZE, quorum: COMMITTEE_QUORUM, expiryOf: (_m: number, epoch: number) => (term(epoch) + 1) * g.ctx.protocol.committeeMaxTermLength,
-    term, coldHex, hotHex, resignEpoch, hotAt, hotOwner, memberAt,
+    term, coldHex, resignEpoch, hotAt, hotOwner, memberAt,
   };
 }
 
@@ -478,7 +478,7 @@ function genesisCommitteeKeys(g: GovBase & ReturnType<typeof liveLayer>, c: Gene
   };
   return {
     genesisCommittee: c as GenesisCommittee | null, size: members.length, quorum: c.quorum, expiryOf: (m: number, _epoch: number) => members[m]!.expiryEpoch,
-    term: (_epoch: number) => 0, coldHex, hotHex: (_m: number, _t: number): string => '', resignEpoch: Infinity, hotAt, hotOwner, memberAt,
+    term: (_epoch: number) => 0, coldHex, resignEpoch: Infinity, hotAt, hotOwner, memberAt,
   };
 }
 
