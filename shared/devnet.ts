@@ -20,8 +20,12 @@ export const DEVNET_DEFAULTS = {
 
 /** Blocks a single produce() makes at most. */
 export const DEVNET_MAX_PRODUCE = 10_000;
+/** committee_max_term_length when a genesis does not set it (the chain's default protocol parameters'). */
+export const DEFAULT_COMMITTEE_MAX_TERM_LENGTH = 146;
 /** Lovelace one genesis output holds at most (45 billion ada, the maximum supply). */
 const MAX_LOVELACE = 45_000_000_000_000_000n;
+/** A genesis pool's pledge and fixed cost at most: 9 billion ada. */
+const MAX_POOL_LOVELACE = 9_000_000_000_000_000n;
 
 const whole = (min: number, max: number) => z.number().int().min(min).max(max);
 /** A lovelace amount as text (the API's form: lovelace do not fit a JSON number), or a number. */
@@ -116,6 +120,8 @@ export const devnetInitialDrepSchema = z
 
 const hex56 = z.string().regex(/^[0-9a-fA-F]{56}$/, '28 bytes in hex (56 characters)').transform((v) => v.toLowerCase());
 
+const THRESHOLD_MESSAGE = 'a share above 0 and at most 1: { numerator, denominator } (whole numbers up to 1,000,000) or a decimal with at most 6 digits after the point';
+
 /** The constitutional committee of a genesis: its members' cold credentials, their terms, and the share of yes votes it takes. */
 export const devnetCommitteeSchema = z
   .object({
@@ -126,27 +132,28 @@ export const devnetCommitteeSchema = z
             /** The member's cold credential: a key hash (or a script hash), whose holder authorizes hot keys and resigns. */
             coldCredential: hex56,
             script: z.boolean().default(false),
-            /** The last epoch the member serves in. */
-            expiryEpoch: whole(0, 1_000_000),
+            /** The last epoch the member serves in: from 1 (the chain starts in epoch 0) to committee_max_term_length. */
+            expiryEpoch: z.number({ error: 'an epoch from 1 to committee_max_term_length' }).int('an epoch from 1 to committee_max_term_length').min(1, 'an epoch after the genesis epoch 0 (1 or later): a term that has ended by epoch 1 is in the past').max(1_000_000),
           })
           .strict(),
       )
       .min(1, 'at least one member')
       .max(32, 'at most 32 members'),
-    /** The committee's quorum: the share of yes votes among its active members a proposal needs, as a fraction or a decimal from 0 to 1. */
+    /** The committee's quorum: the share of yes votes among its active members a proposal needs, as a fraction or a decimal above 0, at most 1. */
     threshold: z
-      .union([
-        z
-          .object({ numerator: whole(0, 1_000_000), denominator: whole(1, 1_000_000) })
-          .strict()
-          .refine((t) => t.numerator <= t.denominator, 'numerator at most denominator: a share from 0 to 1'),
-        z
-          .number()
-          .min(0)
-          .max(1)
-          .refine((n) => /^\d(?:\.\d{1,6})?$/.test(String(n)), 'a decimal from 0 to 1 with at most 6 digits after the point')
-          .transform((n) => ({ numerator: Math.round(n * 1_000_000), denominator: 1_000_000 })),
-      ])
+      .union(
+        [
+          z
+            .object({ numerator: z.number(), denominator: z.number() }, { error: THRESHOLD_MESSAGE })
+            .strict()
+            .refine((t) => [t.numerator, t.denominator].every((n) => Number.isSafeInteger(n) && n >= 1 && n <= 1_000_000) && t.numerator <= t.denominator, THRESHOLD_MESSAGE),
+          z
+            .number()
+            .refine((n) => n > 0 && n <= 1 && /^\d(?:\.\d{1,6})?$/.test(String(n)), THRESHOLD_MESSAGE)
+            .transform((n) => ({ numerator: Math.round(n * 1_000_000), denominator: 1_000_000 })),
+        ],
+        { error: THRESHOLD_MESSAGE },
+      )
       .default({ numerator: 2, denominator: 3 }),
   })
   .strict()
@@ -161,9 +168,9 @@ export const devnetInitialPoolSchema = z
     poolKeyHash: hex56.optional(),
     /** The hash of the pool's VRF key; derived from the seed when absent. */
     vrfKeyHash: z.string().regex(/^[0-9a-fA-F]{64}$/, '32 bytes in hex (64 characters)').transform((v) => v.toLowerCase()).optional(),
-    pledge: lovelaceText.refine((v) => BigInt(v) <= MAX_LOVELACE, 'at most 45 billion ada'),
+    pledge: lovelaceText.refine((v) => BigInt(v) <= MAX_POOL_LOVELACE, 'at most 9 billion ada'),
     /** The pool's fixed cost per epoch, lovelace. */
-    cost: lovelaceText.refine((v) => BigInt(v) <= MAX_LOVELACE, 'at most 45 billion ada'),
+    cost: lovelaceText.refine((v) => BigInt(v) <= MAX_POOL_LOVELACE, 'at most 9 billion ada'),
     /** The pool's margin: a share from 0 to 1. */
     margin: z.number().min(0).max(1),
     /** The stake address its rewards go to (stake_test1…); the pool's own, derived from the seed, when absent. */
@@ -177,7 +184,7 @@ export const devnetInitialPoolSchema = z
   })
   .strict();
 
-/** A delegation the genesis makes: an initial fund's stake credential to one of the genesis' pools. */
+/** A delegation the genesis makes: an initial fund's stake credential to one of the genesis' pools, its vote to a DRep, or both. */
 export const devnetInitialDelegationSchema = z
   .object({
     /** The stake address of a base address of initialFunds (stake_test1…). */
@@ -186,9 +193,12 @@ export const devnetInitialDelegationSchema = z
       .max(200)
       .refine((a) => parseStakeAddress(a)?.mainnet === false, 'a testnet stake address (stake_test1…)'),
     /** The pool: its place in initialPools (0 first), or its id (pool1…) when it names its poolKeyHash. */
-    pool: z.union([whole(0, 99), z.string().regex(/^pool1[02-9ac-hj-np-z]{20,100}$/, 'a pool id (pool1…)')], { error: 'the place of a pool in initialPools (0 first) or its id (pool1…)' }),
+    pool: z.union([whole(0, 99), z.string().regex(/^pool1[02-9ac-hj-np-z]{20,100}$/, 'a pool id (pool1…)')], { error: 'the place of a pool in initialPools (0 first) or its id (pool1…)' }).optional(),
+    /** Its vote: the credential of one of initialDReps, or 'abstain' or 'no_confidence'. */
+    drep: z.union([hex56, z.enum(['abstain', 'no_confidence'])], { error: "the credential of one of initialDReps (28 bytes in hex), 'abstain' or 'no_confidence'" }).optional(),
   })
-  .strict();
+  .strict()
+  .refine((d) => d.pool !== undefined || d.drep !== undefined, { message: 'a pool, a drep or both', path: ['pool'] });
 
 /** The id (pool1…) of a pool's cold key hash. */
 export const poolIdOfKeyHash = (hex: string): string => poolBech32(fromHex(hex, 28)!);
@@ -218,6 +228,10 @@ export const devnetGenesisSchema = z
   .strict()
   .superRefine((g, ctx) => {
     if (new Set(g.initialDReps.map((d) => d.credential)).size !== g.initialDReps.length) ctx.addIssue({ code: 'custom', path: ['initialDReps'], message: 'each credential once' });
+    const maxTerm = g.protocolParams.committee_max_term_length ?? DEFAULT_COMMITTEE_MAX_TERM_LENGTH;
+    g.committee?.members.forEach((m, i) => {
+      if (m.expiryEpoch > maxTerm) ctx.addIssue({ code: 'custom', path: ['committee', 'members', i, 'expiryEpoch'], message: `at most committee_max_term_length (${maxTerm}) epochs after the genesis` });
+    });
     const poolKeys = g.initialPools.flatMap((p) => (p.poolKeyHash ? [p.poolKeyHash] : []));
     if (new Set(poolKeys).size !== poolKeys.length) ctx.addIssue({ code: 'custom', path: ['initialPools'], message: 'each poolKeyHash once' });
     const funded = new Set(g.initialFunds.map((f) => stakeAddressOf(f.address)).filter((a) => a !== null));
@@ -226,7 +240,8 @@ export const devnetGenesisSchema = z
       if (delegated.has(d.stakeAddress)) ctx.addIssue({ code: 'custom', path: ['initialDelegations', i, 'stakeAddress'], message: 'each stake address once' });
       delegated.add(d.stakeAddress);
       if (!funded.has(d.stakeAddress)) ctx.addIssue({ code: 'custom', path: ['initialDelegations', i, 'stakeAddress'], message: 'the stake address of a base address of initialFunds' });
-      if (genesisPoolIndex(g.initialPools, d.pool) === null) ctx.addIssue({ code: 'custom', path: ['initialDelegations', i, 'pool'], message: `a pool of initialPools: its place (0 to ${Math.max(0, g.initialPools.length - 1)}) or the id of its poolKeyHash` });
+      if (d.drep !== undefined && d.drep !== 'abstain' && d.drep !== 'no_confidence' && !g.initialDReps.some((r) => r.credential === d.drep)) ctx.addIssue({ code: 'custom', path: ['initialDelegations', i, 'drep'], message: "the credential of one of initialDReps, 'abstain' or 'no_confidence'" });
+      if (d.pool !== undefined && genesisPoolIndex(g.initialPools, d.pool) === null) ctx.addIssue({ code: 'custom', path: ['initialDelegations', i, 'pool'], message: `a pool of initialPools: its place (0 to ${Math.max(0, g.initialPools.length - 1)}) or the id of its poolKeyHash` });
     });
     if (g.blockIntervalMs % g.slotLengthMs !== 0) ctx.addIssue({ code: 'custom', path: ['blockIntervalMs'], message: 'a multiple of slotLengthMs' });
     else if (g.epochLength % (g.blockIntervalMs / g.slotLengthMs) !== 0) ctx.addIssue({ code: 'custom', path: ['epochLength'], message: 'a multiple of the slots between blocks (blockIntervalMs / slotLengthMs)' });

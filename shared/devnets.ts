@@ -46,6 +46,11 @@ export const DEVNET_FIELD_LABELS = {
   securityParam: 'Security parameter k',
 } as const;
 
+/** The API field a steering call's message starts with ('blocks must be…', 'genesis.slotLengthMs: …'), as its path; undefined when it names none. */
+export function devnetFieldOf(message: string): string | undefined {
+  return /^([A-Za-z][\w.]*)(?=(?: must |: ))/.exec(message)?.[1];
+}
+
 const labelOf = (field: string): string | undefined => (Object.hasOwn(DEVNET_FIELD_LABELS, field) ? DEVNET_FIELD_LABELS[field as keyof typeof DEVNET_FIELD_LABELS] : undefined);
 
 /**
@@ -54,10 +59,10 @@ const labelOf = (field: string): string | undefined => (Object.hasOwn(DEVNET_FIE
  * their labels. Any other text is left as it is.
  */
 export function withDevnetFieldLabels(message: string): string {
-  const lead = /^([A-Za-z][\w.]*)(?=(?: must |: ))/.exec(message);
-  const field = lead?.[1]?.split('.').at(-1);
+  const lead = devnetFieldOf(message);
+  const field = lead?.split('.').at(-1);
   const label = field ? labelOf(field) : undefined;
-  const led = label ? `${label}${message.slice(lead![1]!.length)}` : message;
+  const led = label ? `${label}${message.slice(lead!.length)}` : message;
   // The genesis' names are one camel-case word each; prose words ('blocks', 'count') are never replaced inside the text.
   return led.replace(/\b[a-z]+[A-Z]\w*\b/g, (name) => labelOf(name) ?? name);
 }

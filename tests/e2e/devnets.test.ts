@@ -9,7 +9,7 @@ const shots = process.env.SCREENSHOT_DIR;
 describe.runIf(browserAvailable())("a devnet project's Devnet card, in Chromium", () => {
   const suite = useBrowserApp();
 
-  it('shows the chain and steers it: pause, produce, snapshot; a bad count is refused on the field, by its label', async () => {
+  it("shows the chain and steers it: pause, produce, snapshot; a bad count, and the API's refusal of a rollback, are shown on the field, by its label", async () => {
     const { page } = await suite.signIn('devnet-card@example.com', '/dashboard');
     const workspaceId = ((await (await page.request.get(`${suite.app.url}/api/workspaces`)).json()).data as Array<{ id: number }>)[0]!.id;
     const csrf = (await (await page.request.get(`${suite.app.url}/auth/csrf`)).json()).data.csrfToken as string;
@@ -36,6 +36,15 @@ describe.runIf(browserAvailable())("a devnet project's Devnet card, in Chromium"
     await page.getByRole('button', { name: 'Produce' }).click();
     await page.getByText(withDevnetFieldLabels(DEVNET_MESSAGES.count)).waitFor();
     expect(await page.getByText(DEVNET_MESSAGES.count).count()).toBe(0);
+    expect(await tipNow()).toBe(before + 5);
+
+    // The API's own refusal (more blocks than the chain has, which the form cannot know) is shown on the field too, by its label.
+    await page.getByRole('textbox', { name: 'Blocks to roll back' }).fill('2000');
+    await page.getByRole('button', { name: 'Roll back' }).click();
+    const refused = page.getByRole('alert').filter({ hasText: /^Blocks to roll back must be at most \d+: the chain has that many blocks after its genesis\.$/ });
+    await refused.waitFor();
+    expect(await page.getByText(/^blocks must be at most/).count()).toBe(0);
+    expect(await page.getByRole('textbox', { name: 'Blocks to roll back' }).getAttribute('aria-invalid')).toBe('true');
     expect(await tipNow()).toBe(before + 5);
 
     await page.getByRole('textbox', { name: 'Snapshot name' }).fill('five-more');

@@ -18,6 +18,7 @@ import { sandboxDevnetEngine } from '../../server/sandbox/devnet-engine';
 import { createLogger } from '../../server/logger';
 import { makeUser } from '../helpers/workspace-fixture';
 import { deniedMessages } from '../../shared/permissions';
+import { stakeAddressOf } from '../../shared/cardano/address';
 
 const app = useTestApp();
 let gw: RunningGateway;
@@ -185,6 +186,53 @@ describe('the steering calls', () => {
     expect(created.body).toMatchObject({ slot_length_ms: 200, epoch_length: 100, block_interval_ms: 200 });
     const genesis = (await call(`${gw.url}/api/v0/genesis`, key)).body;
     expect(genesis).toMatchObject({ epoch_length: 100, slot_length: 0.2, network_magic: 42 });
+  });
+
+  it("create from a genesis with a committee of your own, and refuse a bad one whole: nothing is created", async () => {
+    const cold = 'c0'.repeat(28);
+    const created = await steer('POST', '', { genesis: { epochLength: 120, committee: { members: [{ coldCredential: cold, expiryEpoch: 30 }], threshold: 0.5 } } });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const committee = (await call(`${gw.url}/api/v0/governance/committee`, key)).body;
+    expect(committee).toMatchObject({ quorum: { numerator: 500_000, denominator: 1_000_000 }, members: [{ cc_cold_hex: cold, status: 'not_authorized', expiration_epoch: 30 }] });
+    expect((await audit()).find((e) => e.action === 'devnet.created')?.details).toMatchObject({ epoch_length: 120, committee_members: 1, initial_pools: 0 });
+    const refusals: Array<[unknown, RegExp]> = [
+      [{ members: [{ coldCredential: 'not-a-hash', expiryEpoch: 30 }] }, /^genesis\.committee\.members\.0\.coldCredential: 28 bytes in hex/],
+      [{ members: [{ coldCredential: cold, expiryEpoch: 0 }] }, /^genesis\.committee\.members\.0\.expiryEpoch: an epoch after the genesis epoch 0/],
+      [{ members: [{ coldCredential: cold, expiryEpoch: 30 }], threshold: 0 }, /^genesis\.committee\.threshold: a share above 0 and at most 1/],
+      [{ members: [{ coldCredential: cold, expiryEpoch: 30 }], threshold: { numerator: 3, denominator: 2 } }, /^genesis\.committee\.threshold: a share above 0 and at most 1/],
+    ];
+    for (const [bad, message] of refusals) {
+      const res = await steer('POST', '', { genesis: { epochLength: 60, committee: bad } });
+      expect(res.status, JSON.stringify(res.body)).toBe(400);
+      expect(res.body.message).toMatch(message);
+    }
+    // The chain is still the one created above.
+    expect((await call(`${gw.url}/api/v0/genesis`, key)).body).toMatchObject({ epoch_length: 120 });
+    expect((await call(`${gw.url}/api/v0/governance/committee`, key)).body.members).toHaveLength(1);
+  });
+
+  it('create from a genesis with a stake distribution of your own, and refuse a bad one whole: nothing is created', async () => {
+    const stake = stakeAddressOf(ADDRESS)!;
+    const created = await steer('POST', '', {
+      genesis: { epochLength: 90, initialFunds: [{ address: ADDRESS, lovelace: '3000000000' }], initialPools: [{ pledge: '500000000', cost: '170000000', margin: 0.01, ticker: 'OWN' }], initialDelegations: [{ stakeAddress: stake, pool: 0 }] },
+    });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const account = (await call(`${gw.url}/api/v0/accounts/${stake}`, key)).body;
+    expect(account).toMatchObject({ active: true, active_epoch: 0, controlled_amount: '3000000000', pool_id: expect.stringMatching(/^pool1/) });
+    expect((await call(`${gw.url}/api/v0/pools/${account.pool_id}`, key)).body).toMatchObject({ live_stake: '3000000000', active_stake: '3000000000', live_delegators: 1, declared_pledge: '500000000' });
+    expect((await call(`${gw.url}/api/v0/pools/${account.pool_id}/delegators`, key)).body).toEqual([{ address: stake, live_stake: '3000000000' }]);
+    const refusals: Array<[unknown, RegExp]> = [
+      [{ initialPools: [{ poolKeyHash: 'xyz', pledge: '0', cost: '170000000', margin: 0 }] }, /^genesis\.initialPools\.0\.poolKeyHash: 28 bytes in hex/],
+      [{ initialFunds: [{ address: ADDRESS, lovelace: '3000000000' }], initialPools: [{ pledge: '0', cost: '170000000', margin: 0 }], initialDelegations: [{ stakeAddress: stake, pool: 3 }] }, /^genesis\.initialDelegations\.0\.pool: a pool of initialPools/],
+      [{ initialPools: [{ pledge: '0', cost: '170000000', margin: 0 }], initialDelegations: [{ stakeAddress: stake, pool: 0 }] }, /^genesis\.initialDelegations\.0\.stakeAddress: the stake address of a base address of initialFunds/],
+    ];
+    for (const [bad, message] of refusals) {
+      const res = await steer('POST', '', { genesis: { epochLength: 60, ...(bad as object) } });
+      expect(res.status, JSON.stringify(res.body)).toBe(400);
+      expect(res.body.message).toMatch(message);
+    }
+    expect((await call(`${gw.url}/api/v0/genesis`, key)).body).toMatchObject({ epoch_length: 90 });
+    expect((await call(`${gw.url}/api/v0/accounts/${stake}`, key)).body).toMatchObject({ pool_id: account.pool_id });
   });
 
   it('answer bad input with a clear 400, never a 500', async () => {

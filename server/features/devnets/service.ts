@@ -145,7 +145,7 @@ export function devnetService(db: Db, registry: DevnetRegistry, now: () => numbe
     async create(c: SteeringCall, genesis: DevnetGenesisSettings): Promise<DevnetStateDto> {
       const { devnetId, chain } = await registry.replace(c.projectId, genesis);
       const state = await stateOf(devnetId, chain);
-      await audit(c, 'devnet.created', { slot_length_ms: genesis.slotLengthMs, epoch_length: genesis.epochLength, block_interval_ms: genesis.blockIntervalMs, initial_funds: genesis.initialFunds.length });
+      await audit(c, 'devnet.created', { slot_length_ms: genesis.slotLengthMs, epoch_length: genesis.epochLength, block_interval_ms: genesis.blockIntervalMs, initial_funds: genesis.initialFunds.length, initial_dreps: genesis.initialDReps.length, committee_members: genesis.committee?.members.length ?? 0, initial_pools: genesis.initialPools.length, initial_delegations: genesis.initialDelegations.length });
       return state;
     },
 
@@ -182,7 +182,7 @@ export function devnetService(db: Db, registry: DevnetRegistry, now: () => numbe
           c,
           'devnet.rolled_back',
           async (ch) => {
-            if (blocks > ch.tip().height) throw new RangeError(`The chain has ${ch.tip().height} blocks after its genesis: roll back at most that many`);
+            if (blocks > ch.tip().height) throw new RangeError(`blocks must be at most ${ch.tip().height}: the chain has that many blocks after its genesis`);
             return ch.steering.rollback(blocks, txs);
           },
           (r, tip) => ({ blocks, txs, height: tip.height, requeued: r.requeued.length, dropped: r.dropped.length }),

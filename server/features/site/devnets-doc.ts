@@ -65,6 +65,7 @@ const operation = (o: Op) => ({
 });
 
 const int = (min: number, max: number, description: string) => ({ type: 'integer', minimum: min, maximum: max, description });
+const hex56 = { type: 'string', pattern: '^[0-9a-fA-F]{56}$', description: '28 bytes in hex' };
 
 export function devnetsApiDocument(config: Config): Record<string, unknown> {
   const gw = config.gateway.publicUrl;
@@ -98,7 +99,10 @@ export function devnetsApiDocument(config: Config): Record<string, unknown> {
         post: operation({
           id: 'devnetCreate',
           summary: 'Start again from a genesis of your own',
-          description: 'A new chain from this genesis (every field optional): its transactions are forgotten. `blockIntervalMs` is a multiple of `slotLengthMs`, an epoch at least 4 blocks. `protocolParams` overrides parameters by their /epochs/latest/parameters names (fees, deposits, sizes); `initialFunds` are paid in block 0.',
+          description:
+            'A new chain from this genesis (every field optional): its transactions are forgotten. `blockIntervalMs` is a multiple of `slotLengthMs`, an epoch at least 4 blocks. `protocolParams` overrides parameters by their /epochs/latest/parameters names (fees, deposits, sizes, prices, cost models); `initialFunds` are paid in block 0; `initialDReps` are registered in it. ' +
+            '`committee` replaces the sandbox\'s: its members (cold key or script hash, last epoch from 1 to committee_max_term_length) authorize hot keys and vote with them, /governance/committee answers them, and a submitted proposal is ratified at the end of an epoch when their yes votes among the active members that do not abstain reach `threshold` (above 0, at most 1; 2/3 by default) and the DReps\' and pools\' votes pass. ' +
+            '`initialPools` are registered from block 0 beside the sandbox\'s pools (a `poolKeyHash` of yours, or one derived from the seed); `initialDelegations` register and delegate stake keys of initial funds to them (`pool`: a place in initialPools or a pool id) and their votes to initialDReps (`drep`), active from epoch 0, so /pools/{id}, its delegators and /accounts/{stake} agree from block 0, and the epoch snapshots and rewards follow. A field the chain cannot use is a 400 naming its path; nothing is created.',
           body: {
             schema: {
               type: 'object',
@@ -112,14 +116,40 @@ export function devnetsApiDocument(config: Config): Record<string, unknown> {
                     securityParam: int(1, 2160, 'k (default 100)'),
                     protocolParams: { type: 'object', additionalProperties: true },
                     initialFunds: { type: 'array', maxItems: 100, items: { type: 'object', properties: { address: { type: 'string' }, lovelace: { type: 'string' } } } },
+                    initialDReps: { type: 'array', maxItems: 32, items: { type: 'object', required: ['credential'], properties: { credential: hex56, script: { type: 'boolean' } } } },
+                    committee: {
+                      type: 'object',
+                      required: ['members'],
+                      properties: {
+                        members: { type: 'array', minItems: 1, maxItems: 32, items: { type: 'object', required: ['coldCredential', 'expiryEpoch'], properties: { coldCredential: hex56, script: { type: 'boolean' }, expiryEpoch: int(1, 10000, 'The last epoch the member serves in (at most committee_max_term_length)') } } },
+                        threshold: { oneOf: [{ type: 'object', properties: { numerator: { type: 'integer' }, denominator: { type: 'integer' } } }, { type: 'number', minimum: 0, exclusiveMinimum: true, maximum: 1 }], description: 'The quorum: a share above 0, at most 1 (default 2/3)' },
+                      },
+                    },
+                    initialPools: {
+                      type: 'array',
+                      maxItems: 16,
+                      items: {
+                        type: 'object',
+                        required: ['pledge', 'cost', 'margin'],
+                        properties: { poolKeyHash: hex56, vrfKeyHash: { type: 'string', pattern: '^[0-9a-fA-F]{64}$' }, pledge: { type: 'string' }, cost: { type: 'string' }, margin: { type: 'number', minimum: 0, maximum: 1 }, rewardAccount: { type: 'string' }, ticker: { type: 'string' }, name: { type: 'string' } },
+                      },
+                    },
+                    initialDelegations: { type: 'array', maxItems: 100, items: { type: 'object', required: ['stakeAddress'], properties: { stakeAddress: { type: 'string' }, pool: { oneOf: [{ type: 'integer', minimum: 0 }, { type: 'string', description: 'pool1…' }] }, drep: { type: 'string', description: "A credential of initialDReps, 'abstain' or 'no_confidence'" } } } },
                   },
                 },
               },
             },
-            example: { genesis: { slotLengthMs: 200, epochLength: 100, blockIntervalMs: 200, protocolParams: { min_fee_a: 44, key_deposit: '2000000' }, initialFunds: [{ address: 'addr_test1qz…', lovelace: '1000000000000' }] } },
+            example: {
+              genesis: {
+                slotLengthMs: 200, epochLength: 100, blockIntervalMs: 200, protocolParams: { min_fee_a: 44, key_deposit: '2000000' }, initialFunds: [{ address: 'addr_test1qz…', lovelace: '1000000000000' }],
+                committee: { members: [{ coldCredential: '8a3b…', expiryEpoch: 100 }, { coldCredential: 'c24d…', expiryEpoch: 100 }], threshold: { numerator: 1, denominator: 2 } },
+                initialPools: [{ pledge: '1000000000', cost: '340000000', margin: 0.02, ticker: 'MINE' }],
+                initialDelegations: [{ stakeAddress: 'stake_test1uq…', pool: 0 }],
+              },
+            },
           },
           status: 201,
-          badInput: 'genesis.blockIntervalMs: a multiple of slotLengthMs',
+          badInput: 'genesis.committee.threshold: a share above 0 and at most 1: { numerator, denominator } (whole numbers up to 1,000,000) or a decimal with at most 6 digits after the point',
         }),
       },
       '/cairn/v1/devnet/blocks': {

@@ -22,6 +22,7 @@ import { PROTOCOL, protocolWith } from './protocol';
 import { LeaderSchedule } from './schedule';
 import { spent } from './budget';
 import { poolBook } from './pools';
+import { withGenesisPools } from './genesis-pools';
 import { LiveStake, stakeView, worldStake, type StakeView, type WorldStake } from './stake';
 import { UnspentIndex, type UnspentView, type Utxo } from './unspent';
 import { segmentAddressTxs, simulateSegment, type Segment, type SimBlock, type SimTx } from './simulate';
@@ -43,7 +44,7 @@ import { nutlinkPaths } from './resources/nutlink/queries';
 import { governancePaths } from './resources/governance/queries';
 import type { ChainContext } from './context';
 import { amounts } from './paging';
-import { NETWORK_MAGIC, DEFAULT_GENESIS_TIME, DEFAULT_BLOCK_INTERVAL_MS, DEFAULT_BLOCKS_PER_EPOCH, DEFAULT_ADDRESS_WINDOW_BLOCKS, DEFAULT_SEGMENT_LENGTH, DEFAULT_SEED, type SandboxChainOptions, type SandboxChainParams } from './params';
+import { NETWORK_MAGIC, DEFAULT_GENESIS_TIME, DEFAULT_BLOCK_INTERVAL_MS, DEFAULT_BLOCKS_PER_EPOCH, DEFAULT_ADDRESS_WINDOW_BLOCKS, DEFAULT_SEGMENT_LENGTH, DEFAULT_SEED, type DevnetChainOptions, type SandboxChainOptions, type SandboxChainParams } from './params';
 import type { SandboxChain, SandboxCatalog } from './api';
 
 function positiveInt(value: number, name: string): number {
@@ -176,6 +177,16 @@ function segmentCache(simulate: (index: number) => Segment, cacheSegments: numbe
   return { segment, simBlock };
 }
 
+/** The live ledger's genesis transaction: the faucet's, the wallets' and a devnet's initial funds, DReps and delegations (none at all without them). */
+function genesisEntries(devnet: DevnetChainOptions | undefined, faucet: Faucet | null, wallets: DevWallet[], drepDeposit: bigint, world: World): Array<{ hash: string; cbor: string }> {
+  const initialFunds = devnet?.initialFunds ?? [];
+  const dreps = { list: devnet?.initialDReps ?? [], deposit: drepDeposit };
+  const first = world.pools.length - (devnet?.initialPools ?? []).length;
+  const delegations = (devnet?.initialDelegations ?? []).map((d) => ({ stakeAddress: d.stakeAddress, poolHex: d.pool === null ? null : world.pools[first + d.pool]!.hex, drep: d.drep }));
+  if (!faucet && wallets.length === 0 && initialFunds.length === 0 && dreps.list.length === 0 && delegations.length === 0) return [];
+  return [{ hash: '', cbor: genesisTx(faucet, wallets, initialFunds, dreps, delegations) }];
+}
+
 /** What derives from the seed alone: the chain key, the world, the development wallets (made on first use) and the faucet. */
 interface ChainBasis {
   key: Uint8Array;
@@ -210,23 +221,22 @@ export function createSandboxChain(options: SandboxChainOptions): SandboxChain {
   const { params, cacheSegments, clock } = resolveParams(options);
   const { network, seed, genesisTime, blockIntervalMs, blocksPerEpoch, slotsPerBlock, firstSlot, addressWindowBlocks, segmentLength } = params;
 
-  const { key, world, wallets: seedWallets, faucetKeys } = chainBasis(seed, network, params.devnet !== null);
+  const { key, world: worldOfSeed, wallets: seedWallets, faucetKeys } = chainBasis(seed, network, params.devnet !== null);
   const branches = branching(key, options.devnet?.forks ?? []);
   const hashes = new HashCodec(key, branches);
-  const schedule = new LeaderSchedule(key, world.pools, blocksPerEpoch);
+  const schedule = new LeaderSchedule(key, worldOfSeed.pools, blocksPerEpoch);
   const slotOf = (height: number): number => firstSlot + height * slotsPerBlock;
   const timeOf = (height: number): number => Math.floor((genesisTime + height * blockIntervalMs) / 1000);
   const epochOf = (height: number): number => Math.floor(height / blocksPerEpoch);
-  const simContext = { key, world, hashes, segmentLength, slotOf };
+  const simContext = { key, world: worldOfSeed, hashes, segmentLength, slotOf };
   const simulate = (index: number): Segment => forkedSegment(simContext, index, branches);
   const devAids = options.devAids ?? true;
   const wallets = devAids ? seedWallets() : [];
-  const book = poolBook(key, network, world.pools, blocksPerEpoch, segmentLength);
+  // A devnet's genesis pools join the world's (the background transactions and the schedule keep the world's own).
+  const { world, book } = withGenesisPools(key, network, worldOfSeed, poolBook(key, network, worldOfSeed.pools, blocksPerEpoch, segmentLength), options.devnet?.initialPools ?? []);
   const poolById = (id: string): WorldPool | undefined => book.byKey.get(id) ?? book.byKey.get(id.toLowerCase());
 
   const tipHeight = (): number => Math.max(0, Math.floor((clock() - genesisTime) / blockIntervalMs));
-  const initialFunds = options.devnet?.initialFunds ?? [];
-  const initialDReps = { list: options.devnet?.initialDReps ?? [], deposit: params.protocol.drepDeposit };
   const ledger = new LiveLedger({
     network,
     storeKey: params.ledgerKey,
@@ -236,7 +246,7 @@ export function createSandboxChain(options: SandboxChainOptions): SandboxChain {
     slotOf,
     isPool: (id) => world.poolByKey.has(id),
     slots: { zeroTime: shelleyStart(params.time), zeroSlot: params.time.byronSlots, slotLength: params.time.slotLengthMs },
-    genesis: () => (devAids || initialFunds.length > 0 || initialDReps.list.length > 0 ? [{ hash: '', cbor: genesisTx(devAids ? faucetKeys : null, wallets, initialFunds, initialDReps) }] : []),
+    genesis: () => genesisEntries(options.devnet, devAids ? faucetKeys : null, wallets, params.protocol.drepDeposit, world),
     governance: (tx, accepted, height) => governance.check(tx, accepted, height),
     rewardBalance: (stake, height) => {
       const model = liveStakeAt(height);
@@ -244,7 +254,7 @@ export function createSandboxChain(options: SandboxChainOptions): SandboxChain {
       return a ? model.rewardBalanceAt(a, height) : 0n;
     },
   });
-  const shares = worldStake(key, world);
+  const shares = worldStake(key, worldOfSeed);
   const { liveStakeAt, stakeAt } = stakeViews(ledger, tipHeight, blocksPerEpoch, poolById, world, shares);
   /** The block whose end is the stake snapshot of an epoch: its last block. */
   const snapshotHeight = (epoch: number): number => (epoch + 1) * blocksPerEpoch - 1;
@@ -333,6 +343,7 @@ export function createSandboxChain(options: SandboxChainOptions): SandboxChain {
     stakeAddresses: world.stakeWalletIds.map((id) => world.wallets[id]!.stakeAddress!),
     stakes: () => stakeAt(tipHeight()).controlledAll(),
     timeOf,
+    committee: options.devnet?.committee ?? null,
   });
 
   const nutlink: Nutlink = createNutlink({

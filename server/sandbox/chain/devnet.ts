@@ -20,7 +20,7 @@ import type { SandboxChain } from './api';
 import { LedgerRefusal, type LedgerEntry, type LedgerStore } from './ledger';
 import type { FaucetPayment, FaucetRequest } from './resources/submit/queries';
 import { addressNetworkOf, devnetNetwork } from '../../../shared/networks';
-import { DEVNET_MAX_PRODUCE, DEVNET_NETWORK_MAGIC, devnetGenesisSchema, devnetSnapshotSchema, devnetStateSchema, type DevnetAdvance, type DevnetGenesisInput, type DevnetSnapshot, type DevnetState } from '../../../shared/devnet';
+import { DEVNET_MAX_PRODUCE, DEVNET_NETWORK_MAGIC, devnetGenesisSchema, genesisPoolIndex, devnetSnapshotSchema, devnetStateSchema, type DevnetAdvance, type DevnetGenesisInput, type DevnetSnapshot, type DevnetState } from '../../../shared/devnet';
 
 /** Where the chain stands: its tip block, and whether its clock runs. */
 export interface DevnetTip {
@@ -175,6 +175,15 @@ function devnetRuntime(o: { id: string; state: DevnetState; store: LedgerStore; 
         protocol: state.genesis.protocolParams,
         initialFunds: state.genesis.initialFunds.map((f) => ({ address: f.address, lovelace: BigInt(f.lovelace) })),
         initialDReps: state.genesis.initialDReps,
+        initialPools: state.genesis.initialPools.map((p) => ({ ...p, pledge: BigInt(p.pledge), cost: BigInt(p.cost) })),
+        initialDelegations: state.genesis.initialDelegations.map((d) => ({
+          stakeAddress: d.stakeAddress,
+          pool: d.pool === undefined ? null : genesisPoolIndex(state.genesis.initialPools, d.pool),
+          drep: d.drep === undefined ? null : d.drep === 'abstain' || d.drep === 'no_confidence' ? d.drep : { hex: d.drep, script: state.genesis.initialDReps.find((r) => r.credential === d.drep)?.script ?? false },
+        })),
+        committee: state.genesis.committee
+          ? { members: state.genesis.committee.members.map((m) => ({ coldHex: m.coldCredential, script: m.script, expiryEpoch: m.expiryEpoch })), quorum: state.genesis.committee.threshold }
+          : null,
         forks: state.forks,
       },
     });

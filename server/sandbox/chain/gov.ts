@@ -42,13 +42,26 @@ export interface GovContext {
   live: () => LiveTx[];
   /** A live transaction's index in its block. */
   liveIndex: (t: LiveTx) => number;
-  pools: ReadonlyArray<{ id: string; hex: string }>;
+  /** The chain's pools; a genesis' (owner -1) votes only with what its key holder submits. */
+  pools: ReadonlyArray<{ id: string; hex: string; owner?: number }>;
   /** The world's stake addresses (background accounts). */
   stakeAddresses: readonly string[];
   /** Lovelace controlled by each stake address as of the tip (the accounts' controlled_amount). */
   stakes: () => Map<string, bigint>;
   /** UNIX seconds of a block. */
   timeOf: (height: number) => number;
+  /**
+   * A devnet's own constitutional committee (its genesis'), in place of the world's seven members:
+   * its members authorize hot keys and resign with submitted certificates, vote with those keys, and
+   * the chain ratifies submitted proposals against its quorum.
+   */
+  committee?: GenesisCommittee | null;
+}
+
+/** A committee a genesis sets: its members' cold credentials and last epochs, and its quorum (a share of yes votes). */
+export interface GenesisCommittee {
+  members: ReadonlyArray<{ coldHex: string; script: boolean; expiryEpoch: number }>;
+  quorum: { numerator: number; denominator: number };
 }
 
 export interface Proposal {
@@ -242,6 +255,8 @@ interface Seat { slot: number; period: number; offset: number; life: number | nu
 interface LiveDrep { hex: string; script: boolean; events: DrepEvent[] }
 interface LiveState {
   dreps: Map<string, LiveDrep>;
+  /** Committee certificates in chain order: a hot key authorized (hotHex) or a resignation (hotHex null). */
+  committee: Array<{ coldHex: string; hotHex: string | null; height: number }>;
   delegations: Map<string, { target: DrepTarget; height: number }>;
   proposals: Proposal[];
   votes: Array<Omit<Vote, 'proposal'> & { actionTx: string; actionIndex: number }>;
@@ -404,8 +419,13 @@ function drepSeats(g: GovBase) {
   return { seats, cycleStart, regHeight, retHeight, seatHex, seatCycleAt, seatEvents, seatNextEvent };
 }
 
-/** The constitutional committee's members and their hot keys, term by term. */
-function committeeKeys(g: GovBase) {
+/** The constitutional committee's members and their hot keys: the world's, term by term, or a genesis' (the same questions, answered from its members' certificates). */
+function committeeKeys(g: GovBase & ReturnType<typeof liveLayer>) {
+  return g.ctx.committee ? genesisCommitteeKeys(g, g.ctx.committee) : worldCommitteeKeys(g);
+}
+
+/** The world's seven members, a new hot key each every term; one never authorized, one resigned after a while. */
+function worldCommitteeKeys(g: GovBase) {
   const { f, hash28 } = g;
   const term = (epoch: number): number => Math.floor(epoch / g.ctx.protocol.committeeMaxTermLength);
   const coldHex = (m: number): string => hash28('cc-cold', m);
@@ -421,7 +441,45 @@ function committeeKeys(g: GovBase) {
     for (let t = term(epoch); t >= 0; t--) for (let m = 0; m < COMMITTEE_SIZE; m++) if (hotHex(m, t) === hex) return { member: m, term: t };
     return null;
   };
-  return { term, coldHex, hotHex, resignEpoch, hotAt, hotOwner };
+  const memberAt = (_state: LiveState, m: number, height: number): { hot: string | null; resigned: boolean } => {
+    const hot = hotAt(m, g.epochOf(height));
+    return { hot, resigned: hot === null && m !== COMMITTEE_SIZE - 1 };
+  };
+  return {
+    genesisCommittee: null as GenesisCommittee | null, size: COMMITTEE_SIZE, quorum: COMMITTEE_QUORUM, expiryOf: (_m: number, epoch: number) => (term(epoch) + 1) * g.ctx.protocol.committeeMaxTermLength,
+    term, coldHex, resignEpoch, hotAt, hotOwner, memberAt,
+  };
+}
+
+/**
+ * A genesis' committee: its members hold their cold keys, authorize hot keys (a later authorization
+ * replaces the earlier) and resign (for good) with submitted certificates; nothing happens on its own.
+ */
+function genesisCommitteeKeys(g: GovBase & ReturnType<typeof liveLayer>, c: GenesisCommittee) {
+  const members = c.members;
+  /** A member's hot key and whether it resigned, after the committee certificates of `state` up to `height`. */
+  const memberAt = (state: LiveState, m: number, height: number): { hot: string | null; resigned: boolean } => {
+    let hot: string | null = null;
+    let resigned = false;
+    for (const e of state.committee) {
+      if (e.height > height) break;
+      if (e.coldHex !== members[m]!.coldHex || resigned) continue;
+      if (e.hotHex === null) [hot, resigned] = [null, true];
+      else hot = e.hotHex;
+    }
+    return { hot, resigned };
+  };
+  const coldHex = (m: number): string => members[m]!.coldHex;
+  const hotAt = (m: number, _epoch: number): string | null => memberAt(g.live(), m, Infinity).hot;
+  const hotOwner = (hex: string, _epoch: number): { member: number; term: number } | null => {
+    const e = g.live().committee.find((x) => x.hotHex === hex);
+    const member = e ? members.findIndex((x) => x.coldHex === e.coldHex) : -1;
+    return member < 0 ? null : { member, term: 0 };
+  };
+  return {
+    genesisCommittee: c as GenesisCommittee | null, size: members.length, quorum: c.quorum, expiryOf: (m: number, _epoch: number) => members[m]!.expiryEpoch,
+    term: (_epoch: number) => 0, coldHex, resignEpoch: Infinity, hotAt, hotOwner, memberAt,
+  };
 }
 
 /** The world's proposals, up to two an epoch, and their lookup by transaction hash. */
@@ -531,9 +589,10 @@ function worldVotes(g: GovWorld) {
     const hex = seatHex(s, c);
     return worldVotesOf(p, 'drep', hex, drepId(hex, s.script), 0.8, retHeight(s, c));
   };
-  const poolVotes = (pool: { id: string; hex: string }, p: Proposal): Vote[] => (mayVote('spo', p) ? worldVotesOf(p, 'spo', pool.hex, pool.id, 0.55, null) : []);
+  const poolVotes = (pool: { id: string; hex: string; owner?: number }, p: Proposal): Vote[] => (pool.owner !== -1 && mayVote('spo', p) ? worldVotesOf(p, 'spo', pool.hex, pool.id, 0.55, null) : []);
   const memberVotes = (m: number, p: Proposal): Vote[] => {
-    if (!mayVote('constitutional_committee', p)) return [];
+    // A genesis' committee votes only with what its members submit.
+    if (g.genesisCommittee || !mayVote('constitutional_committee', p)) return [];
     const hot = hotAt(m, epochOf(p.height));
     if (hot === null) return [];
     // A vote must come before the member's term (and so its hot key) ends.
@@ -550,7 +609,7 @@ function worldVotes(g: GovWorld) {
     const out: Vote[] = [];
     for (const s of seats) out.push(...seatVotes(s, p));
     for (const pool of ctx.pools) out.push(...poolVotes(pool, p));
-    for (let m = 0; m < COMMITTEE_SIZE; m++) out.push(...memberVotes(m, p));
+    for (let m = 0; m < g.size; m++) out.push(...memberVotes(m, p));
     out.sort(sortKey);
     allWorldVotes.set(k, out);
     if (allWorldVotes.size > 4096) allWorldVotes.delete(allWorldVotes.keys().next().value!);
@@ -592,7 +651,7 @@ function ratification(g: GovVoted) {
       return yes + no === 0 ? 0 : yes / (yes + no);
     };
     if (ratio('drep') < DREP_THRESHOLD[p.type]) return false;
-    if (mayVote('constitutional_committee', p) && ratio('constitutional_committee') < COMMITTEE_QUORUM.numerator / COMMITTEE_QUORUM.denominator) return false;
+    if (mayVote('constitutional_committee', p) && ratio('constitutional_committee') < g.quorum.numerator / g.quorum.denominator) return false;
     if (mayVote('spo', p) && ratio('spo') < POOL_THRESHOLD) return false;
     return true;
   };
@@ -653,11 +712,12 @@ type GovRatified = GovVoted & ReturnType<typeof ratification>;
 function liveLayer(g: GovBase) {
   const { ctx } = g;
   const liveStateOf = (txs: readonly LiveTx[], order: (t: LiveTx) => number): LiveState => {
-    const state: LiveState = { dreps: new Map(), delegations: new Map(), proposals: [], votes: [] };
+    const state: LiveState = { dreps: new Map(), committee: [], delegations: new Map(), proposals: [], votes: [] };
     for (const t of txs) {
       const o = order(t);
       for (const c of t.govCerts) {
         if (c.kind === 'vote_delegation') state.delegations.set(c.stakeAddress!, { target: c.drep!, height: t.height });
+        if (c.kind === 'committee_hot_auth' || c.kind === 'committee_resignation') state.committee.push({ coldHex: c.coldHex!, hotHex: c.hotHex ?? null, height: t.height });
         if (c.kind !== 'drep_registration' && c.kind !== 'drep_update' && c.kind !== 'drep_deregistration') continue;
         const target = c.drep as { hex: string; script: boolean };
         const d = state.dreps.get(target.hex) ?? { hex: target.hex, script: target.script, events: [] };
@@ -882,7 +942,51 @@ function proposalLookup(g: GovActive) {
   };
   const liveStatusAt = (p: Proposal, epoch: number): ProposalStatus => {
     const expiration = epochOf(p.height) + g.ctx.protocol.govActionLifetime;
+    const ratified = g.genesisCommittee ? liveRatified(p, expiration) : null;
+    const upTo = (x: number | null): number | null => (x !== null && x <= epoch ? x : null);
+    if (ratified !== null) return { ratified: upTo(ratified), enacted: upTo(ratified + 1), dropped: null, expired: null, expiration };
     return { ratified: null, enacted: null, dropped: null, expired: expiration + 1 <= epoch ? expiration + 1 : null, expiration };
+  };
+  /**
+   * On a chain with a genesis' committee, a submitted proposal is ratified in the epoch after the
+   * first epoch (its own to its expiration) at whose end the votes cast so far pass, and enacted in
+   * the epoch after that; null while it has not passed.
+   */
+  const liveRatified = (p: Proposal, expiration: number): number | null => {
+    if (p.type === 'info_action') return null;
+    const closed = epochOf(ctx.tip()) - 1;
+    const votes = live().votes.filter((v) => v.actionTx === p.txHash && v.actionIndex === p.index);
+    for (let e = epochOf(p.height); e <= Math.min(expiration, closed); e++) if (livePasses(p, votes, e)) return e + 1;
+    return null;
+  };
+  /** Whether a submitted proposal's votes cast up to the end of epoch `e` pass each body that votes on it. */
+  const livePasses = (p: Proposal, votes: LiveState['votes'], e: number): boolean => {
+    const end = (e + 1) * g.bpe - 1;
+    const latest = new Map<string, VoteValue>();
+    for (const v of votes) if (v.height <= end) latest.set(`${v.role}|${v.voterHex}`, v.vote);
+    // DReps and pools: the share of yes among the yes and no votes, as the world's proposals count them.
+    const share = (role: VoterRole): number => {
+      let yes = 0;
+      let no = 0;
+      for (const [k, vote] of latest) if (k.startsWith(`${role}|`)) [yes, no] = vote === 'yes' ? [yes + 1, no] : vote === 'no' ? [yes, no + 1] : [yes, no];
+      return yes + no === 0 ? 0 : yes / (yes + no);
+    };
+    if (share('drep') < DREP_THRESHOLD[p.type]) return false;
+    if (mayVote('spo', p) && share('spo') < POOL_THRESHOLD) return false;
+    if (!mayVote('constitutional_committee', p)) return true;
+    // The committee: yes votes among its active members (authorized, not resigned, within their term)
+    // that do not abstain; a member that does not vote counts as no.
+    let yes = 0;
+    let counted = 0;
+    for (let m = 0; m < g.size; m++) {
+      const { hot } = g.memberAt(live(), m, end);
+      if (hot === null || g.expiryOf(m, e) < e) continue;
+      const vote = latest.get(`constitutional_committee|${hot}`);
+      if (vote === 'abstain') continue;
+      counted++;
+      if (vote === 'yes') yes++;
+    }
+    return counted > 0 && yes * g.quorum.denominator >= g.quorum.numerator * counted;
   };
   const proposalStatus = (p: Proposal, epoch: number): ProposalStatus => (p.world ? statusAt(p, epoch) : liveStatusAt(p, epoch));
   return { proposalByRef, liveStatusAt, proposalStatus };
@@ -891,7 +995,7 @@ type GovProposals = GovActive & ReturnType<typeof proposalLookup>;
 
 /** The validation of submitted governance (ledger.ts calls it). */
 function submittedCheck(g: GovProposals) {
-  const { ctx, epochOf, seats, seatHex, seatCycleAt, coldHex, hotAt, findWorldProposal, liveStateOf, proposalStatus } = g;
+  const { ctx, epochOf, seats, seatHex, seatCycleAt, coldHex, hotAt, findWorldProposal, liveStateOf, proposalStatus, memberAt, genesisCommittee, size } = g;
   const check = (tx: LiveTx, accepted: readonly LiveTx[], height: number): string | null => {
     const pending = liveStateOf([...accepted, tx], () => 0);
     const before = liveStateOf(accepted, () => 0);
@@ -916,10 +1020,12 @@ function submittedCheck(g: GovProposals) {
     for (const c of tx.govCerts) {
       const at = `Certificate ${c.certIndex}`;
       if (c.kind === 'committee_hot_auth' || c.kind === 'committee_resignation') {
-        const member = Array.from({ length: COMMITTEE_SIZE }, (_, m) => m).find((m) => coldHex(m) === c.coldHex);
+        const member = Array.from({ length: size }, (_, m) => m).find((m) => coldHex(m) === c.coldHex);
         if (member === undefined) return `${at}: ${ccColdId(c.coldHex!)} is not a member of the constitutional committee.`;
         // Only the world's members' cold keys (held by no one) could sign this far.
-        return `${at}: the sandbox does not model changes to the keys of committee member ${ccColdId(c.coldHex!)}.`;
+        if (!genesisCommittee) return `${at}: the sandbox does not model changes to the keys of committee member ${ccColdId(c.coldHex!)}.`;
+        if (memberAt(before, member, Infinity).resigned) return `${at}: committee member ${ccColdId(c.coldHex!)} has resigned.`;
+        continue;
       }
       if (c.kind === 'vote_delegation') {
         const t = c.drep!;
@@ -950,7 +1056,8 @@ function submittedCheck(g: GovProposals) {
       if (!mayVote(v.role, p)) return `${at}: a ${v.role === 'spo' ? 'stake pool' : 'committee member'} may not vote on this ${p.type.replace(/_/g, ' ')} action.`;
       if (v.role === 'drep' && registeredNow(v.voterHex) === null) return `${at}: the DRep ${drepId(v.voterHex, false)} is not registered.`;
       if (v.role === 'spo' && !ctx.pools.some((x) => x.hex === v.voterHex)) return `${at}: the pool ${v.voterHex} is not registered on this chain.`;
-      if (v.role === 'constitutional_committee' && !Array.from({ length: COMMITTEE_SIZE }, (_, m) => hotAt(m, epoch)).includes(v.voterHex)) {
+      const hotKeys = genesisCommittee ? Array.from({ length: size }, (_, m) => memberAt(pending, m, Infinity).hot) : Array.from({ length: size }, (_, m) => hotAt(m, epoch));
+      if (v.role === 'constitutional_committee' && !hotKeys.includes(v.voterHex)) {
         return `${at}: ${ccHotId(v.voterHex)} is not the hot key of a committee member.`;
       }
     }
@@ -972,8 +1079,9 @@ function submittedCheck(g: GovProposals) {
  */
 export function createGovernance(ctx: GovContext) {
   const base = govBase(ctx);
-  const seated = Object.assign(base, drepSeats(base), committeeKeys(base));
-  const world: GovWorld = Object.assign(seated, worldProposalsOf(base), liveLayer(base));
+  const withLive = Object.assign(base, drepSeats(base), liveLayer(base));
+  const seated = Object.assign(withLive, committeeKeys(withLive));
+  const world: GovWorld = Object.assign(seated, worldProposalsOf(base));
   const voted = Object.assign(world, worldVotes(world));
   const ratified = Object.assign(voted, ratification(voted));
   const withDreps = Object.assign(ratified, drepRegistry(ratified));

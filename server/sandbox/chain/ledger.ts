@@ -126,6 +126,8 @@ export interface LiveGovCert {
   anchor?: { url: string; hash: string } | null;
   /** A committee member's cold credential (hex). */
   coldHex?: string;
+  /** The hot credential a committee member authorizes (hex). */
+  hotHex?: string;
 }
 
 /** One voting procedure: a voter's vote on a governance action. */
@@ -469,7 +471,8 @@ function decodeCertificates(body: CSL.TransactionBody, stakeAddressOf: (cred: CS
     } else if (kind === CSL.CertificateKind.CommitteeHotAuth || kind === CSL.CertificateKind.CommitteeColdResign) {
       const cold = kind === CSL.CertificateKind.CommitteeHotAuth ? cert.as_committee_hot_auth()!.committee_cold_credential() : cert.as_committee_cold_resign()!.committee_cold_credential();
       keyOf(cold, `certificate ${i}`);
-      govCerts.push({ kind: kind === CSL.CertificateKind.CommitteeHotAuth ? 'committee_hot_auth' : 'committee_resignation', certIndex: i, coldHex: credentialTarget(cold).hex });
+      const hot = kind === CSL.CertificateKind.CommitteeHotAuth ? credentialTarget(cert.as_committee_hot_auth()!.committee_hot_credential()).hex : undefined;
+      govCerts.push({ kind: kind === CSL.CertificateKind.CommitteeHotAuth ? 'committee_hot_auth' : 'committee_resignation', certIndex: i, coldHex: credentialTarget(cold).hex, ...(hot ? { hotHex: hot } : {}) });
     } else {
       throw new LedgerRefusal(`Certificate ${i} is of a kind the sandbox does not support (pool registration and retirement, genesis delegation and MIR certificates are not).`);
     }

@@ -6,6 +6,7 @@ import { cardanoOfSandbox, sandboxNetworks } from '../../../shared/networks';
 import type { LedgerStore } from './ledger';
 import type { NetworkTime } from './clock';
 import type { Protocol, ProtocolOverrides } from './protocol';
+import type { GenesisPoolSpec } from './genesis-pools';
 
 export type SandboxNetwork = CardanoNetwork;
 
@@ -71,6 +72,12 @@ export interface DevnetChainOptions {
   initialFunds?: Array<{ address: string; lovelace: bigint }>;
   /** DReps the genesis transaction registers (credential hex, key or script). */
   initialDReps?: Array<{ credential: string; script: boolean }>;
+  /** The genesis' constitutional committee, in place of the world's: its members' cold credentials and last epochs, and its quorum. */
+  committee?: { members: Array<{ coldHex: string; script: boolean; expiryEpoch: number }>; quorum: { numerator: number; denominator: number } } | null;
+  /** Stake pools registered from block 0, after the world's (the world's own pools keep leading every block). */
+  initialPools?: GenesisPoolSpec[];
+  /** Stake keys of initial funds the genesis transaction registers and delegates: `pool` is a place in initialPools, `drep` a DRep of initialDReps (or one of the two special ones). */
+  initialDelegations?: Array<{ stakeAddress: string; pool: number | null; drep: { hex: string; script: boolean } | 'abstain' | 'no_confidence' | null }>;
   /** The forks made so far, ascending by height (each later one above the earlier). */
   forks?: ChainFork[];
 }

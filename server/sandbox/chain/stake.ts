@@ -37,6 +37,14 @@ export interface LiveStakeAccount {
   history: Array<{ epoch: number; amount: bigint; pool: string }>;
 }
 
+/**
+ * The first epoch a live delegation is active in: two epochs after its own, as the snapshot rule
+ * gives; a devnet's genesis delegations (block 0) from epoch 0, as a genesis' stake distribution is.
+ */
+export function activeEpochOf(height: number, epochOf: (height: number) => number): number {
+  return height === 0 ? 0 : epochOf(height) + 2;
+}
+
 export interface LiveStakeOptions {
   blocksPerEpoch: number;
   /** A pool's margin (0–1). */
@@ -104,8 +112,9 @@ export class LiveStake {
     if (a.delegations.length === 0) return;
     const E = this.options.blocksPerEpoch;
     const current = Math.floor(this.height / E);
-    for (let e = Math.floor(a.delegations[0]!.height / E) + 2; e <= current; e++) {
-      const snapshot = (e - 1) * E - 1;
+    for (let e = activeEpochOf(a.delegations[0]!.height, (h) => Math.floor(h / E)); e <= current; e++) {
+      // The snapshots before block 0 are the genesis block's: its delegations are active from epoch 0.
+      const snapshot = Math.max(0, (e - 1) * E - 1);
       const pool = this.poolAt(a, snapshot);
       if (pool === null) continue;
       const amount = this.stakeAt(a, snapshot);
@@ -284,16 +293,18 @@ export interface StakeView {
 
 /** The distribution after the block at `height` (epoch `epoch`), from the world's stake and the live ledger's accounts as of the tip. */
 export function stakeView(world: World, shares: WorldStake, live: LiveStake, height: number, epoch: number): StakeView {
+  // Before block 0 (the snapshots of epochs 0 and 1) the live layer is the genesis block's: a devnet's genesis delegations are active from epoch 0.
+  const at = Math.max(0, height);
   /** What live transactions paid a world stake key's addresses, unspent after the block. */
   const liveUtxo = (stakeAddress: string): bigint => {
-    const a = height >= 0 ? live.accounts.get(stakeAddress) : undefined;
-    return a ? live.utxoAt(a, height) : 0n;
+    const a = live.accounts.get(stakeAddress);
+    return a ? live.utxoAt(a, at) : 0n;
   };
   const controlled = (stakeAddress: string): bigint => {
     const wallet = world.walletByStakeAddress.get(stakeAddress);
     if (wallet) return shares.shareOf(wallet, epoch) + liveUtxo(stakeAddress);
-    const a = height >= 0 ? live.accounts.get(stakeAddress) : undefined;
-    return a ? live.stakeAt(a, height) : 0n;
+    const a = live.accounts.get(stakeAddress);
+    return a ? live.stakeAt(a, at) : 0n;
   };
   // The live layer by pool (built when a pool's stake or delegators are read, not for one account):
   // the live accounts delegated to each pool, and the lovelace they and the world's members hold.
@@ -305,18 +316,16 @@ export function stakeView(world: World, shares: WorldStake, live: LiveStake, hei
     const add = (pool: string, amount: bigint): void => {
       lovelace.set(pool, (lovelace.get(pool) ?? 0n) + amount);
     };
-    if (height >= 0) {
-      for (const a of live.accounts.values()) {
-        const wallet = world.walletByStakeAddress.get(a.stakeAddress);
-        if (wallet) add(shares.homePool(wallet).id, live.utxoAt(a, height));
-      }
-      for (const d of live.distribution(height)) {
-        if (world.walletByStakeAddress.has(d.stakeAddress)) continue;
-        const list = delegated.get(d.pool) ?? [];
-        list.push({ stakeAddress: d.stakeAddress, amount: d.amount });
-        delegated.set(d.pool, list);
-        add(d.pool, d.amount);
-      }
+    for (const a of live.accounts.values()) {
+      const wallet = world.walletByStakeAddress.get(a.stakeAddress);
+      if (wallet) add(shares.homePool(wallet).id, live.utxoAt(a, at));
+    }
+    for (const d of live.distribution(at)) {
+      if (world.walletByStakeAddress.has(d.stakeAddress)) continue;
+      const list = delegated.get(d.pool) ?? [];
+      list.push({ stakeAddress: d.stakeAddress, amount: d.amount });
+      delegated.set(d.pool, list);
+      add(d.pool, d.amount);
     }
     return (byPool = { delegated, lovelace });
   };

@@ -79,12 +79,20 @@ export function faucetOf(chainKey: Uint8Array, network: SandboxName): Faucet {
   };
 }
 
+/** A vote delegation's target as CSL takes it. */
+function drepOf(t: { hex: string; script: boolean } | 'abstain' | 'no_confidence'): CSL.DRep {
+  if (t === 'abstain') return CSL.DRep.new_always_abstain();
+  if (t === 'no_confidence') return CSL.DRep.new_always_no_confidence();
+  return t.script ? CSL.DRep.new_script_hash(CSL.ScriptHash.from_hex(t.hex)) : CSL.DRep.new_key_hash(CSL.Ed25519KeyHash.from_hex(t.hex));
+}
+
 /** The genesis transaction of the live ledger: no inputs, it creates the faucet's and the wallets' funds. */
 export function genesisTx(
   faucet: Faucet | null,
   wallets: DevWallet[],
   initialFunds: ReadonlyArray<{ address: string; lovelace: bigint }> = [],
   dreps: { list: ReadonlyArray<{ credential: string; script: boolean }>; deposit: bigint } = { list: [], deposit: 0n },
+  delegations: ReadonlyArray<{ stakeAddress: string; poolHex: string | null; drep: { hex: string; script: boolean } | 'abstain' | 'no_confidence' | null }> = [],
 ): string {
   const outputs = CSL.TransactionOutputs.new();
   if (faucet) outputs.add(CSL.TransactionOutput.new(CSL.Address.from_bech32(faucet.address), CSL.Value.new(big(FAUCET_FUNDS))));
@@ -92,12 +100,19 @@ export function genesisTx(
   // A devnet's genesis pays its initial funds after the faucet and the wallets.
   for (const f of initialFunds) outputs.add(CSL.TransactionOutput.new(CSL.Address.from_bech32(f.address), CSL.Value.new(big(f.lovelace))));
   const body = CSL.TransactionBody.new_tx_body(CSL.TransactionInputs.new(), outputs, big(0n));
-  // A devnet's genesis registers its initial DReps (no witness: the genesis transaction is not validated).
-  if (dreps.list.length > 0) {
+  // A devnet's genesis registers its initial DReps, and registers and delegates the stake keys of its
+  // initial delegations (no witness: the genesis transaction is not validated).
+  if (dreps.list.length > 0 || delegations.length > 0) {
     const certs = CSL.Certificates.new();
     for (const d of dreps.list) {
       const cred = d.script ? CSL.Credential.from_scripthash(CSL.ScriptHash.from_hex(d.credential)) : CSL.Credential.from_keyhash(CSL.Ed25519KeyHash.from_hex(d.credential));
       certs.add(CSL.Certificate.new_drep_registration(CSL.DRepRegistration.new(cred, big(dreps.deposit))));
+    }
+    for (const d of delegations) {
+      const cred = CSL.RewardAddress.from_address(CSL.Address.from_bech32(d.stakeAddress))!.payment_cred();
+      certs.add(CSL.Certificate.new_stake_registration(CSL.StakeRegistration.new(cred)));
+      if (d.poolHex) certs.add(CSL.Certificate.new_stake_delegation(CSL.StakeDelegation.new(cred, CSL.Ed25519KeyHash.from_hex(d.poolHex))));
+      if (d.drep) certs.add(CSL.Certificate.new_vote_delegation(CSL.VoteDelegation.new(cred, drepOf(d.drep))));
     }
     body.set_certs(certs);
   }

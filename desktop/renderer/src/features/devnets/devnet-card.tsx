@@ -1,9 +1,9 @@
 import type { ReactNode } from 'react';
 import { Alert, Badge, Button, Group, Loader, NativeSelect, NumberInput, Paper, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
-import { advanceTimeSchema, blockIntervalSchema, createDevnetSchema, DEVNET_DEFAULTS, DEVNET_FIELD_LABELS, fundSchema, withDevnetFieldLabels, MAX_PRODUCE_BLOCKS, MAX_ROLLBACK_BLOCKS, produceBlocksSchema, rollbackSchema, snapshotSchema, type DevnetSnapshotDto, type DevnetStateDto } from '../../../../../shared/devnets';
+import { advanceTimeSchema, blockIntervalSchema, createDevnetSchema, DEVNET_DEFAULTS, DEVNET_FIELD_LABELS, fundSchema, withDevnetFieldLabels, devnetFieldOf, MAX_PRODUCE_BLOCKS, MAX_ROLLBACK_BLOCKS, produceBlocksSchema, rollbackSchema, snapshotSchema, type DevnetSnapshotDto, type DevnetStateDto } from '../../../../../shared/devnets';
 import type { Role } from '../../../../../shared/permissions';
-import { errorMessage } from '../../api/client';
+import { ApiError, errorMessage } from '../../api/client';
 import { deniedReason } from '../../components/permission';
 import { ReasonTooltip } from '../../components/reason-tooltip';
 import { failed, succeeded } from '../../components/feedback';
@@ -92,16 +92,34 @@ function DevnetFacts({ state }: { state: DevnetStateDto }) {
   );
 }
 
-/** Runs one call with its notices; `done` names what happened. A refusal says the fields by their labels here. */
+/** The form a call was sent from: the paths of its fields, and where a refusal of one of them is shown. */
+interface SentFrom {
+  fields: readonly string[];
+  setFieldError(path: string, error: ReactNode): void;
+}
+
+/** The field of a form a refusal concerns: the path of the API's details, else the field its message starts with. */
+function refusedField(error: unknown, message: string, fields: readonly string[]): string | undefined {
+  const details = error instanceof ApiError && Array.isArray(error.details) ? (error.details as Array<{ path?: unknown }>) : [];
+  const paths = [...details.map((d) => (typeof d.path === 'string' ? d.path : '')), devnetFieldOf(message) ?? ''];
+  return paths.find((p) => fields.includes(p));
+}
+
+/**
+ * Runs one call with its notices; `done` names what happened. A refusal says the fields by their
+ * labels here: on the field of the form it was sent from when it concerns one, else in a notice.
+ */
 function useRun(uuid: string) {
   const call = useDevnetCall(uuid);
-  const run = (c: DevnetCall, done: string, onDone?: () => void) =>
+  const run = (c: DevnetCall, done: string, from?: SentFrom) =>
     call.mutate(c, {
-      onSuccess: () => {
-        succeeded('Devnet', done);
-        onDone?.();
+      onSuccess: () => succeeded('Devnet', done),
+      onError: (error) => {
+        const message = errorMessage(error, 'The devnet call failed.');
+        const field = from && refusedField(error, message, from.fields);
+        if (from && field) from.setFieldError(field, withDevnetFieldLabels(message));
+        else failed('Devnet call refused', new Error(withDevnetFieldLabels(message)), 'The devnet call failed.');
       },
-      onError: (error) => failed('Devnet call refused', new Error(withDevnetFieldLabels(errorMessage(error, 'The devnet call failed.'))), 'The devnet call failed.'),
     });
   return { run, pending: call.isPending };
 }
@@ -139,7 +157,7 @@ function ActionForm<S extends FormSchema>(props: {
   reason: string | null;
   pending: boolean;
   fields: (form: ReturnType<typeof useZodForm<S>>['form']) => ReactNode;
-  send: (values: ReturnType<typeof useZodForm<S>>['form']['values']) => void;
+  send: (values: ReturnType<typeof useZodForm<S>>['form']['values'], from: SentFrom) => void;
 }) {
   const { form, onSubmit } = useZodForm(props.schema, props.initial);
   const messages = Object.values(form.errors).flatMap((m) => (typeof m === 'string' ? [withDevnetFieldLabels(m)] : []));
@@ -148,7 +166,7 @@ function ActionForm<S extends FormSchema>(props: {
       noValidate
       onSubmit={(e) => {
         if (props.reason) return e.preventDefault();
-        onSubmit(() => props.send(form.values))(e);
+        onSubmit(() => props.send(form.values, { fields: Object.keys(form.values as object), setFieldError: form.setFieldError }))(e);
       }}
     >
       <Group align="flex-end" gap="xs" wrap="nowrap">
@@ -197,7 +215,7 @@ function DevnetActions({ uuid, state, reason }: { uuid: string; state: DevnetSta
           reason={reason}
           pending={pending}
           fields={(form) => <NumberInput label={DEVNET_FIELD_LABELS.count} min={1} max={MAX_PRODUCE_BLOCKS} allowDecimal={false} clampBehavior="none" readOnly={!!reason} {...rowFieldProps(form, 'count')} />}
-          send={(v) => run({ path: '/blocks', body: v }, `${formatNumber(Number(v.count))} block${Number(v.count) === 1 ? '' : 's'} produced.`)}
+          send={(v, from) => run({ path: '/blocks', body: v }, `${formatNumber(Number(v.count))} block${Number(v.count) === 1 ? '' : 's'} produced.`, from)}
         />
         <ActionForm
           schema={slotsSchema}
@@ -206,7 +224,7 @@ function DevnetActions({ uuid, state, reason }: { uuid: string; state: DevnetSta
           reason={reason}
           pending={pending}
           fields={(form) => <NumberInput label={DEVNET_FIELD_LABELS.slots} min={1} allowDecimal={false} clampBehavior="none" readOnly={!!reason} {...rowFieldProps(form, 'slots')} />}
-          send={(v) => run({ path: '/time', body: v }, `Time moved ${formatNumber(Number(v.slots))} slots forward.`)}
+          send={(v, from) => run({ path: '/time', body: v }, `Time moved ${formatNumber(Number(v.slots))} slots forward.`, from)}
         />
         <ActionForm
           schema={rollbackSchema}
@@ -228,7 +246,7 @@ function DevnetActions({ uuid, state, reason }: { uuid: string; state: DevnetSta
               />
             </SimpleGrid>
           )}
-          send={(v) => run({ path: '/rollback', body: v }, `Rolled back ${formatNumber(Number(v.blocks))} block${Number(v.blocks) === 1 ? '' : 's'}: a new branch grows from there.`)}
+          send={(v, from) => run({ path: '/rollback', body: v }, `Rolled back ${formatNumber(Number(v.blocks))} block${Number(v.blocks) === 1 ? '' : 's'}: a new branch grows from there.`, from)}
         />
         <ActionForm
           key={`interval-${state.block_interval_ms}`}
@@ -238,7 +256,7 @@ function DevnetActions({ uuid, state, reason }: { uuid: string; state: DevnetSta
           reason={reason}
           pending={pending}
           fields={(form) => <NumberInput label={DEVNET_FIELD_LABELS.ms} min={100} step={100} allowDecimal={false} clampBehavior="none" readOnly={!!reason} {...rowFieldProps(form, 'ms')} />}
-          send={(v) => run({ method: 'PUT', path: '/interval', body: v }, `A block every ${formatNumber(Number(v.ms))} ms from the tip on.`)}
+          send={(v, from) => run({ method: 'PUT', path: '/interval', body: v }, `A block every ${formatNumber(Number(v.ms))} ms from the tip on.`, from)}
         />
         <ActionForm
           schema={fundSchema}
@@ -252,7 +270,7 @@ function DevnetActions({ uuid, state, reason }: { uuid: string; state: DevnetSta
               <TextInput label={DEVNET_FIELD_LABELS.lovelace} readOnly={!!reason} {...rowFieldProps(form, 'lovelace')} />
             </SimpleGrid>
           )}
-          send={(v) => run({ path: '/fund', body: { address: String(v.address).trim(), lovelace: String(v.lovelace) } }, 'Paid in the next block.')}
+          send={(v, from) => run({ path: '/fund', body: { address: String(v.address).trim(), lovelace: String(v.lovelace) } }, 'Paid in the next block.', from)}
         />
         <ActionForm
           schema={snapshotSchema}
@@ -261,12 +279,14 @@ function DevnetActions({ uuid, state, reason }: { uuid: string; state: DevnetSta
           reason={reason}
           pending={pending}
           fields={(form) => <TextInput label={DEVNET_FIELD_LABELS.name} placeholder="before-upgrade" readOnly={!!reason} {...rowFieldProps(form, 'name')} />}
-          send={(v) => run({ path: '/snapshots', body: v }, `Snapshot ${String(v.name)} taken.`)}
+          send={(v, from) => run({ path: '/snapshots', body: v }, `Snapshot ${String(v.name)} taken.`, from)}
         />
       </SimpleGrid>
     </Stack>
   );
 }
+
+const GENESIS_FIELDS = ['slotLengthMs', 'epochLength', 'blockIntervalMs', 'securityParam'] as const;
 
 /** A new chain from a genesis of your own: slot length, epoch length, block interval, k (protocol parameters and initial funds through the API). */
 function GenesisForm({ uuid, state, reason }: { uuid: string; state: DevnetStateDto; reason: string | null }) {
@@ -274,7 +294,7 @@ function GenesisForm({ uuid, state, reason }: { uuid: string; state: DevnetState
   const { form, onSubmit } = useZodForm(createDevnetSchema, {
     genesis: { slotLengthMs: state.slot_length_ms, epochLength: state.epoch_length, blockIntervalMs: state.block_interval_ms, securityParam: DEVNET_DEFAULTS.securityParam },
   });
-  const number = (name: 'slotLengthMs' | 'epochLength' | 'blockIntervalMs' | 'securityParam', extra: { min: number; step?: number }) => (
+  const number = (name: (typeof GENESIS_FIELDS)[number], extra: { min: number; step?: number }) => (
     <NumberInput label={DEVNET_FIELD_LABELS[name]} allowDecimal={false} clampBehavior="none" readOnly={!!reason} {...extra} {...fieldProps(form, `genesis.${name}`)} />
   );
   return (
@@ -283,7 +303,9 @@ function GenesisForm({ uuid, state, reason }: { uuid: string; state: DevnetState
       aria-labelledby="devnet-genesis-title"
       onSubmit={(e) => {
         if (reason) return e.preventDefault();
-        onSubmit(() => run({ path: '', body: form.values }, 'A new chain started from this genesis; its transactions are forgotten.'))(e);
+        onSubmit(() =>
+          run({ path: '', body: form.values }, 'A new chain started from this genesis; its transactions are forgotten.', { fields: GENESIS_FIELDS.map((f) => `genesis.${f}`), setFieldError: form.setFieldError }),
+        )(e);
       }}
     >
       <Stack gap="xs">

@@ -6,7 +6,7 @@ import type { Account, AddressUtxo, Pagination } from '../../../../../shared/cha
 import type { PoolModel } from '../pools/queries';
 import type { AddressQueries } from '../addresses/queries';
 import { stakeAddressOf } from '../../../../../shared/cardano/address';
-import type { AccountDelegation, AccountRegistration, AccountTransaction, LiveStake, LiveStakeAccount, AccountAddressesTotal, AccountHistoryItem, AccountReward, AccountWithdrawal } from '../../stake';
+import { activeEpochOf, type AccountDelegation, type AccountRegistration, type AccountTransaction, type LiveStake, type LiveStakeAccount, type AccountAddressesTotal, type AccountHistoryItem, type AccountReward, type AccountWithdrawal } from '../../stake';
 import { STAKE_KEY_DEPOSIT, type SimTx } from '../../simulate';
 import type { Wallet } from '../../world';
 
@@ -147,7 +147,7 @@ function accountHoldings(ctx: ChainContext, pools: PoolModel, index: AccountInde
         stake_address: stake,
         active: delegation !== null,
         registered: live ? model.registeredAt(live, tip) : false,
-        active_epoch: delegation ? epochOf(delegation.height) + 2 : null,
+        active_epoch: delegation ? activeEpochOf(delegation.height, epochOf) : null,
         controlled_amount: String(controlled),
         rewards_sum: String(rewards),
         withdrawals_sum: String(withdrawals),
@@ -267,7 +267,7 @@ function accountStaking(ctx: ChainContext, pools: PoolModel, index: AccountIndex
       if (live) {
         const { model, account } = live;
         return paginate(account.delegations, page).map((d) => ({
-          active_epoch: epochOf(d.height) + 2, tx_hash: d.txHash, amount: String(model.stakeAt(account, d.height)), pool_id: d.pool, ...txPlace(d.height),
+          active_epoch: activeEpochOf(d.height, epochOf), tx_hash: d.txHash, amount: String(model.stakeAt(account, d.height)), pool_id: d.pool, ...txPlace(d.height),
         }));
       }
       const wallet = world.walletByStakeAddress.get(stake);

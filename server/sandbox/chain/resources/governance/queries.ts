@@ -8,8 +8,6 @@ import type { PageRequest as Page } from '../../../../blockfrost/http';
 import { spent } from '../../budget';
 import { mergedPage } from '../../merged-page';
 import {
-  COMMITTEE_QUORUM,
-  COMMITTEE_SIZE,
   DREP_ALWAYS_ABSTAIN,
   DREP_ALWAYS_NO_CONFIDENCE,
   PROPOSALS_PER_EPOCH,
@@ -348,19 +346,19 @@ function drepAnswers(g: GovRows) {
 
 /** /governance/committee and the committee's votes. */
 function committeeAnswers(g: GovRows) {
-  const { ctx, epochOf, sortKey, epochVotes, term, coldHex, hotAt, hotOwner, worldProposals, memberVotes, liveVotes, pageOf, committeeVoteRow } = g;
+  const { ctx, epochOf, sortKey, epochVotes, coldHex, hotOwner, worldProposals, memberVotes, liveVotes, pageOf, committeeVoteRow, size, quorum, memberAt, expiryOf, genesisCommittee, live } = g;
   return {
     committee() {
-      const epoch = epochOf(ctx.tip());
-      const expiration = (term(epoch) + 1) * ctx.protocol.committeeMaxTermLength;
+      const tip = ctx.tip();
+      const epoch = epochOf(tip);
       return {
-        gov_action_id: null, proposal_tx_hash: null, proposal_index: null, is_dissolved: false, quorum: COMMITTEE_QUORUM,
-        members: Array.from({ length: COMMITTEE_SIZE }, (_, m) => {
-          const hot = hotAt(m, epoch);
-          const status = hot ? 'authorized' : m === COMMITTEE_SIZE - 1 ? 'not_authorized' : 'resigned';
+        gov_action_id: null, proposal_tx_hash: null, proposal_index: null, is_dissolved: false, quorum: { numerator: quorum.numerator, denominator: quorum.denominator },
+        members: Array.from({ length: size }, (_, m) => {
+          const { hot, resigned } = memberAt(live(), m, tip);
+          const status = hot ? 'authorized' : resigned ? 'resigned' : 'not_authorized';
           return {
-            cc_cold_id: ccColdId(coldHex(m)), cc_cold_hex: coldHex(m), cc_cold_has_script: false,
-            cc_hot_id: hot ? ccHotId(hot) : null, cc_hot_hex: hot, cc_hot_has_script: hot ? false : null, status, expiration_epoch: expiration,
+            cc_cold_id: ccColdId(coldHex(m)), cc_cold_hex: coldHex(m), cc_cold_has_script: genesisCommittee?.members[m]!.script ?? false,
+            cc_hot_id: hot ? ccHotId(hot) : null, cc_hot_hex: hot, cc_hot_has_script: hot ? false : null, status, expiration_epoch: expiryOf(m, epoch),
           };
         }),
       };
@@ -376,13 +374,13 @@ function committeeAnswers(g: GovRows) {
         const parsed = parseCcId(cc);
         if (!parsed) return undefined;
         if (parsed.kind === 'cold') {
-          member = Array.from({ length: COMMITTEE_SIZE }, (_, m) => m).find((m) => coldHex(m) === parsed.hex) ?? null;
+          member = Array.from({ length: size }, (_, m) => m).find((m) => coldHex(m) === parsed.hex) ?? null;
         } else {
           const owner = hotOwner(parsed.hex, epochOf(tip));
           member = owner?.member ?? null;
           hotOnly = parsed.hex;
           // A hot key votes only during its term (and up to three epochs after, on the term's last proposals).
-          if (owner) [from, to] = [Math.max(1, owner.term * ctx.protocol.committeeMaxTermLength), Math.min(to, (owner.term + 1) * ctx.protocol.committeeMaxTermLength + 3)];
+          if (owner && !genesisCommittee) [from, to] = [Math.max(1, owner.term * ctx.protocol.committeeMaxTermLength), Math.min(to, (owner.term + 1) * ctx.protocol.committeeMaxTermLength + 3)];
         }
         if (member === null) return [];
       }
@@ -391,7 +389,7 @@ function committeeAnswers(g: GovRows) {
         // Votes cast in epoch e are on proposals of epochs e-3..e.
         for (let pe = e - 3; pe <= e; pe++) {
           for (const p of worldProposals(pe)) {
-            for (let m = 0; m < COMMITTEE_SIZE; m++) {
+            for (let m = 0; m < size; m++) {
               if (member !== null && m !== member) continue;
               for (const v of memberVotes(m, p)) if (epochOf(v.height) === e && v.height <= tip && (hotOnly === null || v.voterHex === hotOnly)) out.push(v);
             }
@@ -399,8 +397,10 @@ function committeeAnswers(g: GovRows) {
         }
         return out.sort(sortKey);
       });
-      const liveItems = liveVotes().filter((v) => v.role === 'constitutional_committee' && (hotOnly === null || v.voterHex === hotOnly));
-      return pageOf(page, from, to, worldAt, liveItems, member === null ? COMMITTEE_SIZE * VOTES_PER_EPOCH : VOTES_PER_EPOCH, `cc|${member ?? 'all'}|${hotOnly ?? ''}`).map(committeeVoteRow);
+      // A genesis' member votes with the hot keys it authorized.
+      const memberHots = genesisCommittee && member !== null && hotOnly === null ? new Set(live().committee.filter((e) => e.coldHex === coldHex(member!)).map((e) => e.hotHex)) : null;
+      const liveItems = liveVotes().filter((v) => v.role === 'constitutional_committee' && (hotOnly === null || v.voterHex === hotOnly) && (memberHots === null || memberHots.has(v.voterHex)));
+      return pageOf(page, from, to, worldAt, liveItems, member === null ? size * VOTES_PER_EPOCH : VOTES_PER_EPOCH, `cc|${member ?? 'all'}|${hotOnly ?? ''}`).map(committeeVoteRow);
     },
   };
 }
