@@ -186,6 +186,14 @@ export async function followedTip(db: Conn, network: number, projectId: number, 
 
 export const depthOf = (blockHeight: number | null, tip: number | null): number => (blockHeight === null || tip === null || tip < blockHeight ? 0 : tip - blockHeight + 1);
 
+/**
+ * A tracked transaction's depth as shown: from the follower's tip, and never less than its state
+ * says (a transaction in a block is at least 1 deep, a confirmed one at least its depth needed), so a
+ * tip not read yet or behind (a follower just restarted) does not show a confirmed one at 0.
+ */
+const shownDepth = (state: TxState, blockHeight: number | null, tip: number | null, needed: number): number =>
+  state === 'in_block' ? Math.max(1, depthOf(blockHeight, tip)) : state === 'confirmed' ? Math.max(needed, depthOf(blockHeight, tip)) : 0;
+
 const num = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v));
 const seconds = (ms: unknown): number => Math.floor(Number(ms) / 1000);
 
@@ -203,7 +211,7 @@ export async function txStatus(db: Db, projectId: number, txHash: string): Promi
     state: row.state,
     block_height: blockHeight,
     block_hash: row.block_hash ?? null,
-    depth: row.state === 'in_block' || row.state === 'confirmed' ? depthOf(blockHeight, tip) : 0,
+    depth: shownDepth(row.state, blockHeight, tip, Number(row.confirmations_needed)),
     confirmations_needed: Number(row.confirmations_needed),
     ttl_slot: num(row.ttl_slot),
     reason: row.reason ?? null,
@@ -221,7 +229,7 @@ export async function recentSubmissions(db: Db, projectId: number, limit = 20): 
     tx_hash: r.tx_hash,
     state: r.state,
     block_height: num(r.block_height),
-    depth: r.state === 'in_block' || r.state === 'confirmed' ? depthOf(num(r.block_height), tips.get(Number(r.network)) ?? null) : 0,
+    depth: shownDepth(r.state, num(r.block_height), tips.get(Number(r.network)) ?? null, Number(r.confirmations_needed)),
     confirmations_needed: Number(r.confirmations_needed),
     reason: r.reason ?? null,
     submitted_at: Number(r.submitted_at),
