@@ -174,6 +174,9 @@ describe('the status of a submitted transaction', () => {
     const projectId = Number((await app.db('projects').where({ project_id: key }).first('id')).id);
     await app.db('chain_cursors').where({ network: PREPROD }).delete();
     await app.db('chain_blocks').where({ network: PREPROD }).delete();
+    // With no tip read, a confirmed transaction still shows the depth it was confirmed at, not 0.
+    const settled = await app.db('tracked_txs').where({ project_id: projectId, network: PREPROD, state: 'confirmed' }).first('tx_hash', 'confirmations_needed');
+    expect((await status(settled.tx_hash)).body).toMatchObject({ state: 'confirmed', depth: Number(settled.confirmations_needed) });
     const cbor = spend();
     const hash = await chain.submit(cbor);
     nextBlock();
