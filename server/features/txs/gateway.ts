@@ -60,7 +60,8 @@ export function trackingSubmissions(
   const record = async (projectId: number, facts: { hash: string; ttlSlot: number | null }, cbor: Buffer, reason?: string) => {
     try {
       // The chain is found before the recording's transaction, which must not wait on the database.
-      const landedIn = reason === undefined ? await opts.landedIn?.(projectId) : undefined;
+      // Without it (the chain could not be read) the follower lands the transaction when it reaches its block.
+      const landedIn = reason === undefined ? await opts.landedIn?.(projectId).catch(() => null) : undefined;
       await recordSubmission(opts.db, { projectId, network, txHash: facts.hash, ttlSlot: facts.ttlSlot, cbor, ...(reason !== undefined ? { reason } : {}) }, opts.withChange, landedIn ?? undefined);
     } catch (err) {
       opts.logger.warn({ network: opts.slug, err: { message: (err as Error).message } }, 'txs: recording a submitted transaction failed');
