@@ -41,6 +41,8 @@ export default tseslint.config(
         'error',
         { patterns: ['node:*', '../server/*', '../desktop/*', 'express', 'knex', 'react', 'react-dom'] },
       ],
+      // Nor for Node's globals: a schema of shared/ checking an address in the dashboard threw on Buffer.
+      'no-restricted-globals': ['error', { name: 'Buffer', message: 'shared/ runs in the browser too: use Uint8Array and shared/cardano/bech32.ts (toHex, fromHex).' }, { name: 'process', message: 'shared/ runs in the browser too.' }],
     },
   },
   // Inside a feature folder (which folder may import which is layout.cjs's, checked by dependency-cruiser).

@@ -44,6 +44,9 @@ export const DEVNET_FIELD_LABELS = {
   epochLength: 'Epoch length (slots)',
   blockIntervalMs: 'Genesis block interval (ms)',
   securityParam: 'Security parameter k',
+  assetName: 'Token name (hex)',
+  tokens: 'Tokens',
+  more: 'More of the genesis (JSON)',
 } as const;
 
 /** The API field a steering call's message starts with ('blocks must be…', 'genesis.slotLengthMs: …'), as its path; undefined when it names none. */

@@ -18,15 +18,22 @@ export function decodeBech32(text: string): { prefix: string; bytes: Uint8Array 
   }
 }
 
+// Without Node's Buffer: shared/ runs in the dashboard too (its forms check addresses with the server's schemas).
+const HEX_OF_BYTE = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'));
+
 export function toHex(bytes: Uint8Array): string {
-  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('hex');
+  let out = '';
+  for (let i = 0; i < bytes.length; i++) out += HEX_OF_BYTE[bytes[i]!];
+  return out;
 }
 
 /** Parses lowercase or uppercase hex of an exact byte length; null when it is not that. */
 export function fromHex(hex: string, byteLength?: number): Uint8Array | null {
   if (hex.length % 2 !== 0 || !/^[0-9a-fA-F]*$/.test(hex)) return null;
   if (byteLength !== undefined && hex.length !== byteLength * 2) return null;
-  return new Uint8Array(Buffer.from(hex, 'hex'));
+  const out = new Uint8Array(hex.length / 2);
+  for (let i = 0; i < out.length; i++) out[i] = parseInt(hex.slice(i * 2, i * 2 + 2), 16);
+  return out;
 }
 
 // ---- a fast path for the one conversion the webhook matcher does per client address ----

@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
-import { Alert, Badge, Button, Group, Loader, NativeSelect, NumberInput, Paper, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Alert, Badge, Button, Group, Loader, NativeSelect, NumberInput, Paper, SimpleGrid, Stack, Text, Textarea, TextInput, Title } from '@mantine/core';
+import { z } from 'zod';
 import { useQuery } from '@tanstack/react-query';
 import { advanceTimeSchema, blockIntervalSchema, createDevnetSchema, DEVNET_DEFAULTS, DEVNET_FIELD_LABELS, fundSchema, withDevnetFieldLabels, devnetFieldOf, MAX_PRODUCE_BLOCKS, MAX_ROLLBACK_BLOCKS, produceBlocksSchema, rollbackSchema, snapshotSchema, type DevnetSnapshotDto, type DevnetStateDto } from '../../../../../shared/devnets';
 import type { Role } from '../../../../../shared/permissions';
@@ -96,6 +97,8 @@ function DevnetFacts({ state }: { state: DevnetStateDto }) {
 interface SentFrom {
   fields: readonly string[];
   setFieldError(path: string, error: ReactNode): void;
+  /** Where a refusal of a field with no input of its own is shown (the genesis form's JSON). */
+  others?: { prefix: string; field: string };
 }
 
 /** The field of a form a refusal concerns: the path of the API's details, else the field its message starts with. */
@@ -116,7 +119,7 @@ function useRun(uuid: string) {
       onSuccess: () => succeeded('Devnet', done),
       onError: (error) => {
         const message = errorMessage(error, 'The devnet call failed.');
-        const field = from && refusedField(error, message, from.fields);
+        const field = from && (refusedField(error, message, from.fields) ?? (from.others && devnetFieldOf(message)?.startsWith(from.others.prefix) ? from.others.field : undefined));
         if (from && field) from.setFieldError(field, withDevnetFieldLabels(message));
         else failed('Devnet call refused', new Error(withDevnetFieldLabels(message)), 'The devnet call failed.');
       },
@@ -185,6 +188,17 @@ function ActionForm<S extends FormSchema>(props: {
 }
 
 const slotsSchema = advanceTimeSchema.options[0];
+
+/** The fund form: ada and, when Tokens is filled, one native token minted under the devnet's policy (the API takes up to five). */
+const fundFormSchema = fundSchema
+  .omit({ assets: true })
+  .extend({ assetName: z.string(), tokens: z.string() })
+  .superRefine((v, ctx) => {
+    if (v.tokens.trim() === '') return;
+    const asset = fundSchema.shape.assets.unwrap().element.safeParse({ assetName: v.assetName.trim(), quantity: v.tokens.trim() });
+    if (asset.success) return;
+    for (const issue of asset.error.issues) ctx.addIssue({ code: 'custom', path: [issue.path[0] === 'assetName' ? 'assetName' : 'tokens'], message: issue.message });
+  });
 
 function DevnetActions({ uuid, state, reason }: { uuid: string; state: DevnetStateDto; reason: string | null }) {
   const { run, pending } = useRun(uuid);
@@ -259,8 +273,8 @@ function DevnetActions({ uuid, state, reason }: { uuid: string; state: DevnetSta
           send={(v, from) => run({ method: 'PUT', path: '/interval', body: v }, `A block every ${formatNumber(Number(v.ms))} ms from the tip on.`, from)}
         />
         <ActionForm
-          schema={fundSchema}
-          initial={{ address: '', lovelace: '10000000' }}
+          schema={fundFormSchema}
+          initial={{ address: '', lovelace: '10000000', assetName: '', tokens: '' }}
           label="Fund"
           reason={reason}
           pending={pending}
@@ -268,9 +282,15 @@ function DevnetActions({ uuid, state, reason }: { uuid: string; state: DevnetSta
             <SimpleGrid cols={{ base: 1, xs: 2 }} spacing="xs">
               <TextInput label={DEVNET_FIELD_LABELS.address} placeholder="addr_test1…" readOnly={!!reason} {...rowFieldProps(form, 'address')} />
               <TextInput label={DEVNET_FIELD_LABELS.lovelace} readOnly={!!reason} {...rowFieldProps(form, 'lovelace')} />
+              <TextInput label={DEVNET_FIELD_LABELS.assetName} placeholder="74657374 (test)" readOnly={!!reason} {...rowFieldProps(form, 'assetName')} />
+              <TextInput label={DEVNET_FIELD_LABELS.tokens} placeholder="None" readOnly={!!reason} {...rowFieldProps(form, 'tokens')} />
             </SimpleGrid>
           )}
-          send={(v, from) => run({ path: '/fund', body: { address: String(v.address).trim(), lovelace: String(v.lovelace) } }, 'Paid in the next block.', from)}
+          send={(v, from) => {
+            const tokens = String(v.tokens).trim();
+            const assets = tokens === '' ? {} : { assets: [{ assetName: String(v.assetName).trim(), quantity: tokens }] };
+            run({ path: '/fund', body: { address: String(v.address).trim(), lovelace: String(v.lovelace), ...assets } }, tokens === '' ? 'Paid in the next block.' : 'Paid, with the tokens minted under the devnet policy, in the next block.', from);
+          }}
         />
         <ActionForm
           schema={snapshotSchema}
@@ -288,11 +308,43 @@ function DevnetActions({ uuid, state, reason }: { uuid: string; state: DevnetSta
 
 const GENESIS_FIELDS = ['slotLengthMs', 'epochLength', 'blockIntervalMs', 'securityParam'] as const;
 
-/** A new chain from a genesis of your own: slot length, epoch length, block interval, k (protocol parameters and initial funds through the API). */
+/** The rest of a genesis, as the API takes it, from the form's JSON: an object, or nothing when empty. */
+function moreOf(text: string): Record<string, unknown> | null {
+  if (text.trim() === '') return {};
+  try {
+    const v: unknown = JSON.parse(text);
+    return v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The genesis form: its four fields, and the rest of a genesis as JSON (protocol parameters and cost
+ * models, initial funds, DReps, committee, pools, delegations), checked together by the API's schema;
+ * a problem in the JSON part is shown under it with its path.
+ */
+const genesisFormSchema = z
+  .object({ genesis: z.record(z.string(), z.unknown()), more: z.string() })
+  .superRefine((v, ctx) => {
+    const more = moreOf(v.more);
+    if (!more) return void ctx.addIssue({ code: 'custom', path: ['more'], message: GENESIS_JSON_MESSAGE });
+    const parsed = createDevnetSchema.safeParse({ genesis: { ...more, ...v.genesis } });
+    if (parsed.success) return;
+    for (const issue of parsed.error.issues) {
+      const [, field, ...rest] = issue.path.map(String);
+      if (field && rest.length === 0 && (GENESIS_FIELDS as readonly string[]).includes(field)) ctx.addIssue({ code: 'custom', path: ['genesis', field], message: issue.message });
+      else ctx.addIssue({ code: 'custom', path: ['more'], message: `${issue.path.slice(1).join('.')}: ${issue.message}` });
+    }
+  });
+const GENESIS_JSON_MESSAGE = 'More of the genesis must be a JSON object, such as {"initialFunds": [{"address": "addr_test1…", "lovelace": "5000000000"}]}, or empty.';
+
+/** A new chain from a genesis of your own: the four fields most often changed, and the rest of the genesis as JSON. */
 function GenesisForm({ uuid, state, reason }: { uuid: string; state: DevnetStateDto; reason: string | null }) {
   const { run, pending } = useRun(uuid);
-  const { form, onSubmit } = useZodForm(createDevnetSchema, {
+  const { form, onSubmit } = useZodForm(genesisFormSchema, {
     genesis: { slotLengthMs: state.slot_length_ms, epochLength: state.epoch_length, blockIntervalMs: state.block_interval_ms, securityParam: DEVNET_DEFAULTS.securityParam },
+    more: '',
   });
   const number = (name: (typeof GENESIS_FIELDS)[number], extra: { min: number; step?: number }) => (
     <NumberInput label={DEVNET_FIELD_LABELS[name]} allowDecimal={false} clampBehavior="none" readOnly={!!reason} {...extra} {...fieldProps(form, `genesis.${name}`)} />
@@ -304,7 +356,11 @@ function GenesisForm({ uuid, state, reason }: { uuid: string; state: DevnetState
       onSubmit={(e) => {
         if (reason) return e.preventDefault();
         onSubmit(() =>
-          run({ path: '', body: form.values }, 'A new chain started from this genesis; its transactions are forgotten.', { fields: GENESIS_FIELDS.map((f) => `genesis.${f}`), setFieldError: form.setFieldError }),
+          run({ path: '', body: { genesis: { ...moreOf(form.values.more), ...form.values.genesis } } }, 'A new chain started from this genesis; its transactions are forgotten.', {
+            fields: GENESIS_FIELDS.map((f) => `genesis.${f}`),
+            setFieldError: form.setFieldError,
+            others: { prefix: 'genesis.', field: 'more' },
+          }),
         )(e);
       }}
     >
@@ -318,6 +374,17 @@ function GenesisForm({ uuid, state, reason }: { uuid: string; state: DevnetState
           {number('blockIntervalMs', { min: 100, step: 100 })}
           {number('securityParam', { min: 1 })}
         </SimpleGrid>
+        <Textarea
+          label={DEVNET_FIELD_LABELS.more}
+          description="The rest of a genesis as the API takes it: protocolParams, initialFunds, initialDReps, committee, initialPools, initialDelegations (see the Devnets page of the API docs). The four fields above win over the same fields here."
+          placeholder='{"initialFunds": [{"address": "addr_test1…", "lovelace": "5000000000"}]}'
+          autosize
+          minRows={2}
+          maxRows={12}
+          styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)' } }}
+          readOnly={!!reason}
+          {...form.getInputProps('more')}
+        />
         <Group justify="flex-end">
           <ActionButton type="submit" reason={reason} loading={pending} color="red" variant="light">
             Start new chain
