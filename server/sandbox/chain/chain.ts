@@ -4,7 +4,8 @@
 // the clock and nothing runs in the background. Deterministic: every value is derived from
 // (seed, network, coordinates), so two processes with the same options serve byte-identical data.
 // Cost per request is bounded: a block is simulated with its segment (segmentLength blocks) and
-// segments are cached; lookups by hash decode the position from the hash itself.
+// segments are cached; a block hash decodes to its height, a transaction hash (the blake2b-256 of
+// its body) is found in the index of the transactions simulated.
 //
 // This file builds what every resource's queries share (context.ts) and assembles the chain from
 // them, one module per resource: resources/blocks/queries.ts answers /blocks, resources/accounts/
@@ -12,7 +13,8 @@
 import { stakeAddressOf } from '../../../shared/cardano/address';
 import { LiveLedger, type LiveTx } from './ledger';
 import { devWallets, faucetOf, genesisTx, type DevWallet, type Faucet } from './wallets';
-import { HashCodec } from './hashes';
+import { HashCodec, TxIndex } from './hashes';
+import { backgroundContext, metadataCbor } from './tx-cbor';
 import { createGovernance, type Governance } from './gov';
 import { createNutlink, type Nutlink } from './nutlink';
 import { FAUCET_WALLET, buildWorld, type World, type WorldPool } from './world';
@@ -217,11 +219,24 @@ export function createSandboxChain(options: SandboxChainOptions): SandboxChain {
   const slotOf = (height: number): number => firstSlot + height * slotsPerBlock;
   const timeOf = (height: number): number => Math.floor((genesisTime + height * blockIntervalMs) / 1000);
   const epochOf = (height: number): number => Math.floor(height / blocksPerEpoch);
-  const simContext = { key, world, hashes, segmentLength, slotOf };
-  const simulate = (index: number): Segment => forkedSegment(simContext, index, branches);
   const devAids = options.devAids ?? true;
   const wallets = devAids ? seedWallets() : [];
   const book = poolBook(key, network, world.pools, blocksPerEpoch, segmentLength);
+  const txIndex = new TxIndex();
+  const simContext = backgroundContext({
+    key, world, book, protocol: params.protocol, network, segmentLength, slotOf, epochOf,
+    auxData: (s) => {
+      const entries = nutlink.worldMetadata(s * segmentLength, 0);
+      return entries.length > 0 ? metadataCbor(entries.map((m) => ({ label: m.label, cbor: nutlink.cborOf(m.json) }))) : null;
+    },
+    keyOf: (s) => branches.keyOf(branches.of(s * segmentLength)),
+    onDistribution: (tx) => txIndex.record(tx.hash, tx.height, tx.index),
+  });
+  const simulate = (index: number): Segment => {
+    const made = forkedSegment(simContext, index, branches);
+    for (const block of made.blocks) for (const tx of block.txs) txIndex.record(tx.hash, tx.height, tx.index);
+    return made;
+  };
   const poolById = (id: string): WorldPool | undefined => book.byKey.get(id) ?? book.byKey.get(id.toLowerCase());
 
   const tipHeight = (): number => Math.max(0, Math.floor((clock() - genesisTime) / blockIntervalMs));
@@ -267,11 +282,28 @@ export function createSandboxChain(options: SandboxChainOptions): SandboxChain {
     else if (/^[0-9a-fA-F]{64}$/.test(ref)) height = hashes.blockHeight(ref);
     return height !== null && height >= 0 && height <= tip ? height : null;
   };
-  const resolveTx = (hash: string, tip: number): SimTx | null => {
-    if (typeof hash !== 'string') return null;
-    const pos = hashes.txPosition(hash);
+  /** A background transaction's hash by its position: a distribution's is computed alone, the others' with their segment. */
+  const txHash = (height: number, index: number): string =>
+    index === 0 && height % segmentLength === 0 ? simContext.distributionHash(height / segmentLength) : simBlock(height).txs[index]!.hash;
+  const findTx = (hash: string, tip: number): SimTx | null => {
+    const pos = txIndex.find(hash);
     if (!pos || pos.height > tip) return null;
-    return simBlock(pos.height).txs[pos.index] ?? null;
+    const tx = simBlock(pos.height).txs[pos.index];
+    return tx && tx.hash === hash ? tx : null;
+  };
+  // A transaction is found by hash once this process has simulated its segment (any answer that
+  // showed the hash did); the address window's segments, which every address answer reads, are
+  // indexed again on a miss, in case the index let them go.
+  const resolveTx = (hash: string, tip: number): SimTx | null => {
+    if (typeof hash !== 'string' || !/^[0-9a-fA-F]{64}$/.test(hash)) return null;
+    const lower = hash.toLowerCase();
+    const hit = findTx(lower, tip);
+    if (hit) return hit;
+    const low = Math.max(0, tip - addressWindowBlocks + 1);
+    for (let s = Math.floor(low / segmentLength); s <= Math.floor(tip / segmentLength); s++) {
+      for (const block of segment(s).blocks) for (const tx of block.txs) txIndex.record(tx.hash, tx.height, tx.index);
+    }
+    return findTx(lower, tip);
   };
   const addressText = (index: number): string => world.addresses[index]!.bech32;
   /** Totals of a block's live transactions. */
@@ -339,7 +371,7 @@ export function createSandboxChain(options: SandboxChainOptions): SandboxChain {
     key,
     segmentLength,
     tip: tipHeight,
-    txHash: (height, index) => hashes.tx(height, index),
+    txHash,
     oracleAddress: addressText(world.wallets[FAUCET_WALLET]!.addresses[0]!),
     live: () => ledger.all(),
     liveIndex,
@@ -349,7 +381,7 @@ export function createSandboxChain(options: SandboxChainOptions): SandboxChain {
   const ctx: ChainContext = {
     network, params, key, world, hashes, schedule, book, ledger, governance, nutlink, devAids, wallets, faucetKeys,
     clock, tipHeight, slotOf, timeOf, epochOf, snapshotHeight, poolById,
-    segment, simBlock, resolveHeight, resolveTx, addressText, addressHistory,
+    segment, simBlock, resolveHeight, resolveTx, txHash, txCbor: (tx) => simContext.cbor.transaction(tx), addressText, addressHistory,
     liveIndex, liveStakeAt, worldStake: shares, stakeAt, liveSums,
     unspentAt, utxoObject, sumOf, knownAddress,
   };

@@ -75,7 +75,7 @@ function worldAssetObject(ctx: ChainContext, asset: WorldAsset, tip: number): As
     asset_name: asset.assetNameHex === '' ? null : asset.assetNameHex,
     fingerprint: asset.fingerprint,
     quantity: String(BigInt(asset.genesisSupply) + BigInt(remints) * BigInt(asset.mintAmount)),
-    initial_mint_tx_hash: hashes.tx(0, 0),
+    initial_mint_tx_hash: ctx.txHash(0, 0),
     mint_or_burn_count: 1 + remints,
     onchain_metadata: onchain,
     onchain_metadata_standard: asset.standard,
@@ -167,8 +167,8 @@ export function assetPaths(ctx: ChainContext): AssetQueries {
         for (let n = (p.page - 1) * p.count; n < Math.min(total, p.page * p.count); n++) {
           const k = p.order === 'desc' ? total - 1 - n : n;
           out.push(k === 0
-            ? { tx_hash: hashes.tx(0, 0), action: 'minted', amount: String(asset.genesisSupply) }
-            : { tx_hash: hashes.tx(remintSegment(asset, k) * segmentLength, 0), action: 'minted', amount: String(asset.mintAmount) });
+            ? { tx_hash: ctx.txHash(0, 0), action: 'minted', amount: String(asset.genesisSupply) }
+            : { tx_hash: ctx.txHash(remintSegment(asset, k) * segmentLength, 0), action: 'minted', amount: String(asset.mintAmount) });
         }
         return out;
       }
@@ -202,7 +202,7 @@ export function assetPaths(ctx: ChainContext): AssetQueries {
       rows.push(...(assetWindowTxs(tip).get(u) ?? []));
       rows.sort(byChainOrder);
       return paginate(withinBounds(rows, query), query).map((tx) => ({
-        tx_hash: tx.hash ?? hashes.tx(tx.height, tx.index), tx_index: tx.index, block_height: tx.height, block_time: timeOf(tx.height),
+        tx_hash: tx.hash ?? ctx.txHash(tx.height, tx.index), tx_index: tx.index, block_height: tx.height, block_time: timeOf(tx.height),
       }));
     },
     assetUtxos(unit, query) {
