@@ -12,7 +12,7 @@
 //     inputs + mint = outputs;
 //   - simulating any block costs at most one segment of work, whatever the height.
 // Outputs still unspent at the end of their segment stay unspent for good.
-import { blake2b } from '@noble/hashes/blake2.js';
+import { blake2b256 } from '../../../shared/cardano/blake2b';
 import { Rng, deriveBytes } from './rng';
 import { fromHex, toHex } from '../../../shared/cardano/bech32';
 import { FAUCET_WALLET, type World, type WorldAsset } from './world';
@@ -422,7 +422,7 @@ class SegmentSimulator {
             lovelace: Math.max(2 * ADA, this.amountFrom(rng, this.wallets[sender]!.lovelace, 0.4)),
             assets: [],
             inlineDatum: inline ? datum : null,
-            dataHash: inline ? null : toHex(blake2b(fromHex(datum)!, { dkLen: 32 })),
+            dataHash: inline ? null : toHex(blake2b256(fromHex(datum)!)),
             ...(inline ? {} : { datum }),
           }],
         };

@@ -10,7 +10,7 @@
 // witnesses are well-formed but fake: the world's keys do not exist, so each verification key and
 // signature is derived from the chain key (a signature check fails, as nobody can sign for them).
 import * as CSL from '@emurgo/cardano-serialization-lib-nodejs';
-import { blake2b } from '@noble/hashes/blake2.js';
+import { blake2b256 } from '../../../shared/cardano/blake2b';
 import { decodeBech32, fromHex, toHex } from '../../../shared/cardano/bech32';
 import { Rng, deriveBytes, deriveFloat } from './rng';
 import { costModels } from './plutus';
@@ -22,8 +22,18 @@ import type { World } from './world';
 
 /** A growable CBOR writer (definite lengths, smallest heads: what the ledger's own encoders emit). */
 class Writer {
-  private buf = new Uint8Array(512);
+  private buf: Uint8Array;
   private len = 0;
+
+  constructor(capacity = 64) {
+    this.buf = new Uint8Array(capacity);
+  }
+
+  /** Starts again, keeping the buffer. */
+  reset(): this {
+    this.len = 0;
+    return this;
+  }
 
   private room(n: number): void {
     if (this.len + n <= this.buf.length) return;
@@ -68,6 +78,14 @@ class Writer {
     this.head(2, b.length);
     return this.raw(b);
   }
+  /** A byte string given in hex (well-formed: the simulation's own). */
+  hexBytes(hex: string): this {
+    const n = hex.length >> 1;
+    this.head(2, n);
+    this.room(n);
+    for (let i = 0; i < n; i++) this.buf[this.len++] = (HEX[hex.charCodeAt(2 * i)]! << 4) | HEX[hex.charCodeAt(2 * i + 1)]!;
+    return this;
+  }
   text(s: string): this {
     const b = new TextEncoder().encode(s);
     this.head(3, b.length);
@@ -95,11 +113,17 @@ class Writer {
     return this.buf.slice(0, this.len);
   }
 }
+const HEX = new Uint8Array(128);
+for (let i = 0; i < 16; i++) {
+  HEX['0123456789abcdef'.charCodeAt(i)] = i;
+  HEX['0123456789ABCDEF'.charCodeAt(i)] = i;
+}
 const NULL = new Uint8Array([0xf6]);
+const ZERO_VKEY = new Uint8Array(32);
+const ZERO_SIGNATURE = new Uint8Array(64);
 const TRUE = new Uint8Array([0xf5]);
 
 const hexBytes = (hex: string): Uint8Array => fromHex(hex)!;
-export const blake2b256 = (bytes: Uint8Array): Uint8Array => blake2b(bytes, { dkLen: 32 });
 
 /** The redeemer every background script spend gives: `Constr 0 []`. */
 export const BACKGROUND_REDEEMER_DATA = 'd87980';
@@ -164,6 +188,8 @@ export class TxCbor implements TxEncoder {
   private readonly stakeBytes = new Map<string, Uint8Array>();
   private readonly distributionCerts = new Map<number, Uint8Array[]>();
   private scriptModels: CSL.Costmdls | undefined;
+  /** The body's writer, used again for each body (the body is copied out). */
+  private readonly scratch = new Writer(4096);
 
   constructor(private readonly o: TxCborOptions) {}
 
@@ -246,8 +272,8 @@ export class TxCbor implements TxEncoder {
     const fields = o.dataHash || o.inlineDatum ? 3 : 2;
     w.map(fields).uint(0).bytes(this.address(o.address)).uint(1);
     this.value(w, o.lovelace, o.assets);
-    if (o.inlineDatum) w.uint(2).array(2).uint(1).tag(24).bytes(hexBytes(o.inlineDatum));
-    else if (o.dataHash) w.uint(2).array(2).uint(0).bytes(hexBytes(o.dataHash));
+    if (o.inlineDatum) w.uint(2).array(2).uint(1).tag(24).hexBytes(o.inlineDatum);
+    else if (o.dataHash) w.uint(2).array(2).uint(0).hexBytes(o.dataHash);
   }
 
   /** Lovelace alone, or [lovelace, {policy: {name: quantity}}] (assets sorted by unit, so grouped by policy). */
@@ -270,8 +296,8 @@ export class TxCbor implements TxEncoder {
     }
     w.map(policies.size);
     for (const [policy, names] of policies) {
-      w.bytes(hexBytes(policy)).map(names.length);
-      for (const [name, q] of names) w.bytes(hexBytes(name)).uint(q);
+      w.hexBytes(policy).map(names.length);
+      for (const [name, q] of names) w.hexBytes(name).uint(q);
     }
   }
 
@@ -311,7 +337,7 @@ export class TxCbor implements TxEncoder {
   }
 
   body(tx: SimTx): { body: Uint8Array; size: number } {
-    const w = new Writer();
+    const w = this.scratch.reset();
     const certs = this.certificates(tx);
     const distribution = this.isDistribution(tx);
     const mint = distribution ? this.distributionMint(tx) : [];
@@ -322,7 +348,7 @@ export class TxCbor implements TxEncoder {
     w.map(fields);
     const inputs = sortedInputs(tx.inputs);
     w.uint(0).array(inputs.length);
-    for (const i of inputs) w.array(2).bytes(hexBytes(i.txHash)).uint(i.outputIndex);
+    for (const i of inputs) w.array(2).hexBytes(i.txHash).uint(i.outputIndex);
     w.uint(1).array(tx.outputs.length);
     for (const o of tx.outputs) this.output(w, o);
     w.uint(2).uint(tx.fee);
@@ -354,7 +380,7 @@ export class TxCbor implements TxEncoder {
   /**
    * The witness set: one key witness per key the simulation counted (derived, not real keys: the
    * world's keys do not exist), the redeemers and the hash-only datums of a script spend. Without a
-   * hash the signatures are zeros of the same size (to measure the transaction before it is hashed).
+   * hash the keys and signatures are zeros of the same size (to measure the transaction before it is hashed).
    */
   private witnessSet(tx: SimTx, hash: string | null): Uint8Array {
     const redeemers = tx.redeemers > 0 ? this.redeemers(tx) : null;
@@ -363,8 +389,8 @@ export class TxCbor implements TxEncoder {
     if (tx.witnesses > 0) {
       w.uint(0).array(tx.witnesses);
       for (let k = 0; k < tx.witnesses; k++) {
-        w.array(2).bytes(deriveBytes(this.o.key, 32, 'witness-vkey', tx.height, tx.index, k));
-        w.bytes(hash === null ? new Uint8Array(64) : deriveBytes(this.o.key, 64, 'witness-signature', hash, k));
+        w.array(2).bytes(hash === null ? ZERO_VKEY : deriveBytes(this.o.key, 32, 'witness-vkey', tx.height, tx.index, k));
+        w.bytes(hash === null ? ZERO_SIGNATURE : deriveBytes(this.o.key, 64, 'witness-signature', hash, k));
       }
     }
     if (datums) w.uint(4).raw(datums);
@@ -377,7 +403,7 @@ export class TxCbor implements TxEncoder {
     const { body } = this.body(tx);
     if (this.hash(body) !== tx.hash) throw new Error(`background transaction ${tx.hash} does not encode to its hash`);
     const aux = this.isDistribution(tx) ? this.o.auxData(tx.height / this.o.segmentLength) : null;
-    const w = new Writer().array(4).raw(body).raw(this.witnessSet(tx, tx.hash)).raw(TRUE);
+    const w = new Writer(body.length + 1024).array(4).raw(body).raw(this.witnessSet(tx, tx.hash)).raw(TRUE);
     if (aux) w.raw(aux);
     else w.null();
     return toHex(w.done());
