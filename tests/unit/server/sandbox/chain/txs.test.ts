@@ -165,13 +165,17 @@ describe('block addresses and CBOR', () => {
     const block = chain.tx(made.spend)!.block_height;
     const listed = await http.get(`/blocks/${block}/txs/cbor`);
     assertSchema('/blocks/{hash_or_number}/txs/cbor', listed.body);
-    expect(listed.body).toEqual([{ tx_hash: made.spend, cbor: res.body.cbor }]);
-    // Every live transaction of the block, in block order, and none of its background ones.
+    // Every transaction of the block in block order, background ones first, each with its CBOR.
+    const everyCbor = (height: number) => chain.blockTxs(height, { count: 100, page: 1, order: 'asc' })!.map((h) => ({ tx_hash: h, cbor: chain.txCbor(h)!.cbor }));
+    expect(listed.body).toEqual(everyCbor(block));
+    expect(listed.body.at(-1)).toEqual({ tx_hash: made.spend, cbor: res.body.cbor });
+    for (const row of listed.body as Array<{ tx_hash: string; cbor: string }>) expect(CSL.FixedTransaction.from_hex(row.cbor).transaction_hash().to_hex()).toBe(row.tx_hash);
     const faucetBlock = chain.tx(made.faucet)!.block_height;
-    expect((await http.get(`/blocks/${faucetBlock}/txs/cbor`)).body.map((r: { tx_hash: string }) => r.tx_hash)).toEqual([made.faucet, made.ref]);
+    expect((await http.get(`/blocks/${faucetBlock}/txs/cbor`)).body.map((r: { tx_hash: string }) => r.tx_hash).slice(-2)).toEqual([made.faucet, made.ref]);
     expect((await http.get(`/blocks/${faucetBlock}/txs/cbor?order=desc&count=1`)).body.map((r: { tx_hash: string }) => r.tx_hash)).toEqual([made.ref]);
-    // The last block made holds the last transaction submitted.
-    expect((await http.get('/blocks/latest/txs/cbor')).body).toEqual([{ tx_hash: made.memo, cbor: chain.txCbor(made.memo)!.cbor }]);
+    expect((await http.get(`/blocks/${faucetBlock}/txs/cbor?order=desc&count=2&page=2`)).body).toEqual(everyCbor(faucetBlock).reverse().slice(2, 4));
+    // The last block made holds the last transaction submitted, after the block's background ones.
+    expect((await http.get('/blocks/latest/txs/cbor?order=desc&count=1')).body).toEqual([{ tx_hash: made.memo, cbor: chain.txCbor(made.memo)!.cbor }]);
     expect((await http.get(`/blocks/${chain.tipHeight() + 5}/txs/cbor`)).status).toBe(404);
   });
 });
