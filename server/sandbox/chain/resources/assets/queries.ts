@@ -62,7 +62,7 @@ export interface AssetQueries {
 
 /** A world asset as of the tip: its supply grows with each re-mint. */
 function worldAssetObject(ctx: ChainContext, asset: WorldAsset, tip: number): Asset {
-  const { key, hashes } = ctx;
+  const { key } = ctx;
   const { segmentLength } = ctx.params;
   const remints = remintCount(asset, Math.floor(tip / segmentLength));
   const image = `ipfs://bafkrei${Buffer.from(deriveBytes(key, 32, 'asset-image', asset.unit)).toString('base64url').toLowerCase().replace(/[^a-z2-7]/g, 'a').slice(0, 52)}`;

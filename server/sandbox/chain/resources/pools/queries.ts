@@ -14,7 +14,7 @@ const SATURATION_POINT = 75_000_000_000_000;
 
 /** Each pool's stake, blocks and Blockfrost object; the stake distribution of an epoch. */
 export function poolModel(ctx: ChainContext) {
-  const { key, world, hashes, schedule, book, epochOf, snapshotHeight, stakeAt, worldStake } = ctx;
+  const { key, world, schedule, book, epochOf, snapshotHeight, stakeAt, worldStake } = ctx;
   const { blocksPerEpoch, segmentLength } = ctx.params;
   /**
    * The stake distribution at the end of an epoch (the current one: as of the tip). Its pools'
