@@ -22,11 +22,11 @@ import { derive } from './rng';
 import { NETWORK_TIME, shelleyStart, slotAt, type NetworkTime } from './clock';
 import { PROTOCOL, protocolWith } from './protocol';
 import { LeaderSchedule } from './schedule';
-import { spent } from './budget';
+import { overdue, spent } from './budget';
 import { poolBook } from './pools';
 import { LiveStake, stakeView, worldStake, type StakeView, type WorldStake } from './stake';
 import { UnspentIndex, type UnspentView, type Utxo } from './unspent';
-import { segmentAddressTxs, simulateSegment, type Segment, type SimBlock, type SimTx } from './simulate';
+import { segmentAddressTxs, segmentRun, type Segment, type SegmentRun, type SimBlock, type SimContext, type SimTx } from './simulate';
 import type { AddressUtxo } from '../../../shared/chain';
 import { poolModel, poolPaths } from './resources/pools/queries';
 import { txModel, txPaths } from './resources/txs/queries';
@@ -148,8 +148,10 @@ function stakeViews(ledger: LiveLedger, tipHeight: () => number, blocksPerEpoch:
  * Simulated segments, the most recently used kept; those from `firstKept()` on (the address
  * window's, which every address and account answer reads) stay however many others a long list reads.
  */
-function segmentCache(simulate: (index: number) => Segment, cacheSegments: number, segmentLength: number, firstKept: () => number) {
+function segmentCache(start: (index: number) => SegmentRun, finish: (made: Segment) => Segment, cacheSegments: number, segmentLength: number, firstKept: () => number) {
   const segments = new Map<number, Segment>();
+  // Segments half simulated by a sliced answer whose slice ended (budget.ts): the next slice goes on from there.
+  const runs = new Map<number, SegmentRun>();
   const evict = (): void => {
     const kept = firstKept();
     for (const index of segments.keys()) {
@@ -164,10 +166,17 @@ function segmentCache(simulate: (index: number) => Segment, cacheSegments: numbe
       segments.set(index, hit);
       return hit;
     }
-    const made = simulate(index);
+    let run = runs.get(index);
+    if (!run) {
+      runs.set(index, (run = start(index)));
+      if (runs.size > 8) runs.delete(runs.keys().next().value!);
+    }
+    // A block simulated is a unit of a sliced answer's work: the run keeps it for the next slice.
+    while (!run.step()) if (overdue()) spent();
+    runs.delete(index);
+    const made = finish(run.result());
     segments.set(index, made);
     evict();
-    // A segment simulated is a unit of a sliced answer's work (budget.ts), kept above for its next slice.
     spent();
     return made;
   };
@@ -232,8 +241,9 @@ export function createSandboxChain(options: SandboxChainOptions): SandboxChain {
     keyOf: (s) => branches.keyOf(branches.of(s * segmentLength)),
     onDistribution: (tx) => txIndex.record(tx.hash, tx.height, tx.index),
   });
-  const simulate = (index: number): Segment => {
-    const made = forkedSegment(simContext, index, branches);
+  const startSegment = (index: number): SegmentRun => segmentRun(segmentContext(simContext, index, branches), index);
+  const finishSegment = (made: Segment): Segment => {
+    forkedSegment(made, branches, segmentLength);
     for (const block of made.blocks) for (const tx of block.txs) txIndex.record(tx.hash, tx.height, tx.index);
     return made;
   };
@@ -272,7 +282,7 @@ export function createSandboxChain(options: SandboxChainOptions): SandboxChain {
     return i;
   };
 
-  const { segment, simBlock } = segmentCache(simulate, cacheSegments, segmentLength, () => Math.floor(Math.max(0, tipHeight() - addressWindowBlocks + 1) / segmentLength));
+  const { segment, simBlock } = segmentCache(startSegment, finishSegment, cacheSegments, segmentLength, () => Math.floor(Math.max(0, tipHeight() - addressWindowBlocks + 1) / segmentLength));
 
   // ---- references ----
   const resolveHeight = (ref: string | number, tip: number): number | null => {
@@ -485,11 +495,16 @@ function branching(key: Uint8Array, forks: ReadonlyArray<{ height: number; n: nu
  * abandoned transactions spent stay unspent; the segments after the fork are simulated whole with
  * their branch's key, so their blocks and transactions differ from the abandoned branch's.
  */
-function forkedSegment(ctx: Parameters<typeof simulateSegment>[0], index: number, branches: Branching): Segment {
-  const first = index * ctx.segmentLength;
-  const last = first + ctx.segmentLength - 1;
+function segmentContext(ctx: SimContext, index: number, branches: Branching): SimContext {
+  const b = branches.of(index * ctx.segmentLength);
+  return b === 0 ? ctx : { ...ctx, key: branches.keyOf(b) };
+}
+
+/** The segment's blocks above a fork emptied (see segmentContext for the key it was simulated with). */
+function forkedSegment(made: Segment, branches: Branching, segmentLength: number): Segment {
+  const first = made.firstHeight;
+  const last = first + segmentLength - 1;
   const b = branches.of(first);
-  const made = simulateSegment(b === 0 ? ctx : { ...ctx, key: branches.keyOf(b) }, index);
   if (branches.of(last) === b) return made;
   for (const block of made.blocks) {
     if (branches.of(block.height) === b) {

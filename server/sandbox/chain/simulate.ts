@@ -267,9 +267,19 @@ class SegmentSimulator {
   }
 
   run(): Segment {
+    while (!this.step());
+    return this.result();
+  }
+
+  /** Simulates the next block; true once the segment's last block is done. */
+  step(): boolean {
     const first = this.segment * this.ctx.segmentLength;
-    for (let h = first; h < first + this.ctx.segmentLength; h++) this.block(h);
-    return { index: this.segment, firstHeight: first, blocks: this.blocks };
+    if (this.blocks.length < this.ctx.segmentLength) this.block(first + this.blocks.length);
+    return this.blocks.length === this.ctx.segmentLength;
+  }
+
+  result(): Segment {
+    return { index: this.segment, firstHeight: this.segment * this.ctx.segmentLength, blocks: this.blocks };
   }
 
   private block(height: number): void {
@@ -581,6 +591,17 @@ class SegmentSimulator {
 
 export function simulateSegment(ctx: SimContext, segment: number): Segment {
   return new SegmentSimulator(ctx, segment).run();
+}
+
+/** A segment simulated a block at a time, for work done in time slices (budget.ts). */
+export interface SegmentRun {
+  /** Simulates the next block; true once the segment is done. */
+  step(): boolean;
+  result(): Segment;
+}
+
+export function segmentRun(ctx: SimContext, segment: number): SegmentRun {
+  return new SegmentSimulator(ctx, segment);
 }
 
 /** The segment's address index, built once. */
