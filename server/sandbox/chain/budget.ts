@@ -1,5 +1,6 @@
 // Time slices for the few answers whose own work is long (a page of a hundred epochs simulates
 // their blocks; a deep page of governance votes first counts the votes of every epoch before it).
+// The unit of a segment's simulation is one block (chain.ts keeps a segment half simulated).
 // Such work keeps its progress in its caches and calls spent() after each unit: inside sliced(),
 // once the slice is over, spent() throws Unfinished; sliced() lets the event loop serve other
 // requests, then asks again, and the answer resumes from its caches. Outside sliced() it never throws.
@@ -11,6 +12,11 @@ let deadline = Infinity;
 /** Call after a unit of work, with its progress kept: inside sliced(), throws Unfinished once the slice is over. */
 export function spent(): void {
   if (performance.now() > deadline) throw new Unfinished('the time slice is over');
+}
+
+/** Whether the slice is over (never outside sliced()): work whose progress is kept may stop here and call spent(). */
+export function overdue(): boolean {
+  return performance.now() > deadline;
 }
 
 /** The answer, computed in slices of about 10 ms with the event loop free in between. */

@@ -4,7 +4,8 @@
 // the clock and nothing runs in the background. Deterministic: every value is derived from
 // (seed, network, coordinates), so two processes with the same options serve byte-identical data.
 // Cost per request is bounded: a block is simulated with its segment (segmentLength blocks) and
-// segments are cached; lookups by hash decode the position from the hash itself.
+// segments are cached; a block hash decodes to its height, a transaction hash (the blake2b-256 of
+// its body) is found in the index of the transactions simulated.
 //
 // This file builds what every resource's queries share (context.ts) and assembles the chain from
 // them, one module per resource: resources/blocks/queries.ts answers /blocks, resources/accounts/
@@ -12,7 +13,8 @@
 import { stakeAddressOf } from '../../../shared/cardano/address';
 import { LiveLedger, type LiveTx } from './ledger';
 import { devWallets, faucetOf, genesisTx, type DevWallet, type Faucet } from './wallets';
-import { HashCodec } from './hashes';
+import { HashCodec, TxIndex } from './hashes';
+import { backgroundContext, metadataCbor } from './tx-cbor';
 import { createGovernance, type Governance } from './gov';
 import { createNutlink, type Nutlink } from './nutlink';
 import { FAUCET_WALLET, buildWorld, type World, type WorldPool } from './world';
@@ -20,12 +22,12 @@ import { derive } from './rng';
 import { NETWORK_TIME, shelleyStart, slotAt, type NetworkTime } from './clock';
 import { PROTOCOL, protocolWith } from './protocol';
 import { LeaderSchedule } from './schedule';
-import { spent } from './budget';
+import { overdue, spent } from './budget';
 import { poolBook } from './pools';
 import { withGenesisPools } from './genesis-pools';
 import { LiveStake, stakeView, worldStake, type StakeView, type WorldStake } from './stake';
 import { UnspentIndex, type UnspentView, type Utxo } from './unspent';
-import { segmentAddressTxs, simulateSegment, type Segment, type SimBlock, type SimTx } from './simulate';
+import { segmentAddressTxs, segmentRun, type Segment, type SegmentRun, type SimBlock, type SimContext, type SimTx } from './simulate';
 import type { AddressUtxo } from '../../../shared/chain';
 import { poolModel, poolPaths } from './resources/pools/queries';
 import { txModel, txPaths } from './resources/txs/queries';
@@ -147,8 +149,10 @@ function stakeViews(ledger: LiveLedger, tipHeight: () => number, blocksPerEpoch:
  * Simulated segments, the most recently used kept; those from `firstKept()` on (the address
  * window's, which every address and account answer reads) stay however many others a long list reads.
  */
-function segmentCache(simulate: (index: number) => Segment, cacheSegments: number, segmentLength: number, firstKept: () => number) {
+function segmentCache(start: (index: number) => SegmentRun, finish: (made: Segment) => Segment, cacheSegments: number, segmentLength: number, firstKept: () => number) {
   const segments = new Map<number, Segment>();
+  // Segments half simulated by a sliced answer whose slice ended (budget.ts): the next slice goes on from there.
+  const runs = new Map<number, SegmentRun>();
   const evict = (): void => {
     const kept = firstKept();
     for (const index of segments.keys()) {
@@ -163,10 +167,17 @@ function segmentCache(simulate: (index: number) => Segment, cacheSegments: numbe
       segments.set(index, hit);
       return hit;
     }
-    const made = simulate(index);
+    let run = runs.get(index);
+    if (!run) {
+      runs.set(index, (run = start(index)));
+      if (runs.size > 8) runs.delete(runs.keys().next().value!);
+    }
+    // A block simulated is a unit of a sliced answer's work: the run keeps it for the next slice.
+    while (!run.step()) if (overdue()) spent();
+    runs.delete(index);
+    const made = finish(run.result());
     segments.set(index, made);
     evict();
-    // A segment simulated is a unit of a sliced answer's work (budget.ts), kept above for its next slice.
     spent();
     return made;
   };
@@ -228,12 +239,27 @@ export function createSandboxChain(options: SandboxChainOptions): SandboxChain {
   const slotOf = (height: number): number => firstSlot + height * slotsPerBlock;
   const timeOf = (height: number): number => Math.floor((genesisTime + height * blockIntervalMs) / 1000);
   const epochOf = (height: number): number => Math.floor(height / blocksPerEpoch);
-  const simContext = { key, world: worldOfSeed, hashes, segmentLength, slotOf };
-  const simulate = (index: number): Segment => forkedSegment(simContext, index, branches);
   const devAids = options.devAids ?? true;
   const wallets = devAids ? seedWallets() : [];
+  const seedBook = poolBook(key, network, worldOfSeed.pools, blocksPerEpoch, segmentLength);
   // A devnet's genesis pools join the world's (the background transactions and the schedule keep the world's own).
-  const { world, book } = withGenesisPools(key, network, worldOfSeed, poolBook(key, network, worldOfSeed.pools, blocksPerEpoch, segmentLength), options.devnet?.initialPools ?? []);
+  const { world, book } = withGenesisPools(key, network, worldOfSeed, seedBook, options.devnet?.initialPools ?? []);
+  const txIndex = new TxIndex();
+  const simContext = backgroundContext({
+    key, world: worldOfSeed, book: seedBook, protocol: params.protocol, network, segmentLength, slotOf, epochOf,
+    auxData: (s) => {
+      const entries = nutlink.worldMetadata(s * segmentLength, 0);
+      return entries.length > 0 ? metadataCbor(entries.map((m) => ({ label: m.label, cbor: nutlink.cborOf(m.json) }))) : null;
+    },
+    keyOf: (s) => branches.keyOf(branches.of(s * segmentLength)),
+    onDistribution: (tx) => txIndex.record(tx.hash, tx.height, tx.index),
+  });
+  const startSegment = (index: number): SegmentRun => segmentRun(segmentContext(simContext, index, branches), index);
+  const finishSegment = (made: Segment): Segment => {
+    forkedSegment(made, branches, segmentLength);
+    for (const block of made.blocks) for (const tx of block.txs) txIndex.record(tx.hash, tx.height, tx.index);
+    return made;
+  };
   const poolById = (id: string): WorldPool | undefined => book.byKey.get(id) ?? book.byKey.get(id.toLowerCase());
 
   const tipHeight = (): number => Math.max(0, Math.floor((clock() - genesisTime) / blockIntervalMs));
@@ -267,7 +293,7 @@ export function createSandboxChain(options: SandboxChainOptions): SandboxChain {
     return i;
   };
 
-  const { segment, simBlock } = segmentCache(simulate, cacheSegments, segmentLength, () => Math.floor(Math.max(0, tipHeight() - addressWindowBlocks + 1) / segmentLength));
+  const { segment, simBlock } = segmentCache(startSegment, finishSegment, cacheSegments, segmentLength, () => Math.floor(Math.max(0, tipHeight() - addressWindowBlocks + 1) / segmentLength));
 
   // ---- references ----
   const resolveHeight = (ref: string | number, tip: number): number | null => {
@@ -277,11 +303,28 @@ export function createSandboxChain(options: SandboxChainOptions): SandboxChain {
     else if (/^[0-9a-fA-F]{64}$/.test(ref)) height = hashes.blockHeight(ref);
     return height !== null && height >= 0 && height <= tip ? height : null;
   };
-  const resolveTx = (hash: string, tip: number): SimTx | null => {
-    if (typeof hash !== 'string') return null;
-    const pos = hashes.txPosition(hash);
+  /** A background transaction's hash by its position: a distribution's is computed alone, the others' with their segment. */
+  const txHash = (height: number, index: number): string =>
+    index === 0 && height % segmentLength === 0 ? simContext.distributionHash(height / segmentLength) : simBlock(height).txs[index]!.hash;
+  const findTx = (hash: string, tip: number): SimTx | null => {
+    const pos = txIndex.find(hash);
     if (!pos || pos.height > tip) return null;
-    return simBlock(pos.height).txs[pos.index] ?? null;
+    const tx = simBlock(pos.height).txs[pos.index];
+    return tx && tx.hash === hash ? tx : null;
+  };
+  // A transaction is found by hash once this process has simulated its segment (any answer that
+  // showed the hash did); the address window's segments, which every address answer reads, are
+  // indexed again on a miss, in case the index let them go.
+  const resolveTx = (hash: string, tip: number): SimTx | null => {
+    if (typeof hash !== 'string' || !/^[0-9a-fA-F]{64}$/.test(hash)) return null;
+    const lower = hash.toLowerCase();
+    const hit = findTx(lower, tip);
+    if (hit) return hit;
+    const low = Math.max(0, tip - addressWindowBlocks + 1);
+    for (let s = Math.floor(low / segmentLength); s <= Math.floor(tip / segmentLength); s++) {
+      for (const block of segment(s).blocks) for (const tx of block.txs) txIndex.record(tx.hash, tx.height, tx.index);
+    }
+    return findTx(lower, tip);
   };
   const addressText = (index: number): string => world.addresses[index]!.bech32;
   /** Totals of a block's live transactions. */
@@ -350,7 +393,7 @@ export function createSandboxChain(options: SandboxChainOptions): SandboxChain {
     key,
     segmentLength,
     tip: tipHeight,
-    txHash: (height, index) => hashes.tx(height, index),
+    txHash,
     oracleAddress: addressText(world.wallets[FAUCET_WALLET]!.addresses[0]!),
     live: () => ledger.all(),
     liveIndex,
@@ -360,7 +403,7 @@ export function createSandboxChain(options: SandboxChainOptions): SandboxChain {
   const ctx: ChainContext = {
     network, params, key, world, hashes, schedule, book, ledger, governance, nutlink, devAids, wallets, faucetKeys,
     clock, tipHeight, slotOf, timeOf, epochOf, snapshotHeight, poolById,
-    segment, simBlock, resolveHeight, resolveTx, addressText, addressHistory,
+    segment, simBlock, resolveHeight, resolveTx, txHash, txCbor: (tx) => simContext.cbor.transaction(tx), addressText, addressHistory,
     liveIndex, liveStakeAt, worldStake: shares, stakeAt, liveSums,
     unspentAt, utxoObject, sumOf, knownAddress,
   };
@@ -464,11 +507,16 @@ function branching(key: Uint8Array, forks: ReadonlyArray<{ height: number; n: nu
  * abandoned transactions spent stay unspent; the segments after the fork are simulated whole with
  * their branch's key, so their blocks and transactions differ from the abandoned branch's.
  */
-function forkedSegment(ctx: Parameters<typeof simulateSegment>[0], index: number, branches: Branching): Segment {
-  const first = index * ctx.segmentLength;
-  const last = first + ctx.segmentLength - 1;
+function segmentContext(ctx: SimContext, index: number, branches: Branching): SimContext {
+  const b = branches.of(index * ctx.segmentLength);
+  return b === 0 ? ctx : { ...ctx, key: branches.keyOf(b) };
+}
+
+/** The segment's blocks above a fork emptied (see segmentContext for the key it was simulated with). */
+function forkedSegment(made: Segment, branches: Branching, segmentLength: number): Segment {
+  const first = made.firstHeight;
+  const last = first + segmentLength - 1;
   const b = branches.of(first);
-  const made = simulateSegment(b === 0 ? ctx : { ...ctx, key: branches.keyOf(b) }, index);
   if (branches.of(last) === b) return made;
   for (const block of made.blocks) {
     if (branches.of(block.height) === b) {

@@ -64,6 +64,10 @@ export interface ChainContext {
   readonly resolveHeight: (ref: string | number, tip: number) => number | null;
   /** A background transaction by hash, up to the tip, else null. */
   readonly resolveTx: (hash: string, tip: number) => SimTx | null;
+  /** A background transaction's hash by its position (the block's segment is simulated for it, a distribution's is not). */
+  readonly txHash: (height: number, index: number) => string;
+  /** A background transaction's CBOR in hex (tx-cbor.ts). */
+  readonly txCbor: (tx: SimTx) => string;
   /** A world address's bech32. */
   readonly addressText: (index: number) => string;
   /** Background transactions touching a world address within the address window, ascending. */

@@ -1,13 +1,11 @@
-// Block and transaction hashes that look like any 32-byte hash but can be mapped back to their
-// position, so a lookup by hash costs O(1) instead of an index over the whole chain.
+// Block hashes that look like any 32-byte hash but can be mapped back to their position, so a
+// lookup by hash costs O(1) instead of an index over the whole chain. Transaction hashes are the
+// blake2b-256 of their bodies (tx-cbor.ts): `TxIndex` finds those the process has simulated.
 //
 // hash = prefix(24 bytes) ‖ (position(8 bytes) XOR mask(prefix)), where prefix is derived from the
 // chain key and the position. Decoding recovers the position from the mask and then recomputes the
 // whole hash: a hash not produced by this chain never decodes.
 import { derive } from './rng';
-
-const TX_INDEX_BITS = 20n;
-const TX_INDEX_LIMIT = 1 << Number(TX_INDEX_BITS);
 
 function encode(key: Uint8Array, domain: string, position: bigint): string {
   const prefix = derive(key, domain, 'p', position).subarray(0, 24);
@@ -53,7 +51,7 @@ export class HashCodec {
   private decodeLive(domain: string, hash: string, heightOf: (position: bigint) => number): bigint | null {
     for (const n of this.branches.live()) {
       const position = decode(this.branches.keyOf(n), domain, hash);
-      if (position !== null && position <= BigInt(Number.MAX_SAFE_INTEGER) << (domain === 'tx' ? TX_INDEX_BITS : 0n) && this.branches.of(heightOf(position)) === n) return position;
+      if (position !== null && position <= BigInt(Number.MAX_SAFE_INTEGER) && this.branches.of(heightOf(position)) === n) return position;
     }
     return null;
   }
@@ -73,16 +71,36 @@ export class HashCodec {
     const position = this.decodeLive('block', hash.toLowerCase(), Number);
     return position === null ? null : Number(position);
   }
+}
 
-  tx(height: number, index: number): string {
-    if (index < 0 || index >= TX_INDEX_LIMIT) throw new Error('transaction index out of range');
-    return encode(this.keyAt(height), 'tx', (BigInt(height) << TX_INDEX_BITS) | BigInt(index));
+/** Transaction positions kept by hash: about 500 segments' transactions, some twenty megabytes. */
+const TX_POSITIONS_KEPT = 1 << 18;
+const TX_INDEX_STRIDE = 2 ** 20;
+
+/**
+ * Where the transactions this process has simulated are, by hash (its first 52 bits, so the keys
+ * are numbers; a caller compares the whole hash of what it finds). The oldest entries go first.
+ */
+export class TxIndex {
+  private readonly positions = new Map<number, number>();
+
+  private static keyOf(hash: string): number | null {
+    return /^[0-9a-fA-F]{64}$/.test(hash) ? parseInt(hash.slice(0, 13), 16) : null;
   }
 
-  /** The (height, index) a transaction hash was made for, or null. */
-  txPosition(hash: string): { height: number; index: number } | null {
-    const position = this.decodeLive('tx', hash.toLowerCase(), (p) => Number(p >> TX_INDEX_BITS));
-    if (position === null) return null;
-    return { height: Number(position >> TX_INDEX_BITS), index: Number(position & (BigInt(TX_INDEX_LIMIT) - 1n)) };
+  record(hash: string, height: number, index: number): void {
+    const k = TxIndex.keyOf(hash);
+    if (k === null) return;
+    this.positions.delete(k);
+    this.positions.set(k, height * TX_INDEX_STRIDE + index);
+    if (this.positions.size > TX_POSITIONS_KEPT) this.positions.delete(this.positions.keys().next().value!);
+  }
+
+  find(hash: string): { height: number; index: number } | null {
+    const k = TxIndex.keyOf(hash);
+    const p = k === null ? undefined : this.positions.get(k);
+    if (p === undefined) return null;
+    const height = Math.floor(p / TX_INDEX_STRIDE);
+    return { height, index: p - height * TX_INDEX_STRIDE };
   }
 }

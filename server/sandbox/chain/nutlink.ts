@@ -10,6 +10,7 @@
 import { blake2b } from '@noble/hashes/blake2.js';
 import CSL from '@emurgo/cardano-serialization-lib-nodejs';
 import { deriveFloat } from './rng';
+import { overdue, spent } from './budget';
 import { mergedPage } from './merged-page';
 import type { LiveTx } from './ledger';
 
@@ -67,6 +68,8 @@ export function createNutlink(ctx: NutlinkContext) {
     const made = { txHash: ctx.txHash(height, 0), height, txIndex: 0, addresses: [ctx.oracleAddress], json: worldMetadata(s)[0]!.json };
     records.set(s, made);
     if (records.size > 16384) records.delete(records.keys().next().value!);
+    // A record made (its distribution's hash: a few distributions hashed) is a unit of a sliced page's work (budget.ts), kept above.
+    if (overdue()) spent();
     return made;
   };
   const lastSegment = (): number => Math.floor(ctx.tip() / segmentLength);

@@ -12,9 +12,9 @@
 //     inputs + mint = outputs;
 //   - simulating any block costs at most one segment of work, whatever the height.
 // Outputs still unspent at the end of their segment stay unspent for good.
-import type { HashCodec } from './hashes';
+import { blake2b256 } from '../../../shared/cardano/blake2b';
 import { Rng, deriveBytes } from './rng';
-import { toHex } from '../../../shared/cardano/bech32';
+import { fromHex, toHex } from '../../../shared/cardano/bech32';
 import { FAUCET_WALLET, type World, type WorldAsset } from './world';
 import { homePoolIndex } from './stake';
 
@@ -25,11 +25,15 @@ export interface SimOutput {
   assets: Array<[string, number]>;
   dataHash: string | null;
   inlineDatum: string | null;
+  /** The datum's CBOR when the output holds only its hash (a spend's witness set carries it). */
+  datum?: string;
   /** The transaction that spends this output, if any (possibly above the current tip). */
   consumedBy: { height: number; index: number } | null;
 }
 
 export interface SimInput {
+  /** The hash of the transaction whose output this is. */
+  txHash: string;
   height: number;
   index: number;
   outputIndex: number;
@@ -39,12 +43,18 @@ export interface SimInput {
 export interface SimTx {
   height: number;
   index: number;
+  /** blake2b-256 of the body (tx-cbor.ts), which the simulated values determine. */
   hash: string;
   inputs: SimInput[];
   outputs: SimOutput[];
   fee: number;
+  /** The part of the fee above the size fee: what a script spend's redeemers pay for. */
+  scriptFee: number;
   deposit: number;
+  /** The CBOR's length in bytes. */
   size: number;
+  /** Key witnesses in the witness set. */
+  witnesses: number;
   withdrawals: Array<{ wallet: number; amount: number }>;
   delegations: Array<{ wallet: number; pool: number }>;
   stakeRegistrations: number;
@@ -72,13 +82,28 @@ export interface Segment {
   addressTxs?: Map<number, SimTx[]>;
 }
 
+/** What turns a simulated transaction into CBOR (tx-cbor.ts): its body, its size, its hash. */
+export interface TxEncoder {
+  body(tx: SimTx): { body: Uint8Array; size: number };
+  hash(body: Uint8Array): string;
+}
+
 export interface SimContext {
   key: Uint8Array;
   world: World;
-  hashes: HashCodec;
   segmentLength: number;
   slotOf: (height: number) => number;
+  encoder: TxEncoder;
+  /** The hash of a segment's distribution (its first transaction), on the branch of its first block. */
+  distributionHash: (segment: number) => string;
 }
+
+/**
+ * Which earlier distribution's reserve a segment's distribution spends: segment s spends the
+ * reserve output (s − 1) mod 2 of segment ⌊(s − 1) / 2⌋'s, so every distribution makes two reserves
+ * and the chain of hashes behind any distribution is log₂(s) long, not s.
+ */
+export const reserveParent = (segment: number): { segment: number; outputIndex: number } => ({ segment: Math.floor((segment - 1) / 2), outputIndex: (segment - 1) % 2 });
 
 /** The faucet's reserve output, carried from one distribution to the next. */
 export const FAUCET_RESERVE = 20_000_000_000_000;
@@ -102,6 +127,7 @@ export function remintCount(asset: WorldAsset, lastSegment: number): number {
 }
 
 interface Utxo {
+  txHash: string;
   height: number;
   index: number;
   outputIndex: number;
@@ -120,6 +146,7 @@ interface Payment {
   assets: Array<[string, number]>;
   dataHash?: string | null;
   inlineDatum?: string | null;
+  datum?: string;
 }
 
 interface TxPlan {
@@ -156,6 +183,79 @@ function txSize(inputs: number, outputs: SimOutput[] | Payment[], extra: { certs
 
 const minFee = (size: number): number => MIN_FEE_B + MIN_FEE_A * size;
 
+/**
+ * Encodes the transaction and sets its size, its fee (the size fee of its real size plus its
+ * script fee), its hash and what balances the fee (`settle`: the change, or the withdrawal of a
+ * distribution). The fee's own encoding does not change the size (fees are 5-byte integers), so
+ * this settles in a step or two.
+ */
+export function finishTx(encoder: TxEncoder, tx: SimTx, settle: (delta: number) => void, freeOfFee = false): void {
+  for (let guard = 0; ; guard++) {
+    const { body, size } = encoder.body(tx);
+    const fee = freeOfFee ? 0 : minFee(size) + tx.scriptFee;
+    if (fee === tx.fee || guard > 8) {
+      tx.size = size;
+      tx.hash = encoder.hash(body);
+      return;
+    }
+    settle(fee - tx.fee);
+    tx.fee = fee;
+  }
+}
+
+/**
+ * The faucet distribution opening segment `s` (built from the block's generator before anything
+ * else, so it needs no simulated state): the two reserves its children spend, the funded wallets,
+ * the mints due, and for s ≥ 1 its parent's reserve as input and the faucet's rewards withdrawn.
+ */
+export function distributionTx(ctx: SimContext, s: number, rng: Rng): SimTx {
+  const world = ctx.world;
+  const height = s * ctx.segmentLength;
+  const faucetAddress = world.wallets[FAUCET_WALLET]!.addresses[0]!;
+  const outputs: SimOutput[] = [];
+  const out = (address: number, lovelace: number, assets: Array<[string, number]> = []): SimOutput => {
+    const o: SimOutput = { address, lovelace, assets, dataHash: null, inlineDatum: null, consumedBy: null };
+    outputs.push(o);
+    return o;
+  };
+  for (const child of [2 * s + 1, 2 * s + 2]) out(faucetAddress, FAUCET_RESERVE).consumedBy = { height: child * ctx.segmentLength, index: 0 };
+
+  const funded = rng.shuffled(world.stakeWalletIds).slice(0, rng.int(36, 48));
+  for (const w of funded) {
+    const ada = rng.chance(0.08) ? rng.logUniform(100_000, 1_000_000) : rng.logUniform(100, 50_000);
+    out(rng.pick(world.wallets[w]!.addresses), Math.round(ada) * ADA);
+  }
+  let mints = 0;
+  for (const asset of world.assets) {
+    const qty = s === 0 ? asset.genesisSupply : mintedInSegment(asset, s) ? asset.mintAmount : 0;
+    if (qty === 0) continue;
+    mints++;
+    out(rng.pick(world.wallets[asset.minter]!.addresses), 2 * ADA, [[asset.unit, qty]]);
+  }
+
+  const inputs: SimInput[] = [];
+  const withdrawals: SimTx['withdrawals'] = [];
+  if (s > 0) {
+    const parent = reserveParent(s);
+    inputs.push({
+      txHash: ctx.distributionHash(parent.segment),
+      height: parent.segment * ctx.segmentLength,
+      index: 0,
+      outputIndex: parent.outputIndex,
+      output: { address: faucetAddress, lovelace: FAUCET_RESERVE, assets: [], dataHash: null, inlineDatum: null, consumedBy: { height, index: 0 } },
+    });
+    const paidOut = outputs.reduce((n, o) => n + o.lovelace, 0) - FAUCET_RESERVE;
+    withdrawals.push({ wallet: FAUCET_WALLET, amount: paidOut });
+  }
+  const tx: SimTx = {
+    height, index: 0, hash: '', inputs, outputs, fee: 0, scriptFee: 0, deposit: 0, size: 0, witnesses: s === 0 ? 1 : 2 + (mints > 0 ? 1 : 0), withdrawals,
+    delegations: [], stakeRegistrations: 0, poolUpdates: s === 0 ? world.pools.length : 0, mints, redeemers: 0, invalidBefore: null,
+    invalidHereafter: s === 0 ? null : ctx.slotOf(height) + 7200,
+  };
+  finishTx(ctx.encoder, tx, (delta) => (withdrawals[0]!.amount += delta), s === 0);
+  return tx;
+}
+
 class SegmentSimulator {
   private readonly wallets: WalletState[];
   private readonly world: World;
@@ -167,9 +267,19 @@ class SegmentSimulator {
   }
 
   run(): Segment {
+    while (!this.step());
+    return this.result();
+  }
+
+  /** Simulates the next block; true once the segment's last block is done. */
+  step(): boolean {
     const first = this.segment * this.ctx.segmentLength;
-    for (let h = first; h < first + this.ctx.segmentLength; h++) this.block(h);
-    return { index: this.segment, firstHeight: first, blocks: this.blocks };
+    if (this.blocks.length < this.ctx.segmentLength) this.block(first + this.blocks.length);
+    return this.blocks.length === this.ctx.segmentLength;
+  }
+
+  result(): Segment {
+    return { index: this.segment, firstHeight: this.segment * this.ctx.segmentLength, blocks: this.blocks };
   }
 
   private block(height: number): void {
@@ -196,55 +306,8 @@ class SegmentSimulator {
   // ---- the faucet distribution opening every segment ----
 
   private distribution(height: number, rng: Rng): SimTx {
-    const world = this.world;
-    const faucetAddress = world.wallets[FAUCET_WALLET]!.addresses[0]!;
-    const s = this.segment;
-    const outputs: SimOutput[] = [];
-    const out = (address: number, lovelace: number, assets: Array<[string, number]> = []): SimOutput => {
-      const o: SimOutput = { address, lovelace, assets, dataHash: null, inlineDatum: null, consumedBy: null };
-      outputs.push(o);
-      return o;
-    };
-    const reserve = out(faucetAddress, FAUCET_RESERVE);
-    reserve.consumedBy = { height: (s + 1) * this.ctx.segmentLength, index: 0 };
-
-    const funded = rng.shuffled(world.stakeWalletIds).slice(0, rng.int(36, 48));
-    for (const w of funded) {
-      const ada = rng.chance(0.08) ? rng.logUniform(100_000, 1_000_000) : rng.logUniform(100, 50_000);
-      out(rng.pick(world.wallets[w]!.addresses), Math.round(ada) * ADA);
-    }
-    let mints = 0;
-    for (const asset of world.assets) {
-      const qty = s === 0 ? asset.genesisSupply : mintedInSegment(asset, s) ? asset.mintAmount : 0;
-      if (qty === 0) continue;
-      mints++;
-      out(rng.pick(world.wallets[asset.minter]!.addresses), 2 * ADA, [[asset.unit, qty]]);
-    }
-
-    const inputs: SimInput[] = [];
-    const withdrawals: SimTx['withdrawals'] = [];
-    let fee = 0;
-    let size: number;
-    if (s === 0) {
-      size = txSize(0, outputs, { certs: 0, withdrawals: 0, redeemers: 0, mints, witnesses: 0 });
-    } else {
-      const prev = (s - 1) * this.ctx.segmentLength;
-      inputs.push({
-        height: prev,
-        index: 0,
-        outputIndex: 0,
-        output: { address: faucetAddress, lovelace: FAUCET_RESERVE, assets: [], dataHash: null, inlineDatum: null, consumedBy: { height, index: 0 } },
-      });
-      size = txSize(1, outputs, { certs: 0, withdrawals: 1, redeemers: 0, mints, witnesses: 2 + (mints > 0 ? 1 : 0) });
-      fee = minFee(size);
-      const paidOut = outputs.reduce((n, o) => n + o.lovelace, 0) - FAUCET_RESERVE;
-      withdrawals.push({ wallet: FAUCET_WALLET, amount: paidOut + fee });
-    }
-    const tx: SimTx = {
-      height, index: 0, hash: this.ctx.hashes.tx(height, 0), inputs, outputs, fee, deposit: 0, size, withdrawals,
-      delegations: [], stakeRegistrations: 0, poolUpdates: s === 0 ? world.pools.length : 0, mints, redeemers: 0, invalidBefore: null,
-      invalidHereafter: s === 0 ? null : this.ctx.slotOf(height) + 7200,
-    };
+    const tx = distributionTx(this.ctx, this.segment, rng);
+    if (tx.height !== height) throw new Error('a distribution opens its segment');
     this.credit(tx);
     return tx;
   }
@@ -361,15 +424,16 @@ class SegmentSimulator {
         const sender = rng.pick(senders);
         const scripts = world.wallets.filter((w) => w.kind === 'script' || w.kind === 'scriptStake');
         const inline = rng.chance(0.5);
-        const datum = toHex(deriveBytes(this.ctx.key, 28, 'datum', this.segment, rng.u32()));
+        const datum = `d8799f581c${toHex(deriveBytes(this.ctx.key, 28, 'datum', this.segment, rng.u32()))}ff`;
         return {
           sender,
           payments: [{
             address: rng.pick(rng.pick(scripts).addresses),
             lovelace: Math.max(2 * ADA, this.amountFrom(rng, this.wallets[sender]!.lovelace, 0.4)),
             assets: [],
-            inlineDatum: inline ? `d8799f581c${datum}ff` : null,
-            dataHash: inline ? null : toHex(deriveBytes(this.ctx.key, 32, 'datum-hash', datum)),
+            inlineDatum: inline ? datum : null,
+            dataHash: inline ? null : toHex(blake2b256(fromHex(datum)!)),
+            ...(inline ? {} : { datum }),
           }],
         };
       }
@@ -463,6 +527,7 @@ class SegmentSimulator {
       assets: p.assets,
       dataHash: p.dataHash ?? null,
       inlineDatum: p.inlineDatum ?? null,
+      ...(p.datum ? { datum: p.datum } : {}),
       consumedBy: null,
     }));
     const senderWallet = world.wallets[plan.sender]!;
@@ -476,24 +541,29 @@ class SegmentSimulator {
     });
 
     const slot = this.ctx.slotOf(height);
+    const redeemerCount = plan.scriptSpend ? selected.length : 0;
     const tx: SimTx = {
       height,
       index,
-      hash: this.ctx.hashes.tx(height, index),
-      inputs: selected.map((u) => ({ height: u.height, index: u.index, outputIndex: u.outputIndex, output: u.output })),
+      hash: '',
+      inputs: selected.map((u) => ({ txHash: u.txHash, height: u.height, index: u.index, outputIndex: u.outputIndex, output: u.output })),
       outputs,
       fee,
+      scriptFee: scriptExtra * redeemerCount,
       deposit,
       size,
+      witnesses,
       withdrawals: withdrawal > 0 ? [{ wallet: plan.sender, amount: withdrawal }] : [],
       delegations: plan.delegation ? [{ wallet: plan.sender, pool: plan.delegation.pool }] : [],
       stakeRegistrations: plan.delegation?.register ? 1 : 0,
       poolUpdates: 0,
       mints: 0,
-      redeemers: plan.scriptSpend ? selected.length : 0,
+      redeemers: redeemerCount,
       invalidBefore: rng.chance(0.1) ? Math.max(0, slot - rng.int(60, 600)) : null,
       invalidHereafter: rng.chance(0.92) ? slot + rng.int(1800, 10_800) : null,
     };
+    const change = outputs[outputs.length - 1]!;
+    finishTx(this.ctx.encoder, tx, (delta) => (change.lovelace -= delta));
     for (const u of selected) u.output.consumedBy = { height, index };
     state.utxos = state.utxos.filter((u) => !chosen.has(u));
     state.lovelace = 0;
@@ -512,7 +582,7 @@ class SegmentSimulator {
       const owner = this.world.addresses[output.address]!.wallet;
       if (owner === FAUCET_WALLET) return;
       const state = this.wallets[owner]!;
-      state.utxos.push({ height: tx.height, index: tx.index, outputIndex, output });
+      state.utxos.push({ txHash: tx.hash, height: tx.height, index: tx.index, outputIndex, output });
       state.lovelace += output.lovelace;
       state.tokens += output.assets.length;
     });
@@ -521,6 +591,17 @@ class SegmentSimulator {
 
 export function simulateSegment(ctx: SimContext, segment: number): Segment {
   return new SegmentSimulator(ctx, segment).run();
+}
+
+/** A segment simulated a block at a time, for work done in time slices (budget.ts). */
+export interface SegmentRun {
+  /** Simulates the next block; true once the segment is done. */
+  step(): boolean;
+  result(): Segment;
+}
+
+export function segmentRun(ctx: SimContext, segment: number): SegmentRun {
+  return new SegmentSimulator(ctx, segment);
 }
 
 /** The segment's address index, built once. */

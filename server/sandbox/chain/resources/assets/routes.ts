@@ -3,6 +3,7 @@ import type { Request, Router } from 'express';
 import type { AssetQueries } from './queries';
 import { assetParam, boundsQuery, heightBoundsQuery, policyParam } from '../../../../blockfrost/contract';
 import { found, ordered, param } from '../../route-kit';
+import { sliced } from '../../budget';
 
 export function mountAssetRoutes(router: Router, chain: AssetQueries): void {
   const unit = (req: Request): string => assetParam(param(req, 'asset')).toLowerCase();
@@ -20,9 +21,10 @@ export function mountAssetRoutes(router: Router, chain: AssetQueries): void {
     const u = assetParam(param(req, 'asset'));
     res.json(found(chain.assetAddresses(u, ordered(req))));
   });
-  router.get('/assets/:asset/history', (req, res) => {
-    const u = unit(req);
-    res.json(found(chain.assetHistory(u, ordered(req))));
+  // A page of a world asset's re-mints hashes their distributions: in time slices (budget.ts).
+  router.get('/assets/:asset/history', async (req, res) => {
+    const [u, page] = [unit(req), ordered(req)];
+    res.json(found(await sliced(() => chain.assetHistory(u, page))));
   });
   router.get('/assets/:asset/transactions', (req, res) => {
     const u = unit(req);

@@ -1,7 +1,7 @@
 // /blocks: the tip, a block by height, hash or slot, its neighbours, transactions (with CBOR)
 // and addresses.
 import type { ChainContext } from '../../context';
-import { fillPage, paginate } from '../../paging';
+import { fillPage, paginate, virtualPage } from '../../paging';
 import type { PoolModel } from '../pools/queries';
 import type { TxModel } from '../txs/queries';
 import type { BlockAddress } from '../../txs';
@@ -141,7 +141,14 @@ export function blockPaths(ctx: ChainContext, pools: PoolModel, txs: TxModel): B
     blockTxsCbor(ref, page) {
       const h = resolveHeight(ref, tipHeight());
       if (h === null) return null;
-      return paginate(ledger.txsAt(h).map((t) => ({ tx_hash: t.hash, cbor: t.cbor })), page);
+      // Every transaction of the block, background ones (encoded for the page only) then live ones.
+      const background = simBlock(h).txs;
+      const live = ledger.txsAt(h);
+      return virtualPage(background.length + live.length, page, (i) => {
+        if (i < background.length) return { tx_hash: background[i]!.hash, cbor: ctx.txCbor(background[i]!) };
+        const t = live[i - background.length]!;
+        return { tx_hash: t.hash, cbor: t.cbor };
+      });
     },
   };
   return paths;

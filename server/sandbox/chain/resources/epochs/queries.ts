@@ -3,7 +3,7 @@ import type { ChainContext } from '../../context';
 import { fillPage, paginate, virtualPage } from '../../paging';
 import type { PoolModel } from '../pools/queries';
 import { protocolParameters, type ProtocolParameters } from '../../protocol';
-import { spent } from '../../budget';
+import { overdue, spent } from '../../budget';
 import { derive } from '../../rng';
 import type { Epoch, EpochStart, Pagination } from '../../../../../shared/chain';
 
@@ -59,6 +59,15 @@ export function epochPaths(ctx: ChainContext, pools: PoolModel): EpochQueries {
     start_time: Math.floor((genesisTime + n * blocksPerEpoch * blockIntervalMs) / 1000),
     end_time: Math.floor((genesisTime + (n + 1) * blocksPerEpoch * blockIntervalMs) / 1000),
   });
+  /**
+   * An epoch of a page of epochs: a unit of the page's work too (budget.ts), since its stake
+   * snapshot costs some as well; its sums and its stake view are kept, so a next slice reads them.
+   */
+  const pageEpoch = (n: number, tip: number): Epoch => {
+    const epoch = epochObject(n, tip)!;
+    if (overdue()) spent();
+    return epoch;
+  };
   const epochObject = (n: number, tip: number): Epoch | null => {
     if (!Number.isSafeInteger(n) || n < 0 || n > epochOf(tip)) return null;
     const first = n * blocksPerEpoch;
@@ -92,7 +101,7 @@ export function epochPaths(ctx: ChainContext, pools: PoolModel): EpochQueries {
       const tip = tipHeight();
       const current = epochOf(tip);
       if (!Number.isSafeInteger(n) || n < 0 || n > current) return null;
-      return virtualPage(current - n, { ...fillPage(page, 100), order: 'asc' }, (i) => epochObject(n + 1 + i, tip)!);
+      return virtualPage(current - n, { ...fillPage(page, 100), order: 'asc' }, (i) => pageEpoch(n + 1 + i, tip));
     },
     epochPrevious(n, page) {
       const tip = tipHeight();
@@ -100,7 +109,7 @@ export function epochPaths(ctx: ChainContext, pools: PoolModel): EpochQueries {
       const p = fillPage(page, 100);
       const end = n - 1 - (p.page - 1) * p.count;
       const out: Epoch[] = [];
-      for (let e = Math.max(0, end - p.count + 1); e <= end; e++) out.push(epochObject(e, tip)!);
+      for (let e = Math.max(0, end - p.count + 1); e <= end; e++) out.push(pageEpoch(e, tip));
       return out;
     },
     epochStakes(n, page) {

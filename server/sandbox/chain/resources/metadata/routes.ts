@@ -3,17 +3,19 @@ import type { Router } from 'express';
 import type { MetadataQueries } from './queries';
 import { labelParam } from '../../../../blockfrost/contract';
 import { found, ordered, param } from '../../route-kit';
+import { sliced } from '../../budget';
 
 export function mountMetadataRoutes(router: Router, chain: MetadataQueries): void {
   router.get('/metadata/txs/labels', (req, res) => {
     res.json(chain.metadataLabels(ordered(req)));
   });
-  router.get('/metadata/txs/labels/:label', (req, res) => {
-    const label = labelParam(param(req, 'label'));
-    res.json(found(chain.metadataLabel(label, ordered(req))));
+  // A page of the oracle's data points hashes their distributions: in time slices (budget.ts).
+  router.get('/metadata/txs/labels/:label', async (req, res) => {
+    const [label, page] = [labelParam(param(req, 'label')), ordered(req)];
+    res.json(found(await sliced(() => chain.metadataLabel(label, page))));
   });
-  router.get('/metadata/txs/labels/:label/cbor', (req, res) => {
-    const label = labelParam(param(req, 'label'));
-    res.json(chain.metadataLabelCbor(label, ordered(req)));
+  router.get('/metadata/txs/labels/:label/cbor', async (req, res) => {
+    const [label, page] = [labelParam(param(req, 'label')), ordered(req)];
+    res.json(await sliced(() => chain.metadataLabelCbor(label, page)));
   });
 }

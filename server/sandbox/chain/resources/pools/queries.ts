@@ -14,7 +14,7 @@ const SATURATION_POINT = 75_000_000_000_000;
 
 /** Each pool's stake, blocks and Blockfrost object; the stake distribution of an epoch. */
 export function poolModel(ctx: ChainContext) {
-  const { key, world, hashes, schedule, book, epochOf, snapshotHeight, stakeAt, worldStake } = ctx;
+  const { key, world, schedule, book, epochOf, snapshotHeight, stakeAt, worldStake } = ctx;
   const { blocksPerEpoch, segmentLength } = ctx.params;
   /**
    * The stake distribution at the end of an epoch (the current one: as of the tip). Its pools'
@@ -29,7 +29,7 @@ export function poolModel(ctx: ChainContext) {
   };
   const { homePool } = worldStake;
   const weightOf = (pool: WorldPool): number => schedule.weights[pool.index] ?? 0;
-  const segmentTx = (segment: number): string => hashes.tx(segment * segmentLength, 0);
+  const segmentTx = (segment: number): string => ctx.txHash(segment * segmentLength, 0);
   const retirementTxs = (pool: WorldPool, tip: number): string[] => {
     const r = book.retirementOf(pool);
     if (r) return r.segment * segmentLength <= tip ? [segmentTx(r.segment)] : [];
@@ -69,7 +69,7 @@ export function poolModel(ctx: ChainContext) {
       fixed_cost: String(pool.fixedCost),
       reward_account: pool.rewardAccount,
       owners: [pool.rewardAccount],
-      registration: [hashes.tx(0, 0)],
+      registration: [ctx.txHash(0, 0)],
       retirement: retirementTxs(pool, tip),
       calidus_key: null,
     };
@@ -217,7 +217,7 @@ export function poolPaths(ctx: ChainContext, pools: PoolModel): PoolQueries {
       const pool = typeof id === 'string' ? poolById(id) : undefined;
       if (!pool) return null;
       const tip = tipHeight();
-      const registration: PoolUpdate = { tx_hash: hashes.tx(0, 0), cert_index: book.all.indexOf(pool), action: 'registered' };
+      const registration: PoolUpdate = { tx_hash: ctx.txHash(0, 0), cert_index: book.all.indexOf(pool), action: 'registered' };
       const retirement = book.retirementOf(pool);
       if (retirement) {
         const rows = [registration];

@@ -6,10 +6,10 @@ import { amounts } from '../../paging';
 import type { PoolModel } from '../pools/queries';
 import { parseShelleyAddress } from '../../../../../shared/cardano/address';
 import type { LiveOutput, LiveTx } from '../../ledger';
-import { derive, deriveFloat } from '../../rng';
+import { BACKGROUND_REDEEMER_DATA_HASH, backgroundRedeemerUnits, sortedInputs } from '../../tx-cbor';
 import type { TxPoolUpdate, TxStakeCert } from '../../stake';
 import type { SimOutput, SimTx } from '../../simulate';
-import { backgroundUnits, liveRedeemer, redeemerScripts, requiredSigners, type TxRedeemer } from '../../txs';
+import { liveRedeemer, redeemerScripts, requiredSigners, type TxRedeemer } from '../../txs';
 import type { Amount, Tx, TxDelegation, TxDelegationWithPool, TxDetails, TxInput, TxOutput, TxUtxos } from '../../../../../shared/chain';
 
 /** Background and live transactions in Blockfrost's shapes, with their redeemers. */
@@ -62,7 +62,7 @@ function simTxModel(ctx: ChainContext, pools: PoolModel) {
     inputs: tx.inputs.map((i): TxInput => ({
       address: addressText(i.output.address),
       amount: outputAmounts(i.output),
-      tx_hash: hashes.tx(i.height, i.index),
+      tx_hash: i.txHash,
       output_index: i.outputIndex,
       data_hash: i.output.dataHash,
       inline_datum: i.output.inlineDatum,
@@ -78,7 +78,7 @@ function simTxModel(ctx: ChainContext, pools: PoolModel) {
       inline_datum: o.inlineDatum,
       collateral: false,
       reference_script_hash: null,
-      consumed_by_tx: o.consumedBy && o.consumedBy.height <= tip ? hashes.tx(o.consumedBy.height, o.consumedBy.index) : null,
+      consumed_by_tx: o.consumedBy && o.consumedBy.height <= tip ? ctx.txHash(o.consumedBy.height, o.consumedBy.index) : null,
     })),
   });
 
@@ -106,19 +106,15 @@ function simTxModel(ctx: ChainContext, pools: PoolModel) {
   /** A background script spend's redeemers: one per input (all at the script's address), in sorted-input order. */
   const simRedeemers = (tx: SimTx): TxRedeemer[] => {
     if (tx.redeemers === 0) return [];
-    const inputs = tx.inputs
-      .map((i) => ({ hash: hashes.tx(i.height, i.index), outputIndex: i.outputIndex, address: i.output.address }))
-      .sort((a, b) => (a.hash < b.hash ? -1 : a.hash > b.hash ? 1 : a.outputIndex - b.outputIndex));
-    const share = Math.floor((tx.fee - ctx.params.protocol.minFeeB - ctx.params.protocol.minFeeA * tx.size) / tx.redeemers);
+    const inputs = sortedInputs(tx.inputs);
     return inputs.slice(0, tx.redeemers).map((input, i): TxRedeemer => {
-      const units = backgroundUnits(share, 0.3 + 0.4 * deriveFloat(key, 'redeemer-mem', tx.hash, i), tx.redeemers, ctx.params.protocol);
-      const dataHash = derive(key, 'redeemer-data', tx.hash, i).toString('hex');
+      const units = backgroundRedeemerUnits(key, tx, i, ctx.params.protocol);
       return {
         tx_index: i,
         purpose: 'spend',
-        script_hash: parseShelleyAddress(addressText(input.address))!.paymentHash,
-        redeemer_data_hash: dataHash,
-        datum_hash: dataHash,
+        script_hash: parseShelleyAddress(addressText(input.output.address))!.paymentHash,
+        redeemer_data_hash: BACKGROUND_REDEEMER_DATA_HASH,
+        datum_hash: BACKGROUND_REDEEMER_DATA_HASH,
         unit_mem: String(units.mem),
         unit_steps: String(units.steps),
         fee: String(units.fee),
@@ -223,7 +219,7 @@ export interface TxQueries {
   txPoolRetires(hash: string): Array<{ cert_index: number; pool_id: string; retiring_epoch: number }> | null;
   txRedeemers(hash: string): TxRedeemer[] | null;
   txRequiredSigners(hash: string): Array<{ witness_hash: string }> | null;
-  /** The bytes a live transaction was submitted as; null for unknown and background transactions. */
+  /** The bytes a live transaction was submitted as, a background transaction's CBOR (tx-cbor.ts); null for an unknown one. */
   txCbor(hash: string): { cbor: string } | null;
 }
 
@@ -324,7 +320,9 @@ export function txPaths(ctx: ChainContext, pools: PoolModel, txs: TxModel): TxQu
     },
     txCbor(hash) {
       const live = ledger.tx(hash);
-      return live ? { cbor: live.cbor } : null;
+      if (live) return { cbor: live.cbor };
+      const t = resolveTx(hash, tipHeight());
+      return t ? { cbor: ctx.txCbor(t) } : null;
     },
   };
   return paths;

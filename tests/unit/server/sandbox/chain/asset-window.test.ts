@@ -2,7 +2,9 @@
 // the rows gathered from the window's blocks at every tip.
 import { describe, expect, it } from 'vitest';
 import { AssetWindow, type WindowTx } from '../../../../../server/sandbox/chain/asset-window';
-import { HashCodec } from '../../../../../server/sandbox/chain/hashes';
+import { poolBook } from '../../../../../server/sandbox/chain/pools';
+import { PROTOCOL } from '../../../../../server/sandbox/chain/protocol';
+import { backgroundContext } from '../../../../../server/sandbox/chain/tx-cbor';
 import type { LiveOutput, LiveTx } from '../../../../../server/sandbox/chain/ledger';
 import { derive } from '../../../../../server/sandbox/chain/rng';
 import { simulateSegment, type Segment, type SimBlock } from '../../../../../server/sandbox/chain/simulate';
@@ -12,7 +14,10 @@ const SEGMENT = 12;
 const WINDOW = 40;
 const key = new Uint8Array(derive(new TextEncoder().encode('cairn-sandbox-chain/v1'), 'asset-window-test', 'preprod'));
 const world = buildWorld(key, 'preprod');
-const ctx = { key, world, hashes: new HashCodec(key), segmentLength: SEGMENT, slotOf: (h: number) => h * 20 };
+const ctx = backgroundContext({
+  key, world, book: poolBook(key, 'preprod', world.pools, 30, SEGMENT), protocol: PROTOCOL, network: 'preprod', segmentLength: SEGMENT,
+  slotOf: (h: number) => h * 20, epochOf: (h: number) => Math.floor(h / 30), auxData: () => null,
+});
 
 function blocks(): (height: number) => SimBlock {
   const cache = new Map<number, Segment>();

@@ -86,7 +86,8 @@ afterAll(async () => {
 /** A background transaction of a recent block that satisfies `pick`. */
 function backgroundTx(pick: (hash: string) => boolean): string {
   for (let h = chain.tipHeight() - 1; h > chain.tipHeight() - 400; h--) {
-    const found = chain.blockTxs(h)!.find((hash) => !chain.txCbor(hash) && pick(hash));
+    const live = new Set(Object.values(made));
+    const found = chain.blockTxs(h)!.find((hash) => !live.has(hash) && pick(hash));
     if (found) return found;
   }
   throw new Error('no such background transaction');
@@ -144,7 +145,7 @@ describe('block addresses and CBOR', () => {
     if (rows.length > 1) expect((await http.get(`/blocks/${height}/addresses?count=1&page=2`)).body).toEqual([rows[1]]);
   });
 
-  it('answers the bytes a transaction was submitted as, whose body hashes to its hash; background transactions have none', async () => {
+  it('answers the bytes a transaction was submitted as, whose body hashes to its hash; a background transaction its own CBOR', async () => {
     const res = await http.get(`/txs/${made.spend}/cbor`);
     expect(res.status).toBe(200);
     assertSchema('/txs/{hash}/cbor', res.body);
@@ -155,20 +156,26 @@ describe('block addresses and CBOR', () => {
 
     const background = backgroundTx(() => true);
     expect((await http.get(`/txs/${background}`)).status).toBe(200);
-    expect((await http.get(`/txs/${background}/cbor`)).status).toBe(404);
+    const own = await http.get(`/txs/${background}/cbor`);
+    expect(own.status).toBe(200);
+    expect(CSL.FixedTransaction.from_hex(own.body.cbor).transaction_hash().to_hex()).toBe(background);
     expect((await http.get(`/txs/${'ab'.repeat(32)}/cbor`)).status).toBe(404);
     expect((await http.get('/txs/xyz/cbor')).status).toBe(400);
 
     const block = chain.tx(made.spend)!.block_height;
     const listed = await http.get(`/blocks/${block}/txs/cbor`);
     assertSchema('/blocks/{hash_or_number}/txs/cbor', listed.body);
-    expect(listed.body).toEqual([{ tx_hash: made.spend, cbor: res.body.cbor }]);
-    // Every live transaction of the block, in block order, and none of its background ones.
+    // Every transaction of the block in block order, background ones first, each with its CBOR.
+    const everyCbor = (height: number) => chain.blockTxs(height, { count: 100, page: 1, order: 'asc' })!.map((h) => ({ tx_hash: h, cbor: chain.txCbor(h)!.cbor }));
+    expect(listed.body).toEqual(everyCbor(block));
+    expect(listed.body.at(-1)).toEqual({ tx_hash: made.spend, cbor: res.body.cbor });
+    for (const row of listed.body as Array<{ tx_hash: string; cbor: string }>) expect(CSL.FixedTransaction.from_hex(row.cbor).transaction_hash().to_hex()).toBe(row.tx_hash);
     const faucetBlock = chain.tx(made.faucet)!.block_height;
-    expect((await http.get(`/blocks/${faucetBlock}/txs/cbor`)).body.map((r: { tx_hash: string }) => r.tx_hash)).toEqual([made.faucet, made.ref]);
+    expect((await http.get(`/blocks/${faucetBlock}/txs/cbor`)).body.map((r: { tx_hash: string }) => r.tx_hash).slice(-2)).toEqual([made.faucet, made.ref]);
     expect((await http.get(`/blocks/${faucetBlock}/txs/cbor?order=desc&count=1`)).body.map((r: { tx_hash: string }) => r.tx_hash)).toEqual([made.ref]);
-    // The last block made holds the last transaction submitted.
-    expect((await http.get('/blocks/latest/txs/cbor')).body).toEqual([{ tx_hash: made.memo, cbor: chain.txCbor(made.memo)!.cbor }]);
+    expect((await http.get(`/blocks/${faucetBlock}/txs/cbor?order=desc&count=2&page=2`)).body).toEqual(everyCbor(faucetBlock).reverse().slice(2, 4));
+    // The last block made holds the last transaction submitted, after the block's background ones.
+    expect((await http.get('/blocks/latest/txs/cbor?order=desc&count=1')).body).toEqual([{ tx_hash: made.memo, cbor: chain.txCbor(made.memo)!.cbor }]);
     expect((await http.get(`/blocks/${chain.tipHeight() + 5}/txs/cbor`)).status).toBe(404);
   });
 });

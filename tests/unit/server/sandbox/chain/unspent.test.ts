@@ -1,6 +1,8 @@
 // The UTXO set kept block by block (unspent.ts) against the set rebuilt from nothing at every tip.
 import { describe, expect, it } from 'vitest';
-import { HashCodec } from '../../../../../server/sandbox/chain/hashes';
+import { poolBook } from '../../../../../server/sandbox/chain/pools';
+import { PROTOCOL } from '../../../../../server/sandbox/chain/protocol';
+import { backgroundContext } from '../../../../../server/sandbox/chain/tx-cbor';
 import { derive } from '../../../../../server/sandbox/chain/rng';
 import { simulateSegment, type Segment, type SimBlock } from '../../../../../server/sandbox/chain/simulate';
 import { UnspentIndex, byChainOrder, type UnspentSource, type UnspentView, type Utxo } from '../../../../../server/sandbox/chain/unspent';
@@ -11,7 +13,10 @@ const WINDOW = 40;
 
 const key = new Uint8Array(derive(new TextEncoder().encode('cairn-sandbox-chain/v1'), 'unspent-test', 'preprod'));
 const world = buildWorld(key, 'preprod');
-const ctx = { key, world, hashes: new HashCodec(key), segmentLength: SEGMENT, slotOf: (h: number) => h * 20 };
+const ctx = backgroundContext({
+  key, world, book: poolBook(key, 'preprod', world.pools, 30, SEGMENT), protocol: PROTOCOL, network: 'preprod', segmentLength: SEGMENT,
+  slotOf: (h: number) => h * 20, epochOf: (h: number) => Math.floor(h / 30), auxData: () => null,
+});
 const addressText = (index: number): string => world.addresses[index]!.bech32;
 const stakeOf = (address: string): string | null => world.addressByBech32.get(address)?.stakeAddress ?? null;
 
