@@ -139,12 +139,57 @@ export const fundSchema = z
   .strict();
 export type FundRequest = z.output<typeof fundSchema>;
 
+/** The dashboard's fund form: ada and, when Tokens is filled, one native token minted under the devnet's policy (the API takes up to five). */
+export const fundFormSchema = fundSchema
+  .omit({ assets: true })
+  .extend({ assetName: z.string(), tokens: z.string() })
+  .superRefine((v, ctx) => {
+    if (v.tokens.trim() === '') return;
+    const asset = fundSchema.shape.assets.unwrap().element.safeParse({ assetName: v.assetName.trim(), quantity: v.tokens.trim() });
+    if (asset.success) return;
+    for (const issue of asset.error.issues) ctx.addIssue({ code: 'custom', path: [issue.path[0] === 'assetName' ? 'assetName' : 'tokens'], message: issue.message });
+  });
+
 /** A devnet's genesis: the chain's own schema (every field optional, defaults filled in). */
 export { devnetGenesisSchema, DEVNET_DEFAULTS, DEVNET_NETWORK_MAGIC } from './devnet';
 export type { DevnetGenesisInput, DevnetGenesis as DevnetGenesisSettings } from './devnet';
 
 /** POST /cairn/v1/devnet: a new chain from this genesis (all of it optional). */
 export const createDevnetSchema = z.object({ genesis: devnetGenesisSchema.default(devnetGenesisSchema.parse({})) }).strict();
+
+/** The genesis fields the dashboard's form has inputs for; the rest of a genesis goes in its JSON. */
+export const GENESIS_FORM_FIELDS = ['slotLengthMs', 'epochLength', 'blockIntervalMs', 'securityParam'] as const;
+const GENESIS_JSON_MESSAGE = 'More of the genesis must be a JSON object, such as {"initialFunds": [{"address": "addr_test1…", "lovelace": "5000000000"}]}, or empty.';
+
+/** The rest of a genesis from the dashboard form's JSON: an object ({} when empty), or null when it is not one. */
+export function genesisMoreOf(text: string): Record<string, unknown> | null {
+  if (text.trim() === '') return {};
+  try {
+    const v: unknown = JSON.parse(text);
+    return v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The dashboard's genesis form: its fields, and the rest of a genesis as JSON (protocol parameters and
+ * cost models, initial funds, DReps, committee, pools, delegations), checked together by the API's
+ * schema; a problem in the JSON part is reported on it with its path.
+ */
+export const genesisFormSchema = z
+  .object({ genesis: z.record(z.string(), z.unknown()), more: z.string() })
+  .superRefine((v, ctx) => {
+    const more = genesisMoreOf(v.more);
+    if (!more) return void ctx.addIssue({ code: 'custom', path: ['more'], message: GENESIS_JSON_MESSAGE });
+    const parsed = createDevnetSchema.safeParse({ genesis: { ...more, ...v.genesis } });
+    if (parsed.success) return;
+    for (const issue of parsed.error.issues) {
+      const [, field, ...rest] = issue.path.map(String);
+      if (field && rest.length === 0 && (GENESIS_FORM_FIELDS as readonly string[]).includes(field)) ctx.addIssue({ code: 'custom', path: ['genesis', field], message: issue.message });
+      else ctx.addIssue({ code: 'custom', path: ['more'], message: `${issue.path.slice(1).join('.')}: ${issue.message}` });
+    }
+  });
 
 /** The chain's tip as the steering calls answer it (times in UNIX seconds, as Blockfrost gives them). */
 export interface DevnetTipDto {

@@ -244,22 +244,11 @@ export function createSandboxChain(options: SandboxChainOptions): SandboxChain {
   const seedBook = poolBook(key, network, worldOfSeed.pools, blocksPerEpoch, segmentLength);
   // A devnet's genesis pools join the world's (the background transactions and the schedule keep the world's own).
   const { world, book } = withGenesisPools(key, network, worldOfSeed, seedBook, options.devnet?.initialPools ?? []);
-  const txIndex = new TxIndex();
-  const simContext = backgroundContext({
-    key, world: worldOfSeed, book: seedBook, protocol: params.protocol, network, segmentLength, slotOf, epochOf,
-    auxData: (s) => {
-      const entries = nutlink.worldMetadata(s * segmentLength, 0);
-      return entries.length > 0 ? metadataCbor(entries.map((m) => ({ label: m.label, cbor: nutlink.cborOf(m.json) }))) : null;
-    },
-    keyOf: (s) => branches.keyOf(branches.of(s * segmentLength)),
-    onDistribution: (tx) => txIndex.record(tx.hash, tx.height, tx.index),
-  });
-  const startSegment = (index: number): SegmentRun => segmentRun(segmentContext(simContext, index, branches), index);
-  const finishSegment = (made: Segment): Segment => {
-    forkedSegment(made, branches, segmentLength);
-    for (const block of made.blocks) for (const tx of block.txs) txIndex.record(tx.hash, tx.height, tx.index);
-    return made;
-  };
+  const { txIndex, simContext, startSegment, finishSegment } = backgroundSimulation(
+    { key, world: worldOfSeed, book: seedBook, protocol: params.protocol, network, segmentLength, slotOf, epochOf },
+    branches,
+    (s) => worldAuxData(nutlink, s * segmentLength), // nutlink is made below, from what this makes
+  );
   const poolById = (id: string): WorldPool | undefined => book.byKey.get(id) ?? book.byKey.get(id.toLowerCase());
 
   const tipHeight = (): number => Math.max(0, Math.floor((clock() - genesisTime) / blockIntervalMs));
@@ -303,29 +292,7 @@ export function createSandboxChain(options: SandboxChainOptions): SandboxChain {
     else if (/^[0-9a-fA-F]{64}$/.test(ref)) height = hashes.blockHeight(ref);
     return height !== null && height >= 0 && height <= tip ? height : null;
   };
-  /** A background transaction's hash by its position: a distribution's is computed alone, the others' with their segment. */
-  const txHash = (height: number, index: number): string =>
-    index === 0 && height % segmentLength === 0 ? simContext.distributionHash(height / segmentLength) : simBlock(height).txs[index]!.hash;
-  const findTx = (hash: string, tip: number): SimTx | null => {
-    const pos = txIndex.find(hash);
-    if (!pos || pos.height > tip) return null;
-    const tx = simBlock(pos.height).txs[pos.index];
-    return tx && tx.hash === hash ? tx : null;
-  };
-  // A transaction is found by hash once this process has simulated its segment (any answer that
-  // showed the hash did); the address window's segments, which every address answer reads, are
-  // indexed again on a miss, in case the index let them go.
-  const resolveTx = (hash: string, tip: number): SimTx | null => {
-    if (typeof hash !== 'string' || !/^[0-9a-fA-F]{64}$/.test(hash)) return null;
-    const lower = hash.toLowerCase();
-    const hit = findTx(lower, tip);
-    if (hit) return hit;
-    const low = Math.max(0, tip - addressWindowBlocks + 1);
-    for (let s = Math.floor(low / segmentLength); s <= Math.floor(tip / segmentLength); s++) {
-      for (const block of segment(s).blocks) for (const tx of block.txs) txIndex.record(tx.hash, tx.height, tx.index);
-    }
-    return findTx(lower, tip);
-  };
+  const { txHash, resolveTx } = backgroundTxLookup({ txIndex, simBlock, segment, distributionHash: (s) => simContext.distributionHash(s), segmentLength, addressWindowBlocks });
   const addressText = (index: number): string => world.addresses[index]!.bech32;
   /** Totals of a block's live transactions. */
   const liveSums = (height: number): { count: number; size: number; output: bigint; fees: bigint } => {
@@ -499,6 +466,61 @@ function branching(key: Uint8Array, forks: ReadonlyArray<{ height: number; n: nu
     },
     live: () => live,
   };
+}
+
+
+type BackgroundOptions = Parameters<typeof backgroundContext>[0];
+
+/** The auxiliary data of the distribution at a segment's first block: the world's metadata there (the oracle's), as CBOR. */
+function worldAuxData(nutlink: Nutlink, height: number): ReturnType<BackgroundOptions['auxData']> {
+  const entries = nutlink.worldMetadata(height, 0);
+  return entries.length > 0 ? metadataCbor(entries.map((m) => ({ label: m.label, cbor: nutlink.cborOf(m.json) }))) : null;
+}
+
+/** The background transactions' simulation: each segment run with its branch's key, its transactions indexed by hash as they are made. */
+function backgroundSimulation(base: Omit<BackgroundOptions, 'auxData' | 'keyOf' | 'onDistribution'>, branches: Branching, auxData: BackgroundOptions['auxData']) {
+  const txIndex = new TxIndex();
+  const simContext = backgroundContext({
+    ...base,
+    auxData,
+    keyOf: (s) => branches.keyOf(branches.of(s * base.segmentLength)),
+    onDistribution: (tx) => txIndex.record(tx.hash, tx.height, tx.index),
+  });
+  const startSegment = (index: number): SegmentRun => segmentRun(segmentContext(simContext, index, branches), index);
+  const finishSegment = (made: Segment): Segment => {
+    forkedSegment(made, branches, base.segmentLength);
+    for (const block of made.blocks) for (const tx of block.txs) txIndex.record(tx.hash, tx.height, tx.index);
+    return made;
+  };
+  return { txIndex, simContext, startSegment, finishSegment };
+}
+
+/** Background transactions by position and by hash. */
+function backgroundTxLookup(o: { txIndex: TxIndex; simBlock: (height: number) => SimBlock; segment: (index: number) => Segment; distributionHash: (segment: number) => string; segmentLength: number; addressWindowBlocks: number }) {
+  const { txIndex, simBlock, segment, segmentLength, addressWindowBlocks } = o;
+  /** A background transaction's hash by its position: a distribution's is computed alone, the others' with their segment. */
+  const txHash = (height: number, index: number): string => (index === 0 && height % segmentLength === 0 ? o.distributionHash(height / segmentLength) : simBlock(height).txs[index]!.hash);
+  const findTx = (hash: string, tip: number): SimTx | null => {
+    const pos = txIndex.find(hash);
+    if (!pos || pos.height > tip) return null;
+    const tx = simBlock(pos.height).txs[pos.index];
+    return tx && tx.hash === hash ? tx : null;
+  };
+  // A transaction is found by hash once this process has simulated its segment (any answer that
+  // showed the hash did); the address window's segments, which every address answer reads, are
+  // indexed again on a miss, in case the index let them go.
+  const resolveTx = (hash: string, tip: number): SimTx | null => {
+    if (typeof hash !== 'string' || !/^[0-9a-fA-F]{64}$/.test(hash)) return null;
+    const lower = hash.toLowerCase();
+    const hit = findTx(lower, tip);
+    if (hit) return hit;
+    const low = Math.max(0, tip - addressWindowBlocks + 1);
+    for (let s = Math.floor(low / segmentLength); s <= Math.floor(tip / segmentLength); s++) {
+      for (const block of segment(s).blocks) for (const tx of block.txs) txIndex.record(tx.hash, tx.height, tx.index);
+    }
+    return findTx(lower, tip);
+  };
+  return { txHash, resolveTx };
 }
 
 /**

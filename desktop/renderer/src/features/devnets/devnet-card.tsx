@@ -1,8 +1,7 @@
 import type { ReactNode } from 'react';
 import { Alert, Badge, Button, Group, Loader, NativeSelect, NumberInput, Paper, SimpleGrid, Stack, Text, Textarea, TextInput, Title } from '@mantine/core';
-import { z } from 'zod';
 import { useQuery } from '@tanstack/react-query';
-import { advanceTimeSchema, blockIntervalSchema, createDevnetSchema, DEVNET_DEFAULTS, DEVNET_FIELD_LABELS, fundSchema, withDevnetFieldLabels, devnetFieldOf, MAX_PRODUCE_BLOCKS, MAX_ROLLBACK_BLOCKS, produceBlocksSchema, rollbackSchema, snapshotSchema, type DevnetSnapshotDto, type DevnetStateDto } from '../../../../../shared/devnets';
+import { advanceTimeSchema, blockIntervalSchema, DEVNET_DEFAULTS, DEVNET_FIELD_LABELS, fundFormSchema, genesisFormSchema, GENESIS_FORM_FIELDS, genesisMoreOf, withDevnetFieldLabels, devnetFieldOf, MAX_PRODUCE_BLOCKS, MAX_ROLLBACK_BLOCKS, produceBlocksSchema, rollbackSchema, snapshotSchema, type DevnetSnapshotDto, type DevnetStateDto } from '../../../../../shared/devnets';
 import type { Role } from '../../../../../shared/permissions';
 import { ApiError, errorMessage } from '../../api/client';
 import { deniedReason } from '../../components/permission';
@@ -189,17 +188,6 @@ function ActionForm<S extends FormSchema>(props: {
 
 const slotsSchema = advanceTimeSchema.options[0];
 
-/** The fund form: ada and, when Tokens is filled, one native token minted under the devnet's policy (the API takes up to five). */
-const fundFormSchema = fundSchema
-  .omit({ assets: true })
-  .extend({ assetName: z.string(), tokens: z.string() })
-  .superRefine((v, ctx) => {
-    if (v.tokens.trim() === '') return;
-    const asset = fundSchema.shape.assets.unwrap().element.safeParse({ assetName: v.assetName.trim(), quantity: v.tokens.trim() });
-    if (asset.success) return;
-    for (const issue of asset.error.issues) ctx.addIssue({ code: 'custom', path: [issue.path[0] === 'assetName' ? 'assetName' : 'tokens'], message: issue.message });
-  });
-
 function DevnetActions({ uuid, state, reason }: { uuid: string; state: DevnetStateDto; reason: string | null }) {
   const { run, pending } = useRun(uuid);
   return (
@@ -306,38 +294,7 @@ function DevnetActions({ uuid, state, reason }: { uuid: string; state: DevnetSta
   );
 }
 
-const GENESIS_FIELDS = ['slotLengthMs', 'epochLength', 'blockIntervalMs', 'securityParam'] as const;
-
-/** The rest of a genesis, as the API takes it, from the form's JSON: an object, or nothing when empty. */
-function moreOf(text: string): Record<string, unknown> | null {
-  if (text.trim() === '') return {};
-  try {
-    const v: unknown = JSON.parse(text);
-    return v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : null;
-  } catch {
-    return null;
-  }
-}
-
-/**
- * The genesis form: its four fields, and the rest of a genesis as JSON (protocol parameters and cost
- * models, initial funds, DReps, committee, pools, delegations), checked together by the API's schema;
- * a problem in the JSON part is shown under it with its path.
- */
-const genesisFormSchema = z
-  .object({ genesis: z.record(z.string(), z.unknown()), more: z.string() })
-  .superRefine((v, ctx) => {
-    const more = moreOf(v.more);
-    if (!more) return void ctx.addIssue({ code: 'custom', path: ['more'], message: GENESIS_JSON_MESSAGE });
-    const parsed = createDevnetSchema.safeParse({ genesis: { ...more, ...v.genesis } });
-    if (parsed.success) return;
-    for (const issue of parsed.error.issues) {
-      const [, field, ...rest] = issue.path.map(String);
-      if (field && rest.length === 0 && (GENESIS_FIELDS as readonly string[]).includes(field)) ctx.addIssue({ code: 'custom', path: ['genesis', field], message: issue.message });
-      else ctx.addIssue({ code: 'custom', path: ['more'], message: `${issue.path.slice(1).join('.')}: ${issue.message}` });
-    }
-  });
-const GENESIS_JSON_MESSAGE = 'More of the genesis must be a JSON object, such as {"initialFunds": [{"address": "addr_test1…", "lovelace": "5000000000"}]}, or empty.';
+const GENESIS_FIELDS = GENESIS_FORM_FIELDS;
 
 /** A new chain from a genesis of your own: the four fields most often changed, and the rest of the genesis as JSON. */
 function GenesisForm({ uuid, state, reason }: { uuid: string; state: DevnetStateDto; reason: string | null }) {
@@ -356,7 +313,7 @@ function GenesisForm({ uuid, state, reason }: { uuid: string; state: DevnetState
       onSubmit={(e) => {
         if (reason) return e.preventDefault();
         onSubmit(() =>
-          run({ path: '', body: { genesis: { ...moreOf(form.values.more), ...form.values.genesis } } }, 'A new chain started from this genesis; its transactions are forgotten.', {
+          run({ path: '', body: { genesis: { ...genesisMoreOf(form.values.more), ...form.values.genesis } } }, 'A new chain started from this genesis; its transactions are forgotten.', {
             fields: GENESIS_FIELDS.map((f) => `genesis.${f}`),
             setFieldError: form.setFieldError,
             others: { prefix: 'genesis.', field: 'more' },
