@@ -14,11 +14,6 @@ import { drepId } from '../../../../../server/sandbox/chain/gov';
 import { assertSchema, serve, type TestServer } from './support';
 
 const T0 = Date.UTC(2026, 10, 2, 9);
-/** CPU milliseconds of this process: what a steering action costs, whatever else the machine runs. */
-const cpuMs = (): number => {
-  const u = process.cpuUsage();
-  return (u.user + u.system) / 1000;
-};
 const lovelaceOf = (amount: Array<{ unit: string; quantity: string }>): bigint => BigInt(amount.find((a) => a.unit === 'lovelace')?.quantity ?? '0');
 
 function devnet(o: { genesis?: DevnetGenesisInput; store?: LedgerStore; seed?: string } = {}) {
@@ -245,7 +240,7 @@ describe('funding, rollback and forks', () => {
     expect(d.chain.tx(second)).toBeNull();
   });
 
-  it('rolls back 100 blocks within 200 ms', async () => {
+  it('rolls back 100 blocks, its transactions back to the mempool', async () => {
     const d = devnet();
     await d.chain.ready();
     d.clock.now += 600_000;
@@ -254,10 +249,9 @@ describe('funding, rollback and forks', () => {
       d.clock.now += 5_000;
     }
     d.chain.latestBlock();
-    const started = cpuMs();
+    // What it costs is npm run bench:devnet's to measure (100-block rollback, ≤ 200 ms).
     const r = await d.control.rollback(100, 'mempool');
     d.chain.latestBlock();
-    expect(cpuMs() - started).toBeLessThan(200);
     expect(r.requeued).toHaveLength(5);
   });
 });
@@ -345,7 +339,7 @@ describe('snapshots, reset and restarts', () => {
 });
 
 describe('time travel and the genesis parameters', () => {
-  it('advance moves by slots or to the next epoch; a delegation earns its rewards across a 10-epoch jump within a second', async () => {
+  it('advance moves by slots or to the next epoch; a delegation earns its rewards across a 10-epoch jump', async () => {
     const d = devnet();
     await d.chain.ready();
     d.clock.now += 5_000;
@@ -358,11 +352,10 @@ describe('time travel and the genesis parameters', () => {
     await d.chain.submit(stakeTx({ inputs: [adaOnlyUtxo(d.chain, d.alice.address)], change: d.alice.address, keys: d.aliceKeys, networkId: 0, certs: [{ kind: 'register' }, { kind: 'delegate', pool }] }));
     await d.control.produce(1);
     expect(d.chain.accountRewards(stake)).toEqual([]);
-    const started = cpuMs();
+    // What it costs is npm run bench:devnet's to measure (10-epoch jump, ≤ 1 s).
     for (let i = 0; i < 10; i++) await d.control.advance({ toNextEpoch: true });
     const rewards = d.chain.accountRewards(stake)!;
     const epoch = d.chain.latestEpoch();
-    expect(cpuMs() - started).toBeLessThan(1000);
     expect(epoch.epoch).toBe(11);
     expect(d.chain.tipHeight()).toBe(11 * 600);
     // Delegated in epoch 1, active in 3; rewards for epochs 3 to 9 are credited by the start of 11.
