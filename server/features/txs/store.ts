@@ -23,6 +23,9 @@ export interface TxChange {
   at: number;
 }
 
+/** The states of a transaction accepted and not in a block: what a block holding it lands. */
+export const UNLANDED_STATES: TxState[] = ['pending', 'rolled_back'];
+
 /** The settled states: a row reaching one gets settled_at, which pruning reads. */
 export const isSettled = (state: TxState): boolean => settledTxStates.includes(state);
 
@@ -148,7 +151,7 @@ export async function landPassed(trx: Knex.Transaction, rows: OpenTracked[], lan
 
 /** The open transactions of a network (of one project's chain, for a devnet): what a follower starting at the tip lands first. */
 export async function openTracked(trx: Knex.Transaction, network: number, projectId?: number): Promise<OpenTracked[]> {
-  const q = trx('tracked_txs').where({ network }).whereIn('state', ['pending', 'rolled_back']);
+  const q = trx('tracked_txs').where({ network }).whereIn('state', UNLANDED_STATES);
   const rows = await (projectId === undefined ? q : q.andWhere({ project_id: projectId })).select('id', 'project_id', 'network', 'tx_hash', 'state', 'confirmations_needed');
   return rows.map((r) => ({ id: Number(r.id), project_id: Number(r.project_id), network: Number(r.network), tx_hash: r.tx_hash, state: r.state as TxState, confirmations_needed: Number(r.confirmations_needed) }));
 }

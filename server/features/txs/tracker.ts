@@ -8,7 +8,7 @@ import type { Knex } from 'knex';
 import { isPostgres } from '../../db/index';
 import type { Conn, TxChange } from './store';
 import type { TxState } from '../../../shared/txs';
-import { isSettled } from './store';
+import { isSettled, UNLANDED_STATES } from './store';
 
 export type { TxChange };
 
@@ -20,7 +20,7 @@ export interface FollowedBlock {
   txHashes: string[] | null;
 }
 
-const OPEN_UNLANDED: TxState[] = ['pending', 'rolled_back'];
+const OPEN_UNLANDED = UNLANDED_STATES;
 const CHUNK = 500;
 const COLUMNS = ['id', 'project_id', 'tx_hash', 'state', 'block_height', 'block_hash', 'ttl_slot', 'confirmations_needed'];
 

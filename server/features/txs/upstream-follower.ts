@@ -12,7 +12,7 @@ import { SerialTicker } from '../../ticker';
 import { UpstreamError, type UpstreamReader } from '../../gateway/upstream-reader';
 import type { Block } from '../../../shared/chain';
 import { openTxStates } from '../../../shared/txs';
-import { UPSTREAM_CURSOR_DEPTH } from './store';
+import { UNLANDED_STATES, UPSTREAM_CURSOR_DEPTH } from './store';
 import { advanceTracked, rollBackTracked, type FollowedBlock, type TxChange } from './tracker';
 
 /** Blocks remembered behind the cursor, to find where a rollback forked. */
@@ -27,7 +27,7 @@ const PAGE = 100;
 const START_SLACK_MS = 5 * 60_000;
 /** The longest wait after failures in a row (an upstream's Retry-After is waited out in full). */
 export const MAX_BACKOFF_MS = 5 * 60_000;
-const UNLANDED = ['pending', 'rolled_back'];
+const UNLANDED = UNLANDED_STATES;
 
 interface Cursor {
   height: number;
