@@ -226,8 +226,11 @@ export class KeyCache {
   catchUp(): Promise<void> {
     if (this.queued) return this.queued;
     const run = this.chain.then(async () => {
-      const delayMs = this.lastPollStart + CATCH_UP_MS - performance.now();
-      if (delayMs > 0) await new Promise((resolve) => setTimeout(resolve, delayMs));
+      // A timer measures from the event loop's cached clock, which lags behind a busy tick: it can
+      // fire early by that lag, so the wait is checked again against the real clock.
+      for (let delayMs = this.lastPollStart + CATCH_UP_MS - performance.now(); delayMs > 0; delayMs = this.lastPollStart + CATCH_UP_MS - performance.now()) {
+        await new Promise((resolve) => setTimeout(resolve, Math.ceil(delayMs)));
+      }
       this.queued = null;
       this.lastPollStart = performance.now();
       await this.poll();

@@ -1,6 +1,6 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { startTestApp } from '../helpers/test-app';
 import { useTestApp, useTestGateway } from '../helpers/use-test-app';
 import { Client } from '../helpers/http-client';
@@ -119,6 +119,9 @@ describe('project keys', () => {
     // Straight after creating it, before the key cache's next poll (every 250 ms): the gateway
     // catches up with the changes made before the request instead of refusing the new key.
     const p = await newProject(0);
+    onTestFinished(async () => {
+      expect((await owner.client.delete(`/api/workspaces/${owner.ws}/projects/${p.uuid}`)).status).toBe(200);
+    });
     const first = await call(gw.url + '/api/v0/blocks/latest', p.project_id);
     expect(first.status, JSON.stringify(first.body)).toBe(200);
 
@@ -139,7 +142,6 @@ describe('project keys', () => {
     } finally {
       gw.keys.poll = poll;
     }
-    expect((await owner.client.delete(`/api/workspaces/${owner.ws}/projects/${p.uuid}`)).status).toBe(200);
   });
 
   it('refuses a deleted project within a second, on every instance', async () => {
