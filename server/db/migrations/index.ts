@@ -41,6 +41,7 @@ import * as devnetWebhooks from './2026-11-29-1200-devnet-webhooks';
 import * as devnetSteeringLease from './2026-11-30-1000-devnet-steering-lease';
 import * as devnetClockRunning from './2026-11-30-1010-devnet-clock-running';
 import * as fillDevnetClockRunning from './2026-11-30-1011-fill-devnet-clock-running';
+import * as ipfsPinClaim from './2026-11-30-1100-ipfs-pin-claim';
 
 export interface Migration {
   up(knex: Knex): Promise<void>;
@@ -91,4 +92,5 @@ export const migrations: ReadonlyArray<readonly [name: string, migration: Migrat
   ['2026-11-30-1000-devnet-steering-lease', devnetSteeringLease],
   ['2026-11-30-1010-devnet-clock-running', devnetClockRunning],
   ['2026-11-30-1011-fill-devnet-clock-running', fillDevnetClockRunning],
+  ['2026-11-30-1100-ipfs-pin-claim', ipfsPinClaim],
 ];

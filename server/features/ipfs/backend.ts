@@ -20,6 +20,7 @@ import {
   markPinned,
   pinDto,
   queuedPins,
+  claimPin,
   recordObject,
   removePin,
   requestPin,
@@ -354,8 +355,10 @@ async function advanceFilecoinPin(ipfs: Ipfs, pinning: PinningService, pin: Awai
 
 async function processQueue(ipfs: Ipfs): Promise<boolean> {
   const { db, store, pinning, now } = ipfs;
-  const batch = await queuedPins(db, 20);
+  const batch = await queuedPins(db, 20, now());
   for (const pin of batch) {
+    // Another gateway's pass (or a run beside the ticker's) may have read the same pins: one works on each.
+    if (!(await claimPin(db, pin.id, now()))) continue;
     try {
       if (pin.filecoin && pinning) {
         await advanceFilecoinPin(ipfs, pinning, pin);

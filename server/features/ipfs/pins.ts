@@ -1,4 +1,5 @@
 import type { Db } from '../../db/index';
+import type { Knex } from 'knex';
 import { AppError, NotFound, PlanLimit } from '../../errors';
 import { ipfsNetwork } from '../../../shared/networks';
 import { COUNTED_PIN_STATES, PIN_QUEUE_LIMIT, ipfsMessages, mbText, type IpfsPin, type PinState } from '../../../shared/ipfs';
@@ -205,25 +206,40 @@ export async function removePin(db: Db, projectId: number, cid: string, now = Da
 }
 
 /** Queued pins for the queue worker, oldest first. */
-export async function queuedPins(db: Db, limit: number): Promise<PinRow[]> {
-  return (await db('ipfs_pins').where({ state: 'queued' }).orderBy('updated_at').limit(limit)).map(toRow);
+/** How long a queue pass holds a pin it claimed (longer than a call to the pinning service may take). */
+export const PIN_CLAIM_MS = 5 * 60_000;
+
+const unclaimed = (q: Knex.QueryBuilder, now: number) => q.whereNull('claimed_until').orWhere('claimed_until', '<', now);
+
+/** Queued pins no other queue pass holds, least recently worked on first. */
+export async function queuedPins(db: Db, limit: number, now = Date.now()): Promise<PinRow[]> {
+  return (await db('ipfs_pins').where({ state: 'queued' }).andWhere((q) => unclaimed(q, now)).orderBy('updated_at').limit(limit)).map(toRow);
+}
+
+/**
+ * Claims a queued pin for this pass until PIN_CLAIM_MS from now; answers false when another pass
+ * claimed it first (or it left the queue). What the pass writes next about the pin releases it.
+ */
+export async function claimPin(db: Db, id: number, now = Date.now()): Promise<boolean> {
+  const n = await db('ipfs_pins').where({ id, state: 'queued' }).andWhere((q) => unclaimed(q, now)).update({ claimed_until: now + PIN_CLAIM_MS });
+  return n === 1;
 }
 
 export async function markPinned(db: Db, id: number, now = Date.now()): Promise<void> {
-  await db('ipfs_pins').where({ id, state: 'queued' }).update({ state: 'pinned', time_pinned: now, updated_at: now, failure: null });
+  await db('ipfs_pins').where({ id, state: 'queued' }).update({ state: 'pinned', time_pinned: now, updated_at: now, failure: null, claimed_until: null });
 }
 
 export async function markFailed(db: Db, id: number, reason: string, now = Date.now()): Promise<void> {
-  await db('ipfs_pins').where({ id, state: 'queued' }).update({ state: 'failed', updated_at: now, failure: reason.slice(0, 500) });
+  await db('ipfs_pins').where({ id, state: 'queued' }).update({ state: 'failed', updated_at: now, failure: reason.slice(0, 500), claimed_until: null });
 }
 
 export async function setProviderRequest(db: Db, id: number, requestId: string, now = Date.now()): Promise<void> {
-  await db('ipfs_pins').where({ id }).update({ provider_request_id: requestId, updated_at: now });
+  await db('ipfs_pins').where({ id }).update({ provider_request_id: requestId, updated_at: now, claimed_until: null });
 }
 
 /** Touches a queued pin so the queue moves on to others before asking about it again. */
 export async function touchPin(db: Db, id: number, now = Date.now()): Promise<void> {
-  await db('ipfs_pins').where({ id }).update({ updated_at: now });
+  await db('ipfs_pins').where({ id }).update({ updated_at: now, claimed_until: null });
 }
 
 /**
