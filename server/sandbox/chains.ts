@@ -23,9 +23,12 @@ export function createSandboxChains(config: Config, db?: Db): Partial<Record<San
 
 /**
  * Loads every chain's accepted transactions, then keeps reading what other processes accept
- * (every 250 ms, well inside a block interval). A chain's read starts only once its previous one has
- * answered: when the database is slow to answer, reads do not pile up behind each other (each one
- * a query waiting for the one SQLite connection). Answers the function that stops the reading.
+ * (every 250 ms, well inside a block interval), each read followed by the chain's prepare(): the
+ * next blocks simulated and the UTXO set kept at the tip, in time slices, ahead of the answers and
+ * the push announcements that need them. A chain's read starts only once its previous one and its
+ * preparation have answered: when the database is slow to answer, reads do not pile up behind each
+ * other (each one a query waiting for the one SQLite connection). Answers the function that stops
+ * the reading.
  */
 export async function startSandboxSync(chains: Partial<Record<SandboxNetwork, SandboxChain>>, onError: (err: unknown) => void, intervalMs = 250): Promise<() => void> {
   const list = Object.values(chains);
@@ -36,6 +39,7 @@ export async function startSandboxSync(chains: Partial<Record<SandboxNetwork, Sa
       if (reading.has(c)) continue;
       reading.add(c);
       c.sync()
+        .then(() => c.prepare())
         .catch(onError)
         .finally(() => reading.delete(c));
     }

@@ -65,4 +65,12 @@ export interface SandboxChain
     GovernanceQueries {
   /** The finite sets of addresses, stake addresses, pools and assets the chain uses. */
   catalog(): SandboxCatalog;
+  /**
+   * Does ahead, in time slices of about 10 ms (budget.ts), the work the next answers would otherwise
+   * do in one stretch: simulates the segments of the next blocks and moves the UTXO set to the tip
+   * (built whole the first time: the address window's blocks, about 2 s of CPU). A gateway calls it
+   * after every read of the store, so a block's announcement or an address's first answer does not
+   * hold the event loop for it.
+   */
+  prepare(): Promise<void>;
 }

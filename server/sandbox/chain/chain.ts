@@ -22,7 +22,7 @@ import { derive } from './rng';
 import { NETWORK_TIME, shelleyStart, slotAt, type NetworkTime } from './clock';
 import { PROTOCOL, protocolWith } from './protocol';
 import { LeaderSchedule } from './schedule';
-import { overdue, spent } from './budget';
+import { overdue, sliced, spent } from './budget';
 import { poolBook } from './pools';
 import { withGenesisPools } from './genesis-pools';
 import { LiveStake, stakeView, worldStake, type StakeView, type WorldStake } from './stake';
@@ -377,6 +377,12 @@ export function createSandboxChain(options: SandboxChainOptions): SandboxChain {
   return assembleChain(ctx);
 }
 
+/**
+ * How far ahead of the tip prepare() simulates: far enough that the segment after the tip's is made
+ * some blocks before its first block is due, not in the stretch where that block is announced.
+ */
+const PREPARE_AHEAD = 10;
+
 /** The chain from the queries of every resource (resources/<resource>/queries.ts). */
 function assembleChain(ctx: ChainContext): SandboxChain {
   const { network, params, clock, tipHeight, epochOf, world } = ctx;
@@ -407,6 +413,16 @@ function assembleChain(ctx: ChainContext): SandboxChain {
     ...submitPaths(ctx),
     ...nutlinkPaths(ctx),
     ...governancePaths(ctx),
+    async prepare() {
+      // The next blocks' segments first (the push watcher reads each block as it is made), then the
+      // UTXO set moved to the tip, a block at a time once it is current.
+      const tip = tipHeight();
+      await sliced(() => {
+        ctx.simBlock(tip + 1);
+        ctx.simBlock(tip + PREPARE_AHEAD);
+      });
+      await sliced(() => void ctx.unspentAt(tipHeight()));
+    },
     catalog() {
       catalogCache ??= catalogOf(world);
       return structuredClone(catalogCache);
