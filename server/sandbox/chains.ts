@@ -23,9 +23,9 @@ export function createSandboxChains(config: Config, db?: Db): Partial<Record<San
 
 /**
  * Loads every chain's accepted transactions, then keeps reading what other processes accept
- * (every 250 ms, well inside a block interval), each read followed by the chain's prepare(): the
- * next blocks simulated and the UTXO set kept at the tip, in time slices, ahead of the answers and
- * the push announcements that need them. A chain's read starts only once its previous one and its
+ * (every 250 ms, well inside a block interval), each read followed by the chain's prepare(): what
+ * answers have warmed (the segments of the blocks near the tip, the UTXO set) kept ahead of the tip
+ * in time slices, so the answers and push announcements that need it do not do it in one stretch. A chain's read starts only once its previous one and its
  * preparation have answered: when the database is slow to answer, reads do not pile up behind each
  * other (each one a query waiting for the one SQLite connection). Answers the function that stops
  * the reading.
