@@ -23,9 +23,12 @@ export function createSandboxChains(config: Config, db?: Db): Partial<Record<San
 
 /**
  * Loads every chain's accepted transactions, then keeps reading what other processes accept
- * (every 250 ms, well inside a block interval). A chain's read starts only once its previous one has
- * answered: when the database is slow to answer, reads do not pile up behind each other (each one
- * a query waiting for the one SQLite connection). Answers the function that stops the reading.
+ * (every 250 ms, well inside a block interval), each read followed by the chain's prepare(): what
+ * answers have warmed (the segments of the blocks near the tip, the UTXO set) kept ahead of the tip
+ * in time slices, so the answers and push announcements that need it do not do it in one stretch. A chain's read starts only once its previous one and its
+ * preparation have answered: when the database is slow to answer, reads do not pile up behind each
+ * other (each one a query waiting for the one SQLite connection). Answers the function that stops
+ * the reading.
  */
 export async function startSandboxSync(chains: Partial<Record<SandboxNetwork, SandboxChain>>, onError: (err: unknown) => void, intervalMs = 250): Promise<() => void> {
   const list = Object.values(chains);
@@ -36,6 +39,7 @@ export async function startSandboxSync(chains: Partial<Record<SandboxNetwork, Sa
       if (reading.has(c)) continue;
       reading.add(c);
       c.sync()
+        .then(() => c.prepare())
         .catch(onError)
         .finally(() => reading.delete(c));
     }

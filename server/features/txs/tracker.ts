@@ -3,11 +3,12 @@
 // blocks' transactions, not the number tracked, and it adds few round trips to the follower's
 // transaction, which holds the cursor meanwhile: per batch of blocks one read finds, each part on an
 // index of its own, those the blocks include, those now deep enough and those past their validity;
-// one write sets their new states and records the changes (on SQLite, an update and an insert).
+// one write sets their new states and records the changes. On PostgreSQL the read and the write are
+// one statement (one round trip); on SQLite, in process, a read, an update and an insert.
 import type { Knex } from 'knex';
 import { isPostgres } from '../../db/index';
 import type { Conn, TxChange } from './store';
-import type { TxState } from '../../../shared/txs';
+import { settledTxStates, type TxState } from '../../../shared/txs';
 import { isSettled, UNLANDED_STATES } from './store';
 
 export type { TxChange };
@@ -54,28 +55,31 @@ interface Reach {
 }
 
 /**
- * The tracked transactions a batch of blocks may change, in one statement of three reads, each on an
- * index of its own so none walks the pending transactions: those the blocks include (network,
- * tx_hash), the landed ones now deep enough (network, state), and the unlanded ones past their
- * validity (network, state, ttl_slot). On SQLite, hashes past the first CHUNK are read in further statements.
+ * The tracked transactions a batch of blocks may change (SQLite), in one statement of three reads,
+ * each on an index of its own so none walks the pending transactions: those the blocks include
+ * (network, tx_hash; the hashes as one JSON parameter), the landed ones now deep enough (network,
+ * state), and the unlanded ones past their validity (network, state, ttl_slot).
  */
 async function candidates(trx: Knex.Transaction, { scope, hashes, tip, lastSlot }: Reach): Promise<Row[]> {
-  const pg = isPostgres(trx);
+  const inScope = scope.project_id === undefined ? 'network = ?' : 'network = ? and project_id = ?';
+  const scopeArgs = scope.project_id === undefined ? [scope.network] : [scope.network, scope.project_id];
+  const cols = COLUMNS.join(', ');
+  const unlanded = OPEN_UNLANDED.map(() => '?').join(', ');
   // The state of the hash read is checked below, not in SQL: with it the planner may prefer (network, state) and walk every pending row.
-  const byHash = (list: string[]) => (pg ? trx('tracked_txs').where(scope).whereRaw('tx_hash = any(?)', [list]) : trx('tracked_txs').where(scope).whereIn('tx_hash', list)).select(COLUMNS);
-  const first = pg ? hashes : hashes.slice(0, CHUNK);
-  const parts: Knex.QueryBuilder[] = [trx('tracked_txs').where({ ...scope, state: 'in_block' }).andWhere(trx.raw('block_height + confirmations_needed - 1 <= ?', [tip])).select(COLUMNS)];
-  if (lastSlot !== null) parts.push(trx('tracked_txs').where(scope).whereIn('state', OPEN_UNLANDED).andWhere('ttl_slot', '<=', lastSlot).select(COLUMNS));
-  const [head, ...rest] = first.length > 0 ? [byHash(first), ...parts] : parts;
-  const read: Row[] = rest.length > 0 ? await head!.unionAll(rest) : await head!;
-  for (let i = first.length; i < hashes.length; i += CHUNK) read.push(...(await byHash(hashes.slice(i, i + CHUNK))));
+  const read = (await trx.raw(
+    `select ${cols} from tracked_txs where ${inScope} and tx_hash in (select value from json_each(?))
+    union all select ${cols} from tracked_txs where ${inScope} and state = 'in_block' and block_height + confirmations_needed - 1 <= ?
+    union all select ${cols} from tracked_txs where ${inScope} and state in (${unlanded}) and ttl_slot <= ?`,
+    [...scopeArgs, JSON.stringify(hashes), ...scopeArgs, tip, ...scopeArgs, ...OPEN_UNLANDED, lastSlot],
+  )) as Row[];
   const unique = new Map<number, Row>();
   for (const r of read) {
     const row: Row = { ...r, id: Number(r.id), project_id: Number(r.project_id), block_height: r.block_height === null ? null : Number(r.block_height), ttl_slot: r.ttl_slot === null ? null : Number(r.ttl_slot), confirmations_needed: Number(r.confirmations_needed) };
     // The hash read's rows in any other state (already landed and not yet deep enough, settled) are not the blocks' to change.
     if (OPEN_UNLANDED.includes(row.state) || (row.state === 'in_block' && row.block_height !== null && row.block_height + row.confirmations_needed - 1 <= tip)) unique.set(row.id, row);
   }
-  return [...unique.values()];
+  // In the order of the rows, as PostgreSQL's statement answers them.
+  return [...unique.values()].sort((a, b) => a.id - b.id);
 }
 
 /**
@@ -93,6 +97,7 @@ export async function advanceTracked(trx: Knex.Transaction, network: number, blo
   const lastSlot = slots.length > 0 ? Math.max(...slots) : null;
   // A devnet's blocks are its project's own chain: only that project's transactions are looked at.
   const scope = projectId === undefined ? { network } : { network, project_id: projectId };
+  if (isPostgres(trx)) return advanceOnPostgres(trx, { scope, hashes: [...landedIn.keys()], tip, lastSlot }, landedIn, now);
   const rows = await candidates(trx, { scope, hashes: [...landedIn.keys()], tip, lastSlot });
   if (rows.length === 0) return [];
 
@@ -123,37 +128,70 @@ export async function advanceTracked(trx: Knex.Transaction, network: number, blo
 }
 
 /**
+ * advanceTracked on PostgreSQL in one statement, so the follower's transaction waits for one round
+ * trip rather than a read and a write: the same three reads (the hash read first and alone, so the
+ * planner probes (network, tx_hash) rather than walking every pending row by state), each row's
+ * changes in order (landed, landed and confirmed at once, confirmed, expired), its last state
+ * written, the changes recorded, and answered, ordered by row and step.
+ */
+async function advanceOnPostgres(trx: Knex.Transaction, { scope, hashes, tip, lastSlot }: Reach, landedIn: Map<string, FollowedBlock>, now: number): Promise<TxChange[]> {
+  const inScope = scope.project_id === undefined ? 'network = ?' : 'network = ? and project_id = ?';
+  const scopeArgs = scope.project_id === undefined ? [scope.network] : [scope.network, scope.project_id];
+  const cols = 'id, project_id, tx_hash, state, block_height, block_hash, confirmations_needed';
+  const blocks = hashes.map((h) => landedIn.get(h)!);
+  const { rows } = (await trx.raw(
+    `with b as materialized (select * from unnest(?::text[], ?::bigint[], ?::text[]) as b(tx_hash, height, hash)),
+      hit as materialized (select ${cols} from tracked_txs where ${inScope} and tx_hash = any(array(select tx_hash from b))),
+      c as (
+        select distinct on (id) * from (
+          select h.*, b.height as land_height, b.hash as land_hash
+            from hit h join b on b.tx_hash = h.tx_hash
+            where h.state = any(?::text[])
+          union all
+          select ${cols}, null, null from tracked_txs where ${inScope} and state = 'in_block' and block_height + confirmations_needed - 1 <= ?
+          union all
+          select ${cols}, null, null from tracked_txs where ${inScope} and state = any(?::text[]) and ttl_slot <= ?
+        ) found order by id, land_height nulls last
+      ),
+      steps as (
+        select id, project_id, tx_hash, confirmations_needed, 1 as step, state as from_state, 'in_block' as state, land_height as block_height, land_hash as block_hash from c where land_height is not null
+        union all
+        select id, project_id, tx_hash, confirmations_needed, 2, 'in_block', 'confirmed', land_height, land_hash from c where land_height is not null and land_height + confirmations_needed - 1 <= ?
+        union all
+        select id, project_id, tx_hash, confirmations_needed, 1, state, case when state = 'in_block' then 'confirmed' else 'expired' end,
+            case when state = 'in_block' then block_height end, case when state = 'in_block' then block_hash end from c where land_height is null
+      ),
+      last as (select distinct on (id) id, state, block_height, block_hash from steps order by id, step desc),
+      u as (
+        update tracked_txs t set state = l.state, block_height = l.block_height, block_hash = l.block_hash, updated_at = ?,
+          settled_at = case when l.state = any(?::text[]) then ? else t.settled_at end
+        from last l where t.id = l.id
+      ),
+      i as (insert into tracked_tx_changes (tracked_id, state, block_height, block_hash, resubmitted, at) select id, state, block_height, block_hash, false, ? from steps order by id, step)
+    select * from steps order by id, step`,
+    [
+      hashes, blocks.map((b) => b.height), blocks.map((b) => b.hash),
+      ...scopeArgs, OPEN_UNLANDED,
+      ...scopeArgs, tip,
+      ...scopeArgs, OPEN_UNLANDED, lastSlot,
+      tip,
+      now, settledTxStates, now,
+      now,
+    ] as Knex.RawBinding[],
+  )) as { rows: Array<{ project_id: number; tx_hash: string; confirmations_needed: number; from_state: TxState; state: TxState; block_height: string | number | null; block_hash: string | null }> };
+  return rows.map((r) => {
+    const blockHeight = r.block_height === null ? null : Number(r.block_height);
+    return { projectId: Number(r.project_id), network: scope.network, txHash: r.tx_hash, from: r.from_state, state: r.state, blockHeight, blockHash: r.block_hash, depth: blockHeight === null ? 0 : tip - blockHeight + 1, confirmationsNeeded: Number(r.confirmations_needed), at: now };
+  });
+}
+
+/**
  * Sets each row's new state (with its block, and settled_at when the state is settled) and records
- * the changes: on PostgreSQL one statement, the rows as arrays; on SQLite one update of the rows as
- * a VALUES list and the changes' inserts.
+ * the changes (SQLite): one update of the rows as a VALUES list per CHUNK of them, and the changes' inserts.
  */
 async function writeAdvances(trx: Knex.Transaction, rows: Row[], history: History[], now: number): Promise<void> {
   if (rows.length === 0) return;
   const settled = (r: Row) => (isSettled(r.state) ? now : null);
-  if (isPostgres(trx)) {
-    // One array per column (unnest), so the statement has the same few parameters however many rows.
-    const bindings: unknown[] = [
-      rows.map((r) => r.id),
-      rows.map((r) => r.state),
-      rows.map((r) => r.block_height),
-      rows.map((r) => r.block_hash),
-      rows.map(settled),
-      now,
-      now,
-      history.map((h) => h.tracked_id),
-      history.map((h) => h.state),
-      history.map((h) => h.block_height),
-      history.map((h) => h.block_hash),
-    ];
-    await trx.raw(
-      `with v as (select * from unnest(?::int[], ?::text[], ?::bigint[], ?::text[], ?::bigint[]) as v(id, state, block_height, block_hash, settled_at)),
-        u as (update tracked_txs t set state = v.state, block_height = v.block_height, block_hash = v.block_hash, updated_at = ?, settled_at = coalesce(v.settled_at, t.settled_at) from v where t.id = v.id)
-      insert into tracked_tx_changes (tracked_id, state, block_height, block_hash, resubmitted, at)
-        select tracked_id, state, block_height, block_hash, false, ? from unnest(?::int[], ?::text[], ?::bigint[], ?::text[]) as c(tracked_id, state, block_height, block_hash)`,
-      bindings as Knex.RawBinding[],
-    );
-    return;
-  }
   for (let i = 0; i < rows.length; i += CHUNK) {
     const part = rows.slice(i, i + CHUNK);
     await trx.raw(

@@ -22,7 +22,7 @@ import { derive } from './rng';
 import { NETWORK_TIME, shelleyStart, slotAt, type NetworkTime } from './clock';
 import { PROTOCOL, protocolWith } from './protocol';
 import { LeaderSchedule } from './schedule';
-import { overdue, spent } from './budget';
+import { overdue, sliced, spent } from './budget';
 import { poolBook } from './pools';
 import { withGenesisPools } from './genesis-pools';
 import { LiveStake, stakeView, worldStake, type StakeView, type WorldStake } from './stake';
@@ -185,7 +185,7 @@ function segmentCache(start: (index: number) => SegmentRun, finish: (made: Segme
     const s = Math.floor(height / segmentLength);
     return segment(s).blocks[height - s * segmentLength]!;
   };
-  return { segment, simBlock };
+  return { segment, simBlock, simulated: (index: number): boolean => segments.has(index) };
 }
 
 /** The live ledger's genesis transaction: the faucet's, the wallets' and a devnet's initial funds, DReps and delegations (none at all without them). */
@@ -282,7 +282,7 @@ export function createSandboxChain(options: SandboxChainOptions): SandboxChain {
     return i;
   };
 
-  const { segment, simBlock } = segmentCache(startSegment, finishSegment, cacheSegments, segmentLength, () => Math.floor(Math.max(0, tipHeight() - addressWindowBlocks + 1) / segmentLength));
+  const { segment, simBlock, simulated } = segmentCache(startSegment, finishSegment, cacheSegments, segmentLength, () => Math.floor(Math.max(0, tipHeight() - addressWindowBlocks + 1) / segmentLength));
 
   // ---- references ----
   const resolveHeight = (ref: string | number, tip: number): number | null => {
@@ -374,11 +374,34 @@ export function createSandboxChain(options: SandboxChainOptions): SandboxChain {
     liveIndex, liveStakeAt, worldStake: shares, stakeAt, liveSums,
     unspentAt, utxoObject, sumOf, knownAddress,
   };
-  return assembleChain(ctx);
+  return { ...assembleChain(ctx), prepare: preparer({ tipHeight, segmentLength, simulated, simBlock, unspentBuilt: () => unspent.built, unspentAt }) };
 }
 
+/**
+ * The chain's prepare(): keeps warm what answers have warmed, in time slices, so a chain nobody reads
+ * costs nothing; `build` warms it whole (the network a gateway's clients will use, at start).
+ */
+function preparer(c: { tipHeight: () => number; segmentLength: number; simulated: (segment: number) => boolean; simBlock: (height: number) => SimBlock; unspentBuilt: () => boolean; unspentAt: (tip: number) => UnspentView }) {
+  return async (opts: { build?: boolean } = {}): Promise<void> => {
+    const tip = c.tipHeight();
+    if (opts.build || c.simulated(Math.floor(tip / c.segmentLength))) {
+      await sliced(() => {
+        c.simBlock(tip + 1);
+        c.simBlock(tip + PREPARE_AHEAD);
+      });
+    }
+    if (opts.build || c.unspentBuilt()) await sliced(() => void c.unspentAt(c.tipHeight()));
+  };
+}
+
+/**
+ * How far ahead of the tip prepare() simulates: far enough that the segment after the tip's is made
+ * some blocks before its first block is due, not in the stretch where that block is announced.
+ */
+const PREPARE_AHEAD = 10;
+
 /** The chain from the queries of every resource (resources/<resource>/queries.ts). */
-function assembleChain(ctx: ChainContext): SandboxChain {
+function assembleChain(ctx: ChainContext): Omit<SandboxChain, 'prepare'> {
   const { network, params, clock, tipHeight, epochOf, world } = ctx;
   let catalogCache: SandboxCatalog | undefined;
   const pools = poolModel(ctx);

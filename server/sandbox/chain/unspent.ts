@@ -215,6 +215,11 @@ export class UnspentIndex {
     this.background = new BackgroundUnspent(source);
   }
 
+  /** Whether the set was built (some answer read it): then keeping it at the tip is a block's work at a time. */
+  get built(): boolean {
+    return this.background.tip >= 0;
+  }
+
   /** The UTXO set as of a tip. */
   at(tip: number): UnspentView {
     const live = this.livePart();

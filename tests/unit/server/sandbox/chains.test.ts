@@ -8,6 +8,7 @@ function slowChain() {
   const waiting: Array<() => void> = [];
   const chain = {
     ready: () => Promise.resolve(),
+    prepare: () => Promise.resolve(),
     sync: () => {
       calls++;
       return new Promise<void>((resolve) => waiting.push(resolve));
@@ -48,12 +49,32 @@ describe('sandbox sync', () => {
   it('goes on reading after a read fails', async () => {
     let calls = 0;
     const errors: unknown[] = [];
-    const chain = { ready: () => Promise.resolve(), sync: () => (calls++, Promise.reject(new Error('database busy'))) } as unknown as SandboxChain;
+    const chain = { ready: () => Promise.resolve(), prepare: () => Promise.resolve(), sync: () => (calls++, Promise.reject(new Error('database busy'))) } as unknown as SandboxChain;
     const stop = await startSandboxSync({ mainnet: chain }, (err) => errors.push(err), 5);
     try {
       await elapse(80);
       expect(calls).toBeGreaterThan(1);
       expect(errors.length).toBe(calls);
+    } finally {
+      stop();
+    }
+  });
+
+  it('prepares a chain after each read, and reads it again only once it is prepared', async () => {
+    const steps: string[] = [];
+    const preparing: Array<() => void> = [];
+    const chain = {
+      ready: () => Promise.resolve(),
+      sync: () => (steps.push('sync'), Promise.resolve()),
+      prepare: () => (steps.push('prepare'), new Promise<void>((resolve) => preparing.push(resolve))),
+    } as unknown as SandboxChain;
+    const stop = await startSandboxSync({ mainnet: chain }, () => undefined, 5);
+    try {
+      await elapse(80);
+      expect(steps).toEqual(['sync', 'prepare']);
+      preparing.splice(0).forEach((r) => r());
+      await elapse(8);
+      expect(steps).toEqual(['sync', 'prepare', 'sync', 'prepare']);
     } finally {
       stop();
     }
