@@ -27,7 +27,7 @@ import { poolBook } from './pools';
 import { withGenesisPools } from './genesis-pools';
 import { LiveStake, stakeView, worldStake, type StakeView, type WorldStake } from './stake';
 import { UnspentIndex, type UnspentView, type Utxo } from './unspent';
-import { segmentAddressTxs, segmentRun, type Segment, type SegmentRun, type SimBlock, type SimContext, type SimTx } from './simulate';
+import { segmentAddressTxs, segmentRun, type BlockTotals, type Segment, type SegmentRun, type SimBlock, type SimContext, type SimTx } from './simulate';
 import type { AddressUtxo } from '../../../shared/chain';
 import { poolModel, poolPaths } from './resources/pools/queries';
 import { txModel, txPaths } from './resources/txs/queries';
@@ -172,7 +172,7 @@ function segmentCache(start: (index: number) => SegmentRun, finish: (made: Segme
       runs.set(index, (run = start(index)));
       if (runs.size > 8) runs.delete(runs.keys().next().value!);
     }
-    // A block simulated is a unit of a sliced answer's work: the run keeps it for the next slice.
+    // A transaction simulated is a unit of a sliced answer's work: the run keeps it for the next slice.
     while (!run.step()) if (overdue()) spent();
     runs.delete(index);
     const made = finish(run.result());
@@ -185,8 +185,42 @@ function segmentCache(start: (index: number) => SegmentRun, finish: (made: Segme
     const s = Math.floor(height / segmentLength);
     return segment(s).blocks[height - s * segmentLength]!;
   };
-  return { segment, simBlock };
+  // A segment's totals, four numbers a block (BLOCK_TOTALS), kept for far more segments than the
+  // segments themselves: lists of blocks and epochs read only these, so a segment simulated for
+  // them is summed and let go at once (young garbage, which costs the collector nothing) rather than
+  // cached, where its hundreds of thousands of objects would be copied by every scavenge until
+  // promoted and then push the address window's segments out.
+  const totals = new Map<number, Float64Array>();
+  const blockTotals = (height: number): BlockTotals => {
+    const s = Math.floor(height / segmentLength);
+    let kept = totals.get(s);
+    if (!kept) {
+      // The address window's segments are cached as ever: every address answer reads them.
+      const made = segments.get(s) ?? (s >= firstKept() ? segment(s) : simulateOnce(s));
+      kept = new Float64Array(made.blocks.length * 4);
+      made.blocks.forEach((b, i) => kept!.set([b.txs.length, b.size, b.outputLovelace, b.fees], i * 4));
+      totals.set(s, kept);
+      if (totals.size > TOTALS_KEPT) totals.delete(totals.keys().next().value!);
+    }
+    const i = (height - s * segmentLength) * 4;
+    return { txCount: kept[i]!, size: kept[i + 1]!, outputLovelace: kept[i + 2]!, fees: kept[i + 3]! };
+  };
+  /** A segment simulated (in slices, as segment() does) but not cached. */
+  const simulateOnce = (index: number): Segment => {
+    let run = runs.get(index);
+    if (!run) {
+      runs.set(index, (run = start(index)));
+      if (runs.size > 8) runs.delete(runs.keys().next().value!);
+    }
+    while (!run.step()) if (overdue()) spent();
+    runs.delete(index);
+    return finish(run.result());
+  };
+  return { segment, simBlock, blockTotals };
 }
+
+/** Segments whose block totals are kept: about 1.9 KB each, some 245,000 blocks in all. */
+const TOTALS_KEPT = 4096;
 
 /** The live ledger's genesis transaction: the faucet's, the wallets' and a devnet's initial funds, DReps and delegations (none at all without them). */
 function genesisEntries(devnet: DevnetChainOptions | undefined, faucet: Faucet | null, wallets: DevWallet[], drepDeposit: bigint, world: World): Array<{ hash: string; cbor: string }> {
@@ -282,7 +316,7 @@ export function createSandboxChain(options: SandboxChainOptions): SandboxChain {
     return i;
   };
 
-  const { segment, simBlock } = segmentCache(startSegment, finishSegment, cacheSegments, segmentLength, () => Math.floor(Math.max(0, tipHeight() - addressWindowBlocks + 1) / segmentLength));
+  const { segment, simBlock, blockTotals } = segmentCache(startSegment, finishSegment, cacheSegments, segmentLength, () => Math.floor(Math.max(0, tipHeight() - addressWindowBlocks + 1) / segmentLength));
 
   // ---- references ----
   const resolveHeight = (ref: string | number, tip: number): number | null => {
@@ -370,7 +404,7 @@ export function createSandboxChain(options: SandboxChainOptions): SandboxChain {
   const ctx: ChainContext = {
     network, params, key, world, hashes, schedule, book, ledger, governance, nutlink, devAids, wallets, faucetKeys,
     clock, tipHeight, slotOf, timeOf, epochOf, snapshotHeight, poolById,
-    segment, simBlock, resolveHeight, resolveTx, txHash, txCbor: (tx) => simContext.cbor.transaction(tx), addressText, addressHistory,
+    segment, simBlock, blockTotals, resolveHeight, resolveTx, txHash, txCbor: (tx) => simContext.cbor.transaction(tx), addressText, addressHistory,
     liveIndex, liveStakeAt, worldStake: shares, stakeAt, liveSums,
     unspentAt, utxoObject, sumOf, knownAddress,
   };
