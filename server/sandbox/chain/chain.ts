@@ -27,7 +27,7 @@ import { poolBook } from './pools';
 import { withGenesisPools } from './genesis-pools';
 import { LiveStake, stakeView, worldStake, type StakeView, type WorldStake } from './stake';
 import { UnspentIndex, type UnspentView, type Utxo } from './unspent';
-import { segmentAddressTxs, segmentRun, type BlockTotals, type Segment, type SegmentRun, type SimBlock, type SimContext, type SimTx } from './simulate';
+import { segmentAddressTxs, segmentRun, type BlockTotals, type Segment, type SegmentRun, type SimBlock, type SimContext, type SimTx, type TxEncoder } from './simulate';
 import type { AddressUtxo } from '../../../shared/chain';
 import { poolModel, poolPaths } from './resources/pools/queries';
 import { txModel, txPaths } from './resources/txs/queries';
@@ -149,7 +149,7 @@ function stakeViews(ledger: LiveLedger, tipHeight: () => number, blocksPerEpoch:
  * Simulated segments, the most recently used kept; those from `firstKept()` on (the address
  * window's, which every address and account answer reads) stay however many others a long list reads.
  */
-function segmentCache(start: (index: number) => SegmentRun, finish: (made: Segment) => Segment, cacheSegments: number, segmentLength: number, firstKept: () => number) {
+function segmentCache(start: (index: number) => SegmentRun, finish: (made: Segment) => Segment, totalsOnly: { start: (index: number) => SegmentRun; finish: (made: Segment) => Segment }, cacheSegments: number, segmentLength: number, firstKept: () => number) {
   const segments = new Map<number, Segment>();
   // Segments half simulated by a sliced answer whose slice ended (budget.ts): the next slice goes on from there.
   const runs = new Map<number, SegmentRun>();
@@ -205,16 +205,18 @@ function segmentCache(start: (index: number) => SegmentRun, finish: (made: Segme
     const i = (height - s * segmentLength) * 4;
     return { txCount: kept[i]!, size: kept[i + 1]!, outputLovelace: kept[i + 2]!, fees: kept[i + 3]! };
   };
-  /** A segment simulated (in slices, as segment() does) but not cached. */
+  // Segments half simulated for their totals alone (their transactions unhashed): apart from runs.
+  const totalsRuns = new Map<number, SegmentRun>();
+  /** A segment simulated for its totals (in slices, as segment() does), not cached. */
   const simulateOnce = (index: number): Segment => {
-    let run = runs.get(index);
+    let run = totalsRuns.get(index);
     if (!run) {
-      runs.set(index, (run = start(index)));
-      if (runs.size > 8) runs.delete(runs.keys().next().value!);
+      totalsRuns.set(index, (run = totalsOnly.start(index)));
+      if (totalsRuns.size > 8) totalsRuns.delete(totalsRuns.keys().next().value!);
     }
     while (!run.step()) if (overdue()) spent();
-    runs.delete(index);
-    return finish(run.result());
+    totalsRuns.delete(index);
+    return totalsOnly.finish(run.result());
   };
   return { segment, simBlock, blockTotals };
 }
@@ -278,7 +280,7 @@ export function createSandboxChain(options: SandboxChainOptions): SandboxChain {
   const seedBook = poolBook(key, network, worldOfSeed.pools, blocksPerEpoch, segmentLength);
   // A devnet's genesis pools join the world's (the background transactions and the schedule keep the world's own).
   const { world, book } = withGenesisPools(key, network, worldOfSeed, seedBook, options.devnet?.initialPools ?? []);
-  const { txIndex, simContext, startSegment, finishSegment } = backgroundSimulation(
+  const { txIndex, simContext, startSegment, finishSegment, totalsOnly } = backgroundSimulation(
     { key, world: worldOfSeed, book: seedBook, protocol: params.protocol, network, segmentLength, slotOf, epochOf },
     branches,
     (s) => worldAuxData(nutlink, s * segmentLength), // nutlink is made below, from what this makes
@@ -316,7 +318,7 @@ export function createSandboxChain(options: SandboxChainOptions): SandboxChain {
     return i;
   };
 
-  const { segment, simBlock, blockTotals } = segmentCache(startSegment, finishSegment, cacheSegments, segmentLength, () => Math.floor(Math.max(0, tipHeight() - addressWindowBlocks + 1) / segmentLength));
+  const { segment, simBlock, blockTotals } = segmentCache(startSegment, finishSegment, totalsOnly, cacheSegments, segmentLength, () => Math.floor(Math.max(0, tipHeight() - addressWindowBlocks + 1) / segmentLength));
 
   // ---- references ----
   const resolveHeight = (ref: string | number, tip: number): number | null => {
@@ -526,8 +528,19 @@ function backgroundSimulation(base: Omit<BackgroundOptions, 'auxData' | 'keyOf' 
     for (const block of made.blocks) for (const tx of block.txs) txIndex.record(tx.hash, tx.height, tx.index);
     return made;
   };
-  return { txIndex, simContext, startSegment, finishSegment };
+  // A segment read only for its blocks' totals: its bodies are encoded (their sizes make the fees)
+  // but not hashed, a quarter of a segment's work, since no total depends on a hash (a body holds
+  // its inputs' hashes at a fixed size). Its transactions are not indexed, their hashes being none.
+  const unhashed: TxEncoder = { body: (tx) => simContext.encoder.body(tx), hash: () => UNHASHED };
+  const totalsOnly = {
+    start: (index: number): SegmentRun => segmentRun({ ...segmentContext(simContext, index, branches), encoder: unhashed }, index),
+    finish: (made: Segment): Segment => forkedSegment(made, branches, base.segmentLength),
+  };
+  return { txIndex, simContext, startSegment, finishSegment, totalsOnly };
 }
+
+/** The hash a segment simulated only for its totals gives its transactions. */
+const UNHASHED = '0'.repeat(64);
 
 /** Background transactions by position and by hash. */
 function backgroundTxLookup(o: { txIndex: TxIndex; simBlock: (height: number) => SimBlock; segment: (index: number) => Segment; distributionHash: (segment: number) => string; segmentLength: number; addressWindowBlocks: number }) {
