@@ -56,11 +56,14 @@ export function busyClock(): { stop: () => void; longestTurn: (from: number, to:
       for (let i = Math.max(1, after(from)); i < at.length && at[i]! <= to; i++) most = Math.max(most, cpu[i]! - cpu[i - 1]!);
       return most;
     },
-    /** The thread's CPU time over [from, to], from the turns around it (so at least that). */
+    /**
+     * The thread's CPU time over [from, to]: that of the turns around it, which may begin before and
+     * end after it, so never more than the span itself.
+     */
     cpuDuring(from, to) {
       const first = Math.max(0, after(from) - 1);
       const last = Math.min(at.length - 1, after(to));
-      return cpu[last]! - cpu[first]!;
+      return Math.min(to - from, cpu[last]! - cpu[first]!);
     },
   };
 }
