@@ -1,6 +1,6 @@
 // Time slices for the few answers whose own work is long (a page of a hundred epochs simulates
 // their blocks; a deep page of governance votes first counts the votes of every epoch before it).
-// The unit of a segment's simulation is one block (chain.ts keeps a segment half simulated).
+// The unit of a segment's simulation is one transaction (chain.ts keeps a segment half simulated).
 // Such work keeps its progress in its caches and calls spent() after each unit: inside sliced(),
 // once the slice is over, spent() throws Unfinished; sliced() lets the event loop serve other
 // requests, then asks again, and the answer resumes from its caches. Outside sliced() it never throws.

@@ -27,7 +27,7 @@ import { poolBook } from './pools';
 import { withGenesisPools } from './genesis-pools';
 import { LiveStake, stakeView, worldStake, type StakeView, type WorldStake } from './stake';
 import { UnspentIndex, type UnspentView, type Utxo } from './unspent';
-import { segmentAddressTxs, segmentRun, type Segment, type SegmentRun, type SimBlock, type SimContext, type SimTx } from './simulate';
+import { segmentAddressTxs, segmentRun, type BlockTotals, type Segment, type SegmentRun, type SimBlock, type SimContext, type SimTx, type TxEncoder } from './simulate';
 import type { AddressUtxo } from '../../../shared/chain';
 import { poolModel, poolPaths } from './resources/pools/queries';
 import { txModel, txPaths } from './resources/txs/queries';
@@ -149,7 +149,7 @@ function stakeViews(ledger: LiveLedger, tipHeight: () => number, blocksPerEpoch:
  * Simulated segments, the most recently used kept; those from `firstKept()` on (the address
  * window's, which every address and account answer reads) stay however many others a long list reads.
  */
-function segmentCache(start: (index: number) => SegmentRun, finish: (made: Segment) => Segment, cacheSegments: number, segmentLength: number, firstKept: () => number) {
+function segmentCache(start: (index: number) => SegmentRun, finish: (made: Segment) => Segment, totalsOnly: { start: (index: number) => SegmentRun; finish: (made: Segment) => Segment }, cacheSegments: number, segmentLength: number, firstKept: () => number) {
   const segments = new Map<number, Segment>();
   // Segments half simulated by a sliced answer whose slice ended (budget.ts): the next slice goes on from there.
   const runs = new Map<number, SegmentRun>();
@@ -172,7 +172,7 @@ function segmentCache(start: (index: number) => SegmentRun, finish: (made: Segme
       runs.set(index, (run = start(index)));
       if (runs.size > 8) runs.delete(runs.keys().next().value!);
     }
-    // A block simulated is a unit of a sliced answer's work: the run keeps it for the next slice.
+    // A transaction simulated is a unit of a sliced answer's work: the run keeps it for the next slice.
     while (!run.step()) if (overdue()) spent();
     runs.delete(index);
     const made = finish(run.result());
@@ -185,8 +185,44 @@ function segmentCache(start: (index: number) => SegmentRun, finish: (made: Segme
     const s = Math.floor(height / segmentLength);
     return segment(s).blocks[height - s * segmentLength]!;
   };
-  return { segment, simBlock, simulated: (index: number): boolean => segments.has(index) };
+  // A segment's totals, four numbers a block (BLOCK_TOTALS), kept for far more segments than the
+  // segments themselves: lists of blocks and epochs read only these, so a segment simulated for
+  // them is summed and let go at once (young garbage, which costs the collector nothing) rather than
+  // cached, where its hundreds of thousands of objects would be copied by every scavenge until
+  // promoted and then push the address window's segments out.
+  const totals = new Map<number, Float64Array>();
+  const blockTotals = (height: number): BlockTotals => {
+    const s = Math.floor(height / segmentLength);
+    let kept = totals.get(s);
+    if (!kept) {
+      // The address window's segments are cached as ever: every address answer reads them.
+      const made = segments.get(s) ?? (s >= firstKept() ? segment(s) : simulateOnce(s));
+      kept = new Float64Array(made.blocks.length * 4);
+      made.blocks.forEach((b, i) => kept!.set([b.txs.length, b.size, b.outputLovelace, b.fees], i * 4));
+      totals.set(s, kept);
+      if (totals.size > TOTALS_KEPT) totals.delete(totals.keys().next().value!);
+    }
+    const i = (height - s * segmentLength) * 4;
+    return { txCount: kept[i]!, size: kept[i + 1]!, outputLovelace: kept[i + 2]!, fees: kept[i + 3]! };
+  };
+  // Segments half simulated for their totals alone (their transactions unhashed): apart from runs.
+  const totalsRuns = new Map<number, SegmentRun>();
+  /** A segment simulated for its totals (in slices, as segment() does), not cached. */
+  const simulateOnce = (index: number): Segment => {
+    let run = totalsRuns.get(index);
+    if (!run) {
+      totalsRuns.set(index, (run = totalsOnly.start(index)));
+      if (totalsRuns.size > 8) totalsRuns.delete(totalsRuns.keys().next().value!);
+    }
+    while (!run.step()) if (overdue()) spent();
+    totalsRuns.delete(index);
+    return totalsOnly.finish(run.result());
+  };
+  return { segment, simBlock, blockTotals, simulated: (index: number): boolean => segments.has(index) };
 }
+
+/** Segments whose block totals are kept: about 1.9 KB each, some 245,000 blocks in all. */
+const TOTALS_KEPT = 4096;
 
 /** The live ledger's genesis transaction: the faucet's, the wallets' and a devnet's initial funds, DReps and delegations (none at all without them). */
 function genesisEntries(devnet: DevnetChainOptions | undefined, faucet: Faucet | null, wallets: DevWallet[], drepDeposit: bigint, world: World): Array<{ hash: string; cbor: string }> {
@@ -244,7 +280,7 @@ export function createSandboxChain(options: SandboxChainOptions): SandboxChain {
   const seedBook = poolBook(key, network, worldOfSeed.pools, blocksPerEpoch, segmentLength);
   // A devnet's genesis pools join the world's (the background transactions and the schedule keep the world's own).
   const { world, book } = withGenesisPools(key, network, worldOfSeed, seedBook, options.devnet?.initialPools ?? []);
-  const { txIndex, simContext, startSegment, finishSegment } = backgroundSimulation(
+  const { txIndex, simContext, startSegment, finishSegment, totalsOnly } = backgroundSimulation(
     { key, world: worldOfSeed, book: seedBook, protocol: params.protocol, network, segmentLength, slotOf, epochOf },
     branches,
     (s) => worldAuxData(nutlink, s * segmentLength), // nutlink is made below, from what this makes
@@ -282,7 +318,7 @@ export function createSandboxChain(options: SandboxChainOptions): SandboxChain {
     return i;
   };
 
-  const { segment, simBlock, simulated } = segmentCache(startSegment, finishSegment, cacheSegments, segmentLength, () => Math.floor(Math.max(0, tipHeight() - addressWindowBlocks + 1) / segmentLength));
+  const { segment, simBlock, blockTotals, simulated } = segmentCache(startSegment, finishSegment, totalsOnly, cacheSegments, segmentLength, () => Math.floor(Math.max(0, tipHeight() - addressWindowBlocks + 1) / segmentLength));
 
   // ---- references ----
   const resolveHeight = (ref: string | number, tip: number): number | null => {
@@ -370,7 +406,7 @@ export function createSandboxChain(options: SandboxChainOptions): SandboxChain {
   const ctx: ChainContext = {
     network, params, key, world, hashes, schedule, book, ledger, governance, nutlink, devAids, wallets, faucetKeys,
     clock, tipHeight, slotOf, timeOf, epochOf, snapshotHeight, poolById,
-    segment, simBlock, resolveHeight, resolveTx, txHash, txCbor: (tx) => simContext.cbor.transaction(tx), addressText, addressHistory,
+    segment, simBlock, blockTotals, resolveHeight, resolveTx, txHash, txCbor: (tx) => simContext.cbor.transaction(tx), addressText, addressHistory,
     liveIndex, liveStakeAt, worldStake: shares, stakeAt, liveSums,
     unspentAt, utxoObject, sumOf, knownAddress,
   };
@@ -515,8 +551,19 @@ function backgroundSimulation(base: Omit<BackgroundOptions, 'auxData' | 'keyOf' 
     for (const block of made.blocks) for (const tx of block.txs) txIndex.record(tx.hash, tx.height, tx.index);
     return made;
   };
-  return { txIndex, simContext, startSegment, finishSegment };
+  // A segment read only for its blocks' totals: its bodies are encoded (their sizes make the fees)
+  // but not hashed, a quarter of a segment's work, since no total depends on a hash (a body holds
+  // its inputs' hashes at a fixed size). Its transactions are not indexed, their hashes being none.
+  const unhashed: TxEncoder = { body: (tx) => simContext.encoder.body(tx), hash: () => UNHASHED };
+  const totalsOnly = {
+    start: (index: number): SegmentRun => segmentRun({ ...segmentContext(simContext, index, branches), encoder: unhashed }, index),
+    finish: (made: Segment): Segment => forkedSegment(made, branches, base.segmentLength),
+  };
+  return { txIndex, simContext, startSegment, finishSegment, totalsOnly };
 }
+
+/** The hash a segment simulated only for its totals gives its transactions. */
+const UNHASHED = '0'.repeat(64);
 
 /** Background transactions by position and by hash. */
 function backgroundTxLookup(o: { txIndex: TxIndex; simBlock: (height: number) => SimBlock; segment: (index: number) => Segment; distributionHash: (segment: number) => string; segmentLength: number; addressWindowBlocks: number }) {

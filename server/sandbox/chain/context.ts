@@ -10,7 +10,7 @@ import type { LiveLedger, LiveTx } from './ledger';
 import type { Nutlink } from './nutlink';
 import type { PoolBook } from './pools';
 import type { LeaderSchedule } from './schedule';
-import type { Segment, SimBlock, SimTx } from './simulate';
+import type { BlockTotals, Segment, SimBlock, SimTx } from './simulate';
 import type { LiveStake, StakeView, WorldStake } from './stake';
 import type { Utxo, UnspentView } from './unspent';
 import type { DevWallet, Faucet } from './wallets';
@@ -47,6 +47,8 @@ export interface ChainContext {
   /** A simulated segment, from the cache. */
   readonly segment: (index: number) => Segment;
   readonly simBlock: (height: number) => SimBlock;
+  /** A block's background totals, without keeping its segment (lists of blocks and epochs). */
+  readonly blockTotals: (height: number) => BlockTotals;
   /** A live transaction's index in its block (after the block's background transactions). */
   readonly liveIndex: (t: LiveTx) => number;
   /** The live ledger's stake accounts as of a height. */

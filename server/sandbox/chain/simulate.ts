@@ -74,6 +74,14 @@ export interface SimBlock {
   fees: number;
 }
 
+/** What a list of blocks or epochs reads of a simulated block (its background transactions only). */
+export interface BlockTotals {
+  txCount: number;
+  size: number;
+  outputLovelace: number;
+  fees: number;
+}
+
 export interface Segment {
   index: number;
   firstHeight: number;
@@ -256,10 +264,22 @@ export function distributionTx(ctx: SimContext, s: number, rng: Rng): SimTx {
   return tx;
 }
 
+/** A block whose transactions are being drawn: the rest of them come from its own rng, in order. */
+interface OpenBlock {
+  height: number;
+  rng: Rng;
+  txs: SimTx[];
+  wanted: number;
+  /** Steps done: the opening, then each transaction drawn (wanted + 1 in all). */
+  made: number;
+}
+
 class SegmentSimulator {
   private readonly wallets: WalletState[];
   private readonly world: World;
   private readonly blocks: SimBlock[] = [];
+  /** The block being simulated, when a step ended inside it. */
+  private open: OpenBlock | null = null;
 
   constructor(private readonly ctx: SimContext, private readonly segment: number) {
     this.world = ctx.world;
@@ -271,10 +291,24 @@ class SegmentSimulator {
     return this.result();
   }
 
-  /** Simulates the next block; true once the segment's last block is done. */
+  /**
+   * Simulates the next transaction (opening a block with its distribution, or closing it); true once
+   * the segment's last block is done. One transaction is the unit of a sliced answer's work (budget.ts).
+   */
   step(): boolean {
     const first = this.segment * this.ctx.segmentLength;
-    if (this.blocks.length < this.ctx.segmentLength) this.block(first + this.blocks.length);
+    if (this.blocks.length < this.ctx.segmentLength) {
+      const open = this.open ?? (this.open = this.openBlock(first + this.blocks.length));
+      if (open.made) {
+        const tx = this.randomTx(open.height, open.txs.length, open.rng);
+        if (tx) open.txs.push(tx);
+        open.made++;
+      } else open.made = 1;
+      if (open.made > open.wanted) {
+        this.closeBlock(open);
+        this.open = null;
+      }
+    }
     return this.blocks.length === this.ctx.segmentLength;
   }
 
@@ -282,16 +316,18 @@ class SegmentSimulator {
     return { index: this.segment, firstHeight: this.segment * this.ctx.segmentLength, blocks: this.blocks };
   }
 
-  private block(height: number): void {
+  /** A block begun: its distribution (the segment's first block) and how many transactions it draws. */
+  private openBlock(height: number): OpenBlock {
     const rng = Rng.of(this.ctx.key, 'block', height);
     const txs: SimTx[] = [];
     if (height === this.segment * this.ctx.segmentLength) txs.push(this.distribution(height, rng));
     const r = rng.float();
     const wanted = r < 0.12 ? 0 : r < 0.82 ? rng.int(1, 12) : r < 0.97 ? rng.int(13, 40) : rng.int(41, 90);
-    for (let n = 0; n < wanted; n++) {
-      const tx = this.randomTx(height, txs.length, rng);
-      if (tx) txs.push(tx);
-    }
+    // made counts the opening as one step, then each drawn transaction.
+    return { height, rng, txs, wanted, made: 0 };
+  }
+
+  private closeBlock({ height, txs }: OpenBlock): void {
     let outputLovelace = 0;
     let fees = 0;
     let size = 4;
@@ -593,9 +629,9 @@ export function simulateSegment(ctx: SimContext, segment: number): Segment {
   return new SegmentSimulator(ctx, segment).run();
 }
 
-/** A segment simulated a block at a time, for work done in time slices (budget.ts). */
+/** A segment simulated a transaction at a time, for work done in time slices (budget.ts). */
 export interface SegmentRun {
-  /** Simulates the next block; true once the segment is done. */
+  /** Simulates the next transaction of the segment; true once the segment is done. */
   step(): boolean;
   result(): Segment;
 }

@@ -30,17 +30,17 @@ export interface BlockQueries {
 }
 
 export function blockPaths(ctx: ChainContext, pools: PoolModel, txs: TxModel): BlockQueries {
-  const { world, hashes, schedule, ledger, tipHeight, slotOf, timeOf, epochOf, simBlock, liveSums, resolveHeight, addressText } = ctx;
+  const { world, hashes, schedule, ledger, tipHeight, slotOf, timeOf, epochOf, simBlock, blockTotals, liveSums, resolveHeight, addressText } = ctx;
   const { blocksPerEpoch, slotsPerBlock } = ctx.params;
   const { opCert } = pools;
   const { detailsObject, liveUtxosObject, liveDetails } = txs;
   const blockObject = (height: number, tip: number): Block => {
-    const sim = simBlock(height);
+    const sim = blockTotals(height);
     const live = liveSums(height);
     const epoch = epochOf(height);
     const pool = world.pools[schedule.leader(epoch, height - epoch * blocksPerEpoch)]!;
     const cert = opCert(pool, epoch);
-    const empty = sim.txs.length + live.count === 0;
+    const empty = sim.txCount + live.count === 0;
     return {
       time: timeOf(height),
       height,
@@ -50,7 +50,7 @@ export function blockPaths(ctx: ChainContext, pools: PoolModel, txs: TxModel): B
       epoch_slot: (height - epoch * blocksPerEpoch) * slotsPerBlock,
       slot_leader: pool.id,
       size: sim.size + live.size,
-      tx_count: sim.txs.length + live.count,
+      tx_count: sim.txCount + live.count,
       output: empty ? null : String(BigInt(sim.outputLovelace) + live.output),
       fees: empty ? null : String(BigInt(sim.fees) + live.fees),
       block_vrf: pool.vrfVkey,

@@ -24,7 +24,7 @@ export interface EpochQueries {
 }
 
 export function epochPaths(ctx: ChainContext, pools: PoolModel): EpochQueries {
-  const { key, hashes, book, tipHeight, timeOf, epochOf, poolById, simBlock, liveSums } = ctx;
+  const { key, hashes, book, tipHeight, timeOf, epochOf, poolById, blockTotals, liveSums } = ctx;
   const { blocksPerEpoch, genesisTime, blockIntervalMs } = ctx.params;
   const { totalStake, poolPositions, epochDistribution } = pools;
   // Sums of every epoch summed whole (closed: its blocks never change) are kept for good, a few
@@ -40,9 +40,9 @@ export function epochPaths(ctx: ChainContext, pools: PoolModel): EpochQueries {
     const entry = openSums?.epoch === epoch && openSums.upTo <= last ? openSums : { epoch, upTo: first - 1, txCount: 0, output: 0n, fees: 0n };
     const worked = entry.upTo < last;
     for (let h = entry.upTo + 1; h <= last; h++) {
-      const b = simBlock(h);
+      const b = blockTotals(h);
       const live = liveSums(h);
-      entry.txCount += b.txs.length + live.count;
+      entry.txCount += b.txCount + live.count;
       entry.output += BigInt(b.outputLovelace) + live.output;
       entry.fees += BigInt(b.fees) + live.fees;
       entry.upTo = h;

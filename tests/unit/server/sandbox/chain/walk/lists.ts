@@ -54,23 +54,53 @@ export function catalogPaths(f: WalkFixture): Map<string, string> {
   return out;
 }
 
+/** Reads a page of a list with `count` items a page; answers how many items it held. */
+export type PageReader = (page: number, count: number) => Promise<number>;
+
 /**
- * Reads a list past its end, then finds its last page holding data (doubling while pages are full,
- * then halving), with `count` 100; `get` answers a page's length. Answers that page (0 for an empty list).
+ * Reads a list past its end, then finds its last page holding data with `count` 100, and reads the
+ * page after it; answers that page (0 for an empty list). `probe` says how the end is found: 100
+ * (the default) doubles the page while pages of 100 are full, then halves; 1 finds the list's length
+ * from pages of one item (doubling, then halving), so of the pages of 100 only the last one and the
+ * one after it are read. Either way a page that does not hold what the length says fails.
  */
-export async function lastPages(get: (page: number) => Promise<number>): Promise<number> {
-  if ((await get(LAST_PAGE)) !== 0) throw new Error('a page past the end holds data');
+export async function lastPages(get: PageReader, probe: 1 | 100 = 100): Promise<number> {
+  if ((await get(LAST_PAGE, 100)) !== 0) throw new Error('a page past the end holds data');
+  if (probe === 1) return lastPageFromLength(get);
   // full: a page known full (0: none); empty: a page known to hold less than a full page.
   let [full, empty] = [0, 1];
   let items: number;
-  while ((items = await get(empty)) === 100) [full, empty] = [empty, empty * 2];
+  while ((items = await get(empty, 100)) === 100) [full, empty] = [empty, empty * 2];
   if (items > 0) return empty;
   while (empty - full > 1) {
     const mid = Math.floor((full + empty) / 2);
-    items = await get(mid);
+    items = await get(mid, 100);
     if (items > 0 && items < 100) return mid;
     if (items === 100) full = mid;
     else empty = mid;
   }
   return full;
+}
+
+/** The list's length from pages of one item, then its last page of 100 and the page after it. */
+async function lastPageFromLength(get: PageReader): Promise<number> {
+  const one = async (page: number): Promise<boolean> => {
+    const items = await get(page, 1);
+    if (items > 1) throw new Error(`a page of one item held ${items}`);
+    return items === 1;
+  };
+  // held: an item known to exist (0: none); missing: one known not to.
+  let [held, missing] = [0, 1];
+  while (await one(missing)) [held, missing] = [missing, missing * 2];
+  while (missing - held > 1) {
+    const mid = Math.floor((held + missing) / 2);
+    if (await one(mid)) held = mid;
+    else missing = mid;
+  }
+  const last = Math.max(1, Math.ceil(held / 100));
+  const expected = held - (last - 1) * 100;
+  const items = await get(last, 100);
+  if (items !== expected) throw new Error(`page ${last} of 100 held ${items} items where the list's length (${held}) says ${expected}`);
+  if (held > 0 && (await get(last + 1, 100)) !== 0) throw new Error(`page ${last + 1} of 100, past the list's length (${held}), holds data`);
+  return held === 0 ? 0 : last;
 }
