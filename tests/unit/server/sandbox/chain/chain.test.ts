@@ -103,13 +103,13 @@ describe('time', () => {
     expect(chain.blockAt(0)!.time).toBe(Math.floor((Date.UTC(2026, 5, 1) - 10_500) / 1000));
   });
 
-  it('a fresh chain is cheap: blocks are made per segment, not from genesis', () => {
-    const started = performance.now();
+  // What a fresh chain costs to its first answers is bench:devnet's to measure (creation to first answer).
+  it('a fresh chain answers any height at once: blocks are made per segment, not from genesis', () => {
     const chain = createSandboxChain({ network: 'mainnet', now: () => TEST_NOW });
-    chain.latestBlock();
-    chain.blockAt(chain.tipHeight() - 5000);
-    chain.blockAt(12);
-    expect(performance.now() - started).toBeLessThan(2000);
+    const tip = chain.latestBlock();
+    expect(tip.height).toBe(chain.tipHeight());
+    expect(chain.blockAt(chain.tipHeight() - 5000)).toMatchObject({ height: chain.tipHeight() - 5000 });
+    expect(chain.blockAt(12)).toMatchObject({ height: 12 });
   });
 });
 
