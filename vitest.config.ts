@@ -7,7 +7,9 @@ import { defineConfig } from 'vitest/config';
 // processes, not on the CPU. So the projects run one after another (sequence.groupOrder), each with
 // its own number of files at once: unit files are CPU-bound, one per core (with nothing else running in
 // their phase, one fewer left a core idle; their timeouts allow for a busy machine), integration files
-// one more than the cores (at least 3), browser files one per core. CAIRN_TEST_WORKERS overrides all three (e.g. 1 to run one file at a time when chasing a flaky test).
+// one more than the cores (at least 3), browser files one more than the cores too (a browser file's
+// worker waits on Chromium and Chromium on the worker's app: with one per core a core sat idle about
+// half the time). CAIRN_TEST_WORKERS overrides all three (e.g. 1 to run one file at a time when chasing a flaky test).
 const cores = os.availableParallelism();
 const override = Number(process.env.CAIRN_TEST_WORKERS) || 0;
 
@@ -62,7 +64,7 @@ export default defineConfig({
           testTimeout: 60_000,
           hookTimeout: 120_000,
           sequence: { groupOrder: 2 },
-          maxWorkers: override || cores,
+          maxWorkers: override || cores + 1,
           // A file's pages wait for what they show; with two files at once that can take longer than
           // expect.poll's default second.
           expect: { poll: { timeout: 15_000 } },
