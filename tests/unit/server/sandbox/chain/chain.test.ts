@@ -12,6 +12,8 @@ import {
   type TxDetails,
 } from '../../../../../server/sandbox/chain/index';
 import { chainDigest } from '../../../../fixtures/chain/digest';
+import { keysOf } from './tx-builder';
+import { devWallets } from '../../../../../server/sandbox/chain/wallets';
 import { assertSchema, testChain, TEST_NOW } from './support';
 
 const INTERVAL = 20_000;
@@ -326,6 +328,16 @@ describe('pools and slot leaders', () => {
 });
 
 describe('addresses, prefixes and assets', () => {
+  it("gives each development wallet the keys a wallet derives from its mnemonic", () => {
+    const wallets = devWallets(new Uint8Array(32).fill(7), 'preview');
+    expect(wallets).toHaveLength(3);
+    for (const w of wallets) {
+      const keys = keysOf(w.mnemonic);
+      expect(Buffer.from(w.paymentKey.as_bytes()).toString('hex')).toBe(Buffer.from(keys.payment.as_bytes()).toString('hex'));
+      expect(Buffer.from(w.stakeKey.as_bytes()).toString('hex')).toBe(Buffer.from(keys.stake.as_bytes()).toString('hex'));
+    }
+  });
+
   it.each([
     ['mainnet', 'addr1', 'stake1', 'mainnet'],
     ['preprod', 'addr_test1', 'stake_test1', 'testnet'],
