@@ -145,13 +145,30 @@ function stakeViews(ledger: LiveLedger, tipHeight: () => number, blocksPerEpoch:
   return { liveStakeAt, stakeAt };
 }
 
+/** How far a segment the tip is in may be simulated for a block's answer (chain.ts's createSandboxChain). */
+interface PartialSegments {
+  /**
+   * The last height of segment `index` a block's answer needs simulated: the tip, when the tip is
+   * inside the segment and the segment is on one branch; null when it is simulated whole.
+   */
+  through(index: number): number | null;
+  /** Told of each block simulated ahead of its segment's end (its transactions are indexed by hash). */
+  simulated(block: SimBlock): void;
+}
+
 /**
  * Simulated segments, the most recently used kept; those from `firstKept()` on (the address
  * window's, which every address and account answer reads) stay however many others a long list reads.
+ * A block of the segment the tip is in is answered from that segment simulated through the tip
+ * only (`partial`): the blocks after the tip do not exist yet, and a new devnet's first answer or a
+ * time jump's tip would otherwise simulate and keep a whole segment for one or two blocks. A block's
+ * content depends on the blocks before it alone, and the spends of its outputs that an answer may
+ * show are the tip's and those before it, so the answers are those of the whole segment.
  */
-function segmentCache(start: (index: number) => SegmentRun, finish: (made: Segment) => Segment, cacheSegments: number, segmentLength: number, firstKept: () => number) {
+function segmentCache(start: (index: number) => SegmentRun, finish: (made: Segment) => Segment, cacheSegments: number, segmentLength: number, firstKept: () => number, partial?: PartialSegments) {
   const segments = new Map<number, Segment>();
-  // Segments half simulated by a sliced answer whose slice ended (budget.ts): the next slice goes on from there.
+  // Segments half simulated by a sliced answer whose slice ended (budget.ts), or through the tip
+  // only: the next slice, or the next block's answer, goes on from there.
   const runs = new Map<number, SegmentRun>();
   const evict = (): void => {
     const kept = firstKept();
@@ -160,6 +177,14 @@ function segmentCache(start: (index: number) => SegmentRun, finish: (made: Segme
       if (index < kept) segments.delete(index);
     }
   };
+  const runOf = (index: number): SegmentRun => {
+    let run = runs.get(index);
+    if (!run) {
+      runs.set(index, (run = start(index)));
+      if (runs.size > 8) runs.delete(runs.keys().next().value!);
+    }
+    return run;
+  };
   const segment = (index: number): Segment => {
     const hit = segments.get(index);
     if (hit) {
@@ -167,11 +192,7 @@ function segmentCache(start: (index: number) => SegmentRun, finish: (made: Segme
       segments.set(index, hit);
       return hit;
     }
-    let run = runs.get(index);
-    if (!run) {
-      runs.set(index, (run = start(index)));
-      if (runs.size > 8) runs.delete(runs.keys().next().value!);
-    }
+    const run = runOf(index);
     // A block simulated is a unit of a sliced answer's work: the run keeps it for the next slice.
     while (!run.step()) if (overdue()) spent();
     runs.delete(index);
@@ -181,9 +202,23 @@ function segmentCache(start: (index: number) => SegmentRun, finish: (made: Segme
     spent();
     return made;
   };
+  /** Block `offset` of segment `index` from its run simulated through `last` (an offset too), or null once the run is whole. */
+  const partly = (index: number, offset: number, last: number): SimBlock | null => {
+    const run = runOf(index);
+    let blocks = run.result().blocks;
+    while (blocks.length <= Math.max(offset, last)) {
+      if (run.step()) return null;
+      blocks = run.result().blocks;
+      partial!.simulated(blocks[blocks.length - 1]!);
+      if (overdue()) spent();
+    }
+    return blocks[offset]!;
+  };
   const simBlock = (height: number): SimBlock => {
     const s = Math.floor(height / segmentLength);
-    return segment(s).blocks[height - s * segmentLength]!;
+    const offset = height - s * segmentLength;
+    const through = partial && !segments.has(s) ? partial.through(s) : null;
+    return (through !== null ? partly(s, offset, through - s * segmentLength) : null) ?? segment(s).blocks[offset]!;
   };
   return { segment, simBlock };
 }
@@ -282,7 +317,18 @@ export function createSandboxChain(options: SandboxChainOptions): SandboxChain {
     return i;
   };
 
-  const { segment, simBlock } = segmentCache(startSegment, finishSegment, cacheSegments, segmentLength, () => Math.floor(Math.max(0, tipHeight() - addressWindowBlocks + 1) / segmentLength));
+  const partial: PartialSegments = {
+    through(index) {
+      const first = index * segmentLength;
+      const last = first + segmentLength - 1;
+      const tip = tipHeight();
+      return tip < last && branches.of(first) === branches.of(last) ? Math.max(first, tip) : null;
+    },
+    simulated: (block) => {
+      for (const tx of block.txs) txIndex.record(tx.hash, tx.height, tx.index);
+    },
+  };
+  const { segment, simBlock } = segmentCache(startSegment, finishSegment, cacheSegments, segmentLength, () => Math.floor(Math.max(0, tipHeight() - addressWindowBlocks + 1) / segmentLength), partial);
 
   // ---- references ----
   const resolveHeight = (ref: string | number, tip: number): number | null => {
