@@ -39,6 +39,21 @@ describe('determinism', () => {
     expect(b.pool(pool)).toEqual(a.pool(pool));
   });
 
+  it('answers the blocks of the segment the tip is in as the whole segment does', () => {
+    // The tip half-way through a segment: one chain answers its blocks first (the segment simulated
+    // through the tip only), the other reads an address first (the segment simulated whole).
+    const now = DEFAULT_GENESIS_TIME + (60 * 300 + 37) * INTERVAL;
+    const partly = testChain({ now: () => now }).chain;
+    const whole = testChain({ now: () => now }).chain;
+    const tip = partly.tipHeight();
+    expect(tip % 60).toBe(37);
+    whole.addressTransactions(whole.catalog().addresses[0]!.address);
+    expect(JSON.stringify(partly.latestBlock())).toBe(JSON.stringify(whole.latestBlock()));
+    const ours = details(partly, tip - 37, tip);
+    expect(JSON.stringify(ours)).toBe(JSON.stringify(details(whole, tip - 37, tip)));
+    for (const tx of ours.flat().slice(0, 40)) expect(partly.txUtxos(tx.tx.hash)).toEqual(whole.txUtxos(tx.tx.hash));
+  });
+
   it('another process computes the same chain', () => {
     const script = fileURLToPath(new URL('../../../../fixtures/chain/digest.ts', import.meta.url));
     const args = [String(TEST_NOW), 'preview', '0', '40'];
