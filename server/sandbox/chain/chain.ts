@@ -223,6 +223,21 @@ function segmentCache(start: (index: number) => SegmentRun, finish: (made: Segme
   return { segment, simBlock };
 }
 
+/** The segment the tip is in, simulated through the tip when it is on one branch; its blocks' transactions indexed as they are made. */
+function tipSegments(segmentLength: number, tipHeight: () => number, branches: Branching, txIndex: TxIndex): PartialSegments {
+  return {
+    through(index) {
+      const first = index * segmentLength;
+      const last = first + segmentLength - 1;
+      const tip = tipHeight();
+      return tip < last && branches.of(first) === branches.of(last) ? Math.max(first, tip) : null;
+    },
+    simulated: (block) => {
+      for (const tx of block.txs) txIndex.record(tx.hash, tx.height, tx.index);
+    },
+  };
+}
+
 /** The live ledger's genesis transaction: the faucet's, the wallets' and a devnet's initial funds, DReps and delegations (none at all without them). */
 function genesisEntries(devnet: DevnetChainOptions | undefined, faucet: Faucet | null, wallets: DevWallet[], drepDeposit: bigint, world: World): Array<{ hash: string; cbor: string }> {
   const initialFunds = devnet?.initialFunds ?? [];
@@ -317,18 +332,7 @@ export function createSandboxChain(options: SandboxChainOptions): SandboxChain {
     return i;
   };
 
-  const partial: PartialSegments = {
-    through(index) {
-      const first = index * segmentLength;
-      const last = first + segmentLength - 1;
-      const tip = tipHeight();
-      return tip < last && branches.of(first) === branches.of(last) ? Math.max(first, tip) : null;
-    },
-    simulated: (block) => {
-      for (const tx of block.txs) txIndex.record(tx.hash, tx.height, tx.index);
-    },
-  };
-  const { segment, simBlock } = segmentCache(startSegment, finishSegment, cacheSegments, segmentLength, () => Math.floor(Math.max(0, tipHeight() - addressWindowBlocks + 1) / segmentLength), partial);
+  const { segment, simBlock } = segmentCache(startSegment, finishSegment, cacheSegments, segmentLength, () => Math.floor(Math.max(0, tipHeight() - addressWindowBlocks + 1) / segmentLength), tipSegments(segmentLength, tipHeight, branches, txIndex));
 
   // ---- references ----
   const resolveHeight = (ref: string | number, tip: number): number | null => {
