@@ -160,10 +160,14 @@ async function main() {
     const sharedHttp = await serve(sandboxRouter(shared));
     const devnetHttp = await serve((await registry.chainOf(active[1] ?? target)).chain.router as unknown as express.Router);
     servers.push(sharedHttp, devnetHttp);
+    // The transaction paths read the latest block's first transaction, or the nearest earlier block's
+    // when the latest holds none (a block without background transactions is common on a devnet).
     const pathsOf = async (base: string, chain: { latestBlock(): { height: number | null; hash: string } }) => {
       const tip = chain.latestBlock();
-      const txs = (await (await fetch(`${base}/blocks/${tip.hash}/txs`)).json()) as string[];
-      return ['/blocks/latest', `/blocks/${tip.height! - 5}`, '/epochs/latest', '/epochs/latest/parameters', '/genesis', ...(txs[0] ? [`/txs/${txs[0]}`, `/txs/${txs[0]}/utxos`] : [])];
+      let tx: string | undefined;
+      for (let h = tip.height!; h >= Math.max(0, tip.height! - 500) && !tx; h--) tx = ((await (await fetch(`${base}/blocks/${h}/txs`)).json()) as string[])[0];
+      if (!tx) throw new Error('no transaction in the last 500 blocks');
+      return ['/blocks/latest', `/blocks/${tip.height! - 5}`, '/epochs/latest', '/epochs/latest/parameters', '/genesis', `/txs/${tx}`, `/txs/${tx}/utxos`];
     };
     const devnetChain = (await registry.chainOf(active[1] ?? target)).chain.local;
     const devnetPaths = await pathsOf(devnetHttp.base, devnetChain);

@@ -145,13 +145,30 @@ function stakeViews(ledger: LiveLedger, tipHeight: () => number, blocksPerEpoch:
   return { liveStakeAt, stakeAt };
 }
 
+/** How far a segment the tip is in may be simulated for a block's answer (chain.ts's createSandboxChain). */
+interface PartialSegments {
+  /**
+   * The last height of segment `index` a block's answer needs simulated: the tip, when the tip is
+   * inside the segment and the segment is on one branch; null when it is simulated whole.
+   */
+  through(index: number): number | null;
+  /** Told of each block simulated ahead of its segment's end (its transactions are indexed by hash). */
+  simulated(block: SimBlock): void;
+}
+
 /**
  * Simulated segments, the most recently used kept; those from `firstKept()` on (the address
  * window's, which every address and account answer reads) stay however many others a long list reads.
+ * A block of the segment the tip is in is answered from that segment simulated through the tip
+ * only (`partial`): the blocks after the tip do not exist yet, and a new devnet's first answer or a
+ * time jump's tip would otherwise simulate and keep a whole segment for one or two blocks. A block's
+ * content depends on the blocks before it alone, and the spends of its outputs that an answer may
+ * show are the tip's and those before it, so the answers are those of the whole segment.
  */
-function segmentCache(start: (index: number) => SegmentRun, finish: (made: Segment) => Segment, totalsOnly: { start: (index: number) => SegmentRun; finish: (made: Segment) => Segment }, cacheSegments: number, segmentLength: number, firstKept: () => number) {
+function segmentCache(start: (index: number) => SegmentRun, finish: (made: Segment) => Segment, totalsOnly: { start: (index: number) => SegmentRun; finish: (made: Segment) => Segment }, cacheSegments: number, segmentLength: number, firstKept: () => number, partial?: PartialSegments) {
   const segments = new Map<number, Segment>();
-  // Segments half simulated by a sliced answer whose slice ended (budget.ts): the next slice goes on from there.
+  // Segments half simulated by a sliced answer whose slice ended (budget.ts), or through the tip
+  // only: the next slice, or the next block's answer, goes on from there.
   const runs = new Map<number, SegmentRun>();
   const evict = (): void => {
     const kept = firstKept();
@@ -160,6 +177,14 @@ function segmentCache(start: (index: number) => SegmentRun, finish: (made: Segme
       if (index < kept) segments.delete(index);
     }
   };
+  const runOf = (index: number): SegmentRun => {
+    let run = runs.get(index);
+    if (!run) {
+      runs.set(index, (run = start(index)));
+      if (runs.size > 8) runs.delete(runs.keys().next().value!);
+    }
+    return run;
+  };
   const segment = (index: number): Segment => {
     const hit = segments.get(index);
     if (hit) {
@@ -167,11 +192,7 @@ function segmentCache(start: (index: number) => SegmentRun, finish: (made: Segme
       segments.set(index, hit);
       return hit;
     }
-    let run = runs.get(index);
-    if (!run) {
-      runs.set(index, (run = start(index)));
-      if (runs.size > 8) runs.delete(runs.keys().next().value!);
-    }
+    const run = runOf(index);
     // A transaction simulated is a unit of a sliced answer's work: the run keeps it for the next slice.
     while (!run.step()) if (overdue()) spent();
     runs.delete(index);
@@ -181,9 +202,25 @@ function segmentCache(start: (index: number) => SegmentRun, finish: (made: Segme
     spent();
     return made;
   };
+  /** Block `offset` of segment `index` from its run simulated through `last` (an offset too), or null once the run is whole. */
+  const partly = (index: number, offset: number, last: number): SimBlock | null => {
+    const run = runOf(index);
+    let blocks = run.result().blocks;
+    while (blocks.length <= Math.max(offset, last)) {
+      const had = blocks.length;
+      if (run.step()) return null;
+      blocks = run.result().blocks;
+      // A step is a transaction: a block is told of once, when its last one closed it.
+      if (blocks.length > had) partial!.simulated(blocks[blocks.length - 1]!);
+      if (overdue()) spent();
+    }
+    return blocks[offset]!;
+  };
   const simBlock = (height: number): SimBlock => {
     const s = Math.floor(height / segmentLength);
-    return segment(s).blocks[height - s * segmentLength]!;
+    const offset = height - s * segmentLength;
+    const through = partial && !segments.has(s) ? partial.through(s) : null;
+    return (through !== null ? partly(s, offset, through - s * segmentLength) : null) ?? segment(s).blocks[offset]!;
   };
   // A segment's totals, four numbers a block (BLOCK_TOTALS), kept for far more segments than the
   // segments themselves: lists of blocks and epochs read only these, so a segment simulated for
@@ -194,6 +231,11 @@ function segmentCache(start: (index: number) => SegmentRun, finish: (made: Segme
   const blockTotals = (height: number): BlockTotals => {
     const s = Math.floor(height / segmentLength);
     let kept = totals.get(s);
+    if (!kept && partial && !segments.has(s) && partial.through(s) !== null) {
+      // The tip's segment, simulated through the tip only: its blocks as they stand, nothing kept.
+      const b = simBlock(height);
+      return { txCount: b.txs.length, size: b.size, outputLovelace: b.outputLovelace, fees: b.fees };
+    }
     if (!kept) {
       // The address window's segments are cached as ever: every address answer reads them.
       const made = segments.get(s) ?? (s >= firstKept() ? segment(s) : simulateOnce(s));
@@ -218,11 +260,26 @@ function segmentCache(start: (index: number) => SegmentRun, finish: (made: Segme
     totalsRuns.delete(index);
     return totalsOnly.finish(run.result());
   };
-  return { segment, simBlock, blockTotals, simulated: (index: number): boolean => segments.has(index) };
+  return { segment, simBlock, blockTotals, simulated: (index: number): boolean => segments.has(index) || runs.has(index) };
 }
 
 /** Segments whose block totals are kept: about 1.9 KB each, some 245,000 blocks in all. */
 const TOTALS_KEPT = 4096;
+
+/** The segment the tip is in, simulated through the tip when it is on one branch; its blocks' transactions indexed as they are made. */
+function tipSegments(segmentLength: number, tipHeight: () => number, branches: Branching, txIndex: TxIndex): PartialSegments {
+  return {
+    through(index) {
+      const first = index * segmentLength;
+      const last = first + segmentLength - 1;
+      const tip = tipHeight();
+      return tip < last && branches.of(first) === branches.of(last) ? Math.max(first, tip) : null;
+    },
+    simulated: (block) => {
+      for (const tx of block.txs) txIndex.record(tx.hash, tx.height, tx.index);
+    },
+  };
+}
 
 /** The live ledger's genesis transaction: the faucet's, the wallets' and a devnet's initial funds, DReps and delegations (none at all without them). */
 function genesisEntries(devnet: DevnetChainOptions | undefined, faucet: Faucet | null, wallets: DevWallet[], drepDeposit: bigint, world: World): Array<{ hash: string; cbor: string }> {
@@ -318,7 +375,7 @@ export function createSandboxChain(options: SandboxChainOptions): SandboxChain {
     return i;
   };
 
-  const { segment, simBlock, blockTotals, simulated } = segmentCache(startSegment, finishSegment, totalsOnly, cacheSegments, segmentLength, () => Math.floor(Math.max(0, tipHeight() - addressWindowBlocks + 1) / segmentLength));
+  const { segment, simBlock, blockTotals, simulated } = segmentCache(startSegment, finishSegment, totalsOnly, cacheSegments, segmentLength, () => Math.floor(Math.max(0, tipHeight() - addressWindowBlocks + 1) / segmentLength), tipSegments(segmentLength, tipHeight, branches, txIndex));
 
   // ---- references ----
   const resolveHeight = (ref: string | number, tip: number): number | null => {

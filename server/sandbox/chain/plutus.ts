@@ -59,9 +59,18 @@ export interface SlotConfig {
   slotLength: number;
 }
 
+// CSL's objects live in its WebAssembly memory, which never shrinks: those used for a moment are
+// freed at once rather than when the garbage collector gets to their wrappers (each devnet makes
+// its cost models, a few hundred numbers).
 const costModel = (list: readonly number[]): CSL.CostModel => {
   const m = CSL.CostModel.new();
-  list.forEach((v, i) => m.set(i, Math.abs(v) < 2 ** 31 ? CSL.Int.new_i32(v) : v < 0 ? CSL.Int.new_negative(CSL.BigNum.from_str(String(-v))) : CSL.Int.new(CSL.BigNum.from_str(String(v)))));
+  list.forEach((v, i) => {
+    const big = Math.abs(v) < 2 ** 31 ? null : CSL.BigNum.from_str(String(Math.abs(v)));
+    const cost = big === null ? CSL.Int.new_i32(v) : v < 0 ? CSL.Int.new_negative(big) : CSL.Int.new(big);
+    m.set(i, cost).free();
+    cost.free();
+    big?.free();
+  });
   return m;
 };
 
@@ -78,14 +87,24 @@ const NAMES: Record<PlutusVersion, keyof CostModelsRaw> = { plutusV1: 'PlutusV1'
  */
 export function costModels(languages?: Iterable<PlutusVersion>, models: CostModelsRaw = PROTOCOL.costModels): CSL.Costmdls {
   const out = CSL.Costmdls.new();
-  for (const v of languages ?? (Object.keys(NAMES) as PlutusVersion[])) out.insert(LANGUAGES[v](), costModel(models[NAMES[v]]));
+  for (const v of languages ?? (Object.keys(NAMES) as PlutusVersion[])) {
+    const language = LANGUAGES[v]();
+    const model = costModel(models[NAMES[v]]);
+    out.insert(language, model)?.free();
+    language.free();
+    model.free();
+  }
   return out;
 }
 /** Every language's models as the machine takes them, made once per set of models. */
 const encodedModels = new WeakMap<CostModelsRaw, Uint8Array>();
 const allModels = (models: CostModelsRaw): Uint8Array => {
   let bytes = encodedModels.get(models);
-  if (!bytes) encodedModels.set(models, (bytes = costModels(undefined, models).to_bytes()));
+  if (!bytes) {
+    const all = costModels(undefined, models);
+    encodedModels.set(models, (bytes = all.to_bytes()));
+    all.free();
+  }
   return bytes;
 };
 

@@ -336,7 +336,7 @@ class SegmentSimulator {
       fees += tx.fee;
       size += tx.size;
     }
-    this.blocks.push({ height, txs, size, outputLovelace, fees });
+    this.blocks.push({ height, txs: txs.slice(), size, outputLovelace, fees });
   }
 
   // ---- the faucet distribution opening every segment ----
@@ -557,7 +557,9 @@ class SegmentSimulator {
       addAssets(have, next.output.assets);
     }
 
-    const outputs: SimOutput[] = plan.payments.map((p) => ({
+    // Arrays a segment keeps are made at their length (concat, slice): one grown by a push keeps
+    // room for sixteen more elements, a good part of a segment's memory.
+    const paidOutputs: SimOutput[] = plan.payments.map((p) => ({
       address: p.address,
       lovelace: p.lovelace,
       assets: p.assets,
@@ -567,14 +569,14 @@ class SegmentSimulator {
       consumedBy: null,
     }));
     const senderWallet = world.wallets[plan.sender]!;
-    outputs.push({
+    const outputs = paidOutputs.concat([{
       address: plan.changeAddress ?? rng.pick(senderWallet.addresses),
       lovelace: changeLovelace,
       assets: changeAssets,
       dataHash: null,
       inlineDatum: null,
       consumedBy: null,
-    });
+    }]);
 
     const slot = this.ctx.slotOf(height);
     const redeemerCount = plan.scriptSpend ? selected.length : 0;

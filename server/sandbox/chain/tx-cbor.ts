@@ -112,6 +112,15 @@ class Writer {
   done(): Uint8Array {
     return this.buf.slice(0, this.len);
   }
+  /** What was written, without a copy: valid until the writer is written again. */
+  view(): Uint8Array {
+    return this.buf.subarray(0, this.len);
+  }
+}
+
+/** The bytes of a CBOR head holding n (what Writer.head writes). */
+function headSize(n: number): number {
+  return n < 24 ? 1 : n < 0x100 ? 2 : n < 0x10000 ? 3 : n < 0x100000000 ? 5 : 9;
 }
 const HEX = new Uint8Array(128);
 for (let i = 0; i < 16; i++) {
@@ -251,21 +260,28 @@ export class TxCbor implements TxEncoder {
     return hit;
   }
 
-  private certificates(tx: SimTx): Uint8Array[] {
-    if (this.isDistribution(tx)) return this.poolCerts(tx.height / this.o.segmentLength);
-    const certs: Uint8Array[] = [];
+  /** How many certificates the body holds: a distribution's pools', or a registration and a delegation per delegated key. */
+  private certificateCount(tx: SimTx): number {
+    if (this.isDistribution(tx)) return this.poolCerts(tx.height / this.o.segmentLength).length;
+    return tx.delegations.length * (tx.stakeRegistrations > 0 ? 2 : 1);
+  }
+
+  /** The certificates, written in place (a distribution's are encoded once per segment and kept). */
+  private certificates(w: Writer, tx: SimTx): void {
+    if (this.isDistribution(tx)) {
+      for (const c of this.poolCerts(tx.height / this.o.segmentLength)) w.raw(c);
+      return;
+    }
     for (const d of tx.delegations) {
       const stake = this.o.world.wallets[d.wallet]!.stakeAddress!;
       if (tx.stakeRegistrations > 0) {
-        const w = new Writer().array(2).uint(0);
+        w.array(2).uint(0);
         this.credential(w, stake);
-        certs.push(w.done());
       }
-      const w = new Writer().array(3).uint(2);
+      w.array(3).uint(2);
       this.credential(w, stake);
-      certs.push(w.bytes(hexBytes(this.o.world.pools[d.pool]!.hex)).done());
+      w.hexBytes(this.o.world.pools[d.pool]!.hex);
     }
-    return certs;
   }
 
   private output(w: Writer, o: SimOutput): void {
@@ -332,19 +348,31 @@ export class TxCbor implements TxEncoder {
   private scriptDataHash(tx: SimTx): Uint8Array {
     this.scriptModels ??= costModels(['plutusV2'], this.o.protocol.costModels);
     const datums = this.datums(tx);
-    const hash = CSL.hash_script_data(CSL.Redeemers.from_bytes(this.redeemers(tx)), this.scriptModels, datums ? CSL.PlutusList.from_bytes(datums) : undefined);
-    return hash.to_bytes();
+    // Freed at once: CSL's memory never shrinks, and a segment hashes many script spends.
+    const redeemers = CSL.Redeemers.from_bytes(this.redeemers(tx));
+    // (hash_script_data takes the datums' list over.)
+    const hash = CSL.hash_script_data(redeemers, this.scriptModels, datums ? CSL.PlutusList.from_bytes(datums) : undefined);
+    const bytes = hash.to_bytes();
+    hash.free();
+    redeemers.free();
+    return bytes;
   }
 
+  /**
+   * The body's CBOR and the whole transaction's size. The body is a view of the encoder's buffer,
+   * valid until the next call: the simulation encodes every background transaction (twice when its
+   * fee moves its size), so it hashes the view and copies nothing.
+   */
   body(tx: SimTx): { body: Uint8Array; size: number } {
-    const w = this.scratch.reset();
-    const certs = this.certificates(tx);
+    const certs = this.certificateCount(tx);
     const distribution = this.isDistribution(tx);
     const mint = distribution ? this.distributionMint(tx) : [];
     const aux = distribution ? this.o.auxData(tx.height / this.o.segmentLength) : null;
     const fields =
-      3 + (tx.invalidHereafter !== null ? 1 : 0) + (certs.length > 0 ? 1 : 0) + (tx.withdrawals.length > 0 ? 1 : 0) + (aux ? 1 : 0) +
+      3 + (tx.invalidHereafter !== null ? 1 : 0) + (certs > 0 ? 1 : 0) + (tx.withdrawals.length > 0 ? 1 : 0) + (aux ? 1 : 0) +
       (tx.invalidBefore !== null ? 1 : 0) + (mint.length > 0 ? 1 : 0) + (tx.redeemers > 0 ? 1 : 0);
+    const scriptDataHash = tx.redeemers > 0 ? this.scriptDataHash(tx) : null;
+    const w = this.scratch.reset();
     w.map(fields);
     const inputs = sortedInputs(tx.inputs);
     w.uint(0).array(inputs.length);
@@ -353,9 +381,9 @@ export class TxCbor implements TxEncoder {
     for (const o of tx.outputs) this.output(w, o);
     w.uint(2).uint(tx.fee);
     if (tx.invalidHereafter !== null) w.uint(3).uint(tx.invalidHereafter);
-    if (certs.length > 0) {
-      w.uint(4).array(certs.length);
-      for (const c of certs) w.raw(c);
+    if (certs > 0) {
+      w.uint(4).array(certs);
+      this.certificates(w, tx);
     }
     if (tx.withdrawals.length > 0) {
       w.uint(5).map(tx.withdrawals.length);
@@ -367,10 +395,21 @@ export class TxCbor implements TxEncoder {
       w.uint(9);
       this.multiAsset(w, mint);
     }
-    if (tx.redeemers > 0) w.uint(11).bytes(this.scriptDataHash(tx));
-    const body = w.done();
-    const witnesses = this.witnessSet(tx, null);
-    return { body, size: 1 + body.length + witnesses.length + 1 + (aux ? aux.length : 1) };
+    if (scriptDataHash) w.uint(11).bytes(scriptDataHash);
+    const body = w.view();
+    return { body, size: 1 + body.length + this.witnessSetSize(tx) + 1 + (aux ? aux.length : 1) };
+  }
+
+  /** The witness set's size, as witnessSet encodes it (its key witnesses' sizes do not depend on their bytes). */
+  private witnessSetSize(tx: SimTx): number {
+    const redeemers = tx.redeemers > 0 ? this.redeemers(tx) : null;
+    const datums = tx.redeemers > 0 ? this.datums(tx) : null;
+    let size = 1;
+    // [vkey, signature]: an array head, 32 bytes and 64 bytes with their two-byte heads.
+    if (tx.witnesses > 0) size += 1 + headSize(tx.witnesses) + tx.witnesses * (1 + 2 + 32 + 2 + 64);
+    if (datums) size += 1 + datums.length;
+    if (redeemers) size += 1 + redeemers.length;
+    return size;
   }
 
   hash(body: Uint8Array): string {
@@ -400,7 +439,7 @@ export class TxCbor implements TxEncoder {
 
   /** The whole transaction, in hex: [body, witness set, true, auxiliary data or null]. */
   transaction(tx: SimTx): string {
-    const { body } = this.body(tx);
+    const body = this.body(tx).body.slice();
     if (this.hash(body) !== tx.hash) throw new Error(`background transaction ${tx.hash} does not encode to its hash`);
     const aux = this.isDistribution(tx) ? this.o.auxData(tx.height / this.o.segmentLength) : null;
     const w = new Writer(body.length + 1024).array(4).raw(body).raw(this.witnessSet(tx, tx.hash)).raw(TRUE);

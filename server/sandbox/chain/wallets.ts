@@ -1,6 +1,7 @@
 // Development wallets and the faucet of the sandbox chain. Both are derived from the chain key, so
 // every Cairn with the same seed has the same wallets: they are test keys, printed in the start-up
 // log, and worthless by design. The genesis transaction (in block 0) funds them and the faucet.
+import { pbkdf2Sync } from 'node:crypto';
 import CSL from '@emurgo/cardano-serialization-lib-nodejs';
 import { entropyToMnemonic } from '@scure/bip39';
 import { wordlist } from '@scure/bip39/wordlists/english.js';
@@ -42,26 +43,44 @@ export function networkIdOf(network: SandboxName): number {
   return network === 'mainnet' ? 1 : 0;
 }
 
+/**
+ * The root key of a wallet from its BIP-39 entropy, as CSL's Bip32PrivateKey.from_bip39_entropy
+ * makes it (Icarus: PBKDF2-HMAC-SHA512 of the entropy, 4096 rounds, no passphrase, then the
+ * scalar's bits cleared and set), with Node's native PBKDF2: CSL's runs in WebAssembly, several
+ * times slower, and a devnet derives three of them when it is created.
+ */
+function rootKeyOf(entropy: Uint8Array): CSL.Bip32PrivateKey {
+  const xprv = pbkdf2Sync(new Uint8Array(), entropy, 4096, 96, 'sha512');
+  xprv[0]! &= 0xf8;
+  xprv[31]! &= 0x1f;
+  xprv[31]! |= 0x40;
+  return CSL.Bip32PrivateKey.from_bytes(new Uint8Array(xprv));
+}
+
 /** The CIP-1852 first address (m/1852'/1815'/0'/0/0 with stake key 2/0) of a 24-word wallet. */
 export function devWallets(chainKey: Uint8Array, network: SandboxName): DevWallet[] {
   const out: DevWallet[] = [];
   for (let i = 0; i < DEV_WALLET_COUNT; i++) {
     const entropy = new Uint8Array(derive(chainKey, 'dev-wallet', i).subarray(0, 32));
-    const root = CSL.Bip32PrivateKey.from_bip39_entropy(entropy, new Uint8Array());
-    const account = root.derive(harden(1852)).derive(harden(1815)).derive(harden(0));
-    const paymentKey = account.derive(0).derive(0).to_raw_key();
-    const stakeKey = account.derive(2).derive(0).to_raw_key();
-    const payCred = CSL.Credential.from_keyhash(paymentKey.to_public().hash());
-    const stakeCred = CSL.Credential.from_keyhash(stakeKey.to_public().hash());
+    // What is only a step of the derivation is freed at once: CSL's memory never shrinks.
+    const temps: Array<{ free(): void }> = [];
+    const t = <T extends { free(): void }>(x: T): T => (temps.push(x), x);
+    const account = t(t(t(rootKeyOf(entropy)).derive(harden(1852))).derive(harden(1815))).derive(harden(0));
+    t(account);
+    const paymentKey = t(t(account.derive(0)).derive(0)).to_raw_key();
+    const stakeKey = t(t(account.derive(2)).derive(0)).to_raw_key();
+    const payCred = t(CSL.Credential.from_keyhash(t(t(paymentKey.to_public()).hash())));
+    const stakeCred = t(CSL.Credential.from_keyhash(t(t(stakeKey.to_public()).hash())));
     const id = networkIdOf(network);
     out.push({
       index: i,
       mnemonic: entropyToMnemonic(entropy, wordlist),
-      address: CSL.BaseAddress.new(id, payCred, stakeCred).to_address().to_bech32(undefined),
-      stakeAddress: CSL.RewardAddress.new(id, stakeCred).to_address().to_bech32(undefined),
+      address: t(t(CSL.BaseAddress.new(id, payCred, stakeCred)).to_address()).to_bech32(undefined),
+      stakeAddress: t(t(CSL.RewardAddress.new(id, stakeCred)).to_address()).to_bech32(undefined),
       paymentKey,
       stakeKey,
     });
+    for (const x of temps) x.free();
   }
   return out;
 }
@@ -94,29 +113,36 @@ export function genesisTx(
   dreps: { list: ReadonlyArray<{ credential: string; script: boolean }>; deposit: bigint } = { list: [], deposit: 0n },
   delegations: ReadonlyArray<{ stakeAddress: string; poolHex: string | null; drep: { hex: string; script: boolean } | 'abstain' | 'no_confidence' | null }> = [],
 ): string {
-  const outputs = CSL.TransactionOutputs.new();
-  if (faucet) outputs.add(CSL.TransactionOutput.new(CSL.Address.from_bech32(faucet.address), CSL.Value.new(big(FAUCET_FUNDS))));
-  for (const w of wallets) for (const amount of DEV_WALLET_FUNDS) outputs.add(CSL.TransactionOutput.new(CSL.Address.from_bech32(w.address), CSL.Value.new(big(amount))));
+  // Every CSL object here is a step of the encoding, freed at the end: CSL's memory never shrinks.
+  const temps: Array<{ free(): void }> = [];
+  const t = <T extends { free(): void }>(x: T): T => (temps.push(x), x);
+  const n = (q: bigint): CSL.BigNum => t(big(q));
+  const output = (address: string, lovelace: bigint): CSL.TransactionOutput => t(CSL.TransactionOutput.new(t(CSL.Address.from_bech32(address)), t(CSL.Value.new(n(lovelace)))));
+  const outputs = t(CSL.TransactionOutputs.new());
+  if (faucet) outputs.add(output(faucet.address, FAUCET_FUNDS));
+  for (const w of wallets) for (const amount of DEV_WALLET_FUNDS) outputs.add(output(w.address, amount));
   // A devnet's genesis pays its initial funds after the faucet and the wallets.
-  for (const f of initialFunds) outputs.add(CSL.TransactionOutput.new(CSL.Address.from_bech32(f.address), CSL.Value.new(big(f.lovelace))));
-  const body = CSL.TransactionBody.new_tx_body(CSL.TransactionInputs.new(), outputs, big(0n));
+  for (const f of initialFunds) outputs.add(output(f.address, f.lovelace));
+  const body = t(CSL.TransactionBody.new_tx_body(t(CSL.TransactionInputs.new()), outputs, n(0n)));
   // A devnet's genesis registers its initial DReps, and registers and delegates the stake keys of its
   // initial delegations (no witness: the genesis transaction is not validated).
   if (dreps.list.length > 0 || delegations.length > 0) {
-    const certs = CSL.Certificates.new();
+    const certs = t(CSL.Certificates.new());
     for (const d of dreps.list) {
-      const cred = d.script ? CSL.Credential.from_scripthash(CSL.ScriptHash.from_hex(d.credential)) : CSL.Credential.from_keyhash(CSL.Ed25519KeyHash.from_hex(d.credential));
-      certs.add(CSL.Certificate.new_drep_registration(CSL.DRepRegistration.new(cred, big(dreps.deposit))));
+      const cred = t(d.script ? CSL.Credential.from_scripthash(t(CSL.ScriptHash.from_hex(d.credential))) : CSL.Credential.from_keyhash(t(CSL.Ed25519KeyHash.from_hex(d.credential))));
+      certs.add(t(CSL.Certificate.new_drep_registration(t(CSL.DRepRegistration.new(cred, n(dreps.deposit))))));
     }
     for (const d of delegations) {
-      const cred = CSL.RewardAddress.from_address(CSL.Address.from_bech32(d.stakeAddress))!.payment_cred();
-      certs.add(CSL.Certificate.new_stake_registration(CSL.StakeRegistration.new(cred)));
-      if (d.poolHex) certs.add(CSL.Certificate.new_stake_delegation(CSL.StakeDelegation.new(cred, CSL.Ed25519KeyHash.from_hex(d.poolHex))));
-      if (d.drep) certs.add(CSL.Certificate.new_vote_delegation(CSL.VoteDelegation.new(cred, drepOf(d.drep))));
+      const cred = t(t(CSL.RewardAddress.from_address(t(CSL.Address.from_bech32(d.stakeAddress)))!).payment_cred());
+      certs.add(t(CSL.Certificate.new_stake_registration(t(CSL.StakeRegistration.new(cred)))));
+      if (d.poolHex) certs.add(t(CSL.Certificate.new_stake_delegation(t(CSL.StakeDelegation.new(cred, t(CSL.Ed25519KeyHash.from_hex(d.poolHex)))))));
+      if (d.drep) certs.add(t(CSL.Certificate.new_vote_delegation(t(CSL.VoteDelegation.new(cred, t(drepOf(d.drep)))))));
     }
     body.set_certs(certs);
   }
-  return CSL.Transaction.new(body, CSL.TransactionWitnessSet.new(), undefined).to_hex();
+  const hex = t(CSL.Transaction.new(body, t(CSL.TransactionWitnessSet.new()), undefined)).to_hex();
+  for (const x of temps) x.free();
+  return hex;
 }
 
 export interface FaucetAsset {

@@ -12,6 +12,8 @@ import {
   type TxDetails,
 } from '../../../../../server/sandbox/chain/index';
 import { chainDigest } from '../../../../fixtures/chain/digest';
+import { keysOf } from './tx-builder';
+import { devWallets } from '../../../../../server/sandbox/chain/wallets';
 import { assertSchema, testChain, TEST_NOW } from './support';
 
 const INTERVAL = 20_000;
@@ -35,6 +37,21 @@ describe('determinism', () => {
     expect(b.catalog()).toEqual(a.catalog());
     const pool = a.catalog().pools[2]!;
     expect(b.pool(pool)).toEqual(a.pool(pool));
+  });
+
+  it('answers the blocks of the segment the tip is in as the whole segment does', () => {
+    // The tip half-way through a segment: one chain answers its blocks first (the segment simulated
+    // through the tip only), the other reads an address first (the segment simulated whole).
+    const now = DEFAULT_GENESIS_TIME + (60 * 300 + 37) * INTERVAL;
+    const partly = testChain({ now: () => now }).chain;
+    const whole = testChain({ now: () => now }).chain;
+    const tip = partly.tipHeight();
+    expect(tip % 60).toBe(37);
+    whole.addressTransactions(whole.catalog().addresses[0]!.address);
+    expect(JSON.stringify(partly.latestBlock())).toBe(JSON.stringify(whole.latestBlock()));
+    const ours = details(partly, tip - 37, tip);
+    expect(JSON.stringify(ours)).toBe(JSON.stringify(details(whole, tip - 37, tip)));
+    for (const tx of ours.flat().slice(0, 40)) expect(partly.txUtxos(tx.tx.hash)).toEqual(whole.txUtxos(tx.tx.hash));
   });
 
   it('another process computes the same chain', () => {
@@ -326,6 +343,16 @@ describe('pools and slot leaders', () => {
 });
 
 describe('addresses, prefixes and assets', () => {
+  it("gives each development wallet the keys a wallet derives from its mnemonic", () => {
+    const wallets = devWallets(new Uint8Array(32).fill(7), 'preview');
+    expect(wallets).toHaveLength(3);
+    for (const w of wallets) {
+      const keys = keysOf(w.mnemonic);
+      expect(Buffer.from(w.paymentKey.as_bytes()).toString('hex')).toBe(Buffer.from(keys.payment.as_bytes()).toString('hex'));
+      expect(Buffer.from(w.stakeKey.as_bytes()).toString('hex')).toBe(Buffer.from(keys.stake.as_bytes()).toString('hex'));
+    }
+  });
+
   it.each([
     ['mainnet', 'addr1', 'stake1', 'mainnet'],
     ['preprod', 'addr_test1', 'stake_test1', 'testnet'],
