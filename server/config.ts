@@ -53,6 +53,9 @@ const port = (fallback: number) =>
       .max(65535, 'must be a whole number between 1 and 65535')
       .default(fallback),
   );
+/** DEVNET_MAX_LOADED's default: a loaded devnet weighs most of a megabyte. */
+export const DEFAULT_DEVNET_MAX_LOADED = 200;
+
 const positiveInt = (fallback: number, what: string) =>
   z.preprocess(
     emptyToUndefined,
@@ -275,6 +278,7 @@ export const configSchema = z.object({
   METRICS_TOKEN: z.preprocess(emptyToUndefined, z.string().min(16, 'must be at least 16 characters long').optional()).describe('Bearer token a scraper sends (Authorization: Bearer <token>) to read the metrics from a non-loopback address. Unset: loopback clients only.'),
   SANDBOX_BLOCK_INTERVAL_MS: positiveInt(20000, 'a positive whole number of milliseconds').describe('The sandbox chain makes a block every this many milliseconds.'),
   DEVNET_IDLE_MS: positiveInt(600000, 'a positive whole number of milliseconds').describe('A devnet (a cardano-devnet project\'s own chain) no request reached for this many milliseconds is unloaded from memory: it lives in the database only and wakes, where it was, on its next request. The webhook worker follows a devnet with webhooks or open submitted transactions, keeping it in memory, while its clock runs, while it was used or steered within this time, and until it has caught up with its tip.'),
+  DEVNET_MAX_LOADED: positiveInt(DEFAULT_DEVNET_MAX_LOADED, 'a positive whole number').describe('How many devnets one process holds in memory at most. Past it, loading another unloads the least recently used (those no call is steering and no webhook worker follows): they live in the database and wake, where they were, on their next request. A loaded devnet weighs most of a megabyte.'),
   PUSH_IDLE_TIMEOUT_MS: positiveInt(300_000, 'a positive whole number of milliseconds').describe('A websocket connection of the push API (/ws) that sends no message for this long is closed, in milliseconds (5 minutes by default; clients with subscriptions send a keep-alive well within it).'),
   PUSH_UPSTREAM_TIP_MS: positiveInt(1000, 'a positive whole number of milliseconds').describe('How often a gateway reads the tip of a Cardano network served by an upstream, for its websocket subscribers and for the submitted transactions it follows, in milliseconds (one read per network and gateway, whatever the number of connections; transactions are followed only while some are open). Sandbox networks announce each block when it is due, without reading.'),
   UPSTREAM_TX_REQUESTS_PER_SECOND: positiveInt(5, 'a positive whole number of requests').describe("The most requests per second the gateway following an upstream-served Cardano network's submitted transactions sends that upstream (blocks, their transactions, mempool checks, resubmissions), beside the tip read it shares with the push API; the upstream's 429 Retry-After is waited out. Only while transactions are open on the network."),
@@ -433,6 +437,8 @@ export interface GatewayConfig {
   sandboxBlockIntervalMs: number;
   /** How long a devnet stays in memory without a request (DEVNET_IDLE_MS). */
   devnetIdleMs: number;
+  /** How many devnets a process holds in memory at most (DEVNET_MAX_LOADED). */
+  devnetMaxLoaded: number;
   /** A push API connection silent this long is closed (PUSH_IDLE_TIMEOUT_MS). */
   pushIdleTimeoutMs: number;
   /** How often the tip of an upstream-served Cardano network is read for push subscribers and the submitted transactions followed (PUSH_UPSTREAM_TIP_MS). */
@@ -571,6 +577,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       meteringFlushMs: e.METERING_FLUSH_MS,
       sandboxBlockIntervalMs: e.SANDBOX_BLOCK_INTERVAL_MS,
       devnetIdleMs: e.DEVNET_IDLE_MS,
+      devnetMaxLoaded: e.DEVNET_MAX_LOADED,
       pushIdleTimeoutMs: e.PUSH_IDLE_TIMEOUT_MS,
       pushUpstreamTipMs: e.PUSH_UPSTREAM_TIP_MS,
       upstreamTxRequestsPerSecond: e.UPSTREAM_TX_REQUESTS_PER_SECOND,

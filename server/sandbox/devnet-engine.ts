@@ -82,5 +82,5 @@ export function sandboxDevnetEngine(o: { db?: Db; store?: LedgerStore; publicUrl
 
 /** The devnets of a process: their chains from this engine, their ledgers in the database, unloaded after DEVNET_IDLE_MS. */
 export function devnetRegistry(config: Config, db: Db, logger: Logger, version: string): DevnetRegistry {
-  return new DevnetRegistry({ db, logger, idleMs: config.gateway.devnetIdleMs, engine: sandboxDevnetEngine({ db, publicUrl: config.gateway.publicUrl, version }) });
+  return new DevnetRegistry({ db, logger, idleMs: config.gateway.devnetIdleMs, maxLoaded: config.gateway.devnetMaxLoaded, engine: sandboxDevnetEngine({ db, publicUrl: config.gateway.publicUrl, version }) });
 }

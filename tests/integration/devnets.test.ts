@@ -452,4 +452,23 @@ describe('a devnet over time', () => {
     expect(await latest()).toMatchObject({ height: before.height, hash: before.hash });
     expect(devnets.loaded()).toHaveLength(1);
   });
+
+  it('holds at most DEVNET_MAX_LOADED devnets: another one loaded unloads the least recently used, which wakes where it was; a followed one stays', async () => {
+    const [mine, other] = await Promise.all([key, otherKey].map(async (k) => Number((await app.db('projects').where({ project_id: k }).first('id')).id)));
+    const capped = new DevnetRegistry({ db: app.db, logger: createLogger('silent'), idleMs: 60_000, maxLoaded: 1, now: () => clock.now, engine: sandboxDevnetEngine({ db: app.db, publicUrl: 'http://127.0.0.1', version: 'test', now: () => clock.now }) });
+    try {
+      const tip = (await capped.chainOf(mine!)).chain.local.latestBlock();
+      expect(capped.loaded()).toEqual([mine]);
+      await capped.chainOf(other!);
+      expect(capped.loaded()).toEqual([other]);
+      expect((await capped.chainOf(mine!)).chain.local.latestBlock()).toMatchObject({ height: tip.height, hash: tip.hash });
+      expect(capped.loaded()).toEqual([mine]);
+      // A webhook worker's devnet is not the cap's to unload: both stay until the worker lets it go.
+      capped.hold([mine!]);
+      await capped.chainOf(other!);
+      expect(capped.loaded().sort()).toEqual([mine, other].sort());
+    } finally {
+      capped.close();
+    }
+  });
 });

@@ -9,6 +9,7 @@
 import { randomUUID } from 'node:crypto';
 import { isPostgres, type Db } from '../../db/index';
 import type { Logger } from '../../logger';
+import { DEFAULT_DEVNET_MAX_LOADED } from '../../config';
 import { AppError, Conflict } from '../../errors';
 import { devnetGenesisSchema, type DevnetGenesisSettings } from '../../../shared/devnets';
 import type { DevnetChain, DevnetEngine, DevnetStateJson } from './engine';
@@ -29,6 +30,8 @@ export interface DevnetRegistryOptions {
   logger: Logger;
   /** How long a devnet stays in memory without a request (DEVNET_IDLE_MS). */
   idleMs: number;
+  /** How many devnets this process holds at most (DEVNET_MAX_LOADED); past it the least recently used go first. */
+  maxLoaded?: number;
   /** On SQLite, how long a steering call waits for another process's call to finish before it is refused (5 s). */
   steeringWaitMs?: number;
   now?: () => number;
@@ -152,13 +155,35 @@ export class DevnetRegistry {
     const cutoff = this.now() - this.o.idleMs;
     let n = 0;
     for (const [projectId, h] of this.held) {
-      if (h.lastUsed < cutoff && h.checking === null && !this.locks.has(projectId) && !this.followed.has(projectId)) {
+      if (h.lastUsed < cutoff && this.unloadable(projectId, h)) {
         this.held.delete(projectId);
         n++;
       }
     }
     if (n > 0) this.o.logger.debug({ unloaded: n, held: this.held.size }, 'devnets: unloaded idle chains');
     return n;
+  }
+
+  /** Whether a held devnet may leave memory now: no check or steering call on it, no follower reading it. */
+  private unloadable(projectId: number, h: Held): boolean {
+    return h.checking === null && !this.locks.has(projectId) && !this.followed.has(projectId);
+  }
+
+  /**
+   * Past maxLoaded devnets held, unloads the least recently used that may leave (`keep`, the one just
+   * loaded, stays): memory stays bounded however many devnets wake within the idle time.
+   */
+  private unloadOverCap(keep: number): void {
+    const max = this.o.maxLoaded ?? DEFAULT_DEVNET_MAX_LOADED;
+    if (this.held.size <= max) return;
+    const candidates = [...this.held].filter(([projectId, h]) => projectId !== keep && this.unloadable(projectId, h)).sort((a, b) => a[1].lastUsed - b[1].lastUsed);
+    let n = 0;
+    for (const [projectId] of candidates) {
+      if (this.held.size <= max) break;
+      this.held.delete(projectId);
+      n++;
+    }
+    if (n > 0) this.o.logger.debug({ unloaded: n, held: this.held.size }, 'devnets: unloaded the least recently used chains past DEVNET_MAX_LOADED');
   }
 
   /** Drops a project's chain from memory and its ledger entries (its project is gone). */
@@ -272,6 +297,7 @@ export class DevnetRegistry {
         // Loaded for a reader that is no use (a follower), it is not in use until a request comes.
         const h: Held = { devnetId: row.id, version: row.version, chain, lastUsed: use ? this.now() : 0, checking: null };
         this.held.set(projectId, h);
+        this.unloadOverCap(projectId);
         return h;
       })().finally(() => this.loading.delete(projectId));
       this.loading.set(projectId, p);
