@@ -228,9 +228,8 @@ export class KeyCache {
     const run = this.chain.then(async () => {
       // A timer measures from the event loop's cached clock, which lags behind a busy tick: it can
       // fire early by that lag, so the wait is checked again against the real clock.
-      for (let delayMs = this.lastPollStart + CATCH_UP_MS - performance.now(); delayMs > 0; delayMs = this.lastPollStart + CATCH_UP_MS - performance.now()) {
-        await new Promise((resolve) => setTimeout(resolve, Math.ceil(delayMs)));
-      }
+      const left = () => this.lastPollStart + CATCH_UP_MS - performance.now();
+      while (left() > 0) await new Promise((resolve) => setTimeout(resolve, Math.ceil(left())));
       this.queued = null;
       this.lastPollStart = performance.now();
       await this.poll();

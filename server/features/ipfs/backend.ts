@@ -12,6 +12,7 @@ import { blockfrostMethods } from '../../blockfrost/methods';
 import { ipfsTooLarge, mbText } from '../../../shared/ipfs';
 import {
   addRoom,
+  claimPin,
   collectionRoots,
   expirePins,
   getPin,
@@ -20,7 +21,6 @@ import {
   markPinned,
   pinDto,
   queuedPins,
-  claimPin,
   recordObject,
   removePin,
   requestPin,

@@ -205,7 +205,6 @@ export async function removePin(db: Db, projectId: number, cid: string, now = Da
   });
 }
 
-/** Queued pins for the queue worker, oldest first. */
 /** How long a queue pass holds a pin it claimed (longer than a call to the pinning service may take). */
 export const PIN_CLAIM_MS = 5 * 60_000;
 
