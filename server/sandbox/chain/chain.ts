@@ -177,14 +177,16 @@ function segmentCache(start: (index: number) => SegmentRun, finish: (made: Segme
       if (index < kept) segments.delete(index);
     }
   };
-  const runOf = (index: number): SegmentRun => {
-    let run = runs.get(index);
+  /** The run of segment `index` in `kept` (begun by `begin` if none), the eight most recent kept. */
+  const runIn = (kept: Map<number, SegmentRun>, begin: (index: number) => SegmentRun, index: number): SegmentRun => {
+    let run = kept.get(index);
     if (!run) {
-      runs.set(index, (run = start(index)));
-      if (runs.size > 8) runs.delete(runs.keys().next().value!);
+      kept.set(index, (run = begin(index)));
+      if (kept.size > 8) kept.delete(kept.keys().next().value!);
     }
     return run;
   };
+  const runOf = (index: number): SegmentRun => runIn(runs, start, index);
   const segment = (index: number): Segment => {
     const hit = segments.get(index);
     if (hit) {
@@ -251,11 +253,7 @@ function segmentCache(start: (index: number) => SegmentRun, finish: (made: Segme
   const totalsRuns = new Map<number, SegmentRun>();
   /** A segment simulated for its totals (in slices, as segment() does), not cached. */
   const simulateOnce = (index: number): Segment => {
-    let run = totalsRuns.get(index);
-    if (!run) {
-      totalsRuns.set(index, (run = totalsOnly.start(index)));
-      if (totalsRuns.size > 8) totalsRuns.delete(totalsRuns.keys().next().value!);
-    }
+    const run = runIn(totalsRuns, totalsOnly.start, index);
     while (!run.step()) if (overdue()) spent();
     totalsRuns.delete(index);
     return totalsOnly.finish(run.result());
