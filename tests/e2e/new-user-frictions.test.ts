@@ -108,6 +108,9 @@ describe.runIf(browserAvailable())('the frictions of a new user, in Chromium', (
       await page.waitForURL(/\/dashboard\/project\//);
       const toast = page.locator('.mantine-Notification-root').filter({ hasText: `Toast ${height} is ready to use.` });
       await toast.waitFor();
+      // The pointer rests on the toast while it is measured: a toast closes itself after four seconds
+      // unless hovered, and on a busy machine the waits below can take longer than that.
+      await toast.hover();
       const key = page.getByTestId('project-id');
       const copy = page.getByTestId('copy-project-id');
       await copy.waitFor();
