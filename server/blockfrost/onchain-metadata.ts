@@ -4,8 +4,15 @@
 // token (label 100) when that reads as valid CIP-68 metadata, else the CIP-25 (label 721) metadata
 // of the asset's latest minting transaction counts. The validation against the CIP schemas is
 // @blockfrost/openapi's own, so the standard named is the one Blockfrost names.
+import { createRequire } from 'node:module';
 import CSL from '@emurgo/cardano-serialization-lib-nodejs';
-import { getOnchainMetadata, validateCIP68Metadata } from '@blockfrost/openapi';
+import type * as BlockfrostOpenapi from '@blockfrost/openapi';
+
+// @blockfrost/openapi parses its whole OpenAPI document (YAML: most of a second of CPU time) as it
+// loads, so it is loaded when the first asset's metadata is read, not by every process that starts.
+const require = createRequire(import.meta.url);
+let openapi: typeof BlockfrostOpenapi | undefined;
+const blockfrostOpenapi = (): typeof BlockfrostOpenapi => (openapi ??= require('@blockfrost/openapi') as typeof BlockfrostOpenapi);
 
 /** The CIP-68 token classes Blockfrost reads metadata for, by their CIP-67 label. */
 export type Cip68Class = 'nft' | 'ft' | 'rft';
@@ -219,12 +226,13 @@ export function onchainMetadata(unit: string, sources: { referenceDatum: string 
     } catch {
       read = null; // no Plutus data: as if there were no datum
     }
-    const valid = read ? validateCIP68Metadata(read, ref.class) : false;
+    const valid = read ? blockfrostOpenapi().validateCIP68Metadata(read, ref.class) : false;
     if (valid && valid.metadata) {
       return { onchain_metadata: valid.metadata as Record<string, unknown>, onchain_metadata_standard: valid.version, onchain_metadata_extra: valid.extra ?? null };
     }
   }
   if (!sources.cip25) return { onchain_metadata: null, onchain_metadata_standard: null, onchain_metadata_extra: null };
+  const { getOnchainMetadata } = blockfrostOpenapi();
   const result = getOnchainMetadata(
     sources.cip25.json as Parameters<typeof getOnchainMetadata>[0],
     u.length > 56 ? u.slice(56) : null,
