@@ -32,6 +32,10 @@ export default defineConfig({
           testTimeout: 30_000,
           sequence: { groupOrder: 0 },
           maxWorkers: override || cores,
+          // A worker keeps the modules it imported (CSL, the sandbox chain) for its next file, as the other
+          // projects do: importing them again per file was half of the project's CPU time. A file's
+          // vi.mock (tests/unit/desktop mocks electron) is undone before the worker's next file.
+          isolate: false,
           // No unit test reaches a database: they run without DATABASE_URL, so their answer is the same
           // on both engines and `npm test` runs them once per tree (tests/helpers/run-scripts.mjs).
           env: { DATABASE_URL: '' },
