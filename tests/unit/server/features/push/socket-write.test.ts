@@ -1,0 +1,88 @@
+// A frame written to a connection's socket: in one system call when nothing is queued on it, through
+// the stream otherwise; either way every byte arrives, in the order written, also when the reader
+// lags and the kernel's buffer fills up in the middle of a frame.
+import net from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { writeFrame } from '../../../../../server/features/push/socket-write';
+
+const opened: net.Socket[] = [];
+let server: net.Server | null = null;
+
+afterEach(async () => {
+  for (const s of opened.splice(0)) s.destroy();
+  await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
+  server = null;
+});
+
+/** A connected pair of TCP sockets on the loopback: the server's side (written to) and the client's (reading, paused at first). */
+async function pair(): Promise<{ writer: net.Socket; reader: net.Socket }> {
+  const accepted = new Promise<net.Socket>((resolve) => {
+    server = net.createServer((s) => resolve(s));
+  });
+  await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
+  const reader = net.connect((server!.address() as net.AddressInfo).port, '127.0.0.1');
+  reader.pause();
+  const writer = await accepted;
+  opened.push(writer, reader);
+  return { writer, reader };
+}
+
+/** Frames of `size` bytes, each filled with its own number, so order and completeness can be checked. */
+const frames = (count: number, size: number) => Array.from({ length: count }, (_, i) => Buffer.alloc(size, i % 251));
+
+function readAll(reader: net.Socket, bytes: number): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  let got = 0;
+  return new Promise((resolve) => {
+    reader.on('data', (c: Buffer) => {
+      chunks.push(c);
+      got += c.length;
+      if (got >= bytes) resolve(Buffer.concat(chunks));
+    });
+    reader.resume();
+  });
+}
+
+describe('writeFrame', () => {
+  it('writes a frame to an idle TCP socket in one system call, outside the stream', async () => {
+    const { writer, reader } = await pair();
+    const list = frames(20, 600);
+    for (const f of list) writeFrame(writer, f);
+    // The stream saw none of it: nothing queued, nothing counted as written through it.
+    expect(writer.writableLength).toBe(0);
+    expect(writer.bytesWritten).toBe(0);
+    expect(await readAll(reader, 20 * 600)).toEqual(Buffer.concat(list));
+  });
+
+  it('queues through the stream once the kernel buffer is full, and every byte arrives in order', async () => {
+    const { writer, reader } = await pair();
+    // Far more than the loopback's socket buffers hold while the reader is paused.
+    const list = frames(400, 64 * 1024);
+    for (const f of list) writeFrame(writer, f);
+    expect(writer.writableLength).toBeGreaterThan(0);
+    const got = await readAll(reader, list.length * 64 * 1024);
+    expect(got.length).toBe(list.length * 64 * 1024);
+    expect(got.equals(Buffer.concat(list))).toBe(true);
+  });
+
+  it('takes the stream for a socket that is not a plain TCP socket', async () => {
+    const { PassThrough } = await import('node:stream');
+    const stream = new PassThrough();
+    const f = Buffer.from('frame');
+    writeFrame(stream, f);
+    expect(stream.read()).toEqual(f);
+  });
+
+  it('lets the stream report a write to a closed connection', async () => {
+    const { writer, reader } = await pair();
+    reader.destroy();
+    await new Promise((r) => setTimeout(r, 50));
+    const errors: Error[] = [];
+    writer.on('error', (e) => errors.push(e));
+    for (let i = 0; i < 50 && !writer.destroyed; i++) {
+      writeFrame(writer, Buffer.alloc(600, 1));
+      await new Promise((r) => setTimeout(r, 5));
+    }
+    expect(writer.destroyed).toBe(true);
+  });
+});
