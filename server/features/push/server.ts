@@ -17,7 +17,7 @@ import type { CardanoNetwork } from '../../../shared/cardano/address';
 import { networkApi, type CallBackend } from './network-api';
 import { answerFrame, endpointOf, errorFrame, parseFrame, PushError, badParams, textFrame, type Frame, type MessageId } from './protocol';
 import type { PushHub, Subscriber } from './hub';
-import { writeFrame } from './socket-write';
+import { isPlainTcp, writeFrame } from './socket-write';
 import * as commands from './commands';
 
 /** The path of the push API (Blockfrost serves it at wss://cardano-mainnet.blockfrost.io/ws). */
@@ -67,6 +67,7 @@ class Session implements Subscriber {
   blockSent = 0;
   addresses: Set<string> = new Set();
   lastSeen: number;
+  private readonly plainTcp: boolean;
 
   constructor(
     readonly ws: WebSocket,
@@ -82,6 +83,7 @@ class Session implements Subscriber {
     now: number,
   ) {
     this.lastSeen = now;
+    this.plainTcp = isPlainTcp(socket);
   }
 
   write(frame: Buffer): void {
@@ -90,7 +92,7 @@ class Session implements Subscriber {
       this.ws.close(1008, 'Notifications are not being read');
       return;
     }
-    writeFrame(this.socket, frame);
+    writeFrame(this.socket, frame, this.plainTcp);
   }
 
   /** Sends a message's text as one frame. */

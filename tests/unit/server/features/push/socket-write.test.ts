@@ -3,7 +3,7 @@
 // lags and the kernel's buffer fills up in the middle of a frame.
 import net from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { writeFrame } from '../../../../../server/features/push/socket-write';
+import { isPlainTcp, writeFrame } from '../../../../../server/features/push/socket-write';
 
 const opened: net.Socket[] = [];
 let server: net.Server | null = null;
@@ -47,7 +47,7 @@ describe('writeFrame', () => {
   it('writes a frame to an idle TCP socket in one system call, outside the stream', async () => {
     const { writer, reader } = await pair();
     const list = frames(20, 600);
-    for (const f of list) writeFrame(writer, f);
+    for (const f of list) writeFrame(writer, f, isPlainTcp(writer));
     // The stream saw none of it: nothing queued, nothing counted as written through it.
     expect(writer.writableLength).toBe(0);
     expect(writer.bytesWritten).toBe(0);
@@ -58,7 +58,7 @@ describe('writeFrame', () => {
     const { writer, reader } = await pair();
     // Far more than the loopback's socket buffers hold while the reader is paused.
     const list = frames(400, 64 * 1024);
-    for (const f of list) writeFrame(writer, f);
+    for (const f of list) writeFrame(writer, f, isPlainTcp(writer));
     expect(writer.writableLength).toBeGreaterThan(0);
     const got = await readAll(reader, list.length * 64 * 1024);
     expect(got.length).toBe(list.length * 64 * 1024);
@@ -69,7 +69,8 @@ describe('writeFrame', () => {
     const { PassThrough } = await import('node:stream');
     const stream = new PassThrough();
     const f = Buffer.from('frame');
-    writeFrame(stream, f);
+    expect(isPlainTcp(stream)).toBe(false);
+    writeFrame(stream, f, isPlainTcp(stream));
     expect(stream.read()).toEqual(f);
   });
 
@@ -80,7 +81,7 @@ describe('writeFrame', () => {
     const errors: Error[] = [];
     writer.on('error', (e) => errors.push(e));
     for (let i = 0; i < 50 && !writer.destroyed; i++) {
-      writeFrame(writer, Buffer.alloc(600, 1));
+      writeFrame(writer, Buffer.alloc(600, 1), true);
       await new Promise((r) => setTimeout(r, 5));
     }
     expect(writer.destroyed).toBe(true);
