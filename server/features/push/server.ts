@@ -17,7 +17,7 @@ import type { CardanoNetwork } from '../../../shared/cardano/address';
 import { networkApi, type CallBackend } from './network-api';
 import { answerFrame, endpointOf, errorFrame, parseFrame, PushError, badParams, textFrame, type Frame, type MessageId } from './protocol';
 import type { PushHub, Subscriber } from './hub';
-import { isPlainTcp, writeFrame } from './socket-write';
+import { FrameWriter } from './socket-write';
 import * as commands from './commands';
 
 /** The path of the push API (Blockfrost serves it at wss://cardano-mainnet.blockfrost.io/ws). */
@@ -67,7 +67,7 @@ class Session implements Subscriber {
   blockSent = 0;
   addresses: Set<string> = new Set();
   lastSeen: number;
-  private readonly plainTcp: boolean;
+  private readonly frames: FrameWriter;
 
   constructor(
     readonly ws: WebSocket,
@@ -83,7 +83,7 @@ class Session implements Subscriber {
     now: number,
   ) {
     this.lastSeen = now;
-    this.plainTcp = isPlainTcp(socket);
+    this.frames = new FrameWriter(socket);
   }
 
   write(frame: Buffer): void {
@@ -92,7 +92,7 @@ class Session implements Subscriber {
       this.ws.close(1008, 'Notifications are not being read');
       return;
     }
-    writeFrame(this.socket, frame, this.plainTcp);
+    this.frames.write(frame);
   }
 
   /** Sends a message's text as one frame. */
