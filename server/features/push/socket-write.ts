@@ -14,7 +14,7 @@ export function isPlainTcp(socket: Duplex): boolean {
 /**
  * Writes one connection's frames. With nothing queued on a plain TCP socket, a frame goes to the
  * kernel in one write(2) on its descriptor, without the stream's request object, callback and
- * bookkeeping (a tenth of a fan-out's processor time). Whatever that write did not take (the
+ * bookkeeping (up to a tenth of a fan-out's processor time). Whatever that write did not take (the
  * kernel's buffer full, an error) goes through the stream's write, which queues it behind nothing
  * and reports an error its own way; with something queued already, the whole frame does, so frames
  * never overtake each other.
