@@ -28,7 +28,7 @@ import { insertProjects } from './lib/fixtures';
 import { machine, percentile, ratio, row } from './lib/report';
 import { advanceTracked, type FollowedBlock } from '../../server/features/txs/index';
 import { postgresEngine, sqliteEngine } from './lib/scratch-db';
-import type { MemoryReading, PushGatewayInfo } from './lib/push-gateway';
+import type { CpuReading, MemoryReading, PushGatewayInfo } from './lib/push-gateway';
 import type { ClientConnection, ClientReport } from './lib/push-clients';
 
 const CONNECTIONS = Number(process.env.BENCH_PUSH_CONNECTIONS ?? 10_000);
@@ -68,6 +68,7 @@ interface Gateway {
   url: string;
   info: PushGatewayInfo;
   memory(): Promise<MemoryReading>;
+  cpu(): Promise<CpuReading>;
   stop(): Promise<void>;
 }
 
@@ -90,6 +91,11 @@ async function startGateway(env: Record<string, string>): Promise<Gateway> {
       child.send({ type: 'memory' });
       return r;
     },
+    cpu: () => {
+      const r = reply<CpuReading>(child, 'cpu');
+      child.send({ type: 'cpu' });
+      return r;
+    },
     stop: () =>
       new Promise<void>((done) => {
         if (child.exitCode !== null || !child.connected) return done();
@@ -101,6 +107,8 @@ async function startGateway(env: Record<string, string>): Promise<Gateway> {
 
 interface Clients {
   report(from: number, to: number): Promise<ClientReport[]>;
+  /** The client processes' processor time so far, in all (ms). */
+  cpu(): Promise<number>;
   stop(): Promise<void>;
 }
 
@@ -124,6 +132,16 @@ async function openClients(gw: Gateway, connections: ClientConnection[], procs: 
           return r;
         }),
       ),
+    cpu: async () => {
+      const all = await Promise.all(
+        children.map((c) => {
+          const r = reply<{ ms: number }>(c, 'cpu');
+          c.send({ type: 'cpu' });
+          return r;
+        }),
+      );
+      return all.reduce((n, r) => n + r.ms, 0);
+    },
     stop: async () => {
       await Promise.all(
         children.map(
@@ -305,13 +323,21 @@ async function oneGateway(): Promise<void> {
     const heapEach = (after.heapUsed + after.external - before.heapUsed - before.external) / CONNECTIONS;
     console.log(`gateway memory: RSS ${(before.rss / 2 ** 20).toFixed(1)} → ${(after.rss / 2 ** 20).toFixed(1)} MiB, heap+external ${((before.heapUsed + before.external) / 2 ** 20).toFixed(1)} → ${((after.heapUsed + after.external) / 2 ** 20).toFixed(1)} MiB`);
 
+    const [gwBefore, clientsBefore] = await Promise.all([gw.cpu(), clients.cpu()]);
     const { from, to, paid } = await runBlocks(gw, payer(gw, keys[0]!), addresses);
+    const [gwAfter, clientsAfter] = await Promise.all([gw.cpu(), clients.cpu()]);
     const d = delivery(await clients.report(from, to), CONNECTIONS, from, to, paid);
     const blockP99 = p99(d.blockDelays);
     const addressP99 = p99(d.addressDelays);
     console.log(`blocks ${from}–${to}: ${d.blockDelays.length} block notifications, p50 ${fmt(percentile(d.blockDelays, 50))}, p99 ${fmt(blockP99)}, max ${fmt(d.blockDelays.at(-1) ?? NaN)}; ${d.notes} of ${d.expectedNotes} address notifications, p50 ${fmt(percentile(d.addressDelays.sort(), 50))}, p99 ${fmt(addressP99)}`);
     for (const b of d.badHeights) console.log(`  not delivered once to every subscriber: ${b}`);
     for (const [h, delays] of d.perHeight) console.log(`  block ${h}: p50 ${fmt(percentile(delays, 50))}, p99 ${fmt(percentile(delays, 99))}`);
+    // Processor time per block over the blocks' stretch (the payments and their answers included):
+    // what the gateway and the clients ask of the machine's cores, whatever else runs on them.
+    const perBlock = (ms: number) => fmt(ms / BLOCKS);
+    console.log(
+      `processor time per block: gateway main thread ${perBlock(gwAfter.mainMs - gwBefore.mainMs)} (waiting for a core ${perBlock(gwAfter.mainWaitMs - gwBefore.mainWaitMs)}), gateway process ${perBlock(gwAfter.processMs - gwBefore.processMs)}, client processes ${perBlock(clientsAfter - clientsBefore)}`,
+    );
     const n = CONNECTIONS.toLocaleString('en-US');
     row({ bench: 'push', measure: `gateway memory per idle connection (RSS), ${n} connections`, figure: `${(rssEach / KB).toFixed(1)} KB`, baseline: '', ratio: '', target: '≤ 20 KB', pass: rssEach <= 20 * KB });
     row({ bench: 'push', measure: `gateway memory per idle connection (heap + external), ${n} connections`, figure: `${(heapEach / KB).toFixed(1)} KB`, baseline: '', ratio: '', target: '≤ 20 KB', pass: heapEach <= 20 * KB });

@@ -17,6 +17,7 @@ import type { CardanoNetwork } from '../../../shared/cardano/address';
 import { networkApi, type CallBackend } from './network-api';
 import { answerFrame, endpointOf, errorFrame, parseFrame, PushError, badParams, textFrame, type Frame, type MessageId } from './protocol';
 import type { PushHub, Subscriber } from './hub';
+import { FrameWriter } from './socket-write';
 import * as commands from './commands';
 
 /** The path of the push API (Blockfrost serves it at wss://cardano-mainnet.blockfrost.io/ws). */
@@ -55,10 +56,10 @@ export interface PushServerDeps {
 
 /**
  * One connection. Its frames are written to the upgraded socket itself, header and payload in one
- * buffer (a block's is shared by every subscriber with the same subscription id): one socket write
- * each, where the library's send frames every message again and writes it in two. The library's own
- * frames (pongs, the close) go to the same socket between whole frames, as it writes each frame at
- * once: it holds frames back only while compressing, and compression is off.
+ * buffer (a block's is shared by every subscriber with the same subscription id): one system call
+ * each (socket-write.ts), where the library's send frames every message again and writes it in two.
+ * The library's own frames (pongs, the close) go to the same socket between whole frames, as it
+ * writes each frame at once: it holds frames back only while compressing, and compression is off.
  */
 class Session implements Subscriber {
   blockSubscription: MessageId | undefined = undefined;
@@ -66,6 +67,7 @@ class Session implements Subscriber {
   blockSent = 0;
   addresses: Set<string> = new Set();
   lastSeen: number;
+  private readonly frames: FrameWriter;
 
   constructor(
     readonly ws: WebSocket,
@@ -81,6 +83,7 @@ class Session implements Subscriber {
     now: number,
   ) {
     this.lastSeen = now;
+    this.frames = new FrameWriter(socket);
   }
 
   write(frame: Buffer): void {
@@ -89,7 +92,7 @@ class Session implements Subscriber {
       this.ws.close(1008, 'Notifications are not being read');
       return;
     }
-    this.socket.write(frame);
+    this.frames.write(frame);
   }
 
   /** Sends a message's text as one frame. */

@@ -3,7 +3,8 @@
 // accepted transactions read from it every 250 ms (each read followed by the chain's preparation of
 // what its answers will need), a block every BENCH_BLOCK_MS, limits in Redis when
 // BENCH_REDIS_URL names one. Answers {type: 'memory'} with its memory after two full collections
-// (started with --expose-gc).
+// (started with --expose-gc), {type: 'cpu'} with its processor time so far.
+import fs from 'node:fs';
 import path from 'node:path';
 import { loadConfig } from '../../../server/config';
 import { createDb } from '../../../server/db/index';
@@ -16,6 +17,13 @@ export interface PushGatewayInfo {
   genesisTime: number;
   blockIntervalMs: number;
   wallets: Array<{ address: string; mnemonic: string }>;
+}
+
+/** Processor time so far (ms): the main thread's, with how long it waited for a core (Linux), and the whole process's. */
+export interface CpuReading {
+  mainMs: number;
+  mainWaitMs: number;
+  processMs: number;
 }
 
 export interface MemoryReading {
@@ -52,7 +60,24 @@ const chain = chains.preprod!;
 await chain.prepare({ build: true });
 const gateway = await startGateway({ config, db, logger, version: 'bench', port: 0, host: '127.0.0.1', chains });
 
+/** The main thread's processor time and run-queue wait from /proc (null elsewhere). */
+function mainThread(): { cpu: number; wait: number } | null {
+  try {
+    const [cpu, wait] = fs.readFileSync(`/proc/self/task/${process.pid}/schedstat`, 'utf8').split(' ').map(Number);
+    return { cpu: cpu! / 1e6, wait: wait! / 1e6 };
+  } catch {
+    return null;
+  }
+}
+
 process.on('message', (m: { type: string }) => {
+  if (m.type === 'cpu') {
+    const u = process.cpuUsage();
+    const processMs = (u.user + u.system) / 1000;
+    const main = mainThread();
+    process.send!({ type: 'cpu', mainMs: main?.cpu ?? processMs, mainWaitMs: main?.wait ?? NaN, processMs } satisfies CpuReading & { type: string });
+    return;
+  }
   if (m.type !== 'memory') return;
   const gc = (globalThis as { gc?: () => void }).gc;
   gc?.();

@@ -58,15 +58,23 @@ function readFrames(frames: Buffer[]): string[] {
   return texts;
 }
 
-/** A subscriber that keeps the frames written to it; `frames` are the messages read from them. */
-const subscriber = (blockSubscription: string | number = 'b'): Subscriber & { frames: any[]; raw: Buffer[] } => {
+/**
+ * A subscriber that keeps the frames written to it; `frames` are the messages read from them. With
+ * `writeUs`, each write takes that long (a socket's system call), so a fan-out to a few thousand
+ * lasts several of its turns.
+ */
+const subscriber = (blockSubscription: string | number = 'b', writeUs = 0): Subscriber & { frames: any[]; raw: Buffer[] } => {
   const raw: Buffer[] = [];
   return {
     get frames() {
       return readFrames(raw).map((t) => JSON.parse(t));
     },
     raw,
-    write: (f) => raw.push(f),
+    write: (f) => {
+      const until = performance.now() + writeUs / 1000;
+      while (performance.now() < until);
+      raw.push(f);
+    },
     blockSubscription,
     addressSubscription: 'a',
     blockSent: 0,
@@ -130,10 +138,11 @@ describe('the push hub', () => {
     expect(other.frames[0]).toEqual({ id: 7, type: 'message', data: chain.blocks[1] });
   });
 
-  it('writes a block to thousands in batches, letting the event loop turn between them, each subscriber once', async () => {
+  it('writes a block to thousands in turns, letting the event loop run between them, each subscriber once', async () => {
     const chain = new ScriptedChain(2);
     const feed = new NetworkFeed();
-    const subs = Array.from({ length: 1800 }, () => subscriber('b'));
+    // 1,800 writes of 20 µs: about 36 ms, several turns of 10 ms.
+    const subs = Array.from({ length: 1800 }, () => subscriber('b', 20));
     for (const s of subs) feed.subscribeBlocks(s);
     let turned = -1;
     setImmediate(() => (turned = subs.filter((s) => s.raw.length > 0).length));
@@ -147,13 +156,13 @@ describe('the push hub', () => {
   it("writes an address notification after its block on the connection, before the fan-out reaches it, and the block only once", async () => {
     const chain = new ScriptedChain(2);
     const feed = new NetworkFeed();
-    const subs = Array.from({ length: 1200 }, () => subscriber('b'));
+    const subs = Array.from({ length: 1200 }, () => subscriber('b', 20));
     for (const s of subs) feed.subscribeBlocks(s);
     const last = subs.at(-1)!;
     feed.setAddresses(last, [], ['addr_test1late']);
     const block = chain.append('a', ['addr_test1late']);
     const fanOut = feed.announceBlock(block);
-    // The fan-out has written its first batch only; the last subscriber's notification goes now, its block first.
+    // The fan-out has written its first turn only; the last subscriber's notification goes now, its block first.
     expect(last.raw).toEqual([]);
     feed.announceAddresses(feed.notificationsOf(block, chain.txs.get(block.hash)!), true);
     expect(last.frames.map((f) => f.id)).toEqual(['b', 'a']);
