@@ -47,7 +47,14 @@ describe('a crash while delivering', () => {
     const first = await startWorker();
     // Wait until events flow, then kill the process without warning.
     await receiver.waitFor((r) => r.length >= 10, 30_000);
+    // The next delivery is held unanswered, so one is surely in flight when the process dies (on a busy
+    // machine the process could otherwise be killed between two of them).
+    const before = receiver.received.length;
+    receiver.state.respond = () => 'hang';
+    await receiver.waitFor((r) => r.length > before, 30_000);
+    const heldId = receiver.received[before]!.body?.id as string;
     await stopServerProcess(first, 'SIGKILL');
+    receiver.state.respond = () => 200;
     const atCrash = await db('webhook_events').where({ webhook_id: webhookId }).select('id', 'block_height', 'status', 'claimed_until');
     // Fewer than the receiver has, perhaps: a block's events are sent as soon as its write holds the cursor, before it commits.
     expect(atCrash.length).toBeGreaterThan(0);
@@ -63,6 +70,8 @@ describe('a crash while delivering', () => {
         const got = new Set(r.map((x) => x.body?.id));
         return [...ids].every((id) => got.has(id));
       }, 30_000);
+      // The delivery the crash cut off is made again, answered this time.
+      await receiver.waitFor((r) => r.filter((x) => x.body?.id === heldId).length >= 2, 30_000);
       // The restarted worker's follower goes on past the crash: an event for a block after the last one
       // it left. (The receiver often has every event of the crash already, so without this the worker
       // could be stopped before it had even started.)
