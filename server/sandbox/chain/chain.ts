@@ -499,9 +499,10 @@ function listsAhead(chain: Omit<SandboxChain, 'prepare'>, tipHeight: () => numbe
   return {
     /** Whether a list has read the chain's history (a segment outside the address window, or a deep page of votes). */
     read: () => historyRead() || chain.governance().deepPagesRead(),
+    // The committee's votes first: a few hundred microseconds an epoch, where a segment is tens of milliseconds.
     sumAhead: () => {
-      sumAhead(tipHeight());
       chain.governance().countCommitteeVotesAhead();
+      sumAhead(tipHeight());
     },
   };
 }
