@@ -494,14 +494,15 @@ export function createSandboxChain(options: SandboxChainOptions): SandboxChain {
   return { ...chain, prepare: preparer({ tipHeight, segmentLength, simulated, simBlock, unspentBuilt: () => unspent.built, unspentAt, lists: listsAhead(chain, tipHeight, sumAhead, historyRead) }) };
 }
 
-/** What prepare() sums ahead for the lists: the blocks' and epochs' totals, the committee's votes per epoch. */
+/** What prepare() sums ahead for the lists: the blocks' and epochs' totals, the committee's and the pools' votes per epoch. */
 function listsAhead(chain: Omit<SandboxChain, 'prepare'>, tipHeight: () => number, sumAhead: (tip: number) => void, historyRead: () => boolean) {
   return {
     /** Whether a list has read the chain's history (a segment outside the address window, or a deep page of votes). */
     read: () => historyRead() || chain.governance().deepPagesRead(),
-    // The committee's votes first: a few hundred microseconds an epoch, where a segment is tens of milliseconds.
+    // The votes first (the committee's, each pool's): some microseconds an epoch, where a segment is tens of milliseconds.
     sumAhead: () => {
       chain.governance().countCommitteeVotesAhead();
+      chain.governance().countPoolVotesAhead();
       sumAhead(tipHeight());
     },
   };

@@ -429,7 +429,14 @@ function committeeAnswers(g: GovRows) {
 
 /** /governance/proposals with each proposal's parameters, withdrawals, votes and metadata, and a pool's votes. */
 function proposalAnswers(g: GovRows) {
-  const { ctx, epochOf, sortKey, epochVotes, worldProposals, poolVotes, live, liveVotes, proposalByRef, pageOf, votesOnProposal, countedOn, slice, proposalObject } = g;
+  const { ctx, epochOf, sortKey, epochVotes, worldProposals, poolVotes, live, liveVotes, proposalByRef, pageOf, countAhead, votesOnProposal, countedOn, slice, proposalObject } = g;
+  /** A pool's world votes cast in an epoch, up to the tip. */
+  const poolWorldAt = (pool: (typeof ctx.pools)[number], tip: number) => (e: number): Vote[] =>
+    epochVotes(`spo|${pool.hex}`, e, () => {
+      const out: Vote[] = [];
+      for (let pe = e - 3; pe <= e; pe++) for (const p of worldProposals(pe)) for (const v of poolVotes(pool, p)) if (epochOf(v.height) === e && v.height <= tip) out.push(v);
+      return out.sort(sortKey);
+    });
   return {
     proposals(page: Page) {
       const tip = ctx.tip();
@@ -464,15 +471,16 @@ function proposalAnswers(g: GovRows) {
       if (!p || !c) return null;
       return { id: govActionId(p.txHash, p.index), tx_hash: p.txHash, cert_index: p.index, url: c.url, hash: c.hash, json_metadata: c.json, bytes: c.bytes };
     },
+    /** Counts every pool's votes of the closed epochs not counted yet (in time slices), as the first deep page of each pool's /votes would. */
+    countPoolVotesAhead() {
+      const tip = ctx.tip();
+      for (const pool of ctx.pools) countAhead(`spo|${pool.hex}`, 1, epochOf(tip) - 1, poolWorldAt(pool, tip));
+    },
     poolVotes(poolHex: string, page: Page) {
       const pool = ctx.pools.find((p) => p.hex === poolHex);
       if (!pool) return null;
       const tip = ctx.tip();
-      const worldAt = (e: number): Vote[] => epochVotes(`spo|${pool.hex}`, e, () => {
-        const out: Vote[] = [];
-        for (let pe = e - 3; pe <= e; pe++) for (const p of worldProposals(pe)) for (const v of poolVotes(pool, p)) if (epochOf(v.height) === e && v.height <= tip) out.push(v);
-        return out.sort(sortKey);
-      });
+      const worldAt = poolWorldAt(pool, tip);
       const liveItems = liveVotes().filter((v) => v.role === 'spo' && v.voterHex === poolHex);
       return pageOf(page, 1, epochOf(tip), worldAt, liveItems, VOTES_PER_EPOCH, `spo|${pool.hex}`).map((v) => ({ tx_hash: v.txHash, cert_index: v.certIndex, vote: v.vote }));
     },
