@@ -663,9 +663,15 @@ function backgroundSimulation(base: Omit<BackgroundOptions, 'auxData' | 'keyOf' 
   // but not hashed, a quarter of a segment's work, since no total depends on a hash (a body holds
   // its inputs' hashes at a fixed size). Its transactions are not indexed, their hashes being none.
   const unhashed: TxEncoder = { body: (tx) => simContext.encoder.body(tx), hash: () => UNHASHED };
+  // Its distribution alone is hashed (kept with the others: tx-cbor.ts), a few percent of its work,
+  // so a segment summed ahead by prepare() also leaves the hash that nut.link's records, an asset's
+  // mints and the distributions' own /txs read.
   const totalsOnly = {
     start: (index: number): SegmentRun => segmentRun({ ...segmentContext(simContext, index, branches), encoder: unhashed }, index),
-    finish: (made: Segment): Segment => forkedSegment(made, branches, base.segmentLength),
+    finish: (made: Segment): Segment => {
+      simContext.distributionHash(made.index);
+      return forkedSegment(made, branches, base.segmentLength);
+    },
   };
   return { txIndex, simContext, startSegment, finishSegment, totalsOnly };
 }
