@@ -105,6 +105,23 @@ const PARAMETER_FIELDS = [
 /** Epochs a page walks from an end of its list, beyond half those its running counts still lack, before it reads the counts. */
 const WALKED_EPOCHS = 64;
 
+/** A list's running counts, four bytes an epoch: item counts of its first k epochs for every k. */
+class RunningCounts {
+  private items = new Uint32Array(64);
+  length = 1;
+  at(k: number): number {
+    return this.items[k]!;
+  }
+  push(total: number): void {
+    if (this.length === this.items.length) {
+      const grown = new Uint32Array(this.items.length * 2);
+      grown.set(this.items);
+      this.items = grown;
+    }
+    this.items[this.length++] = total;
+  }
+}
+
 /**
  * Deep pages of a list built epoch by epoch: the list's world items counted per closed epoch once
  * (running counts kept per list, extended as epochs close, in time slices: budget.ts), so a page
@@ -112,14 +129,14 @@ const WALKED_EPOCHS = 64;
  */
 function epochIndexedPage(g: Governance) {
   const { ctx, epochOf, sortKey, counting } = g;
-  const running = new Map<string, number[]>();
+  const running = new Map<string, RunningCounts>();
   /** Whether a deep page has counted a list's epochs: a list some client pages through. */
   let deepRead = false;
   /** Items of the list in epochs from..from+k−1 for every k up to the last closed epoch. */
-  const runningCounts = <T>(list: string, from: number, closed: number, worldAt: (epoch: number) => T[]): number[] => {
+  const runningCounts = <T>(list: string, from: number, closed: number, worldAt: (epoch: number) => T[]): RunningCounts => {
     let counts = running.get(list);
     if (!counts) {
-      counts = [0];
+      counts = new RunningCounts();
       running.set(list, counts);
       if (running.size > 64) running.delete(running.keys().next().value!);
     }
@@ -128,7 +145,7 @@ function epochIndexedPage(g: Governance) {
     for (let e = from + counts.length - 1; e <= closed; e++) {
       counting.on = true;
       try {
-        counts.push(counts[counts.length - 1]! + worldAt(e).length);
+        counts.push(counts.at(counts.length - 1) + worldAt(e).length);
       } finally {
         counting.on = false;
       }
@@ -149,7 +166,7 @@ function epochIndexedPage(g: Governance) {
   const indexedPage = <T extends { height: number; order: number }>(list: string, page: Page, from: number, to: number, worldAt: (epoch: number) => T[], liveItems: T[]): T[] => {
     const closed = Math.min(to, epochOf(ctx.tip()) - 1);
     const counts = runningCounts(list, from, closed, worldAt);
-    const closedTotal = counts[Math.max(0, closed - from + 1)]!;
+    const closedTotal = counts.at(Math.max(0, closed - from + 1));
     const open: T[] = [];
     for (let e = Math.max(from, closed + 1); e <= to; e++) open.push(...worldAt(e));
     const pick = page.order === 'desc' ? tieFlipped : <U>(items: U[], j: number): U => items[j]!;
@@ -160,10 +177,10 @@ function epochIndexedPage(g: Governance) {
       let hi = closed - from + 1;
       while (hi - lo > 1) {
         const mid = (lo + hi) >>> 1;
-        if (counts[mid]! <= i) lo = mid;
+        if (counts.at(mid) <= i) lo = mid;
         else hi = mid;
       }
-      return pick(worldAt(from + lo), i - counts[lo]!);
+      return pick(worldAt(from + lo), i - counts.at(lo));
     };
     return mergedPage(closedTotal + open.length, at, liveItems, page, sortKey);
   };
