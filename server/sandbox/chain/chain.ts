@@ -282,7 +282,9 @@ function segmentCache(start: (index: number) => SegmentRun, finish: (made: Segme
       spent();
     }
   };
-  return { segment, simBlock, blockTotals, sumAhead, historyRead: () => historyRead, simulated: (index: number): boolean => segments.has(index) || runs.has(index) };
+  /** The tip's segment simulated whole and indexed by address, as the address window's histories read it. */
+  const tipSegmentWhole = (tip: number): void => void segmentAddressTxs(segment(Math.floor(tip / segmentLength)));
+  return { segment, simBlock, blockTotals, sumAhead, tipSegmentWhole, historyRead: () => historyRead, simulated: (index: number): boolean => segments.has(index) || runs.has(index) };
 }
 
 /** Segments whose blocks' totals are kept (totals.ts): 1.26 KB each at 60 blocks, some 245,000 blocks in all. */
@@ -388,17 +390,17 @@ export function createSandboxChain(options: SandboxChainOptions): SandboxChain {
   const { liveStakeAt, stakeAt } = stakeViews(ledger, tipHeight, blocksPerEpoch, poolById, world, shares);
   /** The block whose end is the stake snapshot of an epoch: its last block. */
   const snapshotHeight = (epoch: number): number => (epoch + 1) * blocksPerEpoch - 1;
-  // A live transaction's index in its block follows the block's background transactions: computed
-  // once, since it needs the block's segment, which the cache may have let go by the next call.
+  // A live transaction's index in its block follows the block's background transactions: computed once,
+  // from the block's kept totals (totals.ts) or else its segment, which the cache may let go.
   const liveIndexes = new WeakMap<LiveTx, number>();
   const liveIndex = (t: LiveTx): number => {
     let i = liveIndexes.get(t);
-    if (i === undefined) liveIndexes.set(t, (i = simBlock(t.height).txs.length + t.order));
+    if (i === undefined) liveIndexes.set(t, (i = (totals.block(t.height)?.txCount ?? simBlock(t.height).txs.length) + t.order));
     return i;
   };
 
   const totals = new TotalsIndex(segmentLength, blocksPerEpoch, TOTALS_KEPT);
-  const { segment, simBlock, blockTotals, sumAhead, historyRead, simulated } = segmentCache(startSegment, finishSegment, totalsOnly, cacheSegments, segmentLength, () => Math.floor(Math.max(0, tipHeight() - addressWindowBlocks + 1) / segmentLength), totals, tipSegments(segmentLength, tipHeight, branches, txIndex));
+  const { segment, simBlock, blockTotals, sumAhead, historyRead, simulated, tipSegmentWhole } = segmentCache(startSegment, finishSegment, totalsOnly, cacheSegments, segmentLength, () => Math.floor(Math.max(0, tipHeight() - addressWindowBlocks + 1) / segmentLength), totals, tipSegments(segmentLength, tipHeight, branches, txIndex));
 
   // ---- references ----
   const resolveHeight = (ref: string | number, tip: number): number | null => {
@@ -491,7 +493,7 @@ export function createSandboxChain(options: SandboxChainOptions): SandboxChain {
     unspentAt, utxoObject, sumOf, knownAddress,
   };
   const chain = assembleChain(ctx);
-  return { ...chain, prepare: preparer({ tipHeight, segmentLength, simulated, simBlock, unspentBuilt: () => unspent.built, unspentAt, lists: listsAhead(chain, tipHeight, sumAhead, historyRead) }) };
+  return { ...chain, prepare: preparer({ tipHeight, segmentLength, simulated, simBlock, unspentBuilt: () => unspent.built, unspentAt, tipSegmentWhole: () => tipSegmentWhole(tipHeight()), lists: listsAhead(chain, tipHeight, sumAhead, historyRead) }) };
 }
 
 /** What prepare() sums ahead for the lists: the blocks' and epochs' totals, the committee's and the pools' votes per epoch. */
@@ -515,7 +517,7 @@ function listsAhead(chain: Omit<SandboxChain, 'prepare'>, tipHeight: () => numbe
  * slices a call once a list has read the chain's history (or with `build`), so the sweep never holds
  * the store's next read for long; `lists` sums them all before it answers.
  */
-function preparer(c: { tipHeight: () => number; segmentLength: number; simulated: (segment: number) => boolean; simBlock: (height: number) => SimBlock; unspentBuilt: () => boolean; unspentAt: (tip: number) => UnspentView; lists: { read: () => boolean; sumAhead: () => void } }) {
+function preparer(c: { tipHeight: () => number; segmentLength: number; simulated: (segment: number) => boolean; simBlock: (height: number) => SimBlock; unspentBuilt: () => boolean; unspentAt: (tip: number) => UnspentView; tipSegmentWhole: () => void; lists: { read: () => boolean; sumAhead: () => void } }) {
   return async (opts: { build?: boolean; lists?: boolean } = {}): Promise<void> => {
     const tip = c.tipHeight();
     if (opts.build || c.simulated(Math.floor(tip / c.segmentLength))) {
@@ -524,7 +526,11 @@ function preparer(c: { tipHeight: () => number; segmentLength: number; simulated
         c.simBlock(tip + PREPARE_AHEAD);
       });
     }
-    if (opts.build || c.unspentBuilt()) await sliced(() => void c.unspentAt(c.tipHeight()));
+    if (opts.build || c.unspentBuilt()) {
+      await sliced(() => void c.unspentAt(c.tipHeight()));
+      // Address and account histories read the tip's segment whole, with its index by address.
+      await sliced(c.tipSegmentWhole);
+    }
     if (opts.lists) await sliced(c.lists.sumAhead);
     else if (opts.build || c.lists.read()) {
       let slices = 0;
