@@ -14,8 +14,10 @@
 //     slowest page of each list, and the event loop's longest pause over all of them (what every
 //     other request waits at most behind a list). Target ≤ 100 ms of pause. Beside it, the longest
 //     turn of the event loop in the server thread's own CPU time (walk/busy.ts), which the time
-//     other processes held the cores does not lengthen. BENCH_SANDBOX_ONLY=lists runs this part
-//     alone (after the chain is built and the groups prepared).
+//     other processes held the cores does not lengthen, and the server thread's CPU time during a
+//     page. Before the lists, the chain's prepare({ lists: true }) sums the totals their pages read
+//     (BENCH_SANDBOX_LISTS=cold skips it: first reads without them). BENCH_SANDBOX_ONLY=lists runs
+//     this part alone (after the chain is built, the groups and the lists' totals prepared).
 //   memory: the heap after garbage collection, before and after the chain moves 3,000 blocks
 //     (BENCH_SANDBOX_STEPS, after as many unmeasured ones that fill the bounded caches) with a
 //     follower's reads at every block (the tip, its transactions in full); growth per block. Target < 2 KB.
@@ -28,7 +30,7 @@ import { createSandboxChain, memoryLedgerStore, sandboxRouter } from '../../serv
 import { GROUPS } from '../unit/server/sandbox/chain/walk/groups';
 import type { WalkFixture } from '../unit/server/sandbox/chain/walk/types';
 import { catalogPaths, lastPages, listPaths } from '../unit/server/sandbox/chain/walk/lists';
-import { busyClock, now } from '../unit/server/sandbox/chain/walk/busy';
+import { busyClock, now, threadCpuMs } from '../unit/server/sandbox/chain/walk/busy';
 import { machine, ms, percentile, ratio, row, table } from './lib/report';
 
 const BLOCKS = Number(process.env.BENCH_SANDBOX_BLOCKS ?? 100_000);
@@ -36,6 +38,8 @@ const STEPS = Number(process.env.BENCH_SANDBOX_STEPS ?? 3_000);
 /** `lists`: only the last pages of every list. */
 const ONLY = process.env.BENCH_SANDBOX_ONLY;
 if (ONLY !== undefined && ONLY !== 'lists') throw new Error(`BENCH_SANDBOX_ONLY is 'lists' or unset, not '${ONLY}'`);
+/** `cold`: the lists read without their totals summed ahead (what a first read costs then). */
+const COLD_LISTS = process.env.BENCH_SANDBOX_LISTS === 'cold';
 const REPEAT = 40;
 const TARGET_MS = 10;
 const TARGET_BYTES_PER_BLOCK = 2048;
@@ -81,6 +85,12 @@ async function main() {
     const f = { network: 'preprod', chain, clock, made: {}, http: { base, close: async () => undefined, get: async () => ({ status: 0, headers: new Headers(), body: null }) } } as WalkFixture;
     for (const group of GROUPS) await group.prepare?.(f);
     console.log(`A chain of ${chain.tipHeight().toLocaleString('en')} blocks (${GROUPS.map((g) => g.name).join(', ')} prepared).`);
+    if (!COLD_LISTS) {
+      // The lists' totals summed ahead, as a gateway's prepare() does once a list reads the chain's history.
+      const [t0, c0] = [now(), threadCpuMs()];
+      await chain.prepare({ lists: true });
+      console.log(`The lists' totals summed ahead (prepare({ lists: true })): ${((threadCpuMs() - c0) / 1000).toFixed(1)} s of CPU in ${((now() - t0) / 1000).toFixed(1)} s.`);
+    }
     if (ONLY === 'lists') {
       const lists = await lastPagesOfLists(base, f);
       listRow(lists, '');
@@ -183,13 +193,16 @@ function listRow(lists: ListsRun, baseline: string, against = ''): void {
 /** Every list at its last page and past it, in both orders: each list's slowest page, and the event loop's longest pause. */
 async function lastPagesOfLists(base: string, f: WalkFixture): Promise<ListsRun> {
   const paths = catalogPaths(f);
+  // The client runs in the server's thread: its first fetch() loads and compiles undici, tens of
+  // milliseconds that would be charged to the first list's page.
+  await (await fetch(`${base}/health`)).json();
   const loop = monitorEventLoopDelay({ resolution: 5 });
-  const slowest: Array<{ list: string; ms: number; page: number; pages: number; turnCpuMs: number }> = [];
+  const slowest: Array<{ list: string; ms: number; page: number; pages: number; turnCpuMs: number; cpuMs: number }> = [];
   const busy = busyClock();
   loop.enable();
   for (const { template, ordered } of listPaths()) {
     for (const order of ordered ? ['asc', 'desc'] : ['asc']) {
-      const entry = { list: `${template}${ordered ? ` ${order}` : ''}`, ms: 0, page: 0, pages: 0, turnCpuMs: 0 };
+      const entry = { list: `${template}${ordered ? ` ${order}` : ''}`, ms: 0, page: 0, pages: 0, turnCpuMs: 0, cpuMs: 0 };
       entry.pages = await lastPages(async (page, count) => {
         const t0 = now();
         const res = await fetch(`${base}${paths.get(template)}?count=${count}&page=${page}${ordered ? `&order=${order}` : ''}`);
@@ -197,6 +210,7 @@ async function lastPagesOfLists(base: string, f: WalkFixture): Promise<ListsRun>
         const took = now() - t0;
         if (res.status !== 200) throw new Error(`${template} page ${page} answered ${res.status}`);
         if (took > entry.ms) Object.assign(entry, { ms: took, page });
+        entry.cpuMs = Math.max(entry.cpuMs, busy.cpuDuring(t0, now()));
         entry.turnCpuMs = Math.max(entry.turnCpuMs, busy.longestTurn(t0, now()));
         return body.length;
       });
@@ -207,7 +221,9 @@ async function lastPagesOfLists(base: string, f: WalkFixture): Promise<ListsRun>
   busy.stop();
   slowest.sort((a, b) => b.ms - a.ms);
   console.log(`\nThe ten slowest of ${slowest.length} lists and orders at their last page or past it (count 100; the slowest page of each, of the last page holding data):`);
-  console.log(table(['list', 'slowest page', 'took', 'longest turn (CPU)', 'last page'], slowest.slice(0, 10).map((e) => [e.list, String(e.page), ms(e.ms), ms(e.turnCpuMs), e.pages.toLocaleString('en')])));
+  console.log(table(['list', 'slowest page', 'took', 'page CPU', 'longest turn (CPU)', 'last page'], slowest.slice(0, 10).map((e) => [e.list, String(e.page), ms(e.ms), ms(e.cpuMs), ms(e.turnCpuMs), e.pages.toLocaleString('en')])));
+  const byCpu = [...slowest].sort((a, b) => b.cpuMs - a.cpuMs);
+  console.log(`The most CPU of the server thread during one page: ${byCpu.slice(0, 5).map((e) => `${e.list} ${ms(e.cpuMs)}`).join(', ')}.`);
   const pauseMs = loop.max / 1e6;
   const turns = [...slowest].sort((a, b) => b.turnCpuMs - a.turnCpuMs);
   console.log(`The event loop's longest pause meanwhile: ${ms(pauseMs)}; its longest turn in the server thread's CPU time: ${ms(turns[0]!.turnCpuMs)} (${turns[0]!.list}).`);

@@ -71,7 +71,10 @@ export interface SandboxChain
    * tip, and keeps the UTXO set at the tip, once an answer built it (the address window's blocks,
    * about 2 s of CPU); `build` does both whatever was read. A gateway calls it after every read of
    * the store, so a block's announcement or an address's answer does not hold the event loop for it,
-   * and a chain nobody reads costs nothing.
+   * and a chain nobody reads costs nothing. Once a list has read the chain's history, it also sums
+   * the totals the lists of blocks and epochs and the committee's votes read (a few slices a call,
+   * newest segments first: totals.ts), so their pages answer from them; `lists` sums every one
+   * before it answers.
    */
-  prepare(opts?: { build?: boolean }): Promise<void>;
+  prepare(opts?: { build?: boolean; lists?: boolean }): Promise<void>;
 }

@@ -27,6 +27,7 @@ import { poolBook } from './pools';
 import { withGenesisPools } from './genesis-pools';
 import { LiveStake, stakeView, worldStake, type StakeView, type WorldStake } from './stake';
 import { UnspentIndex, type UnspentView, type Utxo } from './unspent';
+import { TotalsIndex } from './totals';
 import { segmentAddressTxs, segmentRun, type BlockTotals, type Segment, type SegmentRun, type SimBlock, type SimContext, type SimTx, type TxEncoder } from './simulate';
 import type { AddressUtxo } from '../../../shared/chain';
 import { poolModel, poolPaths } from './resources/pools/queries';
@@ -165,7 +166,7 @@ interface PartialSegments {
  * content depends on the blocks before it alone, and the spends of its outputs that an answer may
  * show are the tip's and those before it, so the answers are those of the whole segment.
  */
-function segmentCache(start: (index: number) => SegmentRun, finish: (made: Segment) => Segment, totalsOnly: { start: (index: number) => SegmentRun; finish: (made: Segment) => Segment }, cacheSegments: number, segmentLength: number, firstKept: () => number, partial?: PartialSegments) {
+function segmentCache(start: (index: number) => SegmentRun, finish: (made: Segment) => Segment, totalsOnly: { start: (index: number) => SegmentRun; finish: (made: Segment) => Segment }, cacheSegments: number, segmentLength: number, firstKept: () => number, totals: TotalsIndex, partial?: PartialSegments) {
   const segments = new Map<number, Segment>();
   // Segments half simulated by a sliced answer whose slice ended (budget.ts), or through the tip
   // only: the next slice, or the next block's answer, goes on from there.
@@ -200,6 +201,7 @@ function segmentCache(start: (index: number) => SegmentRun, finish: (made: Segme
     runs.delete(index);
     const made = finish(run.result());
     segments.set(index, made);
+    totals.add(index, made.blocks, false);
     evict();
     spent();
     return made;
@@ -224,30 +226,28 @@ function segmentCache(start: (index: number) => SegmentRun, finish: (made: Segme
     const through = partial && !segments.has(s) ? partial.through(s) : null;
     return (through !== null ? partly(s, offset, through - s * segmentLength) : null) ?? segment(s).blocks[offset]!;
   };
-  // A segment's totals, four numbers a block (BLOCK_TOTALS), kept for far more segments than the
-  // segments themselves: lists of blocks and epochs read only these, so a segment simulated for
-  // them is summed and let go at once (young garbage, which costs the collector nothing) rather than
-  // cached, where its hundreds of thousands of objects would be copied by every scavenge until
-  // promoted and then push the address window's segments out.
-  const totals = new Map<number, Float64Array>();
+  // The lists of blocks and epochs read only the blocks' totals (totals.ts), kept far longer than
+  // the segments: a segment simulated for them alone is summed and let go at once (young garbage,
+  // which costs the collector nothing) rather than cached, where its hundreds of thousands of
+  // objects would be copied by every scavenge until promoted and push the address window's out.
   const blockTotals = (height: number): BlockTotals => {
     const s = Math.floor(height / segmentLength);
-    let kept = totals.get(s);
-    if (!kept && partial && !segments.has(s) && partial.through(s) !== null) {
+    const hit = totals.block(height);
+    if (hit) {
+      totals.touch(s);
+      return hit;
+    }
+    if (partial && !segments.has(s) && partial.through(s) !== null) {
       // The tip's segment, simulated through the tip only: its blocks as they stand, nothing kept.
       const b = simBlock(height);
       return { txCount: b.txs.length, size: b.size, outputLovelace: b.outputLovelace, fees: b.fees };
     }
-    if (!kept) {
-      // The address window's segments are cached as ever: every address answer reads them.
-      const made = segments.get(s) ?? (s >= firstKept() ? segment(s) : simulateOnce(s));
-      kept = new Float64Array(made.blocks.length * 4);
-      made.blocks.forEach((b, i) => kept!.set([b.txs.length, b.size, b.outputLovelace, b.fees], i * 4));
-      totals.set(s, kept);
-      if (totals.size > TOTALS_KEPT) totals.delete(totals.keys().next().value!);
-    }
-    const i = (height - s * segmentLength) * 4;
-    return { txCount: kept[i]!, size: kept[i + 1]!, outputLovelace: kept[i + 2]!, fees: kept[i + 3]! };
+    // The address window's segments are cached as ever: every address answer reads them.
+    const cached = segments.get(s) ?? (s >= firstKept() ? segment(s) : null);
+    // A segment of history simulated for a list: from now on prepare() sums the others ahead.
+    if (!cached) historyRead = true;
+    totals.add(s, (cached ?? simulateOnce(s)).blocks, true);
+    return totals.block(height)!;
   };
   // Segments half simulated for their totals alone (their transactions unhashed): apart from runs.
   const totalsRuns = new Map<number, SegmentRun>();
@@ -258,10 +258,36 @@ function segmentCache(start: (index: number) => SegmentRun, finish: (made: Segme
     totalsRuns.delete(index);
     return totalsOnly.finish(run.result());
   };
-  return { segment, simBlock, blockTotals, simulated: (index: number): boolean => segments.has(index) || runs.has(index) };
+  let historyRead = false;
+  /** The segments summed so far without a gap: every one from low to high. */
+  let swept: { low: number; high: number } | null = null;
+  /** The next closed segment not yet summed: the newest after those summed, then the older ones down to 0. */
+  const nextUnsummed = (tip: number): number | null => {
+    const closedLast = Math.floor((tip + 1) / segmentLength) - 1;
+    if (closedLast < 0) return null;
+    swept ??= { low: closedLast + 1, high: closedLast };
+    while (swept.high < closedLast && totals.summed(swept.high + 1)) swept.high++;
+    if (swept.high < closedLast) return swept.high + 1;
+    while (swept.low > 0 && totals.summed(swept.low - 1)) swept.low--;
+    return swept.low > 0 ? swept.low - 1 : null;
+  };
+  /**
+   * Sums the closed segments not summed yet into the totals (the newest first), a segment a unit of
+   * sliced work, until every one up to the tip is. Their blocks' totals are kept while there is room.
+   */
+  const sumAhead = (tip: number): void => {
+    for (let s = nextUnsummed(tip); s !== null; s = nextUnsummed(tip)) {
+      const made = segments.get(s) ?? simulateOnce(s);
+      totals.add(s, made.blocks, false);
+      spent();
+    }
+  };
+  /** The tip's segment simulated whole and indexed by address, as the address window's histories read it. */
+  const tipSegmentWhole = (tip: number): void => void segmentAddressTxs(segment(Math.floor(tip / segmentLength)));
+  return { segment, simBlock, blockTotals, sumAhead, tipSegmentWhole, historyRead: () => historyRead, simulated: (index: number): boolean => segments.has(index) || runs.has(index) };
 }
 
-/** Segments whose block totals are kept: about 1.9 KB each, some 245,000 blocks in all. */
+/** Segments whose blocks' totals are kept (totals.ts): 1.26 KB each at 60 blocks, some 245,000 blocks in all. */
 const TOTALS_KEPT = 4096;
 
 /** The segment the tip is in, simulated through the tip when it is on one branch; its blocks' transactions indexed as they are made. */
@@ -364,16 +390,17 @@ export function createSandboxChain(options: SandboxChainOptions): SandboxChain {
   const { liveStakeAt, stakeAt } = stakeViews(ledger, tipHeight, blocksPerEpoch, poolById, world, shares);
   /** The block whose end is the stake snapshot of an epoch: its last block. */
   const snapshotHeight = (epoch: number): number => (epoch + 1) * blocksPerEpoch - 1;
-  // A live transaction's index in its block follows the block's background transactions: computed
-  // once, since it needs the block's segment, which the cache may have let go by the next call.
+  // A live transaction's index in its block follows the block's background transactions: computed once,
+  // from the block's kept totals (totals.ts) or else its segment, which the cache may let go.
   const liveIndexes = new WeakMap<LiveTx, number>();
   const liveIndex = (t: LiveTx): number => {
     let i = liveIndexes.get(t);
-    if (i === undefined) liveIndexes.set(t, (i = simBlock(t.height).txs.length + t.order));
+    if (i === undefined) liveIndexes.set(t, (i = (totals.block(t.height)?.txCount ?? simBlock(t.height).txs.length) + t.order));
     return i;
   };
 
-  const { segment, simBlock, blockTotals, simulated } = segmentCache(startSegment, finishSegment, totalsOnly, cacheSegments, segmentLength, () => Math.floor(Math.max(0, tipHeight() - addressWindowBlocks + 1) / segmentLength), tipSegments(segmentLength, tipHeight, branches, txIndex));
+  const totals = new TotalsIndex(segmentLength, blocksPerEpoch, TOTALS_KEPT);
+  const { segment, simBlock, blockTotals, sumAhead, historyRead, simulated, tipSegmentWhole } = segmentCache(startSegment, finishSegment, totalsOnly, cacheSegments, segmentLength, () => Math.floor(Math.max(0, tipHeight() - addressWindowBlocks + 1) / segmentLength), totals, tipSegments(segmentLength, tipHeight, branches, txIndex));
 
   // ---- references ----
   const resolveHeight = (ref: string | number, tip: number): number | null => {
@@ -461,19 +488,37 @@ export function createSandboxChain(options: SandboxChainOptions): SandboxChain {
   const ctx: ChainContext = {
     network, params, key, world, hashes, schedule, book, ledger, governance, nutlink, devAids, wallets, faucetKeys,
     clock, tipHeight, slotOf, timeOf, epochOf, snapshotHeight, poolById,
-    segment, simBlock, blockTotals, resolveHeight, resolveTx, txHash, txCbor: (tx) => simContext.cbor.transaction(tx), addressText, addressHistory,
+    segment, simBlock, blockTotals, epochTotals: (epoch) => totals.epoch(epoch), resolveHeight, resolveTx, txHash, txCbor: (tx) => simContext.cbor.transaction(tx), addressText, addressHistory,
     liveIndex, liveStakeAt, worldStake: shares, stakeAt, liveSums,
     unspentAt, utxoObject, sumOf, knownAddress,
   };
-  return { ...assembleChain(ctx), prepare: preparer({ tipHeight, segmentLength, simulated, simBlock, unspentBuilt: () => unspent.built, unspentAt }) };
+  const chain = assembleChain(ctx);
+  return { ...chain, prepare: preparer({ tipHeight, segmentLength, simulated, simBlock, unspentBuilt: () => unspent.built, unspentAt, tipSegmentWhole: () => tipSegmentWhole(tipHeight()), lists: listsAhead(chain, tipHeight, sumAhead, historyRead) }) };
+}
+
+/** What prepare() sums ahead for the lists: the blocks' and epochs' totals, the committee's and the pools' votes per epoch. */
+function listsAhead(chain: Omit<SandboxChain, 'prepare'>, tipHeight: () => number, sumAhead: (tip: number) => void, historyRead: () => boolean) {
+  return {
+    /** Whether a list has read the chain's history (a segment outside the address window, or a deep page of votes). */
+    read: () => historyRead() || chain.governance().deepPagesRead(),
+    // The votes first (the committee's, each pool's): some microseconds an epoch, where a segment is tens of milliseconds.
+    sumAhead: () => {
+      chain.governance().countCommitteeVotesAhead();
+      chain.governance().countPoolVotesAhead();
+      sumAhead(tipHeight());
+    },
+  };
 }
 
 /**
  * The chain's prepare(): keeps warm what answers have warmed, in time slices, so a chain nobody reads
  * costs nothing; `build` warms it whole (the network a gateway's clients will use, at start).
+ * The lists' totals (each block's and epoch's, the committee's votes per epoch) are summed a few
+ * slices a call once a list has read the chain's history (or with `build`), so the sweep never holds
+ * the store's next read for long; `lists` sums them all before it answers.
  */
-function preparer(c: { tipHeight: () => number; segmentLength: number; simulated: (segment: number) => boolean; simBlock: (height: number) => SimBlock; unspentBuilt: () => boolean; unspentAt: (tip: number) => UnspentView }) {
-  return async (opts: { build?: boolean } = {}): Promise<void> => {
+function preparer(c: { tipHeight: () => number; segmentLength: number; simulated: (segment: number) => boolean; simBlock: (height: number) => SimBlock; unspentBuilt: () => boolean; unspentAt: (tip: number) => UnspentView; tipSegmentWhole: () => void; lists: { read: () => boolean; sumAhead: () => void } }) {
+  return async (opts: { build?: boolean; lists?: boolean } = {}): Promise<void> => {
     const tip = c.tipHeight();
     if (opts.build || c.simulated(Math.floor(tip / c.segmentLength))) {
       await sliced(() => {
@@ -481,9 +526,23 @@ function preparer(c: { tipHeight: () => number; segmentLength: number; simulated
         c.simBlock(tip + PREPARE_AHEAD);
       });
     }
-    if (opts.build || c.unspentBuilt()) await sliced(() => void c.unspentAt(c.tipHeight()));
+    if (opts.build || c.unspentBuilt()) {
+      await sliced(() => void c.unspentAt(c.tipHeight()));
+      // Address and account histories read the tip's segment whole, with its index by address.
+      await sliced(c.tipSegmentWhole);
+    }
+    if (opts.lists) await sliced(c.lists.sumAhead);
+    else if (opts.build || c.lists.read()) {
+      let slices = 0;
+      await sliced(() => {
+        if (slices++ < LIST_SLICES_PER_PREPARE) c.lists.sumAhead();
+      });
+    }
   };
 }
+
+/** Slices of about 10 ms a prepare() call gives the lists' totals until they are all summed (one call per store read, every 250 ms). */
+const LIST_SLICES_PER_PREPARE = 4;
 
 /**
  * How far ahead of the tip prepare() simulates: far enough that the segment after the tip's is made
@@ -610,9 +669,15 @@ function backgroundSimulation(base: Omit<BackgroundOptions, 'auxData' | 'keyOf' 
   // but not hashed, a quarter of a segment's work, since no total depends on a hash (a body holds
   // its inputs' hashes at a fixed size). Its transactions are not indexed, their hashes being none.
   const unhashed: TxEncoder = { body: (tx) => simContext.encoder.body(tx), hash: () => UNHASHED };
+  // Its distribution alone is hashed (kept with the others: tx-cbor.ts), a few percent of its work,
+  // so a segment summed ahead by prepare() also leaves the hash that nut.link's records, an asset's
+  // mints and the distributions' own /txs read.
   const totalsOnly = {
     start: (index: number): SegmentRun => segmentRun({ ...segmentContext(simContext, index, branches), encoder: unhashed }, index),
-    finish: (made: Segment): Segment => forkedSegment(made, branches, base.segmentLength),
+    finish: (made: Segment): Segment => {
+      simContext.distributionHash(made.index);
+      return forkedSegment(made, branches, base.segmentLength);
+    },
   };
   return { txIndex, simContext, startSegment, finishSegment, totalsOnly };
 }

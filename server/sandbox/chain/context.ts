@@ -10,6 +10,7 @@ import type { LiveLedger, LiveTx } from './ledger';
 import type { Nutlink } from './nutlink';
 import type { PoolBook } from './pools';
 import type { LeaderSchedule } from './schedule';
+import type { EpochTotals } from './totals';
 import type { BlockTotals, Segment, SimBlock, SimTx } from './simulate';
 import type { LiveStake, StakeView, WorldStake } from './stake';
 import type { Utxo, UnspentView } from './unspent';
@@ -49,6 +50,8 @@ export interface ChainContext {
   readonly simBlock: (height: number) => SimBlock;
   /** A block's background totals, without keeping its segment (lists of blocks and epochs). */
   readonly blockTotals: (height: number) => BlockTotals;
+  /** An epoch's background totals once every block of it has been summed (totals.ts), else null. */
+  readonly epochTotals: (epoch: number) => EpochTotals | null;
   /** A live transaction's index in its block (after the block's background transactions). */
   readonly liveIndex: (t: LiveTx) => number;
   /** The live ledger's stake accounts as of a height. */

@@ -144,8 +144,16 @@ export const DREP_ALWAYS_NO_CONFIDENCE = 'drep_always_no_confidence';
 export function drepId(hex: string, script: boolean): string {
   return encodeBech32(script ? 'drep_script' : 'drep', fromHexBytes(hex));
 }
+/** Hot keys' CIP-129 ids, a pure function of the key kept for the few keys a chain's committee holds (each of its votes names one). */
+const hotIds = new Map<string, string>();
 export function ccHotId(hex: string): string {
-  return encodeBech32('cc_hot', new Uint8Array([0x02, ...fromHexBytes(hex)]));
+  let id = hotIds.get(hex);
+  if (id === undefined) {
+    id = encodeBech32('cc_hot', new Uint8Array([0x02, ...fromHexBytes(hex)]));
+    hotIds.set(hex, id);
+    if (hotIds.size > 4096) hotIds.delete(hotIds.keys().next().value!);
+  }
+  return id;
 }
 export function ccColdId(hex: string): string {
   return encodeBech32('cc_cold', new Uint8Array([0x12, ...fromHexBytes(hex)]));

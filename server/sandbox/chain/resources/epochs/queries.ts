@@ -24,19 +24,26 @@ export interface EpochQueries {
 }
 
 export function epochPaths(ctx: ChainContext, pools: PoolModel): EpochQueries {
-  const { key, hashes, book, tipHeight, timeOf, epochOf, poolById, blockTotals, liveSums } = ctx;
+  const { key, hashes, book, tipHeight, timeOf, epochOf, poolById, blockTotals, epochTotals, liveSums } = ctx;
   const { blocksPerEpoch, genesisTime, blockIntervalMs } = ctx.params;
   const { totalStake, poolPositions, epochDistribution } = pools;
-  // Sums of every epoch summed whole (closed: its blocks never change) are kept for good, a few
-  // numbers an epoch, so a page of a hundred epochs summed before reads them at
-  // once; the open epoch's running sum is kept apart and extended as its blocks are made.
-  const closedSums = new Map<number, { txCount: number; output: bigint; fees: bigint }>();
+  // A closed epoch's background sums come from the chain's totals (totals.ts: a few numbers an
+  // epoch, summed ahead by prepare() or by an earlier read), its live transactions' are added
+  // block by block; the open epoch's running sum is kept apart and extended as its blocks are made.
   let openSums: { epoch: number; upTo: number; txCount: number; output: bigint; fees: bigint } | undefined;
   const sumsOf = (epoch: number, last: number): { txCount: number; output: bigint; fees: bigint } => {
     const first = epoch * blocksPerEpoch;
-    const whole = last === first + blocksPerEpoch - 1;
-    const kept = whole ? closedSums.get(epoch) : undefined;
-    if (kept) return kept;
+    const indexed = last === first + blocksPerEpoch - 1 ? epochTotals(epoch) : null;
+    if (indexed) {
+      const sums = { ...indexed };
+      for (let h = first; h <= last; h++) {
+        const live = liveSums(h);
+        sums.txCount += live.count;
+        sums.output += live.output;
+        sums.fees += live.fees;
+      }
+      return sums;
+    }
     const entry = openSums?.epoch === epoch && openSums.upTo <= last ? openSums : { epoch, upTo: first - 1, txCount: 0, output: 0n, fees: 0n };
     const worked = entry.upTo < last;
     for (let h = entry.upTo + 1; h <= last; h++) {
@@ -47,12 +54,10 @@ export function epochPaths(ctx: ChainContext, pools: PoolModel): EpochQueries {
       entry.fees += BigInt(b.fees) + live.fees;
       entry.upTo = h;
     }
-    const sums = { txCount: entry.txCount, output: entry.output, fees: entry.fees };
-    if (whole) closedSums.set(epoch, sums);
-    else openSums = entry;
-    // An epoch summed is a unit of a page's work (budget.ts): kept above, so a next slice resumes after it.
+    openSums = entry;
+    // An epoch summed is a unit of a page's work (budget.ts): its segments' totals are kept, so a next slice resumes after it.
     if (worked) spent();
-    return sums;
+    return { txCount: entry.txCount, output: entry.output, fees: entry.fees };
   };
   const epochBounds = (n: number): EpochStart => ({
     epoch: n,

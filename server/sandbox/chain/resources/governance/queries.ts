@@ -39,7 +39,7 @@ export function governancePaths(ctx: ChainContext): GovernanceQueries {
 function governanceAnswers(model: Governance) {
   const lists: GovLists = { ...model, ...voteLists(model) };
   const rows: GovRows = { ...lists, ...answerRows(lists) };
-  return { ...drepAnswers(rows), ...committeeAnswers(rows), ...proposalAnswers(rows) };
+  return { ...drepAnswers(rows), ...committeeAnswers(rows), ...proposalAnswers(rows), deepPagesRead: lists.deepPagesRead };
 }
 
 export type GovernanceAnswers = ReturnType<typeof governanceAnswers>;
@@ -105,6 +105,23 @@ const PARAMETER_FIELDS = [
 /** Epochs a page walks from an end of its list, beyond half those its running counts still lack, before it reads the counts. */
 const WALKED_EPOCHS = 64;
 
+/** A list's running counts, four bytes an epoch: item counts of its first k epochs for every k. */
+class RunningCounts {
+  private items = new Uint32Array(64);
+  length = 1;
+  at(k: number): number {
+    return this.items[k]!;
+  }
+  push(total: number): void {
+    if (this.length === this.items.length) {
+      const grown = new Uint32Array(this.items.length * 2);
+      grown.set(this.items);
+      this.items = grown;
+    }
+    this.items[this.length++] = total;
+  }
+}
+
 /**
  * Deep pages of a list built epoch by epoch: the list's world items counted per closed epoch once
  * (running counts kept per list, extended as epochs close, in time slices: budget.ts), so a page
@@ -112,19 +129,23 @@ const WALKED_EPOCHS = 64;
  */
 function epochIndexedPage(g: Governance) {
   const { ctx, epochOf, sortKey, counting } = g;
-  const running = new Map<string, number[]>();
+  const running = new Map<string, RunningCounts>();
+  /** Whether a deep page has counted a list's epochs: a list some client pages through. */
+  let deepRead = false;
   /** Items of the list in epochs from..from+k−1 for every k up to the last closed epoch. */
-  const runningCounts = <T>(list: string, from: number, closed: number, worldAt: (epoch: number) => T[]): number[] => {
+  const runningCounts = <T>(list: string, from: number, closed: number, worldAt: (epoch: number) => T[]): RunningCounts => {
     let counts = running.get(list);
     if (!counts) {
-      counts = [0];
+      counts = new RunningCounts();
       running.set(list, counts);
       if (running.size > 64) running.delete(running.keys().next().value!);
     }
+    // A page that counts many epochs pages through the history: from then on prepare() counts ahead.
+    if (closed - (from + counts.length - 1) >= WALKED_EPOCHS) deepRead = true;
     for (let e = from + counts.length - 1; e <= closed; e++) {
       counting.on = true;
       try {
-        counts.push(counts[counts.length - 1]! + worldAt(e).length);
+        counts.push(counts.at(counts.length - 1) + worldAt(e).length);
       } finally {
         counting.on = false;
       }
@@ -145,7 +166,7 @@ function epochIndexedPage(g: Governance) {
   const indexedPage = <T extends { height: number; order: number }>(list: string, page: Page, from: number, to: number, worldAt: (epoch: number) => T[], liveItems: T[]): T[] => {
     const closed = Math.min(to, epochOf(ctx.tip()) - 1);
     const counts = runningCounts(list, from, closed, worldAt);
-    const closedTotal = counts[Math.max(0, closed - from + 1)]!;
+    const closedTotal = counts.at(Math.max(0, closed - from + 1));
     const open: T[] = [];
     for (let e = Math.max(from, closed + 1); e <= to; e++) open.push(...worldAt(e));
     const pick = page.order === 'desc' ? tieFlipped : <U>(items: U[], j: number): U => items[j]!;
@@ -156,14 +177,18 @@ function epochIndexedPage(g: Governance) {
       let hi = closed - from + 1;
       while (hi - lo > 1) {
         const mid = (lo + hi) >>> 1;
-        if (counts[mid]! <= i) lo = mid;
+        if (counts.at(mid) <= i) lo = mid;
         else hi = mid;
       }
-      return pick(worldAt(from + lo), i - counts[lo]!);
+      return pick(worldAt(from + lo), i - counts.at(lo));
     };
     return mergedPage(closedTotal + open.length, at, liveItems, page, sortKey);
   };
-  return { uncounted, page: indexedPage };
+  /** Counts a list's closed epochs ahead of its deep pages (the running counts those pages read). */
+  const countAhead = <T>(list: string, from: number, closed: number, worldAt: (epoch: number) => T[]): void => {
+    if (closed >= from) runningCounts(`${list}|${from}`, from, closed, worldAt);
+  };
+  return { uncounted, page: indexedPage, countAhead, read: (): boolean => deepRead };
 }
 
 /** Votes and proposals, world and live, ordered by height and paged epoch by epoch, and the votes that count. */
@@ -200,8 +225,11 @@ function voteLists(g: Governance) {
     const world: T[] = [];
     const desc = page.order === 'desc';
     let i = 0;
-    // A walk past half the epochs the list has not counted yet costs about what counting them costs, once.
-    const walkable = list === undefined ? Infinity : WALKED_EPOCHS + Math.floor(indexed.uncounted(`${list}|${fromEpoch}`, fromEpoch, Math.min(toEpoch, epochOf(ctx.tip()) - 1)) / 2);
+    // A walk past half the epochs the list has not counted yet costs about what counting them costs,
+    // once; a list counted through its last closed epoch (prepare() counts the committee's ahead)
+    // computes only the epochs of the page.
+    const uncounted = list === undefined ? Infinity : indexed.uncounted(`${list}|${fromEpoch}`, fromEpoch, Math.min(toEpoch, epochOf(ctx.tip()) - 1));
+    const walkable = uncounted === 0 ? 0 : WALKED_EPOCHS + Math.floor(uncounted / 2);
     for (; i <= toEpoch - fromEpoch && world.length < need && i < walkable; i++) {
       const items = worldAt(desc ? toEpoch - i : fromEpoch + i);
       world.push(...(desc ? items.slice().reverse() : items));
@@ -230,7 +258,7 @@ function voteLists(g: Governance) {
       (findDrep({ hex, script: null })?.events ?? []).some((e) => e.action === 'deregistered' && e.height < before && e.height <= tip);
     return countedVotes(votes, boundary, retired);
   };
-  return { liveVotes, pageOf, votesOnProposal, countedOn };
+  return { liveVotes, pageOf, votesOnProposal, countedOn, countAhead: indexed.countAhead, deepPagesRead: indexed.read };
 }
 type GovLists = Governance & ReturnType<typeof voteLists>;
 
@@ -346,8 +374,31 @@ function drepAnswers(g: GovRows) {
 
 /** /governance/committee and the committee's votes. */
 function committeeAnswers(g: GovRows) {
-  const { ctx, epochOf, sortKey, epochVotes, coldHex, hotOwner, worldProposals, memberVotes, liveVotes, pageOf, committeeVoteRow, size, quorum, memberAt, expiryOf, genesisCommittee, live } = g;
+  const { ctx, epochOf, sortKey, epochVotes, coldHex, hotOwner, worldProposals, memberVotes, liveVotes, pageOf, countAhead, committeeVoteRow, size, quorum, memberAt, expiryOf, genesisCommittee, live } = g;
+  /** The world's votes of the committee (one member, or one hot key of it) cast in an epoch, up to the tip. */
+  const committeeWorldAt = (member: number | null, hotOnly: string | null, tip: number) => (e: number): Vote[] =>
+    epochVotes(`cc|${member ?? 'all'}|${hotOnly ?? ''}`, e, () => {
+      const out: Vote[] = [];
+      // Votes cast in epoch e are on proposals of epochs e-3..e.
+      for (let pe = e - 3; pe <= e; pe++) {
+        for (const p of worldProposals(pe)) {
+          for (let m = 0; m < size; m++) {
+            if (member !== null && m !== member) continue;
+            for (const v of memberVotes(m, p)) if (epochOf(v.height) === e && v.height <= tip && (hotOnly === null || v.voterHex === hotOnly)) out.push(v);
+          }
+        }
+      }
+      return out.sort(sortKey);
+    });
   return {
+    /**
+     * Counts the committee's votes of the closed epochs not counted yet (in time slices, budget.ts),
+     * as the first deep page of /governance/committee/votes would: then no page of it counts.
+     */
+    countCommitteeVotesAhead() {
+      const tip = ctx.tip();
+      countAhead('cc|all|', 1, epochOf(tip) - 1, committeeWorldAt(null, null, tip));
+    },
     committee() {
       const tip = ctx.tip();
       const epoch = epochOf(tip);
@@ -384,19 +435,7 @@ function committeeAnswers(g: GovRows) {
         }
         if (member === null) return [];
       }
-      const worldAt = (e: number): Vote[] => epochVotes(`cc|${member ?? 'all'}|${hotOnly ?? ''}`, e, () => {
-        const out: Vote[] = [];
-        // Votes cast in epoch e are on proposals of epochs e-3..e.
-        for (let pe = e - 3; pe <= e; pe++) {
-          for (const p of worldProposals(pe)) {
-            for (let m = 0; m < size; m++) {
-              if (member !== null && m !== member) continue;
-              for (const v of memberVotes(m, p)) if (epochOf(v.height) === e && v.height <= tip && (hotOnly === null || v.voterHex === hotOnly)) out.push(v);
-            }
-          }
-        }
-        return out.sort(sortKey);
-      });
+      const worldAt = committeeWorldAt(member, hotOnly, tip);
       // A genesis' member votes with the hot keys it authorized.
       const memberHots = genesisCommittee && member !== null && hotOnly === null ? new Set(live().committee.filter((e) => e.coldHex === coldHex(member!)).map((e) => e.hotHex)) : null;
       const liveItems = liveVotes().filter((v) => v.role === 'constitutional_committee' && (hotOnly === null || v.voterHex === hotOnly) && (memberHots === null || memberHots.has(v.voterHex)));
@@ -407,7 +446,14 @@ function committeeAnswers(g: GovRows) {
 
 /** /governance/proposals with each proposal's parameters, withdrawals, votes and metadata, and a pool's votes. */
 function proposalAnswers(g: GovRows) {
-  const { ctx, epochOf, sortKey, epochVotes, worldProposals, poolVotes, live, liveVotes, proposalByRef, pageOf, votesOnProposal, countedOn, slice, proposalObject } = g;
+  const { ctx, epochOf, sortKey, epochVotes, worldProposals, poolVotes, live, liveVotes, proposalByRef, pageOf, countAhead, votesOnProposal, countedOn, slice, proposalObject } = g;
+  /** A pool's world votes cast in an epoch, up to the tip. */
+  const poolWorldAt = (pool: (typeof ctx.pools)[number], tip: number) => (e: number): Vote[] =>
+    epochVotes(`spo|${pool.hex}`, e, () => {
+      const out: Vote[] = [];
+      for (let pe = e - 3; pe <= e; pe++) for (const p of worldProposals(pe)) for (const v of poolVotes(pool, p)) if (epochOf(v.height) === e && v.height <= tip) out.push(v);
+      return out.sort(sortKey);
+    });
   return {
     proposals(page: Page) {
       const tip = ctx.tip();
@@ -442,15 +488,16 @@ function proposalAnswers(g: GovRows) {
       if (!p || !c) return null;
       return { id: govActionId(p.txHash, p.index), tx_hash: p.txHash, cert_index: p.index, url: c.url, hash: c.hash, json_metadata: c.json, bytes: c.bytes };
     },
+    /** Counts every pool's votes of the closed epochs not counted yet (in time slices), as the first deep page of each pool's /votes would. */
+    countPoolVotesAhead() {
+      const tip = ctx.tip();
+      for (const pool of ctx.pools) countAhead(`spo|${pool.hex}`, 1, epochOf(tip) - 1, poolWorldAt(pool, tip));
+    },
     poolVotes(poolHex: string, page: Page) {
       const pool = ctx.pools.find((p) => p.hex === poolHex);
       if (!pool) return null;
       const tip = ctx.tip();
-      const worldAt = (e: number): Vote[] => epochVotes(`spo|${pool.hex}`, e, () => {
-        const out: Vote[] = [];
-        for (let pe = e - 3; pe <= e; pe++) for (const p of worldProposals(pe)) for (const v of poolVotes(pool, p)) if (epochOf(v.height) === e && v.height <= tip) out.push(v);
-        return out.sort(sortKey);
-      });
+      const worldAt = poolWorldAt(pool, tip);
       const liveItems = liveVotes().filter((v) => v.role === 'spo' && v.voterHex === poolHex);
       return pageOf(page, 1, epochOf(tip), worldAt, liveItems, VOTES_PER_EPOCH, `spo|${pool.hex}`).map((v) => ({ tx_hash: v.txHash, cert_index: v.certIndex, vote: v.vote }));
     },

@@ -1,0 +1,156 @@
+// The totals the lists of blocks and epochs read (a block's background transactions' count, size,
+// output and fees), kept compactly once a segment has been simulated for them: per block for the
+// segments read or indexed last, and per epoch for good, so a page of a hundred epochs reads a
+// hundred sums and a page of a hundred blocks the blocks of two or three segments. Nothing in them
+// is known without simulating a segment (a block's fees follow from its transactions' sizes), so
+// the chain's prepare() sums the segments ahead of the reads, in time slices (chain.ts).
+import type { BlockTotals, SimBlock } from './simulate';
+
+/** The background totals of an epoch's blocks: every block of it summed. */
+export interface EpochTotals {
+  txCount: number;
+  output: bigint;
+  fees: bigint;
+}
+
+/** Per block: output and fees (float64), size (uint32), transaction count (uint8): 21 bytes. */
+const BYTES_PER_BLOCK = 21;
+const TWO_32 = 2 ** 32;
+
+/** One segment's blocks' totals in one buffer. */
+class SegmentTotals {
+  readonly money: Float64Array;
+  readonly sizes: Uint32Array;
+  readonly counts: Uint8Array;
+  constructor(blocks: number) {
+    const buffer = new ArrayBuffer(blocks * BYTES_PER_BLOCK);
+    this.money = new Float64Array(buffer, 0, blocks * 2);
+    this.sizes = new Uint32Array(buffer, blocks * 16, blocks);
+    this.counts = new Uint8Array(buffer, blocks * 20, blocks);
+  }
+}
+
+/** A growable float64 column indexed by epoch. */
+function grown(column: Float64Array<ArrayBuffer>, length: number): Float64Array<ArrayBuffer> {
+  if (length <= column.length) return column;
+  const next = new Float64Array(Math.max(length, column.length * 2, 64));
+  next.set(column);
+  return next;
+}
+
+/**
+ * Block and epoch totals of the segments summed so far. A segment is summed once into its epochs
+ * (`summed`), whatever read it first: a list's page, the address window's cache or prepare(). An
+ * epoch's sums are exact integers of any size: each is kept as a high and a low part of 32 bits.
+ */
+export class TotalsIndex {
+  private readonly perBlock = new Map<number, SegmentTotals>();
+  /** One bit a segment: summed into its epochs. */
+  private summedBits = new Uint8Array(0);
+  private txCounts = new Float64Array(0);
+  private outputHigh = new Float64Array(0);
+  private outputLow = new Float64Array(0);
+  private feesHigh = new Float64Array(0);
+  private feesLow = new Float64Array(0);
+  /** Blocks summed into each epoch: its sums are whole once this is the epoch's length. */
+  private blocksSummed = new Float64Array(0);
+
+  constructor(
+    private readonly segmentLength: number,
+    private readonly blocksPerEpoch: number,
+    /** Segments whose blocks' totals are kept (the most recently read), beyond their epochs' sums. */
+    private readonly keptSegments: number,
+  ) {}
+
+  /** A block's totals, when its segment's are kept. */
+  block(height: number): BlockTotals | null {
+    const s = Math.floor(height / this.segmentLength);
+    const kept = this.perBlock.get(s);
+    if (!kept) return null;
+    const i = height - s * this.segmentLength;
+    return { txCount: kept.counts[i]!, size: kept.sizes[i]!, outputLovelace: kept.money[2 * i]!, fees: kept.money[2 * i + 1]! };
+  }
+
+  /** Whether the segment's blocks have been summed into their epochs. */
+  summed(segment: number): boolean {
+    return ((this.summedBits[segment >> 3] ?? 0) & (1 << (segment & 7))) !== 0;
+  }
+
+  /** Whether the segment's blocks' totals are at hand. */
+  kept(segment: number): boolean {
+    return this.perBlock.has(segment);
+  }
+
+  /**
+   * A whole segment's blocks: kept per block (`keep`: a read's, which pushes out the least recently
+   * read; otherwise only while there is room, as prepare()'s indexing does) and summed into their
+   * epochs unless they were already.
+   */
+  add(segment: number, blocks: readonly SimBlock[], keep: boolean): void {
+    if (keep || this.perBlock.size < this.keptSegments) {
+      const t = new SegmentTotals(blocks.length);
+      blocks.forEach((b, i) => {
+        t.money[2 * i] = b.outputLovelace;
+        t.money[2 * i + 1] = b.fees;
+        t.sizes[i] = b.size;
+        t.counts[i] = b.txs.length;
+      });
+      this.perBlock.delete(segment);
+      this.perBlock.set(segment, t);
+      if (this.perBlock.size > this.keptSegments) this.perBlock.delete(this.perBlock.keys().next().value!);
+    }
+    if (this.summed(segment)) return;
+    this.sumIntoEpochs(blocks);
+    if (this.summedBits.length <= segment >> 3) {
+      const bits = new Uint8Array(Math.max((segment >> 3) + 1, this.summedBits.length * 2, 64));
+      bits.set(this.summedBits);
+      this.summedBits = bits;
+    }
+    this.summedBits[segment >> 3]! |= 1 << (segment & 7);
+  }
+
+  /** Marks the kept totals of a segment as just read (the least recently read go first). */
+  touch(segment: number): void {
+    const t = this.perBlock.get(segment);
+    if (t) {
+      this.perBlock.delete(segment);
+      this.perBlock.set(segment, t);
+    }
+  }
+
+  private sumIntoEpochs(blocks: readonly SimBlock[]): void {
+    const last = Math.floor(blocks[blocks.length - 1]!.height / this.blocksPerEpoch) + 1;
+    this.txCounts = grown(this.txCounts, last);
+    this.outputHigh = grown(this.outputHigh, last);
+    this.outputLow = grown(this.outputLow, last);
+    this.feesHigh = grown(this.feesHigh, last);
+    this.feesLow = grown(this.feesLow, last);
+    this.blocksSummed = grown(this.blocksSummed, last);
+    for (const b of blocks) {
+      const e = Math.floor(b.height / this.blocksPerEpoch);
+      this.txCounts[e]! += b.txs.length;
+      this.blocksSummed[e]! += 1;
+      // Each total of a block is an exact integer below 2^53; the low part stays below 2^32 + 2^53.
+      let low = this.outputLow[e]! + b.outputLovelace;
+      let carry = Math.floor(low / TWO_32);
+      this.outputLow[e] = low - carry * TWO_32;
+      this.outputHigh[e]! += carry;
+      low = this.feesLow[e]! + b.fees;
+      carry = Math.floor(low / TWO_32);
+      this.feesLow[e] = low - carry * TWO_32;
+      this.feesHigh[e]! += carry;
+    }
+  }
+
+  /** An epoch's background totals, once every block of it has been summed; else null. */
+  epoch(epoch: number): EpochTotals | null {
+    if (epoch >= this.blocksSummed.length || this.blocksSummed[epoch] !== this.blocksPerEpoch) return null;
+    const whole = (high: number, low: number): bigint => BigInt(high) * BigInt(TWO_32) + BigInt(low);
+    return { txCount: this.txCounts[epoch]!, output: whole(this.outputHigh[epoch]!, this.outputLow[epoch]!), fees: whole(this.feesHigh[epoch]!, this.feesLow[epoch]!) };
+  }
+
+  /** Bytes held: what a chain's lists' index costs. */
+  bytes(): number {
+    return this.perBlock.size * this.segmentLength * BYTES_PER_BLOCK + this.summedBits.length + this.txCounts.length * 8 * 6;
+  }
+}
