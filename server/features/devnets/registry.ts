@@ -22,6 +22,8 @@ interface Held {
   lastUsed: number;
   /** The freshness check in flight, shared by the requests that arrive meanwhile. */
   checking: Promise<void> | null;
+  /** Just loaded from the database: the request that loaded it needs no check (it would read the same). */
+  loaded: boolean;
 }
 
 export interface DevnetRegistryOptions {
@@ -253,6 +255,10 @@ export class DevnetRegistry {
   private async fresh(projectId: number, use = true): Promise<Held> {
     const h = this.held.get(projectId) ?? (await this.load(projectId, use));
     if (use) h.lastUsed = this.now();
+    if (h.loaded) {
+      h.loaded = false;
+      return h;
+    }
     if (!h.checking) {
       h.checking = this.check(projectId, h).finally(() => {
         h.checking = null;
@@ -264,8 +270,19 @@ export class DevnetRegistry {
   }
 
   private async check(projectId: number, h: Held): Promise<void> {
+    // The version and the ledger entries appended since the last read are asked for at once: on
+    // SQLite's one connection the two reads then wait for it once, one after the other, rather than
+    // the second going to the back of the queue once the first answered.
+    const synced = h.chain.sync().then(
+      () => null,
+      (err: unknown) => ({ err }),
+    );
     const version = await devnetVersion(this.o.db, projectId);
-    if (version === h.version) return h.chain.sync();
+    const failed = await synced;
+    if (version === h.version) {
+      if (failed) throw failed.err;
+      return;
+    }
     // Another process steered it: take its state (the ledger with it), keeping the chain object.
     const row = version === null ? null : await readDevnet(this.o.db, projectId);
     if (!row) {
@@ -295,7 +312,7 @@ export class DevnetRegistry {
         const row = (await readDevnet(this.o.db, projectId)) ?? (await this.insertDefault(projectId));
         const chain = await this.o.engine.open(row.id, row.state);
         // Loaded for a reader that is no use (a follower), it is not in use until a request comes.
-        const h: Held = { devnetId: row.id, version: row.version, chain, lastUsed: use ? this.now() : 0, checking: null };
+        const h: Held = { devnetId: row.id, version: row.version, chain, lastUsed: use ? this.now() : 0, checking: null, loaded: true };
         this.held.set(projectId, h);
         this.unloadOverCap(projectId);
         return h;

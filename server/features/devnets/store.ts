@@ -29,10 +29,16 @@ export async function devnetVersion(db: Db, projectId: number): Promise<number |
   return r ? Number(r.version) : null;
 }
 
-/** Inserts a project's devnet (`running`: whether its clock runs); when another process inserted it first, answers that one. */
+/**
+ * Inserts a project's devnet (`running`: whether its clock runs); when another process inserted it
+ * first, answers that one. One statement when the row is new (its id comes back with the insert).
+ */
 export async function insertDevnet(db: Db, projectId: number, state: DevnetStateJson, running: boolean, now: number): Promise<DevnetRow> {
-  await db('devnets').insert({ project_id: projectId, state: JSON.stringify(state), running, version: 1, created_at: now, updated_at: now }).onConflict(['project_id']).ignore();
-  return (await readDevnet(db, projectId))!;
+  const text = JSON.stringify(state);
+  const inserted = (await db('devnets').insert({ project_id: projectId, state: text, running, version: 1, created_at: now, updated_at: now }).onConflict(['project_id']).ignore().returning('id')) as Array<{ id: number | string } | number>;
+  const first = inserted[0];
+  if (first === undefined) return (await readDevnet(db, projectId))!;
+  return { id: Number(typeof first === 'object' ? first.id : first), projectId, state: JSON.parse(text) as DevnetStateJson, version: 1 };
 }
 
 /** Writes a new state (`running`: whether its clock runs) if the devnet is still at `version`; false when another process changed it meanwhile. */
