@@ -13,7 +13,7 @@ import { DEFAULT_DEVNET_MAX_LOADED } from '../../config';
 import { AppError, Conflict } from '../../errors';
 import { devnetGenesisSchema, type DevnetGenesisSettings } from '../../../shared/devnets';
 import type { DevnetChain, DevnetEngine, DevnetStateJson } from './engine';
-import { claimSteering, devnetVersion, insertDevnet, readDevnet, releaseSteering, saveDevnetState } from './store';
+import { claimSteering, devnetFreshness, devnetVersion, insertDevnet, readDevnet, releaseSteering, saveDevnetState } from './store';
 
 interface Held {
   devnetId: number;
@@ -270,17 +270,12 @@ export class DevnetRegistry {
   }
 
   private async check(projectId: number, h: Held): Promise<void> {
-    // The version and the ledger entries appended since the last read are asked for at once: on
-    // SQLite's one connection the two reads then wait for it once, one after the other, rather than
-    // the second going to the back of the queue once the first answered.
-    const synced = h.chain.sync().then(
-      () => null,
-      (err: unknown) => ({ err }),
-    );
-    const version = await devnetVersion(this.o.db, projectId);
-    const failed = await synced;
+    // One statement: the version, and whether the ledger has entries past those read (another
+    // process accepted transactions), read only then.
+    const now = await devnetFreshness(this.o.db, projectId, this.o.engine.ledgerKey(h.devnetId));
+    const version = now?.version ?? null;
     if (version === h.version) {
-      if (failed) throw failed.err;
+      if (now!.seq > h.chain.ledgerSeq()) await h.chain.sync();
       return;
     }
     // Another process steered it: take its state (the ledger with it), keeping the chain object.

@@ -23,10 +23,21 @@ export async function readDevnet(db: Db, projectId: number): Promise<DevnetRow |
   return r ? rowOf(r) : null;
 }
 
-/** The version alone: what a gateway compares with the chain it holds, at each request. */
+/** The version alone (null: the project has no devnet yet). */
 export async function devnetVersion(db: Db, projectId: number): Promise<number | null> {
   const r = (await db('devnets').where({ project_id: projectId }).first('version')) as { version: number | string } | undefined;
   return r ? Number(r.version) : null;
+}
+
+/**
+ * What a gateway compares with the chain it holds, at each request, in one statement: the devnet's
+ * version, and the sequence number of the last entry of its ledger (`ledgerKey` in sandbox_ledger;
+ * 0 when none), which tells whether other processes accepted transactions since the last read.
+ */
+export async function devnetFreshness(db: Db, projectId: number, ledgerKey: string): Promise<{ version: number; seq: number } | null> {
+  const last = db('sandbox_ledger').where({ network: ledgerKey }).max('seq').as('seq');
+  const r = (await db('devnets').where({ project_id: projectId }).first('version', last)) as { version: number | string; seq: number | string | null } | undefined;
+  return r ? { version: Number(r.version), seq: r.seq === null ? 0 : Number(r.seq) } : null;
 }
 
 /**
