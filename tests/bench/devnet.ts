@@ -18,7 +18,7 @@ import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
-import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { monitorEventLoopDelay, PerformanceObserver } from 'node:perf_hooks';
 import path from 'node:path';
 import crypto from 'node:crypto';
 import inspector from 'node:inspector/promises';
@@ -109,6 +109,7 @@ async function main() {
   };
   const registry = new DevnetRegistry({ db, logger, idleMs: IDLE_MS, now: () => Date.now() + skipped, engine });
   const followers: ChainFollower[] = [];
+  const ticks: Array<[number, number]> = [];
   const servers: Array<{ close: () => Promise<void> }> = [];
   try {
     const ids = await projects(db, DEVNETS);
@@ -137,6 +138,16 @@ async function main() {
     for (const id of active) {
       const { devnetId } = await registry.chainOf(id);
       const f = new ChainFollower(db, logger, devnetSource(registry, id), { network: devnetNetwork.webhookId, chain: { key: devnetCursorKey(devnetId), projectId: id }, trackTxs: true, pollMs: 1000 });
+      // Each tick's span, to tell which of the p95 requests ran beside one.
+      const tick = f.tick.bind(f);
+      f.tick = async () => {
+        const at = performance.now();
+        try {
+          await tick();
+        } finally {
+          ticks.push([at, performance.now()]);
+        }
+      };
       phases.run('follower', () => f.start());
       followers.push(f);
     }
@@ -229,14 +240,24 @@ async function main() {
       await profiling.post('Profiler.enable');
       await profiling.post('Profiler.start');
     }
+    // Each request's time and moment, and the garbage collector's pauses meanwhile: what the slowest ones fell on.
+    const timed: Array<{ side: 'devnet' | 'shared'; path: number; at: number; ms: number }> = [];
+    const gcs: Array<[number, number]> = [];
+    const gcObserver = new PerformanceObserver((list) => {
+      for (const e of list.getEntries()) gcs.push([e.startTime, e.startTime + e.duration]);
+    });
+    gcObserver.observe({ entryTypes: ['gc'] });
     const pauses = monitorEventLoopDelay({ resolution: 1 });
     pauses.enable();
     const p95From = performance.now();
     const p95Sched = schedMs();
     for (let r = 0; r < REQUESTS; r++) {
       for (let i = 0; i < n; i++) {
+        const dAt = performance.now();
         const dm = await timedGet(devnetHttp.base, devnetPaths[i]!);
+        const sAt = performance.now();
         const sm = await timedGet(sharedHttp.base, sharedPaths[i]!);
+        timed.push({ side: 'devnet', path: i, at: dAt, ms: dm }, { side: 'shared', path: i, at: sAt, ms: sm });
         d.push(dm);
         s.push(sm);
         byPath[i]!.d.push(dm);
@@ -244,6 +265,15 @@ async function main() {
       }
     }
     pauses.disable();
+    gcObserver.disconnect();
+    for (const side of ['devnet', 'shared'] as const) {
+      const mine = timed.filter((t) => t.side === side).sort((a, b) => b.ms - a.ms);
+      const tail = mine.slice(0, Math.ceil(mine.length * 0.05));
+      const onGc = tail.filter((t) => gcs.some(([a, b]) => a < t.at + t.ms && b > t.at)).length;
+      const onTick = tail.filter((t) => ticks.some(([a, b]) => a < t.at + t.ms && b > t.at)).length;
+      const all = mine.filter((t) => ticks.some(([a, b]) => a < t.at + t.ms && b > t.at)).length;
+      console.log(`  ${side}: its slowest 5 % (${tail.length}, ${tail.at(-1)?.ms.toFixed(2)} ms and over): ${onGc} during a garbage collection, ${onTick} beside a follower's tick (of all its requests ${((100 * all) / mine.length).toFixed(0)} %); by path ${Array.from({ length: n }, (_, i) => tail.filter((t) => t.path === i).length).join('/')}`);
+    }
     const p95Sched1 = schedMs();
     console.log(`the p95 requests: ${((performance.now() - p95From) / 1000).toFixed(1)} s; the main thread ${(p95Sched1.run - p95Sched.run).toFixed(0)} ms on a CPU, ${(p95Sched1.queued - p95Sched.queued).toFixed(0)} ms waiting for one; the event loop's longest pause ${(pauses.max / 1e6).toFixed(1)} ms (p99 ${(pauses.percentile(99) / 1e6).toFixed(1)} ms)`);
     if (profiling) {
