@@ -17,17 +17,34 @@ export class SerialTicker {
     private readonly onError: (err: Error) => void,
   ) {}
 
-  start(): void {
+  /**
+   * Runs now, then every intervalMs; with `phaseMs` (below intervalMs), the second run comes phaseMs
+   * from now and the periodic ones every intervalMs after it, so tickers started together need not
+   * run together (and none waits longer for its second run than without).
+   */
+  start(opts: { phaseMs?: number } = {}): void {
     this.stopped = false;
-    this.timer = setInterval(() => this.tick(), this.intervalMs);
-    this.timer.unref();
+    const every = () => {
+      this.timer = setInterval(() => this.tick(), this.intervalMs);
+      this.timer.unref();
+    };
+    if (opts.phaseMs && opts.phaseMs > 0) {
+      this.timer = setTimeout(() => {
+        every();
+        this.tick();
+      }, opts.phaseMs);
+      this.timer.unref();
+    } else every();
     this.tick();
   }
 
   /** Stops ticking and waits for a run in progress to end. */
   async stop(): Promise<void> {
     this.stopped = true;
-    if (this.timer) clearInterval(this.timer);
+    if (this.timer) {
+      clearTimeout(this.timer);
+      clearInterval(this.timer);
+    }
     this.timer = undefined;
     await this.running;
   }

@@ -52,6 +52,7 @@ export function sandboxDevnetEngine(o: { db?: Db; store?: LedgerStore; publicUrl
           return wall() + Math.ceil((ahead * s.clock.blockIntervalMs) / s.genesis.blockIntervalMs);
         },
         sync: () => chain.sync(),
+        ledgerSeq: () => chain.ledgerSeq(),
         reload: (next) => control.reload(next as unknown as DevnetState).then(() => undefined),
         steering: {
           state: () => control.state() as unknown as Record<string, unknown>,
@@ -77,6 +78,7 @@ export function sandboxDevnetEngine(o: { db?: Db; store?: LedgerStore; publicUrl
       return held;
     },
     forget: (devnetId) => store.replace(devnetLedgerKey(String(devnetId)), []),
+    ledgerKey: (devnetId) => devnetLedgerKey(String(devnetId)),
   };
 }
 

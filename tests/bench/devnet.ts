@@ -11,16 +11,19 @@
 // - a 10-epoch time jump (6,000 slots of the default genesis) and the tip read after it (max of 3;
 //   target ≤ 1 s);
 // - the Blockfrost p95 on an active devnet against the shared sandbox chain's (preview), over the
-//   same paths on loopback HTTP, requests alternating (target ≤ 1.2×).
-// BENCH_DEVNETS, BENCH_DEVNET_ACTIVE and BENCH_DEVNET_REQUESTS (40 per path) scale it down.
+//   same paths on loopback HTTP, requests alternating (target ≤ 1.2×), 150 a path and side: with 40,
+//   each side's p95 was its 14 slowest of 280, which one garbage collection or a few followers'
+//   ticks in the second the requests took decided.
+// BENCH_DEVNETS, BENCH_DEVNET_ACTIVE and BENCH_DEVNET_REQUESTS (150 per path) scale it down.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
-import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { monitorEventLoopDelay, PerformanceObserver } from 'node:perf_hooks';
 import path from 'node:path';
 import crypto from 'node:crypto';
+import inspector from 'node:inspector/promises';
 import express from 'express';
 import { createDb, migrateLatest, type Db } from '../../server/db/index';
 import { createLogger } from '../../server/logger';
@@ -32,10 +35,11 @@ import { devnetCursorKey, devnetSource } from '../../server/features/webhooks/de
 import { devnetNetwork } from '../../shared/networks';
 import { makeUser, makeWorkspace } from '../helpers/workspace-fixture';
 import { machine, percentile, ratio, row } from './lib/report';
+import { dbPhases, schedMs, type UnitTrace } from './lib/db-phases';
 
 const DEVNETS = Number(process.env.BENCH_DEVNETS ?? 1000);
 const ACTIVE = Math.min(DEVNETS, Number(process.env.BENCH_DEVNET_ACTIVE ?? 20));
-const REQUESTS = Number(process.env.BENCH_DEVNET_REQUESTS ?? 40);
+const REQUESTS = Number(process.env.BENCH_DEVNET_REQUESTS ?? 150);
 const KB = 1024;
 
 const gc = (globalThis as { gc?: () => void }).gc;
@@ -92,8 +96,22 @@ async function main() {
   // The registry's clock, moved on past the idle time to have it unload the idle devnets as it does in time.
   let skipped = 0;
   const IDLE_MS = 10 * 60_000;
-  const registry = new DevnetRegistry({ db, logger, idleMs: IDLE_MS, now: () => Date.now() + skipped, engine: sandboxDevnetEngine({ db, publicUrl: 'http://127.0.0.1', version: 'bench' }) });
+  // Each creation's time by phase: the database's connection (waiting for it, the statements on it,
+  // who held it meanwhile), the chain's build and its ledger's load, the first answer.
+  const phases = dbPhases(db);
+  const engine = sandboxDevnetEngine({ db, publicUrl: 'http://127.0.0.1', version: 'bench' });
+  const open = engine.open.bind(engine);
+  engine.open = async (devnetId, state) => {
+    const t0 = performance.now();
+    const opening = open(devnetId, state);
+    phases.phase('build', performance.now() - t0);
+    const chain = await opening;
+    phases.phase('open', performance.now() - t0);
+    return chain;
+  };
+  const registry = new DevnetRegistry({ db, logger, idleMs: IDLE_MS, now: () => Date.now() + skipped, engine });
   const followers: ChainFollower[] = [];
+  const ticks: Array<[number, number]> = [];
   const servers: Array<{ close: () => Promise<void> }> = [];
   try {
     const ids = await projects(db, DEVNETS);
@@ -102,17 +120,37 @@ async function main() {
 
     // The active ones: created, running at the default 1 block/s, each followed.
     const creation: number[] = [];
+    const traces: Array<UnitTrace & { ms: number; run: number; queued: number }> = [];
     const create = async (projectId: number) => {
+      const trace = phases.trace(`creation #${creation.length + 1}`);
+      const s0 = schedMs();
       const t0 = performance.now();
-      const { chain } = await registry.chainOf(projectId);
-      chain.tip();
-      creation.push(performance.now() - t0);
+      await phases.run(trace.label, async () => {
+        const { chain } = await registry.chainOf(projectId);
+        const t1 = performance.now();
+        chain.tip();
+        phases.phase('tip', performance.now() - t1);
+      }, trace);
+      const ms = performance.now() - t0;
+      const s1 = schedMs();
+      creation.push(ms);
+      traces.push({ ...trace, ms, run: s1.run - s0.run, queued: s1.queued - s0.queued });
     };
     for (const id of active) await create(id);
     for (const id of active) {
       const { devnetId } = await registry.chainOf(id);
       const f = new ChainFollower(db, logger, devnetSource(registry, id), { network: devnetNetwork.webhookId, chain: { key: devnetCursorKey(devnetId), projectId: id }, trackTxs: true, pollMs: 1000 });
-      f.start();
+      // Each tick's span, to tell which of the p95 requests ran beside one.
+      const tick = f.tick.bind(f);
+      f.tick = async () => {
+        const at = performance.now();
+        try {
+          await tick();
+        } finally {
+          ticks.push([at, performance.now()]);
+        }
+      };
+      phases.run('follower', () => f.start());
       followers.push(f);
     }
     await new Promise((r) => setTimeout(r, 2000));
@@ -124,8 +162,23 @@ async function main() {
     // The event loop's longest pause over the creations: a slow creation with short pauses waited (the database), not computed.
     const loop = monitorEventLoopDelay({ resolution: 5 });
     loop.enable();
+    const idleFrom = performance.now();
+    const c0 = process.cpuUsage();
+    const sched0 = schedMs();
     for (const id of idle) await create(id);
+    const idleTo = performance.now();
+    const cpuIdle = process.cpuUsage(c0);
+    const sched1 = schedMs();
     loop.disable();
+    console.log(`the ${idle.length} creations: ${((idleTo - idleFrom) / 1000).toFixed(1)} s, the process's CPU time ${((cpuIdle.user + cpuIdle.system) / 1e6).toFixed(1)} s, the main thread's ${((sched1.run - sched0.run) / 1000).toFixed(1)} s on a CPU and ${((sched1.queued - sched0.queued) / 1000).toFixed(1)} s waiting for one`);
+    const held = phases.holdsSummary(idleFrom, idleTo, (l) => (l.startsWith('creation') ? 'creations' : l));
+    console.log(`the database's connection held meanwhile: ${held.map((h) => `${h.label} ${h.ms.toFixed(0)} ms in ${h.holds} holds, ${h.statements} statements (longest ${h.longest.toFixed(1)} ms)`).join('; ')}`);
+    const fmt = (n: number) => n.toFixed(1);
+    for (const t of [...traces].sort((a, b) => b.ms - a.ms).slice(0, 5)) {
+      const known = t.acquireWait + (t.phases.build ?? 0) + (t.phases.tip ?? 0);
+      const held = phases.heldDuring(t).slice(0, 4).map((h) => `${h.label} ${fmt(h.ms)} ms (${h.holds} holds, ${h.statements} statements, longest ${fmt(h.longest)} ms)`).join(', ');
+      console.log(`  ${t.label} ${fmt(t.ms)} ms: waited for the connection ${fmt(t.acquireWait)} ms (${t.acquires} times, longest ${fmt(t.longestAcquire)} ms), ${t.statements} statements ${fmt(t.statementMs)} ms, chain built ${fmt(t.phases.build ?? 0)} ms (opened ${fmt(t.phases.open ?? 0)} ms), first answer ${fmt(t.phases.tip ?? 0)} ms, the rest ${fmt(t.ms - known)} ms; main thread on a CPU ${fmt(t.run)} ms, waiting for one ${fmt(t.queued)} ms${held ? `; held the connection while it waited: ${held}` : ''}`);
+    }
     console.log(`event loop's longest pause while the idle devnets were created: ${(loop.max / 1e6).toFixed(1)} ms (p99 ${(loop.percentile(99) / 1e6).toFixed(1)} ms)`);
     // Their idle time passes (the active ones are used meanwhile): the registry's sweep unloads them.
     skipped += IDLE_MS + 1;
@@ -182,15 +235,54 @@ async function main() {
     const d: number[] = [];
     const s: number[] = [];
     const byPath = Array.from({ length: n }, () => ({ d: [] as number[], s: [] as number[] }));
+    // BENCH_PROF_DIR: a CPU profile of the process over the p95 requests (what else ran beside them).
+    const profiling = process.env.BENCH_PROF_DIR ? new inspector.Session() : null;
+    if (profiling) {
+      profiling.connect();
+      await profiling.post('Profiler.enable');
+      await profiling.post('Profiler.start');
+    }
+    // Each request's time and moment, and the garbage collector's pauses meanwhile: what the slowest ones fell on.
+    const timed: Array<{ side: 'devnet' | 'shared'; path: number; at: number; ms: number }> = [];
+    const gcs: Array<[number, number]> = [];
+    const gcObserver = new PerformanceObserver((list) => {
+      for (const e of list.getEntries()) gcs.push([e.startTime, e.startTime + e.duration]);
+    });
+    gcObserver.observe({ entryTypes: ['gc'] });
+    const pauses = monitorEventLoopDelay({ resolution: 1 });
+    pauses.enable();
+    const p95From = performance.now();
+    const p95Sched = schedMs();
     for (let r = 0; r < REQUESTS; r++) {
       for (let i = 0; i < n; i++) {
+        const dAt = performance.now();
         const dm = await timedGet(devnetHttp.base, devnetPaths[i]!);
+        const sAt = performance.now();
         const sm = await timedGet(sharedHttp.base, sharedPaths[i]!);
+        timed.push({ side: 'devnet', path: i, at: dAt, ms: dm }, { side: 'shared', path: i, at: sAt, ms: sm });
         d.push(dm);
         s.push(sm);
         byPath[i]!.d.push(dm);
         byPath[i]!.s.push(sm);
       }
+    }
+    pauses.disable();
+    gcObserver.disconnect();
+    for (const side of ['devnet', 'shared'] as const) {
+      const mine = timed.filter((t) => t.side === side).sort((a, b) => b.ms - a.ms);
+      const tail = mine.slice(0, Math.ceil(mine.length * 0.05));
+      const onGc = tail.filter((t) => gcs.some(([a, b]) => a < t.at + t.ms && b > t.at)).length;
+      const onTick = tail.filter((t) => ticks.some(([a, b]) => a < t.at + t.ms && b > t.at)).length;
+      const all = mine.filter((t) => ticks.some(([a, b]) => a < t.at + t.ms && b > t.at)).length;
+      console.log(`  ${side}: its slowest 5 % (${tail.length}, ${tail.at(-1)?.ms.toFixed(2)} ms and over): ${onGc} during a garbage collection, ${onTick} beside a follower's tick (of all its requests ${((100 * all) / mine.length).toFixed(0)} %); by path ${Array.from({ length: n }, (_, i) => tail.filter((t) => t.path === i).length).join('/')}`);
+    }
+    const p95Sched1 = schedMs();
+    console.log(`the p95 requests: ${((performance.now() - p95From) / 1000).toFixed(1)} s; the main thread ${(p95Sched1.run - p95Sched.run).toFixed(0)} ms on a CPU, ${(p95Sched1.queued - p95Sched.queued).toFixed(0)} ms waiting for one; the event loop's longest pause ${(pauses.max / 1e6).toFixed(1)} ms (p99 ${(pauses.percentile(99) / 1e6).toFixed(1)} ms)`);
+    if (profiling) {
+      const { profile } = await profiling.post('Profiler.stop');
+      fs.mkdirSync(process.env.BENCH_PROF_DIR!, { recursive: true });
+      fs.writeFileSync(path.join(process.env.BENCH_PROF_DIR!, `devnet-p95-${Date.now()}.cpuprofile`), JSON.stringify(profile));
+      profiling.disconnect();
     }
     for (let i = 0; i < n; i++) {
       const p95 = (xs: number[]) => percentile(xs.sort((a, b) => a - b), 95).toFixed(2);

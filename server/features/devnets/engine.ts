@@ -41,6 +41,8 @@ export interface DevnetChain {
   nextBlockDue(): number | null;
   /** Reads the ledger entries other processes appended since the last read. */
   sync(): Promise<void>;
+  /** The ledger's last entry read or appended (its sequence number): sync() has more to read when the store's last one is past it. */
+  ledgerSeq(): number;
   /** Takes the state another process saved (and the ledger as the store now has it): the same object, rebuilt. */
   reload(state: DevnetStateJson): Promise<void>;
   steering: DevnetSteering;
@@ -55,4 +57,6 @@ export interface DevnetEngine {
   open(devnetId: number, state: DevnetStateJson): Promise<DevnetChain>;
   /** Forgets a devnet's ledger entries (its project was deleted, or it starts from a new genesis). */
   forget(devnetId: number): Promise<void>;
+  /** The key of a devnet's entries in the ledger's table (sandbox_ledger's `network`). */
+  ledgerKey(devnetId: number): string;
 }

@@ -13,7 +13,7 @@ import { DEFAULT_DEVNET_MAX_LOADED } from '../../config';
 import { AppError, Conflict } from '../../errors';
 import { devnetGenesisSchema, type DevnetGenesisSettings } from '../../../shared/devnets';
 import type { DevnetChain, DevnetEngine, DevnetStateJson } from './engine';
-import { claimSteering, devnetVersion, insertDevnet, readDevnet, releaseSteering, saveDevnetState } from './store';
+import { claimSteering, devnetFreshness, devnetVersion, insertDevnet, readDevnet, releaseSteering, saveDevnetState } from './store';
 
 interface Held {
   devnetId: number;
@@ -22,6 +22,8 @@ interface Held {
   lastUsed: number;
   /** The freshness check in flight, shared by the requests that arrive meanwhile. */
   checking: Promise<void> | null;
+  /** Just loaded from the database: the request that loaded it needs no check (it would read the same). */
+  loaded: boolean;
 }
 
 export interface DevnetRegistryOptions {
@@ -253,6 +255,10 @@ export class DevnetRegistry {
   private async fresh(projectId: number, use = true): Promise<Held> {
     const h = this.held.get(projectId) ?? (await this.load(projectId, use));
     if (use) h.lastUsed = this.now();
+    if (h.loaded) {
+      h.loaded = false;
+      return h;
+    }
     if (!h.checking) {
       h.checking = this.check(projectId, h).finally(() => {
         h.checking = null;
@@ -264,8 +270,14 @@ export class DevnetRegistry {
   }
 
   private async check(projectId: number, h: Held): Promise<void> {
-    const version = await devnetVersion(this.o.db, projectId);
-    if (version === h.version) return h.chain.sync();
+    // One statement: the version, and whether the ledger has entries past those read (another
+    // process accepted transactions), read only then.
+    const now = await devnetFreshness(this.o.db, projectId, this.o.engine.ledgerKey(h.devnetId));
+    const version = now?.version ?? null;
+    if (version === h.version) {
+      if (now!.seq > h.chain.ledgerSeq()) await h.chain.sync();
+      return;
+    }
     // Another process steered it: take its state (the ledger with it), keeping the chain object.
     const row = version === null ? null : await readDevnet(this.o.db, projectId);
     if (!row) {
@@ -295,7 +307,7 @@ export class DevnetRegistry {
         const row = (await readDevnet(this.o.db, projectId)) ?? (await this.insertDefault(projectId));
         const chain = await this.o.engine.open(row.id, row.state);
         // Loaded for a reader that is no use (a follower), it is not in use until a request comes.
-        const h: Held = { devnetId: row.id, version: row.version, chain, lastUsed: use ? this.now() : 0, checking: null };
+        const h: Held = { devnetId: row.id, version: row.version, chain, lastUsed: use ? this.now() : 0, checking: null, loaded: true };
         this.held.set(projectId, h);
         this.unloadOverCap(projectId);
         return h;

@@ -23,16 +23,33 @@ export async function readDevnet(db: Db, projectId: number): Promise<DevnetRow |
   return r ? rowOf(r) : null;
 }
 
-/** The version alone: what a gateway compares with the chain it holds, at each request. */
+/** The version alone (null: the project has no devnet yet). */
 export async function devnetVersion(db: Db, projectId: number): Promise<number | null> {
   const r = (await db('devnets').where({ project_id: projectId }).first('version')) as { version: number | string } | undefined;
   return r ? Number(r.version) : null;
 }
 
-/** Inserts a project's devnet (`running`: whether its clock runs); when another process inserted it first, answers that one. */
+/**
+ * What a gateway compares with the chain it holds, at each request, in one statement: the devnet's
+ * version, and the sequence number of the last entry of its ledger (`ledgerKey` in sandbox_ledger;
+ * 0 when none), which tells whether other processes accepted transactions since the last read.
+ */
+export async function devnetFreshness(db: Db, projectId: number, ledgerKey: string): Promise<{ version: number; seq: number } | null> {
+  const last = db('sandbox_ledger').where({ network: ledgerKey }).max('seq').as('seq');
+  const r = (await db('devnets').where({ project_id: projectId }).first('version', last)) as { version: number | string; seq: number | string | null } | undefined;
+  return r ? { version: Number(r.version), seq: r.seq === null ? 0 : Number(r.seq) } : null;
+}
+
+/**
+ * Inserts a project's devnet (`running`: whether its clock runs); when another process inserted it
+ * first, answers that one. One statement when the row is new (its id comes back with the insert).
+ */
 export async function insertDevnet(db: Db, projectId: number, state: DevnetStateJson, running: boolean, now: number): Promise<DevnetRow> {
-  await db('devnets').insert({ project_id: projectId, state: JSON.stringify(state), running, version: 1, created_at: now, updated_at: now }).onConflict(['project_id']).ignore();
-  return (await readDevnet(db, projectId))!;
+  const text = JSON.stringify(state);
+  const inserted = (await db('devnets').insert({ project_id: projectId, state: text, running, version: 1, created_at: now, updated_at: now }).onConflict(['project_id']).ignore().returning('id')) as Array<{ id: number | string } | number>;
+  const first = inserted[0];
+  if (first === undefined) return (await readDevnet(db, projectId))!;
+  return { id: Number(typeof first === 'object' ? first.id : first), projectId, state: JSON.parse(text) as DevnetStateJson, version: 1 };
 }
 
 /** Writes a new state (`running`: whether its clock runs) if the devnet is still at `version`; false when another process changed it meanwhile. */

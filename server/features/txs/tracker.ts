@@ -60,7 +60,7 @@ interface Reach {
  * (network, tx_hash; the hashes as one JSON parameter), the landed ones now deep enough (network,
  * state), and the unlanded ones past their validity (network, state, ttl_slot).
  */
-async function candidates(trx: Knex.Transaction, { scope, hashes, tip, lastSlot }: Reach): Promise<Row[]> {
+async function candidates(trx: Conn, { scope, hashes, tip, lastSlot }: Reach): Promise<Row[]> {
   const inScope = scope.project_id === undefined ? 'network = ?' : 'network = ? and project_id = ?';
   const scopeArgs = scope.project_id === undefined ? [scope.network] : [scope.network, scope.project_id];
   const cols = COLUMNS.join(', ');
@@ -90,15 +90,10 @@ async function candidates(trx: Knex.Transaction, { scope, hashes, tip, lastSlot 
  */
 export async function advanceTracked(trx: Knex.Transaction, network: number, blocks: FollowedBlock[], now = Date.now(), projectId?: number): Promise<TxChange[]> {
   if (blocks.length === 0) return [];
-  const tip = blocks.at(-1)!.height;
-  const landedIn = new Map<string, FollowedBlock>();
-  for (const b of blocks) for (const h of b.txHashes ?? []) landedIn.set(h, b);
-  const slots = blocks.map((b) => b.slot).filter((s): s is number => s !== null);
-  const lastSlot = slots.length > 0 ? Math.max(...slots) : null;
-  // A devnet's blocks are its project's own chain: only that project's transactions are looked at.
-  const scope = projectId === undefined ? { network } : { network, project_id: projectId };
-  if (isPostgres(trx)) return advanceOnPostgres(trx, { scope, hashes: [...landedIn.keys()], tip, lastSlot }, landedIn, now);
-  const rows = await candidates(trx, { scope, hashes: [...landedIn.keys()], tip, lastSlot });
+  const { reach, landedIn, tip } = reachOf(network, blocks, projectId);
+  const { lastSlot } = reach;
+  if (isPostgres(trx)) return advanceOnPostgres(trx, reach, landedIn, now);
+  const rows = await candidates(trx, reach);
   if (rows.length === 0) return [];
 
   const changes: TxChange[] = [];
@@ -125,6 +120,28 @@ export async function advanceTracked(trx: Knex.Transaction, network: number, blo
   const changed = new Set(history.map((h) => h.tracked_id));
   await writeAdvances(trx, rows.filter((r) => changed.has(r.id)), history, now);
   return changes;
+}
+
+/** What a batch of blocks reaches, and which of them holds each transaction hash. */
+function reachOf(network: number, blocks: FollowedBlock[], projectId?: number): { reach: Reach; landedIn: Map<string, FollowedBlock>; tip: number } {
+  const tip = blocks.at(-1)!.height;
+  const landedIn = new Map<string, FollowedBlock>();
+  for (const b of blocks) for (const h of b.txHashes ?? []) landedIn.set(h, b);
+  const slots = blocks.map((b) => b.slot).filter((s): s is number => s !== null);
+  const lastSlot = slots.length > 0 ? Math.max(...slots) : null;
+  // A devnet's blocks are its project's own chain: only that project's transactions are looked at.
+  const scope = projectId === undefined ? { network } : { network, project_id: projectId };
+  return { reach: { scope, hashes: [...landedIn.keys()], tip, lastSlot }, landedIn, tip };
+}
+
+/**
+ * Whether advanceTracked may change anything for these blocks (SQLite): its read, alone and outside
+ * any transaction. False means it would change nothing, so the follower may move its cursor without
+ * a transaction; true, that it runs advanceTracked in one (which reads again).
+ */
+export async function mayAdvanceTracked(db: Conn, network: number, blocks: FollowedBlock[], projectId?: number): Promise<boolean> {
+  if (blocks.length === 0) return false;
+  return (await candidates(db, reachOf(network, blocks, projectId).reach)).length > 0;
 }
 
 /**

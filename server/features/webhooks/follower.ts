@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import { SerialTicker } from '../../ticker';
-import type { Db } from '../../db/index';
+import { isPostgres, type Db } from '../../db/index';
 import type { Logger } from '../../logger';
 import type { Block } from '../../../shared/chain';
 import type { ChainSource } from './chain-source';
@@ -9,9 +9,11 @@ import { parseConditions } from './webhooks';
 import { yieldsList } from '../../../shared/webhooks';
 import * as outbox from './outbox';
 import { writeTxStatusEvents } from './tx-status-events';
-import { advanceTracked, landPassed, openTracked, rollBackTracked, UPSTREAM_CURSOR_DEPTH, type TxChange } from '../txs/index';
+import { advanceTracked, landPassed, mayAdvanceTracked, openTracked, rollBackTracked, UPSTREAM_CURSOR_DEPTH, type FollowedBlock, type TxChange } from '../txs/index';
 
 const KEEP_BLOCKS = 200;
+/** The blocks kept past KEEP_BLOCKS are deleted once every this many blocks, not at every write. */
+const PRUNE_EVERY = 50;
 /** Depth 0 followed for the tracked transactions alone. */
 const NO_WEBHOOKS = new WebhookSet([]);
 /** A batch of matched blocks is written at the latest this long after its first block was read. */
@@ -119,7 +121,10 @@ export class ChainFollower {
       this.opts.pollMs ?? 2000,
       (err) => this.logger.warn({ network: this.opts.network, err: { message: err.message } }, 'webhooks: chain follower tick failed'),
     );
-    this.ticker.start();
+    // The first tick at once, the next ones at a phase of the interval of this follower's own: followers
+    // started together (twenty devnets' at a worker's start) would otherwise all tick in the same
+    // moment, every one of their statements queued at once on the database's connection.
+    this.ticker.start({ phaseMs: Math.floor(Math.random() * (this.opts.pollMs ?? 2000)) });
   }
 
   async stop(): Promise<void> {
@@ -179,9 +184,28 @@ export class ChainFollower {
   /** The depths in use when unused cursors were last forgotten (null: not yet). */
   private depthsSwept: string | null = null;
 
+  /**
+   * Each depth's cursor as this follower last wrote it, on SQLite, where one worker follows a chain
+   * and so nothing else moves its cursors: the next tick need not read it again. Forgotten whenever a
+   * tick fails (a write refused because the cursor moved, a database error).
+   */
+  private cursors = new Map<number, Cursor>();
+
   /** One pass: every depth in use moves forward as far as the tip allows (bounded per tick). */
   async tick(): Promise<void> {
-    if (this.opts.leads && !(await this.opts.leads())) return;
+    try {
+      await this.pass();
+    } catch (err) {
+      this.cursors.clear();
+      throw err;
+    }
+  }
+
+  private async pass(): Promise<void> {
+    if (this.opts.leads && !(await this.opts.leads())) {
+      this.cursors.clear();
+      return;
+    }
     const network = this.key;
     const webhooks = await this.webhooksByDepth();
     const byDepth = this.opts.trackTxs && !webhooks.has(0) ? new Map([...webhooks, [0, NO_WEBHOOKS]]) : webhooks;
@@ -192,6 +216,7 @@ export class ChainFollower {
       // The gateway's follower of an upstream-served network keeps its own cursor beside these (UPSTREAM_CURSOR_DEPTH).
       await this.db('chain_cursors').where({ network }).whereNotIn('confirmations', [...byDepth.keys(), UPSTREAM_CURSOR_DEPTH]).delete();
       await this.db('chain_blocks').where({ network }).whereNotIn('confirmations', [...byDepth.keys(), UPSTREAM_CURSOR_DEPTH]).delete();
+      for (const depth of this.cursors.keys()) if (!byDepth.has(depth)) this.cursors.delete(depth);
       this.depthsSwept = depths;
     }
     if (byDepth.size === 0) {
@@ -212,8 +237,15 @@ export class ChainFollower {
   }
 
   private async loadCursor(depth: number): Promise<Cursor | null> {
+    const kept = this.cursors.get(depth);
+    if (kept) return kept;
     const row = await this.db('chain_cursors').where({ network: this.key, confirmations: depth }).first('height', 'hash', 'epoch');
     return row ? { height: Number(row.height), hash: row.hash, epoch: row.epoch ?? null } : null;
+  }
+
+  /** Keeps a depth's cursor as just written (SQLite only: see `cursors`). */
+  private wrote(depth: number, cursor: Cursor): void {
+    if (!isPostgres(this.db)) this.cursors.set(depth, cursor);
   }
 
   /**
@@ -243,6 +275,7 @@ export class ChainFollower {
         await trx('chain_blocks').insert({ network: this.key, confirmations: depth, height: target, hash: start.hash }).onConflict(['network', 'confirmations', 'height']).merge();
         return this.landPassed(trx, depth, target, start);
       });
+      this.wrote(depth, { height: target, hash: start.hash, epoch: start.epoch });
       if (landed.changes.length > 0) this.opts.onTxChanges?.(landed.changes);
       if (landed.events > 0) this.opts.onEvents?.(landed.events);
       return this.reportLag(depth, 0);
@@ -262,7 +295,10 @@ export class ChainFollower {
     // block add up to more than one SQLite connection serves while the process is busy).
     let batch: Batch = { from: cursor, blocks: [], startedAt: performance.now() };
     const flush = async () => {
-      if (batch.blocks.length > 0) await this.write(depth, batch);
+      if (batch.blocks.length > 0) {
+        await this.write(depth, batch);
+        this.wrote(depth, cursor);
+      }
       this.reportLag(depth, Math.max(0, target - cursor.height));
       batch = { from: cursor, blocks: [], startedAt: performance.now() };
     };
@@ -321,6 +357,9 @@ export class ChainFollower {
     const events = blocks.flatMap(({ block, matches }) =>
       matches.map((m, i) => ({ id: outbox.derivedEventId(`${this.key}:${depth}:${block.hash}:${i}:${m.webhookId}`), webhookId: m.webhookId, type: m.type, network: this.opts.network, blockHeight: block.height, blockHash: block.hash, payload: m.payload })),
     );
+    const followed: FollowedBlock[] = blocks.map(({ block, txHashes }, i) => ({ height: block.height ?? from.height + i + 1, hash: block.hash, slot: block.slot, txHashes }));
+    const tracking = depth === 0 && this.opts.trackTxs === true;
+    if (events.length === 0 && !isPostgres(this.db) && !(tracking && (await mayAdvanceTracked(this.db, this.opts.network, followed, this.opts.chain?.projectId)))) return this.writeQuiet(depth, batch);
     const handOff = events.length > 0 ? this.opts.handOff?.capacity() : undefined;
     const handing = Math.min(handOff?.count ?? 0, events.length);
     // Read beside the write (on PostgreSQL on another connection), so the hand-off need not wait for it.
@@ -339,8 +378,9 @@ export class ChainFollower {
           .where({ network: this.key, confirmations: depth, height: from.height, hash: from.hash })
           .update({ height: lastHeight, hash: last.hash, epoch: last.epoch, updated_at: now })
           .then((n) => n);
-        // The bodies are encoded while the database takes the cursor's row (once the statement is sent).
-        await new Promise((resolve) => setImmediate(resolve));
+        // The bodies are encoded while the database takes the cursor's row (once the statement is sent);
+        // with none to encode, the transaction does not wait a turn of the event loop holding the connection.
+        if (events.length > 0) await new Promise((resolve) => setImmediate(resolve));
         const prepared = outbox.prepareEvents(events, now, handOff);
         const moved = await moving;
         // Another process moved this cursor meanwhile: drop this work (the transaction rolls back).
@@ -350,21 +390,11 @@ export class ChainFollower {
           handed = prepared.claimed.length;
         }
         await outbox.insertEvents(trx, prepared);
-        if (depth === 0 && this.opts.trackTxs) {
-          txChanges = await advanceTracked(
-            trx,
-            this.opts.network,
-            blocks.map(({ block, txHashes }, i) => ({ height: block.height ?? from.height + i + 1, hash: block.hash, slot: block.slot, txHashes })),
-            now,
-            this.opts.chain?.projectId,
-          );
+        if (tracking) {
+          txChanges = await advanceTracked(trx, this.opts.network, followed, now, this.opts.chain?.projectId);
           txEvents = await writeTxStatusEvents(trx, this.opts.network, txChanges, last, now);
         }
-        await trx('chain_blocks')
-          .insert(blocks.map(({ block }, i) => ({ network: this.key, confirmations: depth, height: block.height ?? from.height + i + 1, hash: block.hash })))
-          .onConflict(['network', 'confirmations', 'height'])
-          .merge();
-        await trx('chain_blocks').where({ network: this.key, confirmations: depth }).andWhere('height', '<', lastHeight - KEEP_BLOCKS).delete();
+        await this.rememberBlocks(trx, depth, batch);
       });
     } catch (err) {
       settle(false);
@@ -374,6 +404,32 @@ export class ChainFollower {
     if (events.length > handed) this.opts.onEvents?.(events.length - handed);
     if (txChanges.length > 0) this.opts.onTxChanges?.(txChanges);
     if (txEvents > 0) this.opts.onEvents?.(txEvents);
+  }
+
+  /** Records the batch's blocks (what a rollback is recognised by), keeping the last KEEP_BLOCKS at least. */
+  private async rememberBlocks(conn: Db | Knex.Transaction, depth: number, { from, blocks }: Batch): Promise<void> {
+    const lastHeight = blocks.at(-1)!.block.height ?? from.height + blocks.length;
+    await conn('chain_blocks')
+      .insert(blocks.map(({ block }, i) => ({ network: this.key, confirmations: depth, height: block.height ?? from.height + i + 1, hash: block.hash })))
+      .onConflict(['network', 'confirmations', 'height'])
+      .merge();
+    if (Math.floor(lastHeight / PRUNE_EVERY) !== Math.floor(from.height / PRUNE_EVERY)) await conn('chain_blocks').where({ network: this.key, confirmations: depth }).andWhere('height', '<', lastHeight - KEEP_BLOCKS).delete();
+  }
+
+  /**
+   * A batch with no event and no tracked transaction to change, on SQLite (where one worker follows a
+   * chain): its blocks recorded, then the cursor moved, each one statement, with no transaction held
+   * open across turns of the event loop on the process's one connection meanwhile. Should the process
+   * stop between them, the blocks recorded above the cursor are read and recorded again.
+   */
+  private async writeQuiet(depth: number, batch: Batch): Promise<void> {
+    const { from, blocks } = batch;
+    const last = blocks.at(-1)!.block;
+    await this.rememberBlocks(this.db, depth, batch);
+    const moved = await this.db('chain_cursors')
+      .where({ network: this.key, confirmations: depth, height: from.height, hash: from.hash })
+      .update({ height: last.height ?? from.height + blocks.length, hash: last.hash, epoch: last.epoch, updated_at: Date.now() });
+    if (moved !== 1) throw new Error('cursor moved by another follower');
   }
 
   /** Steps back to the newest block this depth saw that is still on the chain. */
@@ -411,6 +467,7 @@ export class ChainFollower {
       await trx('chain_blocks').where({ network: this.key, confirmations: depth }).andWhere('height', '>', f.height).delete();
       await trx('chain_cursors').where({ network: this.key, confirmations: depth }).update({ height: f.height, hash: f.hash, epoch: f.epoch, updated_at: Date.now() });
     });
+    this.wrote(depth, f);
     if (txChanges.length > 0) this.opts.onTxChanges?.(txChanges);
     if (txEvents > 0) this.opts.onEvents?.(txEvents);
     return f;

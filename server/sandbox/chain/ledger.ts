@@ -894,6 +894,11 @@ export class LiveLedger {
     }
   }
 
+  /** The sequence number of the last stored entry read or appended (0: none). */
+  lastSeq(): number {
+    return this.seq;
+  }
+
   /** Loads the stored transactions once (later calls wait for the same load). */
   ready(): Promise<void> {
     this.started ??= this.sync();

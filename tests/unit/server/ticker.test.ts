@@ -147,4 +147,34 @@ describe('SerialTicker', () => {
     expect(runs).toBe(1);
     expect(vi.getTimerCount()).toBe(0);
   });
+
+  it('with a phase, runs now, then after the phase, then every interval from there; stopped during the phase, runs no more', async () => {
+    const at: number[] = [];
+    const t0 = Date.now();
+    const ticker = new SerialTicker(
+      async () => {
+        at.push(Date.now() - t0);
+      },
+      100,
+      () => undefined,
+    );
+    ticker.start({ phaseMs: 30 });
+    await vi.advanceTimersByTimeAsync(340);
+    await ticker.stop();
+    expect(at).toEqual([0, 30, 130, 230, 330]);
+
+    const early: number[] = [];
+    const again = new SerialTicker(
+      async () => {
+        early.push(Date.now());
+      },
+      100,
+      () => undefined,
+    );
+    again.start({ phaseMs: 60 });
+    await vi.advanceTimersByTimeAsync(20);
+    await again.stop();
+    await vi.advanceTimersByTimeAsync(500);
+    expect(early).toHaveLength(1);
+  });
 });

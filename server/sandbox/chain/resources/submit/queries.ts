@@ -33,6 +33,8 @@ export interface SubmitQueries {
   ready(): Promise<void>;
   /** Reads transactions other processes accepted since the last read. */
   sync(): Promise<void>;
+  /** The store's sequence number as of the last read or acceptance here: a larger one in the store means sync() has more to read. */
+  ledgerSeq(): number;
   /** Validates a signed transaction (CBOR) and puts it into the next block; answers its hash or throws LedgerRefusal. */
   submit(cbor: Uint8Array): Promise<string>;
   /** Pays test ada (and mints test assets) to an address in the next block; answers the transaction. */
@@ -46,6 +48,7 @@ export function submitPaths(ctx: ChainContext): SubmitQueries {
   const paths: SubmitQueries = {
     ready: () => ledger.ready(),
     sync: () => ledger.sync(),
+    ledgerSeq: () => ledger.lastSeq(),
     async submit(cbor) {
       return (await ledger.submit(cbor)).hash;
     },
