@@ -22,8 +22,6 @@ interface Held {
   lastUsed: number;
   /** The freshness check in flight, shared by the requests that arrive meanwhile. */
   checking: Promise<void> | null;
-  /** Just loaded from the database: the request that loaded it needs no check (it would read the same). */
-  loaded: boolean;
 }
 
 export interface DevnetRegistryOptions {
@@ -253,12 +251,11 @@ export class DevnetRegistry {
 
   /** The held chain after comparing its version with the database's (one check at a time per devnet). */
   private async fresh(projectId: number, use = true): Promise<Held> {
-    const h = this.held.get(projectId) ?? (await this.load(projectId, use));
+    const held = this.held.get(projectId);
+    const h = held ?? (await this.load(projectId, use));
     if (use) h.lastUsed = this.now();
-    if (h.loaded) {
-      h.loaded = false;
-      return h;
-    }
+    // Loaded from the database for this call (or one it waited on): a check would read the same.
+    if (!held) return h;
     if (!h.checking) {
       h.checking = this.check(projectId, h).finally(() => {
         h.checking = null;
@@ -307,7 +304,7 @@ export class DevnetRegistry {
         const row = (await readDevnet(this.o.db, projectId)) ?? (await this.insertDefault(projectId));
         const chain = await this.o.engine.open(row.id, row.state);
         // Loaded for a reader that is no use (a follower), it is not in use until a request comes.
-        const h: Held = { devnetId: row.id, version: row.version, chain, lastUsed: use ? this.now() : 0, checking: null, loaded: true };
+        const h: Held = { devnetId: row.id, version: row.version, chain, lastUsed: use ? this.now() : 0, checking: null };
         this.held.set(projectId, h);
         this.unloadOverCap(projectId);
         return h;
