@@ -352,7 +352,6 @@ export class ChainFollower {
   private async write(depth: number, batch: Batch): Promise<void> {
     const { from, blocks } = batch;
     const last = blocks.at(-1)!.block;
-    const lastHeight = last.height ?? from.height + blocks.length;
     const now = Date.now();
     const events = blocks.flatMap(({ block, matches }) =>
       matches.map((m, i) => ({ id: outbox.derivedEventId(`${this.key}:${depth}:${block.hash}:${i}:${m.webhookId}`), webhookId: m.webhookId, type: m.type, network: this.opts.network, blockHeight: block.height, blockHash: block.hash, payload: m.payload })),
@@ -374,10 +373,7 @@ export class ChainFollower {
       await this.db.transaction(async (trx) => {
         // The cursor first: its row lock keeps a second follower of this network (another worker) from
         // writing the same events meanwhile; that one waits here, finds the cursor moved and drops its work.
-        const moving = trx('chain_cursors')
-          .where({ network: this.key, confirmations: depth, height: from.height, hash: from.hash })
-          .update({ height: lastHeight, hash: last.hash, epoch: last.epoch, updated_at: now })
-          .then((n) => n);
+        const moving = this.moveCursor(trx, depth, batch, now).then((n) => n);
         // The bodies are encoded while the database takes the cursor's row (once the statement is sent);
         // with none to encode, the transaction does not wait a turn of the event loop holding the connection.
         if (events.length > 0) await new Promise((resolve) => setImmediate(resolve));
@@ -406,6 +402,14 @@ export class ChainFollower {
     if (txEvents > 0) this.opts.onEvents?.(txEvents);
   }
 
+  /** Moves a depth's cursor from the batch's start to its last block; answers 1, or 0 when another follower moved it first. */
+  private moveCursor(conn: Db | Knex.Transaction, depth: number, { from, blocks }: Batch, now: number) {
+    const last = blocks.at(-1)!.block;
+    return conn('chain_cursors')
+      .where({ network: this.key, confirmations: depth, height: from.height, hash: from.hash })
+      .update({ height: last.height ?? from.height + blocks.length, hash: last.hash, epoch: last.epoch, updated_at: now });
+  }
+
   /** Records the batch's blocks (what a rollback is recognised by), keeping the last KEEP_BLOCKS at least. */
   private async rememberBlocks(conn: Db | Knex.Transaction, depth: number, { from, blocks }: Batch): Promise<void> {
     const lastHeight = blocks.at(-1)!.block.height ?? from.height + blocks.length;
@@ -423,12 +427,8 @@ export class ChainFollower {
    * stop between them, the blocks recorded above the cursor are read and recorded again.
    */
   private async writeQuiet(depth: number, batch: Batch): Promise<void> {
-    const { from, blocks } = batch;
-    const last = blocks.at(-1)!.block;
     await this.rememberBlocks(this.db, depth, batch);
-    const moved = await this.db('chain_cursors')
-      .where({ network: this.key, confirmations: depth, height: from.height, hash: from.hash })
-      .update({ height: last.height ?? from.height + blocks.length, hash: last.hash, epoch: last.epoch, updated_at: Date.now() });
+    const moved = await this.moveCursor(this.db, depth, batch, Date.now());
     if (moved !== 1) throw new Error('cursor moved by another follower');
   }
 
