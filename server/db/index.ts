@@ -30,13 +30,17 @@ export function createDb(opts: DbOptions): Db {
   }
   const file = opts.sqliteFile ?? sqliteFileIn('./data');
   fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
+  // One connection for the app keeps its transactions in order. The metering worker thread and the
+  // webhook worker's chain followers write through connections of their own; every transaction of
+  // any of them begins IMMEDIATE and waits its turn (sqlite-client.ts, sqlite-connection.ts).
+  return sqliteKnex(file);
+}
+
+function sqliteKnex(filename: string): Db {
   return knex({
     client: ImmediateSqliteClient,
-    connection: { filename: file },
+    connection: { filename },
     useNullAsDefault: true,
-    // One connection for the app keeps its transactions in order. The metering worker thread writes
-    // through a connection of its own; every transaction of either begins IMMEDIATE and waits its
-    // turn (sqlite-client.ts, sqlite-connection.ts).
     pool: {
       min: 1,
       max: 1,
@@ -48,6 +52,25 @@ export function createDb(opts: DbOptions): Db {
       },
     },
   });
+}
+
+/**
+ * The database for a background part that asks it something every moment (the webhook worker's
+ * chain followers): on SQLite a connection of its own to the same file, set up as the app's, so the
+ * part's statements never queue on the app's one connection ahead of requests, nor requests behind
+ * them (a statement there holds the connection until the main thread takes its answer); writers of
+ * both connections take the file's lock in turn (BEGIN IMMEDIATE, busy_timeout). On PostgreSQL (a
+ * pool already) and for an in-memory SQLite database, which a second connection would not see, `db`
+ * itself. Whoever opens it closes it with closeOwnConnection when the part stops.
+ */
+export function ownConnection(db: Db): Db {
+  const file = sqliteFileOf(db);
+  return file === null || file.endsWith(':memory:') ? db : sqliteKnex(file);
+}
+
+/** Closes what ownConnection(db) opened (nothing when it answered `db` itself). */
+export async function closeOwnConnection(own: Db, db: Db): Promise<void> {
+  if (own !== db) await own.destroy();
 }
 
 export const isPostgres = (db: Db) => db.client.config.client === 'pg';

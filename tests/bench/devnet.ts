@@ -25,7 +25,7 @@ import path from 'node:path';
 import crypto from 'node:crypto';
 import inspector from 'node:inspector/promises';
 import express from 'express';
-import { createDb, migrateLatest, type Db } from '../../server/db/index';
+import { closeOwnConnection, createDb, migrateLatest, ownConnection, type Db } from '../../server/db/index';
 import { createLogger } from '../../server/logger';
 import { createSandboxChain, sandboxRouter } from '../../server/sandbox/chain/index';
 import { sandboxDevnetEngine } from '../../server/sandbox/devnet-engine';
@@ -111,6 +111,8 @@ async function main() {
   };
   const registry = new DevnetRegistry({ db, logger, idleMs: IDLE_MS, now: () => Date.now() + skipped, engine });
   const followers: ChainFollower[] = [];
+  // The followers on a connection of their own, as the webhook worker has them (ownConnection).
+  const followerDb = ownConnection(db);
   const ticks: Array<[number, number]> = [];
   const servers: Array<{ close: () => Promise<void> }> = [];
   try {
@@ -139,7 +141,7 @@ async function main() {
     for (const id of active) await create(id);
     for (const id of active) {
       const { devnetId } = await registry.chainOf(id);
-      const f = new ChainFollower(db, logger, devnetSource(registry, id), { network: devnetNetwork.webhookId, chain: { key: devnetCursorKey(devnetId), projectId: id }, trackTxs: true, pollMs: 1000 });
+      const f = new ChainFollower(followerDb, logger, devnetSource(registry, id, followerDb), { network: devnetNetwork.webhookId, chain: { key: devnetCursorKey(devnetId), projectId: id }, trackTxs: true, pollMs: 1000 });
       // Each tick's span, to tell which of the p95 requests ran beside one.
       const tick = f.tick.bind(f);
       f.tick = async () => {
@@ -310,6 +312,7 @@ async function main() {
     await Promise.all(followers.map((f) => f.stop()));
     for (const srv of servers) await srv.close();
     registry.close();
+    await closeOwnConnection(followerDb, db);
     await db.destroy();
     fs.rmSync(dir, { recursive: true, force: true });
   }

@@ -90,10 +90,11 @@ export class DevnetRegistry {
 
   /**
    * A project's chain as chainOf gives it, for a reader that does not count as a use (a webhook
-   * follower): a chain only it reads is unloaded once idle all the same.
+   * follower): a chain only it reads is unloaded once idle all the same. `db` is the reader's own
+   * connection, which its freshness check asks (the registry's by default).
    */
-  async readChainOf(projectId: number): Promise<{ devnetId: number; chain: DevnetChain }> {
-    const h = await this.fresh(projectId, false);
+  async readChainOf(projectId: number, db?: Db): Promise<{ devnetId: number; chain: DevnetChain }> {
+    const h = await this.fresh(projectId, false, db);
     return { devnetId: h.devnetId, chain: h.chain };
   }
 
@@ -250,26 +251,26 @@ export class DevnetRegistry {
   }
 
   /** The held chain after comparing its version with the database's (one check at a time per devnet). */
-  private async fresh(projectId: number, use = true): Promise<Held> {
+  private async fresh(projectId: number, use = true, db = this.o.db): Promise<Held> {
     const held = this.held.get(projectId);
     const h = held ?? (await this.load(projectId, use));
     if (use) h.lastUsed = this.now();
     // Loaded from the database for this call (or one it waited on): a check would read the same.
     if (!held) return h;
     if (!h.checking) {
-      h.checking = this.check(projectId, h).finally(() => {
+      h.checking = this.check(projectId, h, db).finally(() => {
         h.checking = null;
       });
     }
     await h.checking;
     // The check dropped the chain held (its project gone, or its reload failed): this request loads it again.
-    return this.held.get(projectId) === h ? h : this.fresh(projectId, use);
+    return this.held.get(projectId) === h ? h : this.fresh(projectId, use, db);
   }
 
-  private async check(projectId: number, h: Held): Promise<void> {
+  private async check(projectId: number, h: Held, db: Db): Promise<void> {
     // One statement: the version, and whether the ledger has entries past those read (another
     // process accepted transactions), read only then.
-    const now = await devnetFreshness(this.o.db, projectId, this.o.engine.ledgerKey(h.devnetId));
+    const now = await devnetFreshness(db, projectId, this.o.engine.ledgerKey(h.devnetId));
     const version = now?.version ?? null;
     if (version === h.version) {
       if (now!.seq > h.chain.ledgerSeq()) await h.chain.sync();

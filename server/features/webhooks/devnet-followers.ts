@@ -20,8 +20,8 @@ import { devnetCursorKey, landedOn } from '../txs/index';
 
 /** What the followers need of the devnets' registry. */
 export interface DevnetChains {
-  /** A project's chain without counting as a use of it. */
-  readChainOf(projectId: number): Promise<{ devnetId: number; chain: DevnetChain }>;
+  /** A project's chain without counting as a use of it; its freshness checked through `db` (the follower's connection) when given. */
+  readChainOf(projectId: number, db?: Db): Promise<{ devnetId: number; chain: DevnetChain }>;
   /** The projects whose chains were used in this process within the idle time. */
   inUse(): number[];
   /** The projects followed now: their chains stay in memory, however idle. */
@@ -32,13 +32,16 @@ export { devnetCursorKey };
 
 const OPEN_STATES = ['pending', 'in_block', 'rolled_back'];
 
-/** A devnet's chain as a follower reads it: each tip read takes the chain as the database has it now. */
-export function devnetSource(chains: DevnetChains, projectId: number): ChainSource {
+/**
+ * A devnet's chain as a follower reads it: each tip read takes the chain as the database has it now,
+ * asking through `db` (the follower's own connection) when given.
+ */
+export function devnetSource(chains: DevnetChains, projectId: number, db?: Db): ChainSource {
   let chain: DevnetChain | null = null;
-  const current = async () => (chain ??= (await chains.readChainOf(projectId)).chain);
+  const current = async () => (chain ??= (await chains.readChainOf(projectId, db)).chain);
   return {
     tipHeight: async () => {
-      chain = (await chains.readChainOf(projectId)).chain;
+      chain = (await chains.readChainOf(projectId, db)).chain;
       return chain.local.tipHeight();
     },
     blockAt: async (h) => (await current()).local.blockAt(h),
@@ -154,7 +157,7 @@ export class DevnetFollowers {
     for (const [projectId, devnetId] of active) {
       if (this.running.has(projectId)) continue;
       const key = devnetCursorKey(devnetId);
-      const follower = new ChainFollower(db, this.o.logger, devnetSource(this.o.chains, projectId), { ...this.o.follower(key), network: devnetNetwork.webhookId, chain: { key, projectId }, trackTxs: true });
+      const follower = new ChainFollower(db, this.o.logger, devnetSource(this.o.chains, projectId, db), { ...this.o.follower(key), network: devnetNetwork.webhookId, chain: { key, projectId }, trackTxs: true });
       this.running.set(projectId, { devnetId, follower });
       starting.push(follower);
     }
@@ -165,7 +168,7 @@ export class DevnetFollowers {
 
   /** Whether every cursor of a devnet's follower (whichever worker leads it) is where its depth lets it be at the tip. */
   private async caughtUp(projectId: number, devnetId: number): Promise<boolean> {
-    const tip = (await this.o.chains.readChainOf(projectId)).chain.local.tipHeight();
+    const tip = (await this.o.chains.readChainOf(projectId, this.o.db)).chain.local.tipHeight();
     const cursors = (await this.o.db('chain_cursors').where({ network: devnetCursorKey(devnetId) }).andWhere('confirmations', '>=', 0).select('confirmations', 'height')) as Array<{ confirmations: number | string; height: number | string }>;
     return cursors.length > 0 && cursors.every((c) => Number(c.height) >= tip - Number(c.confirmations));
   }

@@ -1,5 +1,5 @@
 import type { Config } from '../../config';
-import type { Db } from '../../db/index';
+import { closeOwnConnection, ownConnection, type Db } from '../../db/index';
 import type { Logger } from '../../logger';
 import type { Mailer } from '../../mail/mailer';
 import type { LocalChains } from '../../blockfrost/chain';
@@ -57,8 +57,11 @@ export function startWebhookWorker(opts: {
     publicUrl: config.publicUrl,
     ...(metrics ? { metrics } : {}),
   });
+  // The chain followers ask the database something every tick of every chain they follow: on SQLite
+  // through a connection of their own, so a request's statements never wait behind theirs.
+  const followerDb = ownConnection(db);
   // With several workers on one PostgreSQL database, one follows each network's chain.
-  const leadership = new FollowerLeadership(db, logger);
+  const leadership = new FollowerLeadership(followerDb, logger);
   const sources = opts.sources ?? webhookSources(config, chains);
   // Transactions are recorded at submit on the sandbox networks (server/features/txs); their followers advance them.
   const tracked = new Set(opts.sources ? [...opts.sources.keys()] : webhookNetworks.filter((n) => n.slug && sandboxOf(n.slug) && !config.gateway.upstreams[n.slug as UpstreamNetwork] && chains[sandboxOf(n.slug)!]).map((n) => n.webhookId!));
@@ -66,7 +69,7 @@ export function startWebhookWorker(opts: {
     const slug = webhookNetworks.find((n) => n.webhookId === network)?.slug ?? String(network);
     // A follower's events go straight to this worker's dispatcher, up to one batch, written claimed for
     // it; any more are claimed by the dispatchers' lanes, this worker's woken at once, not at its next poll.
-    return new ChainFollower(db, logger, source, {
+    return new ChainFollower(followerDb, logger, source, {
       network,
       pollMs: config.webhooks.chainPollMs,
       leads: () => leadership.leads(network),
@@ -78,7 +81,7 @@ export function startWebhookWorker(opts: {
   });
   const devnetFollowers = opts.devnets
     ? new DevnetFollowers({
-        db,
+        db: followerDb,
         logger,
         chains: opts.devnets.chains,
         idleMs: opts.devnets.idleMs,
@@ -108,6 +111,7 @@ export function startWebhookWorker(opts: {
       await leadership.close();
       await dispatcher.stop();
       await notices.stop();
+      await closeOwnConnection(followerDb, db);
     },
   };
 }
