@@ -402,7 +402,7 @@ describe('upstreams', () => {
   });
 
   it('sends a small sized answer with its head in one write, streams a big one, and turns a small one cut short into the 500', async () => {
-    const g = await startTestGateway(app, { UPSTREAM_CARDANO_PREPROD_URL: upstreamUrl, UPSTREAM_TIMEOUT_MS: '300' });
+    const g = await startTestGateway(app, { UPSTREAM_CARDANO_PREPROD_URL: upstreamUrl, UPSTREAM_TIMEOUT_MS: '1500' });
     try {
       const p = await preprodProject();
       await g.keys.reload();

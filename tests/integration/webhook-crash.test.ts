@@ -42,11 +42,12 @@ afterAll(async () => {
 });
 
 describe('a crash while delivering', () => {
-  it('loses no matched event: after a restart every one reaches the receiver at least once', { timeout: 120_000 }, async () => {
+  it('loses no matched event: after a restart every one reaches the receiver at least once', { timeout: 180_000 }, async () => {
     receiver.state.respond = () => 200;
     const first = await startWorker();
-    // Wait until events flow, then kill the process without warning.
-    await receiver.waitFor((r) => r.length >= 10, 30_000);
+    // Wait until events flow, then kill the process without warning (a cold start on a busy machine
+    // may take a while: the built server loads and its follower reads the chain first).
+    await receiver.waitFor((r) => r.length >= 10, 60_000);
     // The next delivery is held unanswered, so one is surely in flight when the process dies (on a busy
     // machine the process could otherwise be killed between two of them).
     const before = receiver.received.length;

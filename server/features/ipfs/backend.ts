@@ -409,6 +409,14 @@ export function createIpfsBackend(opts: { config: Config; db: Db; logger: Logger
   const ipfs: Ipfs = { db, logger, store, pinning, now: opts.now ?? Date.now, graceMs: config.ipfs.gcGraceMs, maxAddBytes: config.ipfs.maxAddBytes, addQueues: new Map(), stranded: new Map() };
   let queueTicker: SerialTicker | undefined;
   let gcTicker: SerialTicker | undefined;
+  // This process's passes of the pin queue run one after another: a pass asked for while the ticker's
+  // is under way runs after it, so it finds the pins that one claimed done rather than skipping them.
+  let passing: Promise<unknown> = Promise.resolve();
+  const queuePass = (): Promise<boolean> => {
+    const pass = passing.then(() => processQueue(ipfs));
+    passing = pass.catch(() => undefined);
+    return pass;
+  };
   return {
     kind: 'ipfs',
     admits: 'request',
@@ -421,7 +429,7 @@ export function createIpfsBackend(opts: { config: Config; db: Db; logger: Logger
     },
     async start() {
       await store.open();
-      queueTicker = new SerialTicker(() => processQueue(ipfs), 2000, (err) => logger.warn({ err: { message: err.message } }, 'ipfs: pin queue pass failed'));
+      queueTicker = new SerialTicker(queuePass, 2000, (err) => logger.warn({ err: { message: err.message } }, 'ipfs: pin queue pass failed'));
       gcTicker = new SerialTicker(async () => void (await collect(ipfs)), config.ipfs.gcIntervalMs, (err) => logger.warn({ err: { message: err.message } }, 'ipfs: garbage collection failed'));
       queueTicker.start();
       gcTicker.start();
@@ -431,7 +439,7 @@ export function createIpfsBackend(opts: { config: Config; db: Db; logger: Logger
       await gcTicker?.stop();
       await store.close();
     },
-    processQueue: () => processQueue(ipfs),
+    processQueue: queuePass,
     collect: () => collect(ipfs),
   };
 }
