@@ -155,6 +155,10 @@ async function main() {
       phases.run('follower', () => f.start());
       followers.push(f);
     }
+    // Followed devnets stay in memory however idle, as the webhook worker has the registry hold them
+    // (DevnetFollowers): otherwise the creations after them would push them past DEVNET_MAX_LOADED and
+    // each follower would load its chain again from the database.
+    registry.hold(active);
     await new Promise((r) => setTimeout(r, 2000));
 
     // Memory per idle devnet: each created (its first request), then unloaded as the registry does once idle.
