@@ -90,8 +90,8 @@ async function candidates(trx: Conn, { scope, hashes, tip, lastSlot }: Reach): P
  */
 export async function advanceTracked(trx: Knex.Transaction, network: number, blocks: FollowedBlock[], now = Date.now(), projectId?: number): Promise<TxChange[]> {
   if (blocks.length === 0) return [];
-  const { reach, landedIn, tip } = reachOf(network, blocks, projectId);
-  const { lastSlot } = reach;
+  const { reach, landedIn } = reachOf(network, blocks, projectId);
+  const { lastSlot, tip } = reach;
   if (isPostgres(trx)) return advanceOnPostgres(trx, reach, landedIn, now);
   const rows = await candidates(trx, reach);
   if (rows.length === 0) return [];
@@ -123,7 +123,7 @@ export async function advanceTracked(trx: Knex.Transaction, network: number, blo
 }
 
 /** What a batch of blocks reaches, and which of them holds each transaction hash. */
-function reachOf(network: number, blocks: FollowedBlock[], projectId?: number): { reach: Reach; landedIn: Map<string, FollowedBlock>; tip: number } {
+function reachOf(network: number, blocks: FollowedBlock[], projectId?: number): { reach: Reach; landedIn: Map<string, FollowedBlock> } {
   const tip = blocks.at(-1)!.height;
   const landedIn = new Map<string, FollowedBlock>();
   for (const b of blocks) for (const h of b.txHashes ?? []) landedIn.set(h, b);
@@ -131,7 +131,7 @@ function reachOf(network: number, blocks: FollowedBlock[], projectId?: number): 
   const lastSlot = slots.length > 0 ? Math.max(...slots) : null;
   // A devnet's blocks are its project's own chain: only that project's transactions are looked at.
   const scope = projectId === undefined ? { network } : { network, project_id: projectId };
-  return { reach: { scope, hashes: [...landedIn.keys()], tip, lastSlot }, landedIn, tip };
+  return { reach: { scope, hashes: [...landedIn.keys()], tip, lastSlot }, landedIn };
 }
 
 /**
