@@ -25,6 +25,7 @@ import path from 'node:path';
 import crypto from 'node:crypto';
 import inspector from 'node:inspector/promises';
 import express from 'express';
+import { SERVER_NODE_FLAGS } from '../../server/node-flags';
 import { closeOwnConnection, createDb, migrateLatest, ownConnection, type Db } from '../../server/db/index';
 import { createLogger } from '../../server/logger';
 import { createSandboxChain, sandboxRouter } from '../../server/sandbox/chain/index';
@@ -43,9 +44,10 @@ const REQUESTS = Number(process.env.BENCH_DEVNET_REQUESTS ?? 150);
 const KB = 1024;
 
 const gc = (globalThis as { gc?: () => void }).gc;
-// The memory measure needs the garbage collector at hand: run again with --expose-gc if it is not.
-if (!gc && !process.env.BENCH_DEVNET_CHILD) {
-  const run = spawnSync(process.execPath, [...process.execArgv, '--expose-gc', import.meta.filename], { stdio: 'inherit', env: { ...process.env, BENCH_DEVNET_CHILD: '1' } });
+// The bench runs in a process of its own with the server's node flags (as a gateway runs: its young
+// generation's size is part of the memory measured) and the garbage collector at hand for that measure.
+if (!process.env.BENCH_DEVNET_CHILD) {
+  const run = spawnSync(process.execPath, [...process.execArgv, ...SERVER_NODE_FLAGS, '--expose-gc', import.meta.filename], { stdio: 'inherit', env: { ...process.env, BENCH_DEVNET_CHILD: '1' } });
   process.exit(run.status ?? 1);
 }
 
