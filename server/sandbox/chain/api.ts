@@ -77,4 +77,6 @@ export interface SandboxChain
    * before it answers.
    */
   prepare(opts?: { build?: boolean; lists?: boolean }): Promise<void>;
+  /** Stops the chain's sweep worker (a shared chain's `sweep` option: sweep.ts); nothing else to stop. */
+  close(): Promise<void>;
 }

@@ -39,7 +39,16 @@ export function governancePaths(ctx: ChainContext): GovernanceQueries {
 function governanceAnswers(model: Governance) {
   const lists: GovLists = { ...model, ...voteLists(model) };
   const rows: GovRows = { ...lists, ...answerRows(lists) };
-  return { ...drepAnswers(rows), ...committeeAnswers(rows), ...proposalAnswers(rows), deepPagesRead: lists.deepPagesRead };
+  return {
+    ...drepAnswers(rows),
+    ...committeeAnswers(rows),
+    ...proposalAnswers(rows),
+    deepPagesRead: lists.deepPagesRead,
+    // The vote lists' running counts, which a shared chain's sweep worker counts and sends (sweep.ts).
+    runningCounts: lists.runningCounts,
+    adoptRunningCounts: lists.adoptRunningCounts,
+    countedLists: lists.countedLists,
+  };
 }
 
 export type GovernanceAnswers = ReturnType<typeof governanceAnswers>;
@@ -120,6 +129,10 @@ class RunningCounts {
     }
     this.items[this.length++] = total;
   }
+  /** Entries from `from` on. */
+  values(from: number): Uint32Array {
+    return this.items.slice(from, this.length);
+  }
 }
 
 /**
@@ -188,7 +201,25 @@ function epochIndexedPage(g: Governance) {
   const countAhead = <T>(list: string, from: number, closed: number, worldAt: (epoch: number) => T[]): void => {
     if (closed >= from) runningCounts(`${list}|${from}`, from, closed, worldAt);
   };
-  return { uncounted, page: indexedPage, countAhead, read: (): boolean => deepRead };
+  /** A list's running counts from entry `from` on (entry k: the items of its first k epochs), or null when it holds no more. */
+  const countsOf = (list: string, from: number): Uint32Array | null => {
+    const c = running.get(list);
+    return c && c.length > from ? c.values(from) : null;
+  };
+  /**
+   * A list's running counts from entry `from` on, counted elsewhere (the sweep worker's, of the same
+   * chain: sweep-worker.ts): those beyond what the list holds are adopted; a gap is left alone.
+   */
+  const adoptCounts = (list: string, from: number, values: Uint32Array): void => {
+    let c = running.get(list);
+    if (!c) {
+      if (from !== 0) return;
+      running.set(list, (c = new RunningCounts()));
+    }
+    if (from > c.length) return;
+    for (let k = c.length - from; k < values.length; k++) c.push(values[k]!);
+  };
+  return { uncounted, page: indexedPage, countAhead, read: (): boolean => deepRead, countsOf, adoptCounts, lists: (): string[] => [...running.keys()] };
 }
 
 /** Votes and proposals, world and live, ordered by height and paged epoch by epoch, and the votes that count. */
@@ -258,7 +289,7 @@ function voteLists(g: Governance) {
       (findDrep({ hex, script: null })?.events ?? []).some((e) => e.action === 'deregistered' && e.height < before && e.height <= tip);
     return countedVotes(votes, boundary, retired);
   };
-  return { liveVotes, pageOf, votesOnProposal, countedOn, countAhead: indexed.countAhead, deepPagesRead: indexed.read };
+  return { liveVotes, pageOf, votesOnProposal, countedOn, countAhead: indexed.countAhead, deepPagesRead: indexed.read, runningCounts: indexed.countsOf, adoptRunningCounts: indexed.adoptCounts, countedLists: indexed.lists };
 }
 type GovLists = Governance & ReturnType<typeof voteLists>;
 
