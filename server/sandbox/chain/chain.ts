@@ -244,11 +244,12 @@ function segmentCache(start: (index: number) => SegmentRun, finish: (made: Segme
       const b = simBlock(height);
       return { txCount: b.txs.length, size: b.size, outputLovelace: b.outputLovelace, fees: b.fees };
     }
+    // With a sweep worker (sweep.ts) another thread simulates it: a sliced answer waits for its
+    // totals, which cost this thread nothing meanwhile (the address window's too: prepare() builds
+    // those segments here in slices for the address answers, a list need not).
+    if (!segments.has(s) && sweep?.client.alive && inSlice()) throw new Awaiting(sweep.client.need([s], sweep.tip()));
     // The address window's segments are cached as ever: every address answer reads them.
     const cached = segments.get(s) ?? (s >= firstKept() ? segment(s) : null);
-    // With a sweep worker (sweep.ts) another thread simulates it: a sliced answer waits for its
-    // totals, which cost this thread nothing meanwhile.
-    if (!cached && sweep?.client.alive && inSlice()) throw new Awaiting(sweep.client.need([s], sweep.tip()));
     // A segment of history simulated for a list: from now on prepare() sums the others ahead.
     if (!cached) historyRead = true;
     totals.add(s, (cached ?? simulateOnce(s)).blocks, true);
@@ -257,12 +258,12 @@ function segmentCache(start: (index: number) => SegmentRun, finish: (made: Segme
   /**
    * With a sweep worker, inside a sliced answer: the totals a page of blocks (`perBlock`) or of
    * epochs will read between two heights, asked of the worker at once when some are missing (the
-   * closed segments of the history; the address window's and the tip's are this thread's), so the
-   * page waits for them once rather than segment by segment.
+   * closed segments; the tip's, still open, is this thread's), so the page waits for them once
+   * rather than segment by segment.
    */
   const awaitTotals = (from: number, to: number, perBlock: boolean): void => {
     if (!sweep?.client.alive || !inSlice() || to < from) return;
-    const last = Math.min(Math.floor(to / segmentLength), firstKept() - 1, Math.floor((sweep.tip() + 1) / segmentLength) - 1);
+    const last = Math.min(Math.floor(to / segmentLength), Math.floor((sweep.tip() + 1) / segmentLength) - 1);
     const missing: number[] = [];
     for (let s = Math.max(0, Math.floor(from / segmentLength)); s <= last; s++) {
       if (segments.has(s) || (perBlock ? totals.kept(s) : totals.summed(s))) continue;
