@@ -428,7 +428,11 @@ export function createSandboxChain(options: SandboxChainOptions): SandboxChain {
     ? new SweepClient(
         { network, seed, genesisTime, blockIntervalMs, blocksPerEpoch, segmentLength, dir: options.sweep.dir },
         {
-          segment: (t, asked) => totals.addTotals(t.index, t, asked),
+          // A segment swept leaves its distribution's hash too, as one summed here does.
+          segment: (t, asked) => {
+            totals.addTotals(t.index, t, asked);
+            simContext.knowDistribution(t.index, t.distribution);
+          },
           // governancePaths' answers are built once per chain: the same object a page reads.
           counts: (list, from, values) => made.governance().adoptRunningCounts(list, from, values),
         },
@@ -507,6 +511,15 @@ export function createSandboxChain(options: SandboxChainOptions): SandboxChain {
     stakes: () => stakeAt(tipHeight()).controlledAll(),
     timeOf,
     committee: options.devnet?.committee ?? null,
+    // The committee's and the pools' vote counts are the sweep worker's: a deep page waits for them.
+    ...(sweep
+      ? {
+          awaitCounts: (list: string, closedEpoch: number) => {
+            if (!sweep.alive || !inSlice() || !(list === 'cc|all||1' || list.startsWith('spo|'))) return;
+            throw new Awaiting(sweep.counted((closedEpoch + 1) * blocksPerEpoch, tipHeight()));
+          },
+        }
+      : {}),
   });
 
   const nutlink: Nutlink = createNutlink({

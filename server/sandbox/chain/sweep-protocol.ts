@@ -19,6 +19,8 @@ export interface SegmentTotalsMessage {
   counts: Uint8Array;
   sizes: Uint32Array;
   money: Float64Array;
+  /** The segment's distribution's hash. */
+  distribution: string;
 }
 
 export type ToSweepWorker =
@@ -34,7 +36,7 @@ export type FromSweepWorker =
   | { t: 'segments'; segments: SegmentTotalsMessage[]; asked: boolean }
   /** A find's answer: places (height × 128 + index); `complete`: every segment closed by the last tip told is swept. */
   | { t: 'found'; id: number; places: number[]; complete: boolean }
-  /** The vote lists' running counts (governance/queries.ts), each from entry `from` on: what the worker counted since its last message. */
-  | { t: 'counts'; lists: Array<{ list: string; from: number; values: Uint32Array }> }
+  /** The vote lists' running counts (governance/queries.ts), each from entry `from` on: what the worker counted since its last message, every closed epoch of tip `through` (-1: a restart's, through some tip). */
+  | { t: 'counts'; lists: Array<{ list: string; from: number; values: Uint32Array }>; through: number }
   /** Every segment closed by `tip` is swept. */
   | { t: 'swept'; tip: number };

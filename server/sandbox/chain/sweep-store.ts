@@ -13,7 +13,7 @@ import path from 'node:path';
 export const CHUNK_SEGMENTS = 64;
 /** Keys between two fences: a lookup reads at most this many entries of a chunk. */
 const FENCE_STRIDE = 512;
-const MAGIC = 0x43535731; // 'CSW1'
+const MAGIC = 0x43535732; // 'CSW2'
 const HEADER_BYTES = 24;
 /** A transaction's place: height × 128 + index (a block holds fewer than 128 background transactions). */
 export const TX_INDEX_BITS = 7;
@@ -24,6 +24,8 @@ export interface SweptSegment {
   counts: Uint8Array;
   sizes: Uint32Array;
   money: Float64Array;
+  /** The segment's distribution's hash (its first transaction: nut.link's oracle records read it). */
+  distribution: string;
   keys: Uint32Array;
   places: Uint32Array;
 }
@@ -107,16 +109,17 @@ export class SweepStore {
     }
   }
 
-  /** A chunk's layout: the header, its blocks' totals, its fences, then its keys and their places. */
-  private layout(n: number): { money: number; sizes: number; counts: number; fences: number; keys: number; places: number; end: number } {
+  /** A chunk's layout: the header, its blocks' totals, its distributions' hashes, its fences, then its keys and their places. */
+  private layout(n: number): { money: number; sizes: number; counts: number; distributions: number; fences: number; keys: number; places: number; end: number } {
     const B = this.blocksPerChunk;
     const money = HEADER_BYTES;
     const sizes = money + 16 * B;
     const counts = sizes + 4 * B;
-    const fences = Math.ceil((counts + B) / 4) * 4;
+    const distributions = counts + B;
+    const fences = Math.ceil((distributions + 32 * CHUNK_SEGMENTS) / 4) * 4;
     const keys = fences + 4 * Math.ceil(n / FENCE_STRIDE);
     const places = keys + 4 * n;
-    return { money, sizes, counts, fences, keys, places, end: places + 4 * n };
+    return { money, sizes, counts, distributions, fences, keys, places, end: places + 4 * n };
   }
 
   private fileBytes(n: number): number {
@@ -156,6 +159,7 @@ export class SweepStore {
         buf.writeUInt32LE(s.sizes[i]!, at.sizes + 4 * (b0 + i));
         buf.writeUInt8(s.counts[i]!, at.counts + b0 + i);
       }
+      buf.write(s.distribution, at.distributions + 32 * (s.index % CHUNK_SEGMENTS), 32, 'hex');
     }
     if (!this.dir) {
       this.stored.set(chunk, { n, fences, read: (offset, length) => buf.subarray(offset, offset + length) });
@@ -187,7 +191,8 @@ export class SweepStore {
     const z = new Uint32Array(len);
     for (let i = 0; i < 2 * len; i++) m[i] = money.readDoubleLE(8 * i);
     for (let i = 0; i < len; i++) z[i] = sizes.readUInt32LE(4 * i);
-    return { index: segment, counts: new Uint8Array(read(at.counts + b0, len)), sizes: z, money: m, keys: new Uint32Array(0), places: new Uint32Array(0) };
+    const distribution = read(at.distributions + 32 * (segment % CHUNK_SEGMENTS), 32).toString('hex');
+    return { index: segment, counts: new Uint8Array(read(at.counts + b0, len)), sizes: z, money: m, distribution, keys: new Uint32Array(0), places: new Uint32Array(0) };
   }
 
   /** The places of the swept transactions whose hash begins with `key`'s 32 bits (a caller compares the whole hash). */

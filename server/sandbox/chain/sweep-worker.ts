@@ -54,21 +54,21 @@ function sweep(index: number): SweptSegment {
       places[j++] = tx.height * 2 ** TX_INDEX_BITS + tx.index;
     }
   }
-  return { index, counts, sizes, money, keys, places };
+  return { index, counts, sizes, money, distribution: made.blocks[0]!.txs[0]!.hash, keys, places };
 }
 
 /** The chain's identity: its options and what a probe segment simulates to, so a chain simulated differently never reads another's chunks. */
 function identity(): string {
   const probe = sweep(1);
   const h = createHash('sha256');
-  h.update(JSON.stringify({ format: 1, network: data.network, seed: data.seed, genesisTime: data.genesisTime, blockIntervalMs: data.blockIntervalMs, blocksPerEpoch: data.blocksPerEpoch, segmentLength: L }));
+  h.update(JSON.stringify({ format: 2, network: data.network, seed: data.seed, genesisTime: data.genesisTime, blockIntervalMs: data.blockIntervalMs, blocksPerEpoch: data.blocksPerEpoch, segmentLength: L }));
   for (const a of [probe.counts, probe.sizes, probe.money, probe.keys, probe.places]) h.update(new Uint8Array(a.buffer, a.byteOffset, a.byteLength));
   return `${data.network}-${h.digest('hex').slice(0, 20)}`;
 }
 
 const store = new SweepStore(data.dir === null ? null : path.join(data.dir, identity()), L);
 
-const message = (s: SweptSegment): SegmentTotalsMessage => ({ index: s.index, counts: s.counts.slice(), sizes: s.sizes.slice(), money: s.money.slice() });
+const message = (s: SweptSegment): SegmentTotalsMessage => ({ index: s.index, counts: s.counts.slice(), sizes: s.sizes.slice(), money: s.money.slice(), distribution: s.distribution });
 const sendSegments = (list: SweptSegment[], asked: boolean): void => {
   const segments = list.map(message);
   send({ t: 'segments', segments, asked }, segments.flatMap((m) => [m.counts.buffer, m.sizes.buffer, m.money.buffer] as ArrayBuffer[]));
@@ -82,12 +82,13 @@ let toldSwept = -1;
 
 const closedLast = (): number => Math.floor((tip + 1) / L) - 1;
 
-/** The next segment to sweep: one a page asked for, then the newest closed ones, then the older ones down to 0. */
-function next(): { index: number; asked: boolean } | null {
+/** The next segment to sweep: one a page asked for, then (unless `askedOnly`) the newest closed ones, then the older ones down to 0. */
+function next(askedOnly: boolean): { index: number; asked: boolean } | null {
   while (asked.length > 0) {
     const s = asked.shift()!;
     if (s <= closedLast()) return { index: s, asked: true };
   }
+  if (askedOnly) return null;
   const last = closedLast();
   if (last < 0) return null;
   swept ??= { low: last + 1, high: last };
@@ -98,12 +99,17 @@ function next(): { index: number; asked: boolean } | null {
 }
 
 let scheduled = false;
-/** One segment a turn, so the thread answers finds and asks in between. */
+/**
+ * One segment a turn, so the thread answers finds and asks in between. The votes are counted first
+ * (a few seconds for a year's epochs, where the segments take minutes), in slices of about 10 ms:
+ * meanwhile only the segments a page asked for are swept.
+ */
 function work(): void {
   scheduled = false;
   countVotes();
-  const n = next();
+  const n = next(counting);
   if (!n) {
+    if (counting) return;
     if (tip >= 0 && toldSwept !== tip && countedTip === tip) send({ t: 'swept', tip: (toldSwept = tip) });
     return;
   }
@@ -158,7 +164,7 @@ let savedEpoch = -1;
 /** Epochs between two saves of the counts (the file holds every list whole). */
 const SAVE_EVERY_EPOCHS = 256;
 
-function sendCounts(): void {
+function sendCounts(through: number): void {
   const lists: Array<{ list: string; from: number; values: Uint32Array }> = [];
   for (const list of gov.countedLists()) {
     const from = sentCounts.get(list) ?? 0;
@@ -167,7 +173,7 @@ function sendCounts(): void {
     lists.push({ list, from, values });
     sentCounts.set(list, from + values.length);
   }
-  if (lists.length > 0) send({ t: 'counts', lists }, lists.map((l) => l.values.buffer as ArrayBuffer));
+  send({ t: 'counts', lists, through }, lists.map((l) => l.values.buffer as ArrayBuffer));
 }
 
 function countVotes(): void {
@@ -180,7 +186,7 @@ function countVotes(): void {
   }).then(() => {
     counting = false;
     countedTip = target;
-    sendCounts();
+    sendCounts(target);
     const epoch = chain.epochOfHeight(target);
     if (savedEpoch < 0 || epoch - savedEpoch >= SAVE_EVERY_EPOCHS) {
       savedEpoch = epoch;
@@ -193,4 +199,4 @@ function countVotes(): void {
 // A restart's chunks and counts: their totals sent at once, a chunk a message.
 for (const segments of store.load()) sendSegments(segments, false);
 for (const [list, values] of store.loadCounts()) gov.adoptRunningCounts(list, 0, values);
-sendCounts();
+sendCounts(-1);

@@ -21,6 +21,9 @@ export class SweepClient {
   /** Segments asked for and not yet sent back, each with what resolves its waiters. */
   private readonly asked = new Map<number, { promise: Promise<void>; resolve: () => void }>();
   private sweptWaiters: Array<{ tip: number; resolve: () => void }> = [];
+  /** The tip the worker's vote counts are through, and the pages waiting for them. */
+  private countedTip = -1;
+  private countWaiters: Array<{ tip: number; resolve: () => void }> = [];
   private closed: Promise<void> | null = null;
 
   constructor(
@@ -47,8 +50,9 @@ export class SweepClient {
     this.finds.clear();
     for (const a of this.asked.values()) a.resolve();
     this.asked.clear();
-    for (const w of this.sweptWaiters) w.resolve();
+    for (const w of [...this.sweptWaiters, ...this.countWaiters]) w.resolve();
     this.sweptWaiters = [];
+    this.countWaiters = [];
   }
 
   private post(m: ToSweepWorker): void {
@@ -77,6 +81,8 @@ export class SweepClient {
         return;
       case 'counts':
         for (const l of m.lists) this.install.counts(l.list, l.from, l.values);
+        this.countedTip = Math.max(this.countedTip, m.through);
+        this.countWaiters = this.countWaiters.filter((w) => (w.tip <= this.countedTip ? (w.resolve(), false) : true));
         return;
     }
   }
@@ -96,6 +102,13 @@ export class SweepClient {
     this.tip(tip);
     if (this.dead || tip <= this.sweptTip) return Promise.resolve();
     return new Promise((resolve) => this.sweptWaiters.push({ tip, resolve }));
+  }
+
+  /** Resolves once the worker's vote counts are through `countTip` (at once when they are, or the worker is gone); `tip`: the chain's. */
+  counted(countTip: number, tip: number): Promise<void> {
+    this.tip(tip);
+    if (this.dead || countTip <= this.countedTip) return Promise.resolve();
+    return new Promise((resolve) => this.countWaiters.push({ tip: countTip, resolve }));
   }
 
   /** Asks for closed segments' totals now (closed by `tip`); resolves once they are installed. */

@@ -154,7 +154,10 @@ function epochIndexedPage(g: Governance) {
       if (running.size > 64) running.delete(running.keys().next().value!);
     }
     // A page that counts many epochs pages through the history: from then on prepare() counts ahead.
-    if (closed - (from + counts.length - 1) >= WALKED_EPOCHS) deepRead = true;
+    if (closed - (from + counts.length - 1) >= WALKED_EPOCHS) {
+      deepRead = true;
+      ctx.awaitCounts?.(list, closed);
+    }
     for (let e = from + counts.length - 1; e <= closed; e++) {
       counting.on = true;
       try {
