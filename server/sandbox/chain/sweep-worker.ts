@@ -109,6 +109,7 @@ function work(): void {
   countVotes();
   const n = next(counting);
   if (!n) {
+    flushSwept();
     if (counting) return;
     if (tip >= 0 && toldSwept !== tip && countedTip === tip) send({ t: 'swept', tip: (toldSwept = tip) });
     return;
@@ -116,8 +117,24 @@ function work(): void {
   const hit = store.has(n.index) ? store.totals(n.index) : null;
   const s = hit ?? sweep(n.index);
   if (!hit) store.add(s);
-  if (n.asked || !hit) sendSegments([s], n.asked);
+  if (n.asked) {
+    // A page's asks go back together once its queue is empty (the page waits for all of them).
+    answered.push(s);
+    if (asked.length === 0 || answered.length >= SWEPT_BATCH) sendSegments(answered.splice(0), true);
+  } else if (!hit) {
+    // The sweep's own go in batches: one message for many segments costs the server's thread less.
+    swept16.push(s);
+    if (swept16.length >= SWEPT_BATCH) flushSwept();
+  }
   schedule();
+}
+
+/** Segments swept and not yet sent (the sweep's own, and those asked for), and how many go in one message. */
+const swept16: SweptSegment[] = [];
+const answered: SweptSegment[] = [];
+const SWEPT_BATCH = 16;
+function flushSwept(): void {
+  if (swept16.length > 0) sendSegments(swept16.splice(0), false);
 }
 function schedule(): void {
   if (!scheduled) {
