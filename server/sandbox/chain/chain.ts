@@ -511,11 +511,11 @@ export function createSandboxChain(options: SandboxChainOptions): SandboxChain {
     stakes: () => stakeAt(tipHeight()).controlledAll(),
     timeOf,
     committee: options.devnet?.committee ?? null,
-    // The committee's and the pools' vote counts are the sweep worker's: a deep page waits for them.
+    // The committee's, the pools' and the proposals' counts are the sweep worker's: a deep page waits for them.
     ...(sweep
       ? {
           awaitCounts: (list: string, closedEpoch: number) => {
-            if (!sweep.alive || !inSlice() || !(list === 'cc|all||1' || list.startsWith('spo|'))) return;
+            if (!sweep.alive || !inSlice() || !(list === 'cc|all||1' || list === 'proposals|1' || list.startsWith('spo|'))) return;
             throw new Awaiting(sweep.counted((closedEpoch + 1) * blocksPerEpoch, tipHeight()));
           },
         }
@@ -577,6 +577,7 @@ function listsAhead(chain: Omit<SandboxChain, 'prepare' | 'close'>, tipHeight: (
     sumAhead: () => {
       chain.governance().countCommitteeVotesAhead();
       chain.governance().countPoolVotesAhead();
+      chain.governance().countProposalsAhead();
       if (!sweep?.alive) sumAhead(tipHeight());
     },
     /** Tells the sweep worker the tip; `wait`: resolves once it has swept every segment the tip closed. */

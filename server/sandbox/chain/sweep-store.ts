@@ -1,6 +1,7 @@
 // What the sweep worker (sweep-worker.ts) keeps of the segments it has simulated, chunk by chunk: each
-// block's totals (what the lists of blocks and epochs read) and every background transaction's place
-// by the first 32 bits of its hash (what a lookup by hash reads, since a hash encodes no position).
+// block's totals (what the lists of blocks and epochs read), each segment's distribution hash, and
+// every background transaction's place by the first 32 bits of its hash (what a lookup by hash
+// reads, since a hash encodes no position); and, in a file of their own, the vote lists' counts.
 // A chunk of CHUNK_SEGMENTS segments is written once all its segments are swept, as one file under
 // the chain's directory (or kept as one buffer when the chain has none), its entries sorted by key;
 // the worker keeps in memory only every FENCE_STRIDE-th key of each chunk, and reads the few

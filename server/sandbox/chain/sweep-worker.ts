@@ -170,7 +170,7 @@ port.on('message', (m: ToSweepWorker) => {
   }
 });
 
-// ---- the vote lists' running counts (the committee's, each pool's), counted in slices of about 10
+// ---- the vote lists' running counts (the committee's, each pool's, the proposals'), counted in slices of about 10
 // ms between the segments, sent as they grow and saved with the chunks. ----
 const gov = chain.governance();
 /** Entries of each list already sent to the server's thread. */
@@ -200,6 +200,7 @@ function countVotes(): void {
   void sliced(() => {
     gov.countCommitteeVotesAhead();
     gov.countPoolVotesAhead();
+    gov.countProposalsAhead();
   }).then(() => {
     counting = false;
     countedTip = target;

@@ -488,10 +488,16 @@ function proposalAnswers(g: GovRows) {
       for (let pe = e - 3; pe <= e; pe++) for (const p of worldProposals(pe)) for (const v of poolVotes(pool, p)) if (epochOf(v.height) === e && v.height <= tip) out.push(v);
       return out.sort(sortKey);
     });
+  const proposalsAt = (tip: number) => (e: number): Proposal[] => worldProposals(e).filter((p) => p.height <= tip);
   return {
+    /** Counts the proposals of the closed epochs not counted yet (in time slices), as the first deep page of /governance/proposals would. */
+    countProposalsAhead() {
+      const tip = ctx.tip();
+      countAhead('proposals', 1, epochOf(tip) - 1, proposalsAt(tip));
+    },
     proposals(page: Page) {
       const tip = ctx.tip();
-      const worldAt = (e: number): Proposal[] => worldProposals(e).filter((p) => p.height <= tip);
+      const worldAt = proposalsAt(tip);
       return pageOf(page, 1, epochOf(tip), worldAt, live().proposals, PROPOSALS_PER_EPOCH, 'proposals').map((p) => ({ id: govActionId(p.txHash, p.index), tx_hash: p.txHash, cert_index: p.index, governance_type: p.type }));
     },
     proposal: (txHash: string, index: number) => {
