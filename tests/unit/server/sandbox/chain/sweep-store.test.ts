@@ -12,12 +12,13 @@ const L = 4;
 const dir = mkdtempSync(path.join(tmpdir(), 'cairn-sweep-store-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-/** Segment `index`: 20 transactions, 13 of them under key 7 (so equal keys cross a fence), the rest under keys of their own. */
+/** Segment `index`: 20 transactions, 13 of them under key RUN (so equal keys cross fences), the rest under keys of their own spread on both sides of it. */
+const RUN = 0x80000000;
 function segmentOf(index: number): SweptSegment {
   const keys = new Uint32Array(20);
   const places = new Uint32Array(20);
   for (let i = 0; i < 20; i++) {
-    keys[i] = i % 3 !== 0 ? 7 : (index * 7919 + i * 104729 + 9) >>> 0;
+    keys[i] = i % 3 !== 0 ? RUN : Math.imul(index * 64 + i + 1, 2654435761) >>> 0 || 1;
     places[i] = (index * L + (i % L)) * 128 + i;
   }
   const counts = Uint8Array.from({ length: L }, (_, b) => index + b);
@@ -35,8 +36,9 @@ describe('the sweep store', () => {
     it(`finds every place of a key, open chunk or whole (${where})`, () => {
       const store = new SweepStore(where === 'file' ? path.join(dir, 'find') : null, L);
       for (const s of segments) store.add(s);
-      // 832 entries of key 7 among a chunk's 64 × 20 = 1,280: they straddle a fence (every 512th key).
-      for (const key of [7, segments[5]!.keys[1]!, segments[CHUNK_SEGMENTS + 1]!.keys[2]!, 8]) {
+      // 832 entries of key RUN among a chunk's 64 × 20 = 1,280, some 224 smaller keys before them: they
+      // begin before the fence at 512 and straddle it and the one at 1,024 (the worker keeps every 512th key).
+      for (const key of [RUN, segments[5]!.keys[0]!, segments[CHUNK_SEGMENTS + 1]!.keys[3]!, 8]) {
         expect(store.find(key).sort((a, b) => a - b), `key ${key}`).toEqual(placesOf(segments, key));
       }
       expect(store.totals(3)).toMatchObject({ counts: segments[3]!.counts, sizes: segments[3]!.sizes, money: segments[3]!.money, distribution: segments[3]!.distribution });
@@ -50,7 +52,7 @@ describe('the sweep store', () => {
     const loaded = [...again.load()].flat();
     expect(loaded.map((s) => s.index)).toEqual(segments.slice(0, CHUNK_SEGMENTS).map((s) => s.index));
     expect(loaded[9]).toMatchObject({ counts: segments[9]!.counts, sizes: segments[9]!.sizes, money: segments[9]!.money, distribution: segments[9]!.distribution });
-    expect(again.find(7).length).toBe(placesOf(segments.slice(0, CHUNK_SEGMENTS), 7).length);
+    expect(again.find(RUN).sort((a, b) => a - b)).toEqual(placesOf(segments.slice(0, CHUNK_SEGMENTS), RUN));
     // Only the whole chunk was written; the open one is swept again after a restart.
     expect(again.has(CHUNK_SEGMENTS)).toBe(false);
     const file = path.join(dir, 'find', readdirSync(path.join(dir, 'find')).find((f) => f.startsWith('chunk-'))!);
