@@ -499,6 +499,8 @@ export function createSandboxChain(options: SandboxChainOptions): SandboxChain {
   const knownAddress = (text: string): boolean => typeof text === 'string' && (world.addressByBech32.has(text) || ledger.knows(text));
 
   // ---- governance ----
+  /** The lists whose running counts the sweep worker sends (sweep-worker.ts counts them ahead). */
+  const sweepCounts = (list: string): boolean => sweep !== null && sweep.alive && (list === 'cc|all||1' || list === 'proposals|1' || list.startsWith('spo|'));
   const governance: Governance = createGovernance({
     key,
     protocol: params.protocol,
@@ -515,9 +517,10 @@ export function createSandboxChain(options: SandboxChainOptions): SandboxChain {
     ...(sweep
       ? {
           awaitCounts: (list: string, closedEpoch: number) => {
-            if (!sweep.alive || !inSlice() || !(list === 'cc|all||1' || list === 'proposals|1' || list.startsWith('spo|'))) return;
+            if (!sweepCounts(list) || !inSlice()) return;
             throw new Awaiting(sweep.counted((closedEpoch + 1) * blocksPerEpoch, tipHeight()));
           },
+          countedElsewhere: (list: string) => sweepCounts(list) && inSlice(),
         }
       : {}),
   });

@@ -62,6 +62,8 @@ export interface GovContext {
    * Awaiting until its counts through `closedEpoch` are adopted, rather than count them here.
    */
   awaitCounts?: (list: string, closedEpoch: number) => void;
+  /** Whether another thread counts this list (the sweep worker): a page then walks no further than WALKED_EPOCHS before it reads the counts. */
+  countedElsewhere?: (list: string) => boolean;
 }
 
 /** A committee a genesis sets: its members' cold credentials and last epochs, and its quorum (a share of yes votes). */

@@ -243,6 +243,7 @@ function voteLists(g: Governance) {
    * page of a list named by `list` that the walk does not reach within WALKED_EPOCHS + half the epochs
    * the list has not counted yet is found through the list's running counts instead
    * (epochIndexedPage): the first such page counts the chain once, the next ones find their epochs at once.
+   * A list the sweep worker counts (a shared chain's) walks WALKED_EPOCHS at most, then waits for its counts.
    */
   const pageOf = <T extends { height: number; order: number }>(
     page: { count: number; page: number; order: 'asc' | 'desc' },
@@ -263,7 +264,9 @@ function voteLists(g: Governance) {
     // once; a list counted through its last closed epoch (prepare() counts the committee's ahead)
     // computes only the epochs of the page.
     const uncounted = list === undefined ? Infinity : indexed.uncounted(`${list}|${fromEpoch}`, fromEpoch, Math.min(toEpoch, epochOf(ctx.tip()) - 1));
-    const walkable = uncounted === 0 ? 0 : WALKED_EPOCHS + Math.floor(uncounted / 2);
+    // With the counts coming from the sweep worker, a page deeper than the walk waits for them instead.
+    const elsewhere = list !== undefined && (ctx.countedElsewhere?.(`${list}|${fromEpoch}`) ?? false);
+    const walkable = uncounted === 0 ? 0 : WALKED_EPOCHS + (elsewhere ? 0 : Math.floor(uncounted / 2));
     for (; i <= toEpoch - fromEpoch && world.length < need && i < walkable; i++) {
       const items = worldAt(desc ? toEpoch - i : fromEpoch + i);
       world.push(...(desc ? items.slice().reverse() : items));
