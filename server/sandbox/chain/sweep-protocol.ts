@@ -26,6 +26,8 @@ export interface SegmentTotalsMessage {
 export type ToSweepWorker =
   /** The chain's tip: the worker sweeps the segments closed by it. */
   | { t: 'tip'; tip: number }
+  /** Whether the worker sweeps on its own (it always sweeps what is asked for): one chain's at a time (sweep.ts). */
+  | { t: 'background'; on: boolean }
   /** A page needs these segments' totals now: swept ahead of the rest, or read from their chunk. */
   | { t: 'totals'; segments: number[] }
   /** The places of the swept transactions whose hash begins with these 32 bits. */

@@ -98,6 +98,8 @@ function next(askedOnly: boolean): { index: number; asked: boolean } | null {
   return swept.low > 0 ? { index: swept.low - 1, asked: false } : null;
 }
 
+/** Whether this worker sweeps on its own: the server's thread lets one chain's do so at a time. */
+let background = false;
 let scheduled = false;
 /**
  * One segment a turn, so the thread answers finds and asks in between. The votes are counted first
@@ -107,10 +109,10 @@ let scheduled = false;
 function work(): void {
   scheduled = false;
   countVotes();
-  const n = next(counting);
+  const n = next(counting || !background);
   if (!n) {
     flushSwept();
-    if (counting) return;
+    if (counting || !background) return;
     if (tip >= 0 && toldSwept !== tip && countedTip === tip) send({ t: 'swept', tip: (toldSwept = tip) });
     return;
   }
@@ -147,6 +149,10 @@ port.on('message', (m: ToSweepWorker) => {
   switch (m.t) {
     case 'tip':
       if (m.tip > tip) tip = m.tip;
+      schedule();
+      return;
+    case 'background':
+      background = m.on;
       schedule();
       return;
     case 'totals': {

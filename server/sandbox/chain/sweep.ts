@@ -8,6 +8,19 @@ import type { FromSweepWorker, SegmentTotalsMessage, SweepWorkerData, ToSweepWor
 
 const SWEEP_WORKER = new URL(import.meta.url.endsWith('.ts') ? './sweep-worker.mjs' : './sandbox-sweep-worker.js', import.meta.url);
 
+/**
+ * The chains whose workers have not swept their history yet, in the order they were made: the
+ * first sweeps on its own, the others only what their pages ask for, so a process's three shared
+ * chains take one core at their first start rather than every core. A worker done (or gone) hands
+ * on to the next; one done keeps sweeping the segments its tip closes, one every 20 minutes.
+ */
+const queue: SweepClient[] = [];
+function handOn(done: SweepClient): void {
+  const i = queue.indexOf(done);
+  if (i >= 0) queue.splice(i, 1);
+  queue[0]?.background();
+}
+
 /** Finds answered, kept: a hash looked up again (its /txs, then /utxos, /cbor, …) asks the worker once. */
 const FINDS_KEPT = 256;
 
@@ -41,11 +54,19 @@ export class SweepClient {
     // A worker that fails leaves the chain as it was without one: every answer is computed here.
     this.worker.on('error', () => this.failed());
     this.worker.on('exit', () => this.failed());
+    queue.push(this);
+    if (queue[0] === this) this.background();
+  }
+
+  /** Lets the worker sweep on its own. */
+  background(): void {
+    this.post({ t: 'background', on: true });
   }
 
   private dead = false;
   private failed(): void {
     this.dead = true;
+    handOn(this);
     for (const r of this.finds.values()) r({ places: [], complete: false });
     this.finds.clear();
     for (const a of this.asked.values()) a.resolve();
@@ -77,6 +98,8 @@ export class SweepClient {
         return;
       case 'swept':
         this.sweptTip = Math.max(this.sweptTip, m.tip);
+        // Its history swept: it keeps up with its tip on its own, and the next chain's worker begins.
+        if (queue.includes(this)) handOn(this);
         this.sweptWaiters = this.sweptWaiters.filter((w) => (w.tip <= this.sweptTip ? (w.resolve(), false) : true));
         return;
       case 'counts':
