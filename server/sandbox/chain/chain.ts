@@ -570,18 +570,17 @@ export function sweptSegmentOf(chain: SandboxChain, index: number): Segment {
 /** What prepare() sums ahead for the lists: the blocks' and epochs' totals, the committee's and the pools' votes per epoch. */
 function listsAhead(chain: Omit<SandboxChain, 'prepare' | 'close'>, tipHeight: () => number, sumAhead: (tip: number) => void, historyRead: () => boolean, sweep: SweepClient | null) {
   return {
-    /**
-     * Whether a list has read the chain's history (a segment outside the address window, or a deep
-     * page of votes); with a sweep worker, always: a shared chain's lists are made ready from the start.
-     */
-    read: () => sweep !== null || historyRead() || chain.governance().deepPagesRead(),
-    // The votes first (the committee's, each pool's): some microseconds an epoch, where a segment is
-    // tens of milliseconds. The segments' totals are the sweep worker's when there is one.
+    /** Whether a list has read the chain's history (a segment outside the address window, or a deep page of votes). */
+    read: () => historyRead() || chain.governance().deepPagesRead(),
+    // The votes first (the committee's, each pool's, the proposals): some microseconds an epoch, where
+    // a segment is tens of milliseconds. With a sweep worker, nothing: the worker sums and counts it
+    // all from the start, and its counts are adopted as they come.
     sumAhead: () => {
+      if (sweep?.alive) return;
       chain.governance().countCommitteeVotesAhead();
       chain.governance().countPoolVotesAhead();
       chain.governance().countProposalsAhead();
-      if (!sweep?.alive) sumAhead(tipHeight());
+      sumAhead(tipHeight());
     },
     /** Tells the sweep worker the tip; `wait`: resolves once it has swept every segment the tip closed. */
     sweep: (wait: boolean): Promise<void> => {
