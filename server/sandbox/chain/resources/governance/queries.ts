@@ -129,6 +129,16 @@ class RunningCounts {
     }
     this.items[this.length++] = total;
   }
+  /** Appends entries at once (a worker's counts: a year's epochs in one turn). */
+  append(values: Uint32Array): void {
+    if (this.length + values.length > this.items.length) {
+      const grown = new Uint32Array(Math.max(this.items.length * 2, this.length + values.length));
+      grown.set(this.items.subarray(0, this.length));
+      this.items = grown;
+    }
+    this.items.set(values, this.length);
+    this.length += values.length;
+  }
   /** Entries from `from` on. */
   values(from: number): Uint32Array {
     return this.items.slice(from, this.length);
@@ -220,7 +230,7 @@ function epochIndexedPage(g: Governance) {
       running.set(list, (c = new RunningCounts()));
     }
     if (from > c.length) return;
-    for (let k = c.length - from; k < values.length; k++) c.push(values[k]!);
+    if (c.length - from < values.length) c.append(values.subarray(c.length - from));
   };
   return { uncounted, page: indexedPage, countAhead, read: (): boolean => deepRead, countsOf, adoptCounts, lists: (): string[] => [...running.keys()] };
 }
