@@ -21,6 +21,9 @@ function handOn(done: SweepClient): void {
   queue[0]?.background();
 }
 
+/** The worker's old generation at most: some 60 MB of its resident memory is the rebuilt chain's code and data. */
+const SWEEP_HEAP_MB = 256;
+
 /** Finds answered, kept: a hash looked up again (its /txs, then /utxos, /cbor, …) asks the worker once. */
 const FINDS_KEPT = 256;
 
@@ -48,7 +51,9 @@ export class SweepClient {
       counts: (list: string, from: number, values: Uint32Array) => void;
     },
   ) {
-    this.worker = new Worker(SWEEP_WORKER, { workerData: data });
+    // Its heap is bounded: what it keeps is small (every 512th key of each chunk, the chunks not yet
+    // whole, the vote counts), and a worker that ran out would leave the chain computing as without one.
+    this.worker = new Worker(SWEEP_WORKER, { workerData: data, resourceLimits: { maxOldGenerationSizeMb: SWEEP_HEAP_MB } });
     this.worker.unref();
     this.worker.on('message', (m: FromSweepWorker) => this.receive(m));
     // A worker that fails leaves the chain as it was without one: every answer is computed here.
