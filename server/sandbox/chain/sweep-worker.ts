@@ -57,14 +57,24 @@ function sweep(index: number): SweptSegment {
   return { index, counts, sizes, money, distribution: made.blocks[0]!.txs[0]!.hash, keys, places };
 }
 
-/** The chain's identity: its options and what a probe segment simulates to, so a chain simulated differently never reads another's chunks. */
+/**
+ * The chain's identity: its options and what a few probe segments simulate to (early, with the
+ * first remints, and far on), so a chain simulated differently (another version of the simulation)
+ * never reads another's chunks.
+ */
 function identity(): string {
-  const probe = sweep(1);
   const h = createHash('sha256');
   h.update(JSON.stringify({ format: 2, network: data.network, seed: data.seed, genesisTime: data.genesisTime, blockIntervalMs: data.blockIntervalMs, blocksPerEpoch: data.blocksPerEpoch, segmentLength: L }));
-  for (const a of [probe.counts, probe.sizes, probe.money, probe.keys, probe.places]) h.update(new Uint8Array(a.buffer, a.byteOffset, a.byteLength));
+  for (const s of PROBE_SEGMENTS) {
+    const probe = sweep(s);
+    for (const a of [probe.counts, probe.sizes, probe.money, probe.keys, probe.places]) h.update(new Uint8Array(a.buffer, a.byteOffset, a.byteLength));
+    h.update(probe.distribution);
+  }
   return `${data.network}-${h.digest('hex').slice(0, 20)}`;
 }
+
+/** The segments the identity simulates: a few tens of milliseconds at the worker's start. */
+const PROBE_SEGMENTS = [1, 7, 40, 1_000];
 
 const store = new SweepStore(data.dir === null ? null : path.join(data.dir, identity()), L);
 
