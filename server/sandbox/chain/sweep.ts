@@ -160,8 +160,8 @@ export class SweepClient {
   lookup(hash: string, tip: number): { answer: { places: number[]; complete: boolean } | null; until: Promise<unknown> | null } {
     const hit = this.found.get(hash);
     if (hit && !(hit instanceof Promise)) {
-      // A miss before the sweep was complete is asked again once the tip has moved.
-      if (hit.complete || hit.places.length > 0 || hit.tip === tip || this.dead) return { answer: hit, until: null };
+      // A miss is asked again once the tip has moved: the segments it closed since may hold the hash.
+      if (hit.places.length > 0 || hit.tip === tip || this.dead) return { answer: hit, until: null };
     } else if (hit) return { answer: null, until: hit };
     if (this.dead) return { answer: { places: [], complete: false }, until: null };
     this.tip(tip);
