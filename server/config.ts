@@ -167,7 +167,7 @@ export const configSchema = z.object({
   HOST: z.preprocess(emptyToUndefined, z.string().default('0.0.0.0')).describe('Interface the web app and the gateway listen on.'),
   PORT: port(3000).describe('Port of the web app and the dashboard API (the control plane).'),
   PUBLIC_URL: optionalUrl.describe('Public address of the web app, used in e-mailed links and OAuth callbacks. Unset: http://localhost:$PORT, and outside production mailed links follow the loopback address the user used (localhost, 127.0.0.1, [::1]).'),
-  DATA_DIR: z.preprocess(emptyToUndefined, z.string().default('./data')).describe('Where the SQLite file (cairn.sqlite), the generated session secret and the embedded IPFS store (ipfs/blocks) live.'),
+  DATA_DIR: z.preprocess(emptyToUndefined, z.string().default('./data')).describe('Where the SQLite file (cairn.sqlite), the generated session secret, the embedded IPFS store (ipfs/blocks) and the sweep of the sandbox chains (sandbox-chains) live.'),
   DATABASE_URL: z.preprocess(
     emptyToUndefined,
     z

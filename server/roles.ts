@@ -37,7 +37,8 @@ export async function start(config: Config, role: Role) {
   const db = createDb({ databaseUrl: config.databaseUrl, sqliteFile: sqliteFileIn(config.dataDir) });
   await migrateLatest(db);
   logger.info({ engine: config.databaseUrl ? 'postgresql' : 'sqlite' }, config.databaseUrl ? 'database: PostgreSQL (migrated)' : `database: SQLite at ${sqliteFileIn(config.dataDir)} (migrated)`);
-  const chains = createSandboxChains(config, db);
+  // The gateway serves the chains' lists and transactions to clients: its process sweeps them from the start.
+  const chains = createSandboxChains(config, db, { sweep: role === 'all' || role === 'gateway' });
   // One process's devnets, shared by its control plane (the Devnet card), its gateway and its webhook
   // followers; a worker alone holds its own, for the devnets it follows.
   const devnets = (role === 'all' || role === 'worker') && !config.disabledNetworks.includes(devnetNetwork.slug) ? devnetRegistry(config, db, logger, version) : undefined;
@@ -57,6 +58,7 @@ export async function start(config: Config, role: Role) {
     }, config.shutdownTimeoutMs + 5_000).unref();
     void (async () => {
       stopSandboxSync();
+      await Promise.all(Object.values(chains).map((c) => c.close()));
       for (const stop of stops) await stop();
       await db.destroy();
       process.exit(0);

@@ -1,3 +1,4 @@
+import path from 'node:path';
 import type { Config } from '../config';
 import type { Db } from '../db/index';
 import { createSandboxChain, type SandboxChain, type SandboxNetwork } from './chain/index';
@@ -7,18 +8,30 @@ import { sandboxNetworks } from '../../shared/networks';
 /**
  * One sandbox chain per Cardano network without a configured upstream, shared by every part of the
  * process. With a database, accepted transactions (faucet, /tx/submit) are kept in it, so they
- * survive restarts and every process sees them; without one they live in memory (tests).
+ * survive restarts and every process sees them; without one they live in memory (tests). `sweep`
+ * (a process that serves the gateway): each chain's sweep worker starts at once (chain/sweep.ts),
+ * its chunks kept under $DATA_DIR/sandbox-chains, so every list's deep pages and every background
+ * transaction's hash are ready from the start, and from the chunks at a restart.
  */
-export function createSandboxChains(config: Config, db?: Db): Partial<Record<SandboxNetwork, SandboxChain>> {
+export function createSandboxChains(config: Config, db?: Db, opts: { sweep?: boolean } = {}): Partial<Record<SandboxNetwork, SandboxChain>> {
   const store = db ? dbLedgerStore(db) : undefined;
   const chains: Partial<Record<SandboxNetwork, SandboxChain>> = {};
   for (const { slug, sandbox: network } of sandboxNetworks) {
     if (!config.gateway.upstreams[slug]) {
-      chains[network] = createSandboxChain({ network, blockIntervalMs: config.gateway.sandboxBlockIntervalMs, devAids: !config.isProduction, ...(store ? { store } : {}) });
+      chains[network] = createSandboxChain({
+        network,
+        blockIntervalMs: config.gateway.sandboxBlockIntervalMs,
+        devAids: !config.isProduction,
+        ...(store ? { store } : {}),
+        ...(opts.sweep ? { sweep: { dir: sandboxChainsDir(config) } } : {}),
+      });
     }
   }
   return chains;
 }
+
+/** Where the shared chains' sweep workers keep their chunks: one folder per chain's identity inside it. */
+export const sandboxChainsDir = (config: Config): string => path.join(config.dataDir, 'sandbox-chains');
 
 
 /**

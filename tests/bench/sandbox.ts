@@ -15,13 +15,20 @@
 //     other request waits at most behind a list). Target ≤ 100 ms of pause. Beside it, the longest
 //     turn of the event loop in the server thread's own CPU time (walk/busy.ts), which the time
 //     other processes held the cores does not lengthen, and the server thread's CPU time during a
-//     page. Before the lists, the chain's prepare({ lists: true }) sums the totals their pages read
-//     (BENCH_SANDBOX_LISTS=cold skips it: first reads without them). BENCH_SANDBOX_ONLY=lists runs
-//     this part alone (after the chain is built, the groups and the lists' totals prepared).
+//     page. The chain has a sweep worker, as a gateway's shared chains do (server/sandbox/chain/
+//     sweep.ts; BENCH_SANDBOX_SWEEP=off: none, as a devnet), which sums the totals the lists' pages
+//     read and indexes the transactions by hash in another thread from the chain's creation. Before
+//     the lists, the chain's prepare({ lists: true }) waits for it (without a worker: sums them in
+//     the server's thread); BENCH_SANDBOX_LISTS=cold skips that: the pages are read at once, those
+//     the sweep has not reached waiting for the worker (without one: first reads that simulate).
+//     BENCH_SANDBOX_ONLY=lists runs this part alone (after the chain is built and the groups prepared).
 //   memory: the heap after garbage collection, before and after the chain moves 3,000 blocks
 //     (BENCH_SANDBOX_STEPS, after as many unmeasured ones that fill the bounded caches) with a
 //     follower's reads at every block (the tip, its transactions in full); growth per block. Target < 2 KB.
 import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import nodePath from 'node:path';
 import http from 'node:http';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import type { AddressInfo } from 'node:net';
@@ -40,6 +47,8 @@ const ONLY = process.env.BENCH_SANDBOX_ONLY;
 if (ONLY !== undefined && ONLY !== 'lists') throw new Error(`BENCH_SANDBOX_ONLY is 'lists' or unset, not '${ONLY}'`);
 /** `cold`: the lists read without their totals summed ahead (what a first read costs then). */
 const COLD_LISTS = process.env.BENCH_SANDBOX_LISTS === 'cold';
+/** `off`: no sweep worker (a devnet's chain); otherwise one, as a gateway's shared chains have. */
+const SWEEP = process.env.BENCH_SANDBOX_SWEEP !== 'off';
 const REPEAT = 40;
 const TARGET_MS = 10;
 const TARGET_BYTES_PER_BLOCK = 2048;
@@ -74,7 +83,9 @@ async function main() {
   const interval = 20_000;
   const clock = { now: Date.UTC(2026, 2, 1, 12) };
   const genesisTime = clock.now - BLOCKS * interval;
-  const chain = createSandboxChain({ network: 'preprod', blockIntervalMs: interval, genesisTime, store: memoryLedgerStore(), now: () => clock.now });
+  const sweepDir = SWEEP ? mkdtempSync(nodePath.join(tmpdir(), 'cairn-bench-sweep-')) : null;
+  const created = [now(), process.cpuUsage()] as const;
+  const chain = createSandboxChain({ network: 'preprod', blockIntervalMs: interval, genesisTime, store: memoryLedgerStore(), now: () => clock.now, ...(sweepDir ? { sweep: { dir: sweepDir } } : {}) });
   await chain.ready();
   const app = express();
   app.use('/api/v0', sandboxRouter(chain));
@@ -86,10 +97,16 @@ async function main() {
     for (const group of GROUPS) await group.prepare?.(f);
     console.log(`A chain of ${chain.tipHeight().toLocaleString('en')} blocks (${GROUPS.map((g) => g.name).join(', ')} prepared).`);
     if (!COLD_LISTS) {
-      // The lists' totals summed ahead, as a gateway's prepare() does once a list reads the chain's history.
+      // The lists' totals summed ahead: by the sweep worker from the chain's creation (as a gateway's
+      // shared chains), or without one in the server's thread, as prepare() does once a list reads the history.
       const [t0, c0] = [now(), threadCpuMs()];
       await chain.prepare({ lists: true });
-      console.log(`The lists' totals summed ahead (prepare({ lists: true })): ${((threadCpuMs() - c0) / 1000).toFixed(1)} s of CPU in ${((now() - t0) / 1000).toFixed(1)} s.`);
+      const all = process.cpuUsage(created[1]);
+      console.log(
+        SWEEP
+          ? `The sweep worker's totals ready (prepare({ lists: true }) waited for them): ${((now() - created[0]) / 1000).toFixed(1)} s after the chain was created, the process's CPU meanwhile ${((all.user + all.system) / 1e6).toFixed(1)} s (both threads, the walk's groups included); the server thread's CPU during the wait ${((threadCpuMs() - c0) / 1000).toFixed(2)} s.`
+          : `The lists' totals summed ahead (prepare({ lists: true })): ${((threadCpuMs() - c0) / 1000).toFixed(1)} s of CPU in ${((now() - t0) / 1000).toFixed(1)} s.`,
+      );
     }
     if (ONLY === 'lists') {
       const lists = await lastPagesOfLists(base, f);
@@ -176,6 +193,8 @@ async function main() {
     agent.destroy();
     server.closeAllConnections();
     await new Promise<void>((resolve) => server.close(() => resolve()));
+    await chain.close();
+    if (sweepDir) rmSync(sweepDir, { recursive: true, force: true });
   }
 }
 
@@ -197,12 +216,12 @@ async function lastPagesOfLists(base: string, f: WalkFixture): Promise<ListsRun>
   // milliseconds that would be charged to the first list's page.
   await (await fetch(`${base}/health`)).json();
   const loop = monitorEventLoopDelay({ resolution: 5 });
-  const slowest: Array<{ list: string; ms: number; page: number; pages: number; turnCpuMs: number; cpuMs: number }> = [];
+  const slowest: Array<{ list: string; ms: number; page: number; pages: number; turnCpuMs: number; cpuMs: number; workMs: number }> = [];
   const busy = busyClock();
   loop.enable();
   for (const { template, ordered } of listPaths()) {
     for (const order of ordered ? ['asc', 'desc'] : ['asc']) {
-      const entry = { list: `${template}${ordered ? ` ${order}` : ''}`, ms: 0, page: 0, pages: 0, turnCpuMs: 0, cpuMs: 0 };
+      const entry = { list: `${template}${ordered ? ` ${order}` : ''}`, ms: 0, page: 0, pages: 0, turnCpuMs: 0, cpuMs: 0, workMs: 0 };
       entry.pages = await lastPages(async (page, count) => {
         const t0 = now();
         const res = await fetch(`${base}${paths.get(template)}?count=${count}&page=${page}${ordered ? `&order=${order}` : ''}`);
@@ -211,6 +230,7 @@ async function lastPagesOfLists(base: string, f: WalkFixture): Promise<ListsRun>
         if (res.status !== 200) throw new Error(`${template} page ${page} answered ${res.status}`);
         if (took > entry.ms) Object.assign(entry, { ms: took, page });
         entry.cpuMs = Math.max(entry.cpuMs, busy.cpuDuring(t0, now()));
+        entry.workMs = Math.max(entry.workMs, busy.workDuring(t0, now()));
         entry.turnCpuMs = Math.max(entry.turnCpuMs, busy.longestTurn(t0, now()));
         return body.length;
       });
@@ -221,9 +241,12 @@ async function lastPagesOfLists(base: string, f: WalkFixture): Promise<ListsRun>
   busy.stop();
   slowest.sort((a, b) => b.ms - a.ms);
   console.log(`\nThe ten slowest of ${slowest.length} lists and orders at their last page or past it (count 100; the slowest page of each, of the last page holding data):`);
-  console.log(table(['list', 'slowest page', 'took', 'page CPU', 'longest turn (CPU)', 'last page'], slowest.slice(0, 10).map((e) => [e.list, String(e.page), ms(e.ms), ms(e.cpuMs), ms(e.turnCpuMs), e.pages.toLocaleString('en')])));
+  console.log(table(['list', 'slowest page', 'took', 'page CPU', 'in work turns', 'longest turn (CPU)', 'last page'], slowest.slice(0, 10).map((e) => [e.list, String(e.page), ms(e.ms), ms(e.cpuMs), ms(e.workMs), ms(e.turnCpuMs), e.pages.toLocaleString('en')])));
   const byCpu = [...slowest].sort((a, b) => b.cpuMs - a.cpuMs);
   console.log(`The most CPU of the server thread during one page: ${byCpu.slice(0, 5).map((e) => `${e.list} ${ms(e.cpuMs)}`).join(', ')}.`);
+  // A page that waits for the sweep worker spans many idle turns of the busy clock's own 1 ms timer.
+  const byWork = [...slowest].sort((a, b) => b.workMs - a.workMs);
+  console.log(`The same in turns of 0.2 ms or more (without the busy clock's idle turns): ${byWork.slice(0, 5).map((e) => `${e.list} ${ms(e.workMs)}`).join(', ')}.`);
   const pauseMs = loop.max / 1e6;
   const turns = [...slowest].sort((a, b) => b.turnCpuMs - a.turnCpuMs);
   console.log(`The event loop's longest pause meanwhile: ${ms(pauseMs)}; its longest turn in the server thread's CPU time: ${ms(turns[0]!.turnCpuMs)} (${turns[0]!.list}).`);

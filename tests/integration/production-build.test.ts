@@ -61,7 +61,7 @@ afterAll(async () => {
 describe('the production build', () => {
   it('is JavaScript only, with a source map beside each file', () => {
     const files = fs.readdirSync(path.join(root, 'dist/server'));
-    expect(files).toEqual(expect.arrayContaining(['main.js', 'main.js.map', 'metering-worker.js', 'operator.js']));
+    expect(files).toEqual(expect.arrayContaining(['main.js', 'main.js.map', 'metering-worker.js', 'sandbox-sweep-worker.js', 'operator.js']));
     expect(files.filter((f) => !/\.js(\.map)?$/.test(f))).toEqual([]);
     for (const f of files.filter((f) => f.endsWith('.js'))) expect(files).toContain(`${f}.map`);
   });

@@ -74,7 +74,10 @@ export interface SandboxChain
    * and a chain nobody reads costs nothing. Once a list has read the chain's history, it also sums
    * the totals the lists of blocks and epochs and the committee's votes read (a few slices a call,
    * newest segments first: totals.ts), so their pages answer from them; `lists` sums every one
-   * before it answers.
+   * before it answers. A chain with a sweep worker (the `sweep` option: sweep.ts) leaves those to
+   * the worker, from its creation: `prepare()` tells it the tip, and `lists` waits until it is done.
    */
   prepare(opts?: { build?: boolean; lists?: boolean }): Promise<void>;
+  /** Stops the chain's sweep worker (a shared chain's `sweep` option: sweep.ts); nothing else to stop. */
+  close(): Promise<void>;
 }

@@ -6,6 +6,22 @@
 // requests, then asks again, and the answer resumes from its caches. Outside sliced() it never throws.
 export class Unfinished extends Error {}
 
+/**
+ * Thrown by work that waits for another thread's answer (the sweep worker's: sweep.ts): inside
+ * sliced(), the answer is asked again once `until` settles, not at the next turn; the event loop
+ * serves everything else meanwhile and the work costs this thread nothing while it waits.
+ */
+export class Awaiting extends Unfinished {
+  constructor(readonly until: Promise<unknown>) {
+    super('waiting for another thread');
+  }
+}
+
+/** Whether the work runs inside sliced(), where it may wait for another thread by throwing Awaiting. */
+export function inSlice(): boolean {
+  return deadline !== Infinity;
+}
+
 const SLICE_MS = 10;
 let deadline = Infinity;
 
@@ -56,6 +72,10 @@ export async function sliced<T>(answer: () => T): Promise<T> {
       return answer();
     } catch (err) {
       if (!(err instanceof Unfinished)) throw err;
+      if (err instanceof Awaiting) {
+        deadline = Infinity;
+        await err.until.catch(() => undefined);
+      }
     } finally {
       deadline = Infinity;
     }

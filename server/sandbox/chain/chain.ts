@@ -22,12 +22,14 @@ import { derive } from './rng';
 import { NETWORK_TIME, shelleyStart, slotAt, type NetworkTime } from './clock';
 import { PROTOCOL, protocolWith } from './protocol';
 import { LeaderSchedule } from './schedule';
-import { overdue, sliced, spent } from './budget';
+import { Awaiting, inSlice, overdue, sliced, spent } from './budget';
 import { poolBook } from './pools';
 import { withGenesisPools } from './genesis-pools';
 import { LiveStake, stakeView, worldStake, type StakeView, type WorldStake } from './stake';
 import { UnspentIndex, type UnspentView, type Utxo } from './unspent';
 import { TotalsIndex } from './totals';
+import { SweepClient } from './sweep';
+import { TX_INDEX_BITS } from './sweep-store';
 import { segmentAddressTxs, segmentRun, type BlockTotals, type Segment, type SegmentRun, type SimBlock, type SimContext, type SimTx, type TxEncoder } from './simulate';
 import type { AddressUtxo } from '../../../shared/chain';
 import { poolModel, poolPaths } from './resources/pools/queries';
@@ -166,7 +168,7 @@ interface PartialSegments {
  * content depends on the blocks before it alone, and the spends of its outputs that an answer may
  * show are the tip's and those before it, so the answers are those of the whole segment.
  */
-function segmentCache(start: (index: number) => SegmentRun, finish: (made: Segment) => Segment, totalsOnly: { start: (index: number) => SegmentRun; finish: (made: Segment) => Segment }, cacheSegments: number, segmentLength: number, firstKept: () => number, totals: TotalsIndex, partial?: PartialSegments) {
+function segmentCache(start: (index: number) => SegmentRun, finish: (made: Segment) => Segment, totalsOnly: { start: (index: number) => SegmentRun; finish: (made: Segment) => Segment }, cacheSegments: number, segmentLength: number, firstKept: () => number, totals: TotalsIndex, partial?: PartialSegments, sweep?: { client: SweepClient; tip: () => number } | null) {
   const segments = new Map<number, Segment>();
   // Segments half simulated by a sliced answer whose slice ended (budget.ts), or through the tip
   // only: the next slice, or the next block's answer, goes on from there.
@@ -242,12 +244,32 @@ function segmentCache(start: (index: number) => SegmentRun, finish: (made: Segme
       const b = simBlock(height);
       return { txCount: b.txs.length, size: b.size, outputLovelace: b.outputLovelace, fees: b.fees };
     }
+    // With a sweep worker (sweep.ts) another thread simulates it: a sliced answer waits for its
+    // totals, which cost this thread nothing meanwhile (the address window's too: prepare() builds
+    // those segments here in slices for the address answers, a list need not).
+    if (!segments.has(s) && sweep?.client.alive && inSlice()) throw new Awaiting(sweep.client.need([s], sweep.tip()));
     // The address window's segments are cached as ever: every address answer reads them.
     const cached = segments.get(s) ?? (s >= firstKept() ? segment(s) : null);
     // A segment of history simulated for a list: from now on prepare() sums the others ahead.
     if (!cached) historyRead = true;
     totals.add(s, (cached ?? simulateOnce(s)).blocks, true);
     return totals.block(height)!;
+  };
+  /**
+   * With a sweep worker, inside a sliced answer: the totals a page of blocks (`perBlock`) or of
+   * epochs will read between two heights, asked of the worker at once when some are missing (the
+   * closed segments; the tip's, still open, is this thread's), so the page waits for them once
+   * rather than segment by segment.
+   */
+  const awaitTotals = (from: number, to: number, perBlock: boolean): void => {
+    if (!sweep?.client.alive || !inSlice() || to < from) return;
+    const last = Math.min(Math.floor(to / segmentLength), Math.floor((sweep.tip() + 1) / segmentLength) - 1);
+    const missing: number[] = [];
+    for (let s = Math.max(0, Math.floor(from / segmentLength)); s <= last; s++) {
+      if (segments.has(s) || (perBlock ? totals.kept(s) : totals.summed(s))) continue;
+      missing.push(s);
+    }
+    if (missing.length > 0) throw new Awaiting(sweep.client.need(missing, sweep.tip()));
   };
   // Segments half simulated for their totals alone (their transactions unhashed): apart from runs.
   const totalsRuns = new Map<number, SegmentRun>();
@@ -284,7 +306,7 @@ function segmentCache(start: (index: number) => SegmentRun, finish: (made: Segme
   };
   /** The tip's segment simulated whole and indexed by address, as the address window's histories read it. */
   const tipSegmentWhole = (tip: number): void => void segmentAddressTxs(segment(Math.floor(tip / segmentLength)));
-  return { segment, simBlock, blockTotals, sumAhead, tipSegmentWhole, historyRead: () => historyRead, simulated: (index: number): boolean => segments.has(index) || runs.has(index) };
+  return { segment, simBlock, blockTotals, awaitTotals, sumAhead, tipSegmentWhole, historyRead: () => historyRead, simulated: (index: number): boolean => segments.has(index) || runs.has(index) };
 }
 
 /** Segments whose blocks' totals are kept (totals.ts): 1.26 KB each at 60 blocks, some 245,000 blocks in all. */
@@ -400,7 +422,24 @@ export function createSandboxChain(options: SandboxChainOptions): SandboxChain {
   };
 
   const totals = new TotalsIndex(segmentLength, blocksPerEpoch, TOTALS_KEPT);
-  const { segment, simBlock, blockTotals, sumAhead, historyRead, simulated, tipSegmentWhole } = segmentCache(startSegment, finishSegment, totalsOnly, cacheSegments, segmentLength, () => Math.floor(Math.max(0, tipHeight() - addressWindowBlocks + 1) / segmentLength), totals, tipSegments(segmentLength, tipHeight, branches, txIndex));
+  // A shared chain's sweep worker: every closed segment's totals and transactions' places, from the start.
+  if (options.sweep && options.devnet) throw new Error('a devnet has no sweep worker');
+  const sweep = options.sweep
+    ? new SweepClient(
+        { network, seed, genesisTime, blockIntervalMs, blocksPerEpoch, segmentLength, dir: options.sweep.dir },
+        {
+          // A segment swept leaves its distribution's hash too, as one summed here does.
+          segment: (t, asked) => {
+            totals.addTotals(t.index, t, asked);
+            simContext.knowDistribution(t.index, t.distribution);
+          },
+          // governancePaths' answers are built once per chain: the same object a page reads.
+          counts: (list, from, values) => made.governance().adoptRunningCounts(list, from, values),
+        },
+      )
+    : null;
+  sweep?.tip(tipHeight());
+  const { segment, simBlock, blockTotals, awaitTotals, sumAhead, historyRead, simulated, tipSegmentWhole } = segmentCache(startSegment, finishSegment, totalsOnly, cacheSegments, segmentLength, () => Math.floor(Math.max(0, tipHeight() - addressWindowBlocks + 1) / segmentLength), totals, tipSegments(segmentLength, tipHeight, branches, txIndex), sweep && { client: sweep, tip: tipHeight });
 
   // ---- references ----
   const resolveHeight = (ref: string | number, tip: number): number | null => {
@@ -410,7 +449,7 @@ export function createSandboxChain(options: SandboxChainOptions): SandboxChain {
     else if (/^[0-9a-fA-F]{64}$/.test(ref)) height = hashes.blockHeight(ref);
     return height !== null && height >= 0 && height <= tip ? height : null;
   };
-  const { txHash, resolveTx } = backgroundTxLookup({ txIndex, simBlock, segment, distributionHash: (s) => simContext.distributionHash(s), segmentLength, addressWindowBlocks });
+  const { txHash, resolveTx } = backgroundTxLookup({ txIndex, simBlock, segment, distributionHash: (s) => simContext.distributionHash(s), segmentLength, addressWindowBlocks, sweep });
   const addressText = (index: number): string => world.addresses[index]!.bech32;
   /** Totals of a block's live transactions. */
   const liveSums = (height: number): { count: number; size: number; output: bigint; fees: bigint } => {
@@ -460,6 +499,8 @@ export function createSandboxChain(options: SandboxChainOptions): SandboxChain {
   const knownAddress = (text: string): boolean => typeof text === 'string' && (world.addressByBech32.has(text) || ledger.knows(text));
 
   // ---- governance ----
+  /** The lists whose running counts the sweep worker sends (sweep-worker.ts counts them ahead). */
+  const sweepCounts = (list: string): boolean => sweep !== null && sweep.alive && (list === 'cc|all||1' || list === 'proposals|1' || list.startsWith('spo|'));
   const governance: Governance = createGovernance({
     key,
     protocol: params.protocol,
@@ -472,6 +513,16 @@ export function createSandboxChain(options: SandboxChainOptions): SandboxChain {
     stakes: () => stakeAt(tipHeight()).controlledAll(),
     timeOf,
     committee: options.devnet?.committee ?? null,
+    // The committee's, the pools' and the proposals' counts are the sweep worker's: a deep page waits for them.
+    ...(sweep
+      ? {
+          awaitCounts: (list: string, closedEpoch: number) => {
+            if (!sweepCounts(list) || !inSlice()) return;
+            throw new Awaiting(sweep.counted((closedEpoch + 1) * blocksPerEpoch, tipHeight()));
+          },
+          countedElsewhere: (list: string) => sweepCounts(list) && inSlice(),
+        }
+      : {}),
   });
 
   const nutlink: Nutlink = createNutlink({
@@ -488,24 +539,57 @@ export function createSandboxChain(options: SandboxChainOptions): SandboxChain {
   const ctx: ChainContext = {
     network, params, key, world, hashes, schedule, book, ledger, governance, nutlink, devAids, wallets, faucetKeys,
     clock, tipHeight, slotOf, timeOf, epochOf, snapshotHeight, poolById,
-    segment, simBlock, blockTotals, epochTotals: (epoch) => totals.epoch(epoch), resolveHeight, resolveTx, txHash, txCbor: (tx) => simContext.cbor.transaction(tx), addressText, addressHistory,
+    segment, simBlock, blockTotals, awaitTotals, epochTotals: (epoch) => totals.epoch(epoch), resolveHeight, resolveTx, txHash, txCbor: (tx) => simContext.cbor.transaction(tx), addressText, addressHistory,
     liveIndex, liveStakeAt, worldStake: shares, stakeAt, liveSums,
     unspentAt, utxoObject, sumOf, knownAddress,
   };
   const chain = assembleChain(ctx);
-  return { ...chain, prepare: preparer({ tipHeight, segmentLength, simulated, simBlock, unspentBuilt: () => unspent.built, unspentAt, tipSegmentWhole: () => tipSegmentWhole(tipHeight()), lists: listsAhead(chain, tipHeight, sumAhead, historyRead) }) };
+  const made: SandboxChain = {
+    ...chain,
+    prepare: preparer({ tipHeight, segmentLength, simulated, simBlock, unspentBuilt: () => unspent.built, unspentAt, tipSegmentWhole: () => tipSegmentWhole(tipHeight()), lists: listsAhead(chain, tipHeight, sumAhead, historyRead, sweep) }),
+    close: async () => {
+      await sweep?.close();
+    },
+  };
+  sweepSources.set(made, (index) => {
+    const run = startSegment(index);
+    while (!run.step());
+    return forkedSegment(run.result(), branches, segmentLength);
+  });
+  return made;
+}
+
+/** Each chain's segments simulated whole and hashed, not cached: what the sweep worker reads of the chain it rebuilt (sweep-worker.ts). */
+const sweepSources = new WeakMap<SandboxChain, (index: number) => Segment>();
+
+/** Segment `index` of the chain simulated whole, its transactions hashed, nothing of it kept (the sweep worker's). */
+export function sweptSegmentOf(chain: SandboxChain, index: number): Segment {
+  return sweepSources.get(chain)!(index);
 }
 
 /** What prepare() sums ahead for the lists: the blocks' and epochs' totals, the committee's and the pools' votes per epoch. */
-function listsAhead(chain: Omit<SandboxChain, 'prepare'>, tipHeight: () => number, sumAhead: (tip: number) => void, historyRead: () => boolean) {
+function listsAhead(chain: Omit<SandboxChain, 'prepare' | 'close'>, tipHeight: () => number, sumAhead: (tip: number) => void, historyRead: () => boolean, sweep: SweepClient | null) {
   return {
     /** Whether a list has read the chain's history (a segment outside the address window, or a deep page of votes). */
     read: () => historyRead() || chain.governance().deepPagesRead(),
-    // The votes first (the committee's, each pool's): some microseconds an epoch, where a segment is tens of milliseconds.
+    // The votes first (the committee's, each pool's, the proposals): some microseconds an epoch, where
+    // a segment is tens of milliseconds. With a sweep worker, nothing: the worker sums and counts it
+    // all from the start, and its counts are adopted as they come.
     sumAhead: () => {
+      if (sweep?.alive) return;
       chain.governance().countCommitteeVotesAhead();
       chain.governance().countPoolVotesAhead();
+      chain.governance().countProposalsAhead();
       sumAhead(tipHeight());
+    },
+    /** Tells the sweep worker the tip; `wait`: resolves once it has swept every segment the tip closed. */
+    sweep: (wait: boolean): Promise<void> => {
+      if (!sweep) return Promise.resolve();
+      if (!wait) {
+        sweep.tip(tipHeight());
+        return Promise.resolve();
+      }
+      return sweep.swept(tipHeight());
     },
   };
 }
@@ -517,9 +601,10 @@ function listsAhead(chain: Omit<SandboxChain, 'prepare'>, tipHeight: () => numbe
  * slices a call once a list has read the chain's history (or with `build`), so the sweep never holds
  * the store's next read for long; `lists` sums them all before it answers.
  */
-function preparer(c: { tipHeight: () => number; segmentLength: number; simulated: (segment: number) => boolean; simBlock: (height: number) => SimBlock; unspentBuilt: () => boolean; unspentAt: (tip: number) => UnspentView; tipSegmentWhole: () => void; lists: { read: () => boolean; sumAhead: () => void } }) {
+function preparer(c: { tipHeight: () => number; segmentLength: number; simulated: (segment: number) => boolean; simBlock: (height: number) => SimBlock; unspentBuilt: () => boolean; unspentAt: (tip: number) => UnspentView; tipSegmentWhole: () => void; lists: { read: () => boolean; sumAhead: () => void; sweep: (wait: boolean) => Promise<void> } }) {
   return async (opts: { build?: boolean; lists?: boolean } = {}): Promise<void> => {
     const tip = c.tipHeight();
+    await c.lists.sweep(opts.lists === true);
     if (opts.build || c.simulated(Math.floor(tip / c.segmentLength))) {
       await sliced(() => {
         c.simBlock(tip + 1);
@@ -551,7 +636,7 @@ const LIST_SLICES_PER_PREPARE = 4;
 const PREPARE_AHEAD = 10;
 
 /** The chain from the queries of every resource (resources/<resource>/queries.ts). */
-function assembleChain(ctx: ChainContext): Omit<SandboxChain, 'prepare'> {
+function assembleChain(ctx: ChainContext): Omit<SandboxChain, 'prepare' | 'close'> {
   const { network, params, clock, tipHeight, epochOf, world } = ctx;
   let catalogCache: SandboxCatalog | undefined;
   const pools = poolModel(ctx);
@@ -686,7 +771,7 @@ function backgroundSimulation(base: Omit<BackgroundOptions, 'auxData' | 'keyOf' 
 const UNHASHED = '0'.repeat(64);
 
 /** Background transactions by position and by hash. */
-function backgroundTxLookup(o: { txIndex: TxIndex; simBlock: (height: number) => SimBlock; segment: (index: number) => Segment; distributionHash: (segment: number) => string; segmentLength: number; addressWindowBlocks: number }) {
+function backgroundTxLookup(o: { txIndex: TxIndex; simBlock: (height: number) => SimBlock; segment: (index: number) => Segment; distributionHash: (segment: number) => string; segmentLength: number; addressWindowBlocks: number; sweep: SweepClient | null }) {
   const { txIndex, simBlock, segment, segmentLength, addressWindowBlocks } = o;
   /** A background transaction's hash by its position: a distribution's is computed alone, the others' with their segment. */
   const txHash = (height: number, index: number): string => (index === 0 && height % segmentLength === 0 ? o.distributionHash(height / segmentLength) : simBlock(height).txs[index]!.hash);
@@ -704,11 +789,38 @@ function backgroundTxLookup(o: { txIndex: TxIndex; simBlock: (height: number) =>
     const lower = hash.toLowerCase();
     const hit = findTx(lower, tip);
     if (hit) return hit;
+    const fromSweep = swept(lower, tip);
+    if (fromSweep !== undefined) return fromSweep;
     const low = Math.max(0, tip - addressWindowBlocks + 1);
     for (let s = Math.floor(low / segmentLength); s <= Math.floor(tip / segmentLength); s++) {
       for (const block of segment(s).blocks) for (const tx of block.txs) txIndex.record(tx.hash, tx.height, tx.index);
     }
     return findTx(lower, tip);
+  };
+  // An older one, with a sweep worker: its index (every closed segment's transactions by the first
+  // 32 bits of their hash) names the places to simulate, and the whole hash is compared there.
+  // Once every closed segment is swept, a hash it does not hold can only be of the tip's segment,
+  // which is simulated for it; before (or outside a sliced answer, which cannot wait for another
+  // thread), undefined: the address window's segments are looked through, as without a worker.
+  const swept = (hash: string, tip: number): SimTx | null | undefined => {
+    if (!o.sweep?.alive || !inSlice()) return undefined;
+    const { answer, until } = o.sweep.lookup(hash, tip);
+    if (!answer) throw new Awaiting(until!);
+    for (const place of answer.places) {
+      const height = Math.floor(place / 2 ** TX_INDEX_BITS);
+      const index = place - height * 2 ** TX_INDEX_BITS;
+      if (height > tip) continue;
+      const tx = simBlock(height).txs[index];
+      if (tx?.hash === hash) {
+        txIndex.record(tx.hash, tx.height, tx.index);
+        return tx;
+      }
+    }
+    if (!answer.complete) return undefined;
+    const open = Math.floor(tip / segmentLength);
+    if ((open + 1) * segmentLength - 1 === tip) return null;
+    for (const block of segment(open).blocks) for (const tx of block.txs) txIndex.record(tx.hash, tx.height, tx.index);
+    return findTx(hash, tip);
   };
   return { txHash, resolveTx };
 }

@@ -50,6 +50,12 @@ export interface ChainContext {
   readonly simBlock: (height: number) => SimBlock;
   /** A block's background totals, without keeping its segment (lists of blocks and epochs). */
   readonly blockTotals: (height: number) => BlockTotals;
+  /**
+   * Before a page of blocks (`perBlock`) or epochs between two heights, inside a sliced answer of a
+   * chain with a sweep worker (sweep.ts): asks the worker for the totals the page lacks, all at once,
+   * and waits for them (budget.ts's Awaiting). Otherwise nothing.
+   */
+  readonly awaitTotals: (from: number, to: number, perBlock: boolean) => void;
   /** An epoch's background totals once every block of it has been summed (totals.ts), else null. */
   readonly epochTotals: (epoch: number) => EpochTotals | null;
   /** A live transaction's index in its block (after the block's background transactions). */

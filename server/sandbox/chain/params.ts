@@ -51,6 +51,14 @@ export interface SandboxChainOptions {
    * its forks. Its addresses are testnet ones (network id 0): `network` must be a testnet.
    */
   devnet?: DevnetChainOptions;
+  /**
+   * A shared chain's sweep (sweep.ts): a worker thread simulates every closed segment once, from
+   * the start, for the lists' totals and an index of every background transaction by hash, kept in
+   * chunks under `dir` (a folder named by the chain's identity inside it; null: in memory), so a
+   * restart reads them back. Not for devnets. Without it a list sums what it reads (prepare() sums
+   * ahead once a list has read the history) and a hash is found once this process simulated its block.
+   */
+  sweep?: { dir: string | null };
 }
 
 /** Where the chain's blocks left an abandoned branch: blocks above `height` belong to branch `n` (0 is the first). */

@@ -17,8 +17,15 @@ export interface EpochTotals {
 const BYTES_PER_BLOCK = 21;
 const TWO_32 = 2 ** 32;
 
+/** A segment's blocks' totals, block by block: output and fees in pairs, sizes, transaction counts. */
+export interface SegmentColumns {
+  readonly money: Float64Array;
+  readonly sizes: Uint32Array;
+  readonly counts: Uint8Array;
+}
+
 /** One segment's blocks' totals in one buffer. */
-class SegmentTotals {
+export class SegmentTotals implements SegmentColumns {
   readonly money: Float64Array;
   readonly sizes: Uint32Array;
   readonly counts: Uint8Array;
@@ -44,7 +51,7 @@ function grown(column: Float64Array<ArrayBuffer>, length: number): Float64Array<
  * epoch's sums are exact integers of any size: each is kept as a high and a low part of 32 bits.
  */
 export class TotalsIndex {
-  private readonly perBlock = new Map<number, SegmentTotals>();
+  private readonly perBlock = new Map<number, SegmentColumns>();
   /** One bit a segment: summed into its epochs. */
   private summedBits = new Uint8Array(0);
   private txCounts = new Float64Array(0);
@@ -87,20 +94,25 @@ export class TotalsIndex {
    * epochs unless they were already.
    */
   add(segment: number, blocks: readonly SimBlock[], keep: boolean): void {
+    const t = new SegmentTotals(blocks.length);
+    blocks.forEach((b, i) => {
+      t.money[2 * i] = b.outputLovelace;
+      t.money[2 * i + 1] = b.fees;
+      t.sizes[i] = b.size;
+      t.counts[i] = b.txs.length;
+    });
+    this.addTotals(segment, t, keep);
+  }
+
+  /** A whole segment's blocks' totals as the sweep worker sends them (sweep.ts): as add(). */
+  addTotals(segment: number, t: SegmentColumns, keep: boolean): void {
     if (keep || this.perBlock.size < this.keptSegments) {
-      const t = new SegmentTotals(blocks.length);
-      blocks.forEach((b, i) => {
-        t.money[2 * i] = b.outputLovelace;
-        t.money[2 * i + 1] = b.fees;
-        t.sizes[i] = b.size;
-        t.counts[i] = b.txs.length;
-      });
       this.perBlock.delete(segment);
       this.perBlock.set(segment, t);
       if (this.perBlock.size > this.keptSegments) this.perBlock.delete(this.perBlock.keys().next().value!);
     }
     if (this.summed(segment)) return;
-    this.sumIntoEpochs(blocks);
+    this.sumIntoEpochs(segment * this.segmentLength, t);
     if (this.summedBits.length <= segment >> 3) {
       const bits = new Uint8Array(Math.max((segment >> 3) + 1, this.summedBits.length * 2, 64));
       bits.set(this.summedBits);
@@ -118,24 +130,25 @@ export class TotalsIndex {
     }
   }
 
-  private sumIntoEpochs(blocks: readonly SimBlock[]): void {
-    const last = Math.floor(blocks[blocks.length - 1]!.height / this.blocksPerEpoch) + 1;
+  private sumIntoEpochs(first: number, t: SegmentColumns): void {
+    const blocks = t.counts.length;
+    const last = Math.floor((first + blocks - 1) / this.blocksPerEpoch) + 1;
     this.txCounts = grown(this.txCounts, last);
     this.outputHigh = grown(this.outputHigh, last);
     this.outputLow = grown(this.outputLow, last);
     this.feesHigh = grown(this.feesHigh, last);
     this.feesLow = grown(this.feesLow, last);
     this.blocksSummed = grown(this.blocksSummed, last);
-    for (const b of blocks) {
-      const e = Math.floor(b.height / this.blocksPerEpoch);
-      this.txCounts[e]! += b.txs.length;
+    for (let i = 0; i < blocks; i++) {
+      const e = Math.floor((first + i) / this.blocksPerEpoch);
+      this.txCounts[e]! += t.counts[i]!;
       this.blocksSummed[e]! += 1;
       // Each total of a block is an exact integer below 2^53; the low part stays below 2^32 + 2^53.
-      let low = this.outputLow[e]! + b.outputLovelace;
+      let low = this.outputLow[e]! + t.money[2 * i]!;
       let carry = Math.floor(low / TWO_32);
       this.outputLow[e] = low - carry * TWO_32;
       this.outputHigh[e]! += carry;
-      low = this.feesLow[e]! + b.fees;
+      low = this.feesLow[e]! + t.money[2 * i + 1]!;
       carry = Math.floor(low / TWO_32);
       this.feesLow[e] = low - carry * TWO_32;
       this.feesHigh[e]! += carry;

@@ -472,17 +472,22 @@ const DISTRIBUTIONS_KEPT = 1 << 15;
  * What simulating segments needs: the encoder and the distributions' hashes, each computed from its
  * parent's (reserveParent) and kept.
  */
-export function backgroundContext(o: BackgroundOptions): SimContext & { cbor: TxCbor } {
+export function backgroundContext(o: BackgroundOptions): SimContext & { cbor: TxCbor; knowDistribution: (segment: number, hash: string) => void } {
   const cbor = new TxCbor(o);
   const keyOf = o.keyOf ?? ((): Uint8Array => o.key);
   const hashes = new Map<number, string>();
-  const context: SimContext & { cbor: TxCbor } = {
+  const context: SimContext & { cbor: TxCbor; knowDistribution: (segment: number, hash: string) => void } = {
     key: o.key,
     world: o.world,
     segmentLength: o.segmentLength,
     slotOf: o.slotOf,
     encoder: cbor,
     cbor,
+    knowDistribution(segment, hash) {
+      if (hashes.has(segment)) return;
+      hashes.set(segment, hash);
+      if (hashes.size > DISTRIBUTIONS_KEPT) hashes.delete(hashes.keys().next().value!);
+    },
     distributionHash(segment) {
       let hash = hashes.get(segment);
       if (hash === undefined) {

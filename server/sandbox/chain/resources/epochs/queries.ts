@@ -106,6 +106,9 @@ export function epochPaths(ctx: ChainContext, pools: PoolModel): EpochQueries {
       const tip = tipHeight();
       const current = epochOf(tip);
       if (!Number.isSafeInteger(n) || n < 0 || n > current) return null;
+      const p = fillPage(page, 100);
+      const first = n + 1 + (p.page - 1) * p.count;
+      ctx.awaitTotals(first * blocksPerEpoch, Math.min(current, first + p.count - 1) * blocksPerEpoch + blocksPerEpoch - 1, false);
       return virtualPage(current - n, { ...fillPage(page, 100), order: 'asc' }, (i) => pageEpoch(n + 1 + i, tip));
     },
     epochPrevious(n, page) {
@@ -114,6 +117,7 @@ export function epochPaths(ctx: ChainContext, pools: PoolModel): EpochQueries {
       const p = fillPage(page, 100);
       const end = n - 1 - (p.page - 1) * p.count;
       const out: Epoch[] = [];
+      ctx.awaitTotals(Math.max(0, end - p.count + 1) * blocksPerEpoch, end * blocksPerEpoch + blocksPerEpoch - 1, false);
       for (let e = Math.max(0, end - p.count + 1); e <= end; e++) out.push(pageEpoch(e, tip));
       return out;
     },

@@ -39,7 +39,16 @@ export function governancePaths(ctx: ChainContext): GovernanceQueries {
 function governanceAnswers(model: Governance) {
   const lists: GovLists = { ...model, ...voteLists(model) };
   const rows: GovRows = { ...lists, ...answerRows(lists) };
-  return { ...drepAnswers(rows), ...committeeAnswers(rows), ...proposalAnswers(rows), deepPagesRead: lists.deepPagesRead };
+  return {
+    ...drepAnswers(rows),
+    ...committeeAnswers(rows),
+    ...proposalAnswers(rows),
+    deepPagesRead: lists.deepPagesRead,
+    // The vote lists' running counts, which a shared chain's sweep worker counts and sends (sweep.ts).
+    runningCounts: lists.runningCounts,
+    adoptRunningCounts: lists.adoptRunningCounts,
+    countedLists: lists.countedLists,
+  };
 }
 
 export type GovernanceAnswers = ReturnType<typeof governanceAnswers>;
@@ -120,6 +129,20 @@ class RunningCounts {
     }
     this.items[this.length++] = total;
   }
+  /** Appends entries at once (a worker's counts: a year's epochs in one turn). */
+  append(values: Uint32Array): void {
+    if (this.length + values.length > this.items.length) {
+      const grown = new Uint32Array(Math.max(this.items.length * 2, this.length + values.length));
+      grown.set(this.items.subarray(0, this.length));
+      this.items = grown;
+    }
+    this.items.set(values, this.length);
+    this.length += values.length;
+  }
+  /** Entries from `from` on. */
+  values(from: number): Uint32Array {
+    return this.items.slice(from, this.length);
+  }
 }
 
 /**
@@ -141,7 +164,10 @@ function epochIndexedPage(g: Governance) {
       if (running.size > 64) running.delete(running.keys().next().value!);
     }
     // A page that counts many epochs pages through the history: from then on prepare() counts ahead.
-    if (closed - (from + counts.length - 1) >= WALKED_EPOCHS) deepRead = true;
+    if (closed - (from + counts.length - 1) >= WALKED_EPOCHS) {
+      deepRead = true;
+      ctx.awaitCounts?.(list, closed);
+    }
     for (let e = from + counts.length - 1; e <= closed; e++) {
       counting.on = true;
       try {
@@ -188,7 +214,25 @@ function epochIndexedPage(g: Governance) {
   const countAhead = <T>(list: string, from: number, closed: number, worldAt: (epoch: number) => T[]): void => {
     if (closed >= from) runningCounts(`${list}|${from}`, from, closed, worldAt);
   };
-  return { uncounted, page: indexedPage, countAhead, read: (): boolean => deepRead };
+  /** A list's running counts from entry `from` on (entry k: the items of its first k epochs), or null when it holds no more. */
+  const countsOf = (list: string, from: number): Uint32Array | null => {
+    const c = running.get(list);
+    return c && c.length > from ? c.values(from) : null;
+  };
+  /**
+   * A list's running counts from entry `from` on, counted elsewhere (the sweep worker's, of the same
+   * chain: sweep-worker.ts): those beyond what the list holds are adopted; a gap is left alone.
+   */
+  const adoptCounts = (list: string, from: number, values: Uint32Array): void => {
+    let c = running.get(list);
+    if (!c) {
+      if (from !== 0) return;
+      running.set(list, (c = new RunningCounts()));
+    }
+    if (from > c.length) return;
+    if (c.length - from < values.length) c.append(values.subarray(c.length - from));
+  };
+  return { uncounted, page: indexedPage, countAhead, read: (): boolean => deepRead, countsOf, adoptCounts, lists: (): string[] => [...running.keys()] };
 }
 
 /** Votes and proposals, world and live, ordered by height and paged epoch by epoch, and the votes that count. */
@@ -209,6 +253,7 @@ function voteLists(g: Governance) {
    * page of a list named by `list` that the walk does not reach within WALKED_EPOCHS + half the epochs
    * the list has not counted yet is found through the list's running counts instead
    * (epochIndexedPage): the first such page counts the chain once, the next ones find their epochs at once.
+   * A list the sweep worker counts (a shared chain's) walks WALKED_EPOCHS at most, then waits for its counts.
    */
   const pageOf = <T extends { height: number; order: number }>(
     page: { count: number; page: number; order: 'asc' | 'desc' },
@@ -229,7 +274,9 @@ function voteLists(g: Governance) {
     // once; a list counted through its last closed epoch (prepare() counts the committee's ahead)
     // computes only the epochs of the page.
     const uncounted = list === undefined ? Infinity : indexed.uncounted(`${list}|${fromEpoch}`, fromEpoch, Math.min(toEpoch, epochOf(ctx.tip()) - 1));
-    const walkable = uncounted === 0 ? 0 : WALKED_EPOCHS + Math.floor(uncounted / 2);
+    // With the counts coming from the sweep worker, a page deeper than the walk waits for them instead.
+    const elsewhere = list !== undefined && (ctx.countedElsewhere?.(`${list}|${fromEpoch}`) ?? false);
+    const walkable = uncounted === 0 ? 0 : WALKED_EPOCHS + (elsewhere ? 0 : Math.floor(uncounted / 2));
     for (; i <= toEpoch - fromEpoch && world.length < need && i < walkable; i++) {
       const items = worldAt(desc ? toEpoch - i : fromEpoch + i);
       world.push(...(desc ? items.slice().reverse() : items));
@@ -258,7 +305,7 @@ function voteLists(g: Governance) {
       (findDrep({ hex, script: null })?.events ?? []).some((e) => e.action === 'deregistered' && e.height < before && e.height <= tip);
     return countedVotes(votes, boundary, retired);
   };
-  return { liveVotes, pageOf, votesOnProposal, countedOn, countAhead: indexed.countAhead, deepPagesRead: indexed.read };
+  return { liveVotes, pageOf, votesOnProposal, countedOn, countAhead: indexed.countAhead, deepPagesRead: indexed.read, runningCounts: indexed.countsOf, adoptRunningCounts: indexed.adoptCounts, countedLists: indexed.lists };
 }
 type GovLists = Governance & ReturnType<typeof voteLists>;
 
@@ -454,10 +501,16 @@ function proposalAnswers(g: GovRows) {
       for (let pe = e - 3; pe <= e; pe++) for (const p of worldProposals(pe)) for (const v of poolVotes(pool, p)) if (epochOf(v.height) === e && v.height <= tip) out.push(v);
       return out.sort(sortKey);
     });
+  const proposalsAt = (tip: number) => (e: number): Proposal[] => worldProposals(e).filter((p) => p.height <= tip);
   return {
+    /** Counts the proposals of the closed epochs not counted yet (in time slices), as the first deep page of /governance/proposals would. */
+    countProposalsAhead() {
+      const tip = ctx.tip();
+      countAhead('proposals', 1, epochOf(tip) - 1, proposalsAt(tip));
+    },
     proposals(page: Page) {
       const tip = ctx.tip();
-      const worldAt = (e: number): Proposal[] => worldProposals(e).filter((p) => p.height <= tip);
+      const worldAt = proposalsAt(tip);
       return pageOf(page, 1, epochOf(tip), worldAt, live().proposals, PROPOSALS_PER_EPOCH, 'proposals').map((p) => ({ id: govActionId(p.txHash, p.index), tx_hash: p.txHash, cert_index: p.index, governance_type: p.type }));
     },
     proposal: (txHash: string, index: number) => {

@@ -2,6 +2,7 @@
 import type { Router } from 'express';
 import type { TxQueries } from './queries';
 import { found, txHash } from '../../route-kit';
+import { sliced } from '../../budget';
 
 export function mountTxRoutes(router: Router, chain: TxQueries): void {
   const byHash = {
@@ -20,8 +21,11 @@ export function mountTxRoutes(router: Router, chain: TxQueries): void {
     cbor: (h: string) => chain.txCbor(h),
   } satisfies Record<string, (hash: string) => unknown>;
   for (const [sub, answer] of Object.entries(byHash)) {
-    router.get(sub === '' ? '/txs/:hash' : `/txs/:hash/${sub}`, (req, res) => {
-      res.json(found(answer(txHash(req))));
+    // A hash this process has not simulated is looked up in the sweep's index (another thread),
+    // then its segment simulated: in time slices (budget.ts).
+    router.get(sub === '' ? '/txs/:hash' : `/txs/:hash/${sub}`, async (req, res) => {
+      const hash = txHash(req);
+      res.json(found(await sliced(() => answer(hash))));
     });
   }
 }

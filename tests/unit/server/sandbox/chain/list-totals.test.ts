@@ -3,19 +3,25 @@
 // simulates their blocks on the read answers, live transactions included, and a first read of a
 // deep page costs the server thread little CPU once they are summed (walk/busy.ts: its own CPU
 // time, which other processes holding the cores do not lengthen), where without them it simulates
-// the segments of a hundred epochs.
-import { describe, expect, it } from 'vitest';
+// the segments of a hundred epochs. A shared chain's sweep worker (sweep.ts) does that summing in
+// another thread from the start: a cold chain's deep pages wait for it rather than simulate, and any
+// background transaction is found by hash through its index, again after a restart from its chunks.
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
 import type { SandboxChain } from '../../../../../server/sandbox/chain/index';
-import { testChain } from './support';
+import { sliced } from '../../../../../server/sandbox/chain/budget';
+import { serve, testChain } from './support';
 import { threadCpuMs } from './walk/busy';
 
 const BLOCKS = 4_400;
 /** The target of a page's answer; the CPU time of a page read from the totals is a few milliseconds. */
 const PAGE_CPU_MS = 50;
 
-function chainOf(): ReturnType<typeof testChain> {
+function chainOf(sweep?: { dir: string | null }): ReturnType<typeof testChain> {
   const now = Date.UTC(2026, 2, 1, 12);
-  return testChain({ genesisTime: now - BLOCKS * 20_000, blockIntervalMs: 20_000, now: () => now });
+  return testChain({ genesisTime: now - BLOCKS * 20_000, blockIntervalMs: 20_000, now: () => now, ...(sweep ? { sweep } : {}) });
 }
 
 const cpuOf = <T>(read: () => T): { value: T; ms: number } => {
@@ -104,5 +110,86 @@ describe('the lists\' totals summed ahead', () => {
     expect(calls).toBeGreaterThan(3);
     expect(calls).toBeLessThan(1_000);
     expect(e).toBeLessThan(chain.epochOfHeight(chain.tipHeight()) - 10);
+  }, 120_000);
+});
+
+describe('a shared chain\'s sweep worker', () => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'cairn-sweep-'));
+  const chains: SandboxChain[] = [];
+  const swept = (): ReturnType<typeof testChain> => {
+    const c = chainOf({ dir });
+    chains.push(c.chain);
+    return c;
+  };
+  afterAll(async () => {
+    await Promise.all(chains.map((c) => c.close()));
+    rmSync(dir, { recursive: true, force: true });
+  });
+  /** A page read as the router reads it (in time slices, where it may wait for the worker), with the server thread's CPU time. */
+  const slicedCpu = async <T>(read: () => T): Promise<{ value: T; ms: number }> => {
+    const t0 = threadCpuMs();
+    const value = await sliced(read);
+    return { value, ms: threadCpuMs() - t0 };
+  };
+  const plain = chainOf().chain;
+  const lastEpoch = plain.epochOfHeight(plain.tipHeight());
+  const deepPages: Array<[string, (c: SandboxChain) => unknown[] | null | undefined]> = [
+    [`/epochs/${lastEpoch}/previous page 1`, (c) => c.epochPrevious(lastEpoch, { count: 100, page: 1, order: 'asc' })],
+    ['/epochs/2/next page 1', (c) => c.epochNext(2, { count: 100, page: 1, order: 'asc' })],
+    ['/blocks/0/next page 20', (c) => c.blockNext(0, { count: 100, page: 20, order: 'asc' })],
+    ['/blocks/{tip}/previous page 30', (c) => c.blockPrevious(c.tipHeight(), { count: 100, page: 30, order: 'asc' })],
+    ['/governance/committee/votes page 4', (c) => c.governance().committeeVotes({ count: 100, page: 4, order: 'asc' })],
+  ];
+
+  it('answers a cold chain\'s deep pages from the worker, in little of the server thread\'s CPU, as a chain simulating them does', async () => {
+    // Read at once, before the sweep reached them: the pages wait for the segments they need.
+    const { chain } = swept();
+    for (const [name, read] of deepPages.slice(0, 2)) {
+      const { value, ms } = await slicedCpu(() => read(chain));
+      expect(value, name).toEqual(read(plain));
+      expect(ms, `${name}: ${ms.toFixed(1)} ms of CPU`).toBeLessThan(PAGE_CPU_MS);
+    }
+    // Once the sweep has had its chance, every deep page reads what it left; the server thread did
+    // not simulate the history for it (some 75 segments: over a second of CPU).
+    const t0 = threadCpuMs();
+    await chain.prepare({ lists: true });
+    expect(threadCpuMs() - t0).toBeLessThan(400);
+    for (const [name, read] of deepPages) {
+      const { value, ms } = await slicedCpu(() => read(chain));
+      expect(value, name).toHaveLength(100);
+      expect(value, name).toEqual(read(plain));
+      expect(ms, `${name}: ${ms.toFixed(1)} ms of CPU`).toBeLessThan(PAGE_CPU_MS);
+    }
+  }, 120_000);
+
+  it('finds any background transaction by hash, one this process never showed included, and after a restart from the chunks it wrote', async () => {
+    const { chain } = swept();
+    const http = await serve(chain);
+    try {
+      // Far below the address window (720 blocks), from another chain: this process never simulated its block.
+      const hash = plain.blockTxs(1_234, { count: 100, page: 1, order: 'asc' })![2]!;
+      const cbor = await sliced(() => plain.txCbor(hash));
+      expect(cbor).not.toBeNull();
+      await chain.prepare({ lists: true });
+      const tx = await http.get(`/txs/${hash}`);
+      expect(tx.status).toBe(200);
+      expect((tx.body as { block_height: number }).block_height).toBe(1_234);
+      const got = await http.get(`/txs/${hash}/cbor`);
+      expect(got.status).toBe(200);
+      expect(got.body).toEqual(cbor);
+      expect((await http.get(`/txs/${'ab'.repeat(32)}`)).status).toBe(404);
+    } finally {
+      await http.close();
+      await chain.close();
+    }
+    // The chunk holding block 1,234 was written; a chain started again reads it, not the history.
+    expect(readdirSync(dir).flatMap((d) => readdirSync(path.join(dir, d))).filter((f) => f.startsWith('chunk-'))).not.toHaveLength(0);
+    const again = swept().chain;
+    const hash = plain.blockTxs(2_000, { count: 100, page: 1, order: 'asc' })![1]!;
+    const t0 = performance.now();
+    const found = await sliced(() => again.txCbor(hash));
+    expect(found).toEqual(await sliced(() => plain.txCbor(hash)));
+    // Read from the chunk (a few milliseconds) rather than after sweeping 70 segments again.
+    expect(performance.now() - t0).toBeLessThan(5_000);
   }, 120_000);
 });

@@ -1,0 +1,44 @@
+// The messages between a shared sandbox chain (sweep.ts, in the server's thread) and its sweep
+// worker (sweep-worker.ts), which rebuilds the same deterministic chain from its options.
+
+/** What the worker is started with: the chain's options that decide its background blocks, and where its chunks go. */
+export interface SweepWorkerData {
+  network: 'mainnet' | 'preprod' | 'preview';
+  seed: string;
+  genesisTime: number;
+  blockIntervalMs: number;
+  blocksPerEpoch: number;
+  segmentLength: number;
+  /** The folder the chain's directory goes under (its name is the chain's identity); null: chunks kept in memory. */
+  dir: string | null;
+}
+
+/** One segment's blocks' totals (transferred). */
+export interface SegmentTotalsMessage {
+  index: number;
+  counts: Uint8Array;
+  sizes: Uint32Array;
+  money: Float64Array;
+  /** The segment's distribution's hash. */
+  distribution: string;
+}
+
+export type ToSweepWorker =
+  /** The chain's tip: the worker sweeps the segments closed by it. */
+  | { t: 'tip'; tip: number }
+  /** Whether the worker sweeps on its own (it always sweeps what is asked for): one chain's at a time (sweep.ts). */
+  | { t: 'background'; on: boolean }
+  /** A page needs these segments' totals now: swept ahead of the rest, or read from their chunk. */
+  | { t: 'totals'; segments: number[] }
+  /** The places of the swept transactions whose hash begins with these 32 bits. */
+  | { t: 'find'; id: number; key: number };
+
+export type FromSweepWorker =
+  /** Segments' totals: `asked` when a page asked for them (the chain keeps them per block). */
+  | { t: 'segments'; segments: SegmentTotalsMessage[]; asked: boolean }
+  /** A find's answer: places (height × 128 + index); `complete`: every segment closed by the last tip told is swept. */
+  | { t: 'found'; id: number; places: number[]; complete: boolean }
+  /** The vote lists' running counts (governance/queries.ts), each from entry `from` on: what the worker counted since its last message, every closed epoch of tip `through` (-1: a restart's, through some tip). */
+  | { t: 'counts'; lists: Array<{ list: string; from: number; values: Uint32Array }>; through: number }
+  /** Every segment closed by `tip` is swept. */
+  | { t: 'swept'; tip: number };

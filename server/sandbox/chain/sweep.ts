@@ -1,0 +1,186 @@
+// A shared sandbox chain's side of its sweep worker (sweep-worker.ts): starts it with the chain's
+// options, tells it the tip, installs the totals it sends (totals.ts), and asks it for the segments
+// a page needs now and for the places of a transaction hash the chain has not simulated. The worker
+// is unreferenced: it never keeps the process alive. Devnets have none (many a process, each read
+// by one project); their lists sum what they read, as before.
+import { Worker } from 'node:worker_threads';
+import type { FromSweepWorker, SegmentTotalsMessage, SweepWorkerData, ToSweepWorker } from './sweep-protocol';
+
+const SWEEP_WORKER = new URL(import.meta.url.endsWith('.ts') ? './sweep-worker.mjs' : './sandbox-sweep-worker.js', import.meta.url);
+
+/**
+ * The chains whose workers have not swept their history yet, in the order they were made: the
+ * first sweeps on its own, the others only what their pages ask for, so a process's three shared
+ * chains take one core at their first start rather than every core. A worker done (or gone) hands
+ * on to the next; one done keeps sweeping the segments its tip closes, one every 20 minutes.
+ */
+const queue: SweepClient[] = [];
+function handOn(done: SweepClient): void {
+  const i = queue.indexOf(done);
+  if (i >= 0) queue.splice(i, 1);
+  queue[0]?.background();
+}
+
+/** The worker's old generation at most: some 60 MB of its resident memory is the rebuilt chain's code and data. */
+const SWEEP_HEAP_MB = 256;
+
+/** Finds answered, kept: a hash looked up again (its /txs, then /utxos, /cbor, …) asks the worker once. */
+const FINDS_KEPT = 256;
+
+export class SweepClient {
+  private readonly worker: Worker;
+  private told = -1;
+  private sweptTip = -1;
+  private nextId = 1;
+  private readonly finds = new Map<number, (answer: { places: number[]; complete: boolean }) => void>();
+  private readonly found = new Map<string, { places: number[]; complete: boolean; tip: number } | Promise<unknown>>();
+  /** Segments asked for and not yet sent back, each with what resolves its waiters. */
+  private readonly asked = new Map<number, { promise: Promise<void>; resolve: () => void }>();
+  private sweptWaiters: Array<{ tip: number; resolve: () => void }> = [];
+  /** The tip the worker's vote counts are through, and the pages waiting for them. */
+  private countedTip = -1;
+  private countWaiters: Array<{ tip: number; resolve: () => void }> = [];
+  private closed: Promise<void> | null = null;
+
+  constructor(
+    data: SweepWorkerData,
+    private readonly install: {
+      /** A segment's blocks' totals: `asked`, a page asked for it. */
+      segment: (segment: SegmentTotalsMessage, asked: boolean) => void;
+      /** A vote list's running counts from entry `from` on. */
+      counts: (list: string, from: number, values: Uint32Array) => void;
+    },
+  ) {
+    // Its heap is bounded: what it keeps is small (every 512th key of each chunk, the chunks not yet
+    // whole, the vote counts), and a worker that ran out would leave the chain computing as without one.
+    this.worker = new Worker(SWEEP_WORKER, { workerData: data, resourceLimits: { maxOldGenerationSizeMb: SWEEP_HEAP_MB } });
+    this.worker.unref();
+    this.worker.on('message', (m: FromSweepWorker) => this.receive(m));
+    // A worker that fails leaves the chain as it was without one: every answer is computed here.
+    this.worker.on('error', () => this.failed());
+    this.worker.on('exit', () => this.failed());
+    queue.push(this);
+    if (queue[0] === this) this.background();
+  }
+
+  /** Lets the worker sweep on its own. */
+  background(): void {
+    this.post({ t: 'background', on: true });
+  }
+
+  private dead = false;
+  private failed(): void {
+    this.dead = true;
+    handOn(this);
+    for (const r of this.finds.values()) r({ places: [], complete: false });
+    this.finds.clear();
+    for (const a of this.asked.values()) a.resolve();
+    this.asked.clear();
+    for (const w of [...this.sweptWaiters, ...this.countWaiters]) w.resolve();
+    this.sweptWaiters = [];
+    this.countWaiters = [];
+  }
+
+  private post(m: ToSweepWorker): void {
+    if (!this.dead) this.worker.postMessage(m);
+  }
+
+  private receive(m: FromSweepWorker): void {
+    switch (m.t) {
+      case 'segments':
+        for (const s of m.segments) {
+          this.install.segment(s, m.asked);
+          const a = this.asked.get(s.index);
+          if (a) {
+            this.asked.delete(s.index);
+            a.resolve();
+          }
+        }
+        return;
+      case 'found':
+        this.finds.get(m.id)?.({ places: m.places, complete: m.complete });
+        this.finds.delete(m.id);
+        return;
+      case 'swept':
+        this.sweptTip = Math.max(this.sweptTip, m.tip);
+        // Its history swept: it keeps up with its tip on its own, and the next chain's worker begins.
+        if (queue.includes(this)) handOn(this);
+        this.sweptWaiters = this.sweptWaiters.filter((w) => (w.tip <= this.sweptTip ? (w.resolve(), false) : true));
+        return;
+      case 'counts':
+        for (const l of m.lists) this.install.counts(l.list, l.from, l.values);
+        this.countedTip = Math.max(this.countedTip, m.through);
+        this.countWaiters = this.countWaiters.filter((w) => (w.tip <= this.countedTip ? (w.resolve(), false) : true));
+        return;
+    }
+  }
+
+  /** The chain's tip: the worker sweeps the segments it closes. */
+  tip(tip: number): void {
+    if (tip > this.told) this.post({ t: 'tip', tip: (this.told = tip) });
+  }
+
+  /** Whether the worker can still answer (it has not failed or been closed). */
+  get alive(): boolean {
+    return !this.dead;
+  }
+
+  /** Resolves once every segment closed by `tip` is swept (at once when the worker is gone). */
+  swept(tip: number): Promise<void> {
+    this.tip(tip);
+    if (this.dead || tip <= this.sweptTip) return Promise.resolve();
+    return new Promise((resolve) => this.sweptWaiters.push({ tip, resolve }));
+  }
+
+  /** Resolves once the worker's vote counts are through `countTip` (at once when they are, or the worker is gone); `tip`: the chain's. */
+  counted(countTip: number, tip: number): Promise<void> {
+    this.tip(tip);
+    if (this.dead || countTip <= this.countedTip) return Promise.resolve();
+    return new Promise((resolve) => this.countWaiters.push({ tip: countTip, resolve }));
+  }
+
+  /** Asks for closed segments' totals now (closed by `tip`); resolves once they are installed. */
+  need(segments: number[], tip: number): Promise<void> {
+    if (this.dead) return Promise.resolve();
+    this.tip(tip);
+    const fresh = segments.filter((s) => !this.asked.has(s));
+    for (const s of fresh) {
+      let resolve!: () => void;
+      const promise = new Promise<void>((r) => (resolve = r));
+      this.asked.set(s, { promise, resolve });
+    }
+    if (fresh.length > 0) this.post({ t: 'totals', segments: fresh });
+    return Promise.all(segments.map((s) => this.asked.get(s)?.promise)).then(() => undefined);
+  }
+
+  /**
+   * The worker's answer for a hash: the places of the transactions whose hash begins as it does,
+   * once known (null: asked now, `until` settles when it is known).
+   */
+  lookup(hash: string, tip: number): { answer: { places: number[]; complete: boolean } | null; until: Promise<unknown> | null } {
+    const hit = this.found.get(hash);
+    if (hit && !(hit instanceof Promise)) {
+      // A miss is asked again once the tip has moved: the segments it closed since may hold the hash.
+      if (hit.places.length > 0 || hit.tip === tip || this.dead) return { answer: hit, until: null };
+    } else if (hit) return { answer: null, until: hit };
+    if (this.dead) return { answer: { places: [], complete: false }, until: null };
+    this.tip(tip);
+    const id = this.nextId++;
+    const until = new Promise<void>((resolve) => {
+      this.finds.set(id, (a) => {
+        this.found.set(hash, { ...a, tip });
+        if (this.found.size > FINDS_KEPT) this.found.delete(this.found.keys().next().value!);
+        resolve();
+      });
+    });
+    this.found.set(hash, until);
+    this.post({ t: 'find', id, key: parseInt(hash.slice(0, 8), 16) });
+    return { answer: null, until };
+  }
+
+  /** Stops the worker. */
+  close(): Promise<void> {
+    this.closed ??= this.dead ? Promise.resolve() : this.worker.terminate().then(() => undefined);
+    return this.closed;
+  }
+}
