@@ -8,7 +8,7 @@ import { createLogger } from './logger';
 import { devMailbox, smtpMailer } from './mail/mailer';
 import { createApp } from './app';
 import { resolveSessionSecret } from './session-secret';
-import { createSandboxChains, startSandboxSync } from './sandbox/chains';
+import { createSandboxChains, sandboxChainsDir, startSandboxSync } from './sandbox/chains';
 import { startGateway } from './gateway-app';
 import { devnetRegistry } from './sandbox/devnet-engine';
 import { pruneDevnetLedgers } from './features/devnets/index';
@@ -37,8 +37,9 @@ export async function start(config: Config, role: Role) {
   const db = createDb({ databaseUrl: config.databaseUrl, sqliteFile: sqliteFileIn(config.dataDir) });
   await migrateLatest(db);
   logger.info({ engine: config.databaseUrl ? 'postgresql' : 'sqlite' }, config.databaseUrl ? 'database: PostgreSQL (migrated)' : `database: SQLite at ${sqliteFileIn(config.dataDir)} (migrated)`);
-  // The gateway serves the chains' lists and transactions to clients: its process sweeps them from the start.
-  const chains = createSandboxChains(config, db, { sweep: role === 'all' || role === 'gateway' });
+  // The gateway serves the chains' lists and transactions to clients: with SANDBOX_SWEEP its process
+  // sweeps them from the start.
+  const chains = createSandboxChains(config, db, { sweep: config.gateway.sandboxSweep && (role === 'all' || role === 'gateway') });
   // One process's devnets, shared by its control plane (the Devnet card), its gateway and its webhook
   // followers; a worker alone holds its own, for the devnets it follows.
   const devnets = (role === 'all' || role === 'worker') && !config.disabledNetworks.includes(devnetNetwork.slug) ? devnetRegistry(config, db, logger, version) : undefined;
@@ -113,6 +114,7 @@ export async function start(config: Config, role: Role) {
   if (role === 'all' || role === 'gateway') {
     if (devnets) logger.info(`devnets: each cardano-devnet project's own chain, loaded on its first request, unloaded after ${Math.round(config.gateway.devnetIdleMs / 1000)} s without one`);
     if (Object.keys(chains).length > 0) logger.warn(`sandbox chain: simulated data for ${Object.keys(chains).map((n) => `cardano-${n}`).join(', ')} (no upstream configured)`);
+    if (Object.keys(chains).length > 0) logger.info(config.gateway.sandboxSweep ? `sandbox chain: sweeping each chain's history in a worker thread, kept in ${sandboxChainsDir(config)} (SANDBOX_SWEEP)` : 'sandbox chain: lists sum the history they read; SANDBOX_SWEEP=true sweeps it from the start');
     if (!config.isProduction) logDevWallets(logger, chains, config.publicUrl);
     const gateway = await startGateway({ config, db, logger, version, chains, ...(devnets ? { devnets } : {}), ...(metrics ? { metrics } : {}) });
     const heartbeat = startHeartbeat(db, 'gateway', logger);

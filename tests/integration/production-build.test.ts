@@ -7,7 +7,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
 import { createDb, sqliteFileIn, type Db } from '../../server/db/index';
 import { emptyDatabase, type TestDatabase } from '../helpers/db-template';
 import { call } from '../helpers/gateway';
@@ -80,6 +80,13 @@ describe('the production build', () => {
     expect(typeof res.body.height).toBe('number');
   });
 
+  it('sweeps the sandbox chains from the start in the built worker thread, its chunks kept in the data directory', async () => {
+    expect(server!.output()).toContain("sandbox chain: sweeping each chain's history in a worker thread");
+    // Each chain's worker names its folder by the chain's identity (its options and a few probe segments simulated).
+    const kept = path.join(dataDir(), 'sandbox-chains');
+    await vi.waitFor(() => expect(fs.existsSync(kept) ? fs.readdirSync(kept).sort() : []).toEqual([expect.stringMatching(/^mainnet-[0-9a-f]{20}$/), expect.stringMatching(/^preprod-[0-9a-f]{20}$/), expect.stringMatching(/^preview-[0-9a-f]{20}$/)]), { timeout: 20_000, interval: 100 });
+  });
+
   it('maps no native add-on of a development-only package', () => {
     const addons = loadedLibraries(server!.child.pid!).filter((f) => f.endsWith('.node'));
     // The SQLite driver is loaded when the database is SQLite: the list is what the process has mapped.
@@ -97,6 +104,7 @@ describe('the production build', () => {
     const modules = fs.readFileSync(moduleLog(), 'utf8').split('\n').filter(Boolean);
     // The metering worker thread ran (it wrote the counts on the way out) and resolved its own entry.
     expect(modules.some((m) => m.endsWith('/dist/server/metering-worker.js'))).toBe(true);
+    expect(modules.some((m) => m.endsWith('/dist/server/sandbox-sweep-worker.js'))).toBe(true);
     expect(modules.filter((m) => /\.tsx?$/.test(m))).toEqual([]);
     for (const name of NOT_LOADED) expect(modules.filter((m) => m.includes(`/node_modules/${name}/`))).toEqual([]);
     const own = modules.filter((m) => m.startsWith('file:') && !m.includes('/node_modules/') && !/\/module-log(-hooks)?\.mjs$/.test(m));
