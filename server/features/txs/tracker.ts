@@ -149,15 +149,20 @@ export async function mayAdvanceTracked(db: Conn, network: number, blocks: Follo
  * trip rather than a read and a write: the same three reads (the hash read first and alone, so the
  * planner probes (network, tx_hash) rather than walking every pending row by state), each row's
  * changes in order (landed, landed and confirmed at once, confirmed, expired), its last state
- * written, the changes recorded, and answered, ordered by row and step.
+ * written, the changes recorded, and answered, ordered by row and step. The hashes go as text joined
+ * by commas (hex never holds one), each block's hash once with each transaction's block by number:
+ * a few hundred hashes a block cost the driver and the server less as one string than as array
+ * literals, and the block's hash is not repeated for each of its transactions.
  */
 async function advanceOnPostgres(trx: Knex.Transaction, { scope, hashes, tip, lastSlot }: Reach, landedIn: Map<string, FollowedBlock>, now: number): Promise<TxChange[]> {
   const inScope = scope.project_id === undefined ? 'network = ?' : 'network = ? and project_id = ?';
   const scopeArgs = scope.project_id === undefined ? [scope.network] : [scope.network, scope.project_id];
   const cols = 'id, project_id, tx_hash, state, block_height, block_hash, confirmations_needed';
-  const blocks = hashes.map((h) => landedIn.get(h)!);
+  const blocks = [...new Set(landedIn.values())];
+  const blockNumber = new Map(blocks.map((b, i) => [b, i + 1]));
   const { rows } = (await trx.raw(
-    `with b as materialized (select * from unnest(?::text[], ?::bigint[], ?::text[]) as b(tx_hash, height, hash)),
+    `with k as (select * from unnest(string_to_array(?, ','), string_to_array(?, ',')::bigint[]) with ordinality as k(hash, height, n)),
+      b as materialized (select t.tx_hash, k.height, k.hash from unnest(string_to_array(?, ','), string_to_array(?, ',')::bigint[]) as t(tx_hash, n) join k using (n)),
       hit as materialized (select ${cols} from tracked_txs where ${inScope} and tx_hash = any(array(select tx_hash from b))),
       c as (
         select distinct on (id) * from (
@@ -187,7 +192,8 @@ async function advanceOnPostgres(trx: Knex.Transaction, { scope, hashes, tip, la
       i as (insert into tracked_tx_changes (tracked_id, state, block_height, block_hash, resubmitted, at) select id, state, block_height, block_hash, false, ? from steps order by id, step)
     select * from steps order by id, step`,
     [
-      hashes, blocks.map((b) => b.height), blocks.map((b) => b.hash),
+      blocks.map((b) => b.hash).join(','), blocks.map((b) => b.height).join(','),
+      hashes.join(','), hashes.map((h) => blockNumber.get(landedIn.get(h)!)!).join(','),
       ...scopeArgs, OPEN_UNLANDED,
       ...scopeArgs, tip,
       ...scopeArgs, OPEN_UNLANDED, lastSlot,
