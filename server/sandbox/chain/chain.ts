@@ -423,21 +423,8 @@ export function createSandboxChain(options: SandboxChainOptions): SandboxChain {
 
   const totals = new TotalsIndex(segmentLength, blocksPerEpoch, TOTALS_KEPT);
   // A shared chain's sweep worker: every closed segment's totals and transactions' places, from the start.
-  if (options.sweep && options.devnet) throw new Error('a devnet has no sweep worker');
-  const sweep = options.sweep
-    ? new SweepClient(
-        { network, seed, genesisTime, blockIntervalMs, blocksPerEpoch, segmentLength, dir: options.sweep.dir },
-        {
-          // A segment swept leaves its distribution's hash too, as one summed here does.
-          segment: (t, asked) => {
-            totals.addTotals(t.index, t, asked);
-            simContext.knowDistribution(t.index, t.distribution);
-          },
-          // governancePaths' answers are built once per chain: the same object a page reads.
-          counts: (list, from, values) => made.governance().adoptRunningCounts(list, from, values),
-        },
-      )
-    : null;
+  // governancePaths' answers are built once per chain: the counts go to the same object a page reads.
+  const sweep = sweepClientOf(options, params, totals, simContext, (list, from, values) => made.governance().adoptRunningCounts(list, from, values));
   sweep?.tip(tipHeight());
   const { segment, simBlock, blockTotals, awaitTotals, sumAhead, historyRead, simulated, tipSegmentWhole } = segmentCache(startSegment, finishSegment, totalsOnly, cacheSegments, segmentLength, () => Math.floor(Math.max(0, tipHeight() - addressWindowBlocks + 1) / segmentLength), totals, tipSegments(segmentLength, tipHeight, branches, txIndex), sweep && { client: sweep, tip: tipHeight });
 
@@ -451,28 +438,8 @@ export function createSandboxChain(options: SandboxChainOptions): SandboxChain {
   };
   const { txHash, resolveTx } = backgroundTxLookup({ txIndex, simBlock, segment, distributionHash: (s) => simContext.distributionHash(s), segmentLength, addressWindowBlocks, sweep });
   const addressText = (index: number): string => world.addresses[index]!.bech32;
-  /** Totals of a block's live transactions. */
-  const liveSums = (height: number): { count: number; size: number; output: bigint; fees: bigint } => {
-    const out = { count: 0, size: 0, output: 0n, fees: 0n };
-    for (const t of ledger.txsAt(height)) {
-      out.count++;
-      out.size += t.size;
-      out.fees += t.fee;
-      for (const o of t.outputs) out.output += o.lovelace;
-    }
-    return out;
-  };
-  /** Transactions touching an address within the address window, ascending. */
-  const addressHistory = (addressIndex: number, tip: number): SimTx[] => {
-    const low = Math.max(0, tip - addressWindowBlocks + 1);
-    const out: SimTx[] = [];
-    for (let s = Math.floor(low / segmentLength); s <= Math.floor(tip / segmentLength); s++) {
-      for (const tx of segmentAddressTxs(segment(s)).get(addressIndex) ?? []) {
-        if (tx.height >= low && tx.height <= tip) out.push(tx);
-      }
-    }
-    return out;
-  };
+  const liveSums = liveSumsOf(ledger);
+  const addressHistory = addressHistoryOf(segment, addressWindowBlocks, segmentLength);
 
   // ---- the UTXO set as of the tip: background outputs created within the address window and
   // still unspent, plus the live ledger's unspent outputs. Every address, account and asset
@@ -499,8 +466,6 @@ export function createSandboxChain(options: SandboxChainOptions): SandboxChain {
   const knownAddress = (text: string): boolean => typeof text === 'string' && (world.addressByBech32.has(text) || ledger.knows(text));
 
   // ---- governance ----
-  /** The lists whose running counts the sweep worker sends (sweep-worker.ts counts them ahead). */
-  const sweepCounts = (list: string): boolean => sweep !== null && sweep.alive && (list === 'cc|all||1' || list === 'proposals|1' || list.startsWith('spo|'));
   const governance: Governance = createGovernance({
     key,
     protocol: params.protocol,
@@ -513,16 +478,7 @@ export function createSandboxChain(options: SandboxChainOptions): SandboxChain {
     stakes: () => stakeAt(tipHeight()).controlledAll(),
     timeOf,
     committee: options.devnet?.committee ?? null,
-    // The committee's, the pools' and the proposals' counts are the sweep worker's: a deep page waits for them.
-    ...(sweep
-      ? {
-          awaitCounts: (list: string, closedEpoch: number) => {
-            if (!sweepCounts(list) || !inSlice()) return;
-            throw new Awaiting(sweep.counted((closedEpoch + 1) * blocksPerEpoch, tipHeight()));
-          },
-          countedElsewhere: (list: string) => sweepCounts(list) && inSlice(),
-        }
-      : {}),
+    ...(sweep ? sweptCounts(sweep, blocksPerEpoch, tipHeight) : {}),
   });
 
   const nutlink: Nutlink = createNutlink({
@@ -557,6 +513,72 @@ export function createSandboxChain(options: SandboxChainOptions): SandboxChain {
     return forkedSegment(run.result(), branches, segmentLength);
   });
   return made;
+}
+
+/** A shared chain's sweep worker (options.sweep: sweep.ts), installing what it sends into the chain's totals and counts; none for a chain without. */
+function sweepClientOf(
+  options: SandboxChainOptions,
+  { network, seed, genesisTime, blockIntervalMs, blocksPerEpoch, segmentLength }: SandboxChainParams,
+  totals: TotalsIndex,
+  simContext: { knowDistribution(index: number, hash: string): void },
+  counts: (list: string, from: number, values: Uint32Array) => void,
+): SweepClient | null {
+  if (!options.sweep) return null;
+  if (options.devnet) throw new Error('a devnet has no sweep worker');
+  return new SweepClient(
+    { network, seed, genesisTime, blockIntervalMs, blocksPerEpoch, segmentLength, dir: options.sweep.dir },
+    {
+      // A segment swept leaves its distribution's hash too, as one summed here does.
+      segment: (t, asked) => {
+        totals.addTotals(t.index, t, asked);
+        simContext.knowDistribution(t.index, t.distribution);
+      },
+      counts,
+    },
+  );
+}
+
+/**
+ * The committee's, the pools' and the proposals' counts are the sweep worker's (sweep-worker.ts counts
+ * them ahead): inside a sliced answer a deep page of them waits for the worker's.
+ */
+function sweptCounts(sweep: SweepClient, blocksPerEpoch: number, tipHeight: () => number) {
+  const swept = (list: string): boolean => sweep.alive && (list === 'cc|all||1' || list === 'proposals|1' || list.startsWith('spo|'));
+  return {
+    awaitCounts: (list: string, closedEpoch: number) => {
+      if (!swept(list) || !inSlice()) return;
+      throw new Awaiting(sweep.counted((closedEpoch + 1) * blocksPerEpoch, tipHeight()));
+    },
+    countedElsewhere: (list: string) => swept(list) && inSlice(),
+  };
+}
+
+/** Totals of a block's live transactions. */
+function liveSumsOf(ledger: LiveLedger) {
+  return (height: number): { count: number; size: number; output: bigint; fees: bigint } => {
+    const out = { count: 0, size: 0, output: 0n, fees: 0n };
+    for (const t of ledger.txsAt(height)) {
+      out.count++;
+      out.size += t.size;
+      out.fees += t.fee;
+      for (const o of t.outputs) out.output += o.lovelace;
+    }
+    return out;
+  };
+}
+
+/** Transactions touching an address within the address window, ascending. */
+function addressHistoryOf(segment: (index: number) => Segment, addressWindowBlocks: number, segmentLength: number) {
+  return (addressIndex: number, tip: number): SimTx[] => {
+    const low = Math.max(0, tip - addressWindowBlocks + 1);
+    const out: SimTx[] = [];
+    for (let s = Math.floor(low / segmentLength); s <= Math.floor(tip / segmentLength); s++) {
+      for (const tx of segmentAddressTxs(segment(s)).get(addressIndex) ?? []) {
+        if (tx.height >= low && tx.height <= tip) out.push(tx);
+      }
+    }
+    return out;
+  };
 }
 
 /** Each chain's segments simulated whole and hashed, not cached: what the sweep worker reads of the chain it rebuilt (sweep-worker.ts). */
