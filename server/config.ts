@@ -159,6 +159,9 @@ const disabledNetworks = z.preprocess(
     }),
 );
 
+/** The folder under DATA_DIR where a gateway keeps its sandbox chains' sweep (SANDBOX_SWEEP): derived data, never backed up. */
+export const SANDBOX_CHAINS_DIR = 'sandbox-chains';
+
 export const configSchema = z.object({
   NODE_ENV: z.preprocess(
     emptyToUndefined,

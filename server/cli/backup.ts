@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import * as tar from 'tar';
-import type { Config } from '../config';
+import { SANDBOX_CHAINS_DIR, type Config } from '../config';
 import { createDb, migrateLatest, sqliteFileIn, type Db } from '../db/index';
 import { migrations } from '../db/migrations/index';
 import { CAIRN_VERSION } from '../version';
@@ -45,6 +45,8 @@ const skipped = (rel: string) => {
   const base = path.basename(rel);
   return (
     /^cairn\.sqlite(-wal|-shm|-journal)?$/.test(rel) ||
+    // The sandbox chains' sweep is derived from their options alone: a restored gateway sweeps again.
+    rel === SANDBOX_CHAINS_DIR ||
     base.startsWith(STAGING_PREFIX) ||
     (base.startsWith('.') && base.endsWith('.tmp'))
   );

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import type { Config } from '../config';
+import { SANDBOX_CHAINS_DIR, type Config } from '../config';
 import type { Db } from '../db/index';
 import { createSandboxChain, type SandboxChain, type SandboxNetwork } from './chain/index';
 import { dbLedgerStore } from './store';
@@ -31,7 +31,7 @@ export function createSandboxChains(config: Config, db?: Db, opts: { sweep?: boo
 }
 
 /** Where the shared chains' sweep workers keep their chunks: one folder per chain's identity inside it. */
-export const sandboxChainsDir = (config: Config): string => path.join(config.dataDir, 'sandbox-chains');
+export const sandboxChainsDir = (config: Config): string => path.join(config.dataDir, SANDBOX_CHAINS_DIR);
 
 
 /**
