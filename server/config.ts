@@ -72,14 +72,11 @@ const httpUrl = (what: string) =>
   }, `must be an http(s) URL ${what}`.trim());
 const optionalUrl = z.preprocess(emptyToUndefined, httpUrl('').optional());
 const urlWithDefault = (fallback: string) => z.preprocess(emptyToUndefined, httpUrl('').default(fallback));
-const bool = (fallback: boolean) =>
-  z.preprocess(
-    emptyToUndefined,
-    z
-      .enum(['true', 'false', '1', '0', 'yes', 'no'], { error: 'must be true or false' })
-      .default(fallback ? 'true' : 'false')
-      .transform((v) => v === 'true' || v === '1' || v === 'yes'),
-  );
+const boolText = z.enum(['true', 'false', '1', '0', 'yes', 'no'], { error: 'must be true or false' });
+const isTrue = (v: z.infer<typeof boolText>) => v === 'true' || v === '1' || v === 'yes';
+const bool = (fallback: boolean) => z.preprocess(emptyToUndefined, boolText.default(fallback ? 'true' : 'false').transform(isTrue));
+/** A yes or no whose default depends on other settings: undefined when unset. */
+const optionalBool = z.preprocess(emptyToUndefined, boolText.transform(isTrue).optional());
 
 /** "Label=https://…,Label=https://…" → [{label, url}] */
 const linkList = z.preprocess(
@@ -280,9 +277,7 @@ export const configSchema = z.object({
   METRICS_HOST: z.preprocess(emptyToUndefined, z.string().default('127.0.0.1')).describe('Interface the metrics listener binds to. Set 0.0.0.0 (with METRICS_TOKEN) for a Prometheus on another machine.'),
   METRICS_TOKEN: z.preprocess(emptyToUndefined, z.string().min(16, 'must be at least 16 characters long').optional()).describe('Bearer token a scraper sends (Authorization: Bearer <token>) to read the metrics from a non-loopback address. Unset: loopback clients only.'),
   SANDBOX_BLOCK_INTERVAL_MS: positiveInt(20000, 'a positive whole number of milliseconds').describe('The sandbox chain makes a block every this many milliseconds.'),
-  SANDBOX_SWEEP: z
-    .preprocess(emptyToUndefined, z.enum(['true', 'false', '1', '0', 'yes', 'no'], { error: 'must be true or false' }).optional())
-    .describe("Whether a gateway sweeps each sandbox chain's history from its start, in a worker thread per chain (at the first start each counts its governance votes, about half a minute of a core, then they sweep one chain at a time, about a core's 20 minutes per network; read back at once after a restart; about 110 bytes a block under $DATA_DIR/sandbox-chains), so every list's deep pages answer from its sums and every background transaction is found by its hash. Unset: on in production, off otherwise (each list then sums what it reads, and a background transaction is found once its block was read)."),
+  SANDBOX_SWEEP: optionalBool.describe("Whether a gateway sweeps each sandbox chain's history from its start, in a worker thread per chain (at the first start each counts its governance votes, about half a minute of a core, then they sweep one chain at a time, about a core's 20 minutes per network; read back at once after a restart; about 110 bytes a block under $DATA_DIR/sandbox-chains), so every list's deep pages answer from its sums and every background transaction is found by its hash. Unset: on in production, off otherwise (each list then sums what it reads, and a background transaction is found once its block was read)."),
   DEVNET_IDLE_MS: positiveInt(600000, 'a positive whole number of milliseconds').describe('A devnet (a cardano-devnet project\'s own chain) no request reached for this many milliseconds is unloaded from memory: it lives in the database only and wakes, where it was, on its next request. The webhook worker follows a devnet with webhooks or open submitted transactions, keeping it in memory, while its clock runs, while it was used or steered within this time, and until it has caught up with its tip.'),
   DEVNET_MAX_LOADED: positiveInt(DEFAULT_DEVNET_MAX_LOADED, 'a positive whole number').describe('How many devnets one process holds in memory at most. Past it, loading another unloads the least recently used (those no call is steering and no webhook worker follows): they live in the database and wake, where they were, on their next request. A loaded devnet weighs most of a megabyte.'),
   PUSH_IDLE_TIMEOUT_MS: positiveInt(300_000, 'a positive whole number of milliseconds').describe('A websocket connection of the push API (/ws) that sends no message for this long is closed, in milliseconds (5 minutes by default; clients with subscriptions send a keep-alive well within it).'),
@@ -584,7 +579,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       redisTimeoutMs: e.REDIS_TIMEOUT_MS,
       meteringFlushMs: e.METERING_FLUSH_MS,
       sandboxBlockIntervalMs: e.SANDBOX_BLOCK_INTERVAL_MS,
-      sandboxSweep: e.SANDBOX_SWEEP === undefined ? e.NODE_ENV === 'production' : ['true', '1', 'yes'].includes(e.SANDBOX_SWEEP),
+      sandboxSweep: e.SANDBOX_SWEEP ?? e.NODE_ENV === 'production',
       devnetIdleMs: e.DEVNET_IDLE_MS,
       devnetMaxLoaded: e.DEVNET_MAX_LOADED,
       pushIdleTimeoutMs: e.PUSH_IDLE_TIMEOUT_MS,

@@ -113,8 +113,10 @@ export async function start(config: Config, role: Role) {
 
   if (role === 'all' || role === 'gateway') {
     if (devnets) logger.info(`devnets: each cardano-devnet project's own chain, loaded on its first request, unloaded after ${Math.round(config.gateway.devnetIdleMs / 1000)} s without one`);
-    if (Object.keys(chains).length > 0) logger.warn(`sandbox chain: simulated data for ${Object.keys(chains).map((n) => `cardano-${n}`).join(', ')} (no upstream configured)`);
-    if (Object.keys(chains).length > 0) logger.info(config.gateway.sandboxSweep ? `sandbox chain: sweeping each chain's history in a worker thread, kept in ${sandboxChainsDir(config)} (SANDBOX_SWEEP)` : 'sandbox chain: lists sum the history they read; SANDBOX_SWEEP=true sweeps it from the start');
+    if (Object.keys(chains).length > 0) {
+      logger.warn(`sandbox chain: simulated data for ${Object.keys(chains).map((n) => `cardano-${n}`).join(', ')} (no upstream configured)`);
+      logger.info(config.gateway.sandboxSweep ? `sandbox chain: sweeping each chain's history in a worker thread, kept in ${sandboxChainsDir(config)} (SANDBOX_SWEEP)` : 'sandbox chain: lists sum the history they read; SANDBOX_SWEEP=true sweeps it from the start');
+    }
     if (!config.isProduction) logDevWallets(logger, chains, config.publicUrl);
     const gateway = await startGateway({ config, db, logger, version, chains, ...(devnets ? { devnets } : {}), ...(metrics ? { metrics } : {}) });
     const heartbeat = startHeartbeat(db, 'gateway', logger);
