@@ -620,8 +620,9 @@ function listsAhead(chain: Omit<SandboxChain, 'prepare' | 'close'>, tipHeight: (
  * The chain's prepare(): keeps warm what answers have warmed, in time slices, so a chain nobody reads
  * costs nothing; `build` warms it whole (the network a gateway's clients will use, at start).
  * The lists' totals (each block's and epoch's, the committee's votes per epoch) are summed a few
- * slices a call once a list has read the chain's history (or with `build`), so the sweep never holds
- * the store's next read for long; `lists` sums them all before it answers.
+ * slices a call once a list has read the chain's history, so the sweep never holds the store's next
+ * read for long; `lists` sums them all before it answers. `build` leaves them be: a gateway's clients
+ * need the tip warm, and only a list's page needs the history summed.
  */
 function preparer(c: { tipHeight: () => number; segmentLength: number; simulated: (segment: number) => boolean; simBlock: (height: number) => SimBlock; unspentBuilt: () => boolean; unspentAt: (tip: number) => UnspentView; tipSegmentWhole: () => void; lists: { read: () => boolean; sumAhead: () => void; sweep: (wait: boolean) => Promise<void> } }) {
   return async (opts: { build?: boolean; lists?: boolean } = {}): Promise<void> => {
@@ -639,7 +640,7 @@ function preparer(c: { tipHeight: () => number; segmentLength: number; simulated
       await sliced(c.tipSegmentWhole);
     }
     if (opts.lists) await sliced(c.lists.sumAhead);
-    else if (opts.build || c.lists.read()) {
+    else if (c.lists.read()) {
       let slices = 0;
       await sliced(() => {
         if (slices++ < LIST_SLICES_PER_PREPARE) c.lists.sumAhead();
