@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import os from 'node:os';
 import path from 'node:path';
 import proxyaddr from 'proxy-addr';
 import { isValidAllowlistEntry } from './allowlist';
@@ -281,6 +282,7 @@ export const configSchema = z.object({
   DEVNET_IDLE_MS: positiveInt(600000, 'a positive whole number of milliseconds').describe('A devnet (a cardano-devnet project\'s own chain) no request reached for this many milliseconds is unloaded from memory: it lives in the database only and wakes, where it was, on its next request. The webhook worker follows a devnet with webhooks or open submitted transactions, keeping it in memory, while its clock runs, while it was used or steered within this time, and until it has caught up with its tip.'),
   DEVNET_MAX_LOADED: positiveInt(DEFAULT_DEVNET_MAX_LOADED, 'a positive whole number').describe('How many devnets one process holds in memory at most. Past it, loading another unloads the least recently used (those no call is steering and no webhook worker follows): they live in the database and wake, where they were, on their next request. A loaded devnet weighs most of a megabyte.'),
   PUSH_IDLE_TIMEOUT_MS: positiveInt(300_000, 'a positive whole number of milliseconds').describe('A websocket connection of the push API (/ws) that sends no message for this long is closed, in milliseconds (5 minutes by default; clients with subscriptions send a keep-alive well within it).'),
+  PUSH_WRITER_THREAD: optionalBool.describe("Whether a gateway writes half of each block's push notifications from a second thread once a network has 256 block subscribers or more (each subscriber costs a system call of some 10 µs, so ten thousand of them hold one thread for about 100 ms; two threads halve the wait on a machine with a core to spare). Unset: on where the machine has two cores or more."),
   PUSH_UPSTREAM_TIP_MS: positiveInt(1000, 'a positive whole number of milliseconds').describe('How often a gateway reads the tip of a Cardano network served by an upstream, for its websocket subscribers and for the submitted transactions it follows, in milliseconds (one read per network and gateway, whatever the number of connections; transactions are followed only while some are open). Sandbox networks announce each block when it is due, without reading.'),
   UPSTREAM_TX_REQUESTS_PER_SECOND: positiveInt(5, 'a positive whole number of requests').describe("The most requests per second the gateway following an upstream-served Cardano network's submitted transactions sends that upstream (blocks, their transactions, mempool checks, resubmissions), beside the tip read it shares with the push API; the upstream's 429 Retry-After is waited out. Only while transactions are open on the network."),
   UPSTREAM_TIMEOUT_MS: positiveInt(30000, 'a positive whole number of milliseconds').describe('How long the gateway waits for a backend\'s answer head, and between pieces of its body, in milliseconds.'),
@@ -444,6 +446,8 @@ export interface GatewayConfig {
   devnetMaxLoaded: number;
   /** A push API connection silent this long is closed (PUSH_IDLE_TIMEOUT_MS). */
   pushIdleTimeoutMs: number;
+  /** Whether a second thread writes half of each large block fan-out (PUSH_WRITER_THREAD). */
+  pushWriterThread: boolean;
   /** How often the tip of an upstream-served Cardano network is read for push subscribers and the submitted transactions followed (PUSH_UPSTREAM_TIP_MS). */
   pushUpstreamTipMs: number;
   /** Requests per second the follower of an upstream-served network's submitted transactions sends it at most (UPSTREAM_TX_REQUESTS_PER_SECOND). */
@@ -583,6 +587,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       devnetIdleMs: e.DEVNET_IDLE_MS,
       devnetMaxLoaded: e.DEVNET_MAX_LOADED,
       pushIdleTimeoutMs: e.PUSH_IDLE_TIMEOUT_MS,
+      pushWriterThread: e.PUSH_WRITER_THREAD ?? os.availableParallelism() > 1,
       pushUpstreamTipMs: e.PUSH_UPSTREAM_TIP_MS,
       upstreamTxRequestsPerSecond: e.UPSTREAM_TX_REQUESTS_PER_SECOND,
       upstreamTimeoutMs: e.UPSTREAM_TIMEOUT_MS,

@@ -32,7 +32,7 @@ import { FollowerLeadership, httpSource, sandboxSource, writeTxStatusEvents } fr
 import { UpstreamReader } from './gateway/upstream-reader';
 import type { UpstreamConfig } from './config';
 import type { EndpointNetwork } from '../shared/endpoints';
-import { createPushServer, PushHub, type PushServer, type WatchedChain } from './features/push/index';
+import { createPushServer, PushHub, WriterThread, type PushServer, type WatchedChain } from './features/push/index';
 
 export interface GatewayOptions {
   config: Config;
@@ -255,7 +255,7 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
  */
 function pushParts(opts: GatewayOptions, keys: KeyCache, gateway: ReturnType<typeof createGatewayHandler>, sandboxChains: Map<string, SandboxChain>, devnets: DevnetRegistry | null, upstreams: ReturnType<typeof followUpstreams>['networks']) {
   const gw = opts.config.gateway;
-  const pushHub = new PushHub(opts.logger);
+  const pushHub = new PushHub(opts.logger, gw.pushWriterThread ? new WriterThread() : null);
   for (const slug of gateway.sandboxed) {
     const chain = sandboxChains.get(slug);
     if (chain) pushHub.watch(slug, { source: sandboxSource(chain), nextLook: () => chain.nextBlockAt() + 2 });

@@ -7,6 +7,7 @@ import type { Logger } from '../../logger';
 import type { ChainSource } from '../../blockfrost/chain';
 import type { Block, TxDetails } from '../../../shared/chain';
 import { messageFrame, textFrame, type MessageId } from './protocol';
+import type { WriterThread } from './writer-thread';
 
 /** What the hub sends to: a websocket session. */
 export interface Subscriber {
@@ -18,6 +19,10 @@ export interface Subscriber {
   addressSubscription: MessageId | undefined;
   /** The number of the last block announcement written to it (its feed counts them), so none is written twice. */
   blockSent: number;
+  /** Lends the connection's descriptor to the writer thread for one frame (-1: not now); see FrameWriter.lend. */
+  lend?(): number;
+  /** Takes it back once the writer thread wrote `written` bytes of `frame` (-1: failed). */
+  settle?(written: number, frame: Buffer): void;
 }
 
 /** The chain a network's watcher reads, and when it looks next. */
@@ -47,6 +52,11 @@ const RETRY_MS = 1000;
 const FAN_OUT_TURN_MS = 10;
 /** Subscribers written to between two readings of the clock. */
 const CLOCK_EVERY = 64;
+/**
+ * From this many block subscribers on, a feed with a writer thread lends it every other one: below,
+ * the fan-out takes a few milliseconds, less than handing it over is worth.
+ */
+export const SHARED_FAN_OUT_FROM = 256;
 
 interface Announced {
   height: number;
@@ -64,8 +74,21 @@ interface BlockAnnouncement {
 
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
+/** The announcement's frame for a subscription id, made on first use. */
+function frameOf(a: BlockAnnouncement, id: MessageId): Buffer {
+  let frame = a.frames.get(id);
+  if (!frame) a.frames.set(id, (frame = textFrame(messageFrame(id, a.json))));
+  return frame;
+}
+
 /** One network's subscribers. */
 export class NetworkFeed {
+  constructor(
+    /** The thread that writes half of a large fan-out (writer-thread.ts); null: this thread writes all. */
+    private readonly writer: WriterThread | null = null,
+    private readonly sharedFrom = SHARED_FAN_OUT_FROM,
+  ) {}
+
   readonly blockSubscribers = new Set<Subscriber>();
   readonly addressSubscribers = new Map<string, Set<Subscriber>>();
   /** Called on every subscription: the hub starts the network's watcher on the first. */
@@ -113,11 +136,13 @@ export class NetworkFeed {
    * Writes the block to its subscribers: its JSON made once and its frame once per subscription id
    * (clients of one library use the same ids), so ten thousand subscribers cost ten thousand socket
    * writes of one buffer, not ten thousand encodings. Written in turns of FAN_OUT_TURN_MS with the
-   * event loop free between them; resolves when every subscriber has it.
+   * event loop free between them, and by the writer thread too for a large feed; resolves when every
+   * subscriber has it.
    */
   async announceBlock(block: Block): Promise<void> {
     const a: BlockAnnouncement = { seq: ++this.announcements, json: JSON.stringify(block), frames: new Map() };
     this.current = a;
+    const lent = this.writer && this.blockSubscribers.size >= this.sharedFrom ? this.lendHalf(this.writer, a) : null;
     let n = 0;
     let turnEnds = performance.now() + FAN_OUT_TURN_MS;
     for (const s of this.blockSubscribers) {
@@ -127,6 +152,37 @@ export class NetworkFeed {
         turnEnds = performance.now() + FAN_OUT_TURN_MS;
       }
     }
+    await lent;
+  }
+
+  /**
+   * Hands every other block subscriber that can be lent to the writer thread, which writes them while
+   * this thread writes the rest (they count as written: the fan-out here skips them, and an address
+   * notification for one waits in its stream until it is settled, after the block). Resolves once
+   * each is settled.
+   */
+  private async lendHalf(writer: WriterThread, a: BlockAnnouncement): Promise<void> {
+    const groups = new Map<Buffer, { subscribers: Subscriber[]; fds: number[] }>();
+    let i = 0;
+    for (const s of this.blockSubscribers) {
+      if ((i++ & 1) === 0) continue;
+      const id = s.blockSubscription;
+      if (id === undefined || s.blockSent >= a.seq || !s.lend) continue;
+      const fd = s.lend();
+      if (fd < 0) continue;
+      s.blockSent = a.seq;
+      const frame = frameOf(a, id);
+      const group = groups.get(frame) ?? { subscribers: [], fds: [] };
+      group.subscribers.push(s);
+      group.fds.push(fd);
+      groups.set(frame, group);
+    }
+    await Promise.all(
+      [...groups].map(async ([frame, { subscribers, fds }]) => {
+        const written = await writer.write(frame, Int32Array.from(fds));
+        subscribers.forEach((s, k) => s.settle!(written ? written[k]! : -1, frame));
+      }),
+    );
   }
 
   /** Writes the announcement to one subscriber, unless it has it already. */
@@ -134,9 +190,7 @@ export class NetworkFeed {
     const id = s.blockSubscription;
     if (id === undefined || s.blockSent >= a.seq) return;
     s.blockSent = a.seq;
-    let frame = a.frames.get(id);
-    if (!frame) a.frames.set(id, (frame = textFrame(messageFrame(id, a.json))));
-    s.write(frame);
+    s.write(frameOf(a, id));
   }
 
   /** The notifications of a block's transactions for the subscribed addresses they touch: {address, txHash, txData, txUtxos, blockInfo}, one per address and transaction. */
@@ -343,11 +397,15 @@ export class PushHub {
   /** Networks where each project has a chain of its own (devnets): the chain of a project. */
   private readonly perProject = new Map<string, (projectId: number) => WatchedChain>();
 
-  constructor(private readonly logger: Logger) {}
+  constructor(
+    private readonly logger: Logger,
+    /** Writes half of each large fan-out (writer-thread.ts); null: the main thread writes all. */
+    private readonly writer: WriterThread | null = null,
+  ) {}
 
   feed(network: string): NetworkFeed {
     let f = this.feeds.get(network);
-    if (!f) this.feeds.set(network, (f = new NetworkFeed()));
+    if (!f) this.feeds.set(network, (f = new NetworkFeed(this.writer)));
     return f;
   }
 
@@ -362,7 +420,7 @@ export class PushHub {
     const key = projectFeedKey(network, projectId);
     const existing = this.feeds.get(key);
     if (existing) return existing;
-    const feed = new NetworkFeed();
+    const feed = new NetworkFeed(this.writer);
     this.feeds.set(key, feed);
     let watcher: TipWatcher | null = null;
     feed.onSubscribe = () => {
@@ -410,5 +468,6 @@ export class PushHub {
 
   async stop(): Promise<void> {
     await Promise.all(this.watchers.map((w) => w.stop()));
+    await this.writer?.close();
   }
 }

@@ -95,6 +95,16 @@ class Session implements Subscriber {
     this.frames.write(frame);
   }
 
+  lend(): number {
+    if (this.ws.readyState !== WebSocket.OPEN) return -1;
+    return this.frames.lend();
+  }
+
+  settle(written: number, frame: Buffer): void {
+    // A connection left mid-frame was closed by its writer; the library hears of it from its socket.
+    this.frames.settle(written, frame);
+  }
+
   /** Sends a message's text as one frame. */
   send(text: string): void {
     this.write(textFrame(text));

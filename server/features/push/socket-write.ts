@@ -6,6 +6,9 @@ import net from 'node:net';
 import tls from 'node:tls';
 import type { Duplex } from 'node:stream';
 
+/** A socket handle's calls that release its descriptor. */
+type Closable = Record<'close' | 'reset', ((...args: unknown[]) => unknown) | undefined>;
+
 /** Whether a stream is a plain TCP socket (not TLS), whose frames may go to its descriptor. */
 export function isPlainTcp(socket: Duplex): boolean {
   return socket instanceof net.Socket && !(socket instanceof tls.TLSSocket);
@@ -28,6 +31,11 @@ export class FrameWriter {
    */
   private handle: object | null = null;
   private fd = -1;
+  /** Lent to another thread (lend()): the stream is corked and the descriptor's close waits for settle(). */
+  private lent = false;
+  /** The descriptor's close (and reset) asked for while lent, run by settle(). */
+  private heldCloses: Array<() => void> = [];
+  private closeHeld = false;
 
   constructor(private readonly socket: Duplex) {
     this.plainTcp = isPlainTcp(socket);
@@ -35,7 +43,7 @@ export class FrameWriter {
 
   write(frame: Buffer): void {
     const socket = this.socket;
-    if (this.plainTcp && socket.writableLength === 0) {
+    if (this.plainTcp && socket.writableLength === 0 && !this.lent) {
       const fd = this.descriptor();
       if (fd >= 0) {
         let written = 0;
@@ -50,6 +58,64 @@ export class FrameWriter {
       }
     }
     socket.write(frame);
+  }
+
+  /**
+   * Lends the socket's descriptor to another thread for one frame (writer-thread.ts), or answers -1
+   * when it cannot be lent now (not plain TCP, something queued, already lent). Until settle(), no
+   * frame of this thread reaches the descriptor: the stream is corked, so this writer's frames and
+   * the websocket library's own (pongs, the close) wait in it, in order, and a close of the socket
+   * holds its descriptor open, so the system cannot give its number to a connection accepted
+   * meanwhile, which would receive the other thread's frame.
+   */
+  lend(): number {
+    const socket = this.socket;
+    if (!this.plainTcp || this.lent || socket.writableLength !== 0 || socket.writableCorked > 0 || socket.destroyed) return -1;
+    const fd = this.descriptor();
+    if (fd < 0) return -1;
+    this.holdCloses(this.handle as Closable);
+    socket.cork();
+    this.lent = true;
+    return fd;
+  }
+
+  /**
+   * Takes the descriptor back once the other thread wrote `written` bytes of `frame` to it (-1: the
+   * write failed). What it could not write is written now, before anything queued meanwhile; a
+   * socket whose kernel buffer cannot take it (a client that has not read for many blocks) or whose
+   * write failed is left mid-frame, and answers false: the connection cannot go on and is dropped.
+   */
+  settle(written: number, frame: Buffer): boolean {
+    this.lent = false;
+    let whole = written === frame.length;
+    if (!whole && written >= 0 && this.fd >= 0 && !this.socket.destroyed) {
+      try {
+        whole = fs.writeSync(this.fd, frame, written) === frame.length - written;
+      } catch {
+        whole = false;
+      }
+    }
+    const closes = this.heldCloses;
+    this.heldCloses = [];
+    if (!whole && !this.socket.destroyed) this.socket.destroy();
+    for (const close of closes) close();
+    this.socket.uncork();
+    return whole;
+  }
+
+  /** Makes the handle's close and reset wait while the descriptor is lent (installed once per handle). */
+  private holdCloses(handle: Closable): void {
+    if (this.closeHeld) return;
+    this.closeHeld = true;
+    for (const name of ['close', 'reset'] as const) {
+      const original = handle[name];
+      if (typeof original !== 'function') continue;
+      handle[name] = (...args: unknown[]) => {
+        if (!this.lent) return original.apply(handle, args);
+        this.heldCloses.push(() => void original.apply(handle, args));
+        return 0;
+      };
+    }
   }
 
   private descriptor(): number {

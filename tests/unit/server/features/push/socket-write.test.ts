@@ -1,9 +1,13 @@
 // A frame written to a connection's socket: in one system call when nothing is queued on it, through
 // the stream otherwise; either way every byte arrives, in the order written, also when the reader
 // lags and the kernel's buffer fills up in the middle of a frame.
+import fs from 'node:fs';
 import net from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { FrameWriter, isPlainTcp } from '../../../../../server/features/push/socket-write';
+import { WriterThread } from '../../../../../server/features/push/writer-thread';
+import { NetworkFeed, type Subscriber } from '../../../../../server/features/push/hub';
+import type { Block } from '../../../../../shared/chain';
 
 const opened: net.Socket[] = [];
 const servers: net.Server[] = [];
@@ -112,5 +116,124 @@ describe('FrameWriter', () => {
     const got = await readAll(other, 2);
     await new Promise((r) => setTimeout(r, 50));
     expect(got.toString()).toBe('ok');
+  });
+});
+
+describe('a socket lent to the writer thread', () => {
+  const fdOf = (s: net.Socket) => (s as unknown as { _handle: { fd: number } })._handle.fd;
+
+  it("gets the thread's frame first, then what this thread wrote meanwhile, in order", async () => {
+    const writer = new WriterThread();
+    try {
+      const pairs = await Promise.all(Array.from({ length: 8 }, () => pair()));
+      const ws = pairs.map((p) => new FrameWriter(p.writer));
+      const block = Buffer.alloc(700, 7);
+      const after = Buffer.alloc(300, 9);
+      const fds = ws.map((w) => w.lend());
+      expect(fds.every((fd) => fd >= 0)).toBe(true);
+      // Lent already: a second lend is refused, and this thread's frame waits in the stream.
+      expect(ws[0]!.lend()).toBe(-1);
+      for (const w of ws) w.write(after);
+      expect(pairs.every((p) => p.writer.writableLength === after.length)).toBe(true);
+      const written = await writer.write(block, Int32Array.from(fds));
+      expect([...written!]).toEqual(fds.map(() => block.length));
+      ws.forEach((w) => expect(w.settle(block.length, block)).toBe(true));
+      for (const p of pairs) expect(await readAll(p.reader, 1000)).toEqual(Buffer.concat([block, after]));
+    } finally {
+      await writer.close();
+    }
+  });
+
+  it('writes the rest of a frame the thread wrote in part before anything queued meanwhile', async () => {
+    const { writer, reader } = await pair();
+    const w = new FrameWriter(writer);
+    const frame = Buffer.alloc(1000, 3);
+    const fd = w.lend();
+    // What a thread whose write the kernel took in part leaves: the frame's first 400 bytes.
+    fs.writeSync(fd, frame, 0, 400);
+    w.write(Buffer.alloc(100, 4));
+    expect(w.settle(400, frame)).toBe(true);
+    expect(await readAll(reader, 1100)).toEqual(Buffer.concat([frame, Buffer.alloc(100, 4)]));
+  });
+
+  it('drops a connection whose frame cannot be finished, rather than leave it mid-frame', async () => {
+    const { writer } = await pair();
+    const w = new FrameWriter(writer);
+    writer.on('error', () => undefined);
+    w.lend();
+    expect(w.settle(-1, Buffer.alloc(10))).toBe(false);
+    expect(writer.destroyed).toBe(true);
+  });
+
+  it('keeps the descriptor of a socket closed while lent until it is settled, so no new connection takes its number', async () => {
+    const first = await pair();
+    const w = new FrameWriter(first.writer);
+    const fd = w.lend();
+    first.writer.destroy();
+    // Another connection to the same server: its sockets cannot take the lent number.
+    const server = servers.at(-1)!;
+    const accepted = new Promise<net.Socket>((resolve) => server.once('connection', resolve));
+    const client = net.connect((server.address() as net.AddressInfo).port, '127.0.0.1');
+    const other = await accepted;
+    opened.push(client, other);
+    expect([fdOf(client), fdOf(other)]).not.toContain(fd);
+    // Still the first connection's: a write reaches its reader.
+    const late = readAll(first.reader, 4);
+    expect(fs.writeSync(fd, Buffer.from('late'))).toBe(4);
+    expect((await late).toString()).toBe('late');
+    // Settled, the close it asked for happens.
+    const closed = new Promise((r) => first.writer.once('close', r));
+    w.settle(4, Buffer.from('late'));
+    await closed;
+  });
+});
+
+describe("a feed's fan-out shared with the writer thread", () => {
+  it('reaches every subscriber once, half of them from the thread, each address notification after its block', async () => {
+    const writer = new WriterThread();
+    try {
+      const feed = new NetworkFeed(writer, 4);
+      const pairs = await Promise.all(Array.from({ length: 16 }, () => pair()));
+      const lent: number[] = [];
+      const subs = pairs.map((p, i): Subscriber => {
+        const w = new FrameWriter(p.writer);
+        return {
+          write: (f) => w.write(f),
+          lend: () => {
+            const fd = w.lend();
+            if (fd >= 0) lent.push(i);
+            return fd;
+          },
+          settle: (written, frame) => void w.settle(written, frame),
+          blockSubscription: 'b',
+          addressSubscription: 'a',
+          blockSent: 0,
+        };
+      });
+      for (const s of subs) feed.subscribeBlocks(s);
+      feed.setAddresses(subs[15]!, [], ['addr_test1x']);
+      const block = { height: 5, hash: 'f'.repeat(64) } as Block;
+      const fanOut = feed.announceBlock(block);
+      feed.announceAddresses(new Map([['addr_test1x', ['{"address":"addr_test1x"}']]]), true);
+      await fanOut;
+      // Every other subscriber went to the thread.
+      expect(lent).toEqual([1, 3, 5, 7, 9, 11, 13, 15]);
+      // What each reader has after a moment: every frame written is on its way at once.
+      const chunks = pairs.map((p) => {
+        const got: Buffer[] = [];
+        p.reader.on('data', (c: Buffer) => got.push(c));
+        p.reader.resume();
+        return got;
+      });
+      await new Promise((r) => setTimeout(r, 100));
+      const texts = chunks.map((got, i) => ({ expected: i === 15 ? 2 : 1, all: Buffer.concat(got).toString('latin1') }));
+      for (const { expected, all } of texts) {
+        expect(all.split('"id":"b"').length - 1).toBe(1);
+        expect(all.split('"id":"a"').length - 1).toBe(expected - 1);
+        if (expected === 2) expect(all.indexOf('"id":"b"')).toBeLessThan(all.indexOf('"id":"a"'));
+      }
+    } finally {
+      await writer.close();
+    }
   });
 });
