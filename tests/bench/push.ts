@@ -128,7 +128,8 @@ interface Clients {
 function clientProcess(): ChildProcess {
   if (CLIENT === 'node') return fork(path.join(import.meta.dirname, 'lib/push-clients.ts'), [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   const child = spawn('python3', [path.join(import.meta.dirname, 'lib/push-clients.py')], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-  os.setPriority(child.pid!, 19);
+  if (child.pid === undefined) throw new Error('python3 could not be started (BENCH_PUSH_CLIENT=node runs the Node clients instead)');
+  os.setPriority(child.pid, 19);
   return child;
 }
 

@@ -59,14 +59,14 @@ def problem(text):
         unexpected.append(text[:300])
 
 
-# A block notification's payload as verified once: its bytes, height and hash (indexed as `blocks`).
+# Every block notification payload verified once: its bytes, height and hash (one index into all three).
 block_bytes = []
 block_height = []
 block_hash = []
 # The latest payloads verified, newest first: a notification equal to one of them is that block.
 recent_blocks = []
 
-# Every block notification received: connection, block (index into `blocks`), the kernel's delivery
+# Every block notification received: connection, block (index into `block_bytes`), the kernel's delivery
 # time and this process's reading time (ms since the epoch).
 note_conn = []
 note_block = []
@@ -134,7 +134,7 @@ class OpenFailed(Exception):
 class Connection:
     """One connection: its handshake, then its frames as they arrive (possibly split across reads)."""
 
-    __slots__ = ('index', 'addresses', 'sock', 'fd', 'upgraded', 'pending', 'fragments', 'setup_answers', 'key', 'accept_key', 'ready', 'connected', 'out', 'closing', 'is_closed', 'project_key')
+    __slots__ = ('index', 'addresses', 'sock', 'fd', 'upgraded', 'pending', 'fragments', 'setup_answers', 'key', 'accept_key', 'ready', 'connected', 'out', 'is_closed', 'project_key')
 
     def __init__(self, index, c):
         self.index = index
@@ -151,7 +151,6 @@ class Connection:
         self.ready = False
         self.connected = False
         self.out = b''
-        self.closing = False
         self.is_closed = False
         self.sock = socket.socket(target_family, socket.SOCK_STREAM)
         self.sock.setblocking(False)
@@ -266,7 +265,6 @@ class Connection:
             code = U16.unpack_from(payload, 0)[0] if len(payload) >= 2 else ''
             problem(f'connection {self.index} closed by the server: {code} {bytes(payload[2:]).decode("utf8", "replace")}')
             # As socket.end(): no more writes; the server closes its side and the read of 0 bytes closes this one.
-            self.closing = True
             try:
                 self.sock.shutdown(socket.SHUT_WR)
             except OSError:
