@@ -387,12 +387,12 @@ def on_readable(conn):
     # here, byte for byte, without the general parser's calls (the clients' processor time is the
     # machine's, shared with the gateway).
     if conn.ready and conn.pending is None and conn.fragments is None and read_buffer[0] == 0x81:
-        length = read_buffer[1]
+        length = read_buffer[1]  # unmasked, 7-bit or 16-bit length: 127 and above go the general way
         header = 2
         if length == 126:
             length = (read_buffer[2] << 8) | read_buffer[3]
             header = 4
-        if header + length == n:
+        if read_buffer[1] < 127 and header + length == n:
             payload = read_buffer[header:n]
             for i in recent_blocks:
                 if block_bytes[i] == payload:
