@@ -47,6 +47,8 @@ export interface ClientReport {
   unexpected: string[];
   connections: number;
   closed: number;
+  /** blockDelays timed by the client's read, from clients that time blockDelays by the kernel's delivery (push-clients.py). */
+  readDelays?: number[];
 }
 
 const GUID = '258EAFA5-E914-47DA-95CA-C5AB0DC85B11';
