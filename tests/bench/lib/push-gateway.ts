@@ -47,6 +47,8 @@ const config = loadConfig({
   // The bench's connections send nothing once subscribed.
   PUSH_IDLE_TIMEOUT_MS: '3600000',
   METERING_FLUSH_MS: '5000',
+  // PUSH_WRITER_THREAD=false: the fan-out in the main thread alone, for comparison.
+  ...(process.env.PUSH_WRITER_THREAD ? { PUSH_WRITER_THREAD: process.env.PUSH_WRITER_THREAD } : {}),
   ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
   ...(process.env.BENCH_REDIS_URL ? { REDIS_URL: process.env.BENCH_REDIS_URL } : {}),
 });
