@@ -53,10 +53,19 @@ const FAN_OUT_TURN_MS = 10;
 /** Subscribers written to between two readings of the clock. */
 const CLOCK_EVERY = 64;
 /**
- * From this many block subscribers on, a feed with a writer thread lends it every other one: below,
+ * From this many block subscribers on, a feed with a writer thread lends it about half: below,
  * the fan-out takes a few milliseconds, less than handing it over is worth.
  */
 export const SHARED_FAN_OUT_FROM = 256;
+/**
+ * The writer thread takes LEND_THESE of every LEND_OF_EVERY subscribers, a little over half: lending
+ * one costs this thread about a tenth of writing it, and this thread also serves the event loop's
+ * other work between its turns, so with half each the thread finished first.
+ */
+const LEND_OF_EVERY = 20;
+const LEND_THESE = 11;
+/** Subscribers lent to the writer thread in one message: it starts writing after the first few hundred, not after all. */
+const LEND_BATCH = 256;
 
 interface Announced {
   height: number;
@@ -142,7 +151,7 @@ export class NetworkFeed {
   async announceBlock(block: Block): Promise<void> {
     const a: BlockAnnouncement = { seq: ++this.announcements, json: JSON.stringify(block), frames: new Map() };
     this.current = a;
-    const lent = this.writer && this.blockSubscribers.size >= this.sharedFrom ? this.lendHalf(this.writer, a) : null;
+    const lent = this.writer && this.blockSubscribers.size >= this.sharedFrom ? this.lendShare(this.writer, a) : null;
     let n = 0;
     let turnEnds = performance.now() + FAN_OUT_TURN_MS;
     for (const s of this.blockSubscribers) {
@@ -156,33 +165,41 @@ export class NetworkFeed {
   }
 
   /**
-   * Hands every other block subscriber that can be lent to the writer thread, which writes them while
+   * Hands a little over half of the block subscribers that can be lent to the writer thread, which writes them while
    * this thread writes the rest (they count as written: the fan-out here skips them, and an address
-   * notification for one waits in its stream until it is settled, after the block). Resolves once
-   * each is settled.
+   * notification for one waits in its stream until it is settled, after the block). They go in
+   * batches of LEND_BATCH, so the thread starts on the first while the others are lent, and each
+   * batch is settled as soon as the thread is done with it. Resolves once all are settled.
    */
-  private async lendHalf(writer: WriterThread, a: BlockAnnouncement): Promise<void> {
-    const groups = new Map<Buffer, { subscribers: Subscriber[]; fds: number[] }>();
+  private lendShare(writer: WriterThread, a: BlockAnnouncement): Promise<void> {
+    const open = new Map<Buffer, { subscribers: Subscriber[]; fds: Int32Array }>();
+    const batches: Promise<void>[] = [];
+    const send = (frame: Buffer, subscribers: Subscriber[], fds: Int32Array) =>
+      batches.push(
+        writer.write(frame, fds).then((written) => {
+          subscribers.forEach((s, k) => s.settle!(written ? written[k]! : -1, frame));
+        }),
+      );
     let i = 0;
     for (const s of this.blockSubscribers) {
-      if ((i++ & 1) === 0) continue;
+      if ((i++ % LEND_OF_EVERY) >= LEND_THESE) continue;
       const id = s.blockSubscription;
       if (id === undefined || s.blockSent >= a.seq || !s.lend) continue;
       const fd = s.lend();
       if (fd < 0) continue;
       s.blockSent = a.seq;
       const frame = frameOf(a, id);
-      const group = groups.get(frame) ?? { subscribers: [], fds: [] };
-      group.subscribers.push(s);
-      group.fds.push(fd);
-      groups.set(frame, group);
+      let batch = open.get(frame);
+      if (!batch) open.set(frame, (batch = { subscribers: [], fds: new Int32Array(LEND_BATCH) }));
+      batch.fds[batch.subscribers.length] = fd;
+      batch.subscribers.push(s);
+      if (batch.subscribers.length === LEND_BATCH) {
+        send(frame, batch.subscribers, batch.fds);
+        open.delete(frame);
+      }
     }
-    await Promise.all(
-      [...groups].map(async ([frame, { subscribers, fds }]) => {
-        const written = await writer.write(frame, Int32Array.from(fds));
-        subscribers.forEach((s, k) => s.settle!(written ? written[k]! : -1, frame));
-      }),
-    );
+    for (const [frame, { subscribers, fds }] of open) send(frame, subscribers, fds.slice(0, subscribers.length));
+    return Promise.all(batches).then(() => undefined);
   }
 
   /** Writes the announcement to one subscriber, unless it has it already. */
