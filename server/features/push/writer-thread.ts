@@ -1,7 +1,7 @@
 // A second thread for a block's fan-out. Each subscriber costs the gateway one write(2) of the block's
 // frame, some 10 µs of a core (most of it the kernel's), so ten thousand subscribers hold one thread
 // for about 100 ms; with this thread writing about half of the descriptors while the main thread writes the
-// other half, the last subscriber hears of the block in about half that on a machine with a core to
+// rest, the last subscriber hears of the block in about half that on a machine with a core to
 // spare. The sockets stay the main thread's: it lends this thread their descriptors for one frame
 // (FrameWriter.lend, socket-write.ts, which holds their other frames and their close meanwhile) and
 // takes them back with what was written.
