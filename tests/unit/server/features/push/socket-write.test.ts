@@ -32,6 +32,16 @@ async function pair(): Promise<{ writer: net.Socket; reader: net.Socket }> {
   return { writer, reader };
 }
 
+/** Another connection to the server of the last pair: its client socket, and the server's side of it. */
+async function anotherConnection(): Promise<{ client: net.Socket; other: net.Socket }> {
+  const server = servers.at(-1)!;
+  const accepted = new Promise<net.Socket>((resolve) => server.once('connection', resolve));
+  const client = net.connect((server.address() as net.AddressInfo).port, '127.0.0.1');
+  const other = await accepted;
+  opened.push(client, other);
+  return { client, other };
+}
+
 /** Frames of `size` bytes, each filled with its own number, so order and completeness can be checked. */
 const frames = (count: number, size: number) => Array.from({ length: count }, (_, i) => Buffer.alloc(size, i % 251));
 
@@ -104,11 +114,7 @@ describe('FrameWriter', () => {
     first.writer.on('error', () => undefined);
     first.writer.destroy();
     // Another connection to the same server: its client socket takes the lowest free descriptor, the closed one.
-    const server = servers.at(-1)!;
-    const accepted = new Promise<net.Socket>((resolve) => server.once('connection', resolve));
-    const client = net.connect((server.address() as net.AddressInfo).port, '127.0.0.1');
-    const other = await accepted;
-    opened.push(client, other);
+    const { client, other } = await anotherConnection();
     await new Promise((r) => client.once('connect', r));
     expect(fdOf(client)).toBe(closed);
     w.write(Buffer.from('stale'));
@@ -171,11 +177,7 @@ describe('a socket lent to the writer thread', () => {
     const fd = w.lend();
     first.writer.destroy();
     // Another connection to the same server: its sockets cannot take the lent number.
-    const server = servers.at(-1)!;
-    const accepted = new Promise<net.Socket>((resolve) => server.once('connection', resolve));
-    const client = net.connect((server.address() as net.AddressInfo).port, '127.0.0.1');
-    const other = await accepted;
-    opened.push(client, other);
+    const { client, other } = await anotherConnection();
     expect([fdOf(client), fdOf(other)]).not.toContain(fd);
     // Still the first connection's: a write reaches its reader.
     const late = readAll(first.reader, 4);
