@@ -93,7 +93,7 @@ function frameOf(a: BlockAnnouncement, id: MessageId): Buffer {
 /** One network's subscribers. */
 export class NetworkFeed {
   constructor(
-    /** The thread that writes half of a large fan-out (writer-thread.ts); null: this thread writes all. */
+    /** The thread that writes about half of a large fan-out (writer-thread.ts); null: this thread writes all. */
     private readonly writer: WriterThread | null = null,
     private readonly sharedFrom = SHARED_FAN_OUT_FROM,
   ) {}
@@ -165,8 +165,8 @@ export class NetworkFeed {
   }
 
   /**
-   * Hands a little over half of the block subscribers that can be lent to the writer thread, which writes them while
-   * this thread writes the rest (they count as written: the fan-out here skips them, and an address
+   * Hands a little over half of the block subscribers that can be lent to the writer thread, which
+   * writes them while this thread writes the rest (they count as written: the fan-out here skips them, and an address
    * notification for one waits in its stream until it is settled, after the block). They go in
    * batches of LEND_BATCH, so the thread starts on the first while the others are lent, and each
    * batch is settled as soon as the thread is done with it. Resolves once all are settled.
@@ -416,7 +416,7 @@ export class PushHub {
 
   constructor(
     private readonly logger: Logger,
-    /** Writes half of each large fan-out (writer-thread.ts); null: the main thread writes all. */
+    /** Writes about half of each large fan-out (writer-thread.ts); null: the main thread writes all. */
     private readonly writer: WriterThread | null = null,
   ) {}
 
