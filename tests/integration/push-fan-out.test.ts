@@ -83,7 +83,7 @@ it('reaches every one of hundreds of subscribers with every block once, and an a
   const [sender] = chain.devWallets();
   const input = chain.addressUtxos(sender!.address)!.find((u) => BigInt(u.amount[0]!.quantity) > 100_000_000n)!;
   const cbor = payment({ inputs: [input], to: address, lovelace: 3_000_000n, change: sender!.address, signers: [keysOf(sender!.mnemonic).payment] });
-  const submitted = await fetch(`${gw.url}/api/v0/tx/submit`, { method: 'POST', headers: { project_id: key, 'Content-Type': 'application/cbor' }, body: cbor });
+  const submitted = await fetch(`${gw.url}/api/v0/tx/submit`, { method: 'POST', headers: { project_id: key, 'Content-Type': 'application/cbor' }, body: Buffer.from(cbor) });
   expect(submitted.status, await submitted.clone().text()).toBe(200);
   const hash = (await submitted.json()) as string;
 
