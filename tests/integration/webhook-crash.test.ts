@@ -71,8 +71,9 @@ describe('a crash while delivering', () => {
         const got = new Set(r.map((x) => x.body?.id));
         return [...ids].every((id) => got.has(id));
       }, 30_000);
-      // The delivery the crash cut off is made again, answered this time.
-      await receiver.waitFor((r) => r.filter((x) => x.body?.id === heldId).length >= 2, 30_000);
+      // The delivery the crash cut off is made again, answered this time (once its claim's lease ran
+      // out; a busy machine's restarted worker may take a while to reach it).
+      await receiver.waitFor((r) => r.filter((x) => x.body?.id === heldId).length >= 2, 60_000);
       // The restarted worker's follower goes on past the crash: an event for a block after the last one
       // it left. (The receiver often has every event of the crash already, so without this the worker
       // could be stopped before it had even started.)
