@@ -73,7 +73,11 @@ describe('a crash while delivering', () => {
       }, 30_000);
       // The delivery the crash cut off is made again, answered this time (once its claim's lease ran
       // out; a busy machine's restarted worker may take a while to reach it).
-      await receiver.waitFor((r) => r.filter((x) => x.body?.id === heldId).length >= 2, 60_000);
+      await receiver.waitFor((r) => r.filter((x) => x.body?.id === heldId).length >= 2, 60_000).catch(async (err: Error) => {
+        // What the outbox holds of it, and what the restarted worker said: where a redelivery stopped.
+        const row = await db('webhook_events').where({ id: heldId }).first('status', 'attempts', 'next_attempt_at', 'claimed_until');
+        throw new Error(`${err.message}; the held event at ${Date.now()}: ${JSON.stringify(row)}; the restarted worker said:\n${said.slice(-20).join('\n')}`);
+      });
       // The restarted worker's follower goes on past the crash: an event for a block after the last one
       // it left. (The receiver often has every event of the crash already, so without this the worker
       // could be stopped before it had even started.)
