@@ -773,10 +773,10 @@ function backgroundSimulation(base: Omit<BackgroundOptions, 'auxData' | 'keyOf' 
     for (const block of made.blocks) for (const tx of block.txs) txIndex.record(tx.hash, tx.height, tx.index);
     return made;
   };
-  // A segment read only for its blocks' totals: its bodies are encoded (their sizes make the fees)
-  // but not hashed, a quarter of a segment's work, since no total depends on a hash (a body holds
-  // its inputs' hashes at a fixed size). Its transactions are not indexed, their hashes being none.
-  const unhashed: TxEncoder = { body: (tx) => simContext.encoder.body(tx), hash: () => UNHASHED };
+  // A segment read only for its blocks' totals: its transactions are measured (their sizes make the
+  // fees) but neither encoded nor hashed, since no total depends on a hash (a body holds its inputs'
+  // hashes at a fixed size). Its transactions are not indexed, their hashes being none.
+  const unhashed: TxEncoder = { size: (tx) => simContext.encoder.size(tx), hash: () => UNHASHED };
   // Its distribution alone is hashed (kept with the others: tx-cbor.ts), a few percent of its work,
   // so a segment summed ahead by prepare() also leaves the hash that nut.link's records, an asset's
   // mints and the distributions' own /txs read.

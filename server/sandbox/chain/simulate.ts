@@ -90,10 +90,12 @@ export interface Segment {
   addressTxs?: Map<number, SimTx[]>;
 }
 
-/** What turns a simulated transaction into CBOR (tx-cbor.ts): its body, its size, its hash. */
+/** What turns a simulated transaction into CBOR (tx-cbor.ts): its size, then its hash. */
 export interface TxEncoder {
-  body(tx: SimTx): { body: Uint8Array; size: number };
-  hash(body: Uint8Array): string;
+  /** The whole transaction's length in bytes, counted without encoding it. */
+  size(tx: SimTx): number;
+  /** The hash of its body, encoded once its fee is settled. */
+  hash(tx: SimTx): string;
 }
 
 export interface SimContext {
@@ -192,18 +194,18 @@ function txSize(inputs: number, outputs: SimOutput[] | Payment[], extra: { certs
 const minFee = (size: number): number => MIN_FEE_B + MIN_FEE_A * size;
 
 /**
- * Encodes the transaction and sets its size, its fee (the size fee of its real size plus its
- * script fee), its hash and what balances the fee (`settle`: the change, or the withdrawal of a
- * distribution). The fee's own encoding does not change the size (fees are 5-byte integers), so
- * this settles in a step or two.
+ * Measures the transaction and sets its size, its fee (the size fee of its real size plus its
+ * script fee), what balances the fee (`settle`: the change, or the withdrawal of a distribution)
+ * and then its hash, the body encoded once. The fee's own encoding does not change the size (fees
+ * are 5-byte integers), so this settles in a step or two.
  */
 export function finishTx(encoder: TxEncoder, tx: SimTx, settle: (delta: number) => void, freeOfFee = false): void {
   for (let guard = 0; ; guard++) {
-    const { body, size } = encoder.body(tx);
+    const size = encoder.size(tx);
     const fee = freeOfFee ? 0 : minFee(size) + tx.scriptFee;
     if (fee === tx.fee || guard > 8) {
       tx.size = size;
-      tx.hash = encoder.hash(body);
+      tx.hash = encoder.hash(tx);
       return;
     }
     settle(fee - tx.fee);

@@ -122,6 +122,38 @@ class Writer {
 function headSize(n: number): number {
   return n < 24 ? 1 : n < 0x100 ? 2 : n < 0x10000 ? 3 : n < 0x100000000 ? 5 : 9;
 }
+/**
+ * Counts what a Writer would write and writes nothing: a body's length without its bytes (a list's
+ * totals need the sizes of transactions whose bytes nobody reads).
+ */
+class Meter extends Writer {
+  private counted = 0;
+
+  constructor() {
+    super(0);
+  }
+  override reset(): this {
+    this.counted = 0;
+    return this;
+  }
+  override head(_major: number, n: number): this {
+    this.counted += headSize(n);
+    return this;
+  }
+  override hexBytes(hex: string): this {
+    const n = hex.length >> 1;
+    this.counted += headSize(n) + n;
+    return this;
+  }
+  override raw(b: Uint8Array): this {
+    this.counted += b.length;
+    return this;
+  }
+  /** The bytes counted since the last reset. */
+  get length(): number {
+    return this.counted;
+  }
+}
 const HEX = new Uint8Array(128);
 for (let i = 0; i < 16; i++) {
   HEX['0123456789abcdef'.charCodeAt(i)] = i;
@@ -131,11 +163,14 @@ const NULL = new Uint8Array([0xf6]);
 const ZERO_VKEY = new Uint8Array(32);
 const ZERO_SIGNATURE = new Uint8Array(64);
 const TRUE = new Uint8Array([0xf5]);
+/** A hash's place in a body being measured. */
+const ZERO_HASH = new Uint8Array(32);
 
 const hexBytes = (hex: string): Uint8Array => fromHex(hex)!;
 
 /** The redeemer every background script spend gives: `Constr 0 []`. */
 export const BACKGROUND_REDEEMER_DATA = 'd87980';
+const REDEEMER_DATA = hexBytes(BACKGROUND_REDEEMER_DATA);
 /** Its hash, as /txs/{hash}/redeemers shows it. */
 export const BACKGROUND_REDEEMER_DATA_HASH = toHex(blake2b256(hexBytes(BACKGROUND_REDEEMER_DATA)));
 
@@ -199,6 +234,9 @@ export class TxCbor implements TxEncoder {
   private scriptModels: CSL.Costmdls | undefined;
   /** The body's writer, used again for each body (the body is copied out). */
   private readonly scratch = new Writer(4096);
+  /** What measures a body, and a part of the witness set. */
+  private readonly meter = new Meter();
+  private readonly partMeter = new Meter();
 
   constructor(private readonly o: TxCborOptions) {}
 
@@ -327,13 +365,16 @@ export class TxCbor implements TxEncoder {
   }
 
   private redeemers(tx: SimTx): Uint8Array {
-    const w = new Writer().array(tx.redeemers);
-    const data = hexBytes(BACKGROUND_REDEEMER_DATA);
+    return this.writeRedeemers(new Writer(), tx).done();
+  }
+
+  private writeRedeemers<W extends Writer>(w: W, tx: SimTx): W {
+    w.array(tx.redeemers);
     for (let i = 0; i < tx.redeemers; i++) {
       const u = backgroundRedeemerUnits(this.o.key, tx, i, this.o.protocol);
-      w.array(4).uint(0).uint(i).raw(data).array(2).uint(Number(u.mem)).uint(Number(u.steps));
+      w.array(4).uint(0).uint(i).raw(REDEEMER_DATA).array(2).uint(Number(u.mem)).uint(Number(u.steps));
     }
-    return w.done();
+    return w;
   }
 
   /** The datums of the spent outputs that carry only a hash (the witness set must hold them). */
@@ -360,10 +401,38 @@ export class TxCbor implements TxEncoder {
 
   /**
    * The body's CBOR and the whole transaction's size. The body is a view of the encoder's buffer,
-   * valid until the next call: the simulation encodes every background transaction (twice when its
-   * fee moves its size), so it hashes the view and copies nothing.
+   * valid until the next call: the simulation hashes the view and copies nothing.
    */
   body(tx: SimTx): { body: Uint8Array; size: number } {
+    const w = this.scratch.reset();
+    const rest = this.writeBody(w, tx, false);
+    const body = w.view();
+    return { body, size: 1 + body.length + rest };
+  }
+
+  /**
+   * The whole transaction's length, counted without its bytes: the simulation measures every
+   * background transaction before its fee is settled (twice when the fee moves its size), and a
+   * segment simulated only for its blocks' totals hashes none. What a hash is over (the body's
+   * metadata hash, its script data hash) holds 32 bytes whatever it is, and the inputs' order does
+   * not change their length, so none of it is computed.
+   */
+  size(tx: SimTx): number {
+    const m = this.meter.reset();
+    const rest = this.writeBody(m, tx, true);
+    return 1 + m.length + rest;
+  }
+
+  hash(tx: SimTx): string {
+    return toHex(blake2b256(this.body(tx).body));
+  }
+
+  /**
+   * Writes the body (`measuring`: into a Meter, the hashes in it as zeros and the inputs unsorted);
+   * answers the length of the rest of the transaction: its witness set, its validity flag and its
+   * auxiliary data.
+   */
+  private writeBody(w: Writer, tx: SimTx, measuring: boolean): number {
     const certs = this.certificateCount(tx);
     const distribution = this.isDistribution(tx);
     const mint = distribution ? this.distributionMint(tx) : [];
@@ -371,10 +440,9 @@ export class TxCbor implements TxEncoder {
     const fields =
       3 + (tx.invalidHereafter !== null ? 1 : 0) + (certs > 0 ? 1 : 0) + (tx.withdrawals.length > 0 ? 1 : 0) + (aux ? 1 : 0) +
       (tx.invalidBefore !== null ? 1 : 0) + (mint.length > 0 ? 1 : 0) + (tx.redeemers > 0 ? 1 : 0);
-    const scriptDataHash = tx.redeemers > 0 ? this.scriptDataHash(tx) : null;
-    const w = this.scratch.reset();
+    const scriptDataHash = tx.redeemers > 0 ? (measuring ? ZERO_HASH : this.scriptDataHash(tx)) : null;
     w.map(fields);
-    const inputs = sortedInputs(tx.inputs);
+    const inputs = measuring ? tx.inputs : sortedInputs(tx.inputs);
     w.uint(0).array(inputs.length);
     for (const i of inputs) w.array(2).hexBytes(i.txHash).uint(i.outputIndex);
     w.uint(1).array(tx.outputs.length);
@@ -389,31 +457,33 @@ export class TxCbor implements TxEncoder {
       w.uint(5).map(tx.withdrawals.length);
       for (const x of tx.withdrawals) w.bytes(this.rewardAccount(this.o.world.wallets[x.wallet]!.stakeAddress!)).uint(x.amount);
     }
-    if (aux) w.uint(7).bytes(blake2b256(aux));
+    if (aux) w.uint(7).bytes(measuring ? ZERO_HASH : blake2b256(aux));
     if (tx.invalidBefore !== null) w.uint(8).uint(tx.invalidBefore);
     if (mint.length > 0) {
       w.uint(9);
       this.multiAsset(w, mint);
     }
     if (scriptDataHash) w.uint(11).bytes(scriptDataHash);
-    const body = w.view();
-    return { body, size: 1 + body.length + this.witnessSetSize(tx) + 1 + (aux ? aux.length : 1) };
+    return this.witnessSetSize(tx) + 1 + (aux ? aux.length : 1);
   }
 
   /** The witness set's size, as witnessSet encodes it (its key witnesses' sizes do not depend on their bytes). */
   private witnessSetSize(tx: SimTx): number {
-    const redeemers = tx.redeemers > 0 ? this.redeemers(tx) : null;
-    const datums = tx.redeemers > 0 ? this.datums(tx) : null;
     let size = 1;
     // [vkey, signature]: an array head, 32 bytes and 64 bytes with their two-byte heads.
     if (tx.witnesses > 0) size += 1 + headSize(tx.witnesses) + tx.witnesses * (1 + 2 + 32 + 2 + 64);
-    if (datums) size += 1 + datums.length;
-    if (redeemers) size += 1 + redeemers.length;
+    if (tx.redeemers > 0) {
+      let datums = 0;
+      let count = 0;
+      for (const i of tx.inputs) {
+        if (typeof i.output.datum !== 'string') continue;
+        datums += i.output.datum.length >> 1;
+        count++;
+      }
+      if (count > 0) size += 1 + headSize(count) + datums;
+      size += 1 + this.writeRedeemers(this.partMeter.reset(), tx).length;
+    }
     return size;
-  }
-
-  hash(body: Uint8Array): string {
-    return toHex(blake2b256(body));
   }
 
   /**
@@ -440,7 +510,7 @@ export class TxCbor implements TxEncoder {
   /** The whole transaction, in hex: [body, witness set, true, auxiliary data or null]. */
   transaction(tx: SimTx): string {
     const body = this.body(tx).body.slice();
-    if (this.hash(body) !== tx.hash) throw new Error(`background transaction ${tx.hash} does not encode to its hash`);
+    if (toHex(blake2b256(body)) !== tx.hash) throw new Error(`background transaction ${tx.hash} does not encode to its hash`);
     const aux = this.isDistribution(tx) ? this.o.auxData(tx.height / this.o.segmentLength) : null;
     const w = new Writer(body.length + 1024).array(4).raw(body).raw(this.witnessSet(tx, tx.hash)).raw(TRUE);
     if (aux) w.raw(aux);
