@@ -33,6 +33,7 @@ import { UpstreamReader } from './gateway/upstream-reader';
 import type { UpstreamConfig } from './config';
 import type { EndpointNetwork } from '../shared/endpoints';
 import { createPushServer, PushHub, WriterThread, type PushServer, type WatchedChain } from './features/push/index';
+import { keptAlive } from './http/keep-alive';
 
 export interface GatewayOptions {
   config: Config;
@@ -197,7 +198,7 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
     if (req.url === '/readyz') return sendJson(res, draining ? 503 : 200, { ready: !draining });
     gateway.handler(req, res);
   });
-  server.keepAliveTimeout = 65_000;
+  keptAlive(server);
   // Websocket upgrades: the push API at /ws; any other path (or a draining gateway) is refused.
   server.on('upgrade', (req: http.IncomingMessage, socket: Duplex, head: Buffer) => {
     if (draining) return refuseUpgrade(socket, 503, 'The gateway is shutting down.');

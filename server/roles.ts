@@ -21,6 +21,7 @@ import { CAIRN_VERSION } from './version';
 import { startHeartbeat } from './features/status/index';
 import { ppuSettings, ppuStartupLine, startPaymentWatcherFor } from './features/ppu/index';
 import { Metrics, processRole, startMetricsServer } from './metrics';
+import { keptAlive } from './http/keep-alive';
 
 
 /** The part a process runs: `all` (the default) or one of them, so operators can scale parts out. */
@@ -94,7 +95,7 @@ export async function start(config: Config, role: Role) {
       logger.error({ err: { message: (err as Error).message } }, 'billing: the provider could not be reached on start; checkout stays off until Cairn restarts with it reachable');
     }
     const { app, close } = createApp({ config, db, logger, mailer, sessionSecret: resolveSessionSecret(config), chains, billing, ...(devnets ? { devnets } : {}) });
-    const server = http.createServer(app);
+    const server = keptAlive(http.createServer(app));
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
       server.listen(config.port, config.host, resolve);

@@ -12,6 +12,7 @@ import {
 } from '@nomicfoundation/edr';
 import { MILKOMEDA_MAINNET } from '../../shared/milkomeda';
 import { DEV_ACCOUNTS, DEV_ACCOUNT_BALANCE_WEI } from './evm-accounts';
+import { keptAlive } from '../http/keep-alive';
 
 export { DEV_ACCOUNTS };
 
@@ -200,7 +201,7 @@ export async function startDevChain(opts: { host?: string; port?: number; store?
       );
     });
   });
-  server.keepAliveTimeout = 65_000;
+  keptAlive(server);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(opts.port ?? 0, opts.host ?? '127.0.0.1', resolve);

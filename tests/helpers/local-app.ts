@@ -8,6 +8,7 @@ import { createApp } from '../../server/app';
 import { type Db, createDb, migrateLatest, sqliteFileIn } from '../../server/db/index';
 import { createLogger } from '../../server/logger';
 import { devMailbox, type Mailer } from '../../server/mail/mailer';
+import { keptAlive } from '../../server/http/keep-alive';
 
 export interface LocalApp {
   url: string;
@@ -24,7 +25,7 @@ export interface LocalApp {
  */
 export async function startLocalApp(opts: { env?: Record<string, string>; webDir?: string } = {}): Promise<LocalApp> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cairn-local-'));
-  const server = http.createServer();
+  const server = keptAlive(http.createServer());
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const port = (server.address() as AddressInfo).port;
   const url = `http://127.0.0.1:${port}`;

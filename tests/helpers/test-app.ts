@@ -10,6 +10,7 @@ import { createLogger } from '../../server/logger';
 import { devMailbox, smtpMailer, type Mailer } from '../../server/mail/mailer';
 import type { Db } from '../../server/db/index';
 import { freshDatabase, type TestDatabase } from './db-template';
+import { keptAlive } from '../../server/http/keep-alive';
 
 export const TEST_SESSION_SECRET = 'test-session-secret-that-is-long-enough-1234567890';
 
@@ -61,7 +62,7 @@ export async function startTestApp(opts: TestAppOptions = {}): Promise<TestApp &
     },
   });
   const logger = createLogger('debug', sink);
-  const server = http.createServer();
+  const server = keptAlive(http.createServer());
   await new Promise<void>((resolve) => server.listen(opts.port ?? 0, '127.0.0.1', resolve));
   const port = (server.address() as AddressInfo).port;
   const config = loadConfig({

@@ -152,6 +152,15 @@ describe('metrics on (METRICS_PORT), every role in one process', () => {
     expect(m.find('process_resident_memory_bytes', { role: 'all' })).toHaveLength(1);
   });
 
+  it('keeps idle connections to the app and the gateway open longer than a load balancer keeps its own', async () => {
+    // Closing first, a server races its clients: a request sent as the connection closes reads ECONNRESET.
+    for (const url of [`http://127.0.0.1:${ports.web}/healthz`, `${gatewayUrl}/readyz`]) {
+      const res = await fetch(url);
+      expect(res.status, url).toBe(200);
+      expect(res.headers.get('keep-alive'), url).toBe('timeout=65');
+    }
+  });
+
   it('answers the right bearer token and refuses a wrong one with 401', async () => {
     expect((await fetch(metricsUrl, { headers: { authorization: `Bearer ${TOKEN}` } })).status).toBe(200);
     const wrong = await fetch(metricsUrl, { headers: { authorization: `Bearer ${TOKEN}x` } });
