@@ -1,8 +1,28 @@
 // BLAKE2b (RFC 7693) with a 32-byte digest and no key: Cardano's transaction, datum and metadata
-// hash. A self-contained implementation over 32-bit halves in typed arrays, with no call across a
-// module boundary inside the compression loop: hashing every simulated transaction body of the
-// sandbox's segments must cost microseconds, several times less than a general library's
-// 64-bit emulation. Checked against @noble/hashes in tests/unit/shared/cardano/blake2b.test.ts.
+// hash. The sandbox hashes every simulated transaction body of the segments it simulates, so this
+// runs some hundreds of thousands of times a minute of sweeping: it is the WebAssembly BLAKE2b of
+// `blake2b-wasm` (about a microsecond for a body, a tenth of any JavaScript implementation), which
+// compiles asynchronously in the first milliseconds after this module loads; until then the
+// self-contained implementation below answers (32-bit halves in typed arrays, no call across a
+// module boundary inside the compression loop). Both are checked against @noble/hashes in
+// tests/unit/shared/cardano/blake2b.test.ts.
+import Blake2b from 'blake2b-wasm';
+
+let wasm = false;
+const wasmLoaded: Promise<boolean> = new Promise<boolean>((resolve) => {
+  Blake2b.ready((err?: Error) => resolve(!err));
+}).then((ok) => (wasm = ok));
+
+/** Resolves once the WebAssembly BLAKE2b answers (false where WebAssembly is missing: the JavaScript one goes on). */
+export const blake2bReady = (): Promise<boolean> => wasmLoaded;
+
+/** blake2b-256 of `data`. */
+export function blake2b256(data: Uint8Array): Uint8Array {
+  if (!wasm) return blake2b256Js(data);
+  const out = new Uint8Array(32);
+  Blake2b(32, null, null, null, true).update(data).digest(out);
+  return out;
+}
 
 const IV32 = new Uint32Array([
   0xf3bcc908, 0x6a09e667, 0x84caa73b, 0xbb67ae85, 0xfe94f82b, 0x3c6ef372, 0x5f1d36f1, 0xa54ff53a,
@@ -99,8 +119,8 @@ function compress(bytes: Uint8Array, counter: number, last: boolean): void {
   for (let i = 0; i < 16; i++) h[i] = h[i]! ^ v[i]! ^ v[i + 16]!;
 }
 
-/** blake2b-256 of `data`. */
-export function blake2b256(data: Uint8Array): Uint8Array {
+/** blake2b-256 of `data`, in JavaScript: what answers until the WebAssembly one is compiled. */
+export function blake2b256Js(data: Uint8Array): Uint8Array {
   h.set(IV32);
   h[0] = h[0]! ^ 0x01010000 ^ 32;
   let offset = 0;

@@ -1,6 +1,7 @@
 // /tx/submit and the development aids: the live ledger's store, submissions, the faucet
 // (/dev/faucet, pay-as-you-go orders in development) and the development wallets.
 import type { ChainContext } from '../../context';
+import { blake2bReady } from '../../../../../shared/cardano/blake2b';
 import { isAddressOfNetwork } from '../../../../blockfrost/contract';
 import { buildFaucetTx, FAUCET_MAX_LOVELACE, type FaucetAsset } from '../../wallets';
 
@@ -29,7 +30,7 @@ export interface DevWalletInfo {
 
 /** The chain's queries behind /tx/submit, and the live ledger's loading and development aids. */
 export interface SubmitQueries {
-  /** Loads the accepted transactions of the store (once); call before serving. */
+  /** Loads the accepted transactions of the store (once), and the hash the simulation runs on; call before serving. */
   ready(): Promise<void>;
   /** Reads transactions other processes accepted since the last read. */
   sync(): Promise<void>;
@@ -46,7 +47,9 @@ export interface SubmitQueries {
 export function submitPaths(ctx: ChainContext): SubmitQueries {
   const { network, ledger, devAids, wallets, faucetKeys } = ctx;
   const paths: SubmitQueries = {
-    ready: () => ledger.ready(),
+    ready: async () => {
+      await Promise.all([ledger.ready(), blake2bReady()]);
+    },
     sync: () => ledger.sync(),
     ledgerSeq: () => ledger.lastSeq(),
     async submit(cbor) {
