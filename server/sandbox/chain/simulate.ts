@@ -181,10 +181,14 @@ function sortedAssets(map: Map<string, number>): Array<[string, number]> {
   return [...map.entries()].filter(([, q]) => q > 0).sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
 }
 
+/** An output's estimated bytes without tokens or datum, and each token's. */
+const CHANGE_OUTPUT_SIZE = 65;
+const ASSET_SIZE = 44;
+
 function txSize(inputs: number, outputs: SimOutput[] | Payment[], extra: { certs: number; withdrawals: number; redeemers: number; mints: number; witnesses: number }): number {
   let size = 190 + 41 * inputs + extra.certs * 58 + extra.withdrawals * 38 + extra.redeemers * 380 + extra.mints * 44 + extra.witnesses * 102;
   for (const out of outputs) {
-    size += 65 + out.assets.length * 44;
+    size += CHANGE_OUTPUT_SIZE + out.assets.length * ASSET_SIZE;
     if (out.inlineDatum) size += out.inlineDatum.length / 2 + 4;
     if (out.dataHash) size += 34;
   }
@@ -276,6 +280,36 @@ interface OpenBlock {
   made: number;
 }
 
+/** The recipients (in their order) by the kind of wallet a plan sends from, and the script wallets. */
+interface SenderGroups {
+  /** Key-locked: stake and enterprise wallets. */
+  key: number[];
+  /** Script-locked. */
+  script: number[];
+  stake: number[];
+  /** Stake wallets of two addresses or more. */
+  stakeSeveral: number[];
+  scriptWallets: Array<World['wallets'][number]>;
+}
+
+const groupsByWorld = new WeakMap<World, SenderGroups>();
+
+function senderGroups(world: World): SenderGroups {
+  let g = groupsByWorld.get(world);
+  if (g) return g;
+  const kindOf = (id: number) => world.wallets[id]!.kind;
+  const key = world.recipientWalletIds.filter((id) => kindOf(id) === 'stake' || kindOf(id) === 'enterprise');
+  g = {
+    key,
+    script: world.recipientWalletIds.filter((id) => !key.includes(id)),
+    stake: world.recipientWalletIds.filter((id) => kindOf(id) === 'stake'),
+    stakeSeveral: world.recipientWalletIds.filter((id) => kindOf(id) === 'stake' && world.wallets[id]!.addresses.length >= 2),
+    scriptWallets: world.wallets.filter((w) => w.kind === 'script' || w.kind === 'scriptStake'),
+  };
+  groupsByWorld.set(world, g);
+  return g;
+}
+
 class SegmentSimulator {
   private readonly wallets: WalletState[];
   private readonly world: World;
@@ -283,8 +317,11 @@ class SegmentSimulator {
   /** The block being simulated, when a step ended inside it. */
   private open: OpenBlock | null = null;
 
+  private readonly groups: SenderGroups;
+
   constructor(private readonly ctx: SimContext, private readonly segment: number) {
     this.world = ctx.world;
+    this.groups = senderGroups(this.world);
     this.wallets = this.world.wallets.map(() => ({ utxos: [], lovelace: 0, tokens: 0 }));
   }
 
@@ -352,9 +389,17 @@ class SegmentSimulator {
 
   // ---- ordinary transactions ----
 
-  private eligible(filter: (id: number, state: WalletState) => boolean): number[] {
+  /**
+   * The wallets of a group (in the recipients' order) that hold at least `minLovelace`, and tokens
+   * or three outputs if asked: a plan's possible senders, drawn from at every transaction.
+   */
+  private eligible(group: readonly number[], minLovelace: number, also: 'tokens' | 'inputs' | null = null): number[] {
     const out: number[] = [];
-    for (const id of this.world.recipientWalletIds) if (filter(id, this.wallets[id]!)) out.push(id);
+    for (const id of group) {
+      const s = this.wallets[id]!;
+      if (s.lovelace < minLovelace || (also === 'tokens' && s.tokens <= 0) || (also === 'inputs' && s.utxos.length < 3)) continue;
+      out.push(id);
+    }
     return out;
   }
 
@@ -386,13 +431,10 @@ class SegmentSimulator {
 
   private plan(kind: string, rng: Rng): TxPlan | null {
     const world = this.world;
-    const keyWallet = (id: number): boolean => {
-      const k = world.wallets[id]!.kind;
-      return k === 'stake' || k === 'enterprise';
-    };
+    const groups = this.groups;
     switch (kind) {
       case 'payment': {
-        const senders = this.eligible((id, s) => keyWallet(id) && s.lovelace >= 5 * ADA);
+        const senders = this.eligible(groups.key, 5 * ADA);
         if (senders.length === 0) return null;
         const sender = rng.pick(senders);
         const state = this.wallets[sender]!;
@@ -407,7 +449,7 @@ class SegmentSimulator {
         return { sender, payments };
       }
       case 'asset': {
-        const senders = this.eligible((id, s) => keyWallet(id) && s.tokens > 0 && s.lovelace >= 4 * ADA);
+        const senders = this.eligible(groups.key, 4 * ADA, 'tokens');
         if (senders.length === 0) return null;
         const sender = rng.pick(senders);
         const held = this.heldAssets(sender);
@@ -423,14 +465,14 @@ class SegmentSimulator {
         return { sender, payments };
       }
       case 'delegation': {
-        const senders = this.eligible((id, s) => world.wallets[id]!.kind === 'stake' && s.lovelace >= 5 * ADA);
+        const senders = this.eligible(groups.stake, 5 * ADA);
         if (senders.length === 0) return null;
         // A world stake key stays with its home pool, whose stake it is part of (stake.ts): it re-delegates to it.
         const sender = rng.pick(senders);
         return { sender, payments: [], delegation: { pool: homePoolIndex(sender, world.pools.length), register: rng.chance(0.25) } };
       }
       case 'batch': {
-        const senders = this.eligible((id, s) => keyWallet(id) && s.lovelace >= 2_000 * ADA);
+        const senders = this.eligible(groups.key, 2_000 * ADA);
         if (senders.length === 0) return null;
         const sender = rng.pick(senders);
         const balance = this.wallets[sender]!.lovelace;
@@ -442,7 +484,7 @@ class SegmentSimulator {
         return { sender, payments };
       }
       case 'consolidation': {
-        const senders = this.eligible((id, s) => keyWallet(id) && s.utxos.length >= 3 && s.lovelace >= 3 * ADA);
+        const senders = this.eligible(groups.key, 3 * ADA, 'inputs');
         if (senders.length === 0) return null;
         const sender = rng.pick(senders);
         const utxos = rng.shuffled(this.wallets[sender]!.utxos).slice(0, rng.int(3, 12));
@@ -450,17 +492,17 @@ class SegmentSimulator {
       }
       case 'script': {
         if (rng.chance(0.5)) {
-          const senders = this.eligible((id, s) => !keyWallet(id) && s.lovelace >= 3 * ADA);
+          const senders = this.eligible(groups.script, 3 * ADA);
           if (senders.length > 0) {
             const sender = rng.pick(senders);
             const payments: Payment[] = [{ address: this.recipientAddress(rng), lovelace: this.amountFrom(rng, this.wallets[sender]!.lovelace, 0.5), assets: [] }];
             return { sender, payments, scriptSpend: true };
           }
         }
-        const senders = this.eligible((id, s) => keyWallet(id) && s.lovelace >= 5 * ADA);
+        const senders = this.eligible(groups.key, 5 * ADA);
         if (senders.length === 0) return null;
         const sender = rng.pick(senders);
-        const scripts = world.wallets.filter((w) => w.kind === 'script' || w.kind === 'scriptStake');
+        const scripts = groups.scriptWallets;
         const inline = rng.chance(0.5);
         const datum = `d8799f581c${toHex(deriveBytes(this.ctx.key, 28, 'datum', this.segment, rng.u32()))}ff`;
         return {
@@ -476,7 +518,7 @@ class SegmentSimulator {
         };
       }
       case 'withdrawal': {
-        const senders = this.eligible((id, s) => world.wallets[id]!.kind === 'stake' && s.lovelace >= 2 * ADA);
+        const senders = this.eligible(groups.stake, 2 * ADA);
         if (senders.length === 0) return null;
         const sender = rng.pick(senders);
         return {
@@ -486,7 +528,7 @@ class SegmentSimulator {
         };
       }
       case 'self': {
-        const senders = this.eligible((id, s) => world.wallets[id]!.kind === 'stake' && world.wallets[id]!.addresses.length >= 2 && s.lovelace >= 10 * ADA);
+        const senders = this.eligible(groups.stakeSeveral, 10 * ADA);
         if (senders.length === 0) return null;
         const sender = rng.pick(senders);
         const own = world.wallets[sender]!.addresses;
@@ -510,10 +552,16 @@ class SegmentSimulator {
     const state = this.wallets[plan.sender]!;
     const selected: Utxo[] = [...(plan.forceInputs ?? [])];
     const chosen = new Set(selected);
-    const candidates = rng.shuffled(state.utxos.filter((u) => !chosen.has(u)));
+    const candidates = rng.shuffled(chosen.size > 0 ? state.utxos.filter((u) => !chosen.has(u)) : state.utxos);
+    let inLovelace = 0;
+    for (const u of selected) inLovelace += u.output.lovelace;
+    /** Bumped whenever an input with tokens is taken: the change's tokens follow. */
+    let tokensTaken = 0;
     const take = (u: Utxo): void => {
       selected.push(u);
       chosen.add(u);
+      inLovelace += u.output.lovelace;
+      if (u.output.assets.length > 0) tokensTaken++;
     };
 
     const needAssets = new Map<string, number>();
@@ -541,22 +589,30 @@ class SegmentSimulator {
     let size = 0;
     let changeLovelace = 0;
     let changeAssets: Array<[string, number]> = [];
+    let changeOf = -1;
+    const needs = [...needAssets.entries()];
+    // The estimate's parts that no input changes: the payments and the certificates; each input adds
+    // its own bytes (and a script spend's redeemer), the change output its tokens'.
+    const fixedSize = txSize(0, plan.payments, { certs, withdrawals: withdrawal > 0 ? 1 : 0, redeemers: 0, mints: 0, witnesses });
+    let next = 0;
     for (let guard = 0; ; guard++) {
-      const leftover = new Map(have);
-      addAssets(leftover, [...needAssets.entries()], -1);
-      changeAssets = sortedAssets(leftover);
-      const change: Payment = { address: 0, lovelace: 0, assets: changeAssets };
+      if (changeOf !== tokensTaken) {
+        const leftover = new Map(have);
+        addAssets(leftover, needs, -1);
+        changeAssets = sortedAssets(leftover);
+        changeOf = tokensTaken;
+      }
       const redeemers = plan.scriptSpend ? selected.length : 0;
-      size = txSize(selected.length, [...plan.payments, change], { certs, withdrawals: withdrawal > 0 ? 1 : 0, redeemers, mints: 0, witnesses });
+      size = fixedSize + 41 * selected.length + 380 * redeemers + CHANGE_OUTPUT_SIZE + changeAssets.length * ASSET_SIZE;
       fee = minFee(size) + (redeemers > 0 ? scriptExtra * redeemers : 0);
-      const inLovelace = selected.reduce((n, u) => n + u.output.lovelace, 0);
       changeLovelace = inLovelace + withdrawal - paid - fee - deposit;
       const minChange = ADA + changeAssets.length * 150_000;
       if (selected.length > 0 && changeLovelace >= minChange) break;
-      const next = candidates.find((u) => !chosen.has(u));
-      if (!next || guard > 60) return null;
-      take(next);
-      addAssets(have, next.output.assets);
+      while (next < candidates.length && chosen.has(candidates[next]!)) next++;
+      if (next === candidates.length || guard > 60) return null;
+      const u = candidates[next]!;
+      take(u);
+      addAssets(have, u.output.assets);
     }
 
     // Arrays a segment keeps are made at their length (concat, slice): one grown by a push keeps
