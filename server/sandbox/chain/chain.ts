@@ -507,10 +507,17 @@ export function createSandboxChain(options: SandboxChainOptions): SandboxChain {
       await sweep?.close();
     },
   };
-  sweepSources.set(made, (index) => {
-    const run = startSegment(index);
-    while (!run.step());
-    return forkedSegment(run.result(), branches, segmentLength);
+  sweepSources.set(made, {
+    whole: (index) => {
+      const run = startSegment(index);
+      while (!run.step());
+      return forkedSegment(run.result(), branches, segmentLength);
+    },
+    totals: (index) => {
+      const run = totalsOnly.start(index);
+      while (!run.step());
+      return { segment: totalsOnly.finish(run.result()), distribution: simContext.distributionHash(index) };
+    },
   });
   return made;
 }
@@ -581,12 +588,21 @@ function addressHistoryOf(segment: (index: number) => Segment, addressWindowBloc
   };
 }
 
-/** Each chain's segments simulated whole and hashed, not cached: what the sweep worker reads of the chain it rebuilt (sweep-worker.ts). */
-const sweepSources = new WeakMap<SandboxChain, (index: number) => Segment>();
+/** Each chain's segments simulated and not cached: what the sweep worker reads of the chain it rebuilt (sweep-worker.ts). */
+const sweepSources = new WeakMap<SandboxChain, { whole: (index: number) => Segment; totals: (index: number) => { segment: Segment; distribution: string } }>();
 
 /** Segment `index` of the chain simulated whole, its transactions hashed, nothing of it kept (the sweep worker's). */
 export function sweptSegmentOf(chain: SandboxChain, index: number): Segment {
-  return sweepSources.get(chain)!(index);
+  return sweepSources.get(chain)!.whole(index);
+}
+
+/**
+ * Segment `index` simulated for its blocks' totals alone (its transactions measured, neither encoded
+ * nor hashed), with its distribution's hash, nothing of it kept: what a page waiting on the sweep
+ * worker needs, in about two thirds of the time of sweptSegmentOf.
+ */
+export function totalsSegmentOf(chain: SandboxChain, index: number): { segment: Segment; distribution: string } {
+  return sweepSources.get(chain)!.totals(index);
 }
 
 /** What prepare() sums ahead for the lists: the blocks' and epochs' totals, the committee's and the pools' votes per epoch. */
@@ -775,15 +791,18 @@ function backgroundSimulation(base: Omit<BackgroundOptions, 'auxData' | 'keyOf' 
   };
   // A segment read only for its blocks' totals: its transactions are measured (their sizes make the
   // fees) but neither encoded nor hashed, since no total depends on a hash (a body holds its inputs'
-  // hashes at a fixed size). Its transactions are not indexed, their hashes being none.
-  const unhashed: TxEncoder = { size: (tx) => simContext.encoder.size(tx), hash: () => UNHASHED };
-  // Its distribution alone is hashed (kept with the others: tx-cbor.ts), a few percent of its work,
+  // hashes at a fixed size). Its transactions are not indexed, their hashes being none. Its
+  // distribution alone is hashed, a few percent of its work, and kept with the others (tx-cbor.ts),
   // so a segment summed ahead by prepare() also leaves the hash that nut.link's records, an asset's
-  // mints and the distributions' own /txs read.
+  // mints and the distributions' own /txs read, without making the distribution again.
+  const isDistribution = (tx: SimTx): boolean => tx.index === 0 && tx.height % base.segmentLength === 0;
+  const unhashed: TxEncoder = { size: (tx) => simContext.encoder.size(tx), hash: (tx) => (isDistribution(tx) ? simContext.encoder.hash(tx) : UNHASHED) };
   const totalsOnly = {
     start: (index: number): SegmentRun => segmentRun({ ...segmentContext(simContext, index, branches), encoder: unhashed }, index),
     finish: (made: Segment): Segment => {
-      simContext.distributionHash(made.index);
+      const distribution = made.blocks[0]!.txs[0]!;
+      simContext.knowDistribution(made.index, distribution.hash);
+      txIndex.record(distribution.hash, distribution.height, 0);
       return forkedSegment(made, branches, base.segmentLength);
     },
   };

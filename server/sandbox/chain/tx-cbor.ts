@@ -237,6 +237,7 @@ export class TxCbor implements TxEncoder {
   /** What measures a body, and a part of the witness set. */
   private readonly meter = new Meter();
   private readonly partMeter = new Meter();
+  private readonly unitsOf = new WeakMap<SimTx, Array<ReturnType<typeof backgroundRedeemerUnits>>>();
 
   constructor(private readonly o: TxCborOptions) {}
 
@@ -370,11 +371,19 @@ export class TxCbor implements TxEncoder {
 
   private writeRedeemers<W extends Writer>(w: W, tx: SimTx): W {
     w.array(tx.redeemers);
+    const units = this.redeemerUnits(tx);
     for (let i = 0; i < tx.redeemers; i++) {
-      const u = backgroundRedeemerUnits(this.o.key, tx, i, this.o.protocol);
+      const u = units[i]!;
       w.array(4).uint(0).uint(i).raw(REDEEMER_DATA).array(2).uint(Number(u.mem)).uint(Number(u.steps));
     }
     return w;
+  }
+
+  /** A script spend's redeemers' units, derived once a transaction (it is measured and encoded several times). */
+  private redeemerUnits(tx: SimTx): Array<ReturnType<typeof backgroundRedeemerUnits>> {
+    let units = this.unitsOf.get(tx);
+    if (!units) this.unitsOf.set(tx, (units = Array.from({ length: tx.redeemers }, (_, i) => backgroundRedeemerUnits(this.o.key, tx, i, this.o.protocol))));
+    return units;
   }
 
   /** The datums of the spent outputs that carry only a hash (the witness set must hold them). */
