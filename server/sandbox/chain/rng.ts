@@ -1,16 +1,21 @@
 // Deterministic randomness for the sandbox chain. Everything random is derived by hashing the
 // chain key with a domain and coordinates (height, index, …), so any process computes the same
 // values in any order. Math.random is never used.
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 
 export type Part = string | number | bigint;
 
-/** sha256(key ‖ parts): the root of every derived value. */
+/**
+ * sha256(key ‖ parts joined by '|', UTF-8): the root of every derived value. One buffer hashed in
+ * one call: the simulation and the vote counts derive hundreds of thousands of values a minute, and
+ * a Hash object a value cost a third more.
+ */
 export function derive(key: Uint8Array, ...parts: Part[]): Buffer {
-  const h = createHash('sha256');
-  h.update(key);
-  h.update(parts.map(String).join('|'));
-  return h.digest();
+  const text = parts.join('|');
+  const input = Buffer.allocUnsafe(key.length + Buffer.byteLength(text));
+  input.set(key, 0);
+  input.write(text, key.length);
+  return hash('sha256', input, 'buffer');
 }
 
 /** `len` pseudo-random bytes for (key, parts); up to 64 bytes. */
