@@ -507,18 +507,7 @@ export function createSandboxChain(options: SandboxChainOptions): SandboxChain {
       await sweep?.close();
     },
   };
-  sweepSources.set(made, {
-    whole: (index) => {
-      const run = startSegment(index);
-      while (!run.step());
-      return forkedSegment(run.result(), branches, segmentLength);
-    },
-    totals: (index) => {
-      const run = totalsOnly.start(index);
-      while (!run.step());
-      return { segment: totalsOnly.finish(run.result()), distribution: simContext.distributionHash(index) };
-    },
-  });
+  sweepSources.set(made, sweepSource(startSegment, totalsOnly, (index) => simContext.distributionHash(index), (made) => forkedSegment(made, branches, segmentLength)));
   return made;
 }
 
@@ -588,8 +577,27 @@ function addressHistoryOf(segment: (index: number) => Segment, addressWindowBloc
   };
 }
 
-/** Each chain's segments simulated and not cached: what the sweep worker reads of the chain it rebuilt (sweep-worker.ts). */
-const sweepSources = new WeakMap<SandboxChain, { whole: (index: number) => Segment; totals: (index: number) => { segment: Segment; distribution: string } }>();
+/** A chain's segments simulated and not cached: what the sweep worker reads of the chain it rebuilt (sweep-worker.ts). */
+interface SweepSource {
+  whole: (index: number) => Segment;
+  totals: (index: number) => { segment: Segment; distribution: string };
+}
+const sweepSources = new WeakMap<SandboxChain, SweepSource>();
+
+function sweepSource(start: (index: number) => SegmentRun, totalsOnly: { start: (index: number) => SegmentRun; finish: (made: Segment) => Segment }, distributionHash: (index: number) => string, forked: (made: Segment) => Segment): SweepSource {
+  return {
+    whole: (index) => {
+      const run = start(index);
+      while (!run.step());
+      return forked(run.result());
+    },
+    totals: (index) => {
+      const run = totalsOnly.start(index);
+      while (!run.step());
+      return { segment: totalsOnly.finish(run.result()), distribution: distributionHash(index) };
+    },
+  };
+}
 
 /** Segment `index` of the chain simulated whole, its transactions hashed, nothing of it kept (the sweep worker's). */
 export function sweptSegmentOf(chain: SandboxChain, index: number): Segment {
