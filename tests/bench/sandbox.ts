@@ -23,8 +23,10 @@
 //     the sweep has not reached waiting for the worker (without one: first reads that simulate).
 //     BENCH_SANDBOX_ONLY=lists runs this part alone (after the chain is built and the groups prepared).
 //   memory: the heap after garbage collection, before and after the chain moves 3,000 blocks
-//     (BENCH_SANDBOX_STEPS, after as many unmeasured ones that fill the bounded caches) with a
-//     follower's reads at every block (the tip, its transactions in full); growth per block. Target < 2 KB.
+//     (BENCH_SANDBOX_STEPS) with a follower's reads at every block (the tip, its transactions in
+//     full), after unmeasured ones that fill the bounded caches: as many again, and at least enough
+//     to fill the transaction index's places (some 26,000 blocks; BENCH_SANDBOX_WARM): growth per
+//     block. Target < 2 KB.
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -34,6 +36,7 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import type { AddressInfo } from 'node:net';
 import express from 'express';
 import { createSandboxChain, memoryLedgerStore, sandboxRouter } from '../../server/sandbox/chain/index';
+import { TX_POSITIONS_KEPT } from '../../server/sandbox/chain/hashes';
 import { GROUPS } from '../unit/server/sandbox/chain/walk/groups';
 import type { WalkFixture } from '../unit/server/sandbox/chain/walk/types';
 import { catalogPaths, lastPages, listPaths } from '../unit/server/sandbox/chain/walk/lists';
@@ -42,6 +45,8 @@ import { machine, ms, percentile, ratio, row, table } from './lib/report';
 
 const BLOCKS = Number(process.env.BENCH_SANDBOX_BLOCKS ?? 100_000);
 const STEPS = Number(process.env.BENCH_SANDBOX_STEPS ?? 3_000);
+/** Blocks followed before the heap is measured: the transaction index holds TX_POSITIONS_KEPT positions, some ten a block. */
+const WARM = Number(process.env.BENCH_SANDBOX_WARM ?? Math.max(STEPS, Math.ceil(TX_POSITIONS_KEPT / 10)));
 /** `lists`: only the last pages of every list. */
 const ONLY = process.env.BENCH_SANDBOX_ONLY;
 if (ONLY !== undefined && ONLY !== 'lists') throw new Error(`BENCH_SANDBOX_ONLY is 'lists' or unset, not '${ONLY}'`);
@@ -168,8 +173,8 @@ async function main() {
       }
     };
     if (gc) {
-      // First as many blocks again unmeasured, so the bounded caches (segments, sets) are full.
-      follow(STEPS);
+      // First blocks unmeasured, so the bounded caches (segments, sets, the transaction index) are full.
+      follow(WARM);
       gc();
       gc();
       const before = process.memoryUsage().heapUsed;
@@ -177,7 +182,7 @@ async function main() {
       gc();
       gc();
       bytesPerBlock = (process.memoryUsage().heapUsed - before) / STEPS;
-      console.log(`Heap growth over ${STEPS.toLocaleString('en')} more blocks: ${(bytesPerBlock / 1024).toFixed(2)} KB per block.`);
+      console.log(`Heap growth over ${STEPS.toLocaleString('en')} blocks after ${WARM.toLocaleString('en')} unmeasured: ${(bytesPerBlock / 1024).toFixed(2)} KB per block.`);
     } else {
       console.log('Memory per block not measured: the garbage collector is not exposed (--expose-gc).');
     }

@@ -74,7 +74,7 @@ export class HashCodec {
 }
 
 /** Transaction positions kept by hash: about 500 segments' transactions, some twenty megabytes. */
-const TX_POSITIONS_KEPT = 1 << 18;
+export const TX_POSITIONS_KEPT = 1 << 18;
 const TX_INDEX_STRIDE = 2 ** 20;
 
 /**
