@@ -588,9 +588,16 @@ function worldVotes(g: GovWorld) {
     const h1 = p.height + 1 + Math.floor(delay * 2 * bpe);
     if (until !== null && h1 >= until) return [];
     const v1 = valueOf(value, yesChance(p, role));
-    const make = (height: number, vote: VoteValue, n: number): Vote => ({
-      txHash: txHashOf('vote', tag, p.txHash, p.index, n), certIndex: 0, height, order: -1, role, voterHex, voter, proposal: p, vote, anchor: null,
-    });
+    // The vote's transaction hash is derived when read: counting a deep page's votes reads none.
+    const make = (height: number, vote: VoteValue, n: number): Vote => {
+      let txHash: string | undefined;
+      return {
+        get txHash() {
+          return (txHash ??= txHashOf('vote', tag, p.txHash, p.index, n));
+        },
+        certIndex: 0, height, order: -1, role, voterHex, voter, proposal: p, vote, anchor: null,
+      };
+    };
     const out = [make(h1, v1, 0)];
     if (revote < 0.08) {
       const h2 = h1 + 1 + Math.floor(revoteDelay * bpe);
