@@ -30,7 +30,7 @@ import { UnspentIndex, type UnspentView, type Utxo } from './unspent';
 import { TotalsIndex } from './totals';
 import { SweepClient } from './sweep';
 import { TX_INDEX_BITS } from './sweep-store';
-import { segmentAddressTxs, segmentRun, type BlockTotals, type Segment, type SegmentRun, type SimBlock, type SimContext, type SimTx, type TxEncoder } from './simulate';
+import { isDistributionAt, segmentAddressTxs, segmentRun, type BlockTotals, type Segment, type SegmentRun, type SimBlock, type SimContext, type SimTx, type TxEncoder } from './simulate';
 import type { AddressUtxo } from '../../../shared/chain';
 import { poolModel, poolPaths } from './resources/pools/queries';
 import { txModel, txPaths } from './resources/txs/queries';
@@ -507,7 +507,7 @@ export function createSandboxChain(options: SandboxChainOptions): SandboxChain {
       await sweep?.close();
     },
   };
-  sweepSources.set(made, sweepSource(startSegment, totalsOnly, (index) => simContext.distributionHash(index), (made) => forkedSegment(made, branches, segmentLength)));
+  sweepSources.set(made, sweepSource(startSegment, totalsOnly, (made) => forkedSegment(made, branches, segmentLength)));
   return made;
 }
 
@@ -580,11 +580,11 @@ function addressHistoryOf(segment: (index: number) => Segment, addressWindowBloc
 /** A chain's segments simulated and not cached: what the sweep worker reads of the chain it rebuilt (sweep-worker.ts). */
 interface SweepSource {
   whole: (index: number) => Segment;
-  totals: (index: number) => { segment: Segment; distribution: string };
+  totals: (index: number) => Segment;
 }
 const sweepSources = new WeakMap<SandboxChain, SweepSource>();
 
-function sweepSource(start: (index: number) => SegmentRun, totalsOnly: { start: (index: number) => SegmentRun; finish: (made: Segment) => Segment }, distributionHash: (index: number) => string, forked: (made: Segment) => Segment): SweepSource {
+function sweepSource(start: (index: number) => SegmentRun, totalsOnly: { start: (index: number) => SegmentRun; finish: (made: Segment) => Segment }, forked: (made: Segment) => Segment): SweepSource {
   return {
     whole: (index) => {
       const run = start(index);
@@ -594,7 +594,7 @@ function sweepSource(start: (index: number) => SegmentRun, totalsOnly: { start: 
     totals: (index) => {
       const run = totalsOnly.start(index);
       while (!run.step());
-      return { segment: totalsOnly.finish(run.result()), distribution: distributionHash(index) };
+      return totalsOnly.finish(run.result());
     },
   };
 }
@@ -606,10 +606,10 @@ export function sweptSegmentOf(chain: SandboxChain, index: number): Segment {
 
 /**
  * Segment `index` simulated for its blocks' totals alone (its transactions measured, neither encoded
- * nor hashed), with its distribution's hash, nothing of it kept: what a page waiting on the sweep
- * worker needs, in about two thirds of the time of sweptSegmentOf.
+ * nor hashed but its distribution), nothing of it kept: what a page waiting on the sweep worker
+ * needs, in about two thirds of the time of sweptSegmentOf.
  */
-export function totalsSegmentOf(chain: SandboxChain, index: number): { segment: Segment; distribution: string } {
+export function totalsSegmentOf(chain: SandboxChain, index: number): Segment {
   return sweepSources.get(chain)!.totals(index);
 }
 
@@ -803,8 +803,7 @@ function backgroundSimulation(base: Omit<BackgroundOptions, 'auxData' | 'keyOf' 
   // distribution alone is hashed, a few percent of its work, and kept with the others (tx-cbor.ts),
   // so a segment summed ahead by prepare() also leaves the hash that nut.link's records, an asset's
   // mints and the distributions' own /txs read, without making the distribution again.
-  const isDistribution = (tx: SimTx): boolean => tx.index === 0 && tx.height % base.segmentLength === 0;
-  const unhashed: TxEncoder = { size: (tx) => simContext.encoder.size(tx), hash: (tx) => (isDistribution(tx) ? simContext.encoder.hash(tx) : UNHASHED) };
+  const unhashed: TxEncoder = { size: (tx) => simContext.encoder.size(tx), hash: (tx) => (isDistributionAt(tx.height, tx.index, base.segmentLength) ? simContext.encoder.hash(tx) : UNHASHED) };
   const totalsOnly = {
     start: (index: number): SegmentRun => segmentRun({ ...segmentContext(simContext, index, branches), encoder: unhashed }, index),
     finish: (made: Segment): Segment => {
@@ -824,7 +823,7 @@ const UNHASHED = '0'.repeat(64);
 function backgroundTxLookup(o: { txIndex: TxIndex; simBlock: (height: number) => SimBlock; segment: (index: number) => Segment; distributionHash: (segment: number) => string; segmentLength: number; addressWindowBlocks: number; sweep: SweepClient | null }) {
   const { txIndex, simBlock, segment, segmentLength, addressWindowBlocks } = o;
   /** A background transaction's hash by its position: a distribution's is computed alone, the others' with their segment. */
-  const txHash = (height: number, index: number): string => (index === 0 && height % segmentLength === 0 ? o.distributionHash(height / segmentLength) : simBlock(height).txs[index]!.hash);
+  const txHash = (height: number, index: number): string => (isDistributionAt(height, index, segmentLength) ? o.distributionHash(height / segmentLength) : simBlock(height).txs[index]!.hash);
   const findTx = (hash: string, tip: number): SimTx | null => {
     const pos = txIndex.find(hash);
     if (!pos || pos.height > tip) return null;

@@ -13,6 +13,7 @@ import { deriveFloat } from './rng';
 import { overdue, spent } from './budget';
 import { mergedPage } from './merged-page';
 import type { LiveTx } from './ledger';
+import { isDistributionAt } from './simulate';
 
 export const NUTLINK_REGISTRY_LABEL = '1967';
 export const NUTLINK_DATA_LABEL = '1968';
@@ -112,7 +113,7 @@ export function createNutlink(ctx: NutlinkContext) {
   return {
     /** Metadata of a background transaction (the distributions carry the world oracle's). */
     worldMetadata(height: number, index: number): Array<{ label: string; json: Record<string, unknown> }> {
-      return index === 0 && height % segmentLength === 0 ? worldMetadata(height / segmentLength) : [];
+      return isDistributionAt(height, index, segmentLength) ? worldMetadata(height / segmentLength) : [];
     },
     /** The label's metadatum in CBOR hex, as the ledger would serialise it. */
     cborOf(json: unknown): string {

@@ -113,6 +113,9 @@ export interface SimContext {
  * reserve output (s − 1) mod 2 of segment ⌊(s − 1) / 2⌋'s, so every distribution makes two reserves
  * and the chain of hashes behind any distribution is log₂(s) long, not s.
  */
+/** Whether the background transaction at (height, index) is a distribution: the first of its segment's first block. */
+export const isDistributionAt = (height: number, index: number, segmentLength: number): boolean => index === 0 && height % segmentLength === 0;
+
 export const reserveParent = (segment: number): { segment: number; outputIndex: number } => ({ segment: Math.floor((segment - 1) / 2), outputIndex: (segment - 1) % 2 });
 
 /** The faucet's reserve output, carried from one distribution to the next. */

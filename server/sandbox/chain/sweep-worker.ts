@@ -32,8 +32,8 @@ const chain = createSandboxChain({
 });
 const L = data.segmentLength;
 
-/** A segment's blocks' totals, block by block, and how many transactions they hold. */
-function columns(made: Segment): { counts: Uint8Array; sizes: Uint32Array; money: Float64Array; n: number } {
+/** A segment's blocks' totals, block by block, how many transactions they hold, and its distribution's hash. */
+function columns(made: Segment): { counts: Uint8Array; sizes: Uint32Array; money: Float64Array; n: number; distribution: string } {
   const counts = new Uint8Array(L);
   const sizes = new Uint32Array(L);
   const money = new Float64Array(2 * L);
@@ -45,7 +45,7 @@ function columns(made: Segment): { counts: Uint8Array; sizes: Uint32Array; money
     money[2 * i + 1] = b.fees;
     n += b.txs.length;
   });
-  return { counts, sizes, money, n };
+  return { counts, sizes, money, n, distribution: made.blocks[0]!.txs[0]!.hash };
 }
 
 /**
@@ -53,8 +53,7 @@ function columns(made: Segment): { counts: Uint8Array; sizes: Uint32Array; money
  * sweep's time): no keys, so it is not stored, and the sweep's own pass sweeps it whole later.
  */
 function totalsOf(index: number): SweptSegment {
-  const { segment, distribution } = totalsSegmentOf(chain, index);
-  const { counts, sizes, money } = columns(segment);
+  const { counts, sizes, money, distribution } = columns(totalsSegmentOf(chain, index));
   return { index, counts, sizes, money, distribution, keys: NO_KEYS, places: NO_KEYS };
 }
 const NO_KEYS = new Uint32Array(0);
@@ -62,7 +61,7 @@ const NO_KEYS = new Uint32Array(0);
 /** A segment simulated whole, its transactions hashed: its totals and its transactions' keys and places. */
 function sweep(index: number): SweptSegment {
   const made = sweptSegmentOf(chain, index);
-  const { counts, sizes, money, n } = columns(made);
+  const { counts, sizes, money, n, distribution } = columns(made);
   const keys = new Uint32Array(n);
   const places = new Uint32Array(n);
   let j = 0;
@@ -72,7 +71,7 @@ function sweep(index: number): SweptSegment {
       places[j++] = tx.height * 2 ** TX_INDEX_BITS + tx.index;
     }
   }
-  return { index, counts, sizes, money, distribution: made.blocks[0]!.txs[0]!.hash, keys, places };
+  return { index, counts, sizes, money, distribution, keys, places };
 }
 
 /**

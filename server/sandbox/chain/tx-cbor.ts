@@ -17,7 +17,7 @@ import { costModels } from './plutus';
 import { backgroundUnits } from './txs';
 import type { Protocol } from './protocol';
 import type { PoolBook } from './pools';
-import { distributionTx, type SimContext, type SimOutput, type SimTx, type TxEncoder } from './simulate';
+import { distributionTx, isDistributionAt, type SimContext, type SimOutput, type SimTx, type TxEncoder } from './simulate';
 import type { World } from './world';
 
 /** A growable CBOR writer (definite lengths, smallest heads: what the ledger's own encoders emit). */
@@ -259,7 +259,7 @@ export class TxCbor implements TxEncoder {
   }
 
   private isDistribution(tx: SimTx): boolean {
-    return tx.index === 0 && tx.height % this.o.segmentLength === 0;
+    return isDistributionAt(tx.height, tx.index, this.o.segmentLength);
   }
 
   /** A distribution's certificates: every pool's registration at genesis, then the segment's retirements. */

@@ -6,7 +6,7 @@ import { paginate, virtualPage } from '../../paging';
 import { derive, deriveFloat } from '../../rng';
 import type { PoolRetirement, PoolMetadata, PoolRelay } from '../../pools';
 import { REWARD_PPM_PER_EPOCH, type PoolHistoryItem, type PoolUpdate, type StakeView } from '../../stake';
-import type { SimTx } from '../../simulate';
+import { isDistributionAt, type SimTx } from '../../simulate';
 import type { WorldPool } from '../../world';
 import type { Pool, PoolExtended, Pagination } from '../../../../../shared/chain';
 
@@ -39,7 +39,7 @@ export function poolModel(ctx: ChainContext) {
 
   /** Retirement certificates of a background transaction: the first one of each segment carries them. */
   const retirementsOfTx = (tx: SimTx): PoolRetirement[] =>
-    tx.index === 0 && tx.height % segmentLength === 0 ? book.retirementsIn(tx.height / segmentLength) : [];
+    isDistributionAt(tx.height, tx.index, segmentLength) ? book.retirementsIn(tx.height / segmentLength) : [];
 
   const poolObject = (pool: WorldPool, tip: number): Pool => {
     const epoch = epochOf(tip);

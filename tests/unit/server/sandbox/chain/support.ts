@@ -7,6 +7,7 @@ import Ajv, { type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
 import { getSchema, getSchemaForEndpoint } from '@blockfrost/openapi';
 import { createSandboxChain, sandboxRouter, type SandboxChain, type SandboxChainOptions } from '../../../../../server/sandbox/chain/index';
+import { keptAlive } from '../../../../../server/http/keep-alive';
 
 /** A fixed instant for tests: 2026-03-01T12:00:00Z. */
 export const TEST_NOW = Date.UTC(2026, 2, 1, 12);
@@ -101,10 +102,7 @@ export interface TestServer {
 export async function serve(chain: SandboxChain): Promise<TestServer> {
   const app = express();
   app.use('/api/v0', sandboxRouter(chain, { version: '0.1.0' }));
-  const server: Server = createServer(app);
-  // fetch keeps idle connections for 4 s and node's server closes them after 5 s: on a busy machine a
-  // request could go out on a connection the server was closing ("fetch failed").
-  server.keepAliveTimeout = 60_000;
+  const server: Server = keptAlive(createServer(app));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as NetAddressInfo;
   const base = `http://127.0.0.1:${port}/api/v0`;
