@@ -14,7 +14,7 @@ import { stakeAddressOf } from '../../../shared/cardano/address';
 import { LiveLedger, type LiveTx } from './ledger';
 import { devWallets, faucetOf, genesisTx, type DevWallet, type Faucet } from './wallets';
 import { HashCodec, TxIndex } from './hashes';
-import { backgroundContext, metadataCbor } from './tx-cbor';
+import { backgroundContext, jsonMetadataCbor } from './tx-cbor';
 import { createGovernance, type Governance } from './gov';
 import { createNutlink, type Nutlink } from './nutlink';
 import { FAUCET_WALLET, buildWorld, type World, type WorldPool } from './world';
@@ -30,7 +30,7 @@ import { UnspentIndex, type UnspentView, type Utxo } from './unspent';
 import { TotalsIndex } from './totals';
 import { SweepClient } from './sweep';
 import { TX_INDEX_BITS } from './sweep-store';
-import { isDistributionAt, segmentAddressTxs, segmentRun, type BlockTotals, type Segment, type SegmentRun, type SimBlock, type SimContext, type SimTx, type TxEncoder } from './simulate';
+import { isDistributionAt, segmentAddressTxs, segmentRun, segmentSums, type SegmentSums, type BlockTotals, type Segment, type SegmentRun, type SimBlock, type SimContext, type SimTx, type TxEncoder } from './simulate';
 import type { AddressUtxo } from '../../../shared/chain';
 import { poolModel, poolPaths } from './resources/pools/queries';
 import { txModel, txPaths } from './resources/txs/queries';
@@ -168,7 +168,7 @@ interface PartialSegments {
  * content depends on the blocks before it alone, and the spends of its outputs that an answer may
  * show are the tip's and those before it, so the answers are those of the whole segment.
  */
-function segmentCache(start: (index: number) => SegmentRun, finish: (made: Segment) => Segment, totalsOnly: { start: (index: number) => SegmentRun; finish: (made: Segment) => Segment }, cacheSegments: number, segmentLength: number, firstKept: () => number, totals: TotalsIndex, partial?: PartialSegments, sweep?: { client: SweepClient; tip: () => number } | null) {
+function segmentCache(start: (index: number) => SegmentRun, finish: (made: Segment) => Segment, totalsOnly: TotalsOnly & { tip: () => number }, cacheSegments: number, segmentLength: number, firstKept: () => number, totals: TotalsIndex, partial?: PartialSegments, sweep?: { client: SweepClient; tip: () => number } | null) {
   const segments = new Map<number, Segment>();
   // Segments half simulated by a sliced answer whose slice ended (budget.ts), or through the tip
   // only: the next slice, or the next block's answer, goes on from there.
@@ -256,17 +256,38 @@ function segmentCache(start: (index: number) => SegmentRun, finish: (made: Segme
     return totals.block(height)!;
   };
   /**
-   * With a sweep worker, inside a sliced answer: the totals a page of blocks (`perBlock`) or of
-   * epochs will read between two heights, asked of the worker at once when some are missing (the
-   * closed segments; the tip's, still open, is this thread's), so the page waits for them once
-   * rather than segment by segment.
+   * The totals a page of blocks (`perBlock`) or of epochs will read between two heights, for the
+   * closed segments (the tip's, still open, is read block by block). An epoch's sums are made here,
+   * from the segments' decisions alone (segmentSums: under a millisecond a segment, a unit of sliced
+   * work each). A page of blocks reads its blocks' sizes too, which need their transactions made:
+   * with a sweep worker, inside a sliced answer, those are asked of the worker at once, so the page
+   * waits for them once rather than segment by segment.
    */
+  const { sums, tip } = totalsOnly;
+  /** Sums segment s into its epochs: from the segment cached, or else its decisions (segmentSums); whether it was cached. */
+  const sumSegment = (s: number): boolean => {
+    const cached = segments.get(s);
+    if (cached) totals.add(s, cached.blocks, false);
+    else totals.addSums(s, sums(s));
+    return cached !== undefined;
+  };
   const awaitTotals = (from: number, to: number, perBlock: boolean): void => {
-    if (!sweep?.client.alive || !inSlice() || to < from) return;
+    if (to < from) return;
+    if (!perBlock) {
+      const last = Math.min(Math.floor(to / segmentLength), Math.floor((tip() + 1) / segmentLength) - 1);
+      for (let s = Math.max(0, Math.floor(from / segmentLength)); s <= last; s++) {
+        if (totals.summed(s)) continue;
+        // A segment of history summed for a list: from now on prepare() sums the others ahead.
+        if (!sumSegment(s)) historyRead = true;
+        spent();
+      }
+      return;
+    }
+    if (!sweep?.client.alive || !inSlice()) return;
     const last = Math.min(Math.floor(to / segmentLength), Math.floor((sweep.tip() + 1) / segmentLength) - 1);
     const missing: number[] = [];
     for (let s = Math.max(0, Math.floor(from / segmentLength)); s <= last; s++) {
-      if (segments.has(s) || (perBlock ? totals.kept(s) : totals.summed(s))) continue;
+      if (segments.has(s) || totals.kept(s)) continue;
       missing.push(s);
     }
     if (missing.length > 0) throw new Awaiting(sweep.client.need(missing, sweep.tip()));
@@ -281,9 +302,20 @@ function segmentCache(start: (index: number) => SegmentRun, finish: (made: Segme
     return totalsOnly.finish(run.result());
   };
   let historyRead = false;
+  const sumAhead = aheadSums(totals, segmentLength, sumSegment);
+  /** The tip's segment simulated whole and indexed by address, as the address window's histories read it. */
+  const tipSegmentWhole = (tip: number): void => void segmentAddressTxs(segment(Math.floor(tip / segmentLength)));
+  return { segment, simBlock, blockTotals, awaitTotals, sumAhead, tipSegmentWhole, historyRead: () => historyRead, simulated: (index: number): boolean => segments.has(index) || runs.has(index) };
+}
+
+/**
+ * prepare()'s summing ahead: the closed segments not summed yet summed into their epochs (the
+ * newest first, then the older ones down to 0), a segment a unit of sliced work, until every one up
+ * to the tip is.
+ */
+function aheadSums(totals: TotalsIndex, segmentLength: number, sumSegment: (s: number) => boolean): (tip: number) => void {
   /** The segments summed so far without a gap: every one from low to high. */
   let swept: { low: number; high: number } | null = null;
-  /** The next closed segment not yet summed: the newest after those summed, then the older ones down to 0. */
   const nextUnsummed = (tip: number): number | null => {
     const closedLast = Math.floor((tip + 1) / segmentLength) - 1;
     if (closedLast < 0) return null;
@@ -293,20 +325,12 @@ function segmentCache(start: (index: number) => SegmentRun, finish: (made: Segme
     while (swept.low > 0 && totals.summed(swept.low - 1)) swept.low--;
     return swept.low > 0 ? swept.low - 1 : null;
   };
-  /**
-   * Sums the closed segments not summed yet into the totals (the newest first), a segment a unit of
-   * sliced work, until every one up to the tip is. Their blocks' totals are kept while there is room.
-   */
-  const sumAhead = (tip: number): void => {
+  return (tip) => {
     for (let s = nextUnsummed(tip); s !== null; s = nextUnsummed(tip)) {
-      const made = segments.get(s) ?? simulateOnce(s);
-      totals.add(s, made.blocks, false);
+      sumSegment(s);
       spent();
     }
   };
-  /** The tip's segment simulated whole and indexed by address, as the address window's histories read it. */
-  const tipSegmentWhole = (tip: number): void => void segmentAddressTxs(segment(Math.floor(tip / segmentLength)));
-  return { segment, simBlock, blockTotals, awaitTotals, sumAhead, tipSegmentWhole, historyRead: () => historyRead, simulated: (index: number): boolean => segments.has(index) || runs.has(index) };
 }
 
 /** Segments whose blocks' totals are kept (totals.ts): 1.26 KB each at 60 blocks, some 245,000 blocks in all. */
@@ -386,7 +410,7 @@ export function createSandboxChain(options: SandboxChainOptions): SandboxChain {
   const { txIndex, simContext, startSegment, finishSegment, totalsOnly } = backgroundSimulation(
     { key, world: worldOfSeed, book: seedBook, protocol: params.protocol, network, segmentLength, slotOf, epochOf },
     branches,
-    (s) => worldAuxData(nutlink, s * segmentLength), // nutlink is made below, from what this makes
+    lastOne((s) => worldAuxData(nutlink, s * segmentLength)), // nutlink is made below, from what this makes
   );
   const poolById = (id: string): WorldPool | undefined => book.byKey.get(id) ?? book.byKey.get(id.toLowerCase());
 
@@ -426,7 +450,7 @@ export function createSandboxChain(options: SandboxChainOptions): SandboxChain {
   // governancePaths' answers are built once per chain: the counts go to the same object a page reads.
   const sweep = sweepClientOf(options, params, totals, simContext, (list, from, values) => made.governance().adoptRunningCounts(list, from, values));
   sweep?.tip(tipHeight());
-  const { segment, simBlock, blockTotals, awaitTotals, sumAhead, historyRead, simulated, tipSegmentWhole } = segmentCache(startSegment, finishSegment, totalsOnly, cacheSegments, segmentLength, () => Math.floor(Math.max(0, tipHeight() - addressWindowBlocks + 1) / segmentLength), totals, tipSegments(segmentLength, tipHeight, branches, txIndex), sweep && { client: sweep, tip: tipHeight });
+  const { segment, simBlock, blockTotals, awaitTotals, sumAhead, historyRead, simulated, tipSegmentWhole } = segmentCache(startSegment, finishSegment, { ...totalsOnly, tip: tipHeight }, cacheSegments, segmentLength, () => Math.floor(Math.max(0, tipHeight() - addressWindowBlocks + 1) / segmentLength), totals, tipSegments(segmentLength, tipHeight, branches, txIndex), sweep && { client: sweep, tip: tipHeight });
 
   // ---- references ----
   const resolveHeight = (ref: string | number, tip: number): number | null => {
@@ -581,10 +605,11 @@ function addressHistoryOf(segment: (index: number) => Segment, addressWindowBloc
 interface SweepSource {
   whole: (index: number) => Segment;
   totals: (index: number) => Segment;
+  sums: (index: number) => SegmentSums;
 }
 const sweepSources = new WeakMap<SandboxChain, SweepSource>();
 
-function sweepSource(start: (index: number) => SegmentRun, totalsOnly: { start: (index: number) => SegmentRun; finish: (made: Segment) => Segment }, forked: (made: Segment) => Segment): SweepSource {
+function sweepSource(start: (index: number) => SegmentRun, totalsOnly: TotalsOnly, forked: (made: Segment) => Segment): SweepSource {
   return {
     whole: (index) => {
       const run = start(index);
@@ -596,12 +621,18 @@ function sweepSource(start: (index: number) => SegmentRun, totalsOnly: { start: 
       while (!run.step());
       return totalsOnly.finish(run.result());
     },
+    sums: totalsOnly.sums,
   };
 }
 
 /** Segment `index` of the chain simulated whole, its transactions hashed, nothing of it kept (the sweep worker's). */
 export function sweptSegmentOf(chain: SandboxChain, index: number): Segment {
   return sweepSources.get(chain)!.whole(index);
+}
+
+/** Each block's totals of segment `index` from its decisions alone (segmentSums): what an epoch's sums read. */
+export function segmentSumsOf(chain: SandboxChain, index: number): SegmentSums {
+  return sweepSources.get(chain)!.sums(index);
 }
 
 /**
@@ -776,10 +807,19 @@ function branching(key: Uint8Array, forks: ReadonlyArray<{ height: number; n: nu
 
 type BackgroundOptions = Parameters<typeof backgroundContext>[0];
 
+/** A function of a segment that keeps its last answer: a distribution is measured and then hashed, each reading its metadata. */
+function lastOne<T>(of: (s: number) => T): (s: number) => T {
+  let last: { s: number; value: T } | null = null;
+  return (s) => {
+    if (last?.s !== s) last = { s, value: of(s) };
+    return last.value;
+  };
+}
+
 /** The auxiliary data of the distribution at a segment's first block: the world's metadata there (the oracle's), as CBOR. */
 function worldAuxData(nutlink: Nutlink, height: number): ReturnType<BackgroundOptions['auxData']> {
   const entries = nutlink.worldMetadata(height, 0);
-  return entries.length > 0 ? metadataCbor(entries.map((m) => ({ label: m.label, cbor: nutlink.cborOf(m.json) }))) : null;
+  return entries.length > 0 ? jsonMetadataCbor(entries) : null;
 }
 
 /** The background transactions' simulation: each segment run with its branch's key, its transactions indexed by hash as they are made. */
@@ -804,7 +844,11 @@ function backgroundSimulation(base: Omit<BackgroundOptions, 'auxData' | 'keyOf' 
   // so a segment summed ahead by prepare() also leaves the hash that nut.link's records, an asset's
   // mints and the distributions' own /txs read, without making the distribution again.
   const unhashed: TxEncoder = { size: (tx) => simContext.encoder.size(tx), hash: (tx) => (isDistributionAt(tx.height, tx.index, base.segmentLength) ? simContext.encoder.hash(tx) : UNHASHED) };
-  const totalsOnly = {
+  // A segment read only for its epochs' sums: no transaction made, its distribution measured alone.
+  const unmade: TxEncoder = { size: (tx) => simContext.encoder.size(tx), hash: () => UNHASHED };
+  const totalsOnly: TotalsOnly = {
+    // (A distribution's input names its parent's hash, 32 bytes whichever: none is computed.)
+    sums: (index) => forkedSums(segmentSums({ ...segmentContext(simContext, index, branches), encoder: unmade, distributionHash: () => UNHASHED }, index), branches, base.segmentLength),
     start: (index: number): SegmentRun => segmentRun({ ...segmentContext(simContext, index, branches), encoder: unhashed }, index),
     finish: (made: Segment): Segment => {
       const distribution = made.blocks[0]!.txs[0]!;
@@ -883,6 +927,27 @@ function backgroundTxLookup(o: { txIndex: TxIndex; simBlock: (height: number) =>
 function segmentContext(ctx: SimContext, index: number, branches: Branching): SimContext {
   const b = branches.of(index * ctx.segmentLength);
   return b === 0 ? ctx : { ...ctx, key: branches.keyOf(b) };
+}
+
+/** The simulations a list's totals are read from: a segment's blocks' (measured, unhashed) and its epochs' sums alone. */
+interface TotalsOnly {
+  start: (index: number) => SegmentRun;
+  finish: (made: Segment) => Segment;
+  sums: (index: number) => SegmentSums;
+}
+
+/** A segment's sums with its blocks above a fork emptied, as forkedSegment does a segment. */
+function forkedSums(sums: SegmentSums, branches: Branching, segmentLength: number): SegmentSums {
+  const first = sums.index * segmentLength;
+  const b = branches.of(first);
+  if (branches.of(first + segmentLength - 1) === b) return sums;
+  for (let i = 0; i < segmentLength; i++) {
+    if (branches.of(first + i) === b) continue;
+    sums.counts[i] = 0;
+    sums.outputs[i] = 0;
+    sums.fees[i] = 0;
+  }
+  return sums;
 }
 
 /** The segment's blocks above a fork emptied (see segmentContext for the key it was simulated with). */

@@ -51,9 +51,10 @@ export interface ChainContext {
   /** A block's background totals, without keeping its segment (lists of blocks and epochs). */
   readonly blockTotals: (height: number) => BlockTotals;
   /**
-   * Before a page of blocks (`perBlock`) or epochs between two heights, inside a sliced answer of a
-   * chain with a sweep worker (sweep.ts): asks the worker for the totals the page lacks, all at once,
-   * and waits for them (budget.ts's Awaiting). Otherwise nothing.
+   * Before a page of blocks (`perBlock`) or epochs between two heights: an epoch's sums are made at
+   * once from the segments' decisions (segmentSums); for a page of blocks, inside a sliced answer of
+   * a chain with a sweep worker (sweep.ts), asks the worker for the totals the page lacks, all at
+   * once, and waits for them (budget.ts's Awaiting), otherwise nothing.
    */
   readonly awaitTotals: (from: number, to: number, perBlock: boolean) => void;
   /** An epoch's background totals once every block of it has been summed (totals.ts), else null. */

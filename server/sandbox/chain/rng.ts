@@ -32,6 +32,16 @@ export function deriveFloat(key: Uint8Array, ...parts: Part[]): number {
   return (d.readUInt32BE(0) * 2 ** 21 + (d.readUInt32BE(4) >>> 11)) / 2 ** 53;
 }
 
+/** murmur3's 32-bit finaliser: every bit of the input moves every bit of the output. */
+function mix32(h: number): number {
+  h ^= h >>> 16;
+  h = Math.imul(h, 0x85ebca6b);
+  h ^= h >>> 13;
+  h = Math.imul(h, 0xc2b2ae35);
+  h ^= h >>> 16;
+  return h >>> 0;
+}
+
 /** sfc32: a small fast PRNG with a 128-bit state, seeded from a derived hash. */
 export class Rng {
   private a: number;
@@ -39,17 +49,37 @@ export class Rng {
   private c: number;
   private d: number;
 
-  constructor(seed: Uint8Array) {
-    const view = Buffer.from(seed.buffer, seed.byteOffset, seed.byteLength);
-    this.a = view.readUInt32BE(0);
-    this.b = view.readUInt32BE(4);
-    this.c = view.readUInt32BE(8);
-    this.d = view.readUInt32BE(12);
+  /** From a derived hash's first 16 bytes, or four 32-bit words. */
+  constructor(seed: Uint8Array | readonly number[]) {
+    if (seed instanceof Uint8Array) {
+      const view = Buffer.from(seed.buffer, seed.byteOffset, seed.byteLength);
+      seed = [view.readUInt32BE(0), view.readUInt32BE(4), view.readUInt32BE(8), view.readUInt32BE(12)];
+    }
+    this.a = seed[0]!;
+    this.b = seed[1]!;
+    this.c = seed[2]!;
+    this.d = seed[3]!;
     for (let i = 0; i < 12; i++) this.u32();
   }
 
   static of(key: Uint8Array, ...parts: Part[]): Rng {
     return new Rng(derive(key, ...parts));
+  }
+
+  /**
+   * The generator of member `n` of a family whose seed was derived once (a segment's blocks): the
+   * seed's words and n mixed (murmur3's finaliser) rather than a hash a member, which costs more
+   * than the member's own draws.
+   */
+  static member(seed: readonly number[], n: number): Rng {
+    const m = Math.imul(n + 1, 0x9e3779b9);
+    return new Rng([mix32((seed[0]! ^ m) >>> 0), mix32((seed[1]! ^ m) >>> 0), mix32((seed[2]! ^ m) >>> 0), mix32((seed[3]! ^ m) >>> 0)]);
+  }
+
+  /** A family's seed (Rng.member): four words of a derived hash. */
+  static familySeed(key: Uint8Array, ...parts: Part[]): number[] {
+    const d = derive(key, ...parts);
+    return [d.readUInt32BE(0), d.readUInt32BE(4), d.readUInt32BE(8), d.readUInt32BE(12)];
   }
 
   u32(): number {

@@ -5,7 +5,9 @@
 // distribution transaction, which spends the previous distribution's reserve output (a fixed amount,
 // so it is known without simulating the previous segment), withdraws the faucet's reward account to
 // fund a few dozen wallets, and mints the native assets due in that segment. Every other transaction
-// spends outputs created earlier in the same segment. So:
+// spends all the outputs its sender holds, created earlier in the same segment, and pays a fee
+// decided from a bound of its size before its bytes exist, so a block's totals follow from the
+// decisions alone (segmentSums makes them without making a transaction). So:
 //   - every input references a real output of an earlier transaction, with the same address and
 //     amount, and no output is spent twice;
 //   - every transaction balances: inputs + withdrawals = outputs + fee + deposit, and for tokens
@@ -147,10 +149,19 @@ interface Utxo {
   output: SimOutput;
 }
 
+/**
+ * A wallet as the simulation sees it: what it holds in all, which is all a transaction decides
+ * from (a sender spends every output it holds, as a light wallet does), and the outputs themselves
+ * when the segment is simulated whole.
+ */
 interface WalletState {
+  /** The outputs held (a whole simulation's only), in the order they came. */
   utxos: Utxo[];
+  /** How many outputs it holds. */
+  count: number;
   lovelace: number;
-  tokens: number;
+  /** Tokens held: unit → quantity (none at zero). */
+  tokens: Map<string, number>;
 }
 
 interface Payment {
@@ -168,7 +179,6 @@ interface TxPlan {
   withdrawal?: number;
   delegation?: { pool: number; register: boolean };
   scriptSpend?: boolean;
-  forceInputs?: Utxo[];
   changeAddress?: number;
 }
 
@@ -184,17 +194,61 @@ function sortedAssets(map: Map<string, number>): Array<[string, number]> {
   return [...map.entries()].filter(([, q]) => q > 0).sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
 }
 
-/** An output's estimated bytes without tokens or datum, and each token's. */
-const CHANGE_OUTPUT_SIZE = 65;
-const ASSET_SIZE = 44;
+// Bounds of what tx-cbor.ts writes, part by part, in bytes (its heads at their widest for the
+// counts a background transaction has): a transaction's fee is the size fee of its bound, decided
+// before its bytes exist, so a list's totals need no encoding (the bound is some 5 % above the size:
+// a wallet's estimate, never short of the minimum).
+/** An input: [transaction hash, output index]. */
+const INPUT_BOUND = 1 + 34 + 3;
+/** An output without tokens or datum: {0: address (a base address's 57 bytes), 1: lovelace}. */
+const OUTPUT_BOUND = 1 + 1 + 59 + 1 + 9;
+/** A token in an output: its policy's entry at worst (policy id, its map's head, name, quantity). */
+const TOKEN_BOUND = 30 + 3 + 34 + 9;
+/** An inline datum (`d8799f581c…ff`, 34 bytes) and a datum hash, with their keys. */
+const INLINE_DATUM_BOUND = 1 + 1 + 1 + 2 + 2 + 34;
+const DATA_HASH_BOUND = 1 + 1 + 1 + 34;
+/** A key witness: [vkey, signature]. */
+const WITNESS_BOUND = 1 + 34 + 66;
+/** A redeemer [tag, index, data, [mem, steps]], and a spent output's hash-only datum in the witness set. */
+const REDEEMER_BOUND = 1 + 1 + 3 + 3 + 1 + 9 + 9;
+const WITNESS_DATUM_BOUND = 34;
+/** A stake registration, a delegation, a withdrawal (reward account and amount). */
+const REGISTRATION_BOUND = 1 + 1 + 32;
+const DELEGATION_BOUND = 1 + 1 + 32 + 30;
+const WITHDRAWAL_BOUND = 31 + 9;
 
-function txSize(inputs: number, outputs: SimOutput[] | Payment[], extra: { certs: number; withdrawals: number; redeemers: number; mints: number; witnesses: number }): number {
-  let size = 190 + 41 * inputs + extra.certs * 58 + extra.withdrawals * 38 + extra.redeemers * 380 + extra.mints * 44 + extra.witnesses * 102;
-  for (const out of outputs) {
-    size += CHANGE_OUTPUT_SIZE + out.assets.length * ASSET_SIZE;
-    if (out.inlineDatum) size += out.inlineDatum.length / 2 + 4;
-    if (out.dataHash) size += 34;
-  }
+interface SizeParts {
+  inputs: number;
+  /** The outputs' tokens, the change's included. */
+  tokens: number;
+  registrations: number;
+  delegations: number;
+  withdrawals: number;
+  redeemers: number;
+  witnesses: number;
+  validFrom: boolean;
+  validTo: boolean;
+}
+
+/**
+ * An upper bound of a background transaction's size (not a distribution's) with these payments and
+ * a change output: the transaction's and its body's heads, inputs, outputs, fee, validity bounds,
+ * certificates, withdrawals, script data hash, and the witness set (keys, the spent outputs'
+ * datums, redeemers), its validity flag and no auxiliary data.
+ */
+export function txSizeBound(payments: ReadonlyArray<{ inlineDatum?: string | null; dataHash?: string | null }>, p: SizeParts): number {
+  let size = 1 + 1 + (1 + 3) + p.inputs * INPUT_BOUND + (1 + 3) + OUTPUT_BOUND + 1 + 9;
+  for (const o of payments) size += OUTPUT_BOUND + (o.inlineDatum ? INLINE_DATUM_BOUND : o.dataHash ? DATA_HASH_BOUND : 0);
+  // A value with tokens: [lovelace, {…}] (an array's head and the multi-asset map's).
+  size += p.tokens > 0 ? p.tokens * TOKEN_BOUND + (payments.length + 1) * (1 + 3) : 0;
+  if (p.validTo) size += 1 + 9;
+  if (p.validFrom) size += 1 + 9;
+  const certs = p.registrations + p.delegations;
+  if (certs > 0) size += 1 + 3 + p.registrations * REGISTRATION_BOUND + p.delegations * DELEGATION_BOUND;
+  if (p.withdrawals > 0) size += 1 + 3 + p.withdrawals * WITHDRAWAL_BOUND;
+  // The witness set: {0: keys, 4: datums, 5: redeemers}, the validity flag, the null auxiliary data.
+  size += 1 + (1 + 3) + p.witnesses * WITNESS_BOUND + 1 + 1;
+  if (p.redeemers > 0) size += 1 + 34 + (1 + 3) + p.inputs * WITNESS_DATUM_BOUND + (1 + 3) + p.redeemers * REDEEMER_BOUND;
   return size;
 }
 
@@ -202,10 +256,12 @@ const minFee = (size: number): number => MIN_FEE_B + MIN_FEE_A * size;
 
 /**
  * Measures the transaction and sets its size, its fee (the size fee of its real size plus its
- * script fee), what balances the fee (`settle`: the change, or the withdrawal of a distribution)
- * and then its hash, the body encoded once. The fee's own encoding does not change the size (fees
- * are 5-byte integers), so this settles in a step or two.
+ * script fee), what balances the fee (`settle`: the distribution's withdrawal) and then its hash,
+ * the body encoded once. The fee's own encoding does not change the size (fees are 5-byte
+ * integers), so this settles in a step or two.
  */
+const FEE_OF_FINAL_WIDTH = 0x10000;
+
 export function finishTx(encoder: TxEncoder, tx: SimTx, settle: (delta: number) => void, freeOfFee = false): void {
   for (let guard = 0; ; guard++) {
     const size = encoder.size(tx);
@@ -218,6 +274,13 @@ export function finishTx(encoder: TxEncoder, tx: SimTx, settle: (delta: number) 
     settle(fee - tx.fee);
     tx.fee = fee;
   }
+}
+
+/** A transaction whose fee was decided from its size's bound: its size measured, then its hash. */
+function sealTx(encoder: TxEncoder, tx: SimTx): void {
+  tx.size = encoder.size(tx);
+  if (minFee(tx.size) + tx.scriptFee > tx.fee) throw new Error(`background transaction (${tx.height}, ${tx.index}) measures ${tx.size} bytes, above its fee's bound`);
+  tx.hash = encoder.hash(tx);
 }
 
 /**
@@ -265,7 +328,8 @@ export function distributionTx(ctx: SimContext, s: number, rng: Rng): SimTx {
     withdrawals.push({ wallet: FAUCET_WALLET, amount: paidOut });
   }
   const tx: SimTx = {
-    height, index: 0, hash: '', inputs, outputs, fee: 0, scriptFee: 0, deposit: 0, size: 0, witnesses: s === 0 ? 1 : 2 + (mints > 0 ? 1 : 0), withdrawals,
+    // The fee begins at a value of its final width (5 bytes), so it settles in one step.
+    height, index: 0, hash: '', inputs, outputs, fee: s === 0 ? 0 : FEE_OF_FINAL_WIDTH, scriptFee: 0, deposit: 0, size: 0, witnesses: s === 0 ? 1 : 2 + (mints > 0 ? 1 : 0), withdrawals,
     delegations: [], stakeRegistrations: 0, poolUpdates: s === 0 ? world.pools.length : 0, mints, redeemers: 0, invalidBefore: null,
     invalidHereafter: s === 0 ? null : ctx.slotOf(height) + 7200,
   };
@@ -273,15 +337,29 @@ export function distributionTx(ctx: SimContext, s: number, rng: Rng): SimTx {
   return tx;
 }
 
+/** The seed of a segment's blocks' generators (Rng.member, by the block's place in the segment). */
+export const segmentSeed = (key: Uint8Array, segment: number): number[] => Rng.familySeed(key, 'segment-blocks', segment);
+
+/** The generator of a segment's first block, which draws its distribution first. */
+export const distributionRng = (key: Uint8Array, segment: number): Rng => Rng.member(segmentSeed(key, segment), 0);
+
 /** A block whose transactions are being drawn: the rest of them come from its own rng, in order. */
 interface OpenBlock {
   height: number;
   rng: Rng;
+  /** Its transactions (a whole simulation's). */
   txs: SimTx[];
+  /** Its totals so far. */
+  count: number;
+  output: number;
+  fees: number;
   wanted: number;
   /** Steps done: the opening, then each transaction drawn (wanted + 1 in all). */
   made: number;
 }
+
+/** The tokens of an output that holds none: one array for all (no output's tokens are ever changed). */
+const NO_ASSETS = Object.freeze([]) as unknown as Array<[string, number]>;
 
 /** The recipients (in their order) by the kind of wallet a plan sends from, and the script wallets. */
 interface SenderGroups {
@@ -313,19 +391,37 @@ function senderGroups(world: World): SenderGroups {
   return g;
 }
 
+
+/** Each block's background totals of a segment simulated for its sums alone (no transaction made). */
+export interface SegmentSums {
+  index: number;
+  counts: number[];
+  outputs: number[];
+  fees: number[];
+}
+
+/** How many draws a sender is looked for among a group before the group is read whole. */
+const SENDER_DRAWS = 64;
+
 class SegmentSimulator {
   private readonly wallets: WalletState[];
   private readonly world: World;
   private readonly blocks: SimBlock[] = [];
+  private readonly sums: SegmentSums;
   /** The block being simulated, when a step ended inside it. */
   private open: OpenBlock | null = null;
+  private closed = 0;
 
   private readonly groups: SenderGroups;
+  private readonly blockSeed: number[];
 
-  constructor(private readonly ctx: SimContext, private readonly segment: number) {
+  /** `whole`: transactions made (else only each block's totals are, from the same decisions). */
+  constructor(private readonly ctx: SimContext, private readonly segment: number, private readonly whole = true) {
     this.world = ctx.world;
     this.groups = senderGroups(this.world);
-    this.wallets = this.world.wallets.map(() => ({ utxos: [], lovelace: 0, tokens: 0 }));
+    this.wallets = this.world.wallets.map(() => ({ utxos: [], count: 0, lovelace: 0, tokens: new Map() }));
+    this.sums = { index: segment, counts: [], outputs: [], fees: [] };
+    this.blockSeed = segmentSeed(ctx.key, segment);
   }
 
   run(): Segment {
@@ -339,11 +435,10 @@ class SegmentSimulator {
    */
   step(): boolean {
     const first = this.segment * this.ctx.segmentLength;
-    if (this.blocks.length < this.ctx.segmentLength) {
-      const open = this.open ?? (this.open = this.openBlock(first + this.blocks.length));
+    if (this.closed < this.ctx.segmentLength) {
+      const open = this.open ?? (this.open = this.openBlock(first + this.closed));
       if (open.made) {
-        const tx = this.randomTx(open.height, open.txs.length, open.rng);
-        if (tx) open.txs.push(tx);
+        this.randomTx(open);
         open.made++;
       } else open.made = 1;
       if (open.made > open.wanted) {
@@ -351,59 +446,93 @@ class SegmentSimulator {
         this.open = null;
       }
     }
-    return this.blocks.length === this.ctx.segmentLength;
+    return this.closed === this.ctx.segmentLength;
   }
 
   result(): Segment {
     return { index: this.segment, firstHeight: this.segment * this.ctx.segmentLength, blocks: this.blocks };
   }
 
-  /** A block begun: its distribution (the segment's first block) and how many transactions it draws. */
-  private openBlock(height: number): OpenBlock {
-    const rng = Rng.of(this.ctx.key, 'block', height);
-    const txs: SimTx[] = [];
-    if (height === this.segment * this.ctx.segmentLength) txs.push(this.distribution(height, rng));
-    const r = rng.float();
-    const wanted = r < 0.12 ? 0 : r < 0.82 ? rng.int(1, 12) : r < 0.97 ? rng.int(13, 40) : rng.int(41, 90);
-    // made counts the opening as one step, then each drawn transaction.
-    return { height, rng, txs, wanted, made: 0 };
+  /** The totals of each block (a run begun without `whole`). */
+  totals(): SegmentSums {
+    while (!this.step());
+    return this.sums;
   }
 
-  private closeBlock({ height, txs }: OpenBlock): void {
-    let outputLovelace = 0;
-    let fees = 0;
-    let size = 4;
-    for (const tx of txs) {
-      for (const o of tx.outputs) outputLovelace += o.lovelace;
-      fees += tx.fee;
-      size += tx.size;
+  /** A block begun: its distribution (the segment's first block) and how many transactions it draws. */
+  private openBlock(height: number): OpenBlock {
+    const rng = Rng.member(this.blockSeed, height - this.segment * this.ctx.segmentLength);
+    const open: OpenBlock = { height, rng, txs: [], count: 0, output: 0, fees: 0, wanted: 0, made: 0 };
+    if (height === this.segment * this.ctx.segmentLength) this.distribution(open);
+    const r = rng.float();
+    open.wanted = r < 0.12 ? 0 : r < 0.82 ? rng.int(1, 12) : r < 0.97 ? rng.int(13, 40) : rng.int(41, 90);
+    // made counts the opening as one step, then each drawn transaction.
+    return open;
+  }
+
+  private closeBlock({ height, txs, count, output, fees }: OpenBlock): void {
+    this.closed++;
+    if (!this.whole) {
+      this.sums.counts.push(count);
+      this.sums.outputs.push(output);
+      this.sums.fees.push(fees);
+      return;
     }
-    this.blocks.push({ height, txs: txs.slice(), size, outputLovelace, fees });
+    let size = 4;
+    for (const tx of txs) size += tx.size;
+    this.blocks.push({ height, txs: txs.slice(), size, outputLovelace: output, fees });
+  }
+
+  /** A transaction made in the open block: its totals counted, and itself kept when simulating whole. */
+  private made(open: OpenBlock, output: number, fee: number, tx: SimTx | null): void {
+    open.count++;
+    open.output += output;
+    open.fees += fee;
+    if (tx) open.txs.push(tx);
   }
 
   // ---- the faucet distribution opening every segment ----
 
-  private distribution(height: number, rng: Rng): SimTx {
-    const tx = distributionTx(this.ctx, this.segment, rng);
-    if (tx.height !== height) throw new Error('a distribution opens its segment');
-    this.credit(tx);
-    return tx;
+  private distribution(open: OpenBlock): void {
+    const tx = distributionTx(this.ctx, this.segment, open.rng);
+    if (tx.height !== open.height) throw new Error('a distribution opens its segment');
+    tx.outputs.forEach((output, outputIndex) => {
+      const owner = this.world.addresses[output.address]!.wallet;
+      if (owner !== FAUCET_WALLET) this.receive(owner, output.lovelace, output.assets, this.whole ? { txHash: tx.hash, height: tx.height, index: tx.index, outputIndex, output } : null);
+    });
+    let output = 0;
+    for (const o of tx.outputs) output += o.lovelace;
+    this.made(open, output, tx.fee, this.whole ? tx : null);
+  }
+
+  /** An output come to a wallet (the output itself when simulating whole). */
+  private receive(owner: number, lovelace: number, assets: ReadonlyArray<[string, number]>, utxo: Utxo | null): void {
+    const state = this.wallets[owner]!;
+    state.count++;
+    state.lovelace += lovelace;
+    if (assets.length > 0) addAssets(state.tokens, assets);
+    if (utxo) state.utxos.push(utxo);
   }
 
   // ---- ordinary transactions ----
 
   /**
-   * The wallets of a group (in the recipients' order) that hold at least `minLovelace`, and tokens
-   * or three outputs if asked: a plan's possible senders, drawn from at every transaction.
+   * A wallet of a group that holds at least `minLovelace`, and tokens or three outputs if asked: a
+   * few drawn at random first, then one drawn from all that do; null if none does.
    */
-  private eligible(group: readonly number[], minLovelace: number, also: 'tokens' | 'inputs' | null = null): number[] {
-    const out: number[] = [];
-    for (const id of group) {
-      const s = this.wallets[id]!;
-      if (s.lovelace < minLovelace || (also === 'tokens' && s.tokens <= 0) || (also === 'inputs' && s.utxos.length < 3)) continue;
-      out.push(id);
+  private sender(rng: Rng, group: readonly number[], minLovelace: number, also: 'tokens' | 'inputs' | null = null): number | null {
+    for (let i = 0; i < SENDER_DRAWS; i++) {
+      const id = rng.pick(group);
+      if (this.fits(id, minLovelace, also)) return id;
     }
-    return out;
+    const all: number[] = [];
+    for (const id of group) if (this.fits(id, minLovelace, also)) all.push(id);
+    return all.length > 0 ? rng.pick(all) : null;
+  }
+
+  private fits(id: number, minLovelace: number, also: 'tokens' | 'inputs' | null): boolean {
+    const s = this.wallets[id]!;
+    return s.lovelace >= minLovelace && (also !== 'tokens' || s.tokens.size > 0) && (also !== 'inputs' || s.count >= 3);
   }
 
   /** A random address of a random wallet other than the faucet. */
@@ -417,7 +546,8 @@ class SegmentSimulator {
     return Math.max(amount, ADA);
   }
 
-  private randomTx(height: number, index: number, rng: Rng): SimTx | null {
+  private randomTx(open: OpenBlock): void {
+    const rng = open.rng;
     const roll = rng.float();
     const kind =
       roll < 0.46 ? 'payment'
@@ -429,7 +559,7 @@ class SegmentSimulator {
       : roll < 0.93 ? 'withdrawal'
       : 'self';
     const plan = this.plan(kind, rng) ?? this.plan('payment', rng);
-    return plan ? this.build(height, index, plan, rng) : null;
+    if (plan) this.build(open, plan);
   }
 
   private plan(kind: string, rng: Rng): TxPlan | null {
@@ -437,25 +567,23 @@ class SegmentSimulator {
     const groups = this.groups;
     switch (kind) {
       case 'payment': {
-        const senders = this.eligible(groups.key, 5 * ADA);
-        if (senders.length === 0) return null;
-        const sender = rng.pick(senders);
+        const sender = this.sender(rng, groups.key, 5 * ADA);
+        if (sender === null) return null;
         const state = this.wallets[sender]!;
         const payments: Payment[] = [];
         const n = rng.chance(0.6) ? 1 : rng.int(2, 3);
-        for (let i = 0; i < n; i++) payments.push({ address: this.recipientAddress(rng), lovelace: this.amountFrom(rng, state.lovelace, 0.5 / n), assets: [] });
-        if (state.tokens > 0 && rng.chance(0.25)) {
-          const [unit, held] = rng.pick(this.heldAssets(sender));
+        for (let i = 0; i < n; i++) payments.push({ address: this.recipientAddress(rng), lovelace: this.amountFrom(rng, state.lovelace, 0.5 / n), assets: NO_ASSETS });
+        if (state.tokens.size > 0 && rng.chance(0.25)) {
+          const [unit, held] = rng.pick(sortedAssets(state.tokens));
           payments[0]!.assets = [[unit, Math.max(1, Math.floor(held * rng.float()))]];
           payments[0]!.lovelace = Math.max(payments[0]!.lovelace, 1_500_000);
         }
         return { sender, payments };
       }
       case 'asset': {
-        const senders = this.eligible(groups.key, 4 * ADA, 'tokens');
-        if (senders.length === 0) return null;
-        const sender = rng.pick(senders);
-        const held = this.heldAssets(sender);
+        const sender = this.sender(rng, groups.key, 4 * ADA, 'tokens');
+        if (sender === null) return null;
+        const held = sortedAssets(this.wallets[sender]!.tokens);
         const payments: Payment[] = [];
         const n = Math.min(held.length, rng.int(1, 2));
         for (const [unit, qty] of rng.shuffled(held).slice(0, n)) {
@@ -468,159 +596,146 @@ class SegmentSimulator {
         return { sender, payments };
       }
       case 'delegation': {
-        const senders = this.eligible(groups.stake, 5 * ADA);
-        if (senders.length === 0) return null;
+        const sender = this.sender(rng, groups.stake, 5 * ADA);
+        if (sender === null) return null;
         // A world stake key stays with its home pool, whose stake it is part of (stake.ts): it re-delegates to it.
-        const sender = rng.pick(senders);
         return { sender, payments: [], delegation: { pool: homePoolIndex(sender, world.pools.length), register: rng.chance(0.25) } };
       }
       case 'batch': {
-        const senders = this.eligible(groups.key, 2_000 * ADA);
-        if (senders.length === 0) return null;
-        const sender = rng.pick(senders);
+        const sender = this.sender(rng, groups.key, 2_000 * ADA);
+        if (sender === null) return null;
         const balance = this.wallets[sender]!.lovelace;
         const payments: Payment[] = [];
         const n = rng.int(8, 40);
         for (let i = 0; i < n; i++) {
-          payments.push({ address: this.recipientAddress(rng), lovelace: Math.max(ADA, Math.floor(rng.logUniform(2 * ADA, balance / (2 * n)))), assets: [] });
+          payments.push({ address: this.recipientAddress(rng), lovelace: Math.max(ADA, Math.floor(rng.logUniform(2 * ADA, balance / (2 * n)))), assets: NO_ASSETS });
         }
         return { sender, payments };
       }
       case 'consolidation': {
-        const senders = this.eligible(groups.key, 3 * ADA, 'inputs');
-        if (senders.length === 0) return null;
-        const sender = rng.pick(senders);
-        const utxos = rng.shuffled(this.wallets[sender]!.utxos).slice(0, rng.int(3, 12));
-        return { sender, payments: [], forceInputs: utxos, changeAddress: rng.pick(world.wallets[sender]!.addresses) };
+        // Three outputs or more gathered into one at an address of the wallet's.
+        const sender = this.sender(rng, groups.key, 3 * ADA, 'inputs');
+        if (sender === null) return null;
+        return { sender, payments: [], changeAddress: rng.pick(world.wallets[sender]!.addresses) };
       }
       case 'script': {
         if (rng.chance(0.5)) {
-          const senders = this.eligible(groups.script, 3 * ADA);
-          if (senders.length > 0) {
-            const sender = rng.pick(senders);
-            const payments: Payment[] = [{ address: this.recipientAddress(rng), lovelace: this.amountFrom(rng, this.wallets[sender]!.lovelace, 0.5), assets: [] }];
+          const sender = this.sender(rng, groups.script, 3 * ADA);
+          if (sender !== null) {
+            const payments: Payment[] = [{ address: this.recipientAddress(rng), lovelace: this.amountFrom(rng, this.wallets[sender]!.lovelace, 0.5), assets: NO_ASSETS }];
             return { sender, payments, scriptSpend: true };
           }
         }
-        const senders = this.eligible(groups.key, 5 * ADA);
-        if (senders.length === 0) return null;
-        const sender = rng.pick(senders);
-        const scripts = groups.scriptWallets;
+        const sender = this.sender(rng, groups.key, 5 * ADA);
+        if (sender === null) return null;
         const inline = rng.chance(0.5);
-        const datum = `d8799f581c${toHex(deriveBytes(this.ctx.key, 28, 'datum', this.segment, rng.u32()))}ff`;
+        // The datum's bytes only when the transaction is made: its length is all a total needs.
+        const nonce = rng.u32();
+        const datum = this.whole ? `d8799f581c${toHex(deriveBytes(this.ctx.key, 28, 'datum', this.segment, nonce))}ff` : INLINE_DATUM_PLACE;
         return {
           sender,
           payments: [{
-            address: rng.pick(rng.pick(scripts).addresses),
+            address: rng.pick(rng.pick(groups.scriptWallets).addresses),
             lovelace: Math.max(2 * ADA, this.amountFrom(rng, this.wallets[sender]!.lovelace, 0.4)),
-            assets: [],
+            assets: NO_ASSETS,
             inlineDatum: inline ? datum : null,
-            dataHash: inline ? null : toHex(blake2b256(fromHex(datum)!)),
+            dataHash: inline ? null : this.whole ? toHex(blake2b256(fromHex(datum)!)) : INLINE_DATUM_PLACE,
             ...(inline ? {} : { datum }),
           }],
         };
       }
       case 'withdrawal': {
-        const senders = this.eligible(groups.stake, 2 * ADA);
-        if (senders.length === 0) return null;
-        const sender = rng.pick(senders);
+        const sender = this.sender(rng, groups.stake, 2 * ADA);
+        if (sender === null) return null;
         return {
           sender,
-          payments: [{ address: this.recipientAddress(rng), lovelace: this.amountFrom(rng, this.wallets[sender]!.lovelace, 0.3), assets: [] }],
+          payments: [{ address: this.recipientAddress(rng), lovelace: this.amountFrom(rng, this.wallets[sender]!.lovelace, 0.3), assets: NO_ASSETS }],
           withdrawal: Math.round(rng.logUniform(1, 400) * ADA),
         };
       }
       case 'self': {
-        const senders = this.eligible(groups.stakeSeveral, 10 * ADA);
-        if (senders.length === 0) return null;
-        const sender = rng.pick(senders);
+        const sender = this.sender(rng, groups.stakeSeveral, 10 * ADA);
+        if (sender === null) return null;
         const own = world.wallets[sender]!.addresses;
         const targets = rng.shuffled(own).slice(0, Math.min(own.length, rng.int(2, 3)));
         const balance = this.wallets[sender]!.lovelace;
-        return { sender, payments: targets.map((address) => ({ address, lovelace: this.amountFrom(rng, balance, 0.25), assets: [] })) };
+        return { sender, payments: targets.map((address) => ({ address, lovelace: this.amountFrom(rng, balance, 0.25), assets: NO_ASSETS })) };
       }
       default:
         return null;
     }
   }
 
-  private heldAssets(wallet: number): Array<[string, number]> {
-    const total = new Map<string, number>();
-    for (const u of this.wallets[wallet]!.utxos) addAssets(total, u.output.assets);
-    return sortedAssets(total);
-  }
-
-  private build(height: number, index: number, plan: TxPlan, rng: Rng): SimTx | null {
+  /**
+   * The plan made a transaction, if the sender's outputs pay for it: it spends every output the
+   * sender holds (tokens included), pays the plan's payments and returns the rest to the sender in
+   * one change output; its fee is the size fee of the bound of its size (plus a script spend's fee
+   * for its redeemers), decided before its bytes. Refused (null) when the change would fall short of
+   * its minimum.
+   */
+  private build(open: OpenBlock, plan: TxPlan): void {
+    const { height, rng } = open;
     const world = this.world;
     const state = this.wallets[plan.sender]!;
-    const selected: Utxo[] = [...(plan.forceInputs ?? [])];
-    const chosen = new Set(selected);
-    const candidates = rng.shuffled(chosen.size > 0 ? state.utxos.filter((u) => !chosen.has(u)) : state.utxos);
-    let inLovelace = 0;
-    for (const u of selected) inLovelace += u.output.lovelace;
-    /** Bumped whenever an input with tokens is taken: the change's tokens follow. */
-    let tokensTaken = 0;
-    const take = (u: Utxo): void => {
-      selected.push(u);
-      chosen.add(u);
-      inLovelace += u.output.lovelace;
-      if (u.output.assets.length > 0) tokensTaken++;
-    };
-
-    const needAssets = new Map<string, number>();
-    for (const p of plan.payments) addAssets(needAssets, p.assets);
-    const have = new Map<string, number>();
-    for (const u of selected) addAssets(have, u.output.assets);
-    for (const [unit, need] of needAssets) {
-      for (const u of candidates) {
-        if ((have.get(unit) ?? 0) >= need) break;
-        if (chosen.has(u) || !u.output.assets.some(([x]) => x === unit)) continue;
-        take(u);
-        addAssets(have, u.output.assets);
-      }
-      if ((have.get(unit) ?? 0) < need) return null;
+    const { payments } = plan;
+    // The change's tokens: what the sender holds less what it pays (taken from its own in place,
+    // and given back if the transaction is refused).
+    const held = state.tokens;
+    let changeAssets = NO_ASSETS;
+    let tokens = 0;
+    let paid = 0;
+    for (const p of payments) {
+      paid += p.lovelace;
+      tokens += p.assets.length;
+    }
+    if (held.size > 0) {
+      for (const p of payments) addAssets(held, p.assets, -1);
+      changeAssets = sortedAssets(held);
+      tokens += changeAssets.length;
     }
 
     const withdrawal = plan.withdrawal ?? 0;
     const deposit = plan.delegation?.register ? STAKE_KEY_DEPOSIT : 0;
-    const certs = plan.delegation ? (plan.delegation.register ? 2 : 1) : 0;
-    const paid = plan.payments.reduce((n, p) => n + p.lovelace, 0);
     const scriptExtra = plan.scriptSpend ? rng.int(150_000, 600_000) : 0;
-    const witnesses = 1 + (withdrawal > 0 || certs > 0 ? 1 : 0);
+    const witnesses = 1 + (withdrawal > 0 || plan.delegation ? 1 : 0);
+    const redeemers = plan.scriptSpend ? state.count : 0;
+    const invalidBefore = rng.chance(0.1) ? Math.max(0, this.ctx.slotOf(height) - rng.int(60, 600)) : null;
+    const invalidHereafter = rng.chance(0.92) ? this.ctx.slotOf(height) + rng.int(1800, 10_800) : null;
+    const changeAddress = plan.changeAddress ?? rng.pick(world.wallets[plan.sender]!.addresses);
 
-    let fee = 0;
-    let size = 0;
-    let changeLovelace = 0;
-    let changeAssets: Array<[string, number]> = [];
-    let changeOf = -1;
-    const needs = [...needAssets.entries()];
-    // The estimate's parts that no input changes: the payments and the certificates; each input adds
-    // its own bytes (and a script spend's redeemer), the change output its tokens'.
-    const fixedSize = txSize(0, plan.payments, { certs, withdrawals: withdrawal > 0 ? 1 : 0, redeemers: 0, mints: 0, witnesses });
-    let next = 0;
-    for (let guard = 0; ; guard++) {
-      if (changeOf !== tokensTaken) {
-        const leftover = new Map(have);
-        addAssets(leftover, needs, -1);
-        changeAssets = sortedAssets(leftover);
-        changeOf = tokensTaken;
-      }
-      const redeemers = plan.scriptSpend ? selected.length : 0;
-      size = fixedSize + 41 * selected.length + 380 * redeemers + CHANGE_OUTPUT_SIZE + changeAssets.length * ASSET_SIZE;
-      fee = minFee(size) + (redeemers > 0 ? scriptExtra * redeemers : 0);
-      changeLovelace = inLovelace + withdrawal - paid - fee - deposit;
-      const minChange = ADA + changeAssets.length * 150_000;
-      if (selected.length > 0 && changeLovelace >= minChange) break;
-      while (next < candidates.length && chosen.has(candidates[next]!)) next++;
-      if (next === candidates.length || guard > 60) return null;
-      const u = candidates[next]!;
-      take(u);
-      addAssets(have, u.output.assets);
+    const bound = txSizeBound(payments, {
+      inputs: state.count,
+      tokens,
+      registrations: plan.delegation?.register ? 1 : 0,
+      delegations: plan.delegation ? 1 : 0,
+      withdrawals: withdrawal > 0 ? 1 : 0,
+      redeemers,
+      witnesses,
+      validFrom: invalidBefore !== null,
+      validTo: invalidHereafter !== null,
+    });
+    const fee = minFee(bound) + scriptExtra * redeemers;
+    const changeLovelace = state.lovelace + withdrawal - paid - fee - deposit;
+    if (changeLovelace < ADA + changeAssets.length * 150_000) {
+      if (changeAssets.length > 0 || tokens > 0) for (const p of payments) addAssets(held, p.assets);
+      return;
     }
+
+    const spent = state.utxos;
+    state.utxos = [];
+    // The change is the sender's one output, its tokens what it holds already (paid ones taken).
+    state.count = 1;
+    state.lovelace = changeLovelace;
+    if (!this.whole) {
+      for (const p of payments) this.receive(world.addresses[p.address]!.wallet, p.lovelace, p.assets, null);
+      this.made(open, paid + changeLovelace, fee, null);
+      return;
+    }
+    const outputs: Payment[] = payments.concat([{ address: changeAddress, lovelace: changeLovelace, assets: changeAssets }]);
 
     // Arrays a segment keeps are made at their length (concat, slice): one grown by a push keeps
     // room for sixteen more elements, a good part of a segment's memory.
-    const paidOutputs: SimOutput[] = plan.payments.map((p) => ({
+    const made: SimOutput[] = outputs.map((p) => ({
       address: p.address,
       lovelace: p.lovelace,
       assets: p.assets,
@@ -629,64 +744,38 @@ class SegmentSimulator {
       ...(p.datum ? { datum: p.datum } : {}),
       consumedBy: null,
     }));
-    const senderWallet = world.wallets[plan.sender]!;
-    const outputs = paidOutputs.concat([{
-      address: plan.changeAddress ?? rng.pick(senderWallet.addresses),
-      lovelace: changeLovelace,
-      assets: changeAssets,
-      dataHash: null,
-      inlineDatum: null,
-      consumedBy: null,
-    }]);
-
-    const slot = this.ctx.slotOf(height);
-    const redeemerCount = plan.scriptSpend ? selected.length : 0;
+    const index = open.txs.length;
     const tx: SimTx = {
       height,
       index,
       hash: '',
-      inputs: selected.map((u) => ({ txHash: u.txHash, height: u.height, index: u.index, outputIndex: u.outputIndex, output: u.output })),
-      outputs,
+      inputs: spent.map((u) => ({ txHash: u.txHash, height: u.height, index: u.index, outputIndex: u.outputIndex, output: u.output })),
+      outputs: made,
       fee,
-      scriptFee: scriptExtra * redeemerCount,
+      scriptFee: scriptExtra * redeemers,
       deposit,
-      size,
+      size: 0,
       witnesses,
       withdrawals: withdrawal > 0 ? [{ wallet: plan.sender, amount: withdrawal }] : [],
       delegations: plan.delegation ? [{ wallet: plan.sender, pool: plan.delegation.pool }] : [],
       stakeRegistrations: plan.delegation?.register ? 1 : 0,
       poolUpdates: 0,
       mints: 0,
-      redeemers: redeemerCount,
-      invalidBefore: rng.chance(0.1) ? Math.max(0, slot - rng.int(60, 600)) : null,
-      invalidHereafter: rng.chance(0.92) ? slot + rng.int(1800, 10_800) : null,
+      redeemers,
+      invalidBefore,
+      invalidHereafter,
     };
-    const change = outputs[outputs.length - 1]!;
-    finishTx(this.ctx.encoder, tx, (delta) => (change.lovelace -= delta));
-    for (const u of selected) u.output.consumedBy = { height, index };
-    state.utxos = state.utxos.filter((u) => !chosen.has(u));
-    state.lovelace = 0;
-    state.tokens = 0;
-    for (const u of state.utxos) {
-      state.lovelace += u.output.lovelace;
-      state.tokens += u.output.assets.length;
-    }
-    this.credit(tx);
-    return tx;
-  }
-
-  /** Adds a transaction's outputs to their owners' spendable outputs (the faucet reserve excluded). */
-  private credit(tx: SimTx): void {
-    tx.outputs.forEach((output, outputIndex) => {
-      const owner = this.world.addresses[output.address]!.wallet;
-      if (owner === FAUCET_WALLET) return;
-      const state = this.wallets[owner]!;
-      state.utxos.push({ txHash: tx.hash, height: tx.height, index: tx.index, outputIndex, output });
-      state.lovelace += output.lovelace;
-      state.tokens += output.assets.length;
-    });
+    sealTx(this.ctx.encoder, tx);
+    for (const u of spent) u.output.consumedBy = { height, index };
+    const change = made.length - 1;
+    for (let i = 0; i < change; i++) this.receive(world.addresses[made[i]!.address]!.wallet, made[i]!.lovelace, made[i]!.assets, { txHash: tx.hash, height, index, outputIndex: i, output: made[i]! });
+    state.utxos.push({ txHash: tx.hash, height, index, outputIndex: change, output: made[change]! });
+    this.made(open, paid + changeLovelace, fee, tx);
   }
 }
+
+/** What stands for a datum and its hash in a plan whose transaction is not made (their lengths count, not their bytes). */
+const INLINE_DATUM_PLACE = 'x';
 
 export function simulateSegment(ctx: SimContext, segment: number): Segment {
   return new SegmentSimulator(ctx, segment).run();
@@ -701,6 +790,15 @@ export interface SegmentRun {
 
 export function segmentRun(ctx: SimContext, segment: number): SegmentRun {
   return new SegmentSimulator(ctx, segment);
+}
+
+/**
+ * Each block's background totals of segment `segment` (transaction count, output, fees), from the
+ * same decisions as the segment simulated whole but with no transaction made, encoded or hashed
+ * (its distribution but measured): what an epoch's sums need, in a small part of the time.
+ */
+export function segmentSums(ctx: SimContext, segment: number): SegmentSums {
+  return new SegmentSimulator(ctx, segment, false).totals();
 }
 
 /** The segment's address index, built once. */

@@ -4,7 +4,7 @@
 // hundred sums and a page of a hundred blocks the blocks of two or three segments. Nothing in them
 // is known without simulating a segment (a block's fees follow from its transactions' sizes), so
 // the chain's prepare() sums the segments ahead of the reads, in time slices (chain.ts).
-import type { BlockTotals, SimBlock } from './simulate';
+import type { BlockTotals, SegmentSums, SimBlock } from './simulate';
 
 /** The background totals of an epoch's blocks: every block of it summed. */
 export interface EpochTotals {
@@ -113,12 +113,29 @@ export class TotalsIndex {
     }
     if (this.summed(segment)) return;
     this.sumIntoEpochs(segment * this.segmentLength, t);
+    this.markSummed(segment);
+  }
+
+  private markSummed(segment: number): void {
     if (this.summedBits.length <= segment >> 3) {
       const bits = new Uint8Array(Math.max((segment >> 3) + 1, this.summedBits.length * 2, 64));
       bits.set(this.summedBits);
       this.summedBits = bits;
     }
     this.summedBits[segment >> 3]! |= 1 << (segment & 7);
+  }
+
+  /** A segment's blocks' sums without their sizes (segmentSums): summed into their epochs, not kept per block. */
+  addSums(segment: number, sums: SegmentSums): void {
+    if (this.summed(segment)) return;
+    const blocks = sums.counts.length;
+    const money = new Float64Array(blocks * 2);
+    for (let i = 0; i < blocks; i++) {
+      money[2 * i] = sums.outputs[i]!;
+      money[2 * i + 1] = sums.fees[i]!;
+    }
+    this.sumIntoEpochs(segment * this.segmentLength, { money, sizes: new Uint32Array(0), counts: Uint8Array.from(sums.counts) });
+    this.markSummed(segment);
   }
 
   /** Marks the kept totals of a segment as just read (the least recently read go first). */

@@ -11,13 +11,13 @@
 // signature is derived from the chain key (a signature check fails, as nobody can sign for them).
 import * as CSL from '@emurgo/cardano-serialization-lib-nodejs';
 import { blake2b256 } from '../../../shared/cardano/blake2b';
-import { decodeBech32, fromHex, toHex } from '../../../shared/cardano/bech32';
-import { Rng, deriveBytes, deriveFloat } from './rng';
+import { decodeBech32, decodeBech32Fast, fromHex, toHex } from '../../../shared/cardano/bech32';
+import { deriveBytes, deriveFloat } from './rng';
 import { costModels } from './plutus';
 import { backgroundUnits } from './txs';
 import type { Protocol } from './protocol';
 import type { PoolBook } from './pools';
-import { distributionTx, isDistributionAt, type SimContext, type SimOutput, type SimTx, type TxEncoder } from './simulate';
+import { distributionRng, distributionTx, isDistributionAt, type SimContext, type SimOutput, type SimTx, type TxEncoder } from './simulate';
 import type { World } from './world';
 
 /** A growable CBOR writer (definite lengths, smallest heads: what the ledger's own encoders emit). */
@@ -243,7 +243,11 @@ export class TxCbor implements TxEncoder {
 
   private address(index: number): Uint8Array {
     let b = this.addressBytes.get(index);
-    if (!b) this.addressBytes.set(index, (b = decodeBech32(this.o.world.addresses[index]!.bech32)!.bytes));
+    if (!b) {
+      const text = this.o.world.addresses[index]!.bech32;
+      b = decodeBech32Fast(text, text.startsWith('addr_test') ? 'addr_test' : 'addr') ?? decodeBech32(text)!.bytes;
+      this.addressBytes.set(index, b);
+    }
     return b;
   }
 
@@ -528,6 +532,36 @@ export class TxCbor implements TxEncoder {
   }
 }
 
+/**
+ * A metadata map's CBOR from JSON, as CSL's encode_json_str_to_metadatum with the NoConversions
+ * schema encodes each metadatum (objects as maps, keys sorted, arrays as lists, strings as
+ * text, whole numbers as integers) without a round trip through CSL: the world's oracle metadata,
+ * which every distribution carries and a segment's sums measure.
+ */
+export function jsonMetadataCbor(entries: ReadonlyArray<{ label: string; json: unknown }>): Uint8Array {
+  const w = new Writer(256).map(entries.length);
+  for (const e of entries) writeJsonMetadatum(w.uint(Number(e.label)), e.json);
+  return w.done();
+}
+
+function writeJsonMetadatum(w: Writer, json: unknown): void {
+  if (typeof json === 'string') {
+    if (Buffer.byteLength(json) > 64) throw new Error('a metadata text holds at most 64 bytes');
+    w.text(json);
+  } else if (typeof json === 'number' && Number.isSafeInteger(json)) {
+    if (json >= 0) w.uint(json);
+    else w.head(1, -1 - json);
+  } else if (Array.isArray(json)) {
+    w.array(json.length);
+    for (const item of json) writeJsonMetadatum(w, item);
+  } else if (json !== null && typeof json === 'object') {
+    // CSL reads a JSON object into a sorted map: its keys in order.
+    const entries = Object.entries(json).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    w.map(entries.length);
+    for (const [k, v] of entries) writeJsonMetadatum(w.text(k), v);
+  } else throw new Error(`no metadatum for ${JSON.stringify(json)}`);
+}
+
 /** A metadata map's CBOR from metadatums already encoded: {label: metadatum}. */
 export function metadataCbor(entries: ReadonlyArray<{ label: string; cbor: string }>): Uint8Array {
   const w = new Writer().map(entries.length);
@@ -571,7 +605,7 @@ export function backgroundContext(o: BackgroundOptions): SimContext & { cbor: Tx
       let hash = hashes.get(segment);
       if (hash === undefined) {
         const key = keyOf(segment);
-        const tx = distributionTx({ ...context, key }, segment, Rng.of(key, 'block', segment * o.segmentLength));
+        const tx = distributionTx({ ...context, key }, segment, distributionRng(key, segment));
         hash = tx.hash;
         hashes.set(segment, hash);
         if (hashes.size > DISTRIBUTIONS_KEPT) hashes.delete(hashes.keys().next().value!);

@@ -33,7 +33,10 @@ export function epochPaths(ctx: ChainContext, pools: PoolModel): EpochQueries {
   let openSums: { epoch: number; upTo: number; txCount: number; output: bigint; fees: bigint } | undefined;
   const sumsOf = (epoch: number, last: number): { txCount: number; output: bigint; fees: bigint } => {
     const first = epoch * blocksPerEpoch;
-    const indexed = last === first + blocksPerEpoch - 1 ? epochTotals(epoch) : null;
+    const closed = last === first + blocksPerEpoch - 1;
+    // A closed epoch's sums, made from its segments' decisions if no read made them yet.
+    if (closed && !epochTotals(epoch)) ctx.awaitTotals(first, last, false);
+    const indexed = closed ? epochTotals(epoch) : null;
     if (indexed) {
       const sums = { ...indexed };
       for (let h = first; h <= last; h++) {

@@ -2,15 +2,17 @@
 // by prepare() (server/sandbox/chain/totals.ts): the pages read from them answer what a chain that
 // simulates their blocks on the read answers, live transactions included, and a first read of a
 // deep page costs the server thread little CPU once they are summed (walk/busy.ts: its own CPU
-// time, which other processes holding the cores do not lengthen), where without them it simulates
-// the segments of a hundred epochs. A shared chain's sweep worker (sweep.ts) does that summing in
-// another thread from the start: a cold chain's deep pages wait for it rather than simulate, and any
-// background transaction is found by hash through its index, again after a restart from its chunks.
+// time, which other processes holding the cores do not lengthen). An epoch's sums need no
+// transaction made (segmentSums), so a cold page of a hundred epochs makes its own; a page of blocks
+// reads their sizes too. A shared chain's sweep worker (sweep.ts) makes every segment in another
+// thread from the start: a cold chain's deep pages of blocks wait for it rather than simulate, and
+// any background transaction is found by hash through its index, again after a restart from its chunks.
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { SandboxChain } from '../../../../../server/sandbox/chain/index';
+import { createDevnet, memoryLedgerStore, newDevnetState, type SandboxChain } from '../../../../../server/sandbox/chain/index';
+import { segmentSumsOf, sweptSegmentOf } from '../../../../../server/sandbox/chain/chain';
 import { sliced } from '../../../../../server/sandbox/chain/budget';
 import { serve, testChain } from './support';
 import { threadCpuMs } from './walk/busy';
@@ -29,6 +31,53 @@ const cpuOf = <T>(read: () => T): { value: T; ms: number } => {
   const value = read();
   return { value, ms: threadCpuMs() - t0 };
 };
+
+describe('an epoch\'s sums from the segments\' decisions alone', () => {
+  /** Each block's totals of segment s, made from its decisions (segmentSums) and from its transactions made whole. */
+  const both = (chain: SandboxChain, s: number) => {
+    const whole = sweptSegmentOf(chain, s).blocks;
+    return { sums: segmentSumsOf(chain, s), whole: { index: s, counts: whole.map((b) => b.txs.length), outputs: whole.map((b) => b.outputLovelace), fees: whole.map((b) => b.fees) } };
+  };
+
+  it('are the blocks\' totals of the transactions made, on every network, the genesis segment included', () => {
+    for (const network of ['mainnet', 'preprod', 'preview'] as const) {
+      const { chain } = testChain({ network });
+      for (const s of [0, 1, 2, 7, 901, 20_001]) {
+        const { sums, whole } = both(chain, s);
+        expect(sums, `${network} segment ${s}`).toEqual(whole);
+        expect(whole.counts.reduce((n, c) => n + c, 0), `${network} segment ${s}`).toBeGreaterThan(300);
+      }
+    }
+  });
+
+  it('are a devnet\'s, with the blocks above a rollback\'s fork emptied', async () => {
+    const now = { t: Date.UTC(2026, 10, 2, 9) };
+    const store = memoryLedgerStore();
+    const first = createDevnet({ id: 'p1', state: newDevnetState({ now: now.t, seed: 'sums' }), store, now: () => now.t });
+    await first.chain.ready();
+    // The fork at 670, inside a segment (660–719) and inside epoch 1 (600–1199), which then closes.
+    now.t += 700 * first.chain.params.blockIntervalMs;
+    await first.control.rollback(30, 'drop');
+    now.t += 600 * first.chain.params.blockIntervalMs;
+    // Built again from its state (as after a restart), nothing of it simulated yet.
+    const { chain } = createDevnet({ id: 'p1', state: first.control.state(), store, now: () => now.t });
+    await chain.ready();
+    // Every closed epoch's sums, the fork's included, are its blocks' as the chain answers them.
+    const { blocksPerEpoch } = chain.params;
+    const last = chain.epochOfHeight(chain.tipHeight()) - 1;
+    expect(last).toBe(1);
+    // The epochs read first, from their segments' decisions, then their blocks.
+    const epochs = Array.from({ length: last + 1 }, (_, e) => chain.epoch(e)!);
+    expect(chain.blockAt(680)!.tx_count).toBe(0);
+    for (let e = 0; e <= last; e++) {
+      const blocks = Array.from({ length: blocksPerEpoch }, (_, i) => chain.blockAt(e * blocksPerEpoch + i)!);
+      const epoch = epochs[e]!;
+      expect(epoch.tx_count, `epoch ${e}`).toBe(blocks.reduce((n, b) => n + b.tx_count, 0));
+      expect(BigInt(epoch.fees!), `epoch ${e}`).toBe(blocks.reduce((n, b) => n + BigInt(b.fees ?? 0), 0n));
+      expect(BigInt(epoch.output!), `epoch ${e}`).toBe(blocks.reduce((n, b) => n + BigInt(b.output ?? 0), 0n));
+    }
+  });
+});
 
 describe('the lists\' totals summed ahead', () => {
   it('answer the pages of epochs and blocks as the blocks simulated on the read do, live transactions included', async () => {
@@ -85,31 +134,32 @@ describe('the lists\' totals summed ahead', () => {
       expect(value, name).toHaveLength(100);
       expect(ms, `${name}: ${ms.toFixed(1)} ms of CPU`).toBeLessThan(PAGE_CPU_MS);
     }
-    // Without them, the same first read simulates the segments of a hundred epochs.
-    const cold = chainOf().chain;
-    expect(cpuOf(() => cold.epochNext(0, { count: 100, page: 1, order: 'asc' })).ms).toBeGreaterThan(PAGE_CPU_MS);
   }, 120_000);
 
   it('are summed a few slices a prepare() once a list has read the history, and not at all before', async () => {
     const { chain } = chainOf();
-    const epochCpu = (e: number): number => cpuOf(() => chain.epoch(e)).ms;
+    const lastEpoch = chain.epochOfHeight(chain.tipHeight());
+    // A page of twenty epochs read and timed: ten segments summed from their decisions (several
+    // milliseconds of CPU), or read from their sums (a fraction of one).
+    const pageCpu = (from: number): number => cpuOf(() => chain.epochNext(from, { count: 20, page: 1, order: 'asc' })).ms;
     for (let i = 0; i < 30; i++) await chain.prepare();
-    // Nothing read yet: an epoch of the history still costs its segment's simulation.
-    expect(epochCpu(50)).toBeGreaterThan(5);
-    // That read the history: each prepare() now sums a few slices of it, newest first, while epochs
-    // read here from the oldest up sum their own; where the two meet an epoch costs nothing to read.
-    let e = 2;
+    // Nothing read yet: the history's epochs are not summed ahead.
+    pageCpu(lastEpoch - 60);
+    expect(pageCpu(20)).toBeGreaterThan(1);
+    // That read the history: each prepare() now sums a few slices of it, newest first, until none
+    // is left; then pages never read before read their sums.
     let calls = 0;
-    for (; calls < 1_000; calls++) {
+    for (; calls < 100; calls++) {
       const t0 = threadCpuMs();
       await chain.prepare();
-      // A few slices of about 10 ms (each may end a transaction late).
-      expect(threadCpuMs() - t0).toBeLessThan(200);
-      if (calls % 4 === 3 && epochCpu((e += 2)) < 2) break;
+      const ms = threadCpuMs() - t0;
+      // A few slices of about 10 ms (each may end a segment late).
+      expect(ms).toBeLessThan(200);
+      if (ms < 2) break;
     }
-    expect(calls).toBeGreaterThan(3);
-    expect(calls).toBeLessThan(1_000);
-    expect(e).toBeLessThan(chain.epochOfHeight(chain.tipHeight()) - 10);
+    expect(calls).toBeLessThan(100);
+    // Seventy of these hundred epochs were never read (thirty-five segments: 20 ms of CPU or more to sum).
+    expect(cpuOf(() => chain.epochNext(30, { count: 100, page: 1, order: 'asc' })).ms).toBeLessThan(PAGE_CPU_MS / 5);
   }, 120_000);
 });
 
@@ -141,13 +191,20 @@ describe('a shared chain\'s sweep worker', () => {
     ['/governance/committee/votes page 4', (c) => c.governance().committeeVotes({ count: 100, page: 4, order: 'asc' })],
   ];
 
-  it('answers a cold chain\'s deep pages from the worker, in little of the server thread\'s CPU, as a chain simulating them does', async () => {
-    // Read at once, before the sweep reached them: the pages wait for the segments they need.
+  it('answers a cold chain\'s deep pages in little of the server thread\'s CPU, as a chain simulating them does', async () => {
+    // Read at once, before the sweep reached them: the pages of blocks wait for the worker to make
+    // the segments they need, the pages of epochs sum theirs from the segments' decisions here (the
+    // answers expected are read first, so the code that sums runs compiled, as in a server that has
+    // answered for a while).
     const { chain } = swept();
-    for (const [name, read] of deepPages.slice(0, 2)) {
+    const expected = deepPages.slice(0, 4).map(([, read]) => read(plain));
+    for (const [i, [name, read]] of deepPages.slice(0, 4).entries()) {
       const { value, ms } = await slicedCpu(() => read(chain));
-      expect(value, name).toEqual(read(plain));
-      expect(ms, `${name}: ${ms.toFixed(1)} ms of CPU`).toBeLessThan(PAGE_CPU_MS);
+      expect(value, name).toEqual(expected[i]);
+      // A page of blocks costs this thread nothing while it waits; a page of epochs sums fifty
+      // segments here, some 30 ms on a quiet 2-core VM (npm run bench:sandbox judges the target):
+      // under the suite's parallel files a thread's CPU time stretches, so it gets twice the room.
+      expect(ms, `${name}: ${ms.toFixed(1)} ms of CPU`).toBeLessThan(name.startsWith('/epochs') ? 2 * PAGE_CPU_MS : PAGE_CPU_MS);
     }
     // Once the sweep has had its chance, every deep page reads what it left; the server thread did
     // not simulate the history for it (some 75 segments: over a second of CPU).
