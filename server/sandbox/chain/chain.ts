@@ -168,7 +168,7 @@ interface PartialSegments {
  * content depends on the blocks before it alone, and the spends of its outputs that an answer may
  * show are the tip's and those before it, so the answers are those of the whole segment.
  */
-function segmentCache(start: (index: number) => SegmentRun, finish: (made: Segment) => Segment, totalsOnly: TotalsOnly & { tip: () => number }, cacheSegments: number, segmentLength: number, firstKept: () => number, totals: TotalsIndex, partial?: PartialSegments, sweep?: { client: SweepClient; tip: () => number } | null) {
+function segmentCache(start: (index: number) => SegmentRun, finish: (made: Segment) => Segment, totalsOnly: TotalsOnly & { tip: () => number }, cacheSegments: number, segmentLength: number, firstKept: () => number, totals: TotalsIndex, partial?: PartialSegments) {
   const segments = new Map<number, Segment>();
   // Segments half simulated by a sliced answer whose slice ended (budget.ts), or through the tip
   // only: the next slice, or the next block's answer, goes on from there.
@@ -244,25 +244,15 @@ function segmentCache(start: (index: number) => SegmentRun, finish: (made: Segme
       const b = simBlock(height);
       return { txCount: b.txs.length, size: b.size, outputLovelace: b.outputLovelace, fees: b.fees };
     }
-    // With a sweep worker (sweep.ts) another thread simulates it: a sliced answer waits for its
-    // totals, which cost this thread nothing meanwhile (the address window's too: prepare() builds
-    // those segments here in slices for the address answers, a list need not).
-    if (!segments.has(s) && sweep?.client.alive && inSlice()) throw new Awaiting(sweep.client.need([s], sweep.tip()));
-    // The address window's segments are cached as ever: every address answer reads them.
+    // Its transactions measured here (some 3.5 ms a segment, in slices), not hashed: a page of a
+    // hundred blocks does it for two or three segments. The address window's segments are cached
+    // as ever: every address answer reads them.
     const cached = segments.get(s) ?? (s >= firstKept() ? segment(s) : null);
     // A segment of history simulated for a list: from now on prepare() sums the others ahead.
     if (!cached) historyRead = true;
     totals.add(s, (cached ?? simulateOnce(s)).blocks, true);
     return totals.block(height)!;
   };
-  /**
-   * The totals a page of blocks (`perBlock`) or of epochs will read between two heights, for the
-   * closed segments (the tip's, still open, is read block by block). An epoch's sums are made here,
-   * from the segments' decisions alone (segmentSums: under a millisecond a segment, a unit of sliced
-   * work each). A page of blocks reads its blocks' sizes too, which need their transactions made:
-   * with a sweep worker, inside a sliced answer, those are asked of the worker at once, so the page
-   * waits for them once rather than segment by segment.
-   */
   const { sums, tip } = totalsOnly;
   /** Sums segment s into its epochs: from the segment cached, or else its decisions (segmentSums); whether it was cached. */
   const sumSegment = (s: number): boolean => {
@@ -271,26 +261,19 @@ function segmentCache(start: (index: number) => SegmentRun, finish: (made: Segme
     else totals.addSums(s, sums(s));
     return cached !== undefined;
   };
-  const awaitTotals = (from: number, to: number, perBlock: boolean): void => {
-    if (to < from) return;
-    if (!perBlock) {
-      const last = Math.min(Math.floor(to / segmentLength), Math.floor((tip() + 1) / segmentLength) - 1);
-      for (let s = Math.max(0, Math.floor(from / segmentLength)); s <= last; s++) {
-        if (totals.summed(s)) continue;
-        // A segment of history summed for a list: from now on prepare() sums the others ahead.
-        if (!sumSegment(s)) historyRead = true;
-        spent();
-      }
-      return;
-    }
-    if (!sweep?.client.alive || !inSlice()) return;
-    const last = Math.min(Math.floor(to / segmentLength), Math.floor((sweep.tip() + 1) / segmentLength) - 1);
-    const missing: number[] = [];
+  /**
+   * The epochs' sums of the closed segments between two heights (the tip's segment, still open, is
+   * read block by block), made from the segments' decisions alone (segmentSums: about 0.55 ms a
+   * segment), each a unit of sliced work: what a page of epochs reads.
+   */
+  const epochSums = (from: number, to: number): void => {
+    const last = Math.min(Math.floor(to / segmentLength), Math.floor((tip() + 1) / segmentLength) - 1);
     for (let s = Math.max(0, Math.floor(from / segmentLength)); s <= last; s++) {
-      if (segments.has(s) || totals.kept(s)) continue;
-      missing.push(s);
+      if (totals.summed(s)) continue;
+      // A segment of history summed for a list: from now on prepare() sums the others ahead.
+      if (!sumSegment(s)) historyRead = true;
+      spent();
     }
-    if (missing.length > 0) throw new Awaiting(sweep.client.need(missing, sweep.tip()));
   };
   // Segments half simulated for their totals alone (their transactions unhashed): apart from runs.
   const totalsRuns = new Map<number, SegmentRun>();
@@ -305,7 +288,7 @@ function segmentCache(start: (index: number) => SegmentRun, finish: (made: Segme
   const sumAhead = aheadSums(totals, segmentLength, sumSegment);
   /** The tip's segment simulated whole and indexed by address, as the address window's histories read it. */
   const tipSegmentWhole = (tip: number): void => void segmentAddressTxs(segment(Math.floor(tip / segmentLength)));
-  return { segment, simBlock, blockTotals, awaitTotals, sumAhead, tipSegmentWhole, historyRead: () => historyRead, simulated: (index: number): boolean => segments.has(index) || runs.has(index) };
+  return { segment, simBlock, blockTotals, epochSums, sumAhead, tipSegmentWhole, historyRead: () => historyRead, simulated: (index: number): boolean => segments.has(index) || runs.has(index) };
 }
 
 /**
@@ -450,7 +433,7 @@ export function createSandboxChain(options: SandboxChainOptions): SandboxChain {
   // governancePaths' answers are built once per chain: the counts go to the same object a page reads.
   const sweep = sweepClientOf(options, params, totals, simContext, (list, from, values) => made.governance().adoptRunningCounts(list, from, values));
   sweep?.tip(tipHeight());
-  const { segment, simBlock, blockTotals, awaitTotals, sumAhead, historyRead, simulated, tipSegmentWhole } = segmentCache(startSegment, finishSegment, { ...totalsOnly, tip: tipHeight }, cacheSegments, segmentLength, () => Math.floor(Math.max(0, tipHeight() - addressWindowBlocks + 1) / segmentLength), totals, tipSegments(segmentLength, tipHeight, branches, txIndex), sweep && { client: sweep, tip: tipHeight });
+  const { segment, simBlock, blockTotals, epochSums, sumAhead, historyRead, simulated, tipSegmentWhole } = segmentCache(startSegment, finishSegment, { ...totalsOnly, tip: tipHeight }, cacheSegments, segmentLength, () => Math.floor(Math.max(0, tipHeight() - addressWindowBlocks + 1) / segmentLength), totals, tipSegments(segmentLength, tipHeight, branches, txIndex));
 
   // ---- references ----
   const resolveHeight = (ref: string | number, tip: number): number | null => {
@@ -519,7 +502,7 @@ export function createSandboxChain(options: SandboxChainOptions): SandboxChain {
   const ctx: ChainContext = {
     network, params, key, world, hashes, schedule, book, ledger, governance, nutlink, devAids, wallets, faucetKeys,
     clock, tipHeight, slotOf, timeOf, epochOf, snapshotHeight, poolById,
-    segment, simBlock, blockTotals, awaitTotals, epochTotals: (epoch) => totals.epoch(epoch), resolveHeight, resolveTx, txHash, txCbor: (tx) => simContext.cbor.transaction(tx), addressText, addressHistory,
+    segment, simBlock, blockTotals, epochSums, epochTotals: (epoch) => totals.epoch(epoch), resolveHeight, resolveTx, txHash, txCbor: (tx) => simContext.cbor.transaction(tx), addressText, addressHistory,
     liveIndex, liveStakeAt, worldStake: shares, stakeAt, liveSums,
     unspentAt, utxoObject, sumOf, knownAddress,
   };
@@ -549,8 +532,8 @@ function sweepClientOf(
     { network, seed, genesisTime, blockIntervalMs, blocksPerEpoch, segmentLength, dir: options.sweep.dir },
     {
       // A segment swept leaves its distribution's hash too, as one summed here does.
-      segment: (t, asked) => {
-        totals.addTotals(t.index, t, asked);
+      segment: (t) => {
+        totals.addTotals(t.index, t, false);
         simContext.knowDistribution(t.index, t.distribution);
       },
       counts,
@@ -604,7 +587,6 @@ function addressHistoryOf(segment: (index: number) => Segment, addressWindowBloc
 /** A chain's segments simulated and not cached: what the sweep worker reads of the chain it rebuilt (sweep-worker.ts). */
 interface SweepSource {
   whole: (index: number) => Segment;
-  totals: (index: number) => Segment;
   sums: (index: number) => SegmentSums;
 }
 const sweepSources = new WeakMap<SandboxChain, SweepSource>();
@@ -615,11 +597,6 @@ function sweepSource(start: (index: number) => SegmentRun, totalsOnly: TotalsOnl
       const run = start(index);
       while (!run.step());
       return forked(run.result());
-    },
-    totals: (index) => {
-      const run = totalsOnly.start(index);
-      while (!run.step());
-      return totalsOnly.finish(run.result());
     },
     sums: totalsOnly.sums,
   };
@@ -633,15 +610,6 @@ export function sweptSegmentOf(chain: SandboxChain, index: number): Segment {
 /** Each block's totals of segment `index` from its decisions alone (segmentSums): what an epoch's sums read. */
 export function segmentSumsOf(chain: SandboxChain, index: number): SegmentSums {
   return sweepSources.get(chain)!.sums(index);
-}
-
-/**
- * Segment `index` simulated for its blocks' totals alone (its transactions measured, neither encoded
- * nor hashed but its distribution), nothing of it kept: what a page waiting on the sweep worker
- * needs, in about two thirds of the time of sweptSegmentOf.
- */
-export function totalsSegmentOf(chain: SandboxChain, index: number): Segment {
-  return sweepSources.get(chain)!.totals(index);
 }
 
 /** What prepare() sums ahead for the lists: the blocks' and epochs' totals, the committee's and the pools' votes per epoch. */

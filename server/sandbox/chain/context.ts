@@ -51,12 +51,10 @@ export interface ChainContext {
   /** A block's background totals, without keeping its segment (lists of blocks and epochs). */
   readonly blockTotals: (height: number) => BlockTotals;
   /**
-   * Before a page of blocks (`perBlock`) or epochs between two heights: an epoch's sums are made at
-   * once from the segments' decisions (segmentSums); for a page of blocks, inside a sliced answer of
-   * a chain with a sweep worker (sweep.ts), asks the worker for the totals the page lacks, all at
-   * once, and waits for them (budget.ts's Awaiting), otherwise nothing.
+   * Before a page of epochs between two heights: the epochs' sums of the closed segments not summed
+   * yet, made from the segments' decisions alone (segmentSums), in time slices.
    */
-  readonly awaitTotals: (from: number, to: number, perBlock: boolean) => void;
+  readonly epochSums: (from: number, to: number) => void;
   /** An epoch's background totals once every block of it has been summed (totals.ts), else null. */
   readonly epochTotals: (epoch: number) => EpochTotals | null;
   /** A live transaction's index in its block (after the block's background transactions). */

@@ -26,16 +26,14 @@ export interface SegmentTotalsMessage {
 export type ToSweepWorker =
   /** The chain's tip: the worker sweeps the segments closed by it. */
   | { t: 'tip'; tip: number }
-  /** Whether the worker sweeps on its own (it always sweeps what is asked for): one chain's at a time (sweep.ts). */
+  /** Whether the worker sweeps on its own: one chain's at a time (sweep.ts). */
   | { t: 'background'; on: boolean }
-  /** A page needs these segments' totals now: swept ahead of the rest, or read from their chunk. */
-  | { t: 'totals'; segments: number[] }
   /** The places of the swept transactions whose hash begins with these 32 bits. */
   | { t: 'find'; id: number; key: number };
 
 export type FromSweepWorker =
-  /** Segments' totals: `asked` when a page asked for them (the chain keeps them per block). */
-  | { t: 'segments'; segments: SegmentTotalsMessage[]; asked: boolean }
+  /** Segments' totals, swept or read from their chunks. */
+  | { t: 'segments'; segments: SegmentTotalsMessage[] }
   /** A find's answer: places (height × 128 + index); `complete`: every segment closed by the last tip told is swept. */
   | { t: 'found'; id: number; places: number[]; complete: boolean }
   /** The vote lists' running counts (governance/queries.ts), each from entry `from` on: what the worker counted since its last message, every closed epoch of tip `through` (-1: a restart's, through some tip). */

@@ -3,13 +3,13 @@
 // first and then down to block 0, then each new one as the tip closes it: it sends the server's
 // thread each segment's blocks' totals (what the lists of blocks and epochs read) and keeps every
 // background transaction's place by hash (sweep-store.ts), which the server's thread asks for when a
-// hash it has not simulated is looked up. A segment a page asks for goes before the rest. The chunks
+// hash it has not simulated is looked up. The chunks
 // are written under a directory named by the chain's identity (its options and a probe segment's
 // hashes), so a restart reads them back instead of simulating the chain again.
 import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { parentPort, workerData } from 'node:worker_threads';
-import { createSandboxChain, sweptSegmentOf, totalsSegmentOf } from './chain';
+import { createSandboxChain, sweptSegmentOf } from './chain';
 import type { Segment } from './simulate';
 import { sliced } from './budget';
 import { keyOfHash, SweepStore, TX_INDEX_BITS, type SweptSegment } from './sweep-store';
@@ -48,15 +48,6 @@ function columns(made: Segment): { counts: Uint8Array; sizes: Uint32Array; money
   return { counts, sizes, money, n, distribution: made.blocks[0]!.txs[0]!.hash };
 }
 
-/**
- * A segment a page waits for, simulated for its totals alone (nothing hashed: about two thirds of a
- * sweep's time): no keys, so it is not stored, and the sweep's own pass sweeps it whole later.
- */
-function totalsOf(index: number): SweptSegment {
-  const { counts, sizes, money, distribution } = columns(totalsSegmentOf(chain, index));
-  return { index, counts, sizes, money, distribution, keys: NO_KEYS, places: NO_KEYS };
-}
-const NO_KEYS = new Uint32Array(0);
 
 /** A segment simulated whole, its transactions hashed: its totals and its transactions' keys and places. */
 function sweep(index: number): SweptSegment {
@@ -96,74 +87,60 @@ const PROBE_SEGMENTS = [1, 7, 40, 1_000];
 const store = new SweepStore(data.dir === null ? null : path.join(data.dir, identity()), L);
 
 const message = (s: SweptSegment): SegmentTotalsMessage => ({ index: s.index, counts: s.counts.slice(), sizes: s.sizes.slice(), money: s.money.slice(), distribution: s.distribution });
-const sendSegments = (list: SweptSegment[], asked: boolean): void => {
+const sendSegments = (list: SweptSegment[]): void => {
   const segments = list.map(message);
-  send({ t: 'segments', segments, asked }, segments.flatMap((m) => [m.counts.buffer, m.sizes.buffer, m.money.buffer] as ArrayBuffer[]));
+  send({ t: 'segments', segments }, segments.flatMap((m) => [m.counts.buffer, m.sizes.buffer, m.money.buffer] as ArrayBuffer[]));
 };
 
-/** Segments a page asked for, first come first served. */
-const asked: number[] = [];
 /** The segments swept without a gap, from low to high (the newest first, then down to 0). */
 let swept: { low: number; high: number } | null = null;
 let toldSwept = -1;
 
 const closedLast = (): number => Math.floor((tip + 1) / L) - 1;
 
-/** The next segment to sweep: one a page asked for, then (unless `askedOnly`) the newest closed ones, then the older ones down to 0. */
-function next(askedOnly: boolean): { index: number; asked: boolean } | null {
-  while (asked.length > 0) {
-    const s = asked.shift()!;
-    if (s <= closedLast()) return { index: s, asked: true };
-  }
-  if (askedOnly) return null;
+/** The next segment to sweep: the newest closed ones, then the older ones down to 0. */
+function next(): number | null {
   const last = closedLast();
   if (last < 0) return null;
   swept ??= { low: last + 1, high: last };
   while (swept.high < last && store.has(swept.high + 1)) swept.high++;
-  if (swept.high < last) return { index: swept.high + 1, asked: false };
+  if (swept.high < last) return swept.high + 1;
   while (swept.low > 0 && store.has(swept.low - 1)) swept.low--;
-  return swept.low > 0 ? { index: swept.low - 1, asked: false } : null;
+  return swept.low > 0 ? swept.low - 1 : null;
 }
 
 /** Whether this worker sweeps on its own: the server's thread lets one chain's do so at a time. */
 let background = false;
 let scheduled = false;
 /**
- * One segment a turn, so the thread answers finds and asks in between. The votes are counted first
- * (a few seconds for a year's epochs, where the segments take minutes), in slices of about 10 ms:
- * meanwhile only the segments a page asked for are swept.
+ * One segment a turn, so the thread answers finds in between. The votes are counted first (a few
+ * seconds for a year's epochs, where the segments take minutes), in slices of about 10 ms.
  */
 function work(): void {
   scheduled = false;
   countVotes();
-  const n = next(counting || !background);
-  if (!n) {
+  const n = counting || !background ? null : next();
+  if (n === null) {
     flushSwept();
     if (counting || !background) return;
     if (tip >= 0 && toldSwept !== tip && countedTip === tip) send({ t: 'swept', tip: (toldSwept = tip) });
     return;
   }
-  const hit = store.has(n.index) ? store.totals(n.index) : null;
-  const s = hit ?? (n.asked ? totalsOf(n.index) : sweep(n.index));
-  if (!hit && !n.asked) store.add(s);
-  if (n.asked) {
-    // A page's asks go back together once its queue is empty (the page waits for all of them).
-    answered.push(s);
-    if (asked.length === 0 || answered.length >= SWEPT_BATCH) sendSegments(answered.splice(0), true);
-  } else if (!hit) {
-    // The sweep's own go in batches: one message for many segments costs the server's thread less.
+  if (!store.has(n)) {
+    const s = sweep(n);
+    store.add(s);
+    // Sent in batches: one message for many segments costs the server's thread less.
     swept16.push(s);
     if (swept16.length >= SWEPT_BATCH) flushSwept();
   }
   schedule();
 }
 
-/** Segments swept and not yet sent (the sweep's own, and those asked for), and how many go in one message. */
+/** Segments swept and not yet sent, and how many go in one message. */
 const swept16: SweptSegment[] = [];
-const answered: SweptSegment[] = [];
 const SWEPT_BATCH = 16;
 function flushSwept(): void {
-  if (swept16.length > 0) sendSegments(swept16.splice(0), false);
+  if (swept16.length > 0) sendSegments(swept16.splice(0));
 }
 function schedule(): void {
   if (!scheduled) {
@@ -182,18 +159,6 @@ port.on('message', (m: ToSweepWorker) => {
       background = m.on;
       schedule();
       return;
-    case 'totals': {
-      // Those already swept are read at once; the others go before the sweep's own.
-      const ready: SweptSegment[] = [];
-      for (const s of m.segments) {
-        const t = store.totals(s);
-        if (t) ready.push(t);
-        else if (!asked.includes(s)) asked.push(s);
-      }
-      if (ready.length > 0) sendSegments(ready, true);
-      schedule();
-      return;
-    }
     case 'find': {
       const last = closedLast();
       const complete = last < 0 || (swept !== null && swept.low === 0 && swept.high >= last);
@@ -248,6 +213,6 @@ function countVotes(): void {
 }
 
 // A restart's chunks and counts: their totals sent at once, a chunk a message.
-for (const segments of store.load()) sendSegments(segments, false);
+for (const segments of store.load()) sendSegments(segments);
 for (const [list, values] of store.loadCounts()) gov.adoptRunningCounts(list, 0, values);
 sendCounts(-1);

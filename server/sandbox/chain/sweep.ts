@@ -34,8 +34,6 @@ export class SweepClient {
   private nextId = 1;
   private readonly finds = new Map<number, (answer: { places: number[]; complete: boolean }) => void>();
   private readonly found = new Map<string, { places: number[]; complete: boolean; tip: number } | Promise<unknown>>();
-  /** Segments asked for and not yet sent back, each with what resolves its waiters. */
-  private readonly asked = new Map<number, { promise: Promise<void>; resolve: () => void }>();
   private sweptWaiters: Array<{ tip: number; resolve: () => void }> = [];
   /** The tip the worker's vote counts are through, and the pages waiting for them. */
   private countedTip = -1;
@@ -45,8 +43,8 @@ export class SweepClient {
   constructor(
     data: SweepWorkerData,
     private readonly install: {
-      /** A segment's blocks' totals: `asked`, a page asked for it. */
-      segment: (segment: SegmentTotalsMessage, asked: boolean) => void;
+      /** A segment's blocks' totals. */
+      segment: (segment: SegmentTotalsMessage) => void;
       /** A vote list's running counts from entry `from` on. */
       counts: (list: string, from: number, values: Uint32Array) => void;
     },
@@ -74,8 +72,6 @@ export class SweepClient {
     handOn(this);
     for (const r of this.finds.values()) r({ places: [], complete: false });
     this.finds.clear();
-    for (const a of this.asked.values()) a.resolve();
-    this.asked.clear();
     for (const w of [...this.sweptWaiters, ...this.countWaiters]) w.resolve();
     this.sweptWaiters = [];
     this.countWaiters = [];
@@ -88,14 +84,7 @@ export class SweepClient {
   private receive(m: FromSweepWorker): void {
     switch (m.t) {
       case 'segments':
-        for (const s of m.segments) {
-          this.install.segment(s, m.asked);
-          const a = this.asked.get(s.index);
-          if (a) {
-            this.asked.delete(s.index);
-            a.resolve();
-          }
-        }
+        for (const s of m.segments) this.install.segment(s);
         return;
       case 'found':
         this.finds.get(m.id)?.({ places: m.places, complete: m.complete });
@@ -137,20 +126,6 @@ export class SweepClient {
     this.tip(tip);
     if (this.dead || countTip <= this.countedTip) return Promise.resolve();
     return new Promise((resolve) => this.countWaiters.push({ tip: countTip, resolve }));
-  }
-
-  /** Asks for closed segments' totals now (closed by `tip`); resolves once they are installed. */
-  need(segments: number[], tip: number): Promise<void> {
-    if (this.dead) return Promise.resolve();
-    this.tip(tip);
-    const fresh = segments.filter((s) => !this.asked.has(s));
-    for (const s of fresh) {
-      let resolve!: () => void;
-      const promise = new Promise<void>((r) => (resolve = r));
-      this.asked.set(s, { promise, resolve });
-    }
-    if (fresh.length > 0) this.post({ t: 'totals', segments: fresh });
-    return Promise.all(segments.map((s) => this.asked.get(s)?.promise)).then(() => undefined);
   }
 
   /**

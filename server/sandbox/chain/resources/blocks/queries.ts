@@ -81,7 +81,6 @@ export function blockPaths(ctx: ChainContext, pools: PoolModel, txs: TxModel): B
       const p = fillPage(page, 100);
       const out: Block[] = [];
       const first = h + 1 + (p.page - 1) * p.count;
-      ctx.awaitTotals(first, Math.min(tip, first + p.count - 1), true);
       for (let x = first; x <= tip && out.length < p.count; x++) out.push(blockObject(x, tip));
       return out;
     },
@@ -92,7 +91,6 @@ export function blockPaths(ctx: ChainContext, pools: PoolModel, txs: TxModel): B
       const p = fillPage(page, 100);
       const end = h - 1 - (p.page - 1) * p.count;
       const out: Block[] = [];
-      ctx.awaitTotals(Math.max(0, end - p.count + 1), end, true);
       for (let x = Math.max(0, end - p.count + 1); x <= end; x++) out.push(blockObject(x, tip));
       return out;
     },

@@ -35,7 +35,7 @@ export function epochPaths(ctx: ChainContext, pools: PoolModel): EpochQueries {
     const first = epoch * blocksPerEpoch;
     const closed = last === first + blocksPerEpoch - 1;
     // A closed epoch's sums, made from its segments' decisions if no read made them yet.
-    if (closed && !epochTotals(epoch)) ctx.awaitTotals(first, last, false);
+    if (closed && !epochTotals(epoch)) ctx.epochSums(first, last);
     const indexed = closed ? epochTotals(epoch) : null;
     if (indexed) {
       const sums = { ...indexed };
@@ -111,7 +111,7 @@ export function epochPaths(ctx: ChainContext, pools: PoolModel): EpochQueries {
       if (!Number.isSafeInteger(n) || n < 0 || n > current) return null;
       const p = fillPage(page, 100);
       const first = n + 1 + (p.page - 1) * p.count;
-      ctx.awaitTotals(first * blocksPerEpoch, Math.min(current, first + p.count - 1) * blocksPerEpoch + blocksPerEpoch - 1, false);
+      ctx.epochSums(first * blocksPerEpoch, Math.min(current, first + p.count - 1) * blocksPerEpoch + blocksPerEpoch - 1);
       return virtualPage(current - n, { ...fillPage(page, 100), order: 'asc' }, (i) => pageEpoch(n + 1 + i, tip));
     },
     epochPrevious(n, page) {
@@ -120,7 +120,7 @@ export function epochPaths(ctx: ChainContext, pools: PoolModel): EpochQueries {
       const p = fillPage(page, 100);
       const end = n - 1 - (p.page - 1) * p.count;
       const out: Epoch[] = [];
-      ctx.awaitTotals(Math.max(0, end - p.count + 1) * blocksPerEpoch, end * blocksPerEpoch + blocksPerEpoch - 1, false);
+      ctx.epochSums(Math.max(0, end - p.count + 1) * blocksPerEpoch, end * blocksPerEpoch + blocksPerEpoch - 1);
       for (let e = Math.max(0, end - p.count + 1); e <= end; e++) out.push(pageEpoch(e, tip));
       return out;
     },
