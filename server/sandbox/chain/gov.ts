@@ -445,7 +445,10 @@ function worldCommitteeKeys(g: GovBase) {
   const { f, hash28 } = g;
   const term = (epoch: number): number => Math.floor(epoch / g.ctx.protocol.committeeMaxTermLength);
   const coldHex = (m: number): string => hash28('cc-cold', m);
-  const hotHex = (m: number, t: number): string => hash28('cc-hot', m, t);
+  // A member's hot key lasts a term (hundreds of epochs): kept, where counting a year's votes asks
+  // it of every member for every proposal.
+  const hots = new Map<string, string>();
+  const hotHex = (m: number, t: number): string => g.memo(hots, `${m}|${t}`, () => hash28('cc-hot', m, t), 1024);
   const resignEpoch = 100 + Math.floor(f('cc-resign') * 200);
   /** The member's hot key at an epoch, or null (never authorized, or resigned). */
   const hotAt = (m: number, epoch: number): string | null => {
@@ -613,15 +616,24 @@ function worldVotes(g: GovWorld) {
     return worldVotesOf(p, 'drep', hex, drepId(hex, s.script), 0.8, retHeight(s, c));
   };
   const poolVotes = (pool: { id: string; hex: string; owner?: number }, p: Proposal): Vote[] => (pool.owner !== -1 && mayVote('spo', p) ? worldVotesOf(p, 'spo', pool.hex, pool.id, 0.55, null) : []);
+  const hotIds = new Map<string, string>();
+  // A proposal's members' votes, made once: the committee's votes of an epoch read those of the
+  // proposals of the four epochs before it.
+  const membersVotes = new WeakMap<Proposal, Vote[][]>();
   const memberVotes = (m: number, p: Proposal): Vote[] => {
     // A genesis' committee votes only with what its members submit.
     if (g.genesisCommittee || !mayVote('constitutional_committee', p)) return [];
+    let made = membersVotes.get(p);
+    if (!made) membersVotes.set(p, (made = []));
+    return (made[m] ??= memberVotesOf(m, p));
+  };
+  const memberVotesOf = (m: number, p: Proposal): Vote[] => {
     const hot = hotAt(m, epochOf(p.height));
     if (hot === null) return [];
     // A vote must come before the member's term (and so its hot key) ends.
     const termEnd = (term(epochOf(p.height)) + 1) * g.ctx.protocol.committeeMaxTermLength * bpe;
     const until = m === COMMITTEE_SIZE - 2 ? Math.min(termEnd, resignEpoch * bpe) : termEnd;
-    return worldVotesOf(p, 'constitutional_committee', hot, ccHotId(hot), 0.9, until);
+    return worldVotesOf(p, 'constitutional_committee', hot, g.memo(hotIds, hot, () => ccHotId(hot), 1024), 0.9, until);
   };
   const allWorldVotes = new Map<string, Vote[]>();
   /** Every vote on a world proposal, including votes above the tip (callers filter). */
