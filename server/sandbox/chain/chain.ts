@@ -612,14 +612,14 @@ export function segmentSumsOf(chain: SandboxChain, index: number): SegmentSums {
   return sweepSources.get(chain)!.sums(index);
 }
 
-/** What prepare() sums ahead for the lists: the blocks' and epochs' totals, the committee's and the pools' votes per epoch. */
+/** What prepare() sums ahead for the lists: the epochs' sums, the committee's and the pools' votes per epoch. */
 function listsAhead(chain: Omit<SandboxChain, 'prepare' | 'close'>, tipHeight: () => number, sumAhead: (tip: number) => void, historyRead: () => boolean, sweep: SweepClient | null) {
   return {
     /** Whether a list has read the chain's history (a segment outside the address window, or a deep page of votes). */
     read: () => historyRead() || chain.governance().deepPagesRead(),
-    // The votes first (the committee's, each pool's, the proposals): some microseconds an epoch, where
-    // a segment is tens of milliseconds. With a sweep worker, nothing: the worker sums and counts it
-    // all from the start, and its counts are adopted as they come.
+    // The votes first (the committee's, each pool's, the proposals), then the segments' sums. With a
+    // sweep worker, nothing: the worker sums and counts it all from the start, and its counts are
+    // adopted as they come.
     sumAhead: () => {
       if (sweep?.alive) return;
       chain.governance().countCommitteeVotesAhead();
@@ -805,12 +805,12 @@ function backgroundSimulation(base: Omit<BackgroundOptions, 'auxData' | 'keyOf' 
     for (const block of made.blocks) for (const tx of block.txs) txIndex.record(tx.hash, tx.height, tx.index);
     return made;
   };
-  // A segment read only for its blocks' totals: its transactions are measured (their sizes make the
-  // fees) but neither encoded nor hashed, since no total depends on a hash (a body holds its inputs'
-  // hashes at a fixed size). Its transactions are not indexed, their hashes being none. Its
-  // distribution alone is hashed, a few percent of its work, and kept with the others (tx-cbor.ts),
-  // so a segment summed ahead by prepare() also leaves the hash that nut.link's records, an asset's
-  // mints and the distributions' own /txs read, without making the distribution again.
+  // A segment read only for its blocks' totals (a page of blocks): its transactions are measured
+  // (their sizes are a block's) but neither encoded nor hashed, since no total depends on a hash (a
+  // body holds its inputs' hashes at a fixed size). Its transactions are not indexed, their hashes
+  // being none. Its distribution alone is hashed, a few percent of its work, and kept with the others
+  // (tx-cbor.ts), the hash that nut.link's records, an asset's mints and the distributions' own /txs
+  // read.
   const unhashed: TxEncoder = { size: (tx) => simContext.encoder.size(tx), hash: (tx) => (isDistributionAt(tx.height, tx.index, base.segmentLength) ? simContext.encoder.hash(tx) : UNHASHED) };
   // A segment read only for its epochs' sums: no transaction made, its distribution measured alone.
   const unmade: TxEncoder = { size: (tx) => simContext.encoder.size(tx), hash: () => UNHASHED };

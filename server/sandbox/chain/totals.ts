@@ -1,9 +1,9 @@
 // The totals the lists of blocks and epochs read (a block's background transactions' count, size,
 // output and fees), kept compactly once a segment has been simulated for them: per block for the
 // segments read or indexed last, and per epoch for good, so a page of a hundred epochs reads a
-// hundred sums and a page of a hundred blocks the blocks of two or three segments. Nothing in them
-// is known without simulating a segment (a block's fees follow from its transactions' sizes), so
-// the chain's prepare() sums the segments ahead of the reads, in time slices (chain.ts).
+// hundred sums and a page of a hundred blocks the blocks of two or three segments. An epoch's sums
+// need only the segment's decisions (segmentSums, no size); a block's size needs its transactions
+// made. The chain's prepare() sums the segments ahead of the reads, in time slices (chain.ts).
 import type { BlockTotals, SegmentSums, SimBlock } from './simulate';
 
 /** The background totals of an epoch's blocks: every block of it summed. */
