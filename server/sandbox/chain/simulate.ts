@@ -196,12 +196,14 @@ function sortedAssets(map: Map<string, number>): Array<[string, number]> {
 
 // Bounds of what tx-cbor.ts writes, part by part, in bytes (its heads at their widest for the
 // counts a background transaction has): a transaction's fee is the size fee of its bound, decided
-// before its bytes exist, so a list's totals need no encoding (the bound is some 5 % above the size:
+// before its bytes exist, so a list's totals need no encoding (the bound is some 9 % above the size:
 // a wallet's estimate, never short of the minimum).
 /** An input: [transaction hash, output index]. */
 const INPUT_BOUND = 1 + 34 + 3;
 /** An output without tokens or datum: {0: address (a base address's 57 bytes), 1: lovelace}. */
 const OUTPUT_BOUND = 1 + 1 + 59 + 1 + 9;
+/** A payment's output, whose address and amount are known: {0: address, 1: lovelace}. */
+const paymentBound = (addressBytes: number, lovelace: number): number => 1 + 1 + 2 + addressBytes + 1 + (lovelace < 0x100000000 ? 5 : 9);
 /** A token in an output: its policy's entry at worst (policy id, its map's head, name, quantity). */
 const TOKEN_BOUND = 30 + 3 + 34 + 9;
 /** An inline datum (`d8799f581c…ff`, 34 bytes) and a datum hash, with their keys. */
@@ -236,9 +238,9 @@ interface SizeParts {
  * certificates, withdrawals, script data hash, and the witness set (keys, the spent outputs'
  * datums, redeemers), its validity flag and no auxiliary data.
  */
-export function txSizeBound(payments: ReadonlyArray<{ inlineDatum?: string | null; dataHash?: string | null }>, p: SizeParts): number {
+export function txSizeBound(payments: ReadonlyArray<Payment>, addressBytes: (address: number) => number, p: SizeParts): number {
   let size = 1 + 1 + (1 + 3) + p.inputs * INPUT_BOUND + (1 + 3) + OUTPUT_BOUND + 1 + 9;
-  for (const o of payments) size += OUTPUT_BOUND + (o.inlineDatum ? INLINE_DATUM_BOUND : o.dataHash ? DATA_HASH_BOUND : 0);
+  for (const o of payments) size += paymentBound(addressBytes(o.address), o.lovelace) + (o.inlineDatum ? INLINE_DATUM_BOUND : o.dataHash ? DATA_HASH_BOUND : 0);
   // A value with tokens: [lovelace, {…}] (an array's head and the multi-asset map's).
   size += p.tokens > 0 ? p.tokens * TOKEN_BOUND + (payments.length + 1) * (1 + 3) : 0;
   if (p.validTo) size += 1 + 9;
@@ -414,6 +416,8 @@ class SegmentSimulator {
 
   private readonly groups: SenderGroups;
   private readonly blockSeed: number[];
+  /** An address's bytes: a base address's 57 (with a stake part), an enterprise address's 29. */
+  private readonly addressBytes = (address: number): number => (this.world.addresses[address]!.stakeAddress === null ? 29 : 57);
 
   /** `whole`: transactions made (else only each block's totals are, from the same decisions). */
   constructor(private readonly ctx: SimContext, private readonly segment: number, private readonly whole = true) {
@@ -703,7 +707,7 @@ class SegmentSimulator {
     const invalidHereafter = rng.chance(0.92) ? this.ctx.slotOf(height) + rng.int(1800, 10_800) : null;
     const changeAddress = plan.changeAddress ?? rng.pick(world.wallets[plan.sender]!.addresses);
 
-    const bound = txSizeBound(payments, {
+    const bound = txSizeBound(payments, this.addressBytes, {
       inputs: state.count,
       tokens,
       registrations: plan.delegation?.register ? 1 : 0,
