@@ -29,6 +29,7 @@ import { LiveStake, stakeView, worldStake, type StakeView, type WorldStake } fro
 import { UnspentIndex, type UnspentView, type Utxo } from './unspent';
 import { TotalsIndex } from './totals';
 import { SweepClient } from './sweep';
+import type { VoteGroup } from './sweep-protocol';
 import { TX_INDEX_BITS } from './sweep-store';
 import { isDistributionAt, segmentAddressTxs, segmentRun, segmentSums, type SegmentSums, type BlockTotals, type Segment, type SegmentRun, type SimBlock, type SimContext, type SimTx, type TxEncoder } from './simulate';
 import type { AddressUtxo } from '../../../shared/chain';
@@ -546,11 +547,12 @@ function sweepClientOf(
  * them ahead): inside a sliced answer a deep page of them waits for the worker's.
  */
 function sweptCounts(sweep: SweepClient, blocksPerEpoch: number, tipHeight: () => number) {
-  const swept = (list: string): boolean => sweep.alive && (list === 'cc|all||1' || list === 'proposals|1' || list.startsWith('spo|'));
+  const groupOf = (list: string): VoteGroup | null => (list === 'cc|all||1' ? 'committee' : list === 'proposals|1' ? 'proposals' : list.startsWith('spo|') ? 'pools' : null);
+  const swept = (list: string): boolean => sweep.alive && groupOf(list) !== null;
   return {
     awaitCounts: (list: string, closedEpoch: number) => {
       if (!swept(list) || !inSlice()) return;
-      throw new Awaiting(sweep.counted((closedEpoch + 1) * blocksPerEpoch, tipHeight()));
+      throw new Awaiting(sweep.counted(groupOf(list)!, (closedEpoch + 1) * blocksPerEpoch, tipHeight()));
     },
     countedElsewhere: (list: string) => swept(list) && inSlice(),
   };

@@ -13,7 +13,7 @@ import { createSandboxChain, sweptSegmentOf } from './chain';
 import type { Segment } from './simulate';
 import { sliced } from './budget';
 import { keyOfHash, SweepStore, TX_INDEX_BITS, type SweptSegment } from './sweep-store';
-import type { FromSweepWorker, SegmentTotalsMessage, SweepWorkerData, ToSweepWorker } from './sweep-protocol';
+import type { FromSweepWorker, SegmentTotalsMessage, SweepWorkerData, ToSweepWorker, VoteGroup } from './sweep-protocol';
 
 const port = parentPort!;
 const data = workerData as SweepWorkerData;
@@ -179,7 +179,7 @@ let savedEpoch = -1;
 /** Epochs between two saves of the counts (the file holds every list whole). */
 const SAVE_EVERY_EPOCHS = 256;
 
-function sendCounts(through: number): void {
+function sendCounts(through: number, group: VoteGroup | null): void {
   const lists: Array<{ list: string; from: number; values: Uint32Array }> = [];
   for (const list of gov.countedLists()) {
     const from = sentCounts.get(list) ?? 0;
@@ -188,21 +188,26 @@ function sendCounts(through: number): void {
     lists.push({ list, from, values });
     sentCounts.set(list, from + values.length);
   }
-  send({ t: 'counts', lists, through }, lists.map((l) => l.values.buffer as ArrayBuffer));
+  send({ t: 'counts', lists, through, group }, lists.map((l) => l.values.buffer as ArrayBuffer));
 }
 
 function countVotes(): void {
   if (counting || tip < 0 || countedTip === tip) return;
   counting = true;
   const target = tip;
-  void sliced(() => {
-    gov.countCommitteeVotesAhead();
-    gov.countPoolVotesAhead();
-    gov.countProposalsAhead();
-  }).then(() => {
+  // The cheapest first, so a deep page waits only for its own list's: the proposals' (no vote
+  // made), the committee's, then the pools' (a list each).
+  const count = async (): Promise<void> => {
+    await sliced(() => gov.countProposalsAhead());
+    sendCounts(target, 'proposals');
+    await sliced(() => gov.countCommitteeVotesAhead());
+    sendCounts(target, 'committee');
+    await sliced(() => gov.countPoolVotesAhead());
+    sendCounts(target, 'pools');
+  };
+  void count().then(() => {
     counting = false;
     countedTip = target;
-    sendCounts(target);
     const epoch = chain.epochOfHeight(target);
     if (savedEpoch < 0 || epoch - savedEpoch >= SAVE_EVERY_EPOCHS) {
       savedEpoch = epoch;
@@ -215,4 +220,4 @@ function countVotes(): void {
 // A restart's chunks and counts: their totals sent at once, a chunk a message.
 for (const segments of store.load()) sendSegments(segments);
 for (const [list, values] of store.loadCounts()) gov.adoptRunningCounts(list, 0, values);
-sendCounts(-1);
+sendCounts(-1, null);

@@ -4,7 +4,7 @@
 // is unreferenced: it never keeps the process alive. Devnets have none (many a process, each read
 // by one project); their lists sum what they read, as before.
 import { Worker } from 'node:worker_threads';
-import type { FromSweepWorker, SegmentTotalsMessage, SweepWorkerData, ToSweepWorker } from './sweep-protocol';
+import type { FromSweepWorker, SegmentTotalsMessage, SweepWorkerData, ToSweepWorker, VoteGroup } from './sweep-protocol';
 
 const SWEEP_WORKER = new URL(import.meta.url.endsWith('.ts') ? './sweep-worker.mjs' : './sandbox-sweep-worker.js', import.meta.url);
 
@@ -27,6 +27,8 @@ const SWEEP_HEAP_MB = 256;
 /** Finds answered, kept: a hash looked up again (its /txs, then /utxos, /cbor, …) asks the worker once. */
 const FINDS_KEPT = 256;
 
+const VOTE_GROUPS: VoteGroup[] = ['committee', 'pools', 'proposals'];
+
 export class SweepClient {
   private readonly worker: Worker;
   private told = -1;
@@ -35,9 +37,9 @@ export class SweepClient {
   private readonly finds = new Map<number, (answer: { places: number[]; complete: boolean }) => void>();
   private readonly found = new Map<string, { places: number[]; complete: boolean; tip: number } | Promise<unknown>>();
   private sweptWaiters: Array<{ tip: number; resolve: () => void }> = [];
-  /** The tip the worker's vote counts are through, and the pages waiting for them. */
-  private countedTip = -1;
-  private countWaiters: Array<{ tip: number; resolve: () => void }> = [];
+  /** The tip each group of the worker's vote counts is through, and the pages waiting for them. */
+  private readonly countedTips: Record<VoteGroup, number> = { committee: -1, pools: -1, proposals: -1 };
+  private countWaiters: Array<{ group: VoteGroup; tip: number; resolve: () => void }> = [];
   private closed: Promise<void> | null = null;
 
   constructor(
@@ -98,8 +100,8 @@ export class SweepClient {
         return;
       case 'counts':
         for (const l of m.lists) this.install.counts(l.list, l.from, l.values);
-        this.countedTip = Math.max(this.countedTip, m.through);
-        this.countWaiters = this.countWaiters.filter((w) => (w.tip <= this.countedTip ? (w.resolve(), false) : true));
+        for (const group of m.group === null ? VOTE_GROUPS : [m.group]) this.countedTips[group] = Math.max(this.countedTips[group], m.through);
+        this.countWaiters = this.countWaiters.filter((w) => (w.tip <= this.countedTips[w.group] ? (w.resolve(), false) : true));
         return;
     }
   }
@@ -121,11 +123,11 @@ export class SweepClient {
     return new Promise((resolve) => this.sweptWaiters.push({ tip, resolve }));
   }
 
-  /** Resolves once the worker's vote counts are through `countTip` (at once when they are, or the worker is gone); `tip`: the chain's. */
-  counted(countTip: number, tip: number): Promise<void> {
+  /** Resolves once the worker's vote counts of `group` are through `countTip` (at once when they are, or the worker is gone); `tip`: the chain's. */
+  counted(group: VoteGroup, countTip: number, tip: number): Promise<void> {
     this.tip(tip);
-    if (this.dead || countTip <= this.countedTip) return Promise.resolve();
-    return new Promise((resolve) => this.countWaiters.push({ tip: countTip, resolve }));
+    if (this.dead || countTip <= this.countedTips[group]) return Promise.resolve();
+    return new Promise((resolve) => this.countWaiters.push({ group, tip: countTip, resolve }));
   }
 
   /**
