@@ -172,15 +172,6 @@ export class SweepStore {
     this.stored.set(chunk, { n, fences, read: fileReader(file) });
   }
 
-  /** A swept segment's totals (read from its chunk when stored), or null when it is not swept. */
-  totals(segment: number): SweptSegment | null {
-    const chunk = Math.floor(segment / CHUNK_SEGMENTS);
-    const o = this.open.get(chunk)?.segments.get(segment);
-    if (o) return o;
-    const st = this.stored.get(chunk);
-    return st ? this.totalsIn(segment, st.read, st.n) : null;
-  }
-
   /** A segment's totals from its chunk's bytes. */
   private totalsIn(segment: number, read: (offset: number, length: number) => Buffer, n: number): SweptSegment {
     const at = this.layout(n);

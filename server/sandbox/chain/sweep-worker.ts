@@ -48,7 +48,6 @@ function columns(made: Segment): { counts: Uint8Array; sizes: Uint32Array; money
   return { counts, sizes, money, n, distribution: made.blocks[0]!.txs[0]!.hash };
 }
 
-
 /** A segment simulated whole, its transactions hashed: its totals and its transactions' keys and places. */
 function sweep(index: number): SweptSegment {
   const made = sweptSegmentOf(chain, index);
