@@ -110,14 +110,14 @@ export interface SimContext {
   distributionHash: (segment: number) => string;
 }
 
+/** Whether the background transaction at (height, index) is a distribution: the first of its segment's first block. */
+export const isDistributionAt = (height: number, index: number, segmentLength: number): boolean => index === 0 && height % segmentLength === 0;
+
 /**
  * Which earlier distribution's reserve a segment's distribution spends: segment s spends the
  * reserve output (s − 1) mod 2 of segment ⌊(s − 1) / 2⌋'s, so every distribution makes two reserves
  * and the chain of hashes behind any distribution is log₂(s) long, not s.
  */
-/** Whether the background transaction at (height, index) is a distribution: the first of its segment's first block. */
-export const isDistributionAt = (height: number, index: number, segmentLength: number): boolean => index === 0 && height % segmentLength === 0;
-
 export const reserveParent = (segment: number): { segment: number; outputIndex: number } => ({ segment: Math.floor((segment - 1) / 2), outputIndex: (segment - 1) % 2 });
 
 /** The faucet's reserve output, carried from one distribution to the next. */
@@ -256,14 +256,15 @@ export function txSizeBound(payments: ReadonlyArray<Payment>, addressBytes: (add
 
 const minFee = (size: number): number => MIN_FEE_B + MIN_FEE_A * size;
 
+/** A fee of a 5-byte encoding, as every fee is: a distribution's fee begins there, so it settles in one step. */
+const FEE_OF_FINAL_WIDTH = 0x10000;
+
 /**
  * Measures the transaction and sets its size, its fee (the size fee of its real size plus its
  * script fee), what balances the fee (`settle`: the distribution's withdrawal) and then its hash,
  * the body encoded once. The fee's own encoding does not change the size (fees are 5-byte
  * integers), so this settles in a step or two.
  */
-const FEE_OF_FINAL_WIDTH = 0x10000;
-
 export function finishTx(encoder: TxEncoder, tx: SimTx, settle: (delta: number) => void, freeOfFee = false): void {
   for (let guard = 0; ; guard++) {
     const size = encoder.size(tx);
@@ -330,7 +331,6 @@ export function distributionTx(ctx: SimContext, s: number, rng: Rng): SimTx {
     withdrawals.push({ wallet: FAUCET_WALLET, amount: paidOut });
   }
   const tx: SimTx = {
-    // The fee begins at a value of its final width (5 bytes), so it settles in one step.
     height, index: 0, hash: '', inputs, outputs, fee: s === 0 ? 0 : FEE_OF_FINAL_WIDTH, scriptFee: 0, deposit: 0, size: 0, witnesses: s === 0 ? 1 : 2 + (mints > 0 ? 1 : 0), withdrawals,
     delegations: [], stakeRegistrations: 0, poolUpdates: s === 0 ? world.pools.length : 0, mints, redeemers: 0, invalidBefore: null,
     invalidHereafter: s === 0 ? null : ctx.slotOf(height) + 7200,
@@ -392,7 +392,6 @@ function senderGroups(world: World): SenderGroups {
   groupsByWorld.set(world, g);
   return g;
 }
-
 
 /** Each block's background totals of a segment simulated for its sums alone (no transaction made). */
 export interface SegmentSums {
@@ -500,12 +499,12 @@ class SegmentSimulator {
   private distribution(open: OpenBlock): void {
     const tx = distributionTx(this.ctx, this.segment, open.rng);
     if (tx.height !== open.height) throw new Error('a distribution opens its segment');
-    tx.outputs.forEach((output, outputIndex) => {
-      const owner = this.world.addresses[output.address]!.wallet;
-      if (owner !== FAUCET_WALLET) this.receive(owner, output.lovelace, output.assets, this.whole ? { txHash: tx.hash, height: tx.height, index: tx.index, outputIndex, output } : null);
-    });
     let output = 0;
-    for (const o of tx.outputs) output += o.lovelace;
+    tx.outputs.forEach((o, outputIndex) => {
+      output += o.lovelace;
+      const owner = this.world.addresses[o.address]!.wallet;
+      if (owner !== FAUCET_WALLET) this.receive(owner, o.lovelace, o.assets, this.whole ? { txHash: tx.hash, height: tx.height, index: tx.index, outputIndex, output: o } : null);
+    });
     this.made(open, output, tx.fee, this.whole ? tx : null);
   }
 
@@ -674,7 +673,7 @@ class SegmentSimulator {
    * The plan made a transaction, if the sender's outputs pay for it: it spends every output the
    * sender holds (tokens included), pays the plan's payments and returns the rest to the sender in
    * one change output; its fee is the size fee of the bound of its size (plus a script spend's fee
-   * for its redeemers), decided before its bytes. Refused (null) when the change would fall short of
+   * for its redeemers), decided before its bytes. None is made when the change would fall short of
    * its minimum.
    */
   private build(open: OpenBlock, plan: TxPlan): void {
@@ -721,7 +720,7 @@ class SegmentSimulator {
     const fee = minFee(bound) + scriptExtra * redeemers;
     const changeLovelace = state.lovelace + withdrawal - paid - fee - deposit;
     if (changeLovelace < ADA + changeAssets.length * 150_000) {
-      if (changeAssets.length > 0 || tokens > 0) for (const p of payments) addAssets(held, p.assets);
+      if (tokens > 0) for (const p of payments) addAssets(held, p.assets);
       return;
     }
 
