@@ -8,12 +8,13 @@
 // registration, every later one a data point, so the oracle's records are formulas of the segment
 // index. Live transactions with label 1967/1968 metadata add their own records.
 import { blake2b } from '@noble/hashes/blake2.js';
-import CSL from '@emurgo/cardano-serialization-lib-nodejs';
+import { toHex } from '../../../shared/cardano/bech32';
 import { deriveFloat } from './rng';
 import { overdue, spent } from './budget';
 import { mergedPage } from './merged-page';
 import type { LiveTx } from './ledger';
 import { isDistributionAt } from './simulate';
+import { jsonMetadatumCbor } from './tx-cbor';
 
 export const NUTLINK_REGISTRY_LABEL = '1967';
 export const NUTLINK_DATA_LABEL = '1968';
@@ -115,9 +116,9 @@ export function createNutlink(ctx: NutlinkContext) {
     worldMetadata(height: number, index: number): Array<{ label: string; json: Record<string, unknown> }> {
       return isDistributionAt(height, index, segmentLength) ? worldMetadata(height / segmentLength) : [];
     },
-    /** The label's metadatum in CBOR hex, as the ledger would serialise it. */
+    /** The label's metadatum in CBOR hex, as the ledger would serialise it (the bytes a distribution's auxiliary data holds). */
     cborOf(json: unknown): string {
-      return CSL.encode_json_str_to_metadatum(JSON.stringify(json), CSL.MetadataJsonSchema.NoConversions).to_hex();
+      return toHex(jsonMetadatumCbor(json));
     },
     /** World records of a label up to the tip: count and a page (1967 once, 1968 once a segment). */
     worldLabel(label: string): { count: number; at: (i: number) => NutlinkRecord } | null {

@@ -533,14 +533,23 @@ export class TxCbor implements TxEncoder {
 }
 
 /**
- * A metadata map's CBOR from JSON, as CSL's encode_json_str_to_metadatum with the NoConversions
- * schema encodes each metadatum (objects as maps, keys sorted, arrays as lists, strings as
- * text, whole numbers as integers) without a round trip through CSL: the world's oracle metadata,
- * which every distribution carries and a segment's sums measure.
+ * A metadata map's CBOR from JSON, each metadatum as jsonMetadatumCbor writes it: the world's
+ * oracle metadata, which every distribution carries and a segment's sums measure.
  */
 export function jsonMetadataCbor(entries: ReadonlyArray<{ label: string; json: unknown }>): Uint8Array {
   const w = new Writer(256).map(entries.length);
   for (const e of entries) writeJsonMetadatum(w.uint(Number(e.label)), e.json);
+  return w.done();
+}
+
+/**
+ * A metadatum's CBOR from JSON, as CSL's encode_json_str_to_metadatum with the NoConversions schema
+ * encodes it (objects as maps, keys sorted, arrays as lists, strings as text, whole numbers as
+ * integers), without a round trip through CSL.
+ */
+export function jsonMetadatumCbor(json: unknown): Uint8Array {
+  const w = new Writer(128);
+  writeJsonMetadatum(w, json);
   return w.done();
 }
 

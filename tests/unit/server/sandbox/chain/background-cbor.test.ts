@@ -117,6 +117,11 @@ function check(chain: SandboxChain, hash: string): Set<Kind> {
     const general = aux!.metadata()!;
     for (const m of metadata) expect(general.get(CSL.BigNum.from_str(m.label))!.to_hex()).toBe(m.metadata);
     expect(general.len()).toBe(metadata.length);
+    // The sandbox writes the metadatum itself: the bytes CSL makes of its JSON.
+    for (const m of chain.txMetadata(hash)!) {
+      const csl = CSL.encode_json_str_to_metadatum(JSON.stringify(m.json_metadata), CSL.MetadataJsonSchema.NoConversions).to_hex();
+      expect(metadata.find((x) => x.label === m.label)!.metadata).toBe(csl);
+    }
     kinds.add('metadata');
   } else {
     expect(aux).toBeUndefined();
