@@ -16,7 +16,7 @@
 import { blake2b } from '@noble/hashes/blake2.js';
 import { decodeBech32, encodeBech32 } from '../../../shared/cardano/bech32';
 import type { Protocol } from './protocol';
-import { derive, deriveFloat } from './rng';
+import { Rng, derive, deriveFloat, mixWord, unitOf } from './rng';
 import type { DrepTarget, GovActionType, LiveTx, VoteValue, VoterRole } from './ledger';
 
 export type { GovActionType, VoteValue, VoterRole };
@@ -242,8 +242,10 @@ const DREP_SEATS = 32;
 export const COMMITTEE_SIZE = 7;
 /** At most two world proposals an epoch. */
 export const PROPOSALS_PER_EPOCH = 2;
+/** Votes cast in an epoch are on proposals of it and the three epochs before. */
+export const VOTED_EPOCHS = 4;
 /** One voter's world votes cast in an epoch at most: on the proposals of it and the three before, each voted on at most twice. */
-export const VOTES_PER_EPOCH = 4 * PROPOSALS_PER_EPOCH * 2;
+export const VOTES_PER_EPOCH = VOTED_EPOCHS * PROPOSALS_PER_EPOCH * 2;
 const PARAMETER_MENU: Array<[string, (f: number) => unknown]> = [
   ['max_tx_size', (f) => 16384 + 1024 * (1 + Math.floor(f * 4))],
   ['max_block_ex_mem', (f) => String(62_000_000 + 2_000_000 * (1 + Math.floor(f * 5)))],
@@ -266,6 +268,19 @@ const CIP100 = 'https://github.com/cardano-foundation/CIPs/blob/master/CIP-0100/
 
 
 // ---- the parts of createGovernance, each answering one question, sharing one context ----
+
+/** World proposal j of an epoch as one integer coordinate of the draws; its k-th part (a parameter) as `proposalAt(e, j) * 4 + k`. */
+const proposalAt = (epoch: number, j: number): number => epoch * PROPOSALS_PER_EPOCH + j;
+
+/** The domains of the governance's cheap draws (govBase's `draw`). */
+const DRAW = { proposals: 1, proposalHeight: 2, proposalType: 3, parameterCount: 4, parameter: 5, parameterValue: 6, lean: 7, vote: 8 } as const;
+const ROLE_CODE: Record<VoterRole, number> = { drep: 0, spo: 1, constitutional_committee: 2 };
+/** The voters of a world proposal as its votes are counted: each one's seed and the height it votes before, and the chance each votes. */
+interface Voters {
+  seeds: Int32Array;
+  until: Float64Array;
+  chance: number;
+}
 
 interface Seat { slot: number; period: number; offset: number; life: number | null; voter: boolean; anchored: boolean; updateEvery: number | null; script: boolean }
 interface LiveDrep { hex: string; script: boolean; events: DrepEvent[] }
@@ -318,11 +333,18 @@ function govBase(ctx: GovContext) {
   const anchors = new Map<string, AnchorContent>();
   /** A voter's world votes cast in an epoch; those of epochs before the tip's never change, so they are kept. */
   const closedEpochs = new Map<string, Vote[]>();
-  /** On while epochs are only counted (a deep page's running counts), so that counting a year keeps none of its votes. */
-  const counting = { on: false };
-  const epochVotes = (tag: string, e: number, compute: () => Vote[]): Vote[] =>
-    e < epochOf(ctx.tip()) && !counting.on ? memo(closedEpochs, `${tag}|${e}`, compute, 65536) : compute();
-  return { ctx, key, bpe, epochOf, f, floats, memo, txHashOf, proposalTxHash, proposalEpochOf, hash28, sortKey, anchors, closedEpochs, epochVotes, counting };
+  const epochVotes = (tag: string, e: number, compute: () => Vote[]): Vote[] => (e < epochOf(ctx.tip()) ? memo(closedEpochs, `${tag}|${e}`, compute, 65536) : compute());
+  // What a long history's counts read (how many proposals an epoch has, their heights and kinds, who
+  // votes on them and when) is drawn on integer coordinates (rng.ts mixWord), a few nanoseconds a
+  // value: a list's running counts read some twenty values an epoch, which at a SHA-256 each took
+  // seconds for a shared chain's 100,000 epochs. The rest (hashes, anchors, amounts) stays derived.
+  const drawSeed = Rng.familySeed(key, 'governance-draws')[0]! | 0;
+  const domainSeeds = Array.from({ length: DRAW.vote + 1 }, (_, d) => mixWord(drawSeed, d));
+  /** A float in [0, 1) for one of DRAW's domains and an integer coordinate (several folded into one: `proposalAt`). */
+  const draw = (domain: number, x: number): number => unitOf(mixWord(domainSeeds[domain]!, x));
+  /** A voter's seed for its vote draws: its role and two integers naming it (a seat and cycle, a member and term, a pool's key). */
+  const voterSeed = (role: VoterRole, a: number, b: number): number => mixWord(mixWord(mixWord(domainSeeds[DRAW.vote]!, ROLE_CODE[role]), a), b);
+  return { ctx, key, bpe, epochOf, f, floats, draw, voterSeed, memo, txHashOf, proposalTxHash, proposalEpochOf, hash28, sortKey, anchors, closedEpochs, epochVotes };
 }
 type GovBase = ReturnType<typeof govBase>;
 
@@ -450,12 +472,10 @@ function worldCommitteeKeys(g: GovBase) {
   const hots = new Map<string, string>();
   const hotHex = (m: number, t: number): string => g.memo(hots, `${m}|${t}`, () => hash28('cc-hot', m, t), 1024);
   const resignEpoch = 100 + Math.floor(f('cc-resign') * 200);
+  /** Whether the member holds a hot key at an epoch (one is never authorized, one resigns). */
+  const holdsHot = (m: number, epoch: number): boolean => m !== COMMITTEE_SIZE - 1 && !(m === COMMITTEE_SIZE - 2 && epoch >= resignEpoch);
   /** The member's hot key at an epoch, or null (never authorized, or resigned). */
-  const hotAt = (m: number, epoch: number): string | null => {
-    if (m === COMMITTEE_SIZE - 1) return null;
-    if (m === COMMITTEE_SIZE - 2 && epoch >= resignEpoch) return null;
-    return hotHex(m, term(epoch));
-  };
+  const hotAt = (m: number, epoch: number): string | null => (holdsHot(m, epoch) ? hotHex(m, term(epoch)) : null);
   const hotOwner = (hex: string, epoch: number): { member: number; term: number } | null => {
     for (let t = term(epoch); t >= 0; t--) for (let m = 0; m < COMMITTEE_SIZE; m++) if (hotHex(m, t) === hex) return { member: m, term: t };
     return null;
@@ -466,7 +486,7 @@ function worldCommitteeKeys(g: GovBase) {
   };
   return {
     genesisCommittee: null as GenesisCommittee | null, size: COMMITTEE_SIZE, quorum: COMMITTEE_QUORUM, expiryOf: (_m: number, epoch: number) => (term(epoch) + 1) * g.ctx.protocol.committeeMaxTermLength,
-    term, coldHex, resignEpoch, hotAt, hotOwner, memberAt,
+    term, coldHex, resignEpoch, holdsHot, hotAt, hotOwner, memberAt,
   };
 }
 
@@ -497,37 +517,57 @@ function genesisCommitteeKeys(g: GovBase & ReturnType<typeof liveLayer>, c: Gene
   };
   return {
     genesisCommittee: c as GenesisCommittee | null, size: members.length, quorum: c.quorum, expiryOf: (m: number, _epoch: number) => members[m]!.expiryEpoch,
-    term: (_epoch: number) => 0, coldHex, resignEpoch: Infinity, hotAt, hotOwner, memberAt,
+    term: (_epoch: number) => 0, coldHex, resignEpoch: Infinity, holdsHot: (m: number, epoch: number): boolean => hotAt(m, epoch) !== null, hotAt, hotOwner, memberAt,
   };
 }
 
 /** The world's proposals, up to two an epoch, and their lookup by transaction hash. */
 function worldProposalsOf(g: GovBase) {
-  const { ctx, bpe, f, memo, proposalTxHash, proposalEpochOf, hash28, anchors } = g;
+  const { ctx, bpe, f, draw, memo, proposalTxHash, proposalEpochOf, hash28, anchors } = g;
+  // An epoch's proposals as the counts read them, from the cheap draws alone: how many, at which
+  // height, of which kind, and a parameter change's parameters (whether the pools vote on it).
+  const proposalCountAt = (epoch: number): number => {
+    if (epoch < 1) return 0;
+    const r = draw(DRAW.proposals, epoch);
+    return r < 0.35 ? 0 : r < 0.8 ? 1 : 2;
+  };
+  const proposalHeightAt = (epoch: number): number => epoch * bpe + 3 + Math.floor(draw(DRAW.proposalHeight, epoch) * Math.max(1, Math.floor(bpe / 2)));
+  const proposalTypeAt = (epoch: number, j: number): GovActionType => {
+    const t = draw(DRAW.proposalType, proposalAt(epoch, j));
+    return t < 0.3 ? 'info_action' : t < 0.55 ? 'parameter_change' : t < 0.8 ? 'treasury_withdrawals' : t < 0.88 ? 'hard_fork_initiation' : t < 0.93 ? 'no_confidence' : t < 0.97 ? 'new_committee' : 'new_constitution';
+  };
+  const parameterCountAt = (epoch: number, j: number): number => 1 + Math.floor(draw(DRAW.parameterCount, proposalAt(epoch, j)) * 3);
+  const parameterAt = (epoch: number, j: number, k: number): (typeof PARAMETER_MENU)[number] => PARAMETER_MENU[Math.floor(draw(DRAW.parameter, proposalAt(epoch, j) * 4 + k) * PARAMETER_MENU.length)]!;
+  const parametersAt = (epoch: number, j: number): Record<string, unknown> => {
+    const parameters: Record<string, unknown> = {};
+    for (let k = 0, count = parameterCountAt(epoch, j); k < count; k++) {
+      const [name, value] = parameterAt(epoch, j, k);
+      parameters[name] = value(draw(DRAW.parameterValue, proposalAt(epoch, j) * 4 + k));
+    }
+    return parameters;
+  };
+  /** Whether the pools vote on world proposal j of an epoch (mayVote's rule): a parameter change's by the parameters it draws. */
+  const poolsVoteAt = (epoch: number, j: number, type: GovActionType): boolean => {
+    if (type !== 'parameter_change') return mayVote('spo', { type, parameters: null });
+    for (let k = 0, count = parameterCountAt(epoch, j); k < count; k++) if (SECURITY_PARAMETERS.has(parameterAt(epoch, j, k)[0])) return true;
+    return false;
+  };
   const proposalCache = new Map<number, Proposal[]>();
   const worldProposals = (epoch: number): Proposal[] => {
     if (epoch < 1) return [];
     const hit = proposalCache.get(epoch);
     if (hit) return hit;
-    const r = f('proposals', epoch);
-    const n = r < 0.35 ? 0 : r < 0.8 ? 1 : 2;
-    const height = epoch * bpe + 3 + Math.floor(f('proposal-height', epoch) * Math.max(1, Math.floor(bpe / 2)));
+    const n = proposalCountAt(epoch);
+    const height = proposalHeightAt(epoch);
     const txHash = proposalTxHash(epoch);
     const out: Proposal[] = [];
     for (let j = 0; j < n; j++) {
-      const t = f('proposal-type', epoch, j);
-      const type: GovActionType =
-        t < 0.3 ? 'info_action' : t < 0.55 ? 'parameter_change' : t < 0.8 ? 'treasury_withdrawals' : t < 0.88 ? 'hard_fork_initiation' : t < 0.93 ? 'no_confidence' : t < 0.97 ? 'new_committee' : 'new_constitution';
+      const type = proposalTypeAt(epoch, j);
       let parameters: Record<string, unknown> | null = null;
       const withdrawals: Proposal['withdrawals'] = [];
       let description: unknown;
       if (type === 'parameter_change') {
-        parameters = {};
-        const count = 1 + Math.floor(f('proposal-parameter-count', epoch, j) * 3);
-        for (let k = 0; k < count; k++) {
-          const [name, value] = PARAMETER_MENU[Math.floor(f('proposal-parameter', epoch, j, k) * PARAMETER_MENU.length)]!;
-          parameters[name] = value(f('proposal-parameter-value', epoch, j, k));
-        }
+        parameters = parametersAt(epoch, j);
         description = { tag: 'ParameterChange', contents: [null, parameters, null] };
       } else if (type === 'treasury_withdrawals') {
         const count = 1 + Math.floor(f('proposal-withdrawal-count', epoch, j) * 3);
@@ -565,15 +605,15 @@ function worldProposalsOf(g: GovBase) {
     const p = epoch === null ? null : worldProposal(txHash, index, epoch);
     return p && p.height <= tip ? p : null;
   };
-  return { worldProposals, findWorldProposal };
+  return { proposalCountAt, proposalHeightAt, proposalTypeAt, parametersAt, poolsVoteAt, worldProposals, findWorldProposal };
 }
 type GovWorld = GovBase & ReturnType<typeof drepSeats> & ReturnType<typeof committeeKeys> & ReturnType<typeof worldProposalsOf> & ReturnType<typeof liveLayer>;
 
 /** The world's votes on its proposals: by the DRep seats, the pools and the committee. */
 function worldVotes(g: GovWorld) {
-  const { ctx, bpe, epochOf, f, floats, memo, txHashOf, sortKey, seats, retHeight, seatHex, seatCycleAt, term, resignEpoch, hotAt } = g;
-  const leans = new Map<string, number>();
-  const lean = (p: Proposal): number => memo(leans, `${p.txHash}#${p.index}`, () => f('lean', p.txHash, p.index));
+  const { ctx, bpe, epochOf, draw, voterSeed, txHashOf, sortKey, seats, retHeight, seatHex, seatCycleAt, term, resignEpoch, holdsHot, hotAt } = g;
+  const { proposalCountAt, proposalHeightAt, proposalTypeAt, poolsVoteAt } = g;
+  const lean = (p: Proposal): number => draw(DRAW.lean, proposalAt(epochOf(p.height), p.index));
   const yesChance = (p: Proposal, role: VoterRole): number => {
     const good = lean(p) < 0.5;
     if (role === 'constitutional_committee') return p.type === 'hard_fork_initiation' ? 0.2 : 0.9;
@@ -584,14 +624,34 @@ function worldVotes(g: GovWorld) {
   };
   const valueOf = (r: number, yes: number): VoteValue => (r < yes ? 'yes' : r < yes + (1 - yes) * 0.75 ? 'no' : 'abstain');
   const flip = (v: VoteValue): VoteValue => (v === 'yes' ? 'no' : 'yes');
-  const worldVotesOf = (p: Proposal, role: VoterRole, voterHex: string, voter: string, chance: number, until: number | null): Vote[] => {
+  /** castHeights' answer. */
+  const cast = new Float64Array(2);
+  /**
+   * Into `cast`, the heights at which a voter (its seed: voterSeed) votes on world proposal j of epoch
+   * pe standing at `height`, before `until`: how many (0–2). Whether it votes (`chance`: the base
+   * word itself), how long after the proposal, and whether it changes its vote later are the draws
+   * of one base word.
+   */
+  const castHeights = (seed: number, pe: number, j: number, height: number, chance: number, until: number): number => {
+    const base = mixWord(seed, proposalAt(pe, j));
+    if (unitOf(base) >= chance) return 0;
+    const h1 = height + 1 + Math.floor(unitOf(mixWord(base, 1)) * 2 * bpe);
+    if (h1 >= until) return 0;
+    cast[0] = h1;
+    if (unitOf(mixWord(base, 3)) >= 0.08) return 1;
+    const h2 = h1 + 1 + Math.floor(unitOf(mixWord(base, 4)) * bpe);
+    if (h2 >= until) return 1;
+    cast[1] = h2;
+    return 2;
+  };
+  const worldVotesOf = (p: Proposal, role: VoterRole, voterHex: string, voter: string, seed: number, chance: number, until: number): Vote[] => {
+    const pe = epochOf(p.height);
+    const k = castHeights(seed, pe, p.index, p.height, chance, until);
+    if (k === 0) return [];
+    const [h1, h2] = cast;
+    const v1 = valueOf(unitOf(mixWord(mixWord(seed, proposalAt(pe, p.index)), 2)), yesChance(p, role));
     const tag = `${role}|${voterHex}`;
-    const [votes, delay, value, revote, revoteDelay] = floats('vote', tag, p.txHash, p.index) as [number, number, number, number, number];
-    if (votes >= chance) return [];
-    const h1 = p.height + 1 + Math.floor(delay * 2 * bpe);
-    if (until !== null && h1 >= until) return [];
-    const v1 = valueOf(value, yesChance(p, role));
-    // The vote's transaction hash is derived when read: counting a deep page's votes reads none.
+    // The vote's transaction hash is derived when read: a page reads a few.
     const make = (height: number, vote: VoteValue, n: number): Vote => {
       let txHash: string | undefined;
       return {
@@ -601,21 +661,25 @@ function worldVotes(g: GovWorld) {
         certIndex: 0, height, order: -1, role, voterHex, voter, proposal: p, vote, anchor: null,
       };
     };
-    const out = [make(h1, v1, 0)];
-    if (revote < 0.08) {
-      const h2 = h1 + 1 + Math.floor(revoteDelay * bpe);
-      if (until === null || h2 < until) out.push(make(h2, flip(v1), 1));
-    }
-    return out;
+    return k === 1 ? [make(h1!, v1, 0)] : [make(h1!, v1, 0), make(h2!, flip(v1), 1)];
   };
   const seatVotes = (s: Seat, p: Proposal): Vote[] => {
     if (!s.voter) return [];
     const c = seatCycleAt(s, p.height);
     if (c === null) return [];
     const hex = seatHex(s, c);
-    return worldVotesOf(p, 'drep', hex, drepId(hex, s.script), 0.8, retHeight(s, c));
+    return worldVotesOf(p, 'drep', hex, drepId(hex, s.script), voterSeed('drep', s.slot, c), 0.8, retHeight(s, c) ?? Infinity);
   };
-  const poolVotes = (pool: { id: string; hex: string; owner?: number }, p: Proposal): Vote[] => (pool.owner !== -1 && mayVote('spo', p) ? worldVotesOf(p, 'spo', pool.hex, pool.id, 0.55, null) : []);
+  /** A pool's seed: its key's first four bytes name it. */
+  const poolSeed = (pool: { hex: string }): number => voterSeed('spo', parseInt(pool.hex.slice(0, 8), 16), 0);
+  const poolVotes = (pool: { id: string; hex: string; owner?: number }, p: Proposal): Vote[] =>
+    pool.owner !== -1 && mayVote('spo', p) ? worldVotesOf(p, 'spo', pool.hex, pool.id, poolSeed(pool), 0.55, Infinity) : [];
+  // A member votes with the hot key of the proposal's term, before the term (and the key) ends, or it resigns.
+  const memberSeed = (m: number, pe: number): number => voterSeed('constitutional_committee', m, term(pe));
+  const memberUntil = (m: number, pe: number): number => {
+    const termEnd = (term(pe) + 1) * g.ctx.protocol.committeeMaxTermLength * bpe;
+    return m === COMMITTEE_SIZE - 2 ? Math.min(termEnd, resignEpoch * bpe) : termEnd;
+  };
   const hotIds = new Map<string, string>();
   // A proposal's members' votes, made once: the committee's votes of an epoch read those of the
   // proposals of the four epochs before it.
@@ -628,12 +692,10 @@ function worldVotes(g: GovWorld) {
     return (made[m] ??= memberVotesOf(m, p));
   };
   const memberVotesOf = (m: number, p: Proposal): Vote[] => {
-    const hot = hotAt(m, epochOf(p.height));
+    const pe = epochOf(p.height);
+    const hot = hotAt(m, pe);
     if (hot === null) return [];
-    // A vote must come before the member's term (and so its hot key) ends.
-    const termEnd = (term(epochOf(p.height)) + 1) * g.ctx.protocol.committeeMaxTermLength * bpe;
-    const until = m === COMMITTEE_SIZE - 2 ? Math.min(termEnd, resignEpoch * bpe) : termEnd;
-    return worldVotesOf(p, 'constitutional_committee', hot, g.memo(hotIds, hot, () => ccHotId(hot), 1024), 0.9, until);
+    return worldVotesOf(p, 'constitutional_committee', hot, g.memo(hotIds, hot, () => ccHotId(hot), 1024), memberSeed(m, pe), 0.9, memberUntil(m, pe));
   };
   const allWorldVotes = new Map<string, Vote[]>();
   /** Every vote on a world proposal, including votes above the tip (callers filter). */
@@ -650,7 +712,66 @@ function worldVotes(g: GovWorld) {
     if (allWorldVotes.size > 4096) allWorldVotes.delete(allWorldVotes.keys().next().value!);
     return out;
   };
-  return { seatVotes, poolVotes, memberVotes, votesOnWorld };
+
+  /**
+   * The votes cast in each epoch from..to (entry e − from) on the world's proposals by the voters
+   * `votersOn` names for each (by its epoch pe, index j and kind), counted from the draws alone: no
+   * proposal or vote is made, some tens of nanoseconds a voter and proposal. What a list's running
+   * counts read.
+   */
+  const castCounts = (from: number, to: number, votersOn: (pe: number, j: number, type: GovActionType) => Voters | null): Uint32Array => {
+    const out = new Uint32Array(Math.max(0, to - from + 1));
+    for (let pe = Math.max(1, from - (VOTED_EPOCHS - 1)); pe <= to; pe++) {
+      const n = proposalCountAt(pe);
+      if (n === 0) continue;
+      const height = proposalHeightAt(pe);
+      for (let j = 0; j < n; j++) {
+        const voters = votersOn(pe, j, proposalTypeAt(pe, j));
+        if (voters === null) continue;
+        for (let i = 0; i < voters.seeds.length; i++) {
+          const k = castHeights(voters.seeds[i]!, pe, j, height, voters.chance, voters.until[i]!);
+          for (let c = 0; c < k; c++) {
+            const e = Math.floor(cast[c]! / bpe) - from;
+            if (e >= 0 && e < out.length) out[e] = out[e]! + 1;
+          }
+        }
+      }
+    }
+    return out;
+  };
+  /** The committee's world votes cast in each epoch from..to: all members', one member's, or one hot key's. */
+  const committeeCastCounts = (member: number | null, hotOnly: string | null, from: number, to: number): Uint32Array => {
+    // The members voting and their seeds change only with the term and a resignation.
+    let made = { key: NaN, voters: null as Voters | null };
+    const votersOf = (pe: number): Voters => {
+      const seeds: number[] = [];
+      const until: number[] = [];
+      for (let m = member ?? 0; m <= (member ?? g.size - 1); m++) {
+        if (!holdsHot(m, pe) || (hotOnly !== null && hotAt(m, pe) !== hotOnly)) continue;
+        seeds.push(memberSeed(m, pe));
+        until.push(memberUntil(m, pe));
+      }
+      return { seeds: Int32Array.from(seeds), until: Float64Array.from(until), chance: 0.9 };
+    };
+    return castCounts(from, to, (pe, _j, type) => {
+      if (g.genesisCommittee || !mayVote('constitutional_committee', { type, parameters: null })) return null;
+      const key = term(pe) * 2 + (pe >= resignEpoch ? 1 : 0);
+      if (made.key !== key) made = { key, voters: votersOf(pe) };
+      return made.voters;
+    });
+  };
+  /** A pool's world votes cast in each epoch from..to. */
+  const poolCastCounts = (pool: { hex: string; owner?: number }, from: number, to: number): Uint32Array => {
+    const voters: Voters = { seeds: Int32Array.of(poolSeed(pool)), until: Float64Array.of(Infinity), chance: 0.55 };
+    return castCounts(from, to, (pe, j, type) => (pool.owner !== -1 && poolsVoteAt(pe, j, type) ? voters : null));
+  };
+  /** The world's proposals of each epoch from..to. */
+  const proposalCounts = (from: number, to: number): Uint32Array => {
+    const out = new Uint32Array(Math.max(0, to - from + 1));
+    for (let e = from; e <= to; e++) out[e - from] = proposalCountAt(e);
+    return out;
+  };
+  return { seatVotes, poolVotes, memberVotes, votesOnWorld, committeeCastCounts, poolCastCounts, proposalCounts };
 }
 type GovVoted = GovWorld & ReturnType<typeof worldVotes>;
 
@@ -937,7 +1058,7 @@ function drepActivity(g: GovDelegated) {
     // current epoch's too, rather than again at every block.
     const all = memo(closedEpochs, `drep|${hex}|${e}`, () => {
       const out: Vote[] = [];
-      for (let pe = e - 3; pe <= e; pe++) for (const p of worldProposals(pe)) for (const v of seatVotes(s, p)) if (v.voterHex === hex && epochOf(v.height) === e) out.push(v);
+      for (let pe = e - (VOTED_EPOCHS - 1); pe <= e; pe++) for (const p of worldProposals(pe)) for (const v of seatVotes(s, p)) if (v.voterHex === hex && epochOf(v.height) === e) out.push(v);
       return out.sort(sortKey);
     }, 65536);
     return all.length > 0 && all[all.length - 1]!.height > tip ? all.filter((v) => v.height <= tip) : all;

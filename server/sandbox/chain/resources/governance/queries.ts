@@ -11,6 +11,7 @@ import {
   DREP_ALWAYS_ABSTAIN,
   DREP_ALWAYS_NO_CONFIDENCE,
   PROPOSALS_PER_EPOCH,
+  VOTED_EPOCHS,
   VOTES_PER_EPOCH,
   ccColdId,
   ccHotId,
@@ -111,8 +112,16 @@ const PARAMETER_FIELDS = [
   'min_fee_ref_script_cost_per_byte',
 ];
 
-/** Epochs a page walks from an end of its list, beyond half those its running counts still lack, before it reads the counts. */
+/** Epochs a page walks from an end of its list before it reads the list's running counts (counting them first if need be). */
 const WALKED_EPOCHS = 64;
+/** Epochs counted between two looks at the time slice (budget.ts): some 0.3 ms of a list's counting. */
+const COUNTED_AT_ONCE = 1024;
+
+/** A list whose deep pages find their epochs by its running counts: its name, and its world items of each epoch from..to, counted without making them. */
+interface CountedList {
+  name: string;
+  countsAt: (from: number, to: number) => Uint32Array;
+}
 
 /** A list's running counts, four bytes an epoch: item counts of its first k epochs for every k. */
 class RunningCounts {
@@ -121,13 +130,12 @@ class RunningCounts {
   at(k: number): number {
     return this.items[k]!;
   }
-  push(total: number): void {
-    if (this.length === this.items.length) {
-      const grown = new Uint32Array(this.items.length * 2);
-      grown.set(this.items);
-      this.items = grown;
-    }
-    this.items[this.length++] = total;
+  /** Appends the running counts of epochs whose own counts these are. */
+  extend(epochCounts: Uint32Array): void {
+    const totals = new Uint32Array(epochCounts.length);
+    let total = this.items[this.length - 1]!;
+    for (let i = 0; i < epochCounts.length; i++) totals[i] = total += epochCounts[i]!;
+    this.append(totals);
   }
   /** Appends entries at once (a worker's counts: a year's epochs in one turn). */
   append(values: Uint32Array): void {
@@ -151,12 +159,12 @@ class RunningCounts {
  * finds its epochs by binary search and computes only them, merged with the live items by place.
  */
 function epochIndexedPage(g: Governance) {
-  const { ctx, epochOf, sortKey, counting } = g;
+  const { ctx, epochOf, sortKey } = g;
   const running = new Map<string, RunningCounts>();
   /** Whether a deep page has counted a list's epochs: a list some client pages through. */
   let deepRead = false;
   /** Items of the list in epochs from..from+k−1 for every k up to the last closed epoch. */
-  const runningCounts = <T>(list: string, from: number, closed: number, worldAt: (epoch: number) => T[]): RunningCounts => {
+  const runningCounts = (list: string, from: number, closed: number, countsAt: CountedList['countsAt']): RunningCounts => {
     let counts = running.get(list);
     if (!counts) {
       counts = new RunningCounts();
@@ -168,13 +176,8 @@ function epochIndexedPage(g: Governance) {
       deepRead = true;
       ctx.awaitCounts?.(list, closed);
     }
-    for (let e = from + counts.length - 1; e <= closed; e++) {
-      counting.on = true;
-      try {
-        counts.push(counts.at(counts.length - 1) + worldAt(e).length);
-      } finally {
-        counting.on = false;
-      }
+    for (let e = from + counts.length - 1; e <= closed; e = from + counts.length - 1) {
+      counts.extend(countsAt(e, Math.min(closed, e + COUNTED_AT_ONCE - 1)));
       spent();
     }
     return counts;
@@ -189,9 +192,9 @@ function epochIndexedPage(g: Governance) {
   };
   /** Closed epochs the list has not counted yet. */
   const uncounted = (list: string, from: number, closed: number): number => Math.max(0, closed - from + 2 - (running.get(list)?.length ?? 1));
-  const indexedPage = <T extends { height: number; order: number }>(list: string, page: Page, from: number, to: number, worldAt: (epoch: number) => T[], liveItems: T[]): T[] => {
+  const indexedPage = <T extends { height: number; order: number }>(list: CountedList, page: Page, from: number, to: number, worldAt: (epoch: number) => T[], liveItems: T[]): T[] => {
     const closed = Math.min(to, epochOf(ctx.tip()) - 1);
-    const counts = runningCounts(list, from, closed, worldAt);
+    const counts = runningCounts(`${list.name}|${from}`, from, closed, list.countsAt);
     const closedTotal = counts.at(Math.max(0, closed - from + 1));
     const open: T[] = [];
     for (let e = Math.max(from, closed + 1); e <= to; e++) open.push(...worldAt(e));
@@ -211,8 +214,8 @@ function epochIndexedPage(g: Governance) {
     return mergedPage(closedTotal + open.length, at, liveItems, page, sortKey);
   };
   /** Counts a list's closed epochs ahead of its deep pages (the running counts those pages read). */
-  const countAhead = <T>(list: string, from: number, closed: number, worldAt: (epoch: number) => T[]): void => {
-    if (closed >= from) runningCounts(`${list}|${from}`, from, closed, worldAt);
+  const countAhead = (list: CountedList, from: number, closed: number): void => {
+    if (closed >= from) runningCounts(`${list.name}|${from}`, from, closed, list.countsAt);
   };
   /** A list's running counts from entry `from` on (entry k: the items of its first k epochs), or null when it holds no more. */
   const countsOf = (list: string, from: number): Uint32Array | null => {
@@ -250,10 +253,10 @@ function voteLists(g: Governance) {
   /**
    * A page of an ordered stream built epoch by epoch (world) and merged with a few live items: only
    * the epochs the page needs are computed, from the first epoch (asc) or from the tip (desc). A
-   * page of a list named by `list` that the walk does not reach within WALKED_EPOCHS + half the epochs
-   * the list has not counted yet is found through the list's running counts instead
-   * (epochIndexedPage): the first such page counts the chain once, the next ones find their epochs at once.
-   * A list the sweep worker counts (a shared chain's) walks WALKED_EPOCHS at most, then waits for its counts.
+   * page of a counted list (`list`) that the walk does not reach within WALKED_EPOCHS is found
+   * through the list's running counts instead (epochIndexedPage): the first such page counts the
+   * list's epochs from the draws alone (some 20 ms for 100,000 epochs of the committee's votes, a
+   * hundred times less than making them), the next ones find their epochs at once.
    */
   const pageOf = <T extends { height: number; order: number }>(
     page: { count: number; page: number; order: 'asc' | 'desc' },
@@ -262,7 +265,7 @@ function voteLists(g: Governance) {
     worldAt: (epoch: number) => T[],
     liveItems: T[],
     perEpoch: number,
-    list?: string,
+    list?: CountedList,
   ): T[] => {
     // A page past what the epochs could hold at most is empty without computing one of them.
     if ((page.page - 1) * page.count >= Math.max(0, toEpoch - fromEpoch + 1) * perEpoch + liveItems.length) return [];
@@ -270,19 +273,16 @@ function voteLists(g: Governance) {
     const world: T[] = [];
     const desc = page.order === 'desc';
     let i = 0;
-    // A walk past half the epochs the list has not counted yet costs about what counting them costs,
-    // once; a list counted through its last closed epoch (prepare() counts the committee's ahead)
-    // computes only the epochs of the page.
-    const uncounted = list === undefined ? Infinity : indexed.uncounted(`${list}|${fromEpoch}`, fromEpoch, Math.min(toEpoch, epochOf(ctx.tip()) - 1));
-    // With the counts coming from the sweep worker, a page deeper than the walk waits for them instead.
-    const elsewhere = list !== undefined && (ctx.countedElsewhere?.(`${list}|${fromEpoch}`) ?? false);
-    const walkable = uncounted === 0 ? 0 : WALKED_EPOCHS + (elsewhere ? 0 : Math.floor(uncounted / 2));
+    // A list counted through its last closed epoch (prepare() counts the committee's ahead) computes
+    // only the epochs of the page; one not counted yet walks a few epochs first (a shallow page).
+    const uncounted = list === undefined ? Infinity : indexed.uncounted(`${list.name}|${fromEpoch}`, fromEpoch, Math.min(toEpoch, epochOf(ctx.tip()) - 1));
+    const walkable = uncounted === 0 ? 0 : list === undefined ? Infinity : WALKED_EPOCHS;
     for (; i <= toEpoch - fromEpoch && world.length < need && i < walkable; i++) {
       const items = worldAt(desc ? toEpoch - i : fromEpoch + i);
       world.push(...(desc ? items.slice().reverse() : items));
       spent();
     }
-    if (list !== undefined && world.length < need && i <= toEpoch - fromEpoch) return indexed.page(`${list}|${fromEpoch}`, page, fromEpoch, toEpoch, worldAt, liveItems);
+    if (list !== undefined && world.length < need && i <= toEpoch - fromEpoch) return indexed.page(list, page, fromEpoch, toEpoch, worldAt, liveItems);
     const merged = [...world, ...liveItems].sort(sortKey);
     if (desc) merged.reverse();
     return merged.slice((page.page - 1) * page.count, page.page * page.count);
@@ -421,13 +421,12 @@ function drepAnswers(g: GovRows) {
 
 /** /governance/committee and the committee's votes. */
 function committeeAnswers(g: GovRows) {
-  const { ctx, epochOf, sortKey, epochVotes, coldHex, hotOwner, worldProposals, memberVotes, liveVotes, pageOf, countAhead, committeeVoteRow, size, quorum, memberAt, expiryOf, genesisCommittee, live } = g;
+  const { ctx, epochOf, sortKey, epochVotes, coldHex, hotOwner, worldProposals, memberVotes, committeeCastCounts, liveVotes, pageOf, countAhead, committeeVoteRow, size, quorum, memberAt, expiryOf, genesisCommittee, live } = g;
   /** The world's votes of the committee (one member, or one hot key of it) cast in an epoch, up to the tip. */
   const committeeWorldAt = (member: number | null, hotOnly: string | null, tip: number) => (e: number): Vote[] =>
     epochVotes(`cc|${member ?? 'all'}|${hotOnly ?? ''}`, e, () => {
       const out: Vote[] = [];
-      // Votes cast in epoch e are on proposals of epochs e-3..e.
-      for (let pe = e - 3; pe <= e; pe++) {
+      for (let pe = e - (VOTED_EPOCHS - 1); pe <= e; pe++) {
         for (const p of worldProposals(pe)) {
           for (let m = 0; m < size; m++) {
             if (member !== null && m !== member) continue;
@@ -437,6 +436,10 @@ function committeeAnswers(g: GovRows) {
       }
       return out.sort(sortKey);
     });
+  const committeeList = (member: number | null, hotOnly: string | null): CountedList => ({
+    name: `cc|${member ?? 'all'}|${hotOnly ?? ''}`,
+    countsAt: (from, to) => committeeCastCounts(member, hotOnly, from, to),
+  });
   return {
     /**
      * Counts the committee's votes of the closed epochs not counted yet (in time slices, budget.ts),
@@ -444,7 +447,7 @@ function committeeAnswers(g: GovRows) {
      */
     countCommitteeVotesAhead() {
       const tip = ctx.tip();
-      countAhead('cc|all|', 1, epochOf(tip) - 1, committeeWorldAt(null, null, tip));
+      countAhead(committeeList(null, null), 1, epochOf(tip) - 1);
     },
     committee() {
       const tip = ctx.tip();
@@ -486,32 +489,34 @@ function committeeAnswers(g: GovRows) {
       // A genesis' member votes with the hot keys it authorized.
       const memberHots = genesisCommittee && member !== null && hotOnly === null ? new Set(live().committee.filter((e) => e.coldHex === coldHex(member!)).map((e) => e.hotHex)) : null;
       const liveItems = liveVotes().filter((v) => v.role === 'constitutional_committee' && (hotOnly === null || v.voterHex === hotOnly) && (memberHots === null || memberHots.has(v.voterHex)));
-      return pageOf(page, from, to, worldAt, liveItems, member === null ? size * VOTES_PER_EPOCH : VOTES_PER_EPOCH, `cc|${member ?? 'all'}|${hotOnly ?? ''}`).map(committeeVoteRow);
+      return pageOf(page, from, to, worldAt, liveItems, member === null ? size * VOTES_PER_EPOCH : VOTES_PER_EPOCH, committeeList(member, hotOnly)).map(committeeVoteRow);
     },
   };
 }
 
 /** /governance/proposals with each proposal's parameters, withdrawals, votes and metadata, and a pool's votes. */
 function proposalAnswers(g: GovRows) {
-  const { ctx, epochOf, sortKey, epochVotes, worldProposals, poolVotes, live, liveVotes, proposalByRef, pageOf, countAhead, votesOnProposal, countedOn, slice, proposalObject } = g;
+  const { ctx, epochOf, sortKey, epochVotes, worldProposals, poolVotes, poolCastCounts, proposalCounts, live, liveVotes, proposalByRef, pageOf, countAhead, votesOnProposal, countedOn, slice, proposalObject } = g;
   /** A pool's world votes cast in an epoch, up to the tip. */
   const poolWorldAt = (pool: (typeof ctx.pools)[number], tip: number) => (e: number): Vote[] =>
     epochVotes(`spo|${pool.hex}`, e, () => {
       const out: Vote[] = [];
-      for (let pe = e - 3; pe <= e; pe++) for (const p of worldProposals(pe)) for (const v of poolVotes(pool, p)) if (epochOf(v.height) === e && v.height <= tip) out.push(v);
+      for (let pe = e - (VOTED_EPOCHS - 1); pe <= e; pe++) for (const p of worldProposals(pe)) for (const v of poolVotes(pool, p)) if (epochOf(v.height) === e && v.height <= tip) out.push(v);
       return out.sort(sortKey);
     });
+  const poolList = (pool: (typeof ctx.pools)[number]): CountedList => ({ name: `spo|${pool.hex}`, countsAt: (from, to) => poolCastCounts(pool, from, to) });
+  const proposalList: CountedList = { name: 'proposals', countsAt: proposalCounts };
   const proposalsAt = (tip: number) => (e: number): Proposal[] => worldProposals(e).filter((p) => p.height <= tip);
   return {
     /** Counts the proposals of the closed epochs not counted yet (in time slices), as the first deep page of /governance/proposals would. */
     countProposalsAhead() {
       const tip = ctx.tip();
-      countAhead('proposals', 1, epochOf(tip) - 1, proposalsAt(tip));
+      countAhead(proposalList, 1, epochOf(tip) - 1);
     },
     proposals(page: Page) {
       const tip = ctx.tip();
       const worldAt = proposalsAt(tip);
-      return pageOf(page, 1, epochOf(tip), worldAt, live().proposals, PROPOSALS_PER_EPOCH, 'proposals').map((p) => ({ id: govActionId(p.txHash, p.index), tx_hash: p.txHash, cert_index: p.index, governance_type: p.type }));
+      return pageOf(page, 1, epochOf(tip), worldAt, live().proposals, PROPOSALS_PER_EPOCH, proposalList).map((p) => ({ id: govActionId(p.txHash, p.index), tx_hash: p.txHash, cert_index: p.index, governance_type: p.type }));
     },
     proposal: (txHash: string, index: number) => {
       const p = proposalByRef(txHash, index);
@@ -544,7 +549,7 @@ function proposalAnswers(g: GovRows) {
     /** Counts every pool's votes of the closed epochs not counted yet (in time slices), as the first deep page of each pool's /votes would. */
     countPoolVotesAhead() {
       const tip = ctx.tip();
-      for (const pool of ctx.pools) countAhead(`spo|${pool.hex}`, 1, epochOf(tip) - 1, poolWorldAt(pool, tip));
+      for (const pool of ctx.pools) countAhead(poolList(pool), 1, epochOf(tip) - 1);
     },
     poolVotes(poolHex: string, page: Page) {
       const pool = ctx.pools.find((p) => p.hex === poolHex);
@@ -552,7 +557,7 @@ function proposalAnswers(g: GovRows) {
       const tip = ctx.tip();
       const worldAt = poolWorldAt(pool, tip);
       const liveItems = liveVotes().filter((v) => v.role === 'spo' && v.voterHex === poolHex);
-      return pageOf(page, 1, epochOf(tip), worldAt, liveItems, VOTES_PER_EPOCH, `spo|${pool.hex}`).map((v) => ({ tx_hash: v.txHash, cert_index: v.certIndex, vote: v.vote }));
+      return pageOf(page, 1, epochOf(tip), worldAt, liveItems, VOTES_PER_EPOCH, poolList(pool)).map((v) => ({ tx_hash: v.txHash, cert_index: v.certIndex, vote: v.vote }));
     },
   };
 }
