@@ -29,7 +29,6 @@ import { LiveStake, stakeView, worldStake, type StakeView, type WorldStake } fro
 import { UnspentIndex, type UnspentView, type Utxo } from './unspent';
 import { TotalsIndex } from './totals';
 import { SweepClient } from './sweep';
-import type { VoteGroup } from './sweep-protocol';
 import { TX_INDEX_BITS } from './sweep-store';
 import { isDistributionAt, segmentAddressTxs, segmentRun, segmentSums, type SegmentSums, type BlockTotals, type Segment, type SegmentRun, type SimBlock, type SimContext, type SimTx, type TxEncoder } from './simulate';
 import type { AddressUtxo } from '../../../shared/chain';
@@ -431,8 +430,7 @@ export function createSandboxChain(options: SandboxChainOptions): SandboxChain {
 
   const totals = new TotalsIndex(segmentLength, blocksPerEpoch, TOTALS_KEPT);
   // A shared chain's sweep worker: every closed segment's totals and transactions' places, from the start.
-  // governancePaths' answers are built once per chain: the counts go to the same object a page reads.
-  const sweep = sweepClientOf(options, params, totals, simContext, (list, from, values) => made.governance().adoptRunningCounts(list, from, values));
+  const sweep = sweepClientOf(options, params, totals, simContext);
   sweep?.tip(tipHeight());
   const { segment, simBlock, blockTotals, epochSums, sumAhead, historyRead, simulated, tipSegmentWhole } = segmentCache(startSegment, finishSegment, { ...totalsOnly, tip: tipHeight }, cacheSegments, segmentLength, () => Math.floor(Math.max(0, tipHeight() - addressWindowBlocks + 1) / segmentLength), totals, tipSegments(segmentLength, tipHeight, branches, txIndex));
 
@@ -486,7 +484,6 @@ export function createSandboxChain(options: SandboxChainOptions): SandboxChain {
     stakes: () => stakeAt(tipHeight()).controlledAll(),
     timeOf,
     committee: options.devnet?.committee ?? null,
-    ...(sweep ? sweptCounts(sweep, blocksPerEpoch, tipHeight) : {}),
   });
 
   const nutlink: Nutlink = createNutlink({
@@ -519,13 +516,12 @@ export function createSandboxChain(options: SandboxChainOptions): SandboxChain {
   return made;
 }
 
-/** A shared chain's sweep worker (options.sweep: sweep.ts), installing what it sends into the chain's totals and counts; none for a chain without. */
+/** A shared chain's sweep worker (options.sweep: sweep.ts), installing what it sends into the chain's totals; none for a chain without. */
 function sweepClientOf(
   options: SandboxChainOptions,
   { network, seed, genesisTime, blockIntervalMs, blocksPerEpoch, segmentLength }: SandboxChainParams,
   totals: TotalsIndex,
   simContext: { knowDistribution(index: number, hash: string): void },
-  counts: (list: string, from: number, values: Uint32Array) => void,
 ): SweepClient | null {
   if (!options.sweep) return null;
   if (options.devnet) throw new Error('a devnet has no sweep worker');
@@ -537,26 +533,10 @@ function sweepClientOf(
         totals.addTotals(t.index, t, false);
         simContext.knowDistribution(t.index, t.distribution);
       },
-      counts,
     },
   );
 }
 
-/**
- * The committee's, the pools' and the proposals' counts are the sweep worker's (sweep-worker.ts counts
- * them ahead): inside a sliced answer a deep page of them waits for the worker's.
- */
-function sweptCounts(sweep: SweepClient, blocksPerEpoch: number, tipHeight: () => number) {
-  const groupOf = (list: string): VoteGroup | null => (list === 'cc|all||1' ? 'committee' : list === 'proposals|1' ? 'proposals' : list.startsWith('spo|') ? 'pools' : null);
-  const swept = (list: string): boolean => sweep.alive && groupOf(list) !== null;
-  return {
-    awaitCounts: (list: string, closedEpoch: number) => {
-      if (!swept(list) || !inSlice()) return;
-      throw new Awaiting(sweep.counted(groupOf(list)!, (closedEpoch + 1) * blocksPerEpoch, tipHeight()));
-    },
-    countedElsewhere: (list: string) => swept(list) && inSlice(),
-  };
-}
 
 /** Totals of a block's live transactions. */
 function liveSumsOf(ledger: LiveLedger) {

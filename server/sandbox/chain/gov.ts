@@ -56,14 +56,6 @@ export interface GovContext {
    * the chain ratifies submitted proposals against its quorum.
    */
   committee?: GenesisCommittee | null;
-  /**
-   * Before a deep page counts many epochs of a list (its running counts): a shared chain's sweep
-   * worker counts the committee's and the pools' lists (sweep.ts), and this throws budget.ts's
-   * Awaiting until its counts through `closedEpoch` are adopted, rather than count them here.
-   */
-  awaitCounts?: (list: string, closedEpoch: number) => void;
-  /** Whether another thread counts this list (the sweep worker): a page then walks no further than WALKED_EPOCHS before it reads the counts. */
-  countedElsewhere?: (list: string) => boolean;
 }
 
 /** A committee a genesis sets: its members' cold credentials and last epochs, and its quorum (a share of yes votes). */

@@ -23,9 +23,6 @@ export interface SegmentTotalsMessage {
   distribution: string;
 }
 
-/** The vote lists the worker counts one group after the other, each group's counts sent as soon as they are made. */
-export type VoteGroup = 'committee' | 'pools' | 'proposals';
-
 export type ToSweepWorker =
   /** The chain's tip: the worker sweeps the segments closed by it. */
   | { t: 'tip'; tip: number }
@@ -39,11 +36,5 @@ export type FromSweepWorker =
   | { t: 'segments'; segments: SegmentTotalsMessage[] }
   /** A find's answer: places (height × 128 + index); `complete`: every segment closed by the last tip told is swept. */
   | { t: 'found'; id: number; places: number[]; complete: boolean }
-  /**
-   * The vote lists' running counts (governance/queries.ts), each from entry `from` on: what the
-   * worker counted since its last message; `group`'s lists are counted through every closed epoch
-   * of tip `through` (-1, group null: a restart's, every group through some tip).
-   */
-  | { t: 'counts'; lists: Array<{ list: string; from: number; values: Uint32Array }>; through: number; group: VoteGroup | null }
   /** Every segment closed by `tip` is swept. */
   | { t: 'swept'; tip: number };

@@ -1,13 +1,13 @@
 // What the sweep worker (sweep-worker.ts) keeps of the segments it has simulated, chunk by chunk: each
 // block's totals (what the lists of blocks and epochs read), each segment's distribution hash, and
 // every background transaction's place by the first 32 bits of its hash (what a lookup by hash
-// reads, since a hash encodes no position); and, in a file of their own, the vote lists' counts.
+// reads, since a hash encodes no position).
 // A chunk of CHUNK_SEGMENTS segments is written once all its segments are swept, as one file under
 // the chain's directory (or kept as one buffer when the chain has none), its entries sorted by key;
 // the worker keeps in memory only every FENCE_STRIDE-th key of each chunk, and reads the few
 // hundred bytes a lookup needs from the file. A chunk's file is written whole under a temporary name
 // and renamed, so a restart reads whole chunks or none.
-import { closeSync, mkdirSync, openSync, readFileSync, readSync, readdirSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, readSync, readdirSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
 /** Segments per chunk: 3,840 blocks at 60 a segment, some 40,000 transactions, a file of about 410 KB. */
@@ -218,46 +218,6 @@ export class SweepStore {
       }
     }
     return out;
-  }
-
-  /** The vote lists' running counts, kept whole in one file (written under a temporary name, then renamed). */
-  saveCounts(lists: ReadonlyMap<string, Uint32Array>): void {
-    if (!this.dir) return;
-    const parts: Buffer[] = [];
-    for (const [list, values] of lists) {
-      const name = Buffer.from(list, 'utf8');
-      const head = Buffer.alloc(8);
-      head.writeUInt32LE(name.length, 0);
-      head.writeUInt32LE(values.length, 4);
-      parts.push(head, name, Buffer.from(values.buffer, values.byteOffset, values.byteLength));
-    }
-    const file = path.join(this.dir, 'counts.bin');
-    writeFileSync(`${file}.tmp`, Buffer.concat(parts));
-    renameSync(`${file}.tmp`, file);
-  }
-
-  /** The running counts saveCounts() last wrote (none when there is no file, or it is not whole). */
-  loadCounts(): Map<string, Uint32Array> {
-    const out = new Map<string, Uint32Array>();
-    if (!this.dir) return out;
-    let buf: Buffer;
-    try {
-      buf = readFileSync(path.join(this.dir, 'counts.bin'));
-    } catch {
-      return out;
-    }
-    let at = 0;
-    while (at + 8 <= buf.length) {
-      const nameLength = buf.readUInt32LE(at);
-      const n = buf.readUInt32LE(at + 4);
-      if (at + 8 + nameLength + 4 * n > buf.length) return new Map();
-      const list = buf.toString('utf8', at + 8, at + 8 + nameLength);
-      const values = new Uint32Array(n);
-      for (let i = 0; i < n; i++) values[i] = buf.readUInt32LE(at + 8 + nameLength + 4 * i);
-      out.set(list, values);
-      at += 8 + nameLength + 4 * n;
-    }
-    return at === buf.length ? out : new Map();
   }
 
   /** Bytes held in memory (fences and open chunks), and on disk or in memory for the stored chunks. */

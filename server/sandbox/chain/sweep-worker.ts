@@ -11,9 +11,8 @@ import path from 'node:path';
 import { parentPort, workerData } from 'node:worker_threads';
 import { createSandboxChain, sweptSegmentOf } from './chain';
 import type { Segment } from './simulate';
-import { sliced } from './budget';
 import { keyOfHash, SweepStore, TX_INDEX_BITS, type SweptSegment } from './sweep-store';
-import type { FromSweepWorker, SegmentTotalsMessage, SweepWorkerData, ToSweepWorker, VoteGroup } from './sweep-protocol';
+import type { FromSweepWorker, SegmentTotalsMessage, SweepWorkerData, ToSweepWorker } from './sweep-protocol';
 
 const port = parentPort!;
 const data = workerData as SweepWorkerData;
@@ -111,18 +110,13 @@ function next(): number | null {
 /** Whether this worker sweeps on its own: the server's thread lets one chain's do so at a time. */
 let background = false;
 let scheduled = false;
-/**
- * One segment a turn, so the thread answers finds in between. The votes are counted first (a few
- * seconds for a year's epochs, where the segments take minutes), in slices of about 10 ms.
- */
+/** One segment a turn, so the thread answers finds in between. */
 function work(): void {
   scheduled = false;
-  countVotes();
-  const n = counting || !background ? null : next();
+  const n = background ? next() : null;
   if (n === null) {
     flushSwept();
-    if (counting || !background) return;
-    if (tip >= 0 && toldSwept !== tip && countedTip === tip) send({ t: 'swept', tip: (toldSwept = tip) });
+    if (background && tip >= 0 && toldSwept !== tip) send({ t: 'swept', tip: (toldSwept = tip) });
     return;
   }
   if (!store.has(n)) {
@@ -167,56 +161,5 @@ port.on('message', (m: ToSweepWorker) => {
   }
 });
 
-// ---- the vote lists' running counts (the committee's, each pool's, the proposals'), counted in slices of about 10
-// ms between the segments, sent as they grow and saved with the chunks. ----
-const gov = chain.governance();
-/** Entries of each list already sent to the server's thread. */
-const sentCounts = new Map<string, number>();
-let countedTip = -1;
-let counting = false;
-let savedEpoch = -1;
-/** Epochs between two saves of the counts (the file holds every list whole). */
-const SAVE_EVERY_EPOCHS = 256;
-
-function sendCounts(through: number, group: VoteGroup | null): void {
-  const lists: Array<{ list: string; from: number; values: Uint32Array }> = [];
-  for (const list of gov.countedLists()) {
-    const from = sentCounts.get(list) ?? 0;
-    const values = gov.runningCounts(list, from);
-    if (!values) continue;
-    lists.push({ list, from, values });
-    sentCounts.set(list, from + values.length);
-  }
-  send({ t: 'counts', lists, through, group }, lists.map((l) => l.values.buffer as ArrayBuffer));
-}
-
-function countVotes(): void {
-  if (counting || tip < 0 || countedTip === tip) return;
-  counting = true;
-  const target = tip;
-  // The cheapest first, so a deep page waits only for its own list's: the proposals' (no vote
-  // made), the committee's, then the pools' (a list each).
-  const count = async (): Promise<void> => {
-    await sliced(() => gov.countProposalsAhead());
-    sendCounts(target, 'proposals');
-    await sliced(() => gov.countCommitteeVotesAhead());
-    sendCounts(target, 'committee');
-    await sliced(() => gov.countPoolVotesAhead());
-    sendCounts(target, 'pools');
-  };
-  void count().then(() => {
-    counting = false;
-    countedTip = target;
-    const epoch = chain.epochOfHeight(target);
-    if (savedEpoch < 0 || epoch - savedEpoch >= SAVE_EVERY_EPOCHS) {
-      savedEpoch = epoch;
-      store.saveCounts(new Map(gov.countedLists().map((list) => [list, gov.runningCounts(list, 0) ?? new Uint32Array(1)])));
-    }
-    schedule();
-  });
-}
-
-// A restart's chunks and counts: their totals sent at once, a chunk a message.
+// A restart's chunks: their totals sent at once, a chunk a message.
 for (const segments of store.load()) sendSegments(segments);
-for (const [list, values] of store.loadCounts()) gov.adoptRunningCounts(list, 0, values);
-sendCounts(-1, null);

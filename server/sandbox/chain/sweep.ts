@@ -1,16 +1,16 @@
 // A shared sandbox chain's side of its sweep worker (sweep-worker.ts): starts it with the chain's
-// options, tells it the tip, installs the totals it sends (totals.ts), and asks it for the segments
-// a page needs now and for the places of a transaction hash the chain has not simulated. The worker
-// is unreferenced: it never keeps the process alive. Devnets have none (many a process, each read
-// by one project); their lists sum what they read, as before.
+// options, tells it the tip, installs the totals it sends (totals.ts), and asks it for the places of
+// a transaction hash the chain has not simulated. The worker is unreferenced: it never keeps the
+// process alive. Devnets have none (many a process, each read by one project); their lists sum what
+// they read.
 import { Worker } from 'node:worker_threads';
-import type { FromSweepWorker, SegmentTotalsMessage, SweepWorkerData, ToSweepWorker, VoteGroup } from './sweep-protocol';
+import type { FromSweepWorker, SegmentTotalsMessage, SweepWorkerData, ToSweepWorker } from './sweep-protocol';
 
 const SWEEP_WORKER = new URL(import.meta.url.endsWith('.ts') ? './sweep-worker.mjs' : './sandbox-sweep-worker.js', import.meta.url);
 
 /**
  * The chains whose workers have not swept their history yet, in the order they were made: the
- * first sweeps on its own, the others only what their pages ask for, so a process's three shared
+ * first sweeps on its own, the others wait (answering finds in what they swept), so a process's three shared
  * chains take one core at their first start rather than every core. A worker done (or gone) hands
  * on to the next; one done keeps sweeping the segments its tip closes, one every 20 minutes.
  */
@@ -27,8 +27,6 @@ const SWEEP_HEAP_MB = 256;
 /** Finds answered, kept: a hash looked up again (its /txs, then /utxos, /cbor, …) asks the worker once. */
 const FINDS_KEPT = 256;
 
-const VOTE_GROUPS: VoteGroup[] = ['committee', 'pools', 'proposals'];
-
 export class SweepClient {
   private readonly worker: Worker;
   private told = -1;
@@ -37,9 +35,6 @@ export class SweepClient {
   private readonly finds = new Map<number, (answer: { places: number[]; complete: boolean }) => void>();
   private readonly found = new Map<string, { places: number[]; complete: boolean; tip: number } | Promise<unknown>>();
   private sweptWaiters: Array<{ tip: number; resolve: () => void }> = [];
-  /** The tip each group of the worker's vote counts is through, and the pages waiting for them. */
-  private readonly countedTips: Record<VoteGroup, number> = { committee: -1, pools: -1, proposals: -1 };
-  private countWaiters: Array<{ group: VoteGroup; tip: number; resolve: () => void }> = [];
   private closed: Promise<void> | null = null;
 
   constructor(
@@ -47,12 +42,10 @@ export class SweepClient {
     private readonly install: {
       /** A segment's blocks' totals. */
       segment: (segment: SegmentTotalsMessage) => void;
-      /** A vote list's running counts from entry `from` on. */
-      counts: (list: string, from: number, values: Uint32Array) => void;
     },
   ) {
     // Its heap is bounded: what it keeps is small (every 512th key of each chunk, the chunks not yet
-    // whole, the vote counts), and a worker that ran out would leave the chain computing as without one.
+    // whole), and a worker that ran out would leave the chain computing as without one.
     this.worker = new Worker(SWEEP_WORKER, { workerData: data, resourceLimits: { maxOldGenerationSizeMb: SWEEP_HEAP_MB } });
     this.worker.unref();
     this.worker.on('message', (m: FromSweepWorker) => this.receive(m));
@@ -74,9 +67,8 @@ export class SweepClient {
     handOn(this);
     for (const r of this.finds.values()) r({ places: [], complete: false });
     this.finds.clear();
-    for (const w of [...this.sweptWaiters, ...this.countWaiters]) w.resolve();
+    for (const w of this.sweptWaiters) w.resolve();
     this.sweptWaiters = [];
-    this.countWaiters = [];
   }
 
   private post(m: ToSweepWorker): void {
@@ -98,11 +90,6 @@ export class SweepClient {
         if (queue.includes(this)) handOn(this);
         this.sweptWaiters = this.sweptWaiters.filter((w) => (w.tip <= this.sweptTip ? (w.resolve(), false) : true));
         return;
-      case 'counts':
-        for (const l of m.lists) this.install.counts(l.list, l.from, l.values);
-        for (const group of m.group === null ? VOTE_GROUPS : [m.group]) this.countedTips[group] = Math.max(this.countedTips[group], m.through);
-        this.countWaiters = this.countWaiters.filter((w) => (w.tip <= this.countedTips[w.group] ? (w.resolve(), false) : true));
-        return;
     }
   }
 
@@ -121,13 +108,6 @@ export class SweepClient {
     this.tip(tip);
     if (this.dead || tip <= this.sweptTip) return Promise.resolve();
     return new Promise((resolve) => this.sweptWaiters.push({ tip, resolve }));
-  }
-
-  /** Resolves once the worker's vote counts of `group` are through `countTip` (at once when they are, or the worker is gone); `tip`: the chain's. */
-  counted(group: VoteGroup, countTip: number, tip: number): Promise<void> {
-    this.tip(tip);
-    if (this.dead || countTip <= this.countedTips[group]) return Promise.resolve();
-    return new Promise((resolve) => this.countWaiters.push({ group, tip: countTip, resolve }));
   }
 
   /**

@@ -45,10 +45,6 @@ function governanceAnswers(model: Governance) {
     ...committeeAnswers(rows),
     ...proposalAnswers(rows),
     deepPagesRead: lists.deepPagesRead,
-    // The vote lists' running counts, which a shared chain's sweep worker counts and sends (sweep.ts).
-    runningCounts: lists.runningCounts,
-    adoptRunningCounts: lists.adoptRunningCounts,
-    countedLists: lists.countedLists,
   };
 }
 
@@ -130,26 +126,15 @@ class RunningCounts {
   at(k: number): number {
     return this.items[k]!;
   }
-  /** Appends the running counts of epochs whose own counts these are. */
+  /** Appends the running counts of the next epochs, given each one's own count. */
   extend(epochCounts: Uint32Array): void {
-    const totals = new Uint32Array(epochCounts.length);
-    let total = this.items[this.length - 1]!;
-    for (let i = 0; i < epochCounts.length; i++) totals[i] = total += epochCounts[i]!;
-    this.append(totals);
-  }
-  /** Appends entries at once (a worker's counts: a year's epochs in one turn). */
-  append(values: Uint32Array): void {
-    if (this.length + values.length > this.items.length) {
-      const grown = new Uint32Array(Math.max(this.items.length * 2, this.length + values.length));
+    if (this.length + epochCounts.length > this.items.length) {
+      const grown = new Uint32Array(Math.max(this.items.length * 2, this.length + epochCounts.length));
       grown.set(this.items.subarray(0, this.length));
       this.items = grown;
     }
-    this.items.set(values, this.length);
-    this.length += values.length;
-  }
-  /** Entries from `from` on. */
-  values(from: number): Uint32Array {
-    return this.items.slice(from, this.length);
+    let total = this.items[this.length - 1]!;
+    for (let i = 0; i < epochCounts.length; i++) this.items[this.length++] = total += epochCounts[i]!;
   }
 }
 
@@ -172,10 +157,7 @@ function epochIndexedPage(g: Governance) {
       if (running.size > 64) running.delete(running.keys().next().value!);
     }
     // A page that counts many epochs pages through the history: from then on prepare() counts ahead.
-    if (closed - (from + counts.length - 1) >= WALKED_EPOCHS) {
-      deepRead = true;
-      ctx.awaitCounts?.(list, closed);
-    }
+    if (closed - (from + counts.length - 1) >= WALKED_EPOCHS) deepRead = true;
     for (let e = from + counts.length - 1; e <= closed; e = from + counts.length - 1) {
       counts.extend(countsAt(e, Math.min(closed, e + COUNTED_AT_ONCE - 1)));
       spent();
@@ -217,25 +199,7 @@ function epochIndexedPage(g: Governance) {
   const countAhead = (list: CountedList, from: number, closed: number): void => {
     if (closed >= from) runningCounts(`${list.name}|${from}`, from, closed, list.countsAt);
   };
-  /** A list's running counts from entry `from` on (entry k: the items of its first k epochs), or null when it holds no more. */
-  const countsOf = (list: string, from: number): Uint32Array | null => {
-    const c = running.get(list);
-    return c && c.length > from ? c.values(from) : null;
-  };
-  /**
-   * A list's running counts from entry `from` on, counted elsewhere (the sweep worker's, of the same
-   * chain: sweep-worker.ts): those beyond what the list holds are adopted; a gap is left alone.
-   */
-  const adoptCounts = (list: string, from: number, values: Uint32Array): void => {
-    let c = running.get(list);
-    if (!c) {
-      if (from !== 0) return;
-      running.set(list, (c = new RunningCounts()));
-    }
-    if (from > c.length) return;
-    if (c.length - from < values.length) c.append(values.subarray(c.length - from));
-  };
-  return { uncounted, page: indexedPage, countAhead, read: (): boolean => deepRead, countsOf, adoptCounts, lists: (): string[] => [...running.keys()] };
+  return { uncounted, page: indexedPage, countAhead, read: (): boolean => deepRead };
 }
 
 /** Votes and proposals, world and live, ordered by height and paged epoch by epoch, and the votes that count. */
@@ -305,7 +269,7 @@ function voteLists(g: Governance) {
       (findDrep({ hex, script: null })?.events ?? []).some((e) => e.action === 'deregistered' && e.height < before && e.height <= tip);
     return countedVotes(votes, boundary, retired);
   };
-  return { liveVotes, pageOf, votesOnProposal, countedOn, countAhead: indexed.countAhead, deepPagesRead: indexed.read, runningCounts: indexed.countsOf, adoptRunningCounts: indexed.adoptCounts, countedLists: indexed.lists };
+  return { liveVotes, pageOf, votesOnProposal, countedOn, countAhead: indexed.countAhead, deepPagesRead: indexed.read };
 }
 type GovLists = Governance & ReturnType<typeof voteLists>;
 

@@ -11,11 +11,10 @@
 // pages of one item (lastPages' probe 1), so of its pages of 100 only the last one holding data and
 // the one after it are read: what the walk checks of each list, without a dozen full pages on the way.
 //
-// The chain is 30 days old (4,320 epochs): on it the first deep page of a governance vote list
-// counts every epoch's votes, a few seconds of work done in slices (server/sandbox/chain/budget.ts);
-// a year would make that the better part of a minute of this suite without testing anything more.
-// The same walk runs again on a shared chain's kind, with a sweep worker started with the chain
-// (server/sandbox/chain/sweep.ts), on three days (the worker's sweep is some 8 s of a second core).
+// The chain is 30 days old (4,320 epochs): a longer history makes the walk's pages of epochs and
+// blocks no deeper (they are found by their totals) and the suite longer. The same walk runs again
+// on a shared chain's kind, with a sweep worker started with the chain (server/sandbox/chain/sweep.ts),
+// on three days (the worker's sweep is some 8 s of a second core).
 import { Worker } from 'node:worker_threads';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_GENESIS_TIME, memoryLedgerStore } from '../../../../../server/sandbox/chain/index';
@@ -31,7 +30,7 @@ const MAX_PAUSE_MS = 100;
 describe('the last pages of every list, on a running sandbox', () => walkEveryList({ days: 30 }));
 
 // A shared chain's, with its sweep worker (server/sandbox/chain/sweep.ts) started with the chain: the
-// deep pages the sweep has not reached wait for the worker rather than simulate. Three days: the worker
+// deep pages the sweep has not reached make what they read here, beside it. Three days: the worker
 // sweeps in the background while the walk runs, and a shorter history bounds what it costs the suite.
 describe('the last pages of every list, on a running sandbox with a sweep worker', () => walkEveryList({ days: 3, sweep: { dir: null } }));
 

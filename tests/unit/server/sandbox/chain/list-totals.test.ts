@@ -5,8 +5,8 @@
 // time, which other processes holding the cores do not lengthen). An epoch's sums need no
 // transaction made (segmentSums), so a cold page of a hundred epochs makes its own; a page of blocks
 // reads their sizes too. A shared chain's sweep worker (sweep.ts) makes every segment in another
-// thread from the start: a cold chain's deep pages of blocks wait for it rather than simulate, and
-// any background transaction is found by hash through its index, again after a restart from its chunks.
+// thread from the start: a cold chain's deep pages cost the server thread little beside it, and any
+// background transaction is found by hash through its index, again after a restart from its chunks.
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -192,8 +192,8 @@ describe('a shared chain\'s sweep worker', () => {
   ];
 
   it('answers a cold chain\'s deep pages in little of the server thread\'s CPU, as a chain simulating them does', async () => {
-    // Read at once, before the sweep reached them: the pages of blocks wait for the worker to make
-    // the segments they need, the pages of epochs sum theirs from the segments' decisions here (the
+    // Read at once, before the sweep reached them: the pages of blocks make their two or three
+    // segments here, the pages of epochs sum theirs from the segments' decisions here (the
     // answers expected are read first, so the code that sums runs compiled, as in a server that has
     // answered for a while).
     const { chain } = swept();
@@ -201,7 +201,7 @@ describe('a shared chain\'s sweep worker', () => {
     for (const [i, [name, read]] of deepPages.slice(0, 4).entries()) {
       const { value, ms } = await slicedCpu(() => read(chain));
       expect(value, name).toEqual(expected[i]);
-      // A page of blocks costs this thread nothing while it waits; a page of epochs sums fifty
+      // A page of blocks makes two or three segments (measured, not hashed); a page of epochs sums fifty
       // segments here, some 30 ms on a quiet 2-core VM (npm run bench:sandbox judges the target):
       // under the suite's parallel files a thread's CPU time stretches, so it gets twice the room.
       expect(ms, `${name}: ${ms.toFixed(1)} ms of CPU`).toBeLessThan(name.startsWith('/epochs') ? 2 * PAGE_CPU_MS : PAGE_CPU_MS);

@@ -1,7 +1,7 @@
 // The sweep worker's chunks (server/sandbox/chain/sweep-store.ts): a transaction's place is found by
 // the first 32 bits of its hash whether its chunk is still open, kept in memory or written to a file,
 // equal keys included where they straddle the keys the worker keeps in memory; a restart reads the
-// chunks' totals back and ignores a file that is not whole; the vote counts round-trip.
+// chunks' totals back and ignores a file that is not whole.
 import { mkdtempSync, readdirSync, rmSync, truncateSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -59,12 +59,5 @@ describe('the sweep store', () => {
     const broken = new SweepStore(path.join(dir, 'find'), L);
     expect([...broken.load()]).toEqual([]);
     expect(broken.has(0)).toBe(false);
-  });
-
-  it('keeps the vote counts whole across a restart', () => {
-    const store = new SweepStore(path.join(dir, 'counts'), L);
-    const lists = new Map([['cc|all||1', Uint32Array.from([0, 3, 5, 9])], ['proposals|1', Uint32Array.from([0, 2])]]);
-    store.saveCounts(lists);
-    expect(new SweepStore(path.join(dir, 'counts'), L).loadCounts()).toEqual(lists);
   });
 });
