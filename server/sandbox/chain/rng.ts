@@ -129,7 +129,7 @@ export class Rng {
 
   /** Log-uniform value in [min, max): many small values, few large ones. */
   logUniform(min: number, max: number): number {
-    return Math.exp(Math.log(min) + this.float() * (Math.log(max) - Math.log(min)));
+    return min * Math.exp(this.float() * Math.log(max / min));
   }
 
   /** Fisher-Yates shuffle of a copy. */

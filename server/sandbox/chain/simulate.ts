@@ -367,6 +367,10 @@ const NO_ASSETS = Object.freeze([]) as unknown as Array<[string, number]>;
 interface SenderGroups {
   /** Key-locked: stake and enterprise wallets. */
   key: number[];
+  /** By wallet id: whether it is in `key`. */
+  isKey: boolean[];
+  /** The addresses of each wallet a payment may go to (every one but the faucet's). */
+  recipients: number[][];
   /** Script-locked. */
   script: number[];
   stake: number[];
@@ -377,13 +381,38 @@ interface SenderGroups {
 
 const groupsByWorld = new WeakMap<World, SenderGroups>();
 
+/** A set of wallet ids that lists its members (`ids`, in the order they came): adding and removing one is a step. */
+class Members {
+  readonly ids: number[] = [];
+  private readonly at = new Map<number, number>();
+  set(id: number, member: boolean): void {
+    const i = this.at.get(id);
+    if (member && i === undefined) {
+      this.at.set(id, this.ids.length);
+      this.ids.push(id);
+    } else if (!member && i !== undefined) {
+      // The last one takes its place.
+      const last = this.ids.pop()!;
+      this.at.delete(id);
+      if (last !== id) {
+        this.ids[i] = last;
+        this.at.set(last, i);
+      }
+    }
+  }
+}
+
 function senderGroups(world: World): SenderGroups {
   let g = groupsByWorld.get(world);
   if (g) return g;
   const kindOf = (id: number) => world.wallets[id]!.kind;
   const key = world.recipientWalletIds.filter((id) => kindOf(id) === 'stake' || kindOf(id) === 'enterprise');
+  const isKey = world.wallets.map(() => false);
+  for (const id of key) isKey[id] = true;
   g = {
     key,
+    isKey,
+    recipients: world.recipientWalletIds.map((id) => world.wallets[id]!.addresses),
     script: world.recipientWalletIds.filter((id) => !key.includes(id)),
     stake: world.recipientWalletIds.filter((id) => kindOf(id) === 'stake'),
     stakeSeveral: world.recipientWalletIds.filter((id) => kindOf(id) === 'stake' && world.wallets[id]!.addresses.length >= 2),
@@ -414,6 +443,11 @@ class SegmentSimulator {
   private closed = 0;
 
   private readonly groups: SenderGroups;
+  /**
+   * The key wallets holding tokens (an asset transfer's senders, a few of the group): kept as their
+   * tokens come and go, where drawing them from the whole group missed most draws.
+   */
+  private readonly holders = new Members();
   private readonly blockSeed: number[];
   /** An address's bytes: a base address's 57 (with a stake part), an enterprise address's 29. */
   private readonly addressBytes = (address: number): number => (this.world.addresses[address]!.stakeAddress === null ? 29 : 57);
@@ -513,8 +547,15 @@ class SegmentSimulator {
     const state = this.wallets[owner]!;
     state.count++;
     state.lovelace += lovelace;
-    if (assets.length > 0) addAssets(state.tokens, assets);
+    if (assets.length > 0) this.changeTokens(owner, assets, 1);
     if (utxo) state.utxos.push(utxo);
+  }
+
+  /** Adds (sign 1) or takes (−1) a wallet's tokens, keeping the key wallets that hold some. */
+  private changeTokens(owner: number, assets: ReadonlyArray<[string, number]>, sign: 1 | -1): void {
+    const held = this.wallets[owner]!.tokens;
+    addAssets(held, assets, sign);
+    if (this.groups.isKey[owner]) this.holders.set(owner, held.size > 0);
   }
 
   // ---- ordinary transactions ----
@@ -524,6 +565,8 @@ class SegmentSimulator {
    * few drawn at random first, then one drawn from all that do; null if none does.
    */
   private sender(rng: Rng, group: readonly number[], minLovelace: number, also: 'tokens' | 'inputs' | null = null): number | null {
+    if (also === 'tokens') group = this.holders.ids;
+    if (group.length === 0) return null;
     for (let i = 0; i < SENDER_DRAWS; i++) {
       const id = rng.pick(group);
       if (this.fits(id, minLovelace, also)) return id;
@@ -540,7 +583,7 @@ class SegmentSimulator {
 
   /** A random address of a random wallet other than the faucet. */
   private recipientAddress(rng: Rng): number {
-    return rng.pick(this.world.wallets[rng.pick(this.world.recipientWalletIds)]!.addresses);
+    return rng.pick(rng.pick(this.groups.recipients));
   }
 
   private amountFrom(rng: Rng, balance: number, maxShare: number): number {
@@ -584,6 +627,7 @@ class SegmentSimulator {
         return { sender, payments };
       }
       case 'asset': {
+        // Among the key wallets that hold tokens.
         const sender = this.sender(rng, groups.key, 4 * ADA, 'tokens');
         if (sender === null) return null;
         const held = sortedAssets(this.wallets[sender]!.tokens);
@@ -692,7 +736,7 @@ class SegmentSimulator {
       tokens += p.assets.length;
     }
     if (held.size > 0) {
-      for (const p of payments) addAssets(held, p.assets, -1);
+      for (const p of payments) this.changeTokens(plan.sender, p.assets, -1);
       changeAssets = sortedAssets(held);
       tokens += changeAssets.length;
     }
@@ -720,7 +764,7 @@ class SegmentSimulator {
     const fee = minFee(bound) + scriptExtra * redeemers;
     const changeLovelace = state.lovelace + withdrawal - paid - fee - deposit;
     if (changeLovelace < ADA + changeAssets.length * 150_000) {
-      if (tokens > 0) for (const p of payments) addAssets(held, p.assets);
+      if (tokens > 0) for (const p of payments) this.changeTokens(plan.sender, p.assets, 1);
       return;
     }
 
