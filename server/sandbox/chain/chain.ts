@@ -599,15 +599,21 @@ function listsAhead(chain: Omit<SandboxChain, 'prepare' | 'close'>, tipHeight: (
   return {
     /** Whether a list has read the chain's history (a segment outside the address window, or a deep page of votes). */
     read: () => historyRead() || chain.governance().deepPagesRead(),
-    // The votes first (the committee's, each pool's, the proposals), then the segments' sums. With a
-    // sweep worker, nothing: the worker sums and counts it all from the start, and its counts are
-    // adopted as they come.
-    sumAhead: () => {
-      if (sweep?.alive) return;
+    /**
+     * The committee's votes and the proposals per epoch, counted from the start (tens of milliseconds
+     * of a default chain's history, then an epoch at a time), so that no page of them counts.
+     */
+    countAhead: () => {
       chain.governance().countCommitteeVotesAhead();
-      chain.governance().countPoolVotesAhead();
       chain.governance().countProposalsAhead();
-      sumAhead(tipHeight());
+    },
+    // Once a list has read the history: the votes, each pool's too (4 bytes an epoch a pool), then
+    // the segments' sums, which a sweep worker makes instead.
+    sumAhead: () => {
+      chain.governance().countCommitteeVotesAhead();
+      chain.governance().countProposalsAhead();
+      chain.governance().countPoolVotesAhead();
+      if (!sweep?.alive) sumAhead(tipHeight());
     },
     /** Tells the sweep worker the tip; `wait`: resolves once it has swept every segment the tip closed. */
     sweep: (wait: boolean): Promise<void> => {
@@ -623,13 +629,14 @@ function listsAhead(chain: Omit<SandboxChain, 'prepare' | 'close'>, tipHeight: (
 
 /**
  * The chain's prepare(): keeps warm what answers have warmed, in time slices, so a chain nobody reads
- * costs nothing; `build` warms it whole (the network a gateway's clients will use, at start).
- * The lists' totals (each block's and epoch's, the committee's votes per epoch) are summed a few
+ * costs next to nothing (its committee's votes and proposals counted per epoch once, then as epochs
+ * close); `build` warms it whole (the network a gateway's clients will use, at start).
+ * The lists' totals (each block's and epoch's, each pool's votes per epoch) are summed a few
  * slices a call once a list has read the chain's history, so the sweep never holds the store's next
  * read for long; `lists` sums them all before it answers. `build` leaves them be: a gateway's clients
  * need the tip warm, and only a list's page needs the history summed.
  */
-function preparer(c: { tipHeight: () => number; segmentLength: number; simulated: (segment: number) => boolean; simBlock: (height: number) => SimBlock; unspentBuilt: () => boolean; unspentAt: (tip: number) => UnspentView; tipSegmentWhole: () => void; lists: { read: () => boolean; sumAhead: () => void; sweep: (wait: boolean) => Promise<void> } }) {
+function preparer(c: { tipHeight: () => number; segmentLength: number; simulated: (segment: number) => boolean; simBlock: (height: number) => SimBlock; unspentBuilt: () => boolean; unspentAt: (tip: number) => UnspentView; tipSegmentWhole: () => void; lists: { read: () => boolean; countAhead: () => void; sumAhead: () => void; sweep: (wait: boolean) => Promise<void> } }) {
   return async (opts: { build?: boolean; lists?: boolean } = {}): Promise<void> => {
     const tip = c.tipHeight();
     await c.lists.sweep(opts.lists === true);
@@ -645,10 +652,11 @@ function preparer(c: { tipHeight: () => number; segmentLength: number; simulated
       await sliced(c.tipSegmentWhole);
     }
     if (opts.lists) await sliced(c.lists.sumAhead);
-    else if (c.lists.read()) {
+    else {
+      const ahead = c.lists.read() ? c.lists.sumAhead : c.lists.countAhead;
       let slices = 0;
       await sliced(() => {
-        if (slices++ < LIST_SLICES_PER_PREPARE) c.lists.sumAhead();
+        if (slices++ < LIST_SLICES_PER_PREPARE) ahead();
       });
     }
   };
