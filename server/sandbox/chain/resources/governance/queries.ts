@@ -149,7 +149,7 @@ function epochIndexedPage(g: Governance) {
   /** Whether a deep page has counted a list's epochs: a list some client pages through. */
   let deepRead = false;
   /** Items of the list in epochs from..from+k−1 for every k up to the last closed epoch. */
-  const runningCounts = (list: string, from: number, closed: number, countsAt: CountedList['countsAt']): RunningCounts => {
+  const runningCounts = (list: string, from: number, closed: number, countsAt: CountedList['countsAt'], byPage: boolean): RunningCounts => {
     let counts = running.get(list);
     if (!counts) {
       counts = new RunningCounts();
@@ -157,7 +157,7 @@ function epochIndexedPage(g: Governance) {
       if (running.size > 64) running.delete(running.keys().next().value!);
     }
     // A page that counts many epochs pages through the history: from then on prepare() counts ahead.
-    if (closed - (from + counts.length - 1) >= WALKED_EPOCHS) deepRead = true;
+    if (byPage && closed - (from + counts.length - 1) >= WALKED_EPOCHS) deepRead = true;
     for (let e = from + counts.length - 1; e <= closed; e = from + counts.length - 1) {
       counts.extend(countsAt(e, Math.min(closed, e + COUNTED_AT_ONCE - 1)));
       spent();
@@ -176,7 +176,7 @@ function epochIndexedPage(g: Governance) {
   const uncounted = (list: string, from: number, closed: number): number => Math.max(0, closed - from + 2 - (running.get(list)?.length ?? 1));
   const indexedPage = <T extends { height: number; order: number }>(list: CountedList, page: Page, from: number, to: number, worldAt: (epoch: number) => T[], liveItems: T[]): T[] => {
     const closed = Math.min(to, epochOf(ctx.tip()) - 1);
-    const counts = runningCounts(`${list.name}|${from}`, from, closed, list.countsAt);
+    const counts = runningCounts(`${list.name}|${from}`, from, closed, list.countsAt, true);
     const closedTotal = counts.at(Math.max(0, closed - from + 1));
     const open: T[] = [];
     for (let e = Math.max(from, closed + 1); e <= to; e++) open.push(...worldAt(e));
@@ -197,7 +197,7 @@ function epochIndexedPage(g: Governance) {
   };
   /** Counts a list's closed epochs ahead of its deep pages (the running counts those pages read). */
   const countAhead = (list: CountedList, from: number, closed: number): void => {
-    if (closed >= from) runningCounts(`${list.name}|${from}`, from, closed, list.countsAt);
+    if (closed >= from) runningCounts(`${list.name}|${from}`, from, closed, list.countsAt, false);
   };
   return { uncounted, page: indexedPage, countAhead, read: (): boolean => deepRead };
 }
