@@ -728,7 +728,9 @@ class SegmentSimulator {
     // The change's tokens: what the sender holds less what it pays (taken from its own in place,
     // and given back if the transaction is refused).
     const held = state.tokens;
-    let changeAssets = NO_ASSETS;
+    // How many kinds of token the change holds; which ones (sorted as outputs list them) only when
+    // the transaction is made.
+    let changeKinds = 0;
     let tokens = 0;
     let paid = 0;
     for (const p of payments) {
@@ -737,8 +739,8 @@ class SegmentSimulator {
     }
     if (held.size > 0) {
       for (const p of payments) this.changeTokens(plan.sender, p.assets, -1);
-      changeAssets = sortedAssets(held);
-      tokens += changeAssets.length;
+      changeKinds = held.size;
+      tokens += changeKinds;
     }
 
     const withdrawal = plan.withdrawal ?? 0;
@@ -763,7 +765,7 @@ class SegmentSimulator {
     });
     const fee = minFee(bound) + scriptExtra * redeemers;
     const changeLovelace = state.lovelace + withdrawal - paid - fee - deposit;
-    if (changeLovelace < ADA + changeAssets.length * 150_000) {
+    if (changeLovelace < ADA + changeKinds * 150_000) {
       if (tokens > 0) for (const p of payments) this.changeTokens(plan.sender, p.assets, 1);
       return;
     }
@@ -778,7 +780,7 @@ class SegmentSimulator {
       this.made(open, paid + changeLovelace, fee, null);
       return;
     }
-    const outputs: Payment[] = payments.concat([{ address: changeAddress, lovelace: changeLovelace, assets: changeAssets }]);
+    const outputs: Payment[] = payments.concat([{ address: changeAddress, lovelace: changeLovelace, assets: changeKinds > 0 ? sortedAssets(held) : NO_ASSETS }]);
 
     // Arrays a segment keeps are made at their length (concat, slice): one grown by a push keeps
     // room for sixteen more elements, a good part of a segment's memory.
