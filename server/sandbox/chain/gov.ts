@@ -610,8 +610,7 @@ type GovWorld = GovBase & ReturnType<typeof drepSeats> & ReturnType<typeof commi
 
 /** The world's votes on its proposals: by the DRep seats, the pools and the committee. */
 function worldVotes(g: GovWorld) {
-  const { ctx, bpe, epochOf, draw, voterSeed, txHashOf, sortKey, seats, retHeight, seatHex, seatCycleAt, term, resignEpoch, holdsHot, hotAt } = g;
-  const { proposalCountAt, proposalHeightAt, proposalTypeAt, poolsVoteAt } = g;
+  const { ctx, bpe, epochOf, draw, voterSeed, txHashOf, sortKey, seats, retHeight, seatHex, seatCycleAt, term, resignEpoch, hotAt } = g;
   const lean = (p: Proposal): number => draw(DRAW.lean, proposalAt(epochOf(p.height), p.index));
   const yesChance = (p: Proposal, role: VoterRole): number => {
     const good = lean(p) < 0.5;
@@ -712,6 +711,13 @@ function worldVotes(g: GovWorld) {
     return out;
   };
 
+  return { seatVotes, poolVotes, memberVotes, votesOnWorld, castHeights, cast, poolSeed, memberSeed, memberUntil };
+}
+type GovVoted = GovWorld & ReturnType<typeof worldVotes>;
+
+/** The world's votes and proposals per epoch, counted from the draws alone (a list's running counts). */
+function voteCounts(g: GovVoted) {
+  const { bpe, term, resignEpoch, holdsHot, hotAt, proposalCountAt, proposalHeightAt, proposalTypeAt, poolsVoteAt, castHeights, cast, poolSeed, memberSeed, memberUntil } = g;
   /** The members of the committee voting on a proposal of epoch pe (all, one, or the one holding a hot key). */
   const committeeVoters = (member: number | null, hotOnly: string | null, pe: number): Voters => {
     const seeds: number[] = [];
@@ -770,9 +776,8 @@ function worldVotes(g: GovWorld) {
     for (let e = from; e <= to; e++) out[e - from] = proposalCountAt(e);
     return out;
   };
-  return { seatVotes, poolVotes, memberVotes, votesOnWorld, committeeCastCounts, poolCastCounts, proposalCounts };
+  return { committeeCastCounts, poolCastCounts, proposalCounts };
 }
-type GovVoted = GovWorld & ReturnType<typeof worldVotes>;
 
 /** What becomes of a world proposal: ratified and enacted, dropped by a competitor, or expired. */
 function ratification(g: GovVoted) {
@@ -1238,7 +1243,8 @@ export function createGovernance(ctx: GovContext) {
   const seated = Object.assign(withLive, committeeKeys(withLive));
   const world: GovWorld = Object.assign(seated, worldProposalsOf(base));
   const voted = Object.assign(world, worldVotes(world));
-  const ratified = Object.assign(voted, ratification(voted));
+  const counted = Object.assign(voted, voteCounts(voted));
+  const ratified = Object.assign(counted, ratification(counted));
   const withDreps = Object.assign(ratified, drepRegistry(ratified));
   const delegated = Object.assign(withDreps, voteDelegation(withDreps));
   const active = Object.assign(delegated, drepActivity(delegated));
