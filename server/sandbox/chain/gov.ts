@@ -265,7 +265,10 @@ const CIP100 = 'https://github.com/cardano-foundation/CIPs/blob/master/CIP-0100/
 const proposalAt = (epoch: number, j: number): number => epoch * PROPOSALS_PER_EPOCH + j;
 
 /** The domains of the governance's cheap draws (govBase's `draw`). */
-const DRAW = { proposals: 1, proposalHeight: 2, proposalType: 3, parameterCount: 4, parameter: 5, parameterValue: 6, lean: 7, vote: 8 } as const;
+const DRAW = {
+  proposals: 1, proposalHeight: 2, proposalType: 3, parameterCount: 4, parameter: 5, parameterValue: 6, lean: 7, vote: 8,
+  withdrawalCount: 9, withdrawalTo: 10, withdrawalAmount: 11, returnAddress: 12,
+} as const;
 const ROLE_CODE: Record<VoterRole, number> = { drep: 0, spo: 1, constitutional_committee: 2 };
 /** The voters of a world proposal as its votes are counted: each one's seed and the height it votes before, and the chance each votes. */
 interface Voters {
@@ -338,7 +341,7 @@ function govBase(ctx: GovContext) {
   // value: a list's running counts read some twenty values an epoch, which at a SHA-256 each took
   // seconds for a shared chain's 100,000 epochs. The rest (hashes, anchors, amounts) stays derived.
   const drawSeed = Rng.familySeed(key, 'governance-draws')[0]! | 0;
-  const domainSeeds = Array.from({ length: DRAW.vote + 1 }, (_, d) => mixWord(drawSeed, d));
+  const domainSeeds = Array.from({ length: Math.max(...Object.values(DRAW)) + 1 }, (_, d) => mixWord(drawSeed, d));
   /** A float in [0, 1) for one of DRAW's domains and an integer coordinate (several folded into one: `proposalAt`). */
   const draw = (domain: number, x: number): number => unitOf(mixWord(domainSeeds[domain]!, x));
   /** A voter's seed for its vote draws: its role and two integers naming it (a seat and cycle, a member and term, a pool's key). */
@@ -522,7 +525,7 @@ function genesisCommitteeKeys(g: GovBase & ReturnType<typeof liveLayer>, c: Gene
 
 /** The world's proposals, up to two an epoch, and their lookup by transaction hash. */
 function worldProposalsOf(g: GovBase) {
-  const { ctx, bpe, f, draw, memo, proposalTxHash, proposalEpochOf, hash28, anchors } = g;
+  const { ctx, bpe, draw, memo, proposalTxHash, proposalEpochOf, hash28, anchors } = g;
   // An epoch's proposals as the counts read them, from the cheap draws alone: how many, at which
   // height, of which kind, and a parameter change's parameters (whether the pools vote on it).
   const proposalCountAt = (epoch: number): number => {
@@ -558,7 +561,9 @@ function worldProposalsOf(g: GovBase) {
     if (hit) return hit;
     const n = proposalCountAt(epoch);
     const height = proposalHeightAt(epoch);
-    const txHash = proposalTxHash(epoch);
+    // Its hash made when read (two SHA-256s): a page walking a list's epochs reads a few proposals'.
+    let hash: string | undefined;
+    const txHashOf = (): string => (hash ??= proposalTxHash(epoch));
     const out: Proposal[] = [];
     for (let j = 0; j < n; j++) {
       const type = proposalTypeAt(epoch, j);
@@ -569,11 +574,11 @@ function worldProposalsOf(g: GovBase) {
         parameters = parametersAt(epoch, j);
         description = { tag: 'ParameterChange', contents: [null, parameters, null] };
       } else if (type === 'treasury_withdrawals') {
-        const count = 1 + Math.floor(f('proposal-withdrawal-count', epoch, j) * 3);
+        const count = 1 + Math.floor(draw(DRAW.withdrawalCount, proposalAt(epoch, j)) * 3);
         for (let k = 0; k < count; k++) {
-          const stakeAddress = ctx.stakeAddresses[Math.floor(f('proposal-withdrawal-to', epoch, j, k) * ctx.stakeAddresses.length)]!;
+          const stakeAddress = ctx.stakeAddresses[Math.floor(draw(DRAW.withdrawalTo, proposalAt(epoch, j) * 4 + k) * ctx.stakeAddresses.length)]!;
           if (withdrawals.some((w) => w.stakeAddress === stakeAddress)) continue;
-          withdrawals.push({ stakeAddress, amount: BigInt(1_000 + Math.floor(f('proposal-withdrawal-amount', epoch, j, k) * 499_000)) * 1_000_000n });
+          withdrawals.push({ stakeAddress, amount: BigInt(1_000 + Math.floor(draw(DRAW.withdrawalAmount, proposalAt(epoch, j) * 4 + k) * 499_000)) * 1_000_000n });
         }
         description = { tag: 'TreasuryWithdrawals', contents: [withdrawals.map((w) => [w.stakeAddress, Number(w.amount)]), null] };
       } else if (type === 'hard_fork_initiation') description = { tag: 'HardForkInitiation', contents: [null, { major: g.ctx.protocol.protocolMajor + 1, minor: 0 }] };
@@ -582,16 +587,19 @@ function worldProposalsOf(g: GovBase) {
       else if (type === 'new_constitution') description = { tag: 'NewConstitution', contents: [null, { anchor: { url: `https://governance.sandbox.cairn.invalid/constitution/${epoch}.txt`, dataHash: hash28('constitution', epoch) + '00000000' } }] };
       else description = { tag: 'InfoAction' };
       const title = `${type.replace(/_/g, ' ')} of epoch ${epoch}${n > 1 ? ` (${j + 1})` : ''}`;
-      const document = (): AnchorContent => anchorContent(`https://governance.sandbox.cairn.invalid/proposals/${txHash}/${j}.jsonld`, {
+      const document = (): AnchorContent => anchorContent(`https://governance.sandbox.cairn.invalid/proposals/${txHashOf()}/${j}.jsonld`, {
         '@context': { CIP100, CIP108: 'https://github.com/cardano-foundation/CIPs/blob/master/CIP-0108/README.md#' },
         hashAlgorithm: 'blake2b-256',
         authors: [],
         body: { title, abstract: `A ${type.replace(/_/g, ' ')} proposed in the Cairn sandbox world.`, motivation: 'Exercising Conway governance.', rationale: 'Deterministic from the chain seed.' },
       });
       out.push({
-        txHash, index: j, height, order: -1, type, deposit: g.ctx.protocol.govActionDeposit,
-        returnAddress: ctx.stakeAddresses[Math.floor(f('proposal-return', epoch, j) * ctx.stakeAddresses.length)]!,
-        anchor: null, content: () => memo(anchors, `proposal|${txHash}|${j}`, document, 4096), description, parameters, withdrawals, world: true,
+        get txHash() {
+          return txHashOf();
+        },
+        index: j, height, order: -1, type, deposit: g.ctx.protocol.govActionDeposit,
+        returnAddress: ctx.stakeAddresses[Math.floor(draw(DRAW.returnAddress, proposalAt(epoch, j)) * ctx.stakeAddresses.length)]!,
+        anchor: null, content: () => memo(anchors, `proposal|${txHashOf()}|${j}`, document, 4096), description, parameters, withdrawals, world: true,
       });
     }
     proposalCache.set(epoch, out);

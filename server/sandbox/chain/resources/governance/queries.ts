@@ -108,8 +108,14 @@ const PARAMETER_FIELDS = [
   'min_fee_ref_script_cost_per_byte',
 ];
 
-/** Epochs a page walks from an end of its list before it reads the list's running counts (counting them first if need be). */
+/**
+ * Epochs a page walks from an end of its list before it reads the list's running counts, beyond one
+ * for every WALK_COST epochs the counts still lack (a walked epoch makes its proposals and votes,
+ * about what counting a hundred epochs costs): a sparse list's first pages (a pool's votes, some
+ * three epochs a vote) walk rather than count its whole history.
+ */
 const WALKED_EPOCHS = 64;
+const WALK_COST = 100;
 /** Epochs counted between two looks at the time slice (budget.ts): some 0.3 ms of a list's counting. */
 const COUNTED_AT_ONCE = 1024;
 
@@ -119,22 +125,45 @@ interface CountedList {
   countsAt: (from: number, to: number) => Uint32Array;
 }
 
-/** A list's running counts, four bytes an epoch: item counts of its first k epochs for every k. */
+/** Epochs between two running totals a list's counts keep (RunningCounts). */
+const TOTAL_EVERY = 32;
+
+/**
+ * A list's running counts: the items of its first k epochs for every k, kept as each epoch's own
+ * count (a byte: an epoch holds at most VOTES_PER_EPOCH of a voter's votes, seven members' for the
+ * committee's list) and the running total every TOTAL_EVERY epochs, some 1.1 bytes an epoch.
+ */
 class RunningCounts {
-  private items = new Uint32Array(64);
+  private epochs = new Uint8Array(64);
+  private totals = new Uint32Array(4);
+  private total = 0;
+  /** Epochs counted, plus one (entry 0: no epoch, no item). */
   length = 1;
   at(k: number): number {
-    return this.items[k]!;
+    const base = k - (k % TOTAL_EVERY);
+    let n = this.totals[base / TOTAL_EVERY]!;
+    for (let e = base; e < k; e++) n += this.epochs[e]!;
+    return n;
   }
-  /** Appends the running counts of the next epochs, given each one's own count. */
+  /** Appends the next epochs, given each one's own count. */
   extend(epochCounts: Uint32Array): void {
-    if (this.length + epochCounts.length > this.items.length) {
-      const grown = new Uint32Array(Math.max(this.items.length * 2, this.length + epochCounts.length));
-      grown.set(this.items.subarray(0, this.length));
-      this.items = grown;
+    const counted = this.length - 1;
+    if (counted + epochCounts.length > this.epochs.length) {
+      const grown = new Uint8Array(Math.max(this.epochs.length * 2, counted + epochCounts.length));
+      grown.set(this.epochs.subarray(0, counted));
+      this.epochs = grown;
+      const totals = new Uint32Array(Math.ceil(grown.length / TOTAL_EVERY) + 1);
+      totals.set(this.totals);
+      this.totals = totals;
     }
-    let total = this.items[this.length - 1]!;
-    for (let i = 0; i < epochCounts.length; i++) this.items[this.length++] = total += epochCounts[i]!;
+    for (let i = 0; i < epochCounts.length; i++) {
+      const e = counted + i;
+      if (epochCounts[i]! > 255) throw new Error(`an epoch of a counted list holds ${epochCounts[i]} items, more than a byte`);
+      this.epochs[e] = epochCounts[i]!;
+      this.total += epochCounts[i]!;
+      if ((e + 1) % TOTAL_EVERY === 0) this.totals[(e + 1) / TOTAL_EVERY] = this.total;
+    }
+    this.length += epochCounts.length;
   }
 }
 
@@ -217,7 +246,7 @@ function voteLists(g: Governance) {
   /**
    * A page of an ordered stream built epoch by epoch (world) and merged with a few live items: only
    * the epochs the page needs are computed, from the first epoch (asc) or from the tip (desc). A
-   * page of a counted list (`list`) that the walk does not reach within WALKED_EPOCHS is found
+   * page of a counted list (`list`) that the walk does not reach within WALKED_EPOCHS (and WALK_COST) is found
    * through the list's running counts instead (epochIndexedPage): the first such page counts the
    * list's epochs from the draws alone (some 20 ms for 100,000 epochs of the committee's votes, a
    * hundred times less than making them), the next ones find their epochs at once.
@@ -238,9 +267,11 @@ function voteLists(g: Governance) {
     const desc = page.order === 'desc';
     let i = 0;
     // A list counted through its last closed epoch (prepare() counts the committee's ahead) computes
-    // only the epochs of the page; one not counted yet walks a few epochs first (a shallow page).
-    const uncounted = list === undefined ? Infinity : indexed.uncounted(`${list.name}|${fromEpoch}`, fromEpoch, Math.min(toEpoch, epochOf(ctx.tip()) - 1));
-    const walkable = uncounted === 0 ? 0 : list === undefined ? Infinity : WALKED_EPOCHS;
+    // only the epochs of the page; one not counted yet walks the epochs from its near end that hold
+    // the page, when they are few (counted first, not made), and otherwise counts its history.
+    const closed = Math.min(toEpoch, epochOf(ctx.tip()) - 1);
+    const uncounted = list === undefined ? Infinity : indexed.uncounted(`${list.name}|${fromEpoch}`, fromEpoch, closed);
+    const walkable = uncounted === 0 ? 0 : list === undefined ? Infinity : epochsHolding(list, need, fromEpoch, toEpoch, closed, desc, WALKED_EPOCHS + Math.floor(uncounted / WALK_COST));
     for (; i <= toEpoch - fromEpoch && world.length < need && i < walkable; i++) {
       const items = worldAt(desc ? toEpoch - i : fromEpoch + i);
       world.push(...(desc ? items.slice().reverse() : items));
@@ -253,6 +284,27 @@ function voteLists(g: Governance) {
   };
 
   const indexed = epochIndexedPage(g);
+  /**
+   * How many epochs from the page's end of a list (the first, or with `desc` the last) hold `need`
+   * of its world items, from their counts (an open epoch's, above `closed`, taken as none: the walk
+   * reads what it shows); 0 when more than `limit` would (the page then reads the running counts),
+   * and every epoch when the list holds fewer.
+   */
+  const epochsHolding = (list: CountedList, need: number, from: number, to: number, closed: number, desc: boolean, limit: number): number => {
+    const epochs = to - from + 1;
+    let held = 0;
+    for (let k = 0; k < Math.min(limit, epochs); k += COUNTED_AT_ONCE) {
+      const n = Math.min(COUNTED_AT_ONCE, limit - k, epochs - k);
+      const [a, b] = desc ? [to - k - n + 1, to - k] : [from + k, from + k + n - 1];
+      const counts = list.countsAt(a, b);
+      for (let j = 0; j < n; j++) {
+        const e = desc ? b - j : a + j;
+        if (e <= closed) held += counts[e - a]!;
+        if (held >= need) return k + j + 1;
+      }
+    }
+    return limit < epochs ? 0 : epochs;
+  };
 
   const votesOnProposal = (p: Proposal): Vote[] => {
     const tip = ctx.tip();

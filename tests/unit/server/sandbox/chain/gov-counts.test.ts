@@ -4,6 +4,11 @@
 import { describe, expect, it } from 'vitest';
 import { COMMITTEE_SIZE, VOTED_EPOCHS, createGovernance, type Governance, type Proposal, type Vote } from '../../../../../server/sandbox/chain/gov';
 import { PROTOCOL } from '../../../../../server/sandbox/chain/protocol';
+import { sliced } from '../../../../../server/sandbox/chain/budget';
+import { DEFAULT_GENESIS_TIME } from '../../../../../server/sandbox/chain/index';
+import { DAY_MS } from '../../../../../shared/time';
+import { poolIdHex } from '../../../../../server/blockfrost/contract';
+import { testChain } from './support';
 
 const BPE = 30;
 /** Two committee terms and a little more, the resignation of a member within them (epochs 100–300). */
@@ -71,4 +76,35 @@ describe("governance lists' counts per epoch", () => {
     }
     expect(seen.size).toBeGreaterThanOrEqual(6);
   });
+
+  it('find every page of a list, walked or read through the counts, so that its pages in either order hold each item once', async () => {
+    // Thirty days: 4,320 epochs, so the deep pages of each order read the lists' running counts.
+    const { chain } = testChain({ now: () => DEFAULT_GENESIS_TIME + 30 * DAY_MS });
+    const gov = chain.governance();
+    const pool = poolIdHex(chain.catalog().pools[0]!)!;
+    const lists: Array<[string, (page: { count: number; page: number; order: 'asc' | 'desc' }) => unknown[] | null | undefined]> = [
+      ['/governance/committee/votes', (p) => gov.committeeVotes(p)],
+      ['/pools/{pool_id}/votes', (p) => gov.poolVotes(pool, p)],
+      ['/governance/proposals', (p) => gov.proposals(p)],
+    ];
+    for (const [name, read] of lists) {
+      const all = async (order: 'asc' | 'desc'): Promise<string[]> => {
+        const out: string[] = [];
+        for (let page = 1; ; page++) {
+          const items = (await sliced(() => read({ count: 100, page, order }))) as unknown[];
+          out.push(...items.map((x) => JSON.stringify(x)));
+          if (items.length < 100) return out;
+        }
+      };
+        const asc = await all('asc');
+      const desc = await all('desc');
+      expect(asc.length, name).toBeGreaterThan(1_000);
+      // In order of their blocks.
+      const heights = asc.map((x) => (JSON.parse(x) as { block_height?: number }).block_height).filter((h) => h !== undefined);
+      expect(heights, name).toEqual([...heights].sort((a, b) => a! - b!));
+      expect(new Set(asc).size, `${name}: an item twice`).toBe(asc.length);
+      // The same items (a descending page keeps items of one block in their own order, so not simply reversed).
+      expect([...desc].sort(), name).toEqual([...asc].sort());
+    }
+  }, 60_000);
 });
