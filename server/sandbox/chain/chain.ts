@@ -607,12 +607,10 @@ function listsAhead(chain: Omit<SandboxChain, 'prepare' | 'close'>, tipHeight: (
       chain.governance().countCommitteeVotesAhead();
       chain.governance().countProposalsAhead();
     },
-    // Once a list has read the history: the votes, each pool's too (4 bytes an epoch a pool), then
-    // the segments' sums, which a sweep worker makes instead.
+    /** Each pool's votes per epoch: some 10 ms of a default chain's history a pool, a few slices a call. */
+    countPoolsAhead: () => chain.governance().countPoolVotesAhead(),
+    /** Once a list has read the history: the segments' sums, which a sweep worker makes instead. */
     sumAhead: () => {
-      chain.governance().countCommitteeVotesAhead();
-      chain.governance().countProposalsAhead();
-      chain.governance().countPoolVotesAhead();
       if (!sweep?.alive) sumAhead(tipHeight());
     },
     /** Tells the sweep worker the tip; `wait`: resolves once it has swept every segment the tip closed. */
@@ -629,14 +627,14 @@ function listsAhead(chain: Omit<SandboxChain, 'prepare' | 'close'>, tipHeight: (
 
 /**
  * The chain's prepare(): keeps warm what answers have warmed, in time slices, so a chain nobody reads
- * costs next to nothing (its committee's votes and proposals counted per epoch once, then as epochs
- * close); `build` warms it whole (the network a gateway's clients will use, at start).
+ * costs next to nothing (its committee's votes and proposals counted per epoch, all of them the first
+ * time, then as epochs close); `build` warms it whole (the network a gateway's clients will use, at start).
  * The lists' totals (each block's and epoch's, each pool's votes per epoch) are summed a few
  * slices a call once a list has read the chain's history, so the sweep never holds the store's next
  * read for long; `lists` sums them all before it answers. `build` leaves them be: a gateway's clients
  * need the tip warm, and only a list's page needs the history summed.
  */
-function preparer(c: { tipHeight: () => number; segmentLength: number; simulated: (segment: number) => boolean; simBlock: (height: number) => SimBlock; unspentBuilt: () => boolean; unspentAt: (tip: number) => UnspentView; tipSegmentWhole: () => void; lists: { read: () => boolean; countAhead: () => void; sumAhead: () => void; sweep: (wait: boolean) => Promise<void> } }) {
+function preparer(c: { tipHeight: () => number; segmentLength: number; simulated: (segment: number) => boolean; simBlock: (height: number) => SimBlock; unspentBuilt: () => boolean; unspentAt: (tip: number) => UnspentView; tipSegmentWhole: () => void; lists: { read: () => boolean; countAhead: () => void; countPoolsAhead: () => void; sumAhead: () => void; sweep: (wait: boolean) => Promise<void> } }) {
   return async (opts: { build?: boolean; lists?: boolean } = {}): Promise<void> => {
     const tip = c.tipHeight();
     await c.lists.sweep(opts.lists === true);
@@ -651,18 +649,25 @@ function preparer(c: { tipHeight: () => number; segmentLength: number; simulated
       // Address and account histories read the tip's segment whole, with its index by address.
       await sliced(c.tipSegmentWhole);
     }
-    if (opts.lists) await sliced(c.lists.sumAhead);
-    else {
-      const ahead = c.lists.read() ? c.lists.sumAhead : c.lists.countAhead;
-      let slices = 0;
-      await sliced(() => {
-        if (slices++ < LIST_SLICES_PER_PREPARE) ahead();
-      });
+    // The committee's votes and the proposals counted through the last closed epoch: tens of
+    // milliseconds the first time (in slices), then an epoch now and then; the pools' and, once a
+    // list has read the history, the segments' sums a few slices a call.
+    await sliced(c.lists.countAhead);
+    if (opts.lists) {
+      await sliced(c.lists.countPoolsAhead);
+      await sliced(c.lists.sumAhead);
+      return;
     }
+    let slices = 0;
+    const few = (work: () => void) => (): void => {
+      if (slices++ < LIST_SLICES_PER_PREPARE) work();
+    };
+    await sliced(few(c.lists.countPoolsAhead));
+    if (c.lists.read()) await sliced(few(c.lists.sumAhead));
   };
 }
 
-/** Slices of about 10 ms a prepare() call gives the lists' totals until they are all summed (one call per store read, every 250 ms). */
+/** Slices of about 10 ms a prepare() call gives the pools' vote counts and the lists' totals until they are all made (one call per store read, every 250 ms). */
 const LIST_SLICES_PER_PREPARE = 4;
 
 /**

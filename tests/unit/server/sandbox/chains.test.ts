@@ -60,7 +60,7 @@ describe('sandbox sync', () => {
     }
   });
 
-  it('prepares a chain after each read, and reads it again only once it is prepared', async () => {
+  it('prepares a chain once before it serves, then after each read, and reads it again only once it is prepared', async () => {
     const steps: string[] = [];
     const preparing: Array<() => void> = [];
     const chain = {
@@ -68,13 +68,18 @@ describe('sandbox sync', () => {
       sync: () => (steps.push('sync'), Promise.resolve()),
       prepare: () => (steps.push('prepare'), new Promise<void>((resolve) => preparing.push(resolve))),
     } as unknown as SandboxChain;
-    const stop = await startSandboxSync({ mainnet: chain }, () => undefined, 5);
+    const starting = startSandboxSync({ mainnet: chain }, () => undefined, 5);
+    await elapse(20);
+    // The first preparation holds the start: no read before it has answered.
+    expect(steps).toEqual(['prepare']);
+    preparing.splice(0).forEach((r) => r());
+    const stop = await starting;
     try {
       await elapse(80);
-      expect(steps).toEqual(['sync', 'prepare']);
+      expect(steps).toEqual(['prepare', 'sync', 'prepare']);
       preparing.splice(0).forEach((r) => r());
       await elapse(8);
-      expect(steps).toEqual(['sync', 'prepare', 'sync', 'prepare']);
+      expect(steps).toEqual(['prepare', 'sync', 'prepare', 'sync', 'prepare']);
     } finally {
       stop();
     }
