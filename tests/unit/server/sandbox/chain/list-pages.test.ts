@@ -26,6 +26,8 @@ import { catalogPaths, lastPages, listPaths } from './walk/lists';
 import { busyClock, now } from './walk/busy';
 
 const MAX_PAUSE_MS = 100;
+/** How late the /health client's own 1 ms clock may run in a wait that is judged. */
+const CLIENT_LATE_MS = 20;
 
 describe('the last pages of every list, on a running sandbox', () => walkEveryList({ days: 30 }));
 
@@ -41,6 +43,10 @@ function walkEveryList(o: { days: number; sweep?: { dir: null } }): void {
   beforeAll(async () => {
     Object.assign(f, { http: await serve(chain) });
     for (const group of GROUPS) await group.prepare?.(f);
+    // The tip's transactions read once, as by a client's first request: the tip's segment made whole
+    // and hashed, some 100 ms of CPU in slices the first time a process does it (much of it V8
+    // compiling the simulation), which is no list's and would fall on whichever list the walk reads first.
+    expect((await f.http.get('/blocks/latest/txs')).status).toBe(200);
   }, 120_000);
   afterAll(async () => {
     await f.http?.close();
@@ -90,7 +96,12 @@ function walkEveryList(o: { days: number; sweep?: { dir: null } }): void {
     const slow = spans.map((s) => ({ ...s, ms: busy.longestTurn(s.from, s.to) })).filter((s) => s.ms > MAX_PAUSE_MS);
     expect(slow.map((s) => `${s.path}: ${s.ms.toFixed(0)} ms of CPU in one turn (${(s.to - s.from).toFixed(0)} ms to answer)`), `answers that held the event loop over ${MAX_PAUSE_MS} ms`).toEqual([]);
     const during = (w: { at: number; ms: number }): string => spans.filter((s) => s.from < w.at + w.ms && s.to > w.at).map((s) => s.path).join(' / ') || 'between pages';
-    const waited = waits.map((w) => ({ ...w, cpu: busy.cpuDuring(w.at, w.at + w.ms) })).filter((w) => w.cpu > MAX_PAUSE_MS);
+    // A wait during which the client's own thread went without a core for a while (its clock late by
+    // CLIENT_LATE_MS: on two cores the walk's server and client hold one, the suite's other threads
+    // share the second) was partly the client's: not judged, and most waits must not be such.
+    const judged = waits.filter((w) => w.late < CLIENT_LATE_MS);
+    expect(judged.length, 'waits in which the /health client had a core').toBeGreaterThan(waits.length / 2);
+    const waited = judged.map((w) => ({ ...w, cpu: busy.cpuDuring(w.at, w.at + w.ms) })).filter((w) => w.cpu > MAX_PAUSE_MS);
     expect(waited.map((w) => `/health waited ${w.ms.toFixed(0)} ms, ${w.cpu.toFixed(0)} ms of the server's CPU, during ${during(w)}`), `/health waits on over ${MAX_PAUSE_MS} ms of the server's work`).toEqual([]);
   }, 600_000);
 }
@@ -100,28 +111,38 @@ function walkEveryList(o: { days: number; sweep?: { dir: null } }): void {
  * after each answer: every wait (from its start, in now()'s time) is the server's, never its own
  * event loop's.
  */
-function healthMonitor(url: string): { stop: () => Promise<void>; waits: () => Array<{ at: number; ms: number }> } {
+function healthMonitor(url: string): { stop: () => Promise<void>; waits: () => Array<{ at: number; ms: number; late: number }> } {
   const worker = new Worker(
     `const { parentPort, workerData } = require('node:worker_threads');
     let walking = true;
     const waits = [];
     parentPort.on('message', () => { walking = false; });
+    // This thread's own lateness: a 1 ms timer that fires late means the thread had no core.
+    let tick = performance.now();
+    let late = 0;
+    const clock = setInterval(() => {
+      const t = performance.now();
+      late = Math.max(late, t - tick - 1);
+      tick = t;
+    }, 1);
     (async () => {
       while (walking) {
         const at = performance.timeOrigin + performance.now();
+        [tick, late] = [performance.now(), 0];
         const res = await fetch(workerData.url);
         await res.arrayBuffer();
         if (res.status !== 200) throw new Error('/health answered ' + res.status);
-        waits.push({ at, ms: performance.timeOrigin + performance.now() - at });
+        waits.push({ at, ms: performance.timeOrigin + performance.now() - at, late });
         await new Promise((resolve) => setTimeout(resolve, 5));
       }
+      clearInterval(clock);
       parentPort.postMessage(waits);
     })().catch((err) => { throw err; });`,
     { eval: true, workerData: { url } },
   );
-  let waits: Array<{ at: number; ms: number }> = [];
+  let waits: Array<{ at: number; ms: number; late: number }> = [];
   const done = new Promise<void>((resolve, reject) => {
-    worker.once('message', (w: Array<{ at: number; ms: number }>) => {
+    worker.once('message', (w: Array<{ at: number; ms: number; late: number }>) => {
       waits = w;
       resolve();
     });
