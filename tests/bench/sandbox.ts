@@ -20,8 +20,14 @@
 //     read and indexes the transactions by hash in another thread from the chain's creation. Before
 //     the lists, the chain's prepare({ lists: true }) waits for it (without a worker: sums them in
 //     the server's thread); BENCH_SANDBOX_LISTS=cold skips that: the pages are read at once, those
-//     the sweep has not reached waiting for the worker (without one: first reads that simulate).
+//     the sweep has not reached making what they read in the server's thread (first reads).
 //     BENCH_SANDBOX_ONLY=lists runs this part alone (after the chain is built and the groups prepared).
+//   deep votes of a long history: a shared chain at the defaults on the last day of 2026 (some 3
+//     million blocks, 100,000 epochs), prepared once as a gateway's chains are before it serves
+//     (their committee's votes and proposals counted), then a first request (/blocks/latest: the
+//     tip's segment made, once), then the committee's, a pool's (counted by its first deep page)
+//     and the proposals, each at its last page and past it in both orders, on the same loopback
+//     HTTP. The slowest page of each, and its server-thread CPU. Target ≤ 50 ms a page.
 //   memory: the heap after garbage collection, before and after the chain moves 3,000 blocks
 //     (BENCH_SANDBOX_STEPS) with a follower's reads at every block (the tip, its transactions in
 //     full), after unmeasured ones that fill the bounded caches: as many again, and at least enough
@@ -58,6 +64,7 @@ const REPEAT = 40;
 const TARGET_MS = 10;
 const TARGET_BYTES_PER_BLOCK = 2048;
 const TARGET_PAUSE_MS = 100;
+const TARGET_PAGE_MS = 50;
 
 const gc = (globalThis as { gc?: () => void }).gc;
 // The memory measure needs the garbage collector at hand: run again with --expose-gc if it is not.
@@ -116,6 +123,7 @@ async function main() {
     if (ONLY === 'lists') {
       const lists = await lastPagesOfLists(base, f);
       listRow(lists, '');
+      await deepVotesOfALongHistory();
       return;
     }
 
@@ -194,6 +202,7 @@ async function main() {
     row({ bench: 'sandbox', measure: 'first /addresses/{address} call for an address never asked for, p95 of 30', figure: ms(firstP95), baseline: `${ms(health.p95)} /health`, ratio: ratio(firstP95, health.p95), target: `≤ ${TARGET_MS} ms`, pass: firstP95 <= TARGET_MS });
     listRow(lists, `${ms(health.p95)} /health`, ratio(lists.pauseMs, health.p95));
     row({ bench: 'sandbox', measure: `heap growth per simulated block over ${STEPS.toLocaleString('en')} blocks`, figure: Number.isFinite(bytesPerBlock) ? `${(bytesPerBlock / 1024).toFixed(2)} KB` : 'not measured', baseline: '', ratio: '', target: '< 2 KB', pass: bytesPerBlock < TARGET_BYTES_PER_BLOCK });
+    await deepVotesOfALongHistory();
   } finally {
     agent.destroy();
     server.closeAllConnections();
@@ -256,6 +265,53 @@ async function lastPagesOfLists(base: string, f: WalkFixture): Promise<ListsRun>
   const turns = [...slowest].sort((a, b) => b.turnCpuMs - a.turnCpuMs);
   console.log(`The event loop's longest pause meanwhile: ${ms(pauseMs)}; its longest turn in the server thread's CPU time: ${ms(turns[0]!.turnCpuMs)} (${turns[0]!.list}).`);
   return { count: slowest.length, pauseMs, turnCpuMs: turns[0]!.turnCpuMs, worst: `${slowest[0]!.list} ${ms(slowest[0]!.ms)}` };
+}
+
+/** The vote lists' deepest pages on a shared chain at the defaults late in 2026, read before anything counted them. */
+async function deepVotesOfALongHistory(): Promise<void> {
+  const chain = createSandboxChain({ network: 'preprod', store: memoryLedgerStore(), now: () => Date.UTC(2026, 11, 31, 12) });
+  await chain.ready();
+  const [t0, c0] = [now(), threadCpuMs()];
+  await chain.prepare();
+  const prepared = `the first prepare() ${ms(threadCpuMs() - c0)} of CPU in ${ms(now() - t0)}`;
+  const app = express();
+  app.use('/api/v0', sandboxRouter(chain));
+  const server = http.createServer(app);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/v0`;
+  const busy = busyClock();
+  try {
+    const [t1, c1] = [now(), threadCpuMs()];
+    if ((await fetch(`${base}/blocks/latest`)).status !== 200) throw new Error('/blocks/latest did not answer 200');
+    const first = `the first request ${ms(now() - t1)} (${ms(threadCpuMs() - c1)} of CPU)`;
+    const pool = chain.catalog().pools[0]!;
+    const rows: string[][] = [];
+    let worst = { list: '', ms: 0, cpuMs: 0 };
+    for (const path of ['/governance/committee/votes', `/pools/${pool}/votes`, '/governance/proposals']) {
+      for (const order of ['asc', 'desc']) {
+        const entry = { list: `${path.replace(pool, '{pool_id}')} ${order}`, ms: 0, cpuMs: 0, page: 0 };
+        const pages = await lastPages(async (page, count) => {
+          const t0 = now();
+          const res = await fetch(`${base}${path}?count=${count}&page=${page}&order=${order}`);
+          const body = (await res.json()) as unknown[];
+          const took = now() - t0;
+          if (res.status !== 200) throw new Error(`${path} page ${page} answered ${res.status}`);
+          if (took > entry.ms) Object.assign(entry, { ms: took, page, cpuMs: busy.cpuDuring(t0, now()) });
+          return body.length;
+        });
+        rows.push([entry.list, String(entry.page), ms(entry.ms), ms(entry.cpuMs), pages.toLocaleString('en')]);
+        if (entry.ms > worst.ms) worst = entry;
+      }
+    }
+    console.log(`\nThe vote lists of a shared chain at the defaults (${chain.tipHeight().toLocaleString('en')} blocks, ${chain.epochOfHeight(chain.tipHeight()).toLocaleString('en')} epochs; ${prepared}, ${first}), count 100, the slowest page of each:`);
+    console.log(table(['list', 'slowest page', 'took', 'page CPU', 'last page'], rows));
+    row({ bench: 'sandbox', measure: `slowest page of the vote lists of a ${chain.epochOfHeight(chain.tipHeight()).toLocaleString('en')}-epoch history (${worst.list}; server-thread CPU ${ms(worst.cpuMs)})`, figure: ms(worst.ms), baseline: '', ratio: '', target: `≤ ${TARGET_PAGE_MS} ms`, pass: worst.ms <= TARGET_PAGE_MS });
+  } finally {
+    busy.stop();
+    server.closeAllConnections();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+    await chain.close();
+  }
 }
 
 main().catch((err: unknown) => {
