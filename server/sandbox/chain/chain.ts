@@ -420,11 +420,16 @@ export function createSandboxChain(options: SandboxChainOptions): SandboxChain {
   /** The block whose end is the stake snapshot of an epoch: its last block. */
   const snapshotHeight = (epoch: number): number => (epoch + 1) * blocksPerEpoch - 1;
   // A live transaction's index in its block follows the block's background transactions: computed once,
-  // from the block's kept totals (totals.ts) or else its segment, which the cache may let go.
+  // from the block's kept totals (totals.ts), its segment when it is made, or else the segment's
+  // decisions alone (segmentSums: a millisecond, where making the segment costs tens the first time).
   const liveIndexes = new WeakMap<LiveTx, number>();
+  const backgroundCount = (height: number): number => {
+    const s = Math.floor(height / segmentLength);
+    return totals.block(height)?.txCount ?? (simulated(s) ? simBlock(height).txs.length : totalsOnly.sums(s).counts[height - s * segmentLength]!);
+  };
   const liveIndex = (t: LiveTx): number => {
     let i = liveIndexes.get(t);
-    if (i === undefined) liveIndexes.set(t, (i = (totals.block(t.height)?.txCount ?? simBlock(t.height).txs.length) + t.order));
+    if (i === undefined) liveIndexes.set(t, (i = backgroundCount(t.height) + t.order));
     return i;
   };
 
