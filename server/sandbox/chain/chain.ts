@@ -599,6 +599,9 @@ export function segmentSumsOf(chain: SandboxChain, index: number): SegmentSums {
   return sweepSources.get(chain)!.sums(index);
 }
 
+/** Epochs of history from which prepare() counts the vote lists ahead: below, counting one in a page costs about a millisecond. */
+const COUNTED_AHEAD_EPOCHS = 4096;
+
 /** What prepare() sums ahead for the lists: the epochs' sums, the committee's and the pools' votes per epoch. */
 function listsAhead(chain: Omit<SandboxChain, 'prepare' | 'close'>, tipHeight: () => number, sumAhead: (tip: number) => void, historyRead: () => boolean, sweep: SweepClient | null) {
   return {
@@ -606,14 +609,19 @@ function listsAhead(chain: Omit<SandboxChain, 'prepare' | 'close'>, tipHeight: (
     read: () => historyRead() || chain.governance().deepPagesRead(),
     /**
      * The committee's votes and the proposals per epoch, counted from the start (tens of milliseconds
-     * of a default chain's history, then an epoch at a time), so that no page of them counts.
+     * of a default chain's history, then an epoch at a time), so that no page of them counts; a
+     * shorter history than COUNTED_AHEAD_EPOCHS (a devnet's, mostly) a page counts in a millisecond,
+     * and an idle devnet keeps no counts.
      */
     countAhead: () => {
+      if (chain.epochOfHeight(tipHeight()) < COUNTED_AHEAD_EPOCHS) return;
       chain.governance().countCommitteeVotesAhead();
       chain.governance().countProposalsAhead();
     },
     /** Each pool's votes per epoch: some 10 ms of a default chain's history a pool, a few slices a call. */
-    countPoolsAhead: () => chain.governance().countPoolVotesAhead(),
+    countPoolsAhead: () => {
+      if (chain.epochOfHeight(tipHeight()) >= COUNTED_AHEAD_EPOCHS) chain.governance().countPoolVotesAhead();
+    },
     /** Once a list has read the history: the segments' sums, which a sweep worker makes instead. */
     sumAhead: () => {
       if (!sweep?.alive) sumAhead(tipHeight());
