@@ -604,6 +604,7 @@ const COUNTED_AHEAD_EPOCHS = 4096;
 
 /** What prepare() sums ahead for the lists: the epochs' sums, the committee's and the pools' votes per epoch. */
 function listsAhead(chain: Omit<SandboxChain, 'prepare' | 'close'>, tipHeight: () => number, sumAhead: (tip: number) => void, historyRead: () => boolean, sweep: SweepClient | null) {
+  const longHistory = (): boolean => chain.epochOfHeight(tipHeight()) >= COUNTED_AHEAD_EPOCHS;
   return {
     /** Whether a list has read the chain's history (a segment outside the address window, or a deep page of votes). */
     read: () => historyRead() || chain.governance().deepPagesRead(),
@@ -614,13 +615,13 @@ function listsAhead(chain: Omit<SandboxChain, 'prepare' | 'close'>, tipHeight: (
      * and an idle devnet keeps no counts.
      */
     countAhead: () => {
-      if (chain.epochOfHeight(tipHeight()) < COUNTED_AHEAD_EPOCHS) return;
+      if (!longHistory()) return;
       chain.governance().countCommitteeVotesAhead();
       chain.governance().countProposalsAhead();
     },
     /** Each pool's votes per epoch: some 10 ms of a default chain's history a pool, a few slices a call. */
     countPoolsAhead: () => {
-      if (chain.epochOfHeight(tipHeight()) >= COUNTED_AHEAD_EPOCHS) chain.governance().countPoolVotesAhead();
+      if (longHistory()) chain.governance().countPoolVotesAhead();
     },
     /** Once a list has read the history: the segments' sums, which a sweep worker makes instead. */
     sumAhead: () => {

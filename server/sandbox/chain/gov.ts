@@ -538,22 +538,17 @@ function worldProposalsOf(g: GovBase) {
     const t = draw(DRAW.proposalType, proposalAt(epoch, j));
     return t < 0.3 ? 'info_action' : t < 0.55 ? 'parameter_change' : t < 0.8 ? 'treasury_withdrawals' : t < 0.88 ? 'hard_fork_initiation' : t < 0.93 ? 'no_confidence' : t < 0.97 ? 'new_committee' : 'new_constitution';
   };
-  const parameterCountAt = (epoch: number, j: number): number => 1 + Math.floor(draw(DRAW.parameterCount, proposalAt(epoch, j)) * 3);
-  const parameterAt = (epoch: number, j: number, k: number): (typeof PARAMETER_MENU)[number] => PARAMETER_MENU[Math.floor(draw(DRAW.parameter, proposalAt(epoch, j) * 4 + k) * PARAMETER_MENU.length)]!;
   const parametersAt = (epoch: number, j: number): Record<string, unknown> => {
     const parameters: Record<string, unknown> = {};
-    for (let k = 0, count = parameterCountAt(epoch, j); k < count; k++) {
-      const [name, value] = parameterAt(epoch, j, k);
+    const count = 1 + Math.floor(draw(DRAW.parameterCount, proposalAt(epoch, j)) * 3);
+    for (let k = 0; k < count; k++) {
+      const [name, value] = PARAMETER_MENU[Math.floor(draw(DRAW.parameter, proposalAt(epoch, j) * 4 + k) * PARAMETER_MENU.length)]!;
       parameters[name] = value(draw(DRAW.parameterValue, proposalAt(epoch, j) * 4 + k));
     }
     return parameters;
   };
-  /** Whether the pools vote on world proposal j of an epoch (mayVote's rule): a parameter change's by the parameters it draws. */
-  const poolsVoteAt = (epoch: number, j: number, type: GovActionType): boolean => {
-    if (type !== 'parameter_change') return mayVote('spo', { type, parameters: null });
-    for (let k = 0, count = parameterCountAt(epoch, j); k < count; k++) if (SECURITY_PARAMETERS.has(parameterAt(epoch, j, k)[0])) return true;
-    return false;
-  };
+  /** Whether the pools vote on world proposal j of an epoch (mayVote's rule, a parameter change's by the parameters it draws). */
+  const poolsVoteAt = (epoch: number, j: number, type: GovActionType): boolean => mayVote('spo', { type, parameters: type === 'parameter_change' ? parametersAt(epoch, j) : null });
   const proposalCache = new Map<number, Proposal[]>();
   const worldProposals = (epoch: number): Proposal[] => {
     if (epoch < 1) return [];
@@ -632,6 +627,8 @@ function worldVotes(g: GovWorld) {
   const flip = (v: VoteValue): VoteValue => (v === 'yes' ? 'no' : 'yes');
   /** castHeights' answer. */
   const cast = new Float64Array(2);
+  /** The word a voter's draws on world proposal j of epoch pe come from. */
+  const voteBase = (seed: number, pe: number, j: number): number => mixWord(seed, proposalAt(pe, j));
   /**
    * Into `cast`, the heights at which a voter (its seed: voterSeed) votes on world proposal j of epoch
    * pe standing at `height`, before `until`: how many (0–2). Whether it votes (`chance`: the base
@@ -639,7 +636,7 @@ function worldVotes(g: GovWorld) {
    * of one base word.
    */
   const castHeights = (seed: number, pe: number, j: number, height: number, chance: number, until: number): number => {
-    const base = mixWord(seed, proposalAt(pe, j));
+    const base = voteBase(seed, pe, j);
     if (unitOf(base) >= chance) return 0;
     const h1 = height + 1 + Math.floor(unitOf(mixWord(base, 1)) * 2 * bpe);
     if (h1 >= until) return 0;
@@ -655,7 +652,7 @@ function worldVotes(g: GovWorld) {
     const k = castHeights(seed, pe, p.index, p.height, chance, until);
     if (k === 0) return [];
     const [h1, h2] = cast;
-    const v1 = valueOf(unitOf(mixWord(mixWord(seed, proposalAt(pe, p.index)), 2)), yesChance(p, role));
+    const v1 = valueOf(unitOf(mixWord(voteBase(seed, pe, p.index), 2)), yesChance(p, role));
     const tag = `${role}|${voterHex}`;
     // The vote's transaction hash is derived when read: a page reads a few.
     const make = (height: number, vote: VoteValue, n: number): Vote => {
