@@ -41,7 +41,7 @@ import http from 'node:http';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import type { AddressInfo } from 'node:net';
 import express from 'express';
-import { createSandboxChain, memoryLedgerStore, sandboxRouter } from '../../server/sandbox/chain/index';
+import { createSandboxChain, memoryLedgerStore, sandboxRouter, type SandboxChain } from '../../server/sandbox/chain/index';
 import { TX_POSITIONS_KEPT } from '../../server/sandbox/chain/hashes';
 import { GROUPS } from '../unit/server/sandbox/chain/walk/groups';
 import type { WalkFixture } from '../unit/server/sandbox/chain/walk/types';
@@ -99,11 +99,7 @@ async function main() {
   const created = [now(), process.cpuUsage()] as const;
   const chain = createSandboxChain({ network: 'preprod', blockIntervalMs: interval, genesisTime, store: memoryLedgerStore(), now: () => clock.now, ...(sweepDir ? { sweep: { dir: sweepDir } } : {}) });
   await chain.ready();
-  const app = express();
-  app.use('/api/v0', sandboxRouter(chain));
-  const server = http.createServer(app);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/v0`;
+  const { base, close } = await served(chain);
   try {
     const f = { network: 'preprod', chain, clock, made: {}, http: { base, close: async () => undefined, get: async () => ({ status: 0, headers: new Headers(), body: null }) } } as WalkFixture;
     for (const group of GROUPS) await group.prepare?.(f);
@@ -205,8 +201,7 @@ async function main() {
     await deepVotesOfALongHistory();
   } finally {
     agent.destroy();
-    server.closeAllConnections();
-    await new Promise<void>((resolve) => server.close(() => resolve()));
+    await close();
     await chain.close();
     if (sweepDir) rmSync(sweepDir, { recursive: true, force: true });
   }
@@ -267,6 +262,21 @@ async function lastPagesOfLists(base: string, f: WalkFixture): Promise<ListsRun>
   return { count: slowest.length, pauseMs, turnCpuMs: turns[0]!.turnCpuMs, worst: `${slowest[0]!.list} ${ms(slowest[0]!.ms)}` };
 }
 
+/** A chain's Blockfrost routes on a loopback port: their base URL, and how to close the server. */
+async function served(chain: SandboxChain): Promise<{ base: string; close: () => Promise<void> }> {
+  const app = express();
+  app.use('/api/v0', sandboxRouter(chain));
+  const server = http.createServer(app);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    base: `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/v0`,
+    close: async () => {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
 /** The vote lists' deepest pages on a shared chain at the defaults late in 2026, read before anything counted them. */
 async function deepVotesOfALongHistory(): Promise<void> {
   const chain = createSandboxChain({ network: 'preprod', store: memoryLedgerStore(), now: () => Date.UTC(2026, 11, 31, 12) });
@@ -274,11 +284,7 @@ async function deepVotesOfALongHistory(): Promise<void> {
   const [t0, c0] = [now(), threadCpuMs()];
   await chain.prepare();
   const prepared = `the first prepare() ${ms(threadCpuMs() - c0)} of CPU in ${ms(now() - t0)}`;
-  const app = express();
-  app.use('/api/v0', sandboxRouter(chain));
-  const server = http.createServer(app);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/v0`;
+  const { base, close } = await served(chain);
   const busy = busyClock();
   try {
     const [t1, c1] = [now(), threadCpuMs()];
@@ -308,8 +314,7 @@ async function deepVotesOfALongHistory(): Promise<void> {
     row({ bench: 'sandbox', measure: `slowest page of the vote lists of a ${chain.epochOfHeight(chain.tipHeight()).toLocaleString('en')}-epoch history (${worst.list}; server-thread CPU ${ms(worst.cpuMs)})`, figure: ms(worst.ms), baseline: '', ratio: '', target: `≤ ${TARGET_PAGE_MS} ms`, pass: worst.ms <= TARGET_PAGE_MS });
   } finally {
     busy.stop();
-    server.closeAllConnections();
-    await new Promise<void>((resolve) => server.close(() => resolve()));
+    await close();
     await chain.close();
   }
 }
