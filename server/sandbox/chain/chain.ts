@@ -619,7 +619,7 @@ function listsAhead(chain: Omit<SandboxChain, 'prepare' | 'close'>, tipHeight: (
       chain.governance().countCommitteeVotesAhead();
       chain.governance().countProposalsAhead();
     },
-    /** Each pool's votes per epoch: some 10 ms of a default chain's history a pool, a few slices a call. */
+    /** Each pool's votes per epoch: some 10–15 ms of a default chain's history a pool, a few slices a call. */
     countPoolsAhead: () => {
       if (longHistory()) chain.governance().countPoolVotesAhead();
     },
