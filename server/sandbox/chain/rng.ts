@@ -129,7 +129,12 @@ export class Rng {
 
   /** Log-uniform value in [min, max): many small values, few large ones. */
   logUniform(min: number, max: number): number {
-    return min * Math.exp(this.float() * Math.log(max / min));
+    return this.logUniformSpan(min, Math.log(max / min));
+  }
+
+  /** logUniform(min, max) given span = Math.log(max / min), for a span drawn from many times. */
+  logUniformSpan(min: number, span: number): number {
+    return min * Math.exp(this.float() * span);
   }
 
   /** Fisher-Yates shuffle of a copy. */

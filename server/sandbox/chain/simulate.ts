@@ -356,9 +356,16 @@ interface OpenBlock {
   output: number;
   fees: number;
   wanted: number;
+  /** Its slot. */
+  slot: number;
   /** Steps done: the opening, then each transaction drawn (wanted + 1 in all). */
   made: number;
 }
+
+/** The tokens of a wallet that has held none yet: one map for all, never written (changeTokens makes a wallet its own). */
+const NO_TOKENS = new Map<string, number>();
+/** The outputs a wallet holds when a segment is simulated for its sums alone: none kept, one array for all. */
+const NO_UTXOS: Utxo[] = Object.freeze([]) as unknown as Utxo[];
 
 /** The tokens of an output that holds none: one array for all (no output's tokens are ever changed). */
 const NO_ASSETS = Object.freeze([]) as unknown as Array<[string, number]>;
@@ -367,6 +374,10 @@ const NO_ASSETS = Object.freeze([]) as unknown as Array<[string, number]>;
 interface SenderGroups {
   /** Key-locked: stake and enterprise wallets. */
   key: number[];
+  /** By address: its wallet's id. */
+  walletOf: Int32Array;
+  /** By address: its bytes, a base address's 57 (with a stake part), an enterprise address's 29. */
+  addressBytes: Uint8Array;
   /** By wallet id: whether it is in `key`. */
   isKey: boolean[];
   /** The addresses of each wallet a payment may go to (every one but the faucet's). */
@@ -411,6 +422,8 @@ function senderGroups(world: World): SenderGroups {
   for (const id of key) isKey[id] = true;
   g = {
     key,
+    walletOf: Int32Array.from(world.addresses, (a) => a.wallet),
+    addressBytes: Uint8Array.from(world.addresses, (a) => (a.stakeAddress === null ? 29 : 57)),
     isKey,
     recipients: world.recipientWalletIds.map((id) => world.wallets[id]!.addresses),
     script: world.recipientWalletIds.filter((id) => !key.includes(id)),
@@ -429,6 +442,12 @@ export interface SegmentSums {
   outputs: number[];
   fees: number[];
 }
+
+/** The span of amountFrom's shares (Rng.logUniformSpan): from half a percent of a balance up to `maxShare` of it. */
+const shareSpan = (maxShare: number): number => Math.log(maxShare / 0.005);
+const SHARE_SPANS = { half: shareSpan(0.5), twoFifths: shareSpan(0.4), threeTenths: shareSpan(0.3), quarter: shareSpan(0.25) };
+/** A payment's share when half a balance is split among n of them (n = 1…3). */
+const SPLIT_SPANS = [0, 1, 2, 3].map((n) => shareSpan(0.5 / n));
 
 /** How many draws a sender is looked for among a group before the group is read whole. */
 const SENDER_DRAWS = 64;
@@ -449,14 +468,16 @@ class SegmentSimulator {
    */
   private readonly holders = new Members();
   private readonly blockSeed: number[];
-  /** An address's bytes: a base address's 57 (with a stake part), an enterprise address's 29. */
-  private readonly addressBytes = (address: number): number => (this.world.addresses[address]!.stakeAddress === null ? 29 : 57);
+  private readonly addressBytes: (address: number) => number;
 
   /** `whole`: transactions made (else only each block's totals are, from the same decisions). */
   constructor(private readonly ctx: SimContext, private readonly segment: number, private readonly whole = true) {
     this.world = ctx.world;
     this.groups = senderGroups(this.world);
-    this.wallets = this.world.wallets.map(() => ({ utxos: [], count: 0, lovelace: 0, tokens: new Map() }));
+    const bytes = this.groups.addressBytes;
+    this.addressBytes = (address) => bytes[address]!;
+    // What a wallet holds is made as it comes: most of the world's wallets get or hold no token in a segment.
+    this.wallets = this.world.wallets.map(() => ({ utxos: whole ? [] : NO_UTXOS, count: 0, lovelace: 0, tokens: NO_TOKENS }));
     this.sums = { index: segment, counts: [], outputs: [], fees: [] };
     this.blockSeed = segmentSeed(ctx.key, segment);
   }
@@ -499,7 +520,7 @@ class SegmentSimulator {
   /** A block begun: its distribution (the segment's first block) and how many transactions it draws. */
   private openBlock(height: number): OpenBlock {
     const rng = Rng.member(this.blockSeed, height - this.segment * this.ctx.segmentLength);
-    const open: OpenBlock = { height, rng, txs: [], count: 0, output: 0, fees: 0, wanted: 0, made: 0 };
+    const open: OpenBlock = { height, rng, txs: [], count: 0, output: 0, fees: 0, wanted: 0, slot: this.ctx.slotOf(height), made: 0 };
     if (height === this.segment * this.ctx.segmentLength) this.distribution(open);
     const r = rng.float();
     open.wanted = r < 0.12 ? 0 : r < 0.82 ? rng.int(1, 12) : r < 0.97 ? rng.int(13, 40) : rng.int(41, 90);
@@ -536,7 +557,7 @@ class SegmentSimulator {
     let output = 0;
     tx.outputs.forEach((o, outputIndex) => {
       output += o.lovelace;
-      const owner = this.world.addresses[o.address]!.wallet;
+      const owner = this.groups.walletOf[o.address]!;
       if (owner !== FAUCET_WALLET) this.receive(owner, o.lovelace, o.assets, this.whole ? { txHash: tx.hash, height: tx.height, index: tx.index, outputIndex, output: o } : null);
     });
     this.made(open, output, tx.fee, this.whole ? tx : null);
@@ -553,7 +574,9 @@ class SegmentSimulator {
 
   /** Adds (sign 1) or takes (−1) a wallet's tokens, keeping the key wallets that hold some. */
   private changeTokens(owner: number, assets: ReadonlyArray<[string, number]>, sign: 1 | -1): void {
-    const held = this.wallets[owner]!.tokens;
+    const state = this.wallets[owner]!;
+    if (state.tokens === NO_TOKENS) state.tokens = new Map();
+    const held = state.tokens;
     addAssets(held, assets, sign);
     if (this.groups.isKey[owner]) this.holders.set(owner, held.size > 0);
   }
@@ -586,8 +609,9 @@ class SegmentSimulator {
     return rng.pick(rng.pick(this.groups.recipients));
   }
 
-  private amountFrom(rng: Rng, balance: number, maxShare: number): number {
-    let amount = Math.floor(balance * rng.logUniform(0.005, maxShare));
+  /** Some share of a balance, log-uniform from half a percent up to a share whose span is `span` (shareSpan). */
+  private amountFrom(rng: Rng, balance: number, span: number): number {
+    let amount = Math.floor(balance * rng.logUniformSpan(0.005, span));
     if (rng.chance(0.4)) amount = Math.floor(amount / ADA) * ADA;
     return Math.max(amount, ADA);
   }
@@ -618,7 +642,7 @@ class SegmentSimulator {
         const state = this.wallets[sender]!;
         const payments: Payment[] = [];
         const n = rng.chance(0.6) ? 1 : rng.int(2, 3);
-        for (let i = 0; i < n; i++) payments.push({ address: this.recipientAddress(rng), lovelace: this.amountFrom(rng, state.lovelace, 0.5 / n), assets: NO_ASSETS });
+        for (let i = 0; i < n; i++) payments.push({ address: this.recipientAddress(rng), lovelace: this.amountFrom(rng, state.lovelace, SPLIT_SPANS[n]!), assets: NO_ASSETS });
         if (state.tokens.size > 0 && rng.chance(0.25)) {
           const [unit, held] = rng.pick(sortedAssets(state.tokens));
           payments[0]!.assets = [[unit, Math.max(1, Math.floor(held * rng.float()))]];
@@ -654,8 +678,9 @@ class SegmentSimulator {
         const balance = this.wallets[sender]!.lovelace;
         const payments: Payment[] = [];
         const n = rng.int(8, 40);
+        const span = Math.log(balance / (2 * n) / (2 * ADA));
         for (let i = 0; i < n; i++) {
-          payments.push({ address: this.recipientAddress(rng), lovelace: Math.max(ADA, Math.floor(rng.logUniform(2 * ADA, balance / (2 * n)))), assets: NO_ASSETS });
+          payments.push({ address: this.recipientAddress(rng), lovelace: Math.max(ADA, Math.floor(rng.logUniformSpan(2 * ADA, span))), assets: NO_ASSETS });
         }
         return { sender, payments };
       }
@@ -669,7 +694,7 @@ class SegmentSimulator {
         if (rng.chance(0.5)) {
           const sender = this.sender(rng, groups.script, 3 * ADA);
           if (sender !== null) {
-            const payments: Payment[] = [{ address: this.recipientAddress(rng), lovelace: this.amountFrom(rng, this.wallets[sender]!.lovelace, 0.5), assets: NO_ASSETS }];
+            const payments: Payment[] = [{ address: this.recipientAddress(rng), lovelace: this.amountFrom(rng, this.wallets[sender]!.lovelace, SHARE_SPANS.half), assets: NO_ASSETS }];
             return { sender, payments, scriptSpend: true };
           }
         }
@@ -683,7 +708,7 @@ class SegmentSimulator {
           sender,
           payments: [{
             address: rng.pick(rng.pick(groups.scriptWallets).addresses),
-            lovelace: Math.max(2 * ADA, this.amountFrom(rng, this.wallets[sender]!.lovelace, 0.4)),
+            lovelace: Math.max(2 * ADA, this.amountFrom(rng, this.wallets[sender]!.lovelace, SHARE_SPANS.twoFifths)),
             assets: NO_ASSETS,
             inlineDatum: inline ? datum : null,
             dataHash: inline ? null : this.whole ? toHex(blake2b256(fromHex(datum)!)) : INLINE_DATUM_PLACE,
@@ -696,7 +721,7 @@ class SegmentSimulator {
         if (sender === null) return null;
         return {
           sender,
-          payments: [{ address: this.recipientAddress(rng), lovelace: this.amountFrom(rng, this.wallets[sender]!.lovelace, 0.3), assets: NO_ASSETS }],
+          payments: [{ address: this.recipientAddress(rng), lovelace: this.amountFrom(rng, this.wallets[sender]!.lovelace, SHARE_SPANS.threeTenths), assets: NO_ASSETS }],
           withdrawal: Math.round(rng.logUniform(1, 400) * ADA),
         };
       }
@@ -706,7 +731,7 @@ class SegmentSimulator {
         const own = world.wallets[sender]!.addresses;
         const targets = rng.shuffled(own).slice(0, Math.min(own.length, rng.int(2, 3)));
         const balance = this.wallets[sender]!.lovelace;
-        return { sender, payments: targets.map((address) => ({ address, lovelace: this.amountFrom(rng, balance, 0.25), assets: NO_ASSETS })) };
+        return { sender, payments: targets.map((address) => ({ address, lovelace: this.amountFrom(rng, balance, SHARE_SPANS.quarter), assets: NO_ASSETS })) };
       }
       default:
         return null;
@@ -721,7 +746,7 @@ class SegmentSimulator {
    * its minimum.
    */
   private build(open: OpenBlock, plan: TxPlan): void {
-    const { height, rng } = open;
+    const { height, rng, slot } = open;
     const world = this.world;
     const state = this.wallets[plan.sender]!;
     const { payments } = plan;
@@ -748,8 +773,8 @@ class SegmentSimulator {
     const scriptExtra = plan.scriptSpend ? rng.int(150_000, 600_000) : 0;
     const witnesses = 1 + (withdrawal > 0 || plan.delegation ? 1 : 0);
     const redeemers = plan.scriptSpend ? state.count : 0;
-    const invalidBefore = rng.chance(0.1) ? Math.max(0, this.ctx.slotOf(height) - rng.int(60, 600)) : null;
-    const invalidHereafter = rng.chance(0.92) ? this.ctx.slotOf(height) + rng.int(1800, 10_800) : null;
+    const invalidBefore = rng.chance(0.1) ? Math.max(0, slot - rng.int(60, 600)) : null;
+    const invalidHereafter = rng.chance(0.92) ? slot + rng.int(1800, 10_800) : null;
     const changeAddress = plan.changeAddress ?? rng.pick(world.wallets[plan.sender]!.addresses);
 
     const bound = txSizeBound(payments, this.addressBytes, {
@@ -771,12 +796,13 @@ class SegmentSimulator {
     }
 
     const spent = state.utxos;
-    state.utxos = [];
+    if (this.whole) state.utxos = [];
     // The change is the sender's one output, its tokens what it holds already (paid ones taken).
     state.count = 1;
     state.lovelace = changeLovelace;
     if (!this.whole) {
-      for (const p of payments) this.receive(world.addresses[p.address]!.wallet, p.lovelace, p.assets, null);
+      const walletOf = this.groups.walletOf;
+      for (const p of payments) this.receive(walletOf[p.address]!, p.lovelace, p.assets, null);
       this.made(open, paid + changeLovelace, fee, null);
       return;
     }
@@ -817,7 +843,7 @@ class SegmentSimulator {
     sealTx(this.ctx.encoder, tx);
     for (const u of spent) u.output.consumedBy = { height, index };
     const change = made.length - 1;
-    for (let i = 0; i < change; i++) this.receive(world.addresses[made[i]!.address]!.wallet, made[i]!.lovelace, made[i]!.assets, { txHash: tx.hash, height, index, outputIndex: i, output: made[i]! });
+    for (let i = 0; i < change; i++) this.receive(this.groups.walletOf[made[i]!.address]!, made[i]!.lovelace, made[i]!.assets, { txHash: tx.hash, height, index, outputIndex: i, output: made[i]! });
     state.utxos.push({ txHash: tx.hash, height, index, outputIndex: change, output: made[change]! });
     this.made(open, paid + changeLovelace, fee, tx);
   }

@@ -23,6 +23,13 @@ export interface SegmentTotalsMessage {
   distribution: string;
 }
 
+/** One segment's epochs' sums: its blocks' transaction counts, and output and fees in pairs (transferred). */
+export interface SegmentSumsMessage {
+  index: number;
+  counts: Uint8Array;
+  money: Float64Array;
+}
+
 export type ToSweepWorker =
   /** The chain's tip: the worker sweeps the segments closed by it. */
   | { t: 'tip'; tip: number }
@@ -34,6 +41,8 @@ export type ToSweepWorker =
 export type FromSweepWorker =
   /** Segments' totals, swept or read from their chunks. */
   | { t: 'segments'; segments: SegmentTotalsMessage[] }
+  /** Segments' epochs' sums, made before the sweep reaches them. */
+  | { t: 'sums'; sums: SegmentSumsMessage[] }
   /** A find's answer: places (height × 128 + index); `complete`: every segment closed by the last tip told is swept. */
   | { t: 'found'; id: number; places: number[]; complete: boolean }
   /** Every segment closed by `tip` is swept. */

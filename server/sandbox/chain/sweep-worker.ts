@@ -7,12 +7,30 @@
 // are written under a directory named by the chain's identity (its options and a probe segment's
 // hashes), so a restart reads them back instead of simulating the chain again.
 import { createHash } from 'node:crypto';
+import { readlinkSync } from 'node:fs';
+import { constants, setPriority } from 'node:os';
 import path from 'node:path';
 import { parentPort, workerData } from 'node:worker_threads';
-import { createSandboxChain, sweptSegmentOf } from './chain';
+import { createSandboxChain, segmentSumsOf, sweptSegmentOf } from './chain';
 import type { Segment } from './simulate';
 import { keyOfHash, SweepStore, TX_INDEX_BITS, type SweptSegment } from './sweep-store';
-import type { FromSweepWorker, SegmentTotalsMessage, SweepWorkerData, ToSweepWorker } from './sweep-protocol';
+import type { FromSweepWorker, SegmentSumsMessage, SegmentTotalsMessage, SweepWorkerData, ToSweepWorker } from './sweep-protocol';
+import { newestFirst, SegmentBits, sumColumns } from './totals';
+
+/**
+ * The sweep is background work: this thread takes the lowest priority, so that on a machine of few
+ * cores the server's thread (and whatever else serves) is never kept off a core by it; on Linux a
+ * thread's nice value is its own (setpriority on the thread's id). Elsewhere it keeps the process's.
+ */
+function yieldCores(): void {
+  try {
+    const tid = Number(readlinkSync('/proc/thread-self').split('/').pop());
+    if (Number.isInteger(tid) && tid > 0) setPriority(tid, constants.priority.PRIORITY_LOW);
+  } catch {
+    // No /proc, or a system where a thread's priority is its process's.
+  }
+}
+yieldCores();
 
 const port = parentPort!;
 const data = workerData as SweepWorkerData;
@@ -90,22 +108,18 @@ const sendSegments = (list: SweptSegment[]): void => {
   send({ t: 'segments', segments }, segments.flatMap((m) => [m.counts.buffer, m.sizes.buffer, m.money.buffer] as ArrayBuffer[]));
 };
 
-/** The segments swept without a gap, from low to high (the newest first, then down to 0). */
-let swept: { low: number; high: number } | null = null;
+/** The next segment to sweep: the newest closed ones, then the older ones down to 0. */
+const nextToSweep = newestFirst(L, (s) => store.has(s));
 let toldSwept = -1;
 
-const closedLast = (): number => Math.floor((tip + 1) / L) - 1;
-
-/** The next segment to sweep: the newest closed ones, then the older ones down to 0. */
-function next(): number | null {
-  const last = closedLast();
-  if (last < 0) return null;
-  swept ??= { low: last + 1, high: last };
-  while (swept.high < last && store.has(swept.high + 1)) swept.high++;
-  if (swept.high < last) return swept.high + 1;
-  while (swept.low > 0 && store.has(swept.low - 1)) swept.low--;
-  return swept.low > 0 ? swept.low - 1 : null;
-}
+/**
+ * Before it sweeps, the worker sums every closed segment not in its chunks from its decisions alone
+ * (segmentSums: about a millisecond each, where the sweep takes some 7), the newest first, and sends
+ * the epochs' sums: a page of epochs reads them within a minute or so of a first start rather than
+ * once the sweep has reached it. A segment the tip closes is summed, then swept.
+ */
+const sumsSent = new SegmentBits();
+const nextToSum = newestFirst(L, (s) => store.has(s) || sumsSent.has(s));
 
 /** Whether this worker sweeps on its own: the server's thread lets one chain's do so at a time. */
 let background = false;
@@ -113,7 +127,16 @@ let scheduled = false;
 /** One segment a turn, so the thread answers finds in between. */
 function work(): void {
   scheduled = false;
-  const n = background ? next() : null;
+  const summing = background ? nextToSum(tip) : null;
+  if (summing !== null) {
+    sums32.push({ index: summing, ...sumColumns(segmentSumsOf(chain, summing)) });
+    sumsSent.add(summing);
+    if (sums32.length >= SUMS_BATCH) flushSums();
+    schedule();
+    return;
+  }
+  flushSums();
+  const n = background ? nextToSweep(tip) : null;
   if (n === null) {
     flushSwept();
     if (background && tip >= 0 && toldSwept !== tip) send({ t: 'swept', tip: (toldSwept = tip) });
@@ -127,6 +150,16 @@ function work(): void {
     if (swept16.length >= SWEPT_BATCH) flushSwept();
   }
   schedule();
+}
+
+/** Segments summed and not yet sent, and how many go in one message (some 30 ms of summing). */
+const sums32: SegmentSumsMessage[] = [];
+const SUMS_BATCH = 32;
+function flushSums(): void {
+  if (sums32.length > 0) {
+    const sums = sums32.splice(0);
+    send({ t: 'sums', sums }, sums.flatMap((m) => [m.counts.buffer, m.money.buffer] as ArrayBuffer[]));
+  }
 }
 
 /** Segments swept and not yet sent, and how many go in one message. */
@@ -153,8 +186,8 @@ port.on('message', (m: ToSweepWorker) => {
       schedule();
       return;
     case 'find': {
-      const last = closedLast();
-      const complete = last < 0 || (swept !== null && swept.low === 0 && swept.high >= last);
+      // Complete: every segment closed by the tip told is swept.
+      const complete = nextToSweep(tip) === null;
       send({ t: 'found', id: m.id, places: store.find(m.key), complete });
       return;
     }

@@ -4,7 +4,7 @@
 // process alive. Devnets have none (many a process, each read by one project); their lists sum what
 // they read.
 import { Worker } from 'node:worker_threads';
-import type { FromSweepWorker, SegmentTotalsMessage, SweepWorkerData, ToSweepWorker } from './sweep-protocol';
+import type { FromSweepWorker, SegmentSumsMessage, SegmentTotalsMessage, SweepWorkerData, ToSweepWorker } from './sweep-protocol';
 
 const SWEEP_WORKER = new URL(import.meta.url.endsWith('.ts') ? './sweep-worker.mjs' : './sandbox-sweep-worker.js', import.meta.url);
 
@@ -42,6 +42,8 @@ export class SweepClient {
     private readonly install: {
       /** A segment's blocks' totals. */
       segment: (segment: SegmentTotalsMessage) => void;
+      /** A segment's epochs' sums. */
+      sums: (sums: SegmentSumsMessage) => void;
     },
   ) {
     // Its heap is bounded: what it keeps is small (every 512th key of each chunk, the chunks not yet
@@ -79,6 +81,9 @@ export class SweepClient {
     switch (m.t) {
       case 'segments':
         for (const s of m.segments) this.install.segment(s);
+        return;
+      case 'sums':
+        for (const s of m.sums) this.install.sums(s);
         return;
       case 'found':
         this.finds.get(m.id)?.({ places: m.places, complete: m.complete });

@@ -24,6 +24,17 @@ export interface SegmentColumns {
   readonly counts: Uint8Array;
 }
 
+/** A segment's sums (segmentSums) as columns: counts, and output and fees in pairs. */
+export function sumColumns(sums: SegmentSums): { counts: Uint8Array; money: Float64Array } {
+  const blocks = sums.counts.length;
+  const money = new Float64Array(blocks * 2);
+  for (let i = 0; i < blocks; i++) {
+    money[2 * i] = sums.outputs[i]!;
+    money[2 * i + 1] = sums.fees[i]!;
+  }
+  return { counts: Uint8Array.from(sums.counts), money };
+}
+
 /** One segment's blocks' totals in one buffer. */
 export class SegmentTotals implements SegmentColumns {
   readonly money: Float64Array;
@@ -35,6 +46,44 @@ export class SegmentTotals implements SegmentColumns {
     this.sizes = new Uint32Array(buffer, blocks * 16, blocks);
     this.counts = new Uint8Array(buffer, blocks * 20, blocks);
   }
+}
+
+/** A set of segments, one bit each. */
+export class SegmentBits {
+  private bits = new Uint8Array(0);
+  has(segment: number): boolean {
+    return ((this.bits[segment >> 3] ?? 0) & (1 << (segment & 7))) !== 0;
+  }
+  add(segment: number): void {
+    if (this.bits.length <= segment >> 3) {
+      const bits = new Uint8Array(Math.max((segment >> 3) + 1, this.bits.length * 2, 64));
+      bits.set(this.bits);
+      this.bits = bits;
+    }
+    this.bits[segment >> 3]! |= 1 << (segment & 7);
+  }
+  get bytes(): number {
+    return this.bits.length;
+  }
+}
+
+/**
+ * The closed segments below a tip, the newest first and then the older ones down to 0, less those
+ * `done` says are done: the next to do, or null once every one is (what prepare() sums ahead and
+ * the sweep worker sums and sweeps). `done` is asked again of a segment only until it says yes.
+ */
+export function newestFirst(segmentLength: number, done: (segment: number) => boolean): (tip: number) => number | null {
+  /** The segments done without a gap, from low to high. */
+  let run: { low: number; high: number } | null = null;
+  return (tip) => {
+    const closedLast = Math.floor((tip + 1) / segmentLength) - 1;
+    if (closedLast < 0) return null;
+    run ??= { low: closedLast + 1, high: closedLast };
+    while (run.high < closedLast && done(run.high + 1)) run.high++;
+    if (run.high < closedLast) return run.high + 1;
+    while (run.low > 0 && done(run.low - 1)) run.low--;
+    return run.low > 0 ? run.low - 1 : null;
+  };
 }
 
 /** A growable float64 column indexed by epoch. */
@@ -52,8 +101,8 @@ function grown(column: Float64Array<ArrayBuffer>, length: number): Float64Array<
  */
 export class TotalsIndex {
   private readonly perBlock = new Map<number, SegmentColumns>();
-  /** One bit a segment: summed into its epochs. */
-  private summedBits = new Uint8Array(0);
+  /** The segments summed into their epochs. */
+  private readonly summedSegments = new SegmentBits();
   private txCounts = new Float64Array(0);
   private outputHigh = new Float64Array(0);
   private outputLow = new Float64Array(0);
@@ -80,7 +129,7 @@ export class TotalsIndex {
 
   /** Whether the segment's blocks have been summed into their epochs. */
   summed(segment: number): boolean {
-    return ((this.summedBits[segment >> 3] ?? 0) & (1 << (segment & 7))) !== 0;
+    return this.summedSegments.has(segment);
   }
 
   /** Whether the segment's blocks' totals are at hand. */
@@ -111,31 +160,19 @@ export class TotalsIndex {
       this.perBlock.set(segment, t);
       if (this.perBlock.size > this.keptSegments) this.perBlock.delete(this.perBlock.keys().next().value!);
     }
-    if (this.summed(segment)) return;
-    this.sumIntoEpochs(segment * this.segmentLength, t);
-    this.markSummed(segment);
-  }
-
-  private markSummed(segment: number): void {
-    if (this.summedBits.length <= segment >> 3) {
-      const bits = new Uint8Array(Math.max((segment >> 3) + 1, this.summedBits.length * 2, 64));
-      bits.set(this.summedBits);
-      this.summedBits = bits;
-    }
-    this.summedBits[segment >> 3]! |= 1 << (segment & 7);
+    this.addEpochSums(segment, t);
   }
 
   /** A segment's blocks' sums without their sizes (segmentSums): summed into their epochs, not kept per block. */
   addSums(segment: number, sums: SegmentSums): void {
+    if (!this.summed(segment)) this.addEpochSums(segment, sumColumns(sums));
+  }
+
+  /** A segment's blocks' counts and money (output and fees in pairs) summed into their epochs, unless they were already. */
+  addEpochSums(segment: number, t: Pick<SegmentColumns, 'counts' | 'money'>): void {
     if (this.summed(segment)) return;
-    const blocks = sums.counts.length;
-    const money = new Float64Array(blocks * 2);
-    for (let i = 0; i < blocks; i++) {
-      money[2 * i] = sums.outputs[i]!;
-      money[2 * i + 1] = sums.fees[i]!;
-    }
-    this.sumIntoEpochs(segment * this.segmentLength, { money, sizes: new Uint32Array(0), counts: Uint8Array.from(sums.counts) });
-    this.markSummed(segment);
+    this.sumIntoEpochs(segment * this.segmentLength, t);
+    this.summedSegments.add(segment);
   }
 
   /** Marks the kept totals of a segment as just read (the least recently read go first). */
@@ -147,7 +184,7 @@ export class TotalsIndex {
     }
   }
 
-  private sumIntoEpochs(first: number, t: SegmentColumns): void {
+  private sumIntoEpochs(first: number, t: Pick<SegmentColumns, 'counts' | 'money'>): void {
     const blocks = t.counts.length;
     const last = Math.floor((first + blocks - 1) / this.blocksPerEpoch) + 1;
     this.txCounts = grown(this.txCounts, last);
@@ -181,6 +218,6 @@ export class TotalsIndex {
 
   /** Bytes held: what a chain's lists' index costs. */
   bytes(): number {
-    return this.perBlock.size * this.segmentLength * BYTES_PER_BLOCK + this.summedBits.length + this.txCounts.length * 8 * 6;
+    return this.perBlock.size * this.segmentLength * BYTES_PER_BLOCK + this.summedSegments.bytes + this.txCounts.length * 8 * 6;
   }
 }

@@ -6,14 +6,16 @@
 // transaction made (segmentSums), so a cold page of a hundred epochs makes its own; a page of blocks
 // reads their sizes too. A shared chain's sweep worker (sweep.ts) makes every segment in another
 // thread from the start: a cold chain's deep pages cost the server thread little beside it, and any
-// background transaction is found by hash through its index, again after a restart from its chunks.
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+// background transaction is found by hash through its index, again after a restart from its chunks,
+// and it runs at the lowest priority, so it never keeps the server's thread off a core.
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createDevnet, memoryLedgerStore, newDevnetState, type SandboxChain } from '../../../../../server/sandbox/chain/index';
 import { segmentSumsOf, sweptSegmentOf } from '../../../../../server/sandbox/chain/chain';
 import { sliced } from '../../../../../server/sandbox/chain/budget';
+import { SweepClient } from '../../../../../server/sandbox/chain/sweep';
 import { serve, testChain } from './support';
 import { threadCpuMs } from './walk/busy';
 
@@ -218,6 +220,62 @@ describe('a shared chain\'s sweep worker', () => {
       expect(ms, `${name}: ${ms.toFixed(1)} ms of CPU`).toBeLessThan(PAGE_CPU_MS);
     }
   }, 120_000);
+
+  /** The nice value of each of this process's threads (Linux: /proc/self/task/<tid>/stat, field 19). */
+  const niceOfThreads = (): number[] =>
+    readdirSync('/proc/self/task').flatMap((tid) => {
+      try {
+        const stat = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
+        return [Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16])];
+      } catch {
+        return [];
+      }
+    });
+
+  it('sends every closed segment\'s epochs\' sums before it sweeps the segment, equal to the segment\'s decisions\' sums', async () => {
+    const p = plain.params;
+    const events: Array<{ kind: 'sums' | 'swept'; index: number; counts: number[]; money: number[] }> = [];
+    const client = new SweepClient(
+      { network: p.network, seed: p.seed, genesisTime: p.genesisTime, blockIntervalMs: p.blockIntervalMs, blocksPerEpoch: p.blocksPerEpoch, segmentLength: p.segmentLength, dir: null },
+      {
+        segment: (t) => events.push({ kind: 'swept', index: t.index, counts: [...t.counts], money: [...t.money] }),
+        sums: (t) => events.push({ kind: 'sums', index: t.index, counts: [...t.counts], money: [...t.money] }),
+      },
+    );
+    try {
+      await client.swept(plain.tipHeight());
+      const closed = Math.floor((plain.tipHeight() + 1) / p.segmentLength);
+      const sums = events.filter((e) => e.kind === 'sums');
+      expect(new Set(sums.map((e) => e.index)).size).toBe(closed);
+      expect(sums).toHaveLength(closed);
+      // Every segment summed before any is swept: the newest first, then down to 0.
+      const firstSwept = events.findIndex((e) => e.kind === 'swept');
+      expect(firstSwept).toBeGreaterThanOrEqual(closed);
+      expect(sums[0]!.index).toBe(closed - 1);
+      for (const e of sums) {
+        const own = segmentSumsOf(plain, e.index);
+        expect(e.counts, `segment ${e.index}`).toEqual(own.counts);
+        expect(e.money, `segment ${e.index}`).toEqual(own.outputs.flatMap((o, i) => [o, own.fees[i]!]));
+        const swept = events.find((w) => w.kind === 'swept' && w.index === e.index)!;
+        expect(swept.counts).toEqual(e.counts);
+        expect(swept.money).toEqual(e.money);
+      }
+    } finally {
+      await client.close();
+    }
+  }, 60_000);
+
+  it.skipIf(!existsSync('/proc/thread-self'))('sweeps at the lowest priority, the server\'s thread keeping its own', async () => {
+    const before = niceOfThreads().filter((n) => n === 19).length;
+    const { chain } = swept();
+    await chain.ready();
+    const deadline = Date.now() + 10_000;
+    while (niceOfThreads().filter((n) => n === 19).length === before && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    expect(niceOfThreads().filter((n) => n === 19)).toHaveLength(before + 1);
+    const own = readFileSync('/proc/thread-self/stat', 'utf8');
+    expect(Number(own.slice(own.lastIndexOf(')') + 2).split(' ')[16])).toBe(0);
+    await chain.close();
+  }, 30_000);
 
   it('finds any background transaction by hash, one this process never showed included, and after a restart from the chunks it wrote', async () => {
     const { chain } = swept();
