@@ -107,8 +107,8 @@ async function main() {
     if (COLD_LISTS) {
       // Prepared once, as a gateway prepares its chains before it serves (startSandboxSync), and read at once.
       const [t0, c0] = [now(), threadCpuMs()];
-      await chain.prepare();
-      console.log(`The chain prepared once as a gateway's before it serves (prepare()): ${ms(threadCpuMs() - c0)} of CPU in ${ms(now() - t0)}.`);
+      await chain.prepare({ start: true });
+      console.log(`The chain prepared once as a gateway's before it serves (prepare({ start: true })): ${ms(threadCpuMs() - c0)} of CPU in ${ms(now() - t0)}.`);
     } else {
       // The lists' totals summed ahead: by the sweep worker from the chain's creation (as a gateway's
       // shared chains), or without one in the server's thread, as prepare() does once a list reads the history.
@@ -287,8 +287,8 @@ async function deepVotesOfALongHistory(): Promise<void> {
   const chain = createSandboxChain({ network: 'preprod', store: memoryLedgerStore(), now: () => Date.UTC(2026, 11, 31, 12) });
   await chain.ready();
   const [t0, c0] = [now(), threadCpuMs()];
-  await chain.prepare();
-  const prepared = `the first prepare() ${ms(threadCpuMs() - c0)} of CPU in ${ms(now() - t0)}`;
+  await chain.prepare({ start: true });
+  const prepared = `the first prepare({ start: true }) ${ms(threadCpuMs() - c0)} of CPU in ${ms(now() - t0)}`;
   const { base, close } = await served(chain);
   const busy = busyClock();
   try {

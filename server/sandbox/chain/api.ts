@@ -45,6 +45,16 @@ export interface SandboxCatalog {
 }
 
 /** The sandbox chain: what production reads (LocalChain) and every path the sandbox serves (resources/). */
+/** What a prepare() call does beyond keeping warm what answers warmed (SandboxChain.prepare). */
+export interface PrepareOptions {
+  /** The tip's segments and UTXO set built whatever was read. */
+  build?: boolean;
+  /** Every list's totals summed before it resolves. */
+  lists?: boolean;
+  /** A gateway's first call before it serves: the newest page of epochs summed, the summing compiled. */
+  start?: boolean;
+}
+
 export interface SandboxChain
   extends LocalChain,
     ChainBasics,
@@ -76,8 +86,10 @@ export interface SandboxChain
    * newest segments first: totals.ts), so their pages answer from them; `lists` sums every one
    * before it answers. A chain with a sweep worker (the `sweep` option: sweep.ts) leaves those to
    * the worker, from its creation: `prepare()` tells it the tip, and `lists` waits until it is done.
+   * `start` is a gateway's first call, before it serves: it also sums the newest page of epochs
+   * (and, the process's first, enough further back that V8 has compiled the summing).
    */
-  prepare(opts?: { build?: boolean; lists?: boolean }): Promise<void>;
+  prepare(opts?: PrepareOptions): Promise<void>;
   /** Stops the chain's sweep worker (a shared chain's `sweep` option: sweep.ts); nothing else to stop. */
   close(): Promise<void>;
 }

@@ -50,7 +50,7 @@ import { governancePaths } from './resources/governance/queries';
 import type { ChainContext } from './context';
 import { amounts } from './paging';
 import { NETWORK_MAGIC, DEFAULT_GENESIS_TIME, DEFAULT_BLOCK_INTERVAL_MS, DEFAULT_BLOCKS_PER_EPOCH, DEFAULT_ADDRESS_WINDOW_BLOCKS, DEFAULT_SEGMENT_LENGTH, DEFAULT_SEED, type DevnetChainOptions, type SandboxChainOptions, type SandboxChainParams } from './params';
-import type { SandboxChain, SandboxCatalog } from './api';
+import type { PrepareOptions, SandboxChain, SandboxCatalog } from './api';
 
 function positiveInt(value: number, name: string): number {
   if (!Number.isSafeInteger(value) || value < 1) throw new Error(`${name} must be a positive integer`);
@@ -296,11 +296,13 @@ function segmentCache(start: (index: number) => SegmentRun, finish: (made: Segme
  * newest first, then the older ones down to 0), a segment a unit of sliced work, until every one up
  * to the tip is.
  */
-function aheadSums(totals: TotalsIndex, segmentLength: number, sumSegment: (s: number) => boolean): (tip: number, most?: number) => void {
+function aheadSums(totals: TotalsIndex, segmentLength: number, sumSegment: (s: number) => boolean): (tip: number, budget?: { left: number }) => void {
   const next = newestFirst(segmentLength, (s) => totals.summed(s));
-  return (tip, most = Infinity) => {
-    for (let s = next(tip), n = 0; s !== null && n < most; s = next(tip), n++) {
+  return (tip, budget = { left: Infinity }) => {
+    for (let s = next(tip); s !== null && budget.left > 0; s = next(tip)) {
       sumSegment(s);
+      // Counted before the slice may end: a sliced call begun again goes on from here.
+      budget.left--;
       spent();
     }
   };
@@ -502,7 +504,7 @@ export function createSandboxChain(options: SandboxChainOptions): SandboxChain {
   const chain = assembleChain(ctx);
   const made: SandboxChain = {
     ...chain,
-    prepare: preparer({ tipHeight, segmentLength, simulated, simBlock, unspentBuilt: () => unspent.built, unspentAt, tipSegmentWhole: () => tipSegmentWhole(tipHeight()), lists: listsAhead(chain, tipHeight, sumAhead, historyRead, sweep, options.devnet ? 0 : Math.ceil((PAGE_MAX * blocksPerEpoch) / segmentLength)) }),
+    prepare: preparer({ tipHeight, segmentLength, simulated, simBlock, unspentBuilt: () => unspent.built, unspentAt, tipSegmentWhole: () => tipSegmentWhole(tipHeight()), lists: listsAhead(chain, tipHeight, sumAhead, historyRead, sweep, Math.ceil((PAGE_MAX * blocksPerEpoch) / segmentLength)) }),
     close: async () => {
       await sweep?.close();
     },
@@ -594,13 +596,19 @@ export function segmentSumsOf(chain: SandboxChain, index: number): SegmentSums {
 /** The most items a page of a list holds (Blockfrost's `count` at most). */
 const PAGE_MAX = 100;
 
+/** Segments a process sums before V8 runs the summing at its best (sumLatest). */
+const COMPILED_SUMS = 200;
+/** Segments this process's shared chains' first prepare() calls have summed (at most; fewer when a history is shorter). */
+let sumsCompiled = 0;
+
 /** Epochs of history from which prepare() counts the vote lists ahead: below, counting one in a page costs about a millisecond. */
 const COUNTED_AHEAD_EPOCHS = 4096;
 
 /** What prepare() sums ahead for the lists: the epochs' sums, the committee's and the pools' votes per epoch. */
-function listsAhead(chain: Omit<SandboxChain, 'prepare' | 'close'>, tipHeight: () => number, sumAhead: (tip: number, most?: number) => void, historyRead: () => boolean, sweep: SweepClient | null, pageSegments: number) {
+function listsAhead(chain: Omit<SandboxChain, 'prepare' | 'close'>, tipHeight: () => number, sumAhead: (tip: number, budget?: { left: number }) => void, historyRead: () => boolean, sweep: SweepClient | null, pageSegments: number) {
   const longHistory = (): boolean => chain.epochOfHeight(tipHeight()) >= COUNTED_AHEAD_EPOCHS;
-  let latestSummed = false;
+  /** What sumLatest still sums (its slices begin it again). */
+  let latest: { left: number } | null = null;
   return {
     /** Whether a list has read the chain's history (a segment outside the address window, or a deep page of votes). */
     read: () => historyRead() || chain.governance().deepPagesRead(),
@@ -616,15 +624,19 @@ function listsAhead(chain: Omit<SandboxChain, 'prepare' | 'close'>, tipHeight: (
       chain.governance().countProposalsAhead();
     },
     /**
-     * A shared chain's newest page of epochs summed at its first prepare (some 30–40 ms of CPU for
-     * fifty segments): the page of epochs most read, and the code that sums a segment compiled
-     * before a page of older epochs sums fifty (the first time in a process it runs several times
-     * slower). A devnet's (pageSegments 0) are summed as they are read.
+     * A gateway's chain's newest page of epochs summed before it serves (some 30–40 ms of CPU for
+     * fifty segments): the page of epochs most read. The process's first also sums further back
+     * until it has summed COMPILED_SUMS segments (some 300 ms of CPU, once): V8 compiles the
+     * summing at its best only after that many (the first ten cost some 9 ms each, the next
+     * hundred and fifty 1.2–1.5 ms, then 0.7–0.8), which a cold page of older epochs would
+     * otherwise pay.
      */
     sumLatest: () => {
-      if (latestSummed || pageSegments === 0) return;
-      latestSummed = true;
-      sumAhead(tipHeight(), pageSegments);
+      if (!latest) {
+        latest = { left: Math.max(pageSegments, COMPILED_SUMS - sumsCompiled) };
+        sumsCompiled += latest.left;
+      }
+      sumAhead(tipHeight(), latest);
     },
     /** Each pool's votes per epoch: some 10–15 ms of a default chain's history a pool, a few slices a call. */
     countPoolsAhead: () => {
@@ -656,7 +668,7 @@ function listsAhead(chain: Omit<SandboxChain, 'prepare' | 'close'>, tipHeight: (
  * need the tip warm, and only a list's page needs the history summed.
  */
 function preparer(c: { tipHeight: () => number; segmentLength: number; simulated: (segment: number) => boolean; simBlock: (height: number) => SimBlock; unspentBuilt: () => boolean; unspentAt: (tip: number) => UnspentView; tipSegmentWhole: () => void; lists: { read: () => boolean; countAhead: () => void; sumLatest: () => void; countPoolsAhead: () => void; sumAhead: () => void; sweep: (wait: boolean) => Promise<void> } }) {
-  return async (opts: { build?: boolean; lists?: boolean } = {}): Promise<void> => {
+  return async (opts: PrepareOptions = {}): Promise<void> => {
     const tip = c.tipHeight();
     await c.lists.sweep(opts.lists === true);
     if (opts.build || c.simulated(Math.floor(tip / c.segmentLength))) {
@@ -674,7 +686,7 @@ function preparer(c: { tipHeight: () => number; segmentLength: number; simulated
     // milliseconds the first time (in slices), then an epoch now and then; the pools' and, once a
     // list has read the history, the segments' sums a few slices a call.
     await sliced(c.lists.countAhead);
-    await sliced(c.lists.sumLatest);
+    if (opts.start) await sliced(c.lists.sumLatest);
     if (opts.lists) {
       await sliced(c.lists.countPoolsAhead);
       await sliced(c.lists.sumAhead);

@@ -66,20 +66,20 @@ describe('sandbox sync', () => {
     const chain = {
       ready: () => Promise.resolve(),
       sync: () => (steps.push('sync'), Promise.resolve()),
-      prepare: () => (steps.push('prepare'), new Promise<void>((resolve) => preparing.push(resolve))),
+      prepare: (opts?: { start?: boolean }) => (steps.push(opts?.start ? 'prepare to serve' : 'prepare'), new Promise<void>((resolve) => preparing.push(resolve))),
     } as unknown as SandboxChain;
     const starting = startSandboxSync({ mainnet: chain }, () => undefined, 5);
     await elapse(20);
-    // The first preparation holds the start: no read before it has answered.
-    expect(steps).toEqual(['prepare']);
+    // The first preparation (the newest page of epochs summed too) holds the start: no read before it has answered.
+    expect(steps).toEqual(['prepare to serve']);
     preparing.splice(0).forEach((r) => r());
     const stop = await starting;
     try {
       await elapse(80);
-      expect(steps).toEqual(['prepare', 'sync', 'prepare']);
+      expect(steps).toEqual(['prepare to serve', 'sync', 'prepare']);
       preparing.splice(0).forEach((r) => r());
       await elapse(8);
-      expect(steps).toEqual(['prepare', 'sync', 'prepare', 'sync', 'prepare']);
+      expect(steps).toEqual(['prepare to serve', 'sync', 'prepare', 'sync', 'prepare']);
     } finally {
       stop();
     }
