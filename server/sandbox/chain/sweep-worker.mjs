@@ -3,4 +3,6 @@
 import { register } from 'tsx/esm/api';
 
 register();
+// The thread's priority lowered before the worker's modules are compiled and loaded.
+await import('./lowest-priority.ts');
 await import('./sweep-worker.ts');

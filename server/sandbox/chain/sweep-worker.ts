@@ -6,9 +6,9 @@
 // hash it has not simulated is looked up. The chunks
 // are written under a directory named by the chain's identity (its options and a probe segment's
 // hashes), so a restart reads them back instead of simulating the chain again.
+// The sweep is background work: first of all, this thread takes the lowest priority.
+import './lowest-priority';
 import { createHash } from 'node:crypto';
-import { readlinkSync } from 'node:fs';
-import { constants, setPriority } from 'node:os';
 import path from 'node:path';
 import { parentPort, workerData } from 'node:worker_threads';
 import { createSandboxChain, segmentSumsOf, sweptSegmentOf } from './chain';
@@ -16,21 +16,6 @@ import type { Segment } from './simulate';
 import { keyOfHash, SweepStore, TX_INDEX_BITS, type SweptSegment } from './sweep-store';
 import type { FromSweepWorker, SegmentSumsMessage, SegmentTotalsMessage, SweepWorkerData, ToSweepWorker } from './sweep-protocol';
 import { newestFirst, SegmentBits, sumColumns } from './totals';
-
-/**
- * The sweep is background work: this thread takes the lowest priority, so that on a machine of few
- * cores the server's thread (and whatever else serves) is never kept off a core by it; on Linux a
- * thread's nice value is its own (setpriority on the thread's id). Elsewhere it keeps the process's.
- */
-function yieldCores(): void {
-  try {
-    const tid = Number(readlinkSync('/proc/thread-self').split('/').pop());
-    if (Number.isInteger(tid) && tid > 0) setPriority(tid, constants.priority.PRIORITY_LOW);
-  } catch {
-    // No /proc, or a system where a thread's priority is its process's.
-  }
-}
-yieldCores();
 
 const port = parentPort!;
 const data = workerData as SweepWorkerData;
