@@ -270,16 +270,20 @@ const DRAW = {
   withdrawalCount: 9, withdrawalTo: 10, withdrawalAmount: 11, returnAddress: 12,
 } as const;
 const ROLE_CODE: Record<VoterRole, number> = { drep: 0, spo: 1, constitutional_committee: 2 };
-/** The voters of a world proposal as its votes are counted: each one's seed and the height it votes before, and the chance each votes. */
+/**
+ * The voters of a world proposal as its votes are counted: each one's seed, the height it votes
+ * before and the count its votes go to (`into`), and the chance each votes.
+ */
 interface Voters {
   seeds: Int32Array;
   until: Float64Array;
+  into: Int32Array;
   chance: number;
 }
-const NO_VOTERS: Voters = { seeds: new Int32Array(0), until: new Float64Array(0), chance: 0 };
-/** Whose world votes a count is of: a pool's, or the committee's (all members, one, or one hot key of one). */
+const NO_VOTERS: Voters = { seeds: new Int32Array(0), until: new Float64Array(0), into: new Int32Array(0), chance: 0 };
+/** Whose world votes a count is of: pools' (a count each), or the committee's (all members, one, or one hot key of one). */
 interface CountedVoters {
-  pool: { hex: string; owner?: number } | null;
+  pools: ReadonlyArray<{ hex: string; owner?: number }> | null;
   member: number | null;
   hotOnly: string | null;
 }
@@ -732,19 +736,26 @@ function voteCounts(g: GovVoted) {
       seeds.push(memberSeed(m, pe));
       until.push(memberUntil(m, pe));
     }
-    return { seeds: Int32Array.from(seeds), until: Float64Array.from(until), chance: 0.9 };
+    return { seeds: Int32Array.from(seeds), until: Float64Array.from(until), into: new Int32Array(seeds.length), chance: 0.9 };
+  };
+  /** Pools voting on a world proposal, each into its own count: a genesis' pools vote only with what their key holders submit. */
+  const poolVoters = (pools: ReadonlyArray<{ hex: string; owner?: number }>): Voters => {
+    const voting = [...pools.keys()].filter((i) => pools[i]!.owner !== -1);
+    return { seeds: Int32Array.from(voting, (i) => poolSeed(pools[i]!)), until: new Float64Array(voting.length).fill(Infinity), into: Int32Array.from(voting), chance: 0.55 };
   };
   /**
    * The votes cast in each epoch from..to (entry e − from) on the world's proposals by the committee
-   * (all members, one, or one hot key of one) or a pool, counted from the draws alone: no proposal or
-   * vote is made, some tens of nanoseconds a voter and proposal. What a list's running counts read.
-   * One loop for both kinds, so that V8 compiles it once with everything it calls inlined.
+   * (all members, one, or one hot key of one: one count) or by pools (a count each), counted from the
+   * draws alone: no proposal or vote is made, some tens of nanoseconds a voter and proposal. What a
+   * list's running counts read. Pools counted together draw each proposal's kind and parameters once
+   * for all of them. One loop for both kinds, so that V8 compiles it once with everything it calls inlined.
    */
-  const castCounts = (of: CountedVoters, from: number, to: number): Uint32Array => {
-    const out = new Uint32Array(Math.max(0, to - from + 1));
-    // A genesis' committee and pools vote only with what their key holders submit.
-    if (of.pool ? of.pool.owner === -1 : g.genesisCommittee !== null) return out;
-    let voters: Voters = of.pool ? { seeds: Int32Array.of(poolSeed(of.pool)), until: Float64Array.of(Infinity), chance: 0.55 } : NO_VOTERS;
+  const castCounts = (of: CountedVoters, from: number, to: number): Uint32Array[] => {
+    const outs = Array.from({ length: of.pools ? of.pools.length : 1 }, () => new Uint32Array(Math.max(0, to - from + 1)));
+    // A genesis' committee votes only with what its members submit.
+    if (!of.pools && g.genesisCommittee !== null) return outs;
+    let voters: Voters = of.pools ? poolVoters(of.pools) : NO_VOTERS;
+    if (of.pools && voters.seeds.length === 0) return outs;
     // The committee's members and their seeds change only with the term and a resignation.
     let votersKey = NaN;
     for (let pe = Math.max(1, from - (VOTED_EPOCHS - 1)); pe <= to; pe++) {
@@ -753,7 +764,7 @@ function voteCounts(g: GovVoted) {
       const height = proposalHeightAt(pe);
       for (let j = 0; j < n; j++) {
         const type = proposalTypeAt(pe, j);
-        if (of.pool) {
+        if (of.pools) {
           if (!poolsVoteAt(pe, j, type)) continue;
         } else {
           if (!mayVote('constitutional_committee', { type, parameters: null })) continue;
@@ -762,6 +773,7 @@ function voteCounts(g: GovVoted) {
         }
         for (let i = 0; i < voters.seeds.length; i++) {
           const k = castHeights(voters.seeds[i]!, pe, j, height, voters.chance, voters.until[i]!);
+          const out = outs[voters.into[i]!]!;
           for (let c = 0; c < k; c++) {
             const e = Math.floor(cast[c]! / bpe) - from;
             if (e >= 0 && e < out.length) out[e] = out[e]! + 1;
@@ -769,19 +781,21 @@ function voteCounts(g: GovVoted) {
         }
       }
     }
-    return out;
+    return outs;
   };
   /** The committee's world votes cast in each epoch from..to: all members', one member's, or one hot key's. */
-  const committeeCastCounts = (member: number | null, hotOnly: string | null, from: number, to: number): Uint32Array => castCounts({ pool: null, member, hotOnly }, from, to);
+  const committeeCastCounts = (member: number | null, hotOnly: string | null, from: number, to: number): Uint32Array => castCounts({ pools: null, member, hotOnly }, from, to)[0]!;
   /** A pool's world votes cast in each epoch from..to. */
-  const poolCastCounts = (pool: { hex: string; owner?: number }, from: number, to: number): Uint32Array => castCounts({ pool, member: null, hotOnly: null }, from, to);
+  const poolCastCounts = (pool: { hex: string; owner?: number }, from: number, to: number): Uint32Array => castCounts({ pools: [pool], member: null, hotOnly: null }, from, to)[0]!;
+  /** Each pool's world votes cast in each epoch from..to, counted together (the proposals' draws made once for all). */
+  const poolsCastCounts = (pools: ReadonlyArray<{ hex: string; owner?: number }>, from: number, to: number): Uint32Array[] => castCounts({ pools, member: null, hotOnly: null }, from, to);
   /** The world's proposals of each epoch from..to. */
   const proposalCounts = (from: number, to: number): Uint32Array => {
     const out = new Uint32Array(Math.max(0, to - from + 1));
     for (let e = from; e <= to; e++) out[e - from] = proposalCountAt(e);
     return out;
   };
-  return { committeeCastCounts, poolCastCounts, proposalCounts };
+  return { committeeCastCounts, poolCastCounts, poolsCastCounts, proposalCounts };
 }
 
 /** What becomes of a world proposal: ratified and enacted, dropped by a competitor, or expired. */

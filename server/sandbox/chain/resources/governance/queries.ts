@@ -178,13 +178,17 @@ function epochIndexedPage(g: Governance) {
   /** Whether a deep page has counted a list's epochs: a list some client pages through. */
   let deepRead = false;
   /** Items of the list in epochs from..from+k−1 for every k up to the last closed epoch. */
-  const runningCounts = (list: string, from: number, closed: number, countsAt: CountedList['countsAt'], byPage: boolean): RunningCounts => {
+  const runningOf = (list: string): RunningCounts => {
     let counts = running.get(list);
     if (!counts) {
       counts = new RunningCounts();
       running.set(list, counts);
       if (running.size > 64) running.delete(running.keys().next().value!);
     }
+    return counts;
+  };
+  const runningCounts = (list: string, from: number, closed: number, countsAt: CountedList['countsAt'], byPage: boolean): RunningCounts => {
+    const counts = runningOf(list);
     // A page that counts many epochs pages through the history: from then on prepare() counts ahead.
     if (byPage && closed - (from + counts.length - 1) >= WALKED_EPOCHS) deepRead = true;
     for (let e = from + counts.length - 1; e <= closed; e = from + counts.length - 1) {
@@ -228,7 +232,26 @@ function epochIndexedPage(g: Governance) {
   const countAhead = (list: CountedList, from: number, closed: number): void => {
     if (closed >= from) runningCounts(`${list.name}|${from}`, from, closed, list.countsAt, false);
   };
-  return { uncounted, page: indexedPage, countAhead, read: (): boolean => deepRead };
+  /**
+   * Counts several lists' closed epochs ahead together, `countsAt` giving each one's counts of the
+   * same epochs at once (the pools': a proposal's draws made once for all): from the list counted
+   * least far, each list taking the epochs it lacks.
+   */
+  const countAheadTogether = (lists: CountedList[], countsAt: (from: number, to: number) => Uint32Array[], from: number, closed: number): void => {
+    const all = lists.map((l) => runningOf(`${l.name}|${from}`));
+    for (;;) {
+      const e = Math.min(...all.map((c) => from + c.length - 1));
+      if (e > closed) return;
+      const to = Math.min(closed, e + COUNTED_AT_ONCE - 1);
+      const counted = countsAt(e, to);
+      all.forEach((c, i) => {
+        const own = from + c.length - 1;
+        if (own <= to) c.extend(counted[i]!.subarray(own - e));
+      });
+      spent();
+    }
+  };
+  return { uncounted, page: indexedPage, countAhead, countAheadTogether, read: (): boolean => deepRead };
 }
 
 /** Votes and proposals, world and live, ordered by height and paged epoch by epoch, and the votes that count. */
@@ -321,7 +344,7 @@ function voteLists(g: Governance) {
       (findDrep({ hex, script: null })?.events ?? []).some((e) => e.action === 'deregistered' && e.height < before && e.height <= tip);
     return countedVotes(votes, boundary, retired);
   };
-  return { liveVotes, pageOf, votesOnProposal, countedOn, countAhead: indexed.countAhead, deepPagesRead: indexed.read };
+  return { liveVotes, pageOf, votesOnProposal, countedOn, countAhead: indexed.countAhead, countAheadTogether: indexed.countAheadTogether, deepPagesRead: indexed.read };
 }
 type GovLists = Governance & ReturnType<typeof voteLists>;
 
@@ -512,7 +535,7 @@ function committeeAnswers(g: GovRows) {
 
 /** /governance/proposals with each proposal's parameters, withdrawals, votes and metadata, and a pool's votes. */
 function proposalAnswers(g: GovRows) {
-  const { ctx, epochOf, sortKey, epochVotes, worldProposals, poolVotes, poolCastCounts, proposalCounts, live, liveVotes, proposalByRef, pageOf, countAhead, votesOnProposal, countedOn, slice, proposalObject } = g;
+  const { ctx, epochOf, sortKey, epochVotes, worldProposals, poolVotes, poolCastCounts, poolsCastCounts, proposalCounts, live, liveVotes, proposalByRef, pageOf, countAhead, countAheadTogether, votesOnProposal, countedOn, slice, proposalObject } = g;
   /** A pool's world votes cast in an epoch, up to the tip. */
   const poolWorldAt = (pool: (typeof ctx.pools)[number], tip: number) => (e: number): Vote[] =>
     epochVotes(`spo|${pool.hex}`, e, () => {
@@ -565,7 +588,7 @@ function proposalAnswers(g: GovRows) {
     /** Counts every pool's votes of the closed epochs not counted yet (in time slices), as the first deep page of each pool's /votes would. */
     countPoolVotesAhead() {
       const tip = ctx.tip();
-      for (const pool of ctx.pools) countAhead(poolList(pool), 1, epochOf(tip) - 1);
+      countAheadTogether(ctx.pools.map(poolList), (from, to) => poolsCastCounts(ctx.pools, from, to), 1, epochOf(tip) - 1);
     },
     poolVotes(poolHex: string, page: Page) {
       const pool = ctx.pools.find((p) => p.hex === poolHex);

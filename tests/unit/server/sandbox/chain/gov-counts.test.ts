@@ -44,6 +44,8 @@ describe("governance lists' counts per epoch", () => {
         ]),
         ['a second-term hot key', (a, b) => g.committeeCastCounts(0, g.hotAt(0, PROTOCOL.committeeMaxTermLength)!, a, b), (v) => v.voterHex === g.hotAt(0, PROTOCOL.committeeMaxTermLength)],
         ...POOLS.map((pool): [string, (a: number, b: number) => Uint32Array, (v: Vote) => boolean] => [`pool ${pool.id}`, (a, b) => g.poolCastCounts(pool, a, b), (v) => v.role === 'spo' && v.voterHex === pool.hex]),
+        // Counted together, as prepare() counts them ahead: each pool's own counts.
+        ...POOLS.map((pool, i): [string, (a: number, b: number) => Uint32Array, (v: Vote) => boolean] => [`pool ${pool.id} among all`, (a, b) => g.poolsCastCounts(POOLS, a, b)[i]!, (v) => v.role === 'spo' && v.voterHex === pool.hex]),
       ];
       let votes = 0;
       for (const [name, countsAt, keep] of byList) {
@@ -76,6 +78,25 @@ describe("governance lists' counts per epoch", () => {
     }
     expect(seen.size).toBeGreaterThanOrEqual(6);
   });
+
+  it("count the pools' votes ahead together as each pool's own pages count them, whatever each had counted before", async () => {
+    const start = DEFAULT_GENESIS_TIME + 30 * DAY_MS;
+    const counted = testChain({ now: () => start });
+    const fresh = testChain({ now: () => start + DAY_MS });
+    const pools = counted.chain.catalog().pools.map((p) => poolIdHex(p)!);
+    // Deep pages (their epochs found by the running counts), in both orders.
+    const pages = (c: typeof counted.chain, pool: string) =>
+      Promise.all((['asc', 'desc'] as const).map((order) => sliced(() => c.governance().poolVotes(pool, { count: 100, page: 7, order }))));
+    // One pool counted through the first day's epochs by its own page; then a day later every pool counted ahead together.
+    await pages(counted.chain, pools[0]!);
+    counted.clock.now = start + DAY_MS;
+    await sliced(() => counted.chain.governance().countPoolVotesAhead());
+    for (const pool of pools) {
+      const [asc, desc] = await pages(counted.chain, pool);
+      expect(asc, pool).toHaveLength(100);
+      expect([asc, desc], pool).toEqual(await pages(fresh.chain, pool));
+    }
+  }, 60_000);
 
   it('find every page of a list, walked or read through the counts, so that its pages in either order hold each item once', async () => {
     // Thirty days: 4,320 epochs, so the deep pages of each order read the lists' running counts.
