@@ -11,7 +11,6 @@ import { createDb } from '../../../server/db/index';
 import { createLogger } from '../../../server/logger';
 import { startGateway } from '../../../server/gateway-app';
 import { createSandboxChains, startSandboxSync } from '../../../server/sandbox/chains';
-import { sliced } from '../../../server/sandbox/chain/budget';
 import { serveUntilDisconnected } from './child-server';
 
 export interface PushGatewayInfo {
@@ -61,17 +60,6 @@ const chain = chains.preprod!;
 // built, the next segments simulated), which the sync loop then keeps at the tip; the memory
 // baseline includes it.
 await chain.prepare({ build: true });
-// And its vote lists counted through the history on every network, which the sync loop's prepare()
-// does a few slices a call in a gateway's first minute or so (two million epochs a network at
-// one-second blocks): the memory and the delays measured are a gateway's past that.
-for (const c of Object.values(chains)) {
-  await sliced(() => {
-    const gov = c.governance();
-    gov.countCommitteeVotesAhead();
-    gov.countProposalsAhead();
-    gov.countPoolVotesAhead();
-  });
-}
 const gateway = await startGateway({ config, db, logger, version: 'bench', port: 0, host: '127.0.0.1', chains });
 
 /** The main thread's processor time and run-queue wait from /proc (null elsewhere). */
