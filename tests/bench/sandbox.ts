@@ -19,8 +19,9 @@
 //     sweep.ts; BENCH_SANDBOX_SWEEP=off: none, as a devnet), which sums the totals the lists' pages
 //     read and indexes the transactions by hash in another thread from the chain's creation. Before
 //     the lists, the chain's prepare({ lists: true }) waits for it (without a worker: sums them in
-//     the server's thread); BENCH_SANDBOX_LISTS=cold skips that: the pages are read at once, those
-//     the sweep has not reached making what they read in the server's thread (first reads).
+//     the server's thread); BENCH_SANDBOX_LISTS=cold prepares the chain once as a gateway does
+//     before it serves (prepare({ start: true })) and reads the pages at once, those the sweep has
+//     not reached making what they read in the server's thread (first reads).
 //     BENCH_SANDBOX_ONLY=lists runs this part alone (after the chain is built and the groups prepared).
 //   deep votes of a long history: a shared chain at the defaults on the last day of 2026 (some 3
 //     million blocks, 100,000 epochs), prepared once as a gateway's chains are before it serves
