@@ -128,38 +128,52 @@ interface CountedList {
 /** Epochs between two running totals a list's counts keep (RunningCounts). */
 const TOTAL_EVERY = 32;
 
+/** Blocks of TOTAL_EVERY epochs whose own counts a list's running counts keep, counted again as pages ask (RunningCounts). */
+const BLOCKS_KEPT = 64;
+
 /**
- * A list's running counts: the items of its first k epochs for every k, kept as each epoch's own
- * count (a byte: an epoch holds at most VOTES_PER_EPOCH of a voter's votes, seven members' for the
- * committee's list) and the running total every TOTAL_EVERY epochs, some 1.1 bytes an epoch.
+ * A list's running counts: the items of its first k epochs for every k, kept as the running total
+ * every TOTAL_EVERY epochs (0.125 bytes an epoch: some 0.3 MB for a default chain's 26 lists, 6 MB
+ * for a history of 2 million epochs). The epochs between two totals are counted again from the
+ * draws when a page asks (`countsAt`: a few microseconds for 32 epochs), the last BLOCKS_KEPT
+ * blocks of them kept, so a page's binary searches count each block they visit once.
  */
 class RunningCounts {
-  private epochs = new Uint8Array(64);
   private totals = new Uint32Array(4);
   private total = 0;
+  /** Each epoch's own count in the blocks read last, by the block's first epoch (entry 0: from). */
+  private readonly blocks = new Map<number, Uint32Array>();
   /** Epochs counted, plus one (entry 0: no epoch, no item). */
   length = 1;
+  constructor(
+    private readonly from: number,
+    private readonly countsAt: (from: number, to: number) => Uint32Array,
+  ) {}
   at(k: number): number {
     const base = k - (k % TOTAL_EVERY);
     let n = this.totals[base / TOTAL_EVERY]!;
-    for (let e = base; e < k; e++) n += this.epochs[e]!;
+    if (k === base) return n;
+    let own = this.blocks.get(base);
+    if (!own || own.length < k - base) {
+      // The block's counted epochs (the last block may be counted in part).
+      own = this.countsAt(this.from + base, this.from + Math.min(base + TOTAL_EVERY, this.length - 1) - 1);
+      this.blocks.set(base, own);
+      if (this.blocks.size > BLOCKS_KEPT) this.blocks.delete(this.blocks.keys().next().value!);
+    }
+    for (let e = 0; e < k - base; e++) n += own[e]!;
     return n;
   }
   /** Appends the next epochs, given each one's own count. */
   extend(epochCounts: Uint32Array): void {
     const counted = this.length - 1;
-    if (counted + epochCounts.length > this.epochs.length) {
-      const grown = new Uint8Array(Math.max(this.epochs.length * 2, counted + epochCounts.length));
-      grown.set(this.epochs.subarray(0, counted));
-      this.epochs = grown;
-      const totals = new Uint32Array(Math.ceil(grown.length / TOTAL_EVERY) + 1);
+    const totalsNeeded = Math.floor((counted + epochCounts.length) / TOTAL_EVERY) + 1;
+    if (totalsNeeded > this.totals.length) {
+      const totals = new Uint32Array(Math.max(this.totals.length * 2, totalsNeeded));
       totals.set(this.totals);
       this.totals = totals;
     }
     for (let i = 0; i < epochCounts.length; i++) {
       const e = counted + i;
-      if (epochCounts[i]! > 255) throw new Error(`an epoch of a counted list holds ${epochCounts[i]} items, more than a byte`);
-      this.epochs[e] = epochCounts[i]!;
       this.total += epochCounts[i]!;
       if ((e + 1) % TOTAL_EVERY === 0) this.totals[(e + 1) / TOTAL_EVERY] = this.total;
     }
@@ -178,17 +192,17 @@ function epochIndexedPage(g: Governance) {
   /** Whether a deep page has counted a list's epochs: a list some client pages through. */
   let deepRead = false;
   /** Items of the list in epochs from..from+k−1 for every k up to the last closed epoch. */
-  const runningOf = (list: string): RunningCounts => {
+  const runningOf = (list: string, from: number, countsAt: CountedList['countsAt']): RunningCounts => {
     let counts = running.get(list);
     if (!counts) {
-      counts = new RunningCounts();
+      counts = new RunningCounts(from, countsAt);
       running.set(list, counts);
       if (running.size > 64) running.delete(running.keys().next().value!);
     }
     return counts;
   };
   const runningCounts = (list: string, from: number, closed: number, countsAt: CountedList['countsAt'], byPage: boolean): RunningCounts => {
-    const counts = runningOf(list);
+    const counts = runningOf(list, from, countsAt);
     // A page that counts many epochs pages through the history: from then on prepare() counts ahead.
     if (byPage && closed - (from + counts.length - 1) >= WALKED_EPOCHS) deepRead = true;
     for (let e = from + counts.length - 1; e <= closed; e = from + counts.length - 1) {
@@ -238,7 +252,7 @@ function epochIndexedPage(g: Governance) {
    * least far, each list taking the epochs it lacks.
    */
   const countAheadTogether = (lists: CountedList[], countsAt: (from: number, to: number) => Uint32Array[], from: number, closed: number): void => {
-    const all = lists.map((l) => runningOf(`${l.name}|${from}`));
+    const all = lists.map((l) => runningOf(`${l.name}|${from}`, from, l.countsAt));
     for (;;) {
       const e = Math.min(...all.map((c) => from + c.length - 1));
       if (e > closed) return;
