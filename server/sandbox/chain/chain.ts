@@ -662,10 +662,12 @@ function listsAhead(chain: Omit<SandboxChain, 'prepare' | 'close'>, tipHeight: (
  * The chain's prepare(): keeps warm what answers have warmed, in time slices, so a chain nobody reads
  * costs next to nothing (its committee's votes and proposals counted per epoch, all of them the first
  * time, then as epochs close); `build` warms it whole (the network a gateway's clients will use, at start).
- * The lists' totals (each block's and epoch's, each pool's votes per epoch) are summed a few
- * slices a call once a list has read the chain's history, so the sweep never holds the store's next
- * read for long; `lists` sums them all before it answers. `build` leaves them be: a gateway's clients
- * need the tip warm, and only a list's page needs the history summed.
+ * The lists' totals (each block's and epoch's) are summed a few slices a call once a list has read
+ * the chain's history, and a long history's pools' votes counted a few slices a call, so the sweep
+ * never holds the store's next read for long; `lists` does all of it before it answers. `build`
+ * leaves them be: a gateway's clients need the tip warm, and only a list's page needs the history
+ * summed. `start`, a gateway's first call before it serves, makes the next blocks, counts the pools'
+ * votes whole and sums the newest page of epochs (sumLatest).
  */
 function preparer(c: { tipHeight: () => number; segmentLength: number; simulated: (segment: number) => boolean; simBlock: (height: number) => SimBlock; unspentBuilt: () => boolean; unspentAt: (tip: number) => UnspentView; tipSegmentWhole: () => void; lists: { read: () => boolean; countAhead: () => void; sumLatest: () => void; countPoolsAhead: () => void; sumAhead: () => void; sweep: (wait: boolean) => Promise<void> } }) {
   return async (opts: PrepareOptions = {}): Promise<void> => {
