@@ -51,7 +51,7 @@ export interface PrepareOptions {
   build?: boolean;
   /** Every list's totals summed before it resolves. */
   lists?: boolean;
-  /** A gateway's first call before it serves: the next blocks made, the pools' votes counted, the newest page of epochs summed, the summing compiled. */
+  /** A gateway's first call before it serves: the next blocks made, the pools' votes counted (up to 30 slices), the newest page of epochs summed, the summing compiled. */
   start?: boolean;
 }
 
@@ -87,7 +87,7 @@ export interface SandboxChain
    * before it answers. A chain with a sweep worker (the `sweep` option: sweep.ts) leaves those to
    * the worker, from its creation: `prepare()` tells it the tip, and `lists` waits until it is done.
    * `start` is a gateway's first call, before it serves: it also makes the next blocks' segments,
-   * counts the pools' votes through the history and sums the newest page of epochs (and, the process's first, enough further back
+   * counts the pools' votes (a default chain's whole, up to 30 slices) and sums the newest page of epochs (and, the process's first, enough further back
    * that V8 has compiled the summing).
    */
   prepare(opts?: PrepareOptions): Promise<void>;

@@ -667,7 +667,7 @@ function listsAhead(chain: Omit<SandboxChain, 'prepare' | 'close'>, tipHeight: (
  * never holds the store's next read for long; `lists` does all of it before it answers. `build`
  * leaves them be: a gateway's clients need the tip warm, and only a list's page needs the history
  * summed. `start`, a gateway's first call before it serves, makes the next blocks, counts the pools'
- * votes whole and sums the newest page of epochs (sumLatest).
+ * votes (a default chain's whole, up to START_SLICES) and sums the newest page of epochs (sumLatest).
  */
 function preparer(c: { tipHeight: () => number; segmentLength: number; simulated: (segment: number) => boolean; simBlock: (height: number) => SimBlock; unspentBuilt: () => boolean; unspentAt: (tip: number) => UnspentView; tipSegmentWhole: () => void; lists: { read: () => boolean; countAhead: () => void; sumLatest: () => void; countPoolsAhead: () => void; sumAhead: () => void; sweep: (wait: boolean) => Promise<void> } }) {
   return async (opts: PrepareOptions = {}): Promise<void> => {
@@ -692,8 +692,13 @@ function preparer(c: { tipHeight: () => number; segmentLength: number; simulated
     await sliced(c.lists.countAhead);
     if (opts.start) {
       // Before a gateway serves: the pools' votes counted through the history too (some 70 ms of a
-      // default chain's), so no first deep page of a pool's votes walks its uncounted epochs.
-      await sliced(c.lists.countPoolsAhead);
+      // default chain's), so no first deep page of a pool's votes walks its uncounted epochs; a far
+      // longer history (sub-second blocks: millions of epochs, seconds of CPU) gets START_SLICES
+      // and the rest a few slices a call after, so the gateway's start is not held for it.
+      let slices = 0;
+      await sliced(() => {
+        if (slices++ < START_SLICES) c.lists.countPoolsAhead();
+      });
       await sliced(c.lists.sumLatest);
     }
     if (opts.lists) {
@@ -709,6 +714,9 @@ function preparer(c: { tipHeight: () => number; segmentLength: number; simulated
     if (c.lists.read()) await sliced(few(c.lists.sumAhead));
   };
 }
+
+/** Slices of about 10 ms a gateway's first prepare() gives the pools' vote counts: a default chain's need some seven. */
+const START_SLICES = 30;
 
 /** Slices of about 10 ms a prepare() call gives the pools' vote counts and the lists' totals until they are all made (one call per store read, every 250 ms). */
 const LIST_SLICES_PER_PREPARE = 4;

@@ -86,12 +86,38 @@ export function newestFirst(segmentLength: number, done: (segment: number) => bo
   };
 }
 
-/** A growable float64 column indexed by epoch. */
-function grown(column: Float64Array<ArrayBuffer>, length: number): Float64Array<ArrayBuffer> {
-  if (length <= column.length) return column;
-  const next = new Float64Array(Math.max(length, column.length * 2, 64));
-  next.set(column);
-  return next;
+/** Epochs a page of the epochs' sums holds (EpochSums): 192 KB a page. */
+const EPOCHS_A_PAGE = 4096;
+/** The six sums an epoch keeps, each a float64, at these places of its page's stride. */
+const TX_COUNT = 0;
+const OUTPUT_HIGH = 1;
+const OUTPUT_LOW = 2;
+const FEES_HIGH = 3;
+const FEES_LOW = 4;
+const BLOCKS_SUMMED = 5;
+const STRIDE = 6;
+
+/**
+ * The epochs' sums in pages of EPOCHS_A_PAGE epochs, made as an epoch of theirs is first summed:
+ * a chain whose newest epochs alone were summed (a gateway's start) holds their page, not columns
+ * as long as its history (48 bytes an epoch: some 100 MB for the 2 million epochs of one-second blocks).
+ */
+class EpochSums {
+  private readonly pages = new Map<number, Float64Array>();
+  /** The page of epoch e, and e's place in it; made (zeroed) when `make`. */
+  page(e: number, make: boolean): { at: number; sums: Float64Array } | null {
+    const p = Math.floor(e / EPOCHS_A_PAGE);
+    let sums = this.pages.get(p);
+    if (!sums) {
+      if (!make) return null;
+      sums = new Float64Array(EPOCHS_A_PAGE * STRIDE);
+      this.pages.set(p, sums);
+    }
+    return { at: (e - p * EPOCHS_A_PAGE) * STRIDE, sums };
+  }
+  get bytes(): number {
+    return this.pages.size * EPOCHS_A_PAGE * STRIDE * 8;
+  }
 }
 
 /**
@@ -103,13 +129,8 @@ export class TotalsIndex {
   private readonly perBlock = new Map<number, SegmentColumns>();
   /** The segments summed into their epochs. */
   private readonly summedSegments = new SegmentBits();
-  private txCounts = new Float64Array(0);
-  private outputHigh = new Float64Array(0);
-  private outputLow = new Float64Array(0);
-  private feesHigh = new Float64Array(0);
-  private feesLow = new Float64Array(0);
-  /** Blocks summed into each epoch: its sums are whole once this is the epoch's length. */
-  private blocksSummed = new Float64Array(0);
+  /** Each epoch's sums, and how many of its blocks are summed: they are whole once that is the epoch's length. */
+  private readonly epochs = new EpochSums();
 
   constructor(
     private readonly segmentLength: number,
@@ -186,38 +207,33 @@ export class TotalsIndex {
 
   private sumIntoEpochs(first: number, t: Pick<SegmentColumns, 'counts' | 'money'>): void {
     const blocks = t.counts.length;
-    const last = Math.floor((first + blocks - 1) / this.blocksPerEpoch) + 1;
-    this.txCounts = grown(this.txCounts, last);
-    this.outputHigh = grown(this.outputHigh, last);
-    this.outputLow = grown(this.outputLow, last);
-    this.feesHigh = grown(this.feesHigh, last);
-    this.feesLow = grown(this.feesLow, last);
-    this.blocksSummed = grown(this.blocksSummed, last);
     for (let i = 0; i < blocks; i++) {
-      const e = Math.floor((first + i) / this.blocksPerEpoch);
-      this.txCounts[e]! += t.counts[i]!;
-      this.blocksSummed[e]! += 1;
+      const { at, sums } = this.epochs.page(Math.floor((first + i) / this.blocksPerEpoch), true)!;
+      sums[at + TX_COUNT]! += t.counts[i]!;
+      sums[at + BLOCKS_SUMMED]! += 1;
       // Each total of a block is an exact integer below 2^53; the low part stays below 2^32 + 2^53.
-      let low = this.outputLow[e]! + t.money[2 * i]!;
+      let low = sums[at + OUTPUT_LOW]! + t.money[2 * i]!;
       let carry = Math.floor(low / TWO_32);
-      this.outputLow[e] = low - carry * TWO_32;
-      this.outputHigh[e]! += carry;
-      low = this.feesLow[e]! + t.money[2 * i + 1]!;
+      sums[at + OUTPUT_LOW] = low - carry * TWO_32;
+      sums[at + OUTPUT_HIGH]! += carry;
+      low = sums[at + FEES_LOW]! + t.money[2 * i + 1]!;
       carry = Math.floor(low / TWO_32);
-      this.feesLow[e] = low - carry * TWO_32;
-      this.feesHigh[e]! += carry;
+      sums[at + FEES_LOW] = low - carry * TWO_32;
+      sums[at + FEES_HIGH]! += carry;
     }
   }
 
   /** An epoch's background totals, once every block of it has been summed; else null. */
   epoch(epoch: number): EpochTotals | null {
-    if (epoch >= this.blocksSummed.length || this.blocksSummed[epoch] !== this.blocksPerEpoch) return null;
+    const page = this.epochs.page(epoch, false);
+    if (!page || page.sums[page.at + BLOCKS_SUMMED] !== this.blocksPerEpoch) return null;
+    const { at, sums } = page;
     const whole = (high: number, low: number): bigint => BigInt(high) * BigInt(TWO_32) + BigInt(low);
-    return { txCount: this.txCounts[epoch]!, output: whole(this.outputHigh[epoch]!, this.outputLow[epoch]!), fees: whole(this.feesHigh[epoch]!, this.feesLow[epoch]!) };
+    return { txCount: sums[at + TX_COUNT]!, output: whole(sums[at + OUTPUT_HIGH]!, sums[at + OUTPUT_LOW]!), fees: whole(sums[at + FEES_HIGH]!, sums[at + FEES_LOW]!) };
   }
 
   /** Bytes held: what a chain's lists' index costs. */
   bytes(): number {
-    return this.perBlock.size * this.segmentLength * BYTES_PER_BLOCK + this.summedSegments.bytes + this.txCounts.length * 8 * 6;
+    return this.perBlock.size * this.segmentLength * BYTES_PER_BLOCK + this.summedSegments.bytes + this.epochs.bytes;
   }
 }
