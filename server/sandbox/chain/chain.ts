@@ -695,10 +695,7 @@ function preparer(c: { tipHeight: () => number; segmentLength: number; simulated
       // default chain's), so no first deep page of a pool's votes walks its uncounted epochs; a far
       // longer history (sub-second blocks: millions of epochs, seconds of CPU) gets START_SLICES
       // and the rest a few slices a call after, so the gateway's start is not held for it.
-      let slices = 0;
-      await sliced(() => {
-        if (slices++ < START_SLICES) c.lists.countPoolsAhead();
-      });
+      await sliced(withinSlices(START_SLICES)(c.lists.countPoolsAhead));
       await sliced(c.lists.sumLatest);
     }
     if (opts.lists) {
@@ -706,12 +703,20 @@ function preparer(c: { tipHeight: () => number; segmentLength: number; simulated
       await sliced(c.lists.sumAhead);
       return;
     }
-    let slices = 0;
-    const few = (work: () => void) => (): void => {
-      if (slices++ < LIST_SLICES_PER_PREPARE) work();
-    };
+    const few = withinSlices(LIST_SLICES_PER_PREPARE);
     await sliced(few(c.lists.countPoolsAhead));
     if (c.lists.read()) await sliced(few(c.lists.sumAhead));
+  };
+}
+
+/**
+ * A budget of `n` slices for sliced work (sliced() begins it again after each): the works it wraps
+ * share it, and once it is spent they do nothing more in this call.
+ */
+function withinSlices(n: number): (work: () => void) => () => void {
+  let slices = 0;
+  return (work) => (): void => {
+    if (slices++ < n) work();
   };
 }
 

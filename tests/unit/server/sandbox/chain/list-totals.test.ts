@@ -248,12 +248,13 @@ describe('a shared chain\'s sweep worker', () => {
     }
   }, 120_000);
 
-  /** The nice value of each of this process's threads (Linux: /proc/self/task/<tid>/stat, field 19). */
+  /** A thread's nice value from its stat file (Linux: field 19, the 17th after the command's closing parenthesis). */
+  const niceIn = (stat: string): number => Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]);
+  /** The nice value of each of this process's threads (/proc/self/task/<tid>/stat). */
   const niceOfThreads = (): number[] =>
     readdirSync('/proc/self/task').flatMap((tid) => {
       try {
-        const stat = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
-        return [Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16])];
+        return [niceIn(readFileSync(`/proc/self/task/${tid}/stat`, 'utf8'))];
       } catch {
         return [];
       }
@@ -299,8 +300,7 @@ describe('a shared chain\'s sweep worker', () => {
     const deadline = Date.now() + 10_000;
     while (niceOfThreads().filter((n) => n === 19).length === before && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
     expect(niceOfThreads().filter((n) => n === 19)).toHaveLength(before + 1);
-    const own = readFileSync('/proc/thread-self/stat', 'utf8');
-    expect(Number(own.slice(own.lastIndexOf(')') + 2).split(' ')[16])).toBe(0);
+    expect(niceIn(readFileSync('/proc/thread-self/stat', 'utf8'))).toBe(0);
     await chain.close();
   }, 30_000);
 
