@@ -30,7 +30,7 @@ import { UnspentIndex, type UnspentView, type Utxo } from './unspent';
 import { newestFirst, TotalsIndex } from './totals';
 import { SweepClient } from './sweep';
 import { TX_INDEX_BITS } from './sweep-store';
-import { isDistributionAt, segmentAddressTxs, segmentRun, segmentSums, type SegmentSums, type BlockTotals, type Segment, type SegmentRun, type SimBlock, type SimContext, type SimTx, type TxEncoder } from './simulate';
+import { BLOCK_BYTES, isDistributionAt, segmentAddressTxs, segmentRun, segmentSums, type SegmentSums, type BlockTotals, type Segment, type SegmentRun, type SimBlock, type SimContext, type SimTx, type TxEncoder } from './simulate';
 import type { AddressUtxo } from '../../../shared/chain';
 import { poolModel, poolPaths } from './resources/pools/queries';
 import { txModel, txPaths } from './resources/txs/queries';
@@ -228,6 +228,7 @@ function segmentCache(start: (index: number) => SegmentRun, finish: (made: Segme
     const through = partial && !segments.has(s) ? partial.through(s) : null;
     return (through !== null ? partly(s, offset, through - s * segmentLength) : null) ?? segment(s).blocks[offset]!;
   };
+  const { sums, tip } = totalsOnly;
   // The lists of blocks and epochs read only the blocks' totals (totals.ts), kept far longer than
   // the segments: a segment simulated for them alone is summed and let go at once (young garbage,
   // which costs the collector nothing) rather than cached, where its hundreds of thousands of
@@ -244,16 +245,18 @@ function segmentCache(start: (index: number) => SegmentRun, finish: (made: Segme
       const b = simBlock(height);
       return { txCount: b.txs.length, size: b.size, outputLovelace: b.outputLovelace, fees: b.fees };
     }
-    // Its transactions measured here (some 3.5 ms a segment, in slices), not hashed: a page of a
-    // hundred blocks does it for two or three segments. The address window's segments are cached
-    // as ever: every address answer reads them.
+    // Its sums and sizes made from its decisions here (segmentSums measured: under a millisecond a
+    // segment), no transaction made: a page of a hundred blocks does it for two or three segments.
+    // The address window's segments are cached as ever: every address answer reads them.
     const cached = segments.get(s) ?? (s >= firstKept() ? segment(s) : null);
-    // A segment of history simulated for a list: from now on prepare() sums the others ahead.
-    if (!cached) historyRead = true;
-    totals.add(s, (cached ?? simulateOnce(s)).blocks, true);
+    if (cached) totals.add(s, cached.blocks, true);
+    else {
+      // A segment of history read for a list: from now on prepare() sums the others ahead.
+      historyRead = true;
+      totals.addMeasured(s, sums(s, true), true);
+    }
     return totals.block(height)!;
   };
-  const { sums, tip } = totalsOnly;
   /** Sums segment s into its epochs: from the segment cached, or else its decisions (segmentSums); whether it was cached. */
   const sumSegment = (s: number): boolean => {
     const cached = segments.get(s);
@@ -274,15 +277,6 @@ function segmentCache(start: (index: number) => SegmentRun, finish: (made: Segme
       if (!sumSegment(s)) historyRead = true;
       spent();
     }
-  };
-  // Segments half simulated for their totals alone (their transactions unhashed): apart from runs.
-  const totalsRuns = new Map<number, SegmentRun>();
-  /** A segment simulated for its totals (in slices, as segment() does), not cached. */
-  const simulateOnce = (index: number): Segment => {
-    const run = runIn(totalsRuns, totalsOnly.start, index);
-    while (!run.step()) if (overdue()) spent();
-    totalsRuns.delete(index);
-    return totalsOnly.finish(run.result());
   };
   let historyRead = false;
   const sumAhead = aheadSums(totals, segmentLength, sumSegment);
@@ -568,7 +562,7 @@ function addressHistoryOf(segment: (index: number) => Segment, addressWindowBloc
 /** A chain's segments simulated and not cached: what the sweep worker reads of the chain it rebuilt (sweep-worker.ts). */
 interface SweepSource {
   whole: (index: number) => Segment;
-  sums: (index: number) => SegmentSums;
+  sums: (index: number, sizes?: boolean) => SegmentSums;
 }
 const sweepSources = new WeakMap<SandboxChain, SweepSource>();
 
@@ -588,9 +582,9 @@ export function sweptSegmentOf(chain: SandboxChain, index: number): Segment {
   return sweepSources.get(chain)!.whole(index);
 }
 
-/** Each block's totals of segment `index` from its decisions alone (segmentSums): what an epoch's sums read. */
-export function segmentSumsOf(chain: SandboxChain, index: number): SegmentSums {
-  return sweepSources.get(chain)!.sums(index);
+/** Each block's totals of segment `index` from its decisions alone (segmentSums, with `sizes` measured): what an epoch's sums and a page of blocks read. */
+export function segmentSumsOf(chain: SandboxChain, index: number, sizes = false): SegmentSums {
+  return sweepSources.get(chain)!.sums(index, sizes);
 }
 
 /** The most items a page of a list holds (Blockfrost's `count` at most). */
@@ -856,25 +850,14 @@ function backgroundSimulation(base: Omit<BackgroundOptions, 'auxData' | 'keyOf' 
     for (const block of made.blocks) for (const tx of block.txs) txIndex.record(tx.hash, tx.height, tx.index);
     return made;
   };
-  // A segment read only for its blocks' totals (a page of blocks): its transactions are measured
-  // (their sizes are a block's) but neither encoded nor hashed, since no total depends on a hash (a
-  // body holds its inputs' hashes at a fixed size). Its transactions are not indexed, their hashes
-  // being none. Its distribution alone is hashed, a few percent of its work, and kept with the others
-  // (tx-cbor.ts), the hash that nut.link's records, an asset's mints and the distributions' own /txs
-  // read.
-  const unhashed: TxEncoder = { size: (tx) => simContext.encoder.size(tx), hash: (tx) => (isDistributionAt(tx.height, tx.index, base.segmentLength) ? simContext.encoder.hash(tx) : UNHASHED) };
-  // A segment read only for its epochs' sums: no transaction made, its distribution measured alone.
-  const unmade: TxEncoder = { size: (tx) => simContext.encoder.size(tx), hash: () => UNHASHED };
+  // A segment read only for its epochs' sums or its blocks' totals (a page of epochs or of blocks):
+  // no transaction made, encoded or hashed, its distribution measured alone, and with `sizes` each
+  // transaction measured from its decisions (no total depends on a hash: a body holds its inputs'
+  // hashes at a fixed size).
+  const unmade: TxEncoder = { size: (tx) => simContext.encoder.size(tx), hash: () => UNHASHED, redeemersSize: (tx) => simContext.encoder.redeemersSize(tx) };
   const totalsOnly: TotalsOnly = {
     // (A distribution's input names its parent's hash, 32 bytes whichever: none is computed.)
-    sums: (index) => forkedSums(segmentSums({ ...segmentContext(simContext, index, branches), encoder: unmade, distributionHash: () => UNHASHED }, index), branches, base.segmentLength),
-    start: (index: number): SegmentRun => segmentRun({ ...segmentContext(simContext, index, branches), encoder: unhashed }, index),
-    finish: (made: Segment): Segment => {
-      const distribution = made.blocks[0]!.txs[0]!;
-      simContext.knowDistribution(made.index, distribution.hash);
-      txIndex.record(distribution.hash, distribution.height, 0);
-      return forkedSegment(made, branches, base.segmentLength);
-    },
+    sums: (index, sizes) => forkedSums(segmentSums({ ...segmentContext(simContext, index, branches), encoder: unmade, distributionHash: () => UNHASHED }, index, sizes), branches, base.segmentLength),
   };
   return { txIndex, simContext, startSegment, finishSegment, totalsOnly };
 }
@@ -948,11 +931,9 @@ function segmentContext(ctx: SimContext, index: number, branches: Branching): Si
   return b === 0 ? ctx : { ...ctx, key: branches.keyOf(b) };
 }
 
-/** The simulations a list's totals are read from: a segment's blocks' (measured, unhashed) and its epochs' sums alone. */
+/** What a list's totals are read from: a segment's blocks' sums, from its decisions alone (with `sizes`: measured too). */
 interface TotalsOnly {
-  start: (index: number) => SegmentRun;
-  finish: (made: Segment) => Segment;
-  sums: (index: number) => SegmentSums;
+  sums: (index: number, sizes?: boolean) => SegmentSums;
 }
 
 /** A segment's sums with its blocks above a fork emptied, as forkedSegment does a segment. */
@@ -965,6 +946,7 @@ function forkedSums(sums: SegmentSums, branches: Branching, segmentLength: numbe
     sums.counts[i] = 0;
     sums.outputs[i] = 0;
     sums.fees[i] = 0;
+    if (sums.sizes) sums.sizes[i] = BLOCK_BYTES;
   }
   return sums;
 }
@@ -982,7 +964,7 @@ function forkedSegment(made: Segment, branches: Branching, segmentLength: number
       }
     } else {
       block.txs = [];
-      block.size = 4;
+      block.size = BLOCK_BYTES;
       block.outputLovelace = 0;
       block.fees = 0;
     }

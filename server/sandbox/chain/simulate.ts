@@ -16,7 +16,7 @@
 // Outputs still unspent at the end of their segment stay unspent for good.
 import { blake2b256 } from '../../../shared/cardano/blake2b';
 import { Rng, deriveBytes } from './rng';
-import { fromHex, toHex } from '../../../shared/cardano/bech32';
+import { decodeBech32, fromHex, toHex } from '../../../shared/cardano/bech32';
 import { FAUCET_WALLET, type World, type WorldAsset } from './world';
 import { homePoolIndex } from './stake';
 
@@ -98,6 +98,11 @@ export interface TxEncoder {
   size(tx: SimTx): number;
   /** The hash of its body, encoded once its fee is settled. */
   hash(tx: SimTx): string;
+  /**
+   * The bytes of a script spend's redeemers in its witness set (their units are drawn from the
+   * transaction's place and script fee): what measuring a transaction from its decisions needs.
+   */
+  redeemersSize(tx: Pick<SimTx, 'height' | 'index' | 'redeemers' | 'scriptFee'>): number;
 }
 
 export interface SimContext {
@@ -159,6 +164,10 @@ interface WalletState {
   utxos: Utxo[];
   /** How many outputs it holds. */
   count: number;
+  /** How many of them are at an output index of 24 or more (an input naming one is a byte longer). */
+  wide: number;
+  /** How many of them carry a datum by its hash alone (a script spend's witness set holds the datum). */
+  datums: number;
   lovelace: number;
   /** Tokens held: unit → quantity (none at zero). */
   tokens: Map<string, number>;
@@ -255,6 +264,60 @@ export function txSizeBound(payments: ReadonlyArray<Payment>, addressBytes: (add
 }
 
 const minFee = (size: number): number => MIN_FEE_B + MIN_FEE_A * size;
+
+// A background transaction's exact size from its decisions, as tx-cbor.ts's TxCbor writes it (a
+// list's sizes of blocks simulated for their sums alone, no transaction made): CBOR heads by the
+// values they hold, hashes and keys by their fixed lengths.
+/** The bytes of a CBOR head holding n. */
+export const headBytes = (n: number): number => (n < 24 ? 1 : n < 0x100 ? 2 : n < 0x10000 ? 3 : n < 0x100000000 ? 5 : 9);
+/** A byte string of n bytes with its head. */
+const bytesField = (n: number): number => headBytes(n) + n;
+/** An input: [transaction hash, output index] (the index's head counted apart). */
+const INPUT_BYTES = 1 + bytesField(32);
+/** A key witness: [vkey, signature]. */
+const WITNESS_BYTES = 1 + bytesField(32) + bytesField(64);
+/** A datum the simulation makes (`d8799f581c…ff`: a constructor holding 28 bytes). */
+const DATUM_BYTES = 34;
+/** An output's inline datum ({2: [1, #6.24(bytes)]}) and datum hash ({2: [0, hash]}), keys included. */
+const INLINE_DATUM_BYTES = 1 + 1 + 1 + headBytes(24) + bytesField(DATUM_BYTES);
+const DATA_HASH_BYTES = 1 + 1 + 1 + bytesField(32);
+/** A stake credential [kind, 28 bytes], a registration [0, credential], a delegation [2, credential, pool]. */
+const CREDENTIAL_BYTES = 1 + 1 + bytesField(28);
+const REGISTRATION_BYTES = 1 + 1 + CREDENTIAL_BYTES;
+const DELEGATION_BYTES = 1 + 1 + CREDENTIAL_BYTES + bytesField(28);
+/** A withdrawal's reward account (its amount counted apart). */
+const REWARD_ACCOUNT_BYTES = bytesField(29);
+/** A policy id in a multi-asset map. */
+const POLICY_BYTES = bytesField(28);
+
+/** A world asset's name with its head, and its policy. */
+interface TokenParts {
+  name: number;
+  policy: string;
+}
+
+/** A world's assets' parts by unit. */
+const tokenParts = (world: World): Map<string, TokenParts> => new Map(world.assets.map((a) => [a.unit, { name: bytesField(a.assetNameHex.length >> 1), policy: a.policyId }]));
+
+/** A value of lovelace and one token (a payment's): [lovelace, {policy: {name: quantity}}]. */
+const oneTokenValue = (lovelace: number, token: TokenParts, quantity: number): number => 1 + headBytes(lovelace) + 1 + POLICY_BYTES + 1 + token.name + headBytes(quantity);
+
+/** The names of each policy of a change's tokens (used again for each change measured). */
+const namesByPolicy = new Map<string, number>();
+
+/** A value of lovelace and the tokens held (a change's): [lovelace, {policy: {name: quantity}}], grouped by policy as multiAsset writes it. */
+function heldValue(lovelace: number, held: ReadonlyMap<string, number>, parts: ReadonlyMap<string, TokenParts>): number {
+  let size = 1 + headBytes(lovelace);
+  namesByPolicy.clear();
+  for (const [unit, quantity] of held) {
+    const { name, policy } = parts.get(unit)!;
+    size += name + headBytes(quantity);
+    namesByPolicy.set(policy, (namesByPolicy.get(policy) ?? 0) + 1);
+  }
+  size += headBytes(namesByPolicy.size);
+  for (const names of namesByPolicy.values()) size += POLICY_BYTES + headBytes(names);
+  return size;
+}
 
 /** A fee of a 5-byte encoding, as every fee is: a distribution's fee begins there, so it settles in one step. */
 const FEE_OF_FINAL_WIDTH = 0x10000;
@@ -358,9 +421,14 @@ interface OpenBlock {
   wanted: number;
   /** Its slot. */
   slot: number;
+  /** Its size so far, measured from the decisions (a simulation for the sums alone). */
+  size: number;
   /** Steps done: the opening, then each transaction drawn (wanted + 1 in all). */
   made: number;
 }
+
+/** A block's bytes besides its transactions'. */
+export const BLOCK_BYTES = 4;
 
 /** The tokens of a wallet that has held none yet: one map for all, never written (changeTokens makes a wallet its own). */
 const NO_TOKENS = new Map<string, number>();
@@ -378,6 +446,10 @@ interface SenderGroups {
   walletOf: Int32Array;
   /** By address: its bytes, a base address's 57 (with a stake part), an enterprise address's 29. */
   addressBytes: Uint8Array;
+  /** By address: the bytes of it in an output (its CBOR head included), from its bech32. */
+  addressField: Uint8Array;
+  /** The world's assets' parts, by unit (an output's tokens measured). */
+  tokens: Map<string, TokenParts>;
   /** By wallet id: whether it is in `key`. */
   isKey: boolean[];
   /** The addresses of each wallet a payment may go to (every one but the faucet's). */
@@ -424,6 +496,8 @@ function senderGroups(world: World): SenderGroups {
     key,
     walletOf: Int32Array.from(world.addresses, (a) => a.wallet),
     addressBytes: Uint8Array.from(world.addresses, (a) => (a.stakeAddress === null ? 29 : 57)),
+    addressField: Uint8Array.from(world.addresses, (a) => bytesField(decodeBech32(a.bech32)!.bytes.length)),
+    tokens: tokenParts(world),
     isKey,
     recipients: world.recipientWalletIds.map((id) => world.wallets[id]!.addresses),
     script: world.recipientWalletIds.filter((id) => !key.includes(id)),
@@ -441,6 +515,8 @@ export interface SegmentSums {
   counts: number[];
   outputs: number[];
   fees: number[];
+  /** Each block's size, when measured (segmentSums' `sizes`). */
+  sizes?: number[];
 }
 
 /** The span of amountFrom's shares (Rng.logUniformSpan): from half a percent of a balance up to `maxShare` of it. */
@@ -470,15 +546,18 @@ class SegmentSimulator {
   private readonly blockSeed: number[];
   private readonly addressBytes: (address: number) => number;
 
-  /** `whole`: transactions made (else only each block's totals are, from the same decisions). */
-  constructor(private readonly ctx: SimContext, private readonly segment: number, private readonly whole = true) {
+  /**
+   * `whole`: transactions made (else only each block's totals are, from the same decisions, and
+   * their sizes measured from them when `measured`).
+   */
+  constructor(private readonly ctx: SimContext, private readonly segment: number, private readonly whole = true, private readonly measured = false) {
     this.world = ctx.world;
     this.groups = senderGroups(this.world);
     const bytes = this.groups.addressBytes;
     this.addressBytes = (address) => bytes[address]!;
     // What a wallet holds is made as it comes: most of the world's wallets get or hold no token in a segment.
-    this.wallets = this.world.wallets.map(() => ({ utxos: whole ? [] : NO_UTXOS, count: 0, lovelace: 0, tokens: NO_TOKENS }));
-    this.sums = { index: segment, counts: [], outputs: [], fees: [] };
+    this.wallets = this.world.wallets.map(() => ({ utxos: whole ? [] : NO_UTXOS, count: 0, wide: 0, datums: 0, lovelace: 0, tokens: NO_TOKENS }));
+    this.sums = { index: segment, counts: [], outputs: [], fees: [], ...(measured ? { sizes: [] } : {}) };
     this.blockSeed = segmentSeed(ctx.key, segment);
   }
 
@@ -520,7 +599,7 @@ class SegmentSimulator {
   /** A block begun: its distribution (the segment's first block) and how many transactions it draws. */
   private openBlock(height: number): OpenBlock {
     const rng = Rng.member(this.blockSeed, height - this.segment * this.ctx.segmentLength);
-    const open: OpenBlock = { height, rng, txs: [], count: 0, output: 0, fees: 0, wanted: 0, slot: this.ctx.slotOf(height), made: 0 };
+    const open: OpenBlock = { height, rng, txs: [], count: 0, output: 0, fees: 0, wanted: 0, slot: this.ctx.slotOf(height), size: BLOCK_BYTES, made: 0 };
     if (height === this.segment * this.ctx.segmentLength) this.distribution(open);
     const r = rng.float();
     open.wanted = r < 0.12 ? 0 : r < 0.82 ? rng.int(1, 12) : r < 0.97 ? rng.int(13, 40) : rng.int(41, 90);
@@ -528,25 +607,27 @@ class SegmentSimulator {
     return open;
   }
 
-  private closeBlock({ height, txs, count, output, fees }: OpenBlock): void {
+  private closeBlock({ height, txs, count, output, fees, size: measured }: OpenBlock): void {
     this.closed++;
     if (!this.whole) {
       this.sums.counts.push(count);
       this.sums.outputs.push(output);
       this.sums.fees.push(fees);
+      if (this.measured) this.sums.sizes!.push(measured);
       return;
     }
-    let size = 4;
+    let size = BLOCK_BYTES;
     for (const tx of txs) size += tx.size;
     this.blocks.push({ height, txs: txs.slice(), size, outputLovelace: output, fees });
   }
 
-  /** A transaction made in the open block: its totals counted, and itself kept when simulating whole. */
-  private made(open: OpenBlock, output: number, fee: number, tx: SimTx | null): void {
+  /** A transaction made in the open block: its totals counted (its size when not kept), and itself kept when simulating whole. */
+  private made(open: OpenBlock, output: number, fee: number, tx: SimTx | null, size = 0): void {
     open.count++;
     open.output += output;
     open.fees += fee;
     if (tx) open.txs.push(tx);
+    else open.size += size;
   }
 
   // ---- the faucet distribution opening every segment ----
@@ -558,15 +639,17 @@ class SegmentSimulator {
     tx.outputs.forEach((o, outputIndex) => {
       output += o.lovelace;
       const owner = this.groups.walletOf[o.address]!;
-      if (owner !== FAUCET_WALLET) this.receive(owner, o.lovelace, o.assets, this.whole ? { txHash: tx.hash, height: tx.height, index: tx.index, outputIndex, output: o } : null);
+      if (owner !== FAUCET_WALLET) this.receive(owner, o.lovelace, o.assets, outputIndex, false, this.whole ? { txHash: tx.hash, height: tx.height, index: tx.index, outputIndex, output: o } : null);
     });
-    this.made(open, output, tx.fee, this.whole ? tx : null);
+    this.made(open, output, tx.fee, this.whole ? tx : null, tx.size);
   }
 
-  /** An output come to a wallet (the output itself when simulating whole). */
-  private receive(owner: number, lovelace: number, assets: ReadonlyArray<[string, number]>, utxo: Utxo | null): void {
+  /** Output `outputIndex` of a transaction come to a wallet (the output itself when simulating whole). */
+  private receive(owner: number, lovelace: number, assets: ReadonlyArray<[string, number]>, outputIndex: number, datumByHash: boolean, utxo: Utxo | null): void {
     const state = this.wallets[owner]!;
     state.count++;
+    if (outputIndex >= 24) state.wide++;
+    if (datumByHash) state.datums++;
     state.lovelace += lovelace;
     if (assets.length > 0) this.changeTokens(owner, assets, 1);
     if (utxo) state.utxos.push(utxo);
@@ -591,7 +674,7 @@ class SegmentSimulator {
     if (also === 'tokens') group = this.holders.ids;
     if (group.length === 0) return null;
     for (let i = 0; i < SENDER_DRAWS; i++) {
-      const id = rng.pick(group);
+      const id = group[rng.index(group.length)]!;
       if (this.fits(id, minLovelace, also)) return id;
     }
     const all: number[] = [];
@@ -606,7 +689,9 @@ class SegmentSimulator {
 
   /** A random address of a random wallet other than the faucet. */
   private recipientAddress(rng: Rng): number {
-    return rng.pick(rng.pick(this.groups.recipients));
+    const { recipients } = this.groups;
+    const addresses = recipients[rng.index(recipients.length)]!;
+    return addresses[rng.index(addresses.length)]!;
   }
 
   /** Some share of a balance, log-uniform from half a percent up to a share whose span is `span` (shareSpan). */
@@ -797,15 +882,18 @@ class SegmentSimulator {
 
     const spent = state.utxos;
     if (this.whole) state.utxos = [];
-    // The change is the sender's one output, its tokens what it holds already (paid ones taken).
-    state.count = 1;
-    state.lovelace = changeLovelace;
     if (!this.whole) {
+      const size = this.measured ? this.measure(open, plan, state, changeAddress, changeLovelace, changeKinds, fee, scriptExtra * redeemers, witnesses, invalidBefore, invalidHereafter) : 0;
+      this.spendAll(state, payments.length, changeLovelace);
       const walletOf = this.groups.walletOf;
-      for (const p of payments) this.receive(walletOf[p.address]!, p.lovelace, p.assets, null);
-      this.made(open, paid + changeLovelace, fee, null);
+      for (let i = 0; i < payments.length; i++) {
+        const p = payments[i]!;
+        this.receive(walletOf[p.address]!, p.lovelace, p.assets, i, p.datum !== undefined, null);
+      }
+      this.made(open, paid + changeLovelace, fee, null, size);
       return;
     }
+    this.spendAll(state, payments.length, changeLovelace);
     const outputs: Payment[] = payments.concat([{ address: changeAddress, lovelace: changeLovelace, assets: changeKinds > 0 ? sortedAssets(held) : NO_ASSETS }]);
 
     // Arrays a segment keeps are made at their length (concat, slice): one grown by a push keeps
@@ -843,9 +931,53 @@ class SegmentSimulator {
     sealTx(this.ctx.encoder, tx);
     for (const u of spent) u.output.consumedBy = { height, index };
     const change = made.length - 1;
-    for (let i = 0; i < change; i++) this.receive(this.groups.walletOf[made[i]!.address]!, made[i]!.lovelace, made[i]!.assets, { txHash: tx.hash, height, index, outputIndex: i, output: made[i]! });
+    for (let i = 0; i < change; i++) this.receive(this.groups.walletOf[made[i]!.address]!, made[i]!.lovelace, made[i]!.assets, i, made[i]!.datum !== undefined, { txHash: tx.hash, height, index, outputIndex: i, output: made[i]! });
     state.utxos.push({ txHash: tx.hash, height, index, outputIndex: change, output: made[change]! });
     this.made(open, paid + changeLovelace, fee, tx);
+  }
+  /** The sender spent every output it held: the change at output `changeIndex` is its one output now, its tokens what it holds already (paid ones taken). */
+  private spendAll(state: WalletState, changeIndex: number, changeLovelace: number): void {
+    state.count = 1;
+    state.wide = changeIndex >= 24 ? 1 : 0;
+    state.datums = 0;
+    state.lovelace = changeLovelace;
+  }
+
+  /**
+   * The size of the transaction `build` would make, from its decisions alone (the sender's state
+   * before it spends): what TxCbor.size measures of the transaction made, its body's fields in
+   * order (inputs, outputs, fee, validity, certificates, withdrawals, script data hash), its
+   * witness set (keys, the spent outputs' datums, redeemers), the validity flag and no auxiliary data.
+   */
+  private measure(open: OpenBlock, plan: TxPlan, state: WalletState, changeAddress: number, changeLovelace: number, changeKinds: number, fee: number, scriptFee: number, witnesses: number, invalidBefore: number | null, invalidHereafter: number | null): number {
+    const field = this.groups.addressField;
+    const { payments } = plan;
+    const inputs = state.count;
+    const certs = plan.delegation ? (plan.delegation.register ? 2 : 1) : 0;
+    const withdrawal = plan.withdrawal ?? 0;
+    const redeemers = plan.scriptSpend ? inputs : 0;
+    const fields = 3 + (invalidHereafter !== null ? 1 : 0) + (certs > 0 ? 1 : 0) + (withdrawal > 0 ? 1 : 0) + (invalidBefore !== null ? 1 : 0) + (redeemers > 0 ? 1 : 0);
+    let body = headBytes(fields);
+    body += 1 + headBytes(inputs) + inputs * (INPUT_BYTES + 1) + state.wide;
+    body += 1 + headBytes(payments.length + 1);
+    for (const p of payments) {
+      body += 3 + field[p.address]! + (p.assets.length === 0 ? headBytes(p.lovelace) : oneTokenValue(p.lovelace, this.groups.tokens.get(p.assets[0]![0])!, p.assets[0]![1]));
+      if (p.inlineDatum) body += INLINE_DATUM_BYTES;
+      else if (p.dataHash) body += DATA_HASH_BYTES;
+    }
+    body += 3 + field[changeAddress]! + (changeKinds === 0 ? headBytes(changeLovelace) : heldValue(changeLovelace, state.tokens, this.groups.tokens));
+    body += 1 + headBytes(fee);
+    if (invalidHereafter !== null) body += 1 + headBytes(invalidHereafter);
+    if (certs > 0) body += 1 + headBytes(certs) + (certs === 2 ? REGISTRATION_BYTES : 0) + DELEGATION_BYTES;
+    if (withdrawal > 0) body += 1 + 1 + REWARD_ACCOUNT_BYTES + headBytes(withdrawal);
+    if (invalidBefore !== null) body += 1 + headBytes(invalidBefore);
+    if (redeemers > 0) body += 1 + bytesField(32);
+    let witnessSet = 1 + 1 + headBytes(witnesses) + witnesses * WITNESS_BYTES;
+    if (redeemers > 0) {
+      if (state.datums > 0) witnessSet += 1 + headBytes(state.datums) + state.datums * DATUM_BYTES;
+      witnessSet += 1 + this.ctx.encoder.redeemersSize({ height: open.height, index: open.count, redeemers, scriptFee });
+    }
+    return 1 + body + witnessSet + 1 + 1;
   }
 }
 
@@ -870,10 +1002,12 @@ export function segmentRun(ctx: SimContext, segment: number): SegmentRun {
 /**
  * Each block's background totals of segment `segment` (transaction count, output, fees), from the
  * same decisions as the segment simulated whole but with no transaction made, encoded or hashed
- * (its distribution but measured): what an epoch's sums need, in a small part of the time.
+ * (its distribution but measured): what an epoch's sums need, in a small part of the time. With
+ * `sizes`, each block's size too, each transaction measured from its decisions as TxCbor would
+ * write it (about a third more): what a page of blocks needs.
  */
-export function segmentSums(ctx: SimContext, segment: number): SegmentSums {
-  return new SegmentSimulator(ctx, segment, false).totals();
+export function segmentSums(ctx: SimContext, segment: number, sizes = false): SegmentSums {
+  return new SegmentSimulator(ctx, segment, false, sizes).totals();
 }
 
 /** The segment's address index, built once. */

@@ -1,9 +1,9 @@
 // The totals the lists of blocks and epochs read (a block's background transactions' count, size,
 // output and fees), kept compactly once a segment has been simulated for them: per block for the
 // segments read or indexed last, and per epoch for good, so a page of a hundred epochs reads a
-// hundred sums and a page of a hundred blocks the blocks of two or three segments. An epoch's sums
-// need only the segment's decisions (segmentSums, no size); a block's size needs its transactions
-// made. The chain's prepare() sums the segments ahead of the reads, in time slices (chain.ts).
+// hundred sums and a page of a hundred blocks the blocks of two or three segments. Both need only the
+// segment's decisions (segmentSums: no transaction made), a block's size measured from them. The
+// chain's prepare() sums the segments ahead of the reads, in time slices (chain.ts).
 import type { BlockTotals, SegmentSums, SimBlock } from './simulate';
 
 /** The background totals of an epoch's blocks: every block of it summed. */
@@ -171,6 +171,20 @@ export class TotalsIndex {
       t.sizes[i] = b.size;
       t.counts[i] = b.txs.length;
     });
+    this.addTotals(segment, t, keep);
+  }
+
+  /** A segment's blocks' sums with their sizes (segmentSums measured): as add(). */
+  addMeasured(segment: number, sums: SegmentSums, keep: boolean): void {
+    if (!sums.sizes) throw new Error(`segment ${segment}'s sums were made without their sizes`);
+    const blocks = sums.counts.length;
+    const t = new SegmentTotals(blocks);
+    for (let i = 0; i < blocks; i++) {
+      t.money[2 * i] = sums.outputs[i]!;
+      t.money[2 * i + 1] = sums.fees[i]!;
+      t.sizes[i] = sums.sizes[i]!;
+      t.counts[i] = sums.counts[i]!;
+    }
     this.addTotals(segment, t, keep);
   }
 

@@ -14,7 +14,7 @@ import { blake2b256 } from '../../../shared/cardano/blake2b';
 import { decodeBech32, decodeBech32Fast, fromHex, toHex } from '../../../shared/cardano/bech32';
 import { deriveBytes, deriveFloat } from './rng';
 import { costModels } from './plutus';
-import { backgroundUnits } from './txs';
+import { backgroundUnitCounts, backgroundUnits } from './txs';
 import type { Protocol } from './protocol';
 import type { PoolBook } from './pools';
 import { distributionRng, distributionTx, isDistributionAt, type SimContext, type SimOutput, type SimTx, type TxEncoder } from './simulate';
@@ -177,8 +177,11 @@ export const BACKGROUND_REDEEMER_DATA_HASH = toHex(blake2b256(hexBytes(BACKGROUN
 /** A datum's hash: blake2b-256 of its CBOR. */
 export const datumHash = (cborHex: string): string => toHex(blake2b256(hexBytes(cborHex)));
 
+/** What a background script spend's redeemers' units are drawn from: its place and its script fee. */
+type RedeemerPlace = Pick<SimTx, 'height' | 'index' | 'redeemers' | 'scriptFee'>;
+
 /** Execution units of a background script spend's i-th redeemer: the fee above the size fee, shared. */
-export function backgroundRedeemerUnits(key: Uint8Array, tx: Pick<SimTx, 'height' | 'index' | 'redeemers' | 'scriptFee'>, i: number, protocol: Protocol) {
+export function backgroundRedeemerUnits(key: Uint8Array, tx: RedeemerPlace, i: number, protocol: Protocol) {
   const share = Math.floor(tx.scriptFee / tx.redeemers);
   return backgroundUnits(share, 0.3 + 0.4 * deriveFloat(key, 'redeemer-mem', tx.height, tx.index, i), tx.redeemers, protocol);
 }
@@ -237,7 +240,7 @@ export class TxCbor implements TxEncoder {
   /** What measures a body, and a part of the witness set. */
   private readonly meter = new Meter();
   private readonly partMeter = new Meter();
-  private readonly unitsOf = new WeakMap<SimTx, Array<ReturnType<typeof backgroundRedeemerUnits>>>();
+  private readonly unitsOf = new WeakMap<RedeemerPlace, Array<ReturnType<typeof backgroundRedeemerUnits>>>();
 
   constructor(private readonly o: TxCborOptions) {}
 
@@ -373,7 +376,24 @@ export class TxCbor implements TxEncoder {
     return this.writeRedeemers(new Writer(), tx).done();
   }
 
-  private writeRedeemers<W extends Writer>(w: W, tx: SimTx): W {
+  /** The redeemers' bytes in the witness set, measured (TxEncoder): a transaction measured from its decisions needs them. */
+  redeemersSize(tx: RedeemerPlace): number {
+    // A redeemer's units lie between those of the least and the most memory its draw gives (a
+    // fraction in [0.3, 0.7) of its share): when both are written with heads of the same sizes, so
+    // is every one, and no unit need be drawn.
+    const share = Math.floor(tx.scriptFee / tx.redeemers);
+    const least = backgroundUnitCounts(share, 0.3, tx.redeemers, this.o.protocol);
+    const most = backgroundUnitCounts(share, 0.7, tx.redeemers, this.o.protocol);
+    const mem = headSize(least.mem);
+    const steps = headSize(least.steps);
+    if (mem !== headSize(most.mem) || steps !== headSize(most.steps)) return this.writeRedeemers(this.partMeter.reset(), tx).length;
+    // [0, i, data, [mem, steps]] each.
+    let size = headSize(tx.redeemers) + tx.redeemers * (1 + 1 + REDEEMER_DATA.length + 1 + mem + steps);
+    for (let i = 0; i < tx.redeemers; i++) size += headSize(i);
+    return size;
+  }
+
+  private writeRedeemers<W extends Writer>(w: W, tx: RedeemerPlace): W {
     w.array(tx.redeemers);
     const units = this.redeemerUnits(tx);
     for (let i = 0; i < tx.redeemers; i++) {
@@ -384,7 +404,7 @@ export class TxCbor implements TxEncoder {
   }
 
   /** A script spend's redeemers' units, derived once a transaction (it is measured and encoded several times). */
-  private redeemerUnits(tx: SimTx): Array<ReturnType<typeof backgroundRedeemerUnits>> {
+  private redeemerUnits(tx: RedeemerPlace): Array<ReturnType<typeof backgroundRedeemerUnits>> {
     let units = this.unitsOf.get(tx);
     if (!units) this.unitsOf.set(tx, (units = Array.from({ length: tx.redeemers }, (_, i) => backgroundRedeemerUnits(this.o.key, tx, i, this.o.protocol))));
     return units;

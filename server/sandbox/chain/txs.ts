@@ -183,6 +183,12 @@ export function referenceScriptOf(o: LiveOutput): LiveScript | null {
  * per-transaction limits.
  */
 export function backgroundUnits(share: number, memFraction: number, redeemers: number, prices: Pick<Protocol, 'priceMem' | 'priceStep'> = PROTOCOL): { mem: bigint; steps: bigint; fee: bigint } {
+  const { mem, steps } = backgroundUnitCounts(share, memFraction, redeemers, prices);
+  return { mem: BigInt(mem), steps: BigInt(steps), fee: exUnitsFee(BigInt(mem), BigInt(steps), prices) };
+}
+
+/** backgroundUnits' memory and steps as numbers (what measuring their encoding needs). */
+export function backgroundUnitCounts(share: number, memFraction: number, redeemers: number, prices: Pick<Protocol, 'priceMem' | 'priceStep'> = PROTOCOL): { mem: number; steps: number } {
   const memCap = Number(MAX_TX_EX_MEM) / redeemers;
   const stepCap = Number(MAX_TX_EX_STEPS) / redeemers;
   const priceMem = ratioNumber(prices.priceMem);
@@ -190,7 +196,7 @@ export function backgroundUnits(share: number, memFraction: number, redeemers: n
   const mem = priceMem > 0 ? Math.max(0, Math.min(Math.floor((share * memFraction) / priceMem), Math.floor(memCap))) : Math.floor(memCap * memFraction);
   const steps = priceStep > 0 ? Math.max(0, Math.min(Math.floor((share - priceMem * mem) / priceStep), Math.floor(stepCap))) : Math.floor(stepCap * memFraction);
   // Floating-point division may land a unit above the share: the units are what the share pays for.
-  return { mem: BigInt(mem), steps: BigInt(steps), fee: exUnitsFee(BigInt(mem), BigInt(steps), prices) };
+  return { mem, steps };
 }
 
 /** The segment whose distribution mints a world asset for the k-th time after genesis (k ≥ 1). */
