@@ -141,12 +141,7 @@ export class Rng {
 
   pick<T>(items: readonly T[]): T {
     if (items.length === 0) throw new Error('pick from an empty list');
-    return items[this.index(items.length)]!;
-  }
-
-  /** An index in [0, n) as pick draws it: for hot loops over typed lists, where pick's many element kinds slow it. */
-  index(n: number): number {
-    return Math.floor(this.float() * n);
+    return items[Math.floor(this.float() * items.length)]!;
   }
 
   /** Log-uniform value in [min, max): many small values, few large ones. */

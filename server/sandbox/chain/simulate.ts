@@ -674,7 +674,7 @@ class SegmentSimulator {
     if (also === 'tokens') group = this.holders.ids;
     if (group.length === 0) return null;
     for (let i = 0; i < SENDER_DRAWS; i++) {
-      const id = group[rng.index(group.length)]!;
+      const id = rng.pick(group);
       if (this.fits(id, minLovelace, also)) return id;
     }
     const all: number[] = [];
@@ -689,9 +689,7 @@ class SegmentSimulator {
 
   /** A random address of a random wallet other than the faucet. */
   private recipientAddress(rng: Rng): number {
-    const { recipients } = this.groups;
-    const addresses = recipients[rng.index(recipients.length)]!;
-    return addresses[rng.index(addresses.length)]!;
+    return rng.pick(rng.pick(this.groups.recipients));
   }
 
   /** Some share of a balance, log-uniform from half a percent up to a share whose span is `span` (shareSpan). */
@@ -935,6 +933,7 @@ class SegmentSimulator {
     state.utxos.push({ txHash: tx.hash, height, index, outputIndex: change, output: made[change]! });
     this.made(open, paid + changeLovelace, fee, tx);
   }
+
   /** The sender spent every output it held: the change at output `changeIndex` is its one output now, its tokens what it holds already (paid ones taken). */
   private spendAll(state: WalletState, changeIndex: number, changeLovelace: number): void {
     state.count = 1;

@@ -17,7 +17,7 @@ import { costModels } from './plutus';
 import { backgroundUnitCounts, backgroundUnits } from './txs';
 import type { Protocol } from './protocol';
 import type { PoolBook } from './pools';
-import { distributionRng, distributionTx, isDistributionAt, type SimContext, type SimOutput, type SimTx, type TxEncoder } from './simulate';
+import { distributionRng, distributionTx, headBytes, isDistributionAt, type SimContext, type SimOutput, type SimTx, type TxEncoder } from './simulate';
 import type { World } from './world';
 
 /** A growable CBOR writer (definite lengths, smallest heads: what the ledger's own encoders emit). */
@@ -119,9 +119,7 @@ class Writer {
 }
 
 /** The bytes of a CBOR head holding n (what Writer.head writes). */
-function headSize(n: number): number {
-  return n < 24 ? 1 : n < 0x100 ? 2 : n < 0x10000 ? 3 : n < 0x100000000 ? 5 : 9;
-}
+const headSize = headBytes;
 /**
  * Counts what a Writer would write and writes nothing: a body's length without its bytes (a list's
  * totals need the sizes of transactions whose bytes nobody reads).
