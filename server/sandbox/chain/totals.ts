@@ -86,6 +86,9 @@ export function newestFirst(segmentLength: number, done: (segment: number) => bo
   };
 }
 
+/** No epoch's sums (before a page is looked up). */
+const EMPTY = new Float64Array(0);
+
 /** Epochs a page of the epochs' sums holds (EpochSums): 192 KB a page. */
 const EPOCHS_A_PAGE = 4096;
 /** The six sums an epoch keeps, each a float64, at these places of its page's stride. */
@@ -221,8 +224,16 @@ export class TotalsIndex {
 
   private sumIntoEpochs(first: number, t: Pick<SegmentColumns, 'counts' | 'money'>): void {
     const blocks = t.counts.length;
+    let epoch = -1;
+    let at = 0;
+    let sums: Float64Array = EMPTY;
     for (let i = 0; i < blocks; i++) {
-      const { at, sums } = this.epochs.page(Math.floor((first + i) / this.blocksPerEpoch), true)!;
+      // An epoch's place looked up once for its blocks in the segment.
+      const e = Math.floor((first + i) / this.blocksPerEpoch);
+      if (e !== epoch) {
+        epoch = e;
+        ({ at, sums } = this.epochs.page(e, true)!);
+      }
       sums[at + TX_COUNT]! += t.counts[i]!;
       sums[at + BLOCKS_SUMMED]! += 1;
       // Each total of a block is an exact integer below 2^53; the low part stays below 2^32 + 2^53.
