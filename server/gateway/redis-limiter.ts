@@ -113,9 +113,9 @@ return out
 // seed, the count to add, the counter's lifetime in seconds (0: none) and the balance key.
 const REPLAY = `
 if tonumber(ARGV[3]) > 0 then redis.call('SET', KEYS[1], ARGV[1], 'NX', 'EX', ARGV[3]) else redis.call('SET', KEYS[1], ARGV[1], 'NX') end
-redis.call('INCRBY', KEYS[1], ARGV[2])
+local total = redis.call('INCRBY', KEYS[1], ARGV[2])
 if ARGV[4] ~= '' then redis.call('SADD', KEYS[2], ARGV[4]) end
-return 0
+return total
 `;
 
 // The gateways on this Redis: each says it is alive every second (by Redis's clock); the count of
@@ -229,6 +229,8 @@ interface Replay {
   ttlSeconds: number;
   /** For a balance: its key, added to the dirty set so a flush writes the total. */
   balanceKey: string;
+  /** For a quota: its view's key and day, which learn the counter's total once replayed. */
+  quota?: { key: string; day: number };
 }
 
 /**
@@ -523,7 +525,7 @@ export class RedisLimiter implements Limiter {
   private settleAlone(w: WaitingAdmit): void {
     this.settled(w.r);
     if (!w.take) return w.resolve(this.admitAlone(w.r));
-    this.countAlone(`${this.prefix}quota:${w.r.quotaKey}:${w.r.day}`, this.usedSeen(w.r), QUOTA_TTL_SECONDS, '');
+    this.countAlone(`${this.prefix}quota:${w.r.quotaKey}:${w.r.day}`, this.usedSeen(w.r), QUOTA_TTL_SECONDS, '', { key: w.r.quotaKey, day: w.r.day });
   }
 
   /**
@@ -592,15 +594,15 @@ export class RedisLimiter implements Limiter {
       // Paid from the balance or counted on the quota: the counter Redis is given once it is back.
       const paid = this.alone.drainBalanceSpends();
       if (balanceKey && paid.has(r.balanceKey!)) this.countAlone(balanceKey, spent, 0, r.balanceKey!);
-      else this.countAlone(quotaKey, used, QUOTA_TTL_SECONDS, '');
+      else this.countAlone(quotaKey, used, QUOTA_TTL_SECONDS, '', { key: r.quotaKey, day: r.day });
     }
     return verdict;
   }
 
-  private countAlone(key: string, seed: number, ttlSeconds: number, balanceKey: string): void {
+  private countAlone(key: string, seed: number, ttlSeconds: number, balanceKey: string, quota?: Replay['quota']): void {
     const replay = this.replays.get(key);
     if (replay) replay.add += 1;
-    else this.replays.set(key, { seed, add: 1, ttlSeconds, balanceKey });
+    else this.replays.set(key, { seed, add: 1, ttlSeconds, balanceKey, ...(quota ? { quota } : {}) });
   }
 
   /** Opens the circuit: logged once per outage, with the number of gateways each limit is divided by. */
@@ -647,16 +649,22 @@ export class RedisLimiter implements Limiter {
     }
   }
 
-  /** Adds the counts admitted alone to the shared counters (a counter Redis lost starts from what was last seen of it). */
+  /**
+   * Adds the counts admitted alone to the shared counters (a counter Redis lost starts from what was
+   * last seen of it), and takes each counter's total as seen: a later outage's share starts from
+   * it, not from a count seen before this one's requests (which would admit them a second time).
+   */
   private async replay(): Promise<void> {
     const p = this.prefix;
     await Promise.all(
       [...this.replays].map(async ([key, r]) => {
         const add = r.add;
-        await this.commands.cairnReplay(key, r.balanceKey ? `${p}ppu-dirty` : key, r.seed, add, r.ttlSeconds, r.balanceKey);
+        const total = Number(await this.commands.cairnReplay(key, r.balanceKey ? `${p}ppu-dirty` : key, r.seed, add, r.ttlSeconds, r.balanceKey));
         r.add -= add;
         r.seed += add;
         if (r.add === 0) this.replays.delete(key);
+        if (r.balanceKey) this.seenBalances.set(key, Math.max(this.seenBalances.get(key) ?? 0, total));
+        else if (r.quota) this.heard(this.quotaViews, r.quota.key, total, r.quota.day, this.now());
       }),
     );
   }
