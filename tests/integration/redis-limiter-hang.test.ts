@@ -72,10 +72,13 @@ describe('a Redis that hangs', () => {
     }
   });
 
-  it('never admits past the daily quota over two outages, the second sharing what is left after the first', { timeout: 30_000 }, async () => {
+  it.each([
+    ['the daily quota', { quotaLimit: 10 }],
+    ['a pay-as-you-go balance', { quotaLimit: 0, balanceKey: 'workspace', balanceCredited: 10, balanceSpentBase: 0 }],
+  ] as const)('never admits past %s over two outages, the second sharing what is left after the first', { timeout: 30_000 }, async (_, limits) => {
     const prefix = `cairn-hang-${crypto.randomBytes(3).toString('hex')}:`;
     const limiter = new RedisLimiter(redis.url, BAN, prefix);
-    const r: AdmitRequest = { ip: '10.0.0.2', bucketKey: 'k', rate: 1_000, burst: 1_000, quotaKey: 'owner', day: 1, quotaLimit: 10, quotaBase: 0 };
+    const r: AdmitRequest = { ip: '10.0.0.2', bucketKey: 'k', rate: 1_000, burst: 1_000, quotaKey: 'owner', day: 1, quotaBase: 0, ...limits };
     let admitted = 0;
     const admit = async (n: number) => {
       for (let i = 0; i < n; i++) if ((await limiter.admit(r)) === 'ok') admitted++;
@@ -88,7 +91,7 @@ describe('a Redis that hangs', () => {
       expect(admitted).toBe(6);
       redis.signal('SIGCONT');
       await vi.waitFor(() => expect(limiter.status.state).toBe('operational'), { timeout: 2_000, interval: 20 });
-      // A second outage: its share starts from the counter with those five, not from the count seen before them.
+      // A second outage: its share starts from the counter (or the balance spent) with those five, not from the count seen before them.
       redis.signal('SIGSTOP');
       await admit(20);
       expect(admitted).toBeLessThanOrEqual(10);
