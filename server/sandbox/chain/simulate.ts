@@ -7,7 +7,8 @@
 // fund a few dozen wallets, and mints the native assets due in that segment. Every other transaction
 // spends all the outputs its sender holds, created earlier in the same segment, and pays a fee
 // decided from a bound of its size before its bytes exist, so a block's totals follow from the
-// decisions alone (segmentSums makes them without making a transaction). So:
+// decisions alone (segmentSums makes them without making a transaction; with `sizes` it measures
+// each transaction from them as TxCbor would write it). So:
 //   - every input references a real output of an earlier transaction, with the same address and
 //     amount, and no output is spent twice;
 //   - every transaction balances: inputs + withdrawals = outputs + fee + deposit, and for tokens
