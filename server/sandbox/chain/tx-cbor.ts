@@ -118,8 +118,6 @@ class Writer {
   }
 }
 
-/** The bytes of a CBOR head holding n (what Writer.head writes). */
-const headSize = headBytes;
 /**
  * Counts what a Writer would write and writes nothing: a body's length without its bytes (a list's
  * totals need the sizes of transactions whose bytes nobody reads).
@@ -135,12 +133,12 @@ class Meter extends Writer {
     return this;
   }
   override head(_major: number, n: number): this {
-    this.counted += headSize(n);
+    this.counted += headBytes(n);
     return this;
   }
   override hexBytes(hex: string): this {
     const n = hex.length >> 1;
-    this.counted += headSize(n) + n;
+    this.counted += headBytes(n) + n;
     return this;
   }
   override raw(b: Uint8Array): this {
@@ -382,12 +380,12 @@ export class TxCbor implements TxEncoder {
     const share = Math.floor(tx.scriptFee / tx.redeemers);
     const least = backgroundUnitCounts(share, 0.3, tx.redeemers, this.o.protocol);
     const most = backgroundUnitCounts(share, 0.7, tx.redeemers, this.o.protocol);
-    const mem = headSize(least.mem);
-    const steps = headSize(least.steps);
-    if (mem !== headSize(most.mem) || steps !== headSize(most.steps)) return this.writeRedeemers(this.partMeter.reset(), tx).length;
+    const mem = headBytes(least.mem);
+    const steps = headBytes(least.steps);
+    if (mem !== headBytes(most.mem) || steps !== headBytes(most.steps)) return this.writeRedeemers(this.partMeter.reset(), tx).length;
     // [0, i, data, [mem, steps]] each.
-    let size = headSize(tx.redeemers) + tx.redeemers * (1 + 1 + REDEEMER_DATA.length + 1 + mem + steps);
-    for (let i = 0; i < tx.redeemers; i++) size += headSize(i);
+    let size = headBytes(tx.redeemers) + tx.redeemers * (1 + 1 + REDEEMER_DATA.length + 1 + mem + steps);
+    for (let i = 0; i < tx.redeemers; i++) size += headBytes(i);
     return size;
   }
 
@@ -502,7 +500,7 @@ export class TxCbor implements TxEncoder {
   private witnessSetSize(tx: SimTx): number {
     let size = 1;
     // [vkey, signature]: an array head, 32 bytes and 64 bytes with their two-byte heads.
-    if (tx.witnesses > 0) size += 1 + headSize(tx.witnesses) + tx.witnesses * (1 + 2 + 32 + 2 + 64);
+    if (tx.witnesses > 0) size += 1 + headBytes(tx.witnesses) + tx.witnesses * (1 + 2 + 32 + 2 + 64);
     if (tx.redeemers > 0) {
       let datums = 0;
       let count = 0;
@@ -511,7 +509,7 @@ export class TxCbor implements TxEncoder {
         datums += i.output.datum.length >> 1;
         count++;
       }
-      if (count > 0) size += 1 + headSize(count) + datums;
+      if (count > 0) size += 1 + headBytes(count) + datums;
       size += 1 + this.writeRedeemers(this.partMeter.reset(), tx).length;
     }
     return size;
