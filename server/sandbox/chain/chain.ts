@@ -28,6 +28,7 @@ import { withGenesisPools } from './genesis-pools';
 import { LiveStake, stakeView, worldStake, type StakeView, type WorldStake } from './stake';
 import { UnspentIndex, type UnspentView, type Utxo } from './unspent';
 import { newestFirst, TotalsIndex } from './totals';
+import { ASSIST_MIN, ASSIST_SLOTS, type PageAssist } from './sums-assist';
 import { SweepClient } from './sweep';
 import { TX_INDEX_BITS } from './sweep-store';
 import { BLOCK_BYTES, isDistributionAt, segmentAddressTxs, segmentRun, segmentSums, type SegmentSums, type BlockTotals, type Segment, type SegmentRun, type SimBlock, type SimContext, type SimTx, type TxEncoder } from './simulate';
@@ -168,7 +169,7 @@ interface PartialSegments {
  * content depends on the blocks before it alone, and the spends of its outputs that an answer may
  * show are the tip's and those before it, so the answers are those of the whole segment.
  */
-function segmentCache(start: (index: number) => SegmentRun, finish: (made: Segment) => Segment, totalsOnly: TotalsOnly & { tip: () => number }, cacheSegments: number, segmentLength: number, firstKept: () => number, totals: TotalsIndex, partial?: PartialSegments) {
+function segmentCache(start: (index: number) => SegmentRun, finish: (made: Segment) => Segment, totalsOnly: TotalsOnly & { tip: () => number }, cacheSegments: number, segmentLength: number, firstKept: () => number, totals: TotalsIndex, assist: PageAssist | null, partial?: PartialSegments) {
   const segments = new Map<number, Segment>();
   // Segments half simulated by a sliced answer whose slice ended (budget.ts), or through the tip
   // only: the next slice, or the next block's answer, goes on from there.
@@ -270,11 +271,23 @@ function segmentCache(start: (index: number) => SegmentRun, finish: (made: Segme
    * segment), each a unit of sliced work: what a page of epochs reads.
    */
   const epochSums = (from: number, to: number): void => {
+    const first = Math.max(0, Math.floor(from / segmentLength));
     const last = Math.min(Math.floor(to / segmentLength), Math.floor((tip() + 1) / segmentLength) - 1);
-    for (let s = Math.max(0, Math.floor(from / segmentLength)); s <= last; s++) {
-      if (totals.summed(s)) continue;
-      // A segment of history summed for a list: from now on prepare() sums the others ahead.
+    const summed = (s: number): boolean => totals.summed(s);
+    // A segment of history summed for a list: from now on prepare() sums the others ahead.
+    const here = (s: number): void => {
       if (!sumSegment(s)) historyRead = true;
+    };
+    let left = 0;
+    for (let s = first; s <= last; s++) if (!summed(s)) left++;
+    // Many to sum, and a sweep worker at hand: it sums them from the newest down as this thread does from the oldest up.
+    if (assist && left >= ASSIST_MIN) {
+      for (let low = first; low <= last; low += ASSIST_SLOTS) assist.sum(low, Math.min(last, low + ASSIST_SLOTS - 1), summed, here);
+      return;
+    }
+    for (let s = first; s <= last; s++) {
+      if (summed(s)) continue;
+      here(s);
       spent();
     }
   };
@@ -423,7 +436,7 @@ export function createSandboxChain(options: SandboxChainOptions): SandboxChain {
   // A shared chain's sweep worker: every closed segment's totals and transactions' places, from the start.
   const sweep = sweepClientOf(options, params, totals, simContext);
   sweep?.tip(tipHeight());
-  const { segment, simBlock, blockTotals, epochSums, sumAhead, historyRead, simulated, tipSegmentWhole } = segmentCache(startSegment, finishSegment, { ...totalsOnly, tip: tipHeight }, cacheSegments, segmentLength, () => Math.floor(Math.max(0, tipHeight() - addressWindowBlocks + 1) / segmentLength), totals, tipSegments(segmentLength, tipHeight, branches, txIndex));
+  const { segment, simBlock, blockTotals, epochSums, sumAhead, historyRead, simulated, tipSegmentWhole } = segmentCache(startSegment, finishSegment, { ...totalsOnly, tip: tipHeight }, cacheSegments, segmentLength, () => Math.floor(Math.max(0, tipHeight() - addressWindowBlocks + 1) / segmentLength), totals, sweep?.assist ?? null, tipSegments(segmentLength, tipHeight, branches, txIndex));
 
   // ---- references ----
   const resolveHeight = (ref: string | number, tip: number): number | null => {

@@ -11,6 +11,8 @@ export interface SweepWorkerData {
   segmentLength: number;
   /** The folder the chain's directory goes under (its name is the chain's identity); null: chunks kept in memory. */
   dir: string | null;
+  /** The memory through which a cold page of epochs asks the worker to sum half its segments (sums-assist.ts). */
+  assist: SharedArrayBuffer;
 }
 
 /** One segment's blocks' totals (transferred). */
@@ -36,7 +38,9 @@ export type ToSweepWorker =
   /** Whether the worker sweeps on its own: one chain's at a time (sweep.ts). */
   | { t: 'background'; on: boolean }
   /** The places of the swept transactions whose hash begins with these 32 bits. */
-  | { t: 'find'; id: number; key: number };
+  | { t: 'find'; id: number; key: number }
+  /** A page's segments to sum are published in the shared memory (sums-assist.ts). */
+  | { t: 'assist' };
 
 export type FromSweepWorker =
   /** Segments' totals, swept or read from their chunks. */

@@ -16,6 +16,7 @@ import type { Segment } from './simulate';
 import { keyOfHash, SweepStore, TX_INDEX_BITS, type SweptSegment } from './sweep-store';
 import type { FromSweepWorker, SegmentSumsMessage, SegmentTotalsMessage, SweepWorkerData, ToSweepWorker } from './sweep-protocol';
 import { newestFirst, SegmentBits, sumColumns } from './totals';
+import { serveAssist } from './sums-assist';
 
 const port = parentPort!;
 const data = workerData as SweepWorkerData;
@@ -109,9 +110,22 @@ const nextToSum = newestFirst(L, (s) => store.has(s) || sumsSent.has(s));
 /** Whether this worker sweeps on its own: the server's thread lets one chain's do so at a time. */
 let background = false;
 let scheduled = false;
+/**
+ * A page's segments the server's thread asks for (sums-assist.ts), before anything else: each summed
+ * and sent at once, as the page waits for them.
+ */
+function assist(): void {
+  serveAssist(data.assist, (index) => {
+    const sums: SegmentSumsMessage = { index, ...sumColumns(segmentSumsOf(chain, index)) };
+    sumsSent.add(index);
+    send({ t: 'sums', sums: [sums] }, [sums.counts.buffer as ArrayBuffer, sums.money.buffer as ArrayBuffer]);
+  });
+}
+
 /** One segment a turn, so the thread answers finds in between. */
 function work(): void {
   scheduled = false;
+  assist();
   const summing = background ? nextToSum(tip) : null;
   if (summing !== null) {
     sums32.push({ index: summing, ...sumColumns(segmentSumsOf(chain, summing)) });
@@ -169,6 +183,9 @@ port.on('message', (m: ToSweepWorker) => {
     case 'background':
       background = m.on;
       schedule();
+      return;
+    case 'assist':
+      assist();
       return;
     case 'find': {
       // Complete: every segment closed by the tip told is swept.

@@ -5,6 +5,7 @@
 // they read.
 import { Worker } from 'node:worker_threads';
 import type { FromSweepWorker, SegmentSumsMessage, SegmentTotalsMessage, SweepWorkerData, ToSweepWorker } from './sweep-protocol';
+import { assistBuffer, PageAssist } from './sums-assist';
 
 const SWEEP_WORKER = new URL(import.meta.url.endsWith('.ts') ? './sweep-worker.mjs' : './sandbox-sweep-worker.js', import.meta.url);
 
@@ -36,9 +37,12 @@ export class SweepClient {
   private readonly found = new Map<string, { places: number[]; complete: boolean; tip: number } | Promise<unknown>>();
   private sweptWaiters: Array<{ tip: number; resolve: () => void }> = [];
   private closed: Promise<void> | null = null;
+  private arrivals: Array<() => void> = [];
+  /** A cold page of epochs' segments summed half here, half by the worker. */
+  readonly assist: PageAssist;
 
   constructor(
-    data: SweepWorkerData,
+    data: Omit<SweepWorkerData, 'assist'>,
     private readonly install: {
       /** A segment's blocks' totals. */
       segment: (segment: SegmentTotalsMessage) => void;
@@ -48,7 +52,20 @@ export class SweepClient {
   ) {
     // Its heap is bounded: what it keeps is small (every 512th key of each chunk, the chunks not yet
     // whole), and a worker that ran out would leave the chain computing as without one.
-    this.worker = new Worker(SWEEP_WORKER, { workerData: data, resourceLimits: { maxOldGenerationSizeMb: SWEEP_HEAP_MB } });
+    const shared = assistBuffer();
+    this.assist = new PageAssist(shared, {
+      wake: () => this.post({ t: 'assist' }),
+      alive: () => !this.dead,
+      arrival: (ms) =>
+        new Promise<void>((resolve) => {
+          const timer = setTimeout(resolve, ms);
+          this.arrivals.push(() => {
+            clearTimeout(timer);
+            resolve();
+          });
+        }),
+    });
+    this.worker = new Worker(SWEEP_WORKER, { workerData: { ...data, assist: shared } satisfies SweepWorkerData, resourceLimits: { maxOldGenerationSizeMb: SWEEP_HEAP_MB } });
     this.worker.unref();
     this.worker.on('message', (m: FromSweepWorker) => this.receive(m));
     // A worker that fails leaves the chain as it was without one: every answer is computed here.
@@ -63,9 +80,17 @@ export class SweepClient {
     this.post({ t: 'background', on: true });
   }
 
+  /** Wakes whatever waits for the worker's next sums. */
+  private arrived(): void {
+    const waiting = this.arrivals;
+    this.arrivals = [];
+    for (const resolve of waiting) resolve();
+  }
+
   private dead = false;
   private failed(): void {
     this.dead = true;
+    this.arrived();
     handOn(this);
     for (const r of this.finds.values()) r({ places: [], complete: false });
     this.finds.clear();
@@ -84,6 +109,8 @@ export class SweepClient {
         return;
       case 'sums':
         for (const s of m.sums) this.install.sums(s);
+        this.assist.progressed();
+        this.arrived();
         return;
       case 'found':
         this.finds.get(m.id)?.({ places: m.places, complete: m.complete });
