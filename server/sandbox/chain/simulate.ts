@@ -546,6 +546,15 @@ class SegmentSimulator {
   private readonly holders = new Members();
   private readonly blockSeed: number[];
   private readonly addressBytes: (address: number) => number;
+  /**
+   * The payments of the plan being made, and the objects they reuse from one plan to the next (a
+   * build copies what it keeps into the outputs it makes): a batch's tens of payments were most of
+   * what a segment's summing left for the collector.
+   */
+  private readonly planned: Payment[] = [];
+  private readonly paymentPool: Payment[] = [];
+  /** The bound's parts of the transaction being built (txSizeBound keeps none). */
+  private readonly parts: SizeParts = { inputs: 0, tokens: 0, registrations: 0, delegations: 0, withdrawals: 0, redeemers: 0, witnesses: 0, validFrom: false, validTo: false };
 
   /**
    * `whole`: transactions made (else only each block's totals are, from the same decisions, and
@@ -716,17 +725,33 @@ class SegmentSimulator {
     if (plan) this.build(open, plan);
   }
 
+  /** A payment of the plan being made (its arguments drawn in their order), in an object reused. */
+  private payment(address: number, lovelace: number, assets: Array<[string, number]>): Payment {
+    const payments = this.planned;
+    let p = this.paymentPool[payments.length];
+    if (!p) this.paymentPool.push((p = { address, lovelace, assets, dataHash: null, inlineDatum: null, datum: undefined }));
+    p.address = address;
+    p.lovelace = lovelace;
+    p.assets = assets;
+    p.dataHash = null;
+    p.inlineDatum = null;
+    p.datum = undefined;
+    payments.push(p);
+    return p;
+  }
+
   private plan(kind: string, rng: Rng): TxPlan | null {
     const world = this.world;
     const groups = this.groups;
+    const payments = this.planned;
+    payments.length = 0;
     switch (kind) {
       case 'payment': {
         const sender = this.sender(rng, groups.key, 5 * ADA);
         if (sender === null) return null;
         const state = this.wallets[sender]!;
-        const payments: Payment[] = [];
         const n = rng.chance(0.6) ? 1 : rng.int(2, 3);
-        for (let i = 0; i < n; i++) payments.push({ address: this.recipientAddress(rng), lovelace: this.amountFrom(rng, state.lovelace, SPLIT_SPANS[n]!), assets: NO_ASSETS });
+        for (let i = 0; i < n; i++) this.payment(this.recipientAddress(rng), this.amountFrom(rng, state.lovelace, SPLIT_SPANS[n]!), NO_ASSETS);
         if (state.tokens.size > 0 && rng.chance(0.25)) {
           const [unit, held] = rng.pick(sortedAssets(state.tokens));
           payments[0]!.assets = [[unit, Math.max(1, Math.floor(held * rng.float()))]];
@@ -739,14 +764,9 @@ class SegmentSimulator {
         const sender = this.sender(rng, groups.key, 4 * ADA, 'tokens');
         if (sender === null) return null;
         const held = sortedAssets(this.wallets[sender]!.tokens);
-        const payments: Payment[] = [];
         const n = Math.min(held.length, rng.int(1, 2));
         for (const [unit, qty] of rng.shuffled(held).slice(0, n)) {
-          payments.push({
-            address: this.recipientAddress(rng),
-            lovelace: rng.int(1_150_000, 2_000_000),
-            assets: [[unit, qty === 1 ? 1 : Math.max(1, Math.floor(qty * rng.logUniform(0.001, 0.9)))]],
-          });
+          this.payment(this.recipientAddress(rng), rng.int(1_150_000, 2_000_000), [[unit, qty === 1 ? 1 : Math.max(1, Math.floor(qty * rng.logUniform(0.001, 0.9)))]]);
         }
         return { sender, payments };
       }
@@ -754,31 +774,28 @@ class SegmentSimulator {
         const sender = this.sender(rng, groups.stake, 5 * ADA);
         if (sender === null) return null;
         // A world stake key stays with its home pool, whose stake it is part of (stake.ts): it re-delegates to it.
-        return { sender, payments: [], delegation: { pool: homePoolIndex(sender, world.pools.length), register: rng.chance(0.25) } };
+        return { sender, payments, delegation: { pool: homePoolIndex(sender, world.pools.length), register: rng.chance(0.25) } };
       }
       case 'batch': {
         const sender = this.sender(rng, groups.key, 2_000 * ADA);
         if (sender === null) return null;
         const balance = this.wallets[sender]!.lovelace;
-        const payments: Payment[] = [];
         const n = rng.int(8, 40);
         const span = Math.log(balance / (2 * n) / (2 * ADA));
-        for (let i = 0; i < n; i++) {
-          payments.push({ address: this.recipientAddress(rng), lovelace: Math.max(ADA, Math.floor(rng.logUniformSpan(2 * ADA, span))), assets: NO_ASSETS });
-        }
+        for (let i = 0; i < n; i++) this.payment(this.recipientAddress(rng), Math.max(ADA, Math.floor(rng.logUniformSpan(2 * ADA, span))), NO_ASSETS);
         return { sender, payments };
       }
       case 'consolidation': {
         // Three outputs or more gathered into one at an address of the wallet's.
         const sender = this.sender(rng, groups.key, 3 * ADA, 'inputs');
         if (sender === null) return null;
-        return { sender, payments: [], changeAddress: rng.pick(world.wallets[sender]!.addresses) };
+        return { sender, payments, changeAddress: rng.pick(world.wallets[sender]!.addresses) };
       }
       case 'script': {
         if (rng.chance(0.5)) {
           const sender = this.sender(rng, groups.script, 3 * ADA);
           if (sender !== null) {
-            const payments: Payment[] = [{ address: this.recipientAddress(rng), lovelace: this.amountFrom(rng, this.wallets[sender]!.lovelace, SHARE_SPANS.half), assets: NO_ASSETS }];
+            this.payment(this.recipientAddress(rng), this.amountFrom(rng, this.wallets[sender]!.lovelace, SHARE_SPANS.half), NO_ASSETS);
             return { sender, payments, scriptSpend: true };
           }
         }
@@ -788,26 +805,19 @@ class SegmentSimulator {
         // The datum's bytes only when the transaction is made: its length is all a total needs.
         const nonce = rng.u32();
         const datum = this.whole ? `d8799f581c${toHex(deriveBytes(this.ctx.key, 28, 'datum', this.segment, nonce))}ff` : INLINE_DATUM_PLACE;
-        return {
-          sender,
-          payments: [{
-            address: rng.pick(rng.pick(groups.scriptWallets).addresses),
-            lovelace: Math.max(2 * ADA, this.amountFrom(rng, this.wallets[sender]!.lovelace, SHARE_SPANS.twoFifths)),
-            assets: NO_ASSETS,
-            inlineDatum: inline ? datum : null,
-            dataHash: inline ? null : this.whole ? toHex(blake2b256(fromHex(datum)!)) : INLINE_DATUM_PLACE,
-            ...(inline ? {} : { datum }),
-          }],
-        };
+        const locked = this.payment(rng.pick(rng.pick(groups.scriptWallets).addresses), Math.max(2 * ADA, this.amountFrom(rng, this.wallets[sender]!.lovelace, SHARE_SPANS.twoFifths)), NO_ASSETS);
+        if (inline) locked.inlineDatum = datum;
+        else {
+          locked.dataHash = this.whole ? toHex(blake2b256(fromHex(datum)!)) : INLINE_DATUM_PLACE;
+          locked.datum = datum;
+        }
+        return { sender, payments };
       }
       case 'withdrawal': {
         const sender = this.sender(rng, groups.stake, 2 * ADA);
         if (sender === null) return null;
-        return {
-          sender,
-          payments: [{ address: this.recipientAddress(rng), lovelace: this.amountFrom(rng, this.wallets[sender]!.lovelace, SHARE_SPANS.threeTenths), assets: NO_ASSETS }],
-          withdrawal: Math.round(rng.logUniform(1, 400) * ADA),
-        };
+        this.payment(this.recipientAddress(rng), this.amountFrom(rng, this.wallets[sender]!.lovelace, SHARE_SPANS.threeTenths), NO_ASSETS);
+        return { sender, payments, withdrawal: Math.round(rng.logUniform(1, 400) * ADA) };
       }
       case 'self': {
         const sender = this.sender(rng, groups.stakeSeveral, 10 * ADA);
@@ -815,7 +825,8 @@ class SegmentSimulator {
         const own = world.wallets[sender]!.addresses;
         const targets = rng.shuffled(own).slice(0, Math.min(own.length, rng.int(2, 3)));
         const balance = this.wallets[sender]!.lovelace;
-        return { sender, payments: targets.map((address) => ({ address, lovelace: this.amountFrom(rng, balance, SHARE_SPANS.quarter), assets: NO_ASSETS })) };
+        for (const address of targets) this.payment(address, this.amountFrom(rng, balance, SHARE_SPANS.quarter), NO_ASSETS);
+        return { sender, payments };
       }
       default:
         return null;
@@ -861,17 +872,17 @@ class SegmentSimulator {
     const invalidHereafter = rng.chance(0.92) ? slot + rng.int(1800, 10_800) : null;
     const changeAddress = plan.changeAddress ?? rng.pick(world.wallets[plan.sender]!.addresses);
 
-    const bound = txSizeBound(payments, this.addressBytes, {
-      inputs: state.count,
-      tokens,
-      registrations: plan.delegation?.register ? 1 : 0,
-      delegations: plan.delegation ? 1 : 0,
-      withdrawals: withdrawal > 0 ? 1 : 0,
-      redeemers,
-      witnesses,
-      validFrom: invalidBefore !== null,
-      validTo: invalidHereafter !== null,
-    });
+    const parts = this.parts;
+    parts.inputs = state.count;
+    parts.tokens = tokens;
+    parts.registrations = plan.delegation?.register ? 1 : 0;
+    parts.delegations = plan.delegation ? 1 : 0;
+    parts.withdrawals = withdrawal > 0 ? 1 : 0;
+    parts.redeemers = redeemers;
+    parts.witnesses = witnesses;
+    parts.validFrom = invalidBefore !== null;
+    parts.validTo = invalidHereafter !== null;
+    const bound = txSizeBound(payments, this.addressBytes, parts);
     const fee = minFee(bound) + scriptExtra * redeemers;
     const changeLovelace = state.lovelace + withdrawal - paid - fee - deposit;
     if (changeLovelace < ADA + changeKinds * 150_000) {
