@@ -12,7 +12,8 @@ const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..'
 /**
  * Every file node starts from: the server (main.js), the metering worker thread (metering.ts starts
  * metering-worker.js beside it), the sandbox chains' sweep worker (sandbox-sweep-worker.js, started by
- * server/sandbox/chain/sweep.ts) and the operator CLI. All land in dist/server itself, as do the chunks
+ * server/sandbox/chain/sweep.ts), the devnets' sums worker (sandbox-devnet-sums-worker.js, started by
+ * server/sandbox/chain/devnet-sums.ts) and the operator CLI. All land in dist/server itself, as do the chunks
  * they share (the EVM development chain is one, imported only where it runs), so each module's
  * import.meta.url is one folder below Cairn's root.
  */
@@ -20,6 +21,7 @@ export const serverEntries = [
   { out: 'main', in: 'server/main.ts' },
   { out: 'metering-worker', in: 'server/gateway/metering-worker.ts' },
   { out: 'sandbox-sweep-worker', in: 'server/sandbox/chain/sweep-worker.ts' },
+  { out: 'sandbox-devnet-sums-worker', in: 'server/sandbox/chain/devnet-sums-worker.ts' },
   { out: 'operator', in: 'server/cli/operator.ts' },
 ] as const;
 

@@ -7,7 +7,10 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { Worker } from 'node:worker_threads';
 import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
+import { newDevnetState } from '../../server/sandbox/chain/index';
+import type { FromDevnetSumsWorker, ToDevnetSumsWorker } from '../../server/sandbox/chain/devnet-sums';
 import { createDb, sqliteFileIn, type Db } from '../../server/db/index';
 import { emptyDatabase, type TestDatabase } from '../helpers/db-template';
 import { call } from '../helpers/gateway';
@@ -61,9 +64,36 @@ afterAll(async () => {
 describe('the production build', () => {
   it('is JavaScript only, with a source map beside each file', () => {
     const files = fs.readdirSync(path.join(root, 'dist/server'));
-    expect(files).toEqual(expect.arrayContaining(['main.js', 'main.js.map', 'metering-worker.js', 'sandbox-sweep-worker.js', 'operator.js']));
+    expect(files).toEqual(expect.arrayContaining(['main.js', 'main.js.map', 'metering-worker.js', 'sandbox-sweep-worker.js', 'sandbox-devnet-sums-worker.js', 'operator.js']));
     expect(files.filter((f) => !/\.js(\.map)?$/.test(f))).toEqual([]);
     for (const f of files.filter((f) => f.endsWith('.js'))) expect(files).toContain(`${f}.map`);
+  });
+
+  it('runs the devnets\' sums worker from its own file: a job\'s segments summed, the newest first', async () => {
+    const state = newDevnetState({ now: Date.UTC(2026, 10, 1), seed: 'built-devnet-sums' });
+    const g = state.genesis;
+    const worker = new Worker(path.join(root, 'dist/server/sandbox-devnet-sums-worker.js'));
+    try {
+      const first = new Promise<FromDevnetSumsWorker>((resolve, reject) => {
+        worker.once('message', resolve);
+        worker.once('error', reject);
+      });
+      const job: ToDevnetSumsWorker = {
+        t: 'job',
+        id: 1,
+        segmentLength: 60,
+        tip: 3_000,
+        history: { network: 'preview', seed: state.seed, genesisTime: state.genesisTime, blockIntervalMs: g.blockIntervalMs, devnet: { id: 'built', networkMagic: 42, slotLengthMs: g.slotLengthMs, epochLength: g.epochLength, securityParam: g.securityParam } },
+      };
+      worker.postMessage(job);
+      const m = await first;
+      expect(m.id).toBe(1);
+      // Block 3,000 closes segments 0–49: the newest first.
+      expect(m.sums[0]!.index).toBe(49);
+      expect(m.sums[0]!.counts).toHaveLength(60);
+    } finally {
+      await worker.terminate();
+    }
   });
 
   it('imports only dependencies, and the EVM development chain\'s engine only from its own chunk', () => {

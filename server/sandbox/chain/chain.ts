@@ -29,6 +29,7 @@ import { LiveStake, stakeView, worldStake, type StakeView, type WorldStake } fro
 import { UnspentIndex, type UnspentView, type Utxo } from './unspent';
 import { newestFirst, TotalsIndex } from './totals';
 import { ASSIST_MIN, ASSIST_SLOTS, type PageAssist } from './sums-assist';
+import { watchDevnetHistory } from './devnet-sums';
 import { SweepClient } from './sweep';
 import { TX_INDEX_BITS } from './sweep-store';
 import { BLOCK_BYTES, isDistributionAt, segmentAddressTxs, segmentRun, segmentSums, type SegmentSums, type BlockTotals, type Segment, type SegmentRun, type SimBlock, type SimContext, type SimTx, type TxEncoder } from './simulate';
@@ -436,6 +437,15 @@ export function createSandboxChain(options: SandboxChainOptions): SandboxChain {
   // A shared chain's sweep worker: every closed segment's totals and transactions' places, from the start.
   const sweep = sweepClientOf(options, params, totals, simContext);
   sweep?.tip(tipHeight());
+  // A devnet's: the process's devnet sums worker, once its history is long.
+  const history =
+    options.devnet && options.historySums !== false
+      ? watchDevnetHistory({ network, seed, genesisTime, blockIntervalMs, devnet: options.devnet }, segmentLength, {
+          tipHeight,
+          summed: (s) => totals.summed(s),
+          install: (t) => totals.addEpochSums(t.index, t),
+        })
+      : null;
   const { segment, simBlock, blockTotals, epochSums, sumAhead, historyRead, simulated, tipSegmentWhole } = segmentCache(startSegment, finishSegment, { ...totalsOnly, tip: tipHeight }, cacheSegments, segmentLength, () => Math.floor(Math.max(0, tipHeight() - addressWindowBlocks + 1) / segmentLength), totals, sweep?.assist ?? null, tipSegments(segmentLength, tipHeight, branches, txIndex));
 
   // ---- references ----
@@ -513,6 +523,7 @@ export function createSandboxChain(options: SandboxChainOptions): SandboxChain {
     ...chain,
     prepare: preparer({ tipHeight, segmentLength, simulated, simBlock, unspentBuilt: () => unspent.built, unspentAt, tipSegmentWhole: () => tipSegmentWhole(tipHeight()), lists: listsAhead(chain, tipHeight, sumAhead, historyRead, sweep, Math.ceil((PAGE_MAX * blocksPerEpoch) / segmentLength)) }),
     close: async () => {
+      history?.end();
       await sweep?.close();
     },
   };

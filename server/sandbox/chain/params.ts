@@ -59,6 +59,11 @@ export interface SandboxChainOptions {
    * ahead once a list has read the history) and a hash is found once this process simulated its block.
    */
   sweep?: { dir: string | null };
+  /**
+   * A devnet's history summed by the process's devnet sums worker (devnet-sums.ts) once it is long
+   * (default true for a devnet; the worker's own chains have none).
+   */
+  historySums?: boolean;
 }
 
 /** Where the chain's blocks left an abandoned branch: blocks above `height` belong to branch `n` (0 is the first). */
