@@ -283,7 +283,15 @@ function segmentCache(start: (index: number) => SegmentRun, finish: (made: Segme
     for (let s = first; s <= last; s++) if (!summed(s)) left++;
     // Many to sum, and a sweep worker at hand: it sums them from the newest down as this thread does from the oldest up.
     if (assist && left >= ASSIST_MIN) {
-      for (let low = first; low <= last; low += ASSIST_SLOTS) assist.sum(low, Math.min(last, low + ASSIST_SLOTS - 1), summed, here);
+      for (let low = first; low <= last; low += ASSIST_SLOTS) {
+        const high = Math.min(last, low + ASSIST_SLOTS - 1);
+        // A part summed already is not asked again (a new request would replace the one under way).
+        for (let s = low; s <= high; s++) {
+          if (summed(s)) continue;
+          assist.sum(low, high, summed, here);
+          break;
+        }
+      }
       return;
     }
     for (let s = first; s <= last; s++) {

@@ -135,4 +135,20 @@ describe('a cold page of epochs with a shared chain\'s sweep worker', () => {
       expect(installed.get(s), `segment ${s}`).toEqual({ counts: [...own.counts], money: [...own.money] });
     }
   }, 60_000);
+
+  it('answers a page whose segments fill several requests as a chain without a worker answers it', async () => {
+    // Epochs of 120 blocks: a page of a hundred is 200 segments, four requests of the worker.
+    const at = Date.UTC(2026, 2, 1, 12);
+    const options = { genesisTime: at - 30_000 * 20_000, blockIntervalMs: 20_000, blocksPerEpoch: 120, now: () => at };
+    const plain = testChain(options).chain;
+    const swept = testChain({ ...options, sweep: { dir: null } }).chain;
+    try {
+      const expected = plain.epochNext(10, { count: 100, page: 1, order: 'asc' });
+      expect(expected).toHaveLength(100);
+      expect(await sliced(() => swept.epochNext(10, { count: 100, page: 1, order: 'asc' }))).toEqual(expected);
+      expect(await sliced(() => swept.epochPrevious(240, { count: 100, page: 1, order: 'asc' }))).toEqual(plain.epochPrevious(240, { count: 100, page: 1, order: 'asc' }));
+    } finally {
+      await swept.close();
+    }
+  }, 60_000);
 });
