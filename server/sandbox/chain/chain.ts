@@ -29,7 +29,7 @@ import { LiveStake, stakeView, worldStake, type StakeView, type WorldStake } fro
 import { UnspentIndex, type UnspentView, type Utxo } from './unspent';
 import { newestFirst, TotalsIndex } from './totals';
 import { ASSIST_MIN, ASSIST_SLOTS, type PageAssist } from './sums-assist';
-import { watchDevnetHistory } from './devnet-sums';
+import { watchDevnetHistory, type HistoryWatch } from './devnet-sums';
 import { SweepClient } from './sweep';
 import { TX_INDEX_BITS } from './sweep-store';
 import { BLOCK_BYTES, isDistributionAt, segmentAddressTxs, segmentRun, segmentSums, type SegmentSums, type BlockTotals, type Segment, type SegmentRun, type SimBlock, type SimContext, type SimTx, type TxEncoder } from './simulate';
@@ -445,15 +445,7 @@ export function createSandboxChain(options: SandboxChainOptions): SandboxChain {
   // A shared chain's sweep worker: every closed segment's totals and transactions' places, from the start.
   const sweep = sweepClientOf(options, params, totals, simContext);
   sweep?.tip(tipHeight());
-  // A devnet's: the process's devnet sums worker, once its history is long.
-  const history =
-    options.devnet && options.historySums !== false
-      ? watchDevnetHistory({ network, seed, genesisTime, blockIntervalMs, devnet: options.devnet }, segmentLength, {
-          tipHeight,
-          summed: (s) => totals.summed(s),
-          install: (t) => totals.addEpochSums(t.index, t),
-        })
-      : null;
+  const history = devnetHistoryOf(options, params, totals, tipHeight);
   const { segment, simBlock, blockTotals, epochSums, sumAhead, historyRead, simulated, tipSegmentWhole } = segmentCache(startSegment, finishSegment, { ...totalsOnly, tip: tipHeight }, cacheSegments, segmentLength, () => Math.floor(Math.max(0, tipHeight() - addressWindowBlocks + 1) / segmentLength), totals, sweep?.assist ?? null, tipSegments(segmentLength, tipHeight, branches, txIndex));
 
   // ---- references ----
@@ -562,6 +554,16 @@ function sweepClientOf(
   );
 }
 
+
+/** A devnet's history summed by the process's devnet sums worker once it is long (devnet-sums.ts); none for a shared chain, or a chain of the worker's own. */
+function devnetHistoryOf(options: SandboxChainOptions, { network, seed, genesisTime, blockIntervalMs, segmentLength }: SandboxChainParams, totals: TotalsIndex, tipHeight: () => number): HistoryWatch | null {
+  if (!options.devnet || options.historySums === false) return null;
+  return watchDevnetHistory({ network, seed, genesisTime, blockIntervalMs, devnet: options.devnet }, segmentLength, {
+    tipHeight,
+    summed: (s) => totals.summed(s),
+    install: (t) => totals.addEpochSums(t.index, t),
+  });
+}
 
 /** Totals of a block's live transactions. */
 function liveSumsOf(ledger: LiveLedger) {

@@ -55,9 +55,9 @@ export interface HistoryWatch {
 
 let shared: DevnetSums | null = null;
 
-/** Segments whose sums the worker sent and a devnet installed, in this process (what a test waits for). */
-let installed = 0;
-export const devnetSumsInstalled = (): number => installed;
+/** Jobs given the worker, and segments whose sums it sent and a devnet installed, in this process (what a test reads). */
+const stats = { jobs: 0, installed: 0 };
+export const devnetSumsStats = (): Readonly<typeof stats> => ({ ...stats });
 
 /** Watches a devnet's history: the process's worker sums it once it is long enough. */
 export function watchDevnetHistory(
@@ -95,6 +95,7 @@ class Watch implements HistoryWatch {
     for (let s = closed - 1; s >= Math.max(0, closed - LOOK_BACK) && missing < HISTORY_MIN_SEGMENTS; s--) if (!this.chain.summed(s)) missing++;
     if (missing < HISTORY_MIN_SEGMENTS) return;
     this.job = true;
+    stats.jobs++;
     this.post({ t: 'job', id: this.id, history: this.history, segmentLength: this.segmentLength, tip: (this.told = tip) });
   }
 
@@ -159,7 +160,7 @@ class DevnetSums {
         const w = this.watches.get(r.id)?.deref();
         if (!w) return this.forget(r.id);
         for (const s of r.sums) w.chain.install(s);
-        installed += r.sums.length;
+        stats.installed += r.sums.length;
       });
       // A worker that fails leaves every devnet summing what its pages read, as with a short history.
       const failed = (): void => {

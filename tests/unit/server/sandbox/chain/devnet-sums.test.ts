@@ -6,10 +6,10 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { createSandboxChain, memoryLedgerStore, newDevnetState, type SandboxChain } from '../../../../../server/sandbox/chain/index';
 import { segmentSumsOf } from '../../../../../server/sandbox/chain/chain';
 import { sliced } from '../../../../../server/sandbox/chain/budget';
-import { devnetSumsInstalled, HISTORY_MIN_SEGMENTS } from '../../../../../server/sandbox/chain/devnet-sums';
+import { devnetSumsStats, HISTORY_MIN_SEGMENTS } from '../../../../../server/sandbox/chain/devnet-sums';
+import { DAY_MS } from '../../../../../shared/time';
 import { threadCpuMs } from './walk/busy';
 
-const DAY = 86_400_000;
 const chains: SandboxChain[] = [];
 afterAll(() => Promise.all(chains.map((c) => c.close())));
 
@@ -58,12 +58,12 @@ const until = async (done: () => boolean, ms: number): Promise<void> => {
 
 describe('a devnet\'s history summed by the devnet sums worker', () => {
   it('gives a day-old devnet\'s pages of epochs their sums, exact, in little of the server thread\'s CPU', async () => {
-    const before = devnetSumsInstalled();
-    const chain = devnet(DAY);
+    const before = devnetSumsStats().installed;
+    const chain = devnet(DAY_MS);
     const closed = Math.floor((chain.tipHeight() + 1) / chain.params.segmentLength);
     expect(chain.params.blocksPerEpoch).toBe(600);
-    await until(() => devnetSumsInstalled() - before >= closed, 60_000);
-    expect(devnetSumsInstalled() - before).toBeGreaterThanOrEqual(closed);
+    await until(() => devnetSumsStats().installed - before >= closed, 60_000);
+    expect(devnetSumsStats().installed - before).toBeGreaterThanOrEqual(closed);
     // A hundred epochs: a thousand segments, some 0.3–0.5 s of CPU when a page sums them itself.
     const t0 = threadCpuMs();
     const page = await sliced(() => chain.epochNext(0, { count: 100, page: 1, order: 'asc' }));
@@ -73,22 +73,24 @@ describe('a devnet\'s history summed by the devnet sums worker', () => {
   }, 120_000);
 
   it('sums a forked devnet\'s branch with the branch\'s key', async () => {
-    const before = devnetSumsInstalled();
+    const before = devnetSumsStats().installed;
     // Rolled back at block 30,000 and grown on: the blocks above it are branch 1's.
-    const chain = devnet(DAY / 2, [{ height: 30_000, n: 1 }]);
+    const chain = devnet(DAY_MS / 2, [{ height: 30_000, n: 1 }]);
     const closed = Math.floor((chain.tipHeight() + 1) / chain.params.segmentLength);
-    await until(() => devnetSumsInstalled() - before >= closed, 60_000);
+    await until(() => devnetSumsStats().installed - before >= closed, 60_000);
     const page = await sliced(() => chain.epochNext(40, { count: 20, page: 1, order: 'asc' }));
     expect(page!.map((e) => ({ epoch: e.epoch, tx_count: e.tx_count, output: e.output, fees: e.fees }))).toEqual(expectedEpochs(chain, 41, 60));
     // Not the unforked chain's.
-    expect(expectedEpochs(devnet(DAY / 2, [], false), 51, 51)).not.toEqual(expectedEpochs(chain, 51, 51));
+    expect(expectedEpochs(devnet(DAY_MS / 2, [], false), 51, 51)).not.toEqual(expectedEpochs(chain, 51, 51));
   }, 120_000);
 
-  it('starts no job for a devnet whose history is short', async () => {
-    const before = devnetSumsInstalled();
-    const chain = devnet((HISTORY_MIN_SEGMENTS - 2) * 60_000);
-    expect(Math.floor((chain.tipHeight() + 1) / chain.params.segmentLength)).toBeLessThan(HISTORY_MIN_SEGMENTS);
-    await new Promise((r) => setTimeout(r, 1_000));
-    expect(devnetSumsInstalled()).toBe(before);
+  it('starts a job for a devnet once its history is long, none while it is short', () => {
+    // The check runs as the chain is made, and again every 10 s while it is loaded.
+    const before = devnetSumsStats().jobs;
+    const short = devnet((HISTORY_MIN_SEGMENTS - 2) * 60_000);
+    expect(Math.floor((short.tipHeight() + 1) / short.params.segmentLength)).toBeLessThan(HISTORY_MIN_SEGMENTS);
+    expect(devnetSumsStats().jobs).toBe(before);
+    devnet((HISTORY_MIN_SEGMENTS + 1) * 60_000);
+    expect(devnetSumsStats().jobs).toBe(before + 1);
   });
 });
