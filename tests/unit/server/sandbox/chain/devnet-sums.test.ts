@@ -57,32 +57,35 @@ const until = async (done: () => boolean, ms: number): Promise<void> => {
 };
 
 describe('a devnet\'s history summed by the devnet sums worker', () => {
-  it('gives a day-old devnet\'s pages of epochs their sums, exact, in little of the server thread\'s CPU', async () => {
+  it('gives a long-lived devnet\'s pages of epochs their sums, exact, in little of the server thread\'s CPU', async () => {
     const before = devnetSumsStats().installed;
-    const chain = devnet(DAY_MS);
+    // Eight hours at a block a second: 480 segments, 48 epochs of 600 blocks.
+    const chain = devnet(DAY_MS / 3);
     const closed = Math.floor((chain.tipHeight() + 1) / chain.params.segmentLength);
     expect(chain.params.blocksPerEpoch).toBe(600);
-    await until(() => devnetSumsStats().installed - before >= closed, 60_000);
+    // The worker runs at the lowest priority: beside a busy suite it may wait long for a core.
+    await until(() => devnetSumsStats().installed - before >= closed, 100_000);
     expect(devnetSumsStats().installed - before).toBeGreaterThanOrEqual(closed);
-    // A hundred epochs: a thousand segments, some 0.3–0.5 s of CPU when a page sums them itself.
+    // Some 0.2–0.4 s of CPU when a page sums its 470 segments itself.
     const t0 = threadCpuMs();
     const page = await sliced(() => chain.epochNext(0, { count: 100, page: 1, order: 'asc' }));
     const cpu = threadCpuMs() - t0;
-    expect(page!.map((e) => ({ epoch: e.epoch, tx_count: e.tx_count, output: e.output, fees: e.fees }))).toEqual(expectedEpochs(chain, 1, 100));
+    const lastClosed = chain.epochOfHeight(chain.tipHeight()) - 1;
+    expect(page!.slice(0, lastClosed).map((e) => ({ epoch: e.epoch, tx_count: e.tx_count, output: e.output, fees: e.fees }))).toEqual(expectedEpochs(chain, 1, lastClosed));
     expect(cpu, `${cpu.toFixed(1)} ms of CPU`).toBeLessThan(100);
-  }, 120_000);
+  }, 150_000);
 
   it('sums a forked devnet\'s branch with the branch\'s key', async () => {
     const before = devnetSumsStats().installed;
     // Rolled back at block 30,000 and grown on: the blocks above it are branch 1's.
     const chain = devnet(DAY_MS / 2, [{ height: 30_000, n: 1 }]);
     const closed = Math.floor((chain.tipHeight() + 1) / chain.params.segmentLength);
-    await until(() => devnetSumsStats().installed - before >= closed, 60_000);
+    await until(() => devnetSumsStats().installed - before >= closed, 100_000);
     const page = await sliced(() => chain.epochNext(40, { count: 20, page: 1, order: 'asc' }));
     expect(page!.map((e) => ({ epoch: e.epoch, tx_count: e.tx_count, output: e.output, fees: e.fees }))).toEqual(expectedEpochs(chain, 41, 60));
     // Not the unforked chain's.
     expect(expectedEpochs(devnet(DAY_MS / 2, [], false), 51, 51)).not.toEqual(expectedEpochs(chain, 51, 51));
-  }, 120_000);
+  }, 150_000);
 
   it('starts a job for a devnet once its history is long, none while it is short', () => {
     // The check runs as the chain is made, and again every 10 s while it is loaded.
