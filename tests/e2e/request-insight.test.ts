@@ -136,7 +136,7 @@ describe.runIf(browserAvailable())('request insight on the project page, in Chro
     expect(await page.getByTestId('failed-request').first().isVisible()).toBe(false);
     expect(await page.getByTestId('failed-request-compact').first().textContent()).toMatch(/500\/network.*127\.0\.0\.1/);
     // The hourly chart takes its new width from a ResizeObserver callback, which a busy machine may
-    // run a few frames after the resize (a CI run read the page 1,107 px wide: the chart at its old width).
+    // run a few frames after the resize.
     await expect.poll(() => page.evaluate(() => document.documentElement.scrollWidth), { timeout: 10_000 }).toBeLessThanOrEqual(375);
     await shoot(page, 'project-insight');
   });
