@@ -56,7 +56,7 @@ function flush(job: Job): void {
   port.postMessage(m, sums.flatMap((s) => [s.counts.buffer as ArrayBuffer, s.money.buffer as ArrayBuffer]));
 }
 
-/** The job whose turn it is, after `last`, among those with segments to sum. */
+/** Where the round of jobs goes on: the first asked for a segment at the next turn. */
 let turn = 0;
 let scheduled = false;
 function work(): void {

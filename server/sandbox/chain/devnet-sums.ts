@@ -45,10 +45,15 @@ const WORKER_URL = new URL(import.meta.url.endsWith('.ts') ? './devnet-sums-work
 /** The worker's old generation at most: the devnets' chains it holds at once and their sums' bits. */
 const WORKER_HEAP_MB = 192;
 
-/** A devnet chain's side: its history, its tip and summed segments, and where the worker's sums go. */
+/** What the worker's job needs of a devnet's chain: its tip, the segments it has summed, and where the worker's sums go. */
+export interface WatchedDevnet {
+  tipHeight: () => number;
+  summed: (segment: number) => boolean;
+  install: (sums: SegmentSumsMessage) => void;
+}
+
+/** A devnet's watch, as its chain holds it. */
 export interface HistoryWatch {
-  /** Tells the worker the tip, with a job once the history not summed is long enough. */
-  check(): void;
   /** Ends the job (the chain is closed). */
   end(): void;
 }
@@ -60,16 +65,12 @@ const stats = { jobs: 0, installed: 0 };
 export const devnetSumsStats = (): Readonly<typeof stats> => ({ ...stats });
 
 /** Watches a devnet's history: the process's worker sums it once it is long enough. */
-export function watchDevnetHistory(
-  history: DevnetHistory,
-  segmentLength: number,
-  chain: { tipHeight: () => number; summed: (segment: number) => boolean; install: (sums: SegmentSumsMessage) => void },
-): HistoryWatch {
+export function watchDevnetHistory(history: DevnetHistory, segmentLength: number, chain: WatchedDevnet): HistoryWatch {
   shared ??= new DevnetSums();
   return shared.watch(history, segmentLength, chain);
 }
 
-class Watch implements HistoryWatch {
+class Watch {
   private told = -1;
   private job = false;
   private ended = false;
@@ -78,10 +79,11 @@ class Watch implements HistoryWatch {
     readonly id: number,
     private readonly history: DevnetHistory,
     private readonly segmentLength: number,
-    readonly chain: { tipHeight: () => number; summed: (segment: number) => boolean; install: (sums: SegmentSumsMessage) => void },
+    readonly chain: WatchedDevnet,
     private readonly post: (m: ToDevnetSumsWorker) => void,
   ) {}
 
+  /** Tells the worker the tip, with a job once the history not summed is long enough. */
   check(): void {
     if (this.ended) return;
     const tip = this.chain.tipHeight();
@@ -115,7 +117,7 @@ class DevnetSums {
   private readonly gone = new FinalizationRegistry<number>((id) => this.forget(id));
   private timer: NodeJS.Timeout | null = null;
 
-  watch(history: DevnetHistory, segmentLength: number, chain: Watch['chain']): HistoryWatch {
+  watch(history: DevnetHistory, segmentLength: number, chain: WatchedDevnet): HistoryWatch {
     const id = this.nextId++;
     const w = new Watch(id, history, segmentLength, chain, (m) => this.post(m));
     this.watches.set(id, new WeakRef(w));
@@ -126,7 +128,6 @@ class DevnetSums {
     }
     w.check();
     return {
-      check: () => w.check(),
       end: () => {
         this.gone.unregister(w);
         this.watches.delete(id);

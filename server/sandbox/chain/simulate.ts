@@ -548,8 +548,8 @@ class SegmentSimulator {
   private readonly addressBytes: (address: number) => number;
   /**
    * The payments of the plan being made, and the objects they reuse from one plan to the next (a
-   * build copies what it keeps into the outputs it makes): a batch's tens of payments were most of
-   * what a segment's summing left for the collector.
+   * build copies what it keeps into the outputs it makes): a batch's tens of payments would be most
+   * of what a segment's summing leaves for the collector.
    */
   private planned: Payment[] = [];
   private readonly paymentPool: Payment[] = [];

@@ -86,7 +86,7 @@ export class PageAssist {
       spent();
     }
     // The worker's: installed as they arrive (sweep.ts), taken over if none has come for a while.
-    const stalled = performance.now() - this.request!.progressAt > STALL_MS || !this.worker.alive();
+    const stalled = performance.now() - this.request!.progressAt > STALL_MS;
     let waiting = 0;
     for (let k = 0; k < count; k++) {
       if (summed(first + k)) continue;
