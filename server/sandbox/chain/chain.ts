@@ -30,7 +30,7 @@ import { UnspentIndex, type UnspentView, type Utxo } from './unspent';
 import { newestFirst, TotalsIndex } from './totals';
 import { ASSIST_MIN, ASSIST_SLOTS, type PageAssist } from './sums-assist';
 import { watchDevnetHistory, type HistoryWatch } from './devnet-sums';
-import { SweepClient } from './sweep';
+import { READY_WAIT_MS, SweepClient } from './sweep';
 import { TX_INDEX_BITS } from './sweep-store';
 import { BLOCK_BYTES, isDistributionAt, segmentAddressTxs, segmentRun, segmentSums, type SegmentSums, type BlockTotals, type Segment, type SegmentRun, type SimBlock, type SimContext, type SimTx, type TxEncoder } from './simulate';
 import type { AddressUtxo } from '../../../shared/chain';
@@ -674,6 +674,17 @@ function listsAhead(chain: Omit<SandboxChain, 'prepare' | 'close'>, tipHeight: (
     sumAhead: () => {
       if (!sweep?.alive) sumAhead(tipHeight());
     },
+    /**
+     * Resolves once the sweep worker is ready to help a page (its chain built, its chunks read, its
+     * summing compiled: under a second of its own start), or after READY_WAIT_MS: a gateway's first
+     * cold page of epochs then shares its segments with a worker at full speed, not one still starting.
+     */
+    started: (): Promise<void> => {
+      if (!sweep?.alive) return Promise.resolve();
+      let timer: NodeJS.Timeout | undefined;
+      const late = new Promise<void>((resolve) => (timer = setTimeout(resolve, READY_WAIT_MS)).unref());
+      return Promise.race([sweep.ready(), late]).finally(() => clearTimeout(timer));
+    },
     /** Tells the sweep worker the tip; `wait`: resolves once it has swept every segment the tip closed. */
     sweep: (wait: boolean): Promise<void> => {
       if (!sweep) return Promise.resolve();
@@ -697,10 +708,12 @@ function listsAhead(chain: Omit<SandboxChain, 'prepare' | 'close'>, tipHeight: (
  * summed. `start`, a gateway's first call before it serves, makes the next blocks, counts the pools'
  * votes (a default chain's whole, up to START_SLICES) and sums the newest page of epochs (sumLatest).
  */
-function preparer(c: { tipHeight: () => number; segmentLength: number; simulated: (segment: number) => boolean; simBlock: (height: number) => SimBlock; unspentBuilt: () => boolean; unspentAt: (tip: number) => UnspentView; tipSegmentWhole: () => void; lists: { read: () => boolean; countAhead: () => void; sumLatest: () => void; countPoolsAhead: () => void; sumAhead: () => void; sweep: (wait: boolean) => Promise<void> } }) {
+function preparer(c: { tipHeight: () => number; segmentLength: number; simulated: (segment: number) => boolean; simBlock: (height: number) => SimBlock; unspentBuilt: () => boolean; unspentAt: (tip: number) => UnspentView; tipSegmentWhole: () => void; lists: { read: () => boolean; countAhead: () => void; sumLatest: () => void; countPoolsAhead: () => void; sumAhead: () => void; started: () => Promise<void>; sweep: (wait: boolean) => Promise<void> } }) {
   return async (opts: PrepareOptions = {}): Promise<void> => {
     const tip = c.tipHeight();
     await c.lists.sweep(opts.lists === true);
+    // The worker starts beside this thread's own preparing.
+    const started = opts.start ? c.lists.started() : null;
     // Blocks near the tip made ahead: once answers have read them, or before a gateway serves (so its
     // first request at the tip does not make the tip's segment: some 20–40 ms).
     if (opts.build || opts.start || c.simulated(Math.floor(tip / c.segmentLength))) {
@@ -725,6 +738,7 @@ function preparer(c: { tipHeight: () => number; segmentLength: number; simulated
       // and the rest a few slices a call after, so the gateway's start is not held for it.
       await sliced(withinSlices(START_SLICES)(c.lists.countPoolsAhead));
       await sliced(c.lists.sumLatest);
+      await started;
     }
     if (opts.lists) {
       await sliced(c.lists.countPoolsAhead);

@@ -4,6 +4,7 @@
 import { Router, type NextFunction, type Request, type Response } from 'express';
 import type { SandboxChain } from './api';
 import { queryFirst, singleSlashes, unservedPath } from '../../blockfrost/contract';
+import { blockfrostMethods, blockfrostQueryParameters } from '../../blockfrost/methods';
 import { BlockfrostHttpError, INTERNAL_ERROR_MESSAGE, SANDBOX_HEADER, blockfrostError } from '../../blockfrost/http';
 import { RESOURCES } from './resources';
 
@@ -30,6 +31,9 @@ export function sandboxRouter(chain: SandboxChain, options: SandboxRouterOptions
     next();
   });
   router.use(singleSlashes);
+  // The document's tables read now, not by the first request that names a page (10–20 ms of scanning).
+  blockfrostMethods();
+  blockfrostQueryParameters();
   router.use(queryFirst);
   const root = { ...(options.url === undefined ? {} : { url: options.url }), version: options.version ?? '0.1.0' };
   for (const resource of RESOURCES) resource.mount(router, chain, root);

@@ -35,8 +35,8 @@ export interface SegmentSumsMessage {
 export type ToSweepWorker =
   /** The chain's tip: the worker sweeps the segments closed by it. */
   | { t: 'tip'; tip: number }
-  /** Whether the worker sweeps on its own: one chain's at a time (sweep.ts). */
-  | { t: 'background'; on: boolean }
+  /** What the worker does on its own: its history's sums, then its sweep too; one chain's at a time (sweep.ts). */
+  | { t: 'background'; work: 'sums' | 'all' }
   /** The places of the swept transactions whose hash begins with these 32 bits. */
   | { t: 'find'; id: number; key: number }
   /** A page's segments to sum are published in the shared memory (sums-assist.ts). */
@@ -50,4 +50,8 @@ export type FromSweepWorker =
   /** A find's answer: places (height × 128 + index); `complete`: every segment closed by the last tip told is swept. */
   | { t: 'found'; id: number; places: number[]; complete: boolean }
   /** Every segment closed by `tip` is swept. */
-  | { t: 'swept'; tip: number };
+  | { t: 'swept'; tip: number }
+  /** Every segment closed by `tip` is summed (sent as sums, or swept). */
+  | { t: 'summed'; tip: number }
+  /** The worker's chain is built, its chunks read and its summing compiled: it helps a page at full speed. */
+  | { t: 'ready' };

@@ -107,8 +107,8 @@ let toldSwept = -1;
 const sumsSent = new SegmentBits();
 const nextToSum = newestFirst(L, (s) => store.has(s) || sumsSent.has(s));
 
-/** Whether this worker sweeps on its own: the server's thread lets one chain's do so at a time. */
-let background = false;
+/** What this worker does on its own: the server's thread lets one chain's work at a time, every chain's sums before any sweep. */
+let background: 'off' | 'sums' | 'all' = 'off';
 let scheduled = false;
 /**
  * A page's segments the server's thread asks for (sums-assist.ts), before anything else: each summed
@@ -126,19 +126,18 @@ function assist(): void {
 function work(): void {
   scheduled = false;
   assist();
-  const summing = background ? nextToSum(tip) : null;
+  const summing = background !== 'off' ? nextToSum(tip) : null;
   if (summing !== null) {
-    sums32.push({ index: summing, ...sumColumns(segmentSumsOf(chain, summing)) });
-    sumsSent.add(summing);
-    if (sums32.length >= SUMS_BATCH) flushSums();
+    sumOne(summing);
     schedule();
     return;
   }
   flushSums();
-  const n = background ? nextToSweep(tip) : null;
+  if (background !== 'off' && tip >= 0 && toldSummed !== tip) send({ t: 'summed', tip: (toldSummed = tip) });
+  const n = background === 'all' ? nextToSweep(tip) : null;
   if (n === null) {
     flushSwept();
-    if (background && tip >= 0 && toldSwept !== tip) send({ t: 'swept', tip: (toldSwept = tip) });
+    if (background === 'all' && tip >= 0 && toldSwept !== tip) send({ t: 'swept', tip: (toldSwept = tip) });
     return;
   }
   if (!store.has(n)) {
@@ -154,6 +153,31 @@ function work(): void {
 /** Segments summed and not yet sent, and how many go in one message (some 30 ms of summing). */
 const sums32: SegmentSumsMessage[] = [];
 const SUMS_BATCH = 32;
+let toldSummed = -1;
+/** A segment's epochs' sums made, to be sent with the batch. */
+function sumOne(index: number): void {
+  sums32.push({ index, ...sumColumns(segmentSumsOf(chain, index)) });
+  sumsSent.add(index);
+  if (sums32.length >= SUMS_BATCH) flushSums();
+}
+
+/**
+ * Segments the worker sums (the newest first) before it says it is ready: V8 runs the summing at
+ * its best only after some hundred and fifty (the first ten cost some 9 ms each), and a page of
+ * epochs a cold worker helped would wait on it. None when its chunks hold the whole history.
+ */
+const WARM_SUMS = 160;
+let ready = false;
+function warmUp(): void {
+  for (let i = 0; i < WARM_SUMS; i++) {
+    const s = nextToSum(tip);
+    if (s === null) break;
+    sumOne(s);
+  }
+  flushSums();
+  ready = true;
+  send({ t: 'ready' });
+}
 function flushSums(): void {
   if (sums32.length > 0) {
     const sums = sums32.splice(0);
@@ -178,10 +202,12 @@ port.on('message', (m: ToSweepWorker) => {
   switch (m.t) {
     case 'tip':
       if (m.tip > tip) tip = m.tip;
+      // The first tip told: the history is known, the summing is compiled on its newest segments.
+      if (!ready) warmUp();
       schedule();
       return;
     case 'background':
-      background = m.on;
+      background = m.work;
       schedule();
       return;
     case 'assist':

@@ -10,17 +10,29 @@ import { assistBuffer, PageAssist } from './sums-assist';
 const SWEEP_WORKER = new URL(import.meta.url.endsWith('.ts') ? './sweep-worker.mjs' : './sandbox-sweep-worker.js', import.meta.url);
 
 /**
- * The chains whose workers have not swept their history yet, in the order they were made: the
- * first sweeps on its own, the others wait (answering finds in what they swept), so a process's three shared
- * chains take one core at their first start rather than every core. A worker done (or gone) hands
- * on to the next; one done keeps sweeping the segments its tip closes, one every 20 minutes.
+ * The chains whose workers have not swept their history yet, in the order they were made. One
+ * works on its own at a time, so a process's three shared chains take one core at their first start
+ * rather than every core: first each chain's epochs' sums in turn (a minute or so of a core each:
+ * what pages of epochs read), then each one's sweep (several minutes each); the others wait,
+ * answering finds in what they swept and helping pages. A worker done with its turn (or gone) hands
+ * on to the next; one whose sums are done keeps summing the segments its tip closes, one whose
+ * sweep is done keeps sweeping them, one every 20 minutes.
  */
 const queue: SweepClient[] = [];
-function handOn(done: SweepClient): void {
-  const i = queue.indexOf(done);
-  if (i >= 0) queue.splice(i, 1);
-  queue[0]?.background();
+let active: SweepClient | null = null;
+function handOn(): void {
+  active = queue.find((c) => !c.summedAll) ?? queue[0] ?? null;
+  active?.background(active.summedAll ? 'all' : 'sums');
 }
+/** A chain's worker swept its history (or is gone): out of the queue, its turn handed on. */
+function leave(client: SweepClient): void {
+  const i = queue.indexOf(client);
+  if (i >= 0) queue.splice(i, 1);
+  if (active === client) handOn();
+}
+
+/** How long a gateway's first prepare() waits at most for the workers to be ready (started, their summing compiled). */
+export const READY_WAIT_MS = 5_000;
 
 /** The worker's old generation at most: some 60 MB of its resident memory is the rebuilt chain's code and data. */
 const SWEEP_HEAP_MB = 256;
@@ -38,6 +50,9 @@ export class SweepClient {
   private sweptWaiters: Array<{ tip: number; resolve: () => void }> = [];
   private closed: Promise<void> | null = null;
   private arrivals: Array<() => void> = [];
+  private readyWaiters: Array<() => void> | null = [];
+  /** Whether the worker has sent every closed segment's sums (its turn of sums is over). */
+  summedAll = false;
   /** A cold page of epochs' segments summed half here, half by the worker. */
   readonly assist: PageAssist;
 
@@ -72,12 +87,24 @@ export class SweepClient {
     this.worker.on('error', () => this.failed());
     this.worker.on('exit', () => this.failed());
     queue.push(this);
-    if (queue[0] === this) this.background();
+    if (!active) handOn();
   }
 
-  /** Lets the worker sweep on its own. */
-  background(): void {
-    this.post({ t: 'background', on: true });
+  /** Lets the worker sum (and sweep, `all`) on its own. */
+  background(work: 'sums' | 'all'): void {
+    this.post({ t: 'background', work });
+  }
+
+  /** Resolves once the worker is ready to help a page at full speed (at once when it is gone). */
+  ready(): Promise<void> {
+    const waiters = this.readyWaiters;
+    return waiters ? new Promise((resolve) => waiters.push(resolve)) : Promise.resolve();
+  }
+
+  private isReady(): void {
+    const waiters = this.readyWaiters ?? [];
+    this.readyWaiters = null;
+    for (const resolve of waiters) resolve();
   }
 
   /** Wakes whatever waits for the worker's next sums. */
@@ -91,7 +118,8 @@ export class SweepClient {
   private failed(): void {
     this.dead = true;
     this.arrived();
-    handOn(this);
+    this.isReady();
+    leave(this);
     for (const r of this.finds.values()) r({ places: [], complete: false });
     this.finds.clear();
     for (const w of this.sweptWaiters) w.resolve();
@@ -112,6 +140,16 @@ export class SweepClient {
         this.assist.progressed();
         this.arrived();
         return;
+      case 'summed':
+        // Its history summed: it keeps summing what its tip closes, and the next chain's sums (or the first sweep) begin.
+        if (!this.summedAll) {
+          this.summedAll = true;
+          if (active === this) handOn();
+        }
+        return;
+      case 'ready':
+        this.isReady();
+        return;
       case 'found':
         this.finds.get(m.id)?.({ places: m.places, complete: m.complete });
         this.finds.delete(m.id);
@@ -119,7 +157,7 @@ export class SweepClient {
       case 'swept':
         this.sweptTip = Math.max(this.sweptTip, m.tip);
         // Its history swept: it keeps up with its tip on its own, and the next chain's worker begins.
-        if (queue.includes(this)) handOn(this);
+        leave(this);
         this.sweptWaiters = this.sweptWaiters.filter((w) => (w.tip <= this.sweptTip ? (w.resolve(), false) : true));
         return;
     }

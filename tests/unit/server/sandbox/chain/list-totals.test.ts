@@ -312,6 +312,46 @@ describe('a shared chain\'s sweep worker', () => {
     }
   }, 60_000);
 
+  it('sums every chain\'s history before it sweeps any, and says it is ready once its summing has run on the newest segments', async () => {
+    // Two chains of 333 segments each: each worker sums its newest segments as it starts, then the
+    // first sums the rest and the second does, and only then does the first sweep.
+    const blocks = 20_000;
+    const now = Date.UTC(2026, 2, 1, 12);
+    const long = testChain({ genesisTime: now - blocks * 20_000, blockIntervalMs: 20_000, now: () => now }).chain;
+    const p = long.params;
+    const closed = Math.floor((long.tipHeight() + 1) / p.segmentLength);
+    const events: Array<{ chain: number; kind: 'sums' | 'swept' | 'ready'; index: number }> = [];
+    const clients = [0, 1].map(
+      (chain) =>
+        new SweepClient(
+          { network: p.network, seed: p.seed, genesisTime: p.genesisTime, blockIntervalMs: p.blockIntervalMs, blocksPerEpoch: p.blocksPerEpoch, segmentLength: p.segmentLength, dir: null },
+          { segment: (t) => events.push({ chain, kind: 'swept', index: t.index }), sums: (t) => events.push({ chain, kind: 'sums', index: t.index }) },
+        ),
+    );
+    try {
+      for (const [chain, client] of clients.entries()) {
+        client.tip(long.tipHeight());
+        void client.ready().then(() => events.push({ chain, kind: 'ready', index: -1 }));
+      }
+      await Promise.all(clients.map((c) => c.swept(long.tipHeight())));
+      for (const chain of [0, 1]) {
+        const own = events.filter((e) => e.chain === chain);
+        const ready = own.findIndex((e) => e.kind === 'ready');
+        // Ready once it has summed its newest segments (160 of them), not later than its other sums.
+        expect(own.slice(0, ready).map((e) => e.index)).toEqual(Array.from({ length: 160 }, (_, i) => closed - 1 - i));
+        expect(new Set(own.filter((e) => e.kind === 'sums').map((e) => e.index)).size).toBe(closed);
+      }
+      const lastSums = events.findLastIndex((e) => e.kind === 'sums');
+      const firstSwept = events.findIndex((e) => e.kind === 'swept');
+      expect(lastSums).toBeLessThan(firstSwept);
+      // The first chain's sweep before the second's.
+      expect(events[firstSwept]!.chain).toBe(0);
+      expect(events.findLastIndex((e) => e.kind === 'swept' && e.chain === 0)).toBeLessThan(events.findIndex((e) => e.kind === 'swept' && e.chain === 1));
+    } finally {
+      await Promise.all(clients.map((c) => c.close()));
+    }
+  }, 120_000);
+
   it.skipIf(!existsSync('/proc/thread-self'))('sweeps at the lowest priority, the server\'s thread keeping its own', async () => {
     const before = niceOfThreads().filter((n) => n === 19).length;
     const { chain } = swept();
