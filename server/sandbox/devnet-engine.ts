@@ -7,7 +7,7 @@ import type { Config } from '../config';
 import type { Logger } from '../logger';
 import { DevnetRegistry, type DevnetChain, type DevnetEngine } from '../features/devnets/index';
 import { createDevnet, devnetLedgerKey, DevnetRefusal, memoryLedgerStore, newDevnetState, sandboxRouter, type DevnetSnapshot, type DevnetState, type DevnetTip, type LedgerStore } from './chain/index';
-import { dbLedgerStore } from './store';
+import { dbHistorySumsStore, dbLedgerStore } from './store';
 import { DEVNET_NETWORK_MAGIC } from '../../shared/devnet';
 import type { DevnetTipDto } from '../../shared/devnets';
 
@@ -32,7 +32,7 @@ export function sandboxDevnetEngine(o: { db?: Db; store?: LedgerStore; publicUrl
     genesisState: (genesis, now) => newDevnetState({ genesis, now }) as unknown as Record<string, unknown>,
     running: (state) => !(state as unknown as DevnetState).clock.paused,
     async open(devnetId, json) {
-      const { chain, control } = createDevnet({ id: String(devnetId), state: json as unknown as DevnetState, store, ...(o.now ? { now: o.now } : {}) });
+      const { chain, control } = createDevnet({ id: String(devnetId), state: json as unknown as DevnetState, store, ...(o.db ? { historyStore: dbHistorySumsStore(o.db, devnetId) } : {}), ...(o.now ? { now: o.now } : {}) });
       await chain.ready();
       const router = sandboxRouter(chain, { url, version: o.version });
       const held: DevnetChain = {

@@ -1,5 +1,5 @@
 import type { Db } from '../db/index';
-import type { LedgerEntry, LedgerStore } from './chain/index';
+import type { HistorySumsStore, LedgerEntry, LedgerStore } from './chain/index';
 import type { EvmChainEntry, EvmChainStore } from './evm-chain';
 
 /** The sandbox ledger's accepted transactions in the database (table sandbox_ledger). */
@@ -35,6 +35,22 @@ export function dbLedgerStore(db: Db): LedgerStore {
         // In chunks: SQLite binds at most a few thousand values a statement.
         for (let i = 0; i < rows.length; i += 100) await trx('sandbox_ledger').insert(rows.slice(i, i + 100));
       });
+    },
+  };
+}
+
+/** A devnet's history's whole epochs' sums in the database (table devnet_history_sums), one row a devnet. */
+export function dbHistorySumsStore(db: Db, devnetId: number): HistorySumsStore {
+  return {
+    async load() {
+      const row = (await db('devnet_history_sums').where({ devnet_id: devnetId }).first()) as { identity: string; sums: Uint8Array } | undefined;
+      return row ? { identity: row.identity, sums: new Uint8Array(row.sums) } : null;
+    },
+    async save(identity, sums) {
+      await db('devnet_history_sums')
+        .insert({ devnet_id: devnetId, identity, sums: Buffer.from(sums.buffer, sums.byteOffset, sums.byteLength), updated_at: Date.now() })
+        .onConflict('devnet_id')
+        .merge(['identity', 'sums', 'updated_at']);
     },
   };
 }

@@ -15,6 +15,7 @@ import type { DevnetStateDto } from '../../shared/devnets';
 import { DevnetRegistry, NOT_A_DEVNET_KEY, pruneDevnetLedgers } from '../../server/features/devnets/index';
 import { STEERED_ELSEWHERE } from '../../server/features/devnets/registry';
 import { sandboxDevnetEngine } from '../../server/sandbox/devnet-engine';
+import { dbHistorySumsStore } from '../../server/sandbox/store';
 import { createLogger } from '../../server/logger';
 import { makeUser } from '../helpers/workspace-fixture';
 import { deniedMessages } from '../../shared/permissions';
@@ -409,7 +410,7 @@ describe('two processes steering one devnet at the same instant', () => {
 });
 
 describe('a deleted devnet project', () => {
-  it('takes its devnet and snapshots with it, and the retention pass its ledger entries', async () => {
+  it('takes its devnet, snapshots and history\'s sums with it, and the retention pass its ledger entries', async () => {
     const created = (await client.post(`/api/workspaces/${ws}/projects`, { projectName: 'short-lived devnet', networkId: 8 })).body.data;
     const k = created.project.project_id as string;
     await gw.keys.catchUp();
@@ -419,9 +420,16 @@ describe('a deleted devnet project', () => {
     const devnet = (await app.db('devnets').join('projects', 'projects.id', 'devnets.project_id').where('projects.uuid', created.uuid).first('devnets.id')) as { id: number };
     const ledger = () => app.db('sandbox_ledger').where({ network: `devnet:${devnet.id}` });
     expect((await ledger()).length).toBeGreaterThan(0);
+    // Its history's sums as a long-lived devnet keeps them between loads: one row, the last saved read back byte for byte.
+    const sums = dbHistorySumsStore(app.db, devnet.id);
+    const record = (epoch: number) => new Uint8Array(new Float64Array([epoch, 10 + epoch, 0, 5e9 + epoch, 0, 170_000 + epoch]).buffer);
+    await sums.save('a'.repeat(40), record(3));
+    await sums.save('b'.repeat(40), record(4));
+    expect(await sums.load()).toEqual({ identity: 'b'.repeat(40), sums: record(4) });
     expect((await client.delete(`/api/workspaces/${ws}/projects/${created.uuid}`)).status).toBe(200);
     expect(await app.db('devnets').where({ id: devnet.id })).toEqual([]);
     expect(await app.db('devnet_snapshots').where({ devnet_id: devnet.id })).toEqual([]);
+    expect(await app.db('devnet_history_sums').where({ devnet_id: devnet.id })).toEqual([]);
     expect(await pruneDevnetLedgers(app.db)).toBeGreaterThan(0);
     expect(await ledger()).toEqual([]);
     // The devnets that exist keep theirs.

@@ -42,6 +42,7 @@ import * as devnetSteeringLease from './2026-11-30-1000-devnet-steering-lease';
 import * as devnetClockRunning from './2026-11-30-1010-devnet-clock-running';
 import * as fillDevnetClockRunning from './2026-11-30-1011-fill-devnet-clock-running';
 import * as ipfsPinClaim from './2026-11-30-1100-ipfs-pin-claim';
+import * as devnetHistorySums from './2026-12-01-1000-devnet-history-sums';
 
 export interface Migration {
   up(knex: Knex): Promise<void>;
@@ -93,4 +94,5 @@ export const migrations: ReadonlyArray<readonly [name: string, migration: Migrat
   ['2026-11-30-1010-devnet-clock-running', devnetClockRunning],
   ['2026-11-30-1011-fill-devnet-clock-running', fillDevnetClockRunning],
   ['2026-11-30-1100-ipfs-pin-claim', ipfsPinClaim],
+  ['2026-12-01-1000-devnet-history-sums', devnetHistorySums],
 ];

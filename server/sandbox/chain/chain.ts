@@ -27,9 +27,9 @@ import { poolBook } from './pools';
 import { withGenesisPools } from './genesis-pools';
 import { LiveStake, stakeView, worldStake, type StakeView, type WorldStake } from './stake';
 import { UnspentIndex, type UnspentView, type Utxo } from './unspent';
-import { newestFirst, TotalsIndex } from './totals';
+import { newestFirst, sumColumns, TotalsIndex } from './totals';
 import { ASSIST_MIN, ASSIST_SLOTS, type PageAssist } from './sums-assist';
-import { watchDevnetHistory, type HistoryWatch } from './devnet-sums';
+import { historyIdentity, watchDevnetHistory, type HistoryWatch } from './devnet-sums';
 import { READY_WAIT_MS, SweepClient } from './sweep';
 import { TX_INDEX_BITS } from './sweep-store';
 import { BLOCK_BYTES, isDistributionAt, segmentAddressTxs, segmentRun, segmentSums, type SegmentSums, type BlockTotals, type Segment, type SegmentRun, type SimBlock, type SimContext, type SimTx, type TxEncoder } from './simulate';
@@ -445,7 +445,7 @@ export function createSandboxChain(options: SandboxChainOptions): SandboxChain {
   // A shared chain's sweep worker: every closed segment's totals and transactions' places, from the start.
   const sweep = sweepClientOf(options, params, totals, simContext);
   sweep?.tip(tipHeight());
-  const history = devnetHistoryOf(options, params, totals, tipHeight);
+  const history = devnetHistoryOf(options, params, totals, tipHeight, totalsOnly.sums);
   const { segment, simBlock, blockTotals, epochSums, sumAhead, historyRead, simulated, tipSegmentWhole } = segmentCache(startSegment, finishSegment, { ...totalsOnly, tip: tipHeight }, cacheSegments, segmentLength, () => Math.floor(Math.max(0, tipHeight() - addressWindowBlocks + 1) / segmentLength), totals, sweep?.assist ?? null, tipSegments(segmentLength, tipHeight, branches, txIndex));
 
   // ---- references ----
@@ -521,6 +521,8 @@ export function createSandboxChain(options: SandboxChainOptions): SandboxChain {
   const chain = assembleChain(ctx);
   const made: SandboxChain = {
     ...chain,
+    // A devnet answers once the sums its store kept are installed.
+    ...(history ? { ready: () => Promise.all([chain.ready(), history.loaded]).then(() => undefined) } : {}),
     prepare: preparer({ tipHeight, segmentLength, simulated, simBlock, unspentBuilt: () => unspent.built, unspentAt, tipSegmentWhole: () => tipSegmentWhole(tipHeight()), lists: listsAhead(chain, tipHeight, sumAhead, historyRead, sweep, Math.ceil((PAGE_MAX * blocksPerEpoch) / segmentLength)) }),
     close: async () => {
       history?.end();
@@ -556,14 +558,30 @@ function sweepClientOf(
 
 
 /** A devnet's history summed by the process's devnet sums worker once it is long (devnet-sums.ts); none for a shared chain, or a chain of the worker's own. */
-function devnetHistoryOf(options: SandboxChainOptions, { network, seed, genesisTime, blockIntervalMs, segmentLength }: SandboxChainParams, totals: TotalsIndex, tipHeight: () => number): HistoryWatch | null {
+function devnetHistoryOf(options: SandboxChainOptions, { network, seed, genesisTime, blockIntervalMs, segmentLength }: SandboxChainParams, totals: TotalsIndex, tipHeight: () => number, sums: TotalsOnly['sums']): HistoryWatch | null {
   if (!options.devnet || options.historySums === false) return null;
-  return watchDevnetHistory({ network, seed, genesisTime, blockIntervalMs, devnet: options.devnet }, segmentLength, {
-    tipHeight,
-    summed: (s) => totals.summed(s),
-    install: (t) => totals.addEpochSums(t.index, t),
-  });
+  const history = { network, seed, genesisTime, blockIntervalMs, devnet: options.devnet };
+  const store = options.historyStore;
+  // Its identity's probe: segment 1's sums (a millisecond or two), made only for a devnet that keeps them.
+  const kept = store ? { store, identity: () => historyIdentity(history, segmentLength, { index: HISTORY_PROBE, ...sumColumns(sums(HISTORY_PROBE)) }) } : null;
+  return watchDevnetHistory(
+    history,
+    segmentLength,
+    {
+      tipHeight,
+      summed: (s) => totals.summed(s),
+      install: (t) => totals.addEpochSums(t.index, t),
+      wholeCount: () => totals.wholeCount,
+      wholeEpochs: () => totals.wholeEpochs(),
+      // Epochs the tip has not closed are left out (a store's sums for a history that went further, then back).
+      installWholeEpochs: (bytes) => totals.installWholeEpochs(bytes, Math.floor((tipHeight() + 1) / totals.blocksPerEpoch) - 1),
+    },
+    kept,
+  );
 }
+
+/** The segment whose sums a devnet's history's identity holds. */
+const HISTORY_PROBE = 1;
 
 /** Totals of a block's live transactions. */
 function liveSumsOf(ledger: LiveLedger) {

@@ -8,9 +8,12 @@
 // newest first, sending the sums back; every TICK_MS a loaded devnet's tip is told again, so the
 // worker keeps up as the devnet's clock makes blocks. A devnet unloaded (its chain collected) or
 // rebuilt (a new chain) ends its job. Fewer segments than the minimum a page sums itself in a few
-// milliseconds.
+// milliseconds. A devnet with a store (a gateway's: its devnet_history_sums row) saves its whole
+// epochs' sums as more are whole, under its history's identity, and loaded again installs them
+// before it answers, so neither its pages nor the worker sum that history again.
+import { createHash } from 'node:crypto';
 import { Worker } from 'node:worker_threads';
-import type { DevnetChainOptions, SandboxNetwork } from './params';
+import type { DevnetChainOptions, HistorySumsStore, SandboxNetwork } from './params';
 import type { SegmentSumsMessage } from './sweep-protocol';
 
 /** What decides a devnet's background blocks: what the worker rebuilds its chain from. */
@@ -50,30 +53,59 @@ export interface WatchedDevnet {
   tipHeight: () => number;
   summed: (segment: number) => boolean;
   install: (sums: SegmentSumsMessage) => void;
+  /** How many of its epochs are whole, their sums as a store keeps them, and those of a store installed (totals.ts). */
+  wholeCount: () => number;
+  wholeEpochs: () => Uint8Array;
+  installWholeEpochs: (sums: Uint8Array) => void;
 }
 
 /** A devnet's watch, as its chain holds it. */
 export interface HistoryWatch {
+  /** Settles once the sums its store kept are installed (at once without a store). */
+  loaded: Promise<void>;
   /** Ends the job (the chain is closed). */
   end(): void;
 }
 
+/** Where a devnet's history's sums are kept between loads, and the identity of the history it sums. */
+export interface KeptHistory {
+  store: HistorySumsStore;
+  /** Made once the store is read: what decides the background blocks, and a probe segment's sums (so a simulation changed since reads none). */
+  identity: () => string;
+}
+
+/** The identity of a devnet's history: what decides its background blocks and what a probe segment sums to. */
+export function historyIdentity(history: DevnetHistory, segmentLength: number, probe: SegmentSumsMessage): string {
+  const h = createHash('sha256');
+  // (Its id names where its ledger is kept, not its blocks: the store is the devnet's own already.)
+  const { id: _id, ...devnet } = history.devnet;
+  h.update(JSON.stringify({ format: 1, history: { ...history, devnet }, segmentLength }, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v)));
+  h.update(probe.counts);
+  h.update(new Uint8Array(probe.money.buffer, probe.money.byteOffset, probe.money.byteLength));
+  return h.digest('hex').slice(0, 40);
+}
+
 let shared: DevnetSums | null = null;
 
-/** Jobs given the worker, and segments whose sums it sent and a devnet installed, in this process (what a test reads). */
-const stats = { jobs: 0, installed: 0 };
+/** Jobs given the worker, segments whose sums it sent and a devnet installed, and saves to devnets' stores, in this process (what a test reads). */
+const stats = { jobs: 0, installed: 0, saves: 0 };
 export const devnetSumsStats = (): Readonly<typeof stats> => ({ ...stats });
 
-/** Watches a devnet's history: the process's worker sums it once it is long enough. */
-export function watchDevnetHistory(history: DevnetHistory, segmentLength: number, chain: WatchedDevnet): HistoryWatch {
+/** Watches a devnet's history: the sums kept are installed, and the process's worker sums the rest once it is long enough. */
+export function watchDevnetHistory(history: DevnetHistory, segmentLength: number, chain: WatchedDevnet, kept: KeptHistory | null = null): HistoryWatch {
   shared ??= new DevnetSums();
-  return shared.watch(history, segmentLength, chain);
+  return shared.watch(history, segmentLength, chain, kept);
 }
 
 class Watch {
   private told = -1;
   private job = false;
   private ended = false;
+  private loaded = false;
+  /** The whole epochs the store holds (as far as this process knows), and whether a save is under way. */
+  private saved = 0;
+  private saving = false;
+  private identity = '';
 
   constructor(
     readonly id: number,
@@ -81,11 +113,47 @@ class Watch {
     private readonly segmentLength: number,
     readonly chain: WatchedDevnet,
     private readonly post: (m: ToDevnetSumsWorker) => void,
+    private readonly kept: KeptHistory | null,
   ) {}
 
-  /** Tells the worker the tip, with a job once the history not summed is long enough. */
+  /** Installs the sums the store kept for this history (none read: the history is summed again), then checks. */
+  async load(): Promise<void> {
+    if (this.kept) {
+      let row: { identity: string; sums: Uint8Array } | null = null;
+      try {
+        row = await this.kept.store.load();
+      } catch {
+        // Nothing read: summed again, and saved anew.
+      }
+      // Made after the read, once the chain that holds this watch is whole (its probe's sums need all of it).
+      this.identity = this.kept.identity();
+      if (row?.identity === this.identity) this.chain.installWholeEpochs(row.sums);
+      this.saved = this.chain.wholeCount();
+    }
+    this.loaded = true;
+    this.check();
+  }
+
+  /** Saves the whole epochs' sums when more are whole than the store holds (one save at a time; a failed one is tried again at the next check). */
+  private save(): void {
+    if (!this.kept || !this.loaded || this.saving) return;
+    const count = this.chain.wholeCount();
+    if (count === this.saved) return;
+    this.saving = true;
+    this.kept.store
+      .save(this.identity, this.chain.wholeEpochs())
+      .then(
+        () => void (this.saved = count),
+        () => undefined,
+      )
+      .finally(() => (this.saving = false));
+    stats.saves++;
+  }
+
+  /** Tells the worker the tip, with a job once the history not summed is long enough, and saves what is newly whole. */
   check(): void {
-    if (this.ended) return;
+    if (this.ended || !this.loaded) return;
+    this.save();
     const tip = this.chain.tipHeight();
     const closed = Math.floor((tip + 1) / this.segmentLength);
     if (this.job) {
@@ -117,17 +185,17 @@ class DevnetSums {
   private readonly gone = new FinalizationRegistry<number>((id) => this.forget(id));
   private timer: NodeJS.Timeout | null = null;
 
-  watch(history: DevnetHistory, segmentLength: number, chain: WatchedDevnet): HistoryWatch {
+  watch(history: DevnetHistory, segmentLength: number, chain: WatchedDevnet, kept: KeptHistory | null): HistoryWatch {
     const id = this.nextId++;
-    const w = new Watch(id, history, segmentLength, chain, (m) => this.post(m));
+    const w = new Watch(id, history, segmentLength, chain, (m) => this.post(m), kept);
     this.watches.set(id, new WeakRef(w));
     this.gone.register(w, id, w);
     if (!this.timer) {
       this.timer = setInterval(() => this.tick(), TICK_MS);
       this.timer.unref();
     }
-    w.check();
     return {
+      loaded: w.load(),
       end: () => {
         this.gone.unregister(w);
         this.watches.delete(id);

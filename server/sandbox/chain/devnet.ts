@@ -18,6 +18,7 @@ import { randomBytes } from 'node:crypto';
 import { createSandboxChain } from './chain';
 import type { SandboxChain } from './api';
 import { LedgerRefusal, type LedgerEntry, type LedgerStore } from './ledger';
+import type { HistorySumsStore } from './params';
 import type { FaucetPayment, FaucetRequest } from './resources/submit/queries';
 import { addressNetworkOf, devnetNetwork } from '../../../shared/networks';
 import { DEVNET_MAX_PRODUCE, DEVNET_NETWORK_MAGIC, devnetGenesisSchema, genesisPoolIndex, devnetSnapshotSchema, devnetStateSchema, type DevnetAdvance, type DevnetGenesisInput, type DevnetSnapshot, type DevnetState } from '../../../shared/devnet';
@@ -119,7 +120,7 @@ function wholeIn(value: number, min: number, max: number, name: string): number 
   return value;
 }
 
-export function createDevnet(o: { id: string; state: DevnetState; store: LedgerStore; now?: () => number }): { chain: SandboxChain; control: DevnetControl } {
+export function createDevnet(o: DevnetOptions): { chain: SandboxChain; control: DevnetControl } {
   if (!/^[A-Za-z0-9_-]{1,64}$/.test(o.id)) throw new Error('a devnet id is 1 to 64 letters, digits, - or _');
   const rt = devnetRuntime(o);
   return { chain: rt.chain, control: devnetControl(rt) };
@@ -151,7 +152,16 @@ interface DevnetRuntime {
   requeue(list: LedgerEntry[]): Promise<{ requeued: string[]; dropped: string[] }>;
 }
 
-function devnetRuntime(o: { id: string; state: DevnetState; store: LedgerStore; now?: () => number }): DevnetRuntime {
+/** A devnet's id, its state, where its ledger's entries are kept and, optionally, its history's sums (between loads) and its wall clock. */
+interface DevnetOptions {
+  id: string;
+  state: DevnetState;
+  store: LedgerStore;
+  historyStore?: HistorySumsStore;
+  now?: () => number;
+}
+
+function devnetRuntime(o: DevnetOptions): DevnetRuntime {
   const wall = o.now ?? Date.now;
   const store = o.store;
   const key = devnetLedgerKey(o.id);
@@ -166,6 +176,7 @@ function devnetRuntime(o: { id: string; state: DevnetState; store: LedgerStore; 
       blockIntervalMs: intervalMs,
       now: () => chainTimeAt(state, wall()),
       store,
+      ...(o.historyStore ? { historyStore: o.historyStore } : {}),
       devnet: {
         id: o.id,
         networkMagic: DEVNET_NETWORK_MAGIC,

@@ -13,7 +13,7 @@ export {
   DEFAULT_SEGMENT_LENGTH,
   NETWORK_MAGIC,
 } from './params';
-export type { ChainFork, DevnetChainOptions, SandboxChainOptions, SandboxChainParams, SandboxNetwork } from './params';
+export type { ChainFork, DevnetChainOptions, HistorySumsStore, SandboxChainOptions, SandboxChainParams, SandboxNetwork } from './params';
 export type { CatalogAddress, CatalogAsset, SandboxCatalog, SandboxChain } from './api';
 export type { AddressTxQuery } from './paging';
 export type { DevWalletInfo, FaucetPayment, FaucetRequest } from './resources/submit/queries';

@@ -64,6 +64,18 @@ export interface SandboxChainOptions {
    * (default true for a devnet; the worker's own chains have none).
    */
   historySums?: boolean;
+  /**
+   * Where a devnet keeps its history's whole epochs' sums between loads (devnet-sums.ts): a devnet
+   * loaded again (a restart, a reload after idling) reads them before it answers rather than summing
+   * its history again. None: they are summed again at each load.
+   */
+  historyStore?: HistorySumsStore;
+}
+
+/** A devnet's history's whole epochs' sums, kept under the identity of the history they were summed from. */
+export interface HistorySumsStore {
+  load(): Promise<{ identity: string; sums: Uint8Array } | null>;
+  save(identity: string, sums: Uint8Array): Promise<void>;
 }
 
 /** Where the chain's blocks left an abandoned branch: blocks above `height` belong to branch `n` (0 is the first). */

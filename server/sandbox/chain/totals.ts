@@ -121,7 +121,14 @@ class EpochSums {
   get bytes(): number {
     return this.pages.size * EPOCHS_A_PAGE * STRIDE * 8;
   }
+  /** Every page, with its first epoch. */
+  *all(): Generator<{ first: number; sums: Float64Array }> {
+    for (const [p, sums] of this.pages) yield { first: p * EPOCHS_A_PAGE, sums };
+  }
 }
+
+/** A whole epoch as wholeEpochs() writes it: its number, then its sums but the blocks summed. */
+const RECORD = STRIDE;
 
 /**
  * Block and epoch totals of the segments summed so far. A segment is summed once into its epochs
@@ -134,10 +141,12 @@ export class TotalsIndex {
   private readonly summedSegments = new SegmentBits();
   /** Each epoch's sums, and how many of its blocks are summed: they are whole once that is the epoch's length. */
   private readonly epochs = new EpochSums();
+  /** How many epochs are whole: goes up as they are (what a devnet's history store saves on). */
+  wholeCount = 0;
 
   constructor(
     private readonly segmentLength: number,
-    private readonly blocksPerEpoch: number,
+    readonly blocksPerEpoch: number,
     /** Segments whose blocks' totals are kept (the most recently read), beyond their epochs' sums. */
     private readonly keptSegments: number,
   ) {}
@@ -234,8 +243,10 @@ export class TotalsIndex {
         epoch = e;
         ({ at, sums } = this.epochs.page(e, true)!);
       }
+      // Whole already (installed from a store, beside a segment it shares with an epoch that is not): counted once.
+      if (sums[at + BLOCKS_SUMMED] === this.blocksPerEpoch) continue;
       sums[at + TX_COUNT]! += t.counts[i]!;
-      sums[at + BLOCKS_SUMMED]! += 1;
+      if ((sums[at + BLOCKS_SUMMED]! += 1) === this.blocksPerEpoch) this.wholeCount++;
       // Each total of a block is an exact integer below 2^53; the low part stays below 2^32 + 2^53.
       let low = sums[at + OUTPUT_LOW]! + t.money[2 * i]!;
       let carry = Math.floor(low / TWO_32);
@@ -255,6 +266,55 @@ export class TotalsIndex {
     const { at, sums } = page;
     const whole = (high: number, low: number): bigint => BigInt(high) * BigInt(TWO_32) + BigInt(low);
     return { txCount: sums[at + TX_COUNT]!, output: whole(sums[at + OUTPUT_HIGH]!, sums[at + OUTPUT_LOW]!), fees: whole(sums[at + FEES_HIGH]!, sums[at + FEES_LOW]!) };
+  }
+
+  /** The whole epochs' sums, each its number and its five sums (float64): what a devnet's history store keeps. */
+  wholeEpochs(): Uint8Array {
+    const out = new Float64Array(this.wholeCount * RECORD);
+    let n = 0;
+    for (const { first, sums } of this.epochs.all()) {
+      for (let at = 0; at < sums.length && n < out.length; at += STRIDE) {
+        if (sums[at + BLOCKS_SUMMED] !== this.blocksPerEpoch) continue;
+        out[n] = first + at / STRIDE;
+        out.set(sums.subarray(at, at + BLOCKS_SUMMED), n + 1);
+        n += RECORD;
+      }
+    }
+    return new Uint8Array(out.buffer, 0, n * 8);
+  }
+
+  /**
+   * Whole epochs' sums as wholeEpochs() wrote them, each installed unless a block of it is summed
+   * already; then every segment whose epochs are all whole is summed. Epochs beyond `lastEpoch` are
+   * left out. Malformed bytes install nothing.
+   */
+  installWholeEpochs(bytes: Uint8Array, lastEpoch: number): void {
+    if (bytes.byteLength % (RECORD * 8) !== 0) return;
+    const records = new Float64Array(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength));
+    const installed: number[] = [];
+    for (let n = 0; n < records.length; n += RECORD) {
+      const e = records[n]!;
+      if (!Number.isSafeInteger(e) || e < 0 || e > lastEpoch) continue;
+      const { at, sums } = this.epochs.page(e, true)!;
+      if (sums[at + BLOCKS_SUMMED] !== 0) continue;
+      sums.set(records.subarray(n + 1, n + RECORD), at);
+      sums[at + BLOCKS_SUMMED] = this.blocksPerEpoch;
+      this.wholeCount++;
+      installed.push(e);
+    }
+    const whole = (e: number): boolean => {
+      const page = this.epochs.page(e, false);
+      return page !== null && page.sums[page.at + BLOCKS_SUMMED] === this.blocksPerEpoch;
+    };
+    const L = this.segmentLength;
+    const epochOf = (height: number): number => Math.floor(height / this.blocksPerEpoch);
+    const allWhole = (s: number): boolean => {
+      for (let e = epochOf(s * L); e <= epochOf((s + 1) * L - 1); e++) if (!whole(e)) return false;
+      return true;
+    };
+    for (const e of installed) {
+      for (let s = Math.floor((e * this.blocksPerEpoch) / L); s <= Math.floor(((e + 1) * this.blocksPerEpoch - 1) / L); s++) if (allWhole(s)) this.summedSegments.add(s);
+    }
   }
 
   /** Bytes held: what a chain's lists' index costs. */
