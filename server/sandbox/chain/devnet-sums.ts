@@ -224,7 +224,6 @@ class DevnetSums {
     if (!this.worker) {
       if (m.t !== 'job') return;
       this.worker = new Worker(WORKER_URL, { resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB } });
-      this.worker.unref();
       this.worker.on('message', (r: FromDevnetSumsWorker) => {
         const w = this.watches.get(r.id)?.deref();
         if (!w) return this.forget(r.id);
@@ -237,6 +236,8 @@ class DevnetSums {
       };
       this.worker.on('error', failed);
       this.worker.on('exit', failed);
+      // Unreferenced after its listeners: a 'message' listener added later would hold the process again.
+      this.worker.unref();
     }
     this.worker.postMessage(m);
   }

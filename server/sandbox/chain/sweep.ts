@@ -81,11 +81,12 @@ export class SweepClient {
         }),
     });
     this.worker = new Worker(SWEEP_WORKER, { workerData: { ...data, assist: shared } satisfies SweepWorkerData, resourceLimits: { maxOldGenerationSizeMb: SWEEP_HEAP_MB } });
-    this.worker.unref();
     this.worker.on('message', (m: FromSweepWorker) => this.receive(m));
     // A worker that fails leaves the chain as it was without one: every answer is computed here.
     this.worker.on('error', () => this.failed());
     this.worker.on('exit', () => this.failed());
+    // Unreferenced after its listeners: a 'message' listener added later would hold the process again.
+    this.worker.unref();
     queue.push(this);
     if (!active) handOn();
   }

@@ -8,7 +8,9 @@
 // thread from the start: a cold chain's deep pages cost the server thread little beside it, and any
 // background transaction is found by hash through its index, again after a restart from its chunks,
 // and it runs at the lowest priority, so it never keeps the server's thread off a core.
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -350,6 +352,16 @@ describe('a shared chain\'s sweep worker', () => {
     } finally {
       await Promise.all(clients.map((c) => c.close()));
     }
+  }, 120_000);
+
+  it('never holds the process: one that leaves a sweep worker and the devnet sums worker at work exits', () => {
+    const script = fileURLToPath(new URL('../../../../fixtures/chain/workers-left.ts', import.meta.url));
+    const t0 = Date.now();
+    const run = spawnSync(process.execPath, ['--import', 'tsx', script], { encoding: 'utf8', timeout: 90_000 });
+    expect(run.stderr).toBe('');
+    expect(run.signal, `still running after ${Date.now() - t0} ms`).toBeNull();
+    expect(run.status).toBe(0);
+    expect(run.stdout).toBe('left');
   }, 120_000);
 
   it.skipIf(!existsSync('/proc/thread-self'))('sweeps at the lowest priority, the server\'s thread keeping its own', async () => {
