@@ -69,7 +69,7 @@ export interface ChainContext {
    */
   readonly stakeAt: (height: number) => StakeView;
   /** Totals of a block's live transactions. */
-  readonly liveSums: (height: number) => { count: number; size: number; output: bigint; fees: bigint };
+  readonly liveSums: (height: number) => Readonly<{ count: number; size: number; output: bigint; fees: bigint }>;
   /** A block reference (height, decimal text or hash) as a height up to the tip, else null. */
   readonly resolveHeight: (ref: string | number, tip: number) => number | null;
   /** A background transaction by hash, up to the tip, else null. */

@@ -41,6 +41,8 @@ export function epochPaths(ctx: ChainContext, pools: PoolModel): EpochQueries {
       const sums = { ...indexed };
       for (let h = first; h <= last; h++) {
         const live = liveSums(h);
+        // Most blocks hold none: no sum of big integers made for them.
+        if (live.count === 0) continue;
         sums.txCount += live.count;
         sums.output += live.output;
         sums.fees += live.fees;
