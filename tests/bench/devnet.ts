@@ -31,7 +31,8 @@ import express from 'express';
 import { SERVER_NODE_FLAGS } from '../../server/node-flags';
 import { closeOwnConnection, createDb, migrateLatest, ownConnection, type Db } from '../../server/db/index';
 import { createLogger } from '../../server/logger';
-import { createSandboxChain, memoryLedgerStore, newDevnetState, sandboxRouter, type HistorySumsStore, type SandboxChain } from '../../server/sandbox/chain/index';
+import { createSandboxChain, sandboxRouter, type HistorySumsStore, type SandboxChain } from '../../server/sandbox/chain/index';
+import { agedDevnet } from '../fixtures/chain/aged-devnet';
 import { sliced } from '../../server/sandbox/chain/budget';
 import { dbHistorySumsStore } from '../../server/sandbox/store';
 import { threadCpuMs } from '../unit/server/sandbox/chain/walk/busy';
@@ -339,21 +340,9 @@ async function main() {
  * summed in the page's slices). Target ≤ 50 ms, a page's.
  */
 async function reloadedHistory(db: Db, devnetId: number): Promise<void> {
-  const start = Date.UTC(2026, 10, 1);
-  const state = newDevnetState({ now: start, seed: 'bench-history' });
-  const g = state.genesis;
   const made: SandboxChain[] = [];
   const load = async (historyStore?: HistorySumsStore): Promise<SandboxChain> => {
-    const chain = createSandboxChain({
-      network: 'preview',
-      seed: state.seed,
-      genesisTime: state.genesisTime,
-      blockIntervalMs: g.blockIntervalMs,
-      now: () => start + 86_400_000,
-      store: memoryLedgerStore(),
-      ...(historyStore ? { historyStore } : {}),
-      devnet: { id: `bench-history-${made.length}`, networkMagic: 42, slotLengthMs: g.slotLengthMs, epochLength: g.epochLength, securityParam: g.securityParam, forks: [] },
-    });
+    const chain = agedDevnet({ id: `bench-history-${made.length}`, seed: 'bench-history', age: 86_400_000, ...(historyStore ? { historyStore } : {}) });
     made.push(chain);
     await chain.ready();
     return chain;

@@ -5,7 +5,8 @@
 // whole epochs' sums in its store, and loaded again it reads them before it answers, unless its
 // history has changed since (a rollback's fork).
 import { afterAll, describe, expect, it } from 'vitest';
-import { createSandboxChain, memoryLedgerStore, newDevnetState, type HistorySumsStore, type SandboxChain } from '../../../../../server/sandbox/chain/index';
+import type { HistorySumsStore, SandboxChain } from '../../../../../server/sandbox/chain/index';
+import { agedDevnet } from '../../../../fixtures/chain/aged-devnet';
 import { segmentSumsOf } from '../../../../../server/sandbox/chain/chain';
 import { sliced } from '../../../../../server/sandbox/chain/budget';
 import { devnetSumsStats, HISTORY_MIN_SEGMENTS } from '../../../../../server/sandbox/chain/devnet-sums';
@@ -17,20 +18,7 @@ afterAll(() => Promise.all(chains.map((c) => c.close())));
 
 /** A devnet of the default genesis `age` old (a block a second), as its runtime builds it, with `forks` (and where its history's sums are kept). */
 function devnet(age: number, forks: Array<{ height: number; n: number }> = [], historySums = true, historyStore?: HistorySumsStore): SandboxChain {
-  const start = Date.UTC(2026, 10, 1);
-  const state = newDevnetState({ now: start, seed: 'devnet-history' });
-  const g = state.genesis;
-  const chain = createSandboxChain({
-    network: 'preview',
-    seed: state.seed,
-    genesisTime: state.genesisTime,
-    blockIntervalMs: g.blockIntervalMs,
-    now: () => start + age,
-    store: memoryLedgerStore(),
-    historySums,
-    ...(historyStore ? { historyStore } : {}),
-    devnet: { id: `history-${chains.length}`, networkMagic: 42, slotLengthMs: g.slotLengthMs, epochLength: g.epochLength, securityParam: g.securityParam, forks },
-  });
+  const chain = agedDevnet({ id: `history-${chains.length}`, seed: 'devnet-history', age, forks, historySums, ...(historyStore ? { historyStore } : {}) });
   chains.push(chain);
   return chain;
 }
