@@ -705,7 +705,8 @@ function listsAhead(chain: Omit<SandboxChain, 'prepare' | 'close'>, tipHeight: (
     started: (): Promise<void> => {
       if (!sweep?.alive) return Promise.resolve();
       let timer: NodeJS.Timeout | undefined;
-      const late = new Promise<void>((resolve) => (timer = setTimeout(resolve, READY_WAIT_MS)).unref());
+      // Referenced: the worker is not, and a process that waits for it (a gateway before it listens) stays up meanwhile.
+      const late = new Promise<void>((resolve) => (timer = setTimeout(resolve, READY_WAIT_MS)));
       return Promise.race([sweep.ready(), late]).finally(() => clearTimeout(timer));
     },
     /** Tells the sweep worker the tip; `wait`: resolves once it has swept every segment the tip closed. */

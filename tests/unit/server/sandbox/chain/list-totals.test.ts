@@ -354,7 +354,7 @@ describe('a shared chain\'s sweep worker', () => {
     }
   }, 120_000);
 
-  it('never holds the process: one that leaves a sweep worker and the devnet sums worker at work exits', () => {
+  it('never holds the process, which stays up while it waits for its sweep worker to be ready and exits when it leaves both workers at work', () => {
     const script = fileURLToPath(new URL('../../../../fixtures/chain/workers-left.ts', import.meta.url));
     const t0 = Date.now();
     const run = spawnSync(process.execPath, ['--import', 'tsx', script], { encoding: 'utf8', timeout: 90_000 });
