@@ -187,7 +187,6 @@ export class Meter {
         ? { engine: 'pg', flushMs: this.flushMs, connection: this.db.client.config.connection as string | Record<string, unknown> }
         : { engine: 'sqlite', flushMs: this.flushMs, file: sqliteFileOf(this.db)! };
     const worker = new Worker(METERING_WORKER, { workerData });
-    worker.unref();
     worker.on('message', (m: ToMain) => {
       if (m.t === 'closed') {
         this.closed?.();
@@ -215,6 +214,8 @@ export class Meter {
       for (const done of this.flushes.values()) done(false, 0);
       this.flushes.clear();
     });
+    // After the listeners: a 'message' listener added later would reference the worker again.
+    worker.unref();
     this.worker = worker;
     return worker;
   }
