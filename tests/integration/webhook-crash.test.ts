@@ -57,6 +57,15 @@ describe('a crash while delivering', () => {
     receiver.state.respond = () => 'hang';
     await receiver.waitFor((r) => r.length > before, 30_000);
     const heldId = receiver.received[before]!.body?.id as string;
+    // A block's events are sent as soon as its write holds the cursor, before it commits: kill once the
+    // held one is committed, claimed and not answered, so the crash surely cuts a delivery off.
+    await vi.waitFor(
+      async () => {
+        const held = await db('webhook_events').where({ id: heldId }).first('status', 'claimed_until');
+        expect(held?.status === 'pending' && held.claimed_until !== null, JSON.stringify(held)).toBe(true);
+      },
+      { timeout: 30_000, interval: 20 },
+    );
     await stopServerProcess(first, 'SIGKILL');
     receiver.state.respond = () => 200;
     const atCrash = await db('webhook_events').where({ webhook_id: webhookId }).select('id', 'block_height', 'status', 'claimed_until');
