@@ -87,8 +87,8 @@ export function historyIdentity(history: DevnetHistory, segmentLength: number, p
 
 let shared: DevnetSums | null = null;
 
-/** Jobs given the worker, segments whose sums it sent and a devnet installed, and saves to devnets' stores, in this process (what a test reads). */
-const stats = { jobs: 0, installed: 0, saves: 0 };
+/** Jobs given the worker, and segments whose sums it sent and a devnet installed, in this process (what a test reads). */
+const stats = { jobs: 0, installed: 0 };
 export const devnetSumsStats = (): Readonly<typeof stats> => ({ ...stats });
 
 /** Watches a devnet's history: the sums kept are installed, and the process's worker sums the rest once it is long enough. */
@@ -147,7 +147,6 @@ class Watch {
         () => undefined,
       )
       .finally(() => (this.saving = false));
-    stats.saves++;
   }
 
   /** Tells the worker the tip, with a job once the history not summed is long enough, and saves what is newly whole. */
