@@ -183,13 +183,21 @@ interface Payment {
   datum?: string;
 }
 
+/**
+ * A transaction decided, before it is built. One shape for every kind (none is optional): `build`
+ * reads each of them for every transaction, and a property read of many shapes costs V8 a lookup.
+ */
 interface TxPlan {
   sender: number;
   payments: Payment[];
-  withdrawal?: number;
-  delegation?: { pool: number; register: boolean };
-  scriptSpend?: boolean;
-  changeAddress?: number;
+  /** The reward withdrawn, or 0. */
+  withdrawal: number;
+  /** The pool delegated to, or −1 for no delegation; `register`: the stake key is registered first. */
+  pool: number;
+  register: boolean;
+  scriptSpend: boolean;
+  /** The change's address when the plan names it, else −1 (drawn among the sender's when built). */
+  changeAddress: number;
 }
 
 function addAssets(into: Map<string, number>, assets: ReadonlyArray<[string, number]>, sign = 1): void {
@@ -554,6 +562,7 @@ class SegmentSimulator {
   private planned: Payment[] = [];
   private readonly paymentPool: Payment[] = [];
   /** The bound's parts of the transaction being built (txSizeBound keeps none). */
+  private readonly txPlan: TxPlan = { sender: 0, payments: [], withdrawal: 0, pool: -1, register: false, scriptSpend: false, changeAddress: -1 };
   private readonly parts: SizeParts = { inputs: 0, tokens: 0, registrations: 0, delegations: 0, withdrawals: 0, redeemers: 0, witnesses: 0, validFrom: false, validTo: false };
 
   /**
@@ -740,6 +749,22 @@ class SegmentSimulator {
     return p;
   }
 
+  /**
+   * The plan decided, its fields as TxPlan has them: the one object every plan of this simulation
+   * is (build reads it before the next is made).
+   */
+  private decided(sender: number, withdrawal = 0, pool = -1, register = false, scriptSpend = false, changeAddress = -1): TxPlan {
+    const plan = this.txPlan;
+    plan.sender = sender;
+    plan.payments = this.planned;
+    plan.withdrawal = withdrawal;
+    plan.pool = pool;
+    plan.register = register;
+    plan.scriptSpend = scriptSpend;
+    plan.changeAddress = changeAddress;
+    return plan;
+  }
+
   private plan(kind: string, rng: Rng): TxPlan | null {
     const world = this.world;
     const groups = this.groups;
@@ -757,7 +782,7 @@ class SegmentSimulator {
           payments[0]!.assets = [[unit, Math.max(1, Math.floor(held * rng.float()))]];
           payments[0]!.lovelace = Math.max(payments[0]!.lovelace, 1_500_000);
         }
-        return { sender, payments };
+        return this.decided(sender);
       }
       case 'asset': {
         // Among the key wallets that hold tokens.
@@ -768,13 +793,13 @@ class SegmentSimulator {
         for (const [unit, qty] of rng.shuffled(held).slice(0, n)) {
           this.payment(this.recipientAddress(rng), rng.int(1_150_000, 2_000_000), [[unit, qty === 1 ? 1 : Math.max(1, Math.floor(qty * rng.logUniform(0.001, 0.9)))]]);
         }
-        return { sender, payments };
+        return this.decided(sender);
       }
       case 'delegation': {
         const sender = this.sender(rng, groups.stake, 5 * ADA);
         if (sender === null) return null;
         // A world stake key stays with its home pool, whose stake it is part of (stake.ts): it re-delegates to it.
-        return { sender, payments, delegation: { pool: homePoolIndex(sender, world.pools.length), register: rng.chance(0.25) } };
+        return this.decided(sender, 0, homePoolIndex(sender, world.pools.length), rng.chance(0.25));
       }
       case 'batch': {
         const sender = this.sender(rng, groups.key, 2_000 * ADA);
@@ -783,20 +808,20 @@ class SegmentSimulator {
         const n = rng.int(8, 40);
         const span = Math.log(balance / (2 * n) / (2 * ADA));
         for (let i = 0; i < n; i++) this.payment(this.recipientAddress(rng), Math.max(ADA, Math.floor(rng.logUniformSpan(2 * ADA, span))), NO_ASSETS);
-        return { sender, payments };
+        return this.decided(sender);
       }
       case 'consolidation': {
         // Three outputs or more gathered into one at an address of the wallet's.
         const sender = this.sender(rng, groups.key, 3 * ADA, 'inputs');
         if (sender === null) return null;
-        return { sender, payments, changeAddress: rng.pick(world.wallets[sender]!.addresses) };
+        return this.decided(sender, 0, -1, false, false, rng.pick(world.wallets[sender]!.addresses));
       }
       case 'script': {
         if (rng.chance(0.5)) {
           const sender = this.sender(rng, groups.script, 3 * ADA);
           if (sender !== null) {
             this.payment(this.recipientAddress(rng), this.amountFrom(rng, this.wallets[sender]!.lovelace, SHARE_SPANS.half), NO_ASSETS);
-            return { sender, payments, scriptSpend: true };
+            return this.decided(sender, 0, -1, false, true);
           }
         }
         const sender = this.sender(rng, groups.key, 5 * ADA);
@@ -811,13 +836,13 @@ class SegmentSimulator {
           locked.dataHash = this.whole ? toHex(blake2b256(fromHex(datum)!)) : INLINE_DATUM_PLACE;
           locked.datum = datum;
         }
-        return { sender, payments };
+        return this.decided(sender);
       }
       case 'withdrawal': {
         const sender = this.sender(rng, groups.stake, 2 * ADA);
         if (sender === null) return null;
         this.payment(this.recipientAddress(rng), this.amountFrom(rng, this.wallets[sender]!.lovelace, SHARE_SPANS.threeTenths), NO_ASSETS);
-        return { sender, payments, withdrawal: Math.round(rng.logUniform(1, 400) * ADA) };
+        return this.decided(sender, Math.round(rng.logUniform(1, 400) * ADA));
       }
       case 'self': {
         const sender = this.sender(rng, groups.stakeSeveral, 10 * ADA);
@@ -826,7 +851,7 @@ class SegmentSimulator {
         const targets = rng.shuffled(own).slice(0, Math.min(own.length, rng.int(2, 3)));
         const balance = this.wallets[sender]!.lovelace;
         for (const address of targets) this.payment(address, this.amountFrom(rng, balance, SHARE_SPANS.quarter), NO_ASSETS);
-        return { sender, payments };
+        return this.decided(sender);
       }
       default:
         return null;
@@ -863,20 +888,21 @@ class SegmentSimulator {
       tokens += changeKinds;
     }
 
-    const withdrawal = plan.withdrawal ?? 0;
-    const deposit = plan.delegation?.register ? STAKE_KEY_DEPOSIT : 0;
+    const withdrawal = plan.withdrawal;
+    const delegates = plan.pool >= 0;
+    const deposit = plan.register ? STAKE_KEY_DEPOSIT : 0;
     const scriptExtra = plan.scriptSpend ? rng.int(150_000, 600_000) : 0;
-    const witnesses = 1 + (withdrawal > 0 || plan.delegation ? 1 : 0);
+    const witnesses = 1 + (withdrawal > 0 || delegates ? 1 : 0);
     const redeemers = plan.scriptSpend ? state.count : 0;
     const invalidBefore = rng.chance(0.1) ? Math.max(0, slot - rng.int(60, 600)) : null;
     const invalidHereafter = rng.chance(0.92) ? slot + rng.int(1800, 10_800) : null;
-    const changeAddress = plan.changeAddress ?? rng.pick(world.wallets[plan.sender]!.addresses);
+    const changeAddress = plan.changeAddress >= 0 ? plan.changeAddress : rng.pick(world.wallets[plan.sender]!.addresses);
 
     const parts = this.parts;
     parts.inputs = state.count;
     parts.tokens = tokens;
-    parts.registrations = plan.delegation?.register ? 1 : 0;
-    parts.delegations = plan.delegation ? 1 : 0;
+    parts.registrations = plan.register ? 1 : 0;
+    parts.delegations = delegates ? 1 : 0;
     parts.withdrawals = withdrawal > 0 ? 1 : 0;
     parts.redeemers = redeemers;
     parts.witnesses = witnesses;
@@ -930,8 +956,8 @@ class SegmentSimulator {
       size: 0,
       witnesses,
       withdrawals: withdrawal > 0 ? [{ wallet: plan.sender, amount: withdrawal }] : [],
-      delegations: plan.delegation ? [{ wallet: plan.sender, pool: plan.delegation.pool }] : [],
-      stakeRegistrations: plan.delegation?.register ? 1 : 0,
+      delegations: delegates ? [{ wallet: plan.sender, pool: plan.pool }] : [],
+      stakeRegistrations: plan.register ? 1 : 0,
       poolUpdates: 0,
       mints: 0,
       redeemers,
@@ -964,8 +990,8 @@ class SegmentSimulator {
     const field = this.groups.addressField;
     const { payments } = plan;
     const inputs = state.count;
-    const certs = plan.delegation ? (plan.delegation.register ? 2 : 1) : 0;
-    const withdrawal = plan.withdrawal ?? 0;
+    const certs = plan.pool >= 0 ? (plan.register ? 2 : 1) : 0;
+    const withdrawal = plan.withdrawal;
     const redeemers = plan.scriptSpend ? inputs : 0;
     const fields = 3 + (invalidHereafter !== null ? 1 : 0) + (certs > 0 ? 1 : 0) + (withdrawal > 0 ? 1 : 0) + (invalidBefore !== null ? 1 : 0) + (redeemers > 0 ? 1 : 0);
     let body = headBytes(fields);
