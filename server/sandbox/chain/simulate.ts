@@ -333,21 +333,25 @@ const FEE_OF_FINAL_WIDTH = 0x10000;
 
 /**
  * Measures the transaction and sets its size, its fee (the size fee of its real size plus its
- * script fee), what balances the fee (`settle`: the distribution's withdrawal) and then its hash,
- * the body encoded once. The fee's own encoding does not change the size (fees are 5-byte
- * integers), so this settles in a step or two.
+ * script fee) balanced by its first withdrawal (a distribution's: the faucet's rewards), and then its
+ * hash, the body encoded once. The fee's own encoding does not change the size (fees are 5-byte
+ * integers), so this settles in a step or two; a step whose fee and withdrawal keep the widths of
+ * their encodings keeps the size measured, so it is not measured again.
  */
-export function finishTx(encoder: TxEncoder, tx: SimTx, settle: (delta: number) => void, freeOfFee = false): void {
+export function finishTx(encoder: TxEncoder, tx: SimTx, freeOfFee = false): void {
+  let size = encoder.size(tx);
   for (let guard = 0; ; guard++) {
-    const size = encoder.size(tx);
     const fee = freeOfFee ? 0 : minFee(size) + tx.scriptFee;
     if (fee === tx.fee || guard > 8) {
       tx.size = size;
       tx.hash = encoder.hash(tx);
       return;
     }
-    settle(fee - tx.fee);
+    const withdrawal = tx.withdrawals[0]!;
+    const widths = headBytes(fee) === headBytes(tx.fee) && headBytes(withdrawal.amount + fee - tx.fee) === headBytes(withdrawal.amount);
+    withdrawal.amount += fee - tx.fee;
     tx.fee = fee;
+    if (!widths) size = encoder.size(tx);
   }
 }
 
@@ -407,7 +411,7 @@ export function distributionTx(ctx: SimContext, s: number, rng: Rng): SimTx {
     delegations: [], stakeRegistrations: 0, poolUpdates: s === 0 ? world.pools.length : 0, mints, redeemers: 0, invalidBefore: null,
     invalidHereafter: s === 0 ? null : ctx.slotOf(height) + 7200,
   };
-  finishTx(ctx.encoder, tx, (delta) => (withdrawals[0]!.amount += delta), s === 0);
+  finishTx(ctx.encoder, tx, s === 0);
   return tx;
 }
 
