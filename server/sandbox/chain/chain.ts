@@ -529,7 +529,7 @@ export function createSandboxChain(options: SandboxChainOptions): SandboxChain {
       await sweep?.close();
     },
   };
-  sweepSources.set(made, sweepSource(startSegment, totalsOnly, (made) => forkedSegment(made, branches, segmentLength)));
+  sweepSources.set(made, sweepSource(startSegment, totalsOnly, (made) => forkedSegment(made, branches, segmentLength), (s) => simContext.distributionHash(s)));
   return made;
 }
 
@@ -550,8 +550,9 @@ function sweepClientOf(
         totals.addTotals(t.index, t, false);
         simContext.knowDistribution(t.index, t.distribution);
       },
-      // A segment's epochs' sums, sent before its sweep.
+      // A segment's epochs' sums, and its distribution's hash, sent before its sweep.
       sums: (t) => totals.addEpochSums(t.index, t),
+      distribution: (segment, hash) => simContext.knowDistribution(segment, hash),
     },
   );
 }
@@ -620,11 +621,13 @@ function addressHistoryOf(segment: (index: number) => Segment, addressWindowBloc
 interface SweepSource {
   whole: (index: number) => Segment;
   sums: (index: number, sizes?: boolean) => SegmentSums;
+  distribution: (index: number) => string;
 }
 const sweepSources = new WeakMap<SandboxChain, SweepSource>();
 
-function sweepSource(start: (index: number) => SegmentRun, totalsOnly: TotalsOnly, forked: (made: Segment) => Segment): SweepSource {
+function sweepSource(start: (index: number) => SegmentRun, totalsOnly: TotalsOnly, forked: (made: Segment) => Segment, distribution: (index: number) => string): SweepSource {
   return {
+    distribution,
     whole: (index) => {
       const run = start(index);
       while (!run.step());
@@ -637,6 +640,11 @@ function sweepSource(start: (index: number) => SegmentRun, totalsOnly: TotalsOnl
 /** Segment `index` of the chain simulated whole, its transactions hashed, nothing of it kept (the sweep worker's). */
 export function sweptSegmentOf(chain: SandboxChain, index: number): Segment {
   return sweepSources.get(chain)!.whole(index);
+}
+
+/** The hash of segment `index`'s distribution (its first transaction), made from its parent's and kept as the chain keeps them. */
+export function distributionHashOf(chain: SandboxChain, index: number): string {
+  return sweepSources.get(chain)!.distribution(index);
 }
 
 /** Each block's totals of segment `index` from its decisions alone (segmentSums, with `sizes` measured): what an epoch's sums and a page of blocks read. */

@@ -47,6 +47,8 @@ export type FromSweepWorker =
   | { t: 'segments'; segments: SegmentTotalsMessage[] }
   /** Segments' epochs' sums, made before the sweep reaches them. */
   | { t: 'sums'; sums: SegmentSumsMessage[] }
+  /** Segments' distributions' hashes (what nut.link's oracle records list), made with their sums before the sweep reaches them. */
+  | { t: 'distributions'; segments: number[]; hashes: string[] }
   /** A find's answer: places (height × 128 + index); `complete`: every segment closed by the last tip told is swept. */
   | { t: 'found'; id: number; places: number[]; complete: boolean }
   /** Every segment closed by `tip` is swept. */

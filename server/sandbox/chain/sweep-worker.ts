@@ -11,7 +11,7 @@ import './lowest-priority';
 import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { parentPort, workerData } from 'node:worker_threads';
-import { createSandboxChain, segmentSumsOf, sweptSegmentOf } from './chain';
+import { createSandboxChain, distributionHashOf, segmentSumsOf, sweptSegmentOf } from './chain';
 import type { Segment } from './simulate';
 import { keyOfHash, SweepStore, TX_INDEX_BITS, type SweptSegment } from './sweep-store';
 import type { FromSweepWorker, SegmentSumsMessage, SegmentTotalsMessage, SweepWorkerData, ToSweepWorker } from './sweep-protocol';
@@ -101,11 +101,15 @@ let toldSwept = -1;
 /**
  * Before it sweeps, the worker sums every closed segment not in its chunks from its decisions alone
  * (segmentSums: about a millisecond each, where the sweep takes some 7), the newest first, and sends
- * the epochs' sums: a page of epochs reads them within a minute or so of a first start rather than
- * once the sweep has reached it. A segment the tip closes is summed, then swept.
+ * the epochs' sums and the segment's distribution's hash (made from its parent's: nut.link's oracle
+ * records list one a segment): a page of epochs or of those records reads them within a minute or
+ * so of a first start rather than once the sweep has reached it. A segment the tip closes is summed,
+ * then swept.
  */
 const sumsSent = new SegmentBits();
-const nextToSum = newestFirst(L, (s) => store.has(s) || sumsSent.has(s));
+/** The segments whose distribution's hash was sent with their sums (a page's segments summed by assist() are sent without). */
+const hashesSent = new SegmentBits();
+const nextToSum = newestFirst(L, (s) => store.has(s) || hashesSent.has(s));
 
 /** What this worker does on its own: the server's thread lets one chain's work at a time, every chain's sums before any sweep. */
 let background: 'off' | 'sums' | 'all' = 'off';
@@ -150,15 +154,23 @@ function work(): void {
   schedule();
 }
 
-/** Segments summed and not yet sent, and how many go in one message (some 30 ms of summing). */
+/** Segments summed and not yet sent, their distributions' hashes, and how many go in one message (some 30 ms of summing). */
 const sums32: SegmentSumsMessage[] = [];
+let hashes32: { segments: number[]; hashes: string[] } = { segments: [], hashes: [] };
 const SUMS_BATCH = 32;
 let toldSummed = -1;
 /** A segment's epochs' sums made, to be sent with the batch. */
 function sumOne(index: number): void {
-  sums32.push({ index, ...sumColumns(segmentSumsOf(chain, index)) });
-  sumsSent.add(index);
-  if (sums32.length >= SUMS_BATCH) flushSums();
+  if (!sumsSent.has(index)) {
+    sums32.push({ index, ...sumColumns(segmentSumsOf(chain, index)) });
+    sumsSent.add(index);
+    // A page waiting for its segments goes first (the hash may make a few of its parents' distributions too).
+    if (ready) assist();
+  }
+  hashes32.segments.push(index);
+  hashes32.hashes.push(distributionHashOf(chain, index));
+  hashesSent.add(index);
+  if (hashes32.segments.length >= SUMS_BATCH) flushSums();
 }
 
 /**
@@ -182,6 +194,10 @@ function flushSums(): void {
   if (sums32.length > 0) {
     const sums = sums32.splice(0);
     send({ t: 'sums', sums }, sums.flatMap((m) => [m.counts.buffer, m.money.buffer] as ArrayBuffer[]));
+  }
+  if (hashes32.segments.length > 0) {
+    send({ t: 'distributions', segments: hashes32.segments, hashes: hashes32.hashes });
+    hashes32 = { segments: [], hashes: [] };
   }
 }
 

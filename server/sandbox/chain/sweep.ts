@@ -63,6 +63,8 @@ export class SweepClient {
       segment: (segment: SegmentTotalsMessage) => void;
       /** A segment's epochs' sums. */
       sums: (sums: SegmentSumsMessage) => void;
+      /** A segment's distribution's hash. */
+      distribution?: (segment: number, hash: string) => void;
     },
   ) {
     // Its heap is bounded: what it keeps is small (every 512th key of each chunk, the chunks not yet
@@ -140,6 +142,9 @@ export class SweepClient {
         for (const s of m.sums) this.install.sums(s);
         this.assist.progressed();
         this.arrived();
+        return;
+      case 'distributions':
+        m.segments.forEach((segment, i) => this.install.distribution?.(segment, m.hashes[i]!));
         return;
       case 'summed':
         // Its history summed: it keeps summing what its tip closes, and the next chain's sums (or the first sweep) begin.

@@ -606,14 +606,42 @@ export interface BackgroundOptions extends TxCborOptions {
 /** Distribution hashes kept: a few hundred kilobytes, and any one costs log₂(segment) distributions to remake. */
 const DISTRIBUTIONS_KEPT = 1 << 15;
 
+/** Segments a page of SentHashes holds: 128 KB of hashes. */
+const HASHES_A_PAGE = 4096;
+
+/**
+ * The distribution hashes a shared chain's sweep worker sent (with its sums and its swept segments),
+ * 32 bytes a segment, kept for good: some 1.7 MB for two years of 20-second blocks, where a bounded
+ * map would drop the newest (sent first) as the older ones came. In pages, made as their segments come.
+ */
+export class SentHashes {
+  private readonly pages = new Map<number, { bytes: Uint8Array; known: Uint8Array }>();
+  set(segment: number, hash: string): void {
+    const p = Math.floor(segment / HASHES_A_PAGE);
+    let page = this.pages.get(p);
+    if (!page) this.pages.set(p, (page = { bytes: new Uint8Array(HASHES_A_PAGE * 32), known: new Uint8Array(HASHES_A_PAGE / 8) }));
+    const i = segment - p * HASHES_A_PAGE;
+    Buffer.from(page.bytes.buffer, i * 32, 32).write(hash, 'hex');
+    page.known[i >> 3]! |= 1 << (i & 7);
+  }
+  get(segment: number): string | undefined {
+    const p = Math.floor(segment / HASHES_A_PAGE);
+    const page = this.pages.get(p);
+    const i = segment - p * HASHES_A_PAGE;
+    if (!page || (page.known[i >> 3]! & (1 << (i & 7))) === 0) return undefined;
+    return Buffer.from(page.bytes.buffer, i * 32, 32).toString('hex');
+  }
+}
+
 /**
  * What simulating segments needs: the encoder and the distributions' hashes, each computed from its
- * parent's (reserveParent) and kept.
+ * parent's (reserveParent) and kept, or known from a sweep worker (knowDistribution) and kept for good.
  */
 export function backgroundContext(o: BackgroundOptions): SimContext & { cbor: TxCbor; knowDistribution: (segment: number, hash: string) => void } {
   const cbor = new TxCbor(o);
   const keyOf = o.keyOf ?? ((): Uint8Array => o.key);
   const hashes = new Map<number, string>();
+  const sent = new SentHashes();
   const context: SimContext & { cbor: TxCbor; knowDistribution: (segment: number, hash: string) => void } = {
     key: o.key,
     world: o.world,
@@ -622,12 +650,10 @@ export function backgroundContext(o: BackgroundOptions): SimContext & { cbor: Tx
     encoder: cbor,
     cbor,
     knowDistribution(segment, hash) {
-      if (hashes.has(segment)) return;
-      hashes.set(segment, hash);
-      if (hashes.size > DISTRIBUTIONS_KEPT) hashes.delete(hashes.keys().next().value!);
+      sent.set(segment, hash);
     },
     distributionHash(segment) {
-      let hash = hashes.get(segment);
+      let hash = hashes.get(segment) ?? sent.get(segment);
       if (hash === undefined) {
         const key = keyOf(segment);
         const tx = distributionTx({ ...context, key }, segment, distributionRng(key, segment));

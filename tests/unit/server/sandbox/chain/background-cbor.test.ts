@@ -6,6 +6,7 @@
 import CSL from '@emurgo/cardano-serialization-lib-nodejs';
 import { describe, expect, it } from 'vitest';
 import type { Amount, SandboxChain } from '../../../../../server/sandbox/chain/index';
+import { SentHashes } from '../../../../../server/sandbox/chain/tx-cbor';
 import { serve, testChain } from './support';
 
 type Kind = 'payment' | 'registration' | 'delegation' | 'withdrawal' | 'inline datum' | 'datum hash' | 'script spend' | 'mint' | 'metadata' | 'pool retirement';
@@ -185,4 +186,16 @@ describe('background transactions have CBOR', () => {
       }
     }
   }, 120_000);
+});
+
+describe('the distribution hashes a sweep worker sends', () => {
+  it('are kept for every segment, the first sent as the last, however long the history', () => {
+    // More segments than the hashes a chain computes itself keeps (2^15): a shared chain's two years.
+    const sent = new SentHashes();
+    const hashOf = (s: number): string => s.toString(16).padStart(8, '0').repeat(8);
+    for (let s = 40_000; s >= 0; s--) if (s % 7 !== 3) sent.set(s, hashOf(s));
+    for (let s = 0; s <= 40_000; s++) expect(sent.get(s), `segment ${s}`).toBe(s % 7 === 3 ? undefined : hashOf(s));
+    expect(sent.get(40_001)).toBeUndefined();
+    expect(sent.get(1_000_000)).toBeUndefined();
+  });
 });

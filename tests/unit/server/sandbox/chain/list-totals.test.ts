@@ -281,14 +281,16 @@ describe('a shared chain\'s sweep worker', () => {
       }
     });
 
-  it('sends every closed segment\'s epochs\' sums before it sweeps the segment, equal to the segment\'s decisions\' sums', async () => {
+  it('sends every closed segment\'s epochs\' sums and its distribution\'s hash before it sweeps the segment, equal to the segment\'s decisions\' sums and its first transaction\'s hash', async () => {
     const p = plain.params;
-    const events: Array<{ kind: 'sums' | 'swept'; index: number; counts: number[]; money: number[] }> = [];
+    const events: Array<{ kind: 'sums' | 'swept'; index: number; counts: number[]; money: number[]; distribution?: string }> = [];
+    const hashes = new Map<number, { hash: string; beforeSweep: boolean }>();
     const client = new SweepClient(
       { network: p.network, seed: p.seed, genesisTime: p.genesisTime, blockIntervalMs: p.blockIntervalMs, blocksPerEpoch: p.blocksPerEpoch, segmentLength: p.segmentLength, dir: null },
       {
-        segment: (t) => events.push({ kind: 'swept', index: t.index, counts: [...t.counts], money: [...t.money] }),
+        segment: (t) => events.push({ kind: 'swept', index: t.index, counts: [...t.counts], money: [...t.money], distribution: t.distribution }),
         sums: (t) => events.push({ kind: 'sums', index: t.index, counts: [...t.counts], money: [...t.money] }),
+        distribution: (index, hash) => hashes.set(index, { hash, beforeSweep: !events.some((e) => e.kind === 'swept') }),
       },
     );
     try {
@@ -308,6 +310,10 @@ describe('a shared chain\'s sweep worker', () => {
         const swept = events.find((w) => w.kind === 'swept' && w.index === e.index)!;
         expect(swept.counts).toEqual(e.counts);
         expect(swept.money).toEqual(e.money);
+        // With its distribution's hash, what nut.link's oracle records list: the hash of the segment's first transaction made whole.
+        const distribution = sweptSegmentOf(plain, e.index).blocks[0]!.txs[0]!.hash;
+        expect(hashes.get(e.index), `segment ${e.index}`).toEqual({ hash: distribution, beforeSweep: true });
+        expect(swept.distribution).toBe(distribution);
       }
     } finally {
       await client.close();
