@@ -200,16 +200,25 @@ interface TxPlan {
   changeAddress: number;
 }
 
+// Both read their pairs by index: destructured in a loop, each pair's iteration made garbage
+// (a segment's sums run them some hundred times).
 function addAssets(into: Map<string, number>, assets: ReadonlyArray<[string, number]>, sign = 1): void {
-  for (const [unit, qty] of assets) {
-    const next = (into.get(unit) ?? 0) + sign * qty;
+  for (let i = 0; i < assets.length; i++) {
+    const unit = assets[i]![0];
+    const next = (into.get(unit) ?? 0) + sign * assets[i]![1];
     if (next === 0) into.delete(unit);
     else into.set(unit, next);
   }
 }
 
+const byUnit = (a: [string, number], b: [string, number]): number => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0);
+
 function sortedAssets(map: Map<string, number>): Array<[string, number]> {
-  return [...map.entries()].filter(([, q]) => q > 0).sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+  const held: Array<[string, number]> = [];
+  map.forEach((q, unit) => {
+    if (q > 0) held.push([unit, q]);
+  });
+  return held.sort(byUnit);
 }
 
 // Bounds of what tx-cbor.ts writes, part by part, in bytes (its heads at their widest for the
