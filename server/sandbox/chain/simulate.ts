@@ -189,7 +189,9 @@ interface Payment {
  */
 interface TxPlan {
   sender: number;
+  /** Its payments: the first `count` of this list (the simulation's, reused from plan to plan). */
   payments: Payment[];
+  count: number;
   /** The reward withdrawn, or 0. */
   withdrawal: number;
   /** The pool delegated to, or −1 for no delegation; `register`: the stake key is registered first. */
@@ -265,11 +267,14 @@ interface SizeParts {
  * certificates, withdrawals, script data hash, and the witness set (keys, the spent outputs'
  * datums, redeemers), its validity flag and no auxiliary data.
  */
-export function txSizeBound(payments: ReadonlyArray<Payment>, addressBytes: (address: number) => number, p: SizeParts): number {
+export function txSizeBound(payments: ReadonlyArray<Payment>, count: number, addressBytes: (address: number) => number, p: SizeParts): number {
   let size = 1 + 1 + (1 + 3) + p.inputs * INPUT_BOUND + (1 + 3) + OUTPUT_BOUND + 1 + 9;
-  for (const o of payments) size += paymentBound(addressBytes(o.address), o.lovelace) + (o.inlineDatum ? INLINE_DATUM_BOUND : o.dataHash ? DATA_HASH_BOUND : 0);
+  for (let i = 0; i < count; i++) {
+    const o = payments[i]!;
+    size += paymentBound(addressBytes(o.address), o.lovelace) + (o.inlineDatum ? INLINE_DATUM_BOUND : o.dataHash ? DATA_HASH_BOUND : 0);
+  }
   // A value with tokens: [lovelace, {…}] (an array's head and the multi-asset map's).
-  size += p.tokens > 0 ? p.tokens * TOKEN_BOUND + (payments.length + 1) * (1 + 3) : 0;
+  size += p.tokens > 0 ? p.tokens * TOKEN_BOUND + (count + 1) * (1 + 3) : 0;
   if (p.validTo) size += 1 + 9;
   if (p.validFrom) size += 1 + 9;
   const certs = p.registrations + p.delegations;
@@ -568,14 +573,15 @@ class SegmentSimulator {
   private readonly blockSeed: number[];
   private readonly addressBytes: (address: number) => number;
   /**
-   * The payments of the plan being made, and the objects they reuse from one plan to the next (a
-   * build copies what it keeps into the outputs it makes): a batch's tens of payments would be most
-   * of what a segment's summing leaves for the collector.
+   * The payments of the plan being made, the first `planned` of one list kept from plan to plan,
+   * their objects reused too (a build copies what it keeps into the outputs it makes): a list or a
+   * batch's tens of payments a plan were most of what a segment's summing left for the collector,
+   * and emptying a list is a call into V8's runtime.
    */
-  private planned: Payment[] = [];
-  private readonly paymentPool: Payment[] = [];
+  private readonly payments: Payment[] = [];
+  private planned = 0;
+  private readonly txPlan: TxPlan = { sender: 0, payments: this.payments, count: 0, withdrawal: 0, pool: -1, register: false, scriptSpend: false, changeAddress: -1 };
   /** The bound's parts of the transaction being built (txSizeBound keeps none). */
-  private readonly txPlan: TxPlan = { sender: 0, payments: [], withdrawal: 0, pool: -1, register: false, scriptSpend: false, changeAddress: -1 };
   private readonly parts: SizeParts = { inputs: 0, tokens: 0, registrations: 0, delegations: 0, withdrawals: 0, redeemers: 0, witnesses: 0, validFrom: false, validTo: false };
 
   /**
@@ -749,16 +755,15 @@ class SegmentSimulator {
 
   /** A payment of the plan being made (its arguments drawn in their order), in an object reused. */
   private payment(address: number, lovelace: number, assets: Array<[string, number]>): Payment {
-    const payments = this.planned;
-    let p = this.paymentPool[payments.length];
-    if (!p) this.paymentPool.push((p = { address, lovelace, assets, dataHash: null, inlineDatum: null, datum: undefined }));
+    let p = this.payments[this.planned];
+    if (!p) this.payments.push((p = { address, lovelace, assets, dataHash: null, inlineDatum: null, datum: undefined }));
     p.address = address;
     p.lovelace = lovelace;
     p.assets = assets;
     p.dataHash = null;
     p.inlineDatum = null;
     p.datum = undefined;
-    payments.push(p);
+    this.planned++;
     return p;
   }
 
@@ -769,7 +774,7 @@ class SegmentSimulator {
   private decided(sender: number, withdrawal = 0, pool = -1, register = false, scriptSpend = false, changeAddress = -1): TxPlan {
     const plan = this.txPlan;
     plan.sender = sender;
-    plan.payments = this.planned;
+    plan.count = this.planned;
     plan.withdrawal = withdrawal;
     plan.pool = pool;
     plan.register = register;
@@ -781,8 +786,8 @@ class SegmentSimulator {
   private plan(kind: string, rng: Rng): TxPlan | null {
     const world = this.world;
     const groups = this.groups;
-    // A new list a plan (emptying one costs V8 a call into its runtime), its payments' objects reused.
-    const payments: Payment[] = (this.planned = []);
+    const payments = this.payments;
+    this.planned = 0;
     switch (kind) {
       case 'payment': {
         const sender = this.sender(rng, groups.key, 5 * ADA);
@@ -882,7 +887,7 @@ class SegmentSimulator {
     const { height, rng, slot } = open;
     const world = this.world;
     const state = this.wallets[plan.sender]!;
-    const { payments } = plan;
+    const { payments, count } = plan;
     // The change's tokens: what the sender holds less what it pays (taken from its own in place,
     // and given back if the transaction is refused).
     const held = state.tokens;
@@ -891,12 +896,12 @@ class SegmentSimulator {
     let changeKinds = 0;
     let tokens = 0;
     let paid = 0;
-    for (const p of payments) {
-      paid += p.lovelace;
-      tokens += p.assets.length;
+    for (let i = 0; i < count; i++) {
+      paid += payments[i]!.lovelace;
+      tokens += payments[i]!.assets.length;
     }
     if (held.size > 0) {
-      for (const p of payments) this.changeTokens(plan.sender, p.assets, -1);
+      for (let i = 0; i < count; i++) this.changeTokens(plan.sender, payments[i]!.assets, -1);
       changeKinds = held.size;
       tokens += changeKinds;
     }
@@ -921,11 +926,11 @@ class SegmentSimulator {
     parts.witnesses = witnesses;
     parts.validFrom = invalidBefore !== null;
     parts.validTo = invalidHereafter !== null;
-    const bound = txSizeBound(payments, this.addressBytes, parts);
+    const bound = txSizeBound(payments, count, this.addressBytes, parts);
     const fee = minFee(bound) + scriptExtra * redeemers;
     const changeLovelace = state.lovelace + withdrawal - paid - fee - deposit;
     if (changeLovelace < ADA + changeKinds * 150_000) {
-      if (tokens > 0) for (const p of payments) this.changeTokens(plan.sender, p.assets, 1);
+      if (tokens > 0) for (let i = 0; i < count; i++) this.changeTokens(plan.sender, payments[i]!.assets, 1);
       return;
     }
 
@@ -933,17 +938,17 @@ class SegmentSimulator {
     if (this.whole) state.utxos = [];
     if (!this.whole) {
       const size = this.measured ? this.measure(open, plan, state, changeAddress, changeLovelace, changeKinds, fee, scriptExtra * redeemers, witnesses, invalidBefore, invalidHereafter) : 0;
-      this.spendAll(state, payments.length, changeLovelace);
+      this.spendAll(state, count, changeLovelace);
       const walletOf = this.groups.walletOf;
-      for (let i = 0; i < payments.length; i++) {
+      for (let i = 0; i < count; i++) {
         const p = payments[i]!;
         this.receive(walletOf[p.address]!, p.lovelace, p.assets, i, p.datum !== undefined, null);
       }
       this.made(open, paid + changeLovelace, fee, null, size);
       return;
     }
-    this.spendAll(state, payments.length, changeLovelace);
-    const outputs: Payment[] = payments.concat([{ address: changeAddress, lovelace: changeLovelace, assets: changeKinds > 0 ? sortedAssets(held) : NO_ASSETS }]);
+    this.spendAll(state, count, changeLovelace);
+    const outputs: Payment[] = payments.slice(0, count).concat([{ address: changeAddress, lovelace: changeLovelace, assets: changeKinds > 0 ? sortedAssets(held) : NO_ASSETS }]);
 
     // Arrays a segment keeps are made at their length (concat, slice): one grown by a push keeps
     // room for sixteen more elements, a good part of a segment's memory.
@@ -1001,7 +1006,7 @@ class SegmentSimulator {
    */
   private measure(open: OpenBlock, plan: TxPlan, state: WalletState, changeAddress: number, changeLovelace: number, changeKinds: number, fee: number, scriptFee: number, witnesses: number, invalidBefore: number | null, invalidHereafter: number | null): number {
     const field = this.groups.addressField;
-    const { payments } = plan;
+    const { payments, count } = plan;
     const inputs = state.count;
     const certs = plan.pool >= 0 ? (plan.register ? 2 : 1) : 0;
     const withdrawal = plan.withdrawal;
@@ -1009,8 +1014,9 @@ class SegmentSimulator {
     const fields = 3 + (invalidHereafter !== null ? 1 : 0) + (certs > 0 ? 1 : 0) + (withdrawal > 0 ? 1 : 0) + (invalidBefore !== null ? 1 : 0) + (redeemers > 0 ? 1 : 0);
     let body = headBytes(fields);
     body += 1 + headBytes(inputs) + inputs * (INPUT_BYTES + 1) + state.wide;
-    body += 1 + headBytes(payments.length + 1);
-    for (const p of payments) {
+    body += 1 + headBytes(count + 1);
+    for (let i = 0; i < count; i++) {
+      const p = payments[i]!;
       body += 3 + field[p.address]! + (p.assets.length === 0 ? headBytes(p.lovelace) : oneTokenValue(p.lovelace, this.groups.tokens.get(p.assets[0]![0])!, p.assets[0]![1]));
       if (p.inlineDatum) body += INLINE_DATUM_BYTES;
       else if (p.dataHash) body += DATA_HASH_BYTES;
