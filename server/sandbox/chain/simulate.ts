@@ -491,6 +491,25 @@ interface SenderGroups {
 
 const groupsByWorld = new WeakMap<World, SenderGroups>();
 
+/**
+ * The wallets' states of a segment simulated for its sums, one list a world, emptied for each: a
+ * segment's sums run start to end in one call (segmentSums), so no two use it at once, and a list a
+ * segment was a tenth of the garbage its sums left.
+ */
+const sumsStatesByWorld = new WeakMap<World, WalletState[]>();
+function sumsStates(world: World): WalletState[] {
+  let states = sumsStatesByWorld.get(world);
+  if (!states) sumsStatesByWorld.set(world, (states = world.wallets.map(() => ({ utxos: NO_UTXOS, count: 0, wide: 0, datums: 0, lovelace: 0, tokens: NO_TOKENS }))));
+  for (const state of states) {
+    state.count = 0;
+    state.wide = 0;
+    state.datums = 0;
+    state.lovelace = 0;
+    state.tokens = NO_TOKENS;
+  }
+  return states;
+}
+
 /** A set of wallet ids that lists its members (`ids`, in the order they came): adding and removing one is a step. */
 class Members {
   readonly ids: number[] = [];
@@ -594,7 +613,7 @@ class SegmentSimulator {
     const bytes = this.groups.addressBytes;
     this.addressBytes = (address) => bytes[address]!;
     // What a wallet holds is made as it comes: most of the world's wallets get or hold no token in a segment.
-    this.wallets = this.world.wallets.map(() => ({ utxos: whole ? [] : NO_UTXOS, count: 0, wide: 0, datums: 0, lovelace: 0, tokens: NO_TOKENS }));
+    this.wallets = whole ? this.world.wallets.map(() => ({ utxos: [], count: 0, wide: 0, datums: 0, lovelace: 0, tokens: NO_TOKENS })) : sumsStates(this.world);
     this.sums = { index: segment, counts: [], outputs: [], fees: [], ...(measured ? { sizes: [] } : {}) };
     this.blockSeed = segmentSeed(ctx.key, segment);
   }
