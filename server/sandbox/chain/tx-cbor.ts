@@ -19,6 +19,7 @@ import type { Protocol } from './protocol';
 import type { PoolBook } from './pools';
 import { distributionRng, distributionTx, headBytes, isDistributionAt, type SimContext, type SimOutput, type SimTx, type TxEncoder } from './simulate';
 import type { World } from './world';
+import { SegmentBits } from './totals';
 
 /** A growable CBOR writer (definite lengths, smallest heads: what the ledger's own encoders emit). */
 class Writer {
@@ -615,21 +616,19 @@ const HASHES_A_PAGE = 4096;
  * map would drop the newest (sent first) as the older ones came. In pages, made as their segments come.
  */
 export class SentHashes {
-  private readonly pages = new Map<number, { bytes: Uint8Array; known: Uint8Array }>();
+  private readonly pages = new Map<number, Uint8Array>();
+  private readonly known = new SegmentBits();
   set(segment: number, hash: string): void {
     const p = Math.floor(segment / HASHES_A_PAGE);
     let page = this.pages.get(p);
-    if (!page) this.pages.set(p, (page = { bytes: new Uint8Array(HASHES_A_PAGE * 32), known: new Uint8Array(HASHES_A_PAGE / 8) }));
-    const i = segment - p * HASHES_A_PAGE;
-    Buffer.from(page.bytes.buffer, i * 32, 32).write(hash, 'hex');
-    page.known[i >> 3]! |= 1 << (i & 7);
+    if (!page) this.pages.set(p, (page = new Uint8Array(HASHES_A_PAGE * 32)));
+    Buffer.from(page.buffer, (segment - p * HASHES_A_PAGE) * 32, 32).write(hash, 'hex');
+    this.known.add(segment);
   }
   get(segment: number): string | undefined {
+    if (!this.known.has(segment)) return undefined;
     const p = Math.floor(segment / HASHES_A_PAGE);
-    const page = this.pages.get(p);
-    const i = segment - p * HASHES_A_PAGE;
-    if (!page || (page.known[i >> 3]! & (1 << (i & 7))) === 0) return undefined;
-    return Buffer.from(page.bytes.buffer, i * 32, 32).toString('hex');
+    return Buffer.from(this.pages.get(p)!.buffer, (segment - p * HASHES_A_PAGE) * 32, 32).toString('hex');
   }
 }
 
