@@ -34,6 +34,8 @@
 //     full), after unmeasured ones that fill the bounded caches: as many again, and at least enough
 //     to fill the transaction index's places (some 26,000 blocks; BENCH_SANDBOX_WARM): growth per
 //     block. Target < 2 KB.
+//   The bench runs in a child process with the server's V8 flags (server/node-flags.ts), so the
+//   collector's young generation is the one a gateway runs with.
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -44,6 +46,7 @@ import type { AddressInfo } from 'node:net';
 import express from 'express';
 import { createSandboxChain, memoryLedgerStore, sandboxRouter, type SandboxChain } from '../../server/sandbox/chain/index';
 import { TX_POSITIONS_KEPT } from '../../server/sandbox/chain/hashes';
+import { SERVER_NODE_FLAGS } from '../../server/node-flags';
 import { GROUPS } from '../unit/server/sandbox/chain/walk/groups';
 import type { WalkFixture } from '../unit/server/sandbox/chain/walk/types';
 import { catalogPaths, lastPages, listPaths } from '../unit/server/sandbox/chain/walk/lists';
@@ -68,9 +71,10 @@ const TARGET_PAUSE_MS = 100;
 const TARGET_PAGE_MS = 50;
 
 const gc = (globalThis as { gc?: () => void }).gc;
-// The memory measure needs the garbage collector at hand: run again with --expose-gc if it is not.
+// The memory measure needs the garbage collector at hand: run again with --expose-gc (and the server's
+// flags) if it is not.
 if (!gc && !process.env.BENCH_SANDBOX_CHILD) {
-  const run = spawnSync(process.execPath, [...process.execArgv, '--expose-gc', import.meta.filename], { stdio: 'inherit', env: { ...process.env, BENCH_SANDBOX_CHILD: '1' } });
+  const run = spawnSync(process.execPath, [...process.execArgv, ...SERVER_NODE_FLAGS, '--expose-gc', import.meta.filename], { stdio: 'inherit', env: { ...process.env, BENCH_SANDBOX_CHILD: '1' } });
   process.exit(run.status ?? 1);
 }
 
