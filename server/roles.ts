@@ -40,7 +40,7 @@ export async function start(config: Config, role: Role) {
   logger.info({ engine: config.databaseUrl ? 'postgresql' : 'sqlite' }, config.databaseUrl ? 'database: PostgreSQL (migrated)' : `database: SQLite at ${sqliteFileIn(config.dataDir)} (migrated)`);
   // The gateway serves the chains' lists and transactions to clients: with SANDBOX_SWEEP its process
   // sweeps them from the start.
-  const chains = createSandboxChains(config, db, { sweep: config.gateway.sandboxSweep && (role === 'all' || role === 'gateway') });
+  const chains = createSandboxChains(config, db, { sweep: config.gateway.sandboxSweep && (role === 'all' || role === 'gateway'), logger });
   // One process's devnets, shared by its control plane (the Devnet card), its gateway and its webhook
   // followers; a worker alone holds its own, for the devnets it follows.
   const devnets = (role === 'all' || role === 'worker') && !config.disabledNetworks.includes(devnetNetwork.slug) ? devnetRegistry(config, db, logger, version) : undefined;

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { SANDBOX_CHAINS_DIR, type Config } from '../config';
 import type { Db } from '../db/index';
+import type { Logger } from '../logger';
 import { createSandboxChain, type SandboxChain, type SandboxNetwork } from './chain/index';
 import { dbLedgerStore } from './store';
 import { sandboxNetworks } from '../../shared/networks';
@@ -11,9 +12,10 @@ import { sandboxNetworks } from '../../shared/networks';
  * survive restarts and every process sees them; without one they live in memory (tests). `sweep`
  * (a process that serves the gateway): each chain's sweep worker starts at once (chain/sweep.ts),
  * its chunks kept under $DATA_DIR/sandbox-chains, so every list's deep pages and every background
- * transaction's hash are ready from the start, and from the chunks at a restart.
+ * transaction's hash are ready from the start, and from the chunks at a restart; the folders of chains
+ * simulated differently (another version) are removed once nothing used them for a day, each logged.
  */
-export function createSandboxChains(config: Config, db?: Db, opts: { sweep?: boolean } = {}): Partial<Record<SandboxNetwork, SandboxChain>> {
+export function createSandboxChains(config: Config, db?: Db, opts: { sweep?: boolean; logger?: Logger } = {}): Partial<Record<SandboxNetwork, SandboxChain>> {
   const store = db ? dbLedgerStore(db) : undefined;
   const chains: Partial<Record<SandboxNetwork, SandboxChain>> = {};
   for (const { slug, sandbox: network } of sandboxNetworks) {
@@ -23,7 +25,7 @@ export function createSandboxChains(config: Config, db?: Db, opts: { sweep?: boo
         blockIntervalMs: config.gateway.sandboxBlockIntervalMs,
         devAids: !config.isProduction,
         ...(store ? { store } : {}),
-        ...(opts.sweep ? { sweep: { dir: sandboxChainsDir(config) } } : {}),
+        ...(opts.sweep ? { sweep: { dir: sandboxChainsDir(config), removed: (folder: string, bytes: number) => opts.logger?.info({ folder, bytes }, `sandbox chain: removed ${folder} under ${sandboxChainsDir(config)} (${(bytes / 1e6).toFixed(1)} MB), the sweep of a chain simulated differently that nothing used for a day`) } } : {}),
       });
     }
   }

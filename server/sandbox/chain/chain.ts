@@ -553,6 +553,7 @@ function sweepClientOf(
       // A segment's epochs' sums, and its distribution's hash, sent before its sweep.
       sums: (t) => totals.addEpochSums(t.index, t),
       distribution: (segment, hash) => simContext.knowDistribution(segment, hash),
+      ...(options.sweep.removed ? { removed: options.sweep.removed } : {}),
     },
   );
 }

@@ -57,8 +57,10 @@ export interface SandboxChainOptions {
    * chunks under `dir` (a folder named by the chain's identity inside it; null: in memory), so a
    * restart reads them back. Not for devnets. Without it a list sums what it reads (prepare() sums
    * ahead once a list has read the history) and a hash is found once this process simulated its block.
+   * The worker keeps its folder marked in use and removes the network's folders of chains simulated
+   * differently that nothing used for a day (sweep-folders.ts), telling `removed` each.
    */
-  sweep?: { dir: string | null };
+  sweep?: { dir: string | null; removed?: (folder: string, bytes: number) => void };
   /**
    * A devnet's history summed by the process's devnet sums worker (devnet-sums.ts) once it is long
    * (default true for a devnet; the worker's own chains have none).

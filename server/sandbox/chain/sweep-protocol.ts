@@ -56,4 +56,6 @@ export type FromSweepWorker =
   /** Every segment closed by `tip` is summed (sent as sums, or swept). */
   | { t: 'summed'; tip: number }
   /** The worker's chain is built, its chunks read and its summing compiled: it helps a page at full speed. */
-  | { t: 'ready' };
+  | { t: 'ready' }
+  /** A folder of the network's chain simulated differently, unused for a day, removed with the bytes it held (sweep-folders.ts). */
+  | { t: 'removed'; folder: string; bytes: number };

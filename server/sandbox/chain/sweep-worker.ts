@@ -17,6 +17,7 @@ import { keyOfHash, SweepStore, TX_INDEX_BITS, type SweptSegment } from './sweep
 import type { FromSweepWorker, SegmentSumsMessage, SegmentTotalsMessage, SweepWorkerData, ToSweepWorker } from './sweep-protocol';
 import { newestFirst, SegmentBits, sumColumns } from './totals';
 import { serveAssist } from './sums-assist';
+import { MARK_EVERY_MS, markInUse, removeUnusedFolders } from './sweep-folders';
 
 const port = parentPort!;
 const data = workerData as SweepWorkerData;
@@ -86,7 +87,26 @@ function identity(): string {
 /** The segments the identity simulates: a few tens of milliseconds at the worker's start. */
 const PROBE_SEGMENTS = [1, 7, 40, 1_000];
 
-const store = new SweepStore(data.dir === null ? null : path.join(data.dir, identity()), L);
+const folder = data.dir === null ? null : identity();
+const store = new SweepStore(data.dir === null || folder === null ? null : path.join(data.dir, folder), L);
+
+/**
+ * The chain's folder kept marked in use, and the network's folders of chains simulated differently
+ * that nothing used for a day removed (sweep-folders.ts): at the start, then every hour.
+ */
+function keepFolder(root: string, own: string): void {
+  const tend = (): void => {
+    try {
+      markInUse(path.join(root, own));
+    } catch {
+      // A folder that cannot be marked cannot be written to either: the chunks' writes say so.
+    }
+    void removeUnusedFolders(root, data.network, own, (removed, bytes) => send({ t: 'removed', folder: removed, bytes })).catch(() => {});
+  };
+  tend();
+  setInterval(tend, MARK_EVERY_MS).unref();
+}
+if (data.dir !== null && folder !== null) keepFolder(data.dir, folder);
 
 const message = (s: SweptSegment): SegmentTotalsMessage => ({ index: s.index, counts: s.counts.slice(), sizes: s.sizes.slice(), money: s.money.slice(), distribution: s.distribution });
 const sendSegments = (list: SweptSegment[]): void => {

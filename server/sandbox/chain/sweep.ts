@@ -65,6 +65,8 @@ export class SweepClient {
       sums: (sums: SegmentSumsMessage) => void;
       /** A segment's distribution's hash. */
       distribution?: (segment: number, hash: string) => void;
+      /** A folder of a chain simulated differently removed, unused for a day (sweep-folders.ts). */
+      removed?: (folder: string, bytes: number) => void;
     },
   ) {
     // Its heap is bounded: what it keeps is small (every 512th key of each chunk, the chunks not yet
@@ -155,6 +157,9 @@ export class SweepClient {
         return;
       case 'ready':
         this.isReady();
+        return;
+      case 'removed':
+        this.install.removed?.(m.folder, m.bytes);
         return;
       case 'found':
         this.finds.get(m.id)?.({ places: m.places, complete: m.complete });
