@@ -28,7 +28,7 @@ import { withGenesisPools } from './genesis-pools';
 import { LiveStake, stakeView, worldStake, type StakeView, type WorldStake } from './stake';
 import { UnspentIndex, type UnspentView, type Utxo } from './unspent';
 import { newestFirst, sumColumns, TotalsIndex } from './totals';
-import { ASSIST_MIN, ASSIST_SLOTS, type PageAssist } from './sums-assist';
+import { ASSIST_MIN, ASSIST_SLOTS, sumEach, type PageAssist } from './sums-assist';
 import { historyIdentity, watchDevnetHistory, type HistoryWatch } from './devnet-sums';
 import { READY_WAIT_MS, SweepClient } from './sweep';
 import { TX_INDEX_BITS } from './sweep-store';
@@ -294,11 +294,7 @@ function segmentCache(start: (index: number) => SegmentRun, finish: (made: Segme
       }
       return;
     }
-    for (let s = first; s <= last; s++) {
-      if (summed(s)) continue;
-      here(s);
-      spent();
-    }
+    sumEach(first, last, summed, here);
   };
   let historyRead = false;
   const sumAhead = aheadSums(totals, segmentLength, sumSegment);

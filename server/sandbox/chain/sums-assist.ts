@@ -38,6 +38,15 @@ export function assistBuffer(): SharedArrayBuffer {
   return buffer;
 }
 
+/** Sums here each segment first…last that `summed` says is not, each a unit of sliced work (budget.ts). */
+export function sumEach(first: number, last: number, summed: (s: number) => boolean, here: (s: number) => void): void {
+  for (let s = first; s <= last; s++) {
+    if (summed(s)) continue;
+    here(s);
+    spent();
+  }
+}
+
 /** The server thread's side. */
 export class PageAssist {
   private readonly words: Int32Array;
@@ -70,11 +79,7 @@ export class PageAssist {
     if (count > ASSIST_SLOTS) throw new Error(`an assisted request holds ${ASSIST_SLOTS} segments at most, not ${count}`);
     if (!inSlice() || !this.worker.alive()) {
       this.request = null;
-      for (let s = first; s <= last; s++) {
-        if (summed(s)) continue;
-        here(s);
-        spent();
-      }
+      sumEach(first, last, summed, here);
       return;
     }
     if (this.request?.first !== first || this.request.count !== count) this.publish(first, count, summed);
