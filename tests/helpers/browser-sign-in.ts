@@ -70,5 +70,12 @@ export async function answerConsentModal(page: Page): Promise<void> {
   const dialog = page.getByRole('dialog', { name: 'Your communication preferences' });
   await dialog.waitFor();
   await dialog.getByRole('button', { name: 'Save Preferences' }).click();
-  await dialog.waitFor({ state: 'hidden' });
+  try {
+    await dialog.waitFor({ state: 'hidden' });
+  } catch (err) {
+    // Still open: say what the page showed (a notification of a failed save, the button's state), not only that it waited.
+    const shown = await page.locator('.mantine-Notification-root').allInnerTexts().catch(() => []);
+    const button = await dialog.getByRole('button', { name: 'Save Preferences' }).evaluate((b) => ({ disabled: (b as HTMLButtonElement).disabled, loading: b.hasAttribute('data-loading') })).catch(() => null);
+    throw new Error(`the consent dialog stayed open after Save Preferences (notifications: ${JSON.stringify(shown)}; button: ${JSON.stringify(button)})`, { cause: err });
+  }
 }
