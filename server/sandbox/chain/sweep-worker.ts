@@ -87,8 +87,9 @@ function identity(): string {
 /** The segments the identity simulates: a few tens of milliseconds at the worker's start. */
 const PROBE_SEGMENTS = [1, 7, 40, 1_000];
 
-const folder = data.dir === null ? null : identity();
-const store = new SweepStore(data.dir === null || folder === null ? null : path.join(data.dir, folder), L);
+/** The chain's folder under the sweep's directory, named by its identity (none: its chunks kept in memory). */
+const folder = data.dir === null ? null : { root: data.dir, own: identity() };
+const store = new SweepStore(folder && path.join(folder.root, folder.own), L);
 
 /**
  * The chain's folder kept marked in use, and the network's folders of chains simulated differently
@@ -106,7 +107,7 @@ function keepFolder(root: string, own: string): void {
   tend();
   setInterval(tend, MARK_EVERY_MS).unref();
 }
-if (data.dir !== null && folder !== null) keepFolder(data.dir, folder);
+if (folder) keepFolder(folder.root, folder.own);
 
 const message = (s: SweptSegment): SegmentTotalsMessage => ({ index: s.index, counts: s.counts.slice(), sizes: s.sizes.slice(), money: s.money.slice(), distribution: s.distribution });
 const sendSegments = (list: SweptSegment[]): void => {
