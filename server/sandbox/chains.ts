@@ -13,7 +13,7 @@ import { sandboxNetworks } from '../../shared/networks';
  * (a process that serves the gateway): each chain's sweep worker starts at once (chain/sweep.ts),
  * its chunks kept under $DATA_DIR/sandbox-chains, so every list's deep pages and every background
  * transaction's hash are ready from the start, and from the chunks at a restart; the folders of chains
- * simulated differently (another version) are removed once nothing used them for a day, each logged.
+ * simulated differently (another version) are removed once unused (chain/sweep-folders.ts), each logged.
  */
 export function createSandboxChains(config: Config, db?: Db, opts: { sweep?: boolean; logger?: Logger } = {}): Partial<Record<SandboxNetwork, SandboxChain>> {
   const store = db ? dbLedgerStore(db) : undefined;
@@ -25,7 +25,7 @@ export function createSandboxChains(config: Config, db?: Db, opts: { sweep?: boo
         blockIntervalMs: config.gateway.sandboxBlockIntervalMs,
         devAids: !config.isProduction,
         ...(store ? { store } : {}),
-        ...(opts.sweep ? { sweep: { dir: sandboxChainsDir(config), removed: (folder: string, bytes: number) => opts.logger?.info({ folder, bytes }, `sandbox chain: removed ${folder} under ${sandboxChainsDir(config)} (${(bytes / 1e6).toFixed(1)} MB), the sweep of a chain simulated differently that nothing used for a day`) } } : {}),
+        ...(opts.sweep ? { sweep: { dir: sandboxChainsDir(config), removed: (folder: string, bytes: number) => opts.logger?.info({ folder, bytes }, `sandbox chain: removed ${folder} under ${sandboxChainsDir(config)} (${(bytes / 1e6).toFixed(1)} MB): the sweep of a chain simulated differently, no longer used`) } } : {}),
       });
     }
   }

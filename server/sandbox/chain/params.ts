@@ -58,7 +58,7 @@ export interface SandboxChainOptions {
    * restart reads them back. Not for devnets. Without it a list sums what it reads (prepare() sums
    * ahead once a list has read the history) and a hash is found once this process simulated its block.
    * The worker keeps its folder marked in use and removes the network's folders of chains simulated
-   * differently that nothing used for a day (sweep-folders.ts), telling `removed` each.
+   * differently that nothing used for a day, or for a week if never marked (sweep-folders.ts), telling `removed` each.
    */
   sweep?: { dir: string | null; removed?: (folder: string, bytes: number) => void };
   /**

@@ -57,5 +57,5 @@ export type FromSweepWorker =
   | { t: 'summed'; tip: number }
   /** The worker's chain is built, its chunks read and its summing compiled: it helps a page at full speed. */
   | { t: 'ready' }
-  /** A folder of the network's chain simulated differently, unused for a day, removed with the bytes it held (sweep-folders.ts). */
+  /** A folder of the network's chain simulated differently, unused (sweep-folders.ts), removed with the bytes it held. */
   | { t: 'removed'; folder: string; bytes: number };

@@ -93,7 +93,7 @@ const store = new SweepStore(folder && path.join(folder.root, folder.own), L);
 
 /**
  * The chain's folder kept marked in use, and the network's folders of chains simulated differently
- * that nothing used for a day removed (sweep-folders.ts): at the start, then every hour.
+ * that nothing used for a day (a week if never marked) removed (sweep-folders.ts): at the start, then every hour.
  */
 function keepFolder(root: string, own: string): void {
   const tend = (): void => {

@@ -65,7 +65,7 @@ export class SweepClient {
       sums: (sums: SegmentSumsMessage) => void;
       /** A segment's distribution's hash. */
       distribution?: (segment: number, hash: string) => void;
-      /** A folder of a chain simulated differently removed, unused for a day (sweep-folders.ts). */
+      /** A folder of a chain simulated differently removed, unused (sweep-folders.ts). */
       removed?: (folder: string, bytes: number) => void;
     },
   ) {
