@@ -28,25 +28,28 @@ export function markInUse(folder: string, now = new Date()): void {
   utimesSync(file, now, now);
 }
 
-/** The newest time anything in `folder` was written or marked (the folder's own included), and whether it was ever marked. */
-function lastUsed(folder: string): { at: number; marked: boolean } {
+/** The newest time anything in `folder` was written or marked (the folder's own included), whether it was ever marked, and the bytes its files hold. */
+function lastUsed(folder: string): { at: number; marked: boolean; bytes: number } {
   let at = statSync(folder).mtimeMs;
   let marked = false;
+  let bytes = 0;
   for (const name of readdirSync(folder)) {
     try {
-      at = Math.max(at, statSync(path.join(folder, name)).mtimeMs);
+      const st = statSync(path.join(folder, name));
+      at = Math.max(at, st.mtimeMs);
+      bytes += st.size;
       if (name === IN_USE_FILE) marked = true;
     } catch {
       // Removed meanwhile (a chunk's temporary file renamed).
     }
   }
-  return { at, marked };
+  return { at, marked, bytes };
 }
 
-/** `network`'s sweep folders under `root` other than `own` that nothing used for UNUSED_AFTER_MS (never marked: UNMARKED_UNUSED_AFTER_MS). */
-export function unusedFolders(root: string, network: string, own: string, now = Date.now()): string[] {
+/** `network`'s sweep folders under `root` other than `own` that nothing used for UNUSED_AFTER_MS (never marked: UNMARKED_UNUSED_AFTER_MS), with their bytes. */
+function unused(root: string, network: string, own: string, now: number): Array<{ entry: string; bytes: number }> {
   const name = new RegExp(`^${network}-[0-9a-f]{20}$`);
-  const out: string[] = [];
+  const out: Array<{ entry: string; bytes: number }> = [];
   let entries: string[];
   try {
     entries = readdirSync(root);
@@ -59,7 +62,7 @@ export function unusedFolders(root: string, network: string, own: string, now = 
     try {
       if (!statSync(folder).isDirectory()) continue;
       const used = lastUsed(folder);
-      if (now - used.at > (used.marked ? UNUSED_AFTER_MS : UNMARKED_UNUSED_AFTER_MS)) out.push(entry);
+      if (now - used.at > (used.marked ? UNUSED_AFTER_MS : UNMARKED_UNUSED_AFTER_MS)) out.push({ entry, bytes: used.bytes });
     } catch {
       // Gone meanwhile (another process removed it).
     }
@@ -67,29 +70,18 @@ export function unusedFolders(root: string, network: string, own: string, now = 
   return out;
 }
 
-/** Bytes the files directly in `folder` hold. */
-function folderBytes(folder: string): number {
-  let bytes = 0;
-  for (const name of readdirSync(folder)) {
-    try {
-      bytes += statSync(path.join(folder, name)).size;
-    } catch {
-      // Gone meanwhile.
-    }
-  }
-  return bytes;
+/** `network`'s sweep folders under `root` other than `own` that nothing used for UNUSED_AFTER_MS (never marked: UNMARKED_UNUSED_AFTER_MS). */
+export function unusedFolders(root: string, network: string, own: string, now = Date.now()): string[] {
+  return unused(root, network, own, now).map((u) => u.entry);
 }
 
-/** Removes `network`'s unused folders under `root` (unusedFolders), telling each removed and its size. */
+/** Removes `network`'s unused folders under `root` (unusedFolders), telling each removed and the bytes it held. */
 export async function removeUnusedFolders(root: string, network: string, own: string, removed: (folder: string, bytes: number) => void, now = Date.now()): Promise<void> {
-  for (const entry of unusedFolders(root, network, own, now)) {
-    const folder = path.join(root, entry);
-    let bytes = 0;
+  for (const { entry, bytes } of unused(root, network, own, now)) {
     try {
-      bytes = folderBytes(folder);
-      await rm(folder, { recursive: true, force: true });
+      await rm(path.join(root, entry), { recursive: true, force: true });
     } catch {
-      // Another process removed it first, or it cannot be removed: left as it is.
+      // It cannot be removed: left as it is.
       continue;
     }
     removed(entry, bytes);
