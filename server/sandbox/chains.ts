@@ -17,6 +17,8 @@ import { sandboxNetworks } from '../../shared/networks';
  */
 export function createSandboxChains(config: Config, db?: Db, opts: { sweep?: boolean; logger?: Logger } = {}): Partial<Record<SandboxNetwork, SandboxChain>> {
   const store = db ? dbLedgerStore(db) : undefined;
+  const dir = sandboxChainsDir(config);
+  const removed = (folder: string, bytes: number): void => opts.logger?.info({ folder, bytes }, `sandbox chain: removed ${folder} under ${dir} (${(bytes / 1e6).toFixed(1)} MB): the sweep of a chain simulated differently, no longer used`);
   const chains: Partial<Record<SandboxNetwork, SandboxChain>> = {};
   for (const { slug, sandbox: network } of sandboxNetworks) {
     if (!config.gateway.upstreams[slug]) {
@@ -25,7 +27,7 @@ export function createSandboxChains(config: Config, db?: Db, opts: { sweep?: boo
         blockIntervalMs: config.gateway.sandboxBlockIntervalMs,
         devAids: !config.isProduction,
         ...(store ? { store } : {}),
-        ...(opts.sweep ? { sweep: { dir: sandboxChainsDir(config), removed: (folder: string, bytes: number) => opts.logger?.info({ folder, bytes }, `sandbox chain: removed ${folder} under ${sandboxChainsDir(config)} (${(bytes / 1e6).toFixed(1)} MB): the sweep of a chain simulated differently, no longer used`) } } : {}),
+        ...(opts.sweep ? { sweep: { dir, removed } } : {}),
       });
     }
   }
