@@ -52,8 +52,8 @@ export async function startSandboxSync(chains: Partial<Record<SandboxNetwork, Sa
   await Promise.all(list.map((c) => c.ready()));
   // A first preparation before the process serves: each chain's vote lists counted through its
   // history (some 120–170 ms of CPU for a default chain's 100,000 epochs), so no first deep page does,
-  // and its newest page of epochs summed (the first chain's some 200 segments, 0.3 s of CPU, so
-  // that V8 has compiled the summing before a page of older epochs needs it).
+  // and its newest page of epochs summed (the first chain's some 600 segments, 0.3–0.5 s of CPU,
+  // so that V8 has compiled the summing, its rare turns included, before a page of older epochs needs it).
   for (const c of list) await c.prepare({ start: true });
   const reading = new Set<SandboxChain>();
   const timer = setInterval(() => {

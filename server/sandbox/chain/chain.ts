@@ -652,8 +652,12 @@ export function segmentSumsOf(chain: SandboxChain, index: number, sizes = false)
 /** The most items a page of a list holds (Blockfrost's `count` at most). */
 const PAGE_MAX = 100;
 
-/** Segments a process sums before V8 runs the summing at its best (sumLatest). */
-const COMPILED_SUMS = 200;
+/**
+ * Segments a process sums before V8 runs the summing at its best (sumLatest), its rare turns
+ * included (a refused transaction whose sender holds tokens: one or two in a hundred segments), so
+ * that no page later throws the compiled summing out and waits on V8 compiling it again (50–70 ms).
+ */
+const COMPILED_SUMS = 600;
 /** Segments this process's shared chains' first prepare() calls have summed (at most; fewer when a history is shorter). */
 let sumsCompiled = 0;
 
@@ -682,10 +686,10 @@ function listsAhead(chain: Omit<SandboxChain, 'prepare' | 'close'>, tipHeight: (
     /**
      * A gateway's chain's newest page of epochs summed before it serves (some 30–40 ms of CPU for
      * fifty segments): the page of epochs most read. The process's first also sums further back
-     * until it has summed COMPILED_SUMS segments (some 300 ms of CPU, once): V8 compiles the
-     * summing at its best only after that many (the first ten cost some 9 ms each, the next
-     * hundred and fifty 1.2–1.5 ms, then 0.7–0.8), which a cold page of older epochs would
-     * otherwise pay.
+     * until it has summed COMPILED_SUMS segments (some 0.3–0.5 s of CPU, once): V8 compiles the
+     * summing at its best only after some two hundred (the first ten cost some 9 ms each, the next
+     * hundred and fifty 1.2–1.5 ms, then 0.5–0.8) and with its rare turns only once they have run,
+     * which a cold page of older epochs would otherwise pay.
      */
     sumLatest: () => {
       if (!latest) {

@@ -14,7 +14,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { createSandboxChain, distributionHashOf, segmentSumsOf, sweptSegmentOf } from './chain';
 import type { Segment } from './simulate';
 import { keyOfHash, SweepStore, TX_INDEX_BITS, type SweptSegment } from './sweep-store';
-import type { FromSweepWorker, SegmentSumsMessage, SegmentTotalsMessage, SweepWorkerData, ToSweepWorker } from './sweep-protocol';
+import { WARM_SUMS, type FromSweepWorker, type SegmentSumsMessage, type SegmentTotalsMessage, type SweepWorkerData, type ToSweepWorker } from './sweep-protocol';
 import { newestFirst, SegmentBits, sumColumns } from './totals';
 import { serveAssist } from './sums-assist';
 import { MARK_EVERY_MS, markInUse, removeUnusedFolders } from './sweep-folders';
@@ -194,12 +194,6 @@ function sumOne(index: number): void {
   if (hashes32.segments.length >= SUMS_BATCH) flushSums();
 }
 
-/**
- * Segments the worker sums (the newest first) before it says it is ready: V8 runs the summing at
- * its best only after some hundred and fifty (the first ten cost some 9 ms each), and a page of
- * epochs a cold worker helped would wait on it. None when its chunks hold the whole history.
- */
-const WARM_SUMS = 160;
 let ready = false;
 function warmUp(): void {
   for (let i = 0; i < WARM_SUMS; i++) {

@@ -18,6 +18,7 @@ import { createDevnet, memoryLedgerStore, newDevnetState, type SandboxChain } fr
 import { segmentSumsOf, sweptSegmentOf } from '../../../../../server/sandbox/chain/chain';
 import { sliced } from '../../../../../server/sandbox/chain/budget';
 import { SweepClient } from '../../../../../server/sandbox/chain/sweep';
+import { WARM_SUMS } from '../../../../../server/sandbox/chain/sweep-protocol';
 import { serve, testChain } from './support';
 import { threadCpuMs } from './walk/busy';
 
@@ -331,9 +332,9 @@ describe('a shared chain\'s sweep worker', () => {
   }, 60_000);
 
   it('sums every chain\'s history before it sweeps any, and says it is ready once its summing has run on the newest segments', async () => {
-    // Two chains of 333 segments each: each worker sums its newest segments as it starts, then the
+    // Two chains of 700 segments each: each worker sums its newest segments as it starts, then the
     // first sums the rest and the second does, and only then does the first sweep.
-    const blocks = 20_000;
+    const blocks = 42_000;
     const now = Date.UTC(2026, 2, 1, 12);
     const long = testChain({ genesisTime: now - blocks * 20_000, blockIntervalMs: 20_000, now: () => now }).chain;
     const p = long.params;
@@ -355,8 +356,9 @@ describe('a shared chain\'s sweep worker', () => {
       for (const chain of [0, 1]) {
         const own = events.filter((e) => e.chain === chain);
         const ready = own.findIndex((e) => e.kind === 'ready');
-        // Ready once it has summed its newest segments (160 of them), not later than its other sums.
-        expect(own.slice(0, ready).map((e) => e.index)).toEqual(Array.from({ length: 160 }, (_, i) => closed - 1 - i));
+        // Ready once it has summed its newest segments (WARM_SUMS of them), not later than its other sums.
+        expect(closed).toBeGreaterThan(WARM_SUMS);
+        expect(own.slice(0, ready).map((e) => e.index)).toEqual(Array.from({ length: WARM_SUMS }, (_, i) => closed - 1 - i));
         expect(new Set(own.filter((e) => e.kind === 'sums').map((e) => e.index)).size).toBe(closed);
       }
       const lastSums = events.findLastIndex((e) => e.kind === 'sums');
@@ -378,6 +380,20 @@ describe('a shared chain\'s sweep worker', () => {
     expect(run.signal, `still running after ${Date.now() - t0} ms`).toBeNull();
     expect(run.status).toBe(0);
     expect(run.stdout).toBe('left');
+  }, 120_000);
+
+  it('compiles the summing before a gateway serves so that no page of any epochs throws it out', () => {
+    // V8 compiles a function on the turns it has seen run: a turn met first by a page (a refused
+    // transaction whose sender holds tokens) throws the compiled summing out, and the page runs it
+    // unoptimised while V8 compiles it again on another core (50–70 ms).
+    const script = fileURLToPath(new URL('../../../../fixtures/chain/summing-kept.ts', import.meta.url));
+    const run = spawnSync(process.execPath, ['--trace-deopt', '--import', 'tsx', script], { encoding: 'utf8', timeout: 90_000 });
+    expect(run.status, run.stderr).toBe(0);
+    const served = run.stdout.slice(run.stdout.indexOf('-- served from here'));
+    expect(served).toContain('-- done');
+    const thrownOut = [...served.matchAll(/deoptimizing \S+ <JSFunction (\w+)/g)].map((m) => m[1]!);
+    // The segment simulator's own steps (the small helpers around them cost little to compile again).
+    expect(thrownOut.filter((name) => ['build', 'plan', 'step', 'totals', 'openBlock', 'sender', 'distribution'].includes(name))).toEqual([]);
   }, 120_000);
 
   it.skipIf(!existsSync('/proc/thread-self'))('sweeps at the lowest priority, the server\'s thread keeping its own', async () => {
