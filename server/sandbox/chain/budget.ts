@@ -64,8 +64,24 @@ function nextSliceTurn(): Promise<void> {
   });
 }
 
+/**
+ * How many answers are being computed in slices now, in memory other threads read: a shared
+ * chain's sweep worker (sweep-worker.ts) leaves its own work while there are some, so that on a
+ * machine of few cores the page being made (and the worker's part of it) has the cores.
+ */
+export const slicedWork = new Int32Array(new SharedArrayBuffer(4));
+
 /** The answer, computed in slices of about 10 ms with the event loop free in between (one slice a turn, whatever the number of answers). */
 export async function sliced<T>(answer: () => T): Promise<T> {
+  Atomics.add(slicedWork, 0, 1);
+  try {
+    return await slices(answer);
+  } finally {
+    Atomics.sub(slicedWork, 0, 1);
+  }
+}
+
+async function slices<T>(answer: () => T): Promise<T> {
   for (;;) {
     deadline = performance.now() + SLICE_MS;
     try {

@@ -13,6 +13,8 @@ export interface SweepWorkerData {
   dir: string | null;
   /** The memory through which a cold page of epochs asks the worker to sum half its segments (sums-assist.ts). */
   assist: SharedArrayBuffer;
+  /** The server thread's count of answers computed in slices now (budget.ts's slicedWork). */
+  slicedWork: SharedArrayBuffer;
 }
 
 /**

@@ -147,10 +147,37 @@ function assist(): void {
   });
 }
 
+/**
+ * While the server's thread computes answers in slices (a cold page of epochs, a deep page of
+ * votes: budget.ts's slicedWork), the worker does only what a page asks of it (assist), so that its
+ * own sums and sweeps, and the collector's threads their garbage keeps busy, leave the page the
+ * cores; at most PAUSE_MS at a time, then one unit, so the sweep goes on under any load.
+ */
+const PAUSE_MS = 50;
+const serverSlicing = new Int32Array(data.slicedWork);
+let pausedSince = -1;
+function pausing(): boolean {
+  if (Atomics.load(serverSlicing, 0) === 0) {
+    pausedSince = -1;
+    return false;
+  }
+  const now = performance.now();
+  if (pausedSince < 0) pausedSince = now;
+  if (now - pausedSince < PAUSE_MS) return true;
+  pausedSince = now;
+  return false;
+}
+
 /** One segment a turn, so the thread answers finds in between. */
 function work(): void {
   scheduled = false;
   assist();
+  if (background !== 'off' && pausing()) {
+    // Looked at again in a millisecond, or at once when a page asks for its segments.
+    scheduled = true;
+    setTimeout(work, 1);
+    return;
+  }
   const summing = background !== 'off' ? nextToSum(tip) : null;
   if (summing !== null) {
     sumOne(summing);

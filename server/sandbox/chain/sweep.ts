@@ -6,6 +6,7 @@
 import { Worker } from 'node:worker_threads';
 import type { FromSweepWorker, SegmentSumsMessage, SegmentTotalsMessage, SweepWorkerData, ToSweepWorker } from './sweep-protocol';
 import { assistBuffer, PageAssist } from './sums-assist';
+import { slicedWork } from './budget';
 
 const SWEEP_WORKER = new URL(import.meta.url.endsWith('.ts') ? './sweep-worker.mjs' : './sandbox-sweep-worker.js', import.meta.url);
 
@@ -57,7 +58,7 @@ export class SweepClient {
   readonly assist: PageAssist;
 
   constructor(
-    data: Omit<SweepWorkerData, 'assist'>,
+    data: Omit<SweepWorkerData, 'assist' | 'slicedWork'>,
     private readonly install: {
       /** A segment's blocks' totals. */
       segment: (segment: SegmentTotalsMessage) => void;
@@ -84,7 +85,7 @@ export class SweepClient {
           });
         }),
     });
-    this.worker = new Worker(SWEEP_WORKER, { workerData: { ...data, assist: shared } satisfies SweepWorkerData, resourceLimits: { maxOldGenerationSizeMb: SWEEP_HEAP_MB } });
+    this.worker = new Worker(SWEEP_WORKER, { workerData: { ...data, assist: shared, slicedWork: slicedWork.buffer as SharedArrayBuffer } satisfies SweepWorkerData, resourceLimits: { maxOldGenerationSizeMb: SWEEP_HEAP_MB } });
     this.worker.on('message', (m: FromSweepWorker) => this.receive(m));
     // A worker that fails leaves the chain as it was without one: every answer is computed here.
     this.worker.on('error', () => this.failed());

@@ -16,7 +16,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createDevnet, memoryLedgerStore, newDevnetState, type SandboxChain } from '../../../../../server/sandbox/chain/index';
 import { segmentSumsOf, sweptSegmentOf } from '../../../../../server/sandbox/chain/chain';
-import { sliced } from '../../../../../server/sandbox/chain/budget';
+import { sliced, slicedWork } from '../../../../../server/sandbox/chain/budget';
 import { SweepClient } from '../../../../../server/sandbox/chain/sweep';
 import { WARM_SUMS } from '../../../../../server/sandbox/chain/sweep-protocol';
 import { serve, testChain } from './support';
@@ -381,6 +381,39 @@ describe('a shared chain\'s sweep worker', () => {
     expect(run.status).toBe(0);
     expect(run.stdout).toBe('left');
   }, 120_000);
+
+  it('leaves its own work while the server thread computes answers in slices, and takes it up again after', async () => {
+    // 2,000 segments: 1,400 left to sum once the worker is ready.
+    const blocks = 120_000;
+    const now = Date.UTC(2026, 2, 1, 12);
+    const long = testChain({ genesisTime: now - blocks * 20_000, blockIntervalMs: 20_000, now: () => now }).chain;
+    const p = long.params;
+    let sums = 0;
+    const client = new SweepClient(
+      { network: p.network, seed: p.seed, genesisTime: p.genesisTime, blockIntervalMs: p.blockIntervalMs, blocksPerEpoch: p.blocksPerEpoch, segmentLength: p.segmentLength, dir: null },
+      { segment: () => {}, sums: () => void sums++ },
+    );
+    const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
+    try {
+      // Ready: its newest segments summed and sent (they come before its own work is let go).
+      Atomics.add(slicedWork, 0, 1);
+      client.tip(long.tipHeight());
+      await client.ready();
+      await pause(100);
+      const before = sums;
+      await pause(600);
+      // A segment every 50 ms at most, sent in batches of 32: one batch at most.
+      expect(sums - before).toBeLessThanOrEqual(32);
+      Atomics.sub(slicedWork, 0, 1);
+      const after = sums;
+      const deadline = Date.now() + 30_000;
+      while (sums - after < 320 && Date.now() < deadline) await pause(20);
+      expect(sums - after).toBeGreaterThanOrEqual(320);
+    } finally {
+      if (Atomics.load(slicedWork, 0) > 0) Atomics.sub(slicedWork, 0, 1);
+      await client.close();
+    }
+  }, 60_000);
 
   it('compiles the summing before a gateway serves so that no page of any epochs throws it out', () => {
     // V8 compiles a function on the turns it has seen run: a turn met first by a page (a refused
