@@ -46,6 +46,8 @@ describe.runIf(browserAvailable())('billing on the built-in provider, in Chromiu
     await page.waitForURL(/\/dashboard\/subscription\?checkout=success$/);
   }
 
+  // One long walk through six screens and two checkouts: some 15 s alone on a 2-core VM, over a
+  // minute there beside two other browser files, as the other long walks are given two minutes.
   it('landing → pricing → Select plan → checkout → plan active → downgrade refused by the counts rule → a boost in the quota', async () => {
     user = await signInInBrowser(browser, app, EMAIL);
     const page = user.page;
@@ -151,5 +153,5 @@ describe.runIf(browserAvailable())('billing on the built-in provider, in Chromiu
     await page.getByRole('menuitem', { name: 'Operator' }).click();
     await page.getByTestId(/^operator-user-/).first().getByText(EMAIL).waitFor();
     await shoot(page, 'operator');
-  });
+  }, 120_000);
 });

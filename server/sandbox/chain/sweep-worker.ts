@@ -149,9 +149,10 @@ function assist(): void {
 
 /**
  * While the server's thread computes answers in slices (a cold page of epochs, a deep page of
- * votes: budget.ts's slicedWork), the worker does only what a page asks of it (assist), so that its
- * own sums and sweeps, and the collector's threads their garbage keeps busy, leave the page the
- * cores; at most PAUSE_MS at a time, then one unit, so the sweep goes on under any load.
+ * votes: budget.ts's slicedWork), the worker does only what a page asks of it (assist): neither its
+ * own sums and sweeps nor V8's collector threads, which its garbage keeps busy at the normal
+ * priority, then take the cores from the page. At most PAUSE_MS at a time, then one unit of its
+ * own, so the sweep goes on under any load.
  */
 const PAUSE_MS = 50;
 const serverSlicing = new Int32Array(data.slicedWork);
