@@ -65,9 +65,9 @@ function nextSliceTurn(): Promise<void> {
 }
 
 /**
- * How many answers are being computed in slices now, in memory other threads read: a shared
- * chain's sweep worker (sweep-worker.ts) leaves its own work while there are some, so that on a
- * machine of few cores the page being made (and the worker's part of it) has the cores.
+ * How many pieces of work run in slices now (answers, and a chain's prepare()), in memory other
+ * threads read: a shared chain's sweep worker (sweep-worker.ts) leaves its own work while there are
+ * some, so that on a machine of few cores the page being made (and the worker's part of it) has the cores.
  */
 export const slicedWork = new Int32Array(new SharedArrayBuffer(4));
 

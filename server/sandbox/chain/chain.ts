@@ -653,11 +653,12 @@ export function segmentSumsOf(chain: SandboxChain, index: number, sizes = false)
 const PAGE_MAX = 100;
 
 /**
- * Segments a process sums before V8 runs the summing at its best (sumLatest), its rare turns
- * included (a refused transaction whose sender holds tokens: one or two in a hundred segments), so
- * that no page later throws the compiled summing out and waits on V8 compiling it again (50–70 ms).
+ * Segments a thread sums before V8 runs the summing at its best (the server's first prepare(),
+ * sumLatest; a sweep worker before it says it is ready), its rare turns included (a refused
+ * transaction whose sender holds tokens: one or two in a hundred segments), so that no page later
+ * throws the compiled summing out and waits on V8 compiling it again (50–70 ms).
  */
-const COMPILED_SUMS = 600;
+export const COMPILED_SUMS = 600;
 /** Segments this process's shared chains' first prepare() calls have summed (at most; fewer when a history is shorter). */
 let sumsCompiled = 0;
 

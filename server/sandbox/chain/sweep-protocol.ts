@@ -17,17 +17,6 @@ export interface SweepWorkerData {
   slicedWork: SharedArrayBuffer;
 }
 
-/**
- * Segments the worker sums (the newest first) before it says it is ready: V8 runs the summing at
- * its best only after some hundred and fifty (the first ten cost some 9 ms each), and a page of
- * epochs a cold worker helped would wait on it. Six hundred, so that the rare turns of the summing
- * have run too (a refused transaction whose sender holds tokens: one or two in a hundred segments):
- * compiled without them, the summing is thrown out by the first page that meets one and compiled
- * again (50–70 ms of another core while the page runs it unoptimised). None when its chunks hold
- * the whole history.
- */
-export const WARM_SUMS = 600;
-
 /** One segment's blocks' totals (transferred). */
 export interface SegmentTotalsMessage {
   index: number;

@@ -11,10 +11,10 @@ import './lowest-priority';
 import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { parentPort, workerData } from 'node:worker_threads';
-import { createSandboxChain, distributionHashOf, segmentSumsOf, sweptSegmentOf } from './chain';
+import { COMPILED_SUMS, createSandboxChain, distributionHashOf, segmentSumsOf, sweptSegmentOf } from './chain';
 import type { Segment } from './simulate';
 import { keyOfHash, SweepStore, TX_INDEX_BITS, type SweptSegment } from './sweep-store';
-import { WARM_SUMS, type FromSweepWorker, type SegmentSumsMessage, type SegmentTotalsMessage, type SweepWorkerData, type ToSweepWorker } from './sweep-protocol';
+import type { FromSweepWorker, SegmentSumsMessage, SegmentTotalsMessage, SweepWorkerData, ToSweepWorker } from './sweep-protocol';
 import { newestFirst, SegmentBits, sumColumns } from './totals';
 import { serveAssist } from './sums-assist';
 import { MARK_EVERY_MS, markInUse, removeUnusedFolders } from './sweep-folders';
@@ -222,9 +222,14 @@ function sumOne(index: number): void {
   if (hashes32.segments.length >= SUMS_BATCH) flushSums();
 }
 
+/**
+ * Before it says it is ready the worker sums its newest COMPILED_SUMS segments (sent as its other
+ * sums): a page of epochs a cold worker helped would wait on V8 compiling the summing. None when its
+ * chunks hold the whole history.
+ */
 let ready = false;
 function warmUp(): void {
-  for (let i = 0; i < WARM_SUMS; i++) {
+  for (let i = 0; i < COMPILED_SUMS; i++) {
     const s = nextToSum(tip);
     if (s === null) break;
     sumOne(s);

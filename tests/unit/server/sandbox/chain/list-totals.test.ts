@@ -15,10 +15,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createDevnet, memoryLedgerStore, newDevnetState, type SandboxChain } from '../../../../../server/sandbox/chain/index';
-import { segmentSumsOf, sweptSegmentOf } from '../../../../../server/sandbox/chain/chain';
+import { COMPILED_SUMS, segmentSumsOf, sweptSegmentOf } from '../../../../../server/sandbox/chain/chain';
 import { sliced, slicedWork } from '../../../../../server/sandbox/chain/budget';
 import { SweepClient } from '../../../../../server/sandbox/chain/sweep';
-import { WARM_SUMS } from '../../../../../server/sandbox/chain/sweep-protocol';
 import { serve, testChain } from './support';
 import { threadCpuMs } from './walk/busy';
 
@@ -356,9 +355,9 @@ describe('a shared chain\'s sweep worker', () => {
       for (const chain of [0, 1]) {
         const own = events.filter((e) => e.chain === chain);
         const ready = own.findIndex((e) => e.kind === 'ready');
-        // Ready once it has summed its newest segments (WARM_SUMS of them), not later than its other sums.
-        expect(closed).toBeGreaterThan(WARM_SUMS);
-        expect(own.slice(0, ready).map((e) => e.index)).toEqual(Array.from({ length: WARM_SUMS }, (_, i) => closed - 1 - i));
+        // Ready once it has summed its newest segments (COMPILED_SUMS of them), not later than its other sums.
+        expect(closed).toBeGreaterThan(COMPILED_SUMS);
+        expect(own.slice(0, ready).map((e) => e.index)).toEqual(Array.from({ length: COMPILED_SUMS }, (_, i) => closed - 1 - i));
         expect(new Set(own.filter((e) => e.kind === 'sums').map((e) => e.index)).size).toBe(closed);
       }
       const lastSums = events.findLastIndex((e) => e.kind === 'sums');
