@@ -2,7 +2,7 @@
 // valid configuration. main.ts imports this module only then, so a configuration error is reported
 // before the server's modules (the sandbox, CSL, the features) are even loaded.
 import http from 'node:http';
-import type { Config } from './config';
+import type { Config, SandboxSweep } from './config';
 import { createDb, migrateLatest, sqliteFileIn } from './db/index';
 import { createLogger } from './logger';
 import { devMailbox, smtpMailer } from './mail/mailer';
@@ -29,6 +29,13 @@ export type Role = 'all' | 'api' | 'gateway' | 'worker';
 
 const version = CAIRN_VERSION;
 
+/** What the start-up log says of the shared chains' workers (SANDBOX_SWEEP). */
+const SWEEP_LOG: Record<SandboxSweep, (dir: string) => string> = {
+  all: (dir) => `sandbox chain: sweeping each chain's history in a worker thread, kept in ${dir} (SANDBOX_SWEEP)`,
+  sums: () => "sandbox chain: each chain's epochs summed in a worker thread, nothing kept on disk; SANDBOX_SWEEP=true sweeps the history from the start, as in production",
+  off: () => 'sandbox chain: lists sum the history they read; SANDBOX_SWEEP=true sweeps it from the start',
+};
+
 export async function start(config: Config, role: Role) {
   // On a terminal, outside production, log lines are made readable; anything else gets JSON.
   const pretty = !config.isProduction && process.stdout.isTTY ? (await import('pino-pretty')).default({ colorize: true, translateTime: 'SYS:HH:MM:ss', ignore: 'pid,hostname,service' }) : undefined;
@@ -40,7 +47,7 @@ export async function start(config: Config, role: Role) {
   logger.info({ engine: config.databaseUrl ? 'postgresql' : 'sqlite' }, config.databaseUrl ? 'database: PostgreSQL (migrated)' : `database: SQLite at ${sqliteFileIn(config.dataDir)} (migrated)`);
   // The gateway serves the chains' lists and transactions to clients: with SANDBOX_SWEEP its process
   // sweeps them from the start.
-  const chains = createSandboxChains(config, db, { sweep: config.gateway.sandboxSweep && (role === 'all' || role === 'gateway'), logger });
+  const chains = createSandboxChains(config, db, { sweep: role === 'all' || role === 'gateway' ? config.gateway.sandboxSweep : 'off', logger });
   // One process's devnets, shared by its control plane (the Devnet card), its gateway and its webhook
   // followers; a worker alone holds its own, for the devnets it follows.
   const devnets = (role === 'all' || role === 'worker') && !config.disabledNetworks.includes(devnetNetwork.slug) ? devnetRegistry(config, db, logger, version) : undefined;
@@ -116,7 +123,7 @@ export async function start(config: Config, role: Role) {
     if (devnets) logger.info(`devnets: each cardano-devnet project's own chain, loaded on its first request, unloaded after ${Math.round(config.gateway.devnetIdleMs / 1000)} s without one`);
     if (Object.keys(chains).length > 0) {
       logger.warn(`sandbox chain: simulated data for ${Object.keys(chains).map((n) => `cardano-${n}`).join(', ')} (no upstream configured)`);
-      logger.info(config.gateway.sandboxSweep ? `sandbox chain: sweeping each chain's history in a worker thread, kept in ${sandboxChainsDir(config)} (SANDBOX_SWEEP)` : 'sandbox chain: lists sum the history they read; SANDBOX_SWEEP=true sweeps it from the start');
+      logger.info(SWEEP_LOG[config.gateway.sandboxSweep](sandboxChainsDir(config)));
     }
     if (!config.isProduction) logDevWallets(logger, chains, config.publicUrl);
     const gateway = await startGateway({ config, db, logger, version, chains, ...(devnets ? { devnets } : {}), ...(metrics ? { metrics } : {}) });

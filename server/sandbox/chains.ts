@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { SANDBOX_CHAINS_DIR, type Config } from '../config';
+import { SANDBOX_CHAINS_DIR, type Config, type SandboxSweep } from '../config';
 import type { Db } from '../db/index';
 import type { Logger } from '../logger';
 import { createSandboxChain, type SandboxChain, type SandboxNetwork } from './chain/index';
@@ -10,12 +10,13 @@ import { sandboxNetworks } from '../../shared/networks';
  * One sandbox chain per Cardano network without a configured upstream, shared by every part of the
  * process. With a database, accepted transactions (faucet, /tx/submit) are kept in it, so they
  * survive restarts and every process sees them; without one they live in memory (tests). `sweep`
- * (a process that serves the gateway): each chain's sweep worker starts at once (chain/sweep.ts),
+ * (a process that serves the gateway): `all`, each chain's sweep worker starts at once (chain/sweep.ts),
  * its chunks kept under $DATA_DIR/sandbox-chains, so every list's deep pages and every background
  * transaction's hash are ready from the start, and from the chunks at a restart; the folders of chains
- * simulated differently (another version) are removed once unused (chain/sweep-folders.ts), each logged.
+ * simulated differently (another version) are removed once unused (chain/sweep-folders.ts), each
+ * logged. `sums`: each chain's worker sums its epochs and helps cold pages, and sweeps nothing.
  */
-export function createSandboxChains(config: Config, db?: Db, opts: { sweep?: boolean; logger?: Logger } = {}): Partial<Record<SandboxNetwork, SandboxChain>> {
+export function createSandboxChains(config: Config, db?: Db, opts: { sweep?: SandboxSweep; logger?: Logger } = {}): Partial<Record<SandboxNetwork, SandboxChain>> {
   const store = db ? dbLedgerStore(db) : undefined;
   const dir = sandboxChainsDir(config);
   const removed = (folder: string, bytes: number): void => opts.logger?.info({ folder, bytes }, `sandbox chain: removed ${folder} under ${dir} (${(bytes / 1e6).toFixed(1)} MB): the sweep of a chain simulated differently, no longer used`);
@@ -27,7 +28,7 @@ export function createSandboxChains(config: Config, db?: Db, opts: { sweep?: boo
         blockIntervalMs: config.gateway.sandboxBlockIntervalMs,
         devAids: !config.isProduction,
         ...(store ? { store } : {}),
-        ...(opts.sweep ? { sweep: { dir, removed } } : {}),
+        ...(opts.sweep === 'all' ? { sweep: { dir, removed } } : opts.sweep === 'sums' ? { sweep: { dir: null, sumsOnly: true } } : {}),
       });
     }
   }

@@ -36,11 +36,15 @@ export interface ServerProcessOptions {
   lines?: string[];
 }
 
-/** Starts the built server in `role` with only PATH, HOME, LOG_LEVEL=warn and `env`; its stderr goes to the test's. */
+/**
+ * Starts the built server in `role` with only PATH, HOME, LOG_LEVEL=warn, SANDBOX_SWEEP=false (no
+ * sandbox chain workers, which development would start: tests start many servers) and `env`; its
+ * stderr goes to the test's.
+ */
 export async function spawnServerProcess({ role, env, readyUrl, readyTimeoutMs = 30_000, lines }: ServerProcessOptions): Promise<ChildProcess> {
   const child = spawn(process.execPath, [...startProdArgs(), '--role', role], {
     cwd: inject('serverBuild'),
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', LOG_LEVEL: 'warn', ...env },
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', LOG_LEVEL: 'warn', SANDBOX_SWEEP: 'false', ...env },
     stdio: ['ignore', lines ? 'pipe' : 'ignore', lines ? 'pipe' : 'inherit'],
   });
   started.add(child);

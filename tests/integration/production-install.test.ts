@@ -84,6 +84,8 @@ describe.skipIf(!enabled)('a production install (npm ci --omit=dev)', () => {
     const server = await startBuiltServer(root, { DATA_DIR: path.join(root, 'dev-data') }, { timeoutMs: 150_000 });
     expect((await call(`${server.gatewayUrl}/health`)).body).toEqual({ is_healthy: true });
     expect(server.output()).toContain('EVM development chain: off, because @nomicfoundation/edr (a development dependency) is not installed');
+    expect(server.output()).toContain("sandbox chain: each chain's epochs summed in a worker thread, nothing kept on disk");
+    expect(fs.existsSync(path.join(root, 'dev-data', 'sandbox-chains'))).toBe(false);
     expect(await server.stop()).toBe(0);
   }, 180_000);
 });

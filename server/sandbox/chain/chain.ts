@@ -538,8 +538,9 @@ function sweepClientOf(
 ): SweepClient | null {
   if (!options.sweep) return null;
   if (options.devnet) throw new Error('a devnet has no sweep worker');
+  const sumsOnly = options.sweep.sumsOnly === true;
   return new SweepClient(
-    { network, seed, genesisTime, blockIntervalMs, blocksPerEpoch, segmentLength, dir: options.sweep.dir },
+    { network, seed, genesisTime, blockIntervalMs, blocksPerEpoch, segmentLength, dir: sumsOnly ? null : options.sweep.dir },
     {
       // A segment swept leaves its distribution's hash too, as one summed here does.
       segment: (t) => {
@@ -551,6 +552,7 @@ function sweepClientOf(
       distribution: (segment, hash) => simContext.knowDistribution(segment, hash),
       ...(options.sweep.removed ? { removed: options.sweep.removed } : {}),
     },
+    sumsOnly,
   );
 }
 
@@ -978,9 +980,10 @@ function backgroundTxLookup(o: { txIndex: TxIndex; simBlock: (height: number) =>
   // 32 bits of their hash) names the places to simulate, and the whole hash is compared there.
   // Once every closed segment is swept, a hash it does not hold can only be of the tip's segment,
   // which is simulated for it; before (or outside a sliced answer, which cannot wait for another
-  // thread), undefined: the address window's segments are looked through, as without a worker.
+  // thread, or with a worker that only sums), undefined: the address window's segments are looked
+  // through, as without a worker.
   const swept = (hash: string, tip: number): SimTx | null | undefined => {
-    if (!o.sweep?.alive || !inSlice()) return undefined;
+    if (!o.sweep?.alive || o.sweep.sumsOnly || !inSlice()) return undefined;
     const { answer, until } = o.sweep.lookup(hash, tip);
     if (!answer) throw new Awaiting(until!);
     for (const place of answer.places) {

@@ -59,8 +59,10 @@ export interface SandboxChainOptions {
    * ahead once a list has read the history) and a hash is found once this process simulated its block.
    * The worker keeps its folder marked in use and removes the network's folders of chains simulated
    * differently that nothing used for a day, or for a week if never marked (sweep-folders.ts), telling `removed` each.
+   * `sumsOnly`: the worker sums every closed segment's epochs and helps cold pages of them, and
+   * never sweeps (no hash is looked up in it; `dir` is not used).
    */
-  sweep?: { dir: string | null; removed?: (folder: string, bytes: number) => void };
+  sweep?: { dir: string | null; removed?: (folder: string, bytes: number) => void; sumsOnly?: boolean };
   /**
    * A devnet's history summed by the process's devnet sums worker (devnet-sums.ts) once it is long
    * (default true for a devnet; the worker's own chains have none).

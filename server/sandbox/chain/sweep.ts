@@ -25,6 +25,7 @@ function handOn(): void {
   active = queue.find((c) => !c.summedAll) ?? queue[0] ?? null;
   active?.background(active.summedAll ? 'all' : 'sums');
 }
+// A worker that only sums (sumsOnly) leaves the queue once its history is summed: it never sweeps.
 /** A chain's worker swept its history (or is gone): out of the queue, its turn handed on. */
 function leave(client: SweepClient): void {
   const i = queue.indexOf(client);
@@ -69,6 +70,8 @@ export class SweepClient {
       /** A folder of a chain simulated differently removed, unused (sweep-folders.ts). */
       removed?: (folder: string, bytes: number) => void;
     },
+    /** Whether the worker only sums the epochs (and helps cold pages): no sweep, no hash looked up in it. */
+    readonly sumsOnly = false,
   ) {
     // Its heap is bounded: what it keeps is small (every 512th key of each chunk, the chunks not yet
     // whole), and a worker that ran out would leave the chain computing as without one.
@@ -150,6 +153,13 @@ export class SweepClient {
         m.segments.forEach((segment, i) => this.install.distribution?.(segment, m.hashes[i]!));
         return;
       case 'summed':
+        if (this.sumsOnly) {
+          // Its history summed is all it does: it keeps summing what its tip closes, out of the queue.
+          this.summedAll = true;
+          leave(this);
+          this.doneThrough(m.tip);
+          return;
+        }
         // Its history summed: it keeps summing what its tip closes, and the next chain's sums (or the first sweep) begin.
         if (!this.summedAll) {
           this.summedAll = true;
@@ -167,12 +177,17 @@ export class SweepClient {
         this.finds.delete(m.id);
         return;
       case 'swept':
-        this.sweptTip = Math.max(this.sweptTip, m.tip);
         // Its history swept: it keeps up with its tip on its own, and the next chain's worker begins.
         leave(this);
-        this.sweptWaiters = this.sweptWaiters.filter((w) => (w.tip <= this.sweptTip ? (w.resolve(), false) : true));
+        this.doneThrough(m.tip);
         return;
     }
+  }
+
+  /** The worker's work is done through `tip` (swept, or summed for one that only sums): whatever waited for it goes on. */
+  private doneThrough(tip: number): void {
+    this.sweptTip = Math.max(this.sweptTip, tip);
+    this.sweptWaiters = this.sweptWaiters.filter((w) => (w.tip <= this.sweptTip ? (w.resolve(), false) : true));
   }
 
   /** The chain's tip: the worker sweeps the segments it closes. */
@@ -185,7 +200,7 @@ export class SweepClient {
     return !this.dead;
   }
 
-  /** Resolves once every segment closed by `tip` is swept (at once when the worker is gone). */
+  /** Resolves once every segment closed by `tip` is swept, or summed by a worker that only sums (at once when the worker is gone). */
   swept(tip: number): Promise<void> {
     this.tip(tip);
     if (this.dead || tip <= this.sweptTip) return Promise.resolve();

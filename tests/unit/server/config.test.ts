@@ -107,6 +107,17 @@ describe('site configuration', () => {
     expect(loadConfig({ NODE_ENV: 'production', SMTP_URL: 'smtp://mail.example' }).site.devMailbox).toBeNull();
   });
 
+  it('gives the sandbox chains a worker that sweeps in production, one that only sums in development, none in tests; SANDBOX_SWEEP decides when set', () => {
+    const prod = { NODE_ENV: 'production', SMTP_URL: 'smtp://mail.example' };
+    expect(loadConfig(prod).gateway.sandboxSweep).toBe('all');
+    expect(loadConfig({}).gateway.sandboxSweep).toBe('sums');
+    expect(loadConfig({ NODE_ENV: 'test' }).gateway.sandboxSweep).toBe('off');
+    expect(loadConfig({ ...prod, SANDBOX_SWEEP: 'false' }).gateway.sandboxSweep).toBe('off');
+    expect(loadConfig({ SANDBOX_SWEEP: 'false' }).gateway.sandboxSweep).toBe('off');
+    expect(loadConfig({ NODE_ENV: 'test', SANDBOX_SWEEP: 'true' }).gateway.sandboxSweep).toBe('all');
+    expect(loadConfig({ SANDBOX_SWEEP: '' }).gateway.sandboxSweep).toBe('sums');
+  });
+
   it('chooses billing: local test billing by default, none in production, Stripe with its key pair', () => {
     expect(loadConfig({}).billing).toEqual({ provider: 'local', stripe: null });
     expect(loadConfig({ NODE_ENV: 'production', SMTP_URL: 'smtp://mail.example' }).billing.provider).toBe('none');

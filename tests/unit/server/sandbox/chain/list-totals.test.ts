@@ -25,7 +25,7 @@ const BLOCKS = 4_400;
 /** The target of a page's answer; the CPU time of a page read from the totals is a few milliseconds. */
 const PAGE_CPU_MS = 50;
 
-function chainOf(sweep?: { dir: string | null }): ReturnType<typeof testChain> {
+function chainOf(sweep?: { dir: string | null; sumsOnly?: boolean }): ReturnType<typeof testChain> {
   const now = Date.UTC(2026, 2, 1, 12);
   return testChain({ genesisTime: now - BLOCKS * 20_000, blockIntervalMs: 20_000, now: () => now, ...(sweep ? { sweep } : {}) });
 }
@@ -438,6 +438,42 @@ describe('a shared chain\'s sweep worker', () => {
     expect(niceIn(readFileSync('/proc/thread-self/stat', 'utf8'))).toBe(0);
     await chain.close();
   }, 30_000);
+
+  it('only sums when told so (development\'s default): every closed segment\'s epochs, no sweep, nothing written, and the next chain\'s sweep goes on', async () => {
+    const p = plain.params;
+    const closed = Math.floor((plain.tipHeight() + 1) / p.segmentLength);
+    const data = { network: p.network, seed: p.seed, genesisTime: p.genesisTime, blockIntervalMs: p.blockIntervalMs, blocksPerEpoch: p.blocksPerEpoch, segmentLength: p.segmentLength, dir: null };
+    const seen = { sums: new Set<number>(), swept: 0, sweptAfter: new Set<number>() };
+    const only = new SweepClient(data, { segment: () => seen.swept++, sums: (t) => seen.sums.add(t.index) }, true);
+    // Made after it, a chain that sweeps: its turn comes once the first has summed its history.
+    const full = new SweepClient(data, { segment: (t) => seen.sweptAfter.add(t.index), sums: () => {} });
+    try {
+      only.tip(plain.tipHeight());
+      // Resolves once its history is summed: what a sweep is for a worker that sweeps.
+      await only.swept(plain.tipHeight());
+      expect(seen.sums.size).toBe(closed);
+      await full.swept(plain.tipHeight());
+      expect(seen.sweptAfter.size).toBe(closed);
+      expect(seen.swept).toBe(0);
+    } finally {
+      await Promise.all([only.close(), full.close()]);
+    }
+    // A chain whose worker only sums: its cold pages as a plain chain's, no hash asked of the worker
+    // (a block never read keeps its transactions unknown, as without a worker), no folder made.
+    const under = mkdtempSync(path.join(tmpdir(), 'cairn-sums-only-'));
+    const { chain } = chainOf({ dir: under, sumsOnly: true });
+    try {
+      await chain.prepare({ lists: true });
+      const read = (c: SandboxChain) => c.epochNext(2, { count: 100, page: 1, order: 'asc' });
+      expect(await sliced(() => read(chain))).toEqual(read(plain));
+      const far = plain.blockTxs(1_234, { count: 100, page: 1, order: 'asc' })![2]!;
+      expect(await sliced(() => chain.txCbor(far))).toBeNull();
+      expect(readdirSync(under)).toEqual([]);
+    } finally {
+      await chain.close();
+      rmSync(under, { recursive: true, force: true });
+    }
+  }, 120_000);
 
   it('finds any background transaction by hash, one this process never showed included, and after a restart from the chunks it wrote', async () => {
     const { chain } = swept();
