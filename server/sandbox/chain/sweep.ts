@@ -17,7 +17,8 @@ const SWEEP_WORKER = new URL(import.meta.url.endsWith('.ts') ? './sweep-worker.m
  * what pages of epochs read), then each one's sweep (several minutes each); the others wait,
  * answering finds in what they swept and helping pages. A worker done with its turn (or gone) hands
  * on to the next; one whose sums are done keeps summing the segments its tip closes, one whose
- * sweep is done keeps sweeping them, one every 20 minutes.
+ * sweep is done keeps sweeping them, one every 20 minutes. A worker that only sums (sumsOnly) leaves
+ * the queue once its history is summed: it never sweeps.
  */
 const queue: SweepClient[] = [];
 let active: SweepClient | null = null;
@@ -25,7 +26,6 @@ function handOn(): void {
   active = queue.find((c) => !c.summedAll) ?? queue[0] ?? null;
   active?.background(active.summedAll ? 'all' : 'sums');
 }
-// A worker that only sums (sumsOnly) leaves the queue once its history is summed: it never sweeps.
 /** A chain's worker swept its history (or is gone): out of the queue, its turn handed on. */
 function leave(client: SweepClient): void {
   const i = queue.indexOf(client);
