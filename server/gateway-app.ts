@@ -10,7 +10,7 @@ import { MemoryLimiter, type BalanceStore, type Limiter } from './gateway/limite
 import { RedisLimiter, type RedisState } from './gateway/redis-limiter';
 import { Meter, loadQuotaBase } from './gateway/metering';
 import { addBalanceSpends, raiseBalanceSpent } from './features/ppu/index';
-import { createGatewayHandler } from './gateway/gateway';
+import { createGatewayHandler, WARM_PAGE } from './gateway/gateway';
 import { usageMetrics } from './gateway/usage-metrics';
 import { GatewayResponse } from './gateway/gateway-response';
 import { createJsonRpcBackend, type EvmBackend } from './features/milkomeda/index';
@@ -208,6 +208,13 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
     server.once('error', reject);
     server.listen(opts.port ?? gw.port, opts.host ?? config.host, resolve);
   });
+  // Once it serves, not before: a client's request meanwhile is answered beside the read (both in time slices).
+  const warming = gateway.warmSandbox().then(
+    (status) => {
+      if (status !== null && status !== 200) logger.warn({ status, path: WARM_PAGE }, 'gateway: its first read of a sandbox chain was not answered 200');
+    },
+    (err: unknown) => logger.warn({ err: { message: (err as Error).message }, path: WARM_PAGE }, 'gateway: its first read of a sandbox chain failed'),
+  );
   const address = server.address() as { port: number };
   logger.info(
     { limiter: limiter.kind, sandbox: [...gateway.sandboxed], disabled: [...off], evm: devChain ? 'development chain' : evm ? 'upstream' : 'none' },
@@ -229,6 +236,7 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
     upstreamTxs: upstreamChains.followers,
     async close() {
       draining = true;
+      await warming;
       push.close();
       stopHearingSteering();
       await pushHub.stop();

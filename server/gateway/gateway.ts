@@ -358,6 +358,36 @@ function ownAnswersOf(deps: GatewayDeps, now: () => number): Map<string, Gateway
 }
 
 /**
+ * What the gateway reads of its first sandbox network once it serves: a page of the oldest epochs,
+ * which nothing has summed yet (a start sums the newest), so the read takes the whole way a client's
+ * cold page of a list takes.
+ */
+export const WARM_PAGE = '/epochs/0/next?count=100';
+
+/** The caller of the gateway's own read: no client and no project (a sandbox backend reads nothing of its caller on a GET). */
+function ownCall(network: string, at: number): AdmittedCall {
+  const project: ProjectKey = {
+    key: '',
+    projectId: 0,
+    uuid: '',
+    workspaceId: 0,
+    ownerId: 0,
+    quotaKey: '',
+    network,
+    limitPerSecond: 0,
+    limitBurst: 0,
+    requestLimit: 0,
+    websocketConnections: 0,
+    status: 'active',
+    ppuCredited: 0,
+    ppuSpent: 0,
+    balanceKey: '',
+    allow: null,
+  };
+  return { ip: '', bucketKey: '', rate: 0, burst: 0, quotaKey: '', day: 0, quotaLimit: 0, quotaBase: 0, project, at, started: performance.now(), userAgent: undefined };
+}
+
+/**
  * The data plane: takes each request through the admission steps (admission.ts: key, allow-lists,
  * ban, bucket, quota, metering) and hands it to its network's backend (backend.ts). The hot path
  * touches no database.
@@ -399,6 +429,19 @@ export function createGatewayHandler(deps: GatewayDeps) {
     callBackend(network: string, request: InProcessRequest, call: AdmittedCall): Promise<InProcessAnswer> | null {
       const backend = byNetwork.get(network);
       return backend && backend.admits === 'request' ? callInProcess(backend, request, call, admission.steps) : null;
+    },
+    /**
+     * Reads WARM_PAGE from the first network a sandbox chain serves, in process (no admission, no
+     * metering) over an HTTP request of its own: the first time V8 meets a request's way through the
+     * sandbox's backend (its router, a cold page's code, the answer written) it compiles it, which a
+     * client's first cold page after a start would otherwise wait for. Answers the page's status, or
+     * null when no sandbox chain serves a network here.
+     */
+    async warmSandbox(): Promise<number | null> {
+      const network = [...sandboxed][0];
+      const backend = network === undefined ? undefined : byNetwork.get(network);
+      if (network === undefined || !backend) return null;
+      return (await callInProcess(backend, { method: 'GET', path: WARM_PAGE }, ownCall(network, now()), admission.steps)).status;
     },
     /** Networks served by the sandbox chain (the dashboard marks their projects 'Sandbox data'). */
     sandboxed,

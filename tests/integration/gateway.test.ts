@@ -1,6 +1,6 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished, vi } from 'vitest';
 import { startTestApp } from '../helpers/test-app';
 import { useTestApp, useTestGateway } from '../helpers/use-test-app';
 import { Client } from '../helpers/http-client';
@@ -8,6 +8,7 @@ import { signIn } from '../helpers/sign-in';
 import { answerEndlessly, call, firstPiece, leaveMidAnswer, readReleasing, startTestGateway } from '../helpers/gateway';
 import { setSubscription } from '../../server/features/workspaces/subscriptions';
 import { plans } from '../../shared/plans';
+import { createSandboxChain, memoryLedgerStore } from '../../server/sandbox/chain/index';
 
 const app = useTestApp();
 let owner: { client: Client; id: number; ws: number };
@@ -514,6 +515,26 @@ describe('metering and statistics', () => {
 
     const list = (await owner.client.get(`/api/workspaces/${owner.ws}/projects`)).body.data;
     expect(list.find((x: { uuid: string }) => x.uuid === p.uuid).requests_today).toBe(6);
+  });
+
+  it("reads a cold page of its first sandbox chain's oldest epochs once it serves, through the backend, and counts it for no one", async () => {
+    const chain = createSandboxChain({ network: 'mainnet', store: memoryLedgerStore() });
+    const asked: number[] = [];
+    const epochNext = chain.epochNext.bind(chain);
+    chain.epochNext = (n, page) => {
+      asked.push(n);
+      return epochNext(n, page);
+    };
+    const before = Number((await app.db('usage_rollups').sum({ n: 'requests' }).first())?.n ?? 0);
+    const gw = await startTestGateway(app, {}, undefined, { chains: { mainnet: chain } });
+    try {
+      // No client has asked for anything: the gateway's own read (WARM_PAGE, the epochs after epoch 0).
+      // (A sliced page is asked again at each slice until it is done.)
+      await vi.waitFor(() => expect(new Set(asked)).toEqual(new Set([0])), { timeout: 10_000 });
+    } finally {
+      await gw.close(); // flushes the metering
+    }
+    expect(Number((await app.db('usage_rollups').sum({ n: 'requests' }).first())?.n ?? 0)).toBe(before);
   });
 
   it('locks the detailed lists on plans without detailed statistics', async () => {
