@@ -209,9 +209,9 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
     server.listen(opts.port ?? gw.port, opts.host ?? config.host, resolve);
   });
   // Once it serves, not before: a client's request meanwhile is answered beside the read (both in time slices).
-  const warming = gateway.warmSandbox().then(
-    (status) => {
-      if (status !== null && status !== 200) logger.warn({ status, path: WARM_PAGE }, 'gateway: its first read of a sandbox chain was not answered 200');
+  const warming = gateway.warmSandbox(() => draining).then(
+    (read) => {
+      for (const { network, status } of read) if (status !== 200) logger.warn({ network, status, path: WARM_PAGE }, 'gateway: its first read of a sandbox chain was not answered 200');
     },
     (err: unknown) => logger.warn({ err: { message: (err as Error).message }, path: WARM_PAGE }, 'gateway: its first read of a sandbox chain failed'),
   );

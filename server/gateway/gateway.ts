@@ -358,9 +358,9 @@ function ownAnswersOf(deps: GatewayDeps, now: () => number): Map<string, Gateway
 }
 
 /**
- * What the gateway reads of its first sandbox network once it serves: a page of the oldest epochs,
- * which nothing has summed yet (a start sums the newest), so the read takes the whole way a client's
- * cold page of a list takes.
+ * What the gateway reads of each sandbox network once it serves: a page of the oldest epochs, which
+ * nothing has summed yet (a start sums the newest), so the read takes the whole way a client's cold
+ * page of a list takes.
  */
 export const WARM_PAGE = '/epochs/0/next?count=100';
 
@@ -431,17 +431,21 @@ export function createGatewayHandler(deps: GatewayDeps) {
       return backend && backend.admits === 'request' ? callInProcess(backend, request, call, admission.steps) : null;
     },
     /**
-     * Reads WARM_PAGE from the first network a sandbox chain serves, in process (no admission, no
-     * metering) over an HTTP request of its own: the first time V8 meets a request's way through the
-     * sandbox's backend (its router, a cold page's code, the answer written) it compiles it, which a
-     * client's first cold page after a start would otherwise wait for. Answers the page's status, or
-     * null when no sandbox chain serves a network here.
+     * Reads WARM_PAGE from each network a sandbox chain serves, one after the other, in process (no
+     * admission, no metering) over an HTTP request of its own: the first time V8 meets a request's
+     * way through the sandbox's backend (its router, a cold page's code, the answer written) it
+     * compiles it, and each chain's worker its part of a page (sums-assist.ts), which a client's
+     * first cold page after a start would otherwise wait for. Answers each network's status; once
+     * `stopped()` says so, reads no further network.
      */
-    async warmSandbox(): Promise<number | null> {
-      const network = [...sandboxed][0];
-      const backend = network === undefined ? undefined : byNetwork.get(network);
-      if (network === undefined || !backend) return null;
-      return (await callInProcess(backend, { method: 'GET', path: WARM_PAGE }, ownCall(network, now()), admission.steps)).status;
+    async warmSandbox(stopped: () => boolean): Promise<{ network: string; status: number }[]> {
+      const read: { network: string; status: number }[] = [];
+      for (const network of sandboxed) {
+        if (stopped()) break;
+        const backend = byNetwork.get(network)!;
+        read.push({ network, status: (await callInProcess(backend, { method: 'GET', path: WARM_PAGE }, ownCall(network, now()), admission.steps)).status });
+      }
+      return read;
     },
     /** Networks served by the sandbox chain (the dashboard marks their projects 'Sandbox data'). */
     sandboxed,

@@ -517,20 +517,25 @@ describe('metering and statistics', () => {
     expect(list.find((x: { uuid: string }) => x.uuid === p.uuid).requests_today).toBe(6);
   });
 
-  it("reads a cold page of its first sandbox chain's oldest epochs once it serves, through the backend, and counts it for no one", async () => {
-    const chain = createSandboxChain({ network: 'mainnet', store: memoryLedgerStore() });
-    const asked: number[] = [];
-    const epochNext = chain.epochNext.bind(chain);
-    chain.epochNext = (n, page) => {
-      asked.push(n);
-      return epochNext(n, page);
-    };
+  it("reads a cold page of each sandbox chain's oldest epochs once it serves, through the backend, and counts it for no one", async () => {
+    const asked: Record<string, number[]> = { mainnet: [], preprod: [], preview: [] };
+    const chains = Object.fromEntries(
+      (['mainnet', 'preprod', 'preview'] as const).map((network) => {
+        const chain = createSandboxChain({ network, store: memoryLedgerStore() });
+        const epochNext = chain.epochNext.bind(chain);
+        chain.epochNext = (n, page) => {
+          asked[network]!.push(n);
+          return epochNext(n, page);
+        };
+        return [network, chain];
+      }),
+    );
     const before = Number((await app.db('usage_rollups').sum({ n: 'requests' }).first())?.n ?? 0);
-    const gw = await startTestGateway(app, {}, undefined, { chains: { mainnet: chain } });
+    const gw = await startTestGateway(app, {}, undefined, { chains });
     try {
-      // No client has asked for anything: the gateway's own read (WARM_PAGE, the epochs after epoch 0).
-      // (A sliced page is asked again at each slice until it is done.)
-      await vi.waitFor(() => expect(new Set(asked)).toEqual(new Set([0])), { timeout: 10_000 });
+      // No client has asked for anything: the gateway's own reads (WARM_PAGE, the epochs after epoch 0),
+      // a sliced page asked again at each slice until it is done.
+      await vi.waitFor(() => expect(Object.values(asked).map((a) => [...new Set(a)])).toEqual([[0], [0], [0]]), { timeout: 10_000 });
     } finally {
       await gw.close(); // flushes the metering
     }
