@@ -12,7 +12,8 @@
 //   last pages: every list of the OpenAPI document (tests/unit/server/sandbox/chain/walk/lists.ts)
 //     read past its end and at its last page holding data, in both orders, with count 100: the
 //     slowest page of each list, and the event loop's longest pause over all of them (what every
-//     other request waits at most behind a list). Target ≤ 100 ms of pause. Beside it, the longest
+//     other request waits at most behind a list). Targets ≤ 50 ms for the slowest page of any list,
+//     ≤ 100 ms of pause. Beside them, the longest
 //     turn of the event loop in the server thread's own CPU time (walk/busy.ts), which the time
 //     other processes held the cores does not lengthen, and the server thread's CPU time during a
 //     page. The chain has a sweep worker, as a gateway's shared chains do (server/sandbox/chain/
@@ -222,9 +223,12 @@ interface ListsRun {
   pauseMs: number;
   turnCpuMs: number;
   worst: string;
+  /** The slowest page of any list. */
+  worstMs: number;
 }
 
 function listRow(lists: ListsRun, baseline: string, against = ''): void {
+  row({ bench: 'sandbox', measure: `slowest page of every list (${lists.count} lists and orders) at its last page and past it (${lists.worst.replace(/ [\d.]+ ms$/, '')})`, figure: ms(lists.worstMs), baseline: '', ratio: '', target: `≤ ${TARGET_PAGE_MS} ms`, pass: lists.worstMs <= TARGET_PAGE_MS });
   row({ bench: 'sandbox', measure: `event loop's longest pause while every list (${lists.count} lists and orders) is read at its last page and past it (worst page: ${lists.worst}; longest turn in CPU time ${ms(lists.turnCpuMs)})`, figure: ms(lists.pauseMs), baseline, ratio: against, target: `≤ ${TARGET_PAUSE_MS} ms`, pass: lists.pauseMs <= TARGET_PAUSE_MS });
 }
 
@@ -269,7 +273,7 @@ async function lastPagesOfLists(base: string, f: WalkFixture): Promise<ListsRun>
   const pauseMs = loop.max / 1e6;
   const turns = [...slowest].sort((a, b) => b.turnCpuMs - a.turnCpuMs);
   console.log(`The event loop's longest pause meanwhile: ${ms(pauseMs)}; its longest turn in the server thread's CPU time: ${ms(turns[0]!.turnCpuMs)} (${turns[0]!.list}).`);
-  return { count: slowest.length, pauseMs, turnCpuMs: turns[0]!.turnCpuMs, worst: `${slowest[0]!.list} ${ms(slowest[0]!.ms)}` };
+  return { count: slowest.length, pauseMs, turnCpuMs: turns[0]!.turnCpuMs, worst: `${slowest[0]!.list} ${ms(slowest[0]!.ms)}`, worstMs: slowest[0]!.ms };
 }
 
 /** A chain's Blockfrost routes on a loopback port: their base URL, and how to close the server. */
