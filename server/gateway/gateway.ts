@@ -431,18 +431,20 @@ export function createGatewayHandler(deps: GatewayDeps) {
       return backend && backend.admits === 'request' ? callInProcess(backend, request, call, admission.steps) : null;
     },
     /**
-     * Reads WARM_PAGE from each network a sandbox chain serves, one after the other, in process (no
-     * admission, no metering) over an HTTP request of its own: the first time V8 meets a request's
-     * way through the sandbox's backend (its router, a cold page's code, the answer written) it
-     * compiles it, and each chain's worker its part of a page (sums-assist.ts), which a client's
-     * first cold page after a start would otherwise wait for. Answers each network's status; once
-     * `stopped()` says so, reads no further network.
+     * Reads WARM_PAGE from each network a sandbox chain serves (and no other backend serves in its
+     * place), one after the other, in process (no admission, no metering) over an HTTP request of
+     * its own: the first time V8 meets a request's way through the sandbox's backend (its router, a
+     * cold page's code, the answer written) it compiles it, and each chain's worker its part of a
+     * page (sums-assist.ts), which a client's first cold page after a start would otherwise wait
+     * for. Answers each network's status; once `stopped()` says so, reads no further network.
      */
     async warmSandbox(stopped: () => boolean): Promise<{ network: string; status: number }[]> {
       const read: { network: string; status: number }[] = [];
       for (const network of sandboxed) {
         if (stopped()) break;
-        const backend = byNetwork.get(network)!;
+        // Community endpoints may serve the network meanwhile (upstream-pool.ts swaps its backend): never theirs to read.
+        const backend = byNetwork.get(network);
+        if (backend?.kind !== 'sandbox') continue;
         read.push({ network, status: (await callInProcess(backend, { method: 'GET', path: WARM_PAGE }, ownCall(network, now()), admission.steps)).status });
       }
       return read;
