@@ -7,8 +7,12 @@ import { freePort } from '../helpers/server-process';
 
 const root = path.resolve(import.meta.dirname, '../..');
 
-/** Runs the real entry point (server/main.ts) with the given environment until it exits or prints `until`. */
-function runMain(env: Record<string, string>, until?: RegExp): Promise<{ code: number | null; stdout: string; stderr: string }> {
+/**
+ * Runs the real entry point (server/main.ts) with the given environment until it exits or prints
+ * `until`; killed after `killAfterMs` (a development start builds its sandbox chains and their workers
+ * first: some 10 s alone on two cores, twice that and more beside the rest of the suite).
+ */
+function runMain(env: Record<string, string>, until?: RegExp, killAfterMs = 20_000): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
       cwd: root,
@@ -22,7 +26,7 @@ function runMain(env: Record<string, string>, until?: RegExp): Promise<{ code: n
     child.stdout.on('data', (d) => ((stdout += d), check()));
     child.stderr.on('data', (d) => (stderr += d));
     child.on('exit', (code) => resolve({ code, stdout, stderr }));
-    setTimeout(() => child.kill('SIGKILL'), 20_000).unref();
+    setTimeout(() => child.kill('SIGKILL'), killAfterMs).unref();
   });
 }
 
@@ -55,7 +59,7 @@ describe('start-up configuration', () => {
     const dataDir = path.join(ARTIFACTS, `start-${process.pid}-${Date.now()}`);
     try {
       const port = await freePort();
-      const res = await runMain({ DATA_DIR: dataDir, PORT: String(port), GATEWAY_PORT: String(await freePort()), HOST: '127.0.0.1' }, /gateway listening/);
+      const res = await runMain({ DATA_DIR: dataDir, PORT: String(port), GATEWAY_PORT: String(await freePort()), HOST: '127.0.0.1' }, /gateway listening/, 75_000);
       expect(res.stdout).toContain(`Cairn is running at http://localhost:${port}`);
       expect(res.stdout).toMatch(/database: SQLite at .*cairn\.sqlite \(migrated\)/);
       expect(fs.existsSync(path.join(dataDir, 'cairn.sqlite'))).toBe(true);
@@ -64,5 +68,5 @@ describe('start-up configuration', () => {
     } finally {
       fs.rmSync(dataDir, { recursive: true, force: true });
     }
-  });
+  }, 90_000);
 });
