@@ -765,6 +765,8 @@ export class LiveLedger {
   private readonly txsByAddress = new Map<string, LiveTx[]>();
   private seq = 0;
   private queue: Promise<unknown> = Promise.resolve();
+  /** The height of the block a submission is being stored for (null: none): the chain shows no block from it until then. */
+  storing: number | null = null;
   private started: Promise<void> | null = null;
 
   private readonly protocol: Readonly<Protocol>;
@@ -1233,8 +1235,16 @@ export class LiveLedger {
         const bytes = typeof transaction === 'function' ? transaction() : transaction;
         const tx = this.validate(bytes, height, origin);
         const seq = this.seq + 1;
-        if (this.options.store && !(await this.options.store.append(this.storeKey, { seq, height, hash: tx.hash, cbor: tx.cbor, origin }))) continue;
-        this.apply(tx, seq, height);
+        // Block `height` may come due while the store takes the entry: it shows only once the entry
+        // is stored and applied (the chain's tip waits, as a late block does), so whoever reads a
+        // block never sees it gain a transaction afterwards.
+        this.storing = height;
+        try {
+          if (this.options.store && !(await this.options.store.append(this.storeKey, { seq, height, hash: tx.hash, cbor: tx.cbor, origin }))) continue;
+          this.apply(tx, seq, height);
+        } finally {
+          this.storing = null;
+        }
         this.seq = seq;
         return tx;
       }

@@ -157,6 +157,30 @@ describe('the sandbox ledger', () => {
     expect(await refusal(restarted, payment({ inputs: [input], to: first.bob.address, lovelace: 3_000_000n, change: first.alice.address, signers: [first.aliceKeys.payment] }))).toMatch(/double spend/);
   });
 
+  it('does not show the next block while a payment for it is still being stored: a block, once read, never gains a transaction', async () => {
+    const inner = memoryLedgerStore();
+    let release: () => void = () => undefined;
+    const stored = new Promise<void>((r) => (release = r));
+    // A store slow to take the entry (a busy database), while the block the payment was given comes due.
+    const store = { ...inner, append: async (...args: Parameters<typeof inner.append>) => (await stored, inner.append(...args)) };
+    const { chain, alice, bob, aliceKeys, next } = setup(store);
+    await chain.ready();
+    const tip = chain.tipHeight();
+    const input = chain.addressUtxos(alice.address)![1]!;
+    const submitted = chain.submit(payment({ inputs: [input], to: bob.address, lovelace: 4_000_000n, change: alice.address, signers: [aliceKeys.payment] }));
+    await new Promise((r) => setTimeout(r, 10));
+    next();
+    next();
+    // Block tip + 1 is late, as a block on the real network may be: nothing reads it without the payment.
+    expect(chain.tipHeight()).toBe(tip);
+    expect(chain.blockAt(tip + 1)).toBeNull();
+    release();
+    const hash = await submitted;
+    expect(chain.tipHeight()).toBe(tip + 2);
+    expect(chain.tx(hash)!.block_height).toBe(tip + 1);
+    expect(chain.blockTxs(tip + 1)).toContain(hash);
+  });
+
   it('has no development wallets and no faucet without dev aids (production)', async () => {
     const { chain } = testChain({ devAids: false });
     expect(chain.devWallets()).toEqual([]);
