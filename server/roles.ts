@@ -32,7 +32,7 @@ const version = CAIRN_VERSION;
 /** What the start-up log says of the shared chains' workers (SANDBOX_SWEEP). */
 const SWEEP_LOG: Record<SandboxSweep, (dir: string) => string> = {
   all: (dir) => `sandbox chain: sweeping each chain's history in a worker thread, kept in ${dir} (SANDBOX_SWEEP)`,
-  sums: () => "sandbox chain: each chain's epochs summed in a worker thread, nothing kept on disk; SANDBOX_SWEEP=true sweeps the history from the start, as in production",
+  sums: (dir) => `sandbox chain: each chain's epochs summed in a worker thread, their sums kept in ${dir}; SANDBOX_SWEEP=true sweeps the history from the start, as in production`,
   off: () => 'sandbox chain: lists sum the history they read; SANDBOX_SWEEP=true sweeps it from the start',
 };
 
@@ -46,8 +46,9 @@ export async function start(config: Config, role: Role) {
   await migrateLatest(db);
   logger.info({ engine: config.databaseUrl ? 'postgresql' : 'sqlite' }, config.databaseUrl ? 'database: PostgreSQL (migrated)' : `database: SQLite at ${sqliteFileIn(config.dataDir)} (migrated)`);
   // The gateway serves the chains' lists and transactions to clients: with SANDBOX_SWEEP its process
-  // sweeps them from the start.
-  const chains = createSandboxChains(config, db, { sweep: role === 'all' || role === 'gateway' ? config.gateway.sandboxSweep : 'off', logger });
+  // sweeps them from the start, and it keeps their epochs' sums between starts.
+  const serves = role === 'all' || role === 'gateway';
+  const chains = createSandboxChains(config, db, { sweep: serves ? config.gateway.sandboxSweep : 'off', keepSums: serves, logger });
   // One process's devnets, shared by its control plane (the Devnet card), its gateway and its webhook
   // followers; a worker alone holds its own, for the devnets it follows.
   const devnets = (role === 'all' || role === 'worker') && !config.disabledNetworks.includes(devnetNetwork.slug) ? devnetRegistry(config, db, logger, version) : undefined;

@@ -3,6 +3,7 @@ import { SANDBOX_CHAINS_DIR, type Config, type SandboxSweep } from '../config';
 import type { Db } from '../db/index';
 import type { Logger } from '../logger';
 import { createSandboxChain, type SandboxChain, type SandboxNetwork } from './chain/index';
+import { fileHistorySumsStore } from './chain/kept-sums';
 import { dbLedgerStore } from './store';
 import { sandboxNetworks } from '../../shared/networks';
 
@@ -15,8 +16,11 @@ import { sandboxNetworks } from '../../shared/networks';
  * transaction's hash are ready from the start, and from the chunks at a restart; the folders of chains
  * simulated differently (another version) are removed once unused (chain/sweep-folders.ts), each
  * logged. `sums`: each chain's worker sums its epochs and helps cold pages, and sweeps nothing.
+ * `keepSums` (a process that serves the gateway), whatever the sweep: each chain's whole epochs' sums
+ * are kept there too (epoch-sums-<network>.bin, some 50 bytes an epoch), so a restart's pages of old
+ * epochs read them rather than sum their blocks.
  */
-export function createSandboxChains(config: Config, db?: Db, opts: { sweep?: SandboxSweep; logger?: Logger } = {}): Partial<Record<SandboxNetwork, SandboxChain>> {
+export function createSandboxChains(config: Config, db?: Db, opts: { sweep?: SandboxSweep; keepSums?: boolean; logger?: Logger } = {}): Partial<Record<SandboxNetwork, SandboxChain>> {
   const store = db ? dbLedgerStore(db) : undefined;
   const dir = sandboxChainsDir(config);
   const removed = (folder: string, bytes: number): void => opts.logger?.info({ folder, bytes }, `sandbox chain: removed ${folder} under ${dir} (${(bytes / 1e6).toFixed(1)} MB): the sweep of a chain simulated differently, no longer used`);
@@ -28,6 +32,8 @@ export function createSandboxChains(config: Config, db?: Db, opts: { sweep?: San
         blockIntervalMs: config.gateway.sandboxBlockIntervalMs,
         devAids: !config.isProduction,
         ...(store ? { store } : {}),
+        // Its whole epochs' sums kept between starts (kept-sums.ts): a restart's old pages of epochs read them.
+        ...(opts.keepSums ? { historyStore: fileHistorySumsStore(path.join(dir, `epoch-sums-${network}.bin`)) } : {}),
         ...(opts.sweep === 'all' ? { sweep: { dir, removed } } : opts.sweep === 'sums' ? { sweep: { dir: null, sumsOnly: true } } : {}),
       });
     }

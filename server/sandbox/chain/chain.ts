@@ -30,6 +30,7 @@ import { UnspentIndex, type UnspentView, type Utxo } from './unspent';
 import { newestFirst, sumColumns, TotalsIndex } from './totals';
 import { ASSIST_MIN, ASSIST_SLOTS, sumEach, type PageAssist } from './sums-assist';
 import { historyIdentity, watchDevnetHistory, type HistoryWatch } from './devnet-sums';
+import { keepSums, sharedHistoryIdentity } from './kept-sums';
 import { READY_WAIT_MS, SweepClient } from './sweep';
 import { TX_INDEX_BITS } from './sweep-store';
 import { BLOCK_BYTES, isDistributionAt, segmentAddressTxs, segmentRun, segmentSums, type SegmentSums, type BlockTotals, type Segment, type SegmentRun, type SimBlock, type SimContext, type SimTx, type TxEncoder } from './simulate';
@@ -448,7 +449,7 @@ export function createSandboxChain(options: SandboxChainOptions): SandboxChain {
   // A shared chain's sweep worker: every closed segment's totals and transactions' places, from the start.
   const sweep = sweepClientOf(options, params, totals, simContext);
   sweep?.tip(tipHeight());
-  const history = devnetHistoryOf(options, params, totals, tipHeight, totalsOnly.sums);
+  const history = devnetHistoryOf(options, params, totals, tipHeight, totalsOnly.sums) ?? sharedHistoryOf(options, params, totals, tipHeight, totalsOnly.sums);
   const { segment, simBlock, blockTotals, epochSums, sumAhead, historyRead, simulated, tipSegmentWhole } = segmentCache(startSegment, finishSegment, { ...totalsOnly, tip: tipHeight }, cacheSegments, segmentLength, () => Math.floor(Math.max(0, tipHeight() - addressWindowBlocks + 1) / segmentLength), totals, sweep?.assist ?? null, tipSegments(segmentLength, tipHeight, branches, txIndex));
 
   // ---- references ----
@@ -524,11 +525,11 @@ export function createSandboxChain(options: SandboxChainOptions): SandboxChain {
   const chain = assembleChain(ctx);
   const made: SandboxChain = {
     ...chain,
-    // A devnet answers once the sums its store kept are installed.
+    // A chain answers once the sums its store kept are installed.
     ...(history ? { ready: () => Promise.all([chain.ready(), history.loaded]).then(() => undefined) } : {}),
     prepare: preparer({ tipHeight, segmentLength, simulated, simBlock, unspentBuilt: () => unspent.built, unspentAt, tipSegmentWhole: () => tipSegmentWhole(tipHeight()), lists: listsAhead(chain, tipHeight, sumAhead, historyRead, sweep, Math.ceil((PAGE_MAX * blocksPerEpoch) / segmentLength)) }),
     close: async () => {
-      history?.end();
+      await history?.end();
       await sweep?.close();
     },
   };
@@ -586,6 +587,24 @@ function devnetHistoryOf(options: SandboxChainOptions, { network, seed, genesisT
     kept,
   );
 }
+
+/** A shared chain's whole epochs' sums kept in its store between starts (kept-sums.ts); none for a devnet or a chain without a store. */
+function sharedHistoryOf(options: SandboxChainOptions, { network, seed, genesisTime, blockIntervalMs, blocksPerEpoch, segmentLength }: SandboxChainParams, totals: TotalsIndex, tipHeight: () => number, sums: TotalsOnly['sums']): HistoryWatch | null {
+  if (options.devnet || !options.historyStore) return null;
+  const history = { network, seed, genesisTime, blockIntervalMs, blocksPerEpoch, segmentLength };
+  // Probes early and far on in the history (a millisecond or two each), so a simulation changed anywhere reads none.
+  const identity = () => sharedHistoryIdentity(history, SHARED_PROBES.map((index) => ({ index, ...sumColumns(sums(index)) })));
+  const kept = keepSums(options.historyStore, identity, {
+    wholeCount: () => totals.wholeCount,
+    wholeEpochs: () => totals.wholeEpochs(),
+    // Epochs the tip has not closed are left out (a file of a history that went further: another clock).
+    installWholeEpochs: (bytes) => totals.installWholeEpochs(bytes, Math.floor((tipHeight() + 1) / totals.blocksPerEpoch) - 1),
+  });
+  return { loaded: kept.loaded, end: () => kept.close() };
+}
+
+/** The segments whose sums a shared chain's history's identity holds. */
+const SHARED_PROBES = [1, 40, 1_000];
 
 /** The segment whose sums a devnet's history's identity holds. */
 const HISTORY_PROBE = 1;

@@ -59,12 +59,12 @@ export interface WatchedDevnet {
   installWholeEpochs: (sums: Uint8Array) => void;
 }
 
-/** A devnet's watch, as its chain holds it. */
+/** A chain's watch of its history's sums (a devnet's here, a shared chain's in kept-sums.ts), as its chain holds it. */
 export interface HistoryWatch {
   /** Settles once the sums its store kept are installed (at once without a store). */
   loaded: Promise<void>;
-  /** Ends the job (the chain is closed). */
-  end(): void;
+  /** Ends the job (the chain is closed); a store's last save settles with it. */
+  end(): void | Promise<void>;
 }
 
 /** Where a devnet's history's sums are kept between loads, and the identity of the history it sums. */

@@ -69,14 +69,15 @@ export interface SandboxChainOptions {
    */
   historySums?: boolean;
   /**
-   * Where a devnet keeps its history's whole epochs' sums between loads (devnet-sums.ts): a devnet
-   * loaded again (a restart, a reload after idling) reads them before it answers rather than summing
-   * its history again. None: they are summed again at each load.
+   * Where the chain keeps its history's whole epochs' sums between loads: a devnet loaded again (a
+   * restart, a reload after idling: devnet-sums.ts) or a shared chain started again (kept-sums.ts)
+   * reads them before it answers rather than summing its history again. None: they are summed again
+   * at each load.
    */
   historyStore?: HistorySumsStore;
 }
 
-/** A devnet's history's whole epochs' sums, kept under the identity of the history they were summed from. */
+/** A chain's history's whole epochs' sums, kept under the identity of the history they were summed from. */
 export interface HistorySumsStore {
   load(): Promise<{ identity: string; sums: Uint8Array } | null>;
   save(identity: string, sums: Uint8Array): Promise<void>;
