@@ -162,12 +162,13 @@ export type SandboxSweep = 'all' | 'sums' | 'off';
 /**
  * SANDBOX_SWEEP unset: production sweeps; development sums the epochs only (a cold page of a hundred
  * epochs shares its fifty segments with the worker rather than summing them all in the server's
- * thread, and the worker's first pass sums every one within minutes), with nothing on disk; tests,
- * which start many gateways, run none unless they ask.
+ * thread, and the worker's first pass sums every one within minutes), with nothing swept to disk
+ * (the epochs' sums alone are kept, as whatever the setting); tests, which start many gateways, run
+ * none unless they ask.
  */
 const DEFAULT_SWEEP: Record<'development' | 'production' | 'test', SandboxSweep> = { production: 'all', development: 'sums', test: 'off' };
 
-/** The folder under DATA_DIR where a gateway keeps its sandbox chains' sweep (SANDBOX_SWEEP): derived data, never backed up. */
+/** The folder under DATA_DIR where a gateway keeps its sandbox chains' sweep (SANDBOX_SWEEP) and their epochs' sums: derived data, never backed up. */
 export const SANDBOX_CHAINS_DIR = 'sandbox-chains';
 
 export const configSchema = z.object({
@@ -178,7 +179,7 @@ export const configSchema = z.object({
   HOST: z.preprocess(emptyToUndefined, z.string().default('0.0.0.0')).describe('Interface the web app and the gateway listen on.'),
   PORT: port(3000).describe('Port of the web app and the dashboard API (the control plane).'),
   PUBLIC_URL: optionalUrl.describe('Public address of the web app, used in e-mailed links and OAuth callbacks. Unset: http://localhost:$PORT, and outside production mailed links follow the loopback address the user used (localhost, 127.0.0.1, [::1]).'),
-  DATA_DIR: z.preprocess(emptyToUndefined, z.string().default('./data')).describe('Where the SQLite file (cairn.sqlite), the generated session secret, the embedded IPFS store (ipfs/blocks) and the sweep of the sandbox chains (sandbox-chains) live.'),
+  DATA_DIR: z.preprocess(emptyToUndefined, z.string().default('./data')).describe("Where the SQLite file (cairn.sqlite), the generated session secret, the embedded IPFS store (ipfs/blocks) and the sweep and the epochs' sums of the sandbox chains (sandbox-chains) live."),
   DATABASE_URL: z.preprocess(
     emptyToUndefined,
     z
@@ -288,7 +289,7 @@ export const configSchema = z.object({
   METRICS_HOST: z.preprocess(emptyToUndefined, z.string().default('127.0.0.1')).describe('Interface the metrics listener binds to. Set 0.0.0.0 (with METRICS_TOKEN) for a Prometheus on another machine.'),
   METRICS_TOKEN: z.preprocess(emptyToUndefined, z.string().min(16, 'must be at least 16 characters long').optional()).describe('Bearer token a scraper sends (Authorization: Bearer <token>) to read the metrics from a non-loopback address. Unset: loopback clients only.'),
   SANDBOX_BLOCK_INTERVAL_MS: positiveInt(20000, 'a positive whole number of milliseconds').describe('The sandbox chain makes a block every this many milliseconds.'),
-  SANDBOX_SWEEP: optionalBool.describe("Whether a gateway sweeps each sandbox chain's history from its start, in a worker thread per chain at the lowest priority (one chain at a time, every chain's epochs' sums first, about a minute of a core each, then each one's sweep, about 6 minutes of a core per network at the first start; read back at once after a restart; about 105 bytes a block under $DATA_DIR/sandbox-chains), so that every background transaction is found by its hash and the lists of blocks and epochs read totals made ahead. Unset: on in production; in development each chain's worker sums its epochs and helps a cold page of them but sweeps nothing and writes nothing (a background transaction is then found once its block was read); none in tests. false: no worker."),
+  SANDBOX_SWEEP: optionalBool.describe("Whether a gateway sweeps each sandbox chain's history from its start, in a worker thread per chain at the lowest priority (one chain at a time, every chain's epochs' sums first, about a minute of a core each, then each one's sweep, about 6 minutes of a core per network at the first start; read back at once after a restart; about 105 bytes a block under $DATA_DIR/sandbox-chains), so that every background transaction is found by its hash and the lists of blocks and epochs read totals made ahead. Unset: on in production; in development each chain's worker sums its epochs and helps a cold page of them but sweeps nothing (a background transaction is then found once its block was read); none in tests. false: no worker. Whatever the setting, a gateway keeps each chain's whole epochs' sums in $DATA_DIR/sandbox-chains/epoch-sums-<network>.bin (about 50 bytes an epoch: some 5 MB a default chain) and installs them at its next start, so only a first start has old pages of epochs to sum."),
   DEVNET_IDLE_MS: positiveInt(600000, 'a positive whole number of milliseconds').describe('A devnet (a cardano-devnet project\'s own chain) no request reached for this many milliseconds is unloaded from memory: it lives in the database only and wakes, where it was, on its next request. The webhook worker follows a devnet with webhooks or open submitted transactions, keeping it in memory, while its clock runs, while it was used or steered within this time, and until it has caught up with its tip.'),
   DEVNET_MAX_LOADED: positiveInt(DEFAULT_DEVNET_MAX_LOADED, 'a positive whole number').describe('How many devnets one process holds in memory at most. Past it, loading another unloads the least recently used (those no call is steering and no webhook worker follows): they live in the database and wake, where they were, on their next request. A loaded devnet weighs most of a megabyte.'),
   PUSH_IDLE_TIMEOUT_MS: positiveInt(300_000, 'a positive whole number of milliseconds').describe('A websocket connection of the push API (/ws) that sends no message for this long is closed, in milliseconds (5 minutes by default; clients with subscriptions send a keep-alive well within it).'),
@@ -451,7 +452,7 @@ export interface GatewayConfig {
   /**
    * What the gateway's sandbox chains' worker threads do from the start (SANDBOX_SWEEP): `all`, sum
    * every chain's epochs and then sweep its history to disk; `sums`, only sum the epochs (and help a
-   * cold page of them), nothing written; `off`, no worker.
+   * cold page of them), nothing swept; `off`, no worker.
    */
   sandboxSweep: SandboxSweep;
   /** How long a devnet stays in memory without a request (DEVNET_IDLE_MS). */

@@ -402,19 +402,12 @@ export function createSandboxChain(options: SandboxChainOptions): SandboxChain {
   );
   const poolById = (id: string): WorldPool | undefined => book.byKey.get(id) ?? book.byKey.get(id.toLowerCase());
 
-  /** The block a submission is being stored for (LiveLedger.storing): it and those after it wait until it is stored. */
-  let storing = (): number | null => null;
-  const tipHeight = (): number => {
-    const due = Math.max(0, Math.floor((clock() - genesisTime) / blockIntervalMs));
-    const held = storing();
-    return held !== null && due >= held ? held - 1 : due;
-  };
   const ledger = new LiveLedger({
     network,
     storeKey: params.ledgerKey,
     protocol: params.protocol,
     ...(options.store ? { store: options.store } : {}),
-    tip: tipHeight,
+    tip: () => Math.max(0, Math.floor((clock() - genesisTime) / blockIntervalMs)),
     slotOf,
     isPool: (id) => world.poolByKey.has(id),
     slots: { zeroTime: shelleyStart(params.time), zeroSlot: params.time.byronSlots, slotLength: params.time.slotLengthMs },
@@ -426,7 +419,7 @@ export function createSandboxChain(options: SandboxChainOptions): SandboxChain {
       return a ? model.rewardBalanceAt(a, height) : 0n;
     },
   });
-  storing = () => ledger.storing;
+  const tipHeight = (): number => ledger.tip();
   const shares = worldStake(key, worldOfSeed);
   const { liveStakeAt, stakeAt } = stakeViews(ledger, tipHeight, blocksPerEpoch, poolById, world, shares);
   /** The block whose end is the stake snapshot of an epoch: its last block. */

@@ -215,7 +215,7 @@ export interface LedgerOptions {
   /** The protocol parameters enforced; the sandbox's (protocol.ts) by default. */
   protocol?: Readonly<Protocol>;
   store?: LedgerStore;
-  /** The chain's current tip height. */
+  /** The last block the chain's clock has made due (tip() holds it back while a submission is stored). */
   tip: () => number;
   slotOf: (height: number) => number;
   /** Whether a bech32 pool id is a pool of the chain. */
@@ -766,7 +766,7 @@ export class LiveLedger {
   private seq = 0;
   private queue: Promise<unknown> = Promise.resolve();
   /** The height of the block a submission is being stored for (null: none): the chain shows no block from it until then. */
-  storing: number | null = null;
+  private storing: number | null = null;
   private started: Promise<void> | null = null;
 
   private readonly protocol: Readonly<Protocol>;
@@ -782,7 +782,16 @@ export class LiveLedger {
 
   // ---- reading ----
 
-  private visible = (height: number): boolean => height <= this.options.tip();
+  /**
+   * The chain's tip: the last block its clock has made due, except that the block a submission is
+   * being stored for, and any after it, waits until it is stored (as a late block does).
+   */
+  tip(): number {
+    const due = this.options.tip();
+    return this.storing !== null && due >= this.storing ? this.storing - 1 : due;
+  }
+
+  private visible = (height: number): boolean => height <= this.tip();
 
   tx(hash: string): LiveTx | null {
     const tx = this.txs.get(hash.toLowerCase());
@@ -794,7 +803,7 @@ export class LiveLedger {
   }
   /** Visible transactions in chain order. */
   all(): LiveTx[] {
-    const tip = this.options.tip();
+    const tip = this.tip();
     let end = this.ordered.length;
     while (end > 0 && this.ordered[end - 1]!.height > tip) end--;
     return this.ordered.slice(0, end);
@@ -811,7 +820,7 @@ export class LiveLedger {
   }
   /** Accepted transactions still waiting for their block (above the tip), in the order they were accepted. */
   pending(): LiveTx[] {
-    const tip = this.options.tip();
+    const tip = this.tip();
     let start = this.ordered.length;
     while (start > 0 && this.ordered[start - 1]!.height > tip) start--;
     return this.ordered.slice(start);
@@ -1230,7 +1239,7 @@ export class LiveLedger {
       await this.ready();
       for (let attempt = 0; attempt < 5; attempt++) {
         await this.sync();
-        const height = this.options.tip() + 1;
+        const height = this.tip() + 1;
         // A builder (the faucet) is called here, in turn, so it sees every earlier acceptance.
         const bytes = typeof transaction === 'function' ? transaction() : transaction;
         const tx = this.validate(bytes, height, origin);
