@@ -30,7 +30,7 @@ import { UnspentIndex, type UnspentView, type Utxo } from './unspent';
 import { newestFirst, sumColumns, TotalsIndex } from './totals';
 import { ASSIST_MIN, ASSIST_SLOTS, sumEach, type PageAssist } from './sums-assist';
 import { historyIdentity, watchDevnetHistory, type HistoryWatch } from './devnet-sums';
-import { keepSums, sharedHistoryIdentity } from './kept-sums';
+import { keepSharedSums, sumsIdentity } from './kept-sums';
 import { READY_WAIT_MS, SweepClient } from './sweep';
 import { TX_INDEX_BITS } from './sweep-store';
 import { BLOCK_BYTES, isDistributionAt, segmentAddressTxs, segmentRun, segmentSums, type SegmentSums, type BlockTotals, type Segment, type SegmentRun, type SimBlock, type SimContext, type SimTx, type TxEncoder } from './simulate';
@@ -584,10 +584,10 @@ function devnetHistoryOf(options: SandboxChainOptions, { network, seed, genesisT
 /** A shared chain's whole epochs' sums kept in its store between starts (kept-sums.ts); none for a devnet or a chain without a store. */
 function sharedHistoryOf(options: SandboxChainOptions, { network, seed, genesisTime, blockIntervalMs, blocksPerEpoch, segmentLength }: SandboxChainParams, totals: TotalsIndex, tipHeight: () => number, sums: TotalsOnly['sums']): HistoryWatch | null {
   if (options.devnet || !options.historyStore) return null;
-  const history = { network, seed, genesisTime, blockIntervalMs, blocksPerEpoch, segmentLength };
+  const decides = { format: 1, shared: { network, seed, genesisTime, blockIntervalMs, blocksPerEpoch, segmentLength }, probes: SHARED_PROBES };
   // Probes early and far on in the history (a millisecond or two each), so a simulation changed anywhere reads none.
-  const identity = () => sharedHistoryIdentity(history, SHARED_PROBES.map((index) => ({ index, ...sumColumns(sums(index)) })));
-  const kept = keepSums(options.historyStore, identity, {
+  const identity = () => sumsIdentity(decides, SHARED_PROBES.map((index) => sumColumns(sums(index))));
+  const kept = keepSharedSums({ store: options.historyStore, identity }, {
     wholeCount: () => totals.wholeCount,
     wholeEpochs: () => totals.wholeEpochs(),
     // Epochs the tip has not closed are left out (a file of a history that went further: another clock).

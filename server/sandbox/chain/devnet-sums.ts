@@ -11,10 +11,10 @@
 // milliseconds. A devnet with a store (a gateway's: its devnet_history_sums row) saves its whole
 // epochs' sums as more are whole, under its history's identity, and loaded again installs them
 // before it answers, so neither its pages nor the worker sum that history again.
-import { createHash } from 'node:crypto';
 import { Worker } from 'node:worker_threads';
-import type { DevnetChainOptions, HistorySumsStore, SandboxNetwork } from './params';
+import type { DevnetChainOptions, SandboxNetwork } from './params';
 import type { SegmentSumsMessage } from './sweep-protocol';
+import { SumsKeeper, sumsIdentity, type KeptHistory } from './kept-sums';
 
 /** What decides a devnet's background blocks: what the worker rebuilds its chain from. */
 export interface DevnetHistory {
@@ -67,22 +67,11 @@ export interface HistoryWatch {
   end(): void | Promise<void>;
 }
 
-/** Where a devnet's history's sums are kept between loads, and the identity of the history it sums. */
-export interface KeptHistory {
-  store: HistorySumsStore;
-  /** Made once the store is read: what decides the background blocks, and a probe segment's sums (so a simulation changed since reads none). */
-  identity: () => string;
-}
-
 /** The identity of a devnet's history: what decides its background blocks and what a probe segment sums to. */
 export function historyIdentity(history: DevnetHistory, segmentLength: number, probe: SegmentSumsMessage): string {
-  const h = createHash('sha256');
   // (Its id names where its ledger is kept, not its blocks: the store is the devnet's own already.)
   const { id: _id, ...devnet } = history.devnet;
-  h.update(JSON.stringify({ format: 1, history: { ...history, devnet }, segmentLength }, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v)));
-  h.update(probe.counts);
-  h.update(new Uint8Array(probe.money.buffer, probe.money.byteOffset, probe.money.byteLength));
-  return h.digest('hex').slice(0, 40);
+  return sumsIdentity({ format: 1, history: { ...history, devnet }, segmentLength }, [probe]);
 }
 
 let shared: DevnetSums | null = null;
@@ -102,10 +91,7 @@ class Watch {
   private job = false;
   private ended = false;
   private loaded = false;
-  /** The whole epochs the store holds (as far as this process knows), and whether a save is under way. */
-  private saved = 0;
-  private saving = false;
-  private identity = '';
+  private readonly keeper: SumsKeeper | null;
 
   constructor(
     readonly id: number,
@@ -113,46 +99,23 @@ class Watch {
     private readonly segmentLength: number,
     readonly chain: WatchedDevnet,
     private readonly post: (m: ToDevnetSumsWorker) => void,
-    private readonly kept: KeptHistory | null,
-  ) {}
+    kept: KeptHistory | null,
+  ) {
+    this.keeper = kept ? new SumsKeeper(kept, chain) : null;
+  }
 
   /** Installs the sums the store kept for this history (none read: the history is summed again), then checks. */
   async load(): Promise<void> {
-    if (this.kept) {
-      let row: { identity: string; sums: Uint8Array } | null = null;
-      try {
-        row = await this.kept.store.load();
-      } catch {
-        // Nothing read: summed again, and saved anew.
-      }
-      // Made after the read, once the chain that holds this watch is whole (its probe's sums need all of it).
-      this.identity = this.kept.identity();
-      if (row?.identity === this.identity) this.chain.installWholeEpochs(row.sums);
-      this.saved = this.chain.wholeCount();
-    }
+    // Without a store it checks at once, as the chain is made.
+    if (this.keeper) await this.keeper.load();
     this.loaded = true;
     this.check();
   }
 
-  /** Saves the whole epochs' sums when more are whole than the store holds (one save at a time; a failed one is tried again at the next check). */
-  private save(): void {
-    if (!this.kept || !this.loaded || this.saving) return;
-    const count = this.chain.wholeCount();
-    if (count === this.saved) return;
-    this.saving = true;
-    this.kept.store
-      .save(this.identity, this.chain.wholeEpochs())
-      .then(
-        () => void (this.saved = count),
-        () => undefined,
-      )
-      .finally(() => (this.saving = false));
-  }
-
-  /** Tells the worker the tip, with a job once the history not summed is long enough, and saves what is newly whole. */
+  /** Tells the worker the tip, with a job once the history not summed is long enough, and saves what is newly whole (a failed save is tried again at the next check). */
   check(): void {
     if (this.ended || !this.loaded) return;
-    this.save();
+    void this.keeper?.save();
     const tip = this.chain.tipHeight();
     const closed = Math.floor((tip + 1) / this.segmentLength);
     if (this.job) {

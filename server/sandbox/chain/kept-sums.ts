@@ -1,4 +1,7 @@
-// A shared chain's whole epochs' sums kept between starts. Summing a default chain's history takes
+// A chain's whole epochs' sums kept between loads, under the identity of the history they were
+// summed from: a devnet's in its database row (devnet-sums.ts), a shared chain's in a file.
+//
+// A shared chain's between starts: summing a default chain's history takes
 // its worker a minute or so of a core (sweep.ts: one chain at a time, so up to a few minutes for a
 // process's three); until it has, a cold page of old epochs sums its fifty segments itself. Kept in
 // a file under the sweep's directory (derived data: never in a backup) with the identity of the
@@ -11,22 +14,21 @@ import path from 'node:path';
 import type { HistorySumsStore } from './params';
 import type { SegmentSumsMessage } from './sweep-protocol';
 
-/** What decides a shared chain's background blocks. */
-export interface SharedHistory {
-  network: string;
-  seed: string;
-  genesisTime: number;
-  blockIntervalMs: number;
-  blocksPerEpoch: number;
-  segmentLength: number;
+/** Where a chain's history's sums are kept between loads, and the identity of the history it sums. */
+export interface KeptHistory {
+  store: HistorySumsStore;
+  /** Made once the store is read: what decides the background blocks, and probe segments' sums (so a simulation changed since reads none). */
+  identity: () => string;
 }
 
-/** The identity of a shared chain's history: what decides its blocks, and what its probe segments sum to. */
-export function sharedHistoryIdentity(history: SharedHistory, probes: SegmentSumsMessage[]): string {
+/**
+ * The identity of a history: `decides` (what decides its background blocks, as JSON) and what its
+ * probe segments sum to.
+ */
+export function sumsIdentity(decides: unknown, probes: Array<Pick<SegmentSumsMessage, 'counts' | 'money'>>): string {
   const h = createHash('sha256');
-  h.update(JSON.stringify({ format: 1, shared: history }));
+  h.update(JSON.stringify(decides, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v)));
   for (const p of probes) {
-    h.update(String(p.index));
     h.update(p.counts);
     h.update(new Uint8Array(p.money.buffer, p.money.byteOffset, p.money.byteLength));
   }
@@ -71,48 +73,67 @@ export interface KeptTotals {
 /** How often the sums are saved when more epochs are whole than the file holds (a default chain's worker makes them all within minutes). */
 const SAVE_EVERY_MS = 60_000;
 
-export interface KeptSums {
-  /** Settles once the sums kept are installed (or found missing, or another history's). */
-  loaded: Promise<void>;
-  /** Saves what is newly whole, and stops saving. */
-  close(): Promise<void>;
-}
+/**
+ * A chain's whole epochs' sums and their store: load() installs what the store kept for this history
+ * (none read, or another history's: summed again), save() writes them when more are whole than the
+ * store holds, one save at a time (a failed one is tried again at the next).
+ */
+export class SumsKeeper {
+  /** The whole epochs the store holds, as far as this process knows. */
+  private saved = 0;
+  private saving: Promise<void> | null = null;
+  private identity = '';
 
-/** Installs the sums the store kept for this history, then saves them as more epochs are whole. */
-export function keepSums(store: HistorySumsStore, identity: () => string, totals: KeptTotals): KeptSums {
-  let saved = 0;
-  let saving: Promise<void> | null = null;
-  let id = '';
-  const save = (): Promise<void> => {
-    if (saving) return saving;
-    const count = totals.wholeCount();
-    if (count === saved) return Promise.resolve();
-    saving = store
-      .save(id, totals.wholeEpochs())
+  constructor(
+    private readonly kept: KeptHistory,
+    private readonly totals: KeptTotals,
+  ) {}
+
+  async load(): Promise<void> {
+    const row = await this.kept.store.load().catch(() => null);
+    // Made after the read, once the chain that holds this keeper is whole (its probes' sums need all of it).
+    this.identity = this.kept.identity();
+    if (row?.identity === this.identity) this.totals.installWholeEpochs(row.sums);
+    this.saved = this.totals.wholeCount();
+  }
+
+  /** Saves what is newly whole (after load()); settles with the save under way, if there is one. */
+  save(): Promise<void> {
+    if (this.saving) return this.saving;
+    const count = this.totals.wholeCount();
+    if (count === this.saved) return Promise.resolve();
+    this.saving = this.kept.store
+      .save(this.identity, this.totals.wholeEpochs())
       .then(
-        () => void (saved = count),
-        // Not written (a full disk, a read-only directory): tried again at the next turn; the chain sums as before.
+        () => void (this.saved = count),
+        // Not written (a full disk, a read-only directory): tried again at the next save.
         () => undefined,
       )
-      .finally(() => (saving = null));
-    return saving;
-  };
+      .finally(() => (this.saving = null));
+    return this.saving;
+  }
+
+  /** Saves what is whole now, after any save under way. */
+  async flush(): Promise<void> {
+    await this.saving;
+    await this.save();
+  }
+}
+
+/** A shared chain's sums kept: installed before it answers, saved every SAVE_EVERY_MS while more epochs are whole, and when it closes. */
+export function keepSharedSums(kept: KeptHistory, totals: KeptTotals): { loaded: Promise<void>; close(): Promise<void> } {
+  const keeper = new SumsKeeper(kept, totals);
   let timer: NodeJS.Timeout | null = null;
-  const loaded = (async () => {
-    const row = await store.load().catch(() => null);
-    id = identity();
-    if (row?.identity === id) totals.installWholeEpochs(row.sums);
-    saved = totals.wholeCount();
-    timer = setInterval(() => void save(), SAVE_EVERY_MS);
+  const loaded = keeper.load().then(() => {
+    timer = setInterval(() => void keeper.save(), SAVE_EVERY_MS);
     timer.unref();
-  })();
+  });
   return {
     loaded,
     async close() {
       await loaded;
       if (timer) clearInterval(timer);
-      if (saving) await saving;
-      await save();
+      await keeper.flush();
     },
   };
 }
