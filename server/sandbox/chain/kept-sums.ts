@@ -9,7 +9,7 @@
 // has pages to sum. A chain simulated differently (a new version of the simulation, another block
 // interval) has another identity and reads none.
 import { createHash } from 'node:crypto';
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { HistorySumsStore } from './params';
 import type { SegmentSumsMessage } from './sweep-protocol';
@@ -35,13 +35,45 @@ export function sumsIdentity(decides: unknown, probes: Array<Pick<SegmentSumsMes
   return h.digest('hex').slice(0, 40);
 }
 
+/** Whether a process of this id is running (one that exists but is not ours to signal counts too). */
+function running(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * Removes the part files (`<file>.<pid>.part`) a process stopped while writing left beside the file
+ * (up to some 5 MB each): those of a process no longer running; a running one may still be writing its own.
+ */
+async function removeLeftParts(file: string): Promise<void> {
+  const dir = path.dirname(file);
+  const prefix = `${path.basename(file)}.`;
+  let names: string[];
+  try {
+    names = await readdir(dir);
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    const pid = name.startsWith(prefix) && name.endsWith('.part') ? Number(name.slice(prefix.length, -'.part'.length)) : NaN;
+    if (!Number.isInteger(pid) || pid <= 0 || running(pid)) continue;
+    await rm(path.join(dir, name), { force: true }).catch(() => undefined);
+  }
+}
+
 /**
  * The sums in one file: the identity on its first line, then the bytes (totals.ts's wholeEpochs()).
- * Written whole to a file beside it, then renamed over it, so a reader never sees half of one.
+ * Written whole to a file beside it, then renamed over it, so a reader never sees half of one; what a
+ * process stopped mid-write left beside it is removed at the next load.
  */
 export function fileHistorySumsStore(file: string): HistorySumsStore {
   return {
     async load() {
+      await removeLeftParts(file);
       let bytes: Buffer;
       try {
         bytes = await readFile(file);

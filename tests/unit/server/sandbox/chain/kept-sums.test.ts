@@ -1,8 +1,10 @@
 // A shared chain's whole epochs' sums kept between starts (server/sandbox/chain/kept-sums.ts): a
 // chain closed saves them to its file, and started again installs them before it answers, so its
 // pages of old epochs read them rather than sum their blocks; a file of another history (another
-// identity) or no file at all installs nothing, and the chain sums as before.
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+// identity) or no file at all installs nothing, and the chain sums as before; the part files a
+// process stopped mid-write left beside the file are removed at the next load.
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -69,6 +71,19 @@ describe('a shared chain\'s epochs\' sums kept between starts', () => {
     await other.ready();
     expect(sumsOf(await pageAt(other, epoch))).toEqual(summed);
   }, 60_000);
+
+  it('removes the part files a process stopped mid-write left beside the file, not those of a running process', async () => {
+    const kept = path.join(dir, 'parts', 'epoch-sums-preview.bin');
+    mkdirSync(path.dirname(kept), { recursive: true });
+    // A process that has ended (its id not reused within the test) left one; this process is writing another.
+    const ended = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' });
+    const left = `${kept}.${Number(ended.stdout)}.part`;
+    const writing = `${kept}.${process.pid}.part`;
+    const unrelated = path.join(path.dirname(kept), 'epoch-sums-preview.bin.notes');
+    for (const f of [left, writing, unrelated]) writeFileSync(f, 'x');
+    expect(await fileHistorySumsStore(kept).load()).toBeNull();
+    expect([existsSync(left), existsSync(writing), existsSync(unrelated)]).toEqual([false, true, true]);
+  });
 
   it('answers as before without a file, or with one it cannot read', async () => {
     const missing = chainKeptIn(path.join(dir, 'nowhere', 'epoch-sums-preprod.bin'));
