@@ -3,3 +3,6 @@
 
 export const HOUR_MS = 3_600_000;
 export const DAY_MS = 24 * HOUR_MS;
+
+/** The start of the UTC day holding `ms`: the day a request is counted in (quota_usage.day_ms). */
+export const dayStartOf = (ms: number): number => ms - (ms % DAY_MS);

@@ -9,7 +9,7 @@ import { UAParser } from 'ua-parser-js';
 import { LATENCY_BINS, LATENCY_BINS_PER_ROW, RECENT_FAILURES_KEPT, latencyBin } from '../../shared/insight';
 import { isPrivateIp } from '../../shared/ip';
 import { PRIVATE_NETWORK_DIMENSION, PRIVATE_NETWORK_VALUE } from '../../shared/usage';
-import { DAY_MS } from '../../shared/time';
+import { DAY_MS, dayStartOf } from '../../shared/time';
 
 const HOUR = 3_600_000;
 const CACHE_LIMIT = 50_000;
@@ -481,7 +481,7 @@ export class MeterCore {
   /** Counts one answered request. */
   count(r: CountedRequest): void {
     const p = projectIn(this.pending, r.projectId);
-    const dayStart = r.at - (r.at % DAY_MS);
+    const dayStart = dayStartOf(r.at);
     const hourStart = r.at - (r.at % HOUR);
     add(p.hours, hourStart);
     const d = dayIn(p, dayStart);
@@ -546,7 +546,7 @@ export class MeterCore {
 
   /** One part's statements (run in one transaction). */
   statements(part: Pending, now: number): Statement[] {
-    const windowFloor = now - (now % DAY_MS) - WINDOW_FLOOR_DAYS * DAY_MS;
+    const windowFloor = dayStartOf(now) - WINDOW_FLOOR_DAYS * DAY_MS;
     const out: Statement[] = [];
     const e = this.engine;
     const big = (name: string): Column => [name, 'bigint'];

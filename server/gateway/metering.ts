@@ -8,7 +8,7 @@ import { Worker } from 'node:worker_threads';
 import { type Db, isPostgres, sqliteFileOf } from '../db/index';
 import type { Logger } from '../logger';
 import { FIELD, FIELDS, type MeteringWorkerData, type ToMain, type ToWorker } from './metering-protocol';
-import { DAY_MS } from '../../shared/time';
+import { dayStartOf } from '../../shared/time';
 
 export interface MeteredRequest {
   projectId: number;
@@ -223,7 +223,7 @@ export class Meter {
 
 /** Today's admitted requests per subscription owner, as flushed so far (the quota's starting point after a restart). */
 export async function loadQuotaBase(db: Db, now = Date.now()): Promise<Map<number, number>> {
-  const day = now - (now % DAY_MS);
+  const day = dayStartOf(now);
   const rows = await db('quota_usage').where({ day_ms: day }).select('user_id', 'requests');
   return new Map(rows.map((r) => [r.user_id as number, Number(r.requests)]));
 }

@@ -8,7 +8,7 @@ import { useBrowserApp } from '../helpers/browser-app';
 import { framesDrawn } from '../helpers/page-waits';
 import type { NetworkOptionDto } from '../../shared/networks';
 import { PRIVATE_NETWORK_LABEL } from '../../shared/ip';
-import { DAY_MS } from '../../shared/time';
+import { dayStartOf } from '../../shared/time';
 
 const SHOTS = process.env.DX_SCREENSHOTS;
 
@@ -87,7 +87,7 @@ describe.runIf(browserAvailable())('developer experience rough edges, in Chromiu
     });
     const { uuid } = (await created.json()).data as { uuid: string };
     const id = (await suite.app.db('projects').where({ uuid }).first('id')).id as number;
-    const day = Date.now() - (Date.now() % DAY_MS);
+    const day = dayStartOf(Date.now());
     await suite.app.db('usage_rollups').insert({ granularity: 'd', bucket_ms: day, project_id: id, requests: 20 });
     const dim = (dimension: string, value: string, requests: number) => ({ project_id: id, dimension, day_ms: day, value, requests });
     const rows = [

@@ -5,7 +5,7 @@ import { useBrowserApp } from '../helpers/browser-app';
 import { framesDrawn, inFlight } from '../helpers/page-waits';
 import { messages } from '../../shared/messages';
 import { CONSENT_COOKIE } from '../../shared/site';
-import { DAY_MS } from '../../shared/time';
+import { dayStartOf } from '../../shared/time';
 
 describe.runIf(browserAvailable())('rough edges of a first run, in Chromium', () => {
   const suite = useBrowserApp();
@@ -66,7 +66,7 @@ describe.runIf(browserAvailable())('rough edges of a first run, in Chromium', ()
     });
     const { uuid } = (await created.json()).data as { uuid: string };
     const id = (await suite.app.db('projects').where({ uuid }).first('id')).id as number;
-    const today = Date.now() - (Date.now() % DAY_MS);
+    const today = dayStartOf(Date.now());
     await suite.app.db('usage_rollups').insert({ granularity: 'd', bucket_ms: today, project_id: id, requests: 7 });
     await page.goto(`${suite.app.url}/dashboard/project/${uuid}`);
     const chart = page.getByTestId('requests-chart');

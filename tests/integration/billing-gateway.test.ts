@@ -6,6 +6,7 @@ import { signIn } from '../helpers/sign-in';
 import { call, startTestGateway } from '../helpers/gateway';
 import { grantBoost } from '../../server/features/billing/billing';
 import { plans } from '../../shared/plans';
+import { dayStartOf } from '../../shared/time';
 
 const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 
@@ -18,7 +19,7 @@ describe('boosts at the gateway', () => {
     const me = (await u.get('/api/me')).body.data;
     const ws = (await u.get('/api/workspaces')).body.data[0].id;
     const key = (await u.post(`/api/workspaces/${ws}/projects`, { projectName: 'b', networkId: 0 })).body.data.project.project_id;
-    const day = Date.now() - (Date.now() % 86_400_000);
+    const day = dayStartOf(Date.now());
     await app.db('quota_usage').insert({ user_id: me.id, day_ms: day, requests: plans.STARTER.requestLimit });
     const prefix = `cairn-test:${crypto.randomBytes(4).toString('hex')}:`;
     const x = await startTestGateway(app, { REDIS_URL }, prefix);

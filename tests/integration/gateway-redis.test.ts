@@ -8,6 +8,7 @@ import { call, startTestGateway } from '../helpers/gateway';
 import type { RunningGateway } from '../../server/gateway-app';
 import { setSubscription } from '../../server/features/workspaces/subscriptions';
 import { plans } from '../../shared/plans';
+import { dayStartOf } from '../../shared/time';
 
 const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 
@@ -128,7 +129,7 @@ describe('limits shared through Redis by two gateway instances', () => {
     const me = (await u.get('/api/me')).body.data;
     const uws = (await u.get('/api/workspaces')).body.data[0].id;
     const res = await u.post(`/api/workspaces/${uws}/projects`, { projectName: 'q', networkId: 0 });
-    const day = Date.now() - (Date.now() % 86_400_000);
+    const day = dayStartOf(Date.now());
     await app.db('quota_usage').insert({ user_id: me.id, day_ms: day, requests: plans.STARTER.requestLimit - 10 });
     const prefix = `cairn-test:${crypto.randomBytes(4).toString('hex')}:`;
     const x = await startTestGateway(app, { REDIS_URL }, prefix);

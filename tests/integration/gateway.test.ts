@@ -9,6 +9,7 @@ import { answerEndlessly, call, firstPiece, leaveMidAnswer, readReleasing, start
 import { setSubscription } from '../../server/features/workspaces/subscriptions';
 import { plans } from '../../shared/plans';
 import { createSandboxChain, memoryLedgerStore } from '../../server/sandbox/chain/index';
+import { dayStartOf } from '../../shared/time';
 
 const app = useTestApp();
 let owner: { client: Client; id: number; ws: number };
@@ -191,7 +192,7 @@ describe('limits', () => {
     const me = (await u.get('/api/me')).body.data;
     const ws = (await u.get('/api/workspaces')).body.data[0].id;
     const p = await newProject(0, u, ws);
-    const day = Date.now() - (Date.now() % 86_400_000);
+    const day = dayStartOf(Date.now());
     await app.db('quota_usage').insert({ user_id: me.id, day_ms: day, requests: plans.STARTER.requestLimit - 3 });
     const fresh = await startTestGateway(app);
     try {
@@ -510,7 +511,7 @@ describe('metering and statistics', () => {
 
     const history = await owner.client.get(`/api/projects/${p.uuid}/history`);
     expect(history.body.data).toHaveLength(30);
-    expect(history.body.data.at(-1)).toEqual({ time: Date.now() - (Date.now() % 86_400_000), requestCount: 6 });
+    expect(history.body.data.at(-1)).toEqual({ time: dayStartOf(Date.now()), requestCount: 6 });
     expect(history.body.max).toBe(6);
 
     const list = (await owner.client.get(`/api/workspaces/${owner.ws}/projects`)).body.data;

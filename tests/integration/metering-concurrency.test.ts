@@ -19,7 +19,7 @@ import { takeSignInSlot } from '../../server/features/accounts/sign-in-throttle'
 import { creditConfirmed } from '../../server/features/ppu/ppu';
 import { recordAttempts } from '../../server/features/webhooks/outbox';
 import { LATENCY_BINS_PER_ROW } from '../../shared/insight';
-import { DAY_MS } from '../../shared/time';
+import { DAY_MS, dayStartOf } from '../../shared/time';
 
 let database: TestDatabase;
 let ownerId: number;
@@ -71,7 +71,7 @@ describe('the app writing beside the metering worker', () => {
 
   it('runs read-then-write transactions while flushes commit, with no error, no flush failed and every count exact', { timeout: 120_000 }, async () => {
     const db = database.db;
-    const today = Date.now() - (Date.now() % DAY_MS);
+    const today = dayStartOf(Date.now());
     // Yesterday's counts: inside the 30-day window, and hours the latency compaction moves into a day row.
     const at = today - DAY_MS + 10 * 3_600_000;
     const day = today - DAY_MS;

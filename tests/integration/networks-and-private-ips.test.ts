@@ -5,7 +5,7 @@ import { useTestApp } from '../helpers/use-test-app';
 import { Client } from '../helpers/http-client';
 import { signIn } from '../helpers/sign-in';
 import type { NetworkOptionDto } from '../../shared/networks';
-import { DAY_MS } from '../../shared/time';
+import { DAY_MS, dayStartOf } from '../../shared/time';
 
 // IPFS gets a backend by configuration (nothing needs to answer for the list).
 const app = useTestApp({ env: { UPSTREAM_IPFS_URL: 'http://127.0.0.1:9/api/v0' } });
@@ -37,7 +37,7 @@ describe('project stats', () => {
     const created = await client.post<{ data: { uuid: string } }>(`/api/workspaces/${workspaceId}/projects`, { projectName: 'Local', networkId: 0 });
     const uuid = created.body.data.uuid;
     const id = (await app.db('projects').where({ uuid }).first('id')).id as number;
-    const today = Date.now() - (Date.now() % DAY_MS);
+    const today = dayStartOf(Date.now());
     const ip = (value: string, requests: number, day = today) => ({ project_id: id, dimension: 'ip', day_ms: day, value, requests });
     const rows = [
       ip('127.0.0.1', 5),

@@ -13,6 +13,7 @@ import { ipfsAdd, ipfsCall } from '../helpers/ipfs';
 import { setSubscription } from '../../server/features/workspaces/subscriptions';
 import { ALLOW_LIST_MESSAGES, KEY_GRACE_PERIODS, MAX_ALLOW_LIST_ENTRIES, type KeyGrace } from '../../shared/allow-list';
 import { plans } from '../../shared/plans';
+import { dayStartOf } from '../../shared/time';
 
 const app = useTestApp();
 let now = Date.now();
@@ -254,7 +255,7 @@ describe('allow-lists', () => {
     const created = await u.post(`/api/workspaces/${uws}/projects`, { projectName: 'quota', networkId: 0 });
     const p = created.body.data.project as Project;
     expect((await u.put(`/api/workspaces/${uws}/projects/${p.uuid}/allow-lists`, { ips: ['203.0.113.0/24'] })).status).toBe(200);
-    const day = Date.now() - (Date.now() % 86_400_000);
+    const day = dayStartOf(Date.now());
     await app.db('quota_usage').insert({ user_id: me.id, day_ms: day, requests: plans.STARTER.requestLimit - 2 });
     // A gateway started now reads the quota used so far.
     const fresh = await startTestGateway(app, { TRUST_PROXY: 'loopback' });

@@ -7,7 +7,7 @@ import { dailyRequestLimit } from '../../../shared/plans';
 import { ppuBalance } from '../ppu/index';
 import { storageUsed } from '../ipfs/index';
 import type { QuotaDto } from '../../../shared/workspaces';
-import { DAY_MS } from '../../../shared/time';
+import { dayStartOf } from '../../../shared/time';
 
 /**
  * The quota response of GET /api/workspaces/{id}/quota for a subscription owner: the plan's limits
@@ -21,7 +21,7 @@ export async function getQuota(db: Db, ownerId: number, storageGraceMs: number, 
     runningBoostTypes(db, ownerId, now),
     ownedProjectCount(db, ownerId),
     ownedWebhookCount(db, ownerId),
-    db('quota_usage').where({ user_id: ownerId, day_ms: now - (now % DAY_MS) }).first('requests'),
+    db('quota_usage').where({ user_id: ownerId, day_ms: dayStartOf(now) }).first('requests'),
     storageUsed(db, ownerId, storageGraceMs, now),
     workspaceId === undefined ? { active: false, requests: 0 } : ppuBalance(db, workspaceId),
   ]);

@@ -13,7 +13,7 @@ import {
   type ProjectInsight,
   type StatusClass,
 } from '../../../shared/insight';
-import { DAY_MS, HOUR_MS } from '../../../shared/time';
+import { DAY_MS, dayStartOf, HOUR_MS } from '../../../shared/time';
 
 const BIN_COLUMNS = Array.from({ length: LATENCY_BINS_PER_ROW }, (_, i) => `b${i}`);
 
@@ -38,7 +38,7 @@ const total = (bins: Float64Array): number => bins.reduce((a, b) => a + b, 0);
  * RECENT_FAILURES_KEPT log rows.
  */
 export async function projectInsight(db: Db, projectId: number, now = Date.now()): Promise<ProjectInsight> {
-  const today = now - (now % DAY_MS);
+  const today = dayStartOf(now);
   const from = today - (HISTORY_DAYS - 1) * DAY_MS;
   const tomorrow = today + DAY_MS;
   const sums = db.raw(BIN_COLUMNS.map((c) => `sum(${c}) as ${c}`).join(', '));
@@ -135,7 +135,7 @@ export async function projectInsight(db: Db, projectId: number, now = Date.now()
  * moved by the next pass. Answers how many hour rows were moved.
  */
 export async function compactLatency(db: Db, now = Date.now()): Promise<number> {
-  const today = now - (now % DAY_MS);
+  const today = dayStartOf(now);
   const cols = BIN_COLUMNS.join(', ');
   const insert = `insert into usage_latency (project_id, granularity, bucket_ms, first_bin, ${cols})`;
   const select = (from: string, where: string) =>

@@ -2,9 +2,7 @@ import { isPostgres, type Db } from '../../db/index';
 import { plans, type PlanName } from '../../../shared/plans';
 import { type ProjectHistory, type ProjectStats, type StatsRow, HISTORY_DAYS, PRIVATE_NETWORK_DIMENSION, PRIVATE_NETWORK_VALUE, TOP_N } from '../../../shared/usage';
 import { getSubscription } from '../workspaces/index';
-import { DAY_MS } from '../../../shared/time';
-
-const dayStart = (ms: number) => ms - (ms % DAY_MS);
+import { DAY_MS, dayStartOf as dayStart } from '../../../shared/time';
 
 /** Requests today (UTC) per project, from the gateway's day rollups. */
 export async function requestsToday(db: Db, projectIds: number[], now = Date.now()): Promise<Map<number, number>> {
