@@ -443,6 +443,8 @@ export function createSandboxChain(options: SandboxChainOptions): SandboxChain {
   const sweep = sweepClientOf(options, params, totals, simContext);
   sweep?.tip(tipHeight());
   const history = devnetHistoryOf(options, params, totals, tipHeight, totalsOnly.sums) ?? sharedHistoryOf(options, params, totals, tipHeight, totalsOnly.sums);
+  // The sums kept between starts installed: the worker makes only those segments' distributions' hashes.
+  if (sweep && history) void history.loaded.then(() => sweep.held(totals.summedBits()), () => undefined);
   const { segment, simBlock, blockTotals, epochSums, sumAhead, historyRead, simulated, tipSegmentWhole } = segmentCache(startSegment, finishSegment, { ...totalsOnly, tip: tipHeight }, cacheSegments, segmentLength, () => Math.floor(Math.max(0, tipHeight() - addressWindowBlocks + 1) / segmentLength), totals, sweep?.assist ?? null, tipSegments(segmentLength, tipHeight, branches, txIndex));
 
   // ---- references ----

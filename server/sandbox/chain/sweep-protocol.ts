@@ -42,7 +42,13 @@ export type ToSweepWorker =
   /** The places of the swept transactions whose hash begins with these 32 bits. */
   | { t: 'find'; id: number; key: number }
   /** A page's segments to sum are published in the shared memory (sums-assist.ts). */
-  | { t: 'assist' };
+  | { t: 'assist' }
+  /**
+   * Segments whose epochs' sums the server's thread holds already (a restart's, kept between starts:
+   * kept-sums.ts), one bit each (totals.ts's SegmentBits): the worker's own pass makes only their
+   * distributions' hashes, not their sums again.
+   */
+  | { t: 'held'; segments: Uint8Array };
 
 export type FromSweepWorker =
   /** Segments' totals, swept or read from their chunks. */

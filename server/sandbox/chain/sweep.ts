@@ -99,6 +99,11 @@ export class SweepClient {
     if (!active) handOn();
   }
 
+  /** Tells the worker the segments whose sums this thread holds already (SegmentBits.copy()): it sums them no more. */
+  held(segments: Uint8Array): void {
+    this.post({ t: 'held', segments });
+  }
+
   /** Lets the worker sum (and sweep, `all`) on its own. */
   background(work: 'sums' | 'all'): void {
     this.post({ t: 'background', work });

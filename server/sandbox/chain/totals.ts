@@ -65,6 +65,19 @@ export class SegmentBits {
   get bytes(): number {
     return this.bits.length;
   }
+  /** Its bits, copied (to send to another thread). */
+  copy(): Uint8Array {
+    return this.bits.slice();
+  }
+  /** Adds every segment of bits made by copy(). */
+  addAll(bits: Uint8Array): void {
+    if (this.bits.length < bits.length) {
+      const grown = new Uint8Array(bits.length);
+      grown.set(this.bits);
+      this.bits = grown;
+    }
+    for (let i = 0; i < bits.length; i++) this.bits[i]! |= bits[i]!;
+  }
 }
 
 /**
@@ -163,6 +176,11 @@ export class TotalsIndex {
   /** Whether the segment's blocks have been summed into their epochs. */
   summed(segment: number): boolean {
     return this.summedSegments.has(segment);
+  }
+
+  /** The segments summed into their epochs, one bit each (SegmentBits.copy()). */
+  summedBits(): Uint8Array {
+    return this.summedSegments.copy();
   }
 
   /** Whether the segment's blocks' totals are at hand. */

@@ -15,7 +15,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createDevnet, memoryLedgerStore, newDevnetState, type SandboxChain } from '../../../../../server/sandbox/chain/index';
-import { COMPILED_SUMS, segmentSumsOf, sweptSegmentOf } from '../../../../../server/sandbox/chain/chain';
+import { COMPILED_SUMS, distributionHashOf, segmentSumsOf, sweptSegmentOf } from '../../../../../server/sandbox/chain/chain';
+import { SegmentBits } from '../../../../../server/sandbox/chain/totals';
 import { sliced, slicedWork } from '../../../../../server/sandbox/chain/budget';
 import { SweepClient } from '../../../../../server/sandbox/chain/sweep';
 import { serve, testChain } from './support';
@@ -368,6 +369,41 @@ describe('a shared chain\'s sweep worker', () => {
       expect(events.findLastIndex((e) => e.kind === 'swept' && e.chain === 0)).toBeLessThan(events.findIndex((e) => e.kind === 'swept' && e.chain === 1));
     } finally {
       await Promise.all(clients.map((c) => c.close()));
+    }
+  }, 120_000);
+
+  it('sums no segment the server holds already (a restart\'s kept sums), only its distribution\'s hash, once its summing has run', async () => {
+    // A sums-only worker (development's) on a chain of 800 segments, told that the server holds the
+    // sums of every other one: it sums its newest segments as it starts (its summing compiled), then
+    // of the rest only those the server does not hold, and sends every segment's distribution's hash.
+    const blocks = 48_000;
+    const now = Date.UTC(2026, 2, 1, 12);
+    const long = testChain({ genesisTime: now - blocks * 20_000, blockIntervalMs: 20_000, now: () => now }).chain;
+    const p = long.params;
+    const closed = Math.floor((long.tipHeight() + 1) / p.segmentLength);
+    expect(closed).toBeGreaterThan(COMPILED_SUMS + 100);
+    const held = new SegmentBits();
+    for (let s = 0; s < closed; s += 2) held.add(s);
+    const summed: number[] = [];
+    const hashed = new Map<number, string>();
+    const client = new SweepClient(
+      { network: p.network, seed: p.seed, genesisTime: p.genesisTime, blockIntervalMs: p.blockIntervalMs, blocksPerEpoch: p.blocksPerEpoch, segmentLength: p.segmentLength, dir: null },
+      { segment: () => undefined, sums: (t) => summed.push(t.index), distribution: (index, hash) => hashed.set(index, hash) },
+      true,
+    );
+    try {
+      client.held(held.copy());
+      await client.swept(long.tipHeight());
+      const warm = summed.slice(0, COMPILED_SUMS);
+      expect(warm).toEqual(Array.from({ length: COMPILED_SUMS }, (_, i) => closed - 1 - i));
+      const after = summed.slice(COMPILED_SUMS);
+      const older = Array.from({ length: closed - COMPILED_SUMS }, (_, i) => closed - COMPILED_SUMS - 1 - i);
+      expect(after).toEqual(older.filter((s) => !held.has(s)));
+      expect(hashed.size).toBe(closed);
+      for (const s of [0, 2, 1, closed - 1]) expect(hashed.get(s), `segment ${s}`).toBe(distributionHashOf(long, s));
+    } finally {
+      await client.close();
+      await long.close();
     }
   }, 120_000);
 
