@@ -111,7 +111,10 @@ describe.runIf(browserAvailable())('the frictions of a new user, in Chromium', (
       const toast = page.locator('.mantine-Notification-root').filter({ hasText: `Toast ${height} is ready to use.` });
       await toast.waitFor();
       // The pointer rests on the toast while it is measured: a toast closes itself after four seconds
-      // unless hovered, and on a busy machine the waits below can take longer than that.
+      // unless hovered, and on a busy machine the waits below can take longer than that. It slides in
+      // from the side: hovered while it moves, the pointer is left beside it once it has stopped (the
+      // pause undone), so it is hovered where it comes to rest.
+      await settled(page, toast);
       await toast.hover();
       const key = page.getByTestId('project-id');
       const copy = page.getByTestId('copy-project-id');
