@@ -442,9 +442,7 @@ export function createSandboxChain(options: SandboxChainOptions): SandboxChain {
   // A shared chain's sweep worker: every closed segment's totals and transactions' places, from the start.
   const sweep = sweepClientOf(options, params, totals, simContext);
   sweep?.tip(tipHeight());
-  const history = devnetHistoryOf(options, params, totals, tipHeight, totalsOnly.sums) ?? sharedHistoryOf(options, params, totals, tipHeight, totalsOnly.sums);
-  // The sums kept between starts installed: the worker makes only those segments' distributions' hashes.
-  if (sweep && history) void history.loaded.then(() => sweep.held(totals.summedBits()), () => undefined);
+  const history = devnetHistoryOf(options, params, totals, tipHeight, totalsOnly.sums) ?? sharedHistoryOf(options, params, totals, tipHeight, totalsOnly.sums, sweep);
   const { segment, simBlock, blockTotals, epochSums, sumAhead, historyRead, simulated, tipSegmentWhole } = segmentCache(startSegment, finishSegment, { ...totalsOnly, tip: tipHeight }, cacheSegments, segmentLength, () => Math.floor(Math.max(0, tipHeight() - addressWindowBlocks + 1) / segmentLength), totals, sweep?.assist ?? null, tipSegments(segmentLength, tipHeight, branches, txIndex));
 
   // ---- references ----
@@ -584,7 +582,7 @@ function devnetHistoryOf(options: SandboxChainOptions, { network, seed, genesisT
 }
 
 /** A shared chain's whole epochs' sums kept in its store between starts (kept-sums.ts); none for a devnet or a chain without a store. */
-function sharedHistoryOf(options: SandboxChainOptions, { network, seed, genesisTime, blockIntervalMs, blocksPerEpoch, segmentLength }: SandboxChainParams, totals: TotalsIndex, tipHeight: () => number, sums: TotalsOnly['sums']): HistoryWatch | null {
+function sharedHistoryOf(options: SandboxChainOptions, { network, seed, genesisTime, blockIntervalMs, blocksPerEpoch, segmentLength }: SandboxChainParams, totals: TotalsIndex, tipHeight: () => number, sums: TotalsOnly['sums'], sweep: SweepClient | null): HistoryWatch | null {
   if (options.devnet || !options.historyStore) return null;
   const decides = { format: 1, shared: { network, seed, genesisTime, blockIntervalMs, blocksPerEpoch, segmentLength }, probes: SHARED_PROBES };
   // Probes early and far on in the history (a millisecond or two each), so a simulation changed anywhere reads none.
@@ -595,6 +593,8 @@ function sharedHistoryOf(options: SandboxChainOptions, { network, seed, genesisT
     // Epochs the tip has not closed are left out (a file of a history that went further: another clock).
     installWholeEpochs: (bytes) => totals.installWholeEpochs(bytes, Math.floor((tipHeight() + 1) / totals.blocksPerEpoch) - 1),
   });
+  // Once installed, the chain's worker makes only those segments' distributions' hashes, not their sums again.
+  if (sweep) void kept.loaded.then(() => sweep.held(totals.summedBits()), () => undefined);
   return { loaded: kept.loaded, end: () => kept.close() };
 }
 

@@ -1,15 +1,17 @@
 // A shared chain's whole epochs' sums kept between starts (server/sandbox/chain/kept-sums.ts): a
 // chain closed saves them to its file, and started again installs them before it answers, so its
 // pages of old epochs read them rather than sum their blocks; a file of another history (another
-// identity) or no file at all installs nothing, and the chain sums as before; the part files a
-// process stopped mid-write left beside the file are removed at the next load.
+// identity) or no file at all installs nothing, and the chain sums as before; the chain's sums-only
+// worker is told which segments they hold; the part files a process stopped mid-write left beside
+// the file are removed at the next load.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import type { SandboxChain } from '../../../../../server/sandbox/chain/index';
 import { fileHistorySumsStore } from '../../../../../server/sandbox/chain/kept-sums';
+import { SweepClient } from '../../../../../server/sandbox/chain/sweep';
 import { sliced } from '../../../../../server/sandbox/chain/budget';
 import { testChain } from './support';
 
@@ -70,6 +72,33 @@ describe('a shared chain\'s epochs\' sums kept between starts', () => {
     const other = chainKeptIn(file);
     await other.ready();
     expect(sumsOf(await pageAt(other, epoch))).toEqual(summed);
+  }, 60_000);
+
+  it('tells the chain\'s sums-only worker which segments the kept sums hold, so that it does not sum them again', async () => {
+    const kept = path.join(dir, 'held', 'epoch-sums-preprod.bin');
+    const first = chainKeptIn(kept);
+    await first.ready();
+    const epoch = Math.floor(first.epochOfHeight(first.tipHeight()) / 2);
+    await pageAt(first, epoch);
+    await first.close();
+    const held = vi.spyOn(SweepClient.prototype, 'held');
+    try {
+      const { chain } = testChain({ historyStore: fileHistorySumsStore(kept), sweep: { dir: null, sumsOnly: true } });
+      chains.push(chain);
+      await chain.ready();
+      await expect.poll(() => held.mock.calls.length).toBe(1);
+      const bits = held.mock.calls[0]![0];
+      const { segmentLength, blocksPerEpoch } = chain.params;
+      // The segments of the page's epochs (the first and last may share an epoch with one not summed).
+      const from = Math.ceil((epoch * blocksPerEpoch) / segmentLength);
+      const to = Math.floor(((epoch + 100) * blocksPerEpoch) / segmentLength) - 1;
+      const isHeld = (s: number): boolean => ((bits[s >> 3] ?? 0) & (1 << (s & 7))) !== 0;
+      expect(to - from).toBeGreaterThan(10);
+      for (let s = from; s <= to; s++) expect(isHeld(s), `segment ${s}`).toBe(true);
+      expect(isHeld(from - 20)).toBe(false);
+    } finally {
+      held.mockRestore();
+    }
   }, 60_000);
 
   it('removes the part files a process stopped mid-write left beside the file, not those of a running process', async () => {
