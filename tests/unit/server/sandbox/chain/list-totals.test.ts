@@ -31,6 +31,15 @@ function chainOf(sweep?: { dir: string | null; sumsOnly?: boolean }): ReturnType
   return testChain({ genesisTime: now - BLOCKS * 20_000, blockIntervalMs: 20_000, now: () => now, ...(sweep ? { sweep } : {}) });
 }
 
+/** A chain of `blocks` blocks of 20 s, to the same moment as chainOf's. */
+function longChain(blocks: number): SandboxChain {
+  const now = Date.UTC(2026, 2, 1, 12);
+  return testChain({ genesisTime: now - blocks * 20_000, blockIntervalMs: 20_000, now: () => now }).chain;
+}
+
+/** What a sweep worker of a chain of these parameters is started with, its chunks kept in memory. */
+const workerData = (p: SandboxChain['params']) => ({ network: p.network, seed: p.seed, genesisTime: p.genesisTime, blockIntervalMs: p.blockIntervalMs, blocksPerEpoch: p.blocksPerEpoch, segmentLength: p.segmentLength, dir: null });
+
 /**
  * The wall-clock time of a read: what a test that a read costs at least so much measures (the
  * thread's clock may count in 4 ms steps, so a read of a few milliseconds can read as less; the
@@ -297,7 +306,7 @@ describe('a shared chain\'s sweep worker', () => {
     const events: Array<{ kind: 'sums' | 'swept'; index: number; counts: number[]; money: number[]; distribution?: string }> = [];
     const hashes = new Map<number, { hash: string; beforeSweep: boolean }>();
     const client = new SweepClient(
-      { network: p.network, seed: p.seed, genesisTime: p.genesisTime, blockIntervalMs: p.blockIntervalMs, blocksPerEpoch: p.blocksPerEpoch, segmentLength: p.segmentLength, dir: null },
+      workerData(p),
       {
         segment: (t) => events.push({ kind: 'swept', index: t.index, counts: [...t.counts], money: [...t.money], distribution: t.distribution }),
         sums: (t) => events.push({ kind: 'sums', index: t.index, counts: [...t.counts], money: [...t.money] }),
@@ -335,15 +344,14 @@ describe('a shared chain\'s sweep worker', () => {
     // Two chains of 700 segments each: each worker sums its newest segments as it starts, then the
     // first sums the rest and the second does, and only then does the first sweep.
     const blocks = 42_000;
-    const now = Date.UTC(2026, 2, 1, 12);
-    const long = testChain({ genesisTime: now - blocks * 20_000, blockIntervalMs: 20_000, now: () => now }).chain;
+    const long = longChain(blocks);
     const p = long.params;
     const closed = Math.floor((long.tipHeight() + 1) / p.segmentLength);
     const events: Array<{ chain: number; kind: 'sums' | 'swept' | 'ready'; index: number }> = [];
     const clients = [0, 1].map(
       (chain) =>
         new SweepClient(
-          { network: p.network, seed: p.seed, genesisTime: p.genesisTime, blockIntervalMs: p.blockIntervalMs, blocksPerEpoch: p.blocksPerEpoch, segmentLength: p.segmentLength, dir: null },
+          workerData(p),
           { segment: (t) => events.push({ chain, kind: 'swept', index: t.index }), sums: (t) => events.push({ chain, kind: 'sums', index: t.index }) },
         ),
     );
@@ -377,8 +385,7 @@ describe('a shared chain\'s sweep worker', () => {
     // sums of every other one: it sums its newest segments as it starts (its summing compiled), then
     // of the rest only those the server does not hold, and sends every segment's distribution's hash.
     const blocks = 48_000;
-    const now = Date.UTC(2026, 2, 1, 12);
-    const long = testChain({ genesisTime: now - blocks * 20_000, blockIntervalMs: 20_000, now: () => now }).chain;
+    const long = longChain(blocks);
     const p = long.params;
     const closed = Math.floor((long.tipHeight() + 1) / p.segmentLength);
     expect(closed).toBeGreaterThan(COMPILED_SUMS + 100);
@@ -387,7 +394,7 @@ describe('a shared chain\'s sweep worker', () => {
     const summed: number[] = [];
     const hashed = new Map<number, string>();
     const client = new SweepClient(
-      { network: p.network, seed: p.seed, genesisTime: p.genesisTime, blockIntervalMs: p.blockIntervalMs, blocksPerEpoch: p.blocksPerEpoch, segmentLength: p.segmentLength, dir: null },
+      workerData(p),
       { segment: () => undefined, sums: (t) => summed.push(t.index), distribution: (index, hash) => hashed.set(index, hash) },
       true,
     );
@@ -420,12 +427,11 @@ describe('a shared chain\'s sweep worker', () => {
   it('leaves its own work while the server thread computes answers in slices, and takes it up again after', async () => {
     // 2,000 segments: 1,400 left to sum once the worker is ready.
     const blocks = 120_000;
-    const now = Date.UTC(2026, 2, 1, 12);
-    const long = testChain({ genesisTime: now - blocks * 20_000, blockIntervalMs: 20_000, now: () => now }).chain;
+    const long = longChain(blocks);
     const p = long.params;
     let sums = 0;
     const client = new SweepClient(
-      { network: p.network, seed: p.seed, genesisTime: p.genesisTime, blockIntervalMs: p.blockIntervalMs, blocksPerEpoch: p.blocksPerEpoch, segmentLength: p.segmentLength, dir: null },
+      workerData(p),
       { segment: () => {}, sums: () => void sums++ },
     );
     const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -478,7 +484,7 @@ describe('a shared chain\'s sweep worker', () => {
   it('only sums when told so (development\'s default): every closed segment\'s epochs, no sweep, nothing written, and the next chain\'s sweep goes on', async () => {
     const p = plain.params;
     const closed = Math.floor((plain.tipHeight() + 1) / p.segmentLength);
-    const data = { network: p.network, seed: p.seed, genesisTime: p.genesisTime, blockIntervalMs: p.blockIntervalMs, blocksPerEpoch: p.blocksPerEpoch, segmentLength: p.segmentLength, dir: null };
+    const data = workerData(p);
     const seen = { sums: new Set<number>(), swept: 0, sweptAfter: new Set<number>() };
     const only = new SweepClient(data, { segment: () => seen.swept++, sums: (t) => seen.sums.add(t.index) }, true);
     // Made after it, a chain that sweeps: its turn comes once the first has summed its history.
