@@ -110,10 +110,11 @@ describe.runIf(browserAvailable())('the frictions of a new user, in Chromium', (
       await page.waitForURL(/\/dashboard\/project\//);
       const toast = page.locator('.mantine-Notification-root').filter({ hasText: `Toast ${height} is ready to use.` });
       await toast.waitFor();
-      // The pointer rests on the toast while it is measured: a toast closes itself after four seconds
-      // unless hovered, and on a busy machine the waits below can take longer than that. It slides in
-      // from the side: hovered while it moves, the pointer is left beside it once it has stopped (the
-      // pause undone), so it is hovered where it comes to rest.
+      // The pointer rests on the toast while it is measured: a toast closes itself four seconds after
+      // it shows unless hovered, and on a busy machine the waits below can take longer than that. So it
+      // is hovered at once; but it slides in, and a pointer put on it while it still moved can be left
+      // beside it once it stops (the pause undone): hovered again where it comes to rest.
+      await toast.hover();
       await settled(page, toast);
       await toast.hover();
       const key = page.getByTestId('project-id');
