@@ -12,6 +12,7 @@ import { afterAll, describe, expect, it, vi } from 'vitest';
 import type { SandboxChain } from '../../../../../server/sandbox/chain/index';
 import { fileHistorySumsStore } from '../../../../../server/sandbox/chain/kept-sums';
 import { SweepClient } from '../../../../../server/sandbox/chain/sweep';
+import { SegmentBits } from '../../../../../server/sandbox/chain/totals';
 import { sliced } from '../../../../../server/sandbox/chain/budget';
 import { testChain } from './support';
 
@@ -92,7 +93,9 @@ describe('a shared chain\'s epochs\' sums kept between starts', () => {
       // The segments of the page's epochs (the first and last may share an epoch with one not summed).
       const from = Math.ceil((epoch * blocksPerEpoch) / segmentLength);
       const to = Math.floor(((epoch + 100) * blocksPerEpoch) / segmentLength) - 1;
-      const isHeld = (s: number): boolean => ((bits[s >> 3] ?? 0) & (1 << (s & 7))) !== 0;
+      const told = new SegmentBits();
+      told.addAll(bits);
+      const isHeld = (s: number): boolean => told.has(s);
       expect(to - from).toBeGreaterThan(10);
       for (let s = from; s <= to; s++) expect(isHeld(s), `segment ${s}`).toBe(true);
       expect(isHeld(from - 20)).toBe(false);
