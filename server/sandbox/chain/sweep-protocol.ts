@@ -38,7 +38,7 @@ export type ToSweepWorker =
   /** The chain's tip: the worker sweeps the segments closed by it. */
   | { t: 'tip'; tip: number }
   /** What the worker does on its own: its history's sums, then its sweep too; one chain's at a time (sweep.ts). */
-  | { t: 'background'; work: 'sums' | 'all' }
+  | { t: 'background'; work: 'off' | 'sums' | 'all' }
   /** The places of the swept transactions whose hash begins with these 32 bits. */
   | { t: 'find'; id: number; key: number }
   /** A page's segments to sum are published in the shared memory (sums-assist.ts). */

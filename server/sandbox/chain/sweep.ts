@@ -11,9 +11,9 @@ import { slicedWork } from './budget';
 const SWEEP_WORKER = new URL(import.meta.url.endsWith('.ts') ? './sweep-worker.mjs' : './sandbox-sweep-worker.js', import.meta.url);
 
 /**
- * The chains whose workers have not swept their history yet, in the order they were made. One
- * works on its own at a time, so a process's three shared chains take one core at their first start
- * rather than every core: first each chain's epochs' sums in turn (a minute or so of a core each:
+ * The chains whose workers have not swept their history yet, in the order they were made (a chain
+ * whose cold page is read goes first: prefer). One works on its own at a time, so a process's three
+ * shared chains take one core at their first start rather than every core: first each chain's epochs' sums in turn (a minute or so of a core each:
  * what pages of epochs read), then each one's sweep (several minutes each); the others wait,
  * answering finds in what they swept and helping pages. A worker done with its turn (or gone) hands
  * on to the next; one whose sums are done keeps summing the segments its tip closes, one whose
@@ -26,6 +26,23 @@ function handOn(): void {
   active = queue.find((c) => !c.summedAll) ?? queue[0] ?? null;
   active?.background(active.summedAll ? 'all' : 'sums');
 }
+/**
+ * A chain whose cold page of epochs a client reads takes the turn: its epochs are summed next, ahead
+ * of chains nobody reads yet, so the network in use has all its pages read from sums within a minute
+ * or so of its first cold page, however many chains were made before it. The worker whose turn it was
+ * stops its own pass, and takes it up again when the turn comes back to it (handOn).
+ */
+function prefer(client: SweepClient): void {
+  if (client.summedAll || active === client) return;
+  const i = queue.indexOf(client);
+  if (i < 0) return;
+  queue.splice(i, 1);
+  queue.unshift(client);
+  const previous = active;
+  handOn();
+  if (previous && previous !== active) previous.background('off');
+}
+
 /** A chain's worker swept its history (or is gone): out of the queue, its turn handed on. */
 function leave(client: SweepClient): void {
   const i = queue.indexOf(client);
@@ -77,7 +94,10 @@ export class SweepClient {
     // whole), and a worker that ran out would leave the chain computing as without one.
     const shared = assistBuffer();
     this.assist = new PageAssist(shared, {
-      wake: () => this.post({ t: 'assist' }),
+      wake: () => {
+        this.post({ t: 'assist' });
+        prefer(this);
+      },
       alive: () => !this.dead,
       arrival: (ms) =>
         new Promise<void>((resolve) => {
@@ -104,8 +124,8 @@ export class SweepClient {
     this.post({ t: 'held', segments });
   }
 
-  /** Lets the worker sum (and sweep, `all`) on its own. */
-  background(work: 'sums' | 'all'): void {
+  /** Lets the worker sum (and sweep, `all`) on its own, or only answer pages and finds (`off`: another chain has the turn). */
+  background(work: 'off' | 'sums' | 'all'): void {
     this.post({ t: 'background', work });
   }
 
