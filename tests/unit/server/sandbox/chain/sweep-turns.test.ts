@@ -24,39 +24,38 @@ describe('the turns of the shared chains\' workers', () => {
     client.tip(chain.tipHeight());
     return { chain, client, sent };
   };
+  /** The turns given and taken: each call's worker and what it was told. */
+  const background = vi.spyOn(SweepClient.prototype, 'background');
+  const told = () => background.mock.calls.map(([work], i) => ({ client: background.mock.contexts[i], work }));
   // The first chain's history is long enough that its turn lasts the whole test (some 100,000 segments).
   const first = withWorker('mainnet', 6_000_000);
   const read = withWorker('preprod', 2_000_000);
-  afterAll(() => Promise.all([first.client.close(), read.client.close()]));
+  afterAll(async () => {
+    background.mockRestore();
+    await Promise.all([first.client.close(), read.client.close()]);
+  });
 
   it('gives the turn to the chain whose cold page of epochs is read, and stops the pass of the one that had it', async () => {
     await Promise.all([first.client.ready(), read.client.ready()]);
-    const background = vi.spyOn(SweepClient.prototype, 'background');
-    try {
-      // Ready, the second chain's worker has sent its warm-up's sums and waits for its turn.
-      const warm = read.sent.size;
-      await new Promise((r) => setTimeout(r, 300));
-      expect(read.sent.size).toBe(warm);
+    // Ready, the second chain's worker has sent its warm-up's sums and waits for its turn.
+    expect(told().filter((t) => t.client === read.client)).toEqual([]);
+    const warm = read.sent.size;
 
-      // A cold page in the middle of its history, summed by both threads.
-      const from = 15_000;
-      const to = from + 49;
-      await sliced(() =>
-        read.client.assist.sum(from, to, (s) => read.sent.has(s), (s) => {
-          sumColumns(segmentSumsOf(read.chain, s));
-          read.sent.add(s);
-        }),
-      );
-      // Its worker now sums its history on its own, the newest first, and the first chain's stops.
-      expect(background.mock.contexts.some((c, i) => c === read.client && background.mock.calls[i]![0] === 'sums')).toBe(true);
-      expect(background.mock.contexts.some((c, i) => c !== read.client && background.mock.calls[i]![0] === 'off')).toBe(true);
-      await expect.poll(() => read.sent.size, { timeout: 30_000 }).toBeGreaterThan(warm + 50 + 500);
-      const stopped = first.sent.size;
-      await new Promise((r) => setTimeout(r, 500));
-      // A batch summed before it was told may still arrive (32 segments at most).
-      expect(first.sent.size - stopped).toBeLessThanOrEqual(32);
-    } finally {
-      background.mockRestore();
-    }
+    // A cold page in the middle of its history, summed by both threads.
+    const from = 15_000;
+    const to = from + 49;
+    await sliced(() =>
+      read.client.assist.sum(from, to, (s) => read.sent.has(s), (s) => {
+        sumColumns(segmentSumsOf(read.chain, s));
+        read.sent.add(s);
+      }),
+    );
+    // Its worker now sums its history on its own, the newest first, and the one whose turn it was stops.
+    expect(told().some((t) => t.client === read.client && t.work === 'sums')).toBe(true);
+    expect(told().some((t) => t.client !== read.client && t.work === 'off')).toBe(true);
+    const stopped = first.sent.size;
+    await expect.poll(() => read.sent.size, { timeout: 30_000 }).toBeGreaterThan(warm + 50 + 500);
+    // Meanwhile the first chain's worker sent at most the batch it was summing when told (32 segments).
+    expect(first.sent.size - stopped).toBeLessThanOrEqual(32);
   }, 90_000);
 });
