@@ -13,12 +13,13 @@ const SWEEP_WORKER = new URL(import.meta.url.endsWith('.ts') ? './sweep-worker.m
 /**
  * The chains whose workers have not swept their history yet, in the order they were made (a chain
  * whose cold page is read goes first: prefer). One works on its own at a time, so a process's three
- * shared chains take one core at their first start rather than every core: first each chain's epochs' sums in turn (a minute or so of a core each:
- * what pages of epochs read), then each one's sweep (several minutes each); the others wait,
- * answering finds in what they swept and helping pages. A worker done with its turn (or gone) hands
- * on to the next; one whose sums are done keeps summing the segments its tip closes, one whose
- * sweep is done keeps sweeping them, one every 20 minutes. A worker that only sums (sumsOnly) leaves
- * the queue once its history is summed: it never sweeps.
+ * shared chains take one core at their first start rather than every core: first each chain's
+ * epochs' sums in turn (a minute or so of a core each: what pages of epochs read), then each one's
+ * sweep (several minutes each); the others wait, answering finds in what they swept and helping
+ * pages. A worker done with its turn (or gone) hands on to the next; one whose sums are done keeps
+ * summing the segments its tip closes, one whose sweep is done keeps sweeping them, one every 20
+ * minutes. A worker that only sums (sumsOnly) leaves the queue once its history is summed: it never
+ * sweeps.
  */
 const queue: SweepClient[] = [];
 let active: SweepClient | null = null;

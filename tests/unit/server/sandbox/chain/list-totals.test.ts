@@ -19,7 +19,7 @@ import { COMPILED_SUMS, distributionHashOf, segmentSumsOf, sweptSegmentOf } from
 import { SegmentBits } from '../../../../../server/sandbox/chain/totals';
 import { sliced, slicedWork } from '../../../../../server/sandbox/chain/budget';
 import { SweepClient } from '../../../../../server/sandbox/chain/sweep';
-import { serve, testChain } from './support';
+import { serve, sweepWorkerData, testChain } from './support';
 import { threadCpuMs } from './walk/busy';
 
 const BLOCKS = 4_400;
@@ -37,8 +37,6 @@ function longChain(blocks: number): SandboxChain {
   return testChain({ genesisTime: now - blocks * 20_000, blockIntervalMs: 20_000, now: () => now }).chain;
 }
 
-/** What a sweep worker of a chain of these parameters is started with, its chunks kept in memory. */
-const workerData = (p: SandboxChain['params']) => ({ network: p.network, seed: p.seed, genesisTime: p.genesisTime, blockIntervalMs: p.blockIntervalMs, blocksPerEpoch: p.blocksPerEpoch, segmentLength: p.segmentLength, dir: null });
 
 /**
  * The wall-clock time of a read: what a test that a read costs at least so much measures (the
@@ -306,7 +304,7 @@ describe('a shared chain\'s sweep worker', () => {
     const events: Array<{ kind: 'sums' | 'swept'; index: number; counts: number[]; money: number[]; distribution?: string }> = [];
     const hashes = new Map<number, { hash: string; beforeSweep: boolean }>();
     const client = new SweepClient(
-      workerData(p),
+      sweepWorkerData(p),
       {
         segment: (t) => events.push({ kind: 'swept', index: t.index, counts: [...t.counts], money: [...t.money], distribution: t.distribution }),
         sums: (t) => events.push({ kind: 'sums', index: t.index, counts: [...t.counts], money: [...t.money] }),
@@ -351,7 +349,7 @@ describe('a shared chain\'s sweep worker', () => {
     const clients = [0, 1].map(
       (chain) =>
         new SweepClient(
-          workerData(p),
+          sweepWorkerData(p),
           { segment: (t) => events.push({ chain, kind: 'swept', index: t.index }), sums: (t) => events.push({ chain, kind: 'sums', index: t.index }) },
         ),
     );
@@ -394,7 +392,7 @@ describe('a shared chain\'s sweep worker', () => {
     const summed: number[] = [];
     const hashed = new Map<number, string>();
     const client = new SweepClient(
-      workerData(p),
+      sweepWorkerData(p),
       { segment: () => undefined, sums: (t) => summed.push(t.index), distribution: (index, hash) => hashed.set(index, hash) },
       true,
     );
@@ -431,7 +429,7 @@ describe('a shared chain\'s sweep worker', () => {
     const p = long.params;
     let sums = 0;
     const client = new SweepClient(
-      workerData(p),
+      sweepWorkerData(p),
       { segment: () => {}, sums: () => void sums++ },
     );
     const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -484,7 +482,7 @@ describe('a shared chain\'s sweep worker', () => {
   it('only sums when told so (development\'s default): every closed segment\'s epochs, no sweep, nothing written, and the next chain\'s sweep goes on', async () => {
     const p = plain.params;
     const closed = Math.floor((plain.tipHeight() + 1) / p.segmentLength);
-    const data = workerData(p);
+    const data = sweepWorkerData(p);
     const seen = { sums: new Set<number>(), swept: 0, sweptAfter: new Set<number>() };
     const only = new SweepClient(data, { segment: () => seen.swept++, sums: (t) => seen.sums.add(t.index) }, true);
     // Made after it, a chain that sweeps: its turn comes once the first has summed its history.

@@ -9,7 +9,7 @@ import { Awaiting, sliced } from '../../../../../server/sandbox/chain/budget';
 import { SweepClient } from '../../../../../server/sandbox/chain/sweep';
 import { assistBuffer, PageAssist, serveAssist, ASSIST_SLOTS } from '../../../../../server/sandbox/chain/sums-assist';
 import { sumColumns } from '../../../../../server/sandbox/chain/totals';
-import { testChain } from './support';
+import { sweepWorkerData, testChain } from './support';
 
 const range = (first: number, last: number): number[] => Array.from({ length: last - first + 1 }, (_, i) => first + i);
 
@@ -104,7 +104,7 @@ describe('a cold page of epochs with a shared chain\'s sweep worker', () => {
   /** Resolved as the worker's next sums arrive. */
   let arrived: () => void = () => undefined;
   const client = new SweepClient(
-    { network: p.network, seed: p.seed, genesisTime: p.genesisTime, blockIntervalMs: p.blockIntervalMs, blocksPerEpoch: p.blocksPerEpoch, segmentLength: p.segmentLength, dir: null },
+    sweepWorkerData(p),
     {
       segment: () => undefined,
       sums: (t) => {

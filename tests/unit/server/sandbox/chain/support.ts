@@ -23,6 +23,9 @@ export function testChain(options: Partial<SandboxChainOptions> = {}): TestChain
   return { chain, clock };
 }
 
+/** What a sweep worker of a chain of these parameters is started with (SweepClient's first argument), its chunks kept in memory. */
+export const sweepWorkerData = (p: SandboxChain['params']) => ({ network: p.network, seed: p.seed, genesisTime: p.genesisTime, blockIntervalMs: p.blockIntervalMs, blocksPerEpoch: p.blocksPerEpoch, segmentLength: p.segmentLength, dir: null });
+
 // ---- schemas ----
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };

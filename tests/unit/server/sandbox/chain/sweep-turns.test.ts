@@ -7,7 +7,7 @@ import { segmentSumsOf } from '../../../../../server/sandbox/chain/chain';
 import { sliced } from '../../../../../server/sandbox/chain/budget';
 import { SweepClient } from '../../../../../server/sandbox/chain/sweep';
 import { sumColumns } from '../../../../../server/sandbox/chain/totals';
-import { testChain } from './support';
+import { sweepWorkerData, testChain } from './support';
 
 describe('the turns of the shared chains\' workers', () => {
   const now = Date.UTC(2026, 2, 1, 12);
@@ -17,7 +17,7 @@ describe('the turns of the shared chains\' workers', () => {
     const p = chain.params;
     const sent = new Set<number>();
     const client = new SweepClient(
-      { network: p.network, seed: p.seed, genesisTime: p.genesisTime, blockIntervalMs: p.blockIntervalMs, blocksPerEpoch: p.blocksPerEpoch, segmentLength: p.segmentLength, dir: null },
+      sweepWorkerData(p),
       { segment: () => undefined, sums: (s) => void sent.add(s.index) },
       true,
     );
